@@ -1,0 +1,92 @@
+import { Agent, request } from 'undici';
+import { createGuardedLookup, resolveAndCheck } from '../src/domain/webhooks/destination-resolver';
+
+/** platform-api.md: no answer within 30 seconds is a failure. */
+export const DELIVERY_TIMEOUT_MS = 30_000;
+/** CONTRACT §4: the response body kept in history is cut at 4 KiB. */
+export const MAX_KEPT_RESPONSE_BYTES = 4096;
+
+export interface SendRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Every way an attempt can end, as a value: only infrastructure faults of our own throw. */
+export interface SendResult {
+  statusCode: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface HttpSender {
+  send(req: SendRequest): Promise<SendResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * POSTs deliveries through one pooled undici Agent whose `lookup` checks every address a
+ * new connection would use (SSRF guard at connect time: the address checked is the address
+ * connected to). Each attempt is also checked up front, which covers IP-literal hosts
+ * (connect does not call lookup for them) and turns a refusal into a recorded outcome.
+ * Redirects are never followed: a 3xx is a failed attempt.
+ */
+export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number }): HttpSender {
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const agent = new Agent({
+    connect: { lookup: createGuardedLookup({ allowPrivate: options.allowPrivateNetworks }) as never, timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: 10_000,
+    connections: 64,
+  });
+
+  return {
+    async send(req) {
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      const url = new URL(req.url);
+      const check = await resolveAndCheck(url.hostname, { allowPrivate: options.allowPrivateNetworks });
+      if (!check.ok) return { statusCode: null, responseBody: null, error: check.message, durationMs: elapsed() };
+      try {
+        const response = await request(url, {
+          method: 'POST',
+          headers: req.headers,
+          body: req.body,
+          dispatcher: agent,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const responseBody = await readCapped(response.body, MAX_KEPT_RESPONSE_BYTES);
+        return { statusCode: response.statusCode, responseBody, error: null, durationMs: elapsed() };
+      } catch (err) {
+        return { statusCode: null, responseBody: null, error: describeFailure(err, timeoutMs), durationMs: elapsed() };
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= max) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
+}
+
+function describeFailure(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `Timed out: no complete response within ${timeoutMs / 1000} s.`;
+  }
+  const code = e.code ?? e.cause?.code;
+  if (code === 'EDESTINATIONREFUSED' || code === 'EDNSLOOKUPFAILED') return e.message ?? 'Destination refused.';
+  return `Connection failed${code ? ` (${code})` : ''}: ${e.message ?? String(err)}`;
+}

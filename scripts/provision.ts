@@ -1,0 +1,16 @@
+/**
+ * `npm run provision`: builds the embedded servers and the test server once (cached in .tools/).
+ * With TEMPORAL_ADDRESS / MONGODB_URI set, the matching server is not needed and not built.
+ */
+import { provision } from '../src/infra/provision';
+
+provision({
+  need: {
+    temporalCli: !process.env.TEMPORAL_ADDRESS,
+    ferretDb: !process.env.MONGODB_URI,
+    temporalTestServer: true,
+  },
+}).catch((err: unknown) => {
+  process.stderr.write(`[provision] failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

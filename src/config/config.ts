@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { PROJECT_ROOT } from '../infra/tools';
+
+/**
+ * The whole configuration, read from the environment and validated once at start-up.
+ * A bad value stops start-up with a message naming the variable (ConfigError).
+ * Every variable is documented in the README's configuration table.
+ */
+
+const port = z.coerce.number().int().min(1).max(65535);
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalString = z
+  .string()
+  .trim()
+  .min(1)
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
+const EnvSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('webhook-delivery'),
+  MONGODB_URI: optionalString.refine((v) => v === undefined || /^mongodb(\+srv)?:\/\//.test(v), 'must start with mongodb:// or mongodb+srv://'),
+  MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, _ and - only').default('platform'),
+
+  EMBEDDED_TEMPORAL_PORT: port.default(7233),
+  EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
+  EMBEDDED_MONGO_PORT: port.default(27017),
+
+  DELIVERY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** base64 of 32 bytes; embedded default: generated once under DATA_DIR. */
+  SECRETS_ENCRYPTION_KEY: optionalString.refine(
+    (v) => v === undefined || Buffer.from(v, 'base64').length === 32,
+    'must be base64 of exactly 32 bytes',
+  ),
+  /** Trust X-Forwarded-For for the client IP (only behind a proxy you control). */
+  TRUST_PROXY: bool.default(false),
+  /** How often the API re-dispatches events whose workflows were not started (crash between store and start). */
+  DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+});
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  dataDir: string;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  temporal: { address?: string; namespace: string; taskQueue: string; embeddedPort: number; embeddedUiPort: number };
+  mongo: { uri?: string; dbName: string; embeddedPort: number };
+  delivery: { allowPrivateNetworks: boolean };
+  secretsEncryptionKey?: Buffer;
+  trustProxy: boolean;
+  dispatchSweepIntervalMs: number;
+}>;
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, reason: string) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(variable, `${issue.message} (got ${JSON.stringify(env[variable] ?? null)})`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(PROJECT_ROOT, e.DATA_DIR),
+    logLevel: e.LOG_LEVEL,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      embeddedPort: e.EMBEDDED_TEMPORAL_PORT,
+      embeddedUiPort: e.EMBEDDED_TEMPORAL_UI_PORT,
+    },
+    mongo: { uri: e.MONGODB_URI, dbName: e.MONGODB_DB, embeddedPort: e.EMBEDDED_MONGO_PORT },
+    delivery: { allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS },
+    secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,
+    trustProxy: e.TRUST_PROXY,
+    dispatchSweepIntervalMs: e.DISPATCH_SWEEP_INTERVAL_MS,
+  });
+}

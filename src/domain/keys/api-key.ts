@@ -1,0 +1,36 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Product } from './products';
+
+/** CONTRACT §2: the only shape a key can have. */
+export const API_KEY_PATTERN = /^svc_live_(weh|sec|pii|dep|rat|api)_[0-9a-f]{32}$/;
+
+export interface ParsedKey {
+  product: Product;
+  hash: string;
+  lastFour: string;
+  displayPrefix: string;
+}
+
+/** 128 random bits from a CSPRNG; the full string exists only in the creation response. */
+export function generateApiKey(product: Product): string {
+  return `svc_live_${product}_${randomBytes(16).toString('hex')}`;
+}
+
+/**
+ * Keys carry 128 random bits, so a fast unsalted SHA-256 is a safe lookup hash (a slow
+ * password hash protects low-entropy secrets and would cost ms per request).
+ */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function parseApiKey(key: string): ParsedKey | null {
+  const match = API_KEY_PATTERN.exec(key);
+  if (!match) return null;
+  return {
+    product: match[1] as Product,
+    hash: hashApiKey(key),
+    lastFour: key.slice(-4),
+    displayPrefix: `svc_live_${match[1]}_`,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The exact request delivered for an event (platform-api.md "Delivered request", CONTRACT §4).
+ *
+ * The body is built ONCE at ingest and stored, so every attempt (and every process, after any
+ * restart) sends byte-identical bodies and the signature always covers the same bytes.
+ * No Node imports: usable from workflow code too.
+ */
+import { isValidEventType } from './event-pattern';
+
+export const WEBHOOK_USER_AGENT = 'devops-platform-webhooks/1.0';
+
+export const WebhookHeader = Object.freeze({
+  ContentType: 'Content-Type',
+  UserAgent: 'User-Agent',
+  Id: 'X-Webhook-ID',
+  Type: 'X-Webhook-Type',
+  Timestamp: 'X-Webhook-Timestamp',
+  Signature: 'X-Webhook-Signature',
+} as const);
+
+export const DELIVERY_CONTENT_TYPE = 'application/json';
+
+export interface DeliveryBodyInput {
+  id: number;
+  type: string;
+  data: Record<string, unknown>;
+  /** Unix seconds. */
+  timestamp: number;
+}
+
+export interface DeliveryHeadersInput {
+  id: number;
+  type: string;
+  /** Unix seconds; must be the body's `timestamp`. */
+  timestamp: number;
+  /** `sha256=<hex>` from signPayload over the stored body. */
+  signature: string;
+}
+
+export type DeliveryHeaders = Readonly<Record<(typeof WebhookHeader)[keyof typeof WebhookHeader], string>>;
+
+/**
+ * `{"id","type","data","timestamp"}` in exactly that key order, with no whitespace.
+ * Throws TypeError on inputs that would produce a body the spec does not allow, because a wrong
+ * body stored at ingest would be delivered wrong forever.
+ */
+export function buildDeliveryBody(event: DeliveryBodyInput): string {
+  assertEventId(event.id);
+  assertEventType(event.type);
+  assertTimestamp(event.timestamp);
+  if (event.data === null || typeof event.data !== 'object' || Array.isArray(event.data)) {
+    throw new TypeError('event data must be a JSON object');
+  }
+  // A fresh literal fixes the key order and drops any extra fields of the input.
+  return JSON.stringify({ id: event.id, type: event.type, data: event.data, timestamp: event.timestamp });
+}
+
+export function buildDeliveryHeaders(input: DeliveryHeadersInput): DeliveryHeaders {
+  assertEventId(input.id);
+  assertEventType(input.type); // also guarantees no CR/LF can reach a header value
+  assertTimestamp(input.timestamp);
+  if (typeof input.signature !== 'string' || !/^sha256=[0-9a-f]{64}$/.test(input.signature)) {
+    throw new TypeError('signature must be "sha256=" followed by 64 lowercase hex digits');
+  }
+  return Object.freeze({
+    [WebhookHeader.ContentType]: DELIVERY_CONTENT_TYPE,
+    [WebhookHeader.UserAgent]: WEBHOOK_USER_AGENT,
+    [WebhookHeader.Id]: String(input.id),
+    [WebhookHeader.Type]: input.type,
+    [WebhookHeader.Timestamp]: String(input.timestamp),
+    [WebhookHeader.Signature]: input.signature,
+  });
+}
+
+function assertEventId(id: number): void {
+  if (!Number.isSafeInteger(id) || id < 1) throw new TypeError(`event id must be a positive integer, got ${String(id)}`);
+}
+
+function assertEventType(type: string): void {
+  if (!isValidEventType(type)) throw new TypeError('event type must be 1..256 characters of [A-Za-z0-9_.:-]');
+}
+
+function assertTimestamp(timestamp: number): void {
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
+    throw new TypeError(`timestamp must be a non-negative integer of Unix seconds, got ${String(timestamp)}`);
+  }
+}

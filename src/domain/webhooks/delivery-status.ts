@@ -1,0 +1,65 @@
+/**
+ * Delivery and event statuses (CONTRACT §4). Imported by Temporal workflow code: no imports, pure.
+ *
+ *   pending    no attempt finished yet
+ *   retrying   an attempt failed and another one is scheduled
+ *   succeeded  an attempt got a 2xx
+ *   failed     the last allowed attempt failed
+ *   cancelled  the endpoint was deleted or disabled before the delivery finished
+ */
+
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const DeliveryStatus = Object.freeze({
+  Pending: 'pending',
+  Retrying: 'retrying',
+  Succeeded: 'succeeded',
+  Failed: 'failed',
+  Cancelled: 'cancelled',
+} as const satisfies Record<string, DeliveryStatus>);
+
+/** Statuses after which nothing more happens unless someone starts a manual retry. */
+export const FINISHED_DELIVERY_STATUSES: readonly DeliveryStatus[] = Object.freeze(['succeeded', 'failed', 'cancelled']);
+/** Finished statuses a manual retry may restart (CONTRACT §4). */
+export const RETRYABLE_DELIVERY_STATUSES: readonly DeliveryStatus[] = Object.freeze(['failed', 'cancelled']);
+
+export const EVENT_STATUSES = ['delivered', 'failed', 'pending'] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+export const EventStatus = Object.freeze({
+  Delivered: 'delivered',
+  Failed: 'failed',
+  Pending: 'pending',
+} as const satisfies Record<string, EventStatus>);
+
+export function isDeliveryStatus(value: unknown): value is DeliveryStatus {
+  return typeof value === 'string' && (DELIVERY_STATUSES as readonly string[]).includes(value);
+}
+
+export function isEventStatus(value: unknown): value is EventStatus {
+  return typeof value === 'string' && (EVENT_STATUSES as readonly string[]).includes(value);
+}
+
+export function isFinishedDeliveryStatus(status: DeliveryStatus): boolean {
+  return FINISHED_DELIVERY_STATUSES.includes(status);
+}
+
+export function isManuallyRetryable(status: DeliveryStatus): boolean {
+  return RETRYABLE_DELIVERY_STATUSES.includes(status);
+}
+
+/**
+ * The event's status from its deliveries' statuses:
+ *   delivered  every delivery succeeded, or there is none (nothing left to do)
+ *   failed     every delivery finished and at least one failed or was cancelled
+ *   pending    otherwise (some delivery is still pending or retrying)
+ */
+export function deriveEventStatus(deliveryStatuses: readonly DeliveryStatus[]): EventStatus {
+  let allSucceeded = true;
+  for (const status of deliveryStatuses) {
+    if (!isFinishedDeliveryStatus(status)) return 'pending';
+    if (status !== 'succeeded') allSucceeded = false;
+  }
+  return allSucceeded ? 'delivered' : 'failed';
+}

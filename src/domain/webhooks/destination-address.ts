@@ -1,0 +1,225 @@
+/**
+ * Destination safety (SSRF) rules: which IP addresses a delivery may connect to, and the URL
+ * rules of CONTRACT §3. Pure: DNS resolution lives in destination-resolver.ts.
+ *
+ * Refused: loopback, unspecified, private (RFC 1918 / ULA), link-local (incl. the cloud metadata
+ * address 169.254.169.254), CGNAT, multicast, broadcast, reserved, benchmarking and documentation
+ * ranges, and the IPv6 equivalents. IPv6 forms that embed an IPv4 address and are routed to it
+ * (IPv4-mapped, NAT64 well-known prefix, 6to4) are judged by that IPv4 address, because that is
+ * where the packets end up. Any IPv6 address outside global unicast (2000::/3) is refused too, so
+ * a range IANA reserves later cannot slip through an incomplete list.
+ *
+ * The lists are explicit CIDR tables (not only ipaddr.js range names) so every refused range is
+ * visible here and has a reason; ipaddr.js does the parsing and the prefix matching.
+ */
+import ipaddr from 'ipaddr.js';
+
+export type AddressClassification =
+  /** `address` is the canonical text form: connect to exactly this string. */
+  | { allowed: true; address: string; family: 4 | 6 }
+  /** `address`/`family` are present when the input was a parseable IP address. */
+  | { allowed: false; reason: string; address?: string; family?: 4 | 6 };
+
+interface Rule<T> {
+  cidr: string;
+  range: [T, number];
+  reason: string;
+}
+
+function rules<T extends ipaddr.IPv4 | ipaddr.IPv6>(
+  parse: (cidr: string) => [T, number],
+  table: ReadonlyArray<readonly [string, string]>,
+): ReadonlyArray<Rule<T>> {
+  return Object.freeze(table.map(([cidr, reason]) => ({ cidr, range: parse(cidr), reason })));
+}
+
+/** Refused IPv4 ranges, first match wins (so 255.255.255.255 reports "broadcast", not 240/4). */
+export const REFUSED_IPV4_RANGES: ReadonlyArray<readonly [cidr: string, reason: string]> = Object.freeze([
+  ['0.0.0.0/8', 'unspecified ("this network")'],
+  ['10.0.0.0/8', 'private network'],
+  ['100.64.0.0/10', 'carrier-grade NAT (shared address space)'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'link-local (includes cloud metadata 169.254.169.254)'],
+  ['172.16.0.0/12', 'private network'],
+  ['192.0.0.0/24', 'reserved (IETF protocol assignments)'],
+  ['192.0.2.0/24', 'documentation (TEST-NET-1)'],
+  ['192.88.99.0/24', 'reserved (deprecated 6to4 relay anycast)'],
+  ['192.168.0.0/16', 'private network'],
+  ['198.18.0.0/15', 'benchmarking'],
+  ['198.51.100.0/24', 'documentation (TEST-NET-2)'],
+  ['203.0.113.0/24', 'documentation (TEST-NET-3)'],
+  ['224.0.0.0/4', 'multicast'],
+  ['255.255.255.255/32', 'broadcast'],
+  ['240.0.0.0/4', 'reserved'],
+] as const);
+
+/**
+ * Refused IPv6 ranges, first match wins. IPv4-mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96) and
+ * 6to4 (2002::/16) are not listed: they are judged by their embedded IPv4 address.
+ */
+export const REFUSED_IPV6_RANGES: ReadonlyArray<readonly [cidr: string, reason: string]> = Object.freeze([
+  ['::/128', 'unspecified'],
+  ['::1/128', 'loopback'],
+  ['::/96', 'IPv4-compatible (deprecated)'],
+  ['::ffff:0:0:0/96', 'IPv4-translated (SIIT)'],
+  ['64:ff9b:1::/48', 'NAT64 local-use prefix'],
+  ['100::/64', 'discard-only'],
+  ['2001::/32', 'Teredo tunnelling'],
+  ['2001:2::/48', 'benchmarking'],
+  ['2001::/23', 'reserved (IETF protocol assignments)'],
+  ['2001:db8::/32', 'documentation'],
+  ['3fff::/20', 'documentation'],
+  ['5f00::/16', 'segment routing (SRv6 SIDs)'],
+  ['fc00::/7', 'unique local (private network)'],
+  ['fe80::/10', 'link-local'],
+  ['fec0::/10', 'site-local (deprecated)'],
+  ['ff00::/8', 'multicast'],
+] as const);
+
+const IPV4_RULES = rules((cidr) => ipaddr.IPv4.parseCIDR(cidr), REFUSED_IPV4_RANGES);
+const IPV6_RULES = rules((cidr) => ipaddr.IPv6.parseCIDR(cidr), REFUSED_IPV6_RANGES);
+const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+const IPV4_MAPPED = ipaddr.IPv6.parseCIDR('::ffff:0:0/96');
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+const SIX_TO_FOUR = ipaddr.IPv6.parseCIDR('2002::/16');
+
+/** Strict dotted-quad: no octal, hex, short or leading-zero forms, which resolvers read differently. */
+const IPV4_DOTTED_QUAD = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;
+
+export type ParsedIp = { family: 4; ip: ipaddr.IPv4 } | { family: 6; ip: ipaddr.IPv6 };
+
+/**
+ * Parses an IP literal strictly: dotted-quad IPv4, or IPv6 (optionally in brackets, as in
+ * URL.hostname). Returns null for anything else, including zone-qualified IPv6 (`fe80::1%eth0`).
+ */
+export function parseIpLiteral(input: string): ParsedIp | null {
+  if (typeof input !== 'string') return null;
+  if (IPV4_DOTTED_QUAD.test(input)) return { family: 4, ip: ipaddr.IPv4.parse(input) };
+  const text = input.startsWith('[') && input.endsWith(']') ? input.slice(1, -1) : input;
+  if (!text.includes(':') || !IPV6_CHARS.test(text)) return null;
+  // ipaddr.js reads the deprecated "::a.b.c.d" as IPv4-mapped; the WHATWG URL parser follows the
+  // RFC, so canonicalize through it first (its output is compressed hex with no dotted part).
+  let canonical: string;
+  try {
+    const host = new URL(`http://[${text}]/`).hostname;
+    if (!host.startsWith('[') || !host.endsWith(']')) return null;
+    canonical = host.slice(1, -1);
+  } catch {
+    return null;
+  }
+  if (!ipaddr.IPv6.isValid(canonical)) return null;
+  return { family: 6, ip: ipaddr.IPv6.parse(canonical) };
+}
+
+export function isIpLiteral(input: string): boolean {
+  return parseIpLiteral(input) !== null;
+}
+
+/** Whether a delivery may connect to `ip` (a literal address, IPv6 optionally bracketed). */
+export function classifyAddress(ip: string): AddressClassification {
+  const parsed = parseIpLiteral(ip);
+  if (parsed === null) {
+    const scoped = typeof ip === 'string' && ip.includes('%');
+    return { allowed: false, reason: scoped ? 'zone-qualified (scoped) IPv6 address' : 'not an IP address' };
+  }
+  return parsed.family === 4 ? classifyIPv4(parsed.ip) : classifyIPv6(parsed.ip);
+}
+
+function classifyIPv4(ip: ipaddr.IPv4): AddressClassification {
+  const address = ip.toString();
+  for (const rule of IPV4_RULES) {
+    if (ip.match(rule.range)) return { allowed: false, reason: `${rule.reason} (${rule.cidr})`, address, family: 4 };
+  }
+  return { allowed: true, address, family: 4 };
+}
+
+function classifyIPv6(ip: ipaddr.IPv6): AddressClassification {
+  const address = ip.toRFC5952String();
+  const embedded = embeddedIPv4(ip);
+  if (embedded !== null) {
+    const inner = classifyIPv4(embedded.ip);
+    return inner.allowed
+      ? { allowed: true, address, family: 6 }
+      : { allowed: false, reason: `${embedded.form} of ${inner.address}: ${inner.reason}`, address, family: 6 };
+  }
+  for (const rule of IPV6_RULES) {
+    if (ip.match(rule.range)) return { allowed: false, reason: `${rule.reason} (${rule.cidr})`, address, family: 6 };
+  }
+  if (!ip.match(IPV6_GLOBAL_UNICAST)) {
+    return { allowed: false, reason: 'not global unicast (outside 2000::/3)', address, family: 6 };
+  }
+  return { allowed: true, address, family: 6 };
+}
+
+/** The IPv4 address an IPv6 address is routed to, for the forms that embed one. */
+function embeddedIPv4(ip: ipaddr.IPv6): { form: string; ip: ipaddr.IPv4 } | null {
+  const p = ip.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  if (ip.match(IPV4_MAPPED)) return { form: 'IPv4-mapped address', ip: v4(p[6] as number, p[7] as number) };
+  if (ip.match(NAT64_WELL_KNOWN)) return { form: 'NAT64 address', ip: v4(p[6] as number, p[7] as number) };
+  if (ip.match(SIX_TO_FOUR)) return { form: '6to4 address', ip: v4(p[1] as number, p[2] as number) };
+  return null;
+}
+
+export const MAX_DESTINATION_URL_LENGTH = 2048;
+
+export type DestinationUrlValidation =
+  | { ok: true; url: URL }
+  | { ok: false; status: 400 | 422; code: string; message: string };
+
+export interface DestinationUrlOptions {
+  /** DELIVERY_ALLOW_PRIVATE_NETWORKS=true: literal private/loopback/... hosts are accepted. */
+  allowPrivate?: boolean;
+}
+
+/**
+ * CONTRACT §3 URL rules, in order:
+ *   400 invalid_url                  not a string, longer than 2,048 characters, not an absolute URL
+ *   422 unsupported_url_scheme       scheme other than https
+ *   422 url_credentials_not_allowed  user or password present
+ *   422 destination_not_allowed      host is a literal IP address that is refused
+ * Host names are not resolved here (see destination-resolver.ts).
+ */
+export function validateDestinationUrl(raw: unknown, options: DestinationUrlOptions = {}): DestinationUrlValidation {
+  if (typeof raw !== 'string') return invalid('url must be a string.');
+  // Checked before parsing so an oversized value costs nothing.
+  if (raw.length > MAX_DESTINATION_URL_LENGTH) return invalid(`url must be at most ${MAX_DESTINATION_URL_LENGTH} characters.`);
+  // The URL parser silently strips surrounding whitespace and inner tabs/newlines; refuse them so
+  // the stored URL is exactly what the caller sent.
+  if (/[\u0000-\u0020\u007f]/.test(raw)) return invalid('url must not contain whitespace or control characters.');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return invalid('url must be an absolute URL.');
+  }
+  if (url.protocol !== 'https:') {
+    return refused('unsupported_url_scheme', `url must use the https scheme, not "${url.protocol.slice(0, -1).slice(0, 32)}".`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    return refused('url_credentials_not_allowed', 'url must not contain a user name or password.');
+  }
+  if (url.hostname === '') return invalid('url must have a host.');
+  if (!options.allowPrivate && isIpLiteral(url.hostname)) {
+    const verdict = classifyAddress(url.hostname);
+    if (!verdict.allowed) {
+      return refused('destination_not_allowed', `url host ${url.hostname} is not an allowed destination: ${verdict.reason}.`);
+    }
+  }
+  return { ok: true, url };
+}
+
+/** URL.hostname without the brackets around an IPv6 literal: what DNS lookup or connect expect. */
+export function hostnameForLookup(url: URL): string {
+  const host = url.hostname;
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+function invalid(message: string): DestinationUrlValidation {
+  return { ok: false, status: 400, code: 'invalid_url', message };
+}
+
+function refused(code: string, message: string): DestinationUrlValidation {
+  return { ok: false, status: 422, code, message };
+}

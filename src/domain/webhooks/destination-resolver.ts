@@ -1,0 +1,154 @@
+/**
+ * Resolve a destination host and check EVERY address it resolves to (destination-address.ts).
+ *
+ * Refusing when any address is refused (not just the first) stops a host that mixes a public and
+ * a private record from reaching the private one. The checked addresses are returned so the
+ * caller connects to one of them instead of resolving again: a second lookup is the DNS-rebinding
+ * window this closes. createGuardedLookup packages the same check as a `lookup` function for
+ * net/tls/undici `connect`, so the address checked is the address connected to.
+ */
+import { promises as dnsPromises } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
+import { classifyAddress, parseIpLiteral } from './destination-address';
+
+export interface CheckedAddress {
+  /** Canonical text form, safe to pass to connect(). */
+  address: string;
+  family: 4 | 6;
+}
+
+export type LookupAllFunction = (
+  hostname: string,
+  options: { all: true; verbatim: true },
+) => Promise<ReadonlyArray<{ address: string; family: number }>>;
+
+export interface ResolveOptions {
+  /** DELIVERY_ALLOW_PRIVATE_NETWORKS=true: every parseable address is accepted. */
+  allowPrivate?: boolean;
+  /** Injected for tests; defaults to dns.promises.lookup (the OS resolver, like connect uses). */
+  lookup?: LookupAllFunction;
+}
+
+export type ResolveAndCheckResult =
+  | { ok: true; hostname: string; addresses: CheckedAddress[] }
+  | { ok: false; code: 'dns_lookup_failed'; hostname: string; message: string }
+  | { ok: false; code: 'destination_not_allowed'; hostname: string; address: string; reason: string; message: string };
+
+export const defaultLookup: LookupAllFunction = (hostname, options) =>
+  dnsPromises.lookup(hostname, options) as Promise<LookupAddress[]>;
+
+/**
+ * Resolves `hostname` (a name, an IPv4 literal, or an IPv6 literal with or without brackets) and
+ * checks every address. Outcomes are values, never exceptions, so a delivery attempt can record
+ * them as an attempt error. An IP literal is checked as is, without a lookup.
+ */
+export async function resolveAndCheck(hostname: string, options: ResolveOptions = {}): Promise<ResolveAndCheckResult> {
+  const allowPrivate = options.allowPrivate === true;
+  const literal = parseIpLiteral(hostname);
+  const name = literal ? hostname.replace(/^\[(.*)\]$/, '$1') : hostname;
+
+  let found: ReadonlyArray<{ address: string; family: number }>;
+  if (literal) {
+    found = [{ address: name, family: literal.family }];
+  } else {
+    try {
+      found = await (options.lookup ?? defaultLookup)(name, { all: true, verbatim: true });
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      return {
+        ok: false,
+        code: 'dns_lookup_failed',
+        hostname: name,
+        message: `DNS lookup of ${name} failed${typeof code === 'string' ? ` (${code})` : ''}.`,
+      };
+    }
+    if (!Array.isArray(found) || found.length === 0) {
+      return { ok: false, code: 'dns_lookup_failed', hostname: name, message: `DNS lookup of ${name} returned no address.` };
+    }
+  }
+
+  const addresses: CheckedAddress[] = [];
+  const seen = new Set<string>();
+  for (const entry of found) {
+    const verdict = classifyAddress(entry?.address);
+    // allowPrivate lifts the range rules, never the requirement of a well-formed address.
+    const acceptable = verdict.allowed || (allowPrivate && verdict.address !== undefined);
+    if (!acceptable) {
+      const reason = verdict.allowed ? '' : verdict.reason;
+      return {
+        ok: false,
+        code: 'destination_not_allowed',
+        hostname: name,
+        address: String(entry?.address),
+        reason,
+        message: `${name} resolves to ${String(entry?.address)}, which is not an allowed destination: ${reason}.`,
+      };
+    }
+    const address = verdict.address as string;
+    if (seen.has(address)) continue;
+    seen.add(address);
+    addresses.push({ address, family: verdict.family as 4 | 6 });
+  }
+  return { ok: true, hostname: name, addresses };
+}
+
+/** Error passed to connect() when the guarded lookup refuses; `code` lets callers tell it apart. */
+export class DestinationRefusedError extends Error {
+  readonly code: 'EDESTINATIONREFUSED' | 'EDNSLOOKUPFAILED';
+  readonly hostname: string;
+  constructor(result: Extract<ResolveAndCheckResult, { ok: false }>) {
+    super(result.message);
+    this.name = 'DestinationRefusedError';
+    this.code = result.code === 'destination_not_allowed' ? 'EDESTINATIONREFUSED' : 'EDNSLOOKUPFAILED';
+    this.hostname = result.hostname;
+  }
+}
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * A `lookup` for net.connect / tls.connect / undici's `connect` option that runs resolveAndCheck
+ * and hands the socket only checked addresses (all of them when asked with `all: true`, as
+ * happy-eyeballs does; else the first one matching the requested family).
+ * Note: connect() does not call lookup for an IP-literal host, so literal hosts must be checked
+ * with resolveAndCheck/classifyAddress before connecting.
+ */
+export function createGuardedLookup(options: ResolveOptions = {}) {
+  return function guardedLookup(
+    hostname: string,
+    lookupOptions: { family?: number | string; all?: boolean } | number | LookupCallback,
+    maybeCallback?: LookupCallback,
+  ): void {
+    const callback = (typeof lookupOptions === 'function' ? lookupOptions : maybeCallback) as LookupCallback;
+    const opts = typeof lookupOptions === 'object' && lookupOptions !== null ? lookupOptions : {};
+    const wantedFamily = normalizeFamily(typeof lookupOptions === 'number' ? lookupOptions : opts.family);
+    resolveAndCheck(hostname, options).then(
+      (result) => {
+        if (!result.ok) {
+          callback(new DestinationRefusedError(result), opts.all ? [] : '', undefined);
+          return;
+        }
+        const usable = wantedFamily ? result.addresses.filter((a) => a.family === wantedFamily) : result.addresses;
+        if (usable.length === 0) {
+          const error: NodeJS.ErrnoException = new Error(`${hostname} has no IPv${wantedFamily} address.`);
+          error.code = 'ENOTFOUND';
+          callback(error, opts.all ? [] : '', undefined);
+          return;
+        }
+        if (opts.all) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+        else callback(null, (usable[0] as CheckedAddress).address, (usable[0] as CheckedAddress).family);
+      },
+      (error: unknown) => callback(error as NodeJS.ErrnoException, opts.all ? [] : '', undefined),
+    );
+  };
+}
+
+function normalizeFamily(family: number | string | undefined): 4 | 6 | undefined {
+  if (family === 4 || family === 'IPv4') return 4;
+  if (family === 6 || family === 'IPv6') return 6;
+  return undefined;
+}

@@ -1,0 +1,162 @@
+/**
+ * Event types and the patterns an endpoint subscribes with (platform-api.md "Events", CONTRACT §3–4).
+ *
+ * Pure and dependency-free: used by the HTTP layer (validation), by ingest (fan-out) and possibly
+ * by workflow code, so it must stay deterministic and import nothing.
+ *
+ * Pattern forms:
+ *   `*`           every event type
+ *   `<prefix>.*`  every type that starts with `<prefix>.` and has at least one character after it
+ *   `<type>`      exactly that type (case-sensitive)
+ */
+
+export const EVENT_TYPE_MIN_LENGTH = 1;
+export const EVENT_TYPE_MAX_LENGTH = 256;
+/** CONTRACT §4: 1..256 characters of [A-Za-z0-9_.:-]. */
+export const EVENT_TYPE_REGEX = /^[A-Za-z0-9_.:-]{1,256}$/;
+
+export const WILDCARD_PATTERN = '*';
+/** Suffix that turns a prefix into a prefix wildcard. */
+export const PREFIX_WILDCARD_SUFFIX = '.*';
+/** CONTRACT §3: `events` defaults to ["*"] and holds at most 100 patterns. */
+export const DEFAULT_EVENT_PATTERNS: readonly string[] = Object.freeze([WILDCARD_PATTERN]);
+export const MAX_EVENT_PATTERNS = 100;
+
+export type ParsedEventPattern =
+  | { kind: 'all' }
+  | { kind: 'prefix'; prefix: string }
+  | { kind: 'exact'; type: string };
+
+export type EventPatternValidation =
+  | { ok: true; pattern: ParsedEventPattern }
+  | { ok: false; message: string };
+
+export function isValidEventType(type: unknown): type is string {
+  return typeof type === 'string' && EVENT_TYPE_REGEX.test(type);
+}
+
+/** Validates one pattern and says which form it is, with a human-readable reason when refused. */
+export function validateEventPattern(pattern: unknown): EventPatternValidation {
+  if (typeof pattern !== 'string') return { ok: false, message: 'Event pattern must be a string.' };
+  if (pattern.length === 0) return { ok: false, message: 'Event pattern must not be empty.' };
+  if (pattern === WILDCARD_PATTERN) return { ok: true, pattern: { kind: 'all' } };
+
+  if (pattern.endsWith(PREFIX_WILDCARD_SUFFIX)) {
+    const prefix = pattern.slice(0, -PREFIX_WILDCARD_SUFFIX.length);
+    // `user..*` would mean "starts with `user..`": almost certainly a typo, so refused.
+    if (!isValidEventType(prefix) || prefix.endsWith('.')) {
+      return {
+        ok: false,
+        message: `Invalid event pattern "${truncate(pattern)}": the prefix before ".*" must be a valid event type not ending with ".".`,
+      };
+    }
+    return { ok: true, pattern: { kind: 'prefix', prefix } };
+  }
+
+  if (pattern.includes('*')) {
+    return {
+      ok: false,
+      message: `Invalid event pattern "${truncate(pattern)}": "*" is allowed only alone or as a final ".*".`,
+    };
+  }
+  if (!isValidEventType(pattern)) {
+    return {
+      ok: false,
+      message: `Invalid event pattern "${truncate(pattern)}": an event type is ${EVENT_TYPE_MIN_LENGTH} to ${EVENT_TYPE_MAX_LENGTH} characters of A-Z a-z 0-9 _ . : -.`,
+    };
+  }
+  // A trailing dot is almost always a mistyped `<prefix>.*`; silently subscribing to the literal
+  // type would never deliver what the caller meant. Such types stay reachable through `*`.
+  if (pattern.endsWith('.')) {
+    return {
+      ok: false,
+      message: `Invalid event pattern "${truncate(pattern)}": a pattern must not end with "."; use "${truncate(pattern)}*" to match every type under that prefix.`,
+    };
+  }
+  return { ok: true, pattern: { kind: 'exact', type: pattern } };
+}
+
+export function isValidEventPattern(pattern: unknown): pattern is string {
+  return validateEventPattern(pattern).ok;
+}
+
+export function parseEventPattern(pattern: unknown): ParsedEventPattern | null {
+  const result = validateEventPattern(pattern);
+  return result.ok ? result.pattern : null;
+}
+
+export interface EventPatternListIssue {
+  /** Index into the array, or null when the value as a whole is wrong. */
+  index: number | null;
+  message: string;
+}
+
+export type EventPatternListValidation =
+  | { ok: true; patterns: string[] }
+  | { ok: false; issues: EventPatternListIssue[] };
+
+/**
+ * Validates an endpoint's `events` value as given (CONTRACT §3): a non-empty array of at most
+ * MAX_EVENT_PATTERNS valid patterns. Defaulting an omitted value to DEFAULT_EVENT_PATTERNS is the
+ * caller's job, so that `undefined` and `[]` stay distinguishable (the latter is refused).
+ */
+export function validateEventPatterns(value: unknown): EventPatternListValidation {
+  if (!Array.isArray(value)) return { ok: false, issues: [{ index: null, message: 'events must be an array of strings.' }] };
+  if (value.length === 0) return { ok: false, issues: [{ index: null, message: 'events must contain at least one pattern.' }] };
+  if (value.length > MAX_EVENT_PATTERNS) {
+    return { ok: false, issues: [{ index: null, message: `events must contain at most ${MAX_EVENT_PATTERNS} patterns.` }] };
+  }
+  const issues: EventPatternListIssue[] = [];
+  value.forEach((pattern, index) => {
+    const result = validateEventPattern(pattern);
+    if (!result.ok) issues.push({ index, message: result.message });
+  });
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, patterns: [...(value as string[])] };
+}
+
+/**
+ * Whether `pattern` selects `type`. Never throws: an invalid pattern or type matches nothing, so a
+ * corrupted stored pattern can never widen into "deliver everything".
+ */
+export function matchesEventType(pattern: string, type: string): boolean {
+  if (!isValidEventType(type)) return false;
+  const parsed = parseEventPattern(pattern);
+  if (parsed === null) return false;
+  switch (parsed.kind) {
+    case 'all':
+      return true;
+    case 'exact':
+      return parsed.type === type;
+    case 'prefix':
+      // Requires the dot and at least one character after it: `user.*` does not match `user`,
+      // `user.` or `username.created`.
+      return type.length > parsed.prefix.length + 1 && type.startsWith(`${parsed.prefix}.`);
+  }
+}
+
+export function matchesAny(patterns: readonly string[], type: string): boolean {
+  return patterns.some((pattern) => matchesEventType(pattern, type));
+}
+
+/**
+ * Every valid pattern that matches `type`: `*`, `<p>.*` for each prefix `<p>` ending before a dot,
+ * and the type itself. Lets storage find subscribed endpoints with an indexed
+ * `{ events: { $in: candidatePatternsForType(type) } }` instead of scanning all endpoints.
+ * Invariant (tested): matchesEventType(p, t) === candidatePatternsForType(t).includes(p).
+ */
+export function candidatePatternsForType(type: string): string[] {
+  if (!isValidEventType(type)) return [];
+  const candidates = [WILDCARD_PATTERN];
+  for (let i = 0; i < type.length - 1; i += 1) {
+    if (type[i] !== '.') continue;
+    const prefix = type.slice(0, i);
+    if (prefix.length > 0 && !prefix.endsWith('.')) candidates.push(`${prefix}${PREFIX_WILDCARD_SUFFIX}`);
+  }
+  if (!type.endsWith('.')) candidates.push(type);
+  return candidates;
+}
+
+/** Keeps error messages bounded when a caller sends a huge pattern. */
+function truncate(value: string, max = 64): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}

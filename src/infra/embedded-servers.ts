@@ -1,0 +1,197 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../temporal/search-attributes';
+
+/**
+ * Starts the embedded servers (Temporal dev server, FerretDB) as child processes whose
+ * state lives under DATA_DIR, so a later start on the same DATA_DIR finds everything.
+ * Each child's pid is written beside its state: a start after a crash (SIGKILL of the
+ * parent leaves children behind) stops the stale child before starting a new one.
+ */
+
+export interface EmbeddedServer {
+  name: string;
+  address: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export interface TemporalDevServerOptions {
+  binary: string;
+  dataDir: string;
+  port: number;
+  uiPort: number;
+  host?: string;
+  headless?: boolean;
+}
+
+export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<EmbeddedServer> {
+  const host = options.host ?? '127.0.0.1';
+  const dir = path.join(options.dataDir, 'temporal');
+  await mkdir(dir, { recursive: true });
+  const args = [
+    'server',
+    'start-dev',
+    '--db-filename',
+    path.join(dir, 'temporal.sqlite'),
+    '--ip',
+    host,
+    '--port',
+    String(options.port),
+    '--log-level',
+    'warn',
+  ];
+  if (options.headless) args.push('--headless');
+  else args.push('--ui-port', String(options.uiPort), '--ui-ip', host);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push('--search-attribute', `${name}=${type}`);
+  return startChild({
+    name: 'temporal',
+    binary: options.binary,
+    args,
+    stateDir: dir,
+    host,
+    port: options.port,
+    address: `${host}:${options.port}`,
+    readyTimeoutMs: 120_000,
+  });
+}
+
+export interface FerretDbOptions {
+  binary: string;
+  dataDir: string;
+  port: number;
+  host?: string;
+}
+
+export async function startFerretDb(options: FerretDbOptions): Promise<EmbeddedServer> {
+  const host = options.host ?? '127.0.0.1';
+  const dir = path.join(options.dataDir, 'ferretdb');
+  await mkdir(dir, { recursive: true });
+  return startChild({
+    name: 'ferretdb',
+    binary: options.binary,
+    args: [
+      '--handler=sqlite',
+      `--sqlite-url=file:${dir}/`,
+      `--state-dir=${dir}`,
+      `--listen-addr=${host}:${options.port}`,
+      '--debug-addr=127.0.0.1:0',
+      '--telemetry=disable',
+      '--log-level=warn',
+    ],
+    stateDir: dir,
+    host,
+    port: options.port,
+    address: `mongodb://${host}:${options.port}/`,
+    readyTimeoutMs: 60_000,
+  });
+}
+
+interface ChildSpec {
+  name: string;
+  binary: string;
+  args: string[];
+  stateDir: string;
+  host: string;
+  port: number;
+  address: string;
+  readyTimeoutMs: number;
+}
+
+async function startChild(spec: ChildSpec): Promise<EmbeddedServer> {
+  if (!existsSync(spec.binary)) throw new Error(`${spec.name}: binary not found at ${spec.binary} (run npm run provision)`);
+  const pidFile = path.join(spec.stateDir, 'server.pid');
+  await stopStale(pidFile);
+  if (await isPortOpen(spec.host, spec.port)) {
+    throw new Error(`${spec.name}: port ${spec.port} on ${spec.host} is already in use; set another port or point the platform at that server`);
+  }
+  const logStream = createWriteStream(path.join(spec.stateDir, 'server.log'), { flags: 'a' });
+  const child = spawn(spec.binary, spec.args, { cwd: spec.stateDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(logStream);
+  child.stderr?.pipe(logStream);
+  await writeFile(pidFile, String(child.pid));
+
+  let exited = false;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    });
+  });
+  const deadline = Date.now() + spec.readyTimeoutMs;
+  while (!(await isPortOpen(spec.host, spec.port))) {
+    if (exited) throw new Error(`${spec.name} exited during start-up; see ${path.join(spec.stateDir, 'server.log')}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${spec.name} did not listen on ${spec.host}:${spec.port} within ${spec.readyTimeoutMs} ms`);
+    }
+    await sleep(100);
+  }
+
+  return {
+    name: spec.name,
+    address: spec.address,
+    process: child,
+    async stop() {
+      if (!exited) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exitPromise;
+        clearTimeout(timer);
+      }
+      await rm(pidFile, { force: true });
+      logStream.end();
+    },
+  };
+}
+
+/** A previous run killed with SIGKILL leaves its children running on our state; stop them. */
+async function stopStale(pidFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    process.kill(pid, 'SIGTERM');
+    for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(100);
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  }
+  await rm(pidFile, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function isPortOpen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A free TCP port on 127.0.0.1 (for tests, which run beside a developer's own platform). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

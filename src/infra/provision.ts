@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { TOOL_VERSIONS, toolPaths, toolsDir } from './tools';
+
+const run = promisify(execFile);
+
+export interface ProvisionOptions {
+  /** Which tools are needed: the app needs the servers only when no addresses are given; tests also need the test server. */
+  need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean };
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+/**
+ * Builds whatever is missing, once. Each build writes to a temporary name and is renamed
+ * into place only when complete, so an interrupted build is simply redone next time.
+ */
+export async function provision(options: ProvisionOptions): Promise<void> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
+  const paths = toolPaths(env);
+  const dir = toolsDir(env);
+
+  const steps: Array<[string, boolean, string, () => Promise<void>]> = [
+    ['Temporal CLI (dev server + Web UI)', options.need.temporalCli, paths.temporalCli, () => buildTemporalCli(dir, paths.temporalCli)],
+    ['FerretDB (MongoDB wire protocol on SQLite)', options.need.ferretDb, paths.ferretDb, () => buildFerretDb(dir, paths.ferretDb)],
+    ['Temporal time-skipping test server', options.need.temporalTestServer, paths.temporalTestServer, () => fetchTestServer(paths.temporalTestServer)],
+  ];
+  for (const [name, needed, target, build] of steps) {
+    if (!needed) continue;
+    if (existsSync(target)) {
+      log(`${name}: ready at ${path.relative(process.cwd(), target) || target}`);
+      continue;
+    }
+    const started = Date.now();
+    log(`${name}: building (first time only, a few minutes)...`);
+    await build();
+    log(`${name}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+}
+
+async function buildTemporalCli(dir: string, target: string): Promise<void> {
+  const gobin = path.join(dir, 'gobin-temporal');
+  await rm(gobin, { recursive: true, force: true });
+  await mkdir(gobin, { recursive: true });
+  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCli}`], {
+    env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  await mkdir(path.dirname(target), { recursive: true });
+  await rename(path.join(gobin, 'temporal'), target);
+  await rm(gobin, { recursive: true, force: true });
+}
+
+/**
+ * `go install ferretdb@v1.24.2` fails here: the module proxy refuses the version list it
+ * reads for deprecation notices. Downloading the module itself works, so we build from
+ * its source. The module ships without build/version/version.txt, which the binary embeds.
+ */
+async function buildFerretDb(dir: string, target: string): Promise<void> {
+  const mod = `github.com/FerretDB/FerretDB@v${TOOL_VERSIONS.ferretDb}`;
+  const { stdout } = await run('go', ['mod', 'download', '-json', mod], { maxBuffer: 16 * 1024 * 1024 });
+  const moduleDir = (JSON.parse(stdout) as { Dir: string }).Dir;
+  const src = path.join(dir, 'src', `ferretdb-${TOOL_VERSIONS.ferretDb}`);
+  await rm(src, { recursive: true, force: true });
+  await mkdir(path.dirname(src), { recursive: true });
+  await cp(moduleDir, src, { recursive: true });
+  await run('chmod', ['-R', 'u+w', src]);
+  await writeFile(path.join(src, 'build', 'version', 'version.txt'), `v${TOOL_VERSIONS.ferretDb}\n`);
+  const tmp = `${target}.partial`;
+  await mkdir(path.dirname(target), { recursive: true });
+  await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' }, maxBuffer: 64 * 1024 * 1024 });
+  await rename(tmp, target);
+  await rm(src, { recursive: true, force: true });
+}
+
+/** The Java test server and its runtime dependencies from Maven Central, behind a launcher script. */
+async function fetchTestServer(launcher: string): Promise<void> {
+  const home = path.dirname(launcher);
+  const work = `${home}.partial`;
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  await writeFile(
+    path.join(work, 'pom.xml'),
+    `<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>local.provision</groupId><artifactId>temporal-test-server-launcher</artifactId><version>1</version>
+  <dependencies>
+    <dependency><groupId>io.temporal</groupId><artifactId>temporal-test-server</artifactId><version>${TOOL_VERSIONS.temporalTestServer}</version></dependency>
+  </dependencies>
+</project>
+`,
+  );
+  await run('mvn', ['-q', '-B', 'dependency:copy-dependencies', '-DoutputDirectory=jars', '-DincludeScope=runtime'], {
+    cwd: work,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  await writeFile(
+    path.join(work, 'temporal-test-server'),
+    '#!/bin/sh\n# Usage: temporal-test-server <port> [--enable-time-skipping]\n' +
+      'exec java -Xss4m -cp "$(dirname "$0")/jars/*" io.temporal.testserver.TestServer "$@"\n',
+  );
+  await chmod(path.join(work, 'temporal-test-server'), 0o755);
+  await rm(home, { recursive: true, force: true });
+  await rename(work, home);
+}

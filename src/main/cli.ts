@@ -1,0 +1,111 @@
+/**
+ * Ops CLI (CONTRACT §1): `npm run --silent cli -- <command>`. One JSON object on stdout and
+ * exit 0, or `{"error": ...}` on stderr and a non-zero exit.
+ *
+ *   account create --email E [--tier T]
+ *   account set-tier --account ID --tier T
+ *   key create --account ID --product P --label L     (the full key is printed only here)
+ *   key list --account ID
+ *   key revoke --key ID
+ *
+ * It talks to MONGODB_URI, or to the embedded store of DATA_DIR: the running one if
+ * `npm start` is up, otherwise it starts that store for the duration of the command.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/config';
+import { DomainError, ValidationError } from '../domain/errors';
+import { EmbeddedServer, isPortOpen, startFerretDb } from '../infra/embedded-servers';
+import { provision } from '../infra/provision';
+import { toolPaths } from '../infra/tools';
+import { Accounts } from '../persistence/accounts';
+import { ApiKeys } from '../persistence/api-keys';
+import { connectMongo } from '../persistence/mongo';
+import { AccountService } from '../services/account-service';
+
+const USAGE =
+  'usage: cli account create --email E [--tier T] | account set-tier --account ID --tier T | ' +
+  'key create --account ID --product P --label L | key list --account ID | key revoke --key ID';
+
+async function main(argv: string[]): Promise<unknown> {
+  const [noun, verb, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      tier: { type: 'string' },
+      account: { type: 'string' },
+      product: { type: 'string' },
+      label: { type: 'string' },
+      key: { type: 'string' },
+    },
+    strict: true,
+  });
+  const need = (name: keyof typeof values): string => {
+    const v = values[name];
+    if (typeof v !== 'string' || v.length === 0) throw new ValidationError(`--${name} is required. ${USAGE}`);
+    return v;
+  };
+  const command = `${noun ?? ''} ${verb ?? ''}`;
+  const known = ['account create', 'account set-tier', 'key create', 'key list', 'key revoke'];
+  if (!known.includes(command)) throw new ValidationError(`Unknown command "${command.trim()}". ${USAGE}`);
+
+  return withAccountService(async (service) => {
+    switch (command) {
+      case 'account create': {
+        const a = await service.createAccount(need('email'), values.tier ?? 'free');
+        return { id: a.id, email: a.email, tier: a.tier };
+      }
+      case 'account set-tier': {
+        const a = await service.setTier(need('account'), need('tier'));
+        return { id: a.id, email: a.email, tier: a.tier };
+      }
+      case 'key create': {
+        const k = await service.createKey(need('account'), need('product'), need('label'));
+        return { id: k.id, key: k.key, product: k.product, label: k.label, created_at: k.created_at };
+      }
+      case 'key list':
+        return { data: await service.listKeys(need('account')) };
+      default:
+        return service.revokeKey(need('key'));
+    }
+  });
+}
+
+async function withAccountService<T>(fn: (service: AccountService) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  let embedded: EmbeddedServer | undefined;
+  let uri = config.mongo.uri;
+  if (!uri) {
+    uri = `mongodb://127.0.0.1:${config.mongo.embeddedPort}/`;
+    if (!(await isPortOpen('127.0.0.1', config.mongo.embeddedPort))) {
+      await provision({ need: { temporalCli: false, ferretDb: true, temporalTestServer: false }, log: () => undefined });
+      embedded = await startFerretDb({ binary: toolPaths().ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort });
+    }
+  }
+  const { client, db } = await connectMongo(uri, config.mongo.dbName);
+  try {
+    const accounts = new Accounts(db);
+    const keys = new ApiKeys(db);
+    await accounts.ensureIndexes();
+    await keys.ensureIndexes();
+    return await fn(new AccountService(accounts, keys));
+  } finally {
+    await client.close();
+    await embedded?.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exit(0);
+  },
+  (err: unknown) => {
+    const body =
+      err instanceof DomainError
+        ? { error: err.message, code: err.code, ...err.extra }
+        : { error: err instanceof Error ? err.message : String(err), code: 'cli_error' };
+    process.stderr.write(`${JSON.stringify(body)}\n`);
+    process.exit(err instanceof DomainError && err.status < 500 ? 2 : 1);
+  },
+);

@@ -1,0 +1,254 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@temporalio/client';
+import type { NativeConnection, Worker } from '@temporalio/worker';
+import type { Db, MongoClient } from 'mongodb';
+import { createDeliveryActivities } from '../../activities/delivery-activities';
+import { createHttpSender, HttpSender } from '../../activities/http-sender';
+import type { Config } from '../config/config';
+import { RateLimiter } from '../domain/limits/rate-limiter';
+import { createSecretBox } from '../domain/webhooks/secret-box';
+import { EmbeddedServer, startFerretDb, startTemporalDevServer } from '../infra/embedded-servers';
+import { createLogger, Logger } from '../infra/logger';
+import { provision } from '../infra/provision';
+import { loadOrCreateSecretsKey } from '../infra/secrets-key';
+import { toolPaths } from '../infra/tools';
+import { Accounts } from '../persistence/accounts';
+import { ApiKeys } from '../persistence/api-keys';
+import { Deliveries } from '../persistence/deliveries';
+import { DeliveryAttempts } from '../persistence/delivery-attempts';
+import { Endpoints } from '../persistence/endpoints';
+import { Events } from '../persistence/events';
+import { IdempotencyRecords } from '../persistence/idempotency-records';
+import { LimitSlots } from '../persistence/limit-slots';
+import { LimitWindows } from '../persistence/limit-windows';
+import { connectMongo, pingMongo } from '../persistence/mongo';
+import { stopExpirySweepers } from '../persistence/ttl';
+import { AccountService } from '../services/account-service';
+import { Dispatcher } from '../services/dispatcher';
+import { EndpointService } from '../services/endpoint-service';
+import { EventService } from '../services/event-service';
+import { KeyAuthenticator } from '../services/key-authenticator';
+import { connectTemporalClient, pingTemporal } from '../temporal/client';
+import { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import { createDeliveryWorker } from '../temporal/worker';
+import { AnyRoute, createApp } from '../transport/http/app';
+import { keyScoped } from '../transport/http/middleware/key-scoped';
+import { createRegistry, generateDocument } from '../transport/http/openapi';
+import { docsPage, openApiRoute } from '../transport/http/routes/docs';
+import { healthz, readyz } from '../transport/http/routes/health';
+import { endpointRoutes } from '../transport/http/routes/webhooks/endpoints';
+import { eventRoutes } from '../transport/http/routes/webhooks/events';
+
+export interface Roles {
+  api: boolean;
+  worker: boolean;
+}
+
+/** Everything the platform is made of, wired once; tests start it the same way `npm start` does. */
+export interface Platform {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  mongo: MongoClient;
+  temporal: Client;
+  temporalAddress: string;
+  mongoUri: string;
+  embedded: EmbeddedServer[];
+  repositories: Repositories;
+  services: Services;
+  /** Set when the API role runs. */
+  apiUrl?: string;
+  routes?: AnyRoute[];
+  worker?: Worker;
+  stop(): Promise<void>;
+}
+
+export interface Repositories {
+  accounts: Accounts;
+  apiKeys: ApiKeys;
+  endpoints: Endpoints;
+  events: Events;
+  deliveries: Deliveries;
+  attempts: DeliveryAttempts;
+  idempotency: IdempotencyRecords;
+  limitWindows: LimitWindows;
+  limitSlots: LimitSlots;
+}
+
+export interface Services {
+  accounts: AccountService;
+  authenticator: KeyAuthenticator;
+  limiter: RateLimiter;
+  endpoints: EndpointService;
+  events: EventService;
+  dispatcher: Dispatcher;
+  scheduler: DeliveryScheduler;
+}
+
+export interface StartOptions {
+  roles: Roles;
+  logger?: Logger;
+  /** Injected clock for the limits (tests of window and period boundaries). */
+  clock?: () => Date;
+}
+
+export async function startPlatform(config: Config, options: StartOptions): Promise<Platform> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const embedded: EmbeddedServer[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => logger.warn({ err }, 'error while stopping'));
+    for (const server of embedded.reverse()) await server.stop().catch((err) => logger.warn({ err }, 'error while stopping a server'));
+  };
+
+  try {
+    // 1. Servers: the given ones, or embedded ones whose state lives under DATA_DIR.
+    if (!config.temporal.address || !config.mongo.uri) {
+      await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });
+    }
+    const tools = toolPaths();
+    if (!config.mongo.uri) {
+      embedded.push(await startFerretDb({ binary: tools.ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort }));
+    }
+    const mongoUri = config.mongo.uri ?? embedded[embedded.length - 1].address;
+    if (!config.temporal.address) {
+      embedded.push(
+        await startTemporalDevServer({
+          binary: tools.temporalCli,
+          dataDir: config.dataDir,
+          port: config.temporal.embeddedPort,
+          uiPort: config.temporal.embeddedUiPort,
+        }),
+      );
+    }
+    const temporalAddress = config.temporal.address ?? `127.0.0.1:${config.temporal.embeddedPort}`;
+
+    // 2. Connections and repositories.
+    const { client: mongo, db } = await connectMongo(mongoUri, config.mongo.dbName);
+    cleanups.push(() => mongo.close());
+    const repositories: Repositories = {
+      accounts: new Accounts(db),
+      apiKeys: new ApiKeys(db),
+      endpoints: new Endpoints(db),
+      events: new Events(db),
+      deliveries: new Deliveries(db),
+      attempts: new DeliveryAttempts(db),
+      idempotency: new IdempotencyRecords(db),
+      limitWindows: new LimitWindows(db),
+      limitSlots: new LimitSlots(db),
+    };
+    for (const repo of Object.values(repositories)) await repo.ensureIndexes();
+    cleanups.push(async () => stopExpirySweepers());
+
+    const temporal = await connectTemporalClient(temporalAddress, config.temporal.namespace);
+    cleanups.push(() => temporal.connection.close());
+    const secretBox = createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir));
+
+    // 3. Services.
+    const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue);
+    const authenticator = new KeyAuthenticator(repositories.apiKeys, repositories.accounts);
+    const limiter = new RateLimiter(
+      {
+        latestWindow: (b) => repositories.limitWindows.latestWindow(b),
+        createWindow: (b, w, e) => repositories.limitWindows.createWindow(b, w, e),
+        claimSlot: (s, k, e) => repositories.limitSlots.claimSlot(s, k, e),
+        releaseSlot: (s, k) => repositories.limitSlots.releaseSlot(s, k),
+        highestSlot: (s) => repositories.limitSlots.highestSlot(s),
+        takenSlots: (s) => repositories.limitSlots.takenSlots(s),
+      },
+      options.clock,
+    );
+    const dispatcher = new Dispatcher(repositories.events, repositories.endpoints, repositories.deliveries, repositories.idempotency, scheduler, logger);
+    const services: Services = {
+      accounts: new AccountService(repositories.accounts, repositories.apiKeys, (hash) => authenticator.invalidate(hash)),
+      authenticator,
+      limiter,
+      endpoints: new EndpointService(repositories.endpoints, repositories.deliveries, scheduler, secretBox, {
+        allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+      }),
+      events: new EventService(
+        repositories.events,
+        repositories.endpoints,
+        repositories.deliveries,
+        repositories.attempts,
+        repositories.idempotency,
+        dispatcher,
+        scheduler,
+      ),
+      dispatcher,
+      scheduler,
+    };
+
+    const platform: Platform = {
+      config,
+      logger,
+      db,
+      mongo,
+      temporal,
+      temporalAddress,
+      mongoUri,
+      embedded,
+      repositories,
+      services,
+      stop: stopAll,
+    };
+
+    // 4. Worker role: runs delivery workflows and their activities.
+    if (options.roles.worker) {
+      const sender: HttpSender = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks });
+      const { worker, connection } = await createDeliveryWorker({
+        address: temporalAddress,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        activities: createDeliveryActivities({ ...repositories, secretBox, sender }),
+      });
+      const running = worker.run();
+      platform.worker = worker;
+      cleanups.push(async () => {
+        // Drain: in-flight activities finish (or time out) before the worker stops.
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running.catch((err) => logger.warn({ err }, 'worker stopped with an error'));
+        await connection.close();
+        await sender.close();
+      });
+    }
+
+    // 5. API role: HTTP server and the dispatch sweep.
+    if (options.roles.api) {
+      const registry = createRegistry();
+      let document: object | undefined;
+      const routes: AnyRoute[] = [
+        healthz,
+        readyz({ mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) }),
+        openApiRoute(() => (document ??= generateDocument(registry))),
+        docsPage,
+        ...endpointRoutes(services.endpoints),
+        ...eventRoutes(services.events),
+      ] as AnyRoute[];
+      const app = createApp({ logger, registry, routes, trustProxy: config.trustProxy, before: [keyScoped(authenticator, limiter)] });
+      const server: Server = await new Promise((resolve, reject) => {
+        const s = app.listen(config.port, config.host, () => resolve(s));
+        s.once('error', reject);
+      });
+      server.keepAliveTimeout = 65_000;
+      const { port } = server.address() as AddressInfo;
+      platform.apiUrl = `http://${config.host}:${port}`;
+      platform.routes = routes;
+      cleanups.push(
+        () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          }),
+      );
+      await dispatcher.sweep().catch((err) => logger.warn({ err }, 'initial dispatch sweep failed'));
+      dispatcher.startSweeping(config.dispatchSweepIntervalMs);
+      cleanups.push(() => dispatcher.stopSweeping());
+    }
+    return platform;
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

@@ -1,0 +1,7 @@
+/** `npm run worker`: the delivery worker alone. */
+import { runRoles } from './run-role';
+
+runRoles({ api: false, worker: true }).catch((err) => {
+  process.stderr.write(`start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

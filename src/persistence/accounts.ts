@@ -1,0 +1,42 @@
+import { Collection, Db } from 'mongodb';
+import type { Tier } from '../domain/limits/tiers';
+
+export interface AccountDoc {
+  _id: string;
+  email: string;
+  tier: Tier;
+  created_at: Date;
+  /** Set for accounts that sign in to the dashboard (argon2id). */
+  password_hash?: string;
+}
+
+/** `accounts`: one per customer; email is unique (stored lower-cased). */
+export class Accounts {
+  private readonly col: Collection<AccountDoc>;
+
+  constructor(db: Db) {
+    this.col = db.collection<AccountDoc>('accounts');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndex({ email: 1 }, { unique: true });
+  }
+
+  /** Throws a duplicate-key error when the email is taken. */
+  async insert(doc: AccountDoc): Promise<void> {
+    await this.col.insertOne(doc);
+  }
+
+  findById(id: string): Promise<AccountDoc | null> {
+    return this.col.findOne({ _id: id });
+  }
+
+  findByEmail(email: string): Promise<AccountDoc | null> {
+    return this.col.findOne({ email: email.toLowerCase() });
+  }
+
+  async setTier(id: string, tier: Tier): Promise<AccountDoc | null> {
+    const result = await this.col.updateOne({ _id: id }, { $set: { tier } });
+    return result.matchedCount === 0 ? null : this.findById(id);
+  }
+}

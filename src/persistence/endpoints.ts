@@ -1,0 +1,60 @@
+import { Collection, Db, Filter } from 'mongodb';
+
+export interface EndpointDoc {
+  _id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  description: string;
+  /** AES-256-GCM sealed `whsec_...` (see secret-box.ts); never stored or logged in clear. */
+  secret_sealed: string;
+  disabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'secret_sealed'>>;
+
+/** `endpoints`: every query is scoped by account_id, so another account's endpoint is simply not found. */
+export class Endpoints {
+  private readonly col: Collection<EndpointDoc>;
+
+  constructor(db: Db) {
+    this.col = db.collection<EndpointDoc>('endpoints');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndex({ account_id: 1, created_at: -1, _id: -1 });
+  }
+
+  async insert(doc: EndpointDoc): Promise<void> {
+    await this.col.insertOne(doc);
+  }
+
+  find(accountId: string, id: string): Promise<EndpointDoc | null> {
+    return this.col.findOne({ _id: id, account_id: accountId });
+  }
+
+  /** Newest first; the cursor is the last item's (created_at, _id). */
+  async list(accountId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<EndpointDoc[]> {
+    const filter: Filter<EndpointDoc> = { account_id: accountId };
+    if (after) {
+      filter.$or = [{ created_at: { $lt: after.createdAt } }, { created_at: after.createdAt, _id: { $lt: after.id } }];
+    }
+    return this.col.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
+  }
+
+  listEnabled(accountId: string): Promise<EndpointDoc[]> {
+    return this.col.find({ account_id: accountId, disabled: false }).sort({ created_at: 1, _id: 1 }).toArray();
+  }
+
+  async update(accountId: string, id: string, changes: EndpointChanges, at: Date): Promise<EndpointDoc | null> {
+    const result = await this.col.updateOne({ _id: id, account_id: accountId }, { $set: { ...changes, updated_at: at } });
+    return result.matchedCount === 0 ? null : this.find(accountId, id);
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    const result = await this.col.deleteOne({ _id: id, account_id: accountId });
+    return result.deletedCount === 1;
+  }
+}

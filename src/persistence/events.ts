@@ -1,0 +1,92 @@
+import { Collection, Db, Filter } from 'mongodb';
+import type { EventStatus } from '../domain/webhooks/delivery-status';
+import { isDuplicateKeyError } from './mongo';
+
+export interface EventDoc {
+  /** Positive integer, unique across the platform; claimed by a race-free insert. */
+  _id: number;
+  account_id: string;
+  type: string;
+  data: Record<string, unknown>;
+  /** The exact body bytes every attempt sends. */
+  body: string;
+  timestamp: number;
+  idempotency_key: string | null;
+  /** Endpoints matched at ingest: the delivery set, fixed for the event's life. */
+  endpoint_ids: string[];
+  /** false until every delivery workflow was started; the dispatch sweep finishes what a crash interrupted. */
+  dispatched: boolean;
+  /** Derived from the deliveries (kept current for filtering; reads recompute it). */
+  status: EventStatus;
+  created_at: Date;
+}
+
+/** `events`: scoped by account_id on every read. */
+export class Events {
+  private readonly col: Collection<EventDoc>;
+  private nextIdHint = 0;
+
+  constructor(db: Db) {
+    this.col = db.collection<EventDoc>('events');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndex({ account_id: 1, _id: -1 });
+    await this.col.createIndex({ account_id: 1, type: 1, _id: -1 });
+    await this.col.createIndex({ account_id: 1, status: 1, _id: -1 });
+    await this.col.createIndex({ dispatched: 1, created_at: 1 });
+  }
+
+  /**
+   * Inserts the event under the next free integer id. The unique _id decides between
+   * concurrent inserters (in any process); a loser simply tries the next id.
+   */
+  async insertWithNextId(doc: Omit<EventDoc, '_id' | 'body'>, bodyFor: (id: number) => string): Promise<EventDoc> {
+    if (this.nextIdHint === 0) {
+      const last = await this.col.find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).next();
+      this.nextIdHint = Math.max(this.nextIdHint, last?._id ?? 0);
+    }
+    for (;;) {
+      const id = ++this.nextIdHint;
+      const full: EventDoc = { ...doc, _id: id, body: bodyFor(id) };
+      try {
+        await this.col.insertOne(full);
+        return full;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+    }
+  }
+
+  find(accountId: string, id: number): Promise<EventDoc | null> {
+    return this.col.findOne({ _id: id, account_id: accountId });
+  }
+
+  findAny(id: number): Promise<EventDoc | null> {
+    return this.col.findOne({ _id: id });
+  }
+
+  async list(accountId: string, options: { limit: number; beforeId?: number; type?: string; status?: EventStatus }): Promise<EventDoc[]> {
+    const filter: Filter<EventDoc> = { account_id: accountId };
+    if (options.beforeId !== undefined) filter._id = { $lt: options.beforeId };
+    if (options.type) filter.type = options.type;
+    if (options.status) filter.status = options.status;
+    return this.col.find(filter).sort({ _id: -1 }).limit(options.limit).toArray();
+  }
+
+  async markDispatched(id: number): Promise<void> {
+    await this.col.updateOne({ _id: id }, { $set: { dispatched: true } });
+  }
+
+  async setStatus(id: number, status: EventStatus): Promise<void> {
+    await this.col.updateOne({ _id: id }, { $set: { status } });
+  }
+
+  undispatched(olderThan: Date, limit: number): Promise<EventDoc[]> {
+    return this.col.find({ dispatched: false, created_at: { $lte: olderThan } }).sort({ created_at: 1 }).limit(limit).toArray();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.col.deleteOne({ _id: id });
+  }
+}

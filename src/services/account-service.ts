@@ -1,0 +1,131 @@
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { generateApiKey, parseApiKey } from '../domain/keys/api-key';
+import { isProduct, Product, PRODUCT_CODES, PRODUCTS } from '../domain/keys/products';
+import { isTier, Tier, TIER_NAMES } from '../domain/limits/tiers';
+import type { AccountDoc, Accounts } from '../persistence/accounts';
+import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
+import { isDuplicateKeyError } from '../persistence/mongo';
+
+export interface AccountView {
+  id: string;
+  email: string;
+  tier: Tier;
+  created_at: string;
+}
+
+/** A key as lists show it: never the full key, only its prefix and last four characters. */
+export interface KeyView {
+  id: string;
+  account_id: string;
+  product: Product;
+  product_name: string;
+  label: string;
+  prefix: string;
+  last_four: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface CreatedKey extends KeyView {
+  /** The full key: returned by creation only, never stored. */
+  key: string;
+}
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+export const MAX_LABEL_LENGTH = 100;
+
+export class AccountService {
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly keys: ApiKeys,
+    /** Tells this process's key cache about a revocation at once. */
+    private readonly onRevoked: (hash: string) => void = () => undefined,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async createAccount(email: string, tier: string = 'free', passwordHash?: string): Promise<AccountView> {
+    const normalized = email.trim().toLowerCase();
+    if (!EMAIL.test(normalized)) throw new ValidationError('email must be an email address.', [{ path: 'email', message: 'Invalid email' }]);
+    if (!isTier(tier)) throw new ValidationError(`tier must be one of ${TIER_NAMES.join(', ')}.`, [{ path: 'tier', message: 'Unknown tier' }]);
+    const doc: AccountDoc = { _id: newId('acct'), email: normalized, tier, created_at: this.clock() };
+    if (passwordHash) doc.password_hash = passwordHash;
+    try {
+      await this.accounts.insert(doc);
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new ConflictError('An account with this email already exists.', 'email_taken');
+      throw err;
+    }
+    return accountView(doc);
+  }
+
+  async getAccount(id: string): Promise<AccountView> {
+    const doc = await this.accounts.findById(id);
+    if (!doc) throw new NotFoundError(`Account ${id} not found.`);
+    return accountView(doc);
+  }
+
+  async setTier(accountId: string, tier: string): Promise<AccountView> {
+    if (!isTier(tier)) throw new ValidationError(`tier must be one of ${TIER_NAMES.join(', ')}.`, [{ path: 'tier', message: 'Unknown tier' }]);
+    const doc = await this.accounts.setTier(accountId, tier);
+    if (!doc) throw new NotFoundError(`Account ${accountId} not found.`);
+    return accountView(doc);
+  }
+
+  async createKey(accountId: string, product: string, label: string): Promise<CreatedKey> {
+    if (!isProduct(product)) {
+      throw new ValidationError(`product must be one of ${PRODUCT_CODES.join(', ')}.`, [{ path: 'product', message: 'Unknown product' }]);
+    }
+    const trimmed = label.trim();
+    if (trimmed.length === 0 || trimmed.length > MAX_LABEL_LENGTH) {
+      throw new ValidationError(`label must be 1 to ${MAX_LABEL_LENGTH} characters.`, [{ path: 'label', message: 'Invalid label' }]);
+    }
+    if (!(await this.accounts.findById(accountId))) throw new NotFoundError(`Account ${accountId} not found.`);
+    const key = generateApiKey(product);
+    const parsed = parseApiKey(key)!;
+    const doc: ApiKeyDoc = {
+      _id: newId('key'),
+      account_id: accountId,
+      product,
+      label: trimmed,
+      hash: parsed.hash,
+      display_prefix: parsed.displayPrefix,
+      last_four: parsed.lastFour,
+      created_at: this.clock(),
+      revoked_at: null,
+    };
+    await this.keys.insert(doc);
+    return { ...keyView(doc), key };
+  }
+
+  async listKeys(accountId: string): Promise<KeyView[]> {
+    if (!(await this.accounts.findById(accountId))) throw new NotFoundError(`Account ${accountId} not found.`);
+    return (await this.keys.listForAccount(accountId)).map(keyView);
+  }
+
+  /** With `accountId`, only that account's key can be revoked (dashboard); without, any (ops CLI). */
+  async revokeKey(keyId: string, accountId?: string): Promise<KeyView> {
+    const doc = await this.keys.revoke(keyId, this.clock(), accountId);
+    if (!doc) throw new NotFoundError(`Key ${keyId} not found.`);
+    this.onRevoked(doc.hash);
+    return keyView(doc);
+  }
+}
+
+export function accountView(doc: AccountDoc): AccountView {
+  return { id: doc._id, email: doc.email, tier: doc.tier, created_at: doc.created_at.toISOString() };
+}
+
+export function keyView(doc: ApiKeyDoc): KeyView {
+  return {
+    id: doc._id,
+    account_id: doc.account_id,
+    product: doc.product,
+    product_name: PRODUCTS[doc.product].name,
+    label: doc.label,
+    prefix: doc.display_prefix,
+    last_four: doc.last_four,
+    created_at: doc.created_at.toISOString(),
+    revoked_at: doc.revoked_at ? doc.revoked_at.toISOString() : null,
+  };
+}

@@ -1,0 +1,172 @@
+import { NotFoundError, UnprocessableError, ValidationError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { hostnameForLookup, validateDestinationUrl } from '../domain/webhooks/destination-address';
+import { resolveAndCheck } from '../domain/webhooks/destination-resolver';
+import { DEFAULT_EVENT_PATTERNS, validateEventPatterns } from '../domain/webhooks/event-pattern';
+import type { SecretBox } from '../domain/webhooks/secret-box';
+import { generateSigningSecret } from '../domain/webhooks/signature';
+import type { Deliveries } from '../persistence/deliveries';
+import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
+import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import { decodeCursor, encodeCursor } from './pagination';
+
+export interface EndpointView {
+  id: string;
+  url: string;
+  events: string[];
+  description: string;
+  disabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EndpointInput {
+  url: string;
+  events?: string[];
+  description?: string;
+}
+
+export interface EndpointPatch {
+  url?: string;
+  events?: string[];
+  description?: string;
+  disabled?: boolean;
+}
+
+interface EndpointCursor {
+  c: number;
+  id: string;
+}
+const isEndpointCursor = (v: unknown): v is EndpointCursor =>
+  typeof v === 'object' && v !== null && typeof (v as EndpointCursor).c === 'number' && typeof (v as EndpointCursor).id === 'string';
+
+export class EndpointService {
+  constructor(
+    private readonly endpoints: Endpoints,
+    private readonly deliveries: Deliveries,
+    private readonly scheduler: DeliveryScheduler,
+    private readonly secretBox: SecretBox,
+    private readonly options: { allowPrivateNetworks: boolean },
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
+    const url = await this.checkUrl(input.url);
+    const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
+    const secret = generateSigningSecret();
+    const now = this.clock();
+    const doc: EndpointDoc = {
+      _id: newId('ep'),
+      account_id: accountId,
+      url,
+      events,
+      description: input.description ?? '',
+      secret_sealed: this.secretBox.seal(secret),
+      disabled: false,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.endpoints.insert(doc);
+    return { ...endpointView(doc), secret };
+  }
+
+  async list(accountId: string, limit: number, cursor?: string): Promise<{ data: EndpointView[]; next_cursor: string | null }> {
+    const after = cursor ? decodeCursor(cursor, isEndpointCursor) : undefined;
+    const docs = await this.endpoints.list(accountId, limit + 1, after ? { createdAt: new Date(after.c), id: after.id } : undefined);
+    const page = docs.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      data: page.map(endpointView),
+      next_cursor: docs.length > limit && last ? encodeCursor({ c: last.created_at.getTime(), id: last._id }) : null,
+    };
+  }
+
+  async get(accountId: string, id: string): Promise<EndpointView> {
+    return endpointView(await this.require(accountId, id));
+  }
+
+  async update(accountId: string, id: string, patch: EndpointPatch): Promise<EndpointView> {
+    await this.require(accountId, id);
+    const changes: EndpointChanges = {};
+    if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
+    if (patch.events !== undefined) changes.events = this.checkPatterns(patch.events);
+    if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.disabled !== undefined) changes.disabled = patch.disabled;
+    const updated = await this.endpoints.update(accountId, id, changes, this.clock());
+    if (!updated) throw notFound(id);
+    if (patch.disabled === true) await this.cancelInFlight(id);
+    return endpointView(updated);
+  }
+
+  /** Deleting stops every pending retry to the endpoint; those deliveries end `cancelled`. */
+  async delete(accountId: string, id: string): Promise<void> {
+    if (!(await this.endpoints.delete(accountId, id))) throw notFound(id);
+    await this.cancelInFlight(id);
+  }
+
+  async getSecret(accountId: string, id: string): Promise<string> {
+    return this.secretBox.open((await this.require(accountId, id)).secret_sealed);
+  }
+
+  /** The new secret signs every attempt made from now on (attempts re-read the endpoint). */
+  async rotateSecret(accountId: string, id: string): Promise<string> {
+    await this.require(accountId, id);
+    const secret = generateSigningSecret();
+    if (!(await this.endpoints.update(accountId, id, { secret_sealed: this.secretBox.seal(secret) }, this.clock()))) throw notFound(id);
+    return secret;
+  }
+
+  private async cancelInFlight(endpointId: string): Promise<void> {
+    const inFlight = await this.deliveries.inFlightForEndpoint(endpointId);
+    await Promise.all(inFlight.map((d) => this.scheduler.cancel(d._id)));
+  }
+
+  private async require(accountId: string, id: string): Promise<EndpointDoc> {
+    const doc = await this.endpoints.find(accountId, id);
+    if (!doc) throw notFound(id);
+    return doc;
+  }
+
+  /**
+   * CONTRACT §3: malformed → 400; not https, credentials, or a host that is or resolves to
+   * a refused address → 422. A name that does not resolve now is accepted (DNS may be set up
+   * after registration); every attempt checks again and records the failure.
+   */
+  private async checkUrl(raw: string): Promise<string> {
+    const verdict = validateDestinationUrl(raw, { allowPrivate: this.options.allowPrivateNetworks });
+    if (!verdict.ok) {
+      if (verdict.status === 400) throw new ValidationError(verdict.message, [{ path: 'url', message: verdict.message }], verdict.code);
+      throw new UnprocessableError(verdict.message, verdict.code);
+    }
+    const resolved = await resolveAndCheck(hostnameForLookup(verdict.url), { allowPrivate: this.options.allowPrivateNetworks });
+    if (!resolved.ok && resolved.code === 'destination_not_allowed') throw new UnprocessableError(resolved.message, resolved.code);
+    return raw;
+  }
+
+  private checkPatterns(patterns: string[]): string[] {
+    const verdict = validateEventPatterns(patterns);
+    if (!verdict.ok) {
+      throw new ValidationError(
+        'events must be a non-empty array of at most 100 patterns (`*`, `<prefix>.*` or an event type).',
+        verdict.issues.map((i) => ({ path: i.index === null ? 'events' : `events.${i.index}`, message: i.message })),
+      );
+    }
+    return [...verdict.patterns];
+  }
+}
+
+function notFound(id: string): NotFoundError {
+  return new NotFoundError(`Endpoint ${id} not found.`);
+}
+
+export function endpointView(doc: EndpointDoc): EndpointView {
+  return {
+    id: doc._id,
+    url: doc.url,
+    events: doc.events,
+    description: doc.description,
+    disabled: doc.disabled,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}

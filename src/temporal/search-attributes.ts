@@ -1,0 +1,24 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/**
+ * Custom search attributes of delivery workflows, so an operator can find in the Temporal
+ * Web UI e.g. every delivery retrying to one endpoint:
+ *   WebhookEndpointId = "ep_..." AND WebhookDeliveryStatus = "retrying"
+ * Registered on the embedded dev server at start (--search-attribute) and by the
+ * docker-compose set-up for a production server. Safe to import from workflow code.
+ */
+export const SEARCH_ATTRIBUTE_DEFINITIONS = {
+  WebhookEventId: 'Int',
+  WebhookEndpointId: 'Keyword',
+  WebhookEventType: 'Keyword',
+  WebhookAccountId: 'Keyword',
+  WebhookDeliveryStatus: 'Keyword',
+  WebhookAttemptCount: 'Int',
+} as const;
+
+export const WEBHOOK_EVENT_ID = defineSearchAttributeKey('WebhookEventId', SearchAttributeType.INT);
+export const WEBHOOK_ENDPOINT_ID = defineSearchAttributeKey('WebhookEndpointId', SearchAttributeType.KEYWORD);
+export const WEBHOOK_EVENT_TYPE = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
+export const WEBHOOK_ACCOUNT_ID = defineSearchAttributeKey('WebhookAccountId', SearchAttributeType.KEYWORD);
+export const WEBHOOK_DELIVERY_STATUS = defineSearchAttributeKey('WebhookDeliveryStatus', SearchAttributeType.KEYWORD);
+export const WEBHOOK_ATTEMPT_COUNT = defineSearchAttributeKey('WebhookAttemptCount', SearchAttributeType.INT);

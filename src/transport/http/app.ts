@@ -1,0 +1,47 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { z } from 'zod';
+import { MethodNotAllowedError, NotFoundError } from '../../domain/errors';
+import type { Logger } from '../../infra/logger';
+import { errorHandler } from './middleware/error-handler';
+import { jsonBody } from './middleware/json-body';
+import { requestId } from './middleware/request-id';
+import { mountRoute, RouteDefinition } from './route';
+
+export type AnyRoute = RouteDefinition<z.ZodType, z.ZodType, z.ZodType>;
+
+export interface AppOptions {
+  logger: Logger;
+  registry: OpenAPIRegistry;
+  routes: AnyRoute[];
+  /** Trust X-Forwarded-For for ctx.ip (only behind a proxy you control). */
+  trustProxy?: boolean;
+  /** Extra middleware before routing (e.g. static dashboard assets). */
+  before?: Koa.Middleware[];
+}
+
+export function createApp(options: AppOptions): Koa {
+  const app = new Koa({ proxy: options.trustProxy ?? false });
+  const router = new Router();
+  for (const route of options.routes) mountRoute(router, options.registry, route);
+
+  app.use(requestId());
+  app.use(errorHandler(options.logger));
+  app.use(jsonBody());
+  for (const mw of options.before ?? []) app.use(mw);
+  app.use(router.routes());
+  app.use(async (ctx) => {
+    // Nothing answered: a known path with another method is a 405, anything else a 404.
+    const match = router.match(ctx.path, ctx.method);
+    if (match.path.length > 0) {
+      const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))];
+      throw new MethodNotAllowedError(`Method ${ctx.method} is not allowed on ${ctx.path}.`, allowed);
+    }
+    throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}.`);
+  });
+  // Errors escaping Koa (socket faults) go to the log, never to stdout.
+  app.silent = true;
+  app.on('error', (err) => options.logger.warn({ err }, 'connection error'));
+  return app;
+}

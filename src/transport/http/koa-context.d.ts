@@ -1,0 +1,7 @@
+import 'koa';
+
+declare module 'koa' {
+  interface Request {
+    body?: unknown;
+  }
+}

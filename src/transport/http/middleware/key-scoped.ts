@@ -1,0 +1,31 @@
+import type { Middleware } from 'koa';
+import { ForbiddenError } from '../../../domain/errors';
+import { productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
+import type { RateLimiter } from '../../../domain/limits/rate-limiter';
+import { TIERS } from '../../../domain/limits/tiers';
+import { bearerToken, KeyAuthenticator } from '../../../services/key-authenticator';
+import { metered } from './metered';
+
+export const KEY_SCOPED_PREFIX = '/api/v1/';
+
+/**
+ * Every call under /api/v1/: the bearer key is authenticated (401), the call is metered
+ * against the account's tier (429; 403s are counted too), then the key's product must be
+ * the product whose API the path names (403 naming that product).
+ */
+export function keyScoped(authenticator: KeyAuthenticator, limiter: RateLimiter): Middleware {
+  return async (ctx, next) => {
+    if (!ctx.path.startsWith(KEY_SCOPED_PREFIX)) return next();
+    const principal = await authenticator.authenticate(bearerToken(ctx.get('Authorization') || undefined));
+    ctx.state.principal = principal;
+    const tier = TIERS[principal.account.tier];
+    await metered(ctx, limiter, { bucket: `acct:${principal.account._id}`, burstLimit: tier.burstPerMinute, quotaLimit: tier.monthlyQuota }, async () => {
+      const segment = ctx.path.slice(KEY_SCOPED_PREFIX.length).split('/')[0];
+      const product = productForPathSegment(segment);
+      if (product && product !== principal.key.product) {
+        throw new ForbiddenError(`API key is not authorized for ${PRODUCTS[product].name}.`, 'wrong_product');
+      }
+      await next();
+    });
+  };
+}

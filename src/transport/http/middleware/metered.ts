@@ -1,0 +1,31 @@
+import type { Context } from 'koa';
+import { DomainError } from '../../../domain/errors';
+import { LimitPolicy, LimitRejection, RateLimiter } from '../../../domain/limits/rate-limiter';
+import { setLimitHeaders } from './limit-headers';
+
+/**
+ * Runs `next` as one metered call: admits it against the burst window and the quota (429
+ * otherwise), sets the limit headers, and gives the call back when it ends in a 5xx, which
+ * CONTRACT §2 does not count.
+ */
+export async function metered(ctx: Context, limiter: RateLimiter, policy: LimitPolicy, next: () => Promise<void>): Promise<void> {
+  let admission;
+  try {
+    admission = await limiter.admit(policy);
+  } catch (err) {
+    if (err instanceof LimitRejection) {
+      setLimitHeaders(ctx, err.state);
+      throw err.error;
+    }
+    throw err;
+  }
+  setLimitHeaders(ctx, admission.state);
+  try {
+    await next();
+  } catch (err) {
+    const status = err instanceof DomainError ? err.status : 500;
+    if (status >= 500) await admission.release().catch(() => undefined);
+    throw err;
+  }
+  if (ctx.status >= 500) await admission.release().catch(() => undefined);
+}

@@ -1,0 +1,34 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+
+export const API_TITLE = 'Developer-Operations Platform API';
+export const API_VERSION = '1.0.0';
+
+export function createRegistry(): OpenAPIRegistry {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A product-scoped API key `svc_live_<prefix>_<32 hex>`; the webhook product takes `weh` keys.',
+  });
+  registry.registerComponent('securitySchemes', 'apiKeyHeader', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'Optional on the cost estimator: an active key of any product applies its account limits.',
+  });
+  return registry;
+}
+
+export function generateDocument(registry: OpenAPIRegistry): object {
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: API_TITLE,
+      version: API_VERSION,
+      description:
+        'Key-scoped product APIs (webhook reliability), the public cost estimator and operational probes. ' +
+        'Errors are `{"error","code",...}`; key-scoped responses carry X-RateLimit-* and X-Quota-* headers.',
+    },
+    servers: [{ url: '/' }],
+  });
+}

@@ -1,0 +1,57 @@
+import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+
+/** The one error format (CONTRACT §2), as documented. */
+export const ErrorBody = z.object({
+  error: z.string(),
+  code: z.string().describe('snake_case machine-readable code.'),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('400 only: what is wrong where.'),
+  retry_after: z.number().int().optional().describe('429 burst only.'),
+  remaining: z.number().int().optional().describe('429 burst only (0).'),
+  quota_limit: z.number().int().optional().describe('429 quota only.'),
+  quota_used: z.number().int().optional().describe('429 quota only.'),
+  reset_at: z.string().optional().describe('429 quota only: the next billing period start.'),
+  request_id: z.string().optional().describe('500 only.'),
+});
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid body or parameters (`details` says where).',
+  401: 'Missing, malformed, unknown or revoked key.',
+  403: 'The key belongs to another product.',
+  404: 'Not found, or owned by another account.',
+  405: 'Method not allowed on this path.',
+  409: 'Conflicts with the current state.',
+  413: 'Body over 1 MiB (or event data over 256 KiB).',
+  422: 'Valid JSON that cannot be processed.',
+  429: 'Burst limit or monthly quota exceeded; see Retry-After.',
+  500: 'Internal error; safe to retry with backoff.',
+};
+
+export const LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Per-minute burst limit of the tier.', schema: { type: 'integer' as const } },
+  'X-RateLimit-Remaining': { description: 'Calls left in the current 60-second window (this call included).', schema: { type: 'integer' as const } },
+  'X-RateLimit-Reset': { description: 'Unix seconds when the window ends.', schema: { type: 'integer' as const } },
+  'X-Quota-Used': { description: 'Calls counted in the billing period (this call included).', schema: { type: 'integer' as const } },
+  'X-Quota-Limit': { description: 'Calls allowed in the period, or `unlimited`.', schema: { type: 'string' as const } },
+};
+
+export function errors(...statuses: number[]): RouteConfig['responses'] {
+  return Object.fromEntries(
+    statuses.map((s) => [s, { description: DESCRIPTIONS[s] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } }]),
+  );
+}
+
+export function json(description: string, schema: z.ZodType): ResponseConfig {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+/** Responses of a metered key-scoped operation: success plus the shared error cases, all with the limit headers. */
+export function keyScopedResponses(success: RouteConfig['responses'], ...extraErrors: number[]): RouteConfig['responses'] {
+  const all = { ...success, ...errors(401, 403, 429, 500, ...extraErrors) };
+  for (const [status, response] of Object.entries(all)) {
+    if (status !== '401') (response as { headers?: unknown }).headers = LIMIT_HEADERS;
+  }
+  return all;
+}
+
+export const BEARER = [{ bearerKey: [] }];

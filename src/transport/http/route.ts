@@ -1,0 +1,77 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { z } from 'zod';
+import { ValidationError } from '../../domain/errors';
+
+/**
+ * One route = one definition: its zod schemas validate the request, give the handler its
+ * types, and describe the operation in the OpenAPI document. Nothing else documents a route.
+ */
+export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: 'get' | 'post' | 'patch' | 'put' | 'delete';
+  /** Koa-style path (`/api/v1/things/:id`); converted to `{id}` for OpenAPI. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security?: RouteConfig['security'];
+  params?: P;
+  query?: Q;
+  body?: B;
+  responses: RouteConfig['responses'];
+  middleware?: Middleware[];
+  handler: (ctx: Context, input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<void> | void;
+}
+
+export function defineRoute<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+  def: RouteDefinition<P, Q, B>,
+): RouteDefinition<P, Q, B> {
+  return def;
+}
+
+export function toOpenApiPath(koaPath: string): string {
+  return koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/** Turns zod issues into the `details` of a 400 body. */
+export function zodDetails(error: z.ZodError, prefix?: string): { path: string; message: string }[] {
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.'),
+    message: issue.message,
+  }));
+}
+
+function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> {
+  if (!schema) return value as z.infer<T>;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new ValidationError(`Invalid ${where}.`, zodDetails(result.error, where === 'request body' ? undefined : where.split(' ')[0]));
+  }
+  return result.data;
+}
+
+export function mountRoute(router: Router, registry: OpenAPIRegistry, def: RouteDefinition<z.ZodType, z.ZodType, z.ZodType>): void {
+  const request: RouteConfig['request'] = {};
+  if (def.params) request.params = def.params as never;
+  if (def.query) request.query = def.query as never;
+  if (def.body) request.body = { content: { 'application/json': { schema: def.body } }, required: true };
+  registry.registerPath({
+    method: def.method,
+    path: toOpenApiPath(def.path),
+    summary: def.summary,
+    description: def.description,
+    tags: def.tags,
+    security: def.security,
+    request,
+    responses: def.responses,
+  });
+  const handler: Middleware = async (ctx) => {
+    const params = parse(def.params, ctx.params, 'path parameters');
+    const query = parse(def.query, ctx.query, 'query parameters');
+    const body = parse(def.body, ctx.request.body, 'request body');
+    await def.handler(ctx, { params, query, body });
+  };
+  router[def.method](def.path, ...(def.middleware ?? []), handler);
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { defineRoute } from '../route';
+
+export interface HealthChecks {
+  mongo: () => Promise<void>;
+  temporal: () => Promise<void>;
+}
+
+const HealthBody = z.object({ status: z.enum(['ok', 'unavailable']), checks: z.record(z.string(), z.enum(['ok', 'unavailable'])).optional() });
+
+/** Liveness: the process answers. Outside the key-scoped API, never rate limited. */
+export const healthz = defineRoute({
+  method: 'get',
+  path: '/healthz',
+  summary: 'Liveness probe',
+  tags: ['Operations'],
+  responses: { 200: { description: 'The process is alive.', content: { 'application/json': { schema: HealthBody } } } },
+  handler: (ctx) => {
+    ctx.body = { status: 'ok' };
+  },
+});
+
+/** Readiness: MongoDB and Temporal both answer; 503 names the one that does not. */
+export function readyz(checks: HealthChecks) {
+  return defineRoute({
+    method: 'get',
+    path: '/readyz',
+    summary: 'Readiness probe (MongoDB and Temporal reachable)',
+    tags: ['Operations'],
+    responses: {
+      200: { description: 'Every dependency answers.', content: { 'application/json': { schema: HealthBody } } },
+      503: { description: 'A dependency does not answer; `checks` says which.', content: { 'application/json': { schema: HealthBody } } },
+    },
+    handler: async (ctx) => {
+      const results = await Promise.all(
+        Object.entries(checks).map(async ([name, check]) => {
+          try {
+            await withTimeout(check(), 2_000);
+            return [name, 'ok'] as const;
+          } catch {
+            return [name, 'unavailable'] as const;
+          }
+        }),
+      );
+      const ready = results.every(([, state]) => state === 'ok');
+      ctx.status = ready ? 200 : 503;
+      ctx.body = { status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results) };
+    },
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+}

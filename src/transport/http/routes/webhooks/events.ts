@@ -1,0 +1,81 @@
+import type { Context } from 'koa';
+import { ValidationError } from '../../../../domain/errors';
+import { assertPositiveEventId, EventService } from '../../../../services/event-service';
+import type { Principal } from '../../../../services/key-authenticator';
+import { BEARER, json, keyScopedResponses } from '../../responses';
+import { defineRoute } from '../../route';
+import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
+
+const BASE = '/api/v1/webhooks/events';
+const tags = ['Webhook events'];
+const account = (ctx: Context) => (ctx.state.principal as Principal).account._id;
+
+/** CONTRACT §4: ingest, status and history, listing, manual retry. */
+export function eventRoutes(service: EventService) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: BASE,
+      summary: 'Ingest an event; it is delivered to every matching endpoint',
+      description:
+        'New event → 202. A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again.',
+      tags,
+      security: BEARER,
+      body: EventIngestBody,
+      responses: keyScopedResponses(
+        { 202: json('A new event, accepted for delivery.', IngestResponse), 200: json('A repeat: the original event.', IngestResponse) },
+        400,
+        413,
+      ),
+      handler: async (ctx, { body }) => {
+        const header = ctx.get('Idempotency-Key') || undefined;
+        if (header !== undefined && (header.length > 255 || (body.idempotency_key !== undefined && body.idempotency_key !== header))) {
+          throw new ValidationError(
+            'Idempotency-Key header must be 1 to 255 characters and match idempotency_key when both are given.',
+            [{ path: 'headers.Idempotency-Key', message: 'Invalid idempotency key' }],
+          );
+        }
+        const result = await service.ingest(account(ctx), { ...body, idempotency_key: body.idempotency_key ?? header });
+        ctx.status = result.created ? 202 : 200;
+        ctx.body = result.body;
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: BASE,
+      summary: 'List events (newest first; filter by type and status)',
+      tags,
+      security: BEARER,
+      query: EventListQuery,
+      responses: keyScopedResponses({ 200: json('A page of events.', EventList) }, 400),
+      handler: async (ctx, { query }) => {
+        ctx.body = await service.list(account(ctx), query);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${BASE}/:event_id`,
+      summary: 'Delivery status and history of an event',
+      tags,
+      security: BEARER,
+      params: EventIdParams,
+      responses: keyScopedResponses({ 200: json('The event with every delivery and attempt.', EventDetail) }, 400, 404),
+      handler: async (ctx, { params }) => {
+        ctx.body = await service.get(account(ctx), assertPositiveEventId(params.event_id));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/:event_id/deliveries/:endpoint_id/retry`,
+      summary: 'Retry a failed or cancelled delivery (a new round from attempt 1)',
+      tags,
+      security: BEARER,
+      params: RetryParams,
+      responses: keyScopedResponses({ 202: json('The new round has started.', Delivery) }, 400, 404, 409),
+      handler: async (ctx, { params }) => {
+        ctx.status = 202;
+        ctx.body = await service.retry(account(ctx), assertPositiveEventId(params.event_id), params.endpoint_id);
+      },
+    }),
+  ];
+}

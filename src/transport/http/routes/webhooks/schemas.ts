@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { DELIVERY_STATUSES, EVENT_STATUSES } from '../../../../domain/webhooks/delivery-status';
+import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
+
+/** Request and response shapes of the webhook product: the single source of its OpenAPI description. */
+
+export const MAX_DESCRIPTION_LENGTH = 1024;
+
+export const EndpointIdParams = z.object({ id: z.string().min(1).max(64) });
+
+export const EndpointCreateBody = z.object({
+  url: z.string().describe('HTTPS URL receiving delivery POSTs (max 2,048 characters).'),
+  events: z
+    .array(z.string())
+    .min(1)
+    .max(MAX_EVENT_PATTERNS)
+    .optional()
+    .describe('Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`.'),
+  description: z.string().max(MAX_DESCRIPTION_LENGTH).optional().describe('Free text, default "".'),
+});
+
+export const EndpointPatchBody = z.object({
+  url: z.string().optional(),
+  events: z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS).optional(),
+  description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
+  disabled: z.boolean().optional().describe('A disabled endpoint receives nothing; its pending retries end `cancelled`.'),
+});
+
+export const Endpoint = z.object({
+  id: z.string().describe('`ep_` + 24 base62 characters.'),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.string(),
+  disabled: z.boolean(),
+  created_at: z.string().describe('ISO 8601 UTC.'),
+  updated_at: z.string(),
+});
+
+export const EndpointWithSecret = Endpoint.extend({ secret: z.string().describe('`whsec_` signing secret.') });
+export const SecretBody = z.object({ secret: z.string() });
+
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).max(200).optional(),
+});
+
+export const EndpointList = z.object({ data: z.array(Endpoint), next_cursor: z.string().nullable() });
+
+export const EventIngestBody = z.object({
+  type: z.string().regex(EVENT_TYPE_REGEX, '1 to 256 characters of A-Z a-z 0-9 _ . : -'),
+  data: z.record(z.string(), z.unknown()).describe('Any JSON object (not an array, not null); at most 256 KiB serialized.'),
+  idempotency_key: z.string().min(1).max(255).optional().describe('Same as the Idempotency-Key header; repeats within 24 h return the original.'),
+});
+
+export const IngestResponse = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  timestamp: z.number().int(),
+  idempotency_key: z.string().nullable(),
+  destinations: z.number().int().describe('Number of matching, enabled endpoints.'),
+});
+
+export const EventIdParams = z.object({ event_id: z.string() });
+export const RetryParams = z.object({ event_id: z.string(), endpoint_id: z.string().min(1).max(64) });
+
+export const EventListQuery = ListQuery.extend({
+  type: z.string().regex(EVENT_TYPE_REGEX).optional(),
+  status: z.enum(EVENT_STATUSES).optional(),
+});
+
+const EventFields = {
+  id: z.number().int(),
+  type: z.string(),
+  timestamp: z.number().int(),
+  data: z.record(z.string(), z.unknown()),
+  idempotency_key: z.string().nullable(),
+  status: z.enum(EVENT_STATUSES),
+  destinations: z.number().int(),
+  created_at: z.string(),
+};
+
+export const Attempt = z.object({
+  round: z.number().int(),
+  attempt: z.number().int(),
+  started_at: z.string(),
+  duration_ms: z.number().int(),
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  response_body: z.string().nullable().describe('First 4 KiB of the response body.'),
+});
+
+export const Delivery = z.object({
+  endpoint_id: z.string(),
+  url: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  round: z.number().int(),
+  attempt_count: z.number().int(),
+  next_attempt_at: z.string().nullable(),
+  attempts: z.array(Attempt),
+});
+
+export const EventSummary = z.object(EventFields);
+export const EventDetail = z.object({ ...EventFields, deliveries: z.array(Delivery) });
+export const EventList = z.object({ data: z.array(EventSummary), next_cursor: z.string().nullable() });

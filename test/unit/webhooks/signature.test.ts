@@ -1,0 +1,159 @@
+import { createHmac } from 'node:crypto';
+import {
+  SIGNATURE_HEADER,
+  SIGNATURE_PREFIX,
+  generateSigningSecret,
+  signPayload,
+  verifySignature,
+} from '../../../src/domain/webhooks/signature';
+
+// Known answers computed independently with:
+//   printf '%s' "$BODY" | openssl dgst -sha256 -hmac "$SECRET"
+const SECRET = 'whsec_test_secret_0123456789abcdef';
+const BODY = '{"id":1,"type":"user.created","data":{"name":"Ada"},"timestamp":1700000000}';
+const BODY_SIGNATURE = 'sha256=880f63c45c617bf0c4ba976886bc580446bf38e99aedebb0c6456ceec0427620';
+const EMPTY_BODY_SIGNATURE = 'sha256=6f3234c9725f3ca177de3560a25d660460f5051c8ff2a01d16eb8b4a15daa5c2';
+const UNICODE_SECRET = 'whsec_ünïcode';
+const UNICODE_BODY = '{"id":42,"type":"café.créé","data":{"s":"ü"},"timestamp":1}';
+const UNICODE_SIGNATURE = 'sha256=39224293a86a603b3fe8715bb53a126b4fb86f8b46e7a7e6648fdeee7981d18f';
+
+describe('signPayload', () => {
+  it('matches the openssl known-answer vector', () => {
+    expect(signPayload(SECRET, BODY)).toBe(BODY_SIGNATURE);
+  });
+
+  it('matches the RFC-style vector HMAC_SHA256("key", "The quick brown fox…")', () => {
+    expect(signPayload('key', 'The quick brown fox jumps over the lazy dog')).toBe(
+      'sha256=f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8',
+    );
+  });
+
+  it('signs an empty body', () => {
+    expect(signPayload(SECRET, '')).toBe(EMPTY_BODY_SIGNATURE);
+  });
+
+  it('gives the same signature for a string and its UTF-8 Buffer', () => {
+    expect(signPayload(SECRET, Buffer.from(BODY, 'utf8'))).toBe(BODY_SIGNATURE);
+  });
+
+  it('keys with the whole secret string (whsec_ prefix included) as UTF-8 bytes', () => {
+    expect(signPayload(UNICODE_SECRET, UNICODE_BODY)).toBe(UNICODE_SIGNATURE);
+  });
+
+  it('is what a reference receiver computes with createHmac(secret)', () => {
+    const receiver = createHmac('sha256', SECRET).update(BODY).digest('hex');
+    expect(signPayload(SECRET, BODY)).toBe(`sha256=${receiver}`);
+  });
+
+  it('does not key with the secret stripped of its whsec_ prefix', () => {
+    expect(signPayload(SECRET, BODY)).not.toBe(signPayload(SECRET.slice('whsec_'.length), BODY));
+  });
+
+  it('is sha256= followed by 64 lowercase hex digits', () => {
+    expect(signPayload(generateSigningSecret(), 'x')).toMatch(/^sha256=[0-9a-f]{64}$/);
+  });
+
+  it('changes when one body byte changes', () => {
+    expect(signPayload(SECRET, BODY.replace('Ada', 'Adb'))).not.toBe(BODY_SIGNATURE);
+  });
+
+  it('refuses an empty secret', () => {
+    expect(() => signPayload('', BODY)).toThrow(TypeError);
+  });
+
+  it('names the header and prefix of the spec', () => {
+    expect(SIGNATURE_HEADER).toBe('X-Webhook-Signature');
+    expect(SIGNATURE_PREFIX).toBe('sha256=');
+  });
+});
+
+describe('verifySignature', () => {
+  it('accepts the correct signature', () => {
+    expect(verifySignature(SECRET, BODY, BODY_SIGNATURE)).toBe(true);
+  });
+
+  it('accepts the correct signature over a Buffer body', () => {
+    expect(verifySignature(SECRET, Buffer.from(BODY), BODY_SIGNATURE)).toBe(true);
+  });
+
+  it('rejects a signature without the sha256= prefix', () => {
+    expect(verifySignature(SECRET, BODY, BODY_SIGNATURE.slice('sha256='.length))).toBe(false);
+  });
+
+  it('rejects another algorithm prefix', () => {
+    expect(verifySignature(SECRET, BODY, BODY_SIGNATURE.replace('sha256=', 'sha1='))).toBe(false);
+  });
+
+  it('rejects an upper-case prefix', () => {
+    expect(verifySignature(SECRET, BODY, BODY_SIGNATURE.replace('sha256=', 'SHA256='))).toBe(false);
+  });
+
+  it('rejects a truncated signature (wrong length)', () => {
+    expect(verifySignature(SECRET, BODY, BODY_SIGNATURE.slice(0, -2))).toBe(false);
+  });
+
+  it('rejects an over-long signature (wrong length)', () => {
+    expect(verifySignature(SECRET, BODY, `${BODY_SIGNATURE}00`)).toBe(false);
+  });
+
+  it('rejects a signature with one digit changed', () => {
+    const last = BODY_SIGNATURE.slice(-1);
+    expect(verifySignature(SECRET, BODY, `${BODY_SIGNATURE.slice(0, -1)}${last === '0' ? '1' : '0'}`)).toBe(false);
+  });
+
+  it('rejects a signature made with another secret', () => {
+    expect(verifySignature(SECRET, BODY, signPayload('whsec_other', BODY))).toBe(false);
+  });
+
+  it('rejects a signature of another body', () => {
+    expect(verifySignature(SECRET, `${BODY} `, BODY_SIGNATURE)).toBe(false);
+  });
+
+  it('rejects non-hex characters of the right length', () => {
+    expect(verifySignature(SECRET, BODY, `sha256=${'z'.repeat(64)}`)).toBe(false);
+  });
+
+  it('rejects hex that only decodes to the right bytes up to a stray character', () => {
+    // Buffer.from(hex) stops at the first invalid character; the check must not.
+    expect(verifySignature(SECRET, BODY, `${BODY_SIGNATURE.slice(0, -1)}g`)).toBe(false);
+  });
+
+  it('rejects upper-case hex (the spec says lowercase)', () => {
+    expect(verifySignature(SECRET, BODY, `sha256=${BODY_SIGNATURE.slice(7).toUpperCase()}`)).toBe(false);
+  });
+
+  it('rejects surrounding whitespace', () => {
+    expect(verifySignature(SECRET, BODY, ` ${BODY_SIGNATURE}`)).toBe(false);
+  });
+
+  it.each([undefined, null, '', 'sha256=', 42, ['sha256=x'], {}])('returns false without throwing for the header %p', (header) => {
+    expect(verifySignature(SECRET, BODY, header)).toBe(false);
+  });
+
+  it('returns false without throwing for a missing secret', () => {
+    expect(verifySignature('', BODY, BODY_SIGNATURE)).toBe(false);
+    expect(verifySignature(undefined as unknown as string, BODY, BODY_SIGNATURE)).toBe(false);
+  });
+
+  it('returns false without throwing for a body that is not a string or bytes', () => {
+    expect(verifySignature(SECRET, { id: 1 } as unknown as string, BODY_SIGNATURE)).toBe(false);
+  });
+});
+
+describe('generateSigningSecret', () => {
+  it('is whsec_ followed by base64url of 32 random bytes', () => {
+    const secret = generateSigningSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64url')).toHaveLength(32);
+  });
+
+  it('differs on every call', () => {
+    const secrets = new Set(Array.from({ length: 100 }, () => generateSigningSecret()));
+    expect(secrets.size).toBe(100);
+  });
+
+  it('round-trips through sign and verify', () => {
+    const secret = generateSigningSecret();
+    expect(verifySignature(secret, BODY, signPayload(secret, BODY))).toBe(true);
+  });
+});

@@ -1,0 +1,56 @@
+import {
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
+import { delayAfterAttempt } from '../src/domain/webhooks/retry-schedule';
+import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
+
+export type DeliveryWorkflowInput = DeliveryTarget;
+
+export interface DeliveryWorkflowResult {
+  status: AttemptOutcome['status'];
+  attempts: number;
+}
+
+/**
+ * Activity retries cover only our own infrastructure faults (database or worker down):
+ * an attempt's outcome, whatever the receiver did, is a returned value. So these retries
+ * never add or skip a delivery attempt; they only wait for the attempt to be made.
+ */
+const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>({
+  // 30 s POST + DNS + database writes.
+  startToCloseTimeout: '90 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/**
+ * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`).
+ * Its timers are the retry schedule: attempt, and after a failure sleep the next delay of
+ * retry-schedule.ts, at most 8 attempts. Deterministic: all I/O is in the activities.
+ */
+export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
+  let attempts = 0;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await attemptDelivery({ ...input, attempt });
+      attempts = outcome.status === 'cancelled' ? attempt - 1 : attempt;
+      upsertSearchAttributes([
+        { key: WEBHOOK_DELIVERY_STATUS, value: outcome.status },
+        { key: WEBHOOK_ATTEMPT_COUNT, value: attempts },
+      ]);
+      const delay = delayAfterAttempt(attempt);
+      if (outcome.status !== 'retrying' || delay === null) return { status: outcome.status, attempts };
+      await sleep(delay, { summary: `retry ${attempt + 1} after ${delay / 1000} s` });
+    }
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    // Cancelled from outside (endpoint deleted or disabled): record it, then end as cancelled.
+    await CancellationScope.nonCancellable(() => cancelDelivery(input));
+    upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: 'cancelled' }]);
+    throw err;
+  }
+}

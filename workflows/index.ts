@@ -1,0 +1,2 @@
+/** The worker's workflow bundle: deterministic code only. */
+export { deliveryWorkflow } from './delivery';
