@@ -9,6 +9,8 @@ import { PROJECT_ROOT } from '../infra/tools';
  */
 
 const port = z.coerce.number().int().min(1).max(65535);
+/** PORT may be 0: any free port (tests). */
+const listenPort = z.coerce.number().int().min(0).max(65535);
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -20,7 +22,7 @@ const optionalString = z
   .or(z.literal('').transform(() => undefined));
 
 const EnvSchema = z.object({
-  PORT: port.default(3000),
+  PORT: listenPort.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

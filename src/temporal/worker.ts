@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, LogLevel, NativeConnection, Runtime, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
 
@@ -28,7 +28,22 @@ export interface DeliveryWorkerOptions {
   activities: DeliveryActivities;
 }
 
+let runtimeInstalled = false;
+
+/** The SDK's own log (worker state changes) at warn level; installed once per process. */
+function ensureRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const level = (process.env.TEMPORAL_SDK_LOG_LEVEL ?? 'WARN') as LogLevel;
+  try {
+    Runtime.install({ logger: new DefaultLogger(level) });
+  } catch {
+    // Already installed by someone else in this process (e.g. the testing package).
+  }
+}
+
 export async function createDeliveryWorker(options: DeliveryWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  ensureRuntime();
   const connection = await NativeConnection.connect({ address: options.address });
   const worker = await Worker.create({
     connection,

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { MAX_HOURS_PER_MONTH, MAX_ITEMS, MIN_ITEMS, PROVIDERS } from './constants';
+
+/**
+ * Body of POST /api/cost-estimator (platform-api.md "Cost estimator", CONTRACT §5). Any failure
+ * here is a 400. Strict objects, as Stripe does with unknown parameters: a misspelt
+ * "hoursPerMonht" must not silently fall back to 730 hours and return a wrong estimate.
+ */
+
+/** "is required" for a missing field, `otherwise` for a value of the wrong type. */
+const requiredOr = (otherwise: string) => (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : otherwise);
+
+const hoursRange = `must be between 0 and ${MAX_HOURS_PER_MONTH}`;
+
+export const estimateItemSchema = z.strictObject({
+  provider: z.enum(PROVIDERS, { error: requiredOr(`must be one of: ${PROVIDERS.join(', ')}`) }),
+  service: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }),
+  instance: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
+  quantity: z.number({ error: requiredOr('must be a number') }).positive({ error: 'must be greater than 0' }),
+  hoursPerMonth: z.number({ error: 'must be a number' }).min(0, { error: hoursRange }).max(MAX_HOURS_PER_MONTH, { error: hoursRange }).optional(),
+  gbPerMonth: z.number({ error: 'must be a number' }).min(0, { error: 'must be 0 or more' }).optional(),
+});
+
+export const estimateRequestSchema = z.strictObject({
+  items: z
+    .array(estimateItemSchema, { error: requiredOr('must be an array of items') })
+    .min(MIN_ITEMS, { error: `must contain at least ${MIN_ITEMS} item` })
+    .max(MAX_ITEMS, { error: `must contain at most ${MAX_ITEMS} items` }),
+});
+
+export type EstimateItem = z.infer<typeof estimateItemSchema>;
+export type EstimateRequest = z.infer<typeof estimateRequestSchema>;

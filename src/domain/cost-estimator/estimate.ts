@@ -1,0 +1,60 @@
+import type { Catalog } from './catalog';
+import type { Provider } from './constants';
+import type { EstimateItem } from './estimate-request';
+import { lineMonthlyCost } from './line-cost';
+import { matchCatalogEntry } from './match-catalog-entry';
+import { centsToNumber, roundToCents, zero } from './money';
+
+export interface BreakdownLine {
+  provider: Provider;
+  service: string;
+  /** The matched catalog instance (the service's only one when the item named none). */
+  instance: string;
+  quantity: number;
+  unitPrice: number;
+  priceUnit: string;
+  monthlyUsd: number;
+}
+
+export interface Estimate {
+  totalMonthlyUsd: number;
+  totalAnnualUsd: number;
+  /** One line per item, in request order. */
+  breakdown: BreakdownLine[];
+  /** ISO 8601 UTC with milliseconds. */
+  generatedAt: string;
+}
+
+export type Clock = () => Date;
+
+/**
+ * Prices a list of items against the catalog (CONTRACT §5). All money is exact decimal:
+ * each line is rounded half-up to cents for display; the total is the UNROUNDED sum of the
+ * lines rounded half-up once, so it never carries the lines' rounding drift; the annual total
+ * is 12 × the rounded monthly total, so the two figures always agree.
+ * Items are checked in request order and the first one that cannot be priced is reported.
+ */
+export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = () => new Date()): Estimate {
+  let total = zero();
+  const breakdown = items.map((item, index): BreakdownLine => {
+    const entry = matchCatalogEntry(catalog, item, index);
+    const monthly = lineMonthlyCost(entry, item, index);
+    total = total.plus(monthly);
+    return {
+      provider: entry.provider,
+      service: entry.service,
+      instance: entry.instance,
+      quantity: item.quantity,
+      unitPrice: entry.priceUsd,
+      priceUnit: entry.priceUnit,
+      monthlyUsd: centsToNumber(roundToCents(monthly)),
+    };
+  });
+  const totalMonthly = roundToCents(total);
+  return {
+    totalMonthlyUsd: centsToNumber(totalMonthly),
+    totalAnnualUsd: centsToNumber(totalMonthly.times(12)),
+    breakdown,
+    generatedAt: clock().toISOString(),
+  };
+}

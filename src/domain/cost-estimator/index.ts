@@ -1,0 +1,10 @@
+/** The cost estimator's public surface for the HTTP routes and the catalog loader. */
+export * from './constants';
+export { Catalog, InvalidCatalogError, type CatalogEntry, type CatalogFilter } from './catalog';
+export { catalogFileSchema, catalogEntrySchema, type CatalogFile } from './catalog-file-schema';
+export { compareCatalogOrder } from './catalog-order';
+export { CATALOG_FILE_PATH, loadCatalogFile } from './load-catalog-file';
+export { catalogQuerySchema, parseCatalogQuery } from './catalog-query';
+export { estimateItemSchema, estimateRequestSchema, type EstimateItem, type EstimateRequest } from './estimate-request';
+export { estimateCost, type BreakdownLine, type Clock, type Estimate } from './estimate';
+export { formulaKindOf, isPriceUnit, PRICE_UNITS, PER_MILLION_THINGS, type FormulaKind } from './price-units';

@@ -1,0 +1,40 @@
+import { UnprocessableError } from '../errors';
+import type { Catalog, CatalogEntry } from './catalog';
+import type { EstimateItem } from './estimate-request';
+
+/**
+ * Finds the catalog entry an estimate item prices (CONTRACT §5): exact (provider, service,
+ * instance); with no instance, the service's only entry. Anything else is a 422 naming the
+ * item's index, because the body was well-formed but cannot be priced.
+ */
+export function matchCatalogEntry(catalog: Catalog, item: EstimateItem, index: number): CatalogEntry {
+  const candidates = catalog.instancesOf(item.provider, item.service);
+  if (candidates.length === 0) {
+    throw new UnprocessableError(
+      `items[${index}]: no catalog entry for ${item.provider} / ${item.service}.`,
+      'unknown_service',
+      { index },
+    );
+  }
+  const instances = candidates.map((e) => e.instance);
+
+  if (item.instance === undefined) {
+    const only = candidates.length === 1 ? candidates[0] : undefined;
+    if (only) return only;
+    throw new UnprocessableError(
+      `items[${index}]: ${item.provider} / ${item.service} has ${candidates.length} instances; choose one with "instance".`,
+      'instance_required',
+      { index, instances },
+    );
+  }
+
+  const entry = candidates.find((e) => e.instance === item.instance);
+  if (!entry) {
+    throw new UnprocessableError(
+      `items[${index}]: no catalog entry for ${item.provider} / ${item.service} / ${item.instance}.`,
+      'unknown_instance',
+      { index, instances },
+    );
+  }
+  return entry;
+}

@@ -1,0 +1,79 @@
+import { UnprocessableError, ValidationError } from '../../../src/domain/errors';
+import { estimate, thrownBy } from './fixtures';
+
+const m5 = { provider: 'aws' as const, service: 'Amazon EC2', instance: 'm5.large', quantity: 1 };
+
+/** CONTRACT §5: items that are well-formed but cannot be priced. */
+describe('estimate errors', () => {
+  it('422 unknown_service when the provider has no such service, naming the item index', async () => {
+    const err = await thrownBy(() => estimate(m5, { provider: 'aws', service: 'Amazon EC3', quantity: 1 }));
+    expect(err).toBeInstanceOf(UnprocessableError);
+    expect(err).toMatchObject({
+      status: 422,
+      code: 'unknown_service',
+      message: 'items[1]: no catalog entry for aws / Amazon EC3.',
+      extra: { index: 1 },
+    });
+  });
+
+  it('422 unknown_service for a service of another provider', async () => {
+    const err = await thrownBy(() => estimate({ provider: 'gcp', service: 'Amazon EC2', instance: 'm5.large', quantity: 1 }));
+    expect(err).toMatchObject({ status: 422, code: 'unknown_service', message: 'items[0]: no catalog entry for gcp / Amazon EC2.' });
+  });
+
+  it('matches service names exactly, as written in the catalog', async () => {
+    const err = await thrownBy(() => estimate({ provider: 'aws', service: 'amazon ec2', instance: 'm5.large', quantity: 1 }));
+    expect(err).toMatchObject({ code: 'unknown_service' });
+  });
+
+  it('422 unknown_instance when the service has no such instance, listing the ones it has', async () => {
+    const err = await thrownBy(() => estimate(m5, m5, { provider: 'aws', service: 'Amazon EC2', instance: 'm5.huge', quantity: 1 }));
+    expect(err).toBeInstanceOf(UnprocessableError);
+    expect(err).toMatchObject({
+      status: 422,
+      code: 'unknown_instance',
+      message: 'items[2]: no catalog entry for aws / Amazon EC2 / m5.huge.',
+      extra: { index: 2, instances: ['c5.xlarge', 'm5.large', 'm5.xlarge', 'r5.large', 't3.medium', 't3.micro'] },
+    });
+  });
+
+  it('422 instance_required when instance is omitted and the service has several, listing them', async () => {
+    const err = await thrownBy(() => estimate({ provider: 'aws', service: 'Amazon S3', quantity: 1, gbPerMonth: 10 }));
+    expect(err).toBeInstanceOf(UnprocessableError);
+    expect(err).toMatchObject({
+      status: 422,
+      code: 'instance_required',
+      extra: { index: 0, instances: ['Glacier Deep Archive', 'Glacier Flexible Retrieval', 'Standard', 'Standard-Infrequent Access'] },
+    });
+    expect((err as Error).message).toMatch(/^items\[0\]: aws \/ Amazon S3 has 4 instances/);
+  });
+
+  it('uses the only instance when instance is omitted and the service has exactly one', async () => {
+    const { breakdown } = await estimate({ provider: 'aws', service: 'Amazon ECR', quantity: 1, gbPerMonth: 50 });
+    expect(breakdown[0]).toMatchObject({ service: 'Amazon ECR', instance: 'Storage', monthlyUsd: 5 });
+  });
+
+  it.each([
+    ['per GB/month', { provider: 'aws' as const, service: 'Amazon S3', instance: 'Standard', quantity: 1 }],
+    ['per GB', { provider: 'azure' as const, service: 'Bandwidth', instance: 'Internet egress (first 10 TB)', quantity: 1 }],
+  ])('400 when gbPerMonth is missing on an item priced %s, with details path items.N.gbPerMonth', async (_unit, item) => {
+    const err = await thrownBy(() => estimate(m5, item));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      extra: { details: [{ path: 'items.1.gbPerMonth', message: expect.stringMatching(/required/) }] },
+    });
+  });
+
+  it('does not require gbPerMonth on items that are not priced per GB', async () => {
+    await expect(estimate(m5)).resolves.toMatchObject({ totalMonthlyUsd: 70.08 });
+  });
+
+  it('reports the first failing item in request order', async () => {
+    const err = await thrownBy(() =>
+      estimate(m5, { provider: 'aws', service: 'Nope', quantity: 1 }, { provider: 'aws', service: 'Amazon EC2', instance: 'x', quantity: 1 }),
+    );
+    expect(err).toMatchObject({ code: 'unknown_service', extra: { index: 1 } });
+  });
+});
