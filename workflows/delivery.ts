@@ -36,7 +36,8 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   let attempts = 0;
   try {
     for (let attempt = 1; ; attempt++) {
-      const outcome = await attemptDelivery({ ...input, attempt });
+      // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
+      const outcome = await CancellationScope.nonCancellable(() => attemptDelivery({ ...input, attempt }));
       attempts = outcome.status === 'cancelled' ? attempt - 1 : attempt;
       upsertSearchAttributes([
         { key: WEBHOOK_DELIVERY_STATUS, value: outcome.status },

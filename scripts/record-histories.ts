@@ -1,0 +1,47 @@
+/**
+ * `npm run record:histories`: records delivery-workflow histories for the replay test
+ * (test/workflow/replay.test.ts). Run it when a NEW workflow version is released, and keep
+ * the old files: every recorded history must keep replaying. A change that would break
+ * replay of running workflows must use `patched()` instead of changing the old path.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { delayAfterAttempt } from '../src/domain/webhooks/retry-schedule';
+import { provision } from '../src/infra/provision';
+import { PROJECT_ROOT, toolPaths } from '../src/infra/tools';
+import { runDeliveryScenario, startTimeSkippingEnv } from '../test/support/workflow-harness';
+
+const SCENARIOS = {
+  'all-attempts-fail': { outcomes: (a: number) => (delayAfterAttempt(a) === null ? 'failed' : 'retrying') as const },
+  'succeeds-on-third': { outcomes: (a: number) => (a === 3 ? 'succeeded' : 'retrying') as const },
+  'endpoint-deleted-on-second': { outcomes: (a: number) => (a === 2 ? 'cancelled' : 'retrying') as const },
+  'cancelled-while-retrying': { outcomes: () => 'retrying' as const, cancelAfterAttempt: 2 },
+};
+
+async function main(): Promise<void> {
+  await provision({ need: { temporalCli: false, ferretDb: false, temporalTestServer: true } });
+  process.env.TEMPORAL_TEST_SERVER_PATH ??= toolPaths().temporalTestServer;
+  const version = process.argv[2] ?? 'v1';
+  const env = await startTimeSkippingEnv();
+  try {
+    for (const [name, scenario] of Object.entries(SCENARIOS)) {
+      const run = await runDeliveryScenario(env, scenario.outcomes, { cancelAfterAttempt: (scenario as { cancelAfterAttempt?: number }).cancelAfterAttempt });
+      const history = await env.client.workflow.getHandle(run.workflowId).fetchHistory();
+      const file = path.join(PROJECT_ROOT, 'test', 'workflow', 'histories', `delivery-${version}-${name}.json`);
+      const json = temporal.api.history.v1.History.toObject(temporal.api.history.v1.History.fromObject(history), { longs: String, enums: String, bytes: String });
+      await writeFile(file, `${JSON.stringify(json, null, 1)}\n`);
+      process.stdout.write(`recorded ${path.relative(PROJECT_ROOT, file)} (${history.events?.length} events)\n`);
+    }
+  } finally {
+    await env.teardown();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,65 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../../activities/delivery-activities';
+import { workflowBundle } from '../../src/temporal/worker';
+import { deliveryWorkflow } from '../../workflows/delivery';
+import { registerSearchAttributes } from './search-attributes';
+
+/** A time-skipping Temporal test server with our search attributes registered. */
+export async function startTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH as string } },
+  });
+  await registerSearchAttributes(env);
+  return env;
+}
+
+export interface ScenarioRun {
+  result: unknown;
+  calls: Array<{ attempt: number; atMs: number }>;
+  cancelled: DeliveryTarget[];
+  workflowId: string;
+}
+
+/**
+ * Runs the real delivery workflow on the test server with fake activities whose outcome per
+ * attempt is `outcomes(attempt)`. Mocked activities are what make this a unit test of the
+ * workflow's logic; the real activities are covered by the integration tests.
+ */
+export async function runDeliveryScenario(
+  env: TestWorkflowEnvironment,
+  outcomes: (attempt: number) => AttemptOutcome['status'],
+  options: { cancelAfterAttempt?: number } = {},
+): Promise<ScenarioRun> {
+  const calls: ScenarioRun['calls'] = [];
+  const cancelled: DeliveryTarget[] = [];
+  const taskQueue = `scenario-${Math.random().toString(36).slice(2)}`;
+  const workflowId = `delivery-1-${taskQueue}`;
+  let onAttempt: (attempt: number) => void = () => undefined;
+  const activities: DeliveryActivities = {
+    async attemptDelivery(a: AttemptInput) {
+      calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs() });
+      onAttempt(a.attempt);
+      return { status: outcomes(a.attempt), statusCode: 500 };
+    },
+    async cancelDelivery(t: DeliveryTarget) {
+      cancelled.push(t);
+    },
+  };
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+  const result = await worker.runUntil(async () => {
+    const handle = await env.client.workflow.start(deliveryWorkflow, {
+      taskQueue,
+      workflowId,
+      args: [{ eventId: 1, endpointId: 'ep_test', accountId: 'acct_test', round: 1 }],
+    });
+    if (options.cancelAfterAttempt !== undefined) {
+      const target = options.cancelAfterAttempt;
+      onAttempt = (attempt) => {
+        if (attempt === target) void handle.cancel();
+      };
+    }
+    return handle.result().catch((err: unknown) => ({ error: (err as Error).name, cause: (err as { cause?: Error }).cause?.name }));
+  });
+  return { result, calls, cancelled, workflowId };
+}
