@@ -7,16 +7,18 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
+import type { AttemptOutcome } from '../activities/delivery-activities';
 import { delayAfterAttempt } from '../src/domain/webhooks/retry-schedule';
 import { provision } from '../src/infra/provision';
 import { PROJECT_ROOT, toolPaths } from '../src/infra/tools';
 import { runDeliveryScenario, startTimeSkippingEnv } from '../test/support/workflow-harness';
 
-const SCENARIOS = {
-  'all-attempts-fail': { outcomes: (a: number) => (delayAfterAttempt(a) === null ? 'failed' : 'retrying') as const },
-  'succeeds-on-third': { outcomes: (a: number) => (a === 3 ? 'succeeded' : 'retrying') as const },
-  'endpoint-deleted-on-second': { outcomes: (a: number) => (a === 2 ? 'cancelled' : 'retrying') as const },
-  'cancelled-while-retrying': { outcomes: () => 'retrying' as const, cancelAfterAttempt: 2 },
+type Outcome = AttemptOutcome['status'];
+const SCENARIOS: Record<string, { outcomes: (attempt: number) => Outcome; cancelAfterAttempt?: number }> = {
+  'all-attempts-fail': { outcomes: (a) => (delayAfterAttempt(a) === null ? 'failed' : 'retrying') },
+  'succeeds-on-third': { outcomes: (a) => (a === 3 ? 'succeeded' : 'retrying') },
+  'endpoint-deleted-on-second': { outcomes: (a) => (a === 2 ? 'cancelled' : 'retrying') },
+  'cancelled-while-retrying': { outcomes: () => 'retrying', cancelAfterAttempt: 2 },
 };
 
 async function main(): Promise<void> {
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
   const env = await startTimeSkippingEnv();
   try {
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
-      const run = await runDeliveryScenario(env, scenario.outcomes, { cancelAfterAttempt: (scenario as { cancelAfterAttempt?: number }).cancelAfterAttempt });
+      const run = await runDeliveryScenario(env, scenario.outcomes, { cancelAfterAttempt: scenario.cancelAfterAttempt });
       const history = await env.client.workflow.getHandle(run.workflowId).fetchHistory();
       const file = path.join(PROJECT_ROOT, 'test', 'workflow', 'histories', `delivery-${version}-${name}.json`);
       const json = temporal.api.history.v1.History.toObject(temporal.api.history.v1.History.fromObject(history), { longs: String, enums: String, bytes: String });

@@ -15,6 +15,9 @@ import { loadOrCreateSecretsKey } from '../infra/secrets-key';
 import { toolPaths } from '../infra/tools';
 import { Accounts } from '../persistence/accounts';
 import { ApiKeys } from '../persistence/api-keys';
+import { DashboardSessions } from '../persistence/dashboard-sessions';
+import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
+import { CatalogEntries } from '../persistence/catalog-entries';
 import { Deliveries } from '../persistence/deliveries';
 import { DeliveryAttempts } from '../persistence/delivery-attempts';
 import { Endpoints } from '../persistence/endpoints';
@@ -25,6 +28,8 @@ import { LimitWindows } from '../persistence/limit-windows';
 import { connectMongo, pingMongo } from '../persistence/mongo';
 import { stopExpirySweepers } from '../persistence/ttl';
 import { AccountService } from '../services/account-service';
+import { syncAndLoadCatalog } from '../services/catalog-loader';
+import { DashboardAuthService } from '../services/dashboard-auth-service';
 import { Dispatcher } from '../services/dispatcher';
 import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
@@ -33,8 +38,11 @@ import { connectTemporalClient, pingTemporal } from '../temporal/client';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import { createDeliveryWorker } from '../temporal/worker';
 import { AnyRoute, createApp } from '../transport/http/app';
+import { dashboardMiddleware } from '../transport/http/dashboard';
+import { estimatorAccess } from '../transport/http/middleware/estimator-access';
 import { keyScoped } from '../transport/http/middleware/key-scoped';
 import { createRegistry, generateDocument } from '../transport/http/openapi';
+import { costEstimatorRoutes } from '../transport/http/routes/cost-estimator';
 import { docsPage, openApiRoute } from '../transport/http/routes/docs';
 import { healthz, readyz } from '../transport/http/routes/health';
 import { endpointRoutes } from '../transport/http/routes/webhooks/endpoints';
@@ -89,7 +97,7 @@ export interface Services {
 export interface StartOptions {
   roles: Roles;
   logger?: Logger;
-  /** Injected clock for the limits (tests of window and period boundaries). */
+  /** Injected clock for limits and idempotency windows (tests of their boundaries); delivery timing stays real. */
   clock?: () => Date;
 }
 
@@ -159,7 +167,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       },
       options.clock,
     );
-    const dispatcher = new Dispatcher(repositories.events, repositories.endpoints, repositories.deliveries, repositories.idempotency, scheduler, logger);
+    const dispatcher = new Dispatcher(repositories.events, repositories.endpoints, repositories.deliveries, repositories.idempotency, scheduler, logger, options.clock);
     const services: Services = {
       accounts: new AccountService(repositories.accounts, repositories.apiKeys, (hash) => authenticator.invalidate(hash)),
       authenticator,
@@ -175,6 +183,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         repositories.idempotency,
         dispatcher,
         scheduler,
+        options.clock,
       ),
       dispatcher,
       scheduler,
@@ -216,6 +225,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
 
     // 5. API role: HTTP server and the dispatch sweep.
     if (options.roles.api) {
+      const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger);
       const registry = createRegistry();
       let document: object | undefined;
       const routes: AnyRoute[] = [
@@ -225,8 +235,24 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         docsPage,
         ...endpointRoutes(services.endpoints),
         ...eventRoutes(services.events),
+        ...costEstimatorRoutes({ catalog }),
       ] as AnyRoute[];
-      const app = createApp({ logger, registry, routes, trustProxy: config.trustProxy, before: [keyScoped(authenticator, limiter)] });
+      // Dashboard (HTML under /dashboard): its own sessions and sign-in throttle records.
+      const dashboardSessions = new DashboardSessions(db);
+      const dashboardAttempts = new DashboardSignInAttempts(db);
+      await dashboardSessions.ensureIndexes();
+      await dashboardAttempts.ensureIndexes();
+      const dashboard = dashboardMiddleware({
+        auth: new DashboardAuthService(repositories.accounts, services.accounts, dashboardSessions, dashboardAttempts),
+        accounts: services.accounts,
+        authenticator,
+        endpoints: services.endpoints,
+        events: services.events,
+        limiter,
+        catalog: async () => catalog,
+        logger,
+      });
+      const app = createApp({ logger, registry, routes, trustProxy: config.trustProxy, guards: [keyScoped(authenticator, limiter), estimatorAccess(authenticator, limiter)], before: [dashboard] });
       const server: Server = await new Promise((resolve, reject) => {
         const s = app.listen(config.port, config.host, () => resolve(s));
         s.once('error', reject);

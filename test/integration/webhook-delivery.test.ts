@@ -1,0 +1,196 @@
+import { verifySignature } from '../../src/domain/webhooks/signature';
+import type { Platform } from '../../src/main/platform';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+import { Reply, startReceiver } from '../support/receiver';
+
+/** Delivery through real Temporal workflows to real HTTPS receivers on 127.0.0.1. */
+describe('webhook delivery', () => {
+  let platform: Platform;
+  const receivers: Array<{ close(): Promise<void> }> = [];
+
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    await platform?.stop();
+  });
+
+  async function setUp(respond: (index: number) => Reply, events = ['*']) {
+    const receiver = await startReceiver((_req, i) => respond(i));
+    receivers.push(receiver);
+    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+    const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/hook`, events })).body;
+    return { receiver, api, endpoint };
+  }
+
+  async function waitForDelivery(api: ReturnType<typeof apiClient>, eventId: number, done: (d: any) => boolean, timeoutMs = 30_000) {
+    return eventually(async () => {
+      const event = (await api.get(`/api/v1/webhooks/events/${eventId}`)).body;
+      return done(event.deliveries[0]) ? event : undefined;
+    }, timeoutMs);
+  }
+
+  it('retries a failing receiver after 1 s then 5 s and stops at the first 2xx', async () => {
+    const { receiver, api, endpoint } = await setUp((i) => (i < 2 ? { status: 503, body: 'busy' } : { status: 200 }));
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'job.done', data: { job: 7 } })).body.id;
+    const event = await waitForDelivery(api, id, (d) => d.status === 'succeeded', 40_000);
+    const delivery = event.deliveries[0];
+    expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 3, next_attempt_at: null });
+    expect(delivery.attempts.map((a: any) => [a.attempt, a.status_code])).toEqual([[1, 503], [2, 503], [3, 200]]);
+    expect(delivery.attempts[0]).toMatchObject({ error: 'Destination answered HTTP 503.', response_body: 'busy' });
+    expect(receiver.received).toHaveLength(3);
+    const gaps = [receiver.received[1].at - receiver.received[0].at, receiver.received[2].at - receiver.received[1].at];
+    expect(gaps[0]).toBeGreaterThanOrEqual(1000);
+    expect(gaps[0]).toBeLessThan(3000);
+    expect(gaps[1]).toBeGreaterThanOrEqual(5000);
+    expect(gaps[1]).toBeLessThan(7000);
+    // Identical bytes and a valid signature on every attempt.
+    expect(new Set(receiver.received.map((r) => r.rawBody)).size).toBe(1);
+    for (const r of receiver.received) expect(verifySignature(endpoint.secret, r.rawBody, r.headers['x-webhook-signature'])).toBe(true);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.received).toHaveLength(3);
+  });
+
+  it('sends the headers of the spec with the body fields', async () => {
+    const { receiver, api } = await setUp(() => ({ status: 204 }));
+    const res = await api.post('/api/v1/webhooks/events', { type: 'invoice.paid', data: { amount: 12.5, lines: [1, 2] } });
+    await waitForDelivery(api, res.body.id, (d) => d.status === 'succeeded');
+    const [request] = receiver.received;
+    expect(request.method).toBe('POST');
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['x-webhook-id']).toBe(String(res.body.id));
+    expect(request.headers['x-webhook-type']).toBe('invoice.paid');
+    expect(request.headers['x-webhook-timestamp']).toBe(String(res.body.timestamp));
+    expect(request.headers['x-webhook-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(request.rawBody).toBe(JSON.stringify({ id: res.body.id, type: 'invoice.paid', data: { amount: 12.5, lines: [1, 2] }, timestamp: res.body.timestamp }));
+  });
+
+  it('shows a retrying delivery with its next attempt time while it waits', async () => {
+    const { api } = await setUp(() => ({ status: 500 }));
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const event = await waitForDelivery(api, id, (d) => d.status === 'retrying' && d.attempt_count === 2, 15_000);
+    const d = event.deliveries[0];
+    expect(event.status).toBe('pending');
+    const lastStart = new Date(d.attempts[1].started_at).getTime();
+    const next = new Date(d.next_attempt_at).getTime();
+    // Attempt 3 comes 5 s after the end of attempt 2.
+    expect(next - (lastStart + d.attempts[1].duration_ms)).toBeGreaterThanOrEqual(4990);
+    expect(next - (lastStart + d.attempts[1].duration_ms)).toBeLessThanOrEqual(5010);
+  });
+
+  it('treats a 3xx as a failure and does not follow the redirect', async () => {
+    const { receiver, api } = await setUp((i) => (i === 0 ? { status: 302, headers: { Location: 'https://127.0.0.1:1/elsewhere' } } : { status: 200 }));
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const event = await waitForDelivery(api, id, (d) => d.status === 'succeeded', 15_000);
+    expect(event.deliveries[0].attempts.map((a: any) => a.status_code)).toEqual([302, 200]);
+    expect(receiver.received.map((r) => r.path)).toEqual(['/hook', '/hook']);
+  });
+
+  it('keeps only the first 4 KiB of a response body', async () => {
+    const { api } = await setUp(() => ({ status: 200, body: 'y'.repeat(10_000) }));
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const event = await waitForDelivery(api, id, (d) => d.status === 'succeeded');
+    expect(event.deliveries[0].attempts[0].response_body).toBe('y'.repeat(4096));
+  });
+
+  it('fails an attempt that gets no answer within 30 s and retries it', async () => {
+    const { api } = await setUp((i) => (i === 0 ? 'hang' : { status: 200 }));
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'slow.receiver', data: {} })).body.id;
+    const event = await waitForDelivery(api, id, (d) => d.status === 'succeeded', 60_000);
+    const [first, second] = event.deliveries[0].attempts;
+    expect(first.status_code).toBeNull();
+    expect(first.error).toMatch(/Timed out/);
+    expect(first.duration_ms).toBeGreaterThanOrEqual(30_000);
+    expect(first.duration_ms).toBeLessThan(32_000);
+    expect(second.status_code).toBe(200);
+  }, 90_000);
+
+  it('signs every attempt after a secret rotation with the new secret', async () => {
+    let rotated: string | undefined;
+    const { receiver, api, endpoint } = await setUp((i) => (i === 0 ? { status: 500 } : { status: 200 }));
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    await eventually(async () => receiver.received.length >= 1 || undefined);
+    rotated = (await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/secret/rotate`)).body.secret as string;
+    await waitForDelivery(api, id, (d) => d.status === 'succeeded', 15_000);
+    const [first, second] = receiver.received;
+    expect(verifySignature(endpoint.secret, first.rawBody, first.headers['x-webhook-signature'])).toBe(true);
+    expect(verifySignature(rotated, second.rawBody, second.headers['x-webhook-signature'])).toBe(true);
+    expect(verifySignature(endpoint.secret, second.rawBody, second.headers['x-webhook-signature'])).toBe(false);
+  });
+
+  it('stops pending retries when the endpoint is deleted and records the delivery cancelled', async () => {
+    const { receiver, api, endpoint } = await setUp(() => ({ status: 500 }));
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    await waitForDelivery(api, id, (d) => d.status === 'retrying' && d.attempt_count >= 2, 15_000);
+    expect((await api.delete(`/api/v1/webhooks/endpoints/${endpoint.id}`)).status).toBe(204);
+    const event = await waitForDelivery(api, id, (d) => d.status === 'cancelled', 10_000);
+    expect(event.status).toBe('failed');
+    expect(event.deliveries[0].next_attempt_at).toBeNull();
+    const count = receiver.received.length;
+    await new Promise((r) => setTimeout(r, 6_000));
+    expect(receiver.received.length).toBe(count);
+  });
+
+  it('retries a cancelled delivery as a new round from attempt 1, and refuses a retry while one is in flight', async () => {
+    let failing = true;
+    const { receiver, api, endpoint } = await setUp(() => (failing ? { status: 500 } : { status: 200 }));
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const retryPath = `/api/v1/webhooks/events/${id}/deliveries/${endpoint.id}/retry`;
+    await waitForDelivery(api, id, (d) => d.status === 'retrying', 10_000);
+    expect((await api.post(retryPath)).status).toBe(409);
+    await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: true });
+    await waitForDelivery(api, id, (d) => d.status === 'cancelled', 10_000);
+    expect((await api.post(retryPath)).status).toBe(409); // still disabled
+    await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: false });
+    failing = false;
+    const retried = await api.post(retryPath);
+    expect(retried.status).toBe(202);
+    expect(retried.body).toMatchObject({ status: 'pending', round: 2, attempt_count: 0 });
+    const event = await waitForDelivery(api, id, (d) => d.status === 'succeeded', 10_000);
+    const d = event.deliveries[0];
+    expect(d).toMatchObject({ round: 2, attempt_count: 1 });
+    expect(d.attempts.filter((a: any) => a.round === 2).map((a: any) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
+    expect(d.attempts.filter((a: any) => a.round === 1).length).toBeGreaterThanOrEqual(1);
+    expect(event.status).toBe('delivered');
+    expect((await api.post(retryPath)).status).toBe(409); // succeeded
+    expect(receiver.received.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers 404 for a retry of an unknown delivery', async () => {
+    const { api } = await setUp(() => ({ status: 200 }));
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    expect((await api.post(`/api/v1/webhooks/events/${id}/deliveries/ep_unknown/retry`)).status).toBe(404);
+  });
+});
+
+/** The destination is checked again at every attempt, by the worker that makes it. */
+describe('destination check at attempt time', () => {
+  let api: Platform;
+  let worker: Platform;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  beforeAll(async () => {
+    api = await startTestPlatform({ roles: { api: true, worker: false } });
+    worker = await startTestPlatform({ roles: { api: false, worker: true }, sameAs: api, env: { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'false' } });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await api?.stop();
+    await receiver?.close();
+  });
+
+  it('refuses to POST to a private address at attempt time and records why', async () => {
+    const client = apiClient(api, (await createAccountWithKey(api)).key);
+    await client.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/private` });
+    const id = (await client.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const event = await eventually(async () => {
+      const e = (await client.get(`/api/v1/webhooks/events/${id}`)).body;
+      return e.deliveries[0].attempt_count >= 1 ? e : undefined;
+    });
+    expect(event.deliveries[0].status).toBe('retrying');
+    expect(event.deliveries[0].attempts[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/not an allowed destination/) });
+    expect(receiver.received).toHaveLength(0);
+  });
+});
