@@ -1,0 +1,95 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
+import { freePort, isPortOpen } from '../../src/infra/embedded-servers';
+import { PROJECT_ROOT } from '../../src/infra/tools';
+import { spawnRole } from '../support/child-role';
+import { eventually } from '../support/platform';
+import { startReceiver } from '../support/receiver';
+
+/**
+ * `npm start` as a person runs it: embedded Temporal (with its Web UI) and FerretDB under
+ * DATA_DIR. A SIGKILL of everything and a second start on the same DATA_DIR lose nothing:
+ * keys, endpoints and a delivery sleeping between attempts all survive.
+ */
+describe('npm start', () => {
+  it('comes back after a SIGKILL of the whole platform with every record and sleeping delivery intact', async () => {
+    const dataDir = await mkdtemp(path.join(process.env.TEST_DATA_DIR as string, 'npm-start-'));
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_TEMPORAL_PORT: String(await freePort()),
+      EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
+      EMBEDDED_MONGO_PORT: String(await freePort()),
+      // Use the embedded servers, not the test run's shared ones.
+      MONGODB_URI: '',
+      TEMPORAL_ADDRESS: '',
+      DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+    };
+    const receiver = await startReceiver((_req, i) => (i < 2 ? { status: 500 } : { status: 200 }));
+    let platform = spawnRole('start', env);
+    try {
+      const apiUrl = (await platform.waitFor(/API\s+(http:\/\/\S+)/))[1];
+      expect(platform.output()).toMatch(new RegExp(`Temporal UI\\s+http://127.0.0.1:${env.EMBEDDED_TEMPORAL_UI_PORT}`));
+      expect((await fetch(`${apiUrl}/readyz`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${env.EMBEDDED_TEMPORAL_UI_PORT}/`)).status).toBe(200);
+
+      const cli = (...args: string[]) => {
+        const res = spawnSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), [path.join(PROJECT_ROOT, 'src', 'main', 'cli.ts'), ...args], {
+          env: { ...process.env, ...env },
+          encoding: 'utf8',
+        });
+        expect(res.status).toBe(0);
+        return JSON.parse(res.stdout);
+      };
+      const account = cli('account', 'create', '--email', 'durable@example.test', '--tier', 'enterprise');
+      const { key } = cli('key', 'create', '--account', account.id, '--product', 'weh', '--label', 'durable');
+      const call = (method: string, p: string, body?: unknown) =>
+        fetch(`${apiUrl}${p}`, {
+          method,
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const endpoint = (await call('POST', '/api/v1/webhooks/endpoints', { url: `${receiver.url}/durable` })).body;
+      const eventId = (await call('POST', '/api/v1/webhooks/events', { type: 'durable.event', data: { n: 1 } })).body.id;
+      await eventually(async () => (await call('GET', `/api/v1/webhooks/events/${eventId}`)).body.deliveries[0].attempt_count === 2 || undefined, 20_000);
+
+      await platform.crash();
+      expect(await isPortOpen('127.0.0.1', Number(env.EMBEDDED_MONGO_PORT))).toBe(false);
+
+      platform = spawnRole('start', env);
+      const again = (await platform.waitFor(/API\s+(http:\/\/\S+)/))[1];
+      expect(again).toBe(apiUrl);
+      const endpoints = await call('GET', '/api/v1/webhooks/endpoints');
+      expect(endpoints.status).toBe(200);
+      expect(endpoints.body.data.map((e: { id: string }) => e.id)).toEqual([endpoint.id]);
+      const delivery = await eventually(async () => {
+        const d = (await call('GET', `/api/v1/webhooks/events/${eventId}`)).body.deliveries[0];
+        return d.status === 'succeeded' ? d : undefined;
+      }, 60_000);
+      expect(delivery.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3]);
+      expect(receiver.received).toHaveLength(3);
+
+      // SIGTERM stops everything cleanly: the process exits and its servers are gone.
+      await platform.stop();
+      expect(platform.process.exitCode).toBe(0);
+      expect(await isPortOpen('127.0.0.1', Number(env.EMBEDDED_MONGO_PORT))).toBe(false);
+      expect(await isPortOpen('127.0.0.1', Number(env.EMBEDDED_TEMPORAL_PORT))).toBe(false);
+    } finally {
+      await platform.crash();
+      await receiver.close();
+    }
+  }, 300_000);
+
+  it.each([
+    ['PORT', 'not-a-port'],
+    ['EMBEDDED_MONGO_PORT', '70000'],
+    ['DELIVERY_ALLOW_PRIVATE_NETWORKS', 'maybe'],
+    ['MONGODB_URI', 'postgres://x'],
+  ])('refuses to start with a bad %s and names it', async (variable, value) => {
+    const role = spawnRole('start', { [variable]: value });
+    await new Promise((resolve) => role.process.once('exit', resolve));
+    expect(role.process.exitCode).toBe(78);
+    expect(role.output()).toContain(`Invalid configuration: ${variable}`);
+  });
+});
