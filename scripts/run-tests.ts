@@ -4,6 +4,7 @@
  * Extra arguments go to jest (e.g. `npm test -- test/unit`).
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { provision } from '../src/infra/provision';
 import { PROJECT_ROOT } from '../src/infra/tools';
@@ -17,12 +18,25 @@ async function main(): Promise<number> {
   const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules', '.bin', name);
   const tsc = spawnSync(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit', cwd: PROJECT_ROOT });
   if (tsc.status !== 0) return tsc.status ?? 1;
-  const jest = spawnSync(bin('jest'), process.argv.slice(2), {
+  const resultsFile = path.join(PROJECT_ROOT, '.data', 'jest-results.json');
+  const jest = spawnSync(bin('jest'), ['--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)], {
     stdio: 'inherit',
     cwd: PROJECT_ROOT,
     env: { ...process.env, NODE_EXTRA_CA_CERTS: cert.certFile },
   });
+  printSummary(resultsFile, Date.now() - started);
   return jest.status ?? 1;
+}
+
+/** One plain closing line, `N passed, N failed, N skipped`, whatever reads the log. */
+function printSummary(resultsFile: string, elapsedMs: number): void {
+  try {
+    const r = JSON.parse(readFileSync(resultsFile, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    process.stdout.write(`\n[test] finished in ${Math.round(elapsedMs / 1000)} s\n`);
+    process.stdout.write(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped\n`);
+  } catch {
+    /* jest did not get far enough to write results; its own output says why */
+  }
 }
 
 main().then(

@@ -77,6 +77,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(variable, `${issue.message} (got ${JSON.stringify(env[variable] ?? null)})`);
   }
   const e = parsed.data;
+  // In production every API and worker process must open the same sealed secrets: no per-host default.
+  if (env.NODE_ENV === 'production' && !e.SECRETS_ENCRYPTION_KEY) {
+    throw new ConfigError('SECRETS_ENCRYPTION_KEY', 'is required when NODE_ENV=production (base64 of 32 bytes, the same for every process)');
+  }
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,

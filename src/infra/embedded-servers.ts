@@ -75,7 +75,10 @@ export async function startFerretDb(options: FerretDbOptions): Promise<EmbeddedS
     binary: options.binary,
     args: [
       '--handler=sqlite',
-      `--sqlite-url=file:${dir}/`,
+      // busy_timeout: under bursts many writers queue for SQLite's single write lock; wait for it
+      // rather than fail. synchronous(normal) in WAL mode survives any process crash (only an OS
+      // crash or power loss could drop the last commits): the embedded store is for one machine.
+      `--sqlite-url=file:${dir}/?_pragma=busy_timeout(60000)&_pragma=synchronous(normal)`,
       `--state-dir=${dir}`,
       `--listen-addr=${host}:${options.port}`,
       '--debug-addr=127.0.0.1:0',

@@ -162,7 +162,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         createWindow: (b, w, e) => repositories.limitWindows.createWindow(b, w, e),
         claimSlot: (s, k, e) => repositories.limitSlots.claimSlot(s, k, e),
         releaseSlot: (s, k) => repositories.limitSlots.releaseSlot(s, k),
-        highestSlot: (s) => repositories.limitSlots.highestSlot(s),
+        highestSlot: (s, from) => repositories.limitSlots.highestSlot(s, from),
         takenSlots: (s) => repositories.limitSlots.takenSlots(s),
       },
       options.clock,

@@ -2,11 +2,20 @@ import { Collection, Db, Filter } from 'mongodb';
 import type { EventStatus } from '../domain/webhooks/delivery-status';
 import { isDuplicateKeyError } from './mongo';
 
+/**
+ * What the collection holds: an EventDoc without `data`. The caller's object is kept only
+ * inside `body` (the exact delivered JSON), because arbitrary JSON is not always a storable
+ * document: keys with `.` or `$` or NUL, and nested arrays (FerretDB), are refused by the store
+ * or the driver, and "delivered unchanged" must hold for every JSON object.
+ */
+type StoredEventDoc = Omit<EventDoc, 'data'>;
+
 export interface EventDoc {
   /** Positive integer, unique across the platform; claimed by a race-free insert. */
   _id: number;
   account_id: string;
   type: string;
+  /** Read back from `body`; never stored as a document of its own (see StoredEventDoc). */
   data: Record<string, unknown>;
   /** The exact body bytes every attempt sends. */
   body: string;
@@ -23,11 +32,11 @@ export interface EventDoc {
 
 /** `events`: scoped by account_id on every read. */
 export class Events {
-  private readonly col: Collection<EventDoc>;
+  private readonly col: Collection<StoredEventDoc>;
   private nextIdHint = 0;
 
   constructor(db: Db) {
-    this.col = db.collection<EventDoc>('events');
+    this.col = db.collection<StoredEventDoc>('events');
   }
 
   async ensureIndexes(): Promise<void> {
@@ -49,8 +58,9 @@ export class Events {
     for (;;) {
       const id = ++this.nextIdHint;
       const full: EventDoc = { ...doc, _id: id, body: bodyFor(id) };
+      const { data: _data, ...stored } = full;
       try {
-        await this.col.insertOne(full);
+        await this.col.insertOne(stored);
         return full;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
@@ -58,20 +68,20 @@ export class Events {
     }
   }
 
-  find(accountId: string, id: number): Promise<EventDoc | null> {
-    return this.col.findOne({ _id: id, account_id: accountId });
+  async find(accountId: string, id: number): Promise<EventDoc | null> {
+    return hydrate(await this.col.findOne({ _id: id, account_id: accountId }));
   }
 
-  findAny(id: number): Promise<EventDoc | null> {
-    return this.col.findOne({ _id: id });
+  async findAny(id: number): Promise<EventDoc | null> {
+    return hydrate(await this.col.findOne({ _id: id }));
   }
 
   async list(accountId: string, options: { limit: number; beforeId?: number; type?: string; status?: EventStatus }): Promise<EventDoc[]> {
-    const filter: Filter<EventDoc> = { account_id: accountId };
+    const filter: Filter<StoredEventDoc> = { account_id: accountId };
     if (options.beforeId !== undefined) filter._id = { $lt: options.beforeId };
     if (options.type) filter.type = options.type;
     if (options.status) filter.status = options.status;
-    return this.col.find(filter).sort({ _id: -1 }).limit(options.limit).toArray();
+    return (await this.col.find(filter).sort({ _id: -1 }).limit(options.limit).toArray()).map((d) => hydrate(d)!);
   }
 
   async markDispatched(id: number): Promise<void> {
@@ -82,11 +92,18 @@ export class Events {
     await this.col.updateOne({ _id: id }, { $set: { status } });
   }
 
-  undispatched(olderThan: Date, limit: number): Promise<EventDoc[]> {
-    return this.col.find({ dispatched: false, created_at: { $lte: olderThan } }).sort({ created_at: 1 }).limit(limit).toArray();
+  async undispatched(olderThan: Date, limit: number): Promise<EventDoc[]> {
+    const docs = await this.col.find({ dispatched: false, created_at: { $lte: olderThan } }).sort({ created_at: 1 }).limit(limit).toArray();
+    return docs.map((d) => hydrate(d)!);
   }
 
   async delete(id: number): Promise<void> {
     await this.col.deleteOne({ _id: id });
   }
+}
+
+function hydrate(doc: StoredEventDoc | null): EventDoc | null {
+  if (!doc) return null;
+  const { data } = JSON.parse(doc.body) as { data: Record<string, unknown> };
+  return { ...doc, data };
 }

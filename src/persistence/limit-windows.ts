@@ -12,31 +12,66 @@ interface WindowDoc {
   expires_at: Date;
 }
 
-/** `limit_windows`: one document per burst window of a bucket; `_id` = bucket#seq makes opening a window a race-free insert. */
+/** Where a bucket's windows have got to: only a hint, the window documents are the truth. */
+interface HeadDoc {
+  _id: string;
+  seq: number;
+  expires_at: Date;
+}
+
+/**
+ * `limit_windows`: one document per burst window of a bucket; `_id` = bucket#seq makes opening
+ * a window a race-free insert. `limit_window_heads` remembers each bucket's latest seq, so the
+ * latest window is found by `_id` lookups only (the embedded store scans a collection for any
+ * other filter): from the head (or what this process saw last), probe seq+1, seq+2, ... until
+ * one is missing. A head that lags behind (two processes updating it) only costs a probe more.
+ */
 export class LimitWindows {
   private readonly col: Collection<WindowDoc>;
+  private readonly heads: Collection<HeadDoc>;
+  /** The highest seq this process has seen per bucket. */
+  private readonly known = new Map<string, number>();
 
   constructor(db: Db) {
     this.col = db.collection<WindowDoc>('limit_windows');
+    this.heads = db.collection<HeadDoc>('limit_window_heads');
   }
 
   async ensureIndexes(): Promise<void> {
     await this.col.createIndex({ bucket: 1, seq: -1 });
     await ensureExpiry(this.col, 'expires_at');
+    await ensureExpiry(this.heads, 'expires_at');
   }
 
   async latestWindow(bucket: string): Promise<WindowRecord | null> {
-    const doc = await this.col.find({ bucket }).sort({ seq: -1 }).limit(1).next();
-    return doc ? { seq: doc.seq, start: doc.start, end: doc.end } : null;
+    if (this.known.size > 100_000) this.known.clear();
+    let seq = this.known.get(bucket) ?? (await this.heads.findOne({ _id: bucket }))?.seq ?? 0;
+    let latest: WindowDoc | null = seq > 0 ? await this.col.findOne({ _id: `${bucket}#${seq}` }) : null;
+    for (;;) {
+      const next = await this.col.findOne({ _id: `${bucket}#${seq + 1}` });
+      if (!next) break;
+      latest = next;
+      seq += 1;
+    }
+    this.known.set(bucket, seq);
+    if (latest) return { seq: latest.seq, start: latest.start, end: latest.end };
+    // The head outlived its window document (expired): an ended window with that seq, so that the
+    // next one gets a new seq and never meets the slots of an old window.
+    return seq > 0 ? { seq, start: new Date(0), end: new Date(0) } : null;
   }
 
   async createWindow(bucket: string, window: WindowRecord, expiresAt: Date): Promise<boolean> {
     try {
       await this.col.insertOne({ _id: `${bucket}#${window.seq}`, bucket, seq: window.seq, start: window.start, end: window.end, expires_at: expiresAt });
-      return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
       throw err;
     }
+    this.known.set(bucket, Math.max(this.known.get(bucket) ?? 0, window.seq));
+    await this.heads.updateOne({ _id: bucket }, { $max: { seq: window.seq }, $set: { expires_at: expiresAt } }, { upsert: true }).catch((err) => {
+      // Two first windows of a bucket upserting the head at once: the other one wrote it.
+      if (!isDuplicateKeyError(err)) throw err;
+    });
+    return true;
   }
 }

@@ -3,7 +3,8 @@ import { Db, MongoClient, MongoServerError } from 'mongodb';
 /** One client per process; the driver pools connections. */
 export async function connectMongo(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
   const client = new MongoClient(uri, {
-    maxPoolSize: 50,
+    // The embedded store serializes writes (SQLite); more connections only lengthen the lock queue.
+    maxPoolSize: 20,
     serverSelectionTimeoutMS: 10_000,
     // FerretDB (the embedded store) does not implement retryable writes' transaction numbers on all commands.
     retryWrites: false,

@@ -9,14 +9,32 @@ export interface Principal {
 }
 
 /**
- * How long a process trusts a cached key lookup. A revocation made in another process
- * (CLI, dashboard on another API instance) takes effect here within this time; the
- * revoking process invalidates its own entry at once.
+ * How long a process trusts a cached key lookup without looking again. A revocation made in
+ * another process (CLI, dashboard on another API instance) takes effect here within
+ * KEY_CACHE_MAX_STALE_MS; the revoking process invalidates its own entry at once.
  */
 export const KEY_CACHE_TTL_MS = 500;
+/**
+ * Between TTL and this age an active key is still answered from the cache while one refresh
+ * runs in the background (no call waits on the database for a key it used a moment ago);
+ * older entries are never served. Entries are dated from when their lookup started, so
+ * nothing older than this is ever believed: the 1 s revocation bound holds with margin.
+ */
+export const KEY_CACHE_MAX_STALE_MS = 900;
+const MAX_CACHED_KEYS = 10_000;
+
+interface CacheEntry {
+  principal: Principal | null;
+  /** When the lookup that produced this entry started. */
+  at: number;
+}
 
 export class KeyAuthenticator {
-  private readonly cache = new Map<string, { principal: Principal | null; at: number }>();
+  private readonly cache = new Map<string, CacheEntry>();
+  /** One lookup at a time per key hash; concurrent calls share it. */
+  private readonly inflight = new Map<string, Promise<Principal | null>>();
+  /** Bumped by invalidate(): a lookup that started before a revocation must not refill the cache. */
+  private readonly generations = new Map<string, number>();
 
   constructor(
     private readonly keys: ApiKeys,
@@ -37,18 +55,52 @@ export class KeyAuthenticator {
 
   invalidate(hash: string): void {
     this.cache.delete(hash);
+    this.inflight.delete(hash);
+    this.generations.set(hash, (this.generations.get(hash) ?? 0) + 1);
   }
 
-  private async lookup(hash: string): Promise<Principal | null> {
-    const now = this.now();
+  private lookup(hash: string): Promise<Principal | null> {
     const hit = this.cache.get(hash);
-    if (hit && now - hit.at < KEY_CACHE_TTL_MS) return hit.principal;
+    if (hit) {
+      const age = this.now() - hit.at;
+      if (age < KEY_CACHE_TTL_MS) return Promise.resolve(hit.principal);
+      if (age < KEY_CACHE_MAX_STALE_MS && hit.principal && !hit.principal.key.revoked_at) {
+        this.refresh(hash, hit.principal).catch(() => undefined /* the next call past the stale bound retries and reports */);
+        return Promise.resolve(hit.principal);
+      }
+    }
+    return this.refresh(hash, hit?.principal ?? null);
+  }
+
+  private refresh(hash: string, known: Principal | null): Promise<Principal | null> {
+    const running = this.inflight.get(hash);
+    if (running) return running;
+    const started = this.now();
+    const generation = this.generations.get(hash) ?? 0;
+    const lookup = this.fetch(hash, known)
+      .then((principal) => {
+        if ((this.generations.get(hash) ?? 0) === generation) {
+          if (this.cache.size >= MAX_CACHED_KEYS) this.cache.clear();
+          this.cache.set(hash, { principal, at: started });
+        }
+        return principal;
+      })
+      .finally(() => {
+        if (this.inflight.get(hash) === lookup) this.inflight.delete(hash);
+      });
+    this.inflight.set(hash, lookup);
+    return lookup;
+  }
+
+  /** A key seen before is re-read by its id (a primary-key lookup); a new one is found by its hash. */
+  private async fetch(hash: string, known: Principal | null): Promise<Principal | null> {
+    if (known) {
+      const [key, account] = await Promise.all([this.keys.findById(known.key._id), this.accounts.findById(known.account._id)]);
+      if (key && key.hash === hash && account && key.account_id === account._id) return { key, account };
+    }
     const key = await this.keys.findByHash(hash);
     const account = key ? await this.accounts.findById(key.account_id) : null;
-    const principal = key && account ? { key, account } : null;
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(hash, { principal, at: now });
-    return principal;
+    return key && account ? { key, account } : null;
   }
 }
 

@@ -2,7 +2,11 @@ import { DefaultLogger, LogLevel, NativeConnection, Runtime, Worker, bundleWorkf
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
 
-export const WORKFLOWS_PATH = path.resolve(__dirname, '..', '..', 'workflows', 'index.ts');
+import { existsSync } from 'node:fs';
+
+/** workflows/index.ts when run from source (tsx), workflows/index.js when compiled (dist/). */
+const workflowsDir = path.resolve(__dirname, '..', '..', 'workflows');
+export const WORKFLOWS_PATH = existsSync(path.join(workflowsDir, 'index.ts')) ? path.join(workflowsDir, 'index.ts') : path.join(workflowsDir, 'index.js');
 
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
 

@@ -49,7 +49,7 @@ describe('npm start', () => {
           method,
           headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
-        }).then(async (r) => ({ status: r.status, body: await r.json() }));
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
       const endpoint = (await call('POST', '/api/v1/webhooks/endpoints', { url: `${receiver.url}/durable` })).body;
       const eventId = (await call('POST', '/api/v1/webhooks/events', { type: 'durable.event', data: { n: 1 } })).body.id;
       await eventually(async () => (await call('GET', `/api/v1/webhooks/events/${eventId}`)).body.deliveries[0].attempt_count === 2 || undefined, 20_000);

@@ -158,7 +158,7 @@ describe('deliveries survive process crashes', () => {
           body: JSON.stringify({ type: 'burst.item', data: { i } }),
         })
           .then(async (res) => {
-            if (res.status === 202) acknowledged.push((await res.json()).id);
+            if (res.status === 202) acknowledged.push(((await res.json()) as { id: number }).id);
           })
           .catch(() => undefined),
       );

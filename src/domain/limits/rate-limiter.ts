@@ -27,7 +27,12 @@ export interface SlotStore {
   /** false when slot k of `scope` is already taken. */
   claimSlot(scope: string, k: number, expiresAt: Date): Promise<boolean>;
   releaseSlot(scope: string, k: number): Promise<void>;
-  highestSlot(scope: string): Promise<number>;
+  /**
+   * The highest taken slot of `scope` searching upwards from `from` (known or assumed taken).
+   * May be an underestimate when released slots left holes: the limiter only uses it as a hint.
+   */
+  highestSlot(scope: string, from?: number): Promise<number>;
+  /** Every taken slot (may be expensive: called only when a scope looks full). */
   takenSlots(scope: string): Promise<number[]>;
 }
 
@@ -62,21 +67,38 @@ export class LimitRejection extends Error {
 
 const BURST_SLOT_GRACE_MS = 60_000;
 const USAGE_RETENTION_MS = 90 * 24 * 3600 * 1000;
-/** How long a process trusts its own "quota is exhausted" finding before looking again. */
-const EXHAUSTED_RECHECK_MS = 60_000;
+/**
+ * How long a process trusts its own finding that every slot of a scope is taken before
+ * looking again (a burst window ends sooner). Until then a call is refused without touching
+ * the database; a slot given back by another process in the meantime is re-used by that one.
+ */
+const FULL_RECHECK_MS = 60_000;
+/** Failed claims in a row after which the hint is re-estimated from the store instead of counting up one by one. */
+const MISSES_BEFORE_REESTIMATE = 2;
+
+/** Past this many buckets the per-process hints are dropped (they are only hints; see claim). */
+const MAX_TRACKED_BUCKETS = 50_000;
 
 export class RateLimiter {
   private readonly windows = new Map<string, WindowRecord>();
+  /** Highest slot of a scope known to be taken, by this process or (when loaded) by any. */
   private readonly hints = new Map<string, number>();
-  private readonly exhausted = new Map<string, number>();
+  /** Slots below the hint that this process gave back (5xx refunds, quota rejections): re-used first. */
+  private readonly freed = new Map<string, Set<number>>();
+  /** When this process found every slot of a scope taken, and under which limit. */
+  private readonly full = new Map<string, { at: number; limit: number }>();
   private readonly loading = new Map<string, Promise<number>>();
+  /** The current usage scope of each bucket, so the previous period's hints can be dropped. */
+  private readonly usageScopes = new Map<string, string>();
 
   constructor(private readonly store: SlotStore, private readonly clock: () => Date = () => new Date()) {}
 
   async admit(policy: LimitPolicy): Promise<Admission> {
     const now = this.clock();
     const period = billingPeriodAt(now);
+    if (this.windows.size > MAX_TRACKED_BUCKETS) this.forgetAll();
     const usageScope = `u:${policy.bucket}:${period.id}`;
+    this.enterUsageScope(policy.bucket, usageScope);
     const window = await this.currentWindow(policy.bucket, now);
     const burstScope = `b:${policy.bucket}:${window.seq}`;
     const stateWith = (burstTaken: number, used: number): LimitState => ({
@@ -86,39 +108,41 @@ export class RateLimiter {
       quotaUsed: used,
       quotaLimit: policy.quotaLimit,
     });
-    const quotaRejection = async (burstTaken: number) =>
-      new LimitRejection(
-        new QuotaExceededError(policy.quotaLimit, policy.quotaLimit, period.end, secondsUntil(period.end, now)),
-        stateWith(burstTaken, await this.hint(usageScope)),
+    const quotaRejection = async () => {
+      // At least the limit: this process may not yet have seen every slot another one took.
+      const used = Math.max(policy.quotaLimit, await this.count(usageScope));
+      return new LimitRejection(
+        new QuotaExceededError(policy.quotaLimit, used, period.end, secondsUntil(period.end, now)),
+        stateWith(await this.count(burstScope), used),
       );
+    };
 
-    // Exhaustion is monotonic within a period, so a recent finding answers without a claim.
-    const exhaustedAt = this.exhausted.get(usageScope);
-    if (exhaustedAt !== undefined && now.getTime() - exhaustedAt < EXHAUSTED_RECHECK_MS) {
-      throw await quotaRejection(await this.hint(burstScope));
-    }
+    // Exhaustion is monotonic within a period (refunds aside), so a recent finding answers
+    // without a claim, unless the limit has since been raised (tier change).
+    if (this.knownFull(usageScope, policy.quotaLimit, now)) throw await quotaRejection();
 
-    const burstSlot = await this.claim(burstScope, policy.burstLimit, new Date(window.end.getTime() + BURST_SLOT_GRACE_MS));
-    if (burstSlot === null) {
-      throw new LimitRejection(new BurstLimitError(secondsUntil(window.end, now)), stateWith(policy.burstLimit, await this.hint(usageScope)));
+    const burst = await this.claim(burstScope, policy.burstLimit, now, new Date(window.end.getTime() + BURST_SLOT_GRACE_MS));
+    if (burst === null) {
+      throw new LimitRejection(new BurstLimitError(secondsUntil(window.end, now)), stateWith(policy.burstLimit, await this.count(usageScope)));
     }
-    const usageSlot = await this.claim(usageScope, policy.quotaLimit, new Date(period.end.getTime() + USAGE_RETENTION_MS));
-    if (usageSlot === null) {
-      this.exhausted.set(usageScope, now.getTime());
-      await this.store.releaseSlot(burstScope, burstSlot);
-      throw await quotaRejection(burstSlot - 1);
+    const usage = await this.claim(usageScope, policy.quotaLimit, now, new Date(period.end.getTime() + USAGE_RETENTION_MS));
+    if (usage === null) {
+      await this.release(burstScope, burst.slot);
+      throw await quotaRejection();
     }
     return {
-      state: stateWith(burstSlot, usageSlot),
+      state: stateWith(burst.count, usage.count),
       release: async () => {
-        await Promise.all([this.store.releaseSlot(burstScope, burstSlot), this.store.releaseSlot(usageScope, usageSlot)]);
+        await Promise.all([this.release(burstScope, burst.slot), this.release(usageScope, usage.slot)]);
       },
     };
   }
 
-  /** Calls counted in the current billing period (for the dashboard). */
+  /** Calls counted in the current billing period (for the dashboard): what this process knows, or the store's estimate. */
   async usage(bucket: string): Promise<number> {
-    return this.store.highestSlot(`u:${bucket}:${billingPeriodAt(this.clock()).id}`);
+    const scope = `u:${bucket}:${billingPeriodAt(this.clock()).id}`;
+    const known = this.hints.has(scope) ? await this.count(scope) : 0;
+    return Math.max(known, await this.store.highestSlot(scope, 0));
   }
 
   private async currentWindow(bucket: string, now: Date): Promise<WindowRecord> {
@@ -126,14 +150,16 @@ export class RateLimiter {
     if (cached && now < cached.end) return cached;
     for (;;) {
       const latest = await this.store.latestWindow(bucket);
-      if (latest && now < latest.end && now >= latest.start) {
-        this.windows.set(bucket, latest);
+      // A window that has not ended is current, even if it seems to start a little in the
+      // future (another process's clock runs ahead): opening another would grant a second budget.
+      if (latest && now < latest.end) {
+        this.enterWindow(bucket, latest);
         return latest;
       }
       // The previous window has ended: this call opens the next one, unless another process just did.
       const next: WindowRecord = { seq: (latest?.seq ?? 0) + 1, start: now, end: new Date(now.getTime() + BURST_WINDOW_MS) };
       if (await this.store.createWindow(bucket, next, new Date(next.end.getTime() + 24 * 3600 * 1000))) {
-        this.windows.set(bucket, next);
+        this.enterWindow(bucket, next);
         this.hints.set(`b:${bucket}:${next.seq}`, 0);
         return next;
       }
@@ -156,23 +182,108 @@ export class RateLimiter {
     return hint;
   }
 
+  /** The bucket's window is now `window`: the hints of its previous window are no longer needed. */
+  private enterWindow(bucket: string, window: WindowRecord): void {
+    const previous = this.windows.get(bucket);
+    if (previous && previous.seq !== window.seq) this.forget(`b:${bucket}:${previous.seq}`);
+    this.windows.set(bucket, window);
+  }
+
+  private enterUsageScope(bucket: string, scope: string): void {
+    const previous = this.usageScopes.get(bucket);
+    if (previous === scope) return;
+    if (previous) this.forget(previous);
+    this.usageScopes.set(bucket, scope);
+  }
+
+  private forget(scope: string): void {
+    this.hints.delete(scope);
+    this.freed.delete(scope);
+    this.full.delete(scope);
+  }
+
+  private forgetAll(): void {
+    for (const map of [this.windows, this.hints, this.freed, this.full, this.usageScopes]) map.clear();
+  }
+
+  /** Every slot of `scope` was recently found taken under a limit at least `limit`, and this process has none to give back. */
+  private knownFull(scope: string, limit: number, now: Date): boolean {
+    const full = this.full.get(scope);
+    if (!full || limit > full.limit || (this.freed.get(scope)?.size ?? 0) > 0) return false;
+    if (now.getTime() - full.at < FULL_RECHECK_MS) return true;
+    this.full.delete(scope);
+    return false;
+  }
+
+  /** Calls counted in `scope` as far as this process knows: the highest slot taken minus the holes it left. */
+  private async count(scope: string): Promise<number> {
+    return (await this.hint(scope)) - (this.freed.get(scope)?.size ?? 0);
+  }
+
   /**
-   * Claims the next slot above what this process has handed out (concurrent calls in one
-   * process try distinct slots), then, when the window looks full, any hole a release left.
+   * Gives slot k back. The next claim in this process re-uses it, so the counts this process
+   * reports stay exact (a refunded call is not counted, and the next call is the next number).
    */
-  private async claim(scope: string, limit: number, expiresAt: Date): Promise<number | null> {
+  private async release(scope: string, k: number): Promise<void> {
+    await this.store.releaseSlot(scope, k);
+    const hint = this.hints.get(scope);
+    if (hint === undefined || k > hint) return;
+    let freed = this.freed.get(scope);
+    if (!freed) this.freed.set(scope, (freed = new Set()));
+    freed.add(k);
+    // Holes at the top are not holes: lower the hint instead.
+    let top = hint;
+    while (freed.has(top)) freed.delete(top--);
+    this.hints.set(scope, top);
+    if (freed.size === 0) this.freed.delete(scope);
+  }
+
+  /**
+   * Claims a slot of `scope`, or null when all `limit` slots are taken. In order: a slot this
+   * process gave back, the next slot above what this process has seen or handed out
+   * (concurrent calls in one process try distinct slots), then any hole another process left.
+   * Only the unique insert decides; the hints merely make the first try likely to succeed.
+   * `count` is the number of calls the scope holds with this one, as far as this process knows.
+   */
+  private async claim(scope: string, limit: number, now: Date, expiresAt: Date): Promise<{ slot: number; count: number } | null> {
     await this.hint(scope);
+    const holesBelow = (slot: number) => [...(this.freed.get(scope) ?? [])].filter((f) => f < slot).length;
     for (;;) {
+      const freed = this.freed.get(scope);
+      if (!freed || freed.size === 0) break;
+      const k = Math.min(...freed);
+      freed.delete(k);
+      if (freed.size === 0) this.freed.delete(scope);
+      if (k <= limit && (await this.store.claimSlot(scope, k, expiresAt))) {
+        return { slot: k, count: (this.hints.get(scope) ?? k) - (this.freed.get(scope)?.size ?? 0) };
+      }
+    }
+    let misses = 0;
+    for (;;) {
+      if (this.knownFull(scope, limit, now)) return null;
       const k = (this.hints.get(scope) ?? 0) + 1;
       if (k > limit) break;
       this.hints.set(scope, k);
-      if (await this.store.claimSlot(scope, k, expiresAt)) return k;
+      if (await this.store.claimSlot(scope, k, expiresAt)) return { slot: k, count: k - holesBelow(k) };
+      // Taken by another process: the hint is behind. Catch up by a search rather than one slot at a time.
+      if (++misses >= MISSES_BEFORE_REESTIMATE) {
+        misses = 0;
+        const highest = await this.store.highestSlot(scope, k);
+        this.hints.set(scope, Math.max(this.hints.get(scope) ?? 0, highest));
+      }
     }
     const taken = await this.store.takenSlots(scope);
-    if (taken.length >= limit) return null;
+    if (taken.length >= limit) {
+      this.full.set(scope, { at: now.getTime(), limit });
+      return null;
+    }
     const takenSet = new Set(taken);
     for (let k = 1; k <= limit; k++) {
-      if (!takenSet.has(k) && (await this.store.claimSlot(scope, k, expiresAt))) return k;
+      if (!takenSet.has(k) && (await this.store.claimSlot(scope, k, expiresAt))) {
+        const highest = taken.reduce((a, b) => (b > a ? b : a), k);
+        this.hints.set(scope, Math.max(this.hints.get(scope) ?? 0, highest));
+        return { slot: k, count: taken.length + 1 };
+      }
     }
     return null;
   }

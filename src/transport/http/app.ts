@@ -17,17 +17,25 @@ export interface AppOptions {
   routes: AnyRoute[];
   /** Trust X-Forwarded-For for ctx.ip (only behind a proxy you control). */
   trustProxy?: boolean;
+  /**
+   * Middleware that runs before the request body is read: authentication and metering of
+   * key-scoped calls, so that a call with an unreadable body is still answered 401 when its key
+   * is bad, and is counted and carries the limit headers when its key is good (CONTRACT §2).
+   */
+  guards?: Koa.Middleware[];
   /** Extra middleware before routing (e.g. static dashboard assets). */
   before?: Koa.Middleware[];
 }
 
 export function createApp(options: AppOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy ?? false });
-  const router = new Router();
+  // Paths are case-sensitive: `/API/V1/...` is not `/api/v1/...` (and must not reach its handlers unauthenticated).
+  const router = new Router({ sensitive: true });
   for (const route of options.routes) mountRoute(router, options.registry, route);
 
   app.use(requestId());
   app.use(errorHandler(options.logger));
+  for (const mw of options.guards ?? []) app.use(mw);
   app.use(jsonBody());
   for (const mw of options.before ?? []) app.use(mw);
   app.use(router.routes());

@@ -15,12 +15,14 @@ export const KEY_SCOPED_PREFIX = '/api/v1/';
  */
 export function keyScoped(authenticator: KeyAuthenticator, limiter: RateLimiter): Middleware {
   return async (ctx, next) => {
-    if (!ctx.path.startsWith(KEY_SCOPED_PREFIX)) return next();
+    // Compared case-insensitively so that no spelling of a key-scoped path escapes authentication or the product check.
+    const path = ctx.path.toLowerCase();
+    if (!path.startsWith(KEY_SCOPED_PREFIX)) return next();
     const principal = await authenticator.authenticate(bearerToken(ctx.get('Authorization') || undefined));
     ctx.state.principal = principal;
     const tier = TIERS[principal.account.tier];
     await metered(ctx, limiter, { bucket: `acct:${principal.account._id}`, burstLimit: tier.burstPerMinute, quotaLimit: tier.monthlyQuota }, async () => {
-      const segment = ctx.path.slice(KEY_SCOPED_PREFIX.length).split('/')[0];
+      const segment = path.slice(KEY_SCOPED_PREFIX.length).split('/')[0];
       const product = productForPathSegment(segment);
       if (product && product !== principal.key.product) {
         throw new ForbiddenError(`API key is not authorized for ${PRODUCTS[product].name}.`, 'wrong_product');

@@ -54,7 +54,7 @@ export function endpointRoutes(service: EndpointService) {
       tags,
       security: BEARER,
       params: EndpointIdParams,
-      responses: keyScopedResponses({ 200: json('The endpoint.', Endpoint) }, 404),
+      responses: keyScopedResponses({ 200: json('The endpoint.', Endpoint) }, 400, 404),
       handler: async (ctx, { params }) => {
         ctx.body = await service.get(account(ctx), params.id);
       },
@@ -79,7 +79,7 @@ export function endpointRoutes(service: EndpointService) {
       tags,
       security: BEARER,
       params: EndpointIdParams,
-      responses: keyScopedResponses({ 204: { description: 'Deleted.' } }, 404),
+      responses: keyScopedResponses({ 204: { description: 'Deleted.' } }, 400, 404),
       handler: async (ctx, { params }) => {
         await service.delete(account(ctx), params.id);
         ctx.status = 204;
@@ -92,7 +92,7 @@ export function endpointRoutes(service: EndpointService) {
       tags,
       security: BEARER,
       params: EndpointIdParams,
-      responses: keyScopedResponses({ 200: json('The secret.', SecretBody) }, 404),
+      responses: keyScopedResponses({ 200: json('The secret.', SecretBody) }, 400, 404),
       handler: async (ctx, { params }) => {
         ctx.body = { secret: await service.getSecret(account(ctx), params.id) };
       },
@@ -104,7 +104,7 @@ export function endpointRoutes(service: EndpointService) {
       tags,
       security: BEARER,
       params: EndpointIdParams,
-      responses: keyScopedResponses({ 200: json('The new secret.', SecretBody) }, 404),
+      responses: keyScopedResponses({ 200: json('The new secret.', SecretBody) }, 400, 404),
       handler: async (ctx, { params }) => {
         ctx.body = { secret: await service.rotateSecret(account(ctx), params.id) };
       },

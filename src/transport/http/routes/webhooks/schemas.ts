@@ -9,7 +9,10 @@ export const MAX_DESCRIPTION_LENGTH = 1024;
 export const EndpointIdParams = z.object({ id: z.string().min(1).max(64) });
 
 export const EndpointCreateBody = z.object({
-  url: z.string().describe('HTTPS URL receiving delivery POSTs (max 2,048 characters).'),
+  url: z
+    .string()
+    .describe('HTTPS URL receiving delivery POSTs (max 2,048 characters).')
+    .meta({ format: 'uri', maxLength: 2048, example: 'https://example.com/webhooks' }),
   events: z
     .array(z.string())
     .min(1)
@@ -20,7 +23,7 @@ export const EndpointCreateBody = z.object({
 });
 
 export const EndpointPatchBody = z.object({
-  url: z.string().optional(),
+  url: z.string().meta({ format: 'uri', maxLength: 2048 }).optional(),
   events: z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS).optional(),
   description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
   disabled: z.boolean().optional().describe('A disabled endpoint receives nothing; its pending retries end `cancelled`.'),
@@ -60,8 +63,10 @@ export const IngestResponse = z.object({
   destinations: z.number().int().describe('Number of matching, enabled endpoints.'),
 });
 
-export const EventIdParams = z.object({ event_id: z.string() });
-export const RetryParams = z.object({ event_id: z.string(), endpoint_id: z.string().min(1).max(64) });
+/** Checked by assertPositiveEventId (400 `invalid_event_id`); the pattern documents that rule. */
+const EventIdParam = z.string().meta({ pattern: '^[1-9][0-9]{0,15}$', description: 'The positive integer event id.', example: '1' });
+export const EventIdParams = z.object({ event_id: EventIdParam });
+export const RetryParams = z.object({ event_id: EventIdParam, endpoint_id: z.string().min(1).max(64) });
 
 export const EventListQuery = ListQuery.extend({
   type: z.string().regex(EVENT_TYPE_REGEX).optional(),

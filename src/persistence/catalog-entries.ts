@@ -1,0 +1,141 @@
+import { AnyBulkWriteOperation, Collection, Db, MongoBulkWriteError } from 'mongodb';
+import { Catalog, type CatalogEntry, type Provider } from '../domain/cost-estimator';
+import { DUPLICATE_KEY, isDuplicateKeyError } from './mongo';
+
+export interface CatalogEntryDoc extends CatalogEntry {
+  /** `provider|service|instance`: the same entry keeps the same _id across restarts and file versions. */
+  _id: string;
+  /** Index in the catalog file (catalog order). */
+  position: number;
+  /** The catalog file version this document was last written from. */
+  version: string;
+}
+
+interface CatalogMetaDoc {
+  _id: 'catalog';
+  version: string;
+  priced_at: string;
+  regions: Record<Provider, string>;
+  entries: number;
+  synced_at: Date;
+}
+
+export interface CatalogSyncResult {
+  version: string;
+  upserted: number;
+  unchanged: number;
+  deleted: number;
+}
+
+const META_ID = 'catalog';
+/** Statements per bulk write; see bulkReplace. */
+const WRITE_BATCH = 50;
+
+export function catalogEntryId(entry: Pick<CatalogEntry, 'provider' | 'service' | 'instance'>): string {
+  return `${entry.provider}|${entry.service}|${entry.instance}`;
+}
+
+/**
+ * `catalog_entries`: the cost catalog as the API serves it, synced from data/catalog.json at
+ * start-up. `catalog_meta` holds one document recording the synced version; it belongs to the
+ * sync, so this class owns both. Sync is idempotent: only new or changed entries are written
+ * (replace by deterministic _id, so a restart never duplicates), entries gone from the file
+ * are deleted, and the meta document is written last, so a sync cut short is completed by the
+ * next start.
+ */
+export class CatalogEntries {
+  private readonly col: Collection<CatalogEntryDoc>;
+  private readonly meta: Collection<CatalogMetaDoc>;
+
+  constructor(db: Db) {
+    this.col = db.collection<CatalogEntryDoc>('catalog_entries');
+    this.meta = db.collection<CatalogMetaDoc>('catalog_meta');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndex({ position: 1 });
+  }
+
+  async syncCatalog(catalog: Catalog): Promise<CatalogSyncResult> {
+    const desired = catalog.entries.map((entry, position): CatalogEntryDoc => ({
+      _id: catalogEntryId(entry),
+      ...entry,
+      position,
+      version: catalog.version,
+    }));
+    // '|' could appear inside a name; two entries must never share a document.
+    if (new Set(desired.map((d) => d._id)).size !== desired.length) {
+      throw new Error('Catalog entries collide on their provider|service|instance id');
+    }
+
+    const existing = new Map((await this.col.find({}).toArray()).map((doc) => [doc._id, doc]));
+    const writes: AnyBulkWriteOperation<CatalogEntryDoc>[] = desired
+      .filter((doc) => !sameDoc(existing.get(doc._id), doc))
+      .map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } }));
+    if (writes.length > 0) await this.bulkReplace(writes);
+
+    const keep = new Set(desired.map((d) => d._id));
+    const stale = [...existing.keys()].filter((id) => !keep.has(id));
+    if (stale.length > 0) await this.col.deleteMany({ _id: { $in: stale } });
+
+    await this.meta.replaceOne(
+      { _id: META_ID },
+      {
+        version: catalog.version,
+        priced_at: catalog.pricedAt,
+        regions: { ...catalog.regions },
+        entries: desired.length,
+        synced_at: new Date(),
+      },
+      { upsert: true },
+    );
+    return { version: catalog.version, upserted: writes.length, unchanged: desired.length - writes.length, deleted: stale.length };
+  }
+
+  /** The catalog as the database holds it, in catalog order, validated like the file. */
+  async loadCatalog(): Promise<Catalog> {
+    const meta = await this.meta.findOne({ _id: META_ID });
+    if (!meta) throw new Error('The cost catalog has not been synced into the database');
+    const docs = await this.col.find({}).sort({ position: 1 }).toArray();
+    return Catalog.parse({
+      version: meta.version,
+      priced_at: meta.priced_at,
+      regions: meta.regions,
+      entries: docs.map(toEntry),
+    });
+  }
+
+  /** The version recorded by the last completed sync, if any. */
+  async syncedVersion(): Promise<string | null> {
+    return (await this.meta.findOne({ _id: META_ID }))?.version ?? null;
+  }
+
+  /**
+   * Writes in batches: FerretDB 1.24 never answers an update command of 100 or more statements
+   * that modify existing documents (and stalls later writes to the collection), so no batch
+   * comes near that. Two processes starting at once may both upsert one new _id; the loser's
+   * batch is retried, and then replaces what the winner inserted.
+   */
+  private async bulkReplace(writes: AnyBulkWriteOperation<CatalogEntryDoc>[]): Promise<void> {
+    for (let i = 0; i < writes.length; i += WRITE_BATCH) {
+      const batch = writes.slice(i, i + WRITE_BATCH);
+      try {
+        await this.col.bulkWrite(batch, { ordered: false });
+      } catch (err) {
+        const raced = err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === DUPLICATE_KEY);
+        if (!raced && !isDuplicateKeyError(err)) throw err;
+        await this.col.bulkWrite(batch, { ordered: false });
+      }
+    }
+  }
+}
+
+const ENTRY_FIELDS = ['provider', 'category', 'service', 'instance', 'specs', 'priceUnit', 'priceUsd', 'region'] as const;
+
+function toEntry(doc: CatalogEntryDoc): CatalogEntry {
+  return Object.fromEntries(ENTRY_FIELDS.map((f) => [f, doc[f]])) as unknown as CatalogEntry;
+}
+
+function sameDoc(a: CatalogEntryDoc | undefined, b: CatalogEntryDoc): boolean {
+  return a !== undefined && a.position === b.position && a.version === b.version && ENTRY_FIELDS.every((f) => a[f] === b[f]);
+}

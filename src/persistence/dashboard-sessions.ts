@@ -1,0 +1,43 @@
+import { Collection, Db } from 'mongodb';
+import { ensureExpiry } from './ttl';
+
+export interface DashboardSessionDoc {
+  /** SHA-256 (hex) of the session id: a database leak does not hand out live sessions. */
+  _id: string;
+  account_id: string;
+  /** Synchronizer token that every state-changing dashboard form must echo. */
+  csrf_token: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
+/**
+ * `dashboard_sessions`: one per signed-in browser. Expiry is enforced on every read
+ * (`expires_at > now`); purging expired documents (TTL index or timer) is housekeeping only,
+ * because FerretDB has no TTL index and the timer may lag.
+ */
+export class DashboardSessions {
+  private readonly col: Collection<DashboardSessionDoc>;
+
+  constructor(db: Db) {
+    this.col = db.collection<DashboardSessionDoc>('dashboard_sessions');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndex({ account_id: 1 });
+    await ensureExpiry(this.col, 'expires_at');
+  }
+
+  async insert(doc: DashboardSessionDoc): Promise<void> {
+    await this.col.insertOne(doc);
+  }
+
+  /** The session with this id hash, unless it has expired. */
+  findValid(idHash: string, now: Date): Promise<DashboardSessionDoc | null> {
+    return this.col.findOne({ _id: idHash, expires_at: { $gt: now } });
+  }
+
+  async delete(idHash: string): Promise<void> {
+    await this.col.deleteOne({ _id: idHash });
+  }
+}

@@ -1,0 +1,16 @@
+import { CATALOG_FILE_PATH, type Catalog, loadCatalogFile } from '../domain/cost-estimator';
+import type { Logger } from '../infra/logger';
+import type { CatalogEntries } from '../persistence/catalog-entries';
+
+/**
+ * Start-up of the cost estimator (API role): the versioned data file is validated, synced into
+ * `catalog_entries`, and the catalog is read back from the database, so what the API serves
+ * from memory is exactly what the database holds.
+ */
+export async function syncAndLoadCatalog(entries: CatalogEntries, logger: Logger, file: string = CATALOG_FILE_PATH): Promise<Catalog> {
+  const fromFile = await loadCatalogFile(file);
+  await entries.ensureIndexes();
+  const result = await entries.syncCatalog(fromFile);
+  logger.info(result, 'cost catalog synced');
+  return entries.loadCatalog();
+}

@@ -1,0 +1,203 @@
+import { createHash, randomBytes } from 'node:crypto';
+import argon2 from 'argon2';
+import { ConflictError, DomainError, UnauthorizedError, ValidationError } from '../domain/errors';
+import type { AccountDoc, Accounts } from '../persistence/accounts';
+import type { DashboardSessions } from '../persistence/dashboard-sessions';
+import type { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
+import type { AccountService } from './account-service';
+
+export const MIN_PASSWORD_LENGTH = 12;
+/** Bounds the work one request can ask of argon2. */
+export const MAX_PASSWORD_LENGTH = 1024;
+/** Absolute lifetime: a stolen cookie stops working within half a day. */
+export const SESSION_LIFETIME_MS = 12 * 3600 * 1000;
+
+/** argon2id with the library's defaults (64 MiB, t=3, p=4): above OWASP's minimum for argon2id. */
+const HASH_OPTIONS = { type: argon2.argon2id } as const;
+
+export interface ThrottlePolicy {
+  limit: number;
+  windowMs: number;
+}
+
+export interface DashboardAuthOptions {
+  /** Failed sign-ins per email address (whether or not an account has it). */
+  perEmail: ThrottlePolicy;
+  /** Failed sign-ins per client IP (one address trying many emails). */
+  perIp: ThrottlePolicy;
+  /** Sign-up attempts per client IP (each one costs an argon2 hash and creates an account). */
+  signUpPerIp: ThrottlePolicy;
+  sessionLifetimeMs: number;
+}
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+export const DEFAULT_DASHBOARD_AUTH_OPTIONS: DashboardAuthOptions = {
+  perEmail: { limit: 5, windowMs: FIFTEEN_MINUTES },
+  perIp: { limit: 20, windowMs: FIFTEEN_MINUTES },
+  signUpPerIp: { limit: 20, windowMs: FIFTEEN_MINUTES },
+  sessionLifetimeMs: SESSION_LIFETIME_MS,
+};
+
+/** 429: too many failed sign-ins for this email or from this address. */
+export class SignInThrottledError extends DomainError {
+  readonly status = 429;
+  readonly code = 'too_many_attempts';
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many attempts. Wait a few minutes and try again.', { retry_after: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** 400 for any sign-up that cannot go through, without saying whether the email is taken. */
+export class SignUpRefusedError extends DomainError {
+  readonly status = 400;
+  readonly code = 'sign_up_refused';
+  constructor() {
+    super('Could not create an account with this email and password. If you already have an account, sign in instead.');
+  }
+}
+
+/** Same message for an unknown email, a wrong password and an account without a password. */
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
+
+/** What the browser gets: the raw session id (only in its cookie) and the form token. */
+export interface NewSession {
+  id: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+export interface ActiveSession {
+  idHash: string;
+  csrfToken: string;
+  expiresAt: Date;
+  account: AccountDoc;
+}
+
+/** 256 random bits in base64url. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+
+export function hashSessionId(id: string): string {
+  return createHash('sha256').update(id, 'utf8').digest('hex');
+}
+
+/**
+ * Dashboard sign-up, sign-in, sign-out and sessions. Sessions are separate from API keys by
+ * construction: a session id is looked up only in `dashboard_sessions`, a key only in `api_keys`.
+ */
+export class DashboardAuthService {
+  private readonly options: DashboardAuthOptions;
+  private dummyHash?: Promise<string>;
+
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly accountService: AccountService,
+    private readonly sessions: DashboardSessions,
+    private readonly attempts: DashboardSignInAttempts,
+    options: Partial<DashboardAuthOptions> = {},
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    this.options = { ...DEFAULT_DASHBOARD_AUTH_OPTIONS, ...options };
+  }
+
+  /** Creates a free-tier account with an argon2id password hash and signs it in. */
+  async signUp(email: string, password: string, ip: string): Promise<NewSession> {
+    checkNewPassword(password);
+    // Sign-ups are counted whether they succeed or not: they cost a hash and may create accounts.
+    await this.reserve([{ scope: `signup-ip:${ip}`, policy: this.options.signUpPerIp }]);
+    const hash = await argon2.hash(password, HASH_OPTIONS);
+    let accountId: string;
+    try {
+      accountId = (await this.accountService.createAccount(email, 'free', hash)).id;
+    } catch (err) {
+      if (err instanceof ConflictError) throw new SignUpRefusedError();
+      throw err;
+    }
+    return this.startSession(accountId);
+  }
+
+  /**
+   * Throttle first (cheap), then verify. Unknown emails are verified against a dummy hash so that
+   * the answer takes as long as for a real account, and they are throttled the same way.
+   */
+  async signIn(email: string, password: string, ip: string): Promise<NewSession> {
+    const normalized = email.trim().toLowerCase();
+    const reservation = await this.reserve([
+      { scope: `email:${normalized}`, policy: this.options.perEmail },
+      { scope: `ip:${ip}`, policy: this.options.perIp },
+    ]);
+    const account = normalized.length > 0 ? await this.accounts.findByEmail(normalized) : null;
+    const usable = password.length > 0 && password.length <= MAX_PASSWORD_LENGTH;
+    const stored = account?.password_hash;
+    const verified = usable ? await argon2.verify(stored ?? (await this.getDummyHash()), password).catch(() => false) : false;
+    if (!account || !stored || !verified) throw new UnauthorizedError(INVALID_CREDENTIALS_MESSAGE, 'invalid_credentials');
+    // A successful sign-in is not a failure: its reservations are withdrawn.
+    await reservation.withdraw();
+    return this.startSession(account._id);
+  }
+
+  async signOut(sessionId: string | undefined): Promise<void> {
+    if (sessionId && SESSION_ID.test(sessionId)) await this.sessions.delete(hashSessionId(sessionId));
+  }
+
+  /** The session a cookie value names, if it exists and has not expired (checked on every read). */
+  async resolveSession(sessionId: string | undefined): Promise<ActiveSession | null> {
+    if (!sessionId || !SESSION_ID.test(sessionId)) return null;
+    const idHash = hashSessionId(sessionId);
+    const doc = await this.sessions.findValid(idHash, this.clock());
+    if (!doc) return null;
+    const account = await this.accounts.findById(doc.account_id);
+    if (!account) return null;
+    return { idHash, csrfToken: doc.csrf_token, expiresAt: doc.expires_at, account };
+  }
+
+  private async startSession(accountId: string): Promise<NewSession> {
+    const id = randomBytes(32).toString('base64url');
+    const csrfToken = randomBytes(32).toString('base64url');
+    const now = this.clock();
+    const expiresAt = new Date(now.getTime() + this.options.sessionLifetimeMs);
+    await this.sessions.insert({ _id: hashSessionId(id), account_id: accountId, csrf_token: csrfToken, created_at: now, expires_at: expiresAt });
+    return { id, csrfToken, expiresAt };
+  }
+
+  /**
+   * Counts this attempt against each scope: insert first, then count. Of N concurrent attempts the
+   * i-th insert is seen by its own count together with the i-1 before it, so at most `limit`
+   * attempts per window ever get past this point, without relying on atomic updates.
+   * An attempt over the limit is withdrawn again (it was refused, not tried).
+   */
+  private async reserve(scopes: { scope: string; policy: ThrottlePolicy }[]): Promise<{ withdraw(): Promise<void> }> {
+    const now = this.clock();
+    const ids: string[] = [];
+    for (const { scope, policy } of scopes) {
+      const since = new Date(now.getTime() - policy.windowMs);
+      ids.push(await this.attempts.record(scope, now, new Date(now.getTime() + policy.windowMs)));
+      const count = await this.attempts.countSince(scope, since);
+      if (count > policy.limit) {
+        await this.attempts.withdraw(ids);
+        // The throttle lifts when enough of the remaining attempts have left the window.
+        const lifting = await this.attempts.nthOldestSince(scope, since, count - policy.limit);
+        const liftsAt = (lifting ?? now).getTime() + policy.windowMs;
+        throw new SignInThrottledError(Math.max(1, Math.ceil((liftsAt - now.getTime()) / 1000)));
+      }
+    }
+    return { withdraw: () => this.attempts.withdraw(ids) };
+  }
+
+  private getDummyHash(): Promise<string> {
+    this.dummyHash ??= argon2.hash(randomBytes(32).toString('hex'), HASH_OPTIONS);
+    return this.dummyHash;
+  }
+}
+
+export function checkNewPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new ValidationError(`Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`, [
+      { path: 'password', message: `Must be at least ${MIN_PASSWORD_LENGTH} characters` },
+    ]);
+  }
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    throw new ValidationError(`Password must be at most ${MAX_PASSWORD_LENGTH} characters long.`, [
+      { path: 'password', message: `Must be at most ${MAX_PASSWORD_LENGTH} characters` },
+    ]);
+  }
+}

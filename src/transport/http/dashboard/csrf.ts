@@ -1,0 +1,61 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import { DomainError } from '../../../domain/errors';
+import type { ActiveSession } from '../../../services/dashboard-auth-service';
+import { DASHBOARD_PATH, PRE_AUTH_CSRF_COOKIE, setCookie } from './cookies';
+
+/** Name of the hidden field every dashboard form carries. */
+export const CSRF_FIELD = '_csrf';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** 403: the request did not come from one of our own forms. Nothing was changed. */
+export class CsrfError extends DomainError {
+  readonly status = 403;
+  readonly code = 'csrf_failed';
+  constructor() {
+    super('This form has expired or did not come from this site. Reload the page and try again.');
+  }
+}
+
+/** Compares in constant time; hashing first makes both sides the same length. */
+export function tokensMatch(expected: string, given: string): boolean {
+  const a = createHash('sha256').update(expected, 'utf8').digest();
+  const b = createHash('sha256').update(given, 'utf8').digest();
+  return timingSafeEqual(a, b);
+}
+
+/** The token forms must echo: the session's synchronizer token, or (signed out) the double-submit cookie. */
+export function csrfTokenFor(ctx: Context): string {
+  const session = ctx.state.dashboard as ActiveSession | undefined;
+  if (session) return session.csrfToken;
+  let token = ctx.cookies.get(PRE_AUTH_CSRF_COOKIE);
+  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) {
+    token = randomBytes(32).toString('base64url');
+    setCookie(ctx, PRE_AUTH_CSRF_COOKIE, token, { path: DASHBOARD_PATH, sameSite: 'lax' });
+  }
+  return token;
+}
+
+/**
+ * Every state-changing request must (1) not come from another origin, when the browser says
+ * where it comes from (Origin, Sec-Fetch-Site), and (2) carry the token of this session
+ * (synchronizer pattern) or, before sign-in, the token of the pre-auth cookie (double submit).
+ */
+export function csrfProtection(): Middleware {
+  return async (ctx, next) => {
+    if (SAFE_METHODS.has(ctx.method)) return next();
+    const origin = ctx.get('Origin');
+    // Our own origin, built explicitly: in Koa 3, ctx.origin is the Origin request header itself.
+    if (origin && origin !== `${ctx.protocol}://${ctx.host}`) throw new CsrfError();
+    const site = ctx.get('Sec-Fetch-Site');
+    if (site && site !== 'same-origin' && site !== 'none') throw new CsrfError();
+
+    const session = ctx.state.dashboard as ActiveSession | undefined;
+    const expected = session ? session.csrfToken : ctx.cookies.get(PRE_AUTH_CSRF_COOKIE);
+    const body = ctx.request.body as Record<string, unknown> | undefined;
+    const given = body && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
+    if (!expected || typeof given !== 'string' || !tokensMatch(expected, given)) throw new CsrfError();
+    await next();
+  };
+}

@@ -1,0 +1,22 @@
+import type { Catalog } from '../../../domain/cost-estimator';
+import type { RateLimiter } from '../../../domain/limits/rate-limiter';
+import type { Logger } from '../../../infra/logger';
+import type { AccountService } from '../../../services/account-service';
+import type { DashboardAuthService } from '../../../services/dashboard-auth-service';
+import type { EndpointService } from '../../../services/endpoint-service';
+import type { EventService } from '../../../services/event-service';
+import type { KeyAuthenticator } from '../../../services/key-authenticator';
+
+/** What the dashboard uses: the same services as the API, called server-side for the signed-in account. */
+export interface DashboardDeps {
+  auth: DashboardAuthService;
+  accounts: AccountService;
+  /** Confirms that a just-created key shown once belongs to the signed-in account. */
+  authenticator: KeyAuthenticator;
+  endpoints: EndpointService;
+  events: EventService;
+  limiter: RateLimiter;
+  /** The cost catalog, loaded once on first use. */
+  catalog: () => Promise<Catalog>;
+  logger: Logger;
+}

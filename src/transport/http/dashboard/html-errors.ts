@@ -1,0 +1,27 @@
+import type { Middleware } from 'koa';
+import { DomainError } from '../../../domain/errors';
+import type { Logger } from '../../../infra/logger';
+import type { ActiveSession } from '../../../services/dashboard-auth-service';
+import { sendHtml } from './render';
+import { errorPage } from './templates/errors';
+
+/**
+ * Dashboard errors are pages, not the API's JSON: typed errors keep their status and message
+ * (CSRF refusals, unknown ids, bad filters); anything else is a logged 500 with no internals.
+ */
+export function htmlErrors(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const session = ctx.state.dashboard as ActiveSession | undefined;
+      if (err instanceof DomainError) {
+        for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+        sendHtml(ctx, err.status, errorPage(err.status, err.message, session));
+        return;
+      }
+      logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'dashboard error');
+      sendHtml(ctx, 500, errorPage(500, `Something went wrong on our side. Try again; if it persists, quote request id ${String(ctx.state.requestId)}.`, session));
+    }
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The only way dashboard markup is built: `html` escapes every interpolated value unless it is
+ * itself the output of `html` (already escaped markup). There is deliberately no "raw" escape
+ * hatch, so no template can ever emit an unescaped user-controlled string.
+ */
+
+/** Module-private: only this file can mint SafeHtml. */
+const MINT = Symbol('SafeHtml');
+
+export class SafeHtml {
+  /** Exported for typing only; outside this module the constructor cannot be called successfully. */
+  constructor(token: typeof MINT, private readonly value: string) {
+    if (token !== MINT) throw new Error('SafeHtml is created by the html tag only');
+  }
+
+  toString(): string {
+    return this.value;
+  }
+}
+
+const mint = (escaped: string) => new SafeHtml(MINT, escaped);
+
+/** What a template may interpolate: text (escaped), numbers, markup, lists of those, or nothing. */
+export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+
+/** Escapes text for element content and quoted attribute values alike. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'`]/g, (c) => ENTITIES[c]);
+}
+
+function render(value: HtmlValue): string {
+  if (value instanceof SafeHtml) return value.toString();
+  if (Array.isArray(value)) return value.map(render).join('');
+  // null, undefined and false render nothing, so `${cond && html`...`}` reads naturally.
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
+  return mint(out);
+}

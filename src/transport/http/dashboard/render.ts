@@ -1,0 +1,41 @@
+import type { Context } from 'koa';
+import { DomainError } from '../../../domain/errors';
+import type { SafeHtml } from './html';
+
+/** Sends a rendered page; the only way dashboard handlers write a body. */
+export function sendHtml(ctx: Context, status: number, body: SafeHtml): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = body.toString();
+}
+
+/** PRG: after a successful POST, 303 makes the browser GET the result page. */
+export function seeOther(ctx: Context, location: string): void {
+  ctx.redirect(location);
+  ctx.status = 303;
+}
+
+/** A form field as a string ('' when absent or not a string: forms only ever send strings). */
+export function formField(ctx: Context, name: string): string {
+  const body = ctx.request.body;
+  if (!body || typeof body !== 'object') return '';
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** A query parameter as a single string ('' when absent or repeated). */
+export function queryField(ctx: Context, name: string): string {
+  const value = ctx.query[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** A typed error as the message and detail lines of a form's error box. */
+export function describeError(err: DomainError): { message: string; details: string[] } {
+  const raw = err.extra.details;
+  const details = Array.isArray(raw)
+    ? raw
+        .filter((d): d is { path: string; message: string } => typeof d === 'object' && d !== null && typeof d.message === 'string')
+        .map((d) => (d.path ? `${d.path}: ${d.message}` : d.message))
+    : [];
+  return { message: err.message, details };
+}

@@ -1,0 +1,70 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { UnauthorizedError, ValidationError } from '../../../../domain/errors';
+import { INVALID_CREDENTIALS_MESSAGE, SignInThrottledError, SignUpRefusedError } from '../../../../services/dashboard-auth-service';
+import { SESSION_COOKIE } from '../cookies';
+import { csrfTokenFor } from '../csrf';
+import type { DashboardDeps } from '../deps';
+import { formField, queryField, seeOther, sendHtml } from '../render';
+import { clearSessionCookie, setSessionCookie } from '../session';
+import { signInPage, signUpPage } from '../templates/auth';
+import { noticeText } from '../templates/notices';
+
+/** Sign-in, sign-up and sign-out. Failures re-render the form with a generic message. */
+export function authRoutes(router: Router, deps: DashboardDeps): void {
+  const signedIn = (ctx: Context) => Boolean(ctx.state.dashboard);
+
+  router.get('/sign-in', (ctx) => {
+    if (signedIn(ctx)) return seeOther(ctx, '/dashboard');
+    sendHtml(ctx, 200, signInPage({ csrfToken: csrfTokenFor(ctx), notice: noticeText(queryField(ctx, 'notice')) }));
+  });
+
+  router.post('/sign-in', async (ctx) => {
+    const email = formField(ctx, 'email');
+    try {
+      setSessionCookie(ctx, await deps.auth.signIn(email, formField(ctx, 'password'), ctx.ip));
+      seeOther(ctx, '/dashboard');
+    } catch (err) {
+      const view = { csrfToken: csrfTokenFor(ctx), email };
+      if (err instanceof SignInThrottledError) {
+        ctx.set('Retry-After', String(err.retryAfterSeconds));
+        return sendHtml(ctx, 429, signInPage({ ...view, error: err.message }));
+      }
+      if (err instanceof UnauthorizedError) return sendHtml(ctx, 401, signInPage({ ...view, error: INVALID_CREDENTIALS_MESSAGE }));
+      throw err;
+    }
+  });
+
+  router.get('/sign-up', (ctx) => {
+    if (signedIn(ctx)) return seeOther(ctx, '/dashboard');
+    sendHtml(ctx, 200, signUpPage({ csrfToken: csrfTokenFor(ctx) }));
+  });
+
+  router.post('/sign-up', async (ctx) => {
+    const email = formField(ctx, 'email');
+    try {
+      setSessionCookie(ctx, await deps.auth.signUp(email, formField(ctx, 'password'), ctx.ip));
+      seeOther(ctx, '/dashboard?notice=welcome');
+    } catch (err) {
+      const view = { csrfToken: csrfTokenFor(ctx), email };
+      if (err instanceof SignInThrottledError) {
+        ctx.set('Retry-After', String(err.retryAfterSeconds));
+        return sendHtml(ctx, 429, signUpPage({ ...view, error: err.message }));
+      }
+      if (err instanceof ValidationError) return sendHtml(ctx, 400, signUpPage({ ...view, error: friendlySignUpMessage(err) }));
+      if (err instanceof SignUpRefusedError) return sendHtml(ctx, 400, signUpPage({ ...view, error: err.message }));
+      throw err;
+    }
+  });
+
+  router.post('/sign-out', async (ctx) => {
+    await deps.auth.signOut(ctx.cookies.get(SESSION_COOKIE));
+    clearSessionCookie(ctx);
+    seeOther(ctx, '/dashboard/sign-in?notice=signed-out');
+  });
+}
+
+function friendlySignUpMessage(err: ValidationError): string {
+  const details = err.extra.details as { path: string }[] | undefined;
+  return details?.some((d) => d.path === 'email') ? 'Enter a valid email address.' : err.message;
+}

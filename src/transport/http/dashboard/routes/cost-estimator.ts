@@ -1,0 +1,98 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { Catalog, estimateCost, Estimate, estimateRequestSchema, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
+import { DomainError } from '../../../../domain/errors';
+import type { DashboardDeps } from '../deps';
+import { queryField, sendHtml } from '../render';
+import { currentSession, requireSession } from '../session';
+import { costEstimatorPage, EstimatorRow } from '../templates/cost-estimator';
+
+const DEFAULT_ROWS = 3;
+const MAX_ROWS = 20;
+
+interface ItemFromRow {
+  row: number;
+  item: { provider: Provider; service: string; instance: string; quantity: number; hoursPerMonth?: number; gbPerMonth?: number };
+}
+
+function readRows(ctx: Context): EstimatorRow[] {
+  const requested = Number.parseInt(queryField(ctx, 'rows'), 10);
+  let count = Number.isInteger(requested) && requested > 0 ? requested : DEFAULT_ROWS;
+  if (queryField(ctx, 'add_row')) count += 1;
+  count = Math.min(MAX_ROWS, count);
+  return Array.from({ length: count }, (_, i) => ({
+    entry: queryField(ctx, `entry_${i}`),
+    quantity: queryField(ctx, `quantity_${i}`) || (queryField(ctx, `entry_${i}`) ? '' : '1'),
+    hours: queryField(ctx, `hours_${i}`),
+    gb: queryField(ctx, `gb_${i}`),
+  }));
+}
+
+/** Turns the chosen rows into API items; problems are collected per row ("Item 2: …"). */
+function itemsFromRows(rows: EstimatorRow[], catalog: Catalog): { items: ItemFromRow[]; problems: string[] } {
+  const items: ItemFromRow[] = [];
+  const problems: string[] = [];
+  const number = (text: string) => (text.trim() === '' ? undefined : Number(text));
+  rows.forEach((row, i) => {
+    if (!row.entry) return;
+    const [provider, service, instance] = row.entry.split('|').map((part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return '';
+      }
+    });
+    if (!(PROVIDERS as readonly string[]).includes(provider) || !catalog.find(provider as Provider, service, instance ?? '')) {
+      problems.push(`Item ${i + 1}: choose a service from the list.`);
+      return;
+    }
+    const item: ItemFromRow['item'] = { provider: provider as Provider, service, instance, quantity: number(row.quantity) ?? NaN };
+    const hours = number(row.hours);
+    const gb = number(row.gb);
+    if (hours !== undefined) item.hoursPerMonth = hours;
+    if (gb !== undefined) item.gbPerMonth = gb;
+    items.push({ row: i, item });
+  });
+  return { items, problems };
+}
+
+/** "items[1]" / "items.1.quantity" in a domain message become "Item <row>" of the form. */
+function rowMessage(text: string, items: ItemFromRow[]): string {
+  return text
+    .replace(/items\[(\d+)\]\.?/g, (_, k: string) => `Item ${(items[Number(k)]?.row ?? Number(k)) + 1}: `)
+    .replace(/^items\.(\d+)\.?/, (_, k: string) => `Item ${(items[Number(k)]?.row ?? Number(k)) + 1}: `)
+    .replace(/:\s+:/, ':');
+}
+
+/** Prices the chosen items with the same domain code as POST /api/cost-estimator. */
+export function costEstimatorRoutes(router: Router, deps: DashboardDeps): void {
+  router.get('/cost-estimator', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const catalog = await deps.catalog();
+    const rows = readRows(ctx);
+    const { items, problems } = itemsFromRows(rows, catalog);
+    let estimate: Estimate | undefined;
+    let error: string | undefined;
+    let details: string[] = problems;
+    if (problems.length > 0) {
+      error = 'Some items could not be priced.';
+    } else if (items.length > 0) {
+      const parsed = estimateRequestSchema.safeParse({ items: items.map((i) => i.item) });
+      if (!parsed.success) {
+        error = 'Some items could not be priced.';
+        details = parsed.error.issues.map((issue) => rowMessage(`${issue.path.join('.')} ${issue.message}`, items));
+      } else {
+        try {
+          estimate = estimateCost(catalog, parsed.data.items);
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          error = rowMessage(err.message, items);
+          details = [];
+        }
+      }
+    } else if (queryField(ctx, 'estimate')) {
+      error = 'Choose at least one service.';
+    }
+    sendHtml(ctx, error ? 400 : 200, costEstimatorPage(session, { catalog, rows, estimate, error, details }));
+  });
+}

@@ -1,0 +1,137 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { DomainError, NotFoundError, ValidationError } from '../../../../domain/errors';
+import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
+import type { DashboardDeps } from '../deps';
+import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
+import { currentSession, requireSession } from '../session';
+import { deleteEndpointPage, EndpointForm, endpointDetailPage, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
+import { noticeText } from '../templates/notices';
+
+const PAGE_SIZE = 20;
+
+/** Patterns typed one per line (commas tolerated); none at all means the API's default `*`. */
+export function parsePatterns(text: string): string[] | undefined {
+  const patterns = text
+    .split(/[\n\r,]+/)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+  return patterns.length > 0 ? patterns : undefined;
+}
+
+function readForm(ctx: Context): EndpointForm {
+  return { url: formField(ctx, 'url').trim(), events: formField(ctx, 'events'), description: formField(ctx, 'description') };
+}
+
+function checkDescription(description: string): void {
+  if (description.length > MAX_DESCRIPTION_LENGTH) {
+    throw new ValidationError(`Description must be at most ${MAX_DESCRIPTION_LENGTH} characters.`, [
+      { path: 'description', message: 'Too long' },
+    ]);
+  }
+}
+
+/** A form error (4xx) is shown on the form; anything else goes to the error page. */
+const isFormError = (err: unknown): err is DomainError => err instanceof DomainError && err.status < 500 && !(err instanceof NotFoundError);
+
+export function endpointRoutes(router: Router, deps: DashboardDeps): void {
+  const base = (id: string) => `/dashboard/endpoints/${encodeURIComponent(id)}`;
+  const listPage = async (ctx: Context, status: number, extra: { form?: EndpointForm; error?: string; details?: string[] }) => {
+    const session = currentSession(ctx);
+    const cursor = queryField(ctx, 'cursor') || undefined;
+    const page = await deps.endpoints.list(session.account._id, PAGE_SIZE, cursor);
+    sendHtml(
+      ctx,
+      status,
+      endpointsPage(session, {
+        endpoints: page.data,
+        nextCursor: page.next_cursor,
+        isFirstPage: !cursor,
+        notice: noticeText(queryField(ctx, 'notice')),
+        ...extra,
+      }),
+    );
+  };
+
+  router.get('/endpoints', requireSession(), (ctx) => listPage(ctx, 200, {}));
+
+  router.post('/endpoints', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const form = readForm(ctx);
+    try {
+      checkDescription(form.description ?? '');
+      const created = await deps.endpoints.create(session.account._id, {
+        url: form.url ?? '',
+        events: parsePatterns(form.events ?? ''),
+        description: form.description,
+      });
+      seeOther(ctx, `${base(created.id)}?notice=endpoint-created`);
+    } catch (err) {
+      if (!isFormError(err)) throw err;
+      const { message, details } = describeError(err);
+      await listPage(ctx, err.status, { form, error: message, details });
+    }
+  });
+
+  router.get('/endpoints/:id', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
+    sendHtml(ctx, 200, endpointDetailPage(session, { endpoint, notice: noticeText(queryField(ctx, 'notice')) }));
+  });
+
+  router.post('/endpoints/:id', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const form = readForm(ctx);
+    try {
+      checkDescription(form.description ?? '');
+      await deps.endpoints.update(session.account._id, ctx.params.id, {
+        url: form.url ?? '',
+        events: parsePatterns(form.events ?? '') ?? ['*'],
+        description: form.description,
+      });
+      seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-updated`);
+    } catch (err) {
+      if (!isFormError(err)) throw err;
+      const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
+      const { message, details } = describeError(err);
+      sendHtml(ctx, err.status, endpointDetailPage(session, { endpoint, form, error: message, details }));
+    }
+  });
+
+  for (const action of ['disable', 'enable'] as const) {
+    router.post(`/endpoints/:id/${action}`, requireSession(), async (ctx) => {
+      const session = currentSession(ctx);
+      await deps.endpoints.update(session.account._id, ctx.params.id, { disabled: action === 'disable' });
+      seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-${action}d`);
+    });
+  }
+
+  router.get('/endpoints/:id/delete', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    sendHtml(ctx, 200, deleteEndpointPage(session, await deps.endpoints.get(session.account._id, ctx.params.id)));
+  });
+
+  router.post('/endpoints/:id/delete', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    await deps.endpoints.delete(session.account._id, ctx.params.id);
+    seeOther(ctx, '/dashboard/endpoints?notice=endpoint-deleted');
+  });
+
+  router.get('/endpoints/:id/secret', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
+    const secret = await deps.endpoints.getSecret(session.account._id, ctx.params.id);
+    sendHtml(ctx, 200, endpointSecretPage(session, endpoint, secret, noticeText(queryField(ctx, 'notice'))));
+  });
+
+  router.get('/endpoints/:id/secret/rotate', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    sendHtml(ctx, 200, rotateSecretPage(session, await deps.endpoints.get(session.account._id, ctx.params.id)));
+  });
+
+  router.post('/endpoints/:id/secret/rotate', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    await deps.endpoints.rotateSecret(session.account._id, ctx.params.id);
+    seeOther(ctx, `${base(ctx.params.id)}/secret?notice=secret-rotated`);
+  });
+}

@@ -1,0 +1,111 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../../../domain/errors';
+import { EventStatus, isEventStatus } from '../../../../domain/webhooks/delivery-status';
+import { EVENT_TYPE_REGEX } from '../../../../domain/webhooks/event-pattern';
+import { assertPositiveEventId } from '../../../../services/event-service';
+import type { DashboardDeps } from '../deps';
+import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
+import { currentSession, requireSession } from '../session';
+import { EventFilter, eventDetailPage, eventsPage, SendEventForm } from '../templates/events';
+import { noticeText } from '../templates/notices';
+
+const PAGE_SIZE = 25;
+
+/** The test event's data as typed: it must be a JSON object, like the API's `data`. */
+export function parseEventData(text: string): Record<string, unknown> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new ValidationError('Data is not valid JSON.', [{ path: 'data', message: 'Invalid JSON' }]);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ValidationError('Data must be a JSON object, e.g. {"order_id": 42}.', [{ path: 'data', message: 'Expected an object' }]);
+  }
+  return data as Record<string, unknown>;
+}
+
+function checkType(type: string): void {
+  if (!EVENT_TYPE_REGEX.test(type)) {
+    throw new ValidationError('Event type must be 1 to 256 characters of letters, digits and _ . : -', [{ path: 'type', message: 'Invalid event type' }]);
+  }
+}
+
+export function eventRoutes(router: Router, deps: DashboardDeps): void {
+  const listPage = async (ctx: Context, status: number, extra: { send?: SendEventForm; error?: string; details?: string[] }) => {
+    const session = currentSession(ctx);
+    const filter: EventFilter = { type: queryField(ctx, 'type').trim() || undefined, status: queryField(ctx, 'status') || undefined };
+    const cursor = queryField(ctx, 'cursor') || undefined;
+    // A malformed filter is reported on the page (not as an error page), with no results.
+    let filterError: string | undefined;
+    if (filter.type && !EVENT_TYPE_REGEX.test(filter.type)) filterError = 'The type filter must be an event type such as order.created.';
+    if (filter.status && !isEventStatus(filter.status)) filterError = 'Unknown status filter.';
+    const page = filterError
+      ? { data: [], next_cursor: null }
+      : await deps.events.list(session.account._id, {
+          limit: PAGE_SIZE,
+          cursor,
+          type: filter.type,
+          status: filter.status as EventStatus | undefined,
+        });
+    sendHtml(
+      ctx,
+      filterError && status === 200 ? 400 : status,
+      eventsPage(session, {
+        events: page.data,
+        filter,
+        nextCursor: page.next_cursor,
+        isFirstPage: !cursor,
+        notice: noticeText(queryField(ctx, 'notice')),
+        ...extra,
+        error: extra.error ?? filterError,
+      }),
+    );
+  };
+
+  router.get('/events', requireSession(), (ctx) => listPage(ctx, 200, {}));
+
+  /** "Send test event": the same ingest as the API (not metered: the dashboard is not the API). */
+  router.post('/events', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const send: SendEventForm = { type: formField(ctx, 'type').trim(), data: formField(ctx, 'data') };
+    try {
+      checkType(send.type);
+      const result = await deps.events.ingest(session.account._id, { type: send.type, data: parseEventData(send.data) });
+      seeOther(ctx, `/dashboard/events/${String(result.body.id)}?notice=event-sent`);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.status >= 500) throw err;
+      const { message, details } = describeError(err);
+      await listPage(ctx, err.status, { send, error: message, details });
+    }
+  });
+
+  router.get('/events/:id', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const event = await deps.events.get(session.account._id, eventId(ctx.params.id));
+    sendHtml(ctx, 200, eventDetailPage(session, event, { notice: noticeText(queryField(ctx, 'notice')) }));
+  });
+
+  router.post('/events/:id/deliveries/:endpointId/retry', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const id = eventId(ctx.params.id);
+    try {
+      await deps.events.retry(session.account._id, id, ctx.params.endpointId);
+      seeOther(ctx, `/dashboard/events/${id}?notice=retry-started`);
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      const event = await deps.events.get(session.account._id, id);
+      sendHtml(ctx, 409, eventDetailPage(session, event, { error: err.message }));
+    }
+  });
+}
+
+/** A malformed id is simply a page that does not exist. */
+function eventId(raw: string): number {
+  try {
+    return assertPositiveEventId(raw);
+  } catch {
+    throw new NotFoundError('No such event in this account.');
+  }
+}

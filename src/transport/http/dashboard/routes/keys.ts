@@ -1,0 +1,73 @@
+import type Router from '@koa/router';
+import { DomainError, NotFoundError, UnauthorizedError } from '../../../../domain/errors';
+import { PRODUCTS } from '../../../../domain/keys/products';
+import { clearCookie, KEYS_PATH, NEW_KEY_COOKIE, setCookie } from '../cookies';
+import type { DashboardDeps } from '../deps';
+import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
+import { currentSession, requireSession } from '../session';
+import { keysPage, newKeyPage, revokeKeyPage } from '../templates/keys';
+import { noticeText } from '../templates/notices';
+
+/** The new key travels to its one-time page in a short-lived cookie: it is never stored server-side. */
+const NEW_KEY_TTL_MS = 5 * 60 * 1000;
+
+export function keyRoutes(router: Router, deps: DashboardDeps): void {
+  router.get('/keys', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const keys = await deps.accounts.listKeys(session.account._id);
+    sendHtml(ctx, 200, keysPage(session, { keys, notice: noticeText(queryField(ctx, 'notice')) }));
+  });
+
+  router.post('/keys', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const form = { product: formField(ctx, 'product'), label: formField(ctx, 'label') };
+    try {
+      const created = await deps.accounts.createKey(session.account._id, form.product, form.label);
+      setCookie(ctx, NEW_KEY_COOKIE, created.key, { path: KEYS_PATH, sameSite: 'strict', maxAgeMs: NEW_KEY_TTL_MS });
+      seeOther(ctx, `${KEYS_PATH}/new`);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.status >= 500) throw err;
+      const keys = await deps.accounts.listKeys(session.account._id);
+      sendHtml(ctx, err.status, keysPage(session, { keys, form, error: describeError(err).message }));
+    }
+  });
+
+  /** Shows the new key once: the cookie is cleared by this very response, so a reload shows nothing. */
+  router.get('/keys/new', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const key = ctx.cookies.get(NEW_KEY_COOKIE);
+    clearCookie(ctx, NEW_KEY_COOKIE, KEYS_PATH);
+    if (!key) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
+    let principal;
+    try {
+      principal = await deps.authenticator.authenticate(key);
+    } catch (err) {
+      if (err instanceof UnauthorizedError) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
+      throw err;
+    }
+    // Only ever display a key of the signed-in account (a planted cookie shows nothing).
+    if (principal.account._id !== session.account._id) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
+    const { product, label } = principal.key;
+    sendHtml(ctx, 200, newKeyPage(session, { key, product, productName: PRODUCTS[product].name, label }));
+  });
+
+  router.get('/keys/:id/revoke', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const key = (await deps.accounts.listKeys(session.account._id)).find((k) => k.id === ctx.params.id);
+    if (!key) throw new NotFoundError('No such key in this account.');
+    if (key.revoked_at) return seeOther(ctx, `${KEYS_PATH}?notice=key-revoked`);
+    sendHtml(ctx, 200, revokeKeyPage(session, key));
+  });
+
+  router.post('/keys/:id/revoke', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    // Scoped to the account: another account's key id is a 404, and nothing changes.
+    try {
+      await deps.accounts.revokeKey(ctx.params.id, session.account._id);
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new NotFoundError('No such key in this account.');
+      throw err;
+    }
+    seeOther(ctx, `${KEYS_PATH}?notice=key-revoked`);
+  });
+}

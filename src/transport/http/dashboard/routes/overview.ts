@@ -1,0 +1,39 @@
+import type Router from '@koa/router';
+import { billingPeriodAt } from '../../../../domain/limits/billing-period';
+import { TIERS } from '../../../../domain/limits/tiers';
+import type { DashboardDeps } from '../deps';
+import { queryField, sendHtml } from '../render';
+import { currentSession, requireSession } from '../session';
+import { noticeText } from '../templates/notices';
+import { overviewPage } from '../templates/overview';
+
+/** Tier, this month's metered calls (the limiter's own usage records) and the burst limit. */
+export function overviewRoutes(router: Router, deps: DashboardDeps): void {
+  router.get('/', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const accountId = session.account._id;
+    const tier = TIERS[session.account.tier];
+    const [used, keys, endpoints] = await Promise.all([
+      deps.limiter.usage(`acct:${accountId}`),
+      deps.accounts.listKeys(accountId),
+      deps.endpoints.list(accountId, 100),
+    ]);
+    sendHtml(
+      ctx,
+      200,
+      overviewPage(
+        session,
+        {
+          tierName: tier.name,
+          usedThisMonth: used,
+          monthlyQuota: tier.monthlyQuota,
+          burstPerMinute: tier.burstPerMinute,
+          quotaResetsAt: billingPeriodAt(new Date()).end,
+          activeKeys: keys.filter((k) => !k.revoked_at).length,
+          endpoints: endpoints.data.length,
+        },
+        noticeText(queryField(ctx, 'notice')),
+      ),
+    );
+  });
+}

@@ -1,0 +1,47 @@
+import type { Context, Middleware } from 'koa';
+import type { ActiveSession, DashboardAuthService, NewSession } from '../../../services/dashboard-auth-service';
+import { clearCookie, DASHBOARD_PATH, PRE_AUTH_CSRF_COOKIE, SESSION_COOKIE, setCookie } from './cookies';
+
+/**
+ * Resolves the session cookie (and nothing else: Authorization headers and API keys mean
+ * nothing here) into `ctx.state.dashboard`. An unknown or expired cookie is cleared.
+ */
+export function loadSession(auth: DashboardAuthService): Middleware {
+  return async (ctx, next) => {
+    const raw = ctx.cookies.get(SESSION_COOKIE);
+    if (raw) {
+      const session = await auth.resolveSession(raw);
+      if (session) ctx.state.dashboard = session;
+      else clearCookie(ctx, SESSION_COOKIE, DASHBOARD_PATH);
+    }
+    await next();
+  };
+}
+
+/** Pages behind sign-in: without a session, go to the sign-in page (303 See Other). */
+export function requireSession(): Middleware {
+  return async (ctx, next) => {
+    if (!ctx.state.dashboard) {
+      ctx.redirect(`${DASHBOARD_PATH}/sign-in`);
+      ctx.status = 303;
+      return;
+    }
+    await next();
+  };
+}
+
+export function currentSession(ctx: Context): ActiveSession {
+  const session = ctx.state.dashboard as ActiveSession | undefined;
+  if (!session) throw new Error('requireSession must run before this handler');
+  return session;
+}
+
+/** A fresh session replaces any previous cookie (no session fixation) and the pre-auth token. */
+export function setSessionCookie(ctx: Context, session: NewSession): void {
+  setCookie(ctx, SESSION_COOKIE, session.id, { path: DASHBOARD_PATH, sameSite: 'lax', expires: session.expiresAt });
+  clearCookie(ctx, PRE_AUTH_CSRF_COOKIE, DASHBOARD_PATH);
+}
+
+export function clearSessionCookie(ctx: Context): void {
+  clearCookie(ctx, SESSION_COOKIE, DASHBOARD_PATH);
+}

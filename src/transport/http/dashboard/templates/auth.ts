@@ -1,0 +1,55 @@
+import { TIERS } from '../../../../domain/limits/tiers';
+import { MIN_PASSWORD_LENGTH } from '../../../../services/dashboard-auth-service';
+import { html, SafeHtml } from '../html';
+import { csrfField, errorBox, page } from './layout';
+
+export interface AuthFormView {
+  csrfToken: string;
+  email?: string;
+  error?: string;
+  notice?: string;
+}
+
+export function signInPage(view: AuthFormView): SafeHtml {
+  return page(
+    { title: 'Sign in', narrow: true, notice: view.notice },
+    html`<h1>Sign in</h1>
+${errorBox(view.error)}
+<form class="stack card" method="post" action="/dashboard/sign-in" novalidate>
+  ${csrfField(view.csrfToken)}
+  <div class="field">
+    <label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="username" required value="${view.email ?? ''}">
+  </div>
+  <div class="field">
+    <label for="password">Password</label>
+    <input id="password" name="password" type="password" autocomplete="current-password" required>
+  </div>
+  <div class="actions"><button type="submit">Sign in</button></div>
+</form>
+<p>New here? <a href="/dashboard/sign-up">Create an account</a>.</p>`,
+  );
+}
+
+export function signUpPage(view: AuthFormView): SafeHtml {
+  return page(
+    { title: 'Create an account', narrow: true },
+    html`<h1>Create an account</h1>
+<p class="lead">Free tier: ${TIERS.free.monthlyQuota} API calls a month, ${TIERS.free.burstPerMinute} a minute. No card needed.</p>
+${errorBox(view.error)}
+<form class="stack card" method="post" action="/dashboard/sign-up" novalidate>
+  ${csrfField(view.csrfToken)}
+  <div class="field">
+    <label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="email" required value="${view.email ?? ''}">
+  </div>
+  <div class="field">
+    <label for="password">Password</label>
+    <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="password-hint">
+    <p class="hint" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.</p>
+  </div>
+  <div class="actions"><button type="submit">Create account</button></div>
+</form>
+<p>Already have an account? <a href="/dashboard/sign-in">Sign in</a>.</p>`,
+  );
+}

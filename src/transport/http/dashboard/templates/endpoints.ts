@@ -1,0 +1,179 @@
+import type { ActiveSession } from '../../../../services/dashboard-auth-service';
+import type { EndpointView } from '../../../../services/endpoint-service';
+import { html, SafeHtml } from '../html';
+import { badge, time, truncate } from './format';
+import { csrfField, errorBox, page } from './layout';
+
+export interface EndpointForm {
+  url?: string;
+  events?: string;
+  description?: string;
+}
+
+const endpointStatus = (e: EndpointView) => badge(e.disabled ? 'disabled' : 'enabled');
+const patternsText = (events: readonly string[]) => events.join('\n');
+
+function endpointFields(prefix: string, form: EndpointForm): SafeHtml {
+  return html`<div class="field">
+    <label for="${prefix}url">Endpoint URL</label>
+    <input id="${prefix}url" name="url" type="url" inputmode="url" required placeholder="https://example.com/webhooks" value="${form.url ?? ''}" aria-describedby="${prefix}url-hint">
+    <p class="hint" id="${prefix}url-hint">HTTPS only. Every delivery is a signed POST to this address.</p>
+  </div>
+  <div class="field">
+    <label for="${prefix}events">Event types</label>
+    <textarea id="${prefix}events" name="events" rows="3" aria-describedby="${prefix}events-hint">${form.events ?? '*'}</textarea>
+    <p class="hint" id="${prefix}events-hint">One pattern per line: <code>*</code> (every event), <code>order.*</code> (a prefix) or an exact type such as <code>order.created</code>.</p>
+  </div>
+  <div class="field">
+    <label for="${prefix}description">Description <span class="muted">(optional)</span></label>
+    <input id="${prefix}description" name="description" type="text" maxlength="1024" value="${form.description ?? ''}">
+  </div>`;
+}
+
+export interface EndpointsView {
+  endpoints: EndpointView[];
+  nextCursor: string | null;
+  isFirstPage: boolean;
+  form?: EndpointForm;
+  error?: string;
+  details?: string[];
+  notice?: string;
+}
+
+export function endpointsPage(session: ActiveSession, view: EndpointsView): SafeHtml {
+  return page(
+    { title: 'Webhook endpoints', session, active: 'endpoints', notice: view.notice },
+    html`<h1>Webhook endpoints</h1>
+<p class="lead">Events you send are delivered to every enabled endpoint whose patterns match their type.</p>
+<section aria-labelledby="add-heading" class="card">
+  <h2 id="add-heading">Add an endpoint</h2>
+  ${errorBox(view.error, view.details)}
+  <form class="stack" method="post" action="/dashboard/endpoints">
+    ${csrfField(session.csrfToken)}
+    ${endpointFields('new-', view.form ?? {})}
+    <div class="actions"><button type="submit">Add endpoint</button></div>
+  </form>
+</section>
+<section aria-labelledby="list-heading">
+  <h2 id="list-heading">Your endpoints</h2>
+  ${
+    view.endpoints.length === 0
+      ? html`<p class="muted">${view.isFirstPage ? 'No endpoints yet.' : 'No more endpoints.'}</p>`
+      : html`<div class="table-wrap" role="region" aria-labelledby="list-heading" tabindex="0">
+  <table>
+    <thead><tr><th scope="col">URL</th><th scope="col">Event types</th><th scope="col">Description</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
+    <tbody>
+      ${view.endpoints.map(
+        (e) => html`<tr>
+        <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(e.url, 80)}</code></a></td>
+        <td>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</td>
+        <td>${truncate(e.description, 80)}</td>
+        <td>${endpointStatus(e)}</td>
+        <td>${time(e.created_at)}</td>
+      </tr>`,
+      )}
+    </tbody>
+  </table>
+</div>`
+  }
+  <nav class="pagination" aria-label="Endpoint pages">
+    ${!view.isFirstPage && html`<a href="/dashboard/endpoints">Newest endpoints</a>`}
+    ${view.nextCursor && html`<a href="/dashboard/endpoints?cursor=${encodeURIComponent(view.nextCursor)}">Older endpoints</a>`}
+  </nav>
+</section>`,
+  );
+}
+
+export interface EndpointDetailView {
+  endpoint: EndpointView;
+  form?: EndpointForm;
+  error?: string;
+  details?: string[];
+  notice?: string;
+}
+
+export function endpointDetailPage(session: ActiveSession, view: EndpointDetailView): SafeHtml {
+  const e = view.endpoint;
+  const base = `/dashboard/endpoints/${e.id}`;
+  return page(
+    { title: 'Endpoint', session, active: 'endpoints', notice: view.notice },
+    html`<p><a href="/dashboard/endpoints">← All endpoints</a></p>
+<h1>Endpoint <code>${e.id}</code></h1>
+<section class="card" aria-labelledby="summary-heading">
+  <h2 id="summary-heading" class="visually-hidden">Summary</h2>
+  <dl class="details">
+    <dt>URL</dt><dd><code data-testid="endpoint-url">${e.url}</code></dd>
+    <dt>Event types</dt><dd>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</dd>
+    <dt>Description</dt><dd>${e.description || html`<span class="muted">—</span>`}</dd>
+    <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
+    <dt>Created</dt><dd>${time(e.created_at)}</dd>
+    <dt>Updated</dt><dd>${time(e.updated_at)}</dd>
+  </dl>
+  <div class="actions spaced">
+    <a class="button secondary" href="${base}/secret">Reveal signing secret</a>
+    <form method="post" action="${base}/${e.disabled ? 'enable' : 'disable'}">
+      ${csrfField(session.csrfToken)}
+      <button type="submit" class="secondary">${e.disabled ? 'Enable endpoint' : 'Disable endpoint'}</button>
+    </form>
+    <a class="button danger" href="${base}/delete">Delete endpoint</a>
+  </div>
+</section>
+<section class="card" aria-labelledby="edit-heading">
+  <h2 id="edit-heading">Edit</h2>
+  ${errorBox(view.error, view.details)}
+  <form class="stack" method="post" action="${base}">
+    ${csrfField(session.csrfToken)}
+    ${endpointFields('edit-', view.form ?? { url: e.url, events: patternsText(e.events), description: e.description })}
+    <div class="actions"><button type="submit">Save changes</button></div>
+  </form>
+</section>`,
+  );
+}
+
+export function endpointSecretPage(session: ActiveSession, endpoint: EndpointView, secret: string, notice?: string): SafeHtml {
+  const base = `/dashboard/endpoints/${endpoint.id}`;
+  return page(
+    { title: 'Signing secret', session, active: 'endpoints', notice },
+    html`<p><a href="${base}">← Back to the endpoint</a></p>
+<h1>Signing secret</h1>
+<p class="lead">For <code>${endpoint.url}</code></p>
+<section class="card" aria-labelledby="secret-heading">
+  <h2 id="secret-heading" class="visually-hidden">Secret</h2>
+  <div class="secret-box">
+    <code id="signing-secret" data-testid="signing-secret">${secret}</code>
+    <button type="button" class="secondary small" data-copy-target="signing-secret" data-copy-status="copy-status" hidden>Copy secret</button>
+  </div>
+  <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>
+  <p>Each delivery carries <code>X-Webhook-Signature: sha256=&lt;hex&gt;</code>: the HMAC-SHA256 of the raw body keyed with this secret. Compare it in constant time.</p>
+</section>
+<p><a class="button danger" href="${base}/secret/rotate">Rotate secret</a></p>`,
+  );
+}
+
+export function rotateSecretPage(session: ActiveSession, endpoint: EndpointView): SafeHtml {
+  const base = `/dashboard/endpoints/${endpoint.id}`;
+  return page(
+    { title: 'Rotate secret', session, active: 'endpoints' },
+    html`<h1>Rotate the signing secret?</h1>
+<p>Endpoint <code>${endpoint.url}</code>. Every attempt from now on is signed with a new secret; your receiver must be updated, or it will reject deliveries.</p>
+<form method="post" action="${base}/secret/rotate" class="actions">
+  ${csrfField(session.csrfToken)}
+  <button type="submit" class="danger">Rotate secret</button>
+  <a class="button secondary" href="${base}/secret">Cancel</a>
+</form>`,
+  );
+}
+
+export function deleteEndpointPage(session: ActiveSession, endpoint: EndpointView): SafeHtml {
+  const base = `/dashboard/endpoints/${endpoint.id}`;
+  return page(
+    { title: 'Delete endpoint', session, active: 'endpoints' },
+    html`<h1>Delete this endpoint?</h1>
+<p><code>${endpoint.url}</code> will receive nothing more; its pending retries are cancelled. Past delivery history stays visible on each event. This cannot be undone.</p>
+<form method="post" action="${base}/delete" class="actions">
+  ${csrfField(session.csrfToken)}
+  <button type="submit" class="danger">Delete endpoint</button>
+  <a class="button secondary" href="${base}">Cancel</a>
+</form>`,
+  );
+}

@@ -1,0 +1,183 @@
+import { EVENT_STATUSES, isManuallyRetryable } from '../../../../domain/webhooks/delivery-status';
+import type { ActiveSession } from '../../../../services/dashboard-auth-service';
+import type { DeliveryView, EventView } from '../../../../services/event-service';
+import { html, SafeHtml } from '../html';
+import { badge, integer, time, truncate } from './format';
+import { csrfField, errorBox, page } from './layout';
+
+export interface EventFilter {
+  type?: string;
+  status?: string;
+}
+
+export interface SendEventForm {
+  type: string;
+  data: string;
+}
+
+export const DEFAULT_TEST_EVENT: SendEventForm = {
+  type: 'test.ping',
+  data: '{\n  "message": "Hello from the dashboard"\n}',
+};
+
+export interface EventsView {
+  events: EventView[];
+  filter: EventFilter;
+  nextCursor: string | null;
+  isFirstPage: boolean;
+  send?: SendEventForm;
+  error?: string;
+  details?: string[];
+  notice?: string;
+}
+
+function listUrl(filter: EventFilter, cursor?: string): string {
+  const params = new URLSearchParams();
+  if (filter.type) params.set('type', filter.type);
+  if (filter.status) params.set('status', filter.status);
+  if (cursor) params.set('cursor', cursor);
+  const query = params.toString();
+  return `/dashboard/events${query ? `?${query}` : ''}`;
+}
+
+export function eventsPage(session: ActiveSession, view: EventsView): SafeHtml {
+  const send = view.send ?? DEFAULT_TEST_EVENT;
+  const filtered = Boolean(view.filter.type || view.filter.status);
+  return page(
+    { title: 'Events', session, active: 'events', notice: view.notice },
+    html`<h1>Events</h1>
+<section class="card" aria-labelledby="send-heading">
+  <h2 id="send-heading">Send a test event</h2>
+  <p class="hint">Delivered like any event sent with the API to every enabled endpoint whose patterns match the type.</p>
+  ${errorBox(view.error, view.details)}
+  <form class="stack" method="post" action="/dashboard/events">
+    ${csrfField(session.csrfToken)}
+    <div class="field">
+      <label for="event-type">Event type</label>
+      <input id="event-type" name="type" type="text" required maxlength="256" value="${send.type}" aria-describedby="event-type-hint">
+      <p class="hint" id="event-type-hint">Letters, digits and <code>_ . : -</code>, e.g. <code>order.created</code>.</p>
+    </div>
+    <div class="field">
+      <label for="event-data">Data (a JSON object)</label>
+      <textarea id="event-data" name="data" rows="5" required>${send.data}</textarea>
+    </div>
+    <div class="actions"><button type="submit">Send test event</button></div>
+  </form>
+</section>
+<section aria-labelledby="list-heading">
+  <h2 id="list-heading">Recent events</h2>
+  <form method="get" action="/dashboard/events" class="inline-fields card" role="search" aria-label="Filter events">
+    <div class="field">
+      <label for="filter-type">Type</label>
+      <input id="filter-type" name="type" type="text" maxlength="256" value="${view.filter.type ?? ''}">
+    </div>
+    <div class="field">
+      <label for="filter-status">Status</label>
+      <select id="filter-status" name="status">
+        <option value="">Any status</option>
+        ${EVENT_STATUSES.map((s) => html`<option value="${s}"${view.filter.status === s ? html` selected` : html``}>${s}</option>`)}
+      </select>
+    </div>
+    <div class="actions"><button type="submit" class="secondary">Filter</button>${filtered && html` <a href="/dashboard/events">Clear</a>`}</div>
+  </form>
+  ${
+    view.events.length === 0
+      ? html`<p class="muted">${filtered ? 'No events match this filter.' : view.isFirstPage ? 'No events yet.' : 'No older events.'}</p>`
+      : html`<div class="table-wrap" role="region" aria-labelledby="list-heading" tabindex="0">
+  <table>
+    <thead><tr><th scope="col">Event</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="num">Destinations</th><th scope="col">Created</th></tr></thead>
+    <tbody>
+      ${view.events.map(
+        (e) => html`<tr>
+        <td><a href="/dashboard/events/${e.id}">#${e.id}</a></td>
+        <td><code>${e.type}</code></td>
+        <td>${badge(e.status)}</td>
+        <td class="num">${integer(e.destinations)}</td>
+        <td>${time(e.created_at)}</td>
+      </tr>`,
+      )}
+    </tbody>
+  </table>
+</div>`
+  }
+  <nav class="pagination" aria-label="Event pages">
+    ${!view.isFirstPage && html`<a href="${listUrl(view.filter)}">Newest events</a>`}
+    ${view.nextCursor && html`<a href="${listUrl(view.filter, view.nextCursor)}">Older events</a>`}
+  </nav>
+</section>`,
+  );
+}
+
+export type EventDetail = EventView & { deliveries: DeliveryView[] };
+
+function deliverySection(session: ActiveSession, event: EventDetail, d: DeliveryView, index: number): SafeHtml {
+  const headingId = `delivery-${index}`;
+  return html`<section class="card" aria-labelledby="${headingId}" data-testid="delivery">
+  <h3 id="${headingId}">Delivery to <code>${d.url || d.endpoint_id}</code></h3>
+  <dl class="details">
+    <dt>Status</dt><dd data-testid="delivery-status">${badge(d.status)}</dd>
+    <dt>Endpoint</dt><dd><a href="/dashboard/endpoints/${d.endpoint_id}"><code>${d.endpoint_id}</code></a></dd>
+    <dt>Round</dt><dd>${d.round}</dd>
+    <dt>Attempts</dt><dd>${d.attempt_count}</dd>
+    <dt>Next attempt</dt><dd>${d.next_attempt_at ? time(d.next_attempt_at) : html`<span class="muted">none scheduled</span>`}</dd>
+  </dl>
+  ${
+    isManuallyRetryable(d.status) &&
+    html`<form method="post" action="/dashboard/events/${event.id}/deliveries/${d.endpoint_id}/retry" class="actions spaced">
+    ${csrfField(session.csrfToken)}
+    <button type="submit">Retry delivery</button>
+  </form>`
+  }
+  ${
+    d.attempts.length === 0
+      ? html`<p class="muted">No attempt has finished yet.</p>`
+      : html`<div class="table-wrap spaced" role="region" aria-labelledby="${headingId}" tabindex="0">
+    <table>
+      <caption>Attempts</caption>
+      <thead><tr><th scope="col">Round</th><th scope="col">Attempt</th><th scope="col">Started</th><th scope="col" class="num">Duration</th><th scope="col" class="num">Status code</th><th scope="col">Error</th><th scope="col">Response body</th></tr></thead>
+      <tbody>
+        ${d.attempts.map(
+          (a) => html`<tr data-testid="attempt">
+          <td>${a.round}</td>
+          <td>${a.attempt}</td>
+          <td>${time(a.started_at)}</td>
+          <td class="num">${integer(a.duration_ms)} ms</td>
+          <td class="num" data-testid="attempt-status-code">${a.status_code ?? html`<span class="muted">—</span>`}</td>
+          <td>${a.error ?? html`<span class="muted">—</span>`}</td>
+          <td>${a.response_body ? html`<pre>${truncate(a.response_body, 500)}</pre>` : html`<span class="muted">—</span>`}</td>
+        </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`
+  }
+</section>`;
+}
+
+export function eventDetailPage(session: ActiveSession, event: EventDetail, options: { notice?: string; error?: string } = {}): SafeHtml {
+  return page(
+    { title: `Event #${event.id}`, session, active: 'events', notice: options.notice },
+    html`<p><a href="/dashboard/events">← All events</a></p>
+<h1>Event #${event.id}</h1>
+${errorBox(options.error)}
+<section class="card" aria-labelledby="summary-heading">
+  <h2 id="summary-heading" class="visually-hidden">Summary</h2>
+  <dl class="details">
+    <dt>Type</dt><dd><code>${event.type}</code></dd>
+    <dt>Status</dt><dd data-testid="event-status">${badge(event.status)}</dd>
+    <dt>Created</dt><dd>${time(event.created_at)}</dd>
+    <dt>Timestamp</dt><dd><code>${event.timestamp}</code></dd>
+    <dt>Idempotency key</dt><dd>${event.idempotency_key ? html`<code>${event.idempotency_key}</code>` : html`<span class="muted">none</span>`}</dd>
+  </dl>
+  <h3>Data</h3>
+  <pre>${JSON.stringify(event.data, null, 2)}</pre>
+  <p class="actions spaced"><a class="button secondary" href="/dashboard/events/${event.id}">Refresh</a></p>
+</section>
+<h2>Deliveries</h2>
+${
+  event.deliveries.length === 0
+    ? html`<p class="muted">No enabled endpoint matched this event type when it was sent, so nothing was delivered.</p>`
+    : event.deliveries.map((d, i) => deliverySection(session, event, d, i))
+}`,
+  );
+}

@@ -1,0 +1,43 @@
+import { html, SafeHtml } from '../html';
+
+/** Dates as a machine-readable <time> with a fixed, unambiguous UTC text. */
+export function time(iso: string | Date | null | undefined): SafeHtml {
+  if (!iso) return html`<span class="muted">—</span>`;
+  const date = typeof iso === 'string' ? new Date(iso) : iso;
+  const text = `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return html`<time datetime="${date.toISOString()}">${text}</time>`;
+}
+
+const INTEGER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** Catalog prices have up to 6 decimals (e.g. $0.000016 per GB-second). */
+const UNIT_PRICE = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
+
+export const integer = (n: number): string => (Number.isFinite(n) ? INTEGER.format(n) : 'unlimited');
+export const usd = (n: number): string => USD.format(n);
+export const unitPrice = (n: number): string => UNIT_PRICE.format(n);
+
+export type BadgeTone = 'ok' | 'bad' | 'wait' | 'off';
+
+const TONES: Record<string, BadgeTone> = {
+  delivered: 'ok',
+  succeeded: 'ok',
+  active: 'ok',
+  enabled: 'ok',
+  failed: 'bad',
+  revoked: 'off',
+  cancelled: 'off',
+  disabled: 'off',
+  pending: 'wait',
+  retrying: 'wait',
+};
+
+/** A status word in a coloured pill; the word itself carries the meaning (not only the colour). */
+export function badge(status: string): SafeHtml {
+  return html`<span class="badge ${TONES[status] ?? 'off'}">${status}</span>`;
+}
+
+/** Shortens long free text for table cells; the full value stays available elsewhere. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,118 @@
+import { PRODUCT_CODES, PRODUCTS } from '../../../../domain/keys/products';
+import type { KeyView } from '../../../../services/account-service';
+import { MAX_LABEL_LENGTH } from '../../../../services/account-service';
+import type { ActiveSession } from '../../../../services/dashboard-auth-service';
+import { html, SafeHtml } from '../html';
+import { badge, time } from './format';
+import { csrfField, errorBox, page } from './layout';
+
+export interface KeysView {
+  keys: KeyView[];
+  form?: { product?: string; label?: string };
+  error?: string;
+  notice?: string;
+}
+
+const maskedKey = (k: KeyView) => `${k.prefix}…${k.last_four}`;
+
+export function keysPage(session: ActiveSession, view: KeysView): SafeHtml {
+  const chosen = view.form?.product ?? 'weh';
+  return page(
+    { title: 'API keys', session, active: 'keys', notice: view.notice },
+    html`<h1>API keys</h1>
+<p class="lead">Each key works for exactly one product. The full key is shown once, when you create it.</p>
+<section aria-labelledby="create-heading" class="card">
+  <h2 id="create-heading">Create a key</h2>
+  ${errorBox(view.error)}
+  <form class="stack" method="post" action="/dashboard/keys">
+    ${csrfField(session.csrfToken)}
+    <div class="inline-fields">
+      <div class="field">
+        <label for="product">Product</label>
+        <select id="product" name="product" required>
+          ${PRODUCT_CODES.map(
+            (code) => html`<option value="${code}"${code === chosen ? html` selected` : html``}>${PRODUCTS[code].name} (${code})</option>`,
+          )}
+        </select>
+      </div>
+      <div class="field">
+        <label for="label">Label</label>
+        <input id="label" name="label" type="text" required maxlength="${MAX_LABEL_LENGTH}" value="${view.form?.label ?? ''}" aria-describedby="label-hint">
+        <p class="hint" id="label-hint">Where the key is used, e.g. “production server”.</p>
+      </div>
+    </div>
+    <div class="actions"><button type="submit">Create key</button></div>
+  </form>
+</section>
+<section aria-labelledby="list-heading">
+  <h2 id="list-heading">Your keys</h2>
+  ${
+    view.keys.length === 0
+      ? html`<p class="muted">No keys yet.</p>`
+      : html`<div class="table-wrap" role="region" aria-labelledby="list-heading" tabindex="0">
+  <table>
+    <thead><tr><th scope="col">Label</th><th scope="col">Product</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody>
+      ${view.keys.map(
+        (k) => html`<tr data-key-id="${k.id}">
+        <td>${k.label}</td>
+        <td>${k.product_name}</td>
+        <td><code>${maskedKey(k)}</code></td>
+        <td>${time(k.created_at)}</td>
+        <td>${k.revoked_at ? html`${badge('revoked')}<br><span class="hint">${time(k.revoked_at)}</span>` : badge('active')}</td>
+        <td>${k.revoked_at ? html`` : html`<a class="button small danger" href="/dashboard/keys/${k.id}/revoke">Revoke<span class="visually-hidden"> key ${k.label}</span></a>`}</td>
+      </tr>`,
+      )}
+    </tbody>
+  </table>
+</div>`
+  }
+  <p class="muted">Rotating a key without downtime: create a new key for the same product, deploy it, check that traffic succeeds, then revoke the old key.</p>
+</section>`,
+  );
+}
+
+export interface NewKeyView {
+  key: string;
+  product: string;
+  productName: string;
+  label: string;
+}
+
+export function newKeyPage(session: ActiveSession, view: NewKeyView): SafeHtml {
+  return page(
+    { title: 'Your new API key', session, active: 'keys' },
+    html`<h1>Your new API key</h1>
+<div class="warning" role="alert"><p><strong>Copy this key now. You won't see it again:</strong> we store only a hash of it.</p></div>
+<section class="card" aria-labelledby="key-heading">
+  <h2 id="key-heading">${view.label} <span class="muted">· ${view.productName}</span></h2>
+  <div class="secret-box">
+    <code id="new-key" data-testid="new-key">${view.key}</code>
+    <button type="button" class="secondary small" data-copy-target="new-key" data-copy-status="copy-status" hidden>Copy key</button>
+  </div>
+  <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>
+  <p>Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it out of source control.</p>
+</section>
+<p><a class="button" href="/dashboard/keys">I have copied it: back to keys</a></p>`,
+  );
+}
+
+export function revokeKeyPage(session: ActiveSession, key: KeyView): SafeHtml {
+  return page(
+    { title: 'Revoke key', session, active: 'keys' },
+    html`<h1>Revoke key “${key.label}”?</h1>
+<div class="card">
+  <dl class="details">
+    <dt>Key</dt><dd><code>${maskedKey(key)}</code></dd>
+    <dt>Product</dt><dd>${key.product_name}</dd>
+    <dt>Created</dt><dd>${time(key.created_at)}</dd>
+  </dl>
+</div>
+<p>Requests made with this key will be refused with 401 from now on. This cannot be undone.</p>
+<form method="post" action="/dashboard/keys/${key.id}/revoke" class="actions">
+  ${csrfField(session.csrfToken)}
+  <button type="submit" class="danger">Revoke key</button>
+  <a class="button secondary" href="/dashboard/keys">Cancel</a>
+</form>`,
+  );
+}

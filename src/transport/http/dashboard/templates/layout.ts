@@ -1,0 +1,79 @@
+import type { ActiveSession } from '../../../../services/dashboard-auth-service';
+import { assetUrl } from '../assets';
+import { CSRF_FIELD } from '../csrf';
+import { html, SafeHtml } from '../html';
+
+export type NavItem = 'overview' | 'keys' | 'endpoints' | 'events' | 'cost-estimator';
+
+const NAV: { id: NavItem; href: string; label: string }[] = [
+  { id: 'overview', href: '/dashboard', label: 'Overview' },
+  { id: 'keys', href: '/dashboard/keys', label: 'API keys' },
+  { id: 'endpoints', href: '/dashboard/endpoints', label: 'Webhook endpoints' },
+  { id: 'events', href: '/dashboard/events', label: 'Events' },
+  { id: 'cost-estimator', href: '/dashboard/cost-estimator', label: 'Cost estimator' },
+];
+
+export interface PageOptions {
+  title: string;
+  /** Signed in: the header shows the account and a sign-out button, and the navigation. */
+  session?: ActiveSession;
+  active?: NavItem;
+  notice?: string;
+  /** Sign-in and sign-up: a narrow column. */
+  narrow?: boolean;
+}
+
+export function csrfField(token: string): SafeHtml {
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
+}
+
+export function noticeBox(text: string | undefined): SafeHtml {
+  return html`${text && html`<p class="notice" role="status">${text}</p>`}`;
+}
+
+export function errorBox(message: string | undefined, details: readonly string[] = []): SafeHtml {
+  if (!message) return html``;
+  return html`<div class="error-box" role="alert"><p><strong>${message}</strong></p>${
+    details.length > 0 && html`<ul>${details.map((d) => html`<li>${d}</li>`)}</ul>`
+  }</div>`;
+}
+
+/** The whole document: one stylesheet, one deferred script, a skip link, semantic landmarks. */
+export function page(options: PageOptions, body: SafeHtml): SafeHtml {
+  const { session } = options;
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · Developer Platform dashboard</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${assetUrl('dashboard.css')}">
+<script src="${assetUrl('dashboard.js')}" defer></script>
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to content</a>
+<header class="site-header">
+  <div class="bar">
+    <a class="brand" href="/dashboard">Developer Platform</a>
+    ${
+      session &&
+      html`<span class="account">Signed in as <strong>${session.account.email}</strong></span>
+    <form method="post" action="/dashboard/sign-out">${csrfField(session.csrfToken)}<button type="submit" class="button small">Sign out</button></form>`
+    }
+  </div>
+  ${
+    session &&
+    html`<nav class="main-nav" aria-label="Dashboard"><ul>${NAV.map(
+      (item) => html`<li><a href="${item.href}"${item.id === options.active ? html` aria-current="page"` : html``}>${item.label}</a></li>`,
+    )}</ul></nav>`
+  }
+</header>
+<main id="main" tabindex="-1"${options.narrow ? html` class="narrow"` : html``}>
+${noticeBox(options.notice)}
+${body}
+</main>
+<footer class="site-footer"><p>API reference: <a href="/docs">/docs</a> · OpenAPI: <a href="/openapi.json">/openapi.json</a></p></footer>
+</body>
+</html>`;
+}

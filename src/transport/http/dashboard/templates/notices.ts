@@ -1,0 +1,24 @@
+/**
+ * Success messages after a redirect (PRG): the URL names one of these keys, never the text,
+ * so nothing a link carries is reflected into the page.
+ */
+export const NOTICES = {
+  'signed-out': 'You have signed out.',
+  'welcome': 'Your account is ready. Create an API key to get started.',
+  'key-revoked': 'The key was revoked. Requests made with it now get 401.',
+  'key-hidden': 'A full key is shown only once. If you lost it, create a new key and revoke the old one.',
+  'endpoint-created': 'Endpoint added. Reveal its signing secret to verify deliveries.',
+  'endpoint-updated': 'Endpoint saved.',
+  'endpoint-disabled': 'Endpoint disabled: it receives nothing and its pending retries were cancelled.',
+  'endpoint-enabled': 'Endpoint enabled.',
+  'endpoint-deleted': 'Endpoint deleted. Its pending retries were cancelled.',
+  'secret-rotated': 'Signing secret rotated. Every later attempt is signed with the new secret.',
+  'event-sent': 'Test event sent. Deliveries appear below as they happen; refresh to update.',
+  'retry-started': 'Retry started: a new round begins at attempt 1.',
+} as const;
+
+export type NoticeKey = keyof typeof NOTICES;
+
+export function noticeText(key: unknown): string | undefined {
+  return typeof key === 'string' && Object.prototype.hasOwnProperty.call(NOTICES, key) ? NOTICES[key as NoticeKey] : undefined;
+}

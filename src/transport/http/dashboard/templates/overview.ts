@@ -1,0 +1,58 @@
+import type { ActiveSession } from '../../../../services/dashboard-auth-service';
+import { html, SafeHtml } from '../html';
+import { integer, time } from './format';
+import { page } from './layout';
+
+export interface OverviewView {
+  tierName: string;
+  usedThisMonth: number;
+  /** Infinity for enterprise (no quota). */
+  monthlyQuota: number;
+  burstPerMinute: number;
+  quotaResetsAt: Date;
+  activeKeys: number;
+  endpoints: number;
+}
+
+export function overviewPage(session: ActiveSession, view: OverviewView, notice?: string): SafeHtml {
+  const limited = Number.isFinite(view.monthlyQuota);
+  const percent = limited && view.monthlyQuota > 0 ? Math.min(100, Math.round((view.usedThisMonth / view.monthlyQuota) * 100)) : 0;
+  return page(
+    { title: 'Overview', session, active: 'overview', notice },
+    html`<h1>Overview</h1>
+<section aria-labelledby="plan-heading">
+  <h2 id="plan-heading" class="visually-hidden">Plan and usage</h2>
+  <div class="grid">
+    <div class="card stat">
+      <p class="label">Plan</p>
+      <p class="value" data-testid="tier">${view.tierName}</p>
+    </div>
+    <div class="card stat">
+      <p class="label" id="usage-label">API calls this month</p>
+      <p class="value" data-testid="usage">${integer(view.usedThisMonth)} <span class="muted">of ${integer(view.monthlyQuota)}</span></p>
+      ${
+        limited
+          ? html`<meter min="0" max="${view.monthlyQuota}" value="${Math.min(view.usedThisMonth, view.monthlyQuota)}" high="${Math.floor(view.monthlyQuota * 0.8)}" optimum="0" aria-labelledby="usage-label">${percent}%</meter>
+      <p class="hint">${percent}% used · resets ${time(view.quotaResetsAt)}</p>`
+          : html`<p class="hint">No monthly quota on this plan.</p>`
+      }
+    </div>
+    <div class="card stat">
+      <p class="label">Burst limit</p>
+      <p class="value" data-testid="burst">${integer(view.burstPerMinute)} <span class="muted">calls / minute</span></p>
+      <p class="hint">Per account, across all keys.</p>
+    </div>
+  </div>
+</section>
+<section aria-labelledby="start-heading">
+  <h2 id="start-heading">Getting started</h2>
+  <ol>
+    <li><a href="/dashboard/keys">Create an API key</a> for Webhook Reliability (you have ${view.activeKeys} active ${view.activeKeys === 1 ? 'key' : 'keys'}).</li>
+    <li><a href="/dashboard/endpoints">Register a webhook endpoint</a> (${view.endpoints === 0 ? 'none yet' : `${view.endpoints} registered`}).</li>
+    <li><a href="/dashboard/events">Send a test event</a> and watch its delivery attempts.</li>
+    <li><a href="/dashboard/cost-estimator">Estimate the cost</a> of the infrastructure you run.</li>
+  </ol>
+  <p class="muted">Calls with your keys go to <code>/api/v1/…</code> with <code>Authorization: Bearer &lt;key&gt;</code>. See the <a href="/docs">API reference</a>.</p>
+</section>`,
+  );
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import {
+  CATEGORIES,
+  DEFAULT_HOURS_PER_MONTH,
+  estimateRequestSchema,
+  MAX_ITEMS,
+  PRICE_UNITS,
+  PROVIDERS,
+  type EstimateRequest,
+} from '../../../domain/cost-estimator';
+import { ErrorBody } from '../responses';
+
+/** Request and response shapes of the cost estimator: the single source of its OpenAPI description. */
+
+/**
+ * Documented as string enums, validated by parseCatalogQuery in the handler: an unknown (or
+ * repeated) value must be a 400 carrying `allowed`, which a zod query schema would not produce.
+ */
+export const CatalogQuery = z.object({
+  provider: z
+    .unknown()
+    .meta({ type: 'string', enum: [...PROVIDERS], description: 'Only this provider.', example: 'aws' })
+    .optional(),
+  category: z
+    .unknown()
+    .meta({ type: 'string', enum: [...CATEGORIES], description: 'Only this category (combinable with provider).', example: 'compute' })
+    .optional(),
+});
+
+export const CatalogEntryBody = z.object({
+  provider: z.enum(PROVIDERS),
+  category: z.enum(CATEGORIES),
+  service: z.string(),
+  instance: z.string().describe('Instance type or tier name.'),
+  specs: z.string(),
+  priceUnit: z.enum(PRICE_UNITS as [string, ...string[]]),
+  priceUsd: z.number().describe('List price in USD per priceUnit.'),
+  region: z.string(),
+});
+
+export const CatalogBody = z.object({
+  count: z.number().int().describe('Number of entries returned.'),
+  services: z.array(CatalogEntryBody).describe('Catalog order: provider, category, service, instance.'),
+});
+
+export const EXAMPLE_ESTIMATE_REQUEST: EstimateRequest = {
+  items: [
+    { provider: 'aws', service: 'Amazon EC2', instance: 'm5.large', quantity: 2, hoursPerMonth: DEFAULT_HOURS_PER_MONTH },
+    { provider: 'aws', service: 'Amazon S3', instance: 'Standard', quantity: 1, gbPerMonth: 500 },
+    { provider: 'aws', service: 'AWS Lambda', instance: 'Requests', quantity: 3 },
+  ],
+};
+
+export const EstimateRequestBody = estimateRequestSchema.meta({
+  description: `1 to ${MAX_ITEMS} items. Unknown fields are rejected (400) so a misspelt usage field never prices silently at its default.`,
+  example: EXAMPLE_ESTIMATE_REQUEST,
+});
+
+export const BreakdownLineBody = z.object({
+  provider: z.enum(PROVIDERS),
+  service: z.string(),
+  instance: z.string().describe("The matched catalog instance (the service's only one when the item named none)."),
+  quantity: z.number(),
+  unitPrice: z.number(),
+  priceUnit: z.string(),
+  monthlyUsd: z.number().describe('Line cost, exact decimal arithmetic rounded half-up to cents.'),
+});
+
+export const EstimateBody = z.object({
+  totalMonthlyUsd: z.number().describe('Unrounded sum of the lines, rounded half-up to cents.'),
+  totalAnnualUsd: z.number().describe('12 × totalMonthlyUsd.'),
+  breakdown: z.array(BreakdownLineBody).describe('One line per item, in request order.'),
+  generatedAt: z.string().describe('ISO 8601 UTC with milliseconds.'),
+});
+
+/** The shared error body plus the estimator's own fields. */
+export const EstimatorErrorBody = ErrorBody.extend({
+  allowed: z.array(z.string()).optional().describe('400 on GET: the allowed values of the bad filter.'),
+  index: z.number().int().optional().describe('422: index of the item that cannot be priced.'),
+  instances: z.array(z.string()).optional().describe("422: the service's instances to choose from."),
+});

@@ -1,0 +1,125 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { type Catalog, estimateCost, parseCatalogQuery, PROVIDERS } from '../../../domain/cost-estimator';
+import { COST_ESTIMATOR_PATH } from '../middleware/estimator-access';
+import { LIMIT_HEADERS } from '../responses';
+import { defineRoute } from '../route';
+import { CatalogBodies } from './catalog-bodies';
+import { CatalogBody, CatalogQuery, EstimateBody, EstimateRequestBody, EstimatorErrorBody, EXAMPLE_ESTIMATE_REQUEST } from './cost-estimator-schemas';
+
+export interface CostEstimatorDeps {
+  catalog: Catalog;
+}
+
+const tags = ['Cost estimator'];
+/** Authentication is optional: anonymous (per-IP limits) or `x-api-key` (the account's limits). */
+const OPTIONAL_KEY: Array<Record<string, string[]>> = [{}, { apiKeyHeader: [] }];
+/** Fixed so the documented example does not change with every document generation. */
+const EXAMPLE_TIME = new Date('2026-11-22T12:00:00.000Z');
+
+/**
+ * platform-api.md "Cost estimator", CONTRACT §5: the catalog and the estimate. Access and rate limits
+ * are the estimatorAccess guard's (registered with the app's guards, before the body is read).
+ */
+export function costEstimatorRoutes({ catalog }: CostEstimatorDeps) {
+  const bodies = new CatalogBodies(catalog);
+  const exampleFilter = { provider: 'aws', category: 'compute' } as const;
+  const exampleServices = catalog.filter(exampleFilter);
+
+  return [
+    defineRoute({
+      method: 'get',
+      path: COST_ESTIMATOR_PATH,
+      summary: 'The priced service catalog',
+      description:
+        `${catalog.entries.length} configurations (catalog version ${catalog.version}, list prices of ${catalog.pricedAt}: ` +
+        `${PROVIDERS.map((p) => `${p} ${catalog.regions[p]}`).join(', ')}). Filters combine; an unknown value is a 400 listing the \`allowed\` values.`,
+      tags,
+      security: OPTIONAL_KEY,
+      query: CatalogQuery,
+      responses: estimatorResponses(
+        {
+          description: 'Matching entries in catalog order.',
+          schema: CatalogBody,
+          example: { count: exampleServices.length, services: exampleServices },
+        },
+        {
+          400: {
+            error: 'Unknown provider "oracle". Allowed values: aws, gcp, azure.',
+            code: 'invalid_request',
+            details: [{ path: 'provider', message: 'must be one of: aws, gcp, azure' }],
+            allowed: [...PROVIDERS],
+          },
+        },
+      ),
+      handler: (ctx) => {
+        const filter = parseCatalogQuery(ctx.query);
+        ctx.type = 'application/json';
+        ctx.body = bodies.get(filter);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: COST_ESTIMATOR_PATH,
+      summary: 'Estimate monthly and annual cost',
+      description:
+        'Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default 730); ' +
+        'per GB/month and per GB × quantity × gbPerMonth (required); monthly units × quantity; per million/100K/10K/1K ' +
+        'and per GB-second × quantity (quantity counts the priced blocks). Exact decimals; each line rounded half-up to cents; ' +
+        'the total is the unrounded sum rounded once; annual = 12 × monthly. An unknown provider or a bad field is a 400; ' +
+        'an item the catalog cannot price is a 422 naming its `index`.',
+      tags,
+      security: OPTIONAL_KEY,
+      body: EstimateRequestBody,
+      responses: estimatorResponses(
+        {
+          description: 'The estimate with one breakdown line per item, in request order.',
+          schema: EstimateBody,
+          example: estimateCost(catalog, EXAMPLE_ESTIMATE_REQUEST.items, () => EXAMPLE_TIME),
+        },
+        {
+          400: {
+            error: 'Invalid request body.',
+            code: 'invalid_request',
+            details: [{ path: 'items.0.quantity', message: 'must be greater than 0' }],
+          },
+          422: {
+            error: 'items[0]: aws / Amazon EC2 has 6 instances; choose one with "instance".',
+            code: 'instance_required',
+            index: 0,
+            instances: catalog.instancesOf('aws', 'Amazon EC2').map((e) => e.instance),
+          },
+        },
+      ),
+      handler: (ctx, { body }) => {
+        ctx.body = estimateCost(catalog, body.items);
+      },
+    }),
+  ];
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid parameters or body (`details` says where; GET adds `allowed`).',
+  401: 'x-api-key given but malformed, unknown or revoked.',
+  422: 'Valid body with an item the catalog cannot price (`index`, and `instances` when an instance is missing or unknown).',
+  429: 'Per-minute burst limit (anonymous: 30 per IP) or the monthly quota of the key’s account exceeded; see Retry-After.',
+  500: 'Internal error; safe to retry with backoff.',
+};
+
+/** Every response but 401 carries the limit headers: the call was metered (anonymously or for the key's account). */
+function estimatorResponses(
+  success: { description: string; schema: typeof CatalogBody | typeof EstimateBody; example: unknown },
+  errorExamples: Partial<Record<400 | 422, unknown>>,
+): RouteConfig['responses'] {
+  const responses: RouteConfig['responses'] = {
+    200: { description: success.description, headers: LIMIT_HEADERS, content: { 'application/json': { schema: success.schema, example: success.example } } },
+  };
+  for (const status of [400, 401, ...(422 in errorExamples ? [422] : []), 429, 500]) {
+    const example = errorExamples[status as 400 | 422];
+    responses[status] = {
+      description: ERROR_DESCRIPTIONS[status],
+      ...(status === 401 ? {} : { headers: LIMIT_HEADERS }),
+      content: { 'application/json': { schema: EstimatorErrorBody, ...(example === undefined ? {} : { example }) } },
+    };
+  }
+  return responses;
+}

@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Platform } from '../../src/main/platform';
+import { apiClient, eventually, startTestPlatform } from '../support/platform';
+
+/** CONTRACT §1 "Ops CLI": the real command, as a child process, against the test store. */
+
+const ROOT = path.resolve(__dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const KEY_PATTERN = /^svc_live_(weh|sec|pii|dep|rat|api)_[0-9a-f]{32}$/;
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], db: string): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      {
+        cwd: ROOT,
+        env: { ...process.env, MONGODB_URI: process.env.MONGODB_URI, MONGODB_DB: db, LOG_LEVEL: 'silent' },
+        timeout: 60_000,
+      },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('ops CLI', () => {
+  const db = `cli_${randomBytes(4).toString('hex')}`;
+  const cli = (...args: string[]) => run(TSX, ['src/main/cli.ts', ...args], db);
+  const ok = async (...args: string[]) => {
+    const r = await cli(...args);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    return JSON.parse(r.stdout);
+  };
+  const fails = async (...args: string[]) => {
+    const r = await cli(...args);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    const error = JSON.parse(r.stderr.trim());
+    expect(error).toMatchObject({ error: expect.any(String) });
+    return error;
+  };
+  const email = () => `ops-${randomBytes(5).toString('hex')}@example.test`;
+
+  it('`npm run --silent cli -- account create` prints one JSON object and exits 0, default tier free', async () => {
+    const address = email();
+    const r = await run('npm', ['run', '--silent', 'cli', '--', 'account', 'create', '--email', address], db);
+    expect(r.code).toBe(0);
+    const account = JSON.parse(r.stdout);
+    expect(account).toEqual({ id: expect.any(String), email: address, tier: 'free' });
+  });
+
+  it('account create --tier', async () => {
+    expect(await ok('account', 'create', '--email', email(), '--tier', 'business')).toMatchObject({ tier: 'business' });
+  });
+
+  it('account set-tier', async () => {
+    const account = await ok('account', 'create', '--email', email());
+    expect(await ok('account', 'set-tier', '--account', account.id, '--tier', 'team')).toEqual({ id: account.id, email: account.email, tier: 'team' });
+  });
+
+  it('key create prints the full key (only here), key list never does, key revoke marks it revoked', async () => {
+    const account = await ok('account', 'create', '--email', email());
+    const created = await ok('key', 'create', '--account', account.id, '--product', 'weh', '--label', 'production');
+    expect(created).toEqual({ id: expect.any(String), key: expect.stringMatching(KEY_PATTERN), product: 'weh', label: 'production', created_at: expect.any(String) });
+    expect(new Date(created.created_at).toISOString()).toBe(created.created_at);
+
+    const list = await ok('key', 'list', '--account', account.id);
+    const text = JSON.stringify(list);
+    expect(text).not.toContain(created.key);
+    expect(text).not.toContain(created.key.slice('svc_live_weh_'.length));
+    expect(list.data).toEqual([expect.objectContaining({ id: created.id, product: 'weh', label: 'production', prefix: 'svc_live_weh_', last_four: created.key.slice(-4), revoked_at: null })]);
+
+    const revoked = await ok('key', 'revoke', '--key', created.id);
+    expect(revoked).toMatchObject({ id: created.id, revoked_at: expect.any(String) });
+    expect(JSON.stringify(revoked)).not.toContain(created.key);
+    const after = await ok('key', 'list', '--account', account.id);
+    expect(after.data[0].revoked_at).toBe(revoked.revoked_at);
+  });
+
+  it('key create for each of the six products: the key carries the product prefix', async () => {
+    const account = await ok('account', 'create', '--email', email());
+    const products = ['weh', 'sec', 'pii', 'dep', 'rat', 'api'];
+    const keys = await Promise.all(products.map((product) => ok('key', 'create', '--account', account.id, '--product', product, '--label', product)));
+    expect(keys.map((k) => k.key.slice(0, 'svc_live_xxx_'.length))).toEqual(products.map((p) => `svc_live_${p}_`));
+    expect(keys.map((k) => k.product)).toEqual(products);
+  });
+
+  describe('with a running API on the same database', () => {
+    let platform: Platform;
+    beforeAll(async () => {
+      platform = await startTestPlatform({ roles: { api: true, worker: false }, env: { MONGODB_DB: db } });
+    });
+    afterAll(async () => {
+      await platform?.stop();
+    });
+
+    it('a key made by the CLI works at once; revoked by the CLI it is refused within 1 s; a tier set by the CLI applies', async () => {
+      const account = await ok('account', 'create', '--email', email());
+      const created = await ok('key', 'create', '--account', account.id, '--product', 'weh', '--label', 'ops');
+      const api = apiClient(platform, created.key);
+      const first = await api.get('/api/v1/webhooks/endpoints');
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-quota-limit')).toBe('500');
+
+      await ok('account', 'set-tier', '--account', account.id, '--tier', 'enterprise');
+      await eventually(async () => (await api.get('/api/v1/webhooks/endpoints')).headers.get('x-quota-limit') === 'unlimited', 2_000, 50);
+
+      await ok('key', 'revoke', '--key', created.id);
+      const revokedAt = Date.now();
+      await eventually(async () => (await api.get('/api/v1/webhooks/endpoints')).status === 401, 1_000, 25);
+      expect(Date.now() - revokedAt).toBeLessThanOrEqual(1_000);
+    });
+  });
+
+  describe('bad input: non-zero exit, JSON error on stderr, nothing on stdout', () => {
+    it('a missing required option', async () => {
+      expect((await fails('account', 'create')).error).toMatch(/--email/);
+    });
+
+    it('an invalid email', async () => {
+      await fails('account', 'create', '--email', 'not-an-email');
+    });
+
+    it('a duplicate email', async () => {
+      const address = email();
+      await ok('account', 'create', '--email', address);
+      expect((await fails('account', 'create', '--email', address)).code).toBe('email_taken');
+    });
+
+    it('an unknown command', async () => {
+      expect((await fails('account', 'delete', '--account', 'x')).error).toMatch(/Unknown command/);
+      expect((await fails('frobnicate')).error).toMatch(/Unknown command/);
+      await fails();
+    });
+
+    it('an unknown option', async () => {
+      await fails('account', 'create', '--email', email(), '--colour', 'blue');
+    });
+
+    it('an unknown tier', async () => {
+      expect((await fails('account', 'create', '--email', email(), '--tier', 'platinum')).error).toMatch(/free, developer, starter, team, business, enterprise/);
+      const account = await ok('account', 'create', '--email', email());
+      await fails('account', 'set-tier', '--account', account.id, '--tier', 'Free');
+    });
+
+    it('an unknown product', async () => {
+      const account = await ok('account', 'create', '--email', email());
+      expect((await fails('key', 'create', '--account', account.id, '--product', 'webhooks', '--label', 'x')).error).toMatch(/weh, sec, pii, dep, rat, api/);
+    });
+
+    it('an unknown account or key', async () => {
+      expect((await fails('key', 'create', '--account', 'acct_nope', '--product', 'weh', '--label', 'x')).code).toBe('not_found');
+      expect((await fails('account', 'set-tier', '--account', 'acct_nope', '--tier', 'free')).code).toBe('not_found');
+      expect((await fails('key', 'list', '--account', 'acct_nope')).code).toBe('not_found');
+      expect((await fails('key', 'revoke', '--key', 'key_nope')).code).toBe('not_found');
+    });
+
+    it('an empty label', async () => {
+      const account = await ok('account', 'create', '--email', email());
+      await fails('key', 'create', '--account', account.id, '--product', 'weh', '--label', '   ');
+    });
+  });
+});

@@ -1,0 +1,214 @@
+import { UnauthorizedError } from '../../../src/domain/errors';
+import { generateApiKey, hashApiKey, parseApiKey } from '../../../src/domain/keys/api-key';
+import type { AccountDoc, Accounts } from '../../../src/persistence/accounts';
+import type { ApiKeyDoc, ApiKeys } from '../../../src/persistence/api-keys';
+import { bearerToken, KEY_CACHE_MAX_STALE_MS, KEY_CACHE_TTL_MS, KeyAuthenticator } from '../../../src/services/key-authenticator';
+
+/** Fake repositories with a controllable delay, counting their queries; like a driver, they return fresh copies. */
+function fakeStore() {
+  const keys = new Map<string, ApiKeyDoc>();
+  const accounts = new Map<string, AccountDoc>();
+  const queries: string[] = [];
+  let gate: Promise<void> | null = null;
+  const wait = async () => {
+    await new Promise((r) => setImmediate(r));
+    if (gate) await gate;
+  };
+  const keyRepo = {
+    findByHash: async (hash: string) => {
+      queries.push('findByHash');
+      const found = [...keys.values()].find((k) => k.hash === hash);
+      const copy = found ? structuredClone(found) : null;
+      await wait(); // the answer reflects the moment of the read, and arrives later
+      return copy;
+    },
+    findById: async (id: string) => {
+      queries.push('key.findById');
+      const found = keys.get(id);
+      const copy = found ? structuredClone(found) : null;
+      await wait();
+      return copy;
+    },
+  } as unknown as ApiKeys;
+  const accountRepo = {
+    findById: async (id: string) => {
+      queries.push('account.findById');
+      const found = accounts.get(id);
+      const copy = found ? structuredClone(found) : null;
+      await wait();
+      return copy;
+    },
+  } as unknown as Accounts;
+  const add = (product: 'weh' | 'sec' = 'weh') => {
+    const key = generateApiKey(product);
+    const id = `key_${keys.size + 1}`;
+    accounts.set('acct_1', { _id: 'acct_1', email: 'a@example.test', tier: 'free', created_at: new Date() });
+    keys.set(id, { _id: id, account_id: 'acct_1', product, label: 'l', hash: hashApiKey(key), display_prefix: `svc_live_${product}_`, last_four: key.slice(-4), created_at: new Date(), revoked_at: null });
+    return { key, id };
+  };
+  return {
+    keyRepo,
+    accountRepo,
+    keys,
+    accounts,
+    queries,
+    add,
+    revoke: (id: string) => void (keys.get(id)!.revoked_at = new Date()),
+    /** Holds every query until the returned function is called. */
+    hold: () => {
+      let release!: () => void;
+      gate = new Promise<void>((r) => (release = r));
+      return () => {
+        gate = null;
+        release();
+      };
+    },
+  };
+}
+
+function setup() {
+  const store = fakeStore();
+  let now = 1_000_000;
+  const auth = new KeyAuthenticator(store.keyRepo, store.accountRepo, () => now);
+  return { store, auth, advance: (ms: number) => (now += ms) };
+}
+
+const settle = () => new Promise((r) => setImmediate(r));
+
+describe('KeyAuthenticator', () => {
+  it('resolves an active key to its key and account', async () => {
+    const { store, auth } = setup();
+    const { key, id } = store.add();
+    const principal = await auth.authenticate(key);
+    expect(principal.key._id).toBe(id);
+    expect(principal.account._id).toBe('acct_1');
+  });
+
+  it.each([undefined, '', 'svc_live_weh_123', `svc_live_xyz_${'a'.repeat(32)}`])('malformed key %p: 401 without a query', async (raw) => {
+    const { store, auth } = setup();
+    await expect(auth.authenticate(raw)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(store.queries).toEqual([]);
+  });
+
+  it('an unknown well-formed key: 401 invalid_api_key', async () => {
+    const { auth } = setup();
+    await expect(auth.authenticate(generateApiKey('weh'))).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+  });
+
+  it('a revoked key: 401 revoked_api_key', async () => {
+    const { store, auth } = setup();
+    const { key, id } = store.add();
+    store.revoke(id);
+    await expect(auth.authenticate(key)).rejects.toMatchObject({ status: 401, code: 'revoked_api_key' });
+  });
+
+  it('within the TTL a key is answered from the cache', async () => {
+    const { store, auth, advance } = setup();
+    const { key } = store.add();
+    await auth.authenticate(key);
+    const before = store.queries.length;
+    advance(KEY_CACHE_TTL_MS - 1);
+    await auth.authenticate(key);
+    expect(store.queries.length).toBe(before);
+  });
+
+  it('concurrent first calls with the same key share one lookup', async () => {
+    const { store, auth } = setup();
+    const { key } = store.add();
+    await Promise.all(Array.from({ length: 20 }, () => auth.authenticate(key)));
+    expect(store.queries.filter((q) => q === 'findByHash')).toHaveLength(1);
+  });
+
+  it('past the TTL the cached key still answers while one background refresh by id runs', async () => {
+    const { store, auth, advance } = setup();
+    const { key } = store.add();
+    await auth.authenticate(key);
+    store.queries.length = 0;
+    advance(KEY_CACHE_TTL_MS + 10);
+    const release = store.hold();
+    // Answered at once although the database is held.
+    await Promise.all(Array.from({ length: 5 }, () => auth.authenticate(key)));
+    release();
+    await settle();
+    await settle();
+    expect(store.queries.sort()).toEqual(['account.findById', 'key.findById']);
+  });
+
+  it('a revocation made elsewhere is seen within 1 s: a stale answer is never older than KEY_CACHE_MAX_STALE_MS', async () => {
+    expect(KEY_CACHE_MAX_STALE_MS).toBeLessThan(1_000);
+    const { store, auth, advance } = setup();
+    const { key, id } = store.add();
+    await auth.authenticate(key);
+    store.revoke(id); // in another process: no invalidate() here
+    advance(KEY_CACHE_MAX_STALE_MS);
+    await expect(auth.authenticate(key)).rejects.toMatchObject({ code: 'revoked_api_key' });
+  });
+
+  it('after a background refresh the revocation is answered', async () => {
+    const { store, auth, advance } = setup();
+    const { key, id } = store.add();
+    await auth.authenticate(key);
+    store.revoke(id);
+    advance(KEY_CACHE_TTL_MS + 1);
+    await auth.authenticate(key); // stale answer, refresh starts
+    await settle();
+    await settle();
+    await expect(auth.authenticate(key)).rejects.toMatchObject({ code: 'revoked_api_key' });
+  });
+
+  it('invalidate() (a revocation in this process) takes effect at once, even against a lookup already running', async () => {
+    const { store, auth, advance } = setup();
+    const { key, id } = store.add();
+    await auth.authenticate(key);
+    advance(KEY_CACHE_MAX_STALE_MS + 1);
+    const release = store.hold();
+    const running = auth.authenticate(key); // reads the key before the revocation
+    await settle();
+    expect(store.queries.slice(-2).sort()).toEqual(['account.findById', 'key.findById']);
+    store.revoke(id);
+    auth.invalidate(hashApiKey(key));
+    release();
+    await running; // a call concurrent with the revocation may still pass...
+    await expect(auth.authenticate(key)).rejects.toMatchObject({ code: 'revoked_api_key' }); // ...the next one may not
+  });
+
+  it('a changed tier is picked up by the refresh', async () => {
+    const { store, auth, advance } = setup();
+    const { key } = store.add();
+    await auth.authenticate(key);
+    store.accounts.get('acct_1')!.tier = 'enterprise';
+    advance(KEY_CACHE_MAX_STALE_MS);
+    expect((await auth.authenticate(key)).account.tier).toBe('enterprise');
+  });
+});
+
+describe('bearerToken', () => {
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer abc', 'abc'],
+    ['BEARER abc', 'abc'],
+    ['Bearer   abc  ', 'abc'],
+    ['Basic abc', undefined],
+    ['Bearer', undefined],
+    ['Bearer a b', undefined],
+    ['abc', undefined],
+    ['', undefined],
+  ])('%p → %p', (header, token) => {
+    expect(bearerToken(header)).toBe(token);
+  });
+});
+
+describe('API key strings', () => {
+  it('are svc_live_<product>_<32 hex> from a CSPRNG, different every time', () => {
+    const keys = new Set(Array.from({ length: 100 }, () => generateApiKey('pii')));
+    expect(keys.size).toBe(100);
+    for (const key of keys) expect(key).toMatch(/^svc_live_pii_[0-9a-f]{32}$/);
+  });
+
+  it('parse to their product, SHA-256 hash, last four and display prefix', () => {
+    const key = generateApiKey('dep');
+    expect(parseApiKey(key)).toEqual({ product: 'dep', hash: hashApiKey(key), lastFour: key.slice(-4), displayPrefix: 'svc_live_dep_' });
+    expect(hashApiKey(key)).toMatch(/^[0-9a-f]{64}$/);
+    expect(parseApiKey(key.toUpperCase())).toBeNull();
+  });
+});
