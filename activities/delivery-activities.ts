@@ -3,9 +3,8 @@ import { deriveEventStatus, DeliveryStatus } from '../src/domain/webhooks/delive
 import { delayAfterAttempt } from '../src/domain/webhooks/retry-schedule';
 import type { SecretBox } from '../src/domain/webhooks/secret-box';
 import { signPayload } from '../src/domain/webhooks/signature';
-import type { Deliveries } from '../src/persistence/deliveries';
+import type { Deliveries, DeliveryAttempt } from '../src/persistence/deliveries';
 import { deliveryId } from '../src/persistence/deliveries';
-import type { DeliveryAttemptDoc, DeliveryAttempts } from '../src/persistence/delivery-attempts';
 import type { Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
 import type { HttpSender } from './http-sender';
@@ -31,7 +30,6 @@ export interface DeliveryActivityDeps {
   endpoints: Endpoints;
   events: Events;
   deliveries: Deliveries;
-  attempts: DeliveryAttempts;
   secretBox: SecretBox;
   sender: HttpSender;
   clock?: () => Date;
@@ -44,12 +42,12 @@ export interface DeliveryActivityDeps {
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? (() => new Date());
 
-  async function refreshEventStatus(eventId: number): Promise<void> {
-    const all = await deps.deliveries.forEvent(eventId);
-    await deps.events.setStatus(eventId, deriveEventStatus(all.map((d) => d.status)));
+  async function refreshEventStatus(eventId: number, endpointIds: string[]): Promise<void> {
+    const all = await deps.deliveries.forEvent(eventId, endpointIds);
+    await deps.events.setStatus(eventId, deriveEventStatus(all.map((d) => d?.status ?? 'pending')));
   }
 
-  function outcomeOf(recorded: DeliveryAttemptDoc): AttemptOutcome {
+  function outcomeOf(recorded: DeliveryAttempt): AttemptOutcome {
     if (recorded.succeeded) return { status: 'succeeded', statusCode: recorded.status_code };
     return { status: delayAfterAttempt(recorded.attempt) === null ? 'failed' : 'retrying', statusCode: recorded.status_code };
   }
@@ -63,15 +61,16 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
      */
     async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome> {
       const id = deliveryId(input.eventId, input.endpointId);
-      const recorded = await deps.attempts.find(id, input.round, input.attempt);
+      const [delivery, endpoint, event] = await Promise.all([
+        deps.deliveries.find(id),
+        deps.endpoints.find(input.accountId, input.endpointId),
+        deps.events.findAny(input.eventId),
+      ]);
+      const recorded = delivery?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
       if (recorded) return outcomeOf(recorded);
-
-      const endpoint = await deps.endpoints.find(input.accountId, input.endpointId);
-      const event = await deps.events.findAny(input.eventId);
-      if (!endpoint || endpoint.disabled || !event) {
-        const current = await deps.deliveries.find(id);
-        await deps.deliveries.setState(id, input.round, { status: 'cancelled', attempt_count: current?.attempt_count ?? input.attempt - 1, next_attempt_at: null }, clock());
-        await refreshEventStatus(input.eventId);
+      if (!endpoint || endpoint.disabled || !event || !delivery) {
+        await deps.deliveries.setState(id, input.round, { status: 'cancelled', attempt_count: delivery?.attempt_count ?? input.attempt - 1, next_attempt_at: null }, clock());
+        if (event) await refreshEventStatus(input.eventId, event.endpoint_ids);
         return { status: 'cancelled', statusCode: null };
       }
 
@@ -90,30 +89,27 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const status: AttemptOutcome['status'] = succeeded ? 'succeeded' : delay === null ? 'failed' : 'retrying';
       const error = succeeded ? null : (result.error ?? `Destination answered HTTP ${result.statusCode}.`);
 
-      await deps.attempts.record({
-        _id: `${id}:${input.round}:${input.attempt}`,
-        delivery_id: id,
-        event_id: input.eventId,
-        round: input.round,
-        attempt: input.attempt,
-        started_at: startedAt,
-        duration_ms: result.durationMs,
-        status_code: result.statusCode,
-        error,
-        response_body: result.responseBody,
-        succeeded,
-      });
-      await deps.deliveries.setState(
+      await deps.deliveries.recordAttempt(
         id,
-        input.round,
+        {
+          round: input.round,
+          attempt: input.attempt,
+          started_at: startedAt,
+          duration_ms: result.durationMs,
+          status_code: result.statusCode,
+          error,
+          response_body: result.responseBody,
+          succeeded,
+        },
         {
           status,
           attempt_count: input.attempt,
           next_attempt_at: status === 'retrying' && delay !== null ? new Date(finishedAt.getTime() + delay) : null,
+          url: endpoint.url,
         },
         finishedAt,
       );
-      await refreshEventStatus(input.eventId);
+      await refreshEventStatus(input.eventId, event.endpoint_ids);
       return { status, statusCode: result.statusCode };
     },
 
@@ -123,7 +119,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const current = await deps.deliveries.find(id);
       if (!current || current.round !== input.round || current.status === 'succeeded' || current.status === 'failed') return;
       await deps.deliveries.setState(id, input.round, { status: 'cancelled', attempt_count: current.attempt_count, next_attempt_at: null }, clock());
-      await refreshEventStatus(input.eventId);
+      const event = await deps.events.findAny(input.eventId);
+      if (event) await refreshEventStatus(input.eventId, event.endpoint_ids);
     },
   };
 }

@@ -141,7 +141,9 @@ async function main(): Promise<void> {
       }),
     );
     const ingestSeconds = (performance.now() - burstStart) / 1000;
-    await waitFor(() => burstIds.every((id) => arrivals.has(id)), 15 * 60_000);
+    log(`burst ingested in ${ingestSeconds.toFixed(1)} s; waiting for deliveries...`);
+    const progress = setInterval(() => log(`  ${burstIds.filter((id) => arrivals.has(id)).length} of ${BURST} received`), 5000);
+    await waitFor(() => burstIds.every((id) => arrivals.has(id)), 15 * 60_000).finally(() => clearInterval(progress));
     const lastArrival = Math.max(...burstIds.map((id) => (arrivals.get(id) as number[])[0]));
     const totalSeconds = (lastArrival - burstStart) / 1000;
     await new Promise((r) => setTimeout(r, 3000));

@@ -19,7 +19,7 @@ import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import { CatalogEntries } from '../persistence/catalog-entries';
 import { Deliveries } from '../persistence/deliveries';
-import { DeliveryAttempts } from '../persistence/delivery-attempts';
+import { DispatchQueue } from '../persistence/dispatch-queue';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
@@ -30,6 +30,7 @@ import { stopExpirySweepers } from '../persistence/ttl';
 import { AccountService } from '../services/account-service';
 import { syncAndLoadCatalog } from '../services/catalog-loader';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
+import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { Dispatcher } from '../services/dispatcher';
 import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
@@ -78,7 +79,7 @@ export interface Repositories {
   endpoints: Endpoints;
   events: Events;
   deliveries: Deliveries;
-  attempts: DeliveryAttempts;
+  dispatchQueue: DispatchQueue;
   idempotency: IdempotencyRecords;
   limitWindows: LimitWindows;
   limitSlots: LimitSlots;
@@ -141,7 +142,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       endpoints: new Endpoints(db),
       events: new Events(db),
       deliveries: new Deliveries(db),
-      attempts: new DeliveryAttempts(db),
+      dispatchQueue: new DispatchQueue(db),
       idempotency: new IdempotencyRecords(db),
       limitWindows: new LimitWindows(db),
       limitSlots: new LimitSlots(db),
@@ -167,19 +168,29 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       },
       options.clock,
     );
-    const dispatcher = new Dispatcher(repositories.events, repositories.endpoints, repositories.deliveries, repositories.idempotency, scheduler, logger, options.clock);
+    const dispatcher = new Dispatcher(
+      repositories.events,
+      repositories.endpoints,
+      repositories.deliveries,
+      repositories.idempotency,
+      repositories.dispatchQueue,
+      scheduler,
+      logger,
+      options.clock,
+    );
+    const endpointsCache = new AccountEndpointsCache(repositories.endpoints);
     const services: Services = {
       accounts: new AccountService(repositories.accounts, repositories.apiKeys, (hash) => authenticator.invalidate(hash)),
       authenticator,
       limiter,
-      endpoints: new EndpointService(repositories.endpoints, repositories.deliveries, scheduler, secretBox, {
+      endpoints: new EndpointService(repositories.endpoints, repositories.deliveries, scheduler, secretBox, endpointsCache, {
         allowPrivateNetworks: config.delivery.allowPrivateNetworks,
       }),
       events: new EventService(
         repositories.events,
         repositories.endpoints,
         repositories.deliveries,
-        repositories.attempts,
+        endpointsCache,
         repositories.idempotency,
         dispatcher,
         scheduler,

@@ -1,6 +1,18 @@
 import { Collection, Db } from 'mongodb';
 import type { DeliveryStatus } from '../domain/webhooks/delivery-status';
 
+/** One POST made for a delivery. */
+export interface DeliveryAttempt {
+  round: number;
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+  succeeded: boolean;
+}
+
 export interface DeliveryDoc {
   /** = the Temporal workflow id: `delivery-<eventId>-<endpointId>`. */
   _id: string;
@@ -14,6 +26,8 @@ export interface DeliveryDoc {
   round: number;
   attempt_count: number;
   next_attempt_at: Date | null;
+  /** The history, every round; an attempt is keyed by (round, attempt). */
+  attempts: DeliveryAttempt[];
   created_at: Date;
   updated_at: Date;
 }
@@ -22,7 +36,12 @@ export function deliveryId(eventId: number, endpointId: string): string {
   return `delivery-${eventId}-${endpointId}`;
 }
 
-/** `deliveries`: one per (event, matching endpoint); its state is written only with $set of absolute values, so a retried activity cannot double-count. */
+/**
+ * `deliveries`: one per (event, matching endpoint), with its attempts inside. Only the
+ * delivery's own workflow writes its state, one activity at a time, and every write sets
+ * absolute values keyed by (round, attempt): a retried activity cannot double-count. All
+ * hot-path reads and writes are `{_id}` lookups (the only indexed filter on FerretDB).
+ */
 export class Deliveries {
   private readonly col: Collection<DeliveryDoc>;
 
@@ -31,7 +50,6 @@ export class Deliveries {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.col.createIndex({ event_id: 1 });
     await this.col.createIndex({ endpoint_id: 1, status: 1 });
   }
 
@@ -47,36 +65,45 @@ export class Deliveries {
     }
   }
 
-  forEvent(eventId: number): Promise<DeliveryDoc[]> {
-    return this.col.find({ event_id: eventId }).sort({ created_at: 1, _id: 1 }).toArray();
-  }
-
-  forEvents(eventIds: number[]): Promise<DeliveryDoc[]> {
-    return this.col.find({ event_id: { $in: eventIds } }).toArray();
+  /** The deliveries of an event, in its endpoint order (point reads by id). */
+  async forEvent(eventId: number, endpointIds: string[]): Promise<Array<DeliveryDoc | null>> {
+    return Promise.all(endpointIds.map((endpointId) => this.find(deliveryId(eventId, endpointId))));
   }
 
   find(id: string): Promise<DeliveryDoc | null> {
     return this.col.findOne({ _id: id });
   }
 
+  /** Endpoint deletion only (rare): a scan on FerretDB, indexed on MongoDB. */
   inFlightForEndpoint(endpointId: string): Promise<DeliveryDoc[]> {
     return this.col.find({ endpoint_id: endpointId, status: { $in: ['pending', 'retrying'] } }).toArray();
   }
 
-  /** Writes the state of one round; a late write from an older round is ignored. */
-  async setState(
+  /**
+   * Records an attempt (replacing a previous record of the same round and attempt) and the
+   * state it leaves the delivery in. A late write from an older round is ignored.
+   */
+  async recordAttempt(
     id: string,
-    round: number,
-    state: Pick<DeliveryDoc, 'status' | 'attempt_count' | 'next_attempt_at'>,
+    attempt: DeliveryAttempt,
+    state: Pick<DeliveryDoc, 'status' | 'attempt_count' | 'next_attempt_at' | 'url'>,
     at: Date,
   ): Promise<void> {
-    await this.col.updateOne({ _id: id, round }, { $set: { ...state, updated_at: at } });
+    const current = await this.find(id);
+    if (!current || current.round !== attempt.round) return;
+    const attempts = current.attempts.filter((a) => !(a.round === attempt.round && a.attempt === attempt.attempt));
+    attempts.push(attempt);
+    attempts.sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+    await this.col.updateOne({ _id: id }, { $set: { ...state, attempts, updated_at: at } });
+  }
+
+  async setState(id: string, round: number, state: Pick<DeliveryDoc, 'status' | 'attempt_count' | 'next_attempt_at'>, at: Date): Promise<void> {
+    const current = await this.find(id);
+    if (!current || current.round !== round) return;
+    await this.col.updateOne({ _id: id }, { $set: { ...state, updated_at: at } });
   }
 
   async startRound(id: string, round: number, at: Date): Promise<void> {
-    await this.col.updateOne(
-      { _id: id },
-      { $set: { round, status: 'pending', attempt_count: 0, next_attempt_at: at, updated_at: at } },
-    );
+    await this.col.updateOne({ _id: id }, { $set: { round, status: 'pending', attempt_count: 0, next_attempt_at: at, updated_at: at } });
   }
 }

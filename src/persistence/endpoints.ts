@@ -15,7 +15,11 @@ export interface EndpointDoc {
 
 export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'secret_sealed'>>;
 
-/** `endpoints`: every query is scoped by account_id, so another account's endpoint is simply not found. */
+/**
+ * `endpoints`. Reads by id are plain `{_id}` lookups (the only filter the embedded FerretDB
+ * answers from an index) and the owner is checked here, so another account's endpoint is
+ * simply not found. Listing by account scans on FerretDB and uses the index on MongoDB.
+ */
 export class Endpoints {
   private readonly col: Collection<EndpointDoc>;
 
@@ -31,8 +35,9 @@ export class Endpoints {
     await this.col.insertOne(doc);
   }
 
-  find(accountId: string, id: string): Promise<EndpointDoc | null> {
-    return this.col.findOne({ _id: id, account_id: accountId });
+  async find(accountId: string, id: string): Promise<EndpointDoc | null> {
+    const doc = await this.col.findOne({ _id: id });
+    return doc && doc.account_id === accountId ? doc : null;
   }
 
   /** Newest first; the cursor is the last item's (created_at, _id). */
@@ -49,12 +54,15 @@ export class Endpoints {
   }
 
   async update(accountId: string, id: string, changes: EndpointChanges, at: Date): Promise<EndpointDoc | null> {
-    const result = await this.col.updateOne({ _id: id, account_id: accountId }, { $set: { ...changes, updated_at: at } });
-    return result.matchedCount === 0 ? null : this.find(accountId, id);
+    const current = await this.find(accountId, id);
+    if (!current) return null;
+    await this.col.updateOne({ _id: id }, { $set: { ...changes, updated_at: at } });
+    return { ...current, ...changes, updated_at: at };
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
-    const result = await this.col.deleteOne({ _id: id, account_id: accountId });
+    if (!(await this.find(accountId, id))) return false;
+    const result = await this.col.deleteOne({ _id: id });
     return result.deletedCount === 1;
   }
 }

@@ -23,14 +23,14 @@ export interface EventDoc {
   idempotency_key: string | null;
   /** Endpoints matched at ingest: the delivery set, fixed for the event's life. */
   endpoint_ids: string[];
-  /** false until every delivery workflow was started; the dispatch sweep finishes what a crash interrupted. */
-  dispatched: boolean;
+  /** The dispatch-queue ticket guarding this event's dispatch (see dispatch-queue.ts). */
+  dispatch_ticket: string;
   /** Derived from the deliveries (kept current for filtering; reads recompute it). */
   status: EventStatus;
   created_at: Date;
 }
 
-/** `events`: scoped by account_id on every read. */
+/** `events`: every read is scoped to its account. */
 export class Events {
   private readonly col: Collection<StoredEventDoc>;
   private nextIdHint = 0;
@@ -43,7 +43,7 @@ export class Events {
     await this.col.createIndex({ account_id: 1, _id: -1 });
     await this.col.createIndex({ account_id: 1, type: 1, _id: -1 });
     await this.col.createIndex({ account_id: 1, status: 1, _id: -1 });
-    await this.col.createIndex({ dispatched: 1, created_at: 1 });
+    await this.col.createIndex({ dispatch_ticket: 1 });
   }
 
   /**
@@ -68,8 +68,10 @@ export class Events {
     }
   }
 
+  /** A plain `{_id}` lookup (the one filter the embedded FerretDB answers from an index), owner checked here. */
   async find(accountId: string, id: number): Promise<EventDoc | null> {
-    return hydrate(await this.col.findOne({ _id: id, account_id: accountId }));
+    const doc = await this.col.findOne({ _id: id });
+    return doc && doc.account_id === accountId ? hydrate(doc) : null;
   }
 
   async findAny(id: number): Promise<EventDoc | null> {
@@ -84,17 +86,13 @@ export class Events {
     return (await this.col.find(filter).sort({ _id: -1 }).limit(options.limit).toArray()).map((d) => hydrate(d)!);
   }
 
-  async markDispatched(id: number): Promise<void> {
-    await this.col.updateOne({ _id: id }, { $set: { dispatched: true } });
-  }
-
   async setStatus(id: number, status: EventStatus): Promise<void> {
     await this.col.updateOne({ _id: id }, { $set: { status } });
   }
 
-  async undispatched(olderThan: Date, limit: number): Promise<EventDoc[]> {
-    const docs = await this.col.find({ dispatched: false, created_at: { $lte: olderThan } }).sort({ created_at: 1 }).limit(limit).toArray();
-    return docs.map((d) => hydrate(d)!);
+  /** Only the crash-recovery path asks this (a ticket whose ingest died). */
+  async findByTicket(ticket: string): Promise<EventDoc | null> {
+    return hydrate(await this.col.findOne({ dispatch_ticket: ticket }));
   }
 
   async delete(id: number): Promise<void> {

@@ -8,6 +8,7 @@ import { generateSigningSecret } from '../domain/webhooks/signature';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import type { AccountEndpointsCache } from './account-endpoints-cache';
 import { decodeCursor, encodeCursor } from './pagination';
 
 export interface EndpointView {
@@ -46,6 +47,7 @@ export class EndpointService {
     private readonly deliveries: Deliveries,
     private readonly scheduler: DeliveryScheduler,
     private readonly secretBox: SecretBox,
+    private readonly cache: AccountEndpointsCache,
     private readonly options: { allowPrivateNetworks: boolean },
     private readonly clock: () => Date = () => new Date(),
   ) {}
@@ -67,6 +69,7 @@ export class EndpointService {
       updated_at: now,
     };
     await this.endpoints.insert(doc);
+    this.cache.invalidate(accountId);
     return { ...endpointView(doc), secret };
   }
 
@@ -94,6 +97,7 @@ export class EndpointService {
     if (patch.disabled !== undefined) changes.disabled = patch.disabled;
     const updated = await this.endpoints.update(accountId, id, changes, this.clock());
     if (!updated) throw notFound(id);
+    this.cache.invalidate(accountId);
     if (patch.disabled === true) await this.cancelInFlight(id);
     return endpointView(updated);
   }
@@ -101,6 +105,7 @@ export class EndpointService {
   /** Deleting stops every pending retry to the endpoint; those deliveries end `cancelled`. */
   async delete(accountId: string, id: string): Promise<void> {
     if (!(await this.endpoints.delete(accountId, id))) throw notFound(id);
+    this.cache.invalidate(accountId);
     await this.cancelInFlight(id);
   }
 

@@ -3,7 +3,7 @@ import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isManuallyRetryable } from '../domain/webhooks/delivery-status';
 import { matchesAny } from '../domain/webhooks/event-pattern';
 import { deliveryId, Deliveries, DeliveryDoc } from '../persistence/deliveries';
-import type { DeliveryAttemptDoc, DeliveryAttempts } from '../persistence/delivery-attempts';
+import type { AccountEndpointsCache } from './account-endpoints-cache';
 import type { Endpoints } from '../persistence/endpoints';
 import type { EventDoc, Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
@@ -67,7 +67,7 @@ export class EventService {
     private readonly events: Events,
     private readonly endpoints: Endpoints,
     private readonly deliveries: Deliveries,
-    private readonly attempts: DeliveryAttempts,
+    private readonly endpointsCache: AccountEndpointsCache,
     private readonly idempotency: IdempotencyRecords,
     private readonly dispatcher: Dispatcher,
     private readonly scheduler: DeliveryScheduler,
@@ -85,14 +85,16 @@ export class EventService {
     }
     const key = input.idempotency_key ?? null;
     const now = this.clock();
-    let previous = null;
+    let generation = 1;
     if (key !== null) {
-      previous = await this.idempotency.latest(accountId, key);
-      if (previous && previous.expires_at > now) return { created: false, body: previous.response };
+      const { record, nextGeneration } = await this.idempotency.latest(accountId, key);
+      if (record && record.expires_at > now) return { created: false, body: record.response };
+      generation = nextGeneration;
     }
 
-    const matching = (await this.endpoints.listEnabled(accountId)).filter((e) => matchesAny(e.events, input.type));
+    const matching = (await this.endpointsCache.enabled(accountId)).filter((e) => matchesAny(e.events, input.type));
     const timestamp = Math.floor(now.getTime() / 1000);
+    const ticket = await this.dispatcher.openTicket();
     const event = await this.events.insertWithNextId(
       {
         account_id: accountId,
@@ -101,7 +103,7 @@ export class EventService {
         timestamp,
         idempotency_key: key,
         endpoint_ids: matching.map((e) => e._id),
-        dispatched: false,
+        dispatch_ticket: ticket,
         status: matching.length === 0 ? 'delivered' : 'pending',
         created_at: now,
       },
@@ -109,32 +111,26 @@ export class EventService {
     );
 
     if (key !== null) {
-      let generation = (previous?.generation ?? 0) + 1;
       while (!(await this.idempotency.claim(idempotencyRecordFor(event, generation)))) {
-        const winner = await this.idempotency.latest(accountId, key);
-        if (winner && winner.expires_at > now) {
+        const { record, nextGeneration } = await this.idempotency.latest(accountId, key);
+        if (record && record.expires_at > now) {
           await this.events.delete(event._id);
-          return { created: false, body: winner.response };
+          await this.dispatcher.closeTicket(ticket);
+          return { created: false, body: record.response };
         }
-        generation = (winner?.generation ?? generation) + 1;
+        generation = nextGeneration;
       }
     }
 
-    if (matching.length > 0) await this.dispatcher.dispatch(event, matching);
-    else await this.events.markDispatched(event._id);
+    await this.dispatcher.dispatch(event, matching);
     return { created: true, body: ingestResponse(event) };
   }
 
   async get(accountId: string, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {
     const event = await this.events.find(accountId, id);
     if (!event) throw new NotFoundError(`Event ${id} not found.`);
-    const [deliveries, attempts] = await Promise.all([this.deliveries.forEvent(id), this.attempts.forEvent(id)]);
-    const byDelivery = new Map<string, DeliveryAttemptDoc[]>();
-    for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
-    const deliveryViews = event.endpoint_ids.map((endpointId) => {
-      const d = deliveries.find((x) => x.endpoint_id === endpointId);
-      return deliveryView(d, endpointId, byDelivery.get(deliveryId(id, endpointId)) ?? []);
-    });
+    const deliveries = await this.deliveries.forEvent(id, event.endpoint_ids);
+    const deliveryViews = event.endpoint_ids.map((endpointId, i) => deliveryView(deliveries[i] ?? undefined, endpointId));
     return {
       ...eventView(event),
       status: deriveEventStatus(deliveryViews.map((d) => d.status)),
@@ -174,7 +170,7 @@ export class EventService {
     const now = this.clock();
     await this.deliveries.startRound(delivery._id, round, now);
     await this.events.setStatus(eventId, 'pending');
-    return deliveryView({ ...delivery, round, status: 'pending', attempt_count: 0, next_attempt_at: now }, endpointId, []);
+    return deliveryView({ ...delivery, round, status: 'pending', attempt_count: 0, next_attempt_at: now }, endpointId);
   }
 }
 
@@ -191,7 +187,7 @@ function eventView(event: EventDoc): EventView {
   };
 }
 
-function deliveryView(d: DeliveryDoc | undefined, endpointId: string, attempts: DeliveryAttemptDoc[]): DeliveryView {
+function deliveryView(d: DeliveryDoc | undefined, endpointId: string): DeliveryView {
   return {
     endpoint_id: endpointId,
     url: d?.url ?? '',
@@ -199,7 +195,7 @@ function deliveryView(d: DeliveryDoc | undefined, endpointId: string, attempts: 
     round: d?.round ?? 1,
     attempt_count: d?.attempt_count ?? 0,
     next_attempt_at: d?.next_attempt_at ? d.next_attempt_at.toISOString() : null,
-    attempts: attempts.map((a) => ({
+    attempts: (d?.attempts ?? []).map((a) => ({
       round: a.round,
       attempt: a.attempt,
       started_at: a.started_at.toISOString(),

@@ -111,6 +111,9 @@ describe('deliveries survive process crashes', () => {
     const { accountId, key } = await createAccountWithKey(first);
     const endpoint = (await apiClient(first, key).post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/orphan` })).body;
     // Exactly the state a crash after `insert event` and before `start workflows` leaves behind.
+    const ticket = await first.services.dispatcher.openTicket();
+    await first.repositories.dispatchQueue.remove(ticket);
+    await first.repositories.dispatchQueue.add(ticket, new Date(Date.now() - 60_000));
     const event = await first.repositories.events.insertWithNextId(
       {
         account_id: accountId,
@@ -119,7 +122,7 @@ describe('deliveries survive process crashes', () => {
         timestamp: Math.floor(Date.now() / 1000) - 60,
         idempotency_key: null,
         endpoint_ids: [endpoint.id],
-        dispatched: false,
+        dispatch_ticket: ticket,
         status: 'pending',
         created_at: new Date(Date.now() - 60_000),
       },
