@@ -42,9 +42,13 @@ export interface DeliveryActivityDeps {
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? (() => new Date());
 
-  async function refreshEventStatus(eventId: number, endpointIds: string[]): Promise<void> {
-    const all = await deps.deliveries.forEvent(eventId, endpointIds);
-    await deps.events.setStatus(eventId, deriveEventStatus(all.map((d) => d?.status ?? 'pending')));
+  /** The event's status follows from its deliveries; `known` is the state this activity just wrote. */
+  async function refreshEventStatus(eventId: number, endpointIds: string[], known?: { endpointId: string; status: DeliveryStatus }): Promise<void> {
+    const others = endpointIds.filter((e) => e !== known?.endpointId);
+    const all = await deps.deliveries.forEvent(eventId, others);
+    const statuses = all.map((d) => d?.status ?? 'pending');
+    if (known) statuses.push(known.status);
+    await deps.events.setStatus(eventId, deriveEventStatus(statuses));
   }
 
   function outcomeOf(recorded: DeliveryAttempt): AttemptOutcome {
@@ -90,7 +94,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const error = succeeded ? null : (result.error ?? `Destination answered HTTP ${result.statusCode}.`);
 
       await deps.deliveries.recordAttempt(
-        id,
+        delivery,
         {
           round: input.round,
           attempt: input.attempt,
@@ -109,7 +113,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         },
         finishedAt,
       );
-      await refreshEventStatus(input.eventId, event.endpoint_ids);
+      await refreshEventStatus(input.eventId, event.endpoint_ids, { endpointId: input.endpointId, status });
       return { status, statusCode: result.statusCode };
     },
 

@@ -35,9 +35,9 @@ import { Dispatcher } from '../services/dispatcher';
 import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
 import { KeyAuthenticator } from '../services/key-authenticator';
-import { connectTemporalClient, pingTemporal } from '../temporal/client';
+import { connectTemporal, pingTemporal } from '../temporal/client';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
-import { createDeliveryWorker } from '../temporal/worker';
+import { createDeliveryWorker, ensureRuntime } from '../temporal/worker';
 import { AnyRoute, createApp } from '../transport/http/app';
 import { dashboardMiddleware } from '../transport/http/dashboard';
 import { estimatorAccess } from '../transport/http/middleware/estimator-access';
@@ -150,12 +150,14 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     for (const repo of Object.values(repositories)) await repo.ensureIndexes();
     cleanups.push(async () => stopExpirySweepers());
 
-    const temporal = await connectTemporalClient(temporalAddress, config.temporal.namespace);
-    cleanups.push(() => temporal.connection.close());
+    ensureRuntime();
+    const temporalConnection = await connectTemporal(temporalAddress, config.temporal.namespace, { native: options.roles.worker });
+    cleanups.push(() => temporalConnection.close());
+    const temporal = temporalConnection.client;
     const secretBox = createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir));
 
     // 3. Services.
-    const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue);
+    const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: options.roles.worker && options.roles.api });
     const authenticator = new KeyAuthenticator(repositories.apiKeys, repositories.accounts);
     const limiter = new RateLimiter(
       {
@@ -217,8 +219,8 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     // 4. Worker role: runs delivery workflows and their activities.
     if (options.roles.worker) {
       const sender: HttpSender = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks });
-      const { worker, connection } = await createDeliveryWorker({
-        address: temporalAddress,
+      const worker = await createDeliveryWorker({
+        connection: temporalConnection.native!,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
         activities: createDeliveryActivities({ ...repositories, secretBox, sender }),
@@ -229,7 +231,6 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         // Drain: in-flight activities finish (or time out) before the worker stops.
         if (worker.getState() === 'RUNNING') worker.shutdown();
         await running.catch((err) => logger.warn({ err }, 'worker stopped with an error'));
-        await connection.close();
         await sender.close();
       });
     }

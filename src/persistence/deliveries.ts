@@ -84,17 +84,18 @@ export class Deliveries {
    * state it leaves the delivery in. A late write from an older round is ignored.
    */
   async recordAttempt(
-    id: string,
+    current: DeliveryDoc,
     attempt: DeliveryAttempt,
     state: Pick<DeliveryDoc, 'status' | 'attempt_count' | 'next_attempt_at' | 'url'>,
     at: Date,
   ): Promise<void> {
-    const current = await this.find(id);
-    if (!current || current.round !== attempt.round) return;
+    // `current` was read by the same activity just before the attempt; only this delivery's
+    // workflow writes it, and it writes one attempt at a time.
+    if (current.round !== attempt.round) return;
     const attempts = current.attempts.filter((a) => !(a.round === attempt.round && a.attempt === attempt.attempt));
     attempts.push(attempt);
     attempts.sort((a, b) => a.round - b.round || a.attempt - b.attempt);
-    await this.col.updateOne({ _id: id }, { $set: { ...state, attempts, updated_at: at } });
+    await this.col.updateOne({ _id: current._id }, { $set: { ...state, attempts, updated_at: at } });
   }
 
   async setState(id: string, round: number, state: Pick<DeliveryDoc, 'status' | 'attempt_count' | 'next_attempt_at'>, at: Date): Promise<void> {

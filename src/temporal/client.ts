@@ -1,23 +1,38 @@
 import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+
+export interface TemporalConnection {
+  client: Client;
+  /** Set when the client shares the worker's native connection (both roles in one process). */
+  native?: NativeConnection;
+  close(): Promise<void>;
+}
 
 /**
  * Connects to Temporal and waits until the namespace answers: a dev server that has just
- * opened its port may still be creating its namespaces.
+ * opened its port may still be creating its namespaces. With `native`, the client uses the
+ * same NativeConnection as the worker of this process, which lets workflow starts be eager
+ * (the server hands the first workflow task straight back instead of queueing it).
  */
-export async function connectTemporalClient(address: string, namespace: string, timeoutMs = 60_000): Promise<Client> {
-  const deadline = Date.now() + timeoutMs;
+export async function connectTemporal(address: string, namespace: string, options: { native: boolean; timeoutMs?: number }): Promise<TemporalConnection> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
+      if (options.native) {
+        const native = await NativeConnection.connect({ address });
+        await native.workflowService.describeNamespace({ namespace });
+        return { client: new Client({ connection: native, namespace }), native, close: () => native.close() };
+      }
       const connection = await Connection.connect({ address, connectTimeout: 5_000 });
       await connection.workflowService.describeNamespace({ namespace });
-      return new Client({ connection, namespace });
+      return { client: new Client({ connection, namespace }), close: () => connection.close() };
     } catch (err) {
       lastError = err;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
-  throw new Error(`Temporal at ${address} (namespace ${namespace}) did not answer within ${timeoutMs} ms: ${String(lastError)}`);
+  throw new Error(`Temporal at ${address} (namespace ${namespace}) did not answer in time: ${String(lastError)}`);
 }
 
 export async function pingTemporal(client: Client): Promise<void> {

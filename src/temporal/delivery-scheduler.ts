@@ -20,7 +20,12 @@ export type StartResult = 'started' | 'already-exists';
 
 /** Starts and cancels delivery workflows; the only code that knows workflow ids and options. */
 export class DeliveryScheduler {
-  constructor(private readonly client: Client, private readonly taskQueue: string) {}
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+    /** The client shares this process's worker connection: ask for eager starts. */
+    private readonly options: { eager: boolean } = { eager: false },
+  ) {}
 
   /**
    * First rounds refuse a duplicate id even after the workflow closed, so re-dispatching an
@@ -32,6 +37,7 @@ export class DeliveryScheduler {
         taskQueue: this.taskQueue,
         workflowId: delivery.workflowId,
         args: [{ eventId: delivery.eventId, endpointId: delivery.endpointId, accountId: delivery.accountId, round: delivery.round } satisfies DeliveryWorkflowInput],
+        requestEagerStart: this.options.eager,
         workflowIdReusePolicy: options.manualRetry ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [
           { key: WEBHOOK_EVENT_ID, value: delivery.eventId },

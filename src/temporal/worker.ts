@@ -26,7 +26,7 @@ const quietBundlerLogger = {
 };
 
 export interface DeliveryWorkerOptions {
-  address: string;
+  connection: NativeConnection;
   namespace: string;
   taskQueue: string;
   activities: DeliveryActivities;
@@ -35,7 +35,7 @@ export interface DeliveryWorkerOptions {
 let runtimeInstalled = false;
 
 /** The SDK's own log (worker state changes) at warn level; installed once per process. */
-function ensureRuntime(): void {
+export function ensureRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const level = (process.env.TEMPORAL_SDK_LOG_LEVEL ?? 'WARN') as LogLevel;
@@ -46,11 +46,9 @@ function ensureRuntime(): void {
   }
 }
 
-export async function createDeliveryWorker(options: DeliveryWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  ensureRuntime();
-  const connection = await NativeConnection.connect({ address: options.address });
-  const worker = await Worker.create({
-    connection,
+export async function createDeliveryWorker(options: DeliveryWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowBundle: await workflowBundle(),
@@ -61,5 +59,4 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     maxCachedWorkflows: 2000,
     shutdownGraceTime: '35 seconds',
   });
-  return { worker, connection };
 }
