@@ -1,4 +1,11 @@
 import { verifySignature } from '../../src/domain/webhooks/signature';
+import {
+  WEBHOOK_ATTEMPT_COUNT,
+  WEBHOOK_DELIVERY_STATUS,
+  WEBHOOK_ENDPOINT_ID,
+  WEBHOOK_EVENT_ID,
+  WEBHOOK_EVENT_TYPE,
+} from '../../src/temporal/search-attributes';
 import type { Platform } from '../../src/main/platform';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { Reply, startReceiver } from '../support/receiver';
@@ -155,6 +162,27 @@ describe('webhook delivery', () => {
     expect(event.status).toBe('delivered');
     expect((await api.post(retryPath)).status).toBe(409); // succeeded
     expect(receiver.received.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps the workflow findable in the Temporal UI: search attributes current, summary readable', async () => {
+    const { api, endpoint } = await setUp((i) => (i === 0 ? { status: 500 } : { status: 200 }));
+    const res = await api.post('/api/v1/webhooks/events', { type: 'order.created', data: {} });
+    await waitForDelivery(api, res.body.id, (d) => d.status === 'succeeded', 15_000);
+    const handle = platform.temporal.workflow.getHandle(`delivery-${res.body.id}-${endpoint.id}`);
+    const description = await handle.describe();
+    const sa = description.typedSearchAttributes;
+    expect(sa.get(WEBHOOK_EVENT_ID)).toBe(res.body.id);
+    expect(sa.get(WEBHOOK_ENDPOINT_ID)).toBe(endpoint.id);
+    expect(sa.get(WEBHOOK_EVENT_TYPE)).toBe('order.created');
+    expect(sa.get(WEBHOOK_DELIVERY_STATUS)).toBe('succeeded');
+    expect(sa.get(WEBHOOK_ATTEMPT_COUNT)).toBe(2);
+    expect(await description.staticSummary()).toBe(`order.created #${res.body.id} → ${endpoint.url}`);
+    // The operator's query: every delivery of this endpoint that succeeded.
+    await eventually(async () => {
+      const ids = [];
+      for await (const wf of platform.temporal.workflow.list({ query: `WebhookEndpointId = "${endpoint.id}" AND WebhookDeliveryStatus = "succeeded"` })) ids.push(wf.workflowId);
+      return ids.includes(handle.workflowId) || undefined;
+    }, 15_000);
   });
 
   it('answers 404 for a retry of an unknown delivery', async () => {
