@@ -3,34 +3,40 @@
  *
  * Starts the embedded platform (Temporal dev server + FerretDB + the API role) on free ports
  * in a temporary DATA_DIR, creates enterprise accounts with `weh` keys, and drives it with
- * autocannon from a separate process (bench/load-generator.ts):
+ * autocannon from a separate process (bench/load-generator.ts), closed loop (each connection
+ * sends its next request when the previous one is answered):
  *
- *   1. in-process: the latency of KeyAuthenticator.authenticate and RateLimiter.admit alone,
- *      and the database commands one authenticated call makes (command monitoring);
- *   2. authenticated GET /api/v1/webhooks/endpoints and unauthenticated GET /healthz, each
- *      at full speed (throughput) and at the target rate (latency at 2,000 calls/s);
- *   3. the same pair without any handler work: GET /api/v1/webhooks/<unknown> (auth + limits +
- *      404) against GET /<unknown> (404 only), whose p50 difference is the middleware's cost.
+ *   1. authenticated GET /api/v1/webhooks/endpoints at 8, 16 and 32 connections: throughput
+ *      and latency as concurrency grows;
+ *   2. unauthenticated GET /healthz at 32 connections, for comparison;
+ *   3. the same pair without handler work, at 16 connections: GET /api/v1/webhooks/<unknown>
+ *      (auth + limits + 404) against GET /<unknown> (404 only);
+ *   4. during every authenticated run, the time the middleware's two awaits take inside the
+ *      server (KeyAuthenticator.authenticate and RateLimiter.admit), which is what auth + limits
+ *      add to a call; plus the database commands of one call, and CPU per process.
+ *
+ * autocannon's fixed-rate mode (overallRate) is not used: it sends each connection's share of a
+ * second back to back at the start of the second, so the server sees bursts, not a rate.
  *
  * The per-account burst is 3,000 calls a minute (50/s), so the keys of BENCH_ACCOUNTS accounts
- * (default 150: room for 7,500 calls/s) are used round-robin and no call is refused; any
- * non-2xx is reported. Options (environment): BENCH_DURATION (s, default 15), BENCH_WARMUP
- * (s, default 5), BENCH_CONNECTIONS (default 32), BENCH_RATE (default 2000), BENCH_ACCOUNTS.
+ * (default 100: room for 5,000 calls/s) are used round-robin, every request taking the next
+ * key, and no call is refused; any non-2xx is reported. Fewer accounts would mean 429s, many
+ * more would mean more key-cache refreshes (each key is re-read every 0.5 s while in use).
+ * Options (environment): BENCH_DURATION (s, default 15), BENCH_WARMUP (s, default 5),
+ * BENCH_ACCOUNTS (default 100).
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { CommandStartedEvent } from 'mongodb';
 import { TIERS } from '../src/domain/limits/tiers';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { startEmbeddedPlatform } from '../scripts/support/embedded-platform';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const RATE = Number(process.env.BENCH_RATE ?? 2000);
-const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 150);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100);
 const PER_ACCOUNT_PER_SECOND = TIERS.enterprise.burstPerMinute / 60;
 
 interface LoadResult {
@@ -49,8 +55,8 @@ function log(line: string): void {
 }
 
 /** Runs autocannon in its own process (tsx bench/load-generator.ts) and returns its summary. */
-function load(url: string, pathName: string, keys: string[], options: { duration: number; rate: number; connections?: number }): Promise<LoadResult> {
-  const job = { url, path: pathName, keys, connections: options.connections ?? CONNECTIONS, duration: options.duration, rate: options.rate };
+function load(url: string, pathName: string, keys: string[], options: { duration: number; connections: number }): Promise<LoadResult> {
+  const job = { url, path: pathName, keys, connections: options.connections, duration: options.duration, rate: 0 };
   const tsx = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
   return new Promise((resolve, reject) => {
     execFile(tsx, [path.join(__dirname, 'load-generator.ts'), JSON.stringify(job)], { cwd: PROJECT_ROOT, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
@@ -61,6 +67,7 @@ function load(url: string, pathName: string, keys: string[], options: { duration
 }
 
 function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
@@ -73,6 +80,38 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
   }
   samples.sort((a, b) => a - b);
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+/** CPU seconds used so far by this process (the API) and each embedded server. */
+function cpuSeconds(embedded: Array<{ name: string; process: { pid?: number } }>): Record<string, number> {
+  const usage = process.cpuUsage();
+  const result: Record<string, number> = { 'API (node)': (usage.user + usage.system) / 1e6 };
+  const ticks = 100; // USER_HZ
+  for (const server of embedded) {
+    try {
+      const stat = readFileSync(`/proc/${server.process.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      result[server.name] = (Number(fields[11]) + Number(fields[12])) / ticks;
+    } catch {
+      /* not on Linux */
+    }
+  }
+  return result;
+}
+
+/** Records how long every call of `obj[method]` takes while `recording` is on. */
+function timeMethod(obj: object, method: string, samples: number[], recording: () => boolean): void {
+  const target = obj as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const original = target[method].bind(obj);
+  target[method] = async (...args: unknown[]) => {
+    if (!recording()) return original(...args);
+    const start = performance.now();
+    try {
+      return await original(...args);
+    } finally {
+      samples.push(performance.now() - start);
+    }
+  };
 }
 
 const ms = (v: number) => `${v.toFixed(v < 1 ? 3 : 2)} ms`;
@@ -95,72 +134,110 @@ async function main(): Promise<void> {
     const keys = await makeKeys(ACCOUNTS, 'load');
     log(`${ACCOUNTS} enterprise accounts: burst ${TIERS.enterprise.burstPerMinute}/min each, so up to ${ACCOUNTS * PER_ACCOUNT_PER_SECOND} calls/s round-robin without a 429`);
 
-    // 1. In-process: the middleware's two steps alone, and the database commands of one call.
+    // In-process, no load: the middleware's two steps alone.
     const [microKey] = await makeKeys(1, 'micro');
     const authenticator = platform.services.authenticator;
     const principal = await authenticator.authenticate(microKey);
     const policy = { bucket: `acct:${principal.account._id}`, burstLimit: TIERS.enterprise.burstPerMinute, quotaLimit: TIERS.enterprise.monthlyQuota };
-    const authTime = await timeEach(2000, () => authenticator.authenticate(microKey));
-    const admitTime = await timeEach(1500, () => platform.services.limiter.admit(policy));
+    const authAlone = await timeEach(2000, () => authenticator.authenticate(microKey));
+    const admitAlone = await timeEach(1500, () => platform.services.limiter.admit(policy));
 
+    // Database commands per call: every repository talks to MongoDB through its `col`; count what they send.
     const [countKey] = await makeKeys(1, 'count');
     const commands = new Map<string, number>();
-    const onCommand = (e: CommandStartedEvent) => commands.set(`${e.commandName} ${String(e.command[e.commandName])}`, (commands.get(`${e.commandName} ${String(e.command[e.commandName])}`) ?? 0) + 1);
-    await fetch(`${apiUrl}/api/v1/webhooks/endpoints`, { headers: { authorization: `Bearer ${countKey}` } }); // warm the key cache and window
-    const monitored = platform.mongo as unknown as { monitorCommands: boolean };
-    monitored.monitorCommands = true;
-    platform.mongo.on('commandStarted', onCommand);
+    const restore: Array<() => void> = [];
+    for (const [name, repo] of Object.entries(platform.repositories)) {
+      const col = (repo as unknown as { col?: Record<string, unknown> }).col;
+      if (!col) continue;
+      for (const method of ['find', 'findOne', 'insertOne', 'insertMany', 'updateOne', 'deleteOne', 'deleteMany', 'countDocuments']) {
+        const original = col[method];
+        if (typeof original !== 'function') continue;
+        col[method] = function (this: unknown, ...args: unknown[]) {
+          commands.set(`${name}.${method}`, (commands.get(`${name}.${method}`) ?? 0) + 1);
+          return (original as (...a: unknown[]) => unknown).apply(this, args);
+        };
+        restore.push(() => void (col[method] = original));
+      }
+    }
+    const listOnce = () => fetch(`${apiUrl}/api/v1/webhooks/endpoints`, { headers: { authorization: `Bearer ${countKey}` } }).then((r) => r.arrayBuffer());
+    await listOnce(); // opens the window, loads the key
+    commands.clear();
     const COUNTED_CALLS = 100;
-    for (let i = 0; i < COUNTED_CALLS; i++) await fetch(`${apiUrl}/api/v1/webhooks/endpoints`, { headers: { authorization: `Bearer ${countKey}` } }).then((r) => r.arrayBuffer());
-    platform.mongo.off('commandStarted', onCommand);
-    monitored.monitorCommands = false;
-    const perCall = [...commands].map(([name, n]) => `${name}: ${(n / COUNTED_CALLS).toFixed(2)}`).join(', ');
+    for (let i = 0; i < COUNTED_CALLS; i++) await listOnce();
+    for (const undo of restore) undo();
+    const perCall = [...commands]
+      .sort()
+      .map(([name, n]) => `${name} ${(n / COUNTED_CALLS).toFixed(2)}`)
+      .join(', ');
 
-    // 2-3. Load from another process.
-    log(`warm-up: ${WARMUP} s authenticated at full speed`);
-    await load(apiUrl, '/api/v1/webhooks/endpoints', keys, { duration: WARMUP, rate: 0 });
-    await load(apiUrl, '/healthz', [], { duration: WARMUP, rate: 0 });
-    const runs: Array<[string, string, string[], number]> = [
-      ['authenticated GET /api/v1/webhooks/endpoints, full speed', '/api/v1/webhooks/endpoints', keys, 0],
-      ['unauthenticated GET /healthz, full speed', '/healthz', [], 0],
-      [`authenticated GET /api/v1/webhooks/endpoints at ${RATE}/s`, '/api/v1/webhooks/endpoints', keys, RATE],
-      [`unauthenticated GET /healthz at ${RATE}/s`, '/healthz', [], RATE],
-      [`auth + limits + 404: GET /api/v1/webhooks/unknown at ${RATE}/s`, '/api/v1/webhooks/unknown', keys, RATE],
-      [`404 only: GET /unknown at ${RATE}/s`, '/unknown', [], RATE],
+    // Server-side timing of the middleware's two awaits during the load runs.
+    let recording = false;
+    let authSamples: number[] = [];
+    let admitSamples: number[] = [];
+    const authSink: number[] = [];
+    const admitSink: number[] = [];
+    timeMethod(authenticator, 'authenticate', authSink, () => recording);
+    timeMethod(platform.services.limiter, 'admit', admitSink, () => recording);
+
+    log(`warm-up: ${WARMUP} s authenticated and ${WARMUP} s /healthz`);
+    await load(apiUrl, '/api/v1/webhooks/endpoints', keys, { duration: WARMUP, connections: 16 });
+    await load(apiUrl, '/healthz', [], { duration: WARMUP, connections: 16 });
+
+    const LIST = 'authenticated GET /api/v1/webhooks/endpoints';
+    const runs: Array<{ title: string; path: string; keys: string[]; connections: number }> = [
+      { title: `${LIST}, 8 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 8 },
+      { title: `${LIST}, 16 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 16 },
+      { title: `${LIST}, 32 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 32 },
+      { title: 'unauthenticated GET /healthz, 32 connections', path: '/healthz', keys: [], connections: 32 },
+      { title: 'auth + limits + 404: GET /api/v1/webhooks/unknown, 16 connections', path: '/api/v1/webhooks/unknown', keys, connections: 16 },
+      { title: '404 only: GET /unknown, 16 connections', path: '/unknown', keys: [], connections: 16 },
     ];
-    const results: Array<[string, LoadResult]> = [];
-    for (const [title, pathName, runKeys, rate] of runs) {
-      log(`${title}: ${DURATION} s, ${CONNECTIONS} connections`);
-      results.push([title, await load(apiUrl, pathName, runKeys, { duration: DURATION, rate })]);
+    const results: Array<{ title: string; result: LoadResult; cpu: string; auth?: number[]; admit?: number[] }> = [];
+    for (const run of runs) {
+      log(`${run.title}: ${DURATION} s`);
+      authSink.length = 0;
+      admitSink.length = 0;
+      recording = run.keys.length > 0;
+      const before = cpuSeconds(platform.embedded);
+      const result = await load(apiUrl, run.path, run.keys, { duration: DURATION, connections: run.connections });
+      const after = cpuSeconds(platform.embedded);
+      recording = false;
+      authSamples = [...authSink].sort((a, b) => a - b);
+      admitSamples = [...admitSink].sort((a, b) => a - b);
+      const cpu = Object.keys(after)
+        .filter((name) => name !== 'temporal')
+        .map((name) => `${name} ${Math.round(((after[name] - (before[name] ?? 0)) / DURATION) * 100)}%`)
+        .join(', ');
+      results.push({ title: run.title, result, cpu, ...(run.keys.length > 0 ? { auth: authSamples, admit: admitSamples } : {}) });
     }
 
     // Report.
     const memory = `${Math.round(os.totalmem() / 2 ** 30)} GiB`;
-    const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+    const cpuModel = os.cpus()[0]?.model ?? 'unknown CPU';
     const lines: string[] = [];
-    lines.push(`Machine: ${os.cpus().length} cores (${cpu}), ${memory} RAM, Node ${process.version}, ${os.platform()} ${os.release()}.`);
+    lines.push(`Machine: ${os.cpus().length} cores (${cpuModel}), ${memory} RAM, Node ${process.version}, ${os.platform()} ${os.release()}; load average before the run ${os.loadavg()[0].toFixed(2)}.`);
     lines.push(
-      `Stack: embedded FerretDB (SQLite) + Temporal dev server + API role in one Node process; autocannon in a separate Node process on the same machine; ` +
-        `${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s warm-up; ${ACCOUNTS} enterprise accounts round-robin (≤ ${ACCOUNTS * PER_ACCOUNT_PER_SECOND} calls/s without a 429).`,
+      `Stack: embedded FerretDB (SQLite) + Temporal dev server + the API role in one Node process; autocannon in a separate Node process on the same machine, closed loop; ` +
+        `${DURATION} s per run after a ${WARMUP} s warm-up; ${ACCOUNTS} enterprise accounts round-robin (≤ ${ACCOUNTS * PER_ACCOUNT_PER_SECOND} calls/s without a 429).`,
     );
     lines.push('');
-    lines.push('| Run | req/s | p50 | p90 | p99 | max | non-2xx | errors |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
-    for (const [title, r] of results) {
+    lines.push('| Run | req/s | p50 | p90 | p99 | max | non-2xx | errors | auth + limits in the server, p50 / p99 | CPU |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
+    for (const { title, result: r, cpu, auth, admit } of results) {
       const codes = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${n}×${c}`).join(' ');
-      lines.push(`| ${title} | ${Math.round(r.rps)} | ${r.latency.p50} ms | ${r.latency.p90} ms | ${r.latency.p99} ms | ${r.latency.max} ms | ${r.non2xx}${codes ? ` (${codes})` : ''} | ${r.errors + r.timeouts} |`);
+      const inServer = auth && admit ? `${ms(percentile(auth, 50) + percentile(admit, 50))} / ${ms(percentile(auth, 99) + percentile(admit, 99))}` : '–';
+      lines.push(
+        `| ${title} | ${Math.round(r.rps)} | ${r.latency.p50} ms | ${r.latency.p90} ms | ${r.latency.p99} ms | ${r.latency.max} ms | ${r.non2xx}${codes ? ` (${codes})` : ''} | ${r.errors + r.timeouts} | ${inServer} | ${cpu} |`,
+      );
     }
     lines.push('');
-    const byTitle = Object.fromEntries(results.map(([t, r]) => [t, r]));
-    const diff = (a: string, b: string) => byTitle[a].latency.p50 - byTitle[b].latency.p50;
-    lines.push(
-      `p50 difference at ${RATE}/s: endpoints list vs /healthz ${diff(runs[2][0], runs[3][0]).toFixed(2)} ms (auth + limits + the list query); ` +
-        `unknown key-scoped path vs unknown path ${diff(runs[4][0], runs[5][0]).toFixed(2)} ms (auth + limits alone). autocannon reports whole milliseconds.`,
-    );
-    lines.push(
-      `In-process, no load: authenticate (cached key) p50 ${ms(authTime.p50)} / p99 ${ms(authTime.p99)}; ` + `limiter.admit p50 ${ms(admitTime.p50)} / p99 ${ms(admitTime.p99)}.`,
-    );
-    lines.push(`Database commands per authenticated list call (key cached): ${perCall}.`);
+    for (const { title, auth, admit } of results) {
+      if (!auth || !admit) continue;
+      lines.push(`- ${title}: authenticate p50 ${ms(percentile(auth, 50))} / p99 ${ms(percentile(auth, 99))}; admit p50 ${ms(percentile(admit, 50))} / p99 ${ms(percentile(admit, 99))}.`);
+    }
+    lines.push(`- In-process, no load: authenticate (cached key) p50 ${ms(authAlone.p50)} / p99 ${ms(authAlone.p99)}; admit p50 ${ms(admitAlone.p50)} / p99 ${ms(admitAlone.p99)}.`);
+    lines.push(`- Database commands of one authenticated list call (calls one at a time; concurrent calls' slot claims share one insertMany): ${perCall}.`);
+    lines.push('- autocannon reports whole milliseconds; CPU is per process over the run (100% = one core; autocannon uses the rest).');
     process.stdout.write(`\n${lines.join('\n')}\n`);
     log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
   } finally {

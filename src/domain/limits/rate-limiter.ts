@@ -58,6 +58,17 @@ export interface Admission {
   release(): Promise<void>;
 }
 
+interface Reservation {
+  k: number;
+  /** A slot this process had given back (vs. one above its hint). */
+  reused: boolean;
+}
+
+interface Claimed {
+  slot: number;
+  count: number;
+}
+
 /** A rejected call: the error for the body, the state for the headers. */
 export class LimitRejection extends Error {
   constructor(readonly error: BurstLimitError | QuotaExceededError, readonly state: LimitState) {
@@ -121,11 +132,31 @@ export class RateLimiter {
     // without a claim, unless the limit has since been raised (tier change).
     if (this.knownFull(usageScope, policy.quotaLimit, now)) throw await quotaRejection();
 
-    const burst = await this.claim(burstScope, policy.burstLimit, now, new Date(window.end.getTime() + BURST_SLOT_GRACE_MS));
-    if (burst === null) {
-      throw new LimitRejection(new BurstLimitError(secondsUntil(window.end, now)), stateWith(policy.burstLimit, await this.count(usageScope)));
+    const burstRejection = async () =>
+      new LimitRejection(new BurstLimitError(secondsUntil(window.end, now)), stateWith(policy.burstLimit, await this.count(usageScope)));
+    if (this.knownFull(burstScope, policy.burstLimit, now)) throw await burstRejection();
+    const burstExpiry = new Date(window.end.getTime() + BURST_SLOT_GRACE_MS);
+    const claimUsage = () => this.claim(usageScope, policy.quotaLimit, now, new Date(period.end.getTime() + USAGE_RETENTION_MS));
+    // While the window has a slot for this call (as far as this process knows; reserved here, with
+    // no await in between), both slots are claimed at once: one round trip, usually one batch. A
+    // call refused by one limit gives the other slot back, so it is counted in neither; while it
+    // holds that slot for a moment, a concurrent call at the very edge of the other limit may be
+    // refused that would have fitted a moment later, never the reverse. When the window looks
+    // full, the burst slot is looked for first and alone, so refused calls never touch the quota.
+    await this.hint(burstScope);
+    const reserved = this.reserve(burstScope, policy.burstLimit);
+    let burst: Claimed | null;
+    let usage: Claimed | null;
+    if (reserved) {
+      [burst, usage] = await Promise.all([this.claim(burstScope, policy.burstLimit, now, burstExpiry, reserved), claimUsage()]);
+    } else {
+      burst = await this.claim(burstScope, policy.burstLimit, now, burstExpiry, null);
+      usage = burst ? await claimUsage() : null;
     }
-    const usage = await this.claim(usageScope, policy.quotaLimit, now, new Date(period.end.getTime() + USAGE_RETENTION_MS));
+    if (burst === null) {
+      if (usage) await this.release(usageScope, usage.slot);
+      throw await burstRejection();
+    }
     if (usage === null) {
       await this.release(burstScope, burst.slot);
       throw await quotaRejection();
@@ -239,36 +270,57 @@ export class RateLimiter {
   }
 
   /**
-   * Claims a slot of `scope`, or null when all `limit` slots are taken. In order: a slot this
-   * process gave back, the next slot above what this process has seen or handed out
-   * (concurrent calls in one process try distinct slots), then any hole another process left.
-   * Only the unique insert decides; the hints merely make the first try likely to succeed.
-   * `count` is the number of calls the scope holds with this one, as far as this process knows.
+   * Picks the slot this process tries next for `scope`, synchronously (so concurrent calls in
+   * one process never pick the same one): a slot it gave back, else the one above the highest it
+   * knows of. null when, as far as this process knows, all `limit` slots are taken. The hint of
+   * `scope` must be loaded.
    */
-  private async claim(scope: string, limit: number, now: Date, expiresAt: Date): Promise<{ slot: number; count: number } | null> {
-    await this.hint(scope);
-    const holesBelow = (slot: number) => [...(this.freed.get(scope) ?? [])].filter((f) => f < slot).length;
-    for (;;) {
-      const freed = this.freed.get(scope);
-      if (!freed || freed.size === 0) break;
+  private reserve(scope: string, limit: number): Reservation | null {
+    const freed = this.freed.get(scope);
+    while (freed && freed.size > 0) {
       const k = Math.min(...freed);
       freed.delete(k);
       if (freed.size === 0) this.freed.delete(scope);
-      if (k <= limit && (await this.store.claimSlot(scope, k, expiresAt))) {
-        return { slot: k, count: (this.hints.get(scope) ?? k) - (this.freed.get(scope)?.size ?? 0) };
-      }
+      if (k <= limit) return { k, reused: true };
     }
+    const k = (this.hints.get(scope) ?? 0) + 1;
+    if (k > limit) return null;
+    this.hints.set(scope, k);
+    return { k, reused: false };
+  }
+
+  /** The number of calls `scope` holds with the one just given slot k, as far as this process knows. */
+  private countWith(scope: string, reservation: Reservation): number {
+    const freed = this.freed.get(scope);
+    if (reservation.reused) return (this.hints.get(scope) ?? reservation.k) - (freed?.size ?? 0);
+    let holesBelow = 0;
+    for (const f of freed ?? []) if (f < reservation.k) holesBelow++;
+    return reservation.k - holesBelow;
+  }
+
+  /**
+   * Claims a slot of `scope`, or null when all `limit` slots are taken: the reserved slot if
+   * given, then further reservations (re-estimating the hint from the store when other
+   * processes are ahead), then any hole another process left. Only the unique insert decides;
+   * the hints merely make the first try likely to succeed.
+   */
+  private async claim(scope: string, limit: number, now: Date, expiresAt: Date, reserved?: Reservation | null): Promise<Claimed | null> {
+    await this.hint(scope);
     let misses = 0;
+    let next = reserved === undefined ? undefined : reserved;
     for (;;) {
-      if (this.knownFull(scope, limit, now)) return null;
-      const k = (this.hints.get(scope) ?? 0) + 1;
-      if (k > limit) break;
-      this.hints.set(scope, k);
-      if (await this.store.claimSlot(scope, k, expiresAt)) return { slot: k, count: k - holesBelow(k) };
+      if (next === undefined) {
+        if (this.knownFull(scope, limit, now)) return null;
+        next = this.reserve(scope, limit);
+      }
+      if (next === null) break;
+      const reservation = next;
+      next = undefined;
+      if (await this.store.claimSlot(scope, reservation.k, expiresAt)) return { slot: reservation.k, count: this.countWith(scope, reservation) };
       // Taken by another process: the hint is behind. Catch up by a search rather than one slot at a time.
-      if (++misses >= MISSES_BEFORE_REESTIMATE) {
+      if (!reservation.reused && ++misses >= MISSES_BEFORE_REESTIMATE) {
         misses = 0;
-        const highest = await this.store.highestSlot(scope, k);
+        const highest = await this.store.highestSlot(scope, reservation.k);
         this.hints.set(scope, Math.max(this.hints.get(scope) ?? 0, highest));
       }
     }

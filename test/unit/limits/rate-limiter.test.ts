@@ -346,10 +346,33 @@ describe('RateLimiter: database round trips', () => {
     const limiter = new RateLimiter(store, fakeClock().now);
     for (let i = 0; i < 10; i++) await limiter.admit(free);
     const before = store.calls.length;
+    await expect(limiter.admit(free)).rejects.toBeInstanceOf(LimitRejection);
+    const first = store.calls.slice(before);
+    // The call that finds the window full looks for a hole once, and never touches the quota.
+    expect(first).toEqual(['takenSlots b:acct:a:1']);
+    const after = store.calls.length;
     for (let i = 0; i < 5; i++) await expect(limiter.admit(free)).rejects.toBeInstanceOf(LimitRejection);
-    const during = store.calls.slice(before);
-    expect(during.filter((c) => c.startsWith('takenSlots'))).toHaveLength(1);
-    expect(during.filter((c) => c.startsWith('claim'))).toHaveLength(0);
+    expect(store.calls.slice(after)).toEqual([]);
+    expect(store.count('u:')).toBe(10);
+  });
+
+  it('the burst and the usage slot of a call are claimed together (one round trip)', async () => {
+    const store = new MemorySlotStore();
+    const limiter = new RateLimiter(store, fakeClock().now);
+    await limiter.admit(free);
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const claim = store.claimSlot.bind(store);
+    store.claimSlot = async (scope, k) => {
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      try {
+        return await claim(scope, k);
+      } finally {
+        inFlight--;
+      }
+    };
+    await limiter.admit(free);
+    expect(maxInFlight).toBe(2);
   });
 
   it('a slot this process gives back in a full window is re-used by its next call', async () => {
