@@ -133,7 +133,8 @@ export class RateLimiter {
     if (this.knownFull(usageScope, policy.quotaLimit, now)) throw await quotaRejection();
 
     const burstRejection = async () =>
-      new LimitRejection(new BurstLimitError(secondsUntil(window.end, now)), stateWith(policy.burstLimit, await this.count(usageScope)));
+      // A concurrent call may have opened the window a moment after this call's clock reading.
+      new LimitRejection(new BurstLimitError(secondsUntil(window.end, now < window.start ? window.start : now)), stateWith(policy.burstLimit, await this.count(usageScope)));
     if (this.knownFull(burstScope, policy.burstLimit, now)) throw await burstRejection();
     const burstExpiry = new Date(window.end.getTime() + BURST_SLOT_GRACE_MS);
     const claimUsage = () => this.claim(usageScope, policy.quotaLimit, now, new Date(period.end.getTime() + USAGE_RETENTION_MS));
