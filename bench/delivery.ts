@@ -126,12 +126,15 @@ async function main(): Promise<void> {
     await waitFor(() => sentSteady.every((s) => arrivals.has(s.id)), 60_000);
     const latencies = sentSteady.map((s) => (arrivals.get(s.id) as number[])[0] - s.sent).sort((a, b) => a - b);
     const ackLatencies = sentSteady.map((s) => s.acked - s.sent).sort((a, b) => a - b);
+    const steadyLine = `(a) steady ${RATE} events/s for ${SECONDS} s (${sentSteady.length} events): ingest→first attempt received p50 ${pct(latencies, 50).toFixed(1)} ms, p90 ${pct(latencies, 90).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms; ingest 202 p50 ${pct(ackLatencies, 50).toFixed(1)} ms, p99 ${pct(ackLatencies, 99).toFixed(1)} ms`;
+    log(steadyLine);
 
     // (b)+(c) burst.
     log(`(b/c) burst of ${BURST} events with ${CONCURRENCY} concurrent ingests...`);
     const burstIds: number[] = [];
     const burstStart = performance.now();
     let issued = 0;
+    const ingestProgress = setInterval(() => log(`  ${burstIds.length} of ${BURST} ingested`), 10_000);
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (issued < BURST) {
@@ -140,6 +143,7 @@ async function main(): Promise<void> {
         }
       }),
     );
+    clearInterval(ingestProgress);
     const ingestSeconds = (performance.now() - burstStart) / 1000;
     log(`burst ingested in ${ingestSeconds.toFixed(1)} s; waiting for deliveries...`);
     const progress = setInterval(() => log(`  ${burstIds.filter((id) => arrivals.has(id)).length} of ${BURST} received`), 5000);
@@ -152,7 +156,7 @@ async function main(): Promise<void> {
 
     const report = [
       `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
-      `(a) steady ${RATE} events/s for ${SECONDS} s (${sentSteady.length} events): ingest→first attempt received p50 ${latencies.length ? pct(latencies, 50).toFixed(1) : '-'} ms, p90 ${pct(latencies, 90).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms; ingest 202 p50 ${pct(ackLatencies, 50).toFixed(1)} ms, p99 ${pct(ackLatencies, 99).toFixed(1)} ms; duplicates ${steadyDuplicates}`,
+      `${steadyLine}; duplicates ${steadyDuplicates}`,
       `(b) burst: ${BURST} events ingested in ${ingestSeconds.toFixed(1)} s (${(BURST / ingestSeconds).toFixed(0)} ingests/s); all delivered ${totalSeconds.toFixed(1)} s after the first ingest: ${(BURST / totalSeconds).toFixed(0)} completed deliveries/s`,
       `(c) burst: ${burstIds.length} of ${BURST} received, ${BURST - new Set(burstIds.filter((id) => arrivals.has(id))).size} lost, ${duplicates} delivered more than once`,
     ];
