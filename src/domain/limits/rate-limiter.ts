@@ -98,6 +98,8 @@ export class RateLimiter {
   private readonly freed = new Map<string, Set<number>>();
   /** When this process found every slot of a scope taken, and under which limit. */
   private readonly full = new Map<string, { at: number; limit: number }>();
+  /** Per usage scope: slots claimed together with a burst slot whose outcome is not known yet. */
+  private readonly speculative = new Map<string, number>();
   private readonly loading = new Map<string, Promise<number>>();
   /** The current usage scope of each bucket, so the previous period's hints can be dropped. */
   private readonly usageScopes = new Map<string, string>();
@@ -134,7 +136,10 @@ export class RateLimiter {
 
     const burstRejection = async () =>
       // A concurrent call may have opened the window a moment after this call's clock reading.
-      new LimitRejection(new BurstLimitError(secondsUntil(window.end, now < window.start ? window.start : now)), stateWith(policy.burstLimit, await this.count(usageScope)));
+      new LimitRejection(
+        new BurstLimitError(secondsUntil(window.end, now < window.start ? window.start : now)),
+        stateWith(policy.burstLimit, (await this.count(usageScope)) - (this.speculative.get(usageScope) ?? 0)),
+      );
     if (this.knownFull(burstScope, policy.burstLimit, now)) throw await burstRejection();
     const burstExpiry = new Date(window.end.getTime() + BURST_SLOT_GRACE_MS);
     const claimUsage = () => this.claim(usageScope, policy.quotaLimit, now, new Date(period.end.getTime() + USAGE_RETENTION_MS));
@@ -148,16 +153,35 @@ export class RateLimiter {
     const reserved = this.reserve(burstScope, policy.burstLimit);
     let burst: Claimed | null;
     let usage: Claimed | null;
+    // Usage slots claimed alongside a burst slot that may still be refused: not yet counted
+    // calls, left out of the counts that concurrent refusals report.
+    let speculative = false;
+    const settle = () => {
+      if (!speculative) return;
+      speculative = false;
+      const left = (this.speculative.get(usageScope) ?? 1) - 1;
+      if (left > 0) this.speculative.set(usageScope, left);
+      else this.speculative.delete(usageScope);
+    };
     if (reserved) {
-      [burst, usage] = await Promise.all([this.claim(burstScope, policy.burstLimit, now, burstExpiry, reserved), claimUsage()]);
+      speculative = true;
+      this.speculative.set(usageScope, (this.speculative.get(usageScope) ?? 0) + 1);
+      try {
+        [burst, usage] = await Promise.all([this.claim(burstScope, policy.burstLimit, now, burstExpiry, reserved), claimUsage()]);
+      } catch (err) {
+        settle();
+        throw err;
+      }
     } else {
       burst = await this.claim(burstScope, policy.burstLimit, now, burstExpiry, null);
       usage = burst ? await claimUsage() : null;
     }
     if (burst === null) {
-      if (usage) await this.release(usageScope, usage.slot);
+      if (usage) await this.release(usageScope, usage.slot).finally(settle);
+      settle();
       throw await burstRejection();
     }
+    settle();
     if (usage === null) {
       await this.release(burstScope, burst.slot);
       throw await quotaRejection();
