@@ -73,7 +73,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const recorded = delivery?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
       if (recorded) return outcomeOf(recorded);
       if (!endpoint || endpoint.disabled || !event || !delivery) {
-        await deps.deliveries.setState(id, input.round, { status: 'cancelled', attempt_count: delivery?.attempt_count ?? input.attempt - 1, next_attempt_at: null }, clock());
+        if (delivery) await deps.deliveries.setState(delivery, input.round, { status: 'cancelled', attempt_count: delivery.attempt_count, next_attempt_at: null }, clock());
         if (event) await refreshEventStatus(input.eventId, event.endpoint_ids);
         return { status: 'cancelled', statusCode: null };
       }
@@ -122,7 +122,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const id = deliveryId(input.eventId, input.endpointId);
       const current = await deps.deliveries.find(id);
       if (!current || current.round !== input.round || current.status === 'succeeded' || current.status === 'failed') return;
-      await deps.deliveries.setState(id, input.round, { status: 'cancelled', attempt_count: current.attempt_count, next_attempt_at: null }, clock());
+      await deps.deliveries.setState(current, input.round, { status: 'cancelled', attempt_count: current.attempt_count, next_attempt_at: null }, clock());
       const event = await deps.events.findAny(input.eventId);
       if (event) await refreshEventStatus(input.eventId, event.endpoint_ids);
     },

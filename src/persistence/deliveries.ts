@@ -98,10 +98,10 @@ export class Deliveries {
     await this.col.updateOne({ _id: current._id }, { $set: { ...state, attempts, updated_at: at } });
   }
 
-  async setState(id: string, round: number, state: Pick<DeliveryDoc, 'status' | 'attempt_count' | 'next_attempt_at'>, at: Date): Promise<void> {
-    const current = await this.find(id);
-    if (!current || current.round !== round) return;
-    await this.col.updateOne({ _id: id }, { $set: { ...state, updated_at: at } });
+  /** `current` is the record the caller just read; a write for another round than `round` is dropped. */
+  async setState(current: DeliveryDoc, round: number, state: Pick<DeliveryDoc, 'status' | 'attempt_count' | 'next_attempt_at'>, at: Date): Promise<void> {
+    if (current.round !== round) return;
+    await this.col.updateOne({ _id: current._id }, { $set: { ...state, updated_at: at } });
   }
 
   async startRound(id: string, round: number, at: Date): Promise<void> {

@@ -53,10 +53,9 @@ export class Endpoints {
     return this.col.find({ account_id: accountId, disabled: false }).sort({ created_at: 1, _id: 1 }).toArray();
   }
 
-  async update(accountId: string, id: string, changes: EndpointChanges, at: Date): Promise<EndpointDoc | null> {
-    const current = await this.find(accountId, id);
-    if (!current) return null;
-    await this.col.updateOne({ _id: id }, { $set: { ...changes, updated_at: at } });
+  /** `current` is the document the caller just read (and checked the owner of). */
+  async update(current: EndpointDoc, changes: EndpointChanges, at: Date): Promise<EndpointDoc> {
+    await this.col.updateOne({ _id: current._id }, { $set: { ...changes, updated_at: at } });
     return { ...current, ...changes, updated_at: at };
   }
 

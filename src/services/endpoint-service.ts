@@ -89,14 +89,13 @@ export class EndpointService {
   }
 
   async update(accountId: string, id: string, patch: EndpointPatch): Promise<EndpointView> {
-    await this.require(accountId, id);
+    const current = await this.require(accountId, id);
     const changes: EndpointChanges = {};
     if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
     if (patch.events !== undefined) changes.events = this.checkPatterns(patch.events);
     if (patch.description !== undefined) changes.description = patch.description;
     if (patch.disabled !== undefined) changes.disabled = patch.disabled;
-    const updated = await this.endpoints.update(accountId, id, changes, this.clock());
-    if (!updated) throw notFound(id);
+    const updated = await this.endpoints.update(current, changes, this.clock());
     this.cache.invalidate(accountId);
     if (patch.disabled === true) await this.cancelInFlight(id);
     return endpointView(updated);
@@ -115,9 +114,9 @@ export class EndpointService {
 
   /** The new secret signs every attempt made from now on (attempts re-read the endpoint). */
   async rotateSecret(accountId: string, id: string): Promise<string> {
-    await this.require(accountId, id);
+    const current = await this.require(accountId, id);
     const secret = generateSigningSecret();
-    if (!(await this.endpoints.update(accountId, id, { secret_sealed: this.secretBox.seal(secret) }, this.clock()))) throw notFound(id);
+    await this.endpoints.update(current, { secret_sealed: this.secretBox.seal(secret) }, this.clock());
     return secret;
   }
 
