@@ -1,19 +1,26 @@
+import { Context } from '@temporalio/activity';
+import { decideAfterAttempt } from '../src/domain/webhooks/attempt-decision';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
-import { deriveEventStatus, DeliveryStatus } from '../src/domain/webhooks/delivery-status';
-import { delayAfterAttempt } from '../src/domain/webhooks/retry-schedule';
+import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
 import type { SecretBox } from '../src/domain/webhooks/secret-box';
 import { signPayload } from '../src/domain/webhooks/signature';
-import type { Deliveries, DeliveryAttempt } from '../src/persistence/deliveries';
+import type { Deliveries, DeliveryAttempt, DeliveryRef } from '../src/persistence/deliveries';
 import { deliveryId } from '../src/persistence/deliveries';
 import type { Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
-import type { HttpSender } from './http-sender';
+import type { HttpSender, SendResult } from './http-sender';
 
+/** What a delivery workflow carries: the event itself, so an attempt reads only the endpoint. */
 export interface DeliveryTarget {
   eventId: number;
   endpointId: string;
   accountId: string;
   round: number;
+  /** Absent in workflows started before the event travelled with them: the attempt reads it. */
+  type?: string;
+  timestamp?: number;
+  /** The exact body bytes every attempt sends. */
+  body?: string;
 }
 
 export interface AttemptInput extends DeliveryTarget {
@@ -33,100 +40,158 @@ export interface DeliveryActivityDeps {
   secretBox: SecretBox;
   sender: HttpSender;
   clock?: () => Date;
+  /** How often an attempt heartbeats while it waits for the receiver. */
+  heartbeatIntervalMs?: number;
 }
+
+/** The request an attempt sends, or why it cannot be sent. */
+type Prepared =
+  | { kind: 'cancelled' }
+  | { kind: 'send'; url: string; headers: Record<string, string>; body: string }
+  | { kind: 'unsendable'; url: string; error: string };
+
+const RECORD_TRIES = 3;
 
 /**
  * All I/O of a delivery. Built by a factory that receives its dependencies, so the worker
  * wires real ones and tests can wire their own; workflows import only the types.
+ * An attempt is prepare (one read: the endpoint), send, record (one write).
  */
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? (() => new Date());
+  const heartbeatEvery = deps.heartbeatIntervalMs ?? 2_000;
 
-  /** The event's status follows from its deliveries; `known` is the state this activity just wrote. */
-  async function refreshEventStatus(eventId: number, endpointIds: string[], known?: { endpointId: string; status: DeliveryStatus }): Promise<void> {
-    const others = endpointIds.filter((e) => e !== known?.endpointId);
-    const all = await deps.deliveries.forEvent(eventId, others);
-    const statuses = all.map((d) => d?.status ?? 'pending');
-    if (known) statuses.push(known.status);
-    await deps.events.setStatus(eventId, deriveEventStatus(statuses));
+  /** Re-reads the endpoint: deleted or disabled → cancelled; a rotated secret signs; a changed URL is used. */
+  async function prepare(input: AttemptInput): Promise<Prepared> {
+    const [endpoint, event] = await Promise.all([
+      deps.endpoints.find(input.accountId, input.endpointId),
+      input.body === undefined ? deps.events.findUnscoped(input.eventId) : null,
+    ]);
+    const body = input.body ?? event?.body;
+    const type = input.type ?? event?.type;
+    const timestamp = input.timestamp ?? event?.timestamp;
+    if (!endpoint || endpoint.disabled || body === undefined || type === undefined || timestamp === undefined) return { kind: 'cancelled' };
+    let secret: string;
+    try {
+      secret = deps.secretBox.open(endpoint.secret_sealed);
+    } catch {
+      // No retry of this activity can fix it: record a failed attempt and let the schedule go on.
+      return {
+        kind: 'unsendable',
+        url: endpoint.url,
+        error: "The endpoint's signing secret cannot be opened with this worker's SECRETS_ENCRYPTION_KEY (every API and worker process must use the same key).",
+      };
+    }
+    const headers = buildDeliveryHeaders({ id: input.eventId, type, timestamp, signature: signPayload(secret, body) });
+    return { kind: 'send', url: endpoint.url, headers: { ...headers }, body };
   }
 
-  function outcomeOf(recorded: DeliveryAttempt): AttemptOutcome {
-    if (recorded.succeeded) return { status: 'succeeded', statusCode: recorded.status_code };
-    return { status: delayAfterAttempt(recorded.attempt) === null ? 'failed' : 'retrying', statusCode: recorded.status_code };
+  async function send(prepared: Prepared & { kind: 'send' }): Promise<SendResult> {
+    const beat = setInterval(heartbeat, heartbeatEvery);
+    try {
+      return await deps.sender.send({ url: prepared.url, headers: prepared.headers, body: prepared.body });
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  /** One write; retried briefly so a store hiccup does not make Temporal repeat the POST. */
+  async function record(write: () => Promise<void>): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await write();
+      } catch (err) {
+        if (tries >= RECORD_TRIES) throw err;
+        await new Promise((r) => setTimeout(r, 200 * tries));
+      }
+    }
   }
 
   return {
     /**
-     * One attempt: re-reads the endpoint (deleted or disabled → cancelled; a rotated secret
-     * signs), POSTs the stored body bytes, and records the attempt and the delivery's new
-     * state. Recording is idempotent: an activity retried after recording returns the
-     * recorded outcome without posting again.
+     * One attempt. Recording is idempotent (keyed by round and attempt): when Temporal runs an
+     * attempt again (its worker died, or recording failed), an attempt already recorded is
+     * answered from the record without posting again.
      */
     async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome> {
-      const id = deliveryId(input.eventId, input.endpointId);
-      const [delivery, endpoint, event] = await Promise.all([
-        deps.deliveries.find(id),
-        deps.endpoints.find(input.accountId, input.endpointId),
-        deps.events.findAny(input.eventId),
-      ]);
-      const recorded = delivery?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
-      if (recorded) return outcomeOf(recorded);
-      if (!endpoint || endpoint.disabled || !event || !delivery) {
-        if (delivery) await deps.deliveries.setState(delivery, input.round, { status: 'cancelled', attempt_count: delivery.attempt_count, next_attempt_at: null }, clock());
-        if (event) await refreshEventStatus(input.eventId, event.endpoint_ids);
+      const ref = refOf(input);
+      if (activityAttempt() > 1) {
+        const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
+        if (recorded) return { status: decideAfterAttempt(recorded.attempt, recorded.succeeded).status, statusCode: recorded.status_code };
+      }
+      const prepared = await prepare(input);
+      if (prepared.kind === 'cancelled') {
+        await record(() =>
+          deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),
+        );
         return { status: 'cancelled', statusCode: null };
       }
 
-      const secret = deps.secretBox.open(endpoint.secret_sealed);
-      const headers = buildDeliveryHeaders({
-        id: event._id,
-        type: event.type,
-        timestamp: event.timestamp,
-        signature: signPayload(secret, event.body),
-      });
       const startedAt = clock();
-      const result = await deps.sender.send({ url: endpoint.url, headers: { ...headers }, body: event.body });
+      const result: SendResult =
+        prepared.kind === 'send' ? await send(prepared) : { statusCode: null, responseBody: null, error: prepared.error, durationMs: 0 };
       const finishedAt = new Date(startedAt.getTime() + result.durationMs);
       const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-      const delay = delayAfterAttempt(input.attempt);
-      const status: AttemptOutcome['status'] = succeeded ? 'succeeded' : delay === null ? 'failed' : 'retrying';
-      const error = succeeded ? null : (result.error ?? `Destination answered HTTP ${result.statusCode}.`);
-
-      await deps.deliveries.recordAttempt(
-        delivery,
-        {
-          round: input.round,
-          attempt: input.attempt,
-          started_at: startedAt,
-          duration_ms: result.durationMs,
-          status_code: result.statusCode,
-          error,
-          response_body: result.responseBody,
-          succeeded,
-        },
-        {
-          status,
-          attempt_count: input.attempt,
-          next_attempt_at: status === 'retrying' && delay !== null ? new Date(finishedAt.getTime() + delay) : null,
-          url: endpoint.url,
-        },
-        finishedAt,
+      const decision = decideAfterAttempt(input.attempt, succeeded);
+      const attempt: DeliveryAttempt = {
+        round: input.round,
+        attempt: input.attempt,
+        started_at: startedAt,
+        duration_ms: result.durationMs,
+        status_code: result.statusCode,
+        error: succeeded ? null : (result.error ?? `Destination answered HTTP ${result.statusCode}.`),
+        response_body: result.responseBody,
+        succeeded,
+      };
+      await record(() =>
+        deps.deliveries.recordAttempt(
+          ref,
+          attempt,
+          {
+            round: input.round,
+            status: decision.status,
+            attempt_count: input.attempt,
+            next_attempt_at: decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs),
+            url: prepared.url,
+          },
+          finishedAt,
+        ),
       );
-      await refreshEventStatus(input.eventId, event.endpoint_ids, { endpointId: input.endpointId, status });
-      return { status, statusCode: result.statusCode };
+      return { status: decision.status, statusCode: result.statusCode };
     },
 
     /** The workflow was cancelled (endpoint deleted or disabled while retries were pending). */
     async cancelDelivery(input: DeliveryTarget): Promise<void> {
-      const id = deliveryId(input.eventId, input.endpointId);
-      const current = await deps.deliveries.find(id);
-      if (!current || current.round !== input.round || current.status === 'succeeded' || current.status === 'failed') return;
-      await deps.deliveries.setState(current, input.round, { status: 'cancelled', attempt_count: current.attempt_count, next_attempt_at: null }, clock());
-      const event = await deps.events.findAny(input.eventId);
-      if (event) await refreshEventStatus(input.eventId, event.endpoint_ids);
+      const current = await deps.deliveries.find(refOf(input).id);
+      if (current && (current.round !== input.round || current.status === 'succeeded' || current.status === 'failed')) return;
+      await deps.deliveries.setState(
+        refOf(input),
+        { round: input.round, status: 'cancelled', attempt_count: current?.attempt_count ?? 0, next_attempt_at: null },
+        clock(),
+      );
     },
   };
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
+
+function refOf(input: DeliveryTarget): DeliveryRef {
+  return { id: deliveryId(input.eventId, input.endpointId), account_id: input.accountId, event_id: input.eventId, endpoint_id: input.endpointId };
+}
+
+/** Outside an activity (unit tests) there is nothing to heartbeat to. */
+function heartbeat(): void {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    /* not running as an activity */
+  }
+}
+
+function activityAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+}

@@ -6,7 +6,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
-import { delayAfterAttempt } from '../src/domain/webhooks/retry-schedule';
+import { decideAfterAttempt } from '../src/domain/webhooks/attempt-decision';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
 
 export type DeliveryWorkflowInput = DeliveryTarget;
@@ -20,17 +20,20 @@ export interface DeliveryWorkflowResult {
  * Activity retries cover only our own infrastructure faults (database or worker down):
  * an attempt's outcome, whatever the receiver did, is a returned value. So these retries
  * never add or skip a delivery attempt; they only wait for the attempt to be made.
+ * The attempt heartbeats while it waits for the receiver: if its worker dies, Temporal
+ * notices within the heartbeat timeout and hands the attempt to another worker.
  */
 const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>({
-  // 30 s POST + DNS + database writes.
+  // 30 s POST + DNS + one store read and write.
   startToCloseTimeout: '90 seconds',
+  heartbeatTimeout: '8 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
 /**
  * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`).
- * Its timers are the retry schedule: attempt, and after a failure sleep the next delay of
- * retry-schedule.ts, at most 8 attempts. Deterministic: all I/O is in the activities.
+ * Its timers are the retry schedule: attempt, and after a failure sleep as decideAfterAttempt
+ * says, at most 8 attempts. Deterministic: all I/O is in the activities.
  */
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   let attempts = 0;
@@ -43,8 +46,8 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
         { key: WEBHOOK_DELIVERY_STATUS, value: outcome.status },
         { key: WEBHOOK_ATTEMPT_COUNT, value: attempts },
       ]);
-      const delay = delayAfterAttempt(attempt);
-      if (outcome.status !== 'retrying' || delay === null) return { status: outcome.status, attempts };
+      const delay = outcome.status === 'retrying' ? decideAfterAttempt(attempt, false).nextDelayMs : null;
+      if (delay === null) return { status: outcome.status, attempts };
       await sleep(delay, { summary: `retry ${attempt + 1} after ${delay / 1000} s` });
     }
   } catch (err) {

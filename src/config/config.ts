@@ -45,8 +45,14 @@ const EnvSchema = z.object({
   ),
   /** Trust X-Forwarded-For for the client IP (only behind a proxy you control). */
   TRUST_PROXY: bool.default(false),
-  /** How often the API re-dispatches events whose workflows were not started (crash between store and start). */
+  /** How often each API process looks for dead API processes whose accepted events need their workflows started. */
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  /** An API process whose lease is not renewed for this long is taken for dead (its events are recovered). */
+  INSTANCE_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
+  /** Saturation: accepted events waiting for their workflows to start, per API process, past which ingest answers 503. */
+  INGEST_BACKLOG_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
+  /** Workflow starts in flight at once per API process. */
+  DISPATCH_START_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
 });
 
 export type Config = Readonly<{
@@ -60,6 +66,9 @@ export type Config = Readonly<{
   secretsEncryptionKey?: Buffer;
   trustProxy: boolean;
   dispatchSweepIntervalMs: number;
+  instanceLeaseTtlMs: number;
+  ingestBacklogLimit: number;
+  dispatchStartConcurrency: number;
 }>;
 
 export class ConfigError extends Error {
@@ -98,5 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     dispatchSweepIntervalMs: e.DISPATCH_SWEEP_INTERVAL_MS,
+    instanceLeaseTtlMs: e.INSTANCE_LEASE_TTL_MS,
+    ingestBacklogLimit: e.INGEST_BACKLOG_LIMIT,
+    dispatchStartConcurrency: e.DISPATCH_START_CONCURRENCY,
   });
 }

@@ -126,3 +126,16 @@ export class ServiceUnavailableError extends DomainError {
   readonly status = 503;
   readonly code = 'service_unavailable';
 }
+
+/** 503: this API process has more accepted events waiting for their workflows than it may hold. */
+export class OverloadedError extends DomainError {
+  readonly status = 503;
+  readonly code = 'overloaded';
+  constructor(retryAfterSeconds: number) {
+    super(
+      'The platform is saturated: too many accepted events are waiting to be handed to delivery. Nothing was stored; retry after the given time with the same idempotency key.',
+      { retry_after: retryAfterSeconds },
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+}

@@ -19,7 +19,7 @@ import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import { CatalogEntries } from '../persistence/catalog-entries';
 import { Deliveries } from '../persistence/deliveries';
-import { DispatchQueue } from '../persistence/dispatch-queue';
+import { ApiInstances } from '../persistence/api-instances';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
@@ -31,7 +31,9 @@ import { AccountService } from '../services/account-service';
 import { syncAndLoadCatalog } from '../services/catalog-loader';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
 import { AccountEndpointsCache } from '../services/account-endpoints-cache';
-import { Dispatcher } from '../services/dispatcher';
+import { CrashRecovery } from '../services/crash-recovery';
+import { DeliveryOutbox } from '../services/delivery-outbox';
+import { InstanceLease } from '../services/instance-lease';
 import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
 import { KeyAuthenticator } from '../services/key-authenticator';
@@ -79,7 +81,7 @@ export interface Repositories {
   endpoints: Endpoints;
   events: Events;
   deliveries: Deliveries;
-  dispatchQueue: DispatchQueue;
+  apiInstances: ApiInstances;
   idempotency: IdempotencyRecords;
   limitWindows: LimitWindows;
   limitSlots: LimitSlots;
@@ -91,7 +93,9 @@ export interface Services {
   limiter: RateLimiter;
   endpoints: EndpointService;
   events: EventService;
-  dispatcher: Dispatcher;
+  outbox: DeliveryOutbox;
+  lease: InstanceLease;
+  recovery: CrashRecovery;
   scheduler: DeliveryScheduler;
 }
 
@@ -142,7 +146,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       endpoints: new Endpoints(db),
       events: new Events(db),
       deliveries: new Deliveries(db),
-      dispatchQueue: new DispatchQueue(db),
+      apiInstances: new ApiInstances(db),
       idempotency: new IdempotencyRecords(db),
       limitWindows: new LimitWindows(db),
       limitSlots: new LimitSlots(db),
@@ -170,16 +174,24 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       },
       options.clock,
     );
-    const dispatcher = new Dispatcher(
-      repositories.events,
-      repositories.endpoints,
-      repositories.deliveries,
-      repositories.idempotency,
-      repositories.dispatchQueue,
-      scheduler,
+    const outbox = new DeliveryOutbox(scheduler, logger, {
+      backlogLimit: config.ingestBacklogLimit,
+      startConcurrency: config.dispatchStartConcurrency,
+    });
+    const lease = new InstanceLease(
+      repositories.apiInstances,
+      async () => outbox.watermark(await repositories.events.highestIdTried()),
+      { ttlMs: config.instanceLeaseTtlMs, renewMs: Math.max(250, Math.floor(config.instanceLeaseTtlMs / 5)) },
       logger,
-      options.clock,
     );
+    const recovery = new CrashRecovery({
+      instances: repositories.apiInstances,
+      events: repositories.events,
+      idempotency: repositories.idempotency,
+      outbox,
+      self: lease,
+      logger,
+    });
     const endpointsCache = new AccountEndpointsCache(repositories.endpoints);
     const services: Services = {
       accounts: new AccountService(repositories.accounts, repositories.apiKeys, (hash) => authenticator.invalidate(hash)),
@@ -188,17 +200,20 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       endpoints: new EndpointService(repositories.endpoints, repositories.deliveries, scheduler, secretBox, endpointsCache, {
         allowPrivateNetworks: config.delivery.allowPrivateNetworks,
       }),
-      events: new EventService(
-        repositories.events,
-        repositories.endpoints,
-        repositories.deliveries,
+      events: new EventService({
+        events: repositories.events,
+        endpoints: repositories.endpoints,
+        deliveries: repositories.deliveries,
+        idempotency: repositories.idempotency,
         endpointsCache,
-        repositories.idempotency,
-        dispatcher,
+        outbox,
+        lease,
         scheduler,
-        options.clock,
-      ),
-      dispatcher,
+        clock: options.clock,
+      }),
+      outbox,
+      lease,
+      recovery,
       scheduler,
     };
 
@@ -226,6 +241,8 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         activities: createDeliveryActivities({ ...repositories, secretBox, sender }),
       });
       const running = worker.run();
+      // Reported when it happens, not only at shutdown (an unhandled rejection would end the process).
+      running.catch((err) => logger.error({ err }, 'the delivery worker stopped with an error'));
       platform.worker = worker;
       cleanups.push(async () => {
         // Drain: in-flight activities finish (or time out) before the worker stops.
@@ -264,6 +281,13 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         catalog: async () => catalog,
         logger,
       });
+      // The lease exists before the first ingest; on stop (after the server closed) the outbox
+      // drains and the lease is released, or left to expire so another process recovers the rest.
+      await lease.start();
+      cleanups.push(async () => {
+        const drained = await outbox.drain(10_000);
+        await lease.stop({ release: drained });
+      });
       const app = createApp({ logger, registry, routes, trustProxy: config.trustProxy, guards: [keyScoped(authenticator, limiter), estimatorAccess(authenticator, limiter)], before: [dashboard] });
       const server: Server = await new Promise((resolve, reject) => {
         const s = app.listen(config.port, config.host, () => resolve(s));
@@ -280,9 +304,9 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
             server.closeIdleConnections();
           }),
       );
-      await dispatcher.sweep().catch((err) => logger.warn({ err }, 'initial dispatch sweep failed'));
-      dispatcher.startSweeping(config.dispatchSweepIntervalMs);
-      cleanups.push(() => dispatcher.stopSweeping());
+      await recovery.sweep().catch((err) => logger.warn({ err }, 'initial crash recovery sweep failed'));
+      recovery.start(config.dispatchSweepIntervalMs);
+      cleanups.push(() => recovery.stop());
     }
     return platform;
   } catch (err) {

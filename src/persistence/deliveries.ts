@@ -1,5 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { DeliveryStatus } from '../domain/webhooks/delivery-status';
+import { isDuplicateKeyError } from './mongo';
 
 /** One POST made for a delivery. */
 export interface DeliveryAttempt {
@@ -13,98 +14,134 @@ export interface DeliveryAttempt {
   succeeded: boolean;
 }
 
-export interface DeliveryDoc {
+/** Which delivery a write is for (every write carries these, so the first one can create the record). */
+export interface DeliveryRef {
+  id: string;
+  account_id: string;
+  event_id: number;
+  endpoint_id: string;
+}
+
+export interface DeliveryState {
+  round: number;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+}
+
+export interface DeliveryDoc extends DeliveryState {
   /** = the Temporal workflow id: `delivery-<eventId>-<endpointId>`. */
   _id: string;
   account_id: string;
   event_id: number;
   endpoint_id: string;
   url: string;
-  event_type: string;
-  status: DeliveryStatus;
-  /** Manual retries start a new round from attempt 1. */
-  round: number;
-  attempt_count: number;
-  next_attempt_at: Date | null;
-  /** The history, every round; an attempt is keyed by (round, attempt). */
+  /** The history, every round, in (round, attempt) order. */
   attempts: DeliveryAttempt[];
   created_at: Date;
   updated_at: Date;
 }
 
-export function deliveryId(eventId: number, endpointId: string): string {
-  return `delivery-${eventId}-${endpointId}`;
+/**
+ * Stored form: attempts live in a map keyed `r<round>a<attempt>`, so recording one is a single
+ * `$set` that a retried activity repeats harmlessly (no read first, no duplicate). Records
+ * written before the map existed keep their `attempts` array, merged on read.
+ */
+interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts'> {
+  attempts?: DeliveryAttempt[];
+  attempt_log?: Record<string, DeliveryAttempt>;
+}
+
+interface RoundClaimDoc {
+  _id: string;
+  at: Date;
 }
 
 /**
- * `deliveries`: one per (event, matching endpoint), with its attempts inside. Only the
- * delivery's own workflow writes its state, one activity at a time, and every write sets
- * absolute values keyed by (round, attempt): a retried activity cannot double-count. All
- * hot-path reads and writes are `{_id}` lookups (the only indexed filter on FerretDB).
+ * `deliveries`: one per (event, matching endpoint), created by its first attempt (until then
+ * the delivery is pending and the event names its endpoint and URL). Only the delivery's own
+ * workflow writes it, one activity at a time, except a manual retry, which writes the new round
+ * before that round's workflow starts. Every hot-path read and write is a plain `{_id}` filter,
+ * the one filter the embedded store answers from an index.
  */
 export class Deliveries {
-  private readonly col: Collection<DeliveryDoc>;
+  private readonly col: Collection<StoredDeliveryDoc>;
+  /** `delivery_rounds`: one per manual retry; the unique insert decides between concurrent retries. */
+  private readonly rounds: Collection<RoundClaimDoc>;
 
   constructor(db: Db) {
-    this.col = db.collection<DeliveryDoc>('deliveries');
+    this.col = db.collection<StoredDeliveryDoc>('deliveries');
+    this.rounds = db.collection<RoundClaimDoc>('delivery_rounds');
   }
 
   async ensureIndexes(): Promise<void> {
     await this.col.createIndex({ endpoint_id: 1, status: 1 });
   }
 
-  /** Creates the missing ones (a re-dispatch after a crash finds some already there). */
-  async insertMissing(docs: DeliveryDoc[]): Promise<void> {
-    if (docs.length === 0) return;
-    try {
-      await this.col.insertMany(docs, { ordered: false });
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: Array<{ code: number }> | { code: number } }).writeErrors;
-      const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-      if (list.length === 0 || list.some((e) => e.code !== 11000)) throw err;
-    }
-  }
-
-  /** The deliveries of an event, in its endpoint order (point reads by id). */
+  /** The deliveries of an event, in its endpoint order (point reads by id); null where no attempt was recorded yet. */
   async forEvent(eventId: number, endpointIds: string[]): Promise<Array<DeliveryDoc | null>> {
     return Promise.all(endpointIds.map((endpointId) => this.find(deliveryId(eventId, endpointId))));
   }
 
-  find(id: string): Promise<DeliveryDoc | null> {
-    return this.col.findOne({ _id: id });
+  async find(id: string): Promise<DeliveryDoc | null> {
+    return hydrate(await this.col.findOne({ _id: id }));
   }
 
   /** Endpoint deletion only (rare): a scan on FerretDB, indexed on MongoDB. */
-  inFlightForEndpoint(endpointId: string): Promise<DeliveryDoc[]> {
-    return this.col.find({ endpoint_id: endpointId, status: { $in: ['pending', 'retrying'] } }).toArray();
+  async inFlightForEndpoint(endpointId: string): Promise<DeliveryDoc[]> {
+    const docs = await this.col.find({ endpoint_id: endpointId, status: { $in: ['pending', 'retrying'] } }).toArray();
+    return docs.map((d) => hydrate(d)!);
   }
 
-  /**
-   * Records an attempt (replacing a previous record of the same round and attempt) and the
-   * state it leaves the delivery in. A late write from an older round is ignored.
-   */
-  async recordAttempt(
-    current: DeliveryDoc,
-    attempt: DeliveryAttempt,
-    state: Pick<DeliveryDoc, 'status' | 'attempt_count' | 'next_attempt_at' | 'url'>,
-    at: Date,
-  ): Promise<void> {
-    // `current` was read by the same activity just before the attempt; only this delivery's
-    // workflow writes it, and it writes one attempt at a time.
-    if (current.round !== attempt.round) return;
-    const attempts = current.attempts.filter((a) => !(a.round === attempt.round && a.attempt === attempt.attempt));
-    attempts.push(attempt);
-    attempts.sort((a, b) => a.round - b.round || a.attempt - b.attempt);
-    await this.col.updateOne({ _id: current._id }, { $set: { ...state, attempts, updated_at: at } });
+  /** One write: the attempt (replacing an earlier record of the same round and attempt) and the state it leaves. */
+  async recordAttempt(ref: DeliveryRef, attempt: DeliveryAttempt, state: DeliveryState & { url: string }, at: Date): Promise<void> {
+    await this.upsert(ref, { ...state, [`attempt_log.${attemptKey(attempt.round, attempt.attempt)}`]: attempt }, at);
   }
 
-  /** `current` is the record the caller just read; a write for another round than `round` is dropped. */
-  async setState(current: DeliveryDoc, round: number, state: Pick<DeliveryDoc, 'status' | 'attempt_count' | 'next_attempt_at'>, at: Date): Promise<void> {
-    if (current.round !== round) return;
-    await this.col.updateOne({ _id: current._id }, { $set: { ...state, updated_at: at } });
+  /** One write: the state alone (a cancellation). */
+  async setState(ref: DeliveryRef, state: DeliveryState, at: Date): Promise<void> {
+    await this.upsert(ref, { ...state }, at);
   }
 
+  /** Exactly one of concurrent manual retries of a delivery wins round `round`. */
+  async claimRound(id: string, round: number, at: Date): Promise<boolean> {
+    try {
+      await this.rounds.insertOne({ _id: `${id}#${round}`, at });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Written before the round's workflow starts, so its first attempt finds the round it belongs to. */
   async startRound(id: string, round: number, at: Date): Promise<void> {
     await this.col.updateOne({ _id: id }, { $set: { round, status: 'pending', attempt_count: 0, next_attempt_at: at, updated_at: at } });
   }
+
+  private async upsert(ref: DeliveryRef, fields: Record<string, unknown>, at: Date): Promise<void> {
+    await this.col.updateOne(
+      { _id: ref.id },
+      {
+        $set: { ...fields, account_id: ref.account_id, event_id: ref.event_id, endpoint_id: ref.endpoint_id, updated_at: at },
+        $setOnInsert: { created_at: at },
+      },
+      { upsert: true },
+    );
+  }
+}
+
+export function deliveryId(eventId: number, endpointId: string): string {
+  return `delivery-${eventId}-${endpointId}`;
+}
+
+const attemptKey = (round: number, attempt: number) => `r${round}a${attempt}`;
+
+function hydrate(doc: StoredDeliveryDoc | null): DeliveryDoc | null {
+  if (!doc) return null;
+  const { attempt_log, attempts: legacy, ...rest } = doc;
+  const byKey = new Map<string, DeliveryAttempt>();
+  for (const a of [...(legacy ?? []), ...Object.values(attempt_log ?? {})]) byKey.set(attemptKey(a.round, a.attempt), a);
+  const attempts = [...byKey.values()].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+  return { ...rest, url: rest.url ?? '', attempts };
 }

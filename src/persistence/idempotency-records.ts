@@ -3,11 +3,10 @@ import { isDuplicateKeyError } from './mongo';
 import { ensureExpiry } from './ttl';
 
 export interface IdempotencyRecordDoc {
-  /** `<account>:<generation>:<key>`: a new generation starts once the previous one expired. */
+  /** `<account>:<key>`: one record per key; a later use of an expired key replaces it. */
   _id: string;
   account_id: string;
   key: string;
-  generation: number;
   event_id: number;
   /** The original 202 body, answered again (with 200) to every repeat. */
   response: Record<string, unknown>;
@@ -15,68 +14,82 @@ export interface IdempotencyRecordDoc {
   expires_at: Date;
 }
 
-const recordId = (accountId: string, generation: number, key: string) => `${accountId}:${generation}:${key}`;
-const headId = (accountId: string, key: string) => `${accountId}:${key}`;
-const HEAD_GRACE_MS = 24 * 3600 * 1000;
+export type NewIdempotencyRecord = Omit<IdempotencyRecordDoc, '_id'>;
 
-interface HeadDoc {
+interface SuccessionDoc {
+  /** `<account>:<key>@<event id of the expired record>`: who may replace that record. */
   _id: string;
-  generation: number;
+  record: NewIdempotencyRecord;
   expires_at: Date;
 }
 
+const recordId = (accountId: string, key: string) => `${accountId}:${key}`;
+const RETRY_PAUSE_MS = 5;
+
 /**
- * `idempotency_records`: (account, key) → the event it created, valid 24 h. Claiming a key
- * is an insert with a unique _id, so of concurrent ingests with one key exactly one wins.
- * Validity is decided by `expires_at` on read, never by when expired records are purged.
+ * `idempotency_records`: (account, key) → the event it created, valid 24 h. Claiming a free key
+ * is one insert with a unique `_id`, so of concurrent ingests exactly one wins. An expired
+ * record is replaced through `idempotency_successions`: the unique insert of "successor of
+ * event N" picks one winner, and the replacement is conditional on the record still naming N.
+ * Validity is decided by `expires_at` on read, never by when records are purged.
+ *
+ * Purging: MongoDB's TTL index deletes a record atomically, only while it is expired. The
+ * embedded store has no TTL index and no atomic conditional delete, and a purge there could
+ * remove a record that a successor has just written; so it keeps records (at most one per
+ * event ingested with a key).
  */
 export class IdempotencyRecords {
   private readonly col: Collection<IdempotencyRecordDoc>;
-  /** `idempotency_heads`: the latest generation of each key (a hint: see latest()). */
-  private readonly heads: Collection<HeadDoc>;
+  private readonly successions: Collection<SuccessionDoc>;
 
   constructor(db: Db) {
     this.col = db.collection<IdempotencyRecordDoc>('idempotency_records');
-    this.heads = db.collection<HeadDoc>('idempotency_heads');
+    this.successions = db.collection<SuccessionDoc>('idempotency_successions');
   }
 
-  async ensureIndexes(): Promise<'ttl-index' | 'purge-timer'> {
-    await ensureExpiry(this.heads, 'expires_at');
-    return ensureExpiry(this.col, 'expires_at');
+  async ensureIndexes(): Promise<void> {
+    await ensureExpiry(this.col, 'expires_at', { ttlOnly: true });
+    await ensureExpiry(this.successions, 'expires_at', { ttlOnly: true });
+  }
+
+  find(accountId: string, key: string): Promise<IdempotencyRecordDoc | null> {
+    return this.col.findOne({ _id: recordId(accountId, key) });
   }
 
   /**
-   * The newest record of a key and the generation a new claim must take. Found with `{_id}`
-   * lookups only (the one indexed read on the embedded store): a small head document names
-   * the latest generation, and generations above it are probed until one is missing, so a
-   * head that lags behind a concurrent claim is harmless.
+   * Makes `record` the key's record unless a valid one exists; returns the key's record
+   * afterwards (which names `record.event_id` exactly when this call, or an earlier claim for
+   * the same event, won).
    */
-  async latest(accountId: string, key: string): Promise<{ record: IdempotencyRecordDoc | null; nextGeneration: number }> {
-    const head = await this.heads.findOne({ _id: headId(accountId, key) });
-    let record: IdempotencyRecordDoc | null = null;
-    let generation = head?.generation ?? 1;
-    let highest = generation - 1;
-    for (;; generation++) {
-      const doc = await this.col.findOne({ _id: recordId(accountId, generation, key) });
-      if (!doc) break;
-      highest = generation;
-      // After purges a generation can restart; the newest record is the one created last.
-      if (!record || doc.created_at > record.created_at) record = doc;
+  async claim(record: NewIdempotencyRecord, now: () => Date): Promise<IdempotencyRecordDoc> {
+    const _id = recordId(record.account_id, record.key);
+    for (;;) {
+      try {
+        await this.col.insertOne({ ...record, _id });
+        return { ...record, _id };
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+      const current = await this.col.findOne({ _id });
+      if (!current) continue; // purged in between: the key is free
+      if (current.expires_at > now() || current.event_id === record.event_id) return current;
+      await this.succeed(current, record);
     }
-    return { record, nextGeneration: highest + 1 };
   }
 
-  /** true when this record won the key; false when another ingest holds that generation. */
-  async claim(doc: Omit<IdempotencyRecordDoc, '_id'>): Promise<boolean> {
+  /** Replaces an expired record; a concurrent successor's replacement is completed on its behalf. */
+  private async succeed(expired: IdempotencyRecordDoc, record: NewIdempotencyRecord): Promise<void> {
+    const _id = `${expired._id}@${expired.event_id}`;
+    let winner: NewIdempotencyRecord = record;
     try {
-      await this.col.insertOne({ ...doc, _id: recordId(doc.account_id, doc.generation, doc.key) });
-      // Outlives the record by a window, so the next claim finds where to probe from.
-      const expires_at = new Date(doc.expires_at.getTime() + HEAD_GRACE_MS);
-      await this.heads.updateOne({ _id: headId(doc.account_id, doc.key) }, { $set: { generation: doc.generation, expires_at } }, { upsert: true });
-      return true;
+      await this.successions.insertOne({ _id, record, expires_at: record.expires_at });
     } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
+      if (!isDuplicateKeyError(err)) throw err;
+      const existing = await this.successions.findOne({ _id });
+      if (!existing) return; // purged with its record: start over
+      winner = existing.record;
+      await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
     }
+    await this.col.replaceOne({ _id: expired._id, event_id: expired.event_id }, winner);
   }
 }

@@ -15,14 +15,16 @@ const sweepers: NodeJS.Timeout[] = [];
 export async function ensureExpiry<T extends Document>(
   collection: Collection<T>,
   field: string,
-  options: { purgeIntervalMs?: number } = {},
-): Promise<'ttl-index' | 'purge-timer'> {
+  /** ttlOnly: where there is no TTL index, keep expired documents rather than purge them by a timer (see the caller for why). */
+  options: { purgeIntervalMs?: number; ttlOnly?: boolean } = {},
+): Promise<'ttl-index' | 'purge-timer' | 'kept'> {
   try {
     await collection.createIndex({ [field]: 1 }, { expireAfterSeconds: 0, name: `${field}_ttl` });
     return 'ttl-index';
   } catch (err) {
     if (!(err instanceof MongoServerError) || !NOT_IMPLEMENTED.has(Number(err.code))) throw err;
   }
+  if (options.ttlOnly) return 'kept';
   await collection.createIndex({ [field]: 1 }, { name: `${field}_expiry` });
   const purge = () =>
     collection.deleteMany({ [field]: { $lte: new Date() } } as never).catch(() => undefined /* retried next tick */);

@@ -1,18 +1,25 @@
-import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError } from '../domain/errors';
+import { ConflictError, NotFoundError, OverloadedError, PayloadTooLargeError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
-import { deriveEventStatus, EventStatus, isManuallyRetryable } from '../domain/webhooks/delivery-status';
+import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { matchesAny } from '../domain/webhooks/event-pattern';
 import { deliveryId, Deliveries, DeliveryDoc } from '../persistence/deliveries';
-import type { AccountEndpointsCache } from './account-endpoints-cache';
 import type { Endpoints } from '../persistence/endpoints';
 import type { EventDoc, Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
-import { Dispatcher, idempotencyRecordFor, ingestResponse } from './dispatcher';
+import type { AccountEndpointsCache } from './account-endpoints-cache';
+import type { DeliveryOutbox } from './delivery-outbox';
+import { idempotencyRecordFor, ingestResponse } from './ingest-receipt';
+import type { InstanceLease } from './instance-lease';
 import { decodeCursor, encodeCursor } from './pagination';
 
 /** CONTRACT §4: serialized `data` over 256 KiB is refused with 413. */
 export const MAX_EVENT_DATA_BYTES = 256 * 1024;
+/** A page of events ends early once it carries this much event data (next_cursor continues). */
+export const MAX_LIST_PAGE_DATA_BYTES = 1024 * 1024;
+/** With a status filter, at most this many events are examined per call (next_cursor continues). */
+export const MAX_LIST_SCAN = 1_000;
+const SCAN_BATCH = 100;
 
 export interface IngestInput {
   type: string;
@@ -62,40 +69,68 @@ interface EventCursor {
 }
 const isEventCursor = (v: unknown): v is EventCursor => typeof v === 'object' && v !== null && Number.isInteger((v as EventCursor).id);
 
+export interface EventServiceDeps {
+  events: Events;
+  endpoints: Endpoints;
+  deliveries: Deliveries;
+  idempotency: IdempotencyRecords;
+  endpointsCache: AccountEndpointsCache;
+  outbox: DeliveryOutbox;
+  lease: InstanceLease;
+  scheduler: DeliveryScheduler;
+  clock?: () => Date;
+}
+
+/** Ingest (request to acknowledgement), status and history, listing, manual retry. */
 export class EventService {
-  constructor(
-    private readonly events: Events,
-    private readonly endpoints: Endpoints,
-    private readonly deliveries: Deliveries,
-    private readonly endpointsCache: AccountEndpointsCache,
-    private readonly idempotency: IdempotencyRecords,
-    private readonly dispatcher: Dispatcher,
-    private readonly scheduler: DeliveryScheduler,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  /** Keyed ingests in flight in this process: a concurrent repeat waits for the first instead of racing it. */
+  private readonly keyedInFlight = new Map<string, Promise<IngestResult>>();
+
+  constructor(private readonly deps: EventServiceDeps) {}
+
+  private now(): Date {
+    return (this.deps.clock ?? (() => new Date()))();
+  }
 
   /**
-   * Stores the event, claims its idempotency key (a unique insert decides between
-   * concurrent repeats), then starts its deliveries. Only then is it acknowledged (202):
-   * if the process dies on the way, the dispatch sweep finishes the job.
+   * Stores the event (one insert), claims its idempotency key (one insert; a read first, so a
+   * repeat costs one read), and acknowledges. Its workflows start in the background from the
+   * outbox; if this process dies first, crash recovery starts them.
    */
   async ingest(accountId: string, input: IngestInput): Promise<IngestResult> {
     if (Buffer.byteLength(JSON.stringify(input.data), 'utf8') > MAX_EVENT_DATA_BYTES) {
       throw new PayloadTooLargeError('Event data exceeds 256 KiB when serialized.');
     }
     const key = input.idempotency_key ?? null;
-    const now = this.clock();
-    let generation = 1;
-    if (key !== null) {
-      const { record, nextGeneration } = await this.idempotency.latest(accountId, key);
-      if (record && record.expires_at > now) return { created: false, body: record.response };
-      generation = nextGeneration;
+    if (key === null) return this.accept(accountId, input, null);
+    const slot = `${accountId}:${key}`;
+    const first = this.keyedInFlight.get(slot);
+    if (first) {
+      const answer = await first.catch(() => null);
+      if (answer) return { created: false, body: answer.body };
     }
+    const running = this.ingestWithKey(accountId, input, key);
+    this.keyedInFlight.set(slot, running);
+    try {
+      return await running;
+    } finally {
+      if (this.keyedInFlight.get(slot) === running) this.keyedInFlight.delete(slot);
+    }
+  }
 
-    const matching = (await this.endpointsCache.enabled(accountId)).filter((e) => matchesAny(e.events, input.type));
+  private async ingestWithKey(accountId: string, input: IngestInput, key: string): Promise<IngestResult> {
+    const existing = await this.deps.idempotency.find(accountId, key);
+    if (existing && existing.expires_at > this.now()) return { created: false, body: existing.response };
+    return this.accept(accountId, input, key);
+  }
+
+  private async accept(accountId: string, input: IngestInput, key: string | null): Promise<IngestResult> {
+    const { outbox } = this.deps;
+    if (outbox.isFull()) throw new OverloadedError(1);
+    const matching = (await this.deps.endpointsCache.enabled(accountId)).filter((e) => matchesAny(e.events, input.type));
+    const now = this.now();
     const timestamp = Math.floor(now.getTime() / 1000);
-    const ticket = await this.dispatcher.openTicket();
-    const event = await this.events.insertWithNextId(
+    const event = await this.deps.events.insertWithNextId(
       {
         account_id: accountId,
         type: input.type,
@@ -103,98 +138,136 @@ export class EventService {
         timestamp,
         idempotency_key: key,
         endpoint_ids: matching.map((e) => e._id),
-        dispatch_ticket: ticket,
-        status: matching.length === 0 ? 'delivered' : 'pending',
+        endpoint_urls: matching.map((e) => e.url),
+        owner: this.deps.lease.id,
         created_at: now,
       },
       (id) => buildDeliveryBody({ id, type: input.type, data: input.data, timestamp }),
+      outbox.claiming,
     );
 
     if (key !== null) {
-      while (!(await this.idempotency.claim(idempotencyRecordFor(event, generation)))) {
-        const { record, nextGeneration } = await this.idempotency.latest(accountId, key);
-        if (record && record.expires_at > now) {
-          await this.events.delete(event._id);
-          await this.dispatcher.closeTicket(ticket);
-          return { created: false, body: record.response };
-        }
-        generation = nextGeneration;
+      const record = await this.deps.idempotency.claim(idempotencyRecordFor(event), () => this.now());
+      // Only an event that does not own its key is removed: it was never acknowledged to anyone.
+      if (record.event_id !== event._id) {
+        await this.deps.events.delete(event._id);
+        outbox.release(event._id);
+        return { created: false, body: record.response };
       }
     }
-
-    await this.dispatcher.dispatch(event, matching);
+    void outbox.enqueue(event);
     return { created: true, body: ingestResponse(event) };
   }
 
   async get(accountId: string, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {
-    const event = await this.events.find(accountId, id);
+    const event = await this.deps.events.find(accountId, id);
     if (!event) throw new NotFoundError(`Event ${id} not found.`);
-    const deliveries = await this.deliveries.forEvent(id, event.endpoint_ids);
-    const deliveryViews = event.endpoint_ids.map((endpointId, i) => deliveryView(deliveries[i] ?? undefined, endpointId));
-    return {
-      ...eventView(event),
-      status: deriveEventStatus(deliveryViews.map((d) => d.status)),
-      deliveries: deliveryViews,
-    };
+    const deliveries = await this.deliveryViews(event);
+    return { ...eventView(event, deriveEventStatus(deliveries.map((d) => d.status))), deliveries };
   }
 
+  /**
+   * Newest first. An event's status is derived from its deliveries when read (one writer per
+   * delivery, so no update is ever lost). A page ends early, with a cursor, once it carries
+   * 1 MiB of event data or, with a status filter, once 1,000 events were examined.
+   */
   async list(
     accountId: string,
     options: { limit: number; cursor?: string; type?: string; status?: EventStatus },
   ): Promise<{ data: EventView[]; next_cursor: string | null }> {
-    const beforeId = options.cursor ? decodeCursor(options.cursor, isEventCursor).id : undefined;
-    const docs = await this.events.list(accountId, { limit: options.limit + 1, beforeId, type: options.type, status: options.status });
-    const page = docs.slice(0, options.limit);
-    const last = page[page.length - 1];
-    return { data: page.map(eventView), next_cursor: docs.length > options.limit && last ? encodeCursor({ id: last._id }) : null };
+    let beforeId = options.cursor ? decodeCursor(options.cursor, isEventCursor).id : undefined;
+    const page: EventView[] = [];
+    let bytes = 0;
+    let scanned = 0;
+    for (;;) {
+      const batchSize = options.status ? SCAN_BATCH : options.limit - page.length + 1;
+      const batch = await this.deps.events.list(accountId, { limit: batchSize, beforeId, type: options.type });
+      const statuses = await Promise.all(batch.map(async (e) => deriveEventStatus((await this.deliveryViews(e)).map((d) => d.status))));
+      for (let i = 0; i < batch.length; i++) {
+        const event = batch[i];
+        if (page.length >= options.limit || (page.length > 0 && bytes >= MAX_LIST_PAGE_DATA_BYTES)) {
+          return { data: page, next_cursor: encodeCursor({ id: beforeId as number }) };
+        }
+        beforeId = event._id;
+        scanned++;
+        if (options.status && statuses[i] !== options.status) continue;
+        page.push(eventView(event, statuses[i]));
+        bytes += event.body.length;
+      }
+      if (batch.length < batchSize) return { data: page, next_cursor: null };
+      if (options.status && scanned >= MAX_LIST_SCAN) return { data: page, next_cursor: encodeCursor({ id: beforeId as number }) };
+    }
   }
 
-  /** CONTRACT §4: a failed or cancelled delivery starts again from attempt 1 of a new round; 409 otherwise. */
+  /**
+   * CONTRACT §4: a failed or cancelled delivery starts again from attempt 1 of a new round;
+   * 409 while one is in flight. The round is claimed (a unique insert decides between
+   * concurrent retries) and written before its workflow starts, so its first attempt is
+   * always recorded under it. A round whose start was cut short by a crash is started again.
+   */
   async retry(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
-    const event = await this.events.find(accountId, eventId);
+    const { deliveries, scheduler } = this.deps;
+    const event = await this.deps.events.find(accountId, eventId);
     if (!event) throw new NotFoundError(`Event ${eventId} not found.`);
-    const delivery = await this.deliveries.find(deliveryId(eventId, endpointId));
-    if (!delivery || delivery.account_id !== accountId) throw new NotFoundError(`Event ${eventId} has no delivery to endpoint ${endpointId}.`);
-    if (!isManuallyRetryable(delivery.status)) {
-      throw new ConflictError(`The delivery is ${delivery.status}; only failed or cancelled deliveries can be retried.`, 'delivery_not_retryable');
+    const index = event.endpoint_ids.indexOf(endpointId);
+    if (index < 0) throw new NotFoundError(`Event ${eventId} has no delivery to endpoint ${endpointId}.`);
+    const id = deliveryId(eventId, endpointId);
+    const delivery = await deliveries.find(id);
+    if (!delivery || (await scheduler.isRunning(id))) throw new ConflictError('A delivery round is already in flight.', 'delivery_in_flight');
+    if (delivery.status === 'succeeded') {
+      throw new ConflictError('The delivery succeeded; only failed or cancelled deliveries can be retried.', 'delivery_not_retryable');
     }
-    const endpoint = await this.endpoints.find(accountId, endpointId);
+    const endpoint = await this.deps.endpoints.find(accountId, endpointId);
     if (!endpoint) throw new ConflictError(`Endpoint ${endpointId} was deleted; its deliveries cannot be retried.`, 'endpoint_deleted');
     if (endpoint.disabled) throw new ConflictError(`Endpoint ${endpointId} is disabled; enable it before retrying.`, 'endpoint_disabled');
-    const round = delivery.round + 1;
-    const started = await this.scheduler.start(
-      { workflowId: delivery._id, eventId, endpointId, accountId, round, eventType: event.type, url: endpoint.url },
+
+    const now = this.now();
+    // pending/retrying with no workflow running: a round whose start a crash interrupted.
+    let round = delivery.round;
+    if (isManuallyRetryable(delivery.status)) {
+      round = delivery.round + 1;
+      if (round > MAX_DELIVERY_ROUNDS) {
+        throw new ConflictError(`A delivery can be retried at most ${MAX_DELIVERY_ROUNDS - 1} times.`, 'delivery_round_limit');
+      }
+      if (!(await deliveries.claimRound(id, round, now))) throw new ConflictError('A delivery round is already in flight.', 'delivery_in_flight');
+    }
+    await deliveries.startRound(id, round, now);
+    const started = await scheduler.start(
+      { workflowId: id, eventId, endpointId, accountId, round, type: event.type, timestamp: event.timestamp, body: event.body, url: endpoint.url },
       { manualRetry: true },
     );
     if (started === 'already-exists') throw new ConflictError('A delivery round is already in flight.', 'delivery_in_flight');
-    const now = this.clock();
-    await this.deliveries.startRound(delivery._id, round, now);
-    await this.events.setStatus(eventId, 'pending');
-    return deliveryView({ ...delivery, round, status: 'pending', attempt_count: 0, next_attempt_at: now }, endpointId);
+    return deliveryView({ ...delivery, round, status: 'pending', attempt_count: 0, next_attempt_at: now }, endpointId, endpoint.url);
+  }
+
+  private async deliveryViews(event: EventDoc): Promise<DeliveryView[]> {
+    const docs = await this.deps.deliveries.forEvent(event._id, event.endpoint_ids);
+    return event.endpoint_ids.map((endpointId, i) => deliveryView(docs[i] ?? undefined, endpointId, event.endpoint_urls[i] ?? '', event.created_at));
   }
 }
 
-function eventView(event: EventDoc): EventView {
+function eventView(event: EventDoc, status: EventStatus): EventView {
   return {
     id: event._id,
     type: event.type,
     timestamp: event.timestamp,
     data: event.data,
     idempotency_key: event.idempotency_key,
-    status: event.status,
+    status,
     destinations: event.endpoint_ids.length,
     created_at: event.created_at.toISOString(),
   };
 }
 
-function deliveryView(d: DeliveryDoc | undefined, endpointId: string): DeliveryView {
+/** A delivery with no record yet has made no attempt: pending, at the URL matched at ingest. */
+function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date): DeliveryView {
   return {
     endpoint_id: endpointId,
-    url: d?.url ?? '',
+    url: d?.url || urlAtIngest,
     status: d?.status ?? 'pending',
     round: d?.round ?? 1,
     attempt_count: d?.attempt_count ?? 0,
-    next_attempt_at: d?.next_attempt_at ? d.next_attempt_at.toISOString() : null,
+    next_attempt_at: d ? (d.next_attempt_at ? d.next_attempt_at.toISOString() : null) : (dueAt?.toISOString() ?? null),
     attempts: (d?.attempts ?? []).map((a) => ({
       round: a.round,
       attempt: a.attempt,

@@ -10,15 +10,28 @@ import {
   WEBHOOK_EVENT_TYPE,
 } from './search-attributes';
 
-export interface ScheduledDelivery extends DeliveryWorkflowInput {
+export interface ScheduledDelivery extends Required<DeliveryWorkflowInput> {
   workflowId: string;
-  eventType: string;
   url: string;
 }
 
 export type StartResult = 'started' | 'already-exists';
 
-/** Starts and cancels delivery workflows; the only code that knows workflow ids and options. */
+/** The Temporal UI shows the summary to anyone with access: no query string (it may hold tokens), and short. */
+const MAX_SUMMARY_URL_CHARS = 120;
+
+export function summaryUrl(url: string): string {
+  let shown = url;
+  try {
+    const parsed = new URL(url);
+    shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search ? '?…' : ''}`;
+  } catch {
+    /* not a URL: shown cut */
+  }
+  return shown.length > MAX_SUMMARY_URL_CHARS ? `${shown.slice(0, MAX_SUMMARY_URL_CHARS - 1)}…` : shown;
+}
+
+/** Starts and cancels delivery workflows; the only code that knows their start options. */
 export class DeliveryScheduler {
   constructor(
     private readonly client: Client,
@@ -30,29 +43,50 @@ export class DeliveryScheduler {
   /**
    * First rounds refuse a duplicate id even after the workflow closed, so re-dispatching an
    * event (after a crash) can never deliver it twice; manual retries allow a closed one.
+   * The workflow carries the event (type, timestamp, exact body) so an attempt reads nothing but the endpoint.
    */
   async start(delivery: ScheduledDelivery, options: { manualRetry: boolean }): Promise<StartResult> {
+    const input: DeliveryWorkflowInput = {
+      eventId: delivery.eventId,
+      endpointId: delivery.endpointId,
+      accountId: delivery.accountId,
+      round: delivery.round,
+      type: delivery.type,
+      timestamp: delivery.timestamp,
+      body: delivery.body,
+    };
     try {
       await this.client.workflow.start('deliveryWorkflow', {
         taskQueue: this.taskQueue,
         workflowId: delivery.workflowId,
-        args: [{ eventId: delivery.eventId, endpointId: delivery.endpointId, accountId: delivery.accountId, round: delivery.round } satisfies DeliveryWorkflowInput],
+        args: [input],
         requestEagerStart: this.options.eager,
         workflowIdReusePolicy: options.manualRetry ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [
           { key: WEBHOOK_EVENT_ID, value: delivery.eventId },
           { key: WEBHOOK_ENDPOINT_ID, value: delivery.endpointId },
-          { key: WEBHOOK_EVENT_TYPE, value: delivery.eventType },
+          { key: WEBHOOK_EVENT_TYPE, value: delivery.type },
           { key: WEBHOOK_ACCOUNT_ID, value: delivery.accountId },
           { key: WEBHOOK_DELIVERY_STATUS, value: 'pending' },
           { key: WEBHOOK_ATTEMPT_COUNT, value: 0 },
         ],
-        staticSummary: `${delivery.eventType} #${delivery.eventId} → ${delivery.url}`,
+        staticSummary: `${delivery.type} #${delivery.eventId} → ${summaryUrl(delivery.url)}`,
         staticDetails: `Round ${delivery.round} of delivery ${delivery.workflowId} (account ${delivery.accountId}).`,
       });
       return 'started';
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return 'already-exists';
+      throw err;
+    }
+  }
+
+  /** Whether a round of this delivery is running now. */
+  async isRunning(workflowId: string): Promise<boolean> {
+    try {
+      const description = await this.client.workflow.getHandle(workflowId).describe();
+      return description.status.name === 'RUNNING';
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
       throw err;
     }
   }

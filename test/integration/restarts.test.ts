@@ -31,6 +31,7 @@ describe('deliveries survive process crashes', () => {
       TEMPORAL_TASK_QUEUE: platform.config.temporal.taskQueue,
       DATA_DIR: platform.config.dataDir,
       DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+      INSTANCE_LEASE_TTL_MS: '2000',
       PORT: '0',
     };
   }
@@ -110,23 +111,33 @@ describe('deliveries survive process crashes', () => {
     receivers.push(receiver);
     const { accountId, key } = await createAccountWithKey(first);
     const endpoint = (await apiClient(first, key).post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/orphan` })).body;
-    // Exactly the state a crash after `insert event` and before `start workflows` leaves behind.
-    const ticket = await first.services.dispatcher.openTicket();
-    await first.repositories.dispatchQueue.remove(ticket);
-    await first.repositories.dispatchQueue.add(ticket, new Date(Date.now() - 60_000));
+    // Exactly the state a crash after `insert event` and before `start workflows` leaves behind:
+    // an event owned by an API process whose lease has expired, above that lease's watermark.
+    const deadInstance = 'api_dead_instance_of_this_test';
+    const watermark = await first.repositories.events.highestIdTried();
+    await first.repositories.apiInstances.renew({
+      _id: deadInstance,
+      expires_at: new Date(Date.now() - 60_000),
+      watermark,
+      started_at: new Date(Date.now() - 120_000),
+      renewed_at: new Date(Date.now() - 75_000),
+      host: 'gone',
+      pid: 0,
+    });
+    const timestamp = Math.floor(Date.now() / 1000) - 60;
     const event = await first.repositories.events.insertWithNextId(
       {
         account_id: accountId,
         type: 'orphan.event',
         data: { lost: false },
-        timestamp: Math.floor(Date.now() / 1000) - 60,
+        timestamp,
         idempotency_key: null,
         endpoint_ids: [endpoint.id],
-        dispatch_ticket: ticket,
-        status: 'pending',
+        endpoint_urls: [endpoint.url],
+        owner: deadInstance,
         created_at: new Date(Date.now() - 60_000),
       },
-      (id) => JSON.stringify({ id, type: 'orphan.event', data: { lost: false }, timestamp: Math.floor(Date.now() / 1000) - 60 }),
+      (id) => JSON.stringify({ id, type: 'orphan.event', data: { lost: false }, timestamp }),
     );
     await first.stop();
 
@@ -170,14 +181,15 @@ describe('deliveries survive process crashes', () => {
       await Promise.all(sends);
 
       const api = apiClient(platform, key);
-      const stored: number[] = (await platform.db.collection('events').find({ type: 'burst.item' }).toArray()).map((e) => e._id as unknown as number);
+      const storedIds = async () => (await platform.db.collection('events').find({ type: 'burst.item' }).toArray()).map((e) => Number(e._id));
+      const stored = await storedIds();
       expect(stored).toEqual(expect.arrayContaining(acknowledged));
       // The running platform's sweep dispatches what the dead process left undispatched.
       await eventually(async () => {
-        const events = await platform.db.collection('events').find({ type: 'burst.item' }).toArray();
-        return events.every((e) => e.status === 'delivered') || undefined;
+        const statuses = await Promise.all((await storedIds()).map(async (id) => (await api.get(`/api/v1/webhooks/events/${id}`)).body.status));
+        return statuses.every((s) => s === 'delivered') || undefined;
       }, 60_000);
-      const remaining = (await platform.db.collection('events').find({ type: 'burst.item' }).toArray()).map((e) => e._id as unknown as number);
+      const remaining = await storedIds();
       const deliveredIds = receiver.received.map((r) => JSON.parse(r.rawBody).id as number);
       for (const id of acknowledged) expect(deliveredIds.filter((d) => d === id)).toHaveLength(1);
       for (const id of remaining) expect(deliveredIds.filter((d) => d === id)).toHaveLength(1);

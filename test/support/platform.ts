@@ -31,6 +31,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     TEMPORAL_TASK_QUEUE: options.sameAs?.config.temporal.taskQueue ?? `test-${suffix}`,
     DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
     DISPATCH_SWEEP_INTERVAL_MS: '500',
+    INSTANCE_LEASE_TTL_MS: '2000',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   };

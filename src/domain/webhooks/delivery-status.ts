@@ -45,6 +45,9 @@ export function isFinishedDeliveryStatus(status: DeliveryStatus): boolean {
   return FINISHED_DELIVERY_STATUSES.includes(status);
 }
 
+/** Rounds a delivery may have: the first and up to 9 manual retries (each round keeps its history). */
+export const MAX_DELIVERY_ROUNDS = 10;
+
 export function isManuallyRetryable(status: DeliveryStatus): boolean {
   return RETRYABLE_DELIVERY_STATUSES.includes(status);
 }

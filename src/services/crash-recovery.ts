@@ -1,0 +1,93 @@
+import type { Logger } from '../infra/logger';
+import type { ApiInstanceDoc, ApiInstances } from '../persistence/api-instances';
+import type { EventDoc, Events } from '../persistence/events';
+import type { IdempotencyRecords } from '../persistence/idempotency-records';
+import type { DeliveryOutbox } from './delivery-outbox';
+import { idempotencyRecordFor } from './ingest-receipt';
+import type { InstanceLease } from './instance-lease';
+
+const PROBE_CONCURRENCY = 16;
+
+/**
+ * Finishes what a dead API process left: every event it accepted above its last watermark
+ * whose workflows may not have started. A process counts as dead only once its lease has
+ * expired, so a live ingest is never taken over. Runs in every API process; two recovering the
+ * same instance at once is harmless (workflow ids refuse duplicates).
+ */
+export class CrashRecovery {
+  private timer?: NodeJS.Timeout;
+  private sweeping?: Promise<unknown>;
+
+  constructor(
+    private readonly deps: {
+      instances: ApiInstances;
+      events: Events;
+      idempotency: IdempotencyRecords;
+      outbox: DeliveryOutbox;
+      self: InstanceLease;
+      logger: Logger;
+      clock?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return (this.deps.clock ?? (() => new Date()))();
+  }
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => {
+      if (this.sweeping) return;
+      this.sweeping = this.sweep()
+        .catch((err) => this.deps.logger.warn({ err }, 'crash recovery sweep failed; will retry'))
+        .finally(() => (this.sweeping = undefined));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  /** Recovers every instance whose lease has expired; returns how many events it handed over. */
+  async sweep(): Promise<number> {
+    const now = this.now();
+    const dead = (await this.deps.instances.list()).filter((lease) => lease._id !== this.deps.self.id && lease.expires_at < now);
+    let recovered = 0;
+    for (const lease of dead) recovered += await this.recoverInstance(lease);
+    return recovered;
+  }
+
+  private async recoverInstance(lease: ApiInstanceDoc): Promise<number> {
+    const top = await this.deps.events.maxId();
+    let next = lease.watermark + 1;
+    let recovered = 0;
+    const probe = async () => {
+      while (next <= top) {
+        const event = await this.deps.events.findUnscoped(next++);
+        if (event && event.owner === lease._id && (await this.recoverEvent(event))) recovered++;
+      }
+    };
+    await Promise.all(Array.from({ length: PROBE_CONCURRENCY }, probe));
+    // Everything it owned is handed over; a stalled process that comes back simply writes a new lease.
+    await this.deps.instances.remove(lease._id);
+    if (recovered > 0) this.deps.logger.warn({ instance: lease._id, recovered }, 'recovered events an API process left undispatched when it died');
+    return recovered;
+  }
+
+  /**
+   * An event whose ingest died before claiming its idempotency key claims it now; if a repeat
+   * holds the key, the event was never acknowledged and is removed.
+   */
+  private async recoverEvent(event: EventDoc): Promise<boolean> {
+    if (event.idempotency_key !== null) {
+      const record = await this.deps.idempotency.claim(idempotencyRecordFor(event), () => this.now());
+      if (record.event_id !== event._id) {
+        await this.deps.events.delete(event._id);
+        return false;
+      }
+    }
+    await this.deps.outbox.enqueue(event);
+    return event.endpoint_ids.length > 0;
+  }
+}

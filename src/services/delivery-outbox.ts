@@ -1,0 +1,149 @@
+import type { Logger } from '../infra/logger';
+import { deliveryId } from '../persistence/deliveries';
+import type { EventDoc } from '../persistence/events';
+import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+
+export interface DeliveryOutboxOptions {
+  /** Events accepted by this process and not yet handed to Temporal, past which ingest is refused (503). */
+  backlogLimit: number;
+  /** Workflow starts in flight at once; a large fan-out is started in batches of this size. */
+  startConcurrency: number;
+}
+
+interface Entry {
+  event: EventDoc;
+  remaining: number;
+  resolve: () => void;
+}
+
+const MAX_START_BACKOFF_MS = 5_000;
+
+/**
+ * The hand-off from an acknowledged event to its delivery workflows, in the background: an
+ * ingest answers once its event is stored, and this starts one workflow per matching endpoint.
+ *
+ * Durability does not rest on this in-memory queue. Every event names the API process that
+ * accepted it (`owner`, its instance lease), and the lease records a watermark: every event of
+ * that process with a lower id has been handed over. If the process dies, crash recovery starts
+ * what lies above the watermark (see crash-recovery.ts); workflow ids that refuse duplicates
+ * make a second start harmless.
+ */
+export class DeliveryOutbox {
+  /** Ids this process has inserted (or is inserting) whose workflows have not all started. */
+  private readonly pending = new Set<number>();
+  private readonly queue: Array<{ entry: Entry; index: number }> = [];
+  private active = 0;
+  private idle: Array<() => void> = [];
+
+  constructor(
+    private readonly scheduler: DeliveryScheduler,
+    private readonly logger: Logger,
+    private readonly options: DeliveryOutboxOptions,
+  ) {}
+
+  /** Told by Events.insertWithNextId before each insert (taken) and after a failed one. */
+  readonly claiming = (id: number, taken: boolean): void => {
+    if (taken) this.pending.add(id);
+    else this.release(id);
+  };
+
+  /** The event will not be delivered (it lost its idempotency key and was deleted). */
+  release(id: number): void {
+    this.pending.delete(id);
+    this.wakeIdle();
+  }
+
+  get backlog(): number {
+    return this.pending.size;
+  }
+
+  isFull(): boolean {
+    return this.pending.size >= this.options.backlogLimit;
+  }
+
+  /** The highest id below which every event of this process has been handed over. */
+  watermark(highestIdTried: number): number {
+    let min = Infinity;
+    for (const id of this.pending) if (id < min) min = id;
+    return min === Infinity ? highestIdTried : min - 1;
+  }
+
+  /** Starts the event's workflows in the background; the promise settles once all have started. */
+  enqueue(event: EventDoc): Promise<void> {
+    if (event.endpoint_ids.length === 0) {
+      this.release(event._id);
+      return Promise.resolve();
+    }
+    this.pending.add(event._id);
+    return new Promise<void>((resolve) => {
+      const entry: Entry = { event, remaining: event.endpoint_ids.length, resolve };
+      for (let index = 0; index < event.endpoint_ids.length; index++) this.queue.push({ entry, index });
+      this.pump();
+    });
+  }
+
+  /** Resolves once nothing is queued or starting, or after `timeoutMs`; true when drained. */
+  async drain(timeoutMs: number): Promise<boolean> {
+    if (this.isIdle()) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      new Promise<boolean>((resolve) => this.idle.push(() => resolve(true))),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    return drained;
+  }
+
+  private isIdle(): boolean {
+    return this.queue.length === 0 && this.active === 0;
+  }
+
+  private wakeIdle(): void {
+    if (!this.isIdle()) return;
+    for (const wake of this.idle.splice(0)) wake();
+  }
+
+  private pump(): void {
+    while (this.active < this.options.startConcurrency && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      this.active++;
+      void this.start(job.entry, job.index).finally(() => {
+        this.active--;
+        this.pump();
+        this.wakeIdle();
+      });
+    }
+  }
+
+  /** Retries until Temporal takes the start: the event is acknowledged, so giving up is not an option. */
+  private async start(entry: Entry, index: number): Promise<void> {
+    const { event } = entry;
+    const endpointId = event.endpoint_ids[index];
+    for (let failures = 0; ; failures++) {
+      try {
+        await this.scheduler.start(
+          {
+            workflowId: deliveryId(event._id, endpointId),
+            eventId: event._id,
+            endpointId,
+            accountId: event.account_id,
+            round: 1,
+            type: event.type,
+            timestamp: event.timestamp,
+            body: event.body,
+            url: event.endpoint_urls[index] ?? '',
+          },
+          { manualRetry: false },
+        );
+        break;
+      } catch (err) {
+        this.logger.warn({ err, eventId: event._id, endpointId }, 'starting a delivery workflow failed; retrying');
+        await new Promise((r) => setTimeout(r, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)));
+      }
+    }
+    if (--entry.remaining === 0) {
+      this.pending.delete(event._id);
+      entry.resolve();
+    }
+  }
+}
