@@ -1,179 +1,201 @@
 /**
- * `npm run bench:delivery`: end-to-end delivery on the embedded stack (npm start in its own
- * process: API + worker + Temporal dev server + FerretDB), with this process as both the
- * load generator and the HTTPS receiver (answers 200 at once).
+ * `npm run bench:delivery`: webhook delivery on the embedded stack against the ceiling of its
+ * parts, measured in the same run on the same machine.
  *
- *   (a) latency from ingest (before the POST is sent) to the first attempt received, at a
- *       steady BENCH_RATE events/s (default 50) for BENCH_SECONDS (default 20);
- *   (b)+(c) a burst of BENCH_BURST events (default 10,000) ingested as fast as the API takes
- *       them: time until every one is received, completed deliveries/s, and duplicates.
+ *   ceiling  Temporal alone (bench/temporal-ceiling.ts): trivial workflows with one no-op
+ *            activity, server/worker/client started as `npm start` starts them.
+ *   (a)      BENCH_RATE events/s (20) offered for BENCH_SECONDS (60): ingest latency and
+ *            ingest → receiver latency, p50 / p99.
+ *   (b)      a burst of BENCH_BURST events (10,000) with idempotency keys, BENCH_CONCURRENCY (64)
+ *            calls at a time, shed calls retried with the same key: sustained delivered/s, lost, duplicates.
+ *   (c)      FerretDB's write-ahead log size and the processes' CPU.
+ *   (d)      twice the ceiling offered for BENCH_OVERLOAD_SECONDS (20): slowest answer, accepted
+ *            and shed calls, lost.
  *
- * Each account's burst limit is 3,000 calls/min, so events are spread over BENCH_ACCOUNTS
- * enterprise accounts (default 40), each with one endpoint.
+ * The platform runs as `npm start` in its own process; this process is the load generator and
+ * the HTTPS receiver (answers 200 at once). Events are spread over BENCH_ACCOUNTS (40)
+ * enterprise accounts so the per-account burst limit never throttles. The last line is
+ * `ratio <R> (platform <P>/s, temporal-only <C>/s)`.
  */
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
-import { Agent, request } from 'undici';
 import { freePort } from '../src/infra/embedded-servers';
 import { PROJECT_ROOT } from '../src/infra/tools';
-import { connectMongo } from '../src/persistence/mongo';
-import { Accounts } from '../src/persistence/accounts';
-import { ApiKeys } from '../src/persistence/api-keys';
-import { AccountService } from '../src/services/account-service';
-import { ensureTestCertificate } from '../test/support/test-ca';
+import {
+  cpuSeconds,
+  createAccounts,
+  ingestClient,
+  IngestOutcome,
+  log,
+  ms,
+  pct,
+  readPid,
+  sleep,
+  spawnPlatform,
+  startReceiver,
+  testCaFile,
+  waitFor,
+  walBytes,
+} from './delivery-support';
 
-const RATE = Number(process.env.BENCH_RATE ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const OVERLOAD_SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 20);
 
-const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+function measureCeiling(): number {
+  log('ceiling: Temporal alone (dev server, worker and client as npm start runs them)...');
+  const run = spawnSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['bench/temporal-ceiling.ts'], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, CEILING_WORKFLOWS: process.env.CEILING_WORKFLOWS ?? '2000' },
+  });
+  if (run.status !== 0) throw new Error(`ceiling run failed (${run.status})`);
+  const result = JSON.parse(run.stdout.trim().split('\n').pop() as string) as { workflows: number; seconds: number; perSecond: number };
+  log(`ceiling: ${result.workflows} workflows in ${result.seconds.toFixed(1)} s = ${result.perSecond.toFixed(1)}/s`);
+  return result.perSecond;
+}
 
 async function main(): Promise<void> {
-  const cert = await ensureTestCertificate(path.join(PROJECT_ROOT, '.data', 'test-ca'));
-  const arrivals = new Map<number, number[]>();
-  const receiver = https.createServer({ cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const id = Number(req.headers['x-webhook-id']);
-      const list = arrivals.get(id) ?? [];
-      list.push(performance.now());
-      arrivals.set(id, list);
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const receiverUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+  const ceiling = measureCeiling();
 
+  const receiver = await startReceiver();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-delivery-'));
+  const mongoPort = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(await freePort()),
-    EMBEDDED_MONGO_PORT: String(await freePort()),
+    EMBEDDED_MONGO_PORT: String(mongoPort),
     EMBEDDED_TEMPORAL_PORT: String(await freePort()),
     EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
     DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
-    NODE_EXTRA_CA_CERTS: cert.certFile,
+    NODE_EXTRA_CA_CERTS: testCaFile(),
     LOG_LEVEL: 'warn',
   };
   delete env.MONGODB_URI;
   delete env.TEMPORAL_ADDRESS;
-  log('starting the embedded platform (npm start) in its own process...');
-  const platform = spawn(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['src/main/start.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  platform.stdout.on('data', (d) => (out += d));
-  while (!/Platform ready/.test(out)) {
-    if (platform.exitCode !== null) throw new Error(`platform exited:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const apiUrl = (out.match(/API\s+(http:\/\/\S+)/) as RegExpMatchArray)[1];
+  log('starting the platform (npm start) in its own process...');
+  const platform = await spawnPlatform(env);
+  const ferretPid = readPid(path.join(dataDir, 'ferretdb', 'server.pid'));
+  const temporalPid = readPid(path.join(dataDir, 'temporal', 'server.pid'));
+  const cpu = () => ({ platform: cpuSeconds(platform.child.pid!, [ferretPid, temporalPid]), ferretdb: cpuSeconds(ferretPid), temporal: cpuSeconds(temporalPid), at: performance.now() });
+  const cpuLine = (from: ReturnType<typeof cpu>, to: ReturnType<typeof cpu>) => {
+    const s = (to.at - from.at) / 1000;
+    const p = (k: 'platform' | 'ferretdb' | 'temporal') => `${k} ${Math.round(((to[k] - from[k]) / s) * 100)} %`;
+    return `CPU (of one core): ${p('platform')}, ${p('ferretdb')}, ${p('temporal')}`;
+  };
+  let walMax = 0;
+  const walTimer = setInterval(() => (walMax = Math.max(walMax, walBytes(dataDir))), 1000);
+  const client = ingestClient(CONCURRENCY * 2);
+  const report: string[] = [`machine: ${machine}`, `ceiling (Temporal alone, same binaries and wiring): ${ceiling.toFixed(1)} workflows/s`];
   try {
-    const { client, db } = await connectMongo(`mongodb://127.0.0.1:${env.EMBEDDED_MONGO_PORT}/`, 'platform');
-    const service = new AccountService(new Accounts(db), new ApiKeys(db));
-    const api = new Agent({ connections: CONCURRENCY, pipelining: 1 });
-    const call = async (key: string, method: 'GET' | 'POST', p: string, body?: unknown) => {
-      const res = await request(`${apiUrl}${p}`, {
-        method,
-        dispatcher: api,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.body.text();
-      return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-    };
-    const keys: string[] = [];
-    for (let i = 0; i < ACCOUNTS; i++) {
-      const account = await service.createAccount(`bench-${i}@example.test`, 'enterprise');
-      const { key } = await service.createKey(account.id, 'weh', 'bench');
-      keys.push(key);
-      const ep = await call(key, 'POST', '/api/v1/webhooks/endpoints', { url: receiverUrl });
-      if (ep.status !== 201) throw new Error(`endpoint: ${ep.status} ${JSON.stringify(ep.body)}`);
-    }
-    await client.close();
+    const keys = await createAccounts(`mongodb://127.0.0.1:${mongoPort}/`, platform.apiUrl, ACCOUNTS, receiver.url);
     let next = 0;
-    const ingest = async () => {
-      const key = keys[next++ % keys.length];
-      const sent = performance.now();
-      const res = await call(key, 'POST', '/api/v1/webhooks/events', { type: 'bench.event', data: { at: Date.now() } });
-      if (res.status !== 202) throw new Error(`ingest: ${res.status} ${JSON.stringify(res.body)}`);
-      return { id: res.body.id as number, sent, acked: performance.now() };
-    };
+    const nextKey = () => keys[next++ % keys.length];
 
-    // Warm-up: JIT, connection pools, workflow cache.
-    await Promise.all(Array.from({ length: 50 }, ingest));
-    await new Promise((r) => setTimeout(r, 2000));
+    // Warm-up: JIT, connection pools, caches.
+    await Promise.all(Array.from({ length: 50 }, (_, i) => client.ingest(platform.apiUrl, nextKey(), { type: 'bench.warmup', data: { i } })));
+    await sleep(2000);
 
-    // (a) steady rate.
-    log(`(a) ${RATE} events/s for ${SECONDS} s...`);
-    const steady: Array<Promise<{ id: number; sent: number; acked: number }>> = [];
+    // (a) steady offer.
+    log(`(a) ${RATE} events/s offered for ${SECONDS} s...`);
+    const steadyCpu = cpu();
+    const steady: Array<Promise<IngestOutcome & { sent: number }>> = [];
     const start = performance.now();
     for (let i = 0; i < RATE * SECONDS; i++) {
-      const due = start + (i * 1000) / RATE;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      steady.push(ingest());
+      const wait = start + (i * 1000) / RATE - performance.now();
+      if (wait > 0) await sleep(wait);
+      const sent = performance.now();
+      steady.push(client.ingest(platform.apiUrl, nextKey(), { type: 'bench.steady', data: { i } }).then((o) => ({ ...o, sent })));
     }
-    const sentSteady = await Promise.all(steady);
-    await waitFor(() => sentSteady.every((s) => arrivals.has(s.id)), 60_000);
-    const latencies = sentSteady.map((s) => (arrivals.get(s.id) as number[])[0] - s.sent).sort((a, b) => a - b);
-    const ackLatencies = sentSteady.map((s) => s.acked - s.sent).sort((a, b) => a - b);
-    const steadyLine = `(a) steady ${RATE} events/s for ${SECONDS} s (${sentSteady.length} events): ingest→first attempt received p50 ${pct(latencies, 50).toFixed(1)} ms, p90 ${pct(latencies, 90).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms; ingest 202 p50 ${pct(ackLatencies, 50).toFixed(1)} ms, p99 ${pct(ackLatencies, 99).toFixed(1)} ms`;
-    log(steadyLine);
+    const steadyDone = await Promise.all(steady);
+    const accepted = steadyDone.filter((s) => s.status === 202);
+    await waitFor(() => accepted.every((s) => receiver.arrivals.has(s.id!)), 120_000);
+    const ingestLat = steadyDone.map((s) => s.latencyMs);
+    const e2e = accepted.filter((s) => receiver.arrivals.has(s.id!)).map((s) => receiver.arrivals.get(s.id!)![0] - s.sent);
+    const lineA = `(a) ${RATE}/s offered for ${SECONDS} s (${steadyDone.length} events, ${accepted.length} accepted): ingest p50 ${ms(pct(ingestLat, 50))}, p99 ${ms(pct(ingestLat, 99))}; ingest → receiver p50 ${ms(pct(e2e, 50))}, p99 ${ms(pct(e2e, 99))}; not delivered ${accepted.length - e2e.length}; ${cpuLine(steadyCpu, cpu())}`;
+    log(lineA);
+    report.push(lineA);
 
-    // (b)+(c) burst.
-    log(`(b/c) burst of ${BURST} events with ${CONCURRENCY} concurrent ingests...`);
-    const burstIds: number[] = [];
-    const burstStart = performance.now();
+    // (b) burst with idempotency keys; shed or unanswered calls are repeated with the same key.
+    log(`(b) burst of ${BURST} events, ${CONCURRENCY} calls at a time...`);
+    const burstCpu = cpu();
+    const acked = new Map<number, number>();
+    let shed = 0;
     let issued = 0;
-    const ingestProgress = setInterval(() => log(`  ${burstIds.length} of ${BURST} ingested`), 10_000);
+    const burstStart = performance.now();
+    const progress = setInterval(() => log(`  ${acked.size} of ${BURST} accepted, ${[...acked.keys()].filter((id) => receiver.arrivals.has(id)).length} delivered, WAL ${(walBytes(dataDir) / 2 ** 20).toFixed(1)} MiB`), 10_000);
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (issued < BURST) {
-          issued++;
-          burstIds.push((await ingest()).id);
+          const n = issued++;
+          const key = keys[n % keys.length];
+          for (;;) {
+            const o = await client.ingest(platform.apiUrl, key, { type: 'bench.burst', data: { n }, idempotency_key: `burst-${n}` });
+            if (o.status === 202 || o.status === 200) {
+              acked.set(o.id!, n);
+              break;
+            }
+            shed++;
+            await sleep((o.retryAfter ?? 1) * 1000);
+          }
         }
       }),
     );
-    clearInterval(ingestProgress);
     const ingestSeconds = (performance.now() - burstStart) / 1000;
-    log(`burst ingested in ${ingestSeconds.toFixed(1)} s; waiting for deliveries...`);
-    const progress = setInterval(() => log(`  ${burstIds.filter((id) => arrivals.has(id)).length} of ${BURST} received`), 5000);
-    await waitFor(() => burstIds.every((id) => arrivals.has(id)), 15 * 60_000).finally(() => clearInterval(progress));
-    const lastArrival = Math.max(...burstIds.map((id) => (arrivals.get(id) as number[])[0]));
-    const totalSeconds = (lastArrival - burstStart) / 1000;
-    await new Promise((r) => setTimeout(r, 3000));
-    const duplicates = burstIds.filter((id) => (arrivals.get(id) as number[]).length > 1).length;
-    const steadyDuplicates = sentSteady.filter((s) => (arrivals.get(s.id) as number[]).length > 1).length;
+    log(`burst accepted in ${ingestSeconds.toFixed(1)} s (${shed} calls shed and repeated); waiting for deliveries...`);
+    await waitFor(() => [...acked.keys()].every((id) => receiver.arrivals.has(id)), 30 * 60_000);
+    clearInterval(progress);
+    const burstIds = [...acked.keys()];
+    const arrivedIds = burstIds.filter((id) => receiver.arrivals.has(id));
+    const lastArrival = Math.max(...arrivedIds.map((id) => receiver.arrivals.get(id)![0]));
+    const deliveredPerSecond = arrivedIds.length / ((lastArrival - burstStart) / 1000);
+    const burstCpuLine = cpuLine(burstCpu, cpu());
+    await sleep(3000);
+    const duplicates = burstIds.filter((id) => receiver.arrivals.get(id)!.length > 1).length;
+    const lineB = `(b) burst: ${BURST} events accepted in ${ingestSeconds.toFixed(1)} s (${shed} calls shed with 503 and repeated); ${arrivedIds.length} delivered at ${deliveredPerSecond.toFixed(1)}/s sustained (first ingest to last arrival); lost ${burstIds.length - arrivedIds.length}; duplicates ${duplicates}; ${burstCpuLine}`;
+    log(lineB);
+    report.push(lineB);
 
-    const report = [
-      `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
-      `${steadyLine}; duplicates ${steadyDuplicates}`,
-      `(b) burst: ${BURST} events ingested in ${ingestSeconds.toFixed(1)} s (${(BURST / ingestSeconds).toFixed(0)} ingests/s); all delivered ${totalSeconds.toFixed(1)} s after the first ingest: ${(BURST / totalSeconds).toFixed(0)} completed deliveries/s`,
-      `(c) burst: ${burstIds.length} of ${BURST} received, ${BURST - new Set(burstIds.filter((id) => arrivals.has(id))).size} lost, ${duplicates} delivered more than once`,
-    ];
+    // (d) twice the ceiling.
+    const overRate = Math.max(1, Math.round(2 * ceiling));
+    log(`(d) ${overRate}/s offered (twice the ceiling) for ${OVERLOAD_SECONDS} s...`);
+    const over: Array<Promise<IngestOutcome>> = [];
+    const overStart = performance.now();
+    for (let i = 0; i < overRate * OVERLOAD_SECONDS; i++) {
+      const wait = overStart + (i * 1000) / overRate - performance.now();
+      if (wait > 0) await sleep(wait);
+      over.push(client.ingest(platform.apiUrl, nextKey(), { type: 'bench.overload', data: { i } }, 30_000));
+    }
+    const overDone = await Promise.all(over);
+    const overAccepted = overDone.filter((o) => o.status === 202);
+    const overShed = overDone.filter((o) => o.status === 503).length;
+    const overOther = overDone.length - overAccepted.length - overShed;
+    const overLat = overDone.map((o) => o.latencyMs);
+    await waitFor(() => overAccepted.every((o) => receiver.arrivals.has(o.id!)), 30 * 60_000);
+    const overLost = overAccepted.filter((o) => !receiver.arrivals.has(o.id!)).length;
+    const lineD = `(d) ${overRate}/s offered for ${OVERLOAD_SECONDS} s (${overDone.length} calls): ${overAccepted.length} accepted, ${overShed} shed (503), ${overOther} other; answered within 1 s: ${overDone.filter((o) => o.latencyMs <= 1000 && o.status !== 0).length} of ${overDone.length}; slowest answer ${ms(Math.max(...overLat))}, p99 ${ms(pct(overLat, 99))}; lost ${overLost}`;
+    log(lineD);
+    report.push(lineD);
+
+    clearInterval(walTimer);
+    walMax = Math.max(walMax, walBytes(dataDir));
+    report.push(`(c) FerretDB WAL: largest ${(walMax / 2 ** 20).toFixed(1)} MiB, at the end ${(walBytes(dataDir) / 2 ** 20).toFixed(1)} MiB`);
+    report.push(`ratio ${(deliveredPerSecond / ceiling).toFixed(2)} (platform ${deliveredPerSecond.toFixed(1)}/s, temporal-only ${ceiling.toFixed(1)}/s)`);
     process.stdout.write(`${report.join('\n')}\n`);
-    await api.close();
   } finally {
-    platform.kill('SIGTERM');
-    await new Promise((r) => platform.once('exit', r));
+    clearInterval(walTimer);
+    await client.close();
+    platform.child.kill('SIGTERM');
+    await platform.exited;
     receiver.close();
-  }
-}
-
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for deliveries');
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

@@ -105,6 +105,42 @@ describe('deliveries survive process crashes', () => {
     }
   }, 240_000);
 
+  it('an attempt in flight on a worker that dies is made again by another worker within seconds, not after the attempt time-out', async () => {
+    const platform = await startTestPlatform({ roles: { api: true, worker: false } });
+    try {
+      // The first POST never gets an answer; the worker making it is killed meanwhile.
+      const receiver = await startReceiver((_req, i) => (i === 0 ? 'hang' : { status: 200 }));
+      receivers.push(receiver);
+      const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+      await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/inflight` });
+      const first = spawnRole('worker', roleEnv(platform));
+      await first.waitFor(/Platform ready/);
+      const second = spawnRole('worker', roleEnv(platform));
+      try {
+        await second.waitFor(/Platform ready/);
+        const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+        await eventually(async () => receiver.received.length === 1 || undefined, 20_000, 20);
+        await first.crash();
+        const killedAt = Date.now();
+        // Heartbeat time-out 8 s + retry back-off 1 s; the attempt's start-to-close time-out (90 s) would be far later.
+        await eventually(async () => receiver.received.length === 2 || undefined, 30_000, 50);
+        const resumedAfterMs = receiver.received[1].at - killedAt;
+        process.stderr.write(`[restarts] attempt resumed ${resumedAfterMs} ms after its worker was killed\n`);
+        const delivery = await eventually(async () => {
+          const d = await attemptsOf(api, id);
+          return d.status === 'succeeded' ? d : undefined;
+        }, 20_000);
+        // The same attempt, made again: nothing was recorded for the lost POST.
+        expect(delivery.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
+      } finally {
+        await second.stop();
+        await first.stop();
+      }
+    } finally {
+      await platform.stop();
+    }
+  }, 180_000);
+
   it('an event stored but never dispatched (the API died in between) is dispatched by the next API process', async () => {
     const first = await startTestPlatform({ roles: { api: true, worker: false } });
     const receiver = await startReceiver();

@@ -37,12 +37,12 @@ export function spawnRole(role: 'start' | 'api' | 'worker', env: Record<string, 
       }
     },
     async crash() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       process.kill(-(child.pid as number), 'SIGKILL');
       await exited;
     },
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       process.kill(child.pid as number, 'SIGTERM');
       const timer = setTimeout(() => {
         try {

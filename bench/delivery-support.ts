@@ -1,0 +1,190 @@
+/** Shared parts of the delivery benchmarks: an HTTPS receiver, the platform in its own process, accounts, an ingest client, CPU and WAL readings. */
+import { ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import { PROJECT_ROOT } from '../src/infra/tools';
+import { Accounts } from '../src/persistence/accounts';
+import { ApiKeys } from '../src/persistence/api-keys';
+import { connectMongo } from '../src/persistence/mongo';
+import { AccountService } from '../src/services/account-service';
+import { ensureTestCertificate } from '../test/support/test-ca';
+
+export const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+export const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+export const ms = (v: number) => `${v.toFixed(1)} ms`;
+export const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
+
+export interface Receiver {
+  url: string;
+  /** Event id → arrival times (performance.now()). */
+  arrivals: Map<number, number[]>;
+  close(): void;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const cert = await ensureTestCertificate(path.join(PROJECT_ROOT, '.data', 'test-ca'));
+  const arrivals = new Map<number, number[]>();
+  const server = https.createServer({ cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) }, (req, res) => {
+    req.on('data', () => undefined);
+    req.on('end', () => {
+      const id = Number(req.headers['x-webhook-id']);
+      const list = arrivals.get(id) ?? [];
+      list.push(performance.now());
+      arrivals.set(id, list);
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, arrivals, close: () => server.close() };
+}
+
+export function testCaFile(): string {
+  return path.join(PROJECT_ROOT, '.data', 'test-ca', 'test-ca.pem');
+}
+
+export interface PlatformProcess {
+  child: ChildProcess;
+  apiUrl: string;
+  exited: Promise<void>;
+}
+
+/** `tsx src/main/start.ts` (what `npm start` runs) with `env`; resolves once it prints "Platform ready". */
+export async function spawnPlatform(env: NodeJS.ProcessEnv): Promise<PlatformProcess> {
+  const child = spawn(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['src/main/start.ts'], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  while (!/Platform ready/.test(out)) {
+    if (child.exitCode !== null) throw new Error(`platform exited:\n${out}`);
+    await sleep(100);
+  }
+  return { child, apiUrl: (out.match(/API\s+(http:\/\/\S+)/) as RegExpMatchArray)[1], exited };
+}
+
+/** Enterprise accounts, one `weh` key and one endpoint each (spreads the per-account burst limit). */
+export async function createAccounts(mongoUri: string, apiUrl: string, count: number, receiverUrl: string): Promise<string[]> {
+  const { client, db } = await connectMongo(mongoUri, 'platform');
+  const service = new AccountService(new Accounts(db), new ApiKeys(db));
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const account = await service.createAccount(`bench-${i}-${Date.now()}@example.test`, 'enterprise');
+    const { key } = await service.createKey(account.id, 'weh', 'bench');
+    const res = await request(`${apiUrl}/api/v1/webhooks/endpoints`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiverUrl }),
+    });
+    if (res.statusCode !== 201) throw new Error(`endpoint: ${res.statusCode} ${await res.body.text()}`);
+    await res.body.dump();
+    keys.push(key);
+  }
+  await client.close();
+  return keys;
+}
+
+export interface IngestOutcome {
+  status: number;
+  id?: number;
+  latencyMs: number;
+  retryAfter?: number;
+}
+
+/** One ingest call; network errors and time-outs are status 0. */
+export function ingestClient(connections: number) {
+  const agent = new Agent({ connections, pipelining: 1 });
+  return {
+    async ingest(apiUrl: string, key: string, body: unknown, timeoutMs = 120_000): Promise<IngestOutcome> {
+      const sent = performance.now();
+      try {
+        const res = await request(`${apiUrl}/api/v1/webhooks/events`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const text = await res.body.text();
+        const parsed = text ? (JSON.parse(text) as { id?: number }) : {};
+        const retryAfter = Number(res.headers['retry-after']);
+        return { status: res.statusCode, id: parsed.id, latencyMs: performance.now() - sent, retryAfter: Number.isFinite(retryAfter) ? retryAfter : undefined };
+      } catch {
+        return { status: 0, latencyMs: performance.now() - sent };
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** CPU seconds used so far by a process and its descendants (Linux /proc). */
+export function cpuSeconds(rootPid: number, exclude: number[] = []): number {
+  const tick = 100;
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    } catch {
+      /* gone */
+    }
+  }
+  let total = 0;
+  const visit = (pid: number) => {
+    if (exclude.includes(pid)) return;
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / tick;
+    } catch {
+      /* gone */
+    }
+    for (const c of children.get(pid) ?? []) visit(c);
+  };
+  visit(rootPid);
+  return total;
+}
+
+export function readPid(file: string): number {
+  try {
+    return Number(readFileSync(file, 'utf8').trim());
+  } catch {
+    return 0;
+  }
+}
+
+/** Total size of FerretDB's SQLite write-ahead logs under DATA_DIR. */
+export function walBytes(dataDir: string): number {
+  const dir = path.join(dataDir, 'ferretdb');
+  let total = 0;
+  try {
+    for (const f of readdirSync(dir)) if (f.endsWith('-wal')) total += statSync(path.join(dir, f)).size;
+  } catch {
+    /* not there yet */
+  }
+  return total;
+}
+
+export async function waitFor(check: () => boolean, timeoutMs: number, onTick?: () => void): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let lastTick = Date.now();
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    if (onTick && Date.now() - lastTick > 10_000) {
+      lastTick = Date.now();
+      onTick();
+    }
+    await sleep(50);
+  }
+  return true;
+}

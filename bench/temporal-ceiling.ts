@@ -1,0 +1,81 @@
+/**
+ * The Temporal-only ceiling on this machine, in its own process: the embedded dev server
+ * started exactly as `npm start` starts it, and in this process a worker and a client sharing
+ * one native connection with eager starts (as `npm start` wires them). It starts
+ * CEILING_WORKFLOWS trivial workflows (one no-op activity each), CEILING_CONCURRENCY at a time,
+ * and prints one JSON line: activities executed per second from the first start to the last activity.
+ */
+import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, startTemporalDevServer } from '../src/infra/embedded-servers';
+import { toolPaths } from '../src/infra/tools';
+import { ensureRuntime } from '../src/temporal/worker';
+
+const COUNT = Number(process.env.CEILING_WORKFLOWS ?? 2000);
+const CONCURRENCY = Number(process.env.CEILING_CONCURRENCY ?? 32);
+
+async function main(): Promise<void> {
+  ensureRuntime();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-ceiling-'));
+  const port = await freePort();
+  const server = await startTemporalDevServer({ binary: toolPaths().temporalCli, dataDir, port, uiPort: await freePort() });
+  try {
+    const connection = await NativeConnection.connect({ address: server.address });
+    for (let i = 0; ; i++) {
+      try {
+        await connection.workflowService.describeNamespace({ namespace: 'default' });
+        break;
+      } catch (err) {
+        if (i > 200) throw err;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    const client = new Client({ connection, namespace: 'default' });
+    let done = 0;
+    let last = 0;
+    const worker = await Worker.create({
+      connection,
+      taskQueue: 'ceiling',
+      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./ceiling-workflows'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } }),
+      activities: {
+        async noop() {
+          done++;
+          last = performance.now();
+        },
+      },
+      maxConcurrentActivityTaskExecutions: 200,
+      maxConcurrentWorkflowTaskExecutions: 100,
+      maxCachedWorkflows: 2000,
+    });
+    await worker.runUntil(async () => {
+      const started = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < COUNT) {
+            const id = next++;
+            await client.workflow.start('ceilingWorkflow', { taskQueue: 'ceiling', workflowId: `ceiling-${id}`, args: [id], requestEagerStart: true });
+          }
+        }),
+      );
+      while (done < COUNT) await new Promise((r) => setTimeout(r, 20));
+      const seconds = (last - started) / 1000;
+      process.stdout.write(`${JSON.stringify({ workflows: COUNT, seconds, perSecond: COUNT / seconds })}\n`);
+    });
+    await connection.close();
+  } finally {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

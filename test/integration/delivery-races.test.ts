@@ -1,0 +1,148 @@
+import type { Platform } from '../../src/main/platform';
+import { holdMethod, sleep } from '../support/gate';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+import { startReceiver } from '../support/receiver';
+
+/**
+ * Races on the ingest and delivery path, each reproduced by holding one side at the racy
+ * point (not by hoping for timing).
+ */
+describe('races on the ingest and delivery path', () => {
+  let platform: Platform;
+  const receivers: Array<{ close(): Promise<void> }> = [];
+  const others: Platform[] = [];
+
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    for (const p of others) await p.stop();
+    await platform?.stop();
+  });
+
+  async function setUp(on: Platform = platform, endpoints = 1, respond: (i: number) => { status: number } = () => ({ status: 200 })) {
+    const receiver = await startReceiver((_req, i) => respond(i));
+    receivers.push(receiver);
+    const { key, accountId } = await createAccountWithKey(on);
+    const api = apiClient(on, key);
+    const created = [];
+    for (let i = 0; i < endpoints; i++) created.push((await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/hook-${i}` })).body);
+    return { receiver, api, key, accountId, endpoints: created };
+  }
+
+  it('crash recovery never takes over an ingest that is still alive, however long it is held between storing its event and claiming its key', async () => {
+    const { receiver, api } = await setUp();
+    const gate = holdMethod(platform.repositories.idempotency, 'claim');
+    try {
+      const ingest = api.post('/api/v1/webhooks/events', { type: 'held.event', data: { n: 1 }, idempotency_key: 'held-live' });
+      await gate.reached;
+      // Far longer than a sweep interval (500 ms here) and than the lease time-out (2 s here).
+      await sleep(5_000);
+      gate.open();
+      const res = await ingest;
+      expect(res.status).toBe(202);
+      const event = await eventually(async () => {
+        const e = await api.get(`/api/v1/webhooks/events/${res.body.id}`);
+        return e.status === 200 && e.body.status === 'delivered' ? e.body : undefined;
+      });
+      expect(event.id).toBe(res.body.id);
+      await sleep(1_000);
+      expect(receiver.received.filter((r) => JSON.parse(r.rawBody).id === res.body.id)).toHaveLength(1);
+    } finally {
+      gate.restore();
+    }
+  });
+
+  it('an ingest that stalled past its lease keeps its event when crash recovery claimed the key for it, and answers 202', async () => {
+    const stalled = await startTestPlatform({ roles: { api: true, worker: false }, sameAs: platform });
+    others.push(stalled);
+    const { receiver, key, accountId } = await setUp(stalled);
+    const api = apiClient(stalled, key);
+    const gate = holdMethod(stalled.repositories.idempotency, 'claim');
+    const renewals = holdMethod(stalled.repositories.apiInstances, 'renew', { times: Infinity });
+    try {
+      const ingest = api.post('/api/v1/webhooks/events', { type: 'stalled.event', data: { n: 2 }, idempotency_key: 'held-stalled' });
+      await gate.reached;
+      // The stalled process's lease runs out (renewals are held too); another API process recovers its event.
+      await eventually(async () => {
+        await platform.services.recovery.sweep();
+        return (await platform.repositories.idempotency.find(accountId, 'held-stalled')) ?? undefined;
+      }, 15_000, 250);
+      gate.open();
+      renewals.open();
+      const res = await ingest;
+      expect(res.status).toBe(202);
+      const got = await apiClient(platform, key).get(`/api/v1/webhooks/events/${res.body.id}`);
+      expect(got.status).toBe(200);
+      await eventually(async () => (await apiClient(platform, key).get(`/api/v1/webhooks/events/${res.body.id}`)).body.status === 'delivered' || undefined);
+      const repeat = await api.post('/api/v1/webhooks/events', { type: 'stalled.event', data: { n: 2 }, idempotency_key: 'held-stalled' });
+      expect(repeat.status).toBe(200);
+      expect(repeat.body.id).toBe(res.body.id);
+      await sleep(1_000);
+      expect(receiver.received.filter((r) => JSON.parse(r.rawBody).id === res.body.id)).toHaveLength(1);
+    } finally {
+      gate.restore();
+      renewals.restore();
+    }
+  });
+
+  it('a manual retry records the first attempt of its new round even when that attempt is made before the retry call returns', async () => {
+    let failing = true;
+    const { receiver, api, endpoints } = await setUp(platform, 1, () => (failing ? { status: 500 } : { status: 200 }));
+    const [endpoint] = endpoints;
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'retry.race', data: {} })).body.id;
+    await eventually(async () => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0].status === 'retrying' || undefined);
+    await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: true });
+    await eventually(async () => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0].status === 'cancelled' || undefined);
+    await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: false });
+    failing = false;
+    const before = receiver.received.length;
+    // Hold the round's write until the new round's first POST has arrived (or 3 s if it cannot arrive first).
+    const gate = holdMethod(platform.repositories.deliveries, 'startRound', { maxHoldMs: 3_000 });
+    const arrived = eventually(async () => receiver.received.length > before || undefined, 3_000, 20).catch(() => undefined);
+    void arrived.then(() => gate.open());
+    try {
+      expect((await api.post(`/api/v1/webhooks/events/${id}/deliveries/${endpoint.id}/retry`)).status).toBe(202);
+      const event = await eventually(async () => {
+        const e = (await api.get(`/api/v1/webhooks/events/${id}`)).body;
+        return e.deliveries[0].status === 'succeeded' ? e : undefined;
+      }, 15_000);
+      expect(event.deliveries[0]).toMatchObject({ round: 2, attempt_count: 1 });
+      expect(event.deliveries[0].attempts.filter((a: any) => a.round === 2).map((a: any) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
+    } finally {
+      gate.restore();
+    }
+  });
+
+  it("an event's status never loses an update when its deliveries finish at the same moment", async () => {
+    const { api, endpoints } = await setUp(platform, 2);
+    // Racy point: delivery A has read its sibling B as pending and is about to write the event's
+    // status; meanwhile B finishes and writes its own. A's write must not undo B's.
+    const events = platform.repositories.events as unknown as Record<string, unknown>;
+    const statusWrite = holdMethod(events, 'setStatus' as never, { maxHoldMs: 10_000 });
+    const siblingRecord = holdMethod(platform.repositories.deliveries, 'recordAttempt', {
+      when: (ref: { endpoint_id: string }) => ref.endpoint_id === endpoints[1].id,
+      maxHoldMs: 4_000,
+    });
+    try {
+      const id = (await api.post('/api/v1/webhooks/events', { type: 'fan.out', data: {} })).body.id;
+      await Promise.race([statusWrite.reached, sleep(4_000)]);
+      siblingRecord.open();
+      await sleep(1_500);
+      statusWrite.open();
+      await eventually(async () => {
+        const e = (await api.get(`/api/v1/webhooks/events/${id}`)).body;
+        return e.deliveries.every((d: any) => d.status === 'succeeded') || undefined;
+      });
+      await sleep(500);
+      const delivered = (await api.get('/api/v1/webhooks/events?status=delivered')).body.data.map((e: any) => e.id);
+      const pending = (await api.get('/api/v1/webhooks/events?status=pending')).body.data.map((e: any) => e.id);
+      expect(delivered).toContain(id);
+      expect(pending).not.toContain(id);
+    } finally {
+      statusWrite.restore();
+      siblingRecord.restore();
+    }
+  });
+});

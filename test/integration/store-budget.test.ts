@@ -1,0 +1,93 @@
+import type { CommandStartedEvent } from 'mongodb';
+import type { Platform } from '../../src/main/platform';
+import { holdMethod } from '../support/gate';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+import { startReceiver } from '../support/receiver';
+
+/**
+ * README "Store budget": the store round trips of the delivery path, counted with MongoDB
+ * command monitoring on the platform's own client. Key authentication and limits are counted
+ * by their own tests; the per-account endpoint list is cached (one read a second at most).
+ */
+describe('store budget of the delivery path', () => {
+  let platform: Platform;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const commands: Array<{ name: string; collection: string; filter: unknown }> = [];
+  const PATH_COLLECTIONS = new Set(['events', 'idempotency_records', 'idempotency_successions', 'deliveries', 'delivery_rounds', 'endpoints']);
+
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+    receiver = await startReceiver();
+    platform.mongo.on('commandStarted', (e: CommandStartedEvent) => {
+      const collection = String((e.command as Record<string, unknown>)[e.commandName]);
+      if (!PATH_COLLECTIONS.has(collection)) return;
+      const filter = (e.command as { filter?: unknown }).filter;
+      // The endpoints cache lists an account's endpoints at most once a second: not per ingest.
+      if (collection === 'endpoints' && e.commandName === 'find' && !(filter as { _id?: unknown })?._id) return;
+      commands.push({ name: e.commandName, collection, filter });
+    });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await platform?.stop();
+  });
+
+  async function account() {
+    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+    await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/budget` });
+    await api.post('/api/v1/webhooks/events', { type: 'warm.up', data: {} });
+    return api;
+  }
+
+  const summary = (list: typeof commands) => list.map((c) => `${c.name} ${c.collection}`).sort();
+
+  it('an ingest with an idempotency key: read the key, insert the event, claim the key (3 round trips)', async () => {
+    const api = await account();
+    // Workflow starts are held so that no attempt's commands mix into the count.
+    const starts = holdMethod(platform.services.scheduler, 'start');
+    try {
+      commands.length = 0;
+      const res = await api.post('/api/v1/webhooks/events', { type: 'budget.keyed', data: {}, idempotency_key: 'budget-1' });
+      expect(res.status).toBe(202);
+      expect(summary(commands)).toEqual(['find idempotency_records', 'insert events', 'insert idempotency_records']);
+    } finally {
+      starts.open();
+      starts.restore();
+    }
+  });
+
+  it('an ingest without a key: one insert', async () => {
+    const api = await account();
+    const starts = holdMethod(platform.services.scheduler, 'start');
+    try {
+      commands.length = 0;
+      expect((await api.post('/api/v1/webhooks/events', { type: 'budget.plain', data: {} })).status).toBe(202);
+      expect(summary(commands)).toEqual(['insert events']);
+    } finally {
+      starts.open();
+      starts.restore();
+    }
+  });
+
+  it('a repeat of a key: one read', async () => {
+    const api = await account();
+    const first = await api.post('/api/v1/webhooks/events', { type: 'budget.repeat', data: {}, idempotency_key: 'budget-2' });
+    await eventually(async () => (await api.get(`/api/v1/webhooks/events/${first.body.id}`)).body.status === 'delivered' || undefined);
+    commands.length = 0;
+    const repeat = await api.post('/api/v1/webhooks/events', { type: 'budget.repeat', data: {}, idempotency_key: 'budget-2' });
+    expect(repeat.status).toBe(200);
+    expect(summary(commands)).toEqual(['find idempotency_records']);
+  });
+
+  it('an attempt: one read (the endpoint) and one write (the attempt and the delivery state)', async () => {
+    const api = await account();
+    await new Promise((r) => setTimeout(r, 500));
+    commands.length = 0;
+    const res = await api.post('/api/v1/webhooks/events', { type: 'budget.attempt', data: {} });
+    await eventually(async () => receiver.received.some((r) => JSON.parse(r.rawBody).id === res.body.id) || undefined);
+    await eventually(async () => commands.some((c) => c.collection === 'deliveries' && c.name === 'update') || undefined);
+    const attemptCommands = commands.filter((c) => c.collection !== 'events');
+    expect(summary(attemptCommands)).toEqual(['find endpoints', 'update deliveries']);
+    expect(attemptCommands.find((c) => c.collection === 'endpoints')?.filter).toEqual({ _id: expect.any(String) });
+  });
+});
