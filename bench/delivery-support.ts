@@ -59,6 +59,8 @@ export async function spawnPlatform(env: NodeJS.ProcessEnv): Promise<PlatformPro
   const child = spawn(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['src/main/start.ts'], {
     cwd: PROJECT_ROOT,
     env,
+    // Its own process group, so that a crash can be simulated for the whole process (tsx and node).
+    detached: true,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));

@@ -6,7 +6,7 @@ export const ErrorBody = z.object({
   error: z.string(),
   code: z.string().describe('snake_case machine-readable code.'),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('400 only: what is wrong where.'),
-  retry_after: z.number().int().optional().describe('429 burst only.'),
+  retry_after: z.number().int().optional().describe('429 burst and 503 overloaded: seconds to wait before retrying.'),
   remaining: z.number().int().optional().describe('429 burst only (0).'),
   quota_limit: z.number().int().optional().describe('429 quota only.'),
   quota_used: z.number().int().optional().describe('429 quota only.'),
@@ -25,6 +25,7 @@ const DESCRIPTIONS: Record<number, string> = {
   422: 'Valid JSON that cannot be processed.',
   429: 'Burst limit or monthly quota exceeded; see Retry-After.',
   500: 'Internal error; safe to retry with backoff.',
+  503: 'Saturated (`overloaded`: this API process holds INGEST_BACKLOG_LIMIT accepted events not yet handed to delivery) or a dependency is unreachable. Nothing was stored; retry after Retry-After with the same idempotency key.',
 };
 
 export const LIMIT_HEADERS = {

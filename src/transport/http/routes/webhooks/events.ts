@@ -18,7 +18,7 @@ export function eventRoutes(service: EventService) {
       path: BASE,
       summary: 'Ingest an event; it is delivered to every matching endpoint',
       description:
-        'New event → 202. A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again.',
+        'New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored.',
       tags,
       security: BEARER,
       body: EventIngestBody,
@@ -26,6 +26,7 @@ export function eventRoutes(service: EventService) {
         { 202: json('A new event, accepted for delivery.', IngestResponse), 200: json('A repeat: the original event.', IngestResponse) },
         400,
         413,
+        503,
       ),
       handler: async (ctx, { body }) => {
         const header = ctx.get('Idempotency-Key') || undefined;
@@ -44,6 +45,8 @@ export function eventRoutes(service: EventService) {
       method: 'get',
       path: BASE,
       summary: 'List events (newest first; filter by type and status)',
+      description:
+        'Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event data, or (with `status`) once 1,000 events were examined; an event\'s `status` is derived from its deliveries when read.',
       tags,
       security: BEARER,
       query: EventListQuery,

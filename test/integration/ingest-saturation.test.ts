@@ -1,0 +1,50 @@
+import type { Platform } from '../../src/main/platform';
+import { holdMethod } from '../support/gate';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+import { startReceiver } from '../support/receiver';
+
+/** When an API process holds INGEST_BACKLOG_LIMIT accepted events not yet handed to Temporal, it sheds ingests with 503. */
+describe('ingest under saturation', () => {
+  let platform: Platform;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  beforeAll(async () => {
+    platform = await startTestPlatform({ env: { INGEST_BACKLOG_LIMIT: '2' } });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await platform?.stop();
+  });
+
+  it('answers 503 with Retry-After and a JSON error, stores nothing, and accepts again once the backlog drains', async () => {
+    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+    await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/saturated` });
+    // Temporal does not take workflow starts for now: accepted events stay in the backlog.
+    const starts = holdMethod(platform.services.scheduler, 'start', { times: Infinity });
+    try {
+      const accepted = [
+        await api.post('/api/v1/webhooks/events', { type: 'sat.one', data: {} }),
+        await api.post('/api/v1/webhooks/events', { type: 'sat.two', data: {} }),
+      ];
+      expect(accepted.map((r) => r.status)).toEqual([202, 202]);
+      const shed = await api.post('/api/v1/webhooks/events', { type: 'sat.three', data: {}, idempotency_key: 'sat-3' });
+      expect(shed.status).toBe(503);
+      expect(shed.headers.get('retry-after')).toBe('1');
+      expect(shed.body).toMatchObject({ code: 'overloaded', retry_after: 1, error: expect.stringContaining('saturated') });
+      const listed = (await api.get('/api/v1/webhooks/events')).body.data.map((e: { type: string }) => e.type);
+      expect(listed).toEqual(['sat.two', 'sat.one']);
+
+      starts.open();
+      for (const r of accepted) {
+        await eventually(async () => (await api.get(`/api/v1/webhooks/events/${r.body.id}`)).body.status === 'delivered' || undefined);
+      }
+      // The same key, repeated after Retry-After, is a new event: the shed call stored nothing.
+      const again = await api.post('/api/v1/webhooks/events', { type: 'sat.three', data: {}, idempotency_key: 'sat-3' });
+      expect(again.status).toBe(202);
+    } finally {
+      starts.open();
+      starts.restore();
+    }
+  });
+});

@@ -1,0 +1,97 @@
+import { DeliveryOutbox } from '../../../src/services/delivery-outbox';
+import type { EventDoc } from '../../../src/persistence/events';
+import type { DeliveryScheduler, ScheduledDelivery } from '../../../src/temporal/delivery-scheduler';
+import { createLogger } from '../../../src/infra/logger';
+
+function event(id: number, endpoints: string[]): EventDoc {
+  return {
+    _id: id,
+    account_id: 'acct',
+    type: 't',
+    data: {},
+    body: '{}',
+    timestamp: 1,
+    idempotency_key: null,
+    endpoint_ids: endpoints,
+    endpoint_urls: endpoints.map((e) => `https://example.test/${e}`),
+    owner: 'api_x',
+    created_at: new Date(0),
+  };
+}
+
+/** A scheduler whose starts finish when the test says so. */
+function heldScheduler() {
+  const started: ScheduledDelivery[] = [];
+  const waiting: Array<() => void> = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const scheduler = {
+    async start(d: ScheduledDelivery) {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise<void>((r) => waiting.push(r));
+      inFlight--;
+      started.push(d);
+      return 'started' as const;
+    },
+  } as unknown as DeliveryScheduler;
+  return { scheduler, started, release: () => waiting.splice(0).forEach((r) => r()), maxInFlight: () => maxInFlight };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('DeliveryOutbox', () => {
+  const logger = createLogger('silent');
+
+  it('the watermark stays below the lowest event whose workflows have not all started', async () => {
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { backlogLimit: 100, startConcurrency: 10 });
+    outbox.claiming(5, true);
+    outbox.claiming(6, true);
+    const five = outbox.enqueue(event(5, ['a']));
+    void outbox.enqueue(event(6, ['b']));
+    expect(outbox.watermark(6)).toBe(4);
+    s.release();
+    await five;
+    await tick();
+    expect(outbox.watermark(6)).toBe(6);
+  });
+
+  it('an event with no matching endpoint never holds the watermark back', () => {
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { backlogLimit: 100, startConcurrency: 10 });
+    outbox.claiming(9, true);
+    void outbox.enqueue(event(9, []));
+    expect(outbox.watermark(9)).toBe(9);
+    expect(outbox.backlog).toBe(0);
+  });
+
+  it('an insert that lost its id releases it', () => {
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { backlogLimit: 100, startConcurrency: 10 });
+    outbox.claiming(3, true);
+    outbox.claiming(3, false);
+    expect(outbox.watermark(3)).toBe(3);
+  });
+
+  it('is full at the backlog limit', () => {
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { backlogLimit: 2, startConcurrency: 10 });
+    outbox.claiming(1, true);
+    expect(outbox.isFull()).toBe(false);
+    outbox.claiming(2, true);
+    expect(outbox.isFull()).toBe(true);
+  });
+
+  it('starts a large fan-out in batches of the start concurrency, every endpoint once', async () => {
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { backlogLimit: 100, startConcurrency: 4 });
+    const endpoints = Array.from({ length: 50 }, (_, i) => `ep_${i}`);
+    const done = outbox.enqueue(event(1, endpoints));
+    while (s.started.length < 50) {
+      await tick();
+      s.release();
+    }
+    await done;
+    expect(s.maxInFlight()).toBe(4);
+    expect(s.started.map((d) => d.endpointId).sort()).toEqual([...endpoints].sort());
+    expect(await outbox.drain(1000)).toBe(true);
+  });
+});
