@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { z } from 'zod';
 import { MethodNotAllowedError, NotFoundError } from '../../domain/errors';
 import type { Logger } from '../../infra/logger';
+import { isDashboardPath } from './dashboard';
 import { errorHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
@@ -36,7 +37,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(requestId());
   app.use(errorHandler(options.logger));
   for (const mw of options.guards ?? []) app.use(mw);
-  app.use(jsonBody());
+  app.use(jsonBody({ acceptsForms: isDashboardPath }));
   for (const mw of options.before ?? []) app.use(mw);
   app.use(router.routes());
   app.use(async (ctx) => {
