@@ -47,6 +47,8 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool.default(false),
   /** How often the API re-dispatches events whose workflows were not started (crash between store and start). */
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  /** Where people reach the API and dashboard (links printed by the CLI); default http://HOST:PORT. */
+  PUBLIC_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL'),
 });
 
 export type Config = Readonly<{
@@ -60,6 +62,7 @@ export type Config = Readonly<{
   secretsEncryptionKey?: Buffer;
   trustProxy: boolean;
   dispatchSweepIntervalMs: number;
+  publicUrl: string;
 }>;
 
 export class ConfigError extends Error {
@@ -98,5 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     dispatchSweepIntervalMs: e.DISPATCH_SWEEP_INTERVAL_MS,
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
   });
 }

@@ -16,6 +16,7 @@ import { toolPaths } from '../infra/tools';
 import { Accounts } from '../persistence/accounts';
 import { ApiKeys } from '../persistence/api-keys';
 import { DashboardSessions } from '../persistence/dashboard-sessions';
+import { DashboardInvites } from '../persistence/dashboard-invites';
 import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import { CatalogEntries } from '../persistence/catalog-entries';
 import { Deliveries } from '../persistence/deliveries';
@@ -30,6 +31,7 @@ import { stopExpirySweepers } from '../persistence/ttl';
 import { AccountService } from '../services/account-service';
 import { syncAndLoadCatalog } from '../services/catalog-loader';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
+import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { Dispatcher } from '../services/dispatcher';
 import { EndpointService } from '../services/endpoint-service';
@@ -254,8 +256,11 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       const dashboardAttempts = new DashboardSignInAttempts(db);
       await dashboardSessions.ensureIndexes();
       await dashboardAttempts.ensureIndexes();
+      const dashboardInvites = new DashboardInvites(db);
+      await dashboardInvites.ensureIndexes();
       const dashboard = dashboardMiddleware({
         auth: new DashboardAuthService(repositories.accounts, services.accounts, dashboardSessions, dashboardAttempts),
+        invites: new DashboardInviteService(repositories.accounts, dashboardInvites),
         accounts: services.accounts,
         authenticator,
         endpoints: services.endpoints,
