@@ -47,6 +47,11 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool.default(false),
   /** How often the API re-dispatches events whose workflows were not started (crash between store and start). */
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  /** Prometheus metrics: a listener of its own on this port (unset: none); 0 picks a free port. */
+  METRICS_PORT: listenPort.optional().or(z.literal('').transform(() => undefined)),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** When set, scrapes must send `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
   /** Where people reach the API and dashboard (links printed by the CLI); default http://HOST:PORT. */
   PUBLIC_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL'),
 });
@@ -63,6 +68,7 @@ export type Config = Readonly<{
   trustProxy: boolean;
   dispatchSweepIntervalMs: number;
   publicUrl: string;
+  metrics: { port?: number; host: string; token?: string };
 }>;
 
 export class ConfigError extends Error {
@@ -101,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     dispatchSweepIntervalMs: e.DISPATCH_SWEEP_INTERVAL_MS,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
   });
 }

@@ -42,6 +42,7 @@ import { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import { createDeliveryWorker, ensureRuntime } from '../temporal/worker';
 import { AnyRoute, createApp } from '../transport/http/app';
 import { dashboardMiddleware } from '../transport/http/dashboard';
+import { startMetricsServer } from '../transport/http/metrics-server';
 import { estimatorAccess } from '../transport/http/middleware/estimator-access';
 import { keyScoped } from '../transport/http/middleware/key-scoped';
 import { createRegistry, generateDocument } from '../transport/http/openapi';
@@ -72,6 +73,8 @@ export interface Platform {
   apiUrl?: string;
   routes?: AnyRoute[];
   worker?: Worker;
+  /** Set when METRICS_PORT is: this process's `GET /metrics`. */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -217,6 +220,12 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       services,
       stop: stopAll,
     };
+
+    if (config.metrics.port !== undefined) {
+      const metricsServer = await startMetricsServer({ ...config.metrics, port: config.metrics.port }, logger);
+      platform.metricsUrl = metricsServer.url;
+      cleanups.push(() => metricsServer.close());
+    }
 
     // 4. Worker role: runs delivery workflows and their activities.
     if (options.roles.worker) {
