@@ -251,11 +251,12 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger);
       const registry = createRegistry();
       let document: object | undefined;
+      const getDocument = () => (document ??= generateDocument(registry));
       const routes: AnyRoute[] = [
         healthz,
         readyz({ mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) }),
-        openApiRoute(() => (document ??= generateDocument(registry))),
-        docsPage,
+        openApiRoute(getDocument),
+        docsPage(getDocument),
         ...endpointRoutes(services.endpoints),
         ...eventRoutes(services.events),
         ...costEstimatorRoutes({ catalog }),

@@ -9,6 +9,7 @@ import { errorHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { mountRoute, RouteDefinition } from './route';
+import { serveDocsAssets } from './routes/docs';
 
 export type AnyRoute = RouteDefinition<z.ZodType, z.ZodType, z.ZodType>;
 
@@ -38,6 +39,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(errorHandler(options.logger));
   for (const mw of options.guards ?? []) app.use(mw);
   app.use(jsonBody({ acceptsForms: isDashboardPath }));
+  app.use(serveDocsAssets());
   for (const mw of options.before ?? []) app.use(mw);
   app.use(router.routes());
   app.use(async (ctx) => {
