@@ -8,6 +8,7 @@ import type { Deliveries, DeliveryAttempt, DeliveryRef } from '../src/persistenc
 import { deliveryId } from '../src/persistence/deliveries';
 import type { Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
+import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency } from '../src/infra/metrics';
 import type { HttpSender, SendResult } from './http-sender';
 
 /** What a delivery workflow carries: the event itself, so an attempt reads only the endpoint. */
@@ -21,6 +22,8 @@ export interface DeliveryTarget {
   timestamp?: number;
   /** The exact body bytes every attempt sends. */
   body?: string;
+  /** When the event was accepted (ms since the epoch), for the ingest-to-first-attempt metric. */
+  acceptedAt?: number;
 }
 
 export interface AttemptInput extends DeliveryTarget {
@@ -124,6 +127,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         await record(() =>
           deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),
         );
+        recordDeliveryFinished('cancelled');
         return { status: 'cancelled', statusCode: null };
       }
 
@@ -157,6 +161,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
           finishedAt,
         ),
       );
+      recordAttempt({ durationMs: result.durationMs, statusClass: attemptStatusClass(result.statusCode, result.error?.startsWith('Timed out') ?? false) });
+      if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
+      if (decision.status !== 'retrying') recordDeliveryFinished(decision.status);
       return { status: decision.status, statusCode: result.statusCode };
     },
 
@@ -169,6 +176,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         { round: input.round, status: 'cancelled', attempt_count: current?.attempt_count ?? 0, next_attempt_at: null },
         clock(),
       );
+      recordDeliveryFinished('cancelled');
     },
   };
 }

@@ -53,6 +53,13 @@ const EnvSchema = z.object({
   INGEST_BACKLOG_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
   /** Workflow starts in flight at once per API process. */
   DISPATCH_START_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+  /** Prometheus metrics: a listener of its own on this port (unset: none); 0 picks a free port. */
+  METRICS_PORT: listenPort.optional().or(z.literal('').transform(() => undefined)),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** When set, scrapes must send `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+  /** Where people reach the API and dashboard (links printed by the CLI); default http://HOST:PORT. */
+  PUBLIC_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL'),
 });
 
 export type Config = Readonly<{
@@ -69,6 +76,8 @@ export type Config = Readonly<{
   instanceLeaseTtlMs: number;
   ingestBacklogLimit: number;
   dispatchStartConcurrency: number;
+  publicUrl: string;
+  metrics: { port?: number; host: string; token?: string };
 }>;
 
 export class ConfigError extends Error {
@@ -110,5 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceLeaseTtlMs: e.INSTANCE_LEASE_TTL_MS,
     ingestBacklogLimit: e.INGEST_BACKLOG_LIMIT,
     dispatchStartConcurrency: e.DISPATCH_START_CONCURRENCY,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
   });
 }

@@ -4,6 +4,7 @@
  *
  *   account create --email E [--tier T]
  *   account set-tier --account ID --tier T
+ *   account invite --account ID [--base-url URL]     (a one-time link to set the dashboard password)
  *   key create --account ID --product P --label L     (the full key is printed only here)
  *   key list --account ID
  *   key revoke --key ID
@@ -12,18 +13,21 @@
  * `npm start` is up, otherwise it starts that store for the duration of the command.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/config';
+import { Config, loadConfig } from '../config/config';
 import { DomainError, ValidationError } from '../domain/errors';
 import { EmbeddedServer, isPortOpen, startFerretDb } from '../infra/embedded-servers';
 import { provision } from '../infra/provision';
 import { toolPaths } from '../infra/tools';
 import { Accounts } from '../persistence/accounts';
 import { ApiKeys } from '../persistence/api-keys';
+import { DashboardInvites } from '../persistence/dashboard-invites';
 import { connectMongo } from '../persistence/mongo';
 import { AccountService } from '../services/account-service';
+import { DashboardInviteService } from '../services/dashboard-invite-service';
 
 const USAGE =
   'usage: cli account create --email E [--tier T] | account set-tier --account ID --tier T | ' +
+  'account invite --account ID [--base-url URL] | ' +
   'key create --account ID --product P --label L | key list --account ID | key revoke --key ID';
 
 async function main(argv: string[]): Promise<unknown> {
@@ -37,6 +41,7 @@ async function main(argv: string[]): Promise<unknown> {
       product: { type: 'string' },
       label: { type: 'string' },
       key: { type: 'string' },
+      'base-url': { type: 'string' },
     },
     strict: true,
   });
@@ -46,10 +51,10 @@ async function main(argv: string[]): Promise<unknown> {
     return v;
   };
   const command = `${noun ?? ''} ${verb ?? ''}`;
-  const known = ['account create', 'account set-tier', 'key create', 'key list', 'key revoke'];
+  const known = ['account create', 'account set-tier', 'account invite', 'key create', 'key list', 'key revoke'];
   if (!known.includes(command)) throw new ValidationError(`Unknown command "${command.trim()}". ${USAGE}`);
 
-  return withAccountService(async (service) => {
+  return withAccountService(async (service, invites, config) => {
     switch (command) {
       case 'account create': {
         const a = await service.createAccount(need('email'), values.tier ?? 'free');
@@ -59,6 +64,8 @@ async function main(argv: string[]): Promise<unknown> {
         const a = await service.setTier(need('account'), need('tier'));
         return { id: a.id, email: a.email, tier: a.tier };
       }
+      case 'account invite':
+        return invites.create(need('account'), values['base-url'] ?? config.publicUrl);
       case 'key create': {
         const k = await service.createKey(need('account'), need('product'), need('label'));
         return { id: k.id, key: k.key, product: k.product, label: k.label, created_at: k.created_at };
@@ -71,7 +78,7 @@ async function main(argv: string[]): Promise<unknown> {
   });
 }
 
-async function withAccountService<T>(fn: (service: AccountService) => Promise<T>): Promise<T> {
+async function withAccountService<T>(fn: (service: AccountService, invites: DashboardInviteService, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
   let embedded: EmbeddedServer | undefined;
   let uri = config.mongo.uri;
@@ -88,7 +95,9 @@ async function withAccountService<T>(fn: (service: AccountService) => Promise<T>
     const keys = new ApiKeys(db);
     await accounts.ensureIndexes();
     await keys.ensureIndexes();
-    return await fn(new AccountService(accounts, keys));
+    const invites = new DashboardInvites(db);
+    await invites.ensureIndexes();
+    return await fn(new AccountService(accounts, keys), new DashboardInviteService(accounts, invites), config);
   } finally {
     await client.close();
     await embedded?.stop();

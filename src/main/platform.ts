@@ -16,6 +16,7 @@ import { toolPaths } from '../infra/tools';
 import { Accounts } from '../persistence/accounts';
 import { ApiKeys } from '../persistence/api-keys';
 import { DashboardSessions } from '../persistence/dashboard-sessions';
+import { DashboardInvites } from '../persistence/dashboard-invites';
 import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import { CatalogEntries } from '../persistence/catalog-entries';
 import { Deliveries } from '../persistence/deliveries';
@@ -30,6 +31,7 @@ import { stopExpirySweepers } from '../persistence/ttl';
 import { AccountService } from '../services/account-service';
 import { syncAndLoadCatalog } from '../services/catalog-loader';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
+import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { CrashRecovery } from '../services/crash-recovery';
 import { DeliveryOutbox } from '../services/delivery-outbox';
@@ -42,6 +44,8 @@ import { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import { createDeliveryWorker, ensureRuntime } from '../temporal/worker';
 import { AnyRoute, createApp } from '../transport/http/app';
 import { dashboardMiddleware } from '../transport/http/dashboard';
+import { startMetricsServer } from '../transport/http/metrics-server';
+import { setDispatchBacklogSource } from '../infra/metrics';
 import { estimatorAccess } from '../transport/http/middleware/estimator-access';
 import { keyScoped } from '../transport/http/middleware/key-scoped';
 import { createRegistry, generateDocument } from '../transport/http/openapi';
@@ -72,6 +76,8 @@ export interface Platform {
   apiUrl?: string;
   routes?: AnyRoute[];
   worker?: Worker;
+  /** Set when METRICS_PORT is: this process's `GET /metrics`. */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -231,6 +237,12 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       stop: stopAll,
     };
 
+    if (config.metrics.port !== undefined) {
+      const metricsServer = await startMetricsServer({ ...config.metrics, port: config.metrics.port }, logger);
+      platform.metricsUrl = metricsServer.url;
+      cleanups.push(() => metricsServer.close());
+    }
+
     // 4. Worker role: runs delivery workflows and their activities.
     if (options.roles.worker) {
       const sender: HttpSender = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks });
@@ -257,11 +269,12 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger);
       const registry = createRegistry();
       let document: object | undefined;
+      const getDocument = () => (document ??= generateDocument(registry));
       const routes: AnyRoute[] = [
         healthz,
         readyz({ mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) }),
-        openApiRoute(() => (document ??= generateDocument(registry))),
-        docsPage,
+        openApiRoute(getDocument),
+        docsPage(getDocument),
         ...endpointRoutes(services.endpoints),
         ...eventRoutes(services.events),
         ...costEstimatorRoutes({ catalog }),
@@ -271,8 +284,11 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       const dashboardAttempts = new DashboardSignInAttempts(db);
       await dashboardSessions.ensureIndexes();
       await dashboardAttempts.ensureIndexes();
+      const dashboardInvites = new DashboardInvites(db);
+      await dashboardInvites.ensureIndexes();
       const dashboard = dashboardMiddleware({
         auth: new DashboardAuthService(repositories.accounts, services.accounts, dashboardSessions, dashboardAttempts),
+        invites: new DashboardInviteService(repositories.accounts, dashboardInvites),
         accounts: services.accounts,
         authenticator,
         endpoints: services.endpoints,
@@ -284,6 +300,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       // The lease exists before the first ingest; on stop (after the server closed) the outbox
       // drains and the lease is released, or left to expire so another process recovers the rest.
       await lease.start();
+      setDispatchBacklogSource(async () => outbox.backlog);
       cleanups.push(async () => {
         const drained = await outbox.drain(10_000);
         await lease.stop({ release: drained });

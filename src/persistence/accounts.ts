@@ -35,6 +35,12 @@ export class Accounts {
     return this.col.findOne({ email: email.toLowerCase() });
   }
 
+  /** Sets (or replaces) the dashboard password hash; false when the account does not exist. */
+  async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
+    const result = await this.col.updateOne({ _id: id }, { $set: { password_hash: passwordHash } });
+    return result.matchedCount > 0;
+  }
+
   async setTier(id: string, tier: Tier): Promise<AccountDoc | null> {
     const result = await this.col.updateOne({ _id: id }, { $set: { tier } });
     return result.matchedCount === 0 ? null : this.findById(id);

@@ -104,7 +104,7 @@ export class DashboardAuthService {
     checkNewPassword(password);
     // Sign-ups are counted whether they succeed or not: they cost a hash and may create accounts.
     await this.reserve([{ scope: `signup-ip:${ip}`, policy: this.options.signUpPerIp }]);
-    const hash = await argon2.hash(password, HASH_OPTIONS);
+    const hash = await hashPassword(password);
     let accountId: string;
     try {
       accountId = (await this.accountService.createAccount(email, 'free', hash)).id;
@@ -150,7 +150,8 @@ export class DashboardAuthService {
     return { idHash, csrfToken: doc.csrf_token, expiresAt: doc.expires_at, account };
   }
 
-  private async startSession(accountId: string): Promise<NewSession> {
+  /** Signs in an account whose identity was proven another way (a redeemed invite link). */
+  async startSession(accountId: string): Promise<NewSession> {
     const id = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(32).toString('base64url');
     const now = this.clock();
@@ -187,6 +188,11 @@ export class DashboardAuthService {
     this.dummyHash ??= argon2.hash(randomBytes(32).toString('hex'), HASH_OPTIONS);
     return this.dummyHash;
   }
+}
+
+/** The one way a dashboard password is hashed (argon2id), for sign-up and invite links alike. */
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, HASH_OPTIONS);
 }
 
 export function checkNewPassword(password: string): void {

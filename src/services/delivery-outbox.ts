@@ -131,6 +131,7 @@ export class DeliveryOutbox {
             type: event.type,
             timestamp: event.timestamp,
             body: event.body,
+            acceptedAt: event.created_at.getTime(),
             url: event.endpoint_urls[index] ?? '',
           },
           { manualRetry: false },

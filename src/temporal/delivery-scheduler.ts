@@ -10,7 +10,7 @@ import {
   WEBHOOK_EVENT_TYPE,
 } from './search-attributes';
 
-export interface ScheduledDelivery extends Required<DeliveryWorkflowInput> {
+export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 'acceptedAt'>>, Pick<DeliveryWorkflowInput, 'acceptedAt'> {
   workflowId: string;
   url: string;
 }
@@ -54,6 +54,7 @@ export class DeliveryScheduler {
       type: delivery.type,
       timestamp: delivery.timestamp,
       body: delivery.body,
+      ...(delivery.acceptedAt !== undefined ? { acceptedAt: delivery.acceptedAt } : {}),
     };
     try {
       await this.client.workflow.start('deliveryWorkflow', {

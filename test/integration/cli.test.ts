@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Platform } from '../../src/main/platform';
+import { csrfTokenIn, DashboardClient, GOOD_PASSWORD } from '../support/dashboard-client';
 import { apiClient, eventually, startTestPlatform } from '../support/platform';
 
 /** CONTRACT §1 "Ops CLI": the real command, as a child process, against the test store. */
@@ -118,6 +119,37 @@ describe('ops CLI', () => {
       const revokedAt = Date.now();
       await eventually(async () => (await api.get('/api/v1/webhooks/endpoints')).status === 401, 1_000, 25);
       expect(Date.now() - revokedAt).toBeLessThanOrEqual(1_000);
+    });
+
+    it('account invite prints a one-time link that sets the dashboard password; sign-in then works (issue 12 item 4)', async () => {
+      const address = email();
+      const account = await ok('account', 'create', '--email', address);
+      const invite = await ok('account', 'invite', '--account', account.id, '--base-url', platform.apiUrl!);
+      expect(invite).toEqual({ account_id: account.id, email: address, link: expect.stringMatching(/\/dashboard\/invite\/[A-Za-z0-9_-]{43}$/), expires_at: expect.any(String) });
+      expect(invite.link.startsWith(`${platform.apiUrl}/dashboard/invite/`)).toBe(true);
+      const hours = (Date.parse(invite.expires_at) - Date.now()) / 3_600_000;
+      expect(hours).toBeGreaterThan(23.9);
+      expect(hours).toBeLessThanOrEqual(24);
+
+      const browser = new DashboardClient(platform.apiUrl!);
+      const path = new URL(invite.link).pathname;
+      const form = await browser.get(path);
+      expect(form.status).toBe(200);
+      expect(form.text).toContain(address);
+      const set = await browser.post(path, { _csrf: csrfTokenIn(form.text), password: GOOD_PASSWORD });
+      expect(set.status).toBe(303);
+      expect(set.location).toBe('/dashboard?notice=password-set');
+      expect((await browser.get('/dashboard')).status).toBe(200);
+
+      const signIn = await new DashboardClient(platform.apiUrl!).signIn(address, GOOD_PASSWORD);
+      expect(signIn).toMatchObject({ status: 303, location: '/dashboard' });
+      // Only the token's hash is stored.
+      const token = path.split('/').pop()!;
+      expect(JSON.stringify(await platform.db.collection('dashboard_invites').find().toArray())).not.toContain(token);
+    });
+
+    it('account invite for an unknown account fails', async () => {
+      expect(await fails('account', 'invite', '--account', 'acct_nope')).toMatchObject({ code: 'not_found' });
     });
   });
 

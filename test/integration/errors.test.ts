@@ -55,6 +55,52 @@ describe('errors', () => {
     await expectJsonError(res, 400, 'invalid_json');
   });
 
+  it('a JSON body labelled as a form (curl -d without -H) or unlabelled is read as JSON (issue 12 item 5)', async () => {
+    const body = JSON.stringify({ url: 'https://example.com/hook' });
+    for (const headers of [{ 'Content-Type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
+      const res = await send(LIST, { method: 'POST', headers: { ...auth(), ...headers }, body });
+      expect(res.status).toBe(201);
+      expect(((await res.json()) as any).url).toBe('https://example.com/hook');
+    }
+  });
+
+  it('a form body that is not JSON: 400 invalid_json naming the Content-Type header', async () => {
+    const res = await send(LIST, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'url=https://example.com' });
+    const body = await expectJsonError(res, 400, 'invalid_json');
+    expect(body.error).toContain('Content-Type: application/json');
+  });
+
+  it('validation errors are written for people, and keep details[].path (issue 12 item 6)', async () => {
+    const api = apiClient(platform, key);
+    const event = await api.post('/api/v1/webhooks/events', { type: 'user.created', data: [1, 2] });
+    expect(event.status).toBe(400);
+    expect(event.body).toEqual({
+      error: 'data must be a JSON object, not an array.',
+      code: 'invalid_request',
+      details: [{ path: 'data', message: 'must be a JSON object, not an array' }],
+    });
+    const missing = await api.post(LIST, { events: 'x' });
+    expect(missing.body.error).toBe('url is required (and 1 more problem, see details).');
+    expect(missing.body.details).toEqual([
+      { path: 'url', message: 'is required' },
+      { path: 'events', message: 'must be an array, not a string' },
+    ]);
+    const query = await api.get(`${LIST}?limit=abc`);
+    expect(query.body).toMatchObject({ error: 'Query parameter limit must be a number.', details: [{ path: 'query.limit', message: 'must be a number' }] });
+    const estimate = await apiClient(platform).post('/api/cost-estimator', { items: [{ provider: 'aws', service: 'Amazon EC2', instance: 'm5.large', quantity: 'two' }] });
+    expect(estimate.body).toMatchObject({ error: 'items.0.quantity must be a number.', details: [{ path: 'items.0.quantity', message: 'must be a number' }] });
+    for (const res of [event, missing, query, estimate]) expect(JSON.stringify(res.body)).not.toMatch(/Invalid input|expected \w+, received/);
+  });
+
+  it('a 401 says how to send the key (Authorization: Bearer; x-api-key on the estimator)', async () => {
+    const none = await expectJsonError(await send(LIST), 401, 'invalid_api_key');
+    expect(none.error).toContain('Authorization: Bearer svc_live_');
+    const unknown = await expectJsonError(await send(LIST, { headers: { Authorization: `Bearer svc_live_weh_${'0'.repeat(32)}` } }), 401, 'invalid_api_key');
+    expect(unknown.error).toContain('Authorization: Bearer svc_live_');
+    const estimator = await expectJsonError(await send('/api/cost-estimator', { headers: { 'x-api-key': 'nope' } }), 401, 'invalid_api_key');
+    expect(estimator.error).toContain('x-api-key');
+  });
+
   it('a bad key is answered 401 before the body is even read (malformed JSON with no key)', async () => {
     const res = await send(LIST, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' });
     await expectJsonError(res, 401, 'invalid_api_key');

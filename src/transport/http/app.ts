@@ -4,10 +4,12 @@ import Koa from 'koa';
 import type { z } from 'zod';
 import { MethodNotAllowedError, NotFoundError } from '../../domain/errors';
 import type { Logger } from '../../infra/logger';
+import { isDashboardPath } from './dashboard';
 import { errorHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { mountRoute, RouteDefinition } from './route';
+import { serveDocsAssets } from './routes/docs';
 
 export type AnyRoute = RouteDefinition<z.ZodType, z.ZodType, z.ZodType>;
 
@@ -36,7 +38,8 @@ export function createApp(options: AppOptions): Koa {
   app.use(requestId());
   app.use(errorHandler(options.logger));
   for (const mw of options.guards ?? []) app.use(mw);
-  app.use(jsonBody());
+  app.use(jsonBody({ acceptsForms: isDashboardPath }));
+  app.use(serveDocsAssets());
   for (const mw of options.before ?? []) app.use(mw);
   app.use(router.routes());
   app.use(async (ctx) => {

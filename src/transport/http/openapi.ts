@@ -27,7 +27,10 @@ export function generateDocument(registry: OpenAPIRegistry): object {
       version: API_VERSION,
       description:
         'Key-scoped product APIs (webhook reliability), the public cost estimator and operational probes. ' +
-        'Errors are `{"error","code",...}`; key-scoped responses carry X-RateLimit-* and X-Quota-* headers.',
+        'Errors are `{"error","code",...}` (400 adds `details: [{path, message}]`); key-scoped responses carry ' +
+        'X-RateLimit-* and X-Quota-* headers. Request bodies are JSON and are read as JSON whatever the ' +
+        '`Content-Type` header says (`curl -d` without `-H "Content-Type: application/json"` works); a body that ' +
+        'is not JSON is a 400 `invalid_json`.',
     },
     servers: [{ url: '/' }],
   });

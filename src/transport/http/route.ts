@@ -4,6 +4,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { ValidationError } from '../../domain/errors';
+import { humanIssueMessage, InputPart, issueDetails, validationSummary } from './validation-messages';
 
 /**
  * One route = one definition: its zod schemas validate the request, give the handler its
@@ -35,20 +36,10 @@ export function toOpenApiPath(koaPath: string): string {
   return koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-/** Turns zod issues into the `details` of a 400 body. */
-export function zodDetails(error: z.ZodError, prefix?: string): { path: string; message: string }[] {
-  return error.issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.'),
-    message: issue.message,
-  }));
-}
-
-function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> {
+function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, part: InputPart): z.infer<T> {
   if (!schema) return value as z.infer<T>;
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    throw new ValidationError(`Invalid ${where}.`, zodDetails(result.error, where === 'request body' ? undefined : where.split(' ')[0]));
-  }
+  const result = schema.safeParse(value, { error: humanIssueMessage });
+  if (!result.success) throw new ValidationError(validationSummary(result.error, part), issueDetails(result.error, part));
   return result.data;
 }
 
@@ -68,9 +59,9 @@ export function mountRoute(router: Router, registry: OpenAPIRegistry, def: Route
     responses: def.responses,
   });
   const handler: Middleware = async (ctx) => {
-    const params = parse(def.params, ctx.params, 'path parameters');
-    const query = parse(def.query, ctx.query, 'query parameters');
-    const body = parse(def.body, ctx.request.body, 'request body');
+    const params = parse(def.params, ctx.params, 'path');
+    const query = parse(def.query, ctx.query, 'query');
+    const body = parse(def.body, ctx.request.body, 'body');
     await def.handler(ctx, { params, query, body });
   };
   router[def.method](def.path, ...(def.middleware ?? []), handler);

@@ -3,6 +3,7 @@ import type { RateLimiter } from '../../../domain/limits/rate-limiter';
 import type { Logger } from '../../../infra/logger';
 import type { AccountService } from '../../../services/account-service';
 import type { DashboardAuthService } from '../../../services/dashboard-auth-service';
+import type { DashboardInviteService } from '../../../services/dashboard-invite-service';
 import type { EndpointService } from '../../../services/endpoint-service';
 import type { EventService } from '../../../services/event-service';
 import type { KeyAuthenticator } from '../../../services/key-authenticator';
@@ -10,6 +11,8 @@ import type { KeyAuthenticator } from '../../../services/key-authenticator';
 /** What the dashboard uses: the same services as the API, called server-side for the signed-in account. */
 export interface DashboardDeps {
   auth: DashboardAuthService;
+  /** One-time links that set the password of an account made with the ops CLI. */
+  invites: DashboardInviteService;
   accounts: AccountService;
   /** Confirms that a just-created key shown once belongs to the signed-in account. */
   authenticator: KeyAuthenticator;

@@ -10,6 +10,7 @@ import { authRoutes } from './routes/auth';
 import { costEstimatorRoutes } from './routes/cost-estimator';
 import { endpointRoutes } from './routes/endpoints';
 import { eventRoutes } from './routes/events';
+import { inviteRoutes } from './routes/invite';
 import { keyRoutes } from './routes/keys';
 import { overviewRoutes } from './routes/overview';
 import { securityHeaders } from './security-headers';
@@ -35,6 +36,7 @@ function chain(middleware: Middleware[], last: Middleware): (ctx: Context) => Pr
 export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   const router = new Router({ prefix: DASHBOARD_PATH });
   authRoutes(router, deps);
+  inviteRoutes(router, deps);
   overviewRoutes(router, deps);
   keyRoutes(router, deps);
   endpointRoutes(router, deps);

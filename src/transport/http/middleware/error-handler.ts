@@ -1,6 +1,17 @@
 import type { Middleware } from 'koa';
-import { DomainError } from '../../../domain/errors';
+import type { Context } from 'koa';
+import { DomainError, UnauthorizedError } from '../../../domain/errors';
 import type { Logger } from '../../../infra/logger';
+import { API_KEY_HEADER, COST_ESTIMATOR_PATH } from './estimator-access';
+
+/** What a 401 adds so that a newcomer knows how to send a key where it was refused. */
+const BEARER_HINT = 'Send the key in the header "Authorization: Bearer svc_live_...".';
+const ESTIMATOR_HINT = `Send a key in the "${API_KEY_HEADER}" header, or no key at all for anonymous use.`;
+
+function keyHint(ctx: Context): string {
+  const path = ctx.path.toLowerCase().replace(/\/$/, '');
+  return path === COST_ESTIMATOR_PATH ? ESTIMATOR_HINT : BEARER_HINT;
+}
 
 /**
  * The one place where errors become HTTP: typed domain errors map to their status and
@@ -13,7 +24,9 @@ export function errorHandler(logger: Logger): Middleware {
     } catch (err) {
       if (err instanceof DomainError) {
         ctx.status = err.status;
-        ctx.body = { error: err.message, code: err.code, ...err.extra };
+        // A missing, malformed or unknown key may have been sent the wrong way (a revoked one was not).
+        const hint = err instanceof UnauthorizedError && err.code === 'invalid_api_key' ? ` ${keyHint(ctx)}` : '';
+        ctx.body = { error: err.message + hint, code: err.code, ...err.extra };
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
         return;
       }

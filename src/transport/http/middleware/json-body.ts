@@ -4,12 +4,25 @@ import { PayloadTooLargeError, ValidationError } from '../../../domain/errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+const JSON_TYPE = /^application\/(.+\+)?json\b/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
+
+export interface JsonBodyOptions {
+  /** Paths whose HTML forms post `application/x-www-form-urlencoded` (the dashboard). */
+  acceptsForms?: (path: string) => boolean;
+}
+
 /**
- * Reads and parses JSON bodies itself (instead of a generic body parser) so that the
+ * Reads and parses request bodies itself (instead of a generic body parser) so that the
  * errors are ours: over 1 MiB → 413, not JSON → 400. The raw text is kept for handlers
  * that need exact bytes.
+ *
+ * The API reads every body as JSON whatever its Content-Type says (as GitHub's API does):
+ * `curl -d '{...}'` labels JSON as a form, and refusing or misreading it would only trip
+ * people up. The API takes no cookies, so reading such a body opens no cross-site door.
+ * Only the dashboard's own forms are parsed as forms.
  */
-export function jsonBody(): Middleware {
+export function jsonBody(options: JsonBodyOptions = {}): Middleware {
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next();
     const declared = Number(ctx.get('Content-Length') || 0);
@@ -23,17 +36,19 @@ export function jsonBody(): Middleware {
     }
     ctx.state.rawBody = raw;
     const type = ctx.get('Content-Type');
+    const forms = options.acceptsForms?.(ctx.path) ?? false;
     if (raw.length === 0) {
       ctx.request.body = undefined;
-    } else if (type && !/^application\/(.+\+)?json\b/i.test(type) && !/^application\/x-www-form-urlencoded\b/i.test(type)) {
-      throw new ValidationError('Request body must be JSON (Content-Type: application/json).', [], 'invalid_json');
-    } else if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    } else if (forms && FORM_TYPE.test(type)) {
       ctx.request.body = Object.fromEntries(new URLSearchParams(raw));
+    } else if (forms && type && !JSON_TYPE.test(type)) {
+      throw new ValidationError('Request body must be JSON (Content-Type: application/json).', [], 'invalid_json');
     } else {
       try {
         ctx.request.body = JSON.parse(raw);
       } catch {
-        throw new ValidationError('Request body is not valid JSON.', [], 'invalid_json');
+        const hint = type && !JSON_TYPE.test(type) ? ` It was sent as ${type.split(';')[0].trim().slice(0, 100)}; send JSON with the header Content-Type: application/json.` : '';
+        throw new ValidationError(`Request body is not valid JSON.${hint}`, [], 'invalid_json');
       }
     }
     await next();

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
-import { DomainError } from '../../../domain/errors';
+import { DomainError, QuotaExceededError } from '../../../domain/errors';
 import { LimitPolicy, LimitRejection, RateLimiter } from '../../../domain/limits/rate-limiter';
+import { recordLimitRejection } from '../../../infra/metrics';
 import { setLimitHeaders } from './limit-headers';
 
 /**
@@ -15,6 +16,7 @@ export async function metered(ctx: Context, limiter: RateLimiter, policy: LimitP
   } catch (err) {
     if (err instanceof LimitRejection) {
       setLimitHeaders(ctx, err.state);
+      recordLimitRejection(policy.bucket.startsWith('ip:') ? 'anonymous' : err.error instanceof QuotaExceededError ? 'quota' : 'burst');
       throw err.error;
     }
     throw err;

@@ -5,6 +5,7 @@
 export const NOTICES = {
   'signed-out': 'You have signed out.',
   'welcome': 'Your account is ready. Create an API key to get started.',
+  'password-set': 'Your password is set and you are signed in. Next time, sign in with your email and this password.',
   'key-revoked': 'The key was revoked. Requests made with it now get 401.',
   'key-hidden': 'A full key is shown only once. If you lost it, create a new key and revoke the old one.',
   'endpoint-created': 'Endpoint added. Reveal its signing secret to verify deliveries.',

@@ -75,7 +75,7 @@ export function endpointRoutes(service: EndpointService) {
     defineRoute({
       method: 'delete',
       path: `${BASE}/:id`,
-      summary: 'Delete an endpoint; its pending retries stop as `cancelled`',
+      summary: 'Delete an endpoint; its pending retries end cancelled',
       tags,
       security: BEARER,
       params: EndpointIdParams,

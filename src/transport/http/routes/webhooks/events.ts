@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { ValidationError } from '../../../../domain/errors';
+import { DomainError, ValidationError } from '../../../../domain/errors';
+import { ingestRejection, recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
 import type { Principal } from '../../../../services/key-authenticator';
 import { BEARER, json, keyScopedResponses } from '../../responses';
@@ -28,6 +29,18 @@ export function eventRoutes(service: EventService) {
         413,
         503,
       ),
+      // Counts every ingest outcome, 400s included (this runs before the body is validated).
+      middleware: [
+        async (ctx, next) => {
+          try {
+            await next();
+            recordIngest(ctx.status === 200 ? 'repeat' : 'accepted');
+          } catch (err) {
+            recordIngest(ingestRejection(err instanceof DomainError ? err.status : 500));
+            throw err;
+          }
+        },
+      ],
       handler: async (ctx, { body }) => {
         const header = ctx.get('Idempotency-Key') || undefined;
         if (header !== undefined && (header.length > 255 || (body.idempotency_key !== undefined && body.idempotency_key !== header))) {

@@ -50,7 +50,7 @@ export const ListQuery = z.object({
 export const EndpointList = z.object({ data: z.array(Endpoint), next_cursor: z.string().nullable() });
 
 export const EventIngestBody = z.object({
-  type: z.string().regex(EVENT_TYPE_REGEX, '1 to 256 characters of A-Z a-z 0-9 _ . : -'),
+  type: z.string().regex(EVENT_TYPE_REGEX, 'must be 1 to 256 characters of A-Z a-z 0-9 _ . : -'),
   data: z.record(z.string(), z.unknown()).describe('Any JSON object (not an array, not null); at most 256 KiB serialized.'),
   idempotency_key: z.string().min(1).max(255).optional().describe('Same as the Idempotency-Key header; repeats within 24 h return the original.'),
 });

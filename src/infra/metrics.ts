@@ -1,0 +1,127 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The platform's Prometheus metrics, one registry per process (an API and a worker each expose
+ * their own; Prometheus adds them up). Every label has a small fixed set of values: no event,
+ * endpoint or account ids, so the number of series never grows with traffic.
+ *
+ * Callers use the record* functions below, never prom-client directly, so names and label values
+ * stay in this one file.
+ */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+export const INGEST_OUTCOMES = ['accepted', 'repeat', 'rejected_invalid', 'rejected_too_large', 'rejected_conflict', 'rejected_overloaded', 'rejected_error'] as const;
+export type IngestOutcome = (typeof INGEST_OUTCOMES)[number];
+
+export const FINAL_DELIVERY_STATUSES = ['succeeded', 'failed', 'cancelled'] as const;
+export type FinalDeliveryStatus = (typeof FINAL_DELIVERY_STATUSES)[number];
+
+export const ATTEMPT_STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'timeout'] as const;
+export type AttemptStatusClass = (typeof ATTEMPT_STATUS_CLASSES)[number];
+
+export const LIMIT_REJECTION_KINDS = ['burst', 'quota', 'anonymous'] as const;
+export type LimitRejectionKind = (typeof LIMIT_REJECTION_KINDS)[number];
+
+const ingests = new Counter({
+  name: 'webhook_ingests_total',
+  help: 'POST /api/v1/webhooks/events calls by outcome: accepted (202), repeat (idempotent 200), rejected_<reason>.',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+const deliveries = new Counter({
+  name: 'webhook_deliveries_total',
+  help: 'Deliveries (one event to one endpoint, one round) that reached a final status.',
+  labelNames: ['status'] as const,
+  registers: [metricsRegistry],
+});
+
+const attempts = new Counter({
+  name: 'webhook_attempts_total',
+  help: 'Delivery attempts by outcome class: the HTTP status class, or network / timeout.',
+  labelNames: ['status_class'] as const,
+  registers: [metricsRegistry],
+});
+
+const attemptDuration = new Histogram({
+  name: 'webhook_attempt_duration_seconds',
+  help: 'Duration of one delivery attempt (connect to complete answer, or the failure), in seconds.',
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [metricsRegistry],
+});
+
+const firstAttemptLatency = new Histogram({
+  name: 'webhook_ingest_to_first_attempt_seconds',
+  help: 'From accepting an event to the start of its first delivery attempt to an endpoint, in seconds.',
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [metricsRegistry],
+});
+
+const limitRejections = new Counter({
+  name: 'ratelimit_rejections_total',
+  help: 'Calls refused with 429 by kind: burst (per-minute window), quota (monthly), anonymous (per-IP estimator limit).',
+  labelNames: ['kind'] as const,
+  registers: [metricsRegistry],
+});
+
+let backlogSource: (() => Promise<number>) | undefined;
+new Gauge({
+  name: 'webhook_dispatch_backlog',
+  help: 'Dispatch tickets not yet finished (the outbox): accepted events whose deliveries are not all started.',
+  registers: [metricsRegistry],
+  async collect() {
+    if (!backlogSource) return;
+    // A store that cannot answer leaves the gauge out of this scrape rather than failing it.
+    const depth = await backlogSource().catch(() => undefined);
+    if (depth !== undefined) this.set(depth);
+  },
+});
+
+// Every label value exists from the start, so rates and ratios have a series to work on before the first event.
+for (const outcome of INGEST_OUTCOMES) ingests.inc({ outcome }, 0);
+for (const status of FINAL_DELIVERY_STATUSES) deliveries.inc({ status }, 0);
+for (const statusClass of ATTEMPT_STATUS_CLASSES) attempts.inc({ status_class: statusClass }, 0);
+for (const kind of LIMIT_REJECTION_KINDS) limitRejections.inc({ kind }, 0);
+
+export function recordIngest(outcome: IngestOutcome): void {
+  ingests.inc({ outcome });
+}
+
+/** The rejection reason of an ingest that ended in an error with this HTTP status. */
+export function ingestRejection(status: number): IngestOutcome {
+  if (status === 413) return 'rejected_too_large';
+  if (status === 409 || status === 422) return 'rejected_conflict';
+  if (status === 503) return 'rejected_overloaded';
+  if (status >= 400 && status < 500) return 'rejected_invalid';
+  return 'rejected_error';
+}
+
+export function recordAttempt(attempt: { durationMs: number; statusClass: AttemptStatusClass }): void {
+  attempts.inc({ status_class: attempt.statusClass });
+  attemptDuration.observe(attempt.durationMs / 1000);
+}
+
+/** The class of an attempt's outcome: its HTTP status, or why there was none. */
+export function attemptStatusClass(statusCode: number | null, timedOut: boolean): AttemptStatusClass {
+  if (timedOut) return 'timeout';
+  if (statusCode === null || statusCode < 200 || statusCode > 599) return 'network';
+  return `${Math.floor(statusCode / 100)}xx` as AttemptStatusClass;
+}
+
+export function recordFirstAttemptLatency(ms: number): void {
+  firstAttemptLatency.observe(Math.max(0, ms) / 1000);
+}
+
+export function recordDeliveryFinished(status: FinalDeliveryStatus): void {
+  deliveries.inc({ status });
+}
+
+export function recordLimitRejection(kind: LimitRejectionKind): void {
+  limitRejections.inc({ kind });
+}
+
+/** What the dispatch backlog gauge reports at each scrape (e.g. the dispatch queue's size). */
+export function setDispatchBacklogSource(source: () => Promise<number>): void {
+  backlogSource = source;
+}

@@ -1,0 +1,59 @@
+import { Collection, Db } from 'mongodb';
+import { isDuplicateKeyError } from './mongo';
+import { ensureExpiry } from './ttl';
+
+/**
+ * `dashboard_invites`: one-time links that let an account set its dashboard password. Two kinds
+ * of document share the collection: the invite (`_id` = SHA-256 of the link's token: the raw token
+ * exists only in the link) and its redemption (`_id` = `redeemed:` + that hash). A link is used
+ * at most once because the redemption is a unique `_id` insert, which is atomic on FerretDB as on
+ * MongoDB (conditional updates are not, on FerretDB). Both expire with the invite; expiry is
+ * checked on every read, purging is housekeeping.
+ */
+export interface DashboardInviteDoc {
+  _id: string;
+  kind: 'invite' | 'redemption';
+  account_id: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export type InviteState = { state: 'valid'; invite: DashboardInviteDoc } | { state: 'used' | 'expired' | 'unknown' };
+
+const redemptionId = (hash: string) => `redeemed:${hash}`;
+
+export class DashboardInvites {
+  private readonly col: Collection<DashboardInviteDoc>;
+
+  constructor(db: Db) {
+    this.col = db.collection<DashboardInviteDoc>('dashboard_invites');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await ensureExpiry(this.col, 'expires_at');
+  }
+
+  async insert(doc: Omit<DashboardInviteDoc, 'kind'>): Promise<void> {
+    await this.col.insertOne({ ...doc, kind: 'invite' });
+  }
+
+  /** What the link with this token hash is now (two `_id` lookups). */
+  async state(hash: string, now: Date): Promise<InviteState> {
+    const [invite, redemption] = await Promise.all([this.col.findOne({ _id: hash }), this.col.findOne({ _id: redemptionId(hash) })]);
+    if (redemption) return { state: 'used' };
+    if (!invite || invite.kind !== 'invite') return { state: 'unknown' };
+    if (invite.expires_at.getTime() <= now.getTime()) return { state: 'expired' };
+    return { state: 'valid', invite };
+  }
+
+  /** Marks the invite used; true for exactly one caller however many race (unique insert). */
+  async redeem(invite: DashboardInviteDoc, now: Date): Promise<boolean> {
+    try {
+      await this.col.insertOne({ _id: redemptionId(invite._id), kind: 'redemption', account_id: invite.account_id, created_at: now, expires_at: invite.expires_at });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+}

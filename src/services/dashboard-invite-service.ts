@@ -1,0 +1,92 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { DomainError, NotFoundError } from '../domain/errors';
+import type { Accounts } from '../persistence/accounts';
+import type { DashboardInvites } from '../persistence/dashboard-invites';
+import { checkNewPassword, hashPassword } from './dashboard-auth-service';
+
+/** How long an invite link works: a day, long enough to reach a person, short enough to go stale. */
+export const INVITE_LIFETIME_MS = 24 * 3600 * 1000;
+export const INVITE_PATH = '/dashboard/invite';
+
+/** 256 random bits in base64url: the link's token; only its SHA-256 is stored. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export function hashInviteToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** 404/410: the link cannot set a password; `reason` says why, for a page that explains it. */
+export class InviteUnusableError extends DomainError {
+  readonly status: number;
+  readonly code: string;
+  constructor(readonly reason: 'used' | 'expired' | 'unknown') {
+    super(
+      reason === 'used'
+        ? 'This link has already been used. Sign in with the password that was set, or ask your operator for a new link.'
+        : reason === 'expired'
+          ? 'This link has expired. Ask your operator for a new one (links work for 24 hours).'
+          : 'This link is not valid. Check that it was copied whole, or ask your operator for a new one.',
+    );
+    this.status = reason === 'unknown' ? 404 : 410;
+    this.code = `invite_${reason}`;
+  }
+}
+
+export interface CreatedInvite {
+  account_id: string;
+  email: string;
+  link: string;
+  expires_at: string;
+}
+
+/**
+ * One-time links to set a dashboard password for an account made with the ops CLI (which has
+ * none, and whose email sign-up refuses). The operator hands the link to the person; the link
+ * sets the password once, within its lifetime, and signs them in.
+ */
+export class DashboardInviteService {
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly invites: DashboardInvites,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async create(accountId: string, baseUrl: string): Promise<CreatedInvite> {
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw new NotFoundError(`Account ${accountId} not found.`);
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock();
+    const expiresAt = new Date(now.getTime() + INVITE_LIFETIME_MS);
+    await this.invites.insert({ _id: hashInviteToken(token), account_id: accountId, created_at: now, expires_at: expiresAt });
+    return { account_id: accountId, email: account.email, link: `${baseUrl.replace(/\/+$/, '')}${INVITE_PATH}/${token}`, expires_at: expiresAt.toISOString() };
+  }
+
+  /** The email the link is for, or InviteUnusableError. */
+  async check(token: string): Promise<{ email: string }> {
+    const invite = await this.usable(token);
+    const account = await this.accounts.findById(invite.account_id);
+    if (!account) throw new InviteUnusableError('unknown');
+    return { email: account.email };
+  }
+
+  /**
+   * Sets the password and returns the account id. The password is checked and hashed before the
+   * link is spent, so a too-short password leaves the link usable; of concurrent redemptions
+   * exactly one spends it.
+   */
+  async redeem(token: string, password: string): Promise<string> {
+    const invite = await this.usable(token);
+    checkNewPassword(password);
+    const hash = await hashPassword(password);
+    if (!(await this.invites.redeem(invite, this.clock()))) throw new InviteUnusableError('used');
+    if (!(await this.accounts.setPasswordHash(invite.account_id, hash))) throw new InviteUnusableError('unknown');
+    return invite.account_id;
+  }
+
+  private async usable(token: string) {
+    if (!TOKEN.test(token)) throw new InviteUnusableError('unknown');
+    const found = await this.invites.state(hashInviteToken(token), this.clock());
+    if (found.state !== 'valid') throw new InviteUnusableError(found.state);
+    return found.invite;
+  }
+}

@@ -1,0 +1,61 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../../infra/logger';
+import { metricsRegistry } from '../../infra/metrics';
+
+export interface MetricsServerOptions {
+  port: number;
+  host: string;
+  /** When set, a scrape must send `Authorization: Bearer <token>`. */
+  token?: string;
+}
+
+export interface MetricsServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+/**
+ * `GET /metrics` on a listener of its own (METRICS_PORT), apart from the public API: every
+ * process (API and worker) has one, and the operator decides who reaches it by where it listens
+ * (METRICS_HOST) and, optionally, a bearer token (METRICS_TOKEN). Without METRICS_PORT there is
+ * no such listener at all.
+ */
+export async function startMetricsServer(options: MetricsServerOptions, logger: Logger): Promise<MetricsServer> {
+  const expected = options.token ? digest(`Bearer ${options.token}`) : undefined;
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const reply = (status: number, body: string, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...headers });
+      res.end(body);
+    };
+    if (path !== '/metrics') return reply(404, 'Not found: metrics are at /metrics.\n');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'Method not allowed.\n', { Allow: 'GET, HEAD' });
+    if (expected && !timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
+      return reply(401, 'Send the metrics token as "Authorization: Bearer <METRICS_TOKEN>".\n', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+    }
+    metricsRegistry.metrics().then(
+      (text) => reply(200, req.method === 'HEAD' ? '' : text, { 'Content-Type': metricsRegistry.contentType }),
+      (err) => {
+        logger.error({ err }, 'metrics collection failed');
+        reply(500, 'Metrics collection failed.\n');
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/metrics`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
