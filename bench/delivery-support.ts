@@ -1,6 +1,6 @@
 /** Shared parts of the delivery benchmarks: an HTTPS receiver, the platform in its own process, accounts, an ingest client, CPU and WAL readings. */
 import { ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -65,7 +65,11 @@ export async function spawnPlatform(env: NodeJS.ProcessEnv): Promise<PlatformPro
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
+  const logFile = env.DATA_DIR ? createWriteStream(path.join(env.DATA_DIR, 'platform.log'), { flags: 'a' }) : undefined;
+  child.stdout!.on('data', (d) => {
+    if (!/Platform ready/.test(out)) out += d;
+    logFile?.write(d);
+  });
   while (!/Platform ready/.test(out)) {
     if (child.exitCode !== null) throw new Error(`platform exited:\n${out}`);
     await sleep(100);

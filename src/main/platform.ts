@@ -321,7 +321,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
             server.closeIdleConnections();
           }),
       );
-      await recovery.sweep().catch((err) => logger.warn({ err }, 'initial crash recovery sweep failed'));
+      // Recovery runs beside serving (a first sweep at once), never in the way of start-up.
       recovery.start(config.dispatchSweepIntervalMs);
       cleanups.push(() => recovery.stop());
     }

@@ -63,7 +63,7 @@ export class IdempotencyRecords {
    */
   async claim(record: NewIdempotencyRecord, now: () => Date): Promise<IdempotencyRecordDoc> {
     const _id = recordId(record.account_id, record.key);
-    for (;;) {
+    for (let vanished = 0; ; ) {
       try {
         await this.col.insertOne({ ...record, _id });
         return { ...record, _id };
@@ -71,7 +71,11 @@ export class IdempotencyRecords {
         if (!isDuplicateKeyError(err)) throw err;
       }
       const current = await this.col.findOne({ _id });
-      if (!current) continue; // purged in between: the key is free
+      if (!current) {
+        // Purged in between (the key is free again); never more than once or twice in a row.
+        if (++vanished > 3) throw new Error(`idempotency record ${_id} is refused as a duplicate but cannot be read`);
+        continue;
+      }
       if (current.expires_at > now() || current.event_id === record.event_id) return current;
       await this.succeed(current, record);
     }

@@ -34,13 +34,16 @@ export class CrashRecovery {
     return (this.deps.clock ?? (() => new Date()))();
   }
 
+  /** Sweeps at once, then every `intervalMs` (one sweep at a time). */
   start(intervalMs: number): void {
-    this.timer = setInterval(() => {
+    const tick = () => {
       if (this.sweeping) return;
       this.sweeping = this.sweep()
         .catch((err) => this.deps.logger.warn({ err }, 'crash recovery sweep failed; will retry'))
         .finally(() => (this.sweeping = undefined));
-    }, intervalMs);
+    };
+    tick();
+    this.timer = setInterval(tick, intervalMs);
     this.timer.unref();
   }
 
