@@ -5,7 +5,7 @@ import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
 import type { SecretBox } from '../src/domain/webhooks/secret-box';
 import { signPayload } from '../src/domain/webhooks/signature';
 import type { Deliveries, DeliveryAttempt, DeliveryRef } from '../src/persistence/deliveries';
-import { deliveryId } from '../src/persistence/deliveries';
+import { deliveryId } from '../src/domain/webhooks/delivery-id';
 import type { Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
 import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency } from '../src/infra/metrics';

@@ -85,7 +85,8 @@ export async function startFerretDb(options: FerretDbOptions): Promise<EmbeddedS
       // busy_timeout: under bursts many writers queue for SQLite's single write lock; wait for it
       // rather than fail. synchronous(normal) in WAL mode survives any process crash (only an OS
       // crash or power loss could drop the last commits): the embedded store is for one machine.
-      `--sqlite-url=file:${dir}/?_pragma=busy_timeout(60000)&_pragma=synchronous(normal)`,
+      // journal_size_limit: once a checkpoint has emptied the write-ahead log, cut the file back to 16 MiB.
+      `--sqlite-url=file:${dir}/?_pragma=busy_timeout(60000)&_pragma=synchronous(normal)&_pragma=journal_size_limit(16777216)`,
       `--state-dir=${dir}`,
       `--listen-addr=${host}:${options.port}`,
       '--debug-addr=127.0.0.1:0',

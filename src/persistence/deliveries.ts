@@ -1,4 +1,5 @@
 import { Collection, Db } from 'mongodb';
+import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { DeliveryStatus } from '../domain/webhooks/delivery-status';
 import { isDuplicateKeyError } from './mongo';
 
@@ -129,10 +130,6 @@ export class Deliveries {
       { upsert: true },
     );
   }
-}
-
-export function deliveryId(eventId: number, endpointId: string): string {
-  return `delivery-${eventId}-${endpointId}`;
 }
 
 const attemptKey = (round: number, attempt: number) => `r${round}a${attempt}`;

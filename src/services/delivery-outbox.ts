@@ -1,5 +1,5 @@
 import type { Logger } from '../infra/logger';
-import { deliveryId } from '../persistence/deliveries';
+import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { EventDoc } from '../persistence/events';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 

@@ -2,7 +2,8 @@ import { ConflictError, NotFoundError, OverloadedError, PayloadTooLargeError, Va
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { matchesAny } from '../domain/webhooks/event-pattern';
-import { deliveryId, Deliveries, DeliveryDoc } from '../persistence/deliveries';
+import { deliveryId } from '../domain/webhooks/delivery-id';
+import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import type { EventDoc, Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';

@@ -51,7 +51,7 @@ export async function runDeliveryScenario(
     const handle = await env.client.workflow.start(deliveryWorkflow, {
       taskQueue,
       workflowId,
-      args: [{ eventId: 1, endpointId: 'ep_test', accountId: 'acct_test', round: 1 }],
+      args: [{ eventId: 1, endpointId: 'ep_test', accountId: 'acct_test', round: 1, type: 'order.created', timestamp: 1_795_000_000, body: '{"id":1,"type":"order.created","data":{},"timestamp":1795000000}' }],
     });
     if (options.cancelAfterAttempt !== undefined) {
       const target = options.cancelAfterAttempt;

@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
 import { workflowBundle } from '../../src/temporal/worker';
 
 /**
@@ -23,6 +24,18 @@ describe('delivery workflow replay', () => {
     for (const file of files) {
       const history = temporal.api.history.v1.History.fromObject(JSON.parse(await readFile(path.join(HISTORIES, file), 'utf8')));
       await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, file)).resolves.toBeUndefined();
+    }
+  });
+
+  it('rejects an incompatible change: the guard is shown to fail', async () => {
+    const changed = await bundleWorkflowCode({
+      workflowsPath: require.resolve('./fixtures/delivery-with-extra-timer'),
+      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    });
+    const files = (await readdir(HISTORIES)).filter((f) => f.endsWith('.json'));
+    for (const file of files) {
+      const history = temporal.api.history.v1.History.fromObject(JSON.parse(await readFile(path.join(HISTORIES, file), 'utf8')));
+      await expect(Worker.runReplayHistory({ workflowBundle: changed }, history, file)).rejects.toBeInstanceOf(DeterminismViolationError);
     }
   });
 });
