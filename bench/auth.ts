@@ -30,6 +30,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { accountPolicy } from '../src/domain/limits/policies';
 import { TIERS } from '../src/domain/limits/tiers';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { startEmbeddedPlatform } from '../scripts/support/embedded-platform';
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
     const [microKey] = await makeKeys(1, 'micro');
     const authenticator = platform.services.authenticator;
     const principal = await authenticator.authenticate(microKey);
-    const policy = { bucket: `acct:${principal.account._id}`, burstLimit: TIERS.enterprise.burstPerMinute, quotaLimit: TIERS.enterprise.monthlyQuota };
+    const policy = accountPolicy(principal.account._id, principal.account.tier);
     const authAlone = await timeEach(2000, () => authenticator.authenticate(microKey));
     const admitAlone = await timeEach(1500, () => platform.services.limiter.admit(policy));
 

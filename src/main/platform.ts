@@ -6,7 +6,7 @@ import type { Db, MongoClient } from 'mongodb';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
 import { createHttpSender, HttpSender } from '../../activities/http-sender';
 import type { Config } from '../config/config';
-import { RateLimiter } from '../domain/limits/rate-limiter';
+import type { LimitAdmitter } from '../domain/limits/admission';
 import { createSecretBox } from '../domain/webhooks/secret-box';
 import { EmbeddedServer, startFerretDb, startTemporalDevServer } from '../infra/embedded-servers';
 import { createLogger, Logger } from '../infra/logger';
@@ -23,7 +23,8 @@ import { DispatchQueue } from '../persistence/dispatch-queue';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
-import { LimitSlots } from '../persistence/limit-slots';
+import { BlockLimiter } from '../persistence/block-limiter';
+import { LimitBlocks } from '../persistence/limit-blocks';
 import { LimitWindows } from '../persistence/limit-windows';
 import { connectMongo, pingMongo } from '../persistence/mongo';
 import { stopExpirySweepers } from '../persistence/ttl';
@@ -82,13 +83,13 @@ export interface Repositories {
   dispatchQueue: DispatchQueue;
   idempotency: IdempotencyRecords;
   limitWindows: LimitWindows;
-  limitSlots: LimitSlots;
+  limitBlocks: LimitBlocks;
 }
 
 export interface Services {
   accounts: AccountService;
   authenticator: KeyAuthenticator;
-  limiter: RateLimiter;
+  limiter: LimitAdmitter;
   endpoints: EndpointService;
   events: EventService;
   dispatcher: Dispatcher;
@@ -145,7 +146,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       dispatchQueue: new DispatchQueue(db),
       idempotency: new IdempotencyRecords(db),
       limitWindows: new LimitWindows(db),
-      limitSlots: new LimitSlots(db),
+      limitBlocks: new LimitBlocks(db),
     };
     for (const repo of Object.values(repositories)) await repo.ensureIndexes();
     cleanups.push(async () => stopExpirySweepers());
@@ -159,17 +160,8 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     // 3. Services.
     const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: options.roles.worker && options.roles.api });
     const authenticator = new KeyAuthenticator(repositories.apiKeys, repositories.accounts);
-    const limiter = new RateLimiter(
-      {
-        latestWindow: (b) => repositories.limitWindows.latestWindow(b),
-        createWindow: (b, w, e) => repositories.limitWindows.createWindow(b, w, e),
-        claimSlot: (s, k, e) => repositories.limitSlots.claimSlot(s, k, e),
-        releaseSlot: (s, k) => repositories.limitSlots.releaseSlot(s, k),
-        highestSlot: (s, from) => repositories.limitSlots.highestSlot(s, from),
-        takenSlots: (s) => repositories.limitSlots.takenSlots(s),
-      },
-      options.clock,
-    );
+    const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, options.clock);
+    cleanups.push(() => limiter.close());
     const dispatcher = new Dispatcher(
       repositories.events,
       repositories.endpoints,

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { DomainError } from '../../../domain/errors';
-import { LimitPolicy, LimitRejection, RateLimiter } from '../../../domain/limits/rate-limiter';
+import { LimitAdmitter, LimitPolicy, LimitRejection } from '../../../domain/limits/admission';
 import { setLimitHeaders } from './limit-headers';
 
 /**
@@ -8,7 +8,7 @@ import { setLimitHeaders } from './limit-headers';
  * otherwise), sets the limit headers, and gives the call back when it ends in a 5xx, which
  * CONTRACT §2 does not count.
  */
-export async function metered(ctx: Context, limiter: RateLimiter, policy: LimitPolicy, next: () => Promise<void>): Promise<void> {
+export async function metered(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, next: () => Promise<void>): Promise<void> {
   let admission;
   try {
     admission = await limiter.admit(policy);
