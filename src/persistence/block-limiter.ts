@@ -51,7 +51,8 @@ class Scope {
   private taken = 0;
   private takenBefore = 0;
 
-  constructor(readonly key: string, readonly expiresAt: Date) {}
+  /** `endsAt`: when the window or period ends (nothing held is worth giving back after it); `expiresAt`: when its log may be purged. */
+  constructor(readonly key: string, readonly endsAt: Date, readonly expiresAt: Date) {}
 
   get granted(): number {
     return this.head?.cum ?? 0;
@@ -126,8 +127,8 @@ export class BlockLimiter implements LimitAdmitter {
     const period = billingPeriodAt(now);
     if (this.scopes.size > MAX_TRACKED_SCOPES) this.scopes.clear();
     const window = await this.currentWindow(policy.bucket, now);
-    const burst = this.scope(`b:${policy.bucket}:${window.seq}`, new Date(window.end.getTime() + BURST_RETENTION_MS));
-    const usage = policy.countUsage ? this.scope(`u:${policy.bucket}:${period.id}`, new Date(period.end.getTime() + USAGE_RETENTION_MS)) : null;
+    const burst = this.burstScope(policy.bucket, window);
+    const usage = policy.countUsage ? this.scope(`u:${policy.bucket}:${period.id}`, period.end, new Date(period.end.getTime() + USAGE_RETENTION_MS)) : null;
     // Without usage records (anonymous callers), the calls of the window are the only count there is.
     const stateWith = (burstCount: number, used: number): LimitState => ({
       burstLimit: policy.burstLimit,
@@ -192,7 +193,9 @@ export class BlockLimiter implements LimitAdmitter {
   /** Gives back every call this process holds (at shutdown), so that other processes can use them at once. */
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all([...this.scopes.values()].map((scope) => this.giveBack(scope).catch(() => undefined)));
+    const now = this.clock().getTime();
+    const open = [...this.scopes.values()].filter((scope) => scope.endsAt.getTime() > now);
+    await Promise.all(open.map((scope) => this.giveBack(scope).catch(() => undefined)));
   }
 
   /** Gives back the calls held by scopes idle for IDLE_RETURN_MS, and forgets ended scopes. */
@@ -200,16 +203,20 @@ export class BlockLimiter implements LimitAdmitter {
     const now = this.clock().getTime();
     const returns: Promise<void>[] = [];
     for (const scope of this.scopes.values()) {
-      if (scope.expiresAt.getTime() <= now && !scope.appending) this.scopes.delete(scope.key);
+      if (scope.endsAt.getTime() <= now && !scope.appending) this.scopes.delete(scope.key);
       else if (scope.pool.length > 0 && !scope.appending && now - scope.lastUsed >= IDLE_RETURN_MS) returns.push(this.giveBack(scope).catch(() => undefined));
     }
     await Promise.all(returns);
   }
 
-  private scope(key: string, expiresAt: Date): Scope {
+  private scope(key: string, endsAt: Date, expiresAt: Date): Scope {
     let scope = this.scopes.get(key);
-    if (!scope) this.scopes.set(key, (scope = new Scope(key, expiresAt)));
+    if (!scope) this.scopes.set(key, (scope = new Scope(key, endsAt, expiresAt)));
     return scope;
+  }
+
+  private burstScope(bucket: string, window: BurstWindow): Scope {
+    return this.scope(`b:${bucket}:${window.seq}`, window.end, new Date(window.end.getTime() + BURST_RETENTION_MS));
   }
 
   /** A position of `scope` for one call, or null when `limit` calls are granted and none is held here. */
@@ -334,7 +341,7 @@ export class BlockLimiter implements LimitAdmitter {
     if (previous && previous.seq !== window.seq) this.scopes.delete(`b:${bucket}:${previous.seq}`);
     this.windows.set(bucket, window);
     // A window this process just opened has an empty log: no need to read it.
-    if (opened) this.scope(`b:${bucket}:${window.seq}`, new Date(window.end.getTime() + BURST_RETENTION_MS)).stale = false;
+    if (opened) this.burstScope(bucket, window).stale = false;
     if (this.windows.size > MAX_TRACKED_SCOPES) this.windows.clear();
     return window;
   }
