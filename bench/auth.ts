@@ -237,7 +237,7 @@ async function main(): Promise<void> {
       lines.push(`- ${title}: authenticate p50 ${ms(percentile(auth, 50))} / p99 ${ms(percentile(auth, 99))}; admit p50 ${ms(percentile(admit, 50))} / p99 ${ms(percentile(admit, 99))}.`);
     }
     lines.push(`- In-process, no load: authenticate (cached key) p50 ${ms(authAlone.p50)} / p99 ${ms(authAlone.p99)}; admit p50 ${ms(admitAlone.p50)} / p99 ${ms(admitAlone.p99)}.`);
-    lines.push(`- Database commands of one authenticated list call (calls one at a time; concurrent calls' slot claims share one insertMany): ${perCall}.`);
+    lines.push(`- Database commands of one authenticated list call (calls one at a time; block claims made in the same tick share one insertMany): ${perCall}.`);
     lines.push('- autocannon reports whole milliseconds; CPU is per process over the run (100% = one core; autocannon uses the rest).');
     process.stdout.write(`\n${lines.join('\n')}\n`);
     log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
