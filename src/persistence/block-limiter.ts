@@ -23,6 +23,11 @@ export interface WindowLog {
 const MAX_BLOCK = 64;
 /** A block takes at most this share of what is left of a limit, so near the limit blocks shrink to single calls. */
 const EDGE_SHARE = 8;
+/**
+ * A block is at most this share of the whole limit: what a process killed without shutting down
+ * strands (until the window or period ends) is at most 1 % of a limit.
+ */
+const LIMIT_SHARE = 100;
 /** Calls held unused this long (no call of the scope in this process) are given back to the log. */
 export const IDLE_RETURN_MS = 1_000;
 /** How long a process trusts its finding that a limit is used up before reading the log again. */
@@ -101,8 +106,8 @@ class Scope {
  * appends entry n+1 only when it knows entry n, and only if `cum` stays within the limit, so
  * the log can never grant more than the limit, whatever the number of processes. The calls of a
  * block are then handed out in this process without a round trip. Blocks are sized to the calls
- * this process has been handing out lately (at most 64), and to at most an eighth of what is left,
- * so near a limit blocks shrink to one call; a process gives back the calls it holds unused once
+ * this process has been handing out lately, at most 64, 1 % of the limit and an eighth of what is
+ * left, so near a limit blocks shrink to one call; a process gives back the calls it holds unused once
  * the scope has been idle here for a second, and a process that found a limit used up reads the
  * log again after a second. So a call is never admitted over a limit, and may be refused while
  * calls are held unused elsewhere only until these seconds pass.
@@ -269,7 +274,8 @@ export class BlockLimiter implements LimitAdmitter {
         return;
       }
       const edge = Number.isFinite(left) ? Math.max(1, Math.floor(left / EDGE_SHARE)) : MAX_BLOCK;
-      const size = Math.min(left, edge, MAX_BLOCK, Math.max(1, scope.waiting, scope.rate()));
+      const share = Number.isFinite(limit) ? Math.max(1, Math.floor(limit / LIMIT_SHARE)) : MAX_BLOCK;
+      const size = Math.min(left, edge, share, MAX_BLOCK, Math.max(1, scope.waiting, scope.rate()));
       const from = scope.granted + 1;
       const entry: BlockEntry = { n: (scope.head?.n ?? 0) + 1, delta: size, cum: scope.granted + size };
       if (await this.blocks.append(scope.key, entry, scope.expiresAt)) {

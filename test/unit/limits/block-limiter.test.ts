@@ -266,14 +266,23 @@ describe('BlockLimiter: calls given back', () => {
 describe('BlockLimiter: blocks', () => {
   const team: LimitPolicy = { bucket: 'acct:t', burstLimit: 300, quotaLimit: 200_000, countUsage: true };
 
-  it('a busy bucket claims its calls in blocks: 300 calls cost far fewer than 300 appends', async () => {
+  it('a busy bucket claims its calls in blocks: 1,000 calls cost far fewer than 1,000 appends per limit', async () => {
     const store = new MemoryStore();
     const limiter = limiterOn(store);
+    const busy: LimitPolicy = { bucket: 'acct:busy', burstLimit: 3000, quotaLimit: 1_000_000, countUsage: true };
     const used: number[] = [];
-    for (let i = 0; i < 300; i++) used.push((await limiter.admit(team)).state.quotaUsed);
-    expect(used).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
-    await expect(limiter.admit(team)).rejects.toBeInstanceOf(LimitRejection);
-    expect(store.appends).toBeLessThan(60);
+    for (let i = 0; i < 1000; i++) used.push((await limiter.admit(busy)).state.quotaUsed);
+    expect(used).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+    expect(store.appends).toBeLessThan(100);
+  });
+
+  it('a block is at most 1 % of the limit: a process killed without giving back strands little', async () => {
+    const store = new MemoryStore();
+    const limiter = limiterOn(store);
+    await settle(Array.from({ length: 400 }, () => limiter.admit({ ...team, countUsage: false })));
+    const [burstLog] = store.logs.values();
+    expect(burstLog[burstLog.length - 1].cum).toBe(300);
+    for (const entry of burstLog) expect(entry.delta).toBeLessThanOrEqual(3);
   });
 
   it('near the limit blocks shrink to single calls, so a process never holds more than an eighth of what is left', async () => {
