@@ -12,7 +12,7 @@
  *   3. the same pair without handler work, at 16 connections: GET /api/v1/webhooks/<unknown>
  *      (auth + limits + 404) against GET /<unknown> (404 only);
  *   4. during every authenticated run, the time the middleware's two awaits take inside the
- *      server (KeyAuthenticator.authenticate and RateLimiter.admit), which is what auth + limits
+ *      server (KeyAuthenticator.authenticate and the limiter's admit), which is what auth + limits
  *      add to a call; plus the database commands of one call, and CPU per process.
  *
  * autocannon's fixed-rate mode (overallRate) is not used: it sends each connection's share of a
