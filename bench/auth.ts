@@ -12,7 +12,7 @@
  *   3. the same pair without handler work, at 16 connections: GET /api/v1/webhooks/<unknown>
  *      (auth + limits + 404) against GET /<unknown> (404 only);
  *   4. during every authenticated run, the time the middleware's two awaits take inside the
- *      server (KeyAuthenticator.authenticate and RateLimiter.admit), which is what auth + limits
+ *      server (KeyAuthenticator.authenticate and the limiter's admit), which is what auth + limits
  *      add to a call; plus the database commands of one call, and CPU per process.
  *
  * autocannon's fixed-rate mode (overallRate) is not used: it sends each connection's share of a
@@ -30,6 +30,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { accountPolicy } from '../src/domain/limits/policies';
 import { TIERS } from '../src/domain/limits/tiers';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { startEmbeddedPlatform } from '../scripts/support/embedded-platform';
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
     const [microKey] = await makeKeys(1, 'micro');
     const authenticator = platform.services.authenticator;
     const principal = await authenticator.authenticate(microKey);
-    const policy = { bucket: `acct:${principal.account._id}`, burstLimit: TIERS.enterprise.burstPerMinute, quotaLimit: TIERS.enterprise.monthlyQuota };
+    const policy = accountPolicy(principal.account._id, principal.account.tier);
     const authAlone = await timeEach(2000, () => authenticator.authenticate(microKey));
     const admitAlone = await timeEach(1500, () => platform.services.limiter.admit(policy));
 
@@ -236,7 +237,7 @@ async function main(): Promise<void> {
       lines.push(`- ${title}: authenticate p50 ${ms(percentile(auth, 50))} / p99 ${ms(percentile(auth, 99))}; admit p50 ${ms(percentile(admit, 50))} / p99 ${ms(percentile(admit, 99))}.`);
     }
     lines.push(`- In-process, no load: authenticate (cached key) p50 ${ms(authAlone.p50)} / p99 ${ms(authAlone.p99)}; admit p50 ${ms(admitAlone.p50)} / p99 ${ms(admitAlone.p99)}.`);
-    lines.push(`- Database commands of one authenticated list call (calls one at a time; concurrent calls' slot claims share one insertMany): ${perCall}.`);
+    lines.push(`- Database commands of one authenticated list call (calls one at a time; block claims made in the same tick share one insertMany): ${perCall}.`);
     lines.push('- autocannon reports whole milliseconds; CPU is per process over the run (100% = one core; autocannon uses the rest).');
     process.stdout.write(`\n${lines.join('\n')}\n`);
     log(`done in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -12,7 +12,7 @@
  * caller may make 3,000 calls a second (anonymous: 30 a minute per IP; enterprise: 3,000 a
  * minute). Spreading requests round-robin over BENCH_ACCOUNTS enterprise accounts keeps all of
  * them under their burst limit, so every request does the full production work (key lookup,
- * burst + usage slot claims in the store) and none is a cheap 429. Anonymous callers with a new
+ * burst and usage admission, a block claim in the store every few dozen calls) and none is a cheap 429. Anonymous callers with a new
  * X-Forwarded-For per request would measure the same path plus a new burst window per request,
  * i.e. a caller population that does not exist in practice.
  *
@@ -134,7 +134,7 @@ function report(runs: Array<[string, LoadResult]>, givenServers: boolean): void 
     `Servers: ${givenServers ? 'MONGODB_URI / TEMPORAL_ADDRESS' : 'embedded FerretDB (SQLite) + Temporal dev server'}; API, store and load generator share the machine.`,
     `Callers: the x-api-key of ${ACCOUNTS} enterprise accounts, round-robin. Every call is metered, and no one caller may make`,
     '  3,000 calls/s (anonymous: 30/min per IP; enterprise: 3,000/min), so the load is spread over accounts that all stay under',
-    '  their burst limit: each request does the full work (key lookup, burst + usage slot inserts) and none is a cheap 429.',
+    '  their burst limit: each request does the full work (key lookup, burst + usage admission from blocks) and none is a cheap 429.',
     `Load: autocannon in a separate process, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${DURATION_SECONDS} s measured per row.`,
     '',
     '| Operation | req/s | p50 ms | p99 ms | max ms | requests | non-2xx | errors |',

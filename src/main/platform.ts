@@ -6,7 +6,7 @@ import type { Db, MongoClient } from 'mongodb';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
 import { createHttpSender, HttpSender } from '../../activities/http-sender';
 import type { Config } from '../config/config';
-import { RateLimiter } from '../domain/limits/rate-limiter';
+import type { LimitAdmitter } from '../domain/limits/admission';
 import { createSecretBox } from '../domain/webhooks/secret-box';
 import { EmbeddedServer, startFerretDb, startTemporalDevServer } from '../infra/embedded-servers';
 import { createLogger, Logger } from '../infra/logger';
@@ -24,7 +24,8 @@ import { ApiInstances } from '../persistence/api-instances';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
-import { LimitSlots } from '../persistence/limit-slots';
+import { BlockLimiter } from '../persistence/block-limiter';
+import { LimitBlocks } from '../persistence/limit-blocks';
 import { LimitWindows } from '../persistence/limit-windows';
 import { connectMongo, pingMongo } from '../persistence/mongo';
 import { stopExpirySweepers } from '../persistence/ttl';
@@ -90,13 +91,13 @@ export interface Repositories {
   apiInstances: ApiInstances;
   idempotency: IdempotencyRecords;
   limitWindows: LimitWindows;
-  limitSlots: LimitSlots;
+  limitBlocks: LimitBlocks;
 }
 
 export interface Services {
   accounts: AccountService;
   authenticator: KeyAuthenticator;
-  limiter: RateLimiter;
+  limiter: LimitAdmitter;
   endpoints: EndpointService;
   events: EventService;
   outbox: DeliveryOutbox;
@@ -155,7 +156,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       apiInstances: new ApiInstances(db),
       idempotency: new IdempotencyRecords(db),
       limitWindows: new LimitWindows(db),
-      limitSlots: new LimitSlots(db),
+      limitBlocks: new LimitBlocks(db),
     };
     for (const repo of Object.values(repositories)) await repo.ensureIndexes();
     cleanups.push(async () => stopExpirySweepers());
@@ -169,17 +170,8 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     // 3. Services.
     const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: options.roles.worker && options.roles.api });
     const authenticator = new KeyAuthenticator(repositories.apiKeys, repositories.accounts);
-    const limiter = new RateLimiter(
-      {
-        latestWindow: (b) => repositories.limitWindows.latestWindow(b),
-        createWindow: (b, w, e) => repositories.limitWindows.createWindow(b, w, e),
-        claimSlot: (s, k, e) => repositories.limitSlots.claimSlot(s, k, e),
-        releaseSlot: (s, k) => repositories.limitSlots.releaseSlot(s, k),
-        highestSlot: (s, from) => repositories.limitSlots.highestSlot(s, from),
-        takenSlots: (s) => repositories.limitSlots.takenSlots(s),
-      },
-      options.clock,
-    );
+    const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, options.clock);
+    cleanups.push(() => limiter.close());
     const outbox = new DeliveryOutbox(scheduler, logger, {
       backlogLimit: config.ingestBacklogLimit,
       startConcurrency: config.dispatchStartConcurrency,

@@ -1,5 +1,5 @@
 import { Collection, Db } from 'mongodb';
-import type { WindowRecord } from '../domain/limits/rate-limiter';
+import type { BurstWindow } from '../domain/limits/burst-window';
 import { isDuplicateKeyError } from './mongo';
 import { ensureExpiry } from './ttl';
 
@@ -43,7 +43,7 @@ export class LimitWindows {
     await ensureExpiry(this.heads, 'expires_at');
   }
 
-  async latestWindow(bucket: string): Promise<WindowRecord | null> {
+  async latestWindow(bucket: string): Promise<BurstWindow | null> {
     if (this.known.size > 100_000) this.known.clear();
     let seq = this.known.get(bucket) ?? (await this.heads.findOne({ _id: bucket }))?.seq ?? 0;
     let latest: WindowDoc | null = seq > 0 ? await this.col.findOne({ _id: `${bucket}#${seq}` }) : null;
@@ -60,7 +60,7 @@ export class LimitWindows {
     return seq > 0 ? { seq, start: new Date(0), end: new Date(0) } : null;
   }
 
-  async createWindow(bucket: string, window: WindowRecord, expiresAt: Date): Promise<boolean> {
+  async createWindow(bucket: string, window: BurstWindow, expiresAt: Date): Promise<boolean> {
     try {
       await this.col.insertOne({ _id: `${bucket}#${window.seq}`, bucket, seq: window.seq, start: window.start, end: window.end, expires_at: expiresAt });
     } catch (err) {

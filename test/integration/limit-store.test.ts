@@ -1,57 +1,48 @@
-import { LimitSlots } from '../../src/persistence/limit-slots';
+import { BlockEntry, LimitBlocks } from '../../src/persistence/limit-blocks';
 import { LimitWindows } from '../../src/persistence/limit-windows';
 import { openTestDb } from '../support/test-db';
 
 /** The limiter's persistence on the real embedded store: the unique insert is the only arbiter. */
-describe('limit slots and windows on the real store', () => {
+describe('limit blocks and windows on the real store', () => {
   let close: () => Promise<void>;
   let db: Awaited<ReturnType<typeof openTestDb>>['db'];
   const expires = new Date('2031-06-01T00:00:00.000Z');
 
   beforeAll(async () => {
     ({ db, close } = await openTestDb('limit_store'));
-    await new LimitSlots(db).ensureIndexes();
+    await new LimitBlocks(db).ensureIndexes();
     await new LimitWindows(db).ensureIndexes();
   });
   afterAll(async () => {
     await close?.();
   });
 
-  it('concurrent claims of the same slots from two processes: each slot is won exactly once', async () => {
-    const a = new LimitSlots(db);
-    const b = new LimitSlots(db);
-    const attempts = Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).claimSlot('race', (i % 20) + 1, expires));
+  const entry = (n: number, delta = 1, before = n - 1): BlockEntry => ({ n, delta, cum: before + delta });
+
+  it('concurrent appends of the same entries from two processes: each entry is written exactly once', async () => {
+    const a = new LimitBlocks(db);
+    const b = new LimitBlocks(db);
+    const attempts = Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).append('race', entry((i % 20) + 1), expires));
     const results = await Promise.all(attempts);
     expect(results.filter(Boolean)).toHaveLength(20);
-    for (let k = 1; k <= 20; k++) expect([results[k - 1], results[k + 19]].filter(Boolean)).toHaveLength(1);
-    expect((await a.takenSlots('race')).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    for (let n = 1; n <= 20; n++) expect([results[n - 1], results[n + 19]].filter(Boolean)).toHaveLength(1);
+    expect(await a.latest('race', null)).toEqual(entry(20));
   });
 
-  it('a batch holding the same slot twice grants it once', async () => {
-    const slots = new LimitSlots(db);
-    const results = await Promise.all([slots.claimSlot('dup', 1, expires), slots.claimSlot('dup', 1, expires), slots.claimSlot('dup', 2, expires)]);
+  it('a batch holding the same entry twice writes it once', async () => {
+    const blocks = new LimitBlocks(db);
+    const results = await Promise.all([blocks.append('dup', entry(1, 5, 0), expires), blocks.append('dup', entry(1, 7, 0), expires), blocks.append('dup', entry(2, 3, 5), expires)]);
     expect(results).toEqual([true, false, true]);
+    expect(await blocks.latest('dup', null)).toEqual({ n: 2, delta: 3, cum: 8 });
   });
 
-  it('a released slot can be claimed again', async () => {
-    const slots = new LimitSlots(db);
-    expect(await slots.claimSlot('again', 1, expires)).toBe(true);
-    await slots.releaseSlot('again', 1);
-    expect(await slots.claimSlot('again', 1, expires)).toBe(true);
-    expect(await slots.claimSlot('again', 1, expires)).toBe(false);
-  });
-
-  it('highestSlot finds the top of contiguous slots by _id lookups, and searches on from a given slot', async () => {
-    const slots = new LimitSlots(db);
-    await Promise.all(Array.from({ length: 77 }, (_, i) => slots.claimSlot('top', i + 1, expires)));
-    expect(await slots.highestSlot('top')).toBe(77);
-    expect(await slots.highestSlot('top', 50)).toBe(77);
-    expect(await slots.highestSlot('empty')).toBe(0);
-    await slots.releaseSlot('top', 1);
-    // A hole at the bottom hides the rest from a search that starts below it...
-    expect(await slots.highestSlot('top')).toBe(0);
-    // ...but not from one that starts above it.
-    expect(await slots.highestSlot('top', 2)).toBe(77);
+  it('latest finds the last entry by _id lookups, from nothing or from a known entry; an empty log is null', async () => {
+    const blocks = new LimitBlocks(db);
+    await Promise.all(Array.from({ length: 77 }, (_, i) => blocks.append('top', entry(i + 1), expires)));
+    expect(await blocks.latest('top', null)).toEqual(entry(77));
+    expect(await blocks.latest('top', entry(50))).toEqual(entry(77));
+    expect(await blocks.latest('top', entry(77))).toEqual(entry(77));
+    expect(await blocks.latest('empty', null)).toBeNull();
   });
 
   it('windows: the latest is found by a process that never saw the bucket (head + probing), and a seq is created once', async () => {

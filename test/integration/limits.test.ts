@@ -1,4 +1,6 @@
+import { accountPolicy } from '../../src/domain/limits/policies';
 import type { Platform } from '../../src/main/platform';
+import { BlockLimiter, IDLE_RETURN_MS } from '../../src/persistence/block-limiter';
 import { apiClient, ApiResponse, createAccountWithKey, startTestPlatform } from '../support/platform';
 
 /** platform-api.md "Limits" and CONTRACT §2, against the real API and store. */
@@ -40,7 +42,8 @@ describe('limits with the real clock', () => {
   let platform: Platform;
 
   beforeAll(async () => {
-    platform = await startTestPlatform({ roles: { api: true, worker: false } });
+    // Proxy trusted so that the anonymous tests can call from client addresses of their choice.
+    platform = await startTestPlatform({ env: { TRUST_PROXY: 'true' }, roles: { api: true, worker: false } });
   });
   afterAll(async () => {
     await platform?.stop();
@@ -168,6 +171,17 @@ describe('limits with the real clock', () => {
     }
   });
 
+  it('anonymous estimator callers: one budget per IPv6 /64 and per IPv4 address (IPv4-mapped IPv6 is IPv4)', async () => {
+    const api = apiClient(platform);
+    const from = async (ip: string) => (await api.get('/api/cost-estimator?provider=aws', { 'X-Forwarded-For': ip })).headers.get('x-ratelimit-remaining');
+    expect(await from('2001:db8:77:1::1')).toBe('29');
+    expect(await from('2001:db8:77:1:abcd:ef01:2345:6789')).toBe('28');
+    expect(await from('2001:db8:77:2::1')).toBe('29');
+    expect(await from('::ffff:203.0.113.9')).toBe('29');
+    expect(await from('203.0.113.9')).toBe('28');
+    expect(await from('203.0.113.10')).toBe('29');
+  });
+
   it('a call answered 5xx is not counted (a corrupt record makes the list fail)', async () => {
     const { key, accountId } = await createAccountWithKey(platform, { tier: 'free' });
     const api = apiClient(platform, key);
@@ -282,23 +296,45 @@ describe('limits with an injected clock', () => {
   });
 
   it('December rolls over to 1 January of the next year', async () => {
-    clock.set('2031-12-31T23:59:00.000Z');
+    clock.set('2031-12-31T23:57:00.000Z');
     const { key, accountId } = await createAccountWithKey(platform, { tier: 'free' });
-    // Fill the quota directly in the store, as 500 earlier calls this month would have.
-    await platform.db.collection('limit_slots').insertMany(
-      Array.from({ length: 500 }, (_, i) => ({
-        _id: `u:acct:${accountId}:2031-12#${i + 1}` as never,
-        scope: `u:acct:${accountId}:2031-12`,
-        k: i + 1,
-        expires_at: new Date('2032-03-01T00:00:00.000Z'),
-      })),
-    );
+    // Use up the quota through the limiter itself, as 500 earlier calls this month would have (a wider burst, to do it in one go).
+    const policy = { ...accountPolicy(accountId, 'free'), burstLimit: 1000 };
+    for (let i = 0; i < 500; i++) await platform.services.limiter.admit(policy);
+    clock.set('2031-12-31T23:59:00.000Z');
     const refused = await apiClient(platform, key).get(LIST);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'quota_exceeded', reset_at: '2032-01-01T00:00:00.000Z' });
     expect(refused.headers.get('retry-after')).toBe('60');
     clock.set('2032-01-01T00:00:00.000Z');
     expect(limitHeaders(await apiClient(platform, key).get(LIST))).toMatchObject({ used: '1' });
+  });
+
+  it('block claims across two API processes: uneven load never admits more than the limit, and once idle blocks are given back exactly the limit', async () => {
+    clock.set('2031-08-01T09:00:00.000Z');
+    const second = await startTestPlatform({ sameAs: platform, roles: { api: true, worker: false }, clock: clock.now });
+    try {
+      // Team: 300 a minute, so busy processes claim blocks of calls rather than one call per insert.
+      const { key } = await createAccountWithKey(platform, { tier: 'team' });
+      const here = apiClient(platform, key);
+      const there = apiClient(second, key);
+      const responses = await Promise.all(Array.from({ length: 340 }, (_, i) => (i % 4 === 0 ? there : here).get(LIST)));
+      const admitted = responses.filter((r) => r.status === 200).length;
+      expect(admitted).toBeLessThanOrEqual(300);
+      expect(responses.filter((r) => r.status === 429)).toHaveLength(340 - admitted);
+      // A second later (same window) each process has given back what it held unused, and reads the log again.
+      clock.advance(IDLE_RETURN_MS);
+      await Promise.all([platform, second].map((p) => (p.services.limiter as BlockLimiter).returnIdle()));
+      let more = 0;
+      for (const api of [there, here]) {
+        for (let res = await api.get(LIST); res.status === 200; res = await api.get(LIST)) more++;
+      }
+      expect(admitted + more).toBe(300);
+      expect((await here.get(LIST)).status).toBe(429);
+      expect((await there.get(LIST)).status).toBe(429);
+    } finally {
+      await second.stop();
+    }
   });
 
   it('a second API process with the same clock shares the window exactly', async () => {

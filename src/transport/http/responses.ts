@@ -30,9 +30,9 @@ const DESCRIPTIONS: Record<number, string> = {
 
 export const LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: 'Per-minute burst limit of the tier.', schema: { type: 'integer' as const } },
-  'X-RateLimit-Remaining': { description: 'Calls left in the current 60-second window (this call included).', schema: { type: 'integer' as const } },
+  'X-RateLimit-Remaining': { description: 'Calls left in the current 60-second window (this call included): the limit minus this call\'s position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact.', schema: { type: 'integer' as const } },
   'X-RateLimit-Reset': { description: 'Unix seconds when the window ends.', schema: { type: 'integer' as const } },
-  'X-Quota-Used': { description: 'Calls counted in the billing period (this call included).', schema: { type: 'integer' as const } },
+  'X-Quota-Used': { description: 'Calls counted in the billing period (this call included): this call\'s position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window.', schema: { type: 'integer' as const } },
   'X-Quota-Limit': { description: 'Calls allowed in the period, or `unlimited`.', schema: { type: 'string' as const } },
 };
 

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import { BurstLimitError, QuotaExceededError } from '../../../src/domain/errors';
-import { LimitRejection, LimitState, RateLimiter } from '../../../src/domain/limits/rate-limiter';
+import { LimitAdmitter, LimitRejection, LimitState } from '../../../src/domain/limits/admission';
 import { metricsRegistry } from '../../../src/infra/metrics';
 import { metered } from '../../../src/transport/http/middleware/metered';
 
@@ -13,9 +13,9 @@ async function rejections(): Promise<Record<string, number>> {
 }
 
 async function refuse(bucket: string, error: BurstLimitError | QuotaExceededError) {
-  const limiter = { admit: async () => Promise.reject(new LimitRejection(error, state)) } as unknown as RateLimiter;
+  const limiter = { admit: async () => Promise.reject(new LimitRejection(error, state)) } as unknown as LimitAdmitter;
   const ctx = new Koa().createContext({ headers: {}, socket: {} } as never, { getHeader: () => undefined, setHeader: () => undefined } as never);
-  await expect(metered(ctx, limiter, { bucket, burstLimit: 10, quotaLimit: 500 }, async () => undefined)).rejects.toBe(error);
+  await expect(metered(ctx, limiter, { bucket, burstLimit: 10, quotaLimit: 500, countUsage: true }, async () => undefined)).rejects.toBe(error);
 }
 
 describe('limiter rejection metrics', () => {

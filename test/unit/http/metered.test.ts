@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import type { Context } from 'koa';
 import { BurstLimitError, NotFoundError, ServiceUnavailableError } from '../../../src/domain/errors';
-import { Admission, LimitRejection, LimitState, RateLimiter } from '../../../src/domain/limits/rate-limiter';
+import { Admission, LimitAdmitter, LimitRejection, LimitState } from '../../../src/domain/limits/admission';
 import { metered } from '../../../src/transport/http/middleware/metered';
 
 /** A limiter that admits every call and records which were given back. */
@@ -21,7 +21,7 @@ function fakeLimiter(state: Partial<LimitState> = {}) {
       const n = ++admitted;
       return { state: full, release: async () => void released.push(n) };
     },
-  } as unknown as RateLimiter;
+  } as unknown as LimitAdmitter;
   return { limiter, released, admittedCount: () => admitted };
 }
 
@@ -36,7 +36,7 @@ function fakeContext(): Context {
   return ctx;
 }
 const headersOf = (ctx: Context) => (ctx as unknown as { headersSet: Record<string, string> }).headersSet;
-const policy = { bucket: 'acct:x', burstLimit: 10, quotaLimit: 500 };
+const policy = { bucket: 'acct:x', burstLimit: 10, quotaLimit: 500, countUsage: true };
 
 describe('metered(): one metered call', () => {
   it('sets every limit header from the admission', async () => {
@@ -91,7 +91,7 @@ describe('metered(): one metered call', () => {
 
   it('a rejection becomes the 429 error with the rejection state in the headers, and the handler never runs', async () => {
     const state: LimitState = { burstLimit: 10, burstRemaining: 0, burstResetAt: new Date('2031-05-10T12:01:00.000Z'), quotaUsed: 10, quotaLimit: 500 };
-    const limiter = { admit: async () => Promise.reject(new LimitRejection(new BurstLimitError(42), state)) } as unknown as RateLimiter;
+    const limiter = { admit: async () => Promise.reject(new LimitRejection(new BurstLimitError(42), state)) } as unknown as LimitAdmitter;
     const ctx = fakeContext();
     const handler = jest.fn();
     const err = await metered(ctx, limiter, policy, handler).catch((e) => e);

@@ -1,5 +1,5 @@
 import type { Catalog } from '../../../domain/cost-estimator';
-import type { RateLimiter } from '../../../domain/limits/rate-limiter';
+import type { LimitAdmitter } from '../../../domain/limits/admission';
 import type { Logger } from '../../../infra/logger';
 import type { AccountService } from '../../../services/account-service';
 import type { DashboardAuthService } from '../../../services/dashboard-auth-service';
@@ -18,7 +18,7 @@ export interface DashboardDeps {
   authenticator: KeyAuthenticator;
   endpoints: EndpointService;
   events: EventService;
-  limiter: RateLimiter;
+  limiter: LimitAdmitter;
   /** The cost catalog, loaded once on first use. */
   catalog: () => Promise<Catalog>;
   logger: Logger;

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
-import type { RateLimiter } from '../../../domain/limits/rate-limiter';
-import { ANONYMOUS_BURST_PER_MINUTE, TIERS } from '../../../domain/limits/tiers';
+import type { LimitAdmitter } from '../../../domain/limits/admission';
+import { accountPolicy, anonymousPolicy } from '../../../domain/limits/policies';
 import type { KeyAuthenticator } from '../../../services/key-authenticator';
 import { clientIp } from '../client-ip';
 import { metered } from './metered';
@@ -11,27 +11,24 @@ export const COST_ESTIMATOR_PATH = '/api/cost-estimator';
 
 /**
  * Access to the public cost estimator (CONTRACT §5). Without `x-api-key` the call is anonymous
- * and metered per client IP (30 a minute, no quota). With it, the key (of any product) must be
+ * and metered per client network (30 a minute, no quota, no usage
+ * records; an IPv6 client is its /64, see anonymousPolicy). With it, the key (of any product) must be
  * active (401 otherwise) and the call is metered exactly like a key-scoped call: the account's
  * tier limits, in the account's own bucket, so it shows in the account's usage and shares its
  * limits with the account's other calls. Both paths go through `metered`, so headers and 429
  * bodies are the same. It is a guard (before the body is read), like keyScoped: a bad key is a
  * 401 whatever the body, and a call with an unreadable body is still metered.
  */
-export function estimatorAccess(authenticator: KeyAuthenticator, limiter: RateLimiter): Middleware {
+export function estimatorAccess(authenticator: KeyAuthenticator, limiter: LimitAdmitter): Middleware {
   return async (ctx, next) => {
     // Lower-cased so that no spelling of the path can reach the routes unmetered.
     const path = ctx.path.toLowerCase();
     if (path !== COST_ESTIMATOR_PATH && path !== `${COST_ESTIMATOR_PATH}/`) return next();
     const header = ctx.headers[API_KEY_HEADER];
-    if (header === undefined) {
-      const policy = { bucket: `ip:${clientIp(ctx)}`, burstLimit: ANONYMOUS_BURST_PER_MINUTE, quotaLimit: Number.POSITIVE_INFINITY };
-      return metered(ctx, limiter, policy, next);
-    }
+    if (header === undefined) return metered(ctx, limiter, anonymousPolicy(clientIp(ctx)), next);
     // A header given but empty or repeated is a malformed key: 401, never a silent fall-back to anonymous.
     const principal = await authenticator.authenticate(typeof header === 'string' ? header.trim() : undefined);
     ctx.state.principal = principal;
-    const tier = TIERS[principal.account.tier];
-    return metered(ctx, limiter, { bucket: `acct:${principal.account._id}`, burstLimit: tier.burstPerMinute, quotaLimit: tier.monthlyQuota }, next);
+    return metered(ctx, limiter, accountPolicy(principal.account._id, principal.account.tier), next);
   };
 }

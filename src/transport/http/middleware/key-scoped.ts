@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import { ForbiddenError } from '../../../domain/errors';
 import { productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
-import type { RateLimiter } from '../../../domain/limits/rate-limiter';
-import { TIERS } from '../../../domain/limits/tiers';
+import type { LimitAdmitter } from '../../../domain/limits/admission';
+import { accountPolicy } from '../../../domain/limits/policies';
 import { bearerToken, KeyAuthenticator } from '../../../services/key-authenticator';
 import { metered } from './metered';
 
@@ -13,15 +13,14 @@ export const KEY_SCOPED_PREFIX = '/api/v1/';
  * against the account's tier (429; 403s are counted too), then the key's product must be
  * the product whose API the path names (403 naming that product).
  */
-export function keyScoped(authenticator: KeyAuthenticator, limiter: RateLimiter): Middleware {
+export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter): Middleware {
   return async (ctx, next) => {
     // Compared case-insensitively so that no spelling of a key-scoped path escapes authentication or the product check.
     const path = ctx.path.toLowerCase();
     if (!path.startsWith(KEY_SCOPED_PREFIX)) return next();
     const principal = await authenticator.authenticate(bearerToken(ctx.get('Authorization') || undefined));
     ctx.state.principal = principal;
-    const tier = TIERS[principal.account.tier];
-    await metered(ctx, limiter, { bucket: `acct:${principal.account._id}`, burstLimit: tier.burstPerMinute, quotaLimit: tier.monthlyQuota }, async () => {
+    await metered(ctx, limiter, accountPolicy(principal.account._id, principal.account.tier), async () => {
       const segment = path.slice(KEY_SCOPED_PREFIX.length).split('/')[0];
       const product = productForPathSegment(segment);
       if (product && product !== principal.key.product) {

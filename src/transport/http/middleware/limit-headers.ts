@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { LimitState } from '../../../domain/limits/rate-limiter';
+import type { LimitState } from '../../../domain/limits/admission';
 
 /** platform-api.md "Limits": the headers of every response to a metered call. */
 export function setLimitHeaders(ctx: Context, state: LimitState): void {

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { DomainError, QuotaExceededError } from '../../../domain/errors';
-import { LimitPolicy, LimitRejection, RateLimiter } from '../../../domain/limits/rate-limiter';
+import { LimitAdmitter, LimitPolicy, LimitRejection } from '../../../domain/limits/admission';
 import { recordLimitRejection } from '../../../infra/metrics';
 import { setLimitHeaders } from './limit-headers';
 
@@ -9,7 +9,7 @@ import { setLimitHeaders } from './limit-headers';
  * otherwise), sets the limit headers, and gives the call back when it ends in a 5xx, which
  * CONTRACT §2 does not count.
  */
-export async function metered(ctx: Context, limiter: RateLimiter, policy: LimitPolicy, next: () => Promise<void>): Promise<void> {
+export async function metered(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, next: () => Promise<void>): Promise<void> {
   let admission;
   try {
     admission = await limiter.admit(policy);

@@ -11,7 +11,7 @@ export interface CostEstimatorDeps {
 }
 
 const tags = ['Cost estimator'];
-/** Authentication is optional: anonymous (per-IP limits) or `x-api-key` (the account's limits). */
+/** Authentication is optional: anonymous (limits per IPv4 address or IPv6 /64) or `x-api-key` (the account's limits). */
 const OPTIONAL_KEY: Array<Record<string, string[]>> = [{}, { apiKeyHeader: [] }];
 /** Fixed so the documented example does not change with every document generation. */
 const EXAMPLE_TIME = new Date('2026-11-22T12:00:00.000Z');
@@ -101,7 +101,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid parameters or body (`details` says where; GET adds `allowed`).',
   401: 'x-api-key given but malformed, unknown or revoked.',
   422: 'Valid body with an item the catalog cannot price (`index`, and `instances` when an instance is missing or unknown).',
-  429: 'Per-minute burst limit (anonymous: 30 per IP) or the monthly quota of the key’s account exceeded; see Retry-After.',
+  429: 'Per-minute burst limit (anonymous: 30 per IPv4 address or IPv6 /64) or the monthly quota of the key’s account exceeded; see Retry-After.',
   500: 'Internal error; safe to retry with backoff.',
 };
 

@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import { billingPeriodAt } from '../../../../domain/limits/billing-period';
+import { accountBucket } from '../../../../domain/limits/policies';
 import { TIERS } from '../../../../domain/limits/tiers';
 import type { DashboardDeps } from '../deps';
 import { queryField, sendHtml } from '../render';
@@ -14,7 +15,7 @@ export function overviewRoutes(router: Router, deps: DashboardDeps): void {
     const accountId = session.account._id;
     const tier = TIERS[session.account.tier];
     const [used, keys, endpoints] = await Promise.all([
-      deps.limiter.usage(`acct:${accountId}`),
+      deps.limiter.usage(accountBucket(accountId)),
       deps.accounts.listKeys(accountId),
       deps.endpoints.list(accountId, 100),
     ]);

@@ -1,0 +1,22 @@
+import { BURST_WINDOW_MS } from './tiers';
+
+/** One fixed burst window of a bucket; `seq` numbers a bucket's windows 1, 2, 3, ... */
+export interface BurstWindow {
+  seq: number;
+  start: Date;
+  end: Date;
+}
+
+/**
+ * Whether `window` is the one a call at `now` falls in: it has not ended. A window that seems to
+ * start a little in the future (another process's clock runs ahead) is still current: opening
+ * another would grant a second budget.
+ */
+export function isCurrent(window: BurstWindow, now: Date): boolean {
+  return now < window.end;
+}
+
+/** CONTRACT §2: the window after `latest` (which has ended) starts at the first call after it, lasting 60 s. */
+export function nextWindow(latest: BurstWindow | null, now: Date): BurstWindow {
+  return { seq: (latest?.seq ?? 0) + 1, start: now, end: new Date(now.getTime() + BURST_WINDOW_MS) };
+}

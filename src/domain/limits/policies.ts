@@ -1,0 +1,36 @@
+import ipaddr from 'ipaddr.js';
+import type { LimitPolicy } from './admission';
+import { ANONYMOUS_BURST_PER_MINUTE, Tier, TIERS } from './tiers';
+
+/** Key-scoped calls and keyed estimator calls: the account's tier, in the account's one bucket. */
+export function accountPolicy(accountId: string, tierName: Tier): LimitPolicy {
+  const tier = TIERS[tierName];
+  // Without a quota (Enterprise) the calls are still counted: X-Quota-Used and the dashboard show them.
+  return { bucket: accountBucket(accountId), burstLimit: tier.burstPerMinute, quotaLimit: tier.monthlyQuota, countUsage: true };
+}
+
+/** The bucket of an account's calls (the dashboard reads its usage). */
+export function accountBucket(accountId: string): string {
+  return `acct:${accountId}`;
+}
+
+/**
+ * Anonymous estimator calls (CONTRACT §5): 30 a minute per client network, no quota, nothing
+ * counted beyond the burst window.
+ */
+export function anonymousPolicy(clientIp: string): LimitPolicy {
+  return { bucket: `ip:${clientNetwork(clientIp)}`, burstLimit: ANONYMOUS_BURST_PER_MINUTE, quotaLimit: Number.POSITIVE_INFINITY, countUsage: false };
+}
+
+/**
+ * The network one anonymous client stands for. IPv4: the address (IPv4-mapped IPv6 is IPv4). IPv6:
+ * its /64, the smallest prefix a subscriber is given, so that cycling through the 2^64 addresses of
+ * one's own network does not give a new budget per address. Anything else is its own bucket.
+ */
+export function clientNetwork(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
+}

@@ -1,0 +1,354 @@
+import { BurstLimitError, QuotaExceededError } from '../domain/errors';
+import { Admission, LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../domain/limits/admission';
+import { billingPeriodAt, secondsUntil } from '../domain/limits/billing-period';
+import { BurstWindow, isCurrent, nextWindow } from '../domain/limits/burst-window';
+import type { BlockEntry } from './limit-blocks';
+
+/** The block log of each scope (LimitBlocks on MongoDB). */
+export interface BlockLog {
+  /** false when entry `entry.n` of `scope` exists already. */
+  append(scope: string, entry: BlockEntry, expiresAt: Date): Promise<boolean>;
+  /** The latest entry of `scope`, searching upwards from `known`; null for an empty log. */
+  latest(scope: string, known: BlockEntry | null): Promise<BlockEntry | null>;
+}
+
+/** The burst windows of each bucket (LimitWindows on MongoDB). */
+export interface WindowLog {
+  latestWindow(bucket: string): Promise<BurstWindow | null>;
+  /** false when another process created window `seq` first. */
+  createWindow(bucket: string, window: BurstWindow, expiresAt: Date): Promise<boolean>;
+}
+
+/** The most calls one block grants. */
+const MAX_BLOCK = 64;
+/** A block takes at most this share of what is left of a limit, so near the limit blocks shrink to single calls. */
+const EDGE_SHARE = 8;
+/**
+ * A block is at most this share of the whole limit: what a process killed without shutting down
+ * strands (until the window or period ends) is at most 1 % of a limit.
+ */
+const LIMIT_SHARE = 100;
+/** Calls held unused this long (no call of the scope in this process) are given back to the log. */
+export const IDLE_RETURN_MS = 1_000;
+/** How long a process trusts its finding that a limit is used up before reading the log again. */
+const RECHECK_MS = 1_000;
+const BURST_RETENTION_MS = 60_000;
+const USAGE_RETENTION_MS = 90 * 24 * 3600 * 1000;
+const WINDOW_RETENTION_MS = 24 * 3600 * 1000;
+/** Past this many scopes the per-process state is dropped (blocks held then are lost until their scope ends: never over-admits). */
+const MAX_TRACKED_SCOPES = 50_000;
+
+/** One burst window or billing period of a bucket, as this process knows it. */
+class Scope {
+  /** The latest entry of the log known here. */
+  head: BlockEntry | null = null;
+  /** Whether `head` must be (re-)read before the next append. */
+  stale = true;
+  /** Positions (1-based counts) of calls this process holds, claimed but not handed out: ascending. */
+  pool: number[] = [];
+  /** The one append (claim or give-back) this process has in flight on the scope. */
+  appending: Promise<void> | null = null;
+  waiting = 0;
+  lastSize = 0;
+  lastUsed = 0;
+  full: { at: number; limit: number } | null = null;
+  private second = 0;
+  private taken = 0;
+  private takenBefore = 0;
+
+  /** `endsAt`: when the window or period ends (nothing held is worth giving back after it); `expiresAt`: when its log may be purged. */
+  constructor(readonly key: string, readonly endsAt: Date, readonly expiresAt: Date) {}
+
+  get granted(): number {
+    return this.head?.cum ?? 0;
+  }
+
+  /** Calls this scope holds as far as this process knows: granted by the log less what is held here unused. */
+  counted(): number {
+    return this.granted - this.pool.length;
+  }
+
+  /** A position this process may hand out under `limit`, if it holds one. */
+  hasUsable(limit: number): boolean {
+    return this.pool.length > 0 && this.pool[0] <= limit;
+  }
+
+  put(position: number): void {
+    let i = this.pool.length;
+    while (i > 0 && this.pool[i - 1] > position) i--;
+    this.pool.splice(i, 0, position);
+  }
+
+  noteTaken(now: number): void {
+    this.lastUsed = now;
+    const second = Math.floor(now / 1000);
+    if (second !== this.second) {
+      this.takenBefore = second === this.second + 1 ? this.taken : 0;
+      this.second = second;
+      this.taken = 0;
+    }
+    this.taken++;
+  }
+
+  /** Calls a second this process has been handing out lately: the size of the next block. */
+  rate(): number {
+    return Math.max(this.takenBefore, this.taken);
+  }
+}
+
+/**
+ * Exact burst and quota limits shared by every API process, on a store whose only atomic
+ * primitive is the unique insert (FerretDB; real MongoDB could do the same with one conditional
+ * `$inc` per block instead, beside this class).
+ *
+ * Each scope (a bucket's burst window, or its billing period) has a log of entries `n = 1, 2, ...`,
+ * each granting a block of calls or giving some back, with the running total `cum`. A process
+ * appends entry n+1 only when it knows entry n, and only if `cum` stays within the limit, so
+ * the log can never grant more than the limit, whatever the number of processes. The calls of a
+ * block are then handed out in this process without a round trip. Blocks are sized to the calls
+ * this process has been handing out lately, at most 64, 1 % of the limit and an eighth of what is
+ * left, so near a limit blocks shrink to one call; a process gives back the calls it holds unused once
+ * the scope has been idle here for a second, and a process that found a limit used up reads the
+ * log again after a second. So a call is never admitted over a limit, and may be refused while
+ * calls are held unused elsewhere only until these seconds pass.
+ */
+export class BlockLimiter implements LimitAdmitter {
+  private readonly scopes = new Map<string, Scope>();
+  private readonly windows = new Map<string, BurstWindow>();
+  private readonly opening = new Map<string, Promise<BurstWindow>>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly blocks: BlockLog,
+    private readonly windowLog: WindowLog,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    this.sweeper = setInterval(() => void this.returnIdle(), IDLE_RETURN_MS / 2);
+    this.sweeper.unref();
+  }
+
+  async admit(policy: LimitPolicy): Promise<Admission> {
+    const now = this.clock();
+    const period = billingPeriodAt(now);
+    if (this.scopes.size > MAX_TRACKED_SCOPES) this.scopes.clear();
+    const window = await this.currentWindow(policy.bucket, now);
+    const burst = this.burstScope(policy.bucket, window);
+    const usage = policy.countUsage ? this.scope(`u:${policy.bucket}:${period.id}`, period.end, new Date(period.end.getTime() + USAGE_RETENTION_MS)) : null;
+    // Without usage records (anonymous callers), the calls of the window are the only count there is.
+    const stateWith = (burstCount: number, used: number): LimitState => ({
+      burstLimit: policy.burstLimit,
+      burstRemaining: Math.max(0, policy.burstLimit - burstCount),
+      burstResetAt: window.end,
+      quotaUsed: used,
+      quotaLimit: policy.quotaLimit,
+    });
+    const quotaRejection = () => {
+      // At least the limit: this process may not yet have seen every call another one was granted.
+      const used = Math.max(policy.quotaLimit, usage?.counted() ?? 0);
+      return new LimitRejection(new QuotaExceededError(policy.quotaLimit, used, period.end, secondsUntil(period.end, now)), stateWith(burst.counted(), used));
+    };
+    const burstRejection = () =>
+      // A concurrent call may have opened the window a moment after this call's clock reading.
+      new LimitRejection(
+        new BurstLimitError(secondsUntil(window.end, now < window.start ? window.start : now)),
+        stateWith(policy.burstLimit, usage ? usage.counted() : policy.burstLimit),
+      );
+
+    // A call refused by either limit is counted in neither: the burst position is taken first,
+    // the usage position only for a call the burst admits (its claim, when needed, already under way).
+    if (usage && this.knownFull(usage, policy.quotaLimit, now)) throw quotaRejection();
+    if (usage && !usage.hasUsable(policy.quotaLimit) && !this.knownFull(burst, policy.burstLimit, now)) {
+      this.refill(usage, policy.quotaLimit, now).catch(() => undefined /* the take below meets the error */);
+    }
+    const b = await this.take(burst, policy.burstLimit, now);
+    if (b === null) throw burstRejection();
+    let u: number | null = null;
+    if (usage) {
+      try {
+        u = await this.take(usage, policy.quotaLimit, now);
+      } catch (err) {
+        burst.put(b);
+        throw err;
+      }
+      if (u === null) {
+        burst.put(b);
+        throw quotaRejection();
+      }
+    }
+    const usagePosition = u;
+    return {
+      state: stateWith(b, usagePosition ?? b),
+      release: async () => {
+        // Put back here, handed to this process's next call (so its numbers stay those of a call that never happened), or given back when idle.
+        if (this.scopes.get(burst.key) === burst) burst.put(b);
+        if (usage && usagePosition !== null && this.scopes.get(usage.key) === usage) usage.put(usagePosition);
+      },
+    };
+  }
+
+  async usage(bucket: string): Promise<number> {
+    const key = `u:${bucket}:${billingPeriodAt(this.clock()).id}`;
+    const scope = this.scopes.get(key);
+    if (!scope) return (await this.blocks.latest(key, null))?.cum ?? 0;
+    const latest = await this.blocks.latest(key, scope.head);
+    if (latest && latest.n > (scope.head?.n ?? 0)) scope.head = latest;
+    return scope.counted();
+  }
+
+  /** Gives back every call this process holds (at shutdown), so that other processes can use them at once. */
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    const now = this.clock().getTime();
+    const open = [...this.scopes.values()].filter((scope) => scope.endsAt.getTime() > now);
+    await Promise.all(open.map((scope) => this.giveBack(scope).catch(() => undefined)));
+  }
+
+  /** Gives back the calls held by scopes idle for IDLE_RETURN_MS, and forgets ended scopes. */
+  async returnIdle(): Promise<void> {
+    const now = this.clock().getTime();
+    const returns: Promise<void>[] = [];
+    for (const scope of this.scopes.values()) {
+      if (scope.endsAt.getTime() <= now && !scope.appending) this.scopes.delete(scope.key);
+      else if (scope.pool.length > 0 && !scope.appending && now - scope.lastUsed >= IDLE_RETURN_MS) returns.push(this.giveBack(scope).catch(() => undefined));
+    }
+    await Promise.all(returns);
+  }
+
+  private scope(key: string, endsAt: Date, expiresAt: Date): Scope {
+    let scope = this.scopes.get(key);
+    if (!scope) this.scopes.set(key, (scope = new Scope(key, endsAt, expiresAt)));
+    return scope;
+  }
+
+  private burstScope(bucket: string, window: BurstWindow): Scope {
+    return this.scope(`b:${bucket}:${window.seq}`, window.end, new Date(window.end.getTime() + BURST_RETENTION_MS));
+  }
+
+  /** A position of `scope` for one call, or null when `limit` calls are granted and none is held here. */
+  private async take(scope: Scope, limit: number, now: Date): Promise<number | null> {
+    for (;;) {
+      if (scope.hasUsable(limit)) {
+        const position = scope.pool.shift()!;
+        scope.noteTaken(now.getTime());
+        // Claim the next block before this one runs out, off the calls' path (not near the limit, where blocks are single calls).
+        if (!scope.appending && scope.lastSize > 1 && scope.pool.length <= scope.lastSize / 4) {
+          this.refill(scope, limit, now).catch(() => undefined /* the next call that needs the block meets the error */);
+        }
+        return position;
+      }
+      if (this.knownFull(scope, limit, now)) return null;
+      scope.waiting++;
+      try {
+        await this.refill(scope, limit, now);
+      } finally {
+        scope.waiting--;
+      }
+    }
+  }
+
+  /** Every call of `scope` was recently found granted under a limit at least `limit`, and none is held here. */
+  private knownFull(scope: Scope, limit: number, now: Date): boolean {
+    const full = scope.full;
+    if (!full || limit > full.limit || scope.hasUsable(limit)) return false;
+    return now.getTime() - full.at < RECHECK_MS;
+  }
+
+  /** Claims a block for `scope` (sharing the claim already under way). */
+  private refill(scope: Scope, limit: number, now: Date): Promise<void> {
+    if (!scope.appending) {
+      const appending = this.claim(scope, limit, now).finally(() => {
+        if (scope.appending === appending) scope.appending = null;
+      });
+      scope.appending = appending;
+    }
+    return scope.appending;
+  }
+
+  private async claim(scope: Scope, limit: number, now: Date): Promise<void> {
+    if (scope.stale) await this.catchUp(scope);
+    for (;;) {
+      const left = limit - scope.granted;
+      if (left <= 0) {
+        scope.full = { at: now.getTime(), limit };
+        scope.stale = true; // calls may be given back meanwhile: read the log before the next claim
+        return;
+      }
+      const edge = Number.isFinite(left) ? Math.max(1, Math.floor(left / EDGE_SHARE)) : MAX_BLOCK;
+      const share = Number.isFinite(limit) ? Math.max(1, Math.floor(limit / LIMIT_SHARE)) : MAX_BLOCK;
+      const size = Math.min(left, edge, share, MAX_BLOCK, Math.max(1, scope.waiting, scope.rate()));
+      const from = scope.granted + 1;
+      const entry: BlockEntry = { n: (scope.head?.n ?? 0) + 1, delta: size, cum: scope.granted + size };
+      if (await this.blocks.append(scope.key, entry, scope.expiresAt)) {
+        scope.head = entry;
+        scope.full = null;
+        scope.lastSize = size;
+        for (let p = from; p <= entry.cum; p++) scope.put(p);
+        return;
+      }
+      await this.catchUp(scope); // another process appended first
+    }
+  }
+
+  private async giveBack(scope: Scope): Promise<void> {
+    while (scope.appending) await scope.appending.catch(() => undefined);
+    const count = scope.pool.length;
+    if (count === 0) return;
+    scope.pool = [];
+    const appending = (async () => {
+      for (;;) {
+        if (scope.stale) await this.catchUp(scope);
+        const entry: BlockEntry = { n: (scope.head?.n ?? 0) + 1, delta: -count, cum: scope.granted - count };
+        if (await this.blocks.append(scope.key, entry, scope.expiresAt)) {
+          scope.head = entry;
+          scope.full = null;
+          return;
+        }
+        scope.stale = true;
+      }
+    })().finally(() => {
+      if (scope.appending === appending) scope.appending = null;
+    });
+    scope.appending = appending;
+    await appending;
+  }
+
+  private async catchUp(scope: Scope): Promise<void> {
+    const latest = await this.blocks.latest(scope.key, scope.head);
+    if (latest && latest.n > (scope.head?.n ?? 0)) scope.head = latest;
+    scope.stale = false;
+  }
+
+  /** The bucket's current window: the cached one, the latest in the store, or a new one this call opens. */
+  private async currentWindow(bucket: string, now: Date): Promise<BurstWindow> {
+    const cached = this.windows.get(bucket);
+    if (cached && isCurrent(cached, now)) return cached;
+    // Concurrent calls of one bucket share one look-up (and at most one insert) of the window.
+    let opening = this.opening.get(bucket);
+    if (!opening) {
+      opening = this.openWindow(bucket, now).finally(() => this.opening.delete(bucket));
+      this.opening.set(bucket, opening);
+    }
+    const window = await opening;
+    return isCurrent(window, now) ? window : this.currentWindow(bucket, now);
+  }
+
+  private async openWindow(bucket: string, now: Date): Promise<BurstWindow> {
+    for (;;) {
+      const latest = await this.windowLog.latestWindow(bucket);
+      if (latest && isCurrent(latest, now)) return this.enterWindow(bucket, latest, false);
+      // The previous window has ended: this call opens the next one, unless another process just did.
+      const next = nextWindow(latest, now);
+      if (await this.windowLog.createWindow(bucket, next, new Date(next.end.getTime() + WINDOW_RETENTION_MS))) return this.enterWindow(bucket, next, true);
+    }
+  }
+
+  private enterWindow(bucket: string, window: BurstWindow, opened: boolean): BurstWindow {
+    const previous = this.windows.get(bucket);
+    if (previous && previous.seq !== window.seq) this.scopes.delete(`b:${bucket}:${previous.seq}`);
+    this.windows.set(bucket, window);
+    // A window this process just opened has an empty log: no need to read it.
+    if (opened) this.burstScope(bucket, window).stale = false;
+    if (this.windows.size > MAX_TRACKED_SCOPES) this.windows.clear();
+    return window;
+  }
+}

@@ -1,0 +1,386 @@
+import { BurstLimitError, QuotaExceededError } from '../../../src/domain/errors';
+import { Admission, LimitPolicy, LimitRejection } from '../../../src/domain/limits/admission';
+import type { BurstWindow } from '../../../src/domain/limits/burst-window';
+import { BlockLimiter, BlockLog, IDLE_RETURN_MS, WindowLog } from '../../../src/persistence/block-limiter';
+import type { BlockEntry } from '../../../src/persistence/limit-blocks';
+
+/**
+ * In-memory logs with the one guarantee the limiter relies on: an entry (and a window) is an
+ * insert under a unique id, so only one caller can write it. Every operation yields to the event
+ * loop first, so concurrent admissions (and "processes": several limiters on one store) interleave.
+ */
+class MemoryStore implements BlockLog, WindowLog {
+  readonly logs = new Map<string, BlockEntry[]>();
+  readonly windows = new Map<string, BurstWindow[]>();
+  appends = 0;
+  reads = 0;
+  windowCreates = 0;
+  /** Called before createWindow inserts: lets a test make "another process" win the race. */
+  beforeCreateWindow?: (bucket: string, window: BurstWindow) => void;
+
+  private tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  async append(scope: string, entry: BlockEntry): Promise<boolean> {
+    this.appends++;
+    await this.tick();
+    const log = this.log(scope);
+    if (log.length >= entry.n) return false;
+    // The limiter must only ever append right after the entry it knows.
+    expect(entry.n).toBe(log.length + 1);
+    expect(entry.cum).toBe((log[log.length - 1]?.cum ?? 0) + entry.delta);
+    log.push(entry);
+    return true;
+  }
+
+  async latest(scope: string): Promise<BlockEntry | null> {
+    this.reads++;
+    await this.tick();
+    const log = this.log(scope);
+    return log[log.length - 1] ?? null;
+  }
+
+  async latestWindow(bucket: string): Promise<BurstWindow | null> {
+    this.reads++;
+    await this.tick();
+    const list = this.windows.get(bucket) ?? [];
+    return list[list.length - 1] ?? null;
+  }
+
+  async createWindow(bucket: string, window: BurstWindow): Promise<boolean> {
+    this.windowCreates++;
+    await this.tick();
+    this.beforeCreateWindow?.(bucket, window);
+    const list = this.windows.get(bucket) ?? [];
+    this.windows.set(bucket, list);
+    if (list.some((w) => w.seq === window.seq)) return false;
+    list.push(window);
+    return true;
+  }
+
+  /** The highest running total any log reached: never above its limit. */
+  maxGranted(): number {
+    return Math.max(0, ...[...this.logs.values()].flatMap((log) => log.map((e) => e.cum)));
+  }
+
+  operations(): number {
+    return this.appends + this.reads + this.windowCreates;
+  }
+
+  private log(scope: string): BlockEntry[] {
+    let log = this.logs.get(scope);
+    if (!log) this.logs.set(scope, (log = []));
+    return log;
+  }
+}
+
+const T0 = new Date('2031-05-10T12:00:00.000Z');
+
+function fakeClock(start = T0) {
+  let now = start.getTime();
+  return {
+    now: () => new Date(now),
+    set: (d: Date) => (now = d.getTime()),
+    advance: (ms: number) => (now += ms),
+  };
+}
+
+const free: LimitPolicy = { bucket: 'acct:a', burstLimit: 10, quotaLimit: 500, countUsage: true };
+
+const limiters: BlockLimiter[] = [];
+function limiterOn(store: MemoryStore, clock: () => Date = fakeClock().now): BlockLimiter {
+  const limiter = new BlockLimiter(store, store, clock);
+  limiters.push(limiter);
+  return limiter;
+}
+afterEach(async () => {
+  // Stop the idle sweepers (close also gives back what is held, harmlessly, to the memory store).
+  await Promise.all(limiters.splice(0).map((l) => l.close()));
+});
+
+async function settle<T>(promises: Promise<T>[]) {
+  const results = await Promise.allSettled(promises);
+  const admitted = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const rejected = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+  return { admitted, rejected };
+}
+
+async function admitUntilRefused(limiter: BlockLimiter, policy: LimitPolicy): Promise<number> {
+  let n = 0;
+  for (;;) {
+    try {
+      await limiter.admit(policy);
+      n++;
+    } catch (err) {
+      expect(err).toBeInstanceOf(LimitRejection);
+      return n;
+    }
+  }
+}
+
+describe('BlockLimiter: burst window', () => {
+  it('the first call of a new bucket opens a window at that call: remaining limit-1, used 1, reset 60 s later', async () => {
+    const { state } = await limiterOn(new MemoryStore()).admit(free);
+    expect(state).toEqual({ burstLimit: 10, burstRemaining: 9, burstResetAt: new Date(T0.getTime() + 60_000), quotaUsed: 1, quotaLimit: 500 });
+  });
+
+  it('counts down the remaining calls one by one', async () => {
+    const limiter = limiterOn(new MemoryStore());
+    const remaining: number[] = [];
+    for (let i = 0; i < 10; i++) remaining.push((await limiter.admit(free)).state.burstRemaining);
+    expect(remaining).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+  });
+
+  it('50 concurrent calls: exactly 10 admitted, 40 rejected with the burst error', async () => {
+    const store = new MemoryStore();
+    const limiter = limiterOn(store);
+    const { admitted, rejected } = await settle(Array.from({ length: 50 }, () => limiter.admit(free)));
+    expect(admitted).toHaveLength(10);
+    expect(rejected).toHaveLength(40);
+    for (const r of rejected) {
+      expect(r).toBeInstanceOf(LimitRejection);
+      expect(r.error).toBeInstanceOf(BurstLimitError);
+      expect(r.error.extra).toEqual({ retry_after: 60, remaining: 0 });
+      expect(r.state.burstRemaining).toBe(0);
+      expect(r.state.quotaUsed).toBeLessThanOrEqual(10);
+    }
+    expect(new Set(admitted.map((a) => a.state.burstRemaining)).size).toBe(10);
+    expect(await limiter.usage(free.bucket)).toBe(10);
+  });
+
+  it('two processes sharing the store: 30 concurrent calls split between them, exactly 10 admitted', async () => {
+    const store = new MemoryStore();
+    const clock = fakeClock();
+    const a = limiterOn(store, clock.now);
+    const b = limiterOn(store, clock.now);
+    const { admitted } = await settle(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).admit(free)));
+    expect(admitted).toHaveLength(10);
+    expect(store.windows.get(free.bucket)).toHaveLength(1);
+  });
+
+  it('at +59.9 s the window is still full (retry_after 1); at +60 s a new window starts at that call', async () => {
+    const clock = fakeClock();
+    const limiter = limiterOn(new MemoryStore(), clock.now);
+    for (let i = 0; i < 10; i++) await limiter.admit(free);
+    clock.advance(59_900);
+    const rejection = await limiter.admit(free).catch((e) => e);
+    expect(rejection.error.extra).toEqual({ retry_after: 1, remaining: 0 });
+    expect(rejection.error.headers).toEqual({ 'Retry-After': '1' });
+    expect(rejection.state.burstResetAt).toEqual(new Date(T0.getTime() + 60_000));
+    clock.advance(100);
+    const { state } = await limiter.admit(free);
+    expect(state.burstRemaining).toBe(9);
+    expect(state.burstResetAt).toEqual(new Date(T0.getTime() + 120_000));
+  });
+
+  it('a window is fixed from the first call after the previous one ended, not aligned to the minute', async () => {
+    const clock = fakeClock();
+    const limiter = limiterOn(new MemoryStore(), clock.now);
+    await limiter.admit(free);
+    clock.advance(5 * 60_000 + 1_234);
+    const { state } = await limiter.admit(free);
+    expect(state.burstResetAt.getTime()).toBe(T0.getTime() + 5 * 60_000 + 1_234 + 60_000);
+    expect(state.burstRemaining).toBe(9);
+  });
+
+  it('window creation race: when another process creates the window first, its window is used, not a second one', async () => {
+    const store = new MemoryStore();
+    const other: BurstWindow = { seq: 1, start: new Date(T0.getTime() - 20_000), end: new Date(T0.getTime() + 40_000) };
+    store.beforeCreateWindow = (bucket, window) => {
+      // Another process got there between our latestWindow and our insert.
+      if (window.seq === 1) store.windows.set(bucket, [other]);
+      store.beforeCreateWindow = undefined;
+    };
+    const { state } = await limiterOn(store).admit(free);
+    expect(state.burstResetAt).toEqual(other.end);
+    expect(store.windows.get(free.bucket)).toEqual([other]);
+    expect(store.windowCreates).toBe(1);
+  });
+
+  it('concurrent first calls of a bucket open one window with one insert', async () => {
+    const store = new MemoryStore();
+    const limiter = limiterOn(store);
+    await settle(Array.from({ length: 20 }, () => limiter.admit(free)));
+    expect(store.windowCreates).toBe(1);
+  });
+
+  it('a window of another process whose start is slightly in our future (clock skew) is still the current one', async () => {
+    const store = new MemoryStore();
+    const clock = fakeClock(new Date(T0.getTime() + 500));
+    const ahead = limiterOn(store, clock.now);
+    for (let i = 0; i < 10; i++) await ahead.admit(free);
+    const rejection = await limiterOn(store).admit(free).catch((e) => e);
+    expect(rejection).toBeInstanceOf(LimitRejection);
+    expect(rejection.error).toBeInstanceOf(BurstLimitError);
+    expect(store.windows.get(free.bucket)).toHaveLength(1);
+  });
+
+  it('a rejected call is not counted in the quota; the next window goes on from there', async () => {
+    const clock = fakeClock();
+    const limiter = limiterOn(new MemoryStore(), clock.now);
+    for (let i = 0; i < 10; i++) await limiter.admit(free);
+    const rejection = await limiter.admit(free).catch((e) => e);
+    expect(rejection.state.quotaUsed).toBe(10);
+    clock.advance(60_000);
+    expect((await limiter.admit(free)).state).toMatchObject({ burstRemaining: 9, quotaUsed: 11 });
+  });
+});
+
+describe('BlockLimiter: calls given back', () => {
+  it('a released call is not counted, and the next call re-uses its numbers (as if it never happened)', async () => {
+    const limiter = limiterOn(new MemoryStore());
+    await limiter.admit(free);
+    const second = await limiter.admit(free);
+    expect(second.state).toMatchObject({ burstRemaining: 8, quotaUsed: 2 });
+    await second.release();
+    expect(await limiter.usage(free.bucket)).toBe(1);
+    const third = await limiter.admit(free);
+    expect(third.state).toMatchObject({ burstRemaining: 8, quotaUsed: 2 });
+  });
+
+  it('concurrent releases and claims never admit more than the limit', async () => {
+    const limiter = limiterOn(new MemoryStore());
+    const first = await settle(Array.from({ length: 10 }, () => limiter.admit(free)));
+    await Promise.all(first.admitted.slice(0, 4).map((a) => a.release()));
+    const second = await settle(Array.from({ length: 20 }, () => limiter.admit(free)));
+    expect(second.admitted).toHaveLength(4);
+  });
+
+  it('a call released in one process is given back to the log when idle, and another process then uses it', async () => {
+    const store = new MemoryStore();
+    const clock = fakeClock();
+    const a = limiterOn(store, clock.now);
+    const b = limiterOn(store, clock.now);
+    const admitted: Admission[] = [];
+    for (let i = 0; i < 10; i++) admitted.push(await a.admit(free));
+    await admitted[3].release(); // a 5xx in process A
+    await expect(b.admit(free)).rejects.toBeInstanceOf(LimitRejection);
+    clock.advance(IDLE_RETURN_MS);
+    await a.returnIdle();
+    const filled = await b.admit(free);
+    expect(filled.state.burstRemaining).toBe(0);
+    await expect(b.admit(free)).rejects.toBeInstanceOf(LimitRejection);
+    await expect(a.admit(free)).rejects.toBeInstanceOf(LimitRejection);
+  });
+});
+
+describe('BlockLimiter: blocks', () => {
+  const team: LimitPolicy = { bucket: 'acct:t', burstLimit: 300, quotaLimit: 200_000, countUsage: true };
+
+  it('a busy bucket claims its calls in blocks: 1,000 calls cost far fewer than 1,000 appends per limit', async () => {
+    const store = new MemoryStore();
+    const limiter = limiterOn(store);
+    const busy: LimitPolicy = { bucket: 'acct:busy', burstLimit: 3000, quotaLimit: 1_000_000, countUsage: true };
+    const used: number[] = [];
+    for (let i = 0; i < 1000; i++) used.push((await limiter.admit(busy)).state.quotaUsed);
+    expect(used).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+    expect(store.appends).toBeLessThan(100);
+  });
+
+  it('a block is at most 1 % of the limit: a process killed without giving back strands little', async () => {
+    const store = new MemoryStore();
+    const limiter = limiterOn(store);
+    await settle(Array.from({ length: 400 }, () => limiter.admit({ ...team, countUsage: false })));
+    const [burstLog] = store.logs.values();
+    expect(burstLog[burstLog.length - 1].cum).toBe(300);
+    for (const entry of burstLog) expect(entry.delta).toBeLessThanOrEqual(3);
+  });
+
+  it('near the limit blocks shrink to single calls, so a process never holds more than an eighth of what is left', async () => {
+    const store = new MemoryStore();
+    const limiter = limiterOn(store);
+    await settle(Array.from({ length: 400 }, () => limiter.admit(team)));
+    const burstLog = [...store.logs.values()].find((log) => log[log.length - 1].cum === 300)!;
+    let before = 0;
+    for (const entry of burstLog) {
+      expect(entry.delta).toBeLessThanOrEqual(Math.max(1, Math.floor((300 - before) / 8)));
+      before = entry.cum;
+    }
+    expect(burstLog[burstLog.length - 1].delta).toBe(1);
+  });
+
+  it('three processes, uneven load, blocks in flight: never more than the limit; once idle blocks are given back, exactly the limit', async () => {
+    const store = new MemoryStore();
+    const clock = fakeClock();
+    const processes = [limiterOn(store, clock.now), limiterOn(store, clock.now), limiterOn(store, clock.now)];
+    // Both limits at 300: every log the store holds must stay within 300.
+    const policy = { ...team, quotaLimit: 300 };
+    const calls = Array.from({ length: 420 }, (_, i) => processes[i % 7 === 0 ? 0 : i % 7 < 3 ? 1 : 2].admit(policy));
+    const { admitted } = await settle(calls);
+    expect(admitted.length).toBeLessThanOrEqual(300);
+    expect(store.maxGranted()).toBeLessThanOrEqual(300);
+    // Whatever one process still holds unused goes back once it is idle; a process that found the
+    // window full reads the log again a second later.
+    clock.advance(IDLE_RETURN_MS);
+    await Promise.all(processes.map((p) => p.returnIdle()));
+    let more = 0;
+    for (const p of processes) more += await admitUntilRefused(p, policy);
+    expect(admitted.length + more).toBe(300);
+    expect(store.maxGranted()).toBeLessThanOrEqual(300);
+  });
+
+  it('a process that found the window full answers from memory, and reads the log again after a second', async () => {
+    const store = new MemoryStore();
+    const clock = fakeClock();
+    const limiter = limiterOn(store, clock.now);
+    for (let i = 0; i < 10; i++) await limiter.admit(free);
+    await expect(limiter.admit(free)).rejects.toBeInstanceOf(LimitRejection);
+    const before = store.operations();
+    for (let i = 0; i < 5; i++) await expect(limiter.admit(free)).rejects.toBeInstanceOf(LimitRejection);
+    expect(store.operations()).toBe(before);
+    clock.advance(1_000);
+    await expect(limiter.admit(free)).rejects.toBeInstanceOf(LimitRejection);
+    expect(store.operations()).toBe(before + 1);
+  });
+});
+
+describe('BlockLimiter: monthly quota', () => {
+  const small: LimitPolicy = { bucket: 'acct:q', burstLimit: 100, quotaLimit: 5, countUsage: true };
+
+  it('admits exactly the quota, then answers the quota error with limit, used, reset_at and Retry-After', async () => {
+    const limiter = limiterOn(new MemoryStore());
+    const { admitted } = await settle(Array.from({ length: 12 }, () => limiter.admit(small)));
+    expect(admitted).toHaveLength(5);
+    const rejection = await limiter.admit(small).catch((e) => e);
+    expect(rejection.error).toBeInstanceOf(QuotaExceededError);
+    expect(rejection.error.extra).toEqual({ quota_limit: 5, quota_used: 5, reset_at: '2031-06-01T00:00:00.000Z' });
+    const secondsToJune = Math.ceil((Date.parse('2031-06-01T00:00:00Z') - T0.getTime()) / 1000);
+    expect(rejection.error.headers).toEqual({ 'Retry-After': String(secondsToJune) });
+    expect(rejection.state).toMatchObject({ quotaUsed: 5, quotaLimit: 5, burstRemaining: 95 });
+  });
+
+  it('a new calendar month starts at 0', async () => {
+    const clock = fakeClock(new Date('2031-05-31T23:59:30.000Z'));
+    const limiter = limiterOn(new MemoryStore(), clock.now);
+    for (let i = 0; i < 5; i++) await limiter.admit(small);
+    await expect(limiter.admit(small)).rejects.toBeInstanceOf(LimitRejection);
+    clock.set(new Date('2031-06-01T00:00:00.000Z'));
+    expect((await limiter.admit(small)).state.quotaUsed).toBe(1);
+  });
+
+  it('a raised limit (tier change) applies at once, even right after the old one was found exhausted', async () => {
+    const limiter = limiterOn(new MemoryStore());
+    for (let i = 0; i < 5; i++) await limiter.admit(small);
+    await expect(limiter.admit(small)).rejects.toBeInstanceOf(LimitRejection);
+    const { state } = await limiter.admit({ ...small, quotaLimit: 10 });
+    expect(state).toMatchObject({ quotaUsed: 6, quotaLimit: 10 });
+  });
+
+  it('without a quota (enterprise) every call is still counted', async () => {
+    const limiter = limiterOn(new MemoryStore());
+    const policy: LimitPolicy = { bucket: 'acct:e', burstLimit: 3000, quotaLimit: Number.POSITIVE_INFINITY, countUsage: true };
+    let last;
+    for (let i = 0; i < 20; i++) last = await limiter.admit(policy);
+    expect(last!.state).toMatchObject({ quotaUsed: 20, quotaLimit: Number.POSITIVE_INFINITY, burstRemaining: 2980 });
+    expect(await limiter.usage('acct:e')).toBe(20);
+  });
+
+  it('a policy that counts no usage (anonymous) writes only its burst window: X-Quota-Used is the calls of the window', async () => {
+    const store = new MemoryStore();
+    const limiter = limiterOn(store);
+    const anonymous: LimitPolicy = { bucket: 'ip:198.51.100.7', burstLimit: 30, quotaLimit: Number.POSITIVE_INFINITY, countUsage: false };
+    const states = [];
+    for (let i = 0; i < 3; i++) states.push((await limiter.admit(anonymous)).state);
+    expect(states.map((s) => [s.burstRemaining, s.quotaUsed])).toEqual([[29, 1], [28, 2], [27, 3]]);
+    expect(store.logs.size).toBe(1);
+  });
+});
