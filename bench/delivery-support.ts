@@ -64,6 +64,16 @@ export async function spawnPlatform(env: NodeJS.ProcessEnv): Promise<PlatformPro
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  // Its own process group outlives this process unless stopped with it.
+  const stopWithUs = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  };
+  process.once('exit', stopWithUs);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   let out = '';
   const logFile = env.DATA_DIR ? createWriteStream(path.join(env.DATA_DIR, 'platform.log'), { flags: 'a' }) : undefined;
   child.stdout!.on('data', (d) => {

@@ -1,0 +1,58 @@
+/**
+ * The layer rule (README "Architecture"): dependencies point inward.
+ *   transport → services → domain;  persistence, temporal, activities → domain;
+ *   domain imports nothing of ours outside itself; workflows import only deterministic code.
+ * Run by `npm test` (scripts/run-tests.ts); test/unit/architecture/layers.test.ts shows a wrong-way import fails it.
+ */
+const OURS = '^(src|workflows|activities)/';
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-imports-nothing-outward',
+      comment: 'src/domain holds rules only: no HTTP, store, Temporal, config, services or delivery I/O of ours.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: OURS, pathNot: '^src/domain/' },
+    },
+    {
+      name: 'workflows-are-deterministic',
+      comment: 'workflows/ imports only @temporalio/workflow, pure domain code, search attribute keys, and types.',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        pathNot: ['^workflows/', '^src/domain/', '^src/temporal/search-attributes\\.ts$', '@temporalio/(workflow|common)'],
+      },
+    },
+    {
+      name: 'persistence-knows-no-caller',
+      severity: 'error',
+      from: { path: '^src/persistence/' },
+      to: { path: '^(src/(transport|services|temporal|main)|activities|workflows)/' },
+    },
+    {
+      name: 'services-know-no-transport',
+      severity: 'error',
+      from: { path: '^src/services/' },
+      to: { path: '^src/(transport|main)/' },
+    },
+    {
+      name: 'activities-know-no-api',
+      severity: 'error',
+      from: { path: '^activities/' },
+      to: { path: '^src/(transport|services|main)/' },
+    },
+    {
+      name: 'nothing-imports-the-entry-points',
+      severity: 'error',
+      from: { pathNot: '^(src/main|test|bench|scripts)/' },
+      to: { path: '^src/main/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(node_modules|dist|\\.data|\\.tools)/' },
+  },
+};
