@@ -1,8 +1,6 @@
+import { idempotencyExpiry } from '../domain/webhooks/idempotency-window';
 import type { EventDoc } from '../persistence/events';
 import type { NewIdempotencyRecord } from '../persistence/idempotency-records';
-
-/** CONTRACT §4: a repeat of a key within 24 h gets the original answer. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 /** The 202 body of a new event, answered again (with 200) to every repeat of its key. */
 export function ingestResponse(event: EventDoc): Record<string, unknown> {
@@ -23,6 +21,6 @@ export function idempotencyRecordFor(event: EventDoc): NewIdempotencyRecord {
     event_id: event._id,
     response: ingestResponse(event),
     created_at: event.created_at,
-    expires_at: new Date(event.created_at.getTime() + IDEMPOTENCY_WINDOW_MS),
+    expires_at: idempotencyExpiry(event.created_at),
   };
 }
