@@ -41,11 +41,20 @@ describe('store budget of the delivery path', () => {
 
   const summary = (list: typeof commands) => list.map((c) => `${c.name} ${c.collection}`).sort();
 
+  /** Waits until earlier work (deliveries of earlier events) has stopped talking to the store. */
+  async function quiet(): Promise<void> {
+    for (let seen = -1; seen !== commands.length; ) {
+      seen = commands.length;
+      await new Promise((r) => setTimeout(r, 700));
+    }
+  }
+
   it('an ingest with an idempotency key: read the key, insert the event, claim the key (3 round trips)', async () => {
     const api = await account();
     // Workflow starts are held so that no attempt's commands mix into the count.
     const starts = holdMethod(platform.services.scheduler, 'start');
     try {
+      await quiet();
       commands.length = 0;
       const res = await api.post('/api/v1/webhooks/events', { type: 'budget.keyed', data: {}, idempotency_key: 'budget-1' });
       expect(res.status).toBe(202);
@@ -60,6 +69,7 @@ describe('store budget of the delivery path', () => {
     const api = await account();
     const starts = holdMethod(platform.services.scheduler, 'start');
     try {
+      await quiet();
       commands.length = 0;
       expect((await api.post('/api/v1/webhooks/events', { type: 'budget.plain', data: {} })).status).toBe(202);
       expect(summary(commands)).toEqual(['insert events']);
@@ -73,6 +83,7 @@ describe('store budget of the delivery path', () => {
     const api = await account();
     const first = await api.post('/api/v1/webhooks/events', { type: 'budget.repeat', data: {}, idempotency_key: 'budget-2' });
     await eventually(async () => (await api.get(`/api/v1/webhooks/events/${first.body.id}`)).body.status === 'delivered' || undefined);
+    await quiet();
     commands.length = 0;
     const repeat = await api.post('/api/v1/webhooks/events', { type: 'budget.repeat', data: {}, idempotency_key: 'budget-2' });
     expect(repeat.status).toBe(200);
@@ -81,7 +92,7 @@ describe('store budget of the delivery path', () => {
 
   it('an attempt: one read (the endpoint) and one write (the attempt and the delivery state)', async () => {
     const api = await account();
-    await new Promise((r) => setTimeout(r, 500));
+    await quiet();
     commands.length = 0;
     const res = await api.post('/api/v1/webhooks/events', { type: 'budget.attempt', data: {} });
     await eventually(async () => receiver.received.some((r) => JSON.parse(r.rawBody).id === res.body.id) || undefined);
