@@ -1,13 +1,15 @@
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { PayloadTooLargeError, ValidationError } from '../../../domain/errors';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-nesting';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Reads and parses JSON bodies itself (instead of a generic body parser) so that the
- * errors are ours: over 1 MiB → 413, not JSON → 400. The raw text is kept for handlers
- * that need exact bytes.
+ * errors are ours: over 1 MiB → 413, not JSON → 400, objects/arrays nested more than
+ * MAX_JSON_DEPTH levels → 400 (before anything walks them recursively). The raw text is kept
+ * for handlers that need exact bytes.
  */
 export function jsonBody(): Middleware {
   return async (ctx, next) => {
@@ -30,6 +32,9 @@ export function jsonBody(): Middleware {
     } else if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
       ctx.request.body = Object.fromEntries(new URLSearchParams(raw));
     } else {
+      if (exceedsJsonDepth(raw)) {
+        throw new ValidationError(`Request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, [], 'json_too_deep');
+      }
       try {
         ctx.request.body = JSON.parse(raw);
       } catch {
