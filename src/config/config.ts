@@ -45,6 +45,16 @@ const EnvSchema = z.object({
   ),
   /** Trust X-Forwarded-For for the client IP (only behind a proxy you control). */
   TRUST_PROXY: bool.default(false),
+  /** With TRUST_PROXY: how many proxies of ours append to X-Forwarded-For; the client is the entry they appended. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  /** Most endpoints one account may register (422 past it). */
+  MAX_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Name servers for destination lookups (`ip` or `ip:port`, comma-separated); default: the system's (resolv.conf). */
+  DNS_SERVERS: optionalString.refine((v) => v === undefined || v.split(',').every((s) => /^\[?[0-9A-Fa-f:.]+\]?(:\d{1,5})?$/.test(s.trim())), 'must be comma-separated ip or ip:port'),
+  /** Time allowed for one destination lookup (A and AAAA together). */
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** Destination lookups in flight per process; more wait for a free place (within their time-out). */
+  DNS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(64),
   /** How often the API re-dispatches events whose workflows were not started (crash between store and start). */
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
 });
@@ -59,8 +69,19 @@ export type Config = Readonly<{
   delivery: { allowPrivateNetworks: boolean };
   secretsEncryptionKey?: Buffer;
   trustProxy: boolean;
+  /** Trusted proxies in front of the API (only with trustProxy). */
+  trustProxyHops: number;
+  maxEndpointsPerAccount: number;
+  dns: DnsConfig;
   dispatchSweepIntervalMs: number;
 }>;
+
+export interface DnsConfig {
+  /** undefined: the system's name servers. */
+  servers?: string[];
+  timeoutMs: number;
+  maxConcurrent: number;
+}
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, reason: string) {
@@ -97,6 +118,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     delivery: { allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS },
     secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    maxEndpointsPerAccount: e.MAX_ENDPOINTS_PER_ACCOUNT,
+    dns: {
+      servers: e.DNS_SERVERS?.split(',').map((s) => s.trim()),
+      timeoutMs: e.DNS_TIMEOUT_MS,
+      maxConcurrent: e.DNS_MAX_CONCURRENT,
+    },
     dispatchSweepIntervalMs: e.DISPATCH_SWEEP_INTERVAL_MS,
   });
 }

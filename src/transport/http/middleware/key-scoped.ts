@@ -2,8 +2,8 @@ import type { Middleware } from 'koa';
 import { ForbiddenError } from '../../../domain/errors';
 import { productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
 import type { RateLimiter } from '../../../domain/limits/rate-limiter';
-import { TIERS } from '../../../domain/limits/tiers';
 import { bearerToken, KeyAuthenticator } from '../../../services/key-authenticator';
+import { accountLimitPolicy } from './account-limit-policy';
 import { metered } from './metered';
 
 export const KEY_SCOPED_PREFIX = '/api/v1/';
@@ -20,8 +20,7 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: RateLimiter)
     if (!path.startsWith(KEY_SCOPED_PREFIX)) return next();
     const principal = await authenticator.authenticate(bearerToken(ctx.get('Authorization') || undefined));
     ctx.state.principal = principal;
-    const tier = TIERS[principal.account.tier];
-    await metered(ctx, limiter, { bucket: `acct:${principal.account._id}`, burstLimit: tier.burstPerMinute, quotaLimit: tier.monthlyQuota }, async () => {
+    await metered(ctx, limiter, accountLimitPolicy(principal.account), async () => {
       const segment = path.slice(KEY_SCOPED_PREFIX.length).split('/')[0];
       const product = productForPathSegment(segment);
       if (product && product !== principal.key.product) {
