@@ -198,6 +198,27 @@ describe('abuse and fault hardening', () => {
       expect((await api.post('/api/v1/webhooks/events', `{"type":"deep.event","data":${nested(MAX_JSON_DEPTH)}}`)).status).toBe(400);
     });
 
+    it('no operation of the OpenAPI document answers a deep, wide or oversized body with a 5xx', async () => {
+      const { key } = await createAccountWithKey(platform);
+      const api = apiClient(platform, key);
+      const document = (await api.get('/openapi.json')).body;
+      const wide = `{"type":"wide.event","items":[],"url":"https://127.0.0.1:9/","data":{${Array.from({ length: 60_000 }, (_, i) => `"k${i}":${i}`).join(',')}}}`;
+      const bodies = { deep: `{"type":"t","data":${nested(10_000)},"items":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, wide, oversized: `{"data":"${'x'.repeat(1_100_000)}"}` };
+      const answers: string[] = [];
+      for (const [path, operations] of Object.entries<Record<string, { requestBody?: unknown }>>(document.paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          if (!operation.requestBody) continue;
+          const url = path.replace('{event_id}', '1').replace(/\{[a-z_]+\}/g, 'ep_000000000000000000000000');
+          for (const [kind, body] of Object.entries(bodies)) {
+            const res = await api.call(method.toUpperCase(), url, body, { 'x-api-key': key });
+            answers.push(`${method.toUpperCase()} ${path} ${kind} → ${res.status}`);
+          }
+        }
+      }
+      expect(answers.length).toBeGreaterThanOrEqual(9);
+      expect(answers.filter((a) => / → 5\d\d$/.test(a))).toEqual([]);
+    });
+
     it('is refused on the dashboard test-event form too', async () => {
       const { client, accountId } = await dashboardUser();
       const res = await client.submit('/dashboard/events', '/dashboard/events', { type: 'deep.event', data: nested(5_000) });
