@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../infra/tools';
@@ -20,6 +21,13 @@ const optionalString = z
   .min(1)
   .optional()
   .or(z.literal('').transform(() => undefined));
+
+/** What dns.Resolver#setServers takes: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
+function isNameServer(text: string): boolean {
+  const match = /^\[([^\]]+)\]:(\d{1,5})$/.exec(text) ?? /^([0-9.]+):(\d{1,5})$/.exec(text);
+  const [address, port] = match ? [match[1] as string, Number(match[2])] : [text, 53];
+  return isIP(address) !== 0 && port >= 1 && port <= 65535;
+}
 
 const EnvSchema = z.object({
   PORT: listenPort.default(3000),
@@ -50,7 +58,7 @@ const EnvSchema = z.object({
   /** Most endpoints one account may register (422 past it). */
   MAX_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(100),
   /** Name servers for destination lookups (`ip` or `ip:port`, comma-separated); default: the system's (resolv.conf). */
-  DNS_SERVERS: optionalString.refine((v) => v === undefined || v.split(',').every((s) => /^\[?[0-9A-Fa-f:.]+\]?(:\d{1,5})?$/.test(s.trim())), 'must be comma-separated ip or ip:port'),
+  DNS_SERVERS: optionalString.refine((v) => v === undefined || v.split(',').every((s) => isNameServer(s.trim())), 'must be comma-separated ip, ip:port or [ipv6]:port'),
   /** Time allowed for one destination lookup (A and AAAA together). */
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Destination lookups in flight per process; more wait for a free place (within their time-out). */
