@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { createGuardedLookup, resolveAndCheck } from '../src/domain/webhooks/destination-resolver';
+import { createGuardedLookup, LookupAllFunction, resolveAndCheck } from '../src/domain/webhooks/destination-resolver';
 
 /** platform-api.md: no answer within 30 seconds is a failure. */
 export const DELIVERY_TIMEOUT_MS = 30_000;
@@ -30,12 +30,14 @@ export interface HttpSender {
  * new connection would use (SSRF guard at connect time: the address checked is the address
  * connected to). Each attempt is also checked up front, which covers IP-literal hosts
  * (connect does not call lookup for them) and turns a refusal into a recorded outcome.
- * Redirects are never followed: a 3xx is a failed attempt.
+ * Redirects are never followed: a 3xx is a failed attempt. Names are resolved by `lookup` (c-ares
+ * with a time-out, see dns-lookup.ts): a name that does not resolve in time is a failed attempt.
  */
-export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number }): HttpSender {
+export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number; lookup?: LookupAllFunction }): HttpSender {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const resolveOptions = { allowPrivate: options.allowPrivateNetworks, lookup: options.lookup };
   const agent = new Agent({
-    connect: { lookup: createGuardedLookup({ allowPrivate: options.allowPrivateNetworks }) as never, timeout: timeoutMs },
+    connect: { lookup: createGuardedLookup(resolveOptions) as never, timeout: timeoutMs },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     keepAliveTimeout: 10_000,
@@ -47,7 +49,7 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; timeo
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       const url = new URL(req.url);
-      const check = await resolveAndCheck(url.hostname, { allowPrivate: options.allowPrivateNetworks });
+      const check = await resolveAndCheck(url.hostname, resolveOptions);
       if (!check.ok) return { statusCode: null, responseBody: null, error: check.message, durationMs: elapsed() };
       try {
         const response = await request(url, {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../infra/tools';
@@ -20,6 +21,13 @@ const optionalString = z
   .min(1)
   .optional()
   .or(z.literal('').transform(() => undefined));
+
+/** What dns.Resolver#setServers takes: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
+function isNameServer(text: string): boolean {
+  const match = /^\[([^\]]+)\]:(\d{1,5})$/.exec(text) ?? /^([0-9.]+):(\d{1,5})$/.exec(text);
+  const [address, port] = match ? [match[1] as string, Number(match[2])] : [text, 53];
+  return isIP(address) !== 0 && port >= 1 && port <= 65535;
+}
 
 const EnvSchema = z.object({
   PORT: listenPort.default(3000),
@@ -45,6 +53,16 @@ const EnvSchema = z.object({
   ),
   /** Trust X-Forwarded-For for the client IP (only behind a proxy you control). */
   TRUST_PROXY: bool.default(false),
+  /** With TRUST_PROXY: how many proxies of ours append to X-Forwarded-For; the client is the entry they appended. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  /** Most endpoints one account may register (422 past it). */
+  MAX_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Name servers for destination lookups (`ip` or `ip:port`, comma-separated); default: the system's (resolv.conf). */
+  DNS_SERVERS: optionalString.refine((v) => v === undefined || v.split(',').every((s) => isNameServer(s.trim())), 'must be comma-separated ip, ip:port or [ipv6]:port'),
+  /** Time allowed for one destination lookup (A and AAAA together). */
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** Destination lookups in flight per process; more wait for a free place (within their time-out). */
+  DNS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(64),
   /** How often each API process looks for dead API processes whose accepted events need their workflows started. */
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /** An API process whose lease is not renewed for this long is taken for dead (its events are recovered). */
@@ -72,6 +90,10 @@ export type Config = Readonly<{
   delivery: { allowPrivateNetworks: boolean };
   secretsEncryptionKey?: Buffer;
   trustProxy: boolean;
+  /** Trusted proxies in front of the API (only with trustProxy). */
+  trustProxyHops: number;
+  maxEndpointsPerAccount: number;
+  dns: DnsConfig;
   dispatchSweepIntervalMs: number;
   instanceLeaseTtlMs: number;
   ingestBacklogLimit: number;
@@ -79,6 +101,13 @@ export type Config = Readonly<{
   publicUrl: string;
   metrics: { port?: number; host: string; token?: string };
 }>;
+
+export interface DnsConfig {
+  /** undefined: the system's name servers. */
+  servers?: string[];
+  timeoutMs: number;
+  maxConcurrent: number;
+}
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, reason: string) {
@@ -115,6 +144,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     delivery: { allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS },
     secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    maxEndpointsPerAccount: e.MAX_ENDPOINTS_PER_ACCOUNT,
+    dns: {
+      servers: e.DNS_SERVERS?.split(',').map((s) => s.trim()),
+      timeoutMs: e.DNS_TIMEOUT_MS,
+      maxConcurrent: e.DNS_MAX_CONCURRENT,
+    },
     dispatchSweepIntervalMs: e.DISPATCH_SWEEP_INTERVAL_MS,
     instanceLeaseTtlMs: e.INSTANCE_LEASE_TTL_MS,
     ingestBacklogLimit: e.INGEST_BACKLOG_LIMIT,

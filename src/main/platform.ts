@@ -7,6 +7,7 @@ import { createDeliveryActivities } from '../../activities/delivery-activities';
 import { createHttpSender, HttpSender } from '../../activities/http-sender';
 import type { Config } from '../config/config';
 import type { LimitAdmitter } from '../domain/limits/admission';
+import { createDnsLookup } from '../domain/webhooks/dns-lookup';
 import { createSecretBox } from '../domain/webhooks/secret-box';
 import { EmbeddedServer, startFerretDb, startTemporalDevServer } from '../infra/embedded-servers';
 import { createLogger, Logger } from '../infra/logger';
@@ -191,12 +192,15 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       logger,
     });
     const endpointsCache = new AccountEndpointsCache(repositories.endpoints);
+    const dnsLookup = createDnsLookup(config.dns);
     const services: Services = {
       accounts: new AccountService(repositories.accounts, repositories.apiKeys, (hash) => authenticator.invalidate(hash)),
       authenticator,
       limiter,
       endpoints: new EndpointService(repositories.endpoints, repositories.deliveries, scheduler, secretBox, endpointsCache, {
         allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+        maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+        dnsLookup,
       }),
       events: new EventService({
         events: repositories.events,
@@ -237,7 +241,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
 
     // 4. Worker role: runs delivery workflows and their activities.
     if (options.roles.worker) {
-      const sender: HttpSender = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks });
+      const sender: HttpSender = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
       const worker = await createDeliveryWorker({
         connection: temporalConnection.native!,
         namespace: config.temporal.namespace,
@@ -297,7 +301,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         const drained = await outbox.drain(10_000);
         await lease.stop({ release: drained });
       });
-      const app = createApp({ logger, registry, routes, trustProxy: config.trustProxy, guards: [keyScoped(authenticator, limiter), estimatorAccess(authenticator, limiter)], before: [dashboard] });
+      const app = createApp({ logger, registry, routes, trustProxy: config.trustProxy, trustProxyHops: config.trustProxyHops, guards: [keyScoped(authenticator, limiter), estimatorAccess(authenticator, limiter)], before: [dashboard] });
       const server: Server = await new Promise((resolve, reject) => {
         const s = app.listen(config.port, config.host, () => resolve(s));
         s.once('error', reject);

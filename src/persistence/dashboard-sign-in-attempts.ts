@@ -4,7 +4,7 @@ import { ensureExpiry } from './ttl';
 
 interface SignInAttemptDoc {
   _id: string;
-  /** What is throttled: `email:<address>`, `ip:<address>`, `signup-ip:<address>`. */
+  /** What is throttled: `email-ip:<ip>:<email>`, `ip:<ip>`, `signup-ip:<ip>`. */
   scope: string;
   at: Date;
   expires_at: Date;

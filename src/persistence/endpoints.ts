@@ -49,6 +49,11 @@ export class Endpoints {
     return this.col.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
   }
 
+  /** Every endpoint of the account, disabled ones included (scans on FerretDB; the account index on MongoDB). */
+  countForAccount(accountId: string): Promise<number> {
+    return this.col.countDocuments({ account_id: accountId });
+  }
+
   listEnabled(accountId: string): Promise<EndpointDoc[]> {
     return this.col.find({ account_id: accountId, disabled: false }).sort({ created_at: 1, _id: 1 }).toArray();
   }

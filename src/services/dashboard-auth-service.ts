@@ -21,8 +21,11 @@ export interface ThrottlePolicy {
 }
 
 export interface DashboardAuthOptions {
-  /** Failed sign-ins per email address (whether or not an account has it). */
-  perEmail: ThrottlePolicy;
+  /**
+   * Failed sign-ins per (email address, client IP), whether or not an account has the email.
+   * Not per email alone: then anyone could lock a user out by failing sign-ins with their email.
+   */
+  perEmailAndIp: ThrottlePolicy;
   /** Failed sign-ins per client IP (one address trying many emails). */
   perIp: ThrottlePolicy;
   /** Sign-up attempts per client IP (each one costs an argon2 hash and creates an account). */
@@ -32,7 +35,7 @@ export interface DashboardAuthOptions {
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 export const DEFAULT_DASHBOARD_AUTH_OPTIONS: DashboardAuthOptions = {
-  perEmail: { limit: 5, windowMs: FIFTEEN_MINUTES },
+  perEmailAndIp: { limit: 5, windowMs: FIFTEEN_MINUTES },
   perIp: { limit: 20, windowMs: FIFTEEN_MINUTES },
   signUpPerIp: { limit: 20, windowMs: FIFTEEN_MINUTES },
   sessionLifetimeMs: SESSION_LIFETIME_MS,
@@ -122,7 +125,7 @@ export class DashboardAuthService {
   async signIn(email: string, password: string, ip: string): Promise<NewSession> {
     const normalized = email.trim().toLowerCase();
     const reservation = await this.reserve([
-      { scope: `email:${normalized}`, policy: this.options.perEmail },
+      { scope: `email-ip:${ip}:${normalized}`, policy: this.options.perEmailAndIp },
       { scope: `ip:${ip}`, policy: this.options.perIp },
     ]);
     const account = normalized.length > 0 ? await this.accounts.findByEmail(normalized) : null;

@@ -1,7 +1,7 @@
 import { NotFoundError, UnprocessableError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { hostnameForLookup, validateDestinationUrl } from '../domain/webhooks/destination-address';
-import { resolveAndCheck } from '../domain/webhooks/destination-resolver';
+import { LookupAllFunction, resolveAndCheck } from '../domain/webhooks/destination-resolver';
 import { DEFAULT_EVENT_PATTERNS, validateEventPatterns } from '../domain/webhooks/event-pattern';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import { generateSigningSecret } from '../domain/webhooks/signature';
@@ -34,6 +34,14 @@ export interface EndpointPatch {
   disabled?: boolean;
 }
 
+export interface EndpointServiceOptions {
+  allowPrivateNetworks: boolean;
+  /** Endpoints one account may have, disabled ones included (MAX_ENDPOINTS_PER_ACCOUNT). */
+  maxEndpointsPerAccount: number;
+  /** Destination name lookups (c-ares with the DNS_* settings); default: dns-lookup.ts's defaults. */
+  dnsLookup?: LookupAllFunction;
+}
+
 interface EndpointCursor {
   c: number;
   id: string;
@@ -48,13 +56,26 @@ export class EndpointService {
     private readonly scheduler: DeliveryScheduler,
     private readonly secretBox: SecretBox,
     private readonly cache: AccountEndpointsCache,
-    private readonly options: { allowPrivateNetworks: boolean },
+    private readonly options: EndpointServiceOptions,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  get maxEndpointsPerAccount(): number {
+    return this.options.maxEndpointsPerAccount;
+  }
+
+  /**
+   * At most maxEndpointsPerAccount endpoints per account (422 `endpoint_limit_reached`). The store
+   * has no atomic check-and-insert, so the new endpoint is counted again after its insert and
+   * removed when the account is then over the cap: every concurrent create sees its own insert and
+   * all earlier ones, so the cap is never exceeded (at the very edge, concurrent creates may all
+   * be refused where one would have fitted).
+   */
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
     const url = await this.checkUrl(input.url);
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
+    const max = this.options.maxEndpointsPerAccount;
+    if ((await this.endpoints.countForAccount(accountId)) >= max) throw endpointLimitReached(max);
     const secret = generateSigningSecret();
     const now = this.clock();
     const doc: EndpointDoc = {
@@ -69,6 +90,10 @@ export class EndpointService {
       updated_at: now,
     };
     await this.endpoints.insert(doc);
+    if ((await this.endpoints.countForAccount(accountId)) > max) {
+      await this.endpoints.delete(accountId, doc._id);
+      throw endpointLimitReached(max);
+    }
     this.cache.invalidate(accountId);
     return { ...endpointView(doc), secret };
   }
@@ -134,7 +159,8 @@ export class EndpointService {
   /**
    * CONTRACT §3: malformed → 400; not https, credentials, or a host that is or resolves to
    * a refused address → 422. A name that does not resolve now is accepted (DNS may be set up
-   * after registration); every attempt checks again and records the failure.
+   * after registration); every attempt checks again and records the failure. A name whose
+   * lookup does not finish within the DNS time-out is a 422: it could not be checked.
    */
   private async checkUrl(raw: string): Promise<string> {
     const verdict = validateDestinationUrl(raw, { allowPrivate: this.options.allowPrivateNetworks });
@@ -142,8 +168,11 @@ export class EndpointService {
       if (verdict.status === 400) throw new ValidationError(verdict.message, [{ path: 'url', message: verdict.message }], verdict.code);
       throw new UnprocessableError(verdict.message, verdict.code);
     }
-    const resolved = await resolveAndCheck(hostnameForLookup(verdict.url), { allowPrivate: this.options.allowPrivateNetworks });
-    if (!resolved.ok && resolved.code === 'destination_not_allowed') throw new UnprocessableError(resolved.message, resolved.code);
+    const resolved = await resolveAndCheck(hostnameForLookup(verdict.url), {
+      allowPrivate: this.options.allowPrivateNetworks,
+      lookup: this.options.dnsLookup,
+    });
+    if (!resolved.ok && resolved.code !== 'dns_lookup_failed') throw new UnprocessableError(resolved.message, resolved.code);
     return raw;
   }
 
@@ -157,6 +186,13 @@ export class EndpointService {
     }
     return [...verdict.patterns];
   }
+}
+
+function endpointLimitReached(max: number): UnprocessableError {
+  return new UnprocessableError(
+    `This account already has the most endpoints it may have (${max}). Delete one, or subscribe an existing endpoint to more event types.`,
+    'endpoint_limit_reached',
+  );
 }
 
 function notFound(id: string): NotFoundError {

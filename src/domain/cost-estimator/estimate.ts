@@ -1,5 +1,7 @@
+import type Decimal from 'decimal.js';
+import { UnprocessableError } from '../errors';
 import type { Catalog } from './catalog';
-import type { Provider } from './constants';
+import { MAX_ANNUAL_ESTIMATE_USD, type Provider } from './constants';
 import type { EstimateItem } from './estimate-request';
 import { lineMonthlyCost } from './line-cost';
 import { matchCatalogEntry } from './match-catalog-entry';
@@ -39,6 +41,7 @@ export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], c
   const breakdown = items.map((item, index): BreakdownLine => {
     const entry = matchCatalogEntry(catalog, item, index);
     const monthly = lineMonthlyCost(entry, item, index);
+    assertInRange(monthly, `items[${index}] costs`, index);
     total = total.plus(monthly);
     return {
       provider: entry.provider,
@@ -51,10 +54,21 @@ export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], c
     };
   });
   const totalMonthly = roundToCents(total);
+  assertInRange(totalMonthly, 'The estimate totals');
   return {
     totalMonthlyUsd: centsToNumber(totalMonthly),
     totalAnnualUsd: centsToNumber(totalMonthly.times(12)),
     breakdown,
     generatedAt: clock().toISOString(),
   };
+}
+
+/** Refuses a monthly amount whose annual figure (12 × monthly) is over what an estimate reports exactly. */
+function assertInRange(monthly: Decimal, subject: string, index?: number): void {
+  if (roundToCents(monthly).times(12).lte(MAX_ANNUAL_ESTIMATE_USD)) return;
+  throw new UnprocessableError(
+    `${subject} more than the largest amount an estimate reports ($${MAX_ANNUAL_ESTIMATE_USD.toLocaleString('en-US')} a year); lower quantity, hoursPerMonth or gbPerMonth.`,
+    'estimate_out_of_range',
+    index === undefined ? {} : { index },
+  );
 }

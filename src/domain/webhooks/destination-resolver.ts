@@ -7,9 +7,11 @@
  * window this closes. createGuardedLookup packages the same check as a `lookup` function for
  * net/tls/undici `connect`, so the address checked is the address connected to.
  */
-import { promises as dnsPromises } from 'node:dns';
 import type { LookupAddress } from 'node:dns';
 import { classifyAddress, parseIpLiteral } from './destination-address';
+import { createDnsLookup, type LookupAllFunction } from './dns-lookup';
+
+export type { LookupAllFunction } from './dns-lookup';
 
 export interface CheckedAddress {
   /** Canonical text form, safe to pass to connect(). */
@@ -17,25 +19,21 @@ export interface CheckedAddress {
   family: 4 | 6;
 }
 
-export type LookupAllFunction = (
-  hostname: string,
-  options: { all: true; verbatim: true },
-) => Promise<ReadonlyArray<{ address: string; family: number }>>;
-
 export interface ResolveOptions {
   /** DELIVERY_ALLOW_PRIVATE_NETWORKS=true: every parseable address is accepted. */
   allowPrivate?: boolean;
-  /** Injected for tests; defaults to dns.promises.lookup (the OS resolver, like connect uses). */
+  /** The platform's lookup (createDnsLookup with the DNS_* settings); default: createDnsLookup's defaults. */
   lookup?: LookupAllFunction;
 }
 
 export type ResolveAndCheckResult =
   | { ok: true; hostname: string; addresses: CheckedAddress[] }
-  | { ok: false; code: 'dns_lookup_failed'; hostname: string; message: string }
+  | { ok: false; code: 'dns_lookup_failed' | 'dns_timeout'; hostname: string; message: string }
   | { ok: false; code: 'destination_not_allowed'; hostname: string; address: string; reason: string; message: string };
 
-export const defaultLookup: LookupAllFunction = (hostname, options) =>
-  dnsPromises.lookup(hostname, options) as Promise<LookupAddress[]>;
+let sharedDefault: LookupAllFunction | undefined;
+/** c-ares with the default time-out and concurrency (see dns-lookup.ts), created on first use. */
+export const defaultLookup: LookupAllFunction = (hostname, options) => (sharedDefault ??= createDnsLookup())(hostname, options);
 
 /**
  * Resolves `hostname` (a name, an IPv4 literal, or an IPv6 literal with or without brackets) and
@@ -55,6 +53,10 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions 
       found = await (options.lookup ?? defaultLookup)(name, { all: true, verbatim: true });
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
+      if (code === 'ETIMEOUT') {
+        const message = error instanceof Error && error.message.startsWith('DNS lookup') ? error.message : `DNS lookup of ${name} timed out.`;
+        return { ok: false, code: 'dns_timeout', hostname: name, message };
+      }
       return {
         ok: false,
         code: 'dns_lookup_failed',

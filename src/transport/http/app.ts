@@ -20,6 +20,12 @@ export interface AppOptions {
   /** Trust X-Forwarded-For for ctx.ip (only behind a proxy you control). */
   trustProxy?: boolean;
   /**
+   * With trustProxy: the number of proxies of ours in front of the app. Each appends the address
+   * it received from to X-Forwarded-For, so the client is the entry this many from the right;
+   * anything to its left was sent by the client itself and is ignored. Default 1.
+   */
+  trustProxyHops?: number;
+  /**
    * Middleware that runs before the request body is read: authentication and metering of
    * key-scoped calls, so that a call with an unreadable body is still answered 401 when its key
    * is bad, and is counted and carries the limit headers when its key is good (CONTRACT §2).
@@ -30,7 +36,7 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions): Koa {
-  const app = new Koa({ proxy: options.trustProxy ?? false });
+  const app = new Koa({ proxy: options.trustProxy ?? false, maxIpsCount: options.trustProxyHops ?? 1 });
   // Paths are case-sensitive: `/API/V1/...` is not `/api/v1/...` (and must not reach its handlers unauthenticated).
   const router = new Router({ sensitive: true });
   for (const route of options.routes) mountRoute(router, options.registry, route);

@@ -1,5 +1,6 @@
 import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { MAX_JSON_DEPTH } from './json-nesting';
 
 /** The one error format (CONTRACT §2), as documented. */
 export const ErrorBody = z.object({
@@ -15,7 +16,7 @@ export const ErrorBody = z.object({
 });
 
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid body or parameters (`details` says where).',
+  400: `Invalid body or parameters (\`details\` says where), or a JSON body nesting objects/arrays more than ${MAX_JSON_DEPTH} levels deep (\`json_too_deep\`).`,
   401: 'Missing, malformed, unknown or revoked key.',
   403: 'The key belongs to another product.',
   404: 'Not found, or owned by another account.',

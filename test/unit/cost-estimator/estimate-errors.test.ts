@@ -76,4 +76,38 @@ describe('estimate errors', () => {
     );
     expect(err).toMatchObject({ code: 'unknown_service', extra: { index: 1 } });
   });
+
+  describe('amounts beyond what an estimate reports exactly (annual $10 trillion)', () => {
+    const gp3 = { provider: 'aws' as const, service: 'Amazon EBS', instance: 'gp3', quantity: 1 };
+
+    it('422 estimate_out_of_range naming the item for a quantity of 1e308 (once priced as null)', async () => {
+      const err = await thrownBy(() => estimate(m5, { ...m5, quantity: 1e308 }));
+      expect(err).toBeInstanceOf(UnprocessableError);
+      expect(err).toMatchObject({ status: 422, code: 'estimate_out_of_range', extra: { index: 1 } });
+      expect((err as Error).message).toBe(
+        'items[1] costs more than the largest amount an estimate reports ($10,000,000,000,000 a year); lower quantity, hoursPerMonth or gbPerMonth.',
+      );
+    });
+
+    it('422 for a gbPerMonth of 1e308', async () => {
+      const err = await thrownBy(() => estimate({ ...gp3, gbPerMonth: 1e308 }));
+      expect(err).toMatchObject({ code: 'estimate_out_of_range', extra: { index: 0 } });
+    });
+
+    it('422 without an index when every item fits but the total does not', async () => {
+      // 1e10 × 0.096 × 730 = 700,800,000,000 a month: 8.4 trillion a year each, 16.8 trillion together.
+      const big = { ...m5, quantity: 1e10 };
+      await expect(estimate(big)).resolves.toMatchObject({ totalMonthlyUsd: 700_800_000_000, totalAnnualUsd: 8_409_600_000_000 });
+      const err = await thrownBy(() => estimate(big, big));
+      expect(err).toMatchObject({ code: 'estimate_out_of_range', extra: {} });
+      expect((err as Error).message).toMatch(/^The estimate totals more than/);
+    });
+
+    it('the largest amount still reported is exact to the cent', async () => {
+      // 10 trillion a year = 833,333,333,333.33 a month at most: 0.08 × gbPerMonth × quantity.
+      const result = await estimate({ ...gp3, quantity: 1, gbPerMonth: 10_416_666_666_666.625 });
+      expect(result.totalMonthlyUsd).toBe(833_333_333_333.33);
+      expect(result.totalAnnualUsd).toBe(9_999_999_999_999.96);
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { PayloadTooLargeError, ValidationError } from '../../../domain/errors';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-nesting';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -14,8 +15,9 @@ export interface JsonBodyOptions {
 
 /**
  * Reads and parses request bodies itself (instead of a generic body parser) so that the
- * errors are ours: over 1 MiB → 413, not JSON → 400. The raw text is kept for handlers
- * that need exact bytes.
+ * errors are ours: over 1 MiB → 413, not JSON → 400, objects/arrays nested more than
+ * MAX_JSON_DEPTH levels → 400 (before anything walks them recursively). The raw text is kept
+ * for handlers that need exact bytes.
  *
  * The API reads every body as JSON whatever its Content-Type says (as GitHub's API does):
  * `curl -d '{...}'` labels JSON as a form, and refusing or misreading it would only trip
@@ -44,6 +46,9 @@ export function jsonBody(options: JsonBodyOptions = {}): Middleware {
     } else if (forms && type && !JSON_TYPE.test(type)) {
       throw new ValidationError('Request body must be JSON (Content-Type: application/json).', [], 'invalid_json');
     } else {
+      if (exceedsJsonDepth(raw)) {
+        throw new ValidationError(`Request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, [], 'json_too_deep');
+      }
       try {
         ctx.request.body = JSON.parse(raw);
       } catch {

@@ -2,8 +2,8 @@ import type { Middleware } from 'koa';
 import { ForbiddenError } from '../../../domain/errors';
 import { productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
 import type { LimitAdmitter } from '../../../domain/limits/admission';
-import { accountPolicy } from '../../../domain/limits/policies';
 import { bearerToken, KeyAuthenticator } from '../../../services/key-authenticator';
+import { accountPolicy } from '../../../domain/limits/policies';
 import { metered } from './metered';
 
 export const KEY_SCOPED_PREFIX = '/api/v1/';

@@ -66,7 +66,8 @@ export function costEstimatorRoutes({ catalog }: CostEstimatorDeps) {
         'per GB/month and per GB × quantity × gbPerMonth (required); monthly units × quantity; per million/100K/10K/1K ' +
         'and per GB-second × quantity (quantity counts the priced blocks). Exact decimals; each line rounded half-up to cents; ' +
         'the total is the unrounded sum rounded once; annual = 12 × monthly. An unknown provider or a bad field is a 400; ' +
-        'an item the catalog cannot price is a 422 naming its `index`.',
+        'an item the catalog cannot price is a 422 naming its `index`; so is an item (or a total) costing more than ' +
+        '$10,000,000,000,000 a year (`estimate_out_of_range`: beyond it, amounts would not be exact cents in JSON).',
       tags,
       security: OPTIONAL_KEY,
       body: EstimateRequestBody,
@@ -100,7 +101,7 @@ export function costEstimatorRoutes({ catalog }: CostEstimatorDeps) {
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid parameters or body (`details` says where; GET adds `allowed`).',
   401: 'x-api-key given but malformed, unknown or revoked.',
-  422: 'Valid body with an item the catalog cannot price (`index`, and `instances` when an instance is missing or unknown).',
+  422: 'Valid body with an item the catalog cannot price (`index`, and `instances` when an instance is missing or unknown), or costing more than an estimate reports (`estimate_out_of_range`).',
   429: 'Per-minute burst limit (anonymous: 30 per IPv4 address or IPv6 /64) or the monthly quota of the key’s account exceeded; see Retry-After.',
   500: 'Internal error; safe to retry with backoff.',
 };

@@ -6,6 +6,7 @@ import { SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
 import { formField, queryField, seeOther, sendHtml } from '../render';
+import { clientIp } from '../../client-ip';
 import { clearSessionCookie, setSessionCookie } from '../session';
 import { signInPage, signUpPage } from '../templates/auth';
 import { noticeText } from '../templates/notices';
@@ -22,7 +23,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
   router.post('/sign-in', async (ctx) => {
     const email = formField(ctx, 'email');
     try {
-      setSessionCookie(ctx, await deps.auth.signIn(email, formField(ctx, 'password'), ctx.ip));
+      setSessionCookie(ctx, await deps.auth.signIn(email, formField(ctx, 'password'), clientIp(ctx)));
       seeOther(ctx, '/dashboard');
     } catch (err) {
       const view = { csrfToken: csrfTokenFor(ctx), email };
@@ -43,7 +44,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
   router.post('/sign-up', async (ctx) => {
     const email = formField(ctx, 'email');
     try {
-      setSessionCookie(ctx, await deps.auth.signUp(email, formField(ctx, 'password'), ctx.ip));
+      setSessionCookie(ctx, await deps.auth.signUp(email, formField(ctx, 'password'), clientIp(ctx)));
       seeOther(ctx, '/dashboard?notice=welcome');
     } catch (err) {
       const view = { csrfToken: csrfTokenFor(ctx), email };

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { DomainError, NotFoundError, ValidationError } from '../../../../domain/errors';
 import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
 import type { DashboardDeps } from '../deps';
+import { meteredAction } from '../metered-action';
 import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { deleteEndpointPage, EndpointForm, endpointDetailPage, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
@@ -59,11 +60,13 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     const session = currentSession(ctx);
     const form = readForm(ctx);
     try {
-      checkDescription(form.description ?? '');
-      const created = await deps.endpoints.create(session.account._id, {
-        url: form.url ?? '',
-        events: parsePatterns(form.events ?? ''),
-        description: form.description,
+      const created = await meteredAction(ctx, deps, () => {
+        checkDescription(form.description ?? '');
+        return deps.endpoints.create(session.account._id, {
+          url: form.url ?? '',
+          events: parsePatterns(form.events ?? ''),
+          description: form.description,
+        });
       });
       seeOther(ctx, `${base(created.id)}?notice=endpoint-created`);
     } catch (err) {
@@ -83,11 +86,13 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     const session = currentSession(ctx);
     const form = readForm(ctx);
     try {
-      checkDescription(form.description ?? '');
-      await deps.endpoints.update(session.account._id, ctx.params.id, {
-        url: form.url ?? '',
-        events: parsePatterns(form.events ?? '') ?? ['*'],
-        description: form.description,
+      await meteredAction(ctx, deps, () => {
+        checkDescription(form.description ?? '');
+        return deps.endpoints.update(session.account._id, ctx.params.id, {
+          url: form.url ?? '',
+          events: parsePatterns(form.events ?? '') ?? ['*'],
+          description: form.description,
+        });
       });
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-updated`);
     } catch (err) {
@@ -101,7 +106,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
   for (const action of ['disable', 'enable'] as const) {
     router.post(`/endpoints/:id/${action}`, requireSession(), async (ctx) => {
       const session = currentSession(ctx);
-      await deps.endpoints.update(session.account._id, ctx.params.id, { disabled: action === 'disable' });
+      await meteredAction(ctx, deps, () => deps.endpoints.update(session.account._id, ctx.params.id, { disabled: action === 'disable' }));
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-${action}d`);
     });
   }
@@ -113,7 +118,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
 
   router.post('/endpoints/:id/delete', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
-    await deps.endpoints.delete(session.account._id, ctx.params.id);
+    await meteredAction(ctx, deps, () => deps.endpoints.delete(session.account._id, ctx.params.id));
     seeOther(ctx, '/dashboard/endpoints?notice=endpoint-deleted');
   });
 
@@ -131,7 +136,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
 
   router.post('/endpoints/:id/secret/rotate', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
-    await deps.endpoints.rotateSecret(session.account._id, ctx.params.id);
+    await meteredAction(ctx, deps, () => deps.endpoints.rotateSecret(session.account._id, ctx.params.id));
     seeOther(ctx, `${base(ctx.params.id)}/secret?notice=secret-rotated`);
   });
 }

@@ -4,7 +4,9 @@ import { ConflictError, DomainError, NotFoundError, ValidationError } from '../.
 import { EventStatus, isEventStatus } from '../../../../domain/webhooks/delivery-status';
 import { EVENT_TYPE_REGEX } from '../../../../domain/webhooks/event-pattern';
 import { assertPositiveEventId } from '../../../../services/event-service';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-nesting';
 import type { DashboardDeps } from '../deps';
+import { DashboardLimitError, meteredAction } from '../metered-action';
 import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { EventFilter, eventDetailPage, eventsPage, SendEventForm } from '../templates/events';
@@ -14,6 +16,9 @@ const PAGE_SIZE = 25;
 
 /** The test event's data as typed: it must be a JSON object, like the API's `data`. */
 export function parseEventData(text: string): Record<string, unknown> {
+  if (exceedsJsonDepth(text)) {
+    throw new ValidationError(`Data nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, [{ path: 'data', message: 'Too deeply nested' }]);
+  }
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -66,13 +71,15 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
 
   router.get('/events', requireSession(), (ctx) => listPage(ctx, 200, {}));
 
-  /** "Send test event": the same ingest as the API (not metered: the dashboard is not the API). */
+  /** "Send test event": the same ingest as the API, metered like an API call of the account. */
   router.post('/events', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
     const send: SendEventForm = { type: formField(ctx, 'type').trim(), data: formField(ctx, 'data') };
     try {
-      checkType(send.type);
-      const result = await deps.events.ingest(session.account._id, { type: send.type, data: parseEventData(send.data) });
+      const result = await meteredAction(ctx, deps, () => {
+        checkType(send.type);
+        return deps.events.ingest(session.account._id, { type: send.type, data: parseEventData(send.data) });
+      });
       seeOther(ctx, `/dashboard/events/${String(result.body.id)}?notice=event-sent`);
     } catch (err) {
       if (!(err instanceof DomainError) || err.status >= 500) throw err;
@@ -91,12 +98,12 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
     const session = currentSession(ctx);
     const id = eventId(ctx.params.id);
     try {
-      await deps.events.retry(session.account._id, id, ctx.params.endpointId);
+      await meteredAction(ctx, deps, () => deps.events.retry(session.account._id, id, ctx.params.endpointId));
       seeOther(ctx, `/dashboard/events/${id}?notice=retry-started`);
     } catch (err) {
-      if (!(err instanceof ConflictError)) throw err;
+      if (!(err instanceof ConflictError || err instanceof DashboardLimitError)) throw err;
       const event = await deps.events.get(session.account._id, id);
-      sendHtml(ctx, 409, eventDetailPage(session, event, { error: err.message }));
+      sendHtml(ctx, err.status, eventDetailPage(session, event, { error: err.message }));
     }
   });
 }

@@ -25,7 +25,10 @@ export function endpointRoutes(service: EndpointService) {
       method: 'post',
       path: BASE,
       summary: 'Register a destination endpoint',
-      description: 'Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, or a private/reserved destination → 422.',
+      description:
+        'Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, ' +
+        'or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. ' +
+        `An account has at most ${service.maxEndpointsPerAccount} endpoints, disabled ones included: one more → 422 \`endpoint_limit_reached\`.`,
       tags,
       security: BEARER,
       body: EndpointCreateBody,

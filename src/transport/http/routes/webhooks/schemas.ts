@@ -6,6 +6,17 @@ import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhook
 
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
+const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Any JSON object, passed through as parsed: every key kept. (z.record and z.looseObject copy
+ * the keys into a new object by assignment, which turns a `__proto__` key into the copy's
+ * prototype, so the key would silently vanish from the delivered body.)
+ */
+const JsonObject = z
+  .custom<Record<string, unknown>>(isJsonObject, { error: 'Expected a JSON object (not an array, not null)' })
+  .meta({ type: 'object', additionalProperties: {} } as never);
+
 export const EndpointIdParams = z.object({ id: z.string().min(1).max(64) });
 
 export const EndpointCreateBody = z.object({
@@ -51,7 +62,7 @@ export const EndpointList = z.object({ data: z.array(Endpoint), next_cursor: z.s
 
 export const EventIngestBody = z.object({
   type: z.string().regex(EVENT_TYPE_REGEX, 'must be 1 to 256 characters of A-Z a-z 0-9 _ . : -'),
-  data: z.record(z.string(), z.unknown()).describe('Any JSON object (not an array, not null); at most 256 KiB serialized.'),
+  data: JsonObject.describe('Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.'),
   idempotency_key: z.string().min(1).max(255).optional().describe('Same as the Idempotency-Key header; repeats within 24 h return the original.'),
 });
 
@@ -77,7 +88,7 @@ const EventFields = {
   id: z.number().int(),
   type: z.string(),
   timestamp: z.number().int(),
-  data: z.record(z.string(), z.unknown()),
+  data: JsonObject,
   idempotency_key: z.string().nullable(),
   status: z.enum(EVENT_STATUSES),
   destinations: z.number().int(),

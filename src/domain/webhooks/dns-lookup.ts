@@ -1,0 +1,100 @@
+/**
+ * Destination name lookups through c-ares (node's dns.Resolver), not dns.lookup: dns.lookup runs
+ * getaddrinfo on libuv's shared 4-thread pool, where a name server that never answers would hold
+ * threads that argon2 (sign-ins) and file I/O also need, with no time-out of our own. Here every
+ * lookup (A and AAAA together) ends within `timeoutMs`, and at most `maxConcurrent` are in flight
+ * per lookup function; the others wait for a place within their own time-out.
+ */
+import { promises as dnsPromises } from 'node:dns';
+
+export const DEFAULT_DNS_TIMEOUT_MS = 5_000;
+export const DEFAULT_DNS_MAX_CONCURRENT = 64;
+
+export interface DnsLookupOptions {
+  /** Name servers (`ip` or `ip:port`); default: the system's (resolv.conf). */
+  servers?: string[];
+  timeoutMs?: number;
+  maxConcurrent?: number;
+}
+
+export type LookupAllFunction = (
+  hostname: string,
+  options: { all: true; verbatim: true },
+) => Promise<ReadonlyArray<{ address: string; family: number }>>;
+
+/** Thrown when a lookup does not finish in time; `code` is c-ares's own code for it. */
+export class DnsTimeoutError extends Error {
+  readonly code = 'ETIMEOUT';
+  constructor(readonly hostname: string, readonly timeoutMs: number) {
+    super(`DNS lookup of ${hostname} timed out after ${timeoutMs / 1000} s.`);
+    this.name = 'DnsTimeoutError';
+  }
+}
+
+/** RFC 6761: `localhost` and `*.localhost` are loopback, without asking a name server (c-ares does not read /etc/hosts for queries). */
+const LOOPBACK = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
+export function createDnsLookup(options: DnsLookupOptions = {}): LookupAllFunction {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DNS_TIMEOUT_MS;
+  const gate = new Gate(options.maxConcurrent ?? DEFAULT_DNS_MAX_CONCURRENT);
+  // Two tries per server (a lost UDP datagram is retried); c-ares doubles the wait on the second,
+  // so one server's two tries take about timeoutMs. The deadline below is the hard bound.
+  const resolver = new dnsPromises.Resolver({ timeout: Math.max(50, Math.floor(timeoutMs / 3)), tries: 2 });
+  if (options.servers && options.servers.length > 0) resolver.setServers(options.servers);
+
+  return async (hostname) => {
+    const name = hostname.toLowerCase().replace(/\.$/, '');
+    if (name === 'localhost' || name.endsWith('.localhost')) return LOOPBACK;
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new DnsTimeoutError(hostname, timeoutMs));
+      }, timeoutMs);
+    });
+    // A lookup whose time ran out while it waited for a place is not sent at all.
+    const query = gate.run(async () => {
+      if (timedOut) throw new DnsTimeoutError(hostname, timeoutMs);
+      return Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+    });
+    query.catch(() => undefined); // settled after the deadline: nobody waits for it any more
+    try {
+      const [v4, v6] = await Promise.race([query, deadline]);
+      const found = [
+        ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+        ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+      ];
+      if (found.length > 0) return found;
+      const errors = [v4, v6].map((r) => (r.status === 'rejected' ? (r.reason as NodeJS.ErrnoException) : undefined));
+      if (errors.some((e) => e?.code === 'ETIMEOUT')) throw new DnsTimeoutError(hostname, timeoutMs);
+      // NXDOMAIN is ENOTFOUND on both; a name with no address of either family is ENODATA.
+      throw errors.find((e) => e && e.code !== 'ENODATA') ?? errors[0] ?? new Error(`DNS lookup of ${hostname} returned no address.`);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** At most `limit` tasks at once; the rest wait in order. */
+class Gate {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * How deeply a JSON text nests objects and arrays, found by one pass over the text (no
+ * recursion, no parse), so that a body can be refused before anything walks it recursively:
+ * JSON.stringify, the BSON serializer and MongoDB (100 levels) all have depth limits of their
+ * own, and hitting them deep inside a request would be a 5xx.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** true when `text` nests objects/arrays more than `max` levels deep (the outermost value is level 1). */
+export function exceedsJsonDepth(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+  return false;
+}

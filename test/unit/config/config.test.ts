@@ -1,0 +1,22 @@
+import { loadConfig } from '../../../src/config/config';
+
+describe('loadConfig: abuse limits and DNS settings', () => {
+  it('has documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.trustProxy).toBe(false);
+    expect(config.trustProxyHops).toBe(1);
+    expect(config.maxEndpointsPerAccount).toBe(100);
+    expect(config.dns).toEqual({ servers: undefined, timeoutMs: 5_000, maxConcurrent: 64 });
+  });
+
+  it('takes name servers as ip, ip:port or [ipv6]:port', () => {
+    expect(loadConfig({ DNS_SERVERS: '127.0.0.1:5353, ::1,[2001:db8::1]:53' }).dns.servers).toEqual(['127.0.0.1:5353', '::1', '[2001:db8::1]:53']);
+  });
+
+  it.each([['DNS_SERVERS', 'dns.google'], ['DNS_SERVERS', '1.2.3'], ['DNS_SERVERS', '1.2.3.4:0'], ['TRUST_PROXY_HOPS', '0'], ['MAX_ENDPOINTS_PER_ACCOUNT', '0'], ['DNS_TIMEOUT_MS', '10']])(
+    'refuses %s=%s at start-up',
+    (variable, value) => {
+      expect(() => loadConfig({ [variable]: value })).toThrow(`Invalid configuration: ${variable}`);
+    },
+  );
+});

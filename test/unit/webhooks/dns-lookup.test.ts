@@ -1,0 +1,59 @@
+import { createDnsLookup, DnsTimeoutError } from '../../../src/domain/webhooks/dns-lookup';
+import { resolveAndCheck } from '../../../src/domain/webhooks/destination-resolver';
+import { startFakeDns } from '../../support/fake-dns';
+
+const ALL = { all: true, verbatim: true } as const;
+
+describe('createDnsLookup (c-ares, with a time-out and bounded concurrency)', () => {
+  let dns: Awaited<ReturnType<typeof startFakeDns>>;
+  beforeAll(async () => {
+    dns = await startFakeDns();
+    dns.answers.set('hooks.example.test', '93.184.216.34');
+    dns.missing.add('nxdomain.example.test');
+  });
+  afterAll(() => dns.close());
+
+  it('resolves through the configured name server', async () => {
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 2_000 });
+    await expect(lookup('hooks.example.test', ALL)).resolves.toEqual([{ address: '93.184.216.34', family: 4 }]);
+  });
+
+  it('a name the server does not know is ENOTFOUND', async () => {
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 2_000 });
+    await expect(lookup('nxdomain.example.test', ALL)).rejects.toMatchObject({ code: 'ENOTFOUND' });
+  });
+
+  it('a name server that never answers is a DnsTimeoutError after the time-out', async () => {
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300 });
+    const error = await lookup('silent.example.test', ALL).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DnsTimeoutError);
+    expect(error).toMatchObject({ code: 'ETIMEOUT', message: 'DNS lookup of silent.example.test timed out after 0.3 s.' });
+  });
+
+  it('resolveAndCheck reports the time-out as dns_timeout with a clear message', async () => {
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300 });
+    await expect(resolveAndCheck('silent2.example.test', { lookup })).resolves.toEqual({
+      ok: false,
+      code: 'dns_timeout',
+      hostname: 'silent2.example.test',
+      message: 'DNS lookup of silent2.example.test timed out after 0.3 s.',
+    });
+  });
+
+  it('keeps at most maxConcurrent lookups in flight; one whose time runs out while waiting is never sent', async () => {
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 400, maxConcurrent: 1 });
+    const results = await Promise.allSettled([lookup('first.silent.test', ALL), lookup('second.silent.test', ALL)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    const asked = new Set(dns.questions.map((q) => q.name));
+    expect(asked.has('first.silent.test')).toBe(true);
+    expect(asked.has('second.silent.test')).toBe(false);
+  });
+
+  it('answers localhost without a name server (RFC 6761)', async () => {
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300 });
+    await expect(lookup('localhost', ALL)).resolves.toEqual([
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ]);
+  });
+});
