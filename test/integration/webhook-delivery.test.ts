@@ -169,7 +169,11 @@ describe('webhook delivery', () => {
     const res = await api.post('/api/v1/webhooks/events', { type: 'order.created', data: {} });
     await waitForDelivery(api, res.body.id, (d) => d.status === 'succeeded', 15_000);
     const handle = platform.temporal.workflow.getHandle(`delivery-${res.body.id}-${endpoint.id}`);
-    const description = await handle.describe();
+    // The record is written by the attempt, the search attributes by the workflow right after it.
+    const description = await eventually(async () => {
+      const d = await handle.describe();
+      return d.typedSearchAttributes.get(WEBHOOK_DELIVERY_STATUS) === 'succeeded' ? d : undefined;
+    }, 10_000);
     const sa = description.typedSearchAttributes;
     expect(sa.get(WEBHOOK_EVENT_ID)).toBe(res.body.id);
     expect(sa.get(WEBHOOK_ENDPOINT_ID)).toBe(endpoint.id);
