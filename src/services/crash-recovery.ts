@@ -7,6 +7,8 @@ import { idempotencyRecordFor } from './ingest-receipt';
 import type { InstanceLease } from './instance-lease';
 
 const PROBE_CONCURRENCY = 16;
+/** How far apart two API processes' clocks may be. */
+const CLOCK_SLACK_MS = 60_000;
 
 /**
  * Finishes what a dead API process left: every event it accepted above its last watermark
@@ -63,12 +65,16 @@ export class CrashRecovery {
 
   private async recoverInstance(lease: ApiInstanceDoc): Promise<number> {
     const top = await this.deps.events.maxId();
+    // Ids grow with time: once events are newer than the lease's expiry (plus clock slack), the
+    // dead process cannot have made them, and probing stops.
+    const after = lease.expires_at.getTime() + CLOCK_SLACK_MS;
     let next = lease.watermark + 1;
     let recovered = 0;
     const probe = async () => {
       while (next <= top) {
         const event = await this.deps.events.findUnscoped(next++);
-        if (event && event.owner === lease._id && (await this.recoverEvent(event))) recovered++;
+        if (event && event.created_at.getTime() > after) next = top + 1;
+        else if (event && event.owner === lease._id && (await this.recoverEvent(event))) recovered++;
       }
     };
     await Promise.all(Array.from({ length: PROBE_CONCURRENCY }, probe));
