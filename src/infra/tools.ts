@@ -9,6 +9,8 @@ export const TOOL_VERSIONS = {
   /** Later tags carry a `replace` directive, which `go install` refuses. */
   temporalCli: '1.5.1',
   ferretDb: '1.24.2',
+  /** Our build-time fix of FerretDB (see provision.ts, buildFerretDb); part of the binary's name so an older build is replaced. */
+  ferretDbPatch: 'idindex1',
   temporalTestServer: '1.31.0',
 } as const;
 
@@ -30,7 +32,7 @@ export function toolPaths(env: NodeJS.ProcessEnv = process.env): ToolPaths {
   const dir = toolsDir(env);
   return {
     temporalCli: env.TEMPORAL_CLI_PATH ?? path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCli}`),
-    ferretDb: env.FERRETDB_PATH ?? path.join(dir, 'bin', `ferretdb-${TOOL_VERSIONS.ferretDb}`),
+    ferretDb: env.FERRETDB_PATH ?? path.join(dir, 'bin', `ferretdb-${TOOL_VERSIONS.ferretDb}-${TOOL_VERSIONS.ferretDbPatch}`),
     temporalTestServer:
       env.TEMPORAL_TEST_SERVER_PATH ?? path.join(dir, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}`, 'temporal-test-server'),
   };
