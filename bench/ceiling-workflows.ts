@@ -1,8 +1,28 @@
-/** The Temporal-only ceiling's workflow: one no-op activity, nothing else (bench/temporal-ceiling.ts). */
-import { proxyActivities } from '@temporalio/workflow';
+/**
+ * The Temporal-only ceiling's workflows (bench/temporal-ceiling.ts): one no-op activity, and
+ * variants that add, one at a time, what the delivery workflow adds, to see what each costs.
+ */
+import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
 
-const { noop } = proxyActivities<{ noop(id: number): Promise<void> }>({ startToCloseTimeout: '30 seconds' });
+type Noop = { noop(id: number): Promise<void> };
+const plain = proxyActivities<Noop>({ startToCloseTimeout: '30 seconds' });
+const heartbeating = proxyActivities<Noop>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: '8 seconds' });
 
 export async function ceilingWorkflow(id: number): Promise<void> {
-  await noop(id);
+  await plain.noop(id);
+}
+
+/** With the delivery activity's heartbeat time-out. */
+export async function ceilingHeartbeatWorkflow(id: number): Promise<void> {
+  await heartbeating.noop(id);
+}
+
+/** With a search-attribute update after the activity (started with the delivery's attributes). */
+export async function ceilingAttributesWorkflow(id: number): Promise<void> {
+  await plain.noop(id);
+  upsertSearchAttributes([
+    { key: WEBHOOK_DELIVERY_STATUS, value: 'succeeded' },
+    { key: WEBHOOK_ATTEMPT_COUNT, value: 1 },
+  ]);
 }

@@ -12,10 +12,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort, startTemporalDevServer } from '../src/infra/embedded-servers';
 import { toolPaths } from '../src/infra/tools';
+import {
+  WEBHOOK_ACCOUNT_ID,
+  WEBHOOK_ATTEMPT_COUNT,
+  WEBHOOK_DELIVERY_STATUS,
+  WEBHOOK_ENDPOINT_ID,
+  WEBHOOK_EVENT_ID,
+  WEBHOOK_EVENT_TYPE,
+} from '../src/temporal/search-attributes';
 import { ensureRuntime } from '../src/temporal/worker';
 
 const COUNT = Number(process.env.CEILING_WORKFLOWS ?? 2000);
 const CONCURRENCY = Number(process.env.CEILING_CONCURRENCY ?? 32);
+/** plain (the ceiling), heartbeat, attributes: see ceiling-workflows.ts. */
+const VARIANT = process.env.CEILING_VARIANT ?? 'plain';
+const WORKFLOW = { plain: 'ceilingWorkflow', heartbeat: 'ceilingHeartbeatWorkflow', attributes: 'ceilingAttributesWorkflow' }[VARIANT];
 
 async function main(): Promise<void> {
   ensureRuntime();
@@ -57,13 +68,30 @@ async function main(): Promise<void> {
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < COUNT) {
             const id = next++;
-            await client.workflow.start('ceilingWorkflow', { taskQueue: 'ceiling', workflowId: `ceiling-${id}`, args: [id], requestEagerStart: true });
+            await client.workflow.start(WORKFLOW as string, {
+              taskQueue: 'ceiling',
+              workflowId: `ceiling-${id}`,
+              args: [id],
+              requestEagerStart: true,
+              ...(VARIANT === 'attributes'
+                ? {
+                    typedSearchAttributes: [
+                      { key: WEBHOOK_EVENT_ID, value: id },
+                      { key: WEBHOOK_ENDPOINT_ID, value: 'ep_ceiling' },
+                      { key: WEBHOOK_EVENT_TYPE, value: 'ceiling.event' },
+                      { key: WEBHOOK_ACCOUNT_ID, value: 'acct_ceiling' },
+                      { key: WEBHOOK_DELIVERY_STATUS, value: 'pending' },
+                      { key: WEBHOOK_ATTEMPT_COUNT, value: 0 },
+                    ],
+                  }
+                : {}),
+            });
           }
         }),
       );
       while (done < COUNT) await new Promise((r) => setTimeout(r, 20));
       const seconds = (last - started) / 1000;
-      process.stdout.write(`${JSON.stringify({ workflows: COUNT, seconds, perSecond: COUNT / seconds })}\n`);
+      process.stdout.write(`${JSON.stringify({ variant: VARIANT, workflows: COUNT, seconds, perSecond: COUNT / seconds })}\n`);
     });
     await connection.close();
   } finally {
