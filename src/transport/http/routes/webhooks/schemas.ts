@@ -14,7 +14,9 @@ const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 
  * prototype, so the key would silently vanish from the delivered body.)
  */
 const JsonObject = z
-  .custom<Record<string, unknown>>(isJsonObject, { error: 'Expected a JSON object (not an array, not null)' })
+  .custom<Record<string, unknown>>(isJsonObject, {
+    error: (issue) => (Array.isArray(issue.input) ? 'must be a JSON object, not an array' : issue.input === null ? 'must be a JSON object, not null' : 'must be a JSON object'),
+  })
   .meta({ type: 'object', additionalProperties: {} } as never);
 
 export const EndpointIdParams = z.object({ id: z.string().min(1).max(64) });
