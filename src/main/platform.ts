@@ -43,7 +43,7 @@ import { EventService } from '../services/event-service';
 import { KeyAuthenticator } from '../services/key-authenticator';
 import { connectTemporal, pingTemporal } from '../temporal/client';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
-import { createDeliveryWorker, ensureRuntime } from '../temporal/worker';
+import { createDeliveryWorker, ensureRuntime, runWorker } from '../temporal/worker';
 import { AnyRoute, createApp } from '../transport/http/app';
 import { dashboardMiddleware } from '../transport/http/dashboard';
 import { startMetricsServer } from '../transport/http/metrics-server';
@@ -248,14 +248,12 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         taskQueue: config.temporal.taskQueue,
         activities: createDeliveryActivities({ ...repositories, secretBox, sender }),
       });
-      const running = worker.run();
-      // Reported when it happens, not only at shutdown (an unhandled rejection would end the process).
-      running.catch((err) => logger.error({ err }, 'the delivery worker stopped with an error'));
+      const running = runWorker(worker, (err) => logger.error({ err }, 'the delivery worker stopped with an error'));
       platform.worker = worker;
       cleanups.push(async () => {
         // Drain: in-flight activities finish (or time out) before the worker stops.
         if (worker.getState() === 'RUNNING') worker.shutdown();
-        await running.catch((err) => logger.warn({ err }, 'worker stopped with an error'));
+        await running;
         await sender.close();
       });
     }

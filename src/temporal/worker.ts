@@ -60,3 +60,13 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     shutdownGraceTime: '35 seconds',
   });
 }
+
+/**
+ * Runs the worker and reports its end the moment it happens (logged as an error when it fails),
+ * rather than leaving a rejection nobody handles until shutdown. Resolves either way.
+ */
+export function runWorker(worker: Pick<Worker, 'run'>, onFailure: (err: unknown) => void): Promise<void> {
+  return worker.run().catch((err: unknown) => {
+    onFailure(err);
+  });
+}
