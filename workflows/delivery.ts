@@ -1,12 +1,14 @@
 import {
   CancellationScope,
   isCancellation,
+  patched,
   proxyActivities,
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
 import { decideAfterAttempt } from '../src/domain/webhooks/attempt-decision';
+import { readableDelay } from '../src/domain/webhooks/retry-schedule';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
 
 export type DeliveryWorkflowInput = DeliveryTarget;
@@ -48,7 +50,9 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
       ]);
       const delay = outcome.status === 'retrying' ? decideAfterAttempt(attempt, false).nextDelayMs : null;
       if (delay === null) return { status: outcome.status, attempts };
-      await sleep(delay, { summary: `retry ${attempt + 1} after ${delay / 1000} s` });
+      // The timer's summary is in the history: workflows started before it read "after 1800 s" keep it.
+      const after = patched('readable-retry-delays') ? readableDelay(delay) : `${delay / 1000} s`;
+      await sleep(delay, { summary: `retry ${attempt + 1} after ${after}` });
     }
   } catch (err) {
     if (!isCancellation(err)) throw err;

@@ -34,7 +34,11 @@ export async function runRoles(roles: Roles): Promise<void> {
     process.stdout.write(`${signal}: stopping (draining the worker)...\n`);
     platform
       .stop()
-      .then(() => process.exit(0))
+      .then(() => {
+        const stopped = [platform.apiUrl && 'API', roles.worker && 'worker', ...platform.embedded.map((e) => (e.name === 'temporal' ? 'Temporal dev server' : 'FerretDB'))].filter(Boolean);
+        process.stdout.write(`Stopped: ${stopped.join(', ')}. Everything this process started has stopped.\n`);
+        process.exit(0);
+      })
       .catch((err) => {
         process.stderr.write(`error while stopping: ${String(err)}\n`);
         process.exit(1);

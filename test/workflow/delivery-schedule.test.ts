@@ -1,6 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { AttemptOutcome } from '../../activities/delivery-activities';
 import { delayAfterAttempt, MAX_ATTEMPTS } from '../../src/domain/webhooks/retry-schedule';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { runDeliveryScenario, startTimeSkippingEnv } from '../support/workflow-harness';
 
 /**
@@ -30,6 +31,23 @@ describe('delivery workflow schedule (time-skipping)', () => {
       expect(offset).toBeGreaterThanOrEqual(expected[i]);
       expect(offset).toBeLessThan(expected[i] + 0.5 * (i + 1));
     });
+  });
+
+  it('names each timer in the Temporal UI as people read it: "retry 6 after 30 min"', async () => {
+    const { workflowId } = await runDeliveryScenario(env, failUntilLast);
+    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const summaries = (history.events ?? [])
+      .filter((e) => e.timerStartedEventAttributes)
+      .map((e) => defaultPayloadConverter.fromPayload(e.userMetadata!.summary! as never));
+    expect(summaries).toEqual([
+      'retry 2 after 1 s',
+      'retry 3 after 5 s',
+      'retry 4 after 30 s',
+      'retry 5 after 5 min',
+      'retry 6 after 30 min',
+      'retry 7 after 2 h',
+      'retry 8 after 24 h',
+    ]);
   });
 
   it('stops retrying after the attempt that succeeds', async () => {

@@ -61,3 +61,10 @@ function assertAttempt(attempt: number): void {
     throw new RangeError(`attempt must be a positive integer, got ${String(attempt)}`);
   }
 }
+
+/** A delay as people read it in the Temporal UI: `1 s`, `30 s`, `5 min`, `2 h`, `24 h`. */
+export function readableDelay(ms: number): string {
+  if (ms % HOUR === 0) return `${ms / HOUR} h`;
+  if (ms % MINUTE === 0) return `${ms / MINUTE} min`;
+  return `${ms / SECOND} s`;
+}
