@@ -44,6 +44,9 @@ export interface EventDoc {
   created_at: Date;
 }
 
+/** What a list needs to decide a page: enough to derive the status, not the body. */
+export type EventSummary = Pick<EventDoc, '_id' | 'endpoint_ids' | 'endpoint_urls' | 'created_at'>;
+
 export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'data'> & { data: Record<string, unknown> };
 
 const ID_DIGITS = 16;
@@ -117,12 +120,20 @@ export class Events {
     return hydrate(await this.col.findOne({ _id: storedId(id) }));
   }
 
-  /** Newest first, `limit` at most, below `beforeId` (a scan on the embedded store, indexed on MongoDB). */
-  async list(accountId: string, options: { limit: number; beforeId?: number; type?: string }): Promise<EventDoc[]> {
+  /**
+   * Newest first, `limit` at most, below `beforeId`, without the bodies (a page reads only the
+   * bodies it returns, by id). A scan on the embedded store, indexed on MongoDB.
+   */
+  async list(accountId: string, options: { limit: number; beforeId?: number; type?: string }): Promise<EventSummary[]> {
     const filter: Filter<StoredEventDoc> = { account_id: accountId };
     if (options.beforeId !== undefined) filter._id = { $lt: storedId(options.beforeId) };
     if (options.type) filter.type = options.type;
-    return (await this.col.find(filter).sort({ _id: -1 }).limit(options.limit).toArray()).map((d) => hydrate(d)!);
+    const docs = await this.col
+      .find(filter, { projection: { body: 0 } })
+      .sort({ _id: -1 })
+      .limit(options.limit)
+      .toArray();
+    return docs.map((d) => ({ _id: Number(d._id), endpoint_ids: d.endpoint_ids, endpoint_urls: d.endpoint_urls ?? d.endpoint_ids.map(() => ''), created_at: d.created_at }));
   }
 
   async delete(id: number): Promise<void> {

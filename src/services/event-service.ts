@@ -19,8 +19,9 @@ export const MAX_EVENT_DATA_BYTES = 256 * 1024;
 /** A page of events ends early once it carries this much event data (next_cursor continues). */
 export const MAX_LIST_PAGE_DATA_BYTES = 1024 * 1024;
 /** With a status filter, at most this many events are examined per call (next_cursor continues). */
-export const MAX_LIST_SCAN = 1_000;
-const SCAN_BATCH = 100;
+export const MAX_LIST_SCAN = 200;
+/** Event bodies read at once while a page fills (up to 256 KiB each). */
+const BODY_READS_AT_ONCE = 4;
 
 export interface IngestInput {
   type: string;
@@ -170,34 +171,36 @@ export class EventService {
   /**
    * Newest first. An event's status is derived from its deliveries when read (one writer per
    * delivery, so no update is ever lost). A page ends early, with a cursor, once it carries
-   * 1 MiB of event data or, with a status filter, once 1,000 events were examined.
+   * 1 MiB of event data or, with a status filter, once 200 events were examined.
    */
   async list(
     accountId: string,
     options: { limit: number; cursor?: string; type?: string; status?: EventStatus },
   ): Promise<{ data: EventView[]; next_cursor: string | null }> {
     let beforeId = options.cursor ? decodeCursor(options.cursor, isEventCursor).id : undefined;
+    // One list query per call (on the embedded store it scans the collection): a filtered call
+    // examines at most MAX_LIST_SCAN events and hands back a cursor for the rest. Bodies are read
+    // by id for the events the page returns, a few at a time, until the page holds 1 MiB.
+    const batchSize = options.status ? MAX_LIST_SCAN : options.limit + 1;
+    const batch = await this.deps.events.list(accountId, { limit: batchSize, beforeId, type: options.type });
+    const statuses = await Promise.all(batch.map(async (e) => deriveEventStatus((await this.deliveryViews(e)).map((d) => d.status))));
     const page: EventView[] = [];
     let bytes = 0;
-    let scanned = 0;
-    for (;;) {
-      const batchSize = options.status ? SCAN_BATCH : options.limit - page.length + 1;
-      const batch = await this.deps.events.list(accountId, { limit: batchSize, beforeId, type: options.type });
-      const statuses = await Promise.all(batch.map(async (e) => deriveEventStatus((await this.deliveryViews(e)).map((d) => d.status))));
-      for (let i = 0; i < batch.length; i++) {
-        const event = batch[i];
-        if (page.length >= options.limit || (page.length > 0 && bytes >= MAX_LIST_PAGE_DATA_BYTES)) {
-          return { data: page, next_cursor: encodeCursor({ id: beforeId as number }) };
-        }
-        beforeId = event._id;
-        scanned++;
-        if (options.status && statuses[i] !== options.status) continue;
-        page.push(eventView(event, statuses[i]));
+    const cursorAt = (id: number | undefined) => ({ data: page, next_cursor: encodeCursor({ id: id as number }) });
+    for (let i = 0; i < batch.length; ) {
+      const chunk: number[] = [];
+      for (; i < batch.length && chunk.length < BODY_READS_AT_ONCE; i++) chunk.push(i);
+      const full = await Promise.all(chunk.map((j) => (options.status && statuses[j] !== options.status ? null : this.deps.events.findUnscoped(batch[j]._id))));
+      for (let k = 0; k < chunk.length; k++) {
+        if (page.length >= options.limit || (page.length > 0 && bytes >= MAX_LIST_PAGE_DATA_BYTES)) return cursorAt(beforeId);
+        beforeId = batch[chunk[k]]._id;
+        const event = full[k];
+        if (!event) continue;
+        page.push(eventView(event, statuses[chunk[k]]));
         bytes += event.body.length;
       }
-      if (batch.length < batchSize) return { data: page, next_cursor: null };
-      if (options.status && scanned >= MAX_LIST_SCAN) return { data: page, next_cursor: encodeCursor({ id: beforeId as number }) };
     }
+    return batch.length < batchSize ? { data: page, next_cursor: null } : cursorAt(beforeId);
   }
 
   /**
@@ -241,7 +244,7 @@ export class EventService {
     return deliveryView({ ...delivery, round, status: 'pending', attempt_count: 0, next_attempt_at: now }, endpointId, endpoint.url);
   }
 
-  private async deliveryViews(event: EventDoc): Promise<DeliveryView[]> {
+  private async deliveryViews(event: Pick<EventDoc, '_id' | 'endpoint_ids' | 'endpoint_urls' | 'created_at'>): Promise<DeliveryView[]> {
     const docs = await this.deps.deliveries.forEvent(event._id, event.endpoint_ids);
     return event.endpoint_ids.map((endpointId, i) => deliveryView(docs[i] ?? undefined, endpointId, event.endpoint_urls[i] ?? '', event.created_at));
   }
