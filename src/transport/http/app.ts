@@ -2,10 +2,10 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { z } from 'zod';
-import { MethodNotAllowedError, NotFoundError } from '../../domain/errors';
 import type { Logger } from '../../infra/logger';
 import { isDashboardPath } from './dashboard';
 import { errorHandler } from './middleware/error-handler';
+import { unmatchedRoute } from './unmatched-route';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { mountRoute, RouteDefinition } from './route';
@@ -48,15 +48,12 @@ export function createApp(options: AppOptions): Koa {
   app.use(serveDocsAssets());
   for (const mw of options.before ?? []) app.use(mw);
   app.use(router.routes());
-  app.use(async (ctx) => {
-    // Nothing answered: a known path with another method is a 405, anything else a 404.
-    const match = router.match(ctx.path, ctx.method);
-    if (match.path.length > 0) {
-      const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))];
-      throw new MethodNotAllowedError(`Method ${ctx.method} is not allowed on ${ctx.path}.`, allowed);
-    }
-    throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}.`);
-  });
+  app.use(
+    unmatchedRoute(router, {
+      notAllowed: (method, path) => `Method ${method} is not allowed on ${path}.`,
+      notFound: (method, path) => `No route for ${method} ${path}.`,
+    }),
+  );
   // Errors escaping Koa (socket faults) go to the log, never to stdout.
   app.silent = true;
   app.on('error', (err) => options.logger.warn({ err }, 'connection error'));

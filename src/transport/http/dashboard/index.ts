@@ -1,6 +1,7 @@
 import Router from '@koa/router';
-import type { Context, Middleware, Next } from 'koa';
-import { MethodNotAllowedError, NotFoundError } from '../../../domain/errors';
+import type { Middleware } from 'koa';
+import compose from 'koa-compose';
+import { unmatchedRoute } from '../unmatched-route';
 import { serveAssets } from './assets';
 import { DASHBOARD_PATH } from './cookies';
 import { csrfProtection } from './csrf';
@@ -22,13 +23,6 @@ export function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
 }
 
-/** Runs middleware in order, like Koa's own stack, ending in `last`. */
-function chain(middleware: Middleware[], last: Middleware): (ctx: Context) => Promise<void> {
-  const all = [...middleware, last];
-  const run = (ctx: Context, i: number): Promise<void> => Promise.resolve(all[i](ctx, (() => run(ctx, i + 1)) as Next));
-  return (ctx) => run(ctx, 0);
-}
-
 /**
  * The server-rendered dashboard under /dashboard. It is not part of the metered API and takes
  * no API keys: identity comes only from the session cookie. Everything else passes through.
@@ -43,20 +37,15 @@ export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   eventRoutes(router, deps);
   costEstimatorRoutes(router, deps);
 
-  const unmatched: Middleware = async (ctx) => {
-    const match = router.match(ctx.path, ctx.method);
-    if (match.path.length > 0) {
-      throw new MethodNotAllowedError(`${ctx.method} is not allowed here.`, [...new Set(match.path.flatMap((layer) => layer.methods))]);
-    }
-    throw new NotFoundError('There is no dashboard page at this address.');
-  };
+  const unmatched = unmatchedRoute(router, {
+    notAllowed: (method) => `${method} is not allowed here.`,
+    notFound: () => 'There is no dashboard page at this address.',
+  });
 
-  const handle = chain(
-    [securityHeaders(), htmlErrors(deps.logger), serveAssets(), loadSession(deps.auth), csrfProtection(), router.routes() as Middleware],
-    unmatched,
-  );
+  // The dashboard's own stack, ending in its 404/405: a dashboard path never falls through to the API.
+  const handle = compose([securityHeaders(), htmlErrors(deps.logger), serveAssets(), loadSession(deps.auth), csrfProtection(), router.routes() as Middleware, unmatched]);
   return async (ctx, next) => {
     if (!isDashboardPath(ctx.path)) return next();
-    await handle(ctx);
+    await handle(ctx, async () => undefined);
   };
 }

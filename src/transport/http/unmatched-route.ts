@@ -1,0 +1,17 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { MethodNotAllowedError, NotFoundError } from '../../domain/errors';
+
+/**
+ * The last middleware behind a router: nothing answered, so a known path with another method is
+ * a 405 (with the methods it allows), anything else a 404. Used by the API and the dashboard.
+ */
+export function unmatchedRoute(router: Router, messages: { notAllowed: (method: string, path: string) => string; notFound: (method: string, path: string) => string }): Middleware {
+  return async (ctx) => {
+    const match = router.match(ctx.path, ctx.method);
+    if (match.path.length > 0) {
+      throw new MethodNotAllowedError(messages.notAllowed(ctx.method, ctx.path), [...new Set(match.path.flatMap((layer) => layer.methods))]);
+    }
+    throw new NotFoundError(messages.notFound(ctx.method, ctx.path));
+  };
+}
