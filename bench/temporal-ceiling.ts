@@ -12,14 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort, startTemporalDevServer } from '../src/infra/embedded-servers';
 import { toolPaths } from '../src/infra/tools';
-import {
-  WEBHOOK_ACCOUNT_ID,
-  WEBHOOK_ATTEMPT_COUNT,
-  WEBHOOK_DELIVERY_STATUS,
-  WEBHOOK_ENDPOINT_ID,
-  WEBHOOK_EVENT_ID,
-  WEBHOOK_EVENT_TYPE,
-} from '../src/temporal/search-attributes';
+import { initialDeliverySearchAttributes } from '../src/temporal/search-attributes';
 import { ensureRuntime } from '../src/temporal/worker';
 
 const COUNT = Number(process.env.CEILING_WORKFLOWS ?? 2000);
@@ -75,14 +68,7 @@ async function main(): Promise<void> {
               requestEagerStart: true,
               ...(VARIANT === 'attributes'
                 ? {
-                    typedSearchAttributes: [
-                      { key: WEBHOOK_EVENT_ID, value: id },
-                      { key: WEBHOOK_ENDPOINT_ID, value: 'ep_ceiling' },
-                      { key: WEBHOOK_EVENT_TYPE, value: 'ceiling.event' },
-                      { key: WEBHOOK_ACCOUNT_ID, value: 'acct_ceiling' },
-                      { key: WEBHOOK_DELIVERY_STATUS, value: 'pending' },
-                      { key: WEBHOOK_ATTEMPT_COUNT, value: 0 },
-                    ],
+                    typedSearchAttributes: [...initialDeliverySearchAttributes({ eventId: id, endpointId: 'ep_ceiling', type: 'ceiling.event', accountId: 'acct_ceiling' })],
                   }
                 : {}),
             });

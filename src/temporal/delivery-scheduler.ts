@@ -1,14 +1,7 @@
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { DeliveryWorkflowInput } from '../../workflows/delivery';
-import {
-  WEBHOOK_ACCOUNT_ID,
-  WEBHOOK_ATTEMPT_COUNT,
-  WEBHOOK_DELIVERY_STATUS,
-  WEBHOOK_ENDPOINT_ID,
-  WEBHOOK_EVENT_ID,
-  WEBHOOK_EVENT_TYPE,
-} from './search-attributes';
+import { initialDeliverySearchAttributes } from './search-attributes';
 
 export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 'acceptedAt'>>, Pick<DeliveryWorkflowInput, 'acceptedAt'> {
   workflowId: string;
@@ -63,14 +56,7 @@ export class DeliveryScheduler {
         args: [input],
         requestEagerStart: this.options.eager,
         workflowIdReusePolicy: options.manualRetry ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        typedSearchAttributes: [
-          { key: WEBHOOK_EVENT_ID, value: delivery.eventId },
-          { key: WEBHOOK_ENDPOINT_ID, value: delivery.endpointId },
-          { key: WEBHOOK_EVENT_TYPE, value: delivery.type },
-          { key: WEBHOOK_ACCOUNT_ID, value: delivery.accountId },
-          { key: WEBHOOK_DELIVERY_STATUS, value: 'pending' },
-          { key: WEBHOOK_ATTEMPT_COUNT, value: 0 },
-        ],
+        typedSearchAttributes: [...initialDeliverySearchAttributes(delivery)],
         staticSummary: `${delivery.type} #${delivery.eventId} → ${summaryUrl(delivery.url)}`,
         staticDetails: `Round ${delivery.round} of delivery ${delivery.workflowId} (account ${delivery.accountId}).`,
       });

@@ -22,3 +22,15 @@ export const WEBHOOK_EVENT_TYPE = defineSearchAttributeKey('WebhookEventType', S
 export const WEBHOOK_ACCOUNT_ID = defineSearchAttributeKey('WebhookAccountId', SearchAttributeType.KEYWORD);
 export const WEBHOOK_DELIVERY_STATUS = defineSearchAttributeKey('WebhookDeliveryStatus', SearchAttributeType.KEYWORD);
 export const WEBHOOK_ATTEMPT_COUNT = defineSearchAttributeKey('WebhookAttemptCount', SearchAttributeType.INT);
+
+/** The attributes a delivery workflow starts with (status and attempt count are then kept current by the workflow). */
+export function initialDeliverySearchAttributes(d: { eventId: number; endpointId: string; type: string; accountId: string }) {
+  return [
+    { key: WEBHOOK_EVENT_ID, value: d.eventId },
+    { key: WEBHOOK_ENDPOINT_ID, value: d.endpointId },
+    { key: WEBHOOK_EVENT_TYPE, value: d.type },
+    { key: WEBHOOK_ACCOUNT_ID, value: d.accountId },
+    { key: WEBHOOK_DELIVERY_STATUS, value: 'pending' },
+    { key: WEBHOOK_ATTEMPT_COUNT, value: 0 },
+  ] as const;
+}
