@@ -30,6 +30,8 @@ export interface DeliveryWorkerOptions {
   namespace: string;
   taskQueue: string;
   activities: DeliveryActivities;
+  /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
+  onActivityStarted?: (workflowId: string) => void;
 }
 
 let runtimeInstalled = false;
@@ -53,6 +55,17 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     taskQueue: options.taskQueue,
     workflowBundle: await workflowBundle(),
     activities: options.activities,
+    interceptors: options.onActivityStarted
+      ? {
+          activity: [
+            (ctx) => {
+              const workflowId = ctx.info.workflowExecution?.workflowId;
+              if (workflowId) options.onActivityStarted!(workflowId);
+              return {};
+            },
+          ],
+        }
+      : undefined,
     // Deliveries are I/O-bound: many concurrent POSTs per worker.
     maxConcurrentActivityTaskExecutions: 200,
     maxConcurrentWorkflowTaskExecutions: 100,
