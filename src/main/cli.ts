@@ -24,6 +24,7 @@ import { DashboardInvites } from '../persistence/dashboard-invites';
 import { connectMongo } from '../persistence/mongo';
 import { AccountService } from '../services/account-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
+import { httpStatusOf } from '../transport/http/error-status';
 
 const USAGE =
   'usage: cli account create --email E [--tier T] | account set-tier --account ID --tier T | ' +
@@ -112,9 +113,9 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     const body =
       err instanceof DomainError
-        ? { error: err.message, code: err.code, ...err.extra }
+        ? { error: err.message, code: err.code, ...err.data }
         : { error: err instanceof Error ? err.message : String(err), code: 'cli_error' };
     process.stderr.write(`${JSON.stringify(body)}\n`);
-    process.exit(err instanceof DomainError && err.status < 500 ? 2 : 1);
+    process.exit(err instanceof DomainError && httpStatusOf(err) < 500 ? 2 : 1);
   },
 );

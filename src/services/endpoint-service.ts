@@ -1,4 +1,4 @@
-import { NotFoundError, UnprocessableError, ValidationError } from '../domain/errors';
+import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { hostnameForLookup, validateDestinationUrl } from '../domain/webhooks/destination-address';
 import { LookupAllFunction, resolveAndCheck } from '../domain/webhooks/destination-resolver';
@@ -165,14 +165,14 @@ export class EndpointService {
   private async checkUrl(raw: string): Promise<string> {
     const verdict = validateDestinationUrl(raw, { allowPrivate: this.options.allowPrivateNetworks });
     if (!verdict.ok) {
-      if (verdict.status === 400) throw new ValidationError(verdict.message, [{ path: 'url', message: verdict.message }], verdict.code);
-      throw new UnprocessableError(verdict.message, verdict.code);
+      if (verdict.code === 'invalid_url') throw new ValidationError(verdict.message, [{ path: 'url', message: verdict.message }], verdict.code);
+      throw new DomainError(verdict.code, verdict.message);
     }
     const resolved = await resolveAndCheck(hostnameForLookup(verdict.url), {
       allowPrivate: this.options.allowPrivateNetworks,
       lookup: this.options.dnsLookup,
     });
-    if (!resolved.ok && resolved.code !== 'dns_lookup_failed') throw new UnprocessableError(resolved.message, resolved.code);
+    if (!resolved.ok && resolved.code !== 'dns_lookup_failed') throw new DomainError(resolved.code, resolved.message);
     return raw;
   }
 
@@ -188,15 +188,15 @@ export class EndpointService {
   }
 }
 
-function endpointLimitReached(max: number): UnprocessableError {
-  return new UnprocessableError(
-    `This account already has the most endpoints it may have (${max}). Delete one, or subscribe an existing endpoint to more event types.`,
+function endpointLimitReached(max: number): DomainError {
+  return new DomainError(
     'endpoint_limit_reached',
+    `This account already has the most endpoints it may have (${max}). Delete one, or subscribe an existing endpoint to more event types.`,
   );
 }
 
-function notFound(id: string): NotFoundError {
-  return new NotFoundError(`Endpoint ${id} not found.`);
+function notFound(id: string): DomainError {
+  return new DomainError('not_found', `Endpoint ${id} not found.`);
 }
 
 export function endpointView(doc: EndpointDoc): EndpointView {

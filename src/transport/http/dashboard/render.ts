@@ -31,7 +31,7 @@ export function queryField(ctx: Context, name: string): string {
 
 /** A typed error as the message and detail lines of a form's error box. */
 export function describeError(err: DomainError): { message: string; details: string[] } {
-  const raw = err.extra.details;
+  const raw = err.data.details;
   const details = Array.isArray(raw)
     ? raw
         .filter((d): d is { path: string; message: string } => typeof d === 'object' && d !== null && typeof d.message === 'string')

@@ -1,12 +1,13 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { UnauthorizedError, ValidationError } from '../../../../domain/errors';
-import { INVALID_CREDENTIALS_MESSAGE, SignInThrottledError, SignUpRefusedError } from '../../../../services/dashboard-auth-service';
+import { isDomainError, ValidationError } from '../../../../domain/errors';
+import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth-service';
 import { SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
 import { formField, queryField, seeOther, sendHtml } from '../render';
 import { clientIp } from '../../client-ip';
+import { httpHeadersOf } from '../../error-status';
 import { clearSessionCookie, setSessionCookie } from '../session';
 import { signInPage, signUpPage } from '../templates/auth';
 import { noticeText } from '../templates/notices';
@@ -27,11 +28,11 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, '/dashboard');
     } catch (err) {
       const view = { csrfToken: csrfTokenFor(ctx), email };
-      if (err instanceof SignInThrottledError) {
-        ctx.set('Retry-After', String(err.retryAfterSeconds));
+      if (isDomainError(err, 'too_many_attempts')) {
+        for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
         return sendHtml(ctx, 429, signInPage({ ...view, error: err.message }));
       }
-      if (err instanceof UnauthorizedError) return sendHtml(ctx, 401, signInPage({ ...view, error: INVALID_CREDENTIALS_MESSAGE }));
+      if (isDomainError(err, 'invalid_credentials')) return sendHtml(ctx, 401, signInPage({ ...view, error: INVALID_CREDENTIALS_MESSAGE }));
       throw err;
     }
   });
@@ -48,12 +49,12 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, '/dashboard?notice=welcome');
     } catch (err) {
       const view = { csrfToken: csrfTokenFor(ctx), email };
-      if (err instanceof SignInThrottledError) {
-        ctx.set('Retry-After', String(err.retryAfterSeconds));
+      if (isDomainError(err, 'too_many_attempts')) {
+        for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
         return sendHtml(ctx, 429, signUpPage({ ...view, error: err.message }));
       }
       if (err instanceof ValidationError) return sendHtml(ctx, 400, signUpPage({ ...view, error: friendlySignUpMessage(err) }));
-      if (err instanceof SignUpRefusedError) return sendHtml(ctx, 400, signUpPage({ ...view, error: err.message }));
+      if (isDomainError(err, 'sign_up_refused')) return sendHtml(ctx, 400, signUpPage({ ...view, error: err.message }));
       throw err;
     }
   });
@@ -66,6 +67,6 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
 }
 
 function friendlySignUpMessage(err: ValidationError): string {
-  const details = err.extra.details as { path: string }[] | undefined;
+  const details = err.data.details as { path: string }[] | undefined;
   return details?.some((d) => d.path === 'email') ? 'Enter a valid email address.' : err.message;
 }

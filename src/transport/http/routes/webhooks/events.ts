@@ -1,11 +1,12 @@
 import type { Context } from 'koa';
-import { DomainError, ValidationError } from '../../../../domain/errors';
+import { DomainError, overloaded, ValidationError } from '../../../../domain/errors';
 import { ingestRejection, recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
 import type { Principal } from '../../../../services/key-authenticator';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute } from '../../route';
 import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
+import { httpStatusOf } from '../../error-status';
 
 const BASE = '/api/v1/webhooks/events';
 const tags = ['Webhook events'];
@@ -36,7 +37,7 @@ export function eventRoutes(service: EventService) {
             await next();
             recordIngest(ctx.status === 200 ? 'repeat' : 'accepted');
           } catch (err) {
-            recordIngest(ingestRejection(err instanceof DomainError ? err.status : 500));
+            recordIngest(ingestRejection(err instanceof DomainError ? httpStatusOf(err) : 500));
             throw err;
           }
         },
