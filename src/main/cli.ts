@@ -25,6 +25,7 @@ import { connectMongo } from '../persistence/mongo';
 import { AccountService } from '../services/account-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { httpStatusOf } from '../transport/http/error-status';
+import { ExpirySweepers } from '../persistence/ttl';
 
 const USAGE =
   'usage: cli account create --email E [--tier T] | account set-tier --account ID --tier T | ' +
@@ -91,15 +92,17 @@ async function withAccountService<T>(fn: (service: AccountService, invites: Dash
     }
   }
   const { client, db } = await connectMongo(uri, config.mongo.dbName);
+  const expiry = new ExpirySweepers();
   try {
     const accounts = new Accounts(db);
     const keys = new ApiKeys(db);
     await accounts.ensureIndexes();
     await keys.ensureIndexes();
     const invites = new DashboardInvites(db);
-    await invites.ensureIndexes();
+    await invites.ensureIndexes(expiry);
     return await fn(new AccountService(accounts, keys), new DashboardInviteService(accounts, invites), config);
   } finally {
+    expiry.stop();
     await client.close();
     await embedded?.stop();
   }

@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError } from './mongo';
-import { ensureExpiry } from './ttl';
+import type { ExpirySweepers } from './ttl';
 
 /**
  * `dashboard_invites`: one-time links that let an account set its dashboard password. Two kinds
@@ -29,8 +29,8 @@ export class DashboardInvites {
     this.col = db.collection<DashboardInviteDoc>('dashboard_invites');
   }
 
-  async ensureIndexes(): Promise<void> {
-    await ensureExpiry(this.col, 'expires_at');
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+    await expiry.ensureExpiry(this.col, 'expires_at');
   }
 
   async insert(doc: Omit<DashboardInviteDoc, 'kind'>): Promise<void> {

@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError } from './mongo';
-import { ensureExpiry } from './ttl';
+import type { ExpirySweepers } from './ttl';
 
 export interface IdempotencyRecordDoc {
   /** `<account>:<key>`: one record per key; a later use of an expired key replaces it. */
@@ -47,9 +47,9 @@ export class IdempotencyRecords {
     this.successions = db.collection<SuccessionDoc>('idempotency_successions');
   }
 
-  async ensureIndexes(): Promise<void> {
-    await ensureExpiry(this.col, 'expires_at', { ttlOnly: true });
-    await ensureExpiry(this.successions, 'expires_at', { ttlOnly: true });
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+    await expiry.ensureExpiry(this.col, 'expires_at', { ttlOnly: true });
+    await expiry.ensureExpiry(this.successions, 'expires_at', { ttlOnly: true });
   }
 
   find(accountId: string, key: string): Promise<IdempotencyRecordDoc | null> {

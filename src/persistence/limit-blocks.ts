@@ -1,6 +1,6 @@
 import { Collection, Db, MongoBulkWriteError, MongoServerError } from 'mongodb';
 import { DUPLICATE_KEY, isDuplicateKeyError } from './mongo';
-import { ensureExpiry } from './ttl';
+import type { ExpirySweepers } from './ttl';
 
 /**
  * One entry of a scope's block log: entry n grants `delta` calls (a block claimed) or, when
@@ -49,8 +49,8 @@ export class LimitBlocks {
     this.col = db.collection<BlockDoc>('limit_blocks');
   }
 
-  async ensureIndexes(): Promise<void> {
-    await ensureExpiry(this.col, 'expires_at');
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+    await expiry.ensureExpiry(this.col, 'expires_at');
   }
 
   /** false when entry `entry.n` of `scope` was written first by someone else. */

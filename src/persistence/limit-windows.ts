@@ -1,7 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import type { BurstWindow } from '../domain/limits/burst-window';
 import { isDuplicateKeyError } from './mongo';
-import { ensureExpiry } from './ttl';
+import type { ExpirySweepers } from './ttl';
 
 interface WindowDoc {
   _id: string;
@@ -37,10 +37,10 @@ export class LimitWindows {
     this.heads = db.collection<HeadDoc>('limit_window_heads');
   }
 
-  async ensureIndexes(): Promise<void> {
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
     await this.col.createIndex({ bucket: 1, seq: -1 });
-    await ensureExpiry(this.col, 'expires_at');
-    await ensureExpiry(this.heads, 'expires_at');
+    await expiry.ensureExpiry(this.col, 'expires_at');
+    await expiry.ensureExpiry(this.heads, 'expires_at');
   }
 
   async latestWindow(bucket: string): Promise<BurstWindow | null> {

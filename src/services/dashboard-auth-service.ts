@@ -79,19 +79,28 @@ export function hashSessionId(id: string): string {
  * Dashboard sign-up, sign-in, sign-out and sessions. Sessions are separate from API keys by
  * construction: a session id is looked up only in `dashboard_sessions`, a key only in `api_keys`.
  */
+export interface DashboardAuthDeps {
+  accounts: Accounts;
+  accountService: AccountService;
+  sessions: DashboardSessions;
+  attempts: DashboardSignInAttempts;
+  options?: Partial<DashboardAuthOptions>;
+  clock?: () => Date;
+}
+
 export class DashboardAuthService {
+  private readonly accounts: Accounts;
+  private readonly accountService: AccountService;
+  private readonly sessions: DashboardSessions;
+  private readonly attempts: DashboardSignInAttempts;
   private readonly options: DashboardAuthOptions;
+  private readonly clock: () => Date;
   private dummyHash?: Promise<string>;
 
-  constructor(
-    private readonly accounts: Accounts,
-    private readonly accountService: AccountService,
-    private readonly sessions: DashboardSessions,
-    private readonly attempts: DashboardSignInAttempts,
-    options: Partial<DashboardAuthOptions> = {},
-    private readonly clock: () => Date = () => new Date(),
-  ) {
-    this.options = { ...DEFAULT_DASHBOARD_AUTH_OPTIONS, ...options };
+  constructor(deps: DashboardAuthDeps) {
+    ({ accounts: this.accounts, accountService: this.accountService, sessions: this.sessions, attempts: this.attempts } = deps);
+    this.options = { ...DEFAULT_DASHBOARD_AUTH_OPTIONS, ...deps.options };
+    this.clock = deps.clock ?? (() => new Date());
   }
 
   /** Creates a free-tier account with an argon2id password hash and signs it in. */

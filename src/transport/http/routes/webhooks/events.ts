@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { DomainError, overloaded, ValidationError } from '../../../../domain/errors';
+import { DomainError, ValidationError } from '../../../../domain/errors';
 import { ingestRejection, recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
 import type { Principal } from '../../../../services/key-authenticator';
