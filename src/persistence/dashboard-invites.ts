@@ -1,5 +1,5 @@
 import { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError } from './mongo';
+import { insertUnique } from './unique-sequence';
 import type { ExpirySweepers } from './ttl';
 
 /**
@@ -48,12 +48,6 @@ export class DashboardInvites {
 
   /** Marks the invite used; true for exactly one caller however many race (unique insert). */
   async redeem(invite: DashboardInviteDoc, now: Date): Promise<boolean> {
-    try {
-      await this.col.insertOne({ _id: redemptionId(invite._id), kind: 'redemption', account_id: invite.account_id, created_at: now, expires_at: invite.expires_at });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    return insertUnique<DashboardInviteDoc>(this.col, { _id: redemptionId(invite._id), kind: 'redemption', account_id: invite.account_id, created_at: now, expires_at: invite.expires_at });
   }
 }
