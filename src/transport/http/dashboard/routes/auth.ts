@@ -5,9 +5,8 @@ import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth
 import { SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
-import { formField, queryField, seeOther, sendHtml } from '../render';
+import { formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { clientIp } from '../../client-ip';
-import { httpHeadersOf } from '../../error-status';
 import { clearSessionCookie, setSessionCookie } from '../session';
 import { signInPage, signUpPage } from '../templates/auth';
 import { noticeText } from '../templates/notices';
@@ -28,11 +27,8 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, '/dashboard');
     } catch (err) {
       const view = { csrfToken: csrfTokenFor(ctx), email };
-      if (isDomainError(err, 'too_many_attempts')) {
-        for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
-        return sendHtml(ctx, 429, signInPage({ ...view, error: err.message }));
-      }
-      if (isDomainError(err, 'invalid_credentials')) return sendHtml(ctx, 401, signInPage({ ...view, error: INVALID_CREDENTIALS_MESSAGE }));
+      if (isDomainError(err, 'too_many_attempts')) return sendErrorPage(ctx, err, signInPage({ ...view, error: err.message }));
+      if (isDomainError(err, 'invalid_credentials')) return sendErrorPage(ctx, err, signInPage({ ...view, error: INVALID_CREDENTIALS_MESSAGE }));
       throw err;
     }
   });
@@ -49,12 +45,8 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, '/dashboard?notice=welcome');
     } catch (err) {
       const view = { csrfToken: csrfTokenFor(ctx), email };
-      if (isDomainError(err, 'too_many_attempts')) {
-        for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
-        return sendHtml(ctx, 429, signUpPage({ ...view, error: err.message }));
-      }
-      if (err instanceof ValidationError) return sendHtml(ctx, 400, signUpPage({ ...view, error: friendlySignUpMessage(err) }));
-      if (isDomainError(err, 'sign_up_refused')) return sendHtml(ctx, 400, signUpPage({ ...view, error: err.message }));
+      if (err instanceof ValidationError) return sendErrorPage(ctx, err, signUpPage({ ...view, error: friendlySignUpMessage(err) }));
+      if (isDomainError(err, 'too_many_attempts', 'sign_up_refused')) return sendErrorPage(ctx, err, signUpPage({ ...view, error: err.message }));
       throw err;
     }
   });

@@ -4,7 +4,7 @@ import { DomainError, ValidationError } from '../../../../domain/errors';
 import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
+import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { deleteEndpointPage, EndpointForm, endpointDetailPage, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
 import { noticeText } from '../templates/notices';
@@ -100,7 +100,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       if (!isFormError(err)) throw err;
       const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
       const { message, details } = describeError(err);
-      sendHtml(ctx, httpStatusOf(err), endpointDetailPage(session, { endpoint, form, error: message, details }));
+      sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, form, error: message, details }));
     }
   });
 

@@ -7,7 +7,7 @@ import { assertPositiveEventId } from '../../../../services/event-service';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-nesting';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
+import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { EventFilter, eventDetailPage, eventsPage, SendEventForm } from '../templates/events';
 import { noticeText } from '../templates/notices';
@@ -105,7 +105,7 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
       // A conflict, or the account's limits (meteredAction): shown on the page, nothing changed.
       if (!(isDomainError(err) && [409, 429].includes(httpStatusOf(err)))) throw err;
       const event = await deps.events.get(session.account._id, id);
-      sendHtml(ctx, httpStatusOf(err), eventDetailPage(session, event, { error: err.message }));
+      sendErrorPage(ctx, err, eventDetailPage(session, event, { error: err.message }));
     }
   });
 }

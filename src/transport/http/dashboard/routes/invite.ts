@@ -2,10 +2,9 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ValidationError } from '../../../../domain/errors';
 import { INVITE_PATH, type InviteUnusableError, inviteUnusableReason, isInviteUnusable } from '../../../../services/dashboard-invite-service';
-import { httpStatusOf } from '../../error-status';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
-import { formField, seeOther, sendHtml } from '../render';
+import { formField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { setSessionCookie } from '../session';
 import { inviteUnusablePage, setPasswordPage } from '../templates/invite';
 
@@ -14,7 +13,7 @@ import { inviteUnusablePage, setPasswordPage } from '../templates/invite';
  * (or why the link no longer works), POST sets the password and signs the person in.
  */
 export function inviteRoutes(router: Router, deps: DashboardDeps): void {
-  const unusable = (ctx: Context, err: InviteUnusableError) => sendHtml(ctx, httpStatusOf(err), inviteUnusablePage(inviteUnusableReason(err), err.message));
+  const unusable = (ctx: Context, err: InviteUnusableError) => sendErrorPage(ctx, err, inviteUnusablePage(inviteUnusableReason(err), err.message));
 
   router.get('/invite/:token', async (ctx) => {
     const token = ctx.params.token;

@@ -3,7 +3,7 @@ import { DomainError, isDomainError } from '../../../../domain/errors';
 import { PRODUCTS } from '../../../../domain/keys/products';
 import { clearCookie, KEYS_PATH, NEW_KEY_COOKIE, setCookie } from '../cookies';
 import type { DashboardDeps } from '../deps';
-import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
+import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { keysPage, newKeyPage, revokeKeyPage } from '../templates/keys';
 import { noticeText } from '../templates/notices';
@@ -29,7 +29,7 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
     } catch (err) {
       if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
       const keys = await deps.accounts.listKeys(session.account._id);
-      sendHtml(ctx, httpStatusOf(err), keysPage(session, { keys, form, error: describeError(err).message }));
+      sendErrorPage(ctx, err, keysPage(session, { keys, form, error: describeError(err).message }));
     }
   });
 
