@@ -11,7 +11,10 @@ export function errorCodeTable(): string {
 }
 
 /** `code`: the closed catalogue (src/domain/error-codes.ts); clients switch on it. */
-export const ErrorCodeSchema = z.enum(ERROR_CODES).describe(`Machine-readable code, one of a closed set:\n\n${errorCodeTable()}`);
+export const ErrorCodeSchema = z
+  .enum(ERROR_CODES)
+  .describe(`Machine-readable code, one of a closed set:\n\n${errorCodeTable()}`)
+  .meta({ id: 'ErrorCode' });
 
 /** The one error format (CONTRACT §2), as documented. */
 export const ErrorBody = z.object({

@@ -65,7 +65,9 @@ describe('error catalogue', () => {
   it('is what the OpenAPI document lists as the enum of `code`, with each code, its status and meaning', () => {
     const registry = createRegistry();
     registry.registerPath({ method: 'get', path: '/x', responses: errors(400) });
-    const schema = (generateDocument(registry) as any).paths['/x'].get.responses['400'].content['application/json'].schema.properties.code;
+    const document = generateDocument(registry) as any;
+    expect(document.paths['/x'].get.responses['400'].content['application/json'].schema.properties.code).toEqual({ $ref: '#/components/schemas/ErrorCode' });
+    const schema = document.components.schemas.ErrorCode;
     expect(schema.enum).toEqual([...ERROR_CODES]);
     for (const code of ERROR_CODES) expect(schema.description).toContain(`| \`${code}\` | ${HTTP_STATUS[code]} | ${ERROR_CATALOGUE[code]} |`);
   });
