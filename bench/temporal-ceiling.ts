@@ -31,9 +31,11 @@ async function main(): Promise<void> {
   const port = await freePort();
   const server = await startTemporalDevServer({ binary: toolPaths().temporalCli, dataDir, port, uiPort: await freePort() });
   try {
-    const connection = await NativeConnection.connect({ address: server.address });
+    // The dev server listens before its frontend answers: connect and ask until it does.
+    let connection: NativeConnection | undefined;
     for (let i = 0; ; i++) {
       try {
+        connection ??= await NativeConnection.connect({ address: server.address });
         await connection.workflowService.describeNamespace({ namespace: 'default' });
         break;
       } catch (err) {
