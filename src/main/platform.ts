@@ -22,6 +22,7 @@ import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attemp
 import { CatalogEntries } from '../persistence/catalog-entries';
 import { Deliveries } from '../persistence/deliveries';
 import { ApiInstances } from '../persistence/api-instances';
+import { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
@@ -87,6 +88,7 @@ export interface Repositories {
   accounts: Accounts;
   apiKeys: ApiKeys;
   endpoints: Endpoints;
+  endpointHealth: EndpointHealthLog;
   events: Events;
   deliveries: Deliveries;
   apiInstances: ApiInstances;
@@ -152,6 +154,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       accounts: new Accounts(db),
       apiKeys: new ApiKeys(db),
       endpoints: new Endpoints(db),
+      endpointHealth: new EndpointHealthLog(db),
       events: new Events(db),
       deliveries: new Deliveries(db),
       apiInstances: new ApiInstances(db),
@@ -200,8 +203,9 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       endpoints: new EndpointService(repositories.endpoints, repositories.deliveries, scheduler, secretBox, endpointsCache, {
         allowPrivateNetworks: config.delivery.allowPrivateNetworks,
         maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+        autoDisableAfterMs: config.endpointAutoDisableAfterMs,
         dnsLookup,
-      }),
+      }, repositories.endpointHealth),
       events: new EventService({
         events: repositories.events,
         endpoints: repositories.endpoints,
@@ -246,7 +250,12 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         connection: temporalConnection.native!,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
-        activities: createDeliveryActivities({ ...repositories, secretBox, sender }),
+        activities: createDeliveryActivities({
+          ...repositories,
+          secretBox,
+          sender,
+          autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id) => services.endpoints.disableForFailures(accountId, id) },
+        }),
       });
       const running = runWorker(worker, (err) => logger.error({ err }, 'the delivery worker stopped with an error'));
       platform.worker = worker;

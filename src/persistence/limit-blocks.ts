@@ -1,5 +1,6 @@
 import { Collection, Db, MongoBulkWriteError, MongoServerError } from 'mongodb';
 import { DUPLICATE_KEY, isDuplicateKeyError } from './mongo';
+import { latestLogEntry } from './log-head';
 import { ensureExpiry } from './ttl';
 
 /**
@@ -66,27 +67,8 @@ export class LimitBlocks {
   }
 
   /** The latest entry of `scope`, searching upwards from `known` (an entry that exists), or null for an empty log. */
-  async latest(scope: string, known: BlockEntry | null): Promise<BlockEntry | null> {
-    let best = known;
-    let low = known?.n ?? 0; // exists (or 0)
-    let step = 1;
-    for (;;) {
-      const found = await this.read(scope, low + step);
-      if (!found) break;
-      best = found;
-      low += step;
-      step *= 2;
-    }
-    let high = low + step; // does not exist
-    while (high - low > 1) {
-      const mid = Math.floor((low + high) / 2);
-      const found = await this.read(scope, mid);
-      if (found) {
-        best = found;
-        low = mid;
-      } else high = mid;
-    }
-    return best;
+  latest(scope: string, known: BlockEntry | null): Promise<BlockEntry | null> {
+    return latestLogEntry((n) => this.read(scope, n), known);
   }
 
   private async read(scope: string, n: number): Promise<BlockEntry | null> {

@@ -79,7 +79,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
   router.get('/endpoints/:id', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
     const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
-    sendHtml(ctx, 200, endpointDetailPage(session, { endpoint, notice: noticeText(queryField(ctx, 'notice')) }));
+    sendHtml(ctx, 200, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, notice: noticeText(queryField(ctx, 'notice')) }));
   });
 
   router.post('/endpoints/:id', requireSession(), async (ctx) => {
@@ -99,7 +99,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       if (!isFormError(err)) throw err;
       const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
       const { message, details } = describeError(err);
-      sendHtml(ctx, err.status, endpointDetailPage(session, { endpoint, form, error: message, details }));
+      sendHtml(ctx, err.status, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, form, error: message, details }));
     }
   });
 
