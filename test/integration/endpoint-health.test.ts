@@ -1,4 +1,5 @@
 import type { Platform } from '../../src/main/platform';
+import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { Reply, startReceiver } from '../support/receiver';
 
@@ -91,5 +92,32 @@ describe('endpoint health', () => {
     const { api, endpoint } = await endpointWith();
     expect((await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: true })).body).toMatchObject({ disabled: true, disabled_reason: 'manual' });
     expect((await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: false })).body).toMatchObject({ disabled: false, disabled_reason: null });
+  });
+
+  it('shows the health on the dashboard, explains a failing endpoint, and enabling it there clears the mark', async () => {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const client = DashboardClient.fromNewIp(platform.apiUrl!);
+    const email = newEmail();
+    await client.signUp(email, GOOD_PASSWORD);
+    const created = await client.submit('/dashboard/endpoints', '/dashboard/endpoints', { url: `${receiver.url}/hook`, events: '*', description: '' });
+    const pagePath = created.location!.split('?')[0];
+    const id = decodeURIComponent(pagePath.split('/').pop()!);
+    const healthy = await client.get(pagePath);
+    expect(healthy.text).toContain('Consecutive failed deliveries');
+    expect(healthy.text).not.toContain('data-testid="endpoint-failing"');
+
+    // What the delivery activity does once the rule says so (the rule itself: test/workflow/endpoint-health.test.ts).
+    const account = await platform.db.collection('accounts').findOne({ email });
+    await platform.services.endpoints.disableForFailures(String(account!._id), id);
+    const failing = await client.get(pagePath);
+    expect(failing.text).toContain('data-testid="endpoint-failing"');
+    expect(failing.text).toContain('because its deliveries kept failing');
+    expect(failing.text).toContain('5 days');
+
+    const enabled = await client.submit(pagePath, `${pagePath}/enable`, {});
+    expect(enabled.status).toBe(303);
+    expect((await client.get(pagePath)).text).not.toContain('data-testid="endpoint-failing"');
+    expect(await platform.services.endpoints.get(String(account!._id), id)).toMatchObject({ disabled: false, disabled_reason: null });
   });
 });
