@@ -186,8 +186,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       recordAttempt({ durationMs: result.durationMs, statusClass: attemptStatusClass(result.statusCode, result.error?.startsWith('Timed out') ?? false) });
       if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
       if (decision.status !== 'retrying') {
-        await deliveryEnded(input, succeeded, finishedAt);
         recordDeliveryFinished(decision.status);
+        await deliveryEnded(input, succeeded, finishedAt);
       }
       return { status: decision.status, statusCode: result.statusCode };
     },
