@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { Db, MongoClient } from 'mongodb';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
+import { createRecoveryActivities } from '../../activities/recovery-activities';
 import { createHttpSender, HttpSender } from '../../activities/http-sender';
 import type { Config } from '../config/config';
 import type { LimitAdmitter } from '../domain/limits/admission';
@@ -41,9 +42,11 @@ import { DeliveryOutbox } from '../services/delivery-outbox';
 import { InstanceLease } from '../services/instance-lease';
 import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
+import { RecoveryService } from '../services/recovery-service';
 import { KeyAuthenticator } from '../services/key-authenticator';
 import { connectTemporal, pingTemporal } from '../temporal/client';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import { RecoveryScheduler } from '../temporal/recovery-scheduler';
 import { createDeliveryWorker, ensureRuntime, runWorker } from '../temporal/worker';
 import { AnyRoute, createApp } from '../transport/http/app';
 import { dashboardMiddleware } from '../transport/http/dashboard';
@@ -57,6 +60,7 @@ import { docsPage, openApiRoute } from '../transport/http/routes/docs';
 import { healthz, readyz } from '../transport/http/routes/health';
 import { endpointRoutes } from '../transport/http/routes/webhooks/endpoints';
 import { eventRoutes } from '../transport/http/routes/webhooks/events';
+import { recoveryRoutes } from '../transport/http/routes/webhooks/recovery';
 
 export interface Roles {
   api: boolean;
@@ -103,6 +107,8 @@ export interface Services {
   limiter: LimitAdmitter;
   endpoints: EndpointService;
   events: EventService;
+  /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
+  bulkRecovery: RecoveryService;
   outbox: DeliveryOutbox;
   lease: InstanceLease;
   recovery: CrashRecovery;
@@ -217,6 +223,12 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         scheduler,
         clock: options.clock,
       }),
+      bulkRecovery: new RecoveryService(
+        repositories.endpoints,
+        repositories.deliveries,
+        new RecoveryScheduler(temporal, config.temporal.taskQueue),
+        options.clock,
+      ),
       outbox,
       lease,
       recovery,
@@ -250,12 +262,15 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         connection: temporalConnection.native!,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
-        activities: createDeliveryActivities({
-          ...repositories,
-          secretBox,
-          sender,
-          autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id) => services.endpoints.disableForFailures(accountId, id) },
-        }),
+        activities: {
+          ...createDeliveryActivities({
+            ...repositories,
+            secretBox,
+            sender,
+            autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id) => services.endpoints.disableForFailures(accountId, id) },
+          }),
+          ...createRecoveryActivities({ retry: (accountId, eventId, endpointId) => services.events.retry(accountId, eventId, endpointId) }),
+        },
       });
       const running = runWorker(worker, (err) => logger.error({ err }, 'the delivery worker stopped with an error'));
       platform.worker = worker;
@@ -279,6 +294,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         openApiRoute(getDocument),
         docsPage(getDocument),
         ...endpointRoutes(services.endpoints),
+        ...recoveryRoutes(services.bulkRecovery),
         ...eventRoutes(services.events),
         ...costEstimatorRoutes({ catalog }),
       ] as AnyRoute[];
@@ -296,6 +312,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         authenticator,
         endpoints: services.endpoints,
         events: services.events,
+        recovery: services.bulkRecovery,
         limiter,
         catalog: async () => catalog,
         logger,

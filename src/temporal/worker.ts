@@ -1,6 +1,7 @@
 import { DefaultLogger, LogLevel, NativeConnection, Runtime, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
+import type { RecoveryActivities } from '../../activities/recovery-activities';
 
 import { existsSync } from 'node:fs';
 
@@ -29,7 +30,7 @@ export interface DeliveryWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  activities: DeliveryActivities;
+  activities: DeliveryActivities & RecoveryActivities;
 }
 
 let runtimeInstalled = false;

@@ -111,6 +111,27 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     });
   }
 
+  /** A `datetime-local` value carries no zone: the form says UTC. */
+  const sinceOf = (value: string) => new Date(/(Z|[+-]\d\d:\d\d)$/.test(value) ? value : `${value}Z`);
+
+  router.post('/endpoints/:id/recover', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const since = formField(ctx, 'since').trim();
+    try {
+      await meteredAction(ctx, deps, () => {
+        const at = sinceOf(since);
+        if (Number.isNaN(at.getTime())) throw new ValidationError('Since must be a date and time.', [{ path: 'since', message: 'must be a date and time' }], 'invalid_since');
+        return deps.recovery.recover(session.account._id, ctx.params.id, at);
+      });
+      seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
+    } catch (err) {
+      if (!isFormError(err)) throw err;
+      const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
+      const { message, details } = describeError(err);
+      sendHtml(ctx, err.status, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, recoverSince: since, error: message, details }));
+    }
+  });
+
   router.get('/endpoints/:id/delete', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
     sendHtml(ctx, 200, deleteEndpointPage(session, await deps.endpoints.get(session.account._id, ctx.params.id)));

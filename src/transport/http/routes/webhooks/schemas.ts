@@ -150,3 +150,18 @@ export const Delivery = z.object({
 export const EventSummary = z.object(EventFields);
 export const EventDetail = z.object({ ...EventFields, deliveries: z.array(Delivery) });
 export const EventList = z.object({ data: z.array(EventSummary), next_cursor: z.string().nullable() });
+
+export const RecoverBody = z.object({
+  since: z.iso
+    .datetime({ offset: true })
+    .describe('ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.')
+    .meta({ example: '2026-11-20T00:00:00Z' }),
+});
+
+export const Recovery = z.object({
+  id: z.string().describe('The recovery workflow id, `recover-<endpoint id>` (visible in the Temporal UI).'),
+  endpoint_id: z.string(),
+  since: z.string(),
+  count: z.number().int().describe('Deliveries this recovery starts again (at most 1,000, the oldest first).'),
+  started_at: z.string(),
+});
