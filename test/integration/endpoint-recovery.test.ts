@@ -1,4 +1,5 @@
 import type { Platform } from '../../src/main/platform';
+import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
@@ -109,5 +110,23 @@ describe('bulk recovery of an endpoint', () => {
     const res = await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/recover`, { since: hourAgo() });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('endpoint_disabled');
+  });
+
+  it('is offered on the dashboard endpoint page, with its CSRF token, and refuses a time too far back there too', async () => {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const client = DashboardClient.fromNewIp(platform.apiUrl!);
+    await client.signUp(newEmail(), GOOD_PASSWORD);
+    const created = await client.submit('/dashboard/endpoints', '/dashboard/endpoints', { url: `${receiver.url}/hook`, events: '*', description: '' });
+    const pagePath = created.location!.split('?')[0];
+    expect((await client.get(pagePath)).text).toContain(`action="${pagePath}/recover"`);
+    const withoutToken = await client.post(`${pagePath}/recover`, { since: '2026-01-01T00:00' });
+    expect(withoutToken.status).toBe(403);
+    const started = await client.submit(pagePath, `${pagePath}/recover`, { since: new Date(Date.now() - 3_600_000).toISOString().slice(0, 16) });
+    expect(started.status).toBe(303);
+    expect(started.location).toContain('notice=recovery-started');
+    const refused = await client.submit(pagePath, `${pagePath}/recover`, { since: '2020-01-01T00:00' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('within the last 7 days');
   });
 });
