@@ -3,7 +3,9 @@
  * started exactly as `npm start` starts it, and in this process a worker and a client sharing
  * one native connection with eager starts (as `npm start` wires them). It starts
  * CEILING_WORKFLOWS trivial workflows (one no-op activity each), CEILING_CONCURRENCY at a time,
- * and prints one JSON line: activities executed per second from the first start to the last activity.
+ * at most CEILING_WINDOW of them waiting for their activity to begin (the outbox's start window,
+ * DISPATCH_START_WINDOW; 0: no limit), and prints one JSON line: activities executed per second
+ * from the first start to the last activity.
  */
 import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
@@ -14,11 +16,13 @@ import { freePort, startTemporalDevServer } from '../src/infra/embedded-servers'
 import { toolPaths } from '../src/infra/tools';
 import { initialDeliverySearchAttributes } from '../src/temporal/search-attributes';
 import { ensureRuntime } from '../src/temporal/worker';
+import { DeliveryStartWindow } from '../src/services/delivery-start-window';
 
 const COUNT = Number(process.env.CEILING_WORKFLOWS ?? 2000);
 const CONCURRENCY = Number(process.env.CEILING_CONCURRENCY ?? 32);
 /** plain (the ceiling), heartbeat, attributes: see ceiling-workflows.ts. */
 const VARIANT = process.env.CEILING_VARIANT ?? 'plain';
+const WINDOW = Number(process.env.CEILING_WINDOW ?? 0);
 const WORKFLOW = { plain: 'ceilingWorkflow', heartbeat: 'ceilingHeartbeatWorkflow', attributes: 'ceilingAttributesWorkflow' }[VARIANT];
 
 async function main(): Promise<void> {
@@ -40,6 +44,7 @@ async function main(): Promise<void> {
     const client = new Client({ connection, namespace: 'default' });
     let done = 0;
     let last = 0;
+    const window = new DeliveryStartWindow(WINDOW);
     const worker = await Worker.create({
       connection,
       taskQueue: 'ceiling',
@@ -53,6 +58,14 @@ async function main(): Promise<void> {
       maxConcurrentActivityTaskExecutions: 200,
       maxConcurrentWorkflowTaskExecutions: 100,
       maxCachedWorkflows: 2000,
+      interceptors: {
+        activity: [
+          (ctx) => {
+            window.release(ctx.info.workflowExecution?.workflowId ?? '');
+            return {};
+          },
+        ],
+      },
     });
     await worker.runUntil(async () => {
       const started = performance.now();
@@ -61,6 +74,7 @@ async function main(): Promise<void> {
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < COUNT) {
             const id = next++;
+            await window.take(`ceiling-${id}`);
             await client.workflow.start(WORKFLOW as string, {
               taskQueue: 'ceiling',
               workflowId: `ceiling-${id}`,
@@ -77,7 +91,7 @@ async function main(): Promise<void> {
       );
       while (done < COUNT) await new Promise((r) => setTimeout(r, 20));
       const seconds = (last - started) / 1000;
-      process.stdout.write(`${JSON.stringify({ variant: VARIANT, workflows: COUNT, seconds, perSecond: COUNT / seconds })}\n`);
+      process.stdout.write(`${JSON.stringify({ variant: VARIANT, workflows: COUNT, window: WINDOW, seconds, perSecond: COUNT / seconds })}\n`);
     });
     await connection.close();
   } finally {

@@ -39,6 +39,7 @@ import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { CrashRecovery } from '../services/crash-recovery';
 import { DeliveryOutbox } from '../services/delivery-outbox';
+import { DeliveryStartWindow } from '../services/delivery-start-window';
 import { InstanceLease } from '../services/instance-lease';
 import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
@@ -182,9 +183,13 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     const authenticator = new KeyAuthenticator(repositories.apiKeys, repositories.accounts);
     const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, options.clock);
     cleanups.push(() => limiter.close());
+    // Only a process that runs a worker sees its attempts begin, so only it limits its starts.
+    const startWindow = new DeliveryStartWindow(options.roles.worker ? config.dispatchStartWindow : 0, );
+    cleanups.push(async () => startWindow.close());
     const outbox = new DeliveryOutbox(scheduler, logger, {
       backlogLimit: config.ingestBacklogLimit,
       startConcurrency: config.dispatchStartConcurrency,
+      window: startWindow,
     });
     const lease = new InstanceLease(
       repositories.apiInstances,
@@ -271,6 +276,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
           }),
           ...createRecoveryActivities({ retry: (accountId, eventId, endpointId) => services.events.retry(accountId, eventId, endpointId) }),
         },
+        onActivityStarted: (workflowId) => startWindow.release(workflowId),
       });
       const running = runWorker(worker, (err) => logger.error({ err }, 'the delivery worker stopped with an error'));
       platform.worker = worker;

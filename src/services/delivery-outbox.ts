@@ -2,12 +2,15 @@ import type { Logger } from '../infra/logger';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { EventDoc } from '../persistence/events';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import type { DeliveryStartWindow } from './delivery-start-window';
 
 export interface DeliveryOutboxOptions {
   /** Events accepted by this process and not yet handed to Temporal, past which ingest is refused (503). */
   backlogLimit: number;
   /** Workflow starts in flight at once; a large fan-out is started in batches of this size. */
   startConcurrency: number;
+  /** Starts wait for a slot here: Temporal is fed no faster than this process's worker begins attempts. */
+  window?: DeliveryStartWindow;
 }
 
 interface Entry {
@@ -119,11 +122,14 @@ export class DeliveryOutbox {
   private async start(entry: Entry, index: number): Promise<void> {
     const { event } = entry;
     const endpointId = event.endpoint_ids[index];
+    const workflowId = deliveryId(event._id, endpointId);
+    const window = this.options.window;
     for (let failures = 0; ; failures++) {
+      if (window) await window.take(workflowId);
       try {
-        await this.scheduler.start(
+        const started = await this.scheduler.start(
           {
-            workflowId: deliveryId(event._id, endpointId),
+            workflowId,
             eventId: event._id,
             endpointId,
             accountId: event.account_id,
@@ -136,8 +142,10 @@ export class DeliveryOutbox {
           },
           { manualRetry: false },
         );
+        if (started === 'already-exists') window?.release(workflowId);
         break;
       } catch (err) {
+        window?.release(workflowId);
         this.logger.warn({ err, eventId: event._id, endpointId }, 'starting a delivery workflow failed; retrying');
         await new Promise((r) => setTimeout(r, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)));
       }

@@ -30,7 +30,10 @@ export interface DeliveryWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  activities: DeliveryActivities & RecoveryActivities;
+  /** The recovery activities are optional only so that tests may run deliveries alone; the platform always wires them. */
+  activities: DeliveryActivities & Partial<RecoveryActivities>;
+  /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
+  onActivityStarted?: (workflowId: string) => void;
 }
 
 let runtimeInstalled = false;
@@ -54,6 +57,17 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     taskQueue: options.taskQueue,
     workflowBundle: await workflowBundle(),
     activities: options.activities,
+    interceptors: options.onActivityStarted
+      ? {
+          activity: [
+            (ctx) => {
+              const workflowId = ctx.info.workflowExecution?.workflowId;
+              if (workflowId) options.onActivityStarted!(workflowId);
+              return {};
+            },
+          ],
+        }
+      : undefined,
     // Deliveries are I/O-bound: many concurrent POSTs per worker.
     maxConcurrentActivityTaskExecutions: 200,
     maxConcurrentWorkflowTaskExecutions: 100,

@@ -1,4 +1,5 @@
 import { DeliveryOutbox } from '../../../src/services/delivery-outbox';
+import { DeliveryStartWindow } from '../../../src/services/delivery-start-window';
 import type { EventDoc } from '../../../src/persistence/events';
 import type { DeliveryScheduler, ScheduledDelivery } from '../../../src/temporal/delivery-scheduler';
 import { createLogger } from '../../../src/infra/logger';
@@ -93,5 +94,41 @@ describe('DeliveryOutbox', () => {
     expect(s.maxInFlight()).toBe(4);
     expect(s.started.map((d) => d.endpointId).sort()).toEqual([...endpoints].sort());
     expect(await outbox.drain(1000)).toBe(true);
+  });
+});
+
+describe('DeliveryOutbox with a start window', () => {
+  const logger = createLogger('silent');
+
+  it('starts no more workflows than the window admits until their first attempts begin', async () => {
+    const started: ScheduledDelivery[] = [];
+    const scheduler = {
+      async start(d: ScheduledDelivery) {
+        started.push(d);
+        return 'started' as const;
+      },
+    } as unknown as DeliveryScheduler;
+    const window = new DeliveryStartWindow(2, 60_000);
+    const outbox = new DeliveryOutbox(scheduler, logger, { backlogLimit: 100, startConcurrency: 10, window });
+    for (const id of [1, 2, 3]) {
+      outbox.claiming(id, true);
+      void outbox.enqueue(event(id, ['a']));
+    }
+    for (let i = 0; i < 5; i++) await tick();
+    expect(started.map((d) => d.eventId)).toEqual([1, 2]);
+    window.release(started[0].workflowId);
+    for (let i = 0; i < 5; i++) await tick();
+    expect(started.map((d) => d.eventId)).toEqual([1, 2, 3]);
+    window.close();
+  });
+
+  it('a start that finds its workflow already running gives its slot back', async () => {
+    const scheduler = { start: async () => 'already-exists' as const } as unknown as DeliveryScheduler;
+    const window = new DeliveryStartWindow(1, 60_000);
+    const outbox = new DeliveryOutbox(scheduler, logger, { backlogLimit: 100, startConcurrency: 10, window });
+    outbox.claiming(1, true);
+    await outbox.enqueue(event(1, ['a']));
+    expect(window.occupied).toBe(0);
+    window.close();
   });
 });

@@ -1,0 +1,96 @@
+/**
+ * Flow control between the outbox and Temporal: at most `size` delivery workflows started by
+ * this process may be waiting for their first attempt to begin.
+ *
+ * Why: a workflow started faster than workers can run it waits in Temporal's task queue. On the
+ * embedded dev server a deep backlog is expensive: queued tasks are written to and read back from
+ * SQLite instead of being handed straight to a waiting poller, and thousands of open workflows
+ * overflow the worker's workflow cache, so each one is fetched and replayed again when its
+ * activity finishes. Measured (BENCHMARKS.md, 10,000 workflows): 36 workflows/s started all at
+ * once, 52/s with at most 100–400 waiting. Accepted events wait in the outbox instead, which is
+ * durable (the event is stored; crash recovery covers the process) and sheds ingest with 503 when
+ * full (INGEST_BACKLOG_LIMIT).
+ *
+ * A slot opens when the workflow's first activity starts in this process's worker (a worker
+ * interceptor tells us), or after `expiryMs` when it ran elsewhere: the window never stalls the
+ * outbox for longer than that. Only a process that runs a worker uses a window (size 0 = none).
+ */
+export class DeliveryStartWindow {
+  /** Workflow id → when its slot frees itself. Map order is start order, so the oldest is first. */
+  private readonly waiting = new Map<string, number>();
+  private readonly queue: Array<() => void> = [];
+  private expiryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly size: number,
+    private readonly expiryMs = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get occupied(): number {
+    return this.waiting.size;
+  }
+
+  /**
+   * Waits for a slot and takes it for `workflowId`, before the start is sent: the first activity
+   * may begin before the start call returns.
+   */
+  async take(workflowId: string): Promise<void> {
+    if (this.size <= 0 || this.closed) return;
+    this.expire();
+    while (this.waiting.size >= this.size) {
+      await new Promise<void>((resolve) => {
+        this.queue.push(resolve);
+        this.armExpiry();
+      });
+      if (this.closed) return;
+      this.expire();
+    }
+    this.waiting.set(workflowId, this.now() + this.expiryMs);
+  }
+
+  /** The workflow's first activity has started (or its start was not needed): the slot is free. */
+  release(workflowId: string): void {
+    if (this.waiting.delete(workflowId)) this.wake();
+  }
+
+  /** Shutdown: whoever waits goes on, and the window admits everyone from now on. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.expiryTimer);
+    this.expiryTimer = undefined;
+    this.waiting.clear();
+    for (const wake of this.queue.splice(0)) wake();
+  }
+
+  private expire(): void {
+    const now = this.now();
+    for (const [id, until] of this.waiting) {
+      if (until > now) break;
+      this.waiting.delete(id);
+    }
+  }
+
+  /** As many waiters as there are free slots re-check (one that loses the race waits again). */
+  private wake(): void {
+    for (let free = this.size - this.waiting.size; free > 0 && this.queue.length > 0; free--) this.queue.shift()!();
+  }
+
+  /** While someone waits, the oldest slot frees itself at its expiry even if nothing is released. */
+  private armExpiry(): void {
+    if (this.expiryTimer) return;
+    const oldest = this.waiting.values().next();
+    if (oldest.done) return this.wake();
+    this.expiryTimer = setTimeout(
+      () => {
+        this.expiryTimer = undefined;
+        this.expire();
+        this.wake();
+        if (this.queue.length > 0) this.armExpiry();
+      },
+      Math.max(1, oldest.value - this.now()),
+    );
+    this.expiryTimer.unref?.();
+  }
+}

@@ -1,0 +1,75 @@
+import { DeliveryStartWindow } from '../../../src/services/delivery-start-window';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+/** Resolves to true once `promise` settles, false if it is still pending after a few ticks. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  for (let i = 0; i < 5; i++) await tick();
+  return done;
+}
+
+describe('DeliveryStartWindow', () => {
+  it('admits starts up to its size, then holds the next one', async () => {
+    const window = new DeliveryStartWindow(2, 60_000);
+    expect(await settled(window.take('w1'))).toBe(true);
+    expect(await settled(window.take('w2'))).toBe(true);
+    expect(await settled(window.take('w3'))).toBe(false);
+    window.close();
+  });
+
+  it('a held start goes on once an earlier workflow begins its first attempt', async () => {
+    const window = new DeliveryStartWindow(1, 60_000);
+    await window.take('w1');
+    const second = window.take('w2');
+    expect(await settled(second)).toBe(false);
+    window.release('w1');
+    expect(await settled(second)).toBe(true);
+    expect(window.occupied).toBe(1);
+    window.close();
+  });
+
+  it('an attempt of a workflow it never started frees nothing', async () => {
+    const window = new DeliveryStartWindow(1, 60_000);
+    await window.take('w1');
+    const second = window.take('w2');
+    window.release('manual-retry-elsewhere');
+    expect(await settled(second)).toBe(false);
+    window.close();
+  });
+
+  it('a slot whose attempt never begins here frees itself after the expiry', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    try {
+      let now = 0;
+      const window = new DeliveryStartWindow(1, 10_000, () => now);
+      await window.take('w1');
+      const second = window.take('w2');
+      expect(await settled(second)).toBe(false);
+      now = 9_999;
+      jest.advanceTimersByTime(9_999);
+      expect(await settled(second)).toBe(false);
+      now = 10_000;
+      jest.advanceTimersByTime(1);
+      expect(await settled(second)).toBe(true);
+      window.close();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('size 0 never holds a start', async () => {
+    const window = new DeliveryStartWindow(0);
+    for (let i = 0; i < 1_000; i++) expect(await settled(window.take(`w${i}`))).toBe(true);
+    expect(window.occupied).toBe(0);
+  });
+
+  it('closing lets every held start go on', async () => {
+    const window = new DeliveryStartWindow(1, 60_000);
+    await window.take('w1');
+    const held = [window.take('w2'), window.take('w3')];
+    window.close();
+    expect(await settled(Promise.all(held))).toBe(true);
+  });
+});

@@ -1,0 +1,48 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { DeliveryActivities } from '../../activities/delivery-activities';
+import { createDeliveryWorker } from '../../src/temporal/worker';
+import { startTimeSkippingEnv } from '../support/workflow-harness';
+
+/**
+ * The outbox's start window frees a slot when a workflow's first attempt begins; the delivery
+ * worker is what tells it (an activity interceptor), with the workflow's id.
+ */
+describe('delivery worker and the start window', () => {
+  let env: TestWorkflowEnvironment;
+
+  beforeAll(async () => {
+    env = await startTimeSkippingEnv();
+  });
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  it('reports the workflow id when an attempt begins, before the attempt ends', async () => {
+    const taskQueue = `window-${Math.random().toString(36).slice(2)}`;
+    const workflowId = `delivery-7-${taskQueue}`;
+    const reported: string[] = [];
+    let reportedBeforeAttemptEnded: string[] = [];
+    const activities: DeliveryActivities = {
+      async attemptDelivery() {
+        reportedBeforeAttemptEnded = [...reported];
+        return { status: 'succeeded', statusCode: 200 };
+      },
+      async cancelDelivery() {},
+    };
+    const worker = await createDeliveryWorker({
+      connection: env.nativeConnection,
+      namespace: 'default',
+      taskQueue,
+      activities,
+      onActivityStarted: (id) => reported.push(id),
+    });
+    await worker.runUntil(
+      env.client.workflow.execute('deliveryWorkflow', {
+        taskQueue,
+        workflowId,
+        args: [{ eventId: 7, endpointId: 'ep_w', accountId: 'acct_w', round: 1, type: 't', timestamp: 1, body: '{}' }],
+      }),
+    );
+    expect(reportedBeforeAttemptEnded).toEqual([workflowId]);
+  });
+});
