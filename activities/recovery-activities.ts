@@ -1,4 +1,8 @@
-import { ConflictError, NotFoundError } from '../src/domain/errors';
+import type { ErrorCode } from '../src/domain/error-codes';
+import { isDomainError } from '../src/domain/errors';
+
+/** What a manual retry answers that leaves the delivery to the others (409 and 404): skipped, not failed. */
+const SKIPPED: ErrorCode[] = ['delivery_in_flight', 'delivery_not_retryable', 'delivery_round_limit', 'endpoint_deleted', 'endpoint_disabled', 'not_found'];
 
 export interface RoundTarget {
   accountId: string;
@@ -24,7 +28,7 @@ export function createRecoveryActivities(deps: RecoveryActivityDeps) {
         await deps.retry(target.accountId, target.eventId, target.endpointId);
         return 'started';
       } catch (err) {
-        if (err instanceof ConflictError || err instanceof NotFoundError) return 'skipped';
+        if (isDomainError(err, ...SKIPPED)) return 'skipped';
         throw err;
       }
     },

@@ -38,6 +38,8 @@ const EnvSchema = z.object({
   TEMPORAL_ADDRESS: optionalString,
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('webhook-delivery'),
+  /** The Temporal SDK's own log level (its Runtime is installed once per process). */
+  TEMPORAL_SDK_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR']).default('WARN'),
   MONGODB_URI: optionalString.refine((v) => v === undefined || /^mongodb(\+srv)?:\/\//.test(v), 'must start with mongodb:// or mongodb+srv://'),
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, _ and - only').default('platform'),
 
@@ -89,7 +91,14 @@ export type Config = Readonly<{
   host: string;
   dataDir: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  temporal: { address?: string; namespace: string; taskQueue: string; embeddedPort: number; embeddedUiPort: number };
+  temporal: {
+    address?: string;
+    namespace: string;
+    taskQueue: string;
+    sdkLogLevel: z.infer<typeof EnvSchema>['TEMPORAL_SDK_LOG_LEVEL'];
+    embeddedPort: number;
+    embeddedUiPort: number;
+  };
   mongo: { uri?: string; dbName: string; embeddedPort: number };
   delivery: { allowPrivateNetworks: boolean };
   secretsEncryptionKey?: Buffer;
@@ -144,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
+      sdkLogLevel: e.TEMPORAL_SDK_LOG_LEVEL,
       embeddedPort: e.EMBEDDED_TEMPORAL_PORT,
       embeddedUiPort: e.EMBEDDED_TEMPORAL_UI_PORT,
     },

@@ -24,6 +24,8 @@ import { DashboardInvites } from '../persistence/dashboard-invites';
 import { connectMongo } from '../persistence/mongo';
 import { AccountService } from '../services/account-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
+import { httpStatusOf } from '../transport/http/error-status';
+import { ExpirySweepers } from '../persistence/ttl';
 
 const USAGE =
   'usage: cli account create --email E [--tier T] | account set-tier --account ID --tier T | ' +
@@ -90,15 +92,17 @@ async function withAccountService<T>(fn: (service: AccountService, invites: Dash
     }
   }
   const { client, db } = await connectMongo(uri, config.mongo.dbName);
+  const expiry = new ExpirySweepers();
   try {
     const accounts = new Accounts(db);
     const keys = new ApiKeys(db);
     await accounts.ensureIndexes();
     await keys.ensureIndexes();
     const invites = new DashboardInvites(db);
-    await invites.ensureIndexes();
+    await invites.ensureIndexes(expiry);
     return await fn(new AccountService(accounts, keys), new DashboardInviteService(accounts, invites), config);
   } finally {
+    expiry.stop();
     await client.close();
     await embedded?.stop();
   }
@@ -112,9 +116,9 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     const body =
       err instanceof DomainError
-        ? { error: err.message, code: err.code, ...err.extra }
+        ? { error: err.message, code: err.code, ...err.data }
         : { error: err instanceof Error ? err.message : String(err), code: 'cli_error' };
     process.stderr.write(`${JSON.stringify(body)}\n`);
-    process.exit(err instanceof DomainError && err.status < 500 ? 2 : 1);
+    process.exit(err instanceof DomainError && httpStatusOf(err) < 500 ? 2 : 1);
   },
 );

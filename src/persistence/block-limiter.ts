@@ -1,4 +1,4 @@
-import { BurstLimitError, QuotaExceededError } from '../domain/errors';
+import { burstLimitExceeded, quotaExceeded } from '../domain/errors';
 import { Admission, LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../domain/limits/admission';
 import { billingPeriodAt, secondsUntil } from '../domain/limits/billing-period';
 import { BurstWindow, isCurrent, nextWindow } from '../domain/limits/burst-window';
@@ -145,12 +145,12 @@ export class BlockLimiter implements LimitAdmitter {
     const quotaRejection = () => {
       // At least the limit: this process may not yet have seen every call another one was granted.
       const used = Math.max(policy.quotaLimit, usage?.counted() ?? 0);
-      return new LimitRejection(new QuotaExceededError(policy.quotaLimit, used, period.end, secondsUntil(period.end, now)), stateWith(burst.counted(), used));
+      return new LimitRejection(quotaExceeded(policy.quotaLimit, used, period.end, secondsUntil(period.end, now)), stateWith(burst.counted(), used));
     };
     const burstRejection = () =>
       // A concurrent call may have opened the window a moment after this call's clock reading.
       new LimitRejection(
-        new BurstLimitError(secondsUntil(window.end, now < window.start ? window.start : now)),
+        burstLimitExceeded(secondsUntil(window.end, now < window.start ? window.start : now)),
         stateWith(policy.burstLimit, usage ? usage.counted() : policy.burstLimit),
       );
 

@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError } from './mongo';
-import { ensureExpiry } from './ttl';
+import { insertUnique } from './unique-sequence';
+import type { ExpirySweepers } from './ttl';
 
 /**
  * `dashboard_invites`: one-time links that let an account set its dashboard password. Two kinds
@@ -29,8 +29,8 @@ export class DashboardInvites {
     this.col = db.collection<DashboardInviteDoc>('dashboard_invites');
   }
 
-  async ensureIndexes(): Promise<void> {
-    await ensureExpiry(this.col, 'expires_at');
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+    await expiry.ensureExpiry(this.col, 'expires_at');
   }
 
   async insert(doc: Omit<DashboardInviteDoc, 'kind'>): Promise<void> {
@@ -48,12 +48,6 @@ export class DashboardInvites {
 
   /** Marks the invite used; true for exactly one caller however many race (unique insert). */
   async redeem(invite: DashboardInviteDoc, now: Date): Promise<boolean> {
-    try {
-      await this.col.insertOne({ _id: redemptionId(invite._id), kind: 'redemption', account_id: invite.account_id, created_at: now, expires_at: invite.expires_at });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    return insertUnique<DashboardInviteDoc>(this.col, { _id: redemptionId(invite._id), kind: 'redemption', account_id: invite.account_id, created_at: now, expires_at: invite.expires_at });
   }
 }

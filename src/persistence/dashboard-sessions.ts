@@ -1,5 +1,5 @@
 import { Collection, Db } from 'mongodb';
-import { ensureExpiry } from './ttl';
+import type { ExpirySweepers } from './ttl';
 
 export interface DashboardSessionDoc {
   /** SHA-256 (hex) of the session id: a database leak does not hand out live sessions. */
@@ -23,9 +23,9 @@ export class DashboardSessions {
     this.col = db.collection<DashboardSessionDoc>('dashboard_sessions');
   }
 
-  async ensureIndexes(): Promise<void> {
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
     await this.col.createIndex({ account_id: 1 });
-    await ensureExpiry(this.col, 'expires_at');
+    await expiry.ensureExpiry(this.col, 'expires_at');
   }
 
   async insert(doc: DashboardSessionDoc): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Collection, Db } from 'mongodb';
-import { ensureExpiry } from './ttl';
+import type { ExpirySweepers } from './ttl';
 
 interface SignInAttemptDoc {
   _id: string;
@@ -23,9 +23,9 @@ export class DashboardSignInAttempts {
     this.col = db.collection<SignInAttemptDoc>('dashboard_sign_in_attempts');
   }
 
-  async ensureIndexes(): Promise<void> {
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
     await this.col.createIndex({ scope: 1, at: 1 });
-    await ensureExpiry(this.col, 'expires_at');
+    await expiry.ensureExpiry(this.col, 'expires_at');
   }
 
   /** Records one attempt; returns its id so that it can be withdrawn. */

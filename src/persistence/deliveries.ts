@@ -1,7 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
-import { isDuplicateKeyError } from './mongo';
+import { insertUnique, memberId } from './unique-sequence';
 
 /** One POST made for a delivery. */
 export interface DeliveryAttempt {
@@ -119,13 +119,7 @@ export class Deliveries {
 
   /** Exactly one of concurrent manual retries of a delivery wins round `round`. */
   async claimRound(id: string, round: number, at: Date): Promise<boolean> {
-    try {
-      await this.rounds.insertOne({ _id: `${id}#${round}`, at });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    return insertUnique(this.rounds, { _id: memberId(id, round), at });
   }
 
   /** Written before the round's workflow starts, so its first attempt finds the round it belongs to. */

@@ -1,7 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import { applyHealthFact, EMPTY_HEALTH, hasFact, HealthFact, HealthSummary } from '../domain/webhooks/endpoint-health';
-import { latestLogEntry } from './log-head';
-import { isDuplicateKeyError } from './mongo';
+import { insertUnique, memberId, probeGalloping } from './unique-sequence';
 
 interface HealthEntryDoc {
   /** `<endpointId>#<n>`: entry n of the endpoint's log is written by exactly one writer. */
@@ -28,7 +27,8 @@ const MAX_REMEMBERED = 50_000;
  * of two deliveries ending at once, one wins n+1, the other gets a duplicate-key error, reads
  * n+1 and writes n+2 from it. The log is a single order no writer can fork, so every count is
  * exact whatever the number of workers. Every access is an `{_id}` lookup or insert; the head is
- * found from the one this process saw last (one lookup when nothing changed, see log-head.ts).
+ * found from the one this process saw last (one lookup when nothing changed: probeGalloping in
+ * unique-sequence.ts).
  * A fact already in the head's recent keys is not added again (an activity run a second time).
  */
 export class EndpointHealthLog {
@@ -40,7 +40,7 @@ export class EndpointHealthLog {
   }
 
   async ensureIndexes(): Promise<void> {
-    /* `_id` lookups only. */
+    /* `_id` lookups only; entries do not expire (so no purge timer from ExpirySweepers). */
   }
 
   /** The endpoint's current health (empty when nothing happened yet). */
@@ -56,32 +56,29 @@ export class EndpointHealthLog {
       const summary = head?.summary ?? EMPTY_HEALTH;
       if (hasFact(summary, fact.key)) return summary;
       const next: HealthEntryDoc = {
-        _id: `${endpointId}#${(head?.n ?? 0) + 1}`,
+        _id: memberId(endpointId, (head?.n ?? 0) + 1),
         endpoint_id: endpointId,
         n: (head?.n ?? 0) + 1,
         key: fact.key,
         at: fact.at,
         summary: applyHealthFact(summary, fact),
       };
-      try {
-        await this.col.insertOne(next);
+      if (await insertUnique(this.col, next)) {
         this.remember(endpointId, next);
         return next.summary;
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
       }
       head = await this.head(endpointId, head);
     }
   }
 
   private async head(endpointId: string, known: HealthEntry | null = this.heads.get(endpointId) ?? null): Promise<HealthEntry | null> {
-    const found = await latestLogEntry((n) => this.entry(endpointId, n), known);
+    const found = (await probeGalloping((n) => this.entry(endpointId, n), { n: known?.n ?? 0, doc: known })).doc;
     if (found) this.remember(endpointId, found);
     return found;
   }
 
   private async entry(endpointId: string, n: number): Promise<HealthEntry | null> {
-    const doc = await this.col.findOne({ _id: `${endpointId}#${n}` }, { projection: { n: 1, summary: 1 } });
+    const doc = await this.col.findOne({ _id: memberId(endpointId, n) }, { projection: { n: 1, summary: 1 } });
     return doc ? { n: doc.n, summary: doc.summary } : null;
   }
 

@@ -1,5 +1,5 @@
 import { Collection, Db, Filter } from 'mongodb';
-import { isDuplicateKeyError } from './mongo';
+import { insertUnique } from './unique-sequence';
 
 /**
  * What the collection holds. The caller's `data` is kept only inside `body` (the exact
@@ -75,8 +75,9 @@ export class Events {
   }
 
   /**
-   * Inserts the event under the next free integer id. The unique _id decides between
-   * concurrent inserters (in any process); a loser simply tries the next id. `claiming` is
+   * Inserts the event under the next free integer id, a unique sequence (unique-sequence.ts):
+   * the unique _id decides between concurrent inserters (in any process); a loser simply tries
+   * the next id. `claiming` is
    * told each id before its insert is sent, so a caller can account for an event that may
    * exist before this returns (see DeliveryOutbox.watermark).
    */
@@ -88,13 +89,13 @@ export class Events {
       this.hint = id;
       const full: EventDoc = { ...doc, _id: id, body: bodyFor(id) };
       claiming(id, true);
+      let inserted = false;
       try {
-        await this.col.insertOne(toStored(full));
-        return full;
-      } catch (err) {
-        claiming(id, false);
-        if (!isDuplicateKeyError(err)) throw err;
+        inserted = await insertUnique(this.col, toStored(full));
+      } finally {
+        if (!inserted) claiming(id, false);
       }
+      if (inserted) return full;
     }
   }
 

@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError } from './mongo';
-import { ensureExpiry } from './ttl';
+import { insertUnique } from './unique-sequence';
+import type { ExpirySweepers } from './ttl';
 
 export interface IdempotencyRecordDoc {
   /** `<account>:<key>`: one record per key; a later use of an expired key replaces it. */
@@ -28,7 +28,7 @@ const RETRY_PAUSE_MS = 5;
 
 /**
  * `idempotency_records`: (account, key) → the event it created, valid 24 h. Claiming a free key
- * is one insert with a unique `_id`, so of concurrent ingests exactly one wins. An expired
+ * is one insert with a unique `_id` (insertUnique, unique-sequence.ts), so of concurrent ingests exactly one wins. An expired
  * record is replaced through `idempotency_successions`: the unique insert of "successor of
  * event N" picks one winner, and the replacement is conditional on the record still naming N.
  * Validity is decided by `expires_at` on read, never by when records are purged.
@@ -47,9 +47,9 @@ export class IdempotencyRecords {
     this.successions = db.collection<SuccessionDoc>('idempotency_successions');
   }
 
-  async ensureIndexes(): Promise<void> {
-    await ensureExpiry(this.col, 'expires_at', { ttlOnly: true });
-    await ensureExpiry(this.successions, 'expires_at', { ttlOnly: true });
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+    await expiry.ensureExpiry(this.col, 'expires_at', { ttlOnly: true });
+    await expiry.ensureExpiry(this.successions, 'expires_at', { ttlOnly: true });
   }
 
   find(accountId: string, key: string): Promise<IdempotencyRecordDoc | null> {
@@ -64,12 +64,7 @@ export class IdempotencyRecords {
   async claim(record: NewIdempotencyRecord, now: () => Date): Promise<IdempotencyRecordDoc> {
     const _id = recordId(record.account_id, record.key);
     for (let vanished = 0; ; ) {
-      try {
-        await this.col.insertOne({ ...record, _id });
-        return { ...record, _id };
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-      }
+      if (await insertUnique(this.col, { ...record, _id })) return { ...record, _id };
       const current = await this.col.findOne({ _id });
       if (!current) {
         // Purged in between (the key is free again); never more than once or twice in a row.
@@ -85,10 +80,7 @@ export class IdempotencyRecords {
   private async succeed(expired: IdempotencyRecordDoc, record: NewIdempotencyRecord): Promise<void> {
     const _id = `${expired._id}@${expired.event_id}`;
     let winner: NewIdempotencyRecord = record;
-    try {
-      await this.successions.insertOne({ _id, record, expires_at: record.expires_at });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
+    if (!(await insertUnique(this.successions, { _id, record, expires_at: record.expires_at }))) {
       const existing = await this.successions.findOne({ _id });
       if (!existing) return; // purged with its record: start over
       winner = existing.record;

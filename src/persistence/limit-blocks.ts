@@ -1,7 +1,7 @@
 import { Collection, Db, MongoBulkWriteError, MongoServerError } from 'mongodb';
-import { DUPLICATE_KEY, isDuplicateKeyError } from './mongo';
-import { latestLogEntry } from './log-head';
-import { ensureExpiry } from './ttl';
+import { DUPLICATE_KEY } from './mongo';
+import { insertUnique, memberId, probeGalloping } from './unique-sequence';
+import type { ExpirySweepers } from './ttl';
 
 /**
  * One entry of a scope's block log: entry n grants `delta` calls (a block claimed) or, when
@@ -35,9 +35,8 @@ const MAX_BATCH = 256;
  * fork: the exactness of the limits rests on this unique insert alone (FerretDB applies no
  * read-modify-write atomically, but it does enforce unique `_id`s). See BlockLimiter.
  *
- * Every access is by `_id` (the embedded store answers nothing else from an index); the latest
- * entry is found by an exponential then binary search over `_id` lookups, which is exact because
- * a scope's entries are contiguous (never deleted, all expiring together). Appends made
+ * A unique sequence (unique-sequence.ts): every access is by `_id`, and the latest entry is found
+ * by a galloping search over `_id` lookups. Appends made
  * concurrently, for any scopes, are grouped into one unordered insertMany (one SQLite transaction
  * instead of one per entry); each document is still its own unique insert.
  */
@@ -50,14 +49,14 @@ export class LimitBlocks {
     this.col = db.collection<BlockDoc>('limit_blocks');
   }
 
-  async ensureIndexes(): Promise<void> {
-    await ensureExpiry(this.col, 'expires_at');
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+    await expiry.ensureExpiry(this.col, 'expires_at');
   }
 
   /** false when entry `entry.n` of `scope` was written first by someone else. */
   append(scope: string, entry: BlockEntry, expiresAt: Date): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
-      this.queue.push({ doc: { _id: `${scope}#${entry.n}`, scope, ...entry, expires_at: expiresAt }, resolve, reject });
+      this.queue.push({ doc: { _id: memberId(scope, entry.n), scope, ...entry, expires_at: expiresAt }, resolve, reject });
       if (this.queue.length >= MAX_BATCH) this.flush();
       else if (!this.flushScheduled) {
         this.flushScheduled = true;
@@ -67,12 +66,12 @@ export class LimitBlocks {
   }
 
   /** The latest entry of `scope`, searching upwards from `known` (an entry that exists), or null for an empty log. */
-  latest(scope: string, known: BlockEntry | null): Promise<BlockEntry | null> {
-    return latestLogEntry((n) => this.read(scope, n), known);
+  async latest(scope: string, known: BlockEntry | null): Promise<BlockEntry | null> {
+    return (await probeGalloping((n) => this.read(scope, n), { n: known?.n ?? 0, doc: known })).doc;
   }
 
   private async read(scope: string, n: number): Promise<BlockEntry | null> {
-    const doc = await this.col.findOne({ _id: `${scope}#${n}` }, { projection: { n: 1, delta: 1, cum: 1 } });
+    const doc = await this.col.findOne({ _id: memberId(scope, n) }, { projection: { n: 1, delta: 1, cum: 1 } });
     return doc ? { n: doc.n, delta: doc.delta, cum: doc.cum } : null;
   }
 
@@ -86,13 +85,7 @@ export class LimitBlocks {
   private async insert(batch: PendingAppend[]): Promise<void> {
     if (batch.length === 1) {
       const [append] = batch;
-      try {
-        await this.col.insertOne(append.doc);
-        append.resolve(true);
-      } catch (err) {
-        if (isDuplicateKeyError(err)) append.resolve(false);
-        else append.reject(err);
-      }
+      await insertUnique(this.col, append.doc).then(append.resolve, append.reject);
       return;
     }
     try {

@@ -1,7 +1,8 @@
 import { Collection, Db } from 'mongodb';
 import type { BurstWindow } from '../domain/limits/burst-window';
 import { isDuplicateKeyError } from './mongo';
-import { ensureExpiry } from './ttl';
+import { insertUnique, memberId, probeLinear } from './unique-sequence';
+import type { ExpirySweepers } from './ttl';
 
 interface WindowDoc {
   _id: string;
@@ -20,8 +21,8 @@ interface HeadDoc {
 }
 
 /**
- * `limit_windows`: one document per burst window of a bucket; `_id` = bucket#seq makes opening
- * a window a race-free insert. `limit_window_heads` remembers each bucket's latest seq, so the
+ * `limit_windows`: one document per burst window of a bucket, a unique sequence
+ * (unique-sequence.ts): `_id` = bucket#seq makes opening a window a race-free insert. `limit_window_heads` remembers each bucket's latest seq, so the
  * latest window is found by `_id` lookups only (the embedded store scans a collection for any
  * other filter): from the head (or what this process saw last), probe seq+1, seq+2, ... until
  * one is missing. A head that lags behind (two processes updating it) only costs a probe more.
@@ -37,22 +38,17 @@ export class LimitWindows {
     this.heads = db.collection<HeadDoc>('limit_window_heads');
   }
 
-  async ensureIndexes(): Promise<void> {
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
     await this.col.createIndex({ bucket: 1, seq: -1 });
-    await ensureExpiry(this.col, 'expires_at');
-    await ensureExpiry(this.heads, 'expires_at');
+    await expiry.ensureExpiry(this.col, 'expires_at');
+    await expiry.ensureExpiry(this.heads, 'expires_at');
   }
 
   async latestWindow(bucket: string): Promise<BurstWindow | null> {
     if (this.known.size > 100_000) this.known.clear();
-    let seq = this.known.get(bucket) ?? (await this.heads.findOne({ _id: bucket }))?.seq ?? 0;
-    let latest: WindowDoc | null = seq > 0 ? await this.col.findOne({ _id: `${bucket}#${seq}` }) : null;
-    for (;;) {
-      const next = await this.col.findOne({ _id: `${bucket}#${seq + 1}` });
-      if (!next) break;
-      latest = next;
-      seq += 1;
-    }
+    const read = (n: number) => this.col.findOne({ _id: memberId(bucket, n) });
+    const from = this.known.get(bucket) ?? (await this.heads.findOne({ _id: bucket }))?.seq ?? 0;
+    const { n: seq, doc: latest } = await probeLinear(read, { n: from, doc: from > 0 ? await read(from) : null });
     this.known.set(bucket, seq);
     if (latest) return { seq: latest.seq, start: latest.start, end: latest.end };
     // The head outlived its window document (expired): an ended window with that seq, so that the
@@ -61,12 +57,8 @@ export class LimitWindows {
   }
 
   async createWindow(bucket: string, window: BurstWindow, expiresAt: Date): Promise<boolean> {
-    try {
-      await this.col.insertOne({ _id: `${bucket}#${window.seq}`, bucket, seq: window.seq, start: window.start, end: window.end, expires_at: expiresAt });
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    const doc = { _id: memberId(bucket, window.seq), bucket, seq: window.seq, start: window.start, end: window.end, expires_at: expiresAt };
+    if (!(await insertUnique(this.col, doc))) return false;
     this.known.set(bucket, Math.max(this.known.get(bucket) ?? 0, window.seq));
     await this.heads.updateOne({ _id: bucket }, { $max: { seq: window.seq }, $set: { expires_at: expiresAt } }, { upsert: true }).catch((err) => {
       // Two first windows of a bucket upserting the head at once: the other one wrote it.

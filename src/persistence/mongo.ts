@@ -1,3 +1,13 @@
+/**
+ * src/persistence is the only code that knows the store. What the embedded store (FerretDB 1.24
+ * on SQLite) answers from an index: a single-key `{_id: <string>}` equality, nothing else. An
+ * integer `_id`, `_id` plus another field, or any other filter or sort is a full scan there; so
+ * hot paths (authentication, limits, ingest, each delivery attempt, the event status read) are
+ * made of `{_id: <string>}` lookups and unique inserts only, event ids are stored as 16-digit
+ * zero-padded strings (string order = numeric order), and listings, which scan there, use the
+ * indexes we create on real MongoDB. Its other gaps: no atomic read-modify-write (exactness rests
+ * on unique `_id` inserts, unique-sequence.ts) and no TTL indexes (ttl.ts).
+ */
 import { Db, MongoClient, MongoServerError } from 'mongodb';
 
 /** One client per process; the driver pools connections. */

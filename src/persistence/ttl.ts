@@ -3,37 +3,45 @@ import { Collection, Document, MongoServerError } from 'mongodb';
 /** Server codes meaning "this option is not implemented" (FerretDB answers 238 for expireAfterSeconds). */
 const NOT_IMPLEMENTED = new Set([238, 115]);
 
-const sweepers: NodeJS.Timeout[] = [];
-
 /**
- * Documents of `collection` expire at their `field` date. Real MongoDB gets a TTL index
- * (expireAfterSeconds: 0). A store without TTL indexes (FerretDB) gets a purge timer
- * instead. Either way deletion is only housekeeping: every read that cares about a
- * 24 h window filters on the expiry date itself, so correctness never depends on when
- * (or whether) expired documents are removed.
+ * Documents expire at a date field. Real MongoDB gets a TTL index (expireAfterSeconds: 0). A
+ * store without TTL indexes (FerretDB) gets a purge timer instead, owned by this object: whoever
+ * builds it (one per platform) stops its timers, and no one else's. Either way deletion is only
+ * housekeeping: every read that cares about a 24 h window filters on the expiry date itself, so
+ * correctness never depends on when (or whether) expired documents are removed.
  */
-export async function ensureExpiry<T extends Document>(
-  collection: Collection<T>,
-  field: string,
-  /** ttlOnly: where there is no TTL index, keep expired documents rather than purge them by a timer (see the caller for why). */
-  options: { purgeIntervalMs?: number; ttlOnly?: boolean } = {},
-): Promise<'ttl-index' | 'purge-timer' | 'kept'> {
-  try {
-    await collection.createIndex({ [field]: 1 }, { expireAfterSeconds: 0, name: `${field}_ttl` });
-    return 'ttl-index';
-  } catch (err) {
-    if (!(err instanceof MongoServerError) || !NOT_IMPLEMENTED.has(Number(err.code))) throw err;
-  }
-  if (options.ttlOnly) return 'kept';
-  await collection.createIndex({ [field]: 1 }, { name: `${field}_expiry` });
-  const purge = () =>
-    collection.deleteMany({ [field]: { $lte: new Date() } } as never).catch(() => undefined /* retried next tick */);
-  const timer = setInterval(purge, options.purgeIntervalMs ?? 60_000);
-  timer.unref();
-  sweepers.push(timer);
-  return 'purge-timer';
-}
+export class ExpirySweepers {
+  private readonly timers = new Set<NodeJS.Timeout>();
 
-export function stopExpirySweepers(): void {
-  for (const t of sweepers.splice(0)) clearInterval(t);
+  async ensureExpiry<T extends Document>(
+    collection: Collection<T>,
+    field: string,
+    /** ttlOnly: where there is no TTL index, keep expired documents rather than purge them by a timer (see the caller for why). */
+    options: { purgeIntervalMs?: number; ttlOnly?: boolean } = {},
+  ): Promise<'ttl-index' | 'purge-timer' | 'kept'> {
+    try {
+      await collection.createIndex({ [field]: 1 }, { expireAfterSeconds: 0, name: `${field}_ttl` });
+      return 'ttl-index';
+    } catch (err) {
+      if (!(err instanceof MongoServerError) || !NOT_IMPLEMENTED.has(Number(err.code))) throw err;
+    }
+    if (options.ttlOnly) return 'kept';
+    await collection.createIndex({ [field]: 1 }, { name: `${field}_expiry` });
+    const purge = () =>
+      void collection.deleteMany({ [field]: { $lte: new Date() } } as never).catch(() => undefined /* retried next tick */);
+    const timer = setInterval(purge, options.purgeIntervalMs ?? 60_000);
+    timer.unref();
+    this.timers.add(timer);
+    return 'purge-timer';
+  }
+
+  /** Purge timers running. */
+  get running(): number {
+    return this.timers.size;
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers.clear();
+  }
 }

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
+import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { generateApiKey, parseApiKey } from '../domain/keys/api-key';
 import { isProduct, Product, PRODUCT_CODES, PRODUCTS } from '../domain/keys/products';
@@ -53,7 +53,7 @@ export class AccountService {
     try {
       await this.accounts.insert(doc);
     } catch (err) {
-      if (isDuplicateKeyError(err)) throw new ConflictError('An account with this email already exists.', 'email_taken');
+      if (isDuplicateKeyError(err)) throw new DomainError('email_taken', 'An account with this email already exists.');
       throw err;
     }
     return accountView(doc);
@@ -61,14 +61,14 @@ export class AccountService {
 
   async getAccount(id: string): Promise<AccountView> {
     const doc = await this.accounts.findById(id);
-    if (!doc) throw new NotFoundError(`Account ${id} not found.`);
+    if (!doc) throw new DomainError('not_found', `Account ${id} not found.`);
     return accountView(doc);
   }
 
   async setTier(accountId: string, tier: string): Promise<AccountView> {
     if (!isTier(tier)) throw new ValidationError(`tier must be one of ${TIER_NAMES.join(', ')}.`, [{ path: 'tier', message: 'Unknown tier' }]);
     const doc = await this.accounts.setTier(accountId, tier);
-    if (!doc) throw new NotFoundError(`Account ${accountId} not found.`);
+    if (!doc) throw new DomainError('not_found', `Account ${accountId} not found.`);
     return accountView(doc);
   }
 
@@ -80,7 +80,7 @@ export class AccountService {
     if (trimmed.length === 0 || trimmed.length > MAX_LABEL_LENGTH) {
       throw new ValidationError(`label must be 1 to ${MAX_LABEL_LENGTH} characters.`, [{ path: 'label', message: 'Invalid label' }]);
     }
-    if (!(await this.accounts.findById(accountId))) throw new NotFoundError(`Account ${accountId} not found.`);
+    if (!(await this.accounts.findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
     const key = generateApiKey(product);
     const parsed = parseApiKey(key)!;
     const doc: ApiKeyDoc = {
@@ -99,14 +99,14 @@ export class AccountService {
   }
 
   async listKeys(accountId: string): Promise<KeyView[]> {
-    if (!(await this.accounts.findById(accountId))) throw new NotFoundError(`Account ${accountId} not found.`);
+    if (!(await this.accounts.findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
     return (await this.keys.listForAccount(accountId)).map(keyView);
   }
 
   /** With `accountId`, only that account's key can be revoked (dashboard); without, any (ops CLI). */
   async revokeKey(keyId: string, accountId?: string): Promise<KeyView> {
     const doc = await this.keys.revoke(keyId, this.clock(), accountId);
-    if (!doc) throw new NotFoundError(`Key ${keyId} not found.`);
+    if (!doc) throw new DomainError('not_found', `Key ${keyId} not found.`);
     this.onRevoked(doc.hash);
     return keyView(doc);
   }

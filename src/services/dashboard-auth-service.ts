@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
-import { ConflictError, DomainError, UnauthorizedError, ValidationError } from '../domain/errors';
+import { DomainError, isDomainError, ValidationError } from '../domain/errors';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { DashboardSessions } from '../persistence/dashboard-sessions';
 import type { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
@@ -41,22 +41,14 @@ export const DEFAULT_DASHBOARD_AUTH_OPTIONS: DashboardAuthOptions = {
   sessionLifetimeMs: SESSION_LIFETIME_MS,
 };
 
-/** 429: too many failed sign-ins for this email or from this address. */
-export class SignInThrottledError extends DomainError {
-  readonly status = 429;
-  readonly code = 'too_many_attempts';
-  constructor(readonly retryAfterSeconds: number) {
-    super('Too many attempts. Wait a few minutes and try again.', { retry_after: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
-  }
+/** Too many failed sign-ins (or sign-ups) for this email or from this address. */
+function signInThrottled(retryAfterSeconds: number): DomainError<'too_many_attempts'> {
+  return new DomainError('too_many_attempts', 'Too many attempts. Wait a few minutes and try again.', { retry_after: retryAfterSeconds }, { retryAfterSeconds });
 }
 
-/** 400 for any sign-up that cannot go through, without saying whether the email is taken. */
-export class SignUpRefusedError extends DomainError {
-  readonly status = 400;
-  readonly code = 'sign_up_refused';
-  constructor() {
-    super('Could not create an account with this email and password. If you already have an account, sign in instead.');
-  }
+/** Any sign-up that cannot go through, without saying whether the email is taken. */
+function signUpRefused(): DomainError<'sign_up_refused'> {
+  return new DomainError('sign_up_refused', 'Could not create an account with this email and password. If you already have an account, sign in instead.');
 }
 
 /** Same message for an unknown email, a wrong password and an account without a password. */
@@ -87,19 +79,28 @@ export function hashSessionId(id: string): string {
  * Dashboard sign-up, sign-in, sign-out and sessions. Sessions are separate from API keys by
  * construction: a session id is looked up only in `dashboard_sessions`, a key only in `api_keys`.
  */
+export interface DashboardAuthDeps {
+  accounts: Accounts;
+  accountService: AccountService;
+  sessions: DashboardSessions;
+  attempts: DashboardSignInAttempts;
+  options?: Partial<DashboardAuthOptions>;
+  clock?: () => Date;
+}
+
 export class DashboardAuthService {
+  private readonly accounts: Accounts;
+  private readonly accountService: AccountService;
+  private readonly sessions: DashboardSessions;
+  private readonly attempts: DashboardSignInAttempts;
   private readonly options: DashboardAuthOptions;
+  private readonly clock: () => Date;
   private dummyHash?: Promise<string>;
 
-  constructor(
-    private readonly accounts: Accounts,
-    private readonly accountService: AccountService,
-    private readonly sessions: DashboardSessions,
-    private readonly attempts: DashboardSignInAttempts,
-    options: Partial<DashboardAuthOptions> = {},
-    private readonly clock: () => Date = () => new Date(),
-  ) {
-    this.options = { ...DEFAULT_DASHBOARD_AUTH_OPTIONS, ...options };
+  constructor(deps: DashboardAuthDeps) {
+    ({ accounts: this.accounts, accountService: this.accountService, sessions: this.sessions, attempts: this.attempts } = deps);
+    this.options = { ...DEFAULT_DASHBOARD_AUTH_OPTIONS, ...deps.options };
+    this.clock = deps.clock ?? (() => new Date());
   }
 
   /** Creates a free-tier account with an argon2id password hash and signs it in. */
@@ -112,7 +113,7 @@ export class DashboardAuthService {
     try {
       accountId = (await this.accountService.createAccount(email, 'free', hash)).id;
     } catch (err) {
-      if (err instanceof ConflictError) throw new SignUpRefusedError();
+      if (isDomainError(err, 'email_taken')) throw signUpRefused();
       throw err;
     }
     return this.startSession(accountId);
@@ -132,7 +133,7 @@ export class DashboardAuthService {
     const usable = password.length > 0 && password.length <= MAX_PASSWORD_LENGTH;
     const stored = account?.password_hash;
     const verified = usable ? await argon2.verify(stored ?? (await this.getDummyHash()), password).catch(() => false) : false;
-    if (!account || !stored || !verified) throw new UnauthorizedError(INVALID_CREDENTIALS_MESSAGE, 'invalid_credentials');
+    if (!account || !stored || !verified) throw new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
     // A successful sign-in is not a failure: its reservations are withdrawn.
     await reservation.withdraw();
     return this.startSession(account._id);
@@ -181,7 +182,7 @@ export class DashboardAuthService {
         // The throttle lifts when enough of the remaining attempts have left the window.
         const lifting = await this.attempts.nthOldestSince(scope, since, count - policy.limit);
         const liftsAt = (lifting ?? now).getTime() + policy.windowMs;
-        throw new SignInThrottledError(Math.max(1, Math.ceil((liftsAt - now.getTime()) / 1000)));
+        throw signInThrottled(Math.max(1, Math.ceil((liftsAt - now.getTime()) / 1000)));
       }
     }
     return { withdraw: () => this.attempts.withdraw(ids) };

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DomainError, NotFoundError } from '../domain/errors';
+import { DomainError, isDomainError } from '../domain/errors';
 import type { Accounts } from '../persistence/accounts';
 import type { DashboardInvites } from '../persistence/dashboard-invites';
 import { checkNewPassword, hashPassword } from './dashboard-auth-service';
@@ -15,21 +15,26 @@ export function hashInviteToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** 404/410: the link cannot set a password; `reason` says why, for a page that explains it. */
-export class InviteUnusableError extends DomainError {
-  readonly status: number;
-  readonly code: string;
-  constructor(readonly reason: 'used' | 'expired' | 'unknown') {
-    super(
-      reason === 'used'
-        ? 'This link has already been used. Sign in with the password that was set, or ask your operator for a new link.'
-        : reason === 'expired'
-          ? 'This link has expired. Ask your operator for a new one (links work for 24 hours).'
-          : 'This link is not valid. Check that it was copied whole, or ask your operator for a new one.',
-    );
-    this.status = reason === 'unknown' ? 404 : 410;
-    this.code = `invite_${reason}`;
-  }
+export type InviteUnusableReason = 'used' | 'expired' | 'unknown';
+export type InviteUnusableError = DomainError<`invite_${InviteUnusableReason}`>;
+
+const INVITE_UNUSABLE_MESSAGES: Record<InviteUnusableReason, string> = {
+  used: 'This link has already been used. Sign in with the password that was set, or ask your operator for a new link.',
+  expired: 'This link has expired. Ask your operator for a new one (links work for 24 hours).',
+  unknown: 'This link is not valid. Check that it was copied whole, or ask your operator for a new one.',
+};
+
+/** The link cannot set a password; the code (`invite_<reason>`) says why, for a page that explains it. */
+function inviteUnusable(reason: InviteUnusableReason): InviteUnusableError {
+  return new DomainError(`invite_${reason}`, INVITE_UNUSABLE_MESSAGES[reason]);
+}
+
+export function isInviteUnusable(err: unknown): err is InviteUnusableError {
+  return isDomainError(err, 'invite_used', 'invite_expired', 'invite_unknown');
+}
+
+export function inviteUnusableReason(err: InviteUnusableError): InviteUnusableReason {
+  return err.code.slice('invite_'.length) as InviteUnusableReason;
 }
 
 export interface CreatedInvite {
@@ -53,7 +58,7 @@ export class DashboardInviteService {
 
   async create(accountId: string, baseUrl: string): Promise<CreatedInvite> {
     const account = await this.accounts.findById(accountId);
-    if (!account) throw new NotFoundError(`Account ${accountId} not found.`);
+    if (!account) throw new DomainError('not_found', `Account ${accountId} not found.`);
     const token = randomBytes(32).toString('base64url');
     const now = this.clock();
     const expiresAt = new Date(now.getTime() + INVITE_LIFETIME_MS);
@@ -61,11 +66,11 @@ export class DashboardInviteService {
     return { account_id: accountId, email: account.email, link: `${baseUrl.replace(/\/+$/, '')}${INVITE_PATH}/${token}`, expires_at: expiresAt.toISOString() };
   }
 
-  /** The email the link is for, or InviteUnusableError. */
+  /** The email the link is for, or an invite_* error. */
   async check(token: string): Promise<{ email: string }> {
     const invite = await this.usable(token);
     const account = await this.accounts.findById(invite.account_id);
-    if (!account) throw new InviteUnusableError('unknown');
+    if (!account) throw inviteUnusable('unknown');
     return { email: account.email };
   }
 
@@ -78,15 +83,15 @@ export class DashboardInviteService {
     const invite = await this.usable(token);
     checkNewPassword(password);
     const hash = await hashPassword(password);
-    if (!(await this.invites.redeem(invite, this.clock()))) throw new InviteUnusableError('used');
-    if (!(await this.accounts.setPasswordHash(invite.account_id, hash))) throw new InviteUnusableError('unknown');
+    if (!(await this.invites.redeem(invite, this.clock()))) throw inviteUnusable('used');
+    if (!(await this.accounts.setPasswordHash(invite.account_id, hash))) throw inviteUnusable('unknown');
     return invite.account_id;
   }
 
   private async usable(token: string) {
-    if (!TOKEN.test(token)) throw new InviteUnusableError('unknown');
+    if (!TOKEN.test(token)) throw inviteUnusable('unknown');
     const found = await this.invites.state(hashInviteToken(token), this.clock());
-    if (found.state !== 'valid') throw new InviteUnusableError(found.state);
+    if (found.state !== 'valid') throw inviteUnusable(found.state);
     return found.invite;
   }
 }

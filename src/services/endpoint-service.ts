@@ -1,4 +1,4 @@
-import { NotFoundError, UnprocessableError, ValidationError } from '../domain/errors';
+import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { hostnameForLookup, validateDestinationUrl } from '../domain/webhooks/destination-address';
 import { LookupAllFunction, resolveAndCheck } from '../domain/webhooks/destination-resolver';
@@ -65,24 +65,32 @@ interface EndpointCursor {
 const isEndpointCursor = (v: unknown): v is EndpointCursor =>
   typeof v === 'object' && v !== null && typeof (v as EndpointCursor).c === 'number' && typeof (v as EndpointCursor).id === 'string';
 
+/** What an EndpointService is built from. */
+export interface EndpointServiceDeps {
+  endpoints: Endpoints;
+  deliveries: Deliveries;
+  /** The endpoint's delivery outcomes (counts and last times in its views; enabling clears the failing mark). */
+  health: EndpointHealthLog;
+  scheduler: DeliveryScheduler;
+  secretBox: SecretBox;
+  cache: AccountEndpointsCache;
+  options: EndpointServiceOptions;
+  clock?: () => Date;
+}
+
 export class EndpointService {
-  constructor(
-    private readonly endpoints: Endpoints,
-    private readonly deliveries: Deliveries,
-    private readonly scheduler: DeliveryScheduler,
-    private readonly secretBox: SecretBox,
-    private readonly cache: AccountEndpointsCache,
-    private readonly options: EndpointServiceOptions,
-    private readonly health: EndpointHealthLog,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: EndpointServiceDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+  }
 
   get maxEndpointsPerAccount(): number {
-    return this.options.maxEndpointsPerAccount;
+    return this.deps.options.maxEndpointsPerAccount;
   }
 
   get autoDisableAfterMs(): number {
-    return this.options.autoDisableAfterMs;
+    return this.deps.options.autoDisableAfterMs;
   }
 
   /**
@@ -95,8 +103,8 @@ export class EndpointService {
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
     const url = await this.checkUrl(input.url);
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
-    const max = this.options.maxEndpointsPerAccount;
-    if ((await this.endpoints.countForAccount(accountId)) >= max) throw endpointLimitReached(max);
+    const max = this.deps.options.maxEndpointsPerAccount;
+    if ((await this.deps.endpoints.countForAccount(accountId)) >= max) throw endpointLimitReached(max);
     const secret = generateSigningSecret();
     const now = this.clock();
     const doc: EndpointDoc = {
@@ -105,27 +113,27 @@ export class EndpointService {
       url,
       events,
       description: input.description ?? '',
-      secret_sealed: this.secretBox.seal(secret),
+      secret_sealed: this.deps.secretBox.seal(secret),
       disabled: false,
       disabled_reason: null,
       created_at: now,
       updated_at: now,
     };
-    await this.endpoints.insert(doc);
-    if ((await this.endpoints.countForAccount(accountId)) > max) {
-      await this.endpoints.delete(accountId, doc._id);
+    await this.deps.endpoints.insert(doc);
+    if ((await this.deps.endpoints.countForAccount(accountId)) > max) {
+      await this.deps.endpoints.delete(accountId, doc._id);
       throw endpointLimitReached(max);
     }
-    this.cache.invalidate(accountId);
+    this.deps.cache.invalidate(accountId);
     return { ...endpointView(doc, null, now), secret };
   }
 
   async list(accountId: string, limit: number, cursor?: string): Promise<{ data: EndpointView[]; next_cursor: string | null }> {
     const after = cursor ? decodeCursor(cursor, isEndpointCursor) : undefined;
-    const docs = await this.endpoints.list(accountId, limit + 1, after ? { createdAt: new Date(after.c), id: after.id } : undefined);
+    const docs = await this.deps.endpoints.list(accountId, limit + 1, after ? { createdAt: new Date(after.c), id: after.id } : undefined);
     const page = docs.slice(0, limit);
     const last = page[page.length - 1];
-    const healths = await Promise.all(page.map((d) => this.health.read(d._id)));
+    const healths = await Promise.all(page.map((d) => this.deps.health.read(d._id)));
     const now = this.clock();
     return {
       data: page.map((d, i) => endpointView(d, healths[i], now)),
@@ -149,9 +157,9 @@ export class EndpointService {
     }
     const now = this.clock();
     // Enabling again clears the mark and starts the failing streak afresh (a whole new period before auto-disable).
-    if (changes.disabled === false) await this.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
-    const updated = await this.endpoints.update(current, changes, now);
-    this.cache.invalidate(accountId);
+    if (changes.disabled === false) await this.deps.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
+    const updated = await this.deps.endpoints.update(current, changes, now);
+    this.deps.cache.invalidate(accountId);
     if (patch.disabled === true) await this.cancelInFlight(id);
     return this.view(updated);
   }
@@ -162,43 +170,43 @@ export class EndpointService {
    * retries cancelled, marked `failing`. An endpoint disabled meanwhile is left as it is.
    */
   async disableForFailures(accountId: string, id: string): Promise<void> {
-    const current = await this.endpoints.find(accountId, id);
+    const current = await this.deps.endpoints.find(accountId, id);
     if (!current || current.disabled) return;
-    await this.endpoints.update(current, { disabled: true, disabled_reason: 'failing' }, this.clock());
-    this.cache.invalidate(accountId);
+    await this.deps.endpoints.update(current, { disabled: true, disabled_reason: 'failing' }, this.clock());
+    this.deps.cache.invalidate(accountId);
     await this.cancelInFlight(id);
   }
 
   /** Deleting stops every pending retry to the endpoint; those deliveries end `cancelled`. */
   async delete(accountId: string, id: string): Promise<void> {
-    if (!(await this.endpoints.delete(accountId, id))) throw notFound(id);
-    this.cache.invalidate(accountId);
+    if (!(await this.deps.endpoints.delete(accountId, id))) throw notFound(id);
+    this.deps.cache.invalidate(accountId);
     await this.cancelInFlight(id);
   }
 
   async getSecret(accountId: string, id: string): Promise<string> {
-    return this.secretBox.open((await this.require(accountId, id)).secret_sealed);
+    return this.deps.secretBox.open((await this.require(accountId, id)).secret_sealed);
   }
 
   /** The new secret signs every attempt made from now on (attempts re-read the endpoint). */
   async rotateSecret(accountId: string, id: string): Promise<string> {
     const current = await this.require(accountId, id);
     const secret = generateSigningSecret();
-    await this.endpoints.update(current, { secret_sealed: this.secretBox.seal(secret) }, this.clock());
+    await this.deps.endpoints.update(current, { secret_sealed: this.deps.secretBox.seal(secret) }, this.clock());
     return secret;
   }
 
   private async view(doc: EndpointDoc): Promise<EndpointView> {
-    return endpointView(doc, await this.health.read(doc._id), this.clock());
+    return endpointView(doc, await this.deps.health.read(doc._id), this.clock());
   }
 
   private async cancelInFlight(endpointId: string): Promise<void> {
-    const inFlight = await this.deliveries.inFlightForEndpoint(endpointId);
-    await Promise.all(inFlight.map((d) => this.scheduler.cancel(d._id)));
+    const inFlight = await this.deps.deliveries.inFlightForEndpoint(endpointId);
+    await Promise.all(inFlight.map((d) => this.deps.scheduler.cancel(d._id)));
   }
 
   private async require(accountId: string, id: string): Promise<EndpointDoc> {
-    const doc = await this.endpoints.find(accountId, id);
+    const doc = await this.deps.endpoints.find(accountId, id);
     if (!doc) throw notFound(id);
     return doc;
   }
@@ -210,16 +218,16 @@ export class EndpointService {
    * lookup does not finish within the DNS time-out is a 422: it could not be checked.
    */
   private async checkUrl(raw: string): Promise<string> {
-    const verdict = validateDestinationUrl(raw, { allowPrivate: this.options.allowPrivateNetworks });
+    const verdict = validateDestinationUrl(raw, { allowPrivate: this.deps.options.allowPrivateNetworks });
     if (!verdict.ok) {
-      if (verdict.status === 400) throw new ValidationError(verdict.message, [{ path: 'url', message: verdict.message }], verdict.code);
-      throw new UnprocessableError(verdict.message, verdict.code);
+      if (verdict.code === 'invalid_url') throw new ValidationError(verdict.message, [{ path: 'url', message: verdict.message }], verdict.code);
+      throw new DomainError(verdict.code, verdict.message);
     }
     const resolved = await resolveAndCheck(hostnameForLookup(verdict.url), {
-      allowPrivate: this.options.allowPrivateNetworks,
-      lookup: this.options.dnsLookup,
+      allowPrivate: this.deps.options.allowPrivateNetworks,
+      lookup: this.deps.options.dnsLookup,
     });
-    if (!resolved.ok && resolved.code !== 'dns_lookup_failed') throw new UnprocessableError(resolved.message, resolved.code);
+    if (!resolved.ok && resolved.code !== 'dns_lookup_failed') throw new DomainError(resolved.code, resolved.message);
     return raw;
   }
 
@@ -235,15 +243,15 @@ export class EndpointService {
   }
 }
 
-function endpointLimitReached(max: number): UnprocessableError {
-  return new UnprocessableError(
-    `This account already has the most endpoints it may have (${max}). Delete one, or subscribe an existing endpoint to more event types.`,
+function endpointLimitReached(max: number): DomainError {
+  return new DomainError(
     'endpoint_limit_reached',
+    `This account already has the most endpoints it may have (${max}). Delete one, or subscribe an existing endpoint to more event types.`,
   );
 }
 
-function notFound(id: string): NotFoundError {
-  return new NotFoundError(`Endpoint ${id} not found.`);
+function notFound(id: string): DomainError {
+  return new DomainError('not_found', `Endpoint ${id} not found.`);
 }
 
 export function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date): EndpointView {

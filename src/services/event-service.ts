@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, OverloadedError, PayloadTooLargeError, ValidationError } from '../domain/errors';
+import { DomainError, overloaded, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { matchesAny } from '../domain/webhooks/event-pattern';
@@ -101,7 +101,7 @@ export class EventService {
    */
   async ingest(accountId: string, input: IngestInput): Promise<IngestResult> {
     if (Buffer.byteLength(JSON.stringify(input.data), 'utf8') > MAX_EVENT_DATA_BYTES) {
-      throw new PayloadTooLargeError('Event data exceeds 256 KiB when serialized.');
+      throw new DomainError('payload_too_large', 'Event data exceeds 256 KiB when serialized.');
     }
     const key = input.idempotency_key ?? null;
     if (key === null) return this.accept(accountId, input, null);
@@ -128,7 +128,7 @@ export class EventService {
 
   private async accept(accountId: string, input: IngestInput, key: string | null): Promise<IngestResult> {
     const { outbox } = this.deps;
-    if (outbox.isFull()) throw new OverloadedError(1);
+    if (outbox.isFull()) throw overloaded(1);
     const matching = (await this.deps.endpointsCache.enabled(accountId)).filter((e) => matchesAny(e.events, input.type));
     const now = this.now();
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -163,7 +163,7 @@ export class EventService {
 
   async get(accountId: string, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {
     const event = await this.deps.events.find(accountId, id);
-    if (!event) throw new NotFoundError(`Event ${id} not found.`);
+    if (!event) throw new DomainError('not_found', `Event ${id} not found.`);
     const deliveries = await this.deliveryViews(event);
     return { ...eventView(event, deriveEventStatus(deliveries.map((d) => d.status))), deliveries };
   }
@@ -212,18 +212,18 @@ export class EventService {
   async retry(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { deliveries, scheduler } = this.deps;
     const event = await this.deps.events.find(accountId, eventId);
-    if (!event) throw new NotFoundError(`Event ${eventId} not found.`);
+    if (!event) throw new DomainError('not_found', `Event ${eventId} not found.`);
     const index = event.endpoint_ids.indexOf(endpointId);
-    if (index < 0) throw new NotFoundError(`Event ${eventId} has no delivery to endpoint ${endpointId}.`);
+    if (index < 0) throw new DomainError('not_found', `Event ${eventId} has no delivery to endpoint ${endpointId}.`);
     const id = deliveryId(eventId, endpointId);
     const delivery = await deliveries.find(id);
-    if (!delivery || (await scheduler.isRunning(id))) throw new ConflictError('A delivery round is already in flight.', 'delivery_in_flight');
+    if (!delivery || (await scheduler.isRunning(id))) throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
     if (delivery.status === 'succeeded') {
-      throw new ConflictError('The delivery succeeded; only failed or cancelled deliveries can be retried.', 'delivery_not_retryable');
+      throw new DomainError('delivery_not_retryable', 'The delivery succeeded; only failed or cancelled deliveries can be retried.');
     }
     const endpoint = await this.deps.endpoints.find(accountId, endpointId);
-    if (!endpoint) throw new ConflictError(`Endpoint ${endpointId} was deleted; its deliveries cannot be retried.`, 'endpoint_deleted');
-    if (endpoint.disabled) throw new ConflictError(`Endpoint ${endpointId} is disabled; enable it before retrying.`, 'endpoint_disabled');
+    if (!endpoint) throw new DomainError('endpoint_deleted', `Endpoint ${endpointId} was deleted; its deliveries cannot be retried.`);
+    if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before retrying.`);
 
     const now = this.now();
     // pending/retrying with no workflow running: a round whose start a crash interrupted.
@@ -231,16 +231,16 @@ export class EventService {
     if (isManuallyRetryable(delivery.status)) {
       round = delivery.round + 1;
       if (round > MAX_DELIVERY_ROUNDS) {
-        throw new ConflictError(`A delivery can be retried at most ${MAX_DELIVERY_ROUNDS - 1} times.`, 'delivery_round_limit');
+        throw new DomainError('delivery_round_limit', `A delivery can be retried at most ${MAX_DELIVERY_ROUNDS - 1} times.`);
       }
-      if (!(await deliveries.claimRound(id, round, now))) throw new ConflictError('A delivery round is already in flight.', 'delivery_in_flight');
+      if (!(await deliveries.claimRound(id, round, now))) throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
     }
     await deliveries.startRound(id, round, now);
     const started = await scheduler.start(
       { workflowId: id, eventId, endpointId, accountId, round, type: event.type, timestamp: event.timestamp, body: event.body, url: endpoint.url },
       { manualRetry: true },
     );
-    if (started === 'already-exists') throw new ConflictError('A delivery round is already in flight.', 'delivery_in_flight');
+    if (started === 'already-exists') throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
     return deliveryView({ ...delivery, round, status: 'pending', attempt_count: 0, next_attempt_at: now }, endpointId, endpoint.url);
   }
 

@@ -21,14 +21,23 @@ export class InstanceLease {
   private timer?: NodeJS.Timeout;
   private renewing?: Promise<void>;
 
-  constructor(
-    private readonly instances: ApiInstances,
-    private readonly watermark: () => Promise<number>,
-    private readonly options: InstanceLeaseOptions,
-    private readonly logger: Logger,
-    private readonly clock: () => Date = () => new Date(),
-  ) {
-    this.startedAt = clock();
+  private readonly instances: ApiInstances;
+  private readonly watermark: () => Promise<number>;
+  private readonly options: InstanceLeaseOptions;
+  private readonly logger: Logger;
+  private readonly clock: () => Date;
+
+  constructor(deps: {
+    instances: ApiInstances;
+    /** The outbox watermark recorded with each renewal (see crash-recovery.ts). */
+    watermark: () => Promise<number>;
+    options: InstanceLeaseOptions;
+    logger: Logger;
+    clock?: () => Date;
+  }) {
+    ({ instances: this.instances, watermark: this.watermark, options: this.options, logger: this.logger } = deps);
+    this.clock = deps.clock ?? (() => new Date());
+    this.startedAt = this.clock();
   }
 
   get ttlMs(): number {

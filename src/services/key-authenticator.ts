@@ -1,4 +1,4 @@
-import { UnauthorizedError } from '../domain/errors';
+import { DomainError } from '../domain/errors';
 import { parseApiKey } from '../domain/keys/api-key';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
@@ -45,11 +45,11 @@ export class KeyAuthenticator {
   /** Resolves a raw key string; every failure is the same 401 so nothing is revealed about which keys exist. */
   async authenticate(rawKey: string | undefined): Promise<Principal> {
     const parsed = rawKey ? parseApiKey(rawKey) : null;
-    if (!parsed) throw new UnauthorizedError('Missing or malformed API key.', 'invalid_api_key');
+    if (!parsed) throw new DomainError('invalid_api_key', 'Missing or malformed API key.');
     const principal = await this.lookup(parsed.hash);
     // Lookup is by hash through a unique index, so the key string is never compared byte by byte.
-    if (!principal) throw new UnauthorizedError('Invalid API key.', 'invalid_api_key');
-    if (principal.key.revoked_at) throw new UnauthorizedError('This API key has been revoked.', 'revoked_api_key');
+    if (!principal) throw new DomainError('invalid_api_key', 'Invalid API key.');
+    if (principal.key.revoked_at) throw new DomainError('revoked_api_key', 'This API key has been revoked.');
     return principal;
   }
 

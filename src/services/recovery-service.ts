@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
+import { DomainError, ValidationError } from '../domain/errors';
 import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
@@ -22,8 +22,8 @@ export class RecoveryService {
     const problem = recoverySinceProblem(since, now);
     if (problem) throw new ValidationError(problem, [{ path: 'since', message: problem.replace(/^since /, '') }], 'invalid_since');
     const endpoint = await this.endpoints.find(accountId, endpointId);
-    if (!endpoint) throw new NotFoundError(`Endpoint ${endpointId} not found.`);
-    if (endpoint.disabled) throw new ConflictError(`Endpoint ${endpointId} is disabled; enable it before recovering its deliveries.`, 'endpoint_disabled');
+    if (!endpoint) throw new DomainError('not_found', `Endpoint ${endpointId} not found.`);
+    if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before recovering its deliveries.`);
     const running = await this.scheduler.running(endpointId);
     if (running) return running;
     const eventIds = await this.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES);

@@ -39,10 +39,9 @@ export interface DeliveryWorkerOptions {
 let runtimeInstalled = false;
 
 /** The SDK's own log (worker state changes) at warn level; installed once per process. */
-export function ensureRuntime(): void {
+export function ensureRuntime(level: LogLevel = 'WARN'): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  const level = (process.env.TEMPORAL_SDK_LOG_LEVEL ?? 'WARN') as LogLevel;
   try {
     Runtime.install({ logger: new DefaultLogger(level) });
   } catch {

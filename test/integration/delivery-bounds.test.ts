@@ -1,36 +1,18 @@
-import type { Platform } from '../../src/main/platform';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { MAX_DELIVERY_ROUNDS } from '../../src/domain/webhooks/delivery-status';
-import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
-import { startReceiver } from '../support/receiver';
+import { eventually } from '../support/platform';
+import { receivingPlatform } from '../support/receiving-platform';
 
 /** Bounds on what one delivery, one event list page and one broken configuration can cost. */
 describe('delivery bounds', () => {
-  let platform: Platform;
-  const receivers: Array<{ close(): Promise<void> }> = [];
-
-  beforeAll(async () => {
-    platform = await startTestPlatform();
-  });
-  afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
-    await platform?.stop();
-  });
-
-  async function setUp(respond: () => { status: number } = () => ({ status: 200 })) {
-    const receiver = await startReceiver(() => respond());
-    receivers.push(receiver);
-    const { key, accountId } = await createAccountWithKey(platform);
-    const api = apiClient(platform, key);
-    const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/bounds` })).body;
-    return { receiver, api, endpoint, accountId };
-  }
+  const fixture = receivingPlatform();
+  const setUp = (respond: () => { status: number } = () => ({ status: 200 })) => fixture.subscribe(() => respond(), { path: '/bounds' });
 
   it('an attempt whose signing secret this worker cannot open is a recorded failed attempt, and the schedule goes on', async () => {
     const { api, endpoint, accountId, receiver } = await setUp();
-    const stored = await platform.repositories.endpoints.find(accountId, endpoint.id);
+    const stored = await fixture.platform.repositories.endpoints.find(accountId, endpoint.id);
     // As if the API had sealed it with another SECRETS_ENCRYPTION_KEY than this worker's.
-    await platform.repositories.endpoints.update(stored!, { secret_sealed: 'v1.c2VhbGVkLWVsc2V3aGVyZQ.c2VhbGVkLWVsc2V3aGVyZQ.c2VhbGVkLWVsc2V3aGVyZQ' }, new Date());
+    await fixture.platform.repositories.endpoints.update(stored!, { secret_sealed: 'v1.c2VhbGVkLWVsc2V3aGVyZQ.c2VhbGVkLWVsc2V3aGVyZQ.c2VhbGVkLWVsc2V3aGVyZQ' }, new Date());
     const id = (await api.post('/api/v1/webhooks/events', { type: 'secret.broken', data: {} })).body.id;
     const delivery = await eventually(async () => {
       const d = (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
@@ -51,7 +33,7 @@ describe('delivery bounds', () => {
     await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: false });
     // The delivery as it stands after its last allowed round ended.
     const ref = { id: deliveryId(id, endpoint.id), account_id: accountId, event_id: id, endpoint_id: endpoint.id };
-    await platform.repositories.deliveries.setState(ref, { round: MAX_DELIVERY_ROUNDS, status: 'failed', attempt_count: 8, next_attempt_at: null }, new Date());
+    await fixture.platform.repositories.deliveries.setState(ref, { round: MAX_DELIVERY_ROUNDS, status: 'failed', attempt_count: 8, next_attempt_at: null }, new Date());
     const refused = await api.post(`/api/v1/webhooks/events/${id}/deliveries/${endpoint.id}/retry`);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('delivery_round_limit');

@@ -1,5 +1,6 @@
 import { BlockEntry, LimitBlocks } from '../../src/persistence/limit-blocks';
 import { LimitWindows } from '../../src/persistence/limit-windows';
+import { ExpirySweepers } from '../../src/persistence/ttl';
 import { openTestDb } from '../support/test-db';
 
 /** The limiter's persistence on the real embedded store: the unique insert is the only arbiter. */
@@ -7,13 +8,15 @@ describe('limit blocks and windows on the real store', () => {
   let close: () => Promise<void>;
   let db: Awaited<ReturnType<typeof openTestDb>>['db'];
   const expires = new Date('2031-06-01T00:00:00.000Z');
+  const expiry = new ExpirySweepers();
 
   beforeAll(async () => {
     ({ db, close } = await openTestDb('limit_store'));
-    await new LimitBlocks(db).ensureIndexes();
-    await new LimitWindows(db).ensureIndexes();
+    await new LimitBlocks(db).ensureIndexes(expiry);
+    await new LimitWindows(db).ensureIndexes(expiry);
   });
   afterAll(async () => {
+    expiry.stop();
     await close?.();
   });
 

@@ -9,27 +9,12 @@ import {
 import type { Platform } from '../../src/main/platform';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { Reply, startReceiver } from '../support/receiver';
+import { receivingPlatform } from '../support/receiving-platform';
 
 /** Delivery through real Temporal workflows to real HTTPS receivers on 127.0.0.1. */
 describe('webhook delivery', () => {
-  let platform: Platform;
-  const receivers: Array<{ close(): Promise<void> }> = [];
-
-  beforeAll(async () => {
-    platform = await startTestPlatform();
-  });
-  afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
-    await platform?.stop();
-  });
-
-  async function setUp(respond: (index: number) => Reply, events = ['*']) {
-    const receiver = await startReceiver((_req, i) => respond(i));
-    receivers.push(receiver);
-    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
-    const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/hook`, events })).body;
-    return { receiver, api, endpoint };
-  }
+  const fixture = receivingPlatform();
+  const setUp = (respond: (index: number) => Reply, events = ['*']) => fixture.subscribe(respond, { path: '/hook', events });
 
   async function waitForDelivery(api: ReturnType<typeof apiClient>, eventId: number, done: (d: any) => boolean, timeoutMs = 30_000) {
     return eventually(async () => {
@@ -168,7 +153,7 @@ describe('webhook delivery', () => {
     const { api, endpoint } = await setUp((i) => (i === 0 ? { status: 500 } : { status: 200 }));
     const res = await api.post('/api/v1/webhooks/events', { type: 'order.created', data: {} });
     await waitForDelivery(api, res.body.id, (d) => d.status === 'succeeded', 15_000);
-    const handle = platform.temporal.workflow.getHandle(`delivery-${res.body.id}-${endpoint.id}`);
+    const handle = fixture.platform.temporal.workflow.getHandle(`delivery-${res.body.id}-${endpoint.id}`);
     // The record is written by the attempt, the search attributes by the workflow right after it.
     const description = await eventually(async () => {
       const d = await handle.describe();
@@ -184,7 +169,7 @@ describe('webhook delivery', () => {
     // The operator's query: every delivery of this endpoint that succeeded.
     await eventually(async () => {
       const ids = [];
-      for await (const wf of platform.temporal.workflow.list({ query: `WebhookEndpointId = "${endpoint.id}" AND WebhookDeliveryStatus = "succeeded"` })) ids.push(wf.workflowId);
+      for await (const wf of fixture.platform.temporal.workflow.list({ query: `WebhookEndpointId = "${endpoint.id}" AND WebhookDeliveryStatus = "succeeded"` })) ids.push(wf.workflowId);
       return ids.includes(handle.workflowId) || undefined;
     }, 15_000);
   });

@@ -55,16 +55,16 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
     deliveries = new Deliveries(db.db);
     const secretBox = createSecretBox(randomBytes(32));
     scheduler = new DeliveryScheduler(env.client, taskQueue);
-    service = new EndpointService(
+    service = new EndpointService({
       endpoints,
       deliveries,
+      health,
       scheduler,
       secretBox,
-      new AccountEndpointsCache(endpoints),
-      { allowPrivateNetworks: true, maxEndpointsPerAccount: 10, autoDisableAfterMs: PERIOD },
-      health,
-      () => new Date(temporalNow),
-    );
+      cache: new AccountEndpointsCache(endpoints),
+      options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 10, autoDisableAfterMs: PERIOD },
+      clock: () => new Date(temporalNow),
+    });
     const activities = createDeliveryActivities({
       endpoints,
       events: new Events(db.db),

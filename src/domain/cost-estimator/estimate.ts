@@ -1,5 +1,5 @@
 import type Decimal from 'decimal.js';
-import { UnprocessableError } from '../errors';
+import { DomainError } from '../errors';
 import type { Catalog } from './catalog';
 import { MAX_ANNUAL_ESTIMATE_USD, type Provider } from './constants';
 import type { EstimateItem } from './estimate-request';
@@ -66,9 +66,9 @@ export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], c
 /** Refuses a monthly amount whose annual figure (12 × monthly) is over what an estimate reports exactly. */
 function assertInRange(monthly: Decimal, subject: string, index?: number): void {
   if (roundToCents(monthly).times(12).lte(MAX_ANNUAL_ESTIMATE_USD)) return;
-  throw new UnprocessableError(
-    `${subject} more than the largest amount an estimate reports ($${MAX_ANNUAL_ESTIMATE_USD.toLocaleString('en-US')} a year); lower quantity, hoursPerMonth or gbPerMonth.`,
+  throw new DomainError(
     'estimate_out_of_range',
+    `${subject} more than the largest amount an estimate reports ($${MAX_ANNUAL_ESTIMATE_USD.toLocaleString('en-US')} a year); lower quantity, hoursPerMonth or gbPerMonth.`,
     index === undefined ? {} : { index },
   );
 }

@@ -1,4 +1,4 @@
-import { UnprocessableError } from '../errors';
+import { DomainError } from '../errors';
 import type { Catalog, CatalogEntry } from './catalog';
 import type { EstimateItem } from './estimate-request';
 
@@ -10,9 +10,9 @@ import type { EstimateItem } from './estimate-request';
 export function matchCatalogEntry(catalog: Catalog, item: EstimateItem, index: number): CatalogEntry {
   const candidates = catalog.instancesOf(item.provider, item.service);
   if (candidates.length === 0) {
-    throw new UnprocessableError(
-      `items[${index}]: no catalog entry for ${item.provider} / ${item.service}.`,
+    throw new DomainError(
       'unknown_service',
+      `items[${index}]: no catalog entry for ${item.provider} / ${item.service}.`,
       { index },
     );
   }
@@ -21,18 +21,18 @@ export function matchCatalogEntry(catalog: Catalog, item: EstimateItem, index: n
   if (item.instance === undefined) {
     const only = candidates.length === 1 ? candidates[0] : undefined;
     if (only) return only;
-    throw new UnprocessableError(
-      `items[${index}]: ${item.provider} / ${item.service} has ${candidates.length} instances; choose one with "instance".`,
+    throw new DomainError(
       'instance_required',
+      `items[${index}]: ${item.provider} / ${item.service} has ${candidates.length} instances; choose one with "instance".`,
       { index, instances },
     );
   }
 
   const entry = candidates.find((e) => e.instance === item.instance);
   if (!entry) {
-    throw new UnprocessableError(
-      `items[${index}]: no catalog entry for ${item.provider} / ${item.service} / ${item.instance}.`,
+    throw new DomainError(
       'unknown_instance',
+      `items[${index}]: no catalog entry for ${item.provider} / ${item.service} / ${item.instance}.`,
       { index, instances },
     );
   }

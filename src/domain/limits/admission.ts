@@ -1,4 +1,4 @@
-import type { BurstLimitError, QuotaExceededError } from '../errors';
+import type { LimitExceededError } from '../errors';
 
 /**
  * The port through which a call is admitted against its limits. The domain states the rules
@@ -41,7 +41,7 @@ export interface Admission {
 
 /** A rejected call: the error for the body, the state for the headers. */
 export class LimitRejection extends Error {
-  constructor(readonly error: BurstLimitError | QuotaExceededError, readonly state: LimitState) {
+  constructor(readonly error: LimitExceededError, readonly state: LimitState) {
     super(error.message);
   }
 }

@@ -166,7 +166,10 @@ export const MAX_DESTINATION_URL_LENGTH = 2048;
 
 export type DestinationUrlValidation =
   | { ok: true; url: URL }
-  | { ok: false; status: 400 | 422; code: string; message: string };
+  /** `invalid_url`: not a well-formed URL; the other codes: well-formed but refused. */
+  | { ok: false; code: 'invalid_url' | UrlRefusal; message: string };
+
+type UrlRefusal = 'unsupported_url_scheme' | 'url_credentials_not_allowed' | 'destination_not_allowed';
 
 export interface DestinationUrlOptions {
   /** DELIVERY_ALLOW_PRIVATE_NETWORKS=true: literal private/loopback/... hosts are accepted. */
@@ -217,9 +220,9 @@ export function hostnameForLookup(url: URL): string {
 }
 
 function invalid(message: string): DestinationUrlValidation {
-  return { ok: false, status: 400, code: 'invalid_url', message };
+  return { ok: false, code: 'invalid_url', message };
 }
 
-function refused(code: string, message: string): DestinationUrlValidation {
-  return { ok: false, status: 422, code, message };
+function refused(code: UrlRefusal, message: string): DestinationUrlValidation {
+  return { ok: false, code, message };
 }

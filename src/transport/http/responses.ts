@@ -1,11 +1,25 @@
 import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { ERROR_CATALOGUE, ERROR_CODES } from '../../domain/error-codes';
+import { HTTP_STATUS } from './error-status';
 import { MAX_JSON_DEPTH } from './json-nesting';
+
+/** The error codes as a markdown table (code, status, meaning), built from the catalogue. */
+export function errorCodeTable(): string {
+  const rows = ERROR_CODES.map((code) => `| \`${code}\` | ${HTTP_STATUS[code]} | ${ERROR_CATALOGUE[code]} |`);
+  return ['| code | status | meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+/** `code`: the closed catalogue (src/domain/error-codes.ts); clients switch on it. */
+export const ErrorCodeSchema = z
+  .enum(ERROR_CODES)
+  .describe(`Machine-readable code, one of a closed set:\n\n${errorCodeTable()}`)
+  .meta({ id: 'ErrorCode' });
 
 /** The one error format (CONTRACT §2), as documented. */
 export const ErrorBody = z.object({
   error: z.string(),
-  code: z.string().describe('snake_case machine-readable code.'),
+  code: ErrorCodeSchema,
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('400 only: what is wrong where.'),
   retry_after: z.number().int().optional().describe('429 burst and 503 overloaded: seconds to wait before retrying.'),
   remaining: z.number().int().optional().describe('429 burst only (0).'),

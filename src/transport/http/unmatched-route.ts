@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { MethodNotAllowedError, NotFoundError } from '../../domain/errors';
+import { DomainError, methodNotAllowed } from '../../domain/errors';
 
 /**
  * The last middleware behind a router: nothing answered, so a known path with another method is
@@ -10,8 +10,8 @@ export function unmatchedRoute(router: Router, messages: { notAllowed: (method: 
   return async (ctx) => {
     const match = router.match(ctx.path, ctx.method);
     if (match.path.length > 0) {
-      throw new MethodNotAllowedError(messages.notAllowed(ctx.method, ctx.path), [...new Set(match.path.flatMap((layer) => layer.methods))]);
+      throw methodNotAllowed(messages.notAllowed(ctx.method, ctx.path), [...new Set(match.path.flatMap((layer) => layer.methods))]);
     }
-    throw new NotFoundError(messages.notFound(ctx.method, ctx.path));
+    throw new DomainError('not_found', messages.notFound(ctx.method, ctx.path));
   };
 }

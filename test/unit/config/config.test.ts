@@ -25,3 +25,14 @@ describe('loadConfig: abuse limits and DNS settings', () => {
     },
   );
 });
+
+describe('loadConfig: the Temporal SDK log level', () => {
+  it('is WARN unless TEMPORAL_SDK_LOG_LEVEL says otherwise', () => {
+    expect(loadConfig({}).temporal.sdkLogLevel).toBe('WARN');
+    expect(loadConfig({ TEMPORAL_SDK_LOG_LEVEL: 'DEBUG' }).temporal.sdkLogLevel).toBe('DEBUG');
+  });
+
+  it('refuses a level the SDK does not have at start-up', () => {
+    expect(() => loadConfig({ TEMPORAL_SDK_LOG_LEVEL: 'LOUD' })).toThrow('Invalid configuration: TEMPORAL_SDK_LOG_LEVEL');
+  });
+});

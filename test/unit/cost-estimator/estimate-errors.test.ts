@@ -1,4 +1,4 @@
-import { UnprocessableError, ValidationError } from '../../../src/domain/errors';
+import { DomainError, ValidationError } from '../../../src/domain/errors';
 import { estimate, thrownBy } from './fixtures';
 
 const m5 = { provider: 'aws' as const, service: 'Amazon EC2', instance: 'm5.large', quantity: 1 };
@@ -7,18 +7,17 @@ const m5 = { provider: 'aws' as const, service: 'Amazon EC2', instance: 'm5.larg
 describe('estimate errors', () => {
   it('422 unknown_service when the provider has no such service, naming the item index', async () => {
     const err = await thrownBy(() => estimate(m5, { provider: 'aws', service: 'Amazon EC3', quantity: 1 }));
-    expect(err).toBeInstanceOf(UnprocessableError);
+    expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({
-      status: 422,
       code: 'unknown_service',
       message: 'items[1]: no catalog entry for aws / Amazon EC3.',
-      extra: { index: 1 },
+      data: { index: 1 },
     });
   });
 
   it('422 unknown_service for a service of another provider', async () => {
     const err = await thrownBy(() => estimate({ provider: 'gcp', service: 'Amazon EC2', instance: 'm5.large', quantity: 1 }));
-    expect(err).toMatchObject({ status: 422, code: 'unknown_service', message: 'items[0]: no catalog entry for gcp / Amazon EC2.' });
+    expect(err).toMatchObject({ code: 'unknown_service', message: 'items[0]: no catalog entry for gcp / Amazon EC2.' });
   });
 
   it('matches service names exactly, as written in the catalog', async () => {
@@ -28,22 +27,20 @@ describe('estimate errors', () => {
 
   it('422 unknown_instance when the service has no such instance, listing the ones it has', async () => {
     const err = await thrownBy(() => estimate(m5, m5, { provider: 'aws', service: 'Amazon EC2', instance: 'm5.huge', quantity: 1 }));
-    expect(err).toBeInstanceOf(UnprocessableError);
+    expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({
-      status: 422,
       code: 'unknown_instance',
       message: 'items[2]: no catalog entry for aws / Amazon EC2 / m5.huge.',
-      extra: { index: 2, instances: ['c5.xlarge', 'm5.large', 'm5.xlarge', 'r5.large', 't3.medium', 't3.micro'] },
+      data: { index: 2, instances: ['c5.xlarge', 'm5.large', 'm5.xlarge', 'r5.large', 't3.medium', 't3.micro'] },
     });
   });
 
   it('422 instance_required when instance is omitted and the service has several, listing them', async () => {
     const err = await thrownBy(() => estimate({ provider: 'aws', service: 'Amazon S3', quantity: 1, gbPerMonth: 10 }));
-    expect(err).toBeInstanceOf(UnprocessableError);
+    expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({
-      status: 422,
       code: 'instance_required',
-      extra: { index: 0, instances: ['Glacier Deep Archive', 'Glacier Flexible Retrieval', 'Standard', 'Standard-Infrequent Access'] },
+      data: { index: 0, instances: ['Glacier Deep Archive', 'Glacier Flexible Retrieval', 'Standard', 'Standard-Infrequent Access'] },
     });
     expect((err as Error).message).toMatch(/^items\[0\]: aws \/ Amazon S3 has 4 instances/);
   });
@@ -60,9 +57,8 @@ describe('estimate errors', () => {
     const err = await thrownBy(() => estimate(m5, item));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err).toMatchObject({
-      status: 400,
       code: 'invalid_request',
-      extra: { details: [{ path: 'items.1.gbPerMonth', message: expect.stringMatching(/required/) }] },
+      data: { details: [{ path: 'items.1.gbPerMonth', message: expect.stringMatching(/required/) }] },
     });
   });
 
@@ -74,7 +70,7 @@ describe('estimate errors', () => {
     const err = await thrownBy(() =>
       estimate(m5, { provider: 'aws', service: 'Nope', quantity: 1 }, { provider: 'aws', service: 'Amazon EC2', instance: 'x', quantity: 1 }),
     );
-    expect(err).toMatchObject({ code: 'unknown_service', extra: { index: 1 } });
+    expect(err).toMatchObject({ code: 'unknown_service', data: { index: 1 } });
   });
 
   describe('amounts beyond what an estimate reports exactly (annual $10 trillion)', () => {
@@ -82,8 +78,8 @@ describe('estimate errors', () => {
 
     it('422 estimate_out_of_range naming the item for a quantity of 1e308 (once priced as null)', async () => {
       const err = await thrownBy(() => estimate(m5, { ...m5, quantity: 1e308 }));
-      expect(err).toBeInstanceOf(UnprocessableError);
-      expect(err).toMatchObject({ status: 422, code: 'estimate_out_of_range', extra: { index: 1 } });
+      expect(err).toBeInstanceOf(DomainError);
+      expect(err).toMatchObject({ code: 'estimate_out_of_range', data: { index: 1 } });
       expect((err as Error).message).toBe(
         'items[1] costs more than the largest amount an estimate reports ($10,000,000,000,000 a year); lower quantity, hoursPerMonth or gbPerMonth.',
       );
@@ -91,7 +87,7 @@ describe('estimate errors', () => {
 
     it('422 for a gbPerMonth of 1e308', async () => {
       const err = await thrownBy(() => estimate({ ...gp3, gbPerMonth: 1e308 }));
-      expect(err).toMatchObject({ code: 'estimate_out_of_range', extra: { index: 0 } });
+      expect(err).toMatchObject({ code: 'estimate_out_of_range', data: { index: 0 } });
     });
 
     it('422 without an index when every item fits but the total does not', async () => {
@@ -99,7 +95,7 @@ describe('estimate errors', () => {
       const big = { ...m5, quantity: 1e10 };
       await expect(estimate(big)).resolves.toMatchObject({ totalMonthlyUsd: 700_800_000_000, totalAnnualUsd: 8_409_600_000_000 });
       const err = await thrownBy(() => estimate(big, big));
-      expect(err).toMatchObject({ code: 'estimate_out_of_range', extra: {} });
+      expect(err).toMatchObject({ code: 'estimate_out_of_range', data: {} });
       expect((err as Error).message).toMatch(/^The estimate totals more than/);
     });
 

@@ -2,7 +2,7 @@ import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
-import { ConflictError, ValidationError } from '../../../src/domain/errors';
+import { DomainError, ValidationError } from '../../../src/domain/errors';
 import { errorHandler } from '../../../src/transport/http/middleware/error-handler';
 import { requestId } from '../../../src/transport/http/middleware/request-id';
 
@@ -69,7 +69,7 @@ describe('error handler', () => {
 
   it('keeps a custom code', async () => {
     const s = await serve(() => {
-      throw new ConflictError('Busy.', 'delivery_in_flight');
+      throw new DomainError('delivery_in_flight', 'Busy.');
     });
     try {
       const res = await fetch(`${s.url}/`);

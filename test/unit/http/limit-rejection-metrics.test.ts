@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { BurstLimitError, QuotaExceededError } from '../../../src/domain/errors';
+import { burstLimitExceeded, type LimitExceededError, quotaExceeded } from '../../../src/domain/errors';
 import { LimitAdmitter, LimitRejection, LimitState } from '../../../src/domain/limits/admission';
 import { metricsRegistry } from '../../../src/infra/metrics';
 import { metered } from '../../../src/transport/http/middleware/metered';
@@ -12,7 +12,7 @@ async function rejections(): Promise<Record<string, number>> {
   return Object.fromEntries(metric.values.map((v) => [String(v.labels.kind), v.value]));
 }
 
-async function refuse(bucket: string, error: BurstLimitError | QuotaExceededError) {
+async function refuse(bucket: string, error: LimitExceededError) {
   const limiter = { admit: async () => Promise.reject(new LimitRejection(error, state)) } as unknown as LimitAdmitter;
   const ctx = new Koa().createContext({ headers: {}, socket: {} } as never, { getHeader: () => undefined, setHeader: () => undefined } as never);
   await expect(metered(ctx, limiter, { bucket, burstLimit: 10, quotaLimit: 500, countUsage: true }, async () => undefined)).rejects.toBe(error);
@@ -22,10 +22,10 @@ describe('limiter rejection metrics', () => {
   it('counts burst, quota and anonymous 429s apart', async () => {
     const before = await rejections();
     expect(before).toEqual({ burst: expect.any(Number), quota: expect.any(Number), anonymous: expect.any(Number) });
-    await refuse('acct:a', new BurstLimitError(5));
-    await refuse('acct:a', new QuotaExceededError(500, 500, new Date('2031-06-01T00:00:00Z'), 100));
-    await refuse('acct:a', new QuotaExceededError(500, 500, new Date('2031-06-01T00:00:00Z'), 100));
-    await refuse('ip:10.0.0.1', new BurstLimitError(5));
+    await refuse('acct:a', burstLimitExceeded(5));
+    await refuse('acct:a', quotaExceeded(500, 500, new Date('2031-06-01T00:00:00Z'), 100));
+    await refuse('acct:a', quotaExceeded(500, 500, new Date('2031-06-01T00:00:00Z'), 100));
+    await refuse('ip:10.0.0.1', burstLimitExceeded(5));
     const after = await rejections();
     expect({ burst: after.burst - before.burst, quota: after.quota - before.quota, anonymous: after.anonymous - before.anonymous }).toEqual({
       burst: 1,

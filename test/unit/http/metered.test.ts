@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type { Context } from 'koa';
-import { BurstLimitError, NotFoundError, ServiceUnavailableError } from '../../../src/domain/errors';
+import { burstLimitExceeded, DomainError } from '../../../src/domain/errors';
 import { Admission, LimitAdmitter, LimitRejection, LimitState } from '../../../src/domain/limits/admission';
 import { metered } from '../../../src/transport/http/middleware/metered';
 
@@ -64,7 +64,7 @@ describe('metered(): one metered call', () => {
     const ok = fakeContext();
     await metered(ok, limiter, policy, async () => void (ok.status = 201));
     const notFound = fakeContext();
-    await expect(metered(notFound, limiter, policy, async () => Promise.reject(new NotFoundError('nope')))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(metered(notFound, limiter, policy, async () => Promise.reject(new DomainError('not_found', 'nope')))).rejects.toMatchObject({ code: 'not_found' });
     expect(released).toEqual([]);
   });
 
@@ -78,7 +78,7 @@ describe('metered(): one metered call', () => {
   it('gives the call back when the handler throws a 5xx domain error', async () => {
     const { limiter, released } = fakeLimiter();
     const ctx = fakeContext();
-    await expect(metered(ctx, limiter, policy, async () => Promise.reject(new ServiceUnavailableError('down')))).rejects.toThrow('down');
+    await expect(metered(ctx, limiter, policy, async () => Promise.reject(new DomainError('service_unavailable', 'down')))).rejects.toThrow('down');
     expect(released).toEqual([1]);
   });
 
@@ -91,12 +91,12 @@ describe('metered(): one metered call', () => {
 
   it('a rejection becomes the 429 error with the rejection state in the headers, and the handler never runs', async () => {
     const state: LimitState = { burstLimit: 10, burstRemaining: 0, burstResetAt: new Date('2031-05-10T12:01:00.000Z'), quotaUsed: 10, quotaLimit: 500 };
-    const limiter = { admit: async () => Promise.reject(new LimitRejection(new BurstLimitError(42), state)) } as unknown as LimitAdmitter;
+    const limiter = { admit: async () => Promise.reject(new LimitRejection(burstLimitExceeded(42), state)) } as unknown as LimitAdmitter;
     const ctx = fakeContext();
     const handler = jest.fn();
     const err = await metered(ctx, limiter, policy, handler).catch((e) => e);
-    expect(err).toBeInstanceOf(BurstLimitError);
-    expect(err.extra).toEqual({ retry_after: 42, remaining: 0 });
+    expect(err).toMatchObject({ code: 'rate_limit_exceeded' });
+    expect(err.data).toEqual({ retry_after: 42, remaining: 0 });
     expect(handler).not.toHaveBeenCalled();
     expect(headersOf(ctx)).toMatchObject({ 'X-RateLimit-Remaining': '0', 'X-Quota-Used': '10' });
   });

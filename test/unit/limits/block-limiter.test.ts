@@ -1,4 +1,4 @@
-import { BurstLimitError, QuotaExceededError } from '../../../src/domain/errors';
+import { httpHeadersOf } from '../../../src/transport/http/error-status';
 import { Admission, LimitPolicy, LimitRejection } from '../../../src/domain/limits/admission';
 import type { BurstWindow } from '../../../src/domain/limits/burst-window';
 import { BlockLimiter, BlockLog, IDLE_RETURN_MS, WindowLog } from '../../../src/persistence/block-limiter';
@@ -138,8 +138,8 @@ describe('BlockLimiter: burst window', () => {
     expect(rejected).toHaveLength(40);
     for (const r of rejected) {
       expect(r).toBeInstanceOf(LimitRejection);
-      expect(r.error).toBeInstanceOf(BurstLimitError);
-      expect(r.error.extra).toEqual({ retry_after: 60, remaining: 0 });
+      expect(r.error).toMatchObject({ code: 'rate_limit_exceeded' });
+      expect(r.error.data).toEqual({ retry_after: 60, remaining: 0 });
       expect(r.state.burstRemaining).toBe(0);
       expect(r.state.quotaUsed).toBeLessThanOrEqual(10);
     }
@@ -163,8 +163,8 @@ describe('BlockLimiter: burst window', () => {
     for (let i = 0; i < 10; i++) await limiter.admit(free);
     clock.advance(59_900);
     const rejection = await limiter.admit(free).catch((e) => e);
-    expect(rejection.error.extra).toEqual({ retry_after: 1, remaining: 0 });
-    expect(rejection.error.headers).toEqual({ 'Retry-After': '1' });
+    expect(rejection.error.data).toEqual({ retry_after: 1, remaining: 0 });
+    expect(httpHeadersOf(rejection.error)).toEqual({ 'Retry-After': '1' });
     expect(rejection.state.burstResetAt).toEqual(new Date(T0.getTime() + 60_000));
     clock.advance(100);
     const { state } = await limiter.admit(free);
@@ -210,7 +210,7 @@ describe('BlockLimiter: burst window', () => {
     for (let i = 0; i < 10; i++) await ahead.admit(free);
     const rejection = await limiterOn(store).admit(free).catch((e) => e);
     expect(rejection).toBeInstanceOf(LimitRejection);
-    expect(rejection.error).toBeInstanceOf(BurstLimitError);
+    expect(rejection.error).toMatchObject({ code: 'rate_limit_exceeded' });
     expect(store.windows.get(free.bucket)).toHaveLength(1);
   });
 
@@ -341,10 +341,10 @@ describe('BlockLimiter: monthly quota', () => {
     const { admitted } = await settle(Array.from({ length: 12 }, () => limiter.admit(small)));
     expect(admitted).toHaveLength(5);
     const rejection = await limiter.admit(small).catch((e) => e);
-    expect(rejection.error).toBeInstanceOf(QuotaExceededError);
-    expect(rejection.error.extra).toEqual({ quota_limit: 5, quota_used: 5, reset_at: '2031-06-01T00:00:00.000Z' });
+    expect(rejection.error).toMatchObject({ code: 'quota_exceeded' });
+    expect(rejection.error.data).toEqual({ quota_limit: 5, quota_used: 5, reset_at: '2031-06-01T00:00:00.000Z' });
     const secondsToJune = Math.ceil((Date.parse('2031-06-01T00:00:00Z') - T0.getTime()) / 1000);
-    expect(rejection.error.headers).toEqual({ 'Retry-After': String(secondsToJune) });
+    expect(httpHeadersOf(rejection.error)).toEqual({ 'Retry-After': String(secondsToJune) });
     expect(rejection.state).toMatchObject({ quotaUsed: 5, quotaLimit: 5, burstRemaining: 95 });
   });
 

@@ -252,16 +252,16 @@ describe('parseIpLiteral and isIpLiteral', () => {
 
 describe('validateDestinationUrl: 400 for malformed input', () => {
   it.each([undefined, null, 42, {}, ['https://example.com']])('refuses the non-string %p with 400', (raw) => {
-    expect(validateDestinationUrl(raw)).toEqual({ ok: false, status: 400, code: 'invalid_url', message: expect.any(String) });
+    expect(validateDestinationUrl(raw)).toEqual({ ok: false, code: 'invalid_url', message: expect.any(String) });
   });
 
   it.each(['', 'example.com/hook', '/hook', '//example.com/hook', 'not a url', 'https//example.com'])('refuses the non-absolute %j with 400', (raw) => {
-    expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, status: 400, code: 'invalid_url' });
+    expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, code: 'invalid_url' });
   });
 
   it('refuses a URL that cannot be parsed with 400', () => {
-    expect(validateDestinationUrl('https://exa mple.com/')).toMatchObject({ ok: false, status: 400 });
-    expect(validateDestinationUrl('https://[::1/')).toMatchObject({ ok: false, status: 400 });
+    expect(validateDestinationUrl('https://exa mple.com/')).toMatchObject({ ok: false, code: 'invalid_url' });
+    expect(validateDestinationUrl('https://[::1/')).toMatchObject({ ok: false, code: 'invalid_url' });
   });
 
   it('accepts a URL of exactly 2,048 characters', () => {
@@ -273,17 +273,17 @@ describe('validateDestinationUrl: 400 for malformed input', () => {
 
   it('refuses a URL of 2,049 characters with 400', () => {
     const base = 'https://example.com/';
-    expect(validateDestinationUrl(base + 'a'.repeat(2049 - base.length))).toMatchObject({ ok: false, status: 400, code: 'invalid_url' });
+    expect(validateDestinationUrl(base + 'a'.repeat(2049 - base.length))).toMatchObject({ ok: false, code: 'invalid_url' });
   });
 
   it('refuses an over-long URL with 400 even when its scheme is wrong', () => {
-    expect(validateDestinationUrl(`http://example.com/${'a'.repeat(3000)}`)).toMatchObject({ ok: false, status: 400 });
+    expect(validateDestinationUrl(`http://example.com/${'a'.repeat(3000)}`)).toMatchObject({ ok: false, code: 'invalid_url' });
   });
 
   it.each([' https://example.com/', 'https://example.com/ ', 'https://exa\tmple.com/', 'https://example.com/\n', 'https://example.com/a b'])(
     'refuses %j with whitespace or control characters with 400',
     (raw) => {
-      expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, status: 400 });
+      expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, code: 'invalid_url' });
     },
   );
 });
@@ -292,20 +292,20 @@ describe('validateDestinationUrl: 422 for well-formed URLs that are refused', ()
   it.each(['http://example.com/hook', 'ftp://example.com/', 'ws://example.com/', 'wss://example.com/', 'javascript:alert(1)', 'mailto:a@example.com', 'file:///etc/passwd', 'data:text/plain,x'])(
     'refuses the non-https URL %s with 422',
     (raw) => {
-      expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, status: 422, code: 'unsupported_url_scheme' });
+      expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, code: 'unsupported_url_scheme' });
     },
   );
 
   it('refuses user:password with 422', () => {
-    expect(validateDestinationUrl('https://user:pass@example.com/hook')).toMatchObject({ ok: false, status: 422, code: 'url_credentials_not_allowed' });
+    expect(validateDestinationUrl('https://user:pass@example.com/hook')).toMatchObject({ ok: false, code: 'url_credentials_not_allowed' });
   });
 
   it('refuses a user name without password with 422', () => {
-    expect(validateDestinationUrl('https://user@example.com/hook')).toMatchObject({ ok: false, status: 422, code: 'url_credentials_not_allowed' });
+    expect(validateDestinationUrl('https://user@example.com/hook')).toMatchObject({ ok: false, code: 'url_credentials_not_allowed' });
   });
 
   it('refuses a password without user name with 422', () => {
-    expect(validateDestinationUrl('https://:secret@example.com/hook')).toMatchObject({ ok: false, status: 422, code: 'url_credentials_not_allowed' });
+    expect(validateDestinationUrl('https://:secret@example.com/hook')).toMatchObject({ ok: false, code: 'url_credentials_not_allowed' });
   });
 
   it.each([
@@ -324,18 +324,18 @@ describe('validateDestinationUrl: 422 for well-formed URLs that are refused', ()
     'https://224.0.0.1/',
     'https://100.64.0.1/',
   ])('refuses the literal-address host of %s with 422', (raw) => {
-    expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, status: 422, code: 'destination_not_allowed' });
+    expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, code: 'destination_not_allowed' });
   });
 
   it.each(['https://0x7f.0.0.1/', 'https://0177.0.0.1/', 'https://127.1/', 'https://2130706433/', 'https://0x7f000001/'])(
     'refuses the obfuscated loopback host of %s with 422 (the URL parser normalizes it)',
     (raw) => {
-      expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, status: 422, code: 'destination_not_allowed' });
+      expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, code: 'destination_not_allowed' });
     },
   );
 
   it('checks the scheme before the host (http to a private address is a scheme error)', () => {
-    expect(validateDestinationUrl('http://127.0.0.1/')).toMatchObject({ status: 422, code: 'unsupported_url_scheme' });
+    expect(validateDestinationUrl('http://127.0.0.1/')).toMatchObject({ code: 'unsupported_url_scheme' });
   });
 });
 
@@ -375,8 +375,8 @@ describe('validateDestinationUrl: accepted URLs', () => {
   });
 
   it('still refuses http and credentials when allowPrivate is set', () => {
-    expect(validateDestinationUrl('http://127.0.0.1/', { allowPrivate: true })).toMatchObject({ status: 422 });
-    expect(validateDestinationUrl('https://u:p@127.0.0.1/', { allowPrivate: true })).toMatchObject({ status: 422 });
+    expect(validateDestinationUrl('http://127.0.0.1/', { allowPrivate: true })).toMatchObject({ ok: false, code: 'unsupported_url_scheme' });
+    expect(validateDestinationUrl('https://u:p@127.0.0.1/', { allowPrivate: true })).toMatchObject({ ok: false, code: 'url_credentials_not_allowed' });
   });
 });
 

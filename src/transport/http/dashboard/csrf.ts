@@ -9,13 +9,9 @@ export const CSRF_FIELD = '_csrf';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** 403: the request did not come from one of our own forms. Nothing was changed. */
-export class CsrfError extends DomainError {
-  readonly status = 403;
-  readonly code = 'csrf_failed';
-  constructor() {
-    super('This form has expired or did not come from this site. Reload the page and try again.');
-  }
+/** The request did not come from one of our own forms. Nothing was changed. */
+function csrfFailed(): DomainError<'csrf_failed'> {
+  return new DomainError('csrf_failed', 'This form has expired or did not come from this site. Reload the page and try again.');
 }
 
 /** Compares in constant time; hashing first makes both sides the same length. */
@@ -47,15 +43,15 @@ export function csrfProtection(): Middleware {
     if (SAFE_METHODS.has(ctx.method)) return next();
     const origin = ctx.get('Origin');
     // Our own origin, built explicitly: in Koa 3, ctx.origin is the Origin request header itself.
-    if (origin && origin !== `${ctx.protocol}://${ctx.host}`) throw new CsrfError();
+    if (origin && origin !== `${ctx.protocol}://${ctx.host}`) throw csrfFailed();
     const site = ctx.get('Sec-Fetch-Site');
-    if (site && site !== 'same-origin' && site !== 'none') throw new CsrfError();
+    if (site && site !== 'same-origin' && site !== 'none') throw csrfFailed();
 
     const session = ctx.state.dashboard as ActiveSession | undefined;
     const expected = session ? session.csrfToken : ctx.cookies.get(PRE_AUTH_CSRF_COOKIE);
     const body = ctx.request.body as Record<string, unknown> | undefined;
     const given = body && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
-    if (!expected || typeof given !== 'string' || !tokensMatch(expected, given)) throw new CsrfError();
+    if (!expected || typeof given !== 'string' || !tokensMatch(expected, given)) throw csrfFailed();
     await next();
   };
 }

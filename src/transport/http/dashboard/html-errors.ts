@@ -2,8 +2,9 @@ import type { Middleware } from 'koa';
 import { DomainError } from '../../../domain/errors';
 import type { Logger } from '../../../infra/logger';
 import type { ActiveSession } from '../../../services/dashboard-auth-service';
-import { sendHtml } from './render';
+import { sendErrorPage, sendHtml } from './render';
 import { errorPage } from './templates/errors';
+import { httpStatusOf } from '../error-status';
 
 /**
  * Dashboard errors are pages, not the API's JSON: typed errors keep their status and message
@@ -16,8 +17,7 @@ export function htmlErrors(logger: Logger): Middleware {
     } catch (err) {
       const session = ctx.state.dashboard as ActiveSession | undefined;
       if (err instanceof DomainError) {
-        for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
-        sendHtml(ctx, err.status, errorPage(err.status, err.message, session));
+        sendErrorPage(ctx, err, errorPage(httpStatusOf(err), err.message, session));
         return;
       }
       logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'dashboard error');

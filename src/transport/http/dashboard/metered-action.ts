@@ -1,31 +1,28 @@
 import type { Context } from 'koa';
-import { BurstLimitError, DomainError, QuotaExceededError } from '../../../domain/errors';
+import { DomainError, isDomainError, type LimitExceededError } from '../../../domain/errors';
 import { accountPolicy } from '../../../domain/limits/policies';
+import { httpHeadersOf } from '../error-status';
 import { metered } from '../middleware/metered';
 import type { DashboardDeps } from './deps';
 import { currentSession } from './session';
 
-/** 429 on a dashboard page: the account's API limits are used up; the action did nothing. */
-export class DashboardLimitError extends DomainError {
-  readonly status = 429;
-  readonly code: string;
-  constructor(cause: BurstLimitError | QuotaExceededError) {
-    super(
-      cause instanceof BurstLimitError
-        ? `Nothing was changed: this account has used its calls for this minute (dashboard changes count like API calls). Try again in ${String(cause.extra.retry_after)} s.`
-        : 'Nothing was changed: this account has used its monthly quota of calls (dashboard changes count like API calls). Upgrade the plan or wait for the next billing period.',
-      {},
-      cause.headers,
-    );
-    this.code = cause.code;
-  }
+/** The same refusal, worded for a dashboard page: the account's API limits are used up; the action did nothing. */
+function dashboardLimitError(cause: LimitExceededError): LimitExceededError {
+  return new DomainError(
+    cause.code,
+    cause.code === 'rate_limit_exceeded'
+      ? `Nothing was changed: this account has used its calls for this minute (dashboard changes count like API calls). Try again in ${String(cause.data.retry_after)} s.`
+      : 'Nothing was changed: this account has used its monthly quota of calls (dashboard changes count like API calls). Upgrade the plan or wait for the next billing period.',
+    {},
+    { retryAfterSeconds: cause.retryAfterSeconds },
+  );
 }
 
 /**
  * Runs a dashboard write that does what an API operation does (register an endpoint, send a test
  * event, retry a delivery, ...) as one metered call of the signed-in account: the same limiter,
  * bucket, burst window and monthly quota as its API keys, so the dashboard is no way around them.
- * A refused action throws DashboardLimitError before `action` runs; a 5xx is given back, as on the API.
+ * A refused action throws that 429 error before `action` runs; a 5xx is given back, as on the API.
  */
 export async function meteredAction<T>(ctx: Context, deps: Pick<DashboardDeps, 'limiter'>, action: () => Promise<T>): Promise<T> {
   let result: T | undefined;
@@ -34,10 +31,10 @@ export async function meteredAction<T>(ctx: Context, deps: Pick<DashboardDeps, '
       result = await action();
     });
   } catch (err) {
-    if (err instanceof BurstLimitError || err instanceof QuotaExceededError) {
+    if (isDomainError(err, 'rate_limit_exceeded', 'quota_exceeded')) {
       // Set here too: a refusal shown on the form (not the error page) still says when to retry.
-      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
-      throw new DashboardLimitError(err);
+      for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
+      throw dashboardLimitError(err);
     }
     throw err;
   }

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { DomainError } from '../../../domain/errors';
+import { httpHeadersOf, httpStatusOf } from '../error-status';
 import type { SafeHtml } from './html';
 
 /** Sends a rendered page; the only way dashboard handlers write a body. */
@@ -7,6 +8,12 @@ export function sendHtml(ctx: Context, status: number, body: SafeHtml): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = body.toString();
+}
+
+/** A page that shows a typed error: its status and headers (Retry-After) from the one code table. */
+export function sendErrorPage(ctx: Context, err: DomainError, body: SafeHtml): void {
+  for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
+  sendHtml(ctx, httpStatusOf(err), body);
 }
 
 /** PRG: after a successful POST, 303 makes the browser GET the result page. */
@@ -31,7 +38,7 @@ export function queryField(ctx: Context, name: string): string {
 
 /** A typed error as the message and detail lines of a form's error box. */
 export function describeError(err: DomainError): { message: string; details: string[] } {
-  const raw = err.extra.details;
+  const raw = err.data.details;
   const details = Array.isArray(raw)
     ? raw
         .filter((d): d is { path: string; message: string } => typeof d === 'object' && d !== null && typeof d.message === 'string')

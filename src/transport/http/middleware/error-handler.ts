@@ -1,6 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Context } from 'koa';
-import { DomainError, UnauthorizedError } from '../../../domain/errors';
+import type { ErrorCode } from '../../../domain/error-codes';
+import { DomainError } from '../../../domain/errors';
+import { httpHeadersOf, httpStatusOf } from '../error-status';
 import type { Logger } from '../../../infra/logger';
 import { API_KEY_HEADER, COST_ESTIMATOR_PATH } from './estimator-access';
 
@@ -14,8 +16,9 @@ function keyHint(ctx: Context): string {
 }
 
 /**
- * The one place where errors become HTTP: typed domain errors map to their status and
- * `{"error","code",...extra}`; anything else is a 500 with the request id and no internals.
+ * The one place where errors become HTTP: a domain error's code maps to its status
+ * (../error-status.ts), its data to `{"error","code",...data}` and its hints to headers
+ * (Retry-After, Allow); anything else is a 500 with the request id and no internals.
  */
 export function errorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -23,18 +26,18 @@ export function errorHandler(logger: Logger): Middleware {
       await next();
     } catch (err) {
       if (err instanceof DomainError) {
-        ctx.status = err.status;
+        ctx.status = httpStatusOf(err);
         // A missing, malformed or unknown key may have been sent the wrong way (a revoked one was not).
-        const hint = err instanceof UnauthorizedError && err.code === 'invalid_api_key' ? ` ${keyHint(ctx)}` : '';
-        ctx.body = { error: err.message + hint, code: err.code, ...err.extra };
-        for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+        const hint = err.code === 'invalid_api_key' ? ` ${keyHint(ctx)}` : '';
+        ctx.body = { error: err.message + hint, code: err.code, ...err.data };
+        for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
         return;
       }
       logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
       ctx.status = 500;
       ctx.body = {
         error: 'Internal server error. It is safe to retry with backoff.',
-        code: 'internal_error',
+        code: 'internal_error' satisfies ErrorCode,
         request_id: ctx.state.requestId,
       };
     }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { PayloadTooLargeError, ValidationError } from '../../../domain/errors';
+import { DomainError, ValidationError } from '../../../domain/errors';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-nesting';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,12 +28,12 @@ export function jsonBody(options: JsonBodyOptions = {}): Middleware {
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next();
     const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > MAX_BODY_BYTES) throw new PayloadTooLargeError('Request body exceeds 1 MiB.');
+    if (declared > MAX_BODY_BYTES) throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
     let raw: string;
     try {
       raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, encoding: 'utf8' });
     } catch (err) {
-      if ((err as { type?: string }).type === 'entity.too.large') throw new PayloadTooLargeError('Request body exceeds 1 MiB.');
+      if ((err as { type?: string }).type === 'entity.too.large') throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
       throw new ValidationError('Request body could not be read.', [], 'invalid_body');
     }
     ctx.state.rawBody = raw;

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { ForbiddenError } from '../../../domain/errors';
+import { DomainError } from '../../../domain/errors';
 import { productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
 import type { LimitAdmitter } from '../../../domain/limits/admission';
 import { bearerToken, KeyAuthenticator } from '../../../services/key-authenticator';
@@ -24,7 +24,7 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
       const segment = path.slice(KEY_SCOPED_PREFIX.length).split('/')[0];
       const product = productForPathSegment(segment);
       if (product && product !== principal.key.product) {
-        throw new ForbiddenError(`API key is not authorized for ${PRODUCTS[product].name}.`, 'wrong_product');
+        throw new DomainError('wrong_product', `API key is not authorized for ${PRODUCTS[product].name}.`);
       }
       await next();
     });

@@ -1,8 +1,9 @@
 import type { Context } from 'koa';
-import { DomainError, QuotaExceededError } from '../../../domain/errors';
+import { DomainError } from '../../../domain/errors';
 import { LimitAdmitter, LimitPolicy, LimitRejection } from '../../../domain/limits/admission';
 import { recordLimitRejection } from '../../../infra/metrics';
 import { setLimitHeaders } from './limit-headers';
+import { httpStatusOf } from '../error-status';
 
 /**
  * Runs `next` as one metered call: admits it against the burst window and the quota (429
@@ -16,7 +17,7 @@ export async function metered(ctx: Context, limiter: LimitAdmitter, policy: Limi
   } catch (err) {
     if (err instanceof LimitRejection) {
       setLimitHeaders(ctx, err.state);
-      recordLimitRejection(policy.bucket.startsWith('ip:') ? 'anonymous' : err.error instanceof QuotaExceededError ? 'quota' : 'burst');
+      recordLimitRejection(policy.bucket.startsWith('ip:') ? 'anonymous' : err.error.code === 'quota_exceeded' ? 'quota' : 'burst');
       throw err.error;
     }
     throw err;
@@ -25,7 +26,7 @@ export async function metered(ctx: Context, limiter: LimitAdmitter, policy: Limi
   try {
     await next();
   } catch (err) {
-    const status = err instanceof DomainError ? err.status : 500;
+    const status = err instanceof DomainError ? httpStatusOf(err) : 500;
     if (status >= 500) await admission.release().catch(() => undefined);
     throw err;
   }

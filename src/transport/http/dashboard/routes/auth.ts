@@ -1,11 +1,11 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { UnauthorizedError, ValidationError } from '../../../../domain/errors';
-import { INVALID_CREDENTIALS_MESSAGE, SignInThrottledError, SignUpRefusedError } from '../../../../services/dashboard-auth-service';
+import { isDomainError, ValidationError } from '../../../../domain/errors';
+import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth-service';
 import { SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
-import { formField, queryField, seeOther, sendHtml } from '../render';
+import { formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { clientIp } from '../../client-ip';
 import { clearSessionCookie, setSessionCookie } from '../session';
 import { signInPage, signUpPage } from '../templates/auth';
@@ -27,11 +27,8 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, '/dashboard');
     } catch (err) {
       const view = { csrfToken: csrfTokenFor(ctx), email };
-      if (err instanceof SignInThrottledError) {
-        ctx.set('Retry-After', String(err.retryAfterSeconds));
-        return sendHtml(ctx, 429, signInPage({ ...view, error: err.message }));
-      }
-      if (err instanceof UnauthorizedError) return sendHtml(ctx, 401, signInPage({ ...view, error: INVALID_CREDENTIALS_MESSAGE }));
+      if (isDomainError(err, 'too_many_attempts')) return sendErrorPage(ctx, err, signInPage({ ...view, error: err.message }));
+      if (isDomainError(err, 'invalid_credentials')) return sendErrorPage(ctx, err, signInPage({ ...view, error: INVALID_CREDENTIALS_MESSAGE }));
       throw err;
     }
   });
@@ -48,12 +45,8 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, '/dashboard?notice=welcome');
     } catch (err) {
       const view = { csrfToken: csrfTokenFor(ctx), email };
-      if (err instanceof SignInThrottledError) {
-        ctx.set('Retry-After', String(err.retryAfterSeconds));
-        return sendHtml(ctx, 429, signUpPage({ ...view, error: err.message }));
-      }
-      if (err instanceof ValidationError) return sendHtml(ctx, 400, signUpPage({ ...view, error: friendlySignUpMessage(err) }));
-      if (err instanceof SignUpRefusedError) return sendHtml(ctx, 400, signUpPage({ ...view, error: err.message }));
+      if (err instanceof ValidationError) return sendErrorPage(ctx, err, signUpPage({ ...view, error: friendlySignUpMessage(err) }));
+      if (isDomainError(err, 'too_many_attempts', 'sign_up_refused')) return sendErrorPage(ctx, err, signUpPage({ ...view, error: err.message }));
       throw err;
     }
   });
@@ -66,6 +59,6 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
 }
 
 function friendlySignUpMessage(err: ValidationError): string {
-  const details = err.extra.details as { path: string }[] | undefined;
+  const details = err.data.details as { path: string }[] | undefined;
   return details?.some((d) => d.path === 'email') ? 'Enter a valid email address.' : err.message;
 }

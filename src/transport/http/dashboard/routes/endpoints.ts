@@ -1,13 +1,14 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { DomainError, NotFoundError, ValidationError } from '../../../../domain/errors';
+import { DomainError, ValidationError } from '../../../../domain/errors';
 import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
+import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { deleteEndpointPage, EndpointForm, endpointDetailPage, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
 import { noticeText } from '../templates/notices';
+import { httpStatusOf } from '../../error-status';
 
 const PAGE_SIZE = 20;
 
@@ -33,7 +34,7 @@ function checkDescription(description: string): void {
 }
 
 /** A form error (4xx) is shown on the form; anything else goes to the error page. */
-const isFormError = (err: unknown): err is DomainError => err instanceof DomainError && err.status < 500 && !(err instanceof NotFoundError);
+const isFormError = (err: unknown): err is DomainError => err instanceof DomainError && httpStatusOf(err) < 500 && err.code !== 'not_found';
 
 export function endpointRoutes(router: Router, deps: DashboardDeps): void {
   const base = (id: string) => `/dashboard/endpoints/${encodeURIComponent(id)}`;
@@ -72,7 +73,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     } catch (err) {
       if (!isFormError(err)) throw err;
       const { message, details } = describeError(err);
-      await listPage(ctx, err.status, { form, error: message, details });
+      await listPage(ctx, httpStatusOf(err), { form, error: message, details });
     }
   });
 
@@ -99,7 +100,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       if (!isFormError(err)) throw err;
       const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
       const { message, details } = describeError(err);
-      sendHtml(ctx, err.status, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, form, error: message, details }));
+      sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, form, error: message, details }));
     }
   });
 
@@ -128,7 +129,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       if (!isFormError(err)) throw err;
       const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
       const { message, details } = describeError(err);
-      sendHtml(ctx, err.status, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, recoverSince: since, error: message, details }));
+      sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, recoverSince: since, error: message, details }));
     }
   });
 

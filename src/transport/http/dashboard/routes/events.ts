@@ -1,16 +1,17 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../../../domain/errors';
+import { DomainError, isDomainError, ValidationError } from '../../../../domain/errors';
 import { EventStatus, isEventStatus } from '../../../../domain/webhooks/delivery-status';
 import { EVENT_TYPE_REGEX } from '../../../../domain/webhooks/event-pattern';
 import { assertPositiveEventId } from '../../../../services/event-service';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-nesting';
 import type { DashboardDeps } from '../deps';
-import { DashboardLimitError, meteredAction } from '../metered-action';
-import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
+import { meteredAction } from '../metered-action';
+import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { EventFilter, eventDetailPage, eventsPage, SendEventForm } from '../templates/events';
 import { noticeText } from '../templates/notices';
+import { httpStatusOf } from '../../error-status';
 
 const PAGE_SIZE = 25;
 
@@ -82,9 +83,9 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
       });
       seeOther(ctx, `/dashboard/events/${String(result.body.id)}?notice=event-sent`);
     } catch (err) {
-      if (!(err instanceof DomainError) || err.status >= 500) throw err;
+      if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
       const { message, details } = describeError(err);
-      await listPage(ctx, err.status, { send, error: message, details });
+      await listPage(ctx, httpStatusOf(err), { send, error: message, details });
     }
   });
 
@@ -101,9 +102,10 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
       await meteredAction(ctx, deps, () => deps.events.retry(session.account._id, id, ctx.params.endpointId));
       seeOther(ctx, `/dashboard/events/${id}?notice=retry-started`);
     } catch (err) {
-      if (!(err instanceof ConflictError || err instanceof DashboardLimitError)) throw err;
+      // A conflict, or the account's limits (meteredAction): shown on the page, nothing changed.
+      if (!(isDomainError(err) && [409, 429].includes(httpStatusOf(err)))) throw err;
       const event = await deps.events.get(session.account._id, id);
-      sendHtml(ctx, err.status, eventDetailPage(session, event, { error: err.message }));
+      sendErrorPage(ctx, err, eventDetailPage(session, event, { error: err.message }));
     }
   });
 }
@@ -113,6 +115,6 @@ function eventId(raw: string): number {
   try {
     return assertPositiveEventId(raw);
   } catch {
-    throw new NotFoundError('No such event in this account.');
+    throw new DomainError('not_found', 'No such event in this account.');
   }
 }

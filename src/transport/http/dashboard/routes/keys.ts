@@ -1,12 +1,13 @@
 import type Router from '@koa/router';
-import { DomainError, NotFoundError, UnauthorizedError } from '../../../../domain/errors';
+import { DomainError, isDomainError } from '../../../../domain/errors';
 import { PRODUCTS } from '../../../../domain/keys/products';
 import { clearCookie, KEYS_PATH, NEW_KEY_COOKIE, setCookie } from '../cookies';
 import type { DashboardDeps } from '../deps';
-import { describeError, formField, queryField, seeOther, sendHtml } from '../render';
+import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { keysPage, newKeyPage, revokeKeyPage } from '../templates/keys';
 import { noticeText } from '../templates/notices';
+import { httpStatusOf } from '../../error-status';
 
 /** The new key travels to its one-time page in a short-lived cookie: it is never stored server-side. */
 const NEW_KEY_TTL_MS = 5 * 60 * 1000;
@@ -26,9 +27,9 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
       setCookie(ctx, NEW_KEY_COOKIE, created.key, { path: KEYS_PATH, sameSite: 'strict', maxAgeMs: NEW_KEY_TTL_MS });
       seeOther(ctx, `${KEYS_PATH}/new`);
     } catch (err) {
-      if (!(err instanceof DomainError) || err.status >= 500) throw err;
+      if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
       const keys = await deps.accounts.listKeys(session.account._id);
-      sendHtml(ctx, err.status, keysPage(session, { keys, form, error: describeError(err).message }));
+      sendErrorPage(ctx, err, keysPage(session, { keys, form, error: describeError(err).message }));
     }
   });
 
@@ -42,7 +43,7 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
     try {
       principal = await deps.authenticator.authenticate(key);
     } catch (err) {
-      if (err instanceof UnauthorizedError) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
+      if (isDomainError(err, 'invalid_api_key', 'revoked_api_key')) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
       throw err;
     }
     // Only ever display a key of the signed-in account (a planted cookie shows nothing).
@@ -54,7 +55,7 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
   router.get('/keys/:id/revoke', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
     const key = (await deps.accounts.listKeys(session.account._id)).find((k) => k.id === ctx.params.id);
-    if (!key) throw new NotFoundError('No such key in this account.');
+    if (!key) throw new DomainError('not_found', 'No such key in this account.');
     if (key.revoked_at) return seeOther(ctx, `${KEYS_PATH}?notice=key-revoked`);
     sendHtml(ctx, 200, revokeKeyPage(session, key));
   });
@@ -65,7 +66,7 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
     try {
       await deps.accounts.revokeKey(ctx.params.id, session.account._id);
     } catch (err) {
-      if (err instanceof NotFoundError) throw new NotFoundError('No such key in this account.');
+      if (isDomainError(err, 'not_found')) throw new DomainError('not_found', 'No such key in this account.');
       throw err;
     }
     seeOther(ctx, `${KEYS_PATH}?notice=key-revoked`);

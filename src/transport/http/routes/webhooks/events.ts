@@ -6,6 +6,7 @@ import type { Principal } from '../../../../services/key-authenticator';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute } from '../../route';
 import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
+import { httpStatusOf } from '../../error-status';
 
 const BASE = '/api/v1/webhooks/events';
 const tags = ['Webhook events'];
@@ -36,7 +37,7 @@ export function eventRoutes(service: EventService) {
             await next();
             recordIngest(ctx.status === 200 ? 'repeat' : 'accepted');
           } catch (err) {
-            recordIngest(ingestRejection(err instanceof DomainError ? err.status : 500));
+            recordIngest(ingestRejection(err instanceof DomainError ? httpStatusOf(err) : 500));
             throw err;
           }
         },

@@ -1,0 +1,61 @@
+/**
+ * The closed catalogue of error codes. Clients switch on `code`, so it is part of the interface:
+ * a code is added here (with what it means) or not thrown at all — DomainError only takes an
+ * ErrorCode. Its HTTP status lives in one table in transport (src/transport/http/error-status.ts),
+ * and the OpenAPI document's `code` enum is built from this object.
+ */
+export const ERROR_CATALOGUE = {
+  // The request is not of the documented shape.
+  invalid_request: 'The body, query or path parameters are not of the documented shape; `details` says where.',
+  invalid_body: 'The request body could not be read.',
+  invalid_json: 'The request body is not JSON (Content-Type: application/json), or not valid JSON.',
+  json_too_deep: 'The JSON body nests objects and arrays deeper than the documented limit.',
+  invalid_url: 'The endpoint url is not a string, not an absolute URL, or longer than 2,048 characters.',
+  invalid_cursor: 'The `cursor` query parameter is not one this API handed out.',
+  invalid_event_id: 'The event id in the path is not a positive integer.',
+  invalid_since: 'Bulk recovery: `since` is not a date and time, is in the future, or is more than 7 days ago.',
+  sign_up_refused: 'Dashboard sign-up could not go through (it does not say whether the email is taken).',
+  // Who is calling.
+  invalid_api_key: 'The API key is missing, malformed, sent the wrong way, or unknown.',
+  revoked_api_key: 'The API key has been revoked.',
+  invalid_credentials: 'Dashboard sign-in: unknown email or wrong password.',
+  wrong_product: 'The API key belongs to another product; `error` names the product it is not authorized for.',
+  csrf_failed: 'A dashboard form did not come from this site, or has expired. Nothing was changed.',
+  // What is asked for.
+  not_found: 'Unknown path, or a resource that does not exist or belongs to another account.',
+  method_not_allowed: 'The path exists but not with this method; the `Allow` header lists the methods it has.',
+  invite_unknown: 'The dashboard invite link is not valid.',
+  invite_used: 'The dashboard invite link has already been used.',
+  invite_expired: 'The dashboard invite link has expired.',
+  // The current state does not allow it.
+  delivery_in_flight: 'A delivery round to this endpoint is already in flight.',
+  delivery_not_retryable: 'The delivery succeeded; only failed or cancelled deliveries can be retried.',
+  delivery_round_limit: 'The delivery has been retried as many times as it may be.',
+  endpoint_deleted: 'The endpoint was deleted; its deliveries cannot be retried.',
+  endpoint_disabled: 'The endpoint is disabled; enable it before retrying or recovering its deliveries.',
+  email_taken: 'An account with this email already exists.',
+  // Well-formed, but cannot be processed.
+  payload_too_large: 'The body is over 1 MiB, or the event data over 256 KiB when serialized.',
+  unsupported_url_scheme: 'The endpoint url does not use the https scheme.',
+  url_credentials_not_allowed: 'The endpoint url carries a user name or password.',
+  destination_not_allowed: 'The endpoint url host is, or resolves to, a refused (private, loopback, ...) address.',
+  dns_timeout: 'The endpoint url host could not be checked: its DNS lookup did not finish in time.',
+  endpoint_limit_reached: 'The account already has the most endpoints it may have.',
+  unknown_service: 'Cost estimator: no catalog entry for this provider and service (`index` names the item).',
+  instance_required: 'Cost estimator: the service has several instances; `instances` lists them.',
+  unknown_instance: 'Cost estimator: no catalog entry for this instance (`instances` lists the known ones).',
+  estimate_out_of_range: 'Cost estimator: an item or the total costs more than the largest amount an estimate reports.',
+  // Limits: wait `Retry-After` seconds.
+  rate_limit_exceeded: 'The per-minute burst limit is used up; `retry_after` and `Retry-After` say when the window ends.',
+  quota_exceeded: 'The monthly quota is used up; `reset_at` is the next billing period start.',
+  too_many_attempts: 'Too many failed dashboard sign-ins or sign-ups for this email or address; see `Retry-After`.',
+  // Our side.
+  internal_error: 'Internal error; safe to retry with backoff. `request_id` identifies it in the logs.',
+  service_unavailable: 'A dependency (database, Temporal) is unreachable; safe to retry.',
+  overloaded: 'This API process holds too many accepted events not yet handed to delivery; nothing was stored. Retry after `Retry-After` with the same idempotency key.',
+} as const satisfies Record<string, string>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** Every code, in catalogue order (the OpenAPI enum). */
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]];

@@ -1,0 +1,128 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@temporalio/client';
+import type { Db } from 'mongodb';
+import type { Config } from '../config/config';
+import type { Logger } from '../infra/logger';
+import { setDispatchBacklogSource } from '../infra/metrics';
+import { CatalogEntries } from '../persistence/catalog-entries';
+import { DashboardInvites } from '../persistence/dashboard-invites';
+import { DashboardSessions } from '../persistence/dashboard-sessions';
+import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
+import { pingMongo } from '../persistence/mongo';
+import type { ExpirySweepers } from '../persistence/ttl';
+import { syncAndLoadCatalog } from '../services/catalog-loader';
+import { DashboardAuthService } from '../services/dashboard-auth-service';
+import { DashboardInviteService } from '../services/dashboard-invite-service';
+import { pingTemporal } from '../temporal/client';
+import { AnyRoute, createApp } from '../transport/http/app';
+import { dashboardMiddleware } from '../transport/http/dashboard';
+import { estimatorAccess } from '../transport/http/middleware/estimator-access';
+import { keyScoped } from '../transport/http/middleware/key-scoped';
+import { createRegistry, generateDocument } from '../transport/http/openapi';
+import { costEstimatorRoutes } from '../transport/http/routes/cost-estimator';
+import { docsPage, openApiRoute } from '../transport/http/routes/docs';
+import { healthz, readyz } from '../transport/http/routes/health';
+import { endpointRoutes } from '../transport/http/routes/webhooks/endpoints';
+import { eventRoutes } from '../transport/http/routes/webhooks/events';
+import { recoveryRoutes } from '../transport/http/routes/webhooks/recovery';
+import type { Repositories, Services } from './wiring';
+
+export interface ApiRoleDeps {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  temporal: Client;
+  repositories: Repositories;
+  services: Services;
+  expiry: ExpirySweepers;
+}
+
+export interface ApiRole {
+  url: string;
+  routes: AnyRoute[];
+  /** Stops recovery, then taking calls, then drains the outbox and gives up the lease. */
+  stop(): Promise<void>;
+}
+
+/** The API role: the HTTP server (API, docs, dashboard), the instance lease and the crash-recovery sweep. */
+export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps): Promise<ApiRole> {
+  const { authenticator, limiter, lease, outbox, recovery } = services;
+  const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger);
+  const registry = createRegistry();
+  let document: object | undefined;
+  const getDocument = () => (document ??= generateDocument(registry));
+  const routes: AnyRoute[] = [
+    healthz,
+    readyz({ mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) }),
+    openApiRoute(getDocument),
+    docsPage(getDocument),
+    ...endpointRoutes(services.endpoints),
+    ...recoveryRoutes(services.bulkRecovery),
+    ...eventRoutes(services.events),
+    ...costEstimatorRoutes({ catalog }),
+  ] as AnyRoute[];
+
+  // Dashboard (HTML under /dashboard): its own sessions, sign-in throttle records and invites.
+  const sessions = new DashboardSessions(db);
+  const attempts = new DashboardSignInAttempts(db);
+  const invites = new DashboardInvites(db);
+  for (const repo of [sessions, attempts, invites]) await repo.ensureIndexes(expiry);
+  const dashboard = dashboardMiddleware({
+    auth: new DashboardAuthService({ accounts: repositories.accounts, accountService: services.accounts, sessions, attempts }),
+    invites: new DashboardInviteService(repositories.accounts, invites),
+    accounts: services.accounts,
+    authenticator,
+    endpoints: services.endpoints,
+    events: services.events,
+    recovery: services.bulkRecovery,
+    limiter,
+    catalog: async () => catalog,
+    logger,
+  });
+
+  // The lease exists before the first ingest; on stop (after the server closed) the outbox
+  // drains and the lease is released, or left to expire so another process recovers the rest.
+  await lease.start();
+  setDispatchBacklogSource(async () => outbox.backlog);
+  const app = createApp({
+    logger,
+    registry,
+    routes,
+    trustProxy: config.trustProxy,
+    trustProxyHops: config.trustProxyHops,
+    guards: [keyScoped(authenticator, limiter), estimatorAccess(authenticator, limiter)],
+    before: [dashboard],
+  });
+  let server: Server;
+  try {
+    server = await new Promise((resolve, reject) => {
+      const s = app.listen(config.port, config.host, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (err) {
+    await lease.stop({ release: await outbox.drain(10_000) });
+    throw err;
+  }
+  server.keepAliveTimeout = 65_000;
+  const { port } = server.address() as AddressInfo;
+
+  // Recovery runs beside serving (a first sweep at once), never in the way of start-up.
+  recovery.start(config.dispatchSweepIntervalMs);
+  return {
+    url: `http://${config.host}:${port}`,
+    routes,
+    stop: async () => {
+      try {
+        await recovery.stop();
+      } finally {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        const drained = await outbox.drain(10_000);
+        await lease.stop({ release: drained });
+      }
+    },
+  };
+}

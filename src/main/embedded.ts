@@ -1,0 +1,38 @@
+import type { Config } from '../config/config';
+import { EmbeddedServer, startFerretDb, startTemporalDevServer } from '../infra/embedded-servers';
+import { provision } from '../infra/provision';
+import { toolPaths } from '../infra/tools';
+
+export interface ServerAddresses {
+  mongoUri: string;
+  temporalAddress: string;
+}
+
+/**
+ * The servers the platform talks to: the configured ones, or embedded ones (FerretDB, the
+ * Temporal dev server) whose state lives under DATA_DIR. Each embedded server is pushed onto
+ * `started` as soon as it runs, so that the caller stops it even if a later one fails.
+ */
+export async function startServers(config: Config, started: EmbeddedServer[]): Promise<ServerAddresses> {
+  if (!config.temporal.address || !config.mongo.uri) {
+    await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });
+  }
+  const tools = toolPaths();
+  let mongoUri = config.mongo.uri;
+  if (!mongoUri) {
+    const ferret = await startFerretDb({ binary: tools.ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort });
+    started.push(ferret);
+    mongoUri = ferret.address;
+  }
+  if (!config.temporal.address) {
+    started.push(
+      await startTemporalDevServer({
+        binary: tools.temporalCli,
+        dataDir: config.dataDir,
+        port: config.temporal.embeddedPort,
+        uiPort: config.temporal.embeddedUiPort,
+      }),
+    );
+  }
+  return { mongoUri, temporalAddress: config.temporal.address ?? `127.0.0.1:${config.temporal.embeddedPort}` };
+}

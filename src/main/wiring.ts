@@ -1,0 +1,162 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from 'mongodb';
+import type { Config } from '../config/config';
+import type { LimitAdmitter } from '../domain/limits/admission';
+import type { LookupAllFunction } from '../domain/webhooks/dns-lookup';
+import type { SecretBox } from '../domain/webhooks/secret-box';
+import type { Logger } from '../infra/logger';
+import { Accounts } from '../persistence/accounts';
+import { ApiInstances } from '../persistence/api-instances';
+import { ApiKeys } from '../persistence/api-keys';
+import { BlockLimiter } from '../persistence/block-limiter';
+import { Deliveries } from '../persistence/deliveries';
+import { EndpointHealthLog } from '../persistence/endpoint-health-log';
+import { Endpoints } from '../persistence/endpoints';
+import { Events } from '../persistence/events';
+import { IdempotencyRecords } from '../persistence/idempotency-records';
+import { LimitBlocks } from '../persistence/limit-blocks';
+import { LimitWindows } from '../persistence/limit-windows';
+import type { ExpirySweepers } from '../persistence/ttl';
+import { AccountEndpointsCache } from '../services/account-endpoints-cache';
+import { AccountService } from '../services/account-service';
+import { CrashRecovery } from '../services/crash-recovery';
+import { DeliveryOutbox } from '../services/delivery-outbox';
+import { DeliveryStartWindow } from '../services/delivery-start-window';
+import { EndpointService } from '../services/endpoint-service';
+import { EventService } from '../services/event-service';
+import { InstanceLease } from '../services/instance-lease';
+import { KeyAuthenticator } from '../services/key-authenticator';
+import { RecoveryService } from '../services/recovery-service';
+import { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import { RecoveryScheduler } from '../temporal/recovery-scheduler';
+
+export interface Repositories {
+  accounts: Accounts;
+  apiKeys: ApiKeys;
+  endpoints: Endpoints;
+  endpointHealth: EndpointHealthLog;
+  events: Events;
+  deliveries: Deliveries;
+  apiInstances: ApiInstances;
+  idempotency: IdempotencyRecords;
+  limitWindows: LimitWindows;
+  limitBlocks: LimitBlocks;
+}
+
+export interface Services {
+  accounts: AccountService;
+  authenticator: KeyAuthenticator;
+  limiter: LimitAdmitter & { close(): Promise<void> };
+  endpoints: EndpointService;
+  events: EventService;
+  /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
+  bulkRecovery: RecoveryService;
+  outbox: DeliveryOutbox;
+  startWindow: DeliveryStartWindow;
+  lease: InstanceLease;
+  recovery: CrashRecovery;
+  scheduler: DeliveryScheduler;
+}
+
+/** The collections both roles use, with their indexes (and purge timers, owned by `expiry`). */
+export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<Repositories> {
+  const repositories: Repositories = {
+    accounts: new Accounts(db),
+    apiKeys: new ApiKeys(db),
+    endpoints: new Endpoints(db),
+    endpointHealth: new EndpointHealthLog(db),
+    events: new Events(db),
+    deliveries: new Deliveries(db),
+    apiInstances: new ApiInstances(db),
+    idempotency: new IdempotencyRecords(db),
+    limitWindows: new LimitWindows(db),
+    limitBlocks: new LimitBlocks(db),
+  };
+  for (const repo of Object.values(repositories)) await repo.ensureIndexes(expiry);
+  return repositories;
+}
+
+export interface ServiceDeps {
+  config: Config;
+  logger: Logger;
+  temporal: Client;
+  repositories: Repositories;
+  secretBox: SecretBox;
+  /** Destination lookups (one pool per process, shared with the worker's sender). */
+  dnsLookup: LookupAllFunction;
+  /**
+   * Both roles in one process: workflows start eagerly on this process's worker, and no faster
+   * than that worker begins their attempts (the outbox's start window).
+   */
+  eagerWorkflowStart: boolean;
+  /** Injected clock for limits and idempotency windows (tests of their boundaries); delivery timing stays real. */
+  clock?: () => Date;
+}
+
+/** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
+export function buildServices({ config, logger, temporal, repositories, secretBox, dnsLookup, eagerWorkflowStart, clock }: ServiceDeps): Services {
+  const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart });
+  const authenticator = new KeyAuthenticator(repositories.apiKeys, repositories.accounts);
+  const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
+
+  // The delivery outbox: accepted events on their way to workflow starts. Only a process whose
+  // worker tells it when attempts begin (worker-role.ts) can limit its starts by them.
+  const startWindow = new DeliveryStartWindow(eagerWorkflowStart ? config.dispatchStartWindow : 0);
+  const outbox = new DeliveryOutbox(scheduler, logger, {
+    backlogLimit: config.ingestBacklogLimit,
+    startConcurrency: config.dispatchStartConcurrency,
+    window: startWindow,
+  });
+
+  const lease = new InstanceLease({
+    instances: repositories.apiInstances,
+    watermark: async () => outbox.watermark(await repositories.events.highestIdTried()),
+    options: { ttlMs: config.instanceLeaseTtlMs, renewMs: Math.max(250, Math.floor(config.instanceLeaseTtlMs / 5)) },
+    logger,
+  });
+  const recovery = new CrashRecovery({
+    instances: repositories.apiInstances,
+    events: repositories.events,
+    idempotency: repositories.idempotency,
+    outbox,
+    self: lease,
+    logger,
+  });
+  const endpointsCache = new AccountEndpointsCache(repositories.endpoints);
+  return {
+    accounts: new AccountService(repositories.accounts, repositories.apiKeys, (hash) => authenticator.invalidate(hash)),
+    authenticator,
+    limiter,
+    endpoints: new EndpointService({
+      endpoints: repositories.endpoints,
+      deliveries: repositories.deliveries,
+      health: repositories.endpointHealth,
+      scheduler,
+      secretBox,
+      cache: endpointsCache,
+      options: {
+        allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+        maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+        autoDisableAfterMs: config.endpointAutoDisableAfterMs,
+        dnsLookup,
+      },
+    }),
+    events: new EventService({
+      events: repositories.events,
+      endpoints: repositories.endpoints,
+      deliveries: repositories.deliveries,
+      idempotency: repositories.idempotency,
+      endpointsCache,
+      outbox,
+      lease,
+      scheduler,
+      clock,
+    }),
+    bulkRecovery: new RecoveryService(repositories.endpoints, repositories.deliveries, new RecoveryScheduler(temporal, config.temporal.taskQueue), clock),
+    outbox,
+    startWindow,
+    lease,
+    recovery,
+    scheduler,
+  };
+}

@@ -1,0 +1,57 @@
+import type { Collection } from 'mongodb';
+import { MongoServerError } from 'mongodb';
+import { ExpirySweepers } from '../../../src/persistence/ttl';
+
+/** A collection of a store without TTL indexes (FerretDB answers 238), counting its purges. */
+function storeWithoutTtl() {
+  const purges: unknown[] = [];
+  const collection = {
+    createIndex: async (_keys: unknown, options: { expireAfterSeconds?: number }) => {
+      if (options.expireAfterSeconds !== undefined) throw new MongoServerError({ code: 238, message: 'not implemented' });
+      return 'ok';
+    },
+    deleteMany: async (filter: unknown) => {
+      purges.push(filter);
+      return { deletedCount: 0 };
+    },
+  } as unknown as Collection;
+  return { collection, purges };
+}
+
+describe('expiry sweepers', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('purge by a timer where the store has no TTL index', async () => {
+    const sweepers = new ExpirySweepers();
+    const { collection, purges } = storeWithoutTtl();
+    expect(await sweepers.ensureExpiry(collection, 'expires_at', { purgeIntervalMs: 1_000 })).toBe('purge-timer');
+    jest.advanceTimersByTime(3_000);
+    expect(purges).toHaveLength(3);
+    sweepers.stop();
+  });
+
+  it('two platforms started, one stopped: the other keeps purging', async () => {
+    const first = new ExpirySweepers();
+    const second = new ExpirySweepers();
+    const a = storeWithoutTtl();
+    const b = storeWithoutTtl();
+    await first.ensureExpiry(a.collection, 'expires_at', { purgeIntervalMs: 1_000 });
+    await second.ensureExpiry(b.collection, 'expires_at', { purgeIntervalMs: 1_000 });
+
+    first.stop();
+    jest.advanceTimersByTime(2_000);
+
+    expect(first.running).toBe(0);
+    expect(a.purges).toHaveLength(0);
+    expect(second.running).toBe(1);
+    expect(b.purges).toHaveLength(2);
+    second.stop();
+  });
+
+  it('keeps expired documents, with no timer, where the caller asks for a TTL index only', async () => {
+    const sweepers = new ExpirySweepers();
+    expect(await sweepers.ensureExpiry(storeWithoutTtl().collection, 'expires_at', { ttlOnly: true })).toBe('kept');
+    expect(sweepers.running).toBe(0);
+  });
+});
