@@ -2,10 +2,12 @@ import { Context } from '@temporalio/activity';
 import { decideAfterAttempt } from '../src/domain/webhooks/attempt-decision';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
+import { shouldDisableForFailures } from '../src/domain/webhooks/endpoint-health';
 import type { SecretBox } from '../src/domain/webhooks/secret-box';
 import { signPayload } from '../src/domain/webhooks/signature';
 import type { Deliveries, DeliveryAttempt, DeliveryRef } from '../src/persistence/deliveries';
 import { deliveryId } from '../src/domain/webhooks/delivery-id';
+import type { EndpointHealthLog } from '../src/persistence/endpoint-health-log';
 import type { Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
 import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency } from '../src/infra/metrics';
@@ -42,6 +44,10 @@ export interface DeliveryActivityDeps {
   deliveries: Deliveries;
   secretBox: SecretBox;
   sender: HttpSender;
+  /** Each endpoint's health log: a delivery that ends (succeeded or failed) is one fact in it. */
+  endpointHealth: Pick<EndpointHealthLog, 'record'>;
+  /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS) and what disabling does (cancels pending retries). */
+  autoDisable: { afterMs: number; disable: (accountId: string, endpointId: string) => Promise<void> };
   clock?: () => Date;
   /** How often an attempt heartbeats while it waits for the receiver. */
   heartbeatIntervalMs?: number;
@@ -99,7 +105,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
   /** One write; retried briefly so a store hiccup does not make Temporal repeat the POST. */
-  async function record(write: () => Promise<void>): Promise<void> {
+  async function record<T>(write: () => Promise<T>): Promise<T> {
     for (let tries = 1; ; tries++) {
       try {
         return await write();
@@ -108,6 +114,17 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         await new Promise((r) => setTimeout(r, 200 * tries));
       }
     }
+  }
+
+  /**
+   * A delivery ended: one fact in its endpoint's health log (a delivery, not an attempt: attempts
+   * that are retried add nothing here), and the auto-disable rule asked after a failure. Run
+   * again when Temporal repeats an attempt already recorded: the log keeps a fact once.
+   */
+  async function deliveryEnded(input: AttemptInput, succeeded: boolean, at: Date): Promise<void> {
+    const key = `${deliveryId(input.eventId, input.endpointId)}#r${input.round}`;
+    const health = await record(() => deps.endpointHealth.record(input.endpointId, { kind: 'delivery', key, succeeded, at }));
+    if (!succeeded && shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId);
   }
 
   return {
@@ -120,7 +137,12 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const ref = refOf(input);
       if (activityAttempt() > 1) {
         const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
-        if (recorded) return { status: decideAfterAttempt(recorded.attempt, recorded.succeeded).status, statusCode: recorded.status_code };
+        if (recorded) {
+          const { status } = decideAfterAttempt(recorded.attempt, recorded.succeeded);
+          // The run that recorded it may have stopped before the health fact was written.
+          if (status !== 'retrying') await deliveryEnded(input, recorded.succeeded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
+          return { status, statusCode: recorded.status_code };
+        }
       }
       const prepared = await prepare(input);
       if (prepared.kind === 'cancelled') {
@@ -163,7 +185,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       );
       recordAttempt({ durationMs: result.durationMs, statusClass: attemptStatusClass(result.statusCode, result.error?.startsWith('Timed out') ?? false) });
       if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
-      if (decision.status !== 'retrying') recordDeliveryFinished(decision.status);
+      if (decision.status !== 'retrying') {
+        recordDeliveryFinished(decision.status);
+        await deliveryEnded(input, succeeded, finishedAt);
+      }
       return { status: decision.status, statusCode: result.statusCode };
     },
 

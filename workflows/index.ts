@@ -1,2 +1,3 @@
 /** The worker's workflow bundle: deterministic code only. */
 export { deliveryWorkflow } from './delivery';
+export { recoveryWorkflow } from './recovery';

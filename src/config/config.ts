@@ -75,6 +75,8 @@ const EnvSchema = z.object({
   DISPATCH_START_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   /** Delivery workflows started by a process with a worker that may wait for their first attempt (0: no limit). */
   DISPATCH_START_WINDOW: z.coerce.number().int().min(0).max(100_000).default(200),
+  /** An endpoint whose deliveries have all failed for this many hours is disabled (`disabled_reason: "failing"`); default 5 days. */
+  ENDPOINT_AUTO_DISABLE_HOURS: z.coerce.number().int().min(1).max(8_760).default(120),
   /** Prometheus metrics: a listener of its own on this port (unset: none); 0 picks a free port. */
   METRICS_PORT: listenPort.optional().or(z.literal('').transform(() => undefined)),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -110,6 +112,8 @@ export type Config = Readonly<{
   ingestBacklogLimit: number;
   dispatchStartConcurrency: number;
   dispatchStartWindow: number;
+  /** ENDPOINT_AUTO_DISABLE_HOURS in ms: the auto-disable rule's period (src/domain/webhooks/endpoint-health.ts). */
+  endpointAutoDisableAfterMs: number;
   publicUrl: string;
   metrics: { port?: number; host: string; token?: string };
 }>;
@@ -169,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestBacklogLimit: e.INGEST_BACKLOG_LIMIT,
     dispatchStartConcurrency: e.DISPATCH_START_CONCURRENCY,
     dispatchStartWindow: e.DISPATCH_START_WINDOW,
+    endpointAutoDisableAfterMs: e.ENDPOINT_AUTO_DISABLE_HOURS * 3_600_000,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
   });

@@ -13,6 +13,7 @@ export const ERROR_CATALOGUE = {
   invalid_url: 'The endpoint url is not a string, not an absolute URL, or longer than 2,048 characters.',
   invalid_cursor: 'The `cursor` query parameter is not one this API handed out.',
   invalid_event_id: 'The event id in the path is not a positive integer.',
+  invalid_since: 'Bulk recovery: `since` is not a date and time, is in the future, or is more than 7 days ago.',
   sign_up_refused: 'Dashboard sign-up could not go through (it does not say whether the email is taken).',
   // Who is calling.
   invalid_api_key: 'The API key is missing, malformed, sent the wrong way, or unknown.',
@@ -31,7 +32,7 @@ export const ERROR_CATALOGUE = {
   delivery_not_retryable: 'The delivery succeeded; only failed or cancelled deliveries can be retried.',
   delivery_round_limit: 'The delivery has been retried as many times as it may be.',
   endpoint_deleted: 'The endpoint was deleted; its deliveries cannot be retried.',
-  endpoint_disabled: 'The endpoint is disabled; enable it before retrying its deliveries.',
+  endpoint_disabled: 'The endpoint is disabled; enable it before retrying or recovering its deliveries.',
   email_taken: 'An account with this email already exists.',
   // Well-formed, but cannot be processed.
   payload_too_large: 'The body is over 1 MiB, or the event data over 256 KiB when serialized.',

@@ -25,6 +25,7 @@ import { docsPage, openApiRoute } from '../transport/http/routes/docs';
 import { healthz, readyz } from '../transport/http/routes/health';
 import { endpointRoutes } from '../transport/http/routes/webhooks/endpoints';
 import { eventRoutes } from '../transport/http/routes/webhooks/events';
+import { recoveryRoutes } from '../transport/http/routes/webhooks/recovery';
 import type { Repositories, Services } from './wiring';
 
 export interface ApiRoleDeps {
@@ -57,6 +58,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     openApiRoute(getDocument),
     docsPage(getDocument),
     ...endpointRoutes(services.endpoints),
+    ...recoveryRoutes(services.bulkRecovery),
     ...eventRoutes(services.events),
     ...costEstimatorRoutes({ catalog }),
   ] as AnyRoute[];
@@ -73,6 +75,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     authenticator,
     endpoints: services.endpoints,
     events: services.events,
+    recovery: services.bulkRecovery,
     limiter,
     catalog: async () => catalog,
     logger,

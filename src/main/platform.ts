@@ -114,6 +114,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         logger,
         connection: temporalConnection.native!,
         repositories,
+        services,
         secretBox,
         dnsLookup,
         onActivityStarted: (workflowId) => services.startWindow.release(workflowId),

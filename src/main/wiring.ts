@@ -10,6 +10,7 @@ import { ApiInstances } from '../persistence/api-instances';
 import { ApiKeys } from '../persistence/api-keys';
 import { BlockLimiter } from '../persistence/block-limiter';
 import { Deliveries } from '../persistence/deliveries';
+import { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
@@ -25,12 +26,15 @@ import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
 import { KeyAuthenticator } from '../services/key-authenticator';
+import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import { RecoveryScheduler } from '../temporal/recovery-scheduler';
 
 export interface Repositories {
   accounts: Accounts;
   apiKeys: ApiKeys;
   endpoints: Endpoints;
+  endpointHealth: EndpointHealthLog;
   events: Events;
   deliveries: Deliveries;
   apiInstances: ApiInstances;
@@ -45,6 +49,8 @@ export interface Services {
   limiter: LimitAdmitter & { close(): Promise<void> };
   endpoints: EndpointService;
   events: EventService;
+  /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
+  bulkRecovery: RecoveryService;
   outbox: DeliveryOutbox;
   startWindow: DeliveryStartWindow;
   lease: InstanceLease;
@@ -58,6 +64,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<
     accounts: new Accounts(db),
     apiKeys: new ApiKeys(db),
     endpoints: new Endpoints(db),
+    endpointHealth: new EndpointHealthLog(db),
     events: new Events(db),
     deliveries: new Deliveries(db),
     apiInstances: new ApiInstances(db),
@@ -123,12 +130,14 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpoints: new EndpointService({
       endpoints: repositories.endpoints,
       deliveries: repositories.deliveries,
+      health: repositories.endpointHealth,
       scheduler,
       secretBox,
       cache: endpointsCache,
       options: {
         allowPrivateNetworks: config.delivery.allowPrivateNetworks,
         maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+        autoDisableAfterMs: config.endpointAutoDisableAfterMs,
         dnsLookup,
       },
     }),
@@ -143,6 +152,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       scheduler,
       clock,
     }),
+    bulkRecovery: new RecoveryService(repositories.endpoints, repositories.deliveries, new RecoveryScheduler(temporal, config.temporal.taskQueue), clock),
     outbox,
     startWindow,
     lease,

@@ -1,18 +1,21 @@
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
 import { createHttpSender } from '../../activities/http-sender';
+import { createRecoveryActivities } from '../../activities/recovery-activities';
 import type { Config } from '../config/config';
 import type { LookupAllFunction } from '../domain/webhooks/dns-lookup';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import type { Logger } from '../infra/logger';
 import { createDeliveryWorker, runWorker } from '../temporal/worker';
-import type { Repositories } from './wiring';
+import type { Repositories, Services } from './wiring';
 
 export interface WorkerRoleDeps {
   config: Config;
   logger: Logger;
   connection: NativeConnection;
   repositories: Repositories;
+  /** The use cases activities call: auto-disable (endpoints) and bulk recovery's rounds (events' manual retry). */
+  services: Pick<Services, 'endpoints' | 'events'>;
   secretBox: SecretBox;
   dnsLookup: LookupAllFunction;
   /** Told the workflow id when an activity starts here (the outbox's start window, both roles in one process). */
@@ -25,14 +28,22 @@ export interface WorkerRole {
   stop(): Promise<void>;
 }
 
-/** The worker role: runs delivery workflows and their activities. */
-export async function startWorkerRole({ config, logger, connection, repositories, secretBox, dnsLookup, onActivityStarted }: WorkerRoleDeps): Promise<WorkerRole> {
+/** The worker role: runs delivery and recovery workflows and their activities. */
+export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, dnsLookup, onActivityStarted }: WorkerRoleDeps): Promise<WorkerRole> {
   const sender = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   const worker = await createDeliveryWorker({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    activities: createDeliveryActivities({ ...repositories, secretBox, sender }),
+    activities: {
+      ...createDeliveryActivities({
+        ...repositories,
+        secretBox,
+        sender,
+        autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id) => services.endpoints.disableForFailures(accountId, id) },
+      }),
+      ...createRecoveryActivities({ retry: (accountId, eventId, endpointId) => services.events.retry(accountId, eventId, endpointId) }),
+    },
     onActivityStarted,
   });
   const running = runWorker(worker, (err) => logger.error({ err }, 'the delivery worker stopped with an error'));

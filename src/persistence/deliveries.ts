@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import { deliveryId } from '../domain/webhooks/delivery-id';
-import type { DeliveryStatus } from '../domain/webhooks/delivery-status';
+import { RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
 import { insertUnique, memberId } from './unique-sequence';
 
 /** One POST made for a delivery. */
@@ -92,6 +92,19 @@ export class Deliveries {
   async inFlightForEndpoint(endpointId: string): Promise<DeliveryDoc[]> {
     const docs = await this.col.find({ endpoint_id: endpointId, status: { $in: ['pending', 'retrying'] } }).toArray();
     return docs.map((d) => hydrate(d)!);
+  }
+
+  /**
+   * Bulk recovery (rare): the events whose delivery to the endpoint ended failed or cancelled and
+   * was first attempted since `since`, oldest first. A scan on FerretDB, indexed on MongoDB.
+   */
+  async retryableForEndpointSince(endpointId: string, since: Date, limit: number): Promise<number[]> {
+    const docs = await this.col
+      .find({ endpoint_id: endpointId, status: { $in: [...RETRYABLE_DELIVERY_STATUSES] }, created_at: { $gte: since } }, { projection: { event_id: 1 } })
+      .sort({ created_at: 1, _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => d.event_id);
   }
 
   /** One write: the attempt (replacing an earlier record of the same round and attempt) and the state it leaves. */

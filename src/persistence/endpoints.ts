@@ -1,4 +1,5 @@
 import { Collection, Db, Filter } from 'mongodb';
+import type { DisabledReason } from '../domain/webhooks/endpoint-health';
 
 export interface EndpointDoc {
   _id: string;
@@ -9,11 +10,13 @@ export interface EndpointDoc {
   /** AES-256-GCM sealed `whsec_...` (see secret-box.ts); never stored or logged in clear. */
   secret_sealed: string;
   disabled: boolean;
+  /** Why it is disabled; absent on endpoints written before reasons existed (read as `manual` when disabled). */
+  disabled_reason?: DisabledReason | null;
   created_at: Date;
   updated_at: Date;
 }
 
-export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'secret_sealed'>>;
+export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'secret_sealed'>>;
 
 /**
  * `endpoints`. Reads by id are plain `{_id}` lookups (the only filter the embedded FerretDB

@@ -7,7 +7,7 @@ import { isDuplicateKeyError } from './mongo';
  * "exactly one of concurrent writers wins" is an insert whose `_id` names the thing claimed, and
  * "where has this sequence got to" is a probe by `_id` (the only lookup answered from an index,
  * see mongo.ts). Used by event ids, burst windows, limit block logs, idempotency records,
- * delivery rounds and invite redemptions. On real MongoDB, conditional updates could replace it.
+ * delivery rounds, invite redemptions and endpoint health logs. On real MongoDB, conditional updates could replace it.
  */
 
 /** Member `n` of the sequence `scope`: its `_id`. */
@@ -48,7 +48,7 @@ export async function probeLinear<T>(read: (n: number) => Promise<T | null>, sta
 /**
  * The last member, from `start` (a member that exists, or 0): an exponential then a binary
  * search over `_id` lookups, for sequences that grow fast (block logs). Exact because members
- * are contiguous: never deleted, all expiring together.
+ * are contiguous: never deleted, or all expiring together.
  */
 export async function probeGalloping<T>(read: (n: number) => Promise<T | null>, start: Member<T>): Promise<Member<T>> {
   let best = start;

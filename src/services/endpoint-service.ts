@@ -5,7 +5,9 @@ import { LookupAllFunction, resolveAndCheck } from '../domain/webhooks/destinati
 import { DEFAULT_EVENT_PATTERNS, validateEventPatterns } from '../domain/webhooks/event-pattern';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import { generateSigningSecret } from '../domain/webhooks/signature';
+import { countLast24h, DisabledReason, HealthSummary } from '../domain/webhooks/endpoint-health';
 import type { Deliveries } from '../persistence/deliveries';
+import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
@@ -17,8 +19,20 @@ export interface EndpointView {
   events: string[];
   description: string;
   disabled: boolean;
+  /** `manual` (its owner disabled it), `failing` (disabled by the platform: see endpoint-health.ts), null when enabled. */
+  disabled_reason: DisabledReason | null;
+  health: EndpointHealthView;
   created_at: string;
   updated_at: string;
+}
+
+export interface EndpointHealthView {
+  succeeded_24h: number;
+  failed_24h: number;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  consecutive_failures: number;
+  failing_since: string | null;
 }
 
 export interface EndpointInput {
@@ -38,6 +52,8 @@ export interface EndpointServiceOptions {
   allowPrivateNetworks: boolean;
   /** Endpoints one account may have, disabled ones included (MAX_ENDPOINTS_PER_ACCOUNT). */
   maxEndpointsPerAccount: number;
+  /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS), shown where the rule is explained. */
+  autoDisableAfterMs: number;
   /** Destination name lookups (c-ares with the DNS_* settings); default: dns-lookup.ts's defaults. */
   dnsLookup?: LookupAllFunction;
 }
@@ -53,6 +69,8 @@ const isEndpointCursor = (v: unknown): v is EndpointCursor =>
 export interface EndpointServiceDeps {
   endpoints: Endpoints;
   deliveries: Deliveries;
+  /** The endpoint's delivery outcomes (counts and last times in its views; enabling clears the failing mark). */
+  health: EndpointHealthLog;
   scheduler: DeliveryScheduler;
   secretBox: SecretBox;
   cache: AccountEndpointsCache;
@@ -69,6 +87,10 @@ export class EndpointService {
 
   get maxEndpointsPerAccount(): number {
     return this.deps.options.maxEndpointsPerAccount;
+  }
+
+  get autoDisableAfterMs(): number {
+    return this.deps.options.autoDisableAfterMs;
   }
 
   /**
@@ -93,6 +115,7 @@ export class EndpointService {
       description: input.description ?? '',
       secret_sealed: this.deps.secretBox.seal(secret),
       disabled: false,
+      disabled_reason: null,
       created_at: now,
       updated_at: now,
     };
@@ -102,7 +125,7 @@ export class EndpointService {
       throw endpointLimitReached(max);
     }
     this.deps.cache.invalidate(accountId);
-    return { ...endpointView(doc), secret };
+    return { ...endpointView(doc, null, now), secret };
   }
 
   async list(accountId: string, limit: number, cursor?: string): Promise<{ data: EndpointView[]; next_cursor: string | null }> {
@@ -110,14 +133,16 @@ export class EndpointService {
     const docs = await this.deps.endpoints.list(accountId, limit + 1, after ? { createdAt: new Date(after.c), id: after.id } : undefined);
     const page = docs.slice(0, limit);
     const last = page[page.length - 1];
+    const healths = await Promise.all(page.map((d) => this.deps.health.read(d._id)));
+    const now = this.clock();
     return {
-      data: page.map(endpointView),
+      data: page.map((d, i) => endpointView(d, healths[i], now)),
       next_cursor: docs.length > limit && last ? encodeCursor({ c: last.created_at.getTime(), id: last._id }) : null,
     };
   }
 
   async get(accountId: string, id: string): Promise<EndpointView> {
-    return endpointView(await this.require(accountId, id));
+    return this.view(await this.require(accountId, id));
   }
 
   async update(accountId: string, id: string, patch: EndpointPatch): Promise<EndpointView> {
@@ -126,11 +151,30 @@ export class EndpointService {
     if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
     if (patch.events !== undefined) changes.events = this.checkPatterns(patch.events);
     if (patch.description !== undefined) changes.description = patch.description;
-    if (patch.disabled !== undefined) changes.disabled = patch.disabled;
-    const updated = await this.deps.endpoints.update(current, changes, this.clock());
+    if (patch.disabled !== undefined && patch.disabled !== current.disabled) {
+      changes.disabled = patch.disabled;
+      changes.disabled_reason = patch.disabled ? 'manual' : null;
+    }
+    const now = this.clock();
+    // Enabling again clears the mark and starts the failing streak afresh (a whole new period before auto-disable).
+    if (changes.disabled === false) await this.deps.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
+    const updated = await this.deps.endpoints.update(current, changes, now);
     this.deps.cache.invalidate(accountId);
     if (patch.disabled === true) await this.cancelInFlight(id);
-    return endpointView(updated);
+    return this.view(updated);
+  }
+
+  /**
+   * The platform's side of the auto-disable rule (decided where a failed delivery is learnt of,
+   * see activities/delivery-activities.ts): disabled as its owner would disable it, pending
+   * retries cancelled, marked `failing`. An endpoint disabled meanwhile is left as it is.
+   */
+  async disableForFailures(accountId: string, id: string): Promise<void> {
+    const current = await this.deps.endpoints.find(accountId, id);
+    if (!current || current.disabled) return;
+    await this.deps.endpoints.update(current, { disabled: true, disabled_reason: 'failing' }, this.clock());
+    this.deps.cache.invalidate(accountId);
+    await this.cancelInFlight(id);
   }
 
   /** Deleting stops every pending retry to the endpoint; those deliveries end `cancelled`. */
@@ -150,6 +194,10 @@ export class EndpointService {
     const secret = generateSigningSecret();
     await this.deps.endpoints.update(current, { secret_sealed: this.deps.secretBox.seal(secret) }, this.clock());
     return secret;
+  }
+
+  private async view(doc: EndpointDoc): Promise<EndpointView> {
+    return endpointView(doc, await this.deps.health.read(doc._id), this.clock());
   }
 
   private async cancelInFlight(endpointId: string): Promise<void> {
@@ -206,14 +254,26 @@ function notFound(id: string): DomainError {
   return new DomainError('not_found', `Endpoint ${id} not found.`);
 }
 
-export function endpointView(doc: EndpointDoc): EndpointView {
+export function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date): EndpointView {
   return {
     id: doc._id,
     url: doc.url,
     events: doc.events,
     description: doc.description,
     disabled: doc.disabled,
+    disabled_reason: doc.disabled ? (doc.disabled_reason ?? 'manual') : null,
+    health: healthView(health, now),
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
+  };
+}
+
+function healthView(health: HealthSummary | null, now: Date): EndpointHealthView {
+  return {
+    ...(health ? countLast24h(health, now) : { succeeded_24h: 0, failed_24h: 0 }),
+    last_success_at: health?.last_success_at?.toISOString() ?? null,
+    last_failure_at: health?.last_failure_at?.toISOString() ?? null,
+    consecutive_failures: health?.consecutive_failures ?? 0,
+    failing_since: health?.failing_since?.toISOString() ?? null,
   };
 }

@@ -1,6 +1,7 @@
 import { DefaultLogger, LogLevel, NativeConnection, Runtime, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
+import type { RecoveryActivities } from '../../activities/recovery-activities';
 
 import { existsSync } from 'node:fs';
 
@@ -29,7 +30,8 @@ export interface DeliveryWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  activities: DeliveryActivities;
+  /** The recovery activities are optional only so that tests may run deliveries alone; the platform always wires them. */
+  activities: DeliveryActivities & Partial<RecoveryActivities>;
   /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
   onActivityStarted?: (workflowId: string) => void;
 }

@@ -122,6 +122,9 @@ describe('dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     expect(await page.getByTestId('endpoint-url').innerText()).toBe(`${receiver.url}/hook`);
     expect(await page.getByTestId('endpoint-status').innerText()).toBe('enabled');
+    // Its health, and the form that recovers its failed deliveries.
+    expect(await page.getByTestId('endpoint-health').innerText()).toMatch(/Consecutive failed deliveries\s+0/);
+    expect(await page.getByLabel('Since (UTC)').isVisible()).toBe(true);
     await shot('07-endpoint-detail');
     await page.getByRole('link', { name: 'Reveal signing secret' }).click();
     const secret = (await page.getByTestId('signing-secret').innerText()).trim();
@@ -231,7 +234,7 @@ describe('dashboard in a real browser', () => {
       await tab.getByLabel('Description').fill('Billing system');
       await tab.getByRole('button', { name: 'Save changes' }).click();
       expect(await status()).toBe('Endpoint saved.');
-      expect(await tab.locator('dl.details').innerText()).toContain('billing.*');
+      expect(await tab.locator('section[aria-labelledby="summary-heading"] dl.details').innerText()).toContain('billing.*');
       await snap('15-endpoint-edited');
       const endpointPath = new URL(tab.url()).pathname;
 

@@ -13,7 +13,7 @@ describe('store budget of the delivery path', () => {
   let platform: Platform;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const commands: Array<{ name: string; collection: string; filter: unknown }> = [];
-  const PATH_COLLECTIONS = new Set(['events', 'idempotency_records', 'idempotency_successions', 'deliveries', 'delivery_rounds', 'endpoints']);
+  const PATH_COLLECTIONS = new Set(['events', 'idempotency_records', 'idempotency_successions', 'deliveries', 'delivery_rounds', 'endpoints', 'endpoint_health']);
 
   beforeAll(async () => {
     platform = await startTestPlatform();
@@ -96,9 +96,20 @@ describe('store budget of the delivery path', () => {
     commands.length = 0;
     const res = await api.post('/api/v1/webhooks/events', { type: 'budget.attempt', data: {} });
     await eventually(async () => receiver.received.some((r) => JSON.parse(r.rawBody).id === res.body.id) || undefined);
-    await eventually(async () => commands.some((c) => c.collection === 'deliveries' && c.name === 'update') || undefined);
-    const attemptCommands = commands.filter((c) => c.collection !== 'events');
+    await eventually(async () => commands.some((c) => c.collection === 'endpoint_health' && c.name === 'insert') || undefined);
+    const attemptCommands = commands.filter((c) => c.collection !== 'events' && c.collection !== 'endpoint_health');
     expect(summary(attemptCommands)).toEqual(['find endpoints', 'update deliveries']);
     expect(attemptCommands.find((c) => c.collection === 'endpoints')?.filter).toEqual({ _id: expect.any(String) });
+  });
+
+  it("a delivery's end (here its first attempt succeeded): one insert into its endpoint's health log", async () => {
+    const api = await account();
+    await quiet();
+    commands.length = 0;
+    const res = await api.post('/api/v1/webhooks/events', { type: 'budget.outcome', data: {} });
+    await eventually(async () => receiver.received.some((r) => JSON.parse(r.rawBody).id === res.body.id) || undefined);
+    await eventually(async () => commands.some((c) => c.collection === 'endpoint_health' && c.name === 'insert') || undefined);
+    // The process wrote the endpoint's previous entry (the warm-up delivery), so it appends without reading.
+    expect(summary(commands.filter((c) => c.collection === 'endpoint_health'))).toEqual(['insert endpoint_health']);
   });
 });

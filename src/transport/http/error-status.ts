@@ -14,6 +14,7 @@ export const HTTP_STATUS: { readonly [C in ErrorCode]: number } = {
   invalid_url: 400,
   invalid_cursor: 400,
   invalid_event_id: 400,
+  invalid_since: 400,
   sign_up_refused: 400,
   invalid_api_key: 401,
   revoked_api_key: 401,

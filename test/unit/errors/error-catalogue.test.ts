@@ -11,7 +11,7 @@ import { errors } from '../../../src/transport/http/responses';
 
 /** What a client of the API may rely on: each code's status (CONTRACT §2 and the spec's error table). */
 const EXPECTED_STATUS: Record<number, ErrorCode[]> = {
-  400: ['invalid_request', 'invalid_body', 'invalid_json', 'json_too_deep', 'invalid_url', 'invalid_cursor', 'invalid_event_id', 'sign_up_refused'],
+  400: ['invalid_request', 'invalid_body', 'invalid_json', 'json_too_deep', 'invalid_url', 'invalid_cursor', 'invalid_event_id', 'invalid_since', 'sign_up_refused'],
   401: ['invalid_api_key', 'revoked_api_key', 'invalid_credentials'],
   403: ['wrong_product', 'csrf_failed'],
   404: ['not_found', 'invite_unknown'],

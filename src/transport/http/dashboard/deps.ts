@@ -7,6 +7,7 @@ import type { DashboardInviteService } from '../../../services/dashboard-invite-
 import type { EndpointService } from '../../../services/endpoint-service';
 import type { EventService } from '../../../services/event-service';
 import type { KeyAuthenticator } from '../../../services/key-authenticator';
+import type { RecoveryService } from '../../../services/recovery-service';
 
 /** What the dashboard uses: the same services as the API, called server-side for the signed-in account. */
 export interface DashboardDeps {
@@ -18,6 +19,8 @@ export interface DashboardDeps {
   authenticator: KeyAuthenticator;
   endpoints: EndpointService;
   events: EventService;
+  /** Bulk recovery of an endpoint's failed deliveries. */
+  recovery: RecoveryService;
   limiter: LimitAdmitter;
   /** The cost catalog, loaded once on first use. */
   catalog: () => Promise<Catalog>;

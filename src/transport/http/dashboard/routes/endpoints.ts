@@ -80,7 +80,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
   router.get('/endpoints/:id', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
     const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
-    sendHtml(ctx, 200, endpointDetailPage(session, { endpoint, notice: noticeText(queryField(ctx, 'notice')) }));
+    sendHtml(ctx, 200, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, notice: noticeText(queryField(ctx, 'notice')) }));
   });
 
   router.post('/endpoints/:id', requireSession(), async (ctx) => {
@@ -100,7 +100,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       if (!isFormError(err)) throw err;
       const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
       const { message, details } = describeError(err);
-      sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, form, error: message, details }));
+      sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, form, error: message, details }));
     }
   });
 
@@ -111,6 +111,27 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-${action}d`);
     });
   }
+
+  /** A `datetime-local` value carries no zone: the form says UTC. */
+  const sinceOf = (value: string) => new Date(/(Z|[+-]\d\d:\d\d)$/.test(value) ? value : `${value}Z`);
+
+  router.post('/endpoints/:id/recover', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const since = formField(ctx, 'since').trim();
+    try {
+      await meteredAction(ctx, deps, () => {
+        const at = sinceOf(since);
+        if (Number.isNaN(at.getTime())) throw new ValidationError('Since must be a date and time.', [{ path: 'since', message: 'must be a date and time' }], 'invalid_since');
+        return deps.recovery.recover(session.account._id, ctx.params.id, at);
+      });
+      seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
+    } catch (err) {
+      if (!isFormError(err)) throw err;
+      const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
+      const { message, details } = describeError(err);
+      sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, recoverSince: since, error: message, details }));
+    }
+  });
 
   router.get('/endpoints/:id/delete', requireSession(), async (ctx) => {
     const session = currentSession(ctx);

@@ -1,7 +1,7 @@
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
-import { badge, time, truncate } from './format';
+import { badge, integer, period, time, truncate } from './format';
 import { csrfField, errorBox, page } from './layout';
 
 export interface EndpointForm {
@@ -10,7 +10,9 @@ export interface EndpointForm {
   description?: string;
 }
 
-const endpointStatus = (e: EndpointView) => badge(e.disabled ? 'disabled' : 'enabled');
+const endpointStatus = (e: EndpointView) =>
+  e.disabled_reason === 'failing' ? html`${badge('disabled')} ${badge('failing')}` : badge(e.disabled ? 'disabled' : 'enabled');
+const health24h = (e: EndpointView) => `${integer(e.health.succeeded_24h)} succeeded, ${integer(e.health.failed_24h)} failed`;
 const patternsText = (events: readonly string[]) => events.join('\n');
 
 function endpointFields(prefix: string, form: EndpointForm): SafeHtml {
@@ -61,7 +63,7 @@ export function endpointsPage(session: ActiveSession, view: EndpointsView): Safe
       ? html`<p class="muted">${view.isFirstPage ? 'No endpoints yet.' : 'No more endpoints.'}</p>`
       : html`<div class="table-wrap" role="region" aria-labelledby="list-heading" tabindex="0">
   <table>
-    <thead><tr><th scope="col">URL</th><th scope="col">Event types</th><th scope="col">Description</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
+    <thead><tr><th scope="col">URL</th><th scope="col">Event types</th><th scope="col">Description</th><th scope="col">Status</th><th scope="col">Last 24 h</th><th scope="col">Created</th></tr></thead>
     <tbody>
       ${view.endpoints.map(
         (e) => html`<tr>
@@ -69,6 +71,7 @@ export function endpointsPage(session: ActiveSession, view: EndpointsView): Safe
         <td>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</td>
         <td>${truncate(e.description, 80)}</td>
         <td>${endpointStatus(e)}</td>
+        <td>${health24h(e)}</td>
         <td>${time(e.created_at)}</td>
       </tr>`,
       )}
@@ -86,6 +89,10 @@ export function endpointsPage(session: ActiveSession, view: EndpointsView): Safe
 
 export interface EndpointDetailView {
   endpoint: EndpointView;
+  /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS). */
+  autoDisableAfterMs: number;
+  /** The recovery form's time (`YYYY-MM-DDTHH:MM`, UTC). */
+  recoverSince?: string;
   form?: EndpointForm;
   error?: string;
   details?: string[];
@@ -99,6 +106,14 @@ export function endpointDetailPage(session: ActiveSession, view: EndpointDetailV
     { title: 'Endpoint', session, active: 'endpoints', notice: view.notice },
     html`<p><a href="/dashboard/endpoints">← All endpoints</a></p>
 <h1>Endpoint <code>${e.id}</code></h1>
+${
+  e.disabled_reason === 'failing' &&
+  html`<div class="error-box" role="alert" data-testid="endpoint-failing">
+  <p><strong>The platform disabled this endpoint because its deliveries kept failing.</strong> Every delivery to it that ended in
+  ${period(view.autoDisableAfterMs)} failed (the first of them ended ${time(e.health.failing_since)}), so it receives nothing now and its pending retries were cancelled.</p>
+  <p>Fix the receiver, then enable the endpoint below: that clears this mark, and it gets ${period(view.autoDisableAfterMs)} again before it can be disabled for failures.</p>
+</div>`
+}
 <section class="card" aria-labelledby="summary-heading">
   <h2 id="summary-heading" class="visually-hidden">Summary</h2>
   <dl class="details">
@@ -117,6 +132,30 @@ export function endpointDetailPage(session: ActiveSession, view: EndpointDetailV
     </form>
     <a class="button danger" href="${base}/delete">Delete endpoint</a>
   </div>
+</section>
+<section class="card" aria-labelledby="health-heading">
+  <h2 id="health-heading">Health</h2>
+  <dl class="details" data-testid="endpoint-health">
+    <dt>Succeeded (last 24 h)</dt><dd data-testid="health-succeeded">${integer(e.health.succeeded_24h)}</dd>
+    <dt>Failed (last 24 h)</dt><dd data-testid="health-failed">${integer(e.health.failed_24h)}</dd>
+    <dt>Last success</dt><dd>${time(e.health.last_success_at)}</dd>
+    <dt>Last failure</dt><dd>${time(e.health.last_failure_at)}</dd>
+    <dt>Consecutive failed deliveries</dt><dd data-testid="health-consecutive">${integer(e.health.consecutive_failures)}</dd>
+  </dl>
+  <p class="hint">A delivery counts when it ends: succeeded, or failed after its 8th attempt. An endpoint whose deliveries all fail for
+  ${period(view.autoDisableAfterMs)} is disabled automatically; enabling it again gives it a new ${period(view.autoDisableAfterMs)}.</p>
+</section>
+<section class="card" aria-labelledby="recover-heading">
+  <h2 id="recover-heading">Recover failed deliveries</h2>
+  <form class="stack" method="post" action="${base}/recover">
+    ${csrfField(session.csrfToken)}
+    <div class="field">
+      <label for="recover-since">Since (UTC)</label>
+      <input id="recover-since" name="since" type="datetime-local" required value="${view.recoverSince ?? ''}" aria-describedby="recover-since-hint">
+      <p class="hint" id="recover-since-hint">Every delivery to this endpoint that failed or was cancelled since then (at most 7 days back, at most 1,000 deliveries) starts a new round.</p>
+    </div>
+    <div class="actions"><button type="submit" class="secondary">Recover deliveries</button></div>
+  </form>
 </section>
 <section class="card" aria-labelledby="edit-heading">
   <h2 id="edit-heading">Edit</h2>

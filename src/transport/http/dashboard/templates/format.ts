@@ -28,6 +28,7 @@ const TONES: Record<string, BadgeTone> = {
   revoked: 'off',
   cancelled: 'off',
   disabled: 'off',
+  failing: 'bad',
   pending: 'wait',
   retrying: 'wait',
 };
@@ -35,6 +36,13 @@ const TONES: Record<string, BadgeTone> = {
 /** A status word in a coloured pill; the word itself carries the meaning (not only the colour). */
 export function badge(status: string): SafeHtml {
   return html`<span class="badge ${TONES[status] ?? 'off'}">${status}</span>`;
+}
+
+/** A period in whole days when it is some, else in hours: "5 days", "36 hours". */
+export function period(ms: number): string {
+  const hours = Math.round(ms / 3_600_000);
+  if (hours % 24 === 0) return hours === 24 ? '1 day' : `${hours / 24} days`;
+  return hours === 1 ? '1 hour' : `${hours} hours`;
 }
 
 /** Shortens long free text for table cells; the full value stays available elsewhere. */

@@ -16,6 +16,7 @@ export const NOTICES = {
   'secret-rotated': 'Signing secret rotated. Every later attempt is signed with the new secret.',
   'event-sent': 'Test event sent. Deliveries appear below as they happen; refresh to update.',
   'retry-started': 'Retry started: a new round begins at attempt 1.',
+  'recovery-started': 'Recovery started: every failed or cancelled delivery since that time begins a new round. Refresh the events to follow them.',
 } as const;
 
 export type NoticeKey = keyof typeof NOTICES;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES, EVENT_STATUSES } from '../../../../domain/webhooks/delivery-status';
+import { DISABLED_REASONS } from '../../../../domain/webhooks/endpoint-health';
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
 
 /** Request and response shapes of the webhook product: the single source of its OpenAPI description. */
@@ -39,8 +40,28 @@ export const EndpointPatchBody = z.object({
   url: z.string().meta({ format: 'uri', maxLength: 2048 }).optional(),
   events: z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS).optional(),
   description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
-  disabled: z.boolean().optional().describe('A disabled endpoint receives nothing; its pending retries end `cancelled`.'),
+  disabled: z
+    .boolean()
+    .optional()
+    .describe(
+      'A disabled endpoint receives nothing; its pending retries end `cancelled`. `false` enables it again, clears `disabled_reason` ' +
+        'and starts its failing streak afresh (a whole new period before it can be disabled for failures again).',
+    ),
 });
+
+export const EndpointHealth = z
+  .object({
+    succeeded_24h: z.number().int().describe('Deliveries that succeeded in the current UTC hour and the 23 before it.'),
+    failed_24h: z.number().int().describe('Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it.'),
+    last_success_at: z.string().nullable().describe('When the latest successful delivery ended (ISO 8601 UTC).'),
+    last_failure_at: z.string().nullable().describe('When the latest failed delivery ended.'),
+    consecutive_failures: z.number().int().describe('Failed deliveries since the last success (or since the endpoint was enabled again).'),
+    failing_since: z.string().nullable().describe('When the first of those consecutive failures ended; null when there is none.'),
+  })
+  .describe(
+    'A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), ' +
+      'not per attempt. Cancelled deliveries do not count.',
+  );
 
 export const Endpoint = z.object({
   id: z.string().describe('`ep_` + 24 base62 characters.'),
@@ -48,6 +69,15 @@ export const Endpoint = z.object({
   events: z.array(z.string()),
   description: z.string(),
   disabled: z.boolean(),
+  disabled_reason: z
+    .enum(DISABLED_REASONS)
+    .nullable()
+    .describe(
+      'null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery ' +
+        'that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. ' +
+        'PATCH `{"disabled": false}` enables it again.',
+    ),
+  health: EndpointHealth,
   created_at: z.string().describe('ISO 8601 UTC.'),
   updated_at: z.string(),
 });
@@ -120,3 +150,18 @@ export const Delivery = z.object({
 export const EventSummary = z.object(EventFields);
 export const EventDetail = z.object({ ...EventFields, deliveries: z.array(Delivery) });
 export const EventList = z.object({ data: z.array(EventSummary), next_cursor: z.string().nullable() });
+
+export const RecoverBody = z.object({
+  since: z.iso
+    .datetime({ offset: true })
+    .describe('ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.')
+    .meta({ example: '2026-11-20T00:00:00Z' }),
+});
+
+export const Recovery = z.object({
+  id: z.string().describe('The recovery workflow id, `recover-<endpoint id>` (visible in the Temporal UI).'),
+  endpoint_id: z.string(),
+  since: z.string(),
+  count: z.number().int().describe('Deliveries this recovery starts again (at most 1,000, the oldest first).'),
+  started_at: z.string(),
+});

@@ -1,0 +1,38 @@
+import type { ErrorCode } from '../src/domain/error-codes';
+import { isDomainError } from '../src/domain/errors';
+
+/** What a manual retry answers that leaves the delivery to the others (409 and 404): skipped, not failed. */
+const SKIPPED: ErrorCode[] = ['delivery_in_flight', 'delivery_not_retryable', 'delivery_round_limit', 'endpoint_deleted', 'endpoint_disabled', 'not_found'];
+
+export interface RoundTarget {
+  accountId: string;
+  eventId: number;
+  endpointId: string;
+}
+
+export interface RecoveryActivityDeps {
+  /** The manual-retry use case (claims the next round, then starts its delivery workflow). */
+  retry: (accountId: string, eventId: number, endpointId: string) => Promise<unknown>;
+}
+
+/** The I/O of a bulk recovery: one new round per delivery, by the same rules as a manual retry. */
+export function createRecoveryActivities(deps: RecoveryActivityDeps) {
+  return {
+    /**
+     * `skipped` where a manual retry would answer 409 or 404 (a round in flight, the round cap,
+     * the endpoint disabled or deleted meanwhile): the recovery goes on with the others. Run again
+     * by Temporal after a fault, a round already started is in flight: skipped, not doubled.
+     */
+    async startDeliveryRound(target: RoundTarget): Promise<'started' | 'skipped'> {
+      try {
+        await deps.retry(target.accountId, target.eventId, target.endpointId);
+        return 'started';
+      } catch (err) {
+        if (isDomainError(err, ...SKIPPED)) return 'skipped';
+        throw err;
+      }
+    },
+  };
+}
+
+export type RecoveryActivities = ReturnType<typeof createRecoveryActivities>;

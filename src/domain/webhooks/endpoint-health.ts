@@ -1,0 +1,114 @@
+/**
+ * Endpoint health: what the platform knows of an endpoint's recent deliveries, and the rule that
+ * disables an endpoint whose deliveries have all failed for a period (as Svix and Stripe do).
+ * Pure: the health log (src/persistence/endpoint-health-log.ts) stores one summary per fact, each
+ * derived from the one before it with `applyHealthFact`.
+ */
+
+const HOUR_MS = 3_600_000;
+/** "Last 24 h" is counted in whole UTC hours: the current hour and the 23 before it. */
+export const HEALTH_WINDOW_HOURS = 24;
+/** Facts remembered by key, so that a fact recorded twice (an activity run again) counts once. */
+export const RECENT_FACT_KEYS = 32;
+/** Default of ENDPOINT_AUTO_DISABLE_HOURS: 5 days. */
+export const DEFAULT_AUTO_DISABLE_AFTER_MS = 5 * 24 * HOUR_MS;
+
+/** Why an endpoint is disabled: by its owner, or by the platform because its deliveries kept failing. */
+export const DISABLED_REASONS = ['manual', 'failing'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
+
+/** Something the health log learns: a delivery (one round to one endpoint) ended, or the endpoint was enabled again. */
+export type HealthFact =
+  | { kind: 'delivery'; key: string; succeeded: boolean; at: Date }
+  | { kind: 'enabled'; key: string; at: Date };
+
+export interface HourCount {
+  /** Start of the UTC hour, ms since the epoch. */
+  hour: number;
+  succeeded: number;
+  failed: number;
+}
+
+export interface HealthSummary {
+  last_success_at: Date | null;
+  last_failure_at: Date | null;
+  /** Failed deliveries since the last success (or since the endpoint was enabled again). */
+  consecutive_failures: number;
+  /** When the first of those failures ended; null when there is none. */
+  failing_since: Date | null;
+  /** Deliveries ended per hour, for the hours of the last 24 h only (oldest first). */
+  hours: HourCount[];
+  /** Keys of the latest facts (at most RECENT_FACT_KEYS), newest last. */
+  recent_keys: string[];
+}
+
+export const EMPTY_HEALTH: HealthSummary = Object.freeze({
+  last_success_at: null,
+  last_failure_at: null,
+  consecutive_failures: 0,
+  failing_since: null,
+  hours: [],
+  recent_keys: [],
+}) as HealthSummary;
+
+const hourOf = (at: Date) => Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
+const inWindow = (hour: number, now: Date) => hour > hourOf(now) - HEALTH_WINDOW_HOURS * HOUR_MS;
+
+export function hasFact(summary: HealthSummary, key: string): boolean {
+  return summary.recent_keys.includes(key);
+}
+
+/** The summary after `fact`. A success ends a failing streak; enabling the endpoint again starts its count afresh. */
+export function applyHealthFact(summary: HealthSummary, fact: HealthFact): HealthSummary {
+  const recent_keys = [...summary.recent_keys, fact.key].slice(-RECENT_FACT_KEYS);
+  const hours = summary.hours.filter((h) => inWindow(h.hour, fact.at));
+  if (fact.kind === 'enabled') return { ...summary, hours, consecutive_failures: 0, failing_since: null, recent_keys };
+  const hour = hourOf(fact.at);
+  const current = hours.find((h) => h.hour === hour);
+  const counted: HourCount = {
+    hour,
+    succeeded: (current?.succeeded ?? 0) + (fact.succeeded ? 1 : 0),
+    failed: (current?.failed ?? 0) + (fact.succeeded ? 0 : 1),
+  };
+  const nextHours = [...hours.filter((h) => h.hour !== hour), counted].sort((a, b) => a.hour - b.hour);
+  if (fact.succeeded) {
+    return { ...summary, last_success_at: fact.at, consecutive_failures: 0, failing_since: null, hours: nextHours, recent_keys };
+  }
+  return {
+    ...summary,
+    last_failure_at: fact.at,
+    consecutive_failures: summary.consecutive_failures + 1,
+    failing_since: summary.failing_since ?? fact.at,
+    hours: nextHours,
+    recent_keys,
+  };
+}
+
+export interface HealthCounts {
+  succeeded_24h: number;
+  failed_24h: number;
+}
+
+/** Deliveries that ended in the current hour and the 23 before it, as seen at `now`. */
+export function countLast24h(summary: HealthSummary, now: Date): HealthCounts {
+  let succeeded_24h = 0;
+  let failed_24h = 0;
+  for (const h of summary.hours) {
+    if (!inWindow(h.hour, now) || h.hour > now.getTime()) continue;
+    succeeded_24h += h.succeeded;
+    failed_24h += h.failed;
+  }
+  return { succeeded_24h, failed_24h };
+}
+
+/**
+ * The auto-disable rule: an endpoint is disabled when every delivery to it that ended during
+ * the last `periodMs` failed, and the first of them ended at least `periodMs` ago; that is,
+ * once a failure ends a failing streak that has lasted the whole period without one success.
+ * A streak counts from the first failure after the last success or after the endpoint was
+ * enabled again, so re-enabling gives an endpoint a whole new period.
+ */
+export function shouldDisableForFailures(summary: HealthSummary, at: Date, periodMs: number): boolean {
+  if (summary.consecutive_failures === 0 || summary.failing_since === null) return false;
+  return at.getTime() - summary.failing_since.getTime() >= periodMs;
+}

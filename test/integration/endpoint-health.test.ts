@@ -1,0 +1,123 @@
+import type { Platform } from '../../src/main/platform';
+import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+import { Reply, startReceiver } from '../support/receiver';
+
+/**
+ * README "Endpoint health", on the platform as `npm start` wires it (real Temporal, the embedded
+ * store, HTTPS receivers on 127.0.0.1). Failed deliveries take 26 h of retries: they, and the
+ * auto-disable rule, are shown on the time-skipping server (test/workflow/endpoint-health.test.ts).
+ */
+describe('endpoint health', () => {
+  let platform: Platform;
+  let secondWorker: Platform | undefined;
+  const receivers: Array<{ close(): Promise<void> }> = [];
+
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    await secondWorker?.stop();
+    await platform?.stop();
+  });
+
+  async function endpointWith(respond: (index: number) => Reply = () => ({ status: 200 })) {
+    const receiver = await startReceiver((_req, i) => respond(i));
+    receivers.push(receiver);
+    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+    const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/hook` })).body;
+    return { api, endpoint, receiver };
+  }
+
+  async function delivered(api: ReturnType<typeof apiClient>, eventIds: number[]): Promise<void> {
+    await eventually(async () => {
+      const events = await Promise.all(eventIds.map(async (id) => (await api.get(`/api/v1/webhooks/events/${id}`)).body));
+      return events.every((e) => e.status === 'delivered') || undefined;
+    }, 60_000);
+  }
+
+  /** A delivery's fact is written right after its last attempt is recorded (and so after the event reads `delivered`). */
+  async function healthOf(api: ReturnType<typeof apiClient>, id: string, until: (health: any) => boolean) {
+    return eventually(async () => {
+      const { health } = (await api.get(`/api/v1/webhooks/endpoints/${id}`)).body;
+      return until(health) ? health : undefined;
+    }, 30_000);
+  }
+
+  async function send(api: ReturnType<typeof apiClient>, count: number): Promise<number[]> {
+    const sent = await Promise.all(Array.from({ length: count }, () => api.post('/api/v1/webhooks/events', { type: 'health.check', data: {} })));
+    return sent.map((r) => r.body.id as number);
+  }
+
+  it('shows a new endpoint with no deliveries yet and no disabled reason', async () => {
+    const { api, endpoint } = await endpointWith();
+    const empty = { succeeded_24h: 0, failed_24h: 0, last_success_at: null, last_failure_at: null, consecutive_failures: 0, failing_since: null };
+    expect(endpoint).toMatchObject({ disabled: false, disabled_reason: null, health: empty });
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body).toMatchObject({ disabled_reason: null, health: empty });
+    expect((await api.get('/api/v1/webhooks/endpoints')).body.data[0]).toMatchObject({ id: endpoint.id, disabled_reason: null, health: empty });
+  });
+
+  it('counts each delivery that succeeded in the last 24 h and shows when the last one ended', async () => {
+    const { api, endpoint } = await endpointWith();
+    const before = Date.now();
+    await delivered(api, await send(api, 3));
+    const health = await healthOf(api, endpoint.id, (h) => h.succeeded_24h === 3);
+    expect(health).toMatchObject({ succeeded_24h: 3, failed_24h: 0, last_failure_at: null, consecutive_failures: 0 });
+    expect(Date.parse(health.last_success_at)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(health.last_success_at)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('counts a delivery once, as a success, when its first attempt failed and a retry succeeded', async () => {
+    const { api, endpoint, receiver } = await endpointWith((i) => ({ status: i === 0 ? 500 : 200 }));
+    await delivered(api, await send(api, 1));
+    expect(receiver.received).toHaveLength(2);
+    expect(await healthOf(api, endpoint.id, (h) => h.succeeded_24h > 0)).toMatchObject({ succeeded_24h: 1, failed_24h: 0, consecutive_failures: 0 });
+  });
+
+  it('stays exact when many deliveries to one endpoint end at once in two worker processes', async () => {
+    secondWorker = await startTestPlatform({ sameAs: platform, roles: { api: false, worker: true } });
+    const { api, endpoint } = await endpointWith();
+    await delivered(api, await send(api, 30));
+    await healthOf(api, endpoint.id, (h) => h.succeeded_24h >= 30);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.health).toMatchObject({ succeeded_24h: 30, failed_24h: 0 });
+    // The list shows the same health as the single GET.
+    expect((await api.get('/api/v1/webhooks/endpoints')).body.data[0].health).toMatchObject({ succeeded_24h: 30 });
+    // One log entry per delivery: none lost to a concurrent writer, none written twice.
+    expect(await platform.db.collection('endpoint_health').countDocuments({ endpoint_id: endpoint.id })).toBe(30);
+  });
+
+  it('marks an endpoint its owner disabled as `manual`, and enabling it clears the mark', async () => {
+    const { api, endpoint } = await endpointWith();
+    expect((await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: true })).body).toMatchObject({ disabled: true, disabled_reason: 'manual' });
+    expect((await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: false })).body).toMatchObject({ disabled: false, disabled_reason: null });
+  });
+
+  it('shows the health on the dashboard, explains a failing endpoint, and enabling it there clears the mark', async () => {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const client = DashboardClient.fromNewIp(platform.apiUrl!);
+    const email = newEmail();
+    await client.signUp(email, GOOD_PASSWORD);
+    const created = await client.submit('/dashboard/endpoints', '/dashboard/endpoints', { url: `${receiver.url}/hook`, events: '*', description: '' });
+    const pagePath = created.location!.split('?')[0];
+    const id = decodeURIComponent(pagePath.split('/').pop()!);
+    const healthy = await client.get(pagePath);
+    expect(healthy.text).toContain('Consecutive failed deliveries');
+    expect(healthy.text).not.toContain('data-testid="endpoint-failing"');
+
+    // What the delivery activity does once the rule says so (the rule itself: test/workflow/endpoint-health.test.ts).
+    const account = await platform.db.collection('accounts').findOne({ email });
+    await platform.services.endpoints.disableForFailures(String(account!._id), id);
+    const failing = await client.get(pagePath);
+    expect(failing.text).toContain('data-testid="endpoint-failing"');
+    expect(failing.text).toContain('because its deliveries kept failing');
+    expect(failing.text).toContain('5 days');
+
+    const enabled = await client.submit(pagePath, `${pagePath}/enable`, {});
+    expect(enabled.status).toBe(303);
+    expect((await client.get(pagePath)).text).not.toContain('data-testid="endpoint-failing"');
+    expect(await platform.services.endpoints.get(String(account!._id), id)).toMatchObject({ disabled: false, disabled_reason: null });
+  });
+});

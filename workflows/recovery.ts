@@ -1,0 +1,39 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { RecoveryActivities } from '../activities/recovery-activities';
+import { RECOVERY_BATCH } from '../src/domain/webhooks/recovery';
+
+export interface RecoveryWorkflowInput {
+  accountId: string;
+  endpointId: string;
+  /** ISO 8601: recovered deliveries ended failed or cancelled since then. */
+  since: string;
+  /** The events whose delivery to the endpoint is started again (at most MAX_RECOVERY_DELIVERIES). */
+  eventIds: number[];
+}
+
+export interface RecoveryWorkflowResult {
+  /** Deliveries whose new round started. */
+  started: number;
+  /** Deliveries left as they were (in flight meanwhile, at the round cap, endpoint disabled or deleted). */
+  skipped: number;
+}
+
+const { startDeliveryRound } = proxyActivities<RecoveryActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/**
+ * Bulk recovery of one endpoint (workflow id `recover-<endpointId>`): each delivery gets a new
+ * round through the manual-retry use case, a few at a time. Deterministic: all I/O is in the
+ * activity; a restart resumes after the last round recorded in history.
+ */
+export async function recoveryWorkflow(input: RecoveryWorkflowInput): Promise<RecoveryWorkflowResult> {
+  const result: RecoveryWorkflowResult = { started: 0, skipped: 0 };
+  for (let i = 0; i < input.eventIds.length; i += RECOVERY_BATCH) {
+    const batch = input.eventIds.slice(i, i + RECOVERY_BATCH);
+    const outcomes = await Promise.all(batch.map((eventId) => startDeliveryRound({ accountId: input.accountId, endpointId: input.endpointId, eventId })));
+    for (const outcome of outcomes) result[outcome]++;
+  }
+  return result;
+}
