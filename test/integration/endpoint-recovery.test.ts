@@ -1,3 +1,4 @@
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import type { Platform } from '../../src/main/platform';
 import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { holdMethod } from '../support/gate';
@@ -6,8 +7,9 @@ import { startReceiver } from '../support/receiver';
 
 /**
  * POST /api/v1/webhooks/endpoints/{id}/recover, on the platform as `npm start` wires it. A failed
- * delivery takes 26 h of retries, so the deliveries recovered here are cancelled ones (the endpoint
- * was disabled while they retried, as the auto-disable rule does): recovery treats both alike.
+ * delivery takes 26 h of retries, so most deliveries recovered here are cancelled ones (the endpoint
+ * was disabled while they retried, as the auto-disable rule does); one is left as its last failed
+ * attempt leaves it.
  */
 describe('bulk recovery of an endpoint', () => {
   let platform: Platform;
@@ -26,7 +28,8 @@ describe('bulk recovery of an endpoint', () => {
     let failing = false;
     const receiver = await startReceiver(() => ({ status: failing ? 500 : 200 }));
     receivers.push(receiver);
-    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+    const account = await createAccountWithKey(platform);
+    const api = apiClient(platform, account.key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/hook` })).body;
     const event = (type: string) => api.post('/api/v1/webhooks/events', { type, data: {} });
     const delivery = async (id: number) => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
@@ -40,7 +43,7 @@ describe('bulk recovery of an endpoint', () => {
     await eventually(async () => (await Promise.all(cancelled.map(delivery))).every((d) => d.status === 'cancelled') || undefined);
     await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: false });
     failing = false;
-    return { api, endpoint, succeeded, cancelled, delivery };
+    return { api, accountId: account.accountId, endpoint, succeeded, cancelled, delivery };
   }
 
   const hourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
@@ -56,6 +59,23 @@ describe('bulk recovery of an endpoint', () => {
     // Its own workflow, visible in the Temporal UI.
     const description = await platform.temporal.workflow.getHandle(`recover-${endpoint.id}`).describe();
     expect(description.type).toBe('recoveryWorkflow');
+  });
+
+  it('recovers a delivery whose schedule ended failed', async () => {
+    const { api, accountId, endpoint, cancelled, delivery } = await endpointWithCancelledDeliveries(1);
+    const eventId = cancelled[0];
+    // 26 h of retries are not run here: the record is left as the last attempt's activity leaves it.
+    await platform.repositories.deliveries.setState(
+      { id: deliveryId(eventId, endpoint.id), account_id: accountId, event_id: eventId, endpoint_id: endpoint.id },
+      { round: 1, status: 'failed', attempt_count: 8, next_attempt_at: null },
+      new Date(),
+    );
+    expect(await delivery(eventId)).toMatchObject({ status: 'failed', round: 1 });
+    const res = await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/recover`, { since: hourAgo() });
+    expect(res.status).toBe(202);
+    expect(res.body.count).toBe(1);
+    await eventually(async () => (await delivery(eventId)).status === 'succeeded' || undefined);
+    expect(await delivery(eventId)).toMatchObject({ status: 'succeeded', round: 2 });
   });
 
   it('leaves out deliveries first attempted before `since`', async () => {
@@ -89,7 +109,8 @@ describe('bulk recovery of an endpoint', () => {
     ['in the future', { since: new Date(Date.now() + 3_600_000).toISOString() }],
     ['more than 7 days back', { since: new Date(Date.now() - 8 * 24 * 3_600_000).toISOString() }],
   ])('refuses `since` %s with a 400 JSON error naming it', async (_case, body) => {
-    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+    const account = await createAccountWithKey(platform);
+    const api = apiClient(platform, account.key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook' })).body;
     const res = await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/recover`, body);
     expect(res.status).toBe(400);
@@ -104,7 +125,8 @@ describe('bulk recovery of an endpoint', () => {
   });
 
   it('refuses a disabled endpoint with 409 until it is enabled', async () => {
-    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+    const account = await createAccountWithKey(platform);
+    const api = apiClient(platform, account.key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook' })).body;
     await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: true });
     const res = await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/recover`, { since: hourAgo() });
