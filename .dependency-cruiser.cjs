@@ -5,6 +5,8 @@
  * Run by `npm test` (scripts/run-tests.ts); test/unit/architecture/layers.test.ts shows a wrong-way import fails it.
  */
 const OURS = '^(src|workflows|activities)/';
+/** Code under `from` may not import anything under `to`. */
+const mayNotImport = (name, from, to) => ({ name, severity: 'error', from: { path: from }, to: { path: to } });
 module.exports = {
   forbidden: [
     {
@@ -24,24 +26,9 @@ module.exports = {
         pathNot: ['^workflows/', '^src/domain/', '^src/temporal/search-attributes\\.ts$', '@temporalio/(workflow|common)'],
       },
     },
-    {
-      name: 'persistence-knows-no-caller',
-      severity: 'error',
-      from: { path: '^src/persistence/' },
-      to: { path: '^(src/(transport|services|temporal|main)|activities|workflows)/' },
-    },
-    {
-      name: 'services-know-no-transport',
-      severity: 'error',
-      from: { path: '^src/services/' },
-      to: { path: '^src/(transport|main)/' },
-    },
-    {
-      name: 'activities-know-no-api',
-      severity: 'error',
-      from: { path: '^activities/' },
-      to: { path: '^src/(transport|services|main)/' },
-    },
+    mayNotImport('persistence-knows-no-caller', '^src/persistence/', '^(src/(transport|services|temporal|main)|activities|workflows)/'),
+    mayNotImport('services-know-no-transport', '^src/services/', '^src/(transport|main)/'),
+    mayNotImport('activities-know-no-api', '^activities/', '^src/(transport|services|main)/'),
     {
       name: 'nothing-imports-the-entry-points',
       severity: 'error',

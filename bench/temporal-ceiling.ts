@@ -15,7 +15,7 @@ import path from 'node:path';
 import { freePort, startTemporalDevServer } from '../src/infra/embedded-servers';
 import { toolPaths } from '../src/infra/tools';
 import { initialDeliverySearchAttributes } from '../src/temporal/search-attributes';
-import { ensureRuntime } from '../src/temporal/worker';
+import { activityStartedInterceptors, DELIVERY_WORKER_TUNING, ensureRuntime } from '../src/temporal/worker';
 import { DeliveryStartWindow } from '../src/services/delivery-start-window';
 
 const COUNT = Number(process.env.CEILING_WORKFLOWS ?? 2000);
@@ -57,17 +57,8 @@ async function main(): Promise<void> {
           last = performance.now();
         },
       },
-      maxConcurrentActivityTaskExecutions: 200,
-      maxConcurrentWorkflowTaskExecutions: 100,
-      maxCachedWorkflows: 2000,
-      interceptors: {
-        activity: [
-          (ctx) => {
-            window.release(ctx.info.workflowExecution?.workflowId ?? '');
-            return {};
-          },
-        ],
-      },
+      ...DELIVERY_WORKER_TUNING,
+      interceptors: activityStartedInterceptors((workflowId) => window.release(workflowId)),
     });
     await worker.runUntil(async () => {
       const started = performance.now();

@@ -1,4 +1,4 @@
-import { DefaultLogger, LogLevel, NativeConnection, Runtime, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, LogLevel, NativeConnection, Runtime, Worker, WorkerOptions, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
 import type { RecoveryActivities } from '../../activities/recovery-activities';
@@ -49,6 +49,27 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
   }
 }
 
+/** How a delivery worker runs tasks; the Temporal-only ceiling benchmark uses the same. */
+export const DELIVERY_WORKER_TUNING = {
+  // Deliveries are I/O-bound: many concurrent POSTs per worker.
+  maxConcurrentActivityTaskExecutions: 200,
+  maxConcurrentWorkflowTaskExecutions: 100,
+  maxCachedWorkflows: 2000,
+} as const;
+
+/** Worker interceptors that tell `onStarted` the workflow id of every activity as it starts. */
+export function activityStartedInterceptors(onStarted: (workflowId: string) => void): WorkerOptions['interceptors'] {
+  return {
+    activity: [
+      (ctx) => {
+        const workflowId = ctx.info.workflowExecution?.workflowId;
+        if (workflowId) onStarted(workflowId);
+        return {};
+      },
+    ],
+  };
+}
+
 export async function createDeliveryWorker(options: DeliveryWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: options.connection,
@@ -56,21 +77,8 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     taskQueue: options.taskQueue,
     workflowBundle: await workflowBundle(),
     activities: options.activities,
-    interceptors: options.onActivityStarted
-      ? {
-          activity: [
-            (ctx) => {
-              const workflowId = ctx.info.workflowExecution?.workflowId;
-              if (workflowId) options.onActivityStarted!(workflowId);
-              return {};
-            },
-          ],
-        }
-      : undefined,
-    // Deliveries are I/O-bound: many concurrent POSTs per worker.
-    maxConcurrentActivityTaskExecutions: 200,
-    maxConcurrentWorkflowTaskExecutions: 100,
-    maxCachedWorkflows: 2000,
+    interceptors: options.onActivityStarted ? activityStartedInterceptors(options.onActivityStarted) : undefined,
+    ...DELIVERY_WORKER_TUNING,
     shutdownGraceTime: '35 seconds',
   });
 }
