@@ -71,6 +71,7 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   await run('chmod', ['-R', 'u+w', src]);
   await writeFile(path.join(src, 'build', 'version', 'version.txt'), `v${TOOL_VERSIONS.ferretDb}\n`);
   await patchFerretDbIdLookups(src);
+  await patchFerretDbEqualityPushdown(src);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
   await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' }, maxBuffer: 64 * 1024 * 1024 });
@@ -91,6 +92,29 @@ async function patchFerretDbIdLookups(src: string): Promise<void> {
   const before = `IDColumn = DefaultColumn + "->'$._id'"`;
   if (!text.includes(before)) throw new Error(`FerretDB source changed: ${before} not found in ${file}`);
   await writeFile(file, text.replace(before, 'IDColumn = DefaultColumn + "->\\"_id\\""'));
+}
+
+/**
+ * FerretDB 1.24's SQLite backend gives SQLite a WHERE clause only for a filter that is exactly
+ * `{_id: value}`; any other filter reads the whole collection into FerretDB (listing one account's
+ * endpoints read every account's: 117 lists/s with 200 endpoints stored). ferretdb-patches/
+ * equality_pushdown.go hands SQLite the filter's top-level string equalities too, on the expressions
+ * the indexes are built on, as a superset FerretDB still filters exactly (see that file).
+ */
+async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
+  const dir = path.join(src, 'internal', 'backends', 'sqlite');
+  await cp(path.join(__dirname, 'ferretdb-patches', 'equality_pushdown.go'), path.join(dir, 'equality_pushdown.go'));
+  const file = path.join(dir, 'collection.go');
+  let text = await readFile(file, 'utf8');
+  const idOnly = (pushdownFlag: string) =>
+    `\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n${pushdownFlag}` +
+    `\t\t\twhereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)\n\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}\n\t\t}\n\t}\n`;
+  const query = idOnly('');
+  const explain = idOnly('\t\t\tfilterPushdown = true\n');
+  if (!text.includes(query) || !text.includes(explain)) throw new Error(`FerretDB source changed: the _id-only pushdown was not found in ${file}`);
+  text = text.replace(query, '\twhereClause, args = equalityPushdown(params.Filter)\n');
+  text = text.replace(explain, '\twhereClause, args = equalityPushdown(params.Filter)\n\tfilterPushdown = whereClause != ""\n');
+  await writeFile(file, text);
 }
 
 /** The Java test server and its runtime dependencies from Maven Central, behind a launcher script. */

@@ -1,12 +1,14 @@
 /**
  * src/persistence is the only code that knows the store. What the embedded store (FerretDB 1.24
- * on SQLite) answers from an index: a single-key `{_id: <string>}` equality, nothing else. An
- * integer `_id`, `_id` plus another field, or any other filter or sort is a full scan there; so
- * hot paths (authentication, limits, ingest, each delivery attempt, the event status read) are
- * made of `{_id: <string>}` lookups and unique inserts only, event ids are stored as 16-digit
- * zero-padded strings (string order = numeric order), and listings, which scan there, use the
- * indexes we create on real MongoDB. Its other gaps: no atomic read-modify-write (exactness rests
- * on unique `_id` inserts, unique-sequence.ts) and no TTL indexes (ttl.ts).
+ * on SQLite, as `npm run provision` builds it: src/infra/ferretdb-patches/) answers from an index:
+ * `_id` equal to a string, and top-level equalities on string fields that lead one of the indexes
+ * we create (e.g. `{account_id}`; test/integration/embedded-store-queries.test.ts). An integer
+ * `_id`, ranges, `$in`, and every sort are done by FerretDB after SQLite's answer, over the rows
+ * it returned; so hot paths (authentication, limits, ingest, each delivery attempt, the event
+ * status read) are made of `{_id: <string>}` lookups and unique inserts only, event ids are stored
+ * as 16-digit zero-padded strings (string order = numeric order), and an account's listings lead
+ * with `account_id`. Its other gaps: no atomic read-modify-write (exactness rests on unique `_id`
+ * inserts, unique-sequence.ts) and no TTL indexes (ttl.ts).
  */
 import { Db, MongoClient, MongoServerError } from 'mongodb';
 

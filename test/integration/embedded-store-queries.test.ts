@@ -1,0 +1,73 @@
+import type { Collection, Db } from 'mongodb';
+import { openTestDb } from '../support/test-db';
+
+/**
+ * The embedded store (FerretDB as `npm run provision` builds it, src/infra/ferretdb-patches/)
+ * answers `_id` lookups and top-level string equalities from SQLite indexes, and still with
+ * MongoDB's matching rules. On real MongoDB every case here holds anyway.
+ */
+describe('the embedded store answers equality filters from its indexes, with MongoDB semantics', () => {
+  let close: () => Promise<void>;
+  let db: Db;
+  let col: Collection<{ _id: string; account_id: unknown; created_at?: number; n?: number }>;
+
+  /** SQLite's plan as FerretDB reports it (`explain`); on MongoDB the winning plan. */
+  async function plan(filter: Record<string, unknown>): Promise<string> {
+    const explained = await db.command({ explain: { find: col.collectionName, filter }, verbosity: 'queryPlanner' });
+    return JSON.stringify(explained.queryPlanner);
+  }
+
+  beforeAll(async () => {
+    ({ db, close } = await openTestDb('embedded_store_queries'));
+    col = db.collection('things');
+    await col.createIndex({ account_id: 1, created_at: -1, _id: -1 });
+    const docs = Array.from({ length: 300 }, (_, i) => ({ _id: `t_${i}`, account_id: `acct_${i % 30}`, created_at: i, n: i }));
+    for (let i = 0; i < docs.length; i += 50) await col.insertMany(docs.slice(i, i + 50));
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('looks an account up by its index, not by reading the collection', async () => {
+    const text = await plan({ account_id: 'acct_7' });
+    expect(text).toMatch(/USING INDEX|IXSCAN/);
+    expect(text).not.toMatch(/\bSCAN things|COLLSCAN/);
+  });
+
+  it('looks an _id up by its index, also beside other conditions', async () => {
+    expect(await plan({ _id: 't_7' })).toMatch(/USING INDEX|IDHACK|IXSCAN|EXPRESS/);
+    expect(await plan({ _id: 't_7', account_id: 'acct_7' })).toMatch(/USING INDEX|IDHACK|IXSCAN|EXPRESS/);
+  });
+
+  it('finds exactly the account’s documents, sorted and limited as asked', async () => {
+    const docs = await col.find({ account_id: 'acct_7' }).sort({ created_at: -1, _id: -1 }).limit(4).toArray();
+    expect(docs.map((d) => d._id)).toEqual(['t_277', 't_247', 't_217', 't_187']);
+    expect(await col.countDocuments({ account_id: 'acct_7' })).toBe(10);
+  });
+
+  it('still matches a field holding an array that contains the value, as MongoDB does', async () => {
+    await col.insertOne({ _id: 'array', account_id: ['acct_x', 'acct_array'] });
+    expect((await col.find({ account_id: 'acct_array' }).toArray()).map((d) => d._id)).toEqual(['array']);
+  });
+
+  it('applies the rest of the filter exactly', async () => {
+    const docs = await col.find({ account_id: 'acct_7', n: { $gt: 200 }, $or: [{ created_at: 217 }, { created_at: 277 }] }).toArray();
+    expect(docs.map((d) => d._id).sort()).toEqual(['t_217', 't_277']);
+    expect(await col.find({ account_id: 'acct_7', created_at: 7 }).toArray()).toHaveLength(1);
+  });
+
+  it('matches strings with characters JSON escapes, by _id and by field', async () => {
+    for (const value of ['a<b&c>d', 'quote"back\\slash/slash', 'line\u2028sep', 'ctl\u0001', 'é ü 雪']) {
+      await col.insertOne({ _id: `s:${value}`, account_id: value });
+      expect(await col.findOne({ _id: `s:${value}` })).not.toBeNull();
+      expect((await col.find({ account_id: value }).toArray()).map((d) => d._id)).toEqual([`s:${value}`]);
+    }
+  });
+
+  it('does not match a string against a number or a missing field', async () => {
+    await col.insertOne({ _id: 'number', account_id: 42 });
+    await col.insertOne({ _id: 'missing' } as never);
+    expect(await col.find({ account_id: '42' }).toArray()).toEqual([]);
+    expect((await col.find({ account_id: 42 }).toArray()).map((d) => d._id)).toEqual(['number']);
+  });
+});
