@@ -8,6 +8,7 @@ import type { Logger } from '../infra/logger';
 import { Accounts } from '../persistence/accounts';
 import { ApiInstances } from '../persistence/api-instances';
 import { ApiKeys } from '../persistence/api-keys';
+import { CredentialChanges } from '../persistence/credential-changes';
 import { BlockLimiter } from '../persistence/block-limiter';
 import { Deliveries } from '../persistence/deliveries';
 import { EndpointHealthLog } from '../persistence/endpoint-health-log';
@@ -25,6 +26,7 @@ import { DeliveryStartWindow } from '../services/delivery-start-window';
 import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
+import { CredentialChangeFollower } from '../services/credential-change-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
 import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
@@ -33,6 +35,7 @@ import { RecoveryScheduler } from '../temporal/recovery-scheduler';
 export interface Repositories {
   accounts: Accounts;
   apiKeys: ApiKeys;
+  credentialChanges: CredentialChanges;
   endpoints: Endpoints;
   endpointHealth: EndpointHealthLog;
   events: Events;
@@ -46,6 +49,8 @@ export interface Repositories {
 export interface Services {
   accounts: AccountService;
   authenticator: KeyAuthenticator;
+  /** Follows the credential-changes log for the authenticator's cache (started by the API role). */
+  credentialChanges: CredentialChangeFollower;
   limiter: LimitAdmitter & { close(): Promise<void> };
   endpoints: EndpointService;
   events: EventService;
@@ -63,6 +68,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<
   const repositories: Repositories = {
     accounts: new Accounts(db),
     apiKeys: new ApiKeys(db),
+    credentialChanges: new CredentialChanges(db),
     endpoints: new Endpoints(db),
     endpointHealth: new EndpointHealthLog(db),
     events: new Events(db),
@@ -96,7 +102,10 @@ export interface ServiceDeps {
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
 export function buildServices({ config, logger, temporal, repositories, secretBox, dnsLookup, eagerWorkflowStart, clock }: ServiceDeps): Services {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart });
-  const authenticator = new KeyAuthenticator(repositories.apiKeys, repositories.accounts);
+  const credentialChanges = new CredentialChangeFollower(repositories.credentialChanges, (change) => authenticator.apply(change), {
+    onError: (err) => logger.warn({ err }, 'could not read the credential-changes log; keys are re-read every 0.5 s until it answers'),
+  });
+  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, changes: credentialChanges });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
 
   // The delivery outbox: accepted events on their way to workflow starts. Only a process whose
@@ -126,6 +135,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   return {
     accounts: new AccountService(repositories.accounts, repositories.apiKeys, (hash) => authenticator.invalidate(hash)),
     authenticator,
+    credentialChanges,
     limiter,
     endpoints: new EndpointService({
       endpoints: repositories.endpoints,

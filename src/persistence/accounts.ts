@@ -1,5 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { Tier } from '../domain/limits/tiers';
+import { CredentialChanges } from './credential-changes';
 
 export interface AccountDoc {
   _id: string;
@@ -10,12 +11,14 @@ export interface AccountDoc {
   password_hash?: string;
 }
 
-/** `accounts`: one per customer; email is unique (stored lower-cased). */
+/** `accounts`: one per customer; email is unique (stored lower-cased). A tier change is logged for the processes that cache keys (credential-changes.ts). */
 export class Accounts {
   private readonly col: Collection<AccountDoc>;
+  private readonly changes: CredentialChanges;
 
   constructor(db: Db) {
     this.col = db.collection<AccountDoc>('accounts');
+    this.changes = new CredentialChanges(db);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -43,6 +46,8 @@ export class Accounts {
 
   async setTier(id: string, tier: Tier): Promise<AccountDoc | null> {
     const result = await this.col.updateOne({ _id: id }, { $set: { tier } });
-    return result.matchedCount === 0 ? null : this.findById(id);
+    if (result.matchedCount === 0) return null;
+    await this.changes.append({ kind: 'tier_set', account_id: id }, new Date());
+    return this.findById(id);
   }
 }

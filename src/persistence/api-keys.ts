@@ -1,5 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { Product } from '../domain/keys/products';
+import { CredentialChanges } from './credential-changes';
 
 export interface ApiKeyDoc {
   _id: string;
@@ -14,12 +15,18 @@ export interface ApiKeyDoc {
   revoked_at: Date | null;
 }
 
-/** `api_keys`: looked up by hash (unique index) on every key-scoped call. */
+/**
+ * `api_keys`: looked up by hash (unique index) when a process meets a key it has not cached.
+ * A revocation is also written to the credential-changes log, which every API process follows
+ * to drop its cached copy (credential-changes.ts).
+ */
 export class ApiKeys {
   private readonly col: Collection<ApiKeyDoc>;
+  private readonly changes: CredentialChanges;
 
   constructor(db: Db) {
     this.col = db.collection<ApiKeyDoc>('api_keys');
+    this.changes = new CredentialChanges(db);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -43,12 +50,17 @@ export class ApiKeys {
     return this.col.find({ account_id: accountId }).sort({ created_at: -1 }).toArray();
   }
 
-  /** Idempotent: a revoked key keeps its first revocation time. */
+  /**
+   * Idempotent: a revoked key keeps its first revocation time. The change is logged after the key
+   * is written (a process that drops its copy then reads the revoked key), and again on a repeat,
+   * so a revocation whose logging a crash interrupted is announced by calling it again.
+   */
   async revoke(id: string, at: Date, accountId?: string): Promise<ApiKeyDoc | null> {
     const filter = accountId ? { _id: id, account_id: accountId } : { _id: id };
     const existing = await this.col.findOne(filter);
     if (!existing) return null;
     if (!existing.revoked_at) await this.col.updateOne({ _id: id, revoked_at: null }, { $set: { revoked_at: at } });
+    await this.changes.append({ kind: 'key_revoked', key_hash: existing.hash }, at);
     return this.col.findOne({ _id: id });
   }
 }

@@ -2,6 +2,7 @@ import { DomainError } from '../domain/errors';
 import { parseApiKey } from '../domain/keys/api-key';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
+import type { CredentialChange } from '../persistence/credential-changes';
 
 export interface Principal {
   key: ApiKeyDoc;
@@ -9,7 +10,8 @@ export interface Principal {
 }
 
 /**
- * How long a process trusts a cached key lookup without looking again. A revocation made in
+ * How long a process trusts a cached key lookup without looking again, when it is not following
+ * the credential-changes log (before the first poll, or while polls fail). A revocation made in
  * another process (CLI, dashboard on another API instance) takes effect here within
  * KEY_CACHE_MAX_STALE_MS; the revoking process invalidates its own entry at once.
  */
@@ -21,6 +23,18 @@ export const KEY_CACHE_TTL_MS = 500;
  * nothing older than this is ever believed: the 1 s revocation bound holds with margin.
  */
 export const KEY_CACHE_MAX_STALE_MS = 900;
+/**
+ * While the process follows the credential-changes log, a key is kept this long: revocations and
+ * tier changes reach it through the log (dropped within a poll), and this re-read is only the
+ * safety net for a change the log missed (a crash between writing a key and logging it).
+ */
+export const KEY_CACHE_FOLLOWED_TTL_MS = 30_000;
+/**
+ * The log counts as followed while its last complete poll started less than this long ago. A
+ * revocation is logged right after the key is written, so one logged before that poll was applied;
+ * one logged later is at most this old (plus the logging write) when the cache is still trusted.
+ */
+export const FOLLOW_MAX_LAG_MS = 600;
 const MAX_CACHED_KEYS = 10_000;
 
 interface CacheEntry {
@@ -29,18 +43,34 @@ interface CacheEntry {
   at: number;
 }
 
+/** Where the cache learns that the credential-changes log has been applied up to an instant (credential-change-follower.ts). */
+export interface FollowedChanges {
+  coveredSince(): number | null;
+}
+
+export interface KeyAuthenticatorDeps {
+  keys: ApiKeys;
+  accounts: Accounts;
+  now?: () => number;
+  /** With it, cached keys live KEY_CACHE_FOLLOWED_TTL_MS while the log is followed; without, KEY_CACHE_TTL_MS. */
+  changes?: FollowedChanges;
+}
+
 export class KeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
   /** One lookup at a time per key hash; concurrent calls share it. */
   private readonly inflight = new Map<string, Promise<Principal | null>>();
-  /** Bumped by invalidate(): a lookup that started before a revocation must not refill the cache. */
-  private readonly generations = new Map<string, number>();
+  /** Bumped by every invalidation: a lookup that started before one must not refill the cache. */
+  private epoch = 0;
+  private readonly keys: ApiKeys;
+  private readonly accounts: Accounts;
+  private readonly now: () => number;
 
-  constructor(
-    private readonly keys: ApiKeys,
-    private readonly accounts: Accounts,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly deps: KeyAuthenticatorDeps) {
+    this.keys = deps.keys;
+    this.accounts = deps.accounts;
+    this.now = deps.now ?? Date.now;
+  }
 
   /** Resolves a raw key string; every failure is the same 401 so nothing is revealed about which keys exist. */
   async authenticate(rawKey: string | undefined): Promise<Principal> {
@@ -53,18 +83,35 @@ export class KeyAuthenticator {
     return principal;
   }
 
+  /** Drops one key (revoked here or, through the log, elsewhere). */
   invalidate(hash: string): void {
     this.cache.delete(hash);
     this.inflight.delete(hash);
-    this.generations.set(hash, (this.generations.get(hash) ?? 0) + 1);
+    this.epoch++;
+  }
+
+  /** Drops every key of an account (its tier changed), including lookups still running. */
+  invalidateAccount(accountId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.principal?.account._id === accountId) this.cache.delete(hash);
+    this.inflight.clear();
+    this.epoch++;
+  }
+
+  /** One entry of the credential-changes log. */
+  apply(change: CredentialChange): void {
+    if (change.kind === 'key_revoked') this.invalidate(change.key_hash);
+    else this.invalidateAccount(change.account_id);
   }
 
   private lookup(hash: string): Promise<Principal | null> {
     const hit = this.cache.get(hash);
     if (hit) {
-      const age = this.now() - hit.at;
+      const now = this.now();
+      const age = now - hit.at;
       if (age < KEY_CACHE_TTL_MS) return Promise.resolve(hit.principal);
-      if (age < KEY_CACHE_MAX_STALE_MS && hit.principal && !hit.principal.key.revoked_at) {
+      if (hit.principal && age < KEY_CACHE_FOLLOWED_TTL_MS && this.followed(now)) return Promise.resolve(hit.principal);
+      const staleBound = hit.principal && this.followed(now) ? 2 * KEY_CACHE_FOLLOWED_TTL_MS : KEY_CACHE_MAX_STALE_MS;
+      if (age < staleBound && hit.principal && !hit.principal.key.revoked_at) {
         this.refresh(hash, hit.principal).catch(() => undefined /* the next call past the stale bound retries and reports */);
         return Promise.resolve(hit.principal);
       }
@@ -72,14 +119,19 @@ export class KeyAuthenticator {
     return this.refresh(hash, hit?.principal ?? null);
   }
 
+  private followed(now: number): boolean {
+    const covered = this.deps.changes?.coveredSince();
+    return covered != null && now - covered < FOLLOW_MAX_LAG_MS;
+  }
+
   private refresh(hash: string, known: Principal | null): Promise<Principal | null> {
     const running = this.inflight.get(hash);
     if (running) return running;
     const started = this.now();
-    const generation = this.generations.get(hash) ?? 0;
+    const epoch = this.epoch;
     const lookup = this.fetch(hash, known)
       .then((principal) => {
-        if ((this.generations.get(hash) ?? 0) === generation) {
+        if (this.epoch === epoch) {
           if (this.cache.size >= MAX_CACHED_KEYS) this.cache.clear();
           this.cache.set(hash, { principal, at: started });
         }

@@ -1,8 +1,7 @@
-import {  } from '../../../src/domain/errors';
 import { generateApiKey, hashApiKey, parseApiKey } from '../../../src/domain/keys/api-key';
 import type { AccountDoc, Accounts } from '../../../src/persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../../../src/persistence/api-keys';
-import { bearerToken, KEY_CACHE_MAX_STALE_MS, KEY_CACHE_TTL_MS, KeyAuthenticator } from '../../../src/services/key-authenticator';
+import { bearerToken, FOLLOW_MAX_LAG_MS, KEY_CACHE_FOLLOWED_TTL_MS, KEY_CACHE_MAX_STALE_MS, KEY_CACHE_TTL_MS, KeyAuthenticator } from '../../../src/services/key-authenticator';
 
 /** Fake repositories with a controllable delay, counting their queries; like a driver, they return fresh copies. */
 function fakeStore() {
@@ -69,8 +68,22 @@ function fakeStore() {
 function setup() {
   const store = fakeStore();
   let now = 1_000_000;
-  const auth = new KeyAuthenticator(store.keyRepo, store.accountRepo, () => now);
+  const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => now });
   return { store, auth, advance: (ms: number) => (now += ms) };
+}
+
+/** An authenticator whose process follows the credential-changes log; `poll()` marks a complete poll now. */
+function followingSetup() {
+  const store = fakeStore();
+  let now = 1_000_000;
+  let covered: number | null = null;
+  const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => now, changes: { coveredSince: () => covered } });
+  return {
+    store,
+    auth,
+    advance: (ms: number) => (now += ms),
+    poll: () => (covered = now),
+  };
 }
 
 const settle = () => new Promise((r) => setImmediate(r));
@@ -179,6 +192,108 @@ describe('KeyAuthenticator', () => {
     store.accounts.get('acct_1')!.tier = 'enterprise';
     advance(KEY_CACHE_MAX_STALE_MS);
     expect((await auth.authenticate(key)).account.tier).toBe('enterprise');
+  });
+});
+
+describe('KeyAuthenticator following the credential-changes log', () => {
+  it('keeps a key past the 1 s bound without reading it again while the log is followed', async () => {
+    const { store, auth, advance, poll } = followingSetup();
+    const { key } = store.add();
+    poll();
+    await auth.authenticate(key);
+    store.queries.length = 0;
+    for (let t = 0; t < 10_000; t += 200) {
+      advance(200);
+      poll();
+      await auth.authenticate(key);
+    }
+    expect(store.queries).toEqual([]);
+  });
+
+  it('a revocation read from the log is refused at the next call', async () => {
+    const { store, auth, advance, poll } = followingSetup();
+    const { key, id } = store.add();
+    poll();
+    await auth.authenticate(key);
+    advance(5_000);
+    store.revoke(id);
+    poll();
+    auth.apply({ kind: 'key_revoked', key_hash: hashApiKey(key) });
+    await expect(auth.authenticate(key)).rejects.toMatchObject({ code: 'revoked_api_key' });
+  });
+
+  it('a tier change read from the log drops every cached key of the account', async () => {
+    const { store, auth, advance, poll } = followingSetup();
+    const first = store.add();
+    const second = store.add('sec');
+    poll();
+    await auth.authenticate(first.key);
+    await auth.authenticate(second.key);
+    advance(5_000);
+    store.accounts.get('acct_1')!.tier = 'enterprise';
+    poll();
+    auth.apply({ kind: 'tier_set', account_id: 'acct_1' });
+    expect((await auth.authenticate(first.key)).account.tier).toBe('enterprise');
+    expect((await auth.authenticate(second.key)).account.tier).toBe('enterprise');
+  });
+
+  it('a lookup running when a tier change arrives does not put the old tier back in the cache', async () => {
+    const { store, auth, advance, poll } = followingSetup();
+    const { key } = store.add();
+    poll();
+    await auth.authenticate(key);
+    advance(KEY_CACHE_MAX_STALE_MS); // no poll since: the next call re-reads key and account
+    const release = store.hold();
+    const running = auth.authenticate(key);
+    await settle();
+    expect(store.queries.slice(-2).sort()).toEqual(['account.findById', 'key.findById']); // read, answer held
+    store.accounts.get('acct_1')!.tier = 'enterprise';
+    poll();
+    auth.apply({ kind: 'tier_set', account_id: 'acct_1' });
+    release();
+    expect((await running).account.tier).toBe('free'); // a call concurrent with the change may see the old tier...
+    advance(100);
+    poll();
+    expect((await auth.authenticate(key)).account.tier).toBe('enterprise'); // ...the next one may not
+  });
+
+  it('when polls stop, keys are re-read as without the log: a revocation elsewhere is seen within 1 s', async () => {
+    const { store, auth, advance, poll } = followingSetup();
+    const { key, id } = store.add();
+    poll();
+    await auth.authenticate(key);
+    advance(FOLLOW_MAX_LAG_MS); // no complete poll since
+    store.revoke(id); // elsewhere, and not (yet) read from the log
+    advance(KEY_CACHE_MAX_STALE_MS - FOLLOW_MAX_LAG_MS);
+    await expect(auth.authenticate(key)).rejects.toMatchObject({ code: 'revoked_api_key' });
+  });
+
+  it('re-reads a followed key in the background after KEY_CACHE_FOLLOWED_TTL_MS (a change the log missed)', async () => {
+    const { store, auth, advance, poll } = followingSetup();
+    const { key } = store.add();
+    poll();
+    await auth.authenticate(key);
+    store.queries.length = 0;
+    store.accounts.get('acct_1')!.tier = 'team'; // written without a log entry
+    advance(KEY_CACHE_FOLLOWED_TTL_MS);
+    poll();
+    expect((await auth.authenticate(key)).account.tier).toBe('free'); // answered at once...
+    await settle();
+    await settle();
+    expect(store.queries.sort()).toEqual(['account.findById', 'key.findById']); // ...while one refresh runs
+    expect((await auth.authenticate(key)).account.tier).toBe('team');
+  });
+
+  it('an unknown key is not kept longer than KEY_CACHE_TTL_MS (a key created in another process works at once)', async () => {
+    const { store, auth, advance, poll } = followingSetup();
+    const key = generateApiKey('weh');
+    poll();
+    await expect(auth.authenticate(key)).rejects.toMatchObject({ code: 'invalid_api_key' });
+    const findsBefore = store.queries.filter((q) => q === 'findByHash').length;
+    advance(KEY_CACHE_TTL_MS);
+    poll();
+    await expect(auth.authenticate(key)).rejects.toMatchObject({ code: 'invalid_api_key' });
+    expect(store.queries.filter((q) => q === 'findByHash').length).toBe(findsBefore + 1);
   });
 });
 

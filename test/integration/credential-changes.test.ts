@@ -1,0 +1,75 @@
+import type { CommandStartedEvent } from 'mongodb';
+import type { Platform } from '../../src/main/platform';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * CONTRACT §2: a revoked key is refused by every API process within 1 s. Each API process follows
+ * the credential-changes log (one `_id` lookup every 200 ms) instead of re-reading every key it
+ * caches twice a second; revocations and tier changes made by another process reach it there.
+ */
+describe('keys cached across processes, kept current by the credential-changes log', () => {
+  let here: Platform;
+  let elsewhere: Platform;
+
+  beforeAll(async () => {
+    here = await startTestPlatform({ roles: { api: true, worker: false } });
+    elsewhere = await startTestPlatform({ sameAs: here, roles: { api: true, worker: false } });
+  });
+  afterAll(async () => {
+    await elsewhere?.stop();
+    await here?.stop();
+  });
+
+  it('a key in use is not read from the store again while the log is followed', async () => {
+    const { key } = await createAccountWithKey(here, { tier: 'enterprise' });
+    const api = apiClient(here, key);
+    expect((await api.get('/api/v1/webhooks/endpoints')).status).toBe(200);
+    const reads: string[] = [];
+    const count = (e: CommandStartedEvent) => {
+      const collection = String((e.command as Record<string, unknown>)[e.commandName]);
+      if (collection === 'api_keys' || collection === 'accounts') reads.push(`${e.commandName} ${collection}`);
+    };
+    here.mongo.on('commandStarted', count);
+    try {
+      for (let i = 0; i < 25; i++) {
+        expect((await api.get('/api/v1/webhooks/endpoints')).status).toBe(200);
+        await sleep(100);
+      }
+    } finally {
+      here.mongo.off('commandStarted', count);
+    }
+    expect(reads).toEqual([]); // 2.5 s of calls; without the log: a key and an account read every 0.5 s
+  });
+
+  it('a key cached here for more than 1 s and revoked in another process is refused here within 1 s', async () => {
+    const { key, keyId } = await createAccountWithKey(here);
+    const api = apiClient(here, key);
+    for (let i = 0; i < 12; i++) {
+      expect((await api.get('/api/v1/webhooks/endpoints')).status).toBe(200);
+      await sleep(100);
+    }
+    await elsewhere.services.accounts.revokeKey(keyId);
+    const revokedAt = Date.now();
+    const refused = await eventually(async () => {
+      const res = await api.get('/api/v1/webhooks/endpoints');
+      return res.status === 401 ? res : undefined;
+    }, 1_000, 20);
+    expect(Date.now() - revokedAt).toBeLessThanOrEqual(1_000);
+    expect(refused.body).toMatchObject({ code: 'revoked_api_key' });
+  });
+
+  it('a tier set in another process applies here within 1 s to a key cached for longer', async () => {
+    const { key, accountId } = await createAccountWithKey(here, { tier: 'free' });
+    const api = apiClient(here, key);
+    for (let i = 0; i < 12; i++) {
+      expect((await api.get('/api/v1/webhooks/endpoints')).headers.get('x-quota-limit')).toBe('500');
+      await sleep(100);
+    }
+    await elsewhere.services.accounts.setTier(accountId, 'enterprise');
+    const setAt = Date.now();
+    await eventually(async () => (await api.get('/api/v1/webhooks/endpoints')).headers.get('x-quota-limit') === 'unlimited', 1_000, 20);
+    expect(Date.now() - setAt).toBeLessThanOrEqual(1_000);
+  });
+});

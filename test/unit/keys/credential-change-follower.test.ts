@@ -1,0 +1,79 @@
+import type { CredentialChange } from '../../../src/persistence/credential-changes';
+import { CredentialChangeFollower, CredentialChangeLog } from '../../../src/services/credential-change-follower';
+
+/** An in-memory log with the persistence module's shape; `fail` makes its reads throw. */
+function fakeLog(initial: CredentialChange[] = []) {
+  const entries = [...initial];
+  let fail = false;
+  const log: CredentialChangeLog = {
+    end: async () => {
+      if (fail) throw new Error('store down');
+      return entries.length;
+    },
+    after: async (n, max = 100) => {
+      if (fail) throw new Error('store down');
+      return entries.slice(n, n + max).map((c, i) => ({ ...c, n: n + i + 1 }));
+    },
+  };
+  return { log, append: (c: CredentialChange) => entries.push(c), setFail: (v: boolean) => (fail = v) };
+}
+
+function follower(log: CredentialChangeLog) {
+  let now = 1_000;
+  const applied: CredentialChange[] = [];
+  const f = new CredentialChangeFollower(log, (c) => applied.push(c), { now: () => now });
+  return { f, applied, advance: (ms: number) => (now += ms) };
+}
+
+const revoked = (hash: string): CredentialChange => ({ kind: 'key_revoked', key_hash: hash });
+
+describe('CredentialChangeFollower', () => {
+  it('starts at the end of the log: changes from before this process started concern nothing it caches', async () => {
+    const store = fakeLog([revoked('old')]);
+    const { f, applied } = follower(store.log);
+    await f.pollOnce();
+    await f.pollOnce();
+    expect(applied).toEqual([]);
+  });
+
+  it('applies every change logged after it started, oldest first, once', async () => {
+    const store = fakeLog();
+    const { f, applied } = follower(store.log);
+    await f.pollOnce();
+    store.append(revoked('a'));
+    store.append({ kind: 'tier_set', account_id: 'acct_1' });
+    await f.pollOnce();
+    await f.pollOnce();
+    expect(applied).toEqual([{ kind: 'key_revoked', key_hash: 'a', n: 1 }, { kind: 'tier_set', account_id: 'acct_1', n: 2 }]);
+  });
+
+  it('reads a backlog longer than one batch within the same poll', async () => {
+    const store = fakeLog();
+    const { f, applied } = follower(store.log);
+    await f.pollOnce();
+    for (let i = 0; i < 250; i++) store.append(revoked(`k${i}`));
+    await f.pollOnce();
+    expect(applied).toHaveLength(250);
+  });
+
+  it('is covered since the start of its last complete poll, and not at all before the first', async () => {
+    const store = fakeLog();
+    const { f, advance } = follower(store.log);
+    expect(f.coveredSince()).toBeNull();
+    await f.pollOnce();
+    expect(f.coveredSince()).toBe(1_000);
+    advance(200);
+    await f.pollOnce();
+    expect(f.coveredSince()).toBe(1_200);
+  });
+
+  it('a failed poll promises nothing new: coveredSince stays where the last complete poll left it', async () => {
+    const store = fakeLog();
+    const { f, advance } = follower(store.log);
+    await f.pollOnce();
+    store.setFail(true);
+    advance(200);
+    await expect(f.pollOnce()).rejects.toThrow('store down');
+    expect(f.coveredSince()).toBe(1_000);
+  });
+});
