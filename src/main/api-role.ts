@@ -47,7 +47,7 @@ export interface ApiRole {
 
 /** The API role: the HTTP server (API, docs, dashboard), the instance lease and the crash-recovery sweep. */
 export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps): Promise<ApiRole> {
-  const { authenticator, credentialChanges, limiter, lease, outbox, recovery } = services;
+  const { authenticator, invalidations, limiter, lease, outbox, recovery } = services;
   const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger);
   const registry = createRegistry();
   let document: object | undefined;
@@ -84,8 +84,8 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   // The lease exists before the first ingest; on stop (after the server closed) the outbox
   // drains and the lease is released, or left to expire so another process recovers the rest.
   await lease.start();
-  // Revocations and tier changes made by other processes reach the key cache through this log.
-  await credentialChanges.start();
+  // Revoked keys, tiers and endpoints changed by other processes reach this process's caches through this log.
+  await invalidations.start();
   setDispatchBacklogSource(async () => outbox.backlog);
   const app = createApp({
     logger,
@@ -103,7 +103,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
       s.once('error', reject);
     });
   } catch (err) {
-    await credentialChanges.stop();
+    await invalidations.stop();
     await lease.stop({ release: await outbox.drain(10_000) });
     throw err;
   }
@@ -123,7 +123,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
           server.close(() => resolve());
           server.closeIdleConnections();
         });
-        await credentialChanges.stop();
+        await invalidations.stop();
         const drained = await outbox.drain(10_000);
         await lease.stop({ release: drained });
       }

@@ -8,7 +8,7 @@ import type { Logger } from '../infra/logger';
 import { Accounts } from '../persistence/accounts';
 import { ApiInstances } from '../persistence/api-instances';
 import { ApiKeys } from '../persistence/api-keys';
-import { CredentialChanges } from '../persistence/credential-changes';
+import { CacheInvalidations } from '../persistence/cache-invalidations';
 import { BlockLimiter } from '../persistence/block-limiter';
 import { Deliveries } from '../persistence/deliveries';
 import { EndpointHealthLog } from '../persistence/endpoint-health-log';
@@ -26,7 +26,7 @@ import { DeliveryStartWindow } from '../services/delivery-start-window';
 import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
-import { CredentialChangeFollower } from '../services/credential-change-follower';
+import { CacheInvalidationFollower } from '../services/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
 import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
@@ -35,7 +35,7 @@ import { RecoveryScheduler } from '../temporal/recovery-scheduler';
 export interface Repositories {
   accounts: Accounts;
   apiKeys: ApiKeys;
-  credentialChanges: CredentialChanges;
+  cacheInvalidations: CacheInvalidations;
   endpoints: Endpoints;
   endpointHealth: EndpointHealthLog;
   events: Events;
@@ -49,8 +49,8 @@ export interface Repositories {
 export interface Services {
   accounts: AccountService;
   authenticator: KeyAuthenticator;
-  /** Follows the credential-changes log for the authenticator's cache (started by the API role). */
-  credentialChanges: CredentialChangeFollower;
+  /** Follows the cache-invalidations log for the key and endpoint caches (started by the API role). */
+  invalidations: CacheInvalidationFollower;
   limiter: LimitAdmitter & { close(): Promise<void> };
   endpoints: EndpointService;
   events: EventService;
@@ -68,7 +68,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<
   const repositories: Repositories = {
     accounts: new Accounts(db),
     apiKeys: new ApiKeys(db),
-    credentialChanges: new CredentialChanges(db),
+    cacheInvalidations: new CacheInvalidations(db),
     endpoints: new Endpoints(db),
     endpointHealth: new EndpointHealthLog(db),
     events: new Events(db),
@@ -102,10 +102,17 @@ export interface ServiceDeps {
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
 export function buildServices({ config, logger, temporal, repositories, secretBox, dnsLookup, eagerWorkflowStart, clock }: ServiceDeps): Services {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart });
-  const credentialChanges = new CredentialChangeFollower(repositories.credentialChanges, (change) => authenticator.apply(change), {
-    onError: (err) => logger.warn({ err }, 'could not read the credential-changes log; keys are re-read every 0.5 s until it answers'),
-  });
-  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, changes: credentialChanges });
+  // What other processes change (revoked keys, tiers, endpoints) reaches this process's caches through one log.
+  const invalidations = new CacheInvalidationFollower(
+    repositories.cacheInvalidations,
+    (invalidation) => {
+      authenticator.apply(invalidation);
+      endpointsCache.apply(invalidation);
+    },
+    { onError: (err) => logger.warn({ err }, 'could not read the cache-invalidations log; caches fall back to short TTLs until it answers') },
+  );
+  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, invalidations });
+  const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, invalidations });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
 
   // The delivery outbox: accepted events on their way to workflow starts. Only a process whose
@@ -131,11 +138,10 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     self: lease,
     logger,
   });
-  const endpointsCache = new AccountEndpointsCache(repositories.endpoints);
   return {
     accounts: new AccountService(repositories.accounts, repositories.apiKeys, (hash) => authenticator.invalidate(hash)),
     authenticator,
-    credentialChanges,
+    invalidations,
     limiter,
     endpoints: new EndpointService({
       endpoints: repositories.endpoints,

@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { Tier } from '../domain/limits/tiers';
-import { CredentialChanges } from './credential-changes';
+import { CacheInvalidations } from './cache-invalidations';
 
 export interface AccountDoc {
   _id: string;
@@ -11,14 +11,14 @@ export interface AccountDoc {
   password_hash?: string;
 }
 
-/** `accounts`: one per customer; email is unique (stored lower-cased). A tier change is logged for the processes that cache keys (credential-changes.ts). */
+/** `accounts`: one per customer; email is unique (stored lower-cased). A tier change is logged for the processes that cache keys (cache-invalidations.ts). */
 export class Accounts {
   private readonly col: Collection<AccountDoc>;
-  private readonly changes: CredentialChanges;
+  private readonly invalidations: CacheInvalidations;
 
   constructor(db: Db) {
     this.col = db.collection<AccountDoc>('accounts');
-    this.changes = new CredentialChanges(db);
+    this.invalidations = new CacheInvalidations(db);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -47,7 +47,7 @@ export class Accounts {
   async setTier(id: string, tier: Tier): Promise<AccountDoc | null> {
     const result = await this.col.updateOne({ _id: id }, { $set: { tier } });
     if (result.matchedCount === 0) return null;
-    await this.changes.append({ kind: 'tier_set', account_id: id }, new Date());
+    await this.invalidations.append({ kind: 'tier_set', account_id: id }, new Date());
     return this.findById(id);
   }
 }

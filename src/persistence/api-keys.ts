@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { Product } from '../domain/keys/products';
-import { CredentialChanges } from './credential-changes';
+import { CacheInvalidations } from './cache-invalidations';
 
 export interface ApiKeyDoc {
   _id: string;
@@ -17,16 +17,16 @@ export interface ApiKeyDoc {
 
 /**
  * `api_keys`: looked up by hash (unique index) when a process meets a key it has not cached.
- * A revocation is also written to the credential-changes log, which every API process follows
- * to drop its cached copy (credential-changes.ts).
+ * A revocation is also written to the cache-invalidations log, which every API process follows
+ * to drop its cached copy (cache-invalidations.ts).
  */
 export class ApiKeys {
   private readonly col: Collection<ApiKeyDoc>;
-  private readonly changes: CredentialChanges;
+  private readonly invalidations: CacheInvalidations;
 
   constructor(db: Db) {
     this.col = db.collection<ApiKeyDoc>('api_keys');
-    this.changes = new CredentialChanges(db);
+    this.invalidations = new CacheInvalidations(db);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -60,7 +60,7 @@ export class ApiKeys {
     const existing = await this.col.findOne(filter);
     if (!existing) return null;
     if (!existing.revoked_at) await this.col.updateOne({ _id: id, revoked_at: null }, { $set: { revoked_at: at } });
-    await this.changes.append({ kind: 'key_revoked', key_hash: existing.hash }, at);
+    await this.invalidations.append({ kind: 'key_revoked', key_hash: existing.hash }, at);
     return this.col.findOne({ _id: id });
   }
 }

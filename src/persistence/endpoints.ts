@@ -1,5 +1,6 @@
 import { Collection, Db, Filter } from 'mongodb';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
+import { CacheInvalidations } from './cache-invalidations';
 
 export interface EndpointDoc {
   _id: string;
@@ -21,13 +22,17 @@ export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'desc
 /**
  * `endpoints`. Reads by id are plain `{_id}` lookups (the only filter the embedded FerretDB
  * answers from an index) and the owner is checked here, so another account's endpoint is
- * simply not found. Listing by account scans on FerretDB and uses the index on MongoDB.
+ * simply not found. Listing by account is an index search on both stores (mongo.ts). Every
+ * write is followed by an entry in the cache-invalidations log, which every process's cache of
+ * account endpoint lists follows (account-endpoints-cache.ts).
  */
 export class Endpoints {
   private readonly col: Collection<EndpointDoc>;
+  private readonly invalidations: CacheInvalidations;
 
   constructor(db: Db) {
     this.col = db.collection<EndpointDoc>('endpoints');
+    this.invalidations = new CacheInvalidations(db);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -36,6 +41,7 @@ export class Endpoints {
 
   async insert(doc: EndpointDoc): Promise<void> {
     await this.col.insertOne(doc);
+    await this.invalidations.append({ kind: 'endpoints_changed', account_id: doc.account_id });
   }
 
   async find(accountId: string, id: string): Promise<EndpointDoc | null> {
@@ -64,12 +70,14 @@ export class Endpoints {
   /** `current` is the document the caller just read (and checked the owner of). */
   async update(current: EndpointDoc, changes: EndpointChanges, at: Date): Promise<EndpointDoc> {
     await this.col.updateOne({ _id: current._id }, { $set: { ...changes, updated_at: at } });
+    await this.invalidations.append({ kind: 'endpoints_changed', account_id: current.account_id });
     return { ...current, ...changes, updated_at: at };
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
     if (!(await this.find(accountId, id))) return false;
     const result = await this.col.deleteOne({ _id: id });
+    await this.invalidations.append({ kind: 'endpoints_changed', account_id: accountId });
     return result.deletedCount === 1;
   }
 }

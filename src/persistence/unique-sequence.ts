@@ -7,7 +7,7 @@ import { isDuplicateKeyError } from './mongo';
  * "exactly one of concurrent writers wins" is an insert whose `_id` names the thing claimed, and
  * "where has this sequence got to" is a probe by `_id` (the only lookup answered from an index,
  * see mongo.ts). Used by event ids, burst windows, limit block logs, idempotency records,
- * delivery rounds, invite redemptions, endpoint health logs and the credential-changes log. On real MongoDB, conditional updates could replace it.
+ * delivery rounds, invite redemptions, endpoint health logs and the cache-invalidations log. On real MongoDB, conditional updates could replace it.
  */
 
 /** Member `n` of the sequence `scope`: its `_id`. */

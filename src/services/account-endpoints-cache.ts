@@ -1,33 +1,60 @@
+import type { Invalidation } from '../persistence/cache-invalidations';
 import type { EndpointDoc, Endpoints } from '../persistence/endpoints';
+import { FollowedLog, isFollowed } from './cache-invalidation-follower';
 
 /**
- * How long an ingest may use a cached list of an account's enabled endpoints. Changes made
- * through this process invalidate it at once; changes made through another API process
- * reach ingests here within this time.
+ * How long an ingest may use a cached list of an account's enabled endpoints while this process
+ * is not following the cache-invalidations log (before its first read, or while reads fail).
+ * Changes made through this process invalidate it at once.
  */
 export const ENDPOINTS_CACHE_TTL_MS = 1_000;
+/**
+ * While the log is followed, a change made through any process reaches the cache within a poll
+ * (cache-invalidation-follower.ts); the list is read again after this long only as a safety net.
+ */
+export const ENDPOINTS_CACHE_FOLLOWED_TTL_MS = 30_000;
+
+export interface AccountEndpointsCacheDeps {
+  endpoints: Endpoints;
+  now?: () => number;
+  invalidations?: FollowedLog;
+}
 
 /**
- * Every ingest needs the account's enabled endpoints. Listing by account is a scan on the
- * embedded store (only `{_id}` reads are indexed there), so it is done at most once a
- * second per account and process rather than once per event.
+ * Every ingest needs the account's enabled endpoints: one list query per account when it is
+ * not cached, so that an ingest's store round trips stay three (README "Store budget").
  */
 export class AccountEndpointsCache {
   private readonly entries = new Map<string, { at: number; endpoints: Promise<EndpointDoc[]> }>();
+  private readonly now: () => number;
 
-  constructor(private readonly endpoints: Endpoints, private readonly now: () => number = Date.now) {}
+  constructor(private readonly deps: AccountEndpointsCacheDeps) {
+    this.now = deps.now ?? Date.now;
+  }
 
   enabled(accountId: string): Promise<EndpointDoc[]> {
     const hit = this.entries.get(accountId);
-    if (hit && this.now() - hit.at < ENDPOINTS_CACHE_TTL_MS) return hit.endpoints;
+    const now = this.now();
+    if (hit) {
+      const age = now - hit.at;
+      if (age < ENDPOINTS_CACHE_TTL_MS || (age < ENDPOINTS_CACHE_FOLLOWED_TTL_MS && isFollowed(this.deps.invalidations, now))) return hit.endpoints;
+    }
     if (this.entries.size > 10_000) this.entries.clear();
-    const endpoints = this.endpoints.listEnabled(accountId);
-    this.entries.set(accountId, { at: this.now(), endpoints });
-    endpoints.catch(() => this.entries.delete(accountId));
+    const endpoints = this.deps.endpoints.listEnabled(accountId);
+    const entry = { at: now, endpoints };
+    this.entries.set(accountId, entry);
+    endpoints.catch(() => {
+      if (this.entries.get(accountId) === entry) this.entries.delete(accountId);
+    });
     return endpoints;
   }
 
   invalidate(accountId: string): void {
     this.entries.delete(accountId);
+  }
+
+  /** One entry of the cache-invalidations log. */
+  apply(invalidation: Invalidation): void {
+    if (invalidation.kind === 'endpoints_changed') this.invalidate(invalidation.account_id);
   }
 }

@@ -2,7 +2,8 @@ import { DomainError } from '../domain/errors';
 import { parseApiKey } from '../domain/keys/api-key';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
-import type { CredentialChange } from '../persistence/credential-changes';
+import type { Invalidation } from '../persistence/cache-invalidations';
+import { FollowedLog, isFollowed } from './cache-invalidation-follower';
 
 export interface Principal {
   key: ApiKeyDoc;
@@ -11,7 +12,7 @@ export interface Principal {
 
 /**
  * How long a process trusts a cached key lookup without looking again, when it is not following
- * the credential-changes log (before the first poll, or while polls fail). A revocation made in
+ * the cache-invalidations log (before the first poll, or while polls fail). A revocation made in
  * another process (CLI, dashboard on another API instance) takes effect here within
  * KEY_CACHE_MAX_STALE_MS; the revoking process invalidates its own entry at once.
  */
@@ -24,17 +25,11 @@ export const KEY_CACHE_TTL_MS = 500;
  */
 export const KEY_CACHE_MAX_STALE_MS = 900;
 /**
- * While the process follows the credential-changes log, a key is kept this long: revocations and
+ * While the process follows the cache-invalidations log, a key is kept this long: revocations and
  * tier changes reach it through the log (dropped within a poll), and this re-read is only the
  * safety net for a change the log missed (a crash between writing a key and logging it).
  */
 export const KEY_CACHE_FOLLOWED_TTL_MS = 30_000;
-/**
- * The log counts as followed while its last complete poll started less than this long ago. A
- * revocation is logged right after the key is written, so one logged before that poll was applied;
- * one logged later is at most this old (plus the logging write) when the cache is still trusted.
- */
-export const FOLLOW_MAX_LAG_MS = 600;
 const MAX_CACHED_KEYS = 10_000;
 
 interface CacheEntry {
@@ -43,17 +38,12 @@ interface CacheEntry {
   at: number;
 }
 
-/** Where the cache learns that the credential-changes log has been applied up to an instant (credential-change-follower.ts). */
-export interface FollowedChanges {
-  coveredSince(): number | null;
-}
-
 export interface KeyAuthenticatorDeps {
   keys: ApiKeys;
   accounts: Accounts;
   now?: () => number;
-  /** With it, cached keys live KEY_CACHE_FOLLOWED_TTL_MS while the log is followed; without, KEY_CACHE_TTL_MS. */
-  changes?: FollowedChanges;
+  /** The cache-invalidations log: while it is followed, cached keys live KEY_CACHE_FOLLOWED_TTL_MS; otherwise KEY_CACHE_TTL_MS. */
+  invalidations?: FollowedLog;
 }
 
 export class KeyAuthenticator {
@@ -97,10 +87,10 @@ export class KeyAuthenticator {
     this.epoch++;
   }
 
-  /** One entry of the credential-changes log. */
-  apply(change: CredentialChange): void {
-    if (change.kind === 'key_revoked') this.invalidate(change.key_hash);
-    else this.invalidateAccount(change.account_id);
+  /** One entry of the cache-invalidations log. */
+  apply(invalidation: Invalidation): void {
+    if (invalidation.kind === 'key_revoked') this.invalidate(invalidation.key_hash);
+    else if (invalidation.kind === 'tier_set') this.invalidateAccount(invalidation.account_id);
   }
 
   private lookup(hash: string): Promise<Principal | null> {
@@ -120,8 +110,7 @@ export class KeyAuthenticator {
   }
 
   private followed(now: number): boolean {
-    const covered = this.deps.changes?.coveredSince();
-    return covered != null && now - covered < FOLLOW_MAX_LAG_MS;
+    return isFollowed(this.deps.invalidations, now);
   }
 
   private refresh(hash: string, known: Principal | null): Promise<Principal | null> {

@@ -61,7 +61,7 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       health,
       scheduler,
       secretBox,
-      cache: new AccountEndpointsCache(endpoints),
+      cache: new AccountEndpointsCache({ endpoints }),
       options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 10, autoDisableAfterMs: PERIOD },
       clock: () => new Date(temporalNow),
     });

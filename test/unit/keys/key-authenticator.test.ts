@@ -1,7 +1,8 @@
 import { generateApiKey, hashApiKey, parseApiKey } from '../../../src/domain/keys/api-key';
 import type { AccountDoc, Accounts } from '../../../src/persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../../../src/persistence/api-keys';
-import { bearerToken, FOLLOW_MAX_LAG_MS, KEY_CACHE_FOLLOWED_TTL_MS, KEY_CACHE_MAX_STALE_MS, KEY_CACHE_TTL_MS, KeyAuthenticator } from '../../../src/services/key-authenticator';
+import { FOLLOW_MAX_LAG_MS } from '../../../src/services/cache-invalidation-follower';
+import { bearerToken, KEY_CACHE_FOLLOWED_TTL_MS, KEY_CACHE_MAX_STALE_MS, KEY_CACHE_TTL_MS, KeyAuthenticator } from '../../../src/services/key-authenticator';
 
 /** Fake repositories with a controllable delay, counting their queries; like a driver, they return fresh copies. */
 function fakeStore() {
@@ -72,12 +73,12 @@ function setup() {
   return { store, auth, advance: (ms: number) => (now += ms) };
 }
 
-/** An authenticator whose process follows the credential-changes log; `poll()` marks a complete poll now. */
+/** An authenticator whose process follows the cache-invalidations log; `poll()` marks a complete poll now. */
 function followingSetup() {
   const store = fakeStore();
   let now = 1_000_000;
   let covered: number | null = null;
-  const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => now, changes: { coveredSince: () => covered } });
+  const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => now, invalidations: { coveredSince: () => covered } });
   return {
     store,
     auth,
@@ -195,7 +196,7 @@ describe('KeyAuthenticator', () => {
   });
 });
 
-describe('KeyAuthenticator following the credential-changes log', () => {
+describe('KeyAuthenticator following the cache-invalidations log', () => {
   it('keeps a key past the 1 s bound without reading it again while the log is followed', async () => {
     const { store, auth, advance, poll } = followingSetup();
     const { key } = store.add();

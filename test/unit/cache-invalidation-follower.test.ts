@@ -1,11 +1,11 @@
-import type { CredentialChange } from '../../../src/persistence/credential-changes';
-import { CredentialChangeFollower, CredentialChangeLog } from '../../../src/services/credential-change-follower';
+import type { Invalidation } from '../../src/persistence/cache-invalidations';
+import { CacheInvalidationFollower, FOLLOW_MAX_LAG_MS, InvalidationLog, isFollowed } from '../../src/services/cache-invalidation-follower';
 
 /** An in-memory log with the persistence module's shape; `fail` makes its reads throw. */
-function fakeLog(initial: CredentialChange[] = []) {
+function fakeLog(initial: Invalidation[] = []) {
   const entries = [...initial];
   let fail = false;
-  const log: CredentialChangeLog = {
+  const log: InvalidationLog = {
     end: async () => {
       if (fail) throw new Error('store down');
       return entries.length;
@@ -15,19 +15,19 @@ function fakeLog(initial: CredentialChange[] = []) {
       return entries.slice(n, n + max).map((c, i) => ({ ...c, n: n + i + 1 }));
     },
   };
-  return { log, append: (c: CredentialChange) => entries.push(c), setFail: (v: boolean) => (fail = v) };
+  return { log, append: (c: Invalidation) => entries.push(c), setFail: (v: boolean) => (fail = v) };
 }
 
-function follower(log: CredentialChangeLog) {
+function follower(log: InvalidationLog) {
   let now = 1_000;
-  const applied: CredentialChange[] = [];
-  const f = new CredentialChangeFollower(log, (c) => applied.push(c), { now: () => now });
+  const applied: Invalidation[] = [];
+  const f = new CacheInvalidationFollower(log, (c) => applied.push(c), { now: () => now });
   return { f, applied, advance: (ms: number) => (now += ms) };
 }
 
-const revoked = (hash: string): CredentialChange => ({ kind: 'key_revoked', key_hash: hash });
+const revoked = (hash: string): Invalidation => ({ kind: 'key_revoked', key_hash: hash });
 
-describe('CredentialChangeFollower', () => {
+describe('CacheInvalidationFollower', () => {
   it('starts at the end of the log: changes from before this process started concern nothing it caches', async () => {
     const store = fakeLog([revoked('old')]);
     const { f, applied } = follower(store.log);
@@ -65,6 +65,13 @@ describe('CredentialChangeFollower', () => {
     advance(200);
     await f.pollOnce();
     expect(f.coveredSince()).toBe(1_200);
+  });
+
+  it('counts as followed only while its last complete poll started less than FOLLOW_MAX_LAG_MS ago', () => {
+    expect(isFollowed({ coveredSince: () => null }, 5_000)).toBe(false);
+    expect(isFollowed({ coveredSince: () => 5_000 - FOLLOW_MAX_LAG_MS + 1 }, 5_000)).toBe(true);
+    expect(isFollowed({ coveredSince: () => 5_000 - FOLLOW_MAX_LAG_MS }, 5_000)).toBe(false);
+    expect(isFollowed(undefined, 5_000)).toBe(false);
   });
 
   it('a failed poll promises nothing new: coveredSince stays where the last complete poll left it', async () => {

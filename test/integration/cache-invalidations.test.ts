@@ -6,10 +6,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * CONTRACT §2: a revoked key is refused by every API process within 1 s. Each API process follows
- * the credential-changes log (one `_id` lookup every 200 ms) instead of re-reading every key it
- * caches twice a second; revocations and tier changes made by another process reach it there.
+ * the cache-invalidations log (one `_id` lookup every 200 ms) instead of re-reading every key it
+ * caches twice a second, and every account's endpoint list every second; revocations, tier and
+ * endpoint changes made by another process reach it there.
  */
-describe('keys cached across processes, kept current by the credential-changes log', () => {
+describe('keys and endpoint lists cached across processes, kept current by the cache-invalidations log', () => {
   let here: Platform;
   let elsewhere: Platform;
 
@@ -41,6 +42,30 @@ describe('keys cached across processes, kept current by the credential-changes l
       here.mongo.off('commandStarted', count);
     }
     expect(reads).toEqual([]); // 2.5 s of calls; without the log: a key and an account read every 0.5 s
+  });
+
+  it('ingests here route to an endpoint created, and stop routing to one disabled, in another process within 1 s', async () => {
+    const { key, accountId } = await createAccountWithKey(here);
+    const api = apiClient(here, key);
+    const destinations = async () => {
+      const res = await api.post('/api/v1/webhooks/events', { type: 'order.paid', data: {} });
+      expect(res.status).toBe(202);
+      return res.body.destinations as number;
+    };
+    for (let i = 0; i < 12; i++) {
+      expect(await destinations()).toBe(0); // the account's (empty) endpoint list is cached here
+      await sleep(100);
+    }
+    const created = await elsewhere.services.endpoints.create(accountId, { url: 'https://127.0.0.1:1/hook' });
+    const createdAt = Date.now();
+    await eventually(async () => (await destinations()) === 1, 1_000, 20);
+    expect(Date.now() - createdAt).toBeLessThanOrEqual(1_000);
+
+    await sleep(1_200);
+    await elsewhere.services.endpoints.update(accountId, created.id, { disabled: true });
+    const disabledAt = Date.now();
+    await eventually(async () => (await destinations()) === 0, 1_000, 20);
+    expect(Date.now() - disabledAt).toBeLessThanOrEqual(1_000);
   });
 
   it('a key cached here for more than 1 s and revoked in another process is refused here within 1 s', async () => {

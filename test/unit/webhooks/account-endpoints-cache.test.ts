@@ -1,0 +1,71 @@
+import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
+import { AccountEndpointsCache, ENDPOINTS_CACHE_FOLLOWED_TTL_MS, ENDPOINTS_CACHE_TTL_MS } from '../../../src/services/account-endpoints-cache';
+
+function setup(options: { followed: boolean }) {
+  let now = 1_000_000;
+  let covered: number | null = null;
+  const reads: string[] = [];
+  const endpoints = {
+    listEnabled: async (accountId: string) => {
+      reads.push(accountId);
+      return [{ _id: `ep_${reads.length}`, account_id: accountId } as EndpointDoc];
+    },
+  } as unknown as Endpoints;
+  const cache = new AccountEndpointsCache({ endpoints, now: () => now, invalidations: options.followed ? { coveredSince: () => covered } : undefined });
+  return {
+    cache,
+    reads,
+    advance: (ms: number) => (now += ms),
+    poll: () => (covered = now),
+  };
+}
+
+describe('AccountEndpointsCache', () => {
+  it('reads an account’s endpoints once per TTL when the invalidations log is not followed', async () => {
+    const { cache, reads, advance } = setup({ followed: false });
+    await cache.enabled('acct_1');
+    advance(ENDPOINTS_CACHE_TTL_MS - 1);
+    await cache.enabled('acct_1');
+    expect(reads).toEqual(['acct_1']);
+    advance(1);
+    await cache.enabled('acct_1');
+    expect(reads).toEqual(['acct_1', 'acct_1']);
+  });
+
+  it('keeps the list while the log is followed, and drops it when the log names the account', async () => {
+    const { cache, reads, advance, poll } = setup({ followed: true });
+    poll();
+    await cache.enabled('acct_1');
+    await cache.enabled('acct_2');
+    for (let t = 0; t < 10_000; t += 200) {
+      advance(200);
+      poll();
+      await cache.enabled('acct_1');
+    }
+    expect(reads).toEqual(['acct_1', 'acct_2']);
+    cache.apply({ kind: 'endpoints_changed', account_id: 'acct_1' });
+    cache.apply({ kind: 'key_revoked', key_hash: 'h' });
+    expect((await cache.enabled('acct_1'))[0]._id).toBe('ep_3');
+    await cache.enabled('acct_2');
+    expect(reads).toEqual(['acct_1', 'acct_2', 'acct_1']);
+  });
+
+  it('reads again after ENDPOINTS_CACHE_FOLLOWED_TTL_MS even while followed (a change the log missed)', async () => {
+    const { cache, reads, advance, poll } = setup({ followed: true });
+    poll();
+    await cache.enabled('acct_1');
+    advance(ENDPOINTS_CACHE_FOLLOWED_TTL_MS);
+    poll();
+    await cache.enabled('acct_1');
+    expect(reads).toEqual(['acct_1', 'acct_1']);
+  });
+
+  it('falls back to the short TTL when the log has not been read lately', async () => {
+    const { cache, reads, advance, poll } = setup({ followed: true });
+    poll();
+    await cache.enabled('acct_1');
+    advance(ENDPOINTS_CACHE_TTL_MS); // no poll since
+    await cache.enabled('acct_1');
+    expect(reads).toEqual(['acct_1', 'acct_1']);
+  });
+});
