@@ -96,7 +96,7 @@ export interface ServiceDeps {
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
 export function buildServices({ config, logger, temporal, repositories, secretBox, dnsLookup, eagerWorkflowStart, clock }: ServiceDeps): Services {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart });
-  const authenticator = new KeyAuthenticator(repositories.apiKeys, repositories.accounts);
+  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
 
   // The delivery outbox: accepted events on their way to workflow starts. Only a process whose
@@ -124,7 +124,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   });
   const endpointsCache = new AccountEndpointsCache(repositories.endpoints);
   return {
-    accounts: new AccountService(repositories.accounts, repositories.apiKeys, (hash) => authenticator.invalidate(hash)),
+    accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, onRevoked: (hash) => authenticator.invalidate(hash) }),
     authenticator,
     limiter,
     endpoints: new EndpointService({

@@ -29,6 +29,14 @@ interface CacheEntry {
   at: number;
 }
 
+/** What a KeyAuthenticator is built from. */
+export interface KeyAuthenticatorDeps {
+  keys: ApiKeys;
+  accounts: Accounts;
+  /** Milliseconds, for the cache's ages. */
+  now?: () => number;
+}
+
 export class KeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
   /** One lookup at a time per key hash; concurrent calls share it. */
@@ -36,11 +44,11 @@ export class KeyAuthenticator {
   /** Bumped by invalidate(): a lookup that started before a revocation must not refill the cache. */
   private readonly generations = new Map<string, number>();
 
-  constructor(
-    private readonly keys: ApiKeys,
-    private readonly accounts: Accounts,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly now: () => number;
+
+  constructor(private readonly deps: KeyAuthenticatorDeps) {
+    this.now = deps.now ?? Date.now;
+  }
 
   /** Resolves a raw key string; every failure is the same 401 so nothing is revealed about which keys exist. */
   async authenticate(rawKey: string | undefined): Promise<Principal> {
@@ -95,11 +103,11 @@ export class KeyAuthenticator {
   /** A key seen before is re-read by its id (a primary-key lookup); a new one is found by its hash. */
   private async fetch(hash: string, known: Principal | null): Promise<Principal | null> {
     if (known) {
-      const [key, account] = await Promise.all([this.keys.findById(known.key._id), this.accounts.findById(known.account._id)]);
+      const [key, account] = await Promise.all([this.deps.keys.findById(known.key._id), this.deps.accounts.findById(known.account._id)]);
       if (key && key.hash === hash && account && key.account_id === account._id) return { key, account };
     }
-    const key = await this.keys.findByHash(hash);
-    const account = key ? await this.accounts.findById(key.account_id) : null;
+    const key = await this.deps.keys.findByHash(hash);
+    const account = key ? await this.deps.accounts.findById(key.account_id) : null;
     return key && account ? { key, account } : null;
   }
 }

@@ -69,7 +69,7 @@ function fakeStore() {
 function setup() {
   const store = fakeStore();
   let now = 1_000_000;
-  const auth = new KeyAuthenticator(store.keyRepo, store.accountRepo, () => now);
+  const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => now });
   return { store, auth, advance: (ms: number) => (now += ms) };
 }
 
