@@ -152,7 +152,12 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       scheduler,
       clock,
     }),
-    bulkRecovery: new RecoveryService(repositories.endpoints, repositories.deliveries, new RecoveryScheduler(temporal, config.temporal.taskQueue), clock),
+    bulkRecovery: new RecoveryService({
+      endpoints: repositories.endpoints,
+      deliveries: repositories.deliveries,
+      scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue),
+      clock,
+    }),
     outbox,
     startWindow,
     lease,
