@@ -90,7 +90,7 @@ export async function spawnPlatform(env: NodeJS.ProcessEnv): Promise<PlatformPro
 /** Enterprise accounts, one `weh` key and one endpoint each (spreads the per-account burst limit). */
 export async function createAccounts(mongoUri: string, apiUrl: string, count: number, receiverUrl: string): Promise<string[]> {
   const { client, db } = await connectMongo(mongoUri, 'platform');
-  const service = new AccountService(new Accounts(db), new ApiKeys(db));
+  const service = new AccountService({ accounts: new Accounts(db), keys: new ApiKeys(db) });
   const keys: string[] = [];
   for (let i = 0; i < count; i++) {
     const account = await service.createAccount(`bench-${i}-${Date.now()}@example.test`, 'enterprise');

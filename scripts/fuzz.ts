@@ -38,6 +38,21 @@ const SCHEMATHESIS = path.join(VENV, 'bin', 'schemathesis');
 /** The CLI options used below are those of schemathesis 4. */
 const SCHEMATHESIS_REQUIREMENT = 'schemathesis>=4.3,<5';
 
+/** The schemathesis options a run may override from the environment: [option, variable, default]. */
+const ENV_OPTIONS: ReadonlyArray<readonly [option: string, variable: string, fallback: string]> = [
+  ['--checks', 'FUZZ_CHECKS', 'all'],
+  ['--exclude-checks', 'FUZZ_EXCLUDE_CHECKS', 'positive_data_acceptance'],
+  ['--rate-limit', 'FUZZ_RATE_LIMIT', '2400/m'],
+  ['--phases', 'FUZZ_PHASES', 'examples,coverage,fuzzing,stateful'],
+  ['--max-examples', 'FUZZ_MAX_EXAMPLES', '40'],
+  ['--max-time', 'FUZZ_MAX_TIME', '240'],
+  ['--workers', 'FUZZ_WORKERS', '2'],
+];
+
+function optionsFromEnvironment(): string[] {
+  return ENV_OPTIONS.flatMap(([option, variable, fallback]) => [option, process.env[variable] ?? fallback]);
+}
+
 function log(line: string): void {
   process.stderr.write(`[fuzz] ${line}\n`);
 }
@@ -79,20 +94,7 @@ async function main(): Promise<number> {
       // The cost estimator takes an optional key in x-api-key: with it, its calls get the enterprise burst too.
       '--header',
       `x-api-key: ${key}`,
-      '--checks',
-      process.env.FUZZ_CHECKS ?? 'all',
-      '--exclude-checks',
-      process.env.FUZZ_EXCLUDE_CHECKS ?? 'positive_data_acceptance',
-      '--rate-limit',
-      process.env.FUZZ_RATE_LIMIT ?? '2400/m',
-      '--phases',
-      process.env.FUZZ_PHASES ?? 'examples,coverage,fuzzing,stateful',
-      '--max-examples',
-      process.env.FUZZ_MAX_EXAMPLES ?? '40',
-      '--max-time',
-      process.env.FUZZ_MAX_TIME ?? '240',
-      '--workers',
-      process.env.FUZZ_WORKERS ?? '2',
+      ...optionsFromEnvironment(),
       '--request-timeout',
       '10',
       '--generation-database',

@@ -100,7 +100,7 @@ async function withAccountService<T>(fn: (service: AccountService, invites: Dash
     await keys.ensureIndexes();
     const invites = new DashboardInvites(db);
     await invites.ensureIndexes(expiry);
-    return await fn(new AccountService(accounts, keys), new DashboardInviteService(accounts, invites), config);
+    return await fn(new AccountService({ accounts, keys }), new DashboardInviteService({ accounts, invites }), config);
   } finally {
     expiry.stop();
     await client.close();

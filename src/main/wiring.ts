@@ -139,7 +139,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     logger,
   });
   return {
-    accounts: new AccountService(repositories.accounts, repositories.apiKeys, (hash) => authenticator.invalidate(hash)),
+    accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, onRevoked: (hash) => authenticator.invalidate(hash) }),
     authenticator,
     invalidations,
     limiter,
@@ -168,7 +168,12 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       scheduler,
       clock,
     }),
-    bulkRecovery: new RecoveryService(repositories.endpoints, repositories.deliveries, new RecoveryScheduler(temporal, config.temporal.taskQueue), clock),
+    bulkRecovery: new RecoveryService({
+      endpoints: repositories.endpoints,
+      deliveries: repositories.deliveries,
+      scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue),
+      clock,
+    }),
     outbox,
     startWindow,
     lease,

@@ -35,14 +35,23 @@ export interface CreatedKey extends KeyView {
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 export const MAX_LABEL_LENGTH = 100;
 
+/** What an AccountService is built from. */
+export interface AccountServiceDeps {
+  accounts: Accounts;
+  keys: ApiKeys;
+  /** Tells this process's key cache about a revocation at once. */
+  onRevoked?: (hash: string) => void;
+  clock?: () => Date;
+}
+
 export class AccountService {
-  constructor(
-    private readonly accounts: Accounts,
-    private readonly keys: ApiKeys,
-    /** Tells this process's key cache about a revocation at once. */
-    private readonly onRevoked: (hash: string) => void = () => undefined,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  private readonly onRevoked: (hash: string) => void;
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: AccountServiceDeps) {
+    this.onRevoked = deps.onRevoked ?? (() => undefined);
+    this.clock = deps.clock ?? (() => new Date());
+  }
 
   async createAccount(email: string, tier: string = 'free', passwordHash?: string): Promise<AccountView> {
     const normalized = email.trim().toLowerCase();
@@ -51,7 +60,7 @@ export class AccountService {
     const doc: AccountDoc = { _id: newId('acct'), email: normalized, tier, created_at: this.clock() };
     if (passwordHash) doc.password_hash = passwordHash;
     try {
-      await this.accounts.insert(doc);
+      await this.deps.accounts.insert(doc);
     } catch (err) {
       if (isDuplicateKeyError(err)) throw new DomainError('email_taken', 'An account with this email already exists.');
       throw err;
@@ -60,14 +69,14 @@ export class AccountService {
   }
 
   async getAccount(id: string): Promise<AccountView> {
-    const doc = await this.accounts.findById(id);
+    const doc = await this.deps.accounts.findById(id);
     if (!doc) throw new DomainError('not_found', `Account ${id} not found.`);
     return accountView(doc);
   }
 
   async setTier(accountId: string, tier: string): Promise<AccountView> {
     if (!isTier(tier)) throw new ValidationError(`tier must be one of ${TIER_NAMES.join(', ')}.`, [{ path: 'tier', message: 'Unknown tier' }]);
-    const doc = await this.accounts.setTier(accountId, tier);
+    const doc = await this.deps.accounts.setTier(accountId, tier);
     if (!doc) throw new DomainError('not_found', `Account ${accountId} not found.`);
     return accountView(doc);
   }
@@ -80,7 +89,7 @@ export class AccountService {
     if (trimmed.length === 0 || trimmed.length > MAX_LABEL_LENGTH) {
       throw new ValidationError(`label must be 1 to ${MAX_LABEL_LENGTH} characters.`, [{ path: 'label', message: 'Invalid label' }]);
     }
-    if (!(await this.accounts.findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
+    if (!(await this.deps.accounts.findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
     const key = generateApiKey(product);
     const parsed = parseApiKey(key)!;
     const doc: ApiKeyDoc = {
@@ -94,18 +103,18 @@ export class AccountService {
       created_at: this.clock(),
       revoked_at: null,
     };
-    await this.keys.insert(doc);
+    await this.deps.keys.insert(doc);
     return { ...keyView(doc), key };
   }
 
   async listKeys(accountId: string): Promise<KeyView[]> {
-    if (!(await this.accounts.findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
-    return (await this.keys.listForAccount(accountId)).map(keyView);
+    if (!(await this.deps.accounts.findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
+    return (await this.deps.keys.listForAccount(accountId)).map(keyView);
   }
 
   /** With `accountId`, only that account's key can be revoked (dashboard); without, any (ops CLI). */
   async revokeKey(keyId: string, accountId?: string): Promise<KeyView> {
-    const doc = await this.keys.revoke(keyId, this.clock(), accountId);
+    const doc = await this.deps.keys.revoke(keyId, this.clock(), accountId);
     if (!doc) throw new DomainError('not_found', `Key ${keyId} not found.`);
     this.onRevoked(doc.hash);
     return keyView(doc);

@@ -44,32 +44,39 @@ export interface CreatedInvite {
   expires_at: string;
 }
 
+/** What a DashboardInviteService is built from. */
+export interface DashboardInviteServiceDeps {
+  accounts: Accounts;
+  invites: DashboardInvites;
+  clock?: () => Date;
+}
+
 /**
  * One-time links to set a dashboard password for an account made with the ops CLI (which has
  * none, and whose email sign-up refuses). The operator hands the link to the person; the link
  * sets the password once, within its lifetime, and signs them in.
  */
 export class DashboardInviteService {
-  constructor(
-    private readonly accounts: Accounts,
-    private readonly invites: DashboardInvites,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: DashboardInviteServiceDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+  }
 
   async create(accountId: string, baseUrl: string): Promise<CreatedInvite> {
-    const account = await this.accounts.findById(accountId);
+    const account = await this.deps.accounts.findById(accountId);
     if (!account) throw new DomainError('not_found', `Account ${accountId} not found.`);
     const token = randomBytes(32).toString('base64url');
     const now = this.clock();
     const expiresAt = new Date(now.getTime() + INVITE_LIFETIME_MS);
-    await this.invites.insert({ _id: hashInviteToken(token), account_id: accountId, created_at: now, expires_at: expiresAt });
+    await this.deps.invites.insert({ _id: hashInviteToken(token), account_id: accountId, created_at: now, expires_at: expiresAt });
     return { account_id: accountId, email: account.email, link: `${baseUrl.replace(/\/+$/, '')}${INVITE_PATH}/${token}`, expires_at: expiresAt.toISOString() };
   }
 
   /** The email the link is for, or an invite_* error. */
   async check(token: string): Promise<{ email: string }> {
     const invite = await this.usable(token);
-    const account = await this.accounts.findById(invite.account_id);
+    const account = await this.deps.accounts.findById(invite.account_id);
     if (!account) throw inviteUnusable('unknown');
     return { email: account.email };
   }
@@ -83,14 +90,14 @@ export class DashboardInviteService {
     const invite = await this.usable(token);
     checkNewPassword(password);
     const hash = await hashPassword(password);
-    if (!(await this.invites.redeem(invite, this.clock()))) throw inviteUnusable('used');
-    if (!(await this.accounts.setPasswordHash(invite.account_id, hash))) throw inviteUnusable('unknown');
+    if (!(await this.deps.invites.redeem(invite, this.clock()))) throw inviteUnusable('used');
+    if (!(await this.deps.accounts.setPasswordHash(invite.account_id, hash))) throw inviteUnusable('unknown');
     return invite.account_id;
   }
 
   private async usable(token: string) {
     if (!TOKEN.test(token)) throw inviteUnusable('unknown');
-    const found = await this.invites.state(hashInviteToken(token), this.clock());
+    const found = await this.deps.invites.state(hashInviteToken(token), this.clock());
     if (found.state !== 'valid') throw inviteUnusable(found.state);
     return found.invite;
   }

@@ -38,6 +38,7 @@ interface CacheEntry {
   at: number;
 }
 
+/** What a KeyAuthenticator is built from. */
 export interface KeyAuthenticatorDeps {
   keys: ApiKeys;
   accounts: Accounts;
@@ -52,13 +53,9 @@ export class KeyAuthenticator {
   private readonly inflight = new Map<string, Promise<Principal | null>>();
   /** Bumped by every invalidation: a lookup that started before one must not refill the cache. */
   private epoch = 0;
-  private readonly keys: ApiKeys;
-  private readonly accounts: Accounts;
   private readonly now: () => number;
 
   constructor(private readonly deps: KeyAuthenticatorDeps) {
-    this.keys = deps.keys;
-    this.accounts = deps.accounts;
     this.now = deps.now ?? Date.now;
   }
 
@@ -136,11 +133,11 @@ export class KeyAuthenticator {
   /** A key seen before is re-read by its id (a primary-key lookup); a new one is found by its hash. */
   private async fetch(hash: string, known: Principal | null): Promise<Principal | null> {
     if (known) {
-      const [key, account] = await Promise.all([this.keys.findById(known.key._id), this.accounts.findById(known.account._id)]);
+      const [key, account] = await Promise.all([this.deps.keys.findById(known.key._id), this.deps.accounts.findById(known.account._id)]);
       if (key && key.hash === hash && account && key.account_id === account._id) return { key, account };
     }
-    const key = await this.keys.findByHash(hash);
-    const account = key ? await this.accounts.findById(key.account_id) : null;
+    const key = await this.deps.keys.findByHash(hash);
+    const account = key ? await this.deps.accounts.findById(key.account_id) : null;
     return key && account ? { key, account } : null;
   }
 }

@@ -4,29 +4,36 @@ import type { Deliveries } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import type { RecoveryRun, RecoveryScheduler } from '../temporal/recovery-scheduler';
 
+/** What a RecoveryService is built from. */
+export interface RecoveryServiceDeps {
+  endpoints: Endpoints;
+  deliveries: Deliveries;
+  scheduler: RecoveryScheduler;
+  clock?: () => Date;
+}
+
 /**
  * Bulk recovery of an endpoint: every delivery to it that ended failed or cancelled since a time
  * gets a new round, as a manual retry would give it, from a workflow of its own
  * (`recover-<endpointId>`). One runs per endpoint at a time: asking again while it runs answers it.
  */
 export class RecoveryService {
-  constructor(
-    private readonly endpoints: Endpoints,
-    private readonly deliveries: Deliveries,
-    private readonly scheduler: RecoveryScheduler,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: RecoveryServiceDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+  }
 
   async recover(accountId: string, endpointId: string, since: Date): Promise<RecoveryRun> {
     const now = this.clock();
     const problem = recoverySinceProblem(since, now);
     if (problem) throw new ValidationError(problem, [{ path: 'since', message: problem.replace(/^since /, '') }], 'invalid_since');
-    const endpoint = await this.endpoints.find(accountId, endpointId);
+    const endpoint = await this.deps.endpoints.find(accountId, endpointId);
     if (!endpoint) throw new DomainError('not_found', `Endpoint ${endpointId} not found.`);
     if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before recovering its deliveries.`);
-    const running = await this.scheduler.running(endpointId);
+    const running = await this.deps.scheduler.running(endpointId);
     if (running) return running;
-    const eventIds = await this.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES);
-    return this.scheduler.startOrJoin({ accountId, endpointId, since: since.toISOString(), eventIds }, now);
+    const eventIds = await this.deps.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES);
+    return this.deps.scheduler.startOrJoin({ accountId, endpointId, since: since.toISOString(), eventIds }, now);
   }
 }

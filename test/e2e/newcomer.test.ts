@@ -99,7 +99,7 @@ describe('newcomer pages in a real browser', () => {
   it('an invite link sets the password at phone width and signs the person in', async () => {
     const email = newEmail();
     const account = await platform.services.accounts.createAccount(email, 'team');
-    const invite = await new DashboardInviteService(platform.repositories.accounts, new DashboardInvites(platform.db)).create(account.id, platform.apiUrl!);
+    const invite = await new DashboardInviteService({ accounts: platform.repositories.accounts, invites: new DashboardInvites(platform.db) }).create(account.id, platform.apiUrl!);
     const { page, problems, close } = await openPage({ viewport: PHONE });
     try {
       await page.goto(invite.link);

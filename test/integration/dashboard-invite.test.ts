@@ -20,7 +20,7 @@ describe('dashboard invite links', () => {
     await platform?.stop();
   });
 
-  const invites = (clock?: () => Date) => new DashboardInviteService(platform.repositories.accounts, new DashboardInvites(platform.db), clock);
+  const invites = (clock?: () => Date) => new DashboardInviteService({ accounts: platform.repositories.accounts, invites: new DashboardInvites(platform.db), clock });
 
   async function invited(clock?: () => Date) {
     const email = newEmail();

@@ -1,7 +1,7 @@
-import type { Platform } from '../../src/main/platform';
 import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
-import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
-import { Reply, startReceiver } from '../support/receiver';
+import { apiClient, eventually } from '../support/platform';
+import type { Reply } from '../support/receiver';
+import { receivingPlatform } from '../support/receiving-platform';
 
 /**
  * README "Endpoint health", on the platform as `npm start` wires it (real Temporal, the embedded
@@ -9,26 +9,8 @@ import { Reply, startReceiver } from '../support/receiver';
  * auto-disable rule, are shown on the time-skipping server (test/workflow/endpoint-health.test.ts).
  */
 describe('endpoint health', () => {
-  let platform: Platform;
-  let secondWorker: Platform | undefined;
-  const receivers: Array<{ close(): Promise<void> }> = [];
-
-  beforeAll(async () => {
-    platform = await startTestPlatform();
-  });
-  afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
-    await secondWorker?.stop();
-    await platform?.stop();
-  });
-
-  async function endpointWith(respond: (index: number) => Reply = () => ({ status: 200 })) {
-    const receiver = await startReceiver((_req, i) => respond(i));
-    receivers.push(receiver);
-    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
-    const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/hook` })).body;
-    return { api, endpoint, receiver };
-  }
+  const fixture = receivingPlatform();
+  const endpointWith = (respond: (index: number) => Reply = () => ({ status: 200 })) => fixture.subscribe(respond, { path: '/hook' });
 
   async function delivered(api: ReturnType<typeof apiClient>, eventIds: number[]): Promise<void> {
     await eventually(async () => {
@@ -76,7 +58,7 @@ describe('endpoint health', () => {
   });
 
   it('stays exact when many deliveries to one endpoint end at once in two worker processes', async () => {
-    secondWorker = await startTestPlatform({ sameAs: platform, roles: { api: false, worker: true } });
+    await fixture.addWorker();
     const { api, endpoint } = await endpointWith();
     await delivered(api, await send(api, 30));
     await healthOf(api, endpoint.id, (h) => h.succeeded_24h >= 30);
@@ -85,7 +67,7 @@ describe('endpoint health', () => {
     // The list shows the same health as the single GET.
     expect((await api.get('/api/v1/webhooks/endpoints')).body.data[0].health).toMatchObject({ succeeded_24h: 30 });
     // One log entry per delivery: none lost to a concurrent writer, none written twice.
-    expect(await platform.db.collection('endpoint_health').countDocuments({ endpoint_id: endpoint.id })).toBe(30);
+    expect(await fixture.platform.db.collection('endpoint_health').countDocuments({ endpoint_id: endpoint.id })).toBe(30);
   });
 
   it('marks an endpoint its owner disabled as `manual`, and enabling it clears the mark', async () => {
@@ -95,9 +77,8 @@ describe('endpoint health', () => {
   });
 
   it('shows the health on the dashboard, explains a failing endpoint, and enabling it there clears the mark', async () => {
-    const receiver = await startReceiver();
-    receivers.push(receiver);
-    const client = DashboardClient.fromNewIp(platform.apiUrl!);
+    const receiver = await fixture.receiver();
+    const client = DashboardClient.fromNewIp(fixture.platform.apiUrl!);
     const email = newEmail();
     await client.signUp(email, GOOD_PASSWORD);
     const created = await client.submit('/dashboard/endpoints', '/dashboard/endpoints', { url: `${receiver.url}/hook`, events: '*', description: '' });
@@ -108,8 +89,8 @@ describe('endpoint health', () => {
     expect(healthy.text).not.toContain('data-testid="endpoint-failing"');
 
     // What the delivery activity does once the rule says so (the rule itself: test/workflow/endpoint-health.test.ts).
-    const account = await platform.db.collection('accounts').findOne({ email });
-    await platform.services.endpoints.disableForFailures(String(account!._id), id);
+    const account = await fixture.platform.db.collection('accounts').findOne({ email });
+    await fixture.platform.services.endpoints.disableForFailures(String(account!._id), id);
     const failing = await client.get(pagePath);
     expect(failing.text).toContain('data-testid="endpoint-failing"');
     expect(failing.text).toContain('because its deliveries kept failing');
@@ -118,6 +99,6 @@ describe('endpoint health', () => {
     const enabled = await client.submit(pagePath, `${pagePath}/enable`, {});
     expect(enabled.status).toBe(303);
     expect((await client.get(pagePath)).text).not.toContain('data-testid="endpoint-failing"');
-    expect(await platform.services.endpoints.get(String(account!._id), id)).toMatchObject({ disabled: false, disabled_reason: null });
+    expect(await fixture.platform.services.endpoints.get(String(account!._id), id)).toMatchObject({ disabled: false, disabled_reason: null });
   });
 });

@@ -1,9 +1,8 @@
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
-import type { Platform } from '../../src/main/platform';
 import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { holdMethod } from '../support/gate';
-import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
-import { startReceiver } from '../support/receiver';
+import { apiClient, createAccountWithKey, eventually } from '../support/platform';
+import { receivingPlatform } from '../support/receiving-platform';
 
 /**
  * POST /api/v1/webhooks/endpoints/{id}/recover, on the platform as `npm start` wires it. A failed
@@ -12,25 +11,12 @@ import { startReceiver } from '../support/receiver';
  * attempt leaves it.
  */
 describe('bulk recovery of an endpoint', () => {
-  let platform: Platform;
-  const receivers: Array<{ close(): Promise<void> }> = [];
-
-  beforeAll(async () => {
-    platform = await startTestPlatform();
-  });
-  afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
-    await platform?.stop();
-  });
+  const fixture = receivingPlatform();
 
   /** An endpoint with one succeeded delivery and `count` cancelled ones; its receiver now answers 200. */
   async function endpointWithCancelledDeliveries(count: number) {
     let failing = false;
-    const receiver = await startReceiver(() => ({ status: failing ? 500 : 200 }));
-    receivers.push(receiver);
-    const account = await createAccountWithKey(platform);
-    const api = apiClient(platform, account.key);
-    const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/hook` })).body;
+    const { api, endpoint, accountId } = await fixture.subscribe(() => ({ status: failing ? 500 : 200 }), { path: '/hook' });
     const event = (type: string) => api.post('/api/v1/webhooks/events', { type, data: {} });
     const delivery = async (id: number) => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
     const succeeded = (await event('recover.ok')).body.id as number;
@@ -43,7 +29,7 @@ describe('bulk recovery of an endpoint', () => {
     await eventually(async () => (await Promise.all(cancelled.map(delivery))).every((d) => d.status === 'cancelled') || undefined);
     await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: false });
     failing = false;
-    return { api, accountId: account.accountId, endpoint, succeeded, cancelled, delivery };
+    return { api, accountId, endpoint, succeeded, cancelled, delivery };
   }
 
   const hourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
@@ -57,7 +43,7 @@ describe('bulk recovery of an endpoint', () => {
     await eventually(async () => (await Promise.all(cancelled.map(delivery))).every((d) => d.status === 'succeeded' && d.round === 2) || undefined);
     expect(await delivery(succeeded)).toMatchObject({ status: 'succeeded', round: 1 });
     // Its own workflow, visible in the Temporal UI.
-    const description = await platform.temporal.workflow.getHandle(`recover-${endpoint.id}`).describe();
+    const description = await fixture.platform.temporal.workflow.getHandle(`recover-${endpoint.id}`).describe();
     expect(description.type).toBe('recoveryWorkflow');
   });
 
@@ -65,7 +51,7 @@ describe('bulk recovery of an endpoint', () => {
     const { api, accountId, endpoint, cancelled, delivery } = await endpointWithCancelledDeliveries(1);
     const eventId = cancelled[0];
     // 26 h of retries are not run here: the record is left as the last attempt's activity leaves it.
-    await platform.repositories.deliveries.setState(
+    await fixture.platform.repositories.deliveries.setState(
       { id: deliveryId(eventId, endpoint.id), account_id: accountId, event_id: eventId, endpoint_id: endpoint.id },
       { round: 1, status: 'failed', attempt_count: 8, next_attempt_at: null },
       new Date(),
@@ -87,7 +73,7 @@ describe('bulk recovery of an endpoint', () => {
 
   it('answers the same recovery while it runs, and starts each delivery once', async () => {
     const { api, endpoint, cancelled, delivery } = await endpointWithCancelledDeliveries(2);
-    const retries = holdMethod(platform.services.events, 'retry');
+    const retries = holdMethod(fixture.platform.services.events, 'retry');
     try {
       const first = await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/recover`, { since: hourAgo() });
       await retries.reached;
@@ -109,8 +95,8 @@ describe('bulk recovery of an endpoint', () => {
     ['in the future', { since: new Date(Date.now() + 3_600_000).toISOString() }],
     ['more than 7 days back', { since: new Date(Date.now() - 8 * 24 * 3_600_000).toISOString() }],
   ])('refuses `since` %s with a 400 JSON error naming it', async (_case, body) => {
-    const account = await createAccountWithKey(platform);
-    const api = apiClient(platform, account.key);
+    const account = await createAccountWithKey(fixture.platform);
+    const api = apiClient(fixture.platform, account.key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook' })).body;
     const res = await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/recover`, body);
     expect(res.status).toBe(400);
@@ -118,15 +104,15 @@ describe('bulk recovery of an endpoint', () => {
   });
 
   it("answers 404 for another account's endpoint", async () => {
-    const owner = apiClient(platform, (await createAccountWithKey(platform)).key);
+    const owner = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
     const endpoint = (await owner.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook' })).body;
-    const other = apiClient(platform, (await createAccountWithKey(platform)).key);
+    const other = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
     expect((await other.post(`/api/v1/webhooks/endpoints/${endpoint.id}/recover`, { since: hourAgo() })).status).toBe(404);
   });
 
   it('refuses a disabled endpoint with 409 until it is enabled', async () => {
-    const account = await createAccountWithKey(platform);
-    const api = apiClient(platform, account.key);
+    const account = await createAccountWithKey(fixture.platform);
+    const api = apiClient(fixture.platform, account.key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook' })).body;
     await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: true });
     const res = await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/recover`, { since: hourAgo() });
@@ -135,9 +121,8 @@ describe('bulk recovery of an endpoint', () => {
   });
 
   it('is offered on the dashboard endpoint page, with its CSRF token, and refuses a time too far back there too', async () => {
-    const receiver = await startReceiver();
-    receivers.push(receiver);
-    const client = DashboardClient.fromNewIp(platform.apiUrl!);
+    const receiver = await fixture.receiver();
+    const client = DashboardClient.fromNewIp(fixture.platform.apiUrl!);
     await client.signUp(newEmail(), GOOD_PASSWORD);
     const created = await client.submit('/dashboard/endpoints', '/dashboard/endpoints', { url: `${receiver.url}/hook`, events: '*', description: '' });
     const pagePath = created.location!.split('?')[0];

@@ -4,20 +4,31 @@ import { Reply, startReceiver } from './receiver';
 
 /**
  * For a describe block: one platform with both roles, started before its tests and stopped after
- * them with every receiver they opened. `subscribe` makes an account with a key, and one endpoint
- * to a new HTTPS receiver that answers the n-th request with `respond(n)`.
+ * them with every receiver and extra worker they opened. `receiver` opens an HTTPS receiver that
+ * answers the n-th request with `respond(n)`; `subscribe` makes an account with a key, and one
+ * endpoint to a new such receiver; `addWorker` starts a second worker process on the same servers.
  */
 export function receivingPlatform() {
   const receivers: Array<{ close(): Promise<void> }> = [];
+  const workers: Platform[] = [];
   const fixture = {
     platform: undefined as unknown as Platform,
-    async subscribe(respond: (index: number) => Reply, endpoint: { path: string; events?: string[] }) {
+    async receiver(respond: (index: number) => Reply = () => ({ status: 200 })) {
       const receiver = await startReceiver((_req, i) => respond(i));
       receivers.push(receiver);
+      return receiver;
+    },
+    async subscribe(respond: (index: number) => Reply, endpoint: { path: string; events?: string[] }) {
+      const receiver = await fixture.receiver(respond);
       const { key, accountId } = await createAccountWithKey(fixture.platform);
       const api = apiClient(fixture.platform, key);
       const body = { url: `${receiver.url}${endpoint.path}`, ...(endpoint.events ? { events: endpoint.events } : {}) };
       return { receiver, api, endpoint: (await api.post('/api/v1/webhooks/endpoints', body)).body, accountId };
+    },
+    async addWorker() {
+      const worker = await startTestPlatform({ sameAs: fixture.platform, roles: { api: false, worker: true } });
+      workers.push(worker);
+      return worker;
     },
   };
   beforeAll(async () => {
@@ -25,6 +36,7 @@ export function receivingPlatform() {
   });
   afterAll(async () => {
     await Promise.all(receivers.map((r) => r.close()));
+    for (const worker of workers) await worker.stop();
     await fixture.platform?.stop();
   });
   return fixture;

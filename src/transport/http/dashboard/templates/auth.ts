@@ -10,23 +10,37 @@ export interface AuthFormView {
   notice?: string;
 }
 
+/**
+ * The email-and-password form of both pages. Sign-up asks for a new password, so the browser
+ * offers to generate one and the minimum length is stated; sign-in fills the saved one.
+ */
+function credentialsForm(view: AuthFormView, action: 'sign-in' | 'sign-up', submit: string): SafeHtml {
+  const newAccount = action === 'sign-up';
+  return html`<form class="stack card" method="post" action="/dashboard/${action}" novalidate>
+  ${csrfField(view.csrfToken)}
+  <div class="field">
+    <label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="${newAccount ? 'email' : 'username'}" required value="${view.email ?? ''}">
+  </div>
+  <div class="field">
+    <label for="password">Password</label>
+    ${
+      newAccount
+        ? html`<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="password-hint">
+    <p class="hint" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.</p>`
+        : html`<input id="password" name="password" type="password" autocomplete="current-password" required>`
+    }
+  </div>
+  <div class="actions"><button type="submit">${submit}</button></div>
+</form>`;
+}
+
 export function signInPage(view: AuthFormView): SafeHtml {
   return page(
     { title: 'Sign in', narrow: true, notice: view.notice },
     html`<h1>Sign in</h1>
 ${errorBox(view.error)}
-<form class="stack card" method="post" action="/dashboard/sign-in" novalidate>
-  ${csrfField(view.csrfToken)}
-  <div class="field">
-    <label for="email">Email</label>
-    <input id="email" name="email" type="email" autocomplete="username" required value="${view.email ?? ''}">
-  </div>
-  <div class="field">
-    <label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="current-password" required>
-  </div>
-  <div class="actions"><button type="submit">Sign in</button></div>
-</form>
+${credentialsForm(view, 'sign-in', 'Sign in')}
 <p>New here? <a href="/dashboard/sign-up">Create an account</a>.</p>`,
   );
 }
@@ -37,19 +51,7 @@ export function signUpPage(view: AuthFormView): SafeHtml {
     html`<h1>Create an account</h1>
 <p class="lead">Free tier: ${TIERS.free.monthlyQuota} API calls a month, ${TIERS.free.burstPerMinute} a minute. No card needed.</p>
 ${errorBox(view.error)}
-<form class="stack card" method="post" action="/dashboard/sign-up" novalidate>
-  ${csrfField(view.csrfToken)}
-  <div class="field">
-    <label for="email">Email</label>
-    <input id="email" name="email" type="email" autocomplete="email" required value="${view.email ?? ''}">
-  </div>
-  <div class="field">
-    <label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="password-hint">
-    <p class="hint" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.</p>
-  </div>
-  <div class="actions"><button type="submit">Create account</button></div>
-</form>
+${credentialsForm(view, 'sign-up', 'Create account')}
 <p>Already have an account? <a href="/dashboard/sign-in">Sign in</a>.</p>`,
   );
 }

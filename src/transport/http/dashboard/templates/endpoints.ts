@@ -2,7 +2,9 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, period, time, truncate } from './format';
-import { csrfField, errorBox, page } from './layout';
+import { csrfField, page } from './layout';
+import { formCard } from './form-card';
+import { listSection } from './list-section';
 
 export interface EndpointForm {
   url?: string;
@@ -47,43 +49,34 @@ export function endpointsPage(session: ActiveSession, view: EndpointsView): Safe
     { title: 'Webhook endpoints', session, active: 'endpoints', notice: view.notice },
     html`<h1>Webhook endpoints</h1>
 <p class="lead">Events you send are delivered to every enabled endpoint whose patterns match their type.</p>
-<section aria-labelledby="add-heading" class="card">
-  <h2 id="add-heading">Add an endpoint</h2>
-  ${errorBox(view.error, view.details)}
-  <form class="stack" method="post" action="/dashboard/endpoints">
-    ${csrfField(session.csrfToken)}
-    ${endpointFields('new-', view.form ?? {})}
-    <div class="actions"><button type="submit">Add endpoint</button></div>
-  </form>
-</section>
-<section aria-labelledby="list-heading">
-  <h2 id="list-heading">Your endpoints</h2>
-  ${
-    view.endpoints.length === 0
-      ? html`<p class="muted">${view.isFirstPage ? 'No endpoints yet.' : 'No more endpoints.'}</p>`
-      : html`<div class="table-wrap" role="region" aria-labelledby="list-heading" tabindex="0">
-  <table>
-    <thead><tr><th scope="col">URL</th><th scope="col">Event types</th><th scope="col">Description</th><th scope="col">Status</th><th scope="col">Last 24 h</th><th scope="col">Created</th></tr></thead>
-    <tbody>
-      ${view.endpoints.map(
-        (e) => html`<tr>
-        <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(e.url, 80)}</code></a></td>
-        <td>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</td>
-        <td>${truncate(e.description, 80)}</td>
-        <td>${endpointStatus(e)}</td>
-        <td>${health24h(e)}</td>
-        <td>${time(e.created_at)}</td>
-      </tr>`,
-      )}
-    </tbody>
-  </table>
-</div>`
-  }
-  <nav class="pagination" aria-label="Endpoint pages">
+${formCard({
+  id: 'add-heading',
+  heading: 'Add an endpoint',
+  error: view.error,
+  details: view.details,
+  action: '/dashboard/endpoints',
+  csrfToken: session.csrfToken,
+  fields: endpointFields('new-', view.form ?? {}),
+  submit: 'Add endpoint',
+})}
+${listSection({
+  heading: 'Your endpoints',
+  columns: ['URL', 'Event types', 'Description', 'Status', 'Last 24 h', 'Created'],
+  items: view.endpoints,
+  row: (e) => html`<tr>
+      <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(e.url, 80)}</code></a></td>
+      <td>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</td>
+      <td>${truncate(e.description, 80)}</td>
+      <td>${endpointStatus(e)}</td>
+      <td>${health24h(e)}</td>
+      <td>${time(e.created_at)}</td>
+    </tr>`,
+  empty: view.isFirstPage ? 'No endpoints yet.' : 'No more endpoints.',
+  below: html`<nav class="pagination" aria-label="Endpoint pages">
     ${!view.isFirstPage && html`<a href="/dashboard/endpoints">Newest endpoints</a>`}
     ${view.nextCursor && html`<a href="/dashboard/endpoints?cursor=${encodeURIComponent(view.nextCursor)}">Older endpoints</a>`}
-  </nav>
-</section>`,
+  </nav>`,
+})}`,
   );
 }
 
@@ -157,15 +150,16 @@ ${
     <div class="actions"><button type="submit" class="secondary">Recover deliveries</button></div>
   </form>
 </section>
-<section class="card" aria-labelledby="edit-heading">
-  <h2 id="edit-heading">Edit</h2>
-  ${errorBox(view.error, view.details)}
-  <form class="stack" method="post" action="${base}">
-    ${csrfField(session.csrfToken)}
-    ${endpointFields('edit-', view.form ?? { url: e.url, events: patternsText(e.events), description: e.description })}
-    <div class="actions"><button type="submit">Save changes</button></div>
-  </form>
-</section>`,
+${formCard({
+  id: 'edit-heading',
+  heading: 'Edit',
+  error: view.error,
+  details: view.details,
+  action: base,
+  csrfToken: session.csrfToken,
+  fields: endpointFields('edit-', view.form ?? { url: e.url, events: patternsText(e.events), description: e.description }),
+  submit: 'Save changes',
+})}`,
   );
 }
 

@@ -4,6 +4,8 @@ import type { DeliveryView, EventView } from '../../../../services/event-service
 import { html, SafeHtml } from '../html';
 import { badge, integer, time, truncate } from './format';
 import { csrfField, errorBox, page } from './layout';
+import { formCard } from './form-card';
+import { listSection } from './list-section';
 
 export interface EventFilter {
   type?: string;
@@ -46,13 +48,15 @@ export function eventsPage(session: ActiveSession, view: EventsView): SafeHtml {
   return page(
     { title: 'Events', session, active: 'events', notice: view.notice },
     html`<h1>Events</h1>
-<section class="card" aria-labelledby="send-heading">
-  <h2 id="send-heading">Send a test event</h2>
-  <p class="hint">Delivered like any event sent with the API to every enabled endpoint whose patterns match the type.</p>
-  ${errorBox(view.error, view.details)}
-  <form class="stack" method="post" action="/dashboard/events">
-    ${csrfField(session.csrfToken)}
-    <div class="field">
+${formCard({
+  id: 'send-heading',
+  heading: 'Send a test event',
+  hint: html`<p class="hint">Delivered like any event sent with the API to every enabled endpoint whose patterns match the type.</p>`,
+  error: view.error,
+  details: view.details,
+  action: '/dashboard/events',
+  csrfToken: session.csrfToken,
+  fields: html`<div class="field">
       <label for="event-type">Event type</label>
       <input id="event-type" name="type" type="text" required maxlength="256" value="${send.type}" aria-describedby="event-type-hint">
       <p class="hint" id="event-type-hint">Letters, digits and <code>_ . : -</code>, e.g. <code>order.created</code>.</p>
@@ -60,13 +64,12 @@ export function eventsPage(session: ActiveSession, view: EventsView): SafeHtml {
     <div class="field">
       <label for="event-data">Data (a JSON object)</label>
       <textarea id="event-data" name="data" rows="5" required>${send.data}</textarea>
-    </div>
-    <div class="actions"><button type="submit">Send test event</button></div>
-  </form>
-</section>
-<section aria-labelledby="list-heading">
-  <h2 id="list-heading">Recent events</h2>
-  <form method="get" action="/dashboard/events" class="inline-fields card" role="search" aria-label="Filter events">
+    </div>`,
+  submit: 'Send test event',
+})}
+${listSection({
+  heading: 'Recent events',
+  above: html`<form method="get" action="/dashboard/events" class="inline-fields card" role="search" aria-label="Filter events">
     <div class="field">
       <label for="filter-type">Type</label>
       <input id="filter-type" name="type" type="text" maxlength="256" value="${view.filter.type ?? ''}">
@@ -79,32 +82,22 @@ export function eventsPage(session: ActiveSession, view: EventsView): SafeHtml {
       </select>
     </div>
     <div class="actions"><button type="submit" class="secondary">Filter</button>${filtered && html` <a href="/dashboard/events">Clear</a>`}</div>
-  </form>
-  ${
-    view.events.length === 0
-      ? html`<p class="muted">${filtered ? 'No events match this filter.' : view.isFirstPage ? 'No events yet.' : 'No older events.'}</p>`
-      : html`<div class="table-wrap" role="region" aria-labelledby="list-heading" tabindex="0">
-  <table>
-    <thead><tr><th scope="col">Event</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="num">Destinations</th><th scope="col">Created</th></tr></thead>
-    <tbody>
-      ${view.events.map(
-        (e) => html`<tr>
-        <td><a href="/dashboard/events/${e.id}">#${e.id}</a></td>
-        <td><code>${e.type}</code></td>
-        <td>${badge(e.status)}</td>
-        <td class="num">${integer(e.destinations)}</td>
-        <td>${time(e.created_at)}</td>
-      </tr>`,
-      )}
-    </tbody>
-  </table>
-</div>`
-  }
-  <nav class="pagination" aria-label="Event pages">
+  </form>`,
+  columns: ['Event', 'Type', 'Status', { numeric: 'Destinations' }, 'Created'],
+  items: view.events,
+  row: (e) => html`<tr>
+      <td><a href="/dashboard/events/${e.id}">#${e.id}</a></td>
+      <td><code>${e.type}</code></td>
+      <td>${badge(e.status)}</td>
+      <td class="num">${integer(e.destinations)}</td>
+      <td>${time(e.created_at)}</td>
+    </tr>`,
+  empty: filtered ? 'No events match this filter.' : view.isFirstPage ? 'No events yet.' : 'No older events.',
+  below: html`<nav class="pagination" aria-label="Event pages">
     ${!view.isFirstPage && html`<a href="${listUrl(view.filter)}">Newest events</a>`}
     ${view.nextCursor && html`<a href="${listUrl(view.filter, view.nextCursor)}">Older events</a>`}
-  </nav>
-</section>`,
+  </nav>`,
+})}`,
   );
 }
 

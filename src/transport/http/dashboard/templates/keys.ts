@@ -4,7 +4,9 @@ import { MAX_LABEL_LENGTH } from '../../../../services/account-service';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { badge, time } from './format';
-import { csrfField, errorBox, page } from './layout';
+import { csrfField, page } from './layout';
+import { formCard } from './form-card';
+import { listSection } from './list-section';
 
 export interface KeysView {
   keys: KeyView[];
@@ -21,12 +23,13 @@ export function keysPage(session: ActiveSession, view: KeysView): SafeHtml {
     { title: 'API keys', session, active: 'keys', notice: view.notice },
     html`<h1>API keys</h1>
 <p class="lead">Each key works for exactly one product. The full key is shown once, when you create it.</p>
-<section aria-labelledby="create-heading" class="card">
-  <h2 id="create-heading">Create a key</h2>
-  ${errorBox(view.error)}
-  <form class="stack" method="post" action="/dashboard/keys">
-    ${csrfField(session.csrfToken)}
-    <div class="inline-fields">
+${formCard({
+  id: 'create-heading',
+  heading: 'Create a key',
+  error: view.error,
+  action: '/dashboard/keys',
+  csrfToken: session.csrfToken,
+  fields: html`<div class="inline-fields">
       <div class="field">
         <label for="product">Product</label>
         <select id="product" name="product" required>
@@ -40,35 +43,24 @@ export function keysPage(session: ActiveSession, view: KeysView): SafeHtml {
         <input id="label" name="label" type="text" required maxlength="${MAX_LABEL_LENGTH}" value="${view.form?.label ?? ''}" aria-describedby="label-hint">
         <p class="hint" id="label-hint">Where the key is used, e.g. “production server”.</p>
       </div>
-    </div>
-    <div class="actions"><button type="submit">Create key</button></div>
-  </form>
-</section>
-<section aria-labelledby="list-heading">
-  <h2 id="list-heading">Your keys</h2>
-  ${
-    view.keys.length === 0
-      ? html`<p class="muted">No keys yet.</p>`
-      : html`<div class="table-wrap" role="region" aria-labelledby="list-heading" tabindex="0">
-  <table>
-    <thead><tr><th scope="col">Label</th><th scope="col">Product</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-    <tbody>
-      ${view.keys.map(
-        (k) => html`<tr data-key-id="${k.id}">
-        <td>${k.label}</td>
-        <td>${k.product_name}</td>
-        <td><code>${maskedKey(k)}</code></td>
-        <td>${time(k.created_at)}</td>
-        <td>${k.revoked_at ? html`${badge('revoked')}<br><span class="hint">${time(k.revoked_at)}</span>` : badge('active')}</td>
-        <td>${k.revoked_at ? html`` : html`<a class="button small danger" href="/dashboard/keys/${k.id}/revoke">Revoke<span class="visually-hidden"> key ${k.label}</span></a>`}</td>
-      </tr>`,
-      )}
-    </tbody>
-  </table>
-</div>`
-  }
-  <p class="muted">Rotating a key without downtime: create a new key for the same product, deploy it, check that traffic succeeds, then revoke the old key.</p>
-</section>`,
+    </div>`,
+  submit: 'Create key',
+})}
+${listSection({
+  heading: 'Your keys',
+  columns: ['Label', 'Product', 'Key', 'Created', 'Status', html`<span class="visually-hidden">Actions</span>`],
+  items: view.keys,
+  row: (k) => html`<tr data-key-id="${k.id}">
+      <td>${k.label}</td>
+      <td>${k.product_name}</td>
+      <td><code>${maskedKey(k)}</code></td>
+      <td>${time(k.created_at)}</td>
+      <td>${k.revoked_at ? html`${badge('revoked')}<br><span class="hint">${time(k.revoked_at)}</span>` : badge('active')}</td>
+      <td>${k.revoked_at ? html`` : html`<a class="button small danger" href="/dashboard/keys/${k.id}/revoke">Revoke<span class="visually-hidden"> key ${k.label}</span></a>`}</td>
+    </tr>`,
+  empty: 'No keys yet.',
+  below: html`<p class="muted">Rotating a key without downtime: create a new key for the same product, deploy it, check that traffic succeeds, then revoke the old key.</p>`,
+})}`,
   );
 }
 

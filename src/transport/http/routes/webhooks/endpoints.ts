@@ -1,8 +1,10 @@
+import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import type { Context } from 'koa';
+import type { z } from 'zod';
 import type { Principal } from '../../../../services/key-authenticator';
 import type { EndpointService } from '../../../../services/endpoint-service';
 import { BEARER, json, keyScopedResponses } from '../../responses';
-import { defineRoute } from '../../route';
+import { defineRoute, RouteDefinition } from '../../route';
 import {
   Endpoint,
   EndpointCreateBody,
@@ -17,6 +19,36 @@ import {
 const BASE = '/api/v1/webhooks/endpoints';
 const tags = ['Webhook endpoints'];
 const account = (ctx: Context) => (ctx.state.principal as Principal).account._id;
+
+interface OneEndpointOperation<B extends z.ZodType> {
+  method: RouteDefinition<z.ZodType, z.ZodType, B>['method'];
+  /** After `/:id`. */
+  path?: string;
+  summary: string;
+  body?: B;
+  /** The success status and its response; a body-less status (204) answers nothing. */
+  success: [status: number, response: ResponseConfig];
+  /** Beyond 400 (a malformed id) and 404 (no such endpoint in the key's account). */
+  moreErrors?: number[];
+  answer: (accountId: string, endpointId: string, body: z.infer<B>) => Promise<unknown>;
+}
+
+/** An operation on one endpoint of the key's account, so another account's endpoint is a 404. */
+function oneEndpoint<B extends z.ZodType = z.ZodType>({ path = '', success: [status, response], moreErrors = [], answer, ...op }: OneEndpointOperation<B>) {
+  return defineRoute({
+    ...op,
+    path: `${BASE}/:id${path}`,
+    tags,
+    security: BEARER,
+    params: EndpointIdParams,
+    responses: keyScopedResponses({ [status]: response }, 400, 404, ...moreErrors),
+    handler: async (ctx, { params, body }) => {
+      const answered = await answer(account(ctx), params.id, body);
+      ctx.status = status;
+      if (status !== 204) ctx.body = answered;
+    },
+  });
+}
 
 /** CONTRACT §3: the endpoint operations, each scoped to the key's account. */
 export function endpointRoutes(service: EndpointService) {
@@ -50,67 +82,39 @@ export function endpointRoutes(service: EndpointService) {
         ctx.body = await service.list(account(ctx), query.limit, query.cursor);
       },
     }),
-    defineRoute({
+    oneEndpoint({
       method: 'get',
-      path: `${BASE}/:id`,
       summary: 'Get an endpoint (no secret)',
-      tags,
-      security: BEARER,
-      params: EndpointIdParams,
-      responses: keyScopedResponses({ 200: json('The endpoint.', Endpoint) }, 400, 404),
-      handler: async (ctx, { params }) => {
-        ctx.body = await service.get(account(ctx), params.id);
-      },
+      success: [200, json('The endpoint.', Endpoint)],
+      answer: (accountId, id) => service.get(accountId, id),
     }),
-    defineRoute({
+    oneEndpoint({
       method: 'patch',
-      path: `${BASE}/:id`,
       summary: 'Change an endpoint (url, events, description, disabled)',
-      tags,
-      security: BEARER,
-      params: EndpointIdParams,
       body: EndpointPatchBody,
-      responses: keyScopedResponses({ 200: json('The updated endpoint.', Endpoint) }, 400, 404, 422),
-      handler: async (ctx, { params, body }) => {
-        ctx.body = await service.update(account(ctx), params.id, body);
-      },
+      success: [200, json('The updated endpoint.', Endpoint)],
+      moreErrors: [422],
+      answer: (accountId, id, body) => service.update(accountId, id, body),
     }),
-    defineRoute({
+    oneEndpoint({
       method: 'delete',
-      path: `${BASE}/:id`,
       summary: 'Delete an endpoint; its pending retries end cancelled',
-      tags,
-      security: BEARER,
-      params: EndpointIdParams,
-      responses: keyScopedResponses({ 204: { description: 'Deleted.' } }, 400, 404),
-      handler: async (ctx, { params }) => {
-        await service.delete(account(ctx), params.id);
-        ctx.status = 204;
-      },
+      success: [204, { description: 'Deleted.' }],
+      answer: (accountId, id) => service.delete(accountId, id),
     }),
-    defineRoute({
+    oneEndpoint({
       method: 'get',
-      path: `${BASE}/:id/secret`,
+      path: '/secret',
       summary: "Get the endpoint's signing secret",
-      tags,
-      security: BEARER,
-      params: EndpointIdParams,
-      responses: keyScopedResponses({ 200: json('The secret.', SecretBody) }, 400, 404),
-      handler: async (ctx, { params }) => {
-        ctx.body = { secret: await service.getSecret(account(ctx), params.id) };
-      },
+      success: [200, json('The secret.', SecretBody)],
+      answer: async (accountId, id) => ({ secret: await service.getSecret(accountId, id) }),
     }),
-    defineRoute({
+    oneEndpoint({
       method: 'post',
-      path: `${BASE}/:id/secret/rotate`,
+      path: '/secret/rotate',
       summary: 'Rotate the signing secret; the new one signs every later attempt',
-      tags,
-      security: BEARER,
-      params: EndpointIdParams,
-      responses: keyScopedResponses({ 200: json('The new secret.', SecretBody) }, 400, 404),
-      handler: async (ctx, { params }) => {
-        ctx.body = { secret: await service.rotateSecret(account(ctx), params.id) };
-      },
+      success: [200, json('The new secret.', SecretBody)],
+      answer: async (accountId, id) => ({ secret: await service.rotateSecret(accountId, id) }),
     }),
   ];
 }

@@ -1,0 +1,30 @@
+import { html, SafeHtml } from '../html';
+import { csrfField, errorBox } from './layout';
+
+export interface FormCard {
+  /** The heading's id, which names the card. */
+  id: string;
+  heading: string;
+  /** Under the heading (what the form does). */
+  hint?: SafeHtml;
+  error?: string;
+  details?: string[];
+  action: string;
+  csrfToken: string;
+  fields: SafeHtml;
+  submit: string;
+}
+
+/** A card with one POST form (create a key or an endpoint, send a test event, edit an endpoint) and the error of its last submission. */
+export function formCard(card: FormCard): SafeHtml {
+  return html`<section aria-labelledby="${card.id}" class="card">
+  <h2 id="${card.id}">${card.heading}</h2>
+  ${card.hint}
+  ${errorBox(card.error, card.details)}
+  <form class="stack" method="post" action="${card.action}">
+    ${csrfField(card.csrfToken)}
+    ${card.fields}
+    <div class="actions"><button type="submit">${card.submit}</button></div>
+  </form>
+</section>`;
+}

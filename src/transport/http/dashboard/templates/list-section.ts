@@ -1,0 +1,45 @@
+import { html, HtmlValue, SafeHtml } from '../html';
+
+/** A column heading; `{ numeric }` right-aligns a column of numbers. */
+export type Column = string | SafeHtml | { numeric: string };
+
+export interface ListSection<T> {
+  heading: string;
+  columns: readonly Column[];
+  items: readonly T[];
+  row: (item: T) => SafeHtml;
+  /** Shown instead of the table when there are no items. */
+  empty: HtmlValue;
+  /** Between the heading and the table (a filter form). */
+  above?: SafeHtml;
+  /** After the table (pagination, a hint). */
+  below?: SafeHtml;
+}
+
+const columnHeading = (column: Column) =>
+  typeof column === 'object' && 'numeric' in column ? html`<th scope="col" class="num">${column.numeric}</th>` : html`<th scope="col">${column}</th>`;
+
+/**
+ * The list of a page (keys, endpoints, events): its heading, then a table, or one muted line when
+ * the list is empty. The table's wrapper scrolls sideways on a narrow screen, so it is a focusable
+ * region named by the heading: keyboard users can scroll it.
+ */
+export function listSection<T>(list: ListSection<T>): SafeHtml {
+  const table =
+    list.items.length === 0
+      ? html`<p class="muted">${list.empty}</p>`
+      : html`<div class="table-wrap" role="region" aria-labelledby="list-heading" tabindex="0">
+  <table>
+    <thead><tr>${list.columns.map(columnHeading)}</tr></thead>
+    <tbody>
+      ${list.items.map(list.row)}
+    </tbody>
+  </table>
+</div>`;
+  return html`<section aria-labelledby="list-heading">
+  <h2 id="list-heading">${list.heading}</h2>
+  ${list.above}
+  ${table}
+  ${list.below}
+</section>`;
+}
