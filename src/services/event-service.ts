@@ -103,6 +103,9 @@ export class EventService {
     if (Buffer.byteLength(JSON.stringify(input.data), 'utf8') > MAX_EVENT_DATA_BYTES) {
       throw new DomainError('payload_too_large', 'Event data exceeds 256 KiB when serialized.');
     }
+    // Shed before any store round trip: a saturated process answers repeats 503 too (nothing read
+    // or stored); repeated after Retry-After they get their original answer.
+    if (this.deps.outbox.isFull()) throw overloaded(1);
     const key = input.idempotency_key ?? null;
     if (key === null) return this.accept(accountId, input, null);
     const slot = `${accountId}:${key}`;

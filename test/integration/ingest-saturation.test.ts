@@ -1,3 +1,4 @@
+import type { CommandStartedEvent } from 'mongodb';
 import type { Platform } from '../../src/main/platform';
 import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
@@ -43,6 +44,38 @@ describe('ingest under saturation', () => {
       const again = await api.post('/api/v1/webhooks/events', { type: 'sat.three', data: {}, idempotency_key: 'sat-3' });
       expect(again.status).toBe(202);
     } finally {
+      starts.open();
+      starts.restore();
+    }
+  });
+
+  it('sheds before any store round trip, a repeat of an accepted key included', async () => {
+    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+    await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/saturated-again` });
+    const starts = holdMethod(platform.services.scheduler, 'start', { times: Infinity });
+    const commands: string[] = [];
+    const count = (e: CommandStartedEvent) => {
+      const collection = String((e.command as Record<string, unknown>)[e.commandName]);
+      if (collection === 'events' || collection === 'idempotency_records') commands.push(`${e.commandName} ${collection}`);
+    };
+    try {
+      const first = await api.post('/api/v1/webhooks/events', { type: 'sat.a', data: {}, idempotency_key: 'sat-a' });
+      await api.post('/api/v1/webhooks/events', { type: 'sat.b', data: {} });
+      expect(first.status).toBe(202);
+      platform.mongo.on('commandStarted', count);
+      const repeat = await api.post('/api/v1/webhooks/events', { type: 'sat.a', data: {}, idempotency_key: 'sat-a' });
+      const fresh = await api.post('/api/v1/webhooks/events', { type: 'sat.c', data: {}, idempotency_key: 'sat-c' });
+      platform.mongo.off('commandStarted', count);
+      expect([repeat.status, fresh.status]).toEqual([503, 503]);
+      expect(commands).toEqual([]);
+
+      starts.open();
+      await eventually(async () => (await api.get(`/api/v1/webhooks/events/${first.body.id}`)).body.status === 'delivered' || undefined);
+      const after = await api.post('/api/v1/webhooks/events', { type: 'sat.a', data: {}, idempotency_key: 'sat-a' });
+      expect(after.status).toBe(200);
+      expect(after.body.id).toBe(first.body.id);
+    } finally {
+      platform.mongo.off('commandStarted', count);
       starts.open();
       starts.restore();
     }
