@@ -5,10 +5,13 @@ function setup(options: { followed: boolean }) {
   let now = 1_000_000;
   let covered: number | null = null;
   const reads: string[] = [];
+  let gate: Promise<void> | null = null;
   const endpoints = {
     listEnabled: async (accountId: string) => {
       reads.push(accountId);
-      return [{ _id: `ep_${reads.length}`, account_id: accountId } as EndpointDoc];
+      const answer = [{ _id: `ep_${reads.length}`, account_id: accountId } as EndpointDoc];
+      if (gate) await gate; // read now, answered later
+      return answer;
     },
   } as unknown as Endpoints;
   const cache = new AccountEndpointsCache({ endpoints, now: () => now, invalidations: options.followed ? { coveredSince: () => covered } : undefined });
@@ -17,6 +20,15 @@ function setup(options: { followed: boolean }) {
     reads,
     advance: (ms: number) => (now += ms),
     poll: () => (covered = now),
+    /** Holds every list read until the returned function is called. */
+    hold: () => {
+      let release!: () => void;
+      gate = new Promise<void>((r) => (release = r));
+      return () => {
+        gate = null;
+        release();
+      };
+    },
   };
 }
 
@@ -48,6 +60,18 @@ describe('AccountEndpointsCache', () => {
     expect((await cache.enabled('acct_1'))[0]._id).toBe('ep_3');
     await cache.enabled('acct_2');
     expect(reads).toEqual(['acct_1', 'acct_2', 'acct_1']);
+  });
+
+  it('a list read before an invalidation arrives is not kept: the next ingest reads again', async () => {
+    const { cache, reads, poll, hold } = setup({ followed: true });
+    poll();
+    const release = hold();
+    const running = cache.enabled('acct_1'); // reads the list before the change
+    cache.apply({ kind: 'endpoints_changed', account_id: 'acct_1' });
+    release();
+    expect((await running)[0]._id).toBe('ep_1'); // an ingest concurrent with the change may use the old list...
+    expect((await cache.enabled('acct_1'))[0]._id).toBe('ep_2'); // ...the next one may not
+    expect(reads).toEqual(['acct_1', 'acct_1']);
   });
 
   it('reads again after ENDPOINTS_CACHE_FOLLOWED_TTL_MS even while followed (a change the log missed)', async () => {
