@@ -32,3 +32,24 @@ export function holdMethod<T extends object, K extends keyof T>(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * For fakes whose answers can be held (the store answered, the answer not yet delivered):
+ * `passed()` waits while the gate is held; `hold()` holds it and returns the release.
+ */
+export function answerGate(): { passed(): Promise<void>; hold(): () => void } {
+  let gate: Promise<void> | null = null;
+  return {
+    passed: async () => {
+      if (gate) await gate;
+    },
+    hold: () => {
+      let release!: () => void;
+      gate = new Promise<void>((r) => (release = r));
+      return () => {
+        gate = null;
+        release();
+      };
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import { generateApiKey, hashApiKey, parseApiKey } from '../../../src/domain/keys/api-key';
+import { answerGate } from '../../support/gate';
 import type { AccountDoc, Accounts } from '../../../src/persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../../../src/persistence/api-keys';
 import { FOLLOW_MAX_LAG_MS } from '../../../src/services/cache-invalidation-follower';
@@ -9,10 +10,10 @@ function fakeStore() {
   const keys = new Map<string, ApiKeyDoc>();
   const accounts = new Map<string, AccountDoc>();
   const queries: string[] = [];
-  let gate: Promise<void> | null = null;
+  const gate = answerGate();
   const wait = async () => {
     await new Promise((r) => setImmediate(r));
-    if (gate) await gate;
+    await gate.passed();
   };
   const keyRepo = {
     findByHash: async (hash: string) => {
@@ -55,14 +56,7 @@ function fakeStore() {
     add,
     revoke: (id: string) => void (keys.get(id)!.revoked_at = new Date()),
     /** Holds every query until the returned function is called. */
-    hold: () => {
-      let release!: () => void;
-      gate = new Promise<void>((r) => (release = r));
-      return () => {
-        gate = null;
-        release();
-      };
-    },
+    hold: gate.hold,
   };
 }
 

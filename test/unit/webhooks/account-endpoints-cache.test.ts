@@ -1,16 +1,17 @@
 import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
+import { answerGate } from '../../support/gate';
 import { AccountEndpointsCache, ENDPOINTS_CACHE_FOLLOWED_TTL_MS, ENDPOINTS_CACHE_TTL_MS } from '../../../src/services/account-endpoints-cache';
 
 function setup(options: { followed: boolean }) {
   let now = 1_000_000;
   let covered: number | null = null;
   const reads: string[] = [];
-  let gate: Promise<void> | null = null;
+  const gate = answerGate();
   const endpoints = {
     listEnabled: async (accountId: string) => {
       reads.push(accountId);
       const answer = [{ _id: `ep_${reads.length}`, account_id: accountId } as EndpointDoc];
-      if (gate) await gate; // read now, answered later
+      await gate.passed(); // read now, answered later
       return answer;
     },
   } as unknown as Endpoints;
@@ -21,14 +22,7 @@ function setup(options: { followed: boolean }) {
     advance: (ms: number) => (now += ms),
     poll: () => (covered = now),
     /** Holds every list read until the returned function is called. */
-    hold: () => {
-      let release!: () => void;
-      gate = new Promise<void>((r) => (release = r));
-      return () => {
-        gate = null;
-        release();
-      };
-    },
+    hold: gate.hold,
   };
 }
 
