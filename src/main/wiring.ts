@@ -8,7 +8,7 @@ import type { Logger } from '../infra/logger';
 import { Accounts } from '../persistence/accounts';
 import { ApiInstances } from '../persistence/api-instances';
 import { ApiKeys } from '../persistence/api-keys';
-import { CacheInvalidations } from '../persistence/cache-invalidations';
+import { CacheInvalidations, cacheInvalidationsOf } from '../persistence/cache-invalidations';
 import { BlockLimiter } from '../persistence/block-limiter';
 import { Deliveries } from '../persistence/deliveries';
 import { EndpointHealthLog } from '../persistence/endpoint-health-log';
@@ -68,7 +68,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<
   const repositories: Repositories = {
     accounts: new Accounts(db),
     apiKeys: new ApiKeys(db),
-    cacheInvalidations: new CacheInvalidations(db),
+    cacheInvalidations: cacheInvalidationsOf(db),
     endpoints: new Endpoints(db),
     endpointHealth: new EndpointHealthLog(db),
     events: new Events(db),

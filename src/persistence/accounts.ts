@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { Tier } from '../domain/limits/tiers';
-import { CacheInvalidations } from './cache-invalidations';
+import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
 
 export interface AccountDoc {
   _id: string;
@@ -18,7 +18,7 @@ export class Accounts {
 
   constructor(db: Db) {
     this.col = db.collection<AccountDoc>('accounts');
-    this.invalidations = new CacheInvalidations(db);
+    this.invalidations = cacheInvalidationsOf(db);
   }
 
   async ensureIndexes(): Promise<void> {

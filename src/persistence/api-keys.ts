@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { Product } from '../domain/keys/products';
-import { CacheInvalidations } from './cache-invalidations';
+import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
 
 export interface ApiKeyDoc {
   _id: string;
@@ -26,7 +26,7 @@ export class ApiKeys {
 
   constructor(db: Db) {
     this.col = db.collection<ApiKeyDoc>('api_keys');
-    this.invalidations = new CacheInvalidations(db);
+    this.invalidations = cacheInvalidationsOf(db);
   }
 
   async ensureIndexes(): Promise<void> {

@@ -19,6 +19,19 @@ type InvalidationDoc = Invalidation & {
 
 const SCOPE = 'invalidations';
 
+const shared = new WeakMap<Db, CacheInvalidations>();
+
+/**
+ * The log of a database, one object per process: the repositories that append to it and the
+ * follower that reads it share what they have seen of its end, so no append probes again what
+ * another already found.
+ */
+export function cacheInvalidationsOf(db: Db): CacheInvalidations {
+  let log = shared.get(db);
+  if (!log) shared.set(db, (log = new CacheInvalidations(db)));
+  return log;
+}
+
 /**
  * `cache_invalidations`: the log every process follows to drop what it caches
  * (services/cache-invalidation-follower.ts): keys (key-authenticator.ts) and account endpoint
@@ -30,6 +43,7 @@ const SCOPE = 'invalidations';
  * galloping `_id` probe, which needs every entry to stay). On real MongoDB a change stream on the
  * three collections could replace it.
  */
+/** Use cacheInvalidationsOf(db): one per database and process. */
 export class CacheInvalidations {
   private readonly col: Collection<InvalidationDoc>;
   /** The last entry this process saw: an append starts its probe there. */

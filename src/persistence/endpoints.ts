@@ -1,6 +1,6 @@
 import { Collection, Db, Filter } from 'mongodb';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
-import { CacheInvalidations } from './cache-invalidations';
+import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
 
 export interface EndpointDoc {
   _id: string;
@@ -32,7 +32,7 @@ export class Endpoints {
 
   constructor(db: Db) {
     this.col = db.collection<EndpointDoc>('endpoints');
-    this.invalidations = new CacheInvalidations(db);
+    this.invalidations = cacheInvalidationsOf(db);
   }
 
   async ensureIndexes(): Promise<void> {
