@@ -1,19 +1,13 @@
 import type { Invalidation } from '../persistence/cache-invalidations';
 import type { EndpointDoc, Endpoints } from '../persistence/endpoints';
-import { FollowedLog, isFollowed } from './cache-invalidation-follower';
+import { cacheTtl, FollowedLog } from './cache-invalidation-follower';
 
 /**
  * How long an ingest may use a cached list of an account's enabled endpoints while this process
- * is not following the cache-invalidations log (before its first read, or while reads fail).
- * Changes made through this process invalidate it at once.
+ * is not following the cache-invalidations log (before its first read, or while reads fail); while
+ * it follows it, FOLLOWED_TTL_MS. Changes made through this process invalidate it at once.
  */
 export const ENDPOINTS_CACHE_TTL_MS = 1_000;
-/**
- * While the log is followed, a change made through any process reaches the cache within a poll
- * (cache-invalidation-follower.ts); the list is read again after this long only as a safety net.
- */
-export const ENDPOINTS_CACHE_FOLLOWED_TTL_MS = 30_000;
-
 export interface AccountEndpointsCacheDeps {
   endpoints: Endpoints;
   now?: () => number;
@@ -35,10 +29,7 @@ export class AccountEndpointsCache {
   enabled(accountId: string): Promise<EndpointDoc[]> {
     const hit = this.entries.get(accountId);
     const now = this.now();
-    if (hit) {
-      const age = now - hit.at;
-      if (age < ENDPOINTS_CACHE_TTL_MS || (age < ENDPOINTS_CACHE_FOLLOWED_TTL_MS && isFollowed(this.deps.invalidations, now))) return hit.endpoints;
-    }
+    if (hit && now - hit.at < cacheTtl(this.deps.invalidations, now, ENDPOINTS_CACHE_TTL_MS)) return hit.endpoints;
     if (this.entries.size > 10_000) this.entries.clear();
     const endpoints = this.deps.endpoints.listEnabled(accountId);
     const entry = { at: now, endpoints };

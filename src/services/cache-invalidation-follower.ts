@@ -19,6 +19,18 @@ export interface FollowedLog {
  */
 export const FOLLOW_MAX_LAG_MS = 600;
 
+/**
+ * While the log is followed, a cache keeps an entry this long: a change made through any process
+ * reaches it within a poll, and reading the entry again after this is only a safety net for a
+ * change the log missed (a crash between a write and its entry).
+ */
+export const FOLLOWED_TTL_MS = 30_000;
+
+/** How long a cache may keep an entry: FOLLOWED_TTL_MS while `log` is followed, else its own short TTL. */
+export function cacheTtl(log: FollowedLog | undefined, now: number, shortTtlMs: number): number {
+  return isFollowed(log, now) ? Math.max(FOLLOWED_TTL_MS, shortTtlMs) : shortTtlMs;
+}
+
 /** True while `log` is followed closely enough for caches to keep entries past their short TTL. */
 export function isFollowed(log: FollowedLog | undefined, now: number): boolean {
   const covered = log?.coveredSince();

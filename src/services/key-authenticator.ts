@@ -3,7 +3,7 @@ import { parseApiKey } from '../domain/keys/api-key';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
 import type { Invalidation } from '../persistence/cache-invalidations';
-import { FollowedLog, isFollowed } from './cache-invalidation-follower';
+import { FollowedLog, FOLLOWED_TTL_MS, isFollowed } from './cache-invalidation-follower';
 
 export interface Principal {
   key: ApiKeyDoc;
@@ -24,12 +24,6 @@ export const KEY_CACHE_TTL_MS = 500;
  * nothing older than this is ever believed: the 1 s revocation bound holds with margin.
  */
 export const KEY_CACHE_MAX_STALE_MS = 900;
-/**
- * While the process follows the cache-invalidations log, a key is kept this long: revocations and
- * tier changes reach it through the log (dropped within a poll), and this re-read is only the
- * safety net for a change the log missed (a crash between writing a key and logging it).
- */
-export const KEY_CACHE_FOLLOWED_TTL_MS = 30_000;
 const MAX_CACHED_KEYS = 10_000;
 
 interface CacheEntry {
@@ -43,7 +37,7 @@ export interface KeyAuthenticatorDeps {
   keys: ApiKeys;
   accounts: Accounts;
   now?: () => number;
-  /** The cache-invalidations log: while it is followed, cached keys live KEY_CACHE_FOLLOWED_TTL_MS; otherwise KEY_CACHE_TTL_MS. */
+  /** The cache-invalidations log: while it is followed, cached keys live FOLLOWED_TTL_MS; otherwise KEY_CACHE_TTL_MS. */
   invalidations?: FollowedLog;
 }
 
@@ -95,19 +89,16 @@ export class KeyAuthenticator {
     if (hit) {
       const now = this.now();
       const age = now - hit.at;
-      if (age < KEY_CACHE_TTL_MS) return Promise.resolve(hit.principal);
-      if (hit.principal && age < KEY_CACHE_FOLLOWED_TTL_MS && this.followed(now)) return Promise.resolve(hit.principal);
-      const staleBound = hit.principal && this.followed(now) ? 2 * KEY_CACHE_FOLLOWED_TTL_MS : KEY_CACHE_MAX_STALE_MS;
+      // An unknown key is never kept past the short TTL: a key created elsewhere works at once.
+      const followed = hit.principal !== null && isFollowed(this.deps.invalidations, now);
+      if (age < (followed ? FOLLOWED_TTL_MS : KEY_CACHE_TTL_MS)) return Promise.resolve(hit.principal);
+      const staleBound = followed ? 2 * FOLLOWED_TTL_MS : KEY_CACHE_MAX_STALE_MS;
       if (age < staleBound && hit.principal && !hit.principal.key.revoked_at) {
         this.refresh(hash, hit.principal).catch(() => undefined /* the next call past the stale bound retries and reports */);
         return Promise.resolve(hit.principal);
       }
     }
     return this.refresh(hash, hit?.principal ?? null);
-  }
-
-  private followed(now: number): boolean {
-    return isFollowed(this.deps.invalidations, now);
   }
 
   private refresh(hash: string, known: Principal | null): Promise<Principal | null> {

@@ -2,8 +2,8 @@ import { generateApiKey, hashApiKey, parseApiKey } from '../../../src/domain/key
 import { answerGate } from '../../support/gate';
 import type { AccountDoc, Accounts } from '../../../src/persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../../../src/persistence/api-keys';
-import { FOLLOW_MAX_LAG_MS } from '../../../src/services/cache-invalidation-follower';
-import { bearerToken, KEY_CACHE_FOLLOWED_TTL_MS, KEY_CACHE_MAX_STALE_MS, KEY_CACHE_TTL_MS, KeyAuthenticator } from '../../../src/services/key-authenticator';
+import { FOLLOW_MAX_LAG_MS, FOLLOWED_TTL_MS } from '../../../src/services/cache-invalidation-follower';
+import { bearerToken, KEY_CACHE_MAX_STALE_MS, KEY_CACHE_TTL_MS, KeyAuthenticator } from '../../../src/services/key-authenticator';
 
 /** Fake repositories with a controllable delay, counting their queries; like a driver, they return fresh copies. */
 function fakeStore() {
@@ -263,14 +263,14 @@ describe('KeyAuthenticator following the cache-invalidations log', () => {
     await expect(auth.authenticate(key)).rejects.toMatchObject({ code: 'revoked_api_key' });
   });
 
-  it('re-reads a followed key in the background after KEY_CACHE_FOLLOWED_TTL_MS (a change the log missed)', async () => {
+  it('re-reads a followed key in the background after FOLLOWED_TTL_MS (a change the log missed)', async () => {
     const { store, auth, advance, poll } = followingSetup();
     const { key } = store.add();
     poll();
     await auth.authenticate(key);
     store.queries.length = 0;
     store.accounts.get('acct_1')!.tier = 'team'; // written without a log entry
-    advance(KEY_CACHE_FOLLOWED_TTL_MS);
+    advance(FOLLOWED_TTL_MS);
     poll();
     expect((await auth.authenticate(key)).account.tier).toBe('free'); // answered at once...
     await settle();

@@ -1,6 +1,7 @@
 import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
+import { FOLLOWED_TTL_MS } from '../../../src/services/cache-invalidation-follower';
 import { answerGate } from '../../support/gate';
-import { AccountEndpointsCache, ENDPOINTS_CACHE_FOLLOWED_TTL_MS, ENDPOINTS_CACHE_TTL_MS } from '../../../src/services/account-endpoints-cache';
+import { AccountEndpointsCache, ENDPOINTS_CACHE_TTL_MS } from '../../../src/services/account-endpoints-cache';
 
 function setup(options: { followed: boolean }) {
   let now = 1_000_000;
@@ -68,11 +69,11 @@ describe('AccountEndpointsCache', () => {
     expect(reads).toEqual(['acct_1', 'acct_1']);
   });
 
-  it('reads again after ENDPOINTS_CACHE_FOLLOWED_TTL_MS even while followed (a change the log missed)', async () => {
+  it('reads again after FOLLOWED_TTL_MS even while followed (a change the log missed)', async () => {
     const { cache, reads, advance, poll } = setup({ followed: true });
     poll();
     await cache.enabled('acct_1');
-    advance(ENDPOINTS_CACHE_FOLLOWED_TTL_MS);
+    advance(FOLLOWED_TTL_MS);
     poll();
     await cache.enabled('acct_1');
     expect(reads).toEqual(['acct_1', 'acct_1']);
