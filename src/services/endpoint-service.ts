@@ -128,6 +128,11 @@ export class EndpointService {
     return { ...endpointView(doc, null, now), secret };
   }
 
+  /** How many endpoints the account has, disabled ones included (the dashboard's overview). */
+  count(accountId: string): Promise<number> {
+    return this.deps.endpoints.countForAccount(accountId);
+  }
+
   async list(accountId: string, limit: number, cursor?: string): Promise<{ data: EndpointView[]; next_cursor: string | null }> {
     const after = cursor ? decodeCursor(cursor, isEndpointCursor) : undefined;
     const docs = await this.deps.endpoints.list(accountId, limit + 1, after ? { createdAt: new Date(after.c), id: after.id } : undefined);

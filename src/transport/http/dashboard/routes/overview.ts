@@ -17,7 +17,7 @@ export function overviewRoutes(router: Router, deps: DashboardDeps): void {
     const [used, keys, endpoints] = await Promise.all([
       deps.limiter.usage(accountBucket(accountId)),
       deps.accounts.listKeys(accountId),
-      deps.endpoints.list(accountId, 100),
+      deps.endpoints.count(accountId),
     ]);
     sendHtml(
       ctx,
@@ -31,7 +31,7 @@ export function overviewRoutes(router: Router, deps: DashboardDeps): void {
           burstPerMinute: tier.burstPerMinute,
           quotaResetsAt: billingPeriodAt(new Date()).end,
           activeKeys: keys.filter((k) => !k.revoked_at).length,
-          endpoints: endpoints.data.length,
+          endpoints,
         },
         noticeText(queryField(ctx, 'notice')),
       ),
