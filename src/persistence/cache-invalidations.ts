@@ -85,6 +85,7 @@ export class CacheInvalidations {
       if (!doc) break;
       found.push(doc.kind === 'key_revoked' ? { kind: doc.kind, key_hash: doc.key_hash, n: doc.n } : { kind: doc.kind, account_id: doc.account_id, n: doc.n });
     }
+    this.known = Math.max(this.known, n + found.length);
     return found;
   }
 
