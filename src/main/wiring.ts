@@ -109,7 +109,13 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       authenticator.apply(invalidation);
       endpointsCache.apply(invalidation);
     },
-    { onError: (err) => logger.warn({ err }, 'could not read the cache-invalidations log; caches fall back to short TTLs until it answers') },
+    {
+      reset: () => {
+        authenticator.clear();
+        endpointsCache.clear();
+      },
+      onError: (err) => logger.warn({ err }, 'could not read the cache-invalidations log; caches fall back to short TTLs until it answers'),
+    },
   );
   const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, invalidations });
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, invalidations });

@@ -40,6 +40,11 @@ export class AccountEndpointsCache {
     return endpoints;
   }
 
+  /** Drops every list (the cache-invalidations follower starting afresh). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   invalidate(accountId: string): void {
     this.entries.delete(accountId);
   }

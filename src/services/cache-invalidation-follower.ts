@@ -38,6 +38,12 @@ export function isFollowed(log: FollowedLog | undefined, now: number): boolean {
 }
 
 export interface CacheInvalidationFollowerOptions {
+  /**
+   * Called when the follower finds where the log ends, before it first counts as followed: the
+   * caches drop everything, since what they took in before then (on their short TTLs, e.g. while
+   * the store did not answer the first poll) may predate entries the follower will never read.
+   */
+  reset?: () => void;
   /** How often the log is read (one `_id` lookup when nothing changed). */
   pollIntervalMs?: number;
   now?: () => number;
@@ -98,6 +104,7 @@ export class CacheInvalidationFollower implements FollowedLog {
     const started = this.now();
     if (this.position === null) {
       this.position = await this.log.end();
+      this.options.reset?.();
     } else {
       for (;;) {
         const changes = await this.log.after(this.position, BATCH);

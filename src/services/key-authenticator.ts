@@ -71,6 +71,13 @@ export class KeyAuthenticator {
     this.epoch++;
   }
 
+  /** Drops every key, including lookups still running (the cache-invalidations follower starting afresh). */
+  clear(): void {
+    this.cache.clear();
+    this.inflight.clear();
+    this.epoch++;
+  }
+
   /** Drops every key of an account (its tier changed), including lookups still running. */
   invalidateAccount(accountId: string): void {
     for (const [hash, entry] of this.cache) if (entry.principal?.account._id === accountId) this.cache.delete(hash);

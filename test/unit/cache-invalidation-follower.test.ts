@@ -74,6 +74,21 @@ describe('CacheInvalidationFollower', () => {
     expect(isFollowed(undefined, 5_000)).toBe(false);
   });
 
+  it('tells the caches to start afresh when it finds the log’s end, also when its first read failed', async () => {
+    const store = fakeLog();
+    let resets = 0;
+    const f = new CacheInvalidationFollower(store.log, () => undefined, { reset: () => resets++ });
+    store.setFail(true);
+    await expect(f.pollOnce()).rejects.toThrow('store down');
+    expect([resets, f.coveredSince()]).toEqual([0, null]);
+    store.setFail(false);
+    store.append(revoked('logged while the first read failed'));
+    await f.pollOnce();
+    await f.pollOnce();
+    expect(resets).toBe(1); // what the caches took in before is dropped, not trusted for FOLLOWED_TTL_MS
+    expect(f.coveredSince()).not.toBeNull();
+  });
+
   it('a failed poll promises nothing new: coveredSince stays where the last complete poll left it', async () => {
     const store = fakeLog();
     const { f, advance } = follower(store.log);

@@ -252,6 +252,16 @@ describe('KeyAuthenticator following the cache-invalidations log', () => {
     expect((await auth.authenticate(key)).account.tier).toBe('enterprise'); // ...the next one may not
   });
 
+  it('clear() (the follower starting afresh) drops a key cached before the log was followed', async () => {
+    const { store, auth, poll } = followingSetup();
+    const { key, id } = store.add();
+    await auth.authenticate(key); // cached on the short TTL: the log not followed yet
+    store.revoke(id); // elsewhere, logged before the follower found the log's end
+    auth.clear();
+    poll();
+    await expect(auth.authenticate(key)).rejects.toMatchObject({ code: 'revoked_api_key' });
+  });
+
   it('when polls stop, keys are re-read as without the log: a revocation elsewhere is seen within 1 s', async () => {
     const { store, auth, advance, poll } = followingSetup();
     const { key, id } = store.add();
