@@ -70,7 +70,10 @@ export class Endpoints {
   /** `current` is the document the caller just read (and checked the owner of). */
   async update(current: EndpointDoc, changes: EndpointChanges, at: Date): Promise<EndpointDoc> {
     await this.col.updateOne({ _id: current._id }, { $set: { ...changes, updated_at: at } });
-    await this.invalidations.append({ kind: 'endpoints_changed', account_id: current.account_id });
+    // Only what ingest routes by: a description or a rotated secret leaves cached lists as good as they were.
+    if (changes.url !== undefined || changes.events !== undefined || changes.disabled !== undefined) {
+      await this.invalidations.append({ kind: 'endpoints_changed', account_id: current.account_id });
+    }
     return { ...current, ...changes, updated_at: at };
   }
 
