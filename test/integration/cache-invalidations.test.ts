@@ -1,8 +1,7 @@
 import type { CommandStartedEvent } from 'mongodb';
 import type { Platform } from '../../src/main/platform';
+import { sleep } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * CONTRACT §2: a revoked key is refused by every API process within 1 s. Each API process follows
@@ -41,7 +40,9 @@ describe('keys and endpoint lists cached across processes, kept current by the c
     } finally {
       here.mongo.off('commandStarted', count);
     }
-    expect(reads).toEqual([]); // 2.5 s of calls; without the log: a key and an account read every 0.5 s
+    // 2.5 s of calls; without the log, a key and an account read every 0.5 s (about 10 reads). A poll
+    // delayed past FOLLOW_MAX_LAG_MS on a busy machine may cost one re-read of both.
+    expect(reads.length).toBeLessThanOrEqual(2);
   });
 
   it('ingests here route to an endpoint created, and stop routing to one disabled, in another process within 1 s', async () => {
