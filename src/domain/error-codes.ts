@@ -13,7 +13,7 @@ export const ERROR_CATALOGUE = {
   invalid_url: 'The endpoint url is not a string, not an absolute URL, or longer than 2,048 characters.',
   invalid_cursor: 'The `cursor` query parameter is not one this API handed out.',
   invalid_event_id: 'The event id in the path is not a positive integer.',
-  invalid_since: 'Bulk recovery: `since` is not a date and time, is in the future, or is more than 7 days ago.',
+  invalid_since: 'Bulk recovery: `since` is in the future or more than 7 days ago (or, in the dashboard\'s form, not a date and time; the API answers a body that is not one with `invalid_request`).',
   sign_up_refused: 'Dashboard sign-up could not go through (it does not say whether the email is taken).',
   // Who is calling.
   invalid_api_key: 'The API key is missing, malformed, sent the wrong way, or unknown.',

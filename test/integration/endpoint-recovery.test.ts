@@ -90,17 +90,17 @@ describe('bulk recovery of an endpoint', () => {
   });
 
   it.each([
-    ['not a time', { since: 'yesterday' }],
-    ['missing', {}],
-    ['in the future', { since: new Date(Date.now() + 3_600_000).toISOString() }],
-    ['more than 7 days back', { since: new Date(Date.now() - 8 * 24 * 3_600_000).toISOString() }],
-  ])('refuses `since` %s with a 400 JSON error naming it', async (_case, body) => {
+    ['not a time', { since: 'yesterday' }, 'invalid_request'],
+    ['missing', {}, 'invalid_request'],
+    ['in the future', { since: new Date(Date.now() + 3_600_000).toISOString() }, 'invalid_since'],
+    ['more than 7 days back', { since: new Date(Date.now() - 8 * 24 * 3_600_000).toISOString() }, 'invalid_since'],
+  ])('refuses `since` %s with a 400 JSON error naming it', async (_case, body, code) => {
     const account = await createAccountWithKey(fixture.platform);
     const api = apiClient(fixture.platform, account.key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook' })).body;
     const res = await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/recover`, body);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: expect.any(String), code: expect.any(String), details: [expect.objectContaining({ path: 'since' })] });
+    expect(res.body).toMatchObject({ error: expect.any(String), code, details: [expect.objectContaining({ path: 'since' })] });
   });
 
   it("answers 404 for another account's endpoint", async () => {

@@ -18,6 +18,7 @@ export function recoveryWorkflowId(endpointId: string): string {
 
 /** Why `since` cannot be recovered from, or null when it can. */
 export function recoverySinceProblem(since: Date, now: Date): string | null {
+  if (Number.isNaN(since.getTime())) return 'since must be a date and time.';
   if (since.getTime() > now.getTime()) return 'since must not be in the future.';
   if (now.getTime() - since.getTime() > MAX_RECOVERY_WINDOW_MS) return 'since must be within the last 7 days.';
   return null;

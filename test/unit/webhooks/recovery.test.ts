@@ -16,6 +16,10 @@ describe('bulk recovery rules', () => {
     expect(recoverySinceProblem(new Date(now.getTime() + 1), now)).toBe('since must not be in the future.');
   });
 
+  it('refuses a value that is not a date and time', () => {
+    expect(recoverySinceProblem(new Date('not a time'), now)).toBe('since must be a date and time.');
+  });
+
   it('runs one recovery per endpoint: its workflow id is derived from the endpoint id', () => {
     expect(recoveryWorkflowId('ep_abc')).toBe('recover-ep_abc');
   });

@@ -119,11 +119,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     const session = currentSession(ctx);
     const since = formField(ctx, 'since').trim();
     try {
-      await meteredAction(ctx, deps, () => {
-        const at = sinceOf(since);
-        if (Number.isNaN(at.getTime())) throw new ValidationError('Since must be a date and time.', [{ path: 'since', message: 'must be a date and time' }], 'invalid_since');
-        return deps.recovery.recover(session.account._id, ctx.params.id, at);
-      });
+      await meteredAction(ctx, deps, () => deps.recovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
       if (!isFormError(err)) throw err;
