@@ -47,6 +47,8 @@ export class DeliveryStartWindow {
       if (this.closed) return;
       this.expire();
     }
+    // Re-inserted at the end: the map's order is expiry order, which expire() relies on.
+    this.waiting.delete(workflowId);
     this.waiting.set(workflowId, this.now() + this.expiryMs);
   }
 

@@ -39,6 +39,20 @@ describe('DeliveryStartWindow', () => {
     window.close();
   });
 
+  it('a workflow id taken again expires after the others taken before it (map order stays expiry order)', async () => {
+    let now = 0;
+    const window = new DeliveryStartWindow(3, 10_000, () => now);
+    await window.take('a');
+    now = 5_000;
+    await window.take('b');
+    now = 6_000;
+    await window.take('a'); // taken again: now expires at 16 s, after b's 15 s
+    await window.take('c'); // the window is full
+    now = 15_500;
+    expect(await settled(window.take('d'))).toBe(true); // b has expired, though a (taken first) has not
+    window.close();
+  });
+
   it('a slot whose attempt never begins here frees itself after the expiry', async () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate'] });
     try {
