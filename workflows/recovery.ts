@@ -5,7 +5,7 @@ import { RECOVERY_BATCH } from '../src/domain/webhooks/recovery';
 export interface RecoveryWorkflowInput {
   accountId: string;
   endpointId: string;
-  /** ISO 8601: recovered deliveries ended failed or cancelled since then. */
+  /** ISO 8601: recovered deliveries ended failed or cancelled and were first attempted since then. */
   since: string;
   /** The events whose delivery to the endpoint is started again (at most MAX_RECOVERY_DELIVERIES). */
   eventIds: number[];

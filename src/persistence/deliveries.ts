@@ -88,7 +88,7 @@ export class Deliveries {
     return hydrate(await this.col.findOne({ _id: id }));
   }
 
-  /** Endpoint deletion only (rare): a scan on FerretDB, indexed on MongoDB. */
+  /** Endpoint deletion only (rare): the `{endpoint_id, status}` index on both stores (mongo.ts). */
   async inFlightForEndpoint(endpointId: string): Promise<DeliveryDoc[]> {
     const docs = await this.col.find({ endpoint_id: endpointId, status: { $in: ['pending', 'retrying'] } }).toArray();
     return docs.map((d) => hydrate(d)!);
@@ -96,7 +96,7 @@ export class Deliveries {
 
   /**
    * Bulk recovery (rare): the events whose delivery to the endpoint ended failed or cancelled and
-   * was first attempted since `since`, oldest first. A scan on FerretDB, indexed on MongoDB.
+   * was first attempted since `since`, oldest first. The `{endpoint_id, status}` index on both stores.
    */
   async retryableForEndpointSince(endpointId: string, since: Date, limit: number): Promise<number[]> {
     const docs = await this.col

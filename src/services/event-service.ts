@@ -126,12 +126,13 @@ export class EventService {
   private async ingestWithKey(accountId: string, input: IngestInput, key: string): Promise<IngestResult> {
     const existing = await this.deps.idempotency.find(accountId, key);
     if (existing && existing.expires_at > this.now()) return { created: false, body: existing.response };
+    // The outbox may have filled while the key was read (ingest() checked before the read).
+    if (this.deps.outbox.isFull()) throw overloaded(1);
     return this.accept(accountId, input, key);
   }
 
   private async accept(accountId: string, input: IngestInput, key: string | null): Promise<IngestResult> {
     const { outbox } = this.deps;
-    if (outbox.isFull()) throw overloaded(1);
     const matching = (await this.deps.endpointsCache.enabled(accountId)).filter((e) => matchesAny(e.events, input.type));
     const now = this.now();
     const timestamp = Math.floor(now.getTime() / 1000);

@@ -13,7 +13,7 @@ export interface RecoveryServiceDeps {
 }
 
 /**
- * Bulk recovery of an endpoint: every delivery to it that ended failed or cancelled since a time
+ * Bulk recovery of an endpoint: every delivery to it that ended failed or cancelled and was first attempted since a time
  * gets a new round, as a manual retry would give it, from a workflow of its own
  * (`recover-<endpointId>`). One runs per endpoint at a time: asking again while it runs answers it.
  */
