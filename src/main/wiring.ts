@@ -8,7 +8,7 @@ import type { Logger } from '../infra/logger';
 import { Accounts } from '../persistence/accounts';
 import { ApiInstances } from '../persistence/api-instances';
 import { ApiKeys } from '../persistence/api-keys';
-import { CacheInvalidations, cacheInvalidationsOf } from '../persistence/cache-invalidations';
+import { CacheInvalidations, cacheInvalidationsOf, Invalidation } from '../persistence/cache-invalidations';
 import { BlockLimiter } from '../persistence/block-limiter';
 import { Deliveries } from '../persistence/deliveries';
 import { EndpointHealthLog } from '../persistence/endpoint-health-log';
@@ -102,13 +102,16 @@ export interface ServiceDeps {
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
 export function buildServices({ config, logger, temporal, repositories, secretBox, dnsLookup, eagerWorkflowStart, clock }: ServiceDeps): Services {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart });
-  // What other processes change (revoked keys, tiers, endpoints) reaches this process's caches through one log.
+  // Revoked keys, tiers and endpoints changed reach this process's caches through one log: its own
+  // changes as they are logged, other processes' through the follower.
+  const applyToCaches = (invalidation: Invalidation) => {
+    authenticator.apply(invalidation);
+    endpointsCache.apply(invalidation);
+  };
+  repositories.cacheInvalidations.onAppend(applyToCaches);
   const invalidations = new CacheInvalidationFollower(
     repositories.cacheInvalidations,
-    (invalidation) => {
-      authenticator.apply(invalidation);
-      endpointsCache.apply(invalidation);
-    },
+    applyToCaches,
     {
       reset: () => {
         authenticator.clear();
@@ -145,7 +148,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     logger,
   });
   return {
-    accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, onRevoked: (hash) => authenticator.invalidate(hash) }),
+    accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys }),
     authenticator,
     invalidations,
     limiter,
@@ -155,7 +158,6 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       health: repositories.endpointHealth,
       scheduler,
       secretBox,
-      cache: endpointsCache,
       options: {
         allowPrivateNetworks: config.delivery.allowPrivateNetworks,
         maxEndpointsPerAccount: config.maxEndpointsPerAccount,

@@ -48,6 +48,8 @@ export class CacheInvalidations {
   private readonly col: Collection<InvalidationDoc>;
   /** The last entry this process saw: an append starts its probe there. */
   private known = 0;
+  /** This process's caches: told of its own appends at once, not a poll later. */
+  private readonly listeners = new Set<(invalidation: Invalidation) => void>();
 
   constructor(db: Db) {
     this.col = db.collection<InvalidationDoc>('cache_invalidations');
@@ -57,13 +59,20 @@ export class CacheInvalidations {
     /* `_id` lookups only; entries are kept (see above). */
   }
 
-  /** Appends `invalidation` after every entry already there (racing writers each get their own n). */
+  /** Tells `listener` of every entry this process appends, once it is in the log; returns the unsubscribe. */
+  onAppend(listener: (invalidation: Invalidation) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Appends `invalidation` after every entry already there (racing writers each get their own n); this process's listeners hear of it at once. */
   async append(invalidation: Invalidation, at: Date = new Date()): Promise<number> {
     let n = await this.end();
     for (;;) {
       const doc = { ...invalidation, _id: memberId(SCOPE, n + 1), n: n + 1, at } as InvalidationDoc;
       if (await insertUnique(this.col, doc)) {
         this.known = Math.max(this.known, n + 1);
+        for (const listener of this.listeners) listener(invalidation);
         return n + 1;
       }
       n = await this.end(n + 1);

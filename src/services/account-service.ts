@@ -39,17 +39,13 @@ export const MAX_LABEL_LENGTH = 100;
 export interface AccountServiceDeps {
   accounts: Accounts;
   keys: ApiKeys;
-  /** Tells this process's key cache about a revocation at once. */
-  onRevoked?: (hash: string) => void;
   clock?: () => Date;
 }
 
 export class AccountService {
-  private readonly onRevoked: (hash: string) => void;
   private readonly clock: () => Date;
 
   constructor(private readonly deps: AccountServiceDeps) {
-    this.onRevoked = deps.onRevoked ?? (() => undefined);
     this.clock = deps.clock ?? (() => new Date());
   }
 
@@ -116,7 +112,6 @@ export class AccountService {
   async revokeKey(keyId: string, accountId?: string): Promise<KeyView> {
     const doc = await this.deps.keys.revoke(keyId, this.clock(), accountId);
     if (!doc) throw new DomainError('not_found', `Key ${keyId} not found.`);
-    this.onRevoked(doc.hash);
     return keyView(doc);
   }
 }

@@ -10,7 +10,6 @@ import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
-import type { AccountEndpointsCache } from './account-endpoints-cache';
 import { decodeCursor, encodeCursor } from './pagination';
 
 export interface EndpointView {
@@ -73,7 +72,6 @@ export interface EndpointServiceDeps {
   health: EndpointHealthLog;
   scheduler: DeliveryScheduler;
   secretBox: SecretBox;
-  cache: AccountEndpointsCache;
   options: EndpointServiceOptions;
   clock?: () => Date;
 }
@@ -124,7 +122,6 @@ export class EndpointService {
       await this.deps.endpoints.delete(accountId, doc._id);
       throw endpointLimitReached(max);
     }
-    this.deps.cache.invalidate(accountId);
     return { ...endpointView(doc, null, now), secret };
   }
 
@@ -164,7 +161,6 @@ export class EndpointService {
     // Enabling again clears the mark and starts the failing streak afresh (a whole new period before auto-disable).
     if (changes.disabled === false) await this.deps.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
     const updated = await this.deps.endpoints.update(current, changes, now);
-    this.deps.cache.invalidate(accountId);
     if (patch.disabled === true) await this.cancelInFlight(id);
     return this.view(updated);
   }
@@ -178,14 +174,12 @@ export class EndpointService {
     const current = await this.deps.endpoints.find(accountId, id);
     if (!current || current.disabled) return;
     await this.deps.endpoints.update(current, { disabled: true, disabled_reason: 'failing' }, this.clock());
-    this.deps.cache.invalidate(accountId);
     await this.cancelInFlight(id);
   }
 
   /** Deleting stops every pending retry to the endpoint; those deliveries end `cancelled`. */
   async delete(accountId: string, id: string): Promise<void> {
     if (!(await this.deps.endpoints.delete(accountId, id))) throw notFound(id);
-    this.deps.cache.invalidate(accountId);
     await this.cancelInFlight(id);
   }
 

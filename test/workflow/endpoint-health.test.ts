@@ -12,7 +12,6 @@ import { Deliveries } from '../../src/persistence/deliveries';
 import { EndpointHealthLog } from '../../src/persistence/endpoint-health-log';
 import { Endpoints } from '../../src/persistence/endpoints';
 import { Events } from '../../src/persistence/events';
-import { AccountEndpointsCache } from '../../src/services/account-endpoints-cache';
 import { EndpointService } from '../../src/services/endpoint-service';
 import { DeliveryScheduler } from '../../src/temporal/delivery-scheduler';
 import { workflowBundle } from '../../src/temporal/worker';
@@ -61,7 +60,6 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       health,
       scheduler,
       secretBox,
-      cache: new AccountEndpointsCache({ endpoints }),
       options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 10, autoDisableAfterMs: PERIOD },
       clock: () => new Date(temporalNow),
     });
