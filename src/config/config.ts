@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_AUTO_DISABLE_AFTER_MS } from '../domain/webhooks/endpoint-health';
 import { PROJECT_ROOT } from '../infra/tools';
 
 /**
@@ -76,7 +77,7 @@ const EnvSchema = z.object({
   /** Delivery workflows started by a process with a worker that may wait for their first attempt (0: no limit). */
   DISPATCH_START_WINDOW: z.coerce.number().int().min(0).max(100_000).default(200),
   /** An endpoint whose deliveries have all failed for this many hours is disabled (`disabled_reason: "failing"`); default 5 days. */
-  ENDPOINT_AUTO_DISABLE_HOURS: z.coerce.number().int().min(1).max(8_760).default(120),
+  ENDPOINT_AUTO_DISABLE_HOURS: z.coerce.number().int().min(1).max(8_760).default(DEFAULT_AUTO_DISABLE_AFTER_MS / 3_600_000),
   /** Prometheus metrics: a listener of its own on this port (unset: none); 0 picks a free port. */
   METRICS_PORT: listenPort.optional().or(z.literal('').transform(() => undefined)),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),

@@ -253,7 +253,7 @@ function notFound(id: string): DomainError {
   return new DomainError('not_found', `Endpoint ${id} not found.`);
 }
 
-export function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date): EndpointView {
+function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date): EndpointView {
   return {
     id: doc._id,
     url: doc.url,

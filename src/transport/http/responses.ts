@@ -5,13 +5,13 @@ import { HTTP_STATUS } from './error-status';
 import { MAX_JSON_DEPTH } from './json-nesting';
 
 /** The error codes as a markdown table (code, status, meaning), built from the catalogue. */
-export function errorCodeTable(): string {
+function errorCodeTable(): string {
   const rows = ERROR_CODES.map((code) => `| \`${code}\` | ${HTTP_STATUS[code]} | ${ERROR_CATALOGUE[code]} |`);
   return ['| code | status | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
 /** `code`: the closed catalogue (src/domain/error-codes.ts); clients switch on it. */
-export const ErrorCodeSchema = z
+const ErrorCodeSchema = z
   .enum(ERROR_CODES)
   .describe(`Machine-readable code, one of a closed set:\n\n${errorCodeTable()}`)
   .meta({ id: 'ErrorCode' });

@@ -20,7 +20,7 @@ export interface DashboardDeps {
   endpoints: EndpointService;
   events: EventService;
   /** Bulk recovery of an endpoint's failed deliveries. */
-  recovery: RecoveryService;
+  bulkRecovery: RecoveryService;
   limiter: LimitAdmitter;
   /** The cost catalog, loaded once on first use. */
   catalog: () => Promise<Catalog>;

@@ -119,7 +119,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     const session = currentSession(ctx);
     const since = formField(ctx, 'since').trim();
     try {
-      await meteredAction(ctx, deps, () => deps.recovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
+      await meteredAction(ctx, deps, () => deps.bulkRecovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
       if (!isFormError(err)) throw err;
