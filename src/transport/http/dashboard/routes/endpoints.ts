@@ -125,7 +125,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       if (!isFormError(err)) throw err;
       const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
       const { message, details } = describeError(err);
-      sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, recoverSince: since, error: message, details }));
+      sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, recoverSince: since, recoverError: message, recoverDetails: details }));
     }
   });
 

@@ -84,8 +84,10 @@ export interface EndpointDetailView {
   endpoint: EndpointView;
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS). */
   autoDisableAfterMs: number;
-  /** The recovery form's time (`YYYY-MM-DDTHH:MM`, UTC). */
+  /** The recovery form's time (`YYYY-MM-DDTHH:MM`, UTC), and why it was refused. */
   recoverSince?: string;
+  recoverError?: string;
+  recoverDetails?: string[];
   form?: EndpointForm;
   error?: string;
   details?: string[];
@@ -138,18 +140,21 @@ ${
   <p class="hint">A delivery counts when it ends: succeeded, or failed after its 8th attempt. An endpoint whose deliveries all fail for
   ${period(view.autoDisableAfterMs)} is disabled automatically; enabling it again gives it a new ${period(view.autoDisableAfterMs)}.</p>
 </section>
-<section class="card" aria-labelledby="recover-heading">
-  <h2 id="recover-heading">Recover failed deliveries</h2>
-  <form class="stack" method="post" action="${base}/recover">
-    ${csrfField(session.csrfToken)}
-    <div class="field">
+${formCard({
+  id: 'recover-heading',
+  heading: 'Recover failed deliveries',
+  error: view.recoverError,
+  details: view.recoverDetails,
+  action: `${base}/recover`,
+  csrfToken: session.csrfToken,
+  fields: html`<div class="field">
       <label for="recover-since">Since (UTC)</label>
       <input id="recover-since" name="since" type="datetime-local" required value="${view.recoverSince ?? ''}" aria-describedby="recover-since-hint">
       <p class="hint" id="recover-since-hint">Every delivery to this endpoint that failed or was cancelled since then (at most 7 days back, at most 1,000 deliveries) starts a new round.</p>
-    </div>
-    <div class="actions"><button type="submit" class="secondary">Recover deliveries</button></div>
-  </form>
-</section>
+    </div>`,
+  submit: 'Recover deliveries',
+  submitClass: 'secondary',
+})}
 ${formCard({
   id: 'edit-heading',
   heading: 'Edit',

@@ -13,6 +13,8 @@ export interface FormCard {
   csrfToken: string;
   fields: SafeHtml;
   submit: string;
+  /** The submit button's class (e.g. `secondary`); the primary style without. */
+  submitClass?: string;
 }
 
 /** A card with one POST form (create a key or an endpoint, send a test event, edit an endpoint) and the error of its last submission. */
@@ -24,7 +26,7 @@ export function formCard(card: FormCard): SafeHtml {
   <form class="stack" method="post" action="${card.action}">
     ${csrfField(card.csrfToken)}
     ${card.fields}
-    <div class="actions"><button type="submit">${card.submit}</button></div>
+    <div class="actions">${card.submitClass ? html`<button type="submit" class="${card.submitClass}">${card.submit}</button>` : html`<button type="submit">${card.submit}</button>`}</div>
   </form>
 </section>`;
 }
