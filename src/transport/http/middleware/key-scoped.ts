@@ -1,8 +1,8 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { DomainError } from '../../../domain/errors';
 import { productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
 import type { LimitAdmitter } from '../../../domain/limits/admission';
-import { bearerToken, KeyAuthenticator } from '../../../services/key-authenticator';
+import { bearerToken, KeyAuthenticator, Principal } from '../../../services/key-authenticator';
 import { accountPolicy } from '../../../domain/limits/policies';
 import { metered } from './metered';
 
@@ -29,4 +29,9 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
       await next();
     });
   };
+}
+
+/** The key's account of a call keyScoped let through. */
+export function accountOf(ctx: Context): string {
+  return (ctx.state.principal as Principal).account._id;
 }

@@ -1,8 +1,7 @@
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { Principal } from '../../../../services/key-authenticator';
 import type { EndpointService } from '../../../../services/endpoint-service';
+import { accountOf } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute, RouteDefinition } from '../../route';
 import {
@@ -18,13 +17,13 @@ import {
 
 const BASE = '/api/v1/webhooks/endpoints';
 const tags = ['Webhook endpoints'];
-const account = (ctx: Context) => (ctx.state.principal as Principal).account._id;
 
 interface OneEndpointOperation<B extends z.ZodType> {
   method: RouteDefinition<z.ZodType, z.ZodType, B>['method'];
   /** After `/:id`. */
   path?: string;
   summary: string;
+  description?: string;
   body?: B;
   /** The success status and its response; a body-less status (204) answers nothing. */
   success: [status: number, response: ResponseConfig];
@@ -34,7 +33,7 @@ interface OneEndpointOperation<B extends z.ZodType> {
 }
 
 /** An operation on one endpoint of the key's account, so another account's endpoint is a 404. */
-function oneEndpoint<B extends z.ZodType = z.ZodType>({ path = '', success: [status, response], moreErrors = [], answer, ...op }: OneEndpointOperation<B>) {
+export function oneEndpoint<B extends z.ZodType = z.ZodType>({ path = '', success: [status, response], moreErrors = [], answer, ...op }: OneEndpointOperation<B>) {
   return defineRoute({
     ...op,
     path: `${BASE}/:id${path}`,
@@ -43,7 +42,7 @@ function oneEndpoint<B extends z.ZodType = z.ZodType>({ path = '', success: [sta
     params: EndpointIdParams,
     responses: keyScopedResponses({ [status]: response }, 400, 404, ...moreErrors),
     handler: async (ctx, { params, body }) => {
-      const answered = await answer(account(ctx), params.id, body);
+      const answered = await answer(accountOf(ctx), params.id, body);
       ctx.status = status;
       if (status !== 204) ctx.body = answered;
     },
@@ -67,7 +66,7 @@ export function endpointRoutes(service: EndpointService) {
       responses: keyScopedResponses({ 201: json('The registered endpoint, with its secret.', EndpointWithSecret) }, 400, 422),
       handler: async (ctx, { body }) => {
         ctx.status = 201;
-        ctx.body = await service.create(account(ctx), body);
+        ctx.body = await service.create(accountOf(ctx), body);
       },
     }),
     defineRoute({
@@ -79,7 +78,7 @@ export function endpointRoutes(service: EndpointService) {
       query: ListQuery,
       responses: keyScopedResponses({ 200: json('A page of endpoints.', EndpointList) }, 400),
       handler: async (ctx, { query }) => {
-        ctx.body = await service.list(account(ctx), query.limit, query.cursor);
+        ctx.body = await service.list(accountOf(ctx), query.limit, query.cursor);
       },
     }),
     oneEndpoint({

@@ -1,8 +1,7 @@
-import type { Context } from 'koa';
 import { DomainError, ValidationError } from '../../../../domain/errors';
 import { ingestRejection, recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
-import type { Principal } from '../../../../services/key-authenticator';
+import { accountOf } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute } from '../../route';
 import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
@@ -10,7 +9,6 @@ import { httpStatusOf } from '../../error-status';
 
 const BASE = '/api/v1/webhooks/events';
 const tags = ['Webhook events'];
-const account = (ctx: Context) => (ctx.state.principal as Principal).account._id;
 
 /** CONTRACT §4: ingest, status and history, listing, manual retry. */
 export function eventRoutes(service: EventService) {
@@ -50,7 +48,7 @@ export function eventRoutes(service: EventService) {
             [{ path: 'headers.Idempotency-Key', message: 'Invalid idempotency key' }],
           );
         }
-        const result = await service.ingest(account(ctx), { ...body, idempotency_key: body.idempotency_key ?? header });
+        const result = await service.ingest(accountOf(ctx), { ...body, idempotency_key: body.idempotency_key ?? header });
         ctx.status = result.created ? 202 : 200;
         ctx.body = result.body;
       },
@@ -66,7 +64,7 @@ export function eventRoutes(service: EventService) {
       query: EventListQuery,
       responses: keyScopedResponses({ 200: json('A page of events.', EventList) }, 400),
       handler: async (ctx, { query }) => {
-        ctx.body = await service.list(account(ctx), query);
+        ctx.body = await service.list(accountOf(ctx), query);
       },
     }),
     defineRoute({
@@ -78,7 +76,7 @@ export function eventRoutes(service: EventService) {
       params: EventIdParams,
       responses: keyScopedResponses({ 200: json('The event with every delivery and attempt.', EventDetail) }, 400, 404),
       handler: async (ctx, { params }) => {
-        ctx.body = await service.get(account(ctx), assertPositiveEventId(params.event_id));
+        ctx.body = await service.get(accountOf(ctx), assertPositiveEventId(params.event_id));
       },
     }),
     defineRoute({
@@ -91,7 +89,7 @@ export function eventRoutes(service: EventService) {
       responses: keyScopedResponses({ 202: json('The new round has started.', Delivery) }, 400, 404, 409),
       handler: async (ctx, { params }) => {
         ctx.status = 202;
-        ctx.body = await service.retry(account(ctx), assertPositiveEventId(params.event_id), params.endpoint_id);
+        ctx.body = await service.retry(accountOf(ctx), assertPositiveEventId(params.event_id), params.endpoint_id);
       },
     }),
   ];
