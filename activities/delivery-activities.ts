@@ -30,6 +30,12 @@ export interface DeliveryTarget {
 
 export interface AttemptInput extends DeliveryTarget {
   attempt: number;
+  /**
+   * Set by the workflow when this attempt may have been made before (a later attempt, or a
+   * workflow task that is itself a retry): the record is checked before posting. Absent for
+   * regular activities, which know it from their own attempt number.
+   */
+  mayRepeat?: boolean;
 }
 
 export interface AttemptOutcome {
@@ -135,7 +141,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
      */
     async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome> {
       const ref = refOf(input);
-      if (activityAttempt() > 1) {
+      if (activityAttempt() > 1 || input.mayRepeat) {
         const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
         if (recorded) {
           const { status } = decideAfterAttempt(recorded.attempt, recorded.succeeded);
@@ -212,10 +218,11 @@ function refOf(input: DeliveryTarget): DeliveryRef {
   return { id: deliveryId(input.eventId, input.endpointId), account_id: input.accountId, event_id: input.eventId, endpoint_id: input.endpointId };
 }
 
-/** Outside an activity (unit tests) there is nothing to heartbeat to. */
+/** Outside an activity (unit tests) there is nothing to heartbeat to; a local activity has no heartbeat (its workflow task times out instead). */
 function heartbeat(): void {
   try {
-    Context.current().heartbeat();
+    const context = Context.current();
+    if (!context.info.isLocal) context.heartbeat();
   } catch {
     /* not running as an activity */
   }

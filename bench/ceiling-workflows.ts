@@ -2,7 +2,7 @@
  * The Temporal-only ceiling's workflows (bench/temporal-ceiling.ts): one no-op activity, and
  * variants that add, one at a time, what the delivery workflow adds, to see what each costs.
  */
-import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
 
 type Noop = { noop(id: number): Promise<void> };
@@ -25,4 +25,11 @@ export async function ceilingAttributesWorkflow(id: number): Promise<void> {
     { key: WEBHOOK_DELIVERY_STATUS, value: 'succeeded' },
     { key: WEBHOOK_ATTEMPT_COUNT, value: 1 },
   ]);
+}
+
+const local = proxyLocalActivities<Noop>({ startToCloseTimeout: '30 seconds' });
+
+/** The activity run as a local activity (in the worker that runs the workflow task). */
+export async function ceilingLocalWorkflow(id: number): Promise<void> {
+  await local.noop(id);
 }

@@ -15,15 +15,21 @@ import path from 'node:path';
 import { freePort, startTemporalDevServer } from '../src/infra/embedded-servers';
 import { toolPaths } from '../src/infra/tools';
 import { initialDeliverySearchAttributes } from '../src/temporal/search-attributes';
-import { activityStartedInterceptors, DELIVERY_WORKER_TUNING, ensureRuntime } from '../src/temporal/worker';
+import { activityStartedInterceptors, DELIVERY_WORKER_TUNING, ensureRuntime, workflowBundle } from '../src/temporal/worker';
+import { DeliveryScheduler } from '../src/temporal/delivery-scheduler';
 import { DeliveryStartWindow } from '../src/services/delivery-start-window';
 
 const COUNT = Number(process.env.CEILING_WORKFLOWS ?? 2000);
 const CONCURRENCY = Number(process.env.CEILING_CONCURRENCY ?? 32);
-/** plain (the ceiling), heartbeat, attributes: see ceiling-workflows.ts. */
+/**
+ * plain (the ceiling), heartbeat, attributes, local (the no-op as a local activity): see
+ * ceiling-workflows.ts. delivery: the platform's own workflow, started as the outbox starts it,
+ * with attempts that do nothing (what the workflow's shape costs Temporal, without the platform).
+ */
 const VARIANT = process.env.CEILING_VARIANT ?? 'plain';
 const WINDOW = Number(process.env.CEILING_WINDOW ?? 0);
-const WORKFLOW = { plain: 'ceilingWorkflow', heartbeat: 'ceilingHeartbeatWorkflow', attributes: 'ceilingAttributesWorkflow' }[VARIANT];
+const WORKFLOW = { plain: 'ceilingWorkflow', heartbeat: 'ceilingHeartbeatWorkflow', attributes: 'ceilingAttributesWorkflow', local: 'ceilingLocalWorkflow', delivery: 'deliveryWorkflow' }[VARIANT];
+const DELIVERY_SHAPE = VARIANT === 'delivery';
 
 async function main(): Promise<void> {
   ensureRuntime();
@@ -44,18 +50,27 @@ async function main(): Promise<void> {
       }
     }
     const client = new Client({ connection, namespace: 'default' });
+    const scheduler = new DeliveryScheduler(client, 'ceiling', { eager: true });
     let done = 0;
     let last = 0;
     const window = new DeliveryStartWindow(WINDOW);
     const worker = await Worker.create({
       connection,
       taskQueue: 'ceiling',
-      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./ceiling-workflows'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } }),
+      workflowBundle: DELIVERY_SHAPE
+        ? await workflowBundle()
+        : await bundleWorkflowCode({ workflowsPath: require.resolve('./ceiling-workflows'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } }),
       activities: {
         async noop() {
           done++;
           last = performance.now();
         },
+        async attemptDelivery() {
+          done++;
+          last = performance.now();
+          return { status: 'succeeded', statusCode: 200 };
+        },
+        async cancelDelivery() {},
       },
       ...DELIVERY_WORKER_TUNING,
       interceptors: activityStartedInterceptors((workflowId) => window.release(workflowId)),
@@ -68,6 +83,13 @@ async function main(): Promise<void> {
           while (next < COUNT) {
             const id = next++;
             await window.take(`ceiling-${id}`);
+            if (DELIVERY_SHAPE) {
+              await scheduler.start(
+                { workflowId: `ceiling-${id}`, eventId: id, endpointId: 'ep_ceiling0000000000000000', accountId: 'acct_ceiling000000000000', round: 1, type: 'bench.burst', timestamp: Math.floor(Date.now() / 1000), body: JSON.stringify({ id, type: 'bench.burst', timestamp: 0, data: { n: id } }), acceptedAt: Date.now(), url: 'https://127.0.0.1:4443/hook' },
+                { manualRetry: false },
+              );
+              continue;
+            }
             await client.workflow.start(WORKFLOW as string, {
               taskQueue: 'ceiling',
               workflowId: `ceiling-${id}`,

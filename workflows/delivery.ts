@@ -3,8 +3,10 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   sleep,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
 import { decideAfterAttempt } from '../src/domain/webhooks/attempt-decision';
@@ -12,6 +14,9 @@ import { readableDelay } from '../src/domain/webhooks/retry-schedule';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
 
 export type DeliveryWorkflowInput = DeliveryTarget;
+
+/** WorkflowExecutionStarted, WorkflowTaskScheduled, WorkflowTaskStarted: the run's first task. */
+const FIRST_TASK_HISTORY_LENGTH = 3;
 
 export interface DeliveryWorkflowResult {
   status: AttemptOutcome['status'];
@@ -22,14 +27,31 @@ export interface DeliveryWorkflowResult {
  * Activity retries cover only our own infrastructure faults (database or worker down):
  * an attempt's outcome, whatever the receiver did, is a returned value. So these retries
  * never add or skip a delivery attempt; they only wait for the attempt to be made.
- * The attempt heartbeats while it waits for the receiver: if its worker dies, Temporal
- * notices within the heartbeat timeout and hands the attempt to another worker.
+ */
+const INFRASTRUCTURE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } as const;
+/** 30 s POST + DNS + one store read and write. */
+const ATTEMPT_TIMEOUT = '90 seconds';
+
+/**
+ * Attempts are local activities (workflows started since the `local-attempts` patch): the worker
+ * running the workflow task makes the POST and reports it with that task's completion. Temporal
+ * then schedules, dispatches and stores no activity task and no second workflow task, which is
+ * most of what a delivery costs it (BENCHMARKS.md: a workflow with one local activity runs at
+ * about twice the rate of one with a regular activity). If the worker dies mid-attempt, the
+ * workflow task times out (WORKFLOW_TASK_TIMEOUT, 10 s) and another worker makes the attempt;
+ * an attempt longer than that keeps its task alive (the SDK extends it while the attempt runs).
+ */
+const local = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: ATTEMPT_TIMEOUT, retry: INFRASTRUCTURE_RETRY });
+
+/**
+ * Workflows started before the patch make attempts as regular activities that heartbeat while
+ * they wait for the receiver (a dead worker is noticed within the heartbeat time-out). The
+ * cancellation record is a regular activity in every version.
  */
 const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>({
-  // 30 s POST + DNS + one store read and write.
-  startToCloseTimeout: '90 seconds',
+  startToCloseTimeout: ATTEMPT_TIMEOUT,
   heartbeatTimeout: '8 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: INFRASTRUCTURE_RETRY,
 });
 
 /**
@@ -42,7 +64,12 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   try {
     for (let attempt = 1; ; attempt++) {
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
-      const outcome = await CancellationScope.nonCancellable(() => attemptDelivery({ ...input, attempt }));
+      const outcome = await CancellationScope.nonCancellable(() =>
+        patched('local-attempts')
+          ? // Only the run's first workflow task is sure that no earlier try of this attempt posted.
+            local.attemptDelivery({ ...input, attempt, mayRepeat: attempt > 1 || workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH })
+          : attemptDelivery({ ...input, attempt }),
+      );
       attempts = outcome.status === 'cancelled' ? attempt - 1 : attempt;
       upsertSearchAttributes([
         { key: WEBHOOK_DELIVERY_STATUS, value: outcome.status },

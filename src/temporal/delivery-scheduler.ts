@@ -10,6 +10,12 @@ export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 
 
 export type StartResult = 'started' | 'already-exists';
 
+/**
+ * Temporal's default, stated because it now decides how soon a dead worker's attempt is made
+ * again: attempts are local activities, run inside the workflow task (workflows/delivery.ts).
+ */
+export const WORKFLOW_TASK_TIMEOUT = '10 seconds';
+
 /** The Temporal UI shows the summary to anyone with access: no query string (it may hold tokens), and short. */
 const MAX_SUMMARY_URL_CHARS = 120;
 
@@ -55,6 +61,7 @@ export class DeliveryScheduler {
         workflowId: delivery.workflowId,
         args: [input],
         requestEagerStart: this.options.eager,
+        workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
         workflowIdReusePolicy: options.manualRetry ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [...initialDeliverySearchAttributes(delivery)],
         staticSummary: `${delivery.type} #${delivery.eventId} → ${summaryUrl(delivery.url)}`,

@@ -53,6 +53,7 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
 export const DELIVERY_WORKER_TUNING = {
   // Deliveries are I/O-bound: many concurrent POSTs per worker.
   maxConcurrentActivityTaskExecutions: 200,
+  maxConcurrentLocalActivityExecutions: 200,
   maxConcurrentWorkflowTaskExecutions: 100,
   maxCachedWorkflows: 2000,
 } as const;

@@ -122,7 +122,8 @@ describe('deliveries survive process crashes', () => {
         await eventually(async () => receiver.received.length === 1 || undefined, 20_000, 20);
         await first.crash();
         const killedAt = Date.now();
-        // Heartbeat time-out 8 s + retry back-off 1 s; the attempt's start-to-close time-out (90 s) would be far later.
+        // The attempt is a local activity: its workflow task times out (10 s) and another worker makes it
+        // again; the attempt's start-to-close time-out (90 s) would be far later.
         await eventually(async () => receiver.received.length === 2 || undefined, 30_000, 50);
         const resumedAfterMs = receiver.received[1].at - killedAt;
         process.stderr.write(`[restarts] attempt resumed ${resumedAfterMs} ms after its worker was killed\n`);

@@ -16,7 +16,7 @@ export async function startTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
 
 export interface ScenarioRun {
   result: unknown;
-  calls: Array<{ attempt: number; atMs: number }>;
+  calls: Array<{ attempt: number; atMs: number; mayRepeat: boolean | undefined }>;
   cancelled: DeliveryTarget[];
   workflowId: string;
 }
@@ -38,7 +38,7 @@ export async function runDeliveryScenario(
   let onAttempt: (attempt: number) => void = () => undefined;
   const activities: DeliveryActivities = {
     async attemptDelivery(a: AttemptInput) {
-      calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs() });
+      calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat });
       onAttempt(a.attempt);
       return { status: outcomes(a.attempt), statusCode: 500 };
     },

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
@@ -27,8 +26,8 @@ const DELIVERY_SPAN = RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
 /**
  * The auto-disable rule on Temporal's time-skipping server: real delivery workflows and
  * activities, the real store and a real HTTPS receiver that always answers 500; days pass in
- * seconds. The activities read the time from Temporal (when each attempt was scheduled), so the
- * health log sees the skipped days. The tests run in order on one endpoint, as days go by.
+ * seconds. Each attempt reads the test server's time when it begins, so the health log sees the
+ * skipped days. The tests run in order on one endpoint, as days go by.
  */
 describe('endpoint health and auto-disable (time-skipping)', () => {
   let env: TestWorkflowEnvironment;
@@ -63,16 +62,25 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 10, autoDisableAfterMs: PERIOD },
       clock: () => new Date(temporalNow),
     });
-    const activities = createDeliveryActivities({
+    const deps = {
       endpoints,
       events: new Events(db.db),
       deliveries,
       secretBox,
       sender: createHttpSender({ allowPrivateNetworks: true }),
       endpointHealth: health,
-      autoDisable: { afterMs: PERIOD, disable: (account, id) => service.disableForFailures(account, id) },
-      clock: () => new Date(Context.current().info.currentAttemptScheduledTimestampMs),
-    });
+      autoDisable: { afterMs: PERIOD, disable: (account: string, id: string) => service.disableForFailures(account, id) },
+    };
+    // Attempts are local activities, run by the worker on its own clock: each reads the test
+    // server's (skipped) time when it begins.
+    const atTemporalNow = async <T>(run: (activities: ReturnType<typeof createDeliveryActivities>) => Promise<T>): Promise<T> => {
+      const now = await env.currentTimeMs();
+      return run(createDeliveryActivities({ ...deps, clock: () => new Date(now) }));
+    };
+    const activities: ReturnType<typeof createDeliveryActivities> = {
+      attemptDelivery: (input) => atTemporalNow((a) => a.attemptDelivery(input)),
+      cancelDelivery: (input) => atTemporalNow((a) => a.cancelDelivery(input)),
+    };
     worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
     running = worker.run();
     endpointId = (await service.create(accountId, { url: `${receiver.url}/hook` })).id;

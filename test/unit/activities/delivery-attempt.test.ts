@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { createDeliveryActivities, type AttemptInput } from '../../../activities/delivery-activities';
+import type { HttpSender } from '../../../activities/http-sender';
+import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
+import type { Deliveries, DeliveryDoc } from '../../../src/persistence/deliveries';
+import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
+import type { Events } from '../../../src/persistence/events';
+
+/**
+ * An attempt that may have been made before (a later attempt, or a workflow task that is itself
+ * a retry after its worker died) checks its record before posting; the run's first attempt does not
+ * read it. Fakes for the store and the sender: the real ones are covered by the integration tests.
+ */
+describe('delivery attempt: made at most once per record', () => {
+  const secretBox = createSecretBox(randomBytes(32));
+  const endpoint: EndpointDoc = {
+    _id: 'ep_1',
+    account_id: 'acct_1',
+    url: 'https://hooks.example.com/in',
+    events: ['*'],
+    description: '',
+    secret_sealed: secretBox.seal('whsec_test'),
+    disabled: false,
+    created_at: new Date(0),
+    updated_at: new Date(0),
+  };
+  const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}' };
+  const recorded: DeliveryDoc = {
+    _id: 'delivery-7-ep_1',
+    account_id: 'acct_1',
+    event_id: 7,
+    endpoint_id: 'ep_1',
+    url: endpoint.url,
+    round: 1,
+    status: 'succeeded',
+    attempt_count: 1,
+    next_attempt_at: null,
+    attempts: [{ round: 1, attempt: 1, started_at: new Date(1000), duration_ms: 5, status_code: 200, error: null, response_body: 'ok', succeeded: true }],
+    created_at: new Date(0),
+    updated_at: new Date(0),
+  };
+
+  function activities(record: DeliveryDoc | null) {
+    const sent: string[] = [];
+    const reads: string[] = [];
+    const sender: HttpSender = {
+      async send(req) {
+        sent.push(req.url);
+        return { statusCode: 200, responseBody: 'ok', error: null, durationMs: 5 };
+      },
+      async close() {},
+    };
+    const deliveries = {
+      async find(id: string) {
+        reads.push(id);
+        return record;
+      },
+      async recordAttempt() {},
+      async setState() {},
+    } as unknown as Deliveries;
+    const a = createDeliveryActivities({
+      endpoints: { find: async () => endpoint } as unknown as Endpoints,
+      events: {} as Events,
+      deliveries,
+      secretBox,
+      sender,
+      endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
+      autoDisable: { afterMs: 1, disable: async () => undefined },
+    });
+    return { a, sent, reads };
+  }
+
+  it("posts a run's first attempt without reading its record", async () => {
+    const { a, sent, reads } = activities(null);
+    await expect(a.attemptDelivery({ ...input, mayRepeat: false })).resolves.toEqual({ status: 'succeeded', statusCode: 200 });
+    expect(sent).toEqual([endpoint.url]);
+    expect(reads).toEqual([]);
+  });
+
+  it('answers an attempt that may repeat, and is recorded, from its record without posting again', async () => {
+    const { a, sent, reads } = activities(recorded);
+    await expect(a.attemptDelivery({ ...input, mayRepeat: true })).resolves.toEqual({ status: 'succeeded', statusCode: 200 });
+    expect(reads).toEqual([recorded._id]);
+    expect(sent).toEqual([]);
+  });
+
+  it('posts an attempt that may repeat when nothing of it was recorded', async () => {
+    const { a, sent } = activities({ ...recorded, attempts: [] });
+    await a.attemptDelivery({ ...input, mayRepeat: true });
+    expect(sent).toEqual([endpoint.url]);
+  });
+});
