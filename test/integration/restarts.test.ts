@@ -2,10 +2,12 @@ import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort, startTemporalDevServer } from '../../src/infra/embedded-servers';
 import { toolPaths } from '../../src/infra/tools';
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import type { Platform } from '../../src/main/platform';
 import { spawnRole } from '../support/child-role';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
+import { isUpdateOf, startStoreProxy } from '../support/store-proxy';
 
 /**
  * Nothing accepted is lost and no attempt is skipped or doubled when a process dies:
@@ -138,6 +140,43 @@ describe('deliveries survive process crashes', () => {
         await first.stop();
       }
     } finally {
+      await platform.stop();
+    }
+  }, 180_000);
+
+  it('a worker killed after recording its attempt, before Temporal heard of it: the next worker answers from the record and does not post again', async () => {
+    const platform = await startTestPlatform({ roles: { api: true, worker: false } });
+    const store = new URL(platform.mongoUri);
+    const proxy = await startStoreProxy({ host: store.hostname, port: Number(store.port) });
+    try {
+      // The first worker reaches its store through the proxy: once its attempt's record is written,
+      // everything after it (the health fact, then the workflow task's completion) is held.
+      const receiver = await startReceiver(() => {
+        proxy.holdAfter(isUpdateOf('deliveries'));
+        return { status: 200 };
+      });
+      receivers.push(receiver);
+      const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+      const endpointId = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/recorded` })).body.id;
+      const first = spawnRole('worker', { ...roleEnv(platform), MONGODB_URI: proxy.uri() });
+      await first.waitFor(/Platform ready/);
+      const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+      await eventually(async () => proxy.holding || undefined, 20_000, 20);
+      expect((await attemptsOf(api, id)).attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
+      await first.crash();
+
+      const second = spawnRole('worker', roleEnv(platform));
+      try {
+        await second.waitFor(/Platform ready/);
+        // The workflow task times out (10 s) and the second worker makes the attempt's task again.
+        await eventually(async () => !(await platform.services.scheduler.isRunning(deliveryId(id, endpointId))) || undefined, 40_000, 200);
+        expect(receiver.received).toHaveLength(1);
+        expect((await attemptsOf(api, id)).status).toBe('succeeded');
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await proxy.close();
       await platform.stop();
     }
   }, 180_000);

@@ -1,0 +1,61 @@
+import net from 'node:net';
+
+/**
+ * A TCP proxy in front of the MongoDB-wire store, to hold a process at a racy point: once a
+ * command that `trigger` recognises has gone through, every later command from any of the
+ * process's connections is held (never forwarded), while answers still flow back. Messages are
+ * split by the wire protocol's length prefix, so a command is held or passed whole.
+ */
+export async function startStoreProxy(target: { host: string; port: number }) {
+  let trigger: ((message: Buffer) => boolean) | null = null;
+  let holding = false;
+  const sockets = new Set<net.Socket>();
+
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target.port, target.host);
+    sockets.add(client).add(upstream);
+    let pending = Buffer.alloc(0);
+    client.on('data', (chunk) => {
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
+        const length = pending.readInt32LE(0);
+        const message = pending.subarray(0, length);
+        pending = pending.subarray(length);
+        if (holding) continue;
+        upstream.write(message);
+        if (trigger?.(message)) holding = true;
+      }
+    });
+    upstream.on('data', (chunk) => client.write(chunk));
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', close).on('close', close);
+    upstream.on('error', close).on('close', close);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+
+  return {
+    uri: (database?: string) => `mongodb://127.0.0.1:${port}/${database ?? ''}`,
+    /** From now on, the first message `matches` recognises passes, and everything after it is held. */
+    holdAfter(matches: (message: Buffer) => boolean): void {
+      trigger = matches;
+    },
+    get holding(): boolean {
+      return holding;
+    },
+    async close(): Promise<void> {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** An `update` command on `collection` (the BSON of `{update: "<collection>", ...}`). */
+export function isUpdateOf(collection: string): (message: Buffer) => boolean {
+  const command = Buffer.from('\x02update\x00', 'latin1');
+  const name = Buffer.from(`${collection}\x00`, 'latin1');
+  return (message) => message.includes(command) && message.includes(name);
+}
