@@ -31,9 +31,9 @@ export interface DeliveryTarget {
 export interface AttemptInput extends DeliveryTarget {
   attempt: number;
   /**
-   * Set by the workflow when this attempt may have been made before (a later attempt, or a
-   * workflow task that is itself a retry): the record is checked before posting. Absent for
-   * regular activities, which know it from their own attempt number.
+   * Set on a first attempt made as a local activity: true when its workflow task is itself a retry
+   * (the worker that ran it may have posted and recorded), so the record is checked before posting.
+   * Absent for regular activities, which know it from their own attempt number.
    */
   mayRepeat?: boolean;
 }

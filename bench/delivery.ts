@@ -5,7 +5,7 @@
  *   ceiling  Temporal alone (bench/temporal-ceiling.ts): BENCH_BURST trivial workflows with one
  *            no-op activity, server/worker/client started and wired as `npm start` does (the
  *            outbox's start window included); also 2,000 started at once, and the same workflows
- *            with the no-op as a local activity (as the platform's attempts are), for reference.
+ *            with the no-op as a local activity (as the platform's first attempts are), for reference.
  *   (a)      BENCH_RATE events/s (20) offered for BENCH_SECONDS (60): ingest latency and
  *            ingest → receiver latency, p50 / p99.
  *   (b)      a burst of BENCH_BURST events (10,000) with idempotency keys, BENCH_CONCURRENCY (64)
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   // window). The short run (2,000 started at once, the 0.1 figure) is reported beside it.
   const ceiling = measureCeiling(BURST, START_WINDOW);
   const shortCeiling = measureCeiling(2_000, 0);
-  // The platform's attempts are local activities: the same trivial workflow with its no-op as a
+  // The platform's first attempts are local activities: the same trivial workflow with its no-op as a
   // local activity is reported beside the ratio, so the figure can be read both ways.
   const localCeiling = measureCeiling(BURST, START_WINDOW, 'local');
 
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     `machine: ${machine}`,
     `ceiling (Temporal alone, same binaries and wiring, ${BURST} workflows, start window ${START_WINDOW}): ${ceiling.toFixed(1)} workflows/s`,
     `short ceiling (2,000 workflows started at once, no window): ${shortCeiling.toFixed(1)} workflows/s`,
-    `local-activity ceiling (the same ${BURST} workflows with the no-op as a local activity, as the platform's attempts are): ${localCeiling.toFixed(1)} workflows/s`,
+    `local-activity ceiling (the same ${BURST} workflows with the no-op as a local activity, as the platform's first attempts are): ${localCeiling.toFixed(1)} workflows/s`,
   ];
   try {
     const keys = await createAccounts(`mongodb://127.0.0.1:${mongoPort}/`, platform.apiUrl, ACCOUNTS, receiver.url);

@@ -16,6 +16,7 @@ import { runDeliveryScenario, startTimeSkippingEnv } from '../test/support/workf
 type Outcome = AttemptOutcome['status'];
 const SCENARIOS: Record<string, { outcomes: (attempt: number) => Outcome; cancelAfterAttempt?: number }> = {
   'all-attempts-fail': { outcomes: (a) => (delayAfterAttempt(a) === null ? 'failed' : 'retrying') },
+  'succeeds-on-first': { outcomes: () => 'succeeded' },
   'succeeds-on-third': { outcomes: (a) => (a === 3 ? 'succeeded' : 'retrying') },
   'endpoint-deleted-on-second': { outcomes: (a) => (a === 2 ? 'cancelled' : 'retrying') },
   'cancelled-while-retrying': { outcomes: () => 'retrying', cancelAfterAttempt: 2 },

@@ -33,26 +33,38 @@ const INFRASTRUCTURE_RETRY = { initialInterval: '1 second', backoffCoefficient: 
 const ATTEMPT_TIMEOUT = '90 seconds';
 
 /**
- * Attempts are local activities (workflows started since the `local-attempts` patch): the worker
- * running the workflow task makes the POST and reports it with that task's completion. Temporal
- * then schedules, dispatches and stores no activity task and no second workflow task, which is
- * most of what a delivery costs it (BENCHMARKS.md: a workflow with one local activity runs at
- * about twice the rate of one with a regular activity). If the worker dies mid-attempt, the
- * workflow task times out (WORKFLOW_TASK_TIMEOUT, 10 s) and another worker makes the attempt;
- * an attempt longer than that keeps its task alive (the SDK extends it while the attempt runs).
+ * The first attempt is a local activity (workflows started since the `local-attempts` patch): the
+ * worker running the workflow task makes the POST and reports it with that task's completion.
+ * Temporal then schedules, dispatches and stores no activity task and no second workflow task,
+ * which is most of what a delivery costs it (BENCHMARKS.md: a workflow with one local activity
+ * runs at about twice the rate of one with a regular activity), and nearly every delivery ends
+ * with its first attempt. If the worker dies mid-attempt, the workflow task times out
+ * (WORKFLOW_TASK_TIMEOUT, 10 s) and another worker makes the attempt; an attempt longer than that
+ * keeps its task alive (the SDK extends it while the attempt runs).
  */
 const local = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: ATTEMPT_TIMEOUT, retry: INFRASTRUCTURE_RETRY });
 
 /**
- * Workflows started before the patch make attempts as regular activities that heartbeat while
- * they wait for the receiver (a dead worker is noticed within the heartbeat time-out). The
- * cancellation record is a regular activity in every version.
+ * Retries (and every attempt of workflows started before the patch) are regular activities that
+ * heartbeat while they wait for the receiver, so a dead worker is noticed within the heartbeat
+ * time-out: they go to receivers that failed, which are the slow ones. The cancellation record is
+ * a regular activity in every version.
  */
 const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>({
   startToCloseTimeout: ATTEMPT_TIMEOUT,
   heartbeatTimeout: '8 seconds',
   retry: INFRASTRUCTURE_RETRY,
 });
+
+function makeAttempt(input: DeliveryWorkflowInput, attempt: number) {
+  if (attempt === 1 && patched('local-attempts')) {
+    // Only the run's first workflow task is sure that no earlier try of the attempt has posted; a
+    // task retried after its worker died reads the attempt's record first (a regular activity
+    // knows it from its own attempt number).
+    return local.attemptDelivery({ ...input, attempt, mayRepeat: workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH });
+  }
+  return attemptDelivery({ ...input, attempt });
+}
 
 /**
  * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`).
@@ -64,12 +76,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   try {
     for (let attempt = 1; ; attempt++) {
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
-      const outcome = await CancellationScope.nonCancellable(() =>
-        patched('local-attempts')
-          ? // Only the run's first workflow task is sure that no earlier try of this attempt posted.
-            local.attemptDelivery({ ...input, attempt, mayRepeat: attempt > 1 || workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH })
-          : attemptDelivery({ ...input, attempt }),
-      );
+      const outcome = await CancellationScope.nonCancellable(() => makeAttempt(input, attempt));
       attempts = outcome.status === 'cancelled' ? attempt - 1 : attempt;
       upsertSearchAttributes([
         { key: WEBHOOK_DELIVERY_STATUS, value: outcome.status },
