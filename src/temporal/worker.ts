@@ -1,4 +1,5 @@
 import { DefaultLogger, LogLevel, NativeConnection, Runtime, Worker, WorkerOptions, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import os from 'node:os';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
 import type { RecoveryActivities } from '../../activities/recovery-activities';
@@ -71,8 +72,20 @@ export function activityStartedInterceptors(onStarted: (workflowId: string) => v
   };
 }
 
+let workersCreated = 0;
+
+/**
+ * `<pid>@<host>#<n>`: Temporal's default identity (`<pid>@<host>`) numbered, so that two workers of
+ * one process are told apart in histories and the Web UI (each workflow task records who ran it;
+ * a first attempt runs in its workflow task).
+ */
+function workerIdentity(): string {
+  return `${process.pid}@${os.hostname()}#${++workersCreated}`;
+}
+
 export async function createDeliveryWorker(options: DeliveryWorkerOptions): Promise<Worker> {
   return Worker.create({
+    identity: workerIdentity(),
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,

@@ -1,3 +1,4 @@
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { apiClient, eventually } from '../support/platform';
 import type { Reply } from '../support/receiver';
@@ -58,9 +59,19 @@ describe('endpoint health', () => {
   });
 
   it('stays exact when many deliveries to one endpoint end at once in two worker processes', async () => {
+    // Ingested through an API-only process, so no workflow starts eagerly on one worker: both
+    // workers take workflow tasks (and so make first attempts) from the shared queue.
     await fixture.addWorker();
-    const { api, endpoint } = await endpointWith();
-    await delivered(api, await send(api, 30));
+    const ingest = await fixture.addProcess({ api: true, worker: false });
+    const { api, key, endpoint } = await endpointWith();
+    const ids = await send(apiClient(ingest, key), 30);
+    await delivered(api, ids);
+    const workersThatDelivered = new Set<string>();
+    for (const id of ids) {
+      const history = await fixture.platform.temporal.workflow.getHandle(deliveryId(id, endpoint.id)).fetchHistory();
+      for (const e of history.events ?? []) if (e.workflowTaskCompletedEventAttributes?.identity) workersThatDelivered.add(e.workflowTaskCompletedEventAttributes.identity);
+    }
+    expect(workersThatDelivered.size).toBe(2);
     await healthOf(api, endpoint.id, (h) => h.succeeded_24h >= 30);
     await new Promise((r) => setTimeout(r, 1_000));
     expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.health).toMatchObject({ succeeded_24h: 30, failed_24h: 0 });

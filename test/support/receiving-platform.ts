@@ -6,7 +6,7 @@ import { Reply, startReceiver } from './receiver';
  * For a describe block: one platform with both roles, started before its tests and stopped after
  * them with every receiver and extra worker they opened. `receiver` opens an HTTPS receiver that
  * answers the n-th request with `respond(n)`; `subscribe` makes an account with a key, and one
- * endpoint to a new such receiver; `addWorker` starts a second worker process on the same servers.
+ * endpoint to a new such receiver; `addWorker` starts a second worker process on the same servers (`addProcess`: any roles).
  */
 export function receivingPlatform() {
   const receivers: Array<{ close(): Promise<void> }> = [];
@@ -23,12 +23,16 @@ export function receivingPlatform() {
       const { key, accountId } = await createAccountWithKey(fixture.platform);
       const api = apiClient(fixture.platform, key);
       const body = { url: `${receiver.url}${endpoint.path}`, ...(endpoint.events ? { events: endpoint.events } : {}) };
-      return { receiver, api, endpoint: (await api.post('/api/v1/webhooks/endpoints', body)).body, accountId };
+      return { receiver, api, key, endpoint: (await api.post('/api/v1/webhooks/endpoints', body)).body, accountId };
     },
     async addWorker() {
-      const worker = await startTestPlatform({ sameAs: fixture.platform, roles: { api: false, worker: true } });
-      workers.push(worker);
-      return worker;
+      return fixture.addProcess({ api: false, worker: true });
+    },
+    /** Another process on the same servers with these roles (a second worker, an API-only process). */
+    async addProcess(roles: { api: boolean; worker: boolean }) {
+      const other = await startTestPlatform({ sameAs: fixture.platform, roles });
+      workers.push(other);
+      return other;
     },
   };
   beforeAll(async () => {
