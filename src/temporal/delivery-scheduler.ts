@@ -11,8 +11,8 @@ export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 
 export type StartResult = 'started' | 'already-exists';
 
 /**
- * Temporal's default, stated because it now decides how soon a dead worker's attempt is made
- * again: attempts are local activities, run inside the workflow task (workflows/delivery.ts).
+ * Temporal's default, stated because it now decides how soon a dead worker's first attempt is
+ * made again: a first attempt is a local activity, run inside the workflow task (workflows/delivery.ts).
  */
 export const WORKFLOW_TASK_TIMEOUT = '10 seconds';
 
