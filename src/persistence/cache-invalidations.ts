@@ -33,6 +33,8 @@ export function cacheInvalidationsOf(db: Db): CacheInvalidations {
 }
 
 /**
+ * Use cacheInvalidationsOf(db): one per database and process.
+ *
  * `cache_invalidations`: the log every process follows to drop what it caches
  * (services/cache-invalidation-follower.ts): keys (key-authenticator.ts) and account endpoint
  * lists (account-endpoints-cache.ts). So a process need not re-read each cached key twice a
@@ -43,7 +45,6 @@ export function cacheInvalidationsOf(db: Db): CacheInvalidations {
  * galloping `_id` probe, which needs every entry to stay). On real MongoDB a change stream on the
  * three collections could replace it.
  */
-/** Use cacheInvalidationsOf(db): one per database and process. */
 export class CacheInvalidations {
   private readonly col: Collection<InvalidationDoc>;
   /** The last entry this process saw: an append starts its probe there. */
@@ -59,20 +60,26 @@ export class CacheInvalidations {
     /* `_id` lookups only; entries are kept (see above). */
   }
 
-  /** Tells `listener` of every entry this process appends, once it is in the log; returns the unsubscribe. */
+  /** Tells `listener` of every entry this process appends, before it is logged; returns the unsubscribe. */
   onAppend(listener: (invalidation: Invalidation) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Appends `invalidation` after every entry already there (racing writers each get their own n); this process's listeners hear of it at once. */
+  /**
+   * Appends `invalidation` after every entry already there (racing writers each get their own n).
+   * This process's listeners hear of it first: the change it announces is already written, so
+   * this process's caches drop their copies even if logging it then fails (the writer's caller
+   * sees the failure and may repeat the change, which logs it again). The insert is tried at the
+   * end this process knows; only a taken number costs a probe.
+   */
   async append(invalidation: Invalidation, at: Date = new Date()): Promise<number> {
-    let n = await this.end();
+    for (const listener of this.listeners) listener(invalidation);
+    let n = this.known;
     for (;;) {
       const doc = { ...invalidation, _id: memberId(SCOPE, n + 1), n: n + 1, at } as InvalidationDoc;
       if (await insertUnique(this.col, doc)) {
         this.known = Math.max(this.known, n + 1);
-        for (const listener of this.listeners) listener(invalidation);
         return n + 1;
       }
       n = await this.end(n + 1);

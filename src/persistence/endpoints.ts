@@ -23,8 +23,9 @@ export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'desc
  * `endpoints`. Reads by id are plain `{_id}` lookups (the only filter the embedded FerretDB
  * answers from an index) and the owner is checked here, so another account's endpoint is
  * simply not found. Listing by account is an index search on both stores (mongo.ts). Every
- * write is followed by an entry in the cache-invalidations log, which every process's cache of
- * account endpoint lists follows (account-endpoints-cache.ts).
+ * write that changes routing (created, deleted, url, events, enabled state) is followed by an
+ * entry in the cache-invalidations log, which every process's cache of account endpoint lists
+ * follows (account-endpoints-cache.ts).
  */
 export class Endpoints {
   private readonly col: Collection<EndpointDoc>;
@@ -58,7 +59,7 @@ export class Endpoints {
     return this.col.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
   }
 
-  /** Every endpoint of the account, disabled ones included (scans on FerretDB; the account index on MongoDB). */
+  /** Every endpoint of the account, disabled ones included (an index search on both stores, mongo.ts). */
   countForAccount(accountId: string): Promise<number> {
     return this.col.countDocuments({ account_id: accountId });
   }
