@@ -5,17 +5,20 @@ import { CacheInvalidationFollower, FOLLOW_MAX_LAG_MS, InvalidationLog, isFollow
 function fakeLog(initial: Invalidation[] = []) {
   const entries = [...initial];
   let fail = false;
+  let onRead = () => {};
   const log: InvalidationLog = {
     end: async () => {
+      onRead();
       if (fail) throw new Error('store down');
       return entries.length;
     },
     after: async (n, max = 100) => {
+      onRead();
       if (fail) throw new Error('store down');
       return entries.slice(n, n + max).map((c, i) => ({ ...c, n: n + i + 1 }));
     },
   };
-  return { log, append: (c: Invalidation) => entries.push(c), setFail: (v: boolean) => (fail = v) };
+  return { log, append: (c: Invalidation) => entries.push(c), setFail: (v: boolean) => (fail = v), whenRead: (f: () => void) => (onRead = f) };
 }
 
 function follower(log: InvalidationLog) {
@@ -59,12 +62,13 @@ describe('CacheInvalidationFollower', () => {
   it('is covered since the start of its last complete poll, and not at all before the first', async () => {
     const store = fakeLog();
     const { f, advance } = follower(store.log);
+    store.whenRead(() => advance(50)); // each read takes time: the poll ends later than it started
     expect(f.coveredSince()).toBeNull();
     await f.pollOnce();
     expect(f.coveredSince()).toBe(1_000);
-    advance(200);
+    const started = advance(200);
     await f.pollOnce();
-    expect(f.coveredSince()).toBe(1_200);
+    expect(f.coveredSince()).toBe(started);
   });
 
   it('counts as followed only while its last complete poll started less than FOLLOW_MAX_LAG_MS ago', () => {
