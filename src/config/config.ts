@@ -47,6 +47,8 @@ const EnvSchema = z.object({
   EMBEDDED_TEMPORAL_PORT: port.default(7233),
   EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
   EMBEDDED_MONGO_PORT: port.default(27017),
+  /** The embedded Temporal server's Prometheus `/metrics` (unset: off); bench:overload reads its workflow-task time-outs there. */
+  EMBEDDED_TEMPORAL_METRICS_PORT: port.optional().or(z.literal('').transform(() => undefined)),
 
   DELIVERY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   /** base64 of 32 bytes; embedded default: generated once under DATA_DIR. */
@@ -70,8 +72,12 @@ const EnvSchema = z.object({
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /** An API process whose lease is not renewed for this long is taken for dead (its events are recovered). */
   INSTANCE_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
-  /** Saturation: accepted events waiting for their workflows to start, per API process, past which ingest answers 503. */
+  /** A memory bound: accepted events waiting for their workflows to start, per API process, past which ingest answers 503. */
   INGEST_BACKLOG_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
+  /** Overload promise: the oldest accepted event of a process waits at most this long for its workflows to start; past it, ingest answers 503. */
+  MAX_BACKLOG_S: z.coerce.number().min(0.1).max(3_600).default(2),
+  /** Overload: an event-loop delay (p99, sustained two seconds) past which ingest answers 503 (the process is out of CPU). */
+  INGEST_MAX_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   /** Workflow starts in flight at once per API process. */
   DISPATCH_START_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   /** Delivery workflows started by a process with a worker that may wait for their first attempt (0: no limit). */
@@ -99,6 +105,7 @@ export type Config = Readonly<{
     sdkLogLevel: z.infer<typeof EnvSchema>['TEMPORAL_SDK_LOG_LEVEL'];
     embeddedPort: number;
     embeddedUiPort: number;
+    embeddedMetricsPort?: number;
   };
   mongo: { uri?: string; dbName: string; embeddedPort: number };
   delivery: { allowPrivateNetworks: boolean };
@@ -111,6 +118,8 @@ export type Config = Readonly<{
   dispatchSweepIntervalMs: number;
   instanceLeaseTtlMs: number;
   ingestBacklogLimit: number;
+  maxBacklogMs: number;
+  ingestMaxLoopDelayMs: number;
   dispatchStartConcurrency: number;
   dispatchStartWindow: number;
   /** ENDPOINT_AUTO_DISABLE_HOURS in ms: the auto-disable rule's period (src/domain/webhooks/endpoint-health.ts). */
@@ -157,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sdkLogLevel: e.TEMPORAL_SDK_LOG_LEVEL,
       embeddedPort: e.EMBEDDED_TEMPORAL_PORT,
       embeddedUiPort: e.EMBEDDED_TEMPORAL_UI_PORT,
+      embeddedMetricsPort: e.EMBEDDED_TEMPORAL_METRICS_PORT,
     },
     mongo: { uri: e.MONGODB_URI, dbName: e.MONGODB_DB, embeddedPort: e.EMBEDDED_MONGO_PORT },
     delivery: { allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS },
@@ -172,6 +182,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dispatchSweepIntervalMs: e.DISPATCH_SWEEP_INTERVAL_MS,
     instanceLeaseTtlMs: e.INSTANCE_LEASE_TTL_MS,
     ingestBacklogLimit: e.INGEST_BACKLOG_LIMIT,
+    maxBacklogMs: Math.round(e.MAX_BACKLOG_S * 1000),
+    ingestMaxLoopDelayMs: e.INGEST_MAX_LOOP_DELAY_MS,
     dispatchStartConcurrency: e.DISPATCH_START_CONCURRENCY,
     dispatchStartWindow: e.DISPATCH_START_WINDOW,
     endpointAutoDisableAfterMs: e.ENDPOINT_AUTO_DISABLE_HOURS * 3_600_000,

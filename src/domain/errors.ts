@@ -80,7 +80,7 @@ export type LimitExceededError = DomainError<'rate_limit_exceeded' | 'quota_exce
 export function overloaded(retryAfterSeconds: number): DomainError<'overloaded'> {
   return new DomainError(
     'overloaded',
-    'The platform is saturated: too many accepted events are waiting to be handed to delivery. Nothing was stored; retry after the given time with the same idempotency key.',
+    'The platform is at capacity: accepted events would wait longer than it promises. Nothing was stored; retry after the given time with the same idempotency key.',
     { retry_after: retryAfterSeconds },
     { retryAfterSeconds },
   );

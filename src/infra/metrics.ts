@@ -65,6 +65,42 @@ const limitRejections = new Counter({
   registers: [metricsRegistry],
 });
 
+const ingestShed = new Counter({
+  name: 'webhook_ingest_shed_total',
+  help: 'New events refused with 503 by admission, by reason: backlog_count (INGEST_BACKLOG_LIMIT), backlog_age (the oldest accepted event waited MAX_BACKLOG_S), event_loop (the process is out of CPU), ingest_concurrency (ingests in flight at their adaptive limit: the store is slow).',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
+const eventLoopDelay = new Gauge({
+  name: 'platform_event_loop_delay_p99_seconds',
+  help: "This process's event-loop delay, p99 over the last second (what ingest admission reads).",
+  registers: [metricsRegistry],
+});
+
+const startWait = new Histogram({
+  name: 'webhook_start_to_first_attempt_seconds',
+  help: 'From starting a delivery workflow to its first attempt beginning in this process (a slot that expired counts as its expiry): what the start window adapts to.',
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});
+
+const startWindowSize = new Gauge({
+  name: 'webhook_start_window_size',
+  help: 'Delivery workflows this process may have started and waiting for their first attempt (the adaptive start window).',
+  registers: [metricsRegistry],
+});
+
+let oldestWaitSource: (() => number) | undefined;
+new Gauge({
+  name: 'webhook_outbox_oldest_wait_seconds',
+  help: 'How long the oldest accepted event of this process has waited for its workflows to start (what ingest admission compares with MAX_BACKLOG_S).',
+  registers: [metricsRegistry],
+  collect() {
+    if (oldestWaitSource) this.set(oldestWaitSource() / 1000);
+  },
+});
+
 let backlogSource: (() => Promise<number>) | undefined;
 new Gauge({
   name: 'webhook_dispatch_backlog',
@@ -83,6 +119,30 @@ for (const outcome of INGEST_OUTCOMES) ingests.inc({ outcome }, 0);
 for (const status of FINAL_DELIVERY_STATUSES) deliveries.inc({ status }, 0);
 for (const statusClass of ATTEMPT_STATUS_CLASSES) attempts.inc({ status_class: statusClass }, 0);
 for (const kind of LIMIT_REJECTION_KINDS) limitRejections.inc({ kind }, 0);
+export const SHED_REASONS = ['backlog_count', 'backlog_age', 'event_loop', 'ingest_concurrency'] as const;
+export type ShedReason = (typeof SHED_REASONS)[number];
+for (const reason of SHED_REASONS) ingestShed.inc({ reason }, 0);
+
+export function recordIngestShed(reason: ShedReason): void {
+  ingestShed.inc({ reason });
+}
+
+export function setEventLoopDelay(ms: number): void {
+  eventLoopDelay.set(ms / 1000);
+}
+
+export function recordStartWait(ms: number): void {
+  startWait.observe(Math.max(0, ms) / 1000);
+}
+
+export function setStartWindowSize(size: number): void {
+  startWindowSize.set(size);
+}
+
+/** What the outbox's oldest-wait gauge reports at each scrape. */
+export function setOutboxOldestWaitSource(source: () => number): void {
+  oldestWaitSource = source;
+}
 
 export function recordIngest(outcome: IngestOutcome): void {
   ingests.inc({ outcome });

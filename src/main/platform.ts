@@ -5,6 +5,7 @@ import type { Config } from '../config/config';
 import { createDnsLookup } from '../domain/webhooks/dns-lookup';
 import { createSecretBox } from '../domain/webhooks/secret-box';
 import type { EmbeddedServer } from '../infra/embedded-servers';
+import { EventLoopDelay } from '../infra/event-loop-delay';
 import { createLogger, Logger } from '../infra/logger';
 import { loadOrCreateSecretsKey } from '../infra/secrets-key';
 import { connectMongo } from '../persistence/mongo';
@@ -84,6 +85,8 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     const temporal = temporalConnection.client;
     const secretBox = createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir));
     const dnsLookup = createDnsLookup(config.dns);
+    const loopDelay = new EventLoopDelay().start();
+    cleanups.push(async () => loopDelay.stop());
 
     // 3. Services.
     const services = buildServices({
@@ -94,6 +97,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       secretBox,
       dnsLookup,
       eagerWorkflowStart: options.roles.worker && options.roles.api,
+      loopDelay,
       clock: options.clock,
     });
     cleanups.push(() => services.limiter.close());

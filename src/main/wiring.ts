@@ -22,7 +22,9 @@ import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { AccountService } from '../services/account-service';
 import { CrashRecovery } from '../services/crash-recovery';
 import { DeliveryOutbox } from '../services/delivery-outbox';
-import { DeliveryStartWindow } from '../services/delivery-start-window';
+import { IngestAdmission } from '../services/ingest-admission';
+import { DeliveryStartWindow, START_WINDOW_TUNING } from '../services/delivery-start-window';
+import { setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
@@ -95,12 +97,14 @@ export interface ServiceDeps {
    * than that worker begins their attempts (the outbox's start window).
    */
   eagerWorkflowStart: boolean;
+  /** This process's event-loop delay (infra/event-loop-delay.ts), which ingest admission reads. */
+  loopDelay: { sustainedP99Ms(): number };
   /** Injected clock for limits and idempotency windows (tests of their boundaries); delivery timing stays real. */
   clock?: () => Date;
 }
 
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
-export function buildServices({ config, logger, temporal, repositories, secretBox, dnsLookup, eagerWorkflowStart, clock }: ServiceDeps): Services {
+export function buildServices({ config, logger, temporal, repositories, secretBox, dnsLookup, eagerWorkflowStart, loopDelay, clock }: ServiceDeps): Services {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart });
   // Revoked keys, tiers and endpoints changed reach this process's caches through one log: its own
   // changes as they are logged, other processes' through the follower.
@@ -126,11 +130,18 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
 
   // The delivery outbox: accepted events on their way to workflow starts. Only a process whose
   // worker tells it when attempts begin (worker-role.ts) can limit its starts by them.
-  const startWindow = new DeliveryStartWindow(eagerWorkflowStart ? config.dispatchStartWindow : 0);
+  // The window adapts to how long started workflows wait for their first attempt; what ingest
+  // accepts follows from it (ingest-admission.ts).
+  const startWindow = new DeliveryStartWindow(eagerWorkflowStart ? config.dispatchStartWindow : 0, undefined, undefined, START_WINDOW_TUNING);
   const outbox = new DeliveryOutbox(scheduler, logger, {
-    backlogLimit: config.ingestBacklogLimit,
     startConcurrency: config.dispatchStartConcurrency,
     window: startWindow,
+  });
+  setOutboxOldestWaitSource(() => outbox.oldestWaitMs());
+  const admission = new IngestAdmission(outbox, loopDelay, {
+    backlogLimit: config.ingestBacklogLimit,
+    maxBacklogMs: config.maxBacklogMs,
+    maxLoopDelayMs: config.ingestMaxLoopDelayMs,
   });
 
   const lease = new InstanceLease({
@@ -172,6 +183,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       idempotency: repositories.idempotency,
       endpointsCache,
       outbox,
+      admission,
       lease,
       scheduler,
       clock,

@@ -5,8 +5,6 @@ import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { DeliveryStartWindow } from './delivery-start-window';
 
 export interface DeliveryOutboxOptions {
-  /** Events accepted by this process and not yet handed to Temporal, past which ingest is refused (503). */
-  backlogLimit: number;
   /** Workflow starts in flight at once; a large fan-out is started in batches of this size. */
   startConcurrency: number;
   /** Starts wait for a slot here: Temporal is fed no faster than this process's worker begins attempts. */
@@ -32,8 +30,8 @@ const MAX_START_BACKOFF_MS = 5_000;
  * make a second start harmless.
  */
 export class DeliveryOutbox {
-  /** Ids this process has inserted (or is inserting) whose workflows have not all started. */
-  private readonly pending = new Set<number>();
+  /** Ids this process has inserted (or is inserting) whose workflows have not all started → since when (ms). Insertion order is age order. */
+  private readonly pending = new Map<number, number>();
   private readonly queue: Array<{ entry: Entry; index: number }> = [];
   private active = 0;
   private idle: Array<() => void> = [];
@@ -42,11 +40,12 @@ export class DeliveryOutbox {
     private readonly scheduler: DeliveryScheduler,
     private readonly logger: Logger,
     private readonly options: DeliveryOutboxOptions,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Told by Events.insertWithNextId before each insert (taken) and after a failed one. */
   readonly claiming = (id: number, taken: boolean): void => {
-    if (taken) this.pending.add(id);
+    if (taken) this.track(id);
     else this.release(id);
   };
 
@@ -60,14 +59,20 @@ export class DeliveryOutbox {
     return this.pending.size;
   }
 
-  isFull(): boolean {
-    return this.pending.size >= this.options.backlogLimit;
+  /** How long the oldest event here has waited for its workflows to start (0: none waits). */
+  oldestWaitMs(): number {
+    const oldest = this.pending.values().next();
+    return oldest.done ? 0 : Math.max(0, this.now() - oldest.value);
+  }
+
+  private track(id: number): void {
+    if (!this.pending.has(id)) this.pending.set(id, this.now());
   }
 
   /** The highest id below which every event of this process has been handed over. */
   watermark(highestIdTried: number): number {
     let min = Infinity;
-    for (const id of this.pending) if (id < min) min = id;
+    for (const id of this.pending.keys()) if (id < min) min = id;
     return min === Infinity ? highestIdTried : min - 1;
   }
 
@@ -77,7 +82,7 @@ export class DeliveryOutbox {
       this.release(event._id);
       return Promise.resolve();
     }
-    this.pending.add(event._id);
+    this.track(event._id);
     return new Promise<void>((resolve) => {
       const entry: Entry = { event, remaining: event.endpoint_ids.length, resolve };
       for (let index = 0; index < event.endpoint_ids.length; index++) this.queue.push({ entry, index });

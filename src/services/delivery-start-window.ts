@@ -1,6 +1,18 @@
+import { AdaptiveLimit, AdaptiveLimitTuning } from '../domain/flow-control/adaptive-limit';
+import { recordStartWait, setStartWindowSize } from '../infra/metrics';
+
 /**
- * Flow control between the outbox and Temporal: at most `size` delivery workflows started by
- * this process may be waiting for their first attempt to begin.
+ * A started delivery should begin its first attempt within about a second: far inside the workflow
+ * task's 10 s time-out, and long enough to keep the worker busy. The limit moves within a second.
+ */
+export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, targetMs: 1_000, increase: 8, decrease: 0.75, intervalMs: 1_000 };
+
+/**
+ * Flow control between the outbox and Temporal: at most `limit` delivery workflows started by
+ * this process may be waiting for their first attempt to begin. With `adaptive`, the limit follows
+ * the measured wait (domain/flow-control/adaptive-limit.ts), up to `size`: work started faster
+ * than the worker can run waits in the worker, and a workflow task that waits past its time-out
+ * (10 s) is handed out again and its first attempt made twice (the collapse above capacity).
  *
  * Why: a workflow started faster than workers can run it waits in Temporal's task queue. On the
  * embedded dev server a deep backlog is expensive: queued tasks are written to and read back from
@@ -21,15 +33,26 @@ export class DeliveryStartWindow {
   private readonly queue: Array<() => void> = [];
   private expiryTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly adaptive: AdaptiveLimit | undefined;
 
   constructor(
     private readonly size: number,
     private readonly expiryMs = 10_000,
     private readonly now: () => number = Date.now,
-  ) {}
+    /** The wait (start → first attempt, p90) the window aims at, and how it moves; max is `size`. */
+    tuning?: Omit<AdaptiveLimitTuning, 'max'>,
+  ) {
+    this.adaptive = tuning && size > 0 ? new AdaptiveLimit({ ...tuning, max: size }, now) : undefined;
+    if (size > 0) setStartWindowSize(this.limit);
+  }
 
   get occupied(): number {
     return this.waiting.size;
+  }
+
+  /** The number of slots now (the configured size unless adaptive). */
+  get limit(): number {
+    return this.adaptive?.value ?? this.size;
   }
 
   /**
@@ -39,7 +62,8 @@ export class DeliveryStartWindow {
   async take(workflowId: string): Promise<void> {
     if (this.size <= 0 || this.closed) return;
     this.expire();
-    while (this.waiting.size >= this.size) {
+    while (this.waiting.size >= this.limit) {
+      this.adaptive?.markFull();
       await new Promise<void>((resolve) => {
         this.queue.push(resolve);
         this.armExpiry();
@@ -54,7 +78,11 @@ export class DeliveryStartWindow {
 
   /** The workflow's first activity has started (or its start was not needed): the slot is free. */
   release(workflowId: string): void {
-    if (this.waiting.delete(workflowId)) this.wake();
+    const until = this.waiting.get(workflowId);
+    if (until === undefined) return;
+    this.waiting.delete(workflowId);
+    this.measured(this.now() - (until - this.expiryMs));
+    this.wake();
   }
 
   /** Shutdown: whoever waits goes on, and the window admits everyone from now on. */
@@ -71,12 +99,23 @@ export class DeliveryStartWindow {
     for (const [id, until] of this.waiting) {
       if (until > now) break;
       this.waiting.delete(id);
+      // Ran elsewhere, or waited here the whole expiry: either way as long a wait as can be seen.
+      this.measured(this.expiryMs);
+    }
+  }
+
+  /** One start's wait; at the end of each interval the limit follows what was measured. */
+  private measured(waitMs: number): void {
+    recordStartWait(waitMs);
+    if (this.adaptive?.observe(waitMs)) {
+      setStartWindowSize(this.limit);
+      this.wake();
     }
   }
 
   /** As many waiters as there are free slots re-check (one that loses the race waits again). */
   private wake(): void {
-    for (let free = this.size - this.waiting.size; free > 0 && this.queue.length > 0; free--) this.queue.shift()!();
+    for (let free = this.limit - this.waiting.size; free > 0 && this.queue.length > 0; free--) this.queue.shift()!();
   }
 
   /** While someone waits, the oldest slot frees itself at its expiry even if nothing is released. */

@@ -1,4 +1,4 @@
-import { DomainError, overloaded, ValidationError } from '../domain/errors';
+import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { matchesAny } from '../domain/webhooks/event-pattern';
@@ -10,6 +10,7 @@ import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
 import type { DeliveryOutbox } from './delivery-outbox';
+import type { IngestAdmission } from './ingest-admission';
 import { idempotencyRecordFor, ingestResponse } from './ingest-receipt';
 import type { InstanceLease } from './instance-lease';
 import { decodeCursor, encodeCursor } from './pagination';
@@ -78,6 +79,8 @@ export interface EventServiceDeps {
   idempotency: IdempotencyRecords;
   endpointsCache: AccountEndpointsCache;
   outbox: DeliveryOutbox;
+  /** Whether a new event is taken now (503 when not): ingest-admission.ts. */
+  admission: Pick<IngestAdmission, 'enter' | 'check'>;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
   clock?: () => Date;
@@ -105,7 +108,15 @@ export class EventService {
     }
     // Shed before any store round trip: a saturated process answers repeats 503 too (nothing read
     // or stored); repeated after Retry-After they get their original answer.
-    if (this.deps.outbox.isFull()) throw overloaded(1);
+    const answered = this.deps.admission.enter();
+    try {
+      return await this.admitted(accountId, input);
+    } finally {
+      answered();
+    }
+  }
+
+  private async admitted(accountId: string, input: IngestInput): Promise<IngestResult> {
     const key = input.idempotency_key ?? null;
     if (key === null) return this.accept(accountId, input, null);
     const slot = `${accountId}:${key}`;
@@ -126,8 +137,8 @@ export class EventService {
   private async ingestWithKey(accountId: string, input: IngestInput, key: string): Promise<IngestResult> {
     const existing = await this.deps.idempotency.find(accountId, key);
     if (existing && existing.expires_at > this.now()) return { created: false, body: existing.response };
-    // The outbox may have filled while the key was read (ingest() checked before the read).
-    if (this.deps.outbox.isFull()) throw overloaded(1);
+    // The backlog may have grown while the key was read (ingest() checked before the read).
+    this.deps.admission.check();
     return this.accept(accountId, input, key);
   }
 

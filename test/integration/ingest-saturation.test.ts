@@ -4,7 +4,10 @@ import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 
-/** When an API process holds INGEST_BACKLOG_LIMIT accepted events not yet handed to Temporal, it sheds ingests with 503. */
+/**
+ * When an API process holds INGEST_BACKLOG_LIMIT accepted events not yet handed to Temporal, or its
+ * oldest has waited MAX_BACKLOG_S, it sheds ingests with 503.
+ */
 describe('ingest under saturation', () => {
   let platform: Platform;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -32,7 +35,7 @@ describe('ingest under saturation', () => {
       const shed = await api.post('/api/v1/webhooks/events', { type: 'sat.three', data: {}, idempotency_key: 'sat-3' });
       expect(shed.status).toBe(503);
       expect(shed.headers.get('retry-after')).toBe('1');
-      expect(shed.body).toMatchObject({ code: 'overloaded', retry_after: 1, error: expect.stringContaining('saturated') });
+      expect(shed.body).toMatchObject({ code: 'overloaded', retry_after: 1, error: expect.stringContaining('at capacity') });
       const listed = (await api.get('/api/v1/webhooks/events')).body.data.map((e: { type: string }) => e.type);
       expect(listed).toEqual(['sat.two', 'sat.one']);
 
@@ -79,5 +82,35 @@ describe('ingest under saturation', () => {
       starts.open();
       starts.restore();
     }
+  });
+
+  describe('with a backlog older than MAX_BACKLOG_S', () => {
+    let young: Platform;
+    beforeAll(async () => {
+      young = await startTestPlatform({ env: { MAX_BACKLOG_S: '0.5' } });
+    });
+    afterAll(async () => {
+      await young?.stop();
+    });
+
+    it('sheds new events while the oldest accepted one waits to be started, and takes them again once it is', async () => {
+      const api = apiClient(young, (await createAccountWithKey(young)).key);
+      await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/old-backlog` });
+      const starts = holdMethod(young.services.scheduler, 'start', { times: Infinity });
+      try {
+        expect((await api.post('/api/v1/webhooks/events', { type: 'age.one', data: {} })).status).toBe(202);
+        expect((await api.post('/api/v1/webhooks/events', { type: 'age.two', data: {} })).status).toBe(202);
+        await eventually(async () => (young.services.outbox.oldestWaitMs() > 500 ? true : undefined));
+        const shed = await api.post('/api/v1/webhooks/events', { type: 'age.three', data: {} });
+        expect(shed.status).toBe(503);
+        expect(shed.body).toMatchObject({ code: 'overloaded', retry_after: 1 });
+        starts.open();
+        await eventually(async () => (young.services.outbox.oldestWaitMs() === 0 ? true : undefined));
+        expect((await api.post('/api/v1/webhooks/events', { type: 'age.four', data: {} })).status).toBe(202);
+      } finally {
+        starts.open();
+        starts.restore();
+      }
+    });
   });
 });

@@ -46,7 +46,7 @@ describe('DeliveryOutbox', () => {
 
   it('the watermark stays below the lowest event whose workflows have not all started', async () => {
     const s = heldScheduler();
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { backlogLimit: 100, startConcurrency: 10 });
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10 });
     outbox.claiming(5, true);
     outbox.claiming(6, true);
     const five = outbox.enqueue(event(5, ['a']));
@@ -59,7 +59,7 @@ describe('DeliveryOutbox', () => {
   });
 
   it('an event with no matching endpoint never holds the watermark back', () => {
-    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { backlogLimit: 100, startConcurrency: 10 });
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 });
     outbox.claiming(9, true);
     void outbox.enqueue(event(9, []));
     expect(outbox.watermark(9)).toBe(9);
@@ -67,23 +67,30 @@ describe('DeliveryOutbox', () => {
   });
 
   it('an insert that lost its id releases it', () => {
-    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { backlogLimit: 100, startConcurrency: 10 });
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 });
     outbox.claiming(3, true);
     outbox.claiming(3, false);
     expect(outbox.watermark(3)).toBe(3);
   });
 
-  it('is full at the backlog limit', () => {
-    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { backlogLimit: 2, startConcurrency: 10 });
+  it('tells how long its oldest event has waited for its workflows to start', () => {
+    let now = 1_000;
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 }, () => now);
+    expect(outbox.oldestWaitMs()).toBe(0);
     outbox.claiming(1, true);
-    expect(outbox.isFull()).toBe(false);
+    now = 1_500;
     outbox.claiming(2, true);
-    expect(outbox.isFull()).toBe(true);
+    now = 4_000;
+    expect(outbox.oldestWaitMs()).toBe(3_000);
+    outbox.release(1);
+    expect(outbox.oldestWaitMs()).toBe(2_500);
+    outbox.release(2);
+    expect(outbox.oldestWaitMs()).toBe(0);
   });
 
   it('starts a large fan-out in batches of the start concurrency, every endpoint once', async () => {
     const s = heldScheduler();
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { backlogLimit: 100, startConcurrency: 4 });
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
     const endpoints = Array.from({ length: 50 }, (_, i) => `ep_${i}`);
     const done = outbox.enqueue(event(1, endpoints));
     while (s.started.length < 50) {
@@ -109,7 +116,7 @@ describe('DeliveryOutbox with a start window', () => {
       },
     } as unknown as DeliveryScheduler;
     const window = new DeliveryStartWindow(2, 60_000);
-    const outbox = new DeliveryOutbox(scheduler, logger, { backlogLimit: 100, startConcurrency: 10, window });
+    const outbox = new DeliveryOutbox(scheduler, logger, { startConcurrency: 10, window });
     for (const id of [1, 2, 3]) {
       outbox.claiming(id, true);
       void outbox.enqueue(event(id, ['a']));
@@ -125,7 +132,7 @@ describe('DeliveryOutbox with a start window', () => {
   it('a start that finds its workflow already running gives its slot back', async () => {
     const scheduler = { start: async () => 'already-exists' as const } as unknown as DeliveryScheduler;
     const window = new DeliveryStartWindow(1, 60_000);
-    const outbox = new DeliveryOutbox(scheduler, logger, { backlogLimit: 100, startConcurrency: 10, window });
+    const outbox = new DeliveryOutbox(scheduler, logger, { startConcurrency: 10, window });
     outbox.claiming(1, true);
     await outbox.enqueue(event(1, ['a']));
     expect(window.occupied).toBe(0);

@@ -86,4 +86,52 @@ describe('DeliveryStartWindow', () => {
     window.close();
     expect(await settled(Promise.all(held))).toBe(true);
   });
+
+  describe('adaptive', () => {
+    const tuning = { min: 2, targetMs: 1_000, increase: 2, decrease: 0.5, intervalMs: 1_000 };
+
+    it('shrinks once started workflows wait longer than the target for their first attempt', async () => {
+      let now = 0;
+      const window = new DeliveryStartWindow(8, 60_000, () => now, tuning);
+      for (let i = 0; i < 8; i++) await window.take(`w${i}`);
+      now = 1_500; // every first attempt began 1.5 s after its start
+      for (let i = 0; i < 8; i++) window.release(`w${i}`);
+      expect(window.limit).toBe(4);
+      for (let i = 0; i < 4; i++) await window.take(`x${i}`);
+      expect(await settled(window.take('x4'))).toBe(false);
+      window.close();
+    });
+
+    it('grows back while the wait is short and starts are held by the window', async () => {
+      let now = 0;
+      const window = new DeliveryStartWindow(8, 60_000, () => now, tuning);
+      await window.take('a');
+      now = 1_500;
+      window.release('a'); // a 1.5 s wait: 8 → 4
+      expect(window.limit).toBe(4);
+      now = 1_600;
+      for (const id of ['p', 'q', 'r', 's']) await window.take(id);
+      const held = window.take('t'); // the window, not demand, holds this start
+      expect(await settled(held)).toBe(false);
+      now = 2_600;
+      window.release('p'); // a 1 s wait, on target: 4 → 6
+      expect(window.limit).toBe(6);
+      expect(await settled(held)).toBe(true);
+      window.close();
+    });
+
+    it('never grows past the configured size', async () => {
+      let now = 0;
+      const window = new DeliveryStartWindow(2, 60_000, () => now, tuning);
+      await window.take('a');
+      await window.take('b');
+      const held = window.take('c');
+      now = 1_000;
+      window.release('a');
+      window.release('b');
+      expect(window.limit).toBe(2);
+      await held;
+      window.close();
+    });
+  });
 });

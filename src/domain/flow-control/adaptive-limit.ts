@@ -1,0 +1,79 @@
+/**
+ * A concurrency limit that follows a measured latency: additive increase while the latency stays
+ * at or under its target and the limit is what holds work back, multiplicative decrease as soon
+ * as it goes over (AIMD, as TCP and adaptive concurrency limiters do). The limit then settles
+ * where the work admitted is what the machine can do within the target, on any machine, instead
+ * of at a count tuned on one.
+ *
+ * Decided once per interval from the p90 of the latencies observed in it.
+ */
+export interface AdaptiveLimitTuning {
+  min: number;
+  max: number;
+  /** The latency (p90 over an interval) the limit aims at. */
+  targetMs: number;
+  /** Added per interval while the latency is on target and the limit was reached. */
+  increase: number;
+  /** Factor applied when the latency is over target. */
+  decrease: number;
+  intervalMs: number;
+}
+
+export interface LimitInterval {
+  /** undefined: nothing measured in the interval. */
+  p90Ms: number | undefined;
+  /** Whether the limit held something back during the interval (the limit, not demand, was what bound). */
+  wasFull: boolean;
+}
+
+export function nextLimit(current: number, interval: LimitInterval, tuning: AdaptiveLimitTuning): number {
+  if (interval.p90Ms === undefined) return current;
+  if (interval.p90Ms > tuning.targetMs) return Math.max(tuning.min, Math.floor(current * tuning.decrease));
+  if (interval.wasFull) return Math.min(tuning.max, current + tuning.increase);
+  return current;
+}
+
+export class AdaptiveLimit {
+  private current: number;
+  private startedAt: number;
+  private samples: number[] = [];
+  private wasFull = false;
+
+  constructor(
+    private readonly tuning: AdaptiveLimitTuning,
+    private readonly now: () => number = Date.now,
+    initial = tuning.max,
+  ) {
+    this.current = Math.min(tuning.max, Math.max(tuning.min, initial));
+    this.startedAt = now();
+  }
+
+  get value(): number {
+    return this.current;
+  }
+
+  /** The limit held work back. */
+  markFull(): void {
+    this.wasFull = true;
+  }
+
+  /** One measured latency; at the end of an interval the limit is decided again. True when it changed. */
+  observe(latencyMs: number): boolean {
+    this.samples.push(latencyMs);
+    const now = this.now();
+    if (now - this.startedAt < this.tuning.intervalMs) return false;
+    const next = nextLimit(this.current, { p90Ms: p90(this.samples), wasFull: this.wasFull }, this.tuning);
+    this.samples = [];
+    this.wasFull = false;
+    this.startedAt = now;
+    const changed = next !== this.current;
+    this.current = next;
+    return changed;
+  }
+}
+
+function p90(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))];
+}

@@ -1,0 +1,38 @@
+import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { setEventLoopDelay } from './metrics';
+
+/**
+ * This process's event-loop delay: how late a callback that is ready runs, p99 per second. It
+ * rises when the process is out of CPU, which in a process that runs both the API and a worker is
+ * when accepted work begins to wait (ingest answers, workflow tasks, attempts). `sustainedP99Ms`
+ * is the lower of the last two seconds, so that one pause (a garbage collection, the workflow
+ * bundle built at start) is not taken for overload.
+ */
+export class EventLoopDelay {
+  private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
+  private timer: NodeJS.Timeout | undefined;
+  private last = 0;
+  private previous = 0;
+
+  start(intervalMs = 1_000): this {
+    this.histogram.enable();
+    this.timer = setInterval(() => {
+      this.previous = this.last;
+      this.last = this.histogram.count > 0 ? this.histogram.percentile(99) / 1e6 : 0;
+      this.histogram.reset();
+      setEventLoopDelay(this.last);
+    }, intervalMs);
+    this.timer.unref();
+    return this;
+  }
+
+  /** The lower p99 of the last two complete intervals, in ms. */
+  sustainedP99Ms(): number {
+    return Math.min(this.last, this.previous);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.histogram.disable();
+  }
+}

@@ -1,0 +1,91 @@
+import { overloaded } from '../domain/errors';
+import { AdaptiveLimit, AdaptiveLimitTuning } from '../domain/flow-control/adaptive-limit';
+import { recordIngestShed, ShedReason } from '../infra/metrics';
+import type { DeliveryOutbox } from './delivery-outbox';
+
+export interface IngestAdmissionOptions {
+  /** Accepted events waiting for their workflows to start in this process, past which ingest is refused (a memory bound). */
+  backlogLimit: number;
+  /** How long the oldest accepted event may wait for its workflows to start (MAX_BACKLOG_S) before new events are refused. */
+  maxBacklogMs: number;
+  /** Event-loop delay (p99, sustained for two seconds) past which new events are refused: the process is out of CPU. */
+  maxLoopDelayMs: number;
+}
+
+/**
+ * Ingests in flight at once: as many as answer within a quarter of a second (p90). A store that
+ * slows down makes each ingest hold its place longer, so fewer are let in and the rest are refused
+ * at once, instead of every caller waiting behind a queue.
+ */
+const RETRY_AFTER_S = 1;
+
+export const INGEST_CONCURRENCY_TUNING: AdaptiveLimitTuning = { min: 4, max: 256, targetMs: 250, increase: 4, decrease: 0.75, intervalMs: 1_000 };
+
+/**
+ * Whether this process takes a new event now. It follows what the platform can deliver and answer,
+ * not a count tuned on one machine:
+ * - the outbox starts workflows only as fast as the worker begins their attempts (its start window
+ *   adapts to the measured wait), so when delivery falls behind, the oldest accepted event waits
+ *   longer (backlog_age, MAX_BACKLOG_S);
+ * - when the process runs out of CPU its event loop lags (event_loop);
+ * - when the store slows down, ingests take longer and fewer may be in flight (ingest_concurrency).
+ * A refused event is answered at once with 503 and Retry-After, before anything is read or stored,
+ * so the events already accepted keep their promise (docs: overload).
+ */
+export class IngestAdmission {
+  private inFlight = 0;
+  private readonly concurrency: AdaptiveLimit;
+
+  constructor(
+    private readonly outbox: Pick<DeliveryOutbox, 'backlog' | 'oldestWaitMs'>,
+    private readonly loop: { sustainedP99Ms(): number },
+    private readonly options: IngestAdmissionOptions,
+    tuning: AdaptiveLimitTuning = INGEST_CONCURRENCY_TUNING,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.concurrency = new AdaptiveLimit(tuning, now);
+  }
+
+  /** Takes one new ingest in, or throws `overloaded` (503). Call the returned function once it is answered. */
+  enter(): () => void {
+    if (this.inFlight >= this.concurrency.value) {
+      this.concurrency.markFull();
+      this.refuse('ingest_concurrency');
+    }
+    this.check();
+    this.inFlight++;
+    const started = this.now();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.inFlight--;
+      this.concurrency.observe(this.now() - started);
+    };
+  }
+
+  /** Throws `overloaded` (503) when the backlog or the process says no (an ingest already in may ask again after a read). */
+  check(): void {
+    const reason = this.refusal();
+    if (reason !== null) this.refuse(reason);
+  }
+
+  refusal(): ShedReason | null {
+    if (this.outbox.backlog >= this.options.backlogLimit) return 'backlog_count';
+    if (this.outbox.oldestWaitMs() > this.options.maxBacklogMs) return 'backlog_age';
+    if (this.loop.sustainedP99Ms() > this.options.maxLoopDelayMs) return 'event_loop';
+    return null;
+  }
+
+  /** Ingests this process may have in flight now. */
+  get concurrencyLimit(): number {
+    return this.concurrency.value;
+  }
+
+  private refuse(reason: ShedReason): never {
+    recordIngestShed(reason);
+    // One second: callers double it per try (the spec's advice), and overload passes in seconds
+    // here (the backlog is held to MAX_BACKLOG_S), so a longer wait would only leave capacity idle.
+    throw overloaded(RETRY_AFTER_S);
+  }
+}
