@@ -11,7 +11,9 @@ import type { EndpointHealthLog } from '../src/persistence/endpoint-health-log';
 import type { Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
 import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency } from '../src/infra/metrics';
+import type { AttemptHandOffs } from './attempt-hand-off';
 import type { HttpSender, SendResult } from './http-sender';
+import { ApplicationFailure } from '@temporalio/common';
 
 /** What a delivery workflow carries: the event itself, so an attempt reads only the endpoint. */
 export interface DeliveryTarget {
@@ -36,12 +38,23 @@ export interface AttemptInput extends DeliveryTarget {
    * Absent for regular activities, which know it from their own attempt number.
    */
   mayRepeat?: boolean;
+  /**
+   * Set on a first attempt made as a local activity (patch `local-hand-off`): a POST not answered
+   * within this budget is handed off (attempt-hand-off.ts) and the activity returns at once.
+   */
+  handOffAfterMs?: number;
 }
 
 export interface AttemptOutcome {
   /** `retrying`: failed, and the schedule has another attempt. */
   status: Extract<DeliveryStatus, 'succeeded' | 'retrying' | 'failed' | 'cancelled'>;
   statusCode: number | null;
+}
+
+/** What a local first attempt may answer instead: its POST goes on in this process; collect it on `collectOn`. */
+export interface HandedOff {
+  status: 'handed-off';
+  collectOn: string;
 }
 
 export interface DeliveryActivityDeps {
@@ -57,6 +70,8 @@ export interface DeliveryActivityDeps {
   clock?: () => Date;
   /** How often an attempt heartbeats while it waits for the receiver. */
   heartbeatIntervalMs?: number;
+  /** This process's attempts handed off by their local budget; without it, no attempt is handed off. */
+  handOffs?: AttemptHandOffs;
 }
 
 /** The request an attempt sends, or why it cannot be sent. */
@@ -133,13 +148,55 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if (!succeeded && shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId);
   }
 
+
+  /** Sends the prepared request (or records why it cannot be sent), records the attempt, and says what comes next. */
+  async function sendAndRecord(input: AttemptInput, ref: DeliveryRef, prepared: Prepared & { kind: 'send' | 'unsendable' }): Promise<AttemptOutcome> {
+    const startedAt = clock();
+    const result: SendResult =
+      prepared.kind === 'send' ? await send(prepared) : { statusCode: null, responseBody: null, error: prepared.error, durationMs: 0 };
+    const finishedAt = new Date(startedAt.getTime() + result.durationMs);
+    const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const decision = decideAfterAttempt(input.attempt, succeeded);
+    const attempt: DeliveryAttempt = {
+      round: input.round,
+      attempt: input.attempt,
+      started_at: startedAt,
+      duration_ms: result.durationMs,
+      status_code: result.statusCode,
+      error: succeeded ? null : (result.error ?? `Destination answered HTTP ${result.statusCode}.`),
+      response_body: result.responseBody,
+      succeeded,
+    };
+    await record(() =>
+      deps.deliveries.recordAttempt(
+        ref,
+        attempt,
+        {
+          round: input.round,
+          status: decision.status,
+          attempt_count: input.attempt,
+          next_attempt_at: decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs),
+          url: prepared.url,
+        },
+        finishedAt,
+      ),
+    );
+    recordAttempt({ durationMs: result.durationMs, statusClass: attemptStatusClass(result.statusCode, result.error?.startsWith('Timed out') ?? false) });
+    if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
+    if (decision.status !== 'retrying') {
+      recordDeliveryFinished(decision.status);
+      await deliveryEnded(input, succeeded, finishedAt);
+    }
+    return { status: decision.status, statusCode: result.statusCode };
+  }
+
   return {
     /**
      * One attempt. Recording is idempotent (keyed by round and attempt): when Temporal runs an
      * attempt again (its worker died, or recording failed), an attempt already recorded is
      * answered from the record without posting again.
      */
-    async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome> {
+    async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome | HandedOff> {
       const ref = refOf(input);
       if (activityAttempt() > 1 || input.mayRepeat) {
         const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
@@ -159,43 +216,33 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         return { status: 'cancelled', statusCode: null };
       }
 
-      const startedAt = clock();
-      const result: SendResult =
-        prepared.kind === 'send' ? await send(prepared) : { statusCode: null, responseBody: null, error: prepared.error, durationMs: 0 };
-      const finishedAt = new Date(startedAt.getTime() + result.durationMs);
-      const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-      const decision = decideAfterAttempt(input.attempt, succeeded);
-      const attempt: DeliveryAttempt = {
-        round: input.round,
-        attempt: input.attempt,
-        started_at: startedAt,
-        duration_ms: result.durationMs,
-        status_code: result.statusCode,
-        error: succeeded ? null : (result.error ?? `Destination answered HTTP ${result.statusCode}.`),
-        response_body: result.responseBody,
-        succeeded,
-      };
-      await record(() =>
-        deps.deliveries.recordAttempt(
-          ref,
-          attempt,
-          {
-            round: input.round,
-            status: decision.status,
-            attempt_count: input.attempt,
-            next_attempt_at: decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs),
-            url: prepared.url,
-          },
-          finishedAt,
-        ),
-      );
-      recordAttempt({ durationMs: result.durationMs, statusClass: attemptStatusClass(result.statusCode, result.error?.startsWith('Timed out') ?? false) });
-      if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
-      if (decision.status !== 'retrying') {
-        recordDeliveryFinished(decision.status);
-        await deliveryEnded(input, succeeded, finishedAt);
+      const finishing = sendAndRecord(input, ref, prepared);
+      if (input.handOffAfterMs === undefined || !deps.handOffs) return finishing;
+      const handOffs = deps.handOffs;
+      let budget: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        finishing,
+        new Promise<'budget spent'>((resolve) => (budget = setTimeout(() => resolve('budget spent'), input.handOffAfterMs))),
+      ]).finally(() => clearTimeout(budget));
+      if (outcome !== 'budget spent') return outcome;
+      handOffs.keep(handOffKey(input), finishing);
+      return { status: 'handed-off', collectOn: handOffs.taskQueue };
+    },
+
+    /**
+     * The outcome of a first attempt this process handed off (a regular activity on the task queue
+     * only this process polls). Not here (this process restarted): a non-retryable failure, and the
+     * workflow makes the attempt as a regular activity that checks the record first.
+     */
+    async collectAttempt(input: AttemptInput): Promise<AttemptOutcome> {
+      const kept = deps.handOffs?.take(handOffKey(input));
+      if (!kept) throw ApplicationFailure.nonRetryable('The attempt is not in flight in this process.', 'AttemptNotHere');
+      const beat = setInterval(heartbeat, heartbeatEvery);
+      try {
+        return await kept;
+      } finally {
+        clearInterval(beat);
       }
-      return { status: decision.status, statusCode: result.statusCode };
     },
 
     /** The workflow was cancelled (endpoint deleted or disabled while retries were pending). */
@@ -213,6 +260,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
+
+function handOffKey(input: AttemptInput): string {
+  return `${deliveryId(input.eventId, input.endpointId)}#r${input.round}a${input.attempt}`;
+}
 
 function refOf(input: DeliveryTarget): DeliveryRef {
   return { id: deliveryId(input.eventId, input.endpointId), account_id: input.accountId, event_id: input.eventId, endpoint_id: input.endpointId };

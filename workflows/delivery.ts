@@ -8,7 +8,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
+import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
 import { decideAfterAttempt } from '../src/domain/webhooks/attempt-decision';
 import { readableDelay } from '../src/domain/webhooks/retry-schedule';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
@@ -56,14 +56,48 @@ const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>(
   retry: INFRASTRUCTURE_RETRY,
 });
 
-function makeAttempt(input: DeliveryWorkflowInput, attempt: number) {
+/**
+ * A local first attempt whose receiver has not answered within this budget is handed off
+ * (patch `local-hand-off`, activities/attempt-hand-off.ts): its POST goes on in the same process,
+ * and the workflow task ends at once instead of holding a slot (and being extended every 8 s, or
+ * timing out on a busy machine) for as long as a slow receiver takes, up to 30 s.
+ */
+const HAND_OFF_AFTER_MS = 2_000;
+
+/** How long a handed-off attempt may wait to be collected by its process before the process is taken for gone. */
+const COLLECT_SCHEDULE_TO_START = '10 seconds';
+
+async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
   if (attempt === 1 && patched('local-attempts')) {
     // Only the run's first workflow task is sure that no earlier try of the attempt has posted; a
     // task retried after its worker died reads the attempt's record first (a regular activity
     // knows it from its own attempt number).
-    return local.attemptDelivery({ ...input, attempt, mayRepeat: workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH });
+    const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
+    const handOff = patched('local-hand-off') ? { handOffAfterMs: HAND_OFF_AFTER_MS } : {};
+    const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, ...handOff });
+    if (outcome.status !== 'handed-off') return outcome;
+    const { collectAttempt } = proxyActivities<DeliveryActivities>({
+      taskQueue: outcome.collectOn,
+      scheduleToStartTimeout: COLLECT_SCHEDULE_TO_START,
+      startToCloseTimeout: ATTEMPT_TIMEOUT,
+      heartbeatTimeout: '8 seconds',
+      retry: { maximumAttempts: 1 },
+    });
+    try {
+      return await collectAttempt({ ...input, attempt });
+    } catch {
+      // Its process is gone or lost it: made again here, answered from the record if it was recorded.
+      return regularAttempt({ ...input, attempt, mayRepeat: true });
+    }
   }
-  return attemptDelivery({ ...input, attempt });
+  return regularAttempt({ ...input, attempt });
+}
+
+async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
+  const outcome = await attemptDelivery(input);
+  // Only a local attempt with a budget is handed off; anything else is a bug, and the task retries.
+  if (outcome.status === 'handed-off') throw new Error('a regular attempt was handed off');
+  return outcome;
 }
 
 /**

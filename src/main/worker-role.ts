@@ -1,12 +1,13 @@
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
+import { AttemptHandOffs } from '../../activities/attempt-hand-off';
 import { createHttpSender } from '../../activities/http-sender';
 import { createRecoveryActivities } from '../../activities/recovery-activities';
 import type { Config } from '../config/config';
 import type { LookupAllFunction } from '../domain/webhooks/dns-lookup';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import type { Logger } from '../infra/logger';
-import { createDeliveryWorker, runWorker } from '../temporal/worker';
+import { createDeliveryWorker, createHandOffWorker, handOffTaskQueue, runWorker } from '../temporal/worker';
 import type { Repositories, Services } from './wiring';
 
 export interface WorkerRoleDeps {
@@ -31,27 +32,40 @@ export interface WorkerRole {
 /** The worker role: runs delivery and recovery workflows and their activities. */
 export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, dnsLookup, onActivityStarted }: WorkerRoleDeps): Promise<WorkerRole> {
   const sender = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
+  const handOffs = new AttemptHandOffs(handOffTaskQueue(config.temporal.taskQueue));
+  const deliveryActivities = createDeliveryActivities({
+    ...repositories,
+    secretBox,
+    sender,
+    handOffs,
+    autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id) => services.endpoints.disableForFailures(accountId, id) },
+  });
   const worker = await createDeliveryWorker({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     activities: {
-      ...createDeliveryActivities({
-        ...repositories,
-        secretBox,
-        sender,
-        autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id) => services.endpoints.disableForFailures(accountId, id) },
-      }),
+      ...deliveryActivities,
       ...createRecoveryActivities({ retry: (accountId, eventId, endpointId) => services.events.retry(accountId, eventId, endpointId) }),
     },
     onActivityStarted,
   });
-  const running = runWorker(worker, (err) => logger.error({ err }, 'the delivery worker stopped with an error'));
+  const handOffWorker = await createHandOffWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: handOffs.taskQueue,
+    activities: { collectAttempt: deliveryActivities.collectAttempt },
+  });
+  const onFailure = (err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error');
+  const running = [runWorker(worker, onFailure), runWorker(handOffWorker, onFailure)];
   return {
     worker,
     stop: async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
+      for (const w of [worker, handOffWorker]) if (w.getState() === 'RUNNING') w.shutdown();
+      await Promise.all(running);
+      // A handed-off POST still in flight is recorded before the sender closes (its workflow then
+      // finds the record when it makes the attempt elsewhere).
+      await handOffs.settled();
       await sender.close();
     },
   };

@@ -1,4 +1,5 @@
 import { DefaultLogger, LogLevel, NativeConnection, Runtime, Worker, WorkerOptions, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
@@ -98,6 +99,30 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     activities: options.activities,
     interceptors: options.onActivityStarted ? activityStartedInterceptors(options.onActivityStarted) : undefined,
     ...DELIVERY_WORKER_TUNING,
+    shutdownGraceTime: '35 seconds',
+  });
+}
+
+/**
+ * This process's own task queue, on which its handed-off first attempts are collected
+ * (activities/attempt-hand-off.ts): a name no other process polls, this run of this process included.
+ */
+export function handOffTaskQueue(taskQueue: string): string {
+  return `${taskQueue}/hand-off/${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * An activity-only worker on `handOffTaskQueue`: it runs only `collectAttempt` for attempts this
+ * process handed off. Each waits for a POST already in flight, so many run at once cheaply.
+ */
+export async function createHandOffWorker(options: { connection: NativeConnection; namespace: string; taskQueue: string; activities: Pick<DeliveryActivities, 'collectAttempt'> }): Promise<Worker> {
+  return Worker.create({
+    identity: workerIdentity(),
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: options.activities,
+    maxConcurrentActivityTaskExecutions: 1_000,
     shutdownGraceTime: '35 seconds',
   });
 }

@@ -4,7 +4,7 @@ import { freePort, startTemporalDevServer } from '../../src/infra/embedded-serve
 import { toolPaths } from '../../src/infra/tools';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import type { Platform } from '../../src/main/platform';
-import { spawnRole } from '../support/child-role';
+import { roleEnv, spawnRole } from '../support/child-role';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 import { isUpdateOf, startStoreProxy } from '../support/store-proxy';
@@ -23,19 +23,6 @@ describe('deliveries survive process crashes', () => {
     const receiver = await startReceiver((_req, i) => (i < 2 ? { status: 500 } : { status: 200 }));
     receivers.push(receiver);
     return receiver;
-  }
-
-  function roleEnv(platform: Platform): Record<string, string> {
-    return {
-      MONGODB_URI: platform.mongoUri,
-      MONGODB_DB: platform.config.mongo.dbName,
-      TEMPORAL_ADDRESS: platform.temporalAddress,
-      TEMPORAL_TASK_QUEUE: platform.config.temporal.taskQueue,
-      DATA_DIR: platform.config.dataDir,
-      DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
-      INSTANCE_LEASE_TTL_MS: '2000',
-      PORT: '0',
-    };
   }
 
   async function attemptsOf(api: ReturnType<typeof apiClient>, id: number) {

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/infra/tools';
+import type { Platform } from '../../src/main/platform';
 
 export interface ChildRole {
   process: ChildProcess;
@@ -54,5 +55,19 @@ export function spawnRole(role: 'start' | 'api' | 'worker', env: Record<string, 
       await exited;
       clearTimeout(timer);
     },
+  };
+}
+
+/** The environment for a role process that shares `platform`'s servers, database, task queue and data dir. */
+export function roleEnv(platform: Platform): Record<string, string> {
+  return {
+    MONGODB_URI: platform.mongoUri,
+    MONGODB_DB: platform.config.mongo.dbName,
+    TEMPORAL_ADDRESS: platform.temporalAddress,
+    TEMPORAL_TASK_QUEUE: platform.config.temporal.taskQueue,
+    DATA_DIR: platform.config.dataDir,
+    DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+    INSTANCE_LEASE_TTL_MS: '2000',
+    PORT: '0',
   };
 }

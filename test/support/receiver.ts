@@ -10,7 +10,8 @@ export interface ReceivedRequest {
   rawBody: string;
 }
 
-export type Reply = { status: number; body?: string; headers?: Record<string, string> } | 'hang';
+/** `delayMs`: answer only after that long (a slow receiver); 'hang': never answer. */
+export type Reply = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 /**
  * A real HTTPS receiver on 127.0.0.1 with the test certificate. `respond` decides each
@@ -37,8 +38,17 @@ export async function startReceiver(respond: (req: ReceivedRequest, index: numbe
         hanging.add(res);
         return;
       }
-      res.writeHead(reply.status, reply.headers ?? { 'Content-Type': 'text/plain' });
-      res.end(reply.body ?? 'ok');
+      const answer = () => {
+        res.writeHead(reply.status, reply.headers ?? { 'Content-Type': 'text/plain' });
+        res.end(reply.body ?? 'ok');
+      };
+      if (reply.delayMs) {
+        hanging.add(res);
+        setTimeout(() => {
+          hanging.delete(res);
+          if (!res.destroyed) answer();
+        }, reply.delayMs);
+      } else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

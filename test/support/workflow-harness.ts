@@ -29,7 +29,8 @@ export interface ScenarioRun {
 export async function runDeliveryScenario(
   env: TestWorkflowEnvironment,
   outcomes: (attempt: number) => AttemptOutcome['status'],
-  options: { cancelAfterAttempt?: number } = {},
+  /** handOffFirst: the first attempt is handed off (activities/attempt-hand-off.ts) and its outcome collected. */
+  options: { cancelAfterAttempt?: number; handOffFirst?: boolean } = {},
 ): Promise<ScenarioRun> {
   const calls: ScenarioRun['calls'] = [];
   const cancelled: DeliveryTarget[] = [];
@@ -39,6 +40,11 @@ export async function runDeliveryScenario(
   const activities: DeliveryActivities = {
     async attemptDelivery(a: AttemptInput) {
       calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat });
+      if (options.handOffFirst && a.attempt === 1 && a.handOffAfterMs !== undefined) return { status: 'handed-off' as const, collectOn: taskQueue };
+      onAttempt(a.attempt);
+      return { status: outcomes(a.attempt), statusCode: 500 };
+    },
+    async collectAttempt(a: AttemptInput) {
       onAttempt(a.attempt);
       return { status: outcomes(a.attempt), statusCode: 500 };
     },

@@ -27,6 +27,9 @@ describe('delivery worker and the start window', () => {
         reportedBeforeAttemptEnded = [...reported];
         return { status: 'succeeded', statusCode: 200 };
       },
+      async collectAttempt() {
+        throw new Error('never handed off');
+      },
       async cancelDelivery() {},
     };
     const worker = await createDeliveryWorker({

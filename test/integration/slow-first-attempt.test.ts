@@ -1,0 +1,93 @@
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
+import type { Platform } from '../../src/main/platform';
+import { roleEnv, spawnRole } from '../support/child-role';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+import { startReceiver } from '../support/receiver';
+import { receivingPlatform } from '../support/receiving-platform';
+
+type HistoryEvent = NonNullable<Awaited<ReturnType<ReturnType<Platform['temporal']['workflow']['getHandle']>['fetchHistory']>>['events']>[number];
+
+const isLocalAttemptMarker = (e: HistoryEvent) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity';
+const isTaskCompleted = (e: HistoryEvent) => !!e.workflowTaskCompletedEventAttributes;
+const collectScheduled = (e: HistoryEvent) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'collectAttempt';
+
+/**
+ * A first attempt runs inside its workflow task (a local activity). One whose receiver is slow is
+ * handed off after its budget (2 s): the POST goes on in the same process, and the workflow collects
+ * its outcome with a regular activity on that process's own task queue, so the workflow task is
+ * neither held nor extended for as long as the receiver takes.
+ */
+describe('a slow receiver on the first attempt', () => {
+  const fixture = receivingPlatform();
+
+  it('is posted to once, and its workflow task ends with the hand-off instead of being extended while the receiver takes 9 s', async () => {
+    const { receiver, api, endpoint } = await fixture.subscribe(() => ({ status: 200, delayMs: 9_000 }), { path: '/slow' });
+    const posted = await api.post('/api/v1/webhooks/events', { type: 'slow.one', data: {} });
+    const id = posted.body.id;
+    const delivery = await eventually(async () => {
+      const d = (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
+      return d?.status === 'succeeded' ? d : undefined;
+    }, 40_000);
+    expect(delivery.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
+    expect(receiver.received).toHaveLength(1);
+
+    const history = (await fixture.platform.temporal.workflow.getHandle(deliveryId(id, endpoint.id)).fetchHistory()).events ?? [];
+    // The first workflow task completed once, carrying the local attempt's marker: the SDK extends a
+    // task held past 8 s by completing it early, which would put a second completion before the marker.
+    const marker = history.findIndex(isLocalAttemptMarker);
+    expect(marker).toBeGreaterThan(0);
+    expect(history.slice(0, marker).filter(isTaskCompleted)).toHaveLength(1);
+    const collect = history.find(collectScheduled);
+    expect(collect?.activityTaskScheduledEventAttributes?.taskQueue?.name).toContain('/hand-off/');
+    expect(history.some((e) => !!e.workflowTaskTimedOutEventAttributes)).toBe(false);
+  }, 60_000);
+
+  it('answering within the budget stays a single workflow task: no hand-off, no activity task', async () => {
+    const { api, endpoint } = await fixture.subscribe(() => ({ status: 200, delayMs: 200 }), { path: '/quick' });
+    const id = (await api.post('/api/v1/webhooks/events', { type: 'quick.one', data: {} })).body.id;
+    await eventually(async () => ((await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0]?.status === 'succeeded' ? true : undefined), 20_000);
+    const history = (await fixture.platform.temporal.workflow.getHandle(deliveryId(id, endpoint.id)).fetchHistory()).events ?? [];
+    expect(history.some((e) => !!e.activityTaskScheduledEventAttributes)).toBe(false);
+  });
+});
+
+describe('a handed-off first attempt whose process dies', () => {
+  const receivers: Array<{ close(): Promise<void> }> = [];
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+  });
+
+  it('is made again by another worker, which answers from the record when there is one and posts again when there is none', async () => {
+    const platform = await startTestPlatform({ roles: { api: true, worker: false } });
+    const env = roleEnv(platform);
+    try {
+      // The first POST is never answered: its process dies after handing it off.
+      const receiver = await startReceiver((_req, i) => (i === 0 ? 'hang' : { status: 200 }));
+      receivers.push(receiver);
+      const { key } = await createAccountWithKey(platform);
+      const api = apiClient(platform, key);
+      const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/dies` })).body;
+      const first = spawnRole('worker', env);
+      await first.waitFor(/Platform ready/);
+      const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+      const handle = platform.temporal.workflow.getHandle(deliveryId(id, endpoint.id));
+      await eventually(async () => ((await handle.fetchHistory()).events ?? []).some(collectScheduled) || undefined, 30_000, 100);
+      await first.crash();
+      const second = spawnRole('worker', env);
+      try {
+        await second.waitFor(/Platform ready/);
+        const delivery = await eventually(async () => {
+          const d = (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
+          return d?.status === 'succeeded' ? d : undefined;
+        }, 60_000);
+        // The POST in flight at the crash was never answered, so nothing was recorded: made again, once.
+        expect(delivery.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
+        expect(receiver.received).toHaveLength(2);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await platform.stop();
+    }
+  }, 180_000);
+});
