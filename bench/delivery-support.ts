@@ -27,7 +27,8 @@ export interface Receiver {
   close(): void;
 }
 
-export async function startReceiver(): Promise<Receiver> {
+/** An HTTPS receiver that records arrivals and answers 200, at once or after `delayMs` (a slow receiver). */
+export async function startReceiver(options: { delayMs?: number } = {}): Promise<Receiver> {
   const cert = await ensureTestCertificate(path.join(PROJECT_ROOT, '.data', 'test-ca'));
   const arrivals = new Map<number, number[]>();
   const server = https.createServer({ cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) }, (req, res) => {
@@ -37,9 +38,11 @@ export async function startReceiver(): Promise<Receiver> {
       const list = arrivals.get(id) ?? [];
       list.push(performance.now());
       arrivals.set(id, list);
-      res.writeHead(200).end('ok');
+      if (options.delayMs) setTimeout(() => res.writeHead(200).end('ok'), options.delayMs);
+      else res.writeHead(200).end('ok');
     });
   });
+  server.maxConnections = 10_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, arrivals, close: () => server.close() };
 }

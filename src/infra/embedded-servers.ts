@@ -24,6 +24,8 @@ export interface TemporalDevServerOptions {
   dataDir: string;
   port: number;
   uiPort: number;
+  /** Serve the server's Prometheus metrics on this port (default: none). */
+  metricsPort?: number;
   host?: string;
   headless?: boolean;
 }
@@ -51,6 +53,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     '--sqlite-pragma',
     'synchronous=normal',
   ];
+  if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
   if (options.headless) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort), '--ui-ip', host);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push('--search-attribute', `${name}=${type}`);

@@ -31,6 +31,7 @@ export async function startServers(config: Config, started: EmbeddedServer[]): P
         dataDir: config.dataDir,
         port: config.temporal.embeddedPort,
         uiPort: config.temporal.embeddedUiPort,
+        metricsPort: config.temporal.embeddedMetricsPort,
       }),
     );
   }

@@ -1,0 +1,336 @@
+/**
+ * `npm run bench:overload`: the platform held at one to three times its own capacity, for minutes,
+ * by callers that behave like real senders (open loop: they do not wait for each other).
+ *
+ *   capacity  C: a closed-loop burst of OVERLOAD_CAPACITY_EVENTS (2,000) idempotent events, 64 calls
+ *             at a time, shed calls repeated: delivered/s from the first ingest to the last arrival.
+ *   offers    OVERLOAD_RATES (1, 1.5, 2, 3) × C, each for OVERLOAD_SECONDS (120 s), over
+ *             OVERLOAD_ACCOUNTS (12) accounts with one HTTPS endpoint each. Every event has an
+ *             idempotency key and half of them are sent twice at once. A caller follows the spec's
+ *             advice on 429 and 503 (wait Retry-After, doubled per try, plus up to 500 ms of jitter,
+ *             at most 5 retries); a call not answered within 10 s is a time-out, retried the same way.
+ *   slow      100 endpoints that answer after 25 s and 20 fast ones, events at 0.5 × C over all
+ *             of them, against the same offer over the fast ones alone.
+ *
+ * For each offer it prints goodput (distinct events first delivered per second during the offer),
+ * the first try's answer time, the share shed, ingest → receiver, duplicates, lost events, keys
+ * answered with two ids, the drain after the offer, CPU per process and the workflow tasks that
+ * timed out (from the Temporal server's own metrics). The last line is
+ * `overload goodput G (capacity C/s, worst rate X)`, G the lowest goodput / C over the offers.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { freePort } from '../src/infra/embedded-servers';
+import {
+  cpuSeconds,
+  createAccounts,
+  ingestClient,
+  log,
+  ms,
+  pct,
+  readPid,
+  Receiver,
+  sleep,
+  spawnPlatform,
+  startReceiver,
+  testCaFile,
+  waitFor,
+} from './delivery-support';
+
+const ACCOUNTS = Number(process.env.OVERLOAD_ACCOUNTS ?? 12);
+const CAPACITY_EVENTS = Number(process.env.OVERLOAD_CAPACITY_EVENTS ?? 2000);
+const SECONDS = Number(process.env.OVERLOAD_SECONDS ?? 120);
+const RATES = (process.env.OVERLOAD_RATES ?? '1,1.5,2,3').split(',').map(Number);
+const PHASES = new Set((process.env.OVERLOAD_PHASES ?? 'offers,slow').split(','));
+const SLOW_ENDPOINTS = Number(process.env.OVERLOAD_SLOW_ENDPOINTS ?? 100);
+const FAST_ENDPOINTS = Number(process.env.OVERLOAD_FAST_ENDPOINTS ?? 20);
+const SLOW_DELAY_MS = Number(process.env.OVERLOAD_SLOW_DELAY_MS ?? 25_000);
+const SLOW_SECONDS = Number(process.env.OVERLOAD_SLOW_SECONDS ?? 120);
+/** The caller's side of the spec's advice. */
+const CALL_TIMEOUT_MS = 10_000;
+const MAX_RETRIES = 5;
+const JITTER_MS = 500;
+
+interface Try {
+  sent: number;
+  latencyMs: number;
+  status: number;
+  id?: number;
+}
+
+/** One event as its caller saw it: every call (two for a repeated key) and every try of each. */
+interface Sent {
+  key: string;
+  calls: Try[][];
+  /** Send time of the first try that was answered with an id. */
+  acceptedAt?: number;
+  ids: Set<number>;
+}
+
+const client = ingestClient(4096);
+
+/** One call with the caller's retry policy; returns its tries. */
+async function call(apiUrl: string, apiKey: string, body: unknown): Promise<Try[]> {
+  const tries: Try[] = [];
+  for (let retry = 0; ; retry++) {
+    const sent = performance.now();
+    const o = await client.ingest(apiUrl, apiKey, body, CALL_TIMEOUT_MS);
+    tries.push({ sent, latencyMs: o.latencyMs, status: o.status, id: o.id });
+    if (o.status === 202 || o.status === 200) return tries;
+    const retryable = o.status === 0 || o.status === 429 || o.status === 503;
+    if (!retryable || retry >= MAX_RETRIES) return tries;
+    const base = (o.retryAfter ?? 1) * 1000;
+    await sleep(base * 2 ** retry + Math.random() * JITTER_MS);
+  }
+}
+
+async function sendEvent(apiUrl: string, apiKey: string, key: string, n: number, repeated: boolean): Promise<Sent> {
+  const body = { type: 'bench.overload', data: { n }, idempotency_key: key };
+  const calls = await Promise.all(Array.from({ length: repeated ? 2 : 1 }, () => call(apiUrl, apiKey, body)));
+  const answered = calls.flat().filter((t) => t.id !== undefined);
+  const acceptedAt = answered.length ? Math.min(...answered.map((t) => t.sent)) : undefined;
+  return { key, calls, acceptedAt, ids: new Set(answered.map((t) => t.id!)) };
+}
+
+/** Sends `rate`/s for `seconds` over `keys`, open loop; resolves with every event once all calls ended. */
+async function offer(apiUrl: string, keys: string[], rate: number, seconds: number, label: string): Promise<{ sent: Sent[]; start: number; end: number }> {
+  const pending: Array<Promise<Sent>> = [];
+  const start = performance.now();
+  const total = Math.round(rate * seconds);
+  for (let i = 0; i < total; i++) {
+    const wait = start + (i * 1000) / rate - performance.now();
+    if (wait > 0) await sleep(wait);
+    pending.push(sendEvent(apiUrl, keys[i % keys.length], `${label}-${i}`, i, i % 2 === 0));
+  }
+  const end = performance.now();
+  return { sent: await Promise.all(pending), start, end };
+}
+
+function firstArrival(receivers: Receiver[], id: number): number | undefined {
+  let first: number | undefined;
+  for (const r of receivers) {
+    const t = r.arrivals.get(id)?.[0];
+    if (t !== undefined && (first === undefined || t < first)) first = t;
+  }
+  return first;
+}
+
+function arrivalCount(receivers: Receiver[], id: number): number {
+  return receivers.reduce((sum, r) => sum + (r.arrivals.get(id)?.length ?? 0), 0);
+}
+
+/** Workflow tasks the Temporal server timed out so far (its `start_to_close_timeout` counter for workflow tasks). */
+async function workflowTaskTimeouts(metricsUrl: string): Promise<number> {
+  try {
+    const res = await request(metricsUrl);
+    const text = await res.body.text();
+    let total = 0;
+    for (const line of text.split('\n')) {
+      if (line.startsWith('#')) continue;
+      if (/^start_to_close_timeout\{/.test(line) && /operation="TimerActiveTaskWorkflowTaskTimeout"/.test(line)) total += Number(line.split(' ').pop());
+    }
+    return total;
+  } catch {
+    return NaN;
+  }
+}
+
+async function main(): Promise<void> {
+  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+  const fast = await startReceiver();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-overload-'));
+  const mongoPort = await freePort();
+  const temporalMetricsPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    EMBEDDED_MONGO_PORT: String(mongoPort),
+    EMBEDDED_TEMPORAL_PORT: String(await freePort()),
+    EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
+    EMBEDDED_TEMPORAL_METRICS_PORT: String(temporalMetricsPort),
+    METRICS_PORT: String(await freePort()),
+    DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+    NODE_EXTRA_CA_CERTS: testCaFile(),
+    LOG_LEVEL: 'warn',
+  };
+  delete env.MONGODB_URI;
+  delete env.TEMPORAL_ADDRESS;
+  log('starting the platform (npm start) in its own process...');
+  const platform = await spawnPlatform(env);
+  const temporalMetrics = `http://127.0.0.1:${temporalMetricsPort}/metrics`;
+  const ferretPid = readPid(path.join(dataDir, 'ferretdb', 'server.pid'));
+  const temporalPid = readPid(path.join(dataDir, 'temporal', 'server.pid'));
+  const cpu = () => ({ platform: cpuSeconds(platform.child.pid!, [ferretPid, temporalPid]), ferretdb: cpuSeconds(ferretPid), temporal: cpuSeconds(temporalPid), at: performance.now() });
+  const cpuLine = (from: ReturnType<typeof cpu>, to: ReturnType<typeof cpu>) => {
+    const s = (to.at - from.at) / 1000;
+    const p = (k: 'platform' | 'ferretdb' | 'temporal') => `${k} ${Math.round(((to[k] - from[k]) / s) * 100)} %`;
+    return `CPU (of one core) ${p('platform')}, ${p('ferretdb')}, ${p('temporal')}`;
+  };
+  const platformLog = () => {
+    try {
+      return readFileSync(path.join(dataDir, 'platform.log'), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const report: string[] = [`machine: ${machine}`];
+  const mongoUri = `mongodb://127.0.0.1:${mongoPort}/`;
+  try {
+    const keys = await createAccounts(mongoUri, platform.apiUrl, ACCOUNTS, fast.url);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => client.ingest(platform.apiUrl, keys[i % keys.length], { type: 'bench.warmup', data: { i } })));
+    await sleep(2000);
+
+    // Capacity: closed loop, 64 calls at a time, shed calls repeated with the same key.
+    log(`capacity: ${CAPACITY_EVENTS} events, 64 calls at a time...`);
+    const capacityIds: number[] = [];
+    let issued = 0;
+    const capStart = performance.now();
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (issued < CAPACITY_EVENTS) {
+          const n = issued++;
+          for (;;) {
+            const o = await client.ingest(platform.apiUrl, keys[n % keys.length], { type: 'bench.capacity', data: { n }, idempotency_key: `capacity-${n}` });
+            if (o.id !== undefined) {
+              capacityIds.push(o.id);
+              break;
+            }
+            await sleep((o.retryAfter ?? 1) * 1000);
+          }
+        }
+      }),
+    );
+    await waitFor(() => capacityIds.every((id) => fast.arrivals.has(id)), 20 * 60_000);
+    const capLast = Math.max(...capacityIds.map((id) => fast.arrivals.get(id)?.[0] ?? 0));
+    const capacity = capacityIds.length / ((capLast - capStart) / 1000);
+    const capLine = `capacity C: ${capacityIds.length} events delivered at ${capacity.toFixed(1)}/s (closed loop, first ingest to last arrival)`;
+    log(capLine);
+    report.push(capLine);
+    await sleep(3000);
+
+    const goodputs: Array<{ rate: number; g: number }> = [];
+    if (PHASES.has('offers')) {
+      for (const factor of RATES) {
+        const rate = factor * capacity;
+        log(`offer ${factor}× C = ${rate.toFixed(1)} events/s for ${SECONDS} s...`);
+        const wftBefore = await workflowTaskTimeouts(temporalMetrics);
+        const cpuBefore = cpu();
+        const tick = setInterval(() => log(`  ${fast.arrivals.size} events arrived in all`), 15_000);
+        const { sent, start, end } = await offer(platform.apiUrl, keys, rate, SECONDS, `offer-${factor}-${Date.now()}`);
+        // The load ends when the last caller stops retrying; the backlog then is what must drain.
+        const callsEnded = performance.now();
+        const cpuDuring = cpuLine(cpuBefore, cpu());
+        const ids = new Set(sent.flatMap((s) => [...s.ids]));
+        const backlogAtEnd = [...ids].filter((id) => (firstArrival([fast], id) ?? Infinity) > callsEnded).length;
+        const drained = await waitFor(() => [...ids].every((id) => fast.arrivals.has(id)), 15 * 60_000);
+        clearInterval(tick);
+        const lastArrival = Math.max(callsEnded, ...[...ids].map((id) => firstArrival([fast], id) ?? 0));
+        const drainSeconds = (lastArrival - callsEnded) / 1000;
+        await sleep(3000);
+        const firstTries = sent.flatMap((s) => s.calls.map((c) => c[0]));
+        const shedFirst = firstTries.filter((t) => t.status === 503 || t.status === 429).length;
+        const timedOutFirst = firstTries.filter((t) => t.status === 0).length;
+        const firstLat = firstTries.map((t) => t.latencyMs);
+        const deliveredInOffer = [...ids].filter((id) => {
+          const t = firstArrival([fast], id);
+          return t !== undefined && t >= start && t <= end;
+        }).length;
+        const goodput = deliveredInOffer / ((end - start) / 1000);
+        const e2e = sent.filter((s) => s.acceptedAt !== undefined && s.ids.size > 0).map((s) => firstArrival([fast], [...s.ids][0])! - s.acceptedAt!);
+        const duplicates = [...ids].filter((id) => arrivalCount([fast], id) > 1).length;
+        const lost = [...ids].filter((id) => !fast.arrivals.has(id)).length;
+        const twoIds = sent.filter((s) => s.ids.size > 1).length;
+        const notAccepted = sent.filter((s) => s.ids.size === 0).length;
+        const wftAfter = await workflowTaskTimeouts(temporalMetrics);
+        // A new event once drained: how soon does it reach its receiver?
+        const probeSent = performance.now();
+        const probe = await client.ingest(platform.apiUrl, keys[0], { type: 'bench.probe', data: {} });
+        await waitFor(() => probe.id !== undefined && fast.arrivals.has(probe.id), 30_000);
+        const probeMs = probe.id !== undefined && fast.arrivals.has(probe.id) ? fast.arrivals.get(probe.id)![0] - probeSent : NaN;
+        const drainRate = backlogAtEnd > 0 && drainSeconds > 0 ? backlogAtEnd / drainSeconds : NaN;
+        const line =
+          `offer ${factor}× C (${rate.toFixed(1)}/s for ${SECONDS} s, ${sent.length} events, ${firstTries.length} first tries): ` +
+          `goodput ${goodput.toFixed(1)}/s = ${(goodput / capacity).toFixed(2)} C; ` +
+          `first try answered p50 ${ms(pct(firstLat, 50))}, p99 ${ms(pct(firstLat, 99))}, max ${ms(Math.max(...firstLat))}; ` +
+          `first tries shed ${((100 * shedFirst) / firstTries.length).toFixed(1)} %, timed out ${timedOutFirst}; ` +
+          `events never accepted (caller gave up after ${MAX_RETRIES} retries) ${notAccepted}; ` +
+          `ingest → receiver p50 ${ms(pct(e2e, 50))}, p99 ${ms(pct(e2e, 99))}; ` +
+          `duplicates ${duplicates}, lost ${lost}, keys with two ids ${twoIds}; ` +
+          `backlog when the last call ended ${backlogAtEnd} events, drained ${drained ? `in ${drainSeconds.toFixed(1)} s` : 'NOT within 15 min'}` +
+          `${Number.isFinite(drainRate) ? ` at ${drainRate.toFixed(1)}/s = ${(drainRate / capacity).toFixed(2)} C` : ''}; ` +
+          `a new event after the drain reached its receiver in ${ms(probeMs)}; ` +
+          `the last call ended ${((callsEnded - end) / 1000).toFixed(1)} s after the offer; ${cpuDuring}; ` +
+          `workflow tasks timed out ${wftAfter - wftBefore}`;
+        log(line);
+        report.push(line);
+        if (factor >= 1) goodputs.push({ rate: factor, g: goodput / capacity });
+      }
+    }
+
+    if (PHASES.has('slow')) {
+      const slow = await startReceiver({ delayMs: SLOW_DELAY_MS });
+      const fastOnly = await startReceiver();
+      log(`slow receivers: ${SLOW_ENDPOINTS} endpoints answering after ${SLOW_DELAY_MS / 1000} s, ${FAST_ENDPOINTS} fast ones...`);
+      const fastKeys = await createAccounts(mongoUri, platform.apiUrl, FAST_ENDPOINTS, fastOnly.url);
+      const slowKeys = await createAccounts(mongoUri, platform.apiUrl, SLOW_ENDPOINTS, slow.url);
+      const rate = 0.5 * capacity;
+      const fastE2e = (sent: Sent[]) =>
+        sent.filter((s) => s.acceptedAt !== undefined && fastOnly.arrivals.has([...s.ids][0])).map((s) => fastOnly.arrivals.get([...s.ids][0])![0] - s.acceptedAt!);
+      // Baseline: the same per-endpoint offer to the fast endpoints alone.
+      const fastShare = (rate * FAST_ENDPOINTS) / (FAST_ENDPOINTS + SLOW_ENDPOINTS);
+      const base = await offer(platform.apiUrl, fastKeys, fastShare, 60, `slow-base-${Date.now()}`);
+      await waitFor(() => base.sent.every((s) => [...s.ids].every((id) => fastOnly.arrivals.has(id))), 120_000);
+      const baseE2e = fastE2e(base.sent);
+      const logBefore = (platformLog().match(/TMPRL1104/g) ?? []).length;
+      const wftBefore = await workflowTaskTimeouts(temporalMetrics);
+      const cpuBefore = cpu();
+      // Interleaved: every (FAST + SLOW)/FAST-th event goes to a fast endpoint.
+      const every = Math.max(1, Math.round((FAST_ENDPOINTS + SLOW_ENDPOINTS) / FAST_ENDPOINTS));
+      const mixedKeys = Array.from({ length: every * Math.max(FAST_ENDPOINTS, SLOW_ENDPOINTS) }, (_, i) =>
+        i % every === 0 ? fastKeys[(i / every) % FAST_ENDPOINTS] : slowKeys[i % SLOW_ENDPOINTS],
+      );
+      const mixed = await offer(platform.apiUrl, mixedKeys, rate, SLOW_SECONDS, `slow-mixed-${Date.now()}`);
+      const cpuDuring = cpuLine(cpuBefore, cpu());
+      const ids = new Set(mixed.sent.flatMap((s) => [...s.ids]));
+      const drained = await waitFor(() => [...ids].every((id) => firstArrival([slow, fastOnly], id) !== undefined), 10 * 60_000);
+      await sleep(SLOW_DELAY_MS + 5000);
+      const mixedFast = fastE2e(mixed.sent);
+      const wftAfter = await workflowTaskTimeouts(temporalMetrics);
+      const warnings = (platformLog().match(/TMPRL1104/g) ?? []).length - logBefore;
+      const duplicates = [...ids].filter((id) => arrivalCount([slow, fastOnly], id) > 1).length;
+      const lost = [...ids].filter((id) => firstArrival([slow, fastOnly], id) === undefined).length;
+      const ratio = pct(mixedFast, 99) / pct(baseE2e, 99);
+      const line =
+        `slow receivers (${SLOW_ENDPOINTS} answering after ${SLOW_DELAY_MS / 1000} s + ${FAST_ENDPOINTS} fast, ${rate.toFixed(1)}/s = 0.5 C for ${SLOW_SECONDS} s): ` +
+        `fast endpoints' ingest → receiver p50 ${ms(pct(mixedFast, 50))}, p99 ${ms(pct(mixedFast, 99))} against ${ms(pct(baseE2e, 99))} with no slow endpoints (${ratio.toFixed(2)}×); ` +
+        `workflow tasks timed out ${wftAfter - wftBefore}; TMPRL1104 warnings logged ${warnings}; duplicates ${duplicates}, lost ${lost}${drained ? '' : ' (not drained in 10 min)'}; ${cpuDuring}`;
+      log(line);
+      report.push(line);
+      slow.close();
+      fastOnly.close();
+    }
+
+    if (goodputs.length > 0) {
+      const worst = goodputs.reduce((a, b) => (b.g < a.g ? b : a));
+      report.push(`overload goodput ${worst.g.toFixed(2)} (capacity ${capacity.toFixed(1)}/s, worst rate ${worst.rate}×)`);
+    }
+    process.stdout.write(`${report.join('\n')}\n`);
+  } finally {
+    await client.close();
+    platform.child.kill('SIGTERM');
+    await Promise.race([platform.exited, sleep(30_000)]);
+    fast.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
