@@ -1,5 +1,5 @@
 /**
- * The layer rule (README "Architecture"): dependencies point inward.
+ * The layer rule (docs/architecture.md): dependencies point inward.
  *   transport → services → domain;  persistence, temporal, activities → domain;
  *   domain imports nothing of ours outside itself; workflows import only deterministic code.
  * Run by `npm test` (scripts/run-tests.ts); test/unit/architecture/layers.test.ts shows a wrong-way import fails it.

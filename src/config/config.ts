@@ -7,7 +7,7 @@ import { PROJECT_ROOT } from '../infra/tools';
 /**
  * The whole configuration, read from the environment and validated once at start-up.
  * A bad value stops start-up with a message naming the variable (ConfigError).
- * Every variable is documented in the README's configuration table.
+ * Every variable is documented in docs/operating.md's configuration table.
  */
 
 const port = z.coerce.number().int().min(1).max(65535);

@@ -20,7 +20,7 @@ export async function connectMongo(uri: string, dbName: string): Promise<{ clien
     serverSelectionTimeoutMS: 10_000,
     // FerretDB (the embedded store) does not implement retryable writes' transaction numbers on all commands.
     retryWrites: false,
-    // Command events let tests and benchmarks count store round trips (README "Store budget").
+    // Command events let tests and benchmarks count store round trips (docs/delivery.md "Store budget").
     monitorCommands: true,
   });
   await client.connect();

@@ -16,7 +16,7 @@ export interface AccountEndpointsCacheDeps {
 
 /**
  * Every ingest needs the account's enabled endpoints: one list query per account when it is
- * not cached, so that an ingest's store round trips stay three (README "Store budget").
+ * not cached, so that an ingest's store round trips stay three (docs/delivery.md "Store budget").
  */
 export class AccountEndpointsCache {
   private readonly entries = new Map<string, { at: number; endpoints: Promise<EndpointDoc[]> }>();

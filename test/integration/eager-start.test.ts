@@ -3,7 +3,7 @@ import { apiClient, eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
 
 /**
- * README "Answer fast, deliver durably": a process that runs API and worker starts its delivery
+ * docs/delivery.md "Answer fast, deliver durably": a process that runs API and worker starts its delivery
  * workflows eagerly on its own worker (the first workflow task, and with it the first attempt,
  * comes back with the start instead of going through Temporal's task queue).
  */

@@ -5,7 +5,7 @@ import type { Reply } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
 
 /**
- * README "Endpoint health", on the platform as `npm start` wires it (real Temporal, the embedded
+ * docs/delivery.md "Endpoint health", on the platform as `npm start` wires it (real Temporal, the embedded
  * store, HTTPS receivers on 127.0.0.1). Failed deliveries take 26 h of retries: they, and the
  * auto-disable rule, are shown on the time-skipping server (test/workflow/endpoint-health.test.ts).
  */

@@ -5,7 +5,7 @@ import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '
 import { startReceiver } from '../support/receiver';
 
 /**
- * README "Store budget": the store round trips of the delivery path, counted with MongoDB
+ * docs/delivery.md "Store budget": the store round trips of the delivery path, counted with MongoDB
  * command monitoring on the platform's own client. Key authentication and limits are counted
  * by their own tests; the per-account endpoint list is cached (one read a second at most).
  */
