@@ -1,25 +1,31 @@
 /**
- * `npm run bench:chaos`: nothing acknowledged is lost when the process running API + worker
- * is killed with SIGKILL in the middle of a run and started again.
+ * `npm run bench:chaos`: nothing acknowledged is lost when processes are killed with SIGKILL in the
+ * middle of an overload and started again.
  *
- * FerretDB and the Temporal dev server run on their own (as in production, where they are
- * separate services); the platform process (`src/main/start.ts`, API + worker) is killed once
- * CHAOS_KILL_AFTER (40 %) of CHAOS_EVENTS (2,000) idempotent ingests were acknowledged, and
- * restarted CHAOS_RESTART_DELAY_MS (2 s) later on the same port. The client behaves as a careful
- * caller: a call that fails, times out (10 s) or is shed is repeated with the same key.
- * Prints lost (acknowledged, never delivered: must be 0) and duplicate deliveries.
+ * First the platform's capacity C is measured (a closed-loop burst of CHAOS_CAPACITY_EVENTS, 1,000),
+ * then CHAOS_EVENTS (3,000) idempotent events are offered open loop at CHAOS_RATE (default 2 × C).
+ * Once CHAOS_KILL_AFTER (40 %) were acknowledged, SIGKILL goes to:
+ *   CHAOS_KILL=platform  the process running API + worker (FerretDB and the Temporal dev server run
+ *                        on their own, as in production, where they are separate services);
+ *   CHAOS_KILL=group     the whole `npm start` process group, its embedded servers included;
+ * and it is started again CHAOS_RESTART_DELAY_MS (2 s) later with the same DATA_DIR and ports. The
+ * client is a careful caller: a call that fails, times out (10 s) or is shed is repeated with the
+ * same key. Prints lost events (acknowledged, never delivered: must be 0), duplicate deliveries
+ * (split into those whose first POST was made before the kill, i.e. in flight then, and the rest,
+ * which must be 0), keys answered with two ids (must be 0) and deliveries of unacknowledged events.
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, startFerretDb, startTemporalDevServer } from '../src/infra/embedded-servers';
+import { EmbeddedServer, freePort, startFerretDb, startTemporalDevServer } from '../src/infra/embedded-servers';
 import { toolPaths } from '../src/infra/tools';
 import { createAccounts, ingestClient, log, sleep, spawnPlatform, startReceiver, testCaFile, waitFor } from './delivery-support';
 
-const EVENTS = Number(process.env.CHAOS_EVENTS ?? 2000);
-const RATE = Number(process.env.CHAOS_RATE ?? 40);
+const EVENTS = Number(process.env.CHAOS_EVENTS ?? 3000);
+const CAPACITY_EVENTS = Number(process.env.CHAOS_CAPACITY_EVENTS ?? 1000);
 const KILL_AFTER = Number(process.env.CHAOS_KILL_AFTER ?? 0.4);
 const RESTART_DELAY_MS = Number(process.env.CHAOS_RESTART_DELAY_MS ?? 2000);
+const KILL = process.env.CHAOS_KILL === 'group' ? 'group' : 'platform';
 const ACCOUNTS = 10;
 
 async function main(): Promise<void> {
@@ -27,23 +33,57 @@ async function main(): Promise<void> {
   const tools = toolPaths();
   const mongoPort = await freePort();
   const temporalPort = await freePort();
-  const ferret = await startFerretDb({ binary: tools.ferretDb, dataDir, port: mongoPort });
-  const temporal = await startTemporalDevServer({ binary: tools.temporalCli, dataDir, port: temporalPort, uiPort: await freePort(), headless: true });
-  const receiver = await startReceiver();
+  const servers: EmbeddedServer[] = [];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(await freePort()),
-    MONGODB_URI: ferret.address,
-    TEMPORAL_ADDRESS: temporal.address,
     DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
     NODE_EXTRA_CA_CERTS: testCaFile(),
     LOG_LEVEL: 'warn',
   };
-  const client = ingestClient(64);
+  if (KILL === 'group') {
+    // npm start starts them itself, on these ports, and they die with it.
+    Object.assign(env, { EMBEDDED_MONGO_PORT: String(mongoPort), EMBEDDED_TEMPORAL_PORT: String(temporalPort), EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()) });
+    delete env.MONGODB_URI;
+    delete env.TEMPORAL_ADDRESS;
+  } else {
+    servers.push(await startFerretDb({ binary: tools.ferretDb, dataDir, port: mongoPort }));
+    servers.push(await startTemporalDevServer({ binary: tools.temporalCli, dataDir, port: temporalPort, uiPort: await freePort(), headless: true }));
+    Object.assign(env, { MONGODB_URI: servers[0].address, TEMPORAL_ADDRESS: servers[1].address });
+  }
+  const mongoUri = `mongodb://127.0.0.1:${mongoPort}/`;
+  const receiver = await startReceiver();
+  const client = ingestClient(256);
   let platform = await spawnPlatform({ ...env });
   try {
-    const keys = await createAccounts(ferret.address, platform.apiUrl, ACCOUNTS, receiver.url);
+    const keys = await createAccounts(mongoUri, platform.apiUrl, ACCOUNTS, receiver.url);
+
+    // Capacity: closed loop, shed calls repeated.
+    log(`capacity: ${CAPACITY_EVENTS} events, 64 calls at a time...`);
+    const capacityIds: number[] = [];
+    let issued = 0;
+    const capStart = performance.now();
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (issued < CAPACITY_EVENTS) {
+          const n = issued++;
+          for (;;) {
+            const o = await client.ingest(platform.apiUrl, keys[n % keys.length], { type: 'chaos.capacity', data: { n }, idempotency_key: `capacity-${n}` });
+            if (o.id !== undefined) {
+              capacityIds.push(o.id);
+              break;
+            }
+            await sleep((o.retryAfter ?? 1) * 1000);
+          }
+        }
+      }),
+    );
+    await waitFor(() => capacityIds.every((id) => receiver.arrivals.has(id)), 10 * 60_000);
+    const capacity = capacityIds.length / ((Math.max(...capacityIds.map((id) => receiver.arrivals.get(id)![0])) - capStart) / 1000);
+    const rate = Number(process.env.CHAOS_RATE ?? 2 * capacity);
+    log(`capacity C = ${capacity.toFixed(1)}/s; offering ${rate.toFixed(1)}/s`);
+    const capacityIdSet = new Set(capacityIds);
     const acked = new Map<number, number>(); // event id → n
     const idsPerKey = new Map<number, Set<number>>();
     let failedCalls = 0;
@@ -65,7 +105,7 @@ async function main(): Promise<void> {
 
     const killer = (async () => {
       await waitFor(() => acked.size >= EVENTS * KILL_AFTER, 10 * 60_000);
-      log(`killing the platform process (SIGKILL) after ${acked.size} acknowledged ingests...`);
+      log(`killing ${KILL === 'group' ? 'the whole npm start process group' : 'the platform process'} (SIGKILL) after ${acked.size} acknowledged ingests...`);
       killedAt = performance.now();
       process.kill(-platform.child.pid!, 'SIGKILL');
       await platform.exited;
@@ -79,7 +119,7 @@ async function main(): Promise<void> {
     const start = performance.now();
     const sends: Array<Promise<void>> = [];
     for (let n = 0; n < EVENTS; n++) {
-      const wait = start + (n * 1000) / RATE - performance.now();
+      const wait = start + (n * 1000) / rate - performance.now();
       if (wait > 0) await sleep(wait);
       sends.push(send(n));
     }
@@ -91,25 +131,26 @@ async function main(): Promise<void> {
     );
     await sleep(3000);
     const lost = [...acked.keys()].filter((id) => !receiver.arrivals.has(id)).length;
-    const duplicates = [...acked.keys()].filter((id) => (receiver.arrivals.get(id)?.length ?? 0) > 1).length;
+    const duplicated = [...acked.keys()].filter((id) => (receiver.arrivals.get(id)?.length ?? 0) > 1);
+    // A POST made before the kill and made again after it: in flight at the kill (at-least-once).
+    const inFlightAtKill = duplicated.filter((id) => receiver.arrivals.get(id)![0] <= killedAt).length;
     const keysWithTwoIds = [...idsPerKey.values()].filter((ids) => ids.size > 1).length;
-    const unexpected = [...receiver.arrivals.keys()].filter((id) => !acked.has(id)).length;
+    const unexpected = [...receiver.arrivals.keys()].filter((id) => !acked.has(id) && !capacityIdSet.has(id)).length;
     process.stdout.write(
       [
         `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
-        `chaos: ${EVENTS} idempotent events at ${RATE}/s; platform (API + worker) killed with SIGKILL after ${Math.round(EVENTS * KILL_AFTER)} acknowledged, restarted ${(RESTART_DELAY_MS / 1000).toFixed(0)} s later (back ${((restartedAt - killedAt) / 1000).toFixed(1)} s after the kill)`,
+        `chaos: capacity C ${capacity.toFixed(1)}/s; ${EVENTS} idempotent events offered at ${rate.toFixed(1)}/s (${(rate / capacity).toFixed(1)} × C); ${KILL === 'group' ? 'the whole npm start group (API, worker, FerretDB, Temporal)' : 'the platform (API + worker)'} killed with SIGKILL after ${Math.round(EVENTS * KILL_AFTER)} acknowledged, restarted ${(RESTART_DELAY_MS / 1000).toFixed(0)} s later (back ${((restartedAt - killedAt) / 1000).toFixed(1)} s after the kill)`,
         `calls repeated by the client: ${failedCalls}; keys answered with two ids: ${keysWithTwoIds}; all delivered: ${allIn}`,
-        `lost ${lost}, duplicate deliveries ${duplicates}, deliveries of unacknowledged events ${unexpected}`,
+        `lost ${lost}, duplicate deliveries ${duplicated.length} (first POST before the kill, in flight then: ${inFlightAtKill}; others: ${duplicated.length - inFlightAtKill}), deliveries of unacknowledged events ${unexpected}`,
       ].join('\n') + '\n',
     );
-    if (lost > 0) process.exitCode = 2;
+    if (lost > 0 || keysWithTwoIds > 0 || duplicated.length > inFlightAtKill) process.exitCode = 2;
   } finally {
     await client.close();
     platform.child.kill('SIGTERM');
     await platform.exited;
     receiver.close();
-    await temporal.stop();
-    await ferret.stop();
+    for (const server of servers.reverse()) await server.stop();
   }
 }
 

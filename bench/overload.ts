@@ -272,11 +272,14 @@ async function main(): Promise<void> {
     }
 
     if (PHASES.has('slow')) {
-      const slow = await startReceiver({ delayMs: SLOW_DELAY_MS });
+      // One receiver (origin) per slow endpoint, as slow endpoints of different customers are.
+      const slow = await Promise.all(Array.from({ length: SLOW_ENDPOINTS }, () => startReceiver({ delayMs: SLOW_DELAY_MS })));
       const fastOnly = await startReceiver();
       log(`slow receivers: ${SLOW_ENDPOINTS} endpoints answering after ${SLOW_DELAY_MS / 1000} s, ${FAST_ENDPOINTS} fast ones...`);
       const fastKeys = await createAccounts(mongoUri, platform.apiUrl, FAST_ENDPOINTS, fastOnly.url);
-      const slowKeys = await createAccounts(mongoUri, platform.apiUrl, SLOW_ENDPOINTS, slow.url);
+      const slowKeys: string[] = [];
+      for (const receiver of slow) slowKeys.push(...(await createAccounts(mongoUri, platform.apiUrl, 1, receiver.url)));
+      const everywhere = [...slow, fastOnly];
       const rate = 0.5 * capacity;
       const fastE2e = (sent: Sent[]) =>
         sent.filter((s) => s.acceptedAt !== undefined && fastOnly.arrivals.has([...s.ids][0])).map((s) => fastOnly.arrivals.get([...s.ids][0])![0] - s.acceptedAt!);
@@ -296,13 +299,13 @@ async function main(): Promise<void> {
       const mixed = await offer(platform.apiUrl, mixedKeys, rate, SLOW_SECONDS, `slow-mixed-${Date.now()}`);
       const cpuDuring = cpuLine(cpuBefore, cpu());
       const ids = new Set(mixed.sent.flatMap((s) => [...s.ids]));
-      const drained = await waitFor(() => [...ids].every((id) => firstArrival([slow, fastOnly], id) !== undefined), 10 * 60_000);
+      const drained = await waitFor(() => [...ids].every((id) => firstArrival(everywhere, id) !== undefined), 10 * 60_000);
       await sleep(SLOW_DELAY_MS + 5000);
       const mixedFast = fastE2e(mixed.sent);
       const wftAfter = await workflowTaskTimeouts(temporalMetrics);
       const warnings = (platformLog().match(/TMPRL1104/g) ?? []).length - logBefore;
-      const duplicates = [...ids].filter((id) => arrivalCount([slow, fastOnly], id) > 1).length;
-      const lost = [...ids].filter((id) => firstArrival([slow, fastOnly], id) === undefined).length;
+      const duplicates = [...ids].filter((id) => arrivalCount(everywhere, id) > 1).length;
+      const lost = [...ids].filter((id) => firstArrival(everywhere, id) === undefined).length;
       const ratio = pct(mixedFast, 99) / pct(baseE2e, 99);
       const line =
         `slow receivers (${SLOW_ENDPOINTS} answering after ${SLOW_DELAY_MS / 1000} s + ${FAST_ENDPOINTS} fast, ${rate.toFixed(1)}/s = 0.5 C for ${SLOW_SECONDS} s): ` +
@@ -310,8 +313,7 @@ async function main(): Promise<void> {
         `workflow tasks timed out ${wftAfter - wftBefore}; TMPRL1104 warnings logged ${warnings}; duplicates ${duplicates}, lost ${lost}${drained ? '' : ' (not drained in 10 min)'}; ${cpuDuring}`;
       log(line);
       report.push(line);
-      slow.close();
-      fastOnly.close();
+      for (const receiver of everywhere) receiver.close();
     }
 
     if (goodputs.length > 0) {
