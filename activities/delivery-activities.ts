@@ -149,6 +149,17 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
 
+  /**
+   * Whether the platform accepted this event for this account and endpoint, with this body. A
+   * delivery workflow started by hand (anyone who reaches Temporal can start one) with another
+   * account's ids or a body of its own must not be signed with that endpoint's secret.
+   */
+  async function wasAccepted(input: AttemptInput): Promise<boolean> {
+    const event = await deps.events.findUnscoped(input.eventId);
+    if (!event || event.account_id !== input.accountId || !event.endpoint_ids.includes(input.endpointId)) return false;
+    return input.body === undefined || (event.body === input.body && event.type === input.type && event.timestamp === input.timestamp);
+  }
+
   /** Sends the prepared request (or records why it cannot be sent), records the attempt, and says what comes next. */
   async function sendAndRecord(input: AttemptInput, ref: DeliveryRef, prepared: Prepared & { kind: 'send' | 'unsendable' }): Promise<AttemptOutcome> {
     const startedAt = clock();
@@ -207,7 +218,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
           return { status, statusCode: recorded.status_code };
         }
       }
-      const prepared = await prepare(input);
+      // Checked once per round, with the endpoint read (same round trip), before anything is signed.
+      const [prepared, accepted] = await Promise.all([prepare(input), input.attempt === 1 ? wasAccepted(input) : true]);
+      if (!accepted) {
+        throw ApplicationFailure.nonRetryable(
+          `Event ${input.eventId} was not accepted by the platform for account ${input.accountId} and endpoint ${input.endpointId} with this body: nothing was sent.`,
+          'DeliveryNotAccepted',
+        );
+      }
       if (prepared.kind === 'cancelled') {
         await record(() =>
           deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),

@@ -40,7 +40,9 @@ describe('delivery attempt: made at most once per record', () => {
     updated_at: new Date(0),
   };
 
-  function activities(record: DeliveryDoc | null) {
+  const accepted = { _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1, body: '{}' };
+
+  function activities(record: DeliveryDoc | null, event: Partial<typeof accepted> | null = accepted) {
     const sent: string[] = [];
     const reads: string[] = [];
     const sender: HttpSender = {
@@ -60,7 +62,7 @@ describe('delivery attempt: made at most once per record', () => {
     } as unknown as Deliveries;
     const a = createDeliveryActivities({
       endpoints: { find: async () => endpoint } as unknown as Endpoints,
-      events: {} as Events,
+      events: { findUnscoped: async () => event } as unknown as Events,
       deliveries,
       secretBox,
       sender,
@@ -87,6 +89,44 @@ describe('delivery attempt: made at most once per record', () => {
   it('posts an attempt that may repeat when nothing of it was recorded', async () => {
     const { a, sent } = activities({ ...recorded, attempts: [] });
     await a.attemptDelivery({ ...input, mayRepeat: true });
+    expect(sent).toEqual([endpoint.url]);
+  });
+});
+
+describe('delivery attempt: only what the platform accepted is signed', () => {
+  const secretBox = createSecretBox(randomBytes(32));
+  const endpoint = { _id: 'ep_1', account_id: 'acct_1', url: 'https://hooks.example.com/in', events: ['*'], description: '', secret_sealed: secretBox.seal('whsec_test'), disabled: false, created_at: new Date(0), updated_at: new Date(0) };
+  const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{"id":7}' };
+  const event = { _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1, body: '{"id":7}' };
+
+  function attemptWith(stored: object | null) {
+    const sent: string[] = [];
+    const a = createDeliveryActivities({
+      endpoints: { find: async () => endpoint } as unknown as Endpoints,
+      events: { findUnscoped: async () => stored } as unknown as Events,
+      deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
+      secretBox,
+      sender: { send: async (req) => (sent.push(req.url), { statusCode: 200, responseBody: 'ok', error: null, durationMs: 1 }), close: async () => undefined },
+      endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
+      autoDisable: { afterMs: 1, disable: async () => undefined },
+    });
+    return { attempt: (i: AttemptInput) => a.attemptDelivery(i), sent };
+  }
+
+  it.each([
+    ['an event that does not exist', null],
+    ["another account's event", { ...event, account_id: 'acct_2' }],
+    ['an event not matched to this endpoint', { ...event, endpoint_ids: ['ep_9'] }],
+    ['a body other than the one accepted', { ...event, body: '{"id":7,"forged":true}' }],
+  ])('refuses %s, non-retryably, and posts nothing', async (_name, stored) => {
+    const { attempt, sent } = attemptWith(stored);
+    await expect(attempt(input)).rejects.toMatchObject({ type: 'DeliveryNotAccepted', nonRetryable: true });
+    expect(sent).toEqual([]);
+  });
+
+  it('posts the event it accepted', async () => {
+    const { attempt, sent } = attemptWith(event);
+    await expect(attempt(input)).resolves.toEqual({ status: 'succeeded', statusCode: 200 });
     expect(sent).toEqual([endpoint.url]);
   });
 });
