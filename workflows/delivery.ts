@@ -66,6 +66,7 @@ const HAND_OFF_AFTER_MS = 2_000;
 
 /** How long a handed-off attempt may wait to be collected by its process before the process is taken for gone. */
 const COLLECT_SCHEDULE_TO_START = '10 seconds';
+const COLLECT_HEARTBEAT_TIMEOUT = '20 seconds';
 
 async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
   if (attempt === 1 && patched('local-attempts')) {
@@ -80,7 +81,9 @@ async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promi
       taskQueue: outcome.collectOn,
       scheduleToStartTimeout: COLLECT_SCHEDULE_TO_START,
       startToCloseTimeout: ATTEMPT_TIMEOUT,
-      heartbeatTimeout: '8 seconds',
+      // The POST it waits for has at most 28 s left: one heartbeat in the wait is enough to notice a
+      // dead process, where one every few seconds, times hundreds of slow receivers, loads Temporal.
+      heartbeatTimeout: COLLECT_HEARTBEAT_TIMEOUT,
       retry: { maximumAttempts: 1 },
     });
     try {

@@ -38,10 +38,10 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
   let service: EndpointService;
   let scheduler: DeliveryScheduler;
   let deliveries: Deliveries;
+  let events: Events;
   let temporalNow = Date.now();
   const accountId = 'acct_health';
   let endpointId: string;
-  let nextEventId = 1;
 
   beforeAll(async () => {
     env = await startTimeSkippingEnv();
@@ -51,6 +51,7 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
     const endpoints = new Endpoints(db.db);
     const health = new EndpointHealthLog(db.db);
     deliveries = new Deliveries(db.db);
+    events = new Events(db.db);
     const secretBox = createSecretBox(randomBytes(32));
     scheduler = new DeliveryScheduler(env.client, taskQueue);
     service = new EndpointService({
@@ -64,7 +65,7 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
     });
     const deps = {
       endpoints,
-      events: new Events(db.db),
+      events,
       deliveries,
       secretBox,
       sender: createHttpSender({ allowPrivateNetworks: true }),
@@ -94,11 +95,17 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
     await env?.teardown();
   });
 
+  /** Stores the event as ingest would (an attempt delivers only what the platform accepted), then starts its delivery. */
   async function startDelivery(): Promise<string> {
-    const eventId = nextEventId++;
-    const workflowId = deliveryId(eventId, endpointId);
     const timestamp = Math.floor((await env.currentTimeMs()) / 1000);
-    const body = JSON.stringify({ id: eventId, type: 'health.check', data: {}, timestamp });
+    const bodyFor = (id: number) => JSON.stringify({ id, type: 'health.check', data: {}, timestamp });
+    const event = await events.insertWithNextId(
+      { account_id: accountId, type: 'health.check', data: {}, timestamp, idempotency_key: null, endpoint_ids: [endpointId], endpoint_urls: [receiver.url], owner: null, created_at: new Date(temporalNow) },
+      bodyFor,
+    );
+    const eventId = event._id;
+    const workflowId = deliveryId(eventId, endpointId);
+    const body = event.body;
     await scheduler.start({ workflowId, eventId, endpointId, accountId, round: 1, type: 'health.check', timestamp, body, url: receiver.url }, { manualRetry: false });
     return workflowId;
   }
