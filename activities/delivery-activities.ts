@@ -249,18 +249,13 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 
     /**
      * The outcome of a first attempt this process handed off (a regular activity on the task queue
-     * only this process polls). Not here (this process restarted): a non-retryable failure, and the
+     * only this process polls; no heartbeat, see workflows/delivery.ts). Not here (this process restarted): a non-retryable failure, and the
      * workflow makes the attempt as a regular activity that checks the record first.
      */
     async collectAttempt(input: AttemptInput): Promise<AttemptOutcome> {
       const kept = deps.handOffs?.take(handOffKey(input));
       if (!kept) throw ApplicationFailure.nonRetryable('The attempt is not in flight in this process.', 'AttemptNotHere');
-      const beat = setInterval(heartbeat, heartbeatEvery);
-      try {
-        return await kept;
-      } finally {
-        clearInterval(beat);
-      }
+      return kept;
     },
 
     /** The workflow was cancelled (endpoint deleted or disabled while retries were pending). */

@@ -64,9 +64,14 @@ const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>(
  */
 const HAND_OFF_AFTER_MS = 2_000;
 
-/** How long a handed-off attempt may wait to be collected by its process before the process is taken for gone. */
-const COLLECT_SCHEDULE_TO_START = '10 seconds';
-const COLLECT_HEARTBEAT_TIMEOUT = '20 seconds';
+/**
+ * The collection is given time for the POST it waits for to end whatever happens (30 s POST time-out
+ * after up to 5 s of DNS, then its record), and no heartbeat: only a process that is gone lets it
+ * time out, so an attempt is never made again while its first POST may still be in flight in a
+ * process that is merely busy. A dead process's handed-off attempts are made again within 45 s.
+ */
+const COLLECT_SCHEDULE_TO_START = '40 seconds';
+const COLLECT_START_TO_CLOSE = '45 seconds';
 
 async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
   if (attempt === 1 && patched('local-attempts')) {
@@ -80,10 +85,7 @@ async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promi
     const { collectAttempt } = proxyActivities<DeliveryActivities>({
       taskQueue: outcome.collectOn,
       scheduleToStartTimeout: COLLECT_SCHEDULE_TO_START,
-      startToCloseTimeout: ATTEMPT_TIMEOUT,
-      // The POST it waits for has at most 28 s left: one heartbeat in the wait is enough to notice a
-      // dead process, where one every few seconds, times hundreds of slow receivers, loads Temporal.
-      heartbeatTimeout: COLLECT_HEARTBEAT_TIMEOUT,
+      startToCloseTimeout: COLLECT_START_TO_CLOSE,
       retry: { maximumAttempts: 1 },
     });
     try {

@@ -79,7 +79,7 @@ describe('a handed-off first attempt whose process dies', () => {
         const delivery = await eventually(async () => {
           const d = (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
           return d?.status === 'succeeded' ? d : undefined;
-        }, 60_000);
+        }, 90_000);
         // The POST in flight at the crash was never answered, so nothing was recorded: made again, once.
         expect(delivery.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
         expect(receiver.received).toHaveLength(2);
