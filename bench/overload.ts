@@ -138,12 +138,30 @@ async function workflowTaskTimeouts(metricsUrl: string): Promise<number> {
   }
 }
 
+/** The platform's own count of refusals by reason (webhook_ingest_shed_total), from its /metrics. */
+async function shedByReason(metricsUrl: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  try {
+    const text = await (await request(metricsUrl)).body.text();
+    for (const m of text.matchAll(/^webhook_ingest_shed_total\{reason="(\w+)"\} (\S+)$/gm)) counts[m[1]] = Number(m[2]);
+  } catch {
+    /* not answering: reported as none */
+  }
+  return counts;
+}
+
+const shedLine = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.keys(after)
+    .map((k) => `${k} ${after[k] - (before[k] ?? 0)}`)
+    .join(', ');
+
 async function main(): Promise<void> {
   const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`;
   const fast = await startReceiver();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-overload-'));
   const mongoPort = await freePort();
   const temporalMetricsPort = await freePort();
+  const platformMetricsPort = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -152,7 +170,7 @@ async function main(): Promise<void> {
     EMBEDDED_TEMPORAL_PORT: String(await freePort()),
     EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
     EMBEDDED_TEMPORAL_METRICS_PORT: String(temporalMetricsPort),
-    METRICS_PORT: String(await freePort()),
+    METRICS_PORT: String(platformMetricsPort),
     DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
     NODE_EXTRA_CA_CERTS: testCaFile(),
     LOG_LEVEL: 'warn',
@@ -162,6 +180,7 @@ async function main(): Promise<void> {
   log('starting the platform (npm start) in its own process...');
   const platform = await spawnPlatform(env);
   const temporalMetrics = `http://127.0.0.1:${temporalMetricsPort}/metrics`;
+  const platformMetrics = `http://127.0.0.1:${platformMetricsPort}/metrics`;
   const ferretPid = readPid(path.join(dataDir, 'ferretdb', 'server.pid'));
   const temporalPid = readPid(path.join(dataDir, 'temporal', 'server.pid'));
   const cpu = () => ({ platform: cpuSeconds(platform.child.pid!, [ferretPid, temporalPid]), ferretdb: cpuSeconds(ferretPid), temporal: cpuSeconds(temporalPid), at: performance.now() });
@@ -218,6 +237,7 @@ async function main(): Promise<void> {
         const rate = factor * capacity;
         log(`offer ${factor}× C = ${rate.toFixed(1)} events/s for ${SECONDS} s...`);
         const wftBefore = await workflowTaskTimeouts(temporalMetrics);
+        const shedBefore = await shedByReason(platformMetrics);
         const cpuBefore = cpu();
         const tick = setInterval(() => log(`  ${fast.arrivals.size} events arrived in all`), 15_000);
         const { sent, start, end } = await offer(platform.apiUrl, keys, rate, SECONDS, `offer-${factor}-${Date.now()}`);
@@ -257,6 +277,7 @@ async function main(): Promise<void> {
           `goodput ${goodput.toFixed(1)}/s = ${(goodput / capacity).toFixed(2)} C; ` +
           `first try answered p50 ${ms(pct(firstLat, 50))}, p99 ${ms(pct(firstLat, 99))}, max ${ms(Math.max(...firstLat))}; ` +
           `first tries shed ${((100 * shedFirst) / firstTries.length).toFixed(1)} %, timed out ${timedOutFirst}; ` +
+          `refusals by reason (platform's count, retries included): ${shedLine(shedBefore, await shedByReason(platformMetrics))}; ` +
           `events never accepted (caller gave up after ${MAX_RETRIES} retries) ${notAccepted}; ` +
           `ingest → receiver p50 ${ms(pct(e2e, 50))}, p99 ${ms(pct(e2e, 99))}; ` +
           `duplicates ${duplicates}, lost ${lost}, keys with two ids ${twoIds}; ` +

@@ -77,7 +77,7 @@ const EnvSchema = z.object({
   /** Overload promise: the oldest accepted event of a process waits at most this long for its workflows to start; past it, ingest answers 503. */
   MAX_BACKLOG_S: z.coerce.number().min(0.1).max(3_600).default(2),
   /** Overload: an event-loop delay (p99, sustained two seconds) past which ingest answers 503 (the process is out of CPU). */
-  INGEST_MAX_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  INGEST_MAX_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(400),
   /** Workflow starts in flight at once per API process. */
   DISPATCH_START_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   /** Delivery workflows started by a process with a worker that may wait for their first attempt (0: no limit). */
