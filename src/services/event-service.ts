@@ -255,7 +255,8 @@ export class EventService {
   /** Each event's status from its deliveries' records (no record = pending), in one store query. */
   private async eventStatuses(accountId: string, events: Pick<EventDoc, '_id' | 'endpoint_ids'>[]): Promise<EventStatus[]> {
     const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
-    const recorded = await this.deps.deliveries.statusesOf(accountId, ids);
+    const eventIds = events.map((e) => e._id);
+    const recorded = await this.deps.deliveries.statusesOf(accountId, { fromId: Math.min(...eventIds), toId: Math.max(...eventIds) }, ids);
     return events.map((e) => deriveEventStatus(e.endpoint_ids.map((endpointId) => recorded.get(deliveryId(e._id, endpointId)) ?? 'pending')));
   }
 
