@@ -66,7 +66,7 @@ export interface DeliveryActivityDeps {
   /** Each endpoint's health log: a delivery that ends (succeeded or failed) is one fact in it. */
   endpointHealth: Pick<EndpointHealthLog, 'record'>;
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS) and what disabling does (cancels pending retries). */
-  autoDisable: { afterMs: number; disable: (accountId: string, endpointId: string) => Promise<void> };
+  autoDisable: { afterMs: number; disable: (accountId: string, endpointId: string, decidedAt: Date) => Promise<void> };
   clock?: () => Date;
   /** How often an attempt heartbeats while it waits for the receiver. */
   heartbeatIntervalMs?: number;
@@ -145,7 +145,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   async function deliveryEnded(input: AttemptInput, succeeded: boolean, at: Date): Promise<void> {
     const key = `${deliveryId(input.eventId, input.endpointId)}#r${input.round}`;
     const health = await record(() => deps.endpointHealth.record(input.endpointId, { kind: 'delivery', key, succeeded, at }));
-    if (!succeeded && shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId);
+    if (!succeeded && shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
   }
 
 

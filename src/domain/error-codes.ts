@@ -41,6 +41,7 @@ export const ERROR_CATALOGUE = {
   destination_not_allowed: 'The endpoint url host is, or resolves to, a refused (private, loopback, ...) address.',
   dns_timeout: 'The endpoint url host could not be checked: its DNS lookup did not finish in time.',
   endpoint_limit_reached: 'The account already has the most endpoints it may have.',
+  key_limit_reached: 'The account already has the most live (unrevoked) API keys it may have; revoke one first.',
   unknown_service: 'Cost estimator: no catalog entry for this provider and service (`index` names the item).',
   instance_required: 'Cost estimator: the service has several instances; `instances` lists them.',
   unknown_instance: 'Cost estimator: no catalog entry for this instance (`instances` lists the known ones).',

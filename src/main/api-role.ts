@@ -70,7 +70,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   for (const repo of [sessions, attempts, invites]) await repo.ensureIndexes(expiry);
   const dashboard = dashboardMiddleware({
     auth: new DashboardAuthService({ accounts: repositories.accounts, accountService: services.accounts, sessions, attempts }),
-    invites: new DashboardInviteService({ accounts: repositories.accounts, invites }),
+    invites: new DashboardInviteService({ accounts: repositories.accounts, invites, sessions }),
     accounts: services.accounts,
     authenticator,
     endpoints: services.endpoints,

@@ -21,6 +21,7 @@ import { toolPaths } from '../infra/tools';
 import { Accounts } from '../persistence/accounts';
 import { ApiKeys } from '../persistence/api-keys';
 import { DashboardInvites } from '../persistence/dashboard-invites';
+import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { connectMongo } from '../persistence/mongo';
 import { AccountService } from '../services/account-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
@@ -100,7 +101,7 @@ async function withAccountService<T>(fn: (service: AccountService, invites: Dash
     await keys.ensureIndexes();
     const invites = new DashboardInvites(db);
     await invites.ensureIndexes(expiry);
-    return await fn(new AccountService({ accounts, keys }), new DashboardInviteService({ accounts, invites }), config);
+    return await fn(new AccountService({ accounts, keys }), new DashboardInviteService({ accounts, invites, sessions: new DashboardSessions(db) }), config);
   } finally {
     expiry.stop();
     await client.close();

@@ -38,7 +38,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     secretBox,
     sender,
     handOffs,
-    autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id) => services.endpoints.disableForFailures(accountId, id) },
+    autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id, decidedAt) => services.endpoints.disableForFailures(accountId, id, decidedAt) },
   });
   const worker = await createDeliveryWorker({
     connection,

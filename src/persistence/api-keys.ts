@@ -38,6 +38,17 @@ export class ApiKeys {
     await this.col.insertOne(doc);
   }
 
+  /** Removes a key that was never handed out (a create refused after its insert). */
+  async deleteUnissued(id: string): Promise<void> {
+    await this.col.deleteOne({ _id: id });
+  }
+
+  /** The account's unrevoked keys created no later than `doc` (ties broken by id), `doc` included. */
+  async liveUpTo(doc: Pick<ApiKeyDoc, '_id' | 'account_id' | 'created_at'>): Promise<number> {
+    const live = await this.col.find({ account_id: doc.account_id, revoked_at: null }, { projection: { _id: 1, created_at: 1 } }).toArray();
+    return live.filter((k) => k.created_at < doc.created_at || (k.created_at.getTime() === doc.created_at.getTime() && k._id <= doc._id)).length;
+  }
+
   findByHash(hash: string): Promise<ApiKeyDoc | null> {
     return this.col.findOne({ hash });
   }
@@ -52,13 +63,16 @@ export class ApiKeys {
 
   /**
    * Idempotent: a revoked key keeps its first revocation time. The change is logged after the key
-   * is written (a process that drops its copy then reads the revoked key), and again on a repeat,
-   * so a revocation whose logging a crash interrupted is announced by calling it again.
+   * is written (a process that drops its copy then reads the revoked key). A repeat is logged
+   * again only while a cached copy of the key may still live (`reannounceWithinMs` of the first
+   * revocation), so that a revocation whose logging a crash interrupted is announced by calling it
+   * again; later repeats write nothing (every entry costs every process a read).
    */
-  async revoke(id: string, at: Date, accountId?: string): Promise<ApiKeyDoc | null> {
+  async revoke(id: string, at: Date, reannounceWithinMs: number, accountId?: string): Promise<ApiKeyDoc | null> {
     const filter = accountId ? { _id: id, account_id: accountId } : { _id: id };
     const existing = await this.col.findOne(filter);
     if (!existing) return null;
+    if (existing.revoked_at && at.getTime() - existing.revoked_at.getTime() > reannounceWithinMs) return existing;
     if (!existing.revoked_at) await this.col.updateOne({ _id: id, revoked_at: null }, { $set: { revoked_at: at } });
     await this.invalidations.append({ kind: 'key_revoked', key_hash: existing.hash }, at);
     return this.col.findOne({ _id: id });

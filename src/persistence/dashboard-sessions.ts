@@ -40,4 +40,9 @@ export class DashboardSessions {
   async delete(idHash: string): Promise<void> {
     await this.col.deleteOne({ _id: idHash });
   }
+
+  /** Every session of the account (the `{account_id}` index on both stores). */
+  async deleteForAccount(accountId: string): Promise<void> {
+    await this.col.deleteMany({ account_id: accountId });
+  }
 }

@@ -71,11 +71,27 @@ export class Endpoints {
   /** `current` is the document the caller just read (and checked the owner of). */
   async update(current: EndpointDoc, changes: EndpointChanges, at: Date): Promise<EndpointDoc> {
     await this.col.updateOne({ _id: current._id }, { $set: { ...changes, updated_at: at } });
-    // Only what ingest routes by: a description or a rotated secret leaves cached lists as good as they were.
+    await this.announce(current, changes);
+    return { ...current, ...changes, updated_at: at };
+  }
+
+  /**
+   * As update, but only while the endpoint is as `current` was read (same `updated_at`): false if
+   * it changed meanwhile. Exact on MongoDB; on the embedded store, which matches and writes in two
+   * steps, it narrows the window to the store's own.
+   */
+  async updateIfUnchanged(current: EndpointDoc, changes: EndpointChanges, at: Date): Promise<boolean> {
+    const result = await this.col.updateOne({ _id: current._id, updated_at: current.updated_at }, { $set: { ...changes, updated_at: at } });
+    if (result.modifiedCount === 0) return false;
+    await this.announce(current, changes);
+    return true;
+  }
+
+  /** Only what ingest routes by: a description or a rotated secret leaves cached lists as good as they were. */
+  private async announce(current: EndpointDoc, changes: EndpointChanges): Promise<void> {
     if (changes.url !== undefined || changes.events !== undefined || changes.disabled !== undefined) {
       await this.invalidations.append({ kind: 'endpoints_changed', account_id: current.account_id });
     }
-    return { ...current, ...changes, updated_at: at };
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {

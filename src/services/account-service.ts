@@ -6,6 +6,7 @@ import { isTier, Tier, TIER_NAMES } from '../domain/limits/tiers';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
 import { isDuplicateKeyError } from '../persistence/mongo';
+import { FOLLOWED_TTL_MS } from './cache-invalidation-follower';
 
 export interface AccountView {
   id: string;
@@ -34,6 +35,10 @@ export interface CreatedKey extends KeyView {
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 export const MAX_LABEL_LENGTH = 100;
+/** Live (unrevoked) keys an account may hold: rotation needs two or three; this leaves room for one per service. */
+export const MAX_LIVE_KEYS_PER_ACCOUNT = 100;
+/** The longest a process may answer from a cached copy of a key (cache-invalidation-follower.ts): a repeated revoke is announced again only this long. */
+const REVOCATION_REANNOUNCE_MS = 2 * FOLLOWED_TTL_MS;
 
 /** What an AccountService is built from. */
 export interface AccountServiceDeps {
@@ -99,7 +104,13 @@ export class AccountService {
       created_at: this.clock(),
       revoked_at: null,
     };
+    // Insert, then count: of concurrent creates each sees itself and the ones before it, so no
+    // interleaving (and no store without atomic updates) lets the account pass the cap.
     await this.deps.keys.insert(doc);
+    if ((await this.deps.keys.liveUpTo(doc)) > MAX_LIVE_KEYS_PER_ACCOUNT) {
+      await this.deps.keys.deleteUnissued(doc._id);
+      throw new DomainError('key_limit_reached', `An account has at most ${MAX_LIVE_KEYS_PER_ACCOUNT} live API keys; revoke one first.`);
+    }
     return { ...keyView(doc), key };
   }
 
@@ -110,7 +121,7 @@ export class AccountService {
 
   /** With `accountId`, only that account's key can be revoked (dashboard); without, any (ops CLI). */
   async revokeKey(keyId: string, accountId?: string): Promise<KeyView> {
-    const doc = await this.deps.keys.revoke(keyId, this.clock(), accountId);
+    const doc = await this.deps.keys.revoke(keyId, this.clock(), REVOCATION_REANNOUNCE_MS, accountId);
     if (!doc) throw new DomainError('not_found', `Key ${keyId} not found.`);
     return keyView(doc);
   }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { DomainError, isDomainError, ValidationError } from '../domain/errors';
+import { clientNetwork } from '../domain/limits/policies';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { DashboardSessions } from '../persistence/dashboard-sessions';
 import type { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
@@ -20,6 +21,10 @@ export interface ThrottlePolicy {
   windowMs: number;
 }
 
+/**
+ * Every throttle below counts per client network (an IPv6 client is its /64: clientNetwork, the
+ * estimator's rule), so rotating addresses inside one's own /64 gives no fresh budget.
+ */
 export interface DashboardAuthOptions {
   /**
    * Failed sign-ins per (email address, client IP), whether or not an account has the email.
@@ -107,7 +112,7 @@ export class DashboardAuthService {
   async signUp(email: string, password: string, ip: string): Promise<NewSession> {
     checkNewPassword(password);
     // Sign-ups are counted whether they succeed or not: they cost a hash and may create accounts.
-    await this.reserve([{ scope: `signup-ip:${ip}`, policy: this.options.signUpPerIp }]);
+    await this.reserve([{ scope: `signup-ip:${clientNetwork(ip)}`, policy: this.options.signUpPerIp }]);
     const hash = await hashPassword(password);
     let accountId: string;
     try {
@@ -125,9 +130,10 @@ export class DashboardAuthService {
    */
   async signIn(email: string, password: string, ip: string): Promise<NewSession> {
     const normalized = email.trim().toLowerCase();
+    const network = clientNetwork(ip);
     const reservation = await this.reserve([
-      { scope: `email-ip:${ip}:${normalized}`, policy: this.options.perEmailAndIp },
-      { scope: `ip:${ip}`, policy: this.options.perIp },
+      { scope: `email-ip:${network}:${normalized}`, policy: this.options.perEmailAndIp },
+      { scope: `ip:${network}`, policy: this.options.perIp },
     ]);
     const account = normalized.length > 0 ? await this.accounts.findByEmail(normalized) : null;
     const usable = password.length > 0 && password.length <= MAX_PASSWORD_LENGTH;

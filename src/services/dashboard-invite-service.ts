@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DomainError, isDomainError } from '../domain/errors';
 import type { Accounts } from '../persistence/accounts';
 import type { DashboardInvites } from '../persistence/dashboard-invites';
+import type { DashboardSessions } from '../persistence/dashboard-sessions';
 import { checkNewPassword, hashPassword } from './dashboard-auth-service';
 
 /** How long an invite link works: a day, long enough to reach a person, short enough to go stale. */
@@ -48,6 +49,8 @@ export interface CreatedInvite {
 export interface DashboardInviteServiceDeps {
   accounts: Accounts;
   invites: DashboardInvites;
+  /** A password set through a link ends the account's existing sessions. */
+  sessions: DashboardSessions;
   clock?: () => Date;
 }
 
@@ -84,7 +87,9 @@ export class DashboardInviteService {
   /**
    * Sets the password and returns the account id. The password is checked and hashed before the
    * link is spent, so a too-short password leaves the link usable; of concurrent redemptions
-   * exactly one spends it.
+   * exactly one spends it. Every session of the account is then ended (after the new hash is
+   * stored, so no sign-in with the old password can slip in between): a link is how an operator
+   * hands an account to someone, and whoever held it before is signed out.
    */
   async redeem(token: string, password: string): Promise<string> {
     const invite = await this.usable(token);
@@ -92,6 +97,7 @@ export class DashboardInviteService {
     const hash = await hashPassword(password);
     if (!(await this.deps.invites.redeem(invite, this.clock()))) throw inviteUnusable('used');
     if (!(await this.deps.accounts.setPasswordHash(invite.account_id, hash))) throw inviteUnusable('unknown');
+    await this.deps.sessions.deleteForAccount(invite.account_id);
     return invite.account_id;
   }
 

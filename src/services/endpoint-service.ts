@@ -5,7 +5,7 @@ import { LookupAllFunction, resolveAndCheck } from '../domain/webhooks/destinati
 import { DEFAULT_EVENT_PATTERNS, validateEventPatterns } from '../domain/webhooks/event-pattern';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import { generateSigningSecret } from '../domain/webhooks/signature';
-import { countLast24h, DisabledReason, HealthSummary } from '../domain/webhooks/endpoint-health';
+import { countLast24h, DisabledReason, HealthSummary, shouldDisableForFailures } from '../domain/webhooks/endpoint-health';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
@@ -169,11 +169,17 @@ export class EndpointService {
    * The platform's side of the auto-disable rule (decided where a failed delivery is learnt of,
    * see activities/delivery-activities.ts): disabled as its owner would disable it, pending
    * retries cancelled, marked `failing`. An endpoint disabled meanwhile is left as it is.
+   *
+   * A re-enable that lands after the caller decided (on the failure that ended at `decidedAt`)
+   * wins: the rule is asked again here, on the health read after the endpoint, and a re-enable
+   * writes its health mark (which restarts the streak) before it enables. The write is skipped if
+   * the endpoint changed since it was read.
    */
-  async disableForFailures(accountId: string, id: string): Promise<void> {
+  async disableForFailures(accountId: string, id: string, decidedAt: Date): Promise<void> {
     const current = await this.deps.endpoints.find(accountId, id);
     if (!current || current.disabled) return;
-    await this.deps.endpoints.update(current, { disabled: true, disabled_reason: 'failing' }, this.clock());
+    if (!shouldDisableForFailures(await this.deps.health.read(id), decidedAt, this.autoDisableAfterMs)) return;
+    if (!(await this.deps.endpoints.updateIfUnchanged(current, { disabled: true, disabled_reason: 'failing' }, this.clock()))) return;
     await this.cancelInFlight(id);
   }
 

@@ -193,21 +193,25 @@ export class EventService {
     options: { limit: number; cursor?: string; type?: string; status?: EventStatus },
   ): Promise<{ data: EventView[]; next_cursor: string | null }> {
     let beforeId = options.cursor ? decodeCursor(options.cursor, isEventCursor).id : undefined;
-    // One list query per call (on the embedded store it scans the collection): a filtered call
-    // examines at most MAX_LIST_SCAN events and hands back a cursor for the rest. Bodies are read
-    // by id for the events the page returns, a few at a time, until the page holds 1 MiB.
+    // A bounded number of store calls whatever the history and the endpoint count: one list
+    // query (a filtered call examines at most MAX_LIST_SCAN events and hands back a cursor for
+    // the rest), one query for the statuses of all their deliveries, and the bodies of the
+    // events the page returns, by id, a few at a time, until the page holds 1 MiB.
     const batchSize = options.status ? MAX_LIST_SCAN : options.limit + 1;
     const batch = await this.deps.events.list(accountId, { limit: batchSize, beforeId, type: options.type });
-    const statuses = await Promise.all(batch.map(async (e) => deriveEventStatus((await this.deliveryViews(e)).map((d) => d.status))));
+    const statuses = await this.eventStatuses(accountId, batch);
     const page: EventView[] = [];
     let bytes = 0;
     const cursorAt = (id: number | undefined) => ({ data: page, next_cursor: encodeCursor({ id: id as number }) });
+    const pageFull = () => page.length >= options.limit || (page.length > 0 && bytes >= MAX_LIST_PAGE_DATA_BYTES);
     for (let i = 0; i < batch.length; ) {
+      if (pageFull()) return cursorAt(beforeId);
+      // No more bodies read than the page still has room for.
       const chunk: number[] = [];
-      for (; i < batch.length && chunk.length < BODY_READS_AT_ONCE; i++) chunk.push(i);
+      for (; i < batch.length && chunk.length < Math.min(BODY_READS_AT_ONCE, options.limit - page.length); i++) chunk.push(i);
       const full = await Promise.all(chunk.map((j) => (options.status && statuses[j] !== options.status ? null : this.deps.events.findUnscoped(batch[j]._id))));
       for (let k = 0; k < chunk.length; k++) {
-        if (page.length >= options.limit || (page.length > 0 && bytes >= MAX_LIST_PAGE_DATA_BYTES)) return cursorAt(beforeId);
+        if (pageFull()) return cursorAt(beforeId);
         beforeId = batch[chunk[k]]._id;
         const event = full[k];
         if (!event) continue;
@@ -257,6 +261,14 @@ export class EventService {
     );
     if (started === 'already-exists') throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
     return deliveryView({ ...delivery, round, status: 'pending', attempt_count: 0, next_attempt_at: now }, endpointId, endpoint.url);
+  }
+
+  /** Each event's status from its deliveries' records (no record = pending), in one store query. */
+  private async eventStatuses(accountId: string, events: Pick<EventDoc, '_id' | 'endpoint_ids'>[]): Promise<EventStatus[]> {
+    const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
+    const eventIds = events.map((e) => e._id);
+    const recorded = await this.deps.deliveries.statusesOf(accountId, { fromId: Math.min(...eventIds), toId: Math.max(...eventIds) }, ids);
+    return events.map((e) => deriveEventStatus(e.endpoint_ids.map((endpointId) => recorded.get(deliveryId(e._id, endpointId)) ?? 'pending')));
   }
 
   private async deliveryViews(event: Pick<EventDoc, '_id' | 'endpoint_ids' | 'endpoint_urls' | 'created_at'>): Promise<DeliveryView[]> {

@@ -5,6 +5,7 @@ import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/ensure-chromium';
 import { PROJECT_ROOT } from '../../src/infra/tools';
 import type { Platform } from '../../src/main/platform';
 import { DashboardInvites } from '../../src/persistence/dashboard-invites';
+import { DashboardSessions } from '../../src/persistence/dashboard-sessions';
 import { DashboardInviteService } from '../../src/services/dashboard-invite-service';
 import { GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { startTestPlatform } from '../support/platform';
@@ -99,7 +100,7 @@ describe('newcomer pages in a real browser', () => {
   it('an invite link sets the password at phone width and signs the person in', async () => {
     const email = newEmail();
     const account = await platform.services.accounts.createAccount(email, 'team');
-    const invite = await new DashboardInviteService({ accounts: platform.repositories.accounts, invites: new DashboardInvites(platform.db) }).create(account.id, platform.apiUrl!);
+    const invite = await new DashboardInviteService({ accounts: platform.repositories.accounts, invites: new DashboardInvites(platform.db), sessions: new DashboardSessions(platform.db) }).create(account.id, platform.apiUrl!);
     const { page, problems, close } = await openPage({ viewport: PHONE });
     try {
       await page.goto(invite.link);

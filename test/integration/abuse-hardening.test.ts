@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Platform } from '../../src/main/platform';
+import { MAX_LIVE_KEYS_PER_ACCOUNT } from '../../src/services/account-service';
 import { MAX_JSON_DEPTH } from '../../src/transport/http/json-nesting';
 import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { startFakeDns } from '../support/fake-dns';
@@ -137,6 +138,57 @@ describe('abuse and fault hardening', () => {
       expect((await client.submit('/dashboard/events', '/dashboard/events', { type: 'quota.check', data: '{}' })).status).toBe(303);
       const res = await api.get('/api/v1/webhooks/endpoints');
       expect(res.headers.get('x-quota-used')).toBe('2');
+    });
+  });
+
+  describe('dashboard key management', () => {
+    const countKeys = (accountId: string) => platform.db.collection('api_keys').countDocuments({ account_id: accountId });
+
+    it('creating and revoking keys is metered: the 11th key form a minute (free tier) is 429 and changes nothing', async () => {
+      const { client, accountId } = await dashboardUser();
+      for (let i = 0; i < 10; i++) expect((await client.submit('/dashboard/keys', '/dashboard/keys', { product: 'weh', label: `k${i}` })).status).toBe(303);
+      expect(await countKeys(accountId)).toBe(11);
+      const refused = await client.submit('/dashboard/keys', '/dashboard/keys', { product: 'weh', label: 'one more' });
+      expect(refused.status).toBe(429);
+      expect(refused.text).toContain('Nothing was changed');
+      expect(await countKeys(accountId)).toBe(11);
+      const [key] = await platform.services.accounts.listKeys(accountId);
+      expect((await client.submit('/dashboard/keys', `/dashboard/keys/${key!.id}/revoke`, {})).status).toBe(429);
+      expect((await platform.services.accounts.listKeys(accountId)).find((k) => k.id === key!.id)!.revoked_at).toBeNull();
+    });
+
+    it(`allows ${MAX_LIVE_KEYS_PER_ACCOUNT} live keys, then answers 422 key_limit_reached and stores nothing; a revoked key frees its place`, async () => {
+      const { client, accountId } = await dashboardUser();
+      for (let i = 1; i < MAX_LIVE_KEYS_PER_ACCOUNT; i++) await platform.services.accounts.createKey(accountId, 'weh', `bulk ${i}`);
+      const refused = await client.submit('/dashboard/keys', '/dashboard/keys', { product: 'weh', label: 'over the cap' });
+      expect(refused.status).toBe(422);
+      expect(refused.text).toContain(`at most ${MAX_LIVE_KEYS_PER_ACCOUNT} live API keys`);
+      await expect(platform.services.accounts.createKey(accountId, 'weh', 'over the cap')).rejects.toMatchObject({ code: 'key_limit_reached' });
+      expect(await countKeys(accountId)).toBe(MAX_LIVE_KEYS_PER_ACCOUNT);
+      const [newest] = await platform.services.accounts.listKeys(accountId);
+      await platform.services.accounts.revokeKey(newest!.id, accountId);
+      expect((await client.submit('/dashboard/keys', '/dashboard/keys', { product: 'weh', label: 'in its place' })).status).toBe(303);
+    });
+
+    it('never lets concurrent key creates exceed the cap', async () => {
+      const { accountId } = await dashboardUser();
+      for (let i = 1; i < MAX_LIVE_KEYS_PER_ACCOUNT - 3; i++) await platform.services.accounts.createKey(accountId, 'weh', `bulk ${i}`);
+      const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => platform.services.accounts.createKey(accountId, 'weh', `race ${i}`)));
+      expect(results.filter((r) => r.status === 'fulfilled').length).toBeLessThanOrEqual(3);
+      expect(results.every((r) => r.status === 'fulfilled' || (r.reason as { code?: string }).code === 'key_limit_reached')).toBe(true);
+      expect(await countKeys(accountId)).toBeLessThanOrEqual(MAX_LIVE_KEYS_PER_ACCOUNT);
+    });
+
+    it('revoking a key revoked over a minute ago changes nothing and writes no cache-invalidations entry', async () => {
+      const { client, accountId } = await dashboardUser();
+      const [key] = await platform.services.accounts.listKeys(accountId);
+      expect((await client.submit('/dashboard/keys', `/dashboard/keys/${key!.id}/revoke`, {})).status).toBe(303);
+      const revokedAt = new Date(Date.now() - 120_000);
+      await platform.db.collection('api_keys').updateOne({ _id: key!.id as never }, { $set: { revoked_at: revokedAt } });
+      const entries = await platform.db.collection('cache_invalidations').countDocuments({});
+      expect((await client.submit('/dashboard/keys', `/dashboard/keys/${key!.id}/revoke`, {})).status).toBe(303);
+      expect(await platform.db.collection('cache_invalidations').countDocuments({})).toBe(entries);
+      expect((await platform.db.collection('api_keys').findOne({ _id: key!.id as never }))!.revoked_at).toEqual(revokedAt);
     });
   });
 

@@ -1,5 +1,6 @@
 import type { Platform } from '../../src/main/platform';
 import { DashboardInvites } from '../../src/persistence/dashboard-invites';
+import { DashboardSessions } from '../../src/persistence/dashboard-sessions';
 import { DashboardInviteService, INVITE_LIFETIME_MS } from '../../src/services/dashboard-invite-service';
 import { csrfTokenIn, DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { startTestPlatform } from '../support/platform';
@@ -20,7 +21,7 @@ describe('dashboard invite links', () => {
     await platform?.stop();
   });
 
-  const invites = (clock?: () => Date) => new DashboardInviteService({ accounts: platform.repositories.accounts, invites: new DashboardInvites(platform.db), clock });
+  const invites = (clock?: () => Date) => new DashboardInviteService({ accounts: platform.repositories.accounts, invites: new DashboardInvites(platform.db), sessions: new DashboardSessions(platform.db), clock });
 
   async function invited(clock?: () => Date) {
     const email = newEmail();
@@ -44,6 +45,20 @@ describe('dashboard invite links', () => {
     const stored = await platform.repositories.accounts.findByEmail(email);
     expect(stored!.password_hash).toMatch(/^\$argon2id\$/);
     expect((await DashboardClient.fromNewIp(base).signIn(email, GOOD_PASSWORD)).location).toBe('/dashboard');
+  });
+
+  it('setting a password through a link ends every existing session of the account', async () => {
+    const { email, accountId, path } = await invited();
+    expect((await setPassword(path)).result.status).toBe(303);
+    const earlier = DashboardClient.fromNewIp(base);
+    expect((await earlier.signIn(email, GOOD_PASSWORD)).status).toBe(303);
+    expect((await earlier.get('/dashboard')).status).toBe(200);
+    // The operator hands the account over again with a new link.
+    const second = new URL((await invites().create(accountId, base)).link).pathname;
+    const handedOver = await setPassword(second, 'the new owner passphrase');
+    expect(handedOver.result.status).toBe(303);
+    expect((await earlier.get('/dashboard')).status).toBe(303);
+    expect(await platform.db.collection('dashboard_sessions').countDocuments({ account_id: accountId })).toBe(1);
   });
 
   it('a used link is refused with a page that says so, and sets nothing', async () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import type { Platform } from '../../src/main/platform';
 import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
@@ -179,6 +179,26 @@ describe('dashboard security', () => {
       const client = DashboardClient.fromNewIp(base);
       for (let i = 0; i < 20; i++) expect((await client.signIn(newEmail(), 'not the password')).status).toBe(401);
       expect((await client.signIn(newEmail(), 'not the password')).status).toBe(429);
+    });
+
+    /** 25 different addresses inside one IPv6 /64 (the prefix is random per call). */
+    function addressesInOneSlash64(): string[] {
+      const prefix = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+      return Array.from({ length: 25 }, () => `${prefix}:${Array.from({ length: 4 }, () => randomBytes(2).toString('hex')).join(':')}`);
+    }
+
+    it('throttles failed sign-ins per IPv6 /64: 25 addresses in one /64 get 20 failures, then 429', async () => {
+      const statuses: number[] = [];
+      for (const ip of addressesInOneSlash64()) statuses.push((await new DashboardClient(base, { 'X-Forwarded-For': ip }).signIn(newEmail(), 'not the password')).status);
+      expect(statuses.slice(0, 20)).toEqual(Array.from({ length: 20 }, () => 401));
+      expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429]);
+    });
+
+    it('throttles sign-ups per IPv6 /64: 25 addresses in one /64 create 20 accounts, then 429', async () => {
+      const statuses: number[] = [];
+      for (const ip of addressesInOneSlash64()) statuses.push((await new DashboardClient(base, { 'X-Forwarded-For': ip }).signUp(newEmail(), GOOD_PASSWORD)).status);
+      expect(statuses.slice(0, 20)).toEqual(Array.from({ length: 20 }, () => 303));
+      expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429]);
     });
 
     it('does not count successful sign-ins as failures', async () => {

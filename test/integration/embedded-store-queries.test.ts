@@ -42,6 +42,14 @@ describe('the embedded store answers equality filters from its indexes, with Mon
     }
   });
 
+  it('answers an account with an `_id` $in list (the event list\'s delivery statuses) from the account index, exactly', async () => {
+    const filter = { account_id: 'acct_7', _id: { $in: ['t_7', 't_37', 't_8', 't_999'] } };
+    const text = await plan(filter);
+    expect(text).toMatch(/USING INDEX|IDHACK|IXSCAN|EXPRESS/);
+    expect(text).not.toMatch(/\bSCAN things|COLLSCAN/);
+    expect((await col.find(filter).toArray()).map((d) => d._id).sort()).toEqual(['t_37', 't_7']);
+  });
+
   it('finds exactly the account’s documents, sorted and limited as asked', async () => {
     const docs = await col.find({ account_id: 'acct_7' }).sort({ created_at: -1, _id: -1 }).limit(4).toArray();
     expect(docs.map((d) => d._id)).toEqual(['t_277', 't_247', 't_217', 't_187']);

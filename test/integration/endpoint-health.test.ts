@@ -1,4 +1,5 @@
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
+import { shouldDisableForFailures } from '../../src/domain/webhooks/endpoint-health';
 import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { apiClient, eventually } from '../support/platform';
 import type { Reply } from '../support/receiver';
@@ -81,6 +82,28 @@ describe('endpoint health', () => {
     expect(await fixture.platform.db.collection('endpoint_health').countDocuments({ endpoint_id: endpoint.id })).toBe(30);
   });
 
+  /** A delivery to the endpoint that ended failed six days ago (past the 5-day auto-disable period). */
+  const failingSinceSixDays = (endpointId: string) =>
+    fixture.platform.repositories.endpointHealth.record(endpointId, { kind: 'delivery', key: `old-${endpointId}#r1`, succeeded: false, at: new Date(Date.now() - 6 * 24 * 3600 * 1000) });
+
+  it('an owner\'s re-enable that lands after an auto-disable was decided wins over it', async () => {
+    const { api, endpoint, accountId } = await endpointWith();
+    const { services, repositories } = fixture.platform;
+    await failingSinceSixDays(endpoint.id);
+    await services.endpoints.disableForFailures(accountId, endpoint.id, new Date());
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body).toMatchObject({ disabled: true, disabled_reason: 'failing' });
+    // A delivery that was still in flight ends failed: its activity records that and the rule says
+    // disable. That side is held here, between its decision and its call to disable.
+    const failedAt = new Date();
+    const decidedOn = await repositories.endpointHealth.record(endpoint.id, { kind: 'delivery', key: `late-${endpoint.id}#r1`, succeeded: false, at: failedAt });
+    expect(shouldDisableForFailures(decidedOn, failedAt, services.endpoints.autoDisableAfterMs)).toBe(true);
+    // Meanwhile the owner fixes the receiver and enables the endpoint again.
+    expect((await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: false })).status).toBe(200);
+    // The held side goes on.
+    await services.endpoints.disableForFailures(accountId, endpoint.id, failedAt);
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body).toMatchObject({ disabled: false, disabled_reason: null });
+  });
+
   it('marks an endpoint its owner disabled as `manual`, and enabling it clears the mark', async () => {
     const { api, endpoint } = await endpointWith();
     expect((await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: true })).body).toMatchObject({ disabled: true, disabled_reason: 'manual' });
@@ -101,7 +124,8 @@ describe('endpoint health', () => {
 
     // What the delivery activity does once the rule says so (the rule itself: test/workflow/endpoint-health.test.ts).
     const account = await fixture.platform.db.collection('accounts').findOne({ email });
-    await fixture.platform.services.endpoints.disableForFailures(String(account!._id), id);
+    await failingSinceSixDays(id);
+    await fixture.platform.services.endpoints.disableForFailures(String(account!._id), id, new Date());
     const failing = await client.get(pagePath);
     expect(failing.text).toContain('data-testid="endpoint-failing"');
     expect(failing.text).toContain('because its deliveries kept failing');

@@ -1,5 +1,8 @@
 import type { CommandStartedEvent } from 'mongodb';
 import type { Platform } from '../../src/main/platform';
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
+import { buildDeliveryBody } from '../../src/domain/webhooks/delivery-request';
+import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
@@ -112,5 +115,72 @@ describe('store budget of the delivery path', () => {
     await eventually(async () => commands.some((c) => c.collection === 'endpoint_health' && c.name === 'insert') || undefined);
     // The process wrote the endpoint's previous entry (the warm-up delivery), so it appends without reading.
     expect(summary(commands.filter((c) => c.collection === 'endpoint_health'))).toEqual(['insert endpoint_health']);
+  });
+
+  describe('an event list, with 100 endpoints and 200 events', () => {
+    let accountId: string;
+    let dashboard: DashboardClient;
+    let api: ReturnType<typeof apiClient>;
+    const delivered: number[] = [];
+
+    /**
+     * 200 events matched to 100 endpoints each (stored as ingest stores them, but not dispatched,
+     * so nothing else talks to the store meanwhile); two of them, far apart, delivered everywhere.
+     */
+    beforeAll(async () => {
+      dashboard = new DashboardClient(platform.apiUrl!, { 'X-Forwarded-For': '10.99.0.1' });
+      const email = newEmail();
+      expect((await dashboard.signUp(email, GOOD_PASSWORD)).status).toBe(303);
+      accountId = (await platform.repositories.accounts.findByEmail(email))!._id;
+      api = apiClient(platform, (await platform.services.accounts.createKey(accountId, 'weh', 'budget')).key);
+      const endpoints: Array<{ id: string; url: string }> = [];
+      for (let i = 0; i < 100; i++) endpoints.push(await platform.services.endpoints.create(accountId, { url: `${receiver.url}/list-${i}` }));
+      const ids: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const timestamp = Math.floor(Date.now() / 1000);
+        const event = await platform.repositories.events.insertWithNextId(
+          { account_id: accountId, type: 'budget.list', data: { i }, timestamp, idempotency_key: null, endpoint_ids: endpoints.map((e) => e.id), endpoint_urls: endpoints.map((e) => e.url), owner: null, created_at: new Date() },
+          (id) => buildDeliveryBody({ id, type: 'budget.list', data: { i }, timestamp }),
+        );
+        ids.push(event._id);
+      }
+      delivered.push(ids[150]!, ids[10]!);
+      for (const eventId of delivered) {
+        for (const e of endpoints) {
+          const ref = { id: deliveryId(eventId, e.id), account_id: accountId, event_id: eventId, endpoint_id: e.id };
+          await platform.repositories.deliveries.setState(ref, { round: 1, status: 'succeeded', attempt_count: 1, next_attempt_at: null }, new Date());
+        }
+      }
+    }, 600_000);
+
+    const listCommands = () => commands.filter((c) => c.collection === 'events' || c.collection === 'deliveries');
+
+    it('API, ?status=delivered: one event query, one delivery query, and the bodies of the page (200 examined)', async () => {
+      await quiet();
+      commands.length = 0;
+      const res = await api.get('/api/v1/webhooks/events?status=delivered');
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((e: { id: number }) => e.id)).toEqual(delivered);
+      expect(summary(listCommands())).toEqual(['find deliveries', 'find events', 'find events', 'find events']);
+    });
+
+    it('API, a page of 20 without a filter: at most 2 + 20 reads, whatever the endpoint count', async () => {
+      await quiet();
+      commands.length = 0;
+      const res = await api.get('/api/v1/webhooks/events?limit=20');
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(20);
+      expect(listCommands().length).toBeLessThanOrEqual(22);
+      expect(summary(listCommands()).filter((c) => c === 'find deliveries')).toHaveLength(1);
+    });
+
+    it('dashboard, ?status=delivered: the same bounded reads', async () => {
+      await quiet();
+      commands.length = 0;
+      const res = await dashboard.get('/dashboard/events?status=delivered');
+      expect(res.status).toBe(200);
+      for (const id of delivered) expect(res.text).toContain(`/dashboard/events/${id}`);
+      expect(summary(listCommands())).toEqual(['find deliveries', 'find events', 'find events', 'find events']);
+    });
   });
 });

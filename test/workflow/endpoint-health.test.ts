@@ -70,7 +70,7 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       secretBox,
       sender: createHttpSender({ allowPrivateNetworks: true }),
       endpointHealth: health,
-      autoDisable: { afterMs: PERIOD, disable: (account: string, id: string) => service.disableForFailures(account, id) },
+      autoDisable: { afterMs: PERIOD, disable: (account: string, id: string, decidedAt: Date) => service.disableForFailures(account, id, decidedAt) },
     };
     // Attempts are local activities, run by the worker on its own clock: each reads the test
     // server's (skipped) time when it begins.

@@ -38,6 +38,7 @@ export const HTTP_STATUS: { readonly [C in ErrorCode]: number } = {
   destination_not_allowed: 422,
   dns_timeout: 422,
   endpoint_limit_reached: 422,
+  key_limit_reached: 422,
   unknown_service: 422,
   instance_required: 422,
   unknown_instance: 422,

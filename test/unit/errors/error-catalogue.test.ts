@@ -25,6 +25,7 @@ const EXPECTED_STATUS: Record<number, ErrorCode[]> = {
     'destination_not_allowed',
     'dns_timeout',
     'endpoint_limit_reached',
+    'key_limit_reached',
     'unknown_service',
     'instance_required',
     'unknown_instance',

@@ -3,16 +3,18 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { DomainError, ValidationError } from '../../../src/domain/errors';
+import type { Logger } from '../../../src/infra/logger';
+import { htmlErrors } from '../../../src/transport/http/dashboard/html-errors';
 import { errorHandler } from '../../../src/transport/http/middleware/error-handler';
 import { requestId } from '../../../src/transport/http/middleware/request-id';
 
 /** The error middleware in front of a `next` that fails in a chosen way, on a real HTTP server. */
-async function serve(fail: () => never | Promise<never>) {
+async function serve(fail: () => never | Promise<never>, handler: (logger: Logger) => Koa.Middleware = errorHandler) {
   const lines: string[] = [];
   const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(line) });
   const app = new Koa();
   app.use(requestId());
-  app.use(errorHandler(logger));
+  app.use(handler(logger));
   app.use(async () => fail());
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -22,6 +24,26 @@ async function serve(fail: () => never | Promise<never>) {
 }
 
 describe('error handler', () => {
+  it.each([
+    ['the API error handler', errorHandler],
+    ['the dashboard error pages', htmlErrors],
+  ])('%s logs an invite link path without its token', async (_name, handler) => {
+    const s = await serve(() => {
+      throw new Error('boom');
+    }, handler);
+    try {
+      const token = 'Zk3c9QmXv1rT8aYpL0sNwE4uJ7hB2dFgK6iO5eRtU1y';
+      const res = await fetch(`${s.url}/dashboard/invite/${token}`, { method: 'POST' });
+      expect(res.status).toBe(500);
+      const log = s.lines.join('\n');
+      expect(log).toContain('boom');
+      expect(log).toContain('/dashboard/invite/:token');
+      expect(log).not.toContain(token);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('an unexpected exception is a 500 with the request id and no stack trace or message in the body', async () => {
     const s = await serve(() => {
       throw new Error('secret internal detail at /srv/app.js:12');

@@ -5,6 +5,7 @@ import type { ActiveSession } from '../../../services/dashboard-auth-service';
 import { sendErrorPage, sendHtml } from './render';
 import { errorPage } from './templates/errors';
 import { httpStatusOf } from '../error-status';
+import { loggedPath } from '../logged-path';
 
 /**
  * Dashboard errors are pages, not the API's JSON: typed errors keep their status and message
@@ -20,7 +21,7 @@ export function htmlErrors(logger: Logger): Middleware {
         sendErrorPage(ctx, err, errorPage(httpStatusOf(err), err.message, session));
         return;
       }
-      logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'dashboard error');
+      logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'dashboard error');
       sendHtml(ctx, 500, errorPage(500, `Something went wrong on our side. Try again; if it persists, quote request id ${String(ctx.state.requestId)}.`, session));
     }
   };

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../../domain/error-codes';
 import { DomainError } from '../../../domain/errors';
 import { httpHeadersOf, httpStatusOf } from '../error-status';
 import type { Logger } from '../../../infra/logger';
+import { loggedPath } from '../logged-path';
 import { API_KEY_HEADER, COST_ESTIMATOR_PATH } from './estimator-access';
 
 /** What a 401 adds so that a newcomer knows how to send a key where it was refused. */
@@ -33,7 +34,7 @@ export function errorHandler(logger: Logger): Middleware {
         for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
         return;
       }
-      logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+      logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'unhandled error');
       ctx.status = 500;
       ctx.body = {
         error: 'Internal server error. It is safe to retry with backoff.',

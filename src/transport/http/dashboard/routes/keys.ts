@@ -3,6 +3,7 @@ import { DomainError, isDomainError } from '../../../../domain/errors';
 import { PRODUCTS } from '../../../../domain/keys/products';
 import { clearCookie, KEYS_PATH, NEW_KEY_COOKIE, setCookie } from '../cookies';
 import type { DashboardDeps } from '../deps';
+import { meteredAction } from '../metered-action';
 import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { keysPage, newKeyPage, revokeKeyPage } from '../templates/keys';
@@ -23,7 +24,8 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
     const session = currentSession(ctx);
     const form = { product: formField(ctx, 'product'), label: formField(ctx, 'label') };
     try {
-      const created = await deps.accounts.createKey(session.account._id, form.product, form.label);
+      // Metered like the other dashboard writes: one call of the account's API limits.
+      const created = await meteredAction(ctx, deps, () => deps.accounts.createKey(session.account._id, form.product, form.label));
       setCookie(ctx, NEW_KEY_COOKIE, created.key, { path: KEYS_PATH, sameSite: 'strict', maxAgeMs: NEW_KEY_TTL_MS });
       seeOther(ctx, `${KEYS_PATH}/new`);
     } catch (err) {
@@ -64,7 +66,7 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
     const session = currentSession(ctx);
     // Scoped to the account: another account's key id is a 404, and nothing changes.
     try {
-      await deps.accounts.revokeKey(ctx.params.id, session.account._id);
+      await meteredAction(ctx, deps, () => deps.accounts.revokeKey(ctx.params.id, session.account._id));
     } catch (err) {
       if (isDomainError(err, 'not_found')) throw new DomainError('not_found', 'No such key in this account.');
       throw err;
