@@ -201,6 +201,37 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return { status: decision.status, statusCode: result.statusCode };
   }
 
+  /** The whole attempt: the record check when it may repeat, the acceptance check and endpoint read, the POST, the record. */
+  async function attemptOnce(input: AttemptInput): Promise<AttemptOutcome> {
+    const ref = refOf(input);
+    if (activityAttempt() > 1 || input.mayRepeat) {
+      const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
+      if (recorded) {
+        const { status } = decideAfterAttempt(recorded.attempt, recorded.succeeded);
+        // The run that recorded it may have stopped before the health fact was written.
+        if (status !== 'retrying') await deliveryEnded(input, recorded.succeeded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
+        return { status, statusCode: recorded.status_code };
+      }
+    }
+    // Checked once per round, with the endpoint read (same round trip), before anything is signed.
+    const [prepared, accepted] = await Promise.all([prepare(input), input.attempt === 1 ? wasAccepted(input) : true]);
+    if (!accepted) {
+      throw ApplicationFailure.nonRetryable(
+        `Event ${input.eventId} was not accepted by the platform for account ${input.accountId} and endpoint ${input.endpointId} with this body: nothing was sent.`,
+        'DeliveryNotAccepted',
+      );
+    }
+    if (prepared.kind === 'cancelled') {
+      await record(() =>
+        deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),
+      );
+      recordDeliveryFinished('cancelled');
+      return { status: 'cancelled', statusCode: null };
+    }
+
+    return sendAndRecord(input, ref, prepared);
+  }
+
   return {
     /**
      * One attempt. Recording is idempotent (keyed by round and attempt): when Temporal runs an
@@ -208,33 +239,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
      * answered from the record without posting again.
      */
     async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome | HandedOff> {
-      const ref = refOf(input);
-      if (activityAttempt() > 1 || input.mayRepeat) {
-        const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
-        if (recorded) {
-          const { status } = decideAfterAttempt(recorded.attempt, recorded.succeeded);
-          // The run that recorded it may have stopped before the health fact was written.
-          if (status !== 'retrying') await deliveryEnded(input, recorded.succeeded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
-          return { status, statusCode: recorded.status_code };
-        }
-      }
-      // Checked once per round, with the endpoint read (same round trip), before anything is signed.
-      const [prepared, accepted] = await Promise.all([prepare(input), input.attempt === 1 ? wasAccepted(input) : true]);
-      if (!accepted) {
-        throw ApplicationFailure.nonRetryable(
-          `Event ${input.eventId} was not accepted by the platform for account ${input.accountId} and endpoint ${input.endpointId} with this body: nothing was sent.`,
-          'DeliveryNotAccepted',
-        );
-      }
-      if (prepared.kind === 'cancelled') {
-        await record(() =>
-          deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),
-        );
-        recordDeliveryFinished('cancelled');
-        return { status: 'cancelled', statusCode: null };
-      }
-
-      const finishing = sendAndRecord(input, ref, prepared);
+      // The budget covers the whole attempt, store reads included: a slow store must not hold the
+      // workflow task any more than a slow receiver.
+      const finishing = attemptOnce(input);
       if (input.handOffAfterMs === undefined || !deps.handOffs) return finishing;
       const handOffs = deps.handOffs;
       let budget: NodeJS.Timeout | undefined;
