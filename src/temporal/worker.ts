@@ -1,4 +1,4 @@
-import { DefaultLogger, LogLevel, NativeConnection, Runtime, Worker, WorkerOptions, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, LogEntry, LogLevel, NativeConnection, Runtime, Worker, WorkerOptions, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,12 +40,31 @@ export interface DeliveryWorkerOptions {
 
 let runtimeInstalled = false;
 
+function writeSdkLog(entry: LogEntry): void {
+  const at = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
+  let meta = '';
+  if (entry.meta && Object.keys(entry.meta).length > 0) {
+    try {
+      meta = ` ${JSON.stringify(entry.meta, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Error ? v.stack ?? v.message : v))}`;
+    } catch {
+      meta = ' (metadata not printable)';
+    }
+  }
+  process.stderr.write(`${at} [${entry.level}] ${entry.message}${meta}\n`);
+}
+
 /** The SDK's own log (worker state changes) at warn level; installed once per process. */
 export function ensureRuntime(level: LogLevel = 'WARN'): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
-    Runtime.install({ logger: new DefaultLogger(level) });
+    Runtime.install({
+      logger: new DefaultLogger(level, (entry) => {
+        // An activity-only worker (the hand-off worker) polls no workflow tasks by design.
+        if (entry.message.startsWith('No workflows registered')) return;
+        writeSdkLog(entry);
+      }),
+    });
   } catch {
     // Already installed by someone else in this process (e.g. the testing package).
   }
