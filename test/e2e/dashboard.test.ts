@@ -196,10 +196,11 @@ describe('dashboard in a real browser', () => {
     await shot('14-cost-estimator-375px');
     await page.setViewportSize(DESKTOP);
 
-    // The overview counts the one accepted API call made with the key, and the dashboard writes that do
-    // what API operations do (the endpoint registered, the test event sent); not the 401 after revocation.
+    // The overview counts the one accepted API call made with the key, and the dashboard writes that
+    // are metered like API operations (the key created and revoked, the endpoint registered, the test
+    // event sent); not the 401 after revocation.
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
-    expect(await page.getByTestId('usage').innerText()).toBe('3 of 500');
+    expect(await page.getByTestId('usage').innerText()).toBe('5 of 500');
 
     // Sign out.
     await page.getByRole('button', { name: 'Sign out' }).click();
