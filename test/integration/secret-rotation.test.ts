@@ -1,5 +1,6 @@
 import { verifySignature } from '../../src/domain/webhooks/signature';
 import { verifySync, WebhookVerificationError } from '../../receivers/typescript/src/node';
+import { csrfTokenIn, DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
 
@@ -94,5 +95,28 @@ describe('signing secret rotation with a grace period', () => {
     const doc = await fixture.platform.db.collection('endpoints').findOne({ _id: endpoint.id } as never);
     expect(doc?.previous_secrets).toHaveLength(1);
     expect(JSON.stringify(doc)).not.toContain(endpoint.secret.slice('whsec_'.length));
+  });
+
+  it('the dashboard rotates with the grace period chosen, shows when it ends, and refuses another value', async () => {
+    const client = DashboardClient.fromNewIp(fixture.platform.apiUrl!);
+    const email = newEmail();
+    await client.signUp(email, GOOD_PASSWORD);
+    const account = await fixture.platform.repositories.accounts.findByEmail(email);
+    const endpoint = await fixture.platform.services.endpoints.create(account!._id, { url: 'https://127.0.0.1:9/hook' });
+    const path = `/dashboard/endpoints/${endpoint.id}`;
+    expect((await client.get(path)).text).toContain('One (no replaced secret in a grace period)');
+
+    const confirm = await client.get(`${path}/secret/rotate`);
+    expect(confirm.text).toContain('name="grace_period_seconds"');
+    const token = csrfTokenIn(confirm.text);
+    expect((await client.post(`${path}/secret/rotate`, { _csrf: token, grace_period_seconds: 'soon' })).status).toBe(400);
+    expect(await fixture.platform.services.endpoints.getSecret(account!._id, endpoint.id)).toBe(endpoint.secret);
+
+    expect((await client.post(`${path}/secret/rotate`, { _csrf: token, grace_period_seconds: '3600' })).status).toBe(303);
+    const [inGrace] = (await fixture.platform.services.endpoints.get(account!._id, endpoint.id)).secrets_in_grace;
+    expect(Math.abs(Date.parse(inGrace!.expires_at) - Date.now() - 3_600_000)).toBeLessThan(60_000);
+    const page = (await client.get(path)).text;
+    expect(page).toMatch(/data-testid="secrets-in-grace">The current one, and 1 replaced secret in the rotation grace period/);
+    expect(page).toContain(inGrace!.expires_at.slice(0, 16).replace('T', ' '));
   });
 });
