@@ -6,27 +6,19 @@ import { generateSigningSecret, signPayload, signStandard } from '../../../src/d
 import type { Deliveries } from '../../../src/persistence/deliveries';
 import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
 import type { Events } from '../../../src/persistence/events';
+import { endpointDoc } from '../../support/endpoint-doc';
 
 /** What an attempt signs with: the current secret, and those still in their rotation grace at the attempt's time. */
 describe('delivery attempt: signatures', () => {
   const secretBox = createSecretBox(randomBytes(32));
   const [current, inGrace, expired] = [generateSigningSecret(), generateSigningSecret(), generateSigningSecret()];
   const now = new Date('2026-03-01T12:00:00.750Z');
-  const endpoint: EndpointDoc = {
-    _id: 'ep_1',
-    account_id: 'acct_1',
-    url: 'https://hooks.example.com/in',
-    events: ['*'],
-    description: '',
-    secret_sealed: secretBox.seal(current),
+  const endpoint = endpointDoc(secretBox.seal(current), {
     previous_secrets: [
       { sealed: secretBox.seal(inGrace), expires_at: new Date(now.getTime() + 1) },
       { sealed: secretBox.seal(expired), expires_at: now },
     ],
-    disabled: false,
-    created_at: new Date(0),
-    updated_at: new Date(0),
-  };
+  });
   const body = '{"id":7,"type":"a.b","data":{},"timestamp":1700000000}';
   const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 3, type: 'a.b', timestamp: 1_700_000_000, body };
 
