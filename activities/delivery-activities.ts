@@ -4,7 +4,8 @@ import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
 import { shouldDisableForFailures } from '../src/domain/webhooks/endpoint-health';
 import type { SecretBox } from '../src/domain/webhooks/secret-box';
-import { signPayload } from '../src/domain/webhooks/signature';
+import { secretsInGrace } from '../src/domain/webhooks/secret-rotation';
+import { signPayload, signStandard } from '../src/domain/webhooks/signature';
 import type { Deliveries, DeliveryAttempt, DeliveryRef } from '../src/persistence/deliveries';
 import { deliveryId } from '../src/domain/webhooks/delivery-id';
 import type { EndpointHealthLog } from '../src/persistence/endpoint-health-log';
@@ -101,9 +102,11 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     const type = input.type ?? event?.type;
     const timestamp = input.timestamp ?? event?.timestamp;
     if (!endpoint || endpoint.disabled || body === undefined || type === undefined || timestamp === undefined) return { kind: 'cancelled' };
-    let secret: string;
+    const now = clock();
+    let secrets: string[];
     try {
-      secret = deps.secretBox.open(endpoint.secret_sealed);
+      // Newest first: the current secret, then those still in their rotation grace at this attempt.
+      secrets = [endpoint.secret_sealed, ...secretsInGrace(endpoint, now).map((s) => s.sealed)].map((sealed) => deps.secretBox.open(sealed));
     } catch {
       // No retry of this activity can fix it: record a failed attempt and let the schedule go on.
       return {
@@ -112,7 +115,15 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         error: "The endpoint's signing secret cannot be opened with this worker's SECRETS_ENCRYPTION_KEY (every API and worker process must use the same key).",
       };
     }
-    const headers = buildDeliveryHeaders({ id: input.eventId, type, timestamp, signature: signPayload(secret, body) });
+    const attemptTimestamp = Math.floor(now.getTime() / 1000);
+    const headers = buildDeliveryHeaders({
+      id: input.eventId,
+      type,
+      timestamp,
+      signature: signPayload(secrets[0] as string, body),
+      attemptTimestamp,
+      standardSignature: signStandard(secrets, String(input.eventId), attemptTimestamp, body),
+    });
     return { kind: 'send', url: endpoint.url, headers: { ...headers }, body };
   }
 

@@ -1,5 +1,6 @@
 /**
- * `npm test`: installs what is missing (embedded servers, test server, test CA), type-checks,
+ * `npm test`: installs what is missing (embedded servers, test server, test CA, the receiver
+ * libraries' Python venv and oracle packages), type-checks,
  * then runs jest with NODE_EXTRA_CA_CERTS set, which Node reads only at start-up.
  * Extra arguments go to jest (e.g. `npm test -- test/unit`).
  */
@@ -8,12 +9,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { provision } from '../src/infra/provision';
 import { PROJECT_ROOT } from '../src/infra/tools';
+import { ensureReceiverToolchains } from '../test/support/receiver-toolchains';
 import { ensureTestCertificate } from '../test/support/test-ca';
 
 async function main(): Promise<number> {
   const started = Date.now();
   await provision({ need: { temporalCli: !process.env.TEMPORAL_ADDRESS, ferretDb: !process.env.MONGODB_URI, temporalTestServer: true } });
   const cert = await ensureTestCertificate(path.join(PROJECT_ROOT, '.data', 'test-ca'));
+  // The receiver libraries' own tests and their oracle (test/integration/receivers.test.ts).
+  await ensureReceiverToolchains();
   process.stderr.write(`[test] provisioning checked in ${Math.round((Date.now() - started) / 1000)} s; type-checking...\n`);
   const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules', '.bin', name);
   const tsc = spawnSync(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit', cwd: PROJECT_ROOT });

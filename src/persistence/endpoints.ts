@@ -1,5 +1,6 @@
 import { Collection, Db, Filter } from 'mongodb';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
+import type { RetiredSecret } from '../domain/webhooks/secret-rotation';
 import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
 
 export interface EndpointDoc {
@@ -10,6 +11,8 @@ export interface EndpointDoc {
   description: string;
   /** AES-256-GCM sealed `whsec_...` (see secret-box.ts); never stored or logged in clear. */
   secret_sealed: string;
+  /** Replaced secrets still in their rotation grace period, newest first (secret-rotation.ts); absent before any rotation. */
+  previous_secrets?: RetiredSecret[];
   disabled: boolean;
   /** Why it is disabled; absent on endpoints written before reasons existed (read as `manual` when disabled). */
   disabled_reason?: DisabledReason | null;
@@ -17,7 +20,7 @@ export interface EndpointDoc {
   updated_at: Date;
 }
 
-export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'secret_sealed'>>;
+export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'secret_sealed' | 'previous_secrets'>>;
 
 /**
  * `endpoints`. Reads by id are plain `{_id}` lookups (the only filter the embedded FerretDB

@@ -5,6 +5,7 @@ import { LookupAllFunction, resolveAndCheck } from '../domain/webhooks/destinati
 import { DEFAULT_EVENT_PATTERNS, validateEventPatterns } from '../domain/webhooks/event-pattern';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import { generateSigningSecret } from '../domain/webhooks/signature';
+import { DEFAULT_GRACE_PERIOD_SECONDS, rotateSecretSet, secretsInGrace } from '../domain/webhooks/secret-rotation';
 import { countLast24h, DisabledReason, HealthSummary, shouldDisableForFailures } from '../domain/webhooks/endpoint-health';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
@@ -21,6 +22,8 @@ export interface EndpointView {
   /** `manual` (its owner disabled it), `failing` (disabled by the platform: see endpoint-health.ts), null when enabled. */
   disabled_reason: DisabledReason | null;
   health: EndpointHealthView;
+  /** Replaced secrets still signing `webhook-signature`, newest first: when each stops. */
+  secrets_in_grace: { expires_at: string }[];
   created_at: string;
   updated_at: string;
 }
@@ -193,11 +196,15 @@ export class EndpointService {
     return this.deps.secretBox.open((await this.require(accountId, id)).secret_sealed);
   }
 
-  /** The new secret signs every attempt made from now on (attempts re-read the endpoint). */
-  async rotateSecret(accountId: string, id: string): Promise<string> {
+  /**
+   * The new secret signs every attempt made from now on (attempts re-read the endpoint); the
+   * replaced one keeps signing `webhook-signature` for `graceSeconds` (secret-rotation.ts).
+   */
+  async rotateSecret(accountId: string, id: string, graceSeconds = DEFAULT_GRACE_PERIOD_SECONDS): Promise<string> {
     const current = await this.require(accountId, id);
     const secret = generateSigningSecret();
-    await this.deps.endpoints.update(current, { secret_sealed: this.deps.secretBox.seal(secret) }, this.clock());
+    const now = this.clock();
+    await this.deps.endpoints.update(current, rotateSecretSet(current, this.deps.secretBox.seal(secret), graceSeconds, now), now);
     return secret;
   }
 
@@ -268,6 +275,7 @@ function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date)
     disabled: doc.disabled,
     disabled_reason: doc.disabled ? (doc.disabled_reason ?? 'manual') : null,
     health: healthView(health, now),
+    secrets_in_grace: secretsInGrace(doc, now).map((s) => ({ expires_at: s.expires_at.toISOString() })),
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };

@@ -46,4 +46,20 @@ describe('GET /openapi.json', () => {
     expect(item.post.responses['200'].content['application/json'].example.totalMonthlyUsd).toEqual(expect.any(Number));
     expect(item.post.security).toEqual([{}, { apiKeyHeader: [] }]);
   });
+
+  it('describes the delivered request with the headers of both signature schemes', () => {
+    const delivery = document.webhooks?.delivery?.post;
+    const headers = (delivery?.parameters ?? []).filter((p: any) => p.in === 'header').map((p: any) => p.name);
+    expect(headers).toEqual(
+      expect.arrayContaining(['X-Webhook-ID', 'X-Webhook-Type', 'X-Webhook-Timestamp', 'X-Webhook-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']),
+    );
+  });
+
+  it('describes the rotation body as optional, with its grace period bounds', () => {
+    const rotate = document.paths['/api/v1/webhooks/endpoints/{id}/secret/rotate'].post;
+    expect(rotate.requestBody.required).toBe(false);
+    const schema = rotate.requestBody.content['application/json'].schema;
+    const grace = (schema.properties ?? schema.anyOf?.find((s: any) => s.properties)?.properties)?.grace_period_seconds;
+    expect(grace).toMatchObject({ type: 'integer', minimum: 0, maximum: 604800 });
+  });
 });

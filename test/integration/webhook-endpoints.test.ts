@@ -27,7 +27,9 @@ describe('webhook endpoints API', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ url: 'https://receiver.example.com/hooks', events: ['*'], description: '', disabled: false });
     expect(res.body.id).toMatch(/^ep_[A-Za-z0-9]{24}$/);
-    expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43,}$/);
+    // Standard base64 of 32 random bytes, as Standard Webhooks libraries decode it.
+    expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(res.body.secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
     expect(res.body.updated_at).toBe(res.body.created_at);
   });

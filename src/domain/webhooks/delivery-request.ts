@@ -16,9 +16,15 @@ export const WebhookHeader = Object.freeze({
   Type: 'X-Webhook-Type',
   Timestamp: 'X-Webhook-Timestamp',
   Signature: 'X-Webhook-Signature',
+  // Standard Webhooks (signature.ts): the id is the event id, the timestamp is the attempt's.
+  StandardId: 'webhook-id',
+  StandardTimestamp: 'webhook-timestamp',
+  StandardSignature: 'webhook-signature',
 } as const);
 
 export const DELIVERY_CONTENT_TYPE = 'application/json';
+
+const STANDARD_SIGNATURE_REGEX = /^v1,[A-Za-z0-9+/]{43}=(?: v1,[A-Za-z0-9+/]{43}=)*$/;
 
 export interface DeliveryBodyInput {
   id: number;
@@ -35,6 +41,10 @@ export interface DeliveryHeadersInput {
   timestamp: number;
   /** `sha256=<hex>` from signPayload over the stored body. */
   signature: string;
+  /** Unix seconds when this attempt is made (`webhook-timestamp`): a late retry is not stale to its receiver. */
+  attemptTimestamp: number;
+  /** `v1,<base64>[ v1,<base64>...]` from signStandard over the same id, attemptTimestamp and body. */
+  standardSignature: string;
 }
 
 export type DeliveryHeaders = Readonly<Record<(typeof WebhookHeader)[keyof typeof WebhookHeader], string>>;
@@ -62,6 +72,10 @@ export function buildDeliveryHeaders(input: DeliveryHeadersInput): DeliveryHeade
   if (typeof input.signature !== 'string' || !/^sha256=[0-9a-f]{64}$/.test(input.signature)) {
     throw new TypeError('signature must be "sha256=" followed by 64 lowercase hex digits');
   }
+  assertTimestamp(input.attemptTimestamp);
+  if (typeof input.standardSignature !== 'string' || !STANDARD_SIGNATURE_REGEX.test(input.standardSignature)) {
+    throw new TypeError('standard signature must be space-separated "v1,<base64 of 32 bytes>" entries');
+  }
   return Object.freeze({
     [WebhookHeader.ContentType]: DELIVERY_CONTENT_TYPE,
     [WebhookHeader.UserAgent]: WEBHOOK_USER_AGENT,
@@ -69,6 +83,9 @@ export function buildDeliveryHeaders(input: DeliveryHeadersInput): DeliveryHeade
     [WebhookHeader.Type]: input.type,
     [WebhookHeader.Timestamp]: String(input.timestamp),
     [WebhookHeader.Signature]: input.signature,
+    [WebhookHeader.StandardId]: String(input.id),
+    [WebhookHeader.StandardTimestamp]: String(input.attemptTimestamp),
+    [WebhookHeader.StandardSignature]: input.standardSignature,
   });
 }
 

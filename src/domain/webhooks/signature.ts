@@ -1,11 +1,21 @@
 /**
- * Delivery signatures (platform-api.md "Signature of deliveries"):
+ * Delivery signatures. Two schemes on every attempt:
+ *
+ * 1. The spec's (platform-api.md "Signature of deliveries"), unchanged:
  *   X-Webhook-Signature: sha256=<lowercase hex HMAC-SHA256 of the exact raw body bytes>
  *
  * Key decision: the HMAC key is the endpoint's signing secret string AS GIVEN, including the
  * `whsec_` prefix, encoded as UTF-8 bytes. The spec's reference receivers pass <SIGNING_SECRET>
  * straight to their HMAC function (e.g. `createHmac('sha256', secret)`), which does exactly that;
  * stripping the prefix or base64-decoding the rest (as Svix does) would make their checks fail.
+ *
+ * 2. Standard Webhooks (https://www.standardwebhooks.com), so stock libraries verify deliveries:
+ *   webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">
+ * keyed with the base64-decoded part of the secret after `whsec_`; one space-separated entry per
+ * secret alive (rotation grace). New secrets are standard base64 of 32 random bytes. Secrets made
+ * before this scheme are base64url; their key is decoded from that alphabet (the bytes they were
+ * made from), which the receiver libraries in receivers/ do too but stock libraries do not: their
+ * owners rotate to get a secret stock libraries accept (docs/receiving.md).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -47,9 +57,35 @@ export function verifySignature(secret: string, rawBody: RawBody, header: unknow
   }
 }
 
-/** `whsec_` + base64url of 32 random bytes (43 characters, no padding). */
+/** `whsec_` + standard base64 of 32 random bytes (44 characters, padded), as Standard Webhooks libraries decode it. */
 export function generateSigningSecret(): string {
-  return `${SIGNING_SECRET_PREFIX}${randomBytes(SIGNING_SECRET_RANDOM_BYTES).toString('base64url')}`;
+  return `${SIGNING_SECRET_PREFIX}${randomBytes(SIGNING_SECRET_RANDOM_BYTES).toString('base64')}`;
+}
+
+export const STANDARD_SIGNATURE_VERSION = 'v1';
+// Either alphabet (older secrets are base64url), padding optional; never both `+/` and `-_`.
+const SECRET_KEY_REGEX = /^(?:[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}$/;
+
+/** The HMAC key of the standard scheme: the bytes encoded after `whsec_` (standard base64 or, for older secrets, base64url). */
+export function standardSigningKey(secret: string): Buffer {
+  const encoded = secret.startsWith(SIGNING_SECRET_PREFIX) ? secret.slice(SIGNING_SECRET_PREFIX.length) : secret;
+  if (!SECRET_KEY_REGEX.test(encoded)) throw new TypeError('signing secret is not whsec_ + base64');
+  const key = Buffer.from(encoded, encoded.includes('-') || encoded.includes('_') ? 'base64url' : 'base64');
+  if (key.length === 0) throw new TypeError('signing secret decodes to no bytes');
+  return key;
+}
+
+/**
+ * `webhook-signature` value: `v1,<base64>` per secret, newest first, space-separated.
+ * `id` and `timestamp` are the `webhook-id` and `webhook-timestamp` sent with the same bytes.
+ */
+export function signStandard(secrets: readonly string[], id: string, timestamp: number, rawBody: RawBody): string {
+  if (secrets.length === 0) throw new TypeError('at least one signing secret is needed');
+  return secrets.map((secret) => `${STANDARD_SIGNATURE_VERSION},${standardHmac(standardSigningKey(secret), id, timestamp, rawBody).toString('base64')}`).join(' ');
+}
+
+function standardHmac(key: Buffer, id: string, timestamp: number, rawBody: RawBody): Buffer {
+  return createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(rawBody).digest();
 }
 
 function hmac(secret: string, rawBody: RawBody): Buffer {

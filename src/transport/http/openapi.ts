@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { registerDeliveredRequest } from './routes/webhooks/delivered-request';
 
 export const API_TITLE = 'Developer-Operations Platform API';
 export const API_VERSION = '1.0.0';
@@ -16,6 +17,7 @@ export function createRegistry(): OpenAPIRegistry {
     name: 'x-api-key',
     description: 'Optional on the cost estimator: an active key of any product applies its account limits.',
   });
+  registerDeliveredRequest(registry);
   return registry;
 }
 

@@ -47,7 +47,8 @@ export function mountRoute(router: Router, registry: OpenAPIRegistry, def: Route
   const request: RouteConfig['request'] = {};
   if (def.params) request.params = def.params as never;
   if (def.query) request.query = def.query as never;
-  if (def.body) request.body = { content: { 'application/json': { schema: def.body } }, required: true };
+  // A body whose schema accepts nothing at all (no body sent) is documented as optional.
+  if (def.body) request.body = { content: { 'application/json': { schema: def.body } }, required: !def.body.safeParse(undefined).success };
   registry.registerPath({
     method: def.method,
     path: toOpenApiPath(def.path),

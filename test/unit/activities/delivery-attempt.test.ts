@@ -3,8 +3,9 @@ import { createDeliveryActivities, type AttemptInput } from '../../../activities
 import type { HttpSender } from '../../../activities/http-sender';
 import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
 import type { Deliveries, DeliveryDoc } from '../../../src/persistence/deliveries';
-import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
+import type { Endpoints } from '../../../src/persistence/endpoints';
 import type { Events } from '../../../src/persistence/events';
+import { endpointDoc } from '../../support/endpoint-doc';
 
 /**
  * An attempt that may have been made before (a later attempt, or a workflow task that is itself
@@ -13,17 +14,7 @@ import type { Events } from '../../../src/persistence/events';
  */
 describe('delivery attempt: made at most once per record', () => {
   const secretBox = createSecretBox(randomBytes(32));
-  const endpoint: EndpointDoc = {
-    _id: 'ep_1',
-    account_id: 'acct_1',
-    url: 'https://hooks.example.com/in',
-    events: ['*'],
-    description: '',
-    secret_sealed: secretBox.seal('whsec_test'),
-    disabled: false,
-    created_at: new Date(0),
-    updated_at: new Date(0),
-  };
+  const endpoint = endpointDoc(secretBox.seal('whsec_test'));
   const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}' };
   const recorded: DeliveryDoc = {
     _id: 'delivery-7-ep_1',

@@ -5,6 +5,7 @@ import { signPayload, verifySignature } from '../../../src/domain/webhooks/signa
 
 const EVENT = { id: 17, type: 'user.created', data: { name: 'Ada', nested: { a: [1, 2] } }, timestamp: 1_700_000_000 };
 const SIGNATURE = `sha256=${'ab'.repeat(32)}`;
+const STANDARD = { attemptTimestamp: 1_700_000_060, standardSignature: `v1,${'A'.repeat(43)}=` };
 
 describe('buildDeliveryBody', () => {
   it('is exactly {"id","type","data","timestamp"} in that key order, without whitespace', () => {
@@ -54,15 +55,27 @@ describe('buildDeliveryBody', () => {
 });
 
 describe('buildDeliveryHeaders', () => {
-  it('carries Content-Type, User-Agent and the four X-Webhook headers of the spec', () => {
-    expect(buildDeliveryHeaders({ id: 17, type: 'user.created', timestamp: 1_700_000_000, signature: SIGNATURE })).toEqual({
+  it('carries Content-Type, User-Agent, the four X-Webhook headers of the spec and the three Standard Webhooks headers', () => {
+    expect(buildDeliveryHeaders({ id: 17, type: 'user.created', timestamp: 1_700_000_000, signature: SIGNATURE, ...STANDARD })).toEqual({
       'Content-Type': 'application/json',
       'User-Agent': WEBHOOK_USER_AGENT,
       'X-Webhook-ID': '17',
       'X-Webhook-Type': 'user.created',
       'X-Webhook-Timestamp': '1700000000',
       'X-Webhook-Signature': SIGNATURE,
+      'webhook-id': '17',
+      'webhook-timestamp': '1700000060',
+      'webhook-signature': STANDARD.standardSignature,
     });
+  });
+
+  it('carries every standard signature entry, space-separated', () => {
+    const standardSignature = `${STANDARD.standardSignature} v1,${'B'.repeat(43)}=`;
+    expect(buildDeliveryHeaders({ ...EVENT, signature: SIGNATURE, ...STANDARD, standardSignature })['webhook-signature']).toBe(standardSignature);
+  });
+
+  it.each(['', 'v1,', `v2,${'A'.repeat(43)}=`, `v1,${'A'.repeat(43)}= `, `v1,${'A'.repeat(43)}=\r\nX-Evil: 1`])('refuses the standard signature %j', (standardSignature) => {
+    expect(() => buildDeliveryHeaders({ ...EVENT, signature: SIGNATURE, ...STANDARD, standardSignature })).toThrow(TypeError);
   });
 
   it('has a product User-Agent', () => {
@@ -72,32 +85,32 @@ describe('buildDeliveryHeaders', () => {
   it('sends the body timestamp as X-Webhook-Timestamp and the body id as X-Webhook-ID', () => {
     const body = buildDeliveryBody(EVENT);
     const parsed = JSON.parse(body);
-    const headers = buildDeliveryHeaders({ ...EVENT, signature: signPayload('whsec_x', body) });
+    const headers = buildDeliveryHeaders({ ...EVENT, signature: signPayload('whsec_x', body), ...STANDARD });
     expect(headers['X-Webhook-Timestamp']).toBe(String(parsed.timestamp));
     expect(headers['X-Webhook-ID']).toBe(String(parsed.id));
   });
 
   it('carries a signature a receiver can verify over the built body', () => {
     const body = buildDeliveryBody(EVENT);
-    const headers = buildDeliveryHeaders({ ...EVENT, signature: signPayload('whsec_x', body) });
+    const headers = buildDeliveryHeaders({ ...EVENT, signature: signPayload('whsec_x', body), ...STANDARD });
     expect(verifySignature('whsec_x', body, headers['X-Webhook-Signature'])).toBe(true);
   });
 
   it('refuses a type that could inject a header line', () => {
-    expect(() => buildDeliveryHeaders({ id: 1, type: 'a\r\nX-Evil: 1', timestamp: 1, signature: SIGNATURE })).toThrow(TypeError);
+    expect(() => buildDeliveryHeaders({ id: 1, type: 'a\r\nX-Evil: 1', timestamp: 1, signature: SIGNATURE, ...STANDARD })).toThrow(TypeError);
   });
 
   it.each(['', 'sha256=', 'abc', `sha1=${'ab'.repeat(32)}`, `sha256=${'AB'.repeat(32)}`])('refuses the signature %j', (signature) => {
-    expect(() => buildDeliveryHeaders({ id: 1, type: 't', timestamp: 1, signature })).toThrow(TypeError);
+    expect(() => buildDeliveryHeaders({ id: 1, type: 't', timestamp: 1, signature, ...STANDARD })).toThrow(TypeError);
   });
 
   it('refuses an invalid id or timestamp', () => {
-    expect(() => buildDeliveryHeaders({ id: 0, type: 't', timestamp: 1, signature: SIGNATURE })).toThrow(TypeError);
-    expect(() => buildDeliveryHeaders({ id: 1, type: 't', timestamp: 1.5, signature: SIGNATURE })).toThrow(TypeError);
+    expect(() => buildDeliveryHeaders({ id: 0, type: 't', timestamp: 1, signature: SIGNATURE, ...STANDARD })).toThrow(TypeError);
+    expect(() => buildDeliveryHeaders({ id: 1, type: 't', timestamp: 1.5, signature: SIGNATURE, ...STANDARD })).toThrow(TypeError);
   });
 
   it('returns a frozen object', () => {
-    expect(Object.isFrozen(buildDeliveryHeaders({ id: 1, type: 't', timestamp: 1, signature: SIGNATURE }))).toBe(true);
+    expect(Object.isFrozen(buildDeliveryHeaders({ id: 1, type: 't', timestamp: 1, signature: SIGNATURE, ...STANDARD }))).toBe(true);
   });
 
   it('imports no Node module (workflow-safe)', () => {

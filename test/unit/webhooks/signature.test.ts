@@ -4,6 +4,8 @@ import {
   SIGNATURE_PREFIX,
   generateSigningSecret,
   signPayload,
+  signStandard,
+  standardSigningKey,
   verifySignature,
 } from '../../../src/domain/webhooks/signature';
 
@@ -141,10 +143,10 @@ describe('verifySignature', () => {
 });
 
 describe('generateSigningSecret', () => {
-  it('is whsec_ followed by base64url of 32 random bytes', () => {
+  it('is whsec_ followed by standard base64 of 32 random bytes, as Standard Webhooks libraries decode it', () => {
     const secret = generateSigningSecret();
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(Buffer.from(secret.slice('whsec_'.length), 'base64url')).toHaveLength(32);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
   });
 
   it('differs on every call', () => {
@@ -155,5 +157,37 @@ describe('generateSigningSecret', () => {
   it('round-trips through sign and verify', () => {
     const secret = generateSigningSecret();
     expect(verifySignature(secret, BODY, signPayload(secret, BODY))).toBe(true);
+  });
+});
+
+describe('signStandard (Standard Webhooks)', () => {
+  it('gives the published Standard Webhooks vector', () => {
+    expect(signStandard(['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
+  });
+
+  it('is keyed with the base64-decoded secret over "<id>.<timestamp>.<body>"', () => {
+    const key = Buffer.alloc(24, 7);
+    const expected = createHmac('sha256', key).update('42.1700000000.{"a":1}').digest('base64');
+    expect(signStandard([`whsec_${key.toString('base64')}`], '42', 1_700_000_000, Buffer.from('{"a":1}'))).toBe(`v1,${expected}`);
+  });
+
+  it('gives one space-separated entry per secret, in the order given', () => {
+    const [a, b] = [generateSigningSecret(), generateSigningSecret()];
+    expect(signStandard([a, b], '1', 2, 'x')).toBe(`${signStandard([a], '1', 2, 'x')} ${signStandard([b], '1', 2, 'x')}`);
+  });
+
+  it('decodes an older base64url secret from that alphabet (the bytes it was made from)', () => {
+    const bytes = Buffer.from('fbff'.repeat(8), 'hex'); // encodes with - and _ in base64url
+    const old = `whsec_${bytes.toString('base64url')}`;
+    expect(old).toMatch(/[-_]/);
+    expect(standardSigningKey(old)).toEqual(bytes);
+  });
+
+  it('refuses a secret that is not base64 and an empty list', () => {
+    expect(() => standardSigningKey('whsec_a+b-c')).toThrow(TypeError);
+    expect(() => standardSigningKey('whsec_')).toThrow(TypeError);
+    expect(() => signStandard([], '1', 1, 'x')).toThrow(TypeError);
   });
 });

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { DomainError, ValidationError } from '../../../../domain/errors';
-import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
+import { MAX_DESCRIPTION_LENGTH, RotateSecretBody } from '../../routes/webhooks/schemas';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
 import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
@@ -31,6 +31,15 @@ function checkDescription(description: string): void {
       { path: 'description', message: 'Too long' },
     ]);
   }
+}
+
+/** The rotate form's grace period, checked by the API's own schema; absent → the default. */
+function readGracePeriod(ctx: Context): number | undefined {
+  const raw = formField(ctx, 'grace_period_seconds');
+  if (raw === '') return undefined;
+  const parsed = RotateSecretBody.safeParse({ grace_period_seconds: /^\d{1,7}$/.test(raw) ? Number(raw) : raw });
+  if (!parsed.success) throw new ValidationError('Grace period must be a whole number of seconds from 0 to 7 days.', [{ path: 'grace_period_seconds', message: 'Invalid' }]);
+  return parsed.data?.grace_period_seconds;
 }
 
 /** A form error (4xx) is shown on the form; anything else goes to the error page. */
@@ -154,7 +163,8 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
 
   router.post('/endpoints/:id/secret/rotate', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
-    await meteredAction(ctx, deps, () => deps.endpoints.rotateSecret(session.account._id, ctx.params.id));
+    const grace = readGracePeriod(ctx);
+    await meteredAction(ctx, deps, () => deps.endpoints.rotateSecret(session.account._id, ctx.params.id, grace));
     seeOther(ctx, `${base(ctx.params.id)}/secret?notice=secret-rotated`);
   });
 }

@@ -5,6 +5,15 @@ import { badge, integer, period, time, truncate } from './format';
 import { csrfField, page } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
+import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
+
+const GRACE_CHOICES: [number, string][] = [
+  [0, 'None: the current secret stops now'],
+  [3600, '1 hour'],
+  [DEFAULT_GRACE_PERIOD_SECONDS, '24 hours'],
+  [3 * 86_400, '3 days'],
+  [MAX_GRACE_PERIOD_SECONDS, '7 days'],
+];
 
 export interface EndpointForm {
   url?: string;
@@ -16,6 +25,13 @@ const endpointStatus = (e: EndpointView) =>
   e.disabled_reason === 'failing' ? html`${badge('disabled')} ${badge('failing')}` : badge(e.disabled ? 'disabled' : 'enabled');
 const health24h = (e: EndpointView) => `${integer(e.health.succeeded_24h)} succeeded, ${integer(e.health.failed_24h)} failed`;
 const patternsText = (events: readonly string[]) => events.join('\n');
+/** The rotation grace period: which replaced secrets still sign `webhook-signature`, and until when. */
+const secretsInGraceText = (e: EndpointView) =>
+  e.secrets_in_grace.length === 0
+    ? html`One (no replaced secret in a grace period)`
+    : html`The current one, and ${e.secrets_in_grace.length} replaced ${e.secrets_in_grace.length === 1 ? 'secret' : 'secrets'} in the rotation grace period, still signing <code>webhook-signature</code>: ${e.secrets_in_grace.map(
+        (s, i) => html`${i > 0 ? ', ' : ''}until ${time(s.expires_at)}`,
+      )}`;
 
 function endpointFields(prefix: string, form: EndpointForm): SafeHtml {
   return html`<div class="field">
@@ -118,6 +134,7 @@ ${
     <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
     <dt>Created</dt><dd>${time(e.created_at)}</dd>
     <dt>Updated</dt><dd>${time(e.updated_at)}</dd>
+    <dt>Signing secrets</dt><dd data-testid="secrets-in-grace">${secretsInGraceText(e)}</dd>
   </dl>
   <div class="actions spaced">
     <a class="button secondary" href="${base}/secret">Reveal signing secret</a>
@@ -183,6 +200,8 @@ export function endpointSecretPage(session: ActiveSession, endpoint: EndpointVie
   </div>
   <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>
   <p>Each delivery carries <code>X-Webhook-Signature: sha256=&lt;hex&gt;</code>: the HMAC-SHA256 of the raw body keyed with this secret. Compare it in constant time.</p>
+  <p>It also carries the Standard Webhooks headers <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>, which any Standard Webhooks library verifies with this secret and which protect against replays.</p>
+  <p>Signing secrets: ${secretsInGraceText(endpoint)}.</p>
 </section>
 <p><a class="button danger" href="${base}/secret/rotate">Rotate secret</a></p>`,
   );
@@ -193,9 +212,16 @@ export function rotateSecretPage(session: ActiveSession, endpoint: EndpointView)
   return page(
     { title: 'Rotate secret', session, active: 'endpoints' },
     html`<h1>Rotate the signing secret?</h1>
-<p>Endpoint <code>${endpoint.url}</code>. Every attempt from now on is signed with a new secret; your receiver must be updated, or it will reject deliveries.</p>
+<p>Endpoint <code>${endpoint.url}</code>. Every attempt from now on is signed with a new secret. During the grace period the current secret keeps signing
+<code>webhook-signature</code> beside the new one, so a receiver that verifies that header keeps working until it is updated; <code>X-Webhook-Signature</code> uses the new secret at once.</p>
 <form method="post" action="${base}/secret/rotate" class="actions">
   ${csrfField(session.csrfToken)}
+  <div class="field">
+    <label for="grace-period">Grace period</label>
+    <select id="grace-period" name="grace_period_seconds">
+      ${GRACE_CHOICES.map(([seconds, label]) => html`<option value="${String(seconds)}"${seconds === DEFAULT_GRACE_PERIOD_SECONDS ? html` selected` : ''}>${label}</option>`)}
+    </select>
+  </div>
   <button type="submit" class="danger">Rotate secret</button>
   <a class="button secondary" href="${base}/secret">Cancel</a>
 </form>`,

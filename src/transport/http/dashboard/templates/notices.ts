@@ -13,7 +13,7 @@ export const NOTICES = {
   'endpoint-disabled': 'Endpoint disabled: it receives nothing and its pending retries were cancelled.',
   'endpoint-enabled': 'Endpoint enabled.',
   'endpoint-deleted': 'Endpoint deleted. Its pending retries were cancelled.',
-  'secret-rotated': 'Signing secret rotated. Every later attempt is signed with the new secret.',
+  'secret-rotated': 'Signing secret rotated. Every later attempt is signed with the new secret; the old one keeps signing webhook-signature until its grace period ends.',
   'event-sent': 'Test event sent. Deliveries appear below as they happen; refresh to update.',
   'retry-started': 'Retry started: a new round begins at attempt 1.',
   'recovery-started': 'Recovery started: every failed or cancelled delivery since that time begins a new round. Refresh the events to follow them.',

@@ -12,6 +12,7 @@ import {
   EndpointPatchBody,
   EndpointWithSecret,
   ListQuery,
+  RotateSecretBody,
   SecretBody,
 } from './schemas';
 
@@ -111,9 +112,13 @@ export function endpointRoutes(service: EndpointService) {
     oneEndpoint({
       method: 'post',
       path: '/secret/rotate',
-      summary: 'Rotate the signing secret; the new one signs every later attempt',
+      summary: 'Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-signature during a grace period',
+      description:
+        'Every attempt carries `X-Webhook-Signature` (the spec scheme, newest secret only) and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` ' +
+        'and `webhook-signature` (one `v1,<base64>` entry per secret alive, newest first, space-separated). See docs/receiving.md.',
+      body: RotateSecretBody,
       success: [200, json('The new secret.', SecretBody)],
-      answer: async (accountId, id) => ({ secret: await service.rotateSecret(accountId, id) }),
+      answer: async (accountId, id, body) => ({ secret: await service.rotateSecret(accountId, id, body?.grace_period_seconds) }),
     }),
   ];
 }

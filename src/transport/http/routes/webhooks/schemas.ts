@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DELIVERY_STATUSES, EVENT_STATUSES } from '../../../../domain/webhooks/delivery-status';
 import { DISABLED_REASONS } from '../../../../domain/webhooks/endpoint-health';
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
+import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALIVE } from '../../../../domain/webhooks/secret-rotation';
 
 /** Request and response shapes of the webhook product: the single source of its OpenAPI description. */
 
@@ -78,12 +79,31 @@ export const Endpoint = z.object({
         'PATCH `{"disabled": false}` enables it again.',
     ),
   health: EndpointHealth,
+  secrets_in_grace: z
+    .array(z.object({ expires_at: z.string().describe('When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).') }))
+    .describe('Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).'),
   created_at: z.string().describe('ISO 8601 UTC.'),
   updated_at: z.string(),
 });
 
 export const EndpointWithSecret = Endpoint.extend({ secret: z.string().describe('`whsec_` signing secret.') });
 export const SecretBody = z.object({ secret: z.string() });
+
+export const RotateSecretBody = z
+  .strictObject({
+    grace_period_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_GRACE_PERIOD_SECONDS)
+      .optional()
+      .describe(
+        `How long the replaced secret keeps signing \`webhook-signature\` beside the new one (default ${DEFAULT_GRACE_PERIOD_SECONDS}, at most ${MAX_GRACE_PERIOD_SECONDS} = 7 days; 0: it stops now). ` +
+          '`X-Webhook-Signature` always uses the new secret.',
+      ),
+  })
+  .optional()
+  .describe(`Optional; an empty body rotates with the default grace period. At most ${MAX_SECRETS_ALIVE} secrets are alive at once: a rotation that would make more ends the grace of those that would expire first.`);
 
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),

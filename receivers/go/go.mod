@@ -1,0 +1,3 @@
+module github.com/devops-platform/webhooks-go
+
+go 1.21

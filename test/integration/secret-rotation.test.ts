@@ -1,0 +1,122 @@
+import { verifySignature } from '../../src/domain/webhooks/signature';
+import { verifySync, WebhookVerificationError } from '../../receivers/typescript/src/node';
+import { csrfTokenIn, DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
+import { eventually } from '../support/platform';
+import { receivingPlatform } from '../support/receiving-platform';
+
+/** Rotation with a grace period, on the real stack (Temporal, the store, HTTPS receivers). */
+describe('signing secret rotation with a grace period', () => {
+  const fixture = receivingPlatform();
+  const rotatePath = (id: string) => `/api/v1/webhooks/endpoints/${id}/secret/rotate`;
+
+  it('a receiver holding only the old secret verifies webhook-signature during the grace period and not after it', async () => {
+    let held: string[] = [];
+    /** A receiver written with the library, holding only the secret from before the rotation. */
+    const verdict = (rawBody: string, headers: Record<string, unknown>) => {
+      try {
+        verifySync(rawBody, headers as Record<string, string>, { secrets: held });
+        return 'verified';
+      } catch (err) {
+        if (err instanceof WebhookVerificationError) return err.code;
+        throw err;
+      }
+    };
+    const { receiver, api, endpoint } = await fixture.subscribe(() => ({ status: 200 }), { path: '/hook' });
+    held = [endpoint.secret];
+    const grace = 8;
+    const rotated = await api.post(rotatePath(endpoint.id), { grace_period_seconds: grace });
+    expect(rotated.status).toBe(200);
+    const newSecret = rotated.body.secret as string;
+    const view = (await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body;
+    expect(view.secrets_in_grace).toHaveLength(1);
+    const endsAt = Date.parse(view.secrets_in_grace[0].expires_at);
+    expect(endsAt - Date.now()).toBeGreaterThan(0);
+    expect(endsAt - Date.now()).toBeLessThanOrEqual(grace * 1000);
+
+    await api.post('/api/v1/webhooks/events', { type: 'during.grace', data: {} });
+    const during = await eventually(async () => receiver.received[0]);
+    expect(Date.now()).toBeLessThan(endsAt);
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verdict(during.rawBody, during.headers)).toBe('verified');
+    // X-Webhook-Signature is signed with the newest secret only.
+    expect(verifySignature(newSecret, during.rawBody, during.headers['x-webhook-signature'])).toBe(true);
+    expect(verifySignature(endpoint.secret, during.rawBody, during.headers['x-webhook-signature'])).toBe(false);
+
+    await new Promise((r) => setTimeout(r, Math.max(0, endsAt - Date.now() + 200)));
+    await api.post('/api/v1/webhooks/events', { type: 'after.grace', data: {} });
+    const after = await eventually(async () => receiver.received[1]);
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verdict(after.rawBody, after.headers)).toBe('no_matching_signature');
+    held = [newSecret];
+    expect(verdict(after.rawBody, after.headers)).toBe('verified');
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.secrets_in_grace).toEqual([]);
+  });
+
+  it('an empty body rotates with the default grace of 24 hours', async () => {
+    const { api, endpoint } = await fixture.subscribe(() => ({ status: 200 }), { path: '/x' });
+    const res = await api.call('POST', rotatePath(endpoint.id));
+    expect(res.status).toBe(200);
+    expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const [inGrace] = (await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.secrets_in_grace;
+    expect(Math.abs(Date.parse(inGrace.expires_at) - Date.now() - 86_400_000)).toBeLessThan(60_000);
+  });
+
+  it('a grace of 0 stops the old secret at once', async () => {
+    const { api, endpoint } = await fixture.subscribe(() => ({ status: 200 }), { path: '/x' });
+    expect((await api.post(rotatePath(endpoint.id), { grace_period_seconds: 0 })).status).toBe(200);
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.secrets_in_grace).toEqual([]);
+  });
+
+  it.each([
+    ['more than 7 days', { grace_period_seconds: 7 * 86_400 + 1 }],
+    ['negative', { grace_period_seconds: -1 }],
+    ['a fraction', { grace_period_seconds: 1.5 }],
+    ['a string', { grace_period_seconds: '60' }],
+    ['an unknown field', { grace: 60 }],
+    ['not an object', [60]],
+  ])('refuses a grace period that is %s with a 400 and changes nothing', async (_name, body) => {
+    const { api, endpoint } = await fixture.subscribe(() => ({ status: 200 }), { path: '/x' });
+    const res = await api.post(rotatePath(endpoint.id), body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: expect.any(String), error: expect.any(String) });
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}/secret`)).body.secret).toBe(endpoint.secret);
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.secrets_in_grace).toEqual([]);
+  });
+
+  it('keeps at most 5 secrets alive: the current one and 4 in their grace period', async () => {
+    const { api, endpoint } = await fixture.subscribe(() => ({ status: 200 }), { path: '/x' });
+    for (let i = 0; i < 7; i++) expect((await api.post(rotatePath(endpoint.id), { grace_period_seconds: 3600 + i })).status).toBe(200);
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.secrets_in_grace).toHaveLength(4);
+  });
+
+  it('seals replaced secrets at rest like the current one', async () => {
+    const { api, endpoint } = await fixture.subscribe(() => ({ status: 200 }), { path: '/x' });
+    await api.post(rotatePath(endpoint.id), { grace_period_seconds: 600 });
+    const doc = await fixture.platform.db.collection('endpoints').findOne({ _id: endpoint.id } as never);
+    expect(doc?.previous_secrets).toHaveLength(1);
+    expect(JSON.stringify(doc)).not.toContain(endpoint.secret.slice('whsec_'.length));
+  });
+
+  it('the dashboard rotates with the grace period chosen, shows when it ends, and refuses another value', async () => {
+    const client = DashboardClient.fromNewIp(fixture.platform.apiUrl!);
+    const email = newEmail();
+    await client.signUp(email, GOOD_PASSWORD);
+    const account = await fixture.platform.repositories.accounts.findByEmail(email);
+    const endpoint = await fixture.platform.services.endpoints.create(account!._id, { url: 'https://127.0.0.1:9/hook' });
+    const path = `/dashboard/endpoints/${endpoint.id}`;
+    expect((await client.get(path)).text).toContain('One (no replaced secret in a grace period)');
+
+    const confirm = await client.get(`${path}/secret/rotate`);
+    expect(confirm.text).toContain('name="grace_period_seconds"');
+    const token = csrfTokenIn(confirm.text);
+    expect((await client.post(`${path}/secret/rotate`, { _csrf: token, grace_period_seconds: 'soon' })).status).toBe(400);
+    expect(await fixture.platform.services.endpoints.getSecret(account!._id, endpoint.id)).toBe(endpoint.secret);
+
+    expect((await client.post(`${path}/secret/rotate`, { _csrf: token, grace_period_seconds: '3600' })).status).toBe(303);
+    const [inGrace] = (await fixture.platform.services.endpoints.get(account!._id, endpoint.id)).secrets_in_grace;
+    expect(Math.abs(Date.parse(inGrace!.expires_at) - Date.now() - 3_600_000)).toBeLessThan(60_000);
+    const page = (await client.get(path)).text;
+    expect(page).toMatch(/data-testid="secrets-in-grace">The current one, and 1 replaced secret in the rotation grace period/);
+    expect(page).toContain(inGrace!.expires_at.slice(0, 16).replace('T', ' '));
+  });
+});
