@@ -16,12 +16,13 @@ export interface IngestAdmissionOptions {
 const RETRY_AFTER_S = 1;
 
 /**
- * Ingests in flight at once: as many as answer within half a second (p90). A store that slows down
- * makes each ingest hold its place longer, so fewer are let in and the rest are refused at once,
- * instead of every caller waiting behind a queue. It never goes below 32 (then ingest's own CPU,
- * not the limit, bounds the rate) and moves gently: a slow answer is as often the machine's as the store's.
+ * Ingests in flight at once: as many as answer within a quarter of a second (p90). A store that slows
+ * down makes each ingest hold its place longer, so fewer are let in and the rest are refused at once,
+ * instead of every caller waiting behind a queue. Ingest and delivery share the store and the CPU:
+ * a looser limit (32–512, 500 ms) let ingest take so much of them that capacity fell from ~26 to
+ * ~11 deliveries/s in bench:overload (BENCHMARKS.md).
  */
-export const INGEST_CONCURRENCY_TUNING: AdaptiveLimitTuning = { min: 32, max: 512, targetMs: 500, increase: 8, decrease: 0.9, intervalMs: 1_000 };
+export const INGEST_CONCURRENCY_TUNING: AdaptiveLimitTuning = { min: 4, max: 256, targetMs: 250, increase: 4, decrease: 0.75, intervalMs: 1_000 };
 
 /**
  * Whether this process takes a new event now. It follows what the platform can deliver and answer,
