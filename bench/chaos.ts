@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { EmbeddedServer, freePort, startFerretDb, startTemporalDevServer } from '../src/infra/embedded-servers';
 import { toolPaths } from '../src/infra/tools';
-import { createAccounts, ingestClient, log, sleep, spawnPlatform, startReceiver, testCaFile, waitFor } from './delivery-support';
+import { createAccounts, ingestClient, log, measureCapacity, sleep, spawnPlatform, startReceiver, testCaFile, waitFor } from './delivery-support';
 
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? 3000);
 const CAPACITY_EVENTS = Number(process.env.CHAOS_CAPACITY_EVENTS ?? 1000);
@@ -59,28 +59,7 @@ async function main(): Promise<void> {
   try {
     const keys = await createAccounts(mongoUri, platform.apiUrl, ACCOUNTS, receiver.url);
 
-    // Capacity: closed loop, shed calls repeated.
-    log(`capacity: ${CAPACITY_EVENTS} events, 64 calls at a time...`);
-    const capacityIds: number[] = [];
-    let issued = 0;
-    const capStart = performance.now();
-    await Promise.all(
-      Array.from({ length: 64 }, async () => {
-        while (issued < CAPACITY_EVENTS) {
-          const n = issued++;
-          for (;;) {
-            const o = await client.ingest(platform.apiUrl, keys[n % keys.length], { type: 'chaos.capacity', data: { n }, idempotency_key: `capacity-${n}` });
-            if (o.id !== undefined) {
-              capacityIds.push(o.id);
-              break;
-            }
-            await sleep((o.retryAfter ?? 1) * 1000);
-          }
-        }
-      }),
-    );
-    await waitFor(() => capacityIds.every((id) => receiver.arrivals.has(id)), 10 * 60_000);
-    const capacity = capacityIds.length / ((Math.max(...capacityIds.map((id) => receiver.arrivals.get(id)![0])) - capStart) / 1000);
+    const { perSecond: capacity, ids: capacityIds } = await measureCapacity(client, platform.apiUrl, keys, receiver, CAPACITY_EVENTS);
     const rate = Number(process.env.CHAOS_RATE ?? 2 * capacity);
     log(`capacity C = ${capacity.toFixed(1)}/s; offering ${rate.toFixed(1)}/s`);
     const capacityIdSet = new Set(capacityIds);

@@ -207,3 +207,39 @@ export async function waitFor(check: () => boolean, timeoutMs: number, onTick?: 
   }
   return true;
 }
+
+/**
+ * The platform's capacity, measured closed loop: `events` idempotent events, 64 calls at a time, a
+ * shed call repeated after Retry-After with the same key; delivered/s from the first ingest to the
+ * last arrival at `receiver`. Returns it with the ids delivered.
+ */
+export async function measureCapacity(
+  client: ReturnType<typeof ingestClient>,
+  apiUrl: string,
+  keys: string[],
+  receiver: Pick<Receiver, 'arrivals'>,
+  events: number,
+): Promise<{ perSecond: number; ids: number[] }> {
+  log(`capacity: ${events} events, 64 calls at a time...`);
+  const ids: number[] = [];
+  let issued = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      while (issued < events) {
+        const n = issued++;
+        for (;;) {
+          const o = await client.ingest(apiUrl, keys[n % keys.length], { type: 'bench.capacity', data: { n }, idempotency_key: `capacity-${n}` });
+          if (o.id !== undefined) {
+            ids.push(o.id);
+            break;
+          }
+          await sleep((o.retryAfter ?? 1) * 1000);
+        }
+      }
+    }),
+  );
+  await waitFor(() => ids.every((id) => receiver.arrivals.has(id)), 20 * 60_000);
+  const last = Math.max(...ids.map((id) => receiver.arrivals.get(id)?.[0] ?? 0));
+  return { perSecond: ids.length / ((last - start) / 1000), ids };
+}

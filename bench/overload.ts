@@ -29,6 +29,7 @@ import {
   createAccounts,
   ingestClient,
   log,
+  measureCapacity,
   ms,
   pct,
   readPid,
@@ -203,29 +204,7 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: 50 }, (_, i) => client.ingest(platform.apiUrl, keys[i % keys.length], { type: 'bench.warmup', data: { i } })));
     await sleep(2000);
 
-    // Capacity: closed loop, 64 calls at a time, shed calls repeated with the same key.
-    log(`capacity: ${CAPACITY_EVENTS} events, 64 calls at a time...`);
-    const capacityIds: number[] = [];
-    let issued = 0;
-    const capStart = performance.now();
-    await Promise.all(
-      Array.from({ length: 64 }, async () => {
-        while (issued < CAPACITY_EVENTS) {
-          const n = issued++;
-          for (;;) {
-            const o = await client.ingest(platform.apiUrl, keys[n % keys.length], { type: 'bench.capacity', data: { n }, idempotency_key: `capacity-${n}` });
-            if (o.id !== undefined) {
-              capacityIds.push(o.id);
-              break;
-            }
-            await sleep((o.retryAfter ?? 1) * 1000);
-          }
-        }
-      }),
-    );
-    await waitFor(() => capacityIds.every((id) => fast.arrivals.has(id)), 20 * 60_000);
-    const capLast = Math.max(...capacityIds.map((id) => fast.arrivals.get(id)?.[0] ?? 0));
-    const capacity = capacityIds.length / ((capLast - capStart) / 1000);
+    const { perSecond: capacity, ids: capacityIds } = await measureCapacity(client, platform.apiUrl, keys, fast, CAPACITY_EVENTS);
     const capLine = `capacity C: ${capacityIds.length} events delivered at ${capacity.toFixed(1)}/s (closed loop, first ingest to last arrival)`;
     log(capLine);
     report.push(capLine);
