@@ -1,4 +1,5 @@
 import type { Logger } from '../infra/logger';
+import { SlidingCount } from '../domain/flow-control/sliding-count';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { EventDoc } from '../persistence/events';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
@@ -19,6 +20,9 @@ interface Entry {
 
 const MAX_START_BACKOFF_MS = 5_000;
 
+/** The rate at which events are handed over is measured over this many seconds. */
+const HANDED_OVER_WINDOW_S = 5;
+
 /**
  * The hand-off from an acknowledged event to its delivery workflows, in the background: an
  * ingest answers once its event is stored, and this starts one workflow per matching endpoint.
@@ -35,13 +39,16 @@ export class DeliveryOutbox {
   private readonly queue: Array<{ entry: Entry; index: number }> = [];
   private active = 0;
   private idle: Array<() => void> = [];
+  private readonly handedOver: SlidingCount<'event'>;
 
   constructor(
     private readonly scheduler: DeliveryScheduler,
     private readonly logger: Logger,
     private readonly options: DeliveryOutboxOptions,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.handedOver = new SlidingCount(HANDED_OVER_WINDOW_S, now);
+  }
 
   /** Told by Events.insertWithNextId before each insert (taken) and after a failed one. */
   readonly claiming = (id: number, taken: boolean): void => {
@@ -63,6 +70,17 @@ export class DeliveryOutbox {
   oldestWaitMs(): number {
     const oldest = this.pending.values().next();
     return oldest.done ? 0 : Math.max(0, this.now() - oldest.value);
+  }
+
+  /**
+   * How long an event accepted now would wait for its workflows to start, if the backlog keeps
+   * moving at the rate it did over the last few seconds (Little's law). The oldest event's age
+   * tells how late the queue was; this tells how late it will be, so admission can refuse before
+   * the promise is broken rather than after. 0 while the process has handed nothing over yet.
+   */
+  expectedWaitMs(): number {
+    const perSecond = this.handedOver.perSecond('event');
+    return perSecond > 0 ? (this.pending.size / perSecond) * 1000 : 0;
   }
 
   private track(id: number): void {
@@ -157,6 +175,7 @@ export class DeliveryOutbox {
     }
     if (--entry.remaining === 0) {
       this.pending.delete(event._id);
+      this.handedOver.add('event');
       entry.resolve();
     }
   }

@@ -32,6 +32,8 @@ export class DeliveryStartWindow {
   /** Workflow id → when its slot frees itself. Map order is start order, so the oldest is first. */
   private readonly waiting = new Map<string, number>();
   private readonly queue: Array<() => void> = [];
+  /** Slots handed to waiters that have not resumed yet. */
+  private reserved = 0;
   private expiryTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly adaptive: AdaptiveLimit | undefined;
@@ -51,6 +53,11 @@ export class DeliveryStartWindow {
     return this.waiting.size;
   }
 
+  /** Slots held or handed out. */
+  private get taken(): number {
+    return this.waiting.size + this.reserved;
+  }
+
   /** The number of slots now (the configured size unless adaptive). */
   get limit(): number {
     return this.adaptive?.value ?? this.size;
@@ -63,14 +70,17 @@ export class DeliveryStartWindow {
   async take(workflowId: string): Promise<void> {
     if (this.size <= 0 || this.closed) return;
     this.expire();
-    while (this.waiting.size >= this.limit) {
+    // First come, first served: a start that finds others waiting queues behind them, and a freed
+    // slot is handed to the longest waiter (reserved for it) rather than to whoever asks next, so
+    // no accepted event is overtaken again and again while its caller was promised a bound.
+    if (this.queue.length > 0 || this.taken >= this.limit) {
       this.adaptive?.markFull();
       await new Promise<void>((resolve) => {
         this.queue.push(resolve);
         this.armExpiry();
       });
       if (this.closed) return;
-      this.expire();
+      this.reserved--;
     }
     // Re-inserted at the end: the map's order is expiry order, which expire() relies on.
     this.waiting.delete(workflowId);
@@ -89,6 +99,7 @@ export class DeliveryStartWindow {
   /** Shutdown: whoever waits goes on, and the window admits everyone from now on. */
   close(): void {
     this.closed = true;
+    this.reserved = 0;
     clearTimeout(this.expiryTimer);
     this.expiryTimer = undefined;
     this.waiting.clear();
@@ -114,9 +125,12 @@ export class DeliveryStartWindow {
     }
   }
 
-  /** As many waiters as there are free slots re-check (one that loses the race waits again). */
+  /** Each free slot goes to the longest waiter. */
   private wake(): void {
-    for (let free = this.limit - this.waiting.size; free > 0 && this.queue.length > 0; free--) this.queue.shift()!();
+    while (this.taken < this.limit && this.queue.length > 0) {
+      this.reserved++;
+      this.queue.shift()!();
+    }
   }
 
   /** While someone waits, the oldest slot frees itself at its expiry even if nothing is released. */

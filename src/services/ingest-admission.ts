@@ -1,5 +1,6 @@
 import { overloaded } from '../domain/errors';
 import { AdaptiveLimit, AdaptiveLimitTuning } from '../domain/flow-control/adaptive-limit';
+import { RetryAfterAdvice } from '../domain/flow-control/retry-after';
 import { recordIngestShed, ShedReason } from '../infra/metrics';
 import type { DeliveryOutbox } from './delivery-outbox';
 
@@ -11,9 +12,6 @@ export interface IngestAdmissionOptions {
   /** Event-loop delay (p99, sustained for two seconds) past which new events are refused: the process is out of CPU. */
   maxLoopDelayMs: number;
 }
-
-/** Callers double it per try (the spec's advice), and overload passes in seconds here (the backlog is held to MAX_BACKLOG_S): a longer wait would leave capacity idle. */
-const RETRY_AFTER_S = 1;
 
 /**
  * Ingests in flight at once: as many as answer within a quarter of a second (p90). A store that slows
@@ -29,24 +27,27 @@ export const INGEST_CONCURRENCY_TUNING: AdaptiveLimitTuning = { min: 4, max: 256
  * not a count tuned on one machine:
  * - the outbox starts workflows only as fast as the worker begins their attempts (its start window
  *   adapts to the measured wait), so when delivery falls behind, the oldest accepted event waits
- *   longer (backlog_age, MAX_BACKLOG_S);
+ *   longer, and a new one would wait the backlog over the rate it moves (backlog_age, MAX_BACKLOG_S);
  * - when the process runs out of CPU its event loop lags (event_loop);
  * - when the store slows down, ingests take longer and fewer may be in flight (ingest_concurrency).
  * A refused event is answered at once with 503 and Retry-After, before anything is read or stored,
- * so the events already accepted keep their promise (docs: overload).
+ * so the events already accepted keep their promise (docs: overload). Retry-After follows how
+ * oversubscribed the process has been (domain/flow-control/retry-after.ts).
  */
 export class IngestAdmission {
   private inFlight = 0;
   private readonly concurrency: AdaptiveLimit;
+  private readonly retryAfter: RetryAfterAdvice;
 
   constructor(
-    private readonly outbox: Pick<DeliveryOutbox, 'backlog' | 'oldestWaitMs'>,
+    private readonly outbox: Pick<DeliveryOutbox, 'backlog' | 'oldestWaitMs' | 'expectedWaitMs'>,
     private readonly loop: { sustainedP99Ms(): number },
     private readonly options: IngestAdmissionOptions,
     tuning: AdaptiveLimitTuning = INGEST_CONCURRENCY_TUNING,
     private readonly now: () => number = Date.now,
   ) {
     this.concurrency = new AdaptiveLimit(tuning, now);
+    this.retryAfter = new RetryAfterAdvice(now);
   }
 
   /** Takes one new ingest in, or throws `overloaded` (503). Call the returned function once it is answered. */
@@ -56,6 +57,7 @@ export class IngestAdmission {
       this.refuse('ingest_concurrency');
     }
     this.check();
+    this.retryAfter.taken();
     this.inFlight++;
     const started = this.now();
     let done = false;
@@ -75,7 +77,9 @@ export class IngestAdmission {
 
   refusal(): ShedReason | null {
     if (this.outbox.backlog >= this.options.backlogLimit) return 'backlog_count';
+    // How late the queue is, and how late a new event would be at the rate it moves.
     if (this.outbox.oldestWaitMs() > this.options.maxBacklogMs) return 'backlog_age';
+    if (this.outbox.expectedWaitMs() > this.options.maxBacklogMs) return 'backlog_age';
     if (this.loop.sustainedP99Ms() > this.options.maxLoopDelayMs) return 'event_loop';
     return null;
   }
@@ -87,6 +91,7 @@ export class IngestAdmission {
 
   private refuse(reason: ShedReason): never {
     recordIngestShed(reason);
-    throw overloaded(RETRY_AFTER_S);
+    this.retryAfter.refused();
+    throw overloaded(this.retryAfter.seconds());
   }
 }

@@ -30,6 +30,34 @@ describe('DeliveryStartWindow', () => {
     window.close();
   });
 
+  it('a freed slot goes to the start that waited longest, not to one that asks right after', async () => {
+    const window = new DeliveryStartWindow(1, 60_000);
+    await window.take('w1');
+    const waited = window.take('w2');
+    window.release('w1');
+    // Asks in the same turn as the release, before the waiter has resumed.
+    const barging = window.take('w3');
+    expect(await settled(waited)).toBe(true);
+    expect(await settled(barging)).toBe(false);
+    window.release('w2');
+    expect(await settled(barging)).toBe(true);
+    window.close();
+  });
+
+  it('starts that wait are served in the order they came', async () => {
+    const window = new DeliveryStartWindow(1, 60_000);
+    await window.take('w0');
+    const order: string[] = [];
+    const waits = ['a', 'b', 'c'].map((id) => window.take(id).then(() => order.push(id)));
+    for (const id of ['w0', 'a', 'b']) {
+      window.release(id);
+      await tick();
+    }
+    await Promise.all(waits);
+    expect(order).toEqual(['a', 'b', 'c']);
+    window.close();
+  });
+
   it('an attempt of a workflow it never started frees nothing', async () => {
     const window = new DeliveryStartWindow(1, 60_000);
     await window.take('w1');

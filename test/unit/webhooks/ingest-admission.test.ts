@@ -1,9 +1,9 @@
 import { DomainError } from '../../../src/domain/errors';
 import { IngestAdmission } from '../../../src/services/ingest-admission';
 
-function admission(state: { backlog?: number; oldestWaitMs?: number; loopP99Ms?: number }) {
+function admission(state: { backlog?: number; oldestWaitMs?: number; expectedWaitMs?: number; loopP99Ms?: number }) {
   return new IngestAdmission(
-    { backlog: state.backlog ?? 0, oldestWaitMs: () => state.oldestWaitMs ?? 0 },
+    { backlog: state.backlog ?? 0, oldestWaitMs: () => state.oldestWaitMs ?? 0, expectedWaitMs: () => state.expectedWaitMs ?? 0 },
     { sustainedP99Ms: () => state.loopP99Ms ?? 0 },
     { backlogLimit: 100, maxBacklogMs: 2_000, maxLoopDelayMs: 250 },
   );
@@ -31,11 +31,15 @@ describe('IngestAdmission', () => {
     expect(admission({ backlog: 3, oldestWaitMs: 2_001 }).refusal()).toBe('backlog_age');
   });
 
+  it('refuses when a new event would wait longer than MAX_BACKLOG_S at the rate the backlog moves', () => {
+    expect(admission({ backlog: 50, oldestWaitMs: 500, expectedWaitMs: 2_001 }).refusal()).toBe('backlog_age');
+  });
+
   it('refuses while the event loop lags past its bound (the process is out of CPU)', () => {
     expect(admission({ loopP99Ms: 251 }).refusal()).toBe('event_loop');
   });
 
-  it('a refusal is 503 overloaded with Retry-After 1 s', () => {
+  it('a refusal after a calm spell is 503 overloaded with Retry-After 1 s', () => {
     const refused = refusal(() => admission({ oldestWaitMs: 60_000 }).check());
     expect(refused?.code).toBe('overloaded');
     expect(refused?.retryAfterSeconds).toBe(1);
@@ -46,7 +50,7 @@ describe('IngestAdmission in flight', () => {
   const tuning = { min: 2, max: 8, targetMs: 250, increase: 1, decrease: 0.5, intervalMs: 1_000 };
 
   it('refuses a new ingest while as many as its limit are in flight, and takes one again when one is answered', () => {
-    const admission = new IngestAdmission({ backlog: 0, oldestWaitMs: () => 0 }, { sustainedP99Ms: () => 0 }, { backlogLimit: 100, maxBacklogMs: 2_000, maxLoopDelayMs: 250 }, { ...tuning, min: 2, max: 2 });
+    const admission = new IngestAdmission({ backlog: 0, oldestWaitMs: () => 0, expectedWaitMs: () => 0 }, { sustainedP99Ms: () => 0 }, { backlogLimit: 100, maxBacklogMs: 2_000, maxLoopDelayMs: 250 }, { ...tuning, min: 2, max: 2 });
     const first = admission.enter();
     admission.enter();
     expect(() => admission.enter()).toThrow(expect.objectContaining({ code: 'overloaded' }));
@@ -58,11 +62,23 @@ describe('IngestAdmission in flight', () => {
 
   it('lets fewer in when ingests answer slower than the target (a slow store)', () => {
     let now = 0;
-    const admission = new IngestAdmission({ backlog: 0, oldestWaitMs: () => 0 }, { sustainedP99Ms: () => 0 }, { backlogLimit: 100, maxBacklogMs: 2_000, maxLoopDelayMs: 250 }, tuning, () => now);
+    const admission = new IngestAdmission({ backlog: 0, oldestWaitMs: () => 0, expectedWaitMs: () => 0 }, { sustainedP99Ms: () => 0 }, { backlogLimit: 100, maxBacklogMs: 2_000, maxLoopDelayMs: 250 }, tuning, () => now);
     expect(admission.concurrencyLimit).toBe(8);
     const answers = Array.from({ length: 4 }, () => admission.enter());
     now = 1_000; // each took a second
     for (const answered of answers) answered();
     expect(admission.concurrencyLimit).toBe(4);
+  });
+});
+
+describe('IngestAdmission Retry-After', () => {
+  it('tells refused callers to wait longer the more calls it refuses per call it takes', () => {
+    const backlog = { backlog: 0, oldestWaitMs: () => 0, expectedWaitMs: () => 0 };
+    const admission = new IngestAdmission(backlog, { sustainedP99Ms: () => 0 }, { backlogLimit: 100, maxBacklogMs: 2_000, maxLoopDelayMs: 250 });
+    for (let i = 0; i < 10; i++) admission.enter()();
+    backlog.oldestWaitMs = () => 5_000;
+    const advised = Array.from({ length: 60 }, () => refusal(() => admission.enter())?.retryAfterSeconds);
+    expect(advised[0]).toBe(1);
+    expect(advised[59]).toBe(6);
   });
 });

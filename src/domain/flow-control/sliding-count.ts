@@ -1,0 +1,47 @@
+/**
+ * Counts of named things over the last `windowS` whole seconds (per-second buckets), for rates
+ * that flow control reads often and cheaply.
+ */
+export class SlidingCount<K extends string> {
+  private readonly buckets: Array<{ second: number; counts: Partial<Record<K, number>> }> = [];
+
+  constructor(
+    private readonly windowS: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  add(kind: K, n = 1): void {
+    this.prune();
+    const second = Math.floor(this.now() / 1000);
+    let last = this.buckets[this.buckets.length - 1];
+    if (last?.second !== second) {
+      last = { second, counts: {} };
+      this.buckets.push(last);
+    }
+    last.counts[kind] = (last.counts[kind] ?? 0) + n;
+  }
+
+  /** The total of `kind` over the window. */
+  total(kind: K): number {
+    this.prune();
+    let sum = 0;
+    for (const b of this.buckets) sum += b.counts[kind] ?? 0;
+    return sum;
+  }
+
+  /**
+   * `kind` per second over the window, counted from the window's first recorded second (so a
+   * burst after a quiet spell is not averaged with the quiet). 0 when nothing was recorded.
+   */
+  perSecond(kind: K): number {
+    this.prune();
+    if (this.buckets.length === 0) return 0;
+    const seconds = Math.floor(this.now() / 1000) - this.buckets[0].second + 1;
+    return this.total(kind) / seconds;
+  }
+
+  private prune(): void {
+    const oldest = Math.floor(this.now() / 1000) - this.windowS + 1;
+    while (this.buckets.length > 0 && this.buckets[0].second < oldest) this.buckets.shift();
+  }
+}
