@@ -41,7 +41,8 @@ describe('delivery workflow replay', () => {
     const results = await replayAll(await workflowBundle());
     expect(results.map((r) => r.file)).toEqual(await historyFiles());
     // Every failing history is named, not only the first.
-    expect(results.filter((r) => r.error).map((r) => `${r.file}: ${r.error!.name}: ${r.error!.message}`)).toEqual([]);
+    const why = (e: Error) => e.message.match(/\[TMPRL\d+\][^"]*/)?.[0] ?? e.message;
+    expect(results.filter((r) => r.error).map((r) => `${r.file}: ${r.error!.name}: ${why(r.error!)}`)).toEqual([]);
   });
 
   it('rejects an incompatible change in every history: the guard is shown to fail', async () => {
