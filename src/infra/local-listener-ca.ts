@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LOCAL_LISTENER_HOST } from '../domain/webhooks/local-listener';
+import { writeOnce } from './write-once';
 
 /**
  * The local listener's certificate authority (`cli listen`, src/domain/webhooks/local-listener.ts):
@@ -26,8 +26,7 @@ export async function readLocalListenerCaCert(dataDir: string): Promise<string |
 }
 
 /**
- * The CA, created on first use. Written whole to a file of its own, then hard-linked to its name
- * (which fails if the name exists), so two listeners starting at once agree on one CA.
+ * The CA, created on first use (write-once.ts: two listeners starting at once agree on one CA).
  */
 export async function ensureLocalListenerCa(dataDir: string): Promise<Pem> {
   const file = localListenerCaFile(dataDir);
@@ -43,16 +42,7 @@ export async function ensureLocalListenerCa(dataDir: string): Promise<Pem> {
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     ],
   });
-  await mkdir(dataDir, { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, pems.cert + pems.private, { mode: 0o600, flag: 'wx' });
-  try {
-    await link(temp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
+  await writeOnce(file, pems.cert + pems.private);
   const ca = await readCa(file);
   if (!ca) throw new Error(`${file} could not be created`);
   return ca;

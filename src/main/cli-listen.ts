@@ -37,7 +37,7 @@ const USAGE = "usage: cli listen --account ID [--events 'order.*,invoice.paid'] 
  * What marks a listener's endpoint, for people (the dashboard, GET endpoints) and for the next
  * listener on this host, which removes the endpoints of listeners that died without cleaning up.
  */
-const describe = (pid: number) => `cli listen on ${os.hostname()} (pid ${pid}): temporary, removed when that listener stops; delete it if it is no longer running`;
+const ownerDescription = (pid: number) => `cli listen on ${os.hostname()} (pid ${pid}): temporary, removed when that listener stops; delete it if it is no longer running`;
 const OWNER = /^cli listen on (\S+) \(pid (\d+)\)/;
 
 /** After this, every API process routes events to a new endpoint (its endpoint cache follows the change log, or expires). */
@@ -70,7 +70,7 @@ export async function listen(args: string[], out: (line: string) => void = (line
     const stopped = stopSignal();
     let endpoint;
     try {
-      endpoint = await endpoints.create(accountId, { url: `https://${LOCAL_LISTENER_HOST}:${receiver.port}/`, events, description: describe(process.pid) });
+      endpoint = await endpoints.create(accountId, { url: `https://${LOCAL_LISTENER_HOST}:${receiver.port}/`, events, description: ownerDescription(process.pid) });
     } catch (err) {
       await receiver.close();
       throw err;
@@ -85,8 +85,9 @@ export async function listen(args: string[], out: (line: string) => void = (line
 
     const signal = await stopped;
     out(`${signal}: removing endpoint ${endpoint.id}...`);
-    await receiver.close();
+    // Deleted first, so that no new attempt is made to a closed port.
     await endpoints.delete(accountId, endpoint.id);
+    await receiver.close();
     out(`Stopped. Endpoint ${endpoint.id} removed.`);
   } finally {
     await temporal.close();
