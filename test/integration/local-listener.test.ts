@@ -103,13 +103,13 @@ describe('cli listen with DELIVERY_LOCAL_LISTENER on', () => {
     }
   });
 
-  it('removes its endpoint and exits 0 on SIGTERM', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('removes its endpoint and exits 0 on %s', async (signal) => {
     const { accountId, key } = await createAccountWithKey(platform);
     const listener = spawnShell(`${LISTEN} --account ${accountId}`, listenerEnv(platform));
     const endpointId = (await listener.waitFor(/Endpoint\s+(ep_\S+)/))[1];
     await listener.waitFor(READY);
     expect((await apiClient(platform, key).get('/api/v1/webhooks/endpoints')).body.data.map((e: any) => e.id)).toEqual([endpointId]);
-    expect(await listener.interrupt('SIGTERM')).toBe(0);
+    expect(await listener.interrupt(signal)).toBe(0);
     expect(listener.output()).toContain(`Endpoint ${endpointId} removed.`);
     expect((await apiClient(platform, key).get('/api/v1/webhooks/endpoints')).body.data).toEqual([]);
   });

@@ -7,10 +7,10 @@ export interface ShellProcess {
   output(): string;
   /** Waits until the output (stdout and stderr) matches. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
-  /** Resolves with the exit code once it has exited by itself. */
-  exited: Promise<number | null>;
-  /** Sends `signal` to the whole group, as Ctrl-C in a terminal does, and resolves with the exit code. */
-  interrupt(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves with the exit code once it has exited, or the signal that ended it. */
+  exited: Promise<number | NodeJS.Signals | null>;
+  /** Sends `signal` to the whole group, as Ctrl-C in a terminal does, and resolves as `exited`. */
+  interrupt(signal?: NodeJS.Signals): Promise<number | NodeJS.Signals | null>;
   /** SIGKILL of the whole group (a crash, or clean-up). */
   kill(): Promise<void>;
 }
@@ -20,7 +20,7 @@ export function spawnShell(command: string, env: Record<string, string | undefin
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   const running = () => child.exitCode === null && child.signalCode === null;
   return {
     process: child,
