@@ -33,11 +33,12 @@ export interface HttpSender {
  * Redirects are never followed: a 3xx is a failed attempt. Names are resolved by `lookup` (c-ares
  * with a time-out, see dns-lookup.ts): a name that does not resolve in time is a failed attempt.
  */
-export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number; lookup?: LookupAllFunction }): HttpSender {
+export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number; lookup?: LookupAllFunction; ca?: string[] }): HttpSender {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const resolveOptions = { allowPrivate: options.allowPrivateNetworks, lookup: options.lookup };
   const agent = new Agent({
-    connect: { lookup: createGuardedLookup(resolveOptions) as never, timeout: timeoutMs },
+    // `ca` (the local listener's, local-listener-sender.ts) replaces the default trust for this agent.
+    connect: { lookup: createGuardedLookup(resolveOptions) as never, timeout: timeoutMs, ...(options.ca && { ca: options.ca }) },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     keepAliveTimeout: 10_000,

@@ -51,6 +51,8 @@ const EnvSchema = z.object({
   EMBEDDED_TEMPORAL_METRICS_PORT: port.optional().or(z.literal('').transform(() => undefined)),
 
   DELIVERY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** `cli listen`'s loopback exception (local-listener.ts); unset: on only for the embedded platform (no MONGODB_URI, no TEMPORAL_ADDRESS, not production). */
+  DELIVERY_LOCAL_LISTENER: bool.optional().or(z.literal('').transform(() => undefined)),
   /** base64 of 32 bytes; embedded default: generated once under DATA_DIR. */
   SECRETS_ENCRYPTION_KEY: optionalString.refine(
     (v) => v === undefined || Buffer.from(v, 'base64').length === 32,
@@ -108,7 +110,8 @@ export type Config = Readonly<{
     embeddedMetricsPort?: number;
   };
   mongo: { uri?: string; dbName: string; embeddedPort: number };
-  delivery: { allowPrivateNetworks: boolean };
+  /** localListener: deliveries to `https://listen.localhost:<port>/` reach 127.0.0.1, trusting only DATA_DIR's listener CA (`cli listen`). */
+  delivery: { allowPrivateNetworks: boolean; localListener: boolean };
   secretsEncryptionKey?: Buffer;
   trustProxy: boolean;
   /** Trusted proxies in front of the API (only with trustProxy). */
@@ -169,7 +172,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       embeddedMetricsPort: e.EMBEDDED_TEMPORAL_METRICS_PORT,
     },
     mongo: { uri: e.MONGODB_URI, dbName: e.MONGODB_DB, embeddedPort: e.EMBEDDED_MONGO_PORT },
-    delivery: { allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS },
+    delivery: {
+      allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS,
+      localListener: e.DELIVERY_LOCAL_LISTENER ?? (!e.MONGODB_URI && !e.TEMPORAL_ADDRESS && env.NODE_ENV !== 'production'),
+    },
     secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     trustProxyHops: e.TRUST_PROXY_HOPS,
