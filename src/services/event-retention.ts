@@ -74,9 +74,7 @@ export class EventRetention {
       if (old === 0) break;
       const gone = views.slice(0, old).filter((v): v is EventRetentionView => v !== null);
       await deliveries.deleteForEvents(gone);
-      for (const event of gone) {
-        if (event.idempotency_key !== null) await idempotency.purge(event.account_id, event.idempotency_key, event._id);
-      }
+      await Promise.all(gone.map((e) => e.idempotency_key !== null && idempotency.purge(e.account_id, e.idempotency_key, e._id)));
       await events.deleteAll(gone.map((e) => e._id));
       through = ids[old - 1];
       await events.ids.retire(through, ids.slice(0, old));
