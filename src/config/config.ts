@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AUTO_DISABLE_AFTER_MS } from '../domain/webhooks/endpoint-health';
+import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
+import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
 import { PROJECT_ROOT } from '../infra/tools';
 
 /**
@@ -29,6 +31,13 @@ function isNameServer(text: string): boolean {
   const [address, port] = match ? [match[1] as string, Number(match[2])] : [text, 53];
   return isIP(address) !== 0 && port >= 1 && port <= 65535;
 }
+
+const DAY_MS = 86_400_000;
+/**
+ * The shortest event retention: a day past the longest look-back that reads events and their
+ * deliveries (bulk recovery's 7 days; the idempotency window's 24 h), so a purge never outruns it.
+ */
+export const MIN_EVENT_RETENTION_DAYS = Math.ceil(Math.max(MAX_RECOVERY_WINDOW_MS, IDEMPOTENCY_WINDOW_MS) / DAY_MS) + 1;
 
 const EnvSchema = z.object({
   PORT: listenPort.default(3000),
@@ -86,6 +95,13 @@ const EnvSchema = z.object({
   DISPATCH_START_WINDOW: z.coerce.number().int().min(0).max(100_000).default(200),
   /** An endpoint whose deliveries have all failed for this many hours is disabled (`disabled_reason: "failing"`); default 5 days. */
   ENDPOINT_AUTO_DISABLE_HOURS: z.coerce.number().int().min(1).max(8_760).default(DEFAULT_AUTO_DISABLE_AFTER_MS / 3_600_000),
+  /** Events and their deliveries (attempt history included) are removed this many days after ingest. */
+  EVENT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .max(36_500)
+    .min(MIN_EVENT_RETENTION_DAYS, `must be at least ${MIN_EVENT_RETENTION_DAYS} days (bulk recovery reaches 7 days back, idempotency keys 24 h)`)
+    .default(30),
   /** Prometheus metrics: a listener of its own on this port (unset: none); 0 picks a free port. */
   METRICS_PORT: listenPort.optional().or(z.literal('').transform(() => undefined)),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -127,6 +143,8 @@ export type Config = Readonly<{
   dispatchStartWindow: number;
   /** ENDPOINT_AUTO_DISABLE_HOURS in ms: the auto-disable rule's period (src/domain/webhooks/endpoint-health.ts). */
   endpointAutoDisableAfterMs: number;
+  /** EVENT_RETENTION_DAYS in ms (services/event-retention.ts). */
+  eventRetentionMs: number;
   publicUrl: string;
   metrics: { port?: number; host: string; token?: string };
 }>;
@@ -193,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dispatchStartConcurrency: e.DISPATCH_START_CONCURRENCY,
     dispatchStartWindow: e.DISPATCH_START_WINDOW,
     endpointAutoDisableAfterMs: e.ENDPOINT_AUTO_DISABLE_HOURS * 3_600_000,
+    eventRetentionMs: e.EVENT_RETENTION_DAYS * DAY_MS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
   });

@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import { deliveryId } from '../domain/webhooks/delivery-id';
-import { RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
+import { MAX_DELIVERY_ROUNDS, RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
 import { insertUnique, memberId } from './unique-sequence';
 
 /** One POST made for a delivery. */
@@ -141,6 +141,18 @@ export class Deliveries {
   /** Written before the round's workflow starts, so its first attempt finds the round it belongs to. */
   async startRound(id: string, round: number, at: Date): Promise<void> {
     await this.col.updateOne({ _id: id }, { $set: { round, status: 'pending', attempt_count: 0, next_attempt_at: at, updated_at: at } });
+  }
+
+  /**
+   * Retention: the deliveries (with their attempts) and round claims of these events, one
+   * command of `{_id}` deletes per collection. Round claims exist for manual retries only (round 2 on).
+   */
+  async deleteForEvents(events: Array<{ _id: number; endpoint_ids: string[] }>): Promise<void> {
+    const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
+    if (ids.length === 0) return;
+    const rounds = ids.flatMap((id) => Array.from({ length: MAX_DELIVERY_ROUNDS - 1 }, (_, i) => memberId(id, i + 2)));
+    await this.col.bulkWrite(ids.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
+    await this.rounds.bulkWrite(rounds.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
   }
 
   private async upsert(ref: DeliveryRef, fields: Record<string, unknown>, at: Date): Promise<void> {
