@@ -138,6 +138,23 @@ export class Deliveries {
     return insertUnique(this.rounds, { _id: memberId(id, round), at });
   }
 
+  /**
+   * A round whose start was cut short (its record pending, no workflow running) is started
+   * again by one caller only, and only once the round's last start claim (its first, then one
+   * per take-over, `<round claim>/<n>`) is older than `staleBefore`: until then its claimer may
+   * still be on its way to starting it. Of concurrent callers the unique insert of the next
+   * take-over picks one. Take-overs follow crashes, so the chain stays a claim or two long.
+   */
+  async claimRoundRestart(id: string, round: number, staleBefore: Date, at: Date): Promise<boolean> {
+    const base = memberId(id, round);
+    for (let n = 0; ; n++) {
+      const _id = n === 0 ? base : `${base}/${n}`;
+      const claim = await this.rounds.findOne({ _id });
+      if (!claim) return insertUnique(this.rounds, { _id, at });
+      if (claim.at >= staleBefore) return false;
+    }
+  }
+
   /** Written before the round's workflow starts, so its first attempt finds the round it belongs to. */
   async startRound(id: string, round: number, at: Date): Promise<void> {
     await this.col.updateOne({ _id: id }, { $set: { round, status: 'pending', attempt_count: 0, next_attempt_at: at, updated_at: at } });
