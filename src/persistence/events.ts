@@ -1,4 +1,5 @@
 import { Collection, Db, Filter } from 'mongodb';
+import { isEventId } from '../domain/webhooks/event-id';
 import { EventIds, storedEventId as storedId } from './event-ids';
 import { insertUnique } from './unique-sequence';
 
@@ -149,7 +150,7 @@ export class Events {
 
   /** Without the account check: for the delivery path and crash recovery, which act for the platform. */
   async findUnscoped(id: number): Promise<EventDoc | null> {
-    if (!Number.isSafeInteger(id) || id < 1) return null;
+    if (!isEventId(id)) return null;
     return hydrate(await this.col.findOne({ _id: storedId(id) }));
   }
 
