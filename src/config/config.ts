@@ -68,6 +68,12 @@ const EnvSchema = z.object({
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Destination lookups in flight per process; more wait for a free place (within their time-out). */
   DNS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(64),
+  /** Delivery attempts of one account in flight at once per worker process (its POSTs and their name lookups). */
+  DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(32),
+  /** Delivery attempts to one endpoint in flight at once per worker process. */
+  DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(10_000).default(16),
+  /** How long an attempt over those bounds waits for its turn before it is throttled (made again later, not counted). */
+  DELIVERY_THROTTLE_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(2_000),
   /** How often each API process looks for dead API processes whose accepted events need their workflows started. */
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /** An API process whose lease is not renewed for this long is taken for dead (its events are recovered). */
@@ -108,7 +114,12 @@ export type Config = Readonly<{
     embeddedMetricsPort?: number;
   };
   mongo: { uri?: string; dbName: string; embeddedPort: number };
-  delivery: { allowPrivateNetworks: boolean };
+  delivery: {
+    allowPrivateNetworks: boolean;
+    /** What one account and one endpoint may hold at once per worker process (src/domain/webhooks/attempt-slots.ts). */
+    inFlight: { perAccount: number; perEndpoint: number };
+    throttleWaitMs: number;
+  };
   secretsEncryptionKey?: Buffer;
   trustProxy: boolean;
   /** Trusted proxies in front of the API (only with trustProxy). */
@@ -169,7 +180,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       embeddedMetricsPort: e.EMBEDDED_TEMPORAL_METRICS_PORT,
     },
     mongo: { uri: e.MONGODB_URI, dbName: e.MONGODB_DB, embeddedPort: e.EMBEDDED_MONGO_PORT },
-    delivery: { allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS },
+    delivery: {
+      allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS,
+      inFlight: { perAccount: e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT, perEndpoint: Math.min(e.DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT, e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT) },
+      throttleWaitMs: e.DELIVERY_THROTTLE_WAIT_MS,
+    },
     secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     trustProxyHops: e.TRUST_PROXY_HOPS,
