@@ -79,6 +79,12 @@ const EnvSchema = z.object({
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Destination lookups in flight per process; more wait for a free place (within their time-out). */
   DNS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(64),
+  /** Delivery attempts of one account in flight at once per worker process (its POSTs and their name lookups). */
+  DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(32),
+  /** Delivery attempts to one endpoint in flight at once per worker process. */
+  DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(10_000).default(16),
+  /** How long an attempt over those bounds waits for its turn before it is throttled (made again later, not counted). */
+  DELIVERY_THROTTLE_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(2_000),
   /** How often each API process looks for dead API processes whose accepted events need their workflows started. */
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /** An API process whose lease is not renewed for this long is taken for dead (its events are recovered). */
@@ -126,8 +132,14 @@ export type Config = Readonly<{
     embeddedMetricsPort?: number;
   };
   mongo: { uri?: string; dbName: string; embeddedPort: number };
-  /** localListener: deliveries to `https://listen.localhost:<port>/` reach 127.0.0.1, trusting only DATA_DIR's listener CA (`cli listen`). */
-  delivery: { allowPrivateNetworks: boolean; localListener: boolean };
+  delivery: {
+    allowPrivateNetworks: boolean;
+    /** Deliveries to `https://listen.localhost:<port>/` reach 127.0.0.1, trusting only DATA_DIR's listener CA (`cli listen`). */
+    localListener: boolean;
+    /** What one account and one endpoint may hold at once per worker process (src/domain/webhooks/attempt-slots.ts). */
+    inFlight: { perAccount: number; perEndpoint: number };
+    throttleWaitMs: number;
+  };
   secretsEncryptionKey?: Buffer;
   trustProxy: boolean;
   /** Trusted proxies in front of the API (only with trustProxy). */
@@ -193,6 +205,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     delivery: {
       allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS,
       localListener: e.DELIVERY_LOCAL_LISTENER ?? (!e.MONGODB_URI && !e.TEMPORAL_ADDRESS && env.NODE_ENV !== 'production'),
+      inFlight: { perAccount: e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT, perEndpoint: Math.min(e.DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT, e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT) },
+      throttleWaitMs: e.DELIVERY_THROTTLE_WAIT_MS,
     },
     secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,

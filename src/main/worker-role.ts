@@ -42,6 +42,8 @@ export async function startWorkerRole({ config, logger, connection, repositories
     secretBox,
     sender,
     handOffs,
+    inFlight: config.delivery.inFlight,
+    throttleWaitMs: config.delivery.throttleWaitMs,
     autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id, decidedAt) => services.endpoints.disableForFailures(accountId, id, decidedAt) },
   });
   const worker = await createDeliveryWorker({
