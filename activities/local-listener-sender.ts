@@ -1,5 +1,5 @@
 import { isLocalListenerUrl, lookupLocalListener } from '../src/domain/webhooks/local-listener';
-import { createHttpSender, HttpSender } from './http-sender';
+import { createHttpSender, failed, HttpSender } from './http-sender';
 
 /**
  * DELIVERY_LOCAL_LISTENER (src/domain/webhooks/local-listener.ts): deliveries to
@@ -14,7 +14,7 @@ export function withLocalListener(inner: HttpSender, options: { readCaCert: () =
     async send(req) {
       if (!isLocalListenerUrl(new URL(req.url))) return inner.send(req);
       const ca = await options.readCaCert();
-      if (!ca) return { statusCode: null, responseBody: null, error: 'No local listener CA in DATA_DIR: no `cli listen` has run against this platform.', durationMs: 0 };
+      if (!ca) return failed('network', 'No local listener CA in DATA_DIR: no `cli listen` has run against this platform.', 0);
       let local = senders.get(ca);
       if (!local) {
         local = createHttpSender({ allowPrivateNetworks: true, lookup: lookupLocalListener, ca: [ca], timeoutMs: options.timeoutMs });

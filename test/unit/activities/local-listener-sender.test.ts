@@ -34,7 +34,7 @@ describe('withLocalListener', () => {
 
   function recordingInner(): HttpSender & { sent: SendRequest[] } {
     const sent: SendRequest[] = [];
-    return { sent, send: async (req) => (sent.push(req), { statusCode: 299, responseBody: 'inner', error: null, durationMs: 0 }), close: async () => undefined };
+    return { sent, send: async (req) => (sent.push(req), { outcome: { kind: 'status' as const, statusCode: 299 }, responseBody: 'inner', error: null, durationMs: 0 }), close: async () => undefined };
   }
 
   const post = (url: string): SendRequest => ({ url, headers: { 'Content-Type': 'application/json' }, body: '{}' });
@@ -44,7 +44,7 @@ describe('withLocalListener', () => {
     const port = await serve(await issueListenerCertificate(ca), seen);
     const sender = withLocalListener(recordingInner(), { readCaCert: async () => ca.cert });
     try {
-      expect(await sender.send(post(`https://listen.localhost:${port}/hook`))).toMatchObject({ statusCode: 201, responseBody: 'made', error: null });
+      expect(await sender.send(post(`https://listen.localhost:${port}/hook`))).toMatchObject({ outcome: { kind: 'status', statusCode: 201 }, responseBody: 'made', error: null });
       expect(seen).toEqual([`POST /hook listen.localhost:${port}`]);
     } finally {
       await sender.close();
@@ -57,7 +57,7 @@ describe('withLocalListener', () => {
     const sender = withLocalListener(recordingInner(), { readCaCert: async () => ca.cert });
     try {
       const result = await sender.send(post(`https://listen.localhost:${port}/`));
-      expect(result.statusCode).toBeNull();
+      expect(result.outcome.kind).toBe('network');
       expect(result.error).toMatch(/certificate/i);
       expect(seen).toEqual([]);
     } finally {
@@ -67,7 +67,7 @@ describe('withLocalListener', () => {
 
   it('fails the attempt without connecting when no listener CA exists yet', async () => {
     const sender = withLocalListener(recordingInner(), { readCaCert: async () => null });
-    expect(await sender.send(post('https://listen.localhost:1/'))).toMatchObject({ statusCode: null, error: expect.stringMatching(/No local listener CA/) });
+    expect(await sender.send(post('https://listen.localhost:1/'))).toMatchObject({ outcome: { kind: 'network' }, error: expect.stringMatching(/No local listener CA/) });
     await sender.close();
   });
 
@@ -76,7 +76,7 @@ describe('withLocalListener', () => {
     async (url) => {
       const inner = recordingInner();
       const sender = withLocalListener(inner, { readCaCert: async () => ca.cert });
-      expect((await sender.send(post(url))).statusCode).toBe(299);
+      expect((await sender.send(post(url))).outcome).toEqual({ kind: 'status', statusCode: 299 });
       expect(inner.sent.map((r) => r.url)).toEqual([url]);
     },
   );
