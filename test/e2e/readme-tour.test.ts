@@ -133,7 +133,8 @@ describe('the README tour', () => {
       const codes = retried.deliveries[0].attempts.map((a: { status_code: number | null }) => a.status_code);
       expect(codes.slice(0, 2)).toEqual([500, 500]);
       expect(codes[codes.length - 1]).toBe(200);
-      expect(forwarding.output()).toMatch(/event 2 {2}order\.created {2}attempt \d+ {2}signature verified {2}→ 200/);
+      // The listener prints its line once it has answered, which the platform may record first.
+      await forwarding.waitFor(/event 2 {2}order\.created {2}attempt \d+ {2}signature verified {2}→ 200/);
 
       expect(await forwarding.interrupt('SIGINT')).toBe('SIGINT');
       expect(forwarding.output()).toMatch(/Stopped\. Endpoint ep_\S+ removed\./);
