@@ -35,6 +35,7 @@ import {
   ms,
   pct,
   readPid,
+  saturatingWaitMs,
   sleep,
   spawnPlatform,
   startReceiver,
@@ -161,7 +162,7 @@ async function main(): Promise<void> {
               break;
             }
             shed++;
-            await sleep((o.retryAfter ?? 1) * 1000);
+            await sleep(saturatingWaitMs(o.retryAfter));
           }
         }
       }),

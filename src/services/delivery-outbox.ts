@@ -39,6 +39,8 @@ export class DeliveryOutbox {
   private readonly queue: Array<{ entry: Entry; index: number }> = [];
   private active = 0;
   private idle: Array<() => void> = [];
+  /** A drain gave up: what is left is crash recovery's (the lease is kept). */
+  private abandoned = false;
   private readonly handedOver: SlidingCount<'event'>;
 
   constructor(
@@ -56,7 +58,7 @@ export class DeliveryOutbox {
     else this.release(id);
   };
 
-  /** The event will not be delivered (it lost its idempotency key and was deleted). */
+  /** The event will not be delivered (it lost its idempotency key and was deleted: key-settlement.ts). */
   release(id: number): void {
     this.pending.delete(id);
     this.wakeIdle();
@@ -94,6 +96,29 @@ export class DeliveryOutbox {
     return min === Infinity ? highestIdTried : min - 1;
   }
 
+  /**
+   * An event whose idempotency claim got no answer (the store failed): whether it answers its
+   * key, and so was acknowledged, is unknown until `settle` says (true: deliver it; false: it was
+   * removed). Asked again with a backoff until it answers. Meanwhile the event stays pending: the
+   * watermark holds below it, and a graceful stop keeps the lease for crash recovery instead of
+   * dropping it. Once a drain has given up on it, it stops asking and crash recovery settles it.
+   */
+  enqueueOnceSettled(event: EventDoc, settle: () => Promise<boolean>): void {
+    this.track(event._id);
+    void (async () => {
+      for (let failures = 0; ; failures++) {
+        await new Promise((r) => setTimeout(r, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)).unref());
+        try {
+          if (await settle()) void this.enqueue(event);
+          return;
+        } catch (err) {
+          this.logger.warn({ err, eventId: event._id }, 'settling the idempotency key of an event failed; retrying');
+          if (this.abandoned) return;
+        }
+      }
+    })();
+  }
+
   /** Starts the event's workflows in the background; the promise settles once all have started. */
   enqueue(event: EventDoc): Promise<void> {
     if (event.endpoint_ids.length === 0) {
@@ -108,7 +133,11 @@ export class DeliveryOutbox {
     });
   }
 
-  /** Resolves once nothing is queued or starting, or after `timeoutMs`; true when drained. */
+  /**
+   * Resolves once every event this process accepted was handed over (or settled as not to be
+   * delivered), or after `timeoutMs`; true when drained. False keeps the lease, so that crash
+   * recovery finishes what is left.
+   */
   async drain(timeoutMs: number): Promise<boolean> {
     if (this.isIdle()) return true;
     let timer: NodeJS.Timeout | undefined;
@@ -117,11 +146,12 @@ export class DeliveryOutbox {
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
     ]);
     clearTimeout(timer);
+    if (!drained) this.abandoned = true;
     return drained;
   }
 
   private isIdle(): boolean {
-    return this.queue.length === 0 && this.active === 0;
+    return this.queue.length === 0 && this.active === 0 && this.pending.size === 0;
   }
 
   private wakeIdle(): void {

@@ -1,8 +1,9 @@
 import { RetryAfterAdvice } from '../../../src/domain/flow-control/retry-after';
 
-function advice() {
+/** `random` 0.999… answers the advice itself, 0 the least of its range. */
+function advice(random = () => 0.9999) {
   let now = 1_000_000;
-  const a = new RetryAfterAdvice(() => now, { windowS: 10, minS: 1, maxS: 10 });
+  const a = new RetryAfterAdvice(() => now, { windowS: 10, minS: 1, maxS: 10 }, random);
   return { a, advance: (ms: number) => (now += ms) };
 }
 
@@ -34,6 +35,14 @@ describe('Retry-After advice for a refused ingest', () => {
     a.taken();
     times(1_000, () => a.refused());
     expect(a.seconds()).toBe(10);
+  });
+
+  it('spreads callers refused together between half the advice and the advice', () => {
+    const draws = [0, 0.5, 0.9999];
+    const { a } = advice(() => draws.shift()!);
+    a.taken();
+    times(10, () => a.refused());
+    expect([a.seconds(), a.seconds(), a.seconds()]).toEqual([5, 8, 10]);
   });
 
   it('forgets what happened before its window', () => {

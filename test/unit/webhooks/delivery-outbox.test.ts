@@ -104,6 +104,43 @@ describe('DeliveryOutbox', () => {
   });
 });
 
+describe('DeliveryOutbox and an event whose idempotency key is not settled yet', () => {
+  const logger = createLogger('silent');
+
+  it('keeps the event pending until its key is settled, then starts its workflows', async () => {
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
+    outbox.claiming(7, true);
+    let answer!: (owns: boolean) => void;
+    outbox.enqueueOnceSettled(event(7, ['ep_a']), () => new Promise<boolean>((r) => (answer = r)));
+    expect(outbox.watermark(7)).toBe(6);
+    expect(await outbox.drain(50)).toBe(false);
+    while (!answer) await tick();
+    answer(true);
+    while (s.started.length < 1) {
+      await tick();
+      s.release();
+    }
+    expect(await outbox.drain(1000)).toBe(true);
+    expect(outbox.watermark(7)).toBe(7);
+  });
+
+  it('asks again after a settlement fails, and forgets an event removed for losing its key', async () => {
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
+    outbox.claiming(8, true);
+    let asked = 0;
+    outbox.enqueueOnceSettled(event(8, ['ep_a']), async () => {
+      if (++asked === 1) throw new Error('store unreachable');
+      outbox.release(8);
+      return false;
+    });
+    expect(await outbox.drain(5_000)).toBe(true);
+    expect(asked).toBe(2);
+    expect(s.started).toHaveLength(0);
+  });
+});
+
 describe('DeliveryOutbox with a start window', () => {
   const logger = createLogger('silent');
 

@@ -79,6 +79,8 @@ describe('IngestAdmission Retry-After', () => {
     backlog.oldestWaitMs = () => 5_000;
     const advised = Array.from({ length: 60 }, () => refusal(() => admission.enter())?.retryAfterSeconds);
     expect(advised[0]).toBe(1);
-    expect(advised[59]).toBe(6);
+    // 60 refused per 10 taken: 6 s, drawn between 3 and 6 s.
+    expect(advised[59]).toBeGreaterThanOrEqual(3);
+    expect(advised[59]).toBeLessThanOrEqual(6);
   });
 });
