@@ -45,11 +45,9 @@ export interface DeliveryDoc extends DeliveryState {
 
 /**
  * Stored form: attempts live in a map keyed `r<round>a<attempt>`, so recording one is a single
- * `$set` that a retried activity repeats harmlessly (no read first, no duplicate). Records
- * written before the map existed keep their `attempts` array, merged on read.
+ * `$set` that a retried activity repeats harmlessly (no read first, no duplicate).
  */
 interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts'> {
-  attempts?: DeliveryAttempt[];
   attempt_log?: Record<string, DeliveryAttempt>;
 }
 
@@ -188,9 +186,7 @@ const attemptKey = (round: number, attempt: number) => `r${round}a${attempt}`;
 
 function hydrate(doc: StoredDeliveryDoc | null): DeliveryDoc | null {
   if (!doc) return null;
-  const { attempt_log, attempts: legacy, ...rest } = doc;
-  const byKey = new Map<string, DeliveryAttempt>();
-  for (const a of [...(legacy ?? []), ...Object.values(attempt_log ?? {})]) byKey.set(attemptKey(a.round, a.attempt), a);
-  const attempts = [...byKey.values()].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+  const { attempt_log, ...rest } = doc;
+  const attempts = Object.values(attempt_log ?? {}).sort((a, b) => a.round - b.round || a.attempt - b.attempt);
   return { ...rest, url: rest.url ?? '', attempts };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../infra/logger';
-import { SlidingCount } from '../domain/flow-control/sliding-count';
+import { BusyRate } from '../domain/flow-control/busy-rate';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { EventDoc } from '../persistence/events';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
@@ -20,8 +20,9 @@ interface Entry {
 
 const MAX_START_BACKOFF_MS = 5_000;
 
-/** The rate at which events are handed over is measured over this many seconds. */
+/** The rate at which events are handed over is measured over this many seconds, once the backlog has been busy for a second of them. */
 const HANDED_OVER_WINDOW_S = 5;
+const HANDED_OVER_MIN_BUSY_MS = 1_000;
 
 /**
  * The hand-off from an acknowledged event to its delivery workflows, in the background: an
@@ -41,7 +42,7 @@ export class DeliveryOutbox {
   private idle: Array<() => void> = [];
   /** A drain gave up: what is left is crash recovery's (the lease is kept). */
   private abandoned = false;
-  private readonly handedOver: SlidingCount<'event'>;
+  private readonly handedOver: BusyRate;
 
   constructor(
     private readonly scheduler: DeliveryScheduler,
@@ -49,7 +50,7 @@ export class DeliveryOutbox {
     private readonly options: DeliveryOutboxOptions,
     private readonly now: () => number = Date.now,
   ) {
-    this.handedOver = new SlidingCount(HANDED_OVER_WINDOW_S, now);
+    this.handedOver = new BusyRate(HANDED_OVER_WINDOW_S, HANDED_OVER_MIN_BUSY_MS, now);
   }
 
   /** Told by Events.insertWithNextId before each insert (taken) and after a failed one. */
@@ -61,6 +62,7 @@ export class DeliveryOutbox {
   /** The event will not be delivered (it lost its idempotency key and was deleted: key-settlement.ts). */
   release(id: number): void {
     this.pending.delete(id);
+    this.handedOver.setBusy(this.pending.size > 0);
     this.wakeIdle();
   }
 
@@ -76,17 +78,19 @@ export class DeliveryOutbox {
 
   /**
    * How long an event accepted now would wait for its workflows to start, if the backlog keeps
-   * moving at the rate it did over the last few seconds (Little's law). The oldest event's age
+   * moving at the rate it did while it had work over the last few seconds. The oldest event's age
    * tells how late the queue was; this tells how late it will be, so admission can refuse before
-   * the promise is broken rather than after. 0 while the process has handed nothing over yet.
+   * the promise is broken rather than after. 0 until that rate is known (busy-rate.ts): the first
+   * second of a burst on an idle process is judged by the oldest event's age alone.
    */
   expectedWaitMs(): number {
-    const perSecond = this.handedOver.perSecond('event');
-    return perSecond > 0 ? (this.pending.size / perSecond) * 1000 : 0;
+    const perSecond = this.handedOver.perBusySecond();
+    return perSecond === undefined ? 0 : (this.pending.size / perSecond) * 1000;
   }
 
   private track(id: number): void {
     if (!this.pending.has(id)) this.pending.set(id, this.now());
+    this.handedOver.setBusy(true);
   }
 
   /** The highest id below which every event of this process has been handed over. */
@@ -205,7 +209,8 @@ export class DeliveryOutbox {
     }
     if (--entry.remaining === 0) {
       this.pending.delete(event._id);
-      this.handedOver.add('event');
+      this.handedOver.done();
+      this.handedOver.setBusy(this.pending.size > 0);
       entry.resolve();
     }
   }

@@ -88,6 +88,41 @@ describe('DeliveryOutbox', () => {
     expect(outbox.oldestWaitMs()).toBe(0);
   });
 
+  /** Claims and enqueues `count` events, each with one endpoint, on an outbox that starts one workflow at a time. */
+  function burst(count: number, clock: () => number) {
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1 }, clock);
+    for (let id = 1; id <= count; id++) outbox.claiming(id, true);
+    for (let id = 1; id <= count; id++) void outbox.enqueue(event(id, [`ep_${id}`]));
+    const handOverOne = async () => {
+      await tick();
+      s.release();
+      await tick();
+    };
+    return { outbox, handOverOne };
+  }
+
+  it('predicts no wait from the first hand-overs of a burst on an idle process (the oldest event\'s age decides then)', async () => {
+    let now = 10_000;
+    const { outbox, handOverOne } = burst(30, () => now);
+    now += 100;
+    await handOverOne();
+    expect(outbox.backlog).toBe(29);
+    expect(outbox.expectedWaitMs()).toBe(0);
+  });
+
+  it('predicts the wait of a new event from the rate the backlog moved while it had work', async () => {
+    let now = 10_000;
+    const { outbox, handOverOne } = burst(30, () => now);
+    for (let i = 0; i < 10; i++) {
+      now += 100;
+      await handOverOne();
+    }
+    // 10 handed over in 1 s of busy time; 20 wait: a new one would wait 2 s.
+    expect(outbox.backlog).toBe(20);
+    expect(outbox.expectedWaitMs()).toBe(2_000);
+  });
+
   it('starts a large fan-out in batches of the start concurrency, every endpoint once', async () => {
     const s = heldScheduler();
     const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
