@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
 import type { RecoveryActivities } from '../../activities/recovery-activities';
+// A stop gives activities in flight the platform's grace, then abandons them to Temporal (src/main/stop-budget.ts).
+import { IN_FLIGHT_GRACE_MS } from '../main/stop-budget';
 
 import { existsSync } from 'node:fs';
 
@@ -118,7 +120,7 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     activities: options.activities,
     interceptors: options.onActivityStarted ? activityStartedInterceptors(options.onActivityStarted) : undefined,
     ...DELIVERY_WORKER_TUNING,
-    shutdownGraceTime: '35 seconds',
+    shutdownGraceTime: IN_FLIGHT_GRACE_MS,
   });
 }
 
@@ -142,7 +144,7 @@ export async function createHandOffWorker(options: { connection: NativeConnectio
     taskQueue: options.taskQueue,
     activities: options.activities,
     maxConcurrentActivityTaskExecutions: 1_000,
-    shutdownGraceTime: '35 seconds',
+    shutdownGraceTime: IN_FLIGHT_GRACE_MS,
   });
 }
 
