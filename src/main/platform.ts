@@ -106,7 +106,11 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
 
     ensureRuntime(config.temporal.sdkLogLevel);
     const temporalConnection = await connectTemporal(temporalAddress, config.temporal.namespace, { native: options.roles.worker });
-    cleanups.push(() => temporalConnection.close());
+    // Left open when a worker still holds it past the deadline: the process exits (or the test ends) with it.
+    let connectionHeld = () => false;
+    cleanups.push(async () => {
+      if (!connectionHeld()) await temporalConnection.close();
+    });
     const temporal = temporalConnection.client;
     const secretBox = createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir));
     const dnsLookup = createDnsLookup(config.dns);
@@ -151,6 +155,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       });
       platform.worker = role.worker;
       roleStops.push(role.stop);
+      connectionHeld = role.holdsConnection;
     }
     if (options.roles.api) {
       const role = await startApiRole({ config, logger, db, temporal, repositories, services, expiry });

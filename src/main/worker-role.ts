@@ -34,6 +34,8 @@ export interface WorkerRole {
    * after the next start (an attempt's record answers it if it was written). Says what it did.
    */
   stop(deadline: number): Promise<string>;
+  /** Whether a worker still holds the Temporal connection (it stopped past the deadline): closing it would fail. */
+  holdsConnection(): boolean;
 }
 
 function inFlightActivities(workers: Worker[]): { local: number; other: number } {
@@ -79,6 +81,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const running = [runWorker(worker, onFailure), runWorker(handOffWorker, onFailure)];
   return {
     worker,
+    holdsConnection: () => [worker, handOffWorker].some((w) => w.getState() !== 'STOPPED' && w.getState() !== 'FAILED'),
     stop: async (deadline) => {
       for (const w of [worker, handOffWorker]) if (w.getState() === 'RUNNING') w.shutdown();
       // The workers' shutdownGraceTime is the same grace; a POST that ignores it must not hold the stop.

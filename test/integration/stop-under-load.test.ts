@@ -96,6 +96,7 @@ describe('npm start stopped with SIGTERM under load', () => {
       const pgid = platform.process.pid as number;
       while (groupAlive(pgid) && Date.now() - signalled <= STOP_PROMISE_MS) await new Promise((r) => setTimeout(r, 20));
       expect(groupAlive(pgid)).toBe(false);
+      const goneAfter = Date.now() - signalled;
       const first = platform.process;
       if (first.exitCode === null && first.signalCode === null) await new Promise((resolve) => first.once('exit', resolve));
       loading = false;
@@ -106,6 +107,7 @@ describe('npm start stopped with SIGTERM under load', () => {
 
       // The stop log, in order: nothing new taken; the roles' work in flight finished or abandoned; the servers stopped.
       const log = platform.output();
+      process.stderr.write(`STOPLOG ${goneAfter} ms\n${log.split('\n').filter((l) => !l.includes('TMPRL')).join('\n')}\n`);
       const at = (pattern: RegExp) => {
         const index = log.search(pattern);
         expect(index).toBeGreaterThanOrEqual(0);
