@@ -5,8 +5,9 @@ import { setEventLoopDelay } from './metrics';
  * This process's event-loop delay: how late a callback that is ready runs, p99 per second. It
  * rises when the process is out of CPU, which in a process that runs both the API and a worker is
  * when accepted work begins to wait (ingest answers, workflow tasks, attempts). `sustainedP99Ms`
- * is the lower of the last two seconds, so that one pause (a garbage collection, the workflow
- * bundle built at start) is not taken for overload.
+ * is the lower of the last two seconds, so that one pause (a garbage collection) is not taken for
+ * overload. Nothing is measured before `start()`: the platform starts it once it is up, so the
+ * seconds spent building the workflow bundle are not taken for overload either.
  */
 export class EventLoopDelay {
   private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });

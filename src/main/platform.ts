@@ -114,7 +114,9 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     const temporal = temporalConnection.client;
     const secretBox = createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir));
     const dnsLookup = createDnsLookup(config.dns);
-    const loopDelay = new EventLoopDelay().start();
+    // Measured from when the roles are up (below): building the workflow bundle and connecting
+    // stall the loop for seconds at start, and admission would refuse the first events for it.
+    const loopDelay = new EventLoopDelay();
     cleanups.push(async () => loopDelay.stop());
 
     // 3. Services.
@@ -163,6 +165,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       platform.routes = role.routes;
       roleStops.push(role.stop);
     }
+    loopDelay.start();
     return platform;
   } catch (err) {
     await stopAll();
