@@ -38,7 +38,8 @@ describe('npm start stopped with SIGTERM under load', () => {
     const held = await heldReceiver();
     const quick = await heldReceiver();
     quick.release();
-    let platform: ChildRole = spawnRole('start', env);
+    // Through npm, as `npm start`: the signal goes to the npm process, as a process manager sends it.
+    let platform: ChildRole = spawnRole('start', env, { npm: true });
     try {
       const apiUrl = (await platform.waitFor(/API\s+(http:\/\/\S+)/))[1];
       const cli = (...args: string[]) => {
@@ -123,7 +124,7 @@ describe('npm start stopped with SIGTERM under load', () => {
       expect(stopped).toBeGreaterThan(Math.max(...servers));
 
       stuck.release();
-      platform = spawnRole('start', env);
+      platform = spawnRole('start', env, { npm: true });
       await platform.waitFor(/Platform ready/);
       for (const id of acknowledged) {
         const deliveries = await eventually(async () => {
