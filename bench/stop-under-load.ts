@@ -8,7 +8,7 @@
  * (a refused call is not repeated: only acknowledged events count). STOP_AT_S seconds into the
  * load (default: when the offering ends), the signal goes to the npm process (STOP_TO=npm, what a
  * process manager does), to the whole group (STOP_TO=group, what Ctrl-C in a terminal does) or to
- * the tsx process npm runs (STOP_TO=tsx, what the other benches do).
+ * the node process npm runs (STOP_TO=node, what the other benches do).
  * Measured: the time until no process of the group is left. Then `npm start` again on the same
  * DATA_DIR, and a wait until every acknowledged event has been answered 2xx by its receiver.
  */
@@ -27,8 +27,8 @@ const EVENTS = Number(process.env.STOP_EVENTS ?? 600);
 const RATE = Number(process.env.STOP_RATE ?? 20);
 const SLOW_MS = Number(process.env.STOP_SLOW_MS ?? 25_000);
 const STOP_AT_S = process.env.STOP_AT_S === undefined ? EVENTS / RATE : Number(process.env.STOP_AT_S);
-type StopTo = 'npm' | 'group' | 'tsx';
-const STOP_TO: StopTo = process.env.STOP_TO === 'group' || process.env.STOP_TO === 'tsx' ? process.env.STOP_TO : 'npm';
+type StopTo = 'npm' | 'group' | 'node';
+const STOP_TO: StopTo = process.env.STOP_TO === 'group' || process.env.STOP_TO === 'node' ? process.env.STOP_TO : 'npm';
 const SIGNAL = (process.env.STOP_SIGNAL ?? 'SIGTERM') as NodeJS.Signals;
 /** Receivers answering after these delays, one endpoint (and account) each. */
 const DELAYS_MS = [SLOW_MS, SLOW_MS, 3_000, 3_000, 0, 0];
@@ -109,7 +109,7 @@ function pidInGroup(pgid: number, part: string): number {
 
 async function stopAndMeasure(platform: NpmStart, to: StopTo): Promise<number> {
   const pgid = platform.child.pid!;
-  const target = to === 'group' ? -pgid : to === 'tsx' ? pidInGroup(pgid, '.bin/tsx') : pgid;
+  const target = to === 'group' ? -pgid : to === 'node' ? pidInGroup(pgid, 'src/main/start.ts') : pgid;
   const sent = performance.now();
   process.kill(target, SIGNAL);
   // Measured with a generous bound; a group still there after 60 s is killed (and reported).
