@@ -29,7 +29,7 @@ export async function runRoles(roles: Roles): Promise<void> {
   ].filter(Boolean);
   process.stdout.write(`Platform ready.\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
 
-  let stopping = false;
+  let stoppingSince: number | undefined;
   // Whatever a step does (a store that no longer answers, a server that hangs), the promise holds:
   // the embedded servers are killed and the process exits; what was in flight is recovered as after a crash.
   const giveUp = (why: string) => {
@@ -38,9 +38,13 @@ export async function runRoles(roles: Roles): Promise<void> {
     process.exit(1);
   };
   const stop = (signal: string) => {
-    if (stopping) return giveUp(`${signal} again`);
-    stopping = true;
-    const began = Date.now();
+    // A Ctrl-C under `npm start` arrives twice within milliseconds (from the terminal and forwarded
+    // by npm); only one a person sends again later gives up.
+    if (stoppingSince !== undefined) {
+      if (Date.now() - stoppingSince >= REPEATED_SIGNAL_MS) giveUp(`${signal} again`);
+      return;
+    }
+    const began = (stoppingSince = Date.now());
     process.stdout.write(
       `${signal}: stopping. Nothing new is taken; work in flight has ${IN_FLIGHT_GRACE_MS / 1000} s to finish, and everything stops within ${STOP_PROMISE_MS / 1000} s.\n`,
     );
@@ -60,3 +64,6 @@ export async function runRoles(roles: Roles): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
+
+/** A second signal this long after the first is a person's second Ctrl-C, not the same one forwarded by npm. */
+const REPEATED_SIGNAL_MS = 1_000;
