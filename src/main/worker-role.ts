@@ -10,7 +10,7 @@ import type { SecretBox } from '../domain/webhooks/secret-box';
 import { readLocalListenerCaCert } from '../infra/local-listener-ca';
 import type { Logger } from '../infra/logger';
 import { createDeliveryWorker, createHandOffWorker, handOffTaskQueue, runWorker } from '../temporal/worker';
-import { settlesBy } from './stop-budget';
+import { IN_FLIGHT_GRACE_MS, settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
 
 export interface WorkerRoleDeps {
@@ -70,12 +70,14 @@ export async function startWorkerRole({ config, logger, connection, repositories
       ...createRecoveryActivities({ retry: (accountId, eventId, endpointId) => services.events.retry(accountId, eventId, endpointId) }),
     },
     onActivityStarted,
+    shutdownGraceMs: IN_FLIGHT_GRACE_MS,
   });
   const handOffWorker = await createHandOffWorker({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: handOffs.taskQueue,
     activities: { collectAttempt: deliveryActivities.collectAttempt },
+    shutdownGraceMs: IN_FLIGHT_GRACE_MS,
   });
   const onFailure = (err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error');
   const running = [runWorker(worker, onFailure), runWorker(handOffWorker, onFailure)];

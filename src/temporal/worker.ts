@@ -4,8 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
 import type { RecoveryActivities } from '../../activities/recovery-activities';
-// A stop gives activities in flight the platform's grace, then abandons them to Temporal (src/main/stop-budget.ts).
-import { IN_FLIGHT_GRACE_MS } from '../main/stop-budget';
 
 import { existsSync } from 'node:fs';
 
@@ -38,7 +36,11 @@ export interface DeliveryWorkerOptions {
   activities: DeliveryActivities & Partial<RecoveryActivities>;
   /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
   onActivityStarted?: (workflowId: string) => void;
+  /** How long a shutdown waits for activities in flight before cancelling them (the platform's stop grace). */
+  shutdownGraceMs?: number;
 }
+
+const DEFAULT_SHUTDOWN_GRACE_MS = 35_000;
 
 let runtimeInstalled = false;
 
@@ -120,7 +122,7 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     activities: options.activities,
     interceptors: options.onActivityStarted ? activityStartedInterceptors(options.onActivityStarted) : undefined,
     ...DELIVERY_WORKER_TUNING,
-    shutdownGraceTime: IN_FLIGHT_GRACE_MS,
+    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
   });
 }
 
@@ -136,7 +138,13 @@ export function handOffTaskQueue(taskQueue: string): string {
  * An activity-only worker on `handOffTaskQueue`: it runs only `collectAttempt` for attempts this
  * process handed off. Each waits for a POST already in flight, so many run at once cheaply.
  */
-export async function createHandOffWorker(options: { connection: NativeConnection; namespace: string; taskQueue: string; activities: Pick<DeliveryActivities, 'collectAttempt'> }): Promise<Worker> {
+export async function createHandOffWorker(options: {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  activities: Pick<DeliveryActivities, 'collectAttempt'>;
+  shutdownGraceMs?: number;
+}): Promise<Worker> {
   return Worker.create({
     identity: workerIdentity(),
     connection: options.connection,
@@ -144,7 +152,7 @@ export async function createHandOffWorker(options: { connection: NativeConnectio
     taskQueue: options.taskQueue,
     activities: options.activities,
     maxConcurrentActivityTaskExecutions: 1_000,
-    shutdownGraceTime: IN_FLIGHT_GRACE_MS,
+    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
   });
 }
 
