@@ -105,7 +105,7 @@ export class EventSequences<T extends { seq: number }> {
     return head.seq;
   }
 
-  /** `seq` was taken by another process: the head is learned again from there. */
+  /** `seq` was taken by another process: the head is learned again (from the marks, or that block if higher). */
   async taken(accountId: string, seq: number): Promise<void> {
     await this.learn(accountId, blockOf(seq));
   }
@@ -124,12 +124,12 @@ export class EventSequences<T extends { seq: number }> {
     if (blockOf(seq) > 0) await this.raise(accountId, 'floor_block', blockOf(seq) - 1);
   }
 
-  /** Where a list starts: the head, from the marks and by reading blocks upward (usually two). */
-  async bounds(accountId: string): Promise<Bounds<T>> {
+  /** Where a list starts: the head, from the marks and by reading blocks upward (usually two), from `atLeast` if higher. */
+  async bounds(accountId: string, atLeast = 0): Promise<Bounds<T>> {
     const marks = await this.marks.findOne({ _id: accountId });
     const floor = marks?.floor_block ?? -1;
     const known = this.heads.get(accountId);
-    const from = Math.max(marks?.head_block ?? 0, floor + 1, known ? blockOf(known.seq) : 0);
+    const from = Math.max(marks?.head_block ?? 0, floor + 1, known ? blockOf(known.seq) : 0, atLeast);
     return { ...(await this.probeUp(accountId, from)), floor };
   }
 
@@ -150,7 +150,7 @@ export class EventSequences<T extends { seq: number }> {
     if (pending && from === 0) return pending;
     const learning = (async () => {
       const learnedAt = this.now();
-      const { head: found } = from > 0 ? await this.probeUp(accountId, from) : await this.bounds(accountId);
+      const { head: found } = await this.bounds(accountId, from);
       const known = this.heads.get(accountId);
       const head: Head = { seq: Math.max(found, known?.seq ?? -1), learnedAt, announced: known?.announced ?? 0 };
       this.heads.delete(accountId);
