@@ -6,7 +6,7 @@ import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
-import { isEventListPosition, type EventDoc, type EventListPosition, type Events } from '../persistence/events';
+import { isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
@@ -284,10 +284,10 @@ export class EventService {
   }
 
   /** Each event's status from its deliveries' records (no record = pending), in one store query. */
-  private async eventStatuses(accountId: string, events: Pick<EventDoc, '_id' | 'endpoint_ids'>[]): Promise<EventStatus[]> {
+  private async eventStatuses(accountId: string, events: EventSummary[]): Promise<EventStatus[]> {
     const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
-    const eventIds = events.map((e) => e._id);
-    const recorded = await this.deps.deliveries.statusesOf(accountId, { fromId: Math.min(...eventIds), toId: Math.max(...eventIds) }, ids);
+    // Events stored before numbering may have delivery records from before their event_block.
+    const recorded = await this.deps.deliveries.statusesOf(accountId, events.map((e) => ({ eventId: e._id, unkeyed: !('s' in e.position) })), ids);
     return events.map((e) => deriveEventStatus(e.endpoint_ids.map((endpointId) => recorded.get(deliveryId(e._id, endpointId)) ?? 'pending')));
   }
 

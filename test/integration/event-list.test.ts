@@ -1,4 +1,6 @@
 import type { CommandStartedEvent, Db } from 'mongodb';
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
+import { Deliveries } from '../../src/persistence/deliveries';
 import { storedEventId } from '../../src/persistence/event-ids';
 import { blockKey, SEQ_BLOCK } from '../../src/persistence/event-sequences';
 import { EventListPosition, Events, EventSummary, NewEvent } from '../../src/persistence/events';
@@ -183,5 +185,38 @@ describe("an account's event list", () => {
       expect(await listAll(events, 'acct_gone', 10)).toHaveLength(3);
       expect(finds.slice(from).filter((f) => f.collection === 'events' && (f.filter as { account_id?: unknown }).account_id !== undefined)).toEqual([]);
     });
+  });
+});
+
+describe("the statuses of a page's deliveries", () => {
+  let close: () => Promise<void>;
+  let db: Db;
+  beforeEach(async () => {
+    ({ db, close } = await openTestDb('event_list_statuses'));
+  });
+  afterEach(async () => {
+    await close?.();
+  });
+
+  it("read only the account's records of the page's event-id blocks, and the old way for records from before their block key", async () => {
+    const deliveries = new Deliveries(db);
+    await deliveries.ensureIndexes();
+    const write = (accountId: string, eventId: number, status: 'succeeded' | 'failed', endpointId = 'ep_1') =>
+      deliveries.setState({ id: deliveryId(eventId, endpointId), account_id: accountId, event_id: eventId, endpoint_id: endpointId }, { round: 1, status, attempt_count: 1, next_attempt_at: null }, new Date());
+    for (let eventId = 100; eventId < 300; eventId++) await write('acct_s', eventId, 'succeeded');
+    await write('acct_s', 290, 'failed');
+    await write('acct_neighbour', 291, 'succeeded', 'ep_2');
+    // A record written before records had `event_block`.
+    await db.collection('deliveries').insertOne({ _id: deliveryId(7, 'ep_1') as never, account_id: 'acct_s', event_id: 7, endpoint_id: 'ep_1', status: 'failed', round: 1, attempt_count: 1 });
+
+    const statuses = await deliveries.statusesOf(
+      'acct_s',
+      [{ eventId: 290, unkeyed: false }, { eventId: 291, unkeyed: false }, { eventId: 7, unkeyed: true }],
+      [deliveryId(290, 'ep_1'), deliveryId(291, 'ep_2'), deliveryId(7, 'ep_1')],
+    );
+    // Another account's record is not this account's, even under an id asked for.
+    expect(Object.fromEntries(statuses)).toEqual({ [deliveryId(290, 'ep_1')]: 'failed', [deliveryId(7, 'ep_1')]: 'failed' });
+    // Ids 288..303 of this account: 12 records, not its 201.
+    expect(await rowsHandedToFerretDb(db, 'deliveries', { event_block: 'acct_s#18' })).toBe(12);
   });
 });

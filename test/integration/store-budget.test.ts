@@ -158,35 +158,42 @@ describe('store budget of the delivery path', () => {
 
     const listCommands = () => commands.filter((c) => c.collection === 'events' || c.collection === 'deliveries');
 
-    /** Rows each `find events` of the call makes the embedded store read (test/support/store-rows.ts). */
-    const eventRows = (sent: typeof commands) => Promise.all(sent.filter((c) => c.name === 'find' && c.collection === 'events').map((c) => rowsHandedToFerretDb(platform.db, 'events', c.filter)));
+    /** Rows each `find` of the call on `collection` makes the embedded store read (test/support/store-rows.ts). */
+    const rowsOf = (sent: typeof commands, collection = 'events') =>
+      Promise.all(sent.filter((c) => c.name === 'find' && c.collection === collection).map((c) => rowsHandedToFerretDb(platform.db, collection, c.filter)));
+    /** The delivery records of the two delivered events: 100 each. */
+    const RECORDS_OF_ONE_EVENT = 100;
     const sum = (ns: number[]) => ns.reduce((a, b) => a + b, 0);
 
-    it(`API, ?status=delivered: ${MAX_LIST_SCAN} events examined a block of ${SEQ_BLOCK} at a time, one delivery query, and the bodies of the page`, async () => {
+    it(`API, ?status=delivered: ${MAX_LIST_SCAN} events examined a block of ${SEQ_BLOCK} at a time, the records of their deliveries a block of ids at a time, and the bodies of the page`, async () => {
       await quiet();
       commands.length = 0;
       const res = await api.get('/api/v1/webhooks/events?status=delivered');
       expect(res.status).toBe(200);
       expect(res.body.data.map((e: { id: number }) => e.id)).toEqual(delivered);
       const sent = listCommands();
-      const rows = await eventRows(sent);
+      const rows = await rowsOf(sent);
       expect(Math.max(...rows)).toBeLessThanOrEqual(SEQ_BLOCK);
       expect(sum(rows)).toBeLessThanOrEqual(MAX_LIST_SCAN + 2 * SEQ_BLOCK);
-      expect(summary(sent).filter((c) => c === 'find deliveries')).toHaveLength(1);
+      // The records of the examined events, a block of event ids at a time.
+      expect(sum(await rowsOf(sent, 'deliveries'))).toBeLessThanOrEqual(2 * RECORDS_OF_ONE_EVENT);
+      expect(summary(sent).filter((c) => c === 'find deliveries').length).toBeLessThanOrEqual(Math.ceil(MAX_LIST_SCAN / 16) + 2);
     });
 
-    it('API, a page of 20 without a filter: a few blocks and the 20 bodies, whatever the endpoint count', async () => {
+    it('API, a page of 20 without a filter: a few blocks, the 20 bodies and the page\'s delivery records, whatever the endpoint count and history', async () => {
       await quiet();
       commands.length = 0;
       const res = await api.get('/api/v1/webhooks/events?limit=20');
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(20);
       const sent = listCommands();
-      const rows = await eventRows(sent);
+      const rows = await rowsOf(sent);
       expect(Math.max(...rows)).toBeLessThanOrEqual(SEQ_BLOCK);
       expect(sum(rows)).toBeLessThanOrEqual(20 + 3 * SEQ_BLOCK);
-      expect(sent.length).toBeLessThanOrEqual(26);
-      expect(summary(sent).filter((c) => c === 'find deliveries')).toHaveLength(1);
+      // None of the 21 events examined has a delivery record: none is read (not the account's other 200).
+      expect(sum(await rowsOf(sent, 'deliveries'))).toBe(0);
+      expect(summary(sent).filter((c) => c === 'find deliveries').length).toBeLessThanOrEqual(3);
+      expect(sent.length).toBeLessThanOrEqual(28);
     });
 
     it('dashboard, ?status=delivered: the same bounded reads', async () => {
@@ -196,10 +203,12 @@ describe('store budget of the delivery path', () => {
       expect(res.status).toBe(200);
       for (const id of delivered) expect(res.text).toContain(`/dashboard/events/${id}`);
       const sent = listCommands();
-      const rows = await eventRows(sent);
+      const rows = await rowsOf(sent);
       expect(Math.max(...rows)).toBeLessThanOrEqual(SEQ_BLOCK);
       expect(sum(rows)).toBeLessThanOrEqual(MAX_LIST_SCAN + 2 * SEQ_BLOCK);
-      expect(summary(sent).filter((c) => c === 'find deliveries')).toHaveLength(1);
+      // The records of the examined events, a block of event ids at a time.
+      expect(sum(await rowsOf(sent, 'deliveries'))).toBeLessThanOrEqual(2 * RECORDS_OF_ONE_EVENT);
+      expect(summary(sent).filter((c) => c === 'find deliveries').length).toBeLessThanOrEqual(Math.ceil(MAX_LIST_SCAN / 16) + 2);
     });
   });
 });
