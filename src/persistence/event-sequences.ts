@@ -151,8 +151,10 @@ export class EventSequences<T extends { seq: number }> {
     const learning = (async () => {
       const learnedAt = this.now();
       const { head: found } = await this.bounds(accountId, from);
-      const known = this.heads.get(accountId);
-      const head: Head = { seq: Math.max(found, known?.seq ?? -1), learnedAt, announced: known?.announced ?? 0 };
+      // Updated in place: a caller holding this head between its await and its increment sees it.
+      const head = this.heads.get(accountId) ?? { seq: -1, learnedAt, announced: 0 };
+      head.seq = Math.max(head.seq, found);
+      head.learnedAt = learnedAt;
       this.heads.delete(accountId);
       this.heads.set(accountId, head);
       if (this.heads.size > HEADS_KEPT) this.heads.delete(this.heads.keys().next().value as string);
