@@ -110,13 +110,22 @@ export class EventSequences<T extends { seq: number }> {
     await this.learn(accountId, blockOf(seq));
   }
 
-  /** An event landed under `seq`: the first one of a block (per process) raises the account's head mark. */
+  /**
+   * An event landed under `seq`: the first one of a block (per process) raises the account's head
+   * mark. Never throws: the event is stored, and a mark is only a lower bound (a lost one costs a
+   * list a block read or two), so it is tried again with the next event instead.
+   */
   async landed(accountId: string, seq: number): Promise<void> {
     const head = this.heads.get(accountId);
     const block = blockOf(seq);
-    if (head && block <= head.announced) return;
+    if (block === 0 || (head && block <= head.announced)) return;
+    const before = head?.announced ?? 0;
     if (head) head.announced = block;
-    if (block > 0) await this.raise(accountId, 'head_block', block);
+    try {
+      await this.raise(accountId, 'head_block', block);
+    } catch {
+      if (head && head.announced === block) head.announced = before;
+    }
   }
 
   /** Retention removed the account's events up to `seq`: blocks below its block are not read again. */
