@@ -138,7 +138,8 @@ export class Events {
    * Inserts the event under the next free integer id. The id is claimed first with a small
    * document (EventIds.claim: a unique `_id` decides between concurrent inserters in any
    * process); a claim that loses means another process is ahead, and its head is found by `_id`
-   * lookups of claims, so the event itself is inserted once. `claiming` is told the id before
+   * lookups of claims, so the event itself is inserted once (twice when its number in the
+   * account was taken meanwhile by another process: insertNumbered). `claiming` is told the id before
    * its claim is sent, so a caller can account for an event that may exist before this
    * returns (see DeliveryOutbox.watermark).
    */
