@@ -75,7 +75,7 @@ export class EventRetention {
       const gone = views.slice(0, old).filter((v): v is EventRetentionView => v !== null);
       await deliveries.deleteForEvents(gone);
       await Promise.all(gone.map((e) => e.idempotency_key !== null && idempotency.purge(e.account_id, e.idempotency_key, e._id)));
-      await events.deleteAll(gone.map((e) => e._id));
+      await events.deleteAll(gone);
       through = ids[old - 1];
       await events.ids.retire(through, ids.slice(0, old));
       removed += gone.length;
