@@ -28,7 +28,7 @@ import { setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
-import { CacheInvalidationFollower } from '../services/cache-invalidation-follower';
+import { CacheInvalidationFollower } from '../persistence/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
 import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
@@ -114,7 +114,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   };
   repositories.cacheInvalidations.onAppend(applyToCaches);
   const invalidations = new CacheInvalidationFollower(
-    repositories.cacheInvalidations,
+    repositories.cacheInvalidations.changes,
     applyToCaches,
     {
       reset: () => {
@@ -124,8 +124,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       onError: (err) => logger.warn({ err }, 'could not read the cache-invalidations log; caches fall back to short TTLs until it answers'),
     },
   );
-  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, invalidations });
-  const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, invalidations });
+  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: invalidations });
+  const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
 
   // The delivery outbox: accepted events on their way to workflow starts. Only a process whose
