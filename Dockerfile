@@ -7,6 +7,8 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
+# `cli listen` verifies deliveries with the TypeScript receiver library.
+COPY receivers/typescript/src ./receivers/typescript/src
 COPY scripts ./scripts
 COPY data ./data
 RUN npm run build && npm prune --omit=dev

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { decideAfterAttempt } from '../src/domain/webhooks/attempt-decision';
+import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
+import { AttemptSlots, DEFAULT_ATTEMPT_SLOT_LIMITS, type AttemptSlotLimits } from '../src/domain/webhooks/attempt-slots';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
 import { shouldDisableForFailures } from '../src/domain/webhooks/endpoint-health';
@@ -13,7 +14,7 @@ import type { Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
 import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency } from '../src/infra/metrics';
 import type { AttemptHandOffs } from './attempt-hand-off';
-import type { HttpSender, SendResult } from './http-sender';
+import { failed, type HttpSender, type SendResult } from './http-sender';
 import { ApplicationFailure } from '@temporalio/common';
 
 /** What a delivery workflow carries: the event itself, so an attempt reads only the endpoint. */
@@ -46,11 +47,15 @@ export interface AttemptInput extends DeliveryTarget {
   handOffAfterMs?: number;
 }
 
-export interface AttemptOutcome {
-  /** `retrying`: failed, and the schedule has another attempt. */
-  status: Extract<DeliveryStatus, 'succeeded' | 'retrying' | 'failed' | 'cancelled'>;
-  statusCode: number | null;
-}
+/**
+ * What an attempt tells its workflow: the decision taken on it (attempt-decision.ts), whose delay the
+ * workflow follows, or `cancelled`. `nextDelayMs` is absent from outcomes recorded in histories
+ * before it was added.
+ */
+export type AttemptOutcome = (AttemptDecision | { status: Extract<DeliveryStatus, 'cancelled'>; nextDelayMs: null }) & { statusCode: number | null };
+
+/** The failure type of an attempt that found its account's or endpoint's places taken (retried by Temporal, not counted). */
+export const THROTTLED = 'AttemptThrottled';
 
 /** What a local first attempt may answer instead: its POST goes on in this process; collect it on `collectOn`. */
 export interface HandedOff {
@@ -73,6 +78,10 @@ export interface DeliveryActivityDeps {
   heartbeatIntervalMs?: number;
   /** This process's attempts handed off by their local budget; without it, no attempt is handed off. */
   handOffs?: AttemptHandOffs;
+  /** What one account and one endpoint may have in flight at once in this process (default: DEFAULT_ATTEMPT_SLOT_LIMITS). */
+  inFlight?: AttemptSlotLimits;
+  /** How long an attempt over those bounds waits for its turn before it is throttled (default 2 s). */
+  throttleWaitMs?: number;
 }
 
 /** The request an attempt sends, or why it cannot be sent. */
@@ -91,6 +100,8 @@ const RECORD_TRIES = 3;
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? (() => new Date());
   const heartbeatEvery = deps.heartbeatIntervalMs ?? 2_000;
+  const slots = new AttemptSlots(deps.inFlight ?? DEFAULT_ATTEMPT_SLOT_LIMITS);
+  const throttleWaitMs = deps.throttleWaitMs ?? 2_000;
 
   /** Re-reads the endpoint: deleted or disabled → cancelled; a rotated secret signs; a changed URL is used. */
   async function prepare(input: AttemptInput): Promise<Prepared> {
@@ -127,13 +138,28 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return { kind: 'send', url: endpoint.url, headers: { ...headers }, body };
   }
 
-  async function send(prepared: Prepared & { kind: 'send' }): Promise<SendResult> {
+  /** Heartbeats while `work` runs (a regular activity's wait for its place, and for the receiver). */
+  async function beating<T>(work: () => Promise<T>): Promise<T> {
     const beat = setInterval(heartbeat, heartbeatEvery);
     try {
-      return await deps.sender.send({ url: prepared.url, headers: prepared.headers, body: prepared.body });
+      return await work();
     } finally {
       clearInterval(beat);
     }
+  }
+
+  /**
+   * A place among this account's and endpoint's attempts in flight, held through the name lookup and
+   * the POST. None free within the wait: the attempt fails as throttled, before anything is sent or
+   * recorded, and Temporal makes it again after its retry back-off with the same attempt number.
+   */
+  async function enterSlot(input: AttemptInput) {
+    const leave = await beating(() => slots.enter(input.accountId, input.endpointId, throttleWaitMs));
+    if (leave) return leave;
+    throw ApplicationFailure.retryable(
+      `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
+      THROTTLED,
+    );
   }
 
   /** One write; retried briefly so a store hiccup does not make Temporal repeat the POST. */
@@ -173,19 +199,30 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 
   /** Sends the prepared request (or records why it cannot be sent), records the attempt, and says what comes next. */
   async function sendAndRecord(input: AttemptInput, ref: DeliveryRef, prepared: Prepared & { kind: 'send' | 'unsendable' }): Promise<AttemptOutcome> {
-    const startedAt = clock();
-    const result: SendResult =
-      prepared.kind === 'send' ? await send(prepared) : { statusCode: null, responseBody: null, error: prepared.error, durationMs: 0 };
+    let startedAt = clock();
+    let result: SendResult;
+    if (prepared.kind === 'send') {
+      const leave = await enterSlot(input);
+      try {
+        startedAt = clock();
+        result = await beating(() => deps.sender.send({ url: prepared.url, headers: prepared.headers, body: prepared.body }));
+      } finally {
+        leave();
+      }
+    } else {
+      result = failed('network', prepared.error, 0);
+    }
     const finishedAt = new Date(startedAt.getTime() + result.durationMs);
-    const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    const decision = decideAfterAttempt(input.attempt, succeeded);
+    const succeeded = isDelivered(result.outcome);
+    const decision = decideAfterAttempt(input.attempt, result.outcome);
+    const statusCode = result.outcome.kind === 'status' ? result.outcome.statusCode : null;
     const attempt: DeliveryAttempt = {
       round: input.round,
       attempt: input.attempt,
       started_at: startedAt,
       duration_ms: result.durationMs,
-      status_code: result.statusCode,
-      error: succeeded ? null : (result.error ?? `Destination answered HTTP ${result.statusCode}.`),
+      status_code: statusCode,
+      error: succeeded ? null : (result.error ?? `Destination answered HTTP ${statusCode}.`),
       response_body: result.responseBody,
       succeeded,
     };
@@ -203,13 +240,13 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         finishedAt,
       ),
     );
-    recordAttempt({ durationMs: result.durationMs, statusClass: attemptStatusClass(result.statusCode, result.error?.startsWith('Timed out') ?? false) });
+    recordAttempt({ durationMs: result.durationMs, statusClass: attemptStatusClass(statusCode, result.outcome.kind === 'timeout') });
     if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
     if (decision.status !== 'retrying') {
       recordDeliveryFinished(decision.status);
       await deliveryEnded(input, succeeded, finishedAt);
     }
-    return { status: decision.status, statusCode: result.statusCode };
+    return { ...decision, statusCode };
   }
 
   /** The whole attempt: the record check when it may repeat, the acceptance check and endpoint read, the POST, the record. */
@@ -218,10 +255,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if (activityAttempt() > 1 || input.mayRepeat) {
       const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
       if (recorded) {
-        const { status } = decideAfterAttempt(recorded.attempt, recorded.succeeded);
+        const decision = decideAfterAttempt(recorded.attempt, recordedResult(recorded));
         // The run that recorded it may have stopped before the health fact was written.
-        if (status !== 'retrying') await deliveryEnded(input, recorded.succeeded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
-        return { status, statusCode: recorded.status_code };
+        if (decision.status !== 'retrying') await deliveryEnded(input, recorded.succeeded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
+        return { ...decision, statusCode: recorded.status_code };
       }
     }
     // Checked once per round, with the endpoint read (same round trip), before anything is signed.
@@ -237,7 +274,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),
       );
       recordDeliveryFinished('cancelled');
-      return { status: 'cancelled', statusCode: null };
+      return { status: 'cancelled', nextDelayMs: null, statusCode: null };
     }
 
     return sendAndRecord(input, ref, prepared);

@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import type { AttemptResult } from '../src/domain/webhooks/attempt-decision';
 import { createGuardedLookup, LookupAllFunction, resolveAndCheck } from '../src/domain/webhooks/destination-resolver';
 
 /** platform-api.md: no answer within 30 seconds is a failure. */
@@ -13,12 +14,10 @@ export interface SendRequest {
 }
 
 /** Every way an attempt can end, as a value: only infrastructure faults of our own throw. */
-export interface SendResult {
-  statusCode: number | null;
-  responseBody: string | null;
-  error: string | null;
-  durationMs: number;
-}
+export type SendResult =
+  | { outcome: Extract<AttemptResult, { kind: 'status' }>; responseBody: string; error: null; durationMs: number }
+  /** No answer: `error` says why, for people (the attempt's record); `outcome` says which kind. */
+  | { outcome: Exclude<AttemptResult, { kind: 'status' }>; responseBody: null; error: string; durationMs: number };
 
 export interface HttpSender {
   send(req: SendRequest): Promise<SendResult>;
@@ -33,11 +32,12 @@ export interface HttpSender {
  * Redirects are never followed: a 3xx is a failed attempt. Names are resolved by `lookup` (c-ares
  * with a time-out, see dns-lookup.ts): a name that does not resolve in time is a failed attempt.
  */
-export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number; lookup?: LookupAllFunction }): HttpSender {
+export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number; lookup?: LookupAllFunction; ca?: string[] }): HttpSender {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const resolveOptions = { allowPrivate: options.allowPrivateNetworks, lookup: options.lookup };
   const agent = new Agent({
-    connect: { lookup: createGuardedLookup(resolveOptions) as never, timeout: timeoutMs },
+    // `ca` (the local listener's, local-listener-sender.ts) replaces the default trust for this agent.
+    connect: { lookup: createGuardedLookup(resolveOptions) as never, timeout: timeoutMs, ...(options.ca && { ca: options.ca }) },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     keepAliveTimeout: 10_000,
@@ -50,7 +50,7 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; timeo
       const elapsed = () => Math.round(performance.now() - started);
       const url = new URL(req.url);
       const check = await resolveAndCheck(url.hostname, resolveOptions);
-      if (!check.ok) return { statusCode: null, responseBody: null, error: check.message, durationMs: elapsed() };
+      if (!check.ok) return failed(check.code === 'dns_timeout' ? 'timeout' : 'network', check.message, elapsed());
       try {
         const response = await request(url, {
           method: 'POST',
@@ -60,9 +60,10 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; timeo
           signal: AbortSignal.timeout(timeoutMs),
         });
         const responseBody = await readCapped(response.body, MAX_KEPT_RESPONSE_BYTES);
-        return { statusCode: response.statusCode, responseBody, error: null, durationMs: elapsed() };
+        return { outcome: { kind: 'status', statusCode: response.statusCode }, responseBody, error: null, durationMs: elapsed() };
       } catch (err) {
-        return { statusCode: null, responseBody: null, error: describeFailure(err, timeoutMs), durationMs: elapsed() };
+        const failure = describeFailure(err, timeoutMs);
+        return failed(failure.kind, failure.error, elapsed());
       }
     },
     close: () => agent.close(),
@@ -83,12 +84,17 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max
   return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
-function describeFailure(err: unknown, timeoutMs: number): string {
+/** A send that got no answer, of this kind, for this reason. */
+export function failed(kind: 'timeout' | 'network', error: string, durationMs: number): SendResult {
+  return { outcome: { kind }, responseBody: null, error, durationMs };
+}
+
+function describeFailure(err: unknown, timeoutMs: number): { kind: 'timeout' | 'network'; error: string } {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return `Timed out: no complete response within ${timeoutMs / 1000} s.`;
+    return { kind: 'timeout', error: `Timed out: no complete response within ${timeoutMs / 1000} s.` };
   }
   const code = e.code ?? e.cause?.code;
-  if (code === 'EDESTINATIONREFUSED' || code === 'EDNSLOOKUPFAILED') return e.message ?? 'Destination refused.';
-  return `Connection failed${code ? ` (${code})` : ''}: ${e.message ?? String(err)}`;
+  if (code === 'EDESTINATIONREFUSED' || code === 'EDNSLOOKUPFAILED') return { kind: 'network', error: e.message ?? 'Destination refused.' };
+  return { kind: 'network', error: `Connection failed${code ? ` (${code})` : ''}: ${e.message ?? String(err)}` };
 }

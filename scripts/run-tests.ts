@@ -1,24 +1,34 @@
 /**
- * `npm test`: installs what is missing (embedded servers, test server, test CA, the receiver
- * libraries' Python venv and oracle packages), type-checks,
- * then runs jest with NODE_EXTRA_CA_CERTS set, which Node reads only at start-up.
- * Extra arguments go to jest (e.g. `npm test -- test/unit`).
+ * `npm test`: installs what the selected tests need (embedded servers and the test server for
+ * the workflow, integration and e2e projects; the receiver libraries' Python venv and oracle
+ * packages for integration; the test CA always), type-checks, then runs jest with
+ * NODE_EXTRA_CA_CERTS set, which Node reads only at start-up. Extra arguments go to jest
+ * (e.g. `npm test -- --selectProjects unit`, or `npm test -- test/unit`, which provision no server).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { buildArgv } from 'jest';
 import { provision } from '../src/infra/provision';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { ensureReceiverToolchains } from '../test/support/receiver-toolchains';
 import { ensureTestCertificate } from '../test/support/test-ca';
+import { projectsToRun, testFiles, type TestProject } from './test-selection';
+
+const jestConfig = require('../jest.config.js') as { projects: TestProject[] };
 
 async function main(): Promise<number> {
   const started = Date.now();
-  await provision({ need: { temporalCli: !process.env.TEMPORAL_ADDRESS, ferretDb: !process.env.MONGODB_URI, temporalTestServer: true } });
+  const projects = projectsToRun(await buildArgv(process.argv.slice(2)), jestConfig.projects, PROJECT_ROOT, testFiles(PROJECT_ROOT));
+  // Only projects with a global setup start servers (jest.config.js).
+  if (projects.some((p) => p.globalSetup)) {
+    await provision({ need: { temporalCli: !process.env.TEMPORAL_ADDRESS, ferretDb: !process.env.MONGODB_URI, temporalTestServer: true } });
+  }
   const cert = await ensureTestCertificate(path.join(PROJECT_ROOT, '.data', 'test-ca'));
   // The receiver libraries' own tests and their oracle (test/integration/receivers.test.ts).
-  await ensureReceiverToolchains();
-  process.stderr.write(`[test] provisioning checked in ${Math.round((Date.now() - started) / 1000)} s; type-checking...\n`);
+  if (projects.some((p) => p.displayName === 'integration')) await ensureReceiverToolchains();
+  const names = projects.map((p) => p.displayName).join(', ') || 'none';
+  process.stderr.write(`[test] projects: ${names}; provisioning checked in ${Math.round((Date.now() - started) / 1000)} s; type-checking...\n`);
   const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules', '.bin', name);
   const tsc = spawnSync(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit', cwd: PROJECT_ROOT });
   if (tsc.status !== 0) return tsc.status ?? 1;

@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
-import { decideAfterAttempt } from '../src/domain/webhooks/attempt-decision';
+import { nextStep } from '../src/domain/webhooks/attempt-decision';
 import { readableDelay } from '../src/domain/webhooks/retry-schedule';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
 
@@ -19,14 +19,15 @@ export type DeliveryWorkflowInput = DeliveryTarget;
 const FIRST_TASK_HISTORY_LENGTH = 3;
 
 export interface DeliveryWorkflowResult {
-  status: AttemptOutcome['status'];
+  status: Exclude<AttemptOutcome['status'], 'retrying'>;
   attempts: number;
 }
 
 /**
- * Activity retries cover only our own infrastructure faults (database or worker down):
- * an attempt's outcome, whatever the receiver did, is a returned value. So these retries
- * never add or skip a delivery attempt; they only wait for the attempt to be made.
+ * Activity retries cover only our own infrastructure faults (database or worker down) and an
+ * attempt throttled because its account's places in the worker were taken (`AttemptThrottled`,
+ * delivery.md "Fairness"): an attempt's outcome, whatever the receiver did, is a returned value.
+ * So these retries never add or skip a delivery attempt; they only wait for the attempt to be made.
  */
 const INFRASTRUCTURE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } as const;
 /** 30 s POST + DNS + one store read and write. */
@@ -107,8 +108,9 @@ async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
 
 /**
  * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`).
- * Its timers are the retry schedule: attempt, and after a failure sleep as decideAfterAttempt
- * says, at most 8 attempts. Deterministic: all I/O is in the activities.
+ * Its timers are the retry schedule: attempt, and after a failure sleep for the delay the attempt's
+ * decision carries (attempt-decision.ts decides it once), at most 8 attempts. Deterministic: all
+ * I/O is in the activities.
  */
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   let attempts = 0;
@@ -117,12 +119,13 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
       const outcome = await CancellationScope.nonCancellable(() => makeAttempt(input, attempt));
       attempts = outcome.status === 'cancelled' ? attempt - 1 : attempt;
+      const step = nextStep(outcome, attempt);
       upsertSearchAttributes([
-        { key: WEBHOOK_DELIVERY_STATUS, value: outcome.status },
+        { key: WEBHOOK_DELIVERY_STATUS, value: 'end' in step ? step.end : 'retrying' },
         { key: WEBHOOK_ATTEMPT_COUNT, value: attempts },
       ]);
-      const delay = outcome.status === 'retrying' ? decideAfterAttempt(attempt, false).nextDelayMs : null;
-      if (delay === null) return { status: outcome.status, attempts };
+      if ('end' in step) return { status: step.end, attempts };
+      const delay = step.retryAfterMs;
       // The timer's summary is in the history: workflows started before it read "after 1800 s" keep it.
       const after = patched('readable-retry-delays') ? readableDelay(delay) : `${delay / 1000} s`;
       await sleep(delay, { summary: `retry ${attempt + 1} after ${after}` });

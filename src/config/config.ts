@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AUTO_DISABLE_AFTER_MS } from '../domain/webhooks/endpoint-health';
+import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
+import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
 import { PROJECT_ROOT } from '../infra/tools';
 
 /**
@@ -30,6 +32,13 @@ function isNameServer(text: string): boolean {
   return isIP(address) !== 0 && port >= 1 && port <= 65535;
 }
 
+const DAY_MS = 86_400_000;
+/**
+ * The shortest event retention: a day past the longest look-back that reads events and their
+ * deliveries (bulk recovery's 7 days; the idempotency window's 24 h), so a purge never outruns it.
+ */
+export const MIN_EVENT_RETENTION_DAYS = Math.ceil(Math.max(MAX_RECOVERY_WINDOW_MS, IDEMPOTENCY_WINDOW_MS) / DAY_MS) + 1;
+
 const EnvSchema = z.object({
   PORT: listenPort.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -51,6 +60,8 @@ const EnvSchema = z.object({
   EMBEDDED_TEMPORAL_METRICS_PORT: port.optional().or(z.literal('').transform(() => undefined)),
 
   DELIVERY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** `cli listen`'s loopback exception (local-listener.ts); unset: on only for the embedded platform (no MONGODB_URI, no TEMPORAL_ADDRESS, not production). */
+  DELIVERY_LOCAL_LISTENER: bool.optional().or(z.literal('').transform(() => undefined)),
   /** base64 of 32 bytes; embedded default: generated once under DATA_DIR. */
   SECRETS_ENCRYPTION_KEY: optionalString.refine(
     (v) => v === undefined || Buffer.from(v, 'base64').length === 32,
@@ -68,6 +79,12 @@ const EnvSchema = z.object({
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Destination lookups in flight per process; more wait for a free place (within their time-out). */
   DNS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(64),
+  /** Delivery attempts of one account in flight at once per worker process (its POSTs and their name lookups). */
+  DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(32),
+  /** Delivery attempts to one endpoint in flight at once per worker process. */
+  DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(10_000).default(16),
+  /** How long an attempt over those bounds waits for its turn before it is throttled (made again later, not counted). */
+  DELIVERY_THROTTLE_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(2_000),
   /** How often each API process looks for dead API processes whose accepted events need their workflows started. */
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /** An API process whose lease is not renewed for this long is taken for dead (its events are recovered). */
@@ -84,6 +101,13 @@ const EnvSchema = z.object({
   DISPATCH_START_WINDOW: z.coerce.number().int().min(0).max(100_000).default(200),
   /** An endpoint whose deliveries have all failed for this many hours is disabled (`disabled_reason: "failing"`); default 5 days. */
   ENDPOINT_AUTO_DISABLE_HOURS: z.coerce.number().int().min(1).max(8_760).default(DEFAULT_AUTO_DISABLE_AFTER_MS / 3_600_000),
+  /** Events and their deliveries (attempt history included) are removed this many days after ingest. */
+  EVENT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .max(36_500)
+    .min(MIN_EVENT_RETENTION_DAYS, `must be at least ${MIN_EVENT_RETENTION_DAYS} days (bulk recovery reaches 7 days back, idempotency keys 24 h)`)
+    .default(30),
   /** Prometheus metrics: a listener of its own on this port (unset: none); 0 picks a free port. */
   METRICS_PORT: listenPort.optional().or(z.literal('').transform(() => undefined)),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -108,7 +132,14 @@ export type Config = Readonly<{
     embeddedMetricsPort?: number;
   };
   mongo: { uri?: string; dbName: string; embeddedPort: number };
-  delivery: { allowPrivateNetworks: boolean };
+  delivery: {
+    allowPrivateNetworks: boolean;
+    /** Deliveries to `https://listen.localhost:<port>/` reach 127.0.0.1, trusting only DATA_DIR's listener CA (`cli listen`). */
+    localListener: boolean;
+    /** What one account and one endpoint may hold at once per worker process (src/domain/webhooks/attempt-slots.ts). */
+    inFlight: { perAccount: number; perEndpoint: number };
+    throttleWaitMs: number;
+  };
   secretsEncryptionKey?: Buffer;
   trustProxy: boolean;
   /** Trusted proxies in front of the API (only with trustProxy). */
@@ -124,6 +155,8 @@ export type Config = Readonly<{
   dispatchStartWindow: number;
   /** ENDPOINT_AUTO_DISABLE_HOURS in ms: the auto-disable rule's period (src/domain/webhooks/endpoint-health.ts). */
   endpointAutoDisableAfterMs: number;
+  /** EVENT_RETENTION_DAYS in ms (services/event-retention.ts). */
+  eventRetentionMs: number;
   publicUrl: string;
   metrics: { port?: number; host: string; token?: string };
 }>;
@@ -169,7 +202,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       embeddedMetricsPort: e.EMBEDDED_TEMPORAL_METRICS_PORT,
     },
     mongo: { uri: e.MONGODB_URI, dbName: e.MONGODB_DB, embeddedPort: e.EMBEDDED_MONGO_PORT },
-    delivery: { allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS },
+    delivery: {
+      allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS,
+      localListener: e.DELIVERY_LOCAL_LISTENER ?? (!e.MONGODB_URI && !e.TEMPORAL_ADDRESS && env.NODE_ENV !== 'production'),
+      inFlight: { perAccount: e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT, perEndpoint: Math.min(e.DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT, e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT) },
+      throttleWaitMs: e.DELIVERY_THROTTLE_WAIT_MS,
+    },
     secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     trustProxyHops: e.TRUST_PROXY_HOPS,
@@ -187,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dispatchStartConcurrency: e.DISPATCH_START_CONCURRENCY,
     dispatchStartWindow: e.DISPATCH_START_WINDOW,
     endpointAutoDisableAfterMs: e.ENDPOINT_AUTO_DISABLE_HOURS * 3_600_000,
+    eventRetentionMs: e.EVENT_RETENTION_DAYS * DAY_MS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
   });

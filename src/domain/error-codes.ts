@@ -28,7 +28,7 @@ export const ERROR_CATALOGUE = {
   invite_used: 'The dashboard invite link has already been used.',
   invite_expired: 'The dashboard invite link has expired.',
   // The current state does not allow it.
-  delivery_in_flight: 'A delivery round to this endpoint is already in flight.',
+  delivery_in_flight: 'A delivery round to this endpoint is already in flight, or another retry is starting it (a round left unstarted by a crash can be retried a minute after it was claimed).',
   delivery_not_retryable: 'The delivery succeeded; only failed or cancelled deliveries can be retried.',
   delivery_round_limit: 'The delivery has been retried as many times as it may be.',
   endpoint_deleted: 'The endpoint was deleted; its deliveries cannot be retried.',
@@ -52,7 +52,7 @@ export const ERROR_CATALOGUE = {
   too_many_attempts: 'Too many failed dashboard sign-ins or sign-ups for this email or address; see `Retry-After`.',
   // Our side.
   internal_error: 'Internal error; safe to retry with backoff. `request_id` identifies it in the logs.',
-  service_unavailable: 'A dependency (database, Temporal) is unreachable; safe to retry.',
+  service_unavailable: 'A dependency (database, Temporal) is unreachable; safe to retry. An ingest answered this may have stored its event: repeated with the same idempotency key it gets 200 with that event, which is delivered once.',
   overloaded: 'This API process holds too many accepted events not yet handed to delivery; nothing was stored. Retry after `Retry-After` with the same idempotency key.',
 } as const satisfies Record<string, string>;
 

@@ -1,31 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeOnce } from './write-once';
 
 /**
  * The AES-256-GCM key that seals endpoint signing secrets. Production sets
  * SECRETS_ENCRYPTION_KEY; the embedded default is generated once under DATA_DIR (mode 0600)
  * so that a restart on the same DATA_DIR can still open every secret.
  *
- * Created atomically: the key is written in full to a file of its own, then hard-linked to
- * `secrets.key`, which fails if the name exists. So the name only ever appears with a whole key
- * in it, and of processes starting at once exactly one link wins and every one reads its key.
+ * Created atomically (write-once.ts): the name only ever appears with a whole key in it, and of
+ * processes starting at once exactly one wins and every one reads its key.
  */
 export async function loadOrCreateSecretsKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer> {
   if (configured) return configured;
   const file = path.join(dataDir, 'secrets.key');
   const existing = await readKey(file);
   if (existing) return existing;
-  await mkdir(dataDir, { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx', flush: true });
-  try {
-    await link(temp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
+  await writeOnce(file, randomBytes(32).toString('base64'));
   const key = await readKey(file);
   if (!key) throw new Error(`${file} could not be created`);
   return key;

@@ -45,9 +45,9 @@ export interface ApiRole {
   stop(): Promise<void>;
 }
 
-/** The API role: the HTTP server (API, docs, dashboard), the instance lease and the crash-recovery sweep. */
+/** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
 export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps): Promise<ApiRole> {
-  const { authenticator, invalidations, limiter, lease, outbox, recovery } = services;
+  const { authenticator, invalidations, limiter, lease, outbox, recovery, retention } = services;
   const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger);
   const registry = createRegistry();
   let document: object | undefined;
@@ -112,12 +112,13 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
 
   // Recovery runs beside serving (a first sweep at once), never in the way of start-up.
   recovery.start(config.dispatchSweepIntervalMs);
+  retention.start();
   return {
     url: `http://${config.host}:${port}`,
     routes,
     stop: async () => {
       try {
-        await recovery.stop();
+        await Promise.all([recovery.stop(), retention.stop()]);
       } finally {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -8,6 +8,7 @@
  *   key create --account ID --product P --label L     (the full key is printed only here)
  *   key list --account ID
  *   key revoke --key ID
+ *   listen --account ID [--events P,...] [--forward-to URL]   (a local receiver: cli-listen.ts; prints lines until Ctrl-C)
  *
  * It talks to MONGODB_URI, or to the embedded store of DATA_DIR: the running one if
  * `npm start` is up, otherwise it starts that store for the duration of the command.
@@ -31,7 +32,8 @@ import { ExpirySweepers } from '../persistence/ttl';
 const USAGE =
   'usage: cli account create --email E [--tier T] | account set-tier --account ID --tier T | ' +
   'account invite --account ID [--base-url URL] | ' +
-  'key create --account ID --product P --label L | key list --account ID | key revoke --key ID';
+  'key create --account ID --product P --label L | key list --account ID | key revoke --key ID | ' +
+  'listen --account ID [--events P,...] [--forward-to URL]';
 
 async function main(argv: string[]): Promise<unknown> {
   const [noun, verb, ...rest] = argv;
@@ -109,17 +111,22 @@ async function withAccountService<T>(fn: (service: AccountService, invites: Dash
   }
 }
 
-main(process.argv.slice(2)).then(
-  (result) => {
+function fail(err: unknown): never {
+  const body =
+    err instanceof DomainError
+      ? { error: err.message, code: err.code, ...err.data }
+      : { error: err instanceof Error ? err.message : String(err), code: 'cli_error' };
+  process.stderr.write(`${JSON.stringify(body)}\n`);
+  process.exit(err instanceof DomainError && httpStatusOf(err) < 500 ? 2 : 1);
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === 'listen') {
+  // Loaded only here: the listener brings certificate generation along.
+  import('./cli-listen').then(({ listen }) => listen(argv.slice(1))).then(() => process.exit(0), fail);
+} else {
+  main(argv).then((result) => {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     process.exit(0);
-  },
-  (err: unknown) => {
-    const body =
-      err instanceof DomainError
-        ? { error: err.message, code: err.code, ...err.data }
-        : { error: err instanceof Error ? err.message : String(err), code: 'cli_error' };
-    process.stderr.write(`${JSON.stringify(body)}\n`);
-    process.exit(err instanceof DomainError && httpStatusOf(err) < 500 ? 2 : 1);
-  },
-);
+  }, fail);
+}

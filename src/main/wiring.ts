@@ -26,6 +26,7 @@ import { IngestAdmission } from '../services/ingest-admission';
 import { DeliveryStartWindow, START_WINDOW_TUNING } from '../services/delivery-start-window';
 import { setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
+import { EventRetention } from '../services/event-retention';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower } from '../persistence/cache-invalidation-follower';
@@ -62,6 +63,8 @@ export interface Services {
   startWindow: DeliveryStartWindow;
   lease: InstanceLease;
   recovery: CrashRecovery;
+  /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
+  retention: EventRetention;
   scheduler: DeliveryScheduler;
 }
 
@@ -198,6 +201,13 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     startWindow,
     lease,
     recovery,
+    retention: new EventRetention({
+      events: repositories.events,
+      deliveries: repositories.deliveries,
+      idempotency: repositories.idempotency,
+      retentionMs: config.eventRetentionMs,
+      logger,
+    }),
     scheduler,
   };
 }

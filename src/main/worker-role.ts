@@ -2,10 +2,12 @@ import type { NativeConnection, Worker } from '@temporalio/worker';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
 import { AttemptHandOffs } from '../../activities/attempt-hand-off';
 import { createHttpSender } from '../../activities/http-sender';
+import { withLocalListener } from '../../activities/local-listener-sender';
 import { createRecoveryActivities } from '../../activities/recovery-activities';
 import type { Config } from '../config/config';
 import type { LookupAllFunction } from '../domain/webhooks/dns-lookup';
 import type { SecretBox } from '../domain/webhooks/secret-box';
+import { readLocalListenerCaCert } from '../infra/local-listener-ca';
 import type { Logger } from '../infra/logger';
 import { createDeliveryWorker, createHandOffWorker, handOffTaskQueue, runWorker } from '../temporal/worker';
 import type { Repositories, Services } from './wiring';
@@ -31,13 +33,17 @@ export interface WorkerRole {
 
 /** The worker role: runs delivery and recovery workflows and their activities. */
 export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, dnsLookup, onActivityStarted }: WorkerRoleDeps): Promise<WorkerRole> {
-  const sender = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
+  const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
+  // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
+  const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
   const handOffs = new AttemptHandOffs(handOffTaskQueue(config.temporal.taskQueue));
   const deliveryActivities = createDeliveryActivities({
     ...repositories,
     secretBox,
     sender,
     handOffs,
+    inFlight: config.delivery.inFlight,
+    throttleWaitMs: config.delivery.throttleWaitMs,
     autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id, decidedAt) => services.endpoints.disableForFailures(accountId, id, decidedAt) },
   });
   const worker = await createDeliveryWorker({

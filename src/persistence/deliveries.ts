@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import { deliveryId } from '../domain/webhooks/delivery-id';
-import { RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
+import { MAX_DELIVERY_ROUNDS, RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
 import { insertUnique, memberId } from './unique-sequence';
 
 /** One POST made for a delivery. */
@@ -45,11 +45,9 @@ export interface DeliveryDoc extends DeliveryState {
 
 /**
  * Stored form: attempts live in a map keyed `r<round>a<attempt>`, so recording one is a single
- * `$set` that a retried activity repeats harmlessly (no read first, no duplicate). Records
- * written before the map existed keep their `attempts` array, merged on read.
+ * `$set` that a retried activity repeats harmlessly (no read first, no duplicate).
  */
 interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts'> {
-  attempts?: DeliveryAttempt[];
   attempt_log?: Record<string, DeliveryAttempt>;
 }
 
@@ -138,9 +136,38 @@ export class Deliveries {
     return insertUnique(this.rounds, { _id: memberId(id, round), at });
   }
 
+  /**
+   * A round whose start was cut short (its record pending, no workflow running) is started
+   * again by one caller only, and only once the round's last start claim (its first, then one
+   * per take-over, `<round claim>/<n>`) is older than `staleBefore`: until then its claimer may
+   * still be on its way to starting it. Of concurrent callers the unique insert of the next
+   * take-over picks one. Take-overs follow crashes, so the chain stays a claim or two long.
+   */
+  async claimRoundRestart(id: string, round: number, staleBefore: Date, at: Date): Promise<boolean> {
+    const base = memberId(id, round);
+    for (let n = 0; ; n++) {
+      const _id = n === 0 ? base : `${base}/${n}`;
+      const claim = await this.rounds.findOne({ _id });
+      if (!claim) return insertUnique(this.rounds, { _id, at });
+      if (claim.at >= staleBefore) return false;
+    }
+  }
+
   /** Written before the round's workflow starts, so its first attempt finds the round it belongs to. */
   async startRound(id: string, round: number, at: Date): Promise<void> {
     await this.col.updateOne({ _id: id }, { $set: { round, status: 'pending', attempt_count: 0, next_attempt_at: at, updated_at: at } });
+  }
+
+  /**
+   * Retention: the deliveries (with their attempts) and round claims of these events, one
+   * command of `{_id}` deletes per collection. Round claims exist for manual retries only (round 2 on).
+   */
+  async deleteForEvents(events: Array<{ _id: number; endpoint_ids: string[] }>): Promise<void> {
+    const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
+    if (ids.length === 0) return;
+    const rounds = ids.flatMap((id) => Array.from({ length: MAX_DELIVERY_ROUNDS - 1 }, (_, i) => memberId(id, i + 2)));
+    await this.col.bulkWrite(ids.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
+    await this.rounds.bulkWrite(rounds.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
   }
 
   private async upsert(ref: DeliveryRef, fields: Record<string, unknown>, at: Date): Promise<void> {
@@ -159,9 +186,7 @@ const attemptKey = (round: number, attempt: number) => `r${round}a${attempt}`;
 
 function hydrate(doc: StoredDeliveryDoc | null): DeliveryDoc | null {
   if (!doc) return null;
-  const { attempt_log, attempts: legacy, ...rest } = doc;
-  const byKey = new Map<string, DeliveryAttempt>();
-  for (const a of [...(legacy ?? []), ...Object.values(attempt_log ?? {})]) byKey.set(attemptKey(a.round, a.attempt), a);
-  const attempts = [...byKey.values()].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+  const { attempt_log, ...rest } = doc;
+  const attempts = Object.values(attempt_log ?? {}).sort((a, b) => a.round - b.round || a.attempt - b.attempt);
   return { ...rest, url: rest.url ?? '', attempts };
 }

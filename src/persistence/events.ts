@@ -1,4 +1,6 @@
 import { Collection, Db, Filter } from 'mongodb';
+import { isEventId } from '../domain/webhooks/event-id';
+import { EventIds, storedEventId as storedId } from './event-ids';
 import { insertUnique } from './unique-sequence';
 
 /**
@@ -49,18 +51,26 @@ export type EventSummary = Pick<EventDoc, '_id' | 'endpoint_ids' | 'endpoint_url
 
 export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'data'> & { data: Record<string, unknown> };
 
-const ID_DIGITS = 16;
-const storedId = (id: number) => String(id).padStart(ID_DIGITS, '0');
+/** What retention needs of an event to remove it and what hangs off it: no body. */
+export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at'>;
+
+/** Far below the shortest retention (config.ts): a hint this young is above every id retention has removed. */
+const HINT_TRUST_MS = 3_600_000;
 
 /** `events`: every read is scoped to its account, except the delivery path's and crash recovery's. */
 export class Events {
   private readonly col: Collection<StoredEventDoc>;
-  /** The last id this process tried (null until read from the store once). */
+  /** The id sequence: ids are handed out there, by small claims, before an event is stored once. */
+  readonly ids: EventIds;
+  /** The last id this process tried (null until read from the store). */
   private hint: number | null = null;
-  private hintLoading?: Promise<number>;
+  /** When the hint was last learned from the store (ms). */
+  private hintLearnedAt = 0;
+  private hintLoading?: Promise<void>;
 
-  constructor(db: Db) {
+  constructor(db: Db, private readonly now: () => number = Date.now) {
     this.col = db.collection<StoredEventDoc>('events');
+    this.ids = new EventIds(db, () => this.maxStoredId());
   }
 
   async ensureIndexes(): Promise<void> {
@@ -68,18 +78,27 @@ export class Events {
     await this.col.createIndex({ account_id: 1, type: 1, _id: -1 });
   }
 
-  /** The highest id stored (a scan on the embedded store: start-up and crash recovery only). */
-  async maxId(): Promise<number> {
+  /**
+   * The highest id handed out (every stored event's id is at most this): `_id` lookups of the
+   * small claims of the id sequence (event-ids.ts), never a read of the events.
+   */
+  maxId(): Promise<number> {
+    return this.ids.head();
+  }
+
+  /** A sort of the whole collection on the embedded store: only to start the id sequence of a database that has none. */
+  private async maxStoredId(): Promise<number> {
     const last = await this.col.find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
     return last[0] ? Number(last[0]._id) : 0;
   }
 
   /**
-   * Inserts the event under the next free integer id, a unique sequence (unique-sequence.ts):
-   * the unique _id decides between concurrent inserters (in any process); a loser simply tries
-   * the next id. `claiming` is
-   * told each id before its insert is sent, so a caller can account for an event that may
-   * exist before this returns (see DeliveryOutbox.watermark).
+   * Inserts the event under the next free integer id. The id is claimed first with a small
+   * document (EventIds.claim: a unique `_id` decides between concurrent inserters in any
+   * process); a claim that loses means another process is ahead, and its head is found by `_id`
+   * lookups of claims, so the event itself is inserted once. `claiming` is told the id before
+   * its claim is sent, so a caller can account for an event that may exist before this
+   * returns (see DeliveryOutbox.watermark).
    */
   async insertWithNextId(doc: NewEvent, bodyFor: (id: number) => string, claiming: (id: number, taken: boolean) => void = () => undefined): Promise<EventDoc> {
     for (;;) {
@@ -87,26 +106,40 @@ export class Events {
       // Synchronous after the await: concurrent inserters of this process never pick the same id.
       const id = (this.hint as number) + 1;
       this.hint = id;
-      const full: EventDoc = { ...doc, _id: id, body: bodyFor(id) };
       claiming(id, true);
-      let inserted = false;
+      let claimed = false;
+      let stored: EventDoc | null = null;
       try {
-        inserted = await insertUnique(this.col, toStored(full));
+        claimed = await this.ids.claim(id, doc.created_at);
+        if (claimed) {
+          const full: EventDoc = { ...doc, _id: id, body: bodyFor(id) };
+          // A duplicate here is an event stored before its database had an id sequence: the next id is tried.
+          if (await insertUnique(this.col, toStored(full))) stored = full;
+        }
       } finally {
-        if (!inserted) claiming(id, false);
+        if (!stored) claiming(id, false);
       }
-      if (inserted) return full;
+      if (stored) return stored;
+      if (!claimed) this.hint = Math.max(this.hint as number, await this.ids.headFrom(id));
     }
   }
 
-  /** The last id this process tried; every event it inserted has an id at most this. */
+  /**
+   * The last id this process tried; every event it inserted has an id at most this. Learned
+   * from the store again once it is older than HINT_TRUST_MS: retention removes the claims of ids
+   * handed out long ago (event-ids.ts), and an older hint could hand one of them out again.
+   */
   async highestIdTried(): Promise<number> {
-    if (this.hint === null) {
-      this.hintLoading ??= this.maxId();
-      const max = await this.hintLoading;
-      this.hint = Math.max(this.hint ?? 0, max);
+    if (this.hint === null || this.now() - this.hintLearnedAt > HINT_TRUST_MS) {
+      this.hintLoading ??= (async () => {
+        const learnedAt = this.now();
+        const head = await this.ids.head(this.hint ?? 0);
+        this.hint = Math.max(this.hint ?? 0, head);
+        this.hintLearnedAt = learnedAt;
+      })().finally(() => (this.hintLoading = undefined));
+      await this.hintLoading;
     }
-    return this.hint;
+    return this.hint as number;
   }
 
   /** A `{_id}` point read; the owner is checked here, so another account's event is simply not found. */
@@ -117,7 +150,7 @@ export class Events {
 
   /** Without the account check: for the delivery path and crash recovery, which act for the platform. */
   async findUnscoped(id: number): Promise<EventDoc | null> {
-    if (!Number.isSafeInteger(id) || id < 1) return null;
+    if (!isEventId(id)) return null;
     return hydrate(await this.col.findOne({ _id: storedId(id) }));
   }
 
@@ -139,6 +172,18 @@ export class Events {
 
   async delete(id: number): Promise<void> {
     await this.col.deleteOne({ _id: storedId(id) });
+  }
+
+  /** Retention: an `{_id}` point read without the body. */
+  async retentionView(id: number): Promise<EventRetentionView | null> {
+    const doc = await this.col.findOne({ _id: storedId(id) }, { projection: { body: 0, endpoint_urls: 0 } });
+    if (!doc) return null;
+    return { _id: id, account_id: doc.account_id, idempotency_key: doc.idempotency_key, endpoint_ids: doc.endpoint_ids, created_at: doc.created_at };
+  }
+
+  /** Retention: one command of `{_id}` deletes. */
+  async deleteAll(ids: number[]): Promise<void> {
+    if (ids.length > 0) await this.col.bulkWrite(ids.map((id) => ({ deleteOne: { filter: { _id: storedId(id) } } })), { ordered: false });
   }
 }
 

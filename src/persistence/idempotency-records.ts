@@ -19,12 +19,17 @@ export type NewIdempotencyRecord = Omit<IdempotencyRecordDoc, '_id'>;
 interface SuccessionDoc {
   /** `<account>:<key>@<event id of the expired record>`: who may replace that record. */
   _id: string;
-  record: NewIdempotencyRecord;
+  /** Absent: retention's tombstone, the record is being deleted (purge), not replaced. */
+  record?: NewIdempotencyRecord;
   expires_at: Date;
 }
 
 const recordId = (accountId: string, key: string) => `${accountId}:${key}`;
 const RETRY_PAUSE_MS = 5;
+/** A tombstone this old belongs to a purge that died before its delete: a successor finishes it. */
+const ABANDONED_TOMBSTONE_MS = 10 * 60_000;
+/** A claim waits this many pauses for a purge's delete before it gives up (the caller answers 5xx). */
+const MAX_PURGE_WAITS = 400;
 
 /**
  * `idempotency_records`: (account, key) → the event it created, valid 24 h. Claiming a free key
@@ -34,9 +39,9 @@ const RETRY_PAUSE_MS = 5;
  * Validity is decided by `expires_at` on read, never by when records are purged.
  *
  * Purging: MongoDB's TTL index deletes a record atomically, only while it is expired. The
- * embedded store has no TTL index and no atomic conditional delete, and a purge there could
- * remove a record that a successor has just written; so it keeps records (at most one per
- * event ingested with a key).
+ * embedded store has no TTL index and no atomic conditional delete, and a timer's delete there
+ * could remove a record that a successor has just written; so there a record is removed only by
+ * event retention (`purge`, with a tombstone that keeps successors away), with its event.
  */
 export class IdempotencyRecords {
   private readonly col: Collection<IdempotencyRecordDoc>;
@@ -63,7 +68,7 @@ export class IdempotencyRecords {
    */
   async claim(record: NewIdempotencyRecord, now: () => Date): Promise<IdempotencyRecordDoc> {
     const _id = recordId(record.account_id, record.key);
-    for (let vanished = 0; ; ) {
+    for (let vanished = 0, purging = 0; ; ) {
       if (await insertUnique(this.col, { ...record, _id })) return { ...record, _id };
       const current = await this.col.findOne({ _id });
       if (!current) {
@@ -72,20 +77,53 @@ export class IdempotencyRecords {
         continue;
       }
       if (current.expires_at > now() || current.event_id === record.event_id) return current;
-      await this.succeed(current, record);
+      if ((await this.succeed(current, record)) === 'purging' && ++purging > MAX_PURGE_WAITS) {
+        throw new Error(`idempotency record ${_id} is being purged; try again`);
+      }
     }
   }
 
-  /** Replaces an expired record; a concurrent successor's replacement is completed on its behalf. */
-  private async succeed(expired: IdempotencyRecordDoc, record: NewIdempotencyRecord): Promise<void> {
+  /**
+   * Replaces an expired record; a concurrent successor's replacement is completed on its behalf.
+   * 'purging': retention is deleting the record instead (see purge); the key is free once it is gone.
+   */
+  private async succeed(expired: IdempotencyRecordDoc, record: NewIdempotencyRecord): Promise<'done' | 'purging'> {
     const _id = `${expired._id}@${expired.event_id}`;
     let winner: NewIdempotencyRecord = record;
     if (!(await insertUnique(this.successions, { _id, record, expires_at: record.expires_at }))) {
       const existing = await this.successions.findOne({ _id });
-      if (!existing) return; // purged with its record: start over
-      winner = existing.record;
+      if (!existing) return 'done'; // purged with its record: start over
       await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
+      if (!existing.record) {
+        // A purge that died before its delete: one successor per period finishes it (still one deleter at a time).
+        const period = Math.floor((Date.now() - existing.expires_at.getTime()) / ABANDONED_TOMBSTONE_MS);
+        if (period > 0 && (await insertUnique(this.successions, { _id: `${_id}#${period}`, expires_at: existing.expires_at }))) {
+          await this.col.deleteOne({ _id: expired._id, event_id: expired.event_id });
+        }
+        return 'purging';
+      }
+      winner = existing.record;
     }
     await this.col.replaceOne({ _id: expired._id, event_id: expired.event_id }, winner);
+    return 'done';
+  }
+
+  /**
+   * Retention: deletes the key's record if it still names `eventId` (expired for weeks by then).
+   * A delete is not atomic on the embedded store (read, then delete by `_id`), so two deleters
+   * could remove a record claimed in between. Hence one deleter: the purge first claims the
+   * record's succession with a tombstone, so no successor replaces or deletes it meanwhile (a
+   * successor waits, and finishes the delete only for a purge that died long ago).
+   */
+  async purge(accountId: string, key: string, eventId: number): Promise<void> {
+    const _id = recordId(accountId, key);
+    const succession = `${_id}@${eventId}`;
+    // Dated by this process's clock, as successors read it (see succeed).
+    if (await insertUnique(this.successions, { _id: succession, expires_at: new Date() })) {
+      await this.col.deleteOne({ _id, event_id: eventId });
+    } else if ((await this.col.findOne({ _id }))?.event_id === eventId) {
+      return; // a successor is replacing the record now (or a purge deleting it)
+    }
+    await this.successions.deleteOne({ _id: succession });
   }
 }

@@ -3,8 +3,8 @@ import type { ApiInstanceDoc, ApiInstances } from '../persistence/api-instances'
 import type { EventDoc, Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryOutbox } from './delivery-outbox';
-import { idempotencyRecordFor } from './ingest-receipt';
 import type { InstanceLease } from './instance-lease';
+import { settleKey } from './key-settlement';
 
 const PROBE_CONCURRENCY = 16;
 /** How far apart two API processes' clocks may be. */
@@ -78,24 +78,16 @@ export class CrashRecovery {
       }
     };
     await Promise.all(Array.from({ length: PROBE_CONCURRENCY }, probe));
-    // Everything it owned is handed over; a stalled process that comes back simply writes a new lease.
-    await this.deps.instances.remove(lease._id);
+    // Everything it owned is handed over. A process that renewed since the list was read is
+    // alive and keeps its lease (and the events it still owes); one that comes back later writes a new one.
+    await this.deps.instances.removeIfUnrenewed(lease._id, lease.expires_at);
     if (recovered > 0) this.deps.logger.warn({ instance: lease._id, recovered }, 'recovered events an API process left undispatched when it died');
     return recovered;
   }
 
-  /**
-   * An event whose ingest died before claiming its idempotency key claims it now; if a repeat
-   * holds the key, the event was never acknowledged and is removed.
-   */
+  /** An event whose ingest died before its idempotency key was settled is settled now (key-settlement.ts). */
   private async recoverEvent(event: EventDoc): Promise<boolean> {
-    if (event.idempotency_key !== null) {
-      const record = await this.deps.idempotency.claim(idempotencyRecordFor(event), () => this.now());
-      if (record.event_id !== event._id) {
-        await this.deps.events.delete(event._id);
-        return false;
-      }
-    }
+    if (event.idempotency_key !== null && (await settleKey(this.deps, event, () => this.now())).answers === 'another') return false;
     await this.deps.outbox.enqueue(event);
     return event.endpoint_ids.length > 0;
   }

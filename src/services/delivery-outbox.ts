@@ -1,5 +1,5 @@
 import type { Logger } from '../infra/logger';
-import { SlidingCount } from '../domain/flow-control/sliding-count';
+import { BusyRate } from '../domain/flow-control/busy-rate';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { EventDoc } from '../persistence/events';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
@@ -20,8 +20,9 @@ interface Entry {
 
 const MAX_START_BACKOFF_MS = 5_000;
 
-/** The rate at which events are handed over is measured over this many seconds. */
+/** The rate at which events are handed over is measured over this many seconds, once the backlog has been busy for a second of them. */
 const HANDED_OVER_WINDOW_S = 5;
+const HANDED_OVER_MIN_BUSY_MS = 1_000;
 
 /**
  * The hand-off from an acknowledged event to its delivery workflows, in the background: an
@@ -39,7 +40,9 @@ export class DeliveryOutbox {
   private readonly queue: Array<{ entry: Entry; index: number }> = [];
   private active = 0;
   private idle: Array<() => void> = [];
-  private readonly handedOver: SlidingCount<'event'>;
+  /** A drain gave up: what is left is crash recovery's (the lease is kept). */
+  private abandoned = false;
+  private readonly handedOver: BusyRate;
 
   constructor(
     private readonly scheduler: DeliveryScheduler,
@@ -47,7 +50,7 @@ export class DeliveryOutbox {
     private readonly options: DeliveryOutboxOptions,
     private readonly now: () => number = Date.now,
   ) {
-    this.handedOver = new SlidingCount(HANDED_OVER_WINDOW_S, now);
+    this.handedOver = new BusyRate(HANDED_OVER_WINDOW_S, HANDED_OVER_MIN_BUSY_MS, now);
   }
 
   /** Told by Events.insertWithNextId before each insert (taken) and after a failed one. */
@@ -56,9 +59,10 @@ export class DeliveryOutbox {
     else this.release(id);
   };
 
-  /** The event will not be delivered (it lost its idempotency key and was deleted). */
+  /** The event will not be delivered (it lost its idempotency key and was deleted: key-settlement.ts). */
   release(id: number): void {
     this.pending.delete(id);
+    this.handedOver.setBusy(this.pending.size > 0);
     this.wakeIdle();
   }
 
@@ -74,17 +78,19 @@ export class DeliveryOutbox {
 
   /**
    * How long an event accepted now would wait for its workflows to start, if the backlog keeps
-   * moving at the rate it did over the last few seconds (Little's law). The oldest event's age
+   * moving at the rate it did while it had work over the last few seconds. The oldest event's age
    * tells how late the queue was; this tells how late it will be, so admission can refuse before
-   * the promise is broken rather than after. 0 while the process has handed nothing over yet.
+   * the promise is broken rather than after. 0 until that rate is known (busy-rate.ts): the first
+   * second of a burst on an idle process is judged by the oldest event's age alone.
    */
   expectedWaitMs(): number {
-    const perSecond = this.handedOver.perSecond('event');
-    return perSecond > 0 ? (this.pending.size / perSecond) * 1000 : 0;
+    const perSecond = this.handedOver.perBusySecond();
+    return perSecond === undefined ? 0 : (this.pending.size / perSecond) * 1000;
   }
 
   private track(id: number): void {
     if (!this.pending.has(id)) this.pending.set(id, this.now());
+    this.handedOver.setBusy(true);
   }
 
   /** The highest id below which every event of this process has been handed over. */
@@ -92,6 +98,29 @@ export class DeliveryOutbox {
     let min = Infinity;
     for (const id of this.pending.keys()) if (id < min) min = id;
     return min === Infinity ? highestIdTried : min - 1;
+  }
+
+  /**
+   * An event whose idempotency claim got no answer (the store failed): whether it answers its
+   * key, and so was acknowledged, is unknown until `settle` says (true: deliver it; false: it was
+   * removed). Asked again with a backoff until it answers. Meanwhile the event stays pending: the
+   * watermark holds below it, and a graceful stop keeps the lease for crash recovery instead of
+   * dropping it. Once a drain has given up on it, it stops asking and crash recovery settles it.
+   */
+  enqueueOnceSettled(event: EventDoc, settle: () => Promise<boolean>): void {
+    this.track(event._id);
+    void (async () => {
+      for (let failures = 0; ; failures++) {
+        await new Promise((r) => setTimeout(r, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)).unref());
+        try {
+          if (await settle()) void this.enqueue(event);
+          return;
+        } catch (err) {
+          this.logger.warn({ err, eventId: event._id }, 'settling the idempotency key of an event failed; retrying');
+          if (this.abandoned) return;
+        }
+      }
+    })();
   }
 
   /** Starts the event's workflows in the background; the promise settles once all have started. */
@@ -108,7 +137,11 @@ export class DeliveryOutbox {
     });
   }
 
-  /** Resolves once nothing is queued or starting, or after `timeoutMs`; true when drained. */
+  /**
+   * Resolves once every event this process accepted was handed over (or settled as not to be
+   * delivered), or after `timeoutMs`; true when drained. False keeps the lease, so that crash
+   * recovery finishes what is left.
+   */
   async drain(timeoutMs: number): Promise<boolean> {
     if (this.isIdle()) return true;
     let timer: NodeJS.Timeout | undefined;
@@ -117,11 +150,12 @@ export class DeliveryOutbox {
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
     ]);
     clearTimeout(timer);
+    if (!drained) this.abandoned = true;
     return drained;
   }
 
   private isIdle(): boolean {
-    return this.queue.length === 0 && this.active === 0;
+    return this.queue.length === 0 && this.active === 0 && this.pending.size === 0;
   }
 
   private wakeIdle(): void {
@@ -175,7 +209,8 @@ export class DeliveryOutbox {
     }
     if (--entry.remaining === 0) {
       this.pending.delete(event._id);
-      this.handedOver.add('event');
+      this.handedOver.done();
+      this.handedOver.setBusy(this.pending.size > 0);
       entry.resolve();
     }
   }

@@ -3,6 +3,7 @@ import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { matchesAny } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
+import { parseEventId } from '../domain/webhooks/event-id';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import type { EventDoc, Events } from '../persistence/events';
@@ -11,12 +12,18 @@ import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
 import type { DeliveryOutbox } from './delivery-outbox';
 import type { IngestAdmission } from './ingest-admission';
-import { idempotencyRecordFor, ingestResponse } from './ingest-receipt';
+import { ingestResponse } from './ingest-receipt';
 import type { InstanceLease } from './instance-lease';
+import { KeySettlement, settleKey } from './key-settlement';
 import { decodeCursor, encodeCursor } from './pagination';
 
 /** CONTRACT §4: serialized `data` over 256 KiB is refused with 413. */
 export const MAX_EVENT_DATA_BYTES = 256 * 1024;
+/**
+ * How long a manual retry's claimer may take from claiming a round to starting its workflow
+ * (two store writes and one Temporal start) before another retry may take the round over.
+ */
+export const ROUND_START_GRACE_MS = 60_000;
 /** A page of events ends early once it carries this much event data (next_cursor continues). */
 export const MAX_LIST_PAGE_DATA_BYTES = 1024 * 1024;
 /** With a status filter, at most this many events are examined per call (next_cursor continues). */
@@ -79,8 +86,12 @@ export interface EventServiceDeps {
   idempotency: IdempotencyRecords;
   endpointsCache: AccountEndpointsCache;
   outbox: DeliveryOutbox;
-  /** Whether a new event is taken now (503 when not): ingest-admission.ts. */
-  admission: Pick<IngestAdmission, 'enter' | 'check'>;
+  /**
+   * Whether a new event is taken now (503 when not): ingest-admission.ts, asked once per ingest,
+   * before anything is read. The backlog may grow meanwhile by at most the ingests in flight,
+   * which admission bounds too.
+   */
+  admission: Pick<IngestAdmission, 'enter'>;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
   clock?: () => Date;
@@ -137,8 +148,6 @@ export class EventService {
   private async ingestWithKey(accountId: string, input: IngestInput, key: string): Promise<IngestResult> {
     const existing = await this.deps.idempotency.find(accountId, key);
     if (existing && existing.expires_at > this.now()) return { created: false, body: existing.response };
-    // The backlog may have grown while the key was read (ingest() checked before the read).
-    this.deps.admission.check();
     return this.accept(accountId, input, key);
   }
 
@@ -164,13 +173,17 @@ export class EventService {
     );
 
     if (key !== null) {
-      const record = await this.deps.idempotency.claim(idempotencyRecordFor(event), () => this.now());
-      // Only an event that does not own its key is removed: it was never acknowledged to anyone.
-      if (record.event_id !== event._id) {
-        await this.deps.events.delete(event._id);
-        outbox.release(event._id);
-        return { created: false, body: record.response };
+      const settle = () => settleKey(this.deps, event, () => this.now());
+      let settled: KeySettlement;
+      try {
+        settled = await settle();
+      } catch {
+        // The claim may have landed (only its answer was lost), so a repeat may already be
+        // answered with this event: it is settled in the background, then delivered or removed.
+        outbox.enqueueOnceSettled(event, async () => (await settle()).answers === 'this');
+        throw new DomainError('service_unavailable', 'The event store did not answer. Repeat the call with the same idempotency key.', { retry_after: 1 }, { retryAfterSeconds: 1 });
       }
+      if (settled.answers === 'another') return { created: false, body: settled.response };
     }
     void outbox.enqueue(event);
     return { created: true, body: ingestResponse(event) };
@@ -224,9 +237,11 @@ export class EventService {
 
   /**
    * CONTRACT §4: a failed or cancelled delivery starts again from attempt 1 of a new round;
-   * 409 while one is in flight. The round is claimed (a unique insert decides between
-   * concurrent retries) and written before its workflow starts, so its first attempt is
-   * always recorded under it. A round whose start was cut short by a crash is started again.
+   * 409 while one is in flight, or is being started by another call. The round is claimed (a
+   * unique insert decides between concurrent retries) and written before its workflow starts,
+   * so its first attempt is always recorded under it, and only its claimer starts it. A round
+   * whose start was cut short by a crash is started again by one retry, once its claim is
+   * ROUND_START_GRACE_MS old.
    */
   async retry(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { deliveries, scheduler } = this.deps;
@@ -245,7 +260,6 @@ export class EventService {
     if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before retrying.`);
 
     const now = this.now();
-    // pending/retrying with no workflow running: a round whose start a crash interrupted.
     let round = delivery.round;
     if (isManuallyRetryable(delivery.status)) {
       round = delivery.round + 1;
@@ -253,6 +267,14 @@ export class EventService {
         throw new DomainError('delivery_round_limit', `A delivery can be retried at most ${MAX_DELIVERY_ROUNDS - 1} times.`);
       }
       if (!(await deliveries.claimRound(id, round, now))) throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
+    } else {
+      // pending/retrying with no workflow running: another retry is between writing this round
+      // and starting it (or its run just closed), or a crash cut that start short. Only the
+      // latter, once the round's claim is ROUND_START_GRACE_MS old, is started again.
+      const staleBefore = new Date(now.getTime() - ROUND_START_GRACE_MS);
+      if (!(await deliveries.claimRoundRestart(id, round, staleBefore, now))) {
+        throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
+      }
     }
     await deliveries.startRound(id, round, now);
     const started = await scheduler.start(
@@ -311,9 +333,11 @@ function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtInges
   };
 }
 
+/** The event id a path names (domain/webhooks/event-id.ts), or 400 `invalid_event_id`. */
 export function assertPositiveEventId(raw: string): number {
-  if (!/^[1-9][0-9]{0,15}$/.test(raw)) {
+  const id = parseEventId(raw);
+  if (id === null) {
     throw new ValidationError('event_id must be a positive integer.', [{ path: 'path.event_id', message: 'Expected a positive integer' }], 'invalid_event_id');
   }
-  return Number(raw);
+  return id;
 }

@@ -1,4 +1,5 @@
 import type { Platform } from '../../src/main/platform';
+import { deliveryClosed } from '../support/delivery-workflows';
 import { holdMethod, sleep } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
@@ -32,7 +33,7 @@ describe('races on the ingest and delivery path', () => {
   }
 
   it('crash recovery never takes over an ingest that is still alive, however long it is held between storing its event and claiming its key', async () => {
-    const { receiver, api } = await setUp();
+    const { receiver, api, endpoints } = await setUp();
     const gate = holdMethod(platform.repositories.idempotency, 'claim');
     try {
       const ingest = api.post('/api/v1/webhooks/events', { type: 'held.event', data: { n: 1 }, idempotency_key: 'held-live' });
@@ -47,7 +48,7 @@ describe('races on the ingest and delivery path', () => {
         return e.status === 200 && e.body.status === 'delivered' ? e.body : undefined;
       });
       expect(event.id).toBe(res.body.id);
-      await sleep(1_000);
+      expect(await deliveryClosed(platform.temporal, res.body.id, endpoints[0].id)).toBe('COMPLETED');
       expect(receiver.received.filter((r) => JSON.parse(r.rawBody).id === res.body.id)).toHaveLength(1);
     } finally {
       gate.restore();
@@ -57,7 +58,7 @@ describe('races on the ingest and delivery path', () => {
   it('an ingest that stalled past its lease keeps its event when crash recovery claimed the key for it, and answers 202', async () => {
     const stalled = await startTestPlatform({ roles: { api: true, worker: false }, sameAs: platform });
     others.push(stalled);
-    const { receiver, key, accountId } = await setUp(stalled);
+    const { receiver, key, accountId, endpoints } = await setUp(stalled);
     const api = apiClient(stalled, key);
     const gate = holdMethod(stalled.repositories.idempotency, 'claim');
     const renewals = holdMethod(stalled.repositories.apiInstances, 'renew', { times: Infinity });
@@ -79,7 +80,7 @@ describe('races on the ingest and delivery path', () => {
       const repeat = await api.post('/api/v1/webhooks/events', { type: 'stalled.event', data: { n: 2 }, idempotency_key: 'held-stalled' });
       expect(repeat.status).toBe(200);
       expect(repeat.body.id).toBe(res.body.id);
-      await sleep(1_000);
+      expect(await deliveryClosed(platform.temporal, res.body.id, endpoints[0].id)).toBe('COMPLETED');
       expect(receiver.received.filter((r) => JSON.parse(r.rawBody).id === res.body.id)).toHaveLength(1);
     } finally {
       gate.restore();
@@ -116,33 +117,28 @@ describe('races on the ingest and delivery path', () => {
   });
 
   it("an event's status never loses an update when its deliveries finish at the same moment", async () => {
+    // No write of an event's status exists to lose: each delivery writes only its own record, and
+    // the status is derived from all of them when read. Racy point: both POSTs are answered, the
+    // first delivery's record is held while the second writes its own and its workflow ends.
     const { api, endpoints } = await setUp(platform, 2);
-    // Racy point: delivery A has read its sibling B as pending and is about to write the event's
-    // status; meanwhile B finishes and writes its own. A's write must not undo B's.
-    const events = platform.repositories.events as unknown as Record<string, unknown>;
-    const statusWrite = holdMethod(events, 'setStatus' as never, { maxHoldMs: 10_000 });
-    const siblingRecord = holdMethod(platform.repositories.deliveries, 'recordAttempt', {
-      when: (ref: { endpoint_id: string }) => ref.endpoint_id === endpoints[1].id,
-      maxHoldMs: 4_000,
+    const [first, second] = endpoints;
+    const firstRecord = holdMethod(platform.repositories.deliveries, 'recordAttempt', { when: (ref) => ref.endpoint_id === first.id });
+    const statusOf = async (id: number) => ({
+      read: (await api.get(`/api/v1/webhooks/events/${id}`)).body.status,
+      listedDelivered: (await api.get('/api/v1/webhooks/events?status=delivered')).body.data.some((e: any) => e.id === id),
+      listedPending: (await api.get('/api/v1/webhooks/events?status=pending')).body.data.some((e: any) => e.id === id),
     });
     try {
       const id = (await api.post('/api/v1/webhooks/events', { type: 'fan.out', data: {} })).body.id;
-      await Promise.race([statusWrite.reached, sleep(4_000)]);
-      siblingRecord.open();
-      await sleep(1_500);
-      statusWrite.open();
-      await eventually(async () => {
-        const e = (await api.get(`/api/v1/webhooks/events/${id}`)).body;
-        return e.deliveries.every((d: any) => d.status === 'succeeded') || undefined;
-      });
-      await sleep(500);
-      const delivered = (await api.get('/api/v1/webhooks/events?status=delivered')).body.data.map((e: any) => e.id);
-      const pending = (await api.get('/api/v1/webhooks/events?status=pending')).body.data.map((e: any) => e.id);
-      expect(delivered).toContain(id);
-      expect(pending).not.toContain(id);
+      await firstRecord.reached;
+      expect(await deliveryClosed(platform.temporal, id, second.id)).toBe('COMPLETED');
+      // Read while the first record is in flight: still pending, everywhere.
+      expect(await statusOf(id)).toEqual({ read: 'pending', listedDelivered: false, listedPending: true });
+      firstRecord.open();
+      expect(await deliveryClosed(platform.temporal, id, first.id)).toBe('COMPLETED');
+      expect(await statusOf(id)).toEqual({ read: 'delivered', listedDelivered: true, listedPending: false });
     } finally {
-      statusWrite.restore();
-      siblingRecord.restore();
+      firstRecord.restore();
     }
   });
 });

@@ -38,7 +38,7 @@ describe('deliveries survive process crashes', () => {
       const first = spawnRole('worker', roleEnv(platform));
       await first.waitFor(/Platform ready/);
       const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
-      await eventually(async () => (await attemptsOf(api, id)).attempt_count === 2 || undefined, 20_000);
+      await eventually(async () => (await attemptsOf(api, id)).attempt_count === 2 || undefined, 60_000);
       await first.crash();
 
       const second = spawnRole('worker', roleEnv(platform));
@@ -74,7 +74,7 @@ describe('deliveries survive process crashes', () => {
       const api = apiClient(platform, (await createAccountWithKey(platform)).key);
       await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/t` });
       const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
-      await eventually(async () => (await attemptsOf(api, id)).attempt_count === 2 || undefined, 20_000);
+      await eventually(async () => (await attemptsOf(api, id)).attempt_count === 2 || undefined, 60_000);
 
       temporal.process.kill('SIGKILL');
       await new Promise((r) => temporal.process.once('exit', r));

@@ -16,7 +16,7 @@ describe('store budget of the delivery path', () => {
   let platform: Platform;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const commands: Array<{ name: string; collection: string; filter: unknown }> = [];
-  const PATH_COLLECTIONS = new Set(['events', 'idempotency_records', 'idempotency_successions', 'deliveries', 'delivery_rounds', 'endpoints', 'endpoint_health']);
+  const PATH_COLLECTIONS = new Set(['events', 'event_ids', 'event_id_marks', 'idempotency_records', 'idempotency_successions', 'deliveries', 'delivery_rounds', 'endpoints', 'endpoint_health']);
 
   beforeAll(async () => {
     platform = await startTestPlatform();
@@ -52,7 +52,7 @@ describe('store budget of the delivery path', () => {
     }
   }
 
-  it('an ingest with an idempotency key: read the key, insert the event, claim the key (3 round trips)', async () => {
+  it('an ingest with an idempotency key: read the key, claim the id, insert the event, claim the key (4 round trips)', async () => {
     const api = await account();
     // Workflow starts are held so that no attempt's commands mix into the count.
     const starts = holdMethod(platform.services.scheduler, 'start');
@@ -61,21 +61,21 @@ describe('store budget of the delivery path', () => {
       commands.length = 0;
       const res = await api.post('/api/v1/webhooks/events', { type: 'budget.keyed', data: {}, idempotency_key: 'budget-1' });
       expect(res.status).toBe(202);
-      expect(summary(commands)).toEqual(['find idempotency_records', 'insert events', 'insert idempotency_records']);
+      expect(summary(commands)).toEqual(['find idempotency_records', 'insert event_ids', 'insert events', 'insert idempotency_records']);
     } finally {
       starts.open();
       starts.restore();
     }
   });
 
-  it('an ingest without a key: one insert', async () => {
+  it('an ingest without a key: the id claim and the event', async () => {
     const api = await account();
     const starts = holdMethod(platform.services.scheduler, 'start');
     try {
       await quiet();
       commands.length = 0;
       expect((await api.post('/api/v1/webhooks/events', { type: 'budget.plain', data: {} })).status).toBe(202);
-      expect(summary(commands)).toEqual(['insert events']);
+      expect(summary(commands)).toEqual(['insert event_ids', 'insert events']);
     } finally {
       starts.open();
       starts.restore();
@@ -100,7 +100,7 @@ describe('store budget of the delivery path', () => {
     const res = await api.post('/api/v1/webhooks/events', { type: 'budget.attempt', data: {} });
     await eventually(async () => receiver.received.some((r) => JSON.parse(r.rawBody).id === res.body.id) || undefined);
     await eventually(async () => commands.some((c) => c.collection === 'endpoint_health' && c.name === 'insert') || undefined);
-    const attemptCommands = commands.filter((c) => !(c.collection === 'events' && c.name === 'insert') && c.collection !== 'endpoint_health');
+    const attemptCommands = commands.filter((c) => !(['events', 'event_ids'].includes(c.collection) && c.name === 'insert') && c.collection !== 'endpoint_health');
     expect(summary(attemptCommands)).toEqual(['find endpoints', 'find events', 'update deliveries']);
     expect(attemptCommands.find((c) => c.collection === 'endpoints')?.filter).toEqual({ _id: expect.any(String) });
     expect(attemptCommands.find((c) => c.collection === 'events')?.filter).toEqual({ _id: expect.any(String) });

@@ -7,6 +7,7 @@ import {
   WEBHOOK_EVENT_TYPE,
 } from '../../src/temporal/search-attributes';
 import type { Platform } from '../../src/main/platform';
+import { deliveryClosed } from '../support/delivery-workflows';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { Reply, startReceiver } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
@@ -40,7 +41,7 @@ describe('webhook delivery', () => {
     // Identical bytes and a valid signature on every attempt.
     expect(new Set(receiver.received.map((r) => r.rawBody)).size).toBe(1);
     for (const r of receiver.received) expect(verifySignature(endpoint.secret, r.rawBody, r.headers['x-webhook-signature'])).toBe(true);
-    await new Promise((r) => setTimeout(r, 1500));
+    expect(await deliveryClosed(fixture.platform.temporal, id, endpoint.id)).toBe('COMPLETED');
     expect(receiver.received).toHaveLength(3);
   });
 
@@ -119,9 +120,8 @@ describe('webhook delivery', () => {
     const event = await waitForDelivery(api, id, (d) => d.status === 'cancelled', 10_000);
     expect(event.status).toBe('failed');
     expect(event.deliveries[0].next_attempt_at).toBeNull();
-    const count = receiver.received.length;
-    await new Promise((r) => setTimeout(r, 6_000));
-    expect(receiver.received.length).toBe(count);
+    expect(await deliveryClosed(fixture.platform.temporal, id, endpoint.id)).toBe('CANCELLED');
+    expect(receiver.received.length).toBe(event.deliveries[0].attempt_count);
   });
 
   it('retries a cancelled delivery as a new round from attempt 1, and refuses a retry while one is in flight', async () => {

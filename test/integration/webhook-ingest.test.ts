@@ -1,4 +1,5 @@
 import type { Platform } from '../../src/main/platform';
+import { deliveryClosed } from '../support/delivery-workflows';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 
@@ -129,7 +130,7 @@ describe('webhook event ingest', () => {
     const first = await ingest(api, { type: 'once.only', data: {}, idempotency_key: 'k1' });
     await ingest(api, { type: 'once.only', data: {}, idempotency_key: 'k1' });
     await eventually(async () => (await api.get(`/api/v1/webhooks/events/${first.body.id}`)).body.status === 'delivered' || undefined);
-    await new Promise((r) => setTimeout(r, 500));
+    expect(await deliveryClosed(platform.temporal, first.body.id, endpoint.body.id)).toBe('COMPLETED');
     expect(receiver.received.slice(before).filter((r) => r.path === '/once')).toHaveLength(1);
     expect(endpoint.status).toBe(201);
   });

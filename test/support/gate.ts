@@ -7,28 +7,58 @@ export interface Gate {
   open(): void;
 }
 
-export function holdMethod<T extends object, K extends keyof T>(
+/** The names of `T`'s asynchronous methods: only those can be held (a held call must be able to wait). */
+export type AsyncMethodName<T> = {
+  [K in keyof T]-?: T[K] extends (...args: any[]) => Promise<unknown> ? K : never;
+}[keyof T];
+
+type ArgsOf<F> = F extends (...args: infer A) => unknown ? A : never;
+
+export interface HoldOptions<A extends unknown[]> {
+  /** Hold only the calls whose arguments match (all by default). */
+  when?: (...args: A) => boolean;
+  /** How many matching calls to hold (1 by default). */
+  times?: number;
+  /** Let a held call go on its own after this long (never by default). */
+  maxHoldMs?: number;
+}
+
+/**
+ * Wraps `target[method]`, which must be an existing method: a name that resolves to no function
+ * throws here, so a test can never hold a method that was renamed or removed and silently hold nothing.
+ */
+export function holdMethod<T extends object, K extends AsyncMethodName<T>>(
   target: T,
   method: K,
-  options: { when?: (...args: any[]) => boolean; times?: number; maxHoldMs?: number } = {},
+  options: HoldOptions<ArgsOf<T[K]>> = {},
 ): Gate & { restore(): void } {
-  const original = target[method] as unknown as ((...args: any[]) => Promise<unknown>) | undefined;
+  const original: unknown = target[method];
+  if (typeof original !== 'function') {
+    throw new TypeError(`holdMethod: ${String(method)} is not a method of ${target.constructor?.name ?? 'the target'}, so there is nothing to hold`);
+  }
+  const hadOwn = Object.prototype.hasOwnProperty.call(target, method);
   let open!: () => void;
   const opened = new Promise<void>((r) => (open = r));
   let markReached!: () => void;
   const reached = new Promise<void>((r) => (markReached = r));
   let held = 0;
   const times = options.times ?? 1;
-  (target as any)[method] = async function (this: unknown, ...args: any[]) {
-    if (held < times && (options.when?.(...args) ?? true)) {
+  const when = options.when as ((...args: unknown[]) => boolean) | undefined;
+  const wrapper = async function (this: unknown, ...args: unknown[]) {
+    if (held < times && (when?.(...args) ?? true)) {
       held++;
       markReached();
       const timeout = options.maxHoldMs ? new Promise<void>((r) => setTimeout(r, options.maxHoldMs)) : new Promise<void>(() => undefined);
       await Promise.race([opened, timeout]);
     }
-    return original?.apply(target, args);
+    return (original as (...a: unknown[]) => Promise<unknown>).apply(target, args);
   };
-  return { reached, open, restore: () => ((target as any)[method] = original) };
+  (target as Record<PropertyKey, unknown>)[method as PropertyKey] = wrapper;
+  const restore = () => {
+    if (hadOwn) (target as Record<PropertyKey, unknown>)[method as PropertyKey] = original;
+    else delete (target as Record<PropertyKey, unknown>)[method as PropertyKey];
+  };
+  return { reached, open, restore };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -15,6 +15,8 @@ declare global {
  * a fresh temporary DATA_DIR (so tests never touch a developer's own `.data`). Tests read
  * their addresses from the environment; each test file then uses its own database and task
  * queue. With TEMPORAL_ADDRESS / MONGODB_URI already set, those servers are used instead.
+ * It is the global setup of the projects that need servers only (jest.config.js): jest runs it,
+ * once, when a test of one of them is selected, so a run of the unit tests starts nothing.
  */
 export default async function globalSetup(): Promise<void> {
   await provision({

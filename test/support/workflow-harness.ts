@@ -1,6 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../../activities/delivery-activities';
+import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
 import { deliveryWorkflow } from '../../workflows/delivery';
 import { registerSearchAttributes } from './search-attributes';
@@ -30,23 +31,29 @@ export async function runDeliveryScenario(
   env: TestWorkflowEnvironment,
   outcomes: (attempt: number) => AttemptOutcome['status'],
   /** handOffFirst: the first attempt is handed off (activities/attempt-hand-off.ts) and its outcome collected. */
-  options: { cancelAfterAttempt?: number; handOffFirst?: boolean } = {},
+  /** delays: the delay an attempt's decision carries (default: the schedule's). */
+  options: { cancelAfterAttempt?: number; handOffFirst?: boolean; delays?: (attempt: number) => number } = {},
 ): Promise<ScenarioRun> {
   const calls: ScenarioRun['calls'] = [];
   const cancelled: DeliveryTarget[] = [];
   const taskQueue = `scenario-${Math.random().toString(36).slice(2)}`;
   const workflowId = `delivery-1-${taskQueue}`;
   let onAttempt: (attempt: number) => void = () => undefined;
+  const outcomeOf = (attempt: number): AttemptOutcome => {
+    const status = outcomes(attempt);
+    const nextDelayMs = status === 'retrying' ? (options.delays?.(attempt) ?? delayAfterAttempt(attempt)) : null;
+    return { status, nextDelayMs, statusCode: 500 } as AttemptOutcome;
+  };
   const activities: DeliveryActivities = {
     async attemptDelivery(a: AttemptInput) {
       calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat });
       if (options.handOffFirst && a.attempt === 1 && a.handOffAfterMs !== undefined) return { status: 'handed-off' as const, collectOn: taskQueue };
       onAttempt(a.attempt);
-      return { status: outcomes(a.attempt), statusCode: 500 };
+      return outcomeOf(a.attempt);
     },
     async collectAttempt(a: AttemptInput) {
       onAttempt(a.attempt);
-      return { status: outcomes(a.attempt), statusCode: 500 };
+      return outcomeOf(a.attempt);
     },
     async cancelDelivery(t: DeliveryTarget) {
       cancelled.push(t);

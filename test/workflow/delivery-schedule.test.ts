@@ -65,6 +65,14 @@ describe('delivery workflow schedule (time-skipping)', () => {
     ]);
   });
 
+  it('sleeps for the delay its attempt decided, and computes none of its own', async () => {
+    const { result, calls } = await runDeliveryScenario(env, (attempt) => (attempt === 2 ? 'succeeded' : 'retrying'), { delays: () => 7_000 });
+    expect(result).toEqual({ status: 'succeeded', attempts: 2 });
+    const waited = (calls[1]!.atMs - calls[0]!.atMs) / 1000;
+    expect(waited).toBeGreaterThanOrEqual(7);
+    expect(waited).toBeLessThan(7 + 1);
+  });
+
   it('stops retrying after the attempt that succeeds', async () => {
     const { result, calls } = await runDeliveryScenario(env, (attempt) => (attempt === 3 ? 'succeeded' : 'retrying'));
     expect(result).toEqual({ status: 'succeeded', attempts: 3 });

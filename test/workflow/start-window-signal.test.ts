@@ -25,7 +25,7 @@ describe('delivery worker and the start window', () => {
     const activities: DeliveryActivities = {
       async attemptDelivery() {
         reportedBeforeAttemptEnded = [...reported];
-        return { status: 'succeeded', statusCode: 200 };
+        return { status: 'succeeded', nextDelayMs: null, statusCode: 200 };
       },
       async collectAttempt() {
         throw new Error('never handed off');

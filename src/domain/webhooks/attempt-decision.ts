@@ -1,20 +1,53 @@
 /**
- * "Is there another attempt?", decided once (the activity that records an attempt and the
- * workflow that sleeps before the next one both ask here). Imported by workflow code: pure.
+ * What follows an attempt, decided once: the activity that records an attempt asks here, and the
+ * workflow sleeps for the delay decided here and nothing else. Imported by workflow code: pure.
  */
 import { delayAfterAttempt } from './retry-schedule';
 
+/**
+ * How an attempt ended, as a value (the sender's, or the record's): the receiver answered with a
+ * status; or no complete answer came in time (`timeout`: the name lookup or the response); or none
+ * could come (`network`: the name does not resolve or is refused, the connection failed, or the
+ * request could not be signed).
+ */
+export type AttemptResult = { kind: 'status'; statusCode: number } | { kind: 'timeout' } | { kind: 'network' };
+
 export type AttemptStatus = 'succeeded' | 'retrying' | 'failed';
 
-export interface AttemptDecision {
-  /** The delivery's status after this attempt. */
-  status: AttemptStatus;
-  /** Milliseconds until the next attempt (counted from the end of this one), or null when none follows. */
-  nextDelayMs: number | null;
+export type AttemptDecision =
+  /** The delivery ended with this attempt. */
+  | { status: 'succeeded' | 'failed'; nextDelayMs: null }
+  /** Another attempt follows, this many milliseconds after the end of this one. */
+  | { status: 'retrying'; nextDelayMs: number };
+
+/** A 2xx answer, and nothing else, is a delivery (CONTRACT §4; a 3xx is not followed). */
+export function isDelivered(result: AttemptResult): boolean {
+  return result.kind === 'status' && result.statusCode >= 200 && result.statusCode < 300;
 }
 
-export function decideAfterAttempt(attempt: number, succeeded: boolean): AttemptDecision {
-  if (succeeded) return { status: 'succeeded', nextDelayMs: null };
+/** Every failure is retried alike, on the schedule: the kind only tells people (and metrics) why. */
+export function decideAfterAttempt(attempt: number, result: AttemptResult): AttemptDecision {
+  if (isDelivered(result)) return { status: 'succeeded', nextDelayMs: null };
   const delay = delayAfterAttempt(attempt);
   return delay === null ? { status: 'failed', nextDelayMs: null } : { status: 'retrying', nextDelayMs: delay };
+}
+
+/** A recorded attempt as a result: its status, or a failure without one (which kind does not change the decision). */
+export function recordedResult(recorded: { status_code: number | null }): AttemptResult {
+  return recorded.status_code === null ? { kind: 'network' } : { kind: 'status', statusCode: recorded.status_code };
+}
+
+/** What the workflow does after an attempt: end the run with this status, or sleep and make the next attempt. */
+export type NextStep<S extends string> = { end: Exclude<S, 'retrying'> | 'failed' } | { retryAfterMs: number };
+
+/**
+ * The step the workflow follows after attempt `attempt`, read off the decision the activity took.
+ * Outcomes recorded in histories before they carried their delay (a deployed platform's runs in
+ * flight) get the schedule's delay for that attempt, which is what their activity decided then; a
+ * `retrying` with no attempt left ends the run as failed, never as `retrying`.
+ */
+export function nextStep<S extends string>(outcome: { status: S; nextDelayMs?: number | null }, attempt: number): NextStep<S> {
+  if (outcome.status !== 'retrying') return { end: outcome.status as Exclude<S, 'retrying'> };
+  const delay = outcome.nextDelayMs ?? delayAfterAttempt(attempt);
+  return delay === null ? { end: 'failed' } : { retryAfterMs: delay };
 }

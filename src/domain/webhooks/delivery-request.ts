@@ -5,6 +5,7 @@
  * restart) sends byte-identical bodies and the signature always covers the same bytes.
  * No Node imports: usable from workflow code too.
  */
+import { isEventId } from './event-id';
 import { isValidEventType } from './event-pattern';
 
 export const WEBHOOK_USER_AGENT = 'devops-platform-webhooks/1.0';
@@ -90,7 +91,7 @@ export function buildDeliveryHeaders(input: DeliveryHeadersInput): DeliveryHeade
 }
 
 function assertEventId(id: number): void {
-  if (!Number.isSafeInteger(id) || id < 1) throw new TypeError(`event id must be a positive integer, got ${String(id)}`);
+  if (!isEventId(id)) throw new TypeError(`event id must be a positive integer, got ${String(id)}`);
 }
 
 function assertEventType(type: string): void {

@@ -4,6 +4,11 @@
  * threads that argon2 (sign-ins) and file I/O also need, with no time-out of our own. Here every
  * lookup (A and AAAA together) ends within `timeoutMs`, and at most `maxConcurrent` are in flight
  * per lookup function; the others wait for a place within their own time-out.
+ *
+ * A place is the caller's for as long as the caller waits, not for as long as c-ares goes on
+ * asking: it is given back when the lookup's time runs out (security.md finding 9: a blackholed
+ * domain must not hold the places of everyone else's lookups), and c-ares' own time-out and tries
+ * are sized from the number of name servers so that its query ends by then too.
  */
 import { promises as dnsPromises } from 'node:dns';
 
@@ -40,9 +45,11 @@ const LOOPBACK = [
 export function createDnsLookup(options: DnsLookupOptions = {}): LookupAllFunction {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DNS_TIMEOUT_MS;
   const gate = new Gate(options.maxConcurrent ?? DEFAULT_DNS_MAX_CONCURRENT);
-  // Two tries per server (a lost UDP datagram is retried); c-ares doubles the wait on the second,
-  // so one server's two tries take about timeoutMs. The deadline below is the hard bound.
-  const resolver = new dnsPromises.Resolver({ timeout: Math.max(50, Math.floor(timeoutMs / 3)), tries: 2 });
+  // Two tries per server (a lost UDP datagram is retried); c-ares asks each server in turn and
+  // doubles the wait on the second round, so n servers take about 3·n·timeout: sized to end by
+  // timeoutMs. The deadline below is the hard bound either way.
+  const servers = options.servers && options.servers.length > 0 ? options.servers.length : Math.max(1, dnsPromises.getServers().length);
+  const resolver = new dnsPromises.Resolver({ timeout: Math.max(50, Math.floor(timeoutMs / (3 * servers))), tries: 2 });
   if (options.servers && options.servers.length > 0) resolver.setServers(options.servers);
 
   return async (hostname) => {
@@ -50,17 +57,27 @@ export function createDnsLookup(options: DnsLookupOptions = {}): LookupAllFuncti
     if (name === 'localhost' || name.endsWith('.localhost')) return LOOPBACK;
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
+    let leave: (() => void) | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         timedOut = true;
+        leave?.(); // the caller gives up now: so does its place
         reject(new DnsTimeoutError(hostname, timeoutMs));
       }, timeoutMs);
     });
-    // A lookup whose time ran out while it waited for a place is not sent at all.
-    const query = gate.run(async () => {
-      if (timedOut) throw new DnsTimeoutError(hostname, timeoutMs);
-      return Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
-    });
+    const query = (async () => {
+      leave = await gate.enter();
+      // A lookup whose time ran out while it waited for a place is not sent at all.
+      if (timedOut) {
+        leave();
+        throw new DnsTimeoutError(hostname, timeoutMs);
+      }
+      try {
+        return await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+      } finally {
+        leave();
+      }
+    })();
     query.catch(() => undefined); // settled after the deadline: nobody waits for it any more
     try {
       const [v4, v6] = await Promise.race([query, deadline]);
@@ -79,22 +96,26 @@ export function createDnsLookup(options: DnsLookupOptions = {}): LookupAllFuncti
   };
 }
 
-/** At most `limit` tasks at once; the rest wait in order. */
+/** At most `limit` holders at once; the others wait in order. */
 class Gate {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly limit: number) {}
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  /** Resolves once a place is held; the function it gives back frees it (once, however often called). */
+  async enter(): Promise<() => void> {
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.active++;
-    try {
-      return await task();
-    } finally {
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
       const next = this.waiting.shift();
-      if (next) next();
+      // Handed on after the timers due now have fired, so that a waiter whose time ran out at
+      // this same instant sees it and is not sent.
+      if (next) setImmediate(next);
       else this.active--;
-    }
+    };
   }
 }

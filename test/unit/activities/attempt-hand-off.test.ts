@@ -1,7 +1,7 @@
 import { AttemptHandOffs } from '../../../activities/attempt-hand-off';
 import type { AttemptOutcome } from '../../../activities/delivery-activities';
 
-const succeeded: AttemptOutcome = { status: 'succeeded', statusCode: 200 };
+const succeeded: AttemptOutcome = { status: 'succeeded', nextDelayMs: null, statusCode: 200 };
 
 describe('attempts handed off by their local budget', () => {
   it('are collected once, by their key', async () => {

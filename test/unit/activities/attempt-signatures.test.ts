@@ -27,7 +27,7 @@ describe('delivery attempt: signatures', () => {
     const sender: HttpSender = {
       async send(req) {
         headers = req.headers;
-        return { statusCode: 200, responseBody: 'ok', error: null, durationMs: 5 };
+        return { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 5 };
       },
       async close() {},
     };

@@ -39,7 +39,7 @@ describe('delivery attempt: made at most once per record', () => {
     const sender: HttpSender = {
       async send(req) {
         sent.push(req.url);
-        return { statusCode: 200, responseBody: 'ok', error: null, durationMs: 5 };
+        return { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 5 };
       },
       async close() {},
     };
@@ -65,14 +65,14 @@ describe('delivery attempt: made at most once per record', () => {
 
   it("posts a run's first attempt without reading its record", async () => {
     const { a, sent, reads } = activities(null);
-    await expect(a.attemptDelivery({ ...input, mayRepeat: false })).resolves.toEqual({ status: 'succeeded', statusCode: 200 });
+    await expect(a.attemptDelivery({ ...input, mayRepeat: false })).resolves.toEqual({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
     expect(sent).toEqual([endpoint.url]);
     expect(reads).toEqual([]);
   });
 
   it('answers an attempt that may repeat, and is recorded, from its record without posting again', async () => {
     const { a, sent, reads } = activities(recorded);
-    await expect(a.attemptDelivery({ ...input, mayRepeat: true })).resolves.toEqual({ status: 'succeeded', statusCode: 200 });
+    await expect(a.attemptDelivery({ ...input, mayRepeat: true })).resolves.toEqual({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
     expect(reads).toEqual([recorded._id]);
     expect(sent).toEqual([]);
   });
@@ -97,7 +97,7 @@ describe('delivery attempt: only what the platform accepted is signed', () => {
       events: { findUnscoped: async () => stored } as unknown as Events,
       deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
       secretBox,
-      sender: { send: async (req) => (sent.push(req.url), { statusCode: 200, responseBody: 'ok', error: null, durationMs: 1 }), close: async () => undefined },
+      sender: { send: async (req) => (sent.push(req.url), { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 }), close: async () => undefined },
       endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
       autoDisable: { afterMs: 1, disable: async () => undefined },
     });
@@ -117,7 +117,7 @@ describe('delivery attempt: only what the platform accepted is signed', () => {
 
   it('posts the event it accepted', async () => {
     const { attempt, sent } = attemptWith(event);
-    await expect(attempt(input)).resolves.toEqual({ status: 'succeeded', statusCode: 200 });
+    await expect(attempt(input)).resolves.toEqual({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
     expect(sent).toEqual([endpoint.url]);
   });
 });

@@ -26,6 +26,21 @@ describe('loadConfig: abuse limits and DNS settings', () => {
   );
 });
 
+describe('loadConfig: event retention', () => {
+  it('keeps events 30 days unless EVENT_RETENTION_DAYS says otherwise', () => {
+    expect(loadConfig({}).eventRetentionMs).toBe(30 * 86_400_000);
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '90' }).eventRetentionMs).toBe(90 * 86_400_000);
+  });
+
+  it.each(['7', '1', '0', '8.5'])('refuses EVENT_RETENTION_DAYS=%s: a purge must not outrun bulk recovery (7 days) or the idempotency window', (value) => {
+    expect(() => loadConfig({ EVENT_RETENTION_DAYS: value })).toThrow('Invalid configuration: EVENT_RETENTION_DAYS');
+  });
+
+  it('accepts the shortest retention, a day past bulk recovery', () => {
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '8' }).eventRetentionMs).toBe(8 * 86_400_000);
+  });
+});
+
 describe('loadConfig: the Temporal SDK log level', () => {
   it('is WARN unless TEMPORAL_SDK_LOG_LEVEL says otherwise', () => {
     expect(loadConfig({}).temporal.sdkLogLevel).toBe('WARN');

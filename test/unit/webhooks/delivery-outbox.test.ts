@@ -88,6 +88,41 @@ describe('DeliveryOutbox', () => {
     expect(outbox.oldestWaitMs()).toBe(0);
   });
 
+  /** Claims and enqueues `count` events, each with one endpoint, on an outbox that starts one workflow at a time. */
+  function burst(count: number, clock: () => number) {
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1 }, clock);
+    for (let id = 1; id <= count; id++) outbox.claiming(id, true);
+    for (let id = 1; id <= count; id++) void outbox.enqueue(event(id, [`ep_${id}`]));
+    const handOverOne = async () => {
+      await tick();
+      s.release();
+      await tick();
+    };
+    return { outbox, handOverOne };
+  }
+
+  it('predicts no wait from the first hand-overs of a burst on an idle process (the oldest event\'s age decides then)', async () => {
+    let now = 10_000;
+    const { outbox, handOverOne } = burst(30, () => now);
+    now += 100;
+    await handOverOne();
+    expect(outbox.backlog).toBe(29);
+    expect(outbox.expectedWaitMs()).toBe(0);
+  });
+
+  it('predicts the wait of a new event from the rate the backlog moved while it had work', async () => {
+    let now = 10_000;
+    const { outbox, handOverOne } = burst(30, () => now);
+    for (let i = 0; i < 10; i++) {
+      now += 100;
+      await handOverOne();
+    }
+    // 10 handed over in 1 s of busy time; 20 wait: a new one would wait 2 s.
+    expect(outbox.backlog).toBe(20);
+    expect(outbox.expectedWaitMs()).toBe(2_000);
+  });
+
   it('starts a large fan-out in batches of the start concurrency, every endpoint once', async () => {
     const s = heldScheduler();
     const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
@@ -101,6 +136,43 @@ describe('DeliveryOutbox', () => {
     expect(s.maxInFlight()).toBe(4);
     expect(s.started.map((d) => d.endpointId).sort()).toEqual([...endpoints].sort());
     expect(await outbox.drain(1000)).toBe(true);
+  });
+});
+
+describe('DeliveryOutbox and an event whose idempotency key is not settled yet', () => {
+  const logger = createLogger('silent');
+
+  it('keeps the event pending until its key is settled, then starts its workflows', async () => {
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
+    outbox.claiming(7, true);
+    let answer!: (owns: boolean) => void;
+    outbox.enqueueOnceSettled(event(7, ['ep_a']), () => new Promise<boolean>((r) => (answer = r)));
+    expect(outbox.watermark(7)).toBe(6);
+    expect(await outbox.drain(50)).toBe(false);
+    while (!answer) await tick();
+    answer(true);
+    while (s.started.length < 1) {
+      await tick();
+      s.release();
+    }
+    expect(await outbox.drain(1000)).toBe(true);
+    expect(outbox.watermark(7)).toBe(7);
+  });
+
+  it('asks again after a settlement fails, and forgets an event removed for losing its key', async () => {
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
+    outbox.claiming(8, true);
+    let asked = 0;
+    outbox.enqueueOnceSettled(event(8, ['ep_a']), async () => {
+      if (++asked === 1) throw new Error('store unreachable');
+      outbox.release(8);
+      return false;
+    });
+    expect(await outbox.drain(5_000)).toBe(true);
+    expect(asked).toBe(2);
+    expect(s.started).toHaveLength(0);
   });
 });
 

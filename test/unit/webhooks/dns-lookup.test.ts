@@ -49,6 +49,21 @@ describe('createDnsLookup (c-ares, with a time-out and bounded concurrency)', ()
     expect(asked.has('second.silent.test')).toBe(false);
   });
 
+  it("gives a lookup's place back when its caller gives up, though c-ares would go on asking other servers", async () => {
+    // Three servers that answer only answerable.test: c-ares asks each of them in turn about a
+    // silent name, which without its own bound takes about three times the caller's time-out.
+    const more = [await startFakeDns(), await startFakeDns()];
+    try {
+      for (const server of [dns, ...more]) server.answers.set('answerable.test', '93.184.216.34');
+      const lookup = createDnsLookup({ servers: [dns.server, ...more.map((m) => m.server)], timeoutMs: 600, maxConcurrent: 1 });
+      await expect(lookup('blackholed.test', ALL)).rejects.toBeInstanceOf(DnsTimeoutError);
+      // The only place is free again at once: the next caller is answered within its own time-out.
+      await expect(lookup('answerable.test', ALL)).resolves.toEqual([{ address: '93.184.216.34', family: 4 }]);
+    } finally {
+      await Promise.all(more.map((m) => m.close()));
+    }
+  });
+
   it('answers localhost without a name server (RFC 6761)', async () => {
     const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300 });
     await expect(lookup('localhost', ALL)).resolves.toEqual([

@@ -1,4 +1,5 @@
 import { DomainError, ValidationError } from '../../../../domain/errors';
+import { isIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../../domain/webhooks/idempotency-key';
 import { ingestRejection, recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
 import { accountOf } from '../../middleware/key-scoped';
@@ -42,9 +43,9 @@ export function eventRoutes(service: EventService) {
       ],
       handler: async (ctx, { body }) => {
         const header = ctx.get('Idempotency-Key') || undefined;
-        if (header !== undefined && (header.length > 255 || (body.idempotency_key !== undefined && body.idempotency_key !== header))) {
+        if (header !== undefined && (!isIdempotencyKey(header) || (body.idempotency_key !== undefined && body.idempotency_key !== header))) {
           throw new ValidationError(
-            'Idempotency-Key header must be 1 to 255 characters and match idempotency_key when both are given.',
+            `Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters and match idempotency_key when both are given.`,
             [{ path: 'headers.Idempotency-Key', message: 'Invalid idempotency key' }],
           );
         }

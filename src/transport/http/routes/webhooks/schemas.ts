@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES, EVENT_STATUSES } from '../../../../domain/webhooks/delivery-status';
 import { DISABLED_REASONS } from '../../../../domain/webhooks/endpoint-health';
+import { EVENT_ID_PATTERN } from '../../../../domain/webhooks/event-id';
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../../domain/webhooks/idempotency-key';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALIVE } from '../../../../domain/webhooks/secret-rotation';
 
 /** Request and response shapes of the webhook product: the single source of its OpenAPI description. */
@@ -115,7 +117,7 @@ export const EndpointList = z.object({ data: z.array(Endpoint), next_cursor: z.s
 export const EventIngestBody = z.object({
   type: z.string().regex(EVENT_TYPE_REGEX, 'must be 1 to 256 characters of A-Z a-z 0-9 _ . : -'),
   data: JsonObject.describe('Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.'),
-  idempotency_key: z.string().min(1).max(255).optional().describe('Same as the Idempotency-Key header; repeats within 24 h return the original.'),
+  idempotency_key: z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).optional().describe('Same as the Idempotency-Key header; repeats within 24 h return the original.'),
 });
 
 export const IngestResponse = z.object({
@@ -126,8 +128,8 @@ export const IngestResponse = z.object({
   destinations: z.number().int().describe('Number of matching, enabled endpoints.'),
 });
 
-/** Checked by assertPositiveEventId (400 `invalid_event_id`); the pattern documents that rule. */
-const EventIdParam = z.string().meta({ pattern: '^[1-9][0-9]{0,15}$', description: 'The positive integer event id.', example: '1' });
+/** Checked by assertPositiveEventId (400 `invalid_event_id`); the pattern documents that rule (domain/webhooks/event-id.ts). */
+const EventIdParam = z.string().meta({ pattern: EVENT_ID_PATTERN, description: 'The positive integer event id.', example: '1' });
 export const EventIdParams = z.object({ event_id: EventIdParam });
 export const RetryParams = z.object({ event_id: EventIdParam, endpoint_id: z.string().min(1).max(64) });
 

@@ -1,0 +1,29 @@
+import { isLocalListenerUrl, lookupLocalListener } from '../src/domain/webhooks/local-listener';
+import { createHttpSender, failed, HttpSender } from './http-sender';
+
+/**
+ * DELIVERY_LOCAL_LISTENER (src/domain/webhooks/local-listener.ts): deliveries to
+ * `https://listen.localhost:<port>/` go to 127.0.0.1 through an agent that trusts only the
+ * listener CA (not the system's roots, not NODE_EXTRA_CA_CERTS); every other URL goes to `inner`
+ * under the usual SSRF rules. The CA is read at each such attempt: a listener may make it after
+ * the platform started.
+ */
+export function withLocalListener(inner: HttpSender, options: { readCaCert: () => Promise<string | null>; timeoutMs?: number }): HttpSender {
+  const senders = new Map<string, HttpSender>();
+  return {
+    async send(req) {
+      if (!isLocalListenerUrl(new URL(req.url))) return inner.send(req);
+      const ca = await options.readCaCert();
+      if (!ca) return failed('network', 'No local listener CA in DATA_DIR: no `cli listen` has run against this platform.', 0);
+      let local = senders.get(ca);
+      if (!local) {
+        local = createHttpSender({ allowPrivateNetworks: true, lookup: lookupLocalListener, ca: [ca], timeoutMs: options.timeoutMs });
+        senders.set(ca, local);
+      }
+      return local.send(req);
+    },
+    close: async () => {
+      await Promise.all([inner.close(), ...[...senders.values()].map((s) => s.close())]);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { SlidingCount } from './sliding-count';
+
+/**
+ * How fast a queue moves while it has work: items done per second of time during which something
+ * waited, over the last `windowS` seconds. A new arrival waits about (items waiting) / (this rate).
+ *
+ * Wall-clock throughput would be the wrong divisor: below capacity the queue is often empty, so it
+ * measures arrivals, not how fast the queue drains; and at the start of a burst it has seen one or
+ * two items done in a second that has barely begun, so thirty events sent at once to an idle
+ * process looked like a thirty-second wait and were refused. Until the queue has been busy for
+ * `minBusyMs` there is no estimate (undefined): the wait of the oldest item is the evidence then.
+ */
+export class BusyRate {
+  private readonly counts: SlidingCount<'done' | 'busyMs'>;
+  /** When the current busy spell's time was last counted (null: idle). */
+  private busyCountedTo: number | null = null;
+
+  constructor(
+    private readonly windowS: number,
+    private readonly minBusyMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.counts = new SlidingCount(windowS, now);
+  }
+
+  /** Tell whether work is waiting now (call on every change; repeating a state is harmless). */
+  setBusy(busy: boolean): void {
+    if (busy && this.busyCountedTo === null) this.busyCountedTo = this.now();
+    else if (!busy && this.busyCountedTo !== null) {
+      this.countBusyTime();
+      this.busyCountedTo = null;
+    }
+  }
+
+  done(n = 1): void {
+    this.countBusyTime();
+    this.counts.add('done', n);
+  }
+
+  /** Items done per busy second, or undefined while there is too little busy time to tell (or nothing was done in it). */
+  perBusySecond(): number | undefined {
+    this.countBusyTime();
+    const busyMs = Math.min(this.windowS * 1000, this.counts.total('busyMs'));
+    const done = this.counts.total('done');
+    if (busyMs < this.minBusyMs || done === 0) return undefined;
+    return (done / busyMs) * 1000;
+  }
+
+  /** Busy time is counted into the second it is observed in, so the window drops it as it ages. */
+  private countBusyTime(): void {
+    if (this.busyCountedTo === null) return;
+    const t = this.now();
+    if (t > this.busyCountedTo) this.counts.add('busyMs', t - this.busyCountedTo);
+    this.busyCountedTo = t;
+  }
+}

@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LOCAL_LISTENER_HOST } from '../domain/webhooks/local-listener';
+import { writeOnce } from './write-once';
+
+/**
+ * The local listener's certificate authority (`cli listen`, src/domain/webhooks/local-listener.ts):
+ * made once per DATA_DIR, the only CA the platform trusts for `listen.localhost`. Its key never
+ * leaves DATA_DIR (mode 0600); each listener run gets a fresh server certificate from it.
+ */
+export interface Pem {
+  cert: string;
+  key: string;
+}
+
+const CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/;
+const PRIVATE_KEY = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----\n?/;
+
+export function localListenerCaFile(dataDir: string): string {
+  return path.join(dataDir, 'local-listener-ca.pem');
+}
+
+/** The CA certificate (PEM), or null when no listener has run on this DATA_DIR yet. */
+export async function readLocalListenerCaCert(dataDir: string): Promise<string | null> {
+  return (await readCa(localListenerCaFile(dataDir)))?.cert ?? null;
+}
+
+/**
+ * The CA, created on first use (write-once.ts: two listeners starting at once agree on one CA).
+ */
+export async function ensureLocalListenerCa(dataDir: string): Promise<Pem> {
+  const file = localListenerCaFile(dataDir);
+  const existing = await readCa(file);
+  if (existing) return existing;
+  const { generate } = await import('selfsigned'); // only where certificates are made: the worker only reads
+  const pems = await generate([{ name: 'commonName', value: 'devops-platform local listener CA' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notAfterDate: new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000),
+    extensions: [
+      { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    ],
+  });
+  await writeOnce(file, pems.cert + pems.private);
+  const ca = await readCa(file);
+  if (!ca) throw new Error(`${file} could not be created`);
+  return ca;
+}
+
+/** A server certificate for `listen.localhost`, signed by the CA, for one listener run. */
+export async function issueListenerCertificate(ca: Pem): Promise<Pem> {
+  const { generate } = await import('selfsigned');
+  const pems = await generate([{ name: 'commonName', value: LOCAL_LISTENER_HOST }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notAfterDate: new Date(Date.now() + 30 * 24 * 3600 * 1000),
+    ca,
+    extensions: [
+      { name: 'basicConstraints', cA: false, critical: true },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: LOCAL_LISTENER_HOST }] },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
+async function readCa(file: string): Promise<Pem | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  const cert = CERTIFICATE.exec(text)?.[0];
+  const key = PRIVATE_KEY.exec(text)?.[0];
+  if (!cert || !key) throw new Error(`${file} is not a listener CA (a certificate and a private key): remove it and run cli listen again`);
+  return { cert, key };
+}

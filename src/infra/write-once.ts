@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Writes `content` to `file` unless the file exists, atomically: it is written in full to a file
+ * of its own, then hard-linked to `file`, which fails if the name exists. So the name only ever
+ * appears whole, and of processes writing at once exactly one wins; the others keep its content.
+ */
+export async function writeOnce(file: string, content: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temp, content, { mode: 0o600, flag: 'wx', flush: true });
+  try {
+    await link(temp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * `npm run --silent cli -- listen --account ID [--events 'order.*'] [--forward-to URL]`: a local
+ * receiver for developers (docs/receiving.md#cli-listen). It registers a temporary endpoint
+ * `https://listen.localhost:<port>/` for the account, prints each delivery as it arrives (and
+ * forwards it with --forward-to), and removes the endpoint on Ctrl-C (SIGINT or SIGTERM).
+ *
+ * It needs the platform running and the local-listener exception on (DELIVERY_LOCAL_LISTENER,
+ * src/domain/webhooks/local-listener.ts): by default only the embedded platform of `npm start`.
+ * Unlike the other commands it prints lines, not one JSON object.
+ */
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Client } from '@temporalio/client';
+import type { Db } from 'mongodb';
+import { Config, loadConfig } from '../config/config';
+import { DomainError, ValidationError } from '../domain/errors';
+import { LOCAL_LISTENER_HOST, lookupLocalListener } from '../domain/webhooks/local-listener';
+import { createSecretBox } from '../domain/webhooks/secret-box';
+import { isPortOpen } from '../infra/embedded-servers';
+import { ensureLocalListenerCa, issueListenerCertificate } from '../infra/local-listener-ca';
+import { loadOrCreateSecretsKey } from '../infra/secrets-key';
+import { Accounts } from '../persistence/accounts';
+import { FOLLOW_MAX_LAG_MS } from '../persistence/cache-invalidation-follower';
+import { Deliveries } from '../persistence/deliveries';
+import { EndpointHealthLog } from '../persistence/endpoint-health-log';
+import { Endpoints } from '../persistence/endpoints';
+import { connectMongo } from '../persistence/mongo';
+import { ENDPOINTS_CACHE_TTL_MS } from '../services/account-endpoints-cache';
+import { EndpointService } from '../services/endpoint-service';
+import { connectTemporal } from '../temporal/client';
+import { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import { startListenReceiver } from './listen-receiver';
+
+const USAGE = "usage: cli listen --account ID [--events 'order.*,invoice.paid'] [--forward-to http://localhost:4000/webhooks]";
+
+/**
+ * What marks a listener's endpoint, for people (the dashboard, GET endpoints) and for the next
+ * listener on this host, which removes the endpoints of listeners that died without cleaning up.
+ */
+const ownerDescription = (pid: number) => `cli listen on ${os.hostname()} (pid ${pid}): temporary, removed when that listener stops; delete it if it is no longer running`;
+const OWNER = /^cli listen on (\S+) \(pid (\d+)\)/;
+
+/** After this, every API process routes events to a new endpoint (its endpoint cache follows the change log, or expires). */
+const ROUTING_SETTLES_MS = Math.max(FOLLOW_MAX_LAG_MS, ENDPOINTS_CACHE_TTL_MS) + 200;
+
+export async function listen(args: string[], out: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<void> {
+  const { values } = parseArgs({ args, options: { account: { type: 'string' }, events: { type: 'string' }, 'forward-to': { type: 'string' } }, strict: true });
+  const accountId = values.account;
+  if (!accountId) throw new ValidationError(`--account is required. ${USAGE}`);
+  const events = values.events?.split(',').map((p) => p.trim());
+  const forwardTo = values['forward-to'] === undefined ? undefined : forwardUrl(values['forward-to']);
+  const config = loadConfig();
+  if (!config.delivery.localListener) {
+    throw new Error(
+      'cli listen works only where the platform trusts its local listener: the embedded platform of `npm start`, ' +
+        'or a platform (and this command) run with DELIVERY_LOCAL_LISTENER=true. See docs/receiving.md#cli-listen.',
+    );
+  }
+
+  const store = await connectStore(config);
+  const temporal = await connectTemporal(config.temporal.address ?? `127.0.0.1:${config.temporal.embeddedPort}`, config.temporal.namespace, { native: false, timeoutMs: 10_000 });
+  try {
+    if (!(await new Accounts(store.db).findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
+    const endpoints = await listenerEndpointService(config, store.db, temporal.client);
+    for (const line of await removeAbandoned(endpoints, accountId)) out(line);
+
+    const ca = await ensureLocalListenerCa(config.dataDir);
+    let secret = '';
+    const receiver = await startListenReceiver({ tls: await issueListenerCertificate(ca), secret: () => secret, forwardTo, report: out });
+    const stopped = stopSignal();
+    let endpoint;
+    try {
+      endpoint = await endpoints.create(accountId, { url: `https://${LOCAL_LISTENER_HOST}:${receiver.port}/`, events, description: ownerDescription(process.pid) });
+    } catch (err) {
+      await receiver.close();
+      throw err;
+    }
+    secret = endpoint.secret;
+    out(`Listening for account ${accountId}'s events ${endpoint.events.join(', ')} on ${endpoint.url}`);
+    out(`  Endpoint     ${endpoint.id} (temporary: removed when this listener stops)`);
+    out(`  Secret       ${endpoint.secret}`);
+    if (forwardTo) out(`  Forwarding   to ${forwardTo.href}; the platform gets your app's answer (502 when it cannot be reached)`);
+    await new Promise((resolve) => setTimeout(resolve, ROUTING_SETTLES_MS));
+    out('Ready: each delivery is printed as it arrives. Ctrl-C stops and removes the endpoint.');
+
+    const signal = await stopped;
+    out(`${signal}: removing endpoint ${endpoint.id}...`);
+    // Deleted first, so that no new attempt is made to a closed port.
+    await endpoints.delete(accountId, endpoint.id);
+    await receiver.close();
+    out(`Stopped. Endpoint ${endpoint.id} removed.`);
+  } finally {
+    await temporal.close();
+    await store.client.close();
+  }
+}
+
+function forwardUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ValidationError(`--forward-to must be an absolute http:// or https:// URL. ${USAGE}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`--forward-to must be an http:// or https:// URL. ${USAGE}`);
+  return url;
+}
+
+/** The running platform's store: deliveries need the platform itself, so nothing is started here. */
+async function connectStore(config: Config) {
+  if (!config.mongo.uri && !(await isPortOpen('127.0.0.1', config.mongo.embeddedPort))) {
+    throw new Error(`The platform is not running (nothing on 127.0.0.1:${config.mongo.embeddedPort}): start it with \`npm start\` first, with the same DATA_DIR.`);
+  }
+  return connectMongo(config.mongo.uri ?? `mongodb://127.0.0.1:${config.mongo.embeddedPort}/`, config.mongo.dbName);
+}
+
+/**
+ * The endpoint use cases, as the API has them, except that this process may register its own
+ * loopback URL: the platform's senders still refuse it unless the local-listener exception is on.
+ */
+export async function listenerEndpointService(config: Config, db: Db, temporal: Client): Promise<EndpointService> {
+  return new EndpointService({
+    endpoints: new Endpoints(db),
+    deliveries: new Deliveries(db),
+    health: new EndpointHealthLog(db),
+    scheduler: new DeliveryScheduler(temporal, config.temporal.taskQueue),
+    secretBox: createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir)),
+    options: {
+      allowPrivateNetworks: true,
+      maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+      autoDisableAfterMs: config.endpointAutoDisableAfterMs,
+      dnsLookup: lookupLocalListener,
+    },
+  });
+}
+
+/** Endpoints of earlier listeners on this host whose process is gone (killed, crashed): removed, and said so. */
+async function removeAbandoned(endpoints: EndpointService, accountId: string): Promise<string[]> {
+  const lines: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await endpoints.list(accountId, 100, cursor);
+    for (const endpoint of page.data) {
+      const owner = OWNER.exec(endpoint.description);
+      if (!owner || owner[1] !== os.hostname() || isRunning(Number(owner[2]))) continue;
+      await endpoints.delete(accountId, endpoint.id).catch(() => undefined);
+      lines.push(`Removed endpoint ${endpoint.id} (${endpoint.url}), left by a listener that is no longer running (pid ${owner[2]}).`);
+    }
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return lines;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Resolves on the first SIGINT or SIGTERM; later ones (a terminal sends Ctrl-C to npm and to us) are absorbed. */
+function stopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => resolve(signal));
+  });
+}

@@ -1,0 +1,121 @@
+import { Collection, Db } from 'mongodb';
+import { insertUnique, probeGalloping } from './unique-sequence';
+
+const ID_DIGITS = 16;
+/** An event id as stored in `_id`: 16-digit zero-padded, so string order is numeric order (see events.ts). */
+export const storedEventId = (id: number): string => String(id).padStart(ID_DIGITS, '0');
+
+/** One per event id ever handed out: small, so probing the sequence never reads an event body. */
+interface ClaimDoc {
+  _id: string;
+  /** The claiming event's `created_at`: what retention asks of an id whose event is gone. */
+  at: Date;
+}
+
+/**
+ * `floor`: every id up to n has been handed out, and the claims above it, up to the head, all
+ * exist. `purged`: retention has removed every event up to n. Both only ever grow: each value
+ * is a document of its own (a unique insert, never an update), and the mark is the highest.
+ */
+interface MarkDoc {
+  _id: string;
+  kind: 'floor' | 'purged';
+  n: number;
+}
+
+type MarkKind = MarkDoc['kind'];
+
+/**
+ * The event-id sequence (`event_ids`): an id is handed out by the unique insert of its claim
+ * (unique-sequence.ts), before the event itself is stored once under it. Claims are deleted only
+ * by retention, from the bottom and after the floor mark has moved past them (`event_id_marks`),
+ * so a claim that exists above the floor is never claimed again: ids only grow, even where an
+ * event was deleted. Where the sequence has got to is found by `_id` lookups of claims (a
+ * galloping search from a known claim or the floor), the one lookup the embedded store answers
+ * from an index: no read of the events, no sort.
+ */
+export class EventIds {
+  private readonly claims: Collection<ClaimDoc>;
+  private readonly marks: Collection<MarkDoc>;
+
+  /** `legacyMax`: the highest event id stored before this sequence existed (read once per database). */
+  constructor(db: Db, private readonly legacyMax: () => Promise<number>) {
+    this.claims = db.collection<ClaimDoc>('event_ids');
+    this.marks = db.collection<MarkDoc>('event_id_marks');
+  }
+
+  /** True when this call handed `id` out; false when it was handed out before. */
+  claim(id: number, at: Date): Promise<boolean> {
+    return insertUnique(this.claims, { _id: storedEventId(id), at });
+  }
+
+  /** The claim's date, or null where there is none (never claimed, or purged). */
+  async claimedAt(id: number): Promise<Date | null> {
+    return (await this.claims.findOne({ _id: storedEventId(id) }))?.at ?? null;
+  }
+
+  /** The highest id handed out: by `_id` probes of claims from the floor mark (or from `known`, an id handed out above it). */
+  async head(known = 0): Promise<number> {
+    return this.headFrom(Math.max(known, await this.floor()));
+  }
+
+  /**
+   * The highest id handed out, searched from `known` (an id handed out recently, or the floor).
+   * Claims are contiguous except where a claim's insert failed after a higher one landed (a
+   * store error), so a search that ends just below such a gap looks one past it before it trusts
+   * the answer.
+   */
+  async headFrom(known: number): Promise<number> {
+    const read = (n: number) => this.claims.findOne({ _id: storedEventId(n) }, { projection: { _id: 1 } });
+    let head = known;
+    for (;;) {
+      head = (await probeGalloping(read, { n: head, doc: null })).n;
+      if (!(await read(head + 2))) return head;
+      head += 2;
+    }
+  }
+
+  /** The floor mark; a database without one (new, or from before claims) starts above its highest stored event. */
+  async floor(): Promise<number> {
+    const floor = await this.mark('floor');
+    if (floor !== null) return floor;
+    await this.raise('floor', await this.legacyMax());
+    return (await this.mark('floor')) ?? 0;
+  }
+
+  /** How far retention has removed events (0: not yet). */
+  async purgedThrough(): Promise<number> {
+    return (await this.mark('purged')) ?? 0;
+  }
+
+  /**
+   * Retention has removed every event up to `id`: records it, raises the floor past `id`, and
+   * then removes the claims up to it (`ids`: those not removed by an earlier call).
+   */
+  async retire(id: number, ids: number[]): Promise<void> {
+    await this.raise('purged', id);
+    await this.raise('floor', id);
+    if (ids.length > 0) await this.claims.bulkWrite(ids.map((n) => ({ deleteOne: { filter: { _id: storedEventId(n) } } })), { ordered: false });
+    await this.dropSupersededMarks();
+  }
+
+  private async raise(kind: MarkKind, n: number): Promise<void> {
+    await insertUnique(this.marks, { _id: `${kind}:${storedEventId(n)}`, kind, n });
+  }
+
+  /** The collection holds a handful of marks at most (superseded ones are dropped), so reading it whole is cheap. */
+  private async mark(kind: MarkKind): Promise<number | null> {
+    const marks = await this.marks.find({}).toArray();
+    const ns = marks.filter((m) => m.kind === kind).map((m) => m.n);
+    return ns.length > 0 ? Math.max(...ns) : null;
+  }
+
+  /** Keeps the highest mark of each kind: a mark below another is never read again. */
+  private async dropSupersededMarks(): Promise<void> {
+    const marks = await this.marks.find({}).toArray();
+    const highest = new Map<MarkKind, number>();
+    for (const m of marks) highest.set(m.kind, Math.max(highest.get(m.kind) ?? 0, m.n));
+    const superseded = marks.filter((m) => m.n < (highest.get(m.kind) as number));
+    if (superseded.length > 0) await this.marks.bulkWrite(superseded.map((m) => ({ deleteOne: { filter: { _id: m._id } } })), { ordered: false });
+  }
+}

@@ -1,0 +1,86 @@
+import type { Logger } from '../infra/logger';
+import type { Deliveries } from '../persistence/deliveries';
+import type { EventRetentionView, Events } from '../persistence/events';
+import type { IdempotencyRecords } from '../persistence/idempotency-records';
+
+/** How often each API process purges. */
+export const PURGE_INTERVAL_MS = 3_600_000;
+/** Most ids examined per step: their reads go out together, their deletes are one command per collection. */
+const STEP = 64;
+
+/**
+ * Event retention (EVENT_RETENTION_DAYS, docs/operating.md): an event is removed with its
+ * deliveries (the attempt history is inside them), their round claims and its idempotency
+ * record once it is older than the retention. Ids grow with time (event-ids.ts), so a purge walks
+ * ids upward from where the last one stopped and stops at the first that is still young: every
+ * step is `_id` lookups and deletes, on both stores, whatever the history. The config refuses a
+ * retention shorter than what still reads old events (the idempotency window, bulk recovery's 7
+ * days). Any API process may purge; two at once only repeat each other's deletes.
+ */
+export class EventRetention {
+  private timer?: NodeJS.Timeout;
+  private purging?: Promise<unknown>;
+
+  constructor(
+    private readonly deps: {
+      events: Events;
+      deliveries: Deliveries;
+      idempotency: IdempotencyRecords;
+      retentionMs: number;
+      logger: Logger;
+      clock?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return (this.deps.clock ?? (() => new Date()))();
+  }
+
+  /** Purges at once, then every `intervalMs` (one purge at a time). */
+  start(intervalMs = PURGE_INTERVAL_MS): void {
+    const tick = () => {
+      if (this.purging) return;
+      this.purging = this.purge()
+        .then((removed) => removed > 0 && this.deps.logger.info({ removed }, 'removed events past their retention'))
+        .catch((err) => this.deps.logger.warn({ err }, 'event retention purge failed; will retry'))
+        .finally(() => (this.purging = undefined));
+    };
+    tick();
+    this.timer = setInterval(tick, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.purging;
+  }
+
+  /** Removes every event older than the retention (and what hangs off it); returns how many. */
+  async purge(): Promise<number> {
+    const { events, deliveries, idempotency } = this.deps;
+    const cutoff = this.now().getTime() - this.deps.retentionMs;
+    const [head, floor] = [await events.ids.head(), await events.ids.floor()];
+    let removed = 0;
+    // Steps grow from one id: a purge with nothing to do reads one event.
+    for (let through = await events.ids.purgedThrough(), step = 1; through < head; step = Math.min(STEP, step * 2)) {
+      const ids = Array.from({ length: Math.min(step, head - through) }, (_, i) => through + 1 + i);
+      const views = await Promise.all(ids.map((id) => events.retentionView(id)));
+      let old = 0;
+      for (; old < ids.length; old++) {
+        // An id without its event (deleted, or its ingest died) is dated by its claim; below the floor it has none.
+        const at = views[old]?.created_at ?? (ids[old] > floor ? await events.ids.claimedAt(ids[old]) : null);
+        if (at && at.getTime() >= cutoff) break;
+      }
+      if (old === 0) break;
+      const gone = views.slice(0, old).filter((v): v is EventRetentionView => v !== null);
+      await deliveries.deleteForEvents(gone);
+      await Promise.all(gone.map((e) => e.idempotency_key !== null && idempotency.purge(e.account_id, e.idempotency_key, e._id)));
+      await events.deleteAll(gone.map((e) => e._id));
+      through = ids[old - 1];
+      await events.ids.retire(through, ids.slice(0, old));
+      removed += gone.length;
+      if (old < ids.length) break;
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,26 @@
+import type { EventDoc, Events } from '../persistence/events';
+import type { IdempotencyRecords } from '../persistence/idempotency-records';
+import type { DeliveryOutbox } from './delivery-outbox';
+import { idempotencyRecordFor } from './ingest-receipt';
+
+/** Which event answers the key of an event stored with one: this one, or another (whose 202 body repeats get). */
+export type KeySettlement = { answers: 'this' } | { answers: 'another'; response: Record<string, unknown> };
+
+/**
+ * "Lost its idempotency key, so the event is deleted" is decided here only; ingest and crash
+ * recovery both ask. An event stored with a key is acknowledged only once it answers that key:
+ * this claims the key for it (a claim for the same event returns that event's record, so it
+ * may be asked again after a claim whose answer was lost). If another event answers the key,
+ * this one was never acknowledged to anyone: it is removed and the outbox forgets it.
+ */
+export async function settleKey(
+  deps: { idempotency: IdempotencyRecords; events: Events; outbox: Pick<DeliveryOutbox, 'release'> },
+  event: EventDoc,
+  now: () => Date,
+): Promise<KeySettlement> {
+  const record = await deps.idempotency.claim(idempotencyRecordFor(event), now);
+  if (record.event_id === event._id) return { answers: 'this' };
+  await deps.events.delete(event._id);
+  deps.outbox.release(event._id);
+  return { answers: 'another', response: record.response };
+}

@@ -1,0 +1,139 @@
+import type { Db } from 'mongodb';
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
+import { createLogger } from '../../src/infra/logger';
+import { Deliveries } from '../../src/persistence/deliveries';
+import { Events } from '../../src/persistence/events';
+import { IdempotencyRecords } from '../../src/persistence/idempotency-records';
+import { memberId } from '../../src/persistence/unique-sequence';
+import { EventRetention } from '../../src/services/event-retention';
+import { idempotencyRecordFor } from '../../src/services/ingest-receipt';
+import { openTestDb } from '../support/test-db';
+
+const DAY = 86_400_000;
+const RETENTION_MS = 30 * DAY;
+
+/** Event retention (docs/operating.md "Event retention"), on the real store, with a clock the test moves. */
+describe('event retention', () => {
+  let store: Awaited<ReturnType<typeof openTestDb>>;
+  let db: Db;
+  let now: number;
+  let events: Events;
+  let deliveries: Deliveries;
+  let idempotency: IdempotencyRecords;
+  let retention: EventRetention;
+
+  beforeEach(async () => {
+    store = await openTestDb('event_retention');
+    db = store.db;
+    now = Date.parse('2026-06-01T00:00:00Z');
+    events = new Events(db, () => now);
+    deliveries = new Deliveries(db);
+    idempotency = new IdempotencyRecords(db);
+    retention = new EventRetention({ events, deliveries, idempotency, retentionMs: RETENTION_MS, logger: createLogger('silent'), clock: () => new Date(now) });
+  });
+  afterEach(async () => {
+    await store?.close();
+  });
+
+  /** An event ingested `ageDays` ago with an idempotency key, one attempted delivery and a manual retry's round claim. */
+  async function ingest(ageDays: number, key: string) {
+    const created_at = new Date(now - ageDays * DAY);
+    const event = await events.insertWithNextId(
+      {
+        account_id: 'acct_retention',
+        type: 'retention.test',
+        data: { key },
+        timestamp: Math.floor(created_at.getTime() / 1000),
+        idempotency_key: key,
+        endpoint_ids: ['ep_retention'],
+        endpoint_urls: ['https://example.com/hook'],
+        owner: null,
+        created_at,
+      },
+      (id) => JSON.stringify({ id, key }),
+    );
+    await idempotency.claim(idempotencyRecordFor(event), () => created_at);
+    const id = deliveryId(event._id, 'ep_retention');
+    const ref = { id, account_id: 'acct_retention', event_id: event._id, endpoint_id: 'ep_retention' };
+    const attempt = { round: 1, attempt: 1, started_at: created_at, duration_ms: 5, status_code: 500, error: null, response_body: 'no', succeeded: false };
+    await deliveries.recordAttempt(ref, attempt, { round: 1, status: 'failed', attempt_count: 1, next_attempt_at: null, url: 'https://example.com/hook' }, created_at);
+    await deliveries.claimRound(id, 2, created_at);
+    return { id: event._id, key, delivery: id };
+  }
+
+  async function kept(e: { id: number; key: string; delivery: string }) {
+    return {
+      event: (await events.findUnscoped(e.id)) !== null,
+      delivery: (await deliveries.find(e.delivery)) !== null,
+      round: (await db.collection('delivery_rounds').countDocuments({ _id: memberId(e.delivery, 2) as never })) === 1,
+      idempotency: (await idempotency.find('acct_retention', e.key)) !== null,
+    };
+  }
+
+  it('removes events older than the retention with their deliveries, round claims and idempotency records, and keeps the young', async () => {
+    const old = [await ingest(45, 'old-1'), await ingest(31, 'old-2')];
+    const young = [await ingest(29, 'young-1'), await ingest(1, 'young-2')];
+
+    expect(await retention.purge()).toBe(2);
+
+    for (const e of old) expect(await kept(e)).toEqual({ event: false, delivery: false, round: false, idempotency: false });
+    for (const e of young) expect(await kept(e)).toEqual({ event: true, delivery: true, round: true, idempotency: true });
+  });
+
+  it('a second purge starts where the first stopped and removes what has aged since', async () => {
+    const first = await ingest(40, 'a');
+    const second = await ingest(20, 'b');
+    expect(await retention.purge()).toBe(1);
+    expect(await retention.purge()).toBe(0);
+
+    now += 11 * DAY;
+    expect(await retention.purge()).toBe(1);
+    expect((await kept(first)).event).toBe(false);
+    expect(await kept(second)).toEqual({ event: false, delivery: false, round: false, idempotency: false });
+  });
+
+  it('ids keep growing after every event was purged, also in a process that last made an id before the purge', async () => {
+    const body = (id: number) => JSON.stringify({ id });
+    const stale = new Events(db, () => now);
+    await stale.insertWithNextId(blank(now - 60 * DAY), body);
+    await ingest(60, 'x');
+    const highest = await events.maxId();
+    now += 40 * DAY;
+    expect(await retention.purge()).toBe(2);
+
+    expect((await stale.insertWithNextId(blank(now), body))._id).toBe(highest + 1);
+    expect((await new Events(db).insertWithNextId(blank(now), body))._id).toBe(highest + 2);
+  });
+
+  it('a key whose record was purged can be used again', async () => {
+    const old = await ingest(40, 'reused');
+    await retention.purge();
+    const again = await ingest(0, 'reused');
+    const record = await idempotency.find('acct_retention', 'reused');
+    expect(record?.event_id).toBe(again.id);
+    expect(again.id).toBeGreaterThan(old.id);
+  });
+
+  it('a key whose purge died between its tombstone and its delete is taken again once the tombstone is old', async () => {
+    const old = await ingest(40, 'orphaned');
+    // What a purge leaves when it dies after claiming the record's succession and before deleting the record.
+    const tombstone = { _id: `acct_retention:orphaned@${old.id}`, expires_at: new Date(Date.now() - 11 * 60_000) };
+    await db.collection('idempotency_successions').insertOne(tombstone as never);
+    const again = await ingest(0, 'orphaned');
+    expect((await idempotency.find('acct_retention', 'orphaned'))?.event_id).toBe(again.id);
+  });
+});
+
+function blank(now: number) {
+  return {
+    account_id: 'acct_retention',
+    type: 'retention.test',
+    data: {},
+    timestamp: Math.floor(now / 1000),
+    idempotency_key: null,
+    endpoint_ids: [],
+    endpoint_urls: [],
+    owner: null,
+    created_at: new Date(now),
+  };
+}
