@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { AppendLog, claimOnce, insertWithinCap, VersionedCells, type LogFormat } from '../../src/persistence/store-primitives';
+import { AppendLog, claimOnce, insertWithinCap, sweepExpired, VersionedCells, type LogFormat } from '../../src/persistence/store-primitives';
 
 /** What a writer process (store-primitive-writer.ts) is asked to do. */
 export interface WriterJob {
@@ -34,6 +34,10 @@ export function tallyCells(db: Db): VersionedCells<Tally, TallyDoc> {
 
 /** The cap the insertWithinCap writers share. */
 export const CAP_FOR_WRITERS = 25;
+
+/** The instant the sweeping writers purge at: what expires at or before it is gone after a sweep. */
+export const SWEEP_NOW = new Date('2030-06-01T00:00:00Z');
+export type ExpiringDoc = { _id: string; expires_at: Date };
 
 /** Each operation returns what this writer was told (won ids, numbers appended, sets that succeeded). */
 export const writerOperations = {
@@ -91,6 +95,21 @@ export const writerOperations = {
       }
     }
     return mine;
+  },
+
+  /**
+   * `count` times: writes a document that has not expired and one that has, then sweeps at
+   * SWEEP_NOW (while the other writer inserts and sweeps). Returns how many documents its sweeps deleted.
+   */
+  async insertAndSweep(db: Db, job: WriterJob): Promise<number> {
+    const col = db.collection<ExpiringDoc>('expiring_shared');
+    let deleted = 0;
+    for (let i = 0; i < job.count; i++) {
+      await col.insertOne({ _id: `${job.name}-live-${i}`, expires_at: new Date(SWEEP_NOW.getTime() + 1) });
+      await col.insertOne({ _id: `${job.name}-dead-${i}`, expires_at: SWEEP_NOW });
+      deleted += await sweepExpired(col, 'expires_at', SWEEP_NOW);
+    }
+    return deleted;
   },
 
   /**

@@ -6,6 +6,7 @@ import type { WriterJob } from './store-primitive-ops';
 /**
  * Runs one job in each of several writer processes (store-primitive-writer.ts) against the same
  * database: all connect first, then all are told "go" together. Resolves to each one's result.
+ * Throws unless every writer ran in a process of its own (not this one, not another writer's).
  */
 export async function runWritersTogether<R>(jobs: WriterJob[]): Promise<R[]> {
   const writers = jobs.map((job) => {
@@ -23,10 +24,10 @@ export async function runWritersTogether<R>(jobs: WriterJob[]): Promise<R[]> {
       });
       child.once('exit', (code) => reject(new Error(`writer ${job.name} exited (${code}) before it was ready: ${err}`)));
     });
-    const done = new Promise<R>((resolve, reject) =>
+    const done = new Promise<{ pid: number; result: R }>((resolve, reject) =>
       child.once('exit', (code) => {
         if (code !== 0) reject(new Error(`writer ${job.name} exited (${code}): ${err}`));
-        else resolve(JSON.parse(out.slice('ready\n'.length)) as R);
+        else resolve(JSON.parse(out.slice('ready\n'.length)) as { pid: number; result: R });
       }),
     );
     done.catch(() => undefined /* reported where awaited */);
@@ -34,5 +35,8 @@ export async function runWritersTogether<R>(jobs: WriterJob[]): Promise<R[]> {
   });
   await Promise.all(writers.map((w) => w.ready));
   for (const w of writers) w.child.stdin.end('go\n');
-  return Promise.all(writers.map((w) => w.done));
+  const results = await Promise.all(writers.map((w) => w.done));
+  const pids = new Set(results.map((r) => r.pid));
+  if (pids.size !== writers.length || pids.has(process.pid)) throw new Error(`writers did not run in processes of their own: pids ${[...pids].join(', ')}`);
+  return results.map((r) => r.result);
 }

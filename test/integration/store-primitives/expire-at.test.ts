@@ -1,5 +1,7 @@
 import type { Db } from 'mongodb';
 import { ExpirySweepers, sweepExpired } from '../../../src/persistence/store-primitives';
+import { SWEEP_NOW, type ExpiringDoc } from '../../support/store-primitive-ops';
+import { runWritersTogether } from '../../support/store-writers';
 import { openTestDb } from '../../support/test-db';
 
 /** Expire at a time, on the real embedded store (which has no TTL index: the purge path runs). */
@@ -34,11 +36,27 @@ describe('store primitive: expire at a time', () => {
     expect((await docs().find().toArray()).map((d) => d._id)).toEqual(['later']);
   });
 
-  it('two sweeps at once (two processes purging) delete each expired document once, and fail neither', async () => {
+  it('two concurrent sweeps in one process remove every expired document, and fail neither', async () => {
     const now = new Date('2030-06-01T00:00:00Z');
     await docs().insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `old-${i}`, expires_at: new Date(now.getTime() - 1000) })));
     const [a, b] = await Promise.all([sweepExpired(docs(), 'expires_at', now), sweepExpired(docs(), 'expires_at', now)]);
     expect(a + b).toBeGreaterThanOrEqual(50);
     expect(await docs().countDocuments({ _id: { $regex: /^old-/ } })).toBe(0);
+  });
+
+  it('two processes inserting and sweeping at once: every expired document goes, and no live one is taken with them', async () => {
+    const shared = db.collection<ExpiringDoc>('expiring_shared');
+    await shared.insertMany(Array.from({ length: 40 }, (_, i) => ({ _id: `seeded-${i}`, expires_at: new Date(SWEEP_NOW.getTime() - 1000) })));
+    const count = 60;
+    const job = { uri: process.env.MONGODB_URI!, db: db.databaseName, op: 'insertAndSweep' as const, scope: 'sweep', count };
+    const [a, b] = await runWritersTogether<number>([
+      { ...job, name: 'a' },
+      { ...job, name: 'b' },
+    ]);
+    expect(a + b).toBeGreaterThanOrEqual(40 + 2 * count);
+    expect(await shared.countDocuments({ expires_at: { $lte: SWEEP_NOW } })).toBe(0);
+    const live = (await shared.find({}).toArray()).map((d) => d._id).sort();
+    const expected = ['a', 'b'].flatMap((name) => Array.from({ length: count }, (_, i) => `${name}-live-${i}`)).sort();
+    expect(live).toEqual(expected);
   });
 });
