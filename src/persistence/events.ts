@@ -98,7 +98,7 @@ export class Events {
    * process); a claim that loses means another process is ahead, and its head is found by `_id`
    * lookups of claims, so the event itself is inserted once. `claiming` is told the id before
    * its claim is sent, so a caller can account for an event that may exist before this
-   * returns (see DeliveryOutbox.watermark).
+   * returns (see DeliveryOutbox.handedOverThrough).
    */
   async insertWithNextId(doc: NewEvent, bodyFor: (id: number) => string, claiming: (id: number, taken: boolean) => void = () => undefined): Promise<EventDoc> {
     for (;;) {

@@ -29,10 +29,10 @@ const HANDED_OVER_MIN_BUSY_MS = 1_000;
  * ingest answers once its event is stored, and this starts one workflow per matching endpoint.
  *
  * Durability does not rest on this in-memory queue. Every event names the API process that
- * accepted it (`owner`, its instance lease), and the lease records a watermark: every event of
- * that process with a lower id has been handed over. If the process dies, crash recovery starts
- * what lies above the watermark (see crash-recovery.ts); workflow ids that refuse duplicates
- * make a second start harmless.
+ * accepted it (its instance lease), and the lease records `handedOverThrough`: every event of
+ * that process with an id at most this has been handed over. If the process dies, crash recovery
+ * starts what lies above it (see crash-recovery.ts); workflow ids that refuse duplicates make a
+ * second start harmless.
  */
 export class DeliveryOutbox {
   /** Ids this process has inserted (or is inserting) whose workflows have not all started → since when (ms). Insertion order is age order. */
@@ -94,7 +94,7 @@ export class DeliveryOutbox {
   }
 
   /** The highest id below which every event of this process has been handed over. */
-  watermark(highestIdTried: number): number {
+  handedOverThrough(highestIdTried: number): number {
     let min = Infinity;
     for (const id of this.pending.keys()) if (id < min) min = id;
     return min === Infinity ? highestIdTried : min - 1;
@@ -103,9 +103,9 @@ export class DeliveryOutbox {
   /**
    * An event whose idempotency claim got no answer (the store failed): whether it answers its
    * key, and so was acknowledged, is unknown until `settle` says (true: deliver it; false: it was
-   * removed). Asked again with a backoff until it answers. Meanwhile the event stays pending: the
-   * watermark holds below it, and a graceful stop keeps the lease for crash recovery instead of
-   * dropping it. Once a drain has given up on it, it stops asking and crash recovery settles it.
+   * removed). Asked again with a backoff until it answers. Meanwhile the event stays pending:
+   * handedOverThrough holds below it, and a graceful stop keeps the lease for crash recovery
+   * instead of dropping it. Once a drain has given up on it, it stops asking and crash recovery settles it.
    */
   enqueueOnceSettled(event: EventDoc, settle: () => Promise<boolean>): void {
     this.track(event._id);

@@ -44,25 +44,25 @@ const tick = () => new Promise((r) => setImmediate(r));
 describe('DeliveryOutbox', () => {
   const logger = createLogger('silent');
 
-  it('the watermark stays below the lowest event whose workflows have not all started', async () => {
+  it('handedOverThrough stays below the lowest event whose workflows have not all started', async () => {
     const s = heldScheduler();
     const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10 });
     outbox.claiming(5, true);
     outbox.claiming(6, true);
     const five = outbox.enqueue(event(5, ['a']));
     void outbox.enqueue(event(6, ['b']));
-    expect(outbox.watermark(6)).toBe(4);
+    expect(outbox.handedOverThrough(6)).toBe(4);
     s.release();
     await five;
     await tick();
-    expect(outbox.watermark(6)).toBe(6);
+    expect(outbox.handedOverThrough(6)).toBe(6);
   });
 
-  it('an event with no matching endpoint never holds the watermark back', () => {
+  it('an event with no matching endpoint never holds handedOverThrough back', () => {
     const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 });
     outbox.claiming(9, true);
     void outbox.enqueue(event(9, []));
-    expect(outbox.watermark(9)).toBe(9);
+    expect(outbox.handedOverThrough(9)).toBe(9);
     expect(outbox.backlog).toBe(0);
   });
 
@@ -70,7 +70,7 @@ describe('DeliveryOutbox', () => {
     const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 });
     outbox.claiming(3, true);
     outbox.claiming(3, false);
-    expect(outbox.watermark(3)).toBe(3);
+    expect(outbox.handedOverThrough(3)).toBe(3);
   });
 
   it('tells how long its oldest event has waited for its workflows to start', () => {
@@ -148,7 +148,7 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
     outbox.claiming(7, true);
     let answer!: (owns: boolean) => void;
     outbox.enqueueOnceSettled(event(7, ['ep_a']), () => new Promise<boolean>((r) => (answer = r)));
-    expect(outbox.watermark(7)).toBe(6);
+    expect(outbox.handedOverThrough(7)).toBe(6);
     expect(await outbox.drain(50)).toBe(false);
     while (!answer) await tick();
     answer(true);
@@ -157,7 +157,7 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
       s.release();
     }
     expect(await outbox.drain(1000)).toBe(true);
-    expect(outbox.watermark(7)).toBe(7);
+    expect(outbox.handedOverThrough(7)).toBe(7);
   });
 
   it('asks again after a settlement fails, and forgets an event removed for losing its key', async () => {
