@@ -17,7 +17,7 @@ import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
 import { LimitBlocks } from '../persistence/limit-blocks';
 import { LimitWindows } from '../persistence/limit-windows';
-import type { ExpirySweepers } from '../persistence/ttl';
+import type { ExpirySweepers } from '../persistence/store-primitives';
 import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { AccountService } from '../services/account-service';
 import { CrashRecovery } from '../services/crash-recovery';

@@ -2,7 +2,7 @@ import { Collection, Db, Filter } from 'mongodb';
 import { isEventId } from '../domain/webhooks/event-id';
 import { EventIds, storedEventId as storedId } from './event-ids';
 import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
-import { insertUnique } from './unique-sequence';
+import { claimOnce } from './store-primitives';
 
 /**
  * What the collection holds. The caller's `data` is kept only inside `body` (the exact
@@ -123,7 +123,7 @@ export class Events {
         if (claimed) {
           const full: EventDoc = { ...doc, owner: acceptance?.instanceId ?? doc.owner ?? null, _id: id, body: bodyFor(id) };
           // A duplicate here is an event stored before its database had an id sequence: the next id is tried.
-          if (await insertUnique(this.col, toStored(full))) stored = full;
+          if (await claimOnce(this.col, toStored(full))) stored = full;
         }
       } finally {
         if (!stored) acceptance?.awaiting.leave(id);
