@@ -1,7 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { MAX_DELIVERY_ROUNDS, RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
-import { insertUnique, memberId } from './unique-sequence';
+import { claimOnce, memberId } from './store-primitives';
 
 /** One POST made for a delivery. */
 export interface DeliveryAttempt {
@@ -144,7 +144,7 @@ export class Deliveries {
 
   /** Exactly one of concurrent manual retries of a delivery wins round `round`. */
   async claimRound(id: string, round: number, at: Date): Promise<boolean> {
-    return insertUnique(this.rounds, { _id: memberId(id, round), at });
+    return claimOnce(this.rounds, { _id: memberId(id, round), at });
   }
 
   /**
@@ -159,7 +159,7 @@ export class Deliveries {
     for (let n = 0; ; n++) {
       const _id = n === 0 ? base : `${base}/${n}`;
       const claim = await this.rounds.findOne({ _id });
-      if (!claim) return insertUnique(this.rounds, { _id, at });
+      if (!claim) return claimOnce(this.rounds, { _id, at });
       if (claim.at >= staleBefore) return false;
     }
   }

@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError } from './mongo';
-import { insertUnique } from './unique-sequence';
+import { claimOnce } from './store-primitives';
 
 /**
  * An account's events are numbered 0, 1, 2, ... (`seq`, per account) as they are stored, and
@@ -83,7 +83,7 @@ export class EventSequences<T extends { seq: number }> {
    */
   async markNumberingStart(highestIdBefore: () => Promise<number>): Promise<void> {
     if (await this.sequencedFrom.findOne({ _id: SEQUENCED_FROM })) return;
-    await insertUnique(this.sequencedFrom, { _id: SEQUENCED_FROM, n: await highestIdBefore() });
+    await claimOnce(this.sequencedFrom, { _id: SEQUENCED_FROM, n: await highestIdBefore() });
   }
 
   /**

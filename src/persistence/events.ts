@@ -2,6 +2,7 @@ import { Collection, Db, Filter } from 'mongodb';
 import { isEventId } from '../domain/webhooks/event-id';
 import { EventIds, storedEventId as storedId } from './event-ids';
 import { blockKey, blockOf, EventSequences, SEQ_BLOCK, seqKey } from './event-sequences';
+import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
 import { isDuplicateKeyError } from './mongo';
 
 /**
@@ -82,7 +83,14 @@ const BLOCKS_AT_ONCE = 4;
 /** Empty blocks a list walks through beyond what it examines (numbers of events deleted unacknowledged) before it hands back a cursor. */
 const EMPTY_BLOCKS_ALLOWED = 8;
 
-export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'data'> & { data: Record<string, unknown> };
+/** `owner` is set from the acceptance when there is one (insertWithNextId). */
+export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'data' | 'owner'> & { data: Record<string, unknown>; owner?: string | null };
+
+/** The API process accepting an event: its instance lease id, and the events it has yet to hand over. */
+export interface Acceptance {
+  instanceId: string;
+  awaiting: EventsAwaitingHandOver;
+}
 
 /** What retention needs of an event to remove it and what hangs off it: no body. */
 export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at'> & { seq?: number };
@@ -139,28 +147,29 @@ export class Events {
    * document (EventIds.claim: a unique `_id` decides between concurrent inserters in any
    * process); a claim that loses means another process is ahead, and its head is found by `_id`
    * lookups of claims, so the event itself is inserted once (twice when its number in the
-   * account was taken meanwhile by another process: insertNumbered). `claiming` is told the id before
-   * its claim is sent, so a caller can account for an event that may exist before this
-   * returns (see DeliveryOutbox.watermark).
+   * account was taken meanwhile by another process: insertNumbered). With an `acceptance`, the event
+   * names the accepting process, and its id enters that process's events awaiting hand-over
+   * before its claim is sent (and leaves if the insert fails): the process's lease never records
+   * a hand-over past an event that may exist before this returns (events-awaiting-hand-over.ts).
    */
-  async insertWithNextId(doc: NewEvent, bodyFor: (id: number) => string, claiming: (id: number, taken: boolean) => void = () => undefined): Promise<EventDoc> {
+  async insertWithNextId(doc: NewEvent, bodyFor: (id: number) => string, acceptance?: Acceptance): Promise<EventDoc> {
     for (;;) {
       await this.highestIdTried();
       // Synchronous after the await: concurrent inserters of this process never pick the same id.
       const id = (this.hint as number) + 1;
       this.hint = id;
-      claiming(id, true);
+      acceptance?.awaiting.enter(id);
       let claimed = false;
       let stored: EventDoc | null = null;
       try {
         claimed = await this.ids.claim(id, doc.created_at);
         if (claimed) {
-          const full: EventDoc = { ...doc, _id: id, body: bodyFor(id) };
+          const full: EventDoc = { ...doc, owner: acceptance?.instanceId ?? doc.owner ?? null, _id: id, body: bodyFor(id) };
           // False: an event stored before its database had an id sequence holds the id; the next id is tried.
           if (await this.insertNumbered(full)) stored = full;
         }
       } finally {
-        if (!stored) claiming(id, false);
+        if (!stored) acceptance?.awaiting.leave(id);
       }
       if (stored) return stored;
       if (!claimed) this.hint = Math.max(this.hint as number, await this.ids.headFrom(id));

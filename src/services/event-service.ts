@@ -160,11 +160,10 @@ export class EventService {
         idempotency_key: key,
         endpoint_ids: matching.map((e) => e._id),
         endpoint_urls: matching.map((e) => e.url),
-        owner: this.deps.lease.id,
         created_at: now,
       },
       (id) => buildDeliveryBody({ id, type: input.type, data: input.data, timestamp }),
-      outbox.claiming,
+      { instanceId: this.deps.lease.id, awaiting: outbox.awaiting },
     );
 
     if (key !== null) {
