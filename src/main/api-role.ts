@@ -9,7 +9,7 @@ import { DashboardInvites } from '../persistence/dashboard-invites';
 import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import { pingMongo } from '../persistence/mongo';
-import type { ExpirySweepers } from '../persistence/ttl';
+import type { ExpirySweepers } from '../persistence/store-primitives';
 import { syncAndLoadCatalog } from '../services/catalog-loader';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';

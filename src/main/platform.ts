@@ -9,7 +9,7 @@ import { EventLoopDelay } from '../infra/event-loop-delay';
 import { createLogger, Logger } from '../infra/logger';
 import { loadOrCreateSecretsKey } from '../infra/secrets-key';
 import { connectMongo } from '../persistence/mongo';
-import { ExpirySweepers } from '../persistence/ttl';
+import { ExpirySweepers } from '../persistence/store-primitives';
 import { connectTemporal } from '../temporal/client';
 import { ensureRuntime } from '../temporal/worker';
 import type { AnyRoute } from '../transport/http/app';

@@ -17,7 +17,7 @@ import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
 import { LimitBlocks } from '../persistence/limit-blocks';
 import { LimitWindows } from '../persistence/limit-windows';
-import type { ExpirySweepers } from '../persistence/ttl';
+import type { ExpirySweepers } from '../persistence/store-primitives';
 import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { AccountService } from '../services/account-service';
 import { CrashRecovery } from '../services/crash-recovery';
@@ -29,7 +29,7 @@ import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
-import { CacheInvalidationFollower } from '../services/cache-invalidation-follower';
+import { CacheInvalidationFollower } from '../persistence/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
 import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
@@ -117,7 +117,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   };
   repositories.cacheInvalidations.onAppend(applyToCaches);
   const invalidations = new CacheInvalidationFollower(
-    repositories.cacheInvalidations,
+    repositories.cacheInvalidations.changes,
     applyToCaches,
     {
       reset: () => {
@@ -127,8 +127,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       onError: (err) => logger.warn({ err }, 'could not read the cache-invalidations log; caches fall back to short TTLs until it answers'),
     },
   );
-  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, invalidations });
-  const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, invalidations });
+  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: invalidations });
+  const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
 
   // The delivery outbox: accepted events on their way to workflow starts. Only a process whose
@@ -149,7 +149,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
 
   const lease = new InstanceLease({
     instances: repositories.apiInstances,
-    watermark: async () => outbox.watermark(await repositories.events.highestIdTried()),
+    handedOverThrough: async () => outbox.handedOverThrough(await repositories.events.highestIdTried()),
     options: { ttlMs: config.instanceLeaseTtlMs, renewMs: Math.max(250, Math.floor(config.instanceLeaseTtlMs / 5)) },
     logger,
   });

@@ -13,6 +13,9 @@ export interface ApiInstanceDoc {
   pid: number;
 }
 
+/** A renewal as the lease's process knows it; `handedOverThrough` is stored as the `watermark` crash recovery reads. */
+export type LeaseRenewal = Omit<ApiInstanceDoc, 'watermark'> & { handedOverThrough: number };
+
 /**
  * `api_instances`: one lease per running API process (a handful of documents, so listing
  * them all is cheap even where it is a scan). Only the process itself writes its lease; crash
@@ -29,7 +32,9 @@ export class ApiInstances {
     // None: the collection is read whole.
   }
 
-  async renew(doc: ApiInstanceDoc): Promise<void> {
+  async renew(lease: LeaseRenewal): Promise<void> {
+    const { handedOverThrough, ...rest } = lease;
+    const doc: ApiInstanceDoc = { ...rest, watermark: handedOverThrough };
     await this.col.replaceOne({ _id: doc._id }, doc, { upsert: true });
   }
 

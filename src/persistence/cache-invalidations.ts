@@ -1,5 +1,5 @@
 import { Collection, Db } from 'mongodb';
-import { insertUnique, memberId, probeGalloping } from './unique-sequence';
+import { AppendLog, changeFeed, type ChangeFeed, type LogFormat } from './store-primitives';
 
 /**
  * What a process that caches records must forget: one key (revoked), every key of an account (its
@@ -10,21 +10,28 @@ export type Invalidation =
   | { kind: 'tier_set'; account_id: string }
   | { kind: 'endpoints_changed'; account_id: string };
 
-type InvalidationDoc = Invalidation & {
-  /** `invalidations#<n>`: entry n is written by exactly one writer (unique-sequence.ts). */
+type LoggedInvalidation = Invalidation & { at: Date };
+
+type InvalidationDoc = LoggedInvalidation & {
+  /** `invalidations#<n>`: entry n of the one platform-wide log (store-primitives/append-log.ts). */
   _id: string;
   n: number;
-  at: Date;
 };
 
 const SCOPE = 'invalidations';
+
+const format: LogFormat<LoggedInvalidation, InvalidationDoc> = {
+  toDoc: (_scope, n, value) => ({ ...value, n }),
+  fromDoc: (doc) =>
+    doc.kind === 'key_revoked' ? { kind: doc.kind, key_hash: doc.key_hash, at: doc.at } : { kind: doc.kind, account_id: doc.account_id, at: doc.at },
+};
 
 const shared = new WeakMap<Db, CacheInvalidations>();
 
 /**
  * The log of a database, one object per process: the repositories that append to it and the
- * follower that reads it share what they have seen of its end, so no append probes again what
- * another already found.
+ * follower that reads it share what they have seen of its end, so no append searches again for
+ * what another already found.
  */
 export function cacheInvalidationsOf(db: Db): CacheInvalidations {
   let log = shared.get(db);
@@ -36,24 +43,26 @@ export function cacheInvalidationsOf(db: Db): CacheInvalidations {
  * Use cacheInvalidationsOf(db): one per database and process.
  *
  * `cache_invalidations`: the log every process follows to drop what it caches
- * (services/cache-invalidation-follower.ts): keys (key-authenticator.ts) and account endpoint
- * lists (account-endpoints-cache.ts). So a process need not re-read each cached key twice a
- * second to honour "a revoked key is refused by every process within 1 s", nor each account's
- * endpoints every second. A writer appends after its own write (a process that drops its copy then
- * reads the new state). One sequence for the platform; entries are tiny and as rare as changes
- * to keys, tiers and endpoints, so they are kept (a follower that starts finds the end by a
- * galloping `_id` probe, which needs every entry to stay). On real MongoDB a change stream on the
- * three collections could replace it.
+ * (cache-invalidation-follower.ts): keys (key-authenticator.ts) and account endpoint lists
+ * (account-endpoints-cache.ts). So a process need not re-read each cached key twice a second to
+ * honour "a revoked key is refused by every process within 1 s", nor each account's endpoints
+ * every second. A writer appends after its own write (a process that drops its copy then reads
+ * the new state). One append log (store-primitives/append-log.ts) for the platform; entries are
+ * tiny and as rare as changes to keys, tiers and endpoints, so they are kept (finding the end
+ * needs every entry to stay). On real MongoDB a change stream on the three collections could
+ * replace it.
  */
 export class CacheInvalidations {
-  private readonly col: Collection<InvalidationDoc>;
-  /** The last entry this process saw: an append starts its probe there. */
-  private known = 0;
+  private readonly log: AppendLog<LoggedInvalidation, InvalidationDoc>;
   /** This process's caches: told of its own appends at once, not a poll later. */
   private readonly listeners = new Set<(invalidation: Invalidation) => void>();
+  /** What changed since a position: what the follower reads. */
+  readonly changes: ChangeFeed<Invalidation>;
 
   constructor(db: Db) {
-    this.col = db.collection<InvalidationDoc>('cache_invalidations');
+    const col: Collection<InvalidationDoc> = db.collection<InvalidationDoc>('cache_invalidations');
+    this.log = new AppendLog(col, format);
+    this.changes = changeFeed(this.log, SCOPE);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -70,42 +79,10 @@ export class CacheInvalidations {
    * Appends `invalidation` after every entry already there (racing writers each get their own n).
    * This process's listeners hear of it first: the change it announces is already written, so
    * this process's caches drop their copies even if logging it then fails (the writer's caller
-   * sees the failure and may repeat the change, which logs it again). The insert is tried at the
-   * end this process knows; only a taken number costs a probe.
+   * sees the failure and may repeat the change, which logs it again).
    */
   async append(invalidation: Invalidation, at: Date = new Date()): Promise<number> {
     for (const listener of this.listeners) listener(invalidation);
-    let n = this.known;
-    for (;;) {
-      const doc = { ...invalidation, _id: memberId(SCOPE, n + 1), n: n + 1, at } as InvalidationDoc;
-      if (await insertUnique(this.col, doc)) {
-        this.known = Math.max(this.known, n + 1);
-        return n + 1;
-      }
-      n = await this.end(n + 1);
-    }
-  }
-
-  /** The number of the last entry (0 for none): a galloping probe from what this process saw last. */
-  async end(from = this.known): Promise<number> {
-    const { n } = await probeGalloping((i) => this.entry(i), { n: from, doc: null });
-    this.known = Math.max(this.known, n);
-    return n;
-  }
-
-  /** Entries after `n`, oldest first, up to `max` (one `_id` lookup each, plus one that finds nothing). */
-  async after(n: number, max = 100): Promise<Array<Invalidation & { n: number }>> {
-    const found: Array<Invalidation & { n: number }> = [];
-    while (found.length < max) {
-      const doc = await this.entry(n + found.length + 1);
-      if (!doc) break;
-      found.push(doc.kind === 'key_revoked' ? { kind: doc.kind, key_hash: doc.key_hash, n: doc.n } : { kind: doc.kind, account_id: doc.account_id, n: doc.n });
-    }
-    this.known = Math.max(this.known, n + found.length);
-    return found;
-  }
-
-  private entry(n: number): Promise<InvalidationDoc | null> {
-    return this.col.findOne({ _id: memberId(SCOPE, n) });
+    return this.log.push(SCOPE, { ...invalidation, at });
   }
 }

@@ -1,6 +1,5 @@
 import { Collection, Db } from 'mongodb';
-import { insertUnique } from './unique-sequence';
-import type { ExpirySweepers } from './ttl';
+import { claimOnce, type ExpirySweepers } from './store-primitives';
 
 /**
  * `dashboard_invites`: one-time links that let an account set its dashboard password. Two kinds
@@ -48,6 +47,6 @@ export class DashboardInvites {
 
   /** Marks the invite used; true for exactly one caller however many race (unique insert). */
   async redeem(invite: DashboardInviteDoc, now: Date): Promise<boolean> {
-    return insertUnique<DashboardInviteDoc>(this.col, { _id: redemptionId(invite._id), kind: 'redemption', account_id: invite.account_id, created_at: now, expires_at: invite.expires_at });
+    return claimOnce<DashboardInviteDoc>(this.col, { _id: redemptionId(invite._id), kind: 'redemption', account_id: invite.account_id, created_at: now, expires_at: invite.expires_at });
   }
 }

@@ -1,5 +1,5 @@
 import { Collection, Db } from 'mongodb';
-import type { ExpirySweepers } from './ttl';
+import type { ExpirySweepers } from './store-primitives';
 
 export interface DashboardSessionDoc {
   /** SHA-256 (hex) of the session id: a database leak does not hand out live sessions. */

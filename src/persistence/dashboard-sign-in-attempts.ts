@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Collection, Db } from 'mongodb';
-import type { ExpirySweepers } from './ttl';
+import { insertWithinCap, type ExpirySweepers } from './store-primitives';
 
 interface SignInAttemptDoc {
   _id: string;
@@ -11,10 +11,9 @@ interface SignInAttemptDoc {
 }
 
 /**
- * `dashboard_sign_in_attempts`: one document per attempt that counts against a throttle.
- * Only plain inserts, deletes and counts: FerretDB's `$inc` and other read-modify-write updates
- * are not atomic under concurrency, whereas "insert, then count what is there" is, because every
- * attempt sees at least its own insert and all earlier ones (see DashboardAuthService.reserve).
+ * `dashboard_sign_in_attempts`: one document per attempt that counts against a throttle, inserted
+ * within the throttle's limit (store-primitives/insert-within-cap.ts): exact under concurrent
+ * attempts without an atomic counter (FerretDB's `$inc` is not atomic under concurrency).
  */
 export class DashboardSignInAttempts {
   private readonly col: Collection<SignInAttemptDoc>;
@@ -28,19 +27,22 @@ export class DashboardSignInAttempts {
     await expiry.ensureExpiry(this.col, 'expires_at');
   }
 
-  /** Records one attempt; returns its id so that it can be withdrawn. */
-  async record(scope: string, at: Date, expiresAt: Date): Promise<string> {
+  /**
+   * Counts an attempt made at `at` against `scope`, which allows `limit` attempts per `windowMs`:
+   * its id (so that it can be withdrawn) when within the limit; otherwise nothing is counted and
+   * the answer is when the throttle lifts (enough of the attempts in the window have left it).
+   */
+  async reserve(scope: string, at: Date, windowMs: number, limit: number): Promise<{ id: string } | { liftsAt: Date }> {
     const _id = randomBytes(16).toString('hex');
-    await this.col.insertOne({ _id, scope, at, expires_at: expiresAt });
-    return _id;
-  }
-
-  countSince(scope: string, since: Date): Promise<number> {
-    return this.col.countDocuments({ scope, at: { $gt: since } });
+    const since = new Date(at.getTime() - windowMs);
+    const result = await insertWithinCap(this.col, { _id, scope, at, expires_at: new Date(at.getTime() + windowMs) }, { scope, at: { $gt: since } }, limit);
+    if (result.inserted) return { id: _id };
+    const lifting = await this.nthOldestSince(scope, since, result.count - limit);
+    return { liftsAt: new Date((lifting ?? at).getTime() + windowMs) };
   }
 
   /** The time of the n-th oldest attempt (1-based) still inside the window: when it leaves, the throttle lifts. */
-  async nthOldestSince(scope: string, since: Date, n: number): Promise<Date | null> {
+  private async nthOldestSince(scope: string, since: Date, n: number): Promise<Date | null> {
     const doc = await this.col
       .find({ scope, at: { $gt: since } })
       .sort({ at: 1 })

@@ -1,7 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { MAX_DELIVERY_ROUNDS, RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
-import { insertUnique, memberId } from './unique-sequence';
+import { claimOnce, memberId } from './store-primitives';
 
 /** One POST made for a delivery. */
 export interface DeliveryAttempt {
@@ -48,6 +48,8 @@ export interface DeliveryDoc extends DeliveryState {
  * `$set` that a retried activity repeats harmlessly (no read first, no duplicate).
  */
 interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts'> {
+  /** For event lists (statusesOf); absent on records written before it existed. */
+  event_block?: string;
   attempt_log?: Record<string, DeliveryAttempt>;
 }
 
@@ -76,6 +78,7 @@ export class Deliveries {
   async ensureIndexes(): Promise<void> {
     await this.col.createIndex({ endpoint_id: 1, status: 1 });
     await this.col.createIndex({ account_id: 1, event_id: -1 });
+    await this.col.createIndex({ event_block: 1 }, { sparse: true });
   }
 
   /** The deliveries of an event, in its endpoint order (point reads by id); null where no attempt was recorded yet. */
@@ -84,18 +87,26 @@ export class Deliveries {
   }
 
   /**
-   * Event listing: the status of each of these deliveries (of events `fromId`..`toId` of one
-   * account) that has a record (no record = no attempt yet), in one query without the attempt
-   * logs. MongoDB answers it from an index (`_id`, or `{account_id, event_id}`); the embedded
-   * store from the `{account_id}` index (mongo.ts), over the account's deliveries, where the
-   * event_id range, checked before the `$in` (FerretDB tests a filter's keys in order), turns
-   * away the rest at the cost of two comparisons each.
+   * Event listing: the status of each of these deliveries (of these events of one account) that
+   * has a record (no record = no attempt yet), without the attempt logs. Records carry their
+   * event's id block (`event_block`, written by every write since it exists): one equality per
+   * block of EVENT_BLOCK ids, which both stores answer from an index, reading the account's
+   * records of those events only. Events whose records may predate the field (`unkeyed`) are
+   * asked the old way: on the embedded store a read of the account's records (the `{account_id}`
+   * index), where the event_id range, checked before the `$in`, turns away the rest.
    */
-  async statusesOf(accountId: string, eventIds: { fromId: number; toId: number }, ids: string[]): Promise<Map<string, DeliveryStatus>> {
+  async statusesOf(accountId: string, events: Array<{ eventId: number; unkeyed: boolean }>, ids: string[]): Promise<Map<string, DeliveryStatus>> {
     if (ids.length === 0) return new Map();
-    const filter = { account_id: accountId, event_id: { $gte: eventIds.fromId, $lte: eventIds.toId }, _id: { $in: ids } };
-    const docs = await this.col.find(filter, { projection: { _id: 1, status: 1 } }).toArray();
-    return new Map(docs.map((d) => [d._id, d.status]));
+    const wanted = new Set(ids);
+    const keyed = [...new Set(events.filter((e) => !e.unkeyed).map((e) => eventBlockKey(accountId, e.eventId)))];
+    const unkeyed = events.filter((e) => e.unkeyed).map((e) => e.eventId);
+    const reads = keyed.map((event_block) => this.col.find({ event_block }, { projection: { _id: 1, status: 1 } }).toArray());
+    if (unkeyed.length > 0) {
+      const filter = { account_id: accountId, event_id: { $gte: Math.min(...unkeyed), $lte: Math.max(...unkeyed) }, _id: { $in: ids } };
+      reads.push(this.col.find(filter, { projection: { _id: 1, status: 1 } }).toArray());
+    }
+    const docs = (await Promise.all(reads)).flat();
+    return new Map(docs.filter((d) => wanted.has(d._id)).map((d) => [d._id, d.status]));
   }
 
   async find(id: string): Promise<DeliveryDoc | null> {
@@ -133,7 +144,7 @@ export class Deliveries {
 
   /** Exactly one of concurrent manual retries of a delivery wins round `round`. */
   async claimRound(id: string, round: number, at: Date): Promise<boolean> {
-    return insertUnique(this.rounds, { _id: memberId(id, round), at });
+    return claimOnce(this.rounds, { _id: memberId(id, round), at });
   }
 
   /**
@@ -148,7 +159,7 @@ export class Deliveries {
     for (let n = 0; ; n++) {
       const _id = n === 0 ? base : `${base}/${n}`;
       const claim = await this.rounds.findOne({ _id });
-      if (!claim) return insertUnique(this.rounds, { _id, at });
+      if (!claim) return claimOnce(this.rounds, { _id, at });
       if (claim.at >= staleBefore) return false;
     }
   }
@@ -174,7 +185,7 @@ export class Deliveries {
     await this.col.updateOne(
       { _id: ref.id },
       {
-        $set: { ...fields, account_id: ref.account_id, event_id: ref.event_id, endpoint_id: ref.endpoint_id, updated_at: at },
+        $set: { ...fields, account_id: ref.account_id, event_id: ref.event_id, event_block: eventBlockKey(ref.account_id, ref.event_id), endpoint_id: ref.endpoint_id, updated_at: at },
         $setOnInsert: { created_at: at },
       },
       { upsert: true },
@@ -183,6 +194,11 @@ export class Deliveries {
 }
 
 const attemptKey = (round: number, attempt: number) => `r${round}a${attempt}`;
+
+/** Event ids per `event_block`: an account's records of a page's events are a few blocks. */
+const EVENT_BLOCK = 16;
+/** The account's records of events with ids in one block of EVENT_BLOCK: one string equality (the one filter the embedded store searches an index for). */
+const eventBlockKey = (accountId: string, eventId: number) => `${accountId}#${Math.floor(eventId / EVENT_BLOCK)}`;
 
 function hydrate(doc: StoredDeliveryDoc | null): DeliveryDoc | null {
   if (!doc) return null;

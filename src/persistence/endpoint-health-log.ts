@@ -1,6 +1,15 @@
-import { Collection, Db } from 'mongodb';
-import { applyHealthFact, EMPTY_HEALTH, hasFact, HealthFact, HealthSummary } from '../domain/webhooks/endpoint-health';
-import { insertUnique, memberId, probeGalloping } from './unique-sequence';
+import { Db } from 'mongodb';
+import { applyHealthFact, EMPTY_HEALTH, HealthFact, HealthSummary } from '../domain/webhooks/endpoint-health';
+import { AppendLog, type LogFormat } from './store-primitives';
+
+/** Facts remembered by key in each entry, so that a fact recorded twice (an activity run again) counts once. */
+export const RECENT_FACT_KEYS = 32;
+
+/** An entry's value: the endpoint's health after its fact, and the keys of the latest facts (newest last). */
+interface HealthEntry {
+  summary: HealthSummary;
+  recent_keys: string[];
+}
 
 interface HealthEntryDoc {
   /** `<endpointId>#<n>`: entry n of the endpoint's log is written by exactly one writer. */
@@ -10,33 +19,32 @@ interface HealthEntryDoc {
   /** The fact this entry added (its key: `delivery-<eventId>-<endpointId>#r<round>`, or `enabled#<time>`). */
   key: string;
   at: Date;
-  /** The endpoint's health after this fact: entry n-1's summary with the fact applied. */
-  summary: HealthSummary;
+  /** The endpoint's health after this fact (the recent keys stored inside it, as entries always have been). */
+  summary: HealthSummary & { recent_keys: string[] };
 }
 
-type HealthEntry = Pick<HealthEntryDoc, 'n' | 'summary'>;
-
-/** Heads remembered per process; past this many endpoints the memory is dropped (then re-found by search). */
-const MAX_REMEMBERED = 50_000;
+const format: LogFormat<HealthEntry & { key: string; at: Date }, HealthEntryDoc> = {
+  toDoc: (endpointId, n, { summary, recent_keys, key, at }) => ({ endpoint_id: endpointId, n, key, at, summary: { ...summary, recent_keys } }),
+  fromDoc: (doc) => {
+    const { recent_keys, ...summary } = doc.summary;
+    return { summary, recent_keys: recent_keys ?? [], key: doc.key, at: doc.at };
+  },
+  projection: { summary: 1, key: 1, at: 1 },
+};
 
 /**
- * `endpoint_health`: one log per endpoint, an entry per fact (a delivery that ended, the endpoint
- * enabled again), each carrying the whole summary derived from the entry before it. The store
- * has no atomic read-modify-write (FerretDB loses concurrent `$inc`s and `$set`s to one
- * document) but enforces unique `_id`s, so entry n+1 is a plain insert of `<endpoint>#<n+1>`:
- * of two deliveries ending at once, one wins n+1, the other gets a duplicate-key error, reads
- * n+1 and writes n+2 from it. The log is a single order no writer can fork, so every count is
- * exact whatever the number of workers. Every access is an `{_id}` lookup or insert; the head is
- * found from the one this process saw last (one lookup when nothing changed: probeGalloping in
- * unique-sequence.ts).
- * A fact already in the head's recent keys is not added again (an activity run a second time).
+ * `endpoint_health`: one append log per endpoint (store-primitives/append-log.ts), an entry per
+ * fact (a delivery that ended, the endpoint enabled again), each carrying the whole summary
+ * derived from the entry before it. The store has no atomic read-modify-write (FerretDB loses
+ * concurrent `$inc`s and `$set`s to one document), but no two writers can take the same entry,
+ * so every count is exact whatever the number of workers. A fact whose key is among the latest
+ * RECENT_FACT_KEYS is not added again (an activity run a second time).
  */
 export class EndpointHealthLog {
-  private readonly col: Collection<HealthEntryDoc>;
-  private readonly heads = new Map<string, HealthEntry>();
+  private readonly log: AppendLog<HealthEntry & { key: string; at: Date }, HealthEntryDoc>;
 
   constructor(db: Db) {
-    this.col = db.collection<HealthEntryDoc>('endpoint_health');
+    this.log = new AppendLog(db.collection<HealthEntryDoc>('endpoint_health'), format);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -45,47 +53,21 @@ export class EndpointHealthLog {
 
   /** The endpoint's current health (empty when nothing happened yet). */
   async read(endpointId: string): Promise<HealthSummary> {
-    return (await this.head(endpointId))?.summary ?? EMPTY_HEALTH;
+    return (await this.log.head(endpointId))?.value.summary ?? EMPTY_HEALTH;
   }
 
   /** Adds `fact` once; returns the summary that includes it. */
   async record(endpointId: string, fact: HealthFact): Promise<HealthSummary> {
-    // A remembered head is tried at once (no read when this process wrote the latest entry).
-    let head = this.heads.get(endpointId) ?? (await this.head(endpointId));
-    for (;;) {
-      const summary = head?.summary ?? EMPTY_HEALTH;
-      if (hasFact(summary, fact.key)) return summary;
-      const next: HealthEntryDoc = {
-        _id: memberId(endpointId, (head?.n ?? 0) + 1),
-        endpoint_id: endpointId,
-        n: (head?.n ?? 0) + 1,
+    const { entry } = await this.log.append(endpointId, (head) => {
+      const recent = head?.value.recent_keys ?? [];
+      if (recent.includes(fact.key)) return null;
+      return {
+        summary: applyHealthFact(head?.value.summary ?? EMPTY_HEALTH, fact),
+        recent_keys: [...recent, fact.key].slice(-RECENT_FACT_KEYS),
         key: fact.key,
         at: fact.at,
-        summary: applyHealthFact(summary, fact),
       };
-      if (await insertUnique(this.col, next)) {
-        this.remember(endpointId, next);
-        return next.summary;
-      }
-      head = await this.head(endpointId, head);
-    }
-  }
-
-  private async head(endpointId: string, known: HealthEntry | null = this.heads.get(endpointId) ?? null): Promise<HealthEntry | null> {
-    const found = (await probeGalloping((n) => this.entry(endpointId, n), { n: known?.n ?? 0, doc: known })).doc;
-    if (found) this.remember(endpointId, found);
-    return found;
-  }
-
-  private async entry(endpointId: string, n: number): Promise<HealthEntry | null> {
-    const doc = await this.col.findOne({ _id: memberId(endpointId, n) }, { projection: { n: 1, summary: 1 } });
-    return doc ? { n: doc.n, summary: doc.summary } : null;
-  }
-
-  private remember(endpointId: string, entry: HealthEntry): void {
-    const known = this.heads.get(endpointId);
-    if (known && known.n >= entry.n) return;
-    if (this.heads.size >= MAX_REMEMBERED) this.heads.clear();
-    this.heads.set(endpointId, { n: entry.n, summary: entry.summary });
+    });
+    return entry?.value.summary ?? EMPTY_HEALTH;
   }
 }

@@ -2,6 +2,7 @@ import { Collection, Db, Filter } from 'mongodb';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
 import type { RetiredSecret } from '../domain/webhooks/secret-rotation';
 import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
+import { insertWithinCap } from './store-primitives';
 
 export interface EndpointDoc {
   _id: string;
@@ -43,9 +44,15 @@ export class Endpoints {
     await this.col.createIndex({ account_id: 1, created_at: -1, _id: -1 });
   }
 
-  async insert(doc: EndpointDoc): Promise<void> {
-    await this.col.insertOne(doc);
+  /**
+   * Inserts `doc` unless its account would then have more than `max` endpoints (disabled ones
+   * included): false when refused. Exact under concurrent creates (store-primitives/insert-within-cap.ts).
+   */
+  async insertWithinCap(doc: EndpointDoc, max: number): Promise<boolean> {
+    const result = await insertWithinCap(this.col, doc, { account_id: doc.account_id }, max);
+    // Logged either way: a list read between the insert and its removal may hold the endpoint.
     await this.invalidations.append({ kind: 'endpoints_changed', account_id: doc.account_id });
+    return result.inserted;
   }
 
   async find(accountId: string, id: string): Promise<EndpointDoc | null> {

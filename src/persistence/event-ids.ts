@@ -1,5 +1,5 @@
 import { Collection, Db } from 'mongodb';
-import { insertUnique, probeGalloping } from './unique-sequence';
+import { claimOnce, findHeadGalloping } from './store-primitives';
 
 const ID_DIGITS = 16;
 /** An event id as stored in `_id`: 16-digit zero-padded, so string order is numeric order (see events.ts). */
@@ -27,7 +27,7 @@ type MarkKind = MarkDoc['kind'];
 
 /**
  * The event-id sequence (`event_ids`): an id is handed out by the unique insert of its claim
- * (unique-sequence.ts), before the event itself is stored once under it. Claims are deleted only
+ * (store-primitives/claim.ts), before the event itself is stored once under it. Claims are deleted only
  * by retention, from the bottom and after the floor mark has moved past them (`event_id_marks`),
  * so a claim that exists above the floor is never claimed again: ids only grow, even where an
  * event was deleted. Where the sequence has got to is found by `_id` lookups of claims (a
@@ -46,7 +46,7 @@ export class EventIds {
 
   /** True when this call handed `id` out; false when it was handed out before. */
   claim(id: number, at: Date): Promise<boolean> {
-    return insertUnique(this.claims, { _id: storedEventId(id), at });
+    return claimOnce(this.claims, { _id: storedEventId(id), at });
   }
 
   /** The claim's date, or null where there is none (never claimed, or purged). */
@@ -69,7 +69,7 @@ export class EventIds {
     const read = (n: number) => this.claims.findOne({ _id: storedEventId(n) }, { projection: { _id: 1 } });
     let head = known;
     for (;;) {
-      head = (await probeGalloping(read, { n: head, doc: null })).n;
+      head = (await findHeadGalloping(read, { n: head, doc: null })).n;
       if (!(await read(head + 2))) return head;
       head += 2;
     }
@@ -100,7 +100,7 @@ export class EventIds {
   }
 
   private async raise(kind: MarkKind, n: number): Promise<void> {
-    await insertUnique(this.marks, { _id: `${kind}:${storedEventId(n)}`, kind, n });
+    await claimOnce(this.marks, { _id: `${kind}:${storedEventId(n)}`, kind, n });
   }
 
   /** The collection holds a handful of marks at most (superseded ones are dropped), so reading it whole is cheap. */

@@ -1,7 +1,9 @@
 import { Collection, Db, Filter } from 'mongodb';
 import { isEventId } from '../domain/webhooks/event-id';
 import { EventIds, storedEventId as storedId } from './event-ids';
-import { insertUnique } from './unique-sequence';
+import { blockKey, blockOf, EventSequences, SEQ_BLOCK, seqKey } from './event-sequences';
+import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
+import { isDuplicateKeyError } from './mongo';
 
 /**
  * What the collection holds. The caller's `data` is kept only inside `body` (the exact
@@ -26,6 +28,14 @@ interface StoredEventDoc {
   /** The API process (instance lease id) that accepted the event and owes its dispatch. */
   owner?: string;
   created_at: Date;
+  /**
+   * The event's number in its account, in the order events were stored (event-sequences.ts):
+   * `seq_key` claims it (unique), `seq_block` is what a list reads. Absent on events stored
+   * before numbering.
+   */
+  seq?: number;
+  seq_key?: string;
+  seq_block?: string;
 }
 
 export interface EventDoc {
@@ -46,13 +56,44 @@ export interface EventDoc {
   created_at: Date;
 }
 
-/** What a list needs to decide a page: enough to derive the status, not the body. */
-export type EventSummary = Pick<EventDoc, '_id' | 'endpoint_ids' | 'endpoint_urls' | 'created_at'>;
+/**
+ * Where a list stopped, exclusive: `{s}` below an account's number `s`; `{id}` below event id
+ * `id` among events stored before numbering (also the form of cursors handed out before it).
+ */
+export type EventListPosition = { s: number } | { id: number };
 
-export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'data'> & { data: Record<string, unknown> };
+export function isEventListPosition(v: unknown): v is EventListPosition {
+  if (typeof v !== 'object' || v === null) return false;
+  const { s, id } = v as { s?: unknown; id?: unknown };
+  return (Number.isSafeInteger(s) && (s as number) >= 0 && id === undefined) || (Number.isSafeInteger(id) && s === undefined);
+}
+
+/**
+ * What a list needs to decide a page: enough to derive the status, not the body (a page reads
+ * only the bodies it returns, by id); and the position a list continuing after it starts from.
+ */
+export type EventSummary = Pick<EventDoc, '_id' | 'type' | 'endpoint_ids' | 'endpoint_urls' | 'created_at'> & { position: EventListPosition };
+
+/** The fields a list reads. */
+type StoredSummary = Omit<StoredEventDoc, 'body'>;
+const SUMMARY = { projection: { body: 0 } } as const;
+
+/** Blocks read at once while a list walks down. */
+const BLOCKS_AT_ONCE = 4;
+/** Empty blocks a list walks through beyond what it examines (numbers of events deleted unacknowledged) before it hands back a cursor. */
+const EMPTY_BLOCKS_ALLOWED = 8;
+
+/** `owner` is set from the acceptance when there is one (insertWithNextId). */
+export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'data' | 'owner'> & { data: Record<string, unknown>; owner?: string | null };
+
+/** The API process accepting an event: its instance lease id, and the events it has yet to hand over. */
+export interface Acceptance {
+  instanceId: string;
+  awaiting: EventsAwaitingHandOver;
+}
 
 /** What retention needs of an event to remove it and what hangs off it: no body. */
-export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at'>;
+export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at'> & { seq?: number };
 
 /** Far below the shortest retention (config.ts): a hint this young is above every id retention has removed. */
 const HINT_TRUST_MS = 3_600_000;
@@ -67,15 +108,24 @@ export class Events {
   /** When the hint was last learned from the store (ms). */
   private hintLearnedAt = 0;
   private hintLoading?: Promise<void>;
+  /** The per-account numbering that lists read by (event-sequences.ts). */
+  private readonly sequences: EventSequences<StoredSummary & { seq: number }>;
 
   constructor(db: Db, private readonly now: () => number = Date.now) {
     this.col = db.collection<StoredEventDoc>('events');
     this.ids = new EventIds(db, () => this.maxStoredId());
+    this.sequences = new EventSequences(db, (accountId, block) => this.readBlock(accountId, block), () => this.ids.purgedThrough(), now);
   }
 
   async ensureIndexes(): Promise<void> {
+    // Events stored before numbering (legacy) are listed by this index until retention removes them.
     await this.col.createIndex({ account_id: 1, _id: -1 });
     await this.col.createIndex({ account_id: 1, type: 1, _id: -1 });
+    // Single-field: the embedded store searches a one-field index by an equality exactly, where a
+    // compound one may lose to the `{account_id}` index. Sparse: legacy events have no number.
+    await this.col.createIndex({ seq_key: 1 }, { unique: true, sparse: true });
+    await this.col.createIndex({ seq_block: 1 }, { sparse: true });
+    await this.sequences.markNumberingStart(() => this.maxId());
   }
 
   /**
@@ -96,28 +146,30 @@ export class Events {
    * Inserts the event under the next free integer id. The id is claimed first with a small
    * document (EventIds.claim: a unique `_id` decides between concurrent inserters in any
    * process); a claim that loses means another process is ahead, and its head is found by `_id`
-   * lookups of claims, so the event itself is inserted once. `claiming` is told the id before
-   * its claim is sent, so a caller can account for an event that may exist before this
-   * returns (see DeliveryOutbox.watermark).
+   * lookups of claims, so the event itself is inserted once (twice when its number in the
+   * account was taken meanwhile by another process: insertNumbered). With an `acceptance`, the event
+   * names the accepting process, and its id enters that process's events awaiting hand-over
+   * before its claim is sent (and leaves if the insert fails): the process's lease never records
+   * a hand-over past an event that may exist before this returns (events-awaiting-hand-over.ts).
    */
-  async insertWithNextId(doc: NewEvent, bodyFor: (id: number) => string, claiming: (id: number, taken: boolean) => void = () => undefined): Promise<EventDoc> {
+  async insertWithNextId(doc: NewEvent, bodyFor: (id: number) => string, acceptance?: Acceptance): Promise<EventDoc> {
     for (;;) {
       await this.highestIdTried();
       // Synchronous after the await: concurrent inserters of this process never pick the same id.
       const id = (this.hint as number) + 1;
       this.hint = id;
-      claiming(id, true);
+      acceptance?.awaiting.enter(id);
       let claimed = false;
       let stored: EventDoc | null = null;
       try {
         claimed = await this.ids.claim(id, doc.created_at);
         if (claimed) {
-          const full: EventDoc = { ...doc, _id: id, body: bodyFor(id) };
-          // A duplicate here is an event stored before its database had an id sequence: the next id is tried.
-          if (await insertUnique(this.col, toStored(full))) stored = full;
+          const full: EventDoc = { ...doc, owner: acceptance?.instanceId ?? doc.owner ?? null, _id: id, body: bodyFor(id) };
+          // False: an event stored before its database had an id sequence holds the id; the next id is tried.
+          if (await this.insertNumbered(full)) stored = full;
         }
       } finally {
-        if (!stored) claiming(id, false);
+        if (!stored) acceptance?.awaiting.leave(id);
       }
       if (stored) return stored;
       if (!claimed) this.hint = Math.max(this.hint as number, await this.ids.headFrom(id));
@@ -142,6 +194,28 @@ export class Events {
     return this.hint as number;
   }
 
+  /**
+   * The event's insert, which also claims the account's next number (`seq_key` is unique): a
+   * number taken by another process is followed by the head learned again and the next number.
+   * False when the id is taken.
+   */
+  private async insertNumbered(event: EventDoc): Promise<boolean> {
+    for (;;) {
+      const seq = await this.sequences.next(event.account_id);
+      try {
+        await this.col.insertOne(toStored(event, seq));
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        // The store does not say which index refused it: the id is looked up.
+        if (await this.col.findOne({ _id: storedId(event._id) }, { projection: { _id: 1 } })) return false;
+        await this.sequences.taken(event.account_id, seq);
+        continue;
+      }
+      await this.sequences.landed(event.account_id, seq);
+      return true;
+    }
+  }
+
   /** A `{_id}` point read; the owner is checked here, so another account's event is simply not found. */
   async find(accountId: string, id: number): Promise<EventDoc | null> {
     const doc = await this.findUnscoped(id);
@@ -155,19 +229,81 @@ export class Events {
   }
 
   /**
-   * Newest first, `limit` at most, below `beforeId`, without the bodies (a page reads only the
-   * bodies it returns, by id). A scan on the embedded store, indexed on MongoDB.
+   * An account's events, newest first (in the order they were stored), from `before` on:
+   * until `want` of them (of `type`, if given) were found or `examineAtMost` were examined.
+   * `next` is where a list continuing after them starts; null when none is left. Numbered
+   * events are read a block at a time by `{seq_block}` (a few blocks per call whatever the
+   * account's history, on both stores); then, while any may remain, events stored before
+   * numbering, by the account index (a scan of the account on the embedded store, as before).
    */
-  async list(accountId: string, options: { limit: number; beforeId?: number; type?: string }): Promise<EventSummary[]> {
-    const filter: Filter<StoredEventDoc> = { account_id: accountId };
+  async list(
+    accountId: string,
+    options: { before?: EventListPosition; want: number; examineAtMost: number; type?: string },
+  ): Promise<{ events: EventSummary[]; next: EventListPosition | null }> {
+    const events: EventSummary[] = [];
+    let examined = 0;
+    const done = () => events.length >= options.want || examined >= options.examineAtMost;
+    let beforeId: number | undefined;
+    if (options.before && 'id' in options.before) beforeId = options.before.id;
+    else {
+      let read = new Map<number, Array<StoredSummary & { seq: number }>>();
+      let upTo: number;
+      let floor: number;
+      if (options.before) {
+        upTo = options.before.s;
+        floor = await this.sequences.floor(accountId);
+      } else {
+        const bounds = await this.sequences.bounds(accountId);
+        ({ read, floor } = bounds);
+        upTo = bounds.head + 1;
+      }
+      const blocksAllowed = Math.ceil(options.examineAtMost / SEQ_BLOCK) + 1 + EMPTY_BLOCKS_ALLOWED;
+      let block = blockOf(upTo - 1);
+      for (let blocksRead = 0; block > floor && block >= 0; ) {
+        // upTo: below the last event examined, or the last block read.
+        if (blocksRead >= blocksAllowed) return { events, next: { s: upTo } };
+        const needed = Math.ceil(Math.min(options.want - events.length, options.examineAtMost - examined) / SEQ_BLOCK) + 1;
+        const batch = Array.from({ length: Math.min(needed, BLOCKS_AT_ONCE, block - floor) }, (_, i) => block - i);
+        const docs = await Promise.all(batch.map((b) => read.get(b) ?? this.readBlock(accountId, b)));
+        blocksRead += batch.length;
+        for (const doc of docs.flat().filter((d) => d.seq < upTo).sort((a, b) => b.seq - a.seq)) {
+          if (done()) break;
+          examined++;
+          upTo = doc.seq;
+          if (!options.type || doc.type === options.type) events.push(summary(doc, { s: doc.seq }));
+        }
+        if (done()) return { events, next: { s: upTo } };
+        block -= batch.length;
+        upTo = Math.min(upTo, (block + 1) * SEQ_BLOCK);
+      }
+      if (!(await this.sequences.unnumberedMayRemain())) return { events, next: null };
+    }
+    return this.listUnnumbered(accountId, { ...options, beforeId }, events, examined);
+  }
+
+  /** Events stored before numbering (until retention has removed them): by id, newest first, the way lists read before. */
+  private async listUnnumbered(
+    accountId: string,
+    options: { beforeId?: number; want: number; examineAtMost: number; type?: string },
+    events: EventSummary[],
+    examined: number,
+  ): Promise<{ events: EventSummary[]; next: EventListPosition | null }> {
+    const limit = Math.min(options.want - events.length, options.examineAtMost - examined);
+    if (limit <= 0) return { events, next: { id: options.beforeId ?? Number.MAX_SAFE_INTEGER } };
+    const filter: Filter<StoredEventDoc> = { account_id: accountId, seq_key: { $exists: false } };
     if (options.beforeId !== undefined) filter._id = { $lt: storedId(options.beforeId) };
     if (options.type) filter.type = options.type;
-    const docs = await this.col
-      .find(filter, { projection: { body: 0 } })
-      .sort({ _id: -1 })
-      .limit(options.limit)
-      .toArray();
-    return docs.map((d) => ({ _id: Number(d._id), endpoint_ids: d.endpoint_ids, endpoint_urls: d.endpoint_urls ?? d.endpoint_ids.map(() => ''), created_at: d.created_at }));
+    const docs = await this.col.find(filter, SUMMARY).sort({ _id: -1 }).limit(limit).toArray();
+    for (const doc of docs) events.push(summary(doc, { id: Number(doc._id) }));
+    return { events, next: docs.length < limit ? null : (events.at(-1) as EventSummary).position };
+  }
+
+  /** One block of an account's numbered events: one equality on a single-field index. */
+  private async readBlock(accountId: string, block: number): Promise<Array<StoredSummary & { seq: number }>> {
+    const docs: StoredSummary[] = await this.col.find({ seq_block: blockKey(accountId, block) }, SUMMARY).toArray();
+    return docs.filter(
+      (d): d is StoredSummary & { seq: number } => d.account_id === accountId && typeof d.seq === 'number',
+    );
   }
 
   async delete(id: number): Promise<void> {
@@ -178,18 +314,26 @@ export class Events {
   async retentionView(id: number): Promise<EventRetentionView | null> {
     const doc = await this.col.findOne({ _id: storedId(id) }, { projection: { body: 0, endpoint_urls: 0 } });
     if (!doc) return null;
-    return { _id: id, account_id: doc.account_id, idempotency_key: doc.idempotency_key, endpoint_ids: doc.endpoint_ids, created_at: doc.created_at };
+    return { _id: id, account_id: doc.account_id, idempotency_key: doc.idempotency_key, endpoint_ids: doc.endpoint_ids, created_at: doc.created_at, seq: doc.seq };
   }
 
-  /** Retention: one command of `{_id}` deletes. */
-  async deleteAll(ids: number[]): Promise<void> {
-    if (ids.length > 0) await this.col.bulkWrite(ids.map((id) => ({ deleteOne: { filter: { _id: storedId(id) } } })), { ordered: false });
+  /** Retention: one command of `{_id}` deletes; then each account's list stops reading below what was removed. */
+  async deleteAll(events: Array<Pick<EventRetentionView, '_id' | 'account_id' | 'seq'>>): Promise<void> {
+    if (events.length === 0) return;
+    await this.col.bulkWrite(events.map((e) => ({ deleteOne: { filter: { _id: storedId(e._id) } } })), { ordered: false });
+    const highest = new Map<string, number>();
+    for (const e of events) if (e.seq !== undefined) highest.set(e.account_id, Math.max(highest.get(e.account_id) ?? 0, e.seq));
+    for (const [accountId, seq] of highest) await this.sequences.removedThrough(accountId, seq);
   }
 }
 
-function toStored(doc: EventDoc): StoredEventDoc {
+function toStored(doc: EventDoc, seq: number): StoredEventDoc {
   const { data: _data, _id, owner, ...rest } = doc;
-  return { ...rest, _id: storedId(_id), ...(owner ? { owner } : {}) };
+  return { ...rest, _id: storedId(_id), ...(owner ? { owner } : {}), seq, seq_key: seqKey(doc.account_id, seq), seq_block: blockKey(doc.account_id, blockOf(seq)) };
+}
+
+function summary(doc: StoredSummary, position: EventListPosition): EventSummary {
+  return { _id: Number(doc._id), type: doc.type, endpoint_ids: doc.endpoint_ids, endpoint_urls: doc.endpoint_urls ?? doc.endpoint_ids.map(() => ''), created_at: doc.created_at, position };
 }
 
 function hydrate(doc: StoredEventDoc | null): EventDoc | null {

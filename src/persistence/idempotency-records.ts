@@ -1,6 +1,5 @@
 import { Collection, Db } from 'mongodb';
-import { insertUnique } from './unique-sequence';
-import type { ExpirySweepers } from './ttl';
+import { claimOnce, type ExpirySweepers } from './store-primitives';
 
 export interface IdempotencyRecordDoc {
   /** `<account>:<key>`: one record per key; a later use of an expired key replaces it. */
@@ -33,7 +32,7 @@ const MAX_PURGE_WAITS = 400;
 
 /**
  * `idempotency_records`: (account, key) → the event it created, valid 24 h. Claiming a free key
- * is one insert with a unique `_id` (insertUnique, unique-sequence.ts), so of concurrent ingests exactly one wins. An expired
+ * is one insert with a unique `_id` (claimOnce, store-primitives/claim.ts), so of concurrent ingests exactly one wins. An expired
  * record is replaced through `idempotency_successions`: the unique insert of "successor of
  * event N" picks one winner, and the replacement is conditional on the record still naming N.
  * Validity is decided by `expires_at` on read, never by when records are purged.
@@ -69,7 +68,7 @@ export class IdempotencyRecords {
   async claim(record: NewIdempotencyRecord, now: () => Date): Promise<IdempotencyRecordDoc> {
     const _id = recordId(record.account_id, record.key);
     for (let vanished = 0, purging = 0; ; ) {
-      if (await insertUnique(this.col, { ...record, _id })) return { ...record, _id };
+      if (await claimOnce(this.col, { ...record, _id })) return { ...record, _id };
       const current = await this.col.findOne({ _id });
       if (!current) {
         // Purged in between (the key is free again); never more than once or twice in a row.
@@ -90,14 +89,14 @@ export class IdempotencyRecords {
   private async succeed(expired: IdempotencyRecordDoc, record: NewIdempotencyRecord): Promise<'done' | 'purging'> {
     const _id = `${expired._id}@${expired.event_id}`;
     let winner: NewIdempotencyRecord = record;
-    if (!(await insertUnique(this.successions, { _id, record, expires_at: record.expires_at }))) {
+    if (!(await claimOnce(this.successions, { _id, record, expires_at: record.expires_at }))) {
       const existing = await this.successions.findOne({ _id });
       if (!existing) return 'done'; // purged with its record: start over
       await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
       if (!existing.record) {
         // A purge that died before its delete: one successor per period finishes it (still one deleter at a time).
         const period = Math.floor((Date.now() - existing.expires_at.getTime()) / ABANDONED_TOMBSTONE_MS);
-        if (period > 0 && (await insertUnique(this.successions, { _id: `${_id}#${period}`, expires_at: existing.expires_at }))) {
+        if (period > 0 && (await claimOnce(this.successions, { _id: `${_id}#${period}`, expires_at: existing.expires_at }))) {
           await this.col.deleteOne({ _id: expired._id, event_id: expired.event_id });
         }
         return 'purging';
@@ -119,7 +118,7 @@ export class IdempotencyRecords {
     const _id = recordId(accountId, key);
     const succession = `${_id}@${eventId}`;
     // Dated by this process's clock, as successors read it (see succeed).
-    if (await insertUnique(this.successions, { _id: succession, expires_at: new Date() })) {
+    if (await claimOnce(this.successions, { _id: succession, expires_at: new Date() })) {
       await this.col.deleteOne({ _id, event_id: eventId });
     } else if ((await this.col.findOne({ _id }))?.event_id === eventId) {
       return; // a successor is replacing the record now (or a purge deleting it)

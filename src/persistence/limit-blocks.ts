@@ -1,7 +1,5 @@
-import { Collection, Db, MongoBulkWriteError, MongoServerError } from 'mongodb';
-import { DUPLICATE_KEY } from './mongo';
-import { insertUnique, memberId, probeGalloping } from './unique-sequence';
-import type { ExpirySweepers } from './ttl';
+import { Collection, Db } from 'mongodb';
+import { AppendLog, type ExpirySweepers, type LogFormat } from './store-primitives';
 
 /**
  * One entry of a scope's block log: entry n grants `delta` calls (a block claimed) or, when
@@ -13,40 +11,36 @@ export interface BlockEntry {
   cum: number;
 }
 
+/** An entry's value; `expires_at` is written with it (the scope's end plus retention) and never read back. */
+type BlockValue = Omit<BlockEntry, 'n'> & { expires_at?: Date };
+
 interface BlockDoc extends BlockEntry {
   _id: string;
   scope: string;
   expires_at: Date;
 }
 
-interface PendingAppend {
-  doc: BlockDoc;
-  resolve: (appended: boolean) => void;
-  reject: (err: unknown) => void;
-}
-
-/** Appends made in the same tick go to the store as one insertMany of at most this many documents. */
-const MAX_BATCH = 256;
+const format: LogFormat<BlockValue, BlockDoc> = {
+  toDoc: (scope, n, { delta, cum, expires_at }) => ({ scope, n, delta, cum, expires_at: expires_at as Date }),
+  fromDoc: (doc) => ({ delta: doc.delta, cum: doc.cum }),
+  projection: { delta: 1, cum: 1 },
+};
 
 /**
- * `limit_blocks`: the log of calls granted in each burst window or billing period (a "scope").
- * `_id` = scope#n, so entry n is written by exactly one process, and as each entry's running
- * total derives from the entry before it, the log is one total order that no two processes can
- * fork: the exactness of the limits rests on this unique insert alone (FerretDB applies no
- * read-modify-write atomically, but it does enforce unique `_id`s). See BlockLimiter.
- *
- * A unique sequence (unique-sequence.ts): every access is by `_id`, and the latest entry is found
- * by a galloping search over `_id` lookups. Appends made
- * concurrently, for any scopes, are grouped into one unordered insertMany (one SQLite transaction
- * instead of one per entry); each document is still its own unique insert.
+ * `limit_blocks`: the log of calls granted in each burst window or billing period (a "scope"),
+ * an append log per scope (store-primitives/append-log.ts): entry n is written by exactly one
+ * process, and as each entry's running total derives from the entry before it, the log is one
+ * total order that no two processes can fork. The exactness of the limits rests on this alone
+ * (see BlockLimiter). A scope's entries expire together, so the log stays contiguous. Appends
+ * made in the same tick, for any scopes, go to the store as one batch.
  */
 export class LimitBlocks {
+  private readonly log: AppendLog<BlockValue, BlockDoc>;
   private readonly col: Collection<BlockDoc>;
-  private queue: PendingAppend[] = [];
-  private flushScheduled = false;
 
   constructor(db: Db) {
     this.col = db.collection<BlockDoc>('limit_blocks');
+    this.log = new AppendLog(this.col, format, { batchClaims: true });
   }
 
   async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
@@ -54,60 +48,13 @@ export class LimitBlocks {
   }
 
   /** false when entry `entry.n` of `scope` was written first by someone else. */
-  append(scope: string, entry: BlockEntry, expiresAt: Date): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.queue.push({ doc: { _id: memberId(scope, entry.n), scope, ...entry, expires_at: expiresAt }, resolve, reject });
-      if (this.queue.length >= MAX_BATCH) this.flush();
-      else if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+  append(scope: string, { n, delta, cum }: BlockEntry, expiresAt: Date): Promise<boolean> {
+    return this.log.appendAt(scope, n, { delta, cum, expires_at: expiresAt });
   }
 
   /** The latest entry of `scope`, searching upwards from `known` (an entry that exists), or null for an empty log. */
   async latest(scope: string, known: BlockEntry | null): Promise<BlockEntry | null> {
-    return (await probeGalloping((n) => this.read(scope, n), { n: known?.n ?? 0, doc: known })).doc;
-  }
-
-  private async read(scope: string, n: number): Promise<BlockEntry | null> {
-    const doc = await this.col.findOne({ _id: memberId(scope, n) }, { projection: { n: 1, delta: 1, cum: 1 } });
-    return doc ? { n: doc.n, delta: doc.delta, cum: doc.cum } : null;
-  }
-
-  private flush(): void {
-    this.flushScheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length > 0) void this.insert(batch);
-  }
-
-  private async insert(batch: PendingAppend[]): Promise<void> {
-    if (batch.length === 1) {
-      const [append] = batch;
-      await insertUnique(this.col, append.doc).then(append.resolve, append.reject);
-      return;
-    }
-    try {
-      await this.col.insertMany(
-        batch.map((c) => c.doc),
-        { ordered: false },
-      );
-      for (const append of batch) append.resolve(true);
-    } catch (err) {
-      if (!(err instanceof MongoBulkWriteError) || err.writeConcernError) {
-        for (const append of batch) append.reject(err);
-        return;
-      }
-      // Unordered: every document was tried; the ones listed failed, all others were inserted.
-      const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-      const failed = new Map(writeErrors.map((e) => [e.index, e]));
-      batch.forEach((append, index) => {
-        const error = failed.get(index);
-        if (!error) append.resolve(true);
-        else if (error.code === DUPLICATE_KEY) append.resolve(false);
-        else append.reject(new MongoServerError({ message: error.errmsg ?? 'insert failed', code: error.code }));
-      });
-    }
+    const head = await this.log.head(scope, known && { n: known.n, value: { delta: known.delta, cum: known.cum } });
+    return head && { n: head.n, delta: head.value.delta, cum: head.value.cum };
   }
 }

@@ -1,8 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import type { BurstWindow } from '../domain/limits/burst-window';
 import { isDuplicateKeyError } from './mongo';
-import { insertUnique, memberId, probeLinear } from './unique-sequence';
-import type { ExpirySweepers } from './ttl';
+import { claimOnce, findHeadLinear, memberId, type ExpirySweepers } from './store-primitives';
 
 interface WindowDoc {
   _id: string;
@@ -21,8 +20,10 @@ interface HeadDoc {
 }
 
 /**
- * `limit_windows`: one document per burst window of a bucket, a unique sequence
- * (unique-sequence.ts): `_id` = bucket#seq makes opening a window a race-free insert. `limit_window_heads` remembers each bucket's latest seq, so the
+ * `limit_windows`: one document per burst window of a bucket, a sequence of claimed ids
+ * (store-primitives/claim.ts): `_id` = bucket#seq makes opening a window a race-free claim.
+ * Not an AppendLog: windows expire one by one (oldest first), so the sequence is contiguous only
+ * from a recent member, which the head hint below provides. `limit_window_heads` remembers each bucket's latest seq, so the
  * latest window is found by `_id` lookups only (the embedded store scans a collection for any
  * other filter): from the head (or what this process saw last), probe seq+1, seq+2, ... until
  * one is missing. A head that lags behind (two processes updating it) only costs a probe more.
@@ -48,7 +49,7 @@ export class LimitWindows {
     if (this.known.size > 100_000) this.known.clear();
     const read = (n: number) => this.col.findOne({ _id: memberId(bucket, n) });
     const from = this.known.get(bucket) ?? (await this.heads.findOne({ _id: bucket }))?.seq ?? 0;
-    const { n: seq, doc: latest } = await probeLinear(read, { n: from, doc: from > 0 ? await read(from) : null });
+    const { n: seq, doc: latest } = await findHeadLinear(read, { n: from, doc: from > 0 ? await read(from) : null });
     this.known.set(bucket, seq);
     if (latest) return { seq: latest.seq, start: latest.start, end: latest.end };
     // The head outlived its window document (expired): an ended window with that seq, so that the
@@ -58,7 +59,7 @@ export class LimitWindows {
 
   async createWindow(bucket: string, window: BurstWindow, expiresAt: Date): Promise<boolean> {
     const doc = { _id: memberId(bucket, window.seq), bucket, seq: window.seq, start: window.start, end: window.end, expires_at: expiresAt };
-    if (!(await insertUnique(this.col, doc))) return false;
+    if (!(await claimOnce(this.col, doc))) return false;
     this.known.set(bucket, Math.max(this.known.get(bucket) ?? 0, window.seq));
     await this.heads.updateOne({ _id: bucket }, { $max: { seq: window.seq }, $set: { expires_at: expiresAt } }, { upsert: true }).catch((err) => {
       // Two first windows of a bucket upserting the head at once: the other one wrote it.

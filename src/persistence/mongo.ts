@@ -8,7 +8,7 @@
  * status read) are made of `{_id: <string>}` lookups and unique inserts only, event ids are stored
  * as 16-digit zero-padded strings (string order = numeric order), and an account's listings lead
  * with `account_id`. Its other gaps: no atomic read-modify-write (exactness rests on unique `_id`
- * inserts, unique-sequence.ts) and no TTL indexes (ttl.ts).
+ * inserts, store-primitives/claim.ts) and no TTL indexes (store-primitives/expire-at.ts).
  */
 import { Db, MongoClient, MongoServerError } from 'mongodb';
 

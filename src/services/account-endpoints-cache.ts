@@ -1,17 +1,17 @@
+import type { CacheLifetime } from '../persistence/cache-invalidation-follower';
 import type { Invalidation } from '../persistence/cache-invalidations';
 import type { EndpointDoc, Endpoints } from '../persistence/endpoints';
-import { cacheTtl, FollowedLog } from './cache-invalidation-follower';
 
 /**
- * How long an ingest may use a cached list of an account's enabled endpoints while this process
- * is not following the cache-invalidations log (before its first read, or while reads fail); while
- * it follows it, FOLLOWED_TTL_MS. Changes made through this process invalidate it at once.
+ * How long an ingest may use a cached list of an account's enabled endpoints, unless the store
+ * says it may trust it longer (`lifetime`). Changes made through this process invalidate it at once.
  */
 export const ENDPOINTS_CACHE_TTL_MS = 1_000;
 export interface AccountEndpointsCacheDeps {
   endpoints: Endpoints;
   now?: () => number;
-  invalidations?: FollowedLog;
+  /** How long a list may be served (persistence/cache-invalidation-follower.ts); without it, ENDPOINTS_CACHE_TTL_MS. */
+  lifetime?: CacheLifetime;
 }
 
 /**
@@ -29,7 +29,7 @@ export class AccountEndpointsCache {
   enabled(accountId: string): Promise<EndpointDoc[]> {
     const hit = this.entries.get(accountId);
     const now = this.now();
-    if (hit && now - hit.at < cacheTtl(this.deps.invalidations, now, ENDPOINTS_CACHE_TTL_MS)) return hit.endpoints;
+    if (hit && now - hit.at < this.ttlMs(now)) return hit.endpoints;
     if (this.entries.size > 10_000) this.entries.clear();
     const endpoints = this.deps.endpoints.listEnabled(accountId);
     const entry = { at: now, endpoints };
@@ -38,6 +38,11 @@ export class AccountEndpointsCache {
       if (this.entries.get(accountId) === entry) this.entries.delete(accountId);
     });
     return endpoints;
+  }
+
+  private ttlMs(now: number): number {
+    const own = { ttlMs: ENDPOINTS_CACHE_TTL_MS, maxStaleMs: ENDPOINTS_CACHE_TTL_MS };
+    return (this.deps.lifetime?.lifetime(now, own) ?? own).ttlMs;
   }
 
   /** Drops every list (the cache-invalidations follower starting afresh). */

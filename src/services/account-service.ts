@@ -6,7 +6,7 @@ import { isTier, Tier, TIER_NAMES } from '../domain/limits/tiers';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
 import { isDuplicateKeyError } from '../persistence/mongo';
-import { FOLLOWED_TTL_MS } from './cache-invalidation-follower';
+import { MAX_CACHED_COPY_AGE_MS } from '../persistence/cache-invalidation-follower';
 
 export interface AccountView {
   id: string;
@@ -38,7 +38,7 @@ export const MAX_LABEL_LENGTH = 100;
 /** Live (unrevoked) keys an account may hold: rotation needs two or three; this leaves room for one per service. */
 export const MAX_LIVE_KEYS_PER_ACCOUNT = 100;
 /** The longest a process may answer from a cached copy of a key (cache-invalidation-follower.ts): a repeated revoke is announced again only this long. */
-const REVOCATION_REANNOUNCE_MS = 2 * FOLLOWED_TTL_MS;
+const REVOCATION_REANNOUNCE_MS = MAX_CACHED_COPY_AGE_MS;
 
 /** What an AccountService is built from. */
 export interface AccountServiceDeps {

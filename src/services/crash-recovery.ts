@@ -1,18 +1,15 @@
 import type { Logger } from '../infra/logger';
 import type { ApiInstanceDoc, ApiInstances } from '../persistence/api-instances';
 import type { EventDoc, Events } from '../persistence/events';
+import { forEachEventLeftBy } from '../persistence/events-left-behind';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryOutbox } from './delivery-outbox';
 import type { InstanceLease } from './instance-lease';
 import { settleKey } from './key-settlement';
 
-const PROBE_CONCURRENCY = 16;
-/** How far apart two API processes' clocks may be. */
-const CLOCK_SLACK_MS = 60_000;
-
 /**
- * Finishes what a dead API process left: every event it accepted above its last watermark
- * whose workflows may not have started. A process counts as dead only once its lease has
+ * Finishes what a dead API process left: every event it accepted whose workflows may not have
+ * started (events-left-behind.ts finds them). A process counts as dead only once its lease has
  * expired, so a live ingest is never taken over. Runs in every API process; two recovering the
  * same instance at once is harmless (workflow ids refuse duplicates).
  */
@@ -64,21 +61,11 @@ export class CrashRecovery {
   }
 
   private async recoverInstance(lease: ApiInstanceDoc): Promise<number> {
-    const top = await this.deps.events.maxId();
-    // Ids grow with time: once events are newer than the lease's expiry (plus clock slack), the
-    // dead process cannot have made them, and probing stops.
-    const after = lease.expires_at.getTime() + CLOCK_SLACK_MS;
-    let next = lease.watermark + 1;
     let recovered = 0;
-    const probe = async () => {
-      while (next <= top) {
-        const event = await this.deps.events.findUnscoped(next++);
-        if (event && event.created_at.getTime() > after) next = top + 1;
-        else if (event && event.owner === lease._id && (await this.recoverEvent(event))) recovered++;
-      }
-    };
-    await Promise.all(Array.from({ length: PROBE_CONCURRENCY }, probe));
-    // Everything it owned is handed over. A process that renewed since the list was read is
+    await forEachEventLeftBy(this.deps.events, lease, async (event) => {
+      if (await this.recoverEvent(event)) recovered++;
+    });
+    // Everything it left is handed over. A process that renewed since the list was read is
     // alive and keeps its lease (and the events it still owes); one that comes back later writes a new one.
     await this.deps.instances.removeIfUnrenewed(lease._id, lease.expires_at);
     if (recovered > 0) this.deps.logger.warn({ instance: lease._id, recovered }, 'recovered events an API process left undispatched when it died');

@@ -171,25 +171,20 @@ export class DashboardAuthService {
   }
 
   /**
-   * Counts this attempt against each scope: insert first, then count. Of N concurrent attempts the
-   * i-th insert is seen by its own count together with the i-1 before it, so at most `limit`
-   * attempts per window ever get past this point, without relying on atomic updates.
-   * An attempt over the limit is withdrawn again (it was refused, not tried).
+   * Counts this attempt against each scope (exact under concurrent attempts: the store's
+   * reserve). When one scope is over its limit, the attempt is withdrawn from the others too (it
+   * was refused, not tried).
    */
   private async reserve(scopes: { scope: string; policy: ThrottlePolicy }[]): Promise<{ withdraw(): Promise<void> }> {
     const now = this.clock();
     const ids: string[] = [];
     for (const { scope, policy } of scopes) {
-      const since = new Date(now.getTime() - policy.windowMs);
-      ids.push(await this.attempts.record(scope, now, new Date(now.getTime() + policy.windowMs)));
-      const count = await this.attempts.countSince(scope, since);
-      if (count > policy.limit) {
+      const reserved = await this.attempts.reserve(scope, now, policy.windowMs, policy.limit);
+      if ('liftsAt' in reserved) {
         await this.attempts.withdraw(ids);
-        // The throttle lifts when enough of the remaining attempts have left the window.
-        const lifting = await this.attempts.nthOldestSince(scope, since, count - policy.limit);
-        const liftsAt = (lifting ?? now).getTime() + policy.windowMs;
-        throw signInThrottled(Math.max(1, Math.ceil((liftsAt - now.getTime()) / 1000)));
+        throw signInThrottled(Math.max(1, Math.ceil((reserved.liftsAt.getTime() - now.getTime()) / 1000)));
       }
+      ids.push(reserved.id);
     }
     return { withdraw: () => this.attempts.withdraw(ids) };
   }

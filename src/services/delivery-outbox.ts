@@ -2,6 +2,7 @@ import type { Logger } from '../infra/logger';
 import { BusyRate } from '../domain/flow-control/busy-rate';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { EventDoc } from '../persistence/events';
+import { EventsAwaitingHandOver } from '../persistence/events-awaiting-hand-over';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { DeliveryStartWindow } from './delivery-start-window';
 
@@ -29,14 +30,14 @@ const HANDED_OVER_MIN_BUSY_MS = 1_000;
  * ingest answers once its event is stored, and this starts one workflow per matching endpoint.
  *
  * Durability does not rest on this in-memory queue. Every event names the API process that
- * accepted it (`owner`, its instance lease), and the lease records a watermark: every event of
- * that process with a lower id has been handed over. If the process dies, crash recovery starts
- * what lies above the watermark (see crash-recovery.ts); workflow ids that refuse duplicates
- * make a second start harmless.
+ * accepted it (its instance lease), and the lease records `handedOverThrough`: every event of
+ * that process with an id at most this has been handed over. If the process dies, crash recovery
+ * starts what lies above it (see crash-recovery.ts); workflow ids that refuse duplicates make a
+ * second start harmless.
  */
 export class DeliveryOutbox {
-  /** Ids this process has inserted (or is inserting) whose workflows have not all started → since when (ms). Insertion order is age order. */
-  private readonly pending = new Map<number, number>();
+  /** Events this process has inserted (or is inserting) whose workflows have not all started: Events.insertWithNextId enters them. */
+  readonly awaiting: EventsAwaitingHandOver;
   private readonly queue: Array<{ entry: Entry; index: number }> = [];
   private active = 0;
   private idle: Array<() => void> = [];
@@ -51,29 +52,26 @@ export class DeliveryOutbox {
     private readonly now: () => number = Date.now,
   ) {
     this.handedOver = new BusyRate(HANDED_OVER_WINDOW_S, HANDED_OVER_MIN_BUSY_MS, now);
+    this.awaiting = new EventsAwaitingHandOver(now);
+    this.awaiting.onChange((size) => {
+      this.handedOver.setBusy(size > 0);
+      this.wakeIdle();
+    });
   }
-
-  /** Told by Events.insertWithNextId before each insert (taken) and after a failed one. */
-  readonly claiming = (id: number, taken: boolean): void => {
-    if (taken) this.track(id);
-    else this.release(id);
-  };
 
   /** The event will not be delivered (it lost its idempotency key and was deleted: key-settlement.ts). */
   release(id: number): void {
-    this.pending.delete(id);
-    this.handedOver.setBusy(this.pending.size > 0);
-    this.wakeIdle();
+    this.awaiting.leave(id);
   }
 
   get backlog(): number {
-    return this.pending.size;
+    return this.awaiting.size;
   }
 
   /** How long the oldest event here has waited for its workflows to start (0: none waits). */
   oldestWaitMs(): number {
-    const oldest = this.pending.values().next();
-    return oldest.done ? 0 : Math.max(0, this.now() - oldest.value);
+    const oldest = this.awaiting.oldestSince();
+    return oldest === null ? 0 : Math.max(0, this.now() - oldest);
   }
 
   /**
@@ -85,30 +83,23 @@ export class DeliveryOutbox {
    */
   expectedWaitMs(): number {
     const perSecond = this.handedOver.perBusySecond();
-    return perSecond === undefined ? 0 : (this.pending.size / perSecond) * 1000;
+    return perSecond === undefined ? 0 : (this.awaiting.size / perSecond) * 1000;
   }
 
-  private track(id: number): void {
-    if (!this.pending.has(id)) this.pending.set(id, this.now());
-    this.handedOver.setBusy(true);
-  }
-
-  /** The highest id below which every event of this process has been handed over. */
-  watermark(highestIdTried: number): number {
-    let min = Infinity;
-    for (const id of this.pending.keys()) if (id < min) min = id;
-    return min === Infinity ? highestIdTried : min - 1;
+  /** The highest id through which every event of this process has been handed over (recorded in its lease). */
+  handedOverThrough(highestIdTried: number): number {
+    return this.awaiting.handedOverThrough(highestIdTried);
   }
 
   /**
    * An event whose idempotency claim got no answer (the store failed): whether it answers its
    * key, and so was acknowledged, is unknown until `settle` says (true: deliver it; false: it was
-   * removed). Asked again with a backoff until it answers. Meanwhile the event stays pending: the
-   * watermark holds below it, and a graceful stop keeps the lease for crash recovery instead of
-   * dropping it. Once a drain has given up on it, it stops asking and crash recovery settles it.
+   * removed). Asked again with a backoff until it answers. Meanwhile the event stays pending:
+   * handedOverThrough holds below it, and a graceful stop keeps the lease for crash recovery
+   * instead of dropping it. Once a drain has given up on it, it stops asking and crash recovery settles it.
    */
   enqueueOnceSettled(event: EventDoc, settle: () => Promise<boolean>): void {
-    this.track(event._id);
+    this.awaiting.enter(event._id);
     void (async () => {
       for (let failures = 0; ; failures++) {
         await new Promise((r) => setTimeout(r, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)).unref());
@@ -129,7 +120,7 @@ export class DeliveryOutbox {
       this.release(event._id);
       return Promise.resolve();
     }
-    this.track(event._id);
+    this.awaiting.enter(event._id);
     return new Promise<void>((resolve) => {
       const entry: Entry = { event, remaining: event.endpoint_ids.length, resolve };
       for (let index = 0; index < event.endpoint_ids.length; index++) this.queue.push({ entry, index });
@@ -155,7 +146,7 @@ export class DeliveryOutbox {
   }
 
   private isIdle(): boolean {
-    return this.queue.length === 0 && this.active === 0 && this.pending.size === 0;
+    return this.queue.length === 0 && this.active === 0 && this.awaiting.size === 0;
   }
 
   private wakeIdle(): void {
@@ -208,9 +199,8 @@ export class DeliveryOutbox {
       }
     }
     if (--entry.remaining === 0) {
-      this.pending.delete(event._id);
       this.handedOver.done();
-      this.handedOver.setBusy(this.pending.size > 0);
+      this.awaiting.leave(event._id);
       entry.resolve();
     }
   }

@@ -95,11 +95,9 @@ export class EndpointService {
   }
 
   /**
-   * At most maxEndpointsPerAccount endpoints per account (422 `endpoint_limit_reached`). The store
-   * has no atomic check-and-insert, so the new endpoint is counted again after its insert and
-   * removed when the account is then over the cap: every concurrent create sees its own insert and
-   * all earlier ones, so the cap is never exceeded (at the very edge, concurrent creates may all
-   * be refused where one would have fitted).
+   * At most maxEndpointsPerAccount endpoints per account (422 `endpoint_limit_reached`), never
+   * exceeded by concurrent creates (Endpoints.insertWithinCap; at the very edge, concurrent
+   * creates may all be refused where one would have fitted).
    */
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
     const url = await this.checkUrl(input.url);
@@ -120,11 +118,7 @@ export class EndpointService {
       created_at: now,
       updated_at: now,
     };
-    await this.deps.endpoints.insert(doc);
-    if ((await this.deps.endpoints.countForAccount(accountId)) > max) {
-      await this.deps.endpoints.delete(accountId, doc._id);
-      throw endpointLimitReached(max);
-    }
+    if (!(await this.deps.endpoints.insertWithinCap(doc, max))) throw endpointLimitReached(max);
     return { ...endpointView(doc, null, now), secret };
   }
 

@@ -59,11 +59,11 @@ export class EventRetention {
   async purge(): Promise<number> {
     const { events, deliveries, idempotency } = this.deps;
     const cutoff = this.now().getTime() - this.deps.retentionMs;
-    const [head, floor] = [await events.ids.head(), await events.ids.floor()];
+    const [top, floor] = [await events.maxId(), await events.ids.floor()];
     let removed = 0;
     // Steps grow from one id: a purge with nothing to do reads one event.
-    for (let through = await events.ids.purgedThrough(), step = 1; through < head; step = Math.min(STEP, step * 2)) {
-      const ids = Array.from({ length: Math.min(step, head - through) }, (_, i) => through + 1 + i);
+    for (let through = await events.ids.purgedThrough(), step = 1; through < top; step = Math.min(STEP, step * 2)) {
+      const ids = Array.from({ length: Math.min(step, top - through) }, (_, i) => through + 1 + i);
       const views = await Promise.all(ids.map((id) => events.retentionView(id)));
       let old = 0;
       for (; old < ids.length; old++) {
@@ -75,7 +75,7 @@ export class EventRetention {
       const gone = views.slice(0, old).filter((v): v is EventRetentionView => v !== null);
       await deliveries.deleteForEvents(gone);
       await Promise.all(gone.map((e) => e.idempotency_key !== null && idempotency.purge(e.account_id, e.idempotency_key, e._id)));
-      await events.deleteAll(gone.map((e) => e._id));
+      await events.deleteAll(gone);
       through = ids[old - 1];
       await events.ids.retire(through, ids.slice(0, old));
       removed += gone.length;

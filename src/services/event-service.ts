@@ -6,7 +6,7 @@ import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
-import type { EventDoc, Events } from '../persistence/events';
+import { isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
@@ -26,7 +26,7 @@ export const MAX_EVENT_DATA_BYTES = 256 * 1024;
 export const ROUND_START_GRACE_MS = 60_000;
 /** A page of events ends early once it carries this much event data (next_cursor continues). */
 export const MAX_LIST_PAGE_DATA_BYTES = 1024 * 1024;
-/** With a status filter, at most this many events are examined per call (next_cursor continues). */
+/** With a filter (type or status), at most this many events are examined per call (next_cursor continues). */
 export const MAX_LIST_SCAN = 200;
 /** Event bodies read at once while a page fills (up to 256 KiB each). */
 const BODY_READS_AT_ONCE = 4;
@@ -73,11 +73,6 @@ export interface EventView {
   destinations: number;
   created_at: string;
 }
-
-interface EventCursor {
-  id: number;
-}
-const isEventCursor = (v: unknown): v is EventCursor => typeof v === 'object' && v !== null && Number.isInteger((v as EventCursor).id);
 
 export interface EventServiceDeps {
   events: Events;
@@ -165,11 +160,10 @@ export class EventService {
         idempotency_key: key,
         endpoint_ids: matching.map((e) => e._id),
         endpoint_urls: matching.map((e) => e.url),
-        owner: this.deps.lease.id,
         created_at: now,
       },
       (id) => buildDeliveryBody({ id, type: input.type, data: input.data, timestamp }),
-      outbox.claiming,
+      { instanceId: this.deps.lease.id, awaiting: outbox.awaiting },
     );
 
     if (key !== null) {
@@ -199,40 +193,43 @@ export class EventService {
   /**
    * Newest first. An event's status is derived from its deliveries when read (one writer per
    * delivery, so no update is ever lost). A page ends early, with a cursor, once it carries
-   * 1 MiB of event data or, with a status filter, once 200 events were examined.
+   * 1 MiB of event data or, with a filter, once MAX_LIST_SCAN events were examined.
    */
   async list(
     accountId: string,
     options: { limit: number; cursor?: string; type?: string; status?: EventStatus },
   ): Promise<{ data: EventView[]; next_cursor: string | null }> {
-    let beforeId = options.cursor ? decodeCursor(options.cursor, isEventCursor).id : undefined;
-    // A bounded number of store calls whatever the history and the endpoint count: one list
-    // query (a filtered call examines at most MAX_LIST_SCAN events and hands back a cursor for
-    // the rest), one query for the statuses of all their deliveries, and the bodies of the
-    // events the page returns, by id, a few at a time, until the page holds 1 MiB.
-    const batchSize = options.status ? MAX_LIST_SCAN : options.limit + 1;
-    const batch = await this.deps.events.list(accountId, { limit: batchSize, beforeId, type: options.type });
+    const before = options.cursor ? decodeCursor(options.cursor, isEventListPosition) : undefined;
+    // A bounded number of store calls whatever the history and the endpoint count: the list
+    // (a filtered call examines at most MAX_LIST_SCAN events and hands back a cursor for the
+    // rest), one query for the statuses of all their deliveries, and the bodies of the events
+    // the page returns, by id, a few at a time, until the page holds 1 MiB. One more than the
+    // page is asked for, so a cursor is handed out only when more follow.
+    const want = options.status ? MAX_LIST_SCAN : options.limit + 1;
+    const { events: batch, next } = await this.deps.events.list(accountId, { before, want, examineAtMost: MAX_LIST_SCAN, type: options.type });
     const statuses = await this.eventStatuses(accountId, batch);
     const page: EventView[] = [];
     let bytes = 0;
-    const cursorAt = (id: number | undefined) => ({ data: page, next_cursor: encodeCursor({ id: id as number }) });
+    let position = before;
+    const cursorAt = () => ({ data: page, next_cursor: encodeCursor(position as EventListPosition) });
     const pageFull = () => page.length >= options.limit || (page.length > 0 && bytes >= MAX_LIST_PAGE_DATA_BYTES);
     for (let i = 0; i < batch.length; ) {
-      if (pageFull()) return cursorAt(beforeId);
+      if (pageFull()) return cursorAt();
       // No more bodies read than the page still has room for.
       const chunk: number[] = [];
       for (; i < batch.length && chunk.length < Math.min(BODY_READS_AT_ONCE, options.limit - page.length); i++) chunk.push(i);
       const full = await Promise.all(chunk.map((j) => (options.status && statuses[j] !== options.status ? null : this.deps.events.findUnscoped(batch[j]._id))));
       for (let k = 0; k < chunk.length; k++) {
-        if (pageFull()) return cursorAt(beforeId);
-        beforeId = batch[chunk[k]]._id;
+        if (pageFull()) return cursorAt();
+        position = batch[chunk[k]].position;
         const event = full[k];
         if (!event) continue;
         page.push(eventView(event, statuses[chunk[k]]));
         bytes += event.body.length;
       }
     }
-    return batch.length < batchSize ? { data: page, next_cursor: null } : cursorAt(beforeId);
+    if (pageFull() && next) return cursorAt();
+    return { data: page, next_cursor: next ? encodeCursor(next) : null };
   }
 
   /**
@@ -286,10 +283,10 @@ export class EventService {
   }
 
   /** Each event's status from its deliveries' records (no record = pending), in one store query. */
-  private async eventStatuses(accountId: string, events: Pick<EventDoc, '_id' | 'endpoint_ids'>[]): Promise<EventStatus[]> {
+  private async eventStatuses(accountId: string, events: EventSummary[]): Promise<EventStatus[]> {
     const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
-    const eventIds = events.map((e) => e._id);
-    const recorded = await this.deps.deliveries.statusesOf(accountId, { fromId: Math.min(...eventIds), toId: Math.max(...eventIds) }, ids);
+    // Events stored before numbering may have delivery records from before their event_block.
+    const recorded = await this.deps.deliveries.statusesOf(accountId, events.map((e) => ({ eventId: e._id, unkeyed: !('s' in e.position) })), ids);
     return events.map((e) => deriveEventStatus(e.endpoint_ids.map((endpointId) => recorded.get(deliveryId(e._id, endpointId)) ?? 'pending')));
   }
 

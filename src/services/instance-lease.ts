@@ -11,9 +11,10 @@ export interface InstanceLeaseOptions {
 }
 
 /**
- * An API process's claim to the events it accepted: written into each event (`owner`) and
- * renewed every few seconds with the outbox watermark. Crash recovery acts only on events whose
- * owner's lease has expired, never on an ingest that is still alive.
+ * An API process's claim to the events it accepted: its id is written into each event it
+ * accepts, and it is renewed every few seconds with the highest id through which the outbox has
+ * handed everything over. Crash recovery acts only on the events of a process whose lease has
+ * expired, never on an ingest that is still alive.
  */
 export class InstanceLease {
   readonly id = `api_${randomUUID().replace(/-/g, '')}`;
@@ -22,20 +23,20 @@ export class InstanceLease {
   private renewing?: Promise<void>;
 
   private readonly instances: ApiInstances;
-  private readonly watermark: () => Promise<number>;
+  private readonly handedOverThrough: () => Promise<number>;
   private readonly options: InstanceLeaseOptions;
   private readonly logger: Logger;
   private readonly clock: () => Date;
 
   constructor(deps: {
     instances: ApiInstances;
-    /** The outbox watermark recorded with each renewal (see crash-recovery.ts). */
-    watermark: () => Promise<number>;
+    /** Recorded with each renewal: crash recovery looks only above it (DeliveryOutbox.handedOverThrough). */
+    handedOverThrough: () => Promise<number>;
     options: InstanceLeaseOptions;
     logger: Logger;
     clock?: () => Date;
   }) {
-    ({ instances: this.instances, watermark: this.watermark, options: this.options, logger: this.logger } = deps);
+    ({ instances: this.instances, handedOverThrough: this.handedOverThrough, options: this.options, logger: this.logger } = deps);
     this.clock = deps.clock ?? (() => new Date());
     this.startedAt = this.clock();
   }
@@ -64,12 +65,12 @@ export class InstanceLease {
   }
 
   private async renew(): Promise<void> {
-    const watermark = await this.watermark();
+    const handedOverThrough = await this.handedOverThrough();
     const now = this.clock();
     await this.instances.renew({
       _id: this.id,
       expires_at: new Date(now.getTime() + this.options.ttlMs),
-      watermark,
+      handedOverThrough,
       started_at: this.startedAt,
       renewed_at: now,
       host: os.hostname(),

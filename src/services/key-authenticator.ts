@@ -2,8 +2,8 @@ import { DomainError } from '../domain/errors';
 import { parseApiKey } from '../domain/keys/api-key';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
+import type { CacheLifetime } from '../persistence/cache-invalidation-follower';
 import type { Invalidation } from '../persistence/cache-invalidations';
-import { FollowedLog, FOLLOWED_TTL_MS, isFollowed } from './cache-invalidation-follower';
 
 export interface Principal {
   key: ApiKeyDoc;
@@ -11,8 +11,8 @@ export interface Principal {
 }
 
 /**
- * How long a process trusts a cached key lookup without looking again, when it is not following
- * the cache-invalidations log (before the first poll, or while polls fail). A revocation made in
+ * How long a process trusts a cached key lookup without looking again, unless the store says
+ * it may trust it longer (`lifetime`: while every change reaches this process). A revocation made in
  * another process (CLI, dashboard on another API instance) takes effect here within
  * KEY_CACHE_MAX_STALE_MS; the revoking process invalidates its own entry at once.
  */
@@ -37,8 +37,8 @@ export interface KeyAuthenticatorDeps {
   keys: ApiKeys;
   accounts: Accounts;
   now?: () => number;
-  /** The cache-invalidations log: while it is followed, cached keys live FOLLOWED_TTL_MS; otherwise KEY_CACHE_TTL_MS. */
-  invalidations?: FollowedLog;
+  /** How long a known key may be served from the cache (persistence/cache-invalidation-follower.ts); without it, KEY_CACHE_TTL_MS. */
+  lifetime?: CacheLifetime;
 }
 
 export class KeyAuthenticator {
@@ -97,10 +97,10 @@ export class KeyAuthenticator {
       const now = this.now();
       const age = now - hit.at;
       // An unknown key is never kept past the short TTL: a key created elsewhere works at once.
-      const followed = hit.principal !== null && isFollowed(this.deps.invalidations, now);
-      if (age < (followed ? FOLLOWED_TTL_MS : KEY_CACHE_TTL_MS)) return Promise.resolve(hit.principal);
-      const staleBound = followed ? 2 * FOLLOWED_TTL_MS : KEY_CACHE_MAX_STALE_MS;
-      if (age < staleBound && hit.principal && !hit.principal.key.revoked_at) {
+      const own = { ttlMs: KEY_CACHE_TTL_MS, maxStaleMs: KEY_CACHE_MAX_STALE_MS };
+      const { ttlMs, maxStaleMs } = hit.principal && this.deps.lifetime ? this.deps.lifetime.lifetime(now, own) : own;
+      if (age < ttlMs) return Promise.resolve(hit.principal);
+      if (age < maxStaleMs && hit.principal && !hit.principal.key.revoked_at) {
         this.refresh(hash, hit.principal).catch(() => undefined /* the next call past the stale bound retries and reports */);
         return Promise.resolve(hit.principal);
       }

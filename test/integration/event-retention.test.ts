@@ -4,7 +4,7 @@ import { createLogger } from '../../src/infra/logger';
 import { Deliveries } from '../../src/persistence/deliveries';
 import { Events } from '../../src/persistence/events';
 import { IdempotencyRecords } from '../../src/persistence/idempotency-records';
-import { memberId } from '../../src/persistence/unique-sequence';
+import { memberId } from '../../src/persistence/store-primitives';
 import { EventRetention } from '../../src/services/event-retention';
 import { idempotencyRecordFor } from '../../src/services/ingest-receipt';
 import { openTestDb } from '../support/test-db';

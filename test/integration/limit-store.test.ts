@@ -1,6 +1,6 @@
 import { BlockEntry, LimitBlocks } from '../../src/persistence/limit-blocks';
 import { LimitWindows } from '../../src/persistence/limit-windows';
-import { ExpirySweepers } from '../../src/persistence/ttl';
+import { ExpirySweepers } from '../../src/persistence/store-primitives';
 import { openTestDb } from '../support/test-db';
 
 /** The limiter's persistence on the real embedded store: the unique insert is the only arbiter. */

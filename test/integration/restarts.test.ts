@@ -181,7 +181,7 @@ describe('deliveries survive process crashes', () => {
     await first.repositories.apiInstances.renew({
       _id: deadInstance,
       expires_at: new Date(Date.now() - 60_000),
-      watermark,
+      handedOverThrough: watermark,
       started_at: new Date(Date.now() - 120_000),
       renewed_at: new Date(Date.now() - 75_000),
       host: 'gone',

@@ -8,8 +8,6 @@
 const HOUR_MS = 3_600_000;
 /** "Last 24 h" is counted in whole UTC hours: the current hour and the 23 before it. */
 export const HEALTH_WINDOW_HOURS = 24;
-/** Facts remembered by key, so that a fact recorded twice (an activity run again) counts once. */
-export const RECENT_FACT_KEYS = 32;
 /** Default of ENDPOINT_AUTO_DISABLE_HOURS: 5 days. */
 export const DEFAULT_AUTO_DISABLE_AFTER_MS = 5 * 24 * HOUR_MS;
 
@@ -17,7 +15,10 @@ export const DEFAULT_AUTO_DISABLE_AFTER_MS = 5 * 24 * HOUR_MS;
 export const DISABLED_REASONS = ['manual', 'failing'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
-/** Something the health log learns: a delivery (one round to one endpoint) ended, or the endpoint was enabled again. */
+/**
+ * Something the health log learns: a delivery (one round to one endpoint) ended, or the endpoint
+ * was enabled again. `key` names the fact: the log records a fact once however often it is told.
+ */
 export type HealthFact =
   | { kind: 'delivery'; key: string; succeeded: boolean; at: Date }
   | { kind: 'enabled'; key: string; at: Date };
@@ -38,8 +39,6 @@ export interface HealthSummary {
   failing_since: Date | null;
   /** Deliveries ended per hour, for the hours of the last 24 h only (oldest first). */
   hours: HourCount[];
-  /** Keys of the latest facts (at most RECENT_FACT_KEYS), newest last. */
-  recent_keys: string[];
 }
 
 export const EMPTY_HEALTH: HealthSummary = Object.freeze({
@@ -48,21 +47,15 @@ export const EMPTY_HEALTH: HealthSummary = Object.freeze({
   consecutive_failures: 0,
   failing_since: null,
   hours: [],
-  recent_keys: [],
 }) as HealthSummary;
 
 const hourOf = (at: Date) => Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
 const inWindow = (hour: number, now: Date) => hour > hourOf(now) - HEALTH_WINDOW_HOURS * HOUR_MS;
 
-export function hasFact(summary: HealthSummary, key: string): boolean {
-  return summary.recent_keys.includes(key);
-}
-
 /** The summary after `fact`. A success ends a failing streak; enabling the endpoint again starts its count afresh. */
 export function applyHealthFact(summary: HealthSummary, fact: HealthFact): HealthSummary {
-  const recent_keys = [...summary.recent_keys, fact.key].slice(-RECENT_FACT_KEYS);
   const hours = summary.hours.filter((h) => inWindow(h.hour, fact.at));
-  if (fact.kind === 'enabled') return { ...summary, hours, consecutive_failures: 0, failing_since: null, recent_keys };
+  if (fact.kind === 'enabled') return { ...summary, hours, consecutive_failures: 0, failing_since: null };
   const hour = hourOf(fact.at);
   const current = hours.find((h) => h.hour === hour);
   const counted: HourCount = {
@@ -72,7 +65,7 @@ export function applyHealthFact(summary: HealthSummary, fact: HealthFact): Healt
   };
   const nextHours = [...hours.filter((h) => h.hour !== hour), counted].sort((a, b) => a.hour - b.hour);
   if (fact.succeeded) {
-    return { ...summary, last_success_at: fact.at, consecutive_failures: 0, failing_since: null, hours: nextHours, recent_keys };
+    return { ...summary, last_success_at: fact.at, consecutive_failures: 0, failing_since: null, hours: nextHours };
   }
   return {
     ...summary,
@@ -80,7 +73,6 @@ export function applyHealthFact(summary: HealthSummary, fact: HealthFact): Healt
     consecutive_failures: summary.consecutive_failures + 1,
     failing_since: summary.failing_since ?? fact.at,
     hours: nextHours,
-    recent_keys,
   };
 }
 

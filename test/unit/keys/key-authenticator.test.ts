@@ -2,7 +2,7 @@ import { generateApiKey, hashApiKey, parseApiKey } from '../../../src/domain/key
 import { answerGate } from '../../support/gate';
 import type { AccountDoc, Accounts } from '../../../src/persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../../../src/persistence/api-keys';
-import { FOLLOW_MAX_LAG_MS, FOLLOWED_TTL_MS } from '../../../src/services/cache-invalidation-follower';
+import { FOLLOW_MAX_LAG_MS, FOLLOWED_TTL_MS, lifetimeOf } from '../../../src/persistence/cache-invalidation-follower';
 import { bearerToken, KEY_CACHE_MAX_STALE_MS, KEY_CACHE_TTL_MS, KeyAuthenticator } from '../../../src/services/key-authenticator';
 
 /** Fake repositories with a controllable delay, counting their queries; like a driver, they return fresh copies. */
@@ -72,7 +72,7 @@ function followingSetup() {
   const store = fakeStore();
   let now = 1_000_000;
   let covered: number | null = null;
-  const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => now, invalidations: { coveredSince: () => covered } });
+  const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => now, lifetime: lifetimeOf({ coveredSince: () => covered }) });
   return {
     store,
     auth,

@@ -1,5 +1,5 @@
 import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
-import { FOLLOWED_TTL_MS } from '../../../src/services/cache-invalidation-follower';
+import { FOLLOWED_TTL_MS, lifetimeOf } from '../../../src/persistence/cache-invalidation-follower';
 import { answerGate } from '../../support/gate';
 import { AccountEndpointsCache, ENDPOINTS_CACHE_TTL_MS } from '../../../src/services/account-endpoints-cache';
 
@@ -16,7 +16,7 @@ function setup(options: { followed: boolean }) {
       return answer;
     },
   } as unknown as Endpoints;
-  const cache = new AccountEndpointsCache({ endpoints, now: () => now, invalidations: options.followed ? { coveredSince: () => covered } : undefined });
+  const cache = new AccountEndpointsCache({ endpoints, now: () => now, lifetime: options.followed ? lifetimeOf({ coveredSince: () => covered }) : undefined });
   return {
     cache,
     reads,

@@ -44,42 +44,42 @@ const tick = () => new Promise((r) => setImmediate(r));
 describe('DeliveryOutbox', () => {
   const logger = createLogger('silent');
 
-  it('the watermark stays below the lowest event whose workflows have not all started', async () => {
+  it('handedOverThrough stays below the lowest event whose workflows have not all started', async () => {
     const s = heldScheduler();
     const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10 });
-    outbox.claiming(5, true);
-    outbox.claiming(6, true);
+    outbox.awaiting.enter(5);
+    outbox.awaiting.enter(6);
     const five = outbox.enqueue(event(5, ['a']));
     void outbox.enqueue(event(6, ['b']));
-    expect(outbox.watermark(6)).toBe(4);
+    expect(outbox.handedOverThrough(6)).toBe(4);
     s.release();
     await five;
     await tick();
-    expect(outbox.watermark(6)).toBe(6);
+    expect(outbox.handedOverThrough(6)).toBe(6);
   });
 
-  it('an event with no matching endpoint never holds the watermark back', () => {
+  it('an event with no matching endpoint never holds handedOverThrough back', () => {
     const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 });
-    outbox.claiming(9, true);
+    outbox.awaiting.enter(9);
     void outbox.enqueue(event(9, []));
-    expect(outbox.watermark(9)).toBe(9);
+    expect(outbox.handedOverThrough(9)).toBe(9);
     expect(outbox.backlog).toBe(0);
   });
 
   it('an insert that lost its id releases it', () => {
     const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 });
-    outbox.claiming(3, true);
-    outbox.claiming(3, false);
-    expect(outbox.watermark(3)).toBe(3);
+    outbox.awaiting.enter(3);
+    outbox.awaiting.leave(3);
+    expect(outbox.handedOverThrough(3)).toBe(3);
   });
 
   it('tells how long its oldest event has waited for its workflows to start', () => {
     let now = 1_000;
     const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 }, () => now);
     expect(outbox.oldestWaitMs()).toBe(0);
-    outbox.claiming(1, true);
+    outbox.awaiting.enter(1);
     now = 1_500;
-    outbox.claiming(2, true);
+    outbox.awaiting.enter(2);
     now = 4_000;
     expect(outbox.oldestWaitMs()).toBe(3_000);
     outbox.release(1);
@@ -92,7 +92,7 @@ describe('DeliveryOutbox', () => {
   function burst(count: number, clock: () => number) {
     const s = heldScheduler();
     const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1 }, clock);
-    for (let id = 1; id <= count; id++) outbox.claiming(id, true);
+    for (let id = 1; id <= count; id++) outbox.awaiting.enter(id);
     for (let id = 1; id <= count; id++) void outbox.enqueue(event(id, [`ep_${id}`]));
     const handOverOne = async () => {
       await tick();
@@ -145,10 +145,10 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
   it('keeps the event pending until its key is settled, then starts its workflows', async () => {
     const s = heldScheduler();
     const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
-    outbox.claiming(7, true);
+    outbox.awaiting.enter(7);
     let answer!: (owns: boolean) => void;
     outbox.enqueueOnceSettled(event(7, ['ep_a']), () => new Promise<boolean>((r) => (answer = r)));
-    expect(outbox.watermark(7)).toBe(6);
+    expect(outbox.handedOverThrough(7)).toBe(6);
     expect(await outbox.drain(50)).toBe(false);
     while (!answer) await tick();
     answer(true);
@@ -157,13 +157,13 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
       s.release();
     }
     expect(await outbox.drain(1000)).toBe(true);
-    expect(outbox.watermark(7)).toBe(7);
+    expect(outbox.handedOverThrough(7)).toBe(7);
   });
 
   it('asks again after a settlement fails, and forgets an event removed for losing its key', async () => {
     const s = heldScheduler();
     const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
-    outbox.claiming(8, true);
+    outbox.awaiting.enter(8);
     let asked = 0;
     outbox.enqueueOnceSettled(event(8, ['ep_a']), async () => {
       if (++asked === 1) throw new Error('store unreachable');
@@ -190,7 +190,7 @@ describe('DeliveryOutbox with a start window', () => {
     const window = new DeliveryStartWindow(2, 60_000);
     const outbox = new DeliveryOutbox(scheduler, logger, { startConcurrency: 10, window });
     for (const id of [1, 2, 3]) {
-      outbox.claiming(id, true);
+      outbox.awaiting.enter(id);
       void outbox.enqueue(event(id, ['a']));
     }
     for (let i = 0; i < 5; i++) await tick();
@@ -205,7 +205,7 @@ describe('DeliveryOutbox with a start window', () => {
     const scheduler = { start: async () => 'already-exists' as const } as unknown as DeliveryScheduler;
     const window = new DeliveryStartWindow(1, 60_000);
     const outbox = new DeliveryOutbox(scheduler, logger, { startConcurrency: 10, window });
-    outbox.claiming(1, true);
+    outbox.awaiting.enter(1);
     await outbox.enqueue(event(1, ['a']));
     expect(window.occupied).toBe(0);
     window.close();

@@ -2,10 +2,8 @@ import {
   applyHealthFact,
   countLast24h,
   EMPTY_HEALTH,
-  hasFact,
   HealthFact,
   HealthSummary,
-  RECENT_FACT_KEYS,
   shouldDisableForFailures,
 } from '../../../src/domain/webhooks/endpoint-health';
 
@@ -63,15 +61,6 @@ describe('endpoint health: counts, last times and consecutive failures', () => {
     const health = apply(delivery(false, 0), delivery(false, HOUR), enabled(2 * HOUR));
     expect(health).toMatchObject({ consecutive_failures: 0, failing_since: null, last_failure_at: at(HOUR) });
     expect(countLast24h(health, at(2 * HOUR)).failed_24h).toBe(2);
-  });
-
-  it('knows the keys of its latest facts, so a fact recorded twice is seen as known', () => {
-    const fact = delivery(true, 0);
-    const health = apply(fact);
-    expect(hasFact(health, fact.key)).toBe(true);
-    const later = apply(fact, ...Array.from({ length: RECENT_FACT_KEYS }, (_, i) => delivery(true, i)));
-    expect(hasFact(later, fact.key)).toBe(false);
-    expect(later.recent_keys).toHaveLength(RECENT_FACT_KEYS);
   });
 });
 

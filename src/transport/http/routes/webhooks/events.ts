@@ -59,7 +59,7 @@ export function eventRoutes(service: EventService) {
       path: BASE,
       summary: 'List events (newest first; filter by type and status)',
       description:
-        'Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event data, or (with `status`) once 200 events were examined; an event\'s `status` is derived from its deliveries when read.',
+        'Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event data, or (with `type` or `status`) once 200 events were examined; an event\'s `status` is derived from its deliveries when read.',
       tags,
       security: BEARER,
       query: EventListQuery,

@@ -1,4 +1,4 @@
-import { probeGalloping, probeLinear } from '../../../src/persistence/unique-sequence';
+import { findHeadGalloping, findHeadLinear } from '../../../src/persistence/store-primitives';
 
 /** A sequence of `length` contiguous members, counting the `_id` lookups made. */
 function sequence(length: number) {
@@ -10,26 +10,26 @@ function sequence(length: number) {
   return { read, reads };
 }
 
-describe('unique sequence: finding the last member by _id lookups', () => {
+describe('find-head: finding the last member of a log by _id lookups', () => {
   it('probes one by one from a known member', async () => {
     const { read, reads } = sequence(7);
-    expect(await probeLinear(read, { n: 5, doc: { n: 5 } })).toEqual({ n: 7, doc: { n: 7 } });
+    expect(await findHeadLinear(read, { n: 5, doc: { n: 5 } })).toEqual({ n: 7, doc: { n: 7 } });
     expect(reads).toEqual([6, 7, 8]);
   });
 
   it('an empty sequence has no last member', async () => {
-    expect(await probeLinear(sequence(0).read, { n: 0, doc: null })).toEqual({ n: 0, doc: null });
-    expect(await probeGalloping(sequence(0).read, { n: 0, doc: null })).toEqual({ n: 0, doc: null });
+    expect(await findHeadLinear(sequence(0).read, { n: 0, doc: null })).toEqual({ n: 0, doc: null });
+    expect(await findHeadGalloping(sequence(0).read, { n: 0, doc: null })).toEqual({ n: 0, doc: null });
   });
 
   it.each([1, 2, 3, 100, 1_000, 4_097])('gallops then bisects to the last of %i members in O(log n) lookups', async (length) => {
     const { read, reads } = sequence(length);
-    expect(await probeGalloping(read, { n: 0, doc: null })).toEqual({ n: length, doc: { n: length } });
+    expect(await findHeadGalloping(read, { n: 0, doc: null })).toEqual({ n: length, doc: { n: length } });
     expect(reads.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(length + 1)) + 2);
   });
 
   it('keeps the known member when nothing follows it', async () => {
     const { read } = sequence(3);
-    expect(await probeGalloping(read, { n: 3, doc: { n: 3 } })).toEqual({ n: 3, doc: { n: 3 } });
+    expect(await findHeadGalloping(read, { n: 3, doc: { n: 3 } })).toEqual({ n: 3, doc: { n: 3 } });
   });
 });

@@ -1,5 +1,8 @@
-import type { Invalidation } from '../../src/persistence/cache-invalidations';
-import { CacheInvalidationFollower, FOLLOW_MAX_LAG_MS, InvalidationLog, isFollowed } from '../../src/services/cache-invalidation-follower';
+import { CacheInvalidationFollower, FOLLOW_MAX_LAG_MS, isFollowed } from '../../../src/persistence/cache-invalidation-follower';
+import type { Invalidation } from '../../../src/persistence/cache-invalidations';
+import type { ChangeFeed } from '../../../src/persistence/store-primitives';
+
+type InvalidationLog = ChangeFeed<Invalidation>;
 
 /** An in-memory log with the persistence module's shape; `fail` makes its reads throw. */
 function fakeLog(initial: Invalidation[] = []) {
@@ -7,15 +10,15 @@ function fakeLog(initial: Invalidation[] = []) {
   let fail = false;
   let onRead = () => {};
   const log: InvalidationLog = {
-    end: async () => {
+    position: async () => {
       onRead();
       if (fail) throw new Error('store down');
       return entries.length;
     },
-    after: async (n, max = 100) => {
+    since: async (n, max = 100) => {
       onRead();
       if (fail) throw new Error('store down');
-      return entries.slice(n, n + max).map((c, i) => ({ ...c, n: n + i + 1 }));
+      return entries.slice(n, n + max).map((value, i) => ({ value, n: n + i + 1 }));
     },
   };
   return { log, append: (c: Invalidation) => entries.push(c), setFail: (v: boolean) => (fail = v), whenRead: (f: () => void) => (onRead = f) };
@@ -47,7 +50,7 @@ describe('CacheInvalidationFollower', () => {
     store.append({ kind: 'tier_set', account_id: 'acct_1' });
     await f.pollOnce();
     await f.pollOnce();
-    expect(applied).toEqual([{ kind: 'key_revoked', key_hash: 'a', n: 1 }, { kind: 'tier_set', account_id: 'acct_1', n: 2 }]);
+    expect(applied).toEqual([{ kind: 'key_revoked', key_hash: 'a' }, { kind: 'tier_set', account_id: 'acct_1' }]);
   });
 
   it('reads a backlog longer than one batch within the same poll', async () => {

@@ -1,15 +1,15 @@
-import type { Invalidation } from '../persistence/cache-invalidations';
+import type { Invalidation } from './cache-invalidations';
+import type { ChangeFeed } from './store-primitives';
 
-/** The log as the follower reads it (persistence/cache-invalidations.ts). */
-export interface InvalidationLog {
-  end(): Promise<number>;
-  after(n: number, max?: number): Promise<Array<Invalidation & { n: number }>>;
+/** When the last complete poll started (ms): every invalidation logged before it has been applied. null while none has. */
+export interface FollowedLog {
+  coveredSince(): number | null;
 }
 
-/** What a cache that trusts its entries longer while the log is followed asks (key-authenticator.ts, account-endpoints-cache.ts). */
-export interface FollowedLog {
-  /** When the last complete poll started (ms): every invalidation logged before it has been applied. null while none has. */
-  coveredSince(): number | null;
+/** How long a cache may serve an entry: its own short bounds, or longer ones while every change reaches it by the log. */
+export interface CacheLifetime {
+  /** `ttlMs`: served without a read; `maxStaleMs`: served while one refresh runs, never after. */
+  lifetime(now: number, own: { ttlMs: number; maxStaleMs: number }): { ttlMs: number; maxStaleMs: number };
 }
 
 /**
@@ -26,15 +26,23 @@ export const FOLLOW_MAX_LAG_MS = 600;
  */
 export const FOLLOWED_TTL_MS = 30_000;
 
-/** How long a cache may keep an entry: FOLLOWED_TTL_MS while `log` is followed, else its own short TTL. */
-export function cacheTtl(log: FollowedLog | undefined, now: number, shortTtlMs: number): number {
-  return isFollowed(log, now) ? Math.max(FOLLOWED_TTL_MS, shortTtlMs) : shortTtlMs;
-}
+/** The longest a process may answer from a cached copy of a record (a stale one is refreshed before this). */
+export const MAX_CACHED_COPY_AGE_MS = 2 * FOLLOWED_TTL_MS;
 
 /** True while `log` is followed closely enough for caches to keep entries past their short TTL. */
 export function isFollowed(log: FollowedLog | undefined, now: number): boolean {
   const covered = log?.coveredSince();
   return covered != null && now - covered < FOLLOW_MAX_LAG_MS;
+}
+
+/** The cache lifetimes `log`'s coverage allows: FOLLOWED_TTL_MS and MAX_CACHED_COPY_AGE_MS while it is followed, else the cache's own. */
+export function lifetimeOf(log: FollowedLog): CacheLifetime {
+  return {
+    lifetime(now, own) {
+      if (!isFollowed(log, now)) return own;
+      return { ttlMs: Math.max(FOLLOWED_TTL_MS, own.ttlMs), maxStaleMs: Math.max(MAX_CACHED_COPY_AGE_MS, own.maxStaleMs) };
+    },
+  };
 }
 
 export interface CacheInvalidationFollowerOptions {
@@ -61,7 +69,7 @@ const BATCH = 100;
  * revocation bound, key-authenticator.ts). Before the first poll, or while polls fail, it makes
  * no such promise, and the caches fall back to re-reading on their short TTLs.
  */
-export class CacheInvalidationFollower implements FollowedLog {
+export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
   private position: number | null = null;
   private covered: number | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -70,7 +78,7 @@ export class CacheInvalidationFollower implements FollowedLog {
   private readonly now: () => number;
 
   constructor(
-    private readonly log: InvalidationLog,
+    private readonly log: ChangeFeed<Invalidation>,
     private readonly apply: (invalidation: Invalidation) => void,
     private readonly options: CacheInvalidationFollowerOptions = {},
   ) {
@@ -99,17 +107,25 @@ export class CacheInvalidationFollower implements FollowedLog {
     return this.covered;
   }
 
+  /**
+   * While the log is followed, a cache keeps an entry FOLLOWED_TTL_MS, and serves it stale (one
+   * refresh running) up to MAX_CACHED_COPY_AGE_MS; otherwise its own bounds hold.
+   */
+  lifetime(now: number, own: { ttlMs: number; maxStaleMs: number }): { ttlMs: number; maxStaleMs: number } {
+    return lifetimeOf(this).lifetime(now, own);
+  }
+
   /** One poll: applies every entry logged before it started. */
   async pollOnce(): Promise<void> {
     const started = this.now();
     if (this.position === null) {
-      this.position = await this.log.end();
+      this.position = await this.log.position();
       this.options.reset?.();
     } else {
       for (;;) {
-        const changes = await this.log.after(this.position, BATCH);
+        const changes = await this.log.since(this.position, BATCH);
         for (const change of changes) {
-          this.apply(change);
+          this.apply(change.value);
           this.position = change.n;
         }
         if (changes.length < BATCH) break;

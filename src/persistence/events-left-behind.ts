@@ -1,0 +1,29 @@
+import type { ApiInstanceDoc } from './api-instances';
+import type { EventDoc, Events } from './events';
+
+/** Event ids read at once while looking for what a dead process left. */
+const LOOKUP_CONCURRENCY = 16;
+/** How far apart two API processes' clocks may be. */
+const CLOCK_SLACK_MS = 60_000;
+
+/**
+ * Hands `visit` every event the API process of `instance` (its lease, expired) accepted and may
+ * not have handed over: the events it owns with ids above its lease's watermark, found by `_id`
+ * lookups from there (the only lookup the embedded store always answers from an index) up to the
+ * highest id handed out. Ids grow with time: once events are newer than the lease's expiry (plus
+ * clock slack), the dead process cannot have made them, and the lookups stop. Several events are
+ * visited at once.
+ */
+export async function forEachEventLeftBy(events: Events, instance: ApiInstanceDoc, visit: (event: EventDoc) => Promise<void>): Promise<void> {
+  const top = await events.maxId();
+  const after = instance.expires_at.getTime() + CLOCK_SLACK_MS;
+  let next = instance.watermark + 1;
+  const lookUp = async () => {
+    while (next <= top) {
+      const event = await events.findUnscoped(next++);
+      if (event && event.created_at.getTime() > after) next = top + 1;
+      else if (event && event.owner === instance._id) await visit(event);
+    }
+  };
+  await Promise.all(Array.from({ length: LOOKUP_CONCURRENCY }, lookUp));
+}

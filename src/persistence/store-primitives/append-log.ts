@@ -1,0 +1,140 @@
+import type { Collection, Document, OptionalUnlessRequiredId } from 'mongodb';
+import { ClaimBatcher, claimOnce, memberId } from './claim';
+import { findHeadGalloping } from './find-head';
+
+/** Entry `n` of a log (1-based; n = 0 is the empty log). */
+export interface LogEntry<T> {
+  n: number;
+  value: T;
+}
+
+/** How a log's entries are stored: the collection's own document shape (kept as it was before the port). */
+export interface LogFormat<T, D extends Document> {
+  /** The stored document of entry `n` of `scope`, without its `_id` (the log sets it: `scope#n`). */
+  toDoc(scope: string, n: number, value: T): Omit<D, '_id'>;
+  fromDoc(doc: D): T;
+  /** The fields fromDoc reads (so lookups fetch no more). */
+  projection?: Document;
+}
+
+/** Heads remembered per process; past this many scopes the memory is dropped (then found again by search). */
+const DEFAULT_MAX_REMEMBERED = 50_000;
+
+/**
+ * Append to a log with a known head. A log is one sequence of entries per scope, entry n stored
+ * at `_id` `scope#n`: entry n is written by exactly one writer (claim.ts), so no two processes
+ * can fork the log, whatever the store's atomicity. A value derived from the entry before it
+ * (a running total, a summary) is therefore exact: a writer that loses n+1 reads the new head
+ * and derives again.
+ *
+ * The head is cheap to read: each process remembers the last head it saw per scope, and finds
+ * the current one by `_id` lookups from there (one lookup when nothing changed, a galloping
+ * search otherwise: find-head.ts). Entries must stay contiguous: never deleted, or a whole scope
+ * expiring together (expire-at.ts).
+ */
+export class AppendLog<T, D extends Document & { _id: string }> {
+  private readonly heads = new Map<string, LogEntry<T>>();
+  private readonly maxRemembered: number;
+  private readonly batcher: ClaimBatcher<D> | null;
+
+  constructor(
+    private readonly col: Collection<D>,
+    private readonly format: LogFormat<T, D>,
+    /** batchClaims: appends made in the same tick go to the store together (claim.ts ClaimBatcher). */
+    options: { maxRemembered?: number; batchClaims?: boolean } = {},
+  ) {
+    this.maxRemembered = options.maxRemembered ?? DEFAULT_MAX_REMEMBERED;
+    this.batcher = options.batchClaims ? new ClaimBatcher(col) : null;
+  }
+
+  /**
+   * The last entry of `scope` (null for an empty log), searched from the one this process saw
+   * last, or from `known` (an entry that exists) when the caller knows a later one.
+   */
+  async head(scope: string, known: LogEntry<T> | null = null): Promise<LogEntry<T> | null> {
+    const remembered = this.heads.get(scope) ?? null;
+    return this.findHead(scope, known && known.n > (remembered?.n ?? 0) ? known : remembered);
+  }
+
+  /** The head this process saw last, without reading the store (null when none). */
+  remembered(scope: string): LogEntry<T> | null {
+    return this.heads.get(scope) ?? null;
+  }
+
+  /**
+   * Appends the value `next` derives from the head; retries on a newer head when another writer
+   * took the number. `next` returning null appends nothing (e.g. the fact is already there).
+   * The remembered head is tried first: no read when this process wrote the latest entry.
+   */
+  async append(scope: string, next: (head: LogEntry<T> | null) => T | null): Promise<{ entry: LogEntry<T> | null; appended: boolean }> {
+    let head = this.heads.get(scope) ?? (await this.findHead(scope, null));
+    for (;;) {
+      const value = next(head);
+      if (value === null) return { entry: head, appended: false };
+      const entry = { n: (head?.n ?? 0) + 1, value };
+      if (await this.appendAt(scope, entry.n, value)) return { entry, appended: true };
+      head = await this.findHead(scope, head);
+    }
+  }
+
+  /**
+   * Appends `value`, which does not depend on what came before, after every entry there: tried at
+   * the end this process knows without reading first; only a number taken meanwhile costs a search.
+   */
+  async push(scope: string, value: T): Promise<number> {
+    let n = this.heads.get(scope)?.n ?? 0;
+    for (;;) {
+      if (await this.appendAt(scope, n + 1, value)) return n + 1;
+      n = await this.findEnd(scope, n + 1);
+    }
+  }
+
+  /** Claims entry `n` of `scope` for `value`: false when another writer wrote entry n first. */
+  async appendAt(scope: string, n: number, value: T): Promise<boolean> {
+    const doc = { _id: memberId(scope, n), ...this.format.toDoc(scope, n, value) } as unknown as OptionalUnlessRequiredId<D>;
+    if (!(await (this.batcher ? this.batcher.claim(doc) : claimOnce(this.col, doc)))) return false;
+    this.remember(scope, { n, value });
+    return true;
+  }
+
+  /** Entry `n` of `scope`, or null. */
+  async entry(scope: string, n: number): Promise<LogEntry<T> | null> {
+    const doc = await this.col.findOne({ _id: memberId(scope, n) } as never, this.format.projection ? { projection: this.format.projection } : {});
+    return doc ? { n, value: this.format.fromDoc(doc as unknown as D) } : null;
+  }
+
+  /**
+   * Read what changed since a position: the entries after `n`, oldest first, up to `max` (one
+   * `_id` lookup each, plus one that finds nothing).
+   */
+  async readSince(scope: string, n: number, max = 100): Promise<Array<LogEntry<T>>> {
+    const found: Array<LogEntry<T>> = [];
+    while (found.length < max) {
+      const entry = await this.entry(scope, n + found.length + 1);
+      if (!entry) break;
+      found.push(entry);
+    }
+    if (found.length > 0) this.remember(scope, found[found.length - 1]);
+    return found;
+  }
+
+  private async findHead(scope: string, known: LogEntry<T> | null): Promise<LogEntry<T> | null> {
+    const { doc: head } = await findHeadGalloping((i) => this.entry(scope, i), { n: known?.n ?? 0, doc: known });
+    if (head) this.remember(scope, head);
+    return head;
+  }
+
+  /** The number of the last entry, searched from `from` (an entry known to exist, its value unread). */
+  private async findEnd(scope: string, from: number): Promise<number> {
+    const { n, doc } = await findHeadGalloping((i) => this.entry(scope, i), { n: from, doc: null });
+    if (doc) this.remember(scope, doc);
+    return n;
+  }
+
+  private remember(scope: string, entry: LogEntry<T>): void {
+    const known = this.heads.get(scope);
+    if (known && known.n >= entry.n) return;
+    if (this.heads.size >= this.maxRemembered) this.heads.clear();
+    this.heads.set(scope, entry);
+  }
+}

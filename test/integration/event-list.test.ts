@@ -1,0 +1,229 @@
+import type { CommandStartedEvent, Db } from 'mongodb';
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
+import { Deliveries } from '../../src/persistence/deliveries';
+import { storedEventId } from '../../src/persistence/event-ids';
+import { blockKey, SEQ_BLOCK } from '../../src/persistence/event-sequences';
+import { EventListPosition, Events, EventSummary, NewEvent } from '../../src/persistence/events';
+import { rowsHandedToFerretDb } from '../support/store-rows';
+import { openTestDb } from '../support/test-db';
+
+/**
+ * An account's event list (issue 20, finding 2) on the real store: what one call reads does not
+ * grow with the account's history, on the embedded store too (rows counted as its patched
+ * FerretDB hands them over, test/support/store-rows.ts), and pages still follow each other.
+ */
+describe("an account's event list", () => {
+  let close: () => Promise<void>;
+  let db: Db;
+  const finds: Array<{ collection: string; filter: unknown }> = [];
+  let eventInserts = 0;
+
+  beforeEach(async () => {
+    const opened = await openTestDb('event_list', { monitorCommands: true });
+    ({ db, close } = opened);
+    finds.length = 0;
+    opened.client.on('commandStarted', (e: CommandStartedEvent) => {
+      if (e.commandName === 'find') finds.push({ collection: String(e.command.find), filter: e.command.filter });
+      if (e.commandName === 'insert' && e.command.insert === 'events') eventInserts++;
+    });
+  });
+  afterEach(async () => {
+    await close?.();
+  });
+
+  const event = (accountId: string, i: number, type = 'list.test'): NewEvent => ({
+    account_id: accountId,
+    type,
+    data: { i },
+    timestamp: 0,
+    idempotency_key: null,
+    endpoint_ids: [],
+    endpoint_urls: [],
+    owner: null,
+    created_at: new Date(),
+  });
+  const body = (i: number) => (id: number) => JSON.stringify({ id, i, padding: 'x'.repeat(1_000) });
+  async function insert(events: Events, accountId: string, n: number, type?: string): Promise<number[]> {
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) ids.push((await events.insertWithNextId(event(accountId, i, type), body(i)))._id);
+    return ids;
+  }
+  /** Every page of `want`, following `next`: the ids in order. */
+  async function listAll(events: Events, accountId: string, want: number, type?: string): Promise<number[]> {
+    const ids: number[] = [];
+    let before: EventListPosition | undefined;
+    for (let calls = 0; calls < 1_000; calls++) {
+      const page: { events: EventSummary[]; next: EventListPosition | null } = await events.list(accountId, { before, want, examineAtMost: 200, type });
+      ids.push(...page.events.map((e) => e._id));
+      if (!page.next) return ids;
+      before = page.next;
+    }
+    throw new Error('the list never ended');
+  }
+  /** The rows each `find` on events since `from` made the embedded store hand FerretDB. */
+  const rowsSince = (from: number) => Promise.all(finds.slice(from).filter((f) => f.collection === 'events').map((f) => rowsHandedToFerretDb(db, 'events', f.filter)));
+
+  it('a first page reads the same few blocks with 40 events in the account as with 400', async () => {
+    const events = new Events(db);
+    await events.ensureIndexes();
+    await insert(events, 'acct_other', 40);
+    const rowsOfFirstPage = async () => {
+      const from = finds.length;
+      const page = await events.list('acct_big', { want: 21, examineAtMost: 200 });
+      expect(page.events).toHaveLength(21);
+      return rowsSince(from);
+    };
+    await insert(events, 'acct_big', 40);
+    const small = await rowsOfFirstPage();
+    await insert(events, 'acct_big', 360);
+    const large = await rowsOfFirstPage();
+    expect(Math.max(...small, ...large)).toBeLessThanOrEqual(SEQ_BLOCK);
+    expect(large.length).toBe(small.length);
+    expect(large.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(21 + 2 * SEQ_BLOCK);
+  }, 120_000);
+
+  it('reads a block by an index search on the block, not by the account', async () => {
+    const events = new Events(db);
+    await events.ensureIndexes();
+    await insert(events, 'acct_plan', 3);
+    const explained = await db.command({ explain: { find: 'events', filter: { seq_block: blockKey('acct_plan', 0) } }, verbosity: 'queryPlanner' });
+    const plan = JSON.stringify(explained.queryPlanner);
+    expect(plan).toMatch(/USING INDEX \S*seq_block|IXSCAN/);
+    expect(plan).not.toMatch(/account_id|\bSCAN events|COLLSCAN/);
+  });
+
+  it('pages follow each other newest first, every event once, across blocks', async () => {
+    const events = new Events(db);
+    await events.ensureIndexes();
+    const ids = await insert(events, 'acct_pages', 3 * SEQ_BLOCK + 5);
+    await insert(events, 'acct_neighbour', 5);
+    expect(await listAll(events, 'acct_pages', 7)).toEqual([...ids].reverse());
+    expect(await listAll(events, 'acct_pages', 100)).toEqual([...ids].reverse());
+  });
+
+  it('a type filter examines at most what it is allowed and says where to continue', async () => {
+    const events = new Events(db);
+    await events.ensureIndexes();
+    const [rare] = await insert(events, 'acct_types', 1, 'rare.type');
+    await insert(events, 'acct_types', 60);
+    const first = await events.list('acct_types', { want: 10, examineAtMost: 20, type: 'rare.type' });
+    expect(first.events).toEqual([]);
+    expect(first.next).not.toBeNull();
+    expect(await listAll(events, 'acct_types', 10, 'rare.type')).toEqual([rare]);
+  });
+
+  it('two processes numbering one account never share a number, and every event is listed once', async () => {
+    const a = new Events(db);
+    const b = new Events(db);
+    await a.ensureIndexes();
+    const ids = await insert(a, 'acct_two', 2);
+    ids.push(...(await insert(b, 'acct_two', 20)));
+    // a's head is 20 numbers behind: its next insert is refused once, then stored above b's.
+    const [insertsBefore, findsBefore] = [eventInserts, finds.length];
+    ids.push(...(await insert(a, 'acct_two', 1)));
+    expect(eventInserts - insertsBefore).toBe(2);
+    // The id check, the account's marks and about two blocks: not one read per number taken meanwhile.
+    expect(finds.slice(findsBefore).filter((f) => ['events', 'event_seq_marks'].includes(f.collection)).length).toBeLessThanOrEqual(5);
+    ids.push(...(await insert(a, 'acct_two', 1)));
+    ids.push(...(await Promise.all([insert(a, 'acct_two', 5), insert(b, 'acct_two', 5)])).flat());
+    const seqs = (await db.collection('events').find({ account_id: 'acct_two' }).toArray()).map((d) => d.seq as number);
+    expect(new Set(seqs).size).toBe(ids.length);
+    const listed = await listAll(a, 'acct_two', 9);
+    expect([...listed].sort((x, y) => x - y)).toEqual([...ids].sort((x, y) => x - y));
+    // The events stored one after another are listed in that order.
+    expect(listed.slice(-24)).toEqual([...ids.slice(0, 24)].reverse());
+  });
+
+  it('steps over numbers whose events were deleted unacknowledged (a lost idempotency key)', async () => {
+    const events = new Events(db);
+    await events.ensureIndexes();
+    const ids = await insert(events, 'acct_holes', 4 * SEQ_BLOCK);
+    const deleted = ids.slice(SEQ_BLOCK - 3, 3 * SEQ_BLOCK + 2);
+    for (const id of deleted) await events.delete(id);
+    expect(await listAll(events, 'acct_holes', 5)).toEqual(ids.filter((id) => !deleted.includes(id)).reverse());
+  });
+
+  it('stops reading at what retention removed', async () => {
+    const events = new Events(db);
+    await events.ensureIndexes();
+    const ids = await insert(events, 'acct_old', 5 * SEQ_BLOCK);
+    const removed = ids.slice(0, 4 * SEQ_BLOCK - 2);
+    const views = await Promise.all(removed.map((id) => events.retentionView(id)));
+    await events.deleteAll(views.map((v) => v!));
+    const from = finds.length;
+    expect(await listAll(events, 'acct_old', 100)).toEqual(ids.slice(removed.length).reverse());
+    const blocksRead = finds.slice(from).map((f) => (f.filter as { seq_block?: string }).seq_block).filter((k) => k !== undefined);
+    // The block holding the newest removed event is read (it may hold newer ones), none below it.
+    expect(blocksRead).not.toContain(blockKey('acct_old', 2));
+    expect(blocksRead).toContain(blockKey('acct_old', 3));
+  });
+
+  describe('events stored before numbering (a database from before this change)', () => {
+    async function legacy(accountId: string, n: number): Promise<number[]> {
+      const ids: number[] = [];
+      for (let i = 1; i <= n; i++) {
+        const id = 1_000 + i;
+        await db.collection('events').insertOne({ _id: storedEventId(id) as never, account_id: accountId, type: 'list.old', body: JSON.stringify({ id, data: {} }), timestamp: 0, idempotency_key: null, endpoint_ids: [], created_at: new Date() });
+        ids.push(id);
+      }
+      return ids;
+    }
+
+    it('are listed after the numbered ones, newest first, and a cursor handed out before continues among them', async () => {
+      const old = await legacy('acct_legacy', 30);
+      const events = new Events(db);
+      await events.ensureIndexes();
+      const numbered = await insert(events, 'acct_legacy', 20);
+      expect(Math.min(...numbered)).toBeGreaterThan(Math.max(...old));
+      expect(await listAll(events, 'acct_legacy', 8)).toEqual([...numbered.reverse(), ...old.reverse()]);
+      // A cursor of the old form: {id}.
+      const page = await events.list('acct_legacy', { before: { id: 1_011 }, want: 5, examineAtMost: 200 });
+      expect(page.events.map((e) => e._id)).toEqual([1_010, 1_009, 1_008, 1_007, 1_006]);
+    });
+
+    it('are no longer looked for once retention has removed every one of them', async () => {
+      await legacy('acct_gone', 3);
+      const events = new Events(db);
+      await events.ensureIndexes();
+      await insert(events, 'acct_gone', 3);
+      await events.deleteAll([1_001, 1_002, 1_003].map((id) => ({ _id: id, account_id: 'acct_gone' })));
+      await events.ids.retire(1_003, []);
+      const from = finds.length;
+      expect(await listAll(events, 'acct_gone', 10)).toHaveLength(3);
+      expect(finds.slice(from).filter((f) => f.collection === 'events' && (f.filter as { account_id?: unknown }).account_id !== undefined)).toEqual([]);
+    });
+  });
+});
+
+describe("the statuses of a page's deliveries", () => {
+  let close: () => Promise<void>;
+  let db: Db;
+  beforeEach(async () => {
+    ({ db, close } = await openTestDb('event_list_statuses'));
+  });
+  afterEach(async () => {
+    await close?.();
+  });
+
+  it("read only the account's records of the page's event-id blocks, and the old way for records from before their block key", async () => {
+    const deliveries = new Deliveries(db);
+    await deliveries.ensureIndexes();
+    const write = (accountId: string, eventId: number, status: 'succeeded' | 'failed', endpointId = 'ep_1') =>
+      deliveries.setState({ id: deliveryId(eventId, endpointId), account_id: accountId, event_id: eventId, endpoint_id: endpointId }, { round: 1, status, attempt_count: 1, next_attempt_at: null }, new Date());
+    for (let eventId = 100; eventId < 300; eventId++) await write('acct_s', eventId, 'succeeded');
+    await write('acct_s', 290, 'failed');
+    await write('acct_neighbour', 291, 'succeeded', 'ep_2');
+    // A record written before records had `event_block`.
+    await db.collection('deliveries').insertOne({ _id: deliveryId(7, 'ep_1') as never, account_id: 'acct_s', event_id: 7, endpoint_id: 'ep_1', status: 'failed', round: 1, attempt_count: 1 });
+
+    const statuses = await deliveries.statusesOf(
+      'acct_s',
+      [{ eventId: 290, unkeyed: false }, { eventId: 291, unkeyed: false }, { eventId: 7, unkeyed: true }],
+      [deliveryId(290, 'ep_1'), deliveryId(291, 'ep_2'), deliveryId(7, 'ep_1')],
+    );
+    // Another account's record is not this account's, even under an id asked for.
+    expect(Object.fromEntries(statuses)).toEqual({ [deliveryId(290, 'ep_1')]: 'failed', [deliveryId(7, 'ep_1')]: 'failed' });
+    // Ids 288..303 of this account: 12 records, not its 201.
+    expect(await rowsHandedToFerretDb(db, 'deliveries', { event_block: 'acct_s#18' })).toBe(12);
+  });
+});

@@ -1,0 +1,62 @@
+import type { Db } from 'mongodb';
+import { ExpirySweepers, sweepExpired } from '../../../src/persistence/store-primitives';
+import { SWEEP_NOW, type ExpiringDoc } from '../../support/store-primitive-ops';
+import { runWritersTogether } from '../../support/store-writers';
+import { openTestDb } from '../../support/test-db';
+
+/** Expire at a time, on the real embedded store (which has no TTL index: the purge path runs). */
+describe('store primitive: expire at a time', () => {
+  let store: Awaited<ReturnType<typeof openTestDb>>;
+  let db: Db;
+  const sweepers = new ExpirySweepers();
+  beforeAll(async () => {
+    store = await openTestDb('expire_at');
+    db = store.db;
+  });
+  afterAll(async () => {
+    sweepers.stop();
+    await store.close();
+  });
+
+  const docs = () => db.collection<{ _id: string; expires_at: Date }>('expiring');
+
+  it('the embedded store refuses a TTL index, so expiry runs as a purge timer owned by the sweepers', async () => {
+    expect(await sweepers.ensureExpiry(docs(), 'expires_at', { purgeIntervalMs: 3_600_000 })).toBe('purge-timer');
+    expect(sweepers.running).toBe(1);
+  });
+
+  it('a sweep deletes what expired at or before now and keeps the rest', async () => {
+    const now = new Date('2030-01-01T00:00:00Z');
+    await docs().insertMany([
+      { _id: 'past', expires_at: new Date(now.getTime() - 1) },
+      { _id: 'now', expires_at: now },
+      { _id: 'later', expires_at: new Date(now.getTime() + 1) },
+    ]);
+    expect(await sweepExpired(docs(), 'expires_at', now)).toBe(2);
+    expect((await docs().find().toArray()).map((d) => d._id)).toEqual(['later']);
+  });
+
+  it('two concurrent sweeps in one process remove every expired document, and fail neither', async () => {
+    const now = new Date('2030-06-01T00:00:00Z');
+    await docs().insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `old-${i}`, expires_at: new Date(now.getTime() - 1000) })));
+    const [a, b] = await Promise.all([sweepExpired(docs(), 'expires_at', now), sweepExpired(docs(), 'expires_at', now)]);
+    expect(a + b).toBeGreaterThanOrEqual(50);
+    expect(await docs().countDocuments({ _id: { $regex: /^old-/ } })).toBe(0);
+  });
+
+  it('two processes inserting and sweeping at once: every expired document goes, and no live one is taken with them', async () => {
+    const shared = db.collection<ExpiringDoc>('expiring_shared');
+    await shared.insertMany(Array.from({ length: 40 }, (_, i) => ({ _id: `seeded-${i}`, expires_at: new Date(SWEEP_NOW.getTime() - 1000) })));
+    const count = 60;
+    const job = { uri: process.env.MONGODB_URI!, db: db.databaseName, op: 'insertAndSweep' as const, scope: 'sweep', count };
+    const [a, b] = await runWritersTogether<number>([
+      { ...job, name: 'a' },
+      { ...job, name: 'b' },
+    ]);
+    expect(a + b).toBeGreaterThanOrEqual(40 + 2 * count);
+    expect(await shared.countDocuments({ expires_at: { $lte: SWEEP_NOW } })).toBe(0);
+    const live = (await shared.find({}).toArray()).map((d) => d._id).sort();
+    const expected = ['a', 'b'].flatMap((name) => Array.from({ length: count }, (_, i) => `${name}-live-${i}`)).sort();
+    expect(live).toEqual(expected);
+  });
+});

@@ -1,0 +1,135 @@
+import type { Db } from 'mongodb';
+import { AppendLog, claimOnce, insertWithinCap, sweepExpired, VersionedCells, type LogFormat } from '../../src/persistence/store-primitives';
+
+/** What a writer process (store-primitive-writer.ts) is asked to do. */
+export interface WriterJob {
+  uri: string;
+  db: string;
+  op: keyof typeof writerOperations;
+  scope: string;
+  count: number;
+  name: string;
+}
+
+/** A running total and who wrote it: each entry derives from the one before (the shape of block logs and health logs). */
+export interface Tally {
+  cum: number;
+  by: string;
+}
+export type TallyDoc = Tally & { _id: string; scope: string; n: number };
+
+export const tallyFormat: LogFormat<Tally, TallyDoc> = {
+  toDoc: (scope, n, value) => ({ scope, n, cum: value.cum, by: value.by }),
+  fromDoc: (doc) => ({ cum: doc.cum, by: doc.by }),
+  projection: { cum: 1, by: 1 },
+};
+
+export function tallyLog(db: Db): AppendLog<Tally, TallyDoc> {
+  return new AppendLog(db.collection<TallyDoc>('tallies'), tallyFormat);
+}
+
+export function tallyCells(db: Db): VersionedCells<Tally, TallyDoc> {
+  return new VersionedCells(db.collection<TallyDoc>('cells'), tallyFormat);
+}
+
+/** The cap the insertWithinCap writers share. */
+export const CAP_FOR_WRITERS = 25;
+
+/** The instant the sweeping writers purge at: what expires at or before it is gone after a sweep. */
+export const SWEEP_NOW = new Date('2030-06-01T00:00:00Z');
+export type ExpiringDoc = { _id: string; expires_at: Date };
+
+/** Each operation returns what this writer was told (won ids, numbers appended, sets that succeeded). */
+export const writerOperations = {
+  /** Claims ids `<scope>-1..count`; returns those this writer won. */
+  async claim(db: Db, job: WriterJob): Promise<string[]> {
+    const won: string[] = [];
+    for (let i = 1; i <= job.count; i++) {
+      const _id = `${job.scope}-${i}`;
+      if (await claimOnce(db.collection<{ _id: string; by: string }>('claims'), { _id, by: job.name })) won.push(_id);
+    }
+    return won;
+  },
+
+  /** Tries `count` inserts into `<scope>` capped at CAP_FOR_WRITERS documents; returns how many stayed. */
+  async insertWithinCap(db: Db, job: WriterJob): Promise<number> {
+    const col = db.collection<{ _id: string; scope: string }>('capped');
+    let kept = 0;
+    for (let i = 0; i < job.count; i++) {
+      const result = await insertWithinCap(col, { _id: `${job.name}-${i}`, scope: job.scope }, { scope: job.scope }, CAP_FOR_WRITERS);
+      if (result.inserted) kept++;
+    }
+    return kept;
+  },
+
+  /** Adds 1 to the running total `count` times; returns the entry numbers this writer appended. */
+  async append(db: Db, job: WriterJob): Promise<number[]> {
+    const log = tallyLog(db);
+    const mine: number[] = [];
+    for (let i = 0; i < job.count; i++) {
+      const { entry } = await log.append(job.scope, (head) => ({ cum: (head?.value.cum ?? 0) + 1, by: job.name }));
+      mine.push(entry!.n);
+    }
+    return mine;
+  },
+
+  /** Pushes `count` independent entries; returns their numbers. */
+  async push(db: Db, job: WriterJob): Promise<number[]> {
+    const log = tallyLog(db);
+    const mine: number[] = [];
+    for (let i = 0; i < job.count; i++) mine.push(await log.push(job.scope, { cum: 0, by: job.name }));
+    return mine;
+  },
+
+  /** Increments a cell by read, then compare-and-set, retried until it sticks; returns the versions this writer set. */
+  async compareAndSet(db: Db, job: WriterJob): Promise<number[]> {
+    const cells = tallyCells(db);
+    const mine: number[] = [];
+    for (let i = 0; i < job.count; i++) {
+      for (;;) {
+        const { version, value } = await cells.read(job.scope);
+        if (await cells.compareAndSet(job.scope, version, { cum: (value?.cum ?? 0) + 1, by: job.name })) {
+          mine.push(version + 1);
+          break;
+        }
+      }
+    }
+    return mine;
+  },
+
+  /**
+   * `count` times: writes a document that has not expired and one that has, then sweeps at
+   * SWEEP_NOW (while the other writer inserts and sweeps). Returns how many documents its sweeps deleted.
+   */
+  async insertAndSweep(db: Db, job: WriterJob): Promise<number> {
+    const col = db.collection<ExpiringDoc>('expiring_shared');
+    let deleted = 0;
+    for (let i = 0; i < job.count; i++) {
+      await col.insertOne({ _id: `${job.name}-live-${i}`, expires_at: new Date(SWEEP_NOW.getTime() + 1) });
+      await col.insertOne({ _id: `${job.name}-dead-${i}`, expires_at: SWEEP_NOW });
+      deleted += await sweepExpired(col, 'expires_at', SWEEP_NOW);
+    }
+    return deleted;
+  },
+
+  /**
+   * The store's own conditional update, measured: read the counter, `updateOne({_id, v})` to v+1,
+   * retried until it reports a match. Returns how many updates this writer was told succeeded.
+   */
+  async conditionalUpdate(db: Db, job: WriterJob): Promise<number> {
+    const col = db.collection<{ _id: string; v: number }>('counters');
+    let told = 0;
+    for (let i = 0; i < job.count; i++) {
+      for (;;) {
+        const doc = await col.findOne({ _id: job.scope });
+        const v = doc?.v ?? 0;
+        const result = await col.updateOne({ _id: job.scope, v }, { $set: { v: v + 1 } });
+        if (result.modifiedCount === 1) {
+          told++;
+          break;
+        }
+      }
+    }
+    return told;
+  },
+};
