@@ -17,6 +17,8 @@ const FORGET_AFTER_MS = 120_000;
  */
 export class AttemptHandOffs {
   private readonly attempts = new Map<string, Promise<AttemptOutcome>>();
+  /** POSTs kept here that have not ended, collected or not (a stop waits for them, up to its deadline). */
+  private readonly running = new Set<Promise<AttemptOutcome>>();
 
   constructor(
     /** The task queue only this process's hand-off worker polls. */
@@ -27,10 +29,17 @@ export class AttemptHandOffs {
     return this.attempts.size;
   }
 
+  /** Handed-off POSTs still in flight, also those their workflow is collecting now. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+
   keep(key: string, outcome: Promise<AttemptOutcome>): void {
     this.attempts.set(key, outcome);
+    this.running.add(outcome);
     // Settled either way; a failure is the collector's to report (or nobody's, if never collected).
     outcome.catch(() => undefined).finally(() => {
+      this.running.delete(outcome);
       const forget = setTimeout(() => {
         if (this.attempts.get(key) === outcome) this.attempts.delete(key);
       }, FORGET_AFTER_MS);
@@ -45,8 +54,8 @@ export class AttemptHandOffs {
     return outcome;
   }
 
-  /** Resolves once every attempt kept here has ended (a graceful stop waits for it). */
+  /** Resolves once every POST kept here has ended, collected or not (a stop waits for it, up to its deadline). */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.attempts.values()]);
+    await Promise.allSettled([...this.running]);
   }
 }

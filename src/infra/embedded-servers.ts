@@ -16,7 +16,10 @@ export interface EmbeddedServer {
   name: string;
   address: string;
   process: ChildProcess;
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL if still running after `killAfterMs` (its SQLite write-ahead log survives a kill). */
+  stop(killAfterMs?: number): Promise<'stopped' | 'killed'>;
+  /** SIGKILL now, if still running (a stop that has run out of time). */
+  kill(): void;
 }
 
 export interface TemporalDevServerOptions {
@@ -149,15 +152,23 @@ async function startChild(spec: ChildSpec): Promise<EmbeddedServer> {
     name: spec.name,
     address: spec.address,
     process: child,
-    async stop() {
+    async stop(killAfterMs = 10_000) {
+      let how: 'stopped' | 'killed' = 'stopped';
       if (!exited) {
         child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        const timer = setTimeout(() => {
+          how = 'killed';
+          child.kill('SIGKILL');
+        }, killAfterMs);
         await exitPromise;
         clearTimeout(timer);
       }
       await rm(pidFile, { force: true });
       logStream.end();
+      return how;
+    },
+    kill() {
+      if (!exited) child.kill('SIGKILL');
     },
   };
 }

@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
@@ -26,6 +25,8 @@ import { healthz, readyz } from '../transport/http/routes/health';
 import { endpointRoutes } from '../transport/http/routes/webhooks/endpoints';
 import { eventRoutes } from '../transport/http/routes/webhooks/events';
 import { recoveryRoutes } from '../transport/http/routes/webhooks/recovery';
+import { ApiServer, listenApi } from './api-server';
+import { settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
 
 export interface ApiRoleDeps {
@@ -41,8 +42,12 @@ export interface ApiRoleDeps {
 export interface ApiRole {
   url: string;
   routes: AnyRoute[];
-  /** Stops recovery, then taking calls, then drains the outbox and gives up the lease. */
-  stop(): Promise<void>;
+  /**
+   * Takes no new call at once and stops recovery; calls in flight and the outbox's workflow starts
+   * have until `deadline`. The lease is released when the outbox drained, else renewed with its
+   * watermark and left to expire, so that crash recovery starts the rest. Says what it did.
+   */
+  stop(deadline: number): Promise<string>;
 }
 
 /** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
@@ -96,19 +101,17 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     guards: [keyScoped(authenticator, limiter), estimatorAccess(authenticator, limiter)],
     before: [dashboard],
   });
-  let server: Server;
+  let api: ApiServer;
   try {
-    server = await new Promise((resolve, reject) => {
-      const s = app.listen(config.port, config.host, () => resolve(s));
-      s.once('error', reject);
-    });
+    api = await listenApi(app.callback(), config.port, config.host);
   } catch (err) {
     await invalidations.stop();
     await lease.stop({ release: await outbox.drain(10_000) });
     throw err;
   }
-  server.keepAliveTimeout = 65_000;
-  const { port } = server.address() as AddressInfo;
+  // Idle keep-alive connections may stay long; a stop closes them at once and ends the others with their answer (api-server.ts).
+  api.server.keepAliveTimeout = 65_000;
+  const { port } = api.server.address() as AddressInfo;
 
   // Recovery runs beside serving (a first sweep at once), never in the way of start-up.
   recovery.start(config.dispatchSweepIntervalMs);
@@ -116,18 +119,17 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   return {
     url: `http://${config.host}:${port}`,
     routes,
-    stop: async () => {
-      try {
-        await Promise.all([recovery.stop(), retention.stop()]);
-      } finally {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
-        await invalidations.stop();
-        const drained = await outbox.drain(10_000);
-        await lease.stop({ release: drained });
-      }
+    stop: async (deadline) => {
+      const calls = api.stop(deadline);
+      await settlesBy(Promise.all([recovery.stop(), retention.stop()]), deadline);
+      const { answered, cut, refused } = await calls;
+      await invalidations.stop();
+      const drained = await outbox.drain(Math.max(0, deadline - Date.now()));
+      await lease.stop({ release: drained });
+      return (
+        `API: stopped taking calls; ${answered} in flight answered, ${cut} cut at the deadline (not acknowledged), ${refused} refused (503) after the stop began; ` +
+        (drained ? 'every acknowledged event handed to Temporal.' : 'acknowledged events not yet handed to Temporal are left to crash recovery (the lease expires).')
+      );
     },
   };
 }

@@ -16,6 +16,7 @@ import type { AnyRoute } from '../transport/http/app';
 import { startMetricsServer } from '../transport/http/metrics-server';
 import { startApiRole } from './api-role';
 import { startServers } from './embedded';
+import { IN_FLIGHT_GRACE_MS, SERVER_STOP_MS, settlesBy } from './stop-budget';
 import { buildServices, openRepositories, Repositories, Services } from './wiring';
 import { startWorkerRole } from './worker-role';
 
@@ -44,7 +45,14 @@ export interface Platform {
   worker?: Worker;
   /** Set when METRICS_PORT is: this process's `GET /metrics`. */
   metricsUrl?: string;
-  stop(): Promise<void>;
+  stop(options?: StopOptions): Promise<void>;
+}
+
+export interface StopOptions {
+  /** Until when work in flight may finish (ms since the epoch); default IN_FLIGHT_GRACE_MS from now. */
+  deadline?: number;
+  /** Told one line per step as it ends (run-role.ts prints them). */
+  report?: (line: string) => void;
 }
 
 export interface StartOptions {
@@ -57,17 +65,34 @@ export interface StartOptions {
 /**
  * Starts the platform in four steps: servers (embedded or given), connections and repositories,
  * services (src/main/wiring.ts), then the roles asked for (api-role.ts, worker-role.ts).
- * Whatever started is stopped in reverse order, on stop() or when a later step fails.
+ * Whatever started is stopped, on stop() or when a later step fails: the roles side by side under
+ * one deadline, then the connections in reverse order, then the embedded servers side by side.
  */
 export async function startPlatform(config: Config, options: StartOptions): Promise<Platform> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const embedded: EmbeddedServer[] = [];
   const cleanups: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => logger.warn({ err }, 'error while stopping'));
-    for (const server of embedded.reverse()) await server.stop().catch((err) => logger.warn({ err }, 'error while stopping a server'));
+  /** Run first when the stop begins, side by side: nothing new is taken from then on. */
+  const roleStops: Array<(deadline: number) => Promise<string>> = [];
+  const atStop: Array<() => void> = [];
+  const stopAll = async ({ deadline = Date.now() + IN_FLIGHT_GRACE_MS, report = () => undefined }: StopOptions = {}) => {
+    for (const now of atStop) now();
+    const lines = await Promise.all(roleStops.map((stop) => stop(deadline).catch((err) => logger.warn({ err }, 'error while stopping a role'))));
+    for (const line of lines) if (line) report(line);
+    // Closing a connection is quick unless its server hangs: then the backstop (run-role.ts) ends it.
+    const closeBy = Math.max(deadline, Date.now()) + CLOSE_MS;
+    for (const cleanup of cleanups.reverse()) {
+      const closing = cleanup().catch((err) => logger.warn({ err }, 'error while stopping'));
+      if (!(await settlesBy(closing, closeBy))) logger.warn('a connection did not close in time; going on');
+    }
+    await Promise.all(
+      embedded.map(async (server) => {
+        const began = Date.now();
+        const how = await server.stop(SERVER_STOP_MS).catch((err) => logger.warn({ err }, 'error while stopping a server'));
+        if (how) report(`${serverLabel(server)} ${how} (${((Date.now() - began) / 1000).toFixed(1)} s).`);
+      }),
+    );
   };
-
   try {
     // 1. Servers.
     const { mongoUri, temporalAddress } = await startServers(config, embedded);
@@ -81,7 +106,11 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
 
     ensureRuntime(config.temporal.sdkLogLevel);
     const temporalConnection = await connectTemporal(temporalAddress, config.temporal.namespace, { native: options.roles.worker });
-    cleanups.push(() => temporalConnection.close());
+    // Left open when a worker still holds it past the deadline: the process exits (or the test ends) with it.
+    let connectionHeld = () => false;
+    cleanups.push(async () => {
+      if (!connectionHeld()) await temporalConnection.close();
+    });
     const temporal = temporalConnection.client;
     const secretBox = createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir));
     const dnsLookup = createDnsLookup(config.dns);
@@ -103,7 +132,8 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       clock: options.clock,
     });
     cleanups.push(() => services.limiter.close());
-    cleanups.push(async () => services.startWindow.close());
+    // Workflow starts of acknowledged events are no longer paced by the worker, which is stopping too.
+    atStop.push(() => services.startWindow.close());
 
     const platform: Platform = { config, logger, db, mongo, temporal, temporalAddress, mongoUri, embedded, repositories, services, stop: stopAll };
 
@@ -126,13 +156,14 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         onActivityStarted: (workflowId) => services.startWindow.release(workflowId),
       });
       platform.worker = role.worker;
-      cleanups.push(role.stop);
+      roleStops.push(role.stop);
+      connectionHeld = role.holdsConnection;
     }
     if (options.roles.api) {
       const role = await startApiRole({ config, logger, db, temporal, repositories, services, expiry });
       platform.apiUrl = role.url;
       platform.routes = role.routes;
-      cleanups.push(role.stop);
+      roleStops.push(role.stop);
     }
     loopDelay.start();
     return platform;
@@ -140,4 +171,12 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     await stopAll();
     throw err;
   }
+}
+
+/** How long the connections may take to close once the roles have stopped. */
+const CLOSE_MS = 1_000;
+
+/** An embedded server's name as the start and stop messages print it. */
+export function serverLabel(server: Pick<EmbeddedServer, 'name'>): string {
+  return server.name === 'temporal' ? 'Temporal dev server' : 'FerretDB';
 }

@@ -1,9 +1,11 @@
 import { ConfigError, loadConfig } from '../config/config';
-import { Roles, startPlatform } from './platform';
+import { Roles, serverLabel, startPlatform } from './platform';
+import { IN_FLIGHT_GRACE_MS, STOP_BACKSTOP_MS, STOP_PROMISE_MS } from './stop-budget';
 
 /**
  * Shared entry of `npm start` (both roles), `npm run api` and `npm run worker`: validate the
- * configuration, start, print where everything listens, stop cleanly on SIGINT/SIGTERM.
+ * configuration, start, print where everything listens, stop on SIGINT/SIGTERM within
+ * STOP_PROMISE_MS (src/main/stop-budget.ts), printing each step.
  */
 export async function runRoles(roles: Roles): Promise<void> {
   let config;
@@ -27,23 +29,41 @@ export async function runRoles(roles: Roles): Promise<void> {
   ].filter(Boolean);
   process.stdout.write(`Platform ready.\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
 
-  let stopping = false;
+  let stoppingSince: number | undefined;
+  // Whatever a step does (a store that no longer answers, a server that hangs), the promise holds:
+  // the embedded servers are killed and the process exits; what was in flight is recovered as after a crash.
+  const giveUp = (why: string) => {
+    for (const server of platform.embedded) server.kill();
+    process.stderr.write(`${why}: killed the embedded servers and exiting.\n`);
+    process.exit(1);
+  };
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`${signal}: stopping (draining the worker)...\n`);
+    // A Ctrl-C under `npm start` arrives twice within milliseconds (from the terminal and forwarded
+    // by npm); only one a person sends again later gives up.
+    if (stoppingSince !== undefined) {
+      if (Date.now() - stoppingSince >= REPEATED_SIGNAL_MS) giveUp(`${signal} again`);
+      return;
+    }
+    const began = (stoppingSince = Date.now());
+    process.stdout.write(
+      `${signal}: stopping. Nothing new is taken; work in flight has ${IN_FLIGHT_GRACE_MS / 1000} s to finish, and everything stops within ${STOP_PROMISE_MS / 1000} s.\n`,
+    );
+    setTimeout(() => giveUp(`Still stopping ${STOP_BACKSTOP_MS / 1000} s after ${signal}`), STOP_BACKSTOP_MS);
     platform
-      .stop()
+      .stop({ deadline: began + IN_FLIGHT_GRACE_MS, report: (line) => process.stdout.write(`${line}\n`) })
       .then(() => {
-        const stopped = [platform.apiUrl && 'API', roles.worker && 'worker', ...platform.embedded.map((e) => (e.name === 'temporal' ? 'Temporal dev server' : 'FerretDB'))].filter(Boolean);
-        process.stdout.write(`Stopped: ${stopped.join(', ')}. Everything this process started has stopped.\n`);
+        const stopped = [platform.apiUrl && 'API', roles.worker && 'worker', ...platform.embedded.map(serverLabel)].filter(Boolean);
+        process.stdout.write(`Stopped: ${stopped.join(', ')} in ${((Date.now() - began) / 1000).toFixed(1)} s. Everything this process started has stopped.\n`);
         process.exit(0);
       })
       .catch((err) => {
         process.stderr.write(`error while stopping: ${String(err)}\n`);
-        process.exit(1);
+        giveUp('The stop failed');
       });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
+
+/** A second signal this long after the first is a person's second Ctrl-C, not the same one forwarded by npm. */
+const REPEATED_SIGNAL_MS = 1_000;

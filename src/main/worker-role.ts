@@ -10,6 +10,7 @@ import type { SecretBox } from '../domain/webhooks/secret-box';
 import { readLocalListenerCaCert } from '../infra/local-listener-ca';
 import type { Logger } from '../infra/logger';
 import { createDeliveryWorker, createHandOffWorker, handOffTaskQueue, runWorker } from '../temporal/worker';
+import { IN_FLIGHT_GRACE_MS, settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
 
 export interface WorkerRoleDeps {
@@ -27,8 +28,22 @@ export interface WorkerRoleDeps {
 
 export interface WorkerRole {
   worker: Worker;
-  /** Drains: in-flight activities finish (or time out) before the worker stops. */
-  stop(): Promise<void>;
+  /**
+   * Polls no more tasks; activities and handed-off POSTs in flight have until `deadline` to finish
+   * and be recorded. What is left then is abandoned to Temporal, which makes it again elsewhere or
+   * after the next start (an attempt's record answers it if it was written). Says what it did.
+   */
+  stop(deadline: number): Promise<string>;
+  /** Whether a worker still holds the Temporal connection (it stopped past the deadline): closing it would fail. */
+  holdsConnection(): boolean;
+}
+
+function inFlightActivities(workers: Worker[]): { local: number; other: number } {
+  const statuses = workers.map((w) => w.getStatus());
+  return {
+    local: statuses.reduce((n, s) => n + s.numInFlightLocalActivities, 0),
+    other: statuses.reduce((n, s) => n + s.numInFlightNonLocalActivities, 0),
+  };
 }
 
 /** The worker role: runs delivery and recovery workflows and their activities. */
@@ -55,24 +70,36 @@ export async function startWorkerRole({ config, logger, connection, repositories
       ...createRecoveryActivities({ retry: (accountId, eventId, endpointId) => services.events.retry(accountId, eventId, endpointId) }),
     },
     onActivityStarted,
+    shutdownGraceMs: IN_FLIGHT_GRACE_MS,
   });
   const handOffWorker = await createHandOffWorker({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: handOffs.taskQueue,
     activities: { collectAttempt: deliveryActivities.collectAttempt },
+    shutdownGraceMs: IN_FLIGHT_GRACE_MS,
   });
   const onFailure = (err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error');
   const running = [runWorker(worker, onFailure), runWorker(handOffWorker, onFailure)];
   return {
     worker,
-    stop: async () => {
+    holdsConnection: () => [worker, handOffWorker].some((w) => w.getState() !== 'STOPPED' && w.getState() !== 'FAILED'),
+    stop: async (deadline) => {
       for (const w of [worker, handOffWorker]) if (w.getState() === 'RUNNING') w.shutdown();
-      await Promise.all(running);
+      // The workers' shutdownGraceTime is the same grace; a POST that ignores it must not hold the stop.
+      const workersStopped = await settlesBy(Promise.all(running), deadline);
       // A handed-off POST still in flight is recorded before the sender closes (its workflow then
       // finds the record when it makes the attempt elsewhere).
-      await handOffs.settled();
-      await sender.close();
+      const handOffsEnded = await settlesBy(handOffs.settled(), deadline);
+      // Closing waits for the POSTs still in flight; past the deadline nobody waits for that.
+      const closed = sender.close();
+      if (handOffsEnded) await closed;
+      else closed.catch(() => undefined);
+      const left = workersStopped ? { local: 0, other: 0 } : inFlightActivities([worker, handOffWorker]);
+      return (
+        `Worker: stopped taking tasks; abandoned at the deadline: ${handOffsEnded ? 0 : handOffs.inFlight} handed-off POSTs, ` +
+        `${left.local} first attempts, ${left.other} other activities. Temporal makes them again (here after the next start, or on another worker).`
+      );
     },
   };
 }

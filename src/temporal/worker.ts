@@ -36,7 +36,11 @@ export interface DeliveryWorkerOptions {
   activities: DeliveryActivities & Partial<RecoveryActivities>;
   /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
   onActivityStarted?: (workflowId: string) => void;
+  /** How long a shutdown waits for activities in flight before cancelling them (the platform's stop grace). */
+  shutdownGraceMs?: number;
 }
+
+const DEFAULT_SHUTDOWN_GRACE_MS = 35_000;
 
 let runtimeInstalled = false;
 
@@ -118,7 +122,7 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     activities: options.activities,
     interceptors: options.onActivityStarted ? activityStartedInterceptors(options.onActivityStarted) : undefined,
     ...DELIVERY_WORKER_TUNING,
-    shutdownGraceTime: '35 seconds',
+    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
   });
 }
 
@@ -134,7 +138,13 @@ export function handOffTaskQueue(taskQueue: string): string {
  * An activity-only worker on `handOffTaskQueue`: it runs only `collectAttempt` for attempts this
  * process handed off. Each waits for a POST already in flight, so many run at once cheaply.
  */
-export async function createHandOffWorker(options: { connection: NativeConnection; namespace: string; taskQueue: string; activities: Pick<DeliveryActivities, 'collectAttempt'> }): Promise<Worker> {
+export async function createHandOffWorker(options: {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  activities: Pick<DeliveryActivities, 'collectAttempt'>;
+  shutdownGraceMs?: number;
+}): Promise<Worker> {
   return Worker.create({
     identity: workerIdentity(),
     connection: options.connection,
@@ -142,7 +152,7 @@ export async function createHandOffWorker(options: { connection: NativeConnectio
     taskQueue: options.taskQueue,
     activities: options.activities,
     maxConcurrentActivityTaskExecutions: 1_000,
-    shutdownGraceTime: '35 seconds',
+    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
   });
 }
 

@@ -12,9 +12,13 @@ export interface ChildRole {
   stop(): Promise<void>;
 }
 
-/** Runs `src/main/<role>.ts` (start, api, worker) as its own process group, as `npm start` would. */
-export function spawnRole(role: 'start' | 'api' | 'worker', env: Record<string, string>): ChildRole {
-  const child = spawn(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), [path.join(PROJECT_ROOT, 'src', 'main', `${role}.ts`)], {
+/**
+ * Runs `src/main/<role>.ts` (start, api, worker) as its own process group, the way `npm start` does
+ * (package.json); with `npm`, through `npm run <role>` itself (its pid is then npm's, which a process manager signals).
+ */
+export function spawnRole(role: 'start' | 'api' | 'worker', env: Record<string, string>, options: { npm?: boolean } = {}): ChildRole {
+  const [command, args] = options.npm ? ['npm', ['run', '--silent', role]] : [process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'src', 'main', `${role}.ts`)]];
+  const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     detached: true,
@@ -38,8 +42,12 @@ export function spawnRole(role: 'start' | 'api' | 'worker', env: Record<string, 
       }
     },
     async crash() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      process.kill(-(child.pid as number), 'SIGKILL');
+      // Also when the role has exited: a server it started may be left in its group.
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        /* the whole group is gone */
+      }
       await exited;
     },
     async stop() {

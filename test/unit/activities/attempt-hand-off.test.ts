@@ -29,6 +29,22 @@ describe('attempts handed off by their local budget', () => {
     expect(settled).toBe(true);
   });
 
+  it('a stop waits also for a POST its workflow is already collecting, and counts it as in flight until it ends', async () => {
+    const handOffs = new AttemptHandOffs('q');
+    let finish!: (o: AttemptOutcome) => void;
+    handOffs.keep('a', new Promise((resolve) => (finish = resolve)));
+    const collecting = handOffs.take('a');
+    expect(handOffs.inFlight).toBe(1);
+    let settled = false;
+    const stop = handOffs.settled().then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    finish(succeeded);
+    await stop;
+    await expect(collecting).resolves.toEqual(succeeded);
+    expect(handOffs.inFlight).toBe(0);
+  });
+
   it('one never collected is forgotten two minutes after it ended', async () => {
     jest.useFakeTimers();
     try {

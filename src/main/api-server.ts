@@ -1,0 +1,75 @@
+import http, { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorCode } from '../domain/error-codes';
+import { settlesBy } from './stop-budget';
+
+export interface ApiServer {
+  server: http.Server;
+  /**
+   * Takes no new call from now on and gives the calls in flight until `deadline` to be answered;
+   * those still open then are cut (nothing acknowledged is lost: a call is acknowledged only once
+   * its answer is sent, and an event stored for a cut call is in the outbox's watermark).
+   */
+  stop(deadline: number): Promise<ApiServerStopped>;
+}
+
+export interface ApiServerStopped {
+  /** Calls in flight when the stop began that were answered. */
+  answered: number;
+  /** Calls still open at the deadline, cut. */
+  cut: number;
+  /** Calls that came on an open connection after the stop began: 503, and the connection closes. */
+  refused: number;
+}
+
+/**
+ * The API role's HTTP server. Closing a Node server stops new connections only; a client with
+ * keep-alive connections (any load generator) would go on sending calls on them, and the server
+ * would wait for it. Here a call that arrives after the stop began is refused at once with a 503
+ * that closes its connection, so the stop waits only for the calls already in flight.
+ */
+export async function listenApi(handle: (req: IncomingMessage, res: ServerResponse) => void, port: number, host: string): Promise<ApiServer> {
+  let stopping = false;
+  let refused = 0;
+  const inFlight = new Set<ServerResponse>();
+  const server = http.createServer((req, res) => {
+    if (stopping) {
+      refused++;
+      refuse(res);
+      return;
+    }
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    handle(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    server,
+    async stop(deadline) {
+      stopping = true;
+      const atStop = inFlight.size;
+      // Answers still to be sent end their connection (headers already sent cannot change).
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      let cut = 0;
+      if (!(await settlesBy(closed, deadline))) {
+        cut = inFlight.size;
+        server.closeAllConnections();
+        await closed;
+      }
+      return { answered: atStop - cut, cut, refused };
+    },
+  };
+}
+
+function refuse(res: ServerResponse): void {
+  const code: ErrorCode = 'service_unavailable';
+  res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close', 'Retry-After': '1' });
+  res.end(JSON.stringify({ error: 'This API process is stopping; nothing was stored. Retry with the same idempotency key.', code }));
+}

@@ -1,0 +1,36 @@
+/**
+ * How long a stop may take. The README and docs/operating.md promise it: SIGINT or SIGTERM ends
+ * every process `npm start` started (API, worker, embedded Temporal and FerretDB) within
+ * STOP_PROMISE_MS, under load too. The steps below add up to well under it; run-role.ts enforces
+ * it whatever a step does.
+ */
+export const STOP_PROMISE_MS = 10_000;
+
+/**
+ * Work in flight when the stop begins (HTTP calls, workflow starts of acknowledged events,
+ * attempts and handed-off POSTs) gets this long to finish. What has not is left to what makes it
+ * safe anyway: crash recovery starts the acknowledged events' workflows after the next start, and
+ * Temporal makes an unfinished attempt again (its record check answers one that was recorded).
+ */
+export const IN_FLIGHT_GRACE_MS = 5_000;
+
+/** An embedded server that has not exited this long after SIGTERM is killed (its SQLite WAL survives that). */
+export const SERVER_STOP_MS = 2_000;
+
+/** When the stop gives up on what is left, kills the embedded servers and exits: a margin before the promise. */
+export const STOP_BACKSTOP_MS = STOP_PROMISE_MS - 1_000;
+
+/** Whether `work` settles before `deadline` (ms since the epoch). It goes on either way; its failure is its owner's to report. */
+export async function settlesBy(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
