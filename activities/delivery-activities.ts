@@ -4,13 +4,14 @@ import { AttemptSlots, DEFAULT_ATTEMPT_SLOT_LIMITS, type AttemptSlotLimits } fro
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
 import { shouldDisableForFailures } from '../src/domain/webhooks/endpoint-health';
+import type { AcceptanceSeal } from '../src/domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../src/domain/webhooks/secret-box';
 import { secretsInGrace } from '../src/domain/webhooks/secret-rotation';
 import { signPayload, signStandard } from '../src/domain/webhooks/signature';
 import type { Deliveries, DeliveryAttempt, DeliveryRef } from '../src/persistence/deliveries';
 import { deliveryId } from '../src/domain/webhooks/delivery-id';
 import type { EndpointHealthLog } from '../src/persistence/endpoint-health-log';
-import type { Endpoints } from '../src/persistence/endpoints';
+import type { EndpointDoc, Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
 import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency } from '../src/infra/metrics';
 import type { AttemptHandOffs } from './attempt-hand-off';
@@ -30,6 +31,11 @@ export interface DeliveryTarget {
   body?: string;
   /** When the event was accepted (ms since the epoch), for the ingest-to-first-attempt metric. */
   acceptedAt?: number;
+  /**
+   * The platform's seal over the fields above (domain/webhooks/acceptance-seal.ts). Absent in
+   * workflows started before it, or by a process without the secrets key: the attempt reads the event.
+   */
+  seal?: string;
 }
 
 export interface AttemptInput extends DeliveryTarget {
@@ -78,6 +84,14 @@ export interface DeliveryActivityDeps {
   heartbeatIntervalMs?: number;
   /** This process's attempts handed off by their local budget; without it, no attempt is handed off. */
   handOffs?: AttemptHandOffs;
+  /**
+   * An account's enabled endpoints as this process's cache has them (services/account-endpoints-cache.ts,
+   * kept current by the cache-invalidations log): an attempt takes its endpoint from there and reads
+   * the store only when it is not there (disabled, deleted, or too new). Without it, every attempt reads.
+   */
+  enabledEndpoints?: (accountId: string) => Promise<EndpointDoc[]>;
+  /** Checks the platform's seal on an input (acceptance-seal.ts); without it, every first attempt reads its event. */
+  acceptanceSeal?: AcceptanceSeal;
   /** What one account and one endpoint may have in flight at once in this process (default: DEFAULT_ATTEMPT_SLOT_LIMITS). */
   inFlight?: AttemptSlotLimits;
   /** How long an attempt over those bounds waits for its turn before it is throttled (default 2 s). */
@@ -95,7 +109,7 @@ const RECORD_TRIES = 3;
 /**
  * All I/O of a delivery. Built by a factory that receives its dependencies, so the worker
  * wires real ones and tests can wire their own; workflows import only the types.
- * An attempt is prepare (one read: the endpoint), send, record (one write).
+ * An attempt is prepare (the endpoint, from the cache when it has it), send, record (one write).
  */
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? (() => new Date());
@@ -103,10 +117,19 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const slots = new AttemptSlots(deps.inFlight ?? DEFAULT_ATTEMPT_SLOT_LIMITS);
   const throttleWaitMs = deps.throttleWaitMs ?? 2_000;
 
+  /**
+   * The endpoint as it is now (within the cache's bound, the one every ingest works to): an enabled
+   * one from the cache, else read, so a disabled or deleted one is always seen as such.
+   */
+  async function currentEndpoint(input: AttemptInput): Promise<EndpointDoc | null> {
+    const cached = deps.enabledEndpoints && (await deps.enabledEndpoints(input.accountId)).find((e) => e._id === input.endpointId);
+    return cached || deps.endpoints.find(input.accountId, input.endpointId);
+  }
+
   /** Re-reads the endpoint: deleted or disabled → cancelled; a rotated secret signs; a changed URL is used. */
   async function prepare(input: AttemptInput): Promise<Prepared> {
     const [endpoint, event] = await Promise.all([
-      deps.endpoints.find(input.accountId, input.endpointId),
+      currentEndpoint(input),
       input.body === undefined ? deps.events.findUnscoped(input.eventId) : null,
     ]);
     const body = input.body ?? event?.body;
@@ -192,6 +215,12 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
    * account's ids or a body of its own must not be signed with that endpoint's secret.
    */
   async function wasAccepted(input: AttemptInput): Promise<boolean> {
+    const { seal, body, type, timestamp } = input;
+    // A valid seal says it without a read. Any other (none, or made under a secrets key since
+    // replaced) is checked against the store, as every input was before seals.
+    if (seal !== undefined && body !== undefined && type !== undefined && timestamp !== undefined && deps.acceptanceSeal) {
+      if (deps.acceptanceSeal.verify({ accountId: input.accountId, endpointId: input.endpointId, eventId: input.eventId, type, timestamp, body }, seal)) return true;
+    }
     const event = await deps.events.findUnscoped(input.eventId);
     if (!event || event.account_id !== input.accountId || !event.endpoint_ids.includes(input.endpointId)) return false;
     return input.body === undefined || (event.body === input.body && event.type === input.type && event.timestamp === input.timestamp);

@@ -3,6 +3,7 @@ import type { Worker } from '@temporalio/worker';
 import type { Db, MongoClient } from 'mongodb';
 import type { Config } from '../config/config';
 import { createDnsLookup } from '../domain/webhooks/dns-lookup';
+import { createAcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { createSecretBox } from '../domain/webhooks/secret-box';
 import type { EmbeddedServer } from '../infra/embedded-servers';
 import { EventLoopDelay } from '../infra/event-loop-delay';
@@ -112,7 +113,9 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       if (!connectionHeld()) await temporalConnection.close();
     });
     const temporal = temporalConnection.client;
-    const secretBox = createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir));
+    const secretsKey = await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir);
+    const secretBox = createSecretBox(secretsKey);
+    const acceptanceSeal = createAcceptanceSeal(secretsKey);
     const dnsLookup = createDnsLookup(config.dns);
     // Measured from when the roles are up (below): building the workflow bundle and connecting
     // stall the loop for seconds at start, and admission would refuse the first events for it.
@@ -126,6 +129,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       temporal,
       repositories,
       secretBox,
+      acceptanceSeal,
       dnsLookup,
       eagerWorkflowStart: options.roles.worker && options.roles.api,
       loopDelay,
@@ -152,6 +156,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         repositories,
         services,
         secretBox,
+        acceptanceSeal,
         dnsLookup,
         onActivityStarted: (workflowId) => services.startWindow.release(workflowId),
       });

@@ -3,6 +3,7 @@ import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
 import type { LimitAdmitter } from '../domain/limits/admission';
 import type { LookupAllFunction } from '../domain/webhooks/dns-lookup';
+import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import type { Logger } from '../infra/logger';
 import { Accounts } from '../persistence/accounts';
@@ -56,6 +57,8 @@ export interface Services {
   invalidations: CacheInvalidationFollower;
   limiter: LimitAdmitter & { close(): Promise<void> };
   endpoints: EndpointService;
+  /** Each account's enabled endpoints, for ingest and for the worker's attempts. */
+  endpointsCache: AccountEndpointsCache;
   events: EventService;
   /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
   bulkRecovery: RecoveryService;
@@ -93,6 +96,8 @@ export interface ServiceDeps {
   temporal: Client;
   repositories: Repositories;
   secretBox: SecretBox;
+  /** Seals what the outbox starts (acceptance-seal.ts); derived from the same secrets key. */
+  acceptanceSeal: AcceptanceSeal;
   /** Destination lookups (one pool per process, shared with the worker's sender). */
   dnsLookup: LookupAllFunction;
   /**
@@ -107,8 +112,8 @@ export interface ServiceDeps {
 }
 
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
-export function buildServices({ config, logger, temporal, repositories, secretBox, dnsLookup, eagerWorkflowStart, loopDelay, clock }: ServiceDeps): Services {
-  const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart });
+export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock }: ServiceDeps): Services {
+  const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
   // Revoked keys, tiers and endpoints changed reach this process's caches through one log: its own
   // changes as they are logged, other processes' through the follower.
   const applyToCaches = (invalidation: Invalidation) => {
@@ -166,6 +171,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     authenticator,
     invalidations,
     limiter,
+    endpointsCache,
     endpoints: new EndpointService({
       endpoints: repositories.endpoints,
       deliveries: repositories.deliveries,

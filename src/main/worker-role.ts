@@ -6,6 +6,7 @@ import { withLocalListener } from '../../activities/local-listener-sender';
 import { createRecoveryActivities } from '../../activities/recovery-activities';
 import type { Config } from '../config/config';
 import type { LookupAllFunction } from '../domain/webhooks/dns-lookup';
+import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import { readLocalListenerCaCert } from '../infra/local-listener-ca';
 import type { Logger } from '../infra/logger';
@@ -19,8 +20,9 @@ export interface WorkerRoleDeps {
   connection: NativeConnection;
   repositories: Repositories;
   /** The use cases activities call: auto-disable (endpoints) and bulk recovery's rounds (events' manual retry). */
-  services: Pick<Services, 'endpoints' | 'events'>;
+  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache'>;
   secretBox: SecretBox;
+  acceptanceSeal: AcceptanceSeal;
   dnsLookup: LookupAllFunction;
   /** Told the workflow id when an activity starts here (the outbox's start window, both roles in one process). */
   onActivityStarted?: (workflowId: string) => void;
@@ -47,7 +49,7 @@ function inFlightActivities(workers: Worker[]): { local: number; other: number }
 }
 
 /** The worker role: runs delivery and recovery workflows and their activities. */
-export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, dnsLookup, onActivityStarted }: WorkerRoleDeps): Promise<WorkerRole> {
+export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted }: WorkerRoleDeps): Promise<WorkerRole> {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
@@ -55,6 +57,9 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const deliveryActivities = createDeliveryActivities({
     ...repositories,
     secretBox,
+    acceptanceSeal,
+    // The same cache ingest uses: an attempt does not read the endpoint an ingest just listed.
+    enabledEndpoints: (accountId) => services.endpointsCache.enabled(accountId),
     sender,
     handOffs,
     inFlight: config.delivery.inFlight,

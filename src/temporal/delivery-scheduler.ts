@@ -1,9 +1,10 @@
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { DeliveryWorkflowInput } from '../../workflows/delivery';
+import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { initialDeliverySearchAttributes } from './search-attributes';
 
-export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 'acceptedAt'>>, Pick<DeliveryWorkflowInput, 'acceptedAt'> {
+export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 'acceptedAt' | 'seal'>>, Pick<DeliveryWorkflowInput, 'acceptedAt'> {
   workflowId: string;
   url: string;
 }
@@ -35,8 +36,12 @@ export class DeliveryScheduler {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
-    /** The client shares this process's worker connection: ask for eager starts. */
-    private readonly options: { eager: boolean } = { eager: false },
+    private readonly options: {
+      /** The client shares this process's worker connection: ask for eager starts. */
+      eager: boolean;
+      /** Seals each input (acceptance-seal.ts), so that its first attempt need not read the event back. */
+      seal?: AcceptanceSeal;
+    } = { eager: false },
   ) {}
 
   /**
@@ -55,6 +60,7 @@ export class DeliveryScheduler {
       body: delivery.body,
       ...(delivery.acceptedAt !== undefined ? { acceptedAt: delivery.acceptedAt } : {}),
     };
+    if (this.options.seal) input.seal = this.options.seal.seal(delivery);
     try {
       await this.client.workflow.start('deliveryWorkflow', {
         taskQueue: this.taskQueue,

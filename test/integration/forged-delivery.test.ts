@@ -1,4 +1,5 @@
 import { WorkflowFailedError } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
@@ -50,5 +51,18 @@ describe('a delivery workflow started by hand', () => {
     expect(victim.receiver.received).toHaveLength(0);
     // The attacker's own event is still delivered to the attacker's endpoint, under its own workflow id.
     await eventually(async () => ((await fixture.platform.temporal.workflow.getHandle(deliveryId(own.id, attacker.endpoint.id)).describe()).status.name === 'COMPLETED' ? true : undefined), 20_000);
+  });
+
+  it("with a real delivery's seal (read from its history) over a body of its own posts nothing", async () => {
+    const victim = await fixture.subscribe(() => ({ status: 200 }), { path: '/victim-3' });
+    const real = (await victim.api.post('/api/v1/webhooks/events', { type: 'order.paid', data: { amount: 1 } })).body;
+    await eventually(async () => (victim.receiver.received.length === 1 ? true : undefined), 20_000);
+    const history = await fixture.platform.temporal.workflow.getHandle(deliveryId(real.id, victim.endpoint.id)).fetchHistory();
+    const started = history.events![0].workflowExecutionStartedEventAttributes!;
+    const input = defaultPayloadConverter.fromPayload<Record<string, unknown>>(started.input!.payloads![0]);
+    expect(input.seal).toMatch(/^v1\./);
+    const outcome = await startByHand({ ...input, body: JSON.stringify({ id: real.id, type: 'order.paid', data: { amount: 1_000_000 }, timestamp: real.timestamp }) });
+    expect(outcome).toBe('DeliveryNotAccepted');
+    expect(victim.receiver.received).toHaveLength(1);
   });
 });

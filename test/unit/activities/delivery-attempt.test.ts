@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createDeliveryActivities, type AttemptInput } from '../../../activities/delivery-activities';
 import type { HttpSender } from '../../../activities/http-sender';
+import { createAcceptanceSeal } from '../../../src/domain/webhooks/acceptance-seal';
 import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
 import type { Deliveries, DeliveryDoc } from '../../../src/persistence/deliveries';
 import type { Endpoints } from '../../../src/persistence/endpoints';
@@ -118,6 +119,60 @@ describe('delivery attempt: only what the platform accepted is signed', () => {
   it('posts the event it accepted', async () => {
     const { attempt, sent } = attemptWith(event);
     await expect(attempt(input)).resolves.toEqual({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
+    expect(sent).toEqual([endpoint.url]);
+  });
+});
+
+describe('delivery attempt: a sealed input and a cached endpoint need no read', () => {
+  const secretBox = createSecretBox(randomBytes(32));
+  const acceptanceSeal = createAcceptanceSeal(randomBytes(32));
+  const endpoint = endpointDoc(secretBox.seal('whsec_test'));
+  const event = { _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1, body: '{"id":7}' };
+  const unsealed: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{"id":7}' };
+  const sealed: AttemptInput = { ...unsealed, seal: acceptanceSeal.seal({ ...unsealed, type: 'a.b', timestamp: 1, body: '{"id":7}' }) };
+
+  function attemptWith(options: { stored?: object | null; cached?: Array<typeof endpoint> } = {}) {
+    const sent: string[] = [];
+    const reads: string[] = [];
+    const a = createDeliveryActivities({
+      endpoints: { find: async () => (reads.push('endpoint'), endpoint) } as unknown as Endpoints,
+      events: { findUnscoped: async () => (reads.push('event'), options.stored === undefined ? event : options.stored) } as unknown as Events,
+      deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
+      secretBox,
+      acceptanceSeal,
+      ...(options.cached ? { enabledEndpoints: async () => options.cached! } : {}),
+      sender: { send: async (req) => (sent.push(req.url), { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 }), close: async () => undefined },
+      endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
+      autoDisable: { afterMs: 1, disable: async () => undefined },
+    });
+    return { attempt: (i: AttemptInput) => a.attemptDelivery(i), sent, reads };
+  }
+
+  it('posts a sealed first attempt to a cached endpoint without reading the store', async () => {
+    const { attempt, sent, reads } = attemptWith({ cached: [endpoint] });
+    await expect(attempt(sealed)).resolves.toMatchObject({ status: 'succeeded' });
+    expect(sent).toEqual([endpoint.url]);
+    expect(reads).toEqual([]);
+  });
+
+  it('reads the event of an unsealed input, and refuses it when the store does not hold it', async () => {
+    const { attempt, sent, reads } = attemptWith({ stored: null, cached: [endpoint] });
+    await expect(attempt(unsealed)).rejects.toMatchObject({ type: 'DeliveryNotAccepted', nonRetryable: true });
+    expect(reads).toEqual(['event']);
+    expect(sent).toEqual([]);
+  });
+
+  it('checks a seal that does not match against the store: a forged body is refused', async () => {
+    const { attempt, sent, reads } = attemptWith({ cached: [endpoint] });
+    await expect(attempt({ ...sealed, body: '{"id":7,"forged":true}' })).rejects.toMatchObject({ type: 'DeliveryNotAccepted' });
+    expect(reads).toEqual(['event']);
+    expect(sent).toEqual([]);
+  });
+
+  it('reads an endpoint the cache does not list (disabled, deleted or too new)', async () => {
+    const { attempt, sent, reads } = attemptWith({ cached: [] });
+    await expect(attempt(sealed)).resolves.toMatchObject({ status: 'succeeded' });
+    expect(reads).toEqual(['endpoint']);
     expect(sent).toEqual([endpoint.url]);
   });
 });

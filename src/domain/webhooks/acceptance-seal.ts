@@ -1,0 +1,48 @@
+/**
+ * The platform's seal on a delivery workflow's input: an HMAC, under a key derived from the
+ * secrets key every API and worker process shares, over what the attempt will sign and for whom
+ * (account, endpoint, event id, type, timestamp, body).
+ *
+ * Why: anyone who can reach Temporal can start a delivery workflow, and the worker must not sign
+ * a body of their choosing (or another account's event) with an endpoint's secret. Without a seal
+ * the first attempt reads the event back from the store to check it; a sealed input proves the
+ * platform accepted exactly this event for this endpoint, so the attempt reads nothing. A forged
+ * or altered input fails the check and nothing is sent. Format: `v1.<base64url HMAC-SHA256>`.
+ * Never log the key; the seal itself is not a secret.
+ */
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+
+export const ACCEPTANCE_SEAL_VERSION = 'v1';
+const KEY_INFO = 'webhook delivery acceptance seal v1';
+
+export interface SealedDelivery {
+  accountId: string;
+  endpointId: string;
+  eventId: number;
+  type: string;
+  timestamp: number;
+  body: string;
+}
+
+export interface AcceptanceSeal {
+  seal(delivery: SealedDelivery): string;
+  /** True only for a seal this key made over exactly these fields (constant-time comparison). */
+  verify(delivery: SealedDelivery, seal: string): boolean;
+}
+
+export function createAcceptanceSeal(secretsKey: Buffer): AcceptanceSeal {
+  // Its own key, derived: an HMAC under the key that encrypts endpoint secrets would mix two uses of one key.
+  const key = Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), KEY_INFO, 32));
+  const mac = (d: SealedDelivery) =>
+    // A JSON array: no field can run into the next one (an account id ending where an endpoint id begins).
+    createHmac('sha256', key).update(JSON.stringify([ACCEPTANCE_SEAL_VERSION, d.accountId, d.endpointId, d.eventId, d.type, d.timestamp, d.body])).digest();
+  return {
+    seal: (delivery) => `${ACCEPTANCE_SEAL_VERSION}.${mac(delivery).toString('base64url')}`,
+    verify(delivery, seal) {
+      if (typeof seal !== 'string' || !seal.startsWith(`${ACCEPTANCE_SEAL_VERSION}.`)) return false;
+      const given = Buffer.from(seal.slice(ACCEPTANCE_SEAL_VERSION.length + 1), 'base64url');
+      const expected = mac(delivery);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
+  };
+}
