@@ -27,9 +27,9 @@ export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'desc
  * `endpoints`. Reads by id are plain `{_id}` lookups (the only filter the embedded FerretDB
  * answers from an index) and the owner is checked here, so another account's endpoint is
  * simply not found. Listing by account is an index search on both stores (mongo.ts). Every
- * write that changes routing (created, deleted, url, events, enabled state) is followed by an
- * entry in the cache-invalidations log, which every process's cache of account endpoint lists
- * follows (account-endpoints-cache.ts).
+ * write that changes routing or signing (created, deleted, url, events, enabled state, secrets) is
+ * followed by an entry in the cache-invalidations log, which every process's cache of account
+ * endpoint lists follows (account-endpoints-cache.ts).
  */
 export class Endpoints {
   private readonly col: Collection<EndpointDoc>;
@@ -97,9 +97,18 @@ export class Endpoints {
     return true;
   }
 
-  /** Only what ingest routes by: a description or a rotated secret leaves cached lists as good as they were. */
+  /**
+   * What ingest routes by and what an attempt sends with (the URL, the secrets): cached lists serve
+   * both (account-endpoints-cache.ts). Only a description (or a disabled reason) leaves them as good as they were.
+   */
   private async announce(current: EndpointDoc, changes: EndpointChanges): Promise<void> {
-    if (changes.url !== undefined || changes.events !== undefined || changes.disabled !== undefined) {
+    if (
+      changes.url !== undefined ||
+      changes.events !== undefined ||
+      changes.disabled !== undefined ||
+      changes.secret_sealed !== undefined ||
+      changes.previous_secrets !== undefined
+    ) {
       await this.invalidations.append({ kind: 'endpoints_changed', account_id: current.account_id });
     }
   }

@@ -52,6 +52,14 @@ describe('signing secret rotation with a grace period', () => {
     expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.secrets_in_grace).toEqual([]);
   });
 
+  it("a rotation is announced in the cache-invalidations log: every process's cache of endpoints, which attempts sign from, drops the old secret", async () => {
+    const { api, endpoint, accountId } = await fixture.subscribe(() => ({ status: 200 }), { path: '/announced' });
+    const announced = () => fixture.platform.db.collection('cache_invalidations').countDocuments({ kind: 'endpoints_changed', account_id: accountId });
+    const before = await announced();
+    expect((await api.post(rotatePath(endpoint.id), { grace_period_seconds: 0 })).status).toBe(200);
+    expect(await announced()).toBe(before + 1);
+  });
+
   it('an empty body rotates with the default grace of 24 hours', async () => {
     const { api, endpoint } = await fixture.subscribe(() => ({ status: 200 }), { path: '/x' });
     const res = await api.call('POST', rotatePath(endpoint.id));
