@@ -124,7 +124,8 @@ export class DeliveryOutbox {
     return new Promise<void>((resolve) => {
       const entry: Entry = { event, remaining: event.endpoint_ids.length, resolve };
       for (let index = 0; index < event.endpoint_ids.length; index++) this.queue.push({ entry, index });
-      this.pump();
+      // After this turn: the ingest's answer is written first, not after the start's request is built.
+      setImmediate(() => this.pump());
     });
   }
 

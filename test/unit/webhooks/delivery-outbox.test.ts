@@ -52,10 +52,21 @@ describe('DeliveryOutbox', () => {
     const five = outbox.enqueue(event(5, ['a']));
     void outbox.enqueue(event(6, ['b']));
     expect(outbox.handedOverThrough(6)).toBe(4);
+    await tick();
     s.release();
     await five;
     await tick();
     expect(outbox.handedOverThrough(6)).toBe(6);
+  });
+
+  it("sends no start in the ingest's own turn: its answer is written first", async () => {
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10 });
+    void outbox.enqueue(event(7, ['a']));
+    await Promise.resolve();
+    expect(s.maxInFlight()).toBe(0);
+    await tick();
+    expect(s.maxInFlight()).toBe(1);
   });
 
   it('an event with no matching endpoint never holds handedOverThrough back', () => {
