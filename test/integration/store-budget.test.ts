@@ -101,24 +101,24 @@ describe('store budget of the delivery path', () => {
     expect(summary(commands)).toEqual(['find idempotency_records']);
   });
 
-  it("a first attempt: no read (its endpoint from the cache ingest filled, its event vouched for by the platform's seal) and one write (the attempt and the delivery state)", async () => {
+  /** One event ingested and delivered on a fresh account, counted until its delivery's end is in the health log. */
+  async function deliverOneCounted(type: string): Promise<void> {
     const api = await account();
     await quiet();
     commands.length = 0;
-    const res = await api.post('/api/v1/webhooks/events', { type: 'budget.attempt', data: {} });
+    const res = await api.post('/api/v1/webhooks/events', { type, data: {} });
     await eventually(async () => receiver.received.some((r) => JSON.parse(r.rawBody).id === res.body.id) || undefined);
     await eventually(async () => commands.some((c) => c.collection === 'endpoint_health' && c.name === 'insert') || undefined);
+  }
+
+  it("a first attempt: no read (its endpoint from the cache ingest filled, its event vouched for by the platform's seal) and one write (the attempt and the delivery state)", async () => {
+    await deliverOneCounted('budget.attempt');
     const attemptCommands = commands.filter((c) => !(['events', 'event_ids'].includes(c.collection) && c.name === 'insert') && c.collection !== 'endpoint_health');
     expect(summary(attemptCommands)).toEqual(['update deliveries']);
   });
 
   it("a delivery's end (here its first attempt succeeded): one insert into its endpoint's health log", async () => {
-    const api = await account();
-    await quiet();
-    commands.length = 0;
-    const res = await api.post('/api/v1/webhooks/events', { type: 'budget.outcome', data: {} });
-    await eventually(async () => receiver.received.some((r) => JSON.parse(r.rawBody).id === res.body.id) || undefined);
-    await eventually(async () => commands.some((c) => c.collection === 'endpoint_health' && c.name === 'insert') || undefined);
+    await deliverOneCounted('budget.outcome');
     // The process wrote the endpoint's previous entry (the warm-up delivery), so it appends without reading.
     expect(summary(commands.filter((c) => c.collection === 'endpoint_health'))).toEqual(['insert endpoint_health']);
   });
