@@ -31,6 +31,9 @@ export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'desc
  * followed by an entry in the cache-invalidations log, which every process's cache of account
  * endpoint lists follows (account-endpoints-cache.ts).
  */
+/** Endpoint fields that no cached list is read for: changing only these announces nothing. */
+const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
+
 export class Endpoints {
   private readonly col: Collection<EndpointDoc>;
   private readonly invalidations: CacheInvalidations;
@@ -98,17 +101,11 @@ export class Endpoints {
   }
 
   /**
-   * What ingest routes by and what an attempt sends with (the URL, the secrets): cached lists serve
-   * both (account-endpoints-cache.ts). Only a description (or a disabled reason) leaves them as good as they were.
+   * Cached lists serve ingest (routing) and attempts (URL, secrets): any change drops them, except
+   * one that touches only what neither uses. A field added later invalidates unless listed here.
    */
   private async announce(current: EndpointDoc, changes: EndpointChanges): Promise<void> {
-    if (
-      changes.url !== undefined ||
-      changes.events !== undefined ||
-      changes.disabled !== undefined ||
-      changes.secret_sealed !== undefined ||
-      changes.previous_secrets !== undefined
-    ) {
+    if (Object.keys(changes).some((field) => !CACHE_NEUTRAL_FIELDS.has(field))) {
       await this.invalidations.append({ kind: 'endpoints_changed', account_id: current.account_id });
     }
   }

@@ -12,7 +12,7 @@
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
-export const ACCEPTANCE_SEAL_VERSION = 'v1';
+const ACCEPTANCE_SEAL_VERSION = 'v1';
 const KEY_INFO = 'webhook delivery acceptance seal v1';
 
 export interface SealedDelivery {
