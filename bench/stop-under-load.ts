@@ -18,8 +18,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../src/infra/embedded-servers';
 import { PROJECT_ROOT } from '../src/infra/tools';
+import { groupAlive, ownPlatformEnv } from '../test/support/own-platform';
 import { ensureTestCertificate } from '../test/support/test-ca';
 import { createAccounts, ingestClient, log, sleep, testCaFile, waitFor } from './delivery-support';
 
@@ -81,16 +81,6 @@ async function npmStart(env: NodeJS.ProcessEnv): Promise<NpmStart> {
   return { child, apiUrl: (out.match(/API\s+(http:\/\/\S+)/) as RegExpMatchArray)[1], output: () => out };
 }
 
-/** Whether any process of the group is left (a zombie not yet reaped counts). */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The pid of the group's process whose command line contains `part` (Linux /proc). */
 function pidInGroup(pgid: number, part: string): number {
   for (const entry of readdirSync('/proc')) {
@@ -126,14 +116,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'stop-under-load-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-    EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
-    EMBEDDED_MONGO_PORT: String(await freePort()),
-    MONGODB_URI: '',
-    TEMPORAL_ADDRESS: '',
-    DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...(await ownPlatformEnv(dataDir)),
     NODE_EXTRA_CA_CERTS: testCaFile(),
     LOG_LEVEL: 'warn',
   };

@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort, isPortOpen } from '../../src/infra/embedded-servers';
-import { PROJECT_ROOT } from '../../src/infra/tools';
+import { isPortOpen } from '../../src/infra/embedded-servers';
 import { spawnRole } from '../support/child-role';
+import { ownPlatformEnv, signUp } from '../support/own-platform';
 import { eventually } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 
@@ -15,17 +14,7 @@ import { startReceiver } from '../support/receiver';
 describe('npm start', () => {
   it('comes back after a SIGKILL of the whole platform with every record and sleeping delivery intact', async () => {
     const dataDir = await mkdtemp(path.join(process.env.TEST_DATA_DIR as string, 'npm-start-'));
-    const env = {
-      DATA_DIR: dataDir,
-      PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
-      EMBEDDED_MONGO_PORT: String(await freePort()),
-      // Use the embedded servers, not the test run's shared ones.
-      MONGODB_URI: '',
-      TEMPORAL_ADDRESS: '',
-      DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
-    };
+    const env = await ownPlatformEnv(dataDir);
     const receiver = await startReceiver((_req, i) => (i < 2 ? { status: 500 } : { status: 200 }));
     let platform = spawnRole('start', env);
     try {
@@ -34,22 +23,7 @@ describe('npm start', () => {
       expect((await fetch(`${apiUrl}/readyz`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${env.EMBEDDED_TEMPORAL_UI_PORT}/`)).status).toBe(200);
 
-      const cli = (...args: string[]) => {
-        const res = spawnSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), [path.join(PROJECT_ROOT, 'src', 'main', 'cli.ts'), ...args], {
-          env: { ...process.env, ...env },
-          encoding: 'utf8',
-        });
-        expect(res.status).toBe(0);
-        return JSON.parse(res.stdout);
-      };
-      const account = cli('account', 'create', '--email', 'durable@example.test', '--tier', 'enterprise');
-      const { key } = cli('key', 'create', '--account', account.id, '--product', 'weh', '--label', 'durable');
-      const call = (method: string, p: string, body?: unknown) =>
-        fetch(`${apiUrl}${p}`, {
-          method,
-          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      const { call } = signUp(env, apiUrl, 'durable@example.test', 'durable');
       const endpoint = (await call('POST', '/api/v1/webhooks/endpoints', { url: `${receiver.url}/durable` })).body;
       const eventId = (await call('POST', '/api/v1/webhooks/events', { type: 'durable.event', data: { n: 1 } })).body.id;
       await eventually(async () => (await call('GET', `/api/v1/webhooks/events/${eventId}`)).body.deliveries[0].attempt_count === 2 || undefined, 20_000);

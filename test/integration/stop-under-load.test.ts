@@ -1,13 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { mkdtemp } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { freePort, isPortOpen } from '../../src/infra/embedded-servers';
-import { PROJECT_ROOT } from '../../src/infra/tools';
+import { isPortOpen } from '../../src/infra/embedded-servers';
 import { STOP_PROMISE_MS } from '../../src/main/stop-budget';
 import { ChildRole, spawnRole } from '../support/child-role';
+import { groupAlive, ownPlatformEnv, signUp } from '../support/own-platform';
 import { eventually } from '../support/platform';
 import { readTestCertificate } from '../support/test-ca';
 
@@ -21,14 +20,7 @@ describe('npm start stopped with SIGTERM under load', () => {
   it('exits with every process it started, and loses nothing acknowledged', async () => {
     const dataDir = await mkdtemp(path.join(process.env.TEST_DATA_DIR as string, 'stop-under-load-'));
     const env = {
-      DATA_DIR: dataDir,
-      PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
-      EMBEDDED_MONGO_PORT: String(await freePort()),
-      MONGODB_URI: '',
-      TEMPORAL_ADDRESS: '',
-      DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+      ...(await ownPlatformEnv(dataDir)),
       // Every first attempt of the burst in flight at once (the default limits would queue most of them).
       DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: '200',
       DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT: '100',
@@ -43,22 +35,7 @@ describe('npm start stopped with SIGTERM under load', () => {
     let platform: ChildRole = spawnRole('start', env, { npm: true });
     try {
       const apiUrl = (await platform.waitFor(/API\s+(http:\/\/\S+)/))[1];
-      const cli = (...args: string[]) => {
-        const res = spawnSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), [path.join(PROJECT_ROOT, 'src', 'main', 'cli.ts'), ...args], {
-          env: { ...process.env, ...env },
-          encoding: 'utf8',
-        });
-        expect(res.status).toBe(0);
-        return JSON.parse(res.stdout);
-      };
-      const account = cli('account', 'create', '--email', 'stop@example.test', '--tier', 'enterprise');
-      const { key } = cli('key', 'create', '--account', account.id, '--product', 'weh', '--label', 'stop');
-      const call = (method: string, p: string, body?: unknown) =>
-        fetch(`${apiUrl}${p}`, {
-          method,
-          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      const { call } = signUp(env, apiUrl, 'stop@example.test', 'stop');
       const endpoints: Record<string, string> = {};
       for (const [name, receiver] of Object.entries({ stuck, held, quick })) {
         const created = await call('POST', '/api/v1/webhooks/endpoints', { url: `${receiver.url}/${name}` });
@@ -155,16 +132,6 @@ describe('npm start stopped with SIGTERM under load', () => {
     }
   }, 420_000);
 });
-
-/** Whether any process of the group is left. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** An HTTPS receiver that holds every request until `release()`, then answers 200; counts requests per event id. */
 async function heldReceiver() {
