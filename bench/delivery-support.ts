@@ -1,10 +1,13 @@
-/** Shared parts of the delivery benchmarks: an HTTPS receiver, the platform in its own process, accounts, an ingest client, CPU and WAL readings. */
+/** Shared parts of the delivery benchmarks: an HTTPS receiver, the platform in its own process (started and stopped), accounts, an ingest client, a warm-up, CPU and WAL readings, the machine line and the script's runner. */
 import { ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
+import { freePort } from '../src/infra/embedded-servers';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { Accounts } from '../src/persistence/accounts';
 import { ApiKeys } from '../src/persistence/api-keys';
@@ -19,6 +22,22 @@ export const pct = (values: number[], p: number) => {
 };
 export const ms = (v: number) => `${v.toFixed(1)} ms`;
 export const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
+
+/** The report's `machine:` line: what the figures were measured on, and how busy it was when the run began. */
+export function describeMachine(): string {
+  return `${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+}
+
+/** Runs a benchmark's `main` as the script: exits 0 when it is done (which also stops a spawned platform), 1 with the error. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
 
 export interface Receiver {
   url: string;
@@ -88,6 +107,64 @@ export async function spawnPlatform(env: NodeJS.ProcessEnv): Promise<PlatformPro
     await sleep(100);
   }
   return { child, apiUrl: (out.match(/API\s+(http:\/\/\S+)/) as RegExpMatchArray)[1], exited };
+}
+
+/** SIGTERM, as a user stops `npm start`; resolves once it exited, or after `giveUpAfterMs` when that is given. */
+export async function stopPlatform(platform: PlatformProcess, giveUpAfterMs?: number): Promise<void> {
+  platform.child.kill('SIGTERM');
+  await (giveUpAfterMs === undefined ? platform.exited : Promise.race([platform.exited, sleep(giveUpAfterMs)]));
+}
+
+/** CPU seconds used so far by the platform process, FerretDB and the Temporal dev server, and when they were read. */
+export interface CpuReading {
+  platform: number;
+  ferretdb: number;
+  temporal: number;
+  at: number;
+}
+
+export interface BenchPlatform extends PlatformProcess {
+  dataDir: string;
+  /** The embedded FerretDB, where accounts are created. */
+  mongoUri: string;
+  cpu(): CpuReading;
+}
+
+/**
+ * `npm start` in its own process with a new DATA_DIR (`dataDirPrefix` under the OS temp dir), its
+ * embedded servers on free ports, the benchmark's receivers allowed and trusted, and `extraEnv`.
+ */
+export async function startBenchPlatform(dataDirPrefix: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<BenchPlatform> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), dataDirPrefix));
+  const mongoPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    EMBEDDED_MONGO_PORT: String(mongoPort),
+    EMBEDDED_TEMPORAL_PORT: String(await freePort()),
+    EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
+    ...extraEnv,
+    DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+    NODE_EXTRA_CA_CERTS: testCaFile(),
+    LOG_LEVEL: 'warn',
+  };
+  delete env.MONGODB_URI;
+  delete env.TEMPORAL_ADDRESS;
+  log('starting the platform (npm start) in its own process...');
+  const platform = await spawnPlatform(env);
+  // The embedded servers run as processes of their own; the platform's share is counted without them.
+  const ferretPid = readPid(path.join(dataDir, 'ferretdb', 'server.pid'));
+  const temporalPid = readPid(path.join(dataDir, 'temporal', 'server.pid'));
+  const cpu = () => ({ platform: cpuSeconds(platform.child.pid!, [ferretPid, temporalPid]), ferretdb: cpuSeconds(ferretPid), temporal: cpuSeconds(temporalPid), at: performance.now() });
+  return { ...platform, dataDir, mongoUri: `mongodb://127.0.0.1:${mongoPort}/`, cpu };
+}
+
+/** Each process's CPU between two readings, in % of one core: `platform P %, ferretdb F %, temporal T %`. */
+export function cpuShares(from: CpuReading, to: CpuReading): string {
+  const s = (to.at - from.at) / 1000;
+  const p = (k: 'platform' | 'ferretdb' | 'temporal') => `${k} ${Math.round(((to[k] - from[k]) / s) * 100)} %`;
+  return `${p('platform')}, ${p('ferretdb')}, ${p('temporal')}`;
 }
 
 /** Enterprise accounts, one `weh` key and one endpoint each (spreads the per-account burst limit). */
@@ -192,6 +269,12 @@ export function walBytes(dataDir: string): number {
     /* not there yet */
   }
   return total;
+}
+
+/** Warm-up before measuring (JIT, connection pools, caches): 50 events, then 2 s of quiet. The i-th call uses `keyFor(i)`. */
+export async function warmUp(client: ReturnType<typeof ingestClient>, apiUrl: string, keyFor: (i: number) => string): Promise<void> {
+  await Promise.all(Array.from({ length: 50 }, (_, i) => client.ingest(apiUrl, keyFor(i), { type: 'bench.warmup', data: { i } })));
+  await sleep(2000);
 }
 
 export async function waitFor(check: () => boolean, timeoutMs: number, onTick?: () => void): Promise<boolean> {

@@ -20,29 +20,10 @@
  * `ratio <R> (platform <P>/s, temporal-only <C>/s)`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config/config';
-import { freePort } from '../src/infra/embedded-servers';
 import { PROJECT_ROOT } from '../src/infra/tools';
-import {
-  cpuSeconds,
-  createAccounts,
-  ingestClient,
-  IngestOutcome,
-  log,
-  ms,
-  pct,
-  readPid,
-  saturatingWaitMs,
-  sleep,
-  spawnPlatform,
-  startReceiver,
-  testCaFile,
-  waitFor,
-  walBytes,
-} from './delivery-support';
+import { CpuReading, cpuShares, createAccounts, describeMachine, ingestClient, IngestOutcome, log, ms, pct, runBench, saturatingWaitMs, sleep, startBenchPlatform, startReceiver, stopPlatform, waitFor, walBytes, warmUp } from './delivery-support';
 
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -69,7 +50,7 @@ function measureCeiling(workflows: number, window: number, variant: 'plain' | 'l
 }
 
 async function main(): Promise<void> {
-  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+  const machine = describeMachine();
   // The ratio's ceiling: as many workflows as the burst, fed as npm start feeds Temporal (its start
   // window). The short run (2,000 started at once, the 0.1 figure) is reported beside it.
   const ceiling = measureCeiling(BURST, START_WINDOW);
@@ -79,31 +60,9 @@ async function main(): Promise<void> {
   const localCeiling = measureCeiling(BURST, START_WINDOW, 'local');
 
   const receiver = await startReceiver();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-delivery-'));
-  const mongoPort = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    EMBEDDED_MONGO_PORT: String(mongoPort),
-    EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-    EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
-    DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
-    NODE_EXTRA_CA_CERTS: testCaFile(),
-    LOG_LEVEL: 'warn',
-  };
-  delete env.MONGODB_URI;
-  delete env.TEMPORAL_ADDRESS;
-  log('starting the platform (npm start) in its own process...');
-  const platform = await spawnPlatform(env);
-  const ferretPid = readPid(path.join(dataDir, 'ferretdb', 'server.pid'));
-  const temporalPid = readPid(path.join(dataDir, 'temporal', 'server.pid'));
-  const cpu = () => ({ platform: cpuSeconds(platform.child.pid!, [ferretPid, temporalPid]), ferretdb: cpuSeconds(ferretPid), temporal: cpuSeconds(temporalPid), at: performance.now() });
-  const cpuLine = (from: ReturnType<typeof cpu>, to: ReturnType<typeof cpu>) => {
-    const s = (to.at - from.at) / 1000;
-    const p = (k: 'platform' | 'ferretdb' | 'temporal') => `${k} ${Math.round(((to[k] - from[k]) / s) * 100)} %`;
-    return `CPU (of one core): ${p('platform')}, ${p('ferretdb')}, ${p('temporal')}`;
-  };
+  const platform = await startBenchPlatform('bench-delivery-');
+  const { dataDir, cpu } = platform;
+  const cpuLine = (from: CpuReading, to: CpuReading) => `CPU (of one core): ${cpuShares(from, to)}`;
   let walMax = 0;
   const walTimer = setInterval(() => (walMax = Math.max(walMax, walBytes(dataDir))), 1000);
   const client = ingestClient(CONCURRENCY * 2);
@@ -114,13 +73,11 @@ async function main(): Promise<void> {
     `local-activity ceiling (the same ${BURST} workflows with the no-op as a local activity, as the platform's first attempts are): ${localCeiling.toFixed(1)} workflows/s`,
   ];
   try {
-    const keys = await createAccounts(`mongodb://127.0.0.1:${mongoPort}/`, platform.apiUrl, ACCOUNTS, receiver.url);
+    const keys = await createAccounts(platform.mongoUri, platform.apiUrl, ACCOUNTS, receiver.url);
     let next = 0;
     const nextKey = () => keys[next++ % keys.length];
 
-    // Warm-up: JIT, connection pools, caches.
-    await Promise.all(Array.from({ length: 50 }, (_, i) => client.ingest(platform.apiUrl, nextKey(), { type: 'bench.warmup', data: { i } })));
-    await sleep(2000);
+    await warmUp(client, platform.apiUrl, nextKey);
 
     // (a) steady offer.
     log(`(a) ${RATE} events/s offered for ${SECONDS} s...`);
@@ -212,16 +169,9 @@ async function main(): Promise<void> {
   } finally {
     clearInterval(walTimer);
     await client.close();
-    platform.child.kill('SIGTERM');
-    await platform.exited;
+    await stopPlatform(platform);
     receiver.close();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -20,27 +20,10 @@
  * `overload goodput G (capacity C/s, worst rate X)`, G the lowest goodput / C over the offers.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { freePort } from '../src/infra/embedded-servers';
-import {
-  cpuSeconds,
-  createAccounts,
-  ingestClient,
-  log,
-  measureCapacity,
-  ms,
-  pct,
-  readPid,
-  Receiver,
-  sleep,
-  spawnPlatform,
-  startReceiver,
-  testCaFile,
-  waitFor,
-} from './delivery-support';
+import { CpuReading, cpuShares, createAccounts, describeMachine, ingestClient, log, measureCapacity, ms, pct, Receiver, runBench, sleep, startBenchPlatform, startReceiver, stopPlatform, waitFor, warmUp } from './delivery-support';
 
 const ACCOUNTS = Number(process.env.OVERLOAD_ACCOUNTS ?? 12);
 const CAPACITY_EVENTS = Number(process.env.OVERLOAD_CAPACITY_EVENTS ?? 2000);
@@ -176,39 +159,18 @@ const shedLine = (before: Record<string, number>, after: Record<string, number>)
     .join(', ');
 
 async function main(): Promise<void> {
-  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+  const machine = describeMachine();
   const fast = await startReceiver();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-overload-'));
-  const mongoPort = await freePort();
   const temporalMetricsPort = await freePort();
   const platformMetricsPort = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    EMBEDDED_MONGO_PORT: String(mongoPort),
-    EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-    EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
+  const platform = await startBenchPlatform('bench-overload-', {
     EMBEDDED_TEMPORAL_METRICS_PORT: String(temporalMetricsPort),
     METRICS_PORT: String(platformMetricsPort),
-    DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
-    NODE_EXTRA_CA_CERTS: testCaFile(),
-    LOG_LEVEL: 'warn',
-  };
-  delete env.MONGODB_URI;
-  delete env.TEMPORAL_ADDRESS;
-  log('starting the platform (npm start) in its own process...');
-  const platform = await spawnPlatform(env);
+  });
   const temporalMetrics = `http://127.0.0.1:${temporalMetricsPort}/metrics`;
   const platformMetrics = `http://127.0.0.1:${platformMetricsPort}/metrics`;
-  const ferretPid = readPid(path.join(dataDir, 'ferretdb', 'server.pid'));
-  const temporalPid = readPid(path.join(dataDir, 'temporal', 'server.pid'));
-  const cpu = () => ({ platform: cpuSeconds(platform.child.pid!, [ferretPid, temporalPid]), ferretdb: cpuSeconds(ferretPid), temporal: cpuSeconds(temporalPid), at: performance.now() });
-  const cpuLine = (from: ReturnType<typeof cpu>, to: ReturnType<typeof cpu>) => {
-    const s = (to.at - from.at) / 1000;
-    const p = (k: 'platform' | 'ferretdb' | 'temporal') => `${k} ${Math.round(((to[k] - from[k]) / s) * 100)} %`;
-    return `CPU (of one core) ${p('platform')}, ${p('ferretdb')}, ${p('temporal')}`;
-  };
+  const { dataDir, cpu, mongoUri } = platform;
+  const cpuLine = (from: CpuReading, to: CpuReading) => `CPU (of one core) ${cpuShares(from, to)}`;
   const platformLog = () => {
     try {
       return readFileSync(path.join(dataDir, 'platform.log'), 'utf8');
@@ -217,11 +179,9 @@ async function main(): Promise<void> {
     }
   };
   const report: string[] = [`machine: ${machine}`];
-  const mongoUri = `mongodb://127.0.0.1:${mongoPort}/`;
   try {
     const keys = await createAccounts(mongoUri, platform.apiUrl, ACCOUNTS, fast.url);
-    await Promise.all(Array.from({ length: 50 }, (_, i) => client.ingest(platform.apiUrl, keys[i % keys.length], { type: 'bench.warmup', data: { i } })));
-    await sleep(2000);
+    await warmUp(client, platform.apiUrl, (i) => keys[i % keys.length]);
 
     const { perSecond: capacity, ids: capacityIds } = await measureCapacity(client, platform.apiUrl, keys, fast, CAPACITY_EVENTS);
     const capLine = `capacity C: ${capacityIds.length} events delivered at ${capacity.toFixed(1)}/s (closed loop, first ingest to last arrival)`;
@@ -370,16 +330,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${report.join('\n')}\n`);
   } finally {
     await client.close();
-    platform.child.kill('SIGTERM');
-    await Promise.race([platform.exited, sleep(30_000)]);
+    await stopPlatform(platform, 30_000);
     fast.close();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);
