@@ -5,22 +5,11 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { verify, VerifyOptions, WebhookVerificationError } from '../src/index';
 import { verifySync } from '../src/node';
+import type { TestVector } from './vector';
 
-interface Vector {
-  name: string;
-  scheme: 'standard' | 'spec';
-  secrets: string[];
-  headers: Record<string, string>;
-  body: string;
-  now: number;
-  tolerance_seconds?: number;
-  check_body?: boolean;
-  expected: { valid: true; event_id: number | null } | { valid: false; error: string };
-}
+const { vectors } = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'test-vectors.json'), 'utf8')) as { vectors: TestVector[] };
 
-const { vectors } = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'test-vectors.json'), 'utf8')) as { vectors: Vector[] };
-
-const optionsOf = (v: Vector): VerifyOptions => ({
+const optionsOf = (v: TestVector): VerifyOptions => ({
   secrets: v.secrets,
   scheme: v.scheme,
   now: () => v.now,
@@ -28,7 +17,7 @@ const optionsOf = (v: Vector): VerifyOptions => ({
   checkBody: v.check_body,
 });
 
-async function outcome(run: () => Promise<{ event?: { id: number } }>): Promise<Vector['expected']> {
+async function outcome(run: () => Promise<{ event?: { id: number } }>): Promise<TestVector['expected']> {
   try {
     const verified = await run();
     return { valid: true, event_id: verified.event?.id ?? null };
