@@ -60,34 +60,35 @@ describe('store budget of the delivery path', () => {
     }
   }
 
-  it('an ingest with an idempotency key: read the key, claim the id, insert the event, claim the key (4 round trips)', async () => {
+  /**
+   * One ingest on a fresh account, and the commands it sent. Workflow starts are held meanwhile so
+   * that no attempt's commands mix into the count.
+   */
+  async function ingestCounted(event: Record<string, unknown>) {
     const api = await account();
-    // Workflow starts are held so that no attempt's commands mix into the count.
     const starts = holdMethod(platform.services.scheduler, 'start');
     try {
       await quiet();
       commands.length = 0;
-      const res = await api.post('/api/v1/webhooks/events', { type: 'budget.keyed', data: {}, idempotency_key: 'budget-1' });
-      expect(res.status).toBe(202);
-      expect(summary(commands)).toEqual(['find idempotency_records', 'insert event_ids', 'insert events', 'insert idempotency_records']);
+      const res = await api.post('/api/v1/webhooks/events', event);
+      // Copied while starts are still held: what came after the hold is not the ingest's.
+      return { res, sent: [...commands] };
     } finally {
       starts.open();
       starts.restore();
     }
+  }
+
+  it('an ingest with an idempotency key: read the key, claim the id, insert the event, claim the key (4 round trips)', async () => {
+    const { res, sent } = await ingestCounted({ type: 'budget.keyed', data: {}, idempotency_key: 'budget-1' });
+    expect(res.status).toBe(202);
+    expect(summary(sent)).toEqual(['find idempotency_records', 'insert event_ids', 'insert events', 'insert idempotency_records']);
   });
 
   it('an ingest without a key: the id claim and the event', async () => {
-    const api = await account();
-    const starts = holdMethod(platform.services.scheduler, 'start');
-    try {
-      await quiet();
-      commands.length = 0;
-      expect((await api.post('/api/v1/webhooks/events', { type: 'budget.plain', data: {} })).status).toBe(202);
-      expect(summary(commands)).toEqual(['insert event_ids', 'insert events']);
-    } finally {
-      starts.open();
-      starts.restore();
-    }
+    const { res, sent } = await ingestCounted({ type: 'budget.plain', data: {} });
+    expect(res.status).toBe(202);
+    expect(summary(sent)).toEqual(['insert event_ids', 'insert events']);
   });
 
   it('a repeat of a key: one read', async () => {
@@ -168,19 +169,23 @@ describe('store budget of the delivery path', () => {
     const RECORDS_OF_ONE_EVENT = 100;
     const sum = (ns: number[]) => ns.reduce((a, b) => a + b, 0);
 
-    it(`API, ?status=delivered: ${MAX_LIST_SCAN} events examined a block of ${SEQ_BLOCK} at a time, the records of their deliveries a block of ids at a time, and the bodies of the page`, async () => {
-      await quiet();
-      commands.length = 0;
-      const res = await api.get('/api/v1/webhooks/events?status=delivered');
-      expect(res.status).toBe(200);
-      expect(res.body.data.map((e: { id: number }) => e.id)).toEqual(delivered);
-      const sent = listCommands();
+    /** The reads a `?status=delivered` list may make, through the API and the dashboard alike. */
+    async function expectDeliveredFilterReads(sent: typeof commands): Promise<void> {
       const rows = await rowsOf(sent);
       expect(Math.max(...rows)).toBeLessThanOrEqual(SEQ_BLOCK);
       expect(sum(rows)).toBeLessThanOrEqual(MAX_LIST_SCAN + 2 * SEQ_BLOCK);
       // The records of the examined events, a block of event ids at a time.
       expect(sum(await rowsOf(sent, 'deliveries'))).toBeLessThanOrEqual(2 * RECORDS_OF_ONE_EVENT);
       expect(summary(sent).filter((c) => c === 'find deliveries').length).toBeLessThanOrEqual(Math.ceil(MAX_LIST_SCAN / 16) + 2);
+    }
+
+    it(`API, ?status=delivered: ${MAX_LIST_SCAN} events examined a block of ${SEQ_BLOCK} at a time, the records of their deliveries a block of ids at a time, and the bodies of the page`, async () => {
+      await quiet();
+      commands.length = 0;
+      const res = await api.get('/api/v1/webhooks/events?status=delivered');
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((e: { id: number }) => e.id)).toEqual(delivered);
+      await expectDeliveredFilterReads(listCommands());
     });
 
     it('API, a page of 20 without a filter: a few blocks, the 20 bodies and the page\'s delivery records, whatever the endpoint count and history', async () => {
@@ -205,13 +210,7 @@ describe('store budget of the delivery path', () => {
       const res = await dashboard.get('/dashboard/events?status=delivered');
       expect(res.status).toBe(200);
       for (const id of delivered) expect(res.text).toContain(`/dashboard/events/${id}`);
-      const sent = listCommands();
-      const rows = await rowsOf(sent);
-      expect(Math.max(...rows)).toBeLessThanOrEqual(SEQ_BLOCK);
-      expect(sum(rows)).toBeLessThanOrEqual(MAX_LIST_SCAN + 2 * SEQ_BLOCK);
-      // The records of the examined events, a block of event ids at a time.
-      expect(sum(await rowsOf(sent, 'deliveries'))).toBeLessThanOrEqual(2 * RECORDS_OF_ONE_EVENT);
-      expect(summary(sent).filter((c) => c === 'find deliveries').length).toBeLessThanOrEqual(Math.ceil(MAX_LIST_SCAN / 16) + 2);
+      await expectDeliveredFilterReads(listCommands());
     });
   });
 });

@@ -3,6 +3,20 @@ import type { AttemptOutcome } from '../../../activities/delivery-activities';
 
 const succeeded: AttemptOutcome = { status: 'succeeded', nextDelayMs: null, statusCode: 200 };
 
+/**
+ * A graceful stop started while a POST is in flight: still waiting a turn later, then the POST
+ * ends (`finish`). Resolves once the stop has, with whether it saw itself settled.
+ */
+async function stopAcrossPost(handOffs: AttemptHandOffs, finish: (o: AttemptOutcome) => void): Promise<boolean> {
+  let settled = false;
+  const stop = handOffs.settled().then(() => (settled = true));
+  await new Promise((r) => setImmediate(r));
+  expect(settled).toBe(false);
+  finish(succeeded);
+  await stop;
+  return settled;
+}
+
 describe('attempts handed off by their local budget', () => {
   it('are collected once, by their key', async () => {
     const handOffs = new AttemptHandOffs('q/hand-off/1');
@@ -20,12 +34,7 @@ describe('attempts handed off by their local budget', () => {
     let finish!: (o: AttemptOutcome) => void;
     handOffs.keep('a', new Promise((resolve) => (finish = resolve)));
     handOffs.keep('b', Promise.reject(new Error('the store is down')));
-    let settled = false;
-    const stop = handOffs.settled().then(() => (settled = true));
-    await new Promise((r) => setImmediate(r));
-    expect(settled).toBe(false);
-    finish(succeeded);
-    await stop;
+    const settled = await stopAcrossPost(handOffs, finish);
     expect(settled).toBe(true);
   });
 
@@ -35,12 +44,7 @@ describe('attempts handed off by their local budget', () => {
     handOffs.keep('a', new Promise((resolve) => (finish = resolve)));
     const collecting = handOffs.take('a');
     expect(handOffs.inFlight).toBe(1);
-    let settled = false;
-    const stop = handOffs.settled().then(() => (settled = true));
-    await new Promise((r) => setImmediate(r));
-    expect(settled).toBe(false);
-    finish(succeeded);
-    await stop;
+    await stopAcrossPost(handOffs, finish);
     await expect(collecting).resolves.toEqual(succeeded);
     expect(handOffs.inFlight).toBe(0);
   });
