@@ -13,7 +13,7 @@ import { deliveryId } from '../src/domain/webhooks/delivery-id';
 import type { EndpointHealthLog } from '../src/persistence/endpoint-health-log';
 import type { EndpointDoc, Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
-import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency } from '../src/infra/metrics';
+import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage } from '../src/infra/metrics';
 import type { AttemptHandOffs } from './attempt-hand-off';
 import { failed, type HttpSender, type SendResult } from './http-sender';
 import { ApplicationFailure } from '@temporalio/common';
@@ -227,16 +227,24 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
   /** Sends the prepared request (or records why it cannot be sent), records the attempt, and says what comes next. */
-  async function sendAndRecord(input: AttemptInput, ref: DeliveryRef, prepared: Prepared & { kind: 'send' | 'unsendable' }): Promise<AttemptOutcome> {
+  async function sendAndRecord(
+    input: AttemptInput,
+    ref: DeliveryRef,
+    prepared: Prepared & { kind: 'send' | 'unsendable' },
+    stage: { now: HandOffStage },
+  ): Promise<AttemptOutcome> {
     let startedAt = clock();
     let result: SendResult;
     if (prepared.kind === 'send') {
+      stage.now = 'place';
       const leave = await enterSlot(input);
       try {
         startedAt = clock();
+        stage.now = 'post';
         result = await beating(() => deps.sender.send({ url: prepared.url, headers: prepared.headers, body: prepared.body }));
       } finally {
         leave();
+        stage.now = 'store';
       }
     } else {
       result = failed('network', prepared.error, 0);
@@ -278,8 +286,11 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return { ...decision, statusCode };
   }
 
-  /** The whole attempt: the record check when it may repeat, the acceptance check and endpoint read, the POST, the record. */
-  async function attemptOnce(input: AttemptInput): Promise<AttemptOutcome> {
+  /**
+   * The whole attempt: the record check when it may repeat, the acceptance check and endpoint read, the POST, the record.
+   * `stage` says what it is doing now (what a hand-off is counted under).
+   */
+  async function attemptOnce(input: AttemptInput, stage: { now: HandOffStage } = { now: 'store' }): Promise<AttemptOutcome> {
     const ref = refOf(input);
     if (activityAttempt() > 1 || input.mayRepeat) {
       const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
@@ -306,7 +317,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       return { status: 'cancelled', nextDelayMs: null, statusCode: null };
     }
 
-    return sendAndRecord(input, ref, prepared);
+    return sendAndRecord(input, ref, prepared, stage);
   }
 
   return {
@@ -318,7 +329,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome | HandedOff> {
       // The budget covers the whole attempt, store reads included: a slow store must not hold the
       // workflow task any more than a slow receiver.
-      const finishing = attemptOnce(input);
+      const stage: { now: HandOffStage } = { now: 'store' };
+      const finishing = attemptOnce(input, stage);
       if (input.handOffAfterMs === undefined || !deps.handOffs) return finishing;
       const handOffs = deps.handOffs;
       let budget: NodeJS.Timeout | undefined;
@@ -327,6 +339,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         new Promise<'budget spent'>((resolve) => (budget = setTimeout(() => resolve('budget spent'), input.handOffAfterMs))),
       ]).finally(() => clearTimeout(budget));
       if (outcome !== 'budget spent') return outcome;
+      recordHandOff(stage.now);
       handOffs.keep(handOffKey(input), finishing);
       return { status: 'handed-off', collectOn: handOffs.taskQueue };
     },

@@ -20,6 +20,10 @@ export type FinalDeliveryStatus = (typeof FINAL_DELIVERY_STATUSES)[number];
 export const ATTEMPT_STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'timeout'] as const;
 export type AttemptStatusClass = (typeof ATTEMPT_STATUS_CLASSES)[number];
 
+/** Where a local first attempt was when its budget ran out: reading or recording, waiting for its place, posting. */
+export const HAND_OFF_STAGES = ['store', 'place', 'post'] as const;
+export type HandOffStage = (typeof HAND_OFF_STAGES)[number];
+
 export const LIMIT_REJECTION_KINDS = ['burst', 'quota', 'anonymous'] as const;
 export type LimitRejectionKind = (typeof LIMIT_REJECTION_KINDS)[number];
 
@@ -55,6 +59,13 @@ const firstAttemptLatency = new Histogram({
   name: 'webhook_ingest_to_first_attempt_seconds',
   help: 'From accepting an event to the start of its first delivery attempt to an endpoint, in seconds.',
   buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [metricsRegistry],
+});
+
+const handOffs = new Counter({
+  name: 'webhook_attempt_hand_offs_total',
+  help: 'Local first attempts handed off after their budget (their POST goes on, their workflow collects it with a regular activity), by what the attempt was doing then: store (reading or recording), place (waiting for its account or endpoint place), post (waiting for the receiver).',
+  labelNames: ['stage'] as const,
   registers: [metricsRegistry],
 });
 
@@ -119,6 +130,7 @@ for (const outcome of INGEST_OUTCOMES) ingests.inc({ outcome }, 0);
 for (const status of FINAL_DELIVERY_STATUSES) deliveries.inc({ status }, 0);
 for (const statusClass of ATTEMPT_STATUS_CLASSES) attempts.inc({ status_class: statusClass }, 0);
 for (const kind of LIMIT_REJECTION_KINDS) limitRejections.inc({ kind }, 0);
+for (const stage of HAND_OFF_STAGES) handOffs.inc({ stage }, 0);
 export const SHED_REASONS = ['backlog_count', 'backlog_age', 'event_loop', 'ingest_concurrency'] as const;
 export type ShedReason = (typeof SHED_REASONS)[number];
 for (const reason of SHED_REASONS) ingestShed.inc({ reason }, 0);
@@ -167,6 +179,10 @@ export function attemptStatusClass(statusCode: number | null, timedOut: boolean)
   if (timedOut) return 'timeout';
   if (statusCode === null || statusCode < 200 || statusCode > 599) return 'network';
   return `${Math.floor(statusCode / 100)}xx` as AttemptStatusClass;
+}
+
+export function recordHandOff(stage: HandOffStage): void {
+  handOffs.inc({ stage });
 }
 
 export function recordFirstAttemptLatency(ms: number): void {

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { AttemptHandOffs } from '../../../activities/attempt-hand-off';
 import { createDeliveryActivities, type AttemptInput } from '../../../activities/delivery-activities';
 import type { HttpSender } from '../../../activities/http-sender';
 import { createAcceptanceSeal } from '../../../src/domain/webhooks/acceptance-seal';
 import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
+import { metricsRegistry } from '../../../src/infra/metrics';
 import type { Deliveries, DeliveryDoc } from '../../../src/persistence/deliveries';
 import type { Endpoints } from '../../../src/persistence/endpoints';
 import type { Events } from '../../../src/persistence/events';
@@ -174,5 +176,48 @@ describe('delivery attempt: a sealed input and a cached endpoint need no read', 
     await expect(attempt(sealed)).resolves.toMatchObject({ status: 'succeeded' });
     expect(reads).toEqual(['endpoint']);
     expect(sent).toEqual([endpoint.url]);
+  });
+});
+
+/**
+ * An operator sees why first attempts are handed off (webhook_attempt_hand_offs_total): a slow
+ * receiver (`post`) is expected; a slow store or a wait for a place points at the platform itself.
+ */
+describe('delivery attempt: a hand-off is counted by what the attempt was waiting for', () => {
+  const secretBox = createSecretBox(randomBytes(32));
+  const endpoint = endpointDoc(secretBox.seal('whsec_test'));
+  const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}', handOffAfterMs: 5 };
+  /** An attempt held in `stage` until `release` (the store's endpoint read, or the receiver). */
+  function attemptWaitingOn(stage: 'store' | 'post') {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const answered = { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 } as const;
+    const activities = createDeliveryActivities({
+      endpoints: { find: async () => (stage === 'store' ? held.then(() => endpoint) : endpoint) } as unknown as Endpoints,
+      events: { findUnscoped: async () => ({ _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1, body: '{}' }) } as unknown as Events,
+      deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
+      secretBox,
+      handOffs: new AttemptHandOffs('q/hand-off/test'),
+      sender: { send: async () => held.then(() => answered), close: async () => undefined },
+      endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
+      autoDisable: { afterMs: 1, disable: async () => undefined },
+    });
+    return { activities, release };
+  }
+
+  async function handOffs(stage: string): Promise<number> {
+    const metric = await metricsRegistry.getSingleMetric('webhook_attempt_hand_offs_total')!.get();
+    return metric.values.find((v) => v.labels.stage === stage)?.value ?? 0;
+  }
+
+  it.each(['post', 'store'] as const)('counts an attempt still in its %s stage at the end of its budget under that stage', async (stage) => {
+    const before = await handOffs(stage);
+    const { activities, release } = attemptWaitingOn(stage);
+    try {
+      await expect(activities.attemptDelivery(input)).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
+      expect(await handOffs(stage)).toBe(before + 1);
+    } finally {
+      release();
+    }
   });
 });
