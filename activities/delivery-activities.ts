@@ -290,7 +290,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
    * The whole attempt: the record check when it may repeat, the acceptance check and endpoint read, the POST, the record.
    * `stage` says what it is doing now (what a hand-off is counted under).
    */
-  async function attemptOnce(input: AttemptInput, stage: { now: HandOffStage } = { now: 'store' }): Promise<AttemptOutcome> {
+  async function attemptOnce(input: AttemptInput, stage: { now: HandOffStage }): Promise<AttemptOutcome> {
     const ref = refOf(input);
     if (activityAttempt() > 1 || input.mayRepeat) {
       const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);

@@ -7,12 +7,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { freePort } from '../src/infra/embedded-servers';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { Accounts } from '../src/persistence/accounts';
 import { ApiKeys } from '../src/persistence/api-keys';
 import { connectMongo } from '../src/persistence/mongo';
 import { AccountService } from '../src/services/account-service';
+import { ownPlatformEnv } from '../test/support/own-platform';
 import { ensureTestCertificate } from '../test/support/test-ca';
 
 export const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -136,28 +136,15 @@ export interface BenchPlatform extends PlatformProcess {
  */
 export async function startBenchPlatform(dataDirPrefix: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<BenchPlatform> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), dataDirPrefix));
-  const mongoPort = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    EMBEDDED_MONGO_PORT: String(mongoPort),
-    EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-    EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
-    ...extraEnv,
-    DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
-    NODE_EXTRA_CA_CERTS: testCaFile(),
-    LOG_LEVEL: 'warn',
-  };
-  delete env.MONGODB_URI;
-  delete env.TEMPORAL_ADDRESS;
+  const own = await ownPlatformEnv(dataDir);
+  const env: NodeJS.ProcessEnv = { ...process.env, ...own, ...extraEnv, NODE_EXTRA_CA_CERTS: testCaFile(), LOG_LEVEL: 'warn' };
   log('starting the platform (npm start) in its own process...');
   const platform = await spawnPlatform(env);
   // The embedded servers run as processes of their own; the platform's share is counted without them.
   const ferretPid = readPid(path.join(dataDir, 'ferretdb', 'server.pid'));
   const temporalPid = readPid(path.join(dataDir, 'temporal', 'server.pid'));
   const cpu = () => ({ platform: cpuSeconds(platform.child.pid!, [ferretPid, temporalPid]), ferretdb: cpuSeconds(ferretPid), temporal: cpuSeconds(temporalPid), at: performance.now() });
-  return { ...platform, dataDir, mongoUri: `mongodb://127.0.0.1:${mongoPort}/`, cpu };
+  return { ...platform, dataDir, mongoUri: `mongodb://127.0.0.1:${own.EMBEDDED_MONGO_PORT}/`, cpu };
 }
 
 /** Each process's CPU between two readings, in % of one core: `platform P %, ferretdb F %, temporal T %`. */
