@@ -35,7 +35,7 @@ const FAST_ENDPOINTS = Number(process.env.OVERLOAD_FAST_ENDPOINTS ?? 20);
 const SLOW_DELAY_MS = Number(process.env.OVERLOAD_SLOW_DELAY_MS ?? 25_000);
 /**
  * 300 s puts about 570 events on the fast endpoints in each phase. With 180 s (about 350) three late
- * events made a p99, and the ratio swung from 0.9× to 2.7× between runs of the same code.
+ * events made a p99, and the ratio swung from 0.9× to 2.7× between runs (BENCHMARKS.md).
  */
 const SLOW_SECONDS = Number(process.env.OVERLOAD_SLOW_SECONDS ?? 300);
 /**
