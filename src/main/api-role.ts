@@ -23,7 +23,7 @@ import { costEstimatorRoutes } from '../transport/http/routes/cost-estimator';
 import { docsPage, openApiRoute } from '../transport/http/routes/docs';
 import { healthz, readyz } from '../transport/http/routes/health';
 import { endpointRoutes } from '../transport/http/routes/webhooks/endpoints';
-import { eventRoutes } from '../transport/http/routes/webhooks/events';
+import { eventRoutes, ingestShedding } from '../transport/http/routes/webhooks/events';
 import { recoveryRoutes } from '../transport/http/routes/webhooks/recovery';
 import { ApiServer, listenApi } from './api-server';
 import { settlesBy } from './stop-budget';
@@ -98,7 +98,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     routes,
     trustProxy: config.trustProxy,
     trustProxyHops: config.trustProxyHops,
-    guards: [keyScoped(authenticator, limiter), estimatorAccess(authenticator, limiter)],
+    guards: [keyScoped(authenticator, limiter, { shedEarly: ingestShedding(services.admission) }), estimatorAccess(authenticator, limiter)],
     before: [dashboard],
   });
   let api: ApiServer;

@@ -63,6 +63,8 @@ export interface Services {
   /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
   bulkRecovery: RecoveryService;
   outbox: DeliveryOutbox;
+  /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
+  admission: IngestAdmission;
   startWindow: DeliveryStartWindow;
   lease: InstanceLease;
   recovery: CrashRecovery;
@@ -204,6 +206,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       clock,
     }),
     outbox,
+    admission,
     startWindow,
     lease,
     recovery,

@@ -38,6 +38,21 @@ const WINDOW_RETENTION_MS = 24 * 3600 * 1000;
 /** Past this many scopes the per-process state is dropped (blocks held then are lost until their scope ends: never over-admits). */
 const MAX_TRACKED_SCOPES = 50_000;
 
+const burstKey = (bucket: string, seq: number): string => `b:${bucket}:${seq}`;
+const usageKey = (bucket: string, periodId: string): string => `u:${bucket}:${periodId}`;
+
+/** What the headers say: `burstCount` calls of the window and `used` of the period counted. */
+function limitState(policy: LimitPolicy, window: BurstWindow, burstCount: number, used: number): LimitState {
+  return {
+    burstLimit: policy.burstLimit,
+    burstRemaining: Math.max(0, policy.burstLimit - burstCount),
+    burstResetAt: window.end,
+    // Without usage records (anonymous callers), the calls of the window are the only count there is.
+    quotaUsed: used,
+    quotaLimit: policy.quotaLimit,
+  };
+}
+
 /** One burst window or billing period of a bucket, as this process knows it. */
 class Scope {
   /** The latest entry of the log known here. */
@@ -133,15 +148,8 @@ export class BlockLimiter implements LimitAdmitter {
     if (this.scopes.size > MAX_TRACKED_SCOPES) this.scopes.clear();
     const window = await this.currentWindow(policy.bucket, now);
     const burst = this.burstScope(policy.bucket, window);
-    const usage = policy.countUsage ? this.scope(`u:${policy.bucket}:${period.id}`, period.end, new Date(period.end.getTime() + USAGE_RETENTION_MS)) : null;
-    // Without usage records (anonymous callers), the calls of the window are the only count there is.
-    const stateWith = (burstCount: number, used: number): LimitState => ({
-      burstLimit: policy.burstLimit,
-      burstRemaining: Math.max(0, policy.burstLimit - burstCount),
-      burstResetAt: window.end,
-      quotaUsed: used,
-      quotaLimit: policy.quotaLimit,
-    });
+    const usage = policy.countUsage ? this.scope(usageKey(policy.bucket, period.id), period.end, new Date(period.end.getTime() + USAGE_RETENTION_MS)) : null;
+    const stateWith = (burstCount: number, used: number): LimitState => limitState(policy, window, burstCount, used);
     const quotaRejection = () => {
       // At least the limit: this process may not yet have seen every call another one was granted.
       const used = Math.max(policy.quotaLimit, usage?.counted() ?? 0);
@@ -186,8 +194,18 @@ export class BlockLimiter implements LimitAdmitter {
     };
   }
 
+  peek(policy: LimitPolicy): LimitState | null {
+    const now = this.clock();
+    const window = this.windows.get(policy.bucket);
+    if (!window || !isCurrent(window, now)) return null;
+    const burst = this.scopes.get(burstKey(policy.bucket, window.seq));
+    const usage = policy.countUsage ? this.scopes.get(usageKey(policy.bucket, billingPeriodAt(now).id)) : undefined;
+    if (!burst || (policy.countUsage && !usage)) return null;
+    return limitState(policy, window, burst.counted(), usage ? usage.counted() : burst.counted());
+  }
+
   async usage(bucket: string): Promise<number> {
-    const key = `u:${bucket}:${billingPeriodAt(this.clock()).id}`;
+    const key = usageKey(bucket, billingPeriodAt(this.clock()).id);
     const scope = this.scopes.get(key);
     if (!scope) return (await this.blocks.latest(key, null))?.cum ?? 0;
     const latest = await this.blocks.latest(key, scope.head);
@@ -221,7 +239,7 @@ export class BlockLimiter implements LimitAdmitter {
   }
 
   private burstScope(bucket: string, window: BurstWindow): Scope {
-    return this.scope(`b:${bucket}:${window.seq}`, window.end, new Date(window.end.getTime() + BURST_RETENTION_MS));
+    return this.scope(burstKey(bucket, window.seq), window.end, new Date(window.end.getTime() + BURST_RETENTION_MS));
   }
 
   /** A position of `scope` for one call, or null when `limit` calls are granted and none is held here. */
@@ -344,7 +362,7 @@ export class BlockLimiter implements LimitAdmitter {
 
   private enterWindow(bucket: string, window: BurstWindow, opened: boolean): BurstWindow {
     const previous = this.windows.get(bucket);
-    if (previous && previous.seq !== window.seq) this.scopes.delete(`b:${bucket}:${previous.seq}`);
+    if (previous && previous.seq !== window.seq) this.scopes.delete(burstKey(bucket, previous.seq));
     this.windows.set(bucket, window);
     // A window this process just opened has an empty log: no need to read it.
     if (opened) this.burstScope(bucket, window).stale = false;

@@ -84,6 +84,31 @@ describe('ingest under saturation', () => {
     }
   });
 
+  it('sheds an ingest before it is metered or its body read: not counted, its limit headers as they stood', async () => {
+    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+    await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/saturated-unmetered` });
+    const starts = holdMethod(platform.services.scheduler, 'start', { times: Infinity });
+    try {
+      await api.post('/api/v1/webhooks/events', { type: 'unmetered.a', data: {} });
+      const last = await api.post('/api/v1/webhooks/events', { type: 'unmetered.b', data: {} });
+      expect(last.status).toBe(202);
+      // A body that would be refused 400 is not read: the call is shed first.
+      const shed = await api.post('/api/v1/webhooks/events', { type: 42 });
+      expect(shed.status).toBe(503);
+      expect(shed.body).toMatchObject({ code: 'overloaded' });
+      for (const header of ['x-ratelimit-remaining', 'x-ratelimit-reset', 'x-quota-used', 'x-quota-limit']) {
+        expect(shed.headers.get(header)).toBe(last.headers.get(header));
+      }
+      starts.open();
+      await eventually(async () => (platform.services.outbox.backlog === 0 ? true : undefined));
+      const next = await api.get('/api/v1/webhooks/events');
+      expect(Number(next.headers.get('x-quota-used'))).toBe(Number(last.headers.get('x-quota-used')) + 1);
+    } finally {
+      starts.open();
+      starts.restore();
+    }
+  });
+
   describe('with a backlog older than MAX_BACKLOG_S', () => {
     let young: Platform;
     beforeAll(async () => {

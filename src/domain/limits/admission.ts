@@ -10,6 +10,12 @@ export interface LimitAdmitter {
   admit(policy: LimitPolicy): Promise<Admission>;
   /** Calls counted in the current billing period of `bucket` (the dashboard's figure). */
   usage(bucket: string): Promise<number>;
+  /**
+   * The limits of `policy` as this process knows them now, without counting a call or reading the
+   * store (the headers of a call refused before it is metered); null when this process does not
+   * know the current window or period of the bucket yet.
+   */
+  peek(policy: LimitPolicy): LimitState | null;
 }
 
 export interface LimitPolicy {

@@ -384,3 +384,29 @@ describe('BlockLimiter: monthly quota', () => {
     expect(store.logs.size).toBe(1);
   });
 });
+
+describe('BlockLimiter: peek (the headers of a call refused before it is metered)', () => {
+  it('knows nothing of a bucket this process has not admitted a call of yet', () => {
+    expect(limiterOn(new MemoryStore()).peek(free)).toBeNull();
+  });
+
+  it('shows the limits as they stand, counting no call and touching no store', async () => {
+    const store = new MemoryStore();
+    const limiter = limiterOn(store);
+    await limiter.admit(free);
+    await limiter.admit(free);
+    const operations = store.operations();
+    expect(limiter.peek(free)).toEqual({ burstLimit: 10, burstRemaining: 8, burstResetAt: new Date(T0.getTime() + 60_000), quotaUsed: 2, quotaLimit: 500 });
+    expect(limiter.peek(free)?.burstRemaining).toBe(8);
+    expect(store.operations()).toBe(operations);
+    expect((await limiter.admit(free)).state.burstRemaining).toBe(7);
+  });
+
+  it('knows nothing once the window it knows has ended', async () => {
+    const clock = fakeClock();
+    const limiter = limiterOn(new MemoryStore(), clock.now);
+    await limiter.admit(free);
+    clock.advance(60_000);
+    expect(limiter.peek(free)).toBeNull();
+  });
+});

@@ -84,3 +84,27 @@ describe('IngestAdmission Retry-After', () => {
     expect(advised[59]).toBeLessThanOrEqual(6);
   });
 });
+
+describe('IngestAdmission screen (asked before the call is metered)', () => {
+  const tuning = { min: 1, max: 1, targetMs: 250, increase: 1, decrease: 0.5, intervalMs: 1_000 };
+  const calm = { backlog: 0, oldestWaitMs: () => 0, expectedWaitMs: () => 0 };
+  const options = { backlogLimit: 100, maxBacklogMs: 2_000, maxLoopDelayMs: 250 };
+
+  it('refuses what enter would refuse, with the same 503', () => {
+    const refused = refusal(() => admission({ oldestWaitMs: 60_000 }).screen());
+    expect(refused?.code).toBe('overloaded');
+  });
+
+  it('refuses while the ingests in flight fill the limit', () => {
+    const gate = new IngestAdmission(calm, { sustainedP99Ms: () => 0 }, options, tuning);
+    gate.enter();
+    expect(refusal(() => gate.screen())?.code).toBe('overloaded');
+  });
+
+  it('takes no place: a screened call leaves the place to the call that enters', () => {
+    const gate = new IngestAdmission(calm, { sustainedP99Ms: () => 0 }, options, tuning);
+    gate.screen();
+    gate.screen();
+    expect(() => gate.enter()).not.toThrow();
+  });
+});

@@ -4,28 +4,39 @@ import { productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
 import type { LimitAdmitter } from '../../../domain/limits/admission';
 import { bearerToken, KeyAuthenticator, Principal } from '../../../services/key-authenticator';
 import { accountPolicy } from '../../../domain/limits/policies';
-import { metered } from './metered';
+import { metered, shedUnmetered } from './metered';
 
 export const KEY_SCOPED_PREFIX = '/api/v1/';
+
+export interface KeyScopedOptions {
+  /**
+   * Throws `overloaded` for a call the platform sheds anyway (ingest under overload): asked after
+   * authentication and the product check, before the call is metered or its body read.
+   */
+  shedEarly?: (ctx: Context) => void;
+}
 
 /**
  * Every call under /api/v1/: the bearer key is authenticated (401), the call is metered
  * against the account's tier (429; 403s are counted too), then the key's product must be
- * the product whose API the path names (403 naming that product).
+ * the product whose API the path names (403 naming that product). A call `shedEarly` refuses
+ * is answered 503 without being metered (metered.ts, shedUnmetered).
  */
-export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter): Middleware {
+export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter, options: KeyScopedOptions = {}): Middleware {
   return async (ctx, next) => {
     // Compared case-insensitively so that no spelling of a key-scoped path escapes authentication or the product check.
     const path = ctx.path.toLowerCase();
     if (!path.startsWith(KEY_SCOPED_PREFIX)) return next();
     const principal = await authenticator.authenticate(bearerToken(ctx.get('Authorization') || undefined));
     ctx.state.principal = principal;
-    await metered(ctx, limiter, accountPolicy(principal.account._id, principal.account.tier), async () => {
-      const segment = path.slice(KEY_SCOPED_PREFIX.length).split('/')[0];
-      const product = productForPathSegment(segment);
-      if (product && product !== principal.key.product) {
-        throw new DomainError('wrong_product', `API key is not authorized for ${PRODUCTS[product].name}.`);
-      }
+    const policy = accountPolicy(principal.account._id, principal.account.tier);
+    const product = productForPathSegment(path.slice(KEY_SCOPED_PREFIX.length).split('/')[0]);
+    // The product whose API the path names, when the key is not of it.
+    const wrongProduct = product !== undefined && product !== principal.key.product ? product : undefined;
+    const { shedEarly } = options;
+    if (shedEarly && wrongProduct === undefined) shedUnmetered(ctx, limiter, policy, () => shedEarly(ctx));
+    await metered(ctx, limiter, policy, async () => {
+      if (wrongProduct !== undefined) throw new DomainError('wrong_product', `API key is not authorized for ${PRODUCTS[wrongProduct].name}.`);
       await next();
     });
   };

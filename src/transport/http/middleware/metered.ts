@@ -32,3 +32,19 @@ export async function metered(ctx: Context, limiter: LimitAdmitter, policy: Limi
   }
   if (ctx.status >= 500) await admission.release().catch(() => undefined);
 }
+
+/**
+ * Lets `shed` refuse a call before it is metered: CONTRACT §2 does not count a 5xx, so nothing is
+ * claimed and given back, and the headers show the limits as they stand. A call its limits refuse
+ * anyway, or whose limits this process does not know yet, is left to `metered` (429 comes first).
+ */
+export function shedUnmetered(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, shed: () => void): void {
+  const state = limiter.peek(policy);
+  if (!state || state.burstRemaining === 0 || state.quotaUsed >= state.quotaLimit) return;
+  try {
+    shed();
+  } catch (err) {
+    setLimitHeaders(ctx, state);
+    throw err;
+  }
+}

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { DomainError, ValidationError } from '../../../../domain/errors';
 import { isIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../../domain/webhooks/idempotency-key';
 import { ingestRejection, recordIngest } from '../../../../infra/metrics';
@@ -7,9 +8,27 @@ import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute } from '../../route';
 import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
 import { httpStatusOf } from '../../error-status';
+import type { IngestAdmission } from '../../../../services/ingest-admission';
 
 const BASE = '/api/v1/webhooks/events';
 const tags = ['Webhook events'];
+
+/**
+ * Sheds an ingest before its call is metered or its body read, when admission would refuse it
+ * anyway (key-scoped.ts, shedEarly): under overload most ingests are refused, and each refusal
+ * must cost next to nothing. The service's own admission still decides for the calls let through.
+ */
+export function ingestShedding(admission: Pick<IngestAdmission, 'screen'>): (ctx: Context) => void {
+  return (ctx) => {
+    if (ctx.method !== 'POST' || ctx.path !== BASE) return;
+    try {
+      admission.screen();
+    } catch (err) {
+      recordIngest('rejected_overloaded');
+      throw err;
+    }
+  };
+}
 
 /** CONTRACT §4: ingest, status and history, listing, manual retry. */
 export function eventRoutes(service: EventService) {
@@ -19,7 +38,7 @@ export function eventRoutes(service: EventService) {
       path: BASE,
       summary: 'Ingest an event; it is delivered to every matching endpoint',
       description:
-        'New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored.',
+        'New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).',
       tags,
       security: BEARER,
       body: EventIngestBody,
