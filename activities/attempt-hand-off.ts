@@ -2,6 +2,32 @@ import type { AttemptOutcome } from './delivery-activities';
 
 /** An attempt not collected this long after it ended was abandoned by its workflow (which then made it elsewhere). */
 const FORGET_AFTER_MS = 120_000;
+/**
+ * A signal the server did not take is sent again (Temporal restarting) for this long after the POST
+ * ended; by then the workflow has stopped waiting (45 s after the hand-off) and made the attempt again.
+ */
+const SIGNAL_FOR_MS = 45_000;
+const SIGNAL_RETRY_MS = { first: 250, max: 5_000 };
+
+/** One run of a delivery workflow. */
+export interface WorkflowRun {
+  workflowId: string;
+  /** Absent: the current run of `workflowId` (the signal's round tells a later round's run to ignore it). */
+  runId?: string;
+}
+
+/** What the workflow is told (workflows/attempt-collected.ts): the attempt, and its outcome unless it failed unrecorded. */
+export interface CollectedOutcome {
+  round: number;
+  attempt: number;
+  outcome?: AttemptOutcome;
+}
+
+/** Sends the signal; throws `gone: true` when the run has ended (nothing to tell), anything else to be retried. */
+export type OutcomeSignaller = (run: WorkflowRun, collected: CollectedOutcome) => Promise<void>;
+
+/** Thrown by an OutcomeSignaller when the run has ended: it was told, or stopped waiting. */
+export class RunEnded extends Error {}
 
 /**
  * First attempts whose POST outlived their local budget, kept by the process that makes them until
@@ -14,15 +40,25 @@ const FORGET_AFTER_MS = 120_000;
  * activity on `taskQueue`, which only this process polls (Temporal's worker-specific task queue
  * pattern). If this process is gone, that activity is never started; the workflow then makes the
  * attempt as a regular activity, which answers from the record when the POST was recorded.
+ *
+ * Workflows started since the `collect-by-signal` patch are not collected: this process signals the
+ * outcome to them (`report`), which costs Temporal less. The queue and `keep` stay for workflows
+ * started before it.
  */
 export class AttemptHandOffs {
   private readonly attempts = new Map<string, Promise<AttemptOutcome>>();
-  /** POSTs kept here that have not ended, collected or not (a stop waits for them, up to its deadline). */
-  private readonly running = new Set<Promise<AttemptOutcome>>();
+  /** POSTs kept here, and their signals, that have not ended (a stop waits for them, up to its deadline). */
+  private readonly running = new Set<Promise<unknown>>();
 
   constructor(
     /** The task queue only this process's hand-off worker polls. */
     readonly taskQueue: string,
+    /** Tells a workflow run the outcome of its handed-off attempt (DeliveryScheduler.reportCollected). */
+    private readonly signal: OutcomeSignaller = async () => {
+      throw new Error('no signaller: this process cannot report handed-off attempts');
+    },
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly now: () => number = Date.now,
   ) {}
 
   get size(): number {
@@ -45,6 +81,33 @@ export class AttemptHandOffs {
       }, FORGET_AFTER_MS);
       forget.unref();
     });
+  }
+
+  /**
+   * Once the POST has ended (recorded, or failed before its record), signals its outcome to `run`,
+   * again while the server does not take it. The POST and the signal count as in flight until then.
+   */
+  report(run: WorkflowRun, attempt: { round: number; attempt: number }, finishing: Promise<AttemptOutcome>): void {
+    const ids = { round: attempt.round, attempt: attempt.attempt };
+    const reporting = finishing.then(
+      (outcome) => this.signalUntilTaken(run, { ...ids, outcome }),
+      () => this.signalUntilTaken(run, ids),
+    );
+    this.running.add(reporting);
+    void reporting.finally(() => this.running.delete(reporting));
+  }
+
+  private async signalUntilTaken(run: WorkflowRun, collected: CollectedOutcome): Promise<void> {
+    const until = this.now() + SIGNAL_FOR_MS;
+    for (let wait = SIGNAL_RETRY_MS.first; ; wait = Math.min(wait * 2, SIGNAL_RETRY_MS.max)) {
+      try {
+        await this.signal(run, collected);
+        return;
+      } catch (err) {
+        if (err instanceof RunEnded || this.now() + wait > until) return;
+      }
+      await this.sleep(wait);
+    }
   }
 
   /** The outcome of an attempt kept here, once; undefined when this process does not have it. */

@@ -51,6 +51,12 @@ export interface AttemptInput extends DeliveryTarget {
    * within this budget is handed off (attempt-hand-off.ts) and the activity returns at once.
    */
   handOffAfterMs?: number;
+  /**
+   * Set with `handOffAfterMs` by workflows started since the `collect-by-signal` patch: a handed-off
+   * POST's outcome is signalled to the workflow once recorded (attempt-hand-off.ts, `report`),
+   * instead of kept here for a collecting activity.
+   */
+  collectBy?: 'signal';
 }
 
 /**
@@ -340,7 +346,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       ]).finally(() => clearTimeout(budget));
       if (outcome !== 'budget spent') return outcome;
       recordHandOff(stage.now);
-      handOffs.keep(handOffKey(input), finishing);
+      if (input.collectBy === 'signal') handOffs.report({ workflowId: deliveryId(input.eventId, input.endpointId), runId: activityRunId() }, input, finishing);
+      else handOffs.keep(handOffKey(input), finishing);
       return { status: 'handed-off', collectOn: handOffs.taskQueue };
     },
 
@@ -386,6 +393,15 @@ function heartbeat(): void {
     if (!context.info.isLocal) context.heartbeat();
   } catch {
     /* not running as an activity */
+  }
+}
+
+/** The run of the workflow this activity works for (undefined outside an activity: unit tests). */
+function activityRunId(): string | undefined {
+  try {
+    return Context.current().info.workflowExecution?.runId;
+  } catch {
+    return undefined;
   }
 }
 

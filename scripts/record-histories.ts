@@ -14,13 +14,16 @@ import { PROJECT_ROOT, toolPaths } from '../src/infra/tools';
 import { runDeliveryScenario, startTimeSkippingEnv } from '../test/support/workflow-harness';
 
 type Outcome = AttemptOutcome['status'];
-const SCENARIOS: Record<string, { outcomes: (attempt: number) => Outcome; cancelAfterAttempt?: number; handOffFirst?: boolean }> = {
+type Scenario = { outcomes: (attempt: number) => Outcome; cancelAfterAttempt?: number; handOffFirst?: boolean; handedOffSignal?: 'outcome' | 'no-outcome' | 'never' };
+const SCENARIOS: Record<string, Scenario> = {
   'all-attempts-fail': { outcomes: (a) => (delayAfterAttempt(a) === null ? 'failed' : 'retrying') },
   'succeeds-on-first': { outcomes: () => 'succeeded' },
   'succeeds-on-third': { outcomes: (a) => (a === 3 ? 'succeeded' : 'retrying') },
   'endpoint-deleted-on-second': { outcomes: (a) => (a === 2 ? 'cancelled' : 'retrying') },
   'cancelled-while-retrying': { outcomes: () => 'retrying', cancelAfterAttempt: 2 },
   'first-handed-off-then-succeeds-on-second': { outcomes: (a) => (a === 2 ? 'succeeded' : 'retrying'), handOffFirst: true },
+  // Since v6 (`collect-by-signal`): the handed-off attempt's process never tells, so it is made again.
+  'first-handed-off-never-told': { outcomes: () => 'succeeded', handOffFirst: true, handedOffSignal: 'never' },
 };
 
 async function main(): Promise<void> {
@@ -30,7 +33,8 @@ async function main(): Promise<void> {
   const env = await startTimeSkippingEnv();
   try {
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
-      const run = await runDeliveryScenario(env, scenario.outcomes, { cancelAfterAttempt: scenario.cancelAfterAttempt, handOffFirst: scenario.handOffFirst });
+      const { outcomes, ...options } = scenario;
+      const run = await runDeliveryScenario(env, outcomes, options);
       const history = await env.client.workflow.getHandle(run.workflowId).fetchHistory();
       const file = path.join(PROJECT_ROOT, 'test', 'workflow', 'histories', `delivery-${version}-${name}.json`);
       const json = temporal.api.history.v1.History.toObject(temporal.api.history.v1.History.fromObject(history), { longs: String, enums: String, bytes: String });

@@ -1,14 +1,17 @@
 import {
   CancellationScope,
+  condition,
   isCancellation,
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setHandler,
   sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
+import { attemptCollected, CollectedAttempt } from './attempt-collected';
 import { nextStep } from '../src/domain/webhooks/attempt-decision';
 import { readableDelay } from '../src/domain/webhooks/retry-schedule';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
@@ -66,13 +69,20 @@ const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>(
 const HAND_OFF_AFTER_MS = 2_000;
 
 /**
- * The collection is given time for the POST it waits for to end whatever happens (30 s POST time-out
+ * Workflows started before the `collect-by-signal` patch collect a handed-off outcome with a regular
+ * activity on the queue its process names. The collection is given time for the POST it waits for to end whatever happens (30 s POST time-out
  * after up to 5 s of DNS, then its record), and no heartbeat: only a process that is gone lets it
  * time out, so an attempt is never made again while its first POST may still be in flight in a
  * process that is merely busy. A dead process's handed-off attempts are made again within 45 s.
  */
 const COLLECT_SCHEDULE_TO_START = '40 seconds';
 const COLLECT_START_TO_CLOSE = '45 seconds';
+/**
+ * Patch `collect-by-signal`: how long the workflow waits for a handed-off attempt's outcome to be
+ * signalled (attempt-collected.ts). The same bound as the collection above: the POST ends within
+ * 35 s of its start whatever happens, so only a process that is gone lets the wait run out.
+ */
+const COLLECT_WAIT = '45 seconds';
 
 async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
   if (attempt === 1 && patched('local-attempts')) {
@@ -81,8 +91,14 @@ async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promi
     // knows it from its own attempt number).
     const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
     const handOff = patched('local-hand-off') ? { handOffAfterMs: HAND_OFF_AFTER_MS } : {};
-    const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, ...handOff });
+    const bySignal = 'handOffAfterMs' in handOff && patched('collect-by-signal');
+    const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, ...handOff, ...(bySignal ? { collectBy: 'signal' as const } : {}) });
     if (outcome.status !== 'handed-off') return outcome;
+    if (bySignal) {
+      const collected = await signalledOutcome(input.round, attempt);
+      // Not told in time (its process is gone), or told it failed unrecorded: made again here, answered from the record if it was recorded.
+      return collected ?? regularAttempt({ ...input, attempt, mayRepeat: true });
+    }
     const { collectAttempt } = proxyActivities<DeliveryActivities>({
       taskQueue: outcome.collectOn,
       scheduleToStartTimeout: COLLECT_SCHEDULE_TO_START,
@@ -97,6 +113,17 @@ async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promi
     }
   }
   return regularAttempt({ ...input, attempt });
+}
+
+/** The outcome of a handed-off attempt as its process signals it, or undefined if it does not within COLLECT_WAIT or has none. */
+async function signalledOutcome(round: number, attempt: number): Promise<AttemptOutcome | undefined> {
+  let collected: CollectedAttempt | undefined;
+  // A signal that came before this handler was set is buffered by the SDK and delivered now.
+  setHandler(attemptCollected, (signal) => {
+    if (signal.round === round && signal.attempt === attempt) collected = signal;
+  });
+  const told = await condition(() => collected !== undefined, COLLECT_WAIT);
+  return told ? collected?.outcome : undefined;
 }
 
 async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {

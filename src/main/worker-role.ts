@@ -19,8 +19,8 @@ export interface WorkerRoleDeps {
   logger: Logger;
   connection: NativeConnection;
   repositories: Repositories;
-  /** The use cases activities call: auto-disable (endpoints) and bulk recovery's rounds (events' manual retry). */
-  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache'>;
+  /** The use cases activities call: auto-disable (endpoints) and bulk recovery's rounds (events' manual retry); the scheduler tells workflows their handed-off outcomes. */
+  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache' | 'scheduler'>;
   secretBox: SecretBox;
   acceptanceSeal: AcceptanceSeal;
   dnsLookup: LookupAllFunction;
@@ -53,7 +53,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
-  const handOffs = new AttemptHandOffs(handOffTaskQueue(config.temporal.taskQueue));
+  const handOffs = new AttemptHandOffs(handOffTaskQueue(config.temporal.taskQueue), (run, collected) => services.scheduler.reportCollected(run, collected));
   const deliveryActivities = createDeliveryActivities({
     ...repositories,
     secretBox,

@@ -1,5 +1,7 @@
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { RunEnded, type CollectedOutcome, type WorkflowRun } from '../../activities/attempt-hand-off';
+import { attemptCollected } from '../../workflows/attempt-collected';
 import type { DeliveryWorkflowInput } from '../../workflows/delivery';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { initialDeliverySearchAttributes } from './search-attributes';
@@ -97,6 +99,16 @@ export class DeliveryScheduler {
       await this.client.workflow.getHandle(workflowId).cancel();
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return;
+      throw err;
+    }
+  }
+
+  /** Tells a run the outcome of its handed-off first attempt (workflows/attempt-collected.ts); RunEnded when the run has ended. */
+  async reportCollected(run: WorkflowRun, collected: CollectedOutcome): Promise<void> {
+    try {
+      await this.client.workflow.getHandle(run.workflowId, run.runId).signal(attemptCollected, collected);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new RunEnded(`${run.workflowId} has ended`);
       throw err;
     }
   }

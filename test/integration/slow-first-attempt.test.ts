@@ -9,13 +9,15 @@ type HistoryEvent = NonNullable<Awaited<ReturnType<ReturnType<Platform['temporal
 
 const isLocalAttemptMarker = (e: HistoryEvent) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity';
 const isTaskCompleted = (e: HistoryEvent) => !!e.workflowTaskCompletedEventAttributes;
-const collectScheduled = (e: HistoryEvent) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'collectAttempt';
+const isOutcomeSignal = (e: HistoryEvent) => e.workflowExecutionSignaledEventAttributes?.signalName === 'attemptCollected';
+/** The hand-off's wait for its outcome (workflows/delivery.ts, COLLECT_WAIT): a timer, started with the hand-off. */
+const isWaitStarted = (e: HistoryEvent) => !!e.timerStartedEventAttributes;
 
 /**
  * A first attempt runs inside its workflow task (a local activity). One whose receiver is slow is
- * handed off after its budget (2 s): the POST goes on in the same process, and the workflow collects
- * its outcome with a regular activity on that process's own task queue, so the workflow task is
- * neither held nor extended for as long as the receiver takes.
+ * handed off after its budget (2 s): the POST goes on in the same process, which signals its outcome
+ * to the workflow once recorded, so the workflow task is neither held nor extended for as long as
+ * the receiver takes, and no activity is scheduled to collect it.
  */
 describe('a slow receiver on the first attempt', () => {
   const fixture = receivingPlatform();
@@ -37,8 +39,8 @@ describe('a slow receiver on the first attempt', () => {
     const marker = history.findIndex(isLocalAttemptMarker);
     expect(marker).toBeGreaterThan(0);
     expect(history.slice(0, marker).filter(isTaskCompleted)).toHaveLength(1);
-    const collect = history.find(collectScheduled);
-    expect(collect?.activityTaskScheduledEventAttributes?.taskQueue?.name).toContain('/hand-off/');
+    expect(history.filter(isOutcomeSignal)).toHaveLength(1);
+    expect(history.some((e) => !!e.activityTaskScheduledEventAttributes)).toBe(false);
     expect(history.some((e) => !!e.workflowTaskTimedOutEventAttributes)).toBe(false);
   }, 60_000);
 
@@ -71,7 +73,7 @@ describe('a handed-off first attempt whose process dies', () => {
       await first.waitFor(/Platform ready/);
       const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
       const handle = platform.temporal.workflow.getHandle(deliveryId(id, endpoint.id));
-      await eventually(async () => ((await handle.fetchHistory()).events ?? []).some(collectScheduled) || undefined, 30_000, 100);
+      await eventually(async () => ((await handle.fetchHistory()).events ?? []).some(isWaitStarted) || undefined, 30_000, 100);
       await first.crash();
       const second = spawnRole('worker', env);
       try {
@@ -80,7 +82,8 @@ describe('a handed-off first attempt whose process dies', () => {
           const d = (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
           return d?.status === 'succeeded' ? d : undefined;
         }, 90_000);
-        // The POST in flight at the crash was never answered, so nothing was recorded: made again, once.
+        // Nobody signals (its process is gone): after the wait, the attempt is made again. The POST
+        // in flight at the crash was never answered, so nothing was recorded: posted again, once.
         expect(delivery.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
         expect(receiver.received).toHaveLength(2);
       } finally {

@@ -3,6 +3,7 @@ import { Worker } from '@temporalio/worker';
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../../activities/delivery-activities';
 import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
+import { attemptCollected } from '../../workflows/attempt-collected';
 import { deliveryWorkflow } from '../../workflows/delivery';
 import { registerSearchAttributes } from './search-attributes';
 
@@ -31,8 +32,13 @@ export async function runDeliveryScenario(
   env: TestWorkflowEnvironment,
   outcomes: (attempt: number) => AttemptOutcome['status'],
   /** handOffFirst: the first attempt is handed off (activities/attempt-hand-off.ts) and its outcome collected. */
+  /**
+   * handedOffSignal (with handOffFirst, workflows that collect by signal): what the process tells the
+   * workflow. `outcome` (default) signals the attempt's outcome before the hand-off's task completes,
+   * `no-outcome` signals that it failed unrecorded, `never` sends nothing (the process died).
+   */
   /** delays: the delay an attempt's decision carries (default: the schedule's). */
-  options: { cancelAfterAttempt?: number; handOffFirst?: boolean; delays?: (attempt: number) => number } = {},
+  options: { cancelAfterAttempt?: number; handOffFirst?: boolean; handedOffSignal?: 'outcome' | 'no-outcome' | 'never'; delays?: (attempt: number) => number } = {},
 ): Promise<ScenarioRun> {
   const calls: ScenarioRun['calls'] = [];
   const cancelled: DeliveryTarget[] = [];
@@ -47,7 +53,17 @@ export async function runDeliveryScenario(
   const activities: DeliveryActivities = {
     async attemptDelivery(a: AttemptInput) {
       calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat });
-      if (options.handOffFirst && a.attempt === 1 && a.handOffAfterMs !== undefined) return { status: 'handed-off' as const, collectOn: taskQueue };
+      if (options.handOffFirst && a.attempt === 1 && a.handOffAfterMs !== undefined) {
+        const signal = options.handedOffSignal ?? 'outcome';
+        if (a.collectBy === 'signal' && signal !== 'never') {
+          // Sent before this task completes: deterministic on the time-skipping server, which would
+          // otherwise skip past the workflow's wait before a signal sent a moment later arrived.
+          if (signal === 'outcome') onAttempt(a.attempt);
+          const outcome = signal === 'outcome' ? outcomeOf(a.attempt) : undefined;
+          await env.client.workflow.getHandle(workflowId).signal(attemptCollected, { round: a.round, attempt: a.attempt, outcome });
+        }
+        return { status: 'handed-off' as const, collectOn: taskQueue };
+      }
       onAttempt(a.attempt);
       return outcomeOf(a.attempt);
     },

@@ -12,18 +12,35 @@ describe('delivery workflow hand-off (time-skipping)', () => {
     await env?.teardown();
   });
 
-  it('gives the first local attempt a budget, and takes a handed-off outcome from a regular activity on the task queue it names', async () => {
+  const historyOf = async (workflowId: string) => (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+
+  it('gives the first local attempt a budget and is told the handed-off outcome by a signal: no activity collects it', async () => {
     const { result, calls, workflowId } = await runDeliveryScenario(env, (a) => (a === 2 ? 'succeeded' : 'retrying'), { handOffFirst: true });
     expect(result).toEqual({ status: 'succeeded', attempts: 2 });
     expect(calls.map((c) => c.attempt)).toEqual([1, 2]);
-    const history = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    const history = await historyOf(workflowId);
     const scheduled = history.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType?.name);
-    // Attempt 1's outcome is collected; attempt 2 (a retry) is a regular attempt.
-    expect(scheduled).toEqual(['collectAttempt', 'attemptDelivery']);
+    // Attempt 2 (a retry) is the only activity task.
+    expect(scheduled).toEqual(['attemptDelivery']);
+    expect(history.filter((e) => e.workflowExecutionSignaledEventAttributes).map((e) => e.workflowExecutionSignaledEventAttributes!.signalName)).toEqual(['attemptCollected']);
   });
 
-  it('runs the retry schedule from the collected outcome: a handed-off failure waits 1 s for attempt 2', async () => {
+  it('runs the retry schedule from the signalled outcome: a handed-off failure waits 1 s for attempt 2', async () => {
     const { calls } = await runDeliveryScenario(env, (a) => (a === 2 ? 'succeeded' : 'retrying'), { handOffFirst: true });
     expect((calls[1].atMs - calls[0].atMs) / 1000).toBeGreaterThanOrEqual(1);
+  });
+
+  // The process is gone (no signal: the 45 s wait runs out), or says the attempt failed before its record (made again at once).
+  it.each([
+    ['never tells (gone): after the 45 s wait', 'never', (s: number) => s >= 45],
+    ['tells it failed before its record: at once', 'no-outcome', (s: number) => s < 45],
+  ] as const)('makes the attempt again, reading its record first, when its process %s', async (_case, handedOffSignal, waitedOk) => {
+    const { result, calls } = await runDeliveryScenario(env, () => 'succeeded', { handOffFirst: true, handedOffSignal });
+    expect(result).toEqual({ status: 'succeeded', attempts: 1 });
+    expect(calls.map((c) => [c.attempt, c.mayRepeat])).toEqual([
+      [1, false],
+      [1, true],
+    ]);
+    expect(waitedOk((calls[1].atMs - calls[0].atMs) / 1000)).toBe(true);
   });
 });

@@ -188,7 +188,7 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
   const endpoint = endpointDoc(secretBox.seal('whsec_test'));
   const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}', handOffAfterMs: 5 };
   /** An attempt held in `stage` until `release` (the store's endpoint read, or the receiver). */
-  function attemptWaitingOn(stage: 'store' | 'post') {
+  function attemptWaitingOn(stage: 'store' | 'post', handOffs = new AttemptHandOffs('q/hand-off/test')) {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const answered = { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 } as const;
@@ -197,7 +197,7 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
       events: { findUnscoped: async () => ({ _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1, body: '{}' }) } as unknown as Events,
       deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
       secretBox,
-      handOffs: new AttemptHandOffs('q/hand-off/test'),
+      handOffs,
       sender: { send: async () => held.then(() => answered), close: async () => undefined },
       endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
       autoDisable: { afterMs: 1, disable: async () => undefined },
@@ -219,5 +219,16 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
     } finally {
       release();
     }
+  });
+
+  it('reports a handed-off POST of a workflow that collects by signal to that workflow, with its outcome once recorded, and keeps nothing to collect', async () => {
+    const told: unknown[] = [];
+    const handOffs = new AttemptHandOffs('q/hand-off/test', async (run, collected) => void told.push({ run, collected }));
+    const { activities, release } = attemptWaitingOn('post', handOffs);
+    await expect(activities.attemptDelivery({ ...input, collectBy: 'signal' })).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
+    expect(handOffs.size).toBe(0);
+    release();
+    await handOffs.settled();
+    expect(told).toEqual([{ run: { workflowId: 'delivery-7-ep_1', runId: undefined }, collected: { round: 1, attempt: 1, outcome: expect.objectContaining({ status: 'succeeded', statusCode: 200 }) } }]);
   });
 });

@@ -1,0 +1,17 @@
+import { defineSignal } from '@temporalio/workflow';
+import type { AttemptOutcome } from '../activities/delivery-activities';
+
+/**
+ * What the process that made a handed-off first attempt tells its workflow once the POST has ended
+ * and been recorded (patch `collect-by-signal`, workflows/delivery.ts). A signal costs Temporal one
+ * write and the workflow task it wakes; collecting with an activity also scheduled, dispatched and
+ * started one (and armed two time-outs), and with slow receivers that was most of Temporal's work.
+ */
+export interface CollectedAttempt {
+  round: number;
+  attempt: number;
+  /** Absent when the attempt failed in the process before it was recorded: the workflow makes it again, reading the record first. */
+  outcome?: AttemptOutcome;
+}
+
+export const attemptCollected = defineSignal<[CollectedAttempt]>('attemptCollected');
