@@ -52,9 +52,9 @@ export interface AttemptInput extends DeliveryTarget {
    */
   handOffAfterMs?: number;
   /**
-   * Set with `handOffAfterMs` by workflows started since the `collect-by-signal` patch: a handed-off
-   * POST's outcome is signalled to the workflow once recorded (attempt-hand-off.ts, `report`),
-   * instead of kept here for a collecting activity.
+   * Set with `handOffAfterMs` since the `collect-by-signal` patch: a handed-off POST's outcome is
+   * signalled to the workflow once recorded (attempt-hand-off.ts, `report`). Without it (an attempt
+   * whose workflow task was recorded before the patch) it is kept here for `collectAttempt`.
    */
   collectBy?: 'signal';
 }

@@ -90,11 +90,13 @@ async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promi
     // task retried after its worker died reads the attempt's record first (a regular activity
     // knows it from its own attempt number).
     const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
-    const handOff = patched('local-hand-off') ? { handOffAfterMs: HAND_OFF_AFTER_MS } : {};
-    const bySignal = 'handOffAfterMs' in handOff && patched('collect-by-signal');
-    const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, ...handOff, ...(bySignal ? { collectBy: 'signal' as const } : {}) });
+    // Asks for the outcome by signal (patch `collect-by-signal`); a history recorded before the patch
+    // has its attempt's process keep the outcome for `collectAttempt` instead.
+    const handOff = patched('local-hand-off') ? { handOffAfterMs: HAND_OFF_AFTER_MS, collectBy: 'signal' as const } : {};
+    const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, ...handOff });
     if (outcome.status !== 'handed-off') return outcome;
-    if (bySignal) {
+    // Asked only here, so that a delivery whose first attempt is not handed off (nearly all) records no marker for it.
+    if (patched('collect-by-signal')) {
       const collected = await signalledOutcome(input.round, attempt);
       // Not told in time (its process is gone), or told it failed unrecorded: made again here, answered from the record if it was recorded.
       return collected ?? regularAttempt({ ...input, attempt, mayRepeat: true });
