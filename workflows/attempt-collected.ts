@@ -4,8 +4,9 @@ import type { AttemptOutcome } from '../activities/delivery-activities';
 /**
  * What the process that made a handed-off first attempt tells its workflow once the POST has ended
  * and been recorded (patch `collect-by-signal`, workflows/delivery.ts). A signal costs Temporal one
- * write and the workflow task it wakes; collecting with an activity also scheduled, dispatched and
- * started one (and armed two time-outs), and with slow receivers that was most of Temporal's work.
+ * write and the workflow task it wakes; collecting with an activity also schedules, dispatches
+ * (through matching) and starts one, and arms two time-outs. The saving in Temporal's CPU was not
+ * measurable on our 2-core VM (BENCHMARKS.md, issue 19's seventh session).
  */
 export interface CollectedAttempt {
   round: number;
