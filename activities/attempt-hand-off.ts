@@ -16,14 +16,15 @@ export interface WorkflowRun {
   runId?: string;
 }
 
-/** What the workflow is told (workflows/attempt-collected.ts): the attempt, and its outcome unless it failed unrecorded. */
+/** What the workflow is told (the `attemptCollected` signal, workflows/attempt-collected.ts). */
 export interface CollectedOutcome {
   round: number;
   attempt: number;
+  /** Absent when the attempt failed in the process before it was recorded: the workflow makes it again, reading the record first. */
   outcome?: AttemptOutcome;
 }
 
-/** Sends the signal; throws `gone: true` when the run has ended (nothing to tell), anything else to be retried. */
+/** Sends the signal; throws RunEnded when the run has ended (nothing to tell), anything else to be sent again. */
 export type OutcomeSignaller = (run: WorkflowRun, collected: CollectedOutcome) => Promise<void>;
 
 /** Thrown by an OutcomeSignaller when the run has ended: it was told, or stopped waiting. */
@@ -54,9 +55,7 @@ export class AttemptHandOffs {
     /** The task queue only this process's hand-off worker polls. */
     readonly taskQueue: string,
     /** Tells a workflow run the outcome of its handed-off attempt (DeliveryScheduler.reportCollected). */
-    private readonly signal: OutcomeSignaller = async () => {
-      throw new Error('no signaller: this process cannot report handed-off attempts');
-    },
+    private readonly signal: OutcomeSignaller,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     private readonly now: () => number = Date.now,
   ) {}

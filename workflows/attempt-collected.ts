@@ -1,5 +1,5 @@
 import { defineSignal } from '@temporalio/workflow';
-import type { AttemptOutcome } from '../activities/delivery-activities';
+import type { CollectedOutcome } from '../activities/attempt-hand-off';
 
 /**
  * What the process that made a handed-off first attempt tells its workflow once the POST has ended
@@ -8,11 +8,4 @@ import type { AttemptOutcome } from '../activities/delivery-activities';
  * (through matching) and starts one, and arms two time-outs. The saving in Temporal's CPU was not
  * measurable on our 2-core VM (BENCHMARKS.md, issue 19's seventh session).
  */
-export interface CollectedAttempt {
-  round: number;
-  attempt: number;
-  /** Absent when the attempt failed in the process before it was recorded: the workflow makes it again, reading the record first. */
-  outcome?: AttemptOutcome;
-}
-
-export const attemptCollected = defineSignal<[CollectedAttempt]>('attemptCollected');
+export const attemptCollected = defineSignal<[CollectedOutcome]>('attemptCollected');

@@ -11,7 +11,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
-import { attemptCollected, CollectedAttempt } from './attempt-collected';
+import type { CollectedOutcome } from '../activities/attempt-hand-off';
+import { attemptCollected } from './attempt-collected';
 import { nextStep } from '../src/domain/webhooks/attempt-decision';
 import { readableDelay } from '../src/domain/webhooks/retry-schedule';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
@@ -119,7 +120,7 @@ async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promi
 
 /** The outcome of a handed-off attempt as its process signals it, or undefined if it does not within COLLECT_WAIT or has none. */
 async function signalledOutcome(round: number, attempt: number): Promise<AttemptOutcome | undefined> {
-  let collected: CollectedAttempt | undefined;
+  let collected: CollectedOutcome | undefined;
   // A signal that came before this handler was set is buffered by the SDK and delivered now.
   setHandler(attemptCollected, (signal) => {
     if (signal.round === round && signal.attempt === attempt) collected = signal;

@@ -2,6 +2,8 @@ import { AttemptHandOffs, RunEnded } from '../../../activities/attempt-hand-off'
 import type { AttemptOutcome } from '../../../activities/delivery-activities';
 
 const succeeded: AttemptOutcome = { status: 'succeeded', nextDelayMs: null, statusCode: 200 };
+/** The signaller of tests that only keep attempts for collection (workflows started before `collect-by-signal`). */
+const unused = async () => undefined;
 
 /**
  * A graceful stop started while a POST is in flight: still waiting a turn later, then the POST
@@ -19,18 +21,18 @@ async function stopAcrossPost(handOffs: AttemptHandOffs, finish: (o: AttemptOutc
 
 describe('attempts handed off by their local budget', () => {
   it('are collected once, by their key', async () => {
-    const handOffs = new AttemptHandOffs('q/hand-off/1');
+    const handOffs = new AttemptHandOffs('q/hand-off/1', unused);
     handOffs.keep('delivery-1-ep#r1a1', Promise.resolve(succeeded));
     await expect(handOffs.take('delivery-1-ep#r1a1')).resolves.toEqual(succeeded);
     expect(handOffs.take('delivery-1-ep#r1a1')).toBeUndefined();
   });
 
   it('are not here for a key this process never kept (its workflow makes the attempt elsewhere)', () => {
-    expect(new AttemptHandOffs('q').take('delivery-2-ep#r1a1')).toBeUndefined();
+    expect(new AttemptHandOffs('q', unused).take('delivery-2-ep#r1a1')).toBeUndefined();
   });
 
   it('a graceful stop waits for every POST still in flight, failed ones included', async () => {
-    const handOffs = new AttemptHandOffs('q');
+    const handOffs = new AttemptHandOffs('q', unused);
     let finish!: (o: AttemptOutcome) => void;
     handOffs.keep('a', new Promise((resolve) => (finish = resolve)));
     handOffs.keep('b', Promise.reject(new Error('the store is down')));
@@ -39,7 +41,7 @@ describe('attempts handed off by their local budget', () => {
   });
 
   it('a stop waits also for a POST its workflow is already collecting, and counts it as in flight until it ends', async () => {
-    const handOffs = new AttemptHandOffs('q');
+    const handOffs = new AttemptHandOffs('q', unused);
     let finish!: (o: AttemptOutcome) => void;
     handOffs.keep('a', new Promise((resolve) => (finish = resolve)));
     const collecting = handOffs.take('a');
@@ -52,7 +54,7 @@ describe('attempts handed off by their local budget', () => {
   it('one never collected is forgotten two minutes after it ended', async () => {
     jest.useFakeTimers();
     try {
-      const handOffs = new AttemptHandOffs('q');
+      const handOffs = new AttemptHandOffs('q', unused);
       handOffs.keep('a', Promise.resolve(succeeded));
       await jest.advanceTimersByTimeAsync(119_000);
       expect(handOffs.size).toBe(1);

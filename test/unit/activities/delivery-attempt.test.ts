@@ -188,7 +188,7 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
   const endpoint = endpointDoc(secretBox.seal('whsec_test'));
   const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}', handOffAfterMs: 5 };
   /** An attempt held in `stage` until `release` (the store's endpoint read, or the receiver). */
-  function attemptWaitingOn(stage: 'store' | 'post', handOffs = new AttemptHandOffs('q/hand-off/test')) {
+  function attemptWaitingOn(stage: 'store' | 'post', handOffs = new AttemptHandOffs('q/hand-off/test', async () => undefined)) {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const answered = { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 } as const;

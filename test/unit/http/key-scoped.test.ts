@@ -11,14 +11,17 @@ const STATE: LimitState = { burstLimit: 100, burstRemaining: 40, burstResetAt: n
 
 /** A limiter that records what it was asked; `known` is what peek answers. */
 function recordingLimiter(known: LimitState | null) {
-  const calls = { admitted: 0, released: 0 };
+  const calls = { admitted: 0, released: 0, peeked: 0 };
   const limiter: LimitAdmitter = {
     admit: async (): Promise<Admission> => {
       calls.admitted++;
       return { state: { ...STATE, burstRemaining: STATE.burstRemaining - 1, quotaUsed: STATE.quotaUsed + 1 }, release: async () => void calls.released++ };
     },
     usage: async () => 0,
-    peek: () => known,
+    peek: () => {
+      calls.peeked++;
+      return known;
+    },
   };
   return { limiter, calls };
 }
@@ -26,7 +29,7 @@ function recordingLimiter(known: LimitState | null) {
 const principal = { account: { _id: 'acct_1', tier: 'starter' }, key: { product: 'weh' } } as unknown as Principal;
 const authenticator = { authenticate: async () => principal } as unknown as KeyAuthenticator;
 const shedAll: KeyScopedOptions = {
-  shedEarly: () => {
+  shedEarly: () => () => {
     throw overloaded(3);
   },
 };
@@ -61,7 +64,7 @@ describe('keyScoped: a call shed before it is metered', () => {
     expect(res.headers.get('retry-after')).toBe('3');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('40');
     expect(res.headers.get('x-quota-used')).toBe('60');
-    expect(calls).toEqual({ admitted: 0, released: 0 });
+    expect(calls).toEqual({ admitted: 0, released: 0, peeked: 1 });
     expect(res.handled).toBe(0);
   });
 
@@ -94,9 +97,16 @@ describe('keyScoped: a call shed before it is metered', () => {
 
   it('is not asked about when nothing sheds: the call is metered and handled', async () => {
     const { limiter, calls } = recordingLimiter(STATE);
-    const res = await call(limiter, { shedEarly: () => undefined });
+    const res = await call(limiter, { shedEarly: () => () => undefined });
     expect(res.status).toBe(200);
     expect(res.handled).toBe(1);
     expect(calls.admitted).toBe(1);
+  });
+
+  it('costs a call that has no screen (any call but an ingest) no look at its limits', async () => {
+    const { limiter, calls } = recordingLimiter(STATE);
+    const res = await call(limiter, { shedEarly: () => undefined });
+    expect(res.status).toBe(200);
+    expect([calls.peeked, calls.admitted]).toEqual([0, 1]);
   });
 });

@@ -10,10 +10,11 @@ export const KEY_SCOPED_PREFIX = '/api/v1/';
 
 export interface KeyScopedOptions {
   /**
-   * Throws `overloaded` for a call the platform sheds anyway (ingest under overload): asked after
-   * authentication and the product check, before the call is metered or its body read.
+   * The screen of a call the platform may shed before it is metered or its body read (ingest under
+   * overload), undefined for other calls: asked after authentication and the product check, and it
+   * throws `overloaded` to refuse.
    */
-  shedEarly?: (ctx: Context) => void;
+  shedEarly?: (ctx: Context) => (() => void) | undefined;
 }
 
 /**
@@ -33,8 +34,8 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
     const product = productForPathSegment(path.slice(KEY_SCOPED_PREFIX.length).split('/')[0]);
     // The product whose API the path names, when the key is not of it.
     const wrongProduct = product !== undefined && product !== principal.key.product ? product : undefined;
-    const { shedEarly } = options;
-    if (shedEarly && wrongProduct === undefined) shedUnmetered(ctx, limiter, policy, () => shedEarly(ctx));
+    const screen = wrongProduct === undefined ? options.shedEarly?.(ctx) : undefined;
+    if (screen) shedUnmetered(ctx, limiter, policy, screen);
     await metered(ctx, limiter, policy, async () => {
       if (wrongProduct !== undefined) throw new DomainError('wrong_product', `API key is not authorized for ${PRODUCTS[wrongProduct].name}.`);
       await next();

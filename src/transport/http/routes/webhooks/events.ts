@@ -18,16 +18,21 @@ const tags = ['Webhook events'];
  * anyway (key-scoped.ts, shedEarly): under overload most ingests are refused, and each refusal
  * must cost next to nothing. The service's own admission still decides for the calls let through.
  */
-export function ingestShedding(admission: Pick<IngestAdmission, 'screen'>): (ctx: Context) => void {
-  return (ctx) => {
-    if (ctx.method !== 'POST' || ctx.path !== BASE) return;
+export function ingestShedding(admission: Pick<IngestAdmission, 'screen'>): (ctx: Context) => (() => void) | undefined {
+  const screen = () => {
     try {
       admission.screen();
     } catch (err) {
-      recordIngest('rejected_overloaded');
+      recordIngestFailure(err);
       throw err;
     }
   };
+  return (ctx) => (ctx.method === 'POST' && ctx.path === BASE ? screen : undefined);
+}
+
+/** Counts an ingest that ended in an error by its status (webhook_ingests_total). */
+function recordIngestFailure(err: unknown): void {
+  recordIngest(ingestRejection(err instanceof DomainError ? httpStatusOf(err) : 500));
 }
 
 /** CONTRACT §4: ingest, status and history, listing, manual retry. */
@@ -55,7 +60,7 @@ export function eventRoutes(service: EventService) {
             await next();
             recordIngest(ctx.status === 200 ? 'repeat' : 'accepted');
           } catch (err) {
-            recordIngest(ingestRejection(err instanceof DomainError ? httpStatusOf(err) : 500));
+            recordIngestFailure(err);
             throw err;
           }
         },
