@@ -120,6 +120,8 @@ export interface CpuReading {
   platform: number;
   ferretdb: number;
   temporal: number;
+  /** This benchmark process: its callers and receivers, which share the machine. */
+  bench: number;
   at: number;
 }
 
@@ -143,15 +145,15 @@ export async function startBenchPlatform(dataDirPrefix: string, extraEnv: NodeJS
   // The embedded servers run as processes of their own; the platform's share is counted without them.
   const ferretPid = readPid(path.join(dataDir, 'ferretdb', 'server.pid'));
   const temporalPid = readPid(path.join(dataDir, 'temporal', 'server.pid'));
-  const cpu = () => ({ platform: cpuSeconds(platform.child.pid!, [ferretPid, temporalPid]), ferretdb: cpuSeconds(ferretPid), temporal: cpuSeconds(temporalPid), at: performance.now() });
+  const cpu = () => ({ platform: cpuSeconds(platform.child.pid!, [ferretPid, temporalPid]), ferretdb: cpuSeconds(ferretPid), temporal: cpuSeconds(temporalPid), bench: benchCpuSeconds(), at: performance.now() });
   return { ...platform, dataDir, mongoUri: `mongodb://127.0.0.1:${own.EMBEDDED_MONGO_PORT}/`, cpu };
 }
 
 /** Each process's CPU between two readings, in % of one core: `platform P %, ferretdb F %, temporal T %`. */
 export function cpuShares(from: CpuReading, to: CpuReading): string {
   const s = (to.at - from.at) / 1000;
-  const p = (k: 'platform' | 'ferretdb' | 'temporal') => `${k} ${Math.round(((to[k] - from[k]) / s) * 100)} %`;
-  return `${p('platform')}, ${p('ferretdb')}, ${p('temporal')}`;
+  const p = (k: 'platform' | 'ferretdb' | 'temporal' | 'bench') => `${k} ${Math.round(((to[k] - from[k]) / s) * 100)} %`;
+  return `${p('platform')}, ${p('ferretdb')}, ${p('temporal')}, ${p('bench')}`;
 }
 
 /** Enterprise accounts, one `weh` key and one endpoint each (spreads the per-account burst limit). */
@@ -209,6 +211,11 @@ export function ingestClient(connections: number) {
 }
 
 /** CPU seconds used so far by a process and its descendants (Linux /proc). */
+function benchCpuSeconds(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+}
+
 export function cpuSeconds(rootPid: number, exclude: number[] = []): number {
   const tick = 100;
   const children = new Map<number, number[]>();

@@ -300,7 +300,9 @@ async function main(): Promise<void> {
         Array.from({ length: every * Math.max(FAST_ENDPOINTS, SLOW_ENDPOINTS) }, (_, i) =>
           i % every === 0 ? fastKeys[(i / every) % FAST_ENDPOINTS] : others[i % SLOW_ENDPOINTS],
         );
+      const baseCpuBefore = cpu();
       const base = await offer(platform.apiUrl, interleave(standInKeys), rate, SLOW_SECONDS, `slow-base-${Date.now()}`);
+      const baseCpu = cpuLine(baseCpuBefore, cpu());
       const baseIds = base.sent.flatMap((s) => [...s.ids]);
       await waitFor(() => baseIds.every((id) => firstArrival(everywhere, id) !== undefined), 120_000);
       const baseE2e = fastE2e(base.sent);
@@ -330,7 +332,7 @@ async function main(): Promise<void> {
         `slow receivers (${SLOW_ENDPOINTS} answering after ${SLOW_DELAY_MS / 1000} s + ${FAST_ENDPOINTS} fast, ${rate.toFixed(1)}/s = 0.5 C for ${SLOW_SECONDS} s): ` +
         `fast endpoints' ingest → receiver p50 ${ms(pct(mixedFast, 50))}, p99 ${ms(pct(mixedFast, 99))} against p50 ${ms(pct(baseE2e, 50))}, p99 ${ms(pct(baseE2e, 99))} with the 100 answering at once (${ratio.toFixed(2)}×, ${mixedFast.length} and ${baseE2e.length} events); ` +
         `first attempts handed off, by stage: ${countsLine(handOffsBefore, await countsBy(platformMetrics, HAND_OFFS))}; ` +
-        `workflow tasks timed out ${wftAfter - wftBefore}; TMPRL1104 warnings logged ${warnings}; duplicates ${duplicates}, lost ${lost}${drained ? '' : ' (not drained in 10 min)'}; ${cpuDuring}`;
+        `workflow tasks timed out ${wftAfter - wftBefore}; TMPRL1104 warnings logged ${warnings}; duplicates ${duplicates}, lost ${lost}${drained ? '' : ' (not drained in 10 min)'}; ${cpuDuring}; without slow ones ${baseCpu}`;
       log(line);
       report.push(line, `  slow receivers: ${slowTargets}`);
       for (const receiver of everywhere) receiver.close();
