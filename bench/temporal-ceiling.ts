@@ -16,7 +16,7 @@ import { freePort, startTemporalDevServer } from '../src/infra/embedded-servers'
 import { toolPaths } from '../src/infra/tools';
 import { initialDeliverySearchAttributes } from '../src/temporal/search-attributes';
 import { activityStartedInterceptors, DELIVERY_WORKER_TUNING, ensureRuntime, workflowBundle } from '../src/temporal/worker';
-import { DeliveryScheduler } from '../src/temporal/delivery-scheduler';
+import { DELIVERY_WORKFLOW_TYPE, DeliveryScheduler } from '../src/temporal/delivery-scheduler';
 import { DeliveryStartWindow } from '../src/services/delivery-start-window';
 
 const COUNT = Number(process.env.CEILING_WORKFLOWS ?? 2000);
@@ -28,7 +28,7 @@ const CONCURRENCY = Number(process.env.CEILING_CONCURRENCY ?? 32);
  */
 const VARIANT = process.env.CEILING_VARIANT ?? 'plain';
 const WINDOW = Number(process.env.CEILING_WINDOW ?? 0);
-const WORKFLOW = { plain: 'ceilingWorkflow', heartbeat: 'ceilingHeartbeatWorkflow', attributes: 'ceilingAttributesWorkflow', local: 'ceilingLocalWorkflow', delivery: 'deliveryWorkflow' }[VARIANT];
+const WORKFLOW = { plain: 'ceilingWorkflow', heartbeat: 'ceilingHeartbeatWorkflow', attributes: 'ceilingAttributesWorkflow', local: 'ceilingLocalWorkflow', delivery: DELIVERY_WORKFLOW_TYPE }[VARIANT];
 const DELIVERY_SHAPE = VARIANT === 'delivery';
 
 async function main(): Promise<void> {

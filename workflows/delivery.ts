@@ -85,19 +85,49 @@ const COLLECT_START_TO_CLOSE = '45 seconds';
  */
 const COLLECT_WAIT = '45 seconds';
 
-async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
-  if (attempt === 1 && patched('local-attempts')) {
+/**
+ * The changes of the delivery workflow since its first release, as a run has them. Runs of
+ * `deliveryWorkflow` (started before `deliveryWorkflowV2`) ask Temporal's patches, each at the
+ * same point of the run as ever, so that their histories replay; runs of V2 have them all.
+ */
+interface Changes {
+  /** `local-attempts`: the first attempt is a local activity. */
+  localAttempts(): boolean;
+  /** `local-hand-off`: a slow local first attempt is handed off (and told by signal). */
+  localHandOff(): boolean;
+  /** `collect-by-signal`: a handed-off outcome is signalled rather than collected by an activity. */
+  collectBySignal(): boolean;
+  /** `readable-retry-delays`: the retry timer's summary reads "after 30 min". */
+  readableRetryDelays(): boolean;
+}
+
+const ASKED_OF_PATCHES: Changes = {
+  localAttempts: () => patched('local-attempts'),
+  localHandOff: () => patched('local-hand-off'),
+  collectBySignal: () => patched('collect-by-signal'),
+  readableRetryDelays: () => patched('readable-retry-delays'),
+};
+
+const ALL_CHANGES: Changes = {
+  localAttempts: () => true,
+  localHandOff: () => true,
+  collectBySignal: () => true,
+  readableRetryDelays: () => true,
+};
+
+async function makeAttempt(input: DeliveryWorkflowInput, attempt: number, changes: Changes): Promise<AttemptOutcome> {
+  if (attempt === 1 && changes.localAttempts()) {
     // Only the run's first workflow task is sure that no earlier try of the attempt has posted; a
     // task retried after its worker died reads the attempt's record first (a regular activity
     // knows it from its own attempt number).
     const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
     // Asks for the outcome by signal (patch `collect-by-signal`); a history recorded before the patch
     // has its attempt's process keep the outcome for `collectAttempt` instead.
-    const handOff = patched('local-hand-off') ? { handOffAfterMs: HAND_OFF_AFTER_MS, collectBy: 'signal' as const } : {};
+    const handOff = changes.localHandOff() ? { handOffAfterMs: HAND_OFF_AFTER_MS, collectBy: 'signal' as const } : {};
     const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, ...handOff });
     if (outcome.status !== 'handed-off') return outcome;
     // Asked only here, so that a delivery whose first attempt is not handed off (nearly all) records no marker for it.
-    if (patched('collect-by-signal')) {
+    if (changes.collectBySignal()) {
       const collected = await signalledOutcome(input.round, attempt);
       // Not told in time (its process is gone), or told it failed unrecorded: made again here, answered from the record if it was recorded.
       return collected ?? regularAttempt({ ...input, attempt, mayRepeat: true });
@@ -137,17 +167,37 @@ async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
 }
 
 /**
- * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`).
- * Its timers are the retry schedule: attempt, and after a failure sleep for the delay the attempt's
- * decision carries (attempt-decision.ts decides it once), at most 8 attempts. Deterministic: all
- * I/O is in the activities.
+ * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`), as
+ * the platform starts it since issue 19 (DELIVERY_WORKFLOW_TYPE). Its timers are the retry
+ * schedule: attempt, and after a failure sleep for the delay the attempt's decision carries
+ * (attempt-decision.ts decides it once), at most 8 attempts. Deterministic: all I/O is in the
+ * activities.
+ *
+ * A new type rather than more patches: each `patched()` records a marker and upserts the
+ * `TemporalChangeVersion` search attribute (the SDK's doing), on every run; a run whose first
+ * attempt is handed off pays that upsert as a visibility write of its own, on the one SQLite
+ * connection of the embedded server (BENCHMARKS.md, issue 19's eighth session). A worker without
+ * this type fails its task, which Temporal retries until a worker that has it takes it, so a
+ * rolling upgrade is safe. Changes from here on are patched in this function.
+ */
+export async function deliveryWorkflowV2(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
+  return runDelivery(input, ALL_CHANGES);
+}
+
+/**
+ * The delivery workflow as it was started until issue 19: kept so that its runs (retrying for up
+ * to a day) finish, with their patches asked as they were recorded (test/workflow/replay.test.ts).
  */
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
+  return runDelivery(input, ASKED_OF_PATCHES);
+}
+
+async function runDelivery(input: DeliveryWorkflowInput, changes: Changes): Promise<DeliveryWorkflowResult> {
   let attempts = 0;
   try {
     for (let attempt = 1; ; attempt++) {
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
-      const outcome = await CancellationScope.nonCancellable(() => makeAttempt(input, attempt));
+      const outcome = await CancellationScope.nonCancellable(() => makeAttempt(input, attempt, changes));
       attempts = outcome.status === 'cancelled' ? attempt - 1 : attempt;
       const step = nextStep(outcome, attempt);
       upsertSearchAttributes([
@@ -157,7 +207,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
       if ('end' in step) return { status: step.end, attempts };
       const delay = step.retryAfterMs;
       // The timer's summary is in the history: workflows started before it read "after 1800 s" keep it.
-      const after = patched('readable-retry-delays') ? readableDelay(delay) : `${delay / 1000} s`;
+      const after = changes.readableRetryDelays() ? readableDelay(delay) : `${delay / 1000} s`;
       await sleep(delay, { summary: `retry ${attempt + 1} after ${after}` });
     }
   } catch (err) {

@@ -1,3 +1,3 @@
 /** The worker's workflow bundle: deterministic code only. */
-export { deliveryWorkflow } from './delivery';
+export { deliveryWorkflow, deliveryWorkflowV2 } from './delivery';
 export { recoveryWorkflow } from './recovery';

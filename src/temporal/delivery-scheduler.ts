@@ -19,6 +19,9 @@ export type StartResult = 'started' | 'already-exists';
  */
 export const WORKFLOW_TASK_TIMEOUT = '10 seconds';
 
+/** The workflow type deliveries are started as (workflows/delivery.ts says why V2); checked against the worker's bundle. */
+export const DELIVERY_WORKFLOW_TYPE = 'deliveryWorkflowV2' satisfies keyof typeof import('../../workflows');
+
 /** The Temporal UI shows the summary to anyone with access: no query string (it may hold tokens), and short. */
 const MAX_SUMMARY_URL_CHARS = 120;
 
@@ -64,7 +67,7 @@ export class DeliveryScheduler {
     };
     if (this.options.seal) input.seal = this.options.seal.seal(delivery);
     try {
-      await this.client.workflow.start('deliveryWorkflow', {
+      await this.client.workflow.start(DELIVERY_WORKFLOW_TYPE, {
         taskQueue: this.taskQueue,
         workflowId: delivery.workflowId,
         args: [input],

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { isPortOpen } from '../../src/infra/embedded-servers';
 import { STOP_PROMISE_MS } from '../../src/main/stop-budget';
+import { DELIVERY_WORKFLOW_TYPE } from '../../src/temporal/delivery-scheduler';
 import { ChildRole, spawnRole } from '../support/child-role';
 import { groupAlive, ownPlatformEnv, signUp } from '../support/own-platform';
 import { eventually } from '../support/platform';
@@ -116,7 +117,7 @@ describe('npm start stopped with SIGTERM under load', () => {
       const temporal = await Connection.connect({ address: `127.0.0.1:${env.EMBEDDED_TEMPORAL_PORT}` });
       try {
         const client = new Client({ connection: temporal });
-        await eventually(async () => (await client.workflow.count('WorkflowType = "deliveryWorkflow" AND ExecutionStatus = "Running"')).count === 0 || undefined, 60_000, 500);
+        await eventually(async () => (await client.workflow.count(`WorkflowType = "${DELIVERY_WORKFLOW_TYPE}" AND ExecutionStatus = "Running"`)).count === 0 || undefined, 60_000, 500);
       } finally {
         await temporal.close();
       }

@@ -4,7 +4,7 @@ import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget }
 import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
 import { attemptCollected } from '../../workflows/attempt-collected';
-import { deliveryWorkflow } from '../../workflows/delivery';
+import { deliveryWorkflowV2 } from '../../workflows/delivery';
 import { registerSearchAttributes } from './search-attributes';
 
 /** A time-skipping Temporal test server with our search attributes registered. */
@@ -77,7 +77,7 @@ export async function runDeliveryScenario(
   };
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
   const result = await worker.runUntil(async () => {
-    const handle = await env.client.workflow.start(deliveryWorkflow, {
+    const handle = await env.client.workflow.start(deliveryWorkflowV2, {
       taskQueue,
       workflowId,
       args: [{ eventId: 1, endpointId: 'ep_test', accountId: 'acct_test', round: 1, type: 'order.created', timestamp: 1_795_000_000, body: '{"id":1,"type":"order.created","data":{},"timestamp":1795000000}' }],

@@ -1,5 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
+import { DELIVERY_WORKFLOW_TYPE } from '../../src/temporal/delivery-scheduler';
 import { createDeliveryWorker } from '../../src/temporal/worker';
 import { startTimeSkippingEnv } from '../support/workflow-harness';
 
@@ -40,7 +41,7 @@ describe('delivery worker and the start window', () => {
       onActivityStarted: (id) => reported.push(id),
     });
     await worker.runUntil(
-      env.client.workflow.execute('deliveryWorkflow', {
+      env.client.workflow.execute(DELIVERY_WORKFLOW_TYPE, {
         taskQueue,
         workflowId,
         args: [{ eventId: 7, endpointId: 'ep_w', accountId: 'acct_w', round: 1, type: 't', timestamp: 1, body: '{}' }],
