@@ -3,7 +3,7 @@ import type { AttemptOutcome } from './delivery-activities';
 /** An attempt not collected this long after it ended was abandoned by its workflow (which then made it elsewhere). */
 const FORGET_AFTER_MS = 120_000;
 /**
- * A signal the server did not take is sent again (Temporal restarting) for this long after the POST
+ * A report the server did not take is sent again (Temporal restarting) for this long after the POST
  * ended; by then the workflow has stopped waiting (45 s after the hand-off) and made the attempt again.
  */
 const SIGNAL_FOR_MS = 45_000;
@@ -16,7 +16,7 @@ export interface WorkflowRun {
   runId?: string;
 }
 
-/** What the workflow is told (the `attemptCollected` signal, workflows/attempt-collected.ts). */
+/** What the workflow is told (the `attemptCollected` signal or `attemptOutcome` update, workflows/attempt-collected.ts). */
 export interface CollectedOutcome {
   round: number;
   attempt: number;
@@ -24,10 +24,13 @@ export interface CollectedOutcome {
   outcome?: AttemptOutcome;
 }
 
-/** Sends the signal; throws RunEnded when the run has ended (nothing to tell), anything else to be sent again. */
-export type OutcomeSignaller = (run: WorkflowRun, collected: CollectedOutcome) => Promise<void>;
+/** How a run is told: by signal (`deliveryWorkflow` runs) or update (`deliveryWorkflowV2` runs). */
+export type ReportBy = 'signal' | 'update';
 
-/** Thrown by an OutcomeSignaller when the run has ended: it was told, or stopped waiting. */
+/** Tells the run; throws RunEnded when there is nothing to tell (the run has ended, or no longer waits), anything else to be sent again. */
+export type OutcomeSignaller = (run: WorkflowRun, collected: CollectedOutcome, by: ReportBy) => Promise<void>;
+
+/** Thrown by an OutcomeSignaller when the run has ended or no longer waits: it was told, or stopped waiting. */
 export class RunEnded extends Error {}
 
 /**
@@ -42,9 +45,9 @@ export class RunEnded extends Error {}
  * pattern). If this process is gone, that activity is never started; the workflow then makes the
  * attempt as a regular activity, which answers from the record when the POST was recorded.
  *
- * Workflows started since the `collect-by-signal` patch are not collected: this process signals the
- * outcome to them (`report`), which costs Temporal less. The queue and `keep` stay for workflows
- * started before it.
+ * Workflows started since the `collect-by-signal` patch are not collected: this process reports the
+ * outcome to them (`report`: by signal, or by update to `deliveryWorkflowV2` runs), which costs
+ * Temporal less. The queue and `keep` stay for workflows started before it.
  */
 export class AttemptHandOffs {
   private readonly attempts = new Map<string, Promise<AttemptOutcome>>();
@@ -83,24 +86,24 @@ export class AttemptHandOffs {
   }
 
   /**
-   * Once the POST has ended (recorded, or failed before its record), signals its outcome to `run`,
-   * again while the server does not take it. The POST and the signal count as in flight until then.
+   * Once the POST has ended (recorded, or failed before its record), reports its outcome to `run`,
+   * again while the server does not take it. The POST and the report count as in flight until then.
    */
-  report(run: WorkflowRun, attempt: { round: number; attempt: number }, finishing: Promise<AttemptOutcome>): void {
+  report(run: WorkflowRun, attempt: { round: number; attempt: number }, finishing: Promise<AttemptOutcome>, by: ReportBy = 'signal'): void {
     const ids = { round: attempt.round, attempt: attempt.attempt };
     const reporting = finishing.then(
-      (outcome) => this.signalUntilTaken(run, { ...ids, outcome }),
-      () => this.signalUntilTaken(run, ids),
+      (outcome) => this.signalUntilTaken(run, { ...ids, outcome }, by),
+      () => this.signalUntilTaken(run, ids, by),
     );
     this.running.add(reporting);
     void reporting.finally(() => this.running.delete(reporting));
   }
 
-  private async signalUntilTaken(run: WorkflowRun, collected: CollectedOutcome): Promise<void> {
+  private async signalUntilTaken(run: WorkflowRun, collected: CollectedOutcome, by: ReportBy): Promise<void> {
     const until = this.now() + SIGNAL_FOR_MS;
     for (let wait = SIGNAL_RETRY_MS.first; ; wait = Math.min(wait * 2, SIGNAL_RETRY_MS.max)) {
       try {
-        await this.signal(run, collected);
+        await this.signal(run, collected, by);
         return;
       } catch (err) {
         if (err instanceof RunEnded || this.now() + wait > until) return;

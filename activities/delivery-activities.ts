@@ -53,10 +53,11 @@ export interface AttemptInput extends DeliveryTarget {
   handOffAfterMs?: number;
   /**
    * Set with `handOffAfterMs` since the `collect-by-signal` patch: a handed-off POST's outcome is
-   * signalled to the workflow once recorded (attempt-hand-off.ts, `report`). Without it (an attempt
-   * whose workflow task was recorded before the patch) it is kept here for `collectAttempt`.
+   * reported to the workflow once recorded (attempt-hand-off.ts, `report`), by signal
+   * (`deliveryWorkflow`) or update (`deliveryWorkflowV2`). Without it (an attempt whose workflow
+   * task was recorded before the patch) it is kept here for `collectAttempt`.
    */
-  collectBy?: 'signal';
+  collectBy?: 'signal' | 'update';
 }
 
 /**
@@ -346,7 +347,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       ]).finally(() => clearTimeout(budget));
       if (outcome !== 'budget spent') return outcome;
       recordHandOff(stage.now);
-      if (input.collectBy === 'signal') handOffs.report({ workflowId: deliveryId(input.eventId, input.endpointId), runId: activityRunId() }, input, finishing);
+      if (input.collectBy !== undefined) handOffs.report({ workflowId: deliveryId(input.eventId, input.endpointId), runId: activityRunId() }, input, finishing, input.collectBy);
       else handOffs.keep(handOffKey(input), finishing);
       return { status: 'handed-off', collectOn: handOffs.taskQueue };
     },

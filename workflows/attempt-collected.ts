@@ -1,11 +1,19 @@
-import { defineSignal } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CollectedOutcome } from '../activities/attempt-hand-off';
 
 /**
- * What the process that made a handed-off first attempt tells its workflow once the POST has ended
- * and been recorded (patch `collect-by-signal`, workflows/delivery.ts). A signal costs Temporal one
- * write and the workflow task it wakes; collecting with an activity also schedules, dispatches
- * (through matching) and starts one, and arms two time-outs. The saving in Temporal's CPU was not
- * measurable on our 2-core VM (BENCHMARKS.md, issue 19's seventh session).
+ * What the process that made a handed-off first attempt tells a `deliveryWorkflow` run (patch
+ * `collect-by-signal`, workflows/delivery.ts) once the POST has ended and been recorded. A signal
+ * costs Temporal one write for the signal, one for the workflow task it schedules and starts, and
+ * one for that task's completion.
  */
 export const attemptCollected = defineSignal<[CollectedOutcome]>('attemptCollected');
+
+/**
+ * The same news for a `deliveryWorkflowV2` run, as an update: Temporal hands it to the worker in a
+ * speculative workflow task, kept in memory, and writes it once, with that task's completion (which
+ * also ends the run on a success). So a handed-off attempt costs two writes (its own task's and this
+ * one) instead of four (BENCHMARKS.md, issue 19's eighth session). The run rejects, in its validator,
+ * an update it is not waiting for (nothing is written then).
+ */
+export const attemptOutcome = defineUpdate<void, [CollectedOutcome]>('attemptOutcome');

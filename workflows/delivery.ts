@@ -12,7 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
 import type { CollectedOutcome } from '../activities/attempt-hand-off';
-import { attemptCollected } from './attempt-collected';
+import { attemptCollected, attemptOutcome } from './attempt-collected';
 import { nextStep } from '../src/domain/webhooks/attempt-decision';
 import { readableDelay } from '../src/domain/webhooks/retry-schedule';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
@@ -93,26 +93,33 @@ const COLLECT_WAIT = '45 seconds';
 interface Changes {
   /** `local-attempts`: the first attempt is a local activity. */
   localAttempts(): boolean;
-  /** `local-hand-off`: a slow local first attempt is handed off (and told by signal). */
+  /** `local-hand-off`: a slow local first attempt is handed off. */
   localHandOff(): boolean;
-  /** `collect-by-signal`: a handed-off outcome is signalled rather than collected by an activity. */
-  collectBySignal(): boolean;
+  /**
+   * How a handed-off outcome comes back, asked only after a hand-off: `collect-by-signal` runs are
+   * signalled (else they collect it with an activity); V2 runs are told by update.
+   */
+  collection(): 'activity' | 'signal' | 'update';
   /** `readable-retry-delays`: the retry timer's summary reads "after 30 min". */
   readableRetryDelays(): boolean;
+  /** What the local attempt is asked to report by, once handed off (not a patch: an activity input). */
+  readonly reportBy: 'signal' | 'update';
 }
 
 const ASKED_OF_PATCHES: Changes = {
   localAttempts: () => patched('local-attempts'),
   localHandOff: () => patched('local-hand-off'),
-  collectBySignal: () => patched('collect-by-signal'),
+  collection: () => (patched('collect-by-signal') ? 'signal' : 'activity'),
   readableRetryDelays: () => patched('readable-retry-delays'),
+  reportBy: 'signal',
 };
 
 const ALL_CHANGES: Changes = {
   localAttempts: () => true,
   localHandOff: () => true,
-  collectBySignal: () => true,
+  collection: () => 'update',
   readableRetryDelays: () => true,
+  reportBy: 'update',
 };
 
 async function makeAttempt(input: DeliveryWorkflowInput, attempt: number, changes: Changes): Promise<AttemptOutcome> {
@@ -121,14 +128,15 @@ async function makeAttempt(input: DeliveryWorkflowInput, attempt: number, change
     // task retried after its worker died reads the attempt's record first (a regular activity
     // knows it from its own attempt number).
     const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
-    // Asks for the outcome by signal (patch `collect-by-signal`); a history recorded before the patch
-    // has its attempt's process keep the outcome for `collectAttempt` instead.
-    const handOff = changes.localHandOff() ? { handOffAfterMs: HAND_OFF_AFTER_MS, collectBy: 'signal' as const } : {};
+    // Asks for the outcome to be reported; a history recorded before `collect-by-signal` has its
+    // attempt's process keep the outcome for `collectAttempt` instead.
+    const handOff = changes.localHandOff() ? { handOffAfterMs: HAND_OFF_AFTER_MS, collectBy: changes.reportBy } : {};
     const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, ...handOff });
     if (outcome.status !== 'handed-off') return outcome;
     // Asked only here, so that a delivery whose first attempt is not handed off (nearly all) records no marker for it.
-    if (changes.collectBySignal()) {
-      const collected = await signalledOutcome(input.round, attempt);
+    const collection = changes.collection();
+    if (collection !== 'activity') {
+      const collected = await reportedOutcome(input.round, attempt, collection);
       // Not told in time (its process is gone), or told it failed unrecorded: made again here, answered from the record if it was recorded.
       return collected ?? regularAttempt({ ...input, attempt, mayRepeat: true });
     }
@@ -148,13 +156,29 @@ async function makeAttempt(input: DeliveryWorkflowInput, attempt: number, change
   return regularAttempt({ ...input, attempt });
 }
 
-/** The outcome of a handed-off attempt as its process signals it, or undefined if it does not within COLLECT_WAIT or has none. */
-async function signalledOutcome(round: number, attempt: number): Promise<AttemptOutcome | undefined> {
+/** The outcome of a handed-off attempt as its process reports it, or undefined if it does not within COLLECT_WAIT or has none. */
+async function reportedOutcome(round: number, attempt: number, via: 'signal' | 'update'): Promise<AttemptOutcome | undefined> {
   let collected: CollectedOutcome | undefined;
-  // A signal that came before this handler was set is buffered by the SDK and delivered now.
-  setHandler(attemptCollected, (signal) => {
-    if (signal.round === round && signal.attempt === attempt) collected = signal;
-  });
+  const awaited = (report: CollectedOutcome) => collected === undefined && report.round === round && report.attempt === attempt;
+  // A signal or update that came before its handler was set is buffered by the SDK and delivered now.
+  if (via === 'signal') {
+    setHandler(attemptCollected, (report) => {
+      if (awaited(report)) collected = report;
+    });
+  } else {
+    setHandler(
+      attemptOutcome,
+      (report) => {
+        collected = report;
+      },
+      {
+        // Rejected before anything is written: a report of another round or attempt, or a repeat.
+        validator: (report) => {
+          if (!awaited(report)) throw new Error(`Not waiting for the outcome of round ${report.round}, attempt ${report.attempt}.`);
+        },
+      },
+    );
+  }
   const told = await condition(() => collected !== undefined, COLLECT_WAIT);
   return told ? collected?.outcome : undefined;
 }

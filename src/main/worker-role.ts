@@ -53,7 +53,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
-  const handOffs = new AttemptHandOffs(handOffTaskQueue(config.temporal.taskQueue), (run, collected) => services.scheduler.reportCollected(run, collected));
+  const handOffs = new AttemptHandOffs(handOffTaskQueue(config.temporal.taskQueue), (run, collected, by) => services.scheduler.reportCollected(run, collected, by));
   const deliveryActivities = createDeliveryActivities({
     ...repositories,
     secretBox,

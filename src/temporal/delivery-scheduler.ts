@@ -1,7 +1,7 @@
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { RunEnded, type CollectedOutcome, type WorkflowRun } from '../../activities/attempt-hand-off';
-import { attemptCollected } from '../../workflows/attempt-collected';
+import { RunEnded, type CollectedOutcome, type ReportBy, type WorkflowRun } from '../../activities/attempt-hand-off';
+import { attemptCollected, attemptOutcome } from '../../workflows/attempt-collected';
 import type { DeliveryWorkflowInput } from '../../workflows/delivery';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { initialDeliverySearchAttributes } from './search-attributes';
@@ -106,12 +106,18 @@ export class DeliveryScheduler {
     }
   }
 
-  /** Tells a run the outcome of its handed-off first attempt (workflows/attempt-collected.ts); RunEnded when the run has ended. */
-  async reportCollected(run: WorkflowRun, collected: CollectedOutcome): Promise<void> {
+  /**
+   * Tells a run the outcome of its handed-off first attempt (workflows/attempt-collected.ts);
+   * RunEnded when the run has ended, or (an update its validator rejected) no longer waits for it.
+   */
+  async reportCollected(run: WorkflowRun, collected: CollectedOutcome, by: ReportBy): Promise<void> {
+    const handle = this.client.workflow.getHandle(run.workflowId, run.runId);
     try {
-      await this.client.workflow.getHandle(run.workflowId, run.runId).signal(attemptCollected, collected);
+      if (by === 'update') await handle.executeUpdate(attemptOutcome, { args: [collected] });
+      else await handle.signal(attemptCollected, collected);
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new RunEnded(`${run.workflowId} has ended`);
+      if (err instanceof WorkflowUpdateFailedError) throw new RunEnded(`${run.workflowId} does not wait for this outcome: ${err.cause?.message ?? err.message}`);
       throw err;
     }
   }

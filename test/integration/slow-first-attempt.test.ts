@@ -9,15 +9,15 @@ type HistoryEvent = NonNullable<Awaited<ReturnType<ReturnType<Platform['temporal
 
 const isLocalAttemptMarker = (e: HistoryEvent) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity';
 const isTaskCompleted = (e: HistoryEvent) => !!e.workflowTaskCompletedEventAttributes;
-const isOutcomeSignal = (e: HistoryEvent) => e.workflowExecutionSignaledEventAttributes?.signalName === 'attemptCollected';
+const isOutcomeReport = (e: HistoryEvent) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'attemptOutcome';
 /** The hand-off's wait for its outcome (workflows/delivery.ts, COLLECT_WAIT): a timer, started with the hand-off. */
 const isWaitStarted = (e: HistoryEvent) => !!e.timerStartedEventAttributes;
 
 /**
  * A first attempt runs inside its workflow task (a local activity). One whose receiver is slow is
- * handed off after its budget (2 s): the POST goes on in the same process, which signals its outcome
- * to the workflow once recorded, so the workflow task is neither held nor extended for as long as
- * the receiver takes, and no activity is scheduled to collect it.
+ * handed off after its budget (2 s): the POST goes on in the same process, which reports its outcome
+ * to the workflow by an update once recorded, so the workflow task is neither held nor extended for
+ * as long as the receiver takes, and no activity is scheduled to collect it.
  */
 describe('a slow receiver on the first attempt', () => {
   const fixture = receivingPlatform();
@@ -39,7 +39,8 @@ describe('a slow receiver on the first attempt', () => {
     const marker = history.findIndex(isLocalAttemptMarker);
     expect(marker).toBeGreaterThan(0);
     expect(history.slice(0, marker).filter(isTaskCompleted)).toHaveLength(1);
-    expect(history.filter(isOutcomeSignal)).toHaveLength(1);
+    expect(history.filter(isOutcomeReport)).toHaveLength(1);
+    expect(history.some((e) => !!e.workflowExecutionSignaledEventAttributes)).toBe(false);
     expect(history.some((e) => !!e.activityTaskScheduledEventAttributes)).toBe(false);
     expect(history.some((e) => !!e.workflowTaskTimedOutEventAttributes)).toBe(false);
   }, 60_000);
@@ -82,7 +83,7 @@ describe('a handed-off first attempt whose process dies', () => {
           const d = (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
           return d?.status === 'succeeded' ? d : undefined;
         }, 90_000);
-        // Nobody signals (its process is gone): after the wait, the attempt is made again. The POST
+        // Nobody reports (its process is gone): after the wait, the attempt is made again. The POST
         // in flight at the crash was never answered, so nothing was recorded: posted again, once.
         expect(delivery.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
         expect(receiver.received).toHaveLength(2);

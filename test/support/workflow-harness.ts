@@ -3,7 +3,7 @@ import { Worker } from '@temporalio/worker';
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../../activities/delivery-activities';
 import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
-import { attemptCollected } from '../../workflows/attempt-collected';
+import { attemptCollected, attemptOutcome } from '../../workflows/attempt-collected';
 import { deliveryWorkflowV2 } from '../../workflows/delivery';
 import { registerSearchAttributes } from './search-attributes';
 
@@ -21,6 +21,8 @@ export interface ScenarioRun {
   calls: Array<{ attempt: number; atMs: number; mayRepeat: boolean | undefined }>;
   cancelled: DeliveryTarget[];
   workflowId: string;
+  /** Why the workflow refused the handed-off attempt's report, if it did. */
+  reportError?: unknown;
 }
 
 /**
@@ -33,18 +35,24 @@ export async function runDeliveryScenario(
   outcomes: (attempt: number) => AttemptOutcome['status'],
   /** handOffFirst: the first attempt is handed off (activities/attempt-hand-off.ts) and its outcome collected. */
   /**
-   * handedOffSignal (with handOffFirst, workflows that collect by signal): what the process tells the
-   * workflow. `outcome` (default) signals the attempt's outcome before the hand-off's task completes,
-   * `no-outcome` signals that it failed unrecorded, `never` sends nothing (the process died).
+   * handedOffSignal (with handOffFirst): what the process tells the workflow, by the signal or update
+   * the workflow asks for. `outcome` (default) tells the attempt's outcome, `no-outcome` that it
+   * failed unrecorded, `never` sends nothing (the process died), `stray` tells an outcome for
+   * another attempt (its rejection is in `reportError`).
    */
   /** delays: the delay an attempt's decision carries (default: the schedule's). */
-  options: { cancelAfterAttempt?: number; handOffFirst?: boolean; handedOffSignal?: 'outcome' | 'no-outcome' | 'never'; delays?: (attempt: number) => number } = {},
+  options: { cancelAfterAttempt?: number; handOffFirst?: boolean; handedOffSignal?: 'outcome' | 'no-outcome' | 'never' | 'stray'; delays?: (attempt: number) => number } = {},
 ): Promise<ScenarioRun> {
   const calls: ScenarioRun['calls'] = [];
   const cancelled: DeliveryTarget[] = [];
   const taskQueue = `scenario-${Math.random().toString(36).slice(2)}`;
   const workflowId = `delivery-1-${taskQueue}`;
   let onAttempt: (attempt: number) => void = () => undefined;
+  // Settles once a handed-off attempt's process has told the workflow (when it tells at all).
+  let reported!: () => void;
+  let reportError: unknown;
+  const told = new Promise<void>((resolve) => (reported = resolve));
+  const tells = options.handOffFirst === true && (options.handedOffSignal ?? 'outcome') !== 'never';
   const outcomeOf = (attempt: number): AttemptOutcome => {
     const status = outcomes(attempt);
     const nextDelayMs = status === 'retrying' ? (options.delays?.(attempt) ?? delayAfterAttempt(attempt)) : null;
@@ -55,12 +63,23 @@ export async function runDeliveryScenario(
       calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat });
       if (options.handOffFirst && a.attempt === 1 && a.handOffAfterMs !== undefined) {
         const signal = options.handedOffSignal ?? 'outcome';
-        if (a.collectBy === 'signal' && signal !== 'never') {
-          // Sent before this task completes: deterministic on the time-skipping server, which would
-          // otherwise skip past the workflow's wait before a signal sent a moment later arrived.
+        if (a.collectBy !== undefined && signal !== 'never') {
           if (signal === 'outcome') onAttempt(a.attempt);
-          const outcome = signal === 'outcome' ? outcomeOf(a.attempt) : undefined;
-          await env.client.workflow.getHandle(workflowId).signal(attemptCollected, { round: a.round, attempt: a.attempt, outcome });
+          const report = { round: a.round, attempt: signal === 'stray' ? a.attempt + 1 : a.attempt, outcome: signal === 'no-outcome' ? undefined : outcomeOf(a.attempt) };
+          const handle = env.client.workflow.getHandle(workflowId);
+          if (a.collectBy === 'signal') {
+            // Sent before this task completes: deterministic on the time-skipping server, which would
+            // otherwise skip past the workflow's wait before a signal sent a moment later arrived.
+            await handle.signal(attemptCollected, report);
+            reported();
+          } else {
+            // An update completes only in a task after this one: not awaited here. The result is
+            // awaited (which lets the server skip time) only once the update has completed.
+            void handle
+              .executeUpdate(attemptOutcome, { args: [report] })
+              .catch((err: unknown) => void (reportError = err))
+              .finally(reported);
+          }
         }
         return { status: 'handed-off' as const, collectOn: taskQueue };
       }
@@ -88,7 +107,8 @@ export async function runDeliveryScenario(
         if (attempt === target) void handle.cancel();
       };
     }
+    if (tells) await told;
     return handle.result().catch((err: unknown) => ({ error: (err as Error).name, cause: (err as { cause?: Error }).cause?.name }));
   });
-  return { result, calls, cancelled, workflowId };
+  return { result, calls, cancelled, workflowId, reportError };
 }

@@ -1,3 +1,4 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { runDeliveryScenario, startTimeSkippingEnv } from '../support/workflow-harness';
 
@@ -14,7 +15,7 @@ describe('delivery workflow hand-off (time-skipping)', () => {
 
   const historyOf = async (workflowId: string) => (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
 
-  it('gives the first local attempt a budget and is told the handed-off outcome by a signal: no activity collects it', async () => {
+  it('gives the first local attempt a budget and is told the handed-off outcome by an update: no activity collects it, no signal', async () => {
     const { result, calls, workflowId } = await runDeliveryScenario(env, (a) => (a === 2 ? 'succeeded' : 'retrying'), { handOffFirst: true });
     expect(result).toEqual({ status: 'succeeded', attempts: 2 });
     expect(calls.map((c) => c.attempt)).toEqual([1, 2]);
@@ -22,15 +23,16 @@ describe('delivery workflow hand-off (time-skipping)', () => {
     const scheduled = history.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType?.name);
     // Attempt 2 (a retry) is the only activity task.
     expect(scheduled).toEqual(['attemptDelivery']);
-    expect(history.filter((e) => e.workflowExecutionSignaledEventAttributes).map((e) => e.workflowExecutionSignaledEventAttributes!.signalName)).toEqual(['attemptCollected']);
+    expect(history.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest?.input?.name)).toEqual(['attemptOutcome']);
+    expect(history.filter((e) => e.workflowExecutionSignaledEventAttributes)).toEqual([]);
   });
 
-  it('runs the retry schedule from the signalled outcome: a handed-off failure waits 1 s for attempt 2', async () => {
+  it('runs the retry schedule from the reported outcome: a handed-off failure waits 1 s for attempt 2', async () => {
     const { calls } = await runDeliveryScenario(env, (a) => (a === 2 ? 'succeeded' : 'retrying'), { handOffFirst: true });
     expect((calls[1].atMs - calls[0].atMs) / 1000).toBeGreaterThanOrEqual(1);
   });
 
-  // The process is gone (no signal: the 45 s wait runs out), or says the attempt failed before its record (made again at once).
+  // The process is gone (no report: the 45 s wait runs out), or says the attempt failed before its record (made again at once).
   it.each([
     ['never tells (gone): after the 45 s wait', 'never', (s: number) => s >= 45],
     ['tells it failed before its record: at once', 'no-outcome', (s: number) => s < 45],
@@ -42,5 +44,17 @@ describe('delivery workflow hand-off (time-skipping)', () => {
       [1, true],
     ]);
     expect(waitedOk((calls[1].atMs - calls[0].atMs) / 1000)).toBe(true);
+  });
+
+  it('rejects a report it does not wait for (another attempt) and writes nothing for it: the 45 s wait then runs out', async () => {
+    const { result, calls, workflowId, reportError } = await runDeliveryScenario(env, () => 'succeeded', { handOffFirst: true, handedOffSignal: 'stray' });
+    expect(reportError).toBeInstanceOf(WorkflowUpdateFailedError);
+    expect(result).toEqual({ status: 'succeeded', attempts: 1 });
+    expect(calls.map((c) => [c.attempt, c.mayRepeat])).toEqual([
+      [1, false],
+      [1, true],
+    ]);
+    const history = await historyOf(workflowId);
+    expect(history.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes || e.workflowExecutionUpdateRejectedEventAttributes)).toEqual([]);
   });
 });

@@ -74,10 +74,10 @@ describe('attempts handed off by their local budget, reported by signal (collect
   function signaller(failures = 0, error: () => Error = () => new Error('unavailable')) {
     const sent: unknown[] = [];
     let calls = 0;
-    const signal = async (to: unknown, collected: unknown) => {
+    const signal = async (to: unknown, collected: unknown, by: unknown) => {
       calls++;
       if (calls <= failures) throw error();
-      sent.push({ to, collected });
+      sent.push({ to, collected, by });
     };
     return { signal, sent, calls: () => calls };
   }
@@ -92,7 +92,15 @@ describe('attempts handed off by their local budget, reported by signal (collect
     expect(sent).toEqual([]);
     finish(succeeded);
     await handOffs.settled();
-    expect(sent).toEqual([{ to: run, collected: { round: 1, attempt: 1, outcome: succeeded } }]);
+    expect(sent).toEqual([{ to: run, collected: { round: 1, attempt: 1, outcome: succeeded }, by: 'signal' }]);
+  });
+
+  it('tell a run by update when its workflow asked for one (deliveryWorkflowV2)', async () => {
+    const { signal, sent } = signaller();
+    const handOffs = new AttemptHandOffs('q', signal, noWait);
+    handOffs.report(run, ids, Promise.resolve(succeeded), 'update');
+    await handOffs.settled();
+    expect(sent).toEqual([{ to: run, collected: { round: 1, attempt: 1, outcome: succeeded }, by: 'update' }]);
   });
 
   it('signal no outcome when the attempt failed before its record, so the workflow makes it again at once', async () => {
@@ -100,7 +108,7 @@ describe('attempts handed off by their local budget, reported by signal (collect
     const handOffs = new AttemptHandOffs('q', signal, noWait);
     handOffs.report(run, ids, Promise.reject(new Error('the store is down')));
     await handOffs.settled();
-    expect(sent).toEqual([{ to: run, collected: { round: 1, attempt: 1 } }]);
+    expect(sent).toEqual([{ to: run, collected: { round: 1, attempt: 1 }, by: 'signal' }]);
   });
 
   it('send a signal the server did not take again, until it is taken', async () => {

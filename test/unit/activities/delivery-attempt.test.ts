@@ -221,14 +221,14 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
     }
   });
 
-  it('reports a handed-off POST of a workflow that collects by signal to that workflow, with its outcome once recorded, and keeps nothing to collect', async () => {
+  it.each(['signal', 'update'] as const)('reports a handed-off POST of a workflow that asks for a report by %s to that workflow, with its outcome once recorded, and keeps nothing to collect', async (by) => {
     const told: unknown[] = [];
-    const handOffs = new AttemptHandOffs('q/hand-off/test', async (run, collected) => void told.push({ run, collected }));
+    const handOffs = new AttemptHandOffs('q/hand-off/test', async (run, collected, via) => void told.push({ run, collected, via }));
     const { activities, release } = attemptWaitingOn('post', handOffs);
-    await expect(activities.attemptDelivery({ ...input, collectBy: 'signal' })).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
+    await expect(activities.attemptDelivery({ ...input, collectBy: by })).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
     expect(handOffs.size).toBe(0);
     release();
     await handOffs.settled();
-    expect(told).toEqual([{ run: { workflowId: 'delivery-7-ep_1', runId: undefined }, collected: { round: 1, attempt: 1, outcome: expect.objectContaining({ status: 'succeeded', statusCode: 200 }) } }]);
+    expect(told).toEqual([{ run: { workflowId: 'delivery-7-ep_1', runId: undefined }, collected: { round: 1, attempt: 1, outcome: expect.objectContaining({ status: 'succeeded', statusCode: 200 }) }, via: by }]);
   });
 });
