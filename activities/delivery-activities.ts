@@ -15,6 +15,7 @@ import type { EndpointDoc, Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
 import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage } from '../src/infra/metrics';
 import type { AttemptHandOffs } from './attempt-hand-off';
+import type { AttemptHolds } from './attempt-holds';
 import { failed, type HttpSender, type SendResult } from './http-sender';
 import { ApplicationFailure } from '@temporalio/common';
 
@@ -48,9 +49,16 @@ export interface AttemptInput extends DeliveryTarget {
   mayRepeat?: boolean;
   /**
    * Set on a first attempt made as a local activity (patch `local-hand-off`): a POST not answered
-   * within this budget is handed off (attempt-hand-off.ts) and the activity returns at once.
+   * within this budget is handed off (attempt-hand-off.ts) and the activity returns at once, unless
+   * it may hold its task longer (`holdUpToMs`) and this process has room to hold it.
    */
   handOffAfterMs?: number;
+  /**
+   * Set with `handOffAfterMs` by runs since issue 19's ninth session: how long the attempt may keep
+   * its workflow task before it is handed off anyway (domain/webhooks/first-attempt-budget.ts).
+   * Absent: handed off after `handOffAfterMs`.
+   */
+  holdUpToMs?: number;
   /**
    * Set with `handOffAfterMs` since the `collect-by-signal` patch: a handed-off POST's outcome is
    * reported to the workflow once recorded (attempt-hand-off.ts, `report`), by signal
@@ -91,6 +99,8 @@ export interface DeliveryActivityDeps {
   heartbeatIntervalMs?: number;
   /** This process's attempts handed off by their local budget; without it, no attempt is handed off. */
   handOffs?: AttemptHandOffs;
+  /** Room to hold slow first attempts in their task instead of handing them off; without it, none is held. */
+  holds?: AttemptHolds;
   /**
    * An account's enabled endpoints as this process's cache has them (services/account-endpoints-cache.ts,
    * kept current by the cache-invalidations log): an attempt takes its endpoint from there and reads
@@ -340,12 +350,13 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const finishing = attemptOnce(input, stage);
       if (input.handOffAfterMs === undefined || !deps.handOffs) return finishing;
       const handOffs = deps.handOffs;
-      let budget: NodeJS.Timeout | undefined;
-      const outcome = await Promise.race([
-        finishing,
-        new Promise<'budget spent'>((resolve) => (budget = setTimeout(() => resolve('budget spent'), input.handOffAfterMs))),
-      ]).finally(() => clearTimeout(budget));
-      if (outcome !== 'budget spent') return outcome;
+      let outcome = await within(finishing, input.handOffAfterMs);
+      // A slow receiver keeps the task while this process has room: it then costs Temporal what a
+      // fast one does. Without room (or past what the run allows) it is handed off.
+      const holdMore = (input.holdUpToMs ?? 0) - input.handOffAfterMs;
+      const hold = outcome === BUDGET_SPENT && holdMore > 0 && deps.holds ? deps.holds.hold() : null;
+      if (hold) outcome = await within(finishing, holdMore, hold.ended).finally(hold.release);
+      if (outcome !== BUDGET_SPENT) return outcome;
       recordHandOff(stage.now);
       if (input.collectBy !== undefined) handOffs.report({ workflowId: deliveryId(input.eventId, input.endpointId), runId: activityRunId() }, input, finishing, input.collectBy);
       else handOffs.keep(handOffKey(input), finishing);
@@ -378,6 +389,20 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
+
+const BUDGET_SPENT = Symbol('budget spent');
+
+/** What `work` settles to within `ms` (and before `cutShort`, if given), or BUDGET_SPENT (it goes on either way). */
+async function within<T>(work: Promise<T>, ms: number, cutShort?: Promise<void>): Promise<T | typeof BUDGET_SPENT> {
+  let timer: NodeJS.Timeout | undefined;
+  const spent = new Promise<typeof BUDGET_SPENT>((resolve) => (timer = setTimeout(() => resolve(BUDGET_SPENT), ms)));
+  try {
+    const cut = cutShort?.then((): typeof BUDGET_SPENT => BUDGET_SPENT);
+    return await Promise.race(cut ? [work, spent, cut] : [work, spent]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function handOffKey(input: AttemptInput): string {
   return `${deliveryId(input.eventId, input.endpointId)}#r${input.round}a${input.attempt}`;

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { freePort, startTemporalDevServer } from '../src/infra/embedded-servers';
 import { toolPaths } from '../src/infra/tools';
 import { initialDeliverySearchAttributes } from '../src/temporal/search-attributes';
-import { activityStartedInterceptors, DELIVERY_WORKER_TUNING, ensureRuntime, workflowBundle } from '../src/temporal/worker';
+import { loadConfig } from '../src/config/config';
+import { activityStartedInterceptors, deliveryWorkerTuning, ensureRuntime, workflowBundle } from '../src/temporal/worker';
 import { DELIVERY_WORKFLOW_TYPE, DeliveryScheduler } from '../src/temporal/delivery-scheduler';
 import { DeliveryStartWindow } from '../src/services/delivery-start-window';
 
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
         },
         async cancelDelivery() {},
       },
-      ...DELIVERY_WORKER_TUNING,
+      ...deliveryWorkerTuning(loadConfig().delivery.firstAttemptsHeldMax),
       interceptors: activityStartedInterceptors((workflowId) => window.release(workflowId)),
     });
     await worker.runUntil(async () => {

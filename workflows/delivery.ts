@@ -14,6 +14,7 @@ import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget }
 import type { CollectedOutcome } from '../activities/attempt-hand-off';
 import { attemptCollected, attemptOutcome } from './attempt-collected';
 import { nextStep } from '../src/domain/webhooks/attempt-decision';
+import { HAND_OFF_AFTER_MS, holdUpToMs } from '../src/domain/webhooks/first-attempt-budget';
 import { readableDelay } from '../src/domain/webhooks/retry-schedule';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
 
@@ -44,8 +45,7 @@ const ATTEMPT_TIMEOUT = '90 seconds';
  * which is most of what a delivery costs it (BENCHMARKS.md: a workflow with one local activity
  * runs at about twice the rate of one with a regular activity), and nearly every delivery ends
  * with its first attempt. If the worker dies mid-attempt, the workflow task times out
- * (WORKFLOW_TASK_TIMEOUT, 10 s) and another worker makes the attempt; an attempt longer than that
- * keeps its task alive (the SDK extends it while the attempt runs).
+ * (DELIVERY_TASK_TIMEOUT_MS, 45 s) and another worker makes the attempt.
  */
 const local = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: ATTEMPT_TIMEOUT, retry: INFRASTRUCTURE_RETRY });
 
@@ -61,13 +61,6 @@ const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>(
   retry: INFRASTRUCTURE_RETRY,
 });
 
-/**
- * A local first attempt whose receiver has not answered within this budget is handed off
- * (patch `local-hand-off`, activities/attempt-hand-off.ts): its POST goes on in the same process,
- * and the workflow task ends at once instead of holding a slot (and being extended every 8 s, or
- * timing out on a busy machine) for as long as a slow receiver takes, up to 30 s.
- */
-const HAND_OFF_AFTER_MS = 2_000;
 
 /**
  * Workflows started before the `collect-by-signal` patch collect a handed-off outcome with a regular
@@ -128,9 +121,13 @@ async function makeAttempt(input: DeliveryWorkflowInput, attempt: number, change
     // task retried after its worker died reads the attempt's record first (a regular activity
     // knows it from its own attempt number).
     const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
-    // Asks for the outcome to be reported; a history recorded before `collect-by-signal` has its
-    // attempt's process keep the outcome for `collectAttempt` instead.
-    const handOff = changes.localHandOff() ? { handOffAfterMs: HAND_OFF_AFTER_MS, collectBy: changes.reportBy } : {};
+    // A slow receiver keeps the task up to what the run's time-out allows (first-attempt-budget.ts),
+    // else the attempt is handed off and its outcome reported; a history recorded before
+    // `collect-by-signal` has its attempt's process keep the outcome for `collectAttempt` instead.
+    // Inputs of a local activity are not part of its marker, so runs in flight replay unchanged.
+    const handOff = changes.localHandOff()
+      ? { handOffAfterMs: HAND_OFF_AFTER_MS, holdUpToMs: holdUpToMs(workflowInfo().taskTimeoutMs), collectBy: changes.reportBy }
+      : {};
     const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, ...handOff });
     if (outcome.status !== 'handed-off') return outcome;
     // Asked only here, so that a delivery whose first attempt is not handed off (nearly all) records no marker for it.

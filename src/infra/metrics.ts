@@ -64,8 +64,14 @@ const firstAttemptLatency = new Histogram({
 
 const handOffs = new Counter({
   name: 'webhook_attempt_hand_offs_total',
-  help: 'Local first attempts handed off after their budget (their POST goes on, their workflow collects it with a regular activity), by what the attempt was doing then: store (reading or recording), place (waiting for its account or endpoint place), post (waiting for the receiver).',
+  help: 'Local first attempts handed off after their budget (their POST goes on, and its outcome is reported to their workflow), by what the attempt was doing then: store (reading or recording), place (waiting for its account or endpoint place), post (waiting for the receiver).',
   labelNames: ['stage'] as const,
+  registers: [metricsRegistry],
+});
+
+const firstAttemptsHeld = new Gauge({
+  name: 'webhook_first_attempts_held',
+  help: "Local first attempts keeping their workflow task past the hand-off budget while their receiver answers (at most the worker's room for them; past it, attempts are handed off).",
   registers: [metricsRegistry],
 });
 
@@ -183,6 +189,10 @@ export function attemptStatusClass(statusCode: number | null, timedOut: boolean)
 
 export function recordHandOff(stage: HandOffStage): void {
   handOffs.inc({ stage });
+}
+
+export function setFirstAttemptsHeld(count: number): void {
+  firstAttemptsHeld.set(count);
 }
 
 export function recordFirstAttemptLatency(ms: number): void {

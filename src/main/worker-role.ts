@@ -1,6 +1,7 @@
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
 import { AttemptHandOffs } from '../../activities/attempt-hand-off';
+import { AttemptHolds } from '../../activities/attempt-holds';
 import { createHttpSender } from '../../activities/http-sender';
 import { withLocalListener } from '../../activities/local-listener-sender';
 import { createRecoveryActivities } from '../../activities/recovery-activities';
@@ -54,8 +55,10 @@ export async function startWorkerRole({ config, logger, connection, repositories
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
   const handOffs = new AttemptHandOffs(handOffTaskQueue(config.temporal.taskQueue), (run, collected, by) => services.scheduler.reportCollected(run, collected, by));
+  const holds = new AttemptHolds(config.delivery.firstAttemptsHeldMax);
   const deliveryActivities = createDeliveryActivities({
     ...repositories,
+    holds,
     secretBox,
     acceptanceSeal,
     // The same cache ingest uses: an attempt does not read the endpoint an ingest just listed.
@@ -76,6 +79,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     },
     onActivityStarted,
     shutdownGraceMs: IN_FLIGHT_GRACE_MS,
+    firstAttemptsHeld: config.delivery.firstAttemptsHeldMax,
   });
   const handOffWorker = await createHandOffWorker({
     connection,
@@ -90,6 +94,9 @@ export async function startWorkerRole({ config, logger, connection, repositories
     worker,
     holdsConnection: () => [worker, handOffWorker].some((w) => w.getState() !== 'STOPPED' && w.getState() !== 'FAILED'),
     stop: async (deadline) => {
+      // Held first attempts are handed off, so that their tasks end now and the worker can stop;
+      // their POSTs go on, and are recorded, within the same grace as every hand-off.
+      holds.stop();
       for (const w of [worker, handOffWorker]) if (w.getState() === 'RUNNING') w.shutdown();
       // The workers' shutdownGraceTime is the same grace; a POST that ignores it must not hold the stop.
       const workersStopped = await settlesBy(Promise.all(running), deadline);

@@ -4,6 +4,7 @@ import { RunEnded, type CollectedOutcome, type ReportBy, type WorkflowRun } from
 import { attemptCollected, attemptOutcome } from '../../workflows/attempt-collected';
 import type { DeliveryWorkflowInput } from '../../workflows/delivery';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
+import { DELIVERY_TASK_TIMEOUT_MS } from '../domain/webhooks/first-attempt-budget';
 import { initialDeliverySearchAttributes } from './search-attributes';
 
 export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 'acceptedAt' | 'seal'>>, Pick<DeliveryWorkflowInput, 'acceptedAt'> {
@@ -13,11 +14,6 @@ export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 
 
 export type StartResult = 'started' | 'already-exists';
 
-/**
- * Temporal's default, stated because it now decides how soon a dead worker's first attempt is
- * made again: a first attempt is a local activity, run inside the workflow task (workflows/delivery.ts).
- */
-export const WORKFLOW_TASK_TIMEOUT = '10 seconds';
 
 /** The workflow type deliveries are started as (workflows/delivery.ts says why V2); checked against the worker's bundle. */
 export const DELIVERY_WORKFLOW_TYPE = 'deliveryWorkflowV2' satisfies keyof typeof import('../../workflows');
@@ -72,7 +68,8 @@ export class DeliveryScheduler {
         workflowId: delivery.workflowId,
         args: [input],
         requestEagerStart: this.options.eager,
-        workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
+        // A first attempt keeps this task while its receiver answers (first-attempt-budget.ts).
+        workflowTaskTimeout: DELIVERY_TASK_TIMEOUT_MS,
         workflowIdReusePolicy: options.manualRetry ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [...initialDeliverySearchAttributes(delivery)],
         staticSummary: `${delivery.type} #${delivery.eventId} → ${summaryUrl(delivery.url)}`,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
 import type { RecoveryActivities } from '../../activities/recovery-activities';
+import { DELIVERY_TASK_TIMEOUT_MS, SDK_EXTENDS_TASK_AT } from '../domain/webhooks/first-attempt-budget';
 
 import { existsSync } from 'node:fs';
 
@@ -38,6 +39,8 @@ export interface DeliveryWorkerOptions {
   onActivityStarted?: (workflowId: string) => void;
   /** How long a shutdown waits for activities in flight before cancelling them (the platform's stop grace). */
   shutdownGraceMs?: number;
+  /** Slow first attempts kept in their task at once (DELIVERY_FIRST_ATTEMPTS_HELD_MAX): slots on top of the 400. */
+  firstAttemptsHeld: number;
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 35_000;
@@ -61,6 +64,11 @@ function writeSdkLog(entry: LogEntry): void {
 export function ensureRuntime(level: LogLevel = 'WARN'): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
+  // The SDK warns (TMPRL1104) about every workflow task that lasts over 5 s. A delivery's first
+  // task lasts as long as its receiver takes, up to the hold (first-attempt-budget.ts), by design:
+  // it warns only about a task that reached the point where the SDK must extend it. Read by the
+  // SDK's core at its first warning; an operator's own value is kept.
+  process.env.TEMPORAL_WORKFLOW_TASK_DURATION_WARN_SECONDS ??= String(Math.ceil((DELIVERY_TASK_TIMEOUT_MS * SDK_EXTENDS_TASK_AT) / 1000));
   try {
     Runtime.install({
       logger: new DefaultLogger(level, (entry) => {
@@ -74,19 +82,25 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
   }
 }
 
-/** How a delivery worker runs tasks; the Temporal-only ceiling benchmark uses the same. */
-export const DELIVERY_WORKER_TUNING = {
+/**
+ * How a delivery worker runs tasks; the Temporal-only ceiling benchmark uses the same.
+ * `firstAttemptsHeld`: slow first attempts it keeps in their task at once (activities/attempt-holds.ts,
+ * DELIVERY_FIRST_ATTEMPTS_HELD_MAX: at 25 s each, 600 hold the receivers of 24 new events/s).
+ */
+export const deliveryWorkerTuning = (firstAttemptsHeld: number) => ({
   // Deliveries are I/O-bound: many concurrent POSTs per worker.
   maxConcurrentActivityTaskExecutions: 200,
   // A first attempt is a local activity: it holds its workflow task's slot until the POST is
   // answered. An eager start needs a free slot (else its task goes through the task queue, which
-  // costs Temporal more), so there are twice as many as the start window (200) lets wait, and a
-  // few slow receivers cannot hold every slot (timers and cancellations need them too).
-  // Measured: a 4,000 burst at 60–61/s with 100 slots, 68–74/s with 400 (BENCHMARKS.md).
-  maxConcurrentLocalActivityExecutions: 400,
-  maxConcurrentWorkflowTaskExecutions: 400,
-  maxCachedWorkflows: 2000,
-} as const;
+  // costs Temporal more), so 400 of them are for that: twice as many as the start window (200)
+  // lets wait (a 4,000 burst ran at 60–61/s with 100 slots, 68–74/s with 400; BENCHMARKS.md).
+  // The other `firstAttemptsHeld` are for slow receivers' attempts that keep their task, so that
+  // those never take the 400.
+  maxConcurrentLocalActivityExecutions: 400 + firstAttemptsHeld,
+  maxConcurrentWorkflowTaskExecutions: 400 + firstAttemptsHeld,
+  // At least the task slots: a run whose task is open stays in the cache.
+  maxCachedWorkflows: Math.max(2000, 400 + firstAttemptsHeld),
+});
 
 /** Worker interceptors that tell `onStarted` the workflow id of every activity as it starts. */
 export function activityStartedInterceptors(onStarted: (workflowId: string) => void): WorkerOptions['interceptors'] {
@@ -121,7 +135,7 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     workflowBundle: await workflowBundle(),
     activities: options.activities,
     interceptors: options.onActivityStarted ? activityStartedInterceptors(options.onActivityStarted) : undefined,
-    ...DELIVERY_WORKER_TUNING,
+    ...deliveryWorkerTuning(options.firstAttemptsHeld),
     shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
   });
 }

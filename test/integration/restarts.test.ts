@@ -94,7 +94,7 @@ describe('deliveries survive process crashes', () => {
     }
   }, 240_000);
 
-  it('an attempt in flight on a worker that dies is made again by another worker within seconds, not after the attempt time-out', async () => {
+  it('an attempt in flight on a worker that dies is made again by another worker after the workflow task time-out, not after the attempt time-out', async () => {
     const platform = await startTestPlatform({ roles: { api: true, worker: false } });
     try {
       // The first POST never gets an answer; the worker making it is killed meanwhile.
@@ -111,9 +111,10 @@ describe('deliveries survive process crashes', () => {
         await eventually(async () => receiver.received.length === 1 || undefined, 20_000, 20);
         await first.crash();
         const killedAt = Date.now();
-        // The attempt is a local activity: its workflow task times out (10 s) and another worker makes it
-        // again; the attempt's start-to-close time-out (90 s) would be far later.
-        await eventually(async () => receiver.received.length === 2 || undefined, 30_000, 50);
+        // The attempt is a local activity that keeps its workflow task while the receiver does not
+        // answer: the task times out (45 s, first-attempt-budget.ts) and another worker makes it
+        // again, before the attempt's start-to-close time-out (90 s) would.
+        await eventually(async () => receiver.received.length === 2 || undefined, 80_000, 50);
         const resumedAfterMs = receiver.received[1].at - killedAt;
         process.stderr.write(`[restarts] attempt resumed ${resumedAfterMs} ms after its worker was killed\n`);
         const delivery = await eventually(async () => {
@@ -155,8 +156,8 @@ describe('deliveries survive process crashes', () => {
       const second = spawnRole('worker', roleEnv(platform));
       try {
         await second.waitFor(/Platform ready/);
-        // The workflow task times out (10 s) and the second worker makes the attempt's task again.
-        await eventually(async () => !(await platform.services.scheduler.isRunning(deliveryId(id, endpointId))) || undefined, 40_000, 200);
+        // The workflow task times out (45 s) and the second worker makes the attempt's task again.
+        await eventually(async () => !(await platform.services.scheduler.isRunning(deliveryId(id, endpointId))) || undefined, 80_000, 200);
         expect(receiver.received).toHaveLength(1);
         expect((await attemptsOf(api, id)).status).toBe('succeeded');
       } finally {

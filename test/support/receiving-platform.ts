@@ -3,12 +3,12 @@ import { apiClient, createAccountWithKey, startTestPlatform } from './platform';
 import { Reply, startReceiver } from './receiver';
 
 /**
- * For a describe block: one platform with both roles, started before its tests and stopped after
+ * For a describe block: one platform with both roles (and `env` on top of the tests' own), started before its tests and stopped after
  * them with every receiver and extra worker they opened. `receiver` opens an HTTPS receiver that
  * answers the n-th request with `respond(n)`; `subscribe` makes an account with a key, and one
  * endpoint to a new such receiver; `addWorker` starts a second worker process on the same servers (`addProcess`: any roles).
  */
-export function receivingPlatform() {
+export function receivingPlatform(env: Record<string, string> = {}) {
   const receivers: Array<{ close(): Promise<void> }> = [];
   const workers: Platform[] = [];
   const fixture = {
@@ -36,7 +36,7 @@ export function receivingPlatform() {
     },
   };
   beforeAll(async () => {
-    fixture.platform = await startTestPlatform();
+    fixture.platform = await startTestPlatform({ env });
   });
   afterAll(async () => {
     await Promise.all(receivers.map((r) => r.close()));

@@ -18,7 +18,7 @@ export async function startTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
 
 export interface ScenarioRun {
   result: unknown;
-  calls: Array<{ attempt: number; atMs: number; mayRepeat: boolean | undefined }>;
+  calls: Array<{ attempt: number; atMs: number; mayRepeat: boolean | undefined; holdUpToMs?: number }>;
   cancelled: DeliveryTarget[];
   workflowId: string;
   /** Why the workflow refused the handed-off attempt's report, if it did. */
@@ -41,7 +41,14 @@ export async function runDeliveryScenario(
    * another attempt (its rejection is in `reportError`).
    */
   /** delays: the delay an attempt's decision carries (default: the schedule's). */
-  options: { cancelAfterAttempt?: number; handOffFirst?: boolean; handedOffSignal?: 'outcome' | 'no-outcome' | 'never' | 'stray'; delays?: (attempt: number) => number } = {},
+  /** workflowTaskTimeoutMs: the run's workflow task time-out (default: the server's, 10 s). */
+  options: {
+    cancelAfterAttempt?: number;
+    handOffFirst?: boolean;
+    handedOffSignal?: 'outcome' | 'no-outcome' | 'never' | 'stray';
+    delays?: (attempt: number) => number;
+    workflowTaskTimeoutMs?: number;
+  } = {},
 ): Promise<ScenarioRun> {
   const calls: ScenarioRun['calls'] = [];
   const cancelled: DeliveryTarget[] = [];
@@ -60,7 +67,7 @@ export async function runDeliveryScenario(
   };
   const activities: DeliveryActivities = {
     async attemptDelivery(a: AttemptInput) {
-      calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat });
+      calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat, holdUpToMs: a.holdUpToMs });
       if (options.handOffFirst && a.attempt === 1 && a.handOffAfterMs !== undefined) {
         const signal = options.handedOffSignal ?? 'outcome';
         if (a.collectBy !== undefined && signal !== 'never') {
@@ -99,6 +106,7 @@ export async function runDeliveryScenario(
     const handle = await env.client.workflow.start(deliveryWorkflowV2, {
       taskQueue,
       workflowId,
+      ...(options.workflowTaskTimeoutMs !== undefined ? { workflowTaskTimeout: options.workflowTaskTimeoutMs } : {}),
       args: [{ eventId: 1, endpointId: 'ep_test', accountId: 'acct_test', round: 1, type: 'order.created', timestamp: 1_795_000_000, body: '{"id":1,"type":"order.created","data":{},"timestamp":1795000000}' }],
     });
     if (options.cancelAfterAttempt !== undefined) {

@@ -1,5 +1,6 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DELIVERY_TASK_TIMEOUT_MS } from '../../src/domain/webhooks/first-attempt-budget';
 import { runDeliveryScenario, startTimeSkippingEnv } from '../support/workflow-harness';
 
 /** A first attempt handed off by its local budget (activities/attempt-hand-off.ts), on the time-skipping server. */
@@ -25,6 +26,17 @@ describe('delivery workflow hand-off (time-skipping)', () => {
     expect(scheduled).toEqual(['attemptDelivery']);
     expect(history.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest?.input?.name)).toEqual(['attemptOutcome']);
     expect(history.filter((e) => e.workflowExecutionSignaledEventAttributes)).toEqual([]);
+  });
+
+  it.each([
+    ['a delivery run (45 s task time-out)', DELIVERY_TASK_TIMEOUT_MS, 34_000],
+    ["a run started with Temporal's 10 s default", undefined, 6_000],
+  ])('asks the first attempt of %s to keep its task up to what that time-out allows, and retries to hold nothing', async (_case, workflowTaskTimeoutMs, held) => {
+    const { calls } = await runDeliveryScenario(env, (a) => (a === 2 ? 'succeeded' : 'retrying'), { workflowTaskTimeoutMs });
+    expect(calls.map((c) => [c.attempt, c.holdUpToMs])).toEqual([
+      [1, held],
+      [2, undefined],
+    ]);
   });
 
   it('runs the retry schedule from the reported outcome: a handed-off failure waits 1 s for attempt 2', async () => {

@@ -39,6 +39,7 @@ describe('delivery worker and the start window', () => {
       taskQueue,
       activities,
       onActivityStarted: (id) => reported.push(id),
+      firstAttemptsHeld: 0,
     });
     await worker.runUntil(
       env.client.workflow.execute(DELIVERY_WORKFLOW_TYPE, {

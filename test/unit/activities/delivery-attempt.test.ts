@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AttemptHandOffs } from '../../../activities/attempt-hand-off';
+import { AttemptHolds } from '../../../activities/attempt-holds';
 import { createDeliveryActivities, type AttemptInput } from '../../../activities/delivery-activities';
 import type { HttpSender } from '../../../activities/http-sender';
 import { createAcceptanceSeal } from '../../../src/domain/webhooks/acceptance-seal';
@@ -188,7 +189,7 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
   const endpoint = endpointDoc(secretBox.seal('whsec_test'));
   const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}', handOffAfterMs: 5 };
   /** An attempt held in `stage` until `release` (the store's endpoint read, or the receiver). */
-  function attemptWaitingOn(stage: 'store' | 'post', handOffs = new AttemptHandOffs('q/hand-off/test', async () => undefined)) {
+  function attemptWaitingOn(stage: 'store' | 'post', handOffs = new AttemptHandOffs('q/hand-off/test', async () => undefined), holds?: AttemptHolds) {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const answered = { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 } as const;
@@ -198,6 +199,7 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
       deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
       secretBox,
       handOffs,
+      holds,
       sender: { send: async () => held.then(() => answered), close: async () => undefined },
       endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
       autoDisable: { afterMs: 1, disable: async () => undefined },
@@ -230,5 +232,93 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
     release();
     await handOffs.settled();
     expect(told).toEqual([{ run: { workflowId: 'delivery-7-ep_1', runId: undefined }, collected: { round: 1, attempt: 1, outcome: expect.objectContaining({ status: 'succeeded', statusCode: 200 }) }, via: by }]);
+  });
+});
+
+/**
+ * A slow receiver's first attempt keeps its workflow task while the process has room for it
+ * (first-attempt-budget.ts): it then costs Temporal what a fast delivery costs. Without room, or
+ * past what its run allows, it is handed off as before.
+ */
+describe('delivery attempt: a slow first attempt keeps its task while there is room', () => {
+  const secretBox = createSecretBox(randomBytes(32));
+  const endpoint = endpointDoc(secretBox.seal('whsec_test'));
+  const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}', handOffAfterMs: 5, holdUpToMs: 60_000, collectBy: 'update' };
+
+  /** The attempt's receiver answers when `answer` is called. */
+  function slowReceiverAttempt(holds: AttemptHolds | undefined) {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const handOffs = new AttemptHandOffs('q/hand-off/test', async () => undefined);
+    const activities = createDeliveryActivities({
+      endpoints: { find: async () => endpoint } as unknown as Endpoints,
+      events: { findUnscoped: async () => null } as unknown as Events,
+      deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
+      secretBox,
+      acceptanceSeal: { verify: () => true, seal: () => 'sealed' },
+      handOffs,
+      holds,
+      sender: { send: async () => answered.then(() => ({ outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 }) as const), close: async () => undefined },
+      endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
+      autoDisable: { afterMs: 1, disable: async () => undefined },
+    });
+    return { activities, answer, handOffs };
+  }
+
+  /** Until the attempt holds its place (past its 5 ms budget, however slow this machine is). */
+  async function held(holds: AttemptHolds): Promise<void> {
+    while (holds.size === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
+  it('is held past its hand-off budget and answers with the outcome, holding a place only while it waits', async () => {
+    const holds = new AttemptHolds(1);
+    const { activities, answer, handOffs } = slowReceiverAttempt(holds);
+    const attempt = activities.attemptDelivery({ ...input, seal: 'sealed' });
+    await held(holds);
+    expect(holds.size).toBe(1);
+    answer();
+    await expect(attempt).resolves.toEqual(expect.objectContaining({ status: 'succeeded', statusCode: 200 }));
+    expect(holds.size).toBe(0);
+    expect(handOffs.inFlight).toBe(0);
+  });
+
+  it('is handed off after its budget when the process holds its most', async () => {
+    const holds = new AttemptHolds(1);
+    const taken = holds.hold();
+    const { activities, answer } = slowReceiverAttempt(holds);
+    try {
+      await expect(activities.attemptDelivery({ ...input, seal: 'sealed' })).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
+    } finally {
+      answer();
+      taken?.release();
+    }
+  });
+
+  it('is handed off at once when a stop begins while it is held, and gives its place back', async () => {
+    const holds = new AttemptHolds(1);
+    const { activities, answer } = slowReceiverAttempt(holds);
+    try {
+      const attempt = activities.attemptDelivery({ ...input, seal: 'sealed' });
+      await held(holds);
+      holds.stop();
+      await expect(attempt).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
+      expect(holds.size).toBe(0);
+    } finally {
+      answer();
+    }
+  });
+
+  it.each([
+    ['once it has held its task as long as its run allows', 30],
+    ['after its budget when its run sets no hold (runs started before it)', undefined],
+  ])('is handed off %s, holding no place afterwards', async (_case, holdUpToMs) => {
+    const holds = new AttemptHolds(1);
+    const { activities, answer } = slowReceiverAttempt(holds);
+    try {
+      await expect(activities.attemptDelivery({ ...input, seal: 'sealed', holdUpToMs })).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
+      expect(holds.size).toBe(0);
+    } finally {
+      answer();
+    }
   });
 });
