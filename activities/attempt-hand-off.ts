@@ -37,9 +37,10 @@ export class RunEnded extends Error {}
  * First attempts whose POST outlived their local budget, kept by the process that makes them until
  * their workflow collects the outcome.
  *
- * Why: a first attempt runs as a local activity inside its workflow task, so a receiver that takes
- * 25 s would hold a workflow-task slot for 25 s and make the SDK extend the task every 8 s (or, on a
- * busy machine, let it time out and be made again). Instead the local activity returns after its
+ * Why: a first attempt runs as a local activity inside its workflow task. A slow receiver's attempt
+ * keeps that task while this process has room for it (attempt-holds.ts), up to what its run allows;
+ * past that, it would hold a slot it does not have, or make the SDK extend the task (or, on a busy
+ * machine, let it time out and be made again). Instead the local activity returns after its
  * budget with the POST still in flight here, and the workflow collects the outcome with a regular
  * activity on `taskQueue`, which only this process polls (Temporal's worker-specific task queue
  * pattern). If this process is gone, that activity is never started; the workflow then makes the

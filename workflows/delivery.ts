@@ -61,7 +61,6 @@ const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>(
   retry: INFRASTRUCTURE_RETRY,
 });
 
-
 /**
  * Workflows started before the `collect-by-signal` patch collect a handed-off outcome with a regular
  * activity on the queue its process names. The collection is given time for the POST it waits for to end whatever happens (30 s POST time-out
