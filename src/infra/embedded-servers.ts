@@ -210,14 +210,33 @@ export function isPortOpen(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** A free TCP port on 127.0.0.1 (for tests, which run beside a developer's own platform). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out by freePort: below Linux's ephemeral range (32768–60999), from which the OS
+ * takes every outbound socket's local port and every `listen(0)`. A port picked there could be
+ * taken by some connection between the pick and the server binding it (seen in CI: FerretDB's
+ * port "already in use").
+ */
+const PICKED_PORTS = { from: 20_000, to: 32_000 };
+
+/** A free TCP port on 127.0.0.1 (for tests and benchmarks, which run beside a developer's own platform). */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const port = PICKED_PORTS.from + Math.floor(Math.random() * (PICKED_PORTS.to - PICKED_PORTS.from));
+    if ((await listenOn(port)) !== undefined) return port;
+  }
+  const any = await listenOn(0);
+  if (any === undefined) throw new Error('no free TCP port on 127.0.0.1');
+  return any;
+}
+
+/** The port a listener got on 127.0.0.1 (then closed), or undefined when it could not listen there. */
+function listenOn(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
+      const got = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(got));
     });
   });
 }
