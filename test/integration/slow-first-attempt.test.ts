@@ -56,9 +56,7 @@ describe('a slow receiver on the first attempt', () => {
 
   it('answering within the budget stays a single workflow task: no hand-off, no activity task', async () => {
     const { api, endpoint } = await fixture.subscribe(() => ({ status: 200, delayMs: 200 }), { path: '/quick' });
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'quick.one', data: {} })).body.id;
-    await eventually(async () => ((await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0]?.status === 'succeeded' ? true : undefined), 20_000);
-    const history = (await fixture.platform.temporal.workflow.getHandle(deliveryId(id, endpoint.id)).fetchHistory()).events ?? [];
+    const { history } = await deliveredWithHistory(fixture.platform, api, endpoint.id, 'quick.one');
     expect(history.some((e) => !!e.activityTaskScheduledEventAttributes)).toBe(false);
   });
 });
