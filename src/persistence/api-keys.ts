@@ -1,6 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import type { Product } from '../domain/keys/products';
 import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
+import { insertWithinCap } from './store-primitives';
 
 export interface ApiKeyDoc {
   _id: string;
@@ -34,19 +35,12 @@ export class ApiKeys {
     await this.col.createIndex({ account_id: 1, created_at: -1 });
   }
 
-  async insert(doc: ApiKeyDoc): Promise<void> {
-    await this.col.insertOne(doc);
-  }
-
-  /** Removes a key that was never handed out (a create refused after its insert). */
-  async deleteUnissued(id: string): Promise<void> {
-    await this.col.deleteOne({ _id: id });
-  }
-
-  /** The account's unrevoked keys created no later than `doc` (ties broken by id), `doc` included. */
-  async liveUpTo(doc: Pick<ApiKeyDoc, '_id' | 'account_id' | 'created_at'>): Promise<number> {
-    const live = await this.col.find({ account_id: doc.account_id, revoked_at: null }, { projection: { _id: 1, created_at: 1 } }).toArray();
-    return live.filter((k) => k.created_at < doc.created_at || (k.created_at.getTime() === doc.created_at.getTime() && k._id <= doc._id)).length;
+  /**
+   * Inserts `doc` unless its account would then hold more than `max` live keys: false when
+   * refused. Exact under concurrent creates (store-primitives/insert-within-cap.ts).
+   */
+  async insertWithinCap(doc: ApiKeyDoc, max: number): Promise<boolean> {
+    return (await insertWithinCap(this.col, doc, { account_id: doc.account_id, revoked_at: null }, max)).inserted;
   }
 
   findByHash(hash: string): Promise<ApiKeyDoc | null> {

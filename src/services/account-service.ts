@@ -104,11 +104,7 @@ export class AccountService {
       created_at: this.clock(),
       revoked_at: null,
     };
-    // Insert, then count: of concurrent creates each sees itself and the ones before it, so no
-    // interleaving (and no store without atomic updates) lets the account pass the cap.
-    await this.deps.keys.insert(doc);
-    if ((await this.deps.keys.liveUpTo(doc)) > MAX_LIVE_KEYS_PER_ACCOUNT) {
-      await this.deps.keys.deleteUnissued(doc._id);
+    if (!(await this.deps.keys.insertWithinCap(doc, MAX_LIVE_KEYS_PER_ACCOUNT))) {
       throw new DomainError('key_limit_reached', `An account has at most ${MAX_LIVE_KEYS_PER_ACCOUNT} live API keys; revoke one first.`);
     }
     return { ...keyView(doc), key };
