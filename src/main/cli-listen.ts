@@ -18,6 +18,7 @@ import { LOCAL_LISTENER_HOST, lookupLocalListener } from '../domain/webhooks/loc
 import { createSecretBox } from '../domain/webhooks/secret-box';
 import { isPortOpen } from '../infra/embedded-servers';
 import { ensureLocalListenerCa, issueListenerCertificate } from '../infra/local-listener-ca';
+import { isProcessRunning } from '../infra/process-liveness';
 import { loadOrCreateSecretsKey } from '../infra/secrets-key';
 import { Accounts } from '../persistence/accounts';
 import { FOLLOW_MAX_LAG_MS } from '../persistence/cache-invalidation-follower';
@@ -142,22 +143,13 @@ async function removeAbandoned(endpoints: EndpointService, accountId: string): P
     const page = await endpoints.list(accountId, 100, cursor);
     for (const endpoint of page.data) {
       const owner = OWNER.exec(endpoint.description);
-      if (!owner || owner[1] !== os.hostname() || isRunning(Number(owner[2]))) continue;
+      if (!owner || owner[1] !== os.hostname() || isProcessRunning(Number(owner[2]))) continue;
       await endpoints.delete(accountId, endpoint.id).catch(() => undefined);
       lines.push(`Removed endpoint ${endpoint.id} (${endpoint.url}), left by a listener that is no longer running (pid ${owner[2]}).`);
     }
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
   return lines;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Resolves on the first SIGINT or SIGTERM; later ones (a terminal sends Ctrl-C to npm and to us) are absorbed. */
