@@ -96,8 +96,7 @@ export class EndpointService {
 
   /**
    * At most maxEndpointsPerAccount endpoints per account (422 `endpoint_limit_reached`), never
-   * exceeded by concurrent creates (Endpoints.insertWithinCap; at the very edge, concurrent
-   * creates may all be refused where one would have fitted).
+   * exceeded by concurrent creates, and filled by them up to the cap (Endpoints.insertWithinCap).
    */
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
     const url = await this.checkUrl(input.url);

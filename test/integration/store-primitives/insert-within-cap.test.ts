@@ -34,6 +34,38 @@ describe('store primitive: insert within a cap', () => {
     expect(await capped().countDocuments({ scope: 'c' })).toBe(kept);
   });
 
+  it('concurrent inserts that all see each other before any is taken back still fill the room', async () => {
+    // The racy point: three inserts written, then all three read (each sees 3 with room for 2),
+    // and only then any taken back. Every one of them used to be taken back, none kept.
+    const racers = 3;
+    let written = 0;
+    let read = 0;
+    const until = async (reached: () => boolean) => {
+      while (!reached()) await new Promise((r) => setTimeout(r, 5));
+    };
+    const firstRound = () => read < racers;
+    const held = new Proxy(capped(), {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (typeof value !== 'function') return value;
+        if (prop === 'insertOne') return (...args: unknown[]) => value.apply(target, args).finally(() => (written += 1));
+        if ((prop === 'find' || prop === 'countDocuments') && firstRound()) {
+          const readAll = async (run: () => Promise<unknown>) => {
+            await until(() => written >= racers);
+            return run().finally(() => (read += 1));
+          };
+          if (prop === 'find') return (...args: unknown[]) => ({ toArray: () => readAll(() => value.apply(target, args).toArray()) });
+          return (...args: unknown[]) => readAll(() => value.apply(target, args));
+        }
+        if (prop === 'deleteOne') return async (...args: unknown[]) => (await until(() => read >= racers), value.apply(target, args));
+        return value.bind(target);
+      },
+    });
+    const results = await Promise.all(Array.from({ length: racers }, (_, i) => insertWithinCap(held, { _id: `edge-${i}`, scope: 'edge' }, { scope: 'edge' }, 2)));
+    expect(results.filter((r) => r.inserted)).toHaveLength(2);
+    expect(await capped().countDocuments({ scope: 'edge' })).toBe(2);
+  });
+
   it('two processes inserting at once never exceed the cap, and every insert told it stayed did stay', async () => {
     const job = { uri: process.env.MONGODB_URI!, db: db.databaseName, op: 'insertWithinCap' as const, scope: 'race', count: 40 };
     const [a, b] = await runWritersTogether<number>([
