@@ -22,7 +22,11 @@ async function deliveredWithHistory(platform: Platform, api: ReturnType<typeof a
     const d = (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
     return d?.status === 'succeeded' ? d : undefined;
   }, 40_000);
-  const history = (await platform.temporal.workflow.getHandle(deliveryId(id, endpointId)).fetchHistory()).events ?? [];
+  // The attempt is recorded (and shown succeeded) before a handed-off one's report reaches the
+  // run: read the history once the run has ended, so the report is in it.
+  const handle = platform.temporal.workflow.getHandle(deliveryId(id, endpointId));
+  await handle.result();
+  const history = (await handle.fetchHistory()).events ?? [];
   return { delivery, history };
 }
 
