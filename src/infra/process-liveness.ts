@@ -16,10 +16,11 @@ export function isProcessRunning(pid: number): boolean {
 }
 
 /** The state letter of /proc/<pid>/stat (after the parenthesised command, which may hold spaces), or undefined off Linux. */
-function linuxProcessState(pid: number): string | undefined {
+export function linuxProcessState(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    const state = stat.lastIndexOf(')') + 2;
+    return stat.slice(state, state + 1);
   } catch {
     return undefined;
   }

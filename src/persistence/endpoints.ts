@@ -53,8 +53,8 @@ export class Endpoints {
    */
   async insertWithinCap(doc: EndpointDoc, max: number): Promise<boolean> {
     const result = await insertWithinCap(this.col, doc, { account_id: doc.account_id }, max);
-    // Logged either way: a list read between the insert and its removal may hold the endpoint.
-    await this.invalidations.append({ kind: 'endpoints_changed', account_id: doc.account_id });
+    // Logged also when an insert was taken back: a list read before its removal may hold the endpoint.
+    if (result.inserted || result.tookBack) await this.invalidations.append({ kind: 'endpoints_changed', account_id: doc.account_id });
     return result.inserted;
   }
 

@@ -102,7 +102,6 @@ export class EndpointService {
     const url = await this.checkUrl(input.url);
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
     const max = this.deps.options.maxEndpointsPerAccount;
-    if ((await this.deps.endpoints.countForAccount(accountId)) >= max) throw endpointLimitReached(max);
     const secret = generateSigningSecret();
     const now = this.clock();
     const doc: EndpointDoc = {

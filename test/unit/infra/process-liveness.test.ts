@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { isProcessRunning } from '../../../src/infra/process-liveness';
+import { isProcessRunning, linuxProcessState } from '../../../src/infra/process-liveness';
 
 /** How `cli listen` tells a dead listener's endpoint from a live one's (src/main/cli-listen.ts). */
 describe('isProcessRunning', () => {
@@ -27,9 +26,5 @@ describe('isProcessRunning', () => {
 });
 
 async function waitUntilZombie(pid: number): Promise<void> {
-  for (;;) {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  while (linuxProcessState(pid) !== 'Z') await new Promise((r) => setTimeout(r, 20));
 }
