@@ -75,6 +75,14 @@ describe('signing secret rotation with a grace period', () => {
     expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.secrets_in_grace).toEqual([]);
   });
 
+  it('a grace of 0 also ends every secret replaced earlier that is still in its grace', async () => {
+    const { api, endpoint } = await fixture.subscribe(() => ({ status: 200 }), { path: '/x' });
+    expect((await api.post(rotatePath(endpoint.id), { grace_period_seconds: 3600 })).status).toBe(200);
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.secrets_in_grace).toHaveLength(1);
+    expect((await api.post(rotatePath(endpoint.id), { grace_period_seconds: 0 })).status).toBe(200);
+    expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.secrets_in_grace).toEqual([]);
+  });
+
   it.each([
     ['more than 7 days', { grace_period_seconds: 7 * 86_400 + 1 }],
     ['negative', { grace_period_seconds: -1 }],

@@ -27,13 +27,15 @@ export function secretsInGrace(set: SecretSet, now: Date): RetiredSecret[] {
 }
 
 /**
- * The set after a rotation to `newSealed`: the replaced secret signs for `graceSeconds` more
- * (0: not at all); earlier retired secrets keep their own ends. When that would make more than
- * MAX_SECRETS_ALIVE, the retired secrets that would expire first are dropped at once.
+ * The set after a rotation to `newSealed`: the replaced secret signs for `graceSeconds` more, and
+ * earlier retired secrets keep their own ends. A grace of 0 ends every one of them now: it is the
+ * rotation made after a leak, and whoever makes it cannot know which of the old secrets leaked.
+ * When more than MAX_SECRETS_ALIVE would be alive, those that would expire first are dropped at once.
  */
 export function rotateSecretSet(set: SecretSet, newSealed: string, graceSeconds: number, now: Date): Required<SecretSet> {
+  if (graceSeconds <= 0) return { secret_sealed: newSealed, previous_secrets: [] };
   const retired = secretsInGrace(set, now);
-  if (graceSeconds > 0) retired.unshift({ sealed: set.secret_sealed, expires_at: new Date(now.getTime() + graceSeconds * 1000) });
+  retired.unshift({ sealed: set.secret_sealed, expires_at: new Date(now.getTime() + graceSeconds * 1000) });
   const kept = retired
     .slice()
     .sort((a, b) => b.expires_at.getTime() - a.expires_at.getTime())

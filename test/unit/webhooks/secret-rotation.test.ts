@@ -12,6 +12,11 @@ describe('rotateSecretSet', () => {
     expect(rotateSecretSet({ secret_sealed: 'old' }, 'new', 0, NOW)).toEqual({ secret_sealed: 'new', previous_secrets: [] });
   });
 
+  it('with a grace of 0 every earlier secret still in its grace stops at once too', () => {
+    const set = { secret_sealed: 'b', previous_secrets: [{ sealed: 'a', expires_at: at(3600) }] };
+    expect(rotateSecretSet(set, 'c', 0, NOW)).toEqual({ secret_sealed: 'c', previous_secrets: [] });
+  });
+
   it('keeps earlier secrets in their own grace, newest first, and forgets expired ones', () => {
     const set = { secret_sealed: 'b', previous_secrets: [{ sealed: 'a', expires_at: at(100) }, { sealed: 'z', expires_at: at(-1) }] };
     expect(rotateSecretSet(set, 'c', 50, NOW).previous_secrets).toEqual([

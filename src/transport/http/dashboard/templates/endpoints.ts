@@ -8,7 +8,7 @@ import { listSection } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
 
 const GRACE_CHOICES: [number, string][] = [
-  [0, 'None: the current secret stops now'],
+  [0, 'None: the current secret and every replaced one stop now'],
   [3600, '1 hour'],
   [DEFAULT_GRACE_PERIOD_SECONDS, '24 hours'],
   [3 * 86_400, '3 days'],

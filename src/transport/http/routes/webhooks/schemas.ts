@@ -100,7 +100,8 @@ export const RotateSecretBody = z
       .max(MAX_GRACE_PERIOD_SECONDS)
       .optional()
       .describe(
-        `How long the replaced secret keeps signing \`webhook-signature\` beside the new one (default ${DEFAULT_GRACE_PERIOD_SECONDS}, at most ${MAX_GRACE_PERIOD_SECONDS} = 7 days; 0: it stops now). ` +
+        `How long the replaced secret keeps signing \`webhook-signature\` beside the new one (default ${DEFAULT_GRACE_PERIOD_SECONDS}, at most ${MAX_GRACE_PERIOD_SECONDS} = 7 days). ` +
+          '0 ends the replaced secret now and also every secret replaced earlier that is still in its grace: after a leak, no old secret signs anything. ' +
           '`X-Webhook-Signature` always uses the new secret.',
       ),
   })
