@@ -1,7 +1,8 @@
 import { Collection, Db, Filter } from 'mongodb';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
-import type { RetiredSecret } from '../domain/webhooks/secret-rotation';
+import type { RetiredSecret, SecretSet } from '../domain/webhooks/secret-rotation';
 import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
+import { EndpointSecretSets } from './endpoint-secret-sets';
 import { insertWithinCap } from './store-primitives';
 
 export interface EndpointDoc {
@@ -37,14 +38,17 @@ const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>
 export class Endpoints {
   private readonly col: Collection<EndpointDoc>;
   private readonly invalidations: CacheInvalidations;
+  private readonly secretSets: EndpointSecretSets;
 
   constructor(db: Db) {
     this.col = db.collection<EndpointDoc>('endpoints');
     this.invalidations = cacheInvalidationsOf(db);
+    this.secretSets = new EndpointSecretSets(db);
   }
 
   async ensureIndexes(): Promise<void> {
     await this.col.createIndex({ account_id: 1, created_at: -1, _id: -1 });
+    await this.secretSets.ensureIndexes();
   }
 
   /**
@@ -89,6 +93,25 @@ export class Endpoints {
   }
 
   /**
+   * Rotates the signing secrets: `rotate` of the latest set becomes the next version of the
+   * endpoint's secret cell (endpoint-secret-sets.ts; concurrent rotations line up there), then the
+   * endpoint document is brought to the cell's latest set. A rotation held between the two could
+   * otherwise write its older set last, so the copy is checked against the cell after each write
+   * and written again while a later rotation's set is there: whichever write comes last is followed
+   * by its writer's check.
+   */
+  async rotateSecrets(current: EndpointDoc, rotate: (set: SecretSet) => SecretSet, at: Date): Promise<void> {
+    let copy = await this.secretSets.rotate(current._id, { secret_sealed: current.secret_sealed, previous_secrets: current.previous_secrets ?? [] }, rotate);
+    for (;;) {
+      await this.update(current, { secret_sealed: copy.secret_sealed, previous_secrets: copy.previous_secrets ?? [] }, at);
+      const latest = await this.secretSets.latest(current._id);
+      // Each version seals a new secret (a fresh IV too), so the sealed text names the version.
+      if (!latest || latest.secret_sealed === copy.secret_sealed) return;
+      copy = latest;
+    }
+  }
+
+  /**
    * As update, but only while the endpoint is as `current` was read (same `updated_at`): false if
    * it changed meanwhile. Exact on MongoDB; on the embedded store, which matches and writes in two
    * steps, it narrows the window to the store's own.
@@ -114,6 +137,7 @@ export class Endpoints {
     if (!(await this.find(accountId, id))) return false;
     const result = await this.col.deleteOne({ _id: id });
     await this.invalidations.append({ kind: 'endpoints_changed', account_id: accountId });
+    await this.secretSets.deleteAll(id);
     return result.deletedCount === 1;
   }
 }

@@ -191,12 +191,14 @@ export class EndpointService {
   /**
    * The new secret signs every attempt made from now on (attempts re-read the endpoint); the
    * replaced one keeps signing `webhook-signature` for `graceSeconds` (secret-rotation.ts).
+   * Concurrent rotations each keep their secret: the later one derives from the earlier (Endpoints.rotateSecrets).
    */
   async rotateSecret(accountId: string, id: string, graceSeconds = DEFAULT_GRACE_PERIOD_SECONDS): Promise<string> {
     const current = await this.require(accountId, id);
     const secret = generateSigningSecret();
+    const sealed = this.deps.secretBox.seal(secret);
     const now = this.clock();
-    await this.deps.endpoints.update(current, rotateSecretSet(current, this.deps.secretBox.seal(secret), graceSeconds, now), now);
+    await this.deps.endpoints.rotateSecrets(current, (set) => rotateSecretSet(set, sealed, graceSeconds, now), now);
     return secret;
   }
 

@@ -1,0 +1,57 @@
+import type { Collection, Db } from 'mongodb';
+import type { RetiredSecret, SecretSet } from '../domain/webhooks/secret-rotation';
+import { VersionedCells, type LogFormat } from './store-primitives';
+
+interface SecretSetDoc {
+  /** `<endpointId>#<n>`: the set after the endpoint's n-th rotation, written by exactly one rotation. */
+  _id: string;
+  endpoint_id: string;
+  n: number;
+  /** Sealed like the endpoint's own fields (secret-box.ts). */
+  secret_sealed: string;
+  previous_secrets: RetiredSecret[];
+}
+
+const format: LogFormat<SecretSet, SecretSetDoc> = {
+  toDoc: (endpointId, n, set) => ({ endpoint_id: endpointId, n, secret_sealed: set.secret_sealed, previous_secrets: set.previous_secrets ?? [] }),
+  fromDoc: (doc) => ({ secret_sealed: doc.secret_sealed, previous_secrets: doc.previous_secrets }),
+  projection: { secret_sealed: 1, previous_secrets: 1 },
+};
+
+/**
+ * `endpoint_secret_sets`: each endpoint's signing secrets as a compare-and-set cell
+ * (store-primitives/compare-and-set.ts), one version per rotation. A rotation derives its set from
+ * the latest version and claims the next one, so of two rotations at once the second derives from
+ * the first: neither's new secret, nor a secret in its grace, is lost to the other's write. The
+ * endpoint document carries a copy of the latest set, which is what attempts sign with
+ * (Endpoints.rotateSecrets keeps it current). An endpoint never rotated has no version: its set is
+ * the one it was created with. A rotation leaves one small sealed document; they go with the endpoint.
+ */
+export class EndpointSecretSets {
+  private readonly col: Collection<SecretSetDoc>;
+  private readonly cells: VersionedCells<SecretSet, SecretSetDoc>;
+
+  constructor(db: Db) {
+    this.col = db.collection<SecretSetDoc>('endpoint_secret_sets');
+    this.cells = new VersionedCells(this.col, format);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndex({ endpoint_id: 1 });
+  }
+
+  /** The latest set (null before the first rotation). */
+  async latest(endpointId: string): Promise<SecretSet | null> {
+    return (await this.cells.read(endpointId)).value;
+  }
+
+  /** Writes `rotate` of the latest set (`initial` before any rotation) as the next version, until no other rotation took it first. */
+  async rotate(endpointId: string, initial: SecretSet, rotate: (set: SecretSet) => SecretSet): Promise<SecretSet> {
+    return (await this.cells.update(endpointId, (latest) => rotate(latest ?? initial)))!;
+  }
+
+  /** Every version of a deleted endpoint's set. */
+  async deleteAll(endpointId: string): Promise<void> {
+    await this.col.deleteMany({ endpoint_id: endpointId });
+  }
+}

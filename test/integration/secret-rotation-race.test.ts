@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from 'mongodb';
+import { createSecretBox } from '../../src/domain/webhooks/secret-box';
+import { secretsInGrace } from '../../src/domain/webhooks/secret-rotation';
+import { EndpointHealthLog } from '../../src/persistence/endpoint-health-log';
+import { Endpoints } from '../../src/persistence/endpoints';
+import { EndpointService } from '../../src/services/endpoint-service';
+import { holdMethod } from '../support/gate';
+import { openTestDb } from '../support/test-db';
+
+/**
+ * Concurrent secret rotations of one endpoint, on the real embedded store, which has no atomic
+ * read-modify-write: one rotation is held at its write of the endpoint while another runs to the
+ * end. Every secret a rotation handed out must still sign.
+ */
+describe('concurrent secret rotations', () => {
+  let store: Awaited<ReturnType<typeof openTestDb>>;
+  let db: Db;
+  beforeAll(async () => {
+    store = await openTestDb('secret_rotation_race');
+    db = store.db;
+  });
+  afterAll(() => store.close());
+
+  const secretBox = createSecretBox(randomBytes(32));
+
+  function serviceOver(endpoints: Endpoints): EndpointService {
+    return new EndpointService({
+      endpoints,
+      deliveries: {} as never,
+      health: new EndpointHealthLog(db),
+      scheduler: {} as never,
+      secretBox,
+      options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 100, autoDisableAfterMs: 5 * 86_400_000 },
+    });
+  }
+
+  /** The secrets that sign an attempt made now: the current one, then those in their grace. */
+  async function signingSecrets(endpoints: Endpoints, accountId: string, id: string): Promise<string[]> {
+    const doc = (await endpoints.find(accountId, id))!;
+    return [doc.secret_sealed, ...secretsInGrace(doc, new Date()).map((s) => s.sealed)].map((sealed) => secretBox.open(sealed));
+  }
+
+  it('a rotation whose write lands after a later rotation keeps both new secrets signing', async () => {
+    const endpoints = new Endpoints(db);
+    const service = serviceOver(endpoints);
+    const endpoint = await service.create('acct_race', { url: 'https://127.0.0.1:9/hook' });
+    const write = holdMethod(endpoints, 'update', { when: (_current, changes) => changes.secret_sealed !== undefined });
+
+    const held = service.rotateSecret('acct_race', endpoint.id, 3600);
+    await write.reached;
+    const later = await service.rotateSecret('acct_race', endpoint.id, 3600);
+    write.open();
+    const earlier = await held;
+
+    expect(await signingSecrets(endpoints, 'acct_race', endpoint.id)).toEqual(expect.arrayContaining([earlier, later]));
+  });
+});
