@@ -74,6 +74,14 @@ describe('webhook endpoints API', () => {
     expect(res.body.code).toBe('destination_not_allowed');
   });
 
+  it('refuses a name resolving to a private address without saying which address', async () => {
+    const strictApi = apiClient(strict, (await createAccountWithKey(strict)).key);
+    const res = await strictApi.post('/api/v1/webhooks/endpoints', { url: 'https://localhost/hooks' });
+    expect([res.status, res.body.code]).toEqual([422, 'destination_not_allowed']);
+    expect(res.body.error).toMatch(/localhost resolves to a private or reserved address/);
+    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+
   it.each([
     ['an empty events array', { events: [] }],
     ['more than 100 patterns', { events: Array.from({ length: 101 }, (_, i) => `t${i}`) }],

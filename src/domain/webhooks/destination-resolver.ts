@@ -83,7 +83,12 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions 
         hostname: name,
         address: String(entry?.address),
         reason,
-        message: `${name} resolves to ${String(entry?.address)}, which is not an allowed destination: ${reason}.`,
+        // The address and its range stay out of the message: shown to the caller (a 422, an
+        // attempt's error), they would map the internal names this process resolves.
+        message:
+          verdict.address === undefined
+            ? `${name} resolves to an answer that is not an IP address, which is not an allowed destination.`
+            : `${name} resolves to a private or reserved address, which is not an allowed destination.`,
       };
     }
     const address = verdict.address as string;

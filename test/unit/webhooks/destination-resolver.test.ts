@@ -51,6 +51,12 @@ describe('resolveAndCheck', () => {
     });
   });
 
+  it('says a refused name resolves to a private or reserved address, never which one', async () => {
+    const lookup = fakeLookup({ 'db.internal.example': [{ address: '10.1.2.3', family: 4 }] });
+    const result = await resolveAndCheck('db.internal.example', { lookup });
+    expect(result).toMatchObject({ ok: false, message: 'db.internal.example resolves to a private or reserved address, which is not an allowed destination.' });
+  });
+
   it('refuses a host when ANY of its addresses is refused, even if the first is public', async () => {
     const lookup = fakeLookup({ 'mixed.example': [PUBLIC_V4, { address: '10.0.0.7', family: 4 }] });
     await expect(resolveAndCheck('mixed.example', { lookup })).resolves.toMatchObject({
