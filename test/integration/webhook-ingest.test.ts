@@ -59,6 +59,10 @@ describe('webhook event ingest', () => {
     ['data that is a string', { type: 'a.b', data: 'x' }],
     ['an empty idempotency_key', { type: 'a.b', data: {}, idempotency_key: '' }],
     ['an idempotency_key over 255 characters', { type: 'a.b', data: {}, idempotency_key: 'k'.repeat(256) }],
+    ['an idempotency_key holding a NUL', { type: 'a.b', data: {}, idempotency_key: 'order\u0000paid' }],
+    ['an idempotency_key holding a lone surrogate', { type: 'a.b', data: {}, idempotency_key: 'order\ud800paid' }],
+    ['an idempotency_key holding a space', { type: 'a.b', data: {}, idempotency_key: 'order 1 paid' }],
+    ['an idempotency_key holding a character outside ASCII', { type: 'a.b', data: {}, idempotency_key: 'commande-payée' }],
   ])('answers 400 for %s and stores nothing', async (_name, body) => {
     const api = await account();
     const res = await ingest(api, body);
@@ -91,6 +95,25 @@ describe('webhook event ingest', () => {
     expect(first.body.idempotency_key).toBe('hdr-1');
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
+  });
+
+  it.each([
+    ['a space', 'order 1 paid'],
+    ['a character outside ASCII', 'commande-pay\u00e9e'],
+  ])('answers 400 for an Idempotency-Key header holding %s and stores nothing', async (_name, key) => {
+    const api = await account();
+    const res = await ingest(api, { type: 'a.b', data: {} }, { 'Idempotency-Key': key });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ path: 'headers.Idempotency-Key', message: expect.any(String) }]);
+    expect((await api.get('/api/v1/webhooks/events')).body.data).toEqual([]);
+  });
+
+  it('accepts an idempotency key of 255 printable ASCII characters', async () => {
+    const api = await account();
+    const key = `${'!'.repeat(127)}~${'a'.repeat(127)}`;
+    const res = await ingest(api, { type: 'a.b', data: {}, idempotency_key: key });
+    expect(res.status).toBe(202);
+    expect(res.body.idempotency_key).toBe(key);
   });
 
   it('yields exactly one event for concurrent repeats of one key', async () => {

@@ -1,6 +1,15 @@
-/** CONTRACT §4: an idempotency key (body field or `Idempotency-Key` header) is 1 to 255 characters. */
+/**
+ * An idempotency key (body field or `Idempotency-Key` header): 1 to 255 characters (CONTRACT §4)
+ * of printable ASCII without the space, 0x21 to 0x7E. A UUID or `<entity_id>_<action>` fits; what
+ * does not is refused rather than stored: a NUL or a lone surrogate cannot be stored or shown
+ * faithfully everywhere, a space is lost at a header's ends, and a header carries no encoding, so a
+ * key outside ASCII could match in one channel and not in the other.
+ */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export const IDEMPOTENCY_KEY_REGEX = /^[\x21-\x7e]{1,255}$/;
+/** How a refused key is worded, for the body field and the header alike. */
+export const IDEMPOTENCY_KEY_RULE = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces (0x21 to 0x7E)`;
 
 export function isIdempotencyKey(key: string): boolean {
-  return key.length >= 1 && key.length <= MAX_IDEMPOTENCY_KEY_LENGTH;
+  return IDEMPOTENCY_KEY_REGEX.test(key);
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { DomainError, ValidationError } from '../../../../domain/errors';
-import { isIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../../domain/webhooks/idempotency-key';
+import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
 import { ingestRejection, recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
 import { accountOf } from '../../middleware/key-scoped';
@@ -69,7 +69,7 @@ export function eventRoutes(service: EventService) {
         const header = ctx.get('Idempotency-Key') || undefined;
         if (header !== undefined && (!isIdempotencyKey(header) || (body.idempotency_key !== undefined && body.idempotency_key !== header))) {
           throw new ValidationError(
-            `Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters and match idempotency_key when both are given.`,
+            `Idempotency-Key header ${IDEMPOTENCY_KEY_RULE}, and match idempotency_key when both are given.`,
             [{ path: 'headers.Idempotency-Key', message: 'Invalid idempotency key' }],
           );
         }

@@ -3,7 +3,7 @@ import { DELIVERY_STATUSES, EVENT_STATUSES } from '../../../../domain/webhooks/d
 import { DISABLED_REASONS } from '../../../../domain/webhooks/endpoint-health';
 import { EVENT_ID_PATTERN } from '../../../../domain/webhooks/event-id';
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../../domain/webhooks/idempotency-key';
+import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE } from '../../../../domain/webhooks/idempotency-key';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALIVE } from '../../../../domain/webhooks/secret-rotation';
 
 /** Request and response shapes of the webhook product: the single source of its OpenAPI description. */
@@ -118,7 +118,14 @@ export const EndpointList = z.object({ data: z.array(Endpoint), next_cursor: z.s
 export const EventIngestBody = z.object({
   type: z.string().regex(EVENT_TYPE_REGEX, 'must be 1 to 256 characters of A-Z a-z 0-9 _ . : -'),
   data: JsonObject.describe('Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.'),
-  idempotency_key: z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).optional().describe('Same as the Idempotency-Key header; repeats within 24 h return the original.'),
+  idempotency_key: z
+    .string()
+    .regex(IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE)
+    .optional()
+    .describe(
+      'Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces ' +
+        '(0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.',
+    ),
 });
 
 export const IngestResponse = z.object({
