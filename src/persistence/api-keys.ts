@@ -51,8 +51,17 @@ export class ApiKeys {
     return this.col.findOne({ _id: id });
   }
 
+  /** Every key the account keeps, newest first: at most its live-key cap and its kept revoked keys (domain/keys/revoked-keys.ts). */
   listForAccount(accountId: string): Promise<ApiKeyDoc[]> {
     return this.col.find({ account_id: accountId }).sort({ created_at: -1 }).toArray();
+  }
+
+  /**
+   * Deletes revoked keys (never a live one: the revocation is part of the filter). One `_id`
+   * delete each, the only delete the embedded store answers from an index.
+   */
+  async deleteRevoked(ids: readonly string[]): Promise<void> {
+    for (const id of ids) await this.col.deleteOne({ _id: id, revoked_at: { $ne: null } });
   }
 
   /**

@@ -2,6 +2,7 @@ import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { generateApiKey, parseApiKey } from '../domain/keys/api-key';
 import { isProduct, Product, PRODUCT_CODES, PRODUCTS } from '../domain/keys/products';
+import { keysKept, revokedKeysToDelete } from '../domain/keys/revoked-keys';
 import { isTier, Tier, TIER_NAMES } from '../domain/limits/tiers';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
@@ -110,15 +111,22 @@ export class AccountService {
     return { ...keyView(doc), key };
   }
 
+  /** Every live key and the most recently revoked ones (revoked-keys.ts), newest first. */
   async listKeys(accountId: string): Promise<KeyView[]> {
     if (!(await this.deps.accounts.findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
-    return (await this.deps.keys.listForAccount(accountId)).map(keyView);
+    return keysKept(await this.deps.keys.listForAccount(accountId)).map(keyView);
   }
 
-  /** With `accountId`, only that account's key can be revoked (dashboard); without, any (ops CLI). */
+  /**
+   * With `accountId`, only that account's key can be revoked (dashboard); without, any (ops CLI).
+   * Then the account's revoked keys past the kept ones are deleted (revoked-keys.ts).
+   */
   async revokeKey(keyId: string, accountId?: string): Promise<KeyView> {
-    const doc = await this.deps.keys.revoke(keyId, this.clock(), REVOCATION_REANNOUNCE_MS, accountId);
+    const now = this.clock();
+    const doc = await this.deps.keys.revoke(keyId, now, REVOCATION_REANNOUNCE_MS, accountId);
     if (!doc) throw new DomainError('not_found', `Key ${keyId} not found.`);
+    const stale = revokedKeysToDelete(await this.deps.keys.listForAccount(doc.account_id), now, REVOCATION_REANNOUNCE_MS);
+    await this.deps.keys.deleteRevoked(stale.map((k) => k._id));
     return keyView(doc);
   }
 }

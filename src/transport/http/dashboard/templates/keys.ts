@@ -1,4 +1,5 @@
 import { PRODUCT_CODES, PRODUCTS } from '../../../../domain/keys/products';
+import { MAX_REVOKED_KEYS_KEPT } from '../../../../domain/keys/revoked-keys';
 import type { KeyView } from '../../../../services/account-service';
 import { MAX_LABEL_LENGTH } from '../../../../services/account-service';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
@@ -59,7 +60,8 @@ ${listSection({
       <td>${k.revoked_at ? html`` : html`<a class="button small danger" href="/dashboard/keys/${k.id}/revoke">Revoke<span class="visually-hidden"> key ${k.label}</span></a>`}</td>
     </tr>`,
   empty: 'No keys yet.',
-  below: html`<p class="muted">Rotating a key without downtime: create a new key for the same product, deploy it, check that traffic succeeds, then revoke the old key.</p>`,
+  below: html`<p class="muted">Rotating a key without downtime: create a new key for the same product, deploy it, check that traffic succeeds, then revoke the old key.</p>
+<p class="muted">The ${String(MAX_REVOKED_KEYS_KEPT)} most recently revoked keys are kept and listed; older revoked keys are deleted.</p>`,
 })}`,
   );
 }
