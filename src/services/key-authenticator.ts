@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { DomainError } from '../domain/errors';
 import { parseApiKey } from '../domain/keys/api-key';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
@@ -24,7 +25,8 @@ export const KEY_CACHE_TTL_MS = 500;
  * nothing older than this is ever believed: the 1 s revocation bound holds with margin.
  */
 export const KEY_CACHE_MAX_STALE_MS = 900;
-const MAX_CACHED_KEYS = 10_000;
+/** Keys a process caches, and apart from them unknown keys it remembers: each bound drops the least recently used entry. */
+const DEFAULT_MAX_CACHED_KEYS = 10_000;
 
 interface CacheEntry {
   principal: Principal | null;
@@ -39,10 +41,18 @@ export interface KeyAuthenticatorDeps {
   now?: () => number;
   /** How long a known key may be served from the cache (persistence/cache-invalidation-follower.ts); without it, KEY_CACHE_TTL_MS. */
   lifetime?: CacheLifetime;
+  /** How many known keys, and apart from them how many unknown ones, a process remembers (default 10,000 each). */
+  maxCachedKeys?: number;
 }
 
 export class KeyAuthenticator {
-  private readonly cache = new Map<string, CacheEntry>();
+  /**
+   * Keys found in the store, and apart from them unknown keys. Anyone can send well-formed unknown
+   * keys without authenticating, so they are remembered in a cache of their own: however many
+   * arrive, they only push out one another, never a key in use.
+   */
+  private readonly known: LRUCache<string, CacheEntry>;
+  private readonly unknown: LRUCache<string, CacheEntry>;
   /** One lookup at a time per key hash; concurrent calls share it. */
   private readonly inflight = new Map<string, Promise<Principal | null>>();
   /** Bumped by every invalidation: a lookup that started before one must not refill the cache. */
@@ -51,6 +61,9 @@ export class KeyAuthenticator {
 
   constructor(private readonly deps: KeyAuthenticatorDeps) {
     this.now = deps.now ?? Date.now;
+    const max = deps.maxCachedKeys ?? DEFAULT_MAX_CACHED_KEYS;
+    this.known = new LRUCache({ max });
+    this.unknown = new LRUCache({ max });
   }
 
   /** Resolves a raw key string; every failure is the same 401 so nothing is revealed about which keys exist. */
@@ -66,21 +79,24 @@ export class KeyAuthenticator {
 
   /** Drops one key (revoked here or, through the log, elsewhere). */
   invalidate(hash: string): void {
-    this.cache.delete(hash);
+    this.known.delete(hash);
+    this.unknown.delete(hash);
     this.inflight.delete(hash);
     this.epoch++;
   }
 
   /** Drops every key, including lookups still running (the cache-invalidations follower starting afresh). */
   clear(): void {
-    this.cache.clear();
+    this.known.clear();
+    this.unknown.clear();
     this.inflight.clear();
     this.epoch++;
   }
 
   /** Drops every key of an account (its tier changed), including lookups still running. */
   invalidateAccount(accountId: string): void {
-    for (const [hash, entry] of this.cache) if (entry.principal?.account._id === accountId) this.cache.delete(hash);
+    const ofAccount = [...this.known.entries()].filter(([, entry]) => entry.principal?.account._id === accountId);
+    for (const [hash] of ofAccount) this.known.delete(hash);
     this.inflight.clear();
     this.epoch++;
   }
@@ -92,7 +108,7 @@ export class KeyAuthenticator {
   }
 
   private lookup(hash: string): Promise<Principal | null> {
-    const hit = this.cache.get(hash);
+    const hit = this.known.get(hash) ?? this.unknown.get(hash);
     if (hit) {
       const now = this.now();
       const age = now - hit.at;
@@ -116,8 +132,9 @@ export class KeyAuthenticator {
     const lookup = this.fetch(hash, known)
       .then((principal) => {
         if (this.epoch === epoch) {
-          if (this.cache.size >= MAX_CACHED_KEYS) this.cache.clear();
-          this.cache.set(hash, { principal, at: started });
+          // A key is in one of the two caches: created elsewhere since it was unknown, or deleted since it was known.
+          (principal ? this.unknown : this.known).delete(hash);
+          (principal ? this.known : this.unknown).set(hash, { principal, at: started });
         }
         return principal;
       })

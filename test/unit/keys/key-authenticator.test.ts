@@ -180,6 +180,32 @@ describe('KeyAuthenticator', () => {
     await expect(auth.authenticate(key)).rejects.toMatchObject({ code: 'revoked_api_key' }); // ...the next one may not
   });
 
+  it('a flood of unknown well-formed keys does not drop a cached valid key', async () => {
+    const { store, auth } = setup();
+    const { key } = store.add();
+    await auth.authenticate(key);
+    for (let i = 0; i <= 10_000; i++) await auth.authenticate(generateApiKey('weh')).catch(() => undefined);
+    const before = store.queries.length;
+    await auth.authenticate(key);
+    expect(store.queries.length).toBe(before);
+  });
+
+  it('when the cache is full, the key used least recently is the one dropped', async () => {
+    const store = fakeStore();
+    const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => 1_000_000, maxCachedKeys: 2 });
+    const [a, b, c] = [store.add(), store.add(), store.add()];
+    await auth.authenticate(a.key);
+    await auth.authenticate(b.key);
+    await auth.authenticate(a.key); // a is now the more recently used
+    await auth.authenticate(c.key); // one too many: b goes
+    const before = store.queries.length;
+    await auth.authenticate(a.key);
+    await auth.authenticate(c.key);
+    expect(store.queries.length).toBe(before);
+    await auth.authenticate(b.key);
+    expect(store.queries.length).toBeGreaterThan(before);
+  });
+
   it('a changed tier is picked up by the refresh', async () => {
     const { store, auth, advance } = setup();
     const { key } = store.add();
