@@ -92,6 +92,17 @@ export interface Acceptance {
   awaiting: EventsAwaitingHandOver;
 }
 
+/**
+ * The event's insert was sent and got no answer (the connection or the store failed after it):
+ * it may be stored. Its id stays awaiting hand-over until the caller has found out (`holds`).
+ */
+export class EventInsertUnanswered extends Error {
+  constructor(readonly event: EventDoc, cause: unknown) {
+    super('the event store did not answer an event insert', { cause });
+    this.name = 'EventInsertUnanswered';
+  }
+}
+
 /** What retention needs of an event to remove it and what hangs off it: no body. */
 export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at'> & { seq?: number };
 
@@ -149,8 +160,9 @@ export class Events {
    * lookups of claims, so the event itself is inserted once (twice when its number in the
    * account was taken meanwhile by another process: insertNumbered). With an `acceptance`, the event
    * names the accepting process, and its id enters that process's events awaiting hand-over
-   * before its claim is sent (and leaves if the insert fails): the process's lease never records
-   * a hand-over past an event that may exist before this returns (events-awaiting-hand-over.ts).
+   * before its claim is sent (and leaves if the insert certainly failed): the process's lease
+   * never records a hand-over past an event that may exist (events-awaiting-hand-over.ts). An
+   * insert sent and not answered throws EventInsertUnanswered, its id still awaiting.
    */
   async insertWithNextId(doc: NewEvent, bodyFor: (id: number) => string, acceptance?: Acceptance): Promise<EventDoc> {
     for (;;) {
@@ -161,6 +173,7 @@ export class Events {
       acceptance?.awaiting.enter(id);
       let claimed = false;
       let stored: EventDoc | null = null;
+      let unanswered = false;
       try {
         claimed = await this.ids.claim(id, doc.created_at);
         if (claimed) {
@@ -168,8 +181,11 @@ export class Events {
           // False: an event stored before its database had an id sequence holds the id; the next id is tried.
           if (await this.insertNumbered(full)) stored = full;
         }
+      } catch (err) {
+        unanswered = err instanceof EventInsertUnanswered;
+        throw err;
       } finally {
-        if (!stored) acceptance?.awaiting.leave(id);
+        if (!stored && !unanswered) acceptance?.awaiting.leave(id);
       }
       if (stored) return stored;
       if (!claimed) this.hint = Math.max(this.hint as number, await this.ids.headFrom(id));
@@ -205,7 +221,8 @@ export class Events {
       try {
         await this.col.insertOne(toStored(event, seq));
       } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
+        // Any other failure may have lost only the answer, the event stored.
+        if (!isDuplicateKeyError(err)) throw new EventInsertUnanswered(event, err);
         // The store does not say which index refused it: the id is looked up.
         if (await this.col.findOne({ _id: storedId(event._id) }, { projection: { _id: 1 } })) return false;
         await this.sequences.taken(event.account_id, seq);
@@ -220,6 +237,15 @@ export class Events {
   async find(accountId: string, id: number): Promise<EventDoc | null> {
     const doc = await this.findUnscoped(id);
     return doc && doc.account_id === accountId ? doc : null;
+  }
+
+  /**
+   * Whether this very event is stored, after its insert got no answer (EventInsertUnanswered):
+   * compared by its body, since an event stored before the id sequence may hold the same id.
+   */
+  async holds(event: Pick<EventDoc, '_id' | 'body'>): Promise<boolean> {
+    const doc = await this.col.findOne({ _id: storedId(event._id) }, { projection: { body: 1 } });
+    return doc?.body === event.body;
   }
 
   /** Without the account check: for the delivery path and crash recovery, which act for the platform. */

@@ -92,11 +92,12 @@ export class DeliveryOutbox {
   }
 
   /**
-   * An event whose idempotency claim got no answer (the store failed): whether it answers its
-   * key, and so was acknowledged, is unknown until `settle` says (true: deliver it; false: it was
-   * removed). Asked again with a backoff until it answers. Meanwhile the event stays pending:
-   * handedOverThrough holds below it, and a graceful stop keeps the lease for crash recovery
-   * instead of dropping it. Once a drain has given up on it, it stops asking and crash recovery settles it.
+   * An event whose insert or idempotency claim got no answer (the store failed): whether it is
+   * stored and answers its key, and so may have been acknowledged, is unknown until `settle` says
+   * (true: deliver it; false: it is not stored, or was removed). Asked again with a backoff until
+   * it answers. Meanwhile the event stays pending: handedOverThrough holds below it, and a
+   * graceful stop keeps the lease for crash recovery instead of dropping it. Once a drain has
+   * given up on it, it stops asking and crash recovery settles it.
    */
   enqueueOnceSettled(event: EventDoc, settle: () => Promise<boolean>): void {
     this.awaiting.enter(event._id);
@@ -107,7 +108,7 @@ export class DeliveryOutbox {
           if (await settle()) void this.enqueue(event);
           return;
         } catch (err) {
-          this.logger.warn({ err, eventId: event._id }, 'settling the idempotency key of an event failed; retrying');
+          this.logger.warn({ err, eventId: event._id }, 'settling an event whose store write got no answer failed; retrying');
           if (this.abandoned) return;
         }
       }
@@ -131,8 +132,8 @@ export class DeliveryOutbox {
 
   /**
    * Resolves once every event this process accepted was handed over (or settled as not to be
-   * delivered), or after `timeoutMs`; true when drained. False keeps the lease, so that crash
-   * recovery finishes what is left.
+   * delivered) and no ingest is in flight, or after `timeoutMs`; true when drained. False keeps
+   * the lease, so that crash recovery finishes what is left.
    */
   async drain(timeoutMs: number): Promise<boolean> {
     if (this.isIdle()) return true;
@@ -147,7 +148,7 @@ export class DeliveryOutbox {
   }
 
   private isIdle(): boolean {
-    return this.queue.length === 0 && this.active === 0 && this.awaiting.size === 0;
+    return this.queue.length === 0 && this.active === 0 && this.awaiting.settled;
   }
 
   private wakeIdle(): void {

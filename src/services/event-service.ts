@@ -6,7 +6,7 @@ import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
-import { isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
+import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
@@ -16,6 +16,7 @@ import { ingestResponse } from './ingest-receipt';
 import type { InstanceLease } from './instance-lease';
 import { KeySettlement, settleKey } from './key-settlement';
 import { decodeCursor, encodeCursor } from './pagination';
+import { settleUnansweredInsert } from './unanswered-insert';
 
 /** CONTRACT §4: serialized `data` over 256 KiB is refused with 413. */
 export const MAX_EVENT_DATA_BYTES = 256 * 1024;
@@ -115,9 +116,13 @@ export class EventService {
     // Shed before any store round trip: a saturated process answers repeats 503 too (nothing read
     // or stored); repeated after Retry-After they get their original answer.
     const answered = this.deps.admission.enter();
+    // Counted until it ends: a stop's cut call runs on and may store its event, so the stop keeps
+    // the lease (for crash recovery) rather than release it under an ingest in flight.
+    const ended = this.deps.outbox.awaiting.ingestBegins();
     try {
       return await this.admitted(accountId, input);
     } finally {
+      ended();
       answered();
     }
   }
@@ -151,20 +156,30 @@ export class EventService {
     const matching = (await this.deps.endpointsCache.enabled(accountId)).filter((e) => matchesAny(e.events, input.type));
     const now = this.now();
     const timestamp = Math.floor(now.getTime() / 1000);
-    const event = await this.deps.events.insertWithNextId(
-      {
-        account_id: accountId,
-        type: input.type,
-        data: input.data,
-        timestamp,
-        idempotency_key: key,
-        endpoint_ids: matching.map((e) => e._id),
-        endpoint_urls: matching.map((e) => e.url),
-        created_at: now,
-      },
-      (id) => buildDeliveryBody({ id, type: input.type, data: input.data, timestamp }),
-      { instanceId: this.deps.lease.id, awaiting: outbox.awaiting },
-    );
+    let event: EventDoc;
+    try {
+      event = await this.deps.events.insertWithNextId(
+        {
+          account_id: accountId,
+          type: input.type,
+          data: input.data,
+          timestamp,
+          idempotency_key: key,
+          endpoint_ids: matching.map((e) => e._id),
+          endpoint_urls: matching.map((e) => e.url),
+          created_at: now,
+        },
+        (id) => buildDeliveryBody({ id, type: input.type, data: input.data, timestamp }),
+        { instanceId: this.deps.lease.id, awaiting: outbox.awaiting },
+      );
+    } catch (err) {
+      if (!(err instanceof EventInsertUnanswered)) throw err;
+      // The insert may have landed (only its answer was lost): whether the event is stored is
+      // asked in the background, then it is delivered or forgotten (unanswered-insert.ts).
+      const unanswered = err.event;
+      outbox.enqueueOnceSettled(unanswered, () => settleUnansweredInsert(this.deps, unanswered, () => this.now()));
+      throw storeDidNotAnswer();
+    }
 
     if (key !== null) {
       const settle = () => settleKey(this.deps, event, () => this.now());
@@ -175,7 +190,7 @@ export class EventService {
         // The claim may have landed (only its answer was lost), so a repeat may already be
         // answered with this event: it is settled in the background, then delivered or removed.
         outbox.enqueueOnceSettled(event, async () => (await settle()).answers === 'this');
-        throw new DomainError('service_unavailable', 'The event store did not answer. Repeat the call with the same idempotency key.', { retry_after: 1 }, { retryAfterSeconds: 1 });
+        throw storeDidNotAnswer();
       }
       if (settled.answers === 'another') return { created: false, body: settled.response };
     }
@@ -294,6 +309,11 @@ export class EventService {
     const docs = await this.deps.deliveries.forEvent(event._id, event.endpoint_ids);
     return event.endpoint_ids.map((endpointId, i) => deliveryView(docs[i] ?? undefined, endpointId, event.endpoint_urls[i] ?? '', event.created_at));
   }
+}
+
+/** 503: a write of the ingest got no answer, so its event may be stored (it is then delivered, and answers the repeat of its key). */
+function storeDidNotAnswer(): DomainError {
+  return new DomainError('service_unavailable', 'The event store did not answer. Repeat the call with the same idempotency key.', { retry_after: 1 }, { retryAfterSeconds: 1 });
 }
 
 function eventView(event: EventDoc, status: EventStatus): EventView {

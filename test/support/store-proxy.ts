@@ -3,18 +3,23 @@ import net from 'node:net';
 /**
  * A TCP proxy in front of the MongoDB-wire store, to hold a process at a racy point: once a
  * command that `trigger` recognises has gone through, every later command from any of the
- * process's connections is held (never forwarded), while answers still flow back. Messages are
- * split by the wire protocol's length prefix, so a command is held or passed whole.
+ * process's connections is held (never forwarded), while answers still flow back. Or to lose the
+ * answer to one command: it is carried out, and its connection is closed when the answer comes.
+ * Messages are split by the wire protocol's length prefix, so a command is held or passed whole.
  */
 export async function startStoreProxy(target: { host: string; port: number }) {
   let trigger: ((message: Buffer) => boolean) | null = null;
   let holding = false;
+  let loseAnswerTo: ((message: Buffer) => boolean) | null = null;
+  let answersLost = 0;
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
     sockets.add(client).add(upstream);
     let pending = Buffer.alloc(0);
+    /** The command just passed is the one whose answer is lost (the driver sends one command at a time per connection). */
+    let losing = false;
     client.on('data', (chunk) => {
       pending = Buffer.concat([pending, chunk]);
       while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
@@ -24,9 +29,19 @@ export async function startStoreProxy(target: { host: string; port: number }) {
         if (holding) continue;
         upstream.write(message);
         if (trigger?.(message)) holding = true;
+        if (loseAnswerTo?.(message)) {
+          loseAnswerTo = null;
+          losing = true;
+        }
       }
     });
-    upstream.on('data', (chunk) => client.write(chunk));
+    upstream.on('data', (chunk) => {
+      if (!losing) client.write(chunk);
+      else {
+        answersLost++;
+        close();
+      }
+    });
     const close = () => {
       client.destroy();
       upstream.destroy();
@@ -46,6 +61,14 @@ export async function startStoreProxy(target: { host: string; port: number }) {
     get holding(): boolean {
       return holding;
     },
+    /** From now on, the first message `matches` recognises is carried out, and its answer is lost: its connection closes instead. */
+    loseAnswerTo(matches: (message: Buffer) => boolean): void {
+      loseAnswerTo = matches;
+    },
+    /** How many answers were lost so far. */
+    get answersLost(): number {
+      return answersLost;
+    },
     async close(): Promise<void> {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -58,4 +81,13 @@ export function isUpdateOf(collection: string): (message: Buffer) => boolean {
   const command = Buffer.from('\x02update\x00', 'latin1');
   const name = Buffer.from(`${collection}\x00`, 'latin1');
   return (message) => message.includes(command) && message.includes(name);
+}
+
+/** An `insert` command into exactly `collection` (the BSON of `{insert: "<collection>", ...}`). */
+export function isInsertInto(collection: string): (message: Buffer) => boolean {
+  const name = Buffer.from(`${collection}\x00`, 'latin1');
+  const length = Buffer.alloc(4);
+  length.writeInt32LE(name.length);
+  const element = Buffer.concat([Buffer.from('\x02insert\x00', 'latin1'), length, name]);
+  return (message) => message.includes(element);
 }
