@@ -13,17 +13,17 @@
  *             of them, against the same offer with those 100 answering at once (equal load, only
  *             the receivers' speed differs); the fast endpoints' ingest → receiver p99 is compared.
  *
+ * BENCH_TOPOLOGY=separate runs it against API and worker processes apart (two `npm run api`, one
+ * `npm run worker`, one Temporal dev server and one FerretDB, as docker-compose.yml runs them), the
+ * calls spread over the API processes in turn; the default, combined, is one `npm start`.
+ *
  * For each offer it prints goodput (distinct events first delivered per second during the offer),
  * the first try's answer time, the share shed, ingest → receiver, duplicates, lost events, keys
  * answered with two ids, the drain after the offer, CPU per process and the workflow tasks that
  * timed out (from the Temporal server's own metrics). The last line is
  * `overload goodput G (capacity C/s, worst rate X)`, G the lowest goodput / C over the offers.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { request } from 'undici';
-import { freePort } from '../src/infra/embedded-servers';
-import { CpuReading, cpuShares, createAccounts, describeMachine, ingestClient, log, measureCapacity, ms, pct, Receiver, runBench, sleep, startBenchPlatform, startReceiver, stopPlatform, waitFor, warmUp } from './delivery-support';
+import { ADVICE, arrivalCount, benchTopology, CpuReading, countsBy, countsLine, cpuShares, createAccounts, describeMachine, firstArrival, ingestClient, log, measureCapacity, ms, offer as offerFrom, pct, runBench, Sent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, workflowTaskTimeouts } from './delivery-support';
 
 const ACCOUNTS = Number(process.env.OVERLOAD_ACCOUNTS ?? 12);
 const CAPACITY_EVENTS = Number(process.env.OVERLOAD_CAPACITY_EVENTS ?? 2000);
@@ -48,121 +48,11 @@ const TARGETS = { goodput: 0.8, firstTryP99Ms: 1_000, drain: 0.8, probeMs: 2_000
 /** The drain rate is judged only on a backlog worth at least this many seconds of capacity. */
 const DRAIN_MIN_BACKLOG_S = 1;
 
-/** `name ok` or `name MISSED (detail)`, for the verdict line of an offer. */
-function verdict(checks: Array<[string, boolean, string?]>): string {
-  const missed = checks.filter(([, ok]) => !ok);
-  const parts = checks.map(([name, ok, detail]) => (ok ? `${name} ok` : `${name} MISSED${detail ? ` (${detail})` : ''}`));
-  return `${missed.length === 0 ? 'all targets met' : `${missed.length} target(s) missed`}: ${parts.join(', ')}`;
-}
-
-/** The caller's side of the spec's advice. */
-const CALL_TIMEOUT_MS = 10_000;
-const MAX_RETRIES = 5;
-const JITTER_MS = 500;
-
-interface Try {
-  sent: number;
-  latencyMs: number;
-  status: number;
-  id?: number;
-}
-
-/** One event as its caller saw it: every call (two for a repeated key) and every try of each. */
-interface Sent {
-  key: string;
-  calls: Try[][];
-  /** Send time of the first try that was answered with an id. */
-  acceptedAt?: number;
-  ids: Set<number>;
-}
-
 const client = ingestClient(4096);
 
-/** One call with the caller's retry policy; returns its tries. */
-async function call(apiUrl: string, apiKey: string, body: unknown): Promise<Try[]> {
-  const tries: Try[] = [];
-  for (let retry = 0; ; retry++) {
-    const sent = performance.now();
-    const o = await client.ingest(apiUrl, apiKey, body, CALL_TIMEOUT_MS);
-    tries.push({ sent, latencyMs: o.latencyMs, status: o.status, id: o.id });
-    if (o.status === 202 || o.status === 200) return tries;
-    const retryable = o.status === 0 || o.status === 429 || o.status === 503;
-    if (!retryable || retry >= MAX_RETRIES) return tries;
-    const base = (o.retryAfter ?? 1) * 1000;
-    await sleep(base * 2 ** retry + Math.random() * JITTER_MS);
-  }
-}
-
-async function sendEvent(apiUrl: string, apiKey: string, key: string, n: number, repeated: boolean): Promise<Sent> {
-  const body = { type: 'bench.overload', data: { n }, idempotency_key: key };
-  const calls = await Promise.all(Array.from({ length: repeated ? 2 : 1 }, () => call(apiUrl, apiKey, body)));
-  const answered = calls.flat().filter((t) => t.id !== undefined);
-  const acceptedAt = answered.length ? Math.min(...answered.map((t) => t.sent)) : undefined;
-  return { key, calls, acceptedAt, ids: new Set(answered.map((t) => t.id!)) };
-}
-
-/** Sends `rate`/s for `seconds` over `keys`, open loop; resolves with every event once all calls ended. */
-async function offer(apiUrl: string, keys: string[], rate: number, seconds: number, label: string): Promise<{ sent: Sent[]; start: number; end: number }> {
-  const pending: Array<Promise<Sent>> = [];
-  const start = performance.now();
-  const total = Math.round(rate * seconds);
-  for (let i = 0; i < total; i++) {
-    const wait = start + (i * 1000) / rate - performance.now();
-    if (wait > 0) await sleep(wait);
-    pending.push(sendEvent(apiUrl, keys[i % keys.length], `${label}-${i}`, i, i % 2 === 0));
-  }
-  const end = performance.now();
-  return { sent: await Promise.all(pending), start, end };
-}
-
-function firstArrival(receivers: Receiver[], id: number): number | undefined {
-  let first: number | undefined;
-  for (const r of receivers) {
-    const t = r.arrivals.get(id)?.[0];
-    if (t !== undefined && (first === undefined || t < first)) first = t;
-  }
-  return first;
-}
-
-function arrivalCount(receivers: Receiver[], id: number): number {
-  return receivers.reduce((sum, r) => sum + (r.arrivals.get(id)?.length ?? 0), 0);
-}
-
-/** Workflow tasks the Temporal server timed out so far (its `start_to_close_timeout` counter for workflow tasks). */
-async function workflowTaskTimeouts(metricsUrl: string): Promise<number> {
-  try {
-    const res = await request(metricsUrl);
-    const text = await res.body.text();
-    let total = 0;
-    for (const line of text.split('\n')) {
-      if (line.startsWith('#')) continue;
-      if (/^start_to_close_timeout\{/.test(line) && /operation="TimerActiveTaskWorkflowTaskTimeout"/.test(line)) total += Number(line.split(' ').pop());
-    }
-    return total;
-  } catch {
-    return NaN;
-  }
-}
-
-/**
- * One of the platform's counters with one label, by label value, from its /metrics: refusals by
- * reason (`webhook_ingest_shed_total`), hand-offs by stage (`webhook_attempt_hand_offs_total`).
- */
-async function countsBy(metricsUrl: string, counter: string): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  try {
-    const text = await (await request(metricsUrl)).body.text();
-    for (const m of text.matchAll(new RegExp(`^${counter}\\{\\w+="(\\w+)"\\} (\\S+)$`, 'gm'))) counts[m[1]] = Number(m[2]);
-  } catch {
-    /* not answering: reported as none */
-  }
-  return counts;
-}
-
-const countsLine = (before: Record<string, number>, after: Record<string, number>) =>
-  Object.keys(after)
-    .map((k) => `${k} ${after[k] - (before[k] ?? 0)}`)
-    .join(', ');
+/** Half of the events are sent twice at once, with the same key. */
+const offer = (api: () => string, keys: string[], rate: number, seconds: number, label: string) =>
+  offerFrom(client, api, keys, rate, seconds, label, { type: 'bench.overload', copies: (i) => (i % 2 === 0 ? 2 : 1) });
 
 const SHED = 'webhook_ingest_shed_total';
 const HAND_OFFS = 'webhook_attempt_hand_offs_total';
@@ -170,29 +60,17 @@ const HAND_OFFS = 'webhook_attempt_hand_offs_total';
 async function main(): Promise<void> {
   const machine = describeMachine();
   const fast = await startReceiver();
-  const temporalMetricsPort = await freePort();
-  const platformMetricsPort = await freePort();
-  const platform = await startBenchPlatform('bench-overload-', {
-    EMBEDDED_TEMPORAL_METRICS_PORT: String(temporalMetricsPort),
-    METRICS_PORT: String(platformMetricsPort),
-  });
-  const temporalMetrics = `http://127.0.0.1:${temporalMetricsPort}/metrics`;
-  const platformMetrics = `http://127.0.0.1:${platformMetricsPort}/metrics`;
-  const { dataDir, cpu, mongoUri } = platform;
+  const platform = await startBenchPlatform('bench-overload-', {}, { topology: benchTopology(), metrics: true });
+  const { cpu, mongoUri, temporalMetricsUrl: temporalMetrics, metricsUrls: platformMetrics } = platform;
+  // Calls go to the API processes in turn, as a load balancer sends them.
+  const api = platform.nextApiUrl;
   const cpuLine = (from: CpuReading, to: CpuReading) => `CPU (of one core) ${cpuShares(from, to)}`;
-  const platformLog = () => {
-    try {
-      return readFileSync(path.join(dataDir, 'platform.log'), 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const report: string[] = [`machine: ${machine}`];
+  const report: string[] = [`machine: ${machine}`, `topology: ${platform.description}`];
   try {
     const keys = await createAccounts(mongoUri, platform.apiUrl, ACCOUNTS, fast.url);
-    await warmUp(client, platform.apiUrl, (i) => keys[i % keys.length]);
+    await warmUp(client, api, (i) => keys[i % keys.length]);
 
-    const { perSecond: capacity, ids: capacityIds } = await measureCapacity(client, platform.apiUrl, keys, fast, CAPACITY_EVENTS);
+    const { perSecond: capacity, ids: capacityIds } = await measureCapacity(client, api, keys, fast, CAPACITY_EVENTS);
     const capLine = `capacity C: ${capacityIds.length} events delivered at ${capacity.toFixed(1)}/s (closed loop, first ingest to last arrival)`;
     log(capLine);
     report.push(capLine);
@@ -208,7 +86,7 @@ async function main(): Promise<void> {
         const handOffsBefore = await countsBy(platformMetrics, HAND_OFFS);
         const cpuBefore = cpu();
         const tick = setInterval(() => log(`  ${fast.arrivals.size} events arrived in all`), 15_000);
-        const { sent, start, end } = await offer(platform.apiUrl, keys, rate, SECONDS, `offer-${factor}-${Date.now()}`);
+        const { sent, start, end } = await offer(api, keys, rate, SECONDS, `offer-${factor}-${Date.now()}`);
         // The load ends when the last caller stops retrying; the backlog then is what must drain.
         const callsEnded = performance.now();
         const cpuDuring = cpuLine(cpuBefore, cpu());
@@ -236,7 +114,7 @@ async function main(): Promise<void> {
         const wftAfter = await workflowTaskTimeouts(temporalMetrics);
         // A new event once drained: how soon does it reach its receiver?
         const probeSent = performance.now();
-        const probe = await client.ingest(platform.apiUrl, keys[0], { type: 'bench.probe', data: {} });
+        const probe = await client.ingest(api(), keys[0], { type: 'bench.probe', data: {} });
         await waitFor(() => probe.id !== undefined && fast.arrivals.has(probe.id), 30_000);
         const probeMs = probe.id !== undefined && fast.arrivals.has(probe.id) ? fast.arrivals.get(probe.id)![0] - probeSent : NaN;
         const drainRate = backlogAtEnd > 0 && drainSeconds > 0 ? backlogAtEnd / drainSeconds : NaN;
@@ -247,7 +125,7 @@ async function main(): Promise<void> {
           `first tries shed ${((100 * shedFirst) / firstTries.length).toFixed(1)} %, timed out ${timedOutFirst}; ` +
           `refusals by reason (platform's count, retries included): ${countsLine(shedBefore, await countsBy(platformMetrics, SHED))}; ` +
           `first attempts handed off, by stage: ${countsLine(handOffsBefore, await countsBy(platformMetrics, HAND_OFFS))}; ` +
-          `events never accepted (caller gave up after ${MAX_RETRIES} retries) ${notAccepted}; ` +
+          `events never accepted (caller gave up after ${ADVICE.maxRetries} retries) ${notAccepted}; ` +
           `ingest → receiver p50 ${ms(pct(e2e, 50))}, p99 ${ms(pct(e2e, 99))}; ` +
           `duplicates ${duplicates}, lost ${lost}, keys with two ids ${twoIds}; ` +
           `backlog when the last call ended ${backlogAtEnd} events, drained ${drained ? `in ${drainSeconds.toFixed(1)} s` : 'NOT within 15 min'}` +
@@ -305,23 +183,23 @@ async function main(): Promise<void> {
           i % every === 0 ? fastKeys[(i / every) % FAST_ENDPOINTS] : others[i % SLOW_ENDPOINTS],
         );
       const baseCpuBefore = cpu();
-      const base = await offer(platform.apiUrl, interleave(standInKeys), rate, SLOW_SECONDS, `slow-base-${Date.now()}`);
+      const base = await offer(api, interleave(standInKeys), rate, SLOW_SECONDS, `slow-base-${Date.now()}`);
       const baseCpu = cpuLine(baseCpuBefore, cpu());
       const baseIds = base.sent.flatMap((s) => [...s.ids]);
       await waitFor(() => baseIds.every((id) => firstArrival(everywhere, id) !== undefined), 120_000);
       const baseE2e = fastE2e(base.sent);
-      const logBefore = (platformLog().match(/TMPRL1104/g) ?? []).length;
+      const logBefore = (platform.logText().match(/TMPRL1104/g) ?? []).length;
       const wftBefore = await workflowTaskTimeouts(temporalMetrics);
       const cpuBefore = cpu();
       const handOffsBefore = await countsBy(platformMetrics, HAND_OFFS);
-      const mixed = await offer(platform.apiUrl, interleave(slowKeys), rate, SLOW_SECONDS, `slow-mixed-${Date.now()}`);
+      const mixed = await offer(api, interleave(slowKeys), rate, SLOW_SECONDS, `slow-mixed-${Date.now()}`);
       const cpuDuring = cpuLine(cpuBefore, cpu());
       const ids = new Set(mixed.sent.flatMap((s) => [...s.ids]));
       const drained = await waitFor(() => [...ids].every((id) => firstArrival(everywhere, id) !== undefined), 10 * 60_000);
       await sleep(SLOW_DELAY_MS + 5000);
       const mixedFast = fastE2e(mixed.sent);
       const wftAfter = await workflowTaskTimeouts(temporalMetrics);
-      const warnings = (platformLog().match(/TMPRL1104/g) ?? []).length - logBefore;
+      const warnings = (platform.logText().match(/TMPRL1104/g) ?? []).length - logBefore;
       const duplicates = [...ids].filter((id) => arrivalCount(everywhere, id) > 1).length;
       const lost = [...ids].filter((id) => firstArrival(everywhere, id) === undefined).length;
       const ratio = pct(mixedFast, 99) / pct(baseE2e, 99);
