@@ -233,10 +233,21 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
    */
   async function wasAccepted(input: AttemptInput): Promise<boolean> {
     const { seal, body, type, timestamp } = input;
-    // A valid seal says it without a read. Any other (none, or made under a secrets key since
-    // replaced) is checked against the store, as every input was before seals.
+    const workflowId = deliveryId(input.eventId, input.endpointId);
+    // Only the delivery's own workflow: under another id a copy of its input would run beside it,
+    // its attempts answered from the real run's record. Outside an activity (unit tests) there is no run.
+    let runsAs: string | undefined = workflowId;
+    try {
+      runsAs = Context.current().info.workflowExecution?.workflowId;
+    } catch {
+      /* not running as an activity */
+    }
+    if (runsAs !== workflowId) return false;
+    // A valid seal says it without a read. Any other (none, made before seals covered the round and
+    // workflow id, or under a secrets key since replaced) is checked against the store.
     if (seal !== undefined && body !== undefined && type !== undefined && timestamp !== undefined && deps.acceptanceSeal) {
-      if (deps.acceptanceSeal.verify({ accountId: input.accountId, endpointId: input.endpointId, eventId: input.eventId, type, timestamp, body }, seal)) return true;
+      const sealed = { accountId: input.accountId, endpointId: input.endpointId, eventId: input.eventId, round: input.round, workflowId, type, timestamp, body };
+      if (deps.acceptanceSeal.verify(sealed, seal)) return true;
     }
     const event = await deps.events.findUnscoped(input.eventId);
     if (!event || event.account_id !== input.accountId || !event.endpoint_ids.includes(input.endpointId)) return false;
@@ -318,8 +329,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         return { ...decision, statusCode: recorded.status_code };
       }
     }
-    // Checked once per round, with the endpoint read (same round trip), before anything is signed.
-    const [prepared, accepted] = await Promise.all([prepare(input), input.attempt === 1 ? wasAccepted(input) : true]);
+    // Checked on every attempt (a run's first may be answered from a record), with the endpoint read, before anything is signed.
+    const [prepared, accepted] = await Promise.all([prepare(input), wasAccepted(input)]);
     if (!accepted) {
       throw ApplicationFailure.nonRetryable(
         `Event ${input.eventId} was not accepted by the platform for account ${input.accountId} and endpoint ${input.endpointId} with this body: nothing was sent.`,

@@ -40,7 +40,7 @@ export class DeliveryScheduler {
     private readonly options: {
       /** The client shares this process's worker connection: ask for eager starts. */
       eager: boolean;
-      /** Seals each input (acceptance-seal.ts), so that its first attempt need not read the event back. */
+      /** Seals each input with its round and workflow id (acceptance-seal.ts), so that its attempts need not read the event back. */
       seal?: AcceptanceSeal;
     } = { eager: false },
   ) {}

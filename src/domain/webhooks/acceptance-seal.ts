@@ -1,24 +1,30 @@
 /**
  * The platform's seal on a delivery workflow's input: an HMAC, under a key derived from the
  * secrets key every API and worker process shares, over what the attempt will sign and for whom
- * (account, endpoint, event id, type, timestamp, body).
+ * (account, endpoint, event id, type, timestamp, body), and the run it was started as (the round,
+ * and the workflow id `delivery-<eventId>-<endpointId>`).
  *
  * Why: anyone who can reach Temporal can start a delivery workflow, and the worker must not sign
  * a body of their choosing (or another account's event) with an endpoint's secret. Without a seal
  * the first attempt reads the event back from the store to check it; a sealed input proves the
- * platform accepted exactly this event for this endpoint, so the attempt reads nothing. A forged
- * or altered input fails the check and nothing is sent. Format: `v1.<base64url HMAC-SHA256>`.
+ * platform accepted exactly this event for this endpoint and started this round of it, so the
+ * attempt reads nothing. A forged or altered input fails the check and nothing is sent.
+ * Format: `v2.<base64url HMAC-SHA256>` (a `v1.` seal, without round and workflow id, is not
+ * verified: its attempt reads the event).
  * Never log the key; the seal itself is not a secret.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
-const ACCEPTANCE_SEAL_VERSION = 'v1';
+const ACCEPTANCE_SEAL_VERSION = 'v2';
 const KEY_INFO = 'webhook delivery acceptance seal v1';
 
 export interface SealedDelivery {
   accountId: string;
   endpointId: string;
   eventId: number;
+  round: number;
+  /** The workflow the input was started as: the attempt checks that it runs in that workflow. */
+  workflowId: string;
   type: string;
   timestamp: number;
   body: string;
@@ -35,7 +41,7 @@ export function createAcceptanceSeal(secretsKey: Buffer): AcceptanceSeal {
   const key = Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), KEY_INFO, 32));
   const mac = (d: SealedDelivery) =>
     // A JSON array: no field can run into the next one (an account id ending where an endpoint id begins).
-    createHmac('sha256', key).update(JSON.stringify([ACCEPTANCE_SEAL_VERSION, d.accountId, d.endpointId, d.eventId, d.type, d.timestamp, d.body])).digest();
+    createHmac('sha256', key).update(JSON.stringify([ACCEPTANCE_SEAL_VERSION, d.accountId, d.endpointId, d.eventId, d.round, d.workflowId, d.type, d.timestamp, d.body])).digest();
   return {
     seal: (delivery) => `${ACCEPTANCE_SEAL_VERSION}.${mac(delivery).toString('base64url')}`,
     verify(delivery, seal) {

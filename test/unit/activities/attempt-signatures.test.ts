@@ -33,7 +33,8 @@ describe('delivery attempt: signatures', () => {
     };
     const a = createDeliveryActivities({
       endpoints: { find: async () => doc } as unknown as Endpoints,
-      events: {} as Events,
+      // Every attempt checks that its event was accepted with this body, a third one too.
+      events: { findUnscoped: async () => ({ _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1_700_000_000, body }) } as unknown as Events,
       deliveries: { recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
       secretBox,
       sender,

@@ -16,8 +16,8 @@ const OK: SendResult = { outcome: { kind: 'status', statusCode: 200 }, responseB
  */
 describe('delivery attempt: what one account holds at once', () => {
   const secretBox = createSecretBox(randomBytes(32));
-  // A retry (attempt 2): the acceptance check belongs to attempt 1 and is not what this is about.
-  const input = (accountId: string, endpointId: string): AttemptInput => ({ eventId: 7, endpointId, accountId, round: 1, attempt: 2, type: 'a.b', timestamp: 1, body: '{}' });
+  // A retry (attempt 2) whose seal is taken as valid: the acceptance check is not what this is about.
+  const input = (accountId: string, endpointId: string): AttemptInput => ({ eventId: 7, endpointId, accountId, round: 1, attempt: 2, type: 'a.b', timestamp: 1, body: '{}', seal: 'sealed' });
 
   function activities(throttleWaitMs: number) {
     const sent: string[] = [];
@@ -26,6 +26,7 @@ describe('delivery attempt: what one account holds at once', () => {
     const a = createDeliveryActivities({
       endpoints: { find: async (accountId: string, id: string) => ({ ...endpointDoc(secretBox.seal('whsec_test')), _id: id, account_id: accountId, url: `https://${accountId}.test/${id}` }) } as unknown as Endpoints,
       events: { findUnscoped: async () => null } as unknown as Events,
+      acceptanceSeal: { verify: () => true, seal: () => 'sealed' },
       deliveries: { find: async () => null, recordAttempt: async (ref: { endpoint_id: string }) => void recorded.push(ref.endpoint_id), setState: async () => undefined } as unknown as Deliveries,
       secretBox,
       sender: {

@@ -119,6 +119,12 @@ describe('delivery attempt: only what the platform accepted is signed', () => {
     expect(sent).toEqual([]);
   });
 
+  it('checks a later attempt as it checks the first: a body other than the one accepted is refused on attempt 2', async () => {
+    const { attempt, sent } = attemptWith({ ...event, body: '{"id":7,"forged":true}' });
+    await expect(attempt({ ...input, attempt: 2 })).rejects.toMatchObject({ type: 'DeliveryNotAccepted', nonRetryable: true });
+    expect(sent).toEqual([]);
+  });
+
   it('posts the event it accepted', async () => {
     const { attempt, sent } = attemptWith(event);
     await expect(attempt(input)).resolves.toEqual({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
@@ -132,7 +138,7 @@ describe('delivery attempt: a sealed input and a cached endpoint need no read', 
   const endpoint = endpointDoc(secretBox.seal('whsec_test'));
   const event = { _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1, body: '{"id":7}' };
   const unsealed: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{"id":7}' };
-  const sealed: AttemptInput = { ...unsealed, seal: acceptanceSeal.seal({ ...unsealed, type: 'a.b', timestamp: 1, body: '{"id":7}' }) };
+  const sealed: AttemptInput = { ...unsealed, seal: acceptanceSeal.seal({ ...unsealed, workflowId: 'delivery-7-ep_1', type: 'a.b', timestamp: 1, body: '{"id":7}' }) };
 
   function attemptWith(options: { stored?: object | null; cached?: Array<typeof endpoint> } = {}) {
     const sent: string[] = [];
@@ -170,6 +176,19 @@ describe('delivery attempt: a sealed input and a cached endpoint need no read', 
     await expect(attempt({ ...sealed, body: '{"id":7,"forged":true}' })).rejects.toMatchObject({ type: 'DeliveryNotAccepted' });
     expect(reads).toEqual(['event']);
     expect(sent).toEqual([]);
+  });
+
+  it('posts a sealed later attempt without reading the store', async () => {
+    const { attempt, sent, reads } = attemptWith({ cached: [endpoint] });
+    await expect(attempt({ ...sealed, attempt: 2 })).resolves.toMatchObject({ status: 'succeeded' });
+    expect(sent).toEqual([endpoint.url]);
+    expect(reads).toEqual([]);
+  });
+
+  it('checks a seal made for another round against the store', async () => {
+    const { attempt, reads } = attemptWith({ cached: [endpoint] });
+    await expect(attempt({ ...sealed, round: 2 })).resolves.toMatchObject({ status: 'succeeded' });
+    expect(reads).toEqual(['event']);
   });
 
   it('reads an endpoint the cache does not list (disabled, deleted or too new)', async () => {

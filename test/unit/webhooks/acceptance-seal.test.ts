@@ -4,7 +4,7 @@ import { createAcceptanceSeal, type SealedDelivery } from '../../../src/domain/w
 describe('acceptance seal: the platform vouches for a delivery input', () => {
   const key = randomBytes(32);
   const seal = createAcceptanceSeal(key);
-  const delivery: SealedDelivery = { accountId: 'acct_1', endpointId: 'ep_1', eventId: 7, type: 'order.paid', timestamp: 1_700_000_000, body: '{"id":7}' };
+  const delivery: SealedDelivery = { accountId: 'acct_1', endpointId: 'ep_1', eventId: 7, round: 1, workflowId: 'delivery-7-ep_1', type: 'order.paid', timestamp: 1_700_000_000, body: '{"id":7}' };
 
   it('verifies a seal it made over the same fields', () => {
     expect(seal.verify(delivery, seal.seal(delivery))).toBe(true);
@@ -18,6 +18,8 @@ describe('acceptance seal: the platform vouches for a delivery input', () => {
     ['account', { accountId: 'acct_2' }],
     ['endpoint', { endpointId: 'ep_2' }],
     ['event id', { eventId: 8 }],
+    ['round', { round: 2 }],
+    ['workflow id', { workflowId: 'forged-1' }],
     ['type', { type: 'order.refunded' }],
     ['timestamp', { timestamp: 1_700_000_001 }],
     ['body', { body: '{"id":7,"forged":true}' }],
