@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
-import { AttemptSlots, DEFAULT_ATTEMPT_SLOT_LIMITS, type AttemptSlotLimits } from '../src/domain/webhooks/attempt-slots';
+import { AttemptSlots, throttledRetryDelayMs } from '../src/domain/webhooks/attempt-slots';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
 import { shouldDisableForFailures } from '../src/domain/webhooks/endpoint-health';
@@ -17,7 +17,7 @@ import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstA
 import type { AttemptHandOffs } from './attempt-hand-off';
 import type { AttemptHolds } from './attempt-holds';
 import { failed, type HttpSender, type SendResult } from './http-sender';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 
 /** What a delivery workflow carries: the event itself, so an attempt reads only the endpoint. */
 export interface DeliveryTarget {
@@ -109,10 +109,8 @@ export interface DeliveryActivityDeps {
   enabledEndpoints?: (accountId: string) => Promise<EndpointDoc[]>;
   /** Checks the platform's seal on an input (acceptance-seal.ts); without it, every first attempt reads its event. */
   acceptanceSeal?: AcceptanceSeal;
-  /** What one account and one endpoint may have in flight at once in this process (default: DEFAULT_ATTEMPT_SLOT_LIMITS). */
-  inFlight?: AttemptSlotLimits;
-  /** How long an attempt over those bounds waits for its turn before it is throttled (default 2 s). */
-  throttleWaitMs?: number;
+  /** What one account and one endpoint may have in flight at once in this process (default: AttemptSlots' defaults). */
+  slots?: AttemptSlots;
 }
 
 /** The request an attempt sends, or why it cannot be sent. */
@@ -131,8 +129,7 @@ const RECORD_TRIES = 3;
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? (() => new Date());
   const heartbeatEvery = deps.heartbeatIntervalMs ?? 2_000;
-  const slots = new AttemptSlots(deps.inFlight ?? DEFAULT_ATTEMPT_SLOT_LIMITS);
-  const throttleWaitMs = deps.throttleWaitMs ?? 2_000;
+  const slots = deps.slots ?? new AttemptSlots();
 
   /**
    * The endpoint as it is now (within the cache's bound, the one every ingest works to): an enabled
@@ -190,16 +187,21 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 
   /**
    * A place among this account's and endpoint's attempts in flight, held through the name lookup and
-   * the POST. None free within the wait: the attempt fails as throttled, before anything is sent or
-   * recorded, and Temporal makes it again after its retry back-off with the same attempt number.
+   * the POST. None free: the attempt fails as throttled at once, before anything is sent or
+   * recorded, and Temporal makes it again after the failure's delay with the same attempt number.
+   * It waits on a workflow timer (a local attempt's retry past its local threshold) or in Temporal's
+   * retry, so the wait holds no workflow task and no worker slot.
    */
-  async function enterSlot(input: AttemptInput) {
-    const leave = await beating(() => slots.enter(input.accountId, input.endpointId, throttleWaitMs));
+  function enterSlot(input: AttemptInput) {
+    const leave = slots.enter(input.accountId, input.endpointId);
     if (leave) return leave;
-    throw ApplicationFailure.retryable(
-      `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
-      THROTTLED,
-    );
+    throw ApplicationFailure.create({
+      message: `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
+      type: THROTTLED,
+      nextRetryDelay: throttledRetryDelayMs(activityAttempt(), Math.random()),
+      // Flow control, not a fault: the SDK logs it at debug, not a warning per throttled attempt.
+      category: ApplicationFailureCategory.BENIGN,
+    });
   }
 
   /** One write; retried briefly so a store hiccup does not make Temporal repeat the POST. */
@@ -265,7 +267,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     let result: SendResult;
     if (prepared.kind === 'send') {
       stage.now = 'place';
-      const leave = await enterSlot(input);
+      const leave = enterSlot(input);
       try {
         startedAt = clock();
         stage.now = 'post';

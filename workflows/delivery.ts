@@ -30,11 +30,13 @@ export interface DeliveryWorkflowResult {
 
 /**
  * Activity retries cover only our own infrastructure faults (database or worker down) and an
- * attempt throttled because its account's places in the worker were taken (`AttemptThrottled`,
- * delivery.md "Fairness"): an attempt's outcome, whatever the receiver did, is a returned value.
+ * attempt throttled because its account's places in the worker were taken (`AttemptThrottled`, which
+ * sets its own delay; delivery.md "Fairness"): an attempt's outcome, whatever the receiver did, is a returned value.
  * So these retries never add or skip a delivery attempt; they only wait for the attempt to be made.
  */
 const INFRASTRUCTURE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } as const;
+/** Below the shortest retry delay (1 s; a throttled attempt waits at least half of it): no retry is made within the task. */
+const LOCAL_RETRY_THRESHOLD = '400 ms';
 /** 30 s POST + DNS + one store read and write. */
 const ATTEMPT_TIMEOUT = '90 seconds';
 
@@ -47,7 +49,14 @@ const ATTEMPT_TIMEOUT = '90 seconds';
  * with its first attempt. If the worker dies mid-attempt, the workflow task times out
  * (DELIVERY_TASK_TIMEOUT_MS, 45 s) and another worker makes the attempt.
  */
-const local = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: ATTEMPT_TIMEOUT, retry: INFRASTRUCTURE_RETRY });
+const local = proxyLocalActivities<DeliveryActivities>({
+  startToCloseTimeout: ATTEMPT_TIMEOUT,
+  retry: INFRASTRUCTURE_RETRY,
+  // Every retry of a local attempt waits on a workflow timer, not inside the task: a throttled
+  // attempt (its account's places taken) or a store that is down must not hold a workflow task,
+  // which belongs to every account's deliveries.
+  localRetryThreshold: LOCAL_RETRY_THRESHOLD,
+});
 
 /**
  * Retries (and every attempt of workflows started before the patch) are regular activities that

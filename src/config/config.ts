@@ -83,8 +83,6 @@ const EnvSchema = z.object({
   DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(32),
   /** Delivery attempts to one endpoint in flight at once per worker process. */
   DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(10_000).default(16),
-  /** How long an attempt over those bounds waits for its turn before it is throttled (made again later, not counted). */
-  DELIVERY_THROTTLE_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(2_000),
   /**
    * Slow first attempts one worker process keeps in their workflow task at once (activities/attempt-holds.ts);
    * past it they are handed off. The worker has this many task slots on top of its 400.
@@ -143,7 +141,6 @@ export type Config = Readonly<{
     localListener: boolean;
     /** What one account and one endpoint may hold at once per worker process (src/domain/webhooks/attempt-slots.ts). */
     inFlight: { perAccount: number; perEndpoint: number };
-    throttleWaitMs: number;
     /** Slow first attempts a worker keeps in their task at once (activities/attempt-holds.ts). */
     firstAttemptsHeldMax: number;
   };
@@ -213,7 +210,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS,
       localListener: e.DELIVERY_LOCAL_LISTENER ?? (!e.MONGODB_URI && !e.TEMPORAL_ADDRESS && env.NODE_ENV !== 'production'),
       inFlight: { perAccount: e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT, perEndpoint: Math.min(e.DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT, e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT) },
-      throttleWaitMs: e.DELIVERY_THROTTLE_WAIT_MS,
       firstAttemptsHeldMax: e.DELIVERY_FIRST_ATTEMPTS_HELD_MAX,
     },
     secretsEncryptionKey: e.SECRETS_ENCRYPTION_KEY ? Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64') : undefined,

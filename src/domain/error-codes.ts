@@ -53,7 +53,7 @@ export const ERROR_CATALOGUE = {
   // Our side.
   internal_error: 'Internal error; safe to retry with backoff. `request_id` identifies it in the logs.',
   service_unavailable: 'A dependency (database, Temporal) is unreachable; safe to retry. An ingest answered this may have stored its event: repeated with the same idempotency key it gets 200 with that event, or 202 with a new one when the first was not kept; the event that answers the key is delivered once.',
-  overloaded: 'This API process holds too many accepted events not yet handed to delivery; nothing was stored. Retry after `Retry-After` with the same idempotency key.',
+  overloaded: "The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key.",
 } as const satisfies Record<string, string>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -76,11 +76,11 @@ export function quotaExceeded(quotaLimit: number, quotaUsed: number, resetAt: Da
 
 export type LimitExceededError = DomainError<'rate_limit_exceeded' | 'quota_exceeded'>;
 
-/** This API process has more accepted events waiting for their workflows than it may hold. */
+/** The platform is short of delivery capacity and this account takes more than its share of it (ingest-admission.ts). */
 export function overloaded(retryAfterSeconds: number): DomainError<'overloaded'> {
   return new DomainError(
     'overloaded',
-    'The platform is at capacity: accepted events would wait longer than it promises. Nothing was stored; retry after the given time with the same idempotency key.',
+    "The platform is at capacity and this account is over its share of it: the account's accepted events would wait longer than the platform promises. Nothing was stored; retry after the given time with the same idempotency key.",
     { retry_after: retryAfterSeconds },
     { retryAfterSeconds },
   );

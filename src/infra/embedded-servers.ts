@@ -60,6 +60,12 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     // Profiled under delivery load, that re-read was 6 % of the server's CPU (BENCHMARKS.md).
     '--dynamic-config-value',
     'system.forceSearchAttributesCacheRefreshOnRead=false',
+    // Task-queue fairness: tasks are dispatched by their fairness key (the account) in turn, not
+    // first in first out, so one account's backlog in Temporal does not delay the others' deliveries.
+    // Server 1.29 has no migration between the two task tables: it must be on from a queue's first
+    // task (tasks written with it off would wait until it is off again).
+    '--dynamic-config-value',
+    'matching.enableFairness=true',
   ];
   if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
   if (options.headless) args.push('--headless');

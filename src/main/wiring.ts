@@ -23,6 +23,7 @@ import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { AccountService } from '../services/account-service';
 import { CrashRecovery } from '../services/crash-recovery';
 import { DeliveryOutbox } from '../services/delivery-outbox';
+import { AttemptSlots } from '../domain/webhooks/attempt-slots';
 import { IngestAdmission } from '../services/ingest-admission';
 import { DeliveryStartWindow, START_WINDOW_TUNING } from '../services/delivery-start-window';
 import { setOutboxOldestWaitSource } from '../infra/metrics';
@@ -66,6 +67,8 @@ export interface Services {
   /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
   admission: IngestAdmission;
   startWindow: DeliveryStartWindow;
+  /** Each account's and endpoint's places for attempts in flight in this process's worker (attempt-slots.ts). */
+  attemptSlots: AttemptSlots;
   lease: InstanceLease;
   recovery: CrashRecovery;
   /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
@@ -143,10 +146,16 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   // The window adapts to how long started workflows wait for their first attempt; what ingest
   // accepts follows from it (ingest-admission.ts).
   const startWindow = new DeliveryStartWindow(eagerWorkflowStart ? config.dispatchStartWindow : 0, undefined, undefined, START_WINDOW_TUNING);
+  // The places of each account's attempts in this process's worker. With both roles here, an
+  // account whose places are all taken has its new starts wait in the outbox (where they cost
+  // memory, and make admission refuse that account) rather than in Temporal as throttled attempts.
+  const attemptSlots = new AttemptSlots(config.delivery.inFlight);
   const outbox = new DeliveryOutbox(scheduler, logger, {
     startConcurrency: config.dispatchStartConcurrency,
     window: startWindow,
+    cannotMove: eagerWorkflowStart ? (accountId) => attemptSlots.full(accountId) : undefined,
   });
+  attemptSlots.onFree(() => outbox.poke());
   setOutboxOldestWaitSource(() => outbox.oldestWaitMs());
   const admission = new IngestAdmission(outbox, loopDelay, {
     backlogLimit: config.ingestBacklogLimit,
@@ -208,6 +217,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     outbox,
     admission,
     startWindow,
+    attemptSlots,
     lease,
     recovery,
     retention: new EventRetention({

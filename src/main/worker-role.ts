@@ -21,7 +21,7 @@ export interface WorkerRoleDeps {
   connection: NativeConnection;
   repositories: Repositories;
   /** The use cases activities call: auto-disable (endpoints) and bulk recovery's rounds (events' manual retry); the scheduler tells workflows their handed-off outcomes. */
-  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache' | 'scheduler'>;
+  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache' | 'scheduler' | 'attemptSlots'>;
   secretBox: SecretBox;
   acceptanceSeal: AcceptanceSeal;
   dnsLookup: LookupAllFunction;
@@ -65,8 +65,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     enabledEndpoints: (accountId) => services.endpointsCache.enabled(accountId),
     sender,
     handOffs,
-    inFlight: config.delivery.inFlight,
-    throttleWaitMs: config.delivery.throttleWaitMs,
+    slots: services.attemptSlots,
     autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id, decidedAt) => services.endpoints.disableForFailures(accountId, id, decidedAt) },
   });
   const worker = await createDeliveryWorker({

@@ -3,7 +3,7 @@ import { recordStartWait, setStartWindowSize } from '../infra/metrics';
 
 /**
  * A started delivery should begin its first attempt within about a second: far inside the workflow
- * task's 10 s time-out, and short enough that work does not pile up in the worker (a 2 s target
+ * task's time-out, and short enough that work does not pile up in the worker (a 2 s target
  * measured lower capacity). It moves each second.
  */
 export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, targetMs: 1_000, increase: 8, decrease: 0.75, intervalMs: 1_000 };
@@ -13,7 +13,7 @@ export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, t
  * this process may be waiting for their first attempt to begin. With `adaptive`, the limit follows
  * the measured wait (domain/flow-control/adaptive-limit.ts), up to `size`: work started faster
  * than the worker can run waits in the worker, and a workflow task that waits past its time-out
- * (10 s) is handed out again and its first attempt made twice (the collapse above capacity).
+ * (DELIVERY_TASK_TIMEOUT_MS) is handed out again and its first attempt made twice (the collapse above capacity).
  *
  * Why: a workflow started faster than workers can run it waits in Temporal's task queue. On the
  * embedded dev server a deep backlog is expensive: queued tasks are written to and read back from
@@ -64,11 +64,14 @@ export class DeliveryStartWindow {
   }
 
   /**
-   * Waits for a slot and takes it for `workflowId`, before the start is sent: the first activity
-   * may begin before the start call returns.
+   * Waits for a slot and takes it for the workflow `pick` names then, before the start is sent: the
+   * first activity may begin before the start call returns. The outbox picks its next start only
+   * once a slot is free, so the turn between accounts is decided at the last moment, not by who
+   * queued here first. A pick of null gives the slot back. Resolves to the workflow id taken for.
    */
-  async take(workflowId: string): Promise<void> {
-    if (this.size <= 0 || this.closed) return;
+  async take(pick: string | (() => string | null)): Promise<string | null> {
+    const picked = typeof pick === 'string' ? () => pick : pick;
+    if (this.size <= 0 || this.closed) return picked();
     this.expire();
     // First come, first served: a start that finds others waiting queues behind them, and a freed
     // slot is handed to the longest waiter (reserved for it) rather than to whoever asks next, so
@@ -79,12 +82,18 @@ export class DeliveryStartWindow {
         this.queue.push(resolve);
         this.armExpiry();
       });
-      if (this.closed) return;
+      if (this.closed) return picked();
       this.reserved--;
+    }
+    const workflowId = picked();
+    if (workflowId === null) {
+      this.wake();
+      return null;
     }
     // Re-inserted at the end: the map's order is expiry order, which expire() relies on.
     this.waiting.delete(workflowId);
     this.waiting.set(workflowId, this.now() + this.expiryMs);
+    return workflowId;
   }
 
   /** The workflow's first activity has started (or its start was not needed): the slot is free. */

@@ -115,7 +115,7 @@ export class EventService {
     }
     // Shed before any store round trip: a saturated process answers repeats 503 too (nothing read
     // or stored); repeated after Retry-After they get their original answer.
-    const answered = this.deps.admission.enter();
+    const answered = this.deps.admission.enter(accountId);
     // Counted until it ends: a stop's cut call runs on and may store its event, so the stop keeps
     // the lease (for crash recovery) rather than release it under an ingest in flight.
     const ended = this.deps.outbox.awaiting.ingestBegins();

@@ -23,24 +23,32 @@ export interface IngestAdmissionOptions {
 export const INGEST_CONCURRENCY_TUNING: AdaptiveLimitTuning = { min: 4, max: 256, targetMs: 250, increase: 4, decrease: 0.75, intervalMs: 1_000 };
 
 /**
- * Whether this process takes a new event now. It follows what the platform can deliver and answer,
- * not a count tuned on one machine:
+ * Whether this process takes a new event of an account now. It follows what the platform can
+ * deliver and answer, not a count tuned on one machine, and it refuses the accounts that take more
+ * than their share first (max-min fairness), so one account's flood or dead receivers do not take
+ * the others off the air:
  * - the outbox starts workflows only as fast as the worker begins their attempts (its start window
- *   adapts to the measured wait), so when delivery falls behind, the oldest accepted event waits
- *   longer, and a new one would wait the backlog over the rate it moves (backlog_age, MAX_BACKLOG_S);
- * - when the process runs out of CPU its event loop lags (event_loop);
- * - when the store slows down, ingests take longer and fewer may be in flight (ingest_concurrency).
+ *   adapts to the measured wait), and accounts take turns there (delivery-outbox.ts); when an
+ *   account's own starts wait too long, or would at the rate its turns come (backlog_age,
+ *   MAX_BACKLOG_S), that account is refused. An account asking less than an equal share of what
+ *   starts is served every round and never waits that long;
+ * - when the process as a whole is short, only the accounts taking at least an equal share of
+ *   what is short are refused: of the deliveries accepted over the last seconds when it is out of
+ *   CPU (event_loop), of the starts waiting when it holds its most accepted events (backlog_count),
+ *   of the ingests in flight when those are at their adaptive limit because the store slowed down
+ *   (ingest_concurrency).
  * A refused event is answered at once with 503 and Retry-After, before anything is read or stored,
  * so the events already accepted keep their promise (docs: overload). Retry-After follows how
  * oversubscribed the process has been (domain/flow-control/retry-after.ts).
  */
 export class IngestAdmission {
   private inFlight = 0;
+  private readonly inFlightOf = new Map<string, number>();
   private readonly concurrency: AdaptiveLimit;
   private readonly retryAfter: RetryAfterAdvice;
 
   constructor(
-    private readonly outbox: Pick<DeliveryOutbox, 'backlog' | 'oldestWaitMs' | 'expectedWaitMs'>,
+    private readonly outbox: Pick<DeliveryOutbox, 'backlog' | 'accountWaitMs' | 'accountExpectedWaitMs' | 'atOrAboveShare' | 'holdsShareOfBacklog'>,
     private readonly loop: { sustainedP99Ms(): number },
     private readonly options: IngestAdmissionOptions,
     tuning: AdaptiveLimitTuning = INGEST_CONCURRENCY_TUNING,
@@ -50,17 +58,21 @@ export class IngestAdmission {
     this.retryAfter = new RetryAfterAdvice(now);
   }
 
-  /** Takes one new ingest in, or throws `overloaded` (503). Call the returned function once it is answered. */
-  enter(): () => void {
-    this.screen();
+  /** Takes one new ingest of the account in, or throws `overloaded` (503). Call the returned function once it is answered. */
+  enter(accountId: string): () => void {
+    this.screen(accountId);
     this.retryAfter.taken();
     this.inFlight++;
+    this.inFlightOf.set(accountId, (this.inFlightOf.get(accountId) ?? 0) + 1);
     const started = this.now();
     let done = false;
     return () => {
       if (done) return;
       done = true;
       this.inFlight--;
+      const left = (this.inFlightOf.get(accountId) ?? 1) - 1;
+      if (left === 0) this.inFlightOf.delete(accountId);
+      else this.inFlightOf.set(accountId, left);
       this.concurrency.observe(this.now() - started);
     };
   }
@@ -68,28 +80,25 @@ export class IngestAdmission {
   /**
    * Throws `overloaded` (503) when `enter` would refuse now, without taking a place: asked before
    * the call is metered and its body read, so that a refusal under overload costs almost nothing
-   * (at three times capacity refusals outnumber accepted events ten to one). `enter` still decides.
+   * (at three times capacity refusals outnumber accepted events ten to one).
    */
-  screen(): void {
+  screen(accountId: string): void {
     if (this.inFlight >= this.concurrency.value) {
       this.concurrency.markFull();
-      this.refuse('ingest_concurrency');
+      // An account with fewer ingests in flight than an equal share of them still gets in.
+      if ((this.inFlightOf.get(accountId) ?? 0) * this.inFlightOf.size >= this.inFlight) this.refuse('ingest_concurrency');
     }
-    this.check();
-  }
-
-  /** Throws `overloaded` (503) when the backlog or the process says no (an ingest already in may ask again after a read). */
-  check(): void {
-    const reason = this.refusal();
+    const reason = this.refusal(accountId);
     if (reason !== null) this.refuse(reason);
   }
 
-  refusal(): ShedReason | null {
-    if (this.outbox.backlog >= this.options.backlogLimit) return 'backlog_count';
-    // How late the queue is, and how late a new event would be at the rate it moves.
-    if (this.outbox.oldestWaitMs() > this.options.maxBacklogMs) return 'backlog_age';
-    if (this.outbox.expectedWaitMs() > this.options.maxBacklogMs) return 'backlog_age';
-    if (this.loop.sustainedP99Ms() > this.options.maxLoopDelayMs) return 'event_loop';
+  refusal(accountId: string): ShedReason | null {
+    // How late the account's own starts are, and how late a new one would be at the rate its turns come.
+    const max = this.options.maxBacklogMs;
+    if (this.outbox.accountWaitMs(accountId) > max || this.outbox.accountExpectedWaitMs(accountId) > max) return 'backlog_age';
+    // The memory bound is shared by what waits; CPU by what was taken in over the last seconds.
+    if (this.outbox.backlog >= this.options.backlogLimit && this.outbox.holdsShareOfBacklog(accountId)) return 'backlog_count';
+    if (this.loop.sustainedP99Ms() > this.options.maxLoopDelayMs && this.outbox.atOrAboveShare(accountId)) return 'event_loop';
     return null;
   }
 

@@ -70,6 +70,9 @@ export class DeliveryScheduler {
         requestEagerStart: this.options.eager,
         // A first attempt keeps this task while its receiver answers (first-attempt-budget.ts).
         workflowTaskTimeout: DELIVERY_TASK_TIMEOUT_MS,
+        // Its tasks, and its activities', are dispatched by account in turn (task-queue fairness), so
+        // one account's backlog in Temporal does not delay the others' deliveries.
+        priority: { fairnessKey: delivery.accountId },
         workflowIdReusePolicy: options.manualRetry ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [...initialDeliverySearchAttributes(delivery)],
         staticSummary: `${delivery.type} #${delivery.eventId} → ${summaryUrl(delivery.url)}`,

@@ -118,20 +118,39 @@ describe('ingest under saturation', () => {
       await young?.stop();
     });
 
-    it('sheds new events while the oldest accepted one waits to be started, and takes them again once it is', async () => {
-      const api = apiClient(young, (await createAccountWithKey(young)).key);
+    it("sheds an account's new events while its oldest accepted one waits to be started, and takes them again once it is", async () => {
+      const account = await createAccountWithKey(young);
+      const api = apiClient(young, account.key);
       await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/old-backlog` });
       const starts = holdMethod(young.services.scheduler, 'start', { times: Infinity });
       try {
         expect((await api.post('/api/v1/webhooks/events', { type: 'age.one', data: {} })).status).toBe(202);
         expect((await api.post('/api/v1/webhooks/events', { type: 'age.two', data: {} })).status).toBe(202);
-        await eventually(async () => (young.services.outbox.oldestWaitMs() > 500 ? true : undefined));
+        await eventually(async () => (young.services.outbox.accountWaitMs(account.accountId) > 500 ? true : undefined));
         const shed = await api.post('/api/v1/webhooks/events', { type: 'age.three', data: {} });
         expect(shed.status).toBe(503);
-        expect(shed.body).toMatchObject({ code: 'overloaded', retry_after: 1 });
+        expect(shed.body).toMatchObject({ code: 'overloaded', retry_after: 1, error: expect.stringContaining('over its share') });
         starts.open();
         await eventually(async () => (young.services.outbox.oldestWaitMs() === 0 ? true : undefined));
         expect((await api.post('/api/v1/webhooks/events', { type: 'age.four', data: {} })).status).toBe(202);
+      } finally {
+        starts.open();
+        starts.restore();
+      }
+    });
+
+    it("takes another account's events while one account's starts wait past MAX_BACKLOG_S", async () => {
+      const flood = await createAccountWithKey(young);
+      const floodApi = apiClient(young, flood.key);
+      const quietApi = apiClient(young, (await createAccountWithKey(young)).key);
+      await floodApi.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/flood` });
+      await quietApi.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/quiet` });
+      const starts = holdMethod(young.services.scheduler, 'start', { times: Infinity });
+      try {
+        for (const type of ['flood.one', 'flood.two']) expect((await floodApi.post('/api/v1/webhooks/events', { type, data: {} })).status).toBe(202);
+        await eventually(async () => (young.services.outbox.accountWaitMs(flood.accountId) > 500 ? true : undefined));
+        expect((await floodApi.post('/api/v1/webhooks/events', { type: 'flood.three', data: {} })).status).toBe(503);
+        expect((await quietApi.post('/api/v1/webhooks/events', { type: 'quiet.one', data: {} })).status).toBe(202);
       } finally {
         starts.open();
         starts.restore();

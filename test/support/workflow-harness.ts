@@ -1,6 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../../activities/delivery-activities';
+import { ApplicationFailure } from '@temporalio/common';
+import { THROTTLED, type AttemptInput, type AttemptOutcome, type DeliveryActivities, type DeliveryTarget } from '../../activities/delivery-activities';
 import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
 import { attemptCollected, attemptOutcome } from '../../workflows/attempt-collected';
@@ -42,7 +43,9 @@ export async function runDeliveryScenario(
    */
   /** delays: the delay an attempt's decision carries (default: the schedule's). */
   /** workflowTaskTimeoutMs: the run's workflow task time-out (default: the server's, 10 s). */
+  /** throttledFirst: the first attempt finds no place (AttemptThrottled, 2 s delay) this many times before it is made. */
   options: {
+    throttledFirst?: number;
     cancelAfterAttempt?: number;
     handOffFirst?: boolean;
     handedOffSignal?: 'outcome' | 'no-outcome' | 'never' | 'stray';
@@ -65,9 +68,14 @@ export async function runDeliveryScenario(
     const nextDelayMs = status === 'retrying' ? (options.delays?.(attempt) ?? delayAfterAttempt(attempt)) : null;
     return { status, nextDelayMs, statusCode: 500 } as AttemptOutcome;
   };
+  let throttled = 0;
   const activities: DeliveryActivities = {
     async attemptDelivery(a: AttemptInput) {
       calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat, holdUpToMs: a.holdUpToMs });
+      if (a.attempt === 1 && throttled < (options.throttledFirst ?? 0)) {
+        throttled++;
+        throw ApplicationFailure.create({ message: 'no place', type: THROTTLED, nextRetryDelay: '2 seconds' });
+      }
       if (options.handOffFirst && a.attempt === 1 && a.handOffAfterMs !== undefined) {
         const signal = options.handedOffSignal ?? 'outcome';
         if (a.collectBy !== undefined && signal !== 'never') {

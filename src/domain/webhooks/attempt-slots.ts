@@ -1,13 +1,13 @@
 /**
  * How many delivery attempts one account, and one endpoint, may have in flight at once in this
- * process (security.md finding 9, delivery.md "Fairness"). An attempt in flight holds its place
- * from before its DNS lookup until its POST ends, so a tenant whose receivers hang, or whose names
- * never resolve, holds at most `perAccount` of the worker's POSTs and name lookups, and the
- * attempts of every other account still run.
+ * process. An attempt in flight holds its place from before its DNS lookup until its POST ends, so
+ * a tenant whose receivers hang, or whose names never resolve, holds at most `perAccount` of the
+ * worker's POSTs and name lookups, and the attempts of every other account still run.
  *
- * An attempt over a bound waits its turn (in order, per account and endpoint) for at most the wait
- * it is given; when none frees in time it is told so (null), and the caller makes it again later
- * without counting it (delivery-activities.ts: a retryable "throttled" failure).
+ * An attempt that finds no place does not wait for one here: waiting would hold its workflow task
+ * or activity slot, which belong to everyone. It is made again later (delivery-activities.ts: a
+ * retryable "throttled" failure, whose wait is a workflow timer), and the outbox holds back the
+ * account's new starts while its places are taken (`full`, `onFree`).
  */
 
 export interface AttemptSlotLimits {
@@ -22,16 +22,10 @@ export const DEFAULT_ATTEMPT_SLOT_LIMITS: AttemptSlotLimits = Object.freeze({ pe
 /** Frees the place (once, however often called). */
 export type LeaveSlot = () => void;
 
-interface Waiter {
-  accountId: string;
-  endpointId: string;
-  admit: (leave: LeaveSlot) => void;
-}
-
 export class AttemptSlots {
   private readonly byAccount = new Map<string, number>();
   private readonly byEndpoint = new Map<string, number>();
-  private readonly waiting: Waiter[] = [];
+  private readonly freed: Array<(accountId: string) => void> = [];
 
   constructor(private readonly limits: AttemptSlotLimits = DEFAULT_ATTEMPT_SLOT_LIMITS) {}
 
@@ -40,34 +34,19 @@ export class AttemptSlots {
     return this.byAccount.get(accountId) ?? 0;
   }
 
-  /** A place for one attempt within `waitMs`, or null when the account or endpoint had none free by then. */
-  async enter(accountId: string, endpointId: string, waitMs: number): Promise<LeaveSlot | null> {
-    // No waiter fits at any moment (a release admits every one that does), so one that fits now
-    // passes nobody who could go.
-    if (this.fits(accountId, endpointId)) return this.take(accountId, endpointId);
-    return new Promise<LeaveSlot | null>((resolve) => {
-      const waiter: Waiter = {
-        accountId,
-        endpointId,
-        admit: (leave) => {
-          clearTimeout(timer);
-          resolve(leave);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(waiter), 1);
-        resolve(null);
-      }, waitMs);
-      timer.unref(); // a wait keeps nothing alive on its own
-      this.waiting.push(waiter);
-    });
+  /** Whether every place of the account is taken. */
+  full(accountId: string): boolean {
+    return this.inFlight(accountId) >= this.limits.perAccount;
   }
 
-  private fits(accountId: string, endpointId: string): boolean {
-    return (this.byAccount.get(accountId) ?? 0) < this.limits.perAccount && (this.byEndpoint.get(endpointId) ?? 0) < this.limits.perEndpoint;
+  /** Told the account whenever one of its places frees. */
+  onFree(listener: (accountId: string) => void): void {
+    this.freed.push(listener);
   }
 
-  private take(accountId: string, endpointId: string): LeaveSlot {
+  /** A place for one attempt now, or null when the account or endpoint has none free. */
+  enter(accountId: string, endpointId: string): LeaveSlot | null {
+    if (this.full(accountId) || (this.byEndpoint.get(endpointId) ?? 0) >= this.limits.perEndpoint) return null;
     add(this.byAccount, accountId, 1);
     add(this.byEndpoint, endpointId, 1);
     let left = false;
@@ -76,22 +55,8 @@ export class AttemptSlots {
       left = true;
       add(this.byAccount, accountId, -1);
       add(this.byEndpoint, endpointId, -1);
-      this.admitWaiting(accountId);
+      for (const listener of this.freed) listener(accountId);
     };
-  }
-
-  /** The first waiters of this account that fit now, in the order they came. */
-  private admitWaiting(accountId: string): void {
-    for (let i = 0; i < this.waiting.length; ) {
-      const waiter = this.waiting[i] as Waiter;
-      if (waiter.accountId !== accountId || !this.fits(waiter.accountId, waiter.endpointId)) {
-        i++;
-        continue;
-      }
-      this.waiting.splice(i, 1);
-      waiter.admit(this.take(waiter.accountId, waiter.endpointId));
-      if ((this.byAccount.get(accountId) ?? 0) >= this.limits.perAccount) return;
-    }
   }
 }
 
@@ -99,4 +64,17 @@ function add(counts: Map<string, number>, key: string, delta: number): void {
   const next = (counts.get(key) ?? 0) + delta;
   if (next <= 0) counts.delete(key);
   else counts.set(key, next);
+}
+
+/** The longest a throttled attempt waits before it asks for a place again. */
+const MAX_THROTTLED_WAIT_MS = 60_000;
+
+/**
+ * How long an attempt that found no place waits before it asks again, given how many times it has
+ * asked (1 for the first): doubling from 1 s up to a minute, and half of it random, so the attempts
+ * of an account whose places are all taken do not all come back at the same moment.
+ */
+export function throttledRetryDelayMs(tries: number, random: number): number {
+  const base = Math.min(MAX_THROTTLED_WAIT_MS, 1_000 * 2 ** Math.max(0, tries - 1));
+  return Math.round(base / 2 + (random * base) / 2);
 }

@@ -1,47 +1,38 @@
-import { AttemptSlots } from '../../../src/domain/webhooks/attempt-slots';
-
-const LONG = 60_000;
+import { AttemptSlots, throttledRetryDelayMs } from '../../../src/domain/webhooks/attempt-slots';
 
 describe('AttemptSlots: what one account and one endpoint hold at once', () => {
-  it("lets an account hold at most perAccount places; another account's attempt still enters", async () => {
+  it("lets an account hold at most perAccount places; another account's attempt still enters", () => {
     const slots = new AttemptSlots({ perAccount: 2, perEndpoint: 2 });
-    await slots.enter('acct_a', 'ep_1', LONG);
-    await slots.enter('acct_a', 'ep_2', LONG);
-    const third = slots.enter('acct_a', 'ep_3', LONG);
-    await expect(slots.enter('acct_b', 'ep_4', LONG)).resolves.toEqual(expect.any(Function));
-    expect(slots.inFlight('acct_a')).toBe(2);
-    expect(await Promise.race([third, Promise.resolve('still waiting')])).toBe('still waiting');
+    slots.enter('acct_a', 'ep_1');
+    slots.enter('acct_a', 'ep_2');
+    expect(slots.enter('acct_a', 'ep_3')).toBeNull();
+    expect(slots.enter('acct_b', 'ep_4')).toEqual(expect.any(Function));
+    expect([slots.inFlight('acct_a'), slots.full('acct_a'), slots.full('acct_b')]).toEqual([2, true, false]);
   });
 
-  it('lets an endpoint hold at most perEndpoint places; the same account reaches its other endpoints', async () => {
+  it('lets an endpoint hold at most perEndpoint places; the same account reaches its other endpoints', () => {
     const slots = new AttemptSlots({ perAccount: 4, perEndpoint: 1 });
-    await slots.enter('acct_a', 'ep_1', LONG);
-    const second = slots.enter('acct_a', 'ep_1', LONG);
-    await expect(slots.enter('acct_a', 'ep_2', LONG)).resolves.toEqual(expect.any(Function));
-    expect(await Promise.race([second, Promise.resolve('still waiting')])).toBe('still waiting');
+    slots.enter('acct_a', 'ep_1');
+    expect(slots.enter('acct_a', 'ep_1')).toBeNull();
+    expect(slots.enter('acct_a', 'ep_2')).toEqual(expect.any(Function));
   });
 
-  it('gives a freed place to the waiters of that account in the order they came', async () => {
+  it('frees a place only once, and tells whoever listens which account it was', () => {
     const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 });
-    const leave = (await slots.enter('acct_a', 'ep_1', LONG))!;
-    const order: string[] = [];
-    const first = slots.enter('acct_a', 'ep_2', LONG).then((l) => (order.push('first'), l));
-    const second = slots.enter('acct_a', 'ep_3', LONG).then((l) => (order.push('second'), l));
+    const freed: string[] = [];
+    slots.onFree((accountId) => freed.push(accountId));
+    const leave = slots.enter('acct_a', 'ep_1')!;
     leave();
-    (await first)!();
-    (await second)!();
-    expect(order).toEqual(['first', 'second']);
-    expect(slots.inFlight('acct_a')).toBe(0);
+    leave();
+    expect([slots.inFlight('acct_a'), freed]).toEqual([0, ['acct_a']]);
+    expect(slots.enter('acct_a', 'ep_1')).toEqual(expect.any(Function));
   });
+});
 
-  it('answers null to a waiter whose wait ends before a place frees, and frees a place only once', async () => {
-    const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 });
-    const leave = (await slots.enter('acct_a', 'ep_1', LONG))!;
-    await expect(slots.enter('acct_a', 'ep_1', 10)).resolves.toBeNull();
-    leave();
-    leave();
-    expect(slots.inFlight('acct_a')).toBe(0);
-    await slots.enter('acct_a', 'ep_1', LONG);
-    expect(slots.inFlight('acct_a')).toBe(1);
+describe('throttledRetryDelayMs', () => {
+  it('doubles from 1 s up to a minute, half of it random', () => {
+    expect([throttledRetryDelayMs(1, 0), throttledRetryDelayMs(1, 1)]).toEqual([500, 1_000]);
+    expect([throttledRetryDelayMs(3, 0), throttledRetryDelayMs(3, 1)]).toEqual([2_000, 4_000]);
+    expect([throttledRetryDelayMs(20, 0), throttledRetryDelayMs(20, 1)]).toEqual([30_000, 60_000]);
   });
 });

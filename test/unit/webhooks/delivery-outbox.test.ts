@@ -4,10 +4,10 @@ import type { EventDoc } from '../../../src/persistence/events';
 import type { DeliveryScheduler, ScheduledDelivery } from '../../../src/temporal/delivery-scheduler';
 import { createLogger } from '../../../src/infra/logger';
 
-function event(id: number, endpoints: string[]): EventDoc {
+function event(id: number, endpoints: string[], account = 'acct'): EventDoc {
   return {
     _id: id,
-    account_id: 'acct',
+    account_id: account,
     type: 't',
     data: {},
     body: '{}',
@@ -119,19 +119,20 @@ describe('DeliveryOutbox', () => {
     now += 100;
     await handOverOne();
     expect(outbox.backlog).toBe(29);
-    expect(outbox.expectedWaitMs()).toBe(0);
+    expect(outbox.accountExpectedWaitMs('acct')).toBe(0);
   });
 
-  it('predicts the wait of a new event from the rate the backlog moved while it had work', async () => {
+  it("predicts the wait of an account's new event from the rate starts moved while there was work", async () => {
     let now = 10_000;
     const { outbox, handOverOne } = burst(30, () => now);
     for (let i = 0; i < 10; i++) {
       now += 100;
       await handOverOne();
     }
-    // 10 handed over in 1 s of busy time; 20 wait: a new one would wait 2 s.
+    // 10 started in 1 s of busy time; 20 not handed over, of which 19 wait their turn (one is being
+    // started): a new one would wait 1.9 s.
     expect(outbox.backlog).toBe(20);
-    expect(outbox.expectedWaitMs()).toBe(2_000);
+    expect(outbox.accountExpectedWaitMs('acct')).toBe(1_900);
   });
 
   it('starts a large fan-out in batches of the start concurrency, every endpoint once', async () => {
@@ -147,6 +148,77 @@ describe('DeliveryOutbox', () => {
     expect(s.maxInFlight()).toBe(4);
     expect(s.started.map((d) => d.endpointId).sort()).toEqual([...endpoints].sort());
     expect(await outbox.drain(1000)).toBe(true);
+  });
+});
+
+describe('DeliveryOutbox between accounts', () => {
+  const logger = createLogger('silent');
+
+  /** Enqueues events on an outbox that starts one workflow at a time, and says in which order their accounts were started. */
+  async function order(events: EventDoc[], options: { cannotMove?: (accountId: string) => boolean } = {}) {
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1, ...options });
+    for (const e of events) void outbox.enqueue(e);
+    const startAll = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        await tick();
+        s.release();
+        await tick();
+      }
+    };
+    return { outbox, startAll, accounts: () => s.started.map((d) => d.accountId) };
+  }
+
+  it('starts the accounts in turn, so an account behind a flood waits one turn, not the flood', async () => {
+    const flood = Array.from({ length: 20 }, (_, i) => event(i + 1, ['ep_f'], 'flood'));
+    const { startAll, accounts } = await order([...flood, event(21, ['ep_q'], 'quiet')]);
+    await startAll(3);
+    expect(accounts()).toEqual(['flood', 'quiet', 'flood']);
+  });
+
+  it("tells how long an account's oldest start not yet made has waited, under way or queued, apart from the others'", async () => {
+    let now = 1_000;
+    const s = heldScheduler();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1 }, () => now);
+    void outbox.enqueue(event(1, ['ep_1', 'ep_2', 'ep_3'], 'flood'));
+    await tick();
+    now = 4_000;
+    void outbox.enqueue(event(2, ['ep_q'], 'quiet'));
+    expect([outbox.accountWaitMs('flood'), outbox.accountWaitMs('quiet'), outbox.accountWaitMs('other')]).toEqual([3_000, 0, 0]);
+  });
+
+  it('passes over an account whose deliveries cannot move, and starts it once poked', async () => {
+    let blocked = true;
+    const { outbox, startAll, accounts } = await order([event(1, ['ep_b'], 'blocked'), event(2, ['ep_f'], 'free')], {
+      cannotMove: (accountId) => blocked && accountId === 'blocked',
+    });
+    await startAll(2);
+    expect(accounts()).toEqual(['free']);
+    blocked = false;
+    outbox.poke();
+    await startAll(1);
+    expect(accounts()).toEqual(['free', 'blocked']);
+  });
+
+  it('starts every account on a drain, movable or not', async () => {
+    const { outbox, startAll, accounts } = await order([event(1, ['ep_b'], 'blocked')], { cannotMove: () => true });
+    const drained = outbox.drain(60_000);
+    await startAll(1);
+    expect(accounts()).toEqual(['blocked']);
+    expect(await drained).toBe(true);
+  });
+
+  it('tells which accounts hold at least an equal share of the starts not yet made, those under way included', async () => {
+    const { outbox, startAll } = await order([event(1, ['ep_1', 'ep_2', 'ep_3'], 'flood'), event(2, ['ep_q'], 'quiet')]);
+    await startAll(1);
+    expect([outbox.holdsShareOfBacklog('flood'), outbox.holdsShareOfBacklog('quiet'), outbox.holdsShareOfBacklog('idle')]).toEqual([true, false, false]);
+  });
+
+  it('puts an account that took most of the deliveries at or above its share, and a light one below', () => {
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 1 });
+    void outbox.enqueue(event(1, Array.from({ length: 10 }, (_, i) => `ep_${i}`), 'flood'));
+    void outbox.enqueue(event(2, ['ep_q'], 'quiet'));
+    expect([outbox.atOrAboveShare('flood'), outbox.atOrAboveShare('quiet')]).toEqual([true, false]);
   });
 });
 

@@ -19,15 +19,15 @@ const tags = ['Webhook events'];
  * must cost next to nothing. The service's own admission still decides for the calls let through.
  */
 export function ingestShedding(admission: Pick<IngestAdmission, 'screen'>): (ctx: Context) => (() => void) | undefined {
-  const screen = () => {
+  const screen = (accountId: string) => {
     try {
-      admission.screen();
+      admission.screen(accountId);
     } catch (err) {
       recordIngestFailure(err);
       throw err;
     }
   };
-  return (ctx) => (ctx.method === 'POST' && ctx.path === BASE ? screen : undefined);
+  return (ctx) => (ctx.method === 'POST' && ctx.path === BASE ? () => screen(accountOf(ctx)) : undefined);
 }
 
 /** Counts an ingest that ended in an error by its status (webhook_ingests_total). */
