@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
 import { AttemptSlots, throttledRetryDelayMs } from '../src/domain/webhooks/attempt-slots';
+import type { AccountLags } from '../src/domain/flow-control/account-lags';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
 import { shouldDisableForFailures } from '../src/domain/webhooks/endpoint-health';
@@ -111,6 +112,8 @@ export interface DeliveryActivityDeps {
   acceptanceSeal?: AcceptanceSeal;
   /** What one account and one endpoint may have in flight at once in this process (default: AttemptSlots' defaults). */
   slots?: AttemptSlots;
+  /** Told how late each first attempt is when it gets its place or is told to wait (worker-load-publisher.ts publishes it). */
+  lags?: Pick<AccountLags, 'record'>;
 }
 
 /** The request an attempt sends, or why it cannot be sent. */
@@ -194,6 +197,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
    */
   function enterSlot(input: AttemptInput) {
     const leave = slots.enter(input.accountId, input.endpointId);
+    if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) deps.lags?.record(input.accountId, clock().getTime() - input.acceptedAt);
     if (leave) return leave;
     throw ApplicationFailure.create({
       message: `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,

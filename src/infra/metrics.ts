@@ -137,7 +137,7 @@ for (const status of FINAL_DELIVERY_STATUSES) deliveries.inc({ status }, 0);
 for (const statusClass of ATTEMPT_STATUS_CLASSES) attempts.inc({ status_class: statusClass }, 0);
 for (const kind of LIMIT_REJECTION_KINDS) limitRejections.inc({ kind }, 0);
 for (const stage of HAND_OFF_STAGES) handOffs.inc({ stage }, 0);
-export const SHED_REASONS = ['backlog_count', 'backlog_age', 'event_loop', 'ingest_concurrency'] as const;
+export const SHED_REASONS = ['backlog_count', 'backlog_age', 'delivery_lag', 'event_loop', 'ingest_concurrency'] as const;
 export type ShedReason = (typeof SHED_REASONS)[number];
 for (const reason of SHED_REASONS) ingestShed.inc({ reason }, 0);
 

@@ -24,6 +24,8 @@ import { AccountService } from '../services/account-service';
 import { CrashRecovery } from '../services/crash-recovery';
 import { DeliveryOutbox } from '../services/delivery-outbox';
 import { AttemptSlots } from '../domain/webhooks/attempt-slots';
+import { LaggingAccounts } from '../services/lagging-accounts';
+import { WorkerLoads } from '../persistence/worker-loads';
 import { IngestAdmission } from '../services/ingest-admission';
 import { DeliveryStartWindow, START_WINDOW_TUNING } from '../services/delivery-start-window';
 import { setOutboxOldestWaitSource } from '../infra/metrics';
@@ -49,6 +51,7 @@ export interface Repositories {
   idempotency: IdempotencyRecords;
   limitWindows: LimitWindows;
   limitBlocks: LimitBlocks;
+  workerLoads: WorkerLoads;
 }
 
 export interface Services {
@@ -69,6 +72,8 @@ export interface Services {
   startWindow: DeliveryStartWindow;
   /** Each account's and endpoint's places for attempts in flight in this process's worker (attempt-slots.ts). */
   attemptSlots: AttemptSlots;
+  /** The accounts the workers see falling behind, which admission refuses (read by the API role). */
+  laggingAccounts: LaggingAccounts;
   lease: InstanceLease;
   recovery: CrashRecovery;
   /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
@@ -90,6 +95,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<
     idempotency: new IdempotencyRecords(db),
     limitWindows: new LimitWindows(db),
     limitBlocks: new LimitBlocks(db),
+    workerLoads: new WorkerLoads(db),
   };
   for (const repo of Object.values(repositories)) await repo.ensureIndexes(expiry);
   return repositories;
@@ -157,10 +163,12 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   });
   attemptSlots.onFree(() => outbox.poke());
   setOutboxOldestWaitSource(() => outbox.oldestWaitMs());
+  const laggingAccounts = new LaggingAccounts(repositories.workerLoads, logger);
   const admission = new IngestAdmission(outbox, loopDelay, {
     backlogLimit: config.ingestBacklogLimit,
     maxBacklogMs: config.maxBacklogMs,
     maxLoopDelayMs: config.ingestMaxLoopDelayMs,
+    lagging: (accountId) => laggingAccounts.isLagging(accountId),
   });
 
   const lease = new InstanceLease({
@@ -218,6 +226,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     admission,
     startWindow,
     attemptSlots,
+    laggingAccounts,
     lease,
     recovery,
     retention: new EventRetention({

@@ -14,6 +14,12 @@ import type { Logger } from '../infra/logger';
 import { createDeliveryWorker, createHandOffWorker, handOffTaskQueue, runWorker } from '../temporal/worker';
 import { IN_FLIGHT_GRACE_MS, settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
+import { AccountLags } from '../domain/flow-control/account-lags';
+import { WorkerLoadPublisher } from '../services/worker-load-publisher';
+import { START_WINDOW_TUNING } from '../services/delivery-start-window';
+
+/** A first attempt's lag counts for this long in what the worker publishes. */
+const LAG_WINDOW_S = 5;
 
 export interface WorkerRoleDeps {
   config: Config;
@@ -56,6 +62,10 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
   const handOffs = new AttemptHandOffs(handOffTaskQueue(config.temporal.taskQueue), (run, collected, by) => services.scheduler.reportCollected(run, collected, by));
   const holds = new AttemptHolds(config.delivery.firstAttemptsHeldMax);
+  // How late each account's first attempts are here, published for every API process's admission.
+  const lags = new AccountLags(LAG_WINDOW_S);
+  // Late: past the outbox's bound plus the start window's target wait, what the overload promise allows before the first POST.
+  const load = new WorkerLoadPublisher(repositories.workerLoads, lags, config.maxBacklogMs + START_WINDOW_TUNING.targetMs, logger);
   const deliveryActivities = createDeliveryActivities({
     ...repositories,
     holds,
@@ -66,6 +76,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     sender,
     handOffs,
     slots: services.attemptSlots,
+    lags,
     autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id, decidedAt) => services.endpoints.disableForFailures(accountId, id, decidedAt) },
   });
   const worker = await createDeliveryWorker({
@@ -88,6 +99,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     shutdownGraceMs: IN_FLIGHT_GRACE_MS,
   });
   const onFailure = (err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error');
+  load.start();
   const running = [runWorker(worker, onFailure), runWorker(handOffWorker, onFailure)];
   return {
     worker,
@@ -96,6 +108,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
       // Held first attempts are handed off, so that their tasks end now and the worker can stop;
       // their POSTs go on, and are recorded, within the same grace as every hand-off.
       holds.stop();
+      const loadRemoved = load.stop();
       for (const w of [worker, handOffWorker]) if (w.getState() === 'RUNNING') w.shutdown();
       // The workers' shutdownGraceTime is the same grace; a POST that ignores it must not hold the stop.
       const workersStopped = await settlesBy(Promise.all(running), deadline);
@@ -106,6 +119,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
       const closed = sender.close();
       if (handOffsEnded) await closed;
       else closed.catch(() => undefined);
+      await settlesBy(loadRemoved, deadline);
       const left = workersStopped ? { local: 0, other: 0 } : inFlightActivities([worker, handOffWorker]);
       return (
         `Worker: stopped taking tasks; abandoned at the deadline: ${handOffsEnded ? 0 : handOffs.inFlight} handed-off POSTs, ` +

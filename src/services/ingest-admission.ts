@@ -11,6 +11,8 @@ export interface IngestAdmissionOptions {
   maxBacklogMs: number;
   /** Event-loop delay (p99, sustained for two seconds) past which new events are refused: the process is out of CPU. */
   maxLoopDelayMs: number;
+  /** Whether the workers see this account's deliveries falling behind (lagging-accounts.ts); absent: not asked. */
+  lagging?: (accountId: string) => boolean;
 }
 
 /**
@@ -32,6 +34,9 @@ export const INGEST_CONCURRENCY_TUNING: AdaptiveLimitTuning = { min: 4, max: 256
  *   account's own starts wait too long, or would at the rate its turns come (backlog_age,
  *   MAX_BACKLOG_S), that account is refused. An account asking less than an equal share of what
  *   starts is served every round and never waits that long;
+ * - the workers publish the accounts whose first attempts wait past MAX_BACKLOG_S since acceptance
+ *   (in Temporal's task queue, which dispatches by account in turn, or for the account's places):
+ *   those are refused too (delivery_lag). It is what an API process without a worker sees of delivery;
  * - when the process as a whole is short, only the accounts taking at least an equal share of
  *   what is short are refused: of the deliveries accepted over the last seconds when it is out of
  *   CPU (event_loop), of the starts waiting when it holds its most accepted events (backlog_count),
@@ -96,6 +101,8 @@ export class IngestAdmission {
     // How late the account's own starts are, and how late a new one would be at the rate its turns come.
     const max = this.options.maxBacklogMs;
     if (this.outbox.accountWaitMs(accountId) > max || this.outbox.accountExpectedWaitMs(accountId) > max) return 'backlog_age';
+    // Late in Temporal's queue or waiting for its places, wherever the worker runs.
+    if (this.options.lagging?.(accountId)) return 'delivery_lag';
     // The memory bound is shared by what waits; CPU by what was taken in over the last seconds.
     if (this.outbox.backlog >= this.options.backlogLimit && this.outbox.holdsShareOfBacklog(accountId)) return 'backlog_count';
     if (this.loop.sustainedP99Ms() > this.options.maxLoopDelayMs && this.outbox.atOrAboveShare(accountId)) return 'event_loop';

@@ -109,6 +109,26 @@ describe('ingest under saturation', () => {
     }
   });
 
+  it('refuses an account whose deliveries a worker publishes as falling behind, and takes another account\'s events', async () => {
+    const late = await createAccountWithKey(platform);
+    const lateApi = apiClient(platform, late.key);
+    const promptApi = apiClient(platform, (await createAccountWithKey(platform)).key);
+    const loads = platform.repositories.workerLoads;
+    try {
+      await loads.publish({ _id: 'worker_elsewhere', at: new Date(), lagging: [{ account_id: late.accountId, lag_ms: 5_000 }] });
+      await platform.services.laggingAccounts.refresh();
+      const shed = await lateApi.post('/api/v1/webhooks/events', { type: 'lag.one', data: {} });
+      expect(shed.status).toBe(503);
+      expect(shed.body).toMatchObject({ code: 'overloaded', error: expect.stringContaining('over its share') });
+      expect((await promptApi.post('/api/v1/webhooks/events', { type: 'lag.two', data: {} })).status).toBe(202);
+      await loads.remove('worker_elsewhere');
+      await platform.services.laggingAccounts.refresh();
+      expect((await lateApi.post('/api/v1/webhooks/events', { type: 'lag.three', data: {} })).status).toBe(202);
+    } finally {
+      await loads.remove('worker_elsewhere');
+    }
+  });
+
   describe('with a backlog older than MAX_BACKLOG_S', () => {
     let young: Platform;
     beforeAll(async () => {

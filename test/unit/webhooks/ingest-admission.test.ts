@@ -53,6 +53,11 @@ describe('IngestAdmission', () => {
     expect([gate.refusal('flood'), gate.refusal('quiet')]).toEqual(['backlog_age', null]);
   });
 
+  it('refuses an account whose deliveries the workers see falling behind, and not another account', () => {
+    const gate = new IngestAdmission(outbox({}), { sustainedP99Ms: () => 0 }, { ...OPTIONS, lagging: (a) => a === 'late' });
+    expect([gate.refusal('late'), gate.refusal('prompt')]).toEqual(['delivery_lag', null]);
+  });
+
   it('refuses at the backlog limit only the accounts holding at least an equal share of what waits', () => {
     const gate = admission({ backlog: 100, queueHeavy: ['flood'], heavy: ['quiet'] });
     expect([gate.refusal('flood'), gate.refusal('quiet')]).toEqual(['backlog_count', null]);

@@ -1,0 +1,40 @@
+import { Collection, Db } from 'mongodb';
+
+export interface WorkerLoadDoc {
+  /** The worker process (its instance id). */
+  _id: string;
+  /** When it last published: a load older than a few seconds is of a worker that stopped or stalled. */
+  at: Date;
+  /** The accounts whose deliveries are late in this worker, and how late (ms). */
+  lagging: Array<{ account_id: string; lag_ms: number }>;
+}
+
+/**
+ * `worker_loads`: one document per running worker process, rewritten every second with the
+ * accounts whose deliveries it sees falling behind (domain/flow-control/account-lags.ts). API
+ * processes read them all (a handful of small documents, so a scan is cheap) to refuse those accounts.
+ */
+export class WorkerLoads {
+  private readonly col: Collection<WorkerLoadDoc>;
+
+  constructor(db: Db) {
+    this.col = db.collection<WorkerLoadDoc>('worker_loads');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    // None: the collection is read whole.
+  }
+
+  async publish(load: WorkerLoadDoc): Promise<void> {
+    await this.col.replaceOne({ _id: load._id }, load, { upsert: true });
+  }
+
+  /** Every worker's load published at or after `since`. */
+  publishedSince(since: Date): Promise<WorkerLoadDoc[]> {
+    return this.col.find({ at: { $gte: since } }).toArray();
+  }
+
+  async remove(workerId: string): Promise<void> {
+    await this.col.deleteOne({ _id: workerId });
+  }
+}

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountLags } from '../domain/flow-control/account-lags';
+import type { Logger } from '../infra/logger';
+import { periodic, type Periodic } from '../infra/periodic';
+import type { WorkerLoads } from '../persistence/worker-loads';
+
+const PUBLISH_EVERY_MS = 1_000;
+
+/**
+ * Publishes, once a second, the accounts whose first attempts this worker sees waiting longer than
+ * `boundMs` since their events were accepted (account-lags.ts), for every API process to read
+ * (lagging-accounts.ts). One small document per worker, rewritten in place; removed on a stop.
+ */
+export class WorkerLoadPublisher {
+  readonly id = `worker_${randomUUID().replace(/-/g, '')}`;
+  private loop?: Periodic;
+
+  constructor(
+    private readonly loads: WorkerLoads,
+    private readonly lags: AccountLags,
+    private readonly boundMs: number,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async publish(): Promise<void> {
+    const lagging = this.lags.over(this.boundMs).map((l) => ({ account_id: l.accountId, lag_ms: Math.round(l.lagMs) }));
+    await this.loads.publish({ _id: this.id, at: new Date(this.now()), lagging });
+  }
+
+  start(): void {
+    this.loop ??= periodic(() => this.publish(), PUBLISH_EVERY_MS, (err) => this.logger.warn({ err }, "could not publish this worker's load; will retry"));
+  }
+
+  async stop(): Promise<void> {
+    await this.loop?.stop();
+    await this.loads.remove(this.id).catch(() => undefined);
+  }
+}
