@@ -168,7 +168,9 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     backlogLimit: config.ingestBacklogLimit,
     maxBacklogMs: config.maxBacklogMs,
     maxLoopDelayMs: config.ingestMaxLoopDelayMs,
-    lagging: (accountId) => laggingAccounts.isLagging(accountId),
+    // A process that runs the worker sees its delivery in its own outbox and start window; the
+    // workers' published lags are for API processes that run none (and would count that wait twice).
+    lagging: eagerWorkflowStart ? undefined : (accountId) => laggingAccounts.isLagging(accountId),
   });
 
   const lease = new InstanceLease({

@@ -4,9 +4,10 @@
  * a tenant whose receivers hang, or whose names never resolve, holds at most `perAccount` of the
  * worker's POSTs and name lookups, and the attempts of every other account still run.
  *
- * An attempt that finds no place does not wait for one here: waiting would hold its workflow task
- * or activity slot, which belong to everyone. It is made again later (delivery-activities.ts: a
- * retryable "throttled" failure, whose wait is a workflow timer), and the outbox holds back the
+ * An attempt that finds no place waits for one here only a moment (in order, per account): a quick
+ * receiver's places turn over in milliseconds, and a longer wait would hold its workflow task or
+ * activity slot, which belong to everyone. Past that it is made again later (delivery-activities.ts:
+ * a retryable "throttled" failure, whose wait is a workflow timer), and the outbox holds back the
  * account's new starts while its places are taken (`full`, `onFree`).
  */
 
@@ -22,9 +23,16 @@ export const DEFAULT_ATTEMPT_SLOT_LIMITS: AttemptSlotLimits = Object.freeze({ pe
 /** Frees the place (once, however often called). */
 export type LeaveSlot = () => void;
 
+interface Waiter {
+  accountId: string;
+  endpointId: string;
+  admit: (leave: LeaveSlot) => void;
+}
+
 export class AttemptSlots {
   private readonly byAccount = new Map<string, number>();
   private readonly byEndpoint = new Map<string, number>();
+  private readonly waiting: Waiter[] = [];
   private readonly freed: Array<(accountId: string) => void> = [];
 
   constructor(private readonly limits: AttemptSlotLimits = DEFAULT_ATTEMPT_SLOT_LIMITS) {}
@@ -39,14 +47,43 @@ export class AttemptSlots {
     return this.inFlight(accountId) >= this.limits.perAccount;
   }
 
-  /** Told the account whenever one of its places frees. */
+  /** Told the account whenever one of its places frees (and no waiter of its took it). */
   onFree(listener: (accountId: string) => void): void {
     this.freed.push(listener);
   }
 
-  /** A place for one attempt now, or null when the account or endpoint has none free. */
-  enter(accountId: string, endpointId: string): LeaveSlot | null {
-    if (this.full(accountId) || (this.byEndpoint.get(endpointId) ?? 0) >= this.limits.perEndpoint) return null;
+  /**
+   * A place for one attempt within `waitMs` (in order, per account), or null when the account or
+   * endpoint had none free by then.
+   */
+  async enter(accountId: string, endpointId: string, waitMs: number): Promise<LeaveSlot | null> {
+    // No waiter fits at any moment (a release admits every one that does), so one that fits now
+    // passes nobody who could go.
+    if (this.fits(accountId, endpointId)) return this.take(accountId, endpointId);
+    if (waitMs <= 0) return null;
+    return new Promise<LeaveSlot | null>((resolve) => {
+      const waiter: Waiter = {
+        accountId,
+        endpointId,
+        admit: (leave) => {
+          clearTimeout(timer);
+          resolve(leave);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        resolve(null);
+      }, waitMs);
+      timer.unref(); // a wait keeps nothing alive on its own
+      this.waiting.push(waiter);
+    });
+  }
+
+  private fits(accountId: string, endpointId: string): boolean {
+    return !this.full(accountId) && (this.byEndpoint.get(endpointId) ?? 0) < this.limits.perEndpoint;
+  }
+
+  private take(accountId: string, endpointId: string): LeaveSlot {
     add(this.byAccount, accountId, 1);
     add(this.byEndpoint, endpointId, 1);
     let left = false;
@@ -55,8 +92,23 @@ export class AttemptSlots {
       left = true;
       add(this.byAccount, accountId, -1);
       add(this.byEndpoint, endpointId, -1);
-      for (const listener of this.freed) listener(accountId);
+      this.admitWaiting(accountId);
+      if (!this.full(accountId)) for (const listener of this.freed) listener(accountId);
     };
+  }
+
+  /** The first waiters of this account that fit now, in the order they came. */
+  private admitWaiting(accountId: string): void {
+    for (let i = 0; i < this.waiting.length; ) {
+      const waiter = this.waiting[i] as Waiter;
+      if (waiter.accountId !== accountId || !this.fits(waiter.accountId, waiter.endpointId)) {
+        i++;
+        continue;
+      }
+      this.waiting.splice(i, 1);
+      waiter.admit(this.take(waiter.accountId, waiter.endpointId));
+      if (this.full(accountId)) return;
+    }
   }
 }
 

@@ -41,6 +41,7 @@ describe('delivery attempt: what one account holds at once', () => {
       endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
       autoDisable: { afterMs: 1, disable: async () => undefined },
       slots: new AttemptSlots({ perAccount: 2, perEndpoint: 2 }),
+      throttleWaitMs: 10,
     });
     return { attempt: (i: AttemptInput) => a.attemptDelivery(i), sent, recorded, hanging };
   }
@@ -55,7 +56,7 @@ describe('delivery attempt: what one account holds at once', () => {
     hanging.splice(0).forEach((release) => release());
   });
 
-  it('fails an attempt that finds no place at once as retryable AttemptThrottled with a delay of its own, having posted and recorded nothing', async () => {
+  it('fails an attempt that finds no place within its short wait as retryable AttemptThrottled with a delay of its own, having posted and recorded nothing', async () => {
     const { attempt, sent, recorded, hanging } = activities();
     void attempt(input('acct_a', 'ep_1'));
     void attempt(input('acct_a', 'ep_2'));

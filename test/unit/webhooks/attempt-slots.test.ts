@@ -1,31 +1,51 @@
 import { AttemptSlots, throttledRetryDelayMs } from '../../../src/domain/webhooks/attempt-slots';
 
+const LONG = 60_000;
+
 describe('AttemptSlots: what one account and one endpoint hold at once', () => {
-  it("lets an account hold at most perAccount places; another account's attempt still enters", () => {
+  it("lets an account hold at most perAccount places; another account's attempt still enters", async () => {
     const slots = new AttemptSlots({ perAccount: 2, perEndpoint: 2 });
-    slots.enter('acct_a', 'ep_1');
-    slots.enter('acct_a', 'ep_2');
-    expect(slots.enter('acct_a', 'ep_3')).toBeNull();
-    expect(slots.enter('acct_b', 'ep_4')).toEqual(expect.any(Function));
+    await slots.enter('acct_a', 'ep_1', 0);
+    await slots.enter('acct_a', 'ep_2', 0);
+    expect(await slots.enter('acct_a', 'ep_3', 0)).toBeNull();
+    expect(await slots.enter('acct_b', 'ep_4', 0)).toEqual(expect.any(Function));
     expect([slots.inFlight('acct_a'), slots.full('acct_a'), slots.full('acct_b')]).toEqual([2, true, false]);
   });
 
-  it('lets an endpoint hold at most perEndpoint places; the same account reaches its other endpoints', () => {
+  it('lets an endpoint hold at most perEndpoint places; the same account reaches its other endpoints', async () => {
     const slots = new AttemptSlots({ perAccount: 4, perEndpoint: 1 });
-    slots.enter('acct_a', 'ep_1');
-    expect(slots.enter('acct_a', 'ep_1')).toBeNull();
-    expect(slots.enter('acct_a', 'ep_2')).toEqual(expect.any(Function));
+    await slots.enter('acct_a', 'ep_1', 0);
+    expect(await slots.enter('acct_a', 'ep_1', 0)).toBeNull();
+    expect(await slots.enter('acct_a', 'ep_2', 0)).toEqual(expect.any(Function));
   });
 
-  it('frees a place only once, and tells whoever listens which account it was', () => {
+  it('gives a freed place to the waiters of that account in the order they came', async () => {
+    const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 });
+    const leave = (await slots.enter('acct_a', 'ep_1', LONG))!;
+    const order: string[] = [];
+    const first = slots.enter('acct_a', 'ep_2', LONG).then((l) => (order.push('first'), l));
+    const second = slots.enter('acct_a', 'ep_3', LONG).then((l) => (order.push('second'), l));
+    leave();
+    (await first)!();
+    (await second)!();
+    expect(order).toEqual(['first', 'second']);
+    expect(slots.inFlight('acct_a')).toBe(0);
+  });
+
+  it('answers null to a waiter whose wait ends before a place frees', async () => {
+    const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 });
+    await slots.enter('acct_a', 'ep_1', LONG);
+    await expect(slots.enter('acct_a', 'ep_1', 10)).resolves.toBeNull();
+  });
+
+  it('frees a place only once, and tells whoever listens which account has room again', async () => {
     const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 });
     const freed: string[] = [];
     slots.onFree((accountId) => freed.push(accountId));
-    const leave = slots.enter('acct_a', 'ep_1')!;
+    const leave = (await slots.enter('acct_a', 'ep_1', 0))!;
     leave();
     leave();
     expect([slots.inFlight('acct_a'), freed]).toEqual([0, ['acct_a']]);
-    expect(slots.enter('acct_a', 'ep_1')).toEqual(expect.any(Function));
   });
 });
 
