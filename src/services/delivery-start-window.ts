@@ -2,11 +2,12 @@ import { AdaptiveLimit, AdaptiveLimitTuning } from '../domain/flow-control/adapt
 import { recordStartWait, setStartWindowSize } from '../infra/metrics';
 
 /**
- * A started delivery should begin its first attempt within about a second: far inside the workflow
+ * A started delivery should begin its first attempt within half a second: far inside the workflow
  * task's time-out, and short enough that work does not pile up in the worker (a 2 s target
- * measured lower capacity). It moves each second.
+ * measured lower capacity). Every account's start waits that long behind the others' in the worker,
+ * whatever its share, so it is what a quiet account beside a flood waits. It moves each second.
  */
-export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, targetMs: 1_000, increase: 8, decrease: 0.75, intervalMs: 1_000 };
+export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, targetMs: 500, increase: 8, decrease: 0.75, intervalMs: 1_000 };
 
 /**
  * Flow control between the outbox and Temporal: at most `limit` delivery workflows started by
