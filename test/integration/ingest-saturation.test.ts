@@ -109,23 +109,26 @@ describe('ingest under saturation', () => {
     }
   });
 
-  it('refuses an account whose deliveries a worker publishes as falling behind, and takes another account\'s events', async () => {
-    const late = await createAccountWithKey(platform);
-    const lateApi = apiClient(platform, late.key);
-    const promptApi = apiClient(platform, (await createAccountWithKey(platform)).key);
-    const loads = platform.repositories.workerLoads;
+  it('refuses, in an API process without a worker, an account whose deliveries a worker publishes as falling behind, and takes another account\'s events', async () => {
+    // As compose runs it: this process sees delivery only through what the workers publish.
+    const apiOnly = await startTestPlatform({ roles: { api: true, worker: false } });
+    const late = await createAccountWithKey(apiOnly);
+    const lateApi = apiClient(apiOnly, late.key);
+    const promptApi = apiClient(apiOnly, (await createAccountWithKey(apiOnly)).key);
+    const loads = apiOnly.repositories.workerLoads;
     try {
       await loads.publish({ _id: 'worker_elsewhere', at: new Date(), lagging: [{ account_id: late.accountId, lag_ms: 5_000 }] });
-      await platform.services.laggingAccounts.refresh();
+      await apiOnly.services.laggingAccounts.refresh();
       const shed = await lateApi.post('/api/v1/webhooks/events', { type: 'lag.one', data: {} });
       expect(shed.status).toBe(503);
       expect(shed.body).toMatchObject({ code: 'overloaded', error: expect.stringContaining('over its share') });
       expect((await promptApi.post('/api/v1/webhooks/events', { type: 'lag.two', data: {} })).status).toBe(202);
       await loads.remove('worker_elsewhere');
-      await platform.services.laggingAccounts.refresh();
+      await apiOnly.services.laggingAccounts.refresh();
       expect((await lateApi.post('/api/v1/webhooks/events', { type: 'lag.three', data: {} })).status).toBe(202);
     } finally {
       await loads.remove('worker_elsewhere');
+      await apiOnly.stop();
     }
   });
 
