@@ -72,8 +72,11 @@ export interface Services {
   startWindow: DeliveryStartWindow;
   /** Each account's and endpoint's places for attempts in flight in this process's worker (attempt-slots.ts). */
   attemptSlots: AttemptSlots;
-  /** The accounts the workers see falling behind, which admission refuses (read by the API role). */
-  laggingAccounts: LaggingAccounts;
+  /**
+   * The accounts the workers see falling behind, which admission refuses (read by the API role).
+   * Only in a process without a worker: one with both roles sees that wait in its own outbox.
+   */
+  laggingAccounts?: LaggingAccounts;
   lease: InstanceLease;
   recovery: CrashRecovery;
   /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
@@ -163,14 +166,12 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   });
   attemptSlots.onFree(() => outbox.poke());
   setOutboxOldestWaitSource(() => outbox.oldestWaitMs());
-  const laggingAccounts = new LaggingAccounts(repositories.workerLoads, logger);
+  const laggingAccounts = eagerWorkflowStart ? undefined : new LaggingAccounts(repositories.workerLoads, logger);
   const admission = new IngestAdmission(outbox, loopDelay, {
     backlogLimit: config.ingestBacklogLimit,
     maxBacklogMs: config.maxBacklogMs,
     maxLoopDelayMs: config.ingestMaxLoopDelayMs,
-    // A process that runs the worker sees its delivery in its own outbox and start window; the
-    // workers' published lags are for API processes that run none (and would count that wait twice).
-    lagging: eagerWorkflowStart ? undefined : (accountId) => laggingAccounts.isLagging(accountId),
+    lagging: laggingAccounts && ((accountId) => laggingAccounts.isLagging(accountId)),
   });
 
   const lease = new InstanceLease({

@@ -118,13 +118,13 @@ describe('ingest under saturation', () => {
     const loads = apiOnly.repositories.workerLoads;
     try {
       await loads.publish({ _id: 'worker_elsewhere', at: new Date(), lagging: [{ account_id: late.accountId, lag_ms: 5_000 }] });
-      await apiOnly.services.laggingAccounts.refresh();
+      await apiOnly.services.laggingAccounts?.refresh();
       const shed = await lateApi.post('/api/v1/webhooks/events', { type: 'lag.one', data: {} });
       expect(shed.status).toBe(503);
       expect(shed.body).toMatchObject({ code: 'overloaded', error: expect.stringContaining('over its share') });
       expect((await promptApi.post('/api/v1/webhooks/events', { type: 'lag.two', data: {} })).status).toBe(202);
       await loads.remove('worker_elsewhere');
-      await apiOnly.services.laggingAccounts.refresh();
+      await apiOnly.services.laggingAccounts?.refresh();
       expect((await lateApi.post('/api/v1/webhooks/events', { type: 'lag.three', data: {} })).status).toBe(202);
     } finally {
       await loads.remove('worker_elsewhere');
