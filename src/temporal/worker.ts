@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
 import type { RecoveryActivities } from '../../activities/recovery-activities';
+import { WorkflowTaskSlots } from './workflow-task-slots';
 import { DELIVERY_TASK_TIMEOUT_MS, SDK_EXTENDS_TASK_AT } from '../domain/webhooks/first-attempt-budget';
 
 import { existsSync } from 'node:fs';
@@ -83,24 +84,39 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
 }
 
 /**
- * How a delivery worker runs tasks; the Temporal-only ceiling benchmark uses the same.
+ * Workflow tasks a worker holds busy with anything but a POST before it stops polling for more
+ * (workflow-task-slots.ts): past that, a polled task would wait in the worker's own first-come queue
+ * rather than in Temporal's fair one. A task's own work is milliseconds of CPU and a round trip to
+ * Temporal, so 16 keep a worker busy at several times its delivery capacity.
+ */
+export const WORKFLOW_TASKS_AHEAD = 16;
+
+/**
+ * How a delivery worker runs tasks; the Temporal-only ceiling benchmark uses the same. A new tuner
+ * for every worker: its slots count that worker's tasks.
  * `firstAttemptsHeld`: slow first attempts it keeps in their task at once (activities/attempt-holds.ts,
  * DELIVERY_FIRST_ATTEMPTS_HELD_MAX: at 25 s each, 600 hold the receivers of 24 new events/s).
  */
-export const deliveryWorkerTuning = (firstAttemptsHeld: number) => ({
-  // Deliveries are I/O-bound: many concurrent POSTs per worker.
-  maxConcurrentActivityTaskExecutions: 200,
+export const deliveryWorkerTuning = (firstAttemptsHeld: number) => {
   // A first attempt is a local activity: it holds its workflow task's slot until the POST is
   // answered. An eager start needs a free slot (else its task goes through the task queue, which
   // costs Temporal more), so 400 of them are for that: twice as many as the start window (200)
   // lets wait (a 4,000 burst ran at 60–61/s with 100 slots, 68–74/s with 400; BENCHMARKS.md).
   // The other `firstAttemptsHeld` are for slow receivers' attempts that keep their task, so that
   // those never take the 400.
-  maxConcurrentLocalActivityExecutions: 400 + firstAttemptsHeld,
-  maxConcurrentWorkflowTaskExecutions: 400 + firstAttemptsHeld,
-  // At least the task slots: a run whose task is open stays in the cache.
-  maxCachedWorkflows: Math.max(2000, 400 + firstAttemptsHeld),
-});
+  const slots = new WorkflowTaskSlots({ max: 400 + firstAttemptsHeld, ahead: WORKFLOW_TASKS_AHEAD, localMax: 400 + firstAttemptsHeld });
+  return {
+    tuner: {
+      workflowTaskSlotSupplier: slots.workflowTaskSlotSupplier,
+      localActivityTaskSlotSupplier: slots.localActivityTaskSlotSupplier,
+      // Deliveries are I/O-bound: many concurrent POSTs per worker.
+      activityTaskSlotSupplier: { type: 'fixed-size' as const, numSlots: 200 },
+      nexusTaskSlotSupplier: { type: 'fixed-size' as const, numSlots: 1 },
+    },
+    // At least the task slots: a run whose task is open stays in the cache.
+    maxCachedWorkflows: Math.max(2000, 400 + firstAttemptsHeld),
+  };
+};
 
 /** Worker interceptors that tell `onStarted` the workflow id of every activity as it starts. */
 export function activityStartedInterceptors(onStarted: (workflowId: string) => void): WorkerOptions['interceptors'] {

@@ -1,0 +1,119 @@
+import type { CustomSlotSupplier, LocalActivitySlotInfo, SlotPermit, WorkflowSlotInfo } from '@temporalio/worker';
+
+/**
+ * The worker's workflow-task and local-activity slots, handed out so that work the worker cannot
+ * start now stays in Temporal's task queue.
+ *
+ * A polled workflow task waits inside the worker behind every task the worker already holds, first
+ * come first served. In Temporal's task queue it waits in fair order, one account after another
+ * (every delivery carries its account as fairness key). So the worker polls for another workflow task
+ * only while fewer than `ahead` of the tasks it holds are busy with something other than a POST. A
+ * task whose first attempt runs as a local activity holds its slot for as long as the receiver takes,
+ * yet costs the worker only a socket, so it does not count.
+ *
+ * Eager starts (`tryReserveSlot`) are bounded by `max` alone: the delivery start window paces them.
+ */
+export class WorkflowTaskSlots {
+  private readonly workflowPermits = new Set<SlotPermit>();
+  private readonly workflowUsed = new Set<SlotPermit>();
+  private readonly localPermits = new Set<SlotPermit>();
+  private readonly localRunning = new Set<SlotPermit>();
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly options: { max: number; ahead: number; localMax: number }) {
+    if (options.ahead < 1 || options.max < options.ahead || options.localMax < 1) throw new RangeError('WorkflowTaskSlots: need 1 ≤ ahead ≤ max and localMax ≥ 1');
+  }
+
+  /** Workflow tasks the worker holds that are busy with something other than a local activity. */
+  busy(): number {
+    return Math.max(0, this.workflowUsed.size - this.localRunning.size);
+  }
+
+  /** Permits out: tasks held plus polls waiting for a task. */
+  held(): number {
+    return this.workflowPermits.size;
+  }
+
+  readonly workflowTaskSlotSupplier: CustomSlotSupplier<WorkflowSlotInfo> = {
+    type: 'custom',
+    reserveSlot: (_ctx, abortSignal) => this.reserveWorkflowSlot(abortSignal),
+    tryReserveSlot: () => (this.workflowPermits.size < this.options.max ? this.grantWorkflowSlot() : null),
+    markSlotUsed: ({ permit }) => {
+      if (this.workflowPermits.has(permit)) this.workflowUsed.add(permit);
+    },
+    releaseSlot: ({ permit }) => {
+      this.workflowPermits.delete(permit);
+      this.workflowUsed.delete(permit);
+      this.wake();
+    },
+  };
+
+  readonly localActivityTaskSlotSupplier: CustomSlotSupplier<LocalActivitySlotInfo> = {
+    type: 'custom',
+    reserveSlot: (_ctx, abortSignal) => this.reserveLocalSlot(abortSignal),
+    tryReserveSlot: () => (this.localPermits.size < this.options.localMax ? this.grantLocalSlot() : null),
+    markSlotUsed: ({ permit }) => {
+      if (!this.localPermits.has(permit)) return;
+      this.localRunning.add(permit);
+      // A task that went on to its POST no longer keeps another task from being polled.
+      this.wake();
+    },
+    releaseSlot: ({ permit }) => {
+      this.localPermits.delete(permit);
+      this.localRunning.delete(permit);
+      this.wake();
+    },
+  };
+
+  private canPoll(): boolean {
+    return this.workflowPermits.size < this.options.max && this.busy() < this.options.ahead;
+  }
+
+  private grantWorkflowSlot(): SlotPermit {
+    const permit: SlotPermit = {};
+    this.workflowPermits.add(permit);
+    return permit;
+  }
+
+  private grantLocalSlot(): SlotPermit {
+    const permit: SlotPermit = {};
+    this.localPermits.add(permit);
+    return permit;
+  }
+
+  private reserveWorkflowSlot(abortSignal: AbortSignal): Promise<SlotPermit> {
+    return this.waitUntil(() => this.canPoll(), () => this.grantWorkflowSlot(), abortSignal);
+  }
+
+  private reserveLocalSlot(abortSignal: AbortSignal): Promise<SlotPermit> {
+    return this.waitUntil(() => this.localPermits.size < this.options.localMax, () => this.grantLocalSlot(), abortSignal);
+  }
+
+  private waitUntil(ready: () => boolean, grant: () => SlotPermit, abortSignal: AbortSignal): Promise<SlotPermit> {
+    if (abortSignal.aborted) return Promise.reject(abortSignal.reason);
+    if (ready()) return Promise.resolve(grant());
+    return new Promise<SlotPermit>((resolve, reject) => {
+      const attempt = () => {
+        if (!ready()) {
+          this.waiting.push(attempt);
+          return;
+        }
+        abortSignal.removeEventListener('abort', onAbort);
+        resolve(grant());
+      };
+      const onAbort = () => {
+        const at = this.waiting.indexOf(attempt);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(abortSignal.reason);
+      };
+      abortSignal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(attempt);
+    });
+  }
+
+  /** Lets every waiter check again, in the order they came; those still not ready queue up anew. */
+  private wake(): void {
+    const now = this.waiting.splice(0);
+    for (const attempt of now) attempt();
+  }
+}
