@@ -27,7 +27,7 @@ import { AttemptSlots } from '../domain/webhooks/attempt-slots';
 import { LaggingAccounts } from '../services/lagging-accounts';
 import { WorkerLoads } from '../persistence/worker-loads';
 import { IngestAdmission } from '../services/ingest-admission';
-import { DeliveryStartWindow, START_WINDOW_TUNING } from '../services/delivery-start-window';
+import { DeliveryStartWindow, START_CALL_TUNING, START_WINDOW_TUNING } from '../services/delivery-start-window';
 import { setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
@@ -150,11 +150,11 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
 
-  // The delivery outbox: accepted events on their way to workflow starts. Only a process whose
-  // worker tells it when attempts begin (worker-role.ts) can limit its starts by them.
-  // The window adapts to how long started workflows wait for their first attempt; what ingest
-  // accepts follows from it (ingest-admission.ts).
-  const startWindow = new DeliveryStartWindow(eagerWorkflowStart ? config.dispatchStartWindow : 0, undefined, undefined, START_WINDOW_TUNING);
+  // The delivery outbox: accepted events on their way to workflow starts. A process whose worker
+  // tells it when attempts begin (worker-role.ts) limits its starts by how long they wait for
+  // their first attempt; one without a worker, by how long Temporal takes to answer a start call.
+  // What ingest accepts follows from either (ingest-admission.ts).
+  const startWindow = new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, eagerWorkflowStart ? START_WINDOW_TUNING : START_CALL_TUNING);
   // The places of each account's attempts in this process's worker. With both roles here, an
   // account whose places are all taken has its new starts wait in the outbox (where they cost
   // memory, and make admission refuse that account) rather than in Temporal as throttled attempts.
@@ -162,6 +162,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const outbox = new DeliveryOutbox(scheduler, logger, {
     startConcurrency: config.dispatchStartConcurrency,
     window: startWindow,
+    windowFreedBy: eagerWorkflowStart ? 'first-attempt' : 'start-call',
     cannotMove: eagerWorkflowStart ? (accountId) => attemptSlots.full(accountId) : undefined,
   });
   attemptSlots.onFree(() => outbox.poke());

@@ -11,8 +11,10 @@ import type { DeliveryStartWindow } from './delivery-start-window';
 export interface DeliveryOutboxOptions {
   /** Workflow starts in flight at once; a large fan-out is started in batches of this size. */
   startConcurrency: number;
-  /** Starts wait for a slot here: Temporal is fed no faster than this process's worker begins attempts. */
+  /** Starts wait for a slot here: Temporal is fed no faster than this process's worker begins attempts, or than Temporal answers start calls. */
   window?: DeliveryStartWindow;
+  /** What frees a start's window slot: its first attempt beginning in this process's worker (the default), or Temporal's answer to the start call (a process without a worker). */
+  windowFreedBy?: 'first-attempt' | 'start-call';
   /**
    * Accounts whose deliveries cannot move in this process now (every place for their attempts is
    * taken: attempt-slots.ts): their starts wait here, passed over in the round, instead of waiting
@@ -285,7 +287,7 @@ export class DeliveryOutbox {
           },
           { manualRetry: false },
         );
-        if (started === 'already-exists') window?.release(workflowId);
+        if (started === 'already-exists' || this.options.windowFreedBy === 'start-call') window?.release(workflowId);
         break;
       } catch (err) {
         window?.release(workflowId);

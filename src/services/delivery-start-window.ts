@@ -10,6 +10,16 @@ import { recordStartWait, setStartWindowSize } from '../infra/metrics';
 export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, targetMs: 500, increase: 8, decrease: 0.75, intervalMs: 1_000 };
 
 /**
+ * An API process without a worker cannot see attempts begin: its slots free when Temporal answers
+ * the start call, and the window keeps that answer within a quarter second. A start call slows
+ * down only when Temporal is saturated, and a saturated Temporal serves every account's work first
+ * come first served (its start calls, its history's queues) before the fair task queue is reached;
+ * held to this, the backlog stays in the outbox, where accounts take turns and admission refuses
+ * only those over their share.
+ */
+export const START_CALL_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 2, targetMs: 250, increase: 2, decrease: 0.75, intervalMs: 1_000 };
+
+/**
  * Flow control between the outbox and Temporal: at most `limit` delivery workflows started by
  * this process may be waiting for their first attempt to begin. With `adaptive`, the limit follows
  * the measured wait (domain/flow-control/adaptive-limit.ts), up to `size`: work started faster
@@ -26,8 +36,9 @@ export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, t
  * full (INGEST_BACKLOG_LIMIT).
  *
  * A slot opens when the workflow's first activity starts in this process's worker (a worker
- * interceptor tells us), or after `expiryMs` when it ran elsewhere: the window never stalls the
- * outbox for longer than that. Only a process that runs a worker uses a window (size 0 = none).
+ * interceptor tells us), or, in a process without a worker, when the start call is answered
+ * (START_CALL_TUNING); after `expiryMs` in any case: the window never stalls the outbox for longer
+ * than that. Size 0: no window.
  */
 export class DeliveryStartWindow {
   /** Workflow id → when its slot frees itself. Map order is start order, so the oldest is first. */

@@ -293,4 +293,40 @@ describe('DeliveryOutbox with a start window', () => {
     expect(window.occupied).toBe(0);
     window.close();
   });
+
+  it('in a process without a worker, frees a slot when Temporal answers the start call', async () => {
+    const { scheduler, started, release } = heldScheduler();
+    const window = new DeliveryStartWindow(1, 60_000);
+    const outbox = new DeliveryOutbox(scheduler, logger, { startConcurrency: 10, window, windowFreedBy: 'start-call' });
+    for (const id of [1, 2]) {
+      outbox.awaiting.enter(id);
+      void outbox.enqueue(event(id, ['a']));
+    }
+    for (let i = 0; i < 5; i++) await tick();
+    expect(window.occupied).toBe(1);
+    release();
+    for (let i = 0; i < 5; i++) await tick();
+    expect(started.map((d) => d.eventId)).toEqual([1]);
+    release();
+    for (let i = 0; i < 5; i++) await tick();
+    expect(started.map((d) => d.eventId)).toEqual([1, 2]);
+    expect(window.occupied).toBe(0);
+    window.close();
+  });
+
+  it('with a worker here, keeps the slot after the start call until the first attempt begins', async () => {
+    const { scheduler, started, release } = heldScheduler();
+    const window = new DeliveryStartWindow(1, 60_000);
+    const outbox = new DeliveryOutbox(scheduler, logger, { startConcurrency: 10, window });
+    for (const id of [1, 2]) {
+      outbox.awaiting.enter(id);
+      void outbox.enqueue(event(id, ['a']));
+    }
+    for (let i = 0; i < 5; i++) await tick();
+    release();
+    for (let i = 0; i < 5; i++) await tick();
+    expect(started.map((d) => d.eventId)).toEqual([1]);
+    expect(window.occupied).toBe(1);
+    window.close();
+  });
 });
