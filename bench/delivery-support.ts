@@ -730,3 +730,42 @@ export function verdict(checks: Array<[string, boolean, string?]>): string {
   const parts = checks.map(([name, ok, detail]) => (ok ? `${name} ok` : `${name} MISSED${detail ? ` (${detail})` : ''}`));
   return `${missed.length === 0 ? 'all targets met' : `${missed.length} target(s) missed`}: ${parts.join(', ')}`;
 }
+
+/** Where a delivery's work waits inside Temporal: histograms of the server's metrics, by name and labels. */
+const TEMPORAL_WAITS: Array<{ label: string; metric: string; labels: RegExp }> = [
+  { label: 'start call', metric: 'service_latency', labels: /service_name="frontend".*operation="StartWorkflowExecution"|operation="StartWorkflowExecution".*service_name="frontend"/ },
+  { label: 'transfer queue wait', metric: 'task_latency_queue', labels: /operation="TransferActiveTaskWorkflowTask"/ },
+  { label: 'task-queue backlog wait', metric: 'asyncmatch_latency', labels: /task_type="Workflow"/ },
+];
+
+/** Sum and count of each of TEMPORAL_WAITS' histograms now (undefined when the metrics cannot be read). */
+export async function temporalWaits(metricsUrl: string | undefined): Promise<Record<string, { sum: number; count: number }> | undefined> {
+  if (metricsUrl === undefined) return undefined;
+  try {
+    const text = await (await request(metricsUrl)).body.text();
+    const out: Record<string, { sum: number; count: number }> = {};
+    for (const w of TEMPORAL_WAITS) {
+      const totals = { sum: 0, count: 0 };
+      for (const line of text.split('\n')) {
+        const m = /^(\w+)\{(.*)\} (\S+)$/.exec(line);
+        if (!m || !w.labels.test(m[2])) continue;
+        if (m[1] === `${w.metric}_sum`) totals.sum += Number(m[3]);
+        if (m[1] === `${w.metric}_count`) totals.count += Number(m[3]);
+      }
+      out[w.label] = totals;
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The mean of each wait between two readings of `temporalWaits`, in ms (Temporal reports seconds). */
+export function temporalWaitsLine(before: Awaited<ReturnType<typeof temporalWaits>>, after: Awaited<ReturnType<typeof temporalWaits>>): string {
+  if (!before || !after) return 'Temporal waits: metrics not read';
+  const parts = TEMPORAL_WAITS.map(({ label }) => {
+    const count = after[label].count - before[label].count;
+    return `${label} ${count > 0 ? `${(((after[label].sum - before[label].sum) / count) * 1000).toFixed(0)} ms (${count})` : 'none'}`;
+  });
+  return `Temporal waits (means): ${parts.join(', ')}`;
+}

@@ -34,7 +34,7 @@
  * neighbour phases (default n1,n2,both). A smoke run: ISOLATION_SECONDS=15 ISOLATION_BASELINE_SECONDS=10
  * ISOLATION_CAPACITY_EVENTS=300 ISOLATION_DRAIN_SECONDS=60 (its figures measure nothing).
  */
-import { ADVICE, arrivalCount, benchTopology, countsBy, countsLine, cpuShares, createAccount, createAccounts, describeMachine, ingestClient, log, measureCapacity, ms, offer, pct, Receiver, runBench, Sent, sendEvent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, workflowTaskTimeouts } from './delivery-support';
+import { ADVICE, arrivalCount, benchTopology, countsBy, countsLine, cpuShares, createAccount, createAccounts, describeMachine, ingestClient, log, measureCapacity, ms, offer, pct, Receiver, runBench, Sent, sendEvent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, temporalWaits, temporalWaitsLine, workflowTaskTimeouts } from './delivery-support';
 
 const SECONDS = Number(process.env.ISOLATION_SECONDS ?? 90);
 const BASELINE_SECONDS = Number(process.env.ISOLATION_BASELINE_SECONDS ?? 30);
@@ -143,6 +143,7 @@ async function main(): Promise<void> {
       const wftBefore = await workflowTaskTimeouts(temporalMetricsUrl);
       const warningsBefore = warnings();
       const shedBefore = await countsBy(metricsUrls, SHED);
+      const waitsBefore = await temporalWaits(temporalMetricsUrl);
       const cpuBefore = cpu();
       const label = `${name.replace(/\W+/g, '-')}-${Date.now()}`;
       const q = offer(client, api, [qKey], Q_RATE, seconds, `q-${label}`, { type: 'bench.isolation.quiet' });
@@ -153,6 +154,7 @@ async function main(): Promise<void> {
       // The phase ends when its time is up and no neighbour's try is still in flight.
       const [n1Done, n2Done] = await Promise.all([n1, n2, sleep(seconds * 1000)]);
       const cpuLine = `CPU (of one core) ${cpuShares(cpuBefore, cpu())}`;
+      const waitsLine = temporalWaitsLine(waitsBefore, await temporalWaits(temporalMetricsUrl));
 
       let probeLine = '';
       let probeMs = NaN;
@@ -199,7 +201,7 @@ async function main(): Promise<void> {
         );
       }
       parts.push(`refusals by reason (platform's count, retries included): ${countsLine(shedBefore, await countsBy(metricsUrls, SHED)) || 'none'}`);
-      parts.push(`workflow tasks timed out ${wft}; TMPRL1104 lines logged ${warned}`, cpuLine);
+      parts.push(`workflow tasks timed out ${wft}; TMPRL1104 lines logged ${warned}`, cpuLine, waitsLine);
       const line = parts.join('; ');
       log(line);
       report.push(line);
