@@ -28,7 +28,7 @@ import { LaggingAccounts } from '../services/lagging-accounts';
 import { WorkerLoads } from '../persistence/worker-loads';
 import { IngestAdmission } from '../services/ingest-admission';
 import { DeliveryStartWindow, START_CALL_TUNING, START_WINDOW_TUNING } from '../services/delivery-start-window';
-import { setOutboxOldestWaitSource } from '../infra/metrics';
+import { recordStartCall, setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
 import { EventService } from '../services/event-service';
@@ -154,7 +154,9 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   // tells it when attempts begin (worker-role.ts) limits its starts by how long they wait for
   // their first attempt; one without a worker, by how long Temporal takes to answer a start call.
   // What ingest accepts follows from either (ingest-admission.ts).
-  const startWindow = new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, eagerWorkflowStart ? START_WINDOW_TUNING : START_CALL_TUNING);
+  const startWindow = eagerWorkflowStart
+    ? new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_WINDOW_TUNING)
+    : new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_CALL_TUNING, recordStartCall);
   // The places of each account's attempts in this process's worker. With both roles here, an
   // account whose places are all taken has its new starts wait in the outbox (where they cost
   // memory, and make admission refuse that account) rather than in Temporal as throttled attempts.

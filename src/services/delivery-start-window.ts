@@ -56,6 +56,8 @@ export class DeliveryStartWindow {
     private readonly now: () => number = Date.now,
     /** The wait (start → first attempt, p90) the window aims at, and how it moves; max is `size`. */
     tuning?: Omit<AdaptiveLimitTuning, 'max'>,
+    /** Where each measured wait is recorded (a metric). */
+    private readonly record: (waitMs: number) => void = recordStartWait,
   ) {
     this.adaptive = tuning && size > 0 ? new AdaptiveLimit({ ...tuning, max: size }, now) : undefined;
     if (size > 0) setStartWindowSize(this.limit);
@@ -139,7 +141,7 @@ export class DeliveryStartWindow {
 
   /** One start's wait; at the end of each interval the limit follows what was measured. */
   private measured(waitMs: number): void {
-    recordStartWait(waitMs);
+    this.record(waitMs);
     if (this.adaptive?.observe(waitMs)) {
       setStartWindowSize(this.limit);
       this.wake();
