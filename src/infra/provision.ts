@@ -205,6 +205,7 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   await writeFile(path.join(src, 'build', 'version', 'version.txt'), `v${TOOL_VERSIONS.ferretDb}\n`);
   await patchFerretDbIdLookups(src);
   await patchFerretDbEqualityPushdown(src);
+  await patchFerretDbFairWrites(src);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
   await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' }, maxBuffer: 64 * 1024 * 1024 });
@@ -247,6 +248,31 @@ async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
   if (!text.includes(query) || !text.includes(explain)) throw new Error(`FerretDB source changed: the _id-only pushdown was not found in ${file}`);
   text = text.replace(query, '\twhereClause, args = equalityPushdown(params.Filter)\n');
   text = text.replace(explain, '\twhereClause, args = equalityPushdown(params.Filter)\n\tfilterPushdown = whereClause != ""\n');
+  await writeFile(file, text);
+}
+
+/**
+ * SQLite takes one writer at a time, and FerretDB 1.24 lets its 100 pooled connections race for
+ * that lock through SQLite's busy handler, which sleeps between tries (up to 100 ms each). A
+ * writer that has waited sleeps longest, so newcomers keep overtaking it: 96 concurrent writers
+ * got the throughput of one, with p99 at 7 times the median and the slowest waiting seconds
+ * (bench:store). A Go mutex around every write makes writers queue in turn instead (sync.Mutex
+ * hands over in arrival order once a waiter has waited 1 ms); reads are not held, WAL lets them
+ * run beside the writer.
+ */
+async function patchFerretDbFairWrites(src: string): Promise<void> {
+  const file = path.join(src, 'internal', 'util', 'fsql', 'db.go');
+  let text = await readFile(file, 'utf8');
+  const edits: Array<[string, string]> = [
+    ['import (\n', 'import (\n\t"sync"\n'],
+    ['\tBatchSize int\n}', '\tBatchSize int\n\n\twriteMu sync.Mutex\n}'],
+    ['\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n', '\tdb.writeMu.Lock()\n\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n\tdb.writeMu.Unlock()\n'],
+    ['\tvar sqlTx *sql.Tx\n\n', '\tvar sqlTx *sql.Tx\n\n\tdb.writeMu.Lock()\n\tdefer db.writeMu.Unlock()\n\n'],
+  ];
+  for (const [before, after] of edits) {
+    if (!text.includes(before)) throw new Error(`FerretDB source changed: ${JSON.stringify(before)} not found in ${file}`);
+    text = text.replace(before, after);
+  }
   await writeFile(file, text);
 }
 

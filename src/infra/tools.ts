@@ -19,7 +19,7 @@ export const TOOL_VERSIONS = {
   temporalCliSource: '1.5.1',
   ferretDb: '1.24.2',
   /** Our build-time fix of FerretDB (see provision.ts, buildFerretDb); part of the binary's name so an older build is replaced. */
-  ferretDbPatch: 'pushdown2',
+  ferretDbPatch: 'pushdown2-fairwrites',
   temporalTestServer: '1.31.0',
 } as const;
 
