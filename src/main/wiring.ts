@@ -38,6 +38,7 @@ import { KeyAuthenticator } from '../services/key-authenticator';
 import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import { RecoveryScheduler } from '../temporal/recovery-scheduler';
+import { TaskQueueBacklog } from '../temporal/task-queue-backlog';
 
 export interface Repositories {
   accounts: Accounts;
@@ -77,6 +78,8 @@ export interface Services {
    * Only in a process without a worker: one with both roles sees that wait in its own outbox.
    */
   laggingAccounts?: LaggingAccounts;
+  /** In a process without a worker: the delivery task queue's backlog, which holds starts. */
+  taskQueueBacklog?: TaskQueueBacklog;
   lease: InstanceLease;
   recovery: CrashRecovery;
   /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
@@ -154,9 +157,16 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   // tells it when attempts begin (worker-role.ts) limits its starts by how long they wait for
   // their first attempt; one without a worker, by how long Temporal takes to answer a start call.
   // What ingest accepts follows from either (ingest-admission.ts).
+  // Without a worker here, starts are also held while Temporal's delivery task queue holds a task
+  // older than a start should wait for its first attempt: the workers are behind, wherever they run.
+  const taskQueueBacklog = eagerWorkflowStart
+    ? undefined
+    : new TaskQueueBacklog(temporal, config.temporal.taskQueue, START_WINDOW_TUNING.targetMs, (err) =>
+        logger.warn({ err }, "could not read the delivery task queue's backlog; starts are not held by it until it answers"),
+      );
   const startWindow = eagerWorkflowStart
     ? new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_WINDOW_TUNING)
-    : new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_CALL_TUNING, recordStartCall);
+    : new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_CALL_TUNING, recordStartCall, taskQueueBacklog);
   // The places of each account's attempts in this process's worker. With both roles here, an
   // account whose places are all taken has its new starts wait in the outbox (where they cost
   // memory, and make admission refuse that account) rather than in Temporal as throttled attempts.
@@ -233,6 +243,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     startWindow,
     attemptSlots,
     laggingAccounts,
+    taskQueueBacklog,
     lease,
     recovery,
     retention: new EventRetention({
