@@ -11,6 +11,7 @@
  * are sized from the number of name servers so that its query ends by then too.
  */
 import { promises as dnsPromises } from 'node:dns';
+import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
 
 export const DEFAULT_DNS_TIMEOUT_MS = 5_000;
 export const DEFAULT_DNS_MAX_CONCURRENT = 64;
@@ -21,11 +22,6 @@ export interface DnsLookupOptions {
   timeoutMs?: number;
   maxConcurrent?: number;
 }
-
-export type LookupAllFunction = (
-  hostname: string,
-  options: { all: true; verbatim: true },
-) => Promise<ReadonlyArray<{ address: string; family: number }>>;
 
 /** Thrown when a lookup does not finish in time; `code` is c-ares's own code for it. */
 export class DnsTimeoutError extends Error {
