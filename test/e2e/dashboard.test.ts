@@ -4,7 +4,6 @@ import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/ensure-chromium';
 import { estimateCost } from '../../src/domain/cost-estimator';
 import { API_KEY_PATTERN } from '../../src/domain/keys/api-key';
-import { verifySignature } from '../../src/domain/webhooks/signature';
 import { loadCatalogFile } from '../../src/infra/load-catalog-file';
 import { PROJECT_ROOT } from '../../src/infra/tools';
 import type { Platform } from '../../src/main/platform';
@@ -13,6 +12,7 @@ import { usd } from '../../src/transport/http/dashboard/templates/format';
 import { GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
+import { verifySignature } from '../support/spec-signature';
 
 const SCREENSHOTS = path.join(PROJECT_ROOT, 'test-artifacts', 'screenshots');
 const DESKTOP = { width: 1280, height: 900 };
