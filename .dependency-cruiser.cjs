@@ -1,7 +1,7 @@
 /**
  * The layer rule (docs/architecture.md): dependencies point inward.
  *   transport → services → domain;  persistence, temporal, activities → domain;
- *   domain imports nothing of ours outside itself; workflows import only deterministic code.
+ *   domain imports nothing of ours outside itself and no file or network module; workflows import only deterministic code.
  * Run by `npm test` (scripts/run-tests.ts); test/unit/architecture/layers.test.ts shows a wrong-way import fails it.
  */
 const OURS = '^(src|workflows|activities)/';
@@ -15,6 +15,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/domain/' },
       to: { path: OURS, pathNot: '^src/domain/' },
+    },
+    {
+      name: 'domain-does-no-io',
+      comment: 'src/domain reads no file and opens no socket: that is src/infra, passed in by src/main.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { dependencyTypes: ['core'], path: '^(node:)?(fs|dns|net|tls|dgram|http|https|http2|child_process)(/|$)' },
     },
     {
       name: 'workflows-are-deterministic',

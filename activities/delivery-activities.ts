@@ -55,7 +55,7 @@ export interface AttemptInput extends DeliveryTarget {
    */
   handOffAfterMs?: number;
   /**
-   * Set with `handOffAfterMs` by runs since issue 19's ninth session: how long the attempt may keep
+   * Set with `handOffAfterMs` by the delivery workflow: how long the attempt may keep
    * its workflow task before it is handed off anyway (domain/webhooks/first-attempt-budget.ts).
    * Absent: handed off after `handOffAfterMs`.
    */

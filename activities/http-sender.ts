@@ -32,7 +32,7 @@ export interface HttpSender {
  * Redirects are never followed: a 3xx is a failed attempt. Names are resolved by `lookup` (c-ares
  * with a time-out, see dns-lookup.ts): a name that does not resolve in time is a failed attempt.
  */
-export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number; lookup?: LookupAllFunction; ca?: string[] }): HttpSender {
+export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number; lookup: LookupAllFunction; ca?: string[] }): HttpSender {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const resolveOptions = { allowPrivate: options.allowPrivateNetworks, lookup: options.lookup };
   const agent = new Agent({

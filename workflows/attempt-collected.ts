@@ -13,7 +13,7 @@ export const attemptCollected = defineSignal<[CollectedOutcome]>('attemptCollect
  * The same news for a `deliveryWorkflowV2` run, as an update: Temporal hands it to the worker in a
  * speculative workflow task, kept in memory, and writes it once, with that task's completion (which
  * also ends the run on a success). So a handed-off attempt costs two writes (its own task's and this
- * one) instead of four (BENCHMARKS.md, issue 19's eighth session). The run rejects, in its validator,
+ * one) instead of four. The run rejects, in its validator,
  * an update it is not waiting for (nothing is written then).
  */
 export const attemptOutcome = defineUpdate<void, [CollectedOutcome]>('attemptOutcome');

@@ -44,7 +44,7 @@ const ATTEMPT_TIMEOUT = '90 seconds';
  * The first attempt is a local activity (workflows started since the `local-attempts` patch): the
  * worker running the workflow task makes the POST and reports it with that task's completion.
  * Temporal then schedules, dispatches and stores no activity task and no second workflow task,
- * which is most of what a delivery costs it (BENCHMARKS.md: a workflow with one local activity
+ * which is most of what a delivery costs it (bench/temporal-ceiling.ts: a workflow with one local activity
  * runs at about twice the rate of one with a regular activity), and nearly every delivery ends
  * with its first attempt. If the worker dies mid-attempt, the workflow task times out
  * (DELIVERY_TASK_TIMEOUT_MS, 45 s) and another worker makes the attempt.
@@ -197,7 +197,7 @@ async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
 
 /**
  * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`), as
- * the platform starts it since issue 19 (DELIVERY_WORKFLOW_TYPE). Its timers are the retry
+ * the platform starts it (DELIVERY_WORKFLOW_TYPE). Its timers are the retry
  * schedule: attempt, and after a failure sleep for the delay the attempt's decision carries
  * (attempt-decision.ts decides it once), at most 8 attempts. Deterministic: all I/O is in the
  * activities.
@@ -205,7 +205,7 @@ async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
  * A new type rather than more patches: each `patched()` records a marker and upserts the
  * `TemporalChangeVersion` search attribute (the SDK's doing), on every run; a run whose first
  * attempt is handed off pays that upsert as a visibility write of its own, on the one SQLite
- * connection of the embedded server (BENCHMARKS.md, issue 19's eighth session). A worker without
+ * connection of the embedded server. A worker without
  * this type fails its task, which Temporal retries until a worker that has it takes it, so a
  * rolling upgrade is safe. Changes from here on are patched in this function.
  */
@@ -214,7 +214,7 @@ export async function deliveryWorkflowV2(input: DeliveryWorkflowInput): Promise<
 }
 
 /**
- * The delivery workflow as it was started until issue 19: kept so that its runs (retrying for up
+ * The delivery workflow as it was started before `deliveryWorkflowV2`: kept so that its runs (retrying for up
  * to a day) finish, with their patches asked as they were recorded (test/workflow/replay.test.ts).
  */
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {

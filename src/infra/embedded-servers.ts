@@ -57,7 +57,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     'synchronous=normal',
     // The dev server re-reads the cluster metadata from SQLite on every search-attribute lookup
     // (so that attributes added at run time show at once); ours are all declared below at start.
-    // Profiled under delivery load, that re-read was 6 % of the server's CPU (BENCHMARKS.md).
+    // Profiled under delivery load, that re-read was 6 % of the server's CPU.
     '--dynamic-config-value',
     'system.forceSearchAttributesCacheRefreshOnRead=false',
     // Task-queue fairness: tasks are dispatched by their fairness key (the account) in turn, not
@@ -231,8 +231,8 @@ export function isPortOpen(host: string, port: number): Promise<boolean> {
 /**
  * Ports handed out by freePort: below Linux's ephemeral range (32768–60999), from which the OS
  * takes every outbound socket's local port and every `listen(0)`. A port picked there could be
- * taken by some connection between the pick and the server binding it (seen in CI: FerretDB's
- * port "already in use").
+ * taken by some connection between the pick and the server binding it (the server then fails
+ * with its port "already in use").
  */
 const PICKED_PORTS = { from: 20_000, to: 32_000 };
 

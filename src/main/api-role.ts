@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
+import { loadCatalogFile } from '../infra/load-catalog-file';
 import type { Logger } from '../infra/logger';
 import { setDispatchBacklogSource } from '../infra/metrics';
 import { CatalogEntries } from '../persistence/catalog-entries';
@@ -53,7 +54,7 @@ export interface ApiRole {
 /** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
 export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps): Promise<ApiRole> {
   const { authenticator, invalidations, limiter, lease, outbox, recovery, retention } = services;
-  const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger);
+  const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger, loadCatalogFile);
   const registry = createRegistry();
   let document: object | undefined;
   const getDocument = () => (document ??= generateDocument(registry));

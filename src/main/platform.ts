@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import type { Db, MongoClient } from 'mongodb';
 import type { Config } from '../config/config';
-import { createDnsLookup } from '../domain/webhooks/dns-lookup';
+import { createDnsLookup } from '../infra/dns-lookup';
 import { createAcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { createSecretBox } from '../domain/webhooks/secret-box';
 import type { EmbeddedServer } from '../infra/embedded-servers';

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
 import type { LimitAdmitter } from '../domain/limits/admission';
-import type { LookupAllFunction } from '../domain/webhooks/dns-lookup';
+import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import type { Logger } from '../infra/logger';

@@ -6,7 +6,7 @@ import { createHttpSender } from '../../activities/http-sender';
 import { withLocalListener } from '../../activities/local-listener-sender';
 import { createRecoveryActivities } from '../../activities/recovery-activities';
 import type { Config } from '../config/config';
-import type { LookupAllFunction } from '../domain/webhooks/dns-lookup';
+import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import { readLocalListenerCaCert } from '../infra/local-listener-ca';

@@ -1,4 +1,4 @@
-import { CATALOG_FILE_PATH, type Catalog, loadCatalogFile } from '../domain/cost-estimator';
+import type { Catalog } from '../domain/cost-estimator';
 import type { Logger } from '../infra/logger';
 import type { CatalogEntries } from '../persistence/catalog-entries';
 
@@ -7,8 +7,8 @@ import type { CatalogEntries } from '../persistence/catalog-entries';
  * `catalog_entries`, and the catalog is read back from the database, so what the API serves
  * from memory is exactly what the database holds.
  */
-export async function syncAndLoadCatalog(entries: CatalogEntries, logger: Logger, file: string = CATALOG_FILE_PATH): Promise<Catalog> {
-  const fromFile = await loadCatalogFile(file);
+export async function syncAndLoadCatalog(entries: CatalogEntries, logger: Logger, readCatalogFile: () => Promise<Catalog>): Promise<Catalog> {
+  const fromFile = await readCatalogFile();
   await entries.ensureIndexes();
   const result = await entries.syncCatalog(fromFile);
   logger.info(result, 'cost catalog synced');

@@ -40,7 +40,7 @@ export interface StartGate {
  * embedded dev server a deep backlog is expensive: queued tasks are written to and read back from
  * SQLite instead of being handed straight to a waiting poller, and thousands of open workflows
  * overflow the worker's workflow cache, so each one is fetched and replayed again when its
- * activity finishes. Measured (BENCHMARKS.md, 10,000 workflows): 36 workflows/s started all at
+ * activity finishes. Measured (bench/temporal-ceiling.ts, 10,000 workflows): 36 workflows/s started all at
  * once, 52/s with at most 100–400 waiting. Accepted events wait in the outbox instead, which is
  * durable (the event is stored; crash recovery covers the process) and sheds ingest with 503 when
  * full (INGEST_BACKLOG_LIMIT).

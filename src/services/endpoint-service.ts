@@ -56,8 +56,8 @@ export interface EndpointServiceOptions {
   maxEndpointsPerAccount: number;
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS), shown where the rule is explained. */
   autoDisableAfterMs: number;
-  /** Destination name lookups (c-ares with the DNS_* settings); default: dns-lookup.ts's defaults. */
-  dnsLookup?: LookupAllFunction;
+  /** Destination name lookups (c-ares with the DNS_* settings, src/infra/dns-lookup.ts). */
+  dnsLookup: LookupAllFunction;
 }
 
 interface EndpointCursor {

@@ -20,7 +20,7 @@ export interface IngestAdmissionOptions {
  * down makes each ingest hold its place longer, so fewer are let in and the rest are refused at once,
  * instead of every caller waiting behind a queue. Ingest and delivery share the store and the CPU:
  * a looser limit (32–512, 500 ms) let ingest take so much of them that capacity fell from ~26 to
- * ~11 deliveries/s in bench:overload (BENCHMARKS.md).
+ * ~11 deliveries/s in bench:overload.
  */
 export const INGEST_CONCURRENCY_TUNING: AdaptiveLimitTuning = { min: 4, max: 256, targetMs: 250, increase: 4, decrease: 0.75, intervalMs: 1_000 };
 

@@ -101,7 +101,7 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number) => {
   // A first attempt is a local activity: it holds its workflow task's slot until the POST is
   // answered. An eager start needs a free slot (else its task goes through the task queue, which
   // costs Temporal more), so 400 of them are for that: twice as many as the start window (200)
-  // lets wait (a 4,000 burst ran at 60–61/s with 100 slots, 68–74/s with 400; BENCHMARKS.md).
+  // lets wait (a 4,000 burst ran at 60–61/s with 100 slots, 68–74/s with 400: bench:delivery).
   // The other `firstAttemptsHeld` are for slow receivers' attempts that keep their task, so that
   // those never take the 400.
   const slots = new WorkflowTaskSlots({ max: 400 + firstAttemptsHeld, ahead: WORKFLOW_TASKS_AHEAD, localMax: 400 + firstAttemptsHeld });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { CATALOG_FILE_PATH, CATEGORIES, Catalog, loadCatalogFile, PROVIDERS } from '../../src/domain/cost-estimator';
+import { CATEGORIES, Catalog, PROVIDERS } from '../../src/domain/cost-estimator';
+import { CATALOG_FILE_PATH, loadCatalogFile } from '../../src/infra/load-catalog-file';
 import type { Platform } from '../../src/main/platform';
 import { CatalogEntries, catalogEntryId } from '../../src/persistence/catalog-entries';
 import { EXAMPLE_ESTIMATE_REQUEST } from '../../src/transport/http/routes/cost-estimator-schemas';

@@ -1,10 +1,10 @@
 import { ActivityFailure, WorkflowFailedError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
-import { verifySignature } from '../../src/domain/webhooks/signature';
 import { DELIVERY_WORKFLOW_TYPE } from '../../src/temporal/delivery-scheduler';
 import { eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
+import { verifySignature } from '../support/spec-signature';
 
 /**
  * Anyone who reaches Temporal can start a delivery workflow. The worker signs only what the

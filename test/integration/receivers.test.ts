@@ -3,11 +3,11 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { verifySignature } from '../../src/domain/webhooks/signature';
 import { apiClient, createAccountWithKey, eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
 import { ReceiverProcess, sendRaw, startReceiverProcess, startTypeScriptReceiver } from '../support/receiver-processes';
 import { ensureReceiverToolchains, NPM_ORACLE_MODULE, RECEIVERS_DIR, VENV_PYTHON } from '../support/receiver-toolchains';
+import { verifySignature } from '../support/spec-signature';
 
 const run = promisify(execFile);
 

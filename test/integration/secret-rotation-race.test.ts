@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { createSecretBox } from '../../src/domain/webhooks/secret-box';
 import { secretsInGrace } from '../../src/domain/webhooks/secret-rotation';
+import { createDnsLookup } from '../../src/infra/dns-lookup';
 import { EndpointHealthLog } from '../../src/persistence/endpoint-health-log';
 import { Endpoints } from '../../src/persistence/endpoints';
 import { EndpointService } from '../../src/services/endpoint-service';
@@ -31,7 +32,7 @@ describe('concurrent secret rotations', () => {
       health: new EndpointHealthLog(db),
       scheduler: {} as never,
       secretBox,
-      options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 100, autoDisableAfterMs: 5 * 86_400_000 },
+      options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 100, autoDisableAfterMs: 5 * 86_400_000, dnsLookup: createDnsLookup() },
     });
   }
 

@@ -1,8 +1,8 @@
-import { verifySignature } from '../../src/domain/webhooks/signature';
 import { verifySync, WebhookVerificationError } from '../../receivers/typescript/src/node';
 import { csrfTokenIn, DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
+import { verifySignature } from '../support/spec-signature';
 
 /** Rotation with a grace period, on the real stack (Temporal, the store, HTTPS receivers). */
 describe('signing secret rotation with a grace period', () => {

@@ -1,7 +1,7 @@
-import { verifySignature } from '../../src/domain/webhooks/signature';
 import type { Platform } from '../../src/main/platform';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
+import { verifySignature } from '../support/spec-signature';
 
 /** The whole chain on real servers: Koa route → Temporal workflow → activity → MongoDB → API. */
 describe('end to end: an ingested event is delivered and its history read back', () => {

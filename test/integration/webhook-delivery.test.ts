@@ -1,4 +1,3 @@
-import { verifySignature } from '../../src/domain/webhooks/signature';
 import {
   WEBHOOK_ATTEMPT_COUNT,
   WEBHOOK_DELIVERY_STATUS,
@@ -11,6 +10,7 @@ import { deliveryClosed } from '../support/delivery-workflows';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { Reply, startReceiver } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
+import { verifySignature } from '../support/spec-signature';
 
 /** Delivery through real Temporal workflows to real HTTPS receivers on 127.0.0.1. */
 describe('webhook delivery', () => {

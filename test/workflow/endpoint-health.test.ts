@@ -7,6 +7,7 @@ import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { DEFAULT_AUTO_DISABLE_AFTER_MS } from '../../src/domain/webhooks/endpoint-health';
 import { RETRY_DELAYS_MS } from '../../src/domain/webhooks/retry-schedule';
 import { createSecretBox } from '../../src/domain/webhooks/secret-box';
+import { createDnsLookup } from '../../src/infra/dns-lookup';
 import { Deliveries } from '../../src/persistence/deliveries';
 import { EndpointHealthLog } from '../../src/persistence/endpoint-health-log';
 import { Endpoints } from '../../src/persistence/endpoints';
@@ -60,7 +61,7 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       health,
       scheduler,
       secretBox,
-      options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 10, autoDisableAfterMs: PERIOD },
+      options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 10, autoDisableAfterMs: PERIOD, dnsLookup: createDnsLookup() },
       clock: () => new Date(temporalNow),
     });
     const deps = {
@@ -68,7 +69,7 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       events,
       deliveries,
       secretBox,
-      sender: createHttpSender({ allowPrivateNetworks: true }),
+      sender: createHttpSender({ allowPrivateNetworks: true, lookup: createDnsLookup() }),
       endpointHealth: health,
       autoDisable: { afterMs: PERIOD, disable: (account: string, id: string, decidedAt: Date) => service.disableForFailures(account, id, decidedAt) },
     };

@@ -3,7 +3,6 @@ export * from './constants';
 export { Catalog, InvalidCatalogError, type CatalogEntry, type CatalogFilter } from './catalog';
 export { catalogFileSchema, catalogEntrySchema, type CatalogFile } from './catalog-file-schema';
 export { compareCatalogOrder } from './catalog-order';
-export { CATALOG_FILE_PATH, loadCatalogFile } from './load-catalog-file';
 export { catalogQuerySchema, parseCatalogQuery } from './catalog-query';
 export { estimateItemSchema, estimateRequestSchema, type EstimateItem, type EstimateRequest } from './estimate-request';
 export { estimateCost, type BreakdownLine, type Clock, type Estimate } from './estimate';

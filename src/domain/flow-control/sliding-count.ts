@@ -29,17 +29,6 @@ export class SlidingCount<K extends string> {
     return sum;
   }
 
-  /**
-   * `kind` per second over the window, counted from the window's first recorded second (so a
-   * burst after a quiet spell is not averaged with the quiet). 0 when nothing was recorded.
-   */
-  perSecond(kind: K): number {
-    this.prune();
-    if (this.buckets.length === 0) return 0;
-    const seconds = Math.floor(this.now() / 1000) - this.buckets[0].second + 1;
-    return this.total(kind) / seconds;
-  }
-
   private prune(): void {
     const oldest = Math.floor(this.now() / 1000) - this.windowS + 1;
     while (this.buckets.length > 0 && this.buckets[0].second < oldest) this.buckets.shift();

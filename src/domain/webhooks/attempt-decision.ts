@@ -12,8 +12,6 @@ import { delayAfterAttempt } from './retry-schedule';
  */
 export type AttemptResult = { kind: 'status'; statusCode: number } | { kind: 'timeout' } | { kind: 'network' };
 
-export type AttemptStatus = 'succeeded' | 'retrying' | 'failed';
-
 export type AttemptDecision =
   /** The delivery ended with this attempt. */
   | { status: 'succeeded' | 'failed'; nextDelayMs: null }

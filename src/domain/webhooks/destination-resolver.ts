@@ -7,11 +7,13 @@
  * window this closes. createGuardedLookup packages the same check as a `lookup` function for
  * net/tls/undici `connect`, so the address checked is the address connected to.
  */
-import type { LookupAddress } from 'node:dns';
 import { classifyAddress, parseIpLiteral } from './destination-address';
-import { createDnsLookup, type LookupAllFunction } from './dns-lookup';
 
-export type { LookupAllFunction } from './dns-lookup';
+/** Looks up every address of a name (src/infra/dns-lookup.ts in the platform); rejects with `code` 'ETIMEOUT' when out of time. */
+export type LookupAllFunction = (
+  hostname: string,
+  options: { all: true; verbatim: true },
+) => Promise<ReadonlyArray<{ address: string; family: number }>>;
 
 export interface CheckedAddress {
   /** Canonical text form, safe to pass to connect(). */
@@ -22,8 +24,8 @@ export interface CheckedAddress {
 export interface ResolveOptions {
   /** DELIVERY_ALLOW_PRIVATE_NETWORKS=true: every parseable address is accepted. */
   allowPrivate?: boolean;
-  /** The platform's lookup (createDnsLookup with the DNS_* settings); default: createDnsLookup's defaults. */
-  lookup?: LookupAllFunction;
+  /** The platform's lookup (createDnsLookup with the DNS_* settings). */
+  lookup: LookupAllFunction;
 }
 
 export type ResolveAndCheckResult =
@@ -31,16 +33,12 @@ export type ResolveAndCheckResult =
   | { ok: false; code: 'dns_lookup_failed' | 'dns_timeout'; hostname: string; message: string }
   | { ok: false; code: 'destination_not_allowed'; hostname: string; address: string; reason: string; message: string };
 
-let sharedDefault: LookupAllFunction | undefined;
-/** c-ares with the default time-out and concurrency (see dns-lookup.ts), created on first use. */
-export const defaultLookup: LookupAllFunction = (hostname, options) => (sharedDefault ??= createDnsLookup())(hostname, options);
-
 /**
  * Resolves `hostname` (a name, an IPv4 literal, or an IPv6 literal with or without brackets) and
  * checks every address. Outcomes are values, never exceptions, so a delivery attempt can record
  * them as an attempt error. An IP literal is checked as is, without a lookup.
  */
-export async function resolveAndCheck(hostname: string, options: ResolveOptions = {}): Promise<ResolveAndCheckResult> {
+export async function resolveAndCheck(hostname: string, options: ResolveOptions): Promise<ResolveAndCheckResult> {
   const allowPrivate = options.allowPrivate === true;
   const literal = parseIpLiteral(hostname);
   const name = literal ? hostname.replace(/^\[(.*)\]$/, '$1') : hostname;
@@ -50,7 +48,7 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions 
     found = [{ address: name, family: literal.family }];
   } else {
     try {
-      found = await (options.lookup ?? defaultLookup)(name, { all: true, verbatim: true });
+      found = await options.lookup(name, { all: true, verbatim: true });
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (code === 'ETIMEOUT') {
@@ -113,7 +111,7 @@ export class DestinationRefusedError extends Error {
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
+  address: string | Array<{ address: string; family: number }>,
   family?: number,
 ) => void;
 
@@ -124,7 +122,7 @@ type LookupCallback = (
  * Note: connect() does not call lookup for an IP-literal host, so literal hosts must be checked
  * with resolveAndCheck/classifyAddress before connecting.
  */
-export function createGuardedLookup(options: ResolveOptions = {}) {
+export function createGuardedLookup(options: ResolveOptions) {
   return function guardedLookup(
     hostname: string,
     lookupOptions: { family?: number | string; all?: boolean } | number | LookupCallback,

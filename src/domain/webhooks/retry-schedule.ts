@@ -38,24 +38,6 @@ export function delayAfterAttempt(attempt: number): number | null {
   return RETRY_DELAYS_MS[attempt - 1] as number;
 }
 
-/** Whether another attempt follows a failed attempt `attempt`. */
-export function hasNextAttempt(attempt: number): boolean {
-  return delayAfterAttempt(attempt) !== null;
-}
-
-/**
- * Nominal start of attempt `attempt` relative to attempt 1, ignoring how long attempts take:
- * 0, 1 s, 6 s, 36 s, 336 s, 2 136 s, 9 336 s, 95 736 s. Handy for tests and estimates; real start
- * times also include each attempt's duration because delays run from the end of an attempt.
- */
-export function nominalAttemptOffsetMs(attempt: number): number {
-  assertAttempt(attempt);
-  if (attempt > MAX_ATTEMPTS) throw new RangeError(`attempt must be at most ${MAX_ATTEMPTS}, got ${attempt}`);
-  let total = 0;
-  for (let i = 0; i < attempt - 1; i += 1) total += RETRY_DELAYS_MS[i] as number;
-  return total;
-}
-
 function assertAttempt(attempt: number): void {
   if (!Number.isSafeInteger(attempt) || attempt < 1) {
     throw new RangeError(`attempt must be a positive integer, got ${String(attempt)}`);

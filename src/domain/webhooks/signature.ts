@@ -17,15 +17,13 @@
  * made from), which the receiver libraries in receivers/ do too but stock libraries do not: their
  * owners rotate to get a secret stock libraries accept (docs/receiving.md).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'X-Webhook-Signature';
 export const SIGNATURE_PREFIX = 'sha256=';
 export const SIGNING_SECRET_PREFIX = 'whsec_';
 /** CONTRACT §3: at least 32 random bytes. */
 export const SIGNING_SECRET_RANDOM_BYTES = 32;
-
-const SIGNATURE_HEX_REGEX = /^[0-9a-f]{64}$/;
 
 export type RawBody = string | Uint8Array;
 
@@ -36,25 +34,6 @@ export function signPayload(secret: string, rawBody: RawBody): string {
     throw new TypeError('signing secret must be a non-empty string');
   }
   return `${SIGNATURE_PREFIX}${hmac(secret, rawBody).toString('hex')}`;
-}
-
-/**
- * Constant-time check of a received `X-Webhook-Signature` value. Returns false (never throws) for
- * anything that is not exactly `sha256=` + 64 lowercase hex digits of the right HMAC.
- */
-export function verifySignature(secret: string, rawBody: RawBody, header: unknown): boolean {
-  try {
-    if (typeof secret !== 'string' || secret.length === 0) return false;
-    if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) return false;
-    if (typeof header !== 'string' || !header.startsWith(SIGNATURE_PREFIX)) return false;
-    const hex = header.slice(SIGNATURE_PREFIX.length);
-    // The regex fixes the length, so timingSafeEqual never sees buffers of different sizes,
-    // and it stops Buffer.from(hex) from silently dropping non-hex characters.
-    if (!SIGNATURE_HEX_REGEX.test(hex)) return false;
-    return timingSafeEqual(Buffer.from(hex, 'hex'), hmac(secret, rawBody));
-  } catch {
-    return false;
-  }
 }
 
 /** `whsec_` + standard base64 of 32 random bytes (44 characters, padded), as Standard Webhooks libraries decode it. */

@@ -19,7 +19,7 @@ const refusal = (count: number, tookBack: boolean): Refusal => (tookBack ? { ins
  * alike (a read after an acknowledged insert sees it and every insert acknowledged before it).
  *
  * Concurrent inserts at the edge may all see each other and all be taken back, though there was
- * room for some (CI: 12 concurrent endpoint creates with 5 places, none kept). So an insert taken
+ * room for some (of 12 concurrent endpoint creates with 5 places, none may be kept). So an insert taken
  * back tries again, after a wait set by its place among the ids it saw (the first waits least),
  * which lines the racers up one after another, and each try begins with the check above.
  */

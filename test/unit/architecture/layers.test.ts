@@ -16,10 +16,11 @@ describe('layer lint', () => {
     expect(run.status).toBe(0);
   });
 
-  it('refuses a domain module that imports persistence, and workflow code that imports node:fs', () => {
+  it('refuses a domain module that imports persistence or node:dns, and workflow code that imports node:fs', () => {
     const run = depcruise(path.join(ROOT, 'test', 'fixtures', 'wrong-way-imports'), ['src', 'workflows']);
     expect(run.status).not.toBe(0);
     expect(run.stdout).toContain('domain-imports-nothing-outward');
+    expect(run.stdout).toContain('domain-does-no-io: src/domain/lookup.ts');
     expect(run.stdout).toContain('workflows-are-deterministic');
   });
 });

@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
 import {
-  CATALOG_FILE_PATH,
   CATALOG_SIZE,
   CATEGORIES,
   compareCatalogOrder,
   ENTRIES_PER_PROVIDER_CATEGORY,
   formulaKindOf,
-  loadCatalogFile,
   PRICE_UNITS,
   PROVIDERS,
   type Catalog,
 } from '../../../src/domain/cost-estimator';
+import { CATALOG_FILE_PATH, loadCatalogFile } from '../../../src/infra/load-catalog-file';
 
 /** The shipped data file keeps every catalog rule of CONTRACT §5. */
 describe('data/catalog.json', () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Catalog, CATALOG_FILE_PATH, InvalidCatalogError, loadCatalogFile } from '../../../src/domain/cost-estimator';
+import { Catalog, InvalidCatalogError } from '../../../src/domain/cost-estimator';
+import { CATALOG_FILE_PATH, loadCatalogFile } from '../../../src/infra/load-catalog-file';
 
 interface RawEntry {
   provider: string;

@@ -1,4 +1,5 @@
-import { type Catalog, type EstimateItem, estimateCost, loadCatalogFile } from '../../../src/domain/cost-estimator';
+import { type Catalog, type EstimateItem, estimateCost } from '../../../src/domain/cost-estimator';
+import { loadCatalogFile } from '../../../src/infra/load-catalog-file';
 
 /** A fixed clock so generatedAt is predictable. */
 export const FIXED_NOW = new Date('2026-11-22T10:11:12.345Z');

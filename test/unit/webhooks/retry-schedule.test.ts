@@ -4,8 +4,6 @@ import {
   MAX_ATTEMPTS,
   RETRY_DELAYS_MS,
   delayAfterAttempt,
-  hasNextAttempt,
-  nominalAttemptOffsetMs,
 } from '../../../src/domain/webhooks/retry-schedule';
 
 const SECOND = 1000;
@@ -37,28 +35,14 @@ describe('retry schedule', () => {
 
   it('has no next attempt after attempt 8 (delivery failed)', () => {
     expect(delayAfterAttempt(8)).toBeNull();
-    expect(hasNextAttempt(8)).toBe(false);
   });
 
   it('has no next attempt after an attempt beyond 8', () => {
     expect(delayAfterAttempt(9)).toBeNull();
   });
 
-  it('has a next attempt after attempts 1..7', () => {
-    for (let attempt = 1; attempt <= 7; attempt += 1) expect(hasNextAttempt(attempt)).toBe(true);
-  });
-
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('refuses the attempt number %p', (attempt) => {
     expect(() => delayAfterAttempt(attempt)).toThrow(RangeError);
-  });
-
-  it('puts nominal attempt starts at 0, 1, 6, 36, 336, 2136, 9336, 95736 s', () => {
-    const offsets = Array.from({ length: MAX_ATTEMPTS }, (_, i) => nominalAttemptOffsetMs(i + 1) / SECOND);
-    expect(offsets).toEqual([0, 1, 6, 36, 336, 2136, 9336, 95736]);
-  });
-
-  it('has no nominal start for attempt 9', () => {
-    expect(() => nominalAttemptOffsetMs(9)).toThrow(RangeError);
   });
 
   it('imports nothing, so Temporal workflow code can use it deterministically', () => {

@@ -6,7 +6,6 @@ import {
   signPayload,
   signStandard,
   standardSigningKey,
-  verifySignature,
 } from '../../../src/domain/webhooks/signature';
 
 // Known answers computed independently with:
@@ -69,79 +68,6 @@ describe('signPayload', () => {
   });
 });
 
-describe('verifySignature', () => {
-  it('accepts the correct signature', () => {
-    expect(verifySignature(SECRET, BODY, BODY_SIGNATURE)).toBe(true);
-  });
-
-  it('accepts the correct signature over a Buffer body', () => {
-    expect(verifySignature(SECRET, Buffer.from(BODY), BODY_SIGNATURE)).toBe(true);
-  });
-
-  it('rejects a signature without the sha256= prefix', () => {
-    expect(verifySignature(SECRET, BODY, BODY_SIGNATURE.slice('sha256='.length))).toBe(false);
-  });
-
-  it('rejects another algorithm prefix', () => {
-    expect(verifySignature(SECRET, BODY, BODY_SIGNATURE.replace('sha256=', 'sha1='))).toBe(false);
-  });
-
-  it('rejects an upper-case prefix', () => {
-    expect(verifySignature(SECRET, BODY, BODY_SIGNATURE.replace('sha256=', 'SHA256='))).toBe(false);
-  });
-
-  it('rejects a truncated signature (wrong length)', () => {
-    expect(verifySignature(SECRET, BODY, BODY_SIGNATURE.slice(0, -2))).toBe(false);
-  });
-
-  it('rejects an over-long signature (wrong length)', () => {
-    expect(verifySignature(SECRET, BODY, `${BODY_SIGNATURE}00`)).toBe(false);
-  });
-
-  it('rejects a signature with one digit changed', () => {
-    const last = BODY_SIGNATURE.slice(-1);
-    expect(verifySignature(SECRET, BODY, `${BODY_SIGNATURE.slice(0, -1)}${last === '0' ? '1' : '0'}`)).toBe(false);
-  });
-
-  it('rejects a signature made with another secret', () => {
-    expect(verifySignature(SECRET, BODY, signPayload('whsec_other', BODY))).toBe(false);
-  });
-
-  it('rejects a signature of another body', () => {
-    expect(verifySignature(SECRET, `${BODY} `, BODY_SIGNATURE)).toBe(false);
-  });
-
-  it('rejects non-hex characters of the right length', () => {
-    expect(verifySignature(SECRET, BODY, `sha256=${'z'.repeat(64)}`)).toBe(false);
-  });
-
-  it('rejects hex that only decodes to the right bytes up to a stray character', () => {
-    // Buffer.from(hex) stops at the first invalid character; the check must not.
-    expect(verifySignature(SECRET, BODY, `${BODY_SIGNATURE.slice(0, -1)}g`)).toBe(false);
-  });
-
-  it('rejects upper-case hex (the spec says lowercase)', () => {
-    expect(verifySignature(SECRET, BODY, `sha256=${BODY_SIGNATURE.slice(7).toUpperCase()}`)).toBe(false);
-  });
-
-  it('rejects surrounding whitespace', () => {
-    expect(verifySignature(SECRET, BODY, ` ${BODY_SIGNATURE}`)).toBe(false);
-  });
-
-  it.each([undefined, null, '', 'sha256=', 42, ['sha256=x'], {}])('returns false without throwing for the header %p', (header) => {
-    expect(verifySignature(SECRET, BODY, header)).toBe(false);
-  });
-
-  it('returns false without throwing for a missing secret', () => {
-    expect(verifySignature('', BODY, BODY_SIGNATURE)).toBe(false);
-    expect(verifySignature(undefined as unknown as string, BODY, BODY_SIGNATURE)).toBe(false);
-  });
-
-  it('returns false without throwing for a body that is not a string or bytes', () => {
-    expect(verifySignature(SECRET, { id: 1 } as unknown as string, BODY_SIGNATURE)).toBe(false);
-  });
-});
-
 describe('generateSigningSecret', () => {
   it('is whsec_ followed by standard base64 of 32 random bytes, as Standard Webhooks libraries decode it', () => {
     const secret = generateSigningSecret();
@@ -152,11 +78,6 @@ describe('generateSigningSecret', () => {
   it('differs on every call', () => {
     const secrets = new Set(Array.from({ length: 100 }, () => generateSigningSecret()));
     expect(secrets.size).toBe(100);
-  });
-
-  it('round-trips through sign and verify', () => {
-    const secret = generateSigningSecret();
-    expect(verifySignature(secret, BODY, signPayload(secret, BODY))).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
-import { createDnsLookup, DnsTimeoutError } from '../../../src/domain/webhooks/dns-lookup';
 import { resolveAndCheck } from '../../../src/domain/webhooks/destination-resolver';
+import { createDnsLookup, DnsTimeoutError } from '../../../src/infra/dns-lookup';
 import { startFakeDns } from '../../support/fake-dns';
 
 const ALL = { all: true, verbatim: true } as const;
@@ -70,5 +70,11 @@ describe('createDnsLookup (c-ares, with a time-out and bounded concurrency)', ()
       { address: '127.0.0.1', family: 4 },
       { address: '::1', family: 6 },
     ]);
+  });
+
+  it('resolveAndCheck refuses localhost found by the lookup (loopback), and accepts it with allowPrivate', async () => {
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300 });
+    await expect(resolveAndCheck('localhost', { lookup })).resolves.toMatchObject({ ok: false, code: 'destination_not_allowed' });
+    await expect(resolveAndCheck('localhost', { lookup, allowPrivate: true })).resolves.toMatchObject({ ok: true, hostname: 'localhost' });
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Catalog } from './catalog';
+import { Catalog } from '../domain/cost-estimator';
 
 /**
  * The versioned catalog data file, found from the repository root so it resolves the same way

@@ -6,11 +6,12 @@
  * per lookup function; the others wait for a place within their own time-out.
  *
  * A place is the caller's for as long as the caller waits, not for as long as c-ares goes on
- * asking: it is given back when the lookup's time runs out (security.md finding 9: a blackholed
- * domain must not hold the places of everyone else's lookups), and c-ares' own time-out and tries
+ * asking: it is given back when the lookup's time runs out (a blackholed domain must not hold
+ * the places of everyone else's lookups), and c-ares' own time-out and tries
  * are sized from the number of name servers so that its query ends by then too.
  */
 import { promises as dnsPromises } from 'node:dns';
+import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
 
 export const DEFAULT_DNS_TIMEOUT_MS = 5_000;
 export const DEFAULT_DNS_MAX_CONCURRENT = 64;
@@ -21,11 +22,6 @@ export interface DnsLookupOptions {
   timeoutMs?: number;
   maxConcurrent?: number;
 }
-
-export type LookupAllFunction = (
-  hostname: string,
-  options: { all: true; verbatim: true },
-) => Promise<ReadonlyArray<{ address: string; family: number }>>;
 
 /** Thrown when a lookup does not finish in time; `code` is c-ares's own code for it. */
 export class DnsTimeoutError extends Error {
