@@ -157,8 +157,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   // tells it when attempts begin (worker-role.ts) limits its starts by how long they wait for
   // their first attempt; one without a worker, by how long Temporal takes to answer a start call.
   // What ingest accepts follows from either (ingest-admission.ts).
-  // Without a worker here, starts are also held while Temporal's delivery task queue holds a task
-  // older than a start should wait for its first attempt: the workers are behind, wherever they run.
+  // Without a worker here, what it sees of the workers wherever they run is their task queue's backlog.
   const taskQueueBacklog = eagerWorkflowStart
     ? undefined
     : new TaskQueueBacklog(temporal, config.temporal.taskQueue, START_WINDOW_TUNING.targetMs, (err) =>
@@ -166,18 +165,24 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       );
   const startWindow = eagerWorkflowStart
     ? new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_WINDOW_TUNING)
-    : new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_CALL_TUNING, recordStartCall, taskQueueBacklog);
+    : new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_CALL_TUNING, recordStartCall);
   // The places of each account's attempts in this process's worker. With both roles here, an
   // account whose places are all taken has its new starts wait in the outbox (where they cost
   // memory, and make admission refuse that account) rather than in Temporal as throttled attempts.
+  // Without a worker here, the accounts at or above an equal share wait there while the workers'
+  // backlog is older than a start should wait; those below it go on, first in Temporal's turns.
   const attemptSlots = new AttemptSlots(config.delivery.inFlight);
-  const outbox = new DeliveryOutbox(scheduler, logger, {
+  const cannotMove = taskQueueBacklog
+    ? (accountId: string) => !taskQueueBacklog.isOpen() && outbox.atOrAboveShare(accountId)
+    : (accountId: string) => attemptSlots.full(accountId);
+  const outbox: DeliveryOutbox = new DeliveryOutbox(scheduler, logger, {
     startConcurrency: config.dispatchStartConcurrency,
     window: startWindow,
     windowFreedBy: eagerWorkflowStart ? 'first-attempt' : 'start-call',
-    cannotMove: eagerWorkflowStart ? (accountId) => attemptSlots.full(accountId) : undefined,
+    cannotMove,
   });
   attemptSlots.onFree(() => outbox.poke());
+  taskQueueBacklog?.onOpen(() => outbox.poke());
   setOutboxOldestWaitSource(() => outbox.oldestWaitMs());
   const laggingAccounts = eagerWorkflowStart ? undefined : new LaggingAccounts(repositories.workerLoads, logger);
   const admission = new IngestAdmission(outbox, loopDelay, {

@@ -20,16 +20,6 @@ export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, t
 export const START_CALL_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 2, targetMs: 250, increase: 2, decrease: 0.75, intervalMs: 1_000 };
 
 /**
- * What else may hold starts: in a process without a worker, Temporal's delivery task queue while
- * its oldest task waits too long (temporal/task-queue-backlog.ts).
- */
-export interface StartGate {
-  isOpen(): boolean;
-  /** Resolves once open. */
-  opened(): Promise<void>;
-}
-
-/**
  * Flow control between the outbox and Temporal: at most `limit` delivery workflows started by
  * this process may be waiting for their first attempt to begin. With `adaptive`, the limit follows
  * the measured wait (domain/flow-control/adaptive-limit.ts), up to `size`: work started faster
@@ -58,9 +48,6 @@ export class DeliveryStartWindow {
   private reserved = 0;
   private expiryTimer: NodeJS.Timeout | undefined;
   private closed = false;
-  private endWaits!: () => void;
-  /** Resolves on close: whoever waits at the gate goes on. */
-  private readonly closing = new Promise<void>((resolve) => (this.endWaits = resolve));
   private readonly adaptive: AdaptiveLimit | undefined;
 
   constructor(
@@ -71,8 +58,6 @@ export class DeliveryStartWindow {
     tuning?: Omit<AdaptiveLimitTuning, 'max'>,
     /** Where each measured wait is recorded (a metric). */
     private readonly record: (waitMs: number) => void = recordStartWait,
-    /** Asked before a slot is: a start waits there while it is closed. */
-    private readonly gate?: StartGate,
   ) {
     this.adaptive = tuning && size > 0 ? new AdaptiveLimit({ ...tuning, max: size }, now) : undefined;
     if (size > 0) setStartWindowSize(this.limit);
@@ -101,7 +86,6 @@ export class DeliveryStartWindow {
   async take(pick: string | (() => string | null)): Promise<string | null> {
     const picked = typeof pick === 'string' ? () => pick : pick;
     if (this.size <= 0 || this.closed) return picked();
-    while (this.gate && !this.gate.isOpen() && !this.closed) await Promise.race([this.gate.opened(), this.closing]);
     this.expire();
     // First come, first served: a start that finds others waiting queues behind them, and a freed
     // slot is handed to the longest waiter (reserved for it) rather than to whoever asks next, so
@@ -143,7 +127,6 @@ export class DeliveryStartWindow {
     this.expiryTimer = undefined;
     this.waiting.clear();
     for (const wake of this.queue.splice(0)) wake();
-    this.endWaits();
   }
 
   private expire(): void {

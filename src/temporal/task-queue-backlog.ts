@@ -17,15 +17,16 @@ const FRESH_FOR_MS = 2_000;
  * times a second. It is what every process can see of the workers' load, wherever they run: a
  * backlog that ages means work is started faster than the workers take it.
  *
- * As a gate for an API process's starts (delivery-start-window.ts): open while the backlog is at
- * most `targetMs` old. Held closed, the starts wait in the outbox, where accounts take turns and
- * admission refuses the accounts over their share, instead of in Temporal's queue, whose every
- * task is written to its store and read back.
+ * Open while the backlog is at most `targetMs` old. While it is not, an API process starts only the
+ * deliveries of accounts below an equal share (wiring.ts: the outbox's `cannotMove`): Temporal
+ * dispatches by account in turn, so those still go first, while the others wait in the outbox,
+ * where admission refuses them, instead of deepening a queue whose every task Temporal writes to
+ * its store and reads back.
  */
 export class TaskQueueBacklog {
   private ageMs = 0;
   private readAt = -Infinity;
-  private waiters: Array<() => void> = [];
+  private readonly listeners: Array<() => void> = [];
   private loop?: Periodic;
 
   constructor(
@@ -45,10 +46,9 @@ export class TaskQueueBacklog {
     return this.oldestWaitMs <= this.targetMs;
   }
 
-  /** Resolves once the gate is open: at once, or at the reading that finds it so. */
-  opened(): Promise<void> {
-    if (this.isOpen()) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+  /** `listener` is called at every reading (or failed reading) that finds the backlog open. */
+  onOpen(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   async refresh(): Promise<void> {
@@ -61,26 +61,26 @@ export class TaskQueueBacklog {
     this.ageMs = ageMs;
     this.readAt = this.now();
     setTaskQueueBacklogAge(ageMs / 1000);
-    if (this.isOpen()) this.wake();
+    if (this.isOpen()) this.notify();
   }
 
   start(): void {
     this.loop ??= periodic(() => this.refresh(), READ_EVERY_MS, (err) => {
       this.onError(err);
-      // Nothing fresh to hold starts on: whoever waits goes on.
-      if (this.isOpen()) this.wake();
+      // Once the last reading is stale, nothing holds starts.
+      if (this.isOpen()) this.notify();
     });
   }
 
-  /** Stops reading; whoever waits goes on. */
+  /** Stops reading; from then on it is open. */
   async stop(): Promise<void> {
     await this.loop?.stop();
     this.readAt = -Infinity;
-    this.wake();
+    this.notify();
   }
 
-  private wake(): void {
-    for (const resolve of this.waiters.splice(0)) resolve();
+  private notify(): void {
+    for (const listener of this.listeners) listener();
   }
 
   private async backlogAgeMs(taskQueueType: temporal.api.enums.v1.TaskQueueType): Promise<number> {

@@ -1,8 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { TaskQueueBacklog } from '../../../src/temporal/task-queue-backlog';
 
-const tick = () => new Promise((r) => setImmediate(r));
-
 /** A client whose DescribeTaskQueue answers the given backlog ages (ms) by task-queue type, or fails. */
 function clientAnswering(ages: { workflow: number; activity: number } | Error) {
   const calls: Array<{ taskQueueType: number; reportStats: boolean }> = [];
@@ -42,17 +40,15 @@ describe('TaskQueueBacklog', () => {
     expect(backlog.isOpen()).toBe(false);
   });
 
-  it('wakes whoever waits at the reading that finds the backlog young again', async () => {
+  it('tells its listeners at each reading that finds the backlog young again, not before', () => {
     const backlog = new TaskQueueBacklog(clientAnswering({ workflow: 0, activity: 0 }).client, 'q', 500, () => undefined);
+    let told = 0;
+    backlog.onOpen(() => told++);
     backlog.observed(2_000);
-    let opened = false;
-    void backlog.opened().then(() => (opened = true));
     backlog.observed(1_000);
-    await tick();
-    expect(opened).toBe(false);
+    expect(told).toBe(0);
     backlog.observed(200);
-    await tick();
-    expect(opened).toBe(true);
+    expect(told).toBe(1);
   });
 
   it('a reading that has grown stale holds nothing', () => {
@@ -64,14 +60,14 @@ describe('TaskQueueBacklog', () => {
     expect(backlog.isOpen()).toBe(true);
   });
 
-  it('stopping lets whoever waits go on', async () => {
+  it('stopping opens it and tells its listeners', async () => {
     const backlog = new TaskQueueBacklog(clientAnswering({ workflow: 0, activity: 0 }).client, 'q', 500, () => undefined);
     backlog.observed(5_000);
-    let opened = false;
-    void backlog.opened().then(() => (opened = true));
+    let told = 0;
+    backlog.onOpen(() => told++);
     await backlog.stop();
-    await tick();
-    expect(opened).toBe(true);
+    expect(backlog.isOpen()).toBe(true);
+    expect(told).toBe(1);
   });
 
   it('a failed reading is reported and keeps the last one', async () => {

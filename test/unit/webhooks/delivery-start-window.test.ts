@@ -115,47 +115,6 @@ describe('DeliveryStartWindow', () => {
     expect(await settled(Promise.all(held))).toBe(true);
   });
 
-  describe('with a gate (the workers\' backlog, in a process without a worker)', () => {
-    /** A gate opened and closed by hand. */
-    function handGate(open: boolean) {
-      let waiters: Array<() => void> = [];
-      return {
-        isOpen: () => open,
-        opened: () => (open ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
-        set(next: boolean) {
-          open = next;
-          if (open) for (const resolve of waiters.splice(0)) resolve();
-        },
-      };
-    }
-
-    it('a start waits while the gate is closed, though slots are free', async () => {
-      const gate = handGate(false);
-      const window = new DeliveryStartWindow(8, 60_000, undefined, undefined, undefined, gate);
-      const picks: string[] = [];
-      const start = window.take(() => (picks.push('w1'), 'w1'));
-      expect(await settled(start)).toBe(false);
-      expect(picks).toEqual([]);
-      gate.set(true);
-      expect(await settled(start)).toBe(true);
-      expect(picks).toEqual(['w1']);
-      window.close();
-    });
-
-    it('an open gate holds nothing', async () => {
-      const window = new DeliveryStartWindow(8, 60_000, undefined, undefined, undefined, handGate(true));
-      expect(await settled(window.take('w1'))).toBe(true);
-      window.close();
-    });
-
-    it('closing lets a start held by the gate go on', async () => {
-      const window = new DeliveryStartWindow(8, 60_000, undefined, undefined, undefined, handGate(false));
-      const held = window.take('w1');
-      window.close();
-      expect(await settled(held)).toBe(true);
-    });
-  });
-
   describe('adaptive', () => {
     const tuning = { min: 2, targetMs: 1_000, increase: 2, decrease: 0.5, intervalMs: 1_000 };
 
