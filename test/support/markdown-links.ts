@@ -8,8 +8,8 @@ import path from 'node:path';
  * not links.
  */
 
-/** Markdown text without fenced code blocks and inline code spans (their text is not parsed). */
-function proseOf(markdown: string): string[] {
+/** Markdown's lines with fenced code blocks blanked (their text is not Markdown); line numbers kept. */
+export function proseLines(markdown: string): string[] {
   const lines: string[] = [];
   let fence: string | undefined;
   for (const line of markdown.split('\n')) {
@@ -42,7 +42,7 @@ export function githubSlug(headingText: string): string {
 export function headingAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  for (const line of proseOf(markdown)) {
+  for (const line of proseLines(markdown)) {
     const m = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m) continue;
     const slug = githubSlug(m[1]);
@@ -61,7 +61,7 @@ export interface MarkdownLink {
 /** Inline links and images `[text](target)` outside code; absolute URLs and mailto: excluded. */
 export function relativeLinks(markdown: string): MarkdownLink[] {
   const links: MarkdownLink[] = [];
-  proseOf(markdown).forEach((line, i) => {
+  proseLines(markdown).forEach((line, i) => {
     const prose = line.replace(/`+[^`]*`+/g, '');
     for (const m of prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)) {
       const target = m[1];

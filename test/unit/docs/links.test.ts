@@ -18,6 +18,12 @@ describe('documentation links', () => {
     expect(lines).toBeLessThanOrEqual(250);
   });
 
+  it('BENCHMARKS.md is at most 250 lines and opens with the current figures', () => {
+    const text = fs.readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8');
+    expect(text.replace(/\n$/, '').split('\n').length).toBeLessThanOrEqual(250);
+    expect(/^## (.*)$/m.exec(text)?.[1]).toBe('Current figures');
+  });
+
   it('every relative link and anchor in README.md and docs/*.md resolves to a file and a heading', () => {
     const files = [README, ...docFiles()];
     expect(files.length).toBeGreaterThan(1);
