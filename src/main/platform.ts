@@ -59,7 +59,7 @@ export interface StopOptions {
 export interface StartOptions {
   roles: Roles;
   logger?: Logger;
-  /** Injected clock for limits and idempotency windows (tests of their boundaries); delivery timing stays real. */
+  /** Injected clock for limits, idempotency windows and cache lifetimes (tests of their boundaries); delivery timing stays real. */
   clock?: () => Date;
 }
 

@@ -124,7 +124,7 @@ export interface ServiceDeps {
   eagerWorkflowStart: boolean;
   /** This process's event-loop delay (infra/event-loop-delay.ts), which ingest admission reads. */
   loopDelay: { sustainedP99Ms(): number };
-  /** Injected clock for limits and idempotency windows (tests of their boundaries); delivery timing stays real. */
+  /** Injected clock for limits, idempotency windows and cache lifetimes (tests of their boundaries); delivery timing stays real. */
   clock?: () => Date;
 }
 
@@ -138,6 +138,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpointsCache.apply(invalidation);
   };
   repositories.cacheInvalidations.onAppend(applyToCaches);
+  const now = clock && (() => clock().getTime());
   const invalidations = new CacheInvalidationFollower(
     repositories.cacheInvalidations.changes,
     applyToCaches,
@@ -147,10 +148,11 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
         endpointsCache.clear();
       },
       onError: (err) => logger.warn({ err }, 'could not read the cache-invalidations log; caches fall back to short TTLs until it answers'),
+      now,
     },
   );
-  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: invalidations });
-  const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations });
+  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: invalidations, now });
+  const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations, now });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
 
   // The delivery outbox: accepted events on their way to workflow starts. A process whose worker

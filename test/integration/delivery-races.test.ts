@@ -1,6 +1,9 @@
+import { createLogger } from '../../src/infra/logger';
 import type { Platform } from '../../src/main/platform';
+import { CrashRecovery } from '../../src/services/crash-recovery';
+import type { InstanceLease } from '../../src/services/instance-lease';
 import { deliveryClosed } from '../support/delivery-workflows';
-import { holdMethod, sleep } from '../support/gate';
+import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 
@@ -32,14 +35,31 @@ describe('races on the ingest and delivery path', () => {
     return { receiver, api, key, accountId, endpoints: created };
   }
 
+  /** A crash-recovery sweep as another API process would make it, with its clock at `ms`. */
+  const sweepOfAnotherProcessAt = (ms: number) =>
+    new CrashRecovery({
+      instances: platform.repositories.apiInstances,
+      events: platform.repositories.events,
+      idempotency: platform.repositories.idempotency,
+      outbox: platform.services.outbox,
+      self: { id: 'api_another_process' } as InstanceLease,
+      logger: createLogger('silent'),
+      clock: () => new Date(ms),
+    }).sweep();
+
   it('crash recovery never takes over an ingest that is still alive, however long it is held between storing its event and claiming its key', async () => {
-    const { receiver, api, endpoints } = await setUp();
+    const { receiver, api, accountId, endpoints } = await setUp();
     const gate = holdMethod(platform.repositories.idempotency, 'claim');
     try {
       const ingest = api.post('/api/v1/webhooks/events', { type: 'held.event', data: { n: 1 }, idempotency_key: 'held-live' });
       await gate.reached;
-      // Far longer than a sweep interval (500 ms here) and than the lease time-out (2 s here).
-      await sleep(5_000);
+      // Held until the lease this process had then has run out, and the process has renewed it since.
+      const lease = async () => (await platform.repositories.apiInstances.list()).find((l) => l._id === platform.services.lease.id);
+      const ranOutAt = (await lease())!.expires_at.getTime();
+      await eventually(async () => (Date.now() > ranOutAt && (await lease())!.expires_at.getTime() > ranOutAt + 1) || undefined, 60_000, 50);
+      // Another API process sweeping just after that lease ran out finds nothing to take over.
+      expect(await sweepOfAnotherProcessAt(ranOutAt + 1)).toBe(0);
+      expect(await platform.repositories.idempotency.find(accountId, 'held-live')).toBeNull();
       gate.open();
       const res = await ingest;
       expect(res.status).toBe(202);

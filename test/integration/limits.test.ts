@@ -1,23 +1,13 @@
 import { accountPolicy } from '../../src/domain/limits/policies';
 import type { Platform } from '../../src/main/platform';
 import { BlockLimiter, IDLE_RETURN_MS } from '../../src/persistence/block-limiter';
+import { fakeClock } from '../support/fake-clock';
 import { apiClient, ApiResponse, createAccountWithKey, startTestPlatform } from '../support/platform';
 
 /** platform-api.md "Limits" and CONTRACT §2, against the real API and store. */
 
 const LIST = '/api/v1/webhooks/endpoints';
 const unix = (ms: number) => Math.ceil(ms / 1000);
-
-/** A clock the test moves by hand; the platform's limiter reads it. Far in the future, so nothing real expires. */
-function fakeClock(startIso: string) {
-  let now = Date.parse(startIso);
-  return {
-    now: () => new Date(now),
-    at: () => now,
-    set: (iso: string) => (now = Date.parse(iso)),
-    advance: (ms: number) => (now += ms),
-  };
-}
 
 function limitHeaders(res: ApiResponse) {
   return {
@@ -202,6 +192,7 @@ describe('limits with the real clock', () => {
 
 describe('limits with an injected clock', () => {
   let platform: Platform;
+  // Far in the future, so nothing real expires.
   const clock = fakeClock('2031-05-10T12:00:00.000Z');
 
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import { buildDeliveryBody } from '../../src/domain/webhooks/delivery-request';
 import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { SEQ_BLOCK } from '../../src/persistence/event-sequences';
 import { MAX_LIST_SCAN } from '../../src/services/event-service';
+import { deliveryClosed } from '../support/delivery-workflows';
 import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
@@ -38,39 +39,40 @@ describe('store budget of the delivery path', () => {
     await platform?.stop();
   });
 
+  /** Every delivery this file started, as (event, endpoint). */
+  const started: Array<[number, string]> = [];
+
+  /** Waits until every delivery started so far has closed: no attempt of an earlier event can then mix into a count. */
+  async function settled(): Promise<void> {
+    for (const [eventId, endpointId] of started) await deliveryClosed(platform.temporal, eventId, endpointId);
+  }
+
+  /** A fresh account with one endpoint, whose first event (a warm-up) is delivered before anything is counted or held. */
   async function account() {
     const api = apiClient(platform, (await createAccountWithKey(platform)).key);
-    await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/budget` });
-    // Delivered before anything is counted or held: its start must not be caught by a hold, and
-    // its attempt's reads must not mix into a count (waiting for a quiet spell was not enough on a
-    // loaded machine).
-    const warmUp = await api.post('/api/v1/webhooks/events', { type: 'warm.up', data: {} });
-    expect(warmUp.status).toBe(202);
-    await eventually(async () => (await api.get(`/api/v1/webhooks/events/${warmUp.body.id}`)).body.status === 'delivered' || undefined, 60_000);
-    return api;
+    const endpointId: string = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/budget` })).body.id;
+    const ingest = async (event: Record<string, unknown>) => {
+      const res = await api.post('/api/v1/webhooks/events', event);
+      if (res.status === 202) started.push([res.body.id, endpointId]);
+      return res;
+    };
+    expect((await ingest({ type: 'warm.up', data: {} })).status).toBe(202);
+    await settled();
+    return { api, ingest };
   }
 
   const summary = (list: typeof commands) => list.map((c) => `${c.name} ${c.collection}`).sort();
-
-  /** Waits until earlier work (deliveries of earlier events) has stopped talking to the store. */
-  async function quiet(): Promise<void> {
-    for (let seen = -1; seen !== commands.length; ) {
-      seen = commands.length;
-      await new Promise((r) => setTimeout(r, 700));
-    }
-  }
 
   /**
    * One ingest on a fresh account, and the commands it sent. Workflow starts are held meanwhile so
    * that no attempt's commands mix into the count.
    */
   async function ingestCounted(event: Record<string, unknown>) {
-    const api = await account();
+    const { ingest } = await account();
     const starts = holdMethod(platform.services.scheduler, 'start');
     try {
-      await quiet();
       commands.length = 0;
-      const res = await api.post('/api/v1/webhooks/events', event);
+      const res = await ingest(event);
       // Copied while starts are still held: what came after the hold is not the ingest's.
       return { res, sent: [...commands] };
     } finally {
@@ -92,22 +94,20 @@ describe('store budget of the delivery path', () => {
   });
 
   it('a repeat of a key: one read', async () => {
-    const api = await account();
-    const first = await api.post('/api/v1/webhooks/events', { type: 'budget.repeat', data: {}, idempotency_key: 'budget-2' });
-    await eventually(async () => (await api.get(`/api/v1/webhooks/events/${first.body.id}`)).body.status === 'delivered' || undefined);
-    await quiet();
+    const { ingest } = await account();
+    expect((await ingest({ type: 'budget.repeat', data: {}, idempotency_key: 'budget-2' })).status).toBe(202);
+    await settled();
     commands.length = 0;
-    const repeat = await api.post('/api/v1/webhooks/events', { type: 'budget.repeat', data: {}, idempotency_key: 'budget-2' });
+    const repeat = await ingest({ type: 'budget.repeat', data: {}, idempotency_key: 'budget-2' });
     expect(repeat.status).toBe(200);
     expect(summary(commands)).toEqual(['find idempotency_records']);
   });
 
   /** One event ingested and delivered on a fresh account, counted until its delivery's end is in the health log. */
   async function deliverOneCounted(type: string): Promise<void> {
-    const api = await account();
-    await quiet();
+    const { ingest } = await account();
     commands.length = 0;
-    const res = await api.post('/api/v1/webhooks/events', { type, data: {} });
+    const res = await ingest({ type, data: {} });
     await eventually(async () => receiver.received.some((r) => JSON.parse(r.rawBody).id === res.body.id) || undefined);
     await eventually(async () => commands.some((c) => c.collection === 'endpoint_health' && c.name === 'insert') || undefined);
   }
@@ -180,7 +180,7 @@ describe('store budget of the delivery path', () => {
     }
 
     it(`API, ?status=delivered: ${MAX_LIST_SCAN} events examined a block of ${SEQ_BLOCK} at a time, the records of their deliveries a block of ids at a time, and the bodies of the page`, async () => {
-      await quiet();
+      await settled();
       commands.length = 0;
       const res = await api.get('/api/v1/webhooks/events?status=delivered');
       expect(res.status).toBe(200);
@@ -189,7 +189,7 @@ describe('store budget of the delivery path', () => {
     });
 
     it('API, a page of 20 without a filter: a few blocks, the 20 bodies and the page\'s delivery records, whatever the endpoint count and history', async () => {
-      await quiet();
+      await settled();
       commands.length = 0;
       const res = await api.get('/api/v1/webhooks/events?limit=20');
       expect(res.status).toBe(200);
@@ -205,7 +205,7 @@ describe('store budget of the delivery path', () => {
     });
 
     it('dashboard, ?status=delivered: the same bounded reads', async () => {
-      await quiet();
+      await settled();
       commands.length = 0;
       const res = await dashboard.get('/dashboard/events?status=delivered');
       expect(res.status).toBe(200);

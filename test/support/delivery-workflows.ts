@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { defaultPayloadConverter, tsToMs } from '@temporalio/common';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 
 /**
@@ -23,4 +24,15 @@ export async function deliveryClosed(temporal: Pick<Client, 'workflow'>, eventId
     if (Date.now() > deadline) throw new Error(`${id} did not close within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * How long a delivery run waited before each retry (ms): its retry timers as its history records
+ * them, what the run asked for whatever the load on the machine that ran it.
+ */
+export async function retryWaits(temporal: Pick<Client, 'workflow'>, workflowId: string): Promise<number[]> {
+  const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? [])
+    .filter((e) => e.timerStartedEventAttributes && String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary! as never)).startsWith('retry '))
+    .map((e) => tsToMs(e.timerStartedEventAttributes!.startToFireTimeout));
 }

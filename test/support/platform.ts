@@ -103,3 +103,11 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/**
+ * Waits until `platform` has completed a poll of the cache-invalidations log that began at `from`
+ * or later (by the platform's clock): every change logged before `from` has then reached its caches.
+ */
+export async function invalidationsReadFrom(platform: Platform, from: number): Promise<void> {
+  await eventually(async () => (platform.services.invalidations.coveredSince() ?? -Infinity) >= from, 30_000, 10);
+}
