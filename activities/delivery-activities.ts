@@ -329,14 +329,18 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         return { ...decision, statusCode: recorded.status_code };
       }
     }
-    // Checked on every attempt (a run's first may be answered from a record), with the endpoint read, before anything is signed.
-    const [prepared, accepted] = await Promise.all([prepare(input), wasAccepted(input)]);
-    if (!accepted) {
+    // Checked on every attempt (a run's first may be answered from a record), beside the endpoint
+    // read, and decided first: a forged input the request cannot even be prepared from fails as not accepted.
+    const [preparing, accepting] = await Promise.allSettled([prepare(input), wasAccepted(input)]);
+    if (accepting.status === 'rejected') throw accepting.reason;
+    if (!accepting.value) {
       throw ApplicationFailure.nonRetryable(
         `Event ${input.eventId} was not accepted by the platform for account ${input.accountId} and endpoint ${input.endpointId} with this body: nothing was sent.`,
         'DeliveryNotAccepted',
       );
     }
+    if (preparing.status === 'rejected') throw preparing.reason;
+    const prepared = preparing.value;
     if (prepared.kind === 'cancelled') {
       await record(() =>
         deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),
