@@ -24,7 +24,7 @@ interface StoredEventDoc {
   idempotency_key: string | null;
   endpoint_ids: string[];
   /** The endpoints' URLs at ingest, shown until an attempt records the URL it used. */
-  endpoint_urls?: string[];
+  endpoint_urls: string[];
   /** The API process (instance lease id) that accepted the event and owes its dispatch. */
   owner?: string;
   created_at: Date;
@@ -313,7 +313,7 @@ function toStored(doc: EventDoc, seq: number): StoredEventDoc {
 }
 
 function summary(doc: StoredSummary, position: EventListPosition): EventSummary {
-  return { _id: Number(doc._id), type: doc.type, endpoint_ids: doc.endpoint_ids, endpoint_urls: doc.endpoint_urls ?? doc.endpoint_ids.map(() => ''), created_at: doc.created_at, position };
+  return { _id: Number(doc._id), type: doc.type, endpoint_ids: doc.endpoint_ids, endpoint_urls: doc.endpoint_urls, created_at: doc.created_at, position };
 }
 
 function hydrate(doc: StoredEventDoc | null): EventDoc | null {
@@ -328,7 +328,7 @@ function hydrate(doc: StoredEventDoc | null): EventDoc | null {
     timestamp: doc.timestamp,
     idempotency_key: doc.idempotency_key,
     endpoint_ids: doc.endpoint_ids,
-    endpoint_urls: doc.endpoint_urls ?? doc.endpoint_ids.map(() => ''),
+    endpoint_urls: doc.endpoint_urls,
     owner: doc.owner ?? null,
     created_at: doc.created_at,
   };
