@@ -125,8 +125,9 @@ async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
  * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`). Its
  * timers are the retry schedule: attempt, and after a failure sleep for the delay the attempt's
  * decision carries (attempt-decision.ts decides it once), at most 8 attempts. Deterministic: all
- * I/O is in the activities. Any change to it is made with `patched()` and shown to replay the
- * recorded histories (test/workflow/replay.test.ts, docs/operating.md).
+ * I/O is in the activities. A change that could alter a started run's commands is made behind a
+ * Temporal patch and shown to replay the recorded histories (test/workflow/replay.test.ts,
+ * docs/operating.md).
  */
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   let attempts = 0;
