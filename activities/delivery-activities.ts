@@ -26,16 +26,15 @@ export interface DeliveryTarget {
   endpointId: string;
   accountId: string;
   round: number;
-  /** Absent in workflows started before the event travelled with them: the attempt reads it. */
-  type?: string;
-  timestamp?: number;
+  type: string;
+  timestamp: number;
   /** The exact body bytes every attempt sends. */
-  body?: string;
+  body: string;
   /** When the event was accepted (ms since the epoch), for the ingest-to-first-attempt metric. */
   acceptedAt?: number;
   /**
-   * The platform's seal over the fields above (domain/webhooks/acceptance-seal.ts). Absent in
-   * workflows started before it, or by a process without the secrets key: the attempt reads the event.
+   * The platform's seal over the fields above (domain/webhooks/acceptance-seal.ts). Absent when
+   * started by a process without the secrets key: the attempt reads the event.
    */
   seal?: string;
 }
@@ -49,30 +48,22 @@ export interface AttemptInput extends DeliveryTarget {
    */
   mayRepeat?: boolean;
   /**
-   * Set on a first attempt made as a local activity (patch `local-hand-off`): a POST not answered
-   * within this budget is handed off (attempt-hand-off.ts) and the activity returns at once, unless
-   * it may hold its task longer (`holdUpToMs`) and this process has room to hold it.
+   * Set on a first attempt made as a local activity: a POST not answered within this budget is
+   * handed off (attempt-hand-off.ts: its outcome is reported to the workflow once recorded) and the
+   * activity returns at once, unless it may hold its task longer (`holdUpToMs`) and this process
+   * has room to hold it.
    */
   handOffAfterMs?: number;
   /**
-   * Set with `handOffAfterMs` by the delivery workflow: how long the attempt may keep
-   * its workflow task before it is handed off anyway (domain/webhooks/first-attempt-budget.ts).
-   * Absent: handed off after `handOffAfterMs`.
+   * Set with `handOffAfterMs`: how long the attempt may keep its workflow task before it is handed
+   * off anyway (domain/webhooks/first-attempt-budget.ts). Absent: handed off after `handOffAfterMs`.
    */
   holdUpToMs?: number;
-  /**
-   * Set with `handOffAfterMs` since the `collect-by-signal` patch: a handed-off POST's outcome is
-   * reported to the workflow once recorded (attempt-hand-off.ts, `report`), by signal
-   * (`deliveryWorkflow`) or update (`deliveryWorkflowV2`). Without it (an attempt whose workflow
-   * task was recorded before the patch) it is kept here for `collectAttempt`.
-   */
-  collectBy?: 'signal' | 'update';
 }
 
 /**
  * What an attempt tells its workflow: the decision taken on it (attempt-decision.ts), whose delay the
- * workflow follows, or `cancelled`. `nextDelayMs` is absent from outcomes recorded in histories
- * before it was added.
+ * workflow follows, or `cancelled`.
  */
 export type AttemptOutcome = (AttemptDecision | { status: Extract<DeliveryStatus, 'cancelled'>; nextDelayMs: null }) & { statusCode: number | null };
 
@@ -86,10 +77,9 @@ export const THROTTLED = 'AttemptThrottled';
  */
 export const THROTTLE_WAIT_MS = 250;
 
-/** What a local first attempt may answer instead: its POST goes on in this process; collect it on `collectOn`. */
+/** What a local first attempt may answer instead: its POST goes on in this process, which reports its outcome. */
 export interface HandedOff {
   status: 'handed-off';
-  collectOn: string;
 }
 
 export interface DeliveryActivityDeps {
@@ -155,14 +145,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 
   /** Re-reads the endpoint: deleted or disabled → cancelled; a rotated secret signs; a changed URL is used. */
   async function prepare(input: AttemptInput): Promise<Prepared> {
-    const [endpoint, event] = await Promise.all([
-      currentEndpoint(input),
-      input.body === undefined ? deps.events.findUnscoped(input.eventId) : null,
-    ]);
-    const body = input.body ?? event?.body;
-    const type = input.type ?? event?.type;
-    const timestamp = input.timestamp ?? event?.timestamp;
-    if (!endpoint || endpoint.disabled || body === undefined || type === undefined || timestamp === undefined) return { kind: 'cancelled' };
+    const endpoint = await currentEndpoint(input);
+    const { body, type, timestamp } = input;
+    if (!endpoint || endpoint.disabled) return { kind: 'cancelled' };
     const now = clock();
     let secrets: string[];
     try {
@@ -259,15 +244,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       /* not running as an activity */
     }
     if (runsAs !== workflowId) return false;
-    // A valid seal says it without a read. Any other (none, made before seals covered the round and
-    // workflow id, or under a secrets key since replaced) is checked against the store.
-    if (seal !== undefined && body !== undefined && type !== undefined && timestamp !== undefined && deps.acceptanceSeal) {
+    // A valid seal says it without a read. Any other (none, or under a secrets key since replaced) is checked against the store.
+    if (seal !== undefined && deps.acceptanceSeal) {
       const sealed = { accountId: input.accountId, endpointId: input.endpointId, eventId: input.eventId, round: input.round, workflowId, type, timestamp, body };
       if (deps.acceptanceSeal.verify(sealed, seal)) return true;
     }
     const event = await deps.events.findUnscoped(input.eventId);
     if (!event || event.account_id !== input.accountId || !event.endpoint_ids.includes(input.endpointId)) return false;
-    return input.body === undefined || (event.body === input.body && event.type === input.type && event.timestamp === input.timestamp);
+    return event.body === body && event.type === type && event.timestamp === timestamp;
   }
 
   /** Sends the prepared request (or records why it cannot be sent), records the attempt, and says what comes next. */
@@ -345,14 +329,18 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         return { ...decision, statusCode: recorded.status_code };
       }
     }
-    // Checked on every attempt (a run's first may be answered from a record), with the endpoint read, before anything is signed.
-    const [prepared, accepted] = await Promise.all([prepare(input), wasAccepted(input)]);
-    if (!accepted) {
+    // Checked on every attempt (a run's first may be answered from a record), beside the endpoint
+    // read, and decided first: a forged input the request cannot even be prepared from fails as not accepted.
+    const [preparing, accepting] = await Promise.allSettled([prepare(input), wasAccepted(input)]);
+    if (accepting.status === 'rejected') throw accepting.reason;
+    if (!accepting.value) {
       throw ApplicationFailure.nonRetryable(
         `Event ${input.eventId} was not accepted by the platform for account ${input.accountId} and endpoint ${input.endpointId} with this body: nothing was sent.`,
         'DeliveryNotAccepted',
       );
     }
+    if (preparing.status === 'rejected') throw preparing.reason;
+    const prepared = preparing.value;
     if (prepared.kind === 'cancelled') {
       await record(() =>
         deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),
@@ -376,7 +364,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const stage: { now: HandOffStage } = { now: 'store' };
       const finishing = attemptOnce(input, stage);
       if (input.handOffAfterMs === undefined || !deps.handOffs) return finishing;
-      const handOffs = deps.handOffs;
       let outcome = await within(finishing, input.handOffAfterMs);
       // A slow receiver keeps the task while this process has room: it then costs Temporal what a
       // fast one does. Without room (or past what the run allows) it is handed off.
@@ -385,20 +372,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       if (hold) outcome = await within(finishing, holdMore, hold.ended).finally(hold.release);
       if (outcome !== BUDGET_SPENT) return outcome;
       recordHandOff(stage.now);
-      if (input.collectBy !== undefined) handOffs.report({ workflowId: deliveryId(input.eventId, input.endpointId), runId: activityRunId() }, input, finishing, input.collectBy);
-      else handOffs.keep(handOffKey(input), finishing);
-      return { status: 'handed-off', collectOn: handOffs.taskQueue };
-    },
-
-    /**
-     * The outcome of a first attempt this process handed off (a regular activity on the task queue
-     * only this process polls; no heartbeat, see workflows/delivery.ts). Not here (this process restarted): a non-retryable failure, and the
-     * workflow makes the attempt as a regular activity that checks the record first.
-     */
-    async collectAttempt(input: AttemptInput): Promise<AttemptOutcome> {
-      const kept = deps.handOffs?.take(handOffKey(input));
-      if (!kept) throw ApplicationFailure.nonRetryable('The attempt is not in flight in this process.', 'AttemptNotHere');
-      return kept;
+      deps.handOffs.report({ workflowId: deliveryId(input.eventId, input.endpointId), runId: activityRunId() }, input, finishing);
+      return { status: 'handed-off' };
     },
 
     /** The workflow was cancelled (endpoint deleted or disabled while retries were pending). */
@@ -429,10 +404,6 @@ async function within<T>(work: Promise<T>, ms: number, cutShort?: Promise<void>)
   } finally {
     clearTimeout(timer);
   }
-}
-
-function handOffKey(input: AttemptInput): string {
-  return `${deliveryId(input.eventId, input.endpointId)}#r${input.round}a${input.attempt}`;
 }
 
 function refOf(input: DeliveryTarget): DeliveryRef {

@@ -1,8 +1,9 @@
 /**
- * `npm run record:histories`: records delivery-workflow histories for the replay test
- * (test/workflow/replay.test.ts). Run it when a NEW workflow version is released, and keep
- * the old files: every recorded history must keep replaying. A change that would break
- * replay of running workflows must use `patched()` instead of changing the old path.
+ * `npm run record:histories [version]`: records delivery-workflow histories for the replay test
+ * (test/workflow/replay.test.ts) as `delivery-<version>-<scenario>.json`. Run it when a release
+ * changes the workflow, and keep the older files: every recorded history must keep replaying. A
+ * change that would break replay of running workflows must use `patched()` instead of changing the
+ * old path.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,14 +23,14 @@ const SCENARIOS: Record<string, Scenario> = {
   'endpoint-deleted-on-second': { outcomes: (a) => (a === 2 ? 'cancelled' : 'retrying') },
   'cancelled-while-retrying': { outcomes: () => 'retrying', cancelAfterAttempt: 2 },
   'first-handed-off-then-succeeds-on-second': { outcomes: (a) => (a === 2 ? 'succeeded' : 'retrying'), handOffFirst: true },
-  // Since v6 (`collect-by-signal`): the handed-off attempt's process never tells, so it is made again.
+  // The handed-off attempt's process never tells (it is gone), so the attempt is made again.
   'first-handed-off-never-told': { outcomes: () => 'succeeded', handOffFirst: true, handedOffSignal: 'never' },
 };
 
 async function main(): Promise<void> {
   await provision({ need: { temporalCli: false, ferretDb: false, temporalTestServer: true } });
   process.env.TEMPORAL_TEST_SERVER_PATH ??= toolPaths().temporalTestServer;
-  const version = process.argv[2] ?? 'v1';
+  const version = process.argv[2] ?? 'v1.0.0';
   const env = await startTimeSkippingEnv();
   try {
     for (const [name, scenario] of Object.entries(SCENARIOS)) {

@@ -1,3 +1,3 @@
 /** The worker's workflow bundle: deterministic code only. */
-export { deliveryWorkflow, deliveryWorkflowV2 } from './delivery';
+export { deliveryWorkflow } from './delivery';
 export { recoveryWorkflow } from './recovery';

@@ -11,7 +11,7 @@ import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import { readLocalListenerCaCert } from '../infra/local-listener-ca';
 import type { Logger } from '../infra/logger';
-import { createDeliveryWorker, createHandOffWorker, handOffTaskQueue, runWorker } from '../temporal/worker';
+import { createDeliveryWorker, runWorker } from '../temporal/worker';
 import { IN_FLIGHT_GRACE_MS, settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
 import { AccountLags } from '../domain/flow-control/account-lags';
@@ -48,12 +48,9 @@ export interface WorkerRole {
   holdsConnection(): boolean;
 }
 
-function inFlightActivities(workers: Worker[]): { local: number; other: number } {
-  const statuses = workers.map((w) => w.getStatus());
-  return {
-    local: statuses.reduce((n, s) => n + s.numInFlightLocalActivities, 0),
-    other: statuses.reduce((n, s) => n + s.numInFlightNonLocalActivities, 0),
-  };
+function inFlightActivities(worker: Worker): { local: number; other: number } {
+  const status = worker.getStatus();
+  return { local: status.numInFlightLocalActivities, other: status.numInFlightNonLocalActivities };
 }
 
 /** The worker role: runs delivery and recovery workflows and their activities. */
@@ -61,7 +58,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
-  const handOffs = new AttemptHandOffs(handOffTaskQueue(config.temporal.taskQueue), (run, collected, by) => services.scheduler.reportCollected(run, collected, by));
+  const handOffs = new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported));
   const holds = new AttemptHolds(config.delivery.firstAttemptsHeldMax);
   // How late each account's first attempts are here, published for every API process's admission.
   const lags = new AccountLags(LAG_WINDOW_S);
@@ -92,27 +89,20 @@ export async function startWorkerRole({ config, logger, connection, repositories
     shutdownGraceMs: IN_FLIGHT_GRACE_MS,
     firstAttemptsHeld: config.delivery.firstAttemptsHeldMax,
   });
-  const handOffWorker = await createHandOffWorker({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: handOffs.taskQueue,
-    activities: { collectAttempt: deliveryActivities.collectAttempt },
-    shutdownGraceMs: IN_FLIGHT_GRACE_MS,
-  });
   const onFailure = (err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error');
   load.start();
-  const running = [runWorker(worker, onFailure), runWorker(handOffWorker, onFailure)];
+  const running = runWorker(worker, onFailure);
   return {
     worker,
-    holdsConnection: () => [worker, handOffWorker].some((w) => w.getState() !== 'STOPPED' && w.getState() !== 'FAILED'),
+    holdsConnection: () => worker.getState() !== 'STOPPED' && worker.getState() !== 'FAILED',
     stop: async (deadline) => {
       // Held first attempts are handed off, so that their tasks end now and the worker can stop;
       // their POSTs go on, and are recorded, within the same grace as every hand-off.
       holds.stop();
       const loadRemoved = load.stop();
-      for (const w of [worker, handOffWorker]) if (w.getState() === 'RUNNING') w.shutdown();
-      // The workers' shutdownGraceTime is the same grace; a POST that ignores it must not hold the stop.
-      const workersStopped = await settlesBy(Promise.all(running), deadline);
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      // The worker's shutdownGraceTime is the same grace; a POST that ignores it must not hold the stop.
+      const workersStopped = await settlesBy(running, deadline);
       // A handed-off POST still in flight is recorded before the sender closes (its workflow then
       // finds the record when it makes the attempt elsewhere).
       const handOffsEnded = await settlesBy(handOffs.settled(), deadline);
@@ -121,7 +111,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
       if (handOffsEnded) await closed;
       else closed.catch(() => undefined);
       await settlesBy(loadRemoved, deadline);
-      const left = workersStopped ? { local: 0, other: 0 } : inFlightActivities([worker, handOffWorker]);
+      const left = workersStopped ? { local: 0, other: 0 } : inFlightActivities(worker);
       return (
         `Worker: stopped taking tasks; abandoned at the deadline: ${handOffsEnded ? 0 : handOffs.inFlight} handed-off POSTs, ` +
         `${left.local} first attempts, ${left.other} other activities. Temporal makes them again (here after the next start, or on another worker).`

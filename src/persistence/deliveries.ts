@@ -48,8 +48,8 @@ export interface DeliveryDoc extends DeliveryState {
  * `$set` that a retried activity repeats harmlessly (no read first, no duplicate).
  */
 interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts'> {
-  /** For event lists (statusesOf); absent on records written before it existed. */
-  event_block?: string;
+  /** For event lists (statusesOf). */
+  event_block: string;
   attempt_log?: Record<string, DeliveryAttempt>;
 }
 
@@ -77,8 +77,7 @@ export class Deliveries {
 
   async ensureIndexes(): Promise<void> {
     await this.col.createIndex({ endpoint_id: 1, status: 1 });
-    await this.col.createIndex({ account_id: 1, event_id: -1 });
-    await this.col.createIndex({ event_block: 1 }, { sparse: true });
+    await this.col.createIndex({ event_block: 1 });
   }
 
   /** The deliveries of an event, in its endpoint order (point reads by id); null where no attempt was recorded yet. */
@@ -89,22 +88,15 @@ export class Deliveries {
   /**
    * Event listing: the status of each of these deliveries (of these events of one account) that
    * has a record (no record = no attempt yet), without the attempt logs. Records carry their
-   * event's id block (`event_block`, written by every write since it exists): one equality per
-   * block of EVENT_BLOCK ids, which both stores answer from an index, reading the account's
-   * records of those events only. Events whose records may predate the field (`unkeyed`) are
-   * asked the old way: on the embedded store a read of the account's records (the `{account_id}`
-   * index), where the event_id range, checked before the `$in`, turns away the rest.
+   * event's id block (`event_block`, written by every write): one equality per block of
+   * EVENT_BLOCK ids, which both stores answer from an index, reading the account's records of
+   * those events only.
    */
-  async statusesOf(accountId: string, events: Array<{ eventId: number; unkeyed: boolean }>, ids: string[]): Promise<Map<string, DeliveryStatus>> {
+  async statusesOf(accountId: string, eventIds: number[], ids: string[]): Promise<Map<string, DeliveryStatus>> {
     if (ids.length === 0) return new Map();
     const wanted = new Set(ids);
-    const keyed = [...new Set(events.filter((e) => !e.unkeyed).map((e) => eventBlockKey(accountId, e.eventId)))];
-    const unkeyed = events.filter((e) => e.unkeyed).map((e) => e.eventId);
-    const reads = keyed.map((event_block) => this.col.find({ event_block }, { projection: { _id: 1, status: 1 } }).toArray());
-    if (unkeyed.length > 0) {
-      const filter = { account_id: accountId, event_id: { $gte: Math.min(...unkeyed), $lte: Math.max(...unkeyed) }, _id: { $in: ids } };
-      reads.push(this.col.find(filter, { projection: { _id: 1, status: 1 } }).toArray());
-    }
+    const blocks = [...new Set(eventIds.map((eventId) => eventBlockKey(accountId, eventId)))];
+    const reads = blocks.map((event_block) => this.col.find({ event_block }, { projection: { _id: 1, status: 1 } }).toArray());
     const docs = (await Promise.all(reads)).flat();
     return new Map(docs.filter((d) => wanted.has(d._id)).map((d) => [d._id, d.status]));
   }

@@ -16,8 +16,8 @@ export interface EndpointDoc {
   /** Replaced secrets still in their rotation grace period, newest first (secret-rotation.ts); absent before any rotation. */
   previous_secrets?: RetiredSecret[];
   disabled: boolean;
-  /** Why it is disabled; absent on endpoints written before reasons existed (read as `manual` when disabled). */
-  disabled_reason?: DisabledReason | null;
+  /** Why it is disabled (null while enabled). */
+  disabled_reason: DisabledReason | null;
   created_at: Date;
   updated_at: Date;
 }

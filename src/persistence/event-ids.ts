@@ -38,8 +38,7 @@ export class EventIds {
   private readonly claims: Collection<ClaimDoc>;
   private readonly marks: Collection<MarkDoc>;
 
-  /** `legacyMax`: the highest event id stored before this sequence existed (read once per database). */
-  constructor(db: Db, private readonly legacyMax: () => Promise<number>) {
+  constructor(db: Db) {
     this.claims = db.collection<ClaimDoc>('event_ids');
     this.marks = db.collection<MarkDoc>('event_id_marks');
   }
@@ -75,11 +74,8 @@ export class EventIds {
     }
   }
 
-  /** The floor mark; a database without one (new, or from before claims) starts above its highest stored event. */
+  /** The floor mark (0 in a new database). */
   async floor(): Promise<number> {
-    const floor = await this.mark('floor');
-    if (floor !== null) return floor;
-    await this.raise('floor', await this.legacyMax());
     return (await this.mark('floor')) ?? 0;
   }
 

@@ -1,6 +1,5 @@
 import { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError } from './mongo';
-import { claimOnce } from './store-primitives';
 
 /**
  * An account's events are numbered 0, 1, 2, ... (`seq`, per account) as they are stored, and
@@ -36,13 +35,6 @@ interface AccountMarksDoc {
   floor_block?: number;
 }
 
-/** Id of the document holding the highest event id handed out before events had numbers (not an account id: `#`). */
-const SEQUENCED_FROM = '#sequenced_from';
-interface SequencedFromDoc {
-  _id: string;
-  n: number;
-}
-
 export interface Bounds<T> {
   /** The highest number an event of the account has (or one below the first free block). */
   head: number;
@@ -59,42 +51,18 @@ interface Head {
   announced: number;
 }
 
-/** The per-account numbering: heads, retention floors, and whether events from before numbering may remain. */
+/** The per-account numbering: heads and retention floors. */
 export class EventSequences<T extends { seq: number }> {
   private readonly marks: Collection<AccountMarksDoc>;
-  private readonly sequencedFrom: Collection<SequencedFromDoc>;
   private readonly heads = new Map<string, Head>();
   private readonly learning = new Map<string, Promise<Head>>();
-  private unnumberedGone = false;
 
   constructor(
     db: Db,
     private readonly readBlock: (accountId: string, block: number) => Promise<T[]>,
-    private readonly purgedThrough: () => Promise<number>,
     private readonly now: () => number = Date.now,
   ) {
     this.marks = db.collection<AccountMarksDoc>('event_seq_marks');
-    this.sequencedFrom = db.collection<SequencedFromDoc>('event_seq_marks');
-  }
-
-  /**
-   * Records, once per database (the first process wins), the highest event id handed out before
-   * events were numbered: events up to it may have no number (see `unnumberedMayRemain`).
-   */
-  async markNumberingStart(highestIdBefore: () => Promise<number>): Promise<void> {
-    if (await this.sequencedFrom.findOne({ _id: SEQUENCED_FROM })) return;
-    await claimOnce(this.sequencedFrom, { _id: SEQUENCED_FROM, n: await highestIdBefore() });
-  }
-
-  /**
-   * Whether events stored before numbering may remain: until retention has removed every id up
-   * to the mark (at most EVENT_RETENTION_DAYS after the upgrade), after which this is false for good.
-   */
-  async unnumberedMayRemain(): Promise<boolean> {
-    if (this.unnumberedGone) return false;
-    const mark = await this.sequencedFrom.findOne({ _id: SEQUENCED_FROM });
-    if (mark && mark.n <= (await this.purgedThrough())) this.unnumberedGone = true;
-    return !this.unnumberedGone;
   }
 
   /** A number for the account's next event: above every number this process knows to be taken. */

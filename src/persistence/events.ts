@@ -1,4 +1,4 @@
-import { Collection, Db, Filter } from 'mongodb';
+import { Collection, Db } from 'mongodb';
 import { isEventId } from '../domain/webhooks/event-id';
 import { EventIds, storedEventId as storedId } from './event-ids';
 import { blockKey, blockOf, EventSequences, SEQ_BLOCK, seqKey } from './event-sequences';
@@ -24,18 +24,17 @@ interface StoredEventDoc {
   idempotency_key: string | null;
   endpoint_ids: string[];
   /** The endpoints' URLs at ingest, shown until an attempt records the URL it used. */
-  endpoint_urls?: string[];
+  endpoint_urls: string[];
   /** The API process (instance lease id) that accepted the event and owes its dispatch. */
   owner?: string;
   created_at: Date;
   /**
    * The event's number in its account, in the order events were stored (event-sequences.ts):
-   * `seq_key` claims it (unique), `seq_block` is what a list reads. Absent on events stored
-   * before numbering.
+   * `seq_key` claims it (unique), `seq_block` is what a list reads.
    */
-  seq?: number;
-  seq_key?: string;
-  seq_block?: string;
+  seq: number;
+  seq_key: string;
+  seq_block: string;
 }
 
 export interface EventDoc {
@@ -56,16 +55,13 @@ export interface EventDoc {
   created_at: Date;
 }
 
-/**
- * Where a list stopped, exclusive: `{s}` below an account's number `s`; `{id}` below event id
- * `id` among events stored before numbering (also the form of cursors handed out before it).
- */
-export type EventListPosition = { s: number } | { id: number };
+/** Where a list stopped, exclusive: below the account's number `s`. */
+export type EventListPosition = { s: number };
 
 export function isEventListPosition(v: unknown): v is EventListPosition {
   if (typeof v !== 'object' || v === null) return false;
-  const { s, id } = v as { s?: unknown; id?: unknown };
-  return (Number.isSafeInteger(s) && (s as number) >= 0 && id === undefined) || (Number.isSafeInteger(id) && s === undefined);
+  const { s } = v as { s?: unknown };
+  return Number.isSafeInteger(s) && (s as number) >= 0;
 }
 
 /**
@@ -104,7 +100,7 @@ export class EventInsertUnanswered extends Error {
 }
 
 /** What retention needs of an event to remove it and what hangs off it: no body. */
-export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at'> & { seq?: number };
+export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at'> & { seq: number };
 
 /** Far below the shortest retention (config.ts): a hint this young is above every id retention has removed. */
 const HINT_TRUST_MS = 3_600_000;
@@ -120,23 +116,19 @@ export class Events {
   private hintLearnedAt = 0;
   private hintLoading?: Promise<void>;
   /** The per-account numbering that lists read by (event-sequences.ts). */
-  private readonly sequences: EventSequences<StoredSummary & { seq: number }>;
+  private readonly sequences: EventSequences<StoredSummary>;
 
   constructor(db: Db, private readonly now: () => number = Date.now) {
     this.col = db.collection<StoredEventDoc>('events');
-    this.ids = new EventIds(db, () => this.maxStoredId());
-    this.sequences = new EventSequences(db, (accountId, block) => this.readBlock(accountId, block), () => this.ids.purgedThrough(), now);
+    this.ids = new EventIds(db);
+    this.sequences = new EventSequences(db, (accountId, block) => this.readBlock(accountId, block), now);
   }
 
   async ensureIndexes(): Promise<void> {
-    // Events stored before numbering (legacy) are listed by this index until retention removes them.
-    await this.col.createIndex({ account_id: 1, _id: -1 });
-    await this.col.createIndex({ account_id: 1, type: 1, _id: -1 });
     // Single-field: the embedded store searches a one-field index by an equality exactly, where a
-    // compound one may lose to the `{account_id}` index. Sparse: legacy events have no number.
-    await this.col.createIndex({ seq_key: 1 }, { unique: true, sparse: true });
-    await this.col.createIndex({ seq_block: 1 }, { sparse: true });
-    await this.sequences.markNumberingStart(() => this.maxId());
+    // compound one may lose to the `{account_id}` index.
+    await this.col.createIndex({ seq_key: 1 }, { unique: true });
+    await this.col.createIndex({ seq_block: 1 });
   }
 
   /**
@@ -145,12 +137,6 @@ export class Events {
    */
   maxId(): Promise<number> {
     return this.ids.head();
-  }
-
-  /** A sort of the whole collection on the embedded store: only to start the id sequence of a database that has none. */
-  private async maxStoredId(): Promise<number> {
-    const last = await this.col.find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
-    return last[0] ? Number(last[0]._id) : 0;
   }
 
   /**
@@ -171,15 +157,13 @@ export class Events {
       const id = (this.hint as number) + 1;
       this.hint = id;
       acceptance?.awaiting.enter(id);
-      let claimed = false;
       let stored: EventDoc | null = null;
       let unanswered = false;
       try {
-        claimed = await this.ids.claim(id, doc.created_at);
-        if (claimed) {
+        if (await this.ids.claim(id, doc.created_at)) {
           const full: EventDoc = { ...doc, owner: acceptance?.instanceId ?? doc.owner ?? null, _id: id, body: bodyFor(id) };
-          // False: an event stored before its database had an id sequence holds the id; the next id is tried.
-          if (await this.insertNumbered(full)) stored = full;
+          await this.insertNumbered(full);
+          stored = full;
         }
       } catch (err) {
         unanswered = err instanceof EventInsertUnanswered;
@@ -188,7 +172,7 @@ export class Events {
         if (!stored && !unanswered) acceptance?.awaiting.leave(id);
       }
       if (stored) return stored;
-      if (!claimed) this.hint = Math.max(this.hint as number, await this.ids.headFrom(id));
+      this.hint = Math.max(this.hint as number, await this.ids.headFrom(id));
     }
   }
 
@@ -213,9 +197,9 @@ export class Events {
   /**
    * The event's insert, which also claims the account's next number (`seq_key` is unique): a
    * number taken by another process is followed by the head learned again and the next number.
-   * False when the id is taken.
+   * The id is this event's alone (its claim was won), so a duplicate key is the number's.
    */
-  private async insertNumbered(event: EventDoc): Promise<boolean> {
+  private async insertNumbered(event: EventDoc): Promise<void> {
     for (;;) {
       const seq = await this.sequences.next(event.account_id);
       try {
@@ -223,13 +207,11 @@ export class Events {
       } catch (err) {
         // Any other failure may have lost only the answer, the event stored.
         if (!isDuplicateKeyError(err)) throw new EventInsertUnanswered(event, err);
-        // The store does not say which index refused it: the id is looked up.
-        if (await this.col.findOne({ _id: storedId(event._id) }, { projection: { _id: 1 } })) return false;
         await this.sequences.taken(event.account_id, seq);
         continue;
       }
       await this.sequences.landed(event.account_id, seq);
-      return true;
+      return;
     }
   }
 
@@ -239,10 +221,7 @@ export class Events {
     return doc && doc.account_id === accountId ? doc : null;
   }
 
-  /**
-   * Whether this very event is stored, after its insert got no answer (EventInsertUnanswered):
-   * compared by its body, since an event stored before the id sequence may hold the same id.
-   */
+  /** Whether this very event is stored, after its insert got no answer (EventInsertUnanswered). */
   async holds(event: Pick<EventDoc, '_id' | 'body'>): Promise<boolean> {
     const doc = await this.col.findOne({ _id: storedId(event._id) }, { projection: { body: 1 } });
     return doc?.body === event.body;
@@ -257,10 +236,9 @@ export class Events {
   /**
    * An account's events, newest first (in the order they were stored), from `before` on:
    * until `want` of them (of `type`, if given) were found or `examineAtMost` were examined.
-   * `next` is where a list continuing after them starts; null when none is left. Numbered
-   * events are read a block at a time by `{seq_block}` (a few blocks per call whatever the
-   * account's history, on both stores); then, while any may remain, events stored before
-   * numbering, by the account index (a scan of the account on the embedded store, as before).
+   * `next` is where a list continuing after them starts; null when none is left. Events are
+   * read a block at a time by `{seq_block}` (a few blocks per call whatever the account's
+   * history, on both stores).
    */
   async list(
     accountId: string,
@@ -269,67 +247,43 @@ export class Events {
     const events: EventSummary[] = [];
     let examined = 0;
     const done = () => events.length >= options.want || examined >= options.examineAtMost;
-    let beforeId: number | undefined;
-    if (options.before && 'id' in options.before) beforeId = options.before.id;
-    else {
-      let read = new Map<number, Array<StoredSummary & { seq: number }>>();
-      let upTo: number;
-      let floor: number;
-      if (options.before) {
-        upTo = options.before.s;
-        floor = await this.sequences.floor(accountId);
-      } else {
-        const bounds = await this.sequences.bounds(accountId);
-        ({ read, floor } = bounds);
-        upTo = bounds.head + 1;
-      }
-      const blocksAllowed = Math.ceil(options.examineAtMost / SEQ_BLOCK) + 1 + EMPTY_BLOCKS_ALLOWED;
-      let block = blockOf(upTo - 1);
-      for (let blocksRead = 0; block > floor && block >= 0; ) {
-        // upTo: below the last event examined, or the last block read.
-        if (blocksRead >= blocksAllowed) return { events, next: { s: upTo } };
-        const needed = Math.ceil(Math.min(options.want - events.length, options.examineAtMost - examined) / SEQ_BLOCK) + 1;
-        const batch = Array.from({ length: Math.min(needed, BLOCKS_AT_ONCE, block - floor) }, (_, i) => block - i);
-        const docs = await Promise.all(batch.map((b) => read.get(b) ?? this.readBlock(accountId, b)));
-        blocksRead += batch.length;
-        for (const doc of docs.flat().filter((d) => d.seq < upTo).sort((a, b) => b.seq - a.seq)) {
-          if (done()) break;
-          examined++;
-          upTo = doc.seq;
-          if (!options.type || doc.type === options.type) events.push(summary(doc, { s: doc.seq }));
-        }
-        if (done()) return { events, next: { s: upTo } };
-        block -= batch.length;
-        upTo = Math.min(upTo, (block + 1) * SEQ_BLOCK);
-      }
-      if (!(await this.sequences.unnumberedMayRemain())) return { events, next: null };
+    let read = new Map<number, StoredSummary[]>();
+    let upTo: number;
+    let floor: number;
+    if (options.before) {
+      upTo = options.before.s;
+      floor = await this.sequences.floor(accountId);
+    } else {
+      const bounds = await this.sequences.bounds(accountId);
+      ({ read, floor } = bounds);
+      upTo = bounds.head + 1;
     }
-    return this.listUnnumbered(accountId, { ...options, beforeId }, events, examined);
+    const blocksAllowed = Math.ceil(options.examineAtMost / SEQ_BLOCK) + 1 + EMPTY_BLOCKS_ALLOWED;
+    let block = blockOf(upTo - 1);
+    for (let blocksRead = 0; block > floor && block >= 0; ) {
+      // upTo: below the last event examined, or the last block read.
+      if (blocksRead >= blocksAllowed) return { events, next: { s: upTo } };
+      const needed = Math.ceil(Math.min(options.want - events.length, options.examineAtMost - examined) / SEQ_BLOCK) + 1;
+      const batch = Array.from({ length: Math.min(needed, BLOCKS_AT_ONCE, block - floor) }, (_, i) => block - i);
+      const docs = await Promise.all(batch.map((b) => read.get(b) ?? this.readBlock(accountId, b)));
+      blocksRead += batch.length;
+      for (const doc of docs.flat().filter((d) => d.seq < upTo).sort((a, b) => b.seq - a.seq)) {
+        if (done()) break;
+        examined++;
+        upTo = doc.seq;
+        if (!options.type || doc.type === options.type) events.push(summary(doc, { s: doc.seq }));
+      }
+      if (done()) return { events, next: { s: upTo } };
+      block -= batch.length;
+      upTo = Math.min(upTo, (block + 1) * SEQ_BLOCK);
+    }
+    return { events, next: null };
   }
 
-  /** Events stored before numbering (until retention has removed them): by id, newest first, the way lists read before. */
-  private async listUnnumbered(
-    accountId: string,
-    options: { beforeId?: number; want: number; examineAtMost: number; type?: string },
-    events: EventSummary[],
-    examined: number,
-  ): Promise<{ events: EventSummary[]; next: EventListPosition | null }> {
-    const limit = Math.min(options.want - events.length, options.examineAtMost - examined);
-    if (limit <= 0) return { events, next: { id: options.beforeId ?? Number.MAX_SAFE_INTEGER } };
-    const filter: Filter<StoredEventDoc> = { account_id: accountId, seq_key: { $exists: false } };
-    if (options.beforeId !== undefined) filter._id = { $lt: storedId(options.beforeId) };
-    if (options.type) filter.type = options.type;
-    const docs = await this.col.find(filter, SUMMARY).sort({ _id: -1 }).limit(limit).toArray();
-    for (const doc of docs) events.push(summary(doc, { id: Number(doc._id) }));
-    return { events, next: docs.length < limit ? null : (events.at(-1) as EventSummary).position };
-  }
-
-  /** One block of an account's numbered events: one equality on a single-field index. */
-  private async readBlock(accountId: string, block: number): Promise<Array<StoredSummary & { seq: number }>> {
+  /** One block of an account's events: one equality on a single-field index. */
+  private async readBlock(accountId: string, block: number): Promise<StoredSummary[]> {
     const docs: StoredSummary[] = await this.col.find({ seq_block: blockKey(accountId, block) }, SUMMARY).toArray();
-    return docs.filter(
-      (d): d is StoredSummary & { seq: number } => d.account_id === accountId && typeof d.seq === 'number',
-    );
+    return docs.filter((d) => d.account_id === accountId);
   }
 
   async delete(id: number): Promise<void> {
@@ -348,7 +302,7 @@ export class Events {
     if (events.length === 0) return;
     await this.col.bulkWrite(events.map((e) => ({ deleteOne: { filter: { _id: storedId(e._id) } } })), { ordered: false });
     const highest = new Map<string, number>();
-    for (const e of events) if (e.seq !== undefined) highest.set(e.account_id, Math.max(highest.get(e.account_id) ?? 0, e.seq));
+    for (const e of events) highest.set(e.account_id, Math.max(highest.get(e.account_id) ?? 0, e.seq));
     for (const [accountId, seq] of highest) await this.sequences.removedThrough(accountId, seq);
   }
 }
@@ -359,7 +313,7 @@ function toStored(doc: EventDoc, seq: number): StoredEventDoc {
 }
 
 function summary(doc: StoredSummary, position: EventListPosition): EventSummary {
-  return { _id: Number(doc._id), type: doc.type, endpoint_ids: doc.endpoint_ids, endpoint_urls: doc.endpoint_urls ?? doc.endpoint_ids.map(() => ''), created_at: doc.created_at, position };
+  return { _id: Number(doc._id), type: doc.type, endpoint_ids: doc.endpoint_ids, endpoint_urls: doc.endpoint_urls, created_at: doc.created_at, position };
 }
 
 function hydrate(doc: StoredEventDoc | null): EventDoc | null {
@@ -374,7 +328,7 @@ function hydrate(doc: StoredEventDoc | null): EventDoc | null {
     timestamp: doc.timestamp,
     idempotency_key: doc.idempotency_key,
     endpoint_ids: doc.endpoint_ids,
-    endpoint_urls: doc.endpoint_urls ?? doc.endpoint_ids.map(() => ''),
+    endpoint_urls: doc.endpoint_urls,
     owner: doc.owner ?? null,
     created_at: doc.created_at,
   };

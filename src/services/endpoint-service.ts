@@ -267,7 +267,7 @@ function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date)
     events: doc.events,
     description: doc.description,
     disabled: doc.disabled,
-    disabled_reason: doc.disabled ? (doc.disabled_reason ?? 'manual') : null,
+    disabled_reason: doc.disabled_reason,
     health: healthView(health, now),
     secrets_in_grace: secretsInGrace(doc, now).map((s) => ({ expires_at: s.expires_at.toISOString() })),
     created_at: doc.created_at.toISOString(),

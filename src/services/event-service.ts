@@ -300,8 +300,7 @@ export class EventService {
   /** Each event's status from its deliveries' records (no record = pending), in one store query. */
   private async eventStatuses(accountId: string, events: EventSummary[]): Promise<EventStatus[]> {
     const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
-    // Events stored before numbering may have delivery records from before their event_block.
-    const recorded = await this.deps.deliveries.statusesOf(accountId, events.map((e) => ({ eventId: e._id, unkeyed: !('s' in e.position) })), ids);
+    const recorded = await this.deps.deliveries.statusesOf(accountId, events.map((e) => e._id), ids);
     return events.map((e) => deriveEventStatus(e.endpoint_ids.map((endpointId) => recorded.get(deliveryId(e._id, endpointId)) ?? 'pending')));
   }
 

@@ -1,7 +1,7 @@
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { RunEnded, type CollectedOutcome, type ReportBy, type WorkflowRun } from '../../activities/attempt-hand-off';
-import { attemptCollected, attemptOutcome } from '../../workflows/attempt-collected';
+import { RunEnded, type ReportedOutcome, type WorkflowRun } from '../../activities/attempt-hand-off';
+import { attemptOutcome } from '../../workflows/attempt-outcome';
 import type { DeliveryWorkflowInput } from '../../workflows/delivery';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { DELIVERY_TASK_TIMEOUT_MS } from '../domain/webhooks/first-attempt-budget';
@@ -15,8 +15,8 @@ export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 
 export type StartResult = 'started' | 'already-exists';
 
 
-/** The workflow type deliveries are started as (workflows/delivery.ts says why V2); checked against the worker's bundle. */
-export const DELIVERY_WORKFLOW_TYPE = 'deliveryWorkflowV2' satisfies keyof typeof import('../../workflows');
+/** The workflow type deliveries are started as; checked against the worker's bundle. */
+export const DELIVERY_WORKFLOW_TYPE = 'deliveryWorkflow' satisfies keyof typeof import('../../workflows');
 
 /** The Temporal UI shows the summary to anyone with access: no query string (it may hold tokens), and short. */
 const MAX_SUMMARY_URL_CHARS = 120;
@@ -107,14 +107,12 @@ export class DeliveryScheduler {
   }
 
   /**
-   * Tells a run the outcome of its handed-off first attempt (workflows/attempt-collected.ts);
+   * Tells a run the outcome of its handed-off first attempt (workflows/attempt-outcome.ts);
    * RunEnded when the run has ended, or (an update its validator rejected) no longer waits for it.
    */
-  async reportCollected(run: WorkflowRun, collected: CollectedOutcome, by: ReportBy): Promise<void> {
-    const handle = this.client.workflow.getHandle(run.workflowId, run.runId);
+  async reportOutcome(run: WorkflowRun, reported: ReportedOutcome): Promise<void> {
     try {
-      if (by === 'update') await handle.executeUpdate(attemptOutcome, { args: [collected] });
-      else await handle.signal(attemptCollected, collected);
+      await this.client.workflow.getHandle(run.workflowId, run.runId).executeUpdate(attemptOutcome, { args: [reported] });
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new RunEnded(`${run.workflowId} has ended`);
       if (err instanceof WorkflowUpdateFailedError) throw new RunEnded(`${run.workflowId} does not wait for this outcome: ${err.cause?.message ?? err.message}`);

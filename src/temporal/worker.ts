@@ -1,5 +1,4 @@
 import { DefaultLogger, LogEntry, LogLevel, NativeConnection, Runtime, Worker, WorkerOptions, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
@@ -72,11 +71,7 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
   process.env.TEMPORAL_WORKFLOW_TASK_DURATION_WARN_SECONDS ??= String(Math.ceil((DELIVERY_TASK_TIMEOUT_MS * SDK_EXTENDS_TASK_AT) / 1000));
   try {
     Runtime.install({
-      logger: new DefaultLogger(level, (entry) => {
-        // An activity-only worker (the hand-off worker) polls no workflow tasks by design.
-        if (entry.message.startsWith('No workflows registered')) return;
-        writeSdkLog(entry);
-      }),
+      logger: new DefaultLogger(level, writeSdkLog),
     });
   } catch {
     // Already installed by someone else in this process (e.g. the testing package).
@@ -152,36 +147,6 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     activities: options.activities,
     interceptors: options.onActivityStarted ? activityStartedInterceptors(options.onActivityStarted) : undefined,
     ...deliveryWorkerTuning(options.firstAttemptsHeld),
-    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
-  });
-}
-
-/**
- * This process's own task queue, on which its handed-off first attempts are collected
- * (activities/attempt-hand-off.ts): a name no other process polls, this run of this process included.
- */
-export function handOffTaskQueue(taskQueue: string): string {
-  return `${taskQueue}/hand-off/${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
-}
-
-/**
- * An activity-only worker on `handOffTaskQueue`: it runs only `collectAttempt` for attempts this
- * process handed off. Each waits for a POST already in flight, so many run at once cheaply.
- */
-export async function createHandOffWorker(options: {
-  connection: NativeConnection;
-  namespace: string;
-  taskQueue: string;
-  activities: Pick<DeliveryActivities, 'collectAttempt'>;
-  shutdownGraceMs?: number;
-}): Promise<Worker> {
-  return Worker.create({
-    identity: workerIdentity(),
-    connection: options.connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
-    activities: options.activities,
-    maxConcurrentActivityTaskExecutions: 1_000,
     shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
   });
 }

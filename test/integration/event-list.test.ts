@@ -1,7 +1,6 @@
 import type { CommandStartedEvent, Db } from 'mongodb';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { Deliveries } from '../../src/persistence/deliveries';
-import { storedEventId } from '../../src/persistence/event-ids';
 import { blockKey, SEQ_BLOCK } from '../../src/persistence/event-sequences';
 import { EventListPosition, Events, EventSummary, NewEvent } from '../../src/persistence/events';
 import { rowsHandedToFerretDb } from '../support/store-rows';
@@ -157,42 +156,6 @@ describe("an account's event list", () => {
     expect(blocksRead).not.toContain(blockKey('acct_old', 2));
     expect(blocksRead).toContain(blockKey('acct_old', 3));
   });
-
-  describe('events stored before numbering (a database from before this change)', () => {
-    async function legacy(accountId: string, n: number): Promise<number[]> {
-      const ids: number[] = [];
-      for (let i = 1; i <= n; i++) {
-        const id = 1_000 + i;
-        await db.collection('events').insertOne({ _id: storedEventId(id) as never, account_id: accountId, type: 'list.old', body: JSON.stringify({ id, data: {} }), timestamp: 0, idempotency_key: null, endpoint_ids: [], created_at: new Date() });
-        ids.push(id);
-      }
-      return ids;
-    }
-
-    it('are listed after the numbered ones, newest first, and a cursor handed out before continues among them', async () => {
-      const old = await legacy('acct_legacy', 30);
-      const events = new Events(db);
-      await events.ensureIndexes();
-      const numbered = await insert(events, 'acct_legacy', 20);
-      expect(Math.min(...numbered)).toBeGreaterThan(Math.max(...old));
-      expect(await listAll(events, 'acct_legacy', 8)).toEqual([...numbered.reverse(), ...old.reverse()]);
-      // A cursor of the old form: {id}.
-      const page = await events.list('acct_legacy', { before: { id: 1_011 }, want: 5, examineAtMost: 200 });
-      expect(page.events.map((e) => e._id)).toEqual([1_010, 1_009, 1_008, 1_007, 1_006]);
-    });
-
-    it('are no longer looked for once retention has removed every one of them', async () => {
-      await legacy('acct_gone', 3);
-      const events = new Events(db);
-      await events.ensureIndexes();
-      await insert(events, 'acct_gone', 3);
-      await events.deleteAll([1_001, 1_002, 1_003].map((id) => ({ _id: id, account_id: 'acct_gone' })));
-      await events.ids.retire(1_003, []);
-      const from = finds.length;
-      expect(await listAll(events, 'acct_gone', 10)).toHaveLength(3);
-      expect(finds.slice(from).filter((f) => f.collection === 'events' && (f.filter as { account_id?: unknown }).account_id !== undefined)).toEqual([]);
-    });
-  });
 });
 
 describe("the statuses of a page's deliveries", () => {
@@ -205,7 +168,7 @@ describe("the statuses of a page's deliveries", () => {
     await close?.();
   });
 
-  it("read only the account's records of the page's event-id blocks, and the old way for records from before their block key", async () => {
+  it("read only the account's records of the page's event-id blocks", async () => {
     const deliveries = new Deliveries(db);
     await deliveries.ensureIndexes();
     const write = (accountId: string, eventId: number, status: 'succeeded' | 'failed', endpointId = 'ep_1') =>
@@ -213,16 +176,10 @@ describe("the statuses of a page's deliveries", () => {
     for (let eventId = 100; eventId < 300; eventId++) await write('acct_s', eventId, 'succeeded');
     await write('acct_s', 290, 'failed');
     await write('acct_neighbour', 291, 'succeeded', 'ep_2');
-    // A record written before records had `event_block`.
-    await db.collection('deliveries').insertOne({ _id: deliveryId(7, 'ep_1') as never, account_id: 'acct_s', event_id: 7, endpoint_id: 'ep_1', status: 'failed', round: 1, attempt_count: 1 });
 
-    const statuses = await deliveries.statusesOf(
-      'acct_s',
-      [{ eventId: 290, unkeyed: false }, { eventId: 291, unkeyed: false }, { eventId: 7, unkeyed: true }],
-      [deliveryId(290, 'ep_1'), deliveryId(291, 'ep_2'), deliveryId(7, 'ep_1')],
-    );
+    const statuses = await deliveries.statusesOf('acct_s', [290, 291], [deliveryId(290, 'ep_1'), deliveryId(291, 'ep_2')]);
     // Another account's record is not this account's, even under an id asked for.
-    expect(Object.fromEntries(statuses)).toEqual({ [deliveryId(290, 'ep_1')]: 'failed', [deliveryId(7, 'ep_1')]: 'failed' });
+    expect(Object.fromEntries(statuses)).toEqual({ [deliveryId(290, 'ep_1')]: 'failed' });
     // Ids 288..303 of this account: 12 records, not its 201.
     expect(await rowsHandedToFerretDb(db, 'deliveries', { event_block: 'acct_s#18' })).toBe(12);
   });

@@ -10,6 +10,7 @@ export function endpointDoc(secretSealed: string, extra: Partial<EndpointDoc> = 
     description: '',
     secret_sealed: secretSealed,
     disabled: false,
+    disabled_reason: null,
     created_at: new Date(0),
     updated_at: new Date(0),
     ...extra,

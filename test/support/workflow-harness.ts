@@ -4,8 +4,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { THROTTLED, type AttemptInput, type AttemptOutcome, type DeliveryActivities, type DeliveryTarget } from '../../activities/delivery-activities';
 import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
-import { attemptCollected, attemptOutcome } from '../../workflows/attempt-collected';
-import { deliveryWorkflowV2 } from '../../workflows/delivery';
+import { attemptOutcome } from '../../workflows/attempt-outcome';
+import { deliveryWorkflow } from '../../workflows/delivery';
 import { registerSearchAttributes } from './search-attributes';
 
 /** A time-skipping Temporal test server with our search attributes registered. */
@@ -34,12 +34,12 @@ export interface ScenarioRun {
 export async function runDeliveryScenario(
   env: TestWorkflowEnvironment,
   outcomes: (attempt: number) => AttemptOutcome['status'],
-  /** handOffFirst: the first attempt is handed off (activities/attempt-hand-off.ts) and its outcome collected. */
+  /** handOffFirst: the first attempt is handed off (activities/attempt-hand-off.ts) and its outcome reported. */
   /**
-   * handedOffSignal (with handOffFirst): what the process tells the workflow, by the signal or update
-   * the workflow asks for. `outcome` (default) tells the attempt's outcome, `no-outcome` that it
-   * failed unrecorded, `never` sends nothing (the process died), `stray` tells an outcome for
-   * another attempt (its rejection is in `reportError`).
+   * handedOffSignal (with handOffFirst): what the process tells the workflow by update. `outcome`
+   * (default) tells the attempt's outcome, `no-outcome` that it failed unrecorded, `never` sends
+   * nothing (the process died), `stray` tells an outcome for another attempt (its rejection is in
+   * `reportError`).
    */
   /** delays: the delay an attempt's decision carries (default: the schedule's). */
   /** workflowTaskTimeoutMs: the run's workflow task time-out (default: the server's, 10 s). */
@@ -78,30 +78,19 @@ export async function runDeliveryScenario(
       }
       if (options.handOffFirst && a.attempt === 1 && a.handOffAfterMs !== undefined) {
         const signal = options.handedOffSignal ?? 'outcome';
-        if (a.collectBy !== undefined && signal !== 'never') {
+        if (signal !== 'never') {
           if (signal === 'outcome') onAttempt(a.attempt);
           const report = { round: a.round, attempt: signal === 'stray' ? a.attempt + 1 : a.attempt, outcome: signal === 'no-outcome' ? undefined : outcomeOf(a.attempt) };
-          const handle = env.client.workflow.getHandle(workflowId);
-          if (a.collectBy === 'signal') {
-            // Sent before this task completes: deterministic on the time-skipping server, which would
-            // otherwise skip past the workflow's wait before a signal sent a moment later arrived.
-            await handle.signal(attemptCollected, report);
-            reported();
-          } else {
-            // An update completes only in a task after this one: not awaited here. The result is
-            // awaited (which lets the server skip time) only once the update has completed.
-            void handle
-              .executeUpdate(attemptOutcome, { args: [report] })
-              .catch((err: unknown) => void (reportError = err))
-              .finally(reported);
-          }
+          // An update completes only in a task after this one: not awaited here. The result is
+          // awaited (which lets the server skip time) only once the update has completed.
+          void env.client.workflow
+            .getHandle(workflowId)
+            .executeUpdate(attemptOutcome, { args: [report] })
+            .catch((err: unknown) => void (reportError = err))
+            .finally(reported);
         }
-        return { status: 'handed-off' as const, collectOn: taskQueue };
+        return { status: 'handed-off' as const };
       }
-      onAttempt(a.attempt);
-      return outcomeOf(a.attempt);
-    },
-    async collectAttempt(a: AttemptInput) {
       onAttempt(a.attempt);
       return outcomeOf(a.attempt);
     },
@@ -111,7 +100,7 @@ export async function runDeliveryScenario(
   };
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
   const result = await worker.runUntil(async () => {
-    const handle = await env.client.workflow.start(deliveryWorkflowV2, {
+    const handle = await env.client.workflow.start(deliveryWorkflow, {
       taskQueue,
       workflowId,
       ...(options.workflowTaskTimeoutMs !== undefined ? { workflowTaskTimeout: options.workflowTaskTimeoutMs } : {}),

@@ -81,7 +81,6 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
     };
     const activities: ReturnType<typeof createDeliveryActivities> = {
       attemptDelivery: (input) => atTemporalNow((a) => a.attemptDelivery(input)),
-      collectAttempt: (input) => atTemporalNow((a) => a.collectAttempt(input)),
       cancelDelivery: (input) => atTemporalNow((a) => a.cancelDelivery(input)),
     };
     worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });

@@ -16,7 +16,7 @@ describe('delivery workflow hand-off (time-skipping)', () => {
 
   const historyOf = async (workflowId: string) => (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
 
-  it('gives the first local attempt a budget and is told the handed-off outcome by an update: no activity collects it, no signal', async () => {
+  it('gives the first local attempt a budget and is told the handed-off outcome by an update', async () => {
     const { result, calls, workflowId } = await runDeliveryScenario(env, (a) => (a === 2 ? 'succeeded' : 'retrying'), { handOffFirst: true });
     expect(result).toEqual({ status: 'succeeded', attempts: 2 });
     expect(calls.map((c) => c.attempt)).toEqual([1, 2]);

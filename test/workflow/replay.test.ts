@@ -7,8 +7,8 @@ import { workflowBundle } from '../../src/temporal/worker';
 
 /**
  * Determinism guard: every recorded history of the delivery workflow (one file per released
- * version and scenario, see scripts/record-histories.ts) must replay on the current code.
- * A change that breaks this would break workflows sleeping in production: use patched().
+ * version and scenario, since v1.0.0; see scripts/record-histories.ts) must replay on the current
+ * code. A change that breaks this would break workflows sleeping in production: use patched().
  */
 const HISTORIES = path.join(__dirname, 'histories');
 

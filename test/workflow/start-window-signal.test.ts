@@ -28,9 +28,6 @@ describe('delivery worker and the start window', () => {
         reportedBeforeAttemptEnded = [...reported];
         return { status: 'succeeded', nextDelayMs: null, statusCode: 200 };
       },
-      async collectAttempt() {
-        throw new Error('never handed off');
-      },
       async cancelDelivery() {},
     };
     const worker = await createDeliveryWorker({

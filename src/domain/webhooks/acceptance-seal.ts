@@ -9,8 +9,7 @@
  * the first attempt reads the event back from the store to check it; a sealed input proves the
  * platform accepted exactly this event for this endpoint and started this round of it, so the
  * attempt reads nothing. A forged or altered input fails the check and nothing is sent.
- * Format: `v2.<base64url HMAC-SHA256>` (a `v1.` seal, without round and workflow id, is not
- * verified: its attempt reads the event).
+ * Format: `v2.<base64url HMAC-SHA256>`.
  * Never log the key; the seal itself is not a secret.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';

@@ -39,13 +39,10 @@ export function recordedResult(recorded: { status_code: number | null }): Attemp
 export type NextStep<S extends string> = { end: Exclude<S, 'retrying'> | 'failed' } | { retryAfterMs: number };
 
 /**
- * The step the workflow follows after attempt `attempt`, read off the decision the activity took.
- * Outcomes recorded in histories before they carried their delay (a deployed platform's runs in
- * flight) get the schedule's delay for that attempt, which is what their activity decided then; a
- * `retrying` with no attempt left ends the run as failed, never as `retrying`.
+ * The step the workflow follows after an attempt, read off the decision the activity took: a
+ * `retrying` with no delay (no attempt left) ends the run as failed, never as `retrying`.
  */
-export function nextStep<S extends string>(outcome: { status: S; nextDelayMs?: number | null }, attempt: number): NextStep<S> {
+export function nextStep<S extends string>(outcome: { status: S; nextDelayMs: number | null }): NextStep<S> {
   if (outcome.status !== 'retrying') return { end: outcome.status as Exclude<S, 'retrying'> };
-  const delay = outcome.nextDelayMs ?? delayAfterAttempt(attempt);
-  return delay === null ? { end: 'failed' } : { retryAfterMs: delay };
+  return outcome.nextDelayMs === null ? { end: 'failed' } : { retryAfterMs: outcome.nextDelayMs };
 }

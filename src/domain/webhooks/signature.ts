@@ -12,10 +12,7 @@
  * 2. Standard Webhooks (https://www.standardwebhooks.com), so stock libraries verify deliveries:
  *   webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">
  * keyed with the base64-decoded part of the secret after `whsec_`; one space-separated entry per
- * secret alive (rotation grace). New secrets are standard base64 of 32 random bytes. Secrets made
- * before this scheme are base64url; their key is decoded from that alphabet (the bytes they were
- * made from), which the receiver libraries in receivers/ do too but stock libraries do not: their
- * owners rotate to get a secret stock libraries accept (docs/receiving.md).
+ * secret alive (rotation grace). Secrets are standard base64 of 32 random bytes.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
@@ -42,14 +39,14 @@ export function generateSigningSecret(): string {
 }
 
 export const STANDARD_SIGNATURE_VERSION = 'v1';
-// Either alphabet (older secrets are base64url), padding optional; never both `+/` and `-_`.
-const SECRET_KEY_REGEX = /^(?:[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}$/;
+// Standard base64, padding optional: Node's decoder would skip any other character silently.
+const SECRET_KEY_REGEX = /^[A-Za-z0-9+/]+={0,2}$/;
 
-/** The HMAC key of the standard scheme: the bytes encoded after `whsec_` (standard base64 or, for older secrets, base64url). */
+/** The HMAC key of the standard scheme: the bytes encoded (standard base64) after `whsec_`. */
 export function standardSigningKey(secret: string): Buffer {
   const encoded = secret.startsWith(SIGNING_SECRET_PREFIX) ? secret.slice(SIGNING_SECRET_PREFIX.length) : secret;
   if (!SECRET_KEY_REGEX.test(encoded)) throw new TypeError('signing secret is not whsec_ + base64');
-  const key = Buffer.from(encoded, encoded.includes('-') || encoded.includes('_') ? 'base64url' : 'base64');
+  const key = Buffer.from(encoded, 'base64');
   if (key.length === 0) throw new TypeError('signing secret decodes to no bytes');
   return key;
 }

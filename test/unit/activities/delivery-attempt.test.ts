@@ -208,7 +208,7 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
   const endpoint = endpointDoc(secretBox.seal('whsec_test'));
   const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}', handOffAfterMs: 5 };
   /** An attempt held in `stage` until `release` (the store's endpoint read, or the receiver). */
-  function attemptWaitingOn(stage: 'store' | 'post', handOffs = new AttemptHandOffs('q/hand-off/test', async () => undefined), holds?: AttemptHolds) {
+  function attemptWaitingOn(stage: 'store' | 'post', handOffs = new AttemptHandOffs(async () => undefined), holds?: AttemptHolds) {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const answered = { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 } as const;
@@ -235,22 +235,21 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
     const before = await handOffs(stage);
     const { activities, release } = attemptWaitingOn(stage);
     try {
-      await expect(activities.attemptDelivery(input)).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
+      await expect(activities.attemptDelivery(input)).resolves.toEqual({ status: 'handed-off' });
       expect(await handOffs(stage)).toBe(before + 1);
     } finally {
       release();
     }
   });
 
-  it.each(['signal', 'update'] as const)('reports a handed-off POST of a workflow that asks for a report by %s to that workflow, with its outcome once recorded, and keeps nothing to collect', async (by) => {
+  it('reports a handed-off POST to its workflow, with its outcome once recorded', async () => {
     const told: unknown[] = [];
-    const handOffs = new AttemptHandOffs('q/hand-off/test', async (run, collected, via) => void told.push({ run, collected, via }));
+    const handOffs = new AttemptHandOffs(async (run, reported) => void told.push({ run, reported }));
     const { activities, release } = attemptWaitingOn('post', handOffs);
-    await expect(activities.attemptDelivery({ ...input, collectBy: by })).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
-    expect(handOffs.size).toBe(0);
+    await expect(activities.attemptDelivery(input)).resolves.toEqual({ status: 'handed-off' });
     release();
     await handOffs.settled();
-    expect(told).toEqual([{ run: { workflowId: 'delivery-7-ep_1', runId: undefined }, collected: { round: 1, attempt: 1, outcome: expect.objectContaining({ status: 'succeeded', statusCode: 200 }) }, via: by }]);
+    expect(told).toEqual([{ run: { workflowId: 'delivery-7-ep_1', runId: undefined }, reported: { round: 1, attempt: 1, outcome: expect.objectContaining({ status: 'succeeded', statusCode: 200 }) } }]);
   });
 });
 
@@ -262,13 +261,13 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
 describe('delivery attempt: a slow first attempt keeps its task while there is room', () => {
   const secretBox = createSecretBox(randomBytes(32));
   const endpoint = endpointDoc(secretBox.seal('whsec_test'));
-  const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}', handOffAfterMs: 5, holdUpToMs: 60_000, collectBy: 'update' };
+  const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}', handOffAfterMs: 5, holdUpToMs: 60_000 };
 
   /** The attempt's receiver answers when `answer` is called. */
   function slowReceiverAttempt(holds: AttemptHolds | undefined) {
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
-    const handOffs = new AttemptHandOffs('q/hand-off/test', async () => undefined);
+    const handOffs = new AttemptHandOffs(async () => undefined);
     const activities = createDeliveryActivities({
       endpoints: { find: async () => endpoint } as unknown as Endpoints,
       events: { findUnscoped: async () => null } as unknown as Events,
@@ -306,7 +305,7 @@ describe('delivery attempt: a slow first attempt keeps its task while there is r
     const taken = holds.hold();
     const { activities, answer } = slowReceiverAttempt(holds);
     try {
-      await expect(activities.attemptDelivery({ ...input, seal: 'sealed' })).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
+      await expect(activities.attemptDelivery({ ...input, seal: 'sealed' })).resolves.toEqual({ status: 'handed-off' });
     } finally {
       answer();
       taken?.release();
@@ -320,7 +319,7 @@ describe('delivery attempt: a slow first attempt keeps its task while there is r
       const attempt = activities.attemptDelivery({ ...input, seal: 'sealed' });
       await held(holds);
       holds.stop();
-      await expect(attempt).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
+      await expect(attempt).resolves.toEqual({ status: 'handed-off' });
       expect(holds.size).toBe(0);
     } finally {
       answer();
@@ -329,12 +328,12 @@ describe('delivery attempt: a slow first attempt keeps its task while there is r
 
   it.each([
     ['once it has held its task as long as its run allows', 30],
-    ['after its budget when its run sets no hold (runs started before it)', undefined],
+    ['after its budget when its input sets no hold', undefined],
   ])('is handed off %s, holding no place afterwards', async (_case, holdUpToMs) => {
     const holds = new AttemptHolds(1);
     const { activities, answer } = slowReceiverAttempt(holds);
     try {
-      await expect(activities.attemptDelivery({ ...input, seal: 'sealed', holdUpToMs })).resolves.toEqual({ status: 'handed-off', collectOn: 'q/hand-off/test' });
+      await expect(activities.attemptDelivery({ ...input, seal: 'sealed', holdUpToMs })).resolves.toEqual({ status: 'handed-off' });
       expect(holds.size).toBe(0);
     } finally {
       answer();

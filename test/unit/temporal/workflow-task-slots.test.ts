@@ -2,7 +2,7 @@ import type { SlotPermit, SlotReserveContext } from '@temporalio/worker';
 import { WorkflowTaskSlots } from '../../../src/temporal/workflow-task-slots';
 
 const ctx = (slotType: 'workflow' | 'local-activity'): SlotReserveContext => ({ slotType, taskQueue: 'deliveries', workerIdentity: 'w', workerBuildId: '', isSticky: false });
-const workflowInfo = { type: 'workflow' as const, workflowType: 'deliveryWorkflowV2', isSticky: false };
+const workflowInfo = { type: 'workflow' as const, workflowType: 'deliveryWorkflow', isSticky: false };
 const localInfo = { type: 'local-activity' as const, activityType: 'attemptDelivery' };
 
 /** Resolves to the permit if granted within a turn of the event loop, else to 'waiting'. */

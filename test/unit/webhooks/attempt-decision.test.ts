@@ -30,19 +30,15 @@ describe('decideAfterAttempt: is there another attempt, and when?', () => {
 
 describe('nextStep: the workflow follows the decision', () => {
   it('sleeps for the delay the decision carries', () => {
-    expect(nextStep({ status: 'retrying', nextDelayMs: 7_000 }, 1)).toEqual({ retryAfterMs: 7_000 });
+    expect(nextStep({ status: 'retrying', nextDelayMs: 7_000 })).toEqual({ retryAfterMs: 7_000 });
   });
 
   it('ends with the status of a finished decision', () => {
-    expect(nextStep({ status: 'succeeded', nextDelayMs: null }, 1)).toEqual({ end: 'succeeded' });
-    expect(nextStep({ status: 'cancelled', nextDelayMs: null }, 3)).toEqual({ end: 'cancelled' });
-  });
-
-  it('gives an outcome recorded before it carried its delay the schedule delay of its attempt', () => {
-    expect(nextStep({ status: 'retrying' }, 4)).toEqual({ retryAfterMs: RETRY_DELAYS_MS[3] });
+    expect(nextStep({ status: 'succeeded', nextDelayMs: null })).toEqual({ end: 'succeeded' });
+    expect(nextStep({ status: 'cancelled', nextDelayMs: null })).toEqual({ end: 'cancelled' });
   });
 
   it('ends a retrying with no attempt left as failed, never as retrying', () => {
-    expect(nextStep({ status: 'retrying' }, MAX_ATTEMPTS)).toEqual({ end: 'failed' });
+    expect(nextStep({ status: 'retrying', nextDelayMs: null })).toEqual({ end: 'failed' });
   });
 });
