@@ -73,7 +73,7 @@ async function main(): Promise<void> {
         },
         async cancelDelivery() {},
       },
-      ...deliveryWorkerTuning(loadConfig().delivery.firstAttemptsHeldMax),
+      ...deliveryWorkerTuning(loadConfig().delivery.firstAttemptsHeldMax, true),
       interceptors: activityStartedInterceptors((workflowId) => window.release(workflowId)),
     });
     await worker.runUntil(async () => {

@@ -159,6 +159,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         acceptanceSeal,
         dnsLookup,
         onActivityStarted: (workflowId) => services.startWindow.release(workflowId),
+        eagerStarts: options.roles.api,
       });
       platform.worker = role.worker;
       roleStops.push(role.stop);

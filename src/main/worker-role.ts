@@ -34,6 +34,8 @@ export interface WorkerRoleDeps {
   dnsLookup: LookupAllFunction;
   /** Told the workflow id when an activity starts here (the outbox's start window, both roles in one process). */
   onActivityStarted?: (workflowId: string) => void;
+  /** Whether the API role in this process starts workflows eagerly on this worker. */
+  eagerStarts: boolean;
 }
 
 export interface WorkerRole {
@@ -54,7 +56,7 @@ function inFlightActivities(worker: Worker): { local: number; other: number } {
 }
 
 /** The worker role: runs delivery and recovery workflows and their activities. */
-export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted }: WorkerRoleDeps): Promise<WorkerRole> {
+export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts }: WorkerRoleDeps): Promise<WorkerRole> {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
@@ -88,6 +90,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     onActivityStarted,
     shutdownGraceMs: IN_FLIGHT_GRACE_MS,
     firstAttemptsHeld: config.delivery.firstAttemptsHeldMax,
+    eagerStarts,
   });
   const onFailure = (err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error');
   load.start();

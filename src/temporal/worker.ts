@@ -41,6 +41,8 @@ export interface DeliveryWorkerOptions {
   shutdownGraceMs?: number;
   /** Slow first attempts kept in their task at once (DELIVERY_FIRST_ATTEMPTS_HELD_MAX): slots on top of the 400. */
   firstAttemptsHeld: number;
+  /** Whether this process's client starts workflows eagerly on this worker (API and worker in one process). */
+  eagerStarts: boolean;
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 35_000;
@@ -91,25 +93,37 @@ export const WORKFLOW_TASKS_AHEAD = 16;
  * for every worker: its slots count that worker's tasks.
  * `firstAttemptsHeld`: slow first attempts it keeps in their task at once (activities/attempt-holds.ts,
  * DELIVERY_FIRST_ATTEMPTS_HELD_MAX: at 25 s each, 600 hold the receivers of 24 new events/s).
+ *
+ * With `eagerStarts`, the slots are a fixed count: an eager start reserves its slot from a core
+ * thread that, with a slot supplier written in JavaScript, waits for this process's event loop
+ * while holding a lock that the worker's shutdown takes from that same loop, and the two
+ * deadlock (a test process hung in `initiate_shutdown`). Such a process has the start window,
+ * which paces its starts by when their attempts begin, so the worker pulls little it cannot start.
  */
-export const deliveryWorkerTuning = (firstAttemptsHeld: number) => {
+export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boolean) => {
   // A first attempt is a local activity: it holds its workflow task's slot until the POST is
   // answered. An eager start needs a free slot (else its task goes through the task queue, which
   // costs Temporal more), so 400 of them are for that: twice as many as the start window (200)
   // lets wait (a 4,000 burst ran at 60–61/s with 100 slots, 68–74/s with 400: bench:delivery).
   // The other `firstAttemptsHeld` are for slow receivers' attempts that keep their task, so that
   // those never take the 400.
-  const slots = new WorkflowTaskSlots({ max: 400 + firstAttemptsHeld, ahead: WORKFLOW_TASKS_AHEAD, localMax: 400 + firstAttemptsHeld });
+  const max = 400 + firstAttemptsHeld;
+  // At least the task slots: a run whose task is open stays in the cache.
+  const maxCachedWorkflows = Math.max(2000, max);
+  // Deliveries are I/O-bound: many concurrent POSTs per worker.
+  const activitySlots = 200;
+  if (eagerStarts) {
+    return { maxConcurrentActivityTaskExecutions: activitySlots, maxConcurrentLocalActivityExecutions: max, maxConcurrentWorkflowTaskExecutions: max, maxCachedWorkflows };
+  }
+  const slots = new WorkflowTaskSlots({ max, ahead: WORKFLOW_TASKS_AHEAD, localMax: max });
   return {
     tuner: {
       workflowTaskSlotSupplier: slots.workflowTaskSlotSupplier,
       localActivityTaskSlotSupplier: slots.localActivityTaskSlotSupplier,
-      // Deliveries are I/O-bound: many concurrent POSTs per worker.
-      activityTaskSlotSupplier: { type: 'fixed-size' as const, numSlots: 200 },
+      activityTaskSlotSupplier: { type: 'fixed-size' as const, numSlots: activitySlots },
       nexusTaskSlotSupplier: { type: 'fixed-size' as const, numSlots: 1 },
     },
-    // At least the task slots: a run whose task is open stays in the cache.
-    maxCachedWorkflows: Math.max(2000, 400 + firstAttemptsHeld),
+    maxCachedWorkflows,
   };
 };
 
@@ -146,7 +160,7 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     workflowBundle: await workflowBundle(),
     activities: options.activities,
     interceptors: options.onActivityStarted ? activityStartedInterceptors(options.onActivityStarted) : undefined,
-    ...deliveryWorkerTuning(options.firstAttemptsHeld),
+    ...deliveryWorkerTuning(options.firstAttemptsHeld, options.eagerStarts),
     shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
   });
 }

@@ -37,6 +37,7 @@ describe('delivery worker and the start window', () => {
       activities,
       onActivityStarted: (id) => reported.push(id),
       firstAttemptsHeld: 0,
+      eagerStarts: false,
     });
     await worker.runUntil(
       env.client.workflow.execute(DELIVERY_WORKFLOW_TYPE, {
