@@ -74,10 +74,6 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     'matching.numTaskqueueReadPartitions=1',
     '--dynamic-config-value',
     'matching.numTaskqueueWritePartitions=1',
-    // The task queue's stats (DescribeTaskQueue) are cached 5 s by default; API processes without
-    // a worker read the backlog's age four times a second to hold their starts (task-queue-backlog.ts).
-    '--dynamic-config-value',
-    'matching.TaskQueueInfoByBuildIdTTL="200ms"',
   ];
   if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
   if (options.headless) args.push('--headless');

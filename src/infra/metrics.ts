@@ -115,12 +115,6 @@ const startWindowSize = new Gauge({
   registers: [metricsRegistry],
 });
 
-const taskQueueBacklogAge = new Gauge({
-  name: 'webhook_task_queue_backlog_age_seconds',
-  help: "In a process without a worker: how long the delivery task queue's oldest task has waited for a worker, as Temporal last said (what holds this process's starts).",
-  registers: [metricsRegistry],
-});
-
 let oldestWaitSource: (() => number) | undefined;
 new Gauge({
   name: 'webhook_outbox_oldest_wait_seconds',
@@ -172,10 +166,6 @@ export function recordStartCall(ms: number): void {
 
 export function setStartWindowSize(size: number): void {
   startWindowSize.set(size);
-}
-
-export function setTaskQueueBacklogAge(seconds: number): void {
-  taskQueueBacklogAge.set(seconds);
 }
 
 /** What the outbox's oldest-wait gauge reports at each scrape. */

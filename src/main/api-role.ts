@@ -118,15 +118,12 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   recovery.start(config.dispatchSweepIntervalMs);
   retention.start();
   services.laggingAccounts?.start();
-  services.taskQueueBacklog?.start();
   return {
     url: `http://${config.host}:${port}`,
     routes,
     stop: async (deadline) => {
       const calls = api.stop(deadline);
       await settlesBy(Promise.all([recovery.stop(), retention.stop(), services.laggingAccounts?.stop()]), deadline);
-      // The outbox drains below: its starts are no longer held by the workers' backlog.
-      await services.taskQueueBacklog?.stop();
       const { answered, cut, refused } = await calls;
       await invalidations.stop();
       const drained = await outbox.drain(Math.max(0, deadline - Date.now()));

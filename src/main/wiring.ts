@@ -38,7 +38,6 @@ import { KeyAuthenticator } from '../services/key-authenticator';
 import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import { RecoveryScheduler } from '../temporal/recovery-scheduler';
-import { TaskQueueBacklog } from '../temporal/task-queue-backlog';
 
 export interface Repositories {
   accounts: Accounts;
@@ -78,8 +77,6 @@ export interface Services {
    * Only in a process without a worker: one with both roles sees that wait in its own outbox.
    */
   laggingAccounts?: LaggingAccounts;
-  /** In a process without a worker: the delivery task queue's backlog, which holds starts. */
-  taskQueueBacklog?: TaskQueueBacklog;
   lease: InstanceLease;
   recovery: CrashRecovery;
   /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
@@ -159,32 +156,20 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   // tells it when attempts begin (worker-role.ts) limits its starts by how long they wait for
   // their first attempt; one without a worker, by how long Temporal takes to answer a start call.
   // What ingest accepts follows from either (ingest-admission.ts).
-  // Without a worker here, what it sees of the workers wherever they run is their task queue's backlog.
-  const taskQueueBacklog = eagerWorkflowStart
-    ? undefined
-    : new TaskQueueBacklog(temporal, config.temporal.taskQueue, START_WINDOW_TUNING.targetMs, (err) =>
-        logger.warn({ err }, "could not read the delivery task queue's backlog; starts are not held by it until it answers"),
-      );
   const startWindow = eagerWorkflowStart
     ? new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_WINDOW_TUNING)
     : new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_CALL_TUNING, recordStartCall);
   // The places of each account's attempts in this process's worker. With both roles here, an
   // account whose places are all taken has its new starts wait in the outbox (where they cost
   // memory, and make admission refuse that account) rather than in Temporal as throttled attempts.
-  // Without a worker here, the accounts at or above an equal share wait there while the workers'
-  // backlog is older than a start should wait; those below it go on, first in Temporal's turns.
   const attemptSlots = new AttemptSlots(config.delivery.inFlight);
-  const cannotMove = taskQueueBacklog
-    ? (accountId: string) => !taskQueueBacklog.isOpen() && outbox.atOrAboveShare(accountId)
-    : (accountId: string) => attemptSlots.full(accountId);
-  const outbox: DeliveryOutbox = new DeliveryOutbox(scheduler, logger, {
+  const outbox = new DeliveryOutbox(scheduler, logger, {
     startConcurrency: config.dispatchStartConcurrency,
     window: startWindow,
     windowFreedBy: eagerWorkflowStart ? 'first-attempt' : 'start-call',
-    cannotMove,
+    cannotMove: eagerWorkflowStart ? (accountId) => attemptSlots.full(accountId) : undefined,
   });
   attemptSlots.onFree(() => outbox.poke());
-  taskQueueBacklog?.onOpen(() => outbox.poke());
   setOutboxOldestWaitSource(() => outbox.oldestWaitMs());
   const laggingAccounts = eagerWorkflowStart ? undefined : new LaggingAccounts(repositories.workerLoads, logger);
   const admission = new IngestAdmission(outbox, loopDelay, {
@@ -250,7 +235,6 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     startWindow,
     attemptSlots,
     laggingAccounts,
-    taskQueueBacklog,
     lease,
     recovery,
     retention: new EventRetention({
