@@ -7,6 +7,8 @@ const depcruise = (cwd: string, paths: string[]) =>
   spawnSync(path.join(ROOT, 'node_modules', '.bin', 'depcruise'), [...paths, '--config', path.join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'err'], {
     cwd,
     encoding: 'utf8',
+    // Plain text whatever the caller's terminal or CI says: the assertions read rule and file together.
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
   });
 
 describe('layer lint', () => {
