@@ -16,16 +16,12 @@ import { DashboardAuthService } from '../services/dashboard-auth-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { pingTemporal } from '../temporal/client';
 import { AnyRoute, createApp } from '../transport/http/app';
+import { apiRoutes } from '../transport/http/api-routes';
 import { dashboardMiddleware } from '../transport/http/dashboard';
 import { estimatorAccess } from '../transport/http/middleware/estimator-access';
 import { keyScoped } from '../transport/http/middleware/key-scoped';
 import { createRegistry, generateDocument } from '../transport/http/openapi';
-import { costEstimatorRoutes } from '../transport/http/routes/cost-estimator';
-import { docsPage, openApiRoute } from '../transport/http/routes/docs';
-import { healthz, readyz } from '../transport/http/routes/health';
-import { endpointRoutes } from '../transport/http/routes/webhooks/endpoints';
-import { eventRoutes, ingestShedding } from '../transport/http/routes/webhooks/events';
-import { recoveryRoutes } from '../transport/http/routes/webhooks/recovery';
+import { ingestShedding } from '../transport/http/routes/webhooks/events';
 import { ApiServer, listenApi } from './api-server';
 import { settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
@@ -58,16 +54,14 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   const registry = createRegistry();
   let document: object | undefined;
   const getDocument = () => (document ??= generateDocument(registry));
-  const routes: AnyRoute[] = [
-    healthz,
-    readyz({ mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) }),
-    openApiRoute(getDocument),
-    docsPage(getDocument),
-    ...endpointRoutes(services.endpoints),
-    ...recoveryRoutes(services.bulkRecovery),
-    ...eventRoutes(services.events),
-    ...costEstimatorRoutes({ catalog }),
-  ] as AnyRoute[];
+  const routes = apiRoutes({
+    health: { mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) },
+    getDocument,
+    endpoints: services.endpoints,
+    bulkRecovery: services.bulkRecovery,
+    events: services.events,
+    catalog,
+  });
 
   // Dashboard (HTML under /dashboard): its own sessions, sign-in throttle records and invites.
   const sessions = new DashboardSessions(db);

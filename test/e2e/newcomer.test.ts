@@ -15,7 +15,7 @@ const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 812 };
 
 /**
- * Issue 12 items 4 and 7 in Debian's Chromium: the API reference at /docs (Redoc from our own
+ * In Debian's Chromium: the API reference at /docs (Redoc from our own
  * origin, within its Content-Security-Policy; a useful page without JavaScript) at desktop and
  * phone width, and an invite link setting a password. Screenshots in test-artifacts/screenshots.
  */

@@ -17,7 +17,7 @@ const randomIp = () => `${1 + (randomBytes(1)[0] as number) % 223}.${randomBytes
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
 /**
- * Issue 10: the ways one account or one anonymous caller could make the platform spend without
+ * The ways one account or one anonymous caller could make the platform spend without
  * limit, lie, or stall. The platform sits behind one trusted proxy (TRUST_PROXY=true, one hop),
  * allows 5 endpoints per account, and resolves destination names through a local name server
  * that answers only what a test tells it to (the others never get an answer).

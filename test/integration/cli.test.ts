@@ -126,7 +126,7 @@ describe('ops CLI', () => {
       expect((await api.get('/api/v1/webhooks/endpoints')).status).toBe(401);
     });
 
-    it('account invite prints a one-time link that sets the dashboard password; sign-in then works (issue 12 item 4)', async () => {
+    it('account invite prints a one-time link that sets the dashboard password; sign-in then works', async () => {
       const address = email();
       const account = await ok('account', 'create', '--email', address);
       const before = Date.now();

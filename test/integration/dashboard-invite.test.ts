@@ -6,7 +6,7 @@ import { csrfTokenIn, DashboardClient, GOOD_PASSWORD, newEmail } from '../suppor
 import { startTestPlatform } from '../support/platform';
 
 /**
- * Issue 12 item 4: one-time, time-limited links that set the dashboard password of an account
+ * One-time, time-limited links that set the dashboard password of an account
  * made with the ops CLI. (The CLI printing the link is tested in cli.test.ts.)
  */
 describe('dashboard invite links', () => {

@@ -29,7 +29,7 @@ const DNS_TIMEOUT_MS = 20_000;
 const BLACKHOLED = 64;
 
 /**
- * Issue 20 finding 9 (delivery.md "Fairness"): one account whose endpoints' names never resolve
+ * delivery.md "Fairness between accounts": one account whose endpoints' names never resolve
  * must not take the delivery capacity of the others. Account A has 64 endpoints whose name server
  * stopped answering (as many as the process's DNS places); account B has one that answers.
  */

@@ -1,7 +1,7 @@
 import type { Platform } from '../../src/main/platform';
 import { startTestPlatform } from '../support/platform';
 
-/** Issue 12 item 7 over HTTP (the browser test renders it): /docs, its renderer and its policy. */
+/** Over HTTP (the browser test renders it): /docs, its renderer and its policy. */
 describe('/docs', () => {
   let platform: Platform;
   beforeAll(async () => {

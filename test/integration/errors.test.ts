@@ -1,7 +1,7 @@
 import type { Platform } from '../../src/main/platform';
 import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
 
-/** CONTRACT §2 "Error body" and the error rules of issue 3, against the real API. */
+/** CONTRACT §2 "Error body" and its error rules, against the real API. */
 describe('errors', () => {
   let platform: Platform;
   let key: string;
@@ -55,7 +55,7 @@ describe('errors', () => {
     await expectJsonError(res, 400, 'invalid_json');
   });
 
-  it('a JSON body labelled as a form (curl -d without -H) or unlabelled is read as JSON (issue 12 item 5)', async () => {
+  it('a JSON body labelled as a form (curl -d without -H) or unlabelled is read as JSON', async () => {
     const body = JSON.stringify({ url: 'https://example.com/hook' });
     for (const headers of [{ 'Content-Type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
       const res = await send(LIST, { method: 'POST', headers: { ...auth(), ...headers }, body });
@@ -70,7 +70,7 @@ describe('errors', () => {
     expect(body.error).toContain('Content-Type: application/json');
   });
 
-  it('validation errors are written for people, and keep details[].path (issue 12 item 6)', async () => {
+  it('validation errors are written for people, and keep details[].path', async () => {
     const api = apiClient(platform, key);
     const event = await api.post('/api/v1/webhooks/events', { type: 'user.created', data: [1, 2] });
     expect(event.status).toBe(400);

@@ -73,6 +73,18 @@ describe('event ids across API processes', () => {
     expect(Math.max(...ids)).toBe(await new Events(db).maxId());
   });
 
+  it("a process's concurrent inserts that lose their ids to another process at once share one search for the head", async () => {
+    const behind = new Events(db);
+    const ahead = new Events(db);
+    await insert(behind, -1);
+    for (let i = 0; i < 200; i++) await insert(ahead, i);
+    // Twenty inserts at once from the process that is behind: each claim loses (ids 2 to 21 are taken).
+    const { result, sent } = await counting(commands, () => Promise.all(Array.from({ length: 20 }, (_, i) => insert(behind, 1_000 + i))));
+    expect(result.map((e) => e._id).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => 202 + i));
+    // One galloping search from id 2 to the head (201): about 2·log2(200) lookups, not one search per insert.
+    expect(named(sent, 'find', 'event_ids')).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(200)) + 4);
+  }, 60_000);
+
   it('the highest id is found without reading the events: a few `_id` lookups of small claims', async () => {
     const writer = new Events(db);
     for (let i = 0; i < 300; i++) await insert(writer, i);

@@ -7,7 +7,7 @@ import { rowsHandedToFerretDb } from '../support/store-rows';
 import { openTestDb } from '../support/test-db';
 
 /**
- * An account's event list (issue 20, finding 2) on the real store: what one call reads does not
+ * An account's event list on the real store: what one call reads does not
  * grow with the account's history, on the embedded store too (rows counted as its patched
  * FerretDB hands them over, test/support/store-rows.ts), and pages still follow each other.
  */

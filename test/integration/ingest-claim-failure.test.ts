@@ -5,7 +5,7 @@ import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '
 import { startReceiver } from '../support/receiver';
 
 /**
- * Issue 20, finding 1: an ingest whose idempotency claim throws after the event was stored
+ * An ingest whose idempotency claim throws after the event was stored
  * (the claim landed, its answer was lost) must leave nothing behind that is not delivered:
  * the event answers its key and is delivered exactly once, also across a graceful restart.
  */

@@ -4,7 +4,7 @@ import { holdMethod } from '../support/gate';
 import { startTestPlatform } from '../support/platform';
 
 /**
- * Issue 20, finding 6: crash recovery removes a dead process's lease once it has handed its
+ * Crash recovery removes a dead process's lease once it has handed its
  * events over, but a process that renews its lease meanwhile is alive and must keep it
  * (without a lease, nothing would recover its events if it then died).
  */

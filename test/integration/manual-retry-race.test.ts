@@ -5,7 +5,7 @@ import { ApiResponse, apiClient, createAccountWithKey, eventually, startTestPlat
 import { startReceiver } from '../support/receiver';
 
 /**
- * Issue 20, finding 5: two manual retries of the same delivery at once. The second arrives
+ * Two manual retries of the same delivery at once. The second arrives
  * while the first has written its round but not yet started its workflow (the record says
  * pending, no workflow runs): it must not start that round a second time.
  */

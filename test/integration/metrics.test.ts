@@ -3,7 +3,7 @@ import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '
 import { startReceiver } from '../support/receiver';
 
 /**
- * Issue 12 item 1: `GET /metrics` is reachable only where the operator asks for it (METRICS_PORT,
+ * `GET /metrics` is reachable only where the operator asks for it (METRICS_PORT,
  * optionally METRICS_TOKEN), and its counters move with the calls they count.
  */
 const TOKEN = 'metrics-token-for-tests-0123456789';

@@ -3,7 +3,7 @@ import { openTestDb } from '../support/test-db';
 
 /**
  * Manual-retry round claims on the embedded store (no atomic read-modify-write there: every
- * decision is a unique `_id` insert). Issue 20, finding 5.
+ * decision is a unique `_id` insert).
  */
 describe('delivery round claims', () => {
   let store: Awaited<ReturnType<typeof openTestDb>>;

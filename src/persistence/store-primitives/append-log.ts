@@ -34,6 +34,8 @@ const DEFAULT_MAX_REMEMBERED = 50_000;
  */
 export class AppendLog<T, D extends Document & { _id: string }> {
   private readonly heads = new Map<string, LogEntry<T>>();
+  /** Each scope's appends of this process, one after another (see inTurn). */
+  private readonly turns = new Map<string, Promise<unknown>>();
   private readonly maxRemembered: number;
   private readonly batcher: ClaimBatcher<D> | null;
 
@@ -66,27 +68,50 @@ export class AppendLog<T, D extends Document & { _id: string }> {
    * took the number. `next` returning null appends nothing (e.g. the fact is already there).
    * The remembered head is tried first: no read when this process wrote the latest entry.
    */
-  async append(scope: string, next: (head: LogEntry<T> | null) => T | null): Promise<{ entry: LogEntry<T> | null; appended: boolean }> {
-    let head = this.heads.get(scope) ?? (await this.findHead(scope, null));
-    for (;;) {
-      const value = next(head);
-      if (value === null) return { entry: head, appended: false };
-      const entry = { n: (head?.n ?? 0) + 1, value };
-      if (await this.appendAt(scope, entry.n, value)) return { entry, appended: true };
-      head = await this.findHead(scope, head);
-    }
+  append(scope: string, next: (head: LogEntry<T> | null) => T | null): Promise<{ entry: LogEntry<T> | null; appended: boolean }> {
+    return this.inTurn(scope, async () => {
+      let head = this.heads.get(scope) ?? (await this.findHead(scope, null));
+      for (;;) {
+        const value = next(head);
+        if (value === null) return { entry: head, appended: false };
+        const entry = { n: (head?.n ?? 0) + 1, value };
+        if (await this.appendAt(scope, entry.n, value)) return { entry, appended: true };
+        head = await this.findHead(scope, head);
+      }
+    });
   }
 
   /**
    * Appends `value`, which does not depend on what came before, after every entry there: tried at
    * the end this process knows without reading first; only a number taken meanwhile costs a search.
    */
-  async push(scope: string, value: T): Promise<number> {
-    let n = this.heads.get(scope)?.n ?? 0;
-    for (;;) {
-      if (await this.appendAt(scope, n + 1, value)) return n + 1;
-      n = await this.findEnd(scope, n + 1);
-    }
+  push(scope: string, value: T): Promise<number> {
+    return this.inTurn(scope, async () => {
+      let n = this.heads.get(scope)?.n ?? 0;
+      for (;;) {
+        if (await this.appendAt(scope, n + 1, value)) return n + 1;
+        n = await this.findEnd(scope, n + 1);
+      }
+    });
+  }
+
+  /**
+   * Runs `work` after this process's earlier appends to `scope` have ended. Concurrent appends of
+   * one process would all try the same next number, and all but one would search the head and try
+   * again, so k of them cost about k² round trips; in turn they cost about k. Only writers in other
+   * processes can take a number first.
+   */
+  private inTurn<R>(scope: string, work: () => Promise<R>): Promise<R> {
+    const run = (this.turns.get(scope) ?? Promise.resolve()).then(work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(scope, settled);
+    void settled.then(() => {
+      if (this.turns.get(scope) === settled) this.turns.delete(scope);
+    });
+    return run;
   }
 
   /** Claims entry `n` of `scope` for `value`: false when another writer wrote entry n first. */

@@ -1,4 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import Router from '@koa/router';
+import type { AnyRoute } from './app';
+import { mountRoute } from './route';
 import { registerDeliveredRequest } from './routes/webhooks/delivered-request';
 
 export const API_TITLE = 'Developer-Operations Platform API';
@@ -36,4 +39,12 @@ export function generateDocument(registry: OpenAPIRegistry): object {
     },
     servers: [{ url: '/' }],
   });
+}
+
+/** The document of these routes without serving them: what `GET /openapi.json` answers, for the SDKs' generators. */
+export function documentOf(routes: AnyRoute[]): object {
+  const registry = createRegistry();
+  const router = new Router();
+  for (const route of routes) mountRoute(router, registry, route);
+  return generateDocument(registry);
 }

@@ -39,6 +39,30 @@ describe('store primitive: append to a log with a known head', () => {
     expect((await log.head('noop'))?.n).toBe(1);
   });
 
+  it("one process's concurrent appends to a scope take their turns: one claim each, and no head search", async () => {
+    const finds: unknown[] = [];
+    const inserts: unknown[] = [];
+    const col = db.collection<TallyDoc>('tallies');
+    const counted = new Proxy(col, {
+      get: (target, prop) => {
+        const record = prop === 'findOne' ? finds : prop === 'insertOne' ? inserts : null;
+        if (!record) return Reflect.get(target, prop);
+        const method = Reflect.get(target, prop) as (...a: unknown[]) => unknown;
+        return (...args: unknown[]) => (record.push(args[0]), method.apply(target, args));
+      },
+    });
+    const log = new AppendLog(counted, tallyFormat);
+    await log.append('turns', add('first'));
+    finds.length = 0;
+    inserts.length = 0;
+    const ends = await Promise.all(Array.from({ length: 20 }, () => log.append('turns', add('w'))));
+    expect(ends.map((e) => e.entry?.n).sort((a, b) => (a as number) - (b as number))).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+    expect((await log.head('turns'))?.value.cum).toBe(21);
+    expect(inserts).toHaveLength(20);
+    // The head read just above is the only lookup.
+    expect(finds).toHaveLength(1);
+  });
+
   it('the head is read with one lookup when nothing changed, and found by a few after many appends elsewhere', async () => {
     const finds: unknown[] = [];
     const col = db.collection<TallyDoc>('tallies');

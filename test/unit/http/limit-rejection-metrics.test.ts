@@ -4,7 +4,7 @@ import { LimitAdmitter, LimitRejection, LimitState } from '../../../src/domain/l
 import { metricsRegistry } from '../../../src/infra/metrics';
 import { metered } from '../../../src/transport/http/middleware/metered';
 
-/** Issue 12 item 1: every 429 the limiter produces is counted by kind (burst, quota, anonymous). */
+/** Every 429 the limiter produces is counted by kind (burst, quota, anonymous). */
 const state: LimitState = { burstLimit: 10, burstRemaining: 0, burstResetAt: new Date('2031-05-10T12:01:00Z'), quotaUsed: 500, quotaLimit: 500 };
 
 async function rejections(): Promise<Record<string, number>> {

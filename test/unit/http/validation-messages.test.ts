@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { humanIssueMessage, issueDetails, validationSummary } from '../../../src/transport/http/validation-messages';
 
-/** Issue 12 item 6: zod's findings in words for people, with the path kept. */
+/** zod's findings in words for people, with the path kept. */
 const messagesOf = (schema: z.ZodType, value: unknown) => {
   const result = schema.safeParse(value, { error: humanIssueMessage });
   if (result.success) throw new Error('expected a failure');
