@@ -115,8 +115,8 @@ export class Events {
   /** When the hint was last learned from the store (ms). */
   private hintLearnedAt = 0;
   private hintLoading?: Promise<void>;
-  /** The search for the sequence's head under way after a lost claim, from `from` (headAfterLosing). */
-  private headSearch?: { from: number; head: Promise<number> };
+  /** The search for the sequence's head under way after a lost claim (headAfterLosing). */
+  private headSearch?: Promise<number>;
   /** The highest head such a search found. */
   private headFound = 0;
   /** The per-account numbering that lists read by (event-sequences.ts). */
@@ -187,15 +187,12 @@ export class Events {
    * event, and ingests answered in seconds).
    */
   private async headAfterLosing(id: number): Promise<number> {
-    // A search ended since this claim was sent already went past its id.
-    if (this.headFound >= id) return this.headFound;
-    const search = this.headSearch;
-    if (search && search.from <= id) return search.head;
-    const head = this.ids.headFrom(id).finally(() => {
-      if (this.headSearch?.head === head) this.headSearch = undefined;
-    });
-    this.headSearch = { from: id, head };
-    this.headFound = Math.max(this.headFound, await head);
+    // A search that ended after this claim was sent found a head at or past its id. One under way
+    // is joined: should it end below this id, the next try is still past it (the hint is).
+    if (this.headFound < id) {
+      this.headSearch ??= this.ids.headFrom(id).finally(() => (this.headSearch = undefined));
+      this.headFound = Math.max(this.headFound, await this.headSearch);
+    }
     return this.headFound;
   }
 
