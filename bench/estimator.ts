@@ -34,7 +34,6 @@ import { createLogger } from '../src/infra/logger';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { CatalogEntries } from '../src/persistence/catalog-entries';
 import { AnyRoute, createApp } from '../src/transport/http/app';
-import { createRegistry } from '../src/transport/http/openapi';
 import { costEstimatorRoutes } from '../src/transport/http/routes/cost-estimator';
 import { startEmbeddedPlatform } from '../scripts/support/embedded-platform';
 import type { LoadJob, LoadResult } from './estimator-load';
@@ -101,7 +100,7 @@ async function main(): Promise<void> {
 
 /** The estimator routes on an app with no guards: what the handlers and the HTTP stack alone reach. */
 async function startBareApp(catalog: Catalog): Promise<{ server: Server; url: string }> {
-  const app = createApp({ logger: createLogger('silent'), registry: createRegistry(), routes: costEstimatorRoutes({ catalog }) as AnyRoute[] });
+  const app = createApp({ logger: createLogger('silent'), routes: costEstimatorRoutes({ catalog }) as AnyRoute[] });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -1,9 +1,10 @@
 /**
- * Writes sdks/openapi.json: the OpenAPI document exactly as `GET /openapi.json` serves it, built from
+ * `npm run sdks`: writes sdks/openapi.json, the OpenAPI document exactly as `GET /openapi.json` serves it, built from
  * the routes without a server (no store, no Temporal), so the SDKs are generated from the code as it is.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { loadConfig } from '../../src/config/config';
 import { loadCatalogFile } from '../../src/infra/load-catalog-file';
 import { PROJECT_ROOT } from '../../src/infra/tools';
 import { apiRoutes } from '../../src/transport/http/api-routes';
@@ -11,14 +12,19 @@ import { documentOf } from '../../src/transport/http/openapi';
 
 export const OPENAPI_FILE = path.join(PROJECT_ROOT, 'sdks', 'openapi.json');
 
-/** Route definitions only describe their services' calls here; nothing is ever served. */
-const NOT_SERVED = {} as never;
+/** Nothing is served here: a route that reads its service while being defined fails loudly. */
+const NOT_SERVED = new Proxy({}, {
+  get: (_target, name) => {
+    throw new Error(`the OpenAPI document read ${String(name)} of a service: pass it in openApiDocument()`);
+  },
+}) as never;
 
 export async function openApiDocument(): Promise<object> {
   const routes = apiRoutes({
     health: NOT_SERVED,
     getDocument: () => ({}),
-    endpoints: NOT_SERVED,
+    // The documented cap is the default configuration's (MAX_ENDPOINTS_PER_ACCOUNT).
+    endpoints: { maxEndpointsPerAccount: loadConfig({}).maxEndpointsPerAccount } as never,
     bulkRecovery: NOT_SERVED,
     events: NOT_SERVED,
     catalog: await loadCatalogFile(),

@@ -20,7 +20,7 @@ import { apiRoutes } from '../transport/http/api-routes';
 import { dashboardMiddleware } from '../transport/http/dashboard';
 import { estimatorAccess } from '../transport/http/middleware/estimator-access';
 import { keyScoped } from '../transport/http/middleware/key-scoped';
-import { createRegistry, generateDocument } from '../transport/http/openapi';
+import { documentOf } from '../transport/http/openapi';
 import { ingestShedding } from '../transport/http/routes/webhooks/events';
 import { ApiServer, listenApi } from './api-server';
 import { settlesBy } from './stop-budget';
@@ -51,9 +51,8 @@ export interface ApiRole {
 export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps): Promise<ApiRole> {
   const { authenticator, invalidations, limiter, lease, outbox, recovery, retention } = services;
   const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger, loadCatalogFile);
-  const registry = createRegistry();
   let document: object | undefined;
-  const getDocument = () => (document ??= generateDocument(registry));
+  const getDocument = () => (document ??= documentOf(routes));
   const routes = apiRoutes({
     health: { mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) },
     getDocument,
@@ -89,7 +88,6 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   setDispatchBacklogSource(async () => outbox.backlog);
   const app = createApp({
     logger,
-    registry,
     routes,
     trustProxy: config.trustProxy,
     trustProxyHops: config.trustProxyHops,

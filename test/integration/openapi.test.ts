@@ -1,5 +1,7 @@
 import type { Platform } from '../../src/main/platform';
 import { toOpenApiPath } from '../../src/transport/http/route';
+import { readFileSync } from 'node:fs';
+import { OPENAPI_FILE } from '../../scripts/sdks/openapi-document';
 import { apiClient, startTestPlatform } from '../support/platform';
 
 /** The OpenAPI document is generated from the routes themselves; none may be missing from it. */
@@ -15,6 +17,10 @@ describe('GET /openapi.json', () => {
   });
   afterAll(async () => {
     await platform?.stop();
+  });
+
+  it('is the document committed as sdks/openapi.json, which the SDK generators read', () => {
+    expect(document).toEqual(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')));
   });
 
   it('is an OpenAPI 3.1 document', () => {

@@ -1,4 +1,3 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { z } from 'zod';
@@ -15,7 +14,6 @@ export type AnyRoute = RouteDefinition<z.ZodType, z.ZodType, z.ZodType>;
 
 export interface AppOptions {
   logger: Logger;
-  registry: OpenAPIRegistry;
   routes: AnyRoute[];
   /** Trust X-Forwarded-For for ctx.ip (only behind a proxy you control). */
   trustProxy?: boolean;
@@ -39,7 +37,7 @@ export function createApp(options: AppOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy ?? false, maxIpsCount: options.trustProxyHops ?? 1 });
   // Paths are case-sensitive: `/API/V1/...` is not `/api/v1/...` (and must not reach its handlers unauthenticated).
   const router = new Router({ sensitive: true });
-  for (const route of options.routes) mountRoute(router, options.registry, route);
+  for (const route of options.routes) mountRoute(router, route);
 
   app.use(requestId());
   app.use(errorHandler(options.logger));

@@ -1,7 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import Router from '@koa/router';
 import type { AnyRoute } from './app';
-import { mountRoute } from './route';
+import { registerRoute } from './route';
 import { registerDeliveredRequest } from './routes/webhooks/delivered-request';
 
 export const API_TITLE = 'Developer-Operations Platform API';
@@ -41,10 +40,9 @@ export function generateDocument(registry: OpenAPIRegistry): object {
   });
 }
 
-/** The document of these routes without serving them: what `GET /openapi.json` answers, for the SDKs' generators. */
+/** The document of these routes: what `GET /openapi.json` answers, and what sdks/openapi.json holds. */
 export function documentOf(routes: AnyRoute[]): object {
   const registry = createRegistry();
-  const router = new Router();
-  for (const route of routes) mountRoute(router, registry, route);
+  for (const route of routes) registerRoute(registry, route);
   return generateDocument(registry);
 }

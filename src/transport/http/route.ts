@@ -43,7 +43,8 @@ function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, part:
   return result.data;
 }
 
-export function mountRoute(router: Router, registry: OpenAPIRegistry, def: RouteDefinition<z.ZodType, z.ZodType, z.ZodType>): void {
+/** Describes the route in the OpenAPI registry (its params, query, body and responses). */
+export function registerRoute(registry: OpenAPIRegistry, def: RouteDefinition<z.ZodType, z.ZodType, z.ZodType>): void {
   const request: RouteConfig['request'] = {};
   if (def.params) request.params = def.params as never;
   if (def.query) request.query = def.query as never;
@@ -59,6 +60,10 @@ export function mountRoute(router: Router, registry: OpenAPIRegistry, def: Route
     request,
     responses: def.responses,
   });
+}
+
+/** Serves the route: its params, query and body parsed by its schemas before its handler runs. */
+export function mountRoute(router: Router, def: RouteDefinition<z.ZodType, z.ZodType, z.ZodType>): void {
   const handler: Middleware = async (ctx) => {
     const params = parse(def.params, ctx.params, 'path');
     const query = parse(def.query, ctx.query, 'query');

@@ -2,13 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '../../../src/infra/logger';
 import { createApp } from '../../../src/transport/http/app';
-import { createRegistry } from '../../../src/transport/http/openapi';
 import { healthz, readyz } from '../../../src/transport/http/routes/health';
 
 /** /readyz answers 503 and names the dependency that does not answer. */
 describe('health probes', () => {
   async function probe(checks: { mongo: () => Promise<void>; temporal: () => Promise<void> }, path: string) {
-    const app = createApp({ logger: createLogger('silent'), registry: createRegistry(), routes: [healthz, readyz(checks)] as never });
+    const app = createApp({ logger: createLogger('silent'), routes: [healthz, readyz(checks)] as never });
     const server = http.createServer(app.callback());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {

@@ -3,13 +3,11 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from '../../../src/transport/http/app';
 import { clientIp } from '../../../src/transport/http/client-ip';
-import { createRegistry } from '../../../src/transport/http/openapi';
 
 /** The app as the platform builds it, answering with the client address its per-IP limits would use. */
 async function serve(options: { trustProxy: boolean; trustProxyHops?: number }) {
   const app = createApp({
     logger: pino({ level: 'silent' }),
-    registry: createRegistry(),
     routes: [],
     ...options,
     before: [
