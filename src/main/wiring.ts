@@ -176,7 +176,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     backlogLimit: config.ingestBacklogLimit,
     maxBacklogMs: config.maxBacklogMs,
     maxLoopDelayMs: config.ingestMaxLoopDelayMs,
-    lagging: laggingAccounts && ((accountId) => laggingAccounts.isLagging(accountId)),
+    lagging: laggingAccounts && ((accountId) => laggingAccounts.refuses(accountId)),
   });
 
   const lease = new InstanceLease({

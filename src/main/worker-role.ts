@@ -17,10 +17,8 @@ import type { Repositories, Services } from './wiring';
 import { AccountLags } from '../domain/flow-control/account-lags';
 import { WorkerLoadPublisher } from '../services/worker-load-publisher';
 
-/** A first attempt's lag counts for this long in what the worker publishes. */
-const LAG_WINDOW_S = 5;
-/** How much later than MAX_BACKLOG_S a first attempt may get its place before its account counts as late. */
-const LAG_MARGIN_MS = 1_000;
+/** A first attempt's lag counts for this long in what the worker publishes: short, as admission acts on each report. */
+const LAG_WINDOW_S = 2;
 
 export interface WorkerRoleDeps {
   config: Config;
@@ -64,8 +62,8 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const holds = new AttemptHolds(config.delivery.firstAttemptsHeldMax);
   // How late each account's first attempts are here, published for every API process's admission.
   const lags = new AccountLags(LAG_WINDOW_S);
-  // Late: past the outbox's bound plus a second in Temporal, what the overload promise allows before the first POST.
-  const load = new WorkerLoadPublisher(repositories.workerLoads, lags, config.maxBacklogMs + LAG_MARGIN_MS, logger);
+  // Late: waiting longer than the outbox's bound; what a late event still waits after the report leaves the promise's 5 s.
+  const load = new WorkerLoadPublisher(repositories.workerLoads, lags, config.maxBacklogMs, logger);
   const deliveryActivities = createDeliveryActivities({
     ...repositories,
     holds,

@@ -10,7 +10,7 @@ export interface WorkerLoadDoc {
 }
 
 /**
- * `worker_loads`: one document per running worker process, rewritten every second with the
+ * `worker_loads`: one document per running worker process, rewritten twice a second with the
  * accounts whose deliveries it sees falling behind (domain/flow-control/account-lags.ts). API
  * processes read them all (a handful of small documents, so a scan is cheap) to refuse those accounts.
  */

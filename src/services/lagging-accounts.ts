@@ -1,35 +1,40 @@
+import { LagShares } from '../domain/flow-control/lag-shares';
 import type { Logger } from '../infra/logger';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { WorkerLoads } from '../persistence/worker-loads';
 
 /** How often an API process reads the workers' loads, and how old a load may be to count. */
-const READ_EVERY_MS = 1_000;
+const READ_EVERY_MS = 500;
 const FRESH_FOR_MS = 5_000;
 
 /**
  * The accounts whose deliveries the workers see falling behind, as they publish them
- * (worker-load-publisher.ts), read once a second. Ingest admission refuses those accounts: an API
- * process that runs no worker cannot see how late delivery is, and its own outbox empties into
- * Temporal at once, so without this it would accept an account's flood for as long as Temporal takes
- * starts. A worker that stops publishing counts for nothing after a few seconds.
+ * (worker-load-publisher.ts), read twice a second; ingest admission refuses a share of those
+ * accounts' new events (lag-shares.ts). An API process that runs no worker cannot see how late
+ * delivery is, and its own outbox empties into Temporal at once, so without this it would accept an
+ * account's flood for as long as Temporal takes starts. A worker that stops publishing counts for
+ * nothing after a few seconds.
  */
 export class LaggingAccounts {
-  private lagging = new Set<string>();
+  private readonly shares = new LagShares();
   private loop?: Periodic;
 
   constructor(
     private readonly loads: WorkerLoads,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    private readonly random: () => number = Math.random,
   ) {}
 
-  isLagging(accountId: string): boolean {
-    return this.lagging.has(accountId);
+  /** Whether to refuse this new event of the account: it is late, and the event is outside its share. */
+  refuses(accountId: string): boolean {
+    const share = this.shares.shareOf(accountId);
+    return share < 1 && this.random() >= share;
   }
 
   async refresh(): Promise<void> {
     const loads = await this.loads.publishedSince(new Date(this.now() - FRESH_FOR_MS));
-    this.lagging = new Set(loads.flatMap((load) => load.lagging.map((l) => l.account_id)));
+    this.shares.step(new Set(loads.flatMap((load) => load.lagging.map((l) => l.account_id))));
   }
 
   start(): void {

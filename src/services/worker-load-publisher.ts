@@ -4,10 +4,10 @@ import type { Logger } from '../infra/logger';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { WorkerLoads } from '../persistence/worker-loads';
 
-const PUBLISH_EVERY_MS = 1_000;
+const PUBLISH_EVERY_MS = 500;
 
 /**
- * Publishes, once a second, the accounts whose first attempts this worker sees waiting longer than
+ * Publishes, twice a second, the accounts whose first attempts this worker sees waiting longer than
  * `boundMs` since their events were accepted (account-lags.ts), for every API process to read
  * (lagging-accounts.ts). One small document per worker, rewritten in place; removed on a stop.
  */

@@ -18,16 +18,20 @@ function memoryLoads() {
 describe('worker loads: published by workers, read by API processes', () => {
   const logger = createLogger('silent');
 
-  it('names as lagging the accounts a worker published past the bound, and no other', async () => {
+  it('refuses a share of the new events of the accounts a worker published past the bound, and none of the others', async () => {
     const now = 100_000;
     const { loads } = memoryLoads();
     const lags = new AccountLags(5, () => now);
     lags.record('late', 3_000);
     lags.record('prompt', 40);
     await new WorkerLoadPublisher(loads, lags, 2_000, logger, () => now).publish();
-    const lagging = new LaggingAccounts(loads, logger, () => now);
+    let draw = 0;
+    const lagging = new LaggingAccounts(loads, logger, () => now, () => draw);
     await lagging.refresh();
-    expect([lagging.isLagging('late'), lagging.isLagging('prompt')]).toEqual([true, false]);
+    draw = 0.99;
+    expect([lagging.refuses('late'), lagging.refuses('prompt')]).toEqual([true, false]);
+    draw = 0;
+    expect(lagging.refuses('late')).toBe(false);
   });
 
   it('ignores the load of a worker that stopped publishing a few seconds ago', async () => {
@@ -37,9 +41,9 @@ describe('worker loads: published by workers, read by API processes', () => {
     lags.record('late', 3_000);
     await new WorkerLoadPublisher(loads, lags, 2_000, logger, () => now).publish();
     now += 6_000;
-    const lagging = new LaggingAccounts(loads, logger, () => now);
+    const lagging = new LaggingAccounts(loads, logger, () => now, () => 0.99);
     await lagging.refresh();
-    expect(lagging.isLagging('late')).toBe(false);
+    expect(lagging.refuses('late')).toBe(false);
   });
 
   it('removes its load when the worker stops', async () => {
