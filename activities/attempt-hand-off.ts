@@ -29,16 +29,10 @@ export type OutcomeReporter = (run: WorkflowRun, reported: ReportedOutcome) => P
 export class RunEnded extends Error {}
 
 /**
- * First attempts whose POST outlived their local budget, made on by the process that started them,
- * which reports each outcome to its workflow.
- *
- * Why: a first attempt runs as a local activity inside its workflow task. A slow receiver's attempt
- * keeps that task while this process has room for it (attempt-holds.ts), up to what its run allows;
- * past that, it would hold a slot it does not have, or make the SDK extend the task (or, on a busy
- * machine, let it time out and be made again). Instead the local activity returns after its
- * budget with the POST still in flight here, and once the POST has ended this process tells the
- * workflow its outcome by update. If this process is gone, nobody tells it; the workflow then makes
- * the attempt as a regular activity, which answers from the record when the POST was recorded.
+ * First attempts whose POST outlived their local budget: the local activity returns with the POST
+ * still in flight here, so it holds no workflow-task slot it lacks (nor lets the task time out), and
+ * this process tells the workflow the outcome by update once the POST has ended. If this process
+ * is gone, the workflow makes the attempt as a regular activity, which answers from the record.
  */
 export class AttemptHandOffs {
   /** POSTs handed off here, and their reports, that have not ended (a stop waits for them, up to its deadline). */
@@ -56,10 +50,7 @@ export class AttemptHandOffs {
     return this.running.size;
   }
 
-  /**
-   * Once the POST has ended (recorded, or failed before its record), reports its outcome to `run`,
-   * again while the server does not take it. The POST and the report count as in flight until then.
-   */
+  /** Once the POST has ended, reports its outcome to `run`, again while the server does not take it. */
   report(run: WorkflowRun, attempt: { round: number; attempt: number }, finishing: Promise<AttemptOutcome>): void {
     const ids = { round: attempt.round, attempt: attempt.attempt };
     const reporting = finishing.then(

@@ -12,12 +12,10 @@ export interface Hold {
  * First attempts that keep their workflow task while a slow receiver answers, counted against the
  * room this process sets aside for them (domain/webhooks/first-attempt-budget.ts says why they hold).
  *
- * A held attempt keeps a workflow-task slot and a local-activity slot of the worker. The rest of
- * the slots stay free for what must not wait behind slow receivers: eager starts of new deliveries,
- * timers and cancellations. An attempt that finds no room is handed off, as every slow first attempt
- * was before (attempt-hand-off.ts), so a flood of slow receivers costs Temporal more but never
- * takes the worker's slots. A stop ends every hold: the worker's tasks then end at once, and the
- * POSTs go on as hand-offs for the rest of the stop's grace.
+ * A held attempt keeps a workflow-task slot and a local-activity slot; the rest stay free for eager
+ * starts, timers and cancellations. An attempt that finds no room is handed off (attempt-hand-off.ts):
+ * a flood of slow receivers costs Temporal more but never takes the worker's slots. A stop ends
+ * every hold, and the POSTs go on as hand-offs for the rest of the stop's grace.
  */
 export class AttemptHolds {
   private held = 0;

@@ -25,12 +25,10 @@ export interface HttpSender {
 }
 
 /**
- * POSTs deliveries through one pooled undici Agent whose `lookup` checks every address a
- * new connection would use (SSRF guard at connect time: the address checked is the address
- * connected to). Each attempt is also checked up front, which covers IP-literal hosts
- * (connect does not call lookup for them) and turns a refusal into a recorded outcome.
- * Redirects are never followed: a 3xx is a failed attempt. Names are resolved by `lookup` (c-ares
- * with a time-out, see dns-lookup.ts): a name that does not resolve in time is a failed attempt.
+ * POSTs through one pooled undici Agent whose `lookup` checks every address a new connection uses
+ * (SSRF guard at connect time: the address checked is the one connected to). Each attempt is also
+ * checked up front: connect does not call lookup for IP literals, and a refusal becomes a recorded
+ * outcome. Redirects are not followed (a 3xx fails); a name not resolved in time fails.
  */
 export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number; lookup: LookupAllFunction; ca?: string[] }): HttpSender {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;

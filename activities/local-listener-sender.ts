@@ -2,11 +2,9 @@ import { isLocalListenerUrl, lookupLocalListener } from '../src/domain/webhooks/
 import { createHttpSender, failed, HttpSender } from './http-sender';
 
 /**
- * DELIVERY_LOCAL_LISTENER (src/domain/webhooks/local-listener.ts): deliveries to
- * `https://listen.localhost:<port>/` go to 127.0.0.1 through an agent that trusts only the
- * listener CA (not the system's roots, not NODE_EXTRA_CA_CERTS); every other URL goes to `inner`
- * under the usual SSRF rules. The CA is read at each such attempt: a listener may make it after
- * the platform started.
+ * DELIVERY_LOCAL_LISTENER (src/domain/webhooks/local-listener.ts): `https://listen.localhost:<port>/`
+ * goes to 127.0.0.1 through an agent that trusts only the listener CA; other URLs go to `inner`.
+ * The CA is read at each attempt: a listener may make it after the platform started.
  */
 export function withLocalListener(inner: HttpSender, options: { readCaCert: () => Promise<string | null>; timeoutMs?: number }): HttpSender {
   const senders = new Map<string, HttpSender>();

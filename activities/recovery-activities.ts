@@ -18,11 +18,7 @@ export interface RecoveryActivityDeps {
 /** The I/O of a bulk recovery: one new round per delivery, by the same rules as a manual retry. */
 export function createRecoveryActivities(deps: RecoveryActivityDeps) {
   return {
-    /**
-     * `skipped` where a manual retry would answer 409 or 404 (a round in flight, the round cap,
-     * the endpoint disabled or deleted meanwhile): the recovery goes on with the others. Run again
-     * by Temporal after a fault, a round already started is in flight: skipped, not doubled.
-     */
+    /** `skipped` where a manual retry answers 409 or 404; run again after a fault, a started round is skipped, not doubled. */
     async startDeliveryRound(target: RoundTarget): Promise<'started' | 'skipped'> {
       try {
         await deps.retry(target.accountId, target.eventId, target.endpointId);
