@@ -28,10 +28,8 @@ export interface DeliveryWorkflowResult {
 }
 
 /**
- * Activity retries cover only our own infrastructure faults (database or worker down) and an
- * attempt throttled because its account's places in the worker were taken (`AttemptThrottled`, which
- * sets its own delay; delivery.md "Fairness"): an attempt's outcome, whatever the receiver did, is a returned value.
- * So these retries never add or skip a delivery attempt; they only wait for the attempt to be made.
+ * Activity retries cover only our own infrastructure faults and a throttled attempt (`AttemptThrottled`,
+ * delivery.md "Fairness"); whatever the receiver did is a returned value, so they never add or skip an attempt.
  */
 const INFRASTRUCTURE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } as const;
 /** Below the shortest retry delay (1 s; a throttled attempt waits at least half of it): no retry is made within the task. */
@@ -40,28 +38,20 @@ const LOCAL_RETRY_THRESHOLD = '400 ms';
 const ATTEMPT_TIMEOUT = '90 seconds';
 
 /**
- * The first attempt is a local activity: the worker running the workflow task makes the POST and
- * reports it with that task's completion. Temporal then schedules, dispatches and stores no
- * activity task and no second workflow task, which is most of what a delivery costs it (a workflow
- * with one local activity runs at about twice the rate of one with a regular activity:
- * bench:delivery), and nearly every delivery ends with its first attempt. If the worker dies
- * mid-attempt, the workflow task times out (DELIVERY_TASK_TIMEOUT_MS, 45 s) and another worker
- * makes the attempt.
+ * The first attempt is a local activity, reported with its workflow task's completion: Temporal
+ * stores no activity task and no second workflow task, and nearly every delivery ends there (a
+ * workflow with one local activity runs at about twice the rate of one with a regular activity:
+ * bench:delivery). If the worker dies mid-attempt, the task times out (45 s) and another makes it.
  */
 const local = proxyLocalActivities<DeliveryActivities>({
   startToCloseTimeout: ATTEMPT_TIMEOUT,
   retry: INFRASTRUCTURE_RETRY,
-  // Every retry of a local attempt waits on a workflow timer, not inside the task: a throttled
-  // attempt (its account's places taken) or a store that is down must not hold a workflow task,
-  // which belongs to every account's deliveries.
+  // Retries wait on a workflow timer, not inside the task: a throttled attempt or a store that is
+  // down must not hold a workflow task, which every account's deliveries share.
   localRetryThreshold: LOCAL_RETRY_THRESHOLD,
 });
 
-/**
- * Retries are regular activities that heartbeat while they wait for the receiver, so a dead worker
- * is noticed within the heartbeat time-out: they go to receivers that failed, which are the slow
- * ones. The cancellation record is a regular activity too.
- */
+/** Retries go to receivers that failed, the slow ones: regular activities whose heartbeat shows a dead worker. */
 const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>({
   startToCloseTimeout: ATTEMPT_TIMEOUT,
   heartbeatTimeout: '8 seconds',
@@ -69,18 +59,14 @@ const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>(
 });
 
 /**
- * How long the workflow waits for a handed-off attempt's outcome to be reported (attempt-outcome.ts):
- * the POST ends within 35 s of its start whatever happens (30 s POST time-out after up to 5 s of
- * DNS), then is recorded, so only a process that is gone lets the wait run out. A dead process's
- * handed-off attempts are made again within 45 s.
+ * The wait for a handed-off attempt's report (attempt-outcome.ts): the POST ends within 35 s (5 s of
+ * DNS, 30 s POST time-out), so only a process that is gone lets it run out.
  */
 const REPORT_WAIT = '45 seconds';
 
 async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
   if (attempt > 1) return regularAttempt({ ...input, attempt });
-  // Only the run's first workflow task is sure that no earlier try of the attempt has posted; a
-  // task retried after its worker died reads the attempt's record first (a regular activity
-  // knows it from its own attempt number).
+  // Only the run's first workflow task is sure no earlier try has posted; a retried task reads the record first.
   const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
   // A slow receiver keeps the task up to what the run's time-out allows (first-attempt-budget.ts),
   // else the attempt is handed off and its process reports the outcome.
@@ -122,12 +108,9 @@ async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
 }
 
 /**
- * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`). Its
- * timers are the retry schedule: attempt, and after a failure sleep for the delay the attempt's
- * decision carries (attempt-decision.ts decides it once), at most 8 attempts. Deterministic: all
- * I/O is in the activities. A change that could alter a started run's commands is made behind a
- * Temporal patch and shown to replay the recorded histories (test/workflow/replay.test.ts,
- * docs/operating.md).
+ * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`): attempt,
+ * and after a failure sleep for the delay attempt-decision.ts gives. A change that could alter a
+ * started run's commands is patched and replay-tested (docs/operating.md).
  */
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   let attempts = 0;

@@ -23,11 +23,7 @@ const { startDeliveryRound } = proxyActivities<RecoveryActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-/**
- * Bulk recovery of one endpoint (workflow id `recover-<endpointId>`): each delivery gets a new
- * round through the manual-retry use case, a few at a time. Deterministic: all I/O is in the
- * activity; a restart resumes after the last round recorded in history.
- */
+/** Bulk recovery of one endpoint (workflow id `recover-<endpointId>`): a new round per delivery, a few at a time. */
 export async function recoveryWorkflow(input: RecoveryWorkflowInput): Promise<RecoveryWorkflowResult> {
   const result: RecoveryWorkflowResult = { started: 0, skipped: 0 };
   for (let i = 0; i < input.eventIds.length; i += RECOVERY_BATCH) {
