@@ -1,8 +1,6 @@
 /**
- * The closed catalogue of error codes. Clients switch on `code`, so it is part of the interface:
- * a code is added here (with what it means) or not thrown at all — DomainError only takes an
- * ErrorCode. Its HTTP status lives in one table in transport (src/transport/http/error-status.ts),
- * and the OpenAPI document's `code` enum is built from this object.
+ * The closed catalogue of error codes. Clients switch on `code`, so a code is added here with its
+ * meaning or not thrown at all. Statuses: src/transport/http/error-status.ts; OpenAPI's enum comes from here.
  */
 export const ERROR_CATALOGUE = {
   // The request is not of the documented shape.

@@ -1,10 +1,8 @@
 import type { ErrorCode } from './error-codes';
 
 /**
- * Typed domain errors: a code of the closed catalogue (./error-codes.ts), a sentence for people,
- * and data. They say nothing of HTTP: the one error middleware
- * (src/transport/http/middleware/error-handler.ts) maps the code to a status and the data to
- * the JSON body and headers.
+ * Typed domain errors: a catalogue code, a sentence for people, and data. No HTTP here: the error
+ * middleware (src/transport/http/middleware/error-handler.ts) maps them to status, body and headers.
  */
 
 export interface ErrorDetail {

@@ -17,10 +17,7 @@ export class InvalidCatalogError extends Error {
   }
 }
 
-/**
- * The priced catalog in memory: validated once, frozen, and indexed so that every GET filter and
- * every estimate lookup is a map access (the estimator is served from memory after load).
- */
+/** The priced catalog in memory: validated once, frozen, indexed so every filter and lookup is a map access. */
 export class Catalog {
   /** All entries in catalog order. */
   readonly entries: readonly CatalogEntry[];

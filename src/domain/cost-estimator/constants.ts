@@ -1,7 +1,4 @@
-/**
- * The cost estimator's fixed vocabulary and limits (platform-api.md "Cost estimator", CONTRACT §5).
- * Defined once here; schemas, catalog checks and tests all import them.
- */
+/** The cost estimator's fixed vocabulary and limits (CONTRACT §5). */
 
 /** Providers in the spec's order; this order is also the catalog order. */
 export const PROVIDERS = ['aws', 'gcp', 'azure'] as const;

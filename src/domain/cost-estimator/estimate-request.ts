@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { MAX_HOURS_PER_MONTH, MAX_ITEMS, MIN_ITEMS, PROVIDERS } from './constants';
 
 /**
- * Body of POST /api/cost-estimator (platform-api.md "Cost estimator", CONTRACT §5). Any failure
- * here is a 400. Strict objects, as Stripe does with unknown parameters: a misspelt
- * "hoursPerMonht" must not silently fall back to 730 hours and return a wrong estimate.
+ * Body of POST /api/cost-estimator (CONTRACT §5); any failure is a 400. Strict objects: a misspelt
+ * "hoursPerMonht" must not silently fall back to 730 hours.
  */
 
 /** "is required" for a missing field, `otherwise` for a value of the wrong type. */

@@ -30,11 +30,9 @@ export interface Estimate {
 export type Clock = () => Date;
 
 /**
- * Prices a list of items against the catalog (CONTRACT §5). All money is exact decimal:
- * each line is rounded half-up to cents for display; the total is the UNROUNDED sum of the
- * lines rounded half-up once, so it never carries the lines' rounding drift; the annual total
- * is 12 × the rounded monthly total, so the two figures always agree.
- * Items are checked in request order and the first one that cannot be priced is reported.
+ * Prices items against the catalog (CONTRACT §5), in exact decimal: each line rounded half-up to
+ * cents; the total is the UNROUNDED sum rounded once (no rounding drift); annual is 12 × the rounded
+ * monthly total, so the two agree. The first item that cannot be priced is reported.
  */
 export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = () => new Date()): Estimate {
   let total = zero();

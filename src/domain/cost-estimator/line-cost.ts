@@ -6,11 +6,7 @@ import type { EstimateItem } from './estimate-request';
 import { formulaKindOf } from './price-units';
 import { toDecimal } from './money';
 
-/**
- * Unrounded monthly cost of one item priced by `entry` (CONTRACT §5 line formulas). Rounding
- * happens later, once per line and once for the total, never here.
- * Usage fields that the entry's unit does not use (hoursPerMonth on a per-GB price, …) are ignored.
- */
+/** Unrounded monthly cost of one item (CONTRACT §5); usage fields the entry's unit does not use are ignored. */
 export function lineMonthlyCost(entry: CatalogEntry, item: EstimateItem, index: number): Decimal {
   const priced = toDecimal(item.quantity).times(toDecimal(entry.priceUsd));
   const kind = formulaKindOf(entry.priceUnit);

@@ -1,9 +1,8 @@
 /**
- * How late each account's deliveries are: for every first attempt, the time from its event's
- * acceptance to the moment it got a place to be made (or was told to wait for one), and per account
- * the worst of the last `windowS` whole seconds. Workers measure it where the work really waits
- * (Temporal's task queue, the account's places) and publish the accounts past a bound, so that API
- * processes that do not run a worker can refuse those accounts, and only those.
+ * How late each account's deliveries are: per first attempt, from its event's acceptance to getting
+ * a place (or being told to wait), and per account the worst of the last `windowS` seconds. Workers
+ * measure it where the work waits and publish the accounts past a bound, so API processes can refuse
+ * those accounts, and only those.
  */
 export class AccountLags {
   private readonly buckets: Array<{ second: number; worst: Map<string, number> }> = [];

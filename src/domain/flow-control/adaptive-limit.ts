@@ -1,11 +1,7 @@
 /**
- * A concurrency limit that follows a measured latency: additive increase while the latency stays
- * at or under its target and the limit is what holds work back, multiplicative decrease as soon
- * as it goes over (AIMD, as TCP and adaptive concurrency limiters do). The limit then settles
- * where the work admitted is what the machine can do within the target, on any machine, instead
- * of at a count tuned on one.
- *
- * Decided once per interval from the p90 of the latencies observed in it.
+ * A concurrency limit that follows a measured latency (AIMD, as TCP does): additive increase while
+ * the p90 of an interval is on target and the limit holds work back, multiplicative decrease when
+ * it goes over. It settles at what the machine can do within the target, on any machine.
  */
 export interface AdaptiveLimitTuning {
   min: number;

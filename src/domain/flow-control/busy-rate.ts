@@ -4,11 +4,9 @@ import { SlidingCount } from './sliding-count';
  * How fast a queue moves while it has work: items done per second of time during which something
  * waited, over the last `windowS` seconds. A new arrival waits about (items waiting) / (this rate).
  *
- * Wall-clock throughput would be the wrong divisor: below capacity the queue is often empty, so it
- * measures arrivals, not how fast the queue drains; and at the start of a burst it has seen one or
- * two items done in a second that has barely begun, so thirty events sent at once to an idle
- * process looked like a thirty-second wait and were refused. Until the queue has been busy for
- * `minBusyMs` there is no estimate (undefined): the wait of the oldest item is the evidence then.
+ * Not wall-clock throughput: below capacity that measures arrivals, and at the start of a burst one
+ * item done in a barely begun second makes thirty waiting items look like a thirty-second wait.
+ * Until the queue has been busy for `minBusyMs` there is no estimate (undefined).
  */
 export class BusyRate {
   private readonly counts: SlidingCount<'done' | 'busyMs'>;

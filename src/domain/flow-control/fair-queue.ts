@@ -1,11 +1,7 @@
 /**
- * Work of many tenants served in turn: each tenant has its own first-in-first-out queue, and
- * `shift` takes the head of the next tenant in round-robin order. A tenant that asks for less than
- * an equal share of what is taken out waits at most one round, however much the others queue; one
- * that asks for more only lengthens its own queue. That is max-min fairness of the order of service,
- * as Temporal's task-queue fairness keys and SQS fair queues give it.
- *
- * A tenant `shift` is told to pass over (its own work cannot move now) keeps its place in the round.
+ * Work of many tenants served round-robin, one FIFO queue each (max-min fairness of the order of
+ * service): a tenant asking for less than an equal share waits at most one round, one asking for
+ * more only lengthens its own queue. A tenant `shift` passes over keeps its place in the round.
  */
 export class FairQueue<T> {
   /** Tenant → its items, oldest first, with when each came. Map order is the round: a tenant served moves to its end. */

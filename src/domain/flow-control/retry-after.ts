@@ -5,14 +5,11 @@ import { SlidingCount } from './sliding-count';
  * platform has been lately: the calls it refused per call it took over the last `windowS` seconds,
  * between `minS` and `maxS`.
  *
- * Why not a fixed second: a refused call still costs the process its HTTP parse, key check and
- * metering. At three times capacity, callers told "1 s" were refused about 25 times per event
- * taken, and answering them took the CPU that delivery needed (goodput fell to 0.77–0.78 of
- * capacity in bench:overload). Told to wait in proportion to the overload, they come back about as fast as
- * events can be taken, so the refusals cost little and nobody waits longer than the queue needs.
- * Each answer is drawn between half the advice and the advice: callers refused in the same second
- * would otherwise all come back in the same second (with only their own jitter of up to 500 ms),
- * a herd that stalled the process for seconds at three times capacity.
+ * Not a fixed second: a refused call still costs its parse, key check and metering; at three times
+ * capacity, callers told "1 s" are refused about 25 times per event taken and goodput falls to 0.78
+ * of capacity (bench:overload). Told to wait in proportion, they come back about as fast as events
+ * can be taken. Each answer is drawn between half the advice and the advice, so callers refused in
+ * the same second do not come back as one herd.
  */
 export const RETRY_AFTER_TUNING = { windowS: 10, minS: 1, maxS: 10 } as const;
 

@@ -1,8 +1,6 @@
 /**
- * What each tenant took of a shared resource over the last `windowS` whole seconds, to tell who
- * to refuse first when the whole is short: a tenant at or above an equal share (the total over the
- * tenants that took any) is refused; one below it is not. An account that asks for less than an
- * equal share so keeps getting all it asks for while the heavy ones are cut back (max-min fairness).
+ * What each tenant took of a shared resource over the last `windowS` seconds, to tell who to refuse
+ * when the whole is short: a tenant at or above an equal share is refused, one below it is not.
  */
 export class TenantShares {
   private readonly buckets: Array<{ second: number; taken: Map<string, number> }> = [];

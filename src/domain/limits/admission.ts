@@ -1,10 +1,6 @@
 import type { LimitExceededError } from '../errors';
 
-/**
- * The port through which a call is admitted against its limits. The domain states the rules
- * (tiers, policies, window and billing-period arithmetic); how admission is made exact across
- * processes is the store's business, so the implementation lives in src/persistence.
- */
+/** The port through which a call is admitted against its limits; exact across processes, so implemented in src/persistence. */
 export interface LimitAdmitter {
   /** Admits one call under `policy`, or rejects with a LimitRejection (burst or quota). */
   admit(policy: LimitPolicy): Promise<Admission>;

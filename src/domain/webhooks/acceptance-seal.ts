@@ -1,16 +1,11 @@
 /**
- * The platform's seal on a delivery workflow's input: an HMAC, under a key derived from the
- * secrets key every API and worker process shares, over what the attempt will sign and for whom
- * (account, endpoint, event id, type, timestamp, body), and the run it was started as (the round,
- * and the workflow id `delivery-<eventId>-<endpointId>`).
+ * The platform's seal on a delivery workflow's input: an HMAC (key derived from the shared secrets
+ * key) over what the attempt signs and for whom, the round, and the workflow id.
  *
- * Why: anyone who can reach Temporal can start a delivery workflow, and the worker must not sign
- * a body of their choosing (or another account's event) with an endpoint's secret. Without a seal
- * the first attempt reads the event back from the store to check it; a sealed input proves the
- * platform accepted exactly this event for this endpoint and started this round of it, so the
- * attempt reads nothing. A forged or altered input fails the check and nothing is sent.
- * Format: `v2.<base64url HMAC-SHA256>`.
- * Never log the key; the seal itself is not a secret.
+ * Why: anyone who can reach Temporal can start a delivery workflow, and the worker must not sign a
+ * body of their choosing with an endpoint's secret. The seal proves the platform accepted this event
+ * for this endpoint and round, so the attempt reads nothing back from the store; a forged input sends
+ * nothing. Format: `v2.<base64url HMAC-SHA256>`. Never log the key; the seal is not a secret.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 

@@ -1,14 +1,11 @@
 /**
  * How many delivery attempts one account, and one endpoint, may have in flight at once in this
- * process. An attempt in flight holds its place from before its DNS lookup until its POST ends, so
- * a tenant whose receivers hang, or whose names never resolve, holds at most `perAccount` of the
- * worker's POSTs and name lookups, and the attempts of every other account still run.
+ * process, from before the DNS lookup to the end of the POST: a tenant whose receivers hang holds at
+ * most `perAccount` of the worker's POSTs and lookups, and every other account's attempts still run.
  *
- * An attempt that finds no place waits for one here only a moment (in order, per account): a quick
- * receiver's places turn over in milliseconds, and a longer wait would hold its workflow task or
- * activity slot, which belong to everyone. Past that it is made again later (delivery-activities.ts:
- * a retryable "throttled" failure, whose wait is a workflow timer), and the outbox holds back the
- * account's new starts while its places are taken (`full`, `onFree`).
+ * An attempt with no place waits only a moment (a quick receiver's places turn over in
+ * milliseconds; a longer wait would hold a slot everyone shares), then is throttled and made again
+ * after a workflow timer; the outbox holds back the account's new starts meanwhile (`full`, `onFree`).
  */
 
 export interface AttemptSlotLimits {
@@ -121,11 +118,7 @@ function add(counts: Map<string, number>, key: string, delta: number): void {
 /** The longest a throttled attempt waits before it asks for a place again. */
 const MAX_THROTTLED_WAIT_MS = 60_000;
 
-/**
- * How long an attempt that found no place waits before it asks again, given how many times it has
- * asked (1 for the first): doubling from 1 s up to a minute, and half of it random, so the attempts
- * of an account whose places are all taken do not all come back at the same moment.
- */
+/** Wait before asking again after `tries` refusals: doubling from 1 s to a minute, half of it random so they do not return together. */
 export function throttledRetryDelayMs(tries: number, random: number): number {
   const base = Math.min(MAX_THROTTLED_WAIT_MS, 1_000 * 2 ** Math.max(0, tries - 1));
   return Math.round(base / 2 + (random * base) / 2);

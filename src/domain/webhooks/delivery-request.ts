@@ -1,9 +1,7 @@
 /**
- * The exact request delivered for an event (platform-api.md "Delivered request", CONTRACT §4).
- *
- * The body is built ONCE at ingest and stored, so every attempt (and every process, after any
- * restart) sends byte-identical bodies and the signature always covers the same bytes.
- * No Node imports: usable from workflow code too.
+ * The exact request delivered for an event (platform-api.md "Delivered request", CONTRACT §4). The
+ * body is built once at ingest and stored, so every attempt sends, and signs, the same bytes.
+ * No Node imports: usable from workflow code.
  */
 import { isEventId } from './event-id';
 import { isValidEventType } from './event-pattern';
@@ -51,9 +49,8 @@ export interface DeliveryHeadersInput {
 export type DeliveryHeaders = Readonly<Record<(typeof WebhookHeader)[keyof typeof WebhookHeader], string>>;
 
 /**
- * `{"id","type","data","timestamp"}` in exactly that key order, with no whitespace.
- * Throws TypeError on inputs that would produce a body the spec does not allow, because a wrong
- * body stored at ingest would be delivered wrong forever.
+ * `{"id","type","data","timestamp"}` in that key order, no whitespace. Throws TypeError on a body
+ * the spec does not allow: one stored wrong at ingest would be delivered wrong forever.
  */
 export function buildDeliveryBody(event: DeliveryBodyInput): string {
   assertEventId(event.id);

@@ -9,8 +9,7 @@
  * where the packets end up. Any IPv6 address outside global unicast (2000::/3) is refused too, so
  * a range IANA reserves later cannot slip through an incomplete list.
  *
- * The lists are explicit CIDR tables (not only ipaddr.js range names) so every refused range is
- * visible here and has a reason; ipaddr.js does the parsing and the prefix matching.
+ * Explicit CIDR tables, so every refused range is visible here with its reason.
  */
 import ipaddr from 'ipaddr.js';
 

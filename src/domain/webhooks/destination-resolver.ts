@@ -1,11 +1,7 @@
 /**
- * Resolve a destination host and check EVERY address it resolves to (destination-address.ts).
- *
- * Refusing when any address is refused (not just the first) stops a host that mixes a public and
- * a private record from reaching the private one. The checked addresses are returned so the
- * caller connects to one of them instead of resolving again: a second lookup is the DNS-rebinding
- * window this closes. createGuardedLookup packages the same check as a `lookup` function for
- * net/tls/undici `connect`, so the address checked is the address connected to.
+ * Resolve a destination host and check EVERY address it resolves to (destination-address.ts): a host
+ * mixing a public and a private record must not reach the private one. The checked addresses are
+ * what is connected to (createGuardedLookup): a second lookup would be a DNS-rebinding window.
  */
 import { classifyAddress, parseIpLiteral } from './destination-address';
 
@@ -116,11 +112,8 @@ type LookupCallback = (
 ) => void;
 
 /**
- * A `lookup` for net.connect / tls.connect / undici's `connect` option that runs resolveAndCheck
- * and hands the socket only checked addresses (all of them when asked with `all: true`, as
- * happy-eyeballs does; else the first one matching the requested family).
- * Note: connect() does not call lookup for an IP-literal host, so literal hosts must be checked
- * with resolveAndCheck/classifyAddress before connecting.
+ * A `lookup` for net/tls/undici `connect` that hands the socket only checked addresses. connect()
+ * does not call lookup for an IP-literal host: check those with resolveAndCheck first.
  */
 export function createGuardedLookup(options: ResolveOptions) {
   return function guardedLookup(

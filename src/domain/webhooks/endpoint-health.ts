@@ -1,8 +1,7 @@
 /**
- * Endpoint health: what the platform knows of an endpoint's recent deliveries, and the rule that
- * disables an endpoint whose deliveries have all failed for a period (as Svix and Stripe do).
- * Pure: the health log (src/persistence/endpoint-health-log.ts) stores one summary per fact, each
- * derived from the one before it with `applyHealthFact`.
+ * Endpoint health: an endpoint's recent deliveries, and the rule that disables one whose deliveries
+ * have all failed for a period. The health log (src/persistence/endpoint-health-log.ts) stores one
+ * summary per fact, each derived from the one before with `applyHealthFact`.
  */
 
 const HOUR_MS = 3_600_000;

@@ -1,8 +1,7 @@
 /**
  * Event types and the patterns an endpoint subscribes with (platform-api.md "Events", CONTRACT §3–4).
  *
- * Pure and dependency-free: used by the HTTP layer (validation), by ingest (fan-out) and possibly
- * by workflow code, so it must stay deterministic and import nothing.
+ * Imports nothing: it may be used by workflow code.
  *
  * Pattern forms:
  *   `*`           every event type
@@ -139,10 +138,8 @@ export function matchesAny(patterns: readonly string[], type: string): boolean {
 }
 
 /**
- * Every valid pattern that matches `type`: `*`, `<p>.*` for each prefix `<p>` ending before a dot,
- * and the type itself. Lets storage find subscribed endpoints with an indexed
- * `{ events: { $in: candidatePatternsForType(type) } }` instead of scanning all endpoints.
- * Invariant (tested): matchesEventType(p, t) === candidatePatternsForType(t).includes(p).
+ * Every valid pattern that matches `type`, so storage finds subscribed endpoints with an indexed
+ * `$in` instead of a scan. Invariant (tested): matchesEventType(p, t) === candidatePatternsForType(t).includes(p).
  */
 export function candidatePatternsForType(type: string): string[] {
   if (!isValidEventType(type)) return [];

@@ -1,11 +1,7 @@
 /**
- * The local-listener exception to the destination rules (DELIVERY_LOCAL_LISTENER, `cli listen`).
- *
- * It opens exactly one destination name: `listen.localhost` (RFC 6761 reserves `.localhost` for
- * loopback, so no public host can be meant by it). A delivery to `https://listen.localhost:<port>/`
- * connects to 127.0.0.1 and trusts only the listener CA kept in DATA_DIR, so it reaches only a
- * listener holding a certificate from that CA; every other URL, loopback literals included, keeps
- * the SSRF rules of destination-address.ts.
+ * The local-listener exception to the destination rules (DELIVERY_LOCAL_LISTENER, `cli listen`): one
+ * name, `listen.localhost` (RFC 6761 reserves `.localhost` for loopback), connected at 127.0.0.1 and
+ * trusting only the listener CA in DATA_DIR. Every other URL keeps the rules of destination-address.ts.
  */
 export const LOCAL_LISTENER_HOST = 'listen.localhost';
 export const LOCAL_LISTENER_ADDRESS = '127.0.0.1';

@@ -1,19 +1,13 @@
 /**
- * The delivery retry schedule (platform-api.md "Retry schedule", CONTRACT §4).
- *
- * Imported by Temporal workflow code, so it must be deterministic: no imports at all (in
- * particular nothing from Node), no clocks, no randomness. Delays count from the END of the
- * previous attempt (CONTRACT §4); this module only knows the delays, the workflow applies them.
+ * The delivery retry schedule (platform-api.md "Retry schedule", CONTRACT §4): delays count from the
+ * END of the previous attempt. Imported by workflow code: no imports, clocks or randomness.
  */
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/**
- * THE schedule: RETRY_DELAYS_MS[n - 1] is the wait after failed attempt n, for n = 1..7.
- * Attempt 8 has no entry because it is the last one.
- */
+/** RETRY_DELAYS_MS[n - 1] is the wait after failed attempt n, n = 1..7 (attempt 8 is the last). */
 export const RETRY_DELAYS_MS: readonly number[] = Object.freeze([
   1 * SECOND, // after attempt 1
   5 * SECOND, // after attempt 2
@@ -27,11 +21,7 @@ export const RETRY_DELAYS_MS: readonly number[] = Object.freeze([
 /** Derived from the schedule so the two can never disagree: 8. */
 export const MAX_ATTEMPTS: number = RETRY_DELAYS_MS.length + 1;
 
-/**
- * Milliseconds to wait after failed attempt `attempt` (1-based) before the next one, or null when
- * `attempt` was the last allowed (the delivery is then permanently failed).
- * Throws RangeError for a non-integer or < 1 attempt: that is a caller bug, not a schedule state.
- */
+/** The wait after failed attempt `attempt` (1-based), or null after the last; RangeError for a non-integer or < 1 (a caller bug). */
 export function delayAfterAttempt(attempt: number): number | null {
   assertAttempt(attempt);
   if (attempt >= MAX_ATTEMPTS) return null;

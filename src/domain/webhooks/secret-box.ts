@@ -1,8 +1,7 @@
 /**
  * Encryption at rest of endpoint signing secrets: AES-256-GCM with a fresh 96-bit IV per seal.
  * Sealed format: `v1.<base64url iv (12 bytes)>.<base64url ciphertext>.<base64url tag (16 bytes)>`.
- * The version prefix leaves room for key rotation or another algorithm later.
- * Never log plaintexts or keys; error messages here never include them.
+ * The version prefix leaves room for key rotation. Never log plaintexts or keys.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 

@@ -4,10 +4,8 @@
  * 1. The spec's (platform-api.md "Signature of deliveries"), unchanged:
  *   X-Webhook-Signature: sha256=<lowercase hex HMAC-SHA256 of the exact raw body bytes>
  *
- * Key decision: the HMAC key is the endpoint's signing secret string AS GIVEN, including the
- * `whsec_` prefix, encoded as UTF-8 bytes. The spec's reference receivers pass <SIGNING_SECRET>
- * straight to their HMAC function (e.g. `createHmac('sha256', secret)`), which does exactly that;
- * stripping the prefix or base64-decoding the rest (as Svix does) would make their checks fail.
+ * The HMAC key is the secret string AS GIVEN, `whsec_` prefix included, as UTF-8: the spec's
+ * reference receivers pass it straight to their HMAC function, so decoding it would fail their checks.
  *
  * 2. Standard Webhooks (https://www.standardwebhooks.com), so stock libraries verify deliveries:
  *   webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">
