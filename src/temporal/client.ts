@@ -9,10 +9,8 @@ export interface TemporalConnection {
 }
 
 /**
- * Connects to Temporal and waits until the namespace answers: a dev server that has just
- * opened its port may still be creating its namespaces. With `native`, the client uses the
- * same NativeConnection as the worker of this process, which lets workflow starts be eager
- * (the server hands the first workflow task straight back instead of queueing it).
+ * Connects to Temporal and waits until the namespace answers (a fresh dev server may still be
+ * creating it). With `native`, the client shares the worker's NativeConnection: starts can be eager.
  */
 export async function connectTemporal(address: string, namespace: string, options: { native: boolean; timeoutMs?: number }): Promise<TemporalConnection> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);

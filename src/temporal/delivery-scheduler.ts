@@ -46,9 +46,8 @@ export class DeliveryScheduler {
   ) {}
 
   /**
-   * First rounds refuse a duplicate id even after the workflow closed, so re-dispatching an
-   * event (after a crash) can never deliver it twice; manual retries allow a closed one.
-   * The workflow carries the event (type, timestamp, exact body) so an attempt reads nothing but the endpoint.
+   * First rounds refuse a duplicate id even after the workflow closed, so re-dispatching an event
+   * after a crash never delivers it twice; manual retries allow a closed one.
    */
   async start(delivery: ScheduledDelivery, options: { manualRetry: boolean }): Promise<StartResult> {
     const input: DeliveryWorkflowInput = {
@@ -70,8 +69,7 @@ export class DeliveryScheduler {
         requestEagerStart: this.options.eager,
         // A first attempt keeps this task while its receiver answers (first-attempt-budget.ts).
         workflowTaskTimeout: DELIVERY_TASK_TIMEOUT_MS,
-        // Its tasks, and its activities', are dispatched by account in turn (task-queue fairness), so
-        // one account's backlog in Temporal does not delay the others' deliveries.
+        // Dispatched by account in turn (task-queue fairness): one account's backlog does not delay the others.
         priority: { fairnessKey: delivery.accountId },
         workflowIdReusePolicy: options.manualRetry ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [...initialDeliverySearchAttributes(delivery)],

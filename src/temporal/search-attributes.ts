@@ -1,11 +1,9 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 /**
- * Custom search attributes of delivery workflows, so an operator can find in the Temporal
- * Web UI e.g. every delivery retrying to one endpoint:
+ * Custom search attributes of delivery workflows, so an operator can query the Temporal Web UI, e.g.
  *   WebhookEndpointId = "ep_..." AND WebhookDeliveryStatus = "retrying"
- * Registered on the embedded dev server at start (--search-attribute) and by the
- * docker-compose set-up for a production server. Safe to import from workflow code.
+ * Registered by the embedded dev server and docker-compose. Safe to import from workflow code.
  */
 export const SEARCH_ATTRIBUTE_DEFINITIONS = {
   WebhookEventId: 'Int',

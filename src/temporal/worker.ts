@@ -66,10 +66,8 @@ function writeSdkLog(entry: LogEntry): void {
 export function ensureRuntime(level: LogLevel = 'WARN'): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  // The SDK warns (TMPRL1104) about every workflow task that lasts over 5 s. A delivery's first
-  // task lasts as long as its receiver takes, up to the hold (first-attempt-budget.ts), by design:
-  // it warns only about a task that reached the point where the SDK must extend it. Read by the
-  // SDK's core at its first warning; an operator's own value is kept.
+  // The SDK warns (TMPRL1104) about tasks over 5 s; a delivery's first task lasts as long as its
+  // receiver takes, by design, so it warns only where the SDK must extend a task. An operator's value is kept.
   process.env.TEMPORAL_WORKFLOW_TASK_DURATION_WARN_SECONDS ??= String(Math.ceil((DELIVERY_TASK_TIMEOUT_MS * SDK_EXTENDS_TASK_AT) / 1000));
   try {
     Runtime.install({
@@ -82,9 +80,8 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
 
 /**
  * Workflow tasks a worker holds busy with anything but a POST before it stops polling for more
- * (workflow-task-slots.ts): past that, a polled task would wait in the worker's own first-come queue
- * rather than in Temporal's fair one. A task's own work is milliseconds of CPU and a round trip to
- * Temporal, so 16 keep a worker busy at several times its delivery capacity.
+ * (workflow-task-slots.ts). A task's own work is milliseconds, so 16 keep a worker busy at several
+ * times its delivery capacity.
  */
 export const WORKFLOW_TASKS_AHEAD = 16;
 
@@ -93,24 +90,18 @@ export const WORKFLOW_TASK_POLLS = 20;
 export const NON_STICKY_POLL_SHARE = 0.8;
 
 /**
- * How a delivery worker runs tasks; the Temporal-only ceiling benchmark uses the same. A new tuner
- * for every worker: its slots count that worker's tasks.
- * `firstAttemptsHeld`: slow first attempts it keeps in their task at once (activities/attempt-holds.ts,
- * DELIVERY_FIRST_ATTEMPTS_HELD_MAX: at 25 s each, 600 hold the receivers of 24 new events/s).
+ * How a delivery worker runs tasks (the Temporal-only ceiling benchmark uses the same); a new tuner
+ * per worker. `firstAttemptsHeld`: DELIVERY_FIRST_ATTEMPTS_HELD_MAX (at 25 s each, 600 hold the
+ * receivers of 24 new events/s).
  *
  * With `eagerStarts`, the slots are a fixed count: an eager start reserves its slot from a core
- * thread that, with a slot supplier written in JavaScript, waits for this process's event loop
- * while holding a lock that the worker's shutdown takes from that same loop, and the two
- * deadlock (a test process hung in `initiate_shutdown`). Such a process has the start window,
- * which paces its starts by when their attempts begin, so the worker pulls little it cannot start.
+ * thread that, with a JavaScript slot supplier, waits for the event loop while holding a lock the
+ * worker's shutdown takes from that loop, and the two deadlock. The start window paces such a process.
  */
 export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boolean) => {
-  // A first attempt is a local activity: it holds its workflow task's slot until the POST is
-  // answered. An eager start needs a free slot (else its task goes through the task queue, which
-  // costs Temporal more), so 400 of them are for that: twice as many as the start window (200)
-  // lets wait (a 4,000 burst ran at 60–61/s with 100 slots, 68–74/s with 400: bench:delivery).
-  // The other `firstAttemptsHeld` are for slow receivers' attempts that keep their task, so that
-  // those never take the 400.
+  // A first attempt holds its task's slot until the POST is answered, and an eager start needs a free
+  // slot: 400 are for that, twice the start window (a 4,000 burst runs at 60–61/s with 100 slots,
+  // 68–74/s with 400: bench:delivery). Slow receivers' held attempts get their own `firstAttemptsHeld`.
   const max = 400 + firstAttemptsHeld;
   // At least the task slots: a run whose task is open stays in the cache.
   const maxCachedWorkflows = Math.max(2000, max);
@@ -121,9 +112,8 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boo
   }
   const slots = new WorkflowTaskSlots({ max, ahead: WORKFLOW_TASKS_AHEAD, localMax: max });
   return {
-    // Every delivery's first task comes from the normal queue, not a sticky one, and without eager
-    // starts every first task is polled: the SDK's default (10 polls, a fifth of them on the normal
-    // queue) gives it two. bench:overload separate at 2 x C: goodput 49 -> 56/s, first POST p99 7.7 -> 5.5 s.
+    // Without eager starts every first task is polled from the normal queue, where the SDK's default
+    // gives two polls (bench:overload separate at 2 x C: goodput 56/s with these, 49/s with the default).
     maxConcurrentWorkflowTaskPolls: WORKFLOW_TASK_POLLS,
     nonStickyToStickyPollRatio: NON_STICKY_POLL_SHARE,
     tuner: {
@@ -151,11 +141,7 @@ export function activityStartedInterceptors(onStarted: (workflowId: string) => v
 
 let workersCreated = 0;
 
-/**
- * `<pid>@<host>#<n>`: Temporal's default identity (`<pid>@<host>`) numbered, so that two workers of
- * one process are told apart in histories and the Web UI (each workflow task records who ran it;
- * a first attempt runs in its workflow task).
- */
+/** `<pid>@<host>#<n>`: Temporal's default identity numbered, so two workers of one process are told apart in histories. */
 function workerIdentity(): string {
   return `${process.pid}@${os.hostname()}#${++workersCreated}`;
 }
@@ -174,10 +160,7 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
   });
 }
 
-/**
- * Runs the worker and reports its end the moment it happens (logged as an error when it fails),
- * rather than leaving a rejection nobody handles until shutdown. Resolves either way.
- */
+/** Runs the worker and reports a failure the moment it happens, not as an unhandled rejection at shutdown. Resolves either way. */
 export function runWorker(worker: Pick<Worker, 'run'>, onFailure: (err: unknown) => void): Promise<void> {
   return worker.run().catch((err: unknown) => {
     onFailure(err);

@@ -2,16 +2,10 @@ import type { CustomSlotSupplier, LocalActivitySlotInfo, SlotPermit, WorkflowSlo
 
 /**
  * The worker's workflow-task and local-activity slots, handed out so that work the worker cannot
- * start now stays in Temporal's task queue.
- *
- * A polled workflow task waits inside the worker behind every task the worker already holds, first
- * come first served. In Temporal's task queue it waits in fair order, one account after another
- * (every delivery carries its account as fairness key). So the worker polls for another workflow task
- * only while fewer than `ahead` of the tasks it holds are busy with something other than a POST. A
- * task whose first attempt runs as a local activity holds its slot for as long as the receiver takes,
- * yet costs the worker only a socket, so it does not count.
- *
- * Eager starts (`tryReserveSlot`) are bounded by `max` alone: the delivery start window paces them.
+ * start now waits in Temporal's task queue, in fair order by account, rather than first-come in the
+ * worker. The worker polls only while fewer than `ahead` of its tasks are busy with something other
+ * than a POST (a task waiting on its receiver costs only a socket). Eager starts (`tryReserveSlot`)
+ * are bounded by `max` alone: the delivery start window paces them.
  */
 export class WorkflowTaskSlots {
   private readonly workflowPermits = new Set<SlotPermit>();
