@@ -6,11 +6,7 @@ import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
 import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
 import { PROJECT_ROOT } from '../infra/tools';
 
-/**
- * The whole configuration, read from the environment and validated once at start-up.
- * A bad value stops start-up with a message naming the variable (ConfigError).
- * Every variable is documented in docs/operating.md's configuration table.
- */
+/** The configuration, validated once at start-up (a bad value stops it, naming the variable); see docs/operating.md. */
 
 const port = z.coerce.number().int().min(1).max(65535);
 /** PORT may be 0: any free port (tests). */
