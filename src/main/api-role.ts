@@ -80,8 +80,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     logger,
   });
 
-  // The lease exists before the first ingest; on stop (after the server closed) the outbox
-  // drains and the lease is released, or left to expire so another process recovers the rest.
+  // The lease exists before the first ingest (stop: see ApiRole.stop).
   await lease.start();
   // Revoked keys, tiers and endpoints changed by other processes reach this process's caches through this log.
   await invalidations.start();

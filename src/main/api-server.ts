@@ -5,9 +5,8 @@ import { settlesBy } from './stop-budget';
 export interface ApiServer {
   server: http.Server;
   /**
-   * Takes no new call from now on and gives the calls in flight until `deadline` to be answered;
-   * those still open then are cut (nothing acknowledged is lost: a call is acknowledged only once
-   * its answer is sent, and an event stored for a cut call is in the outbox's watermark).
+   * Takes no new call and gives the calls in flight until `deadline`; those still open are cut (an
+   * event stored for a cut call is in the outbox's watermark, so nothing acknowledged is lost).
    */
   stop(deadline: number): Promise<ApiServerStopped>;
 }
@@ -22,10 +21,9 @@ export interface ApiServerStopped {
 }
 
 /**
- * The API role's HTTP server. Closing a Node server stops new connections only; a client with
- * keep-alive connections (any load generator) would go on sending calls on them, and the server
- * would wait for it. Here a call that arrives after the stop began is refused at once with a 503
- * that closes its connection, so the stop waits only for the calls already in flight.
+ * The API role's HTTP server. Closing a Node server stops new connections only, and keep-alive
+ * clients would go on sending calls; here a call that arrives after the stop began gets a 503 that
+ * closes its connection, so the stop waits only for the calls already in flight.
  */
 export async function listenApi(handle: (req: IncomingMessage, res: ServerResponse) => void, port: number, host: string): Promise<ApiServer> {
   let stopping = false;

@@ -1,12 +1,8 @@
 /**
  * `npm run --silent cli -- listen --account ID [--events 'order.*'] [--forward-to URL]`: a local
  * receiver for developers (docs/receiving.md#cli-listen). It registers a temporary endpoint
- * `https://listen.localhost:<port>/` for the account, prints each delivery as it arrives (and
- * forwards it with --forward-to), and removes the endpoint on Ctrl-C (SIGINT or SIGTERM).
- *
- * It needs the platform running and the local-listener exception on (DELIVERY_LOCAL_LISTENER,
- * src/domain/webhooks/local-listener.ts): by default only the embedded platform of `npm start`.
- * Unlike the other commands it prints lines, not one JSON object.
+ * `https://listen.localhost:<port>/`, prints (or forwards) each delivery, and removes the endpoint
+ * on SIGINT or SIGTERM. Needs DELIVERY_LOCAL_LISTENER on (by default only under `npm start`).
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';

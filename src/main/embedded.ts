@@ -9,9 +9,8 @@ export interface ServerAddresses {
 }
 
 /**
- * The servers the platform talks to: the configured ones, or embedded ones (FerretDB, the
- * Temporal dev server) whose state lives under DATA_DIR. Each embedded server is pushed onto
- * `started` as soon as it runs, so that the caller stops it even if a later one fails.
+ * The configured servers, or embedded ones (FerretDB, Temporal dev server) with state under DATA_DIR,
+ * each pushed onto `started` as soon as it runs so the caller stops it even if a later one fails.
  */
 export async function startServers(config: Config, started: EmbeddedServer[]): Promise<ServerAddresses> {
   if (!config.temporal.address || !config.mongo.uri) {

@@ -26,10 +26,9 @@ export interface ListenReceiver {
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 /**
- * `cli listen`'s HTTPS receiver on 127.0.0.1: each delivery is checked with the TypeScript
- * receiver library (receivers/typescript, Standard Webhooks) as a developer's app would check it,
- * printed, then answered: 200 when verified (401 when not), or the app's answer with --forward-to.
- * The attempt number is counted here: the endpoint is this listener's own, so it sees every attempt.
+ * `cli listen`'s HTTPS receiver on 127.0.0.1: each delivery is verified with receivers/typescript as
+ * an app would, printed, and answered 200 (401 if unverified) or with the app's answer (--forward-to).
+ * The endpoint is this listener's own, so it counts the attempts itself.
  */
 export async function startListenReceiver(options: ListenReceiverOptions): Promise<ListenReceiver> {
   const attempts = new Map<string, number>();

@@ -64,10 +64,9 @@ export interface StartOptions {
 }
 
 /**
- * Starts the platform in four steps: servers (embedded or given), connections and repositories,
- * services (src/main/wiring.ts), then the roles asked for (api-role.ts, worker-role.ts).
- * Whatever started is stopped, on stop() or when a later step fails: the roles side by side under
- * one deadline, then the connections in reverse order, then the embedded servers side by side.
+ * Starts servers, connections and repositories, services (wiring.ts), then the roles asked for.
+ * Whatever started is stopped, on stop() or when a later step fails: the roles under one deadline,
+ * then the connections in reverse order, then the embedded servers.
  */
 export async function startPlatform(config: Config, options: StartOptions): Promise<Platform> {
   const logger = options.logger ?? createLogger(config.logLevel);

@@ -1,16 +1,12 @@
 /**
- * How long a stop may take. The README and docs/operating.md promise it: SIGINT or SIGTERM ends
- * every process `npm start` started (API, worker, embedded Temporal and FerretDB) within
- * STOP_PROMISE_MS, under load too. The steps below add up to well under it; run-role.ts enforces
- * it whatever a step does.
+ * How long a stop may take, as the README and docs/operating.md promise: SIGINT or SIGTERM ends every
+ * process `npm start` started within it, under load too; run-role.ts enforces it whatever a step does.
  */
 export const STOP_PROMISE_MS = 10_000;
 
 /**
- * Work in flight when the stop begins (HTTP calls, workflow starts of acknowledged events,
- * attempts and handed-off POSTs) gets this long to finish. What has not is left to what makes it
- * safe anyway: crash recovery starts the acknowledged events' workflows after the next start, and
- * Temporal makes an unfinished attempt again (its record check answers one that was recorded).
+ * Work in flight when the stop begins gets this long; what has not finished is safe anyway: crash
+ * recovery starts acknowledged events' workflows, and Temporal makes an unfinished attempt again.
  */
 export const IN_FLIGHT_GRACE_MS = 5_000;
 
