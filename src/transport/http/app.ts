@@ -17,17 +17,9 @@ export interface AppOptions {
   routes: AnyRoute[];
   /** Trust X-Forwarded-For for ctx.ip (only behind a proxy you control). */
   trustProxy?: boolean;
-  /**
-   * With trustProxy: the number of proxies of ours in front of the app. Each appends the address
-   * it received from to X-Forwarded-For, so the client is the entry this many from the right;
-   * anything to its left was sent by the client itself and is ignored. Default 1.
-   */
+  /** With trustProxy: proxies of ours in front; the client is the X-Forwarded-For entry this many from the right (left of it is the client's own). Default 1. */
   trustProxyHops?: number;
-  /**
-   * Middleware that runs before the request body is read: authentication and metering of
-   * key-scoped calls, so that a call with an unreadable body is still answered 401 when its key
-   * is bad, and is counted and carries the limit headers when its key is good (CONTRACT §2).
-   */
+  /** Run before the body is read (authentication, metering): a call with an unreadable body is still a 401 or metered (CONTRACT §2). */
   guards?: Koa.Middleware[];
   /** Extra middleware before routing (e.g. static dashboard assets). */
   before?: Koa.Middleware[];

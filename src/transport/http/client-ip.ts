@@ -2,10 +2,8 @@ import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
 
 /**
- * The caller's address for per-IP limits. `ctx.ip` already honours X-Forwarded-For only when
- * the app trusts its proxy (TRUST_PROXY). The address is normalized so one client has one
- * bucket (`::ffff:10.0.0.1` is `10.0.0.1`, IPv6 in its one compact form); a forwarded value
- * that is not an IP address is ignored in favour of the socket's address.
+ * The caller's address for per-IP limits, normalized so one client has one bucket (`::ffff:10.0.0.1`
+ * is `10.0.0.1`); a forwarded value that is not an IP address gives way to the socket's address.
  */
 export function clientIp(ctx: Context): string {
   return normalize(ctx.ip) ?? normalize(ctx.req.socket.remoteAddress) ?? 'unknown';

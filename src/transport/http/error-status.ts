@@ -1,11 +1,7 @@
 import type { ErrorCode } from '../../domain/error-codes';
 import type { DomainError } from '../../domain/errors';
 
-/**
- * The one table from error code to HTTP status. Typed over every code, so a code added to the
- * catalogue without a status does not compile. The error middleware, the dashboard's error pages,
- * metering (5xx are given back) and the OpenAPI `code` enum all read it.
- */
+/** The one table from error code to HTTP status, typed over every code: a code without a status does not compile. */
 export const HTTP_STATUS: { readonly [C in ErrorCode]: number } = {
   invalid_request: 400,
   invalid_body: 400,

@@ -1,8 +1,6 @@
 /**
- * How deeply a JSON text nests objects and arrays, found by one pass over the text (no
- * recursion, no parse), so that a body can be refused before anything walks it recursively:
- * JSON.stringify, the BSON serializer and MongoDB (100 levels) all have depth limits of their
- * own, and hitting them deep inside a request would be a 5xx.
+ * How deeply a JSON text nests, in one pass without parsing, so a body is refused before anything
+ * walks it: JSON.stringify, BSON and MongoDB (100 levels) have depth limits that would be a 5xx.
  */
 export const MAX_JSON_DEPTH = 64;
 

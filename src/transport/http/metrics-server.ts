@@ -19,10 +19,8 @@ export interface MetricsServer {
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
 /**
- * `GET /metrics` on a listener of its own (METRICS_PORT), apart from the public API: every
- * process (API and worker) has one, and the operator decides who reaches it by where it listens
- * (METRICS_HOST) and, optionally, a bearer token (METRICS_TOKEN). Without METRICS_PORT there is
- * no such listener at all.
+ * `GET /metrics` on a listener of its own (METRICS_PORT), apart from the public API, so the operator
+ * decides who reaches it (METRICS_HOST, optionally METRICS_TOKEN).
  */
 export async function startMetricsServer(options: MetricsServerOptions, logger: Logger): Promise<MetricsServer> {
   const expected = options.token ? digest(`Bearer ${options.token}`) : undefined;

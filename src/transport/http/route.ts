@@ -6,10 +6,7 @@ import { z } from 'zod';
 import { ValidationError } from '../../domain/errors';
 import { humanIssueMessage, InputPart, issueDetails, validationSummary } from './validation-messages';
 
-/**
- * One route = one definition: its zod schemas validate the request, give the handler its
- * types, and describe the operation in the OpenAPI document. Nothing else documents a route.
- */
+/** One route = one definition: its zod schemas validate the request, type the handler, and document the operation. */
 export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
   method: 'get' | 'post' | 'patch' | 'put' | 'delete';
   /** Koa-style path (`/api/v1/things/:id`); converted to `{id}` for OpenAPI. */

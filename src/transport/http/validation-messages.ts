@@ -2,10 +2,8 @@ import type { z } from 'zod';
 import type { ErrorDetail } from '../../domain/errors';
 
 /**
- * The one place where zod's findings become words for people. Route validation passes
- * `humanIssueMessage` as the parse-level error map, so it words every issue a schema did not
- * word itself (a schema's own message wins). Messages name no subject ("must be a number"):
- * `details[].path` is the subject, and `validationSummary` puts both into the `error` sentence.
+ * Where zod's findings become words for people: `humanIssueMessage` words every issue a schema did
+ * not word itself. Messages name no subject: `details[].path` is it, and `validationSummary` joins both.
  */
 
 type RawIssue = z.core.$ZodRawIssue;
@@ -40,8 +38,7 @@ export function humanIssueMessage(issue: RawIssue): string {
     case 'invalid_type': {
       if (issue.input === undefined) return 'is required';
       const wanted = KIND[issue.expected] ?? issue.expected;
-      // Query strings coerced to numbers: "abc" arrives as NaN.
-      // and a fraction where a whole number is wanted is still a number.
+      // Query strings coerced to numbers: "abc" arrives as NaN, and a fraction is still a number.
       if (typeof issue.input === 'number') return `must be ${wanted}`;
       return `must be ${wanted}, not ${kindOf(issue.input)}`;
     }

@@ -4,9 +4,8 @@ import path from 'node:path';
 import type { Middleware } from 'koa';
 
 /**
- * The dashboard's two static files, read once into memory and served from a fixed list (no
- * file-system path ever comes from the URL). URLs carry a content hash, so browsers may cache
- * them for a long time and still see a new version at once.
+ * The dashboard's static files, served from a fixed list (no path comes from the URL). URLs carry a
+ * content hash, so browsers cache them long and still see a new version at once.
  */
 const FILES = {
   'dashboard.css': 'text/css; charset=utf-8',

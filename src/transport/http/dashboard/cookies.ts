@@ -1,10 +1,6 @@
 import type { Context } from 'koa';
 
-/**
- * The dashboard's cookies. All are httpOnly (scripts never need them), scoped to /dashboard
- * (never sent to /api, where only Bearer keys count) and Secure whenever the request came
- * over https.
- */
+/** The dashboard's cookies: httpOnly, scoped to /dashboard (the API takes only keys), Secure over https. */
 export const SESSION_COOKIE = 'dash_session';
 /** Double-submit token for the forms shown before there is a session (sign-in, sign-up). */
 export const PRE_AUTH_CSRF_COOKIE = 'dash_csrf';

@@ -1,7 +1,6 @@
 /**
- * The only way dashboard markup is built: `html` escapes every interpolated value unless it is
- * itself the output of `html` (already escaped markup). There is deliberately no "raw" escape
- * hatch, so no template can ever emit an unescaped user-controlled string.
+ * The only way dashboard markup is built: `html` escapes every interpolated value that is not itself
+ * `html` output. No "raw" escape hatch, so no template can emit an unescaped user string.
  */
 
 /** Module-private: only this file can mint SafeHtml. */

@@ -19,10 +19,8 @@ function dashboardLimitError(cause: LimitExceededError): LimitExceededError {
 }
 
 /**
- * Runs a dashboard write that does what an API operation does (register an endpoint, send a test
- * event, retry a delivery, ...) as one metered call of the signed-in account: the same limiter,
- * bucket, burst window and monthly quota as its API keys, so the dashboard is no way around them.
- * A refused action throws that 429 error before `action` runs; a 5xx is given back, as on the API.
+ * Runs a dashboard write that does what an API operation does as one metered call of the account,
+ * with its API keys' limits, so the dashboard is no way around them. A refusal throws before `action`.
  */
 export async function meteredAction<T>(ctx: Context, deps: Pick<DashboardDeps, 'limiter'>, action: () => Promise<T>): Promise<T> {
   let result: T | undefined;

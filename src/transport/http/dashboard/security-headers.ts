@@ -1,9 +1,8 @@
 import type { Middleware } from 'koa';
 
 /**
- * Every dashboard response: only our own scripts, styles and forms; never framed (clickjacking);
- * no referrer leaving the site; no MIME sniffing; pages are never cached (they show keys,
- * secrets and account data). Assets set their own Cache-Control afterwards.
+ * Every dashboard response: only our own scripts, styles and forms; never framed; no referrer out;
+ * no sniffing; pages never cached (they show keys and secrets). Assets set their own Cache-Control.
  */
 const CSP = [
   "default-src 'self'",

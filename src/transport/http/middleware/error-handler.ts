@@ -17,9 +17,8 @@ function keyHint(ctx: Context): string {
 }
 
 /**
- * The one place where errors become HTTP: a domain error's code maps to its status
- * (../error-status.ts), its data to `{"error","code",...data}` and its hints to headers
- * (Retry-After, Allow); anything else is a 500 with the request id and no internals.
+ * The one place where errors become HTTP: a domain error's code, data and hints become status, body
+ * and headers; anything else is a 500 with the request id and no internals.
  */
 export function errorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {

@@ -10,14 +10,10 @@ export const API_KEY_HEADER = 'x-api-key';
 export const COST_ESTIMATOR_PATH = '/api/cost-estimator';
 
 /**
- * Access to the public cost estimator (CONTRACT §5). Without `x-api-key` the call is anonymous
- * and metered per client network (30 a minute, no quota, no usage
- * records; an IPv6 client is its /64, see anonymousPolicy). With it, the key (of any product) must be
- * active (401 otherwise) and the call is metered exactly like a key-scoped call: the account's
- * tier limits, in the account's own bucket, so it shows in the account's usage and shares its
- * limits with the account's other calls. Both paths go through `metered`, so headers and 429
- * bodies are the same. It is a guard (before the body is read), like keyScoped: a bad key is a
- * 401 whatever the body, and a call with an unreadable body is still metered.
+ * Access to the public cost estimator (CONTRACT §5). Without `x-api-key` the call is anonymous and
+ * metered per client network (anonymousPolicy); with it, the key (any product) must be active and
+ * the call counts in its account's bucket like a key-scoped call. Both go through `metered`. A guard,
+ * like keyScoped: a bad key is a 401 whatever the body.
  */
 export function estimatorAccess(authenticator: KeyAuthenticator, limiter: LimitAdmitter): Middleware {
   return async (ctx, next) => {

@@ -14,15 +14,11 @@ export interface JsonBodyOptions {
 }
 
 /**
- * Reads and parses request bodies itself (instead of a generic body parser) so that the
- * errors are ours: over 1 MiB → 413, not JSON → 400, objects/arrays nested more than
- * MAX_JSON_DEPTH levels → 400 (before anything walks them recursively). The raw text is kept
- * for handlers that need exact bytes.
+ * Reads bodies itself so the errors are ours: over 1 MiB → 413, not JSON → 400, nested deeper than
+ * MAX_JSON_DEPTH → 400. The raw text is kept for handlers that need exact bytes.
  *
- * The API reads every body as JSON whatever its Content-Type says (as GitHub's API does):
- * `curl -d '{...}'` labels JSON as a form, and refusing or misreading it would only trip
- * people up. The API takes no cookies, so reading such a body opens no cross-site door.
- * Only the dashboard's own forms are parsed as forms.
+ * The API reads every body as JSON whatever its Content-Type (`curl -d` labels JSON as a form); it
+ * takes no cookies, so this opens no cross-site door. Only the dashboard's forms are parsed as forms.
  */
 export function jsonBody(options: JsonBodyOptions = {}): Middleware {
   return async (ctx, next) => {

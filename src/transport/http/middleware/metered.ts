@@ -5,11 +5,7 @@ import { recordLimitRejection } from '../../../infra/metrics';
 import { setLimitHeaders } from './limit-headers';
 import { httpStatusOf } from '../error-status';
 
-/**
- * Runs `next` as one metered call: admits it against the burst window and the quota (429
- * otherwise), sets the limit headers, and gives the call back when it ends in a 5xx, which
- * CONTRACT §2 does not count.
- */
+/** Runs `next` as one metered call (429 past the limits), with the limit headers; a 5xx is given back (CONTRACT §2). */
 export async function metered(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, next: () => Promise<void>): Promise<void> {
   let admission;
   try {
@@ -34,9 +30,9 @@ export async function metered(ctx: Context, limiter: LimitAdmitter, policy: Limi
 }
 
 /**
- * Lets `shed` refuse a call before it is metered: CONTRACT §2 does not count a 5xx, so nothing is
- * claimed and given back, and the headers show the limits as they stand. A call its limits refuse
- * anyway, or whose limits this process does not know yet, is left to `metered` (429 comes first).
+ * Lets `shed` refuse a call before it is metered (a 5xx is not counted), with the limits as they
+ * stand in the headers. A call its limits refuse anyway, or whose limits are unknown here, is left
+ * to `metered`: 429 comes first.
  */
 export function shedUnmetered(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, shed: () => void): void {
   const state = limiter.peek(policy);

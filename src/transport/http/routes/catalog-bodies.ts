@@ -1,10 +1,6 @@
 import { CATEGORIES, PROVIDERS, type Catalog, type CatalogFilter } from '../../../domain/cost-estimator';
 
-/**
- * The GET /api/cost-estimator response bodies, serialized once per filter combination
- * (4 provider choices × 13 category choices): the catalog never changes while the process
- * runs, so answering a GET is a map lookup and a socket write, never a JSON.stringify of 216 entries.
- */
+/** GET /api/cost-estimator bodies, serialized once per filter combination: the catalog never changes while the process runs. */
 export class CatalogBodies {
   private readonly bodies = new Map<string, Buffer>();
 

@@ -20,13 +20,9 @@ export function openApiRoute(getDocument: () => object) {
 }
 
 /**
- * `/docs` is the API reference rendered by Redoc (the npm package's standalone bundle, served from
- * our own origin: no CDN). The page itself is a server-rendered list of every operation, so it
- * is useful with JavaScript off or before the bundle loads; Redoc replaces it once it has rendered.
- *
- * Redoc needs two things the dashboard's strict policy does not allow: inline styles
- * (styled-components) and a search worker built from a blob: URL. The policy below allows exactly
- * those on /docs, and still no inline or foreign script.
+ * `/docs`: the API reference by Redoc, served from our own origin. The page is a server-rendered
+ * list of operations, useful with JavaScript off, until Redoc replaces it. Redoc needs inline styles
+ * and a blob: search worker, which this policy allows on /docs alone; still no inline or foreign script.
  */
 export const DOCS_CSP = [
   "default-src 'self'",

@@ -20,9 +20,8 @@ const columnHeading = (column: Column) =>
   typeof column === 'object' && 'numeric' in column ? html`<th scope="col" class="num">${column.numeric}</th>` : html`<th scope="col">${column}</th>`;
 
 /**
- * The list of a page (keys, endpoints, events): its heading, then a table, or one muted line when
- * the list is empty. The table's wrapper scrolls sideways on a narrow screen, so it is a focusable
- * region named by the heading: keyboard users can scroll it.
+ * A page's list: heading, then a table (or one muted line when empty). The wrapper scrolls sideways
+ * on a narrow screen, so it is a focusable region named by the heading, for keyboard users.
  */
 export function listSection<T>(list: ListSection<T>): SafeHtml {
   const table =
