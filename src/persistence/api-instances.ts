@@ -17,9 +17,8 @@ export interface ApiInstanceDoc {
 export type LeaseRenewal = Omit<ApiInstanceDoc, 'watermark'> & { handedOverThrough: number };
 
 /**
- * `api_instances`: one lease per running API process (a handful of documents, so listing
- * them all is cheap even where it is a scan). Only the process itself writes its lease; crash
- * recovery removes it once it has expired and was not renewed since.
+ * `api_instances`: one lease per running API process (a handful, so a scan is cheap), written only
+ * by that process; crash recovery removes it once it has expired unrenewed.
  */
 export class ApiInstances {
   private readonly col: Collection<ApiInstanceDoc>;
@@ -48,11 +47,10 @@ export class ApiInstances {
   }
 
   /**
-   * Crash recovery's hand-over: removes the lease only while it still expires at `expiresAt`,
-   * the expired value the sweep read, so a process that renewed meanwhile keeps its lease. One
-   * conditional single-document delete, atomic on MongoDB. FerretDB 1.24 runs it as a read then
-   * a delete by `_id`: only a renewal that lands inside that one command can still be removed,
-   * and the process's next renewal (an upsert) writes its lease again (docs/security.md).
+   * Crash recovery's hand-over: removes the lease only while it still expires at `expiresAt` (the
+   * value the sweep read), so a process that renewed meanwhile keeps it. Atomic on MongoDB; on
+   * FerretDB a renewal inside that one command can be removed, and the next renewal (an upsert)
+   * writes the lease again (docs/security.md).
    */
   async removeIfUnrenewed(id: string, expiresAt: Date): Promise<boolean> {
     return (await this.col.deleteOne({ _id: id, expires_at: expiresAt })).deletedCount === 1;

@@ -16,11 +16,7 @@ export interface ApiKeyDoc {
   revoked_at: Date | null;
 }
 
-/**
- * `api_keys`: looked up by hash (unique index) when a process meets a key it has not cached.
- * A revocation is also written to the cache-invalidations log, which every API process follows
- * to drop its cached copy (cache-invalidations.ts).
- */
+/** `api_keys`: looked up by hash (unique index); a revocation is logged to cache-invalidations.ts for every process's cache. */
 export class ApiKeys {
   private readonly col: Collection<ApiKeyDoc>;
   private readonly invalidations: CacheInvalidations;
@@ -56,20 +52,16 @@ export class ApiKeys {
     return this.col.find({ account_id: accountId }).sort({ created_at: -1 }).toArray();
   }
 
-  /**
-   * Deletes revoked keys (never a live one: the revocation is part of the filter). One `_id`
-   * delete each, the only delete the embedded store answers from an index.
-   */
+  /** Deletes revoked keys (the revocation is part of the filter): one `_id` delete each (mongo.ts). */
   async deleteRevoked(ids: readonly string[]): Promise<void> {
     for (const id of ids) await this.col.deleteOne({ _id: id, revoked_at: { $ne: null } });
   }
 
   /**
-   * Idempotent: a revoked key keeps its first revocation time. The change is logged after the key
-   * is written (a process that drops its copy then reads the revoked key). A repeat is logged
-   * again only while a cached copy of the key may still live (`reannounceWithinMs` of the first
-   * revocation), so that a revocation whose logging a crash interrupted is announced by calling it
-   * again; later repeats write nothing (every entry costs every process a read).
+   * Idempotent: a revoked key keeps its first revocation time. Logged after the key is written. A
+   * repeat is logged again only while a cached copy may live (`reannounceWithinMs`), so a crash
+   * between write and log is mended by calling again; later repeats write nothing (every entry
+   * costs every process a read).
    */
   async revoke(id: string, at: Date, reannounceWithinMs: number, accountId?: string): Promise<ApiKeyDoc | null> {
     const filter = accountId ? { _id: id, account_id: accountId } : { _id: id };

@@ -42,15 +42,10 @@ export function cacheInvalidationsOf(db: Db): CacheInvalidations {
 /**
  * Use cacheInvalidationsOf(db): one per database and process.
  *
- * `cache_invalidations`: the log every process follows to drop what it caches
- * (cache-invalidation-follower.ts): keys (key-authenticator.ts) and account endpoint lists
- * (account-endpoints-cache.ts). So a process need not re-read each cached key twice a second to
- * honour "a revoked key is refused by every process within 1 s", nor each account's endpoints
- * every second. A writer appends after its own write (a process that drops its copy then reads
- * the new state). One append log (store-primitives/append-log.ts) for the platform; entries are
- * tiny and as rare as changes to keys, tiers and endpoints, so they are kept (finding the end
- * needs every entry to stay). On real MongoDB a change stream on the three collections could
- * replace it.
+ * `cache_invalidations`: the log every process follows (cache-invalidation-follower.ts) to drop
+ * cached keys and endpoint lists, so none re-reads them every second to honour "a revoked key is
+ * refused by every process within 1 s". A writer appends after its own write. One append log
+ * (store-primitives/append-log.ts); entries are tiny and rare, and kept: finding the end needs them.
  */
 export class CacheInvalidations {
   private readonly log: AppendLog<LoggedInvalidation, InvalidationDoc>;
@@ -76,10 +71,8 @@ export class CacheInvalidations {
   }
 
   /**
-   * Appends `invalidation` after every entry already there (racing writers each get their own n).
-   * This process's listeners hear of it first: the change it announces is already written, so
-   * this process's caches drop their copies even if logging it then fails (the writer's caller
-   * sees the failure and may repeat the change, which logs it again).
+   * Appends `invalidation` (racing writers each get their own n). This process's listeners hear
+   * first, so its caches drop their copies even if the append fails (the caller may then repeat it).
    */
   async append(invalidation: Invalidation, at: Date = new Date()): Promise<number> {
     for (const listener of this.listeners) listener(invalidation);

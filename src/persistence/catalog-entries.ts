@@ -36,12 +36,9 @@ export function catalogEntryId(entry: Pick<CatalogEntry, 'provider' | 'service' 
 }
 
 /**
- * `catalog_entries`: the cost catalog as the API serves it, synced from data/catalog.json at
- * start-up. `catalog_meta` holds one document recording the synced version; it belongs to the
- * sync, so this class owns both. Sync is idempotent: only new or changed entries are written
- * (replace by deterministic _id, so a restart never duplicates), entries gone from the file
- * are deleted, and the meta document is written last, so a sync cut short is completed by the
- * next start.
+ * `catalog_entries`, synced from data/catalog.json at start-up, and `catalog_meta` (the synced
+ * version). Idempotent: changed entries are replaced by deterministic _id, gone ones deleted, and
+ * the meta written last, so a sync cut short is completed by the next start.
  */
 export class CatalogEntries {
   private readonly col: Collection<CatalogEntryDoc>;
@@ -111,10 +108,8 @@ export class CatalogEntries {
   }
 
   /**
-   * Writes in batches: FerretDB 1.24 never answers an update command of 100 or more statements
-   * that modify existing documents (and stalls later writes to the collection), so no batch
-   * comes near that. Two processes starting at once may both upsert one new _id; the loser's
-   * batch is retried, and then replaces what the winner inserted.
+   * Writes in batches: FerretDB 1.24 never answers an update command of 100 or more statements that
+   * modify existing documents. Of two processes upserting one new _id, the loser's batch is retried.
    */
   private async bulkReplace(writes: AnyBulkWriteOperation<CatalogEntryDoc>[]): Promise<void> {
     for (let i = 0; i < writes.length; i += WRITE_BATCH) {

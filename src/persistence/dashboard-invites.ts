@@ -5,9 +5,8 @@ import { claimOnce, type ExpirySweepers } from './store-primitives';
  * `dashboard_invites`: one-time links that let an account set its dashboard password. Two kinds
  * of document share the collection: the invite (`_id` = SHA-256 of the link's token: the raw token
  * exists only in the link) and its redemption (`_id` = `redeemed:` + that hash). A link is used
- * at most once because the redemption is a unique `_id` insert, which is atomic on FerretDB as on
- * MongoDB (conditional updates are not, on FerretDB). Both expire with the invite; expiry is
- * checked on every read, purging is housekeeping.
+ * at most once: the redemption is a unique `_id` insert, atomic on both stores. Expiry is checked
+ * on every read; purging is housekeeping.
  */
 export interface DashboardInviteDoc {
   _id: string;

@@ -11,11 +11,7 @@ export interface DashboardSessionDoc {
   expires_at: Date;
 }
 
-/**
- * `dashboard_sessions`: one per signed-in browser. Expiry is enforced on every read
- * (`expires_at > now`); purging expired documents (TTL index or timer) is housekeeping only,
- * because FerretDB has no TTL index and the timer may lag.
- */
+/** `dashboard_sessions`: one per signed-in browser; expiry is checked on every read (FerretDB has no TTL, a purge may lag). */
 export class DashboardSessions {
   private readonly col: Collection<DashboardSessionDoc>;
 

@@ -11,9 +11,8 @@ interface SignInAttemptDoc {
 }
 
 /**
- * `dashboard_sign_in_attempts`: one document per attempt that counts against a throttle, inserted
- * within the throttle's limit (store-primitives/insert-within-cap.ts): exact under concurrent
- * attempts without an atomic counter (FerretDB's `$inc` is not atomic under concurrency).
+ * `dashboard_sign_in_attempts`: one document per counted attempt, inserted within the throttle's
+ * limit (store-primitives/insert-within-cap.ts): exact without an atomic counter.
  */
 export class DashboardSignInAttempts {
   private readonly col: Collection<SignInAttemptDoc>;

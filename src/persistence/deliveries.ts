@@ -59,11 +59,9 @@ interface RoundClaimDoc {
 }
 
 /**
- * `deliveries`: one per (event, matching endpoint), created by its first attempt (until then
- * the delivery is pending and the event names its endpoint and URL). Only the delivery's own
- * workflow writes it, one activity at a time, except a manual retry, which writes the new round
- * before that round's workflow starts. Every hot-path read and write is a plain `{_id}` filter,
- * the one filter the embedded store answers from an index.
+ * `deliveries`: one per (event, matching endpoint), created by its first attempt. Only the
+ * delivery's own workflow writes it, one activity at a time, except a manual retry, which writes the
+ * new round before its workflow starts. Hot paths use `{_id}` filters only (mongo.ts).
  */
 export class Deliveries {
   private readonly col: Collection<StoredDeliveryDoc>;
@@ -86,11 +84,8 @@ export class Deliveries {
   }
 
   /**
-   * Event listing: the status of each of these deliveries (of these events of one account) that
-   * has a record (no record = no attempt yet), without the attempt logs. Records carry their
-   * event's id block (`event_block`, written by every write): one equality per block of
-   * EVENT_BLOCK ids, which both stores answer from an index, reading the account's records of
-   * those events only.
+   * Event listing: the status of each of these deliveries that has a record (none = no attempt yet).
+   * One indexed equality per `event_block` of EVENT_BLOCK ids, so only these events' records are read.
    */
   async statusesOf(accountId: string, eventIds: number[], ids: string[]): Promise<Map<string, DeliveryStatus>> {
     if (ids.length === 0) return new Map();
@@ -140,11 +135,9 @@ export class Deliveries {
   }
 
   /**
-   * A round whose start was cut short (its record pending, no workflow running) is started
-   * again by one caller only, and only once the round's last start claim (its first, then one
-   * per take-over, `<round claim>/<n>`) is older than `staleBefore`: until then its claimer may
-   * still be on its way to starting it. Of concurrent callers the unique insert of the next
-   * take-over picks one. Take-overs follow crashes, so the chain stays a claim or two long.
+   * A round whose start was cut short is started again by one caller only (the unique insert of the
+   * next take-over claim, `<round claim>/<n>`), and only once the last claim is older than
+   * `staleBefore`: until then its claimer may still be starting it.
    */
   async claimRoundRestart(id: string, round: number, staleBefore: Date, at: Date): Promise<boolean> {
     const base = memberId(id, round);

@@ -33,12 +33,10 @@ const format: LogFormat<HealthEntry & { key: string; at: Date }, HealthEntryDoc>
 };
 
 /**
- * `endpoint_health`: one append log per endpoint (store-primitives/append-log.ts), an entry per
- * fact (a delivery that ended, the endpoint enabled again), each carrying the whole summary
- * derived from the entry before it. The store has no atomic read-modify-write (FerretDB loses
- * concurrent `$inc`s and `$set`s to one document), but no two writers can take the same entry,
- * so every count is exact whatever the number of workers. A fact whose key is among the latest
- * RECENT_FACT_KEYS is not added again (an activity run a second time).
+ * `endpoint_health`: one append log per endpoint (store-primitives/append-log.ts), an entry per fact,
+ * each carrying the summary derived from the entry before. No two writers take the same entry, so
+ * counts are exact without atomic read-modify-write. A fact whose key is among the latest
+ * RECENT_FACT_KEYS is not added again (an activity run twice).
  */
 export class EndpointHealthLog {
   private readonly log: AppendLog<HealthEntry & { key: string; at: Date }, HealthEntryDoc>;

@@ -20,12 +20,9 @@ const format: LogFormat<SecretSet, SecretSetDoc> = {
 
 /**
  * `endpoint_secret_sets`: each endpoint's signing secrets as a compare-and-set cell
- * (store-primitives/compare-and-set.ts), one version per rotation. A rotation derives its set from
- * the latest version and claims the next one, so of two rotations at once the second derives from
- * the first: neither's new secret, nor a secret in its grace, is lost to the other's write. The
- * endpoint document carries a copy of the latest set, which is what attempts sign with
- * (Endpoints.rotateSecrets keeps it current). An endpoint never rotated has no version: its set is
- * the one it was created with. A rotation leaves one small sealed document; they go with the endpoint.
+ * (store-primitives/compare-and-set.ts), one version per rotation, so of two rotations at once the
+ * second derives from the first and no secret is lost. Attempts sign with the endpoint document's
+ * copy (Endpoints.rotateSecrets). An endpoint never rotated has no version.
  */
 export class EndpointSecretSets {
   private readonly col: Collection<SecretSetDoc>;

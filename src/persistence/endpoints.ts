@@ -25,12 +25,8 @@ export interface EndpointDoc {
 export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'secret_sealed' | 'previous_secrets'>>;
 
 /**
- * `endpoints`. Reads by id are plain `{_id}` lookups (the only filter the embedded FerretDB
- * answers from an index) and the owner is checked here, so another account's endpoint is
- * simply not found. Listing by account is an index search on both stores (mongo.ts). Every
- * write that changes routing or signing (created, deleted, url, events, enabled state, secrets) is
- * followed by an entry in the cache-invalidations log, which every process's cache of account
- * endpoint lists follows (account-endpoints-cache.ts).
+ * `endpoints`. Reads by `{_id}` check the owner here, so another account's endpoint is not found.
+ * Every write that changes routing or signing is followed by a cache-invalidations entry.
  */
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
@@ -93,12 +89,9 @@ export class Endpoints {
   }
 
   /**
-   * Rotates the signing secrets: `rotate` of the latest set becomes the next version of the
-   * endpoint's secret cell (endpoint-secret-sets.ts; concurrent rotations line up there), then the
-   * endpoint document is brought to the cell's latest set. A rotation held between the two could
-   * otherwise write its older set last, so the copy is checked against the cell after each write
-   * and written again while a later rotation's set is there: whichever write comes last is followed
-   * by its writer's check.
+   * Rotates the signing secrets in the secret cell (endpoint-secret-sets.ts), then brings the
+   * endpoint's copy to the cell's latest set, checking again after each write: a rotation held
+   * between the two must not leave its older set last.
    */
   async rotateSecrets(current: EndpointDoc, rotate: (set: SecretSet) => SecretSet, at: Date): Promise<void> {
     let copy = await this.secretSets.rotate(current._id, { secret_sealed: current.secret_sealed, previous_secrets: current.previous_secrets ?? [] }, rotate);
@@ -123,10 +116,7 @@ export class Endpoints {
     return true;
   }
 
-  /**
-   * Cached lists serve ingest (routing) and attempts (URL, secrets): any change drops them, except
-   * one that touches only what neither uses. A field added later invalidates unless listed here.
-   */
+  /** Any change drops the cached lists except one that touches only CACHE_NEUTRAL_FIELDS (a new field invalidates). */
   private async announce(current: EndpointDoc, changes: EndpointChanges): Promise<void> {
     if (Object.keys(changes).some((field) => !CACHE_NEUTRAL_FIELDS.has(field))) {
       await this.invalidations.append({ kind: 'endpoints_changed', account_id: current.account_id });

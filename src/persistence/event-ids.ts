@@ -27,12 +27,9 @@ type MarkKind = MarkDoc['kind'];
 
 /**
  * The event-id sequence (`event_ids`): an id is handed out by the unique insert of its claim
- * (store-primitives/claim.ts), before the event itself is stored once under it. Claims are deleted only
- * by retention, from the bottom and after the floor mark has moved past them (`event_id_marks`),
- * so a claim that exists above the floor is never claimed again: ids only grow, even where an
- * event was deleted. Where the sequence has got to is found by `_id` lookups of claims (a
- * galloping search from a known claim or the floor), the one lookup the embedded store answers
- * from an index: no read of the events, no sort.
+ * (store-primitives/claim.ts). Retention deletes claims only from the bottom, after the floor mark
+ * (`event_id_marks`) has passed them, so ids only grow. The head is found by a galloping search of
+ * `_id` lookups from a known claim or the floor: no read of the events, no sort.
  */
 export class EventIds {
   private readonly claims: Collection<ClaimDoc>;
@@ -59,10 +56,8 @@ export class EventIds {
   }
 
   /**
-   * The highest id handed out, searched from `known` (an id handed out recently, or the floor).
-   * Claims are contiguous except where a claim's insert failed after a higher one landed (a
-   * store error), so a search that ends just below such a gap looks one past it before it trusts
-   * the answer.
+   * The highest id handed out, searched from `known`. A failed insert below a landed one leaves a
+   * gap, so a search that ends below one looks one past it before it trusts the answer.
    */
   async headFrom(known: number): Promise<number> {
     const read = (n: number) => this.claims.findOne({ _id: storedEventId(n) }, { projection: { _id: 1 } });

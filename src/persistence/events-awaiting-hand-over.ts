@@ -1,16 +1,11 @@
 /**
  * The events this process has stored, or may be storing, whose delivery workflows have not all
- * started: id → since when (ms), oldest first. Held in memory, by the process that accepts them.
+ * started: id → since when (ms), oldest first, in memory.
  *
- * `Events.insertWithNextId` enters an id before its claim is sent and lets it go when the insert
- * certainly failed, so `handedOverThrough` (recorded in the process's instance lease; crash
- * recovery looks only above it, events-left-behind.ts) never passes an event that may already be
- * stored. The outbox lets an id go once the event is handed over, or will not be delivered.
- *
- * An ingest in flight may store an event it has no id for yet (one above every id tried so far,
- * so the watermark is not held for it): it is counted here too, so that `settled` is false until
- * it has ended. A stop's cut calls run on, and a lease released before they end would own
- * events that no crash recovery looks for.
+ * An id is entered before its claim is sent and let go when the insert certainly failed or the
+ * event is handed over, so `handedOverThrough` (in the instance lease; crash recovery looks only
+ * above it) never passes an event that may be stored. An ingest with no id yet is counted too, so
+ * `settled` stays false until it ends: a lease released before then would own events nobody recovers.
  */
 export class EventsAwaitingHandOver {
   private readonly since = new Map<number, number>();

@@ -7,12 +7,9 @@ const LOOKUP_CONCURRENCY = 16;
 const CLOCK_SLACK_MS = 60_000;
 
 /**
- * Hands `visit` every event the API process of `instance` (its lease, expired) accepted and may
- * not have handed over: the events it owns with ids above its lease's watermark, found by `_id`
- * lookups from there (the only lookup the embedded store always answers from an index) up to the
- * highest id handed out. Ids grow with time: once events are newer than the lease's expiry (plus
- * clock slack), the dead process cannot have made them, and the lookups stop. Several events are
- * visited at once.
+ * Hands `visit` every event the dead API process of `instance` may not have handed over: those it
+ * owns above its lease's watermark, by `_id` lookups up to the head. Ids grow with time, so the
+ * lookups stop at events newer than the lease's expiry (plus clock slack).
  */
 export async function forEachEventLeftBy(events: Events, instance: ApiInstanceDoc, visit: (event: EventDoc) => Promise<void>): Promise<void> {
   const top = await events.maxId();

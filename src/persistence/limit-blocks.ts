@@ -27,12 +27,10 @@ const format: LogFormat<BlockValue, BlockDoc> = {
 };
 
 /**
- * `limit_blocks`: the log of calls granted in each burst window or billing period (a "scope"),
- * an append log per scope (store-primitives/append-log.ts): entry n is written by exactly one
- * process, and as each entry's running total derives from the entry before it, the log is one
- * total order that no two processes can fork. The exactness of the limits rests on this alone
- * (see BlockLimiter). A scope's entries expire together, so the log stays contiguous. Appends
- * made in the same tick, for any scopes, go to the store as one batch.
+ * `limit_blocks`: the calls granted in each burst window or billing period (a "scope"), an append log
+ * per scope (store-primitives/append-log.ts): each running total derives from the entry before, so
+ * no two processes can fork it, and the limits' exactness rests on this. A scope's entries expire
+ * together. Appends of one tick go to the store as one batch.
  */
 export class LimitBlocks {
   private readonly log: AppendLog<BlockValue, BlockDoc>;

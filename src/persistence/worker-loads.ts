@@ -10,9 +10,8 @@ export interface WorkerLoadDoc {
 }
 
 /**
- * `worker_loads`: one document per running worker process, rewritten twice a second with the
- * accounts whose deliveries it sees falling behind (domain/flow-control/account-lags.ts). API
- * processes read them all (a handful of small documents, so a scan is cheap) to refuse those accounts.
+ * `worker_loads`: one document per worker process, rewritten twice a second with the accounts it
+ * sees falling behind (account-lags.ts); API processes read them all (a cheap scan) to refuse those.
  */
 export class WorkerLoads {
   private readonly col: Collection<WorkerLoadDoc>;
