@@ -35,9 +35,7 @@ export const MIN_ITEMS = 1;
 export const MAX_ITEMS = 100;
 
 /**
- * The largest annual amount an estimate reports: $10 trillion. Every amount of cents up to it
- * (below 2^46) is a distinct JS number whose JSON text is exactly that amount; an item or a total
- * costing more a year is refused (422 `estimate_out_of_range`) rather than answered as a rounded
- * number, Infinity or null.
+ * The largest annual amount an estimate reports: every amount of cents up to it (below 2^46) is a
+ * JS number whose JSON text is exact; more is a 422 `estimate_out_of_range`, not a rounded number.
  */
 export const MAX_ANNUAL_ESTIMATE_USD = 10_000_000_000_000;

@@ -1,7 +1,6 @@
 /**
- * How many revoked keys an account keeps. A revoked key is only history (it authenticates nothing),
- * so an account keeps its most recent revocations and no more: what its key list reads, and what a
- * key create counts against the live-key cap, stays bounded however many keys it has revoked.
+ * Revoked keys an account keeps: they authenticate nothing, so only the latest are kept, and its key
+ * list and the live-key cap's count stay bounded however many it has revoked.
  */
 export const MAX_REVOKED_KEYS_KEPT = 20;
 

@@ -6,11 +6,7 @@ export interface LimitAdmitter {
   admit(policy: LimitPolicy): Promise<Admission>;
   /** Calls counted in the current billing period of `bucket` (the dashboard's figure). */
   usage(bucket: string): Promise<number>;
-  /**
-   * The limits of `policy` as this process knows them now, without counting a call or reading the
-   * store (the headers of a call refused before it is metered); null when this process does not
-   * know the current window or period of the bucket yet.
-   */
+  /** The limits as this process knows them, without counting or reading the store (headers of a call shed before metering); null when unknown. */
   peek(policy: LimitPolicy): LimitState | null;
 }
 
@@ -20,10 +16,7 @@ export interface LimitPolicy {
   burstLimit: number;
   /** Infinity: no quota. */
   quotaLimit: number;
-  /**
-   * Whether the billing period's calls are counted (X-Quota-Used, the dashboard). A policy
-   * without a quota may skip counting: nothing is decided by the count.
-   */
+  /** Whether the period's calls are counted (X-Quota-Used, the dashboard); nothing is decided by the count without a quota. */
   countUsage: boolean;
 }
 

@@ -5,10 +5,8 @@
 import { delayAfterAttempt } from './retry-schedule';
 
 /**
- * How an attempt ended, as a value (the sender's, or the record's): the receiver answered with a
- * status; or no complete answer came in time (`timeout`: the name lookup or the response); or none
- * could come (`network`: the name does not resolve or is refused, the connection failed, or the
- * request could not be signed).
+ * How an attempt ended: a status; no complete answer in time (`timeout`: lookup or response); or
+ * none could come (`network`: name unresolved or refused, connection failed, request unsignable).
  */
 export type AttemptResult = { kind: 'status'; statusCode: number } | { kind: 'timeout' } | { kind: 'network' };
 

@@ -2,14 +2,9 @@
  * Destination safety (SSRF) rules: which IP addresses a delivery may connect to, and the URL
  * rules of CONTRACT §3. Pure: DNS resolution lives in destination-resolver.ts.
  *
- * Refused: loopback, unspecified, private (RFC 1918 / ULA), link-local (incl. the cloud metadata
- * address 169.254.169.254), CGNAT, multicast, broadcast, reserved, benchmarking and documentation
- * ranges, and the IPv6 equivalents. IPv6 forms that embed an IPv4 address and are routed to it
- * (IPv4-mapped, NAT64 well-known prefix, 6to4) are judged by that IPv4 address, because that is
- * where the packets end up. Any IPv6 address outside global unicast (2000::/3) is refused too, so
- * a range IANA reserves later cannot slip through an incomplete list.
- *
- * Explicit CIDR tables, so every refused range is visible here with its reason.
+ * Refused: the ranges of the explicit tables below, each with its reason. IPv6 forms that embed an
+ * IPv4 address routed to (IPv4-mapped, NAT64, 6to4) are judged by it, as the packets go there. IPv6
+ * outside global unicast (2000::/3) is refused too, so a range IANA reserves later cannot slip through.
  */
 import ipaddr from 'ipaddr.js';
 

@@ -93,11 +93,9 @@ export function countLast24h(summary: HealthSummary, now: Date): HealthCounts {
 }
 
 /**
- * The auto-disable rule: an endpoint is disabled when every delivery to it that ended during
- * the last `periodMs` failed, and the first of them ended at least `periodMs` ago; that is,
- * once a failure ends a failing streak that has lasted the whole period without one success.
- * A streak counts from the first failure after the last success or after the endpoint was
- * enabled again, so re-enabling gives an endpoint a whole new period.
+ * The auto-disable rule: a failure that ends a failing streak of at least `periodMs` disables the
+ * endpoint. A streak counts from the first failure after the last success or re-enabling, so
+ * re-enabling gives a whole new period.
  */
 export function shouldDisableForFailures(summary: HealthSummary, at: Date, periodMs: number): boolean {
   if (summary.consecutive_failures === 0 || summary.failing_since === null) return false;

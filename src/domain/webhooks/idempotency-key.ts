@@ -1,9 +1,8 @@
 /**
  * An idempotency key (body field or `Idempotency-Key` header): 1 to 255 characters (CONTRACT §4)
- * of printable ASCII without the space, 0x21 to 0x7E. A UUID or `<entity_id>_<action>` fits; what
- * does not is refused rather than stored: a NUL or a lone surrogate cannot be stored or shown
+ * of printable ASCII without the space, 0x21 to 0x7E: a NUL or lone surrogate is not stored
  * faithfully everywhere, a space is lost at a header's ends, and a header carries no encoding, so a
- * key outside ASCII could match in one channel and not in the other.
+ * non-ASCII key could match in one channel and not the other.
  */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const IDEMPOTENCY_KEY_REGEX = /^[\x21-\x7e]{1,255}$/;

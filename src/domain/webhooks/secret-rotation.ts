@@ -1,8 +1,6 @@
 /**
- * Signing-secret rotation with overlap. Rotating makes a new current secret; the one it replaces
- * keeps signing `webhook-signature` (never `X-Webhook-Signature`, which uses the newest only)
- * until its grace period ends, so receivers can deploy the new secret without failing meanwhile.
- * Every retired secret stays sealed at rest exactly like the current one.
+ * Signing-secret rotation with overlap: the replaced secret keeps signing `webhook-signature` (not
+ * `X-Webhook-Signature`, newest only) until its grace ends, so receivers can deploy the new one.
  */
 export const DEFAULT_GRACE_PERIOD_SECONDS = 86_400;
 export const MAX_GRACE_PERIOD_SECONDS = 7 * 86_400;
@@ -27,10 +25,9 @@ export function secretsInGrace(set: SecretSet, now: Date): RetiredSecret[] {
 }
 
 /**
- * The set after a rotation to `newSealed`: the replaced secret signs for `graceSeconds` more, and
- * earlier retired secrets keep their own ends. A grace of 0 ends every one of them now: it is the
- * rotation made after a leak, and whoever makes it cannot know which of the old secrets leaked.
- * When more than MAX_SECRETS_ALIVE would be alive, those that would expire first are dropped at once.
+ * The set after a rotation: the replaced secret signs for `graceSeconds` more, earlier ones keep
+ * their ends. A grace of 0 ends them all: it is the rotation after a leak, and which old secret
+ * leaked is unknown. Past MAX_SECRETS_ALIVE, those expiring first are dropped.
  */
 export function rotateSecretSet(set: SecretSet, newSealed: string, graceSeconds: number, now: Date): Required<SecretSet> {
   if (graceSeconds <= 0) return { secret_sealed: newSealed, previous_secrets: [] };
