@@ -1,14 +1,11 @@
 /**
- * src/persistence is the only code that knows the store. What the embedded store (FerretDB 1.24
- * on SQLite, as `npm run provision` builds it: src/infra/ferretdb-patches/) answers from an index:
- * `_id` equal to a string, and top-level equalities on string fields that lead one of the indexes
- * we create (e.g. `{account_id}`; test/integration/embedded-store-queries.test.ts). An integer
- * `_id`, ranges, `$in`, and every sort are done by FerretDB after SQLite's answer, over the rows
- * it returned; so hot paths (authentication, limits, ingest, each delivery attempt, the event
- * status read) are made of `{_id: <string>}` lookups and unique inserts only, event ids are stored
- * as 16-digit zero-padded strings (string order = numeric order), and an account's listings lead
- * with `account_id`. Its other gaps: no atomic read-modify-write (exactness rests on unique `_id`
- * inserts, store-primitives/claim.ts) and no TTL indexes (store-primitives/expire-at.ts).
+ * src/persistence is the only code that knows the store. The embedded store (FerretDB 1.24 on
+ * SQLite, src/infra/ferretdb-patches/) answers from an index only `_id` equal to a string and
+ * top-level string equalities leading one of our indexes (test/integration/embedded-store-queries.test.ts);
+ * integer `_id`s, ranges, `$in` and sorts scan. So hot paths use `{_id: <string>}` lookups and
+ * unique inserts only, event ids are 16-digit zero-padded strings, and account listings lead with
+ * `account_id`. It has no atomic read-modify-write (store-primitives/claim.ts) and no TTL
+ * (store-primitives/expire-at.ts).
  */
 import { Db, MongoClient, MongoServerError } from 'mongodb';
 
