@@ -24,7 +24,6 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
     const session = currentSession(ctx);
     const form = { product: formField(ctx, 'product'), label: formField(ctx, 'label') };
     try {
-      // Metered like the other dashboard writes: one call of the account's API limits.
       const created = await meteredAction(ctx, deps, () => deps.accounts.createKey(session.account._id, form.product, form.label));
       setCookie(ctx, NEW_KEY_COOKIE, created.key, { path: KEYS_PATH, sameSite: 'strict', maxAgeMs: NEW_KEY_TTL_MS });
       seeOther(ctx, `${KEYS_PATH}/new`);
