@@ -3,9 +3,8 @@ import { CATEGORIES, PROVIDERS } from './constants';
 import { isPriceUnit, PRICE_UNITS } from './price-units';
 
 /**
- * Shape of data/catalog.json. Strict objects: a misspelt field in the data file is an error at
- * start-up, not a silently missing value. Cross-entry rules (counts, order, uniqueness) live in
- * catalog-invariants.ts.
+ * Shape of data/catalog.json. Strict objects: a misspelt field is an error at start-up, not a
+ * missing value. Cross-entry rules live in catalog-invariants.ts.
  */
 
 export const catalogEntrySchema = z.strictObject({

@@ -2,9 +2,8 @@ import { CATEGORIES, PROVIDERS } from './constants';
 import type { CatalogEntry } from './catalog-file-schema';
 
 /**
- * Catalog order (CONTRACT §5): provider in the spec's order, then category in the spec's order,
- * then service, then instance. Names compare by UTF-16 code unit, not locale, so the order is
- * the same on every machine.
+ * Catalog order (CONTRACT §5): provider, category (both in the spec's order), service, instance.
+ * Names compare by UTF-16 code unit, not locale, so the order is the same on every machine.
  */
 export function compareCatalogOrder(a: CatalogEntry, b: CatalogEntry): number {
   return (

@@ -3,9 +3,8 @@ import type { Catalog, CatalogEntry } from './catalog';
 import type { EstimateItem } from './estimate-request';
 
 /**
- * Finds the catalog entry an estimate item prices (CONTRACT §5): exact (provider, service,
- * instance); with no instance, the service's only entry. Anything else is a 422 naming the
- * item's index, because the body was well-formed but cannot be priced.
+ * The catalog entry an item prices (CONTRACT §5): exact (provider, service, instance), or with no
+ * instance the service's only entry; else a 422 naming the item's index (well-formed, unpriceable).
  */
 export function matchCatalogEntry(catalog: Catalog, item: EstimateItem, index: number): CatalogEntry {
   const candidates = catalog.instancesOf(item.provider, item.service);

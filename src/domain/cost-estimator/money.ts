@@ -1,9 +1,8 @@
 import Decimal from 'decimal.js';
 
 /**
- * Exact decimal money (CONTRACT §5: never binary floats). A private Decimal constructor so no
- * other module's global Decimal settings can change our results: 60 significant digits keep
- * every price × quantity × usage product exact before the one rounding step to cents.
+ * Exact decimal money (CONTRACT §5). A private Decimal constructor, so no other module's settings
+ * change our results; 60 digits keep every price × quantity × usage exact before rounding.
  */
 const Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 

@@ -14,18 +14,14 @@ export function accountBucket(accountId: string): string {
   return `acct:${accountId}`;
 }
 
-/**
- * Anonymous estimator calls (CONTRACT §5): 30 a minute per client network, no quota, nothing
- * counted beyond the burst window.
- */
+/** Anonymous estimator calls (CONTRACT §5): 30 a minute per client network, no quota, nothing else counted. */
 export function anonymousPolicy(clientIp: string): LimitPolicy {
   return { bucket: `ip:${clientNetwork(clientIp)}`, burstLimit: ANONYMOUS_BURST_PER_MINUTE, quotaLimit: Number.POSITIVE_INFINITY, countUsage: false };
 }
 
 /**
- * The network one anonymous client stands for. IPv4: the address (IPv4-mapped IPv6 is IPv4). IPv6:
- * its /64, the smallest prefix a subscriber is given, so that cycling through the 2^64 addresses of
- * one's own network does not give a new budget per address. Anything else is its own bucket.
+ * The network one anonymous client stands for: an IPv4 address, or an IPv6 /64 (the smallest prefix
+ * a subscriber is given, so cycling through one's own addresses gives no new budget).
  */
 export function clientNetwork(address: string): string {
   if (!ipaddr.isValid(address)) return address;

@@ -1,7 +1,6 @@
 /**
- * Bulk recovery (like Svix's recover): every delivery to one endpoint that ended failed or
- * cancelled since a time starts a new round, through the manual-retry rules (delivery-status.ts).
- * Pure: imported by the recovery workflow.
+ * Bulk recovery: every delivery to one endpoint that ended failed or cancelled since a time starts a
+ * new round, by the manual-retry rules. Pure: imported by the recovery workflow.
  */
 
 /** How far back `since` may go: older deliveries are left to single manual retries. */
