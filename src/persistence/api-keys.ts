@@ -31,10 +31,7 @@ export class ApiKeys {
     await this.col.createIndex({ account_id: 1, created_at: -1 });
   }
 
-  /**
-   * Inserts `doc` unless its account would then hold more than `max` live keys: false when
-   * refused. Exact under concurrent creates (store-primitives/insert-within-cap.ts).
-   */
+  /** Inserts `doc` unless its account would then hold more than `max` live keys (false); exact under concurrent creates. */
   async insertWithinCap(doc: ApiKeyDoc, max: number): Promise<boolean> {
     return (await insertWithinCap(this.col, doc, { account_id: doc.account_id, revoked_at: null }, max)).inserted;
   }

@@ -27,9 +27,8 @@ export class DashboardSignInAttempts {
   }
 
   /**
-   * Counts an attempt made at `at` against `scope`, which allows `limit` attempts per `windowMs`:
-   * its id (so that it can be withdrawn) when within the limit; otherwise nothing is counted and
-   * the answer is when the throttle lifts (enough of the attempts in the window have left it).
+   * Counts an attempt against `scope` (`limit` per `windowMs`): its id, so it can be withdrawn, or,
+   * when over the limit, nothing counted and when the throttle lifts.
    */
   async reserve(scope: string, at: Date, windowMs: number, limit: number): Promise<{ id: string } | { liftsAt: Date }> {
     const _id = randomBytes(16).toString('hex');

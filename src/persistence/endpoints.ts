@@ -47,10 +47,7 @@ export class Endpoints {
     await this.secretSets.ensureIndexes();
   }
 
-  /**
-   * Inserts `doc` unless its account would then have more than `max` endpoints (disabled ones
-   * included): false when refused. Exact under concurrent creates (store-primitives/insert-within-cap.ts).
-   */
+  /** Inserts `doc` unless its account would then have more than `max` endpoints, disabled included (false); exact under concurrent creates. */
   async insertWithinCap(doc: EndpointDoc, max: number): Promise<boolean> {
     const result = await insertWithinCap(this.col, doc, { account_id: doc.account_id }, max);
     // Logged also when an insert was taken back: a list read before its removal may hold the endpoint.
