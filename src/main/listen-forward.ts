@@ -17,9 +17,8 @@ const MAX_RELAYED_BYTES = 64 * 1024;
 const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection', 'expect']);
 
 /**
- * `cli listen --forward-to`: the delivery's exact body bytes and headers (in their order and case)
- * to the developer's app; the app's status and body come back. An app that cannot be reached is
- * a 502, so the platform retries as it would for any failing receiver.
+ * `cli listen --forward-to`: the delivery's exact bytes and headers (order and case kept) to the app,
+ * whose answer comes back; an unreachable app is a 502, so the platform retries as for any receiver.
  */
 export async function forwardDelivery(to: URL, rawHeaders: string[], body: Buffer): Promise<ForwardResult> {
   const headers: string[] = [];

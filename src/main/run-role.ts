@@ -2,11 +2,7 @@ import { ConfigError, loadConfig } from '../config/config';
 import { Roles, serverLabel, startPlatform } from './platform';
 import { IN_FLIGHT_GRACE_MS, STOP_BACKSTOP_MS, STOP_PROMISE_MS } from './stop-budget';
 
-/**
- * Shared entry of `npm start` (both roles), `npm run api` and `npm run worker`: validate the
- * configuration, start, print where everything listens, stop on SIGINT/SIGTERM within
- * STOP_PROMISE_MS (src/main/stop-budget.ts), printing each step.
- */
+/** Shared entry of `npm start`, `npm run api` and `npm run worker`: start, print, and stop on SIGINT/SIGTERM within STOP_PROMISE_MS. */
 export async function runRoles(roles: Roles): Promise<void> {
   let config;
   try {
