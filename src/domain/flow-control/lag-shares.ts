@@ -6,12 +6,9 @@ const INCREASE = 0.1;
 const FLOOR = 0.05;
 
 /**
- * What share of its new events each late account gets in, decided the way TCP decides its window:
- * cut by a factor each step its deliveries are late, grown by a step each time they are not.
- * Refusing a late account outright until it is not late (on/off) empties the queue: its lag is
- * known only when its events reach a worker, seconds after they were let in, so the platform
- * swings between taking a whole flood and taking nothing. A share moves the intake by degrees, and
- * an account that is not late is never touched.
+ * What share of its new events each late account gets in (AIMD, as TCP's window): cut by a factor
+ * each step it is late, grown by a step when not. Not on/off: its lag is known only seconds after
+ * its events were let in, so on/off swings between taking a whole flood and taking nothing.
  */
 export class LagShares {
   private readonly shares = new Map<string, number>();
