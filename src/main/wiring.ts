@@ -171,7 +171,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   });
   attemptSlots.onFree(() => outbox.poke());
   setOutboxOldestWaitSource(() => outbox.oldestWaitMs());
-  const laggingAccounts = eagerWorkflowStart ? undefined : new LaggingAccounts(repositories.workerLoads, logger);
+  const laggingAccounts = eagerWorkflowStart ? undefined : new LaggingAccounts(repositories.workerLoads, config.maxBacklogMs, logger);
   const admission = new IngestAdmission(outbox, loopDelay, {
     backlogLimit: config.ingestBacklogLimit,
     maxBacklogMs: config.maxBacklogMs,

@@ -18,7 +18,7 @@ import { AccountLags } from '../domain/flow-control/account-lags';
 import { WorkerLoadPublisher } from '../services/worker-load-publisher';
 
 /** A first attempt's lag counts for this long in what the worker publishes: short, as admission acts on each report. */
-const LAG_WINDOW_S = 2;
+const LAG_WINDOW_MS = 1_000;
 
 export interface WorkerRoleDeps {
   config: Config;
@@ -61,7 +61,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const handOffs = new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported));
   const holds = new AttemptHolds(config.delivery.firstAttemptsHeldMax);
   // How late each account's first attempts are here, published for every API process's admission.
-  const lags = new AccountLags(LAG_WINDOW_S);
+  const lags = new AccountLags(LAG_WINDOW_MS);
   // Late: waiting longer than the outbox's bound; what a late event still waits after the report leaves the promise's 5 s.
   const load = new WorkerLoadPublisher(repositories.workerLoads, lags, config.maxBacklogMs, logger);
   const deliveryActivities = createDeliveryActivities({

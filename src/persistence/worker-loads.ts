@@ -10,7 +10,7 @@ export interface WorkerLoadDoc {
 }
 
 /**
- * `worker_loads`: one document per worker process, rewritten twice a second with the accounts it
+ * `worker_loads`: one document per worker process, rewritten four times a second with the accounts it
  * sees falling behind (account-lags.ts); API processes read them all (a cheap scan) to refuse those.
  */
 export class WorkerLoads {

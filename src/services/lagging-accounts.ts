@@ -4,12 +4,12 @@ import { periodic, type Periodic } from '../infra/periodic';
 import type { WorkerLoads } from '../persistence/worker-loads';
 
 /** How often an API process reads the workers' loads, and how old a load may be to count. */
-const READ_EVERY_MS = 500;
+const READ_EVERY_MS = 250;
 const FRESH_FOR_MS = 5_000;
 
 /**
  * The accounts whose deliveries the workers see falling behind, as they publish them
- * (worker-load-publisher.ts), read twice a second; ingest admission refuses a share of those
+ * (worker-load-publisher.ts), read four times a second; ingest admission refuses a share of those
  * accounts' new events (lag-shares.ts). An API process that runs no worker cannot see how late
  * delivery is, and its own outbox empties into Temporal at once, so without this it would accept an
  * account's flood for as long as Temporal takes starts. A worker that stops publishing counts for
@@ -21,6 +21,8 @@ export class LaggingAccounts {
 
   constructor(
     private readonly loads: WorkerLoads,
+    /** MAX_BACKLOG_S: an account past it is late. */
+    private readonly boundMs: number,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
     private readonly random: () => number = Math.random,
@@ -34,7 +36,9 @@ export class LaggingAccounts {
 
   async refresh(): Promise<void> {
     const loads = await this.loads.publishedSince(new Date(this.now() - FRESH_FOR_MS));
-    this.shares.step(new Set(loads.flatMap((load) => load.lagging.map((l) => l.account_id))));
+    const lags = new Map<string, number>();
+    for (const load of loads) for (const l of load.lagging) lags.set(l.account_id, Math.max(lags.get(l.account_id) ?? 0, l.lag_ms));
+    this.shares.step(lags, this.boundMs);
   }
 
   start(): void {

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountLags } from '../domain/flow-control/account-lags';
+import { reportedFrom } from '../domain/flow-control/lag-shares';
 import type { Logger } from '../infra/logger';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { WorkerLoads } from '../persistence/worker-loads';
 
-const PUBLISH_EVERY_MS = 500;
+/** Four times a second: what a late account's events add to the queue grows with each step of delay. */
+const PUBLISH_EVERY_MS = 250;
 
 /**
- * Publishes, twice a second, the accounts whose first attempts this worker sees waiting longer than
- * `boundMs` since their events were accepted (account-lags.ts), for every API process to read
+ * Publishes, four times a second, the accounts whose first attempts this worker sees waiting longer
+ * than half of `boundMs` since their events were accepted (account-lags.ts), for every API process to read
  * (lagging-accounts.ts). One small document per worker, rewritten in place; removed on a stop.
  */
 export class WorkerLoadPublisher {
@@ -24,7 +26,7 @@ export class WorkerLoadPublisher {
   ) {}
 
   async publish(): Promise<void> {
-    const lagging = this.lags.over(this.boundMs).map((l) => ({ account_id: l.accountId, lag_ms: Math.round(l.lagMs) }));
+    const lagging = this.lags.over(reportedFrom(this.boundMs)).map((l) => ({ account_id: l.accountId, lag_ms: Math.round(l.lagMs) }));
     await this.loads.publish({ _id: this.id, at: new Date(this.now()), lagging });
   }
 

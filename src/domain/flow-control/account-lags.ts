@@ -1,22 +1,28 @@
+/** Each window is kept as this many buckets, so a lag leaves it within a quarter of the window. */
+const BUCKETS_PER_WINDOW = 4;
+
 /**
  * How late each account's deliveries are: per first attempt, from its event's acceptance to getting
- * a place (or being told to wait), and per account the worst of the last `windowS` seconds. Workers
+ * a place (or being told to wait), and per account the worst of the last `windowMs`. Workers
  * measure it where the work waits and publish the accounts past a bound, so API processes can refuse
  * those accounts, and only those.
  */
 export class AccountLags {
-  private readonly buckets: Array<{ second: number; worst: Map<string, number> }> = [];
+  private readonly buckets: Array<{ slot: number; worst: Map<string, number> }> = [];
+  private readonly bucketMs: number;
 
   constructor(
-    private readonly windowS: number,
+    private readonly windowMs: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.bucketMs = Math.max(1, Math.floor(windowMs / BUCKETS_PER_WINDOW));
+  }
 
   record(accountId: string, lagMs: number): void {
     this.prune();
-    const second = Math.floor(this.now() / 1000);
+    const slot = Math.floor(this.now() / this.bucketMs);
     let last = this.buckets[this.buckets.length - 1];
-    if (last?.second !== second) this.buckets.push((last = { second, worst: new Map() }));
+    if (last?.slot !== slot) this.buckets.push((last = { slot, worst: new Map() }));
     last.worst.set(accountId, Math.max(last.worst.get(accountId) ?? 0, lagMs));
   }
 
@@ -29,7 +35,7 @@ export class AccountLags {
   }
 
   private prune(): void {
-    const oldest = Math.floor(this.now() / 1000) - this.windowS + 1;
-    while (this.buckets.length > 0 && (this.buckets[0] as { second: number }).second < oldest) this.buckets.shift();
+    const oldest = Math.floor(this.now() / this.bucketMs) - Math.ceil(this.windowMs / this.bucketMs) + 1;
+    while (this.buckets.length > 0 && (this.buckets[0] as { slot: number }).slot < oldest) this.buckets.shift();
   }
 }

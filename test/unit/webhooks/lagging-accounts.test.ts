@@ -21,12 +21,12 @@ describe('worker loads: published by workers, read by API processes', () => {
   it('refuses a share of the new events of the accounts a worker published past the bound, and none of the others', async () => {
     const now = 100_000;
     const { loads } = memoryLoads();
-    const lags = new AccountLags(5, () => now);
+    const lags = new AccountLags(5_000, () => now);
     lags.record('late', 3_000);
     lags.record('prompt', 40);
     await new WorkerLoadPublisher(loads, lags, 2_000, logger, () => now).publish();
     let draw = 0;
-    const lagging = new LaggingAccounts(loads, logger, () => now, () => draw);
+    const lagging = new LaggingAccounts(loads, 2_000, logger, () => now, () => draw);
     await lagging.refresh();
     draw = 0.99;
     expect([lagging.refuses('late'), lagging.refuses('prompt')]).toEqual([true, false]);
@@ -37,18 +37,18 @@ describe('worker loads: published by workers, read by API processes', () => {
   it('ignores the load of a worker that stopped publishing a few seconds ago', async () => {
     let now = 100_000;
     const { loads } = memoryLoads();
-    const lags = new AccountLags(5, () => now);
+    const lags = new AccountLags(5_000, () => now);
     lags.record('late', 3_000);
     await new WorkerLoadPublisher(loads, lags, 2_000, logger, () => now).publish();
     now += 6_000;
-    const lagging = new LaggingAccounts(loads, logger, () => now, () => 0.99);
+    const lagging = new LaggingAccounts(loads, 2_000, logger, () => now, () => 0.99);
     await lagging.refresh();
     expect(lagging.refuses('late')).toBe(false);
   });
 
   it('removes its load when the worker stops', async () => {
     const { loads, docs } = memoryLoads();
-    const publisher = new WorkerLoadPublisher(loads, new AccountLags(5), 2_000, logger);
+    const publisher = new WorkerLoadPublisher(loads, new AccountLags(5_000), 2_000, logger);
     await publisher.publish();
     await publisher.stop();
     expect(docs.size).toBe(0);
