@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../src/domain/clock';
 import { Context } from '@temporalio/activity';
 import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
 import { AttemptSlots, throttledRetryDelayMs } from '../src/domain/webhooks/attempt-slots';
@@ -92,7 +93,7 @@ export interface DeliveryActivityDeps {
   endpointHealth: Pick<EndpointHealthLog, 'record'>;
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS) and what disabling does (cancels pending retries). */
   autoDisable: { afterMs: number; disable: (accountId: string, endpointId: string, decidedAt: Date) => Promise<void> };
-  clock?: () => Date;
+  clock?: Clock;
   /** How often an attempt heartbeats while it waits for the receiver. */
   heartbeatIntervalMs?: number;
   /** This process's attempts handed off by their local budget; without it, no attempt is handed off. */
@@ -129,7 +130,7 @@ const RECORD_TRIES = 3;
  * An attempt is prepare (the endpoint, from the cache when it has it), send, record (one write).
  */
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
-  const clock = deps.clock ?? (() => new Date());
+  const clock = deps.clock ?? systemClock;
   const heartbeatEvery = deps.heartbeatIntervalMs ?? 2_000;
   const slots = deps.slots ?? new AttemptSlots();
   const throttleWaitMs = deps.throttleWaitMs ?? THROTTLE_WAIT_MS;

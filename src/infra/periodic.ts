@@ -5,19 +5,21 @@ export interface Periodic {
 }
 
 /**
- * Runs `tick` every `intervalMs`, one run at a time: a beat that comes while a run is under way is
- * skipped, so a slow store never piles runs up. A failed run goes to `onError` and the loop goes
- * on. The timer keeps nothing alive on its own.
+ * Runs `tick` every `intervalMs` (and at once with `now`), one run at a time: a beat that comes
+ * while a run is under way is skipped, so a slow store never piles runs up. A failed run goes to
+ * `onError` and the loop goes on. The timer keeps nothing alive on its own.
  */
-export function periodic(tick: () => Promise<void>, intervalMs: number, onError: (err: unknown) => void): Periodic {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
+export function periodic(tick: () => Promise<unknown>, intervalMs: number, onError: (err: unknown) => void, options: { now?: boolean } = {}): Periodic {
+  let running: Promise<unknown> | undefined;
+  const beat = () => {
     if (running) return;
     running = tick()
       .catch(onError)
       .finally(() => (running = undefined));
-  }, intervalMs);
+  };
+  const timer = setInterval(beat, intervalMs);
   timer.unref();
+  if (options.now) beat();
   return {
     async stop() {
       clearInterval(timer);

@@ -1,3 +1,5 @@
+import { SingleFlight } from '../infra/single-flight';
+import { type Clock, systemClock } from '../domain/clock';
 import { burstLimitExceeded, quotaExceeded } from '../domain/errors';
 import { Admission, LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../domain/limits/admission';
 import { billingPeriodAt, secondsUntil } from '../domain/limits/billing-period';
@@ -130,13 +132,13 @@ class Scope {
 export class BlockLimiter implements LimitAdmitter {
   private readonly scopes = new Map<string, Scope>();
   private readonly windows = new Map<string, BurstWindow>();
-  private readonly opening = new Map<string, Promise<BurstWindow>>();
+  private readonly opening = new SingleFlight<string, BurstWindow>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly blocks: BlockLog,
     private readonly windowLog: WindowLog,
-    private readonly clock: () => Date = () => new Date(),
+    private readonly clock: Clock = systemClock,
   ) {
     this.sweeper = setInterval(() => void this.returnIdle(), IDLE_RETURN_MS / 2);
     this.sweeper.unref();
@@ -341,12 +343,7 @@ export class BlockLimiter implements LimitAdmitter {
     const cached = this.windows.get(bucket);
     if (cached && isCurrent(cached, now)) return cached;
     // Concurrent calls of one bucket share one look-up (and at most one insert) of the window.
-    let opening = this.opening.get(bucket);
-    if (!opening) {
-      opening = this.openWindow(bucket, now).finally(() => this.opening.delete(bucket));
-      this.opening.set(bucket, opening);
-    }
-    const window = await opening;
+    const window = await this.opening.run(bucket, () => this.openWindow(bucket, now));
     return isCurrent(window, now) ? window : this.currentWindow(bucket, now);
   }
 

@@ -1,3 +1,4 @@
+import { periodic, type Periodic } from '../infra/periodic';
 import type { Invalidation } from './cache-invalidations';
 import type { ChangeFeed } from './store-primitives';
 
@@ -72,8 +73,7 @@ const BATCH = 100;
 export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
   private position: number | null = null;
   private covered: number | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private loop: Periodic | null = null;
   private readonly pollIntervalMs: number;
   private readonly now: () => number;
 
@@ -88,18 +88,16 @@ export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
 
   /** Finds the log's end (a process starts with nothing cached, so older entries concern it not), then polls. */
   async start(): Promise<void> {
-    if (this.timer) return;
-    await this.pollOnce().catch((err) => this.options.onError?.(err));
-    this.timer = setInterval(() => {
-      if (!this.running) this.running = this.pollOnce().catch((err) => this.options.onError?.(err)).finally(() => (this.running = null));
-    }, this.pollIntervalMs);
-    this.timer.unref();
+    if (this.loop) return;
+    const onError = (err: unknown) => this.options.onError?.(err);
+    await this.pollOnce().catch(onError);
+    this.loop = periodic(() => this.pollOnce(), this.pollIntervalMs, onError);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    const loop = this.loop;
+    this.loop = null;
+    await loop?.stop();
   }
 
   /** When the last complete poll started (ms), or null while none has completed. */

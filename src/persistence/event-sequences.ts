@@ -1,3 +1,4 @@
+import { SingleFlight } from '../infra/single-flight';
 import { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError } from './mongo';
 
@@ -55,7 +56,7 @@ interface Head {
 export class EventSequences<T extends { seq: number }> {
   private readonly marks: Collection<AccountMarksDoc>;
   private readonly heads = new Map<string, Head>();
-  private readonly learning = new Map<string, Promise<Head>>();
+  private readonly learning = new SingleFlight<string, Head>();
 
   constructor(
     db: Db,
@@ -123,9 +124,7 @@ export class EventSequences<T extends { seq: number }> {
 
   /** Reads the head from the store (from block `from` at least); one read at a time per account. */
   private learn(accountId: string, from = 0): Promise<Head> {
-    const pending = this.learning.get(accountId);
-    if (pending && from === 0) return pending;
-    const learning = (async () => {
+    return this.learning.run(accountId, async () => {
       const learnedAt = this.now();
       const { head: found } = await this.bounds(accountId, from);
       // Updated in place: a caller holding this head between its await and its increment sees it.
@@ -136,11 +135,7 @@ export class EventSequences<T extends { seq: number }> {
       this.heads.set(accountId, head);
       if (this.heads.size > HEADS_KEPT) this.heads.delete(this.heads.keys().next().value as string);
       return head;
-    })().finally(() => {
-      if (this.learning.get(accountId) === learning) this.learning.delete(accountId);
-    });
-    this.learning.set(accountId, learning);
-    return learning;
+    }, { join: from === 0 });
   }
 
   /**

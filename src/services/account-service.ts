@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { generateApiKey, parseApiKey } from '../domain/keys/api-key';
@@ -45,14 +46,14 @@ const REVOCATION_REANNOUNCE_MS = MAX_CACHED_COPY_AGE_MS;
 export interface AccountServiceDeps {
   accounts: Accounts;
   keys: ApiKeys;
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 export class AccountService {
-  private readonly clock: () => Date;
+  private readonly clock: Clock;
 
   constructor(private readonly deps: AccountServiceDeps) {
-    this.clock = deps.clock ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
   }
 
   async createAccount(email: string, tier: string = 'free', passwordHash?: string): Promise<AccountView> {

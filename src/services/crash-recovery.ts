@@ -1,3 +1,5 @@
+import { type Clock, systemClock } from '../domain/clock';
+import { periodic, type Periodic } from '../infra/periodic';
 import type { Logger } from '../infra/logger';
 import type { ApiInstanceDoc, ApiInstances } from '../persistence/api-instances';
 import type { EventDoc, Events } from '../persistence/events';
@@ -14,8 +16,7 @@ import { settleKey } from './key-settlement';
  * same instance at once is harmless (workflow ids refuse duplicates).
  */
 export class CrashRecovery {
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<unknown>;
+  private loop?: Periodic;
 
   constructor(
     private readonly deps: {
@@ -25,30 +26,21 @@ export class CrashRecovery {
       outbox: DeliveryOutbox;
       self: InstanceLease;
       logger: Logger;
-      clock?: () => Date;
+      clock?: Clock;
     },
   ) {}
 
   private now(): Date {
-    return (this.deps.clock ?? (() => new Date()))();
+    return (this.deps.clock ?? systemClock)();
   }
 
   /** Sweeps at once, then every `intervalMs` (one sweep at a time). */
   start(intervalMs: number): void {
-    const tick = () => {
-      if (this.sweeping) return;
-      this.sweeping = this.sweep()
-        .catch((err) => this.deps.logger.warn({ err }, 'crash recovery sweep failed; will retry'))
-        .finally(() => (this.sweeping = undefined));
-    };
-    tick();
-    this.timer = setInterval(tick, intervalMs);
-    this.timer.unref();
+    this.loop = periodic(() => this.sweep(), intervalMs, (err) => this.deps.logger.warn({ err }, 'crash recovery sweep failed; will retry'), { now: true });
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.sweeping;
+    await this.loop?.stop();
   }
 
   /** Recovers every instance whose lease has expired; returns how many events it handed over. */

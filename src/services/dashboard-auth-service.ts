@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../domain/clock';
 import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { DomainError, isDomainError, ValidationError } from '../domain/errors';
@@ -90,7 +91,7 @@ export interface DashboardAuthDeps {
   sessions: DashboardSessions;
   attempts: DashboardSignInAttempts;
   options?: Partial<DashboardAuthOptions>;
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 export class DashboardAuthService {
@@ -99,13 +100,13 @@ export class DashboardAuthService {
   private readonly sessions: DashboardSessions;
   private readonly attempts: DashboardSignInAttempts;
   private readonly options: DashboardAuthOptions;
-  private readonly clock: () => Date;
+  private readonly clock: Clock;
   private dummyHash?: Promise<string>;
 
   constructor(deps: DashboardAuthDeps) {
     ({ accounts: this.accounts, accountService: this.accountService, sessions: this.sessions, attempts: this.attempts } = deps);
     this.options = { ...DEFAULT_DASHBOARD_AUTH_OPTIONS, ...deps.options };
-    this.clock = deps.clock ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
   }
 
   /** Creates a free-tier account with an argon2id password hash and signs it in. */

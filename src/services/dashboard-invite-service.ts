@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../domain/clock';
 import { createHash, randomBytes } from 'node:crypto';
 import { DomainError, isDomainError } from '../domain/errors';
 import type { Accounts } from '../persistence/accounts';
@@ -51,7 +52,7 @@ export interface DashboardInviteServiceDeps {
   invites: DashboardInvites;
   /** A password set through a link ends the account's existing sessions. */
   sessions: DashboardSessions;
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 /**
@@ -60,10 +61,10 @@ export interface DashboardInviteServiceDeps {
  * sets the password once, within its lifetime, and signs them in.
  */
 export class DashboardInviteService {
-  private readonly clock: () => Date;
+  private readonly clock: Clock;
 
   constructor(private readonly deps: DashboardInviteServiceDeps) {
-    this.clock = deps.clock ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
   }
 
   async create(accountId: string, baseUrl: string): Promise<CreatedInvite> {

@@ -31,6 +31,9 @@ interface Entry {
 
 const MAX_START_BACKOFF_MS = 5_000;
 
+/** The pause before the next try of a store or Temporal call that failed `failures` times: 100 ms doubling, at most 5 s. */
+const backOff = (failures: number) => new Promise((resolve) => setTimeout(resolve, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)).unref());
+
 /** The rate at which deliveries start is measured over this many seconds, once the queue has been busy for a second of them. */
 const STARTED_WINDOW_S = 5;
 const STARTED_MIN_BUSY_MS = 1_000;
@@ -158,7 +161,7 @@ export class DeliveryOutbox {
     this.awaiting.enter(event._id);
     void (async () => {
       for (let failures = 0; ; failures++) {
-        await new Promise((r) => setTimeout(r, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)).unref());
+        await backOff(failures);
         try {
           if (await settle()) void this.enqueue(event);
           return;
@@ -292,7 +295,7 @@ export class DeliveryOutbox {
       } catch (err) {
         window?.release(workflowId);
         this.logger.warn({ err, eventId: event._id, endpointId }, 'starting a delivery workflow failed; retrying');
-        await new Promise((r) => setTimeout(r, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)));
+        await backOff(failures);
       }
     }
     this.started.done();

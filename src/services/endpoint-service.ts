@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { hostnameForLookup, validateDestinationUrl } from '../domain/webhooks/destination-address';
@@ -76,14 +77,14 @@ export interface EndpointServiceDeps {
   scheduler: DeliveryScheduler;
   secretBox: SecretBox;
   options: EndpointServiceOptions;
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 export class EndpointService {
-  private readonly clock: () => Date;
+  private readonly clock: Clock;
 
   constructor(private readonly deps: EndpointServiceDeps) {
-    this.clock = deps.clock ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
   }
 
   get maxEndpointsPerAccount(): number {

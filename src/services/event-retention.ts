@@ -1,3 +1,5 @@
+import { type Clock, systemClock } from '../domain/clock';
+import { periodic, type Periodic } from '../infra/periodic';
 import type { Logger } from '../infra/logger';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EventRetentionView, Events } from '../persistence/events';
@@ -18,8 +20,7 @@ const STEP = 64;
  * days). Any API process may purge; two at once only repeat each other's deletes.
  */
 export class EventRetention {
-  private timer?: NodeJS.Timeout;
-  private purging?: Promise<unknown>;
+  private loop?: Periodic;
 
   constructor(
     private readonly deps: {
@@ -28,31 +29,25 @@ export class EventRetention {
       idempotency: IdempotencyRecords;
       retentionMs: number;
       logger: Logger;
-      clock?: () => Date;
+      clock?: Clock;
     },
   ) {}
 
   private now(): Date {
-    return (this.deps.clock ?? (() => new Date()))();
+    return (this.deps.clock ?? systemClock)();
   }
 
   /** Purges at once, then every `intervalMs` (one purge at a time). */
   start(intervalMs = PURGE_INTERVAL_MS): void {
-    const tick = () => {
-      if (this.purging) return;
-      this.purging = this.purge()
-        .then((removed) => removed > 0 && this.deps.logger.info({ removed }, 'removed events past their retention'))
-        .catch((err) => this.deps.logger.warn({ err }, 'event retention purge failed; will retry'))
-        .finally(() => (this.purging = undefined));
+    const purge = async () => {
+      const removed = await this.purge();
+      if (removed > 0) this.deps.logger.info({ removed }, 'removed events past their retention');
     };
-    tick();
-    this.timer = setInterval(tick, intervalMs);
-    this.timer.unref();
+    this.loop = periodic(purge, intervalMs, (err) => this.deps.logger.warn({ err }, 'event retention purge failed; will retry'), { now: true });
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.purging;
+    await this.loop?.stop();
   }
 
   /** Removes every event older than the retention (and what hangs off it); returns how many. */

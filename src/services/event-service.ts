@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
@@ -90,7 +91,7 @@ export interface EventServiceDeps {
   admission: Pick<IngestAdmission, 'enter'>;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 /** Ingest (request to acknowledgement), status and history, listing, manual retry. */
@@ -101,7 +102,7 @@ export class EventService {
   constructor(private readonly deps: EventServiceDeps) {}
 
   private now(): Date {
-    return (this.deps.clock ?? (() => new Date()))();
+    return (this.deps.clock ?? systemClock)();
   }
 
   /**

@@ -1,3 +1,5 @@
+import { type Clock, systemClock } from '../domain/clock';
+import { periodic, type Periodic } from '../infra/periodic';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from '../infra/logger';
@@ -19,14 +21,13 @@ export interface InstanceLeaseOptions {
 export class InstanceLease {
   readonly id = `api_${randomUUID().replace(/-/g, '')}`;
   private readonly startedAt: Date;
-  private timer?: NodeJS.Timeout;
-  private renewing?: Promise<void>;
+  private loop?: Periodic;
 
   private readonly instances: ApiInstances;
   private readonly handedOverThrough: () => Promise<number>;
   private readonly options: InstanceLeaseOptions;
   private readonly logger: Logger;
-  private readonly clock: () => Date;
+  private readonly clock: Clock;
 
   constructor(deps: {
     instances: ApiInstances;
@@ -34,10 +35,10 @@ export class InstanceLease {
     handedOverThrough: () => Promise<number>;
     options: InstanceLeaseOptions;
     logger: Logger;
-    clock?: () => Date;
+    clock?: Clock;
   }) {
     ({ instances: this.instances, handedOverThrough: this.handedOverThrough, options: this.options, logger: this.logger } = deps);
-    this.clock = deps.clock ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
     this.startedAt = this.clock();
   }
 
@@ -47,19 +48,12 @@ export class InstanceLease {
 
   async start(): Promise<void> {
     await this.renew();
-    this.timer = setInterval(() => {
-      if (this.renewing) return;
-      this.renewing = this.renew()
-        .catch((err) => this.logger.warn({ err }, 'instance lease renewal failed; will retry'))
-        .finally(() => (this.renewing = undefined));
-    }, this.options.renewMs);
-    this.timer.unref();
+    this.loop = periodic(() => this.renew(), this.options.renewMs, (err) => this.logger.warn({ err }, 'instance lease renewal failed; will retry'));
   }
 
   /** Stops renewing; `release` removes the lease (only when everything it covers was handed over). */
   async stop(options: { release: boolean }): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.renewing;
+    await this.loop?.stop();
     if (options.release) await this.instances.remove(this.id);
     else await this.renew().catch(() => undefined);
   }

@@ -1,3 +1,4 @@
+import { SingleFlight } from '../infra/single-flight';
 import { LRUCache } from 'lru-cache';
 import { DomainError } from '../domain/errors';
 import { parseApiKey } from '../domain/keys/api-key';
@@ -54,7 +55,7 @@ export class KeyAuthenticator {
   private readonly known: LRUCache<string, CacheEntry>;
   private readonly unknown: LRUCache<string, CacheEntry>;
   /** One lookup at a time per key hash; concurrent calls share it. */
-  private readonly inflight = new Map<string, Promise<Principal | null>>();
+  private readonly inflight = new SingleFlight<string, Principal | null>();
   /** Bumped by every invalidation: a lookup that started before one must not refill the cache. */
   private epoch = 0;
   private readonly now: () => number;
@@ -81,7 +82,7 @@ export class KeyAuthenticator {
   invalidate(hash: string): void {
     this.known.delete(hash);
     this.unknown.delete(hash);
-    this.inflight.delete(hash);
+    this.inflight.forget(hash);
     this.epoch++;
   }
 
@@ -125,24 +126,17 @@ export class KeyAuthenticator {
   }
 
   private refresh(hash: string, known: Principal | null): Promise<Principal | null> {
-    const running = this.inflight.get(hash);
-    if (running) return running;
-    const started = this.now();
-    const epoch = this.epoch;
-    const lookup = this.fetch(hash, known)
-      .then((principal) => {
-        if (this.epoch === epoch) {
-          // A key is in one of the two caches: created elsewhere since it was unknown, or deleted since it was known.
-          (principal ? this.unknown : this.known).delete(hash);
-          (principal ? this.known : this.unknown).set(hash, { principal, at: started });
-        }
-        return principal;
-      })
-      .finally(() => {
-        if (this.inflight.get(hash) === lookup) this.inflight.delete(hash);
-      });
-    this.inflight.set(hash, lookup);
-    return lookup;
+    return this.inflight.run(hash, async () => {
+      const started = this.now();
+      const epoch = this.epoch;
+      const principal = await this.fetch(hash, known);
+      if (this.epoch === epoch) {
+        // A key is in one of the two caches: created elsewhere since it was unknown, or deleted since it was known.
+        (principal ? this.unknown : this.known).delete(hash);
+        (principal ? this.known : this.unknown).set(hash, { principal, at: started });
+      }
+      return principal;
+    });
   }
 
   /** A key seen before is re-read by its id (a primary-key lookup); a new one is found by its hash. */

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries } from '../persistence/deliveries';
@@ -9,7 +10,7 @@ export interface RecoveryServiceDeps {
   endpoints: Endpoints;
   deliveries: Deliveries;
   scheduler: RecoveryScheduler;
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 /**
@@ -18,10 +19,10 @@ export interface RecoveryServiceDeps {
  * (`recover-<endpointId>`). One runs per endpoint at a time: asking again while it runs answers it.
  */
 export class RecoveryService {
-  private readonly clock: () => Date;
+  private readonly clock: Clock;
 
   constructor(private readonly deps: RecoveryServiceDeps) {
-    this.clock = deps.clock ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
   }
 
   async recover(accountId: string, endpointId: string, since: Date): Promise<RecoveryRun> {

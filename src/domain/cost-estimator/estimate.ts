@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../clock';
 import type Decimal from 'decimal.js';
 import { DomainError } from '../errors';
 import type { Catalog } from './catalog';
@@ -27,14 +28,12 @@ export interface Estimate {
   generatedAt: string;
 }
 
-export type Clock = () => Date;
-
 /**
  * Prices items against the catalog (CONTRACT §5), in exact decimal: each line rounded half-up to
  * cents; the total is the UNROUNDED sum rounded once (no rounding drift); annual is 12 × the rounded
  * monthly total, so the two agree. The first item that cannot be priced is reported.
  */
-export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = () => new Date()): Estimate {
+export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = systemClock): Estimate {
   let total = zero();
   const breakdown = items.map((item, index): BreakdownLine => {
     const entry = matchCatalogEntry(catalog, item, index);

@@ -5,5 +5,6 @@ export { catalogFileSchema, catalogEntrySchema, type CatalogFile } from './catal
 export { compareCatalogOrder } from './catalog-order';
 export { catalogQuerySchema, parseCatalogQuery } from './catalog-query';
 export { estimateItemSchema, estimateRequestSchema, type EstimateItem, type EstimateRequest } from './estimate-request';
-export { estimateCost, type BreakdownLine, type Clock, type Estimate } from './estimate';
+export { estimateCost, type BreakdownLine, type Estimate } from './estimate';
+export type { Clock } from '../clock';
 export { formulaKindOf, isPriceUnit, PRICE_UNITS, PER_MILLION_THINGS, type FormulaKind } from './price-units';

@@ -55,4 +55,17 @@ describe('periodic', () => {
     await jest.advanceTimersByTimeAsync(500);
     expect(held.runs).toBe(1);
   });
+
+  it('runs at once when asked to, then every interval, still one run at a time', async () => {
+    const { held, tick } = heldTick();
+    const loop = periodic(tick, 100, () => undefined, { now: true });
+    expect(held.runs).toBe(1);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(held.runs).toBe(1);
+    held.finish();
+    await jest.advanceTimersByTimeAsync(100);
+    expect(held.runs).toBe(2);
+    held.finish();
+    await loop.stop();
+  });
 });

@@ -1,0 +1,29 @@
+/**
+ * One run at a time per key: callers that come while a key's run is under way share its result
+ * instead of repeating its reads. A run that was forgotten (or replaced) still answers its own
+ * callers but is not joined any more.
+ */
+export class SingleFlight<K, V> {
+  private readonly running = new Map<K, Promise<V>>();
+
+  /** The run under way for `key`, or a new run of `fn`. With `join: false`, always a new run, which later callers join. */
+  run(key: K, fn: () => Promise<V>, options: { join?: boolean } = {}): Promise<V> {
+    const under = options.join === false ? undefined : this.running.get(key);
+    if (under) return under;
+    const run: Promise<V> = fn().finally(() => {
+      if (this.running.get(key) === run) this.running.delete(key);
+    });
+    this.running.set(key, run);
+    return run;
+  }
+
+  /** Later callers of `key` start a new run. */
+  forget(key: K): void {
+    this.running.delete(key);
+  }
+
+  /** Later callers of every key start new runs. */
+  clear(): void {
+    this.running.clear();
+  }
+}
