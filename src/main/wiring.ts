@@ -174,7 +174,10 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const laggingAccounts = eagerWorkflowStart ? undefined : new LaggingAccounts(repositories.workerLoads, config.maxBacklogMs, logger);
   const admission = new IngestAdmission(outbox, loopDelay, {
     backlogLimit: config.ingestBacklogLimit,
-    maxBacklogMs: config.maxBacklogMs,
+    // MAX_BACKLOG_S bounds the whole wait from acceptance to the first attempt. With the worker
+    // here, the start window keeps Temporal's part small, so the outbox may take all of it; without,
+    // the wait in Temporal's queue comes on top, and the outbox keeps to half.
+    maxBacklogMs: eagerWorkflowStart ? config.maxBacklogMs : config.maxBacklogMs / 2,
     maxLoopDelayMs: config.ingestMaxLoopDelayMs,
     lagging: laggingAccounts && ((accountId) => laggingAccounts.refuses(accountId)),
   });
