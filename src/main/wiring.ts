@@ -27,6 +27,7 @@ import { AttemptSlots } from '../domain/webhooks/attempt-slots';
 import { LaggingAccounts } from '../services/lagging-accounts';
 import { WorkerLoads } from '../persistence/worker-loads';
 import { IngestAdmission } from '../services/ingest-admission';
+import { outboxWaitBoundMs } from '../domain/flow-control/backlog-budget';
 import { DeliveryStartWindow, START_CALL_TUNING, START_WINDOW_TUNING } from '../services/delivery-start-window';
 import { recordStartCall, setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
@@ -174,10 +175,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const laggingAccounts = eagerWorkflowStart ? undefined : new LaggingAccounts(repositories.workerLoads, config.maxBacklogMs, logger);
   const admission = new IngestAdmission(outbox, loopDelay, {
     backlogLimit: config.ingestBacklogLimit,
-    // MAX_BACKLOG_S bounds the whole wait from acceptance to the first attempt. With the worker
-    // here, the start window keeps Temporal's part small, so the outbox may take all of it; without,
-    // the wait in Temporal's queue comes on top, and the outbox keeps to half.
-    maxBacklogMs: eagerWorkflowStart ? config.maxBacklogMs : config.maxBacklogMs / 2,
+    maxBacklogMs: outboxWaitBoundMs(config.maxBacklogMs, eagerWorkflowStart),
     maxLoopDelayMs: config.ingestMaxLoopDelayMs,
     lagging: laggingAccounts && ((accountId) => laggingAccounts.refuses(accountId)),
   });
