@@ -1,6 +1,6 @@
 import { SingleFlight } from '../infra/single-flight';
 import { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError } from './mongo';
+import { raiseHint } from './store-primitives';
 
 /**
  * An account's events are numbered 0, 1, 2, ... (`seq`, per account) as they are stored, and
@@ -91,7 +91,7 @@ export class EventSequences<T extends { seq: number }> {
     const before = head?.announced ?? 0;
     if (head) head.announced = block;
     try {
-      await this.raise(accountId, 'head_block', block);
+      await raiseHint(this.marks, accountId, { $max: { head_block: block } });
     } catch {
       if (head && head.announced === block) head.announced = before;
     }
@@ -99,7 +99,7 @@ export class EventSequences<T extends { seq: number }> {
 
   /** Retention removed the account's events up to `seq`: blocks below its block are not read again. */
   async removedThrough(accountId: string, seq: number): Promise<void> {
-    if (blockOf(seq) > 0) await this.raise(accountId, 'floor_block', blockOf(seq) - 1);
+    if (blockOf(seq) > 0) await raiseHint(this.marks, accountId, { $max: { floor_block: blockOf(seq) - 1 } });
   }
 
   /** Where a list starts: the head, from the marks and by reading blocks upward (usually two), from `atLeast` if higher. */
@@ -151,16 +151,6 @@ export class EventSequences<T extends { seq: number }> {
       read.set(block, docs);
       if (docs.length === 0 && block > from) return { head, read };
       for (const d of docs) head = Math.max(head, d.seq);
-    }
-  }
-
-  private async raise(accountId: string, field: 'head_block' | 'floor_block', block: number): Promise<void> {
-    try {
-      await this.marks.updateOne({ _id: accountId }, { $max: { [field]: block } }, { upsert: true });
-    } catch (err) {
-      // Two first marks at once on the embedded store: the loser's bound is only a hint, so it retries once as an update.
-      if (!isDuplicateKeyError(err)) throw err;
-      await this.marks.updateOne({ _id: accountId }, { $max: { [field]: block } });
     }
   }
 }

@@ -1,7 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { BurstWindow } from '../domain/limits/burst-window';
-import { isDuplicateKeyError } from './mongo';
-import { claimOnce, findHeadLinear, memberId, type ExpirySweepers } from './store-primitives';
+import { claimOnce, findHeadLinear, memberId, raiseHint, type ExpirySweepers } from './store-primitives';
 
 interface WindowDoc {
   _id: string;
@@ -61,10 +60,7 @@ export class LimitWindows {
     const doc = { _id: memberId(bucket, window.seq), bucket, seq: window.seq, start: window.start, end: window.end, expires_at: expiresAt };
     if (!(await claimOnce(this.col, doc))) return false;
     this.known.set(bucket, Math.max(this.known.get(bucket) ?? 0, window.seq));
-    await this.heads.updateOne({ _id: bucket }, { $max: { seq: window.seq }, $set: { expires_at: expiresAt } }, { upsert: true }).catch((err) => {
-      // Two first windows of a bucket upserting the head at once: the other one wrote it.
-      if (!isDuplicateKeyError(err)) throw err;
-    });
+    await raiseHint(this.heads, bucket, { $max: { seq: window.seq }, $set: { expires_at: expiresAt } });
     return true;
   }
 }
