@@ -1,4 +1,4 @@
-import type { Collection, Filter, UpdateFilter } from 'mongodb';
+import type { Collection, Document, Filter, UpdateFilter } from 'mongodb';
 import { isDuplicateKeyError } from '../mongo';
 
 /**
@@ -6,7 +6,7 @@ import { isDuplicateKeyError } from '../mongo';
  * only a lower bound: a raise lost on the embedded store (no atomic read-modify-write) leaves it
  * lower, never wrong, and costs a reader a probe more.
  */
-export async function raiseHint<D extends { _id: string }>(col: Collection<D>, _id: string, update: UpdateFilter<D>): Promise<void> {
+export async function raiseHint<D extends Document & { _id: string }>(col: Collection<D>, _id: string, update: UpdateFilter<D>): Promise<void> {
   const filter = { _id } as Filter<D>;
   try {
     await col.updateOne(filter, update, { upsert: true });
