@@ -1,6 +1,5 @@
-import { SingleFlight } from '../infra/single-flight';
 import { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError } from './mongo';
+import { raiseHint, RememberedHeads } from './store-primitives';
 
 /**
  * An account's events are numbered 0, 1, 2, ... (`seq`, per account) as they are stored, and
@@ -21,7 +20,7 @@ export const blockKey = (accountId: string, block: number): string => `${account
 export const blockOf = (seq: number): number => Math.floor(seq / SEQ_BLOCK);
 
 /** Far below the shortest retention (config.ts): a head this young is above every number retention has removed. */
-const HEAD_TRUST_MS = 3_600_000;
+export const HEAD_TRUST_MS = 3_600_000;
 /** Accounts whose head this process remembers; the oldest is forgotten first (and learned again when needed). */
 const HEADS_KEPT = 10_000;
 
@@ -45,38 +44,32 @@ export interface Bounds<T> {
   read: Map<number, T[]>;
 }
 
-interface Head {
-  seq: number;
-  learnedAt: number;
-  /** The highest block this process has announced in `head_block`. */
-  announced: number;
-}
-
 /** The per-account numbering: heads and retention floors. */
 export class EventSequences<T extends { seq: number }> {
   private readonly marks: Collection<AccountMarksDoc>;
-  private readonly heads = new Map<string, Head>();
-  private readonly learning = new SingleFlight<string, Head>();
+  /** Per account, the highest number this process knows to be taken (or has handed out). */
+  private readonly heads: RememberedHeads<{ n: number }>;
+  /** Per account, the highest block this process has announced in `head_block`. */
+  private readonly announced = new Map<string, number>();
 
   constructor(
     db: Db,
     private readonly readBlock: (accountId: string, block: number) => Promise<T[]>,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
     this.marks = db.collection<AccountMarksDoc>('event_seq_marks');
+    this.heads = new RememberedHeads(HEADS_KEPT, { ms: HEAD_TRUST_MS, now });
   }
 
   /** A number for the account's next event: above every number this process knows to be taken. */
   async next(accountId: string): Promise<number> {
-    const head = await this.trustedHead(accountId);
-    // Synchronous after the await: concurrent inserts of this process never pick the same number.
-    head.seq += 1;
-    return head.seq;
+    const head = await this.heads.trusted(accountId, this.search(accountId));
+    return this.heads.advance(accountId, head);
   }
 
   /** `seq` was taken by another process: the head is learned again (from the marks, or that block if higher). */
   async taken(accountId: string, seq: number): Promise<void> {
-    await this.learn(accountId, blockOf(seq));
+    await this.heads.learn(accountId, this.search(accountId, blockOf(seq)), blockOf(seq) === 0);
   }
 
   /**
@@ -85,21 +78,21 @@ export class EventSequences<T extends { seq: number }> {
    * list a block read or two), so it is tried again with the next event instead.
    */
   async landed(accountId: string, seq: number): Promise<void> {
-    const head = this.heads.get(accountId);
     const block = blockOf(seq);
-    if (block === 0 || (head && block <= head.announced)) return;
-    const before = head?.announced ?? 0;
-    if (head) head.announced = block;
+    const before = this.announced.get(accountId) ?? 0;
+    if (block <= before) return;
+    if (this.announced.size >= HEADS_KEPT) this.announced.clear();
+    this.announced.set(accountId, block);
     try {
-      await this.raise(accountId, 'head_block', block);
+      await raiseHint(this.marks, accountId, { $max: { head_block: block } });
     } catch {
-      if (head && head.announced === block) head.announced = before;
+      if (this.announced.get(accountId) === block) this.announced.set(accountId, before);
     }
   }
 
   /** Retention removed the account's events up to `seq`: blocks below its block are not read again. */
   async removedThrough(accountId: string, seq: number): Promise<void> {
-    if (blockOf(seq) > 0) await this.raise(accountId, 'floor_block', blockOf(seq) - 1);
+    if (blockOf(seq) > 0) await raiseHint(this.marks, accountId, { $max: { floor_block: blockOf(seq) - 1 } });
   }
 
   /** Where a list starts: the head, from the marks and by reading blocks upward (usually two), from `atLeast` if higher. */
@@ -107,7 +100,7 @@ export class EventSequences<T extends { seq: number }> {
     const marks = await this.marks.findOne({ _id: accountId });
     const floor = marks?.floor_block ?? -1;
     const known = this.heads.get(accountId);
-    const from = Math.max(marks?.head_block ?? 0, floor + 1, known ? blockOf(known.seq) : 0, atLeast);
+    const from = Math.max(marks?.head_block ?? 0, floor + 1, known ? blockOf(known.n) : 0, atLeast);
     return { ...(await this.probeUp(accountId, from)), floor };
   }
 
@@ -116,26 +109,9 @@ export class EventSequences<T extends { seq: number }> {
     return (await this.marks.findOne({ _id: accountId }))?.floor_block ?? -1;
   }
 
-  private async trustedHead(accountId: string): Promise<Head> {
-    const head = this.heads.get(accountId);
-    if (head && this.now() - head.learnedAt <= HEAD_TRUST_MS) return head;
-    return this.learn(accountId);
-  }
-
-  /** Reads the head from the store (from block `from` at least); one read at a time per account. */
-  private learn(accountId: string, from = 0): Promise<Head> {
-    return this.learning.run(accountId, async () => {
-      const learnedAt = this.now();
-      const { head: found } = await this.bounds(accountId, from);
-      // Updated in place: a caller holding this head between its await and its increment sees it.
-      const head = this.heads.get(accountId) ?? { seq: -1, learnedAt, announced: 0 };
-      head.seq = Math.max(head.seq, found);
-      head.learnedAt = learnedAt;
-      this.heads.delete(accountId);
-      this.heads.set(accountId, head);
-      if (this.heads.size > HEADS_KEPT) this.heads.delete(this.heads.keys().next().value as string);
-      return head;
-    }, { join: from === 0 });
+  /** Reads the account's head from the store (from block `from` at least). */
+  private search(accountId: string, from = 0): () => Promise<{ n: number }> {
+    return async () => ({ n: (await this.bounds(accountId, from)).head });
   }
 
   /**
@@ -151,16 +127,6 @@ export class EventSequences<T extends { seq: number }> {
       read.set(block, docs);
       if (docs.length === 0 && block > from) return { head, read };
       for (const d of docs) head = Math.max(head, d.seq);
-    }
-  }
-
-  private async raise(accountId: string, field: 'head_block' | 'floor_block', block: number): Promise<void> {
-    try {
-      await this.marks.updateOne({ _id: accountId }, { $max: { [field]: block } }, { upsert: true });
-    } catch (err) {
-      // Two first marks at once on the embedded store: the loser's bound is only a hint, so it retries once as an update.
-      if (!isDuplicateKeyError(err)) throw err;
-      await this.marks.updateOne({ _id: accountId }, { $max: { [field]: block } });
     }
   }
 }

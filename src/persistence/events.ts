@@ -1,9 +1,11 @@
 import { Collection, Db } from 'mongodb';
 import { isEventId } from '../domain/webhooks/event-id';
+import { SingleFlight } from '../infra/single-flight';
 import { EventIds, storedEventId as storedId } from './event-ids';
-import { blockKey, blockOf, EventSequences, SEQ_BLOCK, seqKey } from './event-sequences';
+import { blockKey, blockOf, EventSequences, HEAD_TRUST_MS, SEQ_BLOCK, seqKey } from './event-sequences';
 import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
 import { isDuplicateKeyError } from './mongo';
+import { RememberedHeads } from './store-primitives';
 
 /**
  * What the collection holds. The caller's `data` is kept only inside `body` (the exact
@@ -102,29 +104,27 @@ export class EventInsertUnanswered extends Error {
 /** What retention needs of an event to remove it and what hangs off it: no body. */
 export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at'> & { seq: number };
 
-/** Far below the shortest retention (config.ts): a hint this young is above every id retention has removed. */
-const HINT_TRUST_MS = 3_600_000;
+/** The key of the platform's one id sequence (in `hint` and `headSearch`). */
+const IDS = '';
 
 /** `events`: every read is scoped to its account, except the delivery path's and crash recovery's. */
 export class Events {
   private readonly col: Collection<StoredEventDoc>;
   /** The id sequence: ids are handed out there, by small claims, before an event is stored once. */
   readonly ids: EventIds;
-  /** The last id this process tried (null until read from the store). */
-  private hint: number | null = null;
-  /** When the hint was last learned from the store (ms). */
-  private hintLearnedAt = 0;
-  private hintLoading?: Promise<void>;
+  /** The last id this process tried. */
+  private readonly hint: RememberedHeads<{ n: number }>;
   /** The search for the sequence's head under way after a lost claim (headAfterLosing). */
-  private headSearch?: Promise<number>;
+  private readonly headSearch = new SingleFlight<string, number>();
   /** The highest head such a search found. */
   private headFound = 0;
   /** The per-account numbering that lists read by (event-sequences.ts). */
   private readonly sequences: EventSequences<StoredSummary>;
 
-  constructor(db: Db, private readonly now: () => number = Date.now) {
+  constructor(db: Db, now: () => number = Date.now) {
     this.col = db.collection<StoredEventDoc>('events');
     this.ids = new EventIds(db);
+    this.hint = new RememberedHeads(1, { ms: HEAD_TRUST_MS, now });
     this.sequences = new EventSequences(db, (accountId, block) => this.readBlock(accountId, block), now);
   }
 
@@ -156,10 +156,9 @@ export class Events {
    */
   async insertWithNextId(doc: NewEvent, bodyFor: (id: number) => string, acceptance?: Acceptance): Promise<EventDoc> {
     for (;;) {
-      await this.highestIdTried();
+      const hint = await this.trustedHint();
       // Synchronous after the await: concurrent inserters of this process never pick the same id.
-      const id = (this.hint as number) + 1;
-      this.hint = id;
+      const id = this.hint.advance(IDS, hint);
       acceptance?.awaiting.enter(id);
       let stored: EventDoc | null = null;
       let unanswered = false;
@@ -176,7 +175,7 @@ export class Events {
         if (!stored && !unanswered) acceptance?.awaiting.leave(id);
       }
       if (stored) return stored;
-      this.hint = Math.max(this.hint as number, await this.headAfterLosing(id));
+      this.hint.raise(IDS, { n: await this.headAfterLosing(id) });
     }
   }
 
@@ -189,29 +188,21 @@ export class Events {
   private async headAfterLosing(id: number): Promise<number> {
     // A search that ended after this claim was sent found a head at or past its id. One under way
     // is joined: should it end below this id, the next try is still past it (the hint is).
-    if (this.headFound < id) {
-      this.headSearch ??= this.ids.headFrom(id).finally(() => (this.headSearch = undefined));
-      this.headFound = Math.max(this.headFound, await this.headSearch);
-    }
+    if (this.headFound < id) this.headFound = Math.max(this.headFound, await this.headSearch.run(IDS, () => this.ids.headFrom(id)));
     return this.headFound;
   }
 
   /**
    * The last id this process tried; every event it inserted has an id at most this. Learned
-   * from the store again once it is older than HINT_TRUST_MS: retention removes the claims of ids
+   * from the store again once it is older than HEAD_TRUST_MS: retention removes the claims of ids
    * handed out long ago (event-ids.ts), and an older hint could hand one of them out again.
    */
   async highestIdTried(): Promise<number> {
-    if (this.hint === null || this.now() - this.hintLearnedAt > HINT_TRUST_MS) {
-      this.hintLoading ??= (async () => {
-        const learnedAt = this.now();
-        const head = await this.ids.head(this.hint ?? 0);
-        this.hint = Math.max(this.hint ?? 0, head);
-        this.hintLearnedAt = learnedAt;
-      })().finally(() => (this.hintLoading = undefined));
-      await this.hintLoading;
-    }
-    return this.hint as number;
+    return (this.hint.later(IDS, await this.trustedHint()) as { n: number }).n;
+  }
+
+  private trustedHint(): Promise<{ n: number }> {
+    return this.hint.trusted(IDS, async (known) => ({ n: await this.ids.head(known?.n ?? 0) }));
   }
 
   /**

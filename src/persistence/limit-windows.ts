@@ -1,7 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { BurstWindow } from '../domain/limits/burst-window';
-import { isDuplicateKeyError } from './mongo';
-import { claimOnce, findHeadLinear, memberId, type ExpirySweepers } from './store-primitives';
+import { claimOnce, findHeadLinear, memberId, raiseHint, RememberedHeads, type ExpirySweepers } from './store-primitives';
 
 interface WindowDoc {
   _id: string;
@@ -32,7 +31,7 @@ export class LimitWindows {
   private readonly col: Collection<WindowDoc>;
   private readonly heads: Collection<HeadDoc>;
   /** The highest seq this process has seen per bucket. */
-  private readonly known = new Map<string, number>();
+  private readonly known = new RememberedHeads<{ n: number }>(100_000);
 
   constructor(db: Db) {
     this.col = db.collection<WindowDoc>('limit_windows');
@@ -46,11 +45,10 @@ export class LimitWindows {
   }
 
   async latestWindow(bucket: string): Promise<BurstWindow | null> {
-    if (this.known.size > 100_000) this.known.clear();
     const read = (n: number) => this.col.findOne({ _id: memberId(bucket, n) });
-    const from = this.known.get(bucket) ?? (await this.heads.findOne({ _id: bucket }))?.seq ?? 0;
+    const from = this.known.get(bucket)?.n ?? (await this.heads.findOne({ _id: bucket }))?.seq ?? 0;
     const { n: seq, doc: latest } = await findHeadLinear(read, { n: from, doc: from > 0 ? await read(from) : null });
-    this.known.set(bucket, seq);
+    this.known.raise(bucket, { n: seq });
     if (latest) return { seq: latest.seq, start: latest.start, end: latest.end };
     // The head outlived its window document (expired): an ended window with that seq, so that the
     // next one gets a new seq and never meets the slots of an old window.
@@ -60,11 +58,8 @@ export class LimitWindows {
   async createWindow(bucket: string, window: BurstWindow, expiresAt: Date): Promise<boolean> {
     const doc = { _id: memberId(bucket, window.seq), bucket, seq: window.seq, start: window.start, end: window.end, expires_at: expiresAt };
     if (!(await claimOnce(this.col, doc))) return false;
-    this.known.set(bucket, Math.max(this.known.get(bucket) ?? 0, window.seq));
-    await this.heads.updateOne({ _id: bucket }, { $max: { seq: window.seq }, $set: { expires_at: expiresAt } }, { upsert: true }).catch((err) => {
-      // Two first windows of a bucket upserting the head at once: the other one wrote it.
-      if (!isDuplicateKeyError(err)) throw err;
-    });
+    this.known.raise(bucket, { n: window.seq });
+    await raiseHint(this.heads, bucket, { $max: { seq: window.seq }, $set: { expires_at: expiresAt } });
     return true;
   }
 }

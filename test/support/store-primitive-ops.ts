@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { AppendLog, claimOnce, insertWithinCap, sweepExpired, VersionedCells, type LogFormat } from '../../src/persistence/store-primitives';
+import { AppendLog, claimOnce, insertWithinCap, raiseHint, sweepExpired, VersionedCells, type LogFormat } from '../../src/persistence/store-primitives';
 
 /** What a writer process (store-primitive-writer.ts) is asked to do. */
 export interface WriterJob {
@@ -95,6 +95,14 @@ export const writerOperations = {
       }
     }
     return mine;
+  },
+
+  /** Raises hints `<scope>-1..count`, each once, to i (writer a) or i + 1 (writer b); returns how many raises it made. */
+  async raiseHint(db: Db, job: WriterJob): Promise<number> {
+    for (let i = 1; i <= job.count; i++) {
+      await raiseHint(db.collection<{ _id: string; n: number }>('hints'), `${job.scope}-${i}`, { $max: { n: job.name === 'a' ? i : i + 1 } });
+    }
+    return job.count;
   },
 
   /**

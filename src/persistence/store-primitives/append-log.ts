@@ -1,6 +1,7 @@
 import type { Collection, Document, OptionalUnlessRequiredId } from 'mongodb';
 import { ClaimBatcher, claimOnce, memberId } from './claim';
 import { findHeadGalloping } from './find-head';
+import { RememberedHeads } from './remembered-heads';
 
 /** Entry `n` of a log (1-based; n = 0 is the empty log). */
 export interface LogEntry<T> {
@@ -17,9 +18,6 @@ export interface LogFormat<T, D extends Document> {
   projection?: Document;
 }
 
-/** Heads remembered per process; past this many scopes the memory is dropped (then found again by search). */
-const DEFAULT_MAX_REMEMBERED = 50_000;
-
 /**
  * Append to a log with a known head. A log is one sequence of entries per scope, entry n stored
  * at `_id` `scope#n`: entry n is written by exactly one writer (claim.ts), so no two processes
@@ -33,19 +31,18 @@ const DEFAULT_MAX_REMEMBERED = 50_000;
  * expiring together (expire-at.ts).
  */
 export class AppendLog<T, D extends Document & { _id: string }> {
-  private readonly heads = new Map<string, LogEntry<T>>();
+  /** Heads remembered per process; past this many scopes the oldest are forgotten (then found again by search). */
+  private readonly heads = new RememberedHeads<LogEntry<T>>(50_000);
   /** Each scope's appends of this process, one after another (see inTurn). */
   private readonly turns = new Map<string, Promise<unknown>>();
-  private readonly maxRemembered: number;
   private readonly batcher: ClaimBatcher<D> | null;
 
   constructor(
     private readonly col: Collection<D>,
     private readonly format: LogFormat<T, D>,
     /** batchClaims: appends made in the same tick go to the store together (claim.ts ClaimBatcher). */
-    options: { maxRemembered?: number; batchClaims?: boolean } = {},
+    options: { batchClaims?: boolean } = {},
   ) {
-    this.maxRemembered = options.maxRemembered ?? DEFAULT_MAX_REMEMBERED;
     this.batcher = options.batchClaims ? new ClaimBatcher(col) : null;
   }
 
@@ -54,13 +51,7 @@ export class AppendLog<T, D extends Document & { _id: string }> {
    * last, or from `known` (an entry that exists) when the caller knows a later one.
    */
   async head(scope: string, known: LogEntry<T> | null = null): Promise<LogEntry<T> | null> {
-    const remembered = this.heads.get(scope) ?? null;
-    return this.findHead(scope, known && known.n > (remembered?.n ?? 0) ? known : remembered);
-  }
-
-  /** The head this process saw last, without reading the store (null when none). */
-  remembered(scope: string): LogEntry<T> | null {
-    return this.heads.get(scope) ?? null;
+    return this.findHead(scope, this.heads.later(scope, known));
   }
 
   /**
@@ -118,7 +109,7 @@ export class AppendLog<T, D extends Document & { _id: string }> {
   async appendAt(scope: string, n: number, value: T): Promise<boolean> {
     const doc = { _id: memberId(scope, n), ...this.format.toDoc(scope, n, value) } as unknown as OptionalUnlessRequiredId<D>;
     if (!(await (this.batcher ? this.batcher.claim(doc) : claimOnce(this.col, doc)))) return false;
-    this.remember(scope, { n, value });
+    this.heads.raise(scope, { n, value });
     return true;
   }
 
@@ -139,27 +130,20 @@ export class AppendLog<T, D extends Document & { _id: string }> {
       if (!entry) break;
       found.push(entry);
     }
-    if (found.length > 0) this.remember(scope, found[found.length - 1]);
+    if (found.length > 0) this.heads.raise(scope, found[found.length - 1]);
     return found;
   }
 
   private async findHead(scope: string, known: LogEntry<T> | null): Promise<LogEntry<T> | null> {
     const { doc: head } = await findHeadGalloping((i) => this.entry(scope, i), { n: known?.n ?? 0, doc: known });
-    if (head) this.remember(scope, head);
+    if (head) this.heads.raise(scope, head);
     return head;
   }
 
   /** The number of the last entry, searched from `from` (an entry known to exist, its value unread). */
   private async findEnd(scope: string, from: number): Promise<number> {
     const { n, doc } = await findHeadGalloping((i) => this.entry(scope, i), { n: from, doc: null });
-    if (doc) this.remember(scope, doc);
+    if (doc) this.heads.raise(scope, doc);
     return n;
-  }
-
-  private remember(scope: string, entry: LogEntry<T>): void {
-    const known = this.heads.get(scope);
-    if (known && known.n >= entry.n) return;
-    if (this.heads.size >= this.maxRemembered) this.heads.clear();
-    this.heads.set(scope, entry);
   }
 }

@@ -12,3 +12,5 @@ export { VersionedCells, type Versioned } from './compare-and-set';
 export { ExpirySweepers, sweepExpired } from './expire-at';
 export { changeFeed, type ChangeFeed } from './read-since';
 export { insertWithinCap } from './insert-within-cap';
+export { RememberedHeads } from './remembered-heads';
+export { raiseHint } from './raise-hint';
