@@ -49,9 +49,9 @@ async function ingestOnce(setting: Setting, body: unknown = { type: 'order.creat
     admit: (accountId: string) => {
       const decision: (typeof decisions)[number] = {};
       decisions.push(decision);
-      decision.ticket = admission.admit(accountId);
-      decision.release = jest.spyOn(decision.ticket, 'release');
-      return decision.ticket;
+      const ticket = admission.admit(accountId);
+      Object.assign(decision, { ticket, release: jest.spyOn(ticket, 'release') });
+      return ticket;
     },
   };
   const metering = { admitted: 0, givenBack: 0 };
@@ -107,7 +107,8 @@ async function countedBy(act: () => Promise<unknown>): Promise<{ shed: Record<st
   const before = await Promise.all(series.map(([name, label]) => counts(name, label)));
   await act();
   const after = await Promise.all(series.map(([name, label]) => counts(name, label)));
-  const moved = (i: number) => Object.fromEntries(Object.keys(after[i]).flatMap((k) => (after[i][k] === before[i][k] ? [] : [[k, after[i][k] - before[i][k]]])));
+  const moved = (i: number) =>
+    Object.fromEntries(Object.keys(after[i]).flatMap((k): Array<[string, number]> => (after[i][k] === before[i][k] ? [] : [[k, after[i][k] - before[i][k]]])));
   return { shed: moved(0), outcomes: moved(1) };
 }
 
