@@ -21,7 +21,7 @@ import { dashboardMiddleware } from '../transport/http/dashboard';
 import { estimatorAccess } from '../transport/http/middleware/estimator-access';
 import { keyScoped } from '../transport/http/middleware/key-scoped';
 import { documentOf } from '../transport/http/openapi';
-import { ingestShedding } from '../transport/http/routes/webhooks/events';
+import { ingestAdmission } from '../transport/http/routes/webhooks/events';
 import { ApiServer, listenApi } from './api-server';
 import { settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
@@ -74,6 +74,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     authenticator,
     endpoints: services.endpoints,
     events: services.events,
+    admission: services.admission,
     bulkRecovery: services.bulkRecovery,
     limiter,
     catalog: async () => catalog,
@@ -90,7 +91,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     routes,
     trustProxy: config.trustProxy,
     trustProxyHops: config.trustProxyHops,
-    guards: [keyScoped(authenticator, limiter, { shedEarly: ingestShedding(services.admission) }), estimatorAccess(authenticator, limiter)],
+    guards: [keyScoped(authenticator, limiter, { admitEarly: ingestAdmission(services.admission) }), estimatorAccess(authenticator, limiter)],
     before: [dashboard],
   });
   let api: ApiServer;

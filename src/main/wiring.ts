@@ -220,7 +220,6 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       idempotency: repositories.idempotency,
       endpointsCache,
       outbox,
-      admission,
       lease,
       scheduler,
       clock,

@@ -12,7 +12,7 @@ import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
 import type { DeliveryOutbox } from './delivery-outbox';
-import type { IngestAdmission } from './ingest-admission';
+import type { IngestTicket } from './ingest-admission';
 import { ingestResponse } from './ingest-receipt';
 import type { InstanceLease } from './instance-lease';
 import { KeySettlement, settleKey } from './key-settlement';
@@ -83,12 +83,6 @@ export interface EventServiceDeps {
   idempotency: IdempotencyRecords;
   endpointsCache: AccountEndpointsCache;
   outbox: DeliveryOutbox;
-  /**
-   * Whether a new event is taken now (503 when not): ingest-admission.ts, asked once per ingest,
-   * before anything is read. The backlog may grow meanwhile by at most the ingests in flight,
-   * which admission bounds too.
-   */
-  admission: Pick<IngestAdmission, 'enter'>;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
   clock?: Clock;
@@ -109,22 +103,24 @@ export class EventService {
    * Stores the event (one insert), claims its idempotency key (one insert; a read first, so a
    * repeat costs one read), and acknowledges. Its workflows start in the background from the
    * outbox; if this process dies first, crash recovery starts them.
+   *
+   * An ingest comes here admitted, with its ticket (ingest-admission.ts): the account, and its place
+   * in flight, which bounds how far the backlog may grow meanwhile. Admission decided before any
+   * store round trip (a saturated process answers repeats 503 too; repeated after Retry-After they
+   * get their original answer) and is not asked again here; whoever took the ticket releases it
+   * once the call is answered.
    */
-  async ingest(accountId: string, input: IngestInput): Promise<IngestResult> {
+  async ingest(ticket: IngestTicket, input: IngestInput): Promise<IngestResult> {
     if (Buffer.byteLength(JSON.stringify(input.data), 'utf8') > MAX_EVENT_DATA_BYTES) {
       throw new DomainError('payload_too_large', 'Event data exceeds 256 KiB when serialized.');
     }
-    // Shed before any store round trip: a saturated process answers repeats 503 too (nothing read
-    // or stored); repeated after Retry-After they get their original answer.
-    const answered = this.deps.admission.enter(accountId);
     // Counted until it ends: a stop's cut call runs on and may store its event, so the stop keeps
     // the lease (for crash recovery) rather than release it under an ingest in flight.
     const ended = this.deps.outbox.awaiting.ingestBegins();
     try {
-      return await this.admitted(accountId, input);
+      return await this.admitted(ticket.accountId, input);
     } finally {
       ended();
-      answered();
     }
   }
 

@@ -16,11 +16,11 @@ export interface IngestAdmissionOptions {
 }
 
 /**
- * Ingests in flight at once: as many as answer within a quarter of a second (p90). A store that slows
- * down makes each ingest hold its place longer, so fewer are let in and the rest are refused at once,
- * instead of every caller waiting behind a queue. Ingest and delivery share the store and the CPU:
- * a looser limit (32–512, 500 ms) let ingest take so much of them that capacity fell from ~26 to
- * ~11 deliveries/s in bench:overload.
+ * Ingests in flight at once (admitted, not yet answered): as many as answer within a quarter of a
+ * second (p90). A store that slows down makes each ingest hold its place longer, so fewer are let in
+ * and the rest are refused at once, instead of every caller waiting behind a queue. Ingest and
+ * delivery share the store and the CPU: a looser limit (32–512, 500 ms) let ingest take so much of
+ * them that capacity fell from ~26 to ~11 deliveries/s in bench:overload.
  */
 export const INGEST_CONCURRENCY_TUNING: AdaptiveLimitTuning = { min: 4, max: 256, targetMs: 250, increase: 4, decrease: 0.75, intervalMs: 1_000 };
 
@@ -63,31 +63,15 @@ export class IngestAdmission {
     this.retryAfter = new RetryAfterAdvice(now);
   }
 
-  /** Takes one new ingest of the account in, or throws `overloaded` (503). Call the returned function once it is answered. */
-  enter(accountId: string): () => void {
-    this.screen(accountId);
-    this.retryAfter.taken();
-    this.inFlight++;
-    this.inFlightOf.set(accountId, (this.inFlightOf.get(accountId) ?? 0) + 1);
-    const started = this.now();
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.inFlight--;
-      const left = (this.inFlightOf.get(accountId) ?? 1) - 1;
-      if (left === 0) this.inFlightOf.delete(accountId);
-      else this.inFlightOf.set(accountId, left);
-      this.concurrency.observe(this.now() - started);
-    };
-  }
-
   /**
-   * Throws `overloaded` (503) when `enter` would refuse now, without taking a place: asked before
-   * the call is metered and its body read, so that a refusal under overload costs almost nothing
-   * (at three times capacity refusals outnumber accepted events ten to one).
+   * Decides, once per ingest, whether this process takes a new event of the account now: throws
+   * `overloaded` (503) to refuse, having recorded the reason, or takes a place in flight and hands
+   * it back as a ticket. The ingest goes to the service with its ticket, and whoever asked here
+   * releases it once the call is answered, however it ends. Asked before the call is metered and
+   * its body read, so that a refusal under overload costs almost nothing (at three times capacity
+   * refusals outnumber accepted events ten to one).
    */
-  screen(accountId: string): void {
+  admit(accountId: string): IngestTicket {
     if (this.inFlight >= this.concurrency.value) {
       this.concurrency.markFull();
       // An account with fewer ingests in flight than an equal share of them still gets in.
@@ -95,8 +79,20 @@ export class IngestAdmission {
     }
     const reason = this.refusal(accountId);
     if (reason !== null) this.refuse(reason);
+    this.retryAfter.taken();
+    this.inFlight++;
+    this.inFlightOf.set(accountId, (this.inFlightOf.get(accountId) ?? 0) + 1);
+    const started = this.now();
+    return new Ticket(accountId, () => {
+      this.inFlight--;
+      const left = (this.inFlightOf.get(accountId) ?? 1) - 1;
+      if (left === 0) this.inFlightOf.delete(accountId);
+      else this.inFlightOf.set(accountId, left);
+      this.concurrency.observe(this.now() - started);
+    });
   }
 
+  /** Why a new event of the account would be refused now for what the platform can deliver, or null (the places in flight aside). */
   refusal(accountId: string): ShedReason | null {
     // How late the account's own starts are, and how late a new one would be at the rate its turns come.
     const max = this.options.maxBacklogMs;
@@ -120,3 +116,26 @@ export class IngestAdmission {
     throw overloaded(this.retryAfter.seconds());
   }
 }
+
+/**
+ * One admitted ingest's place in flight. Only `IngestAdmission.admit` makes one (the class is not
+ * exported and its private members keep a look-alike from passing as one), so an ingest cannot
+ * reach the service without having been decided.
+ */
+class Ticket {
+  private released = false;
+
+  constructor(
+    readonly accountId: string,
+    private readonly free: () => void,
+  ) {}
+
+  /** Frees the place; a second call does nothing. */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.free();
+  }
+}
+
+export type IngestTicket = Ticket;

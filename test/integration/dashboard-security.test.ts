@@ -308,7 +308,10 @@ describe('dashboard security', () => {
 
     it('pages through events and filters them by type and status', async () => {
       const { client, accountId } = await signedUp();
-      for (let i = 0; i < 30; i++) await platform.services.events.ingest(accountId, { type: i % 10 === 0 ? 'b.two' : 'a.one', data: { i } });
+      for (let i = 0; i < 30; i++) {
+        const ticket = platform.services.admission.admit(accountId);
+        await platform.services.events.ingest(ticket, { type: i % 10 === 0 ? 'b.two' : 'a.one', data: { i } }).finally(() => ticket.release());
+      }
       const rows = (html: string) => (html.match(/href="\/dashboard\/events\/\d+"/g) ?? []).length;
 
       const first = await client.get('/dashboard/events');

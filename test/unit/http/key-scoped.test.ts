@@ -28,8 +28,8 @@ function recordingLimiter(known: LimitState | null) {
 
 const principal = { account: { _id: 'acct_1', tier: 'starter' }, key: { product: 'weh' } } as unknown as Principal;
 const authenticator = { authenticate: async () => principal } as unknown as KeyAuthenticator;
-const shedAll: KeyScopedOptions = {
-  shedEarly: () => () => {
+const refuseAll: KeyScopedOptions = {
+  admitEarly: () => () => {
     throw overloaded(3);
   },
 };
@@ -55,10 +55,10 @@ async function call(limiter: LimitAdmitter, options: KeyScopedOptions, path = '/
   }
 }
 
-describe('keyScoped: a call shed before it is metered', () => {
+describe('keyScoped: a call decided before it is metered', () => {
   it('is answered 503 with Retry-After and the limit headers as they stand, and is neither metered nor handled', async () => {
     const { limiter, calls } = recordingLimiter(STATE);
-    const res = await call(limiter, shedAll);
+    const res = await call(limiter, refuseAll);
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ code: 'overloaded', retry_after: 3 });
     expect(res.headers.get('retry-after')).toBe('3');
@@ -68,44 +68,60 @@ describe('keyScoped: a call shed before it is metered', () => {
     expect(res.handled).toBe(0);
   });
 
-  it('is metered as before when this process does not know its limits yet (the handler sheds it then)', async () => {
+  it('is metered first when this process does not know its limits yet, then refused before it is handled, its call given back', async () => {
     const { limiter, calls } = recordingLimiter(null);
-    const res = await call(limiter, shedAll);
-    expect(res.status).toBe(200);
-    expect(calls.admitted).toBe(1);
+    const res = await call(limiter, refuseAll);
+    expect(res.status).toBe(503);
+    expect(calls).toEqual({ admitted: 1, released: 1, peeked: 1 });
+    expect(res.handled).toBe(0);
   });
 
   it('whose burst is used up is left to the limiter: 429 comes before 503', async () => {
     const { limiter, calls } = recordingLimiter({ ...STATE, burstRemaining: 0 });
-    await call(limiter, shedAll);
+    await call(limiter, refuseAll);
     expect(calls.admitted).toBe(1);
   });
 
   it('whose quota is used up is left to the limiter too', async () => {
     const { limiter, calls } = recordingLimiter({ ...STATE, quotaUsed: STATE.quotaLimit });
-    await call(limiter, shedAll);
+    await call(limiter, refuseAll);
     expect(calls.admitted).toBe(1);
   });
 
   it('with a key of another product is answered 403 naming the product, counted, not shed', async () => {
     const { limiter, calls } = recordingLimiter(STATE);
-    const res = await call(limiter, shedAll, '/api/v1/secrets/anything');
+    const res = await call(limiter, refuseAll, '/api/v1/secrets/anything');
     expect(res.status).toBe(403);
     expect(res.body.error).toContain('Secrets Leak Detection');
     expect(calls.admitted).toBe(1);
   });
 
-  it('is not asked about when nothing sheds: the call is metered and handled', async () => {
+  it('is metered and handled when admitted', async () => {
     const { limiter, calls } = recordingLimiter(STATE);
-    const res = await call(limiter, { shedEarly: () => () => undefined });
+    const res = await call(limiter, { admitEarly: () => () => () => undefined });
     expect(res.status).toBe(200);
     expect(res.handled).toBe(1);
     expect(calls.admitted).toBe(1);
   });
 
-  it('costs a call that has no screen (any call but an ingest) no look at its limits', async () => {
+  it('is admitted once and its place released once it is answered, whether decided before metering or after', async () => {
+    for (const known of [STATE, null]) {
+      const admitted: string[] = [];
+      const options: KeyScopedOptions = {
+        admitEarly: () => () => {
+          admitted.push('taken');
+          return () => admitted.push('released');
+        },
+      };
+      const res = await call(recordingLimiter(known).limiter, options);
+      expect(res.status).toBe(200);
+      expect(admitted).toEqual(['taken', 'released']);
+    }
+  });
+
+  it('costs a call that has no admission (any call but an ingest) no look at its limits', async () => {
     const { limiter, calls } = recordingLimiter(STATE);
-    const res = await call(limiter, { shedEarly: () => undefined });
+    const res = await call(limiter, { admitEarly: () => undefined });
     expect(res.status).toBe(200);
     expect([calls.peeked, calls.admitted]).toEqual([0, 1]);
   });

@@ -1,4 +1,5 @@
 import { DomainError } from '../../../src/domain/errors';
+import { metricsRegistry } from '../../../src/infra/metrics';
 import { IngestAdmission } from '../../../src/services/ingest-admission';
 
 interface OutboxState {
@@ -69,7 +70,7 @@ describe('IngestAdmission', () => {
   });
 
   it('a refusal after a calm spell is 503 overloaded with Retry-After 1 s, saying the account is over its share', () => {
-    const refused = refusal(() => admission({ waitMs: { a: 60_000 } }).screen('a'));
+    const refused = refusal(() => admission({ waitMs: { a: 60_000 } }).admit('a'));
     expect(refused?.code).toBe('overloaded');
     expect(refused?.retryAfterSeconds).toBe(1);
     expect(refused?.message).toContain('over its share');
@@ -81,30 +82,30 @@ describe('IngestAdmission in flight', () => {
 
   it('refuses a new ingest of an account holding the places in flight, and takes one again when one is answered', () => {
     const gate = new IngestAdmission(outbox({}), { sustainedP99Ms: () => 0 }, OPTIONS, { ...tuning, min: 2, max: 2 });
-    const first = gate.enter('a');
-    gate.enter('a');
-    expect(() => gate.enter('a')).toThrow(expect.objectContaining({ code: 'overloaded' }));
-    first();
-    first(); // answering twice frees one place, once
-    expect(() => gate.enter('a')).not.toThrow();
-    expect(() => gate.enter('a')).toThrow(expect.objectContaining({ code: 'overloaded' }));
+    const first = gate.admit('a');
+    gate.admit('a');
+    expect(() => gate.admit('a')).toThrow(expect.objectContaining({ code: 'overloaded' }));
+    first.release();
+    first.release(); // releasing twice frees one place, once
+    expect(() => gate.admit('a')).not.toThrow();
+    expect(() => gate.admit('a')).toThrow(expect.objectContaining({ code: 'overloaded' }));
   });
 
   it('takes an ingest of an account with fewer in flight than an equal share, even at the limit', () => {
     const gate = new IngestAdmission(outbox({}), { sustainedP99Ms: () => 0 }, OPTIONS, { ...tuning, min: 2, max: 2 });
-    gate.enter('flood');
-    gate.enter('flood');
-    expect(() => gate.enter('quiet')).not.toThrow();
-    expect(() => gate.enter('flood')).toThrow(expect.objectContaining({ code: 'overloaded' }));
+    gate.admit('flood');
+    gate.admit('flood');
+    expect(() => gate.admit('quiet')).not.toThrow();
+    expect(() => gate.admit('flood')).toThrow(expect.objectContaining({ code: 'overloaded' }));
   });
 
   it('lets fewer in when ingests answer slower than the target (a slow store)', () => {
     let now = 0;
     const gate = new IngestAdmission(outbox({}), { sustainedP99Ms: () => 0 }, OPTIONS, tuning, () => now);
     expect(gate.concurrencyLimit).toBe(8);
-    const answers = Array.from({ length: 4 }, () => gate.enter('a'));
+    const tickets = Array.from({ length: 4 }, () => gate.admit('a'));
     now = 1_000; // each took a second
-    for (const answered of answers) answered();
+    for (const ticket of tickets) ticket.release();
     expect(gate.concurrencyLimit).toBe(4);
   });
 });
@@ -113,9 +114,9 @@ describe('IngestAdmission Retry-After', () => {
   it('tells refused callers to wait longer the more calls it refuses per call it takes', () => {
     const state: OutboxState = {};
     const gate = new IngestAdmission(outbox(state), { sustainedP99Ms: () => 0 }, OPTIONS);
-    for (let i = 0; i < 10; i++) gate.enter('a')();
+    for (let i = 0; i < 10; i++) gate.admit('a').release();
     state.waitMs = { a: 5_000 };
-    const advised = Array.from({ length: 60 }, () => refusal(() => gate.enter('a'))?.retryAfterSeconds);
+    const advised = Array.from({ length: 60 }, () => refusal(() => gate.admit('a'))?.retryAfterSeconds);
     expect(advised[0]).toBe(1);
     // 60 refused per 10 taken: 6 s, drawn between 3 and 6 s.
     expect(advised[59]).toBeGreaterThanOrEqual(3);
@@ -123,24 +124,31 @@ describe('IngestAdmission Retry-After', () => {
   });
 });
 
-describe('IngestAdmission screen (asked before the call is metered)', () => {
+async function shedCounts(): Promise<Record<string, number>> {
+  const metric = await metricsRegistry.getSingleMetric('webhook_ingest_shed_total')!.get();
+  return Object.fromEntries(metric.values.map((v) => [String(v.labels.reason), v.value]));
+}
+
+describe('IngestAdmission admit (one decision per ingest)', () => {
   const tuning = { min: 1, max: 1, targetMs: 250, increase: 1, decrease: 0.5, intervalMs: 1_000 };
 
-  it('refuses what enter would refuse, with the same 503', () => {
-    const refused = refusal(() => admission({ waitMs: { a: 60_000 } }).screen('a'));
-    expect(refused?.code).toBe('overloaded');
+  it('records one reason per refused call', async () => {
+    const before = await shedCounts();
+    refusal(() => admission({ waitMs: { a: 60_000 } }).admit('a'));
+    const after = await shedCounts();
+    const moved = Object.keys(after).filter((reason) => after[reason] !== before[reason]);
+    expect(moved.map((reason) => [reason, after[reason] - before[reason]])).toEqual([['backlog_age', 1]]);
   });
 
-  it('refuses while the ingests in flight fill the limit', () => {
-    const gate = new IngestAdmission(outbox({}), { sustainedP99Ms: () => 0 }, OPTIONS, tuning);
-    gate.enter('a');
-    expect(refusal(() => gate.screen('a'))?.code).toBe('overloaded');
+  it('takes no place for a refused call', () => {
+    const state: OutboxState = { waitMs: { a: 60_000 } };
+    const gate = new IngestAdmission(outbox(state), { sustainedP99Ms: () => 0 }, OPTIONS, tuning);
+    expect(refusal(() => gate.admit('a'))?.code).toBe('overloaded');
+    state.waitMs = {};
+    expect(() => gate.admit('a')).not.toThrow();
   });
 
-  it('takes no place: a screened call leaves the place to the call that enters', () => {
-    const gate = new IngestAdmission(outbox({}), { sustainedP99Ms: () => 0 }, OPTIONS, tuning);
-    gate.screen('a');
-    gate.screen('a');
-    expect(() => gate.enter('a')).not.toThrow();
+  it('hands back a ticket naming the account it admitted', () => {
+    expect(admission({}).admit('a').accountId).toBe('a');
   });
 });

@@ -6,6 +6,7 @@ import type { DashboardAuthService } from '../../../services/dashboard-auth-serv
 import type { DashboardInviteService } from '../../../services/dashboard-invite-service';
 import type { EndpointService } from '../../../services/endpoint-service';
 import type { EventService } from '../../../services/event-service';
+import type { IngestAdmission } from '../../../services/ingest-admission';
 import type { KeyAuthenticator } from '../../../services/key-authenticator';
 import type { RecoveryService } from '../../../services/recovery-service';
 
@@ -19,6 +20,8 @@ export interface DashboardDeps {
   authenticator: KeyAuthenticator;
   endpoints: EndpointService;
   events: EventService;
+  /** Whether this process takes a test event now, as for an API ingest (ingest-admission.ts). */
+  admission: Pick<IngestAdmission, 'admit'>;
   /** Bulk recovery of an endpoint's failed deliveries. */
   bulkRecovery: RecoveryService;
   limiter: LimitAdmitter;

@@ -4,24 +4,30 @@ import { productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
 import type { LimitAdmitter } from '../../../domain/limits/admission';
 import { bearerToken, KeyAuthenticator, Principal } from '../../../services/key-authenticator';
 import { accountPolicy } from '../../../domain/limits/policies';
-import { metered, shedUnmetered } from './metered';
+import { admitUnmetered, metered } from './metered';
 
 export const KEY_SCOPED_PREFIX = '/api/v1/';
 
+/**
+ * Decides whether the platform takes a call now: throws (`overloaded`) to refuse, else returns the
+ * release of the place it took, called once the call is answered, however it ends.
+ */
+export type EarlyAdmission = () => () => void;
+
 export interface KeyScopedOptions {
   /**
-   * The screen of a call the platform may shed before it is metered or its body read (ingest under
-   * overload), undefined for other calls: asked after authentication and the product check, and it
-   * throws `overloaded` to refuse.
+   * The admission of a call the platform may refuse before it is metered or its body read (an
+   * ingest under overload), undefined for other calls. Asked once per call, after authentication
+   * and the product check.
    */
-  shedEarly?: (ctx: Context) => (() => void) | undefined;
+  admitEarly?: (ctx: Context) => EarlyAdmission | undefined;
 }
 
 /**
  * Every call under /api/v1/: the bearer key is authenticated (401), the call is metered
  * against the account's tier (429; 403s are counted too), then the key's product must be
- * the product whose API the path names (403 naming that product). A call `shedEarly` refuses
- * is answered 503 without being metered (metered.ts, shedUnmetered).
+ * the product whose API the path names (403 naming that product). A call `admitEarly` refuses
+ * is answered 503 without being metered (metered.ts, admitUnmetered).
  */
 export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter, options: KeyScopedOptions = {}): Middleware {
   return async (ctx, next) => {
@@ -34,12 +40,19 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
     const product = productForPathSegment(path.slice(KEY_SCOPED_PREFIX.length).split('/')[0]);
     // The product whose API the path names, when the key is not of it.
     const wrongProduct = product !== undefined && product !== principal.key.product ? product : undefined;
-    const screen = wrongProduct === undefined ? options.shedEarly?.(ctx) : undefined;
-    if (screen) shedUnmetered(ctx, limiter, policy, screen);
-    await metered(ctx, limiter, policy, async () => {
-      if (wrongProduct !== undefined) throw new DomainError('wrong_product', `API key is not authorized for ${PRODUCTS[wrongProduct].name}.`);
-      await next();
-    });
+    const admit = wrongProduct === undefined ? options.admitEarly?.(ctx) : undefined;
+    let release = admit && admitUnmetered(ctx, limiter, policy, admit);
+    try {
+      await metered(ctx, limiter, policy, async () => {
+        if (wrongProduct !== undefined) throw new DomainError('wrong_product', `API key is not authorized for ${PRODUCTS[wrongProduct].name}.`);
+        // Its limits were unknown here or used up, so it was left to metering: decided now that
+        // metering let it through (its 503 is given back), still before its body is read.
+        if (admit && !release) release = admit();
+        await next();
+      });
+    } finally {
+      release?.();
+    }
   };
 }
 

@@ -30,15 +30,16 @@ export async function metered(ctx: Context, limiter: LimitAdmitter, policy: Limi
 }
 
 /**
- * Lets `shed` refuse a call before it is metered (a 5xx is not counted), with the limits as they
- * stand in the headers. A call its limits refuse anyway, or whose limits are unknown here, is left
- * to `metered`: 429 comes first.
+ * Asks `admit` before the call is metered, so that a refusal (a 5xx) is not counted, and answers it
+ * with the limits as they stand in the headers; gives back what `admit` returned. A call its limits
+ * refuse anyway, or whose limits are unknown here, is not asked about (`undefined`): it is left to
+ * `metered`, 429 first.
  */
-export function shedUnmetered(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, shed: () => void): void {
+export function admitUnmetered<T>(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, admit: () => T): T | undefined {
   const state = limiter.peek(policy);
-  if (!state || state.burstRemaining === 0 || state.quotaUsed >= state.quotaLimit) return;
+  if (!state || state.burstRemaining === 0 || state.quotaUsed >= state.quotaLimit) return undefined;
   try {
-    shed();
+    return admit();
   } catch (err) {
     setLimitHeaders(ctx, state);
     throw err;

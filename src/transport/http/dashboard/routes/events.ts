@@ -72,14 +72,23 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
 
   router.get('/events', requireSession(), (ctx) => listPage(ctx, 200, {}));
 
-  /** "Send test event": the same ingest as the API, metered like an API call of the account. */
+  /**
+   * "Send test event": the same ingest as the API, metered like an API call of the account and
+   * admitted like one, once (a refusal is 503 overloaded, given back to the limits like any 5xx).
+   */
   router.post('/events', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
     const send: SendEventForm = { type: formField(ctx, 'type').trim(), data: formField(ctx, 'data') };
     try {
-      const result = await meteredAction(ctx, deps, () => {
+      const result = await meteredAction(ctx, deps, async () => {
         checkType(send.type);
-        return deps.events.ingest(session.account._id, { type: send.type, data: parseEventData(send.data) });
+        const data = parseEventData(send.data);
+        const ticket = deps.admission.admit(session.account._id);
+        try {
+          return await deps.events.ingest(ticket, { type: send.type, data });
+        } finally {
+          ticket.release();
+        }
       });
       seeOther(ctx, `/dashboard/events/${String(result.body.id)}?notice=event-sent`);
     } catch (err) {

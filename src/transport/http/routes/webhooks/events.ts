@@ -3,31 +3,47 @@ import { DomainError, ValidationError } from '../../../../domain/errors';
 import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
 import { ingestRejection, recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
-import { accountOf } from '../../middleware/key-scoped';
+import { accountOf, type EarlyAdmission } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute } from '../../route';
 import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
 import { httpStatusOf } from '../../error-status';
-import type { IngestAdmission } from '../../../../services/ingest-admission';
+import type { IngestAdmission, IngestTicket } from '../../../../services/ingest-admission';
 
 const BASE = '/api/v1/webhooks/events';
 const tags = ['Webhook events'];
 
 /**
- * Sheds an ingest before its call is metered or its body read, when admission would refuse it
- * anyway (key-scoped.ts, shedEarly): under overload most ingests are refused, and each refusal
- * must cost next to nothing. The service's own admission still decides for the calls let through.
+ * Decides an ingest, once, before its call is metered or its body read (key-scoped.ts, admitEarly):
+ * under overload most ingests are refused, and each refusal must cost next to nothing. A refusal is
+ * counted here, as the route's own count never sees it; an admitted call's ticket is kept for its
+ * handler, which hands it to the service, and released by the guard once the call is answered.
  */
-export function ingestShedding(admission: Pick<IngestAdmission, 'screen'>): (ctx: Context) => (() => void) | undefined {
-  const screen = (accountId: string) => {
+export function ingestAdmission(admission: Pick<IngestAdmission, 'admit'>): (ctx: Context) => EarlyAdmission | undefined {
+  const admit = (ctx: Context) => {
+    let ticket: IngestTicket;
     try {
-      admission.screen(accountId);
+      ticket = admission.admit(accountOf(ctx));
     } catch (err) {
       recordIngestFailure(err);
       throw err;
     }
+    ctx.state.ingestTicket = ticket;
+    return () => ticket.release();
   };
-  return (ctx) => (ctx.method === 'POST' && ctx.path === BASE ? () => screen(accountOf(ctx)) : undefined);
+  return (ctx) => (isIngest(ctx) ? () => admit(ctx) : undefined);
+}
+
+/** The calls the ingest route serves: the router takes its path with a trailing slash too. */
+function isIngest(ctx: Context): boolean {
+  return ctx.method === 'POST' && (ctx.path === BASE || ctx.path === `${BASE}/`);
+}
+
+/** The ticket ingestAdmission took for this call. */
+function ticketOf(ctx: Context): IngestTicket {
+  const ticket = ctx.state.ingestTicket as IngestTicket | undefined;
+  if (!ticket) throw new Error('An ingest reached its handler without being admitted (key-scoped.ts, admitEarly).');
+  return ticket;
 }
 
 /** Counts an ingest that ended in an error by its status (webhook_ingests_total). */
@@ -53,7 +69,7 @@ export function eventRoutes(service: EventService) {
         413,
         503,
       ),
-      // Counts every ingest outcome, 400s included (this runs before the body is validated).
+      // Counts every outcome of an admitted ingest, 400s included (this runs before the body is validated); a refusal is counted where it is decided.
       middleware: [
         async (ctx, next) => {
           try {
@@ -73,7 +89,7 @@ export function eventRoutes(service: EventService) {
             [{ path: 'headers.Idempotency-Key', message: 'Invalid idempotency key' }],
           );
         }
-        const result = await service.ingest(accountOf(ctx), { ...body, idempotency_key: body.idempotency_key ?? header });
+        const result = await service.ingest(ticketOf(ctx), { ...body, idempotency_key: body.idempotency_key ?? header });
         ctx.status = result.created ? 202 : 200;
         ctx.body = result.body;
       },
