@@ -9,15 +9,20 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import type { AttemptOutcome } from '../activities/delivery-activities';
-import { delayAfterAttempt } from '../src/domain/webhooks/retry-schedule';
 import { provision } from '../src/infra/provision';
 import { PROJECT_ROOT, toolPaths } from '../src/infra/tools';
-import { runDeliveryScenario, startTimeSkippingEnv } from '../test/support/workflow-harness';
+import { failUntilLast, runDeliveryScenario, startTimeSkippingEnv, type RetryNowAt } from '../test/support/workflow-harness';
 
 type Outcome = AttemptOutcome['status'];
-type Scenario = { outcomes: (attempt: number) => Outcome; cancelAfterAttempt?: number; handOffFirst?: boolean; handedOffSignal?: 'outcome' | 'no-outcome' | 'never' };
+type Scenario = {
+  outcomes: (attempt: number) => Outcome;
+  cancelAfterAttempt?: number;
+  handOffFirst?: boolean;
+  handedOffSignal?: 'outcome' | 'no-outcome' | 'never';
+  retryNow?: RetryNowAt;
+};
 const SCENARIOS: Record<string, Scenario> = {
-  'all-attempts-fail': { outcomes: (a) => (delayAfterAttempt(a) === null ? 'failed' : 'retrying') },
+  'all-attempts-fail': { outcomes: failUntilLast },
   'succeeds-on-first': { outcomes: () => 'succeeded' },
   'succeeds-on-third': { outcomes: (a) => (a === 3 ? 'succeeded' : 'retrying') },
   'endpoint-deleted-on-second': { outcomes: (a) => (a === 2 ? 'cancelled' : 'retrying') },
@@ -25,6 +30,8 @@ const SCENARIOS: Record<string, Scenario> = {
   'first-handed-off-then-succeeds-on-second': { outcomes: (a) => (a === 2 ? 'succeeded' : 'retrying'), handOffFirst: true },
   // The handed-off attempt's process never tells (it is gone), so the attempt is made again.
   'first-handed-off-never-told': { outcomes: () => 'succeeded', handOffFirst: true, handedOffSignal: 'never' },
+  // Retry now during the wait before attempt 3: its timer is cancelled and attempt 3 is made at once.
+  'retry-now-while-waiting': { outcomes: (a) => (a === 3 ? 'succeeded' : 'retrying'), retryNow: { during: 'wait', attempt: 3 } },
 };
 
 async function main(): Promise<void> {

@@ -2,6 +2,7 @@ import {
   CancellationScope,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -12,6 +13,7 @@ import {
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
 import type { ReportedOutcome } from '../activities/attempt-hand-off';
 import { attemptOutcome } from './attempt-outcome';
+import { RETRY_NOW_PATCH, retryNow } from './retry-now';
 import { nextStep } from '../src/domain/webhooks/attempt-decision';
 import { HAND_OFF_AFTER_MS, holdUpToMs } from '../src/domain/webhooks/first-attempt-budget';
 import { readableDelay } from '../src/domain/webhooks/retry-schedule';
@@ -114,6 +116,7 @@ async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
  */
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   let attempts = 0;
+  const wait = wakeableWait();
   try {
     for (let attempt = 1; ; attempt++) {
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
@@ -126,7 +129,10 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
       ]);
       if ('end' in step) return { status: step.end, attempts };
       const delay = step.retryAfterMs;
-      await sleep(delay, { summary: `retry ${attempt + 1} after ${readableDelay(delay)}` });
+      const summary = `retry ${attempt + 1} after ${readableDelay(delay)}`;
+      // Runs started before retry-now, replayed up to their current wait, keep a plain timer; their later waits can be woken.
+      if (patched(RETRY_NOW_PATCH)) await wait.until(attempt + 1, delay, summary);
+      else await sleep(delay, { summary });
     }
   } catch (err) {
     if (!isCancellation(err)) throw err;
@@ -135,4 +141,39 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: 'cancelled' }]);
     throw err;
   }
+}
+
+/**
+ * The wait before the next attempt, which retry-now ends early: its timer is cancelled and the next
+ * attempt is made at once, with the next number. An update rather than a signal, so the caller
+ * learns whether anything was waiting: outside the wait (an attempt in flight) it is rejected
+ * before anything is written.
+ */
+function wakeableWait() {
+  let waitingFor: number | undefined;
+  let woken = false;
+  setHandler(
+    retryNow,
+    () => {
+      woken = true;
+      return { attempt: waitingFor as number };
+    },
+    {
+      // Rejected before anything is written: no wait to end, or one already ended.
+      validator: () => {
+        if (waitingFor === undefined || woken) throw new Error('Not waiting for a retry: an attempt is in flight, or about to be made.');
+      },
+    },
+  );
+  return {
+    async until(attempt: number, delayMs: number, summary: string): Promise<void> {
+      waitingFor = attempt;
+      woken = false;
+      try {
+        await condition(() => woken, delayMs, { summary });
+      } finally {
+        waitingFor = undefined;
+      }
+    },
+  };
 }

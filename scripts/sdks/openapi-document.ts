@@ -27,6 +27,7 @@ export async function openApiDocument(): Promise<object> {
     endpoints: { maxEndpointsPerAccount: loadConfig({}).maxEndpointsPerAccount } as never,
     bulkRecovery: NOT_SERVED,
     events: NOT_SERVED,
+    deliveryControl: NOT_SERVED,
     catalog: await loadCatalogFile(),
   });
   return documentOf(routes);

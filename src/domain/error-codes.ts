@@ -29,6 +29,8 @@ export const ERROR_CATALOGUE = {
   delivery_in_flight: 'A delivery round to this endpoint is already in flight, or another retry is starting it (a round left unstarted by a crash can be retried a minute after it was claimed).',
   delivery_not_retryable: 'The delivery succeeded; only failed or cancelled deliveries can be retried.',
   delivery_round_limit: 'The delivery has been retried as many times as it may be.',
+  delivery_not_waiting: 'Retry now: the delivery is not waiting for its next attempt (it has ended, or an attempt is in flight).',
+  delivery_ended: 'Cancel: the delivery has already ended (succeeded, failed or cancelled), or no round of it is running.',
   endpoint_deleted: 'The endpoint was deleted; its deliveries cannot be retried.',
   endpoint_disabled: 'The endpoint is disabled; enable it before retrying or recovering its deliveries.',
   email_taken: 'An account with this email already exists.',

@@ -59,6 +59,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     endpoints: services.endpoints,
     bulkRecovery: services.bulkRecovery,
     events: services.events,
+    deliveryControl: services.deliveryControl,
     catalog,
   });
 

@@ -32,6 +32,7 @@ import { DeliveryStartWindow, START_CALL_TUNING, START_WINDOW_TUNING } from '../
 import { recordStartCall, setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
+import { DeliveryControl } from '../services/delivery-control';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower } from '../persistence/cache-invalidation-follower';
@@ -65,6 +66,8 @@ export interface Services {
   /** Each account's enabled endpoints, for ingest and for the worker's attempts. */
   endpointsCache: AccountEndpointsCache;
   events: EventService;
+  /** Retry now and cancel of deliveries in flight. */
+  deliveryControl: DeliveryControl;
   /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
   bulkRecovery: RecoveryService;
   outbox: DeliveryOutbox;
@@ -224,6 +227,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       scheduler,
       clock,
     }),
+    deliveryControl: new DeliveryControl({ events: repositories.events, endpoints: repositories.endpoints, deliveries: repositories.deliveries, scheduler, clock }),
     bulkRecovery: new RecoveryService({
       endpoints: repositories.endpoints,
       deliveries: repositories.deliveries,

@@ -119,6 +119,19 @@ export class Deliveries {
     return docs.map((d) => d.event_id);
   }
 
+  /**
+   * Bulk retry-now (rare): the ids of the endpoint's deliveries waiting for their next attempt, after
+   * `after` in id order, at most `limit`. The `{endpoint_id, status}` index on both stores.
+   */
+  async waitingForEndpoint(endpointId: string, after: string | undefined, limit: number): Promise<string[]> {
+    const docs = await this.col
+      .find({ endpoint_id: endpointId, status: 'retrying', ...(after !== undefined ? { _id: { $gt: after } } : {}) }, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => d._id);
+  }
+
   /** One write: the attempt (replacing an earlier record of the same round and attempt) and the state it leaves. */
   async recordAttempt(ref: DeliveryRef, attempt: DeliveryAttempt, state: DeliveryState & { url: string }, at: Date): Promise<void> {
     await this.upsert(ref, { ...state, [`attempt_log.${attemptKey(attempt.round, attempt.attempt)}`]: attempt }, at);

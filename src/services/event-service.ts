@@ -254,11 +254,7 @@ export class EventService {
    */
   async retry(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { deliveries, scheduler } = this.deps;
-    const event = await this.deps.events.find(accountId, eventId);
-    if (!event) throw new DomainError('not_found', `Event ${eventId} not found.`);
-    const index = event.endpoint_ids.indexOf(endpointId);
-    if (index < 0) throw new DomainError('not_found', `Event ${eventId} has no delivery to endpoint ${endpointId}.`);
-    const id = deliveryId(eventId, endpointId);
+    const { event, id } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
     const delivery = await deliveries.find(id);
     if (!delivery || (await scheduler.isRunning(id))) throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
     if (delivery.status === 'succeeded') {
@@ -325,8 +321,17 @@ function eventView(event: EventDoc, status: EventStatus): EventView {
   };
 }
 
+/** The account's event and its delivery to the endpoint, or 404 (unknown event, another account's, or not delivered to that endpoint). */
+export async function deliveryOf(events: Pick<Events, 'find'>, accountId: string, eventId: number, endpointId: string): Promise<{ event: EventDoc; id: string; urlAtIngest: string }> {
+  const event = await events.find(accountId, eventId);
+  if (!event) throw new DomainError('not_found', `Event ${eventId} not found.`);
+  const index = event.endpoint_ids.indexOf(endpointId);
+  if (index < 0) throw new DomainError('not_found', `Event ${eventId} has no delivery to endpoint ${endpointId}.`);
+  return { event, id: deliveryId(eventId, endpointId), urlAtIngest: event.endpoint_urls[index] ?? '' };
+}
+
 /** A delivery with no record yet has made no attempt: pending, at the URL matched at ingest. */
-function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date): DeliveryView {
+export function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date): DeliveryView {
   return {
     endpoint_id: endpointId,
     url: d?.url || urlAtIngest,

@@ -5,12 +5,13 @@ export function encodeCursor(value: Record<string, string | number>): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 }
 
-export function decodeCursor<T>(cursor: string, isValid: (v: unknown) => v is T): T {
+/** `path`: where the cursor came from, for the 400's `details`. */
+export function decodeCursor<T>(cursor: string, isValid: (v: unknown) => v is T, path = 'query.cursor'): T {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (isValid(value)) return value;
   } catch {
     /* fall through */
   }
-  throw new ValidationError('cursor is not valid.', [{ path: 'query.cursor', message: 'Invalid cursor' }], 'invalid_cursor');
+  throw new ValidationError('cursor is not valid.', [{ path, message: 'Invalid cursor' }], 'invalid_cursor');
 }

@@ -3,6 +3,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { RunEnded, type ReportedOutcome, type WorkflowRun } from '../../activities/attempt-hand-off';
 import { attemptOutcome } from '../../workflows/attempt-outcome';
 import type { DeliveryWorkflowInput } from '../../workflows/delivery';
+import { retryNow, type RetryNowResult } from '../../workflows/retry-now';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { DELIVERY_TASK_TIMEOUT_MS } from '../domain/webhooks/first-attempt-budget';
 import { initialDeliverySearchAttributes } from './search-attributes';
@@ -32,7 +33,7 @@ export function summaryUrl(url: string): string {
   return shown.length > MAX_SUMMARY_URL_CHARS ? `${shown.slice(0, MAX_SUMMARY_URL_CHARS - 1)}…` : shown;
 }
 
-/** Starts and cancels delivery workflows; the only code that knows their start options. */
+/** Starts, wakes and cancels delivery workflows; the only code that knows their start options. */
 export class DeliveryScheduler {
   constructor(
     private readonly client: Client,
@@ -94,12 +95,26 @@ export class DeliveryScheduler {
     }
   }
 
-  /** Requests cancellation; a workflow that already ended is left as it is. */
-  async cancel(workflowId: string): Promise<void> {
+  /** Requests cancellation; a workflow that already ended is left as it is (false). */
+  async cancel(workflowId: string): Promise<boolean> {
     try {
       await this.client.workflow.getHandle(workflowId).cancel();
+      return true;
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return;
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * Wakes a delivery waiting for its next attempt (workflows/retry-now.ts): the attempt it now
+   * makes, or null when nothing waits (the run ended, or an attempt is in flight).
+   */
+  async retryNow(workflowId: string): Promise<RetryNowResult | null> {
+    try {
+      return await this.client.workflow.getHandle(workflowId).executeUpdate(retryNow);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateFailedError) return null;
       throw err;
     }
   }

@@ -11,7 +11,7 @@ import { runShell, ShellProcess, spawnShell } from '../support/shell-process';
  * embedded platform, SSRF rules on): an account and a key, `cli listen`, an event with curl, a
  * signed delivery printed "verified", Ctrl-C removing the endpoint; then an app answering 500
  * behind `cli listen --forward-to`, its status reaching the platform, and the retry that succeeds
- * once the app is fixed.
+ * once the app is fixed, made at once by retry now; a cancel of the delivered event refused.
  */
 
 /** The tour's commands as the README shows them (shell blocks, comments dropped, `\` lines joined). */
@@ -24,6 +24,8 @@ const TOUR = [
   'curl -s http://127.0.0.1:3000/api/v1/webhooks/events/1 -H "Authorization: Bearer $KEY"',
   `node -e "require('http').createServer((req, res) => { res.statusCode = 500; res.end() }).listen(4000)" &`,
   "npm run --silent cli -- listen --account acct_... --events 'order.*' --forward-to http://localhost:4000/webhooks",
+  'curl -s -X POST http://127.0.0.1:3000/api/v1/webhooks/events/2/deliveries/ep_.../retry-now -H "Authorization: Bearer $KEY"',
+  'curl -s -X POST http://127.0.0.1:3000/api/v1/webhooks/events/2/deliveries/ep_.../cancel -H "Authorization: Bearer $KEY"',
 ];
 
 async function readmeTourCommands(): Promise<string[]> {
@@ -65,17 +67,18 @@ describe('the README tour', () => {
       DELIVERY_LOCAL_LISTENER: '',
     };
     const apiUrl = `http://127.0.0.1:${ports.api}`;
-    let ids = { account: '' };
+    let ids = { account: '', endpoint: '' };
     const asHere = (command: string) =>
       command
         .replaceAll('acct_...', ids.account)
+        .replaceAll('ep_...', ids.endpoint)
         .replaceAll('http://127.0.0.1:3000', apiUrl)
         .replace('.listen(4000)', `.listen(${ports.app})`)
         .replace('http://localhost:4000/', `http://localhost:${ports.app}/`)
         .replace(/ &$/, '');
     const run = (command: string) => JSON.parse(runShell(asHere(command), env));
     const endpoints = async () => (await (await fetch(`${apiUrl}/api/v1/webhooks/endpoints`, { headers: { Authorization: `Bearer ${env.KEY}` } })).json() as { data: unknown[] }).data;
-    const [accountCreate, keyCreate, exportKey, listen, sendEvent, getEvent, failingApp, listenForwarding] = TOUR;
+    const [accountCreate, keyCreate, exportKey, listen, sendEvent, getEvent, failingApp, listenForwarding, retryNow, cancel] = TOUR;
 
     const platform = spawnRole('start', env as Record<string, string>);
     const running: ShellProcess[] = [];
@@ -88,7 +91,7 @@ describe('the README tour', () => {
       await platform.waitFor(/Platform ready/, 300_000);
 
       // 1. An account and an API key.
-      ids = { account: run(accountCreate).id };
+      ids = { account: run(accountCreate).id, endpoint: '' };
       const { key } = run(keyCreate);
       expect(key).toMatch(new RegExp(`^${exportKey.replace('export KEY=', '').replace('...', '')}`));
       env.KEY = key;
@@ -117,6 +120,7 @@ describe('the README tour', () => {
       let app = start(failingApp);
       await eventually(async () => (await isPortOpen('127.0.0.1', ports.app)) || undefined);
       const forwarding = start(listenForwarding);
+      ids.endpoint = (await forwarding.waitFor(/Endpoint\s+(ep_\S+)/))[1];
       await forwarding.waitFor(/Ready/);
       expect(run(sendEvent)).toMatchObject({ id: 2, destinations: 1 });
       await forwarding.waitFor(/event 2 {2}order\.created {2}attempt 1 {2}signature verified {2}→ 500 from http:\/\/localhost:\d+\/webhooks/);
@@ -126,6 +130,9 @@ describe('the README tour', () => {
       await app.kill();
       app = start(failingApp.replace('res.statusCode = 500', 'res.statusCode = 200'));
       await eventually(async () => (await isPortOpen('127.0.0.1', ports.app)) || undefined);
+      // Retry now: the delivery while it waits, or 409 if its timer has just fired and an attempt is in flight.
+      const woken = run(retryNow);
+      expect(woken.endpoint_id === ids.endpoint || woken.code === 'delivery_not_waiting').toBe(true);
       const retried = await eventually(async () => {
         const event = run(getEvent.replace('/events/1', '/events/2'));
         return event.status === 'delivered' ? event : undefined;
@@ -135,6 +142,7 @@ describe('the README tour', () => {
       expect(codes[codes.length - 1]).toBe(200);
       // The listener prints its line once it has answered, which the platform may record first.
       await forwarding.waitFor(/event 2 {2}order\.created {2}attempt \d+ {2}signature verified {2}→ 200/);
+      expect(run(cancel)).toMatchObject({ code: 'delivery_ended' });
 
       expect(await forwarding.interrupt('SIGINT')).toBe('SIGINT');
       expect(forwarding.output()).toMatch(/Stopped\. Endpoint ep_\S+ removed\./);

@@ -26,13 +26,30 @@ export async function deliveryClosed(temporal: Pick<Client, 'workflow'>, eventId
   }
 }
 
+/** A delivery run's retry timers as its history records them, with their summaries (`retry 3 after 5 s`). */
+async function retryTimers(temporal: Pick<Client, 'workflow'>, workflowId: string) {
+  const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? [])
+    .filter((e) => e.timerStartedEventAttributes)
+    .map((e) => ({ summary: e.userMetadata?.summary ? String(defaultPayloadConverter.fromPayload(e.userMetadata.summary as never)) : '', ms: tsToMs(e.timerStartedEventAttributes!.startToFireTimeout) }))
+    .filter((t) => t.summary.startsWith('retry '));
+}
+
 /**
  * How long a delivery run waited before each retry (ms): its retry timers as its history records
  * them, what the run asked for whatever the load on the machine that ran it.
  */
 export async function retryWaits(temporal: Pick<Client, 'workflow'>, workflowId: string): Promise<number[]> {
-  const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
-  return (history.events ?? [])
-    .filter((e) => e.timerStartedEventAttributes && String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary! as never)).startsWith('retry '))
-    .map((e) => tsToMs(e.timerStartedEventAttributes!.startToFireTimeout));
+  return (await retryTimers(temporal, workflowId)).map((t) => t.ms);
+}
+
+/** Whether the run has started its timer for the wait before attempt `attempt`: it is then waiting, and retry now can wake it. */
+export async function waitsBefore(temporal: Pick<Client, 'workflow'>, workflowId: string, attempt: number): Promise<boolean> {
+  return (await retryTimers(temporal, workflowId)).some((t) => t.summary.startsWith(`retry ${attempt} `));
+}
+
+/** How the run's timers ended so far: fired, or cancelled (a retry now ended the wait). */
+export async function timerEnds(temporal: Pick<Client, 'workflow'>, workflowId: string): Promise<{ fired: number; canceled: number }> {
+  const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  return { fired: events.filter((e) => e.timerFiredEventAttributes).length, canceled: events.filter((e) => e.timerCanceledEventAttributes).length };
 }

@@ -10,8 +10,8 @@ export interface ReceivedRequest {
   rawBody: string;
 }
 
-/** `delayMs`: answer only after that long (a slow receiver); 'hang': never answer. */
-export type Reply = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
+/** `delayMs`: answer only after that long (a slow receiver); `until`: only once it settles (held by the test); 'hang': never answer. */
+export type Reply = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number; until?: Promise<unknown> } | 'hang';
 
 /**
  * A real HTTPS receiver on 127.0.0.1 with the test certificate. `respond` decides each
@@ -42,13 +42,16 @@ export async function startReceiver(respond: (req: ReceivedRequest, index: numbe
         res.writeHead(reply.status, reply.headers ?? { 'Content-Type': 'text/plain' });
         res.end(reply.body ?? 'ok');
       };
-      if (reply.delayMs) {
+      const answerOnce = (held: Promise<unknown>) => {
         hanging.add(res);
-        setTimeout(() => {
+        void held.finally(() => {
           hanging.delete(res);
           if (!res.destroyed) answer();
-        }, reply.delayMs);
-      } else answer();
+        });
+      };
+      if (reply.delayMs) answerOnce(new Promise((r) => setTimeout(r, reply.delayMs)));
+      else if (reply.until) answerOnce(reply.until);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,7 +5,9 @@ import { THROTTLED, type AttemptInput, type AttemptOutcome, type DeliveryActivit
 import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
 import { attemptOutcome } from '../../workflows/attempt-outcome';
+import { retryNow, type RetryNowResult } from '../../workflows/retry-now';
 import { deliveryWorkflow } from '../../workflows/delivery';
+import { waitsBefore } from './delivery-workflows';
 import { registerSearchAttributes } from './search-attributes';
 
 /** A time-skipping Temporal test server with our search attributes registered. */
@@ -17,6 +19,9 @@ export async function startTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   return env;
 }
 
+/** Every attempt fails; the last ends the delivery failed. */
+export const failUntilLast = (attempt: number): AttemptOutcome['status'] => (delayAfterAttempt(attempt) === null ? 'failed' : 'retrying');
+
 export interface ScenarioRun {
   result: unknown;
   calls: Array<{ attempt: number; atMs: number; mayRepeat: boolean | undefined; holdUpToMs?: number }>;
@@ -24,7 +29,15 @@ export interface ScenarioRun {
   workflowId: string;
   /** Why the workflow refused the handed-off attempt's report, if it did. */
   reportError?: unknown;
+  /** What the retry-now update answered (`result`) or why it was refused (`error`), when one was sent. */
+  retryNow?: { result?: RetryNowResult; error?: unknown };
 }
+
+/**
+ * When a scenario sends retry-now: during the wait before attempt `attempt` (once its timer is
+ * started), or while attempt `attempt` is in flight (its activity waits for the answer).
+ */
+export type RetryNowAt = { during: 'wait' | 'attempt'; attempt: number };
 
 /**
  * Runs the real delivery workflow on the test server with fake activities whose outcome per
@@ -44,7 +57,9 @@ export async function runDeliveryScenario(
   /** delays: the delay an attempt's decision carries (default: the schedule's). */
   /** workflowTaskTimeoutMs: the run's workflow task time-out (default: the server's, 10 s). */
   /** throttledFirst: the first attempt finds no place (AttemptThrottled, 2 s delay) this many times before it is made. */
+  /** retryNow: sends the retry-now update at that point (see RetryNowAt). */
   options: {
+    retryNow?: RetryNowAt;
     throttledFirst?: number;
     cancelAfterAttempt?: number;
     handOffFirst?: boolean;
@@ -69,6 +84,13 @@ export async function runDeliveryScenario(
     return { status, nextDelayMs, statusCode: 500 } as AttemptOutcome;
   };
   let throttled = 0;
+  let retryNowAnswer: ScenarioRun['retryNow'];
+  const sendRetryNow = async () => {
+    retryNowAnswer = await env.client.workflow
+      .getHandle(workflowId)
+      .executeUpdate(retryNow)
+      .then((result) => ({ result }), (error: unknown) => ({ error }));
+  };
   const activities: DeliveryActivities = {
     async attemptDelivery(a: AttemptInput) {
       calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat, holdUpToMs: a.holdUpToMs });
@@ -92,6 +114,8 @@ export async function runDeliveryScenario(
         return { status: 'handed-off' as const };
       }
       onAttempt(a.attempt);
+      // A regular activity: its workflow task has completed, so the update gets one of its own while this attempt is in flight.
+      if (options.retryNow?.during === 'attempt' && options.retryNow.attempt === a.attempt) await sendRetryNow();
       return outcomeOf(a.attempt);
     },
     async cancelDelivery(t: DeliveryTarget) {
@@ -113,7 +137,13 @@ export async function runDeliveryScenario(
       };
     }
     if (tells) await told;
+    // Time is not skipped until the result is awaited: the wait is found and ended before its timer can fire.
+    if (options.retryNow?.during === 'wait') {
+      const before = options.retryNow.attempt;
+      while (!(await waitsBefore(env.client, workflowId, before))) await new Promise((r) => setTimeout(r, 20));
+      await sendRetryNow();
+    }
     return handle.result().catch((err: unknown) => ({ error: (err as Error).name, cause: (err as { cause?: Error }).cause?.name }));
   });
-  return { result, calls, cancelled, workflowId, reportError };
+  return { result, calls, cancelled, workflowId, reportError, retryNow: retryNowAnswer };
 }

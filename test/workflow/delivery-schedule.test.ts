@@ -1,9 +1,8 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { AttemptOutcome } from '../../activities/delivery-activities';
-import { delayAfterAttempt, MAX_ATTEMPTS } from '../../src/domain/webhooks/retry-schedule';
+import { MAX_ATTEMPTS } from '../../src/domain/webhooks/retry-schedule';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { retryWaits } from '../support/delivery-workflows';
-import { runDeliveryScenario, startTimeSkippingEnv } from '../support/workflow-harness';
+import { failUntilLast, runDeliveryScenario, startTimeSkippingEnv } from '../support/workflow-harness';
 
 /**
  * The retry schedule, proven on Temporal's time-skipping test server: the workflow's timers
@@ -18,8 +17,6 @@ describe('delivery workflow schedule (time-skipping)', () => {
   afterAll(async () => {
     await env?.teardown();
   });
-
-  const failUntilLast = (attempt: number): AttemptOutcome['status'] => (delayAfterAttempt(attempt) === null ? 'failed' : 'retrying');
 
   it('makes 8 attempts at 0, 1, 6, 36, 336, 2136, 9336 and 95736 s when every attempt fails', async () => {
     const { result, calls, workflowId } = await runDeliveryScenario(env, failUntilLast);

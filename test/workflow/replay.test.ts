@@ -37,6 +37,17 @@ describe('delivery workflow replay', () => {
     expect((await historyFiles()).length).toBeGreaterThanOrEqual(4);
   });
 
+  it('has a recorded history in which retry now ended a wait, so the patched wake-up is replayed too', async () => {
+    const woken: string[] = [];
+    for (const file of await historyFiles()) {
+      const events: Array<{ workflowExecutionUpdateAcceptedEventAttributes?: { acceptedRequest?: { input?: { name?: string } } } }> = JSON.parse(
+        await readFile(path.join(HISTORIES, file), 'utf8'),
+      ).events;
+      if (events.some((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'retryNow')) woken.push(file);
+    }
+    expect(woken.length).toBeGreaterThan(0);
+  });
+
   it('replays every recorded history without nondeterminism', async () => {
     const results = await replayAll(await workflowBundle());
     expect(results.map((r) => r.file)).toEqual(await historyFiles());

@@ -5,7 +5,7 @@
  *   retrying   an attempt failed and another one is scheduled
  *   succeeded  an attempt got a 2xx
  *   failed     the last allowed attempt failed
- *   cancelled  the endpoint was deleted or disabled before the delivery finished
+ *   cancelled  cancelled, or its endpoint deleted or disabled, before the delivery finished
  */
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;

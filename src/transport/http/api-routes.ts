@@ -1,9 +1,11 @@
 import type { Catalog } from '../../domain/cost-estimator';
+import type { DeliveryControl } from '../../services/delivery-control';
 import type { EndpointService } from '../../services/endpoint-service';
 import type { EventService } from '../../services/event-service';
 import type { RecoveryService } from '../../services/recovery-service';
 import type { AnyRoute } from './app';
 import { costEstimatorRoutes } from './routes/cost-estimator';
+import { deliveryControlRoutes } from './routes/webhooks/delivery-control';
 import { docsPage, openApiRoute } from './routes/docs';
 import { HealthChecks, healthz, readyz } from './routes/health';
 import { endpointRoutes } from './routes/webhooks/endpoints';
@@ -16,6 +18,7 @@ export interface ApiRouteDeps {
   endpoints: EndpointService;
   bulkRecovery: RecoveryService;
   events: EventService;
+  deliveryControl: DeliveryControl;
   catalog: Catalog;
 }
 
@@ -29,6 +32,7 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     ...endpointRoutes(deps.endpoints),
     ...recoveryRoutes(deps.bulkRecovery),
     ...eventRoutes(deps.events),
+    ...deliveryControlRoutes(deps.deliveryControl),
     ...costEstimatorRoutes({ catalog: deps.catalog }),
   ] as AnyRoute[];
 }

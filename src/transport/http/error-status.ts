@@ -23,6 +23,8 @@ export const HTTP_STATUS: { readonly [C in ErrorCode]: number } = {
   delivery_in_flight: 409,
   delivery_not_retryable: 409,
   delivery_round_limit: 409,
+  delivery_not_waiting: 409,
+  delivery_ended: 409,
   endpoint_deleted: 409,
   endpoint_disabled: 409,
   email_taken: 409,

@@ -120,18 +120,41 @@ export function eventRoutes(service: EventService) {
         ctx.body = await service.get(accountOf(ctx), assertPositiveEventId(params.event_id));
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: `${BASE}/:event_id/deliveries/:endpoint_id/retry`,
+    oneDelivery({
+      action: 'retry',
       summary: 'Retry a failed or cancelled delivery (a new round from attempt 1)',
-      tags,
-      security: BEARER,
-      params: RetryParams,
-      responses: keyScopedResponses({ 202: json('The new round has started.', Delivery) }, 400, 404, 409),
-      handler: async (ctx, { params }) => {
-        ctx.status = 202;
-        ctx.body = await service.retry(accountOf(ctx), assertPositiveEventId(params.event_id), params.endpoint_id);
-      },
+      accepted: 'The new round has started.',
+      answer: (accountId, eventId, endpointId) => service.retry(accountId, eventId, endpointId),
     }),
   ];
+}
+
+interface OneDeliveryOperation {
+  /** After `/deliveries/:endpoint_id/`. */
+  action: string;
+  summary: string;
+  description?: string;
+  /** What the 202 with the delivery means. */
+  accepted: string;
+  answer: (accountId: string, eventId: number, endpointId: string) => Promise<unknown>;
+}
+
+/**
+ * A POST on one delivery of an event of the key's account, answered 202 with the delivery: 400 for
+ * an event id that is not a positive integer, 404 for an unknown event or endpoint, 409 for its state.
+ */
+export function oneDelivery({ action, accepted, answer, ...op }: OneDeliveryOperation) {
+  return defineRoute({
+    ...op,
+    method: 'post',
+    path: `${BASE}/:event_id/deliveries/:endpoint_id/${action}`,
+    tags,
+    security: BEARER,
+    params: RetryParams,
+    responses: keyScopedResponses({ 202: json(accepted, Delivery) }, 400, 404, 409),
+    handler: async (ctx, { params }) => {
+      ctx.status = 202;
+      ctx.body = await answer(accountOf(ctx), assertPositiveEventId(params.event_id), params.endpoint_id);
+    },
+  });
 }

@@ -195,3 +195,14 @@ export const Recovery = z.object({
   count: z.number().int().describe('Deliveries this recovery starts again (at most 1,000, the oldest first).'),
   started_at: z.string(),
 });
+
+export const RetryNowBody = z
+  .object({ cursor: z.string().min(1).max(200).optional().describe('`next_cursor` of the previous call: continues after the deliveries it went through.') })
+  .optional()
+  .describe('Optional; an empty body starts from the first waiting delivery.');
+
+export const BulkRetryNow = z.object({
+  woken: z.number().int().describe('Deliveries whose next attempt is now being made.'),
+  not_waiting: z.number().int().describe('Deliveries found waiting that no longer were when woken (an attempt in flight, or ended meanwhile).'),
+  next_cursor: z.string().nullable().describe('Send it as `cursor` to go on with the next deliveries; null when this call reached the last.'),
+});

@@ -1,0 +1,43 @@
+import type { DeliveryControl } from '../../../../services/delivery-control';
+import { json } from '../../responses';
+import { oneEndpoint } from './endpoints';
+import { oneDelivery } from './events';
+import { BulkRetryNow, RetryNowBody } from './schemas';
+
+/** Control over deliveries in flight: retry now and cancel one delivery, retry now every waiting delivery of an endpoint. */
+export function deliveryControlRoutes(control: DeliveryControl) {
+  return [
+    oneDelivery({
+      action: 'retry-now',
+      summary: 'Make the next attempt of a delivery waiting for a retry now',
+      description:
+        'A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. ' +
+        'If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its ' +
+        '`next_attempt_at` now, once the delivery\'s workflow has taken the request; the attempt\'s outcome shows in `GET /api/v1/webhooks/events/{id}`. ' +
+        'Nothing waiting (succeeded, failed, cancelled, or an attempt in flight) → 409 `delivery_not_waiting`.',
+      accepted: 'The next attempt is being made.',
+      answer: (accountId, eventId, endpointId) => control.retryNow(accountId, eventId, endpointId),
+    }),
+    oneDelivery({
+      action: 'cancel',
+      summary: 'Cancel a pending or retrying delivery: no further attempt is made',
+      description:
+        'The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in flight finishes and is recorded first ' +
+        '(if it succeeds, the delivery ends `succeeded`; if it was the last, `failed`). Answers 202 with the delivery as recorded when asked; ' +
+        'it shows `cancelled` once its workflow has stopped. Already ended → 409 `delivery_ended`; a cancelled delivery can be started again with `.../retry`.',
+      accepted: 'The cancellation is under way.',
+      answer: (accountId, eventId, endpointId) => control.cancel(accountId, eventId, endpointId),
+    }),
+    oneEndpoint({
+      method: 'post',
+      path: '/retry-now',
+      summary: 'Make the next attempt now of every delivery to the endpoint waiting for a retry',
+      description:
+        'Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint\'s `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. ' +
+        'Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.',
+      body: RetryNowBody,
+      success: [200, json('How many deliveries were woken.', BulkRetryNow)],
+      answer: (accountId, endpointId, body) => control.retryNowForEndpoint(accountId, endpointId, body?.cursor),
+    }),
+  ];
+}

@@ -1,0 +1,15 @@
+import { defineUpdate } from '@temporalio/workflow';
+
+/** The patch id guarding the wakeable retry wait (docs/operating.md: every workflow change is patched and replay-tested). */
+export const RETRY_NOW_PATCH = 'retry-now';
+
+/** What a woken delivery answers: the number of the attempt it now makes. */
+export interface RetryNowResult {
+  attempt: number;
+}
+
+/**
+ * Ends a delivery's wait for its next attempt at once (POST .../retry-now). Rejected, with nothing
+ * written, when the run is not waiting for a retry (an attempt is in flight).
+ */
+export const retryNow = defineUpdate<RetryNowResult>('retryNow');
