@@ -29,10 +29,7 @@ function isNameServer(text: string): boolean {
 }
 
 const DAY_MS = 86_400_000;
-/**
- * The shortest event retention: a day past the longest look-back that reads events and their
- * deliveries (bulk recovery's 7 days; the idempotency window's 24 h), so a purge never outruns it.
- */
+/** A day past the longest look-back reading events (bulk recovery, idempotency): a purge never outruns it. */
 export const MIN_EVENT_RETENTION_DAYS = Math.ceil(Math.max(MAX_RECOVERY_WINDOW_MS, IDEMPOTENCY_WINDOW_MS) / DAY_MS) + 1;
 
 const EnvSchema = z.object({
@@ -44,7 +41,6 @@ const EnvSchema = z.object({
   TEMPORAL_ADDRESS: optionalString,
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('webhook-delivery'),
-  /** The Temporal SDK's own log level (its Runtime is installed once per process). */
   TEMPORAL_SDK_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR']).default('WARN'),
   MONGODB_URI: optionalString.refine((v) => v === undefined || /^mongodb(\+srv)?:\/\//.test(v), 'must start with mongodb:// or mongodb+srv://'),
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, _ and - only').default('platform'),
@@ -52,11 +48,9 @@ const EnvSchema = z.object({
   EMBEDDED_TEMPORAL_PORT: port.default(7233),
   EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
   EMBEDDED_MONGO_PORT: port.default(27017),
-  /** The embedded Temporal server's Prometheus `/metrics` (unset: off); bench:overload reads its workflow-task time-outs there. */
   EMBEDDED_TEMPORAL_METRICS_PORT: port.optional().or(z.literal('').transform(() => undefined)),
 
   DELIVERY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
-  /** `cli listen`'s loopback exception (local-listener.ts); unset: on only for the embedded platform (no MONGODB_URI, no TEMPORAL_ADDRESS, not production). */
   DELIVERY_LOCAL_LISTENER: bool.optional().or(z.literal('').transform(() => undefined)),
   /** base64 of 32 bytes; embedded default: generated once under DATA_DIR. */
   SECRETS_ENCRYPTION_KEY: optionalString.refine(
@@ -67,26 +61,15 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool.default(false),
   /** With TRUST_PROXY: how many proxies of ours append to X-Forwarded-For; the client is the entry they appended. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
-  /** Most endpoints one account may register (422 past it). */
   MAX_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(100),
-  /** Name servers for destination lookups (`ip` or `ip:port`, comma-separated); default: the system's (resolv.conf). */
   DNS_SERVERS: optionalString.refine((v) => v === undefined || v.split(',').every((s) => isNameServer(s.trim())), 'must be comma-separated ip, ip:port or [ipv6]:port'),
-  /** Time allowed for one destination lookup (A and AAAA together). */
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
-  /** Destination lookups in flight per process; more wait for a free place (within their time-out). */
   DNS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(64),
-  /** Delivery attempts of one account in flight at once per worker process (its POSTs and their name lookups). */
   DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(32),
-  /** Delivery attempts to one endpoint in flight at once per worker process. */
   DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(10_000).default(16),
-  /**
-   * Slow first attempts one worker process keeps in their workflow task at once (activities/attempt-holds.ts);
-   * past it they are handed off. The worker has this many task slots on top of its 400.
-   */
+  /** Slow first attempts held in their task at once (more are handed off); the worker gets as many slots more. */
   DELIVERY_FIRST_ATTEMPTS_HELD_MAX: z.coerce.number().int().min(0).max(10_000).default(600),
-  /** How often each API process looks for dead API processes whose accepted events need their workflows started. */
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
-  /** An API process whose lease is not renewed for this long is taken for dead (its events are recovered). */
   INSTANCE_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
   /** A memory bound: accepted events waiting for their workflows to start, per API process, past which ingest answers 503. */
   INGEST_BACKLOG_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
@@ -94,25 +77,20 @@ const EnvSchema = z.object({
   MAX_BACKLOG_S: z.coerce.number().min(0.1).max(3_600).default(2),
   /** Overload: an event-loop delay (p99, sustained two seconds) past which ingest answers 503 (the process is out of CPU). */
   INGEST_MAX_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(400),
-  /** Workflow starts in flight at once per API process. */
   DISPATCH_START_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   /** Delivery workflows started by a process with a worker that may wait for their first attempt (0: no limit). */
   DISPATCH_START_WINDOW: z.coerce.number().int().min(0).max(100_000).default(200),
-  /** An endpoint whose deliveries have all failed for this many hours is disabled (`disabled_reason: "failing"`); default 5 days. */
   ENDPOINT_AUTO_DISABLE_HOURS: z.coerce.number().int().min(1).max(8_760).default(DEFAULT_AUTO_DISABLE_AFTER_MS / 3_600_000),
-  /** Events and their deliveries (attempt history included) are removed this many days after ingest. */
   EVENT_RETENTION_DAYS: z.coerce
     .number()
     .int()
     .max(36_500)
     .min(MIN_EVENT_RETENTION_DAYS, `must be at least ${MIN_EVENT_RETENTION_DAYS} days (bulk recovery reaches 7 days back, idempotency keys 24 h)`)
     .default(30),
-  /** Prometheus metrics: a listener of its own on this port (unset: none); 0 picks a free port. */
   METRICS_PORT: listenPort.optional().or(z.literal('').transform(() => undefined)),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
-  /** Where people reach the API and dashboard (links printed by the CLI); default http://HOST:PORT. */
   PUBLIC_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL'),
 });
 
@@ -137,12 +115,10 @@ export type Config = Readonly<{
     localListener: boolean;
     /** What one account and one endpoint may hold at once per worker process (src/domain/webhooks/attempt-slots.ts). */
     inFlight: { perAccount: number; perEndpoint: number };
-    /** Slow first attempts a worker keeps in their task at once (activities/attempt-holds.ts). */
     firstAttemptsHeldMax: number;
   };
   secretsEncryptionKey?: Buffer;
   trustProxy: boolean;
-  /** Trusted proxies in front of the API (only with trustProxy). */
   trustProxyHops: number;
   maxEndpointsPerAccount: number;
   dns: DnsConfig;
@@ -153,9 +129,7 @@ export type Config = Readonly<{
   ingestMaxLoopDelayMs: number;
   dispatchStartConcurrency: number;
   dispatchStartWindow: number;
-  /** ENDPOINT_AUTO_DISABLE_HOURS in ms: the auto-disable rule's period (src/domain/webhooks/endpoint-health.ts). */
   endpointAutoDisableAfterMs: number;
-  /** EVENT_RETENTION_DAYS in ms (services/event-retention.ts). */
   eventRetentionMs: number;
   publicUrl: string;
   metrics: { port?: number; host: string; token?: string };

@@ -16,10 +16,7 @@ export interface ApiInstanceDoc {
 /** A renewal as the lease's process knows it; `handedOverThrough` is stored as the `watermark` crash recovery reads. */
 export type LeaseRenewal = Omit<ApiInstanceDoc, 'watermark'> & { handedOverThrough: number };
 
-/**
- * `api_instances`: one lease per running API process (a handful, so a scan is cheap), written only
- * by that process; crash recovery removes it once it has expired unrenewed.
- */
+/** `api_instances`: one lease per running API process (a handful: a scan is cheap), written only by it. */
 export class ApiInstances {
   private readonly col: Collection<ApiInstanceDoc>;
 
@@ -47,10 +44,8 @@ export class ApiInstances {
   }
 
   /**
-   * Crash recovery's hand-over: removes the lease only while it still expires at `expiresAt` (the
-   * value the sweep read), so a process that renewed meanwhile keeps it. Atomic on MongoDB; on
-   * FerretDB a renewal inside that one command can be removed, and the next renewal (an upsert)
-   * writes the lease again (docs/security.md).
+   * Crash recovery: removes the lease only while it still expires at `expiresAt` (as read), so a
+   * renewed one stays; on FerretDB a renewal racing this command is lost until the next (an upsert).
    */
   async removeIfUnrenewed(id: string, expiresAt: Date): Promise<boolean> {
     return (await this.col.deleteOne({ _id: id, expires_at: expiresAt })).deletedCount === 1;

@@ -16,7 +16,6 @@ export interface ApiKeyDoc {
   revoked_at: Date | null;
 }
 
-/** `api_keys`: looked up by hash (unique index); a revocation is logged to cache-invalidations.ts for every process's cache. */
 export class ApiKeys {
   private readonly col: Collection<ApiKeyDoc>;
   private readonly invalidations: CacheInvalidations;
@@ -55,9 +54,8 @@ export class ApiKeys {
   }
 
   /**
-   * Idempotent: a revoked key keeps its first revocation time. Logged after the key is written. A
-   * repeat is logged again only while a cached copy may live (`reannounceWithinMs`), so a crash
-   * between write and log is mended by calling again; later repeats write nothing (every entry
+   * Idempotent (the first revocation time stays). A repeat is logged again only within
+   * `reannounceWithinMs`, mending a crash between write and log; later ones log nothing (each entry
    * costs every process a read).
    */
   async revoke(id: string, at: Date, reannounceWithinMs: number, accountId?: string): Promise<ApiKeyDoc | null> {

@@ -21,14 +21,10 @@ export interface WindowLog {
   createWindow(bucket: string, window: BurstWindow, expiresAt: Date): Promise<boolean>;
 }
 
-/** The most calls one block grants. */
 const MAX_BLOCK = 64;
 /** A block takes at most this share of what is left of a limit, so near the limit blocks shrink to single calls. */
 const EDGE_SHARE = 8;
-/**
- * A block is at most this share of the whole limit: what a process killed without shutting down
- * strands (until the window or period ends) is at most 1 % of a limit.
- */
+/** A block is at most this share of the limit: a process killed unshut strands at most 1 % of it. */
 const LIMIT_SHARE = 100;
 /** Calls held unused this long (no call of the scope in this process) are given back to the log. */
 export const IDLE_RETURN_MS = 1_000;
@@ -57,7 +53,6 @@ function limitState(policy: LimitPolicy, window: BurstWindow, burstCount: number
 
 /** One burst window or billing period of a bucket, as this process knows it. */
 class Scope {
-  /** The latest entry of the log known here. */
   head: BlockEntry | null = null;
   /** Whether `head` must be (re-)read before the next append. */
   stale = true;
@@ -80,12 +75,10 @@ class Scope {
     return this.head?.cum ?? 0;
   }
 
-  /** Calls this scope holds as far as this process knows: granted by the log less what is held here unused. */
   counted(): number {
     return this.granted - this.pool.length;
   }
 
-  /** A position this process may hand out under `limit`, if it holds one. */
   hasUsable(limit: number): boolean {
     return this.pool.length > 0 && this.pool[0] <= limit;
   }
@@ -114,20 +107,13 @@ class Scope {
 }
 
 /**
- * Exact burst and quota limits shared by every API process, on a store whose only atomic
- * primitive is the unique insert (FerretDB; real MongoDB could do the same with one conditional
- * `$inc` per block instead, beside this class).
- *
- * Each scope (a bucket's burst window, or its billing period) has a log of entries `n = 1, 2, ...`,
- * each granting a block of calls or giving some back, with the running total `cum`. A process
- * appends entry n+1 only when it knows entry n, and only if `cum` stays within the limit, so
- * the log can never grant more than the limit, whatever the number of processes. The calls of a
- * block are then handed out in this process without a round trip. Blocks are sized to the calls
- * this process has been handing out lately, at most 64, 1 % of the limit and an eighth of what is
- * left, so near a limit blocks shrink to one call; a process gives back the calls it holds unused once
- * the scope has been idle here for a second, and a process that found a limit used up reads the
- * log again after a second. So a call is never admitted over a limit, and may be refused while
- * calls are held unused elsewhere only until these seconds pass.
+ * Exact burst and quota limits shared by every API process, on a store whose only atomic primitive
+ * is the unique insert. Each scope (a bucket's burst window or billing period) has a log of entries,
+ * each granting a block of calls or giving some back, with the running total `cum`; entry n+1 is
+ * appended only after entry n and only if `cum` stays within the limit, so the log never grants
+ * more, whatever the number of processes. A block's calls are then handed out here without a round
+ * trip. Unused calls are given back after IDLE_RETURN_MS idle and a used-up limit is read again
+ * after RECHECK_MS: only that long may a call be refused while calls are held elsewhere.
  */
 export class BlockLimiter implements LimitAdmitter {
   private readonly scopes = new Map<string, Scope>();
@@ -223,7 +209,6 @@ export class BlockLimiter implements LimitAdmitter {
     await Promise.all(open.map((scope) => this.giveBack(scope).catch(() => undefined)));
   }
 
-  /** Gives back the calls held by scopes idle for IDLE_RETURN_MS, and forgets ended scopes. */
   async returnIdle(): Promise<void> {
     const now = this.clock().getTime();
     const returns: Promise<void>[] = [];
@@ -273,7 +258,6 @@ export class BlockLimiter implements LimitAdmitter {
     return now.getTime() - full.at < RECHECK_MS;
   }
 
-  /** Claims a block for `scope` (sharing the claim already under way). */
   private refill(scope: Scope, limit: number, now: Date): Promise<void> {
     if (!scope.appending) {
       const appending = this.claim(scope, limit, now).finally(() => {
@@ -338,7 +322,6 @@ export class BlockLimiter implements LimitAdmitter {
     scope.stale = false;
   }
 
-  /** The bucket's current window: the cached one, the latest in the store, or a new one this call opens. */
   private async currentWindow(bucket: string, now: Date): Promise<BurstWindow> {
     const cached = this.windows.get(bucket);
     if (cached && isCurrent(cached, now)) return cached;

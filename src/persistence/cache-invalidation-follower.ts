@@ -14,17 +14,12 @@ export interface CacheLifetime {
 }
 
 /**
- * The log counts as followed while its last complete poll started less than this long ago. A
- * writer logs right after its write, so a change logged before that poll was applied; one
- * logged later is at most this old (plus the logging write) while caches still trust entries.
+ * The log counts as followed while its last complete poll started less than this long ago: writers
+ * log right after their write, so a change caches still miss is at most this old.
  */
 export const FOLLOW_MAX_LAG_MS = 600;
 
-/**
- * While the log is followed, a cache keeps an entry this long: a change made through any process
- * reaches it within a poll, and reading the entry again after this is only a safety net for a
- * change the log missed (a crash between a write and its entry).
- */
+/** While followed, a cache keeps an entry this long; re-reading it is a safety net for a missed entry. */
 export const FOLLOWED_TTL_MS = 30_000;
 
 /** The longest a process may answer from a cached copy of a record (a stale one is refreshed before this). */
@@ -48,9 +43,8 @@ export function lifetimeOf(log: FollowedLog): CacheLifetime {
 
 export interface CacheInvalidationFollowerOptions {
   /**
-   * Called when the follower finds where the log ends, before it first counts as followed: the
-   * caches drop everything, since what they took in before then (on their short TTLs, e.g. while
-   * the store did not answer the first poll) may predate entries the follower will never read.
+   * Called when the follower finds the log's end, before it first counts as followed: caches drop
+   * everything, since what they took in before may predate entries the follower will never read.
    */
   reset?: () => void;
   /** How often the log is read (one `_id` lookup when nothing changed). */
@@ -63,12 +57,9 @@ export interface CacheInvalidationFollowerOptions {
 const BATCH = 100;
 
 /**
- * Follows the cache-invalidations log for this process: every poll reads the entries after the
- * last one applied and hands each to `apply` (the caches drop what it names). `coveredSince()` is
- * when the last complete poll started: every invalidation logged before that instant has been
- * applied, which is what lets the caches keep entries longer than their short TTLs (the 1 s
- * revocation bound, key-authenticator.ts). Before the first poll, or while polls fail, it makes
- * no such promise, and the caches fall back to re-reading on their short TTLs.
+ * Hands each entry of the cache-invalidations log to `apply`. `coveredSince()` lets caches keep
+ * entries past their short TTLs (the 1 s revocation bound, key-authenticator.ts); before the first
+ * poll, or while polls fail, it promises nothing and caches fall back to their short TTLs.
  */
 export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
   private position: number | null = null;
@@ -100,15 +91,10 @@ export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
     await loop?.stop();
   }
 
-  /** When the last complete poll started (ms), or null while none has completed. */
   coveredSince(): number | null {
     return this.covered;
   }
 
-  /**
-   * While the log is followed, a cache keeps an entry FOLLOWED_TTL_MS, and serves it stale (one
-   * refresh running) up to MAX_CACHED_COPY_AGE_MS; otherwise its own bounds hold.
-   */
   lifetime(now: number, own: { ttlMs: number; maxStaleMs: number }): { ttlMs: number; maxStaleMs: number } {
     return lifetimeOf(this).lifetime(now, own);
   }

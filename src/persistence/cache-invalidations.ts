@@ -1,10 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import { AppendLog, changeFeed, type ChangeFeed, type LogFormat } from './store-primitives';
 
-/**
- * What a process that caches records must forget: one key (revoked), every key of an account (its
- * tier changed), or an account's endpoint list (an endpoint created, changed or deleted).
- */
+/** What a caching process must forget: one key (revoked), an account's keys (tier) or its endpoint list. */
 export type Invalidation =
   | { kind: 'key_revoked'; key_hash: string }
   | { kind: 'tier_set'; account_id: string }
@@ -28,11 +25,7 @@ const format: LogFormat<LoggedInvalidation, InvalidationDoc> = {
 
 const shared = new WeakMap<Db, CacheInvalidations>();
 
-/**
- * The log of a database, one object per process: the repositories that append to it and the
- * follower that reads it share what they have seen of its end, so no append searches again for
- * what another already found.
- */
+/** One log object per database and process: appenders and the follower share what they found of its end. */
 export function cacheInvalidationsOf(db: Db): CacheInvalidations {
   let log = shared.get(db);
   if (!log) shared.set(db, (log = new CacheInvalidations(db)));
@@ -40,18 +33,14 @@ export function cacheInvalidationsOf(db: Db): CacheInvalidations {
 }
 
 /**
- * Use cacheInvalidationsOf(db): one per database and process.
- *
- * `cache_invalidations`: the log every process follows (cache-invalidation-follower.ts) to drop
- * cached keys and endpoint lists, so none re-reads them every second to honour "a revoked key is
- * refused by every process within 1 s". A writer appends after its own write. One append log
- * (store-primitives/append-log.ts); entries are tiny and rare, and kept: finding the end needs them.
+ * Use cacheInvalidationsOf(db). The log every process follows (cache-invalidation-follower.ts) to
+ * drop cached keys and endpoint lists instead of re-reading them every second; writers append after
+ * their write. Entries are tiny, rare and kept: finding the end needs them.
  */
 export class CacheInvalidations {
   private readonly log: AppendLog<LoggedInvalidation, InvalidationDoc>;
   /** This process's caches: told of its own appends at once, not a poll later. */
   private readonly listeners = new Set<(invalidation: Invalidation) => void>();
-  /** What changed since a position: what the follower reads. */
   readonly changes: ChangeFeed<Invalidation>;
 
   constructor(db: Db) {
@@ -70,10 +59,7 @@ export class CacheInvalidations {
     return () => this.listeners.delete(listener);
   }
 
-  /**
-   * Appends `invalidation` (racing writers each get their own n). This process's listeners hear
-   * first, so its caches drop their copies even if the append fails (the caller may then repeat it).
-   */
+  /** Listeners hear first, so this process's caches drop their copies even if the append fails. */
   async append(invalidation: Invalidation, at: Date = new Date()): Promise<number> {
     for (const listener of this.listeners) listener(invalidation);
     return this.log.push(SCOPE, { ...invalidation, at });

@@ -36,9 +36,8 @@ export function catalogEntryId(entry: Pick<CatalogEntry, 'provider' | 'service' 
 }
 
 /**
- * `catalog_entries`, synced from data/catalog.json at start-up, and `catalog_meta` (the synced
- * version). Idempotent: changed entries are replaced by deterministic _id, gone ones deleted, and
- * the meta written last, so a sync cut short is completed by the next start.
+ * Synced from data/catalog.json at start-up. Idempotent: changed entries are replaced by their _id,
+ * gone ones deleted, and `catalog_meta` written last, so the next start completes a cut-short sync.
  */
 export class CatalogEntries {
   private readonly col: Collection<CatalogEntryDoc>;
@@ -102,7 +101,6 @@ export class CatalogEntries {
     });
   }
 
-  /** The version recorded by the last completed sync, if any. */
   async syncedVersion(): Promise<string | null> {
     return (await this.meta.findOne({ _id: META_ID }))?.version ?? null;
   }

@@ -2,11 +2,9 @@ import { Collection, Db } from 'mongodb';
 import { claimOnce, type ExpirySweepers } from './store-primitives';
 
 /**
- * `dashboard_invites`: one-time links that let an account set its dashboard password. Two kinds
- * of document share the collection: the invite (`_id` = SHA-256 of the link's token: the raw token
- * exists only in the link) and its redemption (`_id` = `redeemed:` + that hash). A link is used
- * at most once: the redemption is a unique `_id` insert, atomic on both stores. Expiry is checked
- * on every read; purging is housekeeping.
+ * `dashboard_invites`: one-time password links. An invite's `_id` is the SHA-256 of the link's token
+ * (the raw token exists only in the link); its redemption, `redeemed:` + that hash, is a unique
+ * insert, so a link is used at most once. Expiry is checked on every read.
  */
 export interface DashboardInviteDoc {
   _id: string;

@@ -28,7 +28,6 @@ export class DashboardSessions {
     await this.col.insertOne(doc);
   }
 
-  /** The session with this id hash, unless it has expired. */
   findValid(idHash: string, now: Date): Promise<DashboardSessionDoc | null> {
     return this.col.findOne({ _id: idHash, expires_at: { $gt: now } });
   }

@@ -10,10 +10,7 @@ interface SignInAttemptDoc {
   expires_at: Date;
 }
 
-/**
- * `dashboard_sign_in_attempts`: one document per counted attempt, inserted within the throttle's
- * limit (store-primitives/insert-within-cap.ts): exact without an atomic counter.
- */
+/** One document per counted attempt, inserted within the throttle's limit (insert-within-cap.ts). */
 export class DashboardSignInAttempts {
   private readonly col: Collection<SignInAttemptDoc>;
 
@@ -26,10 +23,7 @@ export class DashboardSignInAttempts {
     await expiry.ensureExpiry(this.col, 'expires_at');
   }
 
-  /**
-   * Counts an attempt against `scope` (`limit` per `windowMs`): its id, so it can be withdrawn, or,
-   * when over the limit, nothing counted and when the throttle lifts.
-   */
+  /** Counts an attempt: its id (to withdraw it), or, over the limit, nothing counted and when it lifts. */
   async reserve(scope: string, at: Date, windowMs: number, limit: number): Promise<{ id: string } | { liftsAt: Date }> {
     const _id = randomBytes(16).toString('hex');
     const since = new Date(at.getTime() - windowMs);

@@ -43,10 +43,7 @@ export interface DeliveryDoc extends DeliveryState {
   updated_at: Date;
 }
 
-/**
- * Stored form: attempts live in a map keyed `r<round>a<attempt>`, so recording one is a single
- * `$set` that a retried activity repeats harmlessly (no read first, no duplicate).
- */
+/** Attempts are a map keyed `r<round>a<attempt>`: one `$set` records one, harmless when repeated. */
 interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts'> {
   /** For event lists (statusesOf). */
   event_block: string;
@@ -58,11 +55,7 @@ interface RoundClaimDoc {
   at: Date;
 }
 
-/**
- * `deliveries`: one per (event, matching endpoint), created by its first attempt. Only the
- * delivery's own workflow writes it, one activity at a time, except a manual retry, which writes the
- * new round before its workflow starts. Hot paths use `{_id}` filters only (mongo.ts).
- */
+/** Each is written only by its own workflow, one activity at a time, except a manual retry's new round. */
 export class Deliveries {
   private readonly col: Collection<StoredDeliveryDoc>;
   /** `delivery_rounds`: one per manual retry; the unique insert decides between concurrent retries. */
@@ -83,10 +76,7 @@ export class Deliveries {
     return Promise.all(endpointIds.map((endpointId) => this.find(deliveryId(eventId, endpointId))));
   }
 
-  /**
-   * Event listing: the status of each of these deliveries that has a record (none = no attempt yet).
-   * One indexed equality per `event_block` of EVENT_BLOCK ids, so only these events' records are read.
-   */
+  /** Event listing: the status of those deliveries that have a record, one equality per `event_block`. */
   async statusesOf(accountId: string, eventIds: number[], ids: string[]): Promise<Map<string, DeliveryStatus>> {
     if (ids.length === 0) return new Map();
     const wanted = new Set(ids);
@@ -106,10 +96,7 @@ export class Deliveries {
     return docs.map((d) => hydrate(d)!);
   }
 
-  /**
-   * Bulk recovery (rare): the events whose delivery to the endpoint ended failed or cancelled and
-   * was first attempted since `since`, oldest first. The `{endpoint_id, status}` index on both stores.
-   */
+  /** Bulk recovery (rare): events whose delivery failed or was cancelled, created since `since`, oldest first. */
   async retryableForEndpointSince(endpointId: string, since: Date, limit: number): Promise<number[]> {
     const docs = await this.col
       .find({ endpoint_id: endpointId, status: { $in: [...RETRYABLE_DELIVERY_STATUSES] }, created_at: { $gte: since } }, { projection: { event_id: 1 } })
@@ -119,10 +106,7 @@ export class Deliveries {
     return docs.map((d) => d.event_id);
   }
 
-  /**
-   * Bulk retry-now (rare): the ids of the endpoint's deliveries waiting for their next attempt, after
-   * `after` in id order, at most `limit`. The `{endpoint_id, status}` index on both stores.
-   */
+  /** Bulk retry-now (rare): ids of the endpoint's deliveries waiting to retry, after `after` in id order. */
   async waitingForEndpoint(endpointId: string, after: string | undefined, limit: number): Promise<string[]> {
     const docs = await this.col
       .find({ endpoint_id: endpointId, status: 'retrying', ...(after !== undefined ? { _id: { $gt: after } } : {}) }, { projection: { _id: 1 } })
@@ -148,9 +132,8 @@ export class Deliveries {
   }
 
   /**
-   * A round whose start was cut short is started again by one caller only (the unique insert of the
-   * next take-over claim, `<round claim>/<n>`), and only once the last claim is older than
-   * `staleBefore`: until then its claimer may still be starting it.
+   * Restarts a round whose start was cut short: one caller wins (a unique `<round claim>/<n>`), once
+   * the last claim is older than `staleBefore` (till then its claimer may still be starting it).
    */
   async claimRoundRestart(id: string, round: number, staleBefore: Date, at: Date): Promise<boolean> {
     const base = memberId(id, round);
@@ -167,10 +150,7 @@ export class Deliveries {
     await this.col.updateOne({ _id: id }, { $set: { round, status: 'pending', attempt_count: 0, next_attempt_at: at, updated_at: at } });
   }
 
-  /**
-   * Retention: the deliveries (with their attempts) and round claims of these events, one
-   * command of `{_id}` deletes per collection. Round claims exist for manual retries only (round 2 on).
-   */
+  /** Retention: these events' deliveries and round claims (manual retries: round 2 on), by `{_id}` deletes. */
   async deleteForEvents(events: Array<{ _id: number; endpoint_ids: string[] }>): Promise<void> {
     const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
     if (ids.length === 0) return;

@@ -19,7 +19,7 @@ interface HealthEntryDoc {
   /** The fact this entry added (its key: `delivery-<eventId>-<endpointId>#r<round>`, or `enabled#<time>`). */
   key: string;
   at: Date;
-  /** The endpoint's health after this fact (the recent keys stored inside it, as entries always have been). */
+  /** The endpoint's health after this fact, with the recent keys inside it. */
   summary: HealthSummary & { recent_keys: string[] };
 }
 
@@ -32,12 +32,7 @@ const format: LogFormat<HealthEntry & { key: string; at: Date }, HealthEntryDoc>
   projection: { summary: 1, key: 1, at: 1 },
 };
 
-/**
- * `endpoint_health`: one append log per endpoint (store-primitives/append-log.ts), an entry per fact,
- * each carrying the summary derived from the entry before. No two writers take the same entry, so
- * counts are exact without atomic read-modify-write. A fact whose key is among the latest
- * RECENT_FACT_KEYS is not added again (an activity run twice).
- */
+/** An append log per endpoint, each entry's summary derived from the one before (exact: append-log.ts). */
 export class EndpointHealthLog {
   private readonly log: AppendLog<HealthEntry & { key: string; at: Date }, HealthEntryDoc>;
 
@@ -49,7 +44,6 @@ export class EndpointHealthLog {
     /* `_id` lookups only; entries do not expire (so no purge timer from ExpirySweepers). */
   }
 
-  /** The endpoint's current health (empty when nothing happened yet). */
   async read(endpointId: string): Promise<HealthSummary> {
     return (await this.log.head(endpointId))?.value.summary ?? EMPTY_HEALTH;
   }

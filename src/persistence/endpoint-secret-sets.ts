@@ -19,10 +19,8 @@ const format: LogFormat<SecretSet, SecretSetDoc> = {
 };
 
 /**
- * `endpoint_secret_sets`: each endpoint's signing secrets as a compare-and-set cell
- * (store-primitives/compare-and-set.ts), one version per rotation, so of two rotations at once the
- * second derives from the first and no secret is lost. Attempts sign with the endpoint document's
- * copy (Endpoints.rotateSecrets). An endpoint never rotated has no version.
+ * A compare-and-set cell per endpoint, a version per rotation: of two rotations at once the second
+ * derives from the first, so no secret is lost. Attempts sign with the copy Endpoints.rotateSecrets keeps.
  */
 export class EndpointSecretSets {
   private readonly col: Collection<SecretSetDoc>;
@@ -47,7 +45,6 @@ export class EndpointSecretSets {
     return (await this.cells.update(endpointId, (latest) => rotate(latest ?? initial)))!;
   }
 
-  /** Every version of a deleted endpoint's set. */
   async deleteAll(endpointId: string): Promise<void> {
     await this.col.deleteMany({ endpoint_id: endpointId });
   }

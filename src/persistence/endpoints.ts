@@ -16,7 +16,6 @@ export interface EndpointDoc {
   /** Replaced secrets still in their rotation grace period, newest first (secret-rotation.ts); absent before any rotation. */
   previous_secrets?: RetiredSecret[];
   disabled: boolean;
-  /** Why it is disabled (null while enabled). */
   disabled_reason: DisabledReason | null;
   created_at: Date;
   updated_at: Date;
@@ -24,10 +23,6 @@ export interface EndpointDoc {
 
 export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'secret_sealed' | 'previous_secrets'>>;
 
-/**
- * `endpoints`. Reads by `{_id}` check the owner here, so another account's endpoint is not found.
- * Every write that changes routing or signing is followed by a cache-invalidations entry.
- */
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
 
@@ -86,9 +81,8 @@ export class Endpoints {
   }
 
   /**
-   * Rotates the signing secrets in the secret cell (endpoint-secret-sets.ts), then brings the
-   * endpoint's copy to the cell's latest set, checking again after each write: a rotation held
-   * between the two must not leave its older set last.
+   * Rotates in the secret cell, then brings the endpoint's copy to the cell's latest set, checking
+   * again after each write: a rotation held between the two must not leave its older set last.
    */
   async rotateSecrets(current: EndpointDoc, rotate: (set: SecretSet) => SecretSet, at: Date): Promise<void> {
     let copy = await this.secretSets.rotate(current._id, { secret_sealed: current.secret_sealed, previous_secrets: current.previous_secrets ?? [] }, rotate);
@@ -101,11 +95,7 @@ export class Endpoints {
     }
   }
 
-  /**
-   * As update, but only while the endpoint is as `current` was read (same `updated_at`): false if
-   * it changed meanwhile. Exact on MongoDB; on the embedded store, which matches and writes in two
-   * steps, it narrows the window to the store's own.
-   */
+  /** As update, if `updated_at` is as read: exact on MongoDB, only narrowing the race on the embedded store. */
   async updateIfUnchanged(current: EndpointDoc, changes: EndpointChanges, at: Date): Promise<boolean> {
     const result = await this.col.updateOne({ _id: current._id, updated_at: current.updated_at }, { $set: { ...changes, updated_at: at } });
     if (result.modifiedCount === 0) return false;

@@ -13,9 +13,8 @@ interface ClaimDoc {
 }
 
 /**
- * `floor`: every id up to n has been handed out, and the claims above it, up to the head, all
- * exist. `purged`: retention has removed every event up to n. Both only ever grow: each value
- * is a document of its own (a unique insert, never an update), and the mark is the highest.
+ * `floor`: every id up to n was handed out, and the claims from it to the head all exist. `purged`:
+ * retention removed every event up to n. Each value is its own insert, the mark the highest: both grow.
  */
 interface MarkDoc {
   _id: string;
@@ -25,12 +24,7 @@ interface MarkDoc {
 
 type MarkKind = MarkDoc['kind'];
 
-/**
- * The event-id sequence (`event_ids`): an id is handed out by the unique insert of its claim
- * (store-primitives/claim.ts). Retention deletes claims only from the bottom, after the floor mark
- * (`event_id_marks`) has passed them, so ids only grow. The head is found by a galloping search of
- * `_id` lookups from a known claim or the floor: no read of the events, no sort.
- */
+/** Ids are claims' unique inserts; retention deletes claims only below the floor mark, so ids only grow. */
 export class EventIds {
   private readonly claims: Collection<ClaimDoc>;
   private readonly marks: Collection<MarkDoc>;
@@ -40,7 +34,6 @@ export class EventIds {
     this.marks = db.collection<MarkDoc>('event_id_marks');
   }
 
-  /** True when this call handed `id` out; false when it was handed out before. */
   claim(id: number, at: Date): Promise<boolean> {
     return claimOnce(this.claims, { _id: storedEventId(id), at });
   }
@@ -55,10 +48,7 @@ export class EventIds {
     return this.headFrom(Math.max(known, await this.floor()));
   }
 
-  /**
-   * The highest id handed out, searched from `known`. A failed insert below a landed one leaves a
-   * gap, so a search that ends below one looks one past it before it trusts the answer.
-   */
+  /** From `known`. A failed insert below a landed one leaves a gap, so a search also looks past one missing id. */
   async headFrom(known: number): Promise<number> {
     const read = (n: number) => this.claims.findOne({ _id: storedEventId(n) }, { projection: { _id: 1 } });
     let head = known;
@@ -69,7 +59,6 @@ export class EventIds {
     }
   }
 
-  /** The floor mark (0 in a new database). */
   async floor(): Promise<number> {
     return (await this.mark('floor')) ?? 0;
   }
@@ -79,10 +68,7 @@ export class EventIds {
     return (await this.mark('purged')) ?? 0;
   }
 
-  /**
-   * Retention has removed every event up to `id`: records it, raises the floor past `id`, and
-   * then removes the claims up to it (`ids`: those not removed by an earlier call).
-   */
+  /** Retention removed every event up to `id`: marks it, then removes the claims `ids` not yet removed. */
   async retire(id: number, ids: number[]): Promise<void> {
     await this.raise('purged', id);
     await this.raise('floor', id);

@@ -2,12 +2,10 @@ import { Collection, Db } from 'mongodb';
 import { raiseHint, RememberedHeads } from './store-primitives';
 
 /**
- * An account's events are numbered 0, 1, 2, ... (`seq`, per account) as they are stored, and
- * grouped in blocks of SEQ_BLOCK consecutive numbers. A list reads whole blocks, newest first,
- * each with one equality on a single string field (`seq_block`), the one kind of filter the
- * embedded store answers from an index without reading the rest of the account (mongo.ts): a
- * page costs a few blocks whatever the account's history. The number is claimed by the event's
- * own insert (a unique `seq_key`), so ingest makes no extra insert.
+ * An account's events are numbered 0, 1, 2, ... (`seq`) as stored, in blocks of SEQ_BLOCK. A list
+ * reads whole blocks, newest first, each by one equality on `seq_block` (indexed on the embedded
+ * store: mongo.ts), so a page costs a few blocks whatever the account's history. The event's own
+ * insert claims its number (a unique `seq_key`): ingest makes no extra insert.
  */
 export const SEQ_BLOCK = 16;
 const SEQ_DIGITS = 12;
@@ -21,14 +19,9 @@ export const blockOf = (seq: number): number => Math.floor(seq / SEQ_BLOCK);
 
 /** Far below the shortest retention (config.ts): a head this young is above every number retention has removed. */
 export const HEAD_TRUST_MS = 3_600_000;
-/** Accounts whose head this process remembers; the oldest is forgotten first (and learned again when needed). */
 const HEADS_KEPT = 10_000;
 
-/**
- * Per account (`_id`): lower bounds, raised with `$max` (a lost update on the embedded store only
- * leaves a bound lower, never wrong). `head_block`: a block that held an event; `floor_block`:
- * retention has removed the account's events up to this block (blocks at or below it are not read).
- */
+/** Lower bounds raised with `$max` (raise-hint.ts); `floor_block`: retention removed the blocks up to it. */
 interface AccountMarksDoc {
   _id: string;
   head_block?: number;
@@ -44,7 +37,6 @@ export interface Bounds<T> {
   read: Map<number, T[]>;
 }
 
-/** The per-account numbering: heads and retention floors. */
 export class EventSequences<T extends { seq: number }> {
   private readonly marks: Collection<AccountMarksDoc>;
   /** Per account, the highest number this process knows to be taken (or has handed out). */
@@ -72,11 +64,7 @@ export class EventSequences<T extends { seq: number }> {
     await this.heads.learn(accountId, this.search(accountId, blockOf(seq)), blockOf(seq) === 0);
   }
 
-  /**
-   * An event landed under `seq`: the first one of a block (per process) raises the account's head
-   * mark. Never throws: the event is stored, and a mark is only a lower bound (a lost one costs a
-   * list a block read or two), so it is tried again with the next event instead.
-   */
+  /** The first event of a block raises the head mark; never throws: a lost mark costs a list a block read. */
   async landed(accountId: string, seq: number): Promise<void> {
     const block = blockOf(seq);
     const before = this.announced.get(accountId) ?? 0;
@@ -104,7 +92,6 @@ export class EventSequences<T extends { seq: number }> {
     return { ...(await this.probeUp(accountId, from)), floor };
   }
 
-  /** Blocks at or below this one hold nothing to list (retention removed them). */
   async floor(accountId: string): Promise<number> {
     return (await this.marks.findOne({ _id: accountId }))?.floor_block ?? -1;
   }
@@ -114,11 +101,7 @@ export class EventSequences<T extends { seq: number }> {
     return async () => ({ n: (await this.bounds(accountId, from)).head });
   }
 
-  /**
-   * The highest number in blocks `from`, `from + 1`, ... up to the first empty block above
-   * `from` (blocks fill in order, so nothing is above it). `from` itself may be empty (its
-   * events removed, or its announcement came before them).
-   */
+  /** Reads blocks up from `from` to the first empty one above it (blocks fill in order); `from` may be empty. */
   private async probeUp(accountId: string, from: number): Promise<{ head: number; read: Map<number, T[]> }> {
     const read = new Map<number, T[]>();
     let head = from * SEQ_BLOCK - 1;

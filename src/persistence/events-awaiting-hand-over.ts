@@ -1,11 +1,8 @@
 /**
- * The events this process has stored, or may be storing, whose delivery workflows have not all
- * started: id → since when (ms), oldest first, in memory.
- *
- * An id is entered before its claim is sent and let go when the insert certainly failed or the
- * event is handed over, so `handedOverThrough` (in the instance lease; crash recovery looks only
- * above it) never passes an event that may be stored. An ingest with no id yet is counted too, so
- * `settled` stays false until it ends: a lease released before then would own events nobody recovers.
+ * Events this process stored, or may be storing, whose workflows have not all started (id → since
+ * when, oldest first). An id enters before its claim is sent and leaves once the insert certainly
+ * failed or the event is handed over, so `handedOverThrough` never passes an event that may be
+ * stored. Ingests with no id yet keep `settled` false: a lease released then would orphan events.
  */
 export class EventsAwaitingHandOver {
   private readonly since = new Map<number, number>();
@@ -50,7 +47,6 @@ export class EventsAwaitingHandOver {
     return this.since.size === 0 && this.ingests === 0;
   }
 
-  /** When the oldest waiting event entered (ms), or null when none waits. */
   oldestSince(): number | null {
     const oldest = this.since.values().next();
     return oldest.done ? null : oldest.value;

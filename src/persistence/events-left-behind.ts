@@ -6,11 +6,7 @@ const LOOKUP_CONCURRENCY = 16;
 /** How far apart two API processes' clocks may be. */
 const CLOCK_SLACK_MS = 60_000;
 
-/**
- * Hands `visit` every event the dead API process of `instance` may not have handed over: those it
- * owns above its lease's watermark, by `_id` lookups up to the head. Ids grow with time, so the
- * lookups stop at events newer than the lease's expiry (plus clock slack).
- */
+/** What a dead `instance` owns above its watermark; ids grow with time, so lookups stop past its expiry. */
 export async function forEachEventLeftBy(events: Events, instance: ApiInstanceDoc, visit: (event: EventDoc) => Promise<void>): Promise<void> {
   const top = await events.maxId();
   const after = instance.expires_at.getTime() + CLOCK_SLACK_MS;

@@ -8,14 +8,9 @@ import { isDuplicateKeyError } from './mongo';
 import { RememberedHeads } from './store-primitives';
 
 /**
- * What the collection holds. The caller's `data` is kept only inside `body` (the exact
- * delivered JSON), because arbitrary JSON is not always a storable document: keys with `.`
- * or `$` or NUL, and nested arrays (FerretDB), are refused by the store or the driver, and
- * "delivered unchanged" must hold for every JSON object.
- *
- * `_id` is the public integer id as a 16-digit zero-padded string: the embedded store answers
- * only `{_id: <string>}` from an index (an integer `_id` is a full scan there), and the padding
- * keeps string order equal to numeric order for listing.
+ * The caller's `data` is kept only inside `body` (the exact delivered JSON): keys with `.`, `$` or
+ * NUL and nested arrays (FerretDB) are not storable, and "delivered unchanged" must hold for any
+ * JSON. `_id` is the integer id as a padded string (storedEventId): FerretDB indexes only those.
  */
 interface StoredEventDoc {
   _id: string;
@@ -30,10 +25,7 @@ interface StoredEventDoc {
   /** The API process (instance lease id) that accepted the event and owes its dispatch. */
   owner?: string;
   created_at: Date;
-  /**
-   * The event's number in its account, in the order events were stored (event-sequences.ts):
-   * `seq_key` claims it (unique), `seq_block` is what a list reads.
-   */
+  /** The event's number in its account (event-sequences.ts): `seq_key` claims it, lists read `seq_block`. */
   seq: number;
   seq_key: string;
   seq_block: string;
@@ -66,13 +58,9 @@ export function isEventListPosition(v: unknown): v is EventListPosition {
   return Number.isSafeInteger(s) && (s as number) >= 0;
 }
 
-/**
- * What a list needs to decide a page: enough to derive the status, not the body (a page reads
- * only the bodies it returns, by id); and the position a list continuing after it starts from.
- */
+/** What a list needs to decide a page: no body (a page reads only the bodies it returns, by id). */
 export type EventSummary = Pick<EventDoc, '_id' | 'type' | 'endpoint_ids' | 'endpoint_urls' | 'created_at'> & { position: EventListPosition };
 
-/** The fields a list reads. */
 type StoredSummary = Omit<StoredEventDoc, 'body'>;
 const SUMMARY = { projection: { body: 0 } } as const;
 
@@ -84,16 +72,12 @@ const EMPTY_BLOCKS_ALLOWED = 8;
 /** `owner` is set from the acceptance when there is one (insertWithNextId). */
 export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'data' | 'owner'> & { data: Record<string, unknown>; owner?: string | null };
 
-/** The API process accepting an event: its instance lease id, and the events it has yet to hand over. */
 export interface Acceptance {
   instanceId: string;
   awaiting: EventsAwaitingHandOver;
 }
 
-/**
- * The event's insert was sent and got no answer (the connection or the store failed after it):
- * it may be stored. Its id stays awaiting hand-over until the caller has found out (`holds`).
- */
+/** An insert sent and unanswered: the event may be stored; its id awaits hand-over until `holds` tells. */
 export class EventInsertUnanswered extends Error {
   constructor(readonly event: EventDoc, cause: unknown) {
     super('the event store did not answer an event insert', { cause });
@@ -118,7 +102,6 @@ export class Events {
   private readonly headSearch = new SingleFlight<string, number>();
   /** The highest head such a search found. */
   private headFound = 0;
-  /** The per-account numbering that lists read by (event-sequences.ts). */
   private readonly sequences: EventSequences<StoredSummary>;
 
   constructor(db: Db, now: () => number = Date.now) {
@@ -135,24 +118,17 @@ export class Events {
     await this.col.createIndex({ seq_block: 1 });
   }
 
-  /**
-   * The highest id handed out (every stored event's id is at most this): `_id` lookups of the
-   * small claims of the id sequence (event-ids.ts), never a read of the events.
-   */
+  /** The highest id handed out (no stored event's is above it), found without reading the events. */
   maxId(): Promise<number> {
     return this.ids.head();
   }
 
   /**
-   * Inserts the event under the next free integer id. The id is claimed first with a small
-   * document (EventIds.claim: a unique `_id` decides between concurrent inserters in any
-   * process); a claim that loses means another process is ahead, and its head is found by `_id`
-   * lookups of claims, so the event itself is inserted once (twice when its number in the
-   * account was taken meanwhile by another process: insertNumbered). With an `acceptance`, the event
-   * names the accepting process, and its id enters that process's events awaiting hand-over
-   * before its claim is sent (and leaves if the insert certainly failed): the process's lease
-   * never records a hand-over past an event that may exist (events-awaiting-hand-over.ts). An
-   * insert sent and not answered throws EventInsertUnanswered, its id still awaiting.
+   * Inserts the event under the next free id, claimed first with a small document (EventIds.claim),
+   * so the event itself is inserted once (twice if its account number was taken: insertNumbered).
+   * With an `acceptance`, its id awaits hand-over before the claim is sent and leaves only if the
+   * insert certainly failed (events-awaiting-hand-over.ts); an unanswered insert throws
+   * EventInsertUnanswered, its id still awaiting.
    */
   async insertWithNextId(doc: NewEvent, bodyFor: (id: number) => string, acceptance?: Acceptance): Promise<EventDoc> {
     for (;;) {
@@ -179,12 +155,7 @@ export class Events {
     }
   }
 
-  /**
-   * The head of the id sequence once a claim of `id` was lost to another process. The concurrent
-   * inserts of this process that lost at the same time share one search: each of its own would
-   * cost the same `_id` lookups (measured with two API processes at twice capacity: 19 lookups per
-   * event, and ingests answered in seconds).
-   */
+  /** After a lost claim: inserts that lost together share one search (each alone: 19 lookups/event at 2 x C). */
   private async headAfterLosing(id: number): Promise<number> {
     // A search that ended after this claim was sent found a head at or past its id. One under way
     // is joined: should it end below this id, the next try is still past it (the hint is).
@@ -192,11 +163,7 @@ export class Events {
     return this.headFound;
   }
 
-  /**
-   * The last id this process tried; every event it inserted has an id at most this. Learned
-   * from the store again once it is older than HEAD_TRUST_MS: retention removes the claims of ids
-   * handed out long ago (event-ids.ts), and an older hint could hand one of them out again.
-   */
+  /** Learned again past HEAD_TRUST_MS: retention removes old ids' claims, so an old hint could reuse an id. */
   async highestIdTried(): Promise<number> {
     return (this.hint.later(IDS, await this.trustedHint()) as { n: number }).n;
   }
@@ -205,11 +172,7 @@ export class Events {
     return this.hint.trusted(IDS, async (known) => ({ n: await this.ids.head(known?.n ?? 0) }));
   }
 
-  /**
-   * The event's insert, which also claims the account's next number (`seq_key` is unique): a
-   * number taken by another process is followed by the head learned again and the next number.
-   * The id is this event's alone (its claim was won), so a duplicate key is the number's.
-   */
+  /** Also claims the account's next number: the id's claim was won, so a duplicate key is the number's. */
   private async insertNumbered(event: EventDoc): Promise<void> {
     for (;;) {
       const seq = await this.sequences.next(event.account_id);
@@ -244,13 +207,7 @@ export class Events {
     return hydrate(await this.col.findOne({ _id: storedId(id) }));
   }
 
-  /**
-   * An account's events, newest first (in the order they were stored), from `before` on:
-   * until `want` of them (of `type`, if given) were found or `examineAtMost` were examined.
-   * `next` is where a list continuing after them starts; null when none is left. Events are
-   * read a block at a time by `{seq_block}` (a few blocks per call whatever the account's
-   * history, on both stores).
-   */
+  /** Newest first, until `want` (of `type`) are found or `examineAtMost` examined; `next`: null when done. */
   async list(
     accountId: string,
     options: { before?: EventListPosition; want: number; examineAtMost: number; type?: string },

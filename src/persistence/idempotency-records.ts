@@ -31,16 +31,11 @@ const ABANDONED_TOMBSTONE_MS = 10 * 60_000;
 const MAX_PURGE_WAITS = 400;
 
 /**
- * `idempotency_records`: (account, key) → the event it created, valid 24 h. Claiming a free key
- * is one insert with a unique `_id` (claimOnce, store-primitives/claim.ts), so of concurrent ingests exactly one wins. An expired
- * record is replaced through `idempotency_successions`: the unique insert of "successor of
- * event N" picks one winner, and the replacement is conditional on the record still naming N.
- * Validity is decided by `expires_at` on read, never by when records are purged.
- *
- * Purging: MongoDB's TTL index deletes a record atomically, only while it is expired. The
- * embedded store has no TTL index and no atomic conditional delete, and a timer's delete there
- * could remove a record that a successor has just written; so there a record is removed only by
- * event retention (`purge`, with a tombstone that keeps successors away), with its event.
+ * `idempotency_records`: (account, key) → the event it created, valid 24 h (by `expires_at` on
+ * read). A free key is claimed by a unique insert; an expired record is replaced through
+ * `idempotency_successions`, whose unique "successor of event N" picks one winner, the replacement
+ * conditional on the record still naming N. The embedded store has no TTL and no atomic conditional
+ * delete, and a timer there could delete a successor's record: there, records go with their event.
  */
 export class IdempotencyRecords {
   private readonly col: Collection<IdempotencyRecordDoc>;
@@ -60,11 +55,7 @@ export class IdempotencyRecords {
     return this.col.findOne({ _id: recordId(accountId, key) });
   }
 
-  /**
-   * Makes `record` the key's record unless a valid one exists; returns the key's record
-   * afterwards (which names `record.event_id` exactly when this call, or an earlier claim for
-   * the same event, won).
-   */
+  /** Makes `record` the key's record unless a valid one exists; returns the key's record either way. */
   async claim(record: NewIdempotencyRecord, now: () => Date): Promise<IdempotencyRecordDoc> {
     const _id = recordId(record.account_id, record.key);
     for (let vanished = 0, purging = 0; ; ) {
@@ -82,10 +73,7 @@ export class IdempotencyRecords {
     }
   }
 
-  /**
-   * Replaces an expired record; a concurrent successor's replacement is completed on its behalf.
-   * 'purging': retention is deleting the record instead (see purge); the key is free once it is gone.
-   */
+  /** Replaces an expired record (or completes a racing successor's); 'purging': retention is deleting it. */
   private async succeed(expired: IdempotencyRecordDoc, record: NewIdempotencyRecord): Promise<'done' | 'purging'> {
     const _id = `${expired._id}@${expired.event_id}`;
     let winner: NewIdempotencyRecord = record;
@@ -108,11 +96,9 @@ export class IdempotencyRecords {
   }
 
   /**
-   * Retention: deletes the key's record if it still names `eventId` (expired for weeks by then).
-   * A delete is not atomic on the embedded store (read, then delete by `_id`), so two deleters
-   * could remove a record claimed in between. Hence one deleter: the purge first claims the
-   * record's succession with a tombstone, so no successor replaces or deletes it meanwhile (a
-   * successor waits, and finishes the delete only for a purge that died long ago).
+   * Retention: deletes the record if it still names `eventId`. Deletes are not atomic on the embedded
+   * store, so two deleters could remove a record claimed in between: the purge first claims the
+   * succession with a tombstone, keeping successors away (see succeed).
    */
   async purge(accountId: string, key: string, eventId: number): Promise<void> {
     const _id = recordId(accountId, key);

@@ -1,10 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import { AppendLog, type ExpirySweepers, type LogFormat } from './store-primitives';
 
-/**
- * One entry of a scope's block log: entry n grants `delta` calls (a block claimed) or, when
- * negative, gives that many back; `cum` is the scope's running total, entry n-1's cum + delta.
- */
+/** Entry n of a scope's block log: grants `delta` calls (negative: gives back); `cum`: the running total. */
 export interface BlockEntry {
   n: number;
   delta: number;
@@ -26,12 +23,7 @@ const format: LogFormat<BlockValue, BlockDoc> = {
   projection: { delta: 1, cum: 1 },
 };
 
-/**
- * `limit_blocks`: the calls granted in each burst window or billing period (a "scope"), an append log
- * per scope (store-primitives/append-log.ts): each running total derives from the entry before, so
- * no two processes can fork it, and the limits' exactness rests on this. A scope's entries expire
- * together. Appends of one tick go to the store as one batch.
- */
+/** An append log per burst window or billing period (append-log.ts); a scope's entries expire together. */
 export class LimitBlocks {
   private readonly log: AppendLog<BlockValue, BlockDoc>;
   private readonly col: Collection<BlockDoc>;
@@ -45,12 +37,10 @@ export class LimitBlocks {
     await expiry.ensureExpiry(this.col, 'expires_at');
   }
 
-  /** false when entry `entry.n` of `scope` was written first by someone else. */
   append(scope: string, { n, delta, cum }: BlockEntry, expiresAt: Date): Promise<boolean> {
     return this.log.appendAt(scope, n, { delta, cum, expires_at: expiresAt });
   }
 
-  /** The latest entry of `scope`, searching upwards from `known` (an entry that exists), or null for an empty log. */
   async latest(scope: string, known: BlockEntry | null): Promise<BlockEntry | null> {
     const head = await this.log.head(scope, known && { n: known.n, value: { delta: known.delta, cum: known.cum } });
     return head && { n: head.n, delta: head.value.delta, cum: head.value.cum };

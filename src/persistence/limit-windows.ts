@@ -19,13 +19,9 @@ interface HeadDoc {
 }
 
 /**
- * `limit_windows`: one document per burst window of a bucket, a sequence of claimed ids
- * (store-primitives/claim.ts): `_id` = bucket#seq makes opening a window a race-free claim.
- * Not an AppendLog: windows expire one by one (oldest first), so the sequence is contiguous only
- * from a recent member, which the head hint below provides. `limit_window_heads` remembers each bucket's latest seq, so the
- * latest window is found by `_id` lookups only (the embedded store scans a collection for any
- * other filter): from the head (or what this process saw last), probe seq+1, seq+2, ... until
- * one is missing. A head that lags behind (two processes updating it) only costs a probe more.
+ * One document per burst window, `_id` bucket#seq, so opening a window is a claim. Not an AppendLog:
+ * windows expire one by one, so the sequence is contiguous only from a recent member, which the
+ * `limit_window_heads` hint provides; the latest is found by probing up from it (`_id` lookups).
  */
 export class LimitWindows {
   private readonly col: Collection<WindowDoc>;

@@ -1,11 +1,8 @@
 /**
  * src/persistence is the only code that knows the store. The embedded store (FerretDB 1.24 on
- * SQLite, src/infra/ferretdb-patches/) answers from an index only `_id` equal to a string and
- * top-level string equalities leading one of our indexes (test/integration/embedded-store-queries.test.ts);
- * integer `_id`s, ranges, `$in` and sorts scan. So hot paths use `{_id: <string>}` lookups and
- * unique inserts only, event ids are 16-digit zero-padded strings, and account listings lead with
- * `account_id`. It has no atomic read-modify-write (store-primitives/claim.ts) and no TTL
- * (store-primitives/expire-at.ts).
+ * SQLite) answers from an index only `_id` equal to a string and top-level string equalities
+ * leading one of our indexes; integer `_id`s, ranges, `$in` and sorts scan. So hot paths use
+ * `{_id: <string>}` lookups and unique inserts only, and account listings lead with `account_id`.
  */
 import { Db, MongoClient, MongoServerError } from 'mongodb';
 

@@ -9,10 +9,7 @@ export interface WorkerLoadDoc {
   lagging: Array<{ account_id: string; lag_ms: number }>;
 }
 
-/**
- * `worker_loads`: one document per worker process, rewritten four times a second with the accounts it
- * sees falling behind (account-lags.ts); API processes read them all (a cheap scan) to refuse those.
- */
+/** Each worker's lagging accounts, rewritten 4 times a second (account-lags.ts); API processes scan them. */
 export class WorkerLoads {
   private readonly col: Collection<WorkerLoadDoc>;
 
@@ -28,7 +25,6 @@ export class WorkerLoads {
     await this.col.replaceOne({ _id: load._id }, load, { upsert: true });
   }
 
-  /** Every worker's load published at or after `since`. */
   publishedSince(since: Date): Promise<WorkerLoadDoc[]> {
     return this.col.find({ at: { $gte: since } }).toArray();
   }

@@ -8,10 +8,7 @@ export interface TemporalConnection {
   close(): Promise<void>;
 }
 
-/**
- * Connects to Temporal and waits until the namespace answers (a fresh dev server may still be
- * creating it). With `native`, the client shares the worker's NativeConnection: starts can be eager.
- */
+/** Waits for the namespace (a fresh dev server may still be creating it); `native` allows eager starts. */
 export async function connectTemporal(address: string, namespace: string, options: { native: boolean; timeoutMs?: number }): Promise<TemporalConnection> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let lastError: unknown;

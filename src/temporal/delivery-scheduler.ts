@@ -46,10 +46,7 @@ export class DeliveryScheduler {
     } = { eager: false },
   ) {}
 
-  /**
-   * First rounds refuse a duplicate id even after the workflow closed, so re-dispatching an event
-   * after a crash never delivers it twice; manual retries allow a closed one.
-   */
+  /** First rounds refuse even a closed duplicate id, so a re-dispatch after a crash never delivers twice. */
   async start(delivery: ScheduledDelivery, options: { manualRetry: boolean }): Promise<StartResult> {
     const input: DeliveryWorkflowInput = {
       eventId: delivery.eventId,
@@ -84,7 +81,6 @@ export class DeliveryScheduler {
     }
   }
 
-  /** Whether a round of this delivery is running now. */
   async isRunning(workflowId: string): Promise<boolean> {
     try {
       const description = await this.client.workflow.getHandle(workflowId).describe();
@@ -106,10 +102,7 @@ export class DeliveryScheduler {
     }
   }
 
-  /**
-   * Wakes a delivery waiting for its next attempt (workflows/retry-now.ts): the attempt it now
-   * makes, or null when nothing waits (the run ended, or an attempt is in flight).
-   */
+  /** Wakes a delivery waiting to retry (workflows/retry-now.ts): the attempt it makes, or null if none waits. */
   async retryNow(workflowId: string): Promise<RetryNowResult | null> {
     try {
       return await this.client.workflow.getHandle(workflowId).executeUpdate(retryNow);
@@ -119,10 +112,7 @@ export class DeliveryScheduler {
     }
   }
 
-  /**
-   * Tells a run the outcome of its handed-off first attempt (workflows/attempt-outcome.ts);
-   * RunEnded when the run has ended, or (an update its validator rejected) no longer waits for it.
-   */
+  /** Tells a run its handed-off first attempt's outcome; RunEnded if the run ended or no longer waits for it. */
   async reportOutcome(run: WorkflowRun, reported: ReportedOutcome): Promise<void> {
     try {
       await this.client.workflow.getHandle(run.workflowId, run.runId).executeUpdate(attemptOutcome, { args: [reported] });

@@ -19,7 +19,6 @@ export class RecoveryScheduler {
     private readonly taskQueue: string,
   ) {}
 
-  /** The endpoint's recovery while one runs, else null. */
   async running(endpointId: string): Promise<RecoveryRun | null> {
     try {
       const description = await this.client.workflow.getHandle(recoveryWorkflowId(endpointId)).describe();

@@ -1,10 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/**
- * Custom search attributes of delivery workflows, so an operator can query the Temporal Web UI, e.g.
- *   WebhookEndpointId = "ep_..." AND WebhookDeliveryStatus = "retrying"
- * Registered by the embedded dev server and docker-compose. Safe to import from workflow code.
- */
+/** Registered by the embedded dev server and docker-compose. Safe to import from workflow code. */
 export const SEARCH_ATTRIBUTE_DEFINITIONS = {
   WebhookEventId: 'Int',
   WebhookEndpointId: 'Keyword',

@@ -79,9 +79,8 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
 }
 
 /**
- * Workflow tasks a worker holds busy with anything but a POST before it stops polling for more
- * (workflow-task-slots.ts). A task's own work is milliseconds, so 16 keep a worker busy at several
- * times its delivery capacity.
+ * Tasks busy with anything but a POST before a worker stops polling (workflow-task-slots.ts): a
+ * task's own work is milliseconds, so 16 keep a worker busy at several times its delivery capacity.
  */
 export const WORKFLOW_TASKS_AHEAD = 16;
 
@@ -90,18 +89,14 @@ export const WORKFLOW_TASK_POLLS = 20;
 export const NON_STICKY_POLL_SHARE = 0.8;
 
 /**
- * How a delivery worker runs tasks (the Temporal-only ceiling benchmark uses the same); a new tuner
- * per worker. `firstAttemptsHeld`: DELIVERY_FIRST_ATTEMPTS_HELD_MAX (at 25 s each, 600 hold the
- * receivers of 24 new events/s).
- *
- * With `eagerStarts`, the slots are a fixed count: an eager start reserves its slot from a core
- * thread that, with a JavaScript slot supplier, waits for the event loop while holding a lock the
- * worker's shutdown takes from that loop, and the two deadlock. The start window paces such a process.
+ * A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s.
+ * With `eagerStarts` the slots are a fixed count: an eager start reserves its slot from a core thread
+ * that, with a JavaScript slot supplier, waits for the event loop holding a lock the worker's shutdown
+ * takes from that loop, and the two deadlock. The start window paces such a process.
  */
 export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boolean) => {
-  // A first attempt holds its task's slot until the POST is answered, and an eager start needs a free
-  // slot: 400 are for that, twice the start window (a 4,000 burst runs at 60–61/s with 100 slots,
-  // 68–74/s with 400: bench:delivery). Slow receivers' held attempts get their own `firstAttemptsHeld`.
+  // A first attempt holds its slot until answered, and an eager start needs a free one: 400, twice the
+  // start window (a 4,000 burst ran 60–61/s with 100 slots, 68–74/s with 400), plus the held slow ones.
   const max = 400 + firstAttemptsHeld;
   // At least the task slots: a run whose task is open stays in the cache.
   const maxCachedWorkflows = Math.max(2000, max);
@@ -113,7 +108,7 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boo
   const slots = new WorkflowTaskSlots({ max, ahead: WORKFLOW_TASKS_AHEAD, localMax: max });
   return {
     // Without eager starts every first task is polled from the normal queue, where the SDK's default
-    // gives two polls (bench:overload separate at 2 x C: goodput 56/s with these, 49/s with the default).
+    // gives two polls (separate processes at 2 x C: goodput 56/s with these, 49/s with the default).
     maxConcurrentWorkflowTaskPolls: WORKFLOW_TASK_POLLS,
     nonStickyToStickyPollRatio: NON_STICKY_POLL_SHARE,
     tuner: {

@@ -1,11 +1,9 @@
 import type { CustomSlotSupplier, LocalActivitySlotInfo, SlotPermit, WorkflowSlotInfo } from '@temporalio/worker';
 
 /**
- * The worker's workflow-task and local-activity slots, handed out so that work the worker cannot
- * start now waits in Temporal's task queue, in fair order by account, rather than first-come in the
- * worker. The worker polls only while fewer than `ahead` of its tasks are busy with something other
- * than a POST (a task waiting on its receiver costs only a socket). Eager starts (`tryReserveSlot`)
- * are bounded by `max` alone: the delivery start window paces them.
+ * Work the worker cannot start now waits in Temporal's queue, fair by account, not first-come here:
+ * it polls only while fewer than `ahead` tasks are busy with other than a POST (one waiting on its
+ * receiver costs only a socket). Eager starts are bounded by `max` alone (the start window paces them).
  */
 export class WorkflowTaskSlots {
   private readonly workflowPermits = new Set<SlotPermit>();

@@ -9,7 +9,6 @@ export interface LogEntry<T> {
   value: T;
 }
 
-/** How a log's entries are stored: the collection's own document shape (kept as it was before the port). */
 export interface LogFormat<T, D extends Document> {
   /** The stored document of entry `n` of `scope`, without its `_id` (the log sets it: `scope#n`). */
   toDoc(scope: string, n: number, value: T): Omit<D, '_id'>;
@@ -19,21 +18,13 @@ export interface LogFormat<T, D extends Document> {
 }
 
 /**
- * Append to a log with a known head. A log is one sequence of entries per scope, entry n stored
- * at `_id` `scope#n`: entry n is written by exactly one writer (claim.ts), so no two processes
- * can fork the log, whatever the store's atomicity. A value derived from the entry before it
- * (a running total, a summary) is therefore exact: a writer that loses n+1 reads the new head
- * and derives again.
- *
- * The head is cheap to read: each process remembers the last head it saw per scope, and finds
- * the current one by `_id` lookups from there (one lookup when nothing changed, a galloping
- * search otherwise: find-head.ts). Entries must stay contiguous: never deleted, or a whole scope
- * expiring together (expire-at.ts).
+ * One sequence of entries per scope, entry n at `_id` `scope#n` and written by exactly one writer
+ * (claim.ts): no two processes can fork a log on any store, so a value derived from the entry
+ * before it (a running total, a summary) is exact. Entries must stay contiguous: never deleted,
+ * or a whole scope expiring together (expire-at.ts).
  */
 export class AppendLog<T, D extends Document & { _id: string }> {
-  /** Heads remembered per process; past this many scopes the oldest are forgotten (then found again by search). */
   private readonly heads = new RememberedHeads<LogEntry<T>>(50_000);
-  /** Each scope's appends of this process, one after another (see inTurn). */
   private readonly turns = new Map<string, Promise<unknown>>();
   private readonly batcher: ClaimBatcher<D> | null;
 
@@ -46,19 +37,12 @@ export class AppendLog<T, D extends Document & { _id: string }> {
     this.batcher = options.batchClaims ? new ClaimBatcher(col) : null;
   }
 
-  /**
-   * The last entry of `scope` (null for an empty log), searched from the one this process saw
-   * last, or from `known` (an entry that exists) when the caller knows a later one.
-   */
+  /** The last entry of `scope` (null: empty), searched from the later of the one seen last and `known`. */
   async head(scope: string, known: LogEntry<T> | null = null): Promise<LogEntry<T> | null> {
     return this.findHead(scope, this.heads.later(scope, known));
   }
 
-  /**
-   * Appends the value `next` derives from the head; retries on a newer head when another writer
-   * took the number. `next` returning null appends nothing (e.g. the fact is already there).
-   * The remembered head is tried first: no read when this process wrote the latest entry.
-   */
+  /** Appends what `next` derives from the head (null: nothing); retries when another writer took the number. */
   append(scope: string, next: (head: LogEntry<T> | null) => T | null): Promise<{ entry: LogEntry<T> | null; appended: boolean }> {
     return this.inTurn(scope, async () => {
       let head = this.heads.get(scope) ?? (await this.findHead(scope, null));
@@ -72,10 +56,7 @@ export class AppendLog<T, D extends Document & { _id: string }> {
     });
   }
 
-  /**
-   * Appends `value`, which does not depend on what came before, after every entry there: tried at
-   * the end this process knows without reading first; only a number taken meanwhile costs a search.
-   */
+  /** Appends a `value` that does not depend on the head: no read first; only a number taken costs a search. */
   push(scope: string, value: T): Promise<number> {
     return this.inTurn(scope, async () => {
       let n = this.heads.get(scope)?.n ?? 0;
@@ -86,12 +67,7 @@ export class AppendLog<T, D extends Document & { _id: string }> {
     });
   }
 
-  /**
-   * Runs `work` after this process's earlier appends to `scope` have ended. Concurrent appends of
-   * one process would all try the same next number, and all but one would search the head and try
-   * again, so k of them cost about k² round trips; in turn they cost about k. Only writers in other
-   * processes can take a number first.
-   */
+  /** A process's appends to a scope run in turn: k concurrent ones would cost about k² round trips, not k. */
   private inTurn<R>(scope: string, work: () => Promise<R>): Promise<R> {
     const run = (this.turns.get(scope) ?? Promise.resolve()).then(work);
     const settled = run.then(
@@ -113,16 +89,12 @@ export class AppendLog<T, D extends Document & { _id: string }> {
     return true;
   }
 
-  /** Entry `n` of `scope`, or null. */
   async entry(scope: string, n: number): Promise<LogEntry<T> | null> {
     const doc = await this.col.findOne({ _id: memberId(scope, n) } as never, this.format.projection ? { projection: this.format.projection } : {});
     return doc ? { n, value: this.format.fromDoc(doc as unknown as D) } : null;
   }
 
-  /**
-   * Read what changed since a position: the entries after `n`, oldest first, up to `max` (one
-   * `_id` lookup each, plus one that finds nothing).
-   */
+  /** The entries after `n`, oldest first, up to `max`: one `_id` lookup each, plus one finding nothing. */
   async readSince(scope: string, n: number, max = 100): Promise<Array<LogEntry<T>>> {
     const found: Array<LogEntry<T>> = [];
     while (found.length < max) {

@@ -1,14 +1,9 @@
 import { Collection, Document, MongoBulkWriteError, MongoServerError, OptionalUnlessRequiredId } from 'mongodb';
 import { DUPLICATE_KEY, isDuplicateKeyError } from '../mongo';
 
-/**
- * Claim an id once: the one arbiter between processes that the embedded store offers. FerretDB
- * applies no read-modify-write atomically, but it refuses a second document with the same `_id`
- * (and so does MongoDB): of concurrent inserts of one `_id`, exactly one succeeds. Every other
- * primitive here is built on it.
- */
+// Claiming an id once is the one arbiter between processes the embedded store offers: FerretDB applies
+// no read-modify-write atomically, but of concurrent inserts of one `_id` exactly one succeeds.
 
-/** Member `n` of the sequence `scope`: its `_id`. */
 export function memberId(scope: string, n: number): string {
   return `${scope}#${n}`;
 }
@@ -24,10 +19,7 @@ export async function claimOnce<T extends Document>(collection: Collection<T>, d
   }
 }
 
-/**
- * Claims several ids in one unordered insertMany (one store transaction instead of one per
- * document); each document is still its own unique insert. Answers per document, in order.
- */
+/** One unordered insertMany: one store transaction, not one per document. Answers per document, in order. */
 export async function claimEach<T extends Document>(collection: Collection<T>, docs: OptionalUnlessRequiredId<T>[]): Promise<Array<boolean | Error>> {
   if (docs.length === 1) return [await claimOnce(collection, docs[0]).catch((err: Error) => err)];
   try {
@@ -53,13 +45,9 @@ interface PendingClaim<T extends Document> {
   reject: (err: unknown) => void;
 }
 
-/** Claims made in the same tick go to the store together, in batches of at most this many documents. */
 const MAX_BATCH = 256;
 
-/**
- * claimOnce for hot paths (the limiter): claims made in the same tick, for any scopes, go to the
- * store as one claimEach, so a burst of them costs one store transaction, not one each.
- */
+/** claimOnce for hot paths: claims of the same tick, any scopes, go to the store as one claimEach. */
 export class ClaimBatcher<T extends Document> {
   private queue: Array<PendingClaim<T>> = [];
   private flushScheduled = false;

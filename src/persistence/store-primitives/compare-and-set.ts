@@ -8,14 +8,10 @@ export interface Versioned<T> {
 }
 
 /**
- * Compare-and-set a small document. FerretDB 1.24 applies a conditional update
- * (`updateOne({_id, version: v}, {$set: {version: v + 1}})`) as a read then a write, so two
- * concurrent setters can both be told they matched (test/integration/store-primitives/
- * compare-and-set.test.ts measures it); a unique `_id` is the only arbiter it keeps. So every
- * version is its own claimed document, `key#<version>` (append-log.ts): setting version v+1 is
- * claiming that id, and of concurrent setters from version v exactly one wins, on FerretDB and on
- * MongoDB alike. Reading is finding the head (one `_id` lookup when nothing changed). Old versions
- * stay until the cell expires as a whole, so this is for documents set rarely (tens of times).
+ * Compare-and-set a small document. FerretDB 1.24 applies a conditional update as a read then a
+ * write, so two concurrent setters can both match; so each version is its own claimed document,
+ * `key#<version>` (append-log.ts), and of setters from version v exactly one wins. Old versions
+ * stay until the cell expires as a whole: for documents set rarely (tens of times).
  */
 export class VersionedCells<T, D extends Document & { _id: string }> {
   private readonly log: AppendLog<T, D>;

@@ -3,21 +3,14 @@ import { Collection, Document, MongoServerError } from 'mongodb';
 /** Server codes meaning "this option is not implemented" (FerretDB answers 238 for expireAfterSeconds). */
 const NOT_IMPLEMENTED = new Set([238, 115]);
 
-/** Deletes the documents of `collection` whose `field` is at or before `now`: one sweep. */
 export async function sweepExpired(collection: Collection<any>, field: string, now: Date = new Date()): Promise<number> {
   return (await collection.deleteMany({ [field]: { $lte: now } })).deletedCount;
 }
 
 /**
- * Expire at a time: a date field plus a sweep. Which path runs where, chosen by capability:
- * - FerretDB (the embedded store, every test) answers "not implemented" to a TTL index, and gets
- *   a purge timer instead, owned by this object (whoever builds it, one per platform, stops its
- *   timers and no one else's): sweepExpired every purgeIntervalMs.
- * - Real MongoDB gets a TTL index (expireAfterSeconds: 0) and its server-side sweep.
- * The TTL path is a strict subset of the tested behaviour because deletion is only housekeeping:
- * every read that cares about expiry filters on the date itself, so correctness never depends on
- * when (or whether) expired documents are removed; the suites in test/integration/store-primitives
- * hold on a store that never deletes them.
+ * Expire at a time: MongoDB gets a TTL index; FerretDB refuses one and gets a purge timer, owned by
+ * this object (one per platform, stopping only its own timers). Deletion is only housekeeping:
+ * every read that cares about expiry filters on the date itself.
  */
 export class ExpirySweepers {
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -43,7 +36,6 @@ export class ExpirySweepers {
     return 'purge-timer';
   }
 
-  /** Purge timers running. */
   get running(): number {
     return this.timers.size;
   }

@@ -1,8 +1,5 @@
-/**
- * Where a log of claimed ids (`scope#1`, `scope#2`, ...) has got to, found by `_id` lookups only
- * (the one lookup the embedded store always answers from an index, see mongo.ts). Exact because
- * members are contiguous: never deleted, or all expiring together.
- */
+// The head of a log of claimed ids (`scope#1`, `scope#2`, ...) by `_id` lookups only, always indexed
+// (mongo.ts). Exact because members are contiguous: never deleted, or all expiring together.
 
 export interface Member<T> {
   n: number;
@@ -10,10 +7,7 @@ export interface Member<T> {
   doc: T | null;
 }
 
-/**
- * The last member, from `start` (a member that exists, or 0) probing n+1, n+2, ... one `_id`
- * lookup each: for sequences that grow by a member or two between reads (burst windows).
- */
+/** Probes n+1, n+2, ... from `start` (a member, or 0): for sequences growing a member or two between reads. */
 export async function findHeadLinear<T>(read: (n: number) => Promise<T | null>, start: Member<T>): Promise<Member<T>> {
   let last = start;
   for (;;) {
@@ -23,10 +17,7 @@ export async function findHeadLinear<T>(read: (n: number) => Promise<T | null>, 
   }
 }
 
-/**
- * The last member, from `start` (a member that exists, or 0): an exponential then a binary
- * search over `_id` lookups, for sequences that grow fast. One lookup when nothing was added.
- */
+/** Exponential then binary search from `start` (a member, or 0), for fast growth; one lookup if none added. */
 export async function findHeadGalloping<T>(read: (n: number) => Promise<T | null>, start: Member<T>): Promise<Member<T>> {
   let best = start;
   let low = start.n; // exists (or 0)

@@ -1,10 +1,5 @@
-/**
- * The store primitives: the only operations through which src/persistence builds anything that
- * concurrent processes must agree on. Each has one implementation, correct on the embedded store
- * (FerretDB 1.24: no atomic read-modify-write, no TTL, `_id` lookups the only lookup always
- * indexed) and on MongoDB, and a suite in test/integration/store-primitives/ with writers in two
- * processes. docs/embedded-store.md says which path runs where.
- */
+// The only operations through which src/persistence builds what concurrent processes must agree on;
+// each is correct on the embedded store and on MongoDB (docs/embedded-store.md).
 export { claimEach, claimOnce, ClaimBatcher, memberId } from './claim';
 export { findHeadGalloping, findHeadLinear } from './find-head';
 export { AppendLog, type LogEntry, type LogFormat } from './append-log';

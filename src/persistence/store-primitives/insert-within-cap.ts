@@ -12,16 +12,10 @@ type Refusal = { inserted: false; count: number; tookBack?: true };
 const refusal = (count: number, tookBack: boolean): Refusal => (tookBack ? { inserted: false, count, tookBack } : { inserted: false, count });
 
 /**
- * Insert within a cap: refused at once when the documents the cap covers already reach it;
- * otherwise insert, then read them, and take the insert back when there are more than `cap`. No atomic check-and-insert is needed (FerretDB has none): of
- * concurrent inserts, the last to be written sees every one written before it, so no read that
- * lets an insert stay can include more than `cap`; the cap is never exceeded. Correct on MongoDB
- * alike (a read after an acknowledged insert sees it and every insert acknowledged before it).
- *
- * Concurrent inserts at the edge may all see each other and all be taken back, though there was
- * room for some (of 12 concurrent endpoint creates with 5 places, none may be kept). So an insert taken
- * back tries again, after a wait set by its place among the ids it saw (the first waits least),
- * which lines the racers up one after another, and each try begins with the check above.
+ * Insert, then read, and take the insert back when the covered documents exceed `cap`. Needs no
+ * atomic check-and-insert (FerretDB has none): the last of concurrent inserts sees all before it,
+ * so the cap is never exceeded. Racers at the edge may all be taken back though there was room,
+ * so a taken-back insert retries after a wait set by its place among the ids it saw.
  */
 export async function insertWithinCap<T extends Document & { _id: string }>(
   collection: Collection<T>,

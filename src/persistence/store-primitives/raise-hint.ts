@@ -1,11 +1,7 @@
 import type { Collection, Document, Filter, UpdateFilter } from 'mongodb';
 import { isDuplicateKeyError } from '../mongo';
 
-/**
- * Raises the hint document `_id` by `update` (its `$max`), creating it when missing. A hint is
- * only a lower bound: a raise lost on the embedded store (no atomic read-modify-write) leaves it
- * lower, never wrong, and costs a reader a probe more.
- */
+/** A hint is only a lower bound: a raise lost on the embedded store leaves it lower, never wrong. */
 export async function raiseHint<D extends Document & { _id: string }>(col: Collection<D>, _id: string, update: UpdateFilter<D>): Promise<void> {
   const filter = { _id } as Filter<D>;
   try {

@@ -1,11 +1,9 @@
 import { SingleFlight } from '../../infra/single-flight';
 
 /**
- * The head of each scope's sequence as this process saw it last: a search for the head starts
- * there (find-head.ts: one lookup when nothing changed), and numbers past it are handed out
- * without a read. A head only rises; past `kept` scopes the oldest is forgotten (and searched for
- * again). A head learned from the store longer than `trust.ms` ago is learned again before it is
- * trusted: retention may have removed what it stood above.
+ * Each scope's head as this process saw it last: searches start there and numbers past it are
+ * handed out without a read. A head learned more than `trust.ms` ago is learned again before it
+ * is trusted: retention may have removed what it stood above.
  */
 export class RememberedHeads<H extends { n: number }> {
   private readonly heads = new Map<string, { head: H; learnedAt: number }>();
@@ -13,12 +11,10 @@ export class RememberedHeads<H extends { n: number }> {
 
   constructor(private readonly kept: number, private readonly trust = { ms: Infinity, now: Date.now }) {}
 
-  /** The head remembered for `scope`, without reading the store (null when none). */
   get(scope: string): H | null {
     return this.heads.get(scope)?.head ?? null;
   }
 
-  /** The later of the head remembered and `known` (one the caller saw). */
   later(scope: string, known: H | null): H | null {
     const remembered = this.get(scope);
     return known && known.n > (remembered?.n ?? -Infinity) ? known : remembered;
@@ -37,10 +33,7 @@ export class RememberedHeads<H extends { n: number }> {
     return known && this.trust.now() - known.learnedAt <= this.trust.ms ? known.head : this.learn(scope, search);
   }
 
-  /**
-   * The number after the later of the head and `known`, which becomes the head: called right
-   * after awaiting `trusted`, concurrent callers of this process never get the same number.
-   */
+  /** The number after the later of the head and `known`, raised at once: no two callers get the same. */
   advance(this: RememberedHeads<{ n: number }>, scope: string, known: { n: number }): number {
     const n = (this.later(scope, known) as { n: number }).n + 1;
     this.raise(scope, { n });
