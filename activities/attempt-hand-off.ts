@@ -1,13 +1,9 @@
 import type { AttemptOutcome } from './delivery-activities';
 
-/**
- * A report the server did not take is sent again (Temporal restarting) for this long after the POST
- * ended; by then the workflow has stopped waiting (45 s after the hand-off) and made the attempt again.
- */
+/** An untaken report (Temporal restarting) is resent this long, until the run stops waiting (REPORT_WAIT). */
 const REPORT_FOR_MS = 45_000;
 const REPORT_RETRY_MS = { first: 250, max: 5_000 };
 
-/** One run of a delivery workflow. */
 export interface WorkflowRun {
   workflowId: string;
   /** Absent: the current run of `workflowId` (the report's round tells a later round's run to ignore it). */
@@ -25,27 +21,21 @@ export interface ReportedOutcome {
 /** Tells the run; throws RunEnded when there is nothing to tell (the run has ended, or no longer waits), anything else to be sent again. */
 export type OutcomeReporter = (run: WorkflowRun, reported: ReportedOutcome) => Promise<void>;
 
-/** Thrown by an OutcomeReporter when the run has ended or no longer waits: it was told, or stopped waiting. */
 export class RunEnded extends Error {}
 
 /**
- * First attempts whose POST outlived their local budget: the local activity returns with the POST
- * still in flight here, so it holds no workflow-task slot it lacks (nor lets the task time out), and
- * this process tells the workflow the outcome by update once the POST has ended. If this process
- * is gone, the workflow makes the attempt as a regular activity, which answers from the record.
+ * POSTs of first attempts past their local budget go on here, freeing the workflow task, and their outcome
+ * is told by update. If this process is gone, the workflow remakes the attempt, answered from the record.
  */
 export class AttemptHandOffs {
-  /** POSTs handed off here, and their reports, that have not ended (a stop waits for them, up to its deadline). */
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(
-    /** Tells a workflow run the outcome of its handed-off attempt (DeliveryScheduler.reportOutcome). */
     private readonly tell: OutcomeReporter,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Handed-off POSTs, and their reports, still in flight. */
   get inFlight(): number {
     return this.running.size;
   }

@@ -1,6 +1,5 @@
 import { setFirstAttemptsHeld } from '../src/infra/metrics';
 
-/** A held attempt's place. */
 export interface Hold {
   /** Settles when the process stops holding (a stop began): the attempt is then handed off at once. */
   readonly ended: Promise<void>;
@@ -9,13 +8,9 @@ export interface Hold {
 }
 
 /**
- * First attempts that keep their workflow task while a slow receiver answers, counted against the
- * room this process sets aside for them (domain/webhooks/first-attempt-budget.ts says why they hold).
- *
- * A held attempt keeps a workflow-task slot and a local-activity slot; the rest stay free for eager
- * starts, timers and cancellations. An attempt that finds no room is handed off (attempt-hand-off.ts):
- * a flood of slow receivers costs Temporal more but never takes the worker's slots. A stop ends
- * every hold, and the POSTs go on as hand-offs for the rest of the stop's grace.
+ * First attempts that keep their workflow task while a slow receiver answers (first-attempt-budget.ts),
+ * up to `max` at once: each holds a workflow-task and a local-activity slot. Past it they are handed off,
+ * so slow receivers cost Temporal more but never take all the worker's slots. A stop ends every hold.
  */
 export class AttemptHolds {
   private held = 0;
@@ -24,7 +19,6 @@ export class AttemptHolds {
   private readonly ended = new Promise<void>((resolve) => (this.endAll = resolve));
 
   constructor(
-    /** Attempts held past their hand-off budget at once, at most. */
     readonly max: number,
   ) {}
 

@@ -33,48 +33,29 @@ export interface DeliveryTarget {
   body: string;
   /** When the event was accepted (ms since the epoch), for the ingest-to-first-attempt metric. */
   acceptedAt?: number;
-  /**
-   * The platform's seal over the fields above (domain/webhooks/acceptance-seal.ts). Absent when
-   * started by a process without the secrets key: the attempt reads the event.
-   */
+  /** The platform's seal over the fields above (acceptance-seal.ts); absent without the secrets key. */
   seal?: string;
 }
 
 export interface AttemptInput extends DeliveryTarget {
   attempt: number;
-  /**
-   * Set on a first attempt made as a local activity: true when its workflow task is itself a retry
-   * (the worker that ran it may have posted and recorded), so the record is checked before posting.
-   * Absent for regular activities, which know it from their own attempt number.
-   */
+  /** Local first attempt whose task is a retry (an earlier try may have posted): the record is read first. */
   mayRepeat?: boolean;
-  /**
-   * Set on a first attempt made as a local activity: a POST not answered within this budget is
-   * handed off (attempt-hand-off.ts: its outcome is reported to the workflow once recorded) and the
-   * activity returns at once, unless it may hold its task longer (`holdUpToMs`) and this process
-   * has room to hold it.
-   */
+  /** Local first attempt: a POST unanswered this long is handed off (attempt-hand-off.ts), unless held. */
   handOffAfterMs?: number;
-  /**
-   * Set with `handOffAfterMs`: how long the attempt may keep its workflow task before it is handed
-   * off anyway (domain/webhooks/first-attempt-budget.ts). Absent: handed off after `handOffAfterMs`.
-   */
+  /** How long it may keep its task if this process has room (first-attempt-budget.ts); absent: no hold. */
   holdUpToMs?: number;
 }
 
-/**
- * What an attempt tells its workflow: the decision taken on it (attempt-decision.ts), whose delay the
- * workflow follows, or `cancelled`.
- */
+/** The decision on an attempt (attempt-decision.ts), whose delay the workflow follows; or `cancelled`. */
 export type AttemptOutcome = (AttemptDecision | { status: Extract<DeliveryStatus, 'cancelled'>; nextDelayMs: null }) & { statusCode: number | null };
 
 /** The failure type of an attempt that found its account's or endpoint's places taken (retried by Temporal, not counted). */
 export const THROTTLED = 'AttemptThrottled';
 
 /**
- * How long an attempt waits in its task for a place before it is throttled: a quick receiver's
- * places free within it (an attempt that failed at once instead costs a timer and a workflow task:
- * capacity fell from about 30 to 20 deliveries/s in bench:isolation with no wait), a hung one's do not.
+ * How long an attempt waits in its task for a place before it is throttled: a quick receiver's places free
+ * within it, a hung one's do not. Failing at once costs a timer and a task: 30 → 20 deliveries/s.
  */
 export const THROTTLE_WAIT_MS = 250;
 
@@ -89,34 +70,26 @@ export interface DeliveryActivityDeps {
   deliveries: Deliveries;
   secretBox: SecretBox;
   sender: HttpSender;
-  /** Each endpoint's health log: a delivery that ends (succeeded or failed) is one fact in it. */
   endpointHealth: Pick<EndpointHealthLog, 'record'>;
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS) and what disabling does (cancels pending retries). */
   autoDisable: { afterMs: number; disable: (accountId: string, endpointId: string, decidedAt: Date) => Promise<void> };
   clock?: Clock;
-  /** How often an attempt heartbeats while it waits for the receiver. */
   heartbeatIntervalMs?: number;
   /** This process's attempts handed off by their local budget; without it, no attempt is handed off. */
   handOffs?: AttemptHandOffs;
   /** Room to hold slow first attempts in their task instead of handing them off; without it, none is held. */
   holds?: AttemptHolds;
-  /**
-   * An account's enabled endpoints as this process's cache has them (services/account-endpoints-cache.ts,
-   * kept current by the cache-invalidations log): an attempt takes its endpoint from there and reads
-   * the store only when it is not there (disabled, deleted, or too new). Without it, every attempt reads.
-   */
+  /** This process's cache of enabled endpoints (account-endpoints-cache.ts); without it, attempts read. */
   enabledEndpoints?: (accountId: string) => Promise<EndpointDoc[]>;
   /** Checks the platform's seal on an input (acceptance-seal.ts); without it, every first attempt reads its event. */
   acceptanceSeal?: AcceptanceSeal;
   /** What one account and one endpoint may have in flight at once in this process (default: AttemptSlots' defaults). */
   slots?: AttemptSlots;
-  /** How long an attempt over those bounds waits in its task for a place before it is throttled (default THROTTLE_WAIT_MS). */
   throttleWaitMs?: number;
   /** Told how late each first attempt is when it gets its place or is told to wait (worker-load-publisher.ts publishes it). */
   lags?: Pick<AccountLags, 'record'>;
 }
 
-/** The request an attempt sends, or why it cannot be sent. */
 type Prepared =
   | { kind: 'cancelled' }
   | { kind: 'send'; url: string; headers: Record<string, string>; body: string }
@@ -124,21 +97,14 @@ type Prepared =
 
 const RECORD_TRIES = 3;
 
-/**
- * All I/O of a delivery. Built by a factory that receives its dependencies, so the worker
- * wires real ones and tests can wire their own; workflows import only the types.
- * An attempt is prepare (the endpoint, from the cache when it has it), send, record (one write).
- */
+/** A delivery's I/O, on injected deps; workflows import only the types. An attempt: prepare, send, record. */
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? systemClock;
   const heartbeatEvery = deps.heartbeatIntervalMs ?? 2_000;
   const slots = deps.slots ?? new AttemptSlots();
   const throttleWaitMs = deps.throttleWaitMs ?? THROTTLE_WAIT_MS;
 
-  /**
-   * The endpoint as it is now (within the cache's bound, the one every ingest works to): an enabled
-   * one from the cache, else read, so a disabled or deleted one is always seen as such.
-   */
+  /** An enabled endpoint from the cache, else read: a disabled or deleted one is always seen as such. */
   async function currentEndpoint(input: AttemptInput): Promise<EndpointDoc | null> {
     const cached = deps.enabledEndpoints && (await deps.enabledEndpoints(input.accountId)).find((e) => e._id === input.endpointId);
     return cached || deps.endpoints.find(input.accountId, input.endpointId);
@@ -185,11 +151,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
   /**
-   * A place among this account's and endpoint's attempts in flight, held through the name lookup and
-   * the POST. None free within a moment: the attempt fails as throttled, before anything is sent or
-   * recorded, and Temporal makes it again after the failure's delay with the same attempt number.
-   * It waits that delay on a workflow timer (a local attempt's retry past its local threshold) or in
-   * Temporal's retry, so the wait holds no workflow task and no worker slot.
+   * A place among this account's and endpoint's attempts in flight, through lookup and POST. None free in
+   * time: throttled, nothing sent; Temporal retries it (same number) on a timer, holding no task or slot.
    */
   async function enterSlot(input: AttemptInput) {
     const leave = await slots.enter(input.accountId, input.endpointId, throttleWaitMs);
@@ -216,11 +179,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     }
   }
 
-  /**
-   * A delivery ended: one fact in its endpoint's health log (a delivery, not an attempt: attempts
-   * that are retried add nothing here), and the auto-disable rule asked after a failure. Run
-   * again when Temporal repeats an attempt already recorded: the log keeps a fact once.
-   */
+  /** A delivery (not an attempt) ended: one health fact, kept once if repeated; a failure may auto-disable. */
   async function deliveryEnded(input: AttemptInput, succeeded: boolean, at: Date): Promise<void> {
     const key = `${deliveryId(input.eventId, input.endpointId)}#r${input.round}`;
     const health = await record(() => deps.endpointHealth.record(input.endpointId, { kind: 'delivery', key, succeeded, at }));
@@ -229,9 +188,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 
 
   /**
-   * Whether the platform accepted this event for this account and endpoint, with this body. A
-   * delivery workflow started by hand (anyone who reaches Temporal can start one) with another
-   * account's ids or a body of its own must not be signed with that endpoint's secret.
+   * Whether the platform accepted this event for this account, endpoint and body: anyone reaching Temporal
+   * can start a delivery workflow, and a forged input must not be signed with the endpoint's secret.
    */
   async function wasAccepted(input: AttemptInput): Promise<boolean> {
     const { seal, body, type, timestamp } = input;
@@ -315,10 +273,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return { ...decision, statusCode };
   }
 
-  /**
-   * The whole attempt: the record check when it may repeat, the acceptance check and endpoint read, the POST, the record.
-   * `stage` says what it is doing now (what a hand-off is counted under).
-   */
+  /** The whole attempt; `stage` says what it is doing now (what a hand-off is counted under). */
   async function attemptOnce(input: AttemptInput, stage: { now: HandOffStage }): Promise<AttemptOutcome> {
     const ref = refOf(input);
     if (activityAttempt() > 1 || input.mayRepeat) {
@@ -354,20 +309,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
   return {
-    /**
-     * One attempt. Recording is idempotent (keyed by round and attempt): when Temporal runs an
-     * attempt again (its worker died, or recording failed), an attempt already recorded is
-     * answered from the record without posting again.
-     */
+    /** One attempt; recording is keyed by round and attempt, so a repeat is answered from the record. */
     async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome | HandedOff> {
-      // The budget covers the whole attempt, store reads included: a slow store must not hold the
-      // workflow task any more than a slow receiver.
+      // The budget covers store reads too: a slow store must not hold the task any more than a slow receiver.
       const stage: { now: HandOffStage } = { now: 'store' };
       const finishing = attemptOnce(input, stage);
       if (input.handOffAfterMs === undefined || !deps.handOffs) return finishing;
       let outcome = await within(finishing, input.handOffAfterMs);
-      // A slow receiver keeps the task while this process has room: it then costs Temporal what a
-      // fast one does. Without room (or past what the run allows) it is handed off.
+      // A slow receiver keeps the task while this process has room: it then costs what a fast one does.
       const holdMore = (input.holdUpToMs ?? 0) - input.handOffAfterMs;
       const hold = outcome === BUDGET_SPENT && holdMore > 0 && deps.holds ? deps.holds.hold() : null;
       if (hold) outcome = await within(finishing, holdMore, hold.ended).finally(hold.release);
@@ -421,7 +370,6 @@ function heartbeat(): void {
   }
 }
 
-/** The run of the workflow this activity works for (undefined outside an activity: unit tests). */
 function activityRunId(): string | undefined {
   try {
     return Context.current().info.workflowExecution?.runId;

@@ -25,10 +25,8 @@ export interface HttpSender {
 }
 
 /**
- * POSTs through one pooled undici Agent whose `lookup` checks every address a new connection uses
- * (SSRF guard at connect time: the address checked is the one connected to). Each attempt is also
- * checked up front: connect does not call lookup for IP literals, and a refusal becomes a recorded
- * outcome. Redirects are not followed (a 3xx fails); a name not resolved in time fails.
+ * POSTs through one pooled Agent whose `lookup` checks each address connected to (SSRF guard). Connect skips
+ * lookup for IP literals, so each attempt is also checked up front (a refusal is then a recorded outcome).
  */
 export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number; lookup: LookupAllFunction; ca?: string[] }): HttpSender {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -82,7 +80,6 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max
   return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
-/** A send that got no answer, of this kind, for this reason. */
 export function failed(kind: 'timeout' | 'network', error: string, durationMs: number): SendResult {
   return { outcome: { kind }, responseBody: null, error, durationMs };
 }

@@ -1,11 +1,7 @@
 import { isLocalListenerUrl, lookupLocalListener } from '../src/domain/webhooks/local-listener';
 import { createHttpSender, failed, HttpSender } from './http-sender';
 
-/**
- * DELIVERY_LOCAL_LISTENER (src/domain/webhooks/local-listener.ts): `https://listen.localhost:<port>/`
- * goes to 127.0.0.1 through an agent that trusts only the listener CA; other URLs go to `inner`.
- * The CA is read at each attempt: a listener may make it after the platform started.
- */
+/** Listener URLs: an agent trusting only the listener CA, read per attempt (a listener may make it later). */
 export function withLocalListener(inner: HttpSender, options: { readCaCert: () => Promise<string | null>; timeoutMs?: number }): HttpSender {
   const senders = new Map<string, HttpSender>();
   return {

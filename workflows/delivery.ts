@@ -29,10 +29,7 @@ export interface DeliveryWorkflowResult {
   attempts: number;
 }
 
-/**
- * Activity retries cover only our own infrastructure faults and a throttled attempt (`AttemptThrottled`,
- * delivery.md "Fairness"); whatever the receiver did is a returned value, so they never add or skip an attempt.
- */
+/** Only our own faults and a throttled attempt are retried: a receiver's answer is a value, never a retry. */
 const INFRASTRUCTURE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } as const;
 /** Below the shortest retry delay (1 s; a throttled attempt waits at least half of it): no retry is made within the task. */
 const LOCAL_RETRY_THRESHOLD = '400 ms';
@@ -40,16 +37,13 @@ const LOCAL_RETRY_THRESHOLD = '400 ms';
 const ATTEMPT_TIMEOUT = '90 seconds';
 
 /**
- * The first attempt is a local activity, reported with its workflow task's completion: Temporal
- * stores no activity task and no second workflow task, and nearly every delivery ends there (a
- * workflow with one local activity runs at about twice the rate of one with a regular activity:
- * bench:delivery). If the worker dies mid-attempt, the task times out (45 s) and another makes it.
+ * First attempts, where nearly every delivery ends, run as local activities: no activity task or second
+ * workflow task, about twice the throughput. A worker dying mid-attempt times the task out; another retries.
  */
 const local = proxyLocalActivities<DeliveryActivities>({
   startToCloseTimeout: ATTEMPT_TIMEOUT,
   retry: INFRASTRUCTURE_RETRY,
-  // Retries wait on a workflow timer, not inside the task: a throttled attempt or a store that is
-  // down must not hold a workflow task, which every account's deliveries share.
+  // Retries wait on a timer, not in the task: a throttled attempt or a down store must not hold a task.
   localRetryThreshold: LOCAL_RETRY_THRESHOLD,
 });
 
@@ -60,18 +54,14 @@ const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>(
   retry: INFRASTRUCTURE_RETRY,
 });
 
-/**
- * The wait for a handed-off attempt's report (attempt-outcome.ts): the POST ends within 35 s (5 s of
- * DNS, 30 s POST time-out), so only a process that is gone lets it run out.
- */
+/** The wait for a hand-off's report: its POST ends within 35 s (5 s DNS, 30 s POST) if its process lives. */
 const REPORT_WAIT = '45 seconds';
 
 async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
   if (attempt > 1) return regularAttempt({ ...input, attempt });
   // Only the run's first workflow task is sure no earlier try has posted; a retried task reads the record first.
   const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
-  // A slow receiver keeps the task up to what the run's time-out allows (first-attempt-budget.ts),
-  // else the attempt is handed off and its process reports the outcome.
+  // A slow receiver keeps the task as long as its time-out allows (first-attempt-budget.ts), else hands off.
   const handOff = { handOffAfterMs: HAND_OFF_AFTER_MS, holdUpToMs: holdUpToMs(workflowInfo().taskTimeoutMs) };
   const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, ...handOff });
   if (outcome.status !== 'handed-off') return outcome;
@@ -109,11 +99,7 @@ async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
   return outcome;
 }
 
-/**
- * One delivery of one event to one endpoint (workflow id `delivery-<eventId>-<endpointId>`): attempt,
- * and after a failure sleep for the delay attempt-decision.ts gives. A change that could alter a
- * started run's commands is patched and replay-tested (docs/operating.md).
- */
+/** One event to one endpoint: attempt, then sleep the decided delay. Patch and replay-test command changes. */
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   let attempts = 0;
   const wait = wakeableWait();
@@ -143,12 +129,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   }
 }
 
-/**
- * The wait before the next attempt, which retry-now ends early: its timer is cancelled and the next
- * attempt is made at once, with the next number. An update rather than a signal, so the caller
- * learns whether anything was waiting: outside the wait (an attempt in flight) it is rejected
- * before anything is written.
- */
+/** The wait before the next attempt, which the retryNow update (retry-now.ts) ends at once. */
 function wakeableWait() {
   let waitingFor: number | undefined;
   let woken = false;

@@ -12,7 +12,6 @@ export interface RecoveryWorkflowInput {
 }
 
 export interface RecoveryWorkflowResult {
-  /** Deliveries whose new round started. */
   started: number;
   /** Deliveries left as they were (in flight meanwhile, at the round cap, endpoint disabled or deleted). */
   skipped: number;

@@ -8,8 +8,5 @@ export interface RetryNowResult {
   attempt: number;
 }
 
-/**
- * Ends a delivery's wait for its next attempt at once (POST .../retry-now). Rejected, with nothing
- * written, when the run is not waiting for a retry (an attempt is in flight).
- */
+/** Ends a delivery's wait for its next attempt. An update: rejected, nothing written, when not waiting. */
 export const retryNow = defineUpdate<RetryNowResult>('retryNow');

@@ -1,7 +1,4 @@
-/**
- * The closed catalogue of error codes. Clients switch on `code`, so a code is added here with its
- * meaning or not thrown at all. Statuses: src/transport/http/error-status.ts; OpenAPI's enum comes from here.
- */
+/** Clients switch on `code`: add a code here with its meaning or do not throw it. Status: error-status.ts. */
 export const ERROR_CATALOGUE = {
   // The request is not of the documented shape.
   invalid_request: 'The body, query or path parameters are not of the documented shape; `details` says where.',

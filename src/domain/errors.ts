@@ -1,9 +1,6 @@
 import type { ErrorCode } from './error-codes';
 
-/**
- * Typed domain errors: a catalogue code, a sentence for people, and data. No HTTP here: the error
- * middleware (src/transport/http/middleware/error-handler.ts) maps them to status, body and headers.
- */
+/** Domain errors: a catalogue code, a sentence for people, data. No HTTP: see middleware/error-handler.ts. */
 
 export interface ErrorDetail {
   path: string;
@@ -52,7 +49,6 @@ export function methodNotAllowed(message: string, allowed: readonly string[]): D
   return new DomainError('method_not_allowed', message, {}, { allowedMethods: allowed });
 }
 
-/** The per-minute burst window is used up. */
 export function burstLimitExceeded(retryAfterSeconds: number): DomainError<'rate_limit_exceeded'> {
   return new DomainError(
     'rate_limit_exceeded',
@@ -62,7 +58,6 @@ export function burstLimitExceeded(retryAfterSeconds: number): DomainError<'rate
   );
 }
 
-/** The monthly quota is used up. */
 export function quotaExceeded(quotaLimit: number, quotaUsed: number, resetAt: Date, retryAfterSeconds: number): DomainError<'quota_exceeded'> {
   return new DomainError(
     'quota_exceeded',

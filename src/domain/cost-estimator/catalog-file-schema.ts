@@ -2,10 +2,7 @@ import { z } from 'zod';
 import { CATEGORIES, PROVIDERS } from './constants';
 import { isPriceUnit, PRICE_UNITS } from './price-units';
 
-/**
- * Shape of data/catalog.json. Strict objects: a misspelt field is an error at start-up, not a
- * missing value. Cross-entry rules live in catalog-invariants.ts.
- */
+/** data/catalog.json, strict: a misspelt field fails start-up. Cross-entry rules: catalog-invariants.ts. */
 
 export const catalogEntrySchema = z.strictObject({
   provider: z.enum(PROVIDERS),
@@ -22,7 +19,6 @@ export const catalogEntrySchema = z.strictObject({
 export const catalogFileSchema = z.strictObject({
   /** Bumped whenever prices or entries change, so loaders can tell an updated file apart. */
   version: z.string().min(1),
-  /** The day the list prices were recorded (YYYY-MM-DD). */
   priced_at: z.iso.date(),
   /** The one region per provider whose list prices the catalog holds. */
   regions: z.strictObject({ aws: z.string().min(1), gcp: z.string().min(1), azure: z.string().min(1) }),

@@ -2,10 +2,7 @@ import { CATALOG_SIZE, CATEGORIES, ENTRIES_PER_PROVIDER_CATEGORY, PROVIDERS } fr
 import type { CatalogFile } from './catalog-file-schema';
 import { compareCatalogOrder } from './catalog-order';
 
-/**
- * The rules a schema-valid catalog file must also keep (CONTRACT §5). Returns every broken rule
- * as a sentence, so one load reports all the mistakes in the data file at once.
- */
+/** Every rule a schema-valid catalog breaks (CONTRACT §5), as sentences: one load reports every mistake. */
 export function catalogInvariantViolations(file: CatalogFile): string[] {
   const problems: string[] = [];
   const { entries } = file;

@@ -1,10 +1,7 @@
 import { CATEGORIES, PROVIDERS } from './constants';
 import type { CatalogEntry } from './catalog-file-schema';
 
-/**
- * Catalog order (CONTRACT §5): provider, category (both in the spec's order), service, instance.
- * Names compare by UTF-16 code unit, not locale, so the order is the same on every machine.
- */
+/** Provider, category (spec order), service, instance; by code unit, not locale: alike on every machine. */
 export function compareCatalogOrder(a: CatalogEntry, b: CatalogEntry): number {
   return (
     PROVIDERS.indexOf(a.provider) - PROVIDERS.indexOf(b.provider) ||

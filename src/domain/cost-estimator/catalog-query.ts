@@ -3,10 +3,7 @@ import { ValidationError, type ErrorDetail } from '../errors';
 import { CATEGORIES, PROVIDERS } from './constants';
 import type { CatalogFilter } from './catalog';
 
-/**
- * Query of GET /api/cost-estimator: optional provider and category filters, combinable.
- * Other query parameters are ignored, as caches and browsers add their own.
- */
+/** GET /api/cost-estimator's query. Other parameters are ignored: caches and browsers add their own. */
 export const catalogQuerySchema = z.object({
   provider: z.enum(PROVIDERS).optional(),
   category: z.enum(CATEGORIES).optional(),
@@ -14,10 +11,7 @@ export const catalogQuerySchema = z.object({
 
 const ALLOWED = { provider: PROVIDERS, category: CATEGORIES } as const;
 
-/**
- * Validates the raw query (Koa's ctx.query: string or string[] values). An unknown or repeated
- * value is a 400 whose body lists the `allowed` values of the first bad parameter (CONTRACT §5).
- */
+/** Koa's ctx.query; an unknown or repeated value is a 400 with the first bad parameter's `allowed` values. */
 export function parseCatalogQuery(query: Readonly<Record<string, unknown>>): CatalogFilter {
   const details: ErrorDetail[] = [];
   let firstBad: keyof typeof ALLOWED | undefined;

@@ -50,7 +50,6 @@ export class Catalog {
     }
   }
 
-  /** Validates raw JSON (the parsed data file) against the schema and every catalog invariant. */
   static parse(raw: unknown): Catalog {
     const result = catalogFileSchema.safeParse(raw);
     if (!result.success) {
@@ -68,12 +67,10 @@ export class Catalog {
     return this.filtered.get(filterKey(filter)) ?? [];
   }
 
-  /** The entries of one provider's service in catalog order; empty when the service is not in the catalog. */
   instancesOf(provider: Provider, service: string): readonly CatalogEntry[] {
     return this.services.get(provider)?.get(service) ?? [];
   }
 
-  /** The entry priced for exactly (provider, service, instance), if any. */
   find(provider: Provider, service: string, instance: string): CatalogEntry | undefined {
     return this.instancesOf(provider, service).find((e) => e.instance === instance);
   }

@@ -1,4 +1,3 @@
-/** The cost estimator's fixed vocabulary and limits (CONTRACT §5). */
 
 /** Providers in the spec's order; this order is also the catalog order. */
 export const PROVIDERS = ['aws', 'gcp', 'azure'] as const;
@@ -30,12 +29,8 @@ export const DEFAULT_HOURS_PER_MONTH = 730;
 /** The longest month: 31 × 24. */
 export const MAX_HOURS_PER_MONTH = 744;
 
-/** Items per estimate request. */
 export const MIN_ITEMS = 1;
 export const MAX_ITEMS = 100;
 
-/**
- * The largest annual amount an estimate reports: every amount of cents up to it (below 2^46) is a
- * JS number whose JSON text is exact; more is a 422 `estimate_out_of_range`, not a rounded number.
- */
+/** Largest annual amount reported: its cents are exact in JSON (below 2^46); more is a 422, not rounded. */
 export const MAX_ANNUAL_ESTIMATE_USD = 10_000_000_000_000;

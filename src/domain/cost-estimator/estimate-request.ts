@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { MAX_HOURS_PER_MONTH, MAX_ITEMS, MIN_ITEMS, PROVIDERS } from './constants';
 
-/**
- * Body of POST /api/cost-estimator (CONTRACT §5); any failure is a 400. Strict objects: a misspelt
- * "hoursPerMonht" must not silently fall back to 730 hours.
- */
+/** POST /api/cost-estimator's body; strict, so a misspelt "hoursPerMonht" cannot fall back to 730 hours. */
 
 /** "is required" for a missing field, `otherwise` for a value of the wrong type. */
 const requiredOr = (otherwise: string) => (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : otherwise);

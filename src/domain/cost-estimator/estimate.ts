@@ -29,9 +29,8 @@ export interface Estimate {
 }
 
 /**
- * Prices items against the catalog (CONTRACT §5), in exact decimal: each line rounded half-up to
- * cents; the total is the UNROUNDED sum rounded once (no rounding drift); annual is 12 × the rounded
- * monthly total, so the two agree. The first item that cannot be priced is reported.
+ * Prices items in exact decimal: each line rounded half-up to cents; the total is the UNROUNDED sum rounded
+ * once (no drift); annual is 12 × the rounded monthly, so they agree. The first unpriceable item is reported.
  */
 export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = systemClock): Estimate {
   let total = zero();

@@ -1,4 +1,3 @@
-/** The cost estimator's public surface for the HTTP routes and the catalog loader. */
 export * from './constants';
 export { Catalog, InvalidCatalogError, type CatalogEntry, type CatalogFilter } from './catalog';
 export { catalogFileSchema, catalogEntrySchema, type CatalogFile } from './catalog-file-schema';

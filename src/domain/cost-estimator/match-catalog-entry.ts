@@ -2,10 +2,7 @@ import { DomainError } from '../errors';
 import type { Catalog, CatalogEntry } from './catalog';
 import type { EstimateItem } from './estimate-request';
 
-/**
- * The catalog entry an item prices (CONTRACT §5): exact (provider, service, instance), or with no
- * instance the service's only entry; else a 422 naming the item's index (well-formed, unpriceable).
- */
+/** Exact (provider, service, instance), or with no instance the service's only one; else a 422 with index. */
 export function matchCatalogEntry(catalog: Catalog, item: EstimateItem, index: number): CatalogEntry {
   const candidates = catalog.instancesOf(item.provider, item.service);
   if (candidates.length === 0) {

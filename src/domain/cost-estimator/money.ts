@@ -1,15 +1,9 @@
 import Decimal from 'decimal.js';
 
-/**
- * Exact decimal money (CONTRACT §5). A private Decimal constructor, so no other module's settings
- * change our results; 60 digits keep every price × quantity × usage exact before rounding.
- */
+/** Own Decimal clone, immune to other modules' settings; 60 digits keep price × quantity × usage exact. */
 const Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 
-/**
- * A JS number as an exact decimal. Goes through the number's shortest round-trip string, so
- * 0.1 becomes exactly 0.1 (the value written in JSON), not 0.1000000000000000055511151231257827.
- */
+/** Via the number's shortest round-trip string: 0.1 is exactly 0.1 (as written in JSON), not 0.1000…0555. */
 export function toDecimal(value: number): Decimal {
   return new Money(value);
 }

@@ -1,9 +1,5 @@
-/**
- * The priceUnit forms the spec allows (platform-api.md "Cost catalog entry") and the line formula
- * each one uses (CONTRACT §5). A unit outside this list is a catalog error, never guessed at.
- */
+/** The spec's priceUnit forms and each one's line formula; another unit is a catalog error, never guessed. */
 
-/** How a line's monthly cost follows from quantity, unit price and usage. */
 export type FormulaKind =
   /** quantity × price × hoursPerMonth */
   | 'hourly'

@@ -2,10 +2,8 @@
 const BUCKETS_PER_WINDOW = 4;
 
 /**
- * How late each account's deliveries are: per first attempt, from its event's acceptance to getting
- * a place (or being told to wait), and per account the worst of the last `windowMs`. Workers
- * measure it where the work waits and publish the accounts past a bound, so API processes can refuse
- * those accounts, and only those.
+ * How late each account's first attempts are (acceptance to getting a place), worst per account over
+ * `windowMs`. Workers publish those past a bound so API processes refuse those accounts, and only those.
  */
 export class AccountLags {
   private readonly buckets: Array<{ slot: number; worst: Map<string, number> }> = [];

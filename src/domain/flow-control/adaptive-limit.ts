@@ -1,14 +1,11 @@
 /**
- * A concurrency limit that follows a measured latency (AIMD, as TCP does): additive increase while
- * the p90 of an interval is on target and the limit holds work back, multiplicative decrease when
- * it goes over. It settles at what the machine can do within the target, on any machine.
+ * AIMD concurrency limit (as TCP): grows while an interval's p90 is on target and the limit held work
+ * back, shrinks by a factor when over. It settles at what the machine does within the target.
  */
 export interface AdaptiveLimitTuning {
   min: number;
   max: number;
-  /** The latency (p90 over an interval) the limit aims at. */
   targetMs: number;
-  /** Added per interval while the latency is on target and the limit was reached. */
   increase: number;
   /** Factor applied when the latency is over target. */
   decrease: number;

@@ -1,12 +1,9 @@
 import { SlidingCount } from './sliding-count';
 
 /**
- * How fast a queue moves while it has work: items done per second of time during which something
- * waited, over the last `windowS` seconds. A new arrival waits about (items waiting) / (this rate).
- *
- * Not wall-clock throughput: below capacity that measures arrivals, and at the start of a burst one
- * item done in a barely begun second makes thirty waiting items look like a thirty-second wait.
- * Until the queue has been busy for `minBusyMs` there is no estimate (undefined).
+ * Items done per second during which something waited, over `windowS`: a new arrival waits about (items
+ * waiting) / (this rate). Not wall-clock throughput: below capacity that measures arrivals, and one item
+ * done in a burst's first second would make thirty waiting look like 30 s. None until `minBusyMs` busy.
  */
 export class BusyRate {
   private readonly counts: SlidingCount<'done' | 'busyMs'>;

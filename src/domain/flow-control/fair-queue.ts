@@ -1,7 +1,6 @@
 /**
- * Work of many tenants served round-robin, one FIFO queue each (max-min fairness of the order of
- * service): a tenant asking for less than an equal share waits at most one round, one asking for
- * more only lengthens its own queue. A tenant `shift` passes over keeps its place in the round.
+ * Round-robin over per-tenant FIFO queues: a tenant asking less than an equal share waits at most one
+ * round; one asking more only lengthens its own queue. A tenant `shift` skips keeps its place.
  */
 export class FairQueue<T> {
   /** Tenant → its items, oldest first, with when each came. Map order is the round: a tenant served moves to its end. */
@@ -42,7 +41,6 @@ export class FairQueue<T> {
     return this.count;
   }
 
-  /** Tenants with items waiting. */
   get tenants(): number {
     return this.queues.size;
   }

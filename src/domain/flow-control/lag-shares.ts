@@ -4,20 +4,15 @@ const DECREASE = 0.865;
 const INCREASE = 0.05;
 /** A late account still gets this share in: its lag is measured on the events it gets in. */
 const FLOOR = 0.05;
-/**
- * Between this fraction of the bound and the bound, a share holds: growing it there is what
- * carries the lag past the bound, seconds before the report of it arrives.
- */
+/** Shares hold from this fraction of the bound: growing there pushes lag past it before it is reported. */
 const HOLD_FROM = 0.5;
 
 /** The lag from which workers report an account: where its share stops growing. */
 export const reportedFrom = (boundMs: number): number => boundMs * HOLD_FROM;
 
 /**
- * What share of its new events each late account gets in (AIMD, as TCP's window): cut by a factor
- * each step it is late, held while it is close to late, grown by a step when well within. Not on/off:
- * its lag is known only seconds after its events were let in, so on/off swings between taking a
- * whole flood and taking nothing.
+ * The share of new events each late account gets in (AIMD): cut each step it is late, held near the bound,
+ * grown when well within. Not on/off: lag is known seconds late, so on/off swings from a flood to nothing.
  */
 export class LagShares {
   private readonly shares = new Map<string, number>();

@@ -1,15 +1,10 @@
 import { SlidingCount } from './sliding-count';
 
 /**
- * How long a refused caller is told to wait (503 `Retry-After`), from how oversubscribed the
- * platform has been lately: the calls it refused per call it took over the last `windowS` seconds,
- * between `minS` and `maxS`.
- *
- * Not a fixed second: a refused call still costs its parse, key check and metering; at three times
- * capacity, callers told "1 s" are refused about 25 times per event taken and goodput falls to 0.78
- * of capacity (bench:overload). Told to wait in proportion, they come back about as fast as events
- * can be taken. Each answer is drawn between half the advice and the advice, so callers refused in
- * the same second do not come back as one herd.
+ * The 503 `Retry-After`: calls refused per call taken over `windowS`, in [minS, maxS], so refused callers
+ * come back about as fast as events can be taken. Not a fixed 1 s: refused calls still cost parse, key
+ * check and metering, and at 3× capacity goodput fell to 0.78. Each answer is drawn between half the advice
+ * and the advice, so callers refused together do not come back as one herd.
  */
 export const RETRY_AFTER_TUNING = { windowS: 10, minS: 1, maxS: 10 } as const;
 

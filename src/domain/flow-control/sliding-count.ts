@@ -1,7 +1,4 @@
-/**
- * Counts of named things over the last `windowS` whole seconds (per-second buckets), for rates
- * that flow control reads often and cheaply.
- */
+/** Counts by name over the last `windowS` whole seconds, in per-second buckets: cheap to read often. */
 export class SlidingCount<K extends string> {
   private readonly buckets: Array<{ second: number; counts: Partial<Record<K, number>> }> = [];
 
@@ -21,7 +18,6 @@ export class SlidingCount<K extends string> {
     last.counts[kind] = (last.counts[kind] ?? 0) + n;
   }
 
-  /** The total of `kind` over the window. */
   total(kind: K): number {
     this.prune();
     let sum = 0;

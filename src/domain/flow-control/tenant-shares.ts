@@ -1,7 +1,4 @@
-/**
- * What each tenant took of a shared resource over the last `windowS` seconds, to tell who to refuse
- * when the whole is short: a tenant at or above an equal share is refused, one below it is not.
- */
+/** What each tenant took over `windowS`: when short, those at or above an equal share are refused. */
 export class TenantShares {
   private readonly buckets: Array<{ second: number; taken: Map<string, number> }> = [];
   private readonly totals = new Map<string, number>();

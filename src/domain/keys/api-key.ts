@@ -16,10 +16,7 @@ export function generateApiKey(product: Product): string {
   return `svc_live_${product}_${randomBytes(16).toString('hex')}`;
 }
 
-/**
- * Keys carry 128 random bits, so a fast unsalted SHA-256 is a safe lookup hash (a slow
- * password hash protects low-entropy secrets and would cost ms per request).
- */
+/** Unsalted SHA-256 suffices for 128-bit random keys; a slow password hash would cost ms per request. */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }

@@ -1,7 +1,4 @@
-/**
- * Revoked keys an account keeps: they authenticate nothing, so only the latest are kept, and its key
- * list and the live-key cap's count stay bounded however many it has revoked.
- */
+/** Only the latest revoked keys are kept: they authenticate nothing, and the key list and cap stay bounded. */
 export const MAX_REVOKED_KEYS_KEPT = 20;
 
 interface KeyState {
@@ -24,10 +21,7 @@ export function keysKept<K extends KeyState>(keys: readonly K[]): K[] {
   return keys.filter((k) => !beyond.has(k));
 }
 
-/**
- * The revoked keys to delete: those past the kept ones, except keys revoked less than `recentMs`
- * before `now`, whose revocation a repeat may still have to announce to the processes caching them.
- */
+/** Revoked keys past the kept ones, but not within `recentMs`: their revocation may yet be re-announced. */
 export function revokedKeysToDelete<K extends KeyState>(keys: readonly K[], now: Date, recentMs: number): K[] {
   return revokedBeyondKept(keys).filter((k) => now.getTime() - (k.revoked_at as Date).getTime() >= recentMs);
 }

@@ -7,11 +7,7 @@ export interface BurstWindow {
   end: Date;
 }
 
-/**
- * Whether `window` is the one a call at `now` falls in: it has not ended. A window that seems to
- * start a little in the future (another process's clock runs ahead) is still current: opening
- * another would grant a second budget.
- */
+/** Current until it ends, even if it seems to start ahead (clock skew): another would give a second budget. */
 export function isCurrent(window: BurstWindow, now: Date): boolean {
   return now < window.end;
 }

@@ -19,10 +19,7 @@ export function anonymousPolicy(clientIp: string): LimitPolicy {
   return { bucket: `ip:${clientNetwork(clientIp)}`, burstLimit: ANONYMOUS_BURST_PER_MINUTE, quotaLimit: Number.POSITIVE_INFINITY, countUsage: false };
 }
 
-/**
- * The network one anonymous client stands for: an IPv4 address, or an IPv6 /64 (the smallest prefix
- * a subscriber is given, so cycling through one's own addresses gives no new budget).
- */
+/** IPv4 address, or IPv6 /64 (the smallest prefix a subscriber gets: its own addresses give no new budget). */
 export function clientNetwork(address: string): string {
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);

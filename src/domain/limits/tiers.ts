@@ -15,7 +15,6 @@ export function isTier(value: string): value is Tier {
   return Object.prototype.hasOwnProperty.call(TIERS, value);
 }
 
-/** Burst window length (fixed window from the first call after the previous one ended). */
 export const BURST_WINDOW_MS = 60_000;
 
 /** CONTRACT §5: anonymous cost-estimator callers, per client IP. */

@@ -1,11 +1,8 @@
 /**
- * The platform's seal on a delivery workflow's input: an HMAC (key derived from the shared secrets
- * key) over what the attempt signs and for whom, the round, and the workflow id.
- *
- * Why: anyone who can reach Temporal can start a delivery workflow, and the worker must not sign a
- * body of their choosing with an endpoint's secret. The seal proves the platform accepted this event
- * for this endpoint and round, so the attempt reads nothing back from the store; a forged input sends
- * nothing. Format: `v2.<base64url HMAC-SHA256>`. Never log the key; the seal is not a secret.
+ * The platform's seal on a delivery workflow's input, `v2.<base64url HMAC-SHA256>` over what the attempt
+ * signs, for whom, the round and the workflow id. Anyone reaching Temporal can start a delivery workflow:
+ * the seal proves the platform accepted it, so a forged input sends nothing and a genuine one needs no
+ * read. Never log the key; the seal is not a secret.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 

@@ -1,13 +1,7 @@
-/**
- * What follows an attempt, decided once: the activity that records an attempt asks here, and the
- * workflow sleeps for the delay decided here and nothing else. Imported by workflow code: pure.
- */
+/** What follows an attempt, decided once for activity and workflow alike. Imported by workflow code: pure. */
 import { delayAfterAttempt } from './retry-schedule';
 
-/**
- * How an attempt ended: a status; no complete answer in time (`timeout`: lookup or response); or
- * none could come (`network`: name unresolved or refused, connection failed, request unsignable).
- */
+/** A status; `timeout` (lookup or response); or `network` (unresolved, refused, no connection, unsignable). */
 export type AttemptResult = { kind: 'status'; statusCode: number } | { kind: 'timeout' } | { kind: 'network' };
 
 export type AttemptDecision =
@@ -36,10 +30,7 @@ export function recordedResult(recorded: { status_code: number | null }): Attemp
 /** What the workflow does after an attempt: end the run with this status, or sleep and make the next attempt. */
 export type NextStep<S extends string> = { end: Exclude<S, 'retrying'> | 'failed' } | { retryAfterMs: number };
 
-/**
- * The step the workflow follows after an attempt, read off the decision the activity took: a
- * `retrying` with no delay (no attempt left) ends the run as failed, never as `retrying`.
- */
+/** The workflow's step: a `retrying` with no delay (no attempt left) ends the run as failed, never retrying. */
 export function nextStep<S extends string>(outcome: { status: S; nextDelayMs: number | null }): NextStep<S> {
   if (outcome.status !== 'retrying') return { end: outcome.status as Exclude<S, 'retrying'> };
   return outcome.nextDelayMs === null ? { end: 'failed' } : { retryAfterMs: outcome.nextDelayMs };

@@ -1,15 +1,10 @@
 /**
- * How many delivery attempts one account, and one endpoint, may have in flight at once in this
- * process, from before the DNS lookup to the end of the POST: a tenant whose receivers hang holds at
- * most `perAccount` of the worker's POSTs and lookups, and every other account's attempts still run.
- *
- * An attempt with no place waits only a moment (a quick receiver's places turn over in
- * milliseconds; a longer wait would hold a slot everyone shares), then is throttled and made again
- * after a workflow timer; the outbox holds back the account's new starts meanwhile (`full`, `onFree`).
+ * Attempts in flight at once per account and per endpoint in this process, from DNS lookup to POST end:
+ * a tenant whose receivers hang holds at most `perAccount` of them. One with no place waits a moment,
+ * then is throttled and made again after a timer; the outbox holds the account's starts (`full`, `onFree`).
  */
 
 export interface AttemptSlotLimits {
-  /** Attempts of one account in flight at once, per process. */
   perAccount: number;
   /** Attempts to one endpoint in flight at once, per process (at most perAccount). */
   perEndpoint: number;
@@ -34,12 +29,10 @@ export class AttemptSlots {
 
   constructor(private readonly limits: AttemptSlotLimits = DEFAULT_ATTEMPT_SLOT_LIMITS) {}
 
-  /** Attempts of this account in flight now. */
   inFlight(accountId: string): number {
     return this.byAccount.get(accountId) ?? 0;
   }
 
-  /** Whether every place of the account is taken. */
   full(accountId: string): boolean {
     return this.inFlight(accountId) >= this.limits.perAccount;
   }
@@ -49,13 +42,9 @@ export class AttemptSlots {
     this.freed.push(listener);
   }
 
-  /**
-   * A place for one attempt within `waitMs` (in order, per account), or null when the account or
-   * endpoint had none free by then.
-   */
+  /** A place within `waitMs` (in order per account), or null if the account or endpoint had none free. */
   async enter(accountId: string, endpointId: string, waitMs: number): Promise<LeaveSlot | null> {
-    // No waiter fits at any moment (a release admits every one that does), so one that fits now
-    // passes nobody who could go.
+    // A release admits every waiter that fits, so one that fits now passes nobody who could go.
     if (this.fits(accountId, endpointId)) return this.take(accountId, endpointId);
     if (waitMs <= 0) return null;
     return new Promise<LeaveSlot | null>((resolve) => {
@@ -115,7 +104,6 @@ function add(counts: Map<string, number>, key: string, delta: number): void {
   else counts.set(key, next);
 }
 
-/** The longest a throttled attempt waits before it asks for a place again. */
 const MAX_THROTTLED_WAIT_MS = 60_000;
 
 /** Wait before asking again after `tries` refusals: doubling from 1 s to a minute, half of it random so they do not return together. */

@@ -1,7 +1,6 @@
 /**
- * The exact request delivered for an event (platform-api.md "Delivered request", CONTRACT §4). The
- * body is built once at ingest and stored, so every attempt sends, and signs, the same bytes.
- * No Node imports: usable from workflow code.
+ * The exact request delivered for an event (CONTRACT §4). The body is built once at ingest and stored, so
+ * every attempt sends and signs the same bytes. No Node imports: usable from workflow code.
  */
 import { isEventId } from './event-id';
 import { isValidEventType } from './event-pattern';
@@ -48,10 +47,7 @@ export interface DeliveryHeadersInput {
 
 export type DeliveryHeaders = Readonly<Record<(typeof WebhookHeader)[keyof typeof WebhookHeader], string>>;
 
-/**
- * `{"id","type","data","timestamp"}` in that key order, no whitespace. Throws TypeError on a body
- * the spec does not allow: one stored wrong at ingest would be delivered wrong forever.
- */
+/** Spec key order, no whitespace; throws on a disallowed body: stored, it would be delivered wrong forever. */
 export function buildDeliveryBody(event: DeliveryBodyInput): string {
   assertEventId(event.id);
   assertEventType(event.type);

@@ -1,11 +1,6 @@
 /**
- * Delivery and event statuses (CONTRACT §4). Imported by Temporal workflow code: no imports, pure.
- *
- *   pending    no attempt finished yet
- *   retrying   an attempt failed and another one is scheduled
- *   succeeded  an attempt got a 2xx
- *   failed     the last allowed attempt failed
- *   cancelled  cancelled, or its endpoint deleted or disabled, before the delivery finished
+ * Delivery and event statuses (CONTRACT §4). Imported by workflow code: pure. A delivery is `cancelled`
+ * when cancelled, or its endpoint deleted or disabled, before it finished.
  */
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
@@ -52,12 +47,7 @@ export function isManuallyRetryable(status: DeliveryStatus): boolean {
   return RETRYABLE_DELIVERY_STATUSES.includes(status);
 }
 
-/**
- * The event's status from its deliveries' statuses:
- *   delivered  every delivery succeeded, or there is none (nothing left to do)
- *   failed     every delivery finished and at least one failed or was cancelled
- *   pending    otherwise (some delivery is still pending or retrying)
- */
+/** Delivered if every delivery succeeded (or there is none), pending while any is unfinished, else failed. */
 export function deriveEventStatus(deliveryStatuses: readonly DeliveryStatus[]): EventStatus {
   let allSucceeded = true;
   for (const status of deliveryStatuses) {

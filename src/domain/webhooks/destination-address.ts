@@ -1,10 +1,7 @@
 /**
- * Destination safety (SSRF) rules: which IP addresses a delivery may connect to, and the URL
- * rules of CONTRACT §3. Pure: DNS resolution lives in destination-resolver.ts.
- *
- * Refused: the ranges of the explicit tables below, each with its reason. IPv6 forms that embed an
- * IPv4 address routed to (IPv4-mapped, NAT64, 6to4) are judged by it, as the packets go there. IPv6
- * outside global unicast (2000::/3) is refused too, so a range IANA reserves later cannot slip through.
+ * SSRF rules: which IP addresses a delivery may connect to, and CONTRACT §3's URL rules; pure (DNS is in
+ * destination-resolver.ts). IPv6 forms embedding a routed-to IPv4 address are judged by it; IPv6 outside
+ * 2000::/3 is refused, so a range IANA reserves later cannot slip through.
  */
 import ipaddr from 'ipaddr.js';
 
@@ -47,10 +44,7 @@ export const REFUSED_IPV4_RANGES: ReadonlyArray<readonly [cidr: string, reason: 
   ['240.0.0.0/4', 'reserved'],
 ] as const);
 
-/**
- * Refused IPv6 ranges, first match wins. IPv4-mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96) and
- * 6to4 (2002::/16) are not listed: they are judged by their embedded IPv4 address.
- */
+/** First match wins. IPv4-mapped, NAT64 and 6to4 are not listed: they are judged by their embedded IPv4. */
 export const REFUSED_IPV6_RANGES: ReadonlyArray<readonly [cidr: string, reason: string]> = Object.freeze([
   ['::/128', 'unspecified'],
   ['::1/128', 'loopback'],
@@ -83,17 +77,13 @@ const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;
 
 export type ParsedIp = { family: 4; ip: ipaddr.IPv4 } | { family: 6; ip: ipaddr.IPv6 };
 
-/**
- * Parses an IP literal strictly: dotted-quad IPv4, or IPv6 (optionally in brackets, as in
- * URL.hostname). Returns null for anything else, including zone-qualified IPv6 (`fe80::1%eth0`).
- */
+/** Dotted-quad IPv4, or IPv6 optionally bracketed (URL.hostname); null otherwise, zone-qualified IPv6 too. */
 export function parseIpLiteral(input: string): ParsedIp | null {
   if (typeof input !== 'string') return null;
   if (IPV4_DOTTED_QUAD.test(input)) return { family: 4, ip: ipaddr.IPv4.parse(input) };
   const text = input.startsWith('[') && input.endsWith(']') ? input.slice(1, -1) : input;
   if (!text.includes(':') || !IPV6_CHARS.test(text)) return null;
-  // ipaddr.js reads the deprecated "::a.b.c.d" as IPv4-mapped; the WHATWG URL parser follows the
-  // RFC, so canonicalize through it first (its output is compressed hex with no dotted part).
+  // ipaddr.js reads the deprecated "::a.b.c.d" as IPv4-mapped, unlike the RFC: canonicalize through URL first.
   let canonical: string;
   try {
     const host = new URL(`http://[${text}]/`).hostname;
@@ -170,20 +160,12 @@ export interface DestinationUrlOptions {
   allowPrivate?: boolean;
 }
 
-/**
- * CONTRACT §3 URL rules, in order:
- *   400 invalid_url                  not a string, longer than 2,048 characters, not an absolute URL
- *   422 unsupported_url_scheme       scheme other than https
- *   422 url_credentials_not_allowed  user or password present
- *   422 destination_not_allowed      host is a literal IP address that is refused
- * Host names are not resolved here (see destination-resolver.ts).
- */
+/** CONTRACT §3 URL rules, in order; host names are resolved and checked in destination-resolver.ts. */
 export function validateDestinationUrl(raw: unknown, options: DestinationUrlOptions = {}): DestinationUrlValidation {
   if (typeof raw !== 'string') return invalid('url must be a string.');
   // Checked before parsing so an oversized value costs nothing.
   if (raw.length > MAX_DESTINATION_URL_LENGTH) return invalid(`url must be at most ${MAX_DESTINATION_URL_LENGTH} characters.`);
-  // The URL parser silently strips surrounding whitespace and inner tabs/newlines; refuse them so
-  // the stored URL is exactly what the caller sent.
+  // The URL parser strips outer whitespace and inner tabs/newlines: refused, so the stored URL is as sent.
   if (/[\u0000-\u0020\u007f]/.test(raw)) return invalid('url must not contain whitespace or control characters.');
   let url: URL;
   try {

@@ -1,7 +1,6 @@
 /**
- * Resolve a destination host and check EVERY address it resolves to (destination-address.ts): a host
- * mixing a public and a private record must not reach the private one. The checked addresses are
- * what is connected to (createGuardedLookup): a second lookup would be a DNS-rebinding window.
+ * Resolves a destination and checks EVERY address: a public and a private record must not reach the private
+ * one. Connect uses the checked addresses (createGuardedLookup): a second lookup would let DNS rebind.
  */
 import { classifyAddress, parseIpLiteral } from './destination-address';
 
@@ -20,7 +19,6 @@ export interface CheckedAddress {
 export interface ResolveOptions {
   /** DELIVERY_ALLOW_PRIVATE_NETWORKS=true: every parseable address is accepted. */
   allowPrivate?: boolean;
-  /** The platform's lookup (createDnsLookup with the DNS_* settings). */
   lookup: LookupAllFunction;
 }
 
@@ -29,11 +27,7 @@ export type ResolveAndCheckResult =
   | { ok: false; code: 'dns_lookup_failed' | 'dns_timeout'; hostname: string; message: string }
   | { ok: false; code: 'destination_not_allowed'; hostname: string; address: string; reason: string; message: string };
 
-/**
- * Resolves `hostname` (a name, an IPv4 literal, or an IPv6 literal with or without brackets) and
- * checks every address. Outcomes are values, never exceptions, so a delivery attempt can record
- * them as an attempt error. An IP literal is checked as is, without a lookup.
- */
+/** Outcomes are values, not exceptions, so an attempt records them; IP literals are checked without lookup. */
 export async function resolveAndCheck(hostname: string, options: ResolveOptions): Promise<ResolveAndCheckResult> {
   const allowPrivate = options.allowPrivate === true;
   const literal = parseIpLiteral(hostname);
@@ -111,10 +105,7 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/**
- * A `lookup` for net/tls/undici `connect` that hands the socket only checked addresses. connect()
- * does not call lookup for an IP-literal host: check those with resolveAndCheck first.
- */
+/** A connect `lookup` yielding only checked addresses. Connect skips it for IP literals: check those first. */
 export function createGuardedLookup(options: ResolveOptions) {
   return function guardedLookup(
     hostname: string,

@@ -1,8 +1,4 @@
-/**
- * Endpoint health: an endpoint's recent deliveries, and the rule that disables one whose deliveries
- * have all failed for a period. The health log (src/persistence/endpoint-health-log.ts) stores one
- * summary per fact, each derived from the one before with `applyHealthFact`.
- */
+/** Endpoint health and auto-disable; the health log keeps one summary per fact, each from `applyHealthFact`. */
 
 const HOUR_MS = 3_600_000;
 /** "Last 24 h" is counted in whole UTC hours: the current hour and the 23 before it. */
@@ -14,10 +10,7 @@ export const DEFAULT_AUTO_DISABLE_AFTER_MS = 5 * 24 * HOUR_MS;
 export const DISABLED_REASONS = ['manual', 'failing'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
-/**
- * Something the health log learns: a delivery (one round to one endpoint) ended, or the endpoint
- * was enabled again. `key` names the fact: the log records a fact once however often it is told.
- */
+/** A delivery (one round to one endpoint) ended, or the endpoint was re-enabled; a `key` is logged once. */
 export type HealthFact =
   | { kind: 'delivery'; key: string; succeeded: boolean; at: Date }
   | { kind: 'enabled'; key: string; at: Date };
@@ -93,9 +86,8 @@ export function countLast24h(summary: HealthSummary, now: Date): HealthCounts {
 }
 
 /**
- * The auto-disable rule: a failure that ends a failing streak of at least `periodMs` disables the
- * endpoint. A streak counts from the first failure after the last success or re-enabling, so
- * re-enabling gives a whole new period.
+ * Disable when a failure ends a failing streak of at least `periodMs`; a streak counts from the first
+ * failure after the last success or re-enabling, so re-enabling gives a whole new period.
  */
 export function shouldDisableForFailures(summary: HealthSummary, at: Date, periodMs: number): boolean {
   if (summary.consecutive_failures === 0 || summary.failing_since === null) return false;

@@ -1,8 +1,4 @@
-/**
- * CONTRACT §4: an event id is a positive integer, and no larger than a JSON number carries
- * exactly (2^53 - 1). The one home of that rule: the path parameter, the store and the signed
- * body all ask here. Imported by workflow code: pure.
- */
+/** A positive integer a JSON number carries exactly (CONTRACT §4); this rule's one home. Pure: workflows. */
 export const EVENT_ID_PATTERN = '^[1-9][0-9]{0,15}$';
 const EVENT_ID_REGEX = new RegExp(EVENT_ID_PATTERN);
 

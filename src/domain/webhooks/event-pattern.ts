@@ -1,12 +1,6 @@
 /**
- * Event types and the patterns an endpoint subscribes with (platform-api.md "Events", CONTRACT §3–4).
- *
- * Imports nothing: it may be used by workflow code.
- *
- * Pattern forms:
- *   `*`           every event type
- *   `<prefix>.*`  every type that starts with `<prefix>.` and has at least one character after it
- *   `<type>`      exactly that type (case-sensitive)
+ * Event types and subscription patterns (CONTRACT §3–4); no imports, usable by workflow code. Patterns:
+ * `*` (every type), `<prefix>.*` (types starting `<prefix>.` and at least one more character), `<type>`.
  */
 
 export const EVENT_TYPE_MIN_LENGTH = 1;
@@ -15,7 +9,6 @@ export const EVENT_TYPE_MAX_LENGTH = 256;
 export const EVENT_TYPE_REGEX = /^[A-Za-z0-9_.:-]{1,256}$/;
 
 export const WILDCARD_PATTERN = '*';
-/** Suffix that turns a prefix into a prefix wildcard. */
 export const PREFIX_WILDCARD_SUFFIX = '.*';
 /** CONTRACT §3: `events` defaults to ["*"] and holds at most 100 patterns. */
 export const DEFAULT_EVENT_PATTERNS: readonly string[] = Object.freeze([WILDCARD_PATTERN]);
@@ -34,7 +27,6 @@ export function isValidEventType(type: unknown): type is string {
   return typeof type === 'string' && EVENT_TYPE_REGEX.test(type);
 }
 
-/** Validates one pattern and says which form it is, with a human-readable reason when refused. */
 export function validateEventPattern(pattern: unknown): EventPatternValidation {
   if (typeof pattern !== 'string') return { ok: false, message: 'Event pattern must be a string.' };
   if (pattern.length === 0) return { ok: false, message: 'Event pattern must not be empty.' };
@@ -64,8 +56,7 @@ export function validateEventPattern(pattern: unknown): EventPatternValidation {
       message: `Invalid event pattern "${truncate(pattern)}": an event type is ${EVENT_TYPE_MIN_LENGTH} to ${EVENT_TYPE_MAX_LENGTH} characters of A-Z a-z 0-9 _ . : -.`,
     };
   }
-  // A trailing dot is almost always a mistyped `<prefix>.*`; silently subscribing to the literal
-  // type would never deliver what the caller meant. Such types stay reachable through `*`.
+  // A trailing dot is nearly always a mistyped `<prefix>.*` (such types stay reachable through `*`).
   if (pattern.endsWith('.')) {
     return {
       ok: false,
@@ -94,11 +85,7 @@ export type EventPatternListValidation =
   | { ok: true; patterns: string[] }
   | { ok: false; issues: EventPatternListIssue[] };
 
-/**
- * Validates an endpoint's `events` value as given (CONTRACT §3): a non-empty array of at most
- * MAX_EVENT_PATTERNS valid patterns. Defaulting an omitted value to DEFAULT_EVENT_PATTERNS is the
- * caller's job, so that `undefined` and `[]` stay distinguishable (the latter is refused).
- */
+/** An `events` value as given: the caller defaults an omitted one, so `undefined` and `[]` (refused) differ. */
 export function validateEventPatterns(value: unknown): EventPatternListValidation {
   if (!Array.isArray(value)) return { ok: false, issues: [{ index: null, message: 'events must be an array of strings.' }] };
   if (value.length === 0) return { ok: false, issues: [{ index: null, message: 'events must contain at least one pattern.' }] };
@@ -113,10 +100,7 @@ export function validateEventPatterns(value: unknown): EventPatternListValidatio
   return issues.length > 0 ? { ok: false, issues } : { ok: true, patterns: [...(value as string[])] };
 }
 
-/**
- * Whether `pattern` selects `type`. Never throws: an invalid pattern or type matches nothing, so a
- * corrupted stored pattern can never widen into "deliver everything".
- */
+/** Never throws: invalid patterns and types match nothing, so a corrupt stored pattern cannot match all. */
 export function matchesEventType(pattern: string, type: string): boolean {
   if (!isValidEventType(type)) return false;
   const parsed = parseEventPattern(pattern);
@@ -127,8 +111,7 @@ export function matchesEventType(pattern: string, type: string): boolean {
     case 'exact':
       return parsed.type === type;
     case 'prefix':
-      // Requires the dot and at least one character after it: `user.*` does not match `user`,
-      // `user.` or `username.created`.
+      // The dot and one more character: `user.*` matches neither `user`, `user.` nor `username.created`.
       return type.length > parsed.prefix.length + 1 && type.startsWith(`${parsed.prefix}.`);
   }
 }

@@ -1,8 +1,7 @@
 /**
- * An idempotency key (body field or `Idempotency-Key` header): 1 to 255 characters (CONTRACT §4)
- * of printable ASCII without the space, 0x21 to 0x7E: a NUL or lone surrogate is not stored
- * faithfully everywhere, a space is lost at a header's ends, and a header carries no encoding, so a
- * non-ASCII key could match in one channel and not the other.
+ * 1 to 255 printable ASCII characters without space (CONTRACT §4): NUL or lone surrogates are not stored
+ * faithfully everywhere, a header loses end spaces and has no encoding, so non-ASCII could match in one
+ * channel (body field or `Idempotency-Key` header) and not the other.
  */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const IDEMPOTENCY_KEY_REGEX = /^[\x21-\x7e]{1,255}$/;

@@ -1,7 +1,6 @@
 /**
- * The local-listener exception to the destination rules (DELIVERY_LOCAL_LISTENER, `cli listen`): one
- * name, `listen.localhost` (RFC 6761 reserves `.localhost` for loopback), connected at 127.0.0.1 and
- * trusting only the listener CA in DATA_DIR. Every other URL keeps the rules of destination-address.ts.
+ * DELIVERY_LOCAL_LISTENER (`cli listen`): only `listen.localhost` (RFC 6761: loopback), at 127.0.0.1 and
+ * trusting only the listener CA in DATA_DIR, escapes destination-address.ts's rules.
  */
 export const LOCAL_LISTENER_HOST = 'listen.localhost';
 export const LOCAL_LISTENER_ADDRESS = '127.0.0.1';

@@ -1,7 +1,4 @@
-/**
- * Bulk recovery: every delivery to one endpoint that ended failed or cancelled since a time starts a
- * new round, by the manual-retry rules. Pure: imported by the recovery workflow.
- */
+/** Failed or cancelled deliveries to an endpoint since a time get a new round. Pure: a workflow imports it. */
 
 /** How far back `since` may go: older deliveries are left to single manual retries. */
 export const MAX_RECOVERY_WINDOW_MS = 7 * 24 * 3_600_000;

@@ -1,7 +1,4 @@
-/**
- * The delivery retry schedule (platform-api.md "Retry schedule", CONTRACT §4): delays count from the
- * END of the previous attempt. Imported by workflow code: no imports, clocks or randomness.
- */
+/** Delays count from the END of the previous attempt. Workflow code: no imports, clocks or randomness. */
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;

@@ -1,7 +1,6 @@
 /**
- * Encryption at rest of endpoint signing secrets: AES-256-GCM with a fresh 96-bit IV per seal.
- * Sealed format: `v1.<base64url iv (12 bytes)>.<base64url ciphertext>.<base64url tag (16 bytes)>`.
- * The version prefix leaves room for key rotation. Never log plaintexts or keys.
+ * Endpoint signing secrets at rest: AES-256-GCM, a fresh 96-bit IV per seal, sealed as base64url
+ * `v1.<iv>.<ciphertext>.<tag>` (the version leaves room for key rotation). Never log plaintexts or keys.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
@@ -12,7 +11,6 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const BASE64URL_REGEX = /^[A-Za-z0-9_-]*$/;
 
-/** Thrown when a sealed value is malformed or fails authentication (tampered, or another key). */
 export class SecretBoxError extends Error {
   constructor(message: string) {
     super(message);
@@ -72,8 +70,7 @@ function decodeBase64url(text: string, what: string): Buffer {
     throw new SecretBoxError(`sealed value has a malformed ${what}`);
   }
   const bytes = Buffer.from(text, 'base64url');
-  // Non-canonical encodings (stray trailing bits) decode to the same bytes; refuse them so that
-  // each sealed value has exactly one textual form.
+  // Stray trailing bits decode to the same bytes: refused, so each sealed value has exactly one text.
   if (bytes.toString('base64url') !== text) throw new SecretBoxError(`sealed value has a malformed ${what}`);
   return bytes;
 }

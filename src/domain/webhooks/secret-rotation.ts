@@ -1,14 +1,10 @@
-/**
- * Signing-secret rotation with overlap: the replaced secret keeps signing `webhook-signature` (not
- * `X-Webhook-Signature`, newest only) until its grace ends, so receivers can deploy the new one.
- */
+/** Replaced secrets sign `webhook-signature` only, until their grace ends: receivers have time to switch. */
 export const DEFAULT_GRACE_PERIOD_SECONDS = 86_400;
 export const MAX_GRACE_PERIOD_SECONDS = 7 * 86_400;
 /** The current secret and up to four in their grace period: bounds the header and each attempt's work. */
 export const MAX_SECRETS_ALIVE = 5;
 
 export interface RetiredSecret {
-  /** Sealed like the current secret (secret-box.ts). */
   sealed: string;
   /** After this instant the secret signs nothing. */
   expires_at: Date;
@@ -25,9 +21,8 @@ export function secretsInGrace(set: SecretSet, now: Date): RetiredSecret[] {
 }
 
 /**
- * The set after a rotation: the replaced secret signs for `graceSeconds` more, earlier ones keep
- * their ends. A grace of 0 ends them all: it is the rotation after a leak, and which old secret
- * leaked is unknown. Past MAX_SECRETS_ALIVE, those expiring first are dropped.
+ * The replaced secret signs `graceSeconds` more; past MAX_SECRETS_ALIVE those expiring first are dropped. A
+ * grace of 0 ends them all: it is the rotation after a leak, and which old secret leaked is unknown.
  */
 export function rotateSecretSet(set: SecretSet, newSealed: string, graceSeconds: number, now: Date): Required<SecretSet> {
   if (graceSeconds <= 0) return { secret_sealed: newSealed, previous_secrets: [] };

@@ -1,16 +1,8 @@
 /**
- * Delivery signatures. Two schemes on every attempt:
- *
- * 1. The spec's (platform-api.md "Signature of deliveries"), unchanged:
- *   X-Webhook-Signature: sha256=<lowercase hex HMAC-SHA256 of the exact raw body bytes>
- *
- * The HMAC key is the secret string AS GIVEN, `whsec_` prefix included, as UTF-8: the spec's
- * reference receivers pass it straight to their HMAC function, so decoding it would fail their checks.
- *
- * 2. Standard Webhooks (https://www.standardwebhooks.com), so stock libraries verify deliveries:
- *   webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">
- * keyed with the base64-decoded part of the secret after `whsec_`; one space-separated entry per
- * secret alive (rotation grace). Secrets are standard base64 of 32 random bytes.
+ * Two signatures on every attempt. The spec's `X-Webhook-Signature: sha256=<hex HMAC of the raw body>` is
+ * keyed with the secret string as given, `whsec_` included (the spec's receivers pass it straight to HMAC).
+ * Standard Webhooks' `webhook-signature` (so stock libraries verify) is keyed with the base64-decoded part
+ * after `whsec_`, one entry per secret alive.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
@@ -49,10 +41,7 @@ export function standardSigningKey(secret: string): Buffer {
   return key;
 }
 
-/**
- * `webhook-signature` value: `v1,<base64>` per secret, newest first, space-separated.
- * `id` and `timestamp` are the `webhook-id` and `webhook-timestamp` sent with the same bytes.
- */
+/** `v1,<base64>` per secret, newest first, over the `webhook-id`, `webhook-timestamp` and body sent. */
 export function signStandard(secrets: readonly string[], id: string, timestamp: number, rawBody: RawBody): string {
   if (secrets.length === 0) throw new TypeError('at least one signing secret is needed');
   return secrets.map((secret) => `${STANDARD_SIGNATURE_VERSION},${standardHmac(standardSigningKey(secret), id, timestamp, rawBody).toString('base64')}`).join(' ');
