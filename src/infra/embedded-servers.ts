@@ -5,10 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../temporal/search-attributes';
 
-/**
- * Embedded servers (Temporal dev server, FerretDB) as child processes with their state under DATA_DIR.
- * Each pid is kept beside its state: a start after a crash (children outlive it) stops the stale child.
- */
+/** State under DATA_DIR; a pid file beside it lets a start after a crash stop the child left behind. */
 
 export interface EmbeddedServer {
   name: string;

@@ -2,9 +2,8 @@ import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { setEventLoopDelay } from './metrics';
 
 /**
- * This process's event-loop delay, p99 per second: it rises when the process is out of CPU, that is
- * when accepted work begins to wait. Nothing is measured before `start()`, called once the platform
- * is up, so building the workflow bundle is not taken for overload.
+ * This process's event-loop delay, p99 per second: it rises when the process is out of CPU. It is
+ * started once the platform is up, so building the workflow bundle is not taken for overload.
  */
 export class EventLoopDelay {
   private timer: NodeJS.Timeout | undefined;

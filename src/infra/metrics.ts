@@ -1,9 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
- * One registry per process (API and worker each expose theirs; Prometheus adds them up). Labels take
- * a small fixed set of values, no ids, so series never grow with traffic. Callers use the functions
- * below, never prom-client, so names and label values stay in this file.
+ * One registry per process (Prometheus adds API and worker up). Labels take a few fixed values, no ids,
+ * so series never grow with traffic; names and label values stay here, behind the functions below.
  */
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });

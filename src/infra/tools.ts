@@ -66,7 +66,6 @@ export function toolsDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export interface ToolPaths {
   temporalCli: string;
-  /** Where the prebuilt CLI from the wheel goes. */
   temporalCliPrebuilt: string;
   /** Where the Go source build goes (the fallback). */
   temporalCliSource: string;
