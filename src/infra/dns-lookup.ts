@@ -1,14 +1,8 @@
 /**
- * Destination name lookups through c-ares (node's dns.Resolver), not dns.lookup: dns.lookup runs
- * getaddrinfo on libuv's shared 4-thread pool, where a name server that never answers would hold
- * threads that argon2 (sign-ins) and file I/O also need, with no time-out of our own. Here every
- * lookup (A and AAAA together) ends within `timeoutMs`, and at most `maxConcurrent` are in flight
- * per lookup function; the others wait for a place within their own time-out.
- *
- * A place is the caller's for as long as the caller waits, not for as long as c-ares goes on
- * asking: it is given back when the lookup's time runs out (a blackholed domain must not hold
- * the places of everyone else's lookups), and c-ares' own time-out and tries
- * are sized from the number of name servers so that its query ends by then too.
+ * Lookups through c-ares (dns.Resolver), not dns.lookup, whose getaddrinfo runs on libuv's shared
+ * 4-thread pool: a silent name server would hold threads argon2 and file I/O need. Each lookup (A and
+ * AAAA) ends within `timeoutMs`, at most `maxConcurrent` in flight; a place is given back when its
+ * caller's time runs out, so a blackholed domain cannot hold everyone else's places.
  */
 import { promises as dnsPromises } from 'node:dns';
 import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
@@ -32,7 +26,7 @@ export class DnsTimeoutError extends Error {
   }
 }
 
-/** RFC 6761: `localhost` and `*.localhost` are loopback, without asking a name server (c-ares does not read /etc/hosts for queries). */
+/** RFC 6761: `localhost` and `*.localhost` are loopback, answered here (c-ares does not read /etc/hosts). */
 const LOOPBACK = [
   { address: '127.0.0.1', family: 4 },
   { address: '::1', family: 6 },
@@ -41,9 +35,8 @@ const LOOPBACK = [
 export function createDnsLookup(options: DnsLookupOptions = {}): LookupAllFunction {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DNS_TIMEOUT_MS;
   const gate = new Gate(options.maxConcurrent ?? DEFAULT_DNS_MAX_CONCURRENT);
-  // Two tries per server (a lost UDP datagram is retried); c-ares asks each server in turn and
-  // doubles the wait on the second round, so n servers take about 3·n·timeout: sized to end by
-  // timeoutMs. The deadline below is the hard bound either way.
+  // Two tries (a lost datagram is retried); c-ares asks each server in turn and doubles the wait on the
+  // second round: n servers take about 3·n·timeout, sized to end by timeoutMs (the deadline is the bound).
   const servers = options.servers && options.servers.length > 0 ? options.servers.length : Math.max(1, dnsPromises.getServers().length);
   const resolver = new dnsPromises.Resolver({ timeout: Math.max(50, Math.floor(timeoutMs / (3 * servers))), tries: 2 });
   if (options.servers && options.servers.length > 0) resolver.setServers(options.servers);
@@ -108,8 +101,7 @@ class Gate {
       if (left) return;
       left = true;
       const next = this.waiting.shift();
-      // Handed on after the timers due now have fired, so that a waiter whose time ran out at
-      // this same instant sees it and is not sent.
+      // After the timers due now have fired, so a waiter whose time ran out this instant is not sent.
       if (next) setImmediate(next);
       else this.active--;
     };

@@ -5,12 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../temporal/search-attributes';
 
-/**
- * Starts the embedded servers (Temporal dev server, FerretDB) as child processes whose
- * state lives under DATA_DIR, so a later start on the same DATA_DIR finds everything.
- * Each child's pid is written beside its state: a start after a crash (SIGKILL of the
- * parent leaves children behind) stops the stale child before starting a new one.
- */
+/** State under DATA_DIR; a pid file beside it lets a start after a crash stop the child left behind. */
 
 export interface EmbeddedServer {
   name: string;
@@ -27,7 +22,6 @@ export interface TemporalDevServerOptions {
   dataDir: string;
   port: number;
   uiPort: number;
-  /** Serve the server's Prometheus metrics on this port (default: none). */
   metricsPort?: number;
   host?: string;
   headless?: boolean;
@@ -48,28 +42,22 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     String(options.port),
     '--log-level',
     'warn',
-    // WAL with synchronous=NORMAL survives any process crash (an OS crash or power loss could
-    // drop the last commits) and spares an fsync per Temporal write: the embedded server is
-    // for one machine; production runs Temporal on PostgreSQL (docker-compose.yml).
+    // WAL with synchronous=NORMAL survives a process crash (not an OS crash) and spares an fsync per
+    // write: the embedded server is for one machine; production runs Temporal on PostgreSQL.
     '--sqlite-pragma',
     'journal_mode=wal',
     '--sqlite-pragma',
     'synchronous=normal',
-    // The dev server re-reads the cluster metadata from SQLite on every search-attribute lookup
-    // (so that attributes added at run time show at once); ours are all declared below at start.
-    // Profiled under delivery load, that re-read was 6 % of the server's CPU.
+    // Our search attributes are all declared at start, so no re-read of the cluster metadata on every
+    // search-attribute lookup (6 % of the server's CPU under delivery load).
     '--dynamic-config-value',
     'system.forceSearchAttributesCacheRefreshOnRead=false',
-    // Task-queue fairness: tasks are dispatched by their fairness key (the account) in turn, not
-    // first in first out, so one account's backlog in Temporal does not delay the others' deliveries.
-    // Server 1.29 has no migration between the two task tables: it must be on from a queue's first
-    // task (tasks written with it off would wait until it is off again).
+    // Tasks go out by fairness key (the account) in turn, so one account's backlog does not delay others.
+    // Server 1.29 cannot migrate between task tables: it must be on from a queue's first task.
     '--dynamic-config-value',
     'matching.enableFairness=true',
-    // Fairness is kept per partition, and a task in a partition that no poll reaches waits however
-    // fair its turn: with the default 4 partitions a quiet account's tasks waited seconds behind a
-    // neighbour's backlog (p99 4.4 s beside N1 in bench:isolation, separate topology), with 1
-    // partition 0.6 s. One partition serves far more tasks per second than one machine makes.
+    // Fairness is per partition, and a partition no poll reaches waits however fair its turn: a quiet
+    // account's p99 beside a backlog was 4.4 s with 4 partitions, 0.6 s with 1 (ample for one machine).
     '--dynamic-config-value',
     'matching.numTaskqueueReadPartitions=1',
     '--dynamic-config-value',
@@ -107,10 +95,9 @@ export async function startFerretDb(options: FerretDbOptions): Promise<EmbeddedS
     binary: options.binary,
     args: [
       '--handler=sqlite',
-      // busy_timeout: under bursts many writers queue for SQLite's single write lock; wait for it
-      // rather than fail. synchronous(normal) in WAL mode survives any process crash (only an OS
-      // crash or power loss could drop the last commits): the embedded store is for one machine.
-      // journal_size_limit: once a checkpoint has emptied the write-ahead log, cut the file back to 16 MiB.
+      // busy_timeout: burst writers queue for SQLite's one write lock; wait rather than fail.
+      // synchronous(normal) with WAL survives a process crash, not an OS crash: one machine's store.
+      // journal_size_limit: once a checkpoint has emptied the write-ahead log, cut it back to 16 MiB.
       `--sqlite-url=file:${dir}/?_pragma=busy_timeout(60000)&_pragma=synchronous(normal)&_pragma=journal_size_limit(16777216)`,
       `--state-dir=${dir}`,
       `--listen-addr=${host}:${options.port}`,
@@ -224,12 +211,8 @@ export function isPortOpen(host: string, port: number): Promise<boolean> {
   });
 }
 
-/**
- * Ports handed out by freePort: below Linux's ephemeral range (32768–60999), from which the OS
- * takes every outbound socket's local port and every `listen(0)`. A port picked there could be
- * taken by some connection between the pick and the server binding it (the server then fails
- * with its port "already in use").
- */
+// Below Linux's ephemeral range (32768–60999), where outbound sockets and `listen(0)` get ports: one
+// picked there could be taken between the pick and the server binding it.
 const PICKED_PORTS = { from: 20_000, to: 32_000 };
 
 /** A free TCP port on 127.0.0.1 (for tests and benchmarks, which run beside a developer's own platform). */

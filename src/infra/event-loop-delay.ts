@@ -2,19 +2,14 @@ import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { setEventLoopDelay } from './metrics';
 
 /**
- * This process's event-loop delay: how late a callback that is ready runs, p99 per second. It
- * rises when the process is out of CPU, which in a process that runs both the API and a worker is
- * when accepted work begins to wait (ingest answers, workflow tasks, attempts). `sustainedP99Ms`
- * is the lower of the last two seconds, so that one pause (a garbage collection) is not taken for
- * overload. Nothing is measured before `start()`: the platform starts it once it is up, so the
- * seconds spent building the workflow bundle are not taken for overload either.
+ * This process's event-loop delay, p99 per second: it rises when the process is out of CPU. It is
+ * started once the platform is up, so building the workflow bundle is not taken for overload.
  */
 export class EventLoopDelay {
   private timer: NodeJS.Timeout | undefined;
   private last = 0;
   private previous = 0;
 
-  /** `histogram`: where the delays are read (Node's event-loop monitor; a stand-in in tests). */
   constructor(private readonly histogram: Pick<IntervalHistogram, 'enable' | 'disable' | 'reset' | 'count' | 'percentile'> = monitorEventLoopDelay({ resolution: 10 })) {}
 
   start(intervalMs = 1_000): this {
@@ -29,7 +24,7 @@ export class EventLoopDelay {
     return this;
   }
 
-  /** The lower p99 of the last two complete intervals, in ms. */
+  /** The lower p99 of the last two intervals, so one pause (a garbage collection) is not overload. */
   sustainedP99Ms(): number {
     return Math.min(this.last, this.previous);
   }

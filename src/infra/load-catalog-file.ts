@@ -3,10 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Catalog } from '../domain/cost-estimator';
 
-/**
- * The versioned catalog data file, found from the repository root so it resolves the same way
- * whether this module runs from src/ (tsx, jest) or from dist/src/ (compiled).
- */
+/** Found from the repository root, so it resolves alike from src/ (tsx, jest) and dist/src/ (compiled). */
 export const CATALOG_FILE_PATH = path.join(findRepoRoot(__dirname), 'data', 'catalog.json');
 
 /** Reads and validates a catalog data file; throws InvalidCatalogError (or a JSON/IO error) when it is unusable. */

@@ -4,9 +4,8 @@ import { LOCAL_LISTENER_HOST } from '../domain/webhooks/local-listener';
 import { writeOnce } from './write-once';
 
 /**
- * The local listener's certificate authority (`cli listen`, src/domain/webhooks/local-listener.ts):
- * made once per DATA_DIR, the only CA the platform trusts for `listen.localhost`. Its key never
- * leaves DATA_DIR (mode 0600); each listener run gets a fresh server certificate from it.
+ * The local listener's CA (`cli listen`): made once per DATA_DIR, the only CA trusted for
+ * `listen.localhost`. Its key never leaves DATA_DIR (mode 0600); each run gets a fresh certificate.
  */
 export interface Pem {
   cert: string;
@@ -25,9 +24,7 @@ export async function readLocalListenerCaCert(dataDir: string): Promise<string |
   return (await readCa(localListenerCaFile(dataDir)))?.cert ?? null;
 }
 
-/**
- * The CA, created on first use (write-once.ts: two listeners starting at once agree on one CA).
- */
+/** The CA, created on first use (writeOnce: two listeners starting at once agree on one CA). */
 export async function ensureLocalListenerCa(dataDir: string): Promise<Pem> {
   const file = localListenerCaFile(dataDir);
   const existing = await readCa(file);

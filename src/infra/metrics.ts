@@ -1,12 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
- * The platform's Prometheus metrics, one registry per process (an API and a worker each expose
- * their own; Prometheus adds them up). Every label has a small fixed set of values: no event,
- * endpoint or account ids, so the number of series never grows with traffic.
- *
- * Callers use the record* functions below, never prom-client directly, so names and label values
- * stay in this one file.
+ * One registry per process (Prometheus adds API and worker up). Labels take a few fixed values, no ids,
+ * so series never grow with traffic; names and label values stay here, behind the functions below.
  */
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
@@ -20,7 +16,6 @@ export type FinalDeliveryStatus = (typeof FINAL_DELIVERY_STATUSES)[number];
 export const ATTEMPT_STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'timeout'] as const;
 export type AttemptStatusClass = (typeof ATTEMPT_STATUS_CLASSES)[number];
 
-/** Where a local first attempt was when its budget ran out: reading or recording, waiting for its place, posting. */
 export const HAND_OFF_STAGES = ['store', 'place', 'post'] as const;
 export type HandOffStage = (typeof HAND_OFF_STAGES)[number];
 
@@ -168,7 +163,6 @@ export function setStartWindowSize(size: number): void {
   startWindowSize.set(size);
 }
 
-/** What the outbox's oldest-wait gauge reports at each scrape. */
 export function setOutboxOldestWaitSource(source: () => number): void {
   oldestWaitSource = source;
 }
@@ -218,7 +212,6 @@ export function recordLimitRejection(kind: LimitRejectionKind): void {
   limitRejections.inc({ kind });
 }
 
-/** What the dispatch backlog gauge reports at each scrape (e.g. the dispatch queue's size). */
 export function setDispatchBacklogSource(source: () => Promise<number>): void {
   backlogSource = source;
 }

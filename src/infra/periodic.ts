@@ -1,13 +1,11 @@
-/** A loop started by `periodic`. */
 export interface Periodic {
   /** No new run starts; resolves once the one under way (if any) has ended. */
   stop(): Promise<void>;
 }
 
 /**
- * Runs `tick` every `intervalMs` (and at once with `now`), one run at a time: a beat that comes
- * while a run is under way is skipped, so a slow store never piles runs up. A failed run goes to
- * `onError` and the loop goes on. The timer keeps nothing alive on its own.
+ * Runs `tick` every `intervalMs` (and at once with `now`), one run at a time: a beat during a run is
+ * skipped, so a slow store never piles runs up. A failed run goes to `onError`; the loop goes on.
  */
 export function periodic(tick: () => Promise<unknown>, intervalMs: number, onError: (err: unknown) => void, options: { now?: boolean } = {}): Periodic {
   let running: Promise<unknown> | undefined;

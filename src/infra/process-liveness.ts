@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Whether a process on this host is still running. `kill(pid, 0)` alone is not enough: a process
- * killed with SIGKILL stays a zombie until its parent (or init) reaps it, seconds later in some
- * containers, and signal 0 succeeds on a zombie. So on Linux a zombie (state Z) or dead (X)
- * process counts as gone.
+ * Signal 0 succeeds on a zombie, and a killed process stays one until reaped (seconds later in some
+ * containers), so on Linux a zombie (Z) or dead (X) process counts as gone.
  */
 export function isProcessRunning(pid: number): boolean {
   try {

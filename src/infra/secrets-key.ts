@@ -4,12 +4,8 @@ import path from 'node:path';
 import { writeOnce } from './write-once';
 
 /**
- * The AES-256-GCM key that seals endpoint signing secrets. Production sets
- * SECRETS_ENCRYPTION_KEY; the embedded default is generated once under DATA_DIR (mode 0600)
- * so that a restart on the same DATA_DIR can still open every secret.
- *
- * Created atomically (write-once.ts): the name only ever appears with a whole key in it, and of
- * processes starting at once exactly one wins and every one reads its key.
+ * The AES-256-GCM key sealing endpoint signing secrets: SECRETS_ENCRYPTION_KEY, or one made once under
+ * DATA_DIR (writeOnce: concurrent starts agree on one key) so a restart can still open every secret.
  */
 export async function loadOrCreateSecretsKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer> {
   if (configured) return configured;

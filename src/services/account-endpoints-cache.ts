@@ -2,22 +2,15 @@ import type { CacheLifetime } from '../persistence/cache-invalidation-follower';
 import type { Invalidation } from '../persistence/cache-invalidations';
 import type { EndpointDoc, Endpoints } from '../persistence/endpoints';
 
-/**
- * How long an ingest may use a cached list of an account's enabled endpoints, unless the store
- * says it may trust it longer (`lifetime`). Changes made through this process invalidate it at once.
- */
+/** A cached list's life, unless `lifetime` trusts it longer; changes made here invalidate it at once. */
 export const ENDPOINTS_CACHE_TTL_MS = 1_000;
 export interface AccountEndpointsCacheDeps {
   endpoints: Endpoints;
   now?: () => number;
-  /** How long a list may be served (persistence/cache-invalidation-follower.ts); without it, ENDPOINTS_CACHE_TTL_MS. */
   lifetime?: CacheLifetime;
 }
 
-/**
- * Every ingest needs the account's enabled endpoints: one list query per account when it is
- * not cached, so that an ingest's store round trips stay three (docs/delivery.md "Store budget").
- */
+/** One list query per uncached account, so an ingest's store round trips stay three (docs/delivery.md). */
 export class AccountEndpointsCache {
   private readonly entries = new Map<string, { at: number; endpoints: Promise<EndpointDoc[]> }>();
   private readonly now: () => number;
@@ -45,7 +38,6 @@ export class AccountEndpointsCache {
     return (this.deps.lifetime?.lifetime(now, own) ?? own).ttlMs;
   }
 
-  /** Drops every list (the cache-invalidations follower starting afresh). */
   clear(): void {
     this.entries.clear();
   }
@@ -54,7 +46,6 @@ export class AccountEndpointsCache {
     this.entries.delete(accountId);
   }
 
-  /** One entry of the cache-invalidations log. */
   apply(invalidation: Invalidation): void {
     if (invalidation.kind === 'endpoints_changed') this.invalidate(invalidation.account_id);
   }

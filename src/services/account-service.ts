@@ -39,10 +39,9 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 export const MAX_LABEL_LENGTH = 100;
 /** Live (unrevoked) keys an account may hold: rotation needs two or three; this leaves room for one per service. */
 export const MAX_LIVE_KEYS_PER_ACCOUNT = 100;
-/** The longest a process may answer from a cached copy of a key (cache-invalidation-follower.ts): a repeated revoke is announced again only this long. */
+/** A repeated revoke is announced again only while a cached copy of the key may still be answered from. */
 const REVOCATION_REANNOUNCE_MS = MAX_CACHED_COPY_AGE_MS;
 
-/** What an AccountService is built from. */
 export interface AccountServiceDeps {
   accounts: Accounts;
   keys: ApiKeys;
@@ -118,10 +117,7 @@ export class AccountService {
     return keysKept(await this.deps.keys.listForAccount(accountId)).map(keyView);
   }
 
-  /**
-   * With `accountId`, only that account's key can be revoked (dashboard); without, any (ops CLI).
-   * Then the account's revoked keys past the kept ones are deleted (revoked-keys.ts).
-   */
+  /** With `accountId` only that account's key (dashboard), else any (ops CLI); then prunes revoked keys. */
   async revokeKey(keyId: string, accountId?: string): Promise<KeyView> {
     const now = this.clock();
     const doc = await this.deps.keys.revoke(keyId, now, REVOCATION_REANNOUNCE_MS, accountId);

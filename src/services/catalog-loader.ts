@@ -2,11 +2,7 @@ import type { Catalog } from '../domain/cost-estimator';
 import type { Logger } from '../infra/logger';
 import type { CatalogEntries } from '../persistence/catalog-entries';
 
-/**
- * Start-up of the cost estimator (API role): the versioned data file is validated, synced into
- * `catalog_entries`, and the catalog is read back from the database, so what the API serves
- * from memory is exactly what the database holds.
- */
+/** Synced into the database and read back, so what the API serves is exactly what the database holds. */
 export async function syncAndLoadCatalog(entries: CatalogEntries, logger: Logger, readCatalogFile: () => Promise<Catalog>): Promise<Catalog> {
   const fromFile = await readCatalogFile();
   await entries.ensureIndexes();

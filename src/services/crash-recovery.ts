@@ -9,12 +9,7 @@ import type { DeliveryOutbox } from './delivery-outbox';
 import type { InstanceLease } from './instance-lease';
 import { settleKey } from './key-settlement';
 
-/**
- * Finishes what a dead API process left: every event it accepted whose workflows may not have
- * started (events-left-behind.ts finds them). A process counts as dead only once its lease has
- * expired, so a live ingest is never taken over. Runs in every API process; two recovering the
- * same instance at once is harmless (workflow ids refuse duplicates).
- */
+/** A process is dead once its lease expired; recovering twice is harmless (workflow ids are unique). */
 export class CrashRecovery {
   private loop?: Periodic;
 
@@ -34,7 +29,6 @@ export class CrashRecovery {
     return (this.deps.clock ?? systemClock)();
   }
 
-  /** Sweeps at once, then every `intervalMs` (one sweep at a time). */
   start(intervalMs: number): void {
     this.loop = periodic(() => this.sweep(), intervalMs, (err) => this.deps.logger.warn({ err }, 'crash recovery sweep failed; will retry'), { now: true });
   }
@@ -57,8 +51,7 @@ export class CrashRecovery {
     await forEachEventLeftBy(this.deps.events, lease, async (event) => {
       if (await this.recoverEvent(event)) recovered++;
     });
-    // Everything it left is handed over. A process that renewed since the list was read is
-    // alive and keeps its lease (and the events it still owes); one that comes back later writes a new one.
+    // A process that renewed since the list was read is alive and keeps its lease (and what it owes).
     await this.deps.instances.removeIfUnrenewed(lease._id, lease.expires_at);
     if (recovered > 0) this.deps.logger.warn({ instance: lease._id, recovered }, 'recovered events an API process left undispatched when it died');
     return recovered;

@@ -22,15 +22,9 @@ export interface ThrottlePolicy {
   windowMs: number;
 }
 
-/**
- * Every throttle below counts per client network (an IPv6 client is its /64: clientNetwork, the
- * estimator's rule), so rotating addresses inside one's own /64 gives no fresh budget.
- */
+/** Throttles count per client network (IPv6: a /64), so rotating addresses inside it gains nothing. */
 export interface DashboardAuthOptions {
-  /**
-   * Failed sign-ins per (email address, client IP), whether or not an account has the email.
-   * Not per email alone: then anyone could lock a user out by failing sign-ins with their email.
-   */
+  /** Failed sign-ins per (email, IP), account or not; per email alone, anyone could lock a user out. */
   perEmailAndIp: ThrottlePolicy;
   /** Failed sign-ins per client IP (one address trying many emails). */
   perIp: ThrottlePolicy;
@@ -47,7 +41,6 @@ export const DEFAULT_DASHBOARD_AUTH_OPTIONS: DashboardAuthOptions = {
   sessionLifetimeMs: SESSION_LIFETIME_MS,
 };
 
-/** Too many failed sign-ins (or sign-ups) for this email or from this address. */
 function signInThrottled(retryAfterSeconds: number): DomainError<'too_many_attempts'> {
   return new DomainError('too_many_attempts', 'Too many attempts. Wait a few minutes and try again.', { retry_after: retryAfterSeconds }, { retryAfterSeconds });
 }
@@ -81,10 +74,7 @@ export function hashSessionId(id: string): string {
   return createHash('sha256').update(id, 'utf8').digest('hex');
 }
 
-/**
- * Dashboard sign-up, sign-in, sign-out and sessions. Sessions are separate from API keys by
- * construction: a session id is looked up only in `dashboard_sessions`, a key only in `api_keys`.
- */
+/** A session id is looked up only in `dashboard_sessions`, a key only in `api_keys`: they never mix. */
 export interface DashboardAuthDeps {
   accounts: Accounts;
   accountService: AccountService;
@@ -109,7 +99,6 @@ export class DashboardAuthService {
     this.clock = deps.clock ?? systemClock;
   }
 
-  /** Creates a free-tier account with an argon2id password hash and signs it in. */
   async signUp(email: string, password: string, ip: string): Promise<NewSession> {
     checkNewPassword(password);
     // Sign-ups are counted whether they succeed or not: they cost a hash and may create accounts.
@@ -125,10 +114,7 @@ export class DashboardAuthService {
     return this.startSession(accountId);
   }
 
-  /**
-   * Throttle first (cheap), then verify. Unknown emails are verified against a dummy hash so that
-   * the answer takes as long as for a real account, and they are throttled the same way.
-   */
+  /** Throttled first (cheap); an unknown email verifies against a dummy hash, as slow as a real one. */
   async signIn(email: string, password: string, ip: string): Promise<NewSession> {
     const normalized = email.trim().toLowerCase();
     const network = clientNetwork(ip);
@@ -171,11 +157,7 @@ export class DashboardAuthService {
     return { id, csrfToken, expiresAt };
   }
 
-  /**
-   * Counts this attempt against each scope (exact under concurrent attempts: the store's
-   * reserve). When one scope is over its limit, the attempt is withdrawn from the others too (it
-   * was refused, not tried).
-   */
+  /** Counts the attempt per scope (exact: the store's reserve); refused by one, it is withdrawn from all. */
   private async reserve(scopes: { scope: string; policy: ThrottlePolicy }[]): Promise<{ withdraw(): Promise<void> }> {
     const now = this.clock();
     const ids: string[] = [];

@@ -46,7 +46,6 @@ export interface CreatedInvite {
   expires_at: string;
 }
 
-/** What a DashboardInviteService is built from. */
 export interface DashboardInviteServiceDeps {
   accounts: Accounts;
   invites: DashboardInvites;
@@ -55,11 +54,7 @@ export interface DashboardInviteServiceDeps {
   clock?: Clock;
 }
 
-/**
- * One-time links to set a dashboard password for an account made with the ops CLI (which has
- * none, and whose email sign-up refuses). The operator hands the link to the person; the link
- * sets the password once, within its lifetime, and signs them in.
- */
+/** Sets a password once for an ops-CLI account (which has none and cannot sign up), then signs them in. */
 export class DashboardInviteService {
   private readonly clock: Clock;
 
@@ -86,11 +81,9 @@ export class DashboardInviteService {
   }
 
   /**
-   * Sets the password and returns the account id. The password is checked and hashed before the
-   * link is spent, so a too-short password leaves the link usable; of concurrent redemptions
-   * exactly one spends it. Every session of the account is then ended (after the new hash is
-   * stored, so no sign-in with the old password can slip in between): a link is how an operator
-   * hands an account to someone, and whoever held it before is signed out.
+   * The password is checked and hashed before the link is spent (one of concurrent redemptions), so a
+   * too-short one leaves it usable. Sessions end after the new hash is stored, so no sign-in with the
+   * old password slips in: a link hands the account over, and whoever held it is signed out.
    */
   async redeem(token: string, password: string): Promise<string> {
     const invite = await this.usable(token);

@@ -22,7 +22,6 @@ export interface DeliveryControlDeps {
 }
 
 export interface BulkRetryNow {
-  /** Deliveries whose next attempt is now being made. */
   woken: number;
   /** Deliveries listed as waiting that were no longer (an attempt in flight, or ended meanwhile). */
   not_waiting: number;
@@ -32,11 +31,7 @@ export interface BulkRetryNow {
 
 const isCursor = (v: unknown): v is { after: string } => typeof v === 'object' && v !== null && typeof (v as { after?: unknown }).after === 'string';
 
-/**
- * Control over deliveries in flight: retry now (end the wait for the next attempt) and cancel. Both
- * act on the delivery's running workflow, which decides: only a run waiting for a retry can be
- * woken, and a cancelled run lets an attempt in flight finish and be recorded first.
- */
+/** The run decides: only one awaiting a retry wakes; a cancelled one first records an attempt in flight. */
 export class DeliveryControl {
   private readonly clock: Clock;
 
@@ -54,11 +49,7 @@ export class DeliveryControl {
     return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: this.clock().toISOString() } : view;
   }
 
-  /**
-   * Ends a pending or retrying delivery as `cancelled`, as disabling its endpoint does: its run is
-   * cancelled, and an attempt in flight finishes and is recorded first. The answer is the delivery as
-   * recorded when asked; 409 `delivery_ended` when it has ended or no round of it runs.
-   */
+  /** Answers the delivery as recorded when asked; 409 `delivery_ended` when it has ended or no round runs. */
   async cancel(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { id, urlAtIngest } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
     const delivery = (await this.deps.deliveries.find(id)) ?? undefined;
@@ -68,10 +59,7 @@ export class DeliveryControl {
     return deliveryView(delivery, endpointId, urlAtIngest);
   }
 
-  /**
-   * Wakes the endpoint's deliveries that wait for their next attempt, at most MAX_RETRY_NOW_PER_CALL
-   * per call (in delivery id order; `cursor` continues where the last call stopped).
-   */
+  /** Wakes the endpoint's waiting deliveries in delivery id order, MAX_RETRY_NOW_PER_CALL per call. */
   async retryNowForEndpoint(accountId: string, endpointId: string, cursor?: string): Promise<BulkRetryNow> {
     const after = cursor !== undefined ? decodeCursor(cursor, isCursor, 'cursor').after : undefined;
     const endpoint = await this.deps.endpoints.find(accountId, endpointId);

@@ -11,14 +11,13 @@ import type { DeliveryStartWindow } from './delivery-start-window';
 export interface DeliveryOutboxOptions {
   /** Workflow starts in flight at once; a large fan-out is started in batches of this size. */
   startConcurrency: number;
-  /** Starts wait for a slot here: Temporal is fed no faster than this process's worker begins attempts, or than Temporal answers start calls. */
+  /** Starts wait for a slot: Temporal is fed no faster than this worker begins attempts or it answers. */
   window?: DeliveryStartWindow;
-  /** What frees a start's window slot: its first attempt beginning in this process's worker (the default), or Temporal's answer to the start call (a process without a worker). */
+  /** What frees a slot: the first attempt in this worker (default), or Temporal's answer (no worker). */
   windowFreedBy?: 'first-attempt' | 'start-call';
   /**
-   * Accounts whose deliveries cannot move in this process now (every place for their attempts is
-   * taken: attempt-slots.ts): their starts wait here, passed over in the round, instead of waiting
-   * in Temporal as throttled attempts. Call `poke` when that may have changed.
+   * Accounts whose every attempt place here is taken (attempt-slots.ts): their starts wait here, passed
+   * over, not in Temporal as throttled attempts. Call `poke` when that may have changed.
    */
   cannotMove?: (accountId: string) => boolean;
 }
@@ -31,32 +30,23 @@ interface Entry {
 
 const MAX_START_BACKOFF_MS = 5_000;
 
-/** The pause before the next try of a store or Temporal call that failed `failures` times: 100 ms doubling, at most 5 s. */
+/** Before retrying a failed store or Temporal call: 100 ms doubling, at most 5 s. */
 const backOff = (failures: number) => new Promise((resolve) => setTimeout(resolve, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)).unref());
 
-/** The rate at which deliveries start is measured over this many seconds, once the queue has been busy for a second of them. */
+/** The start rate is measured over these seconds, once the queue has been busy for a second of them. */
 const STARTED_WINDOW_S = 5;
 const STARTED_MIN_BUSY_MS = 1_000;
-/** Each account's share of what was accepted is measured over this many seconds. */
 const SHARES_WINDOW_S = 10;
 
 /**
- * The hand-off from an acknowledged event to its delivery workflows, in the background: an
- * ingest answers once its event is stored, and this starts one workflow per matching endpoint.
- *
- * Starts are fair between accounts: each account has its own queue and they take turns
- * (fair-queue.ts), one start each, at the moment the start window has room. So an account that
- * floods, or whose deliveries cannot move, lengthens only its own queue, and what ingest admission
- * reads of it (`accountWaitMs`, `accountExpectedWaitMs`) refuses that account, not the others.
- *
- * Durability does not rest on this in-memory queue. Every event names the API process that
- * accepted it (its instance lease), and the lease records `handedOverThrough`: every event of
- * that process with an id at most this has been handed over. If the process dies, crash recovery
- * starts what lies above it (see crash-recovery.ts); workflow ids that refuse duplicates make a
- * second start harmless.
+ * Starts one workflow per matching endpoint of an acknowledged event. Accounts take turns (fair-queue.ts)
+ * when the start window has room, so one that floods or cannot move lengthens only its own queue, which
+ * admission reads (`accountWaitMs`, `accountExpectedWaitMs`) to refuse that account alone. Durability:
+ * each event names its process, whose lease records `handedOverThrough`; if it dies, crash recovery
+ * starts what lies above (duplicate workflow ids are refused).
  */
 export class DeliveryOutbox {
-  /** Events this process has inserted (or is inserting) whose workflows have not all started: Events.insertWithNextId enters them. */
+  /** Events inserted here whose workflows have not all started; Events.insertWithNextId enters them. */
   readonly awaiting: EventsAwaitingHandOver;
   /** One start per endpoint of each event, queued per account. */
   private readonly queue: FairQueue<{ entry: Entry; index: number }>;
@@ -114,12 +104,9 @@ export class DeliveryOutbox {
   }
 
   /**
-   * How long a start of this account queued now would wait, if starts keep the rate they had while
-   * there was work over the last few seconds and the accounts waiting keep taking turns: its queue
-   * times the accounts in the round, over that rate. The oldest start's age tells how late the
-   * account is; this tells how late it will be, so admission can refuse before the promise is
-   * broken rather than after. 0 until that rate is known (busy-rate.ts): the first second of a
-   * burst on an idle process is judged by the oldest start's age alone.
+   * How late the account will be (accountWaitMs: how late it is) at the recent busy start rate, accounts
+   * taking turns, so admission can refuse before the promise is broken. 0 until that rate is known: a
+   * burst's first second on an idle process is judged by the oldest start's age alone.
    */
   accountExpectedWaitMs(accountId: string): number {
     const perSecond = this.started.perBusySecond();
@@ -128,12 +115,10 @@ export class DeliveryOutbox {
     return ((this.queue.sizeOf(accountId) * turns) / perSecond) * 1000;
   }
 
-  /** Whether the account took at least an equal share of the deliveries accepted here over the last seconds (tenant-shares.ts). */
   atOrAboveShare(accountId: string): boolean {
     return this.shares.atOrAboveShare(accountId);
   }
 
-  /** Whether the account holds at least an equal share of the starts not yet made here (among the accounts with any). */
   holdsShareOfBacklog(accountId: string): boolean {
     const pending = this.pendingOf.get(accountId) ?? 0;
     return pending > 0 && pending * this.pendingOf.size >= this.pending;
@@ -150,12 +135,9 @@ export class DeliveryOutbox {
   }
 
   /**
-   * An event whose insert or idempotency claim got no answer (the store failed): whether it is
-   * stored and answers its key, and so may have been acknowledged, is unknown until `settle` says
-   * (true: deliver it; false: it is not stored, or was removed). Asked again with a backoff until
-   * it answers. Meanwhile the event stays pending: handedOverThrough holds below it, and a
-   * graceful stop keeps the lease for crash recovery instead of dropping it. Once a drain has
-   * given up on it, it stops asking and crash recovery settles it.
+   * An event whose insert or idempotency claim got no answer may have been acknowledged: `settle`, retried
+   * with a backoff, says whether to deliver it. Until then it stays pending (handedOverThrough holds below
+   * it; a graceful stop keeps the lease); once a drain has given up, crash recovery settles it.
    */
   enqueueOnceSettled(event: EventDoc, settle: () => Promise<boolean>): void {
     this.awaiting.enter(event._id);
@@ -192,9 +174,8 @@ export class DeliveryOutbox {
   }
 
   /**
-   * Resolves once every event this process accepted was handed over (or settled as not to be
-   * delivered) and no ingest is in flight, or after `timeoutMs`; true when drained. False keeps
-   * the lease, so that crash recovery finishes what is left.
+   * True once every event accepted here is handed over (or settled as not to be delivered) and no ingest
+   * is in flight; false after `timeoutMs`, which keeps the lease so crash recovery finishes the rest.
    */
   async drain(timeoutMs: number): Promise<boolean> {
     this.draining = true;
@@ -263,10 +244,7 @@ export class DeliveryOutbox {
     }
   }
 
-  /**
-   * Retries until Temporal takes the start: the event is acknowledged, so giving up is not an
-   * option. It comes with its window slot; a retry waits for another.
-   */
+  /** Retries until Temporal takes it, as the event is acknowledged; a retry waits for another window slot. */
   private async start(entry: Entry, index: number): Promise<void> {
     const { event } = entry;
     const endpointId = event.endpoint_ids[index];

@@ -68,7 +68,6 @@ interface EndpointCursor {
 const isEndpointCursor = (v: unknown): v is EndpointCursor =>
   typeof v === 'object' && v !== null && typeof (v as EndpointCursor).c === 'number' && typeof (v as EndpointCursor).id === 'string';
 
-/** What an EndpointService is built from. */
 export interface EndpointServiceDeps {
   endpoints: Endpoints;
   deliveries: Deliveries;
@@ -95,10 +94,7 @@ export class EndpointService {
     return this.deps.options.autoDisableAfterMs;
   }
 
-  /**
-   * At most maxEndpointsPerAccount endpoints per account (422 `endpoint_limit_reached`), never
-   * exceeded by concurrent creates, and filled by them up to the cap (Endpoints.insertWithinCap).
-   */
+  /** Concurrent creates never exceed maxEndpointsPerAccount and fill up to it (Endpoints.insertWithinCap). */
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
     const url = await this.checkUrl(input.url);
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
@@ -162,14 +158,10 @@ export class EndpointService {
   }
 
   /**
-   * The platform's side of the auto-disable rule (decided where a failed delivery is learnt of,
-   * see activities/delivery-activities.ts): disabled as its owner would disable it, pending
-   * retries cancelled, marked `failing`. An endpoint disabled meanwhile is left as it is.
-   *
-   * A re-enable that lands after the caller decided (on the failure that ended at `decidedAt`)
-   * wins: the rule is asked again here, on the health read after the endpoint, and a re-enable
-   * writes its health mark (which restarts the streak) before it enables. The write is skipped if
-   * the endpoint changed since it was read.
+   * The platform's side of the auto-disable rule (decided in activities/delivery-activities.ts). A
+   * re-enable after the caller decided wins: the rule is asked again on the health read after the
+   * endpoint (a re-enable writes its mark, restarting the streak, before it enables), and a changed
+   * endpoint is not written.
    */
   async disableForFailures(accountId: string, id: string, decidedAt: Date): Promise<void> {
     const current = await this.deps.endpoints.find(accountId, id);
@@ -190,9 +182,8 @@ export class EndpointService {
   }
 
   /**
-   * The new secret signs every attempt made from now on (attempts re-read the endpoint); the
-   * replaced one keeps signing `webhook-signature` for `graceSeconds` (secret-rotation.ts).
-   * Concurrent rotations each keep their secret: the later one derives from the earlier (Endpoints.rotateSecrets).
+   * The new secret signs every attempt from now on (attempts re-read the endpoint); the old one also signs
+   * `webhook-signature` for `graceSeconds`. Concurrent rotations each keep theirs (Endpoints.rotateSecrets).
    */
   async rotateSecret(accountId: string, id: string, graceSeconds = DEFAULT_GRACE_PERIOD_SECONDS): Promise<string> {
     const current = await this.require(accountId, id);
@@ -219,10 +210,9 @@ export class EndpointService {
   }
 
   /**
-   * CONTRACT §3: malformed → 400; not https, credentials, or a host that is or resolves to
-   * a refused address → 422. A name that does not resolve now is accepted (DNS may be set up
-   * after registration); every attempt checks again and records the failure. A name whose
-   * lookup does not finish within the DNS time-out is a 422: it could not be checked.
+   * CONTRACT §3: malformed → 400; not https, credentials, or a refused address → 422. A name that does
+   * not resolve yet is accepted (DNS may come later; every attempt checks again), but one whose lookup
+   * times out is a 422: it could not be checked.
    */
   private async checkUrl(raw: string): Promise<string> {
     const verdict = validateDestinationUrl(raw, { allowPrivate: this.deps.options.allowPrivateNetworks });

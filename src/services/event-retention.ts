@@ -5,19 +5,15 @@ import type { Deliveries } from '../persistence/deliveries';
 import type { EventRetentionView, Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 
-/** How often each API process purges. */
 export const PURGE_INTERVAL_MS = 3_600_000;
 /** Most ids examined per step: their reads go out together, their deletes are one command per collection. */
 const STEP = 64;
 
 /**
- * Event retention (EVENT_RETENTION_DAYS, docs/operating.md): an event is removed with its
- * deliveries (the attempt history is inside them), their round claims and its idempotency
- * record once it is older than the retention. Ids grow with time (event-ids.ts), so a purge walks
- * ids upward from where the last one stopped and stops at the first that is still young: every
- * step is `_id` lookups and deletes, on both stores, whatever the history. The config refuses a
- * retention shorter than what still reads old events (the idempotency window, bulk recovery's 7
- * days). Any API process may purge; two at once only repeat each other's deletes.
+ * An event past EVENT_RETENTION_DAYS goes with its deliveries, round claims and idempotency record. Ids
+ * grow with time, so a purge walks ids up from where the last stopped to the first still young: `_id`
+ * lookups and deletes only. The config refuses a retention shorter than what reads old events
+ * (idempotency window, bulk recovery's 7 days); concurrent purges only repeat each other's deletes.
  */
 export class EventRetention {
   private loop?: Periodic;
@@ -37,7 +33,6 @@ export class EventRetention {
     return (this.deps.clock ?? systemClock)();
   }
 
-  /** Purges at once, then every `intervalMs` (one purge at a time). */
   start(intervalMs = PURGE_INTERVAL_MS): void {
     const purge = async () => {
       const removed = await this.purge();

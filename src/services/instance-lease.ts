@@ -12,12 +12,7 @@ export interface InstanceLeaseOptions {
   renewMs: number;
 }
 
-/**
- * An API process's claim to the events it accepted: its id is written into each event it
- * accepts, and it is renewed every few seconds with the highest id through which the outbox has
- * handed everything over. Crash recovery acts only on the events of a process whose lease has
- * expired, never on an ingest that is still alive.
- */
+/** Crash recovery acts only on an expired lease's events (its id is in each), never on a live ingest. */
 export class InstanceLease {
   readonly id = `api_${randomUUID().replace(/-/g, '')}`;
   private readonly startedAt: Date;

@@ -12,49 +12,34 @@ export interface Principal {
   account: AccountDoc;
 }
 
-/**
- * How long a process trusts a cached key lookup without looking again, unless the store says
- * it may trust it longer (`lifetime`: while every change reaches this process). A revocation made in
- * another process (CLI, dashboard on another API instance) takes effect here within
- * KEY_CACHE_MAX_STALE_MS; the revoking process invalidates its own entry at once.
- */
+/** Trusted unless `lifetime` says longer; a revocation elsewhere applies here within KEY_CACHE_MAX_STALE_MS. */
 export const KEY_CACHE_TTL_MS = 500;
 /**
- * Between TTL and this age an active key is still answered from the cache while one refresh
- * runs in the background (no call waits on the database for a key it used a moment ago);
- * older entries are never served. Entries are dated from when their lookup started, so
- * nothing older than this is ever believed: the 1 s revocation bound holds with margin.
+ * Up to this age an active key is answered from the cache while one refresh runs, so no call waits on
+ * the store for a key it just used. Entries are dated from their lookup's start, so nothing older is
+ * ever believed: the 1 s revocation bound holds with margin.
  */
 export const KEY_CACHE_MAX_STALE_MS = 900;
-/** Keys a process caches, and apart from them unknown keys it remembers: each bound drops the least recently used entry. */
 const DEFAULT_MAX_CACHED_KEYS = 10_000;
 
 interface CacheEntry {
   principal: Principal | null;
-  /** When the lookup that produced this entry started. */
   at: number;
 }
 
-/** What a KeyAuthenticator is built from. */
 export interface KeyAuthenticatorDeps {
   keys: ApiKeys;
   accounts: Accounts;
   now?: () => number;
-  /** How long a known key may be served from the cache (persistence/cache-invalidation-follower.ts); without it, KEY_CACHE_TTL_MS. */
   lifetime?: CacheLifetime;
   /** How many known keys, and apart from them how many unknown ones, a process remembers (default 10,000 each). */
   maxCachedKeys?: number;
 }
 
 export class KeyAuthenticator {
-  /**
-   * Keys found in the store, and apart from them unknown keys. Anyone can send well-formed unknown
-   * keys without authenticating, so they are remembered in a cache of their own: however many
-   * arrive, they only push out one another, never a key in use.
-   */
+  /** Unknown keys, which anyone can send, get their own cache: they push out only one another. */
   private readonly known: LRUCache<string, CacheEntry>;
   private readonly unknown: LRUCache<string, CacheEntry>;
-  /** One lookup at a time per key hash; concurrent calls share it. */
   private readonly inflight = new SingleFlight<string, Principal | null>();
   /** Bumped by every invalidation: a lookup that started before one must not refill the cache. */
   private epoch = 0;
@@ -86,7 +71,6 @@ export class KeyAuthenticator {
     this.epoch++;
   }
 
-  /** Drops every key, including lookups still running (the cache-invalidations follower starting afresh). */
   clear(): void {
     this.known.clear();
     this.unknown.clear();
@@ -102,7 +86,6 @@ export class KeyAuthenticator {
     this.epoch++;
   }
 
-  /** One entry of the cache-invalidations log. */
   apply(invalidation: Invalidation): void {
     if (invalidation.kind === 'key_revoked') this.invalidate(invalidation.key_hash);
     else if (invalidation.kind === 'tier_set') this.invalidateAccount(invalidation.account_id);

@@ -7,11 +7,9 @@ import { idempotencyRecordFor } from './ingest-receipt';
 export type KeySettlement = { answers: 'this' } | { answers: 'another'; response: Record<string, unknown> };
 
 /**
- * "Lost its idempotency key, so the event is deleted" is decided here only; ingest and crash
- * recovery both ask. An event stored with a key is acknowledged only once it answers that key:
- * this claims the key for it (a claim for the same event returns that event's record, so it
- * may be asked again after a claim whose answer was lost). If another event answers the key,
- * this one was never acknowledged to anyone: it is removed and the outbox forgets it.
+ * The only place an event is deleted for losing its key (ingest and crash recovery ask). An event stored
+ * with a key is acknowledged only once it answers it; a claim whose answer was lost may be repeated (one
+ * for the same event returns its record). If another event answers the key, it was never acknowledged.
  */
 export async function settleKey(
   deps: { idempotency: IdempotencyRecords; events: Events; outbox: Pick<DeliveryOutbox, 'release'> },

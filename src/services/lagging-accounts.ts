@@ -8,12 +8,9 @@ const READ_EVERY_MS = 250;
 const FRESH_FOR_MS = 5_000;
 
 /**
- * The accounts whose deliveries the workers see falling behind, as they publish them
- * (worker-load-publisher.ts), read four times a second; ingest admission refuses a share of those
- * accounts' new events (lag-shares.ts). An API process that runs no worker cannot see how late
- * delivery is, and its own outbox empties into Temporal at once, so without this it would accept an
- * account's flood for as long as Temporal takes starts. A worker that stops publishing counts for
- * nothing after a few seconds.
+ * Accounts the workers publish as behind (worker-load-publisher.ts); admission refuses a share of their
+ * new events (lag-shares.ts). Without a worker, an API process cannot see delivery lag and its outbox
+ * empties into Temporal at once, so it would accept a flood as long as Temporal takes starts.
  */
 export class LaggingAccounts {
   private readonly shares = new LagShares();

@@ -5,7 +5,6 @@ import type { Deliveries } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import type { RecoveryRun, RecoveryScheduler } from '../temporal/recovery-scheduler';
 
-/** What a RecoveryService is built from. */
 export interface RecoveryServiceDeps {
   endpoints: Endpoints;
   deliveries: Deliveries;
@@ -14,9 +13,8 @@ export interface RecoveryServiceDeps {
 }
 
 /**
- * Bulk recovery of an endpoint: every delivery to it that ended failed or cancelled and was first attempted since a time
- * gets a new round, as a manual retry would give it, from a workflow of its own
- * (`recover-<endpointId>`). One runs per endpoint at a time: asking again while it runs answers it.
+ * Deliveries first attempted since `since` that ended failed or cancelled get a new round, as a manual
+ * retry would, from one workflow per endpoint (`recover-<endpointId>`); asking again joins the running one.
  */
 export class RecoveryService {
   private readonly clock: Clock;

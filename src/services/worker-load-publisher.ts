@@ -8,11 +8,7 @@ import type { WorkerLoads } from '../persistence/worker-loads';
 /** Four times a second: what a late account's events add to the queue grows with each step of delay. */
 const PUBLISH_EVERY_MS = 250;
 
-/**
- * Publishes, four times a second, the accounts whose first attempts this worker sees waiting longer
- * than half of `boundMs` since their events were accepted (account-lags.ts), for every API process to read
- * (lagging-accounts.ts). One small document per worker, rewritten in place; removed on a stop.
- */
+/** This worker's accounts lagging past half `boundMs` (account-lags.ts), read by lagging-accounts.ts. */
 export class WorkerLoadPublisher {
   readonly id = `worker_${randomUUID().replace(/-/g, '')}`;
   private loop?: Periodic;
