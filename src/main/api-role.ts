@@ -39,11 +39,7 @@ export interface ApiRoleDeps {
 export interface ApiRole {
   url: string;
   routes: AnyRoute[];
-  /**
-   * Takes no new call at once and stops recovery; calls in flight and the outbox's workflow starts
-   * have until `deadline`. The lease is released when the outbox drained, else renewed with its
-   * watermark and left to expire, so that crash recovery starts the rest. Says what it did.
-   */
+  /** Work in flight has until `deadline`; what the outbox has not started is left to crash recovery. */
   stop(deadline: number): Promise<string>;
 }
 
@@ -63,7 +59,6 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     catalog,
   });
 
-  // Dashboard (HTML under /dashboard): its own sessions, sign-in throttle records and invites.
   const sessions = new DashboardSessions(db);
   const attempts = new DashboardSignInAttempts(db);
   const invites = new DashboardInvites(db);
@@ -82,9 +77,8 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     logger,
   });
 
-  // The lease exists before the first ingest (stop: see ApiRole.stop).
+  // The lease must exist before the first ingest.
   await lease.start();
-  // Revoked keys, tiers and endpoints changed by other processes reach this process's caches through this log.
   await invalidations.start();
   setDispatchBacklogSource(async () => outbox.backlog);
   const app = createApp({
@@ -103,7 +97,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     await lease.stop({ release: await outbox.drain(10_000) });
     throw err;
   }
-  // Idle keep-alive connections may stay long; a stop closes them at once and ends the others with their answer (api-server.ts).
+  // Idle keep-alive connections may stay long: a stop closes them at once (api-server.ts).
   api.server.keepAliveTimeout = 65_000;
   const { port } = api.server.address() as AddressInfo;
 

@@ -4,26 +4,21 @@ import { settlesBy } from './stop-budget';
 
 export interface ApiServer {
   server: http.Server;
-  /**
-   * Takes no new call and gives the calls in flight until `deadline`; those still open are cut (an
-   * event stored for a cut call is in the outbox's watermark, so nothing acknowledged is lost).
-   */
+  /** Calls still open at `deadline` are cut; an event stored for one is in the outbox's watermark. */
   stop(deadline: number): Promise<ApiServerStopped>;
 }
 
 export interface ApiServerStopped {
   /** Calls in flight when the stop began that were answered. */
   answered: number;
-  /** Calls still open at the deadline, cut. */
   cut: number;
   /** Calls that came on an open connection after the stop began: 503, and the connection closes. */
   refused: number;
 }
 
 /**
- * The API role's HTTP server. Closing a Node server stops new connections only, and keep-alive
- * clients would go on sending calls; here a call that arrives after the stop began gets a 503 that
- * closes its connection, so the stop waits only for the calls already in flight.
+ * Closing a Node server leaves keep-alive connections open: a call arriving after the stop began gets
+ * a 503 that closes its connection, so the stop waits only for the calls already in flight.
  */
 export async function listenApi(handle: (req: IncomingMessage, res: ServerResponse) => void, port: number, host: string): Promise<ApiServer> {
   let stopping = false;

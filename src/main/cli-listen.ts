@@ -1,9 +1,4 @@
-/**
- * `npm run --silent cli -- listen --account ID [--events 'order.*'] [--forward-to URL]`: a local
- * receiver for developers (docs/receiving.md#cli-listen). It registers a temporary endpoint
- * `https://listen.localhost:<port>/`, prints (or forwards) each delivery, and removes the endpoint
- * on SIGINT or SIGTERM. Needs DELIVERY_LOCAL_LISTENER on (by default only under `npm start`).
- */
+/** `cli listen`: prints or forwards each delivery to a temporary endpoint (docs/receiving.md#cli-listen). */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
@@ -30,10 +25,7 @@ import { startListenReceiver } from './listen-receiver';
 
 const USAGE = "usage: cli listen --account ID [--events 'order.*,invoice.paid'] [--forward-to http://localhost:4000/webhooks]";
 
-/**
- * What marks a listener's endpoint, for people (the dashboard, GET endpoints) and for the next
- * listener on this host, which removes the endpoints of listeners that died without cleaning up.
- */
+/** Marks a listener's endpoint, for people and for later listeners on this host, which remove dead ones. */
 const ownerDescription = (pid: number) => `cli listen on ${os.hostname()} (pid ${pid}): temporary, removed when that listener stops; delete it if it is no longer running`;
 const OWNER = /^cli listen on (\S+) \(pid (\d+)\)/;
 
@@ -111,10 +103,7 @@ async function connectStore(config: Config) {
   return connectMongo(config.mongo.uri ?? `mongodb://127.0.0.1:${config.mongo.embeddedPort}/`, config.mongo.dbName);
 }
 
-/**
- * The endpoint use cases, as the API has them, except that this process may register its own
- * loopback URL: the platform's senders still refuse it unless the local-listener exception is on.
- */
+/** May register this loopback URL, which the senders refuse unless the local-listener flag is on. */
 export async function listenerEndpointService(config: Config, db: Db, temporal: Client): Promise<EndpointService> {
   return new EndpointService({
     endpoints: new Endpoints(db),
@@ -131,7 +120,6 @@ export async function listenerEndpointService(config: Config, db: Db, temporal: 
   });
 }
 
-/** Endpoints of earlier listeners on this host whose process is gone (killed, crashed): removed, and said so. */
 async function removeAbandoned(endpoints: EndpointService, accountId: string): Promise<string[]> {
   const lines: string[] = [];
   let cursor: string | undefined;

@@ -1,17 +1,7 @@
 /**
- * Ops CLI (CONTRACT §1): `npm run --silent cli -- <command>`. One JSON object on stdout and
- * exit 0, or `{"error": ...}` on stderr and a non-zero exit.
- *
- *   account create --email E [--tier T]
- *   account set-tier --account ID --tier T
- *   account invite --account ID [--base-url URL]     (a one-time link to set the dashboard password)
- *   key create --account ID --product P --label L     (the full key is printed only here)
- *   key list --account ID
- *   key revoke --key ID
- *   listen --account ID [--events P,...] [--forward-to URL]   (a local receiver: cli-listen.ts; prints lines until Ctrl-C)
- *
- * It talks to MONGODB_URI, or to the embedded store of DATA_DIR: the running one if
- * `npm start` is up, otherwise it starts that store for the duration of the command.
+ * Ops CLI (CONTRACT §1; commands in USAGE): one JSON object on stdout and exit 0, or `{"error": ...}`
+ * on stderr and a non-zero exit. Uses MONGODB_URI, or DATA_DIR's embedded store (started for the
+ * command when `npm start` is not up).
  */
 import { parseArgs } from 'node:util';
 import { Config, loadConfig } from '../config/config';

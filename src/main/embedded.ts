@@ -8,10 +8,7 @@ export interface ServerAddresses {
   temporalAddress: string;
 }
 
-/**
- * The configured servers, or embedded ones (FerretDB, Temporal dev server) with state under DATA_DIR,
- * each pushed onto `started` as soon as it runs so the caller stops it even if a later one fails.
- */
+/** Each embedded server joins `started` once it runs, so the caller stops it if a later one fails. */
 export async function startServers(config: Config, started: EmbeddedServer[]): Promise<ServerAddresses> {
   if (!config.temporal.address || !config.mongo.uri) {
     await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });

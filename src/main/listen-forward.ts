@@ -16,10 +16,7 @@ const MAX_RELAYED_BYTES = 64 * 1024;
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the host, which belong to one connection, not to the delivery. */
 const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection', 'expect']);
 
-/**
- * `cli listen --forward-to`: the delivery's exact bytes and headers (order and case kept) to the app,
- * whose answer comes back; an unreachable app is a 502, so the platform retries as for any receiver.
- */
+/** Exact bytes and headers (order and case kept); an unreachable app is a 502, so the platform retries. */
 export async function forwardDelivery(to: URL, rawHeaders: string[], body: Buffer): Promise<ForwardResult> {
   const headers: string[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {

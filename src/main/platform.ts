@@ -59,12 +59,10 @@ export interface StopOptions {
 export interface StartOptions {
   roles: Roles;
   logger?: Logger;
-  /** Injected clock for limits, idempotency windows and cache lifetimes (tests of their boundaries); delivery timing stays real. */
   clock?: () => Date;
 }
 
 /**
- * Starts servers, connections and repositories, services (wiring.ts), then the roles asked for.
  * Whatever started is stopped, on stop() or when a later step fails: the roles under one deadline,
  * then the connections in reverse order, then the embedded servers.
  */
@@ -72,7 +70,6 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
   const logger = options.logger ?? createLogger(config.logLevel);
   const embedded: EmbeddedServer[] = [];
   const cleanups: Array<() => Promise<void>> = [];
-  /** Run first when the stop begins, side by side: nothing new is taken from then on. */
   const roleStops: Array<(deadline: number) => Promise<string>> = [];
   const atStop: Array<() => void> = [];
   const stopAll = async ({ deadline = Date.now() + IN_FLIGHT_GRACE_MS, report = () => undefined }: StopOptions = {}) => {
@@ -94,10 +91,8 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     );
   };
   try {
-    // 1. Servers.
     const { mongoUri, temporalAddress } = await startServers(config, embedded);
 
-    // 2. Connections and repositories.
     const { client: mongo, db } = await connectMongo(mongoUri, config.mongo.dbName);
     cleanups.push(() => mongo.close());
     const expiry = new ExpirySweepers();
@@ -116,12 +111,10 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     const secretBox = createSecretBox(secretsKey);
     const acceptanceSeal = createAcceptanceSeal(secretsKey);
     const dnsLookup = createDnsLookup(config.dns);
-    // Measured from when the roles are up (below): building the workflow bundle and connecting
-    // stall the loop for seconds at start, and admission would refuse the first events for it.
+    // Started once the roles are up: start-up stalls the loop for seconds, and admission would refuse events.
     const loopDelay = new EventLoopDelay();
     cleanups.push(async () => loopDelay.stop());
 
-    // 3. Services.
     const services = buildServices({
       config,
       logger,
@@ -146,7 +139,6 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
       cleanups.push(() => metricsServer.close());
     }
 
-    // 4. Roles.
     if (options.roles.worker) {
       const role = await startWorkerRole({
         config,
@@ -178,10 +170,8 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
   }
 }
 
-/** How long the connections may take to close once the roles have stopped. */
 const CLOSE_MS = 1_000;
 
-/** An embedded server's name as the start and stop messages print it. */
 export function serverLabel(server: Pick<EmbeddedServer, 'name'>): string {
   return server.name === 'temporal' ? 'Temporal dev server' : 'FerretDB';
 }

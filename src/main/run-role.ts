@@ -26,16 +26,13 @@ export async function runRoles(roles: Roles): Promise<void> {
   process.stdout.write(`Platform ready.\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
 
   let stoppingSince: number | undefined;
-  // Whatever a step does (a store that no longer answers, a server that hangs), the promise holds:
-  // the embedded servers are killed and the process exits; what was in flight is recovered as after a crash.
+  // The promise holds whatever hangs: kill the servers and exit; crash recovery takes what was in flight.
   const giveUp = (why: string) => {
     for (const server of platform.embedded) server.kill();
     process.stderr.write(`${why}: killed the embedded servers and exiting.\n`);
     process.exit(1);
   };
   const stop = (signal: string) => {
-    // A Ctrl-C under `npm start` arrives twice within milliseconds (from the terminal and forwarded
-    // by npm); only one a person sends again later gives up.
     if (stoppingSince !== undefined) {
       if (Date.now() - stoppingSince >= REPEATED_SIGNAL_MS) giveUp(`${signal} again`);
       return;

@@ -1,13 +1,7 @@
-/**
- * How long a stop may take, as the README and docs/operating.md promise: SIGINT or SIGTERM ends every
- * process `npm start` started within it, under load too; run-role.ts enforces it whatever a step does.
- */
+/** The documented stop bound: every process `npm start` started ends within it, whatever a step does. */
 export const STOP_PROMISE_MS = 10_000;
 
-/**
- * Work in flight when the stop begins gets this long; what has not finished is safe anyway: crash
- * recovery starts acknowledged events' workflows, and Temporal makes an unfinished attempt again.
- */
+/** Work in flight gets this long; crash recovery and Temporal's retries make the rest safe. */
 export const IN_FLIGHT_GRACE_MS = 5_000;
 
 /** An embedded server that has not exited this long after SIGTERM is killed (its SQLite WAL survives that). */

@@ -74,12 +74,8 @@ export interface Services {
   /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
   admission: IngestAdmission;
   startWindow: DeliveryStartWindow;
-  /** Each account's and endpoint's places for attempts in flight in this process's worker (attempt-slots.ts). */
   attemptSlots: AttemptSlots;
-  /**
-   * The accounts the workers see falling behind, which admission refuses (read by the API role).
-   * Only in a process without a worker: one with both roles sees that wait in its own outbox.
-   */
+  /** Accounts the workers see lagging, refused by admission; with a worker here, its outbox shows that. */
   laggingAccounts?: LaggingAccounts;
   lease: InstanceLease;
   recovery: CrashRecovery;
@@ -118,10 +114,7 @@ export interface ServiceDeps {
   acceptanceSeal: AcceptanceSeal;
   /** Destination lookups (one pool per process, shared with the worker's sender). */
   dnsLookup: LookupAllFunction;
-  /**
-   * Both roles in one process: workflows start eagerly on this process's worker, and no faster
-   * than that worker begins their attempts (the outbox's start window).
-   */
+  /** Both roles here: workflows start eagerly on this worker, no faster than it begins their attempts. */
   eagerWorkflowStart: boolean;
   /** This process's event-loop delay (infra/event-loop-delay.ts), which ingest admission reads. */
   loopDelay: { sustainedP99Ms(): number };
@@ -132,8 +125,7 @@ export interface ServiceDeps {
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
 export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock }: ServiceDeps): Services {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
-  // Revoked keys, tiers and endpoints changed reach this process's caches through one log: its own
-  // changes as they are logged, other processes' through the follower.
+  // One log brings every change to this process's caches: its own as logged, others' through the follower.
   const applyToCaches = (invalidation: Invalidation) => {
     authenticator.apply(invalidation);
     endpointsCache.apply(invalidation);
@@ -156,16 +148,13 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations, now });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
 
-  // The delivery outbox: accepted events on their way to workflow starts. A process whose worker
-  // tells it when attempts begin (worker-role.ts) limits its starts by how long they wait for
-  // their first attempt; one without a worker, by how long Temporal takes to answer a start call.
-  // What ingest accepts follows from either (ingest-admission.ts).
+  // Starts are limited by how long they wait for their first attempt when this process has a worker,
+  // else by how long Temporal takes to answer a start call.
   const startWindow = eagerWorkflowStart
     ? new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_WINDOW_TUNING)
     : new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_CALL_TUNING, recordStartCall);
-  // The places of each account's attempts in this process's worker. With both roles here, an
-  // account whose places are all taken has its new starts wait in the outbox (where they cost
-  // memory, and make admission refuse that account) rather than in Temporal as throttled attempts.
+  // With both roles here, an account whose attempt places are all taken has its starts wait in the outbox
+  // (where admission sees them and refuses it) rather than in Temporal as throttled attempts.
   const attemptSlots = new AttemptSlots(config.delivery.inFlight);
   const outbox = new DeliveryOutbox(scheduler, logger, {
     startConcurrency: config.dispatchStartConcurrency,

@@ -25,7 +25,6 @@ export interface WorkerRoleDeps {
   logger: Logger;
   connection: NativeConnection;
   repositories: Repositories;
-  /** The use cases activities call: auto-disable (endpoints) and bulk recovery's rounds (events' manual retry); the scheduler tells workflows their handed-off outcomes. */
   services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache' | 'scheduler' | 'attemptSlots'>;
   secretBox: SecretBox;
   acceptanceSeal: AcceptanceSeal;
@@ -38,11 +37,7 @@ export interface WorkerRoleDeps {
 
 export interface WorkerRole {
   worker: Worker;
-  /**
-   * Polls no more tasks; activities and handed-off POSTs in flight have until `deadline` to finish
-   * and be recorded. What is left then is abandoned to Temporal, which makes it again elsewhere or
-   * after the next start (an attempt's record answers it if it was written). Says what it did.
-   */
+  /** Work in flight has until `deadline`; Temporal makes the rest again (a written record answers it). */
   stop(deadline: number): Promise<string>;
   /** Whether a worker still holds the Temporal connection (it stopped past the deadline): closing it would fail. */
   holdsConnection(): boolean;
@@ -53,7 +48,6 @@ function inFlightActivities(worker: Worker): { local: number; other: number } {
   return { local: status.numInFlightLocalActivities, other: status.numInFlightNonLocalActivities };
 }
 
-/** The worker role: runs delivery and recovery workflows and their activities. */
 export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts }: WorkerRoleDeps): Promise<WorkerRole> {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
@@ -97,15 +91,13 @@ export async function startWorkerRole({ config, logger, connection, repositories
     worker,
     holdsConnection: () => worker.getState() !== 'STOPPED' && worker.getState() !== 'FAILED',
     stop: async (deadline) => {
-      // Held first attempts are handed off, so that their tasks end now and the worker can stop;
-      // their POSTs go on, and are recorded, within the same grace as every hand-off.
+      // Held first attempts are handed off so their tasks end now; their POSTs go on within the same grace.
       holds.stop();
       const loadRemoved = load.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       // The worker's shutdownGraceTime is the same grace; a POST that ignores it must not hold the stop.
       const workersStopped = await settlesBy(running, deadline);
-      // A handed-off POST still in flight is recorded before the sender closes (its workflow then
-      // finds the record when it makes the attempt elsewhere).
+      // Hand-offs record their POSTs before the sender closes: a workflow retrying elsewhere finds it.
       const handOffsEnded = await settlesBy(handOffs.settled(), deadline);
       // Closing waits for the POSTs still in flight; past the deadline nobody waits for that.
       const closed = sender.close();

@@ -1,7 +1,4 @@
-/**
- * How deeply a JSON text nests, in one pass without parsing, so a body is refused before anything
- * walks it: JSON.stringify, BSON and MongoDB (100 levels) have depth limits that would be a 5xx.
- */
+/** Under MongoDB's 100 levels and the other depth limits that would be a 5xx; checked before parsing. */
 export const MAX_JSON_DEPTH = 64;
 
 /** true when `text` nests objects/arrays more than `max` levels deep (the outermost value is level 1). */

@@ -18,10 +18,7 @@ export interface MetricsServer {
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
-/**
- * `GET /metrics` on a listener of its own (METRICS_PORT), apart from the public API, so the operator
- * decides who reaches it (METRICS_HOST, optionally METRICS_TOKEN).
- */
+/** A listener of its own, apart from the public API, so the operator decides who reaches the metrics. */
 export async function startMetricsServer(options: MetricsServerOptions, logger: Logger): Promise<MetricsServer> {
   const expected = options.token ? digest(`Bearer ${options.token}`) : undefined;
   const server: Server = createServer((req, res) => {

@@ -4,7 +4,6 @@ import { ERROR_CATALOGUE, ERROR_CODES } from '../../domain/error-codes';
 import { HTTP_STATUS } from './error-status';
 import { MAX_JSON_DEPTH } from './json-nesting';
 
-/** The error codes as a markdown table (code, status, meaning), built from the catalogue. */
 function errorCodeTable(): string {
   const rows = ERROR_CODES.map((code) => `| \`${code}\` | ${HTTP_STATUS[code]} | ${ERROR_CATALOGUE[code]} |`);
   return ['| code | status | meaning |', '| --- | --- | --- |', ...rows].join('\n');

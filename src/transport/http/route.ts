@@ -40,7 +40,6 @@ function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, part:
   return result.data;
 }
 
-/** Describes the route in the OpenAPI registry (its params, query, body and responses). */
 export function registerRoute(registry: OpenAPIRegistry, def: RouteDefinition<z.ZodType, z.ZodType, z.ZodType>): void {
   const request: RouteConfig['request'] = {};
   if (def.params) request.params = def.params as never;
@@ -59,7 +58,6 @@ export function registerRoute(registry: OpenAPIRegistry, def: RouteDefinition<z.
   });
 }
 
-/** Serves the route: its params, query and body parsed by its schemas before its handler runs. */
 export function mountRoute(router: Router, def: RouteDefinition<z.ZodType, z.ZodType, z.ZodType>): void {
   const handler: Middleware = async (ctx) => {
     const params = parse(def.params, ctx.params, 'path');

@@ -2,10 +2,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { DomainError, methodNotAllowed } from '../../domain/errors';
 
-/**
- * The last middleware behind a router: nothing answered, so a known path with another method is
- * a 405 (with the methods it allows), anything else a 404. Used by the API and the dashboard.
- */
+/** Last behind a router: a known path with another method is a 405 (with Allow), anything else a 404. */
 export function unmatchedRoute(router: Router, messages: { notAllowed: (method: string, path: string) => string; notFound: (method: string, path: string) => string }): Middleware {
   return async (ctx) => {
     const match = router.match(ctx.path, ctx.method);

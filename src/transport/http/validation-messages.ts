@@ -1,10 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorDetail } from '../../domain/errors';
 
-/**
- * Where zod's findings become words for people: `humanIssueMessage` words every issue a schema did
- * not word itself. Messages name no subject: `details[].path` is it, and `validationSummary` joins both.
- */
+/** Messages name no subject: `details[].path` is it, and `validationSummary` joins both. */
 
 type RawIssue = z.core.$ZodRawIssue;
 

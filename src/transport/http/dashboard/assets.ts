@@ -3,10 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 
-/**
- * The dashboard's static files, served from a fixed list (no path comes from the URL). URLs carry a
- * content hash, so browsers cache them long and still see a new version at once.
- */
+/** A fixed list (no path comes from the URL); URLs carry a content hash, so they may be cached long. */
 const FILES = {
   'dashboard.css': 'text/css; charset=utf-8',
   'dashboard.js': 'text/javascript; charset=utf-8',

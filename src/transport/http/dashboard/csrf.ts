@@ -4,12 +4,10 @@ import { DomainError } from '../../../domain/errors';
 import type { ActiveSession } from '../../../services/dashboard-auth-service';
 import { DASHBOARD_PATH, PRE_AUTH_CSRF_COOKIE, setCookie } from './cookies';
 
-/** Name of the hidden field every dashboard form carries. */
 export const CSRF_FIELD = '_csrf';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The request did not come from one of our own forms. Nothing was changed. */
 function csrfFailed(): DomainError<'csrf_failed'> {
   return new DomainError('csrf_failed', 'This form has expired or did not come from this site. Reload the page and try again.');
 }
@@ -34,9 +32,8 @@ export function csrfTokenFor(ctx: Context): string {
 }
 
 /**
- * Every state-changing request must (1) not come from another origin, when the browser says
- * where it comes from (Origin, Sec-Fetch-Site), and (2) carry the token of this session
- * (synchronizer pattern) or, before sign-in, the token of the pre-auth cookie (double submit).
+ * A state-changing request must not come from another origin (Origin, Sec-Fetch-Site, when sent) and
+ * must echo csrfTokenFor's token (the session's synchronizer token, or double submit before sign-in).
  */
 export function csrfProtection(): Middleware {
   return async (ctx, next) => {

@@ -13,7 +13,6 @@ import type { RecoveryService } from '../../../services/recovery-service';
 /** What the dashboard uses: the same services as the API, called server-side for the signed-in account. */
 export interface DashboardDeps {
   auth: DashboardAuthService;
-  /** One-time links that set the password of an account made with the ops CLI. */
   invites: DashboardInviteService;
   accounts: AccountService;
   /** Confirms that a just-created key shown once belongs to the signed-in account. */
@@ -22,10 +21,8 @@ export interface DashboardDeps {
   events: EventService;
   /** Whether this process takes a test event now, as for an API ingest (ingest-admission.ts). */
   admission: Pick<IngestAdmission, 'admit'>;
-  /** Bulk recovery of an endpoint's failed deliveries. */
   bulkRecovery: RecoveryService;
   limiter: LimitAdmitter;
-  /** The cost catalog, loaded once on first use. */
   catalog: () => Promise<Catalog>;
   logger: Logger;
 }

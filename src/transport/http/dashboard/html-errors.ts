@@ -7,10 +7,7 @@ import { errorPage } from './templates/errors';
 import { httpStatusOf } from '../error-status';
 import { loggedPath } from '../logged-path';
 
-/**
- * Dashboard errors are pages, not the API's JSON: typed errors keep their status and message
- * (CSRF refusals, unknown ids, bad filters); anything else is a logged 500 with no internals.
- */
+/** Dashboard errors are pages, not JSON; anything but a typed error is a logged 500 with no internals. */
 export function htmlErrors(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {

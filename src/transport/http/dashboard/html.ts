@@ -1,9 +1,5 @@
-/**
- * The only way dashboard markup is built: `html` escapes every interpolated value that is not itself
- * `html` output. No "raw" escape hatch, so no template can emit an unescaped user string.
- */
+/** Dashboard markup is built only by `html`, which escapes all but `html` output: no raw escape hatch. */
 
-/** Module-private: only this file can mint SafeHtml. */
 const MINT = Symbol('SafeHtml');
 
 export class SafeHtml {

@@ -23,10 +23,7 @@ export function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
 }
 
-/**
- * The server-rendered dashboard under /dashboard. It is not part of the metered API and takes
- * no API keys: identity comes only from the session cookie. Everything else passes through.
- */
+/** The server-rendered dashboard: identity comes only from the session cookie, never from API keys. */
 export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   const router = new Router({ prefix: DASHBOARD_PATH });
   authRoutes(router, deps);

@@ -18,10 +18,7 @@ function dashboardLimitError(cause: LimitExceededError): LimitExceededError {
   );
 }
 
-/**
- * Runs a dashboard write that does what an API operation does as one metered call of the account,
- * with its API keys' limits, so the dashboard is no way around them. A refusal throws before `action`.
- */
+/** Meters a dashboard write like the API call it mirrors, so the dashboard is no way around the limits. */
 export async function meteredAction<T>(ctx: Context, deps: Pick<DashboardDeps, 'limiter'>, action: () => Promise<T>): Promise<T> {
   let result: T | undefined;
   try {

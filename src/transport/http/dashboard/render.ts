@@ -16,7 +16,6 @@ export function sendErrorPage(ctx: Context, err: DomainError, body: SafeHtml): v
   sendHtml(ctx, httpStatusOf(err), body);
 }
 
-/** PRG: after a successful POST, 303 makes the browser GET the result page. */
 export function seeOther(ctx: Context, location: string): void {
   ctx.redirect(location);
   ctx.status = 303;
@@ -36,7 +35,6 @@ export function queryField(ctx: Context, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** A typed error as the message and detail lines of a form's error box. */
 export function describeError(err: DomainError): { message: string; details: string[] } {
   const raw = err.data.details;
   const details = Array.isArray(raw)

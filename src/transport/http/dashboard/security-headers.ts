@@ -1,9 +1,6 @@
 import type { Middleware } from 'koa';
 
-/**
- * Every dashboard response: only our own scripts, styles and forms; never framed; no referrer out;
- * no sniffing; pages never cached (they show keys and secrets). Assets set their own Cache-Control.
- */
+/** Pages are never cached (they show keys and secrets); assets set their own Cache-Control after this. */
 const CSP = [
   "default-src 'self'",
   "script-src 'self'",

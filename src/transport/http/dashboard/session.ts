@@ -2,10 +2,7 @@ import type { Context, Middleware } from 'koa';
 import type { ActiveSession, DashboardAuthService, NewSession } from '../../../services/dashboard-auth-service';
 import { clearCookie, DASHBOARD_PATH, PRE_AUTH_CSRF_COOKIE, SESSION_COOKIE, setCookie } from './cookies';
 
-/**
- * Resolves the session cookie (and nothing else: Authorization headers and API keys mean
- * nothing here) into `ctx.state.dashboard`. An unknown or expired cookie is cleared.
- */
+/** Only the session cookie identifies here (never Authorization or API keys); an unknown one is cleared. */
 export function loadSession(auth: DashboardAuthService): Middleware {
   return async (ctx, next) => {
     const raw = ctx.cookies.get(SESSION_COOKIE);
@@ -18,7 +15,6 @@ export function loadSession(auth: DashboardAuthService): Middleware {
   };
 }
 
-/** Pages behind sign-in: without a session, go to the sign-in page (303 See Other). */
 export function requireSession(): Middleware {
   return async (ctx, next) => {
     if (!ctx.state.dashboard) {

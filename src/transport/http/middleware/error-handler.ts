@@ -7,7 +7,6 @@ import type { Logger } from '../../../infra/logger';
 import { loggedPath } from '../logged-path';
 import { API_KEY_HEADER, COST_ESTIMATOR_PATH } from './estimator-access';
 
-/** What a 401 adds so that a newcomer knows how to send a key where it was refused. */
 const BEARER_HINT = 'Send the key in the header "Authorization: Bearer svc_live_...".';
 const ESTIMATOR_HINT = `Send a key in the "${API_KEY_HEADER}" header, or no key at all for anonymous use.`;
 
@@ -16,10 +15,7 @@ function keyHint(ctx: Context): string {
   return path === COST_ESTIMATOR_PATH ? ESTIMATOR_HINT : BEARER_HINT;
 }
 
-/**
- * The one place where errors become HTTP: a domain error's code, data and hints become status, body
- * and headers; anything else is a 500 with the request id and no internals.
- */
+/** The one place errors become HTTP; anything but a domain error is a 500 with no internals. */
 export function errorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {

@@ -9,12 +9,7 @@ export const API_KEY_HEADER = 'x-api-key';
 /** The estimator's one path (no version segment); a trailing slash routes to it too. */
 export const COST_ESTIMATOR_PATH = '/api/cost-estimator';
 
-/**
- * Access to the public cost estimator (CONTRACT §5). Without `x-api-key` the call is anonymous and
- * metered per client network (anonymousPolicy); with it, the key (any product) must be active and
- * the call counts in its account's bucket like a key-scoped call. Both go through `metered`. A guard,
- * like keyScoped: a bad key is a 401 whatever the body.
- */
+/** CONTRACT §5, keyed (any product) or anonymous. A guard: a bad key is a 401 whatever the body. */
 export function estimatorAccess(authenticator: KeyAuthenticator, limiter: LimitAdmitter): Middleware {
   return async (ctx, next) => {
     // Lower-cased so that no spelling of the path can reach the routes unmetered.

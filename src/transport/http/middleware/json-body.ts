@@ -14,9 +14,7 @@ export interface JsonBodyOptions {
 }
 
 /**
- * Reads bodies itself so the errors are ours: over 1 MiB → 413, not JSON → 400, nested deeper than
- * MAX_JSON_DEPTH → 400. The raw text is kept for handlers that need exact bytes.
- *
+ * Reads bodies itself so the errors are ours; the raw text is kept for handlers that need exact bytes.
  * The API reads every body as JSON whatever its Content-Type (`curl -d` labels JSON as a form); it
  * takes no cookies, so this opens no cross-site door. Only the dashboard's forms are parsed as forms.
  */

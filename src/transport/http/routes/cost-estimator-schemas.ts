@@ -10,12 +10,7 @@ import {
 } from '../../../domain/cost-estimator';
 import { ErrorBody } from '../responses';
 
-/** Request and response shapes of the cost estimator: the single source of its OpenAPI description. */
-
-/**
- * Documented as string enums, validated by parseCatalogQuery in the handler: an unknown (or
- * repeated) value must be a 400 carrying `allowed`, which a zod query schema would not produce.
- */
+/** Documented here; parseCatalogQuery validates, as its 400 carries `allowed` (a zod schema's would not). */
 export const CatalogQuery = z.object({
   provider: z
     .unknown()

@@ -16,10 +16,7 @@ const OPTIONAL_KEY: Array<Record<string, string[]>> = [{}, { apiKeyHeader: [] }]
 /** Fixed so the documented example does not change with every document generation. */
 const EXAMPLE_TIME = new Date('2026-11-22T12:00:00.000Z');
 
-/**
- * platform-api.md "Cost estimator", CONTRACT §5: the catalog and the estimate. Access and rate limits
- * are the estimatorAccess guard's (registered with the app's guards, before the body is read).
- */
+/** CONTRACT §5. Access and limits are the estimatorAccess guard's, which runs before the body is read. */
 export function costEstimatorRoutes({ catalog }: CostEstimatorDeps) {
   const bodies = new CatalogBodies(catalog);
   const exampleFilter = { provider: 'aws', category: 'compute' } as const;

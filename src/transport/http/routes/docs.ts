@@ -5,7 +5,6 @@ import type { Middleware } from 'koa';
 import { html, SafeHtml } from '../dashboard/html';
 import { defineRoute } from '../route';
 
-/** `GET /openapi.json` serves the document generated from the routes' own zod schemas. */
 export function openApiRoute(getDocument: () => object) {
   return defineRoute({
     method: 'get',
@@ -19,11 +18,7 @@ export function openApiRoute(getDocument: () => object) {
   });
 }
 
-/**
- * `/docs`: the API reference by Redoc, served from our own origin. The page is a server-rendered
- * list of operations, useful with JavaScript off, until Redoc replaces it. Redoc needs inline styles
- * and a blob: search worker, which this policy allows on /docs alone; still no inline or foreign script.
- */
+/** Redoc's inline styles and blob: worker are allowed on /docs alone; still no inline or foreign script. */
 export const DOCS_CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -69,8 +64,7 @@ let loaded: Map<string, DocsAsset> | undefined;
 function docsAssets(): Map<string, DocsAsset> {
   if (!loaded) {
     const bundle = path.join(path.dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js');
-    // The bundle's one outside request: the "API docs by Redocly" badge image. It points at an empty
-    // image instead (the badge hides its image when it fails to load; the credit text stays).
+    // The bundle's one outside request, the Redocly badge's image, points at an empty image instead.
     const redoc = readFileSync(bundle, 'utf8').replaceAll(REDOCLY_LOGO_URL, 'data:,');
     const files: [string, Buffer][] = [
       ['redoc.standalone.js', Buffer.from(redoc, 'utf8')],
@@ -98,7 +92,7 @@ export function serveDocsAssets(): Middleware {
   };
 }
 
-/** `GET /docs`: the reference page (server-rendered operation list + Redoc). */
+/** `GET /docs`: a server-rendered operation list (readable without JavaScript) until Redoc replaces it. */
 export function docsPage(getDocument: () => object) {
   let page: string | undefined;
   return defineRoute({

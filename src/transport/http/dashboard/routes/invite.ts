@@ -8,10 +8,7 @@ import { formField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { setSessionCookie } from '../session';
 import { inviteUnusablePage, setPasswordPage } from '../templates/invite';
 
-/**
- * `/dashboard/invite/<token>`: the one-time link `cli account invite` prints. GET shows the form
- * (or why the link no longer works), POST sets the password and signs the person in.
- */
+/** The one-time link `cli account invite` prints: POST sets the password and signs the person in. */
 export function inviteRoutes(router: Router, deps: DashboardDeps): void {
   const unusable = (ctx: Context, err: InviteUnusableError) => sendErrorPage(ctx, err, inviteUnusablePage(inviteUnusableReason(err), err.message));
 

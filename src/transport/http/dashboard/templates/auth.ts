@@ -10,10 +10,7 @@ export interface AuthFormView {
   notice?: string;
 }
 
-/**
- * The email-and-password form of both pages. Sign-up asks for a new password, so the browser
- * offers to generate one and the minimum length is stated; sign-in fills the saved one.
- */
+/** Sign-up's autocomplete lets the browser generate a new password; sign-in's fills the saved one. */
 function credentialsForm(view: AuthFormView, action: 'sign-in' | 'sign-up', submit: string): SafeHtml {
   const newAccount = action === 'sign-up';
   return html`<form class="stack card" method="post" action="/dashboard/${action}" novalidate>

@@ -17,7 +17,6 @@ export interface FormCard {
   submitClass?: string;
 }
 
-/** A card with one POST form (create a key or an endpoint, send a test event, edit an endpoint) and the error of its last submission. */
 export function formCard(card: FormCard): SafeHtml {
   return html`<section aria-labelledby="${card.id}" class="card">
   <h2 id="${card.id}">${card.heading}</h2>

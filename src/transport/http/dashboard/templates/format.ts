@@ -38,7 +38,6 @@ export function badge(status: string): SafeHtml {
   return html`<span class="badge ${TONES[status] ?? 'off'}">${status}</span>`;
 }
 
-/** A period in whole days when it is some, else in hours: "5 days", "36 hours". */
 export function period(ms: number): string {
   const hours = Math.round(ms / 3_600_000);
   if (hours % 24 === 0) return hours === 24 ? '1 day' : `${hours / 24} days`;

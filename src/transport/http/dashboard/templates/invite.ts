@@ -9,7 +9,6 @@ export interface SetPasswordView {
   error?: string;
 }
 
-/** The page behind an invite link: the account's email and a new password. */
 export function setPasswordPage(view: SetPasswordView): SafeHtml {
   return page(
     { title: 'Set your password', narrow: true },

@@ -38,7 +38,6 @@ export function errorBox(message: string | undefined, details: readonly string[]
   }</div>`;
 }
 
-/** The whole document: one stylesheet, one deferred script, a skip link, semantic landmarks. */
 export function page(options: PageOptions, body: SafeHtml): SafeHtml {
   const { session } = options;
   return html`<!doctype html>

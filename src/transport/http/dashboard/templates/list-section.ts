@@ -8,7 +8,6 @@ export interface ListSection<T> {
   columns: readonly Column[];
   items: readonly T[];
   row: (item: T) => SafeHtml;
-  /** Shown instead of the table when there are no items. */
   empty: HtmlValue;
   /** Between the heading and the table (a filter form). */
   above?: SafeHtml;
@@ -19,10 +18,7 @@ export interface ListSection<T> {
 const columnHeading = (column: Column) =>
   typeof column === 'object' && 'numeric' in column ? html`<th scope="col" class="num">${column.numeric}</th>` : html`<th scope="col">${column}</th>`;
 
-/**
- * A page's list: heading, then a table (or one muted line when empty). The wrapper scrolls sideways
- * on a narrow screen, so it is a focusable region named by the heading, for keyboard users.
- */
+/** The table's wrapper scrolls sideways on narrow screens, so it is a focusable region for keyboard users. */
 export function listSection<T>(list: ListSection<T>): SafeHtml {
   const table =
     list.items.length === 0

@@ -1,7 +1,4 @@
-/**
- * Success messages after a redirect (PRG): the URL names one of these keys, never the text,
- * so nothing a link carries is reflected into the page.
- */
+/** A redirect's URL names a notice by key, never its text, so nothing a link carries is reflected. */
 export const NOTICES = {
   'signed-out': 'You have signed out.',
   'welcome': 'Your account is ready. Create an API key to get started.',

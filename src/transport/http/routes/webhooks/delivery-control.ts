@@ -4,7 +4,6 @@ import { oneEndpoint } from './endpoints';
 import { oneDelivery } from './events';
 import { BulkRetryNow, RetryNowBody } from './schemas';
 
-/** Control over deliveries in flight: retry now and cancel one delivery, retry now every waiting delivery of an endpoint. */
 export function deliveryControlRoutes(control: DeliveryControl) {
   return [
     oneDelivery({

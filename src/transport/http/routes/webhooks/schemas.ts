@@ -6,16 +6,13 @@ import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhook
 import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE } from '../../../../domain/webhooks/idempotency-key';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALIVE } from '../../../../domain/webhooks/secret-rotation';
 
-/** Request and response shapes of the webhook product: the single source of its OpenAPI description. */
-
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
 const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Any JSON object, passed through as parsed: every key kept. (z.record and z.looseObject copy
- * the keys into a new object by assignment, which turns a `__proto__` key into the copy's
- * prototype, so the key would silently vanish from the delivered body.)
+ * Any JSON object, every key kept: z.record and z.looseObject copy keys by assignment, which turns a
+ * `__proto__` key into the copy's prototype and drops it from the delivered body.
  */
 const JsonObject = z
   .custom<Record<string, unknown>>(isJsonObject, {
