@@ -1,8 +1,8 @@
-/** Each step an account is late, its admitted share is multiplied by this (about 0.56 a second at four steps a second). */
+/** Each step an account is late, its level is multiplied by this (its share by 0.75; about 0.31 a second at four steps a second). */
 const DECREASE = 0.865;
-/** Each step it is well within the bound, its share grows by this, back to all of its calls (0.2 a second). */
+/** Each step it is well within the bound, its level grows by this, back to all of its calls (0.2 a second). */
 const INCREASE = 0.05;
-/** A late account still gets this share in: its lag is measured on the events it gets in. */
+/** A late account's lowest level: it still gets 1 in 400 of its new events in, on which its lag is measured. */
 const FLOOR = 0.05;
 /** Shares hold from this fraction of the bound: growing there pushes lag past it before it is reported. */
 const HOLD_FROM = 0.5;
@@ -11,27 +11,30 @@ const HOLD_FROM = 0.5;
 export const reportedFrom = (boundMs: number): number => boundMs * HOLD_FROM;
 
 /**
- * The share of new events each late account gets in (AIMD): cut each step it is late, held near the bound,
- * grown when well within. Not on/off: lag is known seconds late, so on/off swings from a flood to nothing.
+ * The share of new events each late account gets in (AIMD): its level is cut each step it is late, held
+ * near the bound, grown when well within. Not on/off: lag is known seconds late, so on/off swings from a
+ * flood to nothing. The share is the level squared: a flood retrying every refusal gets only a trickle
+ * in at the floor, and the first steps back let in a few events, not a twentieth of the flood.
  */
 export class LagShares {
-  private readonly shares = new Map<string, number>();
+  /** Each late account's level (absent: 1). */
+  private readonly levels = new Map<string, number>();
 
   /** One step: `lags` are the accounts the workers report near or past `boundMs` now, with their lag (ms). */
   step(lags: ReadonlyMap<string, number>, boundMs: number): void {
-    for (const [accountId, share] of this.shares) {
+    for (const [accountId, level] of this.levels) {
       if ((lags.get(accountId) ?? 0) > boundMs * HOLD_FROM) continue;
-      const grown = share + INCREASE;
-      if (grown >= 1) this.shares.delete(accountId);
-      else this.shares.set(accountId, grown);
+      const grown = level + INCREASE;
+      if (grown >= 1) this.levels.delete(accountId);
+      else this.levels.set(accountId, grown);
     }
     for (const [accountId, lag] of lags) {
-      if (lag > boundMs) this.shares.set(accountId, Math.max(FLOOR, (this.shares.get(accountId) ?? 1) * DECREASE));
+      if (lag > boundMs) this.levels.set(accountId, Math.max(FLOOR, (this.levels.get(accountId) ?? 1) * DECREASE));
     }
   }
 
   /** The share of the account's new events to let in now (1 for an account that is not late). */
   shareOf(accountId: string): number {
-    return this.shares.get(accountId) ?? 1;
+    return (this.levels.get(accountId) ?? 1) ** 2;
   }
 }

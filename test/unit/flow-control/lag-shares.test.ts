@@ -41,6 +41,19 @@ describe('lag shares: the share of a late account’s new events let in', () => 
     expect(shares.shareOf('late')).toBeGreaterThan(0);
   });
 
+  it('lets in at most 1 in 400 of a late account’s new events at the floor, however often they are retried', () => {
+    const shares = new LagShares();
+    for (let i = 0; i < 100; i++) shares.step(late('late'), BOUND);
+    expect(shares.shareOf('late')).toBeCloseTo(1 / 400, 9);
+  });
+
+  it('grows a share back slowly from the floor: one step lets in at most 1 in 100', () => {
+    const shares = new LagShares();
+    for (let i = 0; i < 100; i++) shares.step(late('late'), BOUND);
+    shares.step(none, BOUND);
+    expect(shares.shareOf('late')).toBeCloseTo(1 / 100, 9);
+  });
+
   it('grows a share back by steps once the account is well within the bound, up to all of its events', () => {
     const shares = new LagShares();
     for (let i = 0; i < 100; i++) shares.step(late('late'), BOUND);
