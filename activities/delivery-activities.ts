@@ -60,13 +60,20 @@ export interface AttemptInput extends DeliveryTarget {
    * off anyway (domain/webhooks/first-attempt-budget.ts). Absent: handed off after `handOffAfterMs`.
    */
   holdUpToMs?: number;
+  /**
+   * Set by workflow code that waits out a paused endpoint (workflows/delivery.ts): such an attempt
+   * answers `paused` instead of sending. Absent (a run of older code, during a deploy), a paused
+   * endpoint is sent to as before.
+   */
+  pausable?: boolean;
 }
 
 /**
  * What an attempt tells its workflow: the decision taken on it (attempt-decision.ts), whose delay the
- * workflow follows, or `cancelled`.
+ * workflow follows, `cancelled`, or `paused`: nothing was sent or recorded (its endpoint is paused),
+ * and the same attempt is made again once it is resumed.
  */
-export type AttemptOutcome = (AttemptDecision | { status: Extract<DeliveryStatus, 'cancelled'>; nextDelayMs: null }) & { statusCode: number | null };
+export type AttemptOutcome = (AttemptDecision | { status: Extract<DeliveryStatus, 'cancelled'> | 'paused'; nextDelayMs: null }) & { statusCode: number | null };
 
 /** The failure type of an attempt that found its account's or endpoint's places taken (retried by Temporal, not counted). */
 export const THROTTLED = 'AttemptThrottled';
@@ -119,6 +126,7 @@ export interface DeliveryActivityDeps {
 /** The request an attempt sends, or why it cannot be sent. */
 type Prepared =
   | { kind: 'cancelled' }
+  | { kind: 'paused' }
   | { kind: 'send'; url: string; headers: Record<string, string>; body: string }
   | { kind: 'unsendable'; url: string; error: string };
 
@@ -144,11 +152,15 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return cached || deps.endpoints.find(input.accountId, input.endpointId);
   }
 
-  /** Re-reads the endpoint: deleted or disabled → cancelled; a rotated secret signs; a changed URL is used. */
-  async function prepare(input: AttemptInput): Promise<Prepared> {
-    const endpoint = await currentEndpoint(input);
+  /**
+   * Re-reads the endpoint (from the store itself with `fromStore`): deleted or disabled → cancelled;
+   * paused → paused; a rotated secret signs; a changed URL is used.
+   */
+  async function prepare(input: AttemptInput, fromStore = false): Promise<Prepared> {
+    const endpoint = fromStore ? await deps.endpoints.find(input.accountId, input.endpointId) : await currentEndpoint(input);
     const { body, type, timestamp } = input;
     if (!endpoint || endpoint.disabled) return { kind: 'cancelled' };
+    if (endpoint.paused && input.pausable) return { kind: 'paused' };
     const now = clock();
     let secrets: string[];
     try {
@@ -341,7 +353,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       );
     }
     if (preparing.status === 'rejected') throw preparing.reason;
-    const prepared = preparing.value;
+    let prepared = preparing.value;
+    if (prepared.kind === 'paused') {
+      // Marked before the endpoint is read again, from the store: a resume clears the flag before it
+      // lists the marked deliveries, so either this read sees it cleared or that list has this one.
+      await record(() => deps.deliveries.markPaused(ref, input.round, clock()));
+      prepared = await prepare(input, true);
+      if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
+    }
     if (prepared.kind === 'cancelled') {
       await record(() =>
         deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),

@@ -18,11 +18,13 @@ export interface EndpointDoc {
   disabled: boolean;
   /** Why it is disabled (null while enabled). */
   disabled_reason: DisabledReason | null;
+  /** Its deliveries wait instead of being attempted (absent = false); read by every attempt, so not cache-neutral. */
+  paused?: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
-export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'secret_sealed' | 'previous_secrets'>>;
+export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'secret_sealed' | 'previous_secrets'>>;
 
 /**
  * `endpoints`. Reads by `{_id}` check the owner here, so another account's endpoint is not found.
