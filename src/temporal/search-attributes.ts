@@ -3,6 +3,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 /**
  * Custom search attributes of delivery workflows, so an operator can query the Temporal Web UI, e.g.
  *   WebhookEndpointId = "ep_..." AND WebhookDeliveryStatus = "retrying"
+ * WebhookDeliveryStatus is the delivery's status, or `paused` while its attempt waits for its paused endpoint.
  * Registered by the embedded dev server and docker-compose. Safe to import from workflow code.
  */
 export const SEARCH_ATTRIBUTE_DEFINITIONS = {
