@@ -5,6 +5,7 @@ import { AttemptHolds } from '../../activities/attempt-holds';
 import { createHttpSender } from '../../activities/http-sender';
 import { withLocalListener } from '../../activities/local-listener-sender';
 import { createRecoveryActivities } from '../../activities/recovery-activities';
+import { createResumeActivities } from '../../activities/resume-activities';
 import type { Config } from '../config/config';
 import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
@@ -53,7 +54,7 @@ function inFlightActivities(worker: Worker): { local: number; other: number } {
   return { local: status.numInFlightLocalActivities, other: status.numInFlightNonLocalActivities };
 }
 
-/** The worker role: runs delivery and recovery workflows and their activities. */
+/** The worker role: runs delivery, recovery and resume workflows and their activities. */
 export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts }: WorkerRoleDeps): Promise<WorkerRole> {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
@@ -84,6 +85,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     activities: {
       ...deliveryActivities,
       ...createRecoveryActivities({ retry: (accountId, eventId, endpointId) => services.events.retry(accountId, eventId, endpointId) }),
+      ...createResumeActivities({ deliveries: repositories.deliveries }),
     },
     onActivityStarted,
     shutdownGraceMs: IN_FLIGHT_GRACE_MS,
