@@ -73,7 +73,9 @@ export interface AttemptInput extends DeliveryTarget {
  * workflow follows, `cancelled`, or `paused`: nothing was sent or recorded (its endpoint is paused),
  * and the same attempt is made again once it is resumed.
  */
-export type AttemptOutcome = (AttemptDecision | { status: Extract<DeliveryStatus, 'cancelled'> | 'paused'; nextDelayMs: null }) & { statusCode: number | null };
+export type AttemptOutcome = (AttemptDecision | { status: Extract<DeliveryStatus, 'cancelled'>; nextDelayMs: null } | { status: 'paused'; nextDelayMs: null }) & {
+  statusCode: number | null;
+};
 
 /** The failure type of an attempt that found its account's or endpoint's places taken (retried by Temporal, not counted). */
 export const THROTTLED = 'AttemptThrottled';

@@ -1,5 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { AttemptOutcome } from '../../activities/delivery-activities';
 import { PAUSED_RECHECK_MS } from '../../src/domain/webhooks/endpoint-pause';
 import { deliveryStatusUpserts, pausedWaits, retryWaits, timerEnds } from '../support/delivery-workflows';
 import { runDeliveryScenario, startTimeSkippingEnv } from '../support/workflow-harness';
@@ -19,7 +20,7 @@ describe('delivery workflow on a paused endpoint (time-skipping)', () => {
     await env?.teardown();
   });
 
-  const succeedsOnSecond = (attempt: number) => (attempt === 2 ? 'succeeded' : 'retrying');
+  const succeedsOnSecond = (attempt: number): AttemptOutcome['status'] => (attempt === 2 ? 'succeeded' : 'retrying');
 
   it('waits after a paused attempt until the resume signal, then makes the same attempt number again', async () => {
     const { result, calls, workflowId } = await runDeliveryScenario(env, succeedsOnSecond, { paused: { attempt: 2, then: 'signal' } });
