@@ -45,10 +45,21 @@ export interface AttemptInput extends DeliveryTarget {
   handOffAfterMs?: number;
   /** How long it may keep its task if this process has room (first-attempt-budget.ts); absent: no hold. */
   holdUpToMs?: number;
+  /**
+   * Set by workflow code that waits out a paused endpoint (workflows/delivery.ts): such an attempt
+   * answers `paused` instead of sending. Absent (a run of older code, during a deploy), a paused
+   * endpoint is sent to as before.
+   */
+  pausable?: boolean;
 }
 
-/** The decision on an attempt (attempt-decision.ts), whose delay the workflow follows; or `cancelled`. */
-export type AttemptOutcome = (AttemptDecision | { status: Extract<DeliveryStatus, 'cancelled'>; nextDelayMs: null }) & { statusCode: number | null };
+/**
+ * The decision on an attempt (attempt-decision.ts), whose delay the workflow follows; or `cancelled`;
+ * or `paused`: nothing sent or recorded (its endpoint is paused), made again once resumed.
+ */
+export type AttemptOutcome = (AttemptDecision | { status: Extract<DeliveryStatus, 'cancelled'>; nextDelayMs: null } | { status: 'paused'; nextDelayMs: null }) & {
+  statusCode: number | null;
+};
 
 /** The failure type of an attempt that found its account's or endpoint's places taken (retried by Temporal, not counted). */
 export const THROTTLED = 'AttemptThrottled';
@@ -92,6 +103,7 @@ export interface DeliveryActivityDeps {
 
 type Prepared =
   | { kind: 'cancelled' }
+  | { kind: 'paused' }
   | { kind: 'send'; url: string; headers: Record<string, string>; body: string }
   | { kind: 'unsendable'; url: string; error: string };
 
@@ -110,11 +122,15 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return cached || deps.endpoints.find(input.accountId, input.endpointId);
   }
 
-  /** Re-reads the endpoint: deleted or disabled → cancelled; a rotated secret signs; a changed URL is used. */
-  async function prepare(input: AttemptInput): Promise<Prepared> {
-    const endpoint = await currentEndpoint(input);
+  /**
+   * Re-reads the endpoint (from the store itself with `fromStore`): deleted or disabled → cancelled;
+   * paused → paused; a rotated secret signs; a changed URL is used.
+   */
+  async function prepare(input: AttemptInput, fromStore = false): Promise<Prepared> {
+    const endpoint = fromStore ? await deps.endpoints.find(input.accountId, input.endpointId) : await currentEndpoint(input);
     const { body, type, timestamp } = input;
     if (!endpoint || endpoint.disabled) return { kind: 'cancelled' };
+    if (endpoint.paused && input.pausable) return { kind: 'paused' };
     const now = clock();
     let secrets: string[];
     try {
@@ -296,7 +312,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       );
     }
     if (preparing.status === 'rejected') throw preparing.reason;
-    const prepared = preparing.value;
+    let prepared = preparing.value;
+    if (prepared.kind === 'paused') {
+      // Marked before the endpoint is read again, from the store: a resume clears the flag before it
+      // lists the marked deliveries, so either this read sees it cleared or that list has this one.
+      await record(() => deps.deliveries.markPaused(ref, input.round, clock()));
+      prepared = await prepare(input, true);
+      if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
+    }
     if (prepared.kind === 'cancelled') {
       await record(() =>
         deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),

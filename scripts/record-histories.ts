@@ -1,6 +1,6 @@
 /**
- * `npm run record:histories [version]`: records delivery-workflow histories for the replay test
- * (test/workflow/replay.test.ts) as `delivery-<version>-<scenario>.json`. Run it when a release
+ * `npm run record:histories [version] [scenario...]`: records delivery-workflow histories for the replay test
+ * (test/workflow/replay.test.ts) as `delivery-<version>-<scenario>.json` (every scenario, or those named). Run it when a release
  * changes the workflow, and keep the older files: every recorded history must keep replaying. A
  * change that would break replay of running workflows must use `patched()` instead of changing the
  * old path.
@@ -11,7 +11,7 @@ import { temporal } from '@temporalio/proto';
 import type { AttemptOutcome } from '../activities/delivery-activities';
 import { provision } from '../src/infra/provision';
 import { PROJECT_ROOT, toolPaths } from '../src/infra/tools';
-import { failUntilLast, runDeliveryScenario, startTimeSkippingEnv, type RetryNowAt } from '../test/support/workflow-harness';
+import { failUntilLast, runDeliveryScenario, startTimeSkippingEnv, type PausedAt, type RetryNowAt } from '../test/support/workflow-harness';
 
 type Outcome = AttemptOutcome['status'];
 type Scenario = {
@@ -20,6 +20,7 @@ type Scenario = {
   handOffFirst?: boolean;
   handedOffSignal?: 'outcome' | 'no-outcome' | 'never';
   retryNow?: RetryNowAt;
+  paused?: PausedAt;
 };
 const SCENARIOS: Record<string, Scenario> = {
   'all-attempts-fail': { outcomes: failUntilLast },
@@ -32,15 +33,22 @@ const SCENARIOS: Record<string, Scenario> = {
   'first-handed-off-never-told': { outcomes: () => 'succeeded', handOffFirst: true, handedOffSignal: 'never' },
   // Retry now during the wait before attempt 3: its timer is cancelled and attempt 3 is made at once.
   'retry-now-while-waiting': { outcomes: (a) => (a === 3 ? 'succeeded' : 'retrying'), retryNow: { during: 'wait', attempt: 3 } },
+  // Attempt 2 finds its endpoint paused: the run waits, the resume signal wakes it, and attempt 2 is made again.
+  'paused-then-resumed': { outcomes: (a) => (a === 2 ? 'succeeded' : 'retrying'), paused: { attempt: 2, then: 'signal' } },
+  // The first attempt finds its endpoint paused, and the run is cancelled while it waits.
+  'cancelled-while-paused': { outcomes: () => 'succeeded', paused: { attempt: 1, then: 'cancel' } },
 };
 
 async function main(): Promise<void> {
   await provision({ need: { temporalCli: false, ferretDb: false, temporalTestServer: true } });
   process.env.TEMPORAL_TEST_SERVER_PATH ??= toolPaths().temporalTestServer;
   const version = process.argv[2] ?? 'v1.0.0';
+  const only = process.argv.slice(3);
+  const unknown = only.filter((name) => !(name in SCENARIOS));
+  if (unknown.length > 0) throw new Error(`no such scenario: ${unknown.join(', ')} (known: ${Object.keys(SCENARIOS).join(', ')})`);
   const env = await startTimeSkippingEnv();
   try {
-    for (const [name, scenario] of Object.entries(SCENARIOS)) {
+    for (const [name, scenario] of Object.entries(SCENARIOS).filter(([name]) => only.length === 0 || only.includes(name))) {
       const { outcomes, ...options } = scenario;
       const run = await runDeliveryScenario(env, outcomes, options);
       const history = await env.client.workflow.getHandle(run.workflowId).fetchHistory();

@@ -13,8 +13,10 @@ import {
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
 import type { ReportedOutcome } from '../activities/attempt-hand-off';
 import { attemptOutcome } from './attempt-outcome';
+import { resume } from './pause';
 import { RETRY_NOW_PATCH, retryNow } from './retry-now';
 import { nextStep } from '../src/domain/webhooks/attempt-decision';
+import { PAUSED_RECHECK_MS } from '../src/domain/webhooks/endpoint-pause';
 import { HAND_OFF_AFTER_MS, holdUpToMs } from '../src/domain/webhooks/first-attempt-budget';
 import { readableDelay } from '../src/domain/webhooks/retry-schedule';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
@@ -25,7 +27,7 @@ export type DeliveryWorkflowInput = DeliveryTarget;
 const FIRST_TASK_HISTORY_LENGTH = 3;
 
 export interface DeliveryWorkflowResult {
-  status: Exclude<AttemptOutcome['status'], 'retrying'>;
+  status: Exclude<AttemptOutcome['status'], 'retrying' | 'paused'>;
   attempts: number;
 }
 
@@ -58,16 +60,27 @@ const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>(
 const REPORT_WAIT = '45 seconds';
 
 async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
-  if (attempt > 1) return regularAttempt({ ...input, attempt });
+  if (attempt > 1) return regularAttempt({ ...input, attempt, pausable: true });
   // Only the run's first workflow task is sure no earlier try has posted; a retried task reads the record first.
   const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
   // A slow receiver keeps the task as long as its time-out allows (first-attempt-budget.ts), else hands off.
   const handOff = { handOffAfterMs: HAND_OFF_AFTER_MS, holdUpToMs: holdUpToMs(workflowInfo().taskTimeoutMs) };
-  const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, ...handOff });
+  const outcome = await local.attemptDelivery({ ...input, attempt, mayRepeat, pausable: true, ...handOff });
   if (outcome.status !== 'handed-off') return outcome;
   const reported = await reportedOutcome(input.round, attempt);
   // Not told in time (its process is gone), or told it failed unrecorded: made again here, answered from the record if it was recorded.
-  return reported ?? regularAttempt({ ...input, attempt, mayRepeat: true });
+  return reported ?? regularAttempt({ ...input, attempt, mayRepeat: true, pausable: true });
+}
+
+/**
+ * An attempt made again after waiting out a paused endpoint: a regular activity (many are woken at
+ * once by a resume, and none should hold a workflow task), and without `acceptedAt`, so that a first
+ * attempt that waited for its owner is not counted late (first-attempt lag and its metric).
+ */
+function attemptAfterPause(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
+  const target: DeliveryWorkflowInput = { ...input };
+  delete target.acceptedAt;
+  return regularAttempt({ ...target, attempt, pausable: true });
 }
 
 /** The outcome of a handed-off attempt as its process reports it, or undefined if it does not within REPORT_WAIT or has none. */
@@ -103,10 +116,19 @@ async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   let attempts = 0;
   const wait = wakeableWait();
+  const pause = resumableWait();
   try {
     for (let attempt = 1; ; attempt++) {
+      pause.beforeAttempt();
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
-      const outcome = await CancellationScope.nonCancellable(() => makeAttempt(input, attempt));
+      let outcome = await CancellationScope.nonCancellable(() => makeAttempt(input, attempt));
+      // Its endpoint is paused: nothing was sent, and the same attempt is made once it is resumed.
+      if (outcome.status === 'paused') upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: 'paused' }]);
+      while (outcome.status === 'paused') {
+        await pause.untilResumed(attempt);
+        pause.beforeAttempt();
+        outcome = await CancellationScope.nonCancellable(() => attemptAfterPause(input, attempt));
+      }
       attempts = outcome.status === 'cancelled' ? attempt - 1 : attempt;
       const step = nextStep(outcome);
       upsertSearchAttributes([
@@ -127,6 +149,28 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: 'cancelled' }]);
     throw err;
   }
+}
+
+/**
+ * The wait of an attempt whose endpoint is paused: until the `resume` signal (sent by the endpoint's
+ * resume, workflows/resume.ts), or PAUSED_RECHECK_MS at most, after which the attempt looks again.
+ * Cancellable, as a retry's wait is. The flag is cleared before each attempt, not after it: a signal
+ * that comes while the paused attempt is in flight (the resume listed it as it was marked) ends the
+ * wait that follows at once.
+ */
+function resumableWait() {
+  let resumed = false;
+  setHandler(resume, () => {
+    resumed = true;
+  });
+  return {
+    beforeAttempt(): void {
+      resumed = false;
+    },
+    async untilResumed(attempt: number): Promise<void> {
+      await condition(() => resumed, PAUSED_RECHECK_MS, { summary: `paused: attempt ${attempt} waits for resume` });
+    },
+  };
 }
 
 /** The wait before the next attempt, which the retryNow update (retry-now.ts) ends at once. */

@@ -33,6 +33,7 @@ import { recordStartCall, setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
 import { DeliveryControl } from '../services/delivery-control';
+import { EndpointPause } from '../services/endpoint-pause';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower } from '../persistence/cache-invalidation-follower';
@@ -40,6 +41,7 @@ import { KeyAuthenticator } from '../services/key-authenticator';
 import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import { RecoveryScheduler } from '../temporal/recovery-scheduler';
+import { ResumeScheduler } from '../temporal/resume-scheduler';
 
 export interface Repositories {
   accounts: Accounts;
@@ -70,6 +72,8 @@ export interface Services {
   deliveryControl: DeliveryControl;
   /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
   bulkRecovery: RecoveryService;
+  /** Pause and resume of an endpoint's deliveries. */
+  endpointPause: EndpointPause;
   outbox: DeliveryOutbox;
   /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
   admission: IngestAdmission;
@@ -186,7 +190,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     self: lease,
     logger,
   });
-  return {
+  const services: Services = {
     accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys }),
     authenticator,
     invalidations,
@@ -217,6 +221,13 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       clock,
     }),
     deliveryControl: new DeliveryControl({ events: repositories.events, endpoints: repositories.endpoints, deliveries: repositories.deliveries, scheduler, clock }),
+    endpointPause: new EndpointPause({
+      endpoints: repositories.endpoints,
+      deliveries: repositories.deliveries,
+      resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
+      view: (accountId, id) => services.endpoints.get(accountId, id),
+      clock,
+    }),
     bulkRecovery: new RecoveryService({
       endpoints: repositories.endpoints,
       deliveries: repositories.deliveries,
@@ -239,4 +250,5 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     }),
     scheduler,
   };
+  return services;
 }

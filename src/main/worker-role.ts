@@ -5,6 +5,7 @@ import { AttemptHolds } from '../../activities/attempt-holds';
 import { createHttpSender } from '../../activities/http-sender';
 import { withLocalListener } from '../../activities/local-listener-sender';
 import { createRecoveryActivities } from '../../activities/recovery-activities';
+import { createResumeActivities } from '../../activities/resume-activities';
 import type { Config } from '../config/config';
 import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
@@ -78,6 +79,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     activities: {
       ...deliveryActivities,
       ...createRecoveryActivities({ retry: (accountId, eventId, endpointId) => services.events.retry(accountId, eventId, endpointId) }),
+      ...createResumeActivities({ deliveries: repositories.deliveries }),
     },
     onActivityStarted,
     shutdownGraceMs: IN_FLIGHT_GRACE_MS,

@@ -39,15 +39,22 @@ export interface DeliveryDoc extends DeliveryState {
   url: string;
   /** The history, every round, in (round, attempt) order. */
   attempts: DeliveryAttempt[];
+  /** Its attempt came due while the endpoint was paused, and waits for the resume (absent = false). */
+  paused?: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
 /** Attempts are a map keyed `r<round>a<attempt>`: one `$set` records one, harmless when repeated. */
-interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts'> {
+interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts' | 'paused'> {
   /** For event lists (statusesOf). */
   event_block: string;
   attempt_log?: Record<string, DeliveryAttempt>;
+  /**
+   * The endpoint id while the delivery waits on its paused endpoint (markPaused), removed by the
+   * next state written. A string, so that the resume's listing is an index search on the embedded store too.
+   */
+  paused_endpoint_id?: string;
 }
 
 interface RoundClaimDoc {
@@ -69,6 +76,7 @@ export class Deliveries {
   async ensureIndexes(): Promise<void> {
     await this.col.createIndex({ endpoint_id: 1, status: 1 });
     await this.col.createIndex({ event_block: 1 });
+    await this.col.createIndex({ paused_endpoint_id: 1, event_id: 1 });
   }
 
   /** The deliveries of an event, in its endpoint order (point reads by id); null where no attempt was recorded yet. */
@@ -116,6 +124,42 @@ export class Deliveries {
     return docs.map((d) => d._id);
   }
 
+  /**
+   * Resume (rare): the endpoint's deliveries that wait paused, oldest event first, after event
+   * `afterEventId`, at most `limit`. The index leads with `paused_endpoint_id`, so on the embedded
+   * store only the endpoint's waiting deliveries are read (it sorts them itself); on MongoDB the
+   * index answers the range and the order too.
+   */
+  async pausedForEndpoint(endpointId: string, afterEventId: number | undefined, limit: number): Promise<Array<{ id: string; eventId: number }>> {
+    const docs = await this.col
+      .find({ paused_endpoint_id: endpointId, ...(afterEventId !== undefined ? { event_id: { $gt: afterEventId } } : {}) }, { projection: { _id: 1, event_id: 1 } })
+      .sort({ event_id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => ({ id: d._id, eventId: d.event_id }));
+  }
+
+  /** Whether any delivery of the endpoint waits paused (a resume of an endpoint no longer paused still wakes them). */
+  async anyPausedForEndpoint(endpointId: string): Promise<boolean> {
+    return (await this.col.findOne({ paused_endpoint_id: endpointId }, { projection: { _id: 1 } })) !== null;
+  }
+
+  /**
+   * One write: the delivery waits because its endpoint is paused. Written before the attempt reads
+   * the endpoint again (delivery-activities.ts), and kept until the next state is written. A
+   * delivery without a record yet (its first attempt waits) gets one, `pending` in `round`.
+   */
+  async markPaused(ref: DeliveryRef, round: number, at: Date): Promise<void> {
+    await this.col.updateOne(
+      { _id: ref.id },
+      {
+        $set: { paused_endpoint_id: ref.endpoint_id, ...refFields(ref), updated_at: at },
+        $setOnInsert: { round, status: 'pending', attempt_count: 0, next_attempt_at: at, created_at: at },
+      },
+      { upsert: true },
+    );
+  }
+
   /** One write: the attempt (replacing an earlier record of the same round and attempt) and the state it leaves. */
   async recordAttempt(ref: DeliveryRef, attempt: DeliveryAttempt, state: DeliveryState & { url: string }, at: Date): Promise<void> {
     await this.upsert(ref, { ...state, [`attempt_log.${attemptKey(attempt.round, attempt.attempt)}`]: attempt }, at);
@@ -159,17 +203,26 @@ export class Deliveries {
     await this.rounds.bulkWrite(rounds.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
   }
 
+  /** Every state written ends a wait on a paused endpoint: the attempt was made, or the delivery ended. */
   private async upsert(ref: DeliveryRef, fields: Record<string, unknown>, at: Date): Promise<void> {
     await this.col.updateOne(
       { _id: ref.id },
       {
-        $set: { ...fields, account_id: ref.account_id, event_id: ref.event_id, event_block: eventBlockKey(ref.account_id, ref.event_id), endpoint_id: ref.endpoint_id, updated_at: at },
+        $set: { ...fields, ...refFields(ref), updated_at: at },
+        $unset: { paused_endpoint_id: '' },
         $setOnInsert: { created_at: at },
       },
       { upsert: true },
     );
   }
 }
+
+const refFields = (ref: DeliveryRef) => ({
+  account_id: ref.account_id,
+  event_id: ref.event_id,
+  event_block: eventBlockKey(ref.account_id, ref.event_id),
+  endpoint_id: ref.endpoint_id,
+});
 
 const attemptKey = (round: number, attempt: number) => `r${round}a${attempt}`;
 
@@ -180,7 +233,7 @@ const eventBlockKey = (accountId: string, eventId: number) => `${accountId}#${Ma
 
 function hydrate(doc: StoredDeliveryDoc | null): DeliveryDoc | null {
   if (!doc) return null;
-  const { attempt_log, ...rest } = doc;
+  const { attempt_log, paused_endpoint_id, ...rest } = doc;
   const attempts = Object.values(attempt_log ?? {}).sort((a, b) => a.round - b.round || a.attempt - b.attempt);
-  return { ...rest, url: rest.url ?? '', attempts };
+  return { ...rest, url: rest.url ?? '', attempts, ...(paused_endpoint_id !== undefined ? { paused: true } : {}) };
 }

@@ -17,11 +17,13 @@ export interface EndpointDoc {
   previous_secrets?: RetiredSecret[];
   disabled: boolean;
   disabled_reason: DisabledReason | null;
+  /** Its deliveries wait instead of being attempted (absent = false); read by every attempt, so not cache-neutral. */
+  paused?: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
-export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'secret_sealed' | 'previous_secrets'>>;
+export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'secret_sealed' | 'previous_secrets'>>;
 
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);

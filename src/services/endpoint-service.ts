@@ -22,6 +22,8 @@ export interface EndpointView {
   disabled: boolean;
   /** `manual` (its owner disabled it), `failing` (disabled by the platform: see endpoint-health.ts), null when enabled. */
   disabled_reason: DisabledReason | null;
+  /** Its deliveries wait, with no attempt, until it is resumed (endpoint-pause.ts). */
+  paused: boolean;
   health: EndpointHealthView;
   /** Replaced secrets still signing `webhook-signature`, newest first: when each stops. */
   secrets_in_grace: { expires_at: string }[];
@@ -259,6 +261,7 @@ function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date)
     description: doc.description,
     disabled: doc.disabled,
     disabled_reason: doc.disabled_reason,
+    paused: doc.paused ?? false,
     health: healthView(health, now),
     secrets_in_grace: secretsInGrace(doc, now).map((s) => ({ expires_at: s.expires_at.toISOString() })),
     created_at: doc.created_at.toISOString(),

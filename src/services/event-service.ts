@@ -62,6 +62,8 @@ export interface DeliveryView {
   round: number;
   attempt_count: number;
   next_attempt_at: string | null;
+  /** Its attempt came due while its endpoint was paused and waits for the resume (status stays `pending` or `retrying`). */
+  paused: boolean;
   attempts: AttemptView[];
 }
 
@@ -339,6 +341,7 @@ export function deliveryView(d: DeliveryDoc | undefined, endpointId: string, url
     round: d?.round ?? 1,
     attempt_count: d?.attempt_count ?? 0,
     next_attempt_at: d ? (d.next_attempt_at ? d.next_attempt_at.toISOString() : null) : (dueAt?.toISOString() ?? null),
+    paused: d?.paused ?? false,
     attempts: (d?.attempts ?? []).map((a) => ({
       round: a.round,
       attempt: a.attempt,

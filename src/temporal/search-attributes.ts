@@ -1,6 +1,9 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/** Registered by the embedded dev server and docker-compose. Safe to import from workflow code. */
+/**
+ * Registered by the embedded dev server and docker-compose. Safe to import from workflow code.
+ * WebhookDeliveryStatus is the delivery's status, or `paused` while its attempt waits for its endpoint.
+ */
 export const SEARCH_ATTRIBUTE_DEFINITIONS = {
   WebhookEventId: 'Int',
   WebhookEndpointId: 'Keyword',

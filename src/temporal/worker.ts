@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
 import type { RecoveryActivities } from '../../activities/recovery-activities';
+import type { ResumeActivities } from '../../activities/resume-activities';
 import { WorkflowTaskSlots } from './workflow-task-slots';
 import { DELIVERY_TASK_TIMEOUT_MS, SDK_EXTENDS_TASK_AT } from '../domain/webhooks/first-attempt-budget';
 
@@ -33,8 +34,8 @@ export interface DeliveryWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  /** The recovery activities are optional only so that tests may run deliveries alone; the platform always wires them. */
-  activities: DeliveryActivities & Partial<RecoveryActivities>;
+  /** The recovery and resume activities are optional only so that tests may run deliveries alone; the platform always wires them. */
+  activities: DeliveryActivities & Partial<RecoveryActivities> & Partial<ResumeActivities>;
   /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
   onActivityStarted?: (workflowId: string) => void;
   /** How long a shutdown waits for activities in flight before cancelling them (the platform's stop grace). */

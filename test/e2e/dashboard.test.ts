@@ -127,6 +127,13 @@ describe('dashboard in a real browser', () => {
     expect(await page.getByTestId('endpoint-health').innerText()).toMatch(/Consecutive failed deliveries\s+0/);
     expect(await page.getByLabel('Since (UTC)').isVisible()).toBe(true);
     await shot('07-endpoint-detail');
+    // Pause, then resume: the endpoint says it is paused while it is, and the button turns back.
+    await page.getByRole('button', { name: 'Pause deliveries' }).click();
+    expect(await page.getByRole('status').first().innerText()).toContain('Deliveries paused');
+    expect(await page.getByTestId('endpoint-status').innerText()).toBe('enabled paused');
+    await page.getByRole('button', { name: 'Resume deliveries' }).click();
+    expect(await page.getByRole('status').first().innerText()).toContain('Deliveries resumed');
+    expect(await page.getByTestId('endpoint-status').innerText()).toBe('enabled');
     await page.getByRole('link', { name: 'Reveal signing secret' }).click();
     const secret = (await page.getByTestId('signing-secret').innerText()).trim();
     expect(secret).toMatch(/^whsec_/);
@@ -198,10 +205,10 @@ describe('dashboard in a real browser', () => {
     await page.setViewportSize(DESKTOP);
 
     // The overview counts the one accepted API call made with the key, and the dashboard writes that
-    // are metered like API operations (the key created and revoked, the endpoint registered, the test
-    // event sent); not the 401 after revocation.
+    // are metered like API operations (the key created and revoked, the endpoint registered, paused and
+    // resumed, the test event sent); not the 401 after revocation.
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
-    expect(await page.getByTestId('usage').innerText()).toBe('5 of 500');
+    expect(await page.getByTestId('usage').innerText()).toBe('7 of 500');
 
     // Sign out.
     await page.getByRole('button', { name: 'Sign out' }).click();

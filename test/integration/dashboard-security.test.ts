@@ -280,14 +280,14 @@ describe('dashboard security', () => {
         expect(res.status).toBe(404);
         expect(res.text).not.toContain(endpoint.secret);
       }
-      for (const path of [`/dashboard/endpoints/${endpoint.id}/delete`, `/dashboard/endpoints/${endpoint.id}/disable`, `/dashboard/endpoints/${endpoint.id}/secret/rotate`]) {
+      for (const path of [`/dashboard/endpoints/${endpoint.id}/delete`, `/dashboard/endpoints/${endpoint.id}/disable`, `/dashboard/endpoints/${endpoint.id}/pause`, `/dashboard/endpoints/${endpoint.id}/secret/rotate`]) {
         expect((await client.post(path, { _csrf: token })).status).toBe(404);
       }
       const edit = await client.post(`/dashboard/endpoints/${endpoint.id}`, { _csrf: token, url: 'https://127.0.0.1:9/stolen', events: '*', description: '' });
       expect(edit.status).toBe(404);
 
       const after = (await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body;
-      expect(after).toMatchObject({ url: 'https://127.0.0.1:9/hook', disabled: false, description: 'owner only' });
+      expect(after).toMatchObject({ url: 'https://127.0.0.1:9/hook', disabled: false, paused: false, description: 'owner only' });
       expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}/secret`)).body.secret).toBe(endpoint.secret);
     });
   });

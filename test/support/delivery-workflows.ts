@@ -48,6 +48,29 @@ export async function waitsBefore(temporal: Pick<Client, 'workflow'>, workflowId
   return (await retryTimers(temporal, workflowId)).some((t) => t.summary.startsWith(`retry ${attempt} `));
 }
 
+/** The waits of a run's attempts on a paused endpoint (ms), as its history records their timers (`paused: attempt 3 waits for resume`). */
+export async function pausedWaits(temporal: Pick<Client, 'workflow'>, workflowId: string, attempt?: number): Promise<number[]> {
+  const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
+  const prefix = attempt === undefined ? 'paused: ' : `paused: attempt ${attempt} `;
+  return (history.events ?? [])
+    .filter((e) => e.timerStartedEventAttributes && e.userMetadata?.summary && String(defaultPayloadConverter.fromPayload(e.userMetadata.summary as never)).startsWith(prefix))
+    .map((e) => tsToMs(e.timerStartedEventAttributes!.startToFireTimeout));
+}
+
+/** Whether the run waits, or has waited, for its endpoint's resume before attempt `attempt`. */
+export async function waitsPaused(temporal: Pick<Client, 'workflow'>, workflowId: string, attempt: number): Promise<boolean> {
+  return (await pausedWaits(temporal, workflowId, attempt)).length > 0;
+}
+
+/** The values the run gave WebhookDeliveryStatus, in order (after its start's `pending`). */
+export async function deliveryStatusUpserts(temporal: Pick<Client, 'workflow'>, workflowId: string): Promise<string[]> {
+  const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const field = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.WebhookDeliveryStatus;
+    return field ? [String(defaultPayloadConverter.fromPayload(field as never))] : [];
+  });
+}
+
 /** How the run's timers ended so far: fired, or cancelled (a retry now ended the wait). */
 export async function timerEnds(temporal: Pick<Client, 'workflow'>, workflowId: string): Promise<{ fired: number; canceled: number }> {
   const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];

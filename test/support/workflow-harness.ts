@@ -5,9 +5,10 @@ import { THROTTLED, type AttemptInput, type AttemptOutcome, type DeliveryActivit
 import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
 import { attemptOutcome } from '../../workflows/attempt-outcome';
+import { resume } from '../../workflows/pause';
 import { retryNow, type RetryNowResult } from '../../workflows/retry-now';
 import { deliveryWorkflow } from '../../workflows/delivery';
-import { waitsBefore } from './delivery-workflows';
+import { waitsBefore, waitsPaused } from './delivery-workflows';
 import { registerSearchAttributes } from './search-attributes';
 
 /** A time-skipping Temporal test server with our search attributes registered. */
@@ -40,6 +41,15 @@ export interface ScenarioRun {
 export type RetryNowAt = { during: 'wait' | 'attempt'; attempt: number };
 
 /**
+ * Attempt `attempt` finds its endpoint paused `times` times (default 1) before its outcome is
+ * `outcomes(attempt)`. What ends each wait: `signal`, the resume signal once the run waits (after a
+ * retry now, refused, with `retryNowFirst`); `signal-in-flight`, the signal sent while the paused
+ * attempt is still in flight; `timer`, nothing (the fallback timer fires); `cancel`, the run is
+ * cancelled once it waits.
+ */
+export type PausedAt = { attempt: number; times?: number; then: 'signal' | 'signal-in-flight' | 'timer' | 'cancel'; retryNowFirst?: boolean };
+
+/**
  * Runs the real delivery workflow on the test server with fake activities whose outcome per
  * attempt is `outcomes(attempt)`. Mocked activities are what make this a unit test of the
  * workflow's logic; the real activities are covered by the integration tests.
@@ -66,6 +76,7 @@ export async function runDeliveryScenario(
     handedOffSignal?: 'outcome' | 'no-outcome' | 'never' | 'stray';
     delays?: (attempt: number) => number;
     workflowTaskTimeoutMs?: number;
+    paused?: PausedAt;
   } = {},
 ): Promise<ScenarioRun> {
   const calls: ScenarioRun['calls'] = [];
@@ -84,6 +95,8 @@ export async function runDeliveryScenario(
     return { status, nextDelayMs, statusCode: 500 } as AttemptOutcome;
   };
   let throttled = 0;
+  let pausedTimes = 0;
+  const sendResume = () => env.client.workflow.getHandle(workflowId).signal(resume);
   let retryNowAnswer: ScenarioRun['retryNow'];
   const sendRetryNow = async () => {
     retryNowAnswer = await env.client.workflow
@@ -113,6 +126,12 @@ export async function runDeliveryScenario(
         }
         return { status: 'handed-off' as const };
       }
+      const paused = options.paused;
+      if (paused && paused.attempt === a.attempt && pausedTimes < (paused.times ?? 1)) {
+        pausedTimes++;
+        if (paused.then === 'signal-in-flight') await sendResume();
+        return { status: 'paused' as const, nextDelayMs: null, statusCode: null };
+      }
       onAttempt(a.attempt);
       // A regular activity: its workflow task has completed, so the update gets one of its own while this attempt is in flight.
       if (options.retryNow?.during === 'attempt' && options.retryNow.attempt === a.attempt) await sendRetryNow();
@@ -137,6 +156,14 @@ export async function runDeliveryScenario(
       };
     }
     if (tells) await told;
+    // Found waiting paused before time is skipped (the result is not awaited yet), so its fallback timer cannot fire first.
+    if (options.paused?.then === 'signal' || options.paused?.then === 'cancel') {
+      const { attempt, then, retryNowFirst } = options.paused;
+      while (!(await waitsPaused(env.client, workflowId, attempt))) await new Promise((r) => setTimeout(r, 20));
+      if (retryNowFirst) await sendRetryNow();
+      if (then === 'signal') await sendResume();
+      else await handle.cancel();
+    }
     // Time is not skipped until the result is awaited: the wait is found and ended before its timer can fire.
     if (options.retryNow?.during === 'wait') {
       const before = options.retryNow.attempt;

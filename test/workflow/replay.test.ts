@@ -48,6 +48,15 @@ describe('delivery workflow replay', () => {
     expect(woken.length).toBeGreaterThan(0);
   });
 
+  it('has a recorded history in which an attempt found its endpoint paused and the resume signal woke it', async () => {
+    const resumed: string[] = [];
+    for (const file of await historyFiles()) {
+      const events: Array<{ workflowExecutionSignaledEventAttributes?: { signalName?: string } }> = JSON.parse(await readFile(path.join(HISTORIES, file), 'utf8')).events;
+      if (events.some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'resume')) resumed.push(file);
+    }
+    expect(resumed.length).toBeGreaterThan(0);
+  });
+
   it('replays every recorded history without nondeterminism', async () => {
     const results = await replayAll(await workflowBundle());
     expect(results.map((r) => r.file)).toEqual(await historyFiles());

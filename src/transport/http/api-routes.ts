@@ -1,5 +1,6 @@
 import type { Catalog } from '../../domain/cost-estimator';
 import type { DeliveryControl } from '../../services/delivery-control';
+import type { EndpointPause } from '../../services/endpoint-pause';
 import type { EndpointService } from '../../services/endpoint-service';
 import type { EventService } from '../../services/event-service';
 import type { RecoveryService } from '../../services/recovery-service';
@@ -8,6 +9,7 @@ import { costEstimatorRoutes } from './routes/cost-estimator';
 import { deliveryControlRoutes } from './routes/webhooks/delivery-control';
 import { docsPage, openApiRoute } from './routes/docs';
 import { HealthChecks, healthz, readyz } from './routes/health';
+import { endpointPauseRoutes } from './routes/webhooks/endpoint-pause';
 import { endpointRoutes } from './routes/webhooks/endpoints';
 import { eventRoutes } from './routes/webhooks/events';
 import { recoveryRoutes } from './routes/webhooks/recovery';
@@ -19,6 +21,7 @@ export interface ApiRouteDeps {
   bulkRecovery: RecoveryService;
   events: EventService;
   deliveryControl: DeliveryControl;
+  endpointPause: EndpointPause;
   catalog: Catalog;
 }
 
@@ -33,6 +36,7 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     ...recoveryRoutes(deps.bulkRecovery),
     ...eventRoutes(deps.events),
     ...deliveryControlRoutes(deps.deliveryControl),
+    ...endpointPauseRoutes(deps.endpointPause),
     ...costEstimatorRoutes({ catalog: deps.catalog }),
   ] as AnyRoute[];
 }

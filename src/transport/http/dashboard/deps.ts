@@ -4,6 +4,7 @@ import type { Logger } from '../../../infra/logger';
 import type { AccountService } from '../../../services/account-service';
 import type { DashboardAuthService } from '../../../services/dashboard-auth-service';
 import type { DashboardInviteService } from '../../../services/dashboard-invite-service';
+import type { EndpointPause } from '../../../services/endpoint-pause';
 import type { EndpointService } from '../../../services/endpoint-service';
 import type { EventService } from '../../../services/event-service';
 import type { IngestAdmission } from '../../../services/ingest-admission';
@@ -18,6 +19,8 @@ export interface DashboardDeps {
   /** Confirms that a just-created key shown once belongs to the signed-in account. */
   authenticator: KeyAuthenticator;
   endpoints: EndpointService;
+  /** Pause and resume of an endpoint's deliveries. */
+  endpointPause: EndpointPause;
   events: EventService;
   /** Whether this process takes a test event now, as for an API ingest (ingest-admission.ts). */
   admission: Pick<IngestAdmission, 'admit'>;

@@ -121,6 +121,14 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     });
   }
 
+  for (const action of ['pause', 'resume'] as const) {
+    router.post(`/endpoints/:id/${action}`, requireSession(), async (ctx) => {
+      const session = currentSession(ctx);
+      await meteredAction(ctx, deps, () => deps.endpointPause[action](session.account._id, ctx.params.id));
+      seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-${action}d`);
+    });
+  }
+
   /** A `datetime-local` value carries no zone: the form says UTC. */
   const sinceOf = (value: string) => new Date(/(Z|[+-]\d\d:\d\d)$/.test(value) ? value : `${value}Z`);
 

@@ -22,7 +22,7 @@ export interface EndpointForm {
 }
 
 const endpointStatus = (e: EndpointView) =>
-  e.disabled_reason === 'failing' ? html`${badge('disabled')} ${badge('failing')}` : badge(e.disabled ? 'disabled' : 'enabled');
+  html`${e.disabled_reason === 'failing' ? html`${badge('disabled')} ${badge('failing')}` : badge(e.disabled ? 'disabled' : 'enabled')}${e.paused && html` ${badge('paused')}`}`;
 const health24h = (e: EndpointView) => `${integer(e.health.succeeded_24h)} succeeded, ${integer(e.health.failed_24h)} failed`;
 const patternsText = (events: readonly string[]) => events.join('\n');
 /** The rotation grace period: which replaced secrets still sign `webhook-signature`, and until when. */
@@ -141,6 +141,10 @@ ${
     <form method="post" action="${base}/${e.disabled ? 'enable' : 'disable'}">
       ${csrfField(session.csrfToken)}
       <button type="submit" class="secondary">${e.disabled ? 'Enable endpoint' : 'Disable endpoint'}</button>
+    </form>
+    <form method="post" action="${base}/${e.paused ? 'resume' : 'pause'}">
+      ${csrfField(session.csrfToken)}
+      <button type="submit" class="secondary">${e.paused ? 'Resume deliveries' : 'Pause deliveries'}</button>
     </form>
     <a class="button danger" href="${base}/delete">Delete endpoint</a>
   </div>

@@ -108,7 +108,7 @@ function deliverySection(session: ActiveSession, event: EventDetail, d: Delivery
   return html`<section class="card" aria-labelledby="${headingId}" data-testid="delivery">
   <h3 id="${headingId}">Delivery to <code>${d.url || d.endpoint_id}</code></h3>
   <dl class="details">
-    <dt>Status</dt><dd data-testid="delivery-status">${badge(d.status)}</dd>
+    <dt>Status</dt><dd data-testid="delivery-status">${badge(d.status)}${d.paused && html` ${badge('paused')}`}</dd>
     <dt>Endpoint</dt><dd><a href="/dashboard/endpoints/${d.endpoint_id}"><code>${d.endpoint_id}</code></a></dd>
     <dt>Round</dt><dd>${d.round}</dd>
     <dt>Attempts</dt><dd>${d.attempt_count}</dd>

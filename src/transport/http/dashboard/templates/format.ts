@@ -31,6 +31,7 @@ const TONES: Record<string, BadgeTone> = {
   failing: 'bad',
   pending: 'wait',
   retrying: 'wait',
+  paused: 'wait',
 };
 
 /** A status word in a coloured pill; the word itself carries the meaning (not only the colour). */

@@ -13,7 +13,7 @@ export function deliveryControlRoutes(control: DeliveryControl) {
         'A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. ' +
         'If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its ' +
         '`next_attempt_at` now, once the delivery\'s workflow has taken the request; the attempt\'s outcome shows in `GET /api/v1/webhooks/events/{id}`. ' +
-        'Nothing waiting (succeeded, failed, cancelled, or an attempt in flight) → 409 `delivery_not_waiting`.',
+        'Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint\'s resume) → 409 `delivery_not_waiting`.',
       accepted: 'The next attempt is being made.',
       answer: (accountId, eventId, endpointId) => control.retryNow(accountId, eventId, endpointId),
     }),

@@ -77,6 +77,12 @@ export const Endpoint = z.object({
         'that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. ' +
         'PATCH `{"disabled": false}` enables it again.',
     ),
+  paused: z
+    .boolean()
+    .describe(
+      'While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and ' +
+        'schedule unchanged (`POST .../pause`, `POST .../resume`).',
+    ),
   health: EndpointHealth,
   secrets_in_grace: z
     .array(z.object({ expires_at: z.string().describe('When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).') }))
@@ -171,6 +177,11 @@ export const Delivery = z.object({
   round: z.number().int(),
   attempt_count: z.number().int(),
   next_attempt_at: z.string().nullable(),
+  paused: z
+    .boolean()
+    .describe(
+      'Its next attempt came due while the endpoint was paused: it waits, `status` unchanged, and that attempt is made once the endpoint is resumed.',
+    ),
   attempts: z.array(Attempt),
 });
 

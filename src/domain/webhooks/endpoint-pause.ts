@@ -1,0 +1,21 @@
+/**
+ * Pausing an endpoint: its deliveries that come due wait (no attempt, no move along the schedule)
+ * until it is resumed. Pure: imported by the delivery and resume workflows.
+ */
+
+/**
+ * How long a paused delivery waits for its resume signal before it looks at its endpoint again
+ * (an attempt that finds it still paused waits again): what a lost signal costs at most.
+ */
+export const PAUSED_RECHECK_MS = 3_600_000;
+
+/** Deliveries a resume lists at once (oldest event first), and signals at once within a page. */
+export const RESUME_PAGE_SIZE = 100;
+export const RESUME_SIGNALS_AT_ONCE = 10;
+/** Pages one resume run goes through before it continues as new, so its history stays small (a page adds about 230 events). */
+export const RESUME_PAGES_PER_RUN = 10;
+
+/** One resume per endpoint at a time: its workflow id. */
+export function resumeWorkflowId(endpointId: string): string {
+  return `endpoint-resume-${endpointId}`;
+}

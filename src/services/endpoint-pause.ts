@@ -1,0 +1,53 @@
+import { type Clock, systemClock } from '../domain/clock';
+import { DomainError } from '../domain/errors';
+import type { Deliveries } from '../persistence/deliveries';
+import type { Endpoints } from '../persistence/endpoints';
+import type { ResumeScheduler } from '../temporal/resume-scheduler';
+import type { EndpointView } from './endpoint-service';
+
+export interface EndpointPauseDeps {
+  endpoints: Pick<Endpoints, 'find' | 'update'>;
+  deliveries: Pick<Deliveries, 'anyPausedForEndpoint'>;
+  resumer: Pick<ResumeScheduler, 'start'>;
+  /** The endpoint as the API shows it (EndpointService.get), read after the change. */
+  view: (accountId: string, endpointId: string) => Promise<EndpointView>;
+  clock?: Clock;
+}
+
+/**
+ * Pausing and resuming an endpoint. While paused, its deliveries that come due wait instead of
+ * being attempted (delivery-activities.ts marks each, then reads the flag again from the store);
+ * a resume clears the flag first, then wakes every marked one (workflows/resume.ts). Of an attempt
+ * and a resume at once, whichever reads second sees the other's write: none is left waiting.
+ */
+export class EndpointPause {
+  private readonly clock: Clock;
+
+  constructor(private readonly deps: EndpointPauseDeps) {
+    this.clock = deps.clock ?? systemClock;
+  }
+
+  /** Idempotent: a paused endpoint is answered as it is. */
+  async pause(accountId: string, endpointId: string): Promise<EndpointView> {
+    const current = await this.require(accountId, endpointId);
+    if (!current.paused) await this.deps.endpoints.update(current, { paused: true }, this.clock());
+    return this.deps.view(accountId, endpointId);
+  }
+
+  /**
+   * Clears the flag, then starts the resume workflow. Also when the endpoint was no longer paused
+   * but deliveries still wait marked: a resume whose workflow could not be started is repeated.
+   */
+  async resume(accountId: string, endpointId: string): Promise<EndpointView> {
+    const current = await this.require(accountId, endpointId);
+    if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.clock());
+    if (current.paused || (await this.deps.deliveries.anyPausedForEndpoint(endpointId))) await this.deps.resumer.start({ accountId, endpointId });
+    return this.deps.view(accountId, endpointId);
+  }
+
+  private async require(accountId: string, endpointId: string) {
+    const endpoint = await this.deps.endpoints.find(accountId, endpointId);
+    if (!endpoint) throw new DomainError('not_found', `Endpoint ${endpointId} not found.`);
+    return endpoint;
+  }
+}

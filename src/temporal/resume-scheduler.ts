@@ -1,0 +1,32 @@
+import type { Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { ResumeWorkflowInput } from '../../workflows/resume';
+import { resumeWorkflowId } from '../domain/webhooks/endpoint-pause';
+
+/** The workflow type resumes are started as; checked against the worker's bundle. */
+export const RESUME_WORKFLOW_TYPE = 'resumeWorkflow' satisfies keyof typeof import('../../workflows');
+
+/** Starts an endpoint's resume workflow (workflows/resume.ts); the only code that knows its id and options. */
+export class ResumeScheduler {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+  ) {}
+
+  /**
+   * Starts waking the endpoint's paused deliveries from the oldest. A resume of it still running is
+   * ended and this one starts from the beginning: it only sends signals, which a delivery takes
+   * more than once harmlessly, and a run past the deliveries paused again since would miss them.
+   */
+  async start(input: Pick<ResumeWorkflowInput, 'accountId' | 'endpointId'>): Promise<void> {
+    await this.client.workflow.start(RESUME_WORKFLOW_TYPE, {
+      taskQueue: this.taskQueue,
+      workflowId: resumeWorkflowId(input.endpointId),
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.TERMINATE_EXISTING,
+      staticSummary: `resume the paused deliveries to ${input.endpointId}`,
+      staticDetails: `Wakes every delivery to endpoint ${input.endpointId} (account ${input.accountId}) that waits paused, oldest event first.`,
+    });
+  }
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { createDeliveryActivities, type AttemptInput } from '../../../activities/delivery-activities';
+import type { HttpSender } from '../../../activities/http-sender';
+import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
+import type { Deliveries } from '../../../src/persistence/deliveries';
+import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
+import type { Events } from '../../../src/persistence/events';
+import { endpointDoc } from '../../support/endpoint-doc';
+
+/**
+ * An attempt to a paused endpoint sends nothing: it marks its delivery as waiting, then reads the
+ * endpoint again from the store (not the cache), and only if it is still paused answers `paused`.
+ * A resume clears the flag before it lists the marked deliveries, so the order is what makes a
+ * resume never miss one. Fakes for the store and the sender, each logging what was done, in order.
+ */
+describe('delivery attempt: a paused endpoint', () => {
+  const secretBox = createSecretBox(randomBytes(32));
+  const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 2, type: 'a.b', timestamp: 1, body: '{}', pausable: true };
+  const event = { _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1, body: '{}' };
+  const paused = endpointDoc(secretBox.seal('whsec_test'), { paused: true });
+  const active = endpointDoc(secretBox.seal('whsec_test'));
+
+  /** `cached`: what the process's cache holds; `stored`: what each store read answers, in turn. */
+  function activities(options: { cached?: EndpointDoc; stored: EndpointDoc[] }) {
+    const log: string[] = [];
+    const stored = [...options.stored];
+    const sender: HttpSender = {
+      async send() {
+        log.push('send');
+        return { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 5 };
+      },
+      async close() {},
+    };
+    const deliveries = {
+      async find() {
+        return null;
+      },
+      async markPaused(ref: { id: string }, round: number) {
+        log.push(`mark ${ref.id} r${round}`);
+      },
+      async recordAttempt() {
+        log.push('record');
+      },
+      async setState(_ref: unknown, state: { status: string }) {
+        log.push(`state ${state.status}`);
+      },
+    } as unknown as Deliveries;
+    const a = createDeliveryActivities({
+      endpoints: {
+        find: async () => {
+          log.push('read store');
+          return stored.length > 1 ? stored.shift() : stored[0];
+        },
+      } as unknown as Endpoints,
+      events: { findUnscoped: async () => event } as unknown as Events,
+      deliveries,
+      secretBox,
+      sender,
+      endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
+      autoDisable: { afterMs: 1, disable: async () => undefined },
+      ...(options.cached
+        ? {
+            enabledEndpoints: async () => {
+              log.push('read cache');
+              return [options.cached as EndpointDoc];
+            },
+          }
+        : {}),
+    });
+    return { a, log };
+  }
+
+  it('marks the delivery, then reads the endpoint from the store, and answers paused when it still is: nothing sent or recorded', async () => {
+    const { a, log } = activities({ cached: paused, stored: [paused] });
+    await expect(a.attemptDelivery(input)).resolves.toEqual({ status: 'paused', nextDelayMs: null, statusCode: null });
+    expect(log).toEqual(['read cache', 'mark delivery-7-ep_1 r1', 'read store']);
+  });
+
+  it('sends when the read after the mark finds it resumed (the cache was behind), and the attempt is recorded', async () => {
+    const { a, log } = activities({ cached: paused, stored: [active] });
+    await expect(a.attemptDelivery(input)).resolves.toEqual({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
+    expect(log).toEqual(['read cache', 'mark delivery-7-ep_1 r1', 'read store', 'send', 'record']);
+  });
+
+  it('reads the store again after the mark even when the first read was the store', async () => {
+    const { a, log } = activities({ stored: [paused, active] });
+    await expect(a.attemptDelivery(input)).resolves.toMatchObject({ status: 'succeeded' });
+    expect(log).toEqual(['read store', 'mark delivery-7-ep_1 r1', 'read store', 'send', 'record']);
+  });
+
+  it('ends the delivery cancelled when the read after the mark finds the endpoint disabled', async () => {
+    const { a, log } = activities({ cached: paused, stored: [{ ...paused, disabled: true, disabled_reason: 'manual' }] });
+    await expect(a.attemptDelivery(input)).resolves.toEqual({ status: 'cancelled', nextDelayMs: null, statusCode: null });
+    expect(log).toEqual(['read cache', 'mark delivery-7-ep_1 r1', 'read store', 'state cancelled']);
+  });
+
+  it('sends to a paused endpoint for workflow code that does not wait out a pause (no `pausable`: a run of older code)', async () => {
+    const { a, log } = activities({ cached: paused, stored: [paused] });
+    await expect(a.attemptDelivery({ ...input, pausable: undefined })).resolves.toMatchObject({ status: 'succeeded' });
+    expect(log).toEqual(['read cache', 'send', 'record']);
+  });
+});

@@ -1,0 +1,92 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { AttemptInput, DeliveryActivities } from '../../activities/delivery-activities';
+import type { PausedPage, ResumeActivities } from '../../activities/resume-activities';
+import { RESUME_PAGE_SIZE, RESUME_PAGES_PER_RUN } from '../../src/domain/webhooks/endpoint-pause';
+import { workflowBundle } from '../../src/temporal/worker';
+import { deliveryWorkflow } from '../../workflows/delivery';
+import { resumeWorkflow } from '../../workflows/resume';
+import { waitsPaused } from '../support/delivery-workflows';
+import { startTimeSkippingEnv } from '../support/workflow-harness';
+
+/**
+ * An endpoint's resume (workflows/resume.ts) on Temporal's time-skipping test server, with a fake
+ * listing: it signals every delivery the pages list, in their order, counts the runs that have
+ * ended, and goes on in a new run after RESUME_PAGES_PER_RUN pages.
+ */
+describe('resume workflow (time-skipping)', () => {
+  let env: TestWorkflowEnvironment;
+
+  beforeAll(async () => {
+    env = await startTimeSkippingEnv();
+  });
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  const target = (eventId: number) => ({ eventId, endpointId: 'ep_resume', accountId: 'acct_test', round: 1, type: 'order.created', timestamp: 1_795_000_000, body: '{}' });
+
+  it('wakes every waiting delivery it lists, each making the attempt it waited with, and counts those whose run has ended', async () => {
+    const taskQueue = `resume-${Math.random().toString(36).slice(2)}`;
+    const ids = [1, 2, 3].map((eventId) => `delivery-${eventId}-${taskQueue}`);
+    const calls: Array<{ workflowId: string; attempt: number }> = [];
+    const pausedOnce = new Set<string>();
+    const pages: PausedPage[] = [];
+    const activities: DeliveryActivities & ResumeActivities = {
+      async attemptDelivery(a: AttemptInput) {
+        const workflowId = `delivery-${a.eventId}-${taskQueue}`;
+        calls.push({ workflowId, attempt: a.attempt });
+        if (!pausedOnce.has(workflowId)) {
+          pausedOnce.add(workflowId);
+          return { status: 'paused', nextDelayMs: null, statusCode: null };
+        }
+        return { status: 'succeeded', nextDelayMs: null, statusCode: 200 };
+      },
+      async cancelDelivery() {},
+      async pausedDeliveries(page: PausedPage) {
+        pages.push(page);
+        // Three waiting, and one whose run has ended meanwhile (never started here): listed oldest first.
+        return [...ids.map((workflowId, i) => ({ workflowId, eventId: i + 1 })), { workflowId: `delivery-4-${taskQueue}`, eventId: 4 }];
+      },
+    };
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+    await worker.runUntil(async () => {
+      const handles = await Promise.all(ids.map((workflowId, i) => env.client.workflow.start(deliveryWorkflow, { taskQueue, workflowId, args: [target(i + 1)] })));
+      for (const workflowId of ids) while (!(await waitsPaused(env.client, workflowId, 1))) await new Promise((r) => setTimeout(r, 20));
+
+      const result = await env.client.workflow.execute(resumeWorkflow, { taskQueue, workflowId: `endpoint-resume-${taskQueue}`, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }] });
+      expect(result).toEqual({ signalled: 3, ended: 1 });
+      expect(pages).toEqual([{ endpointId: 'ep_resume', limit: RESUME_PAGE_SIZE }]);
+      for (const handle of handles) expect(await handle.result()).toEqual({ status: 'succeeded', attempts: 1 });
+    });
+    // Each made attempt 1 twice: found paused, then made once woken.
+    expect(calls.filter((c) => c.attempt === 1)).toHaveLength(6);
+  });
+
+  it('goes through page after page from where the last stopped, and continues as a new run after its pages', async () => {
+    const taskQueue = `resume-${Math.random().toString(36).slice(2)}`;
+    const pages: PausedPage[] = [];
+    const fullPages = RESUME_PAGES_PER_RUN + 1;
+    const activities = {
+      async attemptDelivery(): Promise<never> {
+        throw new Error('no delivery runs here');
+      },
+      async cancelDelivery() {},
+      async pausedDeliveries(page: PausedPage) {
+        pages.push(page);
+        const from = (page.afterEventId ?? 0) + 1;
+        // Runs that are not there: every signal fails as not found.
+        const count = from > fullPages * RESUME_PAGE_SIZE ? 1 : RESUME_PAGE_SIZE;
+        return Array.from({ length: count }, (_, i) => ({ workflowId: `delivery-${from + i}-${taskQueue}`, eventId: from + i }));
+      },
+    };
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+    const workflowId = `endpoint-resume-${taskQueue}`;
+    const result = await worker.runUntil(env.client.workflow.execute(resumeWorkflow, { taskQueue, workflowId, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }] }));
+    expect(result).toEqual({ signalled: 0, ended: fullPages * RESUME_PAGE_SIZE + 1 });
+    expect(pages.map((p) => p.afterEventId)).toEqual([undefined, ...Array.from({ length: fullPages }, (_, i) => (i + 1) * RESUME_PAGE_SIZE)]);
+    // The last run was continued from the one that listed the first pages.
+    const last = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    expect(last.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
+  }, 120_000);
+});
