@@ -12,6 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
 import type { ReportedOutcome } from '../activities/attempt-hand-off';
+import { INFRASTRUCTURE_RETRY } from './activity-retry';
 import { attemptOutcome } from './attempt-outcome';
 import { resume } from './pause';
 import { RETRY_NOW_PATCH, retryNow } from './retry-now';
@@ -31,8 +32,6 @@ export interface DeliveryWorkflowResult {
   attempts: number;
 }
 
-/** Only our own faults and a throttled attempt are retried: a receiver's answer is a value, never a retry. */
-const INFRASTRUCTURE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } as const;
 /** Below the shortest retry delay (1 s; a throttled attempt waits at least half of it): no retry is made within the task. */
 const LOCAL_RETRY_THRESHOLD = '400 ms';
 /** 30 s POST + DNS + one store read and write. */

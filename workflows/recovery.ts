@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { RecoveryActivities } from '../activities/recovery-activities';
 import { RECOVERY_BATCH } from '../src/domain/webhooks/recovery';
+import { INFRASTRUCTURE_RETRY } from './activity-retry';
 
 export interface RecoveryWorkflowInput {
   accountId: string;
@@ -19,7 +20,7 @@ export interface RecoveryWorkflowResult {
 
 const { startDeliveryRound } = proxyActivities<RecoveryActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: INFRASTRUCTURE_RETRY,
 });
 
 /** Bulk recovery of one endpoint (workflow id `recover-<endpointId>`): a new round per delivery, a few at a time. */

@@ -2,6 +2,7 @@ import { ApplicationFailure, continueAsNew, getExternalWorkflowHandle, proxyActi
 import type { ResumeActivities } from '../activities/resume-activities';
 import { RESUME_PAGE_SIZE, RESUME_PAGES_PER_RUN, RESUME_SIGNALS_AT_ONCE } from '../src/domain/webhooks/endpoint-pause';
 import { resume } from './pause';
+import { INFRASTRUCTURE_RETRY } from './activity-retry';
 
 export interface ResumeWorkflowInput {
   accountId: string;
@@ -21,7 +22,7 @@ export interface ResumeWorkflowResult {
 
 const { pausedDeliveries } = proxyActivities<ResumeActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: INFRASTRUCTURE_RETRY,
 });
 
 /**
