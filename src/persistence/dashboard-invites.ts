@@ -1,5 +1,6 @@
-import { Collection, Db } from 'mongodb';
-import { claimOnce, type ExpirySweepers } from './store-primitives';
+import type { Db } from 'mongodb';
+import { ExpiringCollection } from './expiring-collection';
+import { claimOnce } from './store-primitives';
 
 /**
  * `dashboard_invites`: one-time password links. An invite's `_id` is the SHA-256 of the link's token
@@ -18,15 +19,9 @@ export type InviteState = { state: 'valid'; invite: DashboardInviteDoc } | { sta
 
 const redemptionId = (hash: string) => `redeemed:${hash}`;
 
-export class DashboardInvites {
-  private readonly col: Collection<DashboardInviteDoc>;
-
+export class DashboardInvites extends ExpiringCollection<DashboardInviteDoc> {
   constructor(db: Db) {
-    this.col = db.collection<DashboardInviteDoc>('dashboard_invites');
-  }
-
-  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await expiry.ensureExpiry(this.col, 'expires_at');
+    super(db, 'dashboard_invites');
   }
 
   async insert(doc: Omit<DashboardInviteDoc, 'kind'>): Promise<void> {

@@ -1,5 +1,5 @@
-import { Collection, Db } from 'mongodb';
-import type { ExpirySweepers } from './store-primitives';
+import type { Db } from 'mongodb';
+import { ExpiringCollection } from './expiring-collection';
 
 export interface DashboardSessionDoc {
   /** SHA-256 (hex) of the session id: a database leak does not hand out live sessions. */
@@ -12,16 +12,9 @@ export interface DashboardSessionDoc {
 }
 
 /** `dashboard_sessions`: one per signed-in browser; expiry is checked on every read (FerretDB has no TTL, a purge may lag). */
-export class DashboardSessions {
-  private readonly col: Collection<DashboardSessionDoc>;
-
+export class DashboardSessions extends ExpiringCollection<DashboardSessionDoc> {
   constructor(db: Db) {
-    this.col = db.collection<DashboardSessionDoc>('dashboard_sessions');
-  }
-
-  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await this.col.createIndex({ account_id: 1 });
-    await expiry.ensureExpiry(this.col, 'expires_at');
+    super(db, 'dashboard_sessions', { account_id: 1 });
   }
 
   async insert(doc: DashboardSessionDoc): Promise<void> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Collection, Db } from 'mongodb';
-import { insertWithinCap, type ExpirySweepers } from './store-primitives';
+import type { Db } from 'mongodb';
+import { ExpiringCollection } from './expiring-collection';
+import { insertWithinCap } from './store-primitives';
 
 interface SignInAttemptDoc {
   _id: string;
@@ -11,16 +12,9 @@ interface SignInAttemptDoc {
 }
 
 /** One document per counted attempt, inserted within the throttle's limit (insert-within-cap.ts). */
-export class DashboardSignInAttempts {
-  private readonly col: Collection<SignInAttemptDoc>;
-
+export class DashboardSignInAttempts extends ExpiringCollection<SignInAttemptDoc> {
   constructor(db: Db) {
-    this.col = db.collection<SignInAttemptDoc>('dashboard_sign_in_attempts');
-  }
-
-  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await this.col.createIndex({ scope: 1, at: 1 });
-    await expiry.ensureExpiry(this.col, 'expires_at');
+    super(db, 'dashboard_sign_in_attempts', { scope: 1, at: 1 });
   }
 
   /** Counts an attempt: its id (to withdraw it), or, over the limit, nothing counted and when it lifts. */

@@ -9,8 +9,10 @@ import { PROJECT_ROOT } from '../../src/infra/tools';
 import type { Platform } from '../../src/main/platform';
 import { entryKey } from '../../src/transport/http/dashboard/templates/cost-estimator';
 import { usd } from '../../src/transport/http/dashboard/templates/format';
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
-import { startTestPlatform } from '../support/platform';
+import { deliveryClosed, waitsBefore } from '../support/delivery-workflows';
+import { eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 import { verifySignature } from '../support/spec-signature';
 
@@ -58,6 +60,26 @@ describe('dashboard in a real browser', () => {
 
   const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
   const heading = () => page.locator('h1').first().innerText();
+
+  /** A new tab; a script error on it fails the journey. */
+  async function openTab(ctx: BrowserContext): Promise<Page> {
+    const tab = await ctx.newPage();
+    tab.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    return tab;
+  }
+
+  /** A new tab in which a new user has signed up, with an endpoint to `url`: answers the tab and the endpoint page's path. */
+  async function signedUpWithEndpoint(ctx: BrowserContext, url: string): Promise<{ tab: Page; endpointPath: string }> {
+    const tab = await openTab(ctx);
+    await tab.goto('/dashboard/sign-up');
+    await tab.getByLabel('Email').fill(newEmail());
+    await tab.getByLabel('Password').fill(GOOD_PASSWORD);
+    await tab.getByRole('button', { name: 'Create account' }).click();
+    await tab.getByRole('link', { name: 'Webhook endpoints', exact: true }).click();
+    await tab.getByLabel('Endpoint URL').fill(url);
+    await tab.getByRole('button', { name: 'Add endpoint' }).click();
+    return { tab, endpointPath: new URL(tab.url()).pathname };
+  }
 
   it('takes a new user from sign-up to a delivered test event, a revoked key and a cost estimate', async () => {
     // Signed out, the dashboard sends you to sign in.
@@ -224,28 +246,18 @@ describe('dashboard in a real browser', () => {
     let healthy = false;
     const flaky = await startReceiver(() => (healthy ? { status: 200 } : { status: 503, body: 'down for maintenance' }));
     const ctx = await browser.newContext({ viewport: DESKTOP, baseURL: platform.apiUrl });
-    const tab = await ctx.newPage();
-    tab.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    const snap = (name: string) => tab.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-    const h1 = () => tab.locator('h1').first().innerText();
-    const status = () => tab.getByRole('status').first().innerText();
     try {
-      await tab.goto('/dashboard/sign-up');
-      await tab.getByLabel('Email').fill(newEmail());
-      await tab.getByLabel('Password').fill(GOOD_PASSWORD);
-      await tab.getByRole('button', { name: 'Create account' }).click();
-
       // Register, then edit the patterns and description.
-      await tab.getByRole('link', { name: 'Webhook endpoints', exact: true }).click();
-      await tab.getByLabel('Endpoint URL').fill(`${flaky.url}/hook`);
-      await tab.getByRole('button', { name: 'Add endpoint' }).click();
+      const { tab, endpointPath } = await signedUpWithEndpoint(ctx, `${flaky.url}/hook`);
+      const snap = (name: string) => tab.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+      const h1 = () => tab.locator('h1').first().innerText();
+      const status = () => tab.getByRole('status').first().innerText();
       await tab.getByLabel('Event types').fill('billing.*');
       await tab.getByLabel('Description').fill('Billing system');
       await tab.getByRole('button', { name: 'Save changes' }).click();
       expect(await status()).toBe('Endpoint saved.');
       expect(await tab.locator('section[aria-labelledby="summary-heading"] dl.details').innerText()).toContain('billing.*');
       await snap('15-endpoint-edited');
-      const endpointPath = new URL(tab.url()).pathname;
 
       // An invalid edit is explained on the form and changes nothing.
       await tab.getByLabel('Endpoint URL').fill('http://insecure.example/hook');
@@ -319,6 +331,75 @@ describe('dashboard in a real browser', () => {
     } finally {
       await ctx.close();
       await flaky.close();
+    }
+  }, 5 * 60 * 1000);
+
+  it('retries a waiting delivery now, then every waiting delivery of the endpoint, and cancels one; a stale button is refused with a message', async () => {
+    const failing = await startReceiver(() => ({ status: 503, body: 'down' }));
+    const ctx = await browser.newContext({ viewport: DESKTOP, baseURL: platform.apiUrl });
+    const stalePages: Page[] = [];
+    try {
+      const { tab, endpointPath } = await signedUpWithEndpoint(ctx, `${failing.url}/hook`);
+      const snap = (name: string) => tab.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+      const status = () => tab.getByRole('status').first().innerText();
+      await tab.getByRole('link', { name: 'Events', exact: true }).click();
+      await tab.getByLabel('Event type').fill('order.created');
+      await tab.getByLabel('Data (a JSON object)').fill('{"order": 7}');
+      await tab.getByRole('button', { name: 'Send test event' }).click();
+      const eventPath = new URL(tab.url()).pathname;
+      const [eventId, endpointId] = [Number(eventPath.split('/').pop()), endpointPath.split('/').pop()!];
+      // The delivery's run waits on its timer before this attempt (the real schedule: 30 s before attempt 4, 5 min before 5).
+      const waitingBefore = (attempt: number) => eventually(() => waitsBefore(platform.temporal, deliveryId(eventId, endpointId), attempt), 60_000);
+      const reloadUntilAttempts = (count: number) =>
+        eventually(async () => (await tab.goto(eventPath), (await tab.getByTestId('attempt').count()) === count), 60_000, 500);
+
+      // Retry now, beside the delivery that waits for its next attempt.
+      await waitingBefore(4);
+      await tab.goto(eventPath);
+      expect(await tab.getByRole('button', { name: 'Cancel delivery' }).count()).toBe(1);
+      await snap('21-delivery-waiting');
+      await tab.getByRole('button', { name: 'Retry now' }).click();
+      expect(await status()).toContain('The next attempt is being made now');
+      await reloadUntilAttempts(4);
+
+      // Retry all waiting now, on the endpoint's page.
+      await waitingBefore(5);
+      await tab.goto(endpointPath);
+      await tab.getByRole('button', { name: 'Retry all waiting now' }).click();
+      expect(await status()).toContain('makes it now');
+      await snap('22-retry-all-waiting');
+      await reloadUntilAttempts(5);
+
+      // Two more tabs keep the page as it is now, with its buttons; then the delivery is cancelled.
+      await waitingBefore(6);
+      for (let i = 0; i < 2; i++) {
+        const stale = await openTab(ctx);
+        await stale.goto(eventPath);
+        stalePages.push(stale);
+      }
+      await tab.goto(eventPath);
+      await tab.getByRole('button', { name: 'Cancel delivery' }).click();
+      expect(await status()).toContain('Cancelling');
+      expect(await deliveryClosed(platform.temporal, eventId, endpointId)).toBe('CANCELLED');
+      await eventually(async () => (await tab.goto(eventPath), (await tab.getByTestId('delivery-status').innerText()) === 'cancelled'), 30_000, 500);
+      expect(await tab.getByRole('button', { name: 'Retry now' }).count()).toBe(0);
+      expect(await tab.getByRole('button', { name: 'Cancel delivery' }).count()).toBe(0);
+      expect(await tab.getByRole('button', { name: 'Retry delivery' }).count()).toBe(1);
+      await snap('23-delivery-cancelled');
+
+      // The buttons of the stale pages: the API's refusal (409) as a message on the event's page, nothing changed.
+      const [staleRetryNow, staleCancel] = stalePages;
+      await staleRetryNow.getByRole('button', { name: 'Retry now' }).click();
+      expect(await staleRetryNow.getByRole('alert').innerText()).toContain('not waiting for its next attempt');
+      expect(await staleRetryNow.getByTestId('delivery-status').innerText()).toBe('cancelled');
+      await staleCancel.getByRole('button', { name: 'Cancel delivery' }).click();
+      expect(await staleCancel.getByRole('alert').innerText()).toContain('nothing to cancel');
+      await staleCancel.screenshot({ path: path.join(SCREENSHOTS, '24-cancel-refused.png'), fullPage: true });
+      expect(failing.received).toHaveLength(5);
+      expect(problems).toEqual([]);
+    } finally {
+      await ctx.close();
+      await failing.close();
     }
   }, 5 * 60 * 1000);
 });

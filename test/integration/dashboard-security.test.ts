@@ -280,7 +280,16 @@ describe('dashboard security', () => {
         expect(res.status).toBe(404);
         expect(res.text).not.toContain(endpoint.secret);
       }
-      for (const path of [`/dashboard/endpoints/${endpoint.id}/delete`, `/dashboard/endpoints/${endpoint.id}/disable`, `/dashboard/endpoints/${endpoint.id}/pause`, `/dashboard/endpoints/${endpoint.id}/secret/rotate`]) {
+      const deliveryPath = `/dashboard/events/${event.id}/deliveries/${endpoint.id}`;
+      for (const path of [
+        `/dashboard/endpoints/${endpoint.id}/delete`,
+        `/dashboard/endpoints/${endpoint.id}/disable`,
+        `/dashboard/endpoints/${endpoint.id}/pause`,
+        `/dashboard/endpoints/${endpoint.id}/retry-now`,
+        `/dashboard/endpoints/${endpoint.id}/secret/rotate`,
+        `${deliveryPath}/retry-now`,
+        `${deliveryPath}/cancel`,
+      ]) {
         expect((await client.post(path, { _csrf: token })).status).toBe(404);
       }
       const edit = await client.post(`/dashboard/endpoints/${endpoint.id}`, { _csrf: token, url: 'https://127.0.0.1:9/stolen', events: '*', description: '' });

@@ -1,5 +1,6 @@
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { deliveryClosed, timerEnds, waitsBefore } from '../support/delivery-workflows';
+import { csrfTokenIn, DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { holdMethod } from '../support/gate';
 import { type ApiResponse, apiClient, createAccountWithKey, eventually } from '../support/platform';
 import type { Reply } from '../support/receiver';
@@ -161,4 +162,72 @@ describe('delivery control: retry now and cancel', () => {
     expect(receiver.received).toHaveLength(12);
     for (const id of ids) await api.post(controlPath(id, endpoint.id, 'cancel'));
   }, 90_000);
+
+  describe('on the dashboard', () => {
+    /** A signed-up account (dashboard session) whose endpoint's receiver always fails, and one event sent to it, as a person does. */
+    async function dashboardDelivery() {
+      const receiver = await fixture.receiver(failing);
+      const client = DashboardClient.fromNewIp(fixture.platform.apiUrl!);
+      await client.signUp(newEmail(), GOOD_PASSWORD);
+      const created = await client.submit('/dashboard/endpoints', '/dashboard/endpoints', { url: `${receiver.url}/hook`, events: '*', description: '' });
+      const endpointPath = created.location!.split('?')[0];
+      const sent = await client.submit('/dashboard/events', '/dashboard/events', { type: 'order.created', data: '{}' });
+      const eventPath = sent.location!.split('?')[0];
+      const [eventId, endpointId] = [Number(eventPath.split('/').pop()), endpointPath.split('/').pop()!];
+      return { client, receiver, endpointPath, eventPath, eventId, endpointId, deliveryPath: `${eventPath}/deliveries/${endpointId}` };
+    }
+
+    it('offers retry now and cancel beside a waiting delivery, each a form with its CSRF token, and does what the API does', async () => {
+      const { client, receiver, eventPath, eventId, endpointId, deliveryPath } = await dashboardDelivery();
+      await waitingBefore(eventId, endpointId, 4);
+      const page = (await client.get(eventPath)).text;
+      expect(page).toContain(`action="${deliveryPath}/retry-now"`);
+      expect(page).toContain(`action="${deliveryPath}/cancel"`);
+      expect((await client.post(`${deliveryPath}/retry-now`, {})).status).toBe(403);
+
+      const woken = await client.submit(eventPath, `${deliveryPath}/retry-now`, {});
+      expect([woken.status, woken.location]).toEqual([303, `${eventPath}?notice=retry-now-started`]);
+      await waitingBefore(eventId, endpointId, 5);
+      expect(receiver.received).toHaveLength(4);
+
+      const cancelled = await client.submit(eventPath, `${deliveryPath}/cancel`, {});
+      expect([cancelled.status, cancelled.location]).toEqual([303, `${eventPath}?notice=delivery-cancelling`]);
+      expect(await deliveryClosed(temporal(), eventId, endpointId)).toBe('CANCELLED');
+      expect(receiver.received).toHaveLength(4);
+    }, 90_000);
+
+    it('shows the refusal of a delivery that no longer waits or has ended (409) as a message on the event page', async () => {
+      const { client, eventPath, eventId, endpointId, deliveryPath } = await dashboardDelivery();
+      await waitingBefore(eventId, endpointId, 3);
+      await client.submit(eventPath, `${deliveryPath}/cancel`, {});
+      await deliveryClosed(temporal(), eventId, endpointId);
+      const token = csrfTokenIn((await client.get(eventPath)).text);
+
+      const retryNow = await client.post(`${deliveryPath}/retry-now`, { _csrf: token });
+      expect(retryNow.status).toBe(409);
+      expect(retryNow.text).toContain(`Event #${eventId}`);
+      expect(retryNow.text).toMatch(/role="alert"[^]*is not waiting for its next attempt/);
+      const cancel = await client.post(`${deliveryPath}/cancel`, { _csrf: token });
+      expect(cancel.status).toBe(409);
+      expect(cancel.text).toMatch(/role="alert"[^]*there is nothing to cancel/);
+    }, 60_000);
+
+    it("offers retry all waiting now on the endpoint's page: it wakes the endpoint's waiting deliveries, and says when none waited", async () => {
+      const { client, receiver, endpointPath, eventId, endpointId } = await dashboardDelivery();
+      await waitingBefore(eventId, endpointId, 4);
+      expect((await client.get(endpointPath)).text).toContain(`action="${endpointPath}/retry-now"`);
+      expect((await client.post(`${endpointPath}/retry-now`, {})).status).toBe(403);
+
+      const woken = await client.submit(endpointPath, `${endpointPath}/retry-now`, {});
+      expect([woken.status, woken.location]).toEqual([303, `${endpointPath}?notice=retry-now-woken`]);
+      await waitingBefore(eventId, endpointId, 5);
+      expect(receiver.received).toHaveLength(4);
+
+      await client.submit(endpointPath, `${endpointPath}/disable`, {});
+      await deliveryClosed(temporal(), eventId, endpointId);
+      const none = await client.submit(endpointPath, `${endpointPath}/retry-now`, {});
+      expect(none.location).toBe(`${endpointPath}?notice=retry-now-none`);
+      expect((await client.get(none.location!)).text).toContain('No delivery to this endpoint was waiting');
+    }, 90_000);
+  });
 });

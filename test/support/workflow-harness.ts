@@ -20,6 +20,21 @@ export async function startTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   return env;
 }
 
+/**
+ * For a suite: a time-skipping server started before its tests and torn down after them. Call it
+ * in the `describe` body; the getter answers the server once the suite's tests run.
+ */
+export function timeSkippingEnv(): () => TestWorkflowEnvironment {
+  let env: TestWorkflowEnvironment | undefined;
+  beforeAll(async () => {
+    env = await startTimeSkippingEnv();
+  });
+  afterAll(async () => {
+    await env?.teardown();
+  });
+  return () => env as TestWorkflowEnvironment;
+}
+
 /** Every attempt fails; the last ends the delivery failed. */
 export const failUntilLast = (attempt: number): AttemptOutcome['status'] => (delayAfterAttempt(attempt) === null ? 'failed' : 'retrying');
 

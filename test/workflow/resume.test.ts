@@ -1,4 +1,3 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { AttemptInput, DeliveryActivities } from '../../activities/delivery-activities';
 import type { PausedPage, ResumeActivities } from '../../activities/resume-activities';
@@ -7,7 +6,7 @@ import { workflowBundle } from '../../src/temporal/worker';
 import { deliveryWorkflow } from '../../workflows/delivery';
 import { resumeWorkflow } from '../../workflows/resume';
 import { waitsPaused } from '../support/delivery-workflows';
-import { startTimeSkippingEnv } from '../support/workflow-harness';
+import { timeSkippingEnv } from '../support/workflow-harness';
 
 /**
  * An endpoint's resume (workflows/resume.ts) on Temporal's time-skipping test server, with a fake
@@ -15,14 +14,7 @@ import { startTimeSkippingEnv } from '../support/workflow-harness';
  * ended, and goes on in a new run after RESUME_PAGES_PER_RUN pages.
  */
 describe('resume workflow (time-skipping)', () => {
-  let env: TestWorkflowEnvironment;
-
-  beforeAll(async () => {
-    env = await startTimeSkippingEnv();
-  });
-  afterAll(async () => {
-    await env?.teardown();
-  });
+  const env = timeSkippingEnv();
 
   const target = (eventId: number) => ({ eventId, endpointId: 'ep_resume', accountId: 'acct_test', round: 1, type: 'order.created', timestamp: 1_795_000_000, body: '{}' });
 
@@ -49,12 +41,12 @@ describe('resume workflow (time-skipping)', () => {
         return [...ids.map((workflowId, i) => ({ workflowId, eventId: i + 1 })), { workflowId: `delivery-4-${taskQueue}`, eventId: 4 }];
       },
     };
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+    const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
     await worker.runUntil(async () => {
-      const handles = await Promise.all(ids.map((workflowId, i) => env.client.workflow.start(deliveryWorkflow, { taskQueue, workflowId, args: [target(i + 1)] })));
-      for (const workflowId of ids) while (!(await waitsPaused(env.client, workflowId, 1))) await new Promise((r) => setTimeout(r, 20));
+      const handles = await Promise.all(ids.map((workflowId, i) => env().client.workflow.start(deliveryWorkflow, { taskQueue, workflowId, args: [target(i + 1)] })));
+      for (const workflowId of ids) while (!(await waitsPaused(env().client, workflowId, 1))) await new Promise((r) => setTimeout(r, 20));
 
-      const result = await env.client.workflow.execute(resumeWorkflow, { taskQueue, workflowId: `endpoint-resume-${taskQueue}`, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }] });
+      const result = await env().client.workflow.execute(resumeWorkflow, { taskQueue, workflowId: `endpoint-resume-${taskQueue}`, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }] });
       expect(result).toEqual({ signalled: 3, ended: 1 });
       expect(pages).toEqual([{ endpointId: 'ep_resume', limit: RESUME_PAGE_SIZE }]);
       for (const handle of handles) expect(await handle.result()).toEqual({ status: 'succeeded', attempts: 1 });
@@ -80,13 +72,13 @@ describe('resume workflow (time-skipping)', () => {
         return Array.from({ length: count }, (_, i) => ({ workflowId: `delivery-${from + i}-${taskQueue}`, eventId: from + i }));
       },
     };
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+    const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
     const workflowId = `endpoint-resume-${taskQueue}`;
-    const result = await worker.runUntil(env.client.workflow.execute(resumeWorkflow, { taskQueue, workflowId, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }] }));
+    const result = await worker.runUntil(env().client.workflow.execute(resumeWorkflow, { taskQueue, workflowId, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }] }));
     expect(result).toEqual({ signalled: 0, ended: fullPages * RESUME_PAGE_SIZE + 1 });
     expect(pages.map((p) => p.afterEventId)).toEqual([undefined, ...Array.from({ length: fullPages }, (_, i) => (i + 1) * RESUME_PAGE_SIZE)]);
     // The last run was continued from the one that listed the first pages.
-    const last = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const last = await env().client.workflow.getHandle(workflowId).fetchHistory();
     expect(last.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
   }, 120_000);
 });

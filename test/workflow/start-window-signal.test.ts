@@ -1,22 +1,14 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
 import { DELIVERY_WORKFLOW_TYPE } from '../../src/temporal/delivery-scheduler';
 import { createDeliveryWorker } from '../../src/temporal/worker';
-import { startTimeSkippingEnv } from '../support/workflow-harness';
+import { timeSkippingEnv } from '../support/workflow-harness';
 
 /**
  * The outbox's start window frees a slot when a workflow's first attempt begins; the delivery
  * worker is what tells it (an activity interceptor), with the workflow's id.
  */
 describe('delivery worker and the start window', () => {
-  let env: TestWorkflowEnvironment;
-
-  beforeAll(async () => {
-    env = await startTimeSkippingEnv();
-  });
-  afterAll(async () => {
-    await env?.teardown();
-  });
+  const env = timeSkippingEnv();
 
   it('reports the workflow id when an attempt begins, before the attempt ends', async () => {
     const taskQueue = `window-${Math.random().toString(36).slice(2)}`;
@@ -31,7 +23,7 @@ describe('delivery worker and the start window', () => {
       async cancelDelivery() {},
     };
     const worker = await createDeliveryWorker({
-      connection: env.nativeConnection,
+      connection: env().nativeConnection,
       namespace: 'default',
       taskQueue,
       activities,
@@ -40,7 +32,7 @@ describe('delivery worker and the start window', () => {
       eagerStarts: false,
     });
     await worker.runUntil(
-      env.client.workflow.execute(DELIVERY_WORKFLOW_TYPE, {
+      env().client.workflow.execute(DELIVERY_WORKFLOW_TYPE, {
         taskQueue,
         workflowId,
         args: [{ eventId: 7, endpointId: 'ep_w', accountId: 'acct_w', round: 1, type: 't', timestamp: 1, body: '{}' }],

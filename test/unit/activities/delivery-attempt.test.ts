@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { AttemptHandOffs } from '../../../activities/attempt-hand-off';
 import { AttemptHolds } from '../../../activities/attempt-holds';
 import { createDeliveryActivities, type AttemptInput } from '../../../activities/delivery-activities';
-import type { HttpSender } from '../../../activities/http-sender';
 import { createAcceptanceSeal } from '../../../src/domain/webhooks/acceptance-seal';
 import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
 import { metricsRegistry } from '../../../src/infra/metrics';
@@ -10,6 +9,7 @@ import type { Deliveries, DeliveryDoc } from '../../../src/persistence/deliverie
 import type { Endpoints } from '../../../src/persistence/endpoints';
 import type { Events } from '../../../src/persistence/events';
 import { endpointDoc } from '../../support/endpoint-doc';
+import { fakeDeliveryActivities } from '../../support/fake-delivery-activities';
 
 /**
  * An attempt that may have been made before (a later attempt, or a workflow task that is itself
@@ -40,13 +40,6 @@ describe('delivery attempt: made at most once per record', () => {
   function activities(record: DeliveryDoc | null, event: Partial<typeof accepted> | null = accepted) {
     const sent: string[] = [];
     const reads: string[] = [];
-    const sender: HttpSender = {
-      async send(req) {
-        sent.push(req.url);
-        return { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 5 };
-      },
-      async close() {},
-    };
     const deliveries = {
       async find(id: string) {
         reads.push(id);
@@ -54,16 +47,8 @@ describe('delivery attempt: made at most once per record', () => {
       },
       async recordAttempt() {},
       async setState() {},
-    } as unknown as Deliveries;
-    const a = createDeliveryActivities({
-      endpoints: { find: async () => endpoint } as unknown as Endpoints,
-      events: { findUnscoped: async () => event } as unknown as Events,
-      deliveries,
-      secretBox,
-      sender,
-      endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
-      autoDisable: { afterMs: 1, disable: async () => undefined },
-    });
+    };
+    const a = fakeDeliveryActivities({ secretBox, findEndpoint: async () => endpoint, event, deliveries, onSend: (url) => sent.push(url) });
     return { a, sent, reads };
   }
 

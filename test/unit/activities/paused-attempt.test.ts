@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createDeliveryActivities, type AttemptInput } from '../../../activities/delivery-activities';
-import type { HttpSender } from '../../../activities/http-sender';
+import type { AttemptInput } from '../../../activities/delivery-activities';
 import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
-import type { Deliveries } from '../../../src/persistence/deliveries';
-import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
-import type { Events } from '../../../src/persistence/events';
+import type { EndpointDoc } from '../../../src/persistence/endpoints';
 import { endpointDoc } from '../../support/endpoint-doc';
+import { fakeDeliveryActivities } from '../../support/fake-delivery-activities';
 
 /**
  * An attempt to a paused endpoint sends nothing: it marks its delivery as waiting, then reads the
@@ -24,13 +22,6 @@ describe('delivery attempt: a paused endpoint', () => {
   function activities(options: { cached?: EndpointDoc; stored: EndpointDoc[] }) {
     const log: string[] = [];
     const stored = [...options.stored];
-    const sender: HttpSender = {
-      async send() {
-        log.push('send');
-        return { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 5 };
-      },
-      async close() {},
-    };
     const deliveries = {
       async find() {
         return null;
@@ -44,20 +35,16 @@ describe('delivery attempt: a paused endpoint', () => {
       async setState(_ref: unknown, state: { status: string }) {
         log.push(`state ${state.status}`);
       },
-    } as unknown as Deliveries;
-    const a = createDeliveryActivities({
-      endpoints: {
-        find: async () => {
-          log.push('read store');
-          return stored.length > 1 ? stored.shift() : stored[0];
-        },
-      } as unknown as Endpoints,
-      events: { findUnscoped: async () => event } as unknown as Events,
-      deliveries,
+    };
+    const a = fakeDeliveryActivities({
       secretBox,
-      sender,
-      endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
-      autoDisable: { afterMs: 1, disable: async () => undefined },
+      findEndpoint: async () => {
+        log.push('read store');
+        return stored.length > 1 ? stored.shift()! : stored[0];
+      },
+      event,
+      deliveries,
+      onSend: () => log.push('send'),
       ...(options.cached
         ? {
             enabledEndpoints: async () => {

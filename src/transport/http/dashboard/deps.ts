@@ -4,6 +4,7 @@ import type { Logger } from '../../../infra/logger';
 import type { AccountService } from '../../../services/account-service';
 import type { DashboardAuthService } from '../../../services/dashboard-auth-service';
 import type { DashboardInviteService } from '../../../services/dashboard-invite-service';
+import type { DeliveryControl } from '../../../services/delivery-control';
 import type { EndpointPause } from '../../../services/endpoint-pause';
 import type { EndpointService } from '../../../services/endpoint-service';
 import type { EventService } from '../../../services/event-service';
@@ -22,6 +23,8 @@ export interface DashboardDeps {
   /** Pause and resume of an endpoint's deliveries. */
   endpointPause: EndpointPause;
   events: EventService;
+  /** Retry now (one delivery, or every waiting delivery of an endpoint) and cancel. */
+  deliveryControl: DeliveryControl;
   /** Whether this process takes a test event now, as for an API ingest (ingest-admission.ts). */
   admission: Pick<IngestAdmission, 'admit'>;
   bulkRecovery: RecoveryService;

@@ -89,7 +89,16 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
   router.get('/endpoints/:id', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
     const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
-    sendHtml(ctx, 200, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, notice: noticeText(queryField(ctx, 'notice')) }));
+    sendHtml(
+      ctx,
+      200,
+      endpointDetailPage(session, {
+        endpoint,
+        autoDisableAfterMs: deps.endpoints.autoDisableAfterMs,
+        notice: noticeText(queryField(ctx, 'notice')),
+        retryNowCursor: queryField(ctx, 'retry_cursor') || undefined,
+      }),
+    );
   });
 
   router.post('/endpoints/:id', requireSession(), async (ctx) => {
@@ -128,6 +137,15 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-${action}d`);
     });
   }
+
+  /** The API's bulk retry now, one call (at most MAX_RETRY_NOW_PER_CALL deliveries) a press; the next press goes on from its cursor. */
+  router.post('/endpoints/:id/retry-now', requireSession(), async (ctx) => {
+    const session = currentSession(ctx);
+    const cursor = formField(ctx, 'cursor') || undefined;
+    const { woken, next_cursor } = await meteredAction(ctx, deps, () => deps.deliveryControl.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
+    if (next_cursor) seeOther(ctx, `${base(ctx.params.id)}?notice=retry-now-more&retry_cursor=${encodeURIComponent(next_cursor)}`);
+    else seeOther(ctx, `${base(ctx.params.id)}?notice=${woken > 0 ? 'retry-now-woken' : 'retry-now-none'}`);
+  });
 
   /** A `datetime-local` value carries no zone: the form says UTC. */
   const sinceOf = (value: string) => new Date(/(Z|[+-]\d\d:\d\d)$/.test(value) ? value : `${value}Z`);

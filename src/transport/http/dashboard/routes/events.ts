@@ -10,7 +10,7 @@ import { meteredAction } from '../metered-action';
 import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { EventFilter, eventDetailPage, eventsPage, SendEventForm } from '../templates/events';
-import { noticeText } from '../templates/notices';
+import { type NoticeKey, noticeText } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
 const PAGE_SIZE = 25;
@@ -104,19 +104,28 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
     sendHtml(ctx, 200, eventDetailPage(session, event, { notice: noticeText(queryField(ctx, 'notice')) }));
   });
 
-  router.post('/events/:id/deliveries/:endpointId/retry', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
-    const id = eventId(ctx.params.id);
-    try {
-      await meteredAction(ctx, deps, () => deps.events.retry(session.account._id, id, ctx.params.endpointId));
-      seeOther(ctx, `/dashboard/events/${id}?notice=retry-started`);
-    } catch (err) {
-      // A conflict, or the account's limits (meteredAction): shown on the page, nothing changed.
-      if (!(isDomainError(err) && [409, 429].includes(httpStatusOf(err)))) throw err;
-      const event = await deps.events.get(session.account._id, id);
-      sendErrorPage(ctx, err, eventDetailPage(session, event, { error: err.message }));
-    }
-  });
+  /** What each button beside a delivery does: the API's own operation, and the notice it ends with. */
+  const deliveryActions: Record<string, { notice: NoticeKey; run: (accountId: string, eventId: number, endpointId: string) => Promise<unknown> }> = {
+    retry: { notice: 'retry-started', run: (...args) => deps.events.retry(...args) },
+    'retry-now': { notice: 'retry-now-started', run: (...args) => deps.deliveryControl.retryNow(...args) },
+    cancel: { notice: 'delivery-cancelling', run: (...args) => deps.deliveryControl.cancel(...args) },
+  };
+
+  for (const [action, { notice, run }] of Object.entries(deliveryActions)) {
+    router.post(`/events/:id/deliveries/:endpointId/${action}`, requireSession(), async (ctx) => {
+      const session = currentSession(ctx);
+      const id = eventId(ctx.params.id);
+      try {
+        await meteredAction(ctx, deps, () => run(session.account._id, id, ctx.params.endpointId));
+        seeOther(ctx, `/dashboard/events/${id}?notice=${notice}`);
+      } catch (err) {
+        // A conflict (e.g. nothing waiting any more), or the account's limits (meteredAction): shown on the page, nothing changed.
+        if (!(isDomainError(err) && [409, 429].includes(httpStatusOf(err)))) throw err;
+        const event = await deps.events.get(session.account._id, id);
+        sendErrorPage(ctx, err, eventDetailPage(session, event, { error: err.message }));
+      }
+    });
+  }
 }
 
 /** A malformed id is simply a page that does not exist. */

@@ -1,4 +1,5 @@
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
+import { MAX_RETRY_NOW_PER_CALL } from '../../../../services/delivery-control';
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, period, time, truncate } from './format';
@@ -104,6 +105,8 @@ export interface EndpointDetailView {
   recoverSince?: string;
   recoverError?: string;
   recoverDetails?: string[];
+  /** Where "retry all waiting now" goes on from, after a press that did not reach the last waiting delivery. */
+  retryNowCursor?: string;
   form?: EndpointForm;
   error?: string;
   details?: string[];
@@ -161,6 +164,17 @@ ${
   <p class="hint">A delivery counts when it ends: succeeded, or failed after its 8th attempt. An endpoint whose deliveries all fail for
   ${period(view.autoDisableAfterMs)} is disabled automatically; enabling it again gives it a new ${period(view.autoDisableAfterMs)}.</p>
 </section>
+${formCard({
+  id: 'retry-now-heading',
+  heading: 'Deliveries waiting for a retry',
+  hint: html`<p class="hint">Every delivery to this endpoint that waits on its retry schedule makes its next attempt now (up to ${MAX_RETRY_NOW_PER_CALL} at a press); if it fails, its schedule goes on from there.
+  Deliveries that wait for a paused endpoint are woken by resuming it.</p>`,
+  action: `${base}/retry-now`,
+  csrfToken: session.csrfToken,
+  fields: view.retryNowCursor ? html`<input type="hidden" name="cursor" value="${view.retryNowCursor}">` : html``,
+  submit: view.retryNowCursor ? 'Retry the next waiting deliveries now' : 'Retry all waiting now',
+  submitClass: 'secondary',
+})}
 ${formCard({
   id: 'recover-heading',
   heading: 'Recover failed deliveries',

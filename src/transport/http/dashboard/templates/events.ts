@@ -1,4 +1,4 @@
-import { EVENT_STATUSES, isManuallyRetryable } from '../../../../domain/webhooks/delivery-status';
+import { EVENT_STATUSES, isFinishedDeliveryStatus, isManuallyRetryable } from '../../../../domain/webhooks/delivery-status';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
@@ -103,6 +103,24 @@ ${listSection({
 
 export type EventDetail = EventView & { deliveries: DeliveryView[] };
 
+/**
+ * The buttons a delivery's state allows: retry now while it waits for its next attempt (not while it
+ * waits for a paused endpoint's resume), cancel until it has ended, a new round once it has.
+ */
+function deliveryActions(session: ActiveSession, event: EventDetail, d: DeliveryView): SafeHtml | false {
+  const button = (action: string, label: string, style: string) =>
+    html`<form method="post" action="/dashboard/events/${event.id}/deliveries/${d.endpoint_id}/${action}">
+      ${csrfField(session.csrfToken)}
+      <button type="submit"${style ? html` class="${style}"` : html``}>${label}</button>
+    </form>`;
+  if (isManuallyRetryable(d.status)) return html`<div class="actions spaced">${button('retry', 'Retry delivery', '')}</div>`;
+  if (isFinishedDeliveryStatus(d.status)) return false;
+  return html`<div class="actions spaced">
+    ${d.status === 'retrying' && !d.paused && button('retry-now', 'Retry now', '')}
+    ${button('cancel', 'Cancel delivery', 'danger')}
+  </div>`;
+}
+
 function deliverySection(session: ActiveSession, event: EventDetail, d: DeliveryView, index: number): SafeHtml {
   const headingId = `delivery-${index}`;
   return html`<section class="card" aria-labelledby="${headingId}" data-testid="delivery">
@@ -114,13 +132,7 @@ function deliverySection(session: ActiveSession, event: EventDetail, d: Delivery
     <dt>Attempts</dt><dd>${d.attempt_count}</dd>
     <dt>Next attempt</dt><dd>${d.next_attempt_at ? time(d.next_attempt_at) : html`<span class="muted">none scheduled</span>`}</dd>
   </dl>
-  ${
-    isManuallyRetryable(d.status) &&
-    html`<form method="post" action="/dashboard/events/${event.id}/deliveries/${d.endpoint_id}/retry" class="actions spaced">
-    ${csrfField(session.csrfToken)}
-    <button type="submit">Retry delivery</button>
-  </form>`
-  }
+  ${deliveryActions(session, event, d)}
   ${
     d.attempts.length === 0
       ? html`<p class="muted">No attempt has finished yet.</p>`

@@ -15,6 +15,11 @@ export const NOTICES = {
   'secret-rotated': 'Signing secret rotated. Every later attempt is signed with the new secret; the old one keeps signing webhook-signature until its grace period ends.',
   'event-sent': 'Test event sent. Deliveries appear below as they happen; refresh to update.',
   'retry-started': 'Retry started: a new round begins at attempt 1.',
+  'retry-now-started': 'The next attempt is being made now, without waiting for its timer. Refresh to see its outcome.',
+  'delivery-cancelling': 'Cancelling: no further attempt is made. An attempt already in flight finishes and is recorded first; refresh to see the delivery cancelled.',
+  'retry-now-woken': 'Every delivery to this endpoint that waited for its next attempt makes it now. Follow them on their events.',
+  'retry-now-none': 'No delivery to this endpoint was waiting for its next attempt (deliveries that wait for a paused endpoint are woken by resuming it).',
+  'retry-now-more': 'The first waiting deliveries to this endpoint make their next attempt now; more may wait. Go on with the button below.',
   'recovery-started': 'Recovery started: every failed or cancelled delivery since that time begins a new round. Refresh the events to follow them.',
 } as const;
 
