@@ -174,9 +174,12 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
    * A place among this account's and endpoint's attempts in flight, through lookup and POST. None free in
    * time: throttled, nothing sent; Temporal retries it (same number) on a timer, holding no task or slot.
    */
-  async function enterSlot(input: AttemptInput) {
+  async function enterSlot(input: AttemptInput, limited: boolean) {
     const leave = await slots.enter(input.accountId, input.endpointId, throttleWaitMs);
-    if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) deps.lags?.record(input.accountId, clock().getTime() - input.acceptedAt);
+    // A limited endpoint's retried try may have waited for its own limits: that wait is not the
+    // platform's lateness, and must not get its account's ingests refused.
+    const countsLag = input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined && !(limited && activityAttempt() > 1);
+    if (countsLag) deps.lags?.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
     if (leave) return leave;
     throw throttled(
       `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
@@ -269,7 +272,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     let result: SendResult;
     if (prepared.kind === 'send') {
       stage.now = 'place';
-      const leave = await enterSlot(input);
+      const leave = await enterSlot(input, prepared.limits !== null);
       const leaveLimits = await enterLimits(input, prepared.limits, leave);
       try {
         startedAt = clock();

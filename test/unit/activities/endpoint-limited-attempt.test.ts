@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { createDeliveryActivities, THROTTLED, type AttemptInput } from '../../../activities/delivery-activities';
 import type { EndpointLimiter } from '../../../activities/endpoint-limiter';
 import type { SendResult } from '../../../activities/http-sender';
 import { AttemptSlots } from '../../../src/domain/webhooks/attempt-slots';
+import { deliveryId } from '../../../src/domain/webhooks/delivery-id';
 import type { EndpointLimits, LimitRefusal } from '../../../src/domain/webhooks/endpoint-limits';
 import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
 import type { Deliveries } from '../../../src/persistence/deliveries';
@@ -20,6 +22,7 @@ describe('delivery attempt: an endpoint with its own limits', () => {
 
   function activities(extra: Partial<EndpointDoc>, answer: LimitRefusal | 'enter') {
     const log: string[] = [];
+    const lagged: number[] = [];
     const asked: Array<{ endpointId: string; limits: EndpointLimits }> = [];
     const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 });
     const limiter: Pick<EndpointLimiter, 'enter'> = {
@@ -48,8 +51,9 @@ describe('delivery attempt: an endpoint with its own limits', () => {
       slots,
       throttleWaitMs: 0,
       limiter,
+      lags: { record: (_accountId, lagMs) => void lagged.push(lagMs) },
     });
-    return { attempt: () => a.attemptDelivery(input), log, asked, slots };
+    return { activities: a, attempt: () => a.attemptDelivery(input), log, asked, slots, lagged };
   }
 
   it('does not ask the limiter for an endpoint without limits', async () => {
@@ -78,4 +82,30 @@ describe('delivery attempt: an endpoint with its own limits', () => {
       expect(slots.inFlight('acct_1')).toBe(0);
     },
   );
+
+  describe("the account's first-attempt lag (what admission reads)", () => {
+    const first: AttemptInput = { ...input, attempt: 1, acceptedAt: Date.now() - 10_000 };
+    /** As the worker runs it: Temporal's try `tries` of the delivery's own run. */
+    const asTry = (tries: number) =>
+      new MockActivityEnvironment({ attempt: tries, workflowExecution: { workflowId: deliveryId(first.eventId, first.endpointId), runId: 'run-1' } });
+
+    it("counts a limited endpoint's first attempt on its first try", async () => {
+      const { activities: a, lagged } = activities({ rate_limit_per_s: 5 }, 'enter');
+      await asTry(1).run(a.attemptDelivery, first);
+      expect(lagged).toHaveLength(1);
+    });
+
+    it("does not count a limited endpoint's first attempt tried again: it may have waited for the endpoint's own limits", async () => {
+      const { activities: a, lagged, log } = activities({ rate_limit_per_s: 5 }, 'enter');
+      await asTry(3).run(a.attemptDelivery, first);
+      expect(log).toContain('posted');
+      expect(lagged).toEqual([]);
+    });
+
+    it("still counts an unlimited endpoint's first attempt tried again", async () => {
+      const { activities: a, lagged } = activities({}, 'enter');
+      await asTry(3).run(a.attemptDelivery, first);
+      expect(lagged).toHaveLength(1);
+    });
+  });
 });
