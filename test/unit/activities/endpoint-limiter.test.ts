@@ -5,12 +5,12 @@ import { IN_FLIGHT_LEASE_MS, RATE_WINDOW_RETENTION_MS } from '../../../src/domai
 describe('endpoint limiter', () => {
   const NOW = new Date('2026-11-25T12:00:07.300Z');
 
-  function limiter(answers: { lease?: string | null; token?: boolean; releaseFails?: boolean } = {}) {
+  function limiter(answers: { lease?: string | null; token?: boolean; releaseFails?: boolean } = {}, clock: () => Date = () => NOW) {
     const calls: string[] = [];
     const taken: unknown[][] = [];
     const acquired: unknown[][] = [];
     const l = createEndpointLimiter({
-      clock: () => NOW,
+      clock,
       rateTokens: {
         async take(...args) {
           taken.push(args);
@@ -67,5 +67,19 @@ describe('endpoint limiter', () => {
     const entered = await l.enter('ep_1', { ratePerSecond: null, maxInFlight: 2 });
     if (!('leave' in entered)) throw new Error('refused');
     await expect(entered.leave()).resolves.toBeUndefined();
+  });
+
+  it('leaves unused a token of a second that ended while it was taken, and takes one of the new second', async () => {
+    const reads = [7_999, 8_000, 8_000, 8_100];
+    const { l, taken } = limiter({}, () => new Date(reads.shift() ?? 8_100));
+    expect('leave' in (await l.enter('ep_1', { ratePerSecond: 5, maxInFlight: null }))).toBe(true);
+    expect(taken.map((args) => args[2])).toEqual([7, 8]);
+  });
+
+  it('waits its turn when the second ends again while its token is taken, giving its lease back', async () => {
+    const reads = [0, 999, 1_000, 1_000, 2_000];
+    const { l, calls } = limiter({}, () => new Date(reads.shift() ?? 2_000));
+    expect(await l.enter('ep_1', { ratePerSecond: 5, maxInFlight: 2 })).toEqual({ refused: 'rate' });
+    expect(calls).toEqual(['acquire', 'take', 'take', 'release lease-1']);
   });
 });
