@@ -1,3 +1,4 @@
+import { startArrivalLogReceiver } from '../support/arrival-log-receiver';
 import { apiClient, createAccountWithKey, eventually } from '../support/platform';
 import type { ReceivedRequest, Reply } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
@@ -16,12 +17,16 @@ describe('per-endpoint delivery limits', () => {
   type Api = ReturnType<typeof apiClient>;
   const ENDPOINTS = '/api/v1/webhooks/endpoints';
 
+  async function endpointAt(url: string, limits: Record<string, unknown>) {
+    const api = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
+    const created = await api.post(ENDPOINTS, { url: `${url}/hook`, ...limits });
+    expect(created.status).toBe(201);
+    return { api, endpoint: created.body };
+  }
+
   async function endpointWith(limits: Record<string, unknown>, respond: (index: number) => Reply = () => ({ status: 200 })) {
     const receiver = await fixture.receiver(respond);
-    const api = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
-    const created = await api.post(ENDPOINTS, { url: `${receiver.url}/hook`, ...limits });
-    expect(created.status).toBe(201);
-    return { receiver, api, endpoint: created.body };
+    return { receiver, ...(await endpointAt(receiver.url, limits)) };
   }
 
   async function ingest(api: Api, count: number): Promise<number[]> {
@@ -49,16 +54,22 @@ describe('per-endpoint delivery limits', () => {
   }
 
   it('delivers every event of a burst of 100 to a `rate_limit_per_s: 5` endpoint, the receiver getting no more than 5 in any whole second', async () => {
-    const { receiver, api, endpoint } = await endpointWith({ rate_limit_per_s: 5 });
-    expect(endpoint).toMatchObject({ rate_limit_per_s: 5, max_in_flight: null });
-    const ids = await ingest(api, 100);
+    const receiver = await startArrivalLogReceiver();
+    try {
+      const { api, endpoint } = await endpointAt(receiver.url, { rate_limit_per_s: 5 });
+      expect(endpoint).toMatchObject({ rate_limit_per_s: 5, max_in_flight: null });
+      const ids = await ingest(api, 100);
 
-    await eventually(async () => eventIdsOf(receiver.received).size === 100, 300_000, 500);
-    expect(eventIdsOf(receiver.received)).toEqual(new Set(ids));
-    const perSecond = new Map<number, number>();
-    for (const r of receiver.received) perSecond.set(Math.floor(r.at / 1000), (perSecond.get(Math.floor(r.at / 1000)) ?? 0) + 1);
-    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(5);
-    await expectEachDeliveredOnce(api, ids);
+      const arrived = () => new Set(receiver.arrivals.map((a) => a.id));
+      await eventually(async () => arrived().size === 100, 300_000, 500);
+      expect(arrived()).toEqual(new Set(ids));
+      const perSecond = new Map<number, number>();
+      for (const { at } of receiver.arrivals) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1);
+      expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(5);
+      await expectEachDeliveredOnce(api, ids);
+    } finally {
+      receiver.stop();
+    }
   }, 420_000);
 
   it('never has more than 2 requests open at a `max_in_flight: 2` endpoint whose receiver holds them, and delivers every event', async () => {
