@@ -17,6 +17,8 @@ import type { EndpointDoc, Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
 import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage } from '../src/infra/metrics';
 import type { AttemptHandOffs } from './attempt-hand-off';
+import type { EndpointLimiter, LeaveLimits } from './endpoint-limiter';
+import { limitsOf, refusalMessage, type EndpointLimits } from '../src/domain/webhooks/endpoint-limits';
 import type { AttemptHolds } from './attempt-holds';
 import { failed, type HttpSender, type SendResult } from './http-sender';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
@@ -97,6 +99,8 @@ export interface DeliveryActivityDeps {
   /** What one account and one endpoint may have in flight at once in this process (default: AttemptSlots' defaults). */
   slots?: AttemptSlots;
   throttleWaitMs?: number;
+  /** Holds endpoints' own limits (rate_limit_per_s, max_in_flight) across processes; without it, they are not applied. */
+  limiter?: Pick<EndpointLimiter, 'enter'>;
   /** Told how late each first attempt is when it gets its place or is told to wait (worker-load-publisher.ts publishes it). */
   lags?: Pick<AccountLags, 'record'>;
 }
@@ -104,7 +108,7 @@ export interface DeliveryActivityDeps {
 type Prepared =
   | { kind: 'cancelled' }
   | { kind: 'paused' }
-  | { kind: 'send'; url: string; headers: Record<string, string>; body: string }
+  | { kind: 'send'; url: string; headers: Record<string, string>; body: string; limits: EndpointLimits | null }
   | { kind: 'unsendable'; url: string; error: string };
 
 const RECORD_TRIES = 3;
@@ -153,7 +157,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       attemptTimestamp,
       standardSignature: signStandard(secrets, String(input.eventId), attemptTimestamp, body),
     });
-    return { kind: 'send', url: endpoint.url, headers: { ...headers }, body };
+    return { kind: 'send', url: endpoint.url, headers: { ...headers }, body, limits: limitsOf(endpoint) };
   }
 
   /** Heartbeats while `work` runs (a regular activity's wait for its place, and for the receiver). */
@@ -170,12 +174,40 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
    * A place among this account's and endpoint's attempts in flight, through lookup and POST. None free in
    * time: throttled, nothing sent; Temporal retries it (same number) on a timer, holding no task or slot.
    */
-  async function enterSlot(input: AttemptInput) {
+  async function enterSlot(input: AttemptInput, limited: boolean) {
     const leave = await slots.enter(input.accountId, input.endpointId, throttleWaitMs);
-    if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) deps.lags?.record(input.accountId, clock().getTime() - input.acceptedAt);
+    // A limited endpoint's retried try may have waited for its own limits: that wait is not the
+    // platform's lateness, and must not get its account's ingests refused.
+    const countsLag = input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined && !(limited && activityAttempt() > 1);
+    if (countsLag) deps.lags?.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
     if (leave) return leave;
-    throw ApplicationFailure.create({
-      message: `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
+    throw throttled(
+      `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
+    );
+  }
+
+  /**
+   * A place within the endpoint's own limits, after the process's: an endpoint without limits costs
+   * nothing here. Over a limit, throttled like an attempt with no place in this process.
+   */
+  async function enterLimits(input: AttemptInput, limits: EndpointLimits | null, leaveSlot: () => void): Promise<LeaveLimits | null> {
+    if (!limits || !deps.limiter) return null;
+    let entered: Awaited<ReturnType<EndpointLimiter['enter']>>;
+    try {
+      entered = await deps.limiter.enter(input.endpointId, limits);
+    } catch (err) {
+      leaveSlot();
+      throw err;
+    }
+    if ('leave' in entered) return entered.leave;
+    leaveSlot();
+    throw throttled(`Endpoint ${input.endpointId} ${refusalMessage(entered.refused, limits)}: attempt ${input.attempt} waits its turn.`);
+  }
+
+  /** Retried by Temporal on a timer (same attempt number), holding no task or slot meanwhile. */
+  function throttled(message: string): ApplicationFailure {
+    return ApplicationFailure.create({
+      message,
       type: THROTTLED,
       nextRetryDelay: throttledRetryDelayMs(activityAttempt(), Math.random()),
       // Flow control, not a fault: the SDK logs it at debug, not a warning per throttled attempt.
@@ -240,7 +272,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     let result: SendResult;
     if (prepared.kind === 'send') {
       stage.now = 'place';
-      const leave = await enterSlot(input);
+      const leave = await enterSlot(input, prepared.limits !== null);
+      const leaveLimits = await enterLimits(input, prepared.limits, leave);
       try {
         startedAt = clock();
         stage.now = 'post';
@@ -248,6 +281,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       } finally {
         leave();
         stage.now = 'store';
+        await leaveLimits?.();
       }
     } else {
       result = failed('network', prepared.error, 0);

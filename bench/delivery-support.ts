@@ -384,11 +384,11 @@ export function cpuShares(from: CpuReading, to: CpuReading): string {
     .join(', ');
 }
 
-/** Enterprise accounts, one `weh` key and one endpoint each (spreads the per-account burst limit). */
-export async function createAccounts(mongoUri: string, apiUrl: string, count: number, receiverUrl: string): Promise<string[]> {
+/** Enterprise accounts, one `weh` key and one endpoint each (spreads the per-account burst limit); `endpointFields`: more of the endpoint's (its limits). */
+export async function createAccounts(mongoUri: string, apiUrl: string, count: number, receiverUrl: string, endpointFields: Record<string, unknown> = {}): Promise<string[]> {
   return withAccounts(mongoUri, async (service) => {
     const keys: string[] = [];
-    for (let i = 0; i < count; i++) keys.push(await addAccount(service, apiUrl, 'enterprise', [receiverUrl]));
+    for (let i = 0; i < count; i++) keys.push(await addAccount(service, apiUrl, 'enterprise', [receiverUrl], endpointFields));
     return keys;
   });
 }
@@ -408,14 +408,14 @@ async function withAccounts<T>(mongoUri: string, use: (service: AccountService) 
 }
 
 let accountsMade = 0;
-async function addAccount(service: AccountService, apiUrl: string, tier: Tier, endpointUrls: string[]): Promise<string> {
+async function addAccount(service: AccountService, apiUrl: string, tier: Tier, endpointUrls: string[], endpointFields: Record<string, unknown> = {}): Promise<string> {
   const account = await service.createAccount(`bench-${accountsMade++}-${Date.now()}@example.test`, tier);
   const { key } = await service.createKey(account.id, 'weh', 'bench');
   for (const url of endpointUrls) {
     const res = await request(`${apiUrl}/api/v1/webhooks/endpoints`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url }),
+      body: JSON.stringify({ url, ...endpointFields }),
     });
     if (res.statusCode !== 201) throw new Error(`endpoint: ${res.statusCode} ${await res.body.text()}`);
     await res.body.dump();

@@ -13,6 +13,8 @@
  *   (c)      FerretDB's write-ahead log size and the processes' CPU.
  *   (d)      twice the ceiling offered for BENCH_OVERLOAD_SECONDS (20): slowest answer, accepted
  *            and shed calls, lost.
+ *   (e)      what endpoints' own limits cost per delivery against plain ones (bench/endpoint-limits-phase.ts).
+ *            BENCH_ONLY=limits runs this phase alone (no ceilings, no a to d).
  *
  * The platform runs as `npm start` in its own process; this process is the load generator and
  * the HTTPS receiver (answers 200 at once). Events are spread over BENCH_ACCOUNTS (40)
@@ -23,6 +25,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from '../src/config/config';
 import { PROJECT_ROOT } from '../src/infra/tools';
+import { measureEndpointLimits } from './endpoint-limits-phase';
 import { CpuReading, cpuShares, createAccounts, describeMachine, ingestClient, IngestOutcome, log, ms, pct, runBench, saturatingWaitMs, sleep, startBenchPlatform, startReceiver, stopPlatform, waitFor, walBytes, warmUp } from './delivery-support';
 
 const RATE = Number(process.env.BENCH_RATE ?? 20);
@@ -47,6 +50,23 @@ function measureCeiling(workflows: number, window: number, variant: 'plain' | 'l
   const result = JSON.parse(run.stdout.trim().split('\n').pop() as string) as { workflows: number; seconds: number; perSecond: number };
   log(`ceiling: ${result.workflows} workflows in ${result.seconds.toFixed(1)} s = ${result.perSecond.toFixed(1)}/s`);
   return result.perSecond;
+}
+
+/** Phase (e) alone: the platform, a receiver and the limits' costs. */
+async function limitsOnly(): Promise<void> {
+  const receiver = await startReceiver();
+  const platform = await startBenchPlatform('bench-delivery-');
+  const client = ingestClient(64);
+  try {
+    const keys = await createAccounts(platform.mongoUri, platform.apiUrl, 4, receiver.url);
+    await warmUp(client, platform.apiUrl, (i) => keys[i % keys.length] as string);
+    const lines = await measureEndpointLimits(platform, client, receiver);
+    process.stdout.write(`${[`machine: ${describeMachine()}`, ...lines].join('\n')}\n`);
+  } finally {
+    await client.close();
+    await stopPlatform(platform);
+    receiver.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -160,6 +180,9 @@ async function main(): Promise<void> {
     log(lineD);
     report.push(lineD);
 
+    // (e) endpoints' own limits, on the same platform, now idle again.
+    report.push(...(await measureEndpointLimits(platform, client, receiver)));
+
     clearInterval(walTimer);
     walMax = Math.max(walMax, walBytes(dataDir));
     report.push(`(c) FerretDB WAL: largest ${(walMax / 2 ** 20).toFixed(1)} MiB, at the end ${(walBytes(dataDir) / 2 ** 20).toFixed(1)} MiB`);
@@ -174,4 +197,4 @@ async function main(): Promise<void> {
   }
 }
 
-runBench(main);
+runBench(process.env.BENCH_ONLY === 'limits' ? limitsOnly : main);

@@ -13,6 +13,8 @@ import { CacheInvalidations, cacheInvalidationsOf, Invalidation } from '../persi
 import { BlockLimiter } from '../persistence/block-limiter';
 import { Deliveries } from '../persistence/deliveries';
 import { EndpointHealthLog } from '../persistence/endpoint-health-log';
+import { EndpointInFlightLeases } from '../persistence/endpoint-in-flight-leases';
+import { EndpointRateTokens } from '../persistence/endpoint-rate-tokens';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
@@ -49,6 +51,9 @@ export interface Repositories {
   cacheInvalidations: CacheInvalidations;
   endpoints: Endpoints;
   endpointHealth: EndpointHealthLog;
+  /** Each endpoint's own limits, across worker processes (activities/endpoint-limiter.ts). */
+  endpointRateTokens: EndpointRateTokens;
+  endpointLeases: EndpointInFlightLeases;
   events: Events;
   deliveries: Deliveries;
   apiInstances: ApiInstances;
@@ -96,6 +101,8 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<
     cacheInvalidations: cacheInvalidationsOf(db),
     endpoints: new Endpoints(db),
     endpointHealth: new EndpointHealthLog(db),
+    endpointRateTokens: new EndpointRateTokens(db),
+    endpointLeases: new EndpointInFlightLeases(db),
     events: new Events(db),
     deliveries: new Deliveries(db),
     apiInstances: new ApiInstances(db),

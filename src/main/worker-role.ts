@@ -2,6 +2,7 @@ import type { NativeConnection, Worker } from '@temporalio/worker';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
 import { AttemptHandOffs } from '../../activities/attempt-hand-off';
 import { AttemptHolds } from '../../activities/attempt-holds';
+import { createEndpointLimiter } from '../../activities/endpoint-limiter';
 import { createHttpSender } from '../../activities/http-sender';
 import { withLocalListener } from '../../activities/local-listener-sender';
 import { createRecoveryActivities } from '../../activities/recovery-activities';
@@ -69,6 +70,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     sender,
     handOffs,
     slots: services.attemptSlots,
+    limiter: createEndpointLimiter({ rateTokens: repositories.endpointRateTokens, leases: repositories.endpointLeases }),
     lags,
     autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id, decidedAt) => services.endpoints.disableForFailures(accountId, id, decidedAt) },
   });

@@ -19,11 +19,14 @@ export interface EndpointDoc {
   disabled_reason: DisabledReason | null;
   /** Its deliveries wait instead of being attempted (absent = false); read by every attempt, so not cache-neutral. */
   paused?: boolean;
+  /** Deliveries started per second and POSTs in flight at once (endpoint-limits.ts); absent or null: unlimited. */
+  rate_limit_per_s?: number | null;
+  max_in_flight?: number | null;
   created_at: Date;
   updated_at: Date;
 }
 
-export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'secret_sealed' | 'previous_secrets'>>;
+export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'rate_limit_per_s' | 'max_in_flight' | 'secret_sealed' | 'previous_secrets'>>;
 
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);

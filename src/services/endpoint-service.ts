@@ -24,6 +24,9 @@ export interface EndpointView {
   disabled_reason: DisabledReason | null;
   /** Its deliveries wait, with no attempt, until it is resumed (endpoint-pause.ts). */
   paused: boolean;
+  /** Its own limits (endpoint-limits.ts); null: none. */
+  rate_limit_per_s: number | null;
+  max_in_flight: number | null;
   health: EndpointHealthView;
   /** Replaced secrets still signing `webhook-signature`, newest first: when each stops. */
   secrets_in_grace: { expires_at: string }[];
@@ -40,13 +43,19 @@ export interface EndpointHealthView {
   failing_since: string | null;
 }
 
-export interface EndpointInput {
+/** An endpoint's own limits as a caller sets them: null clears one (on PATCH), absent leaves it. */
+export interface EndpointLimitFields {
+  rate_limit_per_s?: number | null;
+  max_in_flight?: number | null;
+}
+
+export interface EndpointInput extends EndpointLimitFields {
   url: string;
   events?: string[];
   description?: string;
 }
 
-export interface EndpointPatch {
+export interface EndpointPatch extends EndpointLimitFields {
   url?: string;
   events?: string[];
   description?: string;
@@ -112,6 +121,7 @@ export class EndpointService {
       secret_sealed: this.deps.secretBox.seal(secret),
       disabled: false,
       disabled_reason: null,
+      ...limitChanges(input),
       created_at: now,
       updated_at: now,
     };
@@ -147,6 +157,7 @@ export class EndpointService {
     if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
     if (patch.events !== undefined) changes.events = this.checkPatterns(patch.events);
     if (patch.description !== undefined) changes.description = patch.description;
+    Object.assign(changes, limitChanges(patch));
     if (patch.disabled !== undefined && patch.disabled !== current.disabled) {
       changes.disabled = patch.disabled;
       changes.disabled_reason = patch.disabled ? 'manual' : null;
@@ -242,6 +253,14 @@ export class EndpointService {
   }
 }
 
+/** The limits given (bounds checked by the request schema), null included: a new one applies from the next attempt. */
+function limitChanges(fields: EndpointLimitFields): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
+  const changes: Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> = {};
+  if (fields.rate_limit_per_s !== undefined) changes.rate_limit_per_s = fields.rate_limit_per_s;
+  if (fields.max_in_flight !== undefined) changes.max_in_flight = fields.max_in_flight;
+  return changes;
+}
+
 function endpointLimitReached(max: number): DomainError {
   return new DomainError(
     'endpoint_limit_reached',
@@ -262,6 +281,8 @@ function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date)
     disabled: doc.disabled,
     disabled_reason: doc.disabled_reason,
     paused: doc.paused ?? false,
+    rate_limit_per_s: doc.rate_limit_per_s ?? null,
+    max_in_flight: doc.max_in_flight ?? null,
     health: healthView(health, now),
     secrets_in_grace: secretsInGrace(doc, now).map((s) => ({ expires_at: s.expires_at.toISOString() })),
     created_at: doc.created_at.toISOString(),

@@ -90,7 +90,7 @@ export function endpointRoutes(service: EndpointService) {
     }),
     oneEndpoint({
       method: 'patch',
-      summary: 'Change an endpoint (url, events, description, disabled)',
+      summary: 'Change an endpoint (url, events, description, limits, disabled)',
       body: EndpointPatchBody,
       success: [200, json('The updated endpoint.', Endpoint)],
       moreErrors: [422],

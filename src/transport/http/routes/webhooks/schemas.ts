@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DELIVERY_STATUSES, EVENT_STATUSES } from '../../../../domain/webhooks/delivery-status';
 import { DISABLED_REASONS } from '../../../../domain/webhooks/endpoint-health';
 import { EVENT_ID_PATTERN } from '../../../../domain/webhooks/event-id';
+import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
 import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE } from '../../../../domain/webhooks/idempotency-key';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALIVE } from '../../../../domain/webhooks/secret-rotation';
@@ -20,6 +21,17 @@ const JsonObject = z
   })
   .meta({ type: 'object', additionalProperties: {} } as never);
 
+const RATE_LIMIT_RULE =
+  `Deliveries started to this endpoint per second, across all workers: an integer ${MIN_RATE_LIMIT_PER_S} to ${MAX_RATE_LIMIT_PER_S}; null: unlimited. ` +
+  'Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.';
+const MAX_IN_FLIGHT_RULE =
+  `Requests to this endpoint in flight at once, across all workers: an integer ${MIN_MAX_IN_FLIGHT} to ${MAX_MAX_IN_FLIGHT}; null: unlimited. ` +
+  'Over it, a delivery waits its turn as for `rate_limit_per_s`.';
+
+/** An endpoint's own limits on a request: null is no limit (on PATCH it clears one); absent leaves it as it is. */
+const RateLimitField = z.number().int().min(MIN_RATE_LIMIT_PER_S).max(MAX_RATE_LIMIT_PER_S).nullable().optional().describe(RATE_LIMIT_RULE);
+const MaxInFlightField = z.number().int().min(MIN_MAX_IN_FLIGHT).max(MAX_MAX_IN_FLIGHT).nullable().optional().describe(MAX_IN_FLIGHT_RULE);
+
 export const EndpointIdParams = z.object({ id: z.string().min(1).max(64) });
 
 export const EndpointCreateBody = z.object({
@@ -34,12 +46,16 @@ export const EndpointCreateBody = z.object({
     .optional()
     .describe('Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`.'),
   description: z.string().max(MAX_DESCRIPTION_LENGTH).optional().describe('Free text, default "".'),
+  rate_limit_per_s: RateLimitField,
+  max_in_flight: MaxInFlightField,
 });
 
 export const EndpointPatchBody = z.object({
   url: z.string().meta({ format: 'uri', maxLength: 2048 }).optional(),
   events: z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS).optional(),
   description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
+  rate_limit_per_s: RateLimitField,
+  max_in_flight: MaxInFlightField,
   disabled: z
     .boolean()
     .optional()
@@ -83,6 +99,8 @@ export const Endpoint = z.object({
       'While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and ' +
         'schedule unchanged (`POST .../pause`, `POST .../resume`).',
     ),
+  rate_limit_per_s: z.number().int().nullable().describe(RATE_LIMIT_RULE),
+  max_in_flight: z.number().int().nullable().describe(MAX_IN_FLIGHT_RULE),
   health: EndpointHealth,
   secrets_in_grace: z
     .array(z.object({ expires_at: z.string().describe('When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).') }))

@@ -1,0 +1,63 @@
+import { type Clock, systemClock } from '../src/domain/clock';
+import { IN_FLIGHT_LEASE_MS, RATE_WINDOW_RETENTION_MS, rateWindowOf, type EndpointLimits, type LimitRefusal } from '../src/domain/webhooks/endpoint-limits';
+import type { EndpointInFlightLeases } from '../src/persistence/endpoint-in-flight-leases';
+import type { EndpointRateTokens } from '../src/persistence/endpoint-rate-tokens';
+
+/** Seconds an attempt tries to take a token in before it waits its turn (each second may end while its token is taken). */
+const MAX_WINDOW_TRIES = 2;
+
+/** Ends the POST's place (its lease, if it took one); a failed removal leaves the lease to lapse. */
+export type LeaveLimits = () => Promise<void>;
+
+export interface EndpointLimiterDeps {
+  rateTokens: Pick<EndpointRateTokens, 'take'>;
+  leases: Pick<EndpointInFlightLeases, 'acquire' | 'release'>;
+  clock?: Clock;
+}
+
+/**
+ * An endpoint's limits, held in the store so that every worker process counts the same POSTs: an
+ * in-flight lease first (given back if the rate then refuses), a start token last, so that a token
+ * is spent only on a POST that starts. Only an endpoint with limits reaches here.
+ */
+export function createEndpointLimiter(deps: EndpointLimiterDeps) {
+  const clock = deps.clock ?? systemClock;
+  const release = (leaseId: string) => deps.leases.release(leaseId).catch(() => undefined /* lapses at its expiry */);
+  /**
+   * A token of the second the POST starts in: one of a second that ended while it was taken (a slow
+   * store, a busy process) is left unused and one of the new second taken, else the POST would
+   * count in a second it is not made in, and the next could see twice the rate.
+   */
+  async function takeToken(endpointId: string, perSecond: number): Promise<boolean> {
+    for (let tries = 0; tries < MAX_WINDOW_TRIES; tries++) {
+      const window = rateWindowOf(clock().getTime());
+      const took = await deps.rateTokens.take(endpointId, perSecond, window, new Date((window + 1) * 1000 + RATE_WINDOW_RETENTION_MS));
+      if (!took) return false;
+      if (rateWindowOf(clock().getTime()) === window) return true;
+    }
+    return false;
+  }
+  return {
+    async enter(endpointId: string, limits: EndpointLimits): Promise<{ leave: LeaveLimits } | { refused: LimitRefusal }> {
+      let leaseId: string | null = null;
+      if (limits.maxInFlight !== null) {
+        const now = clock();
+        leaseId = await deps.leases.acquire(endpointId, limits.maxInFlight, now, new Date(now.getTime() + IN_FLIGHT_LEASE_MS));
+        if (leaseId === null) return { refused: 'in-flight' };
+      }
+      const lease = leaseId;
+      if (limits.ratePerSecond !== null) {
+        let took = false;
+        try {
+          took = await takeToken(endpointId, limits.ratePerSecond);
+        } finally {
+          if (!took && lease !== null) await release(lease);
+        }
+        if (!took) return { refused: 'rate' };
+      }
+      return { leave: async () => (lease === null ? undefined : release(lease)) };
+    },
+  };
+}
+
+export type EndpointLimiter = ReturnType<typeof createEndpointLimiter>;

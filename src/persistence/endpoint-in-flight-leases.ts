@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { Collection, Db } from 'mongodb';
+import { insertWithinCap, type ExpirySweepers } from './store-primitives';
+
+interface LeaseDoc {
+  _id: string;
+  endpoint_id: string;
+  expires_at: Date;
+}
+
+/**
+ * An endpoint's POSTs in flight, shared by every worker process: one lease document per POST, inserted
+ * only while fewer than the endpoint's cap are alive (insertWithinCap: exact on both stores) and
+ * removed when the POST ends. A lease whose worker was killed stops counting at `expires_at`.
+ */
+export class EndpointInFlightLeases {
+  private readonly col: Collection<LeaseDoc>;
+
+  constructor(db: Db) {
+    this.col = db.collection<LeaseDoc>('endpoint_in_flight_leases');
+  }
+
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+    await this.col.createIndex({ endpoint_id: 1, expires_at: 1 });
+    await expiry.ensureExpiry(this.col, 'expires_at');
+  }
+
+  /** A lease until `expiresAt` if fewer than `cap` of the endpoint's are alive at `now`: its id, else null. */
+  async acquire(endpointId: string, cap: number, now: Date, expiresAt: Date): Promise<string | null> {
+    const doc = { _id: `${endpointId}#${randomUUID()}`, endpoint_id: endpointId, expires_at: expiresAt };
+    const result = await insertWithinCap(this.col, doc, { endpoint_id: endpointId, expires_at: { $gt: now } }, cap);
+    return result.inserted ? doc._id : null;
+  }
+
+  async release(leaseId: string): Promise<void> {
+    await this.col.deleteOne({ _id: leaseId });
+  }
+}
