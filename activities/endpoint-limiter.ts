@@ -5,6 +5,12 @@ import type { EndpointRateTokens } from '../src/persistence/endpoint-rate-tokens
 
 /** Seconds an attempt tries to take a token in before it waits its turn (each second may end while its token is taken). */
 const MAX_WINDOW_TRIES = 2;
+/**
+ * No POST starts in the last part of a second: one started at its very end reaches the receiver in
+ * the next second, beside that second's own, and the receiver would count more than the rate.
+ */
+export const LATE_IN_SECOND_MS = 200;
+const isLate = (ms: number) => ms - rateWindowOf(ms) * 1000 >= 1000 - LATE_IN_SECOND_MS;
 
 /** Ends the POST's place (its lease, if it took one); a failed removal leaves the lease to lapse. */
 export type LeaveLimits = () => Promise<void>;
@@ -13,6 +19,7 @@ export interface EndpointLimiterDeps {
   rateTokens: Pick<EndpointRateTokens, 'take'>;
   leases: Pick<EndpointInFlightLeases, 'acquire' | 'release'>;
   clock?: Clock;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -22,18 +29,26 @@ export interface EndpointLimiterDeps {
  */
 export function createEndpointLimiter(deps: EndpointLimiterDeps) {
   const clock = deps.clock ?? systemClock;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const release = (leaseId: string) => deps.leases.release(leaseId).catch(() => undefined /* lapses at its expiry */);
   /**
-   * A token of the second the POST starts in: one of a second that ended while it was taken (a slow
-   * store, a busy process) is left unused and one of the new second taken, else the POST would
-   * count in a second it is not made in, and the next could see twice the rate.
+   * A token of the second the POST starts in, taken before that second's late part (LATE_IN_SECOND_MS:
+   * an attempt in it waits for the next second). One whose second ended, or entered its late part,
+   * while it was taken (a slow store, a busy process) is left unused and one of the next second
+   * taken, else the POST would count in a second it is not made in.
    */
   async function takeToken(endpointId: string, perSecond: number): Promise<boolean> {
     for (let tries = 0; tries < MAX_WINDOW_TRIES; tries++) {
-      const window = rateWindowOf(clock().getTime());
+      let now = clock().getTime();
+      if (isLate(now)) {
+        await sleep((rateWindowOf(now) + 1) * 1000 - now);
+        now = clock().getTime();
+      }
+      const window = rateWindowOf(now);
       const took = await deps.rateTokens.take(endpointId, perSecond, window, new Date((window + 1) * 1000 + RATE_WINDOW_RETENTION_MS));
       if (!took) return false;
-      if (rateWindowOf(clock().getTime()) === window) return true;
+      const after = clock().getTime();
+      if (rateWindowOf(after) === window && !isLate(after)) return true;
     }
     return false;
   }

@@ -1,4 +1,4 @@
-import { createEndpointLimiter } from '../../../activities/endpoint-limiter';
+import { createEndpointLimiter, LATE_IN_SECOND_MS } from '../../../activities/endpoint-limiter';
 import { IN_FLIGHT_LEASE_MS, RATE_WINDOW_RETENTION_MS } from '../../../src/domain/webhooks/endpoint-limits';
 
 /** The order of an endpoint's two limits, on fake stores: a lease first, a start token last. */
@@ -7,10 +7,14 @@ describe('endpoint limiter', () => {
 
   function limiter(answers: { lease?: string | null; token?: boolean; releaseFails?: boolean } = {}, clock: () => Date = () => NOW) {
     const calls: string[] = [];
+    const slept: number[] = [];
     const taken: unknown[][] = [];
     const acquired: unknown[][] = [];
     const l = createEndpointLimiter({
       clock,
+      async sleep(ms) {
+        slept.push(ms);
+      },
       rateTokens: {
         async take(...args) {
           taken.push(args);
@@ -30,7 +34,7 @@ describe('endpoint limiter', () => {
         },
       },
     });
-    return { l, calls, taken, acquired };
+    return { l, calls, taken, acquired, slept };
   }
 
   it("takes a token of the clock's second, kept a while past it, and no lease when only the rate is limited", async () => {
@@ -70,14 +74,29 @@ describe('endpoint limiter', () => {
   });
 
   it('leaves unused a token of a second that ended while it was taken, and takes one of the new second', async () => {
-    const reads = [7_999, 8_000, 8_000, 8_100];
+    const reads = [7_500, 8_000, 8_000, 8_100];
     const { l, taken } = limiter({}, () => new Date(reads.shift() ?? 8_100));
     expect('leave' in (await l.enter('ep_1', { ratePerSecond: 5, maxInFlight: null }))).toBe(true);
     expect(taken.map((args) => args[2])).toEqual([7, 8]);
   });
 
+  it(`starts no POST in the last ${LATE_IN_SECOND_MS} ms of a second: it waits for the next second and takes a token of it`, async () => {
+    const reads = [7_850, 8_000, 8_010];
+    const { l, taken, slept } = limiter({}, () => new Date(reads.shift() ?? 8_010));
+    expect('leave' in (await l.enter('ep_1', { ratePerSecond: 5, maxInFlight: null }))).toBe(true);
+    expect(slept).toEqual([150]);
+    expect(taken.map((args) => args[2])).toEqual([8]);
+  });
+
+  it(`leaves unused a token whose taking ran into the last ${LATE_IN_SECOND_MS} ms of its second, and takes one of the next`, async () => {
+    const reads = [7_700, 7_850, 8_000, 8_020];
+    const { l, taken } = limiter({}, () => new Date(reads.shift() ?? 8_020));
+    expect('leave' in (await l.enter('ep_1', { ratePerSecond: 5, maxInFlight: null }))).toBe(true);
+    expect(taken.map((args) => args[2])).toEqual([7, 8]);
+  });
+
   it('waits its turn when the second ends again while its token is taken, giving its lease back', async () => {
-    const reads = [0, 999, 1_000, 1_000, 2_000];
+    const reads = [0, 0, 1_000, 1_000, 2_000];
     const { l, calls } = limiter({}, () => new Date(reads.shift() ?? 2_000));
     expect(await l.enter('ep_1', { ratePerSecond: 5, maxInFlight: 2 })).toEqual({ refused: 'rate' });
     expect(calls).toEqual(['acquire', 'take', 'take', 'release lease-1']);
