@@ -71,25 +71,22 @@ export class PlatformClient {
   /**
    * One operation with the retry advice. `noAnswerIsRetryable`: a try that got no answer (network
    * error, time-out) is tried again too; only for calls that are safe to repeat (reads, idempotent sends).
+   * @internal
    */
   async request<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, noAnswerIsRetryable: boolean): Promise<T> {
     for (let retry = 0; ; retry++) {
-      let failure: unknown;
-      let retryAfter: number | undefined;
+      let answer: Answer<T>;
       try {
-        const answer = await call(AbortSignal.timeout(this.timeoutMs));
-        if (answer.response.ok) return answer.data as T;
-        const error = new PlatformError(answer.response.status, answer.error, answer.response.headers);
-        if (!error.retryable) throw error;
-        failure = error;
-        retryAfter = error.retryAfterSeconds;
+        answer = await call(AbortSignal.timeout(this.timeoutMs));
       } catch (err) {
-        if (err instanceof PlatformError && !err.retryable) throw err;
-        if (!(err instanceof PlatformError) && !noAnswerIsRetryable) throw err;
-        failure = err;
+        if (!noAnswerIsRetryable || retry >= this.maxRetries) throw err;
+        await this.sleep(retryDelayMs(retry, undefined, this.random()));
+        continue;
       }
-      if (retry >= this.maxRetries) throw failure;
-      await this.sleep(retryDelayMs(retry, retryAfter, this.random()));
+      if (answer.response.ok) return answer.data as T;
+      const error = new PlatformError(answer.response.status, answer.error, answer.response.headers);
+      if (!error.retryable || retry >= this.maxRetries) throw error;
+      await this.sleep(retryDelayMs(retry, error.retryAfterSeconds, this.random()));
     }
   }
 }

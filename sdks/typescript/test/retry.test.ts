@@ -132,6 +132,12 @@ describe('idempotency keys of events.send', () => {
     assert.deepEqual(waits, [1000 + 250, 2000 + 250]);
   });
 
+  it('gives up a send that never gets an answer after 5 retries, throwing the network error', async () => {
+    const { client, requests } = scripted(['no answer']);
+    await assert.rejects(client.events.send('order.created', {}), TypeError);
+    assert.equal(requests.length, 6);
+  });
+
   it('does not repeat a call that is not safe to repeat when it got no answer (an endpoint could be made twice)', async () => {
     const { client, requests } = scripted(['no answer', { status: 201, body: { id: 'ep_1' } }]);
     await assert.rejects(client.endpoints.create({ url: 'https://example.com/hook' }), TypeError);
