@@ -3,6 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { libraryTests } from '../support/library-tests';
 import { apiClient, createAccountWithKey, eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
 import { ReceiverProcess, sendRaw, startReceiverProcess, startTypeScriptReceiver } from '../support/receiver-processes';
@@ -19,17 +20,6 @@ const tls = () => {
   const certFile = process.env.NODE_EXTRA_CA_CERTS as string;
   return { certFile, keyFile: certFile.replace(/\.pem$/, '.key') };
 };
-
-/** Runs a library's own test command; resolves with its output, rejects (with the output) when it fails. */
-async function libraryTests(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  try {
-    const { stdout } = await run(command, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 << 20 });
-    return stdout;
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
-  }
-}
 
 describe('receiver libraries (receivers/)', () => {
   beforeAll(() => ensureReceiverToolchains(() => undefined), 300_000);

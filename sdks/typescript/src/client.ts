@@ -1,0 +1,198 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { randomUUID } from 'node:crypto';
+import { PlatformError } from './errors.js';
+import type { paths } from './generated/openapi.js';
+import { DEFAULT_MAX_RETRIES, realSleep, retryDelayMs } from './retry.js';
+
+type Json<P extends keyof paths, M extends keyof paths[P], S extends number> = paths[P][M] extends {
+  responses: { [K in S]: { content: { 'application/json': infer T } } };
+}
+  ? T
+  : never;
+
+/** An event as ingested (202) or as first ingested, for a repeat of its idempotency key (200). */
+export type SentEvent = Json<'/api/v1/webhooks/events', 'post', 202>;
+export type EventSummary = Json<'/api/v1/webhooks/events', 'get', 200>['data'][number];
+/** An event with every delivery of it and their attempts. */
+export type EventWithDeliveries = Json<'/api/v1/webhooks/events/{event_id}', 'get', 200>;
+export type Delivery = EventWithDeliveries['deliveries'][number];
+export type Endpoint = Json<'/api/v1/webhooks/endpoints/{id}', 'get', 200>;
+/** An endpoint as created: with its signing secret, shown only here and by `endpoints.secret`. */
+export type CreatedEndpoint = Json<'/api/v1/webhooks/endpoints', 'post', 201>;
+export type NewEndpoint = NonNullable<paths['/api/v1/webhooks/endpoints']['post']['requestBody']>['content']['application/json'];
+export type EndpointChange = NonNullable<paths['/api/v1/webhooks/endpoints/{id}']['patch']['requestBody']>['content']['application/json'];
+export type Recovery = Json<'/api/v1/webhooks/endpoints/{id}/recover', 'post', 202>;
+export type ListEventsQuery = Omit<NonNullable<paths['/api/v1/webhooks/events']['get']['parameters']['query']>, 'cursor'>;
+
+export interface ClientOptions {
+  /** Retries of a 429 or 503 answer (and of a send that got no answer) before the error is thrown. Default 5. */
+  maxRetries?: number;
+  /** Milliseconds one try may take, answer included, before it is abandoned. Default 30,000. */
+  timeoutMs?: number;
+  /** How the client waits between tries (tests pass their own clock). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Uniform in [0, 1): the jitter of each wait. */
+  random?: () => number;
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * A client of the platform's webhook API. Every call follows the retry advice (429 burst and 503:
+ * wait Retry-After × 2^n plus up to 500 ms, at most `maxRetries` times) and throws `PlatformError` otherwise.
+ */
+export class PlatformClient {
+  /** The generated client, for anything this layer does not cover; it has no retries. */
+  readonly raw: Client<paths>;
+  readonly events: Events;
+  readonly endpoints: Endpoints;
+  readonly deliveries: Deliveries;
+  private readonly maxRetries: number;
+  private readonly timeoutMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(baseUrl: string, apiKey: string, options: ClientOptions = {}) {
+    this.raw = createClient<paths>({ baseUrl: baseUrl.replace(/\/+$/, ''), headers: { Authorization: `Bearer ${apiKey}` }, fetch: options.fetch });
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.sleep = options.sleep ?? realSleep;
+    this.random = options.random ?? Math.random;
+    this.events = new Events(this);
+    this.endpoints = new Endpoints(this);
+    this.deliveries = new Deliveries(this);
+  }
+
+  /**
+   * One operation with the retry advice. `noAnswerIsRetryable`: a try that got no answer (network
+   * error, time-out) is tried again too; only for calls that are safe to repeat (reads, idempotent sends).
+   * @internal
+   */
+  async request<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, noAnswerIsRetryable: boolean): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      let answer: Answer<T>;
+      try {
+        answer = await call(AbortSignal.timeout(this.timeoutMs));
+      } catch (err) {
+        if (!noAnswerIsRetryable || retry >= this.maxRetries) throw err;
+        await this.sleep(retryDelayMs(retry, undefined, this.random()));
+        continue;
+      }
+      if (answer.response.ok) return answer.data as T;
+      const error = new PlatformError(answer.response.status, answer.error, answer.response.headers);
+      if (!error.retryable || retry >= this.maxRetries) throw error;
+      await this.sleep(retryDelayMs(retry, error.retryAfterSeconds, this.random()));
+    }
+  }
+}
+
+/** Every item of every page, following `next_cursor` until it is null. */
+async function* pages<T>(page: (cursor: string | undefined) => Promise<{ data: T[]; next_cursor: string | null }>): AsyncGenerator<T> {
+  let cursor: string | undefined;
+  do {
+    const { data, next_cursor } = await page(cursor);
+    yield* data;
+    cursor = next_cursor ?? undefined;
+  } while (cursor);
+}
+
+class Events {
+  constructor(private readonly client: PlatformClient) {}
+
+  /**
+   * Ingests an event. Without `idempotencyKey` a random one is made; every retry of this call sends
+   * the same key, so an event whose answer was lost is stored once (the repeat answers 200 with it).
+   */
+  send(type: string, data: Record<string, unknown>, options: { idempotencyKey?: string } = {}): Promise<SentEvent> {
+    const body = { type, data, idempotency_key: options.idempotencyKey ?? randomUUID() };
+    return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/events', { body, signal }), true);
+  }
+
+  /** Every event, newest first, across pages (`limit` is the page size). */
+  list(query: ListEventsQuery = {}): AsyncGenerator<EventSummary> {
+    return pages((cursor) => this.client.request((signal) => this.client.raw.GET('/api/v1/webhooks/events', { params: { query: { ...query, cursor } }, signal }), true));
+  }
+
+  /** An event with its deliveries and their attempts. */
+  get(eventId: number | string): Promise<EventWithDeliveries> {
+    return this.client.request((signal) => this.client.raw.GET('/api/v1/webhooks/events/{event_id}', { params: { path: { event_id: String(eventId) } }, signal }), true);
+  }
+}
+
+class Deliveries {
+  constructor(private readonly client: PlatformClient) {}
+
+  /** A failed or cancelled delivery starts a new round from attempt 1. */
+  retry(eventId: number | string, endpointId: string): Promise<Delivery> {
+    return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry', { params: { path: { event_id: String(eventId), endpoint_id: endpointId } }, signal }), false);
+  }
+
+  /** A delivery waiting for its next attempt makes it now. */
+  retryNow(eventId: number | string, endpointId: string): Promise<Delivery> {
+    return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now', { params: { path: { event_id: String(eventId), endpoint_id: endpointId } }, signal }), false);
+  }
+
+  /** A pending or retrying delivery makes no further attempt. */
+  cancel(eventId: number | string, endpointId: string): Promise<Delivery> {
+    return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/cancel', { params: { path: { event_id: String(eventId), endpoint_id: endpointId } }, signal }), false);
+  }
+}
+
+class Endpoints {
+  constructor(private readonly client: PlatformClient) {}
+
+  /** Registers an endpoint; the answer carries its signing secret. */
+  create(endpoint: NewEndpoint): Promise<CreatedEndpoint> {
+    return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/endpoints', { body: endpoint, signal }), false);
+  }
+
+  /** Every endpoint, newest first, across pages. */
+  list(query: { limit?: number } = {}): AsyncGenerator<Endpoint> {
+    return pages((cursor) => this.client.request((signal) => this.client.raw.GET('/api/v1/webhooks/endpoints', { params: { query: { ...query, cursor } }, signal }), true));
+  }
+
+  get(id: string): Promise<Endpoint> {
+    return this.client.request((signal) => this.client.raw.GET('/api/v1/webhooks/endpoints/{id}', { params: { path: { id } }, signal }), true);
+  }
+
+  update(id: string, change: EndpointChange): Promise<Endpoint> {
+    return this.client.request((signal) => this.client.raw.PATCH('/api/v1/webhooks/endpoints/{id}', { params: { path: { id } }, body: change, signal }), false);
+  }
+
+  /** Deletes the endpoint; its pending retries end cancelled. */
+  async delete(id: string): Promise<void> {
+    await this.client.request((signal) => this.client.raw.DELETE('/api/v1/webhooks/endpoints/{id}', { params: { path: { id } }, signal }), false);
+  }
+
+  /** The current signing secret. */
+  async secret(id: string): Promise<string> {
+    return (await this.client.request((signal) => this.client.raw.GET('/api/v1/webhooks/endpoints/{id}/secret', { params: { path: { id } }, signal }), true)).secret;
+  }
+
+  /** A new signing secret; the replaced one keeps signing `webhook-signature` for `gracePeriodSeconds` (default one day). */
+  async rotateSecret(id: string, options: { gracePeriodSeconds?: number } = {}): Promise<string> {
+    const body = options.gracePeriodSeconds === undefined ? {} : { grace_period_seconds: options.gracePeriodSeconds };
+    return (await this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/endpoints/{id}/secret/rotate', { params: { path: { id } }, body, signal }), false)).secret;
+  }
+
+  /** Starts again every failed or cancelled delivery to the endpoint first attempted since `since` (within 7 days). */
+  recover(id: string, since: Date | string): Promise<Recovery> {
+    const body = { since: since instanceof Date ? since.toISOString() : since };
+    return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/endpoints/{id}/recover', { params: { path: { id } }, body, signal }), false);
+  }
+
+  /** No attempt is made to the endpoint until it is resumed; deliveries that come due wait. */
+  pause(id: string): Promise<Endpoint> {
+    return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/endpoints/{id}/pause', { params: { path: { id } }, signal }), false);
+  }
+
+  /** Every delivery that waits makes its attempt now. */
+  resume(id: string): Promise<Endpoint> {
+    return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/endpoints/{id}/resume', { params: { path: { id } }, signal }), false);
+  }
+}

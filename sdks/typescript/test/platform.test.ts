@@ -1,0 +1,217 @@
+/**
+ * The SDK against a running platform: PLATFORM_URL, PLATFORM_API_KEY (a `weh` key), PLATFORM_FREE_API_KEY
+ * (a `weh` key of a fresh Free-tier account, for its burst limit), and TLS_CERT / TLS_KEY: a certificate
+ * for 127.0.0.1 the platform trusts, served by the receivers here (test/integration/sdk-typescript.test.ts
+ * starts all of it). The receiver is written with the TypeScript receiver library (receivers/typescript).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import receiverLibrary from '../../../receivers/typescript/src/node.ts';
+import { PlatformClient, PlatformError, type EventWithDeliveries } from '../src/index.js';
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: see the comment at the top of this file`);
+  return value;
+};
+// The library is CommonJS: one instance of it, so that its errors are instances of its error class.
+const { verifySync, WebhookVerificationError } = receiverLibrary;
+const PLATFORM_URL = env('PLATFORM_URL');
+const client = new PlatformClient(PLATFORM_URL, env('PLATFORM_API_KEY'));
+/** Each test's own event types, so that lists and endpoints see only its events. */
+const unique = (name: string) => `${name}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+interface Received {
+  status: number;
+  id?: string;
+  type?: string;
+  data?: unknown;
+  error?: string;
+}
+
+/** An HTTPS receiver that verifies every delivery with the receiver library and `secrets()`, and answers 200 or 401. */
+async function startReceiver(secrets: () => string[]) {
+  const received: Received[] = [];
+  const server = https.createServer({ cert: readFileSync(env('TLS_CERT')), key: readFileSync(env('TLS_KEY')) }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        const webhook = verifySync(Buffer.concat(chunks), req.headers, { secrets: secrets() });
+        received.push({ status: 200, id: webhook.id, type: webhook.event?.type, data: webhook.event?.data });
+        res.writeHead(200).end();
+      } catch (err) {
+        if (!(err instanceof WebhookVerificationError)) throw err;
+        received.push({ status: 401, error: err.code });
+        res.writeHead(401).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+async function delivered(eventId: number): Promise<EventWithDeliveries> {
+  return eventually(async () => {
+    const event = await client.events.get(eventId);
+    return event.deliveries.length > 0 && event.deliveries.every((d) => d.status === 'succeeded') && event;
+  });
+}
+
+describe('endpoints', () => {
+  it('registers an endpoint, reads, lists, changes and deletes it', async () => {
+    const created = await client.endpoints.create({ url: 'https://example.com/hooks/sdk', events: [unique('order') + '.*'], description: 'sdk test' });
+    assert.match(created.id, /^ep_/);
+    assert.match(created.secret, /^whsec_/);
+    assert.equal((await client.endpoints.get(created.id)).url, 'https://example.com/hooks/sdk');
+    assert.equal(await client.endpoints.secret(created.id), created.secret);
+
+    const listed: string[] = [];
+    for await (const endpoint of client.endpoints.list({ limit: 1 })) listed.push(endpoint.id);
+    assert.ok(listed.includes(created.id));
+
+    assert.equal((await client.endpoints.update(created.id, { description: 'changed' })).description, 'changed');
+    assert.equal((await client.endpoints.pause(created.id)).paused, true);
+    assert.equal((await client.endpoints.resume(created.id)).paused, false);
+    await client.endpoints.delete(created.id);
+    await assert.rejects(client.endpoints.get(created.id), (err: PlatformError) => err instanceof PlatformError && err.status === 404 && err.code === 'not_found');
+  });
+
+  it('throws the platform’s error code for a refused endpoint', async () => {
+    await assert.rejects(client.endpoints.create({ url: 'http://example.com/plain-http' }), (err: PlatformError) => err instanceof PlatformError && err.status === 422 && err.code === 'unsupported_url_scheme');
+  });
+});
+
+describe('events', () => {
+  it('sends events: a new one is accepted, a repeat of its key answers the same event', async () => {
+    const type = unique('order.created');
+    const first = await client.events.send(type, { order_id: 42 }, { idempotencyKey: `${type}_42` });
+    const repeat = await client.events.send(type, { order_id: 42 }, { idempotencyKey: `${type}_42` });
+    const other = await client.events.send(type, { order_id: 43 });
+    assert.equal(first.type, type);
+    assert.equal(repeat.id, first.id);
+    assert.notEqual(other.id, first.id);
+    assert.match(other.idempotency_key ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  it('retries a send whose answer was lost to a time-out, and one event results', async () => {
+    const type = unique('payment.captured');
+    let calls = 0;
+    // The first try reaches the platform, which stores the event; its answer never comes back.
+    const losesFirstAnswer = new PlatformClient(PLATFORM_URL, env('PLATFORM_API_KEY'), {
+      timeoutMs: 2_000,
+      fetch: async (request) => {
+        calls++;
+        const answer = await fetch(request);
+        if (calls === 1) {
+          // The time-out's timer does not keep Node running (a real lost answer's open socket would).
+          const keepAlive = setInterval(() => undefined, 1_000);
+          await new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason))).finally(() => clearInterval(keepAlive));
+        }
+        return answer;
+      },
+    });
+    const sent = await losesFirstAnswer.events.send(type, { amount: 100 });
+    assert.equal(calls, 2);
+    const stored = [];
+    for await (const event of client.events.list({ type })) stored.push(event);
+    assert.deepEqual(stored.map((e) => [e.id, e.idempotency_key]), [[sent.id, sent.idempotency_key]]);
+  });
+
+  it('pages through events, newest first, each once', async () => {
+    const type = unique('page.test');
+    const sent: number[] = [];
+    for (let i = 0; i < 7; i++) sent.push((await client.events.send(type, { i })).id);
+    const listed: number[] = [];
+    for await (const event of client.events.list({ type, limit: 3 })) listed.push(event.id);
+    assert.deepEqual(listed, [...sent].reverse());
+  });
+
+  it('waits out a Free-tier account’s burst limit (429) and every send succeeds within 5 retries', async () => {
+    const waits: number[] = [];
+    const free = new PlatformClient(PLATFORM_URL, env('PLATFORM_FREE_API_KEY'), {
+      sleep: (ms) => {
+        waits.push(ms);
+        return new Promise((resolve) => setTimeout(resolve, ms));
+      },
+    });
+    const type = unique('burst.test');
+    // The Free tier allows 10 calls a minute: the 11th and 12th are answered 429 until the window ends.
+    const ids = [];
+    for (let i = 0; i < 12; i++) ids.push((await free.events.send(type, { i })).id);
+    assert.equal(new Set(ids).size, 12);
+    assert.ok(waits.length >= 1, 'the burst limit was reached');
+    assert.ok(waits.length <= 2 * 5, `at most 5 retries per send: ${waits.length} waits`);
+    // Each wait is the Retry-After of the 429 (at least 1 s) doubled per retry, plus at most 500 ms.
+    assert.ok(waits.every((ms) => ms >= 1000), `waits ${waits.join(', ')}`);
+  });
+});
+
+describe('deliveries, secrets and a receiver written with the receiver library', () => {
+  let secrets: string[] = [];
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  before(async () => {
+    receiver = await startReceiver(() => secrets);
+  });
+  after(() => receiver.close());
+
+  it('delivers an event sent with the SDK to the receiver, which verifies it, and reads the delivery; after a rotation the new secret signs', async () => {
+    const type = unique('invoice.paid');
+    const endpoint = await client.endpoints.create({ url: receiver.url, events: [type] });
+    secrets = [endpoint.secret];
+
+    const sent = await client.events.send(type, { invoice: 'inv_1', total: 12.5, note: 'naïve – 日本語' });
+    const event = await delivered(sent.id);
+    const [delivery] = event.deliveries;
+    assert.equal(delivery.endpoint_id, endpoint.id);
+    assert.equal(delivery.attempts[0].status_code, 200);
+    assert.deepEqual(receiver.received.filter((r) => r.id === String(sent.id)), [{ status: 200, id: String(sent.id), type, data: { invoice: 'inv_1', total: 12.5, note: 'naïve – 日本語' } }]);
+
+    // Grace 0: the old secret signs nothing from now on, so the receiver must hold the new one.
+    const rotated = await client.endpoints.rotateSecret(endpoint.id, { gracePeriodSeconds: 0 });
+    assert.notEqual(rotated, endpoint.secret);
+    assert.equal(await client.endpoints.secret(endpoint.id), rotated);
+    secrets = [rotated];
+    const after = await client.events.send(type, { invoice: 'inv_2' });
+    await delivered(after.id);
+    assert.deepEqual(receiver.received.filter((r) => r.id === String(after.id)).map((r) => r.status), [200]);
+
+    await client.endpoints.delete(endpoint.id);
+  });
+
+  it('a delivery the receiver refuses can be cancelled, then retried once the receiver accepts it', async () => {
+    const type = unique('refund.issued');
+    const endpoint = await client.endpoints.create({ url: receiver.url, events: [type] });
+    secrets = ['whsec_' + Buffer.alloc(24).toString('base64')];
+    const sent = await client.events.send(type, { refund: 'rf_1' });
+    await eventually(async () => (await client.events.get(sent.id)).deliveries[0]?.status === 'retrying');
+    assert.equal((await client.deliveries.cancel(sent.id, endpoint.id)).endpoint_id, endpoint.id);
+    await eventually(async () => (await client.events.get(sent.id)).deliveries[0].status === 'cancelled');
+
+    secrets = [endpoint.secret];
+    const retried = await client.deliveries.retry(sent.id, endpoint.id);
+    assert.equal(retried.endpoint_id, endpoint.id);
+    await delivered(sent.id);
+    await client.endpoints.delete(endpoint.id);
+  });
+});
