@@ -48,7 +48,7 @@ export async function ensurePythonSdkToolchain(log: (line: string) => void = (li
 
 export async function ensureGoSdkToolchain(log: (line: string) => void = (line) => process.stderr.write(`[provision] ${line}\n`)): Promise<void> {
   const go = await run('go', ['version']).catch(() => undefined);
-  if (!go) throw new Error('`go` is not on the PATH: the Go SDK is generated and tested with it (install Go 1.23 or later)');
+  if (!go) throw new Error('`go` is not on the PATH: the Go SDK is generated and tested with it (install Go 1.24 or later)');
   // Both are no-ops once the module cache has them.
   log(`Go SDK: ${go.stdout.trim()}; downloading the SDK's modules and ${SDK_GENERATORS.go} (once) from the Go module proxy...`);
   await run('go', ['mod', 'download'], { ...quiet, cwd: GO_SDK_DIR });
