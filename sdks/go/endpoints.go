@@ -1,0 +1,142 @@
+package platform
+
+import (
+	"context"
+	"iter"
+	"time"
+
+	"github.com/devops-platform/platform-go/generated"
+)
+
+// Endpoints manages the account's webhook endpoints.
+type Endpoints struct {
+	api *generated.ClientWithResponses
+}
+
+// Create registers an endpoint for url (events: the event types it receives; nil for all). The answer carries its signing secret.
+func (e *Endpoints) Create(ctx context.Context, url string, events []string) (*EndpointWithSecret, error) {
+	body := generated.CreateEndpointRequest{Url: url}
+	if events != nil {
+		body.Events = &events
+	}
+	resp, err := e.api.PostApiV1WebhooksEndpointsWithResponse(ctx, body)
+	if err != nil {
+		return nil, err
+	}
+	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON201)
+}
+
+func (e *Endpoints) Get(ctx context.Context, id string) (*Endpoint, error) {
+	resp, err := e.api.GetApiV1WebhooksEndpointsIdWithResponse(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
+}
+
+// Update changes the fields of change that are set.
+func (e *Endpoints) Update(ctx context.Context, id string, change UpdateEndpoint) (*Endpoint, error) {
+	resp, err := e.api.PatchApiV1WebhooksEndpointsIdWithResponse(ctx, id, change)
+	if err != nil {
+		return nil, err
+	}
+	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
+}
+
+func (e *Endpoints) Delete(ctx context.Context, id string) error {
+	resp, err := e.api.DeleteApiV1WebhooksEndpointsIdWithResponse(ctx, id)
+	if err != nil {
+		return err
+	}
+	_, err = result[struct{}](nil, resp.HTTPResponse, resp.Body)
+	return err
+}
+
+// Secret reads the endpoint's current signing secret.
+func (e *Endpoints) Secret(ctx context.Context, id string) (string, error) {
+	resp, err := e.api.GetApiV1WebhooksEndpointsIdSecretWithResponse(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	secret, err := result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
+	if err != nil {
+		return "", err
+	}
+	return secret.Secret, nil
+}
+
+// RotateSecret makes a new signing secret and returns it; the old one keeps signing for gracePeriod
+// (nil: the platform's default).
+func (e *Endpoints) RotateSecret(ctx context.Context, id string, gracePeriod *time.Duration) (string, error) {
+	body := generated.RotateSecretRequest{}
+	if gracePeriod != nil {
+		body.GracePeriodSeconds = ptr(int(gracePeriod.Seconds()))
+	}
+	resp, err := e.api.PostApiV1WebhooksEndpointsIdSecretRotateWithResponse(ctx, id, body)
+	if err != nil {
+		return "", err
+	}
+	secret, err := result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
+	if err != nil {
+		return "", err
+	}
+	return secret.Secret, nil
+}
+
+// Recover delivers again every event since `since` whose delivery to this endpoint failed.
+func (e *Endpoints) Recover(ctx context.Context, id string, since time.Time) (*Recovery, error) {
+	resp, err := e.api.PostApiV1WebhooksEndpointsIdRecoverWithResponse(ctx, id, generated.RecoverRequest{Since: since})
+	if err != nil {
+		return nil, err
+	}
+	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON202)
+}
+
+// Pause holds the endpoint's deliveries until Resume.
+func (e *Endpoints) Pause(ctx context.Context, id string) (*Endpoint, error) {
+	resp, err := e.api.PostApiV1WebhooksEndpointsIdPauseWithResponse(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
+}
+
+func (e *Endpoints) Resume(ctx context.Context, id string) (*Endpoint, error) {
+	resp, err := e.api.PostApiV1WebhooksEndpointsIdResumeWithResponse(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
+}
+
+// RetryNow wakes a batch of the endpoint's waiting deliveries from cursor ("" for the first); the answer's NextCursor continues.
+func (e *Endpoints) RetryNow(ctx context.Context, id string, cursor string) (*RetryNowResult, error) {
+	resp, err := e.api.PostApiV1WebhooksEndpointsIdRetryNowWithResponse(ctx, id, generated.RetryNowRequest{Cursor: nonZero(cursor)})
+	if err != nil {
+		return nil, err
+	}
+	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
+}
+
+// Page reads one page of endpoints from cursor ("" for the first); pageSize 0 means PageSize.
+func (e *Endpoints) Page(ctx context.Context, cursor string, pageSize int) (*EndpointPage, error) {
+	if pageSize == 0 {
+		pageSize = PageSize
+	}
+	resp, err := e.api.GetApiV1WebhooksEndpointsWithResponse(ctx, &generated.GetApiV1WebhooksEndpointsParams{Limit: &pageSize, Cursor: nonZero(cursor)})
+	if err != nil {
+		return nil, err
+	}
+	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
+}
+
+// List yields every endpoint, page after page; it stops at the first error, which it yields.
+func (e *Endpoints) List(ctx context.Context, pageSize int) iter.Seq2[Endpoint, error] {
+	return pages(func(cursor string) ([]Endpoint, *string, error) {
+		page, err := e.Page(ctx, cursor, pageSize)
+		if err != nil {
+			return nil, nil, err
+		}
+		return page.Data, page.NextCursor, nil
+	})
+}

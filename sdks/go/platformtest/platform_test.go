@@ -1,0 +1,343 @@
+// Scenarios against a real platform (test/integration/sdk-go.test.ts starts one and sets the environment):
+// PLATFORM_URL, PLATFORM_API_KEY (an unlimited account), PLATFORM_FREE_API_KEY (a Free-tier account, for the
+// 429), TLS_CERT and TLS_KEY (the certificate the platform trusts, served by the end-to-end test's receiver).
+package platformtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	platform "github.com/devops-platform/platform-go"
+	"github.com/devops-platform/platform-go/generated"
+	webhooks "github.com/devops-platform/webhooks-go"
+)
+
+const placeholderURL = "https://127.0.0.1:9/hook"
+
+func env(t *testing.T, name string) string {
+	t.Helper()
+	value := os.Getenv(name)
+	if value == "" {
+		t.Skipf("%s is not set: run test/integration/sdk-go.test.ts", name)
+	}
+	return value
+}
+
+func newClient(t *testing.T, key string, opts ...platform.Option) *platform.Client {
+	t.Helper()
+	c, err := platform.NewClient(env(t, "PLATFORM_URL"), env(t, key), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func unique(prefix string) string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return prefix + "." + hex.EncodeToString(b)
+}
+
+func must[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// eventually polls check until it is true, for at most a minute.
+func eventually(t *testing.T, check func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); !check(); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 60 s")
+		}
+	}
+}
+
+// receiver is an HTTPS receiver written with the Go receiver library (receivers/go): 200 for a verified delivery, 401 otherwise.
+type receiver struct {
+	URL      string
+	mu       sync.Mutex
+	secrets  []string
+	verified []*webhooks.Verified
+	refused  []error
+}
+
+func startReceiver(t *testing.T) *receiver {
+	t.Helper()
+	r := &receiver{}
+	listener := must[net.Listener](t)(net.Listen("tcp", "127.0.0.1:0"))
+	server := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		verified, err := webhooks.Verify(body, req.Header, webhooks.Options{Secrets: r.secrets})
+		if err != nil {
+			r.refused = append(r.refused, err)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		r.verified = append(r.verified, verified)
+	})}
+	go server.ServeTLS(listener, env(t, "TLS_CERT"), env(t, "TLS_KEY"))
+	t.Cleanup(func() { server.Close() })
+	r.URL = "https://" + listener.Addr().String() + "/hook"
+	return r
+}
+
+func (r *receiver) trust(secret string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.secrets = append(r.secrets, secret)
+}
+
+func (r *receiver) results() ([]*webhooks.Verified, []error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.verified), slices.Clone(r.refused)
+}
+
+func TestRegisterAnEndpointThenReadUpdateListAndDeleteIt(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	created := must[*platform.EndpointWithSecret](t)(c.Endpoints.Create(ctx, placeholderURL, []string{"order.created"}))
+	if len(created.Secret) < 7 || created.Secret[:6] != "whsec_" {
+		t.Fatalf("secret %q", created.Secret)
+	}
+	if got := must[*platform.Endpoint](t)(c.Endpoints.Get(ctx, created.Id)); got.Url != placeholderURL {
+		t.Fatalf("url %q", got.Url)
+	}
+	events := []string{"order.created", "order.paid"}
+	updated := must[*platform.Endpoint](t)(c.Endpoints.Update(ctx, created.Id, platform.UpdateEndpoint{Events: &events}))
+	if !slices.Equal(updated.Events, events) {
+		t.Fatalf("events %v", updated.Events)
+	}
+	var ids []string
+	for endpoint, err := range c.Endpoints.List(ctx, 1) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, endpoint.Id)
+	}
+	if !slices.Contains(ids, created.Id) {
+		t.Fatalf("%s not listed in %v", created.Id, ids)
+	}
+	if err := c.Endpoints.Delete(ctx, created.Id); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Endpoints.Get(ctx, created.Id)
+	var apiErr *platform.ApiError
+	if !errors.As(err, &apiErr) || apiErr.Status != 404 || apiErr.Code != generated.ErrorCodeNotFound {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestSendEvents(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	kind := unique("order.created")
+	first := must[*platform.SentEvent](t)(c.Events.Send(ctx, kind, map[string]any{"order": "ord_1", "total": 12.5}))
+	second := must[*platform.SentEvent](t)(c.Events.Send(ctx, kind, map[string]any{"order": "ord_2"}))
+	if first.Id == second.Id || first.Type != kind {
+		t.Fatalf("%+v %+v", first, second)
+	}
+	read := must[*platform.EventWithDeliveries](t)(c.Events.Get(ctx, first.Id))
+	if read.Data["order"] != "ord_1" || read.Data["total"] != 12.5 {
+		t.Fatalf("data %v", read.Data)
+	}
+}
+
+func TestARepeatedIdempotencyKeyReturnsTheOriginalEvent(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	key := unique("key")
+	first := must[*platform.SentEvent](t)(c.Events.Send(ctx, "order.created", map[string]any{"n": 1}, platform.WithIdempotencyKey(key)))
+	again := must[*platform.SentEvent](t)(c.Events.Send(ctx, "order.created", map[string]any{"n": 1}, platform.WithIdempotencyKey(key)))
+	if again.Id != first.Id {
+		t.Fatalf("%d then %d", first.Id, again.Id)
+	}
+}
+
+// answerLostOnce lets the first send reach the platform, then loses its answer (a time-out): the platform stored
+// the event, the caller cannot know.
+type answerLostOnce struct {
+	mu    sync.Mutex
+	sends int
+}
+
+func (a *answerLostOnce) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil || req.Method != http.MethodPost || req.URL.Path != "/api/v1/webhooks/events" {
+		return resp, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sends++
+	if a.sends == 1 {
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return nil, errors.New("read: i/o timeout (the answer was lost)")
+	}
+	return resp, nil
+}
+
+func TestASendRetriedAfterATimeOutResultsInOneEvent(t *testing.T) {
+	ctx := context.Background()
+	kind := unique("order.created")
+	lossy := &answerLostOnce{}
+	var waits []time.Duration
+	sleep := func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+	c := newClient(t, "PLATFORM_API_KEY", platform.WithHTTPClient(&http.Client{Transport: lossy}), platform.WithSleep(sleep))
+	event := must[*platform.SentEvent](t)(c.Events.Send(ctx, kind, map[string]any{"order": "ord_1"}))
+	if lossy.sends != 2 || len(waits) != 1 {
+		t.Fatalf("%d sends, waits %v", lossy.sends, waits)
+	}
+	var ids []int
+	for listed, err := range newClient(t, "PLATFORM_API_KEY").Events.List(ctx, platform.ListEvents{Type: kind}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, listed.Id)
+	}
+	if !slices.Equal(ids, []int{event.Id}) {
+		t.Fatalf("events %v, want only %d", ids, event.Id)
+	}
+}
+
+func TestPageThroughEvents(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	kind := unique("page.test")
+	var sent []int
+	for i := range 5 {
+		sent = append(sent, must[*platform.SentEvent](t)(c.Events.Send(ctx, kind, map[string]any{"i": i})).Id)
+	}
+	var paged []int
+	pages := 0
+	for cursor := ""; ; {
+		page := must[*platform.EventPage](t)(c.Events.Page(ctx, cursor, platform.ListEvents{Type: kind, PageSize: 2}))
+		pages++
+		for _, e := range page.Data {
+			paged = append(paged, e.Id)
+		}
+		if page.NextCursor == nil {
+			break
+		}
+		cursor = *page.NextCursor
+	}
+	var listed []int
+	for e, err := range c.Events.List(ctx, platform.ListEvents{Type: kind, PageSize: 2}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed = append(listed, e.Id)
+	}
+	slices.Sort(sent)
+	sortedPaged := slices.Sorted(slices.Values(paged))
+	if pages != 3 || !slices.Equal(sortedPaged, sent) || !slices.Equal(listed, paged) {
+		t.Fatalf("%d pages %v, listed %v, sent %v", pages, paged, listed, sent)
+	}
+}
+
+func TestReadADelivery(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	r := startReceiver(t)
+	kind := unique("delivery.read")
+	endpoint := must[*platform.EndpointWithSecret](t)(c.Endpoints.Create(ctx, r.URL, []string{kind}))
+	r.trust(endpoint.Secret)
+	event := must[*platform.SentEvent](t)(c.Events.Send(ctx, kind, map[string]any{"order": "ord_9"}))
+	var delivery platform.Delivery
+	eventually(t, func() bool {
+		read := must[*platform.EventWithDeliveries](t)(c.Events.Get(ctx, event.Id))
+		if len(read.Deliveries) == 1 && read.Deliveries[0].Status == generated.DeliveryStatusSucceeded {
+			delivery = read.Deliveries[0]
+			return true
+		}
+		return false
+	})
+	if delivery.EndpointId != endpoint.Id || delivery.Attempts[0].StatusCode == nil || *delivery.Attempts[0].StatusCode != 200 {
+		t.Fatalf("%+v", delivery)
+	}
+	c.Endpoints.Delete(ctx, endpoint.Id)
+}
+
+func TestRotateASecret(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	endpoint := must[*platform.EndpointWithSecret](t)(c.Endpoints.Create(ctx, placeholderURL, nil))
+	noGrace := time.Duration(0)
+	rotated := must[string](t)(c.Endpoints.RotateSecret(ctx, endpoint.Id, &noGrace))
+	if rotated == endpoint.Secret || rotated[:6] != "whsec_" {
+		t.Fatalf("rotated %q from %q", rotated, endpoint.Secret)
+	}
+	if current := must[string](t)(c.Endpoints.Secret(ctx, endpoint.Id)); current != rotated {
+		t.Fatalf("current %q, rotated %q", current, rotated)
+	}
+	c.Endpoints.Delete(ctx, endpoint.Id)
+}
+
+func TestA429OfTheFreeTierBurstIsWaitedOutWithin5Retries(t *testing.T) {
+	ctx := context.Background()
+	impatient := newClient(t, "PLATFORM_FREE_API_KEY", platform.WithMaxRetries(0))
+	limited := false
+	for range 100 {
+		_, err := impatient.Events.Page(ctx, "", platform.ListEvents{PageSize: 1})
+		var apiErr *platform.ApiError
+		if errors.As(err, &apiErr) {
+			if apiErr.Status != 429 || apiErr.Code != generated.ErrorCodeRateLimitExceeded {
+				t.Fatalf("%v", err)
+			}
+			limited = true
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !limited {
+		t.Fatal("the Free tier's burst never ran out")
+	}
+	var waits []time.Duration
+	sleep := func(ctx context.Context, d time.Duration) error {
+		waits = append(waits, d)
+		time.Sleep(d)
+		return nil
+	}
+	patient := newClient(t, "PLATFORM_FREE_API_KEY", platform.WithSleep(sleep))
+	event := must[*platform.SentEvent](t)(patient.Events.Send(ctx, "order.created", map[string]any{"tier": "free"}))
+	if event.Id == 0 || len(waits) < 1 || len(waits) > 5 {
+		t.Fatalf("event %+v after waits %v", event, waits)
+	}
+}
+
+func TestEndToEndADeliverySentWithTheSDKIsVerifiedByTheReceiverLibrary(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	r := startReceiver(t)
+	kind := unique("e2e")
+	endpoint := must[*platform.EndpointWithSecret](t)(c.Endpoints.Create(ctx, r.URL, []string{kind}))
+	r.trust(endpoint.Secret)
+	event := must[*platform.SentEvent](t)(c.Events.Send(ctx, kind, map[string]any{"hello": "Zoë 🚀"}))
+	eventually(t, func() bool { verified, _ := r.results(); return len(verified) > 0 })
+	verified, refused := r.results()
+	if len(verified) != 1 || verified[0].ID != strconv.Itoa(event.Id) || len(refused) != 0 {
+		t.Fatalf("verified %+v, refused %v", verified, refused)
+	}
+	c.Endpoints.Delete(ctx, endpoint.Id)
+}

@@ -1,0 +1,219 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.get_api_v1_webhooks_endpoints_id_response_200 import GetApiV1WebhooksEndpointsIdResponse200
+from ...models.get_api_v1_webhooks_endpoints_id_response_400 import GetApiV1WebhooksEndpointsIdResponse400
+from ...models.get_api_v1_webhooks_endpoints_id_response_401 import GetApiV1WebhooksEndpointsIdResponse401
+from ...models.get_api_v1_webhooks_endpoints_id_response_403 import GetApiV1WebhooksEndpointsIdResponse403
+from ...models.get_api_v1_webhooks_endpoints_id_response_404 import GetApiV1WebhooksEndpointsIdResponse404
+from ...models.get_api_v1_webhooks_endpoints_id_response_429 import GetApiV1WebhooksEndpointsIdResponse429
+from ...models.get_api_v1_webhooks_endpoints_id_response_500 import GetApiV1WebhooksEndpointsIdResponse500
+from typing import cast
+
+
+
+def _get_kwargs(
+    id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/webhooks/endpoints/{id}".format(id=quote(str(id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetApiV1WebhooksEndpointsIdResponse200 | GetApiV1WebhooksEndpointsIdResponse400 | GetApiV1WebhooksEndpointsIdResponse401 | GetApiV1WebhooksEndpointsIdResponse403 | GetApiV1WebhooksEndpointsIdResponse404 | GetApiV1WebhooksEndpointsIdResponse429 | GetApiV1WebhooksEndpointsIdResponse500 | None:
+    if response.status_code == 200:
+        response_200 = GetApiV1WebhooksEndpointsIdResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = GetApiV1WebhooksEndpointsIdResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = GetApiV1WebhooksEndpointsIdResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = GetApiV1WebhooksEndpointsIdResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = GetApiV1WebhooksEndpointsIdResponse404.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = GetApiV1WebhooksEndpointsIdResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = GetApiV1WebhooksEndpointsIdResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetApiV1WebhooksEndpointsIdResponse200 | GetApiV1WebhooksEndpointsIdResponse400 | GetApiV1WebhooksEndpointsIdResponse401 | GetApiV1WebhooksEndpointsIdResponse403 | GetApiV1WebhooksEndpointsIdResponse404 | GetApiV1WebhooksEndpointsIdResponse429 | GetApiV1WebhooksEndpointsIdResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[GetApiV1WebhooksEndpointsIdResponse200 | GetApiV1WebhooksEndpointsIdResponse400 | GetApiV1WebhooksEndpointsIdResponse401 | GetApiV1WebhooksEndpointsIdResponse403 | GetApiV1WebhooksEndpointsIdResponse404 | GetApiV1WebhooksEndpointsIdResponse429 | GetApiV1WebhooksEndpointsIdResponse500]:
+    """ Get an endpoint (no secret)
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetApiV1WebhooksEndpointsIdResponse200 | GetApiV1WebhooksEndpointsIdResponse400 | GetApiV1WebhooksEndpointsIdResponse401 | GetApiV1WebhooksEndpointsIdResponse403 | GetApiV1WebhooksEndpointsIdResponse404 | GetApiV1WebhooksEndpointsIdResponse429 | GetApiV1WebhooksEndpointsIdResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> GetApiV1WebhooksEndpointsIdResponse200 | GetApiV1WebhooksEndpointsIdResponse400 | GetApiV1WebhooksEndpointsIdResponse401 | GetApiV1WebhooksEndpointsIdResponse403 | GetApiV1WebhooksEndpointsIdResponse404 | GetApiV1WebhooksEndpointsIdResponse429 | GetApiV1WebhooksEndpointsIdResponse500 | None:
+    """ Get an endpoint (no secret)
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetApiV1WebhooksEndpointsIdResponse200 | GetApiV1WebhooksEndpointsIdResponse400 | GetApiV1WebhooksEndpointsIdResponse401 | GetApiV1WebhooksEndpointsIdResponse403 | GetApiV1WebhooksEndpointsIdResponse404 | GetApiV1WebhooksEndpointsIdResponse429 | GetApiV1WebhooksEndpointsIdResponse500
+     """
+
+
+    return sync_detailed(
+        id=id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[GetApiV1WebhooksEndpointsIdResponse200 | GetApiV1WebhooksEndpointsIdResponse400 | GetApiV1WebhooksEndpointsIdResponse401 | GetApiV1WebhooksEndpointsIdResponse403 | GetApiV1WebhooksEndpointsIdResponse404 | GetApiV1WebhooksEndpointsIdResponse429 | GetApiV1WebhooksEndpointsIdResponse500]:
+    """ Get an endpoint (no secret)
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetApiV1WebhooksEndpointsIdResponse200 | GetApiV1WebhooksEndpointsIdResponse400 | GetApiV1WebhooksEndpointsIdResponse401 | GetApiV1WebhooksEndpointsIdResponse403 | GetApiV1WebhooksEndpointsIdResponse404 | GetApiV1WebhooksEndpointsIdResponse429 | GetApiV1WebhooksEndpointsIdResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> GetApiV1WebhooksEndpointsIdResponse200 | GetApiV1WebhooksEndpointsIdResponse400 | GetApiV1WebhooksEndpointsIdResponse401 | GetApiV1WebhooksEndpointsIdResponse403 | GetApiV1WebhooksEndpointsIdResponse404 | GetApiV1WebhooksEndpointsIdResponse429 | GetApiV1WebhooksEndpointsIdResponse500 | None:
+    """ Get an endpoint (no secret)
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetApiV1WebhooksEndpointsIdResponse200 | GetApiV1WebhooksEndpointsIdResponse400 | GetApiV1WebhooksEndpointsIdResponse401 | GetApiV1WebhooksEndpointsIdResponse403 | GetApiV1WebhooksEndpointsIdResponse404 | GetApiV1WebhooksEndpointsIdResponse429 | GetApiV1WebhooksEndpointsIdResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        id=id,
+client=client,
+
+    )).parsed

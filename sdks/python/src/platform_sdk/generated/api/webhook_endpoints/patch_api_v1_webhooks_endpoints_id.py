@@ -1,0 +1,247 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.patch_api_v1_webhooks_endpoints_id_body import PatchApiV1WebhooksEndpointsIdBody
+from ...models.patch_api_v1_webhooks_endpoints_id_response_200 import PatchApiV1WebhooksEndpointsIdResponse200
+from ...models.patch_api_v1_webhooks_endpoints_id_response_400 import PatchApiV1WebhooksEndpointsIdResponse400
+from ...models.patch_api_v1_webhooks_endpoints_id_response_401 import PatchApiV1WebhooksEndpointsIdResponse401
+from ...models.patch_api_v1_webhooks_endpoints_id_response_403 import PatchApiV1WebhooksEndpointsIdResponse403
+from ...models.patch_api_v1_webhooks_endpoints_id_response_404 import PatchApiV1WebhooksEndpointsIdResponse404
+from ...models.patch_api_v1_webhooks_endpoints_id_response_422 import PatchApiV1WebhooksEndpointsIdResponse422
+from ...models.patch_api_v1_webhooks_endpoints_id_response_429 import PatchApiV1WebhooksEndpointsIdResponse429
+from ...models.patch_api_v1_webhooks_endpoints_id_response_500 import PatchApiV1WebhooksEndpointsIdResponse500
+from typing import cast
+
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    body: PatchApiV1WebhooksEndpointsIdBody,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/api/v1/webhooks/endpoints/{id}".format(id=quote(str(id), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500 | None:
+    if response.status_code == 200:
+        response_200 = PatchApiV1WebhooksEndpointsIdResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = PatchApiV1WebhooksEndpointsIdResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = PatchApiV1WebhooksEndpointsIdResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PatchApiV1WebhooksEndpointsIdResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = PatchApiV1WebhooksEndpointsIdResponse404.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = PatchApiV1WebhooksEndpointsIdResponse422.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = PatchApiV1WebhooksEndpointsIdResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = PatchApiV1WebhooksEndpointsIdResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PatchApiV1WebhooksEndpointsIdBody,
+
+) -> Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]:
+    """ Change an endpoint (url, events, description, disabled)
+
+    Args:
+        id (str):
+        body (PatchApiV1WebhooksEndpointsIdBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PatchApiV1WebhooksEndpointsIdBody,
+
+) -> PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500 | None:
+    """ Change an endpoint (url, events, description, disabled)
+
+    Args:
+        id (str):
+        body (PatchApiV1WebhooksEndpointsIdBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500
+     """
+
+
+    return sync_detailed(
+        id=id,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PatchApiV1WebhooksEndpointsIdBody,
+
+) -> Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]:
+    """ Change an endpoint (url, events, description, disabled)
+
+    Args:
+        id (str):
+        body (PatchApiV1WebhooksEndpointsIdBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PatchApiV1WebhooksEndpointsIdBody,
+
+) -> PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500 | None:
+    """ Change an endpoint (url, events, description, disabled)
+
+    Args:
+        id (str):
+        body (PatchApiV1WebhooksEndpointsIdBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        id=id,
+client=client,
+body=body,
+
+    )).parsed

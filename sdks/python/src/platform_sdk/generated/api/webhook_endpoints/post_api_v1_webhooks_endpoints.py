@@ -1,0 +1,246 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.post_api_v1_webhooks_endpoints_body import PostApiV1WebhooksEndpointsBody
+from ...models.post_api_v1_webhooks_endpoints_response_201 import PostApiV1WebhooksEndpointsResponse201
+from ...models.post_api_v1_webhooks_endpoints_response_400 import PostApiV1WebhooksEndpointsResponse400
+from ...models.post_api_v1_webhooks_endpoints_response_401 import PostApiV1WebhooksEndpointsResponse401
+from ...models.post_api_v1_webhooks_endpoints_response_403 import PostApiV1WebhooksEndpointsResponse403
+from ...models.post_api_v1_webhooks_endpoints_response_422 import PostApiV1WebhooksEndpointsResponse422
+from ...models.post_api_v1_webhooks_endpoints_response_429 import PostApiV1WebhooksEndpointsResponse429
+from ...models.post_api_v1_webhooks_endpoints_response_500 import PostApiV1WebhooksEndpointsResponse500
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body: PostApiV1WebhooksEndpointsBody,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/webhooks/endpoints",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500 | None:
+    if response.status_code == 201:
+        response_201 = PostApiV1WebhooksEndpointsResponse201.from_dict(response.json())
+
+
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = PostApiV1WebhooksEndpointsResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = PostApiV1WebhooksEndpointsResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PostApiV1WebhooksEndpointsResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 422:
+        response_422 = PostApiV1WebhooksEndpointsResponse422.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = PostApiV1WebhooksEndpointsResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = PostApiV1WebhooksEndpointsResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsBody,
+
+) -> Response[PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500]:
+    """ Register a destination endpoint
+
+     Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
+    credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within
+    the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones
+    included: one more → 422 `endpoint_limit_reached`.
+
+    Args:
+        body (PostApiV1WebhooksEndpointsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsBody,
+
+) -> PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500 | None:
+    """ Register a destination endpoint
+
+     Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
+    credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within
+    the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones
+    included: one more → 422 `endpoint_limit_reached`.
+
+    Args:
+        body (PostApiV1WebhooksEndpointsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsBody,
+
+) -> Response[PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500]:
+    """ Register a destination endpoint
+
+     Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
+    credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within
+    the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones
+    included: one more → 422 `endpoint_limit_reached`.
+
+    Args:
+        body (PostApiV1WebhooksEndpointsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsBody,
+
+) -> PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500 | None:
+    """ Register a destination endpoint
+
+     Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
+    credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within
+    the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones
+    included: one more → 422 `endpoint_limit_reached`.
+
+    Args:
+        body (PostApiV1WebhooksEndpointsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+
+    )).parsed

@@ -1,0 +1,251 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.post_api_v1_webhooks_endpoints_id_pause_response_200 import PostApiV1WebhooksEndpointsIdPauseResponse200
+from ...models.post_api_v1_webhooks_endpoints_id_pause_response_400 import PostApiV1WebhooksEndpointsIdPauseResponse400
+from ...models.post_api_v1_webhooks_endpoints_id_pause_response_401 import PostApiV1WebhooksEndpointsIdPauseResponse401
+from ...models.post_api_v1_webhooks_endpoints_id_pause_response_403 import PostApiV1WebhooksEndpointsIdPauseResponse403
+from ...models.post_api_v1_webhooks_endpoints_id_pause_response_404 import PostApiV1WebhooksEndpointsIdPauseResponse404
+from ...models.post_api_v1_webhooks_endpoints_id_pause_response_429 import PostApiV1WebhooksEndpointsIdPauseResponse429
+from ...models.post_api_v1_webhooks_endpoints_id_pause_response_500 import PostApiV1WebhooksEndpointsIdPauseResponse500
+from typing import cast
+
+
+
+def _get_kwargs(
+    id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/webhooks/endpoints/{id}/pause".format(id=quote(str(id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500 | None:
+    if response.status_code == 200:
+        response_200 = PostApiV1WebhooksEndpointsIdPauseResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = PostApiV1WebhooksEndpointsIdPauseResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = PostApiV1WebhooksEndpointsIdPauseResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PostApiV1WebhooksEndpointsIdPauseResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = PostApiV1WebhooksEndpointsIdPauseResponse404.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = PostApiV1WebhooksEndpointsIdPauseResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = PostApiV1WebhooksEndpointsIdPauseResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500]:
+    """ Pause an endpoint: no attempt is made to it until it is resumed
+
+     New events are still accepted and matched to it, and deliveries go on being scheduled; each one
+    whose attempt comes due waits instead, with `paused: true` and its `status` (`pending` or
+    `retrying`), attempt count and schedule unchanged: waiting is not an attempt, and a pause never
+    moves a delivery toward `failed`. An attempt already in flight finishes and is recorded. Retry now
+    of a waiting delivery answers 409 `delivery_not_waiting` (it waits for the resume, not a retry);
+    disabling or deleting the endpoint, or cancelling a delivery, still ends it `cancelled`. Pausing a
+    paused endpoint changes nothing.
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500 | None:
+    """ Pause an endpoint: no attempt is made to it until it is resumed
+
+     New events are still accepted and matched to it, and deliveries go on being scheduled; each one
+    whose attempt comes due waits instead, with `paused: true` and its `status` (`pending` or
+    `retrying`), attempt count and schedule unchanged: waiting is not an attempt, and a pause never
+    moves a delivery toward `failed`. An attempt already in flight finishes and is recorded. Retry now
+    of a waiting delivery answers 409 `delivery_not_waiting` (it waits for the resume, not a retry);
+    disabling or deleting the endpoint, or cancelling a delivery, still ends it `cancelled`. Pausing a
+    paused endpoint changes nothing.
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500
+     """
+
+
+    return sync_detailed(
+        id=id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500]:
+    """ Pause an endpoint: no attempt is made to it until it is resumed
+
+     New events are still accepted and matched to it, and deliveries go on being scheduled; each one
+    whose attempt comes due waits instead, with `paused: true` and its `status` (`pending` or
+    `retrying`), attempt count and schedule unchanged: waiting is not an attempt, and a pause never
+    moves a delivery toward `failed`. An attempt already in flight finishes and is recorded. Retry now
+    of a waiting delivery answers 409 `delivery_not_waiting` (it waits for the resume, not a retry);
+    disabling or deleting the endpoint, or cancelling a delivery, still ends it `cancelled`. Pausing a
+    paused endpoint changes nothing.
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500 | None:
+    """ Pause an endpoint: no attempt is made to it until it is resumed
+
+     New events are still accepted and matched to it, and deliveries go on being scheduled; each one
+    whose attempt comes due waits instead, with `paused: true` and its `status` (`pending` or
+    `retrying`), attempt count and schedule unchanged: waiting is not an attempt, and a pause never
+    moves a delivery toward `failed`. An attempt already in flight finishes and is recorded. Retry now
+    of a waiting delivery answers 409 `delivery_not_waiting` (it waits for the resume, not a retry);
+    disabling or deleting the endpoint, or cancelling a delivery, still ends it `cancelled`. Pausing a
+    paused endpoint changes nothing.
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        id=id,
+client=client,
+
+    )).parsed

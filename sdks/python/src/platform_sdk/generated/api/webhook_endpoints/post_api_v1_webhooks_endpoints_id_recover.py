@@ -1,0 +1,275 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.post_api_v1_webhooks_endpoints_id_recover_body import PostApiV1WebhooksEndpointsIdRecoverBody
+from ...models.post_api_v1_webhooks_endpoints_id_recover_response_202 import PostApiV1WebhooksEndpointsIdRecoverResponse202
+from ...models.post_api_v1_webhooks_endpoints_id_recover_response_400 import PostApiV1WebhooksEndpointsIdRecoverResponse400
+from ...models.post_api_v1_webhooks_endpoints_id_recover_response_401 import PostApiV1WebhooksEndpointsIdRecoverResponse401
+from ...models.post_api_v1_webhooks_endpoints_id_recover_response_403 import PostApiV1WebhooksEndpointsIdRecoverResponse403
+from ...models.post_api_v1_webhooks_endpoints_id_recover_response_404 import PostApiV1WebhooksEndpointsIdRecoverResponse404
+from ...models.post_api_v1_webhooks_endpoints_id_recover_response_409 import PostApiV1WebhooksEndpointsIdRecoverResponse409
+from ...models.post_api_v1_webhooks_endpoints_id_recover_response_429 import PostApiV1WebhooksEndpointsIdRecoverResponse429
+from ...models.post_api_v1_webhooks_endpoints_id_recover_response_500 import PostApiV1WebhooksEndpointsIdRecoverResponse500
+from typing import cast
+
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    body: PostApiV1WebhooksEndpointsIdRecoverBody,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/webhooks/endpoints/{id}/recover".format(id=quote(str(id), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500 | None:
+    if response.status_code == 202:
+        response_202 = PostApiV1WebhooksEndpointsIdRecoverResponse202.from_dict(response.json())
+
+
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = PostApiV1WebhooksEndpointsIdRecoverResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = PostApiV1WebhooksEndpointsIdRecoverResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PostApiV1WebhooksEndpointsIdRecoverResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = PostApiV1WebhooksEndpointsIdRecoverResponse404.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = PostApiV1WebhooksEndpointsIdRecoverResponse409.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 429:
+        response_429 = PostApiV1WebhooksEndpointsIdRecoverResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = PostApiV1WebhooksEndpointsIdRecoverResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsIdRecoverBody,
+
+) -> Response[PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500]:
+    """ Start again every failed or cancelled delivery to the endpoint since a time
+
+     Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
+    `since` starts a new round, as a manual retry would (same rules: at most 10 rounds; one in flight is
+    left alone). Answers 202 with how many deliveries the recovery starts again (at most 1,000, the
+    oldest first) while it runs as the Temporal workflow `recover-<endpoint id>`. While it runs, calling
+    again answers the same recovery. `since` more than 7 days back or in the future → 400; a disabled
+    endpoint → 409 `endpoint_disabled` (enable it first).
+
+    Args:
+        id (str):
+        body (PostApiV1WebhooksEndpointsIdRecoverBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsIdRecoverBody,
+
+) -> PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500 | None:
+    """ Start again every failed or cancelled delivery to the endpoint since a time
+
+     Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
+    `since` starts a new round, as a manual retry would (same rules: at most 10 rounds; one in flight is
+    left alone). Answers 202 with how many deliveries the recovery starts again (at most 1,000, the
+    oldest first) while it runs as the Temporal workflow `recover-<endpoint id>`. While it runs, calling
+    again answers the same recovery. `since` more than 7 days back or in the future → 400; a disabled
+    endpoint → 409 `endpoint_disabled` (enable it first).
+
+    Args:
+        id (str):
+        body (PostApiV1WebhooksEndpointsIdRecoverBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500
+     """
+
+
+    return sync_detailed(
+        id=id,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsIdRecoverBody,
+
+) -> Response[PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500]:
+    """ Start again every failed or cancelled delivery to the endpoint since a time
+
+     Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
+    `since` starts a new round, as a manual retry would (same rules: at most 10 rounds; one in flight is
+    left alone). Answers 202 with how many deliveries the recovery starts again (at most 1,000, the
+    oldest first) while it runs as the Temporal workflow `recover-<endpoint id>`. While it runs, calling
+    again answers the same recovery. `since` more than 7 days back or in the future → 400; a disabled
+    endpoint → 409 `endpoint_disabled` (enable it first).
+
+    Args:
+        id (str):
+        body (PostApiV1WebhooksEndpointsIdRecoverBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsIdRecoverBody,
+
+) -> PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500 | None:
+    """ Start again every failed or cancelled delivery to the endpoint since a time
+
+     Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
+    `since` starts a new round, as a manual retry would (same rules: at most 10 rounds; one in flight is
+    left alone). Answers 202 with how many deliveries the recovery starts again (at most 1,000, the
+    oldest first) while it runs as the Temporal workflow `recover-<endpoint id>`. While it runs, calling
+    again answers the same recovery. `since` more than 7 days back or in the future → 400; a disabled
+    endpoint → 409 `endpoint_disabled` (enable it first).
+
+    Args:
+        id (str):
+        body (PostApiV1WebhooksEndpointsIdRecoverBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        id=id,
+client=client,
+body=body,
+
+    )).parsed

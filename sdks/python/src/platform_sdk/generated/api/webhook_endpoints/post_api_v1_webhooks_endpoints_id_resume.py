@@ -1,0 +1,239 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.post_api_v1_webhooks_endpoints_id_resume_response_200 import PostApiV1WebhooksEndpointsIdResumeResponse200
+from ...models.post_api_v1_webhooks_endpoints_id_resume_response_400 import PostApiV1WebhooksEndpointsIdResumeResponse400
+from ...models.post_api_v1_webhooks_endpoints_id_resume_response_401 import PostApiV1WebhooksEndpointsIdResumeResponse401
+from ...models.post_api_v1_webhooks_endpoints_id_resume_response_403 import PostApiV1WebhooksEndpointsIdResumeResponse403
+from ...models.post_api_v1_webhooks_endpoints_id_resume_response_404 import PostApiV1WebhooksEndpointsIdResumeResponse404
+from ...models.post_api_v1_webhooks_endpoints_id_resume_response_429 import PostApiV1WebhooksEndpointsIdResumeResponse429
+from ...models.post_api_v1_webhooks_endpoints_id_resume_response_500 import PostApiV1WebhooksEndpointsIdResumeResponse500
+from typing import cast
+
+
+
+def _get_kwargs(
+    id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/webhooks/endpoints/{id}/resume".format(id=quote(str(id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500 | None:
+    if response.status_code == 200:
+        response_200 = PostApiV1WebhooksEndpointsIdResumeResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = PostApiV1WebhooksEndpointsIdResumeResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = PostApiV1WebhooksEndpointsIdResumeResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PostApiV1WebhooksEndpointsIdResumeResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = PostApiV1WebhooksEndpointsIdResumeResponse404.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = PostApiV1WebhooksEndpointsIdResumeResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = PostApiV1WebhooksEndpointsIdResumeResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500]:
+    """ Resume a paused endpoint: every delivery that waits makes its attempt now
+
+     Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
+    Temporal workflow `endpoint-resume-<endpoint id>`: each makes the attempt that came due during the
+    pause, with its own attempt number, and the schedule goes on from it. Answers once the flag is
+    cleared and the waking has started. Resuming an endpoint that is not paused changes nothing.
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500 | None:
+    """ Resume a paused endpoint: every delivery that waits makes its attempt now
+
+     Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
+    Temporal workflow `endpoint-resume-<endpoint id>`: each makes the attempt that came due during the
+    pause, with its own attempt number, and the schedule goes on from it. Answers once the flag is
+    cleared and the waking has started. Resuming an endpoint that is not paused changes nothing.
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500
+     """
+
+
+    return sync_detailed(
+        id=id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500]:
+    """ Resume a paused endpoint: every delivery that waits makes its attempt now
+
+     Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
+    Temporal workflow `endpoint-resume-<endpoint id>`: each makes the attempt that came due during the
+    pause, with its own attempt number, and the schedule goes on from it. Answers once the flag is
+    cleared and the waking has started. Resuming an endpoint that is not paused changes nothing.
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500 | None:
+    """ Resume a paused endpoint: every delivery that waits makes its attempt now
+
+     Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
+    Temporal workflow `endpoint-resume-<endpoint id>`: each makes the attempt that came due during the
+    pause, with its own attempt number, and the schedule goes on from it. Answers once the flag is
+    cleared and the waking has started. Resuming an endpoint that is not paused changes nothing.
+
+    Args:
+        id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        id=id,
+client=client,
+
+    )).parsed

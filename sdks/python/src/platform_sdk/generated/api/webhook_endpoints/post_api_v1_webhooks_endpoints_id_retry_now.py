@@ -1,0 +1,262 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.post_api_v1_webhooks_endpoints_id_retry_now_body import PostApiV1WebhooksEndpointsIdRetryNowBody
+from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_200 import PostApiV1WebhooksEndpointsIdRetryNowResponse200
+from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_400 import PostApiV1WebhooksEndpointsIdRetryNowResponse400
+from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_401 import PostApiV1WebhooksEndpointsIdRetryNowResponse401
+from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_403 import PostApiV1WebhooksEndpointsIdRetryNowResponse403
+from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_404 import PostApiV1WebhooksEndpointsIdRetryNowResponse404
+from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_429 import PostApiV1WebhooksEndpointsIdRetryNowResponse429
+from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_500 import PostApiV1WebhooksEndpointsIdRetryNowResponse500
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/webhooks/endpoints/{id}/retry-now".format(id=quote(str(id), safe=""),),
+    }
+
+    
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500 | None:
+    if response.status_code == 200:
+        response_200 = PostApiV1WebhooksEndpointsIdRetryNowResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = PostApiV1WebhooksEndpointsIdRetryNowResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = PostApiV1WebhooksEndpointsIdRetryNowResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PostApiV1WebhooksEndpointsIdRetryNowResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = PostApiV1WebhooksEndpointsIdRetryNowResponse404.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = PostApiV1WebhooksEndpointsIdRetryNowResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = PostApiV1WebhooksEndpointsIdRetryNowResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
+
+) -> Response[PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500]:
+    """ Make the next attempt now of every delivery to the endpoint waiting for a retry
+
+     Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
+    most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and
+    `next_cursor` while more may follow: send it back as `cursor` to go on.
+
+    Args:
+        id (str):
+        body (PostApiV1WebhooksEndpointsIdRetryNowBody | Unset): Optional; an empty body starts
+            from the first waiting delivery.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
+
+) -> PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500 | None:
+    """ Make the next attempt now of every delivery to the endpoint waiting for a retry
+
+     Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
+    most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and
+    `next_cursor` while more may follow: send it back as `cursor` to go on.
+
+    Args:
+        id (str):
+        body (PostApiV1WebhooksEndpointsIdRetryNowBody | Unset): Optional; an empty body starts
+            from the first waiting delivery.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500
+     """
+
+
+    return sync_detailed(
+        id=id,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
+
+) -> Response[PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500]:
+    """ Make the next attempt now of every delivery to the endpoint waiting for a retry
+
+     Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
+    most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and
+    `next_cursor` while more may follow: send it back as `cursor` to go on.
+
+    Args:
+        id (str):
+        body (PostApiV1WebhooksEndpointsIdRetryNowBody | Unset): Optional; an empty body starts
+            from the first waiting delivery.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
+
+) -> PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500 | None:
+    """ Make the next attempt now of every delivery to the endpoint waiting for a retry
+
+     Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
+    most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and
+    `next_cursor` while more may follow: send it back as `cursor` to go on.
+
+    Args:
+        id (str):
+        body (PostApiV1WebhooksEndpointsIdRetryNowBody | Unset): Optional; an empty body starts
+            from the first waiting delivery.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        id=id,
+client=client,
+body=body,
+
+    )).parsed

@@ -1,0 +1,286 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.get_api_v1_webhooks_events_response_200 import GetApiV1WebhooksEventsResponse200
+from ...models.get_api_v1_webhooks_events_response_400 import GetApiV1WebhooksEventsResponse400
+from ...models.get_api_v1_webhooks_events_response_401 import GetApiV1WebhooksEventsResponse401
+from ...models.get_api_v1_webhooks_events_response_403 import GetApiV1WebhooksEventsResponse403
+from ...models.get_api_v1_webhooks_events_response_429 import GetApiV1WebhooksEventsResponse429
+from ...models.get_api_v1_webhooks_events_response_500 import GetApiV1WebhooksEventsResponse500
+from ...models.get_api_v1_webhooks_events_status import GetApiV1WebhooksEventsStatus
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+    type_: str | Unset = UNSET,
+    status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+    params["type"] = type_
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/webhooks/events",
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500 | None:
+    if response.status_code == 200:
+        response_200 = GetApiV1WebhooksEventsResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = GetApiV1WebhooksEventsResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = GetApiV1WebhooksEventsResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = GetApiV1WebhooksEventsResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = GetApiV1WebhooksEventsResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = GetApiV1WebhooksEventsResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+    type_: str | Unset = UNSET,
+    status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
+
+) -> Response[GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500]:
+    """ List events (newest first; filter by type and status)
+
+     Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
+    data, or (with `type` or `status`) once 200 events were examined; an event's `status` is derived
+    from its deliveries when read.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
+        type_ (str | Unset):
+        status (GetApiV1WebhooksEventsStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        limit=limit,
+cursor=cursor,
+type_=type_,
+status=status,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+    type_: str | Unset = UNSET,
+    status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
+
+) -> GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500 | None:
+    """ List events (newest first; filter by type and status)
+
+     Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
+    data, or (with `type` or `status`) once 200 events were examined; an event's `status` is derived
+    from its deliveries when read.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
+        type_ (str | Unset):
+        status (GetApiV1WebhooksEventsStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500
+     """
+
+
+    return sync_detailed(
+        client=client,
+limit=limit,
+cursor=cursor,
+type_=type_,
+status=status,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+    type_: str | Unset = UNSET,
+    status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
+
+) -> Response[GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500]:
+    """ List events (newest first; filter by type and status)
+
+     Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
+    data, or (with `type` or `status`) once 200 events were examined; an event's `status` is derived
+    from its deliveries when read.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
+        type_ (str | Unset):
+        status (GetApiV1WebhooksEventsStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        limit=limit,
+cursor=cursor,
+type_=type_,
+status=status,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+    type_: str | Unset = UNSET,
+    status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
+
+) -> GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500 | None:
+    """ List events (newest first; filter by type and status)
+
+     Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
+    data, or (with `type` or `status`) once 200 events were examined; an event's `status` is derived
+    from its deliveries when read.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
+        type_ (str | Unset):
+        status (GetApiV1WebhooksEventsStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+limit=limit,
+cursor=cursor,
+type_=type_,
+status=status,
+
+    )).parsed

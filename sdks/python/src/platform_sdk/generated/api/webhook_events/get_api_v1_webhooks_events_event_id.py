@@ -1,0 +1,219 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.get_api_v1_webhooks_events_event_id_response_200 import GetApiV1WebhooksEventsEventIdResponse200
+from ...models.get_api_v1_webhooks_events_event_id_response_400 import GetApiV1WebhooksEventsEventIdResponse400
+from ...models.get_api_v1_webhooks_events_event_id_response_401 import GetApiV1WebhooksEventsEventIdResponse401
+from ...models.get_api_v1_webhooks_events_event_id_response_403 import GetApiV1WebhooksEventsEventIdResponse403
+from ...models.get_api_v1_webhooks_events_event_id_response_404 import GetApiV1WebhooksEventsEventIdResponse404
+from ...models.get_api_v1_webhooks_events_event_id_response_429 import GetApiV1WebhooksEventsEventIdResponse429
+from ...models.get_api_v1_webhooks_events_event_id_response_500 import GetApiV1WebhooksEventsEventIdResponse500
+from typing import cast
+
+
+
+def _get_kwargs(
+    event_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/webhooks/events/{event_id}".format(event_id=quote(str(event_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500 | None:
+    if response.status_code == 200:
+        response_200 = GetApiV1WebhooksEventsEventIdResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = GetApiV1WebhooksEventsEventIdResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = GetApiV1WebhooksEventsEventIdResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = GetApiV1WebhooksEventsEventIdResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = GetApiV1WebhooksEventsEventIdResponse404.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = GetApiV1WebhooksEventsEventIdResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = GetApiV1WebhooksEventsEventIdResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    event_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500]:
+    """ Delivery status and history of an event
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        event_id=event_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    event_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500 | None:
+    """ Delivery status and history of an event
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500
+     """
+
+
+    return sync_detailed(
+        event_id=event_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    event_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500]:
+    """ Delivery status and history of an event
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        event_id=event_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    event_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500 | None:
+    """ Delivery status and history of an event
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        event_id=event_id,
+client=client,
+
+    )).parsed

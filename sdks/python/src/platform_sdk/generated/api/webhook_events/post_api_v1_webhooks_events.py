@@ -1,0 +1,270 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.post_api_v1_webhooks_events_body import PostApiV1WebhooksEventsBody
+from ...models.post_api_v1_webhooks_events_response_200 import PostApiV1WebhooksEventsResponse200
+from ...models.post_api_v1_webhooks_events_response_202 import PostApiV1WebhooksEventsResponse202
+from ...models.post_api_v1_webhooks_events_response_400 import PostApiV1WebhooksEventsResponse400
+from ...models.post_api_v1_webhooks_events_response_401 import PostApiV1WebhooksEventsResponse401
+from ...models.post_api_v1_webhooks_events_response_403 import PostApiV1WebhooksEventsResponse403
+from ...models.post_api_v1_webhooks_events_response_413 import PostApiV1WebhooksEventsResponse413
+from ...models.post_api_v1_webhooks_events_response_429 import PostApiV1WebhooksEventsResponse429
+from ...models.post_api_v1_webhooks_events_response_500 import PostApiV1WebhooksEventsResponse500
+from ...models.post_api_v1_webhooks_events_response_503 import PostApiV1WebhooksEventsResponse503
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body: PostApiV1WebhooksEventsBody,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/webhooks/events",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
+    if response.status_code == 200:
+        response_200 = PostApiV1WebhooksEventsResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 202:
+        response_202 = PostApiV1WebhooksEventsResponse202.from_dict(response.json())
+
+
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = PostApiV1WebhooksEventsResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = PostApiV1WebhooksEventsResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PostApiV1WebhooksEventsResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 413:
+        response_413 = PostApiV1WebhooksEventsResponse413.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = PostApiV1WebhooksEventsResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = PostApiV1WebhooksEventsResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = PostApiV1WebhooksEventsResponse503.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEventsBody,
+
+) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
+    """ Ingest an event; it is delivered to every matching endpoint
+
+     New event → 202, answered once the event is stored (its delivery workflows start right after, in the
+    background; a crash of this process is recovered by another). A repeat of the same idempotency key
+    (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
+    body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
+    After; nothing was stored and the call is not counted against the limits (it is refused before its
+    body is read, so a malformed body may get this 503 before its 400).
+
+    Args:
+        body (PostApiV1WebhooksEventsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEventsBody,
+
+) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
+    """ Ingest an event; it is delivered to every matching endpoint
+
+     New event → 202, answered once the event is stored (its delivery workflows start right after, in the
+    background; a crash of this process is recovered by another). A repeat of the same idempotency key
+    (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
+    body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
+    After; nothing was stored and the call is not counted against the limits (it is refused before its
+    body is read, so a malformed body may get this 503 before its 400).
+
+    Args:
+        body (PostApiV1WebhooksEventsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEventsBody,
+
+) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
+    """ Ingest an event; it is delivered to every matching endpoint
+
+     New event → 202, answered once the event is stored (its delivery workflows start right after, in the
+    background; a crash of this process is recovered by another). A repeat of the same idempotency key
+    (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
+    body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
+    After; nothing was stored and the call is not counted against the limits (it is refused before its
+    body is read, so a malformed body may get this 503 before its 400).
+
+    Args:
+        body (PostApiV1WebhooksEventsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: PostApiV1WebhooksEventsBody,
+
+) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
+    """ Ingest an event; it is delivered to every matching endpoint
+
+     New event → 202, answered once the event is stored (its delivery workflows start right after, in the
+    background; a crash of this process is recovered by another). A repeat of the same idempotency key
+    (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
+    body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
+    After; nothing was stored and the call is not counted against the limits (it is refused before its
+    body is read, so a malformed body may get this 503 before its 400).
+
+    Args:
+        body (PostApiV1WebhooksEventsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+
+    )).parsed

@@ -1,0 +1,264 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_400 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_401 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_403 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_404 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_409 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_429 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_500 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500
+from typing import cast
+
+
+
+def _get_kwargs(
+    event_id: str,
+    endpoint_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/cancel".format(event_id=quote(str(event_id), safe=""),endpoint_id=quote(str(endpoint_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500 | None:
+    if response.status_code == 202:
+        response_202 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202.from_dict(response.json())
+
+
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 429:
+        response_429 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    event_id: str,
+    endpoint_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500]:
+    """ Cancel a pending or retrying delivery: no further attempt is made
+
+     The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
+    flight finishes and is recorded first (if it succeeds, the delivery ends `succeeded`; if it was the
+    last, `failed`). Answers 202 with the delivery as recorded when asked; it shows `cancelled` once its
+    workflow has stopped. Already ended → 409 `delivery_ended`; a cancelled delivery can be started
+    again with `.../retry`.
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+        endpoint_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        event_id=event_id,
+endpoint_id=endpoint_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    event_id: str,
+    endpoint_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500 | None:
+    """ Cancel a pending or retrying delivery: no further attempt is made
+
+     The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
+    flight finishes and is recorded first (if it succeeds, the delivery ends `succeeded`; if it was the
+    last, `failed`). Answers 202 with the delivery as recorded when asked; it shows `cancelled` once its
+    workflow has stopped. Already ended → 409 `delivery_ended`; a cancelled delivery can be started
+    again with `.../retry`.
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+        endpoint_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500
+     """
+
+
+    return sync_detailed(
+        event_id=event_id,
+endpoint_id=endpoint_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    event_id: str,
+    endpoint_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500]:
+    """ Cancel a pending or retrying delivery: no further attempt is made
+
+     The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
+    flight finishes and is recorded first (if it succeeds, the delivery ends `succeeded`; if it was the
+    last, `failed`). Answers 202 with the delivery as recorded when asked; it shows `cancelled` once its
+    workflow has stopped. Already ended → 409 `delivery_ended`; a cancelled delivery can be started
+    again with `.../retry`.
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+        endpoint_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        event_id=event_id,
+endpoint_id=endpoint_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    event_id: str,
+    endpoint_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500 | None:
+    """ Cancel a pending or retrying delivery: no further attempt is made
+
+     The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
+    flight finishes and is recorded first (if it succeeds, the delivery ends `succeeded`; if it was the
+    last, `failed`). Answers 202 with the delivery as recorded when asked; it shows `cancelled` once its
+    workflow has stopped. Already ended → 409 `delivery_ended`; a cancelled delivery can be started
+    again with `.../retry`.
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+        endpoint_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        event_id=event_id,
+endpoint_id=endpoint_id,
+client=client,
+
+    )).parsed

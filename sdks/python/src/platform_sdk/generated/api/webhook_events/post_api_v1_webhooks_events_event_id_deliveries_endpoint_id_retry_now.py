@@ -1,0 +1,268 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_400 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_401 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_403 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_404 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_409 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_429 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429
+from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_500 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500
+from typing import cast
+
+
+
+def _get_kwargs(
+    event_id: str,
+    endpoint_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now".format(event_id=quote(str(event_id), safe=""),endpoint_id=quote(str(endpoint_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500 | None:
+    if response.status_code == 202:
+        response_202 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202.from_dict(response.json())
+
+
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 429:
+        response_429 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    event_id: str,
+    endpoint_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500]:
+    """ Make the next attempt of a delivery waiting for a retry now
+
+     A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
+    attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the
+    next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now,
+    once the delivery's workflow has taken the request; the attempt's outcome shows in `GET
+    /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight,
+    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+        endpoint_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        event_id=event_id,
+endpoint_id=endpoint_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    event_id: str,
+    endpoint_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500 | None:
+    """ Make the next attempt of a delivery waiting for a retry now
+
+     A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
+    attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the
+    next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now,
+    once the delivery's workflow has taken the request; the attempt's outcome shows in `GET
+    /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight,
+    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+        endpoint_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500
+     """
+
+
+    return sync_detailed(
+        event_id=event_id,
+endpoint_id=endpoint_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    event_id: str,
+    endpoint_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500]:
+    """ Make the next attempt of a delivery waiting for a retry now
+
+     A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
+    attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the
+    next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now,
+    once the delivery's workflow has taken the request; the attempt's outcome shows in `GET
+    /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight,
+    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+        endpoint_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500]
+     """
+
+
+    kwargs = _get_kwargs(
+        event_id=event_id,
+endpoint_id=endpoint_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    event_id: str,
+    endpoint_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500 | None:
+    """ Make the next attempt of a delivery waiting for a retry now
+
+     A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
+    attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the
+    next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now,
+    once the delivery's workflow has taken the request; the attempt's outcome shows in `GET
+    /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight,
+    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+
+    Args:
+        event_id (str): The positive integer event id. Example: 1.
+        endpoint_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500
+     """
+
+
+    return (await asyncio_detailed(
+        event_id=event_id,
+endpoint_id=endpoint_id,
+client=client,
+
+    )).parsed

@@ -1,0 +1,239 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_disabled_reason_type_1 import GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1
+from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_disabled_reason_type_2_type_1 import GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1
+from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_disabled_reason_type_3_type_1 import GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_health import GetApiV1WebhooksEndpointsResponse200DataItemHealth
+  from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_secrets_in_grace_item import GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem
+
+
+
+
+
+T = TypeVar("T", bound="GetApiV1WebhooksEndpointsResponse200DataItem")
+
+
+
+@_attrs_define
+class GetApiV1WebhooksEndpointsResponse200DataItem:
+    """ 
+        Attributes:
+            id (str): `ep_` + 24 base62 characters.
+            url (str):
+            events (list[str]):
+            description (str):
+            disabled (bool):
+            disabled_reason (GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1 |
+                GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1 |
+                GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1 | None): null while enabled; `manual` when
+                disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the
+                auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long
+                ago. PATCH `{"disabled": false}` enables it again.
+            paused (bool): While paused, no attempt is made to it: new events are still accepted and matched, and deliveries
+                that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`).
+            health (GetApiV1WebhooksEndpointsResponse200DataItemHealth): A delivery is one round of one event to this
+                endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled
+                deliveries do not count.
+            secrets_in_grace (list[GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem]): Replaced signing
+                secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
+            created_at (str): ISO 8601 UTC.
+            updated_at (str):
+     """
+
+    id: str
+    url: str
+    events: list[str]
+    description: str
+    disabled: bool
+    disabled_reason: GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1 | GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1 | GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1 | None
+    paused: bool
+    health: GetApiV1WebhooksEndpointsResponse200DataItemHealth
+    secrets_in_grace: list[GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem]
+    created_at: str
+    updated_at: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_health import GetApiV1WebhooksEndpointsResponse200DataItemHealth # noqa: PLC0415
+        from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_secrets_in_grace_item import GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem # noqa: PLC0415
+        id = self.id
+
+        url = self.url
+
+        events = self.events
+
+
+
+        description = self.description
+
+        disabled = self.disabled
+
+        disabled_reason: None | str
+        if isinstance(self.disabled_reason, GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1):
+            disabled_reason = self.disabled_reason.value
+        elif isinstance(self.disabled_reason, GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1):
+            disabled_reason = self.disabled_reason.value
+        elif isinstance(self.disabled_reason, GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1):
+            disabled_reason = self.disabled_reason.value
+        else:
+            disabled_reason = self.disabled_reason
+
+        paused = self.paused
+
+        health = self.health.to_dict()
+
+        secrets_in_grace = []
+        for secrets_in_grace_item_data in self.secrets_in_grace:
+            secrets_in_grace_item = secrets_in_grace_item_data.to_dict()
+            secrets_in_grace.append(secrets_in_grace_item)
+
+
+
+        created_at = self.created_at
+
+        updated_at = self.updated_at
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "url": url,
+            "events": events,
+            "description": description,
+            "disabled": disabled,
+            "disabled_reason": disabled_reason,
+            "paused": paused,
+            "health": health,
+            "secrets_in_grace": secrets_in_grace,
+            "created_at": created_at,
+            "updated_at": updated_at,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_health import GetApiV1WebhooksEndpointsResponse200DataItemHealth # noqa: PLC0415
+        from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_secrets_in_grace_item import GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        url = d.pop("url")
+
+        events = cast(list[str], d.pop("events"))
+
+
+        description = d.pop("description")
+
+        disabled = d.pop("disabled")
+
+        def _parse_disabled_reason(data: object) -> GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1 | GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1 | GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                disabled_reason_type_1 = GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1(data)
+
+
+
+                return disabled_reason_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                disabled_reason_type_2_type_1 = GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1(data)
+
+
+
+                return disabled_reason_type_2_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                disabled_reason_type_3_type_1 = GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1(data)
+
+
+
+                return disabled_reason_type_3_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1 | GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1 | GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1 | None, data)
+
+        disabled_reason = _parse_disabled_reason(d.pop("disabled_reason"))
+
+
+        paused = d.pop("paused")
+
+        health = GetApiV1WebhooksEndpointsResponse200DataItemHealth.from_dict(d.pop("health"))
+
+
+
+
+        secrets_in_grace = []
+        _secrets_in_grace = d.pop("secrets_in_grace")
+        for secrets_in_grace_item_data in (_secrets_in_grace):
+            secrets_in_grace_item = GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem.from_dict(secrets_in_grace_item_data)
+
+
+
+            secrets_in_grace.append(secrets_in_grace_item)
+
+
+        created_at = d.pop("created_at")
+
+        updated_at = d.pop("updated_at")
+
+        get_api_v1_webhooks_endpoints_response_200_data_item = cls(
+            id=id,
+            url=url,
+            events=events,
+            description=description,
+            disabled=disabled,
+            disabled_reason=disabled_reason,
+            paused=paused,
+            health=health,
+            secrets_in_grace=secrets_in_grace,
+            created_at=created_at,
+            updated_at=updated_at,
+        )
+
+
+        get_api_v1_webhooks_endpoints_response_200_data_item.additional_properties = d
+        return get_api_v1_webhooks_endpoints_response_200_data_item
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,239 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.patch_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_1 import PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType1
+from ..models.patch_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_2_type_1 import PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1
+from ..models.patch_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_3_type_1 import PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.patch_api_v1_webhooks_endpoints_id_response_200_health import PatchApiV1WebhooksEndpointsIdResponse200Health
+  from ..models.patch_api_v1_webhooks_endpoints_id_response_200_secrets_in_grace_item import PatchApiV1WebhooksEndpointsIdResponse200SecretsInGraceItem
+
+
+
+
+
+T = TypeVar("T", bound="PatchApiV1WebhooksEndpointsIdResponse200")
+
+
+
+@_attrs_define
+class PatchApiV1WebhooksEndpointsIdResponse200:
+    """ 
+        Attributes:
+            id (str): `ep_` + 24 base62 characters.
+            url (str):
+            events (list[str]):
+            description (str):
+            disabled (bool):
+            disabled_reason (None | PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType1 |
+                PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1 |
+                PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1): null while enabled; `manual` when disabled by
+                its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable
+                period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH
+                `{"disabled": false}` enables it again.
+            paused (bool): While paused, no attempt is made to it: new events are still accepted and matched, and deliveries
+                that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`).
+            health (PatchApiV1WebhooksEndpointsIdResponse200Health): A delivery is one round of one event to this endpoint;
+                it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do
+                not count.
+            secrets_in_grace (list[PatchApiV1WebhooksEndpointsIdResponse200SecretsInGraceItem]): Replaced signing secrets
+                still in their rotation grace period, newest first (the secrets themselves are never listed).
+            created_at (str): ISO 8601 UTC.
+            updated_at (str):
+     """
+
+    id: str
+    url: str
+    events: list[str]
+    description: str
+    disabled: bool
+    disabled_reason: None | PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType1 | PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1 | PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1
+    paused: bool
+    health: PatchApiV1WebhooksEndpointsIdResponse200Health
+    secrets_in_grace: list[PatchApiV1WebhooksEndpointsIdResponse200SecretsInGraceItem]
+    created_at: str
+    updated_at: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.patch_api_v1_webhooks_endpoints_id_response_200_health import PatchApiV1WebhooksEndpointsIdResponse200Health # noqa: PLC0415
+        from ..models.patch_api_v1_webhooks_endpoints_id_response_200_secrets_in_grace_item import PatchApiV1WebhooksEndpointsIdResponse200SecretsInGraceItem # noqa: PLC0415
+        id = self.id
+
+        url = self.url
+
+        events = self.events
+
+
+
+        description = self.description
+
+        disabled = self.disabled
+
+        disabled_reason: None | str
+        if isinstance(self.disabled_reason, PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType1):
+            disabled_reason = self.disabled_reason.value
+        elif isinstance(self.disabled_reason, PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1):
+            disabled_reason = self.disabled_reason.value
+        elif isinstance(self.disabled_reason, PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1):
+            disabled_reason = self.disabled_reason.value
+        else:
+            disabled_reason = self.disabled_reason
+
+        paused = self.paused
+
+        health = self.health.to_dict()
+
+        secrets_in_grace = []
+        for secrets_in_grace_item_data in self.secrets_in_grace:
+            secrets_in_grace_item = secrets_in_grace_item_data.to_dict()
+            secrets_in_grace.append(secrets_in_grace_item)
+
+
+
+        created_at = self.created_at
+
+        updated_at = self.updated_at
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "url": url,
+            "events": events,
+            "description": description,
+            "disabled": disabled,
+            "disabled_reason": disabled_reason,
+            "paused": paused,
+            "health": health,
+            "secrets_in_grace": secrets_in_grace,
+            "created_at": created_at,
+            "updated_at": updated_at,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.patch_api_v1_webhooks_endpoints_id_response_200_health import PatchApiV1WebhooksEndpointsIdResponse200Health # noqa: PLC0415
+        from ..models.patch_api_v1_webhooks_endpoints_id_response_200_secrets_in_grace_item import PatchApiV1WebhooksEndpointsIdResponse200SecretsInGraceItem # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        url = d.pop("url")
+
+        events = cast(list[str], d.pop("events"))
+
+
+        description = d.pop("description")
+
+        disabled = d.pop("disabled")
+
+        def _parse_disabled_reason(data: object) -> None | PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType1 | PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1 | PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                disabled_reason_type_1 = PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType1(data)
+
+
+
+                return disabled_reason_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                disabled_reason_type_2_type_1 = PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1(data)
+
+
+
+                return disabled_reason_type_2_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                disabled_reason_type_3_type_1 = PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1(data)
+
+
+
+                return disabled_reason_type_3_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType1 | PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1 | PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1, data)
+
+        disabled_reason = _parse_disabled_reason(d.pop("disabled_reason"))
+
+
+        paused = d.pop("paused")
+
+        health = PatchApiV1WebhooksEndpointsIdResponse200Health.from_dict(d.pop("health"))
+
+
+
+
+        secrets_in_grace = []
+        _secrets_in_grace = d.pop("secrets_in_grace")
+        for secrets_in_grace_item_data in (_secrets_in_grace):
+            secrets_in_grace_item = PatchApiV1WebhooksEndpointsIdResponse200SecretsInGraceItem.from_dict(secrets_in_grace_item_data)
+
+
+
+            secrets_in_grace.append(secrets_in_grace_item)
+
+
+        created_at = d.pop("created_at")
+
+        updated_at = d.pop("updated_at")
+
+        patch_api_v1_webhooks_endpoints_id_response_200 = cls(
+            id=id,
+            url=url,
+            events=events,
+            description=description,
+            disabled=disabled,
+            disabled_reason=disabled_reason,
+            paused=paused,
+            health=health,
+            secrets_in_grace=secrets_in_grace,
+            created_at=created_at,
+            updated_at=updated_at,
+        )
+
+
+        patch_api_v1_webhooks_endpoints_id_response_200.additional_properties = d
+        return patch_api_v1_webhooks_endpoints_id_response_200
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="PostApiV1WebhooksEndpointsBody")
+
+
+
+@_attrs_define
+class PostApiV1WebhooksEndpointsBody:
+    """ 
+        Attributes:
+            url (str): HTTPS URL receiving delivery POSTs (max 2,048 characters). Example: https://example.com/webhooks.
+            events (list[str] | Unset): Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`.
+            description (str | Unset): Free text, default "".
+     """
+
+    url: str
+    events: list[str] | Unset = UNSET
+    description: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        url = self.url
+
+        events: list[str] | Unset = UNSET
+        if not isinstance(self.events, Unset):
+            events = self.events
+
+
+
+        description = self.description
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "url": url,
+        })
+        if events is not UNSET:
+            field_dict["events"] = events
+        if description is not UNSET:
+            field_dict["description"] = description
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        url = d.pop("url")
+
+        events = cast(list[str], d.pop("events", UNSET))
+
+
+        description = d.pop("description", UNSET)
+
+        post_api_v1_webhooks_endpoints_body = cls(
+            url=url,
+            events=events,
+            description=description,
+        )
+
+
+        post_api_v1_webhooks_endpoints_body.additional_properties = d
+        return post_api_v1_webhooks_endpoints_body
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+import datetime
+
+
+
+
+
+
+T = TypeVar("T", bound="PostApiV1WebhooksEndpointsIdRecoverBody")
+
+
+
+@_attrs_define
+class PostApiV1WebhooksEndpointsIdRecoverBody:
+    """ 
+        Attributes:
+            since (datetime.datetime): ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and
+                were first attempted since then start again. Example: 2026-11-20T00:00:00Z.
+     """
+
+    since: datetime.datetime
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        since = self.since.isoformat()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "since": since,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        since = datetime.datetime.fromisoformat(d.pop("since"))
+
+
+
+
+        post_api_v1_webhooks_endpoints_id_recover_body = cls(
+            since=since,
+        )
+
+
+        post_api_v1_webhooks_endpoints_id_recover_body.additional_properties = d
+        return post_api_v1_webhooks_endpoints_id_recover_body
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="PostApiV1WebhooksEndpointsIdRetryNowBody")
+
+
+
+@_attrs_define
+class PostApiV1WebhooksEndpointsIdRetryNowBody:
+    """ Optional; an empty body starts from the first waiting delivery.
+
+        Attributes:
+            cursor (str | Unset): `next_cursor` of the previous call: continues after the deliveries it went through.
+     """
+
+    cursor: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        cursor = self.cursor
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+        })
+        if cursor is not UNSET:
+            field_dict["cursor"] = cursor
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        cursor = d.pop("cursor", UNSET)
+
+        post_api_v1_webhooks_endpoints_id_retry_now_body = cls(
+            cursor=cursor,
+        )
+
+
+        post_api_v1_webhooks_endpoints_id_retry_now_body.additional_properties = d
+        return post_api_v1_webhooks_endpoints_id_retry_now_body
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.post_api_v1_webhooks_events_body_data import PostApiV1WebhooksEventsBodyData
+
+
+
+
+
+T = TypeVar("T", bound="PostApiV1WebhooksEventsBody")
+
+
+
+@_attrs_define
+class PostApiV1WebhooksEventsBody:
+    """ 
+        Attributes:
+            type_ (str):
+            data (PostApiV1WebhooksEventsBodyData): Any JSON object (not an array, not null); at most 256 KiB serialized;
+                every key is delivered as sent.
+            idempotency_key (str | Unset): Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1
+                to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any
+                other key, in the body or the header, is a 400 `invalid_request`.
+     """
+
+    type_: str
+    data: PostApiV1WebhooksEventsBodyData
+    idempotency_key: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.post_api_v1_webhooks_events_body_data import PostApiV1WebhooksEventsBodyData # noqa: PLC0415
+        type_ = self.type_
+
+        data = self.data.to_dict()
+
+        idempotency_key = self.idempotency_key
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "type": type_,
+            "data": data,
+        })
+        if idempotency_key is not UNSET:
+            field_dict["idempotency_key"] = idempotency_key
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.post_api_v1_webhooks_events_body_data import PostApiV1WebhooksEventsBodyData # noqa: PLC0415
+        d = dict(src_dict)
+        type_ = d.pop("type")
+
+        data = PostApiV1WebhooksEventsBodyData.from_dict(d.pop("data"))
+
+
+
+
+        idempotency_key = d.pop("idempotency_key", UNSET)
+
+        post_api_v1_webhooks_events_body = cls(
+            type_=type_,
+            data=data,
+            idempotency_key=idempotency_key,
+        )
+
+
+        post_api_v1_webhooks_events_body.additional_properties = d
+        return post_api_v1_webhooks_events_body
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

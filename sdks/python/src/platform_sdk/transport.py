@@ -1,0 +1,74 @@
+"""Calls one generated operation with the retry policy: 429 and 503 are retried after the spec's wait; a
+network error or time-out is retried only for calls that are safe to repeat (reads, and sends, whose
+idempotency key makes a repeat return the original). Any other non-2xx answer raises PlatformError.
+
+The generated operation builds the request (`_get_kwargs`) and parses a success (`_parse_response`); an error
+body is read here, so that a code newer than the generated enum, or a body that is not JSON, still makes a
+PlatformError rather than a parsing failure."""
+import asyncio
+import random as random_module
+import time
+from typing import Any, Awaitable, Callable, Optional
+
+import httpx
+
+from .errors import PlatformError
+from .retry import MAX_RETRIES, RETRIED_STATUSES, retry_after_seconds, retry_delay
+
+
+def _result(operation: Any, client: Any, response: httpx.Response) -> Any:
+    if 200 <= response.status_code < 300:
+        return operation._parse_response(client=client, response=response)
+    raise PlatformError.from_response(response.status_code, response.content, response.headers)
+
+
+class SyncCaller:
+    def __init__(self, client: Any, max_retries: int = MAX_RETRIES, sleep: Callable[[float], None] = time.sleep,
+                 random: Callable[[], float] = random_module.random):
+        self.client = client
+        self.max_retries = max_retries
+        self.sleep = sleep
+        self.random = random
+
+    def __call__(self, operation: Any, *args: Any, safe_to_repeat: bool = False, **kwargs: Any) -> Any:
+        retry = 0
+        while True:
+            try:
+                response = self.client.get_httpx_client().request(**operation._get_kwargs(*args, **kwargs))
+            except httpx.TransportError:
+                if not safe_to_repeat or retry >= self.max_retries:
+                    raise
+                self.sleep(retry_delay(retry, None, self.random))
+                retry += 1
+                continue
+            if response.status_code in RETRIED_STATUSES and retry < self.max_retries:
+                self.sleep(retry_delay(retry, retry_after_seconds(response.headers), self.random))
+                retry += 1
+                continue
+            return _result(operation, self.client, response)
+
+
+class AsyncCaller:
+    def __init__(self, client: Any, max_retries: int = MAX_RETRIES, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 random: Callable[[], float] = random_module.random):
+        self.client = client
+        self.max_retries = max_retries
+        self.sleep = sleep
+        self.random = random
+
+    async def __call__(self, operation: Any, *args: Any, safe_to_repeat: bool = False, **kwargs: Any) -> Any:
+        retry = 0
+        while True:
+            try:
+                response = await self.client.get_async_httpx_client().request(**operation._get_kwargs(*args, **kwargs))
+            except httpx.TransportError:
+                if not safe_to_repeat or retry >= self.max_retries:
+                    raise
+                await self.sleep(retry_delay(retry, None, self.random))
+                retry += 1
+                continue
+            if response.status_code in RETRIED_STATUSES and retry < self.max_retries:
+                await self.sleep(retry_delay(retry, retry_after_seconds(response.headers), self.random))
+                retry += 1
+                continue
+            return _result(operation, self.client, response)

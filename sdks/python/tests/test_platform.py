@@ -1,0 +1,220 @@
+"""Scenarios against a real platform (test/integration/sdk-python.test.ts starts one and sets the environment):
+PLATFORM_URL, PLATFORM_API_KEY (an unlimited account), PLATFORM_FREE_API_KEY (a Free-tier account, for the 429),
+TLS_CERT and TLS_KEY (the certificate the platform trusts, served by the receiver of the end-to-end test)."""
+import json
+import os
+import ssl
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx
+import pytest
+
+from platform_sdk import Client, ErrorCode, PlatformError
+
+pytestmark = pytest.mark.skipif("PLATFORM_URL" not in os.environ, reason="needs a platform: run test/integration/sdk-python.test.ts")
+
+PLACEHOLDER_URL = "https://127.0.0.1:9/hook"
+
+
+def unique(prefix):
+    return f"{prefix}.{uuid.uuid4().hex[:12]}"
+
+
+def eventually(check, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout} s")
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def client():
+    with Client(os.environ["PLATFORM_URL"], os.environ["PLATFORM_API_KEY"]) as c:
+        yield c
+
+
+class Receiver:
+    """An HTTPS receiver written with the Python receiver library (receivers/python): 200 for a verified delivery, 401 otherwise."""
+
+    def __init__(self):
+        from platform_webhooks import WebhookVerificationError, verify
+
+        self.secrets = []
+        self.verified = []
+        self.refused = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                try:
+                    delivery = verify(body, self.headers.items(), receiver.secrets)
+                    receiver.verified.append(delivery)
+                    status = 200
+                except WebhookVerificationError as err:
+                    receiver.refused.append(err.code)
+                    status = 401
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(os.environ["TLS_CERT"], os.environ["TLS_KEY"])
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.url = f"https://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+@pytest.fixture
+def receiver():
+    r = Receiver()
+    yield r
+    r.close()
+
+
+def test_register_an_endpoint_then_read_update_list_and_delete_it(client):
+    created = client.endpoints.create(PLACEHOLDER_URL, events=["order.created"])
+    assert created.secret.startswith("whsec_")
+    assert client.endpoints.get(created.id).url == PLACEHOLDER_URL
+    updated = client.endpoints.update(created.id, events=["order.created", "order.paid"])
+    assert updated.events == ["order.created", "order.paid"]
+    assert created.id in [e.id for e in client.endpoints.list(page_size=1)]
+    client.endpoints.delete(created.id)
+    with pytest.raises(PlatformError) as raised:
+        client.endpoints.get(created.id)
+    assert (raised.value.status, raised.value.code) == (404, ErrorCode.NOT_FOUND)
+
+
+def test_send_events(client):
+    kind = unique("order.created")
+    first = client.events.send(kind, {"order": "ord_1", "total": 12.5})
+    second = client.events.send(kind, {"order": "ord_2"})
+    assert first.id != second.id and first.type_ == kind  # `type` is spelled `type_` by the generator
+    assert client.events.get(first.id).data.to_dict() == {"order": "ord_1", "total": 12.5}
+
+
+def test_a_repeated_idempotency_key_returns_the_original_event(client):
+    key = unique("key")
+    first = client.events.send("order.created", {"n": 1}, idempotency_key=key)
+    again = client.events.send("order.created", {"n": 1}, idempotency_key=key)
+    assert again.id == first.id
+
+
+class AnswerLostOnce(httpx.BaseTransport):
+    """Lets the first send reach the platform, then loses its answer (a time-out): the platform stored the event, the caller cannot know."""
+
+    def __init__(self):
+        self.inner = httpx.HTTPTransport()
+        self.sends = 0
+
+    def handle_request(self, request):
+        response = self.inner.handle_request(request)
+        if request.method == "POST" and request.url.path == "/api/v1/webhooks/events":
+            self.sends += 1
+            if self.sends == 1:
+                response.read()
+                raise httpx.ReadTimeout("the answer was lost", request=request)
+        return response
+
+    def close(self):
+        self.inner.close()
+
+
+def test_a_send_retried_after_a_time_out_results_in_one_event(client):
+    kind = unique("order.created")
+    waits = []
+    transport = AnswerLostOnce()
+    with Client(os.environ["PLATFORM_URL"], os.environ["PLATFORM_API_KEY"], sleep=waits.append, httpx_args={"transport": transport}) as lossy:
+        event = lossy.events.send(kind, {"order": "ord_1"})
+    assert transport.sends == 2 and len(waits) == 1
+    assert [e.id for e in client.events.list(type=kind)] == [event.id]
+
+
+def test_page_through_events(client):
+    kind = unique("page.test")
+    sent = [client.events.send(kind, {"i": i}).id for i in range(5)]
+    pages = []
+    listed = []
+    cursor = None
+    while True:
+        page = client.events.page(cursor, limit=2, type=kind)
+        pages.append(page)
+        listed += [e.id for e in page.data]
+        cursor = page.next_cursor
+        if not cursor:
+            break
+    assert len(pages) == 3
+    assert sorted(listed) == sorted(sent)
+    assert [e.id for e in client.events.list(type=kind, page_size=2)] == listed
+
+
+def test_read_a_delivery(client, receiver):
+    endpoint = client.endpoints.create(receiver.url, events=["delivery.read"])
+    receiver.secrets.append(endpoint.secret)
+    event = client.events.send("delivery.read", {"order": "ord_9"})
+
+    def delivered():
+        deliveries = client.events.get(event.id).deliveries
+        return deliveries if deliveries and deliveries[0].status == "succeeded" else None
+
+    [delivery] = eventually(delivered)
+    assert delivery.endpoint_id == endpoint.id
+    assert delivery.attempts[0].status_code == 200
+    client.endpoints.delete(endpoint.id)
+
+
+def test_rotate_a_secret(client):
+    endpoint = client.endpoints.create(PLACEHOLDER_URL)
+    rotated = client.endpoints.rotate_secret(endpoint.id, grace_period_seconds=0)
+    assert rotated.startswith("whsec_") and rotated != endpoint.secret
+    assert client.endpoints.secret(endpoint.id) == rotated
+    client.endpoints.delete(endpoint.id)
+
+
+def test_a_429_of_the_free_tier_burst_is_waited_out_within_5_retries():
+    url, key = os.environ["PLATFORM_URL"], os.environ["PLATFORM_FREE_API_KEY"]
+    with Client(url, key, max_retries=0) as impatient:
+        for _ in range(100):
+            try:
+                impatient.events.page(limit=1)
+            except PlatformError as err:
+                assert (err.status, err.code) == (429, ErrorCode.RATE_LIMIT_EXCEEDED)
+                break
+        else:
+            raise AssertionError("the Free tier's burst never ran out")
+    waits = []
+
+    def sleep(seconds):
+        waits.append(seconds)
+        time.sleep(seconds)
+
+    with Client(url, key, sleep=sleep) as patient:
+        event = patient.events.send("order.created", {"tier": "free"})
+    assert event.id
+    assert 1 <= len(waits) <= 5
+
+
+def test_end_to_end_a_delivery_sent_with_the_sdk_is_verified_by_the_receiver_library(client, receiver):
+    kind = unique("e2e")
+    endpoint = client.endpoints.create(receiver.url, events=[kind])
+    receiver.secrets.append(endpoint.secret)
+    event = client.events.send(kind, {"hello": "Zoë 🚀"})
+    eventually(lambda: receiver.verified)
+    [verified] = receiver.verified
+    assert verified.id == str(event.id)
+    assert receiver.refused == []
+    client.endpoints.delete(endpoint.id)

@@ -1,0 +1,64 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { generate, PYTHON_GENERATED_DIR } from '../../scripts/sdks/python';
+import { DOCUMENT_CHANGES, fileTree, generatedFromChanged, sdkSuitePlatform, sdkTests } from '../support/sdk-platform-py-go';
+import { ensurePythonSdkToolchain, PYTHON_SDK_DIR } from '../support/sdk-toolchains';
+import { VENV_PYTHON } from '../support/receiver-toolchains';
+
+const pytest = (env: Record<string, string>, ...files: string[]) =>
+  sdkTests(VENV_PYTHON, ['-m', 'pytest', '-v', '-p', 'no:cacheprovider', ...files], PYTHON_SDK_DIR, env);
+
+describe('Python SDK (sdks/python)', () => {
+  beforeAll(() => ensurePythonSdkToolchain(() => undefined), 600_000);
+
+  describe('generated client', () => {
+    it('is what sdks/openapi.json generates now (`npm run sdks` regenerates it)', async () => {
+      const outDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'sdk-python-')), 'generated');
+      await generate(outDir);
+      expect(await fileTree(outDir)).toEqual(await fileTree(PYTHON_GENERATED_DIR));
+    }, 120_000);
+
+    // What each change of DOCUMENT_CHANGES must be seen in.
+    const seen = [
+      (files: Record<string, string>) => !(path.join('api', 'webhook_endpoints', 'post_api_v1_webhooks_endpoints_id_recover.py') in files),
+      (files: Record<string, string>) => !/destinations/.test(files[path.join('models', 'post_api_v1_webhooks_events_response_202.py')]),
+    ];
+    it.each(DOCUMENT_CHANGES.map(([name, change], i) => [name, change, seen[i]] as const))(
+      'differs from the committed one when %s in the document, so the check above catches it',
+      async (_name, change, isSeen) => {
+        const regenerated = await generatedFromChanged(change, generate);
+        expect(regenerated).not.toEqual(await fileTree(PYTHON_GENERATED_DIR));
+        expect(isSeen(regenerated)).toBe(true);
+      },
+      120_000,
+    );
+  });
+
+  it('passes its unit tests of the retry policy (injected sleep and random, no network)', async () => {
+    const out = await pytest({}, 'tests/test_retry.py');
+    expect(Number(/(\d+) passed in/.exec(out)?.[1])).toBeGreaterThanOrEqual(15);
+    expect(out).not.toMatch(/\d+ (failed|skipped|errors?)\b/);
+  }, 120_000);
+
+  describe('against a real platform', () => {
+    const fixture = sdkSuitePlatform();
+
+    it('passes every scenario: endpoints, sends, a send retried after a time-out, paging, a delivery, rotation, a 429, end to end', async () => {
+      const out = await pytest(fixture.env, 'tests/test_platform.py');
+      for (const scenario of [
+        'test_register_an_endpoint_then_read_update_list_and_delete_it',
+        'test_send_events',
+        'test_a_send_retried_after_a_time_out_results_in_one_event',
+        'test_page_through_events',
+        'test_read_a_delivery',
+        'test_rotate_a_secret',
+        'test_a_429_of_the_free_tier_burst_is_waited_out_within_5_retries',
+        'test_end_to_end_a_delivery_sent_with_the_sdk_is_verified_by_the_receiver_library',
+      ]) {
+        expect(out).toMatch(new RegExp(`${scenario} PASSED`));
+      }
+      expect(out).not.toMatch(/FAILED|SKIPPED|ERROR|\d+ (failed|skipped|errors?)\b/);
+    }, 300_000);
+  });
+});
