@@ -6,11 +6,14 @@
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/infra/tools';
 import { OPENAPI_FILE, writeOpenApiDocument } from './openapi-document';
+import * as go from './go';
+import * as python from './python';
 import * as typescript from './typescript';
 
 const LANGUAGES: Array<[string, { generate(outDir?: string): Promise<void> }]> = [
   ['TypeScript', typescript],
-  // ['Python', python], ['Go', go]: scripts/sdks/python.ts and go.ts, the same shape.
+  ['Python', python],
+  ['Go', go],
 ];
 
 async function main(): Promise<void> {

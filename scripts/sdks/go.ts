@@ -129,13 +129,3 @@ export async function generate(outDir: string = GO_GENERATED_DIR, document: stri
     await rm(work, { recursive: true, force: true });
   }
 }
-
-if (require.main === module) {
-  generate().then(
-    () => process.stdout.write(`wrote ${path.relative(PROJECT_ROOT, path.join(GO_GENERATED_DIR, GO_GENERATED_FILE))}\n`),
-    (err) => {
-      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}

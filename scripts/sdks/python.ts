@@ -23,13 +23,3 @@ export async function generate(outDir: string = PYTHON_GENERATED_DIR, document: 
     { cwd: PROJECT_ROOT, maxBuffer: 16 << 20 },
   );
 }
-
-if (require.main === module) {
-  generate().then(
-    () => process.stdout.write(`wrote ${path.relative(PROJECT_ROOT, PYTHON_GENERATED_DIR)}\n`),
-    (err) => {
-      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}

@@ -2,10 +2,12 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { generate, GO_GENERATED_DIR } from '../../scripts/sdks/go';
-import { DOCUMENT_CHANGES, fileTree, generatedFromChanged, sdkSuitePlatform, sdkTests } from '../support/sdk-platform-py-go';
+import { libraryTests } from '../support/library-tests';
+import { sdkSuitePlatform } from '../support/sdk-platform';
+import { DOCUMENT_CHANGES, fileTree, generatedFromChanged } from '../support/sdk-generation';
 import { ensureGoSdkToolchain, GO_SDK_DIR } from '../support/sdk-toolchains';
 
-const goTest = (dir: string, env: Record<string, string> = {}) => sdkTests('go', ['test', '-count=1', '-v', './...'], dir, env);
+const goTest = (dir: string, env: Record<string, string> = {}) => libraryTests('go', ['test', '-count=1', '-v', './...'], dir, env);
 const passed = (out: string) => (out.match(/^\s*--- PASS: /gm) ?? []).length;
 
 describe('Go SDK (sdks/go)', () => {

@@ -2,12 +2,14 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { generate, PYTHON_GENERATED_DIR } from '../../scripts/sdks/python';
-import { DOCUMENT_CHANGES, fileTree, generatedFromChanged, sdkSuitePlatform, sdkTests } from '../support/sdk-platform-py-go';
+import { libraryTests } from '../support/library-tests';
+import { sdkSuitePlatform } from '../support/sdk-platform';
+import { DOCUMENT_CHANGES, fileTree, generatedFromChanged } from '../support/sdk-generation';
 import { ensurePythonSdkToolchain, PYTHON_SDK_DIR } from '../support/sdk-toolchains';
 import { VENV_PYTHON } from '../support/receiver-toolchains';
 
 const pytest = (env: Record<string, string>, ...files: string[]) =>
-  sdkTests(VENV_PYTHON, ['-m', 'pytest', '-v', '-p', 'no:cacheprovider', ...files], PYTHON_SDK_DIR, env);
+  libraryTests(VENV_PYTHON, ['-m', 'pytest', '-v', '-p', 'no:cacheprovider', ...files], PYTHON_SDK_DIR, env);
 
 describe('Python SDK (sdks/python)', () => {
   beforeAll(() => ensurePythonSdkToolchain(() => undefined), 600_000);

@@ -2,7 +2,7 @@ import type { Platform } from '../../src/main/platform';
 import { createAccountWithKey, startTestPlatform } from './platform';
 
 /** What an SDK's own suite is told about the platform it runs against. */
-export interface SdkSuiteEnv {
+export interface SdkSuiteEnv extends Record<string, string> {
   PLATFORM_URL: string;
   /** A `weh` key of an Enterprise account (no limit a suite would meet). */
   PLATFORM_API_KEY: string;

@@ -308,6 +308,12 @@ type CreateEndpointRequest struct {
 	// Events Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`.
 	Events *[]string `json:"events,omitempty"`
 
+	// MaxInFlight Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
+	MaxInFlight *int `json:"max_in_flight,omitempty"`
+
+	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
+	RateLimitPerS *int `json:"rate_limit_per_s,omitempty"`
+
 	// Url HTTPS URL receiving delivery POSTs (max 2,048 characters).
 	//
 	// Example: https://example.com/webhooks
@@ -366,8 +372,14 @@ type Endpoint struct {
 	// Id `ep_` + 24 base62 characters.
 	Id string `json:"id"`
 
+	// MaxInFlight Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
+	MaxInFlight *int `json:"max_in_flight"`
+
 	// Paused While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`).
 	Paused bool `json:"paused"`
+
+	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
+	RateLimitPerS *int `json:"rate_limit_per_s"`
 
 	// SecretsInGrace Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
 	SecretsInGrace []struct {
@@ -422,8 +434,14 @@ type EndpointWithSecret struct {
 	// Id `ep_` + 24 base62 characters.
 	Id string `json:"id"`
 
+	// MaxInFlight Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
+	MaxInFlight *int `json:"max_in_flight"`
+
 	// Paused While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`).
 	Paused bool `json:"paused"`
+
+	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
+	RateLimitPerS *int `json:"rate_limit_per_s"`
 
 	// Secret `whsec_` signing secret.
 	Secret string `json:"secret"`
@@ -681,7 +699,13 @@ type UpdateEndpointRequest struct {
 	// Disabled A disabled endpoint receives nothing; its pending retries end `cancelled`. `false` enables it again, clears `disabled_reason` and starts its failing streak afresh (a whole new period before it can be disabled for failures again).
 	Disabled *bool     `json:"disabled,omitempty"`
 	Events   *[]string `json:"events,omitempty"`
-	Url      *string   `json:"url,omitempty"`
+
+	// MaxInFlight Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
+	MaxInFlight *int `json:"max_in_flight,omitempty"`
+
+	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
+	RateLimitPerS *int    `json:"rate_limit_per_s,omitempty"`
+	Url           *string `json:"url,omitempty"`
 }
 
 // GetApiV1WebhooksEndpointsParams defines parameters for GetApiV1WebhooksEndpoints.
@@ -861,14 +885,14 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/webhooks/endpoints/{id} (the `GetApiV1WebhooksEndpointsId` operationId).
 	GetApiV1WebhooksEndpointsId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PatchApiV1WebhooksEndpointsIdWithBody Change an endpoint (url, events, description, disabled)
+	// PatchApiV1WebhooksEndpointsIdWithBody Change an endpoint (url, events, description, limits, disabled)
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /api/v1/webhooks/endpoints/{id} (the `PatchApiV1WebhooksEndpointsId` operationId).
 	PatchApiV1WebhooksEndpointsIdWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PatchApiV1WebhooksEndpointsId Change an endpoint (url, events, description, disabled)
+	// PatchApiV1WebhooksEndpointsId Change an endpoint (url, events, description, limits, disabled)
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1081,7 +1105,7 @@ func (c *Client) GetApiV1WebhooksEndpointsId(ctx context.Context, id string, req
 	return c.Client.Do(req)
 }
 
-// PatchApiV1WebhooksEndpointsIdWithBody Change an endpoint (url, events, description, disabled)
+// PatchApiV1WebhooksEndpointsIdWithBody Change an endpoint (url, events, description, limits, disabled)
 //
 // Takes any type of body and a specified content type.
 //
@@ -1098,7 +1122,7 @@ func (c *Client) PatchApiV1WebhooksEndpointsIdWithBody(ctx context.Context, id s
 	return c.Client.Do(req)
 }
 
-// PatchApiV1WebhooksEndpointsId Change an endpoint (url, events, description, disabled)
+// PatchApiV1WebhooksEndpointsId Change an endpoint (url, events, description, limits, disabled)
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2231,14 +2255,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/webhooks/endpoints/{id} (the `GetApiV1WebhooksEndpointsId` operationId).
 	GetApiV1WebhooksEndpointsIdWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetApiV1WebhooksEndpointsIdResponse, error)
 
-	// PatchApiV1WebhooksEndpointsIdWithBodyWithResponse Change an endpoint (url, events, description, disabled)
+	// PatchApiV1WebhooksEndpointsIdWithBodyWithResponse Change an endpoint (url, events, description, limits, disabled)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /api/v1/webhooks/endpoints/{id} (the `PatchApiV1WebhooksEndpointsId` operationId).
 	PatchApiV1WebhooksEndpointsIdWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchApiV1WebhooksEndpointsIdResponse, error)
 
-	// PatchApiV1WebhooksEndpointsIdWithResponse Change an endpoint (url, events, description, disabled)
+	// PatchApiV1WebhooksEndpointsIdWithResponse Change an endpoint (url, events, description, limits, disabled)
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5069,7 +5093,7 @@ func (c *ClientWithResponses) GetApiV1WebhooksEndpointsIdWithResponse(ctx contex
 	return ParseGetApiV1WebhooksEndpointsIdResponse(rsp)
 }
 
-// PatchApiV1WebhooksEndpointsIdWithBodyWithResponse Change an endpoint (url, events, description, disabled)
+// PatchApiV1WebhooksEndpointsIdWithBodyWithResponse Change an endpoint (url, events, description, limits, disabled)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -5082,7 +5106,7 @@ func (c *ClientWithResponses) PatchApiV1WebhooksEndpointsIdWithBodyWithResponse(
 	return ParsePatchApiV1WebhooksEndpointsIdResponse(rsp)
 }
 
-// PatchApiV1WebhooksEndpointsIdWithResponse Change an endpoint (url, events, description, disabled)
+// PatchApiV1WebhooksEndpointsIdWithResponse Change an endpoint (url, events, description, limits, disabled)
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

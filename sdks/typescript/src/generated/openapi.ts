@@ -222,6 +222,10 @@ export interface paths {
                                 disabled_reason: "manual" | "failing" | null;
                                 /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
                                 paused: boolean;
+                                /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+                                rate_limit_per_s: number | null;
+                                /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+                                max_in_flight: number | null;
                                 /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                                 health: {
                                     /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -462,6 +466,10 @@ export interface paths {
                         events?: string[];
                         /** @description Free text, default "". */
                         description?: string;
+                        /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+                        rate_limit_per_s?: number | null;
+                        /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+                        max_in_flight?: number | null;
                     };
                 };
             };
@@ -496,6 +504,10 @@ export interface paths {
                             disabled_reason: "manual" | "failing" | null;
                             /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
                             paused: boolean;
+                            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+                            rate_limit_per_s: number | null;
+                            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+                            max_in_flight: number | null;
                             /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                             health: {
                                 /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -805,6 +817,10 @@ export interface paths {
                             disabled_reason: "manual" | "failing" | null;
                             /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
                             paused: boolean;
+                            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+                            rate_limit_per_s: number | null;
+                            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+                            max_in_flight: number | null;
                             /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                             health: {
                                 /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -1316,7 +1332,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Change an endpoint (url, events, description, disabled) */
+        /** Change an endpoint (url, events, description, limits, disabled) */
         patch: {
             parameters: {
                 query?: never;
@@ -1333,6 +1349,10 @@ export interface paths {
                         url?: string;
                         events?: string[];
                         description?: string;
+                        /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+                        rate_limit_per_s?: number | null;
+                        /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+                        max_in_flight?: number | null;
                         /** @description A disabled endpoint receives nothing; its pending retries end `cancelled`. `false` enables it again, clears `disabled_reason` and starts its failing streak afresh (a whole new period before it can be disabled for failures again). */
                         disabled?: boolean;
                     };
@@ -1369,6 +1389,10 @@ export interface paths {
                             disabled_reason: "manual" | "failing" | null;
                             /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
                             paused: boolean;
+                            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+                            rate_limit_per_s: number | null;
+                            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+                            max_in_flight: number | null;
                             /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                             health: {
                                 /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -4802,6 +4826,10 @@ export interface paths {
                             disabled_reason: "manual" | "failing" | null;
                             /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
                             paused: boolean;
+                            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+                            rate_limit_per_s: number | null;
+                            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+                            max_in_flight: number | null;
                             /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                             health: {
                                 /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -5114,6 +5142,10 @@ export interface paths {
                             disabled_reason: "manual" | "failing" | null;
                             /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
                             paused: boolean;
+                            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+                            rate_limit_per_s: number | null;
+                            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+                            max_in_flight: number | null;
                             /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                             health: {
                                 /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */

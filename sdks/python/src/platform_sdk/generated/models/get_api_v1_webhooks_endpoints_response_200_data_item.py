@@ -42,6 +42,11 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
                 ago. PATCH `{"disabled": false}` enables it again.
             paused (bool): While paused, no attempt is made to it: new events are still accepted and matched, and deliveries
                 that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`).
+            rate_limit_per_s (int | None): Deliveries started to this endpoint per second, across all workers: an integer 1
+                to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it
+                keeps waiting); waiting is not an attempt and never fails a delivery.
+            max_in_flight (int | None): Requests to this endpoint in flight at once, across all workers: an integer 1 to
+                100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
             health (GetApiV1WebhooksEndpointsResponse200DataItemHealth): A delivery is one round of one event to this
                 endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled
                 deliveries do not count.
@@ -58,6 +63,8 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
     disabled: bool
     disabled_reason: GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1 | GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1 | GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1 | None
     paused: bool
+    rate_limit_per_s: int | None
+    max_in_flight: int | None
     health: GetApiV1WebhooksEndpointsResponse200DataItemHealth
     secrets_in_grace: list[GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem]
     created_at: str
@@ -95,6 +102,12 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
 
         paused = self.paused
 
+        rate_limit_per_s: int | None
+        rate_limit_per_s = self.rate_limit_per_s
+
+        max_in_flight: int | None
+        max_in_flight = self.max_in_flight
+
         health = self.health.to_dict()
 
         secrets_in_grace = []
@@ -119,6 +132,8 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
             "disabled": disabled,
             "disabled_reason": disabled_reason,
             "paused": paused,
+            "rate_limit_per_s": rate_limit_per_s,
+            "max_in_flight": max_in_flight,
             "health": health,
             "secrets_in_grace": secrets_in_grace,
             "created_at": created_at,
@@ -185,6 +200,22 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
 
         paused = d.pop("paused")
 
+        def _parse_rate_limit_per_s(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        rate_limit_per_s = _parse_rate_limit_per_s(d.pop("rate_limit_per_s"))
+
+
+        def _parse_max_in_flight(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        max_in_flight = _parse_max_in_flight(d.pop("max_in_flight"))
+
+
         health = GetApiV1WebhooksEndpointsResponse200DataItemHealth.from_dict(d.pop("health"))
 
 
@@ -212,6 +243,8 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
             disabled=disabled,
             disabled_reason=disabled_reason,
             paused=paused,
+            rate_limit_per_s=rate_limit_per_s,
+            max_in_flight=max_in_flight,
             health=health,
             secrets_in_grace=secrets_in_grace,
             created_at=created_at,

@@ -27,6 +27,11 @@ class PatchApiV1WebhooksEndpointsIdBody:
             url (str | Unset):
             events (list[str] | Unset):
             description (str | Unset):
+            rate_limit_per_s (int | None | Unset): Deliveries started to this endpoint per second, across all workers: an
+                integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows
+                while it keeps waiting); waiting is not an attempt and never fails a delivery.
+            max_in_flight (int | None | Unset): Requests to this endpoint in flight at once, across all workers: an integer
+                1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
             disabled (bool | Unset): A disabled endpoint receives nothing; its pending retries end `cancelled`. `false`
                 enables it again, clears `disabled_reason` and starts its failing streak afresh (a whole new period before it
                 can be disabled for failures again).
@@ -35,6 +40,8 @@ class PatchApiV1WebhooksEndpointsIdBody:
     url: str | Unset = UNSET
     events: list[str] | Unset = UNSET
     description: str | Unset = UNSET
+    rate_limit_per_s: int | None | Unset = UNSET
+    max_in_flight: int | None | Unset = UNSET
     disabled: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -53,6 +60,18 @@ class PatchApiV1WebhooksEndpointsIdBody:
 
         description = self.description
 
+        rate_limit_per_s: int | None | Unset
+        if isinstance(self.rate_limit_per_s, Unset):
+            rate_limit_per_s = UNSET
+        else:
+            rate_limit_per_s = self.rate_limit_per_s
+
+        max_in_flight: int | None | Unset
+        if isinstance(self.max_in_flight, Unset):
+            max_in_flight = UNSET
+        else:
+            max_in_flight = self.max_in_flight
+
         disabled = self.disabled
 
 
@@ -66,6 +85,10 @@ class PatchApiV1WebhooksEndpointsIdBody:
             field_dict["events"] = events
         if description is not UNSET:
             field_dict["description"] = description
+        if rate_limit_per_s is not UNSET:
+            field_dict["rate_limit_per_s"] = rate_limit_per_s
+        if max_in_flight is not UNSET:
+            field_dict["max_in_flight"] = max_in_flight
         if disabled is not UNSET:
             field_dict["disabled"] = disabled
 
@@ -83,12 +106,34 @@ class PatchApiV1WebhooksEndpointsIdBody:
 
         description = d.pop("description", UNSET)
 
+        def _parse_rate_limit_per_s(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        rate_limit_per_s = _parse_rate_limit_per_s(d.pop("rate_limit_per_s", UNSET))
+
+
+        def _parse_max_in_flight(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        max_in_flight = _parse_max_in_flight(d.pop("max_in_flight", UNSET))
+
+
         disabled = d.pop("disabled", UNSET)
 
         patch_api_v1_webhooks_endpoints_id_body = cls(
             url=url,
             events=events,
             description=description,
+            rate_limit_per_s=rate_limit_per_s,
+            max_in_flight=max_in_flight,
             disabled=disabled,
         )
 

@@ -27,11 +27,18 @@ class PostApiV1WebhooksEndpointsBody:
             url (str): HTTPS URL receiving delivery POSTs (max 2,048 characters). Example: https://example.com/webhooks.
             events (list[str] | Unset): Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`.
             description (str | Unset): Free text, default "".
+            rate_limit_per_s (int | None | Unset): Deliveries started to this endpoint per second, across all workers: an
+                integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows
+                while it keeps waiting); waiting is not an attempt and never fails a delivery.
+            max_in_flight (int | None | Unset): Requests to this endpoint in flight at once, across all workers: an integer
+                1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
      """
 
     url: str
     events: list[str] | Unset = UNSET
     description: str | Unset = UNSET
+    rate_limit_per_s: int | None | Unset = UNSET
+    max_in_flight: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -49,6 +56,18 @@ class PostApiV1WebhooksEndpointsBody:
 
         description = self.description
 
+        rate_limit_per_s: int | None | Unset
+        if isinstance(self.rate_limit_per_s, Unset):
+            rate_limit_per_s = UNSET
+        else:
+            rate_limit_per_s = self.rate_limit_per_s
+
+        max_in_flight: int | None | Unset
+        if isinstance(self.max_in_flight, Unset):
+            max_in_flight = UNSET
+        else:
+            max_in_flight = self.max_in_flight
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -59,6 +78,10 @@ class PostApiV1WebhooksEndpointsBody:
             field_dict["events"] = events
         if description is not UNSET:
             field_dict["description"] = description
+        if rate_limit_per_s is not UNSET:
+            field_dict["rate_limit_per_s"] = rate_limit_per_s
+        if max_in_flight is not UNSET:
+            field_dict["max_in_flight"] = max_in_flight
 
         return field_dict
 
@@ -74,10 +97,32 @@ class PostApiV1WebhooksEndpointsBody:
 
         description = d.pop("description", UNSET)
 
+        def _parse_rate_limit_per_s(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        rate_limit_per_s = _parse_rate_limit_per_s(d.pop("rate_limit_per_s", UNSET))
+
+
+        def _parse_max_in_flight(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        max_in_flight = _parse_max_in_flight(d.pop("max_in_flight", UNSET))
+
+
         post_api_v1_webhooks_endpoints_body = cls(
             url=url,
             events=events,
             description=description,
+            rate_limit_per_s=rate_limit_per_s,
+            max_in_flight=max_in_flight,
         )
 
 

@@ -42,6 +42,11 @@ class PostApiV1WebhooksEndpointsResponse201:
                 `{"disabled": false}` enables it again.
             paused (bool): While paused, no attempt is made to it: new events are still accepted and matched, and deliveries
                 that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`).
+            rate_limit_per_s (int | None): Deliveries started to this endpoint per second, across all workers: an integer 1
+                to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it
+                keeps waiting); waiting is not an attempt and never fails a delivery.
+            max_in_flight (int | None): Requests to this endpoint in flight at once, across all workers: an integer 1 to
+                100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
             health (PostApiV1WebhooksEndpointsResponse201Health): A delivery is one round of one event to this endpoint; it
                 counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not
                 count.
@@ -59,6 +64,8 @@ class PostApiV1WebhooksEndpointsResponse201:
     disabled: bool
     disabled_reason: None | PostApiV1WebhooksEndpointsResponse201DisabledReasonType1 | PostApiV1WebhooksEndpointsResponse201DisabledReasonType2Type1 | PostApiV1WebhooksEndpointsResponse201DisabledReasonType3Type1
     paused: bool
+    rate_limit_per_s: int | None
+    max_in_flight: int | None
     health: PostApiV1WebhooksEndpointsResponse201Health
     secrets_in_grace: list[PostApiV1WebhooksEndpointsResponse201SecretsInGraceItem]
     created_at: str
@@ -97,6 +104,12 @@ class PostApiV1WebhooksEndpointsResponse201:
 
         paused = self.paused
 
+        rate_limit_per_s: int | None
+        rate_limit_per_s = self.rate_limit_per_s
+
+        max_in_flight: int | None
+        max_in_flight = self.max_in_flight
+
         health = self.health.to_dict()
 
         secrets_in_grace = []
@@ -123,6 +136,8 @@ class PostApiV1WebhooksEndpointsResponse201:
             "disabled": disabled,
             "disabled_reason": disabled_reason,
             "paused": paused,
+            "rate_limit_per_s": rate_limit_per_s,
+            "max_in_flight": max_in_flight,
             "health": health,
             "secrets_in_grace": secrets_in_grace,
             "created_at": created_at,
@@ -190,6 +205,22 @@ class PostApiV1WebhooksEndpointsResponse201:
 
         paused = d.pop("paused")
 
+        def _parse_rate_limit_per_s(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        rate_limit_per_s = _parse_rate_limit_per_s(d.pop("rate_limit_per_s"))
+
+
+        def _parse_max_in_flight(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        max_in_flight = _parse_max_in_flight(d.pop("max_in_flight"))
+
+
         health = PostApiV1WebhooksEndpointsResponse201Health.from_dict(d.pop("health"))
 
 
@@ -219,6 +250,8 @@ class PostApiV1WebhooksEndpointsResponse201:
             disabled=disabled,
             disabled_reason=disabled_reason,
             paused=paused,
+            rate_limit_per_s=rate_limit_per_s,
+            max_in_flight=max_in_flight,
             health=health,
             secrets_in_grace=secrets_in_grace,
             created_at=created_at,

@@ -127,7 +127,7 @@ def sync_detailed(
     body: PatchApiV1WebhooksEndpointsIdBody,
 
 ) -> Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]:
-    """ Change an endpoint (url, events, description, disabled)
+    """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
         id (str):
@@ -161,7 +161,7 @@ def sync(
     body: PatchApiV1WebhooksEndpointsIdBody,
 
 ) -> PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500 | None:
-    """ Change an endpoint (url, events, description, disabled)
+    """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
         id (str):
@@ -190,7 +190,7 @@ async def asyncio_detailed(
     body: PatchApiV1WebhooksEndpointsIdBody,
 
 ) -> Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]:
-    """ Change an endpoint (url, events, description, disabled)
+    """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
         id (str):
@@ -224,7 +224,7 @@ async def asyncio(
     body: PatchApiV1WebhooksEndpointsIdBody,
 
 ) -> PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500 | None:
-    """ Change an endpoint (url, events, description, disabled)
+    """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
         id (str):
