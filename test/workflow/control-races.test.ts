@@ -53,11 +53,15 @@ describe('delivery workflow control races (time-skipping)', () => {
     await (await newWorker(taskQueue, acts)).runUntil(async () => {
       while (!(await waitsBefore(env().client, workflowId, 3))) await new Promise((r) => setTimeout(r, 20));
     });
-    // With no worker, the timer fires (time is skipped only when asked): its workflow task waits untaken.
+    // With no worker, the retry now reaches the server first (the test server then schedules a workflow
+    // task for it, in the history); then its timer fires (time is skipped only when asked). The next
+    // workflow task carries both.
+    const tasksScheduled = async () => (await eventKinds(workflowId)).filter((k) => k === 'workflowTaskScheduledEventAttributes').length;
+    const before = await tasksScheduled();
+    const woken = handle.executeUpdate(retryNow).then((result) => ({ result }), (error: unknown) => ({ error }));
+    while ((await tasksScheduled()) === before) await new Promise((r) => setTimeout(r, 20));
     await env().sleep(delayAfterAttempt(2) as number);
     expect(await timerEnds(env().client, workflowId)).toEqual({ fired: 2, canceled: 0 });
-    // The retry now is sent while that task waits; the worker that takes it is made (its bundle read) only after.
-    const woken = handle.executeUpdate(retryNow).then((result) => ({ result }), (error: unknown) => ({ error }));
     const second = await newWorker(taskQueue, acts);
     const result = await second.runUntil(handle.result());
     expect(result).toEqual({ status: 'succeeded', attempts: 5 });
