@@ -26,7 +26,7 @@ export const ErrorBody = z.object({
   quota_used: z.number().int().optional().describe('429 quota only.'),
   reset_at: z.string().optional().describe('429 quota only: the next billing period start.'),
   request_id: z.string().optional().describe('500 only.'),
-});
+}).meta({ id: 'Error' });
 
 const DESCRIPTIONS: Record<number, string> = {
   400: `Invalid body or parameters (\`details\` says where), or a JSON body nesting objects/arrays more than ${MAX_JSON_DEPTH} levels deep (\`json_too_deep\`).`,

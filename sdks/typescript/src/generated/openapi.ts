@@ -270,27 +270,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -299,27 +279,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -338,27 +298,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -377,27 +317,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -416,27 +336,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -552,27 +452,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -581,27 +461,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -620,27 +480,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Valid JSON that cannot be processed. */
@@ -659,27 +499,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -698,27 +518,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -737,27 +537,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -863,27 +643,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -892,27 +652,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -931,27 +671,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -970,27 +690,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -1009,27 +709,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -1048,27 +728,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1120,27 +780,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -1149,27 +789,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -1188,27 +808,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -1227,27 +827,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -1266,27 +846,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -1305,27 +865,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1435,27 +975,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -1464,27 +984,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -1503,27 +1003,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -1542,27 +1022,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Valid JSON that cannot be processed. */
@@ -1581,27 +1041,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -1620,27 +1060,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -1659,27 +1079,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1742,27 +1142,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -1771,27 +1151,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -1810,27 +1170,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -1849,27 +1189,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -1888,27 +1208,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -1927,27 +1227,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2028,27 +1308,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -2057,27 +1317,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -2096,27 +1336,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -2135,27 +1355,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -2174,27 +1374,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -2213,27 +1393,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2322,27 +1482,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -2351,27 +1491,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -2390,27 +1510,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -2429,27 +1529,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Conflicts with the current state. */
@@ -2468,27 +1548,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -2507,27 +1567,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -2546,27 +1586,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2652,27 +1672,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -2681,27 +1681,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -2720,27 +1700,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -2759,27 +1719,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -2798,27 +1738,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2917,27 +1837,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -2946,27 +1846,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -2985,27 +1865,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Body over 1 MiB (or event data over 256 KiB). */
@@ -3024,27 +1884,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -3063,27 +1903,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -3102,27 +1922,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description At capacity, and this account over its share of it (`overloaded`: its own accepted events would wait past MAX_BACKLOG_S for their turn to be handed to delivery, or the API process is out of CPU, at its adaptive limit of ingests in flight, or holds INGEST_BACKLOG_LIMIT events while this account takes at least an equal share of what it accepts): nothing was stored. Or a dependency is unreachable (`service_unavailable`): an ingest's event may have been stored, and is then delivered and answers the repeat. Either way, retry after Retry-After (1 s, doubled per try) with the same idempotency key. */
@@ -3141,27 +1941,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3260,27 +2040,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -3289,27 +2049,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -3328,27 +2068,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -3367,27 +2087,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -3406,27 +2106,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -3445,27 +2125,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3556,27 +2216,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -3585,27 +2225,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -3624,27 +2244,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -3663,27 +2263,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Conflicts with the current state. */
@@ -3702,27 +2282,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -3741,27 +2301,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -3780,27 +2320,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3892,27 +2412,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -3921,27 +2421,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -3960,27 +2440,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -3999,27 +2459,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Conflicts with the current state. */
@@ -4038,27 +2478,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -4077,27 +2497,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -4116,27 +2516,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4228,27 +2608,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -4257,27 +2617,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -4296,27 +2636,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -4335,27 +2655,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Conflicts with the current state. */
@@ -4374,27 +2674,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -4413,27 +2693,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -4452,27 +2712,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4556,27 +2796,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -4585,27 +2805,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -4624,27 +2824,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -4663,27 +2843,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -4702,27 +2862,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -4741,27 +2881,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4872,27 +2992,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -4901,27 +3001,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -4940,27 +3020,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -4979,27 +3039,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -5018,27 +3058,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -5057,27 +3077,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5188,27 +3188,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, malformed, unknown or revoked key. */
@@ -5217,27 +3197,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The key belongs to another product. */
@@ -5256,27 +3216,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found, or owned by another account. */
@@ -5295,27 +3235,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
@@ -5334,27 +3254,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -5373,27 +3273,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -6144,6 +4024,27 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        Error: {
+            error: string;
+            code: components["schemas"]["ErrorCode"];
+            /** @description 400 only: what is wrong where. */
+            details?: {
+                path: string;
+                message: string;
+            }[];
+            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
+            retry_after?: number;
+            /** @description 429 burst only (0). */
+            remaining?: number;
+            /** @description 429 quota only. */
+            quota_limit?: number;
+            /** @description 429 quota only. */
+            quota_used?: number;
+            /** @description 429 quota only: the next billing period start. */
+            reset_at?: string;
+            /** @description 500 only. */
+            request_id?: string;
+        };
         /**
          * @description Machine-readable code, one of a closed set:
          *

@@ -8,12 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.delete_api_v1_webhooks_endpoints_id_response_400 import DeleteApiV1WebhooksEndpointsIdResponse400
-from ...models.delete_api_v1_webhooks_endpoints_id_response_401 import DeleteApiV1WebhooksEndpointsIdResponse401
-from ...models.delete_api_v1_webhooks_endpoints_id_response_403 import DeleteApiV1WebhooksEndpointsIdResponse403
-from ...models.delete_api_v1_webhooks_endpoints_id_response_404 import DeleteApiV1WebhooksEndpointsIdResponse404
-from ...models.delete_api_v1_webhooks_endpoints_id_response_429 import DeleteApiV1WebhooksEndpointsIdResponse429
-from ...models.delete_api_v1_webhooks_endpoints_id_response_500 import DeleteApiV1WebhooksEndpointsIdResponse500
+from ...models.error import Error
 from typing import cast
 
 
@@ -38,48 +33,48 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | DeleteApiV1WebhooksEndpointsIdResponse400 | DeleteApiV1WebhooksEndpointsIdResponse401 | DeleteApiV1WebhooksEndpointsIdResponse403 | DeleteApiV1WebhooksEndpointsIdResponse404 | DeleteApiV1WebhooksEndpointsIdResponse429 | DeleteApiV1WebhooksEndpointsIdResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Error | None:
     if response.status_code == 204:
         response_204 = cast(Any, None)
         return response_204
 
     if response.status_code == 400:
-        response_400 = DeleteApiV1WebhooksEndpointsIdResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = DeleteApiV1WebhooksEndpointsIdResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = DeleteApiV1WebhooksEndpointsIdResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = DeleteApiV1WebhooksEndpointsIdResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = DeleteApiV1WebhooksEndpointsIdResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = DeleteApiV1WebhooksEndpointsIdResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -91,7 +86,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | DeleteApiV1WebhooksEndpointsIdResponse400 | DeleteApiV1WebhooksEndpointsIdResponse401 | DeleteApiV1WebhooksEndpointsIdResponse403 | DeleteApiV1WebhooksEndpointsIdResponse404 | DeleteApiV1WebhooksEndpointsIdResponse429 | DeleteApiV1WebhooksEndpointsIdResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -105,7 +100,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Any | DeleteApiV1WebhooksEndpointsIdResponse400 | DeleteApiV1WebhooksEndpointsIdResponse401 | DeleteApiV1WebhooksEndpointsIdResponse403 | DeleteApiV1WebhooksEndpointsIdResponse404 | DeleteApiV1WebhooksEndpointsIdResponse429 | DeleteApiV1WebhooksEndpointsIdResponse500]:
+) -> Response[Any | Error]:
     """ Delete an endpoint; its pending retries end cancelled
 
     Args:
@@ -116,7 +111,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | DeleteApiV1WebhooksEndpointsIdResponse400 | DeleteApiV1WebhooksEndpointsIdResponse401 | DeleteApiV1WebhooksEndpointsIdResponse403 | DeleteApiV1WebhooksEndpointsIdResponse404 | DeleteApiV1WebhooksEndpointsIdResponse429 | DeleteApiV1WebhooksEndpointsIdResponse500]
+        Response[Any | Error]
      """
 
 
@@ -136,7 +131,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Any | DeleteApiV1WebhooksEndpointsIdResponse400 | DeleteApiV1WebhooksEndpointsIdResponse401 | DeleteApiV1WebhooksEndpointsIdResponse403 | DeleteApiV1WebhooksEndpointsIdResponse404 | DeleteApiV1WebhooksEndpointsIdResponse429 | DeleteApiV1WebhooksEndpointsIdResponse500 | None:
+) -> Any | Error | None:
     """ Delete an endpoint; its pending retries end cancelled
 
     Args:
@@ -147,7 +142,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | DeleteApiV1WebhooksEndpointsIdResponse400 | DeleteApiV1WebhooksEndpointsIdResponse401 | DeleteApiV1WebhooksEndpointsIdResponse403 | DeleteApiV1WebhooksEndpointsIdResponse404 | DeleteApiV1WebhooksEndpointsIdResponse429 | DeleteApiV1WebhooksEndpointsIdResponse500
+        Any | Error
      """
 
 
@@ -162,7 +157,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Any | DeleteApiV1WebhooksEndpointsIdResponse400 | DeleteApiV1WebhooksEndpointsIdResponse401 | DeleteApiV1WebhooksEndpointsIdResponse403 | DeleteApiV1WebhooksEndpointsIdResponse404 | DeleteApiV1WebhooksEndpointsIdResponse429 | DeleteApiV1WebhooksEndpointsIdResponse500]:
+) -> Response[Any | Error]:
     """ Delete an endpoint; its pending retries end cancelled
 
     Args:
@@ -173,7 +168,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | DeleteApiV1WebhooksEndpointsIdResponse400 | DeleteApiV1WebhooksEndpointsIdResponse401 | DeleteApiV1WebhooksEndpointsIdResponse403 | DeleteApiV1WebhooksEndpointsIdResponse404 | DeleteApiV1WebhooksEndpointsIdResponse429 | DeleteApiV1WebhooksEndpointsIdResponse500]
+        Response[Any | Error]
      """
 
 
@@ -193,7 +188,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Any | DeleteApiV1WebhooksEndpointsIdResponse400 | DeleteApiV1WebhooksEndpointsIdResponse401 | DeleteApiV1WebhooksEndpointsIdResponse403 | DeleteApiV1WebhooksEndpointsIdResponse404 | DeleteApiV1WebhooksEndpointsIdResponse429 | DeleteApiV1WebhooksEndpointsIdResponse500 | None:
+) -> Any | Error | None:
     """ Delete an endpoint; its pending retries end cancelled
 
     Args:
@@ -204,7 +199,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | DeleteApiV1WebhooksEndpointsIdResponse400 | DeleteApiV1WebhooksEndpointsIdResponse401 | DeleteApiV1WebhooksEndpointsIdResponse403 | DeleteApiV1WebhooksEndpointsIdResponse404 | DeleteApiV1WebhooksEndpointsIdResponse429 | DeleteApiV1WebhooksEndpointsIdResponse500
+        Any | Error
      """
 
 

@@ -8,12 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.get_api_v1_webhooks_endpoints_response_200 import GetApiV1WebhooksEndpointsResponse200
-from ...models.get_api_v1_webhooks_endpoints_response_400 import GetApiV1WebhooksEndpointsResponse400
-from ...models.get_api_v1_webhooks_endpoints_response_401 import GetApiV1WebhooksEndpointsResponse401
-from ...models.get_api_v1_webhooks_endpoints_response_403 import GetApiV1WebhooksEndpointsResponse403
-from ...models.get_api_v1_webhooks_endpoints_response_429 import GetApiV1WebhooksEndpointsResponse429
-from ...models.get_api_v1_webhooks_endpoints_response_500 import GetApiV1WebhooksEndpointsResponse500
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -50,7 +46,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetApiV1WebhooksEndpointsResponse200 | GetApiV1WebhooksEndpointsResponse400 | GetApiV1WebhooksEndpointsResponse401 | GetApiV1WebhooksEndpointsResponse403 | GetApiV1WebhooksEndpointsResponse429 | GetApiV1WebhooksEndpointsResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | GetApiV1WebhooksEndpointsResponse200 | None:
     if response.status_code == 200:
         response_200 = GetApiV1WebhooksEndpointsResponse200.from_dict(response.json())
 
@@ -59,35 +55,35 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = GetApiV1WebhooksEndpointsResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = GetApiV1WebhooksEndpointsResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = GetApiV1WebhooksEndpointsResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = GetApiV1WebhooksEndpointsResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = GetApiV1WebhooksEndpointsResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -99,7 +95,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetApiV1WebhooksEndpointsResponse200 | GetApiV1WebhooksEndpointsResponse400 | GetApiV1WebhooksEndpointsResponse401 | GetApiV1WebhooksEndpointsResponse403 | GetApiV1WebhooksEndpointsResponse429 | GetApiV1WebhooksEndpointsResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | GetApiV1WebhooksEndpointsResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,7 +110,7 @@ def sync_detailed(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
 
-) -> Response[GetApiV1WebhooksEndpointsResponse200 | GetApiV1WebhooksEndpointsResponse400 | GetApiV1WebhooksEndpointsResponse401 | GetApiV1WebhooksEndpointsResponse403 | GetApiV1WebhooksEndpointsResponse429 | GetApiV1WebhooksEndpointsResponse500]:
+) -> Response[Error | GetApiV1WebhooksEndpointsResponse200]:
     """ List endpoints (newest first, no secrets)
 
     Args:
@@ -126,7 +122,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetApiV1WebhooksEndpointsResponse200 | GetApiV1WebhooksEndpointsResponse400 | GetApiV1WebhooksEndpointsResponse401 | GetApiV1WebhooksEndpointsResponse403 | GetApiV1WebhooksEndpointsResponse429 | GetApiV1WebhooksEndpointsResponse500]
+        Response[Error | GetApiV1WebhooksEndpointsResponse200]
      """
 
 
@@ -148,7 +144,7 @@ def sync(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
 
-) -> GetApiV1WebhooksEndpointsResponse200 | GetApiV1WebhooksEndpointsResponse400 | GetApiV1WebhooksEndpointsResponse401 | GetApiV1WebhooksEndpointsResponse403 | GetApiV1WebhooksEndpointsResponse429 | GetApiV1WebhooksEndpointsResponse500 | None:
+) -> Error | GetApiV1WebhooksEndpointsResponse200 | None:
     """ List endpoints (newest first, no secrets)
 
     Args:
@@ -160,7 +156,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetApiV1WebhooksEndpointsResponse200 | GetApiV1WebhooksEndpointsResponse400 | GetApiV1WebhooksEndpointsResponse401 | GetApiV1WebhooksEndpointsResponse403 | GetApiV1WebhooksEndpointsResponse429 | GetApiV1WebhooksEndpointsResponse500
+        Error | GetApiV1WebhooksEndpointsResponse200
      """
 
 
@@ -177,7 +173,7 @@ async def asyncio_detailed(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
 
-) -> Response[GetApiV1WebhooksEndpointsResponse200 | GetApiV1WebhooksEndpointsResponse400 | GetApiV1WebhooksEndpointsResponse401 | GetApiV1WebhooksEndpointsResponse403 | GetApiV1WebhooksEndpointsResponse429 | GetApiV1WebhooksEndpointsResponse500]:
+) -> Response[Error | GetApiV1WebhooksEndpointsResponse200]:
     """ List endpoints (newest first, no secrets)
 
     Args:
@@ -189,7 +185,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetApiV1WebhooksEndpointsResponse200 | GetApiV1WebhooksEndpointsResponse400 | GetApiV1WebhooksEndpointsResponse401 | GetApiV1WebhooksEndpointsResponse403 | GetApiV1WebhooksEndpointsResponse429 | GetApiV1WebhooksEndpointsResponse500]
+        Response[Error | GetApiV1WebhooksEndpointsResponse200]
      """
 
 
@@ -211,7 +207,7 @@ async def asyncio(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
 
-) -> GetApiV1WebhooksEndpointsResponse200 | GetApiV1WebhooksEndpointsResponse400 | GetApiV1WebhooksEndpointsResponse401 | GetApiV1WebhooksEndpointsResponse403 | GetApiV1WebhooksEndpointsResponse429 | GetApiV1WebhooksEndpointsResponse500 | None:
+) -> Error | GetApiV1WebhooksEndpointsResponse200 | None:
     """ List endpoints (newest first, no secrets)
 
     Args:
@@ -223,7 +219,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetApiV1WebhooksEndpointsResponse200 | GetApiV1WebhooksEndpointsResponse400 | GetApiV1WebhooksEndpointsResponse401 | GetApiV1WebhooksEndpointsResponse403 | GetApiV1WebhooksEndpointsResponse429 | GetApiV1WebhooksEndpointsResponse500
+        Error | GetApiV1WebhooksEndpointsResponse200
      """
 
 

@@ -8,13 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.get_api_v1_webhooks_endpoints_id_secret_response_200 import GetApiV1WebhooksEndpointsIdSecretResponse200
-from ...models.get_api_v1_webhooks_endpoints_id_secret_response_400 import GetApiV1WebhooksEndpointsIdSecretResponse400
-from ...models.get_api_v1_webhooks_endpoints_id_secret_response_401 import GetApiV1WebhooksEndpointsIdSecretResponse401
-from ...models.get_api_v1_webhooks_endpoints_id_secret_response_403 import GetApiV1WebhooksEndpointsIdSecretResponse403
-from ...models.get_api_v1_webhooks_endpoints_id_secret_response_404 import GetApiV1WebhooksEndpointsIdSecretResponse404
-from ...models.get_api_v1_webhooks_endpoints_id_secret_response_429 import GetApiV1WebhooksEndpointsIdSecretResponse429
-from ...models.get_api_v1_webhooks_endpoints_id_secret_response_500 import GetApiV1WebhooksEndpointsIdSecretResponse500
 from typing import cast
 
 
@@ -39,7 +34,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetApiV1WebhooksEndpointsIdSecretResponse200 | GetApiV1WebhooksEndpointsIdSecretResponse400 | GetApiV1WebhooksEndpointsIdSecretResponse401 | GetApiV1WebhooksEndpointsIdSecretResponse403 | GetApiV1WebhooksEndpointsIdSecretResponse404 | GetApiV1WebhooksEndpointsIdSecretResponse429 | GetApiV1WebhooksEndpointsIdSecretResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | GetApiV1WebhooksEndpointsIdSecretResponse200 | None:
     if response.status_code == 200:
         response_200 = GetApiV1WebhooksEndpointsIdSecretResponse200.from_dict(response.json())
 
@@ -48,42 +43,42 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = GetApiV1WebhooksEndpointsIdSecretResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = GetApiV1WebhooksEndpointsIdSecretResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = GetApiV1WebhooksEndpointsIdSecretResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = GetApiV1WebhooksEndpointsIdSecretResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = GetApiV1WebhooksEndpointsIdSecretResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = GetApiV1WebhooksEndpointsIdSecretResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -95,7 +90,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetApiV1WebhooksEndpointsIdSecretResponse200 | GetApiV1WebhooksEndpointsIdSecretResponse400 | GetApiV1WebhooksEndpointsIdSecretResponse401 | GetApiV1WebhooksEndpointsIdSecretResponse403 | GetApiV1WebhooksEndpointsIdSecretResponse404 | GetApiV1WebhooksEndpointsIdSecretResponse429 | GetApiV1WebhooksEndpointsIdSecretResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | GetApiV1WebhooksEndpointsIdSecretResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +104,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetApiV1WebhooksEndpointsIdSecretResponse200 | GetApiV1WebhooksEndpointsIdSecretResponse400 | GetApiV1WebhooksEndpointsIdSecretResponse401 | GetApiV1WebhooksEndpointsIdSecretResponse403 | GetApiV1WebhooksEndpointsIdSecretResponse404 | GetApiV1WebhooksEndpointsIdSecretResponse429 | GetApiV1WebhooksEndpointsIdSecretResponse500]:
+) -> Response[Error | GetApiV1WebhooksEndpointsIdSecretResponse200]:
     """ Get the endpoint's signing secret
 
     Args:
@@ -120,7 +115,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetApiV1WebhooksEndpointsIdSecretResponse200 | GetApiV1WebhooksEndpointsIdSecretResponse400 | GetApiV1WebhooksEndpointsIdSecretResponse401 | GetApiV1WebhooksEndpointsIdSecretResponse403 | GetApiV1WebhooksEndpointsIdSecretResponse404 | GetApiV1WebhooksEndpointsIdSecretResponse429 | GetApiV1WebhooksEndpointsIdSecretResponse500]
+        Response[Error | GetApiV1WebhooksEndpointsIdSecretResponse200]
      """
 
 
@@ -140,7 +135,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> GetApiV1WebhooksEndpointsIdSecretResponse200 | GetApiV1WebhooksEndpointsIdSecretResponse400 | GetApiV1WebhooksEndpointsIdSecretResponse401 | GetApiV1WebhooksEndpointsIdSecretResponse403 | GetApiV1WebhooksEndpointsIdSecretResponse404 | GetApiV1WebhooksEndpointsIdSecretResponse429 | GetApiV1WebhooksEndpointsIdSecretResponse500 | None:
+) -> Error | GetApiV1WebhooksEndpointsIdSecretResponse200 | None:
     """ Get the endpoint's signing secret
 
     Args:
@@ -151,7 +146,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetApiV1WebhooksEndpointsIdSecretResponse200 | GetApiV1WebhooksEndpointsIdSecretResponse400 | GetApiV1WebhooksEndpointsIdSecretResponse401 | GetApiV1WebhooksEndpointsIdSecretResponse403 | GetApiV1WebhooksEndpointsIdSecretResponse404 | GetApiV1WebhooksEndpointsIdSecretResponse429 | GetApiV1WebhooksEndpointsIdSecretResponse500
+        Error | GetApiV1WebhooksEndpointsIdSecretResponse200
      """
 
 
@@ -166,7 +161,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetApiV1WebhooksEndpointsIdSecretResponse200 | GetApiV1WebhooksEndpointsIdSecretResponse400 | GetApiV1WebhooksEndpointsIdSecretResponse401 | GetApiV1WebhooksEndpointsIdSecretResponse403 | GetApiV1WebhooksEndpointsIdSecretResponse404 | GetApiV1WebhooksEndpointsIdSecretResponse429 | GetApiV1WebhooksEndpointsIdSecretResponse500]:
+) -> Response[Error | GetApiV1WebhooksEndpointsIdSecretResponse200]:
     """ Get the endpoint's signing secret
 
     Args:
@@ -177,7 +172,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetApiV1WebhooksEndpointsIdSecretResponse200 | GetApiV1WebhooksEndpointsIdSecretResponse400 | GetApiV1WebhooksEndpointsIdSecretResponse401 | GetApiV1WebhooksEndpointsIdSecretResponse403 | GetApiV1WebhooksEndpointsIdSecretResponse404 | GetApiV1WebhooksEndpointsIdSecretResponse429 | GetApiV1WebhooksEndpointsIdSecretResponse500]
+        Response[Error | GetApiV1WebhooksEndpointsIdSecretResponse200]
      """
 
 
@@ -197,7 +192,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> GetApiV1WebhooksEndpointsIdSecretResponse200 | GetApiV1WebhooksEndpointsIdSecretResponse400 | GetApiV1WebhooksEndpointsIdSecretResponse401 | GetApiV1WebhooksEndpointsIdSecretResponse403 | GetApiV1WebhooksEndpointsIdSecretResponse404 | GetApiV1WebhooksEndpointsIdSecretResponse429 | GetApiV1WebhooksEndpointsIdSecretResponse500 | None:
+) -> Error | GetApiV1WebhooksEndpointsIdSecretResponse200 | None:
     """ Get the endpoint's signing secret
 
     Args:
@@ -208,7 +203,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetApiV1WebhooksEndpointsIdSecretResponse200 | GetApiV1WebhooksEndpointsIdSecretResponse400 | GetApiV1WebhooksEndpointsIdSecretResponse401 | GetApiV1WebhooksEndpointsIdSecretResponse403 | GetApiV1WebhooksEndpointsIdSecretResponse404 | GetApiV1WebhooksEndpointsIdSecretResponse429 | GetApiV1WebhooksEndpointsIdSecretResponse500
+        Error | GetApiV1WebhooksEndpointsIdSecretResponse200
      """
 
 

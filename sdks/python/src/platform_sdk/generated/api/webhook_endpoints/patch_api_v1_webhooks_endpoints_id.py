@@ -8,15 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.patch_api_v1_webhooks_endpoints_id_body import PatchApiV1WebhooksEndpointsIdBody
 from ...models.patch_api_v1_webhooks_endpoints_id_response_200 import PatchApiV1WebhooksEndpointsIdResponse200
-from ...models.patch_api_v1_webhooks_endpoints_id_response_400 import PatchApiV1WebhooksEndpointsIdResponse400
-from ...models.patch_api_v1_webhooks_endpoints_id_response_401 import PatchApiV1WebhooksEndpointsIdResponse401
-from ...models.patch_api_v1_webhooks_endpoints_id_response_403 import PatchApiV1WebhooksEndpointsIdResponse403
-from ...models.patch_api_v1_webhooks_endpoints_id_response_404 import PatchApiV1WebhooksEndpointsIdResponse404
-from ...models.patch_api_v1_webhooks_endpoints_id_response_422 import PatchApiV1WebhooksEndpointsIdResponse422
-from ...models.patch_api_v1_webhooks_endpoints_id_response_429 import PatchApiV1WebhooksEndpointsIdResponse429
-from ...models.patch_api_v1_webhooks_endpoints_id_response_500 import PatchApiV1WebhooksEndpointsIdResponse500
 from typing import cast
 
 
@@ -48,7 +42,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PatchApiV1WebhooksEndpointsIdResponse200 | None:
     if response.status_code == 200:
         response_200 = PatchApiV1WebhooksEndpointsIdResponse200.from_dict(response.json())
 
@@ -57,49 +51,49 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = PatchApiV1WebhooksEndpointsIdResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PatchApiV1WebhooksEndpointsIdResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PatchApiV1WebhooksEndpointsIdResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = PatchApiV1WebhooksEndpointsIdResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 422:
-        response_422 = PatchApiV1WebhooksEndpointsIdResponse422.from_dict(response.json())
+        response_422 = Error.from_dict(response.json())
 
 
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = PatchApiV1WebhooksEndpointsIdResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PatchApiV1WebhooksEndpointsIdResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -111,7 +105,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PatchApiV1WebhooksEndpointsIdResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -126,7 +120,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PatchApiV1WebhooksEndpointsIdBody,
 
-) -> Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]:
+) -> Response[Error | PatchApiV1WebhooksEndpointsIdResponse200]:
     """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
@@ -138,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]
+        Response[Error | PatchApiV1WebhooksEndpointsIdResponse200]
      """
 
 
@@ -160,7 +154,7 @@ def sync(
     client: AuthenticatedClient,
     body: PatchApiV1WebhooksEndpointsIdBody,
 
-) -> PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500 | None:
+) -> Error | PatchApiV1WebhooksEndpointsIdResponse200 | None:
     """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
@@ -172,7 +166,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500
+        Error | PatchApiV1WebhooksEndpointsIdResponse200
      """
 
 
@@ -189,7 +183,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PatchApiV1WebhooksEndpointsIdBody,
 
-) -> Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]:
+) -> Response[Error | PatchApiV1WebhooksEndpointsIdResponse200]:
     """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
@@ -201,7 +195,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500]
+        Response[Error | PatchApiV1WebhooksEndpointsIdResponse200]
      """
 
 
@@ -223,7 +217,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PatchApiV1WebhooksEndpointsIdBody,
 
-) -> PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500 | None:
+) -> Error | PatchApiV1WebhooksEndpointsIdResponse200 | None:
     """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
@@ -235,7 +229,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PatchApiV1WebhooksEndpointsIdResponse200 | PatchApiV1WebhooksEndpointsIdResponse400 | PatchApiV1WebhooksEndpointsIdResponse401 | PatchApiV1WebhooksEndpointsIdResponse403 | PatchApiV1WebhooksEndpointsIdResponse404 | PatchApiV1WebhooksEndpointsIdResponse422 | PatchApiV1WebhooksEndpointsIdResponse429 | PatchApiV1WebhooksEndpointsIdResponse500
+        Error | PatchApiV1WebhooksEndpointsIdResponse200
      """
 
 

@@ -8,14 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.post_api_v1_webhooks_endpoints_body import PostApiV1WebhooksEndpointsBody
 from ...models.post_api_v1_webhooks_endpoints_response_201 import PostApiV1WebhooksEndpointsResponse201
-from ...models.post_api_v1_webhooks_endpoints_response_400 import PostApiV1WebhooksEndpointsResponse400
-from ...models.post_api_v1_webhooks_endpoints_response_401 import PostApiV1WebhooksEndpointsResponse401
-from ...models.post_api_v1_webhooks_endpoints_response_403 import PostApiV1WebhooksEndpointsResponse403
-from ...models.post_api_v1_webhooks_endpoints_response_422 import PostApiV1WebhooksEndpointsResponse422
-from ...models.post_api_v1_webhooks_endpoints_response_429 import PostApiV1WebhooksEndpointsResponse429
-from ...models.post_api_v1_webhooks_endpoints_response_500 import PostApiV1WebhooksEndpointsResponse500
 from typing import cast
 
 
@@ -46,7 +41,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsResponse201 | None:
     if response.status_code == 201:
         response_201 = PostApiV1WebhooksEndpointsResponse201.from_dict(response.json())
 
@@ -55,42 +50,42 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_201
 
     if response.status_code == 400:
-        response_400 = PostApiV1WebhooksEndpointsResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiV1WebhooksEndpointsResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PostApiV1WebhooksEndpointsResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = PostApiV1WebhooksEndpointsResponse422.from_dict(response.json())
+        response_422 = Error.from_dict(response.json())
 
 
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = PostApiV1WebhooksEndpointsResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiV1WebhooksEndpointsResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -102,7 +97,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsResponse201]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -116,7 +111,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsBody,
 
-) -> Response[PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsResponse201]:
     """ Register a destination endpoint
 
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
@@ -132,7 +127,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsResponse201]
      """
 
 
@@ -152,7 +147,7 @@ def sync(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsBody,
 
-) -> PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsResponse201 | None:
     """ Register a destination endpoint
 
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
@@ -168,7 +163,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500
+        Error | PostApiV1WebhooksEndpointsResponse201
      """
 
 
@@ -183,7 +178,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsBody,
 
-) -> Response[PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsResponse201]:
     """ Register a destination endpoint
 
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
@@ -199,7 +194,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsResponse201]
      """
 
 
@@ -219,7 +214,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsBody,
 
-) -> PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsResponse201 | None:
     """ Register a destination endpoint
 
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
@@ -235,7 +230,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsResponse201 | PostApiV1WebhooksEndpointsResponse400 | PostApiV1WebhooksEndpointsResponse401 | PostApiV1WebhooksEndpointsResponse403 | PostApiV1WebhooksEndpointsResponse422 | PostApiV1WebhooksEndpointsResponse429 | PostApiV1WebhooksEndpointsResponse500
+        Error | PostApiV1WebhooksEndpointsResponse201
      """
 
 

@@ -8,13 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.post_api_v1_webhooks_endpoints_id_pause_response_200 import PostApiV1WebhooksEndpointsIdPauseResponse200
-from ...models.post_api_v1_webhooks_endpoints_id_pause_response_400 import PostApiV1WebhooksEndpointsIdPauseResponse400
-from ...models.post_api_v1_webhooks_endpoints_id_pause_response_401 import PostApiV1WebhooksEndpointsIdPauseResponse401
-from ...models.post_api_v1_webhooks_endpoints_id_pause_response_403 import PostApiV1WebhooksEndpointsIdPauseResponse403
-from ...models.post_api_v1_webhooks_endpoints_id_pause_response_404 import PostApiV1WebhooksEndpointsIdPauseResponse404
-from ...models.post_api_v1_webhooks_endpoints_id_pause_response_429 import PostApiV1WebhooksEndpointsIdPauseResponse429
-from ...models.post_api_v1_webhooks_endpoints_id_pause_response_500 import PostApiV1WebhooksEndpointsIdPauseResponse500
 from typing import cast
 
 
@@ -39,7 +34,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsIdPauseResponse200 | None:
     if response.status_code == 200:
         response_200 = PostApiV1WebhooksEndpointsIdPauseResponse200.from_dict(response.json())
 
@@ -48,42 +43,42 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = PostApiV1WebhooksEndpointsIdPauseResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiV1WebhooksEndpointsIdPauseResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PostApiV1WebhooksEndpointsIdPauseResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = PostApiV1WebhooksEndpointsIdPauseResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = PostApiV1WebhooksEndpointsIdPauseResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiV1WebhooksEndpointsIdPauseResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -95,7 +90,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsIdPauseResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +104,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsIdPauseResponse200]:
     """ Pause an endpoint: no attempt is made to it until it is resumed
 
      New events are still accepted and matched to it, and deliveries go on being scheduled; each one
@@ -128,7 +123,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsIdPauseResponse200]
      """
 
 
@@ -148,7 +143,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsIdPauseResponse200 | None:
     """ Pause an endpoint: no attempt is made to it until it is resumed
 
      New events are still accepted and matched to it, and deliveries go on being scheduled; each one
@@ -167,7 +162,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500
+        Error | PostApiV1WebhooksEndpointsIdPauseResponse200
      """
 
 
@@ -182,7 +177,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsIdPauseResponse200]:
     """ Pause an endpoint: no attempt is made to it until it is resumed
 
      New events are still accepted and matched to it, and deliveries go on being scheduled; each one
@@ -201,7 +196,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsIdPauseResponse200]
      """
 
 
@@ -221,7 +216,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsIdPauseResponse200 | None:
     """ Pause an endpoint: no attempt is made to it until it is resumed
 
      New events are still accepted and matched to it, and deliveries go on being scheduled; each one
@@ -240,7 +235,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsIdPauseResponse200 | PostApiV1WebhooksEndpointsIdPauseResponse400 | PostApiV1WebhooksEndpointsIdPauseResponse401 | PostApiV1WebhooksEndpointsIdPauseResponse403 | PostApiV1WebhooksEndpointsIdPauseResponse404 | PostApiV1WebhooksEndpointsIdPauseResponse429 | PostApiV1WebhooksEndpointsIdPauseResponse500
+        Error | PostApiV1WebhooksEndpointsIdPauseResponse200
      """
 
 

@@ -8,15 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.post_api_v1_webhooks_endpoints_id_recover_body import PostApiV1WebhooksEndpointsIdRecoverBody
 from ...models.post_api_v1_webhooks_endpoints_id_recover_response_202 import PostApiV1WebhooksEndpointsIdRecoverResponse202
-from ...models.post_api_v1_webhooks_endpoints_id_recover_response_400 import PostApiV1WebhooksEndpointsIdRecoverResponse400
-from ...models.post_api_v1_webhooks_endpoints_id_recover_response_401 import PostApiV1WebhooksEndpointsIdRecoverResponse401
-from ...models.post_api_v1_webhooks_endpoints_id_recover_response_403 import PostApiV1WebhooksEndpointsIdRecoverResponse403
-from ...models.post_api_v1_webhooks_endpoints_id_recover_response_404 import PostApiV1WebhooksEndpointsIdRecoverResponse404
-from ...models.post_api_v1_webhooks_endpoints_id_recover_response_409 import PostApiV1WebhooksEndpointsIdRecoverResponse409
-from ...models.post_api_v1_webhooks_endpoints_id_recover_response_429 import PostApiV1WebhooksEndpointsIdRecoverResponse429
-from ...models.post_api_v1_webhooks_endpoints_id_recover_response_500 import PostApiV1WebhooksEndpointsIdRecoverResponse500
 from typing import cast
 
 
@@ -48,7 +42,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsIdRecoverResponse202 | None:
     if response.status_code == 202:
         response_202 = PostApiV1WebhooksEndpointsIdRecoverResponse202.from_dict(response.json())
 
@@ -57,49 +51,49 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_202
 
     if response.status_code == 400:
-        response_400 = PostApiV1WebhooksEndpointsIdRecoverResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiV1WebhooksEndpointsIdRecoverResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PostApiV1WebhooksEndpointsIdRecoverResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = PostApiV1WebhooksEndpointsIdRecoverResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 409:
-        response_409 = PostApiV1WebhooksEndpointsIdRecoverResponse409.from_dict(response.json())
+        response_409 = Error.from_dict(response.json())
 
 
 
         return response_409
 
     if response.status_code == 429:
-        response_429 = PostApiV1WebhooksEndpointsIdRecoverResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiV1WebhooksEndpointsIdRecoverResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -111,7 +105,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsIdRecoverResponse202]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -126,7 +120,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdRecoverBody,
 
-) -> Response[PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsIdRecoverResponse202]:
     """ Start again every failed or cancelled delivery to the endpoint since a time
 
      Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
@@ -145,7 +139,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsIdRecoverResponse202]
      """
 
 
@@ -167,7 +161,7 @@ def sync(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdRecoverBody,
 
-) -> PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsIdRecoverResponse202 | None:
     """ Start again every failed or cancelled delivery to the endpoint since a time
 
      Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
@@ -186,7 +180,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500
+        Error | PostApiV1WebhooksEndpointsIdRecoverResponse202
      """
 
 
@@ -203,7 +197,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdRecoverBody,
 
-) -> Response[PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsIdRecoverResponse202]:
     """ Start again every failed or cancelled delivery to the endpoint since a time
 
      Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
@@ -222,7 +216,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsIdRecoverResponse202]
      """
 
 
@@ -244,7 +238,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdRecoverBody,
 
-) -> PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsIdRecoverResponse202 | None:
     """ Start again every failed or cancelled delivery to the endpoint since a time
 
      Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
@@ -263,7 +257,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsIdRecoverResponse202 | PostApiV1WebhooksEndpointsIdRecoverResponse400 | PostApiV1WebhooksEndpointsIdRecoverResponse401 | PostApiV1WebhooksEndpointsIdRecoverResponse403 | PostApiV1WebhooksEndpointsIdRecoverResponse404 | PostApiV1WebhooksEndpointsIdRecoverResponse409 | PostApiV1WebhooksEndpointsIdRecoverResponse429 | PostApiV1WebhooksEndpointsIdRecoverResponse500
+        Error | PostApiV1WebhooksEndpointsIdRecoverResponse202
      """
 
 

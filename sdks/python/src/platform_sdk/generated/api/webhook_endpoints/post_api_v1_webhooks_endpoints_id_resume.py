@@ -8,13 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.post_api_v1_webhooks_endpoints_id_resume_response_200 import PostApiV1WebhooksEndpointsIdResumeResponse200
-from ...models.post_api_v1_webhooks_endpoints_id_resume_response_400 import PostApiV1WebhooksEndpointsIdResumeResponse400
-from ...models.post_api_v1_webhooks_endpoints_id_resume_response_401 import PostApiV1WebhooksEndpointsIdResumeResponse401
-from ...models.post_api_v1_webhooks_endpoints_id_resume_response_403 import PostApiV1WebhooksEndpointsIdResumeResponse403
-from ...models.post_api_v1_webhooks_endpoints_id_resume_response_404 import PostApiV1WebhooksEndpointsIdResumeResponse404
-from ...models.post_api_v1_webhooks_endpoints_id_resume_response_429 import PostApiV1WebhooksEndpointsIdResumeResponse429
-from ...models.post_api_v1_webhooks_endpoints_id_resume_response_500 import PostApiV1WebhooksEndpointsIdResumeResponse500
 from typing import cast
 
 
@@ -39,7 +34,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsIdResumeResponse200 | None:
     if response.status_code == 200:
         response_200 = PostApiV1WebhooksEndpointsIdResumeResponse200.from_dict(response.json())
 
@@ -48,42 +43,42 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = PostApiV1WebhooksEndpointsIdResumeResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiV1WebhooksEndpointsIdResumeResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PostApiV1WebhooksEndpointsIdResumeResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = PostApiV1WebhooksEndpointsIdResumeResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = PostApiV1WebhooksEndpointsIdResumeResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiV1WebhooksEndpointsIdResumeResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -95,7 +90,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsIdResumeResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +104,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsIdResumeResponse200]:
     """ Resume a paused endpoint: every delivery that waits makes its attempt now
 
      Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
@@ -125,7 +120,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsIdResumeResponse200]
      """
 
 
@@ -145,7 +140,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsIdResumeResponse200 | None:
     """ Resume a paused endpoint: every delivery that waits makes its attempt now
 
      Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
@@ -161,7 +156,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500
+        Error | PostApiV1WebhooksEndpointsIdResumeResponse200
      """
 
 
@@ -176,7 +171,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsIdResumeResponse200]:
     """ Resume a paused endpoint: every delivery that waits makes its attempt now
 
      Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
@@ -192,7 +187,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsIdResumeResponse200]
      """
 
 
@@ -212,7 +207,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsIdResumeResponse200 | None:
     """ Resume a paused endpoint: every delivery that waits makes its attempt now
 
      Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
@@ -228,7 +223,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsIdResumeResponse200 | PostApiV1WebhooksEndpointsIdResumeResponse400 | PostApiV1WebhooksEndpointsIdResumeResponse401 | PostApiV1WebhooksEndpointsIdResumeResponse403 | PostApiV1WebhooksEndpointsIdResumeResponse404 | PostApiV1WebhooksEndpointsIdResumeResponse429 | PostApiV1WebhooksEndpointsIdResumeResponse500
+        Error | PostApiV1WebhooksEndpointsIdResumeResponse200
      """
 
 

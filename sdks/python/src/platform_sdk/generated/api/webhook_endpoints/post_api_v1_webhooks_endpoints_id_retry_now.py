@@ -8,14 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.post_api_v1_webhooks_endpoints_id_retry_now_body import PostApiV1WebhooksEndpointsIdRetryNowBody
 from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_200 import PostApiV1WebhooksEndpointsIdRetryNowResponse200
-from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_400 import PostApiV1WebhooksEndpointsIdRetryNowResponse400
-from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_401 import PostApiV1WebhooksEndpointsIdRetryNowResponse401
-from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_403 import PostApiV1WebhooksEndpointsIdRetryNowResponse403
-from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_404 import PostApiV1WebhooksEndpointsIdRetryNowResponse404
-from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_429 import PostApiV1WebhooksEndpointsIdRetryNowResponse429
-from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_500 import PostApiV1WebhooksEndpointsIdRetryNowResponse500
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -50,7 +45,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200 | None:
     if response.status_code == 200:
         response_200 = PostApiV1WebhooksEndpointsIdRetryNowResponse200.from_dict(response.json())
 
@@ -59,42 +54,42 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = PostApiV1WebhooksEndpointsIdRetryNowResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiV1WebhooksEndpointsIdRetryNowResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PostApiV1WebhooksEndpointsIdRetryNowResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = PostApiV1WebhooksEndpointsIdRetryNowResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = PostApiV1WebhooksEndpointsIdRetryNowResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiV1WebhooksEndpointsIdRetryNowResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -106,7 +101,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,7 +116,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
 
-) -> Response[PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200]:
     """ Make the next attempt now of every delivery to the endpoint waiting for a retry
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
@@ -138,7 +133,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200]
      """
 
 
@@ -160,7 +155,7 @@ def sync(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
 
-) -> PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200 | None:
     """ Make the next attempt now of every delivery to the endpoint waiting for a retry
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
@@ -177,7 +172,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500
+        Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200
      """
 
 
@@ -194,7 +189,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
 
-) -> Response[PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200]:
     """ Make the next attempt now of every delivery to the endpoint waiting for a retry
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
@@ -211,7 +206,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200]
      """
 
 
@@ -233,7 +228,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
 
-) -> PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200 | None:
     """ Make the next attempt now of every delivery to the endpoint waiting for a retry
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
@@ -250,7 +245,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsIdRetryNowResponse200 | PostApiV1WebhooksEndpointsIdRetryNowResponse400 | PostApiV1WebhooksEndpointsIdRetryNowResponse401 | PostApiV1WebhooksEndpointsIdRetryNowResponse403 | PostApiV1WebhooksEndpointsIdRetryNowResponse404 | PostApiV1WebhooksEndpointsIdRetryNowResponse429 | PostApiV1WebhooksEndpointsIdRetryNowResponse500
+        Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200
      """
 
 

@@ -8,14 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.post_api_v1_webhooks_endpoints_id_secret_rotate_body import PostApiV1WebhooksEndpointsIdSecretRotateBody
 from ...models.post_api_v1_webhooks_endpoints_id_secret_rotate_response_200 import PostApiV1WebhooksEndpointsIdSecretRotateResponse200
-from ...models.post_api_v1_webhooks_endpoints_id_secret_rotate_response_400 import PostApiV1WebhooksEndpointsIdSecretRotateResponse400
-from ...models.post_api_v1_webhooks_endpoints_id_secret_rotate_response_401 import PostApiV1WebhooksEndpointsIdSecretRotateResponse401
-from ...models.post_api_v1_webhooks_endpoints_id_secret_rotate_response_403 import PostApiV1WebhooksEndpointsIdSecretRotateResponse403
-from ...models.post_api_v1_webhooks_endpoints_id_secret_rotate_response_404 import PostApiV1WebhooksEndpointsIdSecretRotateResponse404
-from ...models.post_api_v1_webhooks_endpoints_id_secret_rotate_response_429 import PostApiV1WebhooksEndpointsIdSecretRotateResponse429
-from ...models.post_api_v1_webhooks_endpoints_id_secret_rotate_response_500 import PostApiV1WebhooksEndpointsIdSecretRotateResponse500
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -50,7 +45,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | PostApiV1WebhooksEndpointsIdSecretRotateResponse400 | PostApiV1WebhooksEndpointsIdSecretRotateResponse401 | PostApiV1WebhooksEndpointsIdSecretRotateResponse403 | PostApiV1WebhooksEndpointsIdSecretRotateResponse404 | PostApiV1WebhooksEndpointsIdSecretRotateResponse429 | PostApiV1WebhooksEndpointsIdSecretRotateResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | None:
     if response.status_code == 200:
         response_200 = PostApiV1WebhooksEndpointsIdSecretRotateResponse200.from_dict(response.json())
 
@@ -59,42 +54,42 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = PostApiV1WebhooksEndpointsIdSecretRotateResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiV1WebhooksEndpointsIdSecretRotateResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PostApiV1WebhooksEndpointsIdSecretRotateResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = PostApiV1WebhooksEndpointsIdSecretRotateResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = PostApiV1WebhooksEndpointsIdSecretRotateResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiV1WebhooksEndpointsIdSecretRotateResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -106,7 +101,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | PostApiV1WebhooksEndpointsIdSecretRotateResponse400 | PostApiV1WebhooksEndpointsIdSecretRotateResponse401 | PostApiV1WebhooksEndpointsIdSecretRotateResponse403 | PostApiV1WebhooksEndpointsIdSecretRotateResponse404 | PostApiV1WebhooksEndpointsIdSecretRotateResponse429 | PostApiV1WebhooksEndpointsIdSecretRotateResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,7 +116,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset = UNSET,
 
-) -> Response[PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | PostApiV1WebhooksEndpointsIdSecretRotateResponse400 | PostApiV1WebhooksEndpointsIdSecretRotateResponse401 | PostApiV1WebhooksEndpointsIdSecretRotateResponse403 | PostApiV1WebhooksEndpointsIdSecretRotateResponse404 | PostApiV1WebhooksEndpointsIdSecretRotateResponse429 | PostApiV1WebhooksEndpointsIdSecretRotateResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200]:
     """ Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-
     signature during a grace period
 
@@ -140,7 +135,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | PostApiV1WebhooksEndpointsIdSecretRotateResponse400 | PostApiV1WebhooksEndpointsIdSecretRotateResponse401 | PostApiV1WebhooksEndpointsIdSecretRotateResponse403 | PostApiV1WebhooksEndpointsIdSecretRotateResponse404 | PostApiV1WebhooksEndpointsIdSecretRotateResponse429 | PostApiV1WebhooksEndpointsIdSecretRotateResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200]
      """
 
 
@@ -162,7 +157,7 @@ def sync(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset = UNSET,
 
-) -> PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | PostApiV1WebhooksEndpointsIdSecretRotateResponse400 | PostApiV1WebhooksEndpointsIdSecretRotateResponse401 | PostApiV1WebhooksEndpointsIdSecretRotateResponse403 | PostApiV1WebhooksEndpointsIdSecretRotateResponse404 | PostApiV1WebhooksEndpointsIdSecretRotateResponse429 | PostApiV1WebhooksEndpointsIdSecretRotateResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | None:
     """ Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-
     signature during a grace period
 
@@ -181,7 +176,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | PostApiV1WebhooksEndpointsIdSecretRotateResponse400 | PostApiV1WebhooksEndpointsIdSecretRotateResponse401 | PostApiV1WebhooksEndpointsIdSecretRotateResponse403 | PostApiV1WebhooksEndpointsIdSecretRotateResponse404 | PostApiV1WebhooksEndpointsIdSecretRotateResponse429 | PostApiV1WebhooksEndpointsIdSecretRotateResponse500
+        Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200
      """
 
 
@@ -198,7 +193,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset = UNSET,
 
-) -> Response[PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | PostApiV1WebhooksEndpointsIdSecretRotateResponse400 | PostApiV1WebhooksEndpointsIdSecretRotateResponse401 | PostApiV1WebhooksEndpointsIdSecretRotateResponse403 | PostApiV1WebhooksEndpointsIdSecretRotateResponse404 | PostApiV1WebhooksEndpointsIdSecretRotateResponse429 | PostApiV1WebhooksEndpointsIdSecretRotateResponse500]:
+) -> Response[Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200]:
     """ Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-
     signature during a grace period
 
@@ -217,7 +212,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | PostApiV1WebhooksEndpointsIdSecretRotateResponse400 | PostApiV1WebhooksEndpointsIdSecretRotateResponse401 | PostApiV1WebhooksEndpointsIdSecretRotateResponse403 | PostApiV1WebhooksEndpointsIdSecretRotateResponse404 | PostApiV1WebhooksEndpointsIdSecretRotateResponse429 | PostApiV1WebhooksEndpointsIdSecretRotateResponse500]
+        Response[Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200]
      """
 
 
@@ -239,7 +234,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset = UNSET,
 
-) -> PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | PostApiV1WebhooksEndpointsIdSecretRotateResponse400 | PostApiV1WebhooksEndpointsIdSecretRotateResponse401 | PostApiV1WebhooksEndpointsIdSecretRotateResponse403 | PostApiV1WebhooksEndpointsIdSecretRotateResponse404 | PostApiV1WebhooksEndpointsIdSecretRotateResponse429 | PostApiV1WebhooksEndpointsIdSecretRotateResponse500 | None:
+) -> Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | None:
     """ Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-
     signature during a grace period
 
@@ -258,7 +253,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | PostApiV1WebhooksEndpointsIdSecretRotateResponse400 | PostApiV1WebhooksEndpointsIdSecretRotateResponse401 | PostApiV1WebhooksEndpointsIdSecretRotateResponse403 | PostApiV1WebhooksEndpointsIdSecretRotateResponse404 | PostApiV1WebhooksEndpointsIdSecretRotateResponse429 | PostApiV1WebhooksEndpointsIdSecretRotateResponse500
+        Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200
      """
 
 

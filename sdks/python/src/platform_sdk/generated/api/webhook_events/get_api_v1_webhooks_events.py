@@ -8,12 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.get_api_v1_webhooks_events_response_200 import GetApiV1WebhooksEventsResponse200
-from ...models.get_api_v1_webhooks_events_response_400 import GetApiV1WebhooksEventsResponse400
-from ...models.get_api_v1_webhooks_events_response_401 import GetApiV1WebhooksEventsResponse401
-from ...models.get_api_v1_webhooks_events_response_403 import GetApiV1WebhooksEventsResponse403
-from ...models.get_api_v1_webhooks_events_response_429 import GetApiV1WebhooksEventsResponse429
-from ...models.get_api_v1_webhooks_events_response_500 import GetApiV1WebhooksEventsResponse500
 from ...models.get_api_v1_webhooks_events_status import GetApiV1WebhooksEventsStatus
 from ...types import UNSET, Unset
 from typing import cast
@@ -61,7 +57,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | GetApiV1WebhooksEventsResponse200 | None:
     if response.status_code == 200:
         response_200 = GetApiV1WebhooksEventsResponse200.from_dict(response.json())
 
@@ -70,35 +66,35 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = GetApiV1WebhooksEventsResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = GetApiV1WebhooksEventsResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = GetApiV1WebhooksEventsResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = GetApiV1WebhooksEventsResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = GetApiV1WebhooksEventsResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -110,7 +106,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | GetApiV1WebhooksEventsResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -127,7 +123,7 @@ def sync_detailed(
     type_: str | Unset = UNSET,
     status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
 
-) -> Response[GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500]:
+) -> Response[Error | GetApiV1WebhooksEventsResponse200]:
     """ List events (newest first; filter by type and status)
 
      Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
@@ -145,7 +141,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500]
+        Response[Error | GetApiV1WebhooksEventsResponse200]
      """
 
 
@@ -171,7 +167,7 @@ def sync(
     type_: str | Unset = UNSET,
     status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
 
-) -> GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500 | None:
+) -> Error | GetApiV1WebhooksEventsResponse200 | None:
     """ List events (newest first; filter by type and status)
 
      Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
@@ -189,7 +185,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500
+        Error | GetApiV1WebhooksEventsResponse200
      """
 
 
@@ -210,7 +206,7 @@ async def asyncio_detailed(
     type_: str | Unset = UNSET,
     status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
 
-) -> Response[GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500]:
+) -> Response[Error | GetApiV1WebhooksEventsResponse200]:
     """ List events (newest first; filter by type and status)
 
      Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
@@ -228,7 +224,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500]
+        Response[Error | GetApiV1WebhooksEventsResponse200]
      """
 
 
@@ -254,7 +250,7 @@ async def asyncio(
     type_: str | Unset = UNSET,
     status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
 
-) -> GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500 | None:
+) -> Error | GetApiV1WebhooksEventsResponse200 | None:
     """ List events (newest first; filter by type and status)
 
      Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
@@ -272,7 +268,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetApiV1WebhooksEventsResponse200 | GetApiV1WebhooksEventsResponse400 | GetApiV1WebhooksEventsResponse401 | GetApiV1WebhooksEventsResponse403 | GetApiV1WebhooksEventsResponse429 | GetApiV1WebhooksEventsResponse500
+        Error | GetApiV1WebhooksEventsResponse200
      """
 
 

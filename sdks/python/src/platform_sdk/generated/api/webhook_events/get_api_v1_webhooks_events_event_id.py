@@ -8,13 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.get_api_v1_webhooks_events_event_id_response_200 import GetApiV1WebhooksEventsEventIdResponse200
-from ...models.get_api_v1_webhooks_events_event_id_response_400 import GetApiV1WebhooksEventsEventIdResponse400
-from ...models.get_api_v1_webhooks_events_event_id_response_401 import GetApiV1WebhooksEventsEventIdResponse401
-from ...models.get_api_v1_webhooks_events_event_id_response_403 import GetApiV1WebhooksEventsEventIdResponse403
-from ...models.get_api_v1_webhooks_events_event_id_response_404 import GetApiV1WebhooksEventsEventIdResponse404
-from ...models.get_api_v1_webhooks_events_event_id_response_429 import GetApiV1WebhooksEventsEventIdResponse429
-from ...models.get_api_v1_webhooks_events_event_id_response_500 import GetApiV1WebhooksEventsEventIdResponse500
 from typing import cast
 
 
@@ -39,7 +34,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | GetApiV1WebhooksEventsEventIdResponse200 | None:
     if response.status_code == 200:
         response_200 = GetApiV1WebhooksEventsEventIdResponse200.from_dict(response.json())
 
@@ -48,42 +43,42 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = GetApiV1WebhooksEventsEventIdResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = GetApiV1WebhooksEventsEventIdResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = GetApiV1WebhooksEventsEventIdResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = GetApiV1WebhooksEventsEventIdResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = GetApiV1WebhooksEventsEventIdResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = GetApiV1WebhooksEventsEventIdResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -95,7 +90,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | GetApiV1WebhooksEventsEventIdResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +104,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500]:
+) -> Response[Error | GetApiV1WebhooksEventsEventIdResponse200]:
     """ Delivery status and history of an event
 
     Args:
@@ -120,7 +115,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500]
+        Response[Error | GetApiV1WebhooksEventsEventIdResponse200]
      """
 
 
@@ -140,7 +135,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500 | None:
+) -> Error | GetApiV1WebhooksEventsEventIdResponse200 | None:
     """ Delivery status and history of an event
 
     Args:
@@ -151,7 +146,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500
+        Error | GetApiV1WebhooksEventsEventIdResponse200
      """
 
 
@@ -166,7 +161,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500]:
+) -> Response[Error | GetApiV1WebhooksEventsEventIdResponse200]:
     """ Delivery status and history of an event
 
     Args:
@@ -177,7 +172,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500]
+        Response[Error | GetApiV1WebhooksEventsEventIdResponse200]
      """
 
 
@@ -197,7 +192,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500 | None:
+) -> Error | GetApiV1WebhooksEventsEventIdResponse200 | None:
     """ Delivery status and history of an event
 
     Args:
@@ -208,7 +203,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetApiV1WebhooksEventsEventIdResponse200 | GetApiV1WebhooksEventsEventIdResponse400 | GetApiV1WebhooksEventsEventIdResponse401 | GetApiV1WebhooksEventsEventIdResponse403 | GetApiV1WebhooksEventsEventIdResponse404 | GetApiV1WebhooksEventsEventIdResponse429 | GetApiV1WebhooksEventsEventIdResponse500
+        Error | GetApiV1WebhooksEventsEventIdResponse200
      """
 
 

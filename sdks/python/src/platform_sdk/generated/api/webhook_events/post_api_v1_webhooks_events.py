@@ -8,16 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.post_api_v1_webhooks_events_body import PostApiV1WebhooksEventsBody
 from ...models.post_api_v1_webhooks_events_response_200 import PostApiV1WebhooksEventsResponse200
 from ...models.post_api_v1_webhooks_events_response_202 import PostApiV1WebhooksEventsResponse202
-from ...models.post_api_v1_webhooks_events_response_400 import PostApiV1WebhooksEventsResponse400
-from ...models.post_api_v1_webhooks_events_response_401 import PostApiV1WebhooksEventsResponse401
-from ...models.post_api_v1_webhooks_events_response_403 import PostApiV1WebhooksEventsResponse403
-from ...models.post_api_v1_webhooks_events_response_413 import PostApiV1WebhooksEventsResponse413
-from ...models.post_api_v1_webhooks_events_response_429 import PostApiV1WebhooksEventsResponse429
-from ...models.post_api_v1_webhooks_events_response_500 import PostApiV1WebhooksEventsResponse500
-from ...models.post_api_v1_webhooks_events_response_503 import PostApiV1WebhooksEventsResponse503
 from typing import cast
 
 
@@ -48,7 +42,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | None:
     if response.status_code == 200:
         response_200 = PostApiV1WebhooksEventsResponse200.from_dict(response.json())
 
@@ -64,49 +58,49 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_202
 
     if response.status_code == 400:
-        response_400 = PostApiV1WebhooksEventsResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiV1WebhooksEventsResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PostApiV1WebhooksEventsResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 413:
-        response_413 = PostApiV1WebhooksEventsResponse413.from_dict(response.json())
+        response_413 = Error.from_dict(response.json())
 
 
 
         return response_413
 
     if response.status_code == 429:
-        response_429 = PostApiV1WebhooksEventsResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiV1WebhooksEventsResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = PostApiV1WebhooksEventsResponse503.from_dict(response.json())
+        response_503 = Error.from_dict(response.json())
 
 
 
@@ -118,7 +112,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -132,7 +126,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEventsBody,
 
-) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
+) -> Response[Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202]:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -150,7 +144,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]
+        Response[Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202]
      """
 
 
@@ -170,7 +164,7 @@ def sync(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEventsBody,
 
-) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
+) -> Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | None:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -188,7 +182,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503
+        Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202
      """
 
 
@@ -203,7 +197,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEventsBody,
 
-) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
+) -> Response[Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202]:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -221,7 +215,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]
+        Response[Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202]
      """
 
 
@@ -241,7 +235,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEventsBody,
 
-) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
+) -> Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | None:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -259,7 +253,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503
+        Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202
      """
 
 

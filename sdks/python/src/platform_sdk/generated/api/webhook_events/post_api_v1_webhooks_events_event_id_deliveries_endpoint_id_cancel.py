@@ -8,14 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_400 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_401 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_403 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_404 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_409 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_429 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_500 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500
 from typing import cast
 
 
@@ -41,7 +35,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | None:
     if response.status_code == 202:
         response_202 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202.from_dict(response.json())
 
@@ -50,49 +44,49 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_202
 
     if response.status_code == 400:
-        response_400 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 409:
-        response_409 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409.from_dict(response.json())
+        response_409 = Error.from_dict(response.json())
 
 
 
         return response_409
 
     if response.status_code == 429:
-        response_429 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -104,7 +98,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -119,7 +113,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500]:
+) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202]:
     """ Cancel a pending or retrying delivery: no further attempt is made
 
      The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
@@ -137,7 +131,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500]
+        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202]
      """
 
 
@@ -159,7 +153,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500 | None:
+) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | None:
     """ Cancel a pending or retrying delivery: no further attempt is made
 
      The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
@@ -177,7 +171,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500
+        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202
      """
 
 
@@ -194,7 +188,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500]:
+) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202]:
     """ Cancel a pending or retrying delivery: no further attempt is made
 
      The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
@@ -212,7 +206,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500]
+        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202]
      """
 
 
@@ -234,7 +228,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500 | None:
+) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | None:
     """ Cancel a pending or retrying delivery: no further attempt is made
 
      The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
@@ -252,7 +246,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500
+        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202
      """
 
 

@@ -8,14 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_400 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_401 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_403 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_404 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_409 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_429 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_500 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500
 from typing import cast
 
 
@@ -41,7 +35,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | None:
     if response.status_code == 202:
         response_202 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202.from_dict(response.json())
 
@@ -50,49 +44,49 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_202
 
     if response.status_code == 400:
-        response_400 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 409:
-        response_409 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409.from_dict(response.json())
+        response_409 = Error.from_dict(response.json())
 
 
 
         return response_409
 
     if response.status_code == 429:
-        response_429 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -104,7 +98,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -119,7 +113,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500]:
+) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202]:
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
@@ -131,7 +125,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500]
+        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202]
      """
 
 
@@ -153,7 +147,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500 | None:
+) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | None:
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
@@ -165,7 +159,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500
+        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202
      """
 
 
@@ -182,7 +176,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500]:
+) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202]:
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
@@ -194,7 +188,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500]
+        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202]
      """
 
 
@@ -216,7 +210,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500 | None:
+) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | None:
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
@@ -228,7 +222,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500
+        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202
      """
 
 

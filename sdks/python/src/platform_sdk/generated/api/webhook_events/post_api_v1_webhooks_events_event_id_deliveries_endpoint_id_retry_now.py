@@ -8,14 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
 from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_400 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_401 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_403 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_404 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_409 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_429 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_500 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500
 from typing import cast
 
 
@@ -41,7 +35,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | None:
     if response.status_code == 202:
         response_202 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202.from_dict(response.json())
 
@@ -50,49 +44,49 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_202
 
     if response.status_code == 400:
-        response_400 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400.from_dict(response.json())
+        response_400 = Error.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401.from_dict(response.json())
+        response_401 = Error.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403.from_dict(response.json())
+        response_403 = Error.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404.from_dict(response.json())
+        response_404 = Error.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 409:
-        response_409 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409.from_dict(response.json())
+        response_409 = Error.from_dict(response.json())
 
 
 
         return response_409
 
     if response.status_code == 429:
-        response_429 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429.from_dict(response.json())
+        response_429 = Error.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500.from_dict(response.json())
+        response_500 = Error.from_dict(response.json())
 
 
 
@@ -104,7 +98,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -119,7 +113,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500]:
+) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202]:
     """ Make the next attempt of a delivery waiting for a retry now
 
      A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
@@ -138,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500]
+        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202]
      """
 
 
@@ -160,7 +154,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500 | None:
+) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | None:
     """ Make the next attempt of a delivery waiting for a retry now
 
      A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
@@ -179,7 +173,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500
+        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202
      """
 
 
@@ -196,7 +190,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500]:
+) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202]:
     """ Make the next attempt of a delivery waiting for a retry now
 
      A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
@@ -215,7 +209,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500]
+        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202]
      """
 
 
@@ -237,7 +231,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500 | None:
+) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | None:
     """ Make the next attempt of a delivery waiting for a retry now
 
      A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
@@ -256,7 +250,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse400 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse401 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse403 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429 | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500
+        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202
      """
 
 

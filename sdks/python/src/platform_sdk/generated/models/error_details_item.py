@@ -14,12 +14,12 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409DetailsItem")
+T = TypeVar("T", bound="ErrorDetailsItem")
 
 
 
 @_attrs_define
-class PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409DetailsItem:
+class ErrorDetailsItem:
     """ 
         Attributes:
             path (str):
@@ -58,14 +58,14 @@ class PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409Details
 
         message = d.pop("message")
 
-        post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_409_details_item = cls(
+        error_details_item = cls(
             path=path,
             message=message,
         )
 
 
-        post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_409_details_item.additional_properties = d
-        return post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_409_details_item
+        error_details_item.additional_properties = d
+        return error_details_item
 
     @property
     def additional_keys(self) -> list[str]:

@@ -13,18 +13,18 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.post_api_v1_webhooks_endpoints_id_pause_response_400_details_item import PostApiV1WebhooksEndpointsIdPauseResponse400DetailsItem
+  from ..models.error_details_item import ErrorDetailsItem
 
 
 
 
 
-T = TypeVar("T", bound="PostApiV1WebhooksEndpointsIdPauseResponse400")
+T = TypeVar("T", bound="Error")
 
 
 
 @_attrs_define
-class PostApiV1WebhooksEndpointsIdPauseResponse400:
+class Error:
     """ 
         Attributes:
             error (str):
@@ -97,7 +97,7 @@ class PostApiV1WebhooksEndpointsIdPauseResponse400:
                 | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts
                 that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the
                 same idempotency key. |
-            details (list[PostApiV1WebhooksEndpointsIdPauseResponse400DetailsItem] | Unset): 400 only: what is wrong where.
+            details (list[ErrorDetailsItem] | Unset): 400 only: what is wrong where.
             retry_after (int | Unset): 429 burst and 503 overloaded: seconds to wait before retrying.
             remaining (int | Unset): 429 burst only (0).
             quota_limit (int | Unset): 429 quota only.
@@ -108,7 +108,7 @@ class PostApiV1WebhooksEndpointsIdPauseResponse400:
 
     error: str
     code: ErrorCode
-    details: list[PostApiV1WebhooksEndpointsIdPauseResponse400DetailsItem] | Unset = UNSET
+    details: list[ErrorDetailsItem] | Unset = UNSET
     retry_after: int | Unset = UNSET
     remaining: int | Unset = UNSET
     quota_limit: int | Unset = UNSET
@@ -122,7 +122,7 @@ class PostApiV1WebhooksEndpointsIdPauseResponse400:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.post_api_v1_webhooks_endpoints_id_pause_response_400_details_item import PostApiV1WebhooksEndpointsIdPauseResponse400DetailsItem # noqa: PLC0415
+        from ..models.error_details_item import ErrorDetailsItem # noqa: PLC0415
         error = self.error
 
         code = self.code.value
@@ -176,7 +176,7 @@ class PostApiV1WebhooksEndpointsIdPauseResponse400:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.post_api_v1_webhooks_endpoints_id_pause_response_400_details_item import PostApiV1WebhooksEndpointsIdPauseResponse400DetailsItem # noqa: PLC0415
+        from ..models.error_details_item import ErrorDetailsItem # noqa: PLC0415
         d = dict(src_dict)
         error = d.pop("error")
 
@@ -186,11 +186,11 @@ class PostApiV1WebhooksEndpointsIdPauseResponse400:
 
 
         _details = d.pop("details", UNSET)
-        details: list[PostApiV1WebhooksEndpointsIdPauseResponse400DetailsItem] | Unset = UNSET
+        details: list[ErrorDetailsItem] | Unset = UNSET
         if _details is not UNSET:
             details = []
             for details_item_data in _details:
-                details_item = PostApiV1WebhooksEndpointsIdPauseResponse400DetailsItem.from_dict(details_item_data)
+                details_item = ErrorDetailsItem.from_dict(details_item_data)
 
 
 
@@ -209,7 +209,7 @@ class PostApiV1WebhooksEndpointsIdPauseResponse400:
 
         request_id = d.pop("request_id", UNSET)
 
-        post_api_v1_webhooks_endpoints_id_pause_response_400 = cls(
+        error = cls(
             error=error,
             code=code,
             details=details,
@@ -222,8 +222,8 @@ class PostApiV1WebhooksEndpointsIdPauseResponse400:
         )
 
 
-        post_api_v1_webhooks_endpoints_id_pause_response_400.additional_properties = d
-        return post_api_v1_webhooks_endpoints_id_pause_response_400
+        error.additional_properties = d
+        return error
 
     @property
     def additional_keys(self) -> list[str]:
