@@ -58,16 +58,19 @@ async function burst(label: string, platform: BenchPlatform, client: IngestClien
   const start = performance.now();
   const ids: number[] = [];
   let next = 0;
+  // The label names the limit in words; an idempotency key has no spaces.
+  const keyPrefix = `${label.replace(/[^A-Za-z0-9]+/g, '-')}-${Date.now()}`;
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       while (next < count) {
         const n = next++;
         for (;;) {
-          const o = await client.ingest(platform.nextApiUrl(), key, { type: 'bench.limits', data: { n }, idempotency_key: `${label}-${n}` });
+          const o = await client.ingest(platform.nextApiUrl(), key, { type: 'bench.limits', data: { n }, idempotency_key: `${keyPrefix}-${n}` });
           if (o.status === 202 || o.status === 200) {
             ids.push(o.id!);
             break;
           }
+          if (o.status !== 429 && o.status !== 503) throw new Error(`ingest answered ${o.status}: ${JSON.stringify(o)}`);
           await sleep(500);
         }
       }
