@@ -320,6 +320,8 @@ from .post_api_v1_webhooks_events_response_403 import PostApiV1WebhooksEventsRes
 from .post_api_v1_webhooks_events_response_403_details_item import PostApiV1WebhooksEventsResponse403DetailsItem
 from .post_api_v1_webhooks_events_response_413 import PostApiV1WebhooksEventsResponse413
 from .post_api_v1_webhooks_events_response_413_details_item import PostApiV1WebhooksEventsResponse413DetailsItem
+from .post_api_v1_webhooks_events_response_422 import PostApiV1WebhooksEventsResponse422
+from .post_api_v1_webhooks_events_response_422_details_item import PostApiV1WebhooksEventsResponse422DetailsItem
 from .post_api_v1_webhooks_events_response_429 import PostApiV1WebhooksEventsResponse429
 from .post_api_v1_webhooks_events_response_429_details_item import PostApiV1WebhooksEventsResponse429DetailsItem
 from .post_api_v1_webhooks_events_response_500 import PostApiV1WebhooksEventsResponse500
@@ -648,6 +650,8 @@ __all__ = (
     "PostApiV1WebhooksEventsResponse403DetailsItem",
     "PostApiV1WebhooksEventsResponse413",
     "PostApiV1WebhooksEventsResponse413DetailsItem",
+    "PostApiV1WebhooksEventsResponse422",
+    "PostApiV1WebhooksEventsResponse422DetailsItem",
     "PostApiV1WebhooksEventsResponse429",
     "PostApiV1WebhooksEventsResponse429DetailsItem",
     "PostApiV1WebhooksEventsResponse500",

@@ -15,6 +15,7 @@ from ...models.post_api_v1_webhooks_events_response_400 import PostApiV1Webhooks
 from ...models.post_api_v1_webhooks_events_response_401 import PostApiV1WebhooksEventsResponse401
 from ...models.post_api_v1_webhooks_events_response_403 import PostApiV1WebhooksEventsResponse403
 from ...models.post_api_v1_webhooks_events_response_413 import PostApiV1WebhooksEventsResponse413
+from ...models.post_api_v1_webhooks_events_response_422 import PostApiV1WebhooksEventsResponse422
 from ...models.post_api_v1_webhooks_events_response_429 import PostApiV1WebhooksEventsResponse429
 from ...models.post_api_v1_webhooks_events_response_500 import PostApiV1WebhooksEventsResponse500
 from ...models.post_api_v1_webhooks_events_response_503 import PostApiV1WebhooksEventsResponse503
@@ -48,7 +49,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse422 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
     if response.status_code == 200:
         response_200 = PostApiV1WebhooksEventsResponse200.from_dict(response.json())
 
@@ -91,6 +92,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_413
 
+    if response.status_code == 422:
+        response_422 = PostApiV1WebhooksEventsResponse422.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = PostApiV1WebhooksEventsResponse429.from_dict(response.json())
 
@@ -118,7 +126,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse422 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -132,7 +140,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEventsBody,
 
-) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
+) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse422 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -140,7 +148,11 @@ def sync_detailed(
     (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
     body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
     After; nothing was stored and the call is not counted against the limits (it is refused before its
-    body is read, so a malformed body may get this 503 before its 400).
+    body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` →
+    422 `reserved_event_type`: those are the operational events the platform emits about the account's
+    own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`,
+    `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the
+    exact type (`*` does not match them).
 
     Args:
         body (PostApiV1WebhooksEventsBody):
@@ -150,7 +162,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]
+        Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse422 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]
      """
 
 
@@ -170,7 +182,7 @@ def sync(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEventsBody,
 
-) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
+) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse422 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -178,7 +190,11 @@ def sync(
     (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
     body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
     After; nothing was stored and the call is not counted against the limits (it is refused before its
-    body is read, so a malformed body may get this 503 before its 400).
+    body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` →
+    422 `reserved_event_type`: those are the operational events the platform emits about the account's
+    own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`,
+    `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the
+    exact type (`*` does not match them).
 
     Args:
         body (PostApiV1WebhooksEventsBody):
@@ -188,7 +204,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503
+        PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse422 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503
      """
 
 
@@ -203,7 +219,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEventsBody,
 
-) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
+) -> Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse422 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -211,7 +227,11 @@ async def asyncio_detailed(
     (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
     body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
     After; nothing was stored and the call is not counted against the limits (it is refused before its
-    body is read, so a malformed body may get this 503 before its 400).
+    body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` →
+    422 `reserved_event_type`: those are the operational events the platform emits about the account's
+    own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`,
+    `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the
+    exact type (`*` does not match them).
 
     Args:
         body (PostApiV1WebhooksEventsBody):
@@ -221,7 +241,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]
+        Response[PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse422 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503]
      """
 
 
@@ -241,7 +261,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PostApiV1WebhooksEventsBody,
 
-) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
+) -> PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse422 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503 | None:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -249,7 +269,11 @@ async def asyncio(
     (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
     body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
     After; nothing was stored and the call is not counted against the limits (it is refused before its
-    body is read, so a malformed body may get this 503 before its 400).
+    body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` →
+    422 `reserved_event_type`: those are the operational events the platform emits about the account's
+    own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`,
+    `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the
+    exact type (`*` does not match them).
 
     Args:
         body (PostApiV1WebhooksEventsBody):
@@ -259,7 +283,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503
+        PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | PostApiV1WebhooksEventsResponse400 | PostApiV1WebhooksEventsResponse401 | PostApiV1WebhooksEventsResponse403 | PostApiV1WebhooksEventsResponse413 | PostApiV1WebhooksEventsResponse422 | PostApiV1WebhooksEventsResponse429 | PostApiV1WebhooksEventsResponse500 | PostApiV1WebhooksEventsResponse503
      """
 
 
