@@ -43,6 +43,8 @@ export interface IngestResult {
   /** 202 for a new event, 200 for a repeat of an idempotency key. */
   created: boolean;
   body: Record<string, unknown>;
+  /** A new event: settles once its delivery workflows are started. */
+  started?: Promise<void>;
 }
 
 export interface AttemptView {
@@ -144,6 +146,7 @@ export class EventService {
     } finally {
       ended();
     }
+    if (result.started) return result.started;
     const event = await this.deps.events.find(accountId, result.body.id as number);
     if (event) await this.deps.outbox.enqueue(event);
   }
@@ -215,8 +218,8 @@ export class EventService {
       }
       if (settled.answers === 'another') return { created: false, body: settled.response };
     }
-    void outbox.enqueue(event);
-    return { created: true, body: ingestResponse(event) };
+    const started = outbox.enqueue(event);
+    return { created: true, body: ingestResponse(event), started };
   }
 
   async get(accountId: string, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {
