@@ -15,7 +15,8 @@ import { OperationalNoticeClaims } from '../../src/persistence/operational-notic
 import { ExpirySweepers } from '../../src/persistence/store-primitives';
 import { OperationalEvents } from '../../src/services/operational-events';
 import { workflowBundle } from '../../src/temporal/worker';
-import { eventually } from '../support/platform';
+import type { Platform } from '../../src/main/platform';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 import { verifySignature } from '../support/spec-signature';
 import { openTestDb } from '../support/test-db';
@@ -196,5 +197,51 @@ describe('operational webhooks (time-skipping)', () => {
     const winner = `delivery-${won.indexOf(true)}`;
     expect(await claims.claimHour('platform.endpoint.failing', 'ep_x', hour, winner)).toBe(true);
     expect(await claims.claimHour('platform.endpoint.failing', 'ep_x', hour + HOUR, 'delivery-0')).toBe(true);
+  });
+});
+
+/** On the platform as `npm start` wires it: the API's subscription rules and an emitted event's delivery and history. */
+describe('operational webhooks on the platform', () => {
+  let platform: Platform;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await platform?.stop();
+    await receiver?.close();
+  });
+
+  it('delivers an emitted operational event, signed, to `platform.*` only, with its history in GET /events/{id}', async () => {
+    const { accountId, key } = await createAccountWithKey(platform);
+    const api = apiClient(platform, key);
+    const ops = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/ops`, events: ['platform.*'] })).body;
+    const all = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/all`, events: ['*'] })).body;
+    expect([ops.events, all.events]).toEqual([['platform.*'], ['*']]);
+
+    const data = { event_id: 1, endpoint_id: all.id };
+    await platform.services.events.emitPlatformEvent(accountId, { type: 'platform.delivery.exhausted', data, idempotency_key: 'platform:delivery.exhausted:1:x:1' });
+    const [got] = await eventually(async () => receiver.received.length > 0 && receiver.received);
+    expect(got.path).toBe('/ops');
+    expect(verifySignature(ops.secret, got.rawBody, got.headers['x-webhook-signature'])).toBe(true);
+    const body = JSON.parse(got.rawBody);
+    expect(body).toMatchObject({ type: 'platform.delivery.exhausted', data });
+
+    const shown = await eventually(async () => {
+      const res = await api.get(`/api/v1/webhooks/events/${body.id}`);
+      return res.body.status === 'delivered' && res.body;
+    });
+    expect(shown.deliveries.map((d: { endpoint_id: string }) => d.endpoint_id)).toEqual([ops.id]);
+    expect(receiver.received.map((r) => r.path)).toEqual(['/ops']);
+  });
+
+  it('lets a repeat of an emission (a retried activity) make no second event', async () => {
+    const { accountId, key } = await createAccountWithKey(platform);
+    const input = { type: 'platform.endpoint.failing', data: {}, idempotency_key: 'platform:endpoint.failing:ep_x:0' };
+    await platform.services.events.emitPlatformEvent(accountId, input);
+    await platform.services.events.emitPlatformEvent(accountId, input);
+    expect((await apiClient(platform, key).get('/api/v1/webhooks/events')).body.data).toHaveLength(1);
   });
 });
