@@ -22,6 +22,8 @@ import { limitsOf, refusalMessage, type EndpointLimits } from '../src/domain/web
 import type { AttemptHolds } from './attempt-holds';
 import { failed, type HttpSender, type SendResult } from './http-sender';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import type { DeliveryEnd } from '../src/domain/webhooks/operational-events';
+import type { HealthSummary } from '../src/domain/webhooks/endpoint-health';
 
 /** What a delivery workflow carries: the event itself, so an attempt reads only the endpoint. */
 export interface DeliveryTarget {
@@ -84,6 +86,8 @@ export interface DeliveryActivityDeps {
   secretBox: SecretBox;
   sender: HttpSender;
   endpointHealth: Pick<EndpointHealthLog, 'record'>;
+  /** Emits the operational events a failed delivery calls for (services/operational-events.ts); without it, none. */
+  operational?: { deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> };
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS) and what disabling does (cancels pending retries). */
   autoDisable: { afterMs: number; disable: (accountId: string, endpointId: string, decidedAt: Date) => Promise<void> };
   clock?: Clock;
@@ -227,11 +231,21 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     }
   }
 
-  /** A delivery (not an attempt) ended: one health fact, kept once if repeated; a failure may auto-disable. */
-  async function deliveryEnded(input: AttemptInput, succeeded: boolean, at: Date): Promise<void> {
+  /**
+   * A delivery (not an attempt) ended with its last attempt: one health fact, kept once if repeated; a
+   * failure may auto-disable, then calls for operational events (emitted again, idempotently, if repeated).
+   */
+  async function deliveryEnded(input: AttemptInput, last: Pick<DeliveryAttempt, 'succeeded' | 'status_code' | 'error'>, at: Date): Promise<void> {
     const key = `${deliveryId(input.eventId, input.endpointId)}#r${input.round}`;
+    const { succeeded } = last;
     const health = await record(() => deps.endpointHealth.record(input.endpointId, { kind: 'delivery', key, succeeded, at }));
-    if (!succeeded && shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
+    if (succeeded) return;
+    if (shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
+    const lastAttempt = { attempt: input.attempt, at, statusCode: last.status_code, error: last.error };
+    await deps.operational?.deliveryFailed(
+      { accountId: input.accountId, eventId: input.eventId, eventType: input.type, endpointId: input.endpointId, round: input.round, lastAttempt },
+      health,
+    );
   }
 
 
@@ -318,7 +332,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
     if (decision.status !== 'retrying') {
       recordDeliveryFinished(decision.status);
-      await deliveryEnded(input, succeeded, finishedAt);
+      await deliveryEnded(input, attempt, finishedAt);
     }
     return { ...decision, statusCode };
   }
@@ -331,7 +345,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       if (recorded) {
         const decision = decideAfterAttempt(recorded.attempt, recordedResult(recorded));
         // The run that recorded it may have stopped before the health fact was written.
-        if (decision.status !== 'retrying') await deliveryEnded(input, recorded.succeeded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
+        if (decision.status !== 'retrying') await deliveryEnded(input, recorded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
         return { ...decision, statusCode: recorded.status_code };
       }
     }

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_AUTO_DISABLE_AFTER_MS } from '../domain/webhooks/endpoint-health';
+import { DEFAULT_FAILING_AFTER } from '../domain/webhooks/operational-events';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
 import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
 import { PROJECT_ROOT } from '../infra/tools';
@@ -80,6 +81,8 @@ const EnvSchema = z.object({
   DISPATCH_START_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   /** Delivery workflows started by a process with a worker that may wait for their first attempt (0: no limit). */
   DISPATCH_START_WINDOW: z.coerce.number().int().min(0).max(100_000).default(200),
+  /** Consecutive failed deliveries to an endpoint before its `platform.endpoint.failing` event (at most one an hour). */
+  ENDPOINT_FAILING_AFTER: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_FAILING_AFTER),
   ENDPOINT_AUTO_DISABLE_HOURS: z.coerce.number().int().min(1).max(8_760).default(DEFAULT_AUTO_DISABLE_AFTER_MS / 3_600_000),
   EVENT_RETENTION_DAYS: z.coerce
     .number()
@@ -130,6 +133,8 @@ export type Config = Readonly<{
   dispatchStartConcurrency: number;
   dispatchStartWindow: number;
   endpointAutoDisableAfterMs: number;
+  /** Consecutive failed deliveries before an endpoint's `platform.endpoint.failing` event. */
+  endpointFailingAfter: number;
   eventRetentionMs: number;
   publicUrl: string;
   metrics: { port?: number; host: string; token?: string };
@@ -199,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dispatchStartConcurrency: e.DISPATCH_START_CONCURRENCY,
     dispatchStartWindow: e.DISPATCH_START_WINDOW,
     endpointAutoDisableAfterMs: e.ENDPOINT_AUTO_DISABLE_HOURS * 3_600_000,
+    endpointFailingAfter: e.ENDPOINT_FAILING_AFTER,
     eventRetentionMs: e.EVENT_RETENTION_DAYS * DAY_MS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),

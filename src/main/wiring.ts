@@ -20,6 +20,7 @@ import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
 import { LimitBlocks } from '../persistence/limit-blocks';
 import { LimitWindows } from '../persistence/limit-windows';
+import { OperationalNoticeClaims } from '../persistence/operational-notice-claims';
 import type { ExpirySweepers } from '../persistence/store-primitives';
 import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { AccountService } from '../services/account-service';
@@ -61,6 +62,8 @@ export interface Repositories {
   limitWindows: LimitWindows;
   limitBlocks: LimitBlocks;
   workerLoads: WorkerLoads;
+  /** Once-an-hour operational events per endpoint, across processes. */
+  operationalNoticeClaims: OperationalNoticeClaims;
 }
 
 export interface Services {
@@ -110,6 +113,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<
     limitWindows: new LimitWindows(db),
     limitBlocks: new LimitBlocks(db),
     workerLoads: new WorkerLoads(db),
+    operationalNoticeClaims: new OperationalNoticeClaims(db),
   };
   for (const repo of Object.values(repositories)) await repo.ensureIndexes(expiry);
   return repositories;

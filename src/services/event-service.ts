@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
-import { matchesAny } from '../domain/webhooks/event-pattern';
+import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
@@ -43,6 +43,8 @@ export interface IngestResult {
   /** 202 for a new event, 200 for a repeat of an idempotency key. */
   created: boolean;
   body: Record<string, unknown>;
+  /** A new event: settles once its delivery workflows are started. */
+  started?: Promise<void>;
 }
 
 export interface AttemptView {
@@ -113,6 +115,9 @@ export class EventService {
    * once the call is answered.
    */
   async ingest(ticket: IngestTicket, input: IngestInput): Promise<IngestResult> {
+    if (isPlatformEventType(input.type)) {
+      throw new DomainError('reserved_event_type', `Event types starting "${PLATFORM_EVENT_PREFIX}" are emitted by the platform only.`);
+    }
     if (Buffer.byteLength(JSON.stringify(input.data), 'utf8') > MAX_EVENT_DATA_BYTES) {
       throw new DomainError('payload_too_large', 'Event data exceeds 256 KiB when serialized.');
     }
@@ -124,6 +129,26 @@ export class EventService {
     } finally {
       ended();
     }
+  }
+
+  /**
+   * An operational event (operational-events.ts), ingested for the account by the platform: no
+   * admission, limits or quota, and keyed, so a repeat answers the first. Returns once its workflows
+   * are started (a repeat starts again any the first left unstarted): the caller, an activity, is
+   * retried until then, which is what makes it durable in a process without an instance lease.
+   */
+  async emitPlatformEvent(accountId: string, input: IngestInput & { idempotency_key: string }): Promise<void> {
+    if (!isPlatformEventType(input.type)) throw new Error(`not an operational event type: ${input.type}`);
+    const ended = this.deps.outbox.awaiting.ingestBegins();
+    let result: IngestResult;
+    try {
+      result = await this.admitted(accountId, input);
+    } finally {
+      ended();
+    }
+    if (result.started) return result.started;
+    const event = await this.deps.events.find(accountId, result.body.id as number);
+    if (event) await this.deps.outbox.enqueue(event);
   }
 
   private async admitted(accountId: string, input: IngestInput): Promise<IngestResult> {
@@ -193,8 +218,8 @@ export class EventService {
       }
       if (settled.answers === 'another') return { created: false, body: settled.response };
     }
-    void outbox.enqueue(event);
-    return { created: true, body: ingestResponse(event) };
+    const started = outbox.enqueue(event);
+    return { created: true, body: ingestResponse(event), started };
   }
 
   async get(accountId: string, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {

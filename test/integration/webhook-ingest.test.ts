@@ -71,6 +71,14 @@ describe('webhook event ingest', () => {
     expect((await api.get('/api/v1/webhooks/events')).body.data).toEqual([]);
   });
 
+  it('answers 422 `reserved_event_type` for a type starting `platform.`, which only the platform emits, and stores nothing', async () => {
+    const api = await account();
+    const res = await ingest(api, { type: 'platform.endpoint.disabled', data: {} });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('reserved_event_type');
+    expect((await api.get('/api/v1/webhooks/events')).body.data).toEqual([]);
+  });
+
   it('answers 413 when data serializes to more than 256 KiB', async () => {
     const api = await account();
     const res = await ingest(api, { type: 'big.one', data: { blob: 'x'.repeat(256 * 1024) } });

@@ -117,6 +117,7 @@ const (
 	ErrorCodePayloadTooLarge          ErrorCode = "payload_too_large"
 	ErrorCodeQuotaExceeded            ErrorCode = "quota_exceeded"
 	ErrorCodeRateLimitExceeded        ErrorCode = "rate_limit_exceeded"
+	ErrorCodeReservedEventType        ErrorCode = "reserved_event_type"
 	ErrorCodeRevokedApiKey            ErrorCode = "revoked_api_key"
 	ErrorCodeServiceUnavailable       ErrorCode = "service_unavailable"
 	ErrorCodeSignUpRefused            ErrorCode = "sign_up_refused"
@@ -200,6 +201,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeQuotaExceeded:
 		return true
 	case ErrorCodeRateLimitExceeded:
+		return true
+	case ErrorCodeReservedEventType:
 		return true
 	case ErrorCodeRevokedApiKey:
 		return true
@@ -305,7 +308,7 @@ type CreateEndpointRequest struct {
 	// Description Free text, default "".
 	Description *string `json:"description,omitempty"`
 
-	// Events Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`.
+	// Events Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`.
 	Events *[]string `json:"events,omitempty"`
 
 	// MaxInFlight Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
@@ -492,6 +495,7 @@ type Error struct {
 	// | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
 	// | `email_taken` | 409 | An account with this email already exists. |
 	// | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+	// | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
 	// | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
 	// | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
 	// | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
@@ -568,6 +572,7 @@ type Error struct {
 // | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
 // | `email_taken` | 409 | An account with this email already exists. |
 // | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+// | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
 // | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
 // | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
 // | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
@@ -679,7 +684,9 @@ type SendEventRequest struct {
 
 	// IdempotencyKey Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.
 	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	Type           string  `json:"type"`
+
+	// Type 1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the operational events the platform emits: 422 `reserved_event_type`.
+	Type string `json:"type"`
 }
 
 // SentEvent defines model for SentEvent.
@@ -981,7 +988,7 @@ type ClientInterface interface {
 
 	// PostApiV1WebhooksEventsWithBody Ingest an event; it is delivered to every matching endpoint
 	//
-	// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).
+	// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -990,7 +997,7 @@ type ClientInterface interface {
 
 	// PostApiV1WebhooksEvents Ingest an event; it is delivered to every matching endpoint
 	//
-	// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).
+	// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1321,7 +1328,7 @@ func (c *Client) GetApiV1WebhooksEvents(ctx context.Context, params *GetApiV1Web
 
 // PostApiV1WebhooksEventsWithBody Ingest an event; it is delivered to every matching endpoint
 //
-// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).
+// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).
 //
 // Takes any type of body and a specified content type.
 //
@@ -1340,7 +1347,7 @@ func (c *Client) PostApiV1WebhooksEventsWithBody(ctx context.Context, contentTyp
 
 // PostApiV1WebhooksEvents Ingest an event; it is delivered to every matching endpoint
 //
-// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).
+// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2359,7 +2366,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1WebhooksEventsWithBodyWithResponse Ingest an event; it is delivered to every matching endpoint
 	//
-	// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).
+	// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2368,7 +2375,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1WebhooksEventsWithResponse Ingest an event; it is delivered to every matching endpoint
 	//
-	// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).
+	// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4234,6 +4241,15 @@ type PostApiV1WebhooksEventsResponse413Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsResponse422Headers the declared response headers of an HTTP 422 response for PostApiV1WebhooksEvents
+type PostApiV1WebhooksEventsResponse422Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEvents
 type PostApiV1WebhooksEventsResponse429Headers struct {
 	XQuotaLimit         *string
@@ -4276,6 +4292,8 @@ type PostApiV1WebhooksEventsResponse struct {
 	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -4292,6 +4310,8 @@ type PostApiV1WebhooksEventsResponse struct {
 	Headers403 *PostApiV1WebhooksEventsResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *PostApiV1WebhooksEventsResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PostApiV1WebhooksEventsResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEventsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -4328,6 +4348,11 @@ func (r PostApiV1WebhooksEventsResponse) GetJSON403() *Error {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r PostApiV1WebhooksEventsResponse) GetJSON413() *Error {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1WebhooksEventsResponse) GetJSON422() *Error {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -5269,7 +5294,7 @@ func (c *ClientWithResponses) GetApiV1WebhooksEventsWithResponse(ctx context.Con
 
 // PostApiV1WebhooksEventsWithBodyWithResponse Ingest an event; it is delivered to every matching endpoint
 //
-// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).
+// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -5284,7 +5309,7 @@ func (c *ClientWithResponses) PostApiV1WebhooksEventsWithBodyWithResponse(ctx co
 
 // PostApiV1WebhooksEventsWithResponse Ingest an event; it is delivered to every matching endpoint
 //
-// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).
+// New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8993,6 +9018,13 @@ func ParsePostApiV1WebhooksEventsResponse(rsp *http.Response) (*PostApiV1Webhook
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9207,6 +9239,44 @@ func ParsePostApiV1WebhooksEventsResponse(rsp *http.Response) (*PostApiV1Webhook
 			headers.XRateLimitReset = &value
 		}
 		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers PostApiV1WebhooksEventsResponse422Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {

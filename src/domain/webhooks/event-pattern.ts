@@ -9,6 +9,11 @@ export const EVENT_TYPE_MAX_LENGTH = 256;
 export const EVENT_TYPE_REGEX = /^[A-Za-z0-9_.:-]{1,256}$/;
 
 export const WILDCARD_PATTERN = '*';
+/**
+ * Types the platform itself emits about an account's deliveries (operational-events.ts). Customers
+ * cannot ingest them, and `*` does not match them: an endpoint receives them only by naming the prefix.
+ */
+export const PLATFORM_EVENT_PREFIX = 'platform.';
 export const PREFIX_WILDCARD_SUFFIX = '.*';
 /** CONTRACT §3: `events` defaults to ["*"] and holds at most 100 patterns. */
 export const DEFAULT_EVENT_PATTERNS: readonly string[] = Object.freeze([WILDCARD_PATTERN]);
@@ -22,6 +27,10 @@ export type ParsedEventPattern =
 export type EventPatternValidation =
   | { ok: true; pattern: ParsedEventPattern }
   | { ok: false; message: string };
+
+export function isPlatformEventType(type: string): boolean {
+  return type.startsWith(PLATFORM_EVENT_PREFIX);
+}
 
 export function isValidEventType(type: unknown): type is string {
   return typeof type === 'string' && EVENT_TYPE_REGEX.test(type);
@@ -107,7 +116,7 @@ export function matchesEventType(pattern: string, type: string): boolean {
   if (parsed === null) return false;
   switch (parsed.kind) {
     case 'all':
-      return true;
+      return !isPlatformEventType(type);
     case 'exact':
       return parsed.type === type;
     case 'prefix':
@@ -126,7 +135,7 @@ export function matchesAny(patterns: readonly string[], type: string): boolean {
  */
 export function candidatePatternsForType(type: string): string[] {
   if (!isValidEventType(type)) return [];
-  const candidates = [WILDCARD_PATTERN];
+  const candidates = isPlatformEventType(type) ? [] : [WILDCARD_PATTERN];
   for (let i = 0; i < type.length - 1; i += 1) {
     if (type[i] !== '.') continue;
     const prefix = type.slice(0, i);

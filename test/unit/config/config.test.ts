@@ -14,11 +14,16 @@ describe('loadConfig: abuse limits and DNS settings', () => {
     expect(loadConfig({ ENDPOINT_AUTO_DISABLE_HOURS: '36' }).endpointAutoDisableAfterMs).toBe(36 * 3_600_000);
   });
 
+  it('sends endpoint.failing after 5 consecutive failed deliveries unless ENDPOINT_FAILING_AFTER says otherwise', () => {
+    expect(loadConfig({}).endpointFailingAfter).toBe(5);
+    expect(loadConfig({ ENDPOINT_FAILING_AFTER: '3' }).endpointFailingAfter).toBe(3);
+  });
+
   it('takes name servers as ip, ip:port or [ipv6]:port', () => {
     expect(loadConfig({ DNS_SERVERS: '127.0.0.1:5353, ::1,[2001:db8::1]:53' }).dns.servers).toEqual(['127.0.0.1:5353', '::1', '[2001:db8::1]:53']);
   });
 
-  it.each([['DNS_SERVERS', 'dns.google'], ['DNS_SERVERS', '1.2.3'], ['DNS_SERVERS', '1.2.3.4:0'], ['TRUST_PROXY_HOPS', '0'], ['MAX_ENDPOINTS_PER_ACCOUNT', '0'], ['DNS_TIMEOUT_MS', '10'], ['ENDPOINT_AUTO_DISABLE_HOURS', '0'], ['ENDPOINT_AUTO_DISABLE_HOURS', '1.5']])(
+  it.each([['DNS_SERVERS', 'dns.google'], ['DNS_SERVERS', '1.2.3'], ['DNS_SERVERS', '1.2.3.4:0'], ['TRUST_PROXY_HOPS', '0'], ['MAX_ENDPOINTS_PER_ACCOUNT', '0'], ['DNS_TIMEOUT_MS', '10'], ['ENDPOINT_AUTO_DISABLE_HOURS', '0'], ['ENDPOINT_AUTO_DISABLE_HOURS', '1.5'], ['ENDPOINT_FAILING_AFTER', '0']])(
     'refuses %s=%s at start-up',
     (variable, value) => {
       expect(() => loadConfig({ [variable]: value })).toThrow(`Invalid configuration: ${variable}`);

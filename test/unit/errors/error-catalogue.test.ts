@@ -20,6 +20,7 @@ const EXPECTED_STATUS: Record<number, ErrorCode[]> = {
   410: ['invite_used', 'invite_expired'],
   413: ['payload_too_large'],
   422: [
+    'reserved_event_type',
     'unsupported_url_scheme',
     'url_credentials_not_allowed',
     'destination_not_allowed',

@@ -362,7 +362,7 @@ export interface paths {
                          * @example https://example.com/webhooks
                          */
                         url: string;
-                        /** @description Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. */
+                        /** @description Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`. */
                         events?: string[];
                         /** @description Free text, default "". */
                         description?: string;
@@ -1746,7 +1746,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest an event; it is delivered to every matching endpoint
-         * @description New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).
+         * @description New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).
          */
         post: {
             parameters: {
@@ -1758,6 +1758,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description 1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the operational events the platform emits: 422 `reserved_event_type`. */
                         type: string;
                         /** @description Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent. */
                         data: {
@@ -1870,6 +1871,25 @@ export interface paths {
                 };
                 /** @description Body over 1 MiB (or event data over 256 KiB). */
                 413: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Valid JSON that cannot be processed. */
+                422: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -4078,6 +4098,7 @@ export interface components {
          *     | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
          *     | `email_taken` | 409 | An account with this email already exists. |
          *     | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+         *     | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
          *     | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
          *     | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
          *     | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
@@ -4096,7 +4117,7 @@ export interface components {
          *     | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "payload_too_large" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
+        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "payload_too_large" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
     };
     responses: never;
     parameters: never;
@@ -4133,5 +4154,5 @@ export const pathsApiCostEstimatorGetResponses200ContentApplicationJsonServicesC
 export const pathsApiCostEstimatorGetResponses200ContentApplicationJsonServicesPriceUnitValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["responses"]["200"]["content"]["application/json"]["services"]["priceUnit"]> = ["per hour", "per vCPU-hour", "per GB-hour", "per GB/month", "per GB", "per month", "per metric/month", "per alarm/month", "per secret/month", "per key/month", "per policy/month", "per server/month", "per GB-second", "per million reads", "per million writes", "per million invocations", "per million calls", "per million requests", "per million publishes", "per million deliveries", "per million events", "per million traces", "per million tokens", "per million spans", "per million operations", "per million tasks", "per million RUs", "per 10K requests", "per 10K operations", "per 100K reads", "per 100K writes", "per 1K transactions"];
 export const pathsApiCostEstimatorPostRequestBodyContentApplicationJsonItemsProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["post"]["requestBody"]["content"]["application/json"]["items"]["provider"]> = ["aws", "gcp", "azure"];
 export const pathsApiCostEstimatorPostResponses200ContentApplicationJsonBreakdownProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["post"]["responses"]["200"]["content"]["application/json"]["breakdown"]["provider"]> = ["aws", "gcp", "azure"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "payload_too_large", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "payload_too_large", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
 export type operations = Record<string, never>;

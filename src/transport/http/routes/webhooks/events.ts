@@ -59,7 +59,7 @@ export function eventRoutes(service: EventService) {
       path: BASE,
       summary: 'Ingest an event; it is delivered to every matching endpoint',
       description:
-        'New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400).',
+        'New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account\'s own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).',
       tags,
       security: BEARER,
       body: EventIngestBody,
@@ -67,6 +67,7 @@ export function eventRoutes(service: EventService) {
         { 202: json('A new event, accepted for delivery.', IngestResponse), 200: json('A repeat: the original event.', IngestResponse) },
         400,
         413,
+        422,
         503,
       ),
       // Counts every outcome of an admitted ingest, 400s included (this runs before the body is validated); a refusal is counted where it is decided.

@@ -44,7 +44,11 @@ export const EndpointCreateBody = z.object({
     .min(1)
     .max(MAX_EVENT_PATTERNS)
     .optional()
-    .describe('Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`.'),
+    .describe(
+      'Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events ' +
+        'the platform emits about the account\'s own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, ' +
+        '`platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`.',
+    ),
   description: z.string().max(MAX_DESCRIPTION_LENGTH).optional().describe('Free text, default "".'),
   rate_limit_per_s: RateLimitField,
   max_in_flight: MaxInFlightField,
@@ -137,7 +141,10 @@ export const ListQuery = z.object({
 export const EndpointList = z.object({ data: z.array(Endpoint), next_cursor: z.string().nullable() });
 
 export const EventIngestBody = z.object({
-  type: z.string().regex(EVENT_TYPE_REGEX, 'must be 1 to 256 characters of A-Z a-z 0-9 _ . : -'),
+  type: z
+    .string()
+    .regex(EVENT_TYPE_REGEX, 'must be 1 to 256 characters of A-Z a-z 0-9 _ . : -')
+    .describe('1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the operational events the platform emits: 422 `reserved_event_type`.'),
   data: JsonObject.describe('Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.'),
   idempotency_key: z
     .string()

@@ -36,6 +36,7 @@ class ErrorCode(StrEnum):
     PAYLOAD_TOO_LARGE = "payload_too_large"
     QUOTA_EXCEEDED = "quota_exceeded"
     RATE_LIMIT_EXCEEDED = "rate_limit_exceeded"
+    RESERVED_EVENT_TYPE = "reserved_event_type"
     REVOKED_API_KEY = "revoked_api_key"
     SERVICE_UNAVAILABLE = "service_unavailable"
     SIGN_UP_REFUSED = "sign_up_refused"

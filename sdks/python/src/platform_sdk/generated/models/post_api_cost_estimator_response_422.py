@@ -70,6 +70,8 @@ class PostApiCostEstimatorResponse422:
                 |
                 | `email_taken` | 409 | An account with this email already exists. |
                 | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+                | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits
+                (operational events). |
                 | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
                 | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
                 | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...)

@@ -25,7 +25,10 @@ class PostApiV1WebhooksEndpointsBody:
     """ 
         Attributes:
             url (str): HTTPS URL receiving delivery POSTs (max 2,048 characters). Example: https://example.com/webhooks.
-            events (list[str] | Unset): Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`.
+            events (list[str] | Unset): Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches
+                every type except the operational events the platform emits about the account's own deliveries
+                (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`): an endpoint receives
+                those only through a pattern naming them, e.g. `platform.*`.
             description (str | Unset): Free text, default "".
             rate_limit_per_s (int | None | Unset): Deliveries started to this endpoint per second, across all workers: an
                 integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows

@@ -26,7 +26,8 @@ T = TypeVar("T", bound="PostApiV1WebhooksEventsBody")
 class PostApiV1WebhooksEventsBody:
     """ 
         Attributes:
-            type_ (str):
+            type_ (str): 1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the
+                operational events the platform emits: 422 `reserved_event_type`.
             data (PostApiV1WebhooksEventsBodyData): Any JSON object (not an array, not null); at most 256 KiB serialized;
                 every key is delivered as sent.
             idempotency_key (str | Unset): Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1

@@ -85,6 +85,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_413
 
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -134,7 +141,11 @@ def sync_detailed(
     (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
     body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
     After; nothing was stored and the call is not counted against the limits (it is refused before its
-    body is read, so a malformed body may get this 503 before its 400).
+    body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` →
+    422 `reserved_event_type`: those are the operational events the platform emits about the account's
+    own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`,
+    `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the
+    exact type (`*` does not match them).
 
     Args:
         body (PostApiV1WebhooksEventsBody):
@@ -172,7 +183,11 @@ def sync(
     (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
     body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
     After; nothing was stored and the call is not counted against the limits (it is refused before its
-    body is read, so a malformed body may get this 503 before its 400).
+    body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` →
+    422 `reserved_event_type`: those are the operational events the platform emits about the account's
+    own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`,
+    `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the
+    exact type (`*` does not match them).
 
     Args:
         body (PostApiV1WebhooksEventsBody):
@@ -205,7 +220,11 @@ async def asyncio_detailed(
     (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
     body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
     After; nothing was stored and the call is not counted against the limits (it is refused before its
-    body is read, so a malformed body may get this 503 before its 400).
+    body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` →
+    422 `reserved_event_type`: those are the operational events the platform emits about the account's
+    own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`,
+    `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the
+    exact type (`*` does not match them).
 
     Args:
         body (PostApiV1WebhooksEventsBody):
@@ -243,7 +262,11 @@ async def asyncio(
     (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original
     body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-
     After; nothing was stored and the call is not counted against the limits (it is refused before its
-    body is read, so a malformed body may get this 503 before its 400).
+    body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` →
+    422 `reserved_event_type`: those are the operational events the platform emits about the account's
+    own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`,
+    `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the
+    exact type (`*` does not match them).
 
     Args:
         body (PostApiV1WebhooksEventsBody):

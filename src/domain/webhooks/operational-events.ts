@@ -1,0 +1,144 @@
+/**
+ * Operational events: what the platform tells an account about its own deliveries, as ordinary
+ * events of reserved types (event-pattern.ts, PLATFORM_EVENT_PREFIX) delivered to the endpoints that
+ * subscribe to them. Rules only: which notices a delivery's end calls for, their keys and payloads.
+ */
+import { type DisabledReason, type HealthSummary, shouldDisableForFailures } from './endpoint-health';
+import { isPlatformEventType, parseEventPattern, PLATFORM_EVENT_PREFIX } from './event-pattern';
+import { MAX_ATTEMPTS } from './retry-schedule';
+
+export const OPERATIONAL_EVENT_TYPES = Object.freeze({
+  endpointDisabled: `${PLATFORM_EVENT_PREFIX}endpoint.disabled`,
+  endpointFailing: `${PLATFORM_EVENT_PREFIX}endpoint.failing`,
+  deliveryExhausted: `${PLATFORM_EVENT_PREFIX}delivery.exhausted`,
+});
+export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[keyof typeof OPERATIONAL_EVENT_TYPES];
+
+/** Default of ENDPOINT_FAILING_AFTER: consecutive failed deliveries before `endpoint.failing`. */
+export const DEFAULT_FAILING_AFTER = 5;
+const HOUR_MS = 3_600_000;
+
+/**
+ * Whether an endpoint receives operational events: one of its patterns names the reserved prefix
+ * (`*` does not match it). Nothing is emitted about such an endpoint, so notices cannot feed on themselves.
+ */
+export function isOperationalEndpoint(patterns: readonly string[]): boolean {
+  return patterns.some((p) => {
+    const parsed = parseEventPattern(p);
+    if (parsed === null || parsed.kind === 'all') return false;
+    const named = parsed.kind === 'prefix' ? `${parsed.prefix}.` : parsed.type;
+    return isPlatformEventType(named);
+  });
+}
+
+/** What the end of one delivery round to an endpoint is (only a failed one calls for notices). */
+export interface DeliveryEnd {
+  accountId: string;
+  eventId: number;
+  eventType: string;
+  endpointId: string;
+  round: number;
+  /** The last attempt's answer: its status code (null without one) and error. */
+  lastAttempt: { attempt: number; at: Date; statusCode: number | null; error: string | null };
+}
+
+/** The endpoint as it is once the failure was recorded (and the auto-disable rule applied). */
+export interface EndpointState {
+  url: string;
+  events: readonly string[];
+  disabled: boolean;
+  disabledReason: DisabledReason | null;
+  /** When it was disabled (its record's last change while disabled). */
+  disabledAt: Date | null;
+}
+
+export interface NoticeRules {
+  failingAfter: number;
+  autoDisableAfterMs: number;
+}
+
+/** An event to emit; `key` makes the emission idempotent. `onceAnHour` must first be claimed in the store. */
+export interface OperationalNotice {
+  type: OperationalEventType;
+  key: string;
+  data: Record<string, unknown>;
+  onceAnHour?: { endpointId: string; hourStart: number };
+}
+
+/**
+ * The notices a failed delivery calls for. None about the delivery of an operational event, nor
+ * about an endpoint that receives them (the loop guard).
+ */
+export function noticesForFailedDelivery(end: DeliveryEnd, endpoint: EndpointState, health: HealthSummary, rules: NoticeRules): OperationalNotice[] {
+  if (isPlatformEventType(end.eventType) || isOperationalEndpoint(endpoint.events)) return [];
+  const notices: OperationalNotice[] = [];
+  if (end.lastAttempt.attempt >= MAX_ATTEMPTS) notices.push(deliveryExhausted(end, endpoint));
+  const at = end.lastAttempt.at;
+  if (endpoint.disabled && endpoint.disabledReason === 'failing' && shouldDisableForFailures(health, at, rules.autoDisableAfterMs)) {
+    notices.push(endpointDisabled(end.endpointId, endpoint, health));
+  } else if (!endpoint.disabled && isFailing(health, rules.failingAfter)) {
+    notices.push(endpointFailing(end.endpointId, endpoint, health, at, rules.failingAfter));
+  }
+  return notices;
+}
+
+/** `endpoint.failing` is due once failing deliveries in a row reach the threshold (and while they go on). */
+export function isFailing(health: HealthSummary, failingAfter: number): boolean {
+  return health.consecutive_failures >= failingAfter;
+}
+
+export function hourStartOf(at: Date): number {
+  return Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
+}
+
+export function deliveryExhausted(end: DeliveryEnd, endpoint: Pick<EndpointState, 'url'>): OperationalNotice {
+  return {
+    type: OPERATIONAL_EVENT_TYPES.deliveryExhausted,
+    key: `platform:delivery.exhausted:${end.eventId}:${end.endpointId}:${end.round}`,
+    data: {
+      event_id: end.eventId,
+      event_type: end.eventType,
+      endpoint_id: end.endpointId,
+      url: endpoint.url,
+      round: end.round,
+      attempts: end.lastAttempt.attempt,
+      last_attempt_at: end.lastAttempt.at.toISOString(),
+      last_status_code: end.lastAttempt.statusCode,
+      last_error: end.lastAttempt.error,
+    },
+  };
+}
+
+export function endpointDisabled(endpointId: string, endpoint: EndpointState, health: HealthSummary): OperationalNotice {
+  const disabledAt = endpoint.disabledAt ?? health.last_failure_at;
+  return {
+    type: OPERATIONAL_EVENT_TYPES.endpointDisabled,
+    // One per disabling: the endpoint's own record of when, the same for every process that sees it.
+    key: `platform:endpoint.disabled:${endpointId}:${disabledAt?.getTime() ?? 0}`,
+    data: {
+      endpoint_id: endpointId,
+      url: endpoint.url,
+      disabled_reason: endpoint.disabledReason,
+      disabled_at: disabledAt?.toISOString() ?? null,
+      failing_since: health.failing_since?.toISOString() ?? null,
+      consecutive_failures: health.consecutive_failures,
+    },
+  };
+}
+
+export function endpointFailing(endpointId: string, endpoint: Pick<EndpointState, 'url'>, health: HealthSummary, at: Date, failingAfter: number): OperationalNotice {
+  const hourStart = hourStartOf(at);
+  return {
+    type: OPERATIONAL_EVENT_TYPES.endpointFailing,
+    key: `platform:endpoint.failing:${endpointId}:${hourStart}`,
+    data: {
+      endpoint_id: endpointId,
+      url: endpoint.url,
+      consecutive_failures: health.consecutive_failures,
+      failing_after: failingAfter,
+      failing_since: health.failing_since?.toISOString() ?? null,
+      last_failure_at: health.last_failure_at?.toISOString() ?? null,
+    },
+    onceAnHour: { endpointId, hourStart },
+  };
+}

@@ -1,0 +1,35 @@
+import { Collection, Db } from 'mongodb';
+import { claimOnce, type ExpirySweepers } from './store-primitives';
+
+interface NoticeClaimDoc {
+  _id: string;
+  /** What claimed it (a delivery round): the same claimer, retried, still holds it. */
+  by: string;
+  expires_at: Date;
+}
+
+/** Kept a day past its hour: only the current hour's claim is ever asked about. */
+const KEPT_MS = 24 * 3_600_000;
+
+/**
+ * Once-an-hour notices per endpoint across processes: a unique insert per endpoint and hour (the
+ * embedded store has no atomic read-modify-write; of concurrent inserts of one id exactly one wins).
+ */
+export class OperationalNoticeClaims {
+  private readonly col: Collection<NoticeClaimDoc>;
+
+  constructor(db: Db) {
+    this.col = db.collection<NoticeClaimDoc>('operational_notice_claims');
+  }
+
+  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+    await expiry.ensureExpiry(this.col, 'expires_at');
+  }
+
+  /** True for the first claimer of `kind` for this endpoint and hour, and for that claimer again (a retried activity). */
+  async claimHour(kind: string, endpointId: string, hourStart: number, by: string): Promise<boolean> {
+    const _id = `${kind}:${endpointId}:${hourStart}`;
+    if (await claimOnce(this.col, { _id, by, expires_at: new Date(hourStart + KEPT_MS) })) return true;
+    return (await this.col.findOne({ _id }, { projection: { by: 1 } }))?.by === by;
+  }
+}
