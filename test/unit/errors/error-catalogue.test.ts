@@ -68,7 +68,8 @@ describe('error catalogue', () => {
     const registry = createRegistry();
     registry.registerPath({ method: 'get', path: '/x', responses: errors(400) });
     const document = generateDocument(registry) as any;
-    expect(document.paths['/x'].get.responses['400'].content['application/json'].schema.properties.code).toEqual({ $ref: '#/components/schemas/ErrorCode' });
+    expect(document.paths['/x'].get.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(document.components.schemas.Error.properties.code).toEqual({ $ref: '#/components/schemas/ErrorCode' });
     const schema = document.components.schemas.ErrorCode;
     expect(schema.enum).toEqual([...ERROR_CODES]);
     for (const code of ERROR_CODES) expect(schema.description).toContain(`| \`${code}\` | ${HTTP_STATUS[code]} | ${ERROR_CATALOGUE[code]} |`);
