@@ -3467,33 +3467,7 @@ export interface paths {
                          *       ]
                          *     }
                          */
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                            /** @description 400 on GET: the allowed values of the bad filter. */
-                            allowed?: string[];
-                            /** @description 422: index of the item that cannot be priced. */
-                            index?: number;
-                            /** @description 422: the service's instances to choose from. */
-                            instances?: string[];
-                        };
+                        "application/json": components["schemas"]["EstimatorError"];
                     };
                 };
                 /** @description x-api-key given but malformed, unknown or revoked. */
@@ -3502,33 +3476,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                            /** @description 400 on GET: the allowed values of the bad filter. */
-                            allowed?: string[];
-                            /** @description 422: index of the item that cannot be priced. */
-                            index?: number;
-                            /** @description 422: the service's instances to choose from. */
-                            instances?: string[];
-                        };
+                        "application/json": components["schemas"]["EstimatorError"];
                     };
                 };
                 /** @description Per-minute burst limit (anonymous: 30 per IPv4 address or IPv6 /64) or the monthly quota of the key’s account exceeded; see Retry-After. */
@@ -3547,33 +3495,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                            /** @description 400 on GET: the allowed values of the bad filter. */
-                            allowed?: string[];
-                            /** @description 422: index of the item that cannot be priced. */
-                            index?: number;
-                            /** @description 422: the service's instances to choose from. */
-                            instances?: string[];
-                        };
+                        "application/json": components["schemas"]["EstimatorError"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -3592,33 +3514,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                            /** @description 400 on GET: the allowed values of the bad filter. */
-                            allowed?: string[];
-                            /** @description 422: index of the item that cannot be priced. */
-                            index?: number;
-                            /** @description 422: the service's instances to choose from. */
-                            instances?: string[];
-                        };
+                        "application/json": components["schemas"]["EstimatorError"];
                     };
                 };
             };
@@ -3754,33 +3650,7 @@ export interface paths {
                          *       ]
                          *     }
                          */
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                            /** @description 400 on GET: the allowed values of the bad filter. */
-                            allowed?: string[];
-                            /** @description 422: index of the item that cannot be priced. */
-                            index?: number;
-                            /** @description 422: the service's instances to choose from. */
-                            instances?: string[];
-                        };
+                        "application/json": components["schemas"]["EstimatorError"];
                     };
                 };
                 /** @description x-api-key given but malformed, unknown or revoked. */
@@ -3789,33 +3659,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                            /** @description 400 on GET: the allowed values of the bad filter. */
-                            allowed?: string[];
-                            /** @description 422: index of the item that cannot be priced. */
-                            index?: number;
-                            /** @description 422: the service's instances to choose from. */
-                            instances?: string[];
-                        };
+                        "application/json": components["schemas"]["EstimatorError"];
                     };
                 };
                 /** @description Valid body with an item the catalog cannot price (`index`, and `instances` when an instance is missing or unknown), or costing more than an estimate reports (`estimate_out_of_range`). */
@@ -3849,33 +3693,7 @@ export interface paths {
                          *       ]
                          *     }
                          */
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                            /** @description 400 on GET: the allowed values of the bad filter. */
-                            allowed?: string[];
-                            /** @description 422: index of the item that cannot be priced. */
-                            index?: number;
-                            /** @description 422: the service's instances to choose from. */
-                            instances?: string[];
-                        };
+                        "application/json": components["schemas"]["EstimatorError"];
                     };
                 };
                 /** @description Per-minute burst limit (anonymous: 30 per IPv4 address or IPv6 /64) or the monthly quota of the key’s account exceeded; see Retry-After. */
@@ -3894,33 +3712,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                            /** @description 400 on GET: the allowed values of the bad filter. */
-                            allowed?: string[];
-                            /** @description 422: index of the item that cannot be priced. */
-                            index?: number;
-                            /** @description 422: the service's instances to choose from. */
-                            instances?: string[];
-                        };
+                        "application/json": components["schemas"]["EstimatorError"];
                     };
                 };
                 /** @description Internal error; safe to retry with backoff. */
@@ -3939,33 +3731,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                            code: components["schemas"]["ErrorCode"];
-                            /** @description 400 only: what is wrong where. */
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
-                            retry_after?: number;
-                            /** @description 429 burst only (0). */
-                            remaining?: number;
-                            /** @description 429 quota only. */
-                            quota_limit?: number;
-                            /** @description 429 quota only. */
-                            quota_used?: number;
-                            /** @description 429 quota only: the next billing period start. */
-                            reset_at?: string;
-                            /** @description 500 only. */
-                            request_id?: string;
-                            /** @description 400 on GET: the allowed values of the bad filter. */
-                            allowed?: string[];
-                            /** @description 422: index of the item that cannot be priced. */
-                            index?: number;
-                            /** @description 422: the service's instances to choose from. */
-                            instances?: string[];
-                        };
+                        "application/json": components["schemas"]["EstimatorError"];
                     };
                 };
             };
@@ -4118,6 +3884,33 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "payload_too_large" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
+        EstimatorError: {
+            error: string;
+            code: components["schemas"]["ErrorCode"];
+            /** @description 400 only: what is wrong where. */
+            details?: {
+                path: string;
+                message: string;
+            }[];
+            /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
+            retry_after?: number;
+            /** @description 429 burst only (0). */
+            remaining?: number;
+            /** @description 429 quota only. */
+            quota_limit?: number;
+            /** @description 429 quota only. */
+            quota_used?: number;
+            /** @description 429 quota only: the next billing period start. */
+            reset_at?: string;
+            /** @description 500 only. */
+            request_id?: string;
+            /** @description 400 on GET: the allowed values of the bad filter. */
+            allowed?: string[];
+            /** @description 422: index of the item that cannot be priced. */
+            index?: number;
+            /** @description 422: the service's instances to choose from. */
+            instances?: string[];
+        };
     };
     responses: never;
     parameters: never;

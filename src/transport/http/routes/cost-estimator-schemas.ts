@@ -73,4 +73,4 @@ export const EstimatorErrorBody = ErrorBody.extend({
   allowed: z.array(z.string()).optional().describe('400 on GET: the allowed values of the bad filter.'),
   index: z.number().int().optional().describe('422: index of the item that cannot be priced.'),
   instances: z.array(z.string()).optional().describe("422: the service's instances to choose from."),
-});
+}).meta({ id: 'EstimatorError' });

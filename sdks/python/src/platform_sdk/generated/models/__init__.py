@@ -3,6 +3,8 @@
 from .error import Error
 from .error_code import ErrorCode
 from .error_details_item import ErrorDetailsItem
+from .estimator_error import EstimatorError
+from .estimator_error_details_item import EstimatorErrorDetailsItem
 from .get_api_cost_estimator_category import GetApiCostEstimatorCategory
 from .get_api_cost_estimator_provider import GetApiCostEstimatorProvider
 from .get_api_cost_estimator_response_200 import GetApiCostEstimatorResponse200
@@ -10,14 +12,6 @@ from .get_api_cost_estimator_response_200_services_item import GetApiCostEstimat
 from .get_api_cost_estimator_response_200_services_item_category import GetApiCostEstimatorResponse200ServicesItemCategory
 from .get_api_cost_estimator_response_200_services_item_price_unit import GetApiCostEstimatorResponse200ServicesItemPriceUnit
 from .get_api_cost_estimator_response_200_services_item_provider import GetApiCostEstimatorResponse200ServicesItemProvider
-from .get_api_cost_estimator_response_400 import GetApiCostEstimatorResponse400
-from .get_api_cost_estimator_response_400_details_item import GetApiCostEstimatorResponse400DetailsItem
-from .get_api_cost_estimator_response_401 import GetApiCostEstimatorResponse401
-from .get_api_cost_estimator_response_401_details_item import GetApiCostEstimatorResponse401DetailsItem
-from .get_api_cost_estimator_response_429 import GetApiCostEstimatorResponse429
-from .get_api_cost_estimator_response_429_details_item import GetApiCostEstimatorResponse429DetailsItem
-from .get_api_cost_estimator_response_500 import GetApiCostEstimatorResponse500
-from .get_api_cost_estimator_response_500_details_item import GetApiCostEstimatorResponse500DetailsItem
 from .get_api_v1_webhooks_endpoints_id_response_200 import GetApiV1WebhooksEndpointsIdResponse200
 from .get_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_1 import GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType1
 from .get_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_2_type_1 import GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1
@@ -68,16 +62,6 @@ from .post_api_cost_estimator_body_items_item_provider import PostApiCostEstimat
 from .post_api_cost_estimator_response_200 import PostApiCostEstimatorResponse200
 from .post_api_cost_estimator_response_200_breakdown_item import PostApiCostEstimatorResponse200BreakdownItem
 from .post_api_cost_estimator_response_200_breakdown_item_provider import PostApiCostEstimatorResponse200BreakdownItemProvider
-from .post_api_cost_estimator_response_400 import PostApiCostEstimatorResponse400
-from .post_api_cost_estimator_response_400_details_item import PostApiCostEstimatorResponse400DetailsItem
-from .post_api_cost_estimator_response_401 import PostApiCostEstimatorResponse401
-from .post_api_cost_estimator_response_401_details_item import PostApiCostEstimatorResponse401DetailsItem
-from .post_api_cost_estimator_response_422 import PostApiCostEstimatorResponse422
-from .post_api_cost_estimator_response_422_details_item import PostApiCostEstimatorResponse422DetailsItem
-from .post_api_cost_estimator_response_429 import PostApiCostEstimatorResponse429
-from .post_api_cost_estimator_response_429_details_item import PostApiCostEstimatorResponse429DetailsItem
-from .post_api_cost_estimator_response_500 import PostApiCostEstimatorResponse500
-from .post_api_cost_estimator_response_500_details_item import PostApiCostEstimatorResponse500DetailsItem
 from .post_api_v1_webhooks_endpoints_body import PostApiV1WebhooksEndpointsBody
 from .post_api_v1_webhooks_endpoints_id_pause_response_200 import PostApiV1WebhooksEndpointsIdPauseResponse200
 from .post_api_v1_webhooks_endpoints_id_pause_response_200_disabled_reason_type_1 import PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType1
@@ -121,6 +105,8 @@ __all__ = (
     "Error",
     "ErrorCode",
     "ErrorDetailsItem",
+    "EstimatorError",
+    "EstimatorErrorDetailsItem",
     "GetApiCostEstimatorCategory",
     "GetApiCostEstimatorProvider",
     "GetApiCostEstimatorResponse200",
@@ -128,14 +114,6 @@ __all__ = (
     "GetApiCostEstimatorResponse200ServicesItemCategory",
     "GetApiCostEstimatorResponse200ServicesItemPriceUnit",
     "GetApiCostEstimatorResponse200ServicesItemProvider",
-    "GetApiCostEstimatorResponse400",
-    "GetApiCostEstimatorResponse400DetailsItem",
-    "GetApiCostEstimatorResponse401",
-    "GetApiCostEstimatorResponse401DetailsItem",
-    "GetApiCostEstimatorResponse429",
-    "GetApiCostEstimatorResponse429DetailsItem",
-    "GetApiCostEstimatorResponse500",
-    "GetApiCostEstimatorResponse500DetailsItem",
     "GetApiV1WebhooksEndpointsIdResponse200",
     "GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType1",
     "GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1",
@@ -186,16 +164,6 @@ __all__ = (
     "PostApiCostEstimatorResponse200",
     "PostApiCostEstimatorResponse200BreakdownItem",
     "PostApiCostEstimatorResponse200BreakdownItemProvider",
-    "PostApiCostEstimatorResponse400",
-    "PostApiCostEstimatorResponse400DetailsItem",
-    "PostApiCostEstimatorResponse401",
-    "PostApiCostEstimatorResponse401DetailsItem",
-    "PostApiCostEstimatorResponse422",
-    "PostApiCostEstimatorResponse422DetailsItem",
-    "PostApiCostEstimatorResponse429",
-    "PostApiCostEstimatorResponse429DetailsItem",
-    "PostApiCostEstimatorResponse500",
-    "PostApiCostEstimatorResponse500DetailsItem",
     "PostApiV1WebhooksEndpointsBody",
     "PostApiV1WebhooksEndpointsIdPauseResponse200",
     "PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType1",

@@ -8,13 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.estimator_error import EstimatorError
 from ...models.get_api_cost_estimator_category import GetApiCostEstimatorCategory
 from ...models.get_api_cost_estimator_provider import GetApiCostEstimatorProvider
 from ...models.get_api_cost_estimator_response_200 import GetApiCostEstimatorResponse200
-from ...models.get_api_cost_estimator_response_400 import GetApiCostEstimatorResponse400
-from ...models.get_api_cost_estimator_response_401 import GetApiCostEstimatorResponse401
-from ...models.get_api_cost_estimator_response_429 import GetApiCostEstimatorResponse429
-from ...models.get_api_cost_estimator_response_500 import GetApiCostEstimatorResponse500
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -59,7 +56,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetApiCostEstimatorResponse200 | GetApiCostEstimatorResponse400 | GetApiCostEstimatorResponse401 | GetApiCostEstimatorResponse429 | GetApiCostEstimatorResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EstimatorError | GetApiCostEstimatorResponse200 | None:
     if response.status_code == 200:
         response_200 = GetApiCostEstimatorResponse200.from_dict(response.json())
 
@@ -68,28 +65,28 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = GetApiCostEstimatorResponse400.from_dict(response.json())
+        response_400 = EstimatorError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = GetApiCostEstimatorResponse401.from_dict(response.json())
+        response_401 = EstimatorError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 429:
-        response_429 = GetApiCostEstimatorResponse429.from_dict(response.json())
+        response_429 = EstimatorError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = GetApiCostEstimatorResponse500.from_dict(response.json())
+        response_500 = EstimatorError.from_dict(response.json())
 
 
 
@@ -101,7 +98,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetApiCostEstimatorResponse200 | GetApiCostEstimatorResponse400 | GetApiCostEstimatorResponse401 | GetApiCostEstimatorResponse429 | GetApiCostEstimatorResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EstimatorError | GetApiCostEstimatorResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -116,7 +113,7 @@ def sync_detailed(
     provider: GetApiCostEstimatorProvider | Unset = UNSET,
     category: GetApiCostEstimatorCategory | Unset = UNSET,
 
-) -> Response[GetApiCostEstimatorResponse200 | GetApiCostEstimatorResponse400 | GetApiCostEstimatorResponse401 | GetApiCostEstimatorResponse429 | GetApiCostEstimatorResponse500]:
+) -> Response[EstimatorError | GetApiCostEstimatorResponse200]:
     """ The priced service catalog
 
      216 configurations (catalog version 2026.11.22, list prices of 2026-11-22: aws us-east-1, gcp us-
@@ -132,7 +129,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetApiCostEstimatorResponse200 | GetApiCostEstimatorResponse400 | GetApiCostEstimatorResponse401 | GetApiCostEstimatorResponse429 | GetApiCostEstimatorResponse500]
+        Response[EstimatorError | GetApiCostEstimatorResponse200]
      """
 
 
@@ -154,7 +151,7 @@ def sync(
     provider: GetApiCostEstimatorProvider | Unset = UNSET,
     category: GetApiCostEstimatorCategory | Unset = UNSET,
 
-) -> GetApiCostEstimatorResponse200 | GetApiCostEstimatorResponse400 | GetApiCostEstimatorResponse401 | GetApiCostEstimatorResponse429 | GetApiCostEstimatorResponse500 | None:
+) -> EstimatorError | GetApiCostEstimatorResponse200 | None:
     """ The priced service catalog
 
      216 configurations (catalog version 2026.11.22, list prices of 2026-11-22: aws us-east-1, gcp us-
@@ -170,7 +167,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetApiCostEstimatorResponse200 | GetApiCostEstimatorResponse400 | GetApiCostEstimatorResponse401 | GetApiCostEstimatorResponse429 | GetApiCostEstimatorResponse500
+        EstimatorError | GetApiCostEstimatorResponse200
      """
 
 
@@ -187,7 +184,7 @@ async def asyncio_detailed(
     provider: GetApiCostEstimatorProvider | Unset = UNSET,
     category: GetApiCostEstimatorCategory | Unset = UNSET,
 
-) -> Response[GetApiCostEstimatorResponse200 | GetApiCostEstimatorResponse400 | GetApiCostEstimatorResponse401 | GetApiCostEstimatorResponse429 | GetApiCostEstimatorResponse500]:
+) -> Response[EstimatorError | GetApiCostEstimatorResponse200]:
     """ The priced service catalog
 
      216 configurations (catalog version 2026.11.22, list prices of 2026-11-22: aws us-east-1, gcp us-
@@ -203,7 +200,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetApiCostEstimatorResponse200 | GetApiCostEstimatorResponse400 | GetApiCostEstimatorResponse401 | GetApiCostEstimatorResponse429 | GetApiCostEstimatorResponse500]
+        Response[EstimatorError | GetApiCostEstimatorResponse200]
      """
 
 
@@ -225,7 +222,7 @@ async def asyncio(
     provider: GetApiCostEstimatorProvider | Unset = UNSET,
     category: GetApiCostEstimatorCategory | Unset = UNSET,
 
-) -> GetApiCostEstimatorResponse200 | GetApiCostEstimatorResponse400 | GetApiCostEstimatorResponse401 | GetApiCostEstimatorResponse429 | GetApiCostEstimatorResponse500 | None:
+) -> EstimatorError | GetApiCostEstimatorResponse200 | None:
     """ The priced service catalog
 
      216 configurations (catalog version 2026.11.22, list prices of 2026-11-22: aws us-east-1, gcp us-
@@ -241,7 +238,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetApiCostEstimatorResponse200 | GetApiCostEstimatorResponse400 | GetApiCostEstimatorResponse401 | GetApiCostEstimatorResponse429 | GetApiCostEstimatorResponse500
+        EstimatorError | GetApiCostEstimatorResponse200
      """
 
 

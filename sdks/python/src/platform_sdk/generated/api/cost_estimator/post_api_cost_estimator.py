@@ -8,13 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.estimator_error import EstimatorError
 from ...models.post_api_cost_estimator_body import PostApiCostEstimatorBody
 from ...models.post_api_cost_estimator_response_200 import PostApiCostEstimatorResponse200
-from ...models.post_api_cost_estimator_response_400 import PostApiCostEstimatorResponse400
-from ...models.post_api_cost_estimator_response_401 import PostApiCostEstimatorResponse401
-from ...models.post_api_cost_estimator_response_422 import PostApiCostEstimatorResponse422
-from ...models.post_api_cost_estimator_response_429 import PostApiCostEstimatorResponse429
-from ...models.post_api_cost_estimator_response_500 import PostApiCostEstimatorResponse500
 from typing import cast
 
 
@@ -45,7 +41,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PostApiCostEstimatorResponse200 | PostApiCostEstimatorResponse400 | PostApiCostEstimatorResponse401 | PostApiCostEstimatorResponse422 | PostApiCostEstimatorResponse429 | PostApiCostEstimatorResponse500 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EstimatorError | PostApiCostEstimatorResponse200 | None:
     if response.status_code == 200:
         response_200 = PostApiCostEstimatorResponse200.from_dict(response.json())
 
@@ -54,35 +50,35 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = PostApiCostEstimatorResponse400.from_dict(response.json())
+        response_400 = EstimatorError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = PostApiCostEstimatorResponse401.from_dict(response.json())
+        response_401 = EstimatorError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 422:
-        response_422 = PostApiCostEstimatorResponse422.from_dict(response.json())
+        response_422 = EstimatorError.from_dict(response.json())
 
 
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = PostApiCostEstimatorResponse429.from_dict(response.json())
+        response_429 = EstimatorError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = PostApiCostEstimatorResponse500.from_dict(response.json())
+        response_500 = EstimatorError.from_dict(response.json())
 
 
 
@@ -94,7 +90,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[PostApiCostEstimatorResponse200 | PostApiCostEstimatorResponse400 | PostApiCostEstimatorResponse401 | PostApiCostEstimatorResponse422 | PostApiCostEstimatorResponse429 | PostApiCostEstimatorResponse500]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EstimatorError | PostApiCostEstimatorResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -108,7 +104,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> Response[PostApiCostEstimatorResponse200 | PostApiCostEstimatorResponse400 | PostApiCostEstimatorResponse401 | PostApiCostEstimatorResponse422 | PostApiCostEstimatorResponse429 | PostApiCostEstimatorResponse500]:
+) -> Response[EstimatorError | PostApiCostEstimatorResponse200]:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -132,7 +128,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiCostEstimatorResponse200 | PostApiCostEstimatorResponse400 | PostApiCostEstimatorResponse401 | PostApiCostEstimatorResponse422 | PostApiCostEstimatorResponse429 | PostApiCostEstimatorResponse500]
+        Response[EstimatorError | PostApiCostEstimatorResponse200]
      """
 
 
@@ -152,7 +148,7 @@ def sync(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> PostApiCostEstimatorResponse200 | PostApiCostEstimatorResponse400 | PostApiCostEstimatorResponse401 | PostApiCostEstimatorResponse422 | PostApiCostEstimatorResponse429 | PostApiCostEstimatorResponse500 | None:
+) -> EstimatorError | PostApiCostEstimatorResponse200 | None:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -176,7 +172,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiCostEstimatorResponse200 | PostApiCostEstimatorResponse400 | PostApiCostEstimatorResponse401 | PostApiCostEstimatorResponse422 | PostApiCostEstimatorResponse429 | PostApiCostEstimatorResponse500
+        EstimatorError | PostApiCostEstimatorResponse200
      """
 
 
@@ -191,7 +187,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> Response[PostApiCostEstimatorResponse200 | PostApiCostEstimatorResponse400 | PostApiCostEstimatorResponse401 | PostApiCostEstimatorResponse422 | PostApiCostEstimatorResponse429 | PostApiCostEstimatorResponse500]:
+) -> Response[EstimatorError | PostApiCostEstimatorResponse200]:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -215,7 +211,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PostApiCostEstimatorResponse200 | PostApiCostEstimatorResponse400 | PostApiCostEstimatorResponse401 | PostApiCostEstimatorResponse422 | PostApiCostEstimatorResponse429 | PostApiCostEstimatorResponse500]
+        Response[EstimatorError | PostApiCostEstimatorResponse200]
      """
 
 
@@ -235,7 +231,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> PostApiCostEstimatorResponse200 | PostApiCostEstimatorResponse400 | PostApiCostEstimatorResponse401 | PostApiCostEstimatorResponse422 | PostApiCostEstimatorResponse429 | PostApiCostEstimatorResponse500 | None:
+) -> EstimatorError | PostApiCostEstimatorResponse200 | None:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -259,7 +255,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PostApiCostEstimatorResponse200 | PostApiCostEstimatorResponse400 | PostApiCostEstimatorResponse401 | PostApiCostEstimatorResponse422 | PostApiCostEstimatorResponse429 | PostApiCostEstimatorResponse500
+        EstimatorError | PostApiCostEstimatorResponse200
      """
 
 

@@ -14,12 +14,12 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="GetApiCostEstimatorResponse401DetailsItem")
+T = TypeVar("T", bound="EstimatorErrorDetailsItem")
 
 
 
 @_attrs_define
-class GetApiCostEstimatorResponse401DetailsItem:
+class EstimatorErrorDetailsItem:
     """ 
         Attributes:
             path (str):
@@ -58,14 +58,14 @@ class GetApiCostEstimatorResponse401DetailsItem:
 
         message = d.pop("message")
 
-        get_api_cost_estimator_response_401_details_item = cls(
+        estimator_error_details_item = cls(
             path=path,
             message=message,
         )
 
 
-        get_api_cost_estimator_response_401_details_item.additional_properties = d
-        return get_api_cost_estimator_response_401_details_item
+        estimator_error_details_item.additional_properties = d
+        return estimator_error_details_item
 
     @property
     def additional_keys(self) -> list[str]:

@@ -13,18 +13,18 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.get_api_cost_estimator_response_429_details_item import GetApiCostEstimatorResponse429DetailsItem
+  from ..models.estimator_error_details_item import EstimatorErrorDetailsItem
 
 
 
 
 
-T = TypeVar("T", bound="GetApiCostEstimatorResponse429")
+T = TypeVar("T", bound="EstimatorError")
 
 
 
 @_attrs_define
-class GetApiCostEstimatorResponse429:
+class EstimatorError:
     """ 
         Attributes:
             error (str):
@@ -99,7 +99,7 @@ class GetApiCostEstimatorResponse429:
                 | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts
                 that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the
                 same idempotency key. |
-            details (list[GetApiCostEstimatorResponse429DetailsItem] | Unset): 400 only: what is wrong where.
+            details (list[EstimatorErrorDetailsItem] | Unset): 400 only: what is wrong where.
             retry_after (int | Unset): 429 burst and 503 overloaded: seconds to wait before retrying.
             remaining (int | Unset): 429 burst only (0).
             quota_limit (int | Unset): 429 quota only.
@@ -113,7 +113,7 @@ class GetApiCostEstimatorResponse429:
 
     error: str
     code: ErrorCode
-    details: list[GetApiCostEstimatorResponse429DetailsItem] | Unset = UNSET
+    details: list[EstimatorErrorDetailsItem] | Unset = UNSET
     retry_after: int | Unset = UNSET
     remaining: int | Unset = UNSET
     quota_limit: int | Unset = UNSET
@@ -130,7 +130,7 @@ class GetApiCostEstimatorResponse429:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.get_api_cost_estimator_response_429_details_item import GetApiCostEstimatorResponse429DetailsItem # noqa: PLC0415
+        from ..models.estimator_error_details_item import EstimatorErrorDetailsItem # noqa: PLC0415
         error = self.error
 
         code = self.code.value
@@ -204,7 +204,7 @@ class GetApiCostEstimatorResponse429:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.get_api_cost_estimator_response_429_details_item import GetApiCostEstimatorResponse429DetailsItem # noqa: PLC0415
+        from ..models.estimator_error_details_item import EstimatorErrorDetailsItem # noqa: PLC0415
         d = dict(src_dict)
         error = d.pop("error")
 
@@ -214,11 +214,11 @@ class GetApiCostEstimatorResponse429:
 
 
         _details = d.pop("details", UNSET)
-        details: list[GetApiCostEstimatorResponse429DetailsItem] | Unset = UNSET
+        details: list[EstimatorErrorDetailsItem] | Unset = UNSET
         if _details is not UNSET:
             details = []
             for details_item_data in _details:
-                details_item = GetApiCostEstimatorResponse429DetailsItem.from_dict(details_item_data)
+                details_item = EstimatorErrorDetailsItem.from_dict(details_item_data)
 
 
 
@@ -245,7 +245,7 @@ class GetApiCostEstimatorResponse429:
         instances = cast(list[str], d.pop("instances", UNSET))
 
 
-        get_api_cost_estimator_response_429 = cls(
+        estimator_error = cls(
             error=error,
             code=code,
             details=details,
@@ -261,8 +261,8 @@ class GetApiCostEstimatorResponse429:
         )
 
 
-        get_api_cost_estimator_response_429.additional_properties = d
-        return get_api_cost_estimator_response_429
+        estimator_error.additional_properties = d
+        return estimator_error
 
     @property
     def additional_keys(self) -> list[str]:
