@@ -24,6 +24,7 @@ import { failed, type HttpSender, type SendResult } from './http-sender';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { DeliveryEnd } from '../src/domain/webhooks/operational-events';
 import type { HealthSummary } from '../src/domain/webhooks/endpoint-health';
+import { orderingOf } from '../src/domain/webhooks/fifo-order';
 
 /** What a delivery workflow carries: the event itself, so an attempt reads only the endpoint. */
 export interface DeliveryTarget {
@@ -55,13 +56,24 @@ export interface AttemptInput extends DeliveryTarget {
    * endpoint is sent to as before.
    */
   pausable?: boolean;
+  /**
+   * Set by workflow code that waits its turn on a FIFO endpoint (workflows/delivery.ts): a first
+   * attempt whose turn has not come answers `queued` instead of sending. Absent (a run of older code), it is sent.
+   */
+  queued?: boolean;
 }
 
 /**
  * The decision on an attempt (attempt-decision.ts), whose delay the workflow follows; or `cancelled`;
- * or `paused`: nothing sent or recorded (its endpoint is paused), made again once resumed.
+ * or `paused`: nothing sent or recorded (its endpoint is paused), made again once resumed; or
+ * `queued`: nothing sent or recorded (an earlier delivery to its FIFO endpoint holds the turn), made again once woken.
  */
-export type AttemptOutcome = (AttemptDecision | { status: Extract<DeliveryStatus, 'cancelled'>; nextDelayMs: null } | { status: 'paused'; nextDelayMs: null }) & {
+export type AttemptOutcome = (
+  | AttemptDecision
+  | { status: Extract<DeliveryStatus, 'cancelled'>; nextDelayMs: null }
+  | { status: 'paused'; nextDelayMs: null }
+  | { status: 'queued'; nextDelayMs: null }
+) & {
   statusCode: number | null;
 };
 
@@ -107,13 +119,23 @@ export interface DeliveryActivityDeps {
   limiter?: Pick<EndpointLimiter, 'enter'>;
   /** Told how late each first attempt is when it gets its place or is told to wait (worker-load-publisher.ts publishes it). */
   lags?: Pick<AccountLags, 'record'>;
+  /** The turns of FIFO endpoints' deliveries; without it, every endpoint is unordered. */
+  fifo?: FifoTurnsPort;
+}
+
+/** What an attempt asks of a FIFO endpoint's queue (src/services/fifo-turns.ts answers it). */
+export interface FifoTurnsPort {
+  /** Whether the delivery's first attempt may be made now, and its place (null: none). */
+  turnOf(eventId: number, endpointId: string): Promise<{ place: number | null; now: boolean }>;
+  /** The delivery ended: it leaves its place (`known`, else read) and wakes the next. */
+  leave(eventId: number, endpointId: string, known?: number | null): Promise<void>;
 }
 
 type Prepared =
   | { kind: 'cancelled' }
   | { kind: 'paused' }
-  | { kind: 'send'; url: string; headers: Record<string, string>; body: string; limits: EndpointLimits | null }
-  | { kind: 'unsendable'; url: string; error: string };
+  | { kind: 'send'; url: string; headers: Record<string, string>; body: string; limits: EndpointLimits | null; fifo: boolean }
+  | { kind: 'unsendable'; url: string; error: string; fifo: boolean };
 
 const RECORD_TRIES = 3;
 
@@ -125,7 +147,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const throttleWaitMs = deps.throttleWaitMs ?? THROTTLE_WAIT_MS;
 
   /** An enabled endpoint from the cache, else read: a disabled or deleted one is always seen as such. */
-  async function currentEndpoint(input: AttemptInput): Promise<EndpointDoc | null> {
+  async function currentEndpoint(input: DeliveryTarget): Promise<EndpointDoc | null> {
     const cached = deps.enabledEndpoints && (await deps.enabledEndpoints(input.accountId)).find((e) => e._id === input.endpointId);
     return cached || deps.endpoints.find(input.accountId, input.endpointId);
   }
@@ -140,6 +162,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if (!endpoint || endpoint.disabled) return { kind: 'cancelled' };
     if (endpoint.paused && input.pausable) return { kind: 'paused' };
     const now = clock();
+    const fifo = orderingOf(endpoint) === 'fifo';
     let secrets: string[];
     try {
       // Newest first: the current secret, then those still in their rotation grace at this attempt.
@@ -149,6 +172,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       return {
         kind: 'unsendable',
         url: endpoint.url,
+        fifo,
         error: "The endpoint's signing secret cannot be opened with this worker's SECRETS_ENCRYPTION_KEY (every API and worker process must use the same key).",
       };
     }
@@ -161,7 +185,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       attemptTimestamp,
       standardSignature: signStandard(secrets, String(input.eventId), attemptTimestamp, body),
     });
-    return { kind: 'send', url: endpoint.url, headers: { ...headers }, body, limits: limitsOf(endpoint) };
+    return { kind: 'send', url: endpoint.url, headers: { ...headers }, body, limits: limitsOf(endpoint), fifo };
   }
 
   /** Heartbeats while `work` runs (a regular activity's wait for its place, and for the receiver). */
@@ -235,7 +259,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
    * A delivery (not an attempt) ended with its last attempt: one health fact, kept once if repeated; a
    * failure may auto-disable, then calls for operational events (emitted again, idempotently, if repeated).
    */
-  async function deliveryEnded(input: AttemptInput, last: Pick<DeliveryAttempt, 'succeeded' | 'status_code' | 'error'>, at: Date): Promise<void> {
+  async function deliveryEnded(
+    input: AttemptInput,
+    last: Pick<DeliveryAttempt, 'succeeded' | 'status_code' | 'error'>,
+    at: Date,
+    queue?: { fifo: boolean; place?: number | null },
+  ): Promise<void> {
+    // First: the next delivery of a FIFO endpoint waits for nothing else.
+    await leaveQueue(input, queue);
     const key = `${deliveryId(input.eventId, input.endpointId)}#r${input.round}`;
     const { succeeded } = last;
     const health = await record(() => deps.endpointHealth.record(input.endpointId, { kind: 'delivery', key, succeeded, at }));
@@ -248,6 +279,22 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     );
   }
 
+
+  /**
+   * A first round that ended leaves its place in its FIFO endpoint's queue and wakes the next. With
+   * `queue` unknown (answered from the record, or cancelled), the endpoint is looked at first:
+   * one deleted or disabled may have been FIFO. A place left held (the endpoint was made unordered
+   * meanwhile) is passed over by the next look at the queue (fifo-order.ts isPassedOver).
+   */
+  async function leaveQueue(input: DeliveryTarget, queue?: { fifo: boolean; place?: number | null }): Promise<void> {
+    const fifo = deps.fifo;
+    if (!fifo || input.round !== 1 || queue?.fifo === false) return;
+    if (queue === undefined) {
+      const endpoint = await currentEndpoint(input);
+      if (endpoint && !endpoint.disabled && orderingOf(endpoint) !== 'fifo') return;
+    }
+    await record(() => fifo.leave(input.eventId, input.endpointId, queue?.place));
+  }
 
   /**
    * Whether the platform accepted this event for this account, endpoint and body: anyone reaching Temporal
@@ -281,6 +328,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     ref: DeliveryRef,
     prepared: Prepared & { kind: 'send' | 'unsendable' },
     stage: { now: HandOffStage },
+    place: number | null,
   ): Promise<AttemptOutcome> {
     let startedAt = clock();
     let result: SendResult;
@@ -332,7 +380,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
     if (decision.status !== 'retrying') {
       recordDeliveryFinished(decision.status);
-      await deliveryEnded(input, attempt, finishedAt);
+      await deliveryEnded(input, attempt, finishedAt, { fifo: prepared.fifo, place });
     }
     return { ...decision, statusCode };
   }
@@ -373,10 +421,17 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),
       );
       recordDeliveryFinished('cancelled');
+      await leaveQueue(input);
       return { status: 'cancelled', nextDelayMs: null, statusCode: null };
     }
-
-    return sendAndRecord(input, ref, prepared, stage);
+    // A FIFO endpoint's first attempt waits its turn; later ones had it (its place is held until it ends).
+    let place: number | null = null;
+    if (prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo) {
+      const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
+      if (!turn.now) return { status: 'queued', nextDelayMs: null, statusCode: null };
+      place = turn.place;
+    }
+    return sendAndRecord(input, ref, prepared, stage, place);
   }
 
   return {
@@ -407,6 +462,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         clock(),
       );
       recordDeliveryFinished('cancelled');
+      await leaveQueue(input);
     },
   };
 }

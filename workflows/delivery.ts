@@ -15,9 +15,11 @@ import type { ReportedOutcome } from '../activities/attempt-hand-off';
 import { INFRASTRUCTURE_RETRY } from './activity-retry';
 import { attemptOutcome } from './attempt-outcome';
 import { resume } from './pause';
+import { FIFO_PATCH, fifoTurn } from './fifo-turn';
 import { RETRY_NOW_PATCH, retryNow } from './retry-now';
 import { nextStep } from '../src/domain/webhooks/attempt-decision';
 import { PAUSED_RECHECK_MS } from '../src/domain/webhooks/endpoint-pause';
+import { fifoRecheckMs } from '../src/domain/webhooks/fifo-order';
 import { HAND_OFF_AFTER_MS, holdUpToMs } from '../src/domain/webhooks/first-attempt-budget';
 import { readableDelay } from '../src/domain/webhooks/retry-schedule';
 import { WEBHOOK_ATTEMPT_COUNT, WEBHOOK_DELIVERY_STATUS } from '../src/temporal/search-attributes';
@@ -28,7 +30,7 @@ export type DeliveryWorkflowInput = DeliveryTarget;
 const FIRST_TASK_HISTORY_LENGTH = 3;
 
 export interface DeliveryWorkflowResult {
-  status: Exclude<AttemptOutcome['status'], 'retrying' | 'paused'>;
+  status: Exclude<AttemptOutcome['status'], 'retrying' | 'paused' | 'queued'>;
   attempts: number;
 }
 
@@ -58,7 +60,10 @@ const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>(
 /** The wait for a hand-off's report: its POST ends within 35 s (5 s DNS, 30 s POST) if its process lives. */
 const REPORT_WAIT = '45 seconds';
 
-async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
+/** The workflow's input, and whether this run waits its turn on a FIFO endpoint (AttemptInput.queued). */
+type Target = DeliveryWorkflowInput & { queued?: true };
+
+async function makeAttempt(input: Target, attempt: number): Promise<AttemptOutcome> {
   if (attempt > 1) return regularAttempt({ ...input, attempt, pausable: true });
   // Only the run's first workflow task is sure no earlier try has posted; a retried task reads the record first.
   const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
@@ -76,8 +81,8 @@ async function makeAttempt(input: DeliveryWorkflowInput, attempt: number): Promi
  * once by a resume, and none should hold a workflow task), and without `acceptedAt`, so that a first
  * attempt that waited for its owner is not counted late (first-attempt lag and its metric).
  */
-function attemptAfterPause(input: DeliveryWorkflowInput, attempt: number): Promise<AttemptOutcome> {
-  const target: DeliveryWorkflowInput = { ...input };
+function attemptAfterPause(input: Target, attempt: number): Promise<AttemptOutcome> {
+  const target: Target = { ...input };
   delete target.acceptedAt;
   return regularAttempt({ ...target, attempt, pausable: true });
 }
@@ -116,17 +121,28 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   let attempts = 0;
   const wait = wakeableWait();
   const pause = resumableWait();
+  const turn = turnWait();
+  // Runs started before FIFO endpoints, replayed, never wait a turn.
+  const target: Target = patched(FIFO_PATCH) ? { ...input, queued: true } : input;
   try {
     for (let attempt = 1; ; attempt++) {
       pause.beforeAttempt();
+      turn.beforeAttempt();
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
-      let outcome = await CancellationScope.nonCancellable(() => makeAttempt(input, attempt));
+      let outcome = await CancellationScope.nonCancellable(() => makeAttempt(target, attempt));
       // Its endpoint is paused: nothing was sent, and the same attempt is made once it is resumed.
-      if (outcome.status === 'paused') upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: 'paused' }]);
-      while (outcome.status === 'paused') {
-        await pause.untilResumed(attempt);
+      // Queued: an earlier delivery to its FIFO endpoint holds the turn; the same attempt is made once woken.
+      if (outcome.status === 'paused' || outcome.status === 'queued') upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: outcome.status }]);
+      while (outcome.status === 'paused' || outcome.status === 'queued') {
+        if (outcome.status === 'paused') await pause.untilResumed(attempt);
+        else await turn.untilWoken();
         pause.beforeAttempt();
-        outcome = await CancellationScope.nonCancellable(() => attemptAfterPause(input, attempt));
+        turn.beforeAttempt();
+        const before = outcome.status;
+        outcome = await CancellationScope.nonCancellable(() => attemptAfterPause(target, attempt));
+        if (outcome.status !== before && (outcome.status === 'paused' || outcome.status === 'queued')) {
+          upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: outcome.status }]);
+        }
       }
       attempts = outcome.status === 'cancelled' ? attempt - 1 : attempt;
       const step = nextStep(outcome);
@@ -168,6 +184,29 @@ function resumableWait() {
     },
     async untilResumed(attempt: number): Promise<void> {
       await condition(() => resumed, PAUSED_RECHECK_MS, { summary: `paused: attempt ${attempt} waits for resume` });
+    },
+  };
+}
+
+/**
+ * The wait of a first attempt whose FIFO turn has not come: until the `fifoTurn` signal (sent by
+ * the delivery before it once that one ended), or a re-look after fifoRecheckMs, in case a signal
+ * was lost. Cancellable (a cancel of a queued delivery removes it from the queue). Cleared before
+ * each attempt, not after it: a signal that comes while a look is in flight ends the wait at once.
+ */
+function turnWait() {
+  let woken = false;
+  let looks = 0;
+  setHandler(fifoTurn, () => {
+    woken = true;
+  });
+  return {
+    beforeAttempt(): void {
+      woken = false;
+    },
+    async untilWoken(): Promise<void> {
+      const told = await condition(() => woken, fifoRecheckMs(looks), { summary: 'queued: waits for its FIFO turn' });
+      looks = told ? 0 : looks + 1;
     },
   };
 }

@@ -45,6 +45,8 @@ import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import { RecoveryScheduler } from '../temporal/recovery-scheduler';
 import { ResumeScheduler } from '../temporal/resume-scheduler';
+import { FifoQueues } from '../persistence/fifo-queues';
+import { FifoTurns } from '../services/fifo-turns';
 
 export interface Repositories {
   accounts: Accounts;
@@ -64,6 +66,8 @@ export interface Repositories {
   workerLoads: WorkerLoads;
   /** Once-an-hour operational events per endpoint, across processes. */
   operationalNoticeClaims: OperationalNoticeClaims;
+  /** FIFO endpoints' queues (services/fifo-turns.ts). */
+  fifoQueues: FifoQueues;
 }
 
 export interface Services {
@@ -94,6 +98,8 @@ export interface Services {
   /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
   retention: EventRetention;
   scheduler: DeliveryScheduler;
+  /** The turns of FIFO endpoints' deliveries: places at ingest, turns and wake-ups in the worker. */
+  fifo: FifoTurns;
 }
 
 /** The collections both roles use, with their indexes (and purge timers, owned by `expiry`). */
@@ -114,6 +120,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<
     limitBlocks: new LimitBlocks(db),
     workerLoads: new WorkerLoads(db),
     operationalNoticeClaims: new OperationalNoticeClaims(db),
+    fifoQueues: new FifoQueues(db),
   };
   for (const repo of Object.values(repositories)) await repo.ensureIndexes(expiry);
   return repositories;
@@ -162,6 +169,12 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: invalidations, now });
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations, now });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
+  const fifo = new FifoTurns({
+    queues: repositories.fifoQueues,
+    events: repositories.events,
+    deliveries: repositories.deliveries,
+    wake: (workflowId) => scheduler.wakeForTurn(workflowId),
+  });
 
   // Starts are limited by how long they wait for their first attempt when this process has a worker,
   // else by how long Temporal takes to answer a start call.
@@ -213,6 +226,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       health: repositories.endpointHealth,
       scheduler,
       secretBox,
+      fifoQueue: fifo,
       options: {
         allowPrivateNetworks: config.delivery.allowPrivateNetworks,
         maxEndpointsPerAccount: config.maxEndpointsPerAccount,
@@ -229,6 +243,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       outbox,
       lease,
       scheduler,
+      fifo,
       clock,
     }),
     deliveryControl: new DeliveryControl({ events: repositories.events, endpoints: repositories.endpoints, deliveries: repositories.deliveries, scheduler, clock }),
@@ -260,6 +275,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       logger,
     }),
     scheduler,
+    fifo,
   };
   return services;
 }

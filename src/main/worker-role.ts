@@ -28,7 +28,7 @@ export interface WorkerRoleDeps {
   logger: Logger;
   connection: NativeConnection;
   repositories: Repositories;
-  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache' | 'scheduler' | 'attemptSlots'>;
+  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache' | 'scheduler' | 'attemptSlots' | 'fifo'>;
   secretBox: SecretBox;
   acceptanceSeal: AcceptanceSeal;
   dnsLookup: LookupAllFunction;
@@ -73,6 +73,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     slots: services.attemptSlots,
     limiter: createEndpointLimiter({ rateTokens: repositories.endpointRateTokens, leases: repositories.endpointLeases }),
     lags,
+    fifo: services.fifo,
     operational: new OperationalEvents({
       endpoints: repositories.endpoints,
       claims: repositories.operationalNoticeClaims,

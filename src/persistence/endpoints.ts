@@ -1,5 +1,6 @@
 import { Collection, Db, Filter } from 'mongodb';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
+import type { EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { RetiredSecret, SecretSet } from '../domain/webhooks/secret-rotation';
 import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
 import { EndpointSecretSets } from './endpoint-secret-sets';
@@ -22,11 +23,13 @@ export interface EndpointDoc {
   /** Deliveries started per second and POSTs in flight at once (endpoint-limits.ts); absent or null: unlimited. */
   rate_limit_per_s?: number | null;
   max_in_flight?: number | null;
+  /** `fifo`: its deliveries are made one at a time in ingest order (fifo-order.ts); absent: unordered. */
+  ordering?: EndpointOrdering;
   created_at: Date;
   updated_at: Date;
 }
 
-export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'rate_limit_per_s' | 'max_in_flight' | 'secret_sealed' | 'previous_secrets'>>;
+export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'rate_limit_per_s' | 'max_in_flight' | 'ordering' | 'secret_sealed' | 'previous_secrets'>>;
 
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);

@@ -29,6 +29,7 @@ interface StoredEventDoc {
   seq: number;
   seq_key: string;
   seq_block: string;
+  fifo_places?: Record<string, number>;
 }
 
 export interface EventDoc {
@@ -47,6 +48,8 @@ export interface EventDoc {
   endpoint_urls: string[];
   owner: string | null;
   created_at: Date;
+  /** Its place in the queue of each FIFO endpoint it goes to (fifo-queues.ts), taken before it was stored; absent: none. */
+  fifo_places?: Record<string, number>;
 }
 
 /** Where a list stopped, exclusive: below the account's number `s`. */
@@ -130,7 +133,13 @@ export class Events {
    * insert certainly failed (events-awaiting-hand-over.ts); an unanswered insert throws
    * EventInsertUnanswered, its id still awaiting.
    */
-  async insertWithNextId(doc: NewEvent, bodyFor: (id: number) => string, acceptance?: Acceptance): Promise<EventDoc> {
+  async insertWithNextId(
+    doc: NewEvent,
+    bodyFor: (id: number) => string,
+    acceptance?: Acceptance,
+    /** Takes the event's places in FIFO queues once its id is won, before it is stored (fifo-turns.ts). */
+    placesFor?: (id: number) => Promise<Record<string, number>>,
+  ): Promise<EventDoc> {
     for (;;) {
       const hint = await this.trustedHint();
       // Synchronous after the await: concurrent inserters of this process never pick the same id.
@@ -140,7 +149,8 @@ export class Events {
       let unanswered = false;
       try {
         if (await this.ids.claim(id, doc.created_at)) {
-          const full: EventDoc = { ...doc, owner: acceptance?.instanceId ?? doc.owner ?? null, _id: id, body: bodyFor(id) };
+          const places = placesFor ? await placesFor(id) : undefined;
+          const full: EventDoc = { ...doc, owner: acceptance?.instanceId ?? doc.owner ?? null, _id: id, body: bodyFor(id), ...(places ? { fifo_places: places } : {}) };
           await this.insertNumbered(full);
           stored = full;
         }
@@ -299,5 +309,6 @@ function hydrate(doc: StoredEventDoc | null): EventDoc | null {
     endpoint_urls: doc.endpoint_urls,
     owner: doc.owner ?? null,
     created_at: doc.created_at,
+    ...(doc.fifo_places ? { fifo_places: doc.fifo_places } : {}),
   };
 }

@@ -13,6 +13,8 @@ import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import { decodeCursor, encodeCursor } from './pagination';
+import { orderingOf, type EndpointOrdering } from '../domain/webhooks/fifo-order';
+import type { FifoQueueView, FifoTurns } from './fifo-turns';
 
 export interface EndpointView {
   id: string;
@@ -27,6 +29,10 @@ export interface EndpointView {
   /** Its own limits (endpoint-limits.ts); null: none. */
   rate_limit_per_s: number | null;
   max_in_flight: number | null;
+  /** `fifo`: one delivery at a time, in ingest order (fifo-order.ts). */
+  ordering: EndpointOrdering;
+  /** A FIFO endpoint's queue, on GET of the endpoint only (fifo-turns.ts). */
+  fifo?: FifoQueueView;
   health: EndpointHealthView;
   /** Replaced secrets still signing `webhook-signature`, newest first: when each stops. */
   secrets_in_grace: { expires_at: string }[];
@@ -53,12 +59,14 @@ export interface EndpointInput extends EndpointLimitFields {
   url: string;
   events?: string[];
   description?: string;
+  ordering?: EndpointOrdering;
 }
 
 export interface EndpointPatch extends EndpointLimitFields {
   url?: string;
   events?: string[];
   description?: string;
+  ordering?: EndpointOrdering;
   disabled?: boolean;
 }
 
@@ -86,6 +94,8 @@ export interface EndpointServiceDeps {
   health: EndpointHealthLog;
   scheduler: DeliveryScheduler;
   secretBox: SecretBox;
+  /** A FIFO endpoint's queue as GET shows it; without it, none is shown. */
+  fifoQueue?: Pick<FifoTurns, 'view'>;
   options: EndpointServiceOptions;
   clock?: Clock;
 }
@@ -122,6 +132,8 @@ export class EndpointService {
       disabled: false,
       disabled_reason: null,
       ...limitChanges(input),
+      // Stored only when FIFO: an absent ordering is unordered.
+      ...(input.ordering === 'fifo' ? { ordering: input.ordering } : {}),
       created_at: now,
       updated_at: now,
     };
@@ -147,8 +159,11 @@ export class EndpointService {
     };
   }
 
+  /** With a FIFO endpoint's queue: its head and length (a few `_id` lookups). */
   async get(accountId: string, id: string): Promise<EndpointView> {
-    return this.view(await this.require(accountId, id));
+    const doc = await this.require(accountId, id);
+    const [view, fifo] = await Promise.all([this.view(doc), orderingOf(doc) === 'fifo' ? this.deps.fifoQueue?.view(doc._id) : undefined]);
+    return fifo ? { ...view, fifo } : view;
   }
 
   async update(accountId: string, id: string, patch: EndpointPatch): Promise<EndpointView> {
@@ -158,6 +173,7 @@ export class EndpointService {
     if (patch.events !== undefined) changes.events = this.checkPatterns(patch.events);
     if (patch.description !== undefined) changes.description = patch.description;
     Object.assign(changes, limitChanges(patch));
+    if (patch.ordering !== undefined && patch.ordering !== orderingOf(current)) changes.ordering = patch.ordering;
     if (patch.disabled !== undefined && patch.disabled !== current.disabled) {
       changes.disabled = patch.disabled;
       changes.disabled_reason = patch.disabled ? 'manual' : null;
@@ -283,6 +299,7 @@ function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date)
     paused: doc.paused ?? false,
     rate_limit_per_s: doc.rate_limit_per_s ?? null,
     max_in_flight: doc.max_in_flight ?? null,
+    ordering: orderingOf(doc),
     health: healthView(health, now),
     secrets_in_grace: secretsInGrace(doc, now).map((s) => ({ expires_at: s.expires_at.toISOString() })),
     created_at: doc.created_at.toISOString(),

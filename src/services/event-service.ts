@@ -18,6 +18,8 @@ import type { InstanceLease } from './instance-lease';
 import { KeySettlement, settleKey } from './key-settlement';
 import { decodeCursor, encodeCursor } from './pagination';
 import { settleUnansweredInsert } from './unanswered-insert';
+import type { FifoTurns } from './fifo-turns';
+import { orderingOf } from '../domain/webhooks/fifo-order';
 
 /** CONTRACT §4: serialized `data` over 256 KiB is refused with 413. */
 export const MAX_EVENT_DATA_BYTES = 256 * 1024;
@@ -89,6 +91,8 @@ export interface EventServiceDeps {
   outbox: DeliveryOutbox;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
+  /** Takes an event's places in its FIFO endpoints' queues (fifo-turns.ts); without it, every endpoint is unordered. */
+  fifo?: Pick<FifoTurns, 'placesFor'>;
   clock?: Clock;
 }
 
@@ -178,6 +182,10 @@ export class EventService {
   private async accept(accountId: string, input: IngestInput, key: string | null): Promise<IngestResult> {
     const { outbox } = this.deps;
     const matching = (await this.deps.endpointsCache.enabled(accountId)).filter((e) => matchesAny(e.events, input.type));
+    // Places are taken before the event is stored, so an acknowledged event is behind every one acknowledged before it.
+    const fifo = this.deps.fifo;
+    const ordered = matching.filter((e) => orderingOf(e) === 'fifo').map((e) => e._id);
+    const placesFor = fifo && ordered.length > 0 ? (id: number) => fifo.placesFor(ordered, id) : undefined;
     const now = this.now();
     const timestamp = Math.floor(now.getTime() / 1000);
     let event: EventDoc;
@@ -195,6 +203,7 @@ export class EventService {
         },
         (id) => buildDeliveryBody({ id, type: input.type, data: input.data, timestamp }),
         { instanceId: this.deps.lease.id, awaiting: outbox.awaiting },
+        placesFor,
       );
     } catch (err) {
       if (!(err instanceof EventInsertUnanswered)) throw err;

@@ -3,6 +3,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { RunEnded, type ReportedOutcome, type WorkflowRun } from '../../activities/attempt-hand-off';
 import { attemptOutcome } from '../../workflows/attempt-outcome';
 import type { DeliveryWorkflowInput } from '../../workflows/delivery';
+import { fifoTurn } from '../../workflows/fifo-turn';
 import { retryNow, type RetryNowResult } from '../../workflows/retry-now';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { DELIVERY_TASK_TIMEOUT_MS } from '../domain/webhooks/first-attempt-budget';
@@ -109,6 +110,15 @@ export class DeliveryScheduler {
     } catch (err) {
       if (err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateFailedError) return null;
       throw err;
+    }
+  }
+
+  /** Tells a delivery waiting on a FIFO endpoint that its turn has come; one that has ended is left as it is. */
+  async wakeForTurn(workflowId: string): Promise<void> {
+    try {
+      await this.client.workflow.getHandle(workflowId).signal(fifoTurn);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
   }
 

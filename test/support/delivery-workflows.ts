@@ -62,6 +62,19 @@ export async function waitsPaused(temporal: Pick<Client, 'workflow'>, workflowId
   return (await pausedWaits(temporal, workflowId, attempt)).length > 0;
 }
 
+/** The waits of a run's first attempt for its FIFO turn (ms), as its history records their timers (`queued: waits for its FIFO turn`). */
+export async function queuedWaits(temporal: Pick<Client, 'workflow'>, workflowId: string): Promise<number[]> {
+  const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? [])
+    .filter((e) => e.timerStartedEventAttributes && e.userMetadata?.summary && String(defaultPayloadConverter.fromPayload(e.userMetadata.summary as never)).startsWith('queued: '))
+    .map((e) => tsToMs(e.timerStartedEventAttributes!.startToFireTimeout));
+}
+
+/** Whether the run waits, or has waited, for its FIFO turn. */
+export async function waitsQueued(temporal: Pick<Client, 'workflow'>, workflowId: string): Promise<boolean> {
+  return (await queuedWaits(temporal, workflowId)).length > 0;
+}
+
 /** The values the run gave WebhookDeliveryStatus, in order (after its start's `pending`). */
 export async function deliveryStatusUpserts(temporal: Pick<Client, 'workflow'>, workflowId: string): Promise<string[]> {
   const history = await temporal.workflow.getHandle(workflowId).fetchHistory();

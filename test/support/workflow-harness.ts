@@ -6,9 +6,10 @@ import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
 import { attemptOutcome } from '../../workflows/attempt-outcome';
 import { resume } from '../../workflows/pause';
+import { fifoTurn } from '../../workflows/fifo-turn';
 import { retryNow, type RetryNowResult } from '../../workflows/retry-now';
 import { deliveryWorkflow } from '../../workflows/delivery';
-import { waitsBefore, waitsPaused } from './delivery-workflows';
+import { waitsBefore, waitsPaused, waitsQueued } from './delivery-workflows';
 import { registerSearchAttributes } from './search-attributes';
 
 /** A time-skipping Temporal test server with our search attributes registered. */
@@ -40,7 +41,7 @@ export const failUntilLast = (attempt: number): AttemptOutcome['status'] => (del
 
 export interface ScenarioRun {
   result: unknown;
-  calls: Array<{ attempt: number; atMs: number; mayRepeat: boolean | undefined; holdUpToMs?: number }>;
+  calls: Array<{ attempt: number; atMs: number; mayRepeat: boolean | undefined; holdUpToMs?: number; queued?: boolean }>;
   cancelled: DeliveryTarget[];
   workflowId: string;
   /** Why the workflow refused the handed-off attempt's report, if it did. */
@@ -63,6 +64,13 @@ export type RetryNowAt = { during: 'wait' | 'attempt'; attempt: number };
  * cancelled once it waits.
  */
 export type PausedAt = { attempt: number; times?: number; then: 'signal' | 'signal-in-flight' | 'timer' | 'cancel'; retryNowFirst?: boolean };
+
+/**
+ * The first attempt finds an earlier delivery to its FIFO endpoint holding the turn `times` times
+ * (default 1) before its outcome is `outcomes(1)`. What ends each wait, as for PausedAt, with the
+ * `fifoTurn` signal. Only an attempt whose input says the run waits turns (`queued`) answers so.
+ */
+export type QueuedAt = { times?: number; then: 'signal' | 'signal-in-flight' | 'timer' | 'cancel' };
 
 /**
  * Runs the real delivery workflow on the test server with fake activities whose outcome per
@@ -92,6 +100,7 @@ export async function runDeliveryScenario(
     delays?: (attempt: number) => number;
     workflowTaskTimeoutMs?: number;
     paused?: PausedAt;
+    queued?: QueuedAt;
   } = {},
 ): Promise<ScenarioRun> {
   const calls: ScenarioRun['calls'] = [];
@@ -111,7 +120,9 @@ export async function runDeliveryScenario(
   };
   let throttled = 0;
   let pausedTimes = 0;
+  let queuedTimes = 0;
   const sendResume = () => env.client.workflow.getHandle(workflowId).signal(resume);
+  const sendTurn = () => env.client.workflow.getHandle(workflowId).signal(fifoTurn);
   let retryNowAnswer: ScenarioRun['retryNow'];
   const sendRetryNow = async () => {
     retryNowAnswer = await env.client.workflow
@@ -121,7 +132,7 @@ export async function runDeliveryScenario(
   };
   const activities: DeliveryActivities = {
     async attemptDelivery(a: AttemptInput) {
-      calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat, holdUpToMs: a.holdUpToMs });
+      calls.push({ attempt: a.attempt, atMs: await env.currentTimeMs(), mayRepeat: a.mayRepeat, holdUpToMs: a.holdUpToMs, queued: a.queued });
       if (a.attempt === 1 && throttled < (options.throttledFirst ?? 0)) {
         throttled++;
         throw ApplicationFailure.create({ message: 'no place', type: THROTTLED, nextRetryDelay: '2 seconds' });
@@ -140,6 +151,12 @@ export async function runDeliveryScenario(
             .finally(reported);
         }
         return { status: 'handed-off' as const };
+      }
+      const queued = options.queued;
+      if (queued && a.queued && a.attempt === 1 && queuedTimes < (queued.times ?? 1)) {
+        queuedTimes++;
+        if (queued.then === 'signal-in-flight') await sendTurn();
+        return { status: 'queued' as const, nextDelayMs: null, statusCode: null };
       }
       const paused = options.paused;
       if (paused && paused.attempt === a.attempt && pausedTimes < (paused.times ?? 1)) {
@@ -177,6 +194,11 @@ export async function runDeliveryScenario(
       while (!(await waitsPaused(env.client, workflowId, attempt))) await new Promise((r) => setTimeout(r, 20));
       if (retryNowFirst) await sendRetryNow();
       if (then === 'signal') await sendResume();
+      else await handle.cancel();
+    }
+    if (options.queued?.then === 'signal' || options.queued?.then === 'cancel') {
+      while (!(await waitsQueued(env.client, workflowId))) await new Promise((r) => setTimeout(r, 20));
+      if (options.queued.then === 'signal') await sendTurn();
       else await handle.cancel();
     }
     // Time is not skipped until the result is awaited: the wait is found and ended before its timer can fire.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DELIVERY_STATUSES, EVENT_STATUSES } from '../../../../domain/webhooks/delivery-status';
 import { DISABLED_REASONS } from '../../../../domain/webhooks/endpoint-health';
 import { EVENT_ID_PATTERN } from '../../../../domain/webhooks/event-id';
+import { ENDPOINT_ORDERINGS } from '../../../../domain/webhooks/fifo-order';
 import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
 import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE } from '../../../../domain/webhooks/idempotency-key';
@@ -32,6 +33,12 @@ const MAX_IN_FLIGHT_RULE =
 const RateLimitField = z.number().int().min(MIN_RATE_LIMIT_PER_S).max(MAX_RATE_LIMIT_PER_S).nullable().optional().describe(RATE_LIMIT_RULE);
 const MaxInFlightField = z.number().int().min(MIN_MAX_IN_FLIGHT).max(MAX_MAX_IN_FLIGHT).nullable().optional().describe(MAX_IN_FLIGHT_RULE);
 
+const ORDERING_RULE =
+  '`fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, ' +
+  'failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. ' +
+  'A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").';
+const OrderingField = z.enum(ENDPOINT_ORDERINGS).optional().describe(ORDERING_RULE);
+
 export const EndpointIdParams = z.object({ id: z.string().min(1).max(64) });
 
 export const EndpointCreateBody = z.object({
@@ -52,6 +59,7 @@ export const EndpointCreateBody = z.object({
   description: z.string().max(MAX_DESCRIPTION_LENGTH).optional().describe('Free text, default "".'),
   rate_limit_per_s: RateLimitField,
   max_in_flight: MaxInFlightField,
+  ordering: OrderingField,
 });
 
 export const EndpointPatchBody = z.object({
@@ -60,6 +68,7 @@ export const EndpointPatchBody = z.object({
   description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
   rate_limit_per_s: RateLimitField,
   max_in_flight: MaxInFlightField,
+  ordering: OrderingField,
   disabled: z
     .boolean()
     .optional()
@@ -105,6 +114,17 @@ export const Endpoint = z.object({
     ),
   rate_limit_per_s: z.number().int().nullable().describe(RATE_LIMIT_RULE),
   max_in_flight: z.number().int().nullable().describe(MAX_IN_FLIGHT_RULE),
+  ordering: z.enum(ENDPOINT_ORDERINGS).describe(ORDERING_RULE),
+  fifo: z
+    .object({
+      head_event_id: z.number().int().nullable().describe('The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits.'),
+      length: z
+        .number()
+        .int()
+        .describe('Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it).'),
+    })
+    .optional()
+    .describe("A FIFO endpoint's queue; only on GET of one FIFO endpoint."),
   health: EndpointHealth,
   secrets_in_grace: z
     .array(z.object({ expires_at: z.string().describe('When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).') }))

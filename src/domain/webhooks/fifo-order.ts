@@ -1,0 +1,60 @@
+/**
+ * FIFO endpoints: their deliveries are made one at a time, in the order of their places in the
+ * endpoint's queue (taken at ingest, before the 202). Pure: imported by the delivery workflow.
+ */
+
+export const ENDPOINT_ORDERINGS = ['unordered', 'fifo'] as const;
+export type EndpointOrdering = (typeof ENDPOINT_ORDERINGS)[number];
+
+/** Absent on endpoints stored before ordering existed: unordered. */
+export const orderingOf = (endpoint: { ordering?: EndpointOrdering }): EndpointOrdering => endpoint.ordering ?? 'unordered';
+
+/**
+ * A place whose event is not stored this long after it was taken is passed over: its ingest
+ * failed or lost its idempotency key (an event is stored within seconds of its place).
+ */
+export const FIFO_VOID_AFTER_MS = 120_000;
+
+/** The first look of a delivery waiting its turn without being told; later looks wait longer. */
+const RECHECK_FIRST_MS = 60_000;
+/** What a lost wake-up costs at most (also how soon a switch to unordered reaches a waiting delivery). */
+export const FIFO_RECHECK_MAX_MS = 900_000;
+
+/** The wait before the `looks`-th look (0-based) when no wake-up came: 1, 2, 4, 8 min, then 15 min. */
+export function fifoRecheckMs(looks: number): number {
+  return Math.min(RECHECK_FIRST_MS * 2 ** Math.min(looks, 10), FIFO_RECHECK_MAX_MS);
+}
+
+/** A place in an endpoint's queue: the n-th taken (1-based), for one event. */
+export interface QueuePlace {
+  n: number;
+  eventId: number;
+  takenAt: Date;
+}
+
+/** What is known of the delivery holding a place when someone else's turn depends on it. */
+export interface PlaceHolder {
+  /** Its record: the round it is in and whether that round has ended (null: nothing recorded yet). */
+  record: { round: number; ended: boolean } | null;
+  /** Whether its event is stored (asked only when there is no record). */
+  eventStored?: boolean;
+}
+
+/**
+ * A place nobody will leave, which the queue passes over: its first round has ended (the leave
+ * was lost, or the endpoint was unordered then), or its event was never stored.
+ */
+export function isPassedOver(place: QueuePlace, holder: PlaceHolder, now: Date): boolean {
+  if (holder.record) return holder.record.round > 1 || holder.record.ended;
+  return holder.eventStored === false && now.getTime() - place.takenAt.getTime() >= FIFO_VOID_AFTER_MS;
+}
+
+/** A delivery may be attempted when no place before its own is still held. */
+export function isTurnOf(own: number, head: QueuePlace | null): boolean {
+  return head === null || head.n >= own;
+}
+
+/** Deliveries from the head to the newest place, inclusive (one cancelled out of turn is counted until the head passes it). */
+export function queueLength(head: QueuePlace | null, newest: number): number {
+  return head === null ? 0 : Math.max(0, newest - head.n + 1);
+}

@@ -1,0 +1,82 @@
+import { type Clock, systemClock } from '../domain/clock';
+import { deliveryId } from '../domain/webhooks/delivery-id';
+import { isFinishedDeliveryStatus } from '../domain/webhooks/delivery-status';
+import { FIFO_VOID_AFTER_MS, isPassedOver, isTurnOf, queueLength, type QueuePlace } from '../domain/webhooks/fifo-order';
+import type { Deliveries } from '../persistence/deliveries';
+import type { Events } from '../persistence/events';
+import type { FifoQueues } from '../persistence/fifo-queues';
+
+export interface FifoTurnsDeps {
+  queues: Pick<FifoQueues, 'take' | 'leave' | 'head' | 'newest'>;
+  events: Pick<Events, 'findUnscoped'>;
+  deliveries: Pick<Deliveries, 'find'>;
+  /** Tells a delivery's run that its turn has come (workflows/fifo-turn.ts); a run that has ended is left alone. */
+  wake: (workflowId: string) => Promise<void>;
+  clock?: Clock;
+}
+
+/** What GET endpoint shows of a FIFO endpoint's queue. */
+export interface FifoQueueView {
+  head_event_id: number | null;
+  length: number;
+}
+
+/**
+ * The turns of a FIFO endpoint's deliveries. Places are taken at ingest, before the event is
+ * stored and acknowledged; a delivery's first attempt is made only when no lower place is held;
+ * a delivery that ends leaves its place, then wakes the new head. Of a leave and a newer
+ * delivery's look at once, whichever reads second sees the other's write: none is left waiting.
+ */
+export class FifoTurns {
+  private readonly clock: Clock;
+
+  constructor(private readonly deps: FifoTurnsDeps) {
+    this.clock = deps.clock ?? systemClock;
+  }
+
+  /** Places for event `eventId` in each of these FIFO endpoints' queues. */
+  async placesFor(endpointIds: string[], eventId: number): Promise<Record<string, number>> {
+    const at = this.clock();
+    const taken = await Promise.all(endpointIds.map((endpointId) => this.deps.queues.take(endpointId, eventId, at)));
+    return Object.fromEntries(endpointIds.map((endpointId, i) => [endpointId, taken[i] as number]));
+  }
+
+  /** The delivery's place, or null when it has none (its event was ingested while the endpoint was unordered). */
+  async placeOf(eventId: number, endpointId: string): Promise<number | null> {
+    return (await this.deps.events.findUnscoped(eventId))?.fifo_places?.[endpointId] ?? null;
+  }
+
+  /** Whether the delivery's first attempt may be made now: its place (null: none), and the answer. */
+  async turnOf(eventId: number, endpointId: string): Promise<{ place: number | null; now: boolean }> {
+    const place = await this.placeOf(eventId, endpointId);
+    if (place === null) return { place, now: true };
+    // Only the places below its own matter: the search stops there.
+    const head = await this.deps.queues.head(endpointId, (p) => (p.n >= place ? Promise.resolve(false) : this.passesOver(endpointId, p)), this.clock());
+    return { place, now: isTurnOf(place, head) };
+  }
+
+  /** The delivery ended: it leaves its place and, if it was the head, wakes the next (idempotent). */
+  async leave(eventId: number, endpointId: string, known?: number | null): Promise<void> {
+    const place = known ?? (await this.placeOf(eventId, endpointId));
+    if (place === null) return;
+    await this.deps.queues.leave(endpointId, place, this.clock());
+    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
+    if (head && head.n > place) await this.deps.wake(deliveryId(head.eventId, endpointId));
+  }
+
+  /** The head and length of the endpoint's queue: a few `_id` lookups, whatever its length. */
+  async view(endpointId: string): Promise<FifoQueueView> {
+    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
+    const newest = head === null ? 0 : await this.deps.queues.newest(endpointId);
+    return { head_event_id: head?.eventId ?? null, length: queueLength(head, newest) };
+  }
+
+  /** A place whose holder will never leave it (fifo-order.ts isPassedOver). */
+  private async passesOver(endpointId: string, place: QueuePlace): Promise<boolean> {
+    const now = this.clock();
+    const record = await this.deps.deliveries.find(deliveryId(place.eventId, endpointId));
+    if (record) return isPassedOver(place, { record: { round: record.round, ended: isFinishedDeliveryStatus(record.status) } }, now);
+    if (now.getTime() - place.takenAt.getTime() < FIFO_VOID_AFTER_MS) return false;
+    return isPassedOver(place, { record: null, eventStored: (await this.deps.events.findUnscoped(place.eventId)) !== null }, now);
+  }
+}

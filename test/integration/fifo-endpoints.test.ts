@@ -1,0 +1,97 @@
+import { apiClient, createAccountWithKey, eventually } from '../support/platform';
+import { startReceiver, type ReceivedRequest, type Reply } from '../support/receiver';
+import { receivingPlatform } from '../support/receiving-platform';
+
+/**
+ * FIFO endpoints, through real Temporal workflows to real HTTPS receivers, with two worker
+ * processes sharing the work: deliveries arrive one at a time in ingest order, a failing one
+ * holds the queue while its retries run, and GET shows the queue's head and length.
+ */
+describe('FIFO endpoints', () => {
+  const fixture = receivingPlatform();
+  const receivers: Array<{ close(): Promise<void> }> = [];
+  beforeAll(async () => {
+    await fixture.addWorker();
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+  });
+
+  type Api = ReturnType<typeof apiClient>;
+  const ENDPOINTS = '/api/v1/webhooks/endpoints';
+  const eventIdOf = (r: ReceivedRequest) => Number(r.headers['webhook-id']);
+
+  async function fifoEndpoint(respond: (req: ReceivedRequest, index: number) => Reply) {
+    const receiver = await startReceiver(respond);
+    receivers.push(receiver);
+    const api = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
+    const created = await api.post(ENDPOINTS, { url: `${receiver.url}/hook`, ordering: 'fifo' });
+    expect(created.status).toBe(201);
+    return { receiver, api, endpoint: created.body };
+  }
+
+  /** One at a time, each acknowledged before the next is sent: this is ingest order. */
+  async function ingest(api: Api, count: number): Promise<number[]> {
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const res = await api.post('/api/v1/webhooks/events', { type: 'order.created', data: { i } });
+      expect(res.status).toBe(202);
+      ids.push(res.body.id);
+    }
+    return ids;
+  }
+
+  it('delivers 200 events in ingest order, each once, while the receiver fails the 50th twice (the queue waits for its retries)', async () => {
+    let failuresOf50th = 0;
+    let fiftieth: number | undefined;
+    const { receiver, api } = await fifoEndpoint((req) => {
+      if (eventIdOf(req) === fiftieth && failuresOf50th < 2) {
+        failuresOf50th++;
+        return { status: 503 };
+      }
+      return { status: 200 };
+    });
+    const ids = await ingest(api, 49);
+    [fiftieth] = await ingest(api, 1);
+    ids.push(fiftieth as number, ...(await ingest(api, 150)));
+
+    await eventually(async () => receiver.received.length >= 202 || undefined, 300_000, 500);
+    const arrived = receiver.received.map(eventIdOf);
+    // The 50th three times in a row (two failures, then its success); every other once; nothing out of order.
+    expect(arrived).toEqual([...ids.slice(0, 50), fiftieth, fiftieth, ...ids.slice(50)]);
+    const delivery = (await api.get(`/api/v1/webhooks/events/${fiftieth}`)).body.deliveries[0];
+    expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 3 });
+  });
+
+  it('shows ordering on every endpoint and, on GET of a FIFO one, the head of its queue and its length', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { receiver, api, endpoint } = await fifoEndpoint((_req, index) => (index === 0 ? { status: 200, until: held } : { status: 200 }));
+    expect(endpoint).toMatchObject({ ordering: 'fifo' });
+    expect(endpoint.fifo).toBeUndefined();
+    const ids = await ingest(api, 3);
+    await eventually(async () => receiver.received.length === 1 || undefined, 60_000);
+    expect((await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo).toEqual({ head_event_id: ids[0], length: 3 });
+    release();
+    await eventually(async () => receiver.received.length === 3 || undefined, 60_000);
+    await eventually(async () => {
+      const { fifo } = (await api.get(`${ENDPOINTS}/${endpoint.id}`)).body;
+      return fifo.length === 0 ? fifo : undefined;
+    }, 60_000);
+    expect((await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo).toEqual({ head_event_id: null, length: 0 });
+  });
+
+  it('is unordered unless asked, and takes ordering on PATCH; any other value is a 400', async () => {
+    const receiver = await fixture.receiver();
+    const api = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
+    const created = (await api.post(ENDPOINTS, { url: `${receiver.url}/hook` })).body;
+    expect(created.ordering).toBe('unordered');
+    const patched = await api.patch(`${ENDPOINTS}/${created.id}`, { ordering: 'fifo' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.ordering).toBe('fifo');
+    expect((await api.get(`${ENDPOINTS}/${created.id}`)).body.fifo).toEqual({ head_event_id: null, length: 0 });
+    const refused = await api.patch(`${ENDPOINTS}/${created.id}`, { ordering: 'lifo' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'invalid_request', details: [expect.objectContaining({ path: 'ordering' })] });
+  });
+});
