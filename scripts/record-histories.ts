@@ -11,7 +11,7 @@ import { temporal } from '@temporalio/proto';
 import type { AttemptOutcome } from '../activities/delivery-activities';
 import { provision } from '../src/infra/provision';
 import { PROJECT_ROOT, toolPaths } from '../src/infra/tools';
-import { failUntilLast, runDeliveryScenario, startTimeSkippingEnv, type PausedAt, type RetryNowAt } from '../test/support/workflow-harness';
+import { failUntilLast, runDeliveryScenario, startTimeSkippingEnv, type PausedAt, type QueuedAt, type RetryNowAt } from '../test/support/workflow-harness';
 
 type Outcome = AttemptOutcome['status'];
 type Scenario = {
@@ -21,6 +21,7 @@ type Scenario = {
   handedOffSignal?: 'outcome' | 'no-outcome' | 'never';
   retryNow?: RetryNowAt;
   paused?: PausedAt;
+  queued?: QueuedAt;
 };
 const SCENARIOS: Record<string, Scenario> = {
   'all-attempts-fail': { outcomes: failUntilLast },
@@ -37,6 +38,10 @@ const SCENARIOS: Record<string, Scenario> = {
   'paused-then-resumed': { outcomes: (a) => (a === 2 ? 'succeeded' : 'retrying'), paused: { attempt: 2, then: 'signal' } },
   // The first attempt finds its endpoint paused, and the run is cancelled while it waits.
   'cancelled-while-paused': { outcomes: () => 'succeeded', paused: { attempt: 1, then: 'cancel' } },
+  // The first attempt finds an earlier delivery to its FIFO endpoint holding the turn; the signal of that one's end wakes it.
+  'queued-then-woken': { outcomes: () => 'succeeded', queued: { then: 'signal' } },
+  // The first attempt waits its FIFO turn, and the run is cancelled while it waits.
+  'cancelled-while-queued': { outcomes: () => 'succeeded', queued: { then: 'cancel' } },
 };
 
 async function main(): Promise<void> {

@@ -16,6 +16,16 @@ async function historyFiles(): Promise<string[]> {
   return (await readdir(HISTORIES)).filter((f) => f.endsWith('.json')).sort();
 }
 
+/** The recorded histories in which the run was sent the signal `name`. */
+async function historiesSignalled(name: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of await historyFiles()) {
+    const events: Array<{ workflowExecutionSignaledEventAttributes?: { signalName?: string } }> = JSON.parse(await readFile(path.join(HISTORIES, file), 'utf8')).events;
+    if (events.some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === name)) found.push(file);
+  }
+  return found;
+}
+
 /**
  * Replays every recorded history on `bundle`, one replay worker for all, and answers each
  * history's outcome by file name: a failure does not stop the others from being replayed.
@@ -49,12 +59,11 @@ describe('delivery workflow replay', () => {
   });
 
   it('has a recorded history in which an attempt found its endpoint paused and the resume signal woke it', async () => {
-    const resumed: string[] = [];
-    for (const file of await historyFiles()) {
-      const events: Array<{ workflowExecutionSignaledEventAttributes?: { signalName?: string } }> = JSON.parse(await readFile(path.join(HISTORIES, file), 'utf8')).events;
-      if (events.some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'resume')) resumed.push(file);
-    }
-    expect(resumed.length).toBeGreaterThan(0);
+    expect((await historiesSignalled('resume')).length).toBeGreaterThan(0);
+  });
+
+  it('has a recorded history in which a first attempt waited its FIFO turn and the turn signal woke it', async () => {
+    expect((await historiesSignalled('fifoTurn')).length).toBeGreaterThan(0);
   });
 
   it('replays every recorded history without nondeterminism', async () => {
