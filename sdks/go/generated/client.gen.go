@@ -17,6 +17,24 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for CreateEndpointRequestOrdering.
+const (
+	CreateEndpointRequestOrderingFifo      CreateEndpointRequestOrdering = "fifo"
+	CreateEndpointRequestOrderingUnordered CreateEndpointRequestOrdering = "unordered"
+)
+
+// Valid indicates whether the value is a known member of the CreateEndpointRequestOrdering enum.
+func (e CreateEndpointRequestOrdering) Valid() bool {
+	switch e {
+	case CreateEndpointRequestOrderingFifo:
+		return true
+	case CreateEndpointRequestOrderingUnordered:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DeliveryStatus.
 const (
 	DeliveryStatusCancelled DeliveryStatus = "cancelled"
@@ -62,6 +80,24 @@ func (e EndpointDisabledReason) Valid() bool {
 	}
 }
 
+// Defines values for EndpointOrdering.
+const (
+	EndpointOrderingFifo      EndpointOrdering = "fifo"
+	EndpointOrderingUnordered EndpointOrdering = "unordered"
+)
+
+// Valid indicates whether the value is a known member of the EndpointOrdering enum.
+func (e EndpointOrdering) Valid() bool {
+	switch e {
+	case EndpointOrderingFifo:
+		return true
+	case EndpointOrderingUnordered:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EndpointWithSecretDisabledReason.
 const (
 	EndpointWithSecretDisabledReasonFailing EndpointWithSecretDisabledReason = "failing"
@@ -74,6 +110,24 @@ func (e EndpointWithSecretDisabledReason) Valid() bool {
 	case EndpointWithSecretDisabledReasonFailing:
 		return true
 	case EndpointWithSecretDisabledReasonManual:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EndpointWithSecretOrdering.
+const (
+	EndpointWithSecretOrderingFifo      EndpointWithSecretOrdering = "fifo"
+	EndpointWithSecretOrderingUnordered EndpointWithSecretOrdering = "unordered"
+)
+
+// Valid indicates whether the value is a known member of the EndpointWithSecretOrdering enum.
+func (e EndpointWithSecretOrdering) Valid() bool {
+	switch e {
+	case EndpointWithSecretOrderingFifo:
+		return true
+	case EndpointWithSecretOrderingUnordered:
 		return true
 	default:
 		return false
@@ -269,6 +323,24 @@ func (e EventWithDeliveriesStatus) Valid() bool {
 	}
 }
 
+// Defines values for UpdateEndpointRequestOrdering.
+const (
+	UpdateEndpointRequestOrderingFifo      UpdateEndpointRequestOrdering = "fifo"
+	UpdateEndpointRequestOrderingUnordered UpdateEndpointRequestOrdering = "unordered"
+)
+
+// Valid indicates whether the value is a known member of the UpdateEndpointRequestOrdering enum.
+func (e UpdateEndpointRequestOrdering) Valid() bool {
+	switch e {
+	case UpdateEndpointRequestOrderingFifo:
+		return true
+	case UpdateEndpointRequestOrderingUnordered:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetApiV1WebhooksEventsParamsStatus.
 const (
 	GetApiV1WebhooksEventsParamsStatusDelivered GetApiV1WebhooksEventsParamsStatus = "delivered"
@@ -314,6 +386,9 @@ type CreateEndpointRequest struct {
 	// MaxInFlight Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
 	MaxInFlight *int `json:"max_in_flight,omitempty"`
 
+	// Ordering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+	Ordering *CreateEndpointRequestOrdering `json:"ordering,omitempty"`
+
 	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
 	RateLimitPerS *int `json:"rate_limit_per_s,omitempty"`
 
@@ -322,6 +397,9 @@ type CreateEndpointRequest struct {
 	// Example: https://example.com/webhooks
 	Url string `json:"url"`
 }
+
+// CreateEndpointRequestOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+type CreateEndpointRequestOrdering string
 
 // Delivery defines model for Delivery.
 type Delivery struct {
@@ -351,6 +429,15 @@ type Endpoint struct {
 	DisabledReason *EndpointDisabledReason `json:"disabled_reason"`
 	Events         []string                `json:"events"`
 
+	// Fifo A FIFO endpoint's queue; only on GET of one FIFO endpoint.
+	Fifo *struct {
+		// HeadEventId The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits.
+		HeadEventId *int `json:"head_event_id"`
+
+		// Length Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it).
+		Length int `json:"length"`
+	} `json:"fifo,omitempty"`
+
 	// Health A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
 	Health struct {
 		// ConsecutiveFailures Failed deliveries since the last success (or since the endpoint was enabled again).
@@ -377,6 +464,9 @@ type Endpoint struct {
 
 	// MaxInFlight Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
 	MaxInFlight *int `json:"max_in_flight"`
+
+	// Ordering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+	Ordering EndpointOrdering `json:"ordering"`
 
 	// Paused While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`).
 	Paused bool `json:"paused"`
@@ -396,6 +486,9 @@ type Endpoint struct {
 // EndpointDisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
 type EndpointDisabledReason string
 
+// EndpointOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+type EndpointOrdering string
+
 // EndpointPage defines model for EndpointPage.
 type EndpointPage struct {
 	Data       []Endpoint `json:"data"`
@@ -412,6 +505,15 @@ type EndpointWithSecret struct {
 	// DisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
 	DisabledReason *EndpointWithSecretDisabledReason `json:"disabled_reason"`
 	Events         []string                          `json:"events"`
+
+	// Fifo A FIFO endpoint's queue; only on GET of one FIFO endpoint.
+	Fifo *struct {
+		// HeadEventId The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits.
+		HeadEventId *int `json:"head_event_id"`
+
+		// Length Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it).
+		Length int `json:"length"`
+	} `json:"fifo,omitempty"`
 
 	// Health A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
 	Health struct {
@@ -439,6 +541,9 @@ type EndpointWithSecret struct {
 
 	// MaxInFlight Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
 	MaxInFlight *int `json:"max_in_flight"`
+
+	// Ordering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+	Ordering EndpointWithSecretOrdering `json:"ordering"`
 
 	// Paused While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`).
 	Paused bool `json:"paused"`
@@ -460,6 +565,9 @@ type EndpointWithSecret struct {
 
 // EndpointWithSecretDisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
 type EndpointWithSecretDisabledReason string
+
+// EndpointWithSecretOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+type EndpointWithSecretOrdering string
 
 // Error defines model for Error.
 type Error struct {
@@ -710,10 +818,16 @@ type UpdateEndpointRequest struct {
 	// MaxInFlight Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
 	MaxInFlight *int `json:"max_in_flight,omitempty"`
 
+	// Ordering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+	Ordering *UpdateEndpointRequestOrdering `json:"ordering,omitempty"`
+
 	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
 	RateLimitPerS *int    `json:"rate_limit_per_s,omitempty"`
 	Url           *string `json:"url,omitempty"`
 }
+
+// UpdateEndpointRequestOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+type UpdateEndpointRequestOrdering string
 
 // GetApiV1WebhooksEndpointsParams defines parameters for GetApiV1WebhooksEndpoints.
 type GetApiV1WebhooksEndpointsParams struct {

@@ -226,6 +226,18 @@ export interface paths {
                                 rate_limit_per_s: number | null;
                                 /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
                                 max_in_flight: number | null;
+                                /**
+                                 * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+                                 * @enum {string}
+                                 */
+                                ordering: "unordered" | "fifo";
+                                /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
+                                fifo?: {
+                                    /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
+                                    head_event_id: number | null;
+                                    /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
+                                    length: number;
+                                };
                                 /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                                 health: {
                                     /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -370,6 +382,11 @@ export interface paths {
                         rate_limit_per_s?: number | null;
                         /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
                         max_in_flight?: number | null;
+                        /**
+                         * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+                         * @enum {string}
+                         */
+                        ordering?: "unordered" | "fifo";
                     };
                 };
             };
@@ -408,6 +425,18 @@ export interface paths {
                             rate_limit_per_s: number | null;
                             /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
                             max_in_flight: number | null;
+                            /**
+                             * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+                             * @enum {string}
+                             */
+                            ordering: "unordered" | "fifo";
+                            /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
+                            fifo?: {
+                                /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
+                                head_event_id: number | null;
+                                /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
+                                length: number;
+                            };
                             /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                             health: {
                                 /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -601,6 +630,18 @@ export interface paths {
                             rate_limit_per_s: number | null;
                             /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
                             max_in_flight: number | null;
+                            /**
+                             * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+                             * @enum {string}
+                             */
+                            ordering: "unordered" | "fifo";
+                            /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
+                            fifo?: {
+                                /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
+                                head_event_id: number | null;
+                                /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
+                                length: number;
+                            };
                             /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                             health: {
                                 /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -893,6 +934,11 @@ export interface paths {
                         rate_limit_per_s?: number | null;
                         /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
                         max_in_flight?: number | null;
+                        /**
+                         * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+                         * @enum {string}
+                         */
+                        ordering?: "unordered" | "fifo";
                         /** @description A disabled endpoint receives nothing; its pending retries end `cancelled`. `false` enables it again, clears `disabled_reason` and starts its failing streak afresh (a whole new period before it can be disabled for failures again). */
                         disabled?: boolean;
                     };
@@ -933,6 +979,18 @@ export interface paths {
                             rate_limit_per_s: number | null;
                             /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
                             max_in_flight: number | null;
+                            /**
+                             * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+                             * @enum {string}
+                             */
+                            ordering: "unordered" | "fifo";
+                            /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
+                            fifo?: {
+                                /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
+                                head_event_id: number | null;
+                                /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
+                                length: number;
+                            };
                             /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                             health: {
                                 /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -2970,6 +3028,18 @@ export interface paths {
                             rate_limit_per_s: number | null;
                             /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
                             max_in_flight: number | null;
+                            /**
+                             * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+                             * @enum {string}
+                             */
+                            ordering: "unordered" | "fifo";
+                            /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
+                            fifo?: {
+                                /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
+                                head_event_id: number | null;
+                                /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
+                                length: number;
+                            };
                             /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                             health: {
                                 /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -3166,6 +3236,18 @@ export interface paths {
                             rate_limit_per_s: number | null;
                             /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
                             max_in_flight: number | null;
+                            /**
+                             * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+                             * @enum {string}
+                             */
+                            ordering: "unordered" | "fifo";
+                            /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
+                            fifo?: {
+                                /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
+                                head_event_id: number | null;
+                                /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
+                                length: number;
+                            };
                             /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
                             health: {
                                 /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
@@ -3933,6 +4015,12 @@ export const pathsReadyzGetResponses200ContentApplicationJsonStatusValues: Reado
 export const pathsReadyzGetResponses200ContentApplicationJsonChecksValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["checks"][string]> = ["ok", "unavailable"];
 export const pathsReadyzGetResponses503ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["status"]> = ["ok", "unavailable"];
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"][string]> = ["ok", "unavailable"];
+export const pathsApiV1WebhooksEndpointsGetResponses200ContentApplicationJsonDataOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["ordering"]> = ["unordered", "fifo"];
+export const pathsApiV1WebhooksEndpointsPostRequestBodyContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints"]["post"]["requestBody"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
+export const pathsApiV1WebhooksEndpointsPostResponses201ContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints"]["post"]["responses"]["201"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
+export const pathsApiV1WebhooksEndpointsIdGetResponses200ContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
+export const pathsApiV1WebhooksEndpointsIdPatchRequestBodyContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints/{id}"]["patch"]["requestBody"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
+export const pathsApiV1WebhooksEndpointsIdPatchResponses200ContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
 export const pathsApiV1WebhooksEventsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events"]["get"]["parameters"]["query"]["status"]> = ["delivered", "failed", "pending"];
 export const pathsApiV1WebhooksEventsGetResponses200ContentApplicationJsonDataStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["status"]> = ["delivered", "failed", "pending"];
 export const pathsApiV1WebhooksEventsEvent_idGetResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events/{event_id}"]["get"]["responses"]["200"]["content"]["application/json"]["status"]> = ["delivered", "failed", "pending"];
@@ -3940,6 +4028,8 @@ export const pathsApiV1WebhooksEventsEvent_idGetResponses200ContentApplicationJs
 export const pathsApiV1WebhooksEventsEvent_idDeliveriesEndpoint_idRetryPostResponses202ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry"]["post"]["responses"]["202"]["content"]["application/json"]["status"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
 export const pathsApiV1WebhooksEventsEvent_idDeliveriesEndpoint_idRetryNowPostResponses202ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now"]["post"]["responses"]["202"]["content"]["application/json"]["status"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
 export const pathsApiV1WebhooksEventsEvent_idDeliveriesEndpoint_idCancelPostResponses202ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/cancel"]["post"]["responses"]["202"]["content"]["application/json"]["status"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
+export const pathsApiV1WebhooksEndpointsIdPausePostResponses200ContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints/{id}/pause"]["post"]["responses"]["200"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
+export const pathsApiV1WebhooksEndpointsIdResumePostResponses200ContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints/{id}/resume"]["post"]["responses"]["200"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
 export const pathsApiCostEstimatorGetParametersQueryProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["parameters"]["query"]["provider"]> = ["aws", "gcp", "azure"];
 export const pathsApiCostEstimatorGetParametersQueryCategoryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["parameters"]["query"]["category"]> = ["compute", "storage", "database", "networking", "containers", "serverless", "monitoring", "messaging", "cdn", "security", "cache", "ai_ml"];
 export const pathsApiCostEstimatorGetResponses200ContentApplicationJsonServicesProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["responses"]["200"]["content"]["application/json"]["services"]["provider"]> = ["aws", "gcp", "azure"];

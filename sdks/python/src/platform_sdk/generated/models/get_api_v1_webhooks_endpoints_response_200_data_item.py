@@ -11,9 +11,12 @@ from ..types import UNSET, Unset
 from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_disabled_reason_type_1 import GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1
 from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_disabled_reason_type_2_type_1 import GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1
 from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_disabled_reason_type_3_type_1 import GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1
+from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_ordering import GetApiV1WebhooksEndpointsResponse200DataItemOrdering
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_fifo import GetApiV1WebhooksEndpointsResponse200DataItemFifo
   from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_health import GetApiV1WebhooksEndpointsResponse200DataItemHealth
   from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_secrets_in_grace_item import GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem
 
@@ -47,6 +50,10 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
                 keeps waiting); waiting is not an attempt and never fails a delivery.
             max_in_flight (int | None): Requests to this endpoint in flight at once, across all workers: an integer 1 to
                 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
+            ordering (GetApiV1WebhooksEndpointsResponse200DataItemOrdering): `fifo`: deliveries are made one at a time, in
+                the order their events were accepted: the next starts only once the one before it has succeeded, failed after
+                its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the
+                default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
             health (GetApiV1WebhooksEndpointsResponse200DataItemHealth): A delivery is one round of one event to this
                 endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled
                 deliveries do not count.
@@ -54,6 +61,8 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
                 secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
             created_at (str): ISO 8601 UTC.
             updated_at (str):
+            fifo (GetApiV1WebhooksEndpointsResponse200DataItemFifo | Unset): A FIFO endpoint's queue; only on GET of one
+                FIFO endpoint.
      """
 
     id: str
@@ -65,10 +74,12 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
     paused: bool
     rate_limit_per_s: int | None
     max_in_flight: int | None
+    ordering: GetApiV1WebhooksEndpointsResponse200DataItemOrdering
     health: GetApiV1WebhooksEndpointsResponse200DataItemHealth
     secrets_in_grace: list[GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem]
     created_at: str
     updated_at: str
+    fifo: GetApiV1WebhooksEndpointsResponse200DataItemFifo | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -76,6 +87,7 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_fifo import GetApiV1WebhooksEndpointsResponse200DataItemFifo # noqa: PLC0415
         from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_health import GetApiV1WebhooksEndpointsResponse200DataItemHealth # noqa: PLC0415
         from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_secrets_in_grace_item import GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem # noqa: PLC0415
         id = self.id
@@ -108,6 +120,8 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
         max_in_flight: int | None
         max_in_flight = self.max_in_flight
 
+        ordering = self.ordering.value
+
         health = self.health.to_dict()
 
         secrets_in_grace = []
@@ -120,6 +134,10 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
         created_at = self.created_at
 
         updated_at = self.updated_at
+
+        fifo: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.fifo, Unset):
+            fifo = self.fifo.to_dict()
 
 
         field_dict: dict[str, Any] = {}
@@ -134,11 +152,14 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
             "paused": paused,
             "rate_limit_per_s": rate_limit_per_s,
             "max_in_flight": max_in_flight,
+            "ordering": ordering,
             "health": health,
             "secrets_in_grace": secrets_in_grace,
             "created_at": created_at,
             "updated_at": updated_at,
         })
+        if fifo is not UNSET:
+            field_dict["fifo"] = fifo
 
         return field_dict
 
@@ -146,6 +167,7 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_fifo import GetApiV1WebhooksEndpointsResponse200DataItemFifo # noqa: PLC0415
         from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_health import GetApiV1WebhooksEndpointsResponse200DataItemHealth # noqa: PLC0415
         from ..models.get_api_v1_webhooks_endpoints_response_200_data_item_secrets_in_grace_item import GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem # noqa: PLC0415
         d = dict(src_dict)
@@ -216,6 +238,11 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
         max_in_flight = _parse_max_in_flight(d.pop("max_in_flight"))
 
 
+        ordering = GetApiV1WebhooksEndpointsResponse200DataItemOrdering(d.pop("ordering"))
+
+
+
+
         health = GetApiV1WebhooksEndpointsResponse200DataItemHealth.from_dict(d.pop("health"))
 
 
@@ -235,6 +262,16 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
 
         updated_at = d.pop("updated_at")
 
+        _fifo = d.pop("fifo", UNSET)
+        fifo: GetApiV1WebhooksEndpointsResponse200DataItemFifo | Unset
+        if isinstance(_fifo,  Unset):
+            fifo = UNSET
+        else:
+            fifo = GetApiV1WebhooksEndpointsResponse200DataItemFifo.from_dict(_fifo)
+
+
+
+
         get_api_v1_webhooks_endpoints_response_200_data_item = cls(
             id=id,
             url=url,
@@ -245,10 +282,12 @@ class GetApiV1WebhooksEndpointsResponse200DataItem:
             paused=paused,
             rate_limit_per_s=rate_limit_per_s,
             max_in_flight=max_in_flight,
+            ordering=ordering,
             health=health,
             secrets_in_grace=secrets_in_grace,
             created_at=created_at,
             updated_at=updated_at,
+            fifo=fifo,
         )
 
 

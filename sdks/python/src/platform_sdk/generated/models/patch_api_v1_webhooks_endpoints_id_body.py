@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.patch_api_v1_webhooks_endpoints_id_body_ordering import PatchApiV1WebhooksEndpointsIdBodyOrdering
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -32,6 +33,10 @@ class PatchApiV1WebhooksEndpointsIdBody:
                 while it keeps waiting); waiting is not an attempt and never fails a delivery.
             max_in_flight (int | None | Unset): Requests to this endpoint in flight at once, across all workers: an integer
                 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
+            ordering (PatchApiV1WebhooksEndpointsIdBodyOrdering | Unset): `fifo`: deliveries are made one at a time, in the
+                order their events were accepted: the next starts only once the one before it has succeeded, failed after its
+                last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the
+                default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
             disabled (bool | Unset): A disabled endpoint receives nothing; its pending retries end `cancelled`. `false`
                 enables it again, clears `disabled_reason` and starts its failing streak afresh (a whole new period before it
                 can be disabled for failures again).
@@ -42,6 +47,7 @@ class PatchApiV1WebhooksEndpointsIdBody:
     description: str | Unset = UNSET
     rate_limit_per_s: int | None | Unset = UNSET
     max_in_flight: int | None | Unset = UNSET
+    ordering: PatchApiV1WebhooksEndpointsIdBodyOrdering | Unset = UNSET
     disabled: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -72,6 +78,11 @@ class PatchApiV1WebhooksEndpointsIdBody:
         else:
             max_in_flight = self.max_in_flight
 
+        ordering: str | Unset = UNSET
+        if not isinstance(self.ordering, Unset):
+            ordering = self.ordering.value
+
+
         disabled = self.disabled
 
 
@@ -89,6 +100,8 @@ class PatchApiV1WebhooksEndpointsIdBody:
             field_dict["rate_limit_per_s"] = rate_limit_per_s
         if max_in_flight is not UNSET:
             field_dict["max_in_flight"] = max_in_flight
+        if ordering is not UNSET:
+            field_dict["ordering"] = ordering
         if disabled is not UNSET:
             field_dict["disabled"] = disabled
 
@@ -126,6 +139,16 @@ class PatchApiV1WebhooksEndpointsIdBody:
         max_in_flight = _parse_max_in_flight(d.pop("max_in_flight", UNSET))
 
 
+        _ordering = d.pop("ordering", UNSET)
+        ordering: PatchApiV1WebhooksEndpointsIdBodyOrdering | Unset
+        if isinstance(_ordering,  Unset):
+            ordering = UNSET
+        else:
+            ordering = PatchApiV1WebhooksEndpointsIdBodyOrdering(_ordering)
+
+
+
+
         disabled = d.pop("disabled", UNSET)
 
         patch_api_v1_webhooks_endpoints_id_body = cls(
@@ -134,6 +157,7 @@ class PatchApiV1WebhooksEndpointsIdBody:
             description=description,
             rate_limit_per_s=rate_limit_per_s,
             max_in_flight=max_in_flight,
+            ordering=ordering,
             disabled=disabled,
         )
 

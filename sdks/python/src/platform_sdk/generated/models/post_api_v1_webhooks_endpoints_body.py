@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.post_api_v1_webhooks_endpoints_body_ordering import PostApiV1WebhooksEndpointsBodyOrdering
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -35,6 +36,10 @@ class PostApiV1WebhooksEndpointsBody:
                 while it keeps waiting); waiting is not an attempt and never fails a delivery.
             max_in_flight (int | None | Unset): Requests to this endpoint in flight at once, across all workers: an integer
                 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
+            ordering (PostApiV1WebhooksEndpointsBodyOrdering | Unset): `fifo`: deliveries are made one at a time, in the
+                order their events were accepted: the next starts only once the one before it has succeeded, failed after its
+                last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the
+                default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
      """
 
     url: str
@@ -42,6 +47,7 @@ class PostApiV1WebhooksEndpointsBody:
     description: str | Unset = UNSET
     rate_limit_per_s: int | None | Unset = UNSET
     max_in_flight: int | None | Unset = UNSET
+    ordering: PostApiV1WebhooksEndpointsBodyOrdering | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -71,6 +77,11 @@ class PostApiV1WebhooksEndpointsBody:
         else:
             max_in_flight = self.max_in_flight
 
+        ordering: str | Unset = UNSET
+        if not isinstance(self.ordering, Unset):
+            ordering = self.ordering.value
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -85,6 +96,8 @@ class PostApiV1WebhooksEndpointsBody:
             field_dict["rate_limit_per_s"] = rate_limit_per_s
         if max_in_flight is not UNSET:
             field_dict["max_in_flight"] = max_in_flight
+        if ordering is not UNSET:
+            field_dict["ordering"] = ordering
 
         return field_dict
 
@@ -120,12 +133,23 @@ class PostApiV1WebhooksEndpointsBody:
         max_in_flight = _parse_max_in_flight(d.pop("max_in_flight", UNSET))
 
 
+        _ordering = d.pop("ordering", UNSET)
+        ordering: PostApiV1WebhooksEndpointsBodyOrdering | Unset
+        if isinstance(_ordering,  Unset):
+            ordering = UNSET
+        else:
+            ordering = PostApiV1WebhooksEndpointsBodyOrdering(_ordering)
+
+
+
+
         post_api_v1_webhooks_endpoints_body = cls(
             url=url,
             events=events,
             description=description,
             rate_limit_per_s=rate_limit_per_s,
             max_in_flight=max_in_flight,
+            ordering=ordering,
         )
 
 

@@ -11,9 +11,12 @@ from ..types import UNSET, Unset
 from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_disabled_reason_type_1 import PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType1
 from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_disabled_reason_type_2_type_1 import PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType2Type1
 from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_disabled_reason_type_3_type_1 import PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType3Type1
+from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_ordering import PostApiV1WebhooksEndpointsIdPauseResponse200Ordering
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_fifo import PostApiV1WebhooksEndpointsIdPauseResponse200Fifo
   from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_health import PostApiV1WebhooksEndpointsIdPauseResponse200Health
   from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_secrets_in_grace_item import PostApiV1WebhooksEndpointsIdPauseResponse200SecretsInGraceItem
 
@@ -47,6 +50,10 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
                 keeps waiting); waiting is not an attempt and never fails a delivery.
             max_in_flight (int | None): Requests to this endpoint in flight at once, across all workers: an integer 1 to
                 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
+            ordering (PostApiV1WebhooksEndpointsIdPauseResponse200Ordering): `fifo`: deliveries are made one at a time, in
+                the order their events were accepted: the next starts only once the one before it has succeeded, failed after
+                its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the
+                default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
             health (PostApiV1WebhooksEndpointsIdPauseResponse200Health): A delivery is one round of one event to this
                 endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled
                 deliveries do not count.
@@ -54,6 +61,8 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
                 secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
             created_at (str): ISO 8601 UTC.
             updated_at (str):
+            fifo (PostApiV1WebhooksEndpointsIdPauseResponse200Fifo | Unset): A FIFO endpoint's queue; only on GET of one
+                FIFO endpoint.
      """
 
     id: str
@@ -65,10 +74,12 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
     paused: bool
     rate_limit_per_s: int | None
     max_in_flight: int | None
+    ordering: PostApiV1WebhooksEndpointsIdPauseResponse200Ordering
     health: PostApiV1WebhooksEndpointsIdPauseResponse200Health
     secrets_in_grace: list[PostApiV1WebhooksEndpointsIdPauseResponse200SecretsInGraceItem]
     created_at: str
     updated_at: str
+    fifo: PostApiV1WebhooksEndpointsIdPauseResponse200Fifo | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -76,6 +87,7 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_fifo import PostApiV1WebhooksEndpointsIdPauseResponse200Fifo # noqa: PLC0415
         from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_health import PostApiV1WebhooksEndpointsIdPauseResponse200Health # noqa: PLC0415
         from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_secrets_in_grace_item import PostApiV1WebhooksEndpointsIdPauseResponse200SecretsInGraceItem # noqa: PLC0415
         id = self.id
@@ -108,6 +120,8 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
         max_in_flight: int | None
         max_in_flight = self.max_in_flight
 
+        ordering = self.ordering.value
+
         health = self.health.to_dict()
 
         secrets_in_grace = []
@@ -120,6 +134,10 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
         created_at = self.created_at
 
         updated_at = self.updated_at
+
+        fifo: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.fifo, Unset):
+            fifo = self.fifo.to_dict()
 
 
         field_dict: dict[str, Any] = {}
@@ -134,11 +152,14 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
             "paused": paused,
             "rate_limit_per_s": rate_limit_per_s,
             "max_in_flight": max_in_flight,
+            "ordering": ordering,
             "health": health,
             "secrets_in_grace": secrets_in_grace,
             "created_at": created_at,
             "updated_at": updated_at,
         })
+        if fifo is not UNSET:
+            field_dict["fifo"] = fifo
 
         return field_dict
 
@@ -146,6 +167,7 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_fifo import PostApiV1WebhooksEndpointsIdPauseResponse200Fifo # noqa: PLC0415
         from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_health import PostApiV1WebhooksEndpointsIdPauseResponse200Health # noqa: PLC0415
         from ..models.post_api_v1_webhooks_endpoints_id_pause_response_200_secrets_in_grace_item import PostApiV1WebhooksEndpointsIdPauseResponse200SecretsInGraceItem # noqa: PLC0415
         d = dict(src_dict)
@@ -216,6 +238,11 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
         max_in_flight = _parse_max_in_flight(d.pop("max_in_flight"))
 
 
+        ordering = PostApiV1WebhooksEndpointsIdPauseResponse200Ordering(d.pop("ordering"))
+
+
+
+
         health = PostApiV1WebhooksEndpointsIdPauseResponse200Health.from_dict(d.pop("health"))
 
 
@@ -235,6 +262,16 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
 
         updated_at = d.pop("updated_at")
 
+        _fifo = d.pop("fifo", UNSET)
+        fifo: PostApiV1WebhooksEndpointsIdPauseResponse200Fifo | Unset
+        if isinstance(_fifo,  Unset):
+            fifo = UNSET
+        else:
+            fifo = PostApiV1WebhooksEndpointsIdPauseResponse200Fifo.from_dict(_fifo)
+
+
+
+
         post_api_v1_webhooks_endpoints_id_pause_response_200 = cls(
             id=id,
             url=url,
@@ -245,10 +282,12 @@ class PostApiV1WebhooksEndpointsIdPauseResponse200:
             paused=paused,
             rate_limit_per_s=rate_limit_per_s,
             max_in_flight=max_in_flight,
+            ordering=ordering,
             health=health,
             secrets_in_grace=secrets_in_grace,
             created_at=created_at,
             updated_at=updated_at,
+            fifo=fifo,
         )
 
 

@@ -11,9 +11,12 @@ from ..types import UNSET, Unset
 from ..models.post_api_v1_webhooks_endpoints_response_201_disabled_reason_type_1 import PostApiV1WebhooksEndpointsResponse201DisabledReasonType1
 from ..models.post_api_v1_webhooks_endpoints_response_201_disabled_reason_type_2_type_1 import PostApiV1WebhooksEndpointsResponse201DisabledReasonType2Type1
 from ..models.post_api_v1_webhooks_endpoints_response_201_disabled_reason_type_3_type_1 import PostApiV1WebhooksEndpointsResponse201DisabledReasonType3Type1
+from ..models.post_api_v1_webhooks_endpoints_response_201_ordering import PostApiV1WebhooksEndpointsResponse201Ordering
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.post_api_v1_webhooks_endpoints_response_201_fifo import PostApiV1WebhooksEndpointsResponse201Fifo
   from ..models.post_api_v1_webhooks_endpoints_response_201_health import PostApiV1WebhooksEndpointsResponse201Health
   from ..models.post_api_v1_webhooks_endpoints_response_201_secrets_in_grace_item import PostApiV1WebhooksEndpointsResponse201SecretsInGraceItem
 
@@ -47,6 +50,10 @@ class PostApiV1WebhooksEndpointsResponse201:
                 keeps waiting); waiting is not an attempt and never fails a delivery.
             max_in_flight (int | None): Requests to this endpoint in flight at once, across all workers: an integer 1 to
                 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
+            ordering (PostApiV1WebhooksEndpointsResponse201Ordering): `fifo`: deliveries are made one at a time, in the
+                order their events were accepted: the next starts only once the one before it has succeeded, failed after its
+                last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the
+                default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
             health (PostApiV1WebhooksEndpointsResponse201Health): A delivery is one round of one event to this endpoint; it
                 counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not
                 count.
@@ -55,6 +62,8 @@ class PostApiV1WebhooksEndpointsResponse201:
             created_at (str): ISO 8601 UTC.
             updated_at (str):
             secret (str): `whsec_` signing secret.
+            fifo (PostApiV1WebhooksEndpointsResponse201Fifo | Unset): A FIFO endpoint's queue; only on GET of one FIFO
+                endpoint.
      """
 
     id: str
@@ -66,11 +75,13 @@ class PostApiV1WebhooksEndpointsResponse201:
     paused: bool
     rate_limit_per_s: int | None
     max_in_flight: int | None
+    ordering: PostApiV1WebhooksEndpointsResponse201Ordering
     health: PostApiV1WebhooksEndpointsResponse201Health
     secrets_in_grace: list[PostApiV1WebhooksEndpointsResponse201SecretsInGraceItem]
     created_at: str
     updated_at: str
     secret: str
+    fifo: PostApiV1WebhooksEndpointsResponse201Fifo | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -78,6 +89,7 @@ class PostApiV1WebhooksEndpointsResponse201:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.post_api_v1_webhooks_endpoints_response_201_fifo import PostApiV1WebhooksEndpointsResponse201Fifo # noqa: PLC0415
         from ..models.post_api_v1_webhooks_endpoints_response_201_health import PostApiV1WebhooksEndpointsResponse201Health # noqa: PLC0415
         from ..models.post_api_v1_webhooks_endpoints_response_201_secrets_in_grace_item import PostApiV1WebhooksEndpointsResponse201SecretsInGraceItem # noqa: PLC0415
         id = self.id
@@ -110,6 +122,8 @@ class PostApiV1WebhooksEndpointsResponse201:
         max_in_flight: int | None
         max_in_flight = self.max_in_flight
 
+        ordering = self.ordering.value
+
         health = self.health.to_dict()
 
         secrets_in_grace = []
@@ -125,6 +139,10 @@ class PostApiV1WebhooksEndpointsResponse201:
 
         secret = self.secret
 
+        fifo: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.fifo, Unset):
+            fifo = self.fifo.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -138,12 +156,15 @@ class PostApiV1WebhooksEndpointsResponse201:
             "paused": paused,
             "rate_limit_per_s": rate_limit_per_s,
             "max_in_flight": max_in_flight,
+            "ordering": ordering,
             "health": health,
             "secrets_in_grace": secrets_in_grace,
             "created_at": created_at,
             "updated_at": updated_at,
             "secret": secret,
         })
+        if fifo is not UNSET:
+            field_dict["fifo"] = fifo
 
         return field_dict
 
@@ -151,6 +172,7 @@ class PostApiV1WebhooksEndpointsResponse201:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.post_api_v1_webhooks_endpoints_response_201_fifo import PostApiV1WebhooksEndpointsResponse201Fifo # noqa: PLC0415
         from ..models.post_api_v1_webhooks_endpoints_response_201_health import PostApiV1WebhooksEndpointsResponse201Health # noqa: PLC0415
         from ..models.post_api_v1_webhooks_endpoints_response_201_secrets_in_grace_item import PostApiV1WebhooksEndpointsResponse201SecretsInGraceItem # noqa: PLC0415
         d = dict(src_dict)
@@ -221,6 +243,11 @@ class PostApiV1WebhooksEndpointsResponse201:
         max_in_flight = _parse_max_in_flight(d.pop("max_in_flight"))
 
 
+        ordering = PostApiV1WebhooksEndpointsResponse201Ordering(d.pop("ordering"))
+
+
+
+
         health = PostApiV1WebhooksEndpointsResponse201Health.from_dict(d.pop("health"))
 
 
@@ -242,6 +269,16 @@ class PostApiV1WebhooksEndpointsResponse201:
 
         secret = d.pop("secret")
 
+        _fifo = d.pop("fifo", UNSET)
+        fifo: PostApiV1WebhooksEndpointsResponse201Fifo | Unset
+        if isinstance(_fifo,  Unset):
+            fifo = UNSET
+        else:
+            fifo = PostApiV1WebhooksEndpointsResponse201Fifo.from_dict(_fifo)
+
+
+
+
         post_api_v1_webhooks_endpoints_response_201 = cls(
             id=id,
             url=url,
@@ -252,11 +289,13 @@ class PostApiV1WebhooksEndpointsResponse201:
             paused=paused,
             rate_limit_per_s=rate_limit_per_s,
             max_in_flight=max_in_flight,
+            ordering=ordering,
             health=health,
             secrets_in_grace=secrets_in_grace,
             created_at=created_at,
             updated_at=updated_at,
             secret=secret,
+            fifo=fifo,
         )
 
 

@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class PostApiV1WebhooksEndpointsBodyOrdering(StrEnum):
+    FIFO = "fifo"
+    UNORDERED = "unordered"
+
+    def __str__(self) -> str:
+        return str(self.value)
