@@ -15,6 +15,8 @@
  *            and shed calls, lost.
  *   (e)      what endpoints' own limits cost per delivery against plain ones (bench/endpoint-limits-phase.ts).
  *            BENCH_ONLY=limits runs this phase alone (no ceilings, no a to d).
+ *   (f)      what FIFO ordering costs per delivery against plain endpoints (bench/fifo-phase.ts).
+ *            BENCH_ONLY=fifo runs this phase alone.
  *
  * The platform runs as `npm start` in its own process; this process is the load generator and
  * the HTTPS receiver (answers 200 at once). Events are spread over BENCH_ACCOUNTS (40)
@@ -26,6 +28,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config/config';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { measureEndpointLimits } from './endpoint-limits-phase';
+import { measureFifo } from './fifo-phase';
 import { CpuReading, cpuShares, createAccounts, describeMachine, ingestClient, IngestOutcome, log, ms, pct, runBench, saturatingWaitMs, sleep, startBenchPlatform, startReceiver, stopPlatform, waitFor, walBytes, warmUp } from './delivery-support';
 
 const RATE = Number(process.env.BENCH_RATE ?? 20);
@@ -52,15 +55,15 @@ function measureCeiling(workflows: number, window: number, variant: 'plain' | 'l
   return result.perSecond;
 }
 
-/** Phase (e) alone: the platform, a receiver and the limits' costs. */
-async function limitsOnly(): Promise<void> {
+/** Phase (e) or (f) alone: the platform, a receiver and that phase's costs. */
+async function phaseOnly(measure: typeof measureEndpointLimits): Promise<void> {
   const receiver = await startReceiver();
   const platform = await startBenchPlatform('bench-delivery-');
   const client = ingestClient(64);
   try {
     const keys = await createAccounts(platform.mongoUri, platform.apiUrl, 4, receiver.url);
     await warmUp(client, platform.apiUrl, (i) => keys[i % keys.length] as string);
-    const lines = await measureEndpointLimits(platform, client, receiver);
+    const lines = await measure(platform, client, receiver);
     process.stdout.write(`${[`machine: ${describeMachine()}`, ...lines].join('\n')}\n`);
   } finally {
     await client.close();
@@ -182,6 +185,8 @@ async function main(): Promise<void> {
 
     // (e) endpoints' own limits, on the same platform, now idle again.
     report.push(...(await measureEndpointLimits(platform, client, receiver)));
+    // (f) FIFO endpoints, the same way.
+    report.push(...(await measureFifo(platform, client, receiver)));
 
     clearInterval(walTimer);
     walMax = Math.max(walMax, walBytes(dataDir));
@@ -197,4 +202,6 @@ async function main(): Promise<void> {
   }
 }
 
-runBench(process.env.BENCH_ONLY === 'limits' ? limitsOnly : main);
+const ONLY = { limits: measureEndpointLimits, fifo: measureFifo } as const;
+const only = process.env.BENCH_ONLY as keyof typeof ONLY | undefined;
+runBench(only && only in ONLY ? () => phaseOnly(ONLY[only]) : main);

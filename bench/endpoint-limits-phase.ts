@@ -34,8 +34,9 @@ const mostInOneSecond = (arrivals: number[]) => {
   return Math.max(0, ...counts.values());
 };
 
-async function steady(label: string, platform: BenchPlatform, client: IngestClient, receiver: Receiver, keys: string[]): Promise<string> {
-  log(`(e) ${label}: ${RATE} events/s for ${SECONDS} s...`);
+/** RATE events/s for SECONDS to the accounts of `keys` (one endpoint each): latency and the platform's CPU per delivery. */
+export async function steady(label: string, platform: BenchPlatform, client: IngestClient, receiver: Receiver, keys: string[], phase = '(e)'): Promise<string> {
+  log(`${phase} ${label}: ${RATE} events/s for ${SECONDS} s...`);
   const from = platform.cpu();
   const sent: Array<Promise<{ id?: number; at: number; status: number }>> = [];
   const start = performance.now();
@@ -52,8 +53,17 @@ async function steady(label: string, platform: BenchPlatform, client: IngestClie
   return `${label}: ${accepted.length} events, ingest → receiver p50 ${ms(pct(e2e, 50))}, p99 ${ms(pct(e2e, 99))}; not delivered ${accepted.length - e2e.length}; ${cpuPerDelivery(from, to, e2e.length)}`;
 }
 
-async function burst(label: string, platform: BenchPlatform, client: IngestClient, receiver: Receiver, key: string, count: number): Promise<{ line: string; perSecond: number }> {
-  log(`(e) ${label}: burst of ${count} events...`);
+/** `count` events to the account of `key`, 16 calls at a time: delivered/s, the most in one second, CPU per delivery. */
+export async function burst(
+  label: string,
+  platform: BenchPlatform,
+  client: IngestClient,
+  receiver: Receiver,
+  key: string,
+  count: number,
+  phase = '(e)',
+): Promise<{ line: string; perSecond: number }> {
+  log(`${phase} ${label}: burst of ${count} events...`);
   const from = platform.cpu();
   const start = performance.now();
   const ids: number[] = [];
