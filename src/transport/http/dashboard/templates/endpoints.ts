@@ -24,6 +24,12 @@ export interface EndpointForm {
 
 const endpointStatus = (e: EndpointView) =>
   html`${e.disabled_reason === 'failing' ? html`${badge('disabled')} ${badge('failing')}` : badge(e.disabled ? 'disabled' : 'enabled')}${e.paused && html` ${badge('paused')}`}`;
+/** FIFO: one delivery at a time in ingest order; the queue's head and length as GET shows them. */
+const orderingText = (e: EndpointView) => {
+  if (e.ordering !== 'fifo') return 'Unordered';
+  const head = e.fifo?.head_event_id;
+  return html`FIFO${e.fifo && html`: ${integer(e.fifo.length)} waiting their turn${head != null && html`, the head event <a href="/dashboard/events/${head}">#${head}</a>`}`}`;
+};
 const health24h = (e: EndpointView) => `${integer(e.health.succeeded_24h)} succeeded, ${integer(e.health.failed_24h)} failed`;
 const patternsText = (events: readonly string[]) => events.join('\n');
 /** The rotation grace period: which replaced secrets still sign `webhook-signature`, and until when. */
@@ -135,6 +141,7 @@ ${
     <dt>Event types</dt><dd>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</dd>
     <dt>Description</dt><dd>${e.description || html`<span class="muted">—</span>`}</dd>
     <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
+    <dt>Ordering</dt><dd data-testid="endpoint-ordering">${orderingText(e)}</dd>
     <dt>Created</dt><dd>${time(e.created_at)}</dd>
     <dt>Updated</dt><dd>${time(e.updated_at)}</dd>
     <dt>Signing secrets</dt><dd data-testid="secrets-in-grace">${secretsInGraceText(e)}</dd>
