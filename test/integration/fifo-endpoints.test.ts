@@ -1,3 +1,5 @@
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
+import { waitsBefore } from '../support/delivery-workflows';
 import { apiClient, createAccountWithKey, eventually } from '../support/platform';
 import { startReceiver, type ReceivedRequest, type Reply } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
@@ -80,6 +82,36 @@ describe('FIFO endpoints', () => {
     }, 60_000);
     expect((await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo).toEqual({ head_event_id: null, length: 0 });
   });
+
+  it('lets retry-now wake the failing head but not one waiting its turn; cancel of a later one removes it, cancel of the head frees the next', async () => {
+    let failing: number | undefined;
+    const { receiver, api, endpoint } = await fifoEndpoint((req, index) => {
+      if (index === 0) failing = eventIdOf(req);
+      return { status: eventIdOf(req) === failing ? 500 : 200 };
+    });
+    const [head, next, later] = (await ingest(api, 3)) as [number, number, number];
+    const control = (eventId: number, action: 'retry-now' | 'cancel') => api.post(`/api/v1/webhooks/events/${eventId}/deliveries/${endpoint.id}/${action}`);
+    const statusOf = async (eventId: number) => (await api.get(`/api/v1/webhooks/events/${eventId}`)).body.deliveries[0].status;
+    // The head fails and waits 5 min before its attempt 5: the queue waits behind it.
+    await eventually(() => waitsBefore(fixture.platform.temporal, deliveryId(head, endpoint.id), 5), 120_000);
+    expect(failing).toBe(head);
+    expect((await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo.head_event_id).toBe(head);
+
+    const notWaiting = await control(next, 'retry-now');
+    expect(notWaiting.status).toBe(409);
+    expect(notWaiting.body.code).toBe('delivery_not_waiting');
+    expect((await control(later, 'cancel')).status).toBe(202);
+    await eventually(async () => (await statusOf(later)) === 'cancelled', 60_000);
+
+    expect((await control(head, 'retry-now')).status).toBe(202);
+    await eventually(() => waitsBefore(fixture.platform.temporal, deliveryId(head, endpoint.id), 6), 60_000);
+    expect((await control(head, 'cancel')).status).toBe(202);
+    await eventually(async () => (await statusOf(next)) === 'succeeded', 60_000);
+
+    expect(receiver.received.map(eventIdOf)).toEqual([head, head, head, head, head, next]);
+    expect(await statusOf(head)).toBe('cancelled');
+    expect((await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo).toEqual({ head_event_id: null, length: 0 });
+  }, 180_000);
 
   it('is unordered unless asked, and takes ordering on PATCH; any other value is a 400', async () => {
     const receiver = await fixture.receiver();
