@@ -409,6 +409,16 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     }
     if (preparing.status === 'rejected') throw preparing.reason;
     let prepared = preparing.value;
+    // A FIFO endpoint's first attempt waits its turn; later ones had it (its place is held until it ends).
+    let place: number | null = null;
+    if ((prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo) {
+      const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
+      if (!turn.now) return { status: 'queued', nextDelayMs: null, statusCode: null };
+      place = turn.place;
+      // A turn comes when the one before ends, which a disable or a pause may have just caused: the
+      // endpoint is read again from the store, not from a cache that may not have seen that yet.
+      prepared = await prepare(input, true);
+    }
     if (prepared.kind === 'paused') {
       // Marked before the endpoint is read again, from the store: a resume clears the flag before it
       // lists the marked deliveries, so either this read sees it cleared or that list has this one.
@@ -423,13 +433,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       recordDeliveryFinished('cancelled');
       await leaveQueue(input);
       return { status: 'cancelled', nextDelayMs: null, statusCode: null };
-    }
-    // A FIFO endpoint's first attempt waits its turn; later ones had it (its place is held until it ends).
-    let place: number | null = null;
-    if (prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo) {
-      const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
-      if (!turn.now) return { status: 'queued', nextDelayMs: null, statusCode: null };
-      place = turn.place;
     }
     return sendAndRecord(input, ref, prepared, stage, place);
   }

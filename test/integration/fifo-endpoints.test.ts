@@ -113,6 +113,34 @@ describe('FIFO endpoints', () => {
     expect((await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo).toEqual({ head_event_id: null, length: 0 });
   }, 180_000);
 
+  it('holds the queue while paused, and after the resume delivers in ingest order', async () => {
+    const { receiver, api, endpoint } = await fifoEndpoint(() => ({ status: 200 }));
+    expect((await api.post(`${ENDPOINTS}/${endpoint.id}/pause`)).status).toBe(200);
+    const ids = await ingest(api, 5);
+    const statuses = async () => Promise.all(ids.map(async (id) => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0]));
+    // The head waits paused; the others wait paused or their turn: none is sent.
+    await eventually(async () => (await statuses()).some((d) => d.paused) || undefined, 60_000);
+    expect(receiver.received).toHaveLength(0);
+    expect((await api.post(`${ENDPOINTS}/${endpoint.id}/resume`)).status).toBe(200);
+    await eventually(async () => receiver.received.length === 5 || undefined, 120_000);
+    expect(receiver.received.map(eventIdOf)).toEqual(ids);
+  });
+
+  it('ends every delivery of its queue cancelled when it is disabled, the failing head first and each one behind it in turn', async () => {
+    let failing: number | undefined;
+    const { receiver, api, endpoint } = await fifoEndpoint((req, index) => {
+      if (index === 0) failing = eventIdOf(req);
+      return { status: eventIdOf(req) === failing ? 500 : 200 };
+    });
+    const ids = await ingest(api, 4);
+    await eventually(() => waitsBefore(fixture.platform.temporal, deliveryId(ids[0] as number, endpoint.id), 3), 60_000);
+    expect((await api.patch(`${ENDPOINTS}/${endpoint.id}`, { disabled: true })).status).toBe(200);
+    for (const id of ids) {
+      await eventually(async () => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0].status === 'cancelled' || undefined, 60_000);
+    }
+    expect(new Set(receiver.received.map(eventIdOf))).toEqual(new Set([ids[0]]));
+  });
+
   it('is unordered unless asked, and takes ordering on PATCH; any other value is a 400', async () => {
     const receiver = await fixture.receiver();
     const api = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
