@@ -47,6 +47,8 @@ export interface EventDoc {
   endpoint_urls: string[];
   owner: string | null;
   created_at: Date;
+  /** The W3C traceparent of the ingest that accepted it, when tracing was on: its deliveries join that trace. */
+  traceparent?: string;
 }
 
 /** Where a list stopped, exclusive: below the account's number `s`. */
