@@ -15,6 +15,7 @@ import { deliveryId } from '../src/domain/webhooks/delivery-id';
 import type { EndpointHealthLog } from '../src/persistence/endpoint-health-log';
 import type { EndpointDoc, Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
+import { annotateActive, ATTR, inSpan } from '../src/infra/tracing/spans';
 import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage } from '../src/infra/metrics';
 import type { AttemptHandOffs } from './attempt-hand-off';
 import type { EndpointLimiter, LeaveLimits } from './endpoint-limiter';
@@ -362,18 +363,21 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       response_body: result.responseBody,
       succeeded,
     };
-    await record(() =>
-      deps.deliveries.recordAttempt(
-        ref,
-        attempt,
-        {
-          round: input.round,
-          status: decision.status,
-          attempt_count: input.attempt,
-          next_attempt_at: decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs),
-          url: prepared.url,
-        },
-        finishedAt,
+    const outcome = () => ({ ...attemptAttributes(input), [ATTR.attemptStatus]: decision.status, ...(statusCode !== null && { [ATTR.statusCode]: statusCode }) });
+    await inSpan('webhook.attempt.outcome', outcome, () =>
+      record(() =>
+        deps.deliveries.recordAttempt(
+          ref,
+          attempt,
+          {
+            round: input.round,
+            status: decision.status,
+            attempt_count: input.attempt,
+            next_attempt_at: decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs),
+            url: prepared.url,
+          },
+          finishedAt,
+        ),
       ),
     );
     recordAttempt({ durationMs: result.durationMs, statusClass: attemptStatusClass(statusCode, result.outcome.kind === 'timeout') });
@@ -442,6 +446,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome | HandedOff> {
       // The budget covers store reads too: a slow store must not hold the task any more than a slow receiver.
       const stage: { now: HandOffStage } = { now: 'store' };
+      annotateActive(() => attemptAttributes(input));
       const finishing = attemptOnce(input, stage);
       if (input.handOffAfterMs === undefined || !deps.handOffs) return finishing;
       let outcome = await within(finishing, input.handOffAfterMs);
@@ -471,6 +476,18 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
+
+/** What a trace shows of an attempt (docs/operating.md#traces): ids and numbers, nothing of the body or secrets. */
+function attemptAttributes(input: AttemptInput) {
+  return {
+    [ATTR.eventId]: input.eventId,
+    [ATTR.eventType]: input.type,
+    [ATTR.accountId]: input.accountId,
+    [ATTR.endpointId]: input.endpointId,
+    [ATTR.round]: input.round,
+    [ATTR.attempt]: input.attempt,
+  };
+}
 
 const BUDGET_SPENT = Symbol('budget spent');
 

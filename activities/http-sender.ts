@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import type { AttemptResult } from '../src/domain/webhooks/attempt-decision';
 import { createGuardedLookup, LookupAllFunction, resolveAndCheck } from '../src/domain/webhooks/destination-resolver';
+import { ATTR, inSpan, unpropagated } from '../src/infra/tracing/spans';
 
 /** platform-api.md: no answer within 30 seconds is a failure. */
 export const DELIVERY_TIMEOUT_MS = 30_000;
@@ -45,16 +46,23 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; timeo
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       const url = new URL(req.url);
-      const check = await resolveAndCheck(url.hostname, resolveOptions);
+      const check = await inSpan('webhook.attempt.ssrf_check', () => ({ 'server.address': url.hostname }), async (span) => {
+        const checked = await resolveAndCheck(url.hostname, resolveOptions);
+        span?.setAttributes({ [ATTR.destinationAllowed]: checked.ok, ...(!checked.ok && { [ATTR.destinationRefusal]: checked.code }) });
+        return checked;
+      });
       if (!check.ok) return failed(check.code === 'dns_timeout' ? 'timeout' : 'network', check.message, elapsed());
       try {
-        const response = await request(url, {
-          method: 'POST',
-          headers: req.headers,
-          body: req.body,
-          dispatcher: agent,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        // The receiver is a customer's: the platform's trace ids stay inside it.
+        const response = await unpropagated(() =>
+          request(url, {
+            method: 'POST',
+            headers: req.headers,
+            body: req.body,
+            dispatcher: agent,
+            signal: AbortSignal.timeout(timeoutMs),
+          }),
+        );
         const responseBody = await readCapped(response.body, MAX_KEPT_RESPONSE_BYTES);
         return { outcome: { kind: 'status', statusCode: response.statusCode }, responseBody, error: null, durationMs: elapsed() };
       } catch (err) {

@@ -17,6 +17,9 @@
  *            BENCH_ONLY=limits runs this phase alone (no ceilings, no a to d).
  *   (f)      what FIFO ordering costs per delivery against plain endpoints (bench/fifo-phase.ts).
  *            BENCH_ONLY=fifo runs this phase alone.
+ *   tracing  BENCH_TRACING=absent (default) | off | on: the platform without OpenTelemetry loaded,
+ *            with it loaded and sampling nothing, or tracing every event to a local OTLP sink
+ *            (bench/tracing-switch.ts); the ceilings are Temporal alone either way.
  *
  * The platform runs as `npm start` in its own process; this process is the load generator and
  * the HTTPS receiver (answers 200 at once). Events are spread over BENCH_ACCOUNTS (40)
@@ -29,6 +32,7 @@ import { loadConfig } from '../src/config/config';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { measureEndpointLimits } from './endpoint-limits-phase';
 import { measureFifo } from './fifo-phase';
+import { tracingSwitch } from './tracing-switch';
 import { CpuReading, cpuShares, createAccounts, describeMachine, ingestClient, IngestOutcome, log, ms, pct, runBench, saturatingWaitMs, sleep, startBenchPlatform, startReceiver, stopPlatform, waitFor, walBytes, warmUp } from './delivery-support';
 
 const RATE = Number(process.env.BENCH_RATE ?? 20);
@@ -58,17 +62,19 @@ function measureCeiling(workflows: number, window: number, variant: 'plain' | 'l
 /** Phase (e) or (f) alone: the platform, a receiver and that phase's costs. */
 async function phaseOnly(measure: typeof measureEndpointLimits): Promise<void> {
   const receiver = await startReceiver();
-  const platform = await startBenchPlatform('bench-delivery-');
+  const tracing = await tracingSwitch();
+  const platform = await startBenchPlatform('bench-delivery-', tracing.env);
   const client = ingestClient(64);
   try {
     const keys = await createAccounts(platform.mongoUri, platform.apiUrl, 4, receiver.url);
     await warmUp(client, platform.apiUrl, (i) => keys[i % keys.length] as string);
     const lines = await measure(platform, client, receiver);
-    process.stdout.write(`${[`machine: ${describeMachine()}`, ...lines].join('\n')}\n`);
+    process.stdout.write(`${[`machine: ${describeMachine()}`, tracing.describe(), ...lines].join('\n')}\n`);
   } finally {
     await client.close();
     await stopPlatform(platform);
     receiver.close();
+    await tracing.close();
   }
 }
 
@@ -83,7 +89,8 @@ async function main(): Promise<void> {
   const localCeiling = measureCeiling(BURST, START_WINDOW, 'local');
 
   const receiver = await startReceiver();
-  const platform = await startBenchPlatform('bench-delivery-');
+  const tracing = await tracingSwitch();
+  const platform = await startBenchPlatform('bench-delivery-', tracing.env);
   const { dataDir, cpu } = platform;
   const cpuLine = (from: CpuReading, to: CpuReading) => `CPU (of one core): ${cpuShares(from, to)}`;
   let walMax = 0;
@@ -192,6 +199,7 @@ async function main(): Promise<void> {
     walMax = Math.max(walMax, walBytes(dataDir));
     report.push(`(c) FerretDB WAL: largest ${(walMax / 2 ** 20).toFixed(1)} MiB, at the end ${(walBytes(dataDir) / 2 ** 20).toFixed(1)} MiB`);
     report.push(`against the short ceiling: ${(deliveredPerSecond / shortCeiling).toFixed(2)}; against the local-activity ceiling: ${(deliveredPerSecond / localCeiling).toFixed(2)}`);
+    report.push(tracing.describe());
     report.push(`ratio ${(deliveredPerSecond / ceiling).toFixed(2)} (platform ${deliveredPerSecond.toFixed(1)}/s, temporal-only ${ceiling.toFixed(1)}/s)`);
     process.stdout.write(`${report.join('\n')}\n`);
   } finally {
@@ -199,6 +207,7 @@ async function main(): Promise<void> {
     await client.close();
     await stopPlatform(platform);
     receiver.close();
+    await tracing.close();
   }
 }
 

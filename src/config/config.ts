@@ -6,6 +6,7 @@ import { DEFAULT_FAILING_AFTER } from '../domain/webhooks/operational-events';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
 import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
 import { PROJECT_ROOT } from '../infra/tools';
+import { TracingConfig, tracingConfigFrom, TracingEnvSchema } from './tracing-config';
 
 /** The configuration, validated once at start-up (a bad value stops it, naming the variable); see docs/operating.md. */
 
@@ -95,6 +96,7 @@ const EnvSchema = z.object({
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
   PUBLIC_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL'),
+  ...TracingEnvSchema.shape,
 });
 
 export type Config = Readonly<{
@@ -138,6 +140,8 @@ export type Config = Readonly<{
   eventRetentionMs: number;
   publicUrl: string;
   metrics: { port?: number; host: string; token?: string };
+  /** null: off, and no OpenTelemetry code is loaded (src/main/enter-roles.ts). */
+  tracing: TracingConfig | null;
 }>;
 
 export interface DnsConfig {
@@ -207,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     endpointFailingAfter: e.ENDPOINT_FAILING_AFTER,
     eventRetentionMs: e.EVENT_RETENTION_DAYS * DAY_MS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
+    tracing: tracingConfigFrom(e),
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
   });
 }

@@ -124,6 +124,14 @@ interface ChildSpec {
   readyTimeoutMs: number;
 }
 
+/**
+ * The platform's OTEL_* variables are for its own tracing: the Temporal server reads them too, would
+ * trace itself into the same collector, and refuses to start on an exporter it lacks (`console`).
+ */
+export function withoutOtelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
+}
+
 async function startChild(spec: ChildSpec): Promise<EmbeddedServer> {
   if (!existsSync(spec.binary)) throw new Error(`${spec.name}: binary not found at ${spec.binary} (run npm run provision)`);
   const pidFile = path.join(spec.stateDir, 'server.pid');
@@ -132,7 +140,7 @@ async function startChild(spec: ChildSpec): Promise<EmbeddedServer> {
     throw new Error(`${spec.name}: port ${spec.port} on ${spec.host} is already in use; set another port or point the platform at that server`);
   }
   const logStream = createWriteStream(path.join(spec.stateDir, 'server.log'), { flags: 'a' });
-  const child = spawn(spec.binary, spec.args, { cwd: spec.stateDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(spec.binary, spec.args, { cwd: spec.stateDir, env: withoutOtelVariables(process.env), stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(logStream);
   child.stderr?.pipe(logStream);
   await writeFile(pidFile, String(child.pid));

@@ -1,7 +1,7 @@
 /** `npm run api`: the HTTP API alone (scale it apart from workers). */
-import { runRoles } from './run-role';
+import { enterRoles } from './enter-roles';
 
-runRoles({ api: true, worker: false }).catch((err) => {
+enterRoles({ api: true, worker: false }).catch((err) => {
   process.stderr.write(`start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

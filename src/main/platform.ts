@@ -6,6 +6,7 @@ import { createDnsLookup } from '../infra/dns-lookup';
 import { createAcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { createSecretBox } from '../domain/webhooks/secret-box';
 import type { EmbeddedServer } from '../infra/embedded-servers';
+import type { Tracing } from '../infra/tracing/start-tracing';
 import { EventLoopDelay } from '../infra/event-loop-delay';
 import { createLogger, Logger } from '../infra/logger';
 import { loadOrCreateSecretsKey } from '../infra/secrets-key';
@@ -60,6 +61,8 @@ export interface StartOptions {
   roles: Roles;
   logger?: Logger;
   clock?: () => Date;
+  /** Started by the entry when config.tracing is set (enter-roles.ts); flushed as the platform stops. */
+  tracing?: Tracing;
 }
 
 /**
@@ -100,7 +103,10 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     const repositories = await openRepositories(db, expiry);
 
     ensureRuntime(config.temporal.sdkLogLevel);
-    const temporalConnection = await connectTemporal(temporalAddress, config.temporal.namespace, { native: options.roles.worker });
+    const tracing = options.tracing;
+    // Cleanups run in reverse: this one after Temporal's connection closes, so the stop's own spans go out too.
+    if (tracing) cleanups.push(() => tracing.shutdown());
+    const temporalConnection = await connectTemporal(temporalAddress, config.temporal.namespace, { native: options.roles.worker, interceptors: tracing?.clientInterceptors });
     // Left open when a worker still holds it past the deadline: the process exits (or the test ends) with it.
     let connectionHeld = () => false;
     cleanups.push(async () => {
@@ -151,6 +157,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         dnsLookup,
         onActivityStarted: (workflowId) => services.startWindow.release(workflowId),
         eagerStarts: options.roles.api,
+        tracing,
       });
       platform.worker = role.worker;
       roleStops.push(role.stop);

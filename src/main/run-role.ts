@@ -1,20 +1,11 @@
-import { ConfigError, loadConfig } from '../config/config';
+import type { Config } from '../config/config';
+import type { Tracing } from '../infra/tracing/start-tracing';
 import { Roles, serverLabel, startPlatform } from './platform';
 import { IN_FLIGHT_GRACE_MS, STOP_BACKSTOP_MS, STOP_PROMISE_MS } from './stop-budget';
 
-/** Shared entry of `npm start`, `npm run api` and `npm run worker`: start, print, and stop on SIGINT/SIGTERM within STOP_PROMISE_MS. */
-export async function runRoles(roles: Roles): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw err;
-  }
-  const platform = await startPlatform(config, { roles });
+/** Shared by `npm start`, `npm run api` and `npm run worker` (through enter-roles.ts): start, print, and stop on SIGINT/SIGTERM within STOP_PROMISE_MS. */
+export async function runRoles(roles: Roles, config: Config, tracing?: Tracing): Promise<void> {
+  const platform = await startPlatform(config, { roles, tracing });
   const lines = [
     platform.apiUrl && `API            ${platform.apiUrl}   (docs: ${platform.apiUrl}/docs, dashboard: ${platform.apiUrl}/dashboard)`,
     `Temporal gRPC  ${platform.temporalAddress}`,

@@ -13,6 +13,7 @@ import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import { readLocalListenerCaCert } from '../infra/local-listener-ca';
 import type { Logger } from '../infra/logger';
+import type { Tracing } from '../infra/tracing/start-tracing';
 import { createDeliveryWorker, runWorker } from '../temporal/worker';
 import { IN_FLIGHT_GRACE_MS, settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
@@ -36,6 +37,7 @@ export interface WorkerRoleDeps {
   onActivityStarted?: (workflowId: string) => void;
   /** Whether the API role in this process starts workflows eagerly on this worker. */
   eagerStarts: boolean;
+  tracing?: Tracing;
 }
 
 export interface WorkerRole {
@@ -51,7 +53,7 @@ function inFlightActivities(worker: Worker): { local: number; other: number } {
   return { local: status.numInFlightLocalActivities, other: status.numInFlightNonLocalActivities };
 }
 
-export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts }: WorkerRoleDeps): Promise<WorkerRole> {
+export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts, tracing }: WorkerRoleDeps): Promise<WorkerRole> {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
@@ -95,6 +97,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     shutdownGraceMs: IN_FLIGHT_GRACE_MS,
     firstAttemptsHeld: config.delivery.firstAttemptsHeldMax,
     eagerStarts,
+    tracing,
   });
   const onFailure = (err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error');
   load.start();

@@ -1,7 +1,7 @@
 /** `npm run worker`: the delivery worker alone. */
-import { runRoles } from './run-role';
+import { enterRoles } from './enter-roles';
 
-runRoles({ api: false, worker: true }).catch((err) => {
+enterRoles({ api: false, worker: true }).catch((err) => {
   process.stderr.write(`start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

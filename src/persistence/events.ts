@@ -50,6 +50,8 @@ export interface EventDoc {
   created_at: Date;
   /** Its place in the queue of each FIFO endpoint it goes to (fifo-queues.ts), taken before it was stored; absent: none. */
   fifo_places?: Record<string, number>;
+  /** The W3C traceparent of the ingest that accepted it, when tracing was on: its deliveries join that trace. */
+  traceparent?: string;
 }
 
 /** Where a list stopped, exclusive: below the account's number `s`. */

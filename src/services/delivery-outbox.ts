@@ -1,4 +1,6 @@
 import type { Logger } from '../infra/logger';
+import { ATTR, recordPast } from '../infra/tracing/spans';
+import { contextOfTraceparent, underTraceparent } from '../infra/tracing/traceparent';
 import { BusyRate } from '../domain/flow-control/busy-rate';
 import { FairQueue } from '../domain/flow-control/fair-queue';
 import { TenantShares } from '../domain/flow-control/tenant-shares';
@@ -250,10 +252,16 @@ export class DeliveryOutbox {
     const endpointId = event.endpoint_ids[index];
     const workflowId = deliveryId(event._id, endpointId);
     const window = this.options.window;
+    // The wait since acceptance, in the event's trace (the workflow start below joins it too).
+    recordPast('webhook.outbox.wait', contextOfTraceparent(event.traceparent), event.created_at.getTime(), () => ({
+      [ATTR.eventId]: event._id,
+      [ATTR.endpointId]: endpointId,
+      [ATTR.accountId]: event.account_id,
+    }));
     for (let failures = 0; ; failures++) {
       if (window && failures > 0) await window.take(workflowId);
       try {
-        const started = await this.scheduler.start(
+        const started = await underTraceparent(event.traceparent, () => this.scheduler.start(
           {
             workflowId,
             eventId: event._id,
@@ -267,7 +275,7 @@ export class DeliveryOutbox {
             url: event.endpoint_urls[index] ?? '',
           },
           { manualRetry: false },
-        );
+        ));
         if (started === 'already-exists' || this.options.windowFreedBy === 'start-call') window?.release(workflowId);
         break;
       } catch (err) {

@@ -20,6 +20,8 @@ import { decodeCursor, encodeCursor } from './pagination';
 import { settleUnansweredInsert } from './unanswered-insert';
 import type { FifoTurns } from './fifo-turns';
 import { orderingOf } from '../domain/webhooks/fifo-order';
+import { annotateIngest, ATTR } from '../infra/tracing/spans';
+import { currentTraceparent } from '../infra/tracing/traceparent';
 
 /** CONTRACT §4: serialized `data` over 256 KiB is refused with 413. */
 export const MAX_EVENT_DATA_BYTES = 256 * 1024;
@@ -188,6 +190,7 @@ export class EventService {
     const placesFor = fifo && ordered.length > 0 ? (id: number) => fifo.placesFor(ordered, id) : undefined;
     const now = this.now();
     const timestamp = Math.floor(now.getTime() / 1000);
+    const traceparent = currentTraceparent();
     let event: EventDoc;
     try {
       event = await this.deps.events.insertWithNextId(
@@ -200,6 +203,7 @@ export class EventService {
           endpoint_ids: matching.map((e) => e._id),
           endpoint_urls: matching.map((e) => e.url),
           created_at: now,
+          ...(traceparent && { traceparent }),
         },
         (id) => buildDeliveryBody({ id, type: input.type, data: input.data, timestamp }),
         { instanceId: this.deps.lease.id, awaiting: outbox.awaiting },
@@ -227,6 +231,7 @@ export class EventService {
       }
       if (settled.answers === 'another') return { created: false, body: settled.response };
     }
+    annotateIngest(() => ({ [ATTR.eventId]: event._id, [ATTR.eventType]: event.type, [ATTR.accountId]: accountId }));
     const started = outbox.enqueue(event);
     return { created: true, body: ingestResponse(event), started };
   }

@@ -2,6 +2,7 @@ import { overloaded } from '../domain/errors';
 import { AdaptiveLimit, AdaptiveLimitTuning } from '../domain/flow-control/adaptive-limit';
 import { RetryAfterAdvice } from '../domain/flow-control/retry-after';
 import { recordIngestShed, ShedReason } from '../infra/metrics';
+import { annotateActive, annotateIngest, ATTR, inSpanSync } from '../infra/tracing/spans';
 import type { DeliveryOutbox } from './delivery-outbox';
 
 export interface IngestAdmissionOptions {
@@ -72,14 +73,19 @@ export class IngestAdmission {
    * refusals outnumber accepted events ten to one).
    */
   admit(accountId: string): IngestTicket {
+    return inSpanSync('webhook.ingest.admission', () => ({ [ATTR.accountId]: accountId }), () => this.decide(accountId));
+  }
+
+  private decide(accountId: string): IngestTicket {
     if (this.inFlight >= this.concurrency.value) {
       this.concurrency.markFull();
       // An account with fewer ingests in flight than an equal share of them still gets in.
-      if ((this.inFlightOf.get(accountId) ?? 0) * this.inFlightOf.size >= this.inFlight) this.refuse('ingest_concurrency');
+      if ((this.inFlightOf.get(accountId) ?? 0) * this.inFlightOf.size >= this.inFlight) this.refuse('ingest_concurrency', accountId);
     }
     const reason = this.refusal(accountId);
-    if (reason !== null) this.refuse(reason);
+    if (reason !== null) this.refuse(reason, accountId);
     this.retryAfter.taken();
+    annotateActive(() => ({ [ATTR.admission]: 'admitted' }));
     this.inFlight++;
     this.inFlightOf.set(accountId, (this.inFlightOf.get(accountId) ?? 0) + 1);
     const started = this.now();
@@ -110,8 +116,10 @@ export class IngestAdmission {
     return this.concurrency.value;
   }
 
-  private refuse(reason: ShedReason): never {
+  private refuse(reason: ShedReason, accountId: string): never {
     recordIngestShed(reason);
+    annotateActive(() => ({ [ATTR.admission]: 'refused', [ATTR.refusalReason]: reason }));
+    annotateIngest(() => ({ [ATTR.accountId]: accountId, [ATTR.refusalReason]: reason }));
     this.retryAfter.refused();
     throw overloaded(this.retryAfter.seconds());
   }

@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, ClientInterceptors, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 
 export interface TemporalConnection {
@@ -9,7 +9,11 @@ export interface TemporalConnection {
 }
 
 /** Waits for the namespace (a fresh dev server may still be creating it); `native` allows eager starts. */
-export async function connectTemporal(address: string, namespace: string, options: { native: boolean; timeoutMs?: number }): Promise<TemporalConnection> {
+export async function connectTemporal(
+  address: string,
+  namespace: string,
+  options: { native: boolean; timeoutMs?: number; /** Tracing's (infra/tracing): a workflow start carries the trace. */ interceptors?: ClientInterceptors },
+): Promise<TemporalConnection> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -17,11 +21,11 @@ export async function connectTemporal(address: string, namespace: string, option
       if (options.native) {
         const native = await NativeConnection.connect({ address });
         await native.workflowService.describeNamespace({ namespace });
-        return { client: new Client({ connection: native, namespace }), native, close: () => native.close() };
+        return { client: new Client({ connection: native, namespace, interceptors: options.interceptors }), native, close: () => native.close() };
       }
       const connection = await Connection.connect({ address, connectTimeout: 5_000 });
       await connection.workflowService.describeNamespace({ namespace });
-      return { client: new Client({ connection, namespace }), close: () => connection.close() };
+      return { client: new Client({ connection, namespace, interceptors: options.interceptors }), close: () => connection.close() };
     } catch (err) {
       lastError = err;
       await new Promise((resolve) => setTimeout(resolve, 250));

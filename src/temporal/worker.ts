@@ -8,17 +8,27 @@ import { WorkflowTaskSlots } from './workflow-task-slots';
 import { DELIVERY_TASK_TIMEOUT_MS, SDK_EXTENDS_TASK_AT } from '../domain/webhooks/first-attempt-budget';
 
 import { existsSync } from 'node:fs';
+import type { Tracing } from '../infra/tracing/start-tracing';
 
 /** workflows/index.ts when run from source (tsx), workflows/index.js when compiled (dist/). */
 const workflowsDir = path.resolve(__dirname, '..', '..', 'workflows');
 export const WORKFLOWS_PATH = existsSync(path.join(workflowsDir, 'index.ts')) ? path.join(workflowsDir, 'index.ts') : path.join(workflowsDir, 'index.js');
 
-let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
+const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
-/** The workflow bundle is built once per process (webpack; ~seconds) and reused by every worker. */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundlePromise ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
-  return bundlePromise;
+/**
+ * The workflow bundle is built once per process (webpack; ~seconds) and reused by every worker.
+ * With tracing on, Temporal's workflow interceptors are bundled in (their spans leave by a sink);
+ * with it off the bundle is the workflows alone.
+ */
+export function workflowBundle(interceptorModule?: string): Promise<WorkflowBundleWithSourceMap> {
+  const key = interceptorModule ?? '';
+  let bundle = bundles.get(key);
+  if (!bundle) {
+    bundle = bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger, ...(interceptorModule && { workflowInterceptorModules: [interceptorModule] }) });
+    bundles.set(key, bundle);
+  }
+  return bundle;
 }
 
 const quietBundlerLogger = {
@@ -44,6 +54,8 @@ export interface DeliveryWorkerOptions {
   firstAttemptsHeld: number;
   /** Whether this process's client starts workflows eagerly on this worker (API and worker in one process). */
   eagerStarts: boolean;
+  /** Set when tracing is on (infra/tracing/start-tracing.ts). */
+  tracing?: Pick<Tracing, 'activityInterceptor' | 'workflowInterceptorModule' | 'workflowSinks'>;
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 35_000;
@@ -135,6 +147,11 @@ export function activityStartedInterceptors(onStarted: (workflowId: string) => v
   };
 }
 
+function workerInterceptors(options: DeliveryWorkerOptions): WorkerOptions['interceptors'] {
+  const activity = [...(options.tracing ? [options.tracing.activityInterceptor] : []), ...(options.onActivityStarted ? (activityStartedInterceptors(options.onActivityStarted)?.activity ?? []) : [])];
+  return activity.length > 0 ? { activity } : undefined;
+}
+
 let workersCreated = 0;
 
 /** `<pid>@<host>#<n>`: Temporal's default identity numbered, so two workers of one process are told apart in histories. */
@@ -148,9 +165,10 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await workflowBundle(options.tracing?.workflowInterceptorModule),
     activities: options.activities,
-    interceptors: options.onActivityStarted ? activityStartedInterceptors(options.onActivityStarted) : undefined,
+    interceptors: workerInterceptors(options),
+    ...(options.tracing && { sinks: options.tracing.workflowSinks }),
     ...deliveryWorkerTuning(options.firstAttemptsHeld, options.eagerStarts),
     shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
   });

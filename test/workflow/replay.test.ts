@@ -74,6 +74,12 @@ describe('delivery workflow replay', () => {
     expect(results.filter((r) => r.error).map((r) => `${r.file}: ${r.error!.name}: ${why(r.error!)}`)).toEqual([]);
   });
 
+  it('replays every recorded history with tracing on (the OpenTelemetry workflow interceptors bundled in): tracing may be turned on while deliveries sleep', async () => {
+    const results = await replayAll(await workflowBundle(require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')));
+    expect(results.map((r) => r.file)).toEqual(await historyFiles());
+    expect(results.filter((r) => r.error).map((r) => `${r.file}: ${r.error!.name}: ${r.error!.message.slice(0, 300)}`)).toEqual([]);
+  });
+
   it('rejects an incompatible change in every history: the guard is shown to fail', async () => {
     const changed = await bundleWorkflowCode({
       workflowsPath: require.resolve('./fixtures/delivery-with-extra-timer'),

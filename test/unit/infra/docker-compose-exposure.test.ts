@@ -24,10 +24,21 @@ function hostAddress(port: string | number | { published?: string | number; host
 }
 
 describe('docker-compose.yml exposure', () => {
-  it.each(['temporal', 'temporal-ui', 'prometheus', 'grafana'])('publishes %s on the loopback only (or not at all)', (name) => {
+  it.each(['temporal', 'temporal-ui', 'prometheus', 'grafana', 'jaeger'])('publishes %s on the loopback only (or not at all)', (name) => {
     const service = compose.services[name];
     expect(service).toBeDefined();
     for (const port of service!.ports ?? []) expect(LOOPBACK.has(hostAddress(port))).toBe(true);
+  });
+
+  it.each([
+    ['api', 'platform-api'],
+    ['worker', 'platform-worker'],
+  ])('sends the traces of %s to Jaeger as %s', (name, serviceName) => {
+    const merged = parse(readFileSync(path.join(__dirname, '../../../docker-compose.yml'), 'utf8'), { merge: true }) as typeof compose;
+    const env = merged.services[name]!.environment as Record<string, string>;
+    expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-http://jaeger:4318}');
+    expect(env.OTEL_SERVICE_NAME).toBe(serviceName);
+    expect(env.MONGODB_URI).toBeDefined();
   });
 
   it('requires GRAFANA_ADMIN_PASSWORD, with no default', () => {

@@ -1,0 +1,99 @@
+import { Attributes, Context, context, createContextKey, Span, SpanStatusCode, trace } from '@opentelemetry/api';
+
+/**
+ * The spans no instrumentation sees (admission, outbox wait, SSRF check, attempt outcome) and the
+ * platform's attributes on the spans they make. Through @opentelemetry/api alone; until
+ * `enableSpans` (start-tracing.ts, only when tracing is on) every helper is a plain call, so
+ * tracing off costs a boolean test.
+ */
+
+/** Attribute names, in one place for the code and docs/operating.md#traces. */
+export const ATTR = {
+  eventId: 'webhook.event.id',
+  eventType: 'webhook.event.type',
+  accountId: 'webhook.account.id',
+  endpointId: 'webhook.endpoint.id',
+  round: 'webhook.delivery.round',
+  attempt: 'webhook.attempt.number',
+  statusCode: 'http.response.status_code',
+  attemptStatus: 'webhook.attempt.status',
+  admission: 'webhook.ingest.admission',
+  refusalReason: 'webhook.ingest.refusal_reason',
+  destinationAllowed: 'webhook.destination.allowed',
+  destinationRefusal: 'webhook.destination.refusal',
+} as const;
+
+/** Set in a context whose outgoing calls must not carry the trace (a POST to a customer's receiver). */
+export const NO_PROPAGATION = createContextKey('webhook-platform no trace propagation');
+
+let on = false;
+let ingestSpanOf: (active: Context) => Span | undefined = () => undefined;
+
+/** `ingestSpan` finds the HTTP server span of the call in flight (the root of an ingest's trace). */
+export function enableSpans(ingestSpan: (active: Context) => Span | undefined): void {
+  on = true;
+  ingestSpanOf = ingestSpan;
+}
+
+export function tracingOn(): boolean {
+  return on;
+}
+
+const tracer = () => trace.getTracer('webhook-platform');
+
+/** `work` inside a span named `name` (ended when it settles; a throw marks it failed, without the message). */
+export async function inSpan<T>(name: string, attributes: () => Attributes, work: (span?: Span) => Promise<T>): Promise<T> {
+  if (!on) return work();
+  return tracer().startActiveSpan(name, { attributes: attributes() }, async (span) => {
+    try {
+      return await work(span);
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** The synchronous form of inSpan. */
+export function inSpanSync<T>(name: string, attributes: () => Attributes, work: (span?: Span) => T): T {
+  if (!on) return work();
+  return tracer().startActiveSpan(name, { attributes: attributes() }, (span) => {
+    try {
+      return work(span);
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** A span of something that began earlier (a wait), ended now, under `parent`. */
+export function recordPast(name: string, parent: Context, startMs: number, attributes: () => Attributes): void {
+  if (!on) return;
+  tracer().startSpan(name, { startTime: startMs, attributes: attributes() }, parent).end();
+}
+
+/** Adds attributes to the ingest's root span (the HTTP server span of the call in flight). */
+export function annotateIngest(attributes: () => Attributes): void {
+  if (on) ingestSpanOf(context.active())?.setAttributes(attributes());
+}
+
+/** The span an ingest's deliveries hang from: the call's root span when in one, else the span in force. */
+export function parentForDeliveries(): Span | undefined {
+  return on ? (ingestSpanOf(context.active()) ?? trace.getActiveSpan()) : undefined;
+}
+
+/** Adds attributes to the span in force (an activity's, made by Temporal's interceptor). */
+export function annotateActive(attributes: () => Attributes): void {
+  if (on) trace.getActiveSpan()?.setAttributes(attributes());
+}
+
+/** `work` with the trace kept from what it calls out to: its requests carry no traceparent. */
+export function unpropagated<T>(work: () => T): T {
+  if (!on) return work();
+  return context.with(context.active().setValue(NO_PROPAGATION, true), work);
+}

@@ -1,0 +1,25 @@
+import { ConfigError, loadConfig } from '../config/config';
+import { loggedPath } from '../transport/http/logged-path';
+import type { Roles } from './platform';
+
+/**
+ * The entry of `npm start`, `npm run api` and `npm run worker`: the configuration, then tracing when
+ * it is on, then everything else. The platform's modules are loaded only after tracing has started,
+ * because the Koa, HTTP and MongoDB instrumentations patch those modules as they are loaded; with
+ * tracing off no OpenTelemetry SDK code is loaded at all.
+ */
+export async function enterRoles(roles: Roles): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const tracing = config.tracing ? (await import('../infra/tracing/start-tracing')).startTracing(config.tracing, { redactPath: loggedPath }) : undefined;
+  const { runRoles } = await import('./run-role');
+  await runRoles(roles, config, tracing);
+}
