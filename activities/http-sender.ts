@@ -1,7 +1,7 @@
-import { Agent, request } from 'undici';
+import { Agent, buildConnector, request } from 'undici';
 import type { AttemptResult } from '../src/domain/webhooks/attempt-decision';
 import { createGuardedLookup, LookupAllFunction, resolveAndCheck } from '../src/domain/webhooks/destination-resolver';
-import { ATTR, inSpan, unpropagated } from '../src/infra/tracing/spans';
+import { ATTR, inSpan, spanAroundCallback, unpropagated } from '../src/infra/tracing/spans';
 
 /** platform-api.md: no answer within 30 seconds is a failure. */
 export const DELIVERY_TIMEOUT_MS = 30_000;
@@ -34,7 +34,7 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; timeo
   const resolveOptions = { allowPrivate: options.allowPrivateNetworks, lookup: options.lookup };
   const agent = new Agent({
     // `ca` (the local listener's, local-listener-sender.ts) replaces the default trust for this agent.
-    connect: { lookup: createGuardedLookup(resolveOptions) as never, timeout: timeoutMs, ...(options.ca && { ca: options.ca }) },
+    connect: tracedConnect(buildConnector({ lookup: createGuardedLookup(resolveOptions) as never, timeout: timeoutMs, ...(options.ca && { ca: options.ca }) })),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     keepAliveTimeout: 10_000,
@@ -72,6 +72,15 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; timeo
     },
     close: () => agent.close(),
   };
+}
+
+/**
+ * A new connection (the guarded lookup, TCP and TLS) as its own span under the attempt that opened it;
+ * an attempt on a kept-alive connection has none.
+ */
+function tracedConnect(connect: buildConnector.connector): buildConnector.connector {
+  return (opts, callback) =>
+    connect(opts, spanAroundCallback('webhook.attempt.connect', () => ({ 'server.address': opts.hostname, 'server.port': Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80) }), callback));
 }
 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<string> {

@@ -102,7 +102,7 @@ describe('tracing of one event', () => {
     expect(run?.parentSpanId).toBe(start?.spanId);
   });
 
-  it('holds both attempts, the failed first and the retry, each with its SSRF check, POST and recorded outcome under the delivery', () => {
+  it('holds both attempts, the failed first and the retry, each with its SSRF check, POST (the first opening its connection) and recorded outcome under the delivery', () => {
     const run = trace.find((s) => s.name === 'RunWorkflow:deliveryWorkflow') as ExportedSpan;
     const under = (span: ExportedSpan, ancestor: ExportedSpan) => {
       const spansById = byId();
@@ -125,6 +125,11 @@ describe('tracing of one event', () => {
     expect(posts).toHaveLength(2);
     for (const span of [...checks, ...posts]) expect(under(span, run)).toBe(true);
     expect(posts.map((s) => s.attributes['url.full'])).toEqual([`${receiver.url}/traced`, `${receiver.url}/traced`]);
+    // The first attempt opens the connection (lookup, TCP, TLS); the retry a second later reuses it.
+    const connects = named('webhook.attempt.connect');
+    expect(connects.length).toBeGreaterThanOrEqual(1);
+    for (const span of connects) expect(under(span, run)).toBe(true);
+    expect(connects[0]?.attributes['server.address']).toBe(new URL(receiver.url).hostname);
   });
 
   it('includes the Koa middleware and the MongoDB commands of the ingest and the attempts', () => {

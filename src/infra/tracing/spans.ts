@@ -1,7 +1,7 @@
 import { Attributes, Context, context, createContextKey, Span, SpanStatusCode, trace } from '@opentelemetry/api';
 
 /**
- * The spans no instrumentation sees (admission, outbox wait, SSRF check, attempt outcome) and the
+ * The spans no instrumentation sees (admission, outbox wait, SSRF check, a new connection, attempt outcome) and the
  * platform's attributes on the spans they make. Through @opentelemetry/api alone; until
  * `enableSpans` (start-tracing.ts, only when tracing is on) every helper is a plain call, so
  * tracing off costs a boolean test.
@@ -69,6 +69,20 @@ export function inSpanSync<T>(name: string, attributes: () => Attributes, work: 
       span.end();
     }
   });
+}
+
+/**
+ * A span opened now and ended by the callback it wraps (a socket's connect reports through one): the
+ * callback, as given, when tracing is off.
+ */
+export function spanAroundCallback<A extends unknown[]>(name: string, attributes: () => Attributes, done: (...args: A) => void): (...args: A) => void {
+  if (!on) return done;
+  const span = tracer().startSpan(name, { attributes: attributes() });
+  return (...args: A) => {
+    if (args[0]) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+    done(...args);
+  };
 }
 
 /** A span of something that began earlier (a wait), ended now, under `parent`. */
