@@ -63,6 +63,8 @@ export interface StartOptions {
   clock?: () => Date;
   /** Started by the entry when config.tracing is set (enter-roles.ts); flushed as the platform stops. */
   tracing?: Tracing;
+  /** Told when the worker role ends without the platform's stop (run-role.ts then stops the process). */
+  onWorkerLost?: () => void;
 }
 
 /**
@@ -158,6 +160,10 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         onActivityStarted: (workflowId) => services.startWindow.release(workflowId),
         eagerStarts: options.roles.api,
         tracing,
+        onLost: () => {
+          logger.error('the delivery worker stopped without the platform stopping');
+          options.onWorkerLost?.();
+        },
       });
       platform.worker = role.worker;
       roleStops.push(role.stop);

@@ -5,7 +5,12 @@ import { IN_FLIGHT_GRACE_MS, STOP_BACKSTOP_MS, STOP_PROMISE_MS } from './stop-bu
 
 /** Shared by `npm start`, `npm run api` and `npm run worker` (through enter-roles.ts): start, print, and stop on SIGINT/SIGTERM within STOP_PROMISE_MS. */
 export async function runRoles(roles: Roles, config: Config, tracing?: Tracing): Promise<void> {
-  const platform = await startPlatform(config, { roles, tracing });
+  // A process whose worker ended takes events it would never deliver: it stops, to be restarted.
+  let workerLost = false;
+  let onWorkerLost = () => {
+    workerLost = true;
+  };
+  const platform = await startPlatform(config, { roles, tracing, onWorkerLost: () => onWorkerLost() });
   const lines = [
     platform.apiUrl && `API            ${platform.apiUrl}   (docs: ${platform.apiUrl}/docs, dashboard: ${platform.apiUrl}/dashboard)`,
     `Temporal gRPC  ${platform.temporalAddress}`,
@@ -23,7 +28,7 @@ export async function runRoles(roles: Roles, config: Config, tracing?: Tracing):
     process.stderr.write(`${why}: killed the embedded servers and exiting.\n`);
     process.exit(1);
   };
-  const stop = (signal: string) => {
+  const stop = (signal: string, exitCode = 0) => {
     if (stoppingSince !== undefined) {
       if (Date.now() - stoppingSince >= REPEATED_SIGNAL_MS) giveUp(`${signal} again`);
       return;
@@ -38,7 +43,7 @@ export async function runRoles(roles: Roles, config: Config, tracing?: Tracing):
       .then(() => {
         const stopped = [platform.apiUrl && 'API', roles.worker && 'worker', ...platform.embedded.map(serverLabel)].filter(Boolean);
         process.stdout.write(`Stopped: ${stopped.join(', ')} in ${((Date.now() - began) / 1000).toFixed(1)} s. Everything this process started has stopped.\n`);
-        process.exit(0);
+        process.exit(exitCode);
       })
       .catch((err) => {
         process.stderr.write(`error while stopping: ${String(err)}\n`);
@@ -47,6 +52,8 @@ export async function runRoles(roles: Roles, config: Config, tracing?: Tracing):
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  onWorkerLost = () => stop('The delivery worker stopped', 1);
+  if (workerLost) onWorkerLost();
 }
 
 /** A second signal this long after the first is a person's second Ctrl-C, not the same one forwarded by npm. */

@@ -38,6 +38,8 @@ export interface WorkerRoleDeps {
   /** Whether the API role in this process starts workflows eagerly on this worker. */
   eagerStarts: boolean;
   tracing?: Tracing;
+  /** Told when the worker ends without stop(): it failed, or was shut down from outside. */
+  onLost?: () => void;
 }
 
 export interface WorkerRole {
@@ -53,7 +55,7 @@ function inFlightActivities(worker: Worker): { local: number; other: number } {
   return { local: status.numInFlightLocalActivities, other: status.numInFlightNonLocalActivities };
 }
 
-export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts, tracing }: WorkerRoleDeps): Promise<WorkerRole> {
+export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts, tracing, onLost }: WorkerRoleDeps): Promise<WorkerRole> {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
@@ -102,10 +104,15 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const onFailure = (err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error');
   load.start();
   const running = runWorker(worker, onFailure);
+  let stopping = false;
+  void running.then(() => {
+    if (!stopping) onLost?.();
+  });
   return {
     worker,
     holdsConnection: () => worker.getState() !== 'STOPPED' && worker.getState() !== 'FAILED',
     stop: async (deadline) => {
+      stopping = true;
       // Held first attempts are handed off so their tasks end now; their POSTs go on within the same grace.
       holds.stop();
       const loadRemoved = load.stop();

@@ -85,6 +85,9 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
   try {
     Runtime.install({
       logger: new DefaultLogger(level, writeSdkLog),
+      // The process's own stop (run-role.ts) stops the worker, in order. The SDK's default signals
+      // would also stop it alone (SIGUSR2, SIGQUIT), leaving the API taking events nobody delivers.
+      shutdownSignals: [],
     });
   } catch {
     // Already installed by someone else in this process (e.g. the testing package).
