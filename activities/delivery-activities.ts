@@ -51,24 +51,13 @@ export interface AttemptInput extends DeliveryTarget {
   handOffAfterMs?: number;
   /** How long it may keep its task if this process has room (first-attempt-budget.ts); absent: no hold. */
   holdUpToMs?: number;
-  /**
-   * Set by workflow code that waits out a paused endpoint (workflows/delivery.ts): such an attempt
-   * answers `paused` instead of sending. Absent (a run of older code, during a deploy), a paused
-   * endpoint is sent to as before.
-   */
+  /** Set by workflow code that waits out a pause: a paused endpoint answers `paused`. Absent (older workflow code), it is sent. */
   pausable?: boolean;
-  /**
-   * Set by workflow code that waits its turn on a FIFO endpoint (workflows/delivery.ts): a first
-   * attempt whose turn has not come answers `queued` instead of sending. Absent (a run of older code), it is sent.
-   */
+  /** Set by workflow code that waits a FIFO turn: a first attempt before its turn answers `queued`. Absent (older workflow code), it is sent. */
   queued?: boolean;
 }
 
-/**
- * The decision on an attempt (attempt-decision.ts), whose delay the workflow follows; or `cancelled`;
- * or `paused`: nothing sent or recorded (its endpoint is paused), made again once resumed; or
- * `queued`: nothing sent or recorded (an earlier delivery to its FIFO endpoint holds the turn), made again once woken.
- */
+/** The decision on an attempt (attempt-decision.ts); or `cancelled`; or `paused` / `queued`: nothing sent or recorded, made again once resumed / woken. */
 export type AttemptOutcome = (
   | AttemptDecision
   | { status: Extract<DeliveryStatus, 'cancelled'>; nextDelayMs: null }
@@ -282,10 +271,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 
 
   /**
-   * A first round that ended leaves its place in its FIFO endpoint's queue and wakes the next. With
-   * `queue` unknown (answered from the record, or cancelled), the endpoint is looked at first:
-   * one deleted or disabled may have been FIFO. A place left held (the endpoint was made unordered
-   * meanwhile) is passed over by the next look at the queue (fifo-order.ts isPassedOver).
+   * A first round that ended leaves its FIFO place and wakes the next. With `queue` unknown the endpoint is
+   * read: one deleted or disabled may have been FIFO. A place left held is passed over (fifo-order.ts).
    */
   async function leaveQueue(input: DeliveryTarget, queue?: { fifo: boolean; place?: number | null }): Promise<void> {
     const fifo = deps.fifo;
@@ -305,14 +292,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     const { seal, body, type, timestamp } = input;
     const workflowId = deliveryId(input.eventId, input.endpointId);
     // Only the delivery's own workflow: under another id a copy of its input would run beside it,
-    // its attempts answered from the real run's record. Outside an activity (unit tests) there is no run.
-    let runsAs: string | undefined = workflowId;
-    try {
-      runsAs = Context.current().info.workflowExecution?.workflowId;
-    } catch {
-      /* not running as an activity */
-    }
-    if (runsAs !== workflowId) return false;
+    // its attempts answered from the real run's record.
+    const context = activityContext();
+    if (context && context.info.workflowExecution?.workflowId !== workflowId) return false;
     // A valid seal says it without a read. Any other (none, or under a secrets key since replaced) is checked against the store.
     if (seal !== undefined && deps.acceptanceSeal) {
       const sealed = { accountId: input.accountId, endpointId: input.endpointId, eventId: input.eventId, round: input.round, workflowId, type, timestamp, body };
@@ -507,28 +489,25 @@ function refOf(input: DeliveryTarget): DeliveryRef {
   return { id: deliveryId(input.eventId, input.endpointId), account_id: input.accountId, event_id: input.eventId, endpoint_id: input.endpointId };
 }
 
-/** Outside an activity (unit tests) there is nothing to heartbeat to; a local activity has no heartbeat (its workflow task times out instead). */
-function heartbeat(): void {
+/** Outside an activity (unit tests) there is none. */
+function activityContext(): Context | undefined {
   try {
-    const context = Context.current();
-    if (!context.info.isLocal) context.heartbeat();
-  } catch {
-    /* not running as an activity */
-  }
-}
-
-function activityRunId(): string | undefined {
-  try {
-    return Context.current().info.workflowExecution?.runId;
+    return Context.current();
   } catch {
     return undefined;
   }
 }
 
+/** A local activity has no heartbeat (its workflow task times out instead). */
+function heartbeat(): void {
+  const context = activityContext();
+  if (context && !context.info.isLocal) context.heartbeat();
+}
+
+function activityRunId(): string | undefined {
+  return activityContext()?.info.workflowExecution?.runId;
+}
+
 function activityAttempt(): number {
-  try {
-    return Context.current().info.attempt;
-  } catch {
-    return 1;
-  }
+  return activityContext()?.info.attempt ?? 1;
 }

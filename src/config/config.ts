@@ -135,7 +135,6 @@ export type Config = Readonly<{
   dispatchStartConcurrency: number;
   dispatchStartWindow: number;
   endpointAutoDisableAfterMs: number;
-  /** Consecutive failed deliveries before an endpoint's `platform.endpoint.failing` event. */
   endpointFailingAfter: number;
   eventRetentionMs: number;
   publicUrl: string;

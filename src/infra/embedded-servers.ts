@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../temporal/search-attributes';
 
 /** State under DATA_DIR; a pid file beside it lets a start after a crash stop the child left behind. */
@@ -244,8 +245,4 @@ function listenOn(port: number): Promise<number | undefined> {
       server.close(() => resolve(got));
     });
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

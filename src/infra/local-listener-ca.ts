@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LOCAL_LISTENER_HOST } from '../domain/webhooks/local-listener';
-import { writeOnce } from './write-once';
+import { readIfPresent, writeOnce } from './write-once';
 
 /**
  * The local listener's CA (`cli listen`): made once per DATA_DIR, the only CA trusted for
@@ -64,13 +63,8 @@ export async function issueListenerCertificate(ca: Pem): Promise<Pem> {
 }
 
 async function readCa(file: string): Promise<Pem | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+  const text = await readIfPresent(file);
+  if (text === undefined) return null;
   const cert = CERTIFICATE.exec(text)?.[0];
   const key = PRIVATE_KEY.exec(text)?.[0];
   if (!cert || !key) throw new Error(`${file} is not a listener CA (a certificate and a private key): remove it and run cli listen again`);

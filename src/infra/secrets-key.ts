@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeOnce } from './write-once';
+import { readIfPresent, writeOnce } from './write-once';
 
 /**
  * The AES-256-GCM key sealing endpoint signing secrets: SECRETS_ENCRYPTION_KEY, or one made once under
@@ -19,13 +18,8 @@ export async function loadOrCreateSecretsKey(configured: Buffer | undefined, dat
 }
 
 async function readKey(file: string): Promise<Buffer | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  const text = await readIfPresent(file);
+  if (text === undefined) return undefined;
   const key = Buffer.from(text.trim(), 'base64');
   if (key.length !== 32) throw new Error(`${file} does not hold a base64 32-byte key`);
   return key;

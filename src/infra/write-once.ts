@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -16,5 +16,15 @@ export async function writeOnce(file: string, content: string): Promise<void> {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   } finally {
     await unlink(temp).catch(() => undefined);
+  }
+}
+
+/** The text of `file`, or undefined while it does not exist. */
+export async function readIfPresent(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
 }

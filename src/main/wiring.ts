@@ -66,7 +66,6 @@ export interface Repositories {
   workerLoads: WorkerLoads;
   /** Once-an-hour operational events per endpoint, across processes. */
   operationalNoticeClaims: OperationalNoticeClaims;
-  /** FIFO endpoints' queues (services/fifo-turns.ts). */
   fifoQueues: FifoQueues;
 }
 
@@ -84,7 +83,6 @@ export interface Services {
   deliveryControl: DeliveryControl;
   /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
   bulkRecovery: RecoveryService;
-  /** Pause and resume of an endpoint's deliveries. */
   endpointPause: EndpointPause;
   outbox: DeliveryOutbox;
   /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */

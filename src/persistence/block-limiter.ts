@@ -107,13 +107,11 @@ class Scope {
 }
 
 /**
- * Exact burst and quota limits shared by every API process, on a store whose only atomic primitive
- * is the unique insert. Each scope (a bucket's burst window or billing period) has a log of entries,
- * each granting a block of calls or giving some back, with the running total `cum`; entry n+1 is
- * appended only after entry n and only if `cum` stays within the limit, so the log never grants
- * more, whatever the number of processes. A block's calls are then handed out here without a round
- * trip. Unused calls are given back after IDLE_RETURN_MS idle and a used-up limit is read again
- * after RECHECK_MS: only that long may a call be refused while calls are held elsewhere.
+ * Exact limits shared by every API process, on a store whose only atomic primitive is the unique
+ * insert. Each scope has a log of entries granting or giving back blocks of calls, with the running
+ * total `cum`; entry n+1 is a unique insert after n, within the limit, so the log never over-grants.
+ * A block's calls are handed out here without a round trip. Idle calls go back after IDLE_RETURN_MS
+ * and a used-up limit is re-read after RECHECK_MS: only that long may a call be refused while held elsewhere.
  */
 export class BlockLimiter implements LimitAdmitter {
   private readonly scopes = new Map<string, Scope>();

@@ -101,10 +101,6 @@ export class CatalogEntries {
     });
   }
 
-  async syncedVersion(): Promise<string | null> {
-    return (await this.meta.findOne({ _id: META_ID }))?.version ?? null;
-  }
-
   /**
    * Writes in batches: FerretDB 1.24 never answers an update command of 100 or more statements that
    * modify existing documents. Of two processes upserting one new _id, the loser's batch is retried.

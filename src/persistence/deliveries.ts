@@ -50,10 +50,7 @@ interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts' | 'paused'> {
   /** For event lists (statusesOf). */
   event_block: string;
   attempt_log?: Record<string, DeliveryAttempt>;
-  /**
-   * The endpoint id while the delivery waits on its paused endpoint (markPaused), removed by the
-   * next state written. A string, so that the resume's listing is an index search on the embedded store too.
-   */
+  /** While it waits on its paused endpoint (markPaused): a string, so the resume's listing is indexed on the embedded store too. */
   paused_endpoint_id?: string;
 }
 
@@ -125,10 +122,8 @@ export class Deliveries {
   }
 
   /**
-   * Resume (rare): the endpoint's deliveries that wait paused, oldest event first, after event
-   * `afterEventId`, at most `limit`. The index leads with `paused_endpoint_id`, so on the embedded
-   * store only the endpoint's waiting deliveries are read (it sorts them itself); on MongoDB the
-   * index answers the range and the order too.
+   * Resume (rare): oldest event first, after `afterEventId`. The index leads with `paused_endpoint_id`,
+   * so the embedded store reads only the endpoint's waiting deliveries (and sorts them itself).
    */
   async pausedForEndpoint(endpointId: string, afterEventId: number | undefined, limit: number): Promise<Array<{ id: string; eventId: number }>> {
     const docs = await this.col
@@ -145,9 +140,8 @@ export class Deliveries {
   }
 
   /**
-   * One write: the delivery waits because its endpoint is paused. Written before the attempt reads
-   * the endpoint again (delivery-activities.ts), and kept until the next state is written. A
-   * delivery without a record yet (its first attempt waits) gets one, `pending` in `round`.
+   * Written before the attempt reads the endpoint again (delivery-activities.ts), kept until the next
+   * state. A delivery without a record yet gets one, `pending` in `round`.
    */
   async markPaused(ref: DeliveryRef, round: number, at: Date): Promise<void> {
     await this.col.updateOne(

@@ -129,11 +129,9 @@ export class Events {
   }
 
   /**
-   * Inserts the event under the next free id, claimed first with a small document (EventIds.claim),
-   * so the event itself is inserted once (twice if its account number was taken: insertNumbered).
-   * With an `acceptance`, its id awaits hand-over before the claim is sent and leaves only if the
-   * insert certainly failed (events-awaiting-hand-over.ts); an unanswered insert throws
-   * EventInsertUnanswered, its id still awaiting.
+   * The id is claimed first with a small document, so the event itself is inserted once. With an
+   * `acceptance`, the id awaits hand-over from before the claim until the insert certainly failed;
+   * an unanswered insert throws EventInsertUnanswered, its id still awaiting.
    */
   async insertWithNextId(
     doc: NewEvent,

@@ -1,9 +1,7 @@
 export * from './constants';
 export { Catalog, InvalidCatalogError, type CatalogEntry, type CatalogFilter } from './catalog';
-export { catalogFileSchema, catalogEntrySchema, type CatalogFile } from './catalog-file-schema';
 export { compareCatalogOrder } from './catalog-order';
 export { catalogQuerySchema, parseCatalogQuery } from './catalog-query';
 export { estimateItemSchema, estimateRequestSchema, type EstimateItem, type EstimateRequest } from './estimate-request';
 export { estimateCost, type BreakdownLine, type Estimate } from './estimate';
-export type { Clock } from '../clock';
 export { formulaKindOf, isPriceUnit, PRICE_UNITS, PER_MILLION_THINGS, type FormulaKind } from './price-units';

@@ -28,10 +28,6 @@ export const EventStatus = Object.freeze({
   Pending: 'pending',
 } as const satisfies Record<string, EventStatus>);
 
-export function isDeliveryStatus(value: unknown): value is DeliveryStatus {
-  return typeof value === 'string' && (DELIVERY_STATUSES as readonly string[]).includes(value);
-}
-
 export function isEventStatus(value: unknown): value is EventStatus {
   return typeof value === 'string' && (EVENT_STATUSES as readonly string[]).includes(value);
 }

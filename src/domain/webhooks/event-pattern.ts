@@ -75,10 +75,6 @@ export function validateEventPattern(pattern: unknown): EventPatternValidation {
   return { ok: true, pattern: { kind: 'exact', type: pattern } };
 }
 
-export function isValidEventPattern(pattern: unknown): pattern is string {
-  return validateEventPattern(pattern).ok;
-}
-
 export function parseEventPattern(pattern: unknown): ParsedEventPattern | null {
   const result = validateEventPattern(pattern);
   return result.ok ? result.pattern : null;
@@ -127,22 +123,6 @@ export function matchesEventType(pattern: string, type: string): boolean {
 
 export function matchesAny(patterns: readonly string[], type: string): boolean {
   return patterns.some((pattern) => matchesEventType(pattern, type));
-}
-
-/**
- * Every valid pattern that matches `type`, so storage finds subscribed endpoints with an indexed
- * `$in` instead of a scan. Invariant (tested): matchesEventType(p, t) === candidatePatternsForType(t).includes(p).
- */
-export function candidatePatternsForType(type: string): string[] {
-  if (!isValidEventType(type)) return [];
-  const candidates = isPlatformEventType(type) ? [] : [WILDCARD_PATTERN];
-  for (let i = 0; i < type.length - 1; i += 1) {
-    if (type[i] !== '.') continue;
-    const prefix = type.slice(0, i);
-    if (prefix.length > 0 && !prefix.endsWith('.')) candidates.push(`${prefix}${PREFIX_WILDCARD_SUFFIX}`);
-  }
-  if (!type.endsWith('.')) candidates.push(type);
-  return candidates;
 }
 
 /** Keeps error messages bounded when a caller sends a huge pattern. */

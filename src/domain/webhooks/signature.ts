@@ -6,7 +6,6 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
-export const SIGNATURE_HEADER = 'X-Webhook-Signature';
 export const SIGNATURE_PREFIX = 'sha256=';
 export const SIGNING_SECRET_PREFIX = 'whsec_';
 /** CONTRACT §3: at least 32 random bytes. */

@@ -20,7 +20,6 @@ export interface DashboardDeps {
   /** Confirms that a just-created key shown once belongs to the signed-in account. */
   authenticator: KeyAuthenticator;
   endpoints: EndpointService;
-  /** Pause and resume of an endpoint's deliveries. */
   endpointPause: EndpointPause;
   events: EventService;
   /** Retry now (one delivery, or every waiting delivery of an endpoint) and cancel. */

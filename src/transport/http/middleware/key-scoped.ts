@@ -15,11 +15,7 @@ export const KEY_SCOPED_PREFIX = '/api/v1/';
 export type EarlyAdmission = () => () => void;
 
 export interface KeyScopedOptions {
-  /**
-   * The admission of a call the platform may refuse before it is metered or its body read (an
-   * ingest under overload), undefined for other calls. Asked once per call, after authentication
-   * and the product check.
-   */
+  /** For a call that may be refused before it is metered or its body read (an ingest under overload); asked once, after auth. */
   admitEarly?: (ctx: Context) => EarlyAdmission | undefined;
 }
 

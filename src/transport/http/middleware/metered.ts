@@ -30,10 +30,8 @@ export async function metered(ctx: Context, limiter: LimitAdmitter, policy: Limi
 }
 
 /**
- * Asks `admit` before the call is metered, so that a refusal (a 5xx) is not counted, and answers it
- * with the limits as they stand in the headers; gives back what `admit` returned. A call its limits
- * refuse anyway, or whose limits are unknown here, is not asked about (`undefined`): it is left to
- * `metered`, 429 first.
+ * Asks `admit` before the call is metered, so a refusal (a 5xx) is not counted. A call its limits refuse
+ * anyway, or whose limits are unknown here, is not asked (`undefined`): `metered` answers it, 429 first.
  */
 export function admitUnmetered<T>(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, admit: () => T): T | undefined {
   const state = limiter.peek(policy);

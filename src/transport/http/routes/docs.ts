@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Middleware } from 'koa';
 import { html, SafeHtml } from '../dashboard/html';
 import { defineRoute } from '../route';
+import { staticAssets } from '../static-assets';
 
 export function openApiRoute(getDocument: () => object) {
   return defineRoute({
@@ -54,43 +53,18 @@ const INIT_SCRIPT = `(function () {
 })();
 `;
 
-interface DocsAsset {
-  body: Buffer;
-  type: string;
-  version: string;
-}
+/** The renderer's files, with the bundle's one outside request (the Redocly badge's image) pointed at an empty image. */
+const docsAssets = staticAssets(DOCS_ASSETS_PREFIX, () => {
+  const bundle = path.join(path.dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js');
+  const redoc = readFileSync(bundle, 'utf8').replaceAll(REDOCLY_LOGO_URL, 'data:,');
+  return [
+    ['redoc.standalone.js', Buffer.from(redoc, 'utf8'), 'text/javascript; charset=utf-8'],
+    ['docs.js', Buffer.from(INIT_SCRIPT, 'utf8'), 'text/javascript; charset=utf-8'],
+  ];
+});
 
-let loaded: Map<string, DocsAsset> | undefined;
-function docsAssets(): Map<string, DocsAsset> {
-  if (!loaded) {
-    const bundle = path.join(path.dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js');
-    // The bundle's one outside request, the Redocly badge's image, points at an empty image instead.
-    const redoc = readFileSync(bundle, 'utf8').replaceAll(REDOCLY_LOGO_URL, 'data:,');
-    const files: [string, Buffer][] = [
-      ['redoc.standalone.js', Buffer.from(redoc, 'utf8')],
-      ['docs.js', Buffer.from(INIT_SCRIPT, 'utf8')],
-    ];
-    loaded = new Map(
-      files.map(([name, body]) => [name, { body, type: 'text/javascript; charset=utf-8', version: createHash('sha256').update(body).digest('hex').slice(0, 12) }]),
-    );
-  }
-  return loaded;
-}
-
-const assetUrl = (name: string) => `${DOCS_ASSETS_PREFIX}${name}?v=${docsAssets().get(name)!.version}`;
-
-/** Serves the renderer's files from a fixed list (no file-system path comes from the URL); cacheable, versioned URLs. */
-export function serveDocsAssets(): Middleware {
-  return async (ctx, next) => {
-    if (!ctx.path.startsWith(DOCS_ASSETS_PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
-    const asset = docsAssets().get(ctx.path.slice(DOCS_ASSETS_PREFIX.length));
-    if (!asset) return next();
-    ctx.type = asset.type;
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.body = asset.body;
-  };
-}
+const assetUrl = docsAssets.url;
+export const serveDocsAssets = docsAssets.serve;
 
 /** `GET /docs`: a server-rendered operation list (readable without JavaScript) until Redoc replaces it. */
 export function docsPage(getDocument: () => object) {
