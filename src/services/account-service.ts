@@ -70,12 +70,6 @@ export class AccountService {
     return accountView(doc);
   }
 
-  async getAccount(id: string): Promise<AccountView> {
-    const doc = await this.deps.accounts.findById(id);
-    if (!doc) throw new DomainError('not_found', `Account ${id} not found.`);
-    return accountView(doc);
-  }
-
   async setTier(accountId: string, tier: string): Promise<AccountView> {
     if (!isTier(tier)) throw new ValidationError(`tier must be one of ${TIER_NAMES.join(', ')}.`, [{ path: 'tier', message: 'Unknown tier' }]);
     const doc = await this.deps.accounts.setTier(accountId, tier);

@@ -17,10 +17,7 @@ export interface DeliveryOutboxOptions {
   window?: DeliveryStartWindow;
   /** What frees a slot: the first attempt in this worker (default), or Temporal's answer (no worker). */
   windowFreedBy?: 'first-attempt' | 'start-call';
-  /**
-   * Accounts whose every attempt place here is taken (attempt-slots.ts): their starts wait here, passed
-   * over, not in Temporal as throttled attempts. Call `poke` when that may have changed.
-   */
+  /** Accounts with every attempt place taken (attempt-slots.ts) wait here, not in Temporal as throttled attempts; `poke` on change. */
   cannotMove?: (accountId: string) => boolean;
 }
 
@@ -32,7 +29,6 @@ interface Entry {
 
 const MAX_START_BACKOFF_MS = 5_000;
 
-/** Before retrying a failed store or Temporal call: 100 ms doubling, at most 5 s. */
 const backOff = (failures: number) => new Promise((resolve) => setTimeout(resolve, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)).unref());
 
 /** The start rate is measured over these seconds, once the queue has been busy for a second of them. */
@@ -106,9 +102,8 @@ export class DeliveryOutbox {
   }
 
   /**
-   * How late the account will be (accountWaitMs: how late it is) at the recent busy start rate, accounts
-   * taking turns, so admission can refuse before the promise is broken. 0 until that rate is known: a
-   * burst's first second on an idle process is judged by the oldest start's age alone.
+   * How late the account will be at the recent busy start rate, accounts taking turns, so admission refuses
+   * before the promise is broken. 0 until that rate is known (a burst's first second goes by accountWaitMs).
    */
   accountExpectedWaitMs(accountId: string): number {
     const perSecond = this.started.perBusySecond();
@@ -137,9 +132,8 @@ export class DeliveryOutbox {
   }
 
   /**
-   * An event whose insert or idempotency claim got no answer may have been acknowledged: `settle`, retried
-   * with a backoff, says whether to deliver it. Until then it stays pending (handedOverThrough holds below
-   * it; a graceful stop keeps the lease); once a drain has given up, crash recovery settles it.
+   * An event whose insert or key claim got no answer may have been acknowledged: `settle` says whether to deliver
+   * it. Until then handedOverThrough holds below it; once a drain has given up, crash recovery settles it.
    */
   enqueueOnceSettled(event: EventDoc, settle: () => Promise<boolean>): void {
     this.awaiting.enter(event._id);

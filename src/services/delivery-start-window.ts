@@ -2,28 +2,23 @@ import { AdaptiveLimit, AdaptiveLimitTuning } from '../domain/flow-control/adapt
 import { recordStartWait, setStartWindowSize } from '../infra/metrics';
 
 /**
- * A started delivery's first attempt should begin within 0.5 s: far inside the workflow task's time-out,
- * and short enough that work does not pile up in the worker (a 2 s target measured lower capacity). It
- * is also what a quiet account beside a flood waits, whatever its share.
+ * A first attempt should begin within 0.5 s: far inside the workflow task's time-out, and what a quiet account
+ * beside a flood waits. Short so work does not pile up in the worker (measured: a 2 s target gave less capacity).
  */
 export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, targetMs: 500, increase: 8, decrease: 0.75, intervalMs: 1_000 };
 
 /**
- * Without a worker, slots free when Temporal answers the start call, kept within 0.25 s: a saturated
- * Temporal serves all accounts first come first served before the fair task queue, so held to this the
- * backlog stays in the outbox, where accounts take turns and admission refuses only those over share.
+ * Without a worker, slots free on the start call's answer: a saturated Temporal serves first come first served,
+ * so the backlog is kept in the outbox, where accounts take turns and admission refuses only those over share.
  */
 export const START_CALL_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 2, targetMs: 250, increase: 2, decrease: 0.75, intervalMs: 1_000 };
 
 /**
- * At most `limit` workflows started here may wait for their first attempt; with `tuning`, the limit
- * follows the measured wait, up to `size` (0: no window). Work started faster than the worker runs it
- * waits, and a workflow task past DELIVERY_TASK_TIMEOUT_MS is handed out again, its first attempt made
- * twice. On the dev server a deep task backlog also goes through SQLite and overflows the worker's
- * workflow cache (replays): 36 workflows/s started at once against 52/s with 100–400 waiting. Events
- * wait in the durable outbox instead, which sheds ingest with 503 when full (INGEST_BACKLOG_LIMIT).
- * A slot frees when the first activity starts in this process's worker (an interceptor tells), or
- * without a worker when the start call is answered, and after `expiryMs` at the latest.
+ * At most `limit` started workflows may wait for their first attempt; with `tuning`, the limit follows the
+ * measured wait, up to `size` (0: no window). A workflow task past DELIVERY_TASK_TIMEOUT_MS is handed out again
+ * (its first attempt made twice) and a deep task backlog overflows the worker's workflow cache (measured:
+ * 52 workflows/s with 100–400 waiting, 36/s all started at once), so events wait in the durable outbox instead.
+ * A slot frees on the first activity in this process's worker (or the start call's answer), or after `expiryMs`.
  */
 export class DeliveryStartWindow {
   /** Workflow id → when its slot frees itself. Map order is start order, so the oldest is first. */
@@ -61,9 +56,8 @@ export class DeliveryStartWindow {
   }
 
   /**
-   * Takes a slot for the workflow `pick` names once one is free, before the start is sent (the first
-   * activity may begin before the call returns). Picking that late decides the accounts' turn at the
-   * last moment, not by who queued here first; a null pick gives the slot back.
+   * Taken before the start is sent (the first activity may begin before the call returns). `pick` runs only
+   * then, so the accounts' turn is decided at the last moment; a null pick gives the slot back.
    */
   async take(pick: string | (() => string | null)): Promise<string | null> {
     const picked = typeof pick === 'string' ? () => pick : pick;

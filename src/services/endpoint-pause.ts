@@ -15,10 +15,8 @@ export interface EndpointPauseDeps {
 }
 
 /**
- * Pausing and resuming an endpoint. While paused, its deliveries that come due wait instead of
- * being attempted (delivery-activities.ts marks each, then reads the flag again from the store);
- * a resume clears the flag first, then wakes every marked one (workflows/resume.ts). Of an attempt
- * and a resume at once, whichever reads second sees the other's write: none is left waiting.
+ * While paused, due deliveries wait: an attempt marks itself, then reads the flag again; a resume clears the flag,
+ * then wakes every marked one. Whichever of the two reads second sees the other's write: none is left waiting.
  */
 export class EndpointPause {
   private readonly clock: Clock;

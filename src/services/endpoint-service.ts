@@ -187,10 +187,8 @@ export class EndpointService {
   }
 
   /**
-   * The platform's side of the auto-disable rule (decided in activities/delivery-activities.ts). A
-   * re-enable after the caller decided wins: the rule is asked again on the health read after the
-   * endpoint (a re-enable writes its mark, restarting the streak, before it enables), and a changed
-   * endpoint is not written.
+   * Decided in delivery-activities.ts. A re-enable after the decision wins: health is read again after the endpoint
+   * (a re-enable writes its mark before it enables), and a changed endpoint is not written.
    */
   async disableForFailures(accountId: string, id: string, decidedAt: Date): Promise<void> {
     const current = await this.deps.endpoints.find(accountId, id);

@@ -25,10 +25,7 @@ import { currentTraceparent } from '../infra/tracing/traceparent';
 
 /** CONTRACT §4: serialized `data` over 256 KiB is refused with 413. */
 export const MAX_EVENT_DATA_BYTES = 256 * 1024;
-/**
- * How long a manual retry's claimer may take from claiming a round to starting its workflow
- * (two store writes and one Temporal start) before another retry may take the round over.
- */
+/** How long a retry's claimer may take to start its round (two writes, one Temporal start) before another retry takes it over. */
 export const ROUND_START_GRACE_MS = 60_000;
 /** A page of events ends early once it carries this much event data (next_cursor continues). */
 export const MAX_LIST_PAGE_DATA_BYTES = 1024 * 1024;
@@ -110,15 +107,9 @@ export class EventService {
   }
 
   /**
-   * Stores the event (one insert), claims its idempotency key (one insert; a read first, so a
-   * repeat costs one read), and acknowledges. Its workflows start in the background from the
-   * outbox; if this process dies first, crash recovery starts them.
-   *
-   * An ingest comes here admitted, with its ticket (ingest-admission.ts): the account, and its place
-   * in flight, which bounds how far the backlog may grow meanwhile. Admission decided before any
-   * store round trip (a saturated process answers repeats 503 too; repeated after Retry-After they
-   * get their original answer) and is not asked again here; whoever took the ticket releases it
-   * once the call is answered.
+   * Acknowledged once the event and its key claim are stored (a repeat costs one read). Its workflows
+   * start in the background from the outbox, or from crash recovery if this process dies first.
+   * Admission was decided before any store round trip (ingest-admission.ts); the ticket's taker releases it.
    */
   async ingest(ticket: IngestTicket, input: IngestInput): Promise<IngestResult> {
     if (isPlatformEventType(input.type)) {
@@ -127,8 +118,7 @@ export class EventService {
     if (Buffer.byteLength(JSON.stringify(input.data), 'utf8') > MAX_EVENT_DATA_BYTES) {
       throw new DomainError('payload_too_large', 'Event data exceeds 256 KiB when serialized.');
     }
-    // Counted until it ends: a stop's cut call runs on and may store its event, so the stop keeps
-    // the lease (for crash recovery) rather than release it under an ingest in flight.
+    // A stop's cut call may still store its event: counted, so the stop keeps the lease for crash recovery.
     const ended = this.deps.outbox.awaiting.ingestBegins();
     try {
       return await this.admitted(ticket.accountId, input);
@@ -138,10 +128,8 @@ export class EventService {
   }
 
   /**
-   * An operational event (operational-events.ts), ingested for the account by the platform: no
-   * admission, limits or quota, and keyed, so a repeat answers the first. Returns once its workflows
-   * are started (a repeat starts again any the first left unstarted): the caller, an activity, is
-   * retried until then, which is what makes it durable in a process without an instance lease.
+   * No admission, limits or quota; keyed, so a repeat answers the first and starts any workflow it left
+   * unstarted. The calling activity is retried until they start: durable without an instance lease.
    */
   async emitPlatformEvent(accountId: string, input: IngestInput & { idempotency_key: string }): Promise<void> {
     if (!isPlatformEventType(input.type)) throw new Error(`not an operational event type: ${input.type}`);
@@ -211,8 +199,7 @@ export class EventService {
       );
     } catch (err) {
       if (!(err instanceof EventInsertUnanswered)) throw err;
-      // The insert may have landed (only its answer was lost): whether the event is stored is
-      // asked in the background, then it is delivered or forgotten (unanswered-insert.ts).
+      // The insert may have landed with its answer lost: settled in the background (unanswered-insert.ts).
       const unanswered = err.event;
       outbox.enqueueOnceSettled(unanswered, () => settleUnansweredInsert(this.deps, unanswered, () => this.now()));
       throw storeDidNotAnswer();
@@ -224,8 +211,7 @@ export class EventService {
       try {
         settled = await settle();
       } catch {
-        // The claim may have landed (only its answer was lost), so a repeat may already be
-        // answered with this event: it is settled in the background, then delivered or removed.
+        // The claim may have landed, so a repeat may already answer with this event: settled in the background.
         outbox.enqueueOnceSettled(event, async () => (await settle()).answers === 'this');
         throw storeDidNotAnswer();
       }
@@ -243,21 +229,14 @@ export class EventService {
     return { ...eventView(event, deriveEventStatus(deliveries.map((d) => d.status))), deliveries };
   }
 
-  /**
-   * Newest first. An event's status is derived from its deliveries when read (one writer per
-   * delivery, so no update is ever lost). A page ends early, with a cursor, once it carries
-   * 1 MiB of event data or, with a filter, once MAX_LIST_SCAN events were examined.
-   */
+  /** Newest first. Status is derived from the deliveries when read: one writer per delivery, so no update is lost. */
   async list(
     accountId: string,
     options: { limit: number; cursor?: string; type?: string; status?: EventStatus },
   ): Promise<{ data: EventView[]; next_cursor: string | null }> {
     const before = options.cursor ? decodeCursor(options.cursor, isEventListPosition) : undefined;
-    // A bounded number of store calls whatever the history and the endpoint count: the list
-    // (a filtered call examines at most MAX_LIST_SCAN events and hands back a cursor for the
-    // rest), one query for the statuses of all their deliveries, and the bodies of the events
-    // the page returns, by id, a few at a time, until the page holds 1 MiB. One more than the
-    // page is asked for, so a cursor is handed out only when more follow.
+    // Bounded store calls whatever the history: the list, one status query, bodies a few at a time.
+    // One more than the page is asked for, so a cursor is handed out only when more follow.
     const want = options.status ? MAX_LIST_SCAN : options.limit + 1;
     const { events: batch, next } = await this.deps.events.list(accountId, { before, want, examineAtMost: MAX_LIST_SCAN, type: options.type });
     const statuses = await this.eventStatuses(accountId, batch);
@@ -286,12 +265,9 @@ export class EventService {
   }
 
   /**
-   * CONTRACT §4: a failed or cancelled delivery starts again from attempt 1 of a new round;
-   * 409 while one is in flight, or is being started by another call. The round is claimed (a
-   * unique insert decides between concurrent retries) and written before its workflow starts,
-   * so its first attempt is always recorded under it, and only its claimer starts it. A round
-   * whose start was cut short by a crash is started again by one retry, once its claim is
-   * ROUND_START_GRACE_MS old.
+   * CONTRACT §4: a failed or cancelled delivery restarts at attempt 1 of a new round; 409 while one is in
+   * flight. The round is claimed (a unique insert decides between concurrent retries) and written before
+   * its workflow starts, so its first attempt is recorded under it and only its claimer starts it.
    */
   async retry(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { deliveries, scheduler } = this.deps;
@@ -314,9 +290,8 @@ export class EventService {
       }
       if (!(await deliveries.claimRound(id, round, now))) throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
     } else {
-      // pending/retrying with no workflow running: another retry is between writing this round
-      // and starting it (or its run just closed), or a crash cut that start short. Only the
-      // latter, once the round's claim is ROUND_START_GRACE_MS old, is started again.
+      // No workflow running: another retry is starting this round (or its run just closed), or a crash cut
+      // that start short. Only the latter, once the claim is ROUND_START_GRACE_MS old, is started again.
       const staleBefore = new Date(now.getTime() - ROUND_START_GRACE_MS);
       if (!(await deliveries.claimRoundRestart(id, round, staleBefore, now))) {
         throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');

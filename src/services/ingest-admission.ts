@@ -17,35 +17,20 @@ export interface IngestAdmissionOptions {
 }
 
 /**
- * Ingests in flight at once (admitted, not yet answered): as many as answer within a quarter of a
- * second (p90). A store that slows down makes each ingest hold its place longer, so fewer are let in
- * and the rest are refused at once, instead of every caller waiting behind a queue. Ingest and
- * delivery share the store and the CPU: a looser limit (32–512, 500 ms) let ingest take so much of
- * them that capacity fell from ~26 to ~11 deliveries/s in bench:overload.
+ * As many ingests in flight as answer within 250 ms (p90): a slow store gets the rest refused at once, not queued.
+ * Tight because ingest shares store and CPU with delivery (measured: 32–512 at 500 ms more than halved deliveries/s).
  */
 export const INGEST_CONCURRENCY_TUNING: AdaptiveLimitTuning = { min: 4, max: 256, targetMs: 250, increase: 4, decrease: 0.75, intervalMs: 1_000 };
 
 /**
- * Whether this process takes a new event of an account now. It follows what the platform can
- * deliver and answer, not a count tuned on one machine, and it refuses the accounts that take more
- * than their share first (max-min fairness), so one account's flood or dead receivers do not take
- * the others off the air:
- * - the outbox starts workflows only as fast as the worker begins their attempts (its start window
- *   adapts to the measured wait), and accounts take turns there (delivery-outbox.ts); when an
- *   account's own starts wait too long, or would at the rate its turns come (backlog_age,
- *   MAX_BACKLOG_S), that account is refused. An account asking less than an equal share of what
- *   starts is served every round and never waits that long;
- * - the workers publish the accounts whose first attempts wait past MAX_BACKLOG_S since acceptance
- *   (in Temporal's task queue, which dispatches by account in turn, or for the account's places):
- *   those are refused too (delivery_lag). It is what an API process without a worker sees of delivery;
- * - when the process as a whole is short, only the accounts taking at least an equal share of
- *   what is short are refused: of the deliveries accepted over the last seconds when it is out of
- *   CPU (event_loop), of the starts waiting when it holds its most accepted events (backlog_count),
- *   of the ingests in flight when those are at their adaptive limit because the store slowed down
- *   (ingest_concurrency).
- * A refused event is answered at once with 503 and Retry-After, before anything is read or stored,
- * so the events already accepted keep their promise (docs: overload). Retry-After follows how
- * oversubscribed the process has been (domain/flow-control/retry-after.ts).
+ * Whether this process takes a new event of an account now. It follows what the platform can deliver,
+ * not a count tuned on one machine, and refuses first the accounts taking more than their share
+ * (max-min fairness), so one account's flood or dead receivers do not take the others off the air.
+ * An account is refused when its own starts wait past MAX_BACKLOG_S, or would at the rate its turns
+ * come (backlog_age); when the workers see its first attempts that late (delivery_lag, all an API
+ * process without a worker sees of delivery); or when the process is short of memory (backlog_count),
+ * CPU (event_loop) or store (ingest_concurrency) and the account holds at least an equal share of it.
+ * A refusal is a 503 before anything is read or stored, so accepted events keep their promise.
  */
 export class IngestAdmission {
   private inFlight = 0;
@@ -65,12 +50,9 @@ export class IngestAdmission {
   }
 
   /**
-   * Decides, once per ingest, whether this process takes a new event of the account now: throws
-   * `overloaded` (503) to refuse, having recorded the reason, or takes a place in flight and hands
-   * it back as a ticket. The ingest goes to the service with its ticket, and whoever asked here
-   * releases it once the call is answered, however it ends. Asked before the call is metered and
-   * its body read, so that a refusal under overload costs almost nothing (at three times capacity
-   * refusals outnumber accepted events ten to one).
+   * Throws `overloaded` (503) to refuse, or takes a place in flight as a ticket the caller releases once
+   * the call is answered, however it ends. Asked before metering and the body read, so a refusal costs
+   * almost nothing (at three times capacity refusals outnumber accepted events ten to one).
    */
   admit(accountId: string): IngestTicket {
     return inSpanSync('webhook.ingest.admission', () => ({ [ATTR.accountId]: accountId }), () => this.decide(accountId));
@@ -111,7 +93,6 @@ export class IngestAdmission {
     return null;
   }
 
-  /** Ingests this process may have in flight now. */
   get concurrencyLimit(): number {
     return this.concurrency.value;
   }
@@ -125,11 +106,7 @@ export class IngestAdmission {
   }
 }
 
-/**
- * One admitted ingest's place in flight. Only `IngestAdmission.admit` makes one (the class is not
- * exported and its private members keep a look-alike from passing as one), so an ingest cannot
- * reach the service without having been decided.
- */
+/** Only `admit` makes one (unexported, with private members against look-alikes): no ingest reaches the service undecided. */
 class Ticket {
   private released = false;
 

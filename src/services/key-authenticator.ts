@@ -15,9 +15,8 @@ export interface Principal {
 /** Trusted unless `lifetime` says longer; a revocation elsewhere applies here within KEY_CACHE_MAX_STALE_MS. */
 export const KEY_CACHE_TTL_MS = 500;
 /**
- * Up to this age an active key is answered from the cache while one refresh runs, so no call waits on
- * the store for a key it just used. Entries are dated from their lookup's start, so nothing older is
- * ever believed: the 1 s revocation bound holds with margin.
+ * Up to this age a key is answered from the cache while one refresh runs, so no call waits on the store. Entries
+ * are dated from their lookup's start, so the 1 s revocation bound holds with margin.
  */
 export const KEY_CACHE_MAX_STALE_MS = 900;
 const DEFAULT_MAX_CACHED_KEYS = 10_000;

@@ -14,9 +14,8 @@ export class ResumeScheduler {
   ) {}
 
   /**
-   * Starts waking the endpoint's paused deliveries from the oldest. A resume of it still running is
-   * ended and this one starts from the beginning: it only sends signals, which a delivery takes
-   * more than once harmlessly, and a run past the deliveries paused again since would miss them.
+   * Wakes the endpoint's paused deliveries from the oldest. A resume still running is ended and this one starts over:
+   * a signal taken twice is harmless, and that run, past them, would miss deliveries paused again since.
    */
   async start(input: Pick<ResumeWorkflowInput, 'accountId' | 'endpointId'>): Promise<void> {
     await this.client.workflow.start(RESUME_WORKFLOW_TYPE, {

@@ -16,11 +16,7 @@ export const WORKFLOWS_PATH = existsSync(path.join(workflowsDir, 'index.ts')) ? 
 
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
-/**
- * The workflow bundle is built once per process (webpack; ~seconds) and reused by every worker.
- * With tracing on, Temporal's workflow interceptors are bundled in (their spans leave by a sink);
- * with it off the bundle is the workflows alone.
- */
+/** Built once per process (webpack takes seconds) for every worker; with tracing, its workflow interceptors are bundled in. */
 export function workflowBundle(interceptorModule?: string): Promise<WorkflowBundleWithSourceMap> {
   const key = interceptorModule ?? '';
   let bundle = bundles.get(key);
@@ -94,10 +90,7 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
   }
 }
 
-/**
- * Tasks busy with anything but a POST before a worker stops polling (workflow-task-slots.ts): a
- * task's own work is milliseconds, so 16 keep a worker busy at several times its delivery capacity.
- */
+/** Tasks busy with anything but a POST before a worker stops polling: milliseconds each, so 16 outpace delivery several times. */
 export const WORKFLOW_TASKS_AHEAD = 16;
 
 /** Workflow-task polls of a worker-only process, most of them on the normal queue (see deliveryWorkerTuning). */
@@ -105,14 +98,13 @@ export const WORKFLOW_TASK_POLLS = 20;
 export const NON_STICKY_POLL_SHARE = 0.8;
 
 /**
- * A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s.
- * With `eagerStarts` the slots are a fixed count: an eager start reserves its slot from a core thread
- * that, with a JavaScript slot supplier, waits for the event loop holding a lock the worker's shutdown
- * takes from that loop, and the two deadlock. The start window paces such a process.
+ * A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s. With
+ * `eagerStarts` slots are a fixed count: an eager start reserves one from a core thread that, with a JavaScript
+ * supplier, waits for the event loop holding a lock the shutdown takes from that loop (deadlock); the start window paces it.
  */
 export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boolean) => {
-  // A first attempt holds its slot until answered, and an eager start needs a free one: 400, twice the
-  // start window (a 4,000 burst ran 60–61/s with 100 slots, 68–74/s with 400), plus the held slow ones.
+  // A first attempt holds its slot until answered and an eager start needs a free one: twice the start
+  // window (measured: 400 beat 100 on a burst), plus the held slow ones.
   const max = 400 + firstAttemptsHeld;
   // At least the task slots: a run whose task is open stays in the cache.
   const maxCachedWorkflows = Math.max(2000, max);
@@ -123,8 +115,7 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boo
   }
   const slots = new WorkflowTaskSlots({ max, ahead: WORKFLOW_TASKS_AHEAD, localMax: max });
   return {
-    // Without eager starts every first task is polled from the normal queue, where the SDK's default
-    // gives two polls (separate processes at 2 x C: goodput 56/s with these, 49/s with the default).
+    // Every first task comes from the normal queue, where the SDK's default gives two polls (measured: 56/s against 49/s).
     maxConcurrentWorkflowTaskPolls: WORKFLOW_TASK_POLLS,
     nonStickyToStickyPollRatio: NON_STICKY_POLL_SHARE,
     tuner: {
