@@ -7,7 +7,7 @@ import type { Events } from '../persistence/events';
 import type { FifoQueues } from '../persistence/fifo-queues';
 
 export interface FifoTurnsDeps {
-  queues: Pick<FifoQueues, 'take' | 'leave' | 'head' | 'newest'>;
+  queues: Pick<FifoQueues, 'take' | 'leave' | 'head' | 'newest' | 'prune'>;
   events: Pick<Events, 'findUnscoped'>;
   deliveries: Pick<Deliveries, 'find'>;
   /** Tells a delivery's run that its turn has come (workflows/fifo-turn.ts); a run that has ended is left alone. */
@@ -67,8 +67,18 @@ export class FifoTurns {
   /** The head and length of the endpoint's queue: a few `_id` lookups, whatever its length. */
   async view(endpointId: string): Promise<FifoQueueView> {
     const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
-    const newest = head === null ? 0 : await this.deps.queues.newest(endpointId);
+    const newest = head === null ? 0 : await this.deps.queues.newest(endpointId, head);
     return { head_event_id: head?.eventId ?? null, length: queueLength(head, newest) };
+  }
+
+  /**
+   * Retention: deletes the endpoint's places and leaves up to `through` (the places of events it
+   * removed), never past the head. The head is looked for first, so the places of a queue nobody
+   * looks at any more (its endpoint unordered or deleted since) are passed over and go too.
+   */
+  async prune(endpointId: string, through: number, minAdvance?: number): Promise<number> {
+    await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
+    return this.deps.queues.prune(endpointId, through, this.clock(), minAdvance);
   }
 
   /** A place whose holder will never leave it (fifo-order.ts isPassedOver). */

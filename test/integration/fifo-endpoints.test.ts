@@ -141,6 +141,30 @@ describe('FIFO endpoints', () => {
     expect(new Set(receiver.received.map(eventIdOf))).toEqual(new Set([ids[0]]));
   });
 
+  it('keeps no places or leaves up to the floor once pruned, and goes on in ingest order with the next places; GET stays right', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { receiver, api, endpoint } = await fifoEndpoint((_req, index) => (index === 3 ? { status: 200, until: held } : { status: 200 }));
+    const delivered = await ingest(api, 3);
+    await eventually(async () => receiver.received.length === 3 || undefined, 60_000);
+    await eventually(async () => (await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo.length === 0 || undefined, 60_000);
+
+    expect(await fixture.platform.services.fifo.prune(endpoint.id, 3, 1)).toBe(3);
+    const upToFloor = [1, 2, 3].map((n) => `${endpoint.id}#${n}`);
+    for (const collection of ['fifo_places', 'fifo_left']) {
+      expect(await fixture.platform.db.collection<{ _id: string }>(collection).countDocuments({ _id: { $in: upToFloor } })).toBe(0);
+    }
+
+    const later = await ingest(api, 2);
+    const placeOf = async (eventId: number) => (await fixture.platform.repositories.events.findUnscoped(eventId))?.fifo_places?.[endpoint.id];
+    expect([await placeOf(later[0] as number), await placeOf(later[1] as number)]).toEqual([4, 5]);
+    await eventually(async () => receiver.received.length === 4 || undefined, 60_000);
+    expect((await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo).toEqual({ head_event_id: later[0], length: 2 });
+    release();
+    await eventually(async () => receiver.received.length === 5 || undefined, 60_000);
+    expect(receiver.received.map(eventIdOf)).toEqual([...delivered, ...later]);
+  });
+
   it('is unordered unless asked, and takes ordering on PATCH; any other value is a 400', async () => {
     const receiver = await fixture.receiver();
     const api = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
