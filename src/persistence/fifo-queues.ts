@@ -127,6 +127,11 @@ export class FifoQueues {
     return head;
   }
 
+  /** The places after place n, the lowest first, up to `max`: one `_id` lookup each. */
+  async placesAfter(endpointId: string, n: number, max: number): Promise<QueuePlace[]> {
+    return (await this.places.readSince(endpointId, n, max)).map((e) => ({ n: e.n, eventId: e.value.eventId, takenAt: e.value.takenAt }));
+  }
+
   /** The newest place taken, searched upward from the head (a place known to be kept). */
   async newest(endpointId: string, head: QueuePlace): Promise<number> {
     return (await this.places.head(endpointId, { n: head.n, value: { eventId: head.eventId, takenAt: head.takenAt } }))?.n ?? head.n;

@@ -1,5 +1,6 @@
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
-import { waitsBefore } from '../support/delivery-workflows';
+import { WEBHOOK_DELIVERY_STATUS } from '../../src/temporal/search-attributes';
+import { timerEnds, waitsBefore } from '../support/delivery-workflows';
 import { apiClient, createAccountWithKey, eventually } from '../support/platform';
 import { startReceiver, type ReceivedRequest, type Reply } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
@@ -163,6 +164,31 @@ describe('FIFO endpoints', () => {
     release();
     await eventually(async () => receiver.received.length === 5 || undefined, 60_000);
     expect(receiver.received.map(eventIdOf)).toEqual([...delivered, ...later]);
+  });
+
+  it('releases the deliveries waiting their turn when switched to unordered: woken, they go while the head still holds its POST', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { receiver, api, endpoint } = await fifoEndpoint((_req, index) => (index === 0 ? { status: 200, until: held } : { status: 200 }));
+    const [head, ...waiting] = (await ingest(api, 3)) as [number, ...number[]];
+    const temporal = fixture.platform.temporal;
+    const waitsItsTurn = async (eventId: number) =>
+      (await temporal.workflow.getHandle(deliveryId(eventId, endpoint.id)).describe()).typedSearchAttributes.get(WEBHOOK_DELIVERY_STATUS) === 'queued' || undefined;
+    try {
+      await eventually(async () => receiver.received.length === 1 || undefined, 60_000);
+      for (const eventId of waiting) await eventually(() => waitsItsTurn(eventId), 60_000);
+
+      expect((await api.patch(`${ENDPOINTS}/${endpoint.id}`, { ordering: 'unordered' })).status).toBe(200);
+      await eventually(async () => receiver.received.length === 3 || undefined, 120_000);
+      expect(receiver.received.map(eventIdOf).sort()).toEqual([head, ...waiting].sort());
+      // Woken by the switch, not by their re-look.
+      for (const eventId of waiting) expect((await timerEnds(temporal, deliveryId(eventId, endpoint.id))).fired).toBe(0);
+    } finally {
+      release();
+    }
+    for (const eventId of [head, ...waiting]) {
+      await eventually(async () => (await api.get(`/api/v1/webhooks/events/${eventId}`)).body.deliveries[0].status === 'succeeded' || undefined, 60_000);
+    }
   });
 
   it('is unordered unless asked, and takes ordering on PATCH; any other value is a 400', async () => {
