@@ -399,11 +399,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     let place: number | null = null;
     if ((prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo) {
       const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
-      if (!turn.now) return { status: 'queued', nextDelayMs: null, statusCode: null };
       place = turn.place;
-      // A turn comes when the one before ends, which a disable or a pause may have just caused: the
-      // endpoint is read again from the store, not from a cache that may not have seen that yet.
+      // A turn comes when the one before ends, which a disable or a pause may have just caused; a
+      // switch to unordered wakes the queue: either way the endpoint is read again from the store,
+      // not from a cache that may not have seen that yet.
       prepared = await prepare(input, true);
+      const stillWaits = !turn.now && (prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo;
+      if (stillWaits) return { status: 'queued', nextDelayMs: null, statusCode: null };
+      if (!turn.now) place = null;
     }
     if (prepared.kind === 'paused') {
       // Marked before the endpoint is read again, from the store: a resume clears the flag before it

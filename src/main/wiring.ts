@@ -269,6 +269,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       events: repositories.events,
       deliveries: repositories.deliveries,
       idempotency: repositories.idempotency,
+      fifo,
       retentionMs: config.eventRetentionMs,
       logger,
     }),

@@ -91,7 +91,7 @@ export class EventInsertUnanswered extends Error {
 }
 
 /** What retention needs of an event to remove it and what hangs off it: no body. */
-export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at'> & { seq: number };
+export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at' | 'fifo_places'> & { seq: number };
 
 /** The key of the platform's one id sequence (in `hint` and `headSearch`). */
 const IDS = '';
@@ -272,7 +272,15 @@ export class Events {
   async retentionView(id: number): Promise<EventRetentionView | null> {
     const doc = await this.col.findOne({ _id: storedId(id) }, { projection: { body: 0, endpoint_urls: 0 } });
     if (!doc) return null;
-    return { _id: id, account_id: doc.account_id, idempotency_key: doc.idempotency_key, endpoint_ids: doc.endpoint_ids, created_at: doc.created_at, seq: doc.seq };
+    return {
+      _id: id,
+      account_id: doc.account_id,
+      idempotency_key: doc.idempotency_key,
+      endpoint_ids: doc.endpoint_ids,
+      created_at: doc.created_at,
+      seq: doc.seq,
+      ...(doc.fifo_places ? { fifo_places: doc.fifo_places } : {}),
+    };
   }
 
   /** Retention: one command of `{_id}` deletes; then each account's list stops reading below what was removed. */

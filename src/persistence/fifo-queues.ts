@@ -1,5 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { QueuePlace } from '../domain/webhooks/fifo-order';
+import { FIFO_PRUNE_BATCH, FIFO_PRUNE_MAX_BATCHES, FIFO_PRUNE_MIN_ADVANCE, nextDeletion, raisedFloor } from '../domain/webhooks/fifo-pruning';
 import { AppendLog, claimOnce, memberId, raiseHint, RememberedHeads } from './store-primitives';
 
 interface PlaceDoc {
@@ -13,10 +14,21 @@ interface LeftDoc {
   at: Date;
 }
 
-/** `left_through`: every place up to it has been left (a lower bound, raised with `$max`). */
+/**
+ * `left_through`: every place up to it has been left; on `<endpoint>/deleted`, `deleted_through`:
+ * every place and leave up to it has been deleted (both lower bounds, raised with `$max`).
+ */
 interface QueueMarksDoc {
   _id: string;
   left_through?: number;
+  deleted_through?: number;
+}
+
+/** Entry k of an endpoint's floors: places and leaves up to `through` may be deleted. */
+interface FloorDoc {
+  _id: string;
+  through: number;
+  at: Date;
 }
 
 const PLACES_REMEMBERED = 10_000;
@@ -26,11 +38,17 @@ const PLACES_REMEMBERED = 10_000;
  * (an append log, so concurrent ingests in any processes get distinct, contiguous places), and
  * leaving it is the claim of the same id in `fifo_left`. The head is the lowest place not left,
  * found by `_id` lookups upward from a hint: index searches on both stores.
+ *
+ * Places and leaves up to the endpoint's floor are deleted (prune). The floor is exact on both
+ * stores, a log of claims (`fifo_floors`), since a `$max` lost on the embedded store would lower it:
+ * a take pushes from it and, once its insert succeeded, reads it again; an insert at or below it
+ * filled a number a prune had deleted, so that number is dropped and the take pushes again.
  */
 export class FifoQueues {
   private readonly places: AppendLog<{ eventId: number; takenAt: Date }, PlaceDoc>;
   private readonly left: Collection<LeftDoc>;
   private readonly marks: Collection<QueueMarksDoc>;
+  private readonly floors: AppendLog<{ through: number; at: Date }, FloorDoc>;
   /** Per endpoint, the highest place this process knows every place up to has been left. */
   private readonly leftThrough = new RememberedHeads<{ n: number }>(PLACES_REMEMBERED);
 
@@ -41,6 +59,10 @@ export class FifoQueues {
     });
     this.left = db.collection<LeftDoc>('fifo_left');
     this.marks = db.collection<QueueMarksDoc>('fifo_marks');
+    this.floors = new AppendLog(db.collection<FloorDoc>('fifo_floors'), {
+      toDoc: (_scope, _n, value) => ({ through: value.through, at: value.at }),
+      fromDoc: (doc) => ({ through: doc.through, at: doc.at }),
+    });
   }
 
   async ensureIndexes(): Promise<void> {
@@ -48,13 +70,22 @@ export class FifoQueues {
   }
 
   /** The next place in the endpoint's queue, for the event. */
-  take(endpointId: string, eventId: number, at: Date): Promise<number> {
-    return this.places.push(endpointId, { eventId, takenAt: at });
+  async take(endpointId: string, eventId: number, at: Date): Promise<number> {
+    // The floor this process saw last: a cold one may fill a deleted number once, and drop it.
+    let floor = this.floors.seen(endpointId)?.value.through ?? 0;
+    for (;;) {
+      const n = await this.places.push(endpointId, { eventId, takenAt: at }, floor);
+      floor = await this.floor(endpointId);
+      if (n > floor) return n;
+      // A prune raised the floor past n after this push read it, and deleted the place it filled.
+      await this.places.remove(endpointId, [n]);
+    }
   }
 
-  /** Leaves place n (idempotent). */
+  /** Leaves place n (idempotent); a leave at or below the floor is deleted again. */
   async leave(endpointId: string, n: number, at: Date): Promise<void> {
     await claimOnce(this.left, { _id: memberId(endpointId, n), at });
+    if (n <= (await this.floor(endpointId))) await this.left.deleteOne({ _id: memberId(endpointId, n) });
   }
 
   /** Whether place n has been left. */
@@ -68,14 +99,20 @@ export class FifoQueues {
    */
   async head(endpointId: string, passOver: (place: QueuePlace) => Promise<boolean>, at: Date): Promise<QueuePlace | null> {
     // The mark as well as what this process knows: another process may have left many places since.
-    const marked = (await this.marks.findOne({ _id: endpointId }))?.left_through ?? 0;
+    const marked = await this.leftMark(endpointId);
     const from = Math.max(this.leftThrough.get(endpointId)?.n ?? 0, marked);
     let n = from + 1;
     let head: QueuePlace | null = null;
     for (;; n++) {
       if (await this.hasLeft(endpointId, n)) continue;
       const entry = await this.places.entry(endpointId, n);
-      if (!entry) break;
+      if (!entry) {
+        // Not the end if a prune deleted it (meanwhile, or the mark lost a raise): all up to the floor was left.
+        const floor = await this.floor(endpointId);
+        if (n > floor) break;
+        n = floor;
+        continue;
+      }
       const place = { n, eventId: entry.value.eventId, takenAt: entry.value.takenAt };
       if (!(await passOver(place))) {
         head = place;
@@ -90,8 +127,49 @@ export class FifoQueues {
     return head;
   }
 
-  /** The newest place taken (0: none). */
-  async newest(endpointId: string): Promise<number> {
-    return (await this.places.head(endpointId))?.n ?? 0;
+  /** The places after place n, the lowest first, up to `max`: one `_id` lookup each. */
+  async placesAfter(endpointId: string, n: number, max: number): Promise<QueuePlace[]> {
+    return (await this.places.readSince(endpointId, n, max)).map((e) => ({ n: e.n, eventId: e.value.eventId, takenAt: e.value.takenAt }));
+  }
+
+  /** The newest place taken, searched upward from the head (a place known to be kept). */
+  async newest(endpointId: string, head: QueuePlace): Promise<number> {
+    return (await this.places.head(endpointId, { n: head.n, value: { eventId: head.eventId, takenAt: head.takenAt } }))?.n ?? head.n;
+  }
+
+  /**
+   * Deletes the places and leaves up to `through`, never past the places left: raises the floor
+   * (by `minAdvance` at least, else it stays), then deletes up to it, a bounded number per call
+   * (what remains goes on the next). Returns the floor.
+   */
+  async prune(endpointId: string, through: number, at: Date, minAdvance = FIFO_PRUNE_MIN_ADVANCE): Promise<number> {
+    const leftThrough = await this.leftMark(endpointId);
+    const { entry } = await this.floors.append(endpointId, (head) => {
+      const raised = raisedFloor(head?.value.through ?? 0, leftThrough, through, minAdvance);
+      return raised === null ? null : { through: raised, at };
+    });
+    const floor = entry?.value.through ?? 0;
+    const deletedId = `${endpointId}/deleted`;
+    let deleted = (await this.marks.findOne({ _id: deletedId }))?.deleted_through ?? 0;
+    for (let batch = 0; batch < FIFO_PRUNE_MAX_BATCHES; batch++) {
+      const next = nextDeletion(deleted, floor, FIFO_PRUNE_BATCH);
+      if (!next) break;
+      const ns = Array.from({ length: next.through - next.from + 1 }, (_, i) => next.from + i);
+      // Places first: a head search meanwhile finds a place left, or none (then it reads the floor), never one not left.
+      await this.places.remove(endpointId, ns);
+      await this.left.deleteMany({ _id: { $in: ns.map((n) => memberId(endpointId, n)) } });
+      await raiseHint(this.marks, deletedId, { $max: { deleted_through: next.through } });
+      deleted = next.through;
+    }
+    return floor;
+  }
+
+  /** The endpoint's floor, exact: one lookup past the floor this process saw last. */
+  private async floor(endpointId: string): Promise<number> {
+    return (await this.floors.head(endpointId))?.value.through ?? 0;
+  }
+
+  private async leftMark(endpointId: string): Promise<number> {
+    return (await this.marks.findOne({ _id: endpointId }))?.left_through ?? 0;
   }
 }

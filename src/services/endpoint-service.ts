@@ -94,8 +94,8 @@ export interface EndpointServiceDeps {
   health: EndpointHealthLog;
   scheduler: DeliveryScheduler;
   secretBox: SecretBox;
-  /** A FIFO endpoint's queue as GET shows it; without it, none is shown. */
-  fifoQueue?: Pick<FifoTurns, 'view'>;
+  /** A FIFO endpoint's queue as GET shows it, and released when it turns unordered; without it, none is shown. */
+  fifoQueue?: Pick<FifoTurns, 'view' | 'release'>;
   options: EndpointServiceOptions;
   clock?: Clock;
 }
@@ -183,6 +183,8 @@ export class EndpointService {
     if (changes.disabled === false) await this.deps.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
     const updated = await this.deps.endpoints.update(current, changes, now);
     if (patch.disabled === true) await this.cancelInFlight(id);
+    // After the write: a delivery woken now reads the endpoint unordered.
+    if (changes.ordering === 'unordered') await this.deps.fifoQueue?.release(id);
     return this.view(updated);
   }
 

@@ -4,13 +4,15 @@ import type { Logger } from '../infra/logger';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EventRetentionView, Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
+import type { FifoTurns } from './fifo-turns';
 
 export const PURGE_INTERVAL_MS = 3_600_000;
 /** Most ids examined per step: their reads go out together, their deletes are one command per collection. */
 const STEP = 64;
 
 /**
- * An event past EVENT_RETENTION_DAYS goes with its deliveries, round claims and idempotency record. Ids
+ * An event past EVENT_RETENTION_DAYS goes with its deliveries, round claims and idempotency record,
+ * and its FIFO endpoints' queues are pruned up to its places (fifo-turns.ts prune). Ids
  * grow with time, so a purge walks ids up from where the last stopped to the first still young: `_id`
  * lookups and deletes only. The config refuses a retention shorter than what reads old events
  * (idempotency window, bulk recovery's 7 days); concurrent purges only repeat each other's deletes.
@@ -23,6 +25,8 @@ export class EventRetention {
       events: Events;
       deliveries: Deliveries;
       idempotency: IdempotencyRecords;
+      /** Without it, FIFO queues are not pruned. */
+      fifo?: Pick<FifoTurns, 'prune'>;
       retentionMs: number;
       logger: Logger;
       clock?: Clock;
@@ -63,6 +67,8 @@ export class EventRetention {
       }
       if (old === 0) break;
       const gone = views.slice(0, old).filter((v): v is EventRetentionView => v !== null);
+      // Before the deliveries go: the prune passes over places by their records.
+      for (const [endpointId, through] of highestPlaces(gone)) await this.deps.fifo?.prune(endpointId, through);
       await deliveries.deleteForEvents(gone);
       await Promise.all(gone.map((e) => e.idempotency_key !== null && idempotency.purge(e.account_id, e.idempotency_key, e._id)));
       await events.deleteAll(gone);
@@ -73,4 +79,11 @@ export class EventRetention {
     }
     return removed;
   }
+}
+
+/** Per FIFO endpoint, the highest place among the events. */
+function highestPlaces(events: EventRetentionView[]): Map<string, number> {
+  const highest = new Map<string, number>();
+  for (const e of events) for (const [endpointId, n] of Object.entries(e.fifo_places ?? {})) highest.set(endpointId, Math.max(highest.get(endpointId) ?? 0, n));
+  return highest;
 }

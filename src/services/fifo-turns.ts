@@ -7,13 +7,18 @@ import type { Events } from '../persistence/events';
 import type { FifoQueues } from '../persistence/fifo-queues';
 
 export interface FifoTurnsDeps {
-  queues: Pick<FifoQueues, 'take' | 'leave' | 'head' | 'newest'>;
+  queues: Pick<FifoQueues, 'take' | 'leave' | 'head' | 'newest' | 'prune' | 'placesAfter'>;
   events: Pick<Events, 'findUnscoped'>;
   deliveries: Pick<Deliveries, 'find'>;
   /** Tells a delivery's run that its turn has come (workflows/fifo-turn.ts); a run that has ended is left alone. */
   wake: (workflowId: string) => Promise<void>;
   clock?: Clock;
 }
+
+/** The deliveries of a queue a switch to unordered wakes at once; those further back go at their next look. */
+export const FIFO_RELEASE_MAX = 1000;
+/** Signals sent at once by a release. */
+const RELEASE_CONCURRENCY = 16;
 
 /** What GET endpoint shows of a FIFO endpoint's queue. */
 export interface FifoQueueView {
@@ -67,8 +72,33 @@ export class FifoTurns {
   /** The head and length of the endpoint's queue: a few `_id` lookups, whatever its length. */
   async view(endpointId: string): Promise<FifoQueueView> {
     const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
-    const newest = head === null ? 0 : await this.deps.queues.newest(endpointId);
+    const newest = head === null ? 0 : await this.deps.queues.newest(endpointId, head);
     return { head_event_id: head?.eventId ?? null, length: queueLength(head, newest) };
+  }
+
+  /**
+   * The endpoint was switched to unordered: the deliveries of its queue, from the head, are woken
+   * (each waiting one looks again, finds the endpoint unordered and goes), up to FIFO_RELEASE_MAX.
+   */
+  async release(endpointId: string): Promise<void> {
+    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
+    if (!head) return;
+    // The head too: it may be waiting for a wake-up that was lost.
+    const waiting = await this.deps.queues.placesAfter(endpointId, head.n - 1, FIFO_RELEASE_MAX);
+    for (let i = 0; i < waiting.length; i += RELEASE_CONCURRENCY) {
+      // A wake-up lost here costs that delivery its next look at most.
+      await Promise.all(waiting.slice(i, i + RELEASE_CONCURRENCY).map((p) => this.deps.wake(deliveryId(p.eventId, endpointId)).catch(() => undefined)));
+    }
+  }
+
+  /**
+   * Retention: deletes the endpoint's places and leaves up to `through` (the places of events it
+   * removed), never past the head. The head is looked for first, so the places of a queue nobody
+   * looks at any more (its endpoint unordered or deleted since) are passed over and go too.
+   */
+  async prune(endpointId: string, through: number, minAdvance?: number): Promise<number> {
+    await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
+    return this.deps.queues.prune(endpointId, through, this.clock(), minAdvance);
   }
 
   /** A place whose holder will never leave it (fifo-order.ts isPassedOver). */

@@ -3,9 +3,11 @@ import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { createLogger } from '../../src/infra/logger';
 import { Deliveries } from '../../src/persistence/deliveries';
 import { Events } from '../../src/persistence/events';
+import { FifoQueues } from '../../src/persistence/fifo-queues';
 import { IdempotencyRecords } from '../../src/persistence/idempotency-records';
 import { memberId } from '../../src/persistence/store-primitives';
 import { EventRetention } from '../../src/services/event-retention';
+import { FifoTurns } from '../../src/services/fifo-turns';
 import { idempotencyRecordFor } from '../../src/services/ingest-receipt';
 import { openTestDb } from '../support/test-db';
 
@@ -103,6 +105,28 @@ describe('event retention', () => {
 
     expect((await stale.insertWithNextId(blank(now), body))._id).toBe(highest + 1);
     expect((await new Events(db).insertWithNextId(blank(now), body))._id).toBe(highest + 2);
+  });
+
+  it('prunes the FIFO queues of the events it removes up to their places, and keeps the young events\' places', async () => {
+    const queues = new FifoQueues(db);
+    const fifo = new FifoTurns({ queues, events, deliveries, wake: () => Promise.resolve(), clock: () => new Date(now) });
+    const purging = new EventRetention({ events, deliveries, idempotency, fifo, retentionMs: RETENTION_MS, logger: createLogger('silent'), clock: () => new Date(now) });
+    const fifoEvent = (ageDays: number) =>
+      events.insertWithNextId({ ...blank(now - ageDays * DAY), endpoint_ids: ['ep_fifo'] }, (id) => JSON.stringify({ id }), undefined, (id) => fifo.placesFor(['ep_fifo'], id));
+    const old = [];
+    for (let i = 0; i < 70; i++) old.push(await fifoEvent(40));
+    const young = [await fifoEvent(1), await fifoEvent(0)];
+    // Every old delivery has ended and left its place; the young wait their turn.
+    for (const e of old) await fifo.leave(e._id, 'ep_fifo');
+
+    expect(await purging.purge()).toBe(70);
+
+    const ids = async (collection: string) => (await db.collection<{ _id: string }>(collection).find({}).toArray()).map((d) => d._id).sort();
+    expect(await ids('fifo_places')).toEqual(['ep_fifo#71', 'ep_fifo#72']);
+    expect(await ids('fifo_left')).toEqual([]);
+    expect(young.map((e) => e.fifo_places)).toEqual([{ ep_fifo: 71 }, { ep_fifo: 72 }]);
+    expect(await fifo.view('ep_fifo')).toEqual({ head_event_id: young[0]!._id, length: 2 });
+    expect(await new FifoQueues(db).take('ep_fifo', 9999, new Date(now))).toBe(73);
   });
 
   it('a key whose record was purged can be used again', async () => {

@@ -1,5 +1,6 @@
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
-import { waitsBefore } from '../support/delivery-workflows';
+import { WEBHOOK_DELIVERY_STATUS } from '../../src/temporal/search-attributes';
+import { timerEnds, waitsBefore } from '../support/delivery-workflows';
 import { apiClient, createAccountWithKey, eventually } from '../support/platform';
 import { startReceiver, type ReceivedRequest, type Reply } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
@@ -139,6 +140,55 @@ describe('FIFO endpoints', () => {
       await eventually(async () => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0].status === 'cancelled' || undefined, 60_000);
     }
     expect(new Set(receiver.received.map(eventIdOf))).toEqual(new Set([ids[0]]));
+  });
+
+  it('keeps no places or leaves up to the floor once pruned, and goes on in ingest order with the next places; GET stays right', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { receiver, api, endpoint } = await fifoEndpoint((_req, index) => (index === 3 ? { status: 200, until: held } : { status: 200 }));
+    const delivered = await ingest(api, 3);
+    await eventually(async () => receiver.received.length === 3 || undefined, 60_000);
+    await eventually(async () => (await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo.length === 0 || undefined, 60_000);
+
+    expect(await fixture.platform.services.fifo.prune(endpoint.id, 3, 1)).toBe(3);
+    const upToFloor = [1, 2, 3].map((n) => `${endpoint.id}#${n}`);
+    for (const collection of ['fifo_places', 'fifo_left']) {
+      expect(await fixture.platform.db.collection<{ _id: string }>(collection).countDocuments({ _id: { $in: upToFloor } })).toBe(0);
+    }
+
+    const later = await ingest(api, 2);
+    const placeOf = async (eventId: number) => (await fixture.platform.repositories.events.findUnscoped(eventId))?.fifo_places?.[endpoint.id];
+    expect([await placeOf(later[0] as number), await placeOf(later[1] as number)]).toEqual([4, 5]);
+    await eventually(async () => receiver.received.length === 4 || undefined, 60_000);
+    expect((await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo).toEqual({ head_event_id: later[0], length: 2 });
+    release();
+    await eventually(async () => receiver.received.length === 5 || undefined, 60_000);
+    expect(receiver.received.map(eventIdOf)).toEqual([...delivered, ...later]);
+  });
+
+  it('releases the deliveries waiting their turn when switched to unordered: woken, they go while the head still holds its POST', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { receiver, api, endpoint } = await fifoEndpoint((_req, index) => (index === 0 ? { status: 200, until: held } : { status: 200 }));
+    const [head, ...waiting] = (await ingest(api, 3)) as [number, ...number[]];
+    const temporal = fixture.platform.temporal;
+    const waitsItsTurn = async (eventId: number) =>
+      (await temporal.workflow.getHandle(deliveryId(eventId, endpoint.id)).describe()).typedSearchAttributes.get(WEBHOOK_DELIVERY_STATUS) === 'queued' || undefined;
+    try {
+      await eventually(async () => receiver.received.length === 1 || undefined, 60_000);
+      for (const eventId of waiting) await eventually(() => waitsItsTurn(eventId), 60_000);
+
+      expect((await api.patch(`${ENDPOINTS}/${endpoint.id}`, { ordering: 'unordered' })).status).toBe(200);
+      await eventually(async () => receiver.received.length === 3 || undefined, 120_000);
+      expect(receiver.received.map(eventIdOf).sort()).toEqual([head, ...waiting].sort());
+      // Woken by the switch, not by their re-look.
+      for (const eventId of waiting) expect((await timerEnds(temporal, deliveryId(eventId, endpoint.id))).fired).toBe(0);
+    } finally {
+      release();
+    }
+    for (const eventId of [head, ...waiting]) {
+      await eventually(async () => (await api.get(`/api/v1/webhooks/events/${eventId}`)).body.deliveries[0].status === 'succeeded' || undefined, 60_000);
+    }
   });
 
   it('is unordered unless asked, and takes ordering on PATCH; any other value is a 400', async () => {

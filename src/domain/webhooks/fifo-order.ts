@@ -17,7 +17,7 @@ export const FIFO_VOID_AFTER_MS = 120_000;
 
 /** The first look of a delivery waiting its turn without being told; later looks wait longer. */
 const RECHECK_FIRST_MS = 60_000;
-/** What a lost wake-up costs at most (also how soon a switch to unordered reaches a waiting delivery). */
+/** What a lost wake-up costs at most (also how soon a switch to unordered reaches a delivery its release did not wake). */
 export const FIFO_RECHECK_MAX_MS = 900_000;
 
 /** The wait before the `looks`-th look (0-based) when no wake-up came: 1, 2, 4, 8 min, then 15 min. */

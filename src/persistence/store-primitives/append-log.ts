@@ -20,8 +20,10 @@ export interface LogFormat<T, D extends Document> {
 /**
  * One sequence of entries per scope, entry n at `_id` `scope#n` and written by exactly one writer
  * (claim.ts): no two processes can fork a log on any store, so a value derived from the entry
- * before it (a running total, a summary) is exact. Entries must stay contiguous: never deleted,
- * or a whole scope expiring together (expire-at.ts).
+ * before it (a running total, a summary) is exact. Entries must stay contiguous: never deleted, or a
+ * whole scope expiring together (expire-at.ts), or deleted only up to a floor the caller keeps
+ * exactly: every push starts from it, and an entry found at or below it once written is removed
+ * again (its number was one of the deleted: it is lost, never shared).
  */
 export class AppendLog<T, D extends Document & { _id: string }> {
   private readonly heads = new RememberedHeads<LogEntry<T>>(50_000);
@@ -35,6 +37,11 @@ export class AppendLog<T, D extends Document & { _id: string }> {
     options: { batchClaims?: boolean } = {},
   ) {
     this.batcher = options.batchClaims ? new ClaimBatcher(col) : null;
+  }
+
+  /** The last entry of `scope` this process has seen, without a read (an entry at or below the head). */
+  seen(scope: string): LogEntry<T> | null {
+    return this.heads.get(scope);
   }
 
   /** The last entry of `scope` (null: empty), searched from the later of the one seen last and `known`. */
@@ -56,10 +63,13 @@ export class AppendLog<T, D extends Document & { _id: string }> {
     });
   }
 
-  /** Appends a `value` that does not depend on the head: no read first; only a number taken costs a search. */
-  push(scope: string, value: T): Promise<number> {
+  /**
+   * Appends a `value` that does not depend on the head: no read first; only a number taken costs a
+   * search. `floor`: entries up to it may have been deleted, so the search starts above it.
+   */
+  push(scope: string, value: T, floor = 0): Promise<number> {
     return this.inTurn(scope, async () => {
-      let n = this.heads.get(scope)?.n ?? 0;
+      let n = Math.max(this.heads.get(scope)?.n ?? 0, floor);
       for (;;) {
         if (await this.appendAt(scope, n + 1, value)) return n + 1;
         n = await this.findEnd(scope, n + 1);
@@ -87,6 +97,12 @@ export class AppendLog<T, D extends Document & { _id: string }> {
     if (!(await (this.batcher ? this.batcher.claim(doc) : claimOnce(this.col, doc)))) return false;
     this.heads.raise(scope, { n, value });
     return true;
+  }
+
+  /** Deletes entries `ns` of `scope` (one command): only below a floor every push respects. */
+  async remove(scope: string, ns: number[]): Promise<void> {
+    if (ns.length === 0) return;
+    await this.col.deleteMany({ _id: { $in: ns.map((n) => memberId(scope, n)) } } as never);
   }
 
   async entry(scope: string, n: number): Promise<LogEntry<T> | null> {

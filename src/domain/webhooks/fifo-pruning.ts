@@ -1,0 +1,25 @@
+/**
+ * What is kept of a FIFO endpoint's queue. Places and leaves up to the queue's floor are deleted;
+ * the floor never passes the places left (`left_through`), and every place is taken, and kept,
+ * only above it. Pure.
+ */
+
+/** Places and leaves deleted per command of a prune. */
+export const FIFO_PRUNE_BATCH = 256;
+/** Commands of deletes one prune makes at most (the rest waits for the next). */
+export const FIFO_PRUNE_MAX_BATCHES = 16;
+/** The least a retention purge raises a floor by: each raise is a document kept for good. */
+export const FIFO_PRUNE_MIN_ADVANCE = 64;
+
+/** The floor a prune raises to (null: left as it is): up to `through`, never past the places left. */
+export function raisedFloor(floor: number, leftThrough: number, through: number, minAdvance: number): number | null {
+  const target = Math.min(leftThrough, through);
+  return target - floor >= Math.max(1, minAdvance) ? target : null;
+}
+
+/** The next places whose documents a prune deletes (null: none), the lowest first, at most `batch`. */
+export function nextDeletion(deletedThrough: number, floor: number, batch: number): { from: number; through: number } | null {
+  if (deletedThrough >= floor) return null;
+  return { from: deletedThrough + 1, through: Math.min(floor, deletedThrough + batch) };
+}
+
