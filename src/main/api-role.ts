@@ -21,7 +21,7 @@ import { dashboardMiddleware } from '../transport/http/dashboard';
 import { estimatorAccess } from '../transport/http/middleware/estimator-access';
 import { keyScoped } from '../transport/http/middleware/key-scoped';
 import { documentOf } from '../transport/http/openapi';
-import { ingestAdmission } from '../transport/http/routes/webhooks/events';
+import { ingestAdmission, ingestShed } from '../transport/http/routes/webhooks/ingest-gate';
 import { ApiServer, listenApi } from './api-server';
 import { settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
@@ -94,7 +94,9 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   });
   let api: ApiServer;
   try {
-    api = await listenApi(app.callback(), config.port, config.host);
+    const shed = ingestShed({ authenticator, limiter, admission: services.admission });
+    const koa = app.callback();
+    api = await listenApi((req, res) => shed(req, res) || void koa(req, res), config.port, config.host);
   } catch (err) {
     await invalidations.stop();
     await lease.stop({ release: await outbox.drain(10_000) });

@@ -90,21 +90,35 @@ export class KeyAuthenticator {
     else if (invalidation.kind === 'tier_set') this.invalidateAccount(invalidation.account_id);
   }
 
+  /** The principal of a valid key when the cache answers it without the store; undefined: `authenticate` decides. */
+  cachedPrincipal(rawKey: string | undefined): Principal | undefined {
+    const parsed = rawKey ? parseApiKey(rawKey) : null;
+    const principal = parsed ? this.cached(parsed.hash) : undefined;
+    return principal && !principal.key.revoked_at ? principal : undefined;
+  }
+
   private lookup(hash: string): Promise<Principal | null> {
+    const answer = this.cached(hash);
+    if (answer !== undefined) return Promise.resolve(answer);
     const hit = this.known.get(hash) ?? this.unknown.get(hash);
-    if (hit) {
-      const now = this.now();
-      const age = now - hit.at;
-      // An unknown key is never kept past the short TTL: a key created elsewhere works at once.
-      const own = { ttlMs: KEY_CACHE_TTL_MS, maxStaleMs: KEY_CACHE_MAX_STALE_MS };
-      const { ttlMs, maxStaleMs } = hit.principal && this.deps.lifetime ? this.deps.lifetime.lifetime(now, own) : own;
-      if (age < ttlMs) return Promise.resolve(hit.principal);
-      if (age < maxStaleMs && hit.principal && !hit.principal.key.revoked_at) {
-        this.refresh(hash, hit.principal).catch(() => undefined /* the next call past the stale bound retries and reports */);
-        return Promise.resolve(hit.principal);
-      }
-    }
     return this.refresh(hash, hit?.principal ?? null);
+  }
+
+  /** What the cache may answer now (null: no such key), a stale entry being refreshed meanwhile; undefined: ask the store. */
+  private cached(hash: string): Principal | null | undefined {
+    const hit = this.known.get(hash) ?? this.unknown.get(hash);
+    if (!hit) return undefined;
+    const now = this.now();
+    const age = now - hit.at;
+    // An unknown key is never kept past the short TTL: a key created elsewhere works at once.
+    const own = { ttlMs: KEY_CACHE_TTL_MS, maxStaleMs: KEY_CACHE_MAX_STALE_MS };
+    const { ttlMs, maxStaleMs } = hit.principal && this.deps.lifetime ? this.deps.lifetime.lifetime(now, own) : own;
+    if (age < ttlMs) return hit.principal;
+    if (age < maxStaleMs && hit.principal && !hit.principal.key.revoked_at) {
+      this.refresh(hash, hit.principal).catch(() => undefined /* the next call past the stale bound retries and reports */);
+      return hit.principal;
+    }
+    return undefined;
   }
 
   private refresh(hash: string, known: Principal | null): Promise<Principal | null> {

@@ -7,9 +7,11 @@ import { metricsRegistry } from '../../../src/infra/metrics';
 import type { EventService, IngestInput, IngestResult } from '../../../src/services/event-service';
 import { IngestAdmission, type IngestTicket } from '../../../src/services/ingest-admission';
 import type { KeyAuthenticator, Principal } from '../../../src/services/key-authenticator';
+import { createServer } from 'node:http';
 import { createApp } from '../../../src/transport/http/app';
 import { keyScoped } from '../../../src/transport/http/middleware/key-scoped';
-import { eventRoutes, ingestAdmission } from '../../../src/transport/http/routes/webhooks/events';
+import { eventRoutes } from '../../../src/transport/http/routes/webhooks/events';
+import { ingestAdmission, ingestShed } from '../../../src/transport/http/routes/webhooks/ingest-gate';
 
 /**
  * An ingest is decided once, before it is metered or its body read: a refusal is counted once (its
@@ -18,7 +20,7 @@ import { eventRoutes, ingestAdmission } from '../../../src/transport/http/routes
  */
 const STATE: LimitState = { burstLimit: 100, burstRemaining: 40, burstResetAt: new Date('2031-05-10T12:01:00.000Z'), quotaUsed: 60, quotaLimit: 50_000 };
 const principal = { account: { _id: 'acct_1', tier: 'starter' }, key: { product: 'weh' } } as unknown as Principal;
-const authenticator = { authenticate: async () => principal } as unknown as KeyAuthenticator;
+const authenticator = { authenticate: async () => principal, cachedPrincipal: () => principal } as unknown as KeyAuthenticator;
 
 interface Setting {
   /** Whether this process knows the account's limits before metering (else the call is decided after). */
@@ -27,6 +29,10 @@ interface Setting {
   limited?: boolean;
   /** Whether admission refuses the account (its starts wait past MAX_BACKLOG_S). */
   late?: boolean;
+  /** Whether the server decides the call before Koa when it can (ingest-gate.ts, ingestShed). */
+  early?: boolean;
+  /** With `early`: whether the key is in the cache (else the call is left to Koa). */
+  keyCached?: boolean;
   /** What the service does with an admitted ingest. */
   ingest?: (ticket: IngestTicket, input: IngestInput) => Promise<IngestResult>;
 }
@@ -76,8 +82,15 @@ async function ingestOnce(setting: Setting, body: unknown = { type: 'order.creat
     routes: eventRoutes(service),
     guards: [keyScoped(authenticator, limiter, { admitEarly: ingestAdmission(recordingAdmission) })],
   });
+  const koa = app.callback();
+  let koaCalls = 0;
+  const shed = ingestShed({
+    authenticator: { cachedPrincipal: () => (setting.keyCached === false ? undefined : principal) },
+    limiter,
+    admission: recordingAdmission,
+  });
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer((req, res) => (setting.early && shed(req, res)) || void (koaCalls++, koa(req, res))).listen(0, '127.0.0.1', () => resolve(s));
   });
   try {
     const { port } = server.address() as AddressInfo;
@@ -86,8 +99,8 @@ async function ingestOnce(setting: Setting, body: unknown = { type: 'order.creat
       headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
-    await res.arrayBuffer();
-    return { status: res.status, decisions, ingested, metering };
+    const text = await res.text();
+    return { status: res.status, headers: Object.fromEntries(res.headers), text, decisions, ingested, metering, koaCalls };
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
@@ -112,10 +125,15 @@ async function countedBy(act: () => Promise<unknown>): Promise<{ shed: Record<st
   return { shed: moved(0), outcomes: moved(1) };
 }
 
-describe('an ingest is decided once', () => {
+describe.each([
+  ['through Koa', false],
+  ['before Koa when its key is cached', true],
+])('an ingest is decided once, %s', (_, early) => {
+  const decide = (setting: Setting, body?: unknown, path?: string) => ingestOnce({ ...setting, early }, body, path);
+
   it('counts a refusal once, by its reason and as one overloaded outcome, before the call is metered', async () => {
     let res: Awaited<ReturnType<typeof ingestOnce>> | undefined;
-    const counted = await countedBy(async () => (res = await ingestOnce({ late: true })));
+    const counted = await countedBy(async () => (res = await decide({ late: true })));
     expect(res?.status).toBe(503);
     expect(counted).toEqual({ shed: { backlog_age: 1 }, outcomes: { rejected_overloaded: 1 } });
     expect(res?.decisions).toHaveLength(1);
@@ -125,7 +143,7 @@ describe('an ingest is decided once', () => {
 
   it('counts a refusal once when the limits are unknown here and it is decided after metering, its call given back', async () => {
     let res: Awaited<ReturnType<typeof ingestOnce>> | undefined;
-    const counted = await countedBy(async () => (res = await ingestOnce({ late: true, limitsKnown: false })));
+    const counted = await countedBy(async () => (res = await decide({ late: true, limitsKnown: false })));
     expect(res?.status).toBe(503);
     expect(counted).toEqual({ shed: { backlog_age: 1 }, outcomes: { rejected_overloaded: 1 } });
     expect(res?.decisions).toHaveLength(1);
@@ -134,7 +152,7 @@ describe('an ingest is decided once', () => {
 
   it('hands the admitted place to the service, which does not decide again, and releases it once the call is answered', async () => {
     let res: Awaited<ReturnType<typeof ingestOnce>> | undefined;
-    const counted = await countedBy(async () => (res = await ingestOnce({})));
+    const counted = await countedBy(async () => (res = await decide({})));
     expect(res?.status).toBe(202);
     expect(counted).toEqual({ shed: {}, outcomes: { accepted: 1 } });
     expect(res?.decisions).toHaveLength(1);
@@ -143,7 +161,7 @@ describe('an ingest is decided once', () => {
   });
 
   it("releases an admitted call's place once when its body is refused 400", async () => {
-    const res = await ingestOnce({}, { type: 42 });
+    const res = await decide({}, { type: 42 });
     expect(res.status).toBe(400);
     expect(res.decisions).toHaveLength(1);
     expect(res.decisions[0].release).toHaveBeenCalledTimes(1);
@@ -151,22 +169,46 @@ describe('an ingest is decided once', () => {
   });
 
   it("releases an admitted call's place once when its limits refuse it 429", async () => {
-    const res = await ingestOnce({ limited: true });
+    const res = await decide({ limited: true });
     expect(res.status).toBe(429);
     expect(res.decisions).toHaveLength(1);
     expect(res.decisions[0].release).toHaveBeenCalledTimes(1);
   });
 
   it("releases an admitted call's place once when the service fails", async () => {
-    const res = await ingestOnce({ ingest: async () => Promise.reject(new Error('the store failed')) });
+    const res = await decide({ ingest: async () => Promise.reject(new Error('the store failed')) });
     expect(res.status).toBe(500);
     expect(res.decisions[0].release).toHaveBeenCalledTimes(1);
   });
 
   it('decides an ingest sent to the path with a trailing slash the same way', async () => {
-    const res = await ingestOnce({}, undefined, '/api/v1/webhooks/events/');
+    const res = await decide({}, undefined, '/api/v1/webhooks/events/');
     expect(res.status).toBe(202);
     expect(res.decisions).toHaveLength(1);
     expect(res.ingested[0].ticket).toBe(res.decisions[0].ticket);
+  });
+});
+
+describe('an ingest decided before Koa', () => {
+  it('is refused with the same status, headers and body as through Koa', async () => {
+    const [before, through] = [await ingestOnce({ late: true, early: true }), await ingestOnce({ late: true })];
+    const comparable = (headers: Record<string, string>) => {
+      const { date: _date, 'x-request-id': id, ...rest } = headers;
+      expect(id).toMatch(/^req_[0-9a-f]{32}$/);
+      return rest;
+    };
+    expect(before.status).toBe(503);
+    expect(before.koaCalls).toBe(0);
+    expect(comparable(before.headers)).toEqual(comparable(through.headers));
+    expect(JSON.parse(before.text)).toEqual(JSON.parse(through.text));
+  });
+
+  it('is left to Koa, and decided there once, when its key is not cached', async () => {
+    let res: Awaited<ReturnType<typeof ingestOnce>> | undefined;
+    const counted = await countedBy(async () => (res = await ingestOnce({ late: true, early: true, keyCached: false })));
+    expect(res?.status).toBe(503);
+    expect(counted).toEqual({ shed: { backlog_age: 1 }, outcomes: { rejected_overloaded: 1 } });
+    expect(res?.decisions).toHaveLength(1);
+    expect(res?.koaCalls).toBe(1);
   });
 });

@@ -216,6 +216,52 @@ describe('KeyAuthenticator', () => {
   });
 });
 
+describe('KeyAuthenticator.cachedPrincipal (a decision taken before the framework)', () => {
+  it('answers a key the cache holds, without a query', async () => {
+    const { store, auth } = setup();
+    const { key, id } = store.add();
+    await auth.authenticate(key);
+    store.queries.length = 0;
+    expect(auth.cachedPrincipal(key)?.key._id).toBe(id);
+    expect(store.queries).toEqual([]);
+  });
+
+  it('answers nothing for a key never looked up, a malformed one or none, and asks the store nothing', () => {
+    const { store, auth } = setup();
+    const { key } = store.add();
+    expect([auth.cachedPrincipal(key), auth.cachedPrincipal('svc_live_weh_123'), auth.cachedPrincipal(undefined)]).toEqual([undefined, undefined, undefined]);
+    expect(store.queries).toEqual([]);
+  });
+
+  it('answers nothing for a revoked key, an invalidated one, or one past KEY_CACHE_MAX_STALE_MS', async () => {
+    const { store, auth, advance } = setup();
+    const revoked = store.add();
+    const invalidated = store.add();
+    const aged = store.add();
+    store.revoke(revoked.id);
+    await expect(auth.authenticate(revoked.key)).rejects.toMatchObject({ code: 'revoked_api_key' });
+    await auth.authenticate(invalidated.key);
+    auth.invalidate(store.keys.get(invalidated.id)!.hash);
+    expect(auth.cachedPrincipal(revoked.key)).toBeUndefined();
+    expect(auth.cachedPrincipal(invalidated.key)).toBeUndefined();
+    await auth.authenticate(aged.key);
+    advance(KEY_CACHE_MAX_STALE_MS);
+    expect(auth.cachedPrincipal(aged.key)).toBeUndefined();
+  });
+
+  it('past the TTL answers the cached key while one background refresh runs, as authenticate does', async () => {
+    const { store, auth, advance } = setup();
+    const { key, id } = store.add();
+    await auth.authenticate(key);
+    store.queries.length = 0;
+    advance(KEY_CACHE_TTL_MS + 10);
+    expect(auth.cachedPrincipal(key)?.key._id).toBe(id);
+    await settle();
+    await settle();
+    expect(store.queries.sort()).toEqual(['account.findById', 'key.findById']);
+  });
+});
+
 describe('KeyAuthenticator following the cache-invalidations log', () => {
   it('keeps a key past the 1 s bound without reading it again while the log is followed', async () => {
     const { store, auth, advance, poll } = followingSetup();

@@ -15,6 +15,11 @@ function keyHint(ctx: Context): string {
   return path === COST_ESTIMATOR_PATH ? ESTIMATOR_HINT : BEARER_HINT;
 }
 
+/** The status, headers and JSON body a domain error is answered with. */
+export function errorAnswer(err: DomainError, hint = ''): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
+  return { status: httpStatusOf(err), headers: httpHeadersOf(err), body: { error: err.message + hint, code: err.code, ...err.data } };
+}
+
 /** The one place errors become HTTP; anything but a domain error is a 500 with no internals. */
 export function errorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -22,11 +27,11 @@ export function errorHandler(logger: Logger): Middleware {
       await next();
     } catch (err) {
       if (err instanceof DomainError) {
-        ctx.status = httpStatusOf(err);
         // A missing, malformed or unknown key may have been sent the wrong way (a revoked one was not).
-        const hint = err.code === 'invalid_api_key' ? ` ${keyHint(ctx)}` : '';
-        ctx.body = { error: err.message + hint, code: err.code, ...err.data };
-        for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
+        const answer = errorAnswer(err, err.code === 'invalid_api_key' ? ` ${keyHint(ctx)}` : '');
+        ctx.status = answer.status;
+        ctx.body = answer.body;
+        for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
         return;
       }
       logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'unhandled error');

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { DomainError } from '../../../domain/errors';
-import { LimitAdmitter, LimitPolicy, LimitRejection } from '../../../domain/limits/admission';
+import { LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../../../domain/limits/admission';
 import { recordLimitRejection } from '../../../infra/metrics';
 import { setLimitHeaders } from './limit-headers';
 import { httpStatusOf } from '../error-status';
@@ -29,13 +29,19 @@ export async function metered(ctx: Context, limiter: LimitAdmitter, policy: Limi
   if (ctx.status >= 500) await admission.release().catch(() => undefined);
 }
 
+/** The account's limits when a call may be decided before it is metered: known here, and neither used up (else `metered` answers it, 429 first). */
+export function unmeteredState(limiter: Pick<LimitAdmitter, 'peek'>, policy: LimitPolicy): LimitState | undefined {
+  const state = limiter.peek(policy);
+  return state && state.burstRemaining > 0 && state.quotaUsed < state.quotaLimit ? state : undefined;
+}
+
 /**
  * Asks `admit` before the call is metered, so a refusal (a 5xx) is not counted. A call its limits refuse
  * anyway, or whose limits are unknown here, is not asked (`undefined`): `metered` answers it, 429 first.
  */
 export function admitUnmetered<T>(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, admit: () => T): T | undefined {
-  const state = limiter.peek(policy);
-  if (!state || state.burstRemaining === 0 || state.quotaUsed >= state.quotaLimit) return undefined;
+  const state = unmeteredState(limiter, policy);
+  if (!state) return undefined;
   try {
     return admit();
   } catch (err) {

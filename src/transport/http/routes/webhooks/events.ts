@@ -8,48 +8,10 @@ import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute } from '../../route';
 import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
 import { httpStatusOf } from '../../error-status';
-import type { IngestAdmission, IngestTicket } from '../../../../services/ingest-admission';
+import { EVENTS_PATH, recordIngestFailure, ticketOf } from './ingest-gate';
 
-const BASE = '/api/v1/webhooks/events';
+const BASE = EVENTS_PATH;
 const tags = ['Webhook events'];
-
-/**
- * Decides an ingest, once, before its call is metered or its body read (key-scoped.ts, admitEarly):
- * under overload most ingests are refused, and each refusal must cost next to nothing. A refusal is
- * counted here, as the route's own count never sees it; an admitted call's ticket is kept for its
- * handler, which hands it to the service, and released by the guard once the call is answered.
- */
-export function ingestAdmission(admission: Pick<IngestAdmission, 'admit'>): (ctx: Context) => EarlyAdmission | undefined {
-  const admit = (ctx: Context) => {
-    let ticket: IngestTicket;
-    try {
-      ticket = admission.admit(accountOf(ctx));
-    } catch (err) {
-      recordIngestFailure(err);
-      throw err;
-    }
-    ctx.state.ingestTicket = ticket;
-    return () => ticket.release();
-  };
-  return (ctx) => (isIngest(ctx) ? () => admit(ctx) : undefined);
-}
-
-/** The calls the ingest route serves: the router takes its path with a trailing slash too. */
-function isIngest(ctx: Context): boolean {
-  return ctx.method === 'POST' && (ctx.path === BASE || ctx.path === `${BASE}/`);
-}
-
-/** The ticket ingestAdmission took for this call. */
-function ticketOf(ctx: Context): IngestTicket {
-  const ticket = ctx.state.ingestTicket as IngestTicket | undefined;
-  if (!ticket) throw new Error('An ingest reached its handler without being admitted (key-scoped.ts, admitEarly).');
-  return ticket;
-}
-
-/** Counts an ingest that ended in an error by its status (webhook_ingests_total). */
-function recordIngestFailure(err: unknown): void {
-  recordIngest(ingestRejection(err instanceof DomainError ? httpStatusOf(err) : 500));
-}
 
 /** CONTRACT §4: ingest, status and history, listing, manual retry. */
 export function eventRoutes(service: EventService) {
