@@ -1,16 +1,13 @@
-import type { Context } from 'koa';
-import { DomainError, ValidationError } from '../../../../domain/errors';
+import { ValidationError } from '../../../../domain/errors';
 import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
-import { ingestRejection, recordIngest } from '../../../../infra/metrics';
+import { recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
-import { accountOf, type EarlyAdmission } from '../../middleware/key-scoped';
+import { accountOf } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute } from '../../route';
 import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
-import { httpStatusOf } from '../../error-status';
 import { EVENTS_PATH, recordIngestFailure, ticketOf } from './ingest-gate';
 
-const BASE = EVENTS_PATH;
 const tags = ['Webhook events'];
 
 /** CONTRACT §4: ingest, status and history, listing, manual retry. */
@@ -18,7 +15,7 @@ export function eventRoutes(service: EventService) {
   return [
     defineRoute({
       method: 'post',
-      path: BASE,
+      path: EVENTS_PATH,
       summary: 'Ingest an event; it is delivered to every matching endpoint',
       description:
         'New event → 202, answered once the event is stored (its delivery workflows start right after, in the background; a crash of this process is recovered by another). A repeat of the same idempotency key (body field or `Idempotency-Key` header) by the same account within 24 h → 200 with the original body, and nothing is delivered again. When the platform is saturated → 503 `overloaded` with Retry-After; nothing was stored and the call is not counted against the limits (it is refused before its body is read, so a malformed body may get this 503 before its 400). A `type` starting `platform.` → 422 `reserved_event_type`: those are the operational events the platform emits about the account\'s own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`), which an endpoint receives by subscribing to `platform.*` or to the exact type (`*` does not match them).',
@@ -59,7 +56,7 @@ export function eventRoutes(service: EventService) {
     }),
     defineRoute({
       method: 'get',
-      path: BASE,
+      path: EVENTS_PATH,
       summary: 'List events (newest first; filter by type and status)',
       description:
         'Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event data, or (with `type` or `status`) once 200 events were examined; an event\'s `status` is derived from its deliveries when read.',
@@ -73,7 +70,7 @@ export function eventRoutes(service: EventService) {
     }),
     defineRoute({
       method: 'get',
-      path: `${BASE}/:event_id`,
+      path: `${EVENTS_PATH}/:event_id`,
       summary: 'Delivery status and history of an event',
       tags,
       security: BEARER,
@@ -110,7 +107,7 @@ export function oneDelivery({ action, accepted, answer, ...op }: OneDeliveryOper
   return defineRoute({
     ...op,
     method: 'post',
-    path: `${BASE}/:event_id/deliveries/:endpoint_id/${action}`,
+    path: `${EVENTS_PATH}/:event_id/deliveries/:endpoint_id/${action}`,
     tags,
     security: BEARER,
     params: RetryParams,
