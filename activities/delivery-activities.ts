@@ -117,8 +117,8 @@ export interface DeliveryActivityDeps {
 export interface FifoTurnsPort {
   /** Whether the delivery's first attempt may be made now, and its place (null: none). */
   turnOf(eventId: number, endpointId: string): Promise<{ place: number | null; now: boolean }>;
-  /** The delivery ended: it leaves its place (`known`, else read) and wakes the next. */
-  leave(eventId: number, endpointId: string, known?: number | null): Promise<void>;
+  /** The delivery ended: it leaves its place (`known`, else read) and wakes the next. `acceptedAt`: its event's acceptance (the place was taken then or after). */
+  leave(eventId: number, endpointId: string, known?: number | null, acceptedAt?: Date): Promise<void>;
 }
 
 type Prepared =
@@ -281,7 +281,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const endpoint = await currentEndpoint(input);
       if (endpoint && !endpoint.disabled && orderingOf(endpoint) !== 'fifo') return;
     }
-    await record(() => fifo.leave(input.eventId, input.endpointId, queue?.place));
+    await record(() => fifo.leave(input.eventId, input.endpointId, queue?.place, new Date(input.timestamp * 1000)));
   }
 
   /**

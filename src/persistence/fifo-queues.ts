@@ -1,6 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import type { QueuePlace } from '../domain/webhooks/fifo-order';
-import { FIFO_PRUNE_BATCH, FIFO_PRUNE_MAX_BATCHES, FIFO_PRUNE_MIN_ADVANCE, nextDeletion, raisedFloor } from '../domain/webhooks/fifo-pruning';
+import { FIFO_PRUNE_BATCH, FIFO_PRUNE_MAX_BATCHES, FIFO_PRUNE_MIN_ADVANCE, isAboveEveryFloor, nextDeletion, raisedFloor } from '../domain/webhooks/fifo-pruning';
 import { AppendLog, claimOnce, memberId, raiseHint, RememberedHeads } from './store-primitives';
 
 interface PlaceDoc {
@@ -41,8 +41,9 @@ const PLACES_REMEMBERED = 10_000;
  *
  * Places and leaves up to the endpoint's floor are deleted (prune). The floor is exact on both
  * stores, a log of claims (`fifo_floors`), since a `$max` lost on the embedded store would lower it:
- * a take pushes from it and, once its insert succeeded, reads it again; an insert at or below it
- * filled a number a prune had deleted, so that number is dropped and the take pushes again.
+ * a take pushes from it and, unless its place is above one this process took lately (fifo-pruning.ts
+ * isAboveEveryFloor), reads it again; an insert at or below it filled a number a prune had deleted,
+ * so that number is dropped and the take pushes again.
  */
 export class FifoQueues {
   private readonly places: AppendLog<{ eventId: number; takenAt: Date }, PlaceDoc>;
@@ -51,6 +52,8 @@ export class FifoQueues {
   private readonly floors: AppendLog<{ through: number; at: Date }, FloorDoc>;
   /** Per endpoint, the highest place this process knows every place up to has been left. */
   private readonly leftThrough = new RememberedHeads<{ n: number }>(PLACES_REMEMBERED);
+  /** Per endpoint, the last place this process took (above every floor) and when. */
+  private readonly taken = new RememberedHeads<{ n: number; at: Date }>(PLACES_REMEMBERED);
 
   constructor(db: Db) {
     this.places = new AppendLog(db.collection<PlaceDoc>('fifo_places'), {
@@ -71,21 +74,34 @@ export class FifoQueues {
 
   /** The next place in the endpoint's queue, for the event. */
   async take(endpointId: string, eventId: number, at: Date): Promise<number> {
+    const mine = this.taken.get(endpointId);
     // The floor this process saw last: a cold one may fill a deleted number once, and drop it.
     let floor = this.floors.seen(endpointId)?.value.through ?? 0;
     for (;;) {
       const n = await this.places.push(endpointId, { eventId, takenAt: at }, floor);
-      floor = await this.floor(endpointId);
-      if (n > floor) return n;
+      // Above a place this process took lately, n is new. Else the push may have started from a head
+      // or floor a prune has since passed (none known, or one known long ago), so the floor is read.
+      const fresh = mine !== null && n > mine.n && isAboveEveryFloor(mine.at, at);
+      if (!fresh) floor = await this.floor(endpointId);
+      if (fresh || n > floor) {
+        this.taken.raise(endpointId, { n, at });
+        return n;
+      }
       // A prune raised the floor past n after this push read it, and deleted the place it filled.
       await this.places.remove(endpointId, [n]);
     }
   }
 
-  /** Leaves place n (idempotent); a leave at or below the floor is deleted again. */
-  async leave(endpointId: string, n: number, at: Date): Promise<void> {
+  /**
+   * Leaves place n (idempotent); a leave at or below the floor (a repeat after a prune) is deleted
+   * again. `takenAt`: when the place was taken, or earlier; a place taken lately is above every
+   * floor, so the floor is not read. Unknown, it is.
+   */
+  async leave(endpointId: string, n: number, at: Date, takenAt?: Date): Promise<void> {
     await claimOnce(this.left, { _id: memberId(endpointId, n), at });
-    if (n <= (await this.floor(endpointId))) await this.left.deleteOne({ _id: memberId(endpointId, n) });
+    const seen = this.floors.seen(endpointId)?.value.through ?? 0;
+    if (n > seen && takenAt && isAboveEveryFloor(takenAt, at)) return;
+    if (n <= seen || n <= (await this.floor(endpointId))) await this.left.deleteOne({ _id: memberId(endpointId, n) });
   }
 
   /** Whether place n has been left. */
@@ -118,7 +134,7 @@ export class FifoQueues {
         head = place;
         break;
       }
-      await this.leave(endpointId, n, at);
+      await this.leave(endpointId, n, at, place.takenAt);
     }
     if (n - 1 > from) {
       this.leftThrough.raise(endpointId, { n: n - 1 });

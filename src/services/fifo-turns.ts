@@ -60,11 +60,14 @@ export class FifoTurns {
     return { place, now: isTurnOf(place, head) };
   }
 
-  /** The delivery ended: it leaves its place and, if it was the head, wakes the next (idempotent). */
-  async leave(eventId: number, endpointId: string, known?: number | null): Promise<void> {
+  /**
+   * The delivery ended: it leaves its place and, if it was the head, wakes the next (idempotent).
+   * `acceptedAt`: when its event was accepted (its place was taken then or after).
+   */
+  async leave(eventId: number, endpointId: string, known?: number | null, acceptedAt?: Date): Promise<void> {
     const place = known ?? (await this.placeOf(eventId, endpointId));
     if (place === null) return;
-    await this.deps.queues.leave(endpointId, place, this.clock());
+    await this.deps.queues.leave(endpointId, place, this.clock(), acceptedAt);
     const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
     if (head && head.n > place) await this.deps.wake(deliveryId(head.eventId, endpointId));
   }

@@ -6,11 +6,13 @@ import { openTestDb } from '../support/test-db';
 /**
  * Pruning a FIFO queue (docs/fifo-endpoints.md "What is kept") on the real store, racing a take held
  * between its read of the floor and its insert, and a search for the head held partway up the
- * places, while a prune deletes the places up to a floor past them.
+ * places, while a prune deletes the places up to a floor past them. A prune comes only with event
+ * retention, days after the places it passes were taken (`later`).
  */
 describe('FIFO queue pruning races', () => {
   const ENDPOINT = 'ep_prune_race';
   const at = new Date('2026-11-26T00:00:00Z');
+  const later = new Date(at.getTime() + 9 * 86_400_000);
   let store: Awaited<ReturnType<typeof openTestDb>>;
   let db: Db;
 
@@ -84,5 +86,42 @@ describe('FIFO queue pruning races', () => {
 
     await new FifoQueues(db).leave(ENDPOINT, 1, at);
     expect(await kept('fifo_left')).toEqual([]);
+  });
+
+  it('a leave repeated after the prune, of a place taken days before, leaves nothing kept', async () => {
+    const queues = new FifoQueues(db);
+    for (const eventId of [211, 212]) await queues.leave(ENDPOINT, await queues.take(ENDPOINT, eventId, at), at, at);
+    await queues.head(ENDPOINT, nobodyPassesOver, at);
+    expect(await queues.prune(ENDPOINT, 2, later, 1)).toBe(2);
+
+    await new FifoQueues(db).leave(ENDPOINT, 1, later, at);
+    expect(await kept('fifo_left')).toEqual([]);
+  });
+
+  it('a take by a process whose last place of the queue was taken days before, since pruned past, gets a place above the floor', async () => {
+    const stale = new FifoQueues(db);
+    const other = new FifoQueues(db);
+    expect(await stale.take(ENDPOINT, 401, at)).toBe(1);
+    for (const eventId of [402, 403]) await other.take(ENDPOINT, eventId, at);
+    for (const n of [1, 2, 3]) await other.leave(ENDPOINT, n, at, at);
+    await other.head(ENDPOINT, nobodyPassesOver, at);
+    expect(await other.prune(ENDPOINT, 3, later, 1)).toBe(3);
+
+    // Its push starts from place 1, the last it saw: place 2 is free again, but below the floor.
+    expect(await stale.take(ENDPOINT, 404, later)).toBe(4);
+    expect(await kept('fifo_places')).toEqual([`${ENDPOINT}#4`]);
+  });
+
+  it('a process that took a place lately takes the next, and leaves a place taken lately, without reading the floor', async () => {
+    const queues = new FifoQueues(db);
+    const first = await queues.take(ENDPOINT, 501, at);
+    const floorReads = jest.spyOn(queues['floors'], 'head');
+    try {
+      expect(await queues.take(ENDPOINT, 502, at)).toBe(first + 1);
+      await queues.leave(ENDPOINT, first, at, at);
+      expect(floorReads).not.toHaveBeenCalled();
+    } finally {
+      floorReads.mockRestore();
+    }
   });
 });

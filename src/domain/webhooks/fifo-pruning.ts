@@ -11,6 +11,18 @@ export const FIFO_PRUNE_MAX_BATCHES = 16;
 /** The least a retention purge raises a floor by: each raise is a document kept for good. */
 export const FIFO_PRUNE_MIN_ADVANCE = 64;
 
+/**
+ * A floor reaches only the places of events past retention (at least MIN_EVENT_RETENTION_DAYS, 8), and
+ * places are taken in order: one taken less than this ago (and kept), or above such a one, is above every floor.
+ * Far below the retention, so clocks apart and a slow ingest or step do not matter.
+ */
+export const FIFO_UNPRUNABLE_MS = 86_400_000;
+
+/** Whether a place taken at `takenAt` (or later), or above one, is above every floor at `at`. */
+export function isAboveEveryFloor(takenAt: Date, at: Date): boolean {
+  return at.getTime() - takenAt.getTime() < FIFO_UNPRUNABLE_MS;
+}
+
 /** The floor a prune raises to (null: left as it is): up to `through`, never past the places left. */
 export function raisedFloor(floor: number, leftThrough: number, through: number, minAdvance: number): number | null {
   const target = Math.min(leftThrough, through);

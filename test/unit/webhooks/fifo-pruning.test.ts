@@ -1,4 +1,5 @@
-import { nextDeletion, raisedFloor } from '../../../src/domain/webhooks/fifo-pruning';
+import { MIN_EVENT_RETENTION_DAYS } from '../../../src/config/config';
+import { FIFO_UNPRUNABLE_MS, isAboveEveryFloor, nextDeletion, raisedFloor } from '../../../src/domain/webhooks/fifo-pruning';
 
 describe('pruning a FIFO queue', () => {
   it('raises the floor to the places asked for, never past the places left', () => {
@@ -26,5 +27,16 @@ describe('pruning a FIFO queue', () => {
   it('has nothing to delete once everything up to the floor is', () => {
     expect(nextDeletion(600, 600, 256)).toBeNull();
     expect(nextDeletion(700, 600, 256)).toBeNull();
+  });
+
+  it('holds a place taken less than a day ago above every floor, and no older one', () => {
+    const at = new Date('2026-11-26T12:00:00Z');
+    expect(isAboveEveryFloor(new Date(at.getTime() - FIFO_UNPRUNABLE_MS + 1), at)).toBe(true);
+    expect(isAboveEveryFloor(new Date(at.getTime() - FIFO_UNPRUNABLE_MS), at)).toBe(false);
+    expect(isAboveEveryFloor(new Date(Number.NaN), at)).toBe(false);
+  });
+
+  it('counts a place as above every floor only for far less than the shortest retention', () => {
+    expect(FIFO_UNPRUNABLE_MS * 4).toBeLessThanOrEqual(MIN_EVENT_RETENTION_DAYS * 86_400_000);
   });
 });
