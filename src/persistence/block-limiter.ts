@@ -58,6 +58,8 @@ class Scope {
   stale = true;
   /** Positions (1-based counts) of calls this process holds, claimed but not handed out: ascending. */
   pool: number[] = [];
+  /** Calls of the give-back in flight: no longer in the pool, not yet off `head`. */
+  returning = 0;
   /** The one append (claim or give-back) this process has in flight on the scope. */
   appending: Promise<void> | null = null;
   waiting = 0;
@@ -76,7 +78,7 @@ class Scope {
   }
 
   counted(): number {
-    return this.granted - this.pool.length;
+    return this.granted - this.pool.length - this.returning;
   }
 
   hasUsable(limit: number): boolean {
@@ -195,7 +197,8 @@ export class BlockLimiter implements LimitAdmitter {
     const scope = this.scopes.get(key);
     if (!scope) return (await this.blocks.latest(key, null))?.cum ?? 0;
     const latest = await this.blocks.latest(key, scope.head);
-    if (latest && latest.n > (scope.head?.n ?? 0)) scope.head = latest;
+    // An append of this process in flight sets the head itself, with its pool: a log read alone would count its block twice or not at all.
+    if (!scope.appending && latest && latest.n > (scope.head?.n ?? 0)) scope.head = latest;
     return scope.counted();
   }
 
@@ -296,6 +299,7 @@ export class BlockLimiter implements LimitAdmitter {
     const count = scope.pool.length;
     if (count === 0) return;
     scope.pool = [];
+    scope.returning = count;
     const appending = (async () => {
       for (;;) {
         if (scope.stale) await this.catchUp(scope);
@@ -308,6 +312,8 @@ export class BlockLimiter implements LimitAdmitter {
         scope.stale = true;
       }
     })().finally(() => {
+      // After a failed append the calls stay granted in the log (never re-handed out: the insert may have landed).
+      scope.returning = 0;
       if (scope.appending === appending) scope.appending = null;
     });
     scope.appending = appending;

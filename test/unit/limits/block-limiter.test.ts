@@ -15,6 +15,9 @@ class MemoryStore implements BlockLog, WindowLog {
   appends = 0;
   reads = 0;
   windowCreates = 0;
+  /** Awaited before an append inserts, and after it inserted (before it answers): lets a test hold an append there. */
+  beforeAppend?: (scope: string, entry: BlockEntry) => Promise<void>;
+  afterAppend?: (scope: string, entry: BlockEntry) => Promise<void>;
   /** Called before createWindow inserts: lets a test make "another process" win the race. */
   beforeCreateWindow?: (bucket: string, window: BurstWindow) => void;
 
@@ -23,12 +26,14 @@ class MemoryStore implements BlockLog, WindowLog {
   async append(scope: string, entry: BlockEntry): Promise<boolean> {
     this.appends++;
     await this.tick();
+    await this.beforeAppend?.(scope, entry);
     const log = this.log(scope);
     if (log.length >= entry.n) return false;
     // The limiter must only ever append right after the entry it knows.
     expect(entry.n).toBe(log.length + 1);
     expect(entry.cum).toBe((log[log.length - 1]?.cum ?? 0) + entry.delta);
     log.push(entry);
+    await this.afterAppend?.(scope, entry);
     return true;
   }
 
@@ -260,6 +265,58 @@ describe('BlockLimiter: calls given back', () => {
     expect(filled.state.burstRemaining).toBe(0);
     await expect(b.admit(free)).rejects.toBeInstanceOf(LimitRejection);
     await expect(a.admit(free)).rejects.toBeInstanceOf(LimitRejection);
+  });
+});
+
+/** A gate that holds the first append to a usage log `matching` until opened; `held` resolves when one is held. */
+function holdUsageAppend(matching: (entry: BlockEntry) => boolean) {
+  let open!: () => void;
+  let reached!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const held = new Promise<void>((resolve) => (reached = resolve));
+  let holding = false;
+  const hold = async (scope: string, entry: BlockEntry) => {
+    if (holding || !scope.startsWith('u:') || !matching(entry)) return;
+    holding = true;
+    reached();
+    await opened;
+  };
+  return { hold, held, open };
+}
+
+describe('BlockLimiter: usage while an append is in flight', () => {
+  it.each([
+    ['before the give-back reaches the log', 'beforeAppend'],
+    ['nor twice once the log has them but the append has not answered', 'afterAppend'],
+  ] as const)('calls being given back are not counted %s', async (_, point) => {
+    const store = new MemoryStore();
+    const clock = fakeClock();
+    const limiter = limiterOn(store, clock.now);
+    await limiter.admit(free);
+    await (await limiter.admit(free)).release();
+    const gate = holdUsageAppend((entry) => entry.delta < 0);
+    store[point] = gate.hold;
+    clock.advance(IDLE_RETURN_MS);
+    const returning = limiter.returnIdle();
+    await gate.held;
+    expect(await limiter.usage(free.bucket)).toBe(1);
+    gate.open();
+    await returning;
+    expect(await limiter.usage(free.bucket)).toBe(1);
+  });
+
+  it('a block being claimed is not counted before its append answers, though the log has it', async () => {
+    const store = new MemoryStore();
+    const limiter = limiterOn(store);
+    await limiter.admit(free);
+    const gate = holdUsageAppend((entry) => entry.delta > 0 && entry.n > 1);
+    store.afterAppend = gate.hold;
+    const second = limiter.admit(free);
+    await gate.held;
+    expect(await limiter.usage(free.bucket)).toBe(1);
+    gate.open();
+    await second;
+    expect(await limiter.usage(free.bucket)).toBe(2);
   });
 });
 
