@@ -6,6 +6,7 @@ import { type Admission, type LimitAdmitter, LimitRejection, type LimitState } f
 import { metricsRegistry } from '../../../src/infra/metrics';
 import type { EventService, IngestInput, IngestResult } from '../../../src/services/event-service';
 import { IngestAdmission, type IngestTicket } from '../../../src/services/ingest-admission';
+import type { Product } from '../../../src/domain/keys/products';
 import type { KeyAuthenticator, Principal } from '../../../src/services/key-authenticator';
 import { createServer } from 'node:http';
 import { createApp } from '../../../src/transport/http/app';
@@ -19,8 +20,7 @@ import { ingestAdmission, ingestShed } from '../../../src/transport/http/routes/
  * answered, however it ends.
  */
 const STATE: LimitState = { burstLimit: 100, burstRemaining: 40, burstResetAt: new Date('2031-05-10T12:01:00.000Z'), quotaUsed: 60, quotaLimit: 50_000 };
-const principal = { account: { _id: 'acct_1', tier: 'starter' }, key: { product: 'weh' } } as unknown as Principal;
-const authenticator = { authenticate: async () => principal, cachedPrincipal: () => principal } as unknown as KeyAuthenticator;
+const principalOf = (product: Product) => ({ account: { _id: 'acct_1', tier: 'starter' }, key: { product } }) as unknown as Principal;
 
 interface Setting {
   /** Whether this process knows the account's limits before metering (else the call is decided after). */
@@ -33,6 +33,8 @@ interface Setting {
   early?: boolean;
   /** With `early`: whether the key is in the cache (else the call is left to Koa). */
   keyCached?: boolean;
+  /** The product of the call's key (default `weh`, the webhooks product). */
+  product?: Product;
   /** What the service does with an admitted ingest. */
   ingest?: (ticket: IngestTicket, input: IngestInput) => Promise<IngestResult>;
 }
@@ -77,6 +79,8 @@ async function ingestOnce(setting: Setting, body: unknown = { type: 'order.creat
       return setting.ingest ? setting.ingest(ticket, input) : { created: true, body: { id: 1 } };
     },
   } as unknown as EventService;
+  const principal = principalOf(setting.product ?? 'weh');
+  const authenticator = { authenticate: async () => principal } as unknown as KeyAuthenticator;
   const app = createApp({
     logger: pino({ level: 'silent' }),
     routes: eventRoutes(service),
@@ -210,5 +214,13 @@ describe('an ingest decided before Koa', () => {
     expect(counted).toEqual({ shed: { backlog_age: 1 }, outcomes: { rejected_overloaded: 1 } });
     expect(res?.decisions).toHaveLength(1);
     expect(res?.koaCalls).toBe(1);
+  });
+
+  it('is left to Koa, which refuses it 403 and admits nothing, when its key is of another product', async () => {
+    const res = await ingestOnce({ late: true, early: true, product: 'sec' });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.text).code).toBe('wrong_product');
+    expect(res.decisions).toHaveLength(0);
+    expect(res.koaCalls).toBe(1);
   });
 });

@@ -1,12 +1,17 @@
 import type { Context, Middleware } from 'koa';
 import { DomainError } from '../../../domain/errors';
-import { productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
+import { type Product, productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
 import type { LimitAdmitter } from '../../../domain/limits/admission';
 import { bearerToken, KeyAuthenticator, Principal } from '../../../services/key-authenticator';
 import { accountPolicy } from '../../../domain/limits/policies';
 import { admitUnmetered, metered } from './metered';
 
 export const KEY_SCOPED_PREFIX = '/api/v1/';
+
+/** The product whose API a key-scoped path (lower-cased) names, if any: a key of another product is refused there. */
+export function productOfPath(path: string): Product | undefined {
+  return productForPathSegment(path.slice(KEY_SCOPED_PREFIX.length).split('/')[0]);
+}
 
 /**
  * Decides whether the platform takes a call now: throws (`overloaded`) to refuse, else returns the
@@ -33,7 +38,7 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
     const principal = await authenticator.authenticate(bearerToken(ctx.get('Authorization') || undefined));
     ctx.state.principal = principal;
     const policy = accountPolicy(principal.account._id, principal.account.tier);
-    const product = productForPathSegment(path.slice(KEY_SCOPED_PREFIX.length).split('/')[0]);
+    const product = productOfPath(path);
     // The product whose API the path names, when the key is not of it.
     const wrongProduct = product !== undefined && product !== principal.key.product ? product : undefined;
     const admit = wrongProduct === undefined ? options.admitEarly?.(ctx) : undefined;

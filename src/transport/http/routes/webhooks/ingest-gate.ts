@@ -8,12 +8,13 @@ import type { IngestAdmission, IngestTicket } from '../../../../services/ingest-
 import { bearerToken, type KeyAuthenticator } from '../../../../services/key-authenticator';
 import { httpStatusOf } from '../../error-status';
 import { errorAnswer } from '../../middleware/error-handler';
-import { accountOf, type EarlyAdmission } from '../../middleware/key-scoped';
+import { accountOf, type EarlyAdmission, productOfPath } from '../../middleware/key-scoped';
 import { limitHeaders } from '../../middleware/limit-headers';
 import { unmeteredState } from '../../middleware/metered';
 import { requestIdFor } from '../../middleware/request-id';
 
 export const EVENTS_PATH = '/api/v1/webhooks/events';
+const EVENTS_PRODUCT = productOfPath(EVENTS_PATH);
 
 /** Tickets `ingestShed` took, for the call's way through Koa. */
 const earlyTickets = new WeakMap<IncomingMessage, IngestTicket>();
@@ -62,7 +63,7 @@ export function ingestShed(deps: IngestShedDeps): (req: IncomingMessage, res: Se
   return (req, res) => {
     if (!isIngest(req.method, (req.url ?? '').split('?')[0])) return false;
     const principal = deps.authenticator.cachedPrincipal(bearerToken(req.headers.authorization));
-    if (!principal || principal.key.product !== 'weh') return false;
+    if (!principal || principal.key.product !== EVENTS_PRODUCT) return false;
     const state = unmeteredState(deps.limiter, accountPolicy(principal.account._id, principal.account.tier));
     if (!state) return false;
     let ticket: IngestTicket;
