@@ -1,3 +1,4 @@
+import type { ConnectionPlugin } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { ApplicationFailure } from '@temporalio/common';
@@ -12,10 +13,24 @@ import { deliveryWorkflow } from '../../workflows/delivery';
 import { waitsBefore, waitsPaused, waitsQueued } from './delivery-workflows';
 import { registerSearchAttributes } from './search-attributes';
 
+/**
+ * The client's keepalive pings no more often than the test server permits (grpc-java: one per 5
+ * minutes). At the SDK's 30 s the server answers a long call (a time-skipping sleep) with GOAWAY
+ * "too_many_pings" once a suite has lived about 90 s, as on a loaded machine, and the call is lost.
+ */
+const pingsAsTheTestServerPermits: ConnectionPlugin = {
+  name: 'pings-as-the-test-server-permits',
+  configureConnection: (options) => ({
+    ...options,
+    channelArgs: { ...options.channelArgs, 'grpc.keepalive_time_ms': 6 * 60_000, 'grpc.keepalive_permit_without_calls': 0 },
+  }),
+};
+
 /** A time-skipping Temporal test server with our search attributes registered. */
 export async function startTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH as string } },
+    plugins: [pingsAsTheTestServerPermits],
   });
   await registerSearchAttributes(env);
   return env;
