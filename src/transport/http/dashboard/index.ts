@@ -17,8 +17,6 @@ import { overviewRoutes } from './routes/overview';
 import { securityHeaders } from './security-headers';
 import { loadSession } from './session';
 
-export type { DashboardDeps } from './deps';
-
 export function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
 }
