@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { ActiveSession, DashboardAuthService, NewSession } from '../../../services/dashboard-auth-service';
 import { clearCookie, DASHBOARD_PATH, PRE_AUTH_CSRF_COOKIE, SESSION_COOKIE, setCookie } from './cookies';
+import { seeOther } from './render';
 
 /** Only the session cookie identifies here (never Authorization or API keys); an unknown one is cleared. */
 export function loadSession(auth: DashboardAuthService): Middleware {
@@ -17,11 +18,7 @@ export function loadSession(auth: DashboardAuthService): Middleware {
 
 export function requireSession(): Middleware {
   return async (ctx, next) => {
-    if (!ctx.state.dashboard) {
-      ctx.redirect(`${DASHBOARD_PATH}/sign-in`);
-      ctx.status = 303;
-      return;
-    }
+    if (!ctx.state.dashboard) return seeOther(ctx, `${DASHBOARD_PATH}/sign-in`);
     await next();
   };
 }
