@@ -34,7 +34,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(requestId());
   app.use(errorHandler(options.logger));
   for (const mw of options.guards ?? []) app.use(mw);
-  app.use(jsonBody({ acceptsForms: isDashboardPath }));
+  app.use(jsonBody(isDashboardPath));
   app.use(serveDocsAssets());
   for (const mw of options.before ?? []) app.use(mw);
   app.use(router.routes());

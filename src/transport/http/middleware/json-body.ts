@@ -8,17 +8,13 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const JSON_TYPE = /^application\/(.+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
-export interface JsonBodyOptions {
-  /** Paths whose HTML forms post `application/x-www-form-urlencoded` (the dashboard). */
-  acceptsForms?: (path: string) => boolean;
-}
-
 /**
  * Reads bodies itself so the errors are ours; the raw text is kept for handlers that need exact bytes.
  * The API reads every body as JSON whatever its Content-Type (`curl -d` labels JSON as a form); it
- * takes no cookies, so this opens no cross-site door. Only the dashboard's forms are parsed as forms.
+ * takes no cookies, so this opens no cross-site door. Only the dashboard's forms (`acceptsForms`
+ * paths, which post `application/x-www-form-urlencoded`) are parsed as forms.
  */
-export function jsonBody(options: JsonBodyOptions = {}): Middleware {
+export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next();
     const declared = Number(ctx.get('Content-Length') || 0);
@@ -32,7 +28,7 @@ export function jsonBody(options: JsonBodyOptions = {}): Middleware {
     }
     ctx.state.rawBody = raw;
     const type = ctx.get('Content-Type');
-    const forms = options.acceptsForms?.(ctx.path) ?? false;
+    const forms = acceptsForms(ctx.path);
     if (raw.length === 0) {
       ctx.request.body = undefined;
     } else if (forms && FORM_TYPE.test(type)) {
