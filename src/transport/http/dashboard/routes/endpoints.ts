@@ -6,7 +6,7 @@ import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
 import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
-import { deleteEndpointPage, EndpointForm, endpointDetailPage, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
+import { deleteEndpointPage, EndpointDetailView, EndpointForm, endpointDetailPage, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
 import { noticeText } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
@@ -64,6 +64,15 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     );
   };
 
+  /** The endpoint's page; after a refused form, with that error's status and headers. */
+  const detailPage = async (ctx: Context, view: Omit<EndpointDetailView, 'endpoint' | 'autoDisableAfterMs'>, err?: DomainError) => {
+    const session = currentSession(ctx);
+    const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
+    const body = endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, ...view });
+    if (err) sendErrorPage(ctx, err, body);
+    else sendHtml(ctx, 200, body);
+  };
+
   router.get('/endpoints', requireSession(), (ctx) => listPage(ctx, 200, {}));
 
   router.post('/endpoints', requireSession(), async (ctx) => {
@@ -86,20 +95,9 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     }
   });
 
-  router.get('/endpoints/:id', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
-    const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
-    sendHtml(
-      ctx,
-      200,
-      endpointDetailPage(session, {
-        endpoint,
-        autoDisableAfterMs: deps.endpoints.autoDisableAfterMs,
-        notice: noticeText(queryField(ctx, 'notice')),
-        retryNowCursor: queryField(ctx, 'retry_cursor') || undefined,
-      }),
-    );
-  });
+  router.get('/endpoints/:id', requireSession(), (ctx) =>
+    detailPage(ctx, { notice: noticeText(queryField(ctx, 'notice')), retryNowCursor: queryField(ctx, 'retry_cursor') || undefined }),
+  );
 
   router.post('/endpoints/:id', requireSession(), async (ctx) => {
     const session = currentSession(ctx);
@@ -116,9 +114,8 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-updated`);
     } catch (err) {
       if (!isFormError(err)) throw err;
-      const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
       const { message, details } = describeError(err);
-      sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, form, error: message, details }));
+      await detailPage(ctx, { form, error: message, details }, err);
     }
   });
 
@@ -158,9 +155,8 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
       if (!isFormError(err)) throw err;
-      const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
       const { message, details } = describeError(err);
-      sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, recoverSince: since, recoverError: message, recoverDetails: details }));
+      await detailPage(ctx, { recoverSince: since, recoverError: message, recoverDetails: details }, err);
     }
   });
 
