@@ -119,18 +119,16 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     }
   });
 
-  for (const action of ['disable', 'enable'] as const) {
+  /** The endpoint's switches: each the API's own operation, ending with the notice `endpoint-<action>d`. */
+  const switches: Record<string, (accountId: string, id: string) => Promise<unknown>> = {
+    disable: (accountId, id) => deps.endpoints.update(accountId, id, { disabled: true }),
+    enable: (accountId, id) => deps.endpoints.update(accountId, id, { disabled: false }),
+    pause: (accountId, id) => deps.endpointPause.pause(accountId, id),
+    resume: (accountId, id) => deps.endpointPause.resume(accountId, id),
+  };
+  for (const [action, run] of Object.entries(switches)) {
     router.post(`/endpoints/:id/${action}`, requireSession(), async (ctx) => {
-      const session = currentSession(ctx);
-      await meteredAction(ctx, deps, () => deps.endpoints.update(session.account._id, ctx.params.id, { disabled: action === 'disable' }));
-      seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-${action}d`);
-    });
-  }
-
-  for (const action of ['pause', 'resume'] as const) {
-    router.post(`/endpoints/:id/${action}`, requireSession(), async (ctx) => {
-      const session = currentSession(ctx);
-      await meteredAction(ctx, deps, () => deps.endpointPause[action](session.account._id, ctx.params.id));
+      await meteredAction(ctx, deps, () => run(currentSession(ctx).account._id, ctx.params.id));
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-${action}d`);
     });
   }
