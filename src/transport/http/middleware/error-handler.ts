@@ -1,19 +1,13 @@
 import type { Middleware } from 'koa';
-import type { Context } from 'koa';
 import type { ErrorCode } from '../../../domain/error-codes';
 import { DomainError } from '../../../domain/errors';
 import { httpHeadersOf, httpStatusOf } from '../error-status';
 import type { Logger } from '../../../infra/logger';
 import { loggedPath } from '../logged-path';
-import { API_KEY_HEADER, COST_ESTIMATOR_PATH } from './estimator-access';
+import { API_KEY_HEADER, isEstimatorPath } from './estimator-access';
 
 const BEARER_HINT = 'Send the key in the header "Authorization: Bearer svc_live_...".';
 const ESTIMATOR_HINT = `Send a key in the "${API_KEY_HEADER}" header, or no key at all for anonymous use.`;
-
-function keyHint(ctx: Context): string {
-  const path = ctx.path.toLowerCase().replace(/\/$/, '');
-  return path === COST_ESTIMATOR_PATH ? ESTIMATOR_HINT : BEARER_HINT;
-}
 
 /** The status, headers and JSON body a domain error is answered with. */
 export function errorAnswer(err: DomainError, hint = ''): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
@@ -28,7 +22,7 @@ export function errorHandler(logger: Logger): Middleware {
     } catch (err) {
       if (err instanceof DomainError) {
         // A missing, malformed or unknown key may have been sent the wrong way (a revoked one was not).
-        const answer = errorAnswer(err, err.code === 'invalid_api_key' ? ` ${keyHint(ctx)}` : '');
+        const answer = errorAnswer(err, err.code === 'invalid_api_key' ? ` ${isEstimatorPath(ctx.path) ? ESTIMATOR_HINT : BEARER_HINT}` : '');
         ctx.status = answer.status;
         ctx.body = answer.body;
         for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
