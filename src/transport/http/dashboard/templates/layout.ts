@@ -27,10 +27,6 @@ export function csrfField(token: string): SafeHtml {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 }
 
-export function noticeBox(text: string | undefined): SafeHtml {
-  return html`${text && html`<p class="notice" role="status">${text}</p>`}`;
-}
-
 export function errorBox(message: string | undefined, details: readonly string[] = []): SafeHtml {
   if (!message) return html``;
   return html`<div class="error-box" role="alert"><p><strong>${message}</strong></p>${
@@ -69,7 +65,7 @@ export function page(options: PageOptions, body: SafeHtml): SafeHtml {
   }
 </header>
 <main id="main" tabindex="-1"${options.narrow ? html` class="narrow"` : html``}>
-${noticeBox(options.notice)}
+${options.notice && html`<p class="notice" role="status">${options.notice}</p>`}
 ${body}
 </main>
 <footer class="site-footer"><p>API reference: <a href="/docs">/docs</a> · OpenAPI: <a href="/openapi.json">/openapi.json</a></p></footer>
