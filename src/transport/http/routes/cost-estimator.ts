@@ -3,7 +3,7 @@ import { type Catalog, estimateCost, parseCatalogQuery, PROVIDERS } from '../../
 import { COST_ESTIMATOR_PATH } from '../middleware/estimator-access';
 import { LIMIT_HEADERS } from '../responses';
 import { defineRoute } from '../route';
-import { CatalogBodies } from './catalog-bodies';
+import { catalogBodies } from './catalog-bodies';
 import { CatalogBody, CatalogQuery, EstimateBody, EstimateRequestBody, EstimatorErrorBody, EXAMPLE_ESTIMATE_REQUEST } from './cost-estimator-schemas';
 
 export interface CostEstimatorDeps {
@@ -18,7 +18,7 @@ const EXAMPLE_TIME = new Date('2026-11-22T12:00:00.000Z');
 
 /** CONTRACT §5. Access and limits are the estimatorAccess guard's, which runs before the body is read. */
 export function costEstimatorRoutes({ catalog }: CostEstimatorDeps) {
-  const bodies = new CatalogBodies(catalog);
+  const bodyOf = catalogBodies(catalog);
   const exampleFilter = { provider: 'aws', category: 'compute' } as const;
   const exampleServices = catalog.filter(exampleFilter);
 
@@ -51,7 +51,7 @@ export function costEstimatorRoutes({ catalog }: CostEstimatorDeps) {
       handler: (ctx) => {
         const filter = parseCatalogQuery(ctx.query);
         ctx.type = 'application/json';
-        ctx.body = bodies.get(filter);
+        ctx.body = bodyOf(filter);
       },
     }),
     defineRoute({
