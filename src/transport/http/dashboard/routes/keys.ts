@@ -39,16 +39,14 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
     const session = currentSession(ctx);
     const key = ctx.cookies.get(NEW_KEY_COOKIE);
     clearCookie(ctx, NEW_KEY_COOKIE, KEYS_PATH);
-    if (!key) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
-    let principal;
-    try {
-      principal = await deps.authenticator.authenticate(key);
-    } catch (err) {
-      if (isDomainError(err, 'invalid_api_key', 'revoked_api_key')) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
-      throw err;
-    }
-    // Only ever display a key of the signed-in account (a planted cookie shows nothing).
-    if (principal.account._id !== session.account._id) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
+    const principal = key
+      ? await deps.authenticator.authenticate(key).catch((err: unknown) => {
+          if (isDomainError(err, 'invalid_api_key', 'revoked_api_key')) return undefined;
+          throw err;
+        })
+      : undefined;
+    // Only ever display a live key of the signed-in account (a planted cookie shows nothing).
+    if (!key || principal?.account._id !== session.account._id) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
     const { product, label } = principal.key;
     sendHtml(ctx, 200, newKeyPage(session, { key, product, productName: PRODUCTS[product].name, label }));
   });
