@@ -35,12 +35,12 @@ export function queryField(ctx: Context, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-export function describeError(err: DomainError): { message: string; details: string[] } {
+export function describeError(err: DomainError): { error: string; details: string[] } {
   const raw = err.data.details;
   const details = Array.isArray(raw)
     ? raw
         .filter((d): d is { path: string; message: string } => typeof d === 'object' && d !== null && typeof d.message === 'string')
         .map((d) => (d.path ? `${d.path}: ${d.message}` : d.message))
     : [];
-  return { message: err.message, details };
+  return { error: err.message, details };
 }

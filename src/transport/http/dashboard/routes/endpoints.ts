@@ -90,8 +90,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, `${base(created.id)}?notice=endpoint-created`);
     } catch (err) {
       if (!isFormError(err)) throw err;
-      const { message, details } = describeError(err);
-      await listPage(ctx, httpStatusOf(err), { form, error: message, details });
+      await listPage(ctx, httpStatusOf(err), { form, ...describeError(err) });
     }
   });
 
@@ -114,8 +113,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-updated`);
     } catch (err) {
       if (!isFormError(err)) throw err;
-      const { message, details } = describeError(err);
-      await detailPage(ctx, { form, error: message, details }, err);
+      await detailPage(ctx, { form, ...describeError(err) }, err);
     }
   });
 
@@ -153,8 +151,8 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
       if (!isFormError(err)) throw err;
-      const { message, details } = describeError(err);
-      await detailPage(ctx, { recoverSince: since, recoverError: message, recoverDetails: details }, err);
+      const { error, details } = describeError(err);
+      await detailPage(ctx, { recoverSince: since, recoverError: error, recoverDetails: details }, err);
     }
   });
 

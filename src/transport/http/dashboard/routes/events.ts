@@ -93,8 +93,7 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, `/dashboard/events/${String(result.body.id)}?notice=event-sent`);
     } catch (err) {
       if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
-      const { message, details } = describeError(err);
-      await listPage(ctx, httpStatusOf(err), { send, error: message, details });
+      await listPage(ctx, httpStatusOf(err), { send, ...describeError(err) });
     }
   });
 

@@ -4,7 +4,7 @@ import { PRODUCTS } from '../../../../domain/keys/products';
 import { clearCookie, KEYS_PATH, NEW_KEY_COOKIE, setCookie } from '../cookies';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
+import { formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { currentSession, requireSession } from '../session';
 import { keysPage, newKeyPage, revokeKeyPage } from '../templates/keys';
 import { noticeText } from '../templates/notices';
@@ -30,7 +30,7 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
     } catch (err) {
       if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
       const keys = await deps.accounts.listKeys(session.account._id);
-      sendErrorPage(ctx, err, keysPage(session, { keys, form, error: describeError(err).message }));
+      sendErrorPage(ctx, err, keysPage(session, { keys, form, error: err.message }));
     }
   });
 
