@@ -10,25 +10,18 @@ export const NEW_KEY_COOKIE = 'dash_new_key';
 export const DASHBOARD_PATH = '/dashboard';
 export const KEYS_PATH = '/dashboard/keys';
 
+/** Where the cookie goes and for how long (`maxAge` in ms); the rest is the same for all of them. */
 interface CookieSpec {
   path: string;
   sameSite: 'lax' | 'strict';
   expires?: Date;
-  maxAgeMs?: number;
+  maxAge?: number;
 }
 
 export function setCookie(ctx: Context, name: string, value: string, spec: CookieSpec): void {
-  ctx.cookies.set(name, value, {
-    httpOnly: true,
-    secure: ctx.secure,
-    sameSite: spec.sameSite,
-    path: spec.path,
-    expires: spec.expires,
-    maxAge: spec.maxAgeMs,
-    overwrite: true,
-  });
+  ctx.cookies.set(name, value, { httpOnly: true, secure: ctx.secure, overwrite: true, ...spec });
 }
 
 export function clearCookie(ctx: Context, name: string, path: string): void {
-  ctx.cookies.set(name, '', { httpOnly: true, secure: ctx.secure, sameSite: 'lax', path, expires: new Date(0), overwrite: true });
+  setCookie(ctx, name, '', { path, sameSite: 'lax', expires: new Date(0) });
 }

@@ -25,7 +25,7 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
     const form = { product: formField(ctx, 'product'), label: formField(ctx, 'label') };
     try {
       const created = await meteredAction(ctx, deps, () => deps.accounts.createKey(session.account._id, form.product, form.label));
-      setCookie(ctx, NEW_KEY_COOKIE, created.key, { path: KEYS_PATH, sameSite: 'strict', maxAgeMs: NEW_KEY_TTL_MS });
+      setCookie(ctx, NEW_KEY_COOKIE, created.key, { path: KEYS_PATH, sameSite: 'strict', maxAge: NEW_KEY_TTL_MS });
       seeOther(ctx, `${KEYS_PATH}/new`);
     } catch (err) {
       if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
