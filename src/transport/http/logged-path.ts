@@ -1,11 +1,6 @@
 import { INVITE_PATH } from '../../services/dashboard-invite-service';
 
-/** Paths whose last segment is a credential: an invite link's token sets a password. */
-const SECRET_SEGMENT_PATHS = [INVITE_PATH];
-
+/** An invite link's last segment is a credential (its token sets a password): logged as `:token`. */
 export function loggedPath(path: string): string {
-  for (const prefix of SECRET_SEGMENT_PATHS) {
-    if (path.startsWith(`${prefix}/`)) return `${prefix}/:token`;
-  }
-  return path;
+  return path.startsWith(`${INVITE_PATH}/`) ? `${INVITE_PATH}/:token` : path;
 }
