@@ -13,8 +13,6 @@ export class SafeHtml {
   }
 }
 
-const mint = (escaped: string) => new SafeHtml(MINT, escaped);
-
 /** What a template may interpolate: text (escaped), numbers, markup, lists of those, or nothing. */
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
@@ -36,5 +34,5 @@ function render(value: HtmlValue): string {
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
   let out = strings[0];
   for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
-  return mint(out);
+  return new SafeHtml(MINT, out);
 }
