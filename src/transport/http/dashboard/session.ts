@@ -34,7 +34,3 @@ export function setSessionCookie(ctx: Context, session: NewSession): void {
   setCookie(ctx, SESSION_COOKIE, session.id, { path: DASHBOARD_PATH, sameSite: 'lax', expires: session.expiresAt });
   clearCookie(ctx, PRE_AUTH_CSRF_COOKIE, DASHBOARD_PATH);
 }
-
-export function clearSessionCookie(ctx: Context): void {
-  clearCookie(ctx, SESSION_COOKIE, DASHBOARD_PATH);
-}

@@ -2,12 +2,12 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isDomainError, ValidationError } from '../../../../domain/errors';
 import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth-service';
-import { SESSION_COOKIE } from '../cookies';
+import { clearCookie, DASHBOARD_PATH, SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
 import { formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { clientIp } from '../../client-ip';
-import { clearSessionCookie, setSessionCookie } from '../session';
+import { setSessionCookie } from '../session';
 import { signInPage, signUpPage } from '../templates/auth';
 import { noticeText } from '../templates/notices';
 
@@ -53,7 +53,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
 
   router.post('/sign-out', async (ctx) => {
     await deps.auth.signOut(ctx.cookies.get(SESSION_COOKIE));
-    clearSessionCookie(ctx);
+    clearCookie(ctx, SESSION_COOKIE, DASHBOARD_PATH);
     seeOther(ctx, '/dashboard/sign-in?notice=signed-out');
   });
 }
