@@ -21,7 +21,6 @@ const KIND: Record<string, string> = {
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') return Number.isNaN(value) ? 'not a number' : 'a number';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return 'a string';
   if (typeof value === 'boolean') return 'a boolean';
