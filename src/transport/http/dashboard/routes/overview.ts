@@ -22,19 +22,16 @@ export function overviewRoutes(router: Router, deps: DashboardDeps): void {
     sendHtml(
       ctx,
       200,
-      overviewPage(
-        session,
-        {
-          tierName: tier.name,
-          usedThisMonth: used,
-          monthlyQuota: tier.monthlyQuota,
-          burstPerMinute: tier.burstPerMinute,
-          quotaResetsAt: billingPeriodAt(new Date()).end,
-          activeKeys: keys.filter((k) => !k.revoked_at).length,
-          endpoints,
-        },
-        noticeText(queryField(ctx, 'notice')),
-      ),
+      overviewPage(session, {
+        tierName: tier.name,
+        usedThisMonth: used,
+        monthlyQuota: tier.monthlyQuota,
+        burstPerMinute: tier.burstPerMinute,
+        quotaResetsAt: billingPeriodAt(new Date()).end,
+        activeKeys: keys.filter((k) => !k.revoked_at).length,
+        endpoints,
+        notice: noticeText(queryField(ctx, 'notice')),
+      }),
     );
   });
 }

@@ -12,13 +12,14 @@ export interface OverviewView {
   quotaResetsAt: Date;
   activeKeys: number;
   endpoints: number;
+  notice?: string;
 }
 
-export function overviewPage(session: ActiveSession, view: OverviewView, notice?: string): SafeHtml {
+export function overviewPage(session: ActiveSession, view: OverviewView): SafeHtml {
   const limited = Number.isFinite(view.monthlyQuota);
   const percent = limited && view.monthlyQuota > 0 ? Math.min(100, Math.round((view.usedThisMonth / view.monthlyQuota) * 100)) : 0;
   return page(
-    { title: 'Overview', session, active: 'overview', notice },
+    { title: 'Overview', session, active: 'overview', notice: view.notice },
     html`<h1>Overview</h1>
 <section aria-labelledby="plan-heading">
   <h2 id="plan-heading" class="visually-hidden">Plan and usage</h2>
