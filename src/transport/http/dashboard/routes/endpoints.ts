@@ -21,16 +21,18 @@ export function parsePatterns(text: string): string[] | undefined {
   return patterns.length > 0 ? patterns : undefined;
 }
 
-function readForm(ctx: Context): EndpointForm {
+function readForm(ctx: Context): Required<EndpointForm> {
   return { url: formField(ctx, 'url').trim(), events: formField(ctx, 'events'), description: formField(ctx, 'description') };
 }
 
-function checkDescription(description: string): void {
-  if (description.length > MAX_DESCRIPTION_LENGTH) {
+/** The form as the service's input, its description checked as the API's schema checks it. */
+function endpointInput(form: Required<EndpointForm>) {
+  if (form.description.length > MAX_DESCRIPTION_LENGTH) {
     throw new ValidationError(`Description must be at most ${MAX_DESCRIPTION_LENGTH} characters.`, [
       { path: 'description', message: 'Too long' },
     ]);
   }
+  return { url: form.url, events: parsePatterns(form.events), description: form.description };
 }
 
 /** The rotate form's grace period, checked by the API's own schema; absent → the default. */
@@ -79,14 +81,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     const session = currentSession(ctx);
     const form = readForm(ctx);
     try {
-      const created = await meteredAction(ctx, deps, () => {
-        checkDescription(form.description ?? '');
-        return deps.endpoints.create(session.account._id, {
-          url: form.url ?? '',
-          events: parsePatterns(form.events ?? ''),
-          description: form.description,
-        });
-      });
+      const created = await meteredAction(ctx, deps, () => deps.endpoints.create(session.account._id, endpointInput(form)));
       seeOther(ctx, `${base(created.id)}?notice=endpoint-created`);
     } catch (err) {
       if (!isFormError(err)) throw err;
@@ -103,12 +98,8 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     const form = readForm(ctx);
     try {
       await meteredAction(ctx, deps, () => {
-        checkDescription(form.description ?? '');
-        return deps.endpoints.update(session.account._id, ctx.params.id, {
-          url: form.url ?? '',
-          events: parsePatterns(form.events ?? '') ?? ['*'],
-          description: form.description,
-        });
+        const input = endpointInput(form);
+        return deps.endpoints.update(session.account._id, ctx.params.id, { ...input, events: input.events ?? ['*'] });
       });
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-updated`);
     } catch (err) {
