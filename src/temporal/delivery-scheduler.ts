@@ -8,6 +8,7 @@ import { retryNow, type RetryNowResult } from '../../workflows/retry-now';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { DELIVERY_TASK_TIMEOUT_MS } from '../domain/webhooks/first-attempt-budget';
 import { initialDeliverySearchAttributes } from './search-attributes';
+import { unlessNotFound } from './unless-not-found';
 
 export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 'acceptedAt' | 'seal'>>, Pick<DeliveryWorkflowInput, 'acceptedAt'> {
   workflowId: string;
@@ -83,24 +84,13 @@ export class DeliveryScheduler {
   }
 
   async isRunning(workflowId: string): Promise<boolean> {
-    try {
-      const description = await this.client.workflow.getHandle(workflowId).describe();
-      return description.status.name === 'RUNNING';
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
-      throw err;
-    }
+    const description = await unlessNotFound(this.client.workflow.getHandle(workflowId).describe(), null);
+    return description?.status.name === 'RUNNING';
   }
 
   /** Requests cancellation; a workflow that already ended is left as it is (false). */
   async cancel(workflowId: string): Promise<boolean> {
-    try {
-      await this.client.workflow.getHandle(workflowId).cancel();
-      return true;
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
-      throw err;
-    }
+    return unlessNotFound(this.client.workflow.getHandle(workflowId).cancel().then(() => true), false);
   }
 
   /** Wakes a delivery waiting to retry (workflows/retry-now.ts): the attempt it makes, or null if none waits. */
@@ -115,11 +105,7 @@ export class DeliveryScheduler {
 
   /** Tells a delivery waiting on a FIFO endpoint that its turn has come; one that has ended is left as it is. */
   async wakeForTurn(workflowId: string): Promise<void> {
-    try {
-      await this.client.workflow.getHandle(workflowId).signal(fifoTurn);
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-    }
+    await unlessNotFound(this.client.workflow.getHandle(workflowId).signal(fifoTurn), undefined);
   }
 
   /** Tells a run its handed-off first attempt's outcome; RunEnded if the run ended or no longer waits for it. */
