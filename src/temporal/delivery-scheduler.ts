@@ -25,13 +25,8 @@ export const DELIVERY_WORKFLOW_TYPE = 'deliveryWorkflow' satisfies keyof typeof 
 const MAX_SUMMARY_URL_CHARS = 120;
 
 export function summaryUrl(url: string): string {
-  let shown = url;
-  try {
-    const parsed = new URL(url);
-    shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search ? '?…' : ''}`;
-  } catch {
-    /* not a URL: shown cut */
-  }
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  const shown = parsed ? `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search ? '?…' : ''}` : url;
   return shown.length > MAX_SUMMARY_URL_CHARS ? `${shown.slice(0, MAX_SUMMARY_URL_CHARS - 1)}…` : shown;
 }
 
