@@ -15,9 +15,6 @@ export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 
   url: string;
 }
 
-export type StartResult = 'started' | 'already-exists';
-
-
 /** The workflow type deliveries are started as; checked against the worker's bundle. */
 export const DELIVERY_WORKFLOW_TYPE = 'deliveryWorkflow' satisfies keyof typeof import('../../workflows');
 
@@ -44,7 +41,7 @@ export class DeliveryScheduler {
   ) {}
 
   /** First rounds refuse even a closed duplicate id, so a re-dispatch after a crash never delivers twice. */
-  async start(delivery: ScheduledDelivery, options: { manualRetry: boolean }): Promise<StartResult> {
+  async start(delivery: ScheduledDelivery, options: { manualRetry: boolean }): Promise<'started' | 'already-exists'> {
     const input: DeliveryWorkflowInput = {
       eventId: delivery.eventId,
       endpointId: delivery.endpointId,
