@@ -69,13 +69,8 @@ export function applyHealthFact(summary: HealthSummary, fact: HealthFact): Healt
   };
 }
 
-export interface HealthCounts {
-  succeeded_24h: number;
-  failed_24h: number;
-}
-
 /** Deliveries that ended in the current hour and the 23 before it, as seen at `now`. */
-export function countLast24h(summary: HealthSummary, now: Date): HealthCounts {
+export function countLast24h(summary: HealthSummary, now: Date) {
   let succeeded_24h = 0;
   let failed_24h = 0;
   for (const h of summary.hours) {
