@@ -6,7 +6,7 @@ import { DEFAULT_FAILING_AFTER } from '../domain/webhooks/operational-events';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
 import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
 import { PROJECT_ROOT } from '../infra/tools';
-import { TracingConfig, tracingConfigFrom, TracingEnvSchema } from './tracing-config';
+import { tracingConfigFrom, TracingEnvSchema } from './tracing-config';
 
 /** The configuration, validated once at start-up (a bad value stops it, naming the variable); see docs/operating.md. */
 
@@ -99,57 +99,6 @@ const EnvSchema = z.object({
   ...TracingEnvSchema.shape,
 });
 
-export type Config = Readonly<{
-  port: number;
-  host: string;
-  dataDir: string;
-  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  temporal: {
-    address?: string;
-    namespace: string;
-    taskQueue: string;
-    sdkLogLevel: z.infer<typeof EnvSchema>['TEMPORAL_SDK_LOG_LEVEL'];
-    embeddedPort: number;
-    embeddedUiPort: number;
-    embeddedMetricsPort?: number;
-  };
-  mongo: { uri?: string; dbName: string; embeddedPort: number };
-  delivery: {
-    allowPrivateNetworks: boolean;
-    /** Deliveries to `https://listen.localhost:<port>/` reach 127.0.0.1, trusting only DATA_DIR's listener CA (`cli listen`). */
-    localListener: boolean;
-    /** What one account and one endpoint may hold at once per worker process (src/domain/webhooks/attempt-slots.ts). */
-    inFlight: { perAccount: number; perEndpoint: number };
-    firstAttemptsHeldMax: number;
-  };
-  secretsEncryptionKey?: Buffer;
-  trustProxy: boolean;
-  trustProxyHops: number;
-  maxEndpointsPerAccount: number;
-  dns: DnsConfig;
-  dispatchSweepIntervalMs: number;
-  instanceLeaseTtlMs: number;
-  ingestBacklogLimit: number;
-  maxBacklogMs: number;
-  ingestMaxLoopDelayMs: number;
-  dispatchStartConcurrency: number;
-  dispatchStartWindow: number;
-  endpointAutoDisableAfterMs: number;
-  endpointFailingAfter: number;
-  eventRetentionMs: number;
-  publicUrl: string;
-  metrics: { port?: number; host: string; token?: string };
-  /** null: off, and no OpenTelemetry code is loaded (src/main/enter-roles.ts). */
-  tracing: TracingConfig | null;
-}>;
-
-export interface DnsConfig {
-  /** undefined: the system's name servers. */
-  servers?: string[];
-  timeoutMs: number;
-  maxConcurrent: number;
-}
-
 export class ConfigError extends Error {
   constructor(readonly variable: string, reason: string) {
     super(`Invalid configuration: ${variable} ${reason}`);
@@ -157,7 +106,9 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -186,7 +137,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongo: { uri: e.MONGODB_URI, dbName: e.MONGODB_DB, embeddedPort: e.EMBEDDED_MONGO_PORT },
     delivery: {
       allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS,
+      /** Deliveries to `https://listen.localhost:<port>/` reach 127.0.0.1, trusting only DATA_DIR's listener CA (`cli listen`). */
       localListener: e.DELIVERY_LOCAL_LISTENER ?? (!e.MONGODB_URI && !e.TEMPORAL_ADDRESS && env.NODE_ENV !== 'production'),
+      /** What one account and one endpoint may hold at once per worker process (src/domain/webhooks/attempt-slots.ts). */
       inFlight: { perAccount: e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT, perEndpoint: Math.min(e.DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT, e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT) },
       firstAttemptsHeldMax: e.DELIVERY_FIRST_ATTEMPTS_HELD_MAX,
     },
@@ -195,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxyHops: e.TRUST_PROXY_HOPS,
     maxEndpointsPerAccount: e.MAX_ENDPOINTS_PER_ACCOUNT,
     dns: {
+      /** undefined: the system's name servers. */
       servers: e.DNS_SERVERS?.split(',').map((s) => s.trim()),
       timeoutMs: e.DNS_TIMEOUT_MS,
       maxConcurrent: e.DNS_MAX_CONCURRENT,
@@ -210,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     endpointFailingAfter: e.ENDPOINT_FAILING_AFTER,
     eventRetentionMs: e.EVENT_RETENTION_DAYS * DAY_MS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
+    /** null: off, and no OpenTelemetry code is loaded (src/main/enter-roles.ts). */
     tracing: tracingConfigFrom(e),
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
   });

@@ -24,12 +24,11 @@ export interface TemporalDevServerOptions {
   port: number;
   uiPort: number;
   metricsPort?: number;
-  host?: string;
   headless?: boolean;
 }
 
 export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<EmbeddedServer> {
-  const host = options.host ?? '127.0.0.1';
+  const host = '127.0.0.1';
   const dir = path.join(options.dataDir, 'temporal');
   await mkdir(dir, { recursive: true });
   const args = [
@@ -84,11 +83,10 @@ export interface FerretDbOptions {
   binary: string;
   dataDir: string;
   port: number;
-  host?: string;
 }
 
 export async function startFerretDb(options: FerretDbOptions): Promise<EmbeddedServer> {
-  const host = options.host ?? '127.0.0.1';
+  const host = '127.0.0.1';
   const dir = path.join(options.dataDir, 'ferretdb');
   await mkdir(dir, { recursive: true });
   return startChild({

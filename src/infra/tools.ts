@@ -64,17 +64,8 @@ export function toolsDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(PROJECT_ROOT, env.TOOLS_DIR ?? '.tools');
 }
 
-export interface ToolPaths {
-  temporalCli: string;
-  temporalCliPrebuilt: string;
-  /** Where the Go source build goes (the fallback). */
-  temporalCliSource: string;
-  ferretDb: string;
-  temporalTestServer: string;
-}
-
 /** An env override, else a cached CLI (prebuilt, else source build), else where provision will put it. */
-export function toolPaths(env: NodeJS.ProcessEnv = process.env): ToolPaths {
+export function toolPaths(env: NodeJS.ProcessEnv = process.env) {
   const dir = toolsDir(env);
   const temporalCliPrebuilt = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCli}`);
   const temporalCliSource = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCliSource}`);
@@ -85,9 +76,12 @@ export function toolPaths(env: NodeJS.ProcessEnv = process.env): ToolPaths {
   return {
     temporalCli: env.TEMPORAL_CLI_PATH ?? cached,
     temporalCliPrebuilt,
+    /** Where the Go source build goes (the fallback). */
     temporalCliSource,
     ferretDb: env.FERRETDB_PATH ?? path.join(dir, 'bin', `ferretdb-${TOOL_VERSIONS.ferretDb}-${TOOL_VERSIONS.ferretDbPatch}`),
     temporalTestServer:
       env.TEMPORAL_TEST_SERVER_PATH ?? path.join(dir, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}`, 'temporal-test-server'),
   };
 }
+
+export type ToolPaths = ReturnType<typeof toolPaths>;

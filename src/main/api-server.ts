@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorCode } from '../domain/error-codes';
 import { settlesBy } from './stop-budget';
@@ -34,13 +35,8 @@ export async function listenApi(handle: (req: IncomingMessage, res: ServerRespon
     res.once('close', () => inFlight.delete(res));
     handle(req, res);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(port, host);
+  await once(server, 'listening');
   return {
     server,
     async stop(deadline) {

@@ -85,12 +85,8 @@ export async function listen(args: string[], out: (line: string) => void = (line
 }
 
 function forwardUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ValidationError(`--forward-to must be an absolute http:// or https:// URL. ${USAGE}`);
-  }
+  if (!URL.canParse(raw)) throw new ValidationError(`--forward-to must be an absolute http:// or https:// URL. ${USAGE}`);
+  const url = new URL(raw);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`--forward-to must be an http:// or https:// URL. ${USAGE}`);
   return url;
 }

@@ -89,10 +89,8 @@ async function withAccountService<T>(fn: (service: AccountService, invites: Dash
   try {
     const accounts = new Accounts(db);
     const keys = new ApiKeys(db);
-    await accounts.ensureIndexes();
-    await keys.ensureIndexes();
     const invites = new DashboardInvites(db);
-    await invites.ensureIndexes(expiry);
+    for (const repo of [accounts, keys, invites]) await repo.ensureIndexes(expiry);
     return await fn(new AccountService({ accounts, keys }), new DashboardInviteService({ accounts, invites, sessions: new DashboardSessions(db) }), config);
   } finally {
     expiry.stop();

@@ -3,13 +3,8 @@ import { EmbeddedServer, startFerretDb, startTemporalDevServer } from '../infra/
 import { provision } from '../infra/provision';
 import { toolPaths } from '../infra/tools';
 
-export interface ServerAddresses {
-  mongoUri: string;
-  temporalAddress: string;
-}
-
 /** Each embedded server joins `started` once it runs, so the caller stops it if a later one fails. */
-export async function startServers(config: Config, started: EmbeddedServer[]): Promise<ServerAddresses> {
+export async function startServers(config: Config, started: EmbeddedServer[]) {
   if (!config.temporal.address || !config.mongo.uri) {
     await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });
   }

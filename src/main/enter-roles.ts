@@ -8,17 +8,16 @@ import type { Roles } from './platform';
  * because the Koa, HTTP and MongoDB instrumentations patch those modules as they are loaded; with
  * tracing off no OpenTelemetry SDK code is loaded at all.
  */
-export async function enterRoles(roles: Roles): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw err;
-  }
+export function enterRoles(roles: Roles): void {
+  enter(roles).catch((err) => {
+    const configError = err instanceof ConfigError;
+    process.stderr.write(`${configError ? '' : 'start-up failed: '}${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(configError ? 78 : 1); // 78: EX_CONFIG
+  });
+}
+
+async function enter(roles: Roles): Promise<void> {
+  const config = loadConfig();
   const tracing = config.tracing ? (await import('../infra/tracing/start-tracing')).startTracing(config.tracing, { redactPath: loggedPath }) : undefined;
   const { runRoles } = await import('./run-role');
   await runRoles(roles, config, tracing);

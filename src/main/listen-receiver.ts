@@ -18,11 +18,6 @@ export interface ListenReceiverOptions {
   report: (line: string) => void;
 }
 
-export interface ListenReceiver {
-  port: number;
-  close(): Promise<void>;
-}
-
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 /**
@@ -30,7 +25,7 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
  * an app would, printed, and answered 200 (401 if unverified) or with the app's answer (--forward-to).
  * The endpoint is this listener's own, so it counts the attempts itself.
  */
-export async function startListenReceiver(options: ListenReceiverOptions): Promise<ListenReceiver> {
+export async function startListenReceiver(options: ListenReceiverOptions) {
   const attempts = new Map<string, number>();
   const server: Server = createServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => {
     void (async () => {

@@ -1,7 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
-import type { LimitAdmitter } from '../domain/limits/admission';
 import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../domain/webhooks/secret-box';
@@ -9,7 +8,7 @@ import type { Logger } from '../infra/logger';
 import { Accounts } from '../persistence/accounts';
 import { ApiInstances } from '../persistence/api-instances';
 import { ApiKeys } from '../persistence/api-keys';
-import { CacheInvalidations, cacheInvalidationsOf, Invalidation } from '../persistence/cache-invalidations';
+import { cacheInvalidationsOf, Invalidation } from '../persistence/cache-invalidations';
 import { BlockLimiter } from '../persistence/block-limiter';
 import { Deliveries } from '../persistence/deliveries';
 import { EndpointHealthLog } from '../persistence/endpoint-health-log';
@@ -48,66 +47,15 @@ import { ResumeScheduler } from '../temporal/resume-scheduler';
 import { FifoQueues } from '../persistence/fifo-queues';
 import { FifoTurns } from '../services/fifo-turns';
 
-export interface Repositories {
-  accounts: Accounts;
-  apiKeys: ApiKeys;
-  cacheInvalidations: CacheInvalidations;
-  endpoints: Endpoints;
-  endpointHealth: EndpointHealthLog;
-  /** Each endpoint's own limits, across worker processes (activities/endpoint-limiter.ts). */
-  endpointRateTokens: EndpointRateTokens;
-  endpointLeases: EndpointInFlightLeases;
-  events: Events;
-  deliveries: Deliveries;
-  apiInstances: ApiInstances;
-  idempotency: IdempotencyRecords;
-  limitWindows: LimitWindows;
-  limitBlocks: LimitBlocks;
-  workerLoads: WorkerLoads;
-  /** Once-an-hour operational events per endpoint, across processes. */
-  operationalNoticeClaims: OperationalNoticeClaims;
-  fifoQueues: FifoQueues;
-}
-
-export interface Services {
-  accounts: AccountService;
-  authenticator: KeyAuthenticator;
-  /** Follows the cache-invalidations log for the key and endpoint caches (started by the API role). */
-  invalidations: CacheInvalidationFollower;
-  limiter: LimitAdmitter & { close(): Promise<void> };
-  endpoints: EndpointService;
-  /** Each account's enabled endpoints, for ingest and for the worker's attempts. */
-  endpointsCache: AccountEndpointsCache;
-  events: EventService;
-  /** Retry now and cancel of deliveries in flight. */
-  deliveryControl: DeliveryControl;
-  /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
-  bulkRecovery: RecoveryService;
-  endpointPause: EndpointPause;
-  outbox: DeliveryOutbox;
-  /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
-  admission: IngestAdmission;
-  startWindow: DeliveryStartWindow;
-  attemptSlots: AttemptSlots;
-  /** Accounts the workers see lagging, refused by admission; with a worker here, its outbox shows that. */
-  laggingAccounts?: LaggingAccounts;
-  lease: InstanceLease;
-  recovery: CrashRecovery;
-  /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
-  retention: EventRetention;
-  scheduler: DeliveryScheduler;
-  /** The turns of FIFO endpoints' deliveries: places at ingest, turns and wake-ups in the worker. */
-  fifo: FifoTurns;
-}
-
 /** The collections both roles use, with their indexes (and purge timers, owned by `expiry`). */
-export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<Repositories> {
-  const repositories: Repositories = {
+export async function openRepositories(db: Db, expiry: ExpirySweepers) {
+  const repositories = {
     accounts: new Accounts(db),
     apiKeys: new ApiKeys(db),
     cacheInvalidations: cacheInvalidationsOf(db),
     endpoints: new Endpoints(db),
     endpointHealth: new EndpointHealthLog(db),
+    /** Each endpoint's own limits, across worker processes (activities/endpoint-limiter.ts). */
     endpointRateTokens: new EndpointRateTokens(db),
     endpointLeases: new EndpointInFlightLeases(db),
     events: new Events(db),
@@ -117,12 +65,15 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers): Promise<
     limitWindows: new LimitWindows(db),
     limitBlocks: new LimitBlocks(db),
     workerLoads: new WorkerLoads(db),
+    /** Once-an-hour operational events per endpoint, across processes. */
     operationalNoticeClaims: new OperationalNoticeClaims(db),
     fifoQueues: new FifoQueues(db),
   };
   for (const repo of Object.values(repositories)) await repo.ensureIndexes(expiry);
   return repositories;
 }
+
+export type Repositories = Awaited<ReturnType<typeof openRepositories>>;
 
 export interface ServiceDeps {
   config: Config;
@@ -143,7 +94,7 @@ export interface ServiceDeps {
 }
 
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
-export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock }: ServiceDeps): Services {
+export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock }: ServiceDeps) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
   const applyToCaches = (invalidation: Invalidation) => {
@@ -212,26 +163,29 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     self: lease,
     logger,
   });
-  const services: Services = {
+  const endpoints = new EndpointService({
+    endpoints: repositories.endpoints,
+    deliveries: repositories.deliveries,
+    health: repositories.endpointHealth,
+    scheduler,
+    secretBox,
+    fifoQueue: fifo,
+    options: {
+      allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+      maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+      autoDisableAfterMs: config.endpointAutoDisableAfterMs,
+      dnsLookup,
+    },
+  });
+  return {
     accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys }),
     authenticator,
+    /** Follows the cache-invalidations log for the key and endpoint caches (started by the API role). */
     invalidations,
     limiter,
+    endpoints,
+    /** Each account's enabled endpoints, for ingest and for the worker's attempts. */
     endpointsCache,
-    endpoints: new EndpointService({
-      endpoints: repositories.endpoints,
-      deliveries: repositories.deliveries,
-      health: repositories.endpointHealth,
-      scheduler,
-      secretBox,
-      fifoQueue: fifo,
-      options: {
-        allowPrivateNetworks: config.delivery.allowPrivateNetworks,
-        maxEndpointsPerAccount: config.maxEndpointsPerAccount,
-        autoDisableAfterMs: config.endpointAutoDisableAfterMs,
-        dnsLookup,
-      },
-    }),
     events: new EventService({
       events: repositories.events,
       endpoints: repositories.endpoints,
@@ -244,14 +198,16 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       fifo,
       clock,
     }),
+    /** Retry now and cancel of deliveries in flight. */
     deliveryControl: new DeliveryControl({ events: repositories.events, endpoints: repositories.endpoints, deliveries: repositories.deliveries, scheduler, clock }),
     endpointPause: new EndpointPause({
       endpoints: repositories.endpoints,
       deliveries: repositories.deliveries,
       resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
-      view: (accountId, id) => services.endpoints.get(accountId, id),
+      view: (accountId, id) => endpoints.get(accountId, id),
       clock,
     }),
+    /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
     bulkRecovery: new RecoveryService({
       endpoints: repositories.endpoints,
       deliveries: repositories.deliveries,
@@ -259,12 +215,15 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       clock,
     }),
     outbox,
+    /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
     admission,
     startWindow,
     attemptSlots,
+    /** Accounts the workers see lagging, refused by admission; with a worker here, its outbox shows that. */
     laggingAccounts,
     lease,
     recovery,
+    /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
     retention: new EventRetention({
       events: repositories.events,
       deliveries: repositories.deliveries,
@@ -274,7 +233,9 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       logger,
     }),
     scheduler,
+    /** The turns of FIFO endpoints' deliveries: places at ingest, turns and wake-ups in the worker. */
     fifo,
   };
-  return services;
 }
+
+export type Services = ReturnType<typeof buildServices>;

@@ -50,11 +50,6 @@ export interface WorkerRole {
   holdsConnection(): boolean;
 }
 
-function inFlightActivities(worker: Worker): { local: number; other: number } {
-  const status = worker.getStatus();
-  return { local: status.numInFlightLocalActivities, other: status.numInFlightNonLocalActivities };
-}
-
 export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts, tracing, onLost }: WorkerRoleDeps): Promise<WorkerRole> {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
@@ -126,10 +121,10 @@ export async function startWorkerRole({ config, logger, connection, repositories
       if (handOffsEnded) await closed;
       else closed.catch(() => undefined);
       await settlesBy(loadRemoved, deadline);
-      const left = workersStopped ? { local: 0, other: 0 } : inFlightActivities(worker);
+      const left = workersStopped ? undefined : worker.getStatus();
       return (
         `Worker: stopped taking tasks; abandoned at the deadline: ${handOffsEnded ? 0 : handOffs.inFlight} handed-off POSTs, ` +
-        `${left.local} first attempts, ${left.other} other activities. Temporal makes them again (here after the next start, or on another worker).`
+        `${left?.numInFlightLocalActivities ?? 0} first attempts, ${left?.numInFlightNonLocalActivities ?? 0} other activities. Temporal makes them again (here after the next start, or on another worker).`
       );
     },
   };

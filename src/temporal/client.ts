@@ -18,14 +18,10 @@ export async function connectTemporal(
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
-      if (options.native) {
-        const native = await NativeConnection.connect({ address });
-        await native.workflowService.describeNamespace({ namespace });
-        return { client: new Client({ connection: native, namespace, interceptors: options.interceptors }), native, close: () => native.close() };
-      }
-      const connection = await Connection.connect({ address, connectTimeout: 5_000 });
+      const native = options.native ? await NativeConnection.connect({ address }) : undefined;
+      const connection = native ?? (await Connection.connect({ address, connectTimeout: 5_000 }));
       await connection.workflowService.describeNamespace({ namespace });
-      return { client: new Client({ connection, namespace, interceptors: options.interceptors }), close: () => connection.close() };
+      return { client: new Client({ connection, namespace, interceptors: options.interceptors }), native, close: () => connection.close() };
     } catch (err) {
       lastError = err;
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -8,14 +8,12 @@ import { retryNow, type RetryNowResult } from '../../workflows/retry-now';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { DELIVERY_TASK_TIMEOUT_MS } from '../domain/webhooks/first-attempt-budget';
 import { initialDeliverySearchAttributes } from './search-attributes';
+import { unlessNotFound } from './unless-not-found';
 
 export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 'acceptedAt' | 'seal'>>, Pick<DeliveryWorkflowInput, 'acceptedAt'> {
   workflowId: string;
   url: string;
 }
-
-export type StartResult = 'started' | 'already-exists';
-
 
 /** The workflow type deliveries are started as; checked against the worker's bundle. */
 export const DELIVERY_WORKFLOW_TYPE = 'deliveryWorkflow' satisfies keyof typeof import('../../workflows');
@@ -24,13 +22,8 @@ export const DELIVERY_WORKFLOW_TYPE = 'deliveryWorkflow' satisfies keyof typeof 
 const MAX_SUMMARY_URL_CHARS = 120;
 
 export function summaryUrl(url: string): string {
-  let shown = url;
-  try {
-    const parsed = new URL(url);
-    shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search ? '?…' : ''}`;
-  } catch {
-    /* not a URL: shown cut */
-  }
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  const shown = parsed ? `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search ? '?…' : ''}` : url;
   return shown.length > MAX_SUMMARY_URL_CHARS ? `${shown.slice(0, MAX_SUMMARY_URL_CHARS - 1)}…` : shown;
 }
 
@@ -48,7 +41,7 @@ export class DeliveryScheduler {
   ) {}
 
   /** First rounds refuse even a closed duplicate id, so a re-dispatch after a crash never delivers twice. */
-  async start(delivery: ScheduledDelivery, options: { manualRetry: boolean }): Promise<StartResult> {
+  async start(delivery: ScheduledDelivery, options: { manualRetry: boolean }): Promise<'started' | 'already-exists'> {
     const input: DeliveryWorkflowInput = {
       eventId: delivery.eventId,
       endpointId: delivery.endpointId,
@@ -83,24 +76,13 @@ export class DeliveryScheduler {
   }
 
   async isRunning(workflowId: string): Promise<boolean> {
-    try {
-      const description = await this.client.workflow.getHandle(workflowId).describe();
-      return description.status.name === 'RUNNING';
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
-      throw err;
-    }
+    const description = await unlessNotFound(this.client.workflow.getHandle(workflowId).describe(), null);
+    return description?.status.name === 'RUNNING';
   }
 
   /** Requests cancellation; a workflow that already ended is left as it is (false). */
   async cancel(workflowId: string): Promise<boolean> {
-    try {
-      await this.client.workflow.getHandle(workflowId).cancel();
-      return true;
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
-      throw err;
-    }
+    return unlessNotFound(this.client.workflow.getHandle(workflowId).cancel().then(() => true), false);
   }
 
   /** Wakes a delivery waiting to retry (workflows/retry-now.ts): the attempt it makes, or null if none waits. */
@@ -115,11 +97,7 @@ export class DeliveryScheduler {
 
   /** Tells a delivery waiting on a FIFO endpoint that its turn has come; one that has ended is left as it is. */
   async wakeForTurn(workflowId: string): Promise<void> {
-    try {
-      await this.client.workflow.getHandle(workflowId).signal(fifoTurn);
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-    }
+    await unlessNotFound(this.client.workflow.getHandle(workflowId).signal(fifoTurn), undefined);
   }
 
   /** Tells a run its handed-off first attempt's outcome; RunEnded if the run ended or no longer waits for it. */

@@ -1,7 +1,8 @@
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { recoveryWorkflowId } from '../domain/webhooks/recovery';
 import type { RecoveryWorkflowInput } from '../../workflows/recovery';
+import { unlessNotFound } from './unless-not-found';
 
 /** A bulk recovery as the API shows it; kept in the workflow's memo, so a second caller sees the same. */
 export interface RecoveryRun {
@@ -20,13 +21,8 @@ export class RecoveryScheduler {
   ) {}
 
   async running(endpointId: string): Promise<RecoveryRun | null> {
-    try {
-      const description = await this.client.workflow.getHandle(recoveryWorkflowId(endpointId)).describe();
-      return description.status.name === 'RUNNING' ? (description.memo as unknown as RecoveryRun) : null;
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return null;
-      throw err;
-    }
+    const description = await unlessNotFound(this.client.workflow.getHandle(recoveryWorkflowId(endpointId)).describe(), null);
+    return description?.status.name === 'RUNNING' ? (description.memo as unknown as RecoveryRun) : null;
   }
 
   /** Starts a recovery; while another of the endpoint runs, answers that one instead (one at a time per endpoint). */

@@ -27,14 +27,9 @@ export function workflowBundle(interceptorModule?: string): Promise<WorkflowBund
   return bundle;
 }
 
-const quietBundlerLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => process.stderr.write(`[bundler] ${message}\n`),
-  error: (message: string) => process.stderr.write(`[bundler] ${message}\n`),
-};
+const quiet = () => undefined;
+const toStderr = (message: string) => process.stderr.write(`[bundler] ${message}\n`);
+const quietBundlerLogger = { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: toStderr, error: toStderr };
 
 export interface DeliveryWorkerOptions {
   connection: NativeConnection;

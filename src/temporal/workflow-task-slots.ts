@@ -28,8 +28,8 @@ export class WorkflowTaskSlots {
 
   readonly workflowTaskSlotSupplier: CustomSlotSupplier<WorkflowSlotInfo> = {
     type: 'custom',
-    reserveSlot: (_ctx, abortSignal) => this.reserveWorkflowSlot(abortSignal),
-    tryReserveSlot: () => (this.workflowPermits.size < this.options.max ? this.grantWorkflowSlot() : null),
+    reserveSlot: (_ctx, abortSignal) => this.waitUntil(() => this.canPoll(), this.workflowPermits, abortSignal),
+    tryReserveSlot: () => (this.workflowPermits.size < this.options.max ? grant(this.workflowPermits) : null),
     markSlotUsed: ({ permit }) => {
       if (this.workflowPermits.has(permit)) this.workflowUsed.add(permit);
     },
@@ -42,8 +42,8 @@ export class WorkflowTaskSlots {
 
   readonly localActivityTaskSlotSupplier: CustomSlotSupplier<LocalActivitySlotInfo> = {
     type: 'custom',
-    reserveSlot: (_ctx, abortSignal) => this.reserveLocalSlot(abortSignal),
-    tryReserveSlot: () => (this.localPermits.size < this.options.localMax ? this.grantLocalSlot() : null),
+    reserveSlot: (_ctx, abortSignal) => this.waitUntil(() => this.localPermits.size < this.options.localMax, this.localPermits, abortSignal),
+    tryReserveSlot: () => (this.localPermits.size < this.options.localMax ? grant(this.localPermits) : null),
     markSlotUsed: ({ permit }) => {
       if (!this.localPermits.has(permit)) return;
       this.localRunning.add(permit);
@@ -61,29 +61,10 @@ export class WorkflowTaskSlots {
     return this.workflowPermits.size < this.options.max && this.busy() < this.options.ahead;
   }
 
-  private grantWorkflowSlot(): SlotPermit {
-    const permit: SlotPermit = {};
-    this.workflowPermits.add(permit);
-    return permit;
-  }
-
-  private grantLocalSlot(): SlotPermit {
-    const permit: SlotPermit = {};
-    this.localPermits.add(permit);
-    return permit;
-  }
-
-  private reserveWorkflowSlot(abortSignal: AbortSignal): Promise<SlotPermit> {
-    return this.waitUntil(() => this.canPoll(), () => this.grantWorkflowSlot(), abortSignal);
-  }
-
-  private reserveLocalSlot(abortSignal: AbortSignal): Promise<SlotPermit> {
-    return this.waitUntil(() => this.localPermits.size < this.options.localMax, () => this.grantLocalSlot(), abortSignal);
-  }
-
-  private waitUntil(ready: () => boolean, grant: () => SlotPermit, abortSignal: AbortSignal): Promise<SlotPermit> {
+  /** A permit into `permits` once `ready`, in the order the waiters came. */
+  private waitUntil(ready: () => boolean, permits: Set<SlotPermit>, abortSignal: AbortSignal): Promise<SlotPermit> {
     if (abortSignal.aborted) return Promise.reject(abortSignal.reason);
-    if (ready()) return Promise.resolve(grant());
+    if (ready()) return Promise.resolve(grant(permits));
     return new Promise<SlotPermit>((resolve, reject) => {
       const attempt = () => {
         if (!ready()) {
@@ -91,7 +72,7 @@ export class WorkflowTaskSlots {
           return;
         }
         abortSignal.removeEventListener('abort', onAbort);
-        resolve(grant());
+        resolve(grant(permits));
       };
       const onAbort = () => {
         const at = this.waiting.indexOf(attempt);
@@ -108,4 +89,10 @@ export class WorkflowTaskSlots {
     const now = this.waiting.splice(0);
     for (const attempt of now) attempt();
   }
+}
+
+function grant(permits: Set<SlotPermit>): SlotPermit {
+  const permit: SlotPermit = {};
+  permits.add(permit);
+  return permit;
 }

@@ -25,7 +25,8 @@ export function catalogInvariantViolations(file: CatalogFile): string[] {
   const seen = new Set<string>();
   entries.forEach((e, i) => {
     const where = `entries[${i}] (${e.provider} / ${e.service} / ${e.instance})`;
-    const key = matchKey(e.provider, e.service, e.instance);
+    // One unambiguous string per (provider, service, instance), whatever characters the names hold.
+    const key = JSON.stringify([e.provider, e.service, e.instance]);
     if (seen.has(key)) problems.push(`${where} repeats an earlier (provider, service, instance)`);
     seen.add(key);
     if (e.region !== file.regions[e.provider]) {
@@ -38,9 +39,4 @@ export function catalogInvariantViolations(file: CatalogFile): string[] {
   });
 
   return problems;
-}
-
-/** One unambiguous string per (provider, service, instance), whatever characters the names hold. */
-function matchKey(provider: string, service: string, instance: string): string {
-  return JSON.stringify([provider, service, instance]);
 }

@@ -6,7 +6,7 @@ import { MAX_ANNUAL_ESTIMATE_USD, type Provider } from './constants';
 import type { EstimateItem } from './estimate-request';
 import { lineMonthlyCost } from './line-cost';
 import { matchCatalogEntry } from './match-catalog-entry';
-import { centsToNumber, roundToCents, zero } from './money';
+import { centsToNumber, roundToCents, toDecimal } from './money';
 
 export interface BreakdownLine {
   provider: Provider;
@@ -33,7 +33,7 @@ export interface Estimate {
  * once (no drift); annual is 12 × the rounded monthly, so they agree. The first unpriceable item is reported.
  */
 export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = systemClock): Estimate {
-  let total = zero();
+  let total = toDecimal(0);
   const breakdown = items.map((item, index): BreakdownLine => {
     const entry = matchCatalogEntry(catalog, item, index);
     const monthly = lineMonthlyCost(entry, item, index);

@@ -8,10 +8,6 @@ export function toDecimal(value: number): Decimal {
   return new Money(value);
 }
 
-export function zero(): Decimal {
-  return new Money(0);
-}
-
 /** Half-up to whole cents: 0.125 → 0.13, 0.124999 → 0.12. */
 export function roundToCents(amount: Decimal): Decimal {
   return amount.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);

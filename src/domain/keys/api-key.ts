@@ -4,13 +4,6 @@ import { Product } from './products';
 /** CONTRACT §2: the only shape a key can have. */
 export const API_KEY_PATTERN = /^svc_live_(weh|sec|pii|dep|rat|api)_[0-9a-f]{32}$/;
 
-export interface ParsedKey {
-  product: Product;
-  hash: string;
-  lastFour: string;
-  displayPrefix: string;
-}
-
 /** 128 random bits from a CSPRNG; the full string exists only in the creation response. */
 export function generateApiKey(product: Product): string {
   return `svc_live_${product}_${randomBytes(16).toString('hex')}`;
@@ -21,7 +14,7 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-export function parseApiKey(key: string): ParsedKey | null {
+export function parseApiKey(key: string) {
   const match = API_KEY_PATTERN.exec(key);
   if (!match) return null;
   return {

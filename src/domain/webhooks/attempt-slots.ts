@@ -85,15 +85,11 @@ export class AttemptSlots {
 
   /** The first waiters of this account that fit now, in the order they came. */
   private admitWaiting(accountId: string): void {
-    for (let i = 0; i < this.waiting.length; ) {
-      const waiter = this.waiting[i] as Waiter;
-      if (waiter.accountId !== accountId || !this.fits(waiter.accountId, waiter.endpointId)) {
-        i++;
-        continue;
-      }
-      this.waiting.splice(i, 1);
-      waiter.admit(this.take(waiter.accountId, waiter.endpointId));
+    for (const waiter of this.waiting.filter((w) => w.accountId === accountId)) {
       if (this.full(accountId)) return;
+      if (!this.fits(accountId, waiter.endpointId)) continue;
+      this.waiting.splice(this.waiting.indexOf(waiter), 1);
+      waiter.admit(this.take(accountId, waiter.endpointId));
     }
   }
 }

@@ -167,12 +167,8 @@ export function validateDestinationUrl(raw: unknown, options: DestinationUrlOpti
   if (raw.length > MAX_DESTINATION_URL_LENGTH) return invalid(`url must be at most ${MAX_DESTINATION_URL_LENGTH} characters.`);
   // The URL parser strips outer whitespace and inner tabs/newlines: refused, so the stored URL is as sent.
   if (/[\u0000-\u0020\u007f]/.test(raw)) return invalid('url must not contain whitespace or control characters.');
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return invalid('url must be an absolute URL.');
-  }
+  if (!URL.canParse(raw)) return invalid('url must be an absolute URL.');
+  const url = new URL(raw);
   if (url.protocol !== 'https:') {
     return refused('unsupported_url_scheme', `url must use the https scheme, not "${url.protocol.slice(0, -1).slice(0, 32)}".`);
   }

@@ -41,14 +41,15 @@ export const EMPTY_HEALTH: HealthSummary = Object.freeze({
   hours: [],
 }) as HealthSummary;
 
-const hourOf = (at: Date) => Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
-const inWindow = (hour: number, now: Date) => hour > hourOf(now) - HEALTH_WINDOW_HOURS * HOUR_MS;
+/** The start of the UTC hour `at` is in, ms since the epoch. */
+export const hourStartOf = (at: Date) => Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
+const inWindow = (hour: number, now: Date) => hour > hourStartOf(now) - HEALTH_WINDOW_HOURS * HOUR_MS;
 
 /** The summary after `fact`. A success ends a failing streak; enabling the endpoint again starts its count afresh. */
 export function applyHealthFact(summary: HealthSummary, fact: HealthFact): HealthSummary {
   const hours = summary.hours.filter((h) => inWindow(h.hour, fact.at));
   if (fact.kind === 'enabled') return { ...summary, hours, consecutive_failures: 0, failing_since: null };
-  const hour = hourOf(fact.at);
+  const hour = hourStartOf(fact.at);
   const current = hours.find((h) => h.hour === hour);
   const counted: HourCount = {
     hour,
@@ -68,13 +69,8 @@ export function applyHealthFact(summary: HealthSummary, fact: HealthFact): Healt
   };
 }
 
-export interface HealthCounts {
-  succeeded_24h: number;
-  failed_24h: number;
-}
-
 /** Deliveries that ended in the current hour and the 23 before it, as seen at `now`. */
-export function countLast24h(summary: HealthSummary, now: Date): HealthCounts {
+export function countLast24h(summary: HealthSummary, now: Date) {
   let succeeded_24h = 0;
   let failed_24h = 0;
   for (const h of summary.hours) {

@@ -41,37 +41,21 @@ export function validateEventPattern(pattern: unknown): EventPatternValidation {
   if (pattern.length === 0) return { ok: false, message: 'Event pattern must not be empty.' };
   if (pattern === WILDCARD_PATTERN) return { ok: true, pattern: { kind: 'all' } };
 
+  const invalid = (why: string): EventPatternValidation => ({ ok: false, message: `Invalid event pattern "${truncate(pattern)}": ${why}` });
+
   if (pattern.endsWith(PREFIX_WILDCARD_SUFFIX)) {
     const prefix = pattern.slice(0, -PREFIX_WILDCARD_SUFFIX.length);
     // `user..*` would mean "starts with `user..`": almost certainly a typo, so refused.
-    if (!isValidEventType(prefix) || prefix.endsWith('.')) {
-      return {
-        ok: false,
-        message: `Invalid event pattern "${truncate(pattern)}": the prefix before ".*" must be a valid event type not ending with ".".`,
-      };
-    }
+    if (!isValidEventType(prefix) || prefix.endsWith('.')) return invalid('the prefix before ".*" must be a valid event type not ending with ".".');
     return { ok: true, pattern: { kind: 'prefix', prefix } };
   }
 
-  if (pattern.includes('*')) {
-    return {
-      ok: false,
-      message: `Invalid event pattern "${truncate(pattern)}": "*" is allowed only alone or as a final ".*".`,
-    };
-  }
+  if (pattern.includes('*')) return invalid('"*" is allowed only alone or as a final ".*".');
   if (!isValidEventType(pattern)) {
-    return {
-      ok: false,
-      message: `Invalid event pattern "${truncate(pattern)}": an event type is ${EVENT_TYPE_MIN_LENGTH} to ${EVENT_TYPE_MAX_LENGTH} characters of A-Z a-z 0-9 _ . : -.`,
-    };
+    return invalid(`an event type is ${EVENT_TYPE_MIN_LENGTH} to ${EVENT_TYPE_MAX_LENGTH} characters of A-Z a-z 0-9 _ . : -.`);
   }
   // A trailing dot is nearly always a mistyped `<prefix>.*` (such types stay reachable through `*`).
-  if (pattern.endsWith('.')) {
-    return {
-      ok: false,
-      message: `Invalid event pattern "${truncate(pattern)}": a pattern must not end with "."; use "${truncate(pattern)}*" to match every type under that prefix.`,
-    };
-  }
+  if (pattern.endsWith('.')) return invalid(`a pattern must not end with "."; use "${truncate(pattern)}*" to match every type under that prefix.`);
   return { ok: true, pattern: { kind: 'exact', type: pattern } };
 }
 

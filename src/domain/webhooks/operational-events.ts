@@ -3,7 +3,7 @@
  * events of reserved types (event-pattern.ts, PLATFORM_EVENT_PREFIX) delivered to the endpoints that
  * subscribe to them. Rules only: which notices a delivery's end calls for, their keys and payloads.
  */
-import { type DisabledReason, type HealthSummary, shouldDisableForFailures } from './endpoint-health';
+import { type DisabledReason, type HealthSummary, hourStartOf, shouldDisableForFailures } from './endpoint-health';
 import { isPlatformEventType, parseEventPattern, PLATFORM_EVENT_PREFIX } from './event-pattern';
 import { MAX_ATTEMPTS } from './retry-schedule';
 
@@ -16,7 +16,6 @@ export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[keyof typeof
 
 /** Default of ENDPOINT_FAILING_AFTER: consecutive failed deliveries before `endpoint.failing`. */
 export const DEFAULT_FAILING_AFTER = 5;
-const HOUR_MS = 3_600_000;
 
 /**
  * Whether an endpoint receives operational events: one of its patterns names the reserved prefix
@@ -85,10 +84,6 @@ export function noticesForFailedDelivery(end: DeliveryEnd, endpoint: EndpointSta
 /** `endpoint.failing` is due once failing deliveries in a row reach the threshold (and while they go on). */
 export function isFailing(health: HealthSummary, failingAfter: number): boolean {
   return health.consecutive_failures >= failingAfter;
-}
-
-export function hourStartOf(at: Date): number {
-  return Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
 }
 
 export function deliveryExhausted(end: DeliveryEnd, endpoint: Pick<EndpointState, 'url'>): OperationalNotice {

@@ -19,7 +19,7 @@ export function signPayload(secret: string, rawBody: RawBody): string {
     // An empty key would still "sign"; refusing it keeps a missing secret from going unnoticed.
     throw new TypeError('signing secret must be a non-empty string');
   }
-  return `${SIGNATURE_PREFIX}${hmac(secret, rawBody).toString('hex')}`;
+  return `${SIGNATURE_PREFIX}${createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest('hex')}`;
 }
 
 /** `whsec_` + standard base64 of 32 random bytes (44 characters, padded), as Standard Webhooks libraries decode it. */
@@ -48,8 +48,4 @@ export function signStandard(secrets: readonly string[], id: string, timestamp: 
 
 function standardHmac(key: Buffer, id: string, timestamp: number, rawBody: RawBody): Buffer {
   return createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(rawBody).digest();
-}
-
-function hmac(secret: string, rawBody: RawBody): Buffer {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest();
 }
