@@ -18,7 +18,6 @@ import {
   ParentBasedSampler,
   Sampler,
   SpanExporter,
-  SpanProcessor,
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
@@ -47,8 +46,6 @@ export interface Tracing {
 export interface TracingOptions {
   /** The path a trace may show of an incoming call (a path that carries a credential is cut). */
   redactPath: (path: string) => string;
-  /** Instead of the configured exporter (tests: an in-memory one). */
-  spanProcessor?: SpanProcessor;
 }
 
 /**
@@ -57,7 +54,7 @@ export interface TracingOptions {
  */
 export function startTracing(config: TracingConfig, options: TracingOptions): Tracing {
   const resource = resourceFromAttributes({ 'service.name': config.serviceName });
-  const processor = options.spanProcessor ?? new BatchSpanProcessor({ exporter: exporterOf(config) });
+  const processor = new BatchSpanProcessor({ exporter: exporterOf(config) });
   const provider = new TracerProvider({ resource, sampler: samplerOf(config.sampler), spanProcessors: [processor] });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new InsidePropagator(new W3CTraceContextPropagator()));
