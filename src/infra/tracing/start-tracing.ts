@@ -76,7 +76,7 @@ export function startTracing(config: TracingConfig, options: TracingOptions): Tr
       new UndiciInstrumentation({
         requireParentforSpans: true,
         // An endpoint's query string may hold its token: traces show the URL without it.
-        startSpanHook: (request) => ({ 'url.full': withoutQuery(`${request.origin}${request.path}`), 'url.query': '' }),
+        startSpanHook: (request) => ({ 'url.full': `${request.origin}${request.path.replace(/[?#].*/s, '')}`, 'url.query': '' }),
       }),
       // Statements show their shape only: every value is `?` (documents hold sealed secrets and bodies).
       // Background commands (lease renewals, sweeps, cache followers) make no traces of their own.
@@ -124,11 +124,6 @@ class InsidePropagator implements TextMapPropagator {
   }
   extract: TextMapPropagator['extract'] = (ctx, carrier, getter) => this.inner.extract(ctx, carrier, getter);
   fields = () => this.inner.fields();
-}
-
-function withoutQuery(url: string): string {
-  const at = url.search(/[?#]/);
-  return at === -1 ? url : url.slice(0, at);
 }
 
 function shapeOnly(command: Record<string, unknown>): string {
