@@ -1,5 +1,5 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import type { Context, TextMapPropagator, TextMapSetter } from '@opentelemetry/api';
+import type { Context, TextMapSetter } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { getRPCMetadata, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -57,7 +57,7 @@ export function startTracing(config: TracingConfig, options: TracingOptions): Tr
   const processor = new BatchSpanProcessor({ exporter: exporterOf(config) });
   const provider = new TracerProvider({ resource, sampler: samplerOf(config.sampler), spanProcessors: [processor] });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new InsidePropagator(new W3CTraceContextPropagator()));
+  propagation.setGlobalPropagator(new InsidePropagator());
   trace.setGlobalTracerProvider(provider);
   registerInstrumentations({
     tracerProvider: provider,
@@ -117,13 +117,10 @@ export function samplerOf({ name, ratio }: TracingConfig['sampler']): Sampler {
 }
 
 /** W3C trace context, except into calls made under NO_PROPAGATION (spans.ts: POSTs to receivers). */
-class InsidePropagator implements TextMapPropagator {
-  constructor(private readonly inner: TextMapPropagator) {}
-  inject(ctx: Context, carrier: unknown, setter: TextMapSetter): void {
-    if (ctx.getValue(NO_PROPAGATION) !== true) this.inner.inject(ctx, carrier, setter);
+class InsidePropagator extends W3CTraceContextPropagator {
+  override inject(ctx: Context, carrier: unknown, setter: TextMapSetter): void {
+    if (ctx.getValue(NO_PROPAGATION) !== true) super.inject(ctx, carrier, setter);
   }
-  extract: TextMapPropagator['extract'] = (ctx, carrier, getter) => this.inner.extract(ctx, carrier, getter);
-  fields = () => this.inner.fields();
 }
 
 function shapeOnly(command: Record<string, unknown>): string {
