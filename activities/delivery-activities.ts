@@ -210,13 +210,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
    */
   async function enterLimits(input: AttemptInput, limits: EndpointLimits | null, leaveSlot: () => void): Promise<LeaveLimits | null> {
     if (!limits || !deps.limiter) return null;
-    let entered: Awaited<ReturnType<EndpointLimiter['enter']>>;
-    try {
-      entered = await deps.limiter.enter(input.endpointId, limits);
-    } catch (err) {
+    const entered = await deps.limiter.enter(input.endpointId, limits).catch((err: unknown) => {
       leaveSlot();
       throw err;
-    }
+    });
     if ('leave' in entered) return entered.leave;
     leaveSlot();
     throw throttled(`Endpoint ${input.endpointId} ${refusalMessage(entered.refused, limits)}: attempt ${input.attempt} waits its turn.`);
