@@ -66,8 +66,7 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; timeo
         const responseBody = await readCapped(response.body, MAX_KEPT_RESPONSE_BYTES);
         return { outcome: { kind: 'status', statusCode: response.statusCode }, responseBody, error: null, durationMs: elapsed() };
       } catch (err) {
-        const failure = describeFailure(err, timeoutMs);
-        return failed(failure.kind, failure.error, elapsed());
+        return failureOf(err, timeoutMs, elapsed());
       }
     },
     close: () => agent.close(),
@@ -99,12 +98,12 @@ export function failed(kind: 'timeout' | 'network', error: string, durationMs: n
   return { outcome: { kind }, responseBody: null, error, durationMs };
 }
 
-function describeFailure(err: unknown, timeoutMs: number): { kind: 'timeout' | 'network'; error: string } {
+function failureOf(err: unknown, timeoutMs: number, durationMs: number): SendResult {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { kind: 'timeout', error: `Timed out: no complete response within ${timeoutMs / 1000} s.` };
+    return failed('timeout', `Timed out: no complete response within ${timeoutMs / 1000} s.`, durationMs);
   }
   const code = e.code ?? e.cause?.code;
-  if (code === 'EDESTINATIONREFUSED' || code === 'EDNSLOOKUPFAILED') return { kind: 'network', error: e.message ?? 'Destination refused.' };
-  return { kind: 'network', error: `Connection failed${code ? ` (${code})` : ''}: ${e.message ?? String(err)}` };
+  if (code === 'EDESTINATIONREFUSED' || code === 'EDNSLOOKUPFAILED') return failed('network', e.message ?? 'Destination refused.', durationMs);
+  return failed('network', `Connection failed${code ? ` (${code})` : ''}: ${e.message ?? String(err)}`, durationMs);
 }
