@@ -93,7 +93,6 @@ export interface DeliveryActivityDeps {
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS) and what disabling does (cancels pending retries). */
   autoDisable: { afterMs: number; disable: (accountId: string, endpointId: string, decidedAt: Date) => Promise<void> };
   clock?: Clock;
-  heartbeatIntervalMs?: number;
   /** This process's attempts handed off by their local budget; without it, no attempt is handed off. */
   handOffs?: AttemptHandOffs;
   /** Room to hold slow first attempts in their task instead of handing them off; without it, none is held. */
@@ -132,7 +131,6 @@ const RECORD_TRIES = 3;
 /** A delivery's I/O, on injected deps; workflows import only the types. An attempt: prepare, send, record. */
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? systemClock;
-  const heartbeatEvery = deps.heartbeatIntervalMs ?? 2_000;
   const slots = deps.slots ?? new AttemptSlots();
   const throttleWaitMs = deps.throttleWaitMs ?? THROTTLE_WAIT_MS;
 
@@ -178,16 +176,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return { kind: 'send', url: endpoint.url, headers: { ...headers }, body, limits: limitsOf(endpoint), fifo };
   }
 
-  /** Heartbeats while `work` runs (a regular activity's wait for its place, and for the receiver). */
-  async function beating<T>(work: () => Promise<T>): Promise<T> {
-    const beat = setInterval(heartbeat, heartbeatEvery);
-    try {
-      return await work();
-    } finally {
-      clearInterval(beat);
-    }
-  }
-
   /**
    * A place among this account's and endpoint's attempts in flight, through lookup and POST. None free in
    * time: throttled, nothing sent; Temporal retries it (same number) on a timer, holding no task or slot.
@@ -210,13 +198,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
    */
   async function enterLimits(input: AttemptInput, limits: EndpointLimits | null, leaveSlot: () => void): Promise<LeaveLimits | null> {
     if (!limits || !deps.limiter) return null;
-    let entered: Awaited<ReturnType<EndpointLimiter['enter']>>;
-    try {
-      entered = await deps.limiter.enter(input.endpointId, limits);
-    } catch (err) {
+    const entered = await deps.limiter.enter(input.endpointId, limits).catch((err: unknown) => {
       leaveSlot();
       throw err;
-    }
+    });
     if ('leave' in entered) return entered.leave;
     leaveSlot();
     throw throttled(`Endpoint ${input.endpointId} ${refusalMessage(entered.refused, limits)}: attempt ${input.attempt} waits its turn.`);
@@ -319,11 +304,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       stage.now = 'place';
       const leave = await enterSlot(input, prepared.limits !== null);
       const leaveLimits = await enterLimits(input, prepared.limits, leave);
+      // A regular attempt heartbeats while the receiver answers (within its 8 s heartbeat timeout).
+      const beat = setInterval(heartbeat, 2_000);
       try {
         startedAt = clock();
         stage.now = 'post';
-        result = await beating(() => deps.sender.send({ url: prepared.url, headers: prepared.headers, body: prepared.body }));
+        result = await deps.sender.send({ url: prepared.url, headers: prepared.headers, body: prepared.body });
       } finally {
+        clearInterval(beat);
         leave();
         stage.now = 'store';
         await leaveLimits?.();

@@ -66,8 +66,7 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; timeo
         const responseBody = await readCapped(response.body, MAX_KEPT_RESPONSE_BYTES);
         return { outcome: { kind: 'status', statusCode: response.statusCode }, responseBody, error: null, durationMs: elapsed() };
       } catch (err) {
-        const failure = describeFailure(err, timeoutMs);
-        return failed(failure.kind, failure.error, elapsed());
+        return failureOf(err, timeoutMs, elapsed());
       }
     },
     close: () => agent.close(),
@@ -83,16 +82,14 @@ function tracedConnect(connect: buildConnector.connector): buildConnector.connec
     connect(opts, spanAroundCallback('webhook.attempt.connect', () => ({ 'server.address': opts.hostname, 'server.port': Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80) }), callback));
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<string> {
+/** Leaving the loop early destroys the body (a Readable): the rest of a long answer is not read. */
+async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     chunks.push(chunk);
     size += chunk.length;
-    if (size >= max) {
-      body.destroy();
-      break;
-    }
+    if (size >= max) break;
   }
   return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
@@ -101,12 +98,12 @@ export function failed(kind: 'timeout' | 'network', error: string, durationMs: n
   return { outcome: { kind }, responseBody: null, error, durationMs };
 }
 
-function describeFailure(err: unknown, timeoutMs: number): { kind: 'timeout' | 'network'; error: string } {
+function failureOf(err: unknown, timeoutMs: number, durationMs: number): SendResult {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { kind: 'timeout', error: `Timed out: no complete response within ${timeoutMs / 1000} s.` };
+    return failed('timeout', `Timed out: no complete response within ${timeoutMs / 1000} s.`, durationMs);
   }
   const code = e.code ?? e.cause?.code;
-  if (code === 'EDESTINATIONREFUSED' || code === 'EDNSLOOKUPFAILED') return { kind: 'network', error: e.message ?? 'Destination refused.' };
-  return { kind: 'network', error: `Connection failed${code ? ` (${code})` : ''}: ${e.message ?? String(err)}` };
+  if (code === 'EDESTINATIONREFUSED' || code === 'EDNSLOOKUPFAILED') return failed('network', e.message ?? 'Destination refused.', durationMs);
+  return failed('network', `Connection failed${code ? ` (${code})` : ''}: ${e.message ?? String(err)}`, durationMs);
 }

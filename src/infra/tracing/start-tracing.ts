@@ -1,5 +1,5 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import type { Context, TextMapPropagator, TextMapSetter } from '@opentelemetry/api';
+import type { Context, TextMapSetter } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { getRPCMetadata, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -18,7 +18,6 @@ import {
   ParentBasedSampler,
   Sampler,
   SpanExporter,
-  SpanProcessor,
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
@@ -47,8 +46,6 @@ export interface Tracing {
 export interface TracingOptions {
   /** The path a trace may show of an incoming call (a path that carries a credential is cut). */
   redactPath: (path: string) => string;
-  /** Instead of the configured exporter (tests: an in-memory one). */
-  spanProcessor?: SpanProcessor;
 }
 
 /**
@@ -57,10 +54,10 @@ export interface TracingOptions {
  */
 export function startTracing(config: TracingConfig, options: TracingOptions): Tracing {
   const resource = resourceFromAttributes({ 'service.name': config.serviceName });
-  const processor = options.spanProcessor ?? new BatchSpanProcessor({ exporter: exporterOf(config) });
+  const processor = new BatchSpanProcessor({ exporter: exporterOf(config) });
   const provider = new TracerProvider({ resource, sampler: samplerOf(config.sampler), spanProcessors: [processor] });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new InsidePropagator(new W3CTraceContextPropagator()));
+  propagation.setGlobalPropagator(new InsidePropagator());
   trace.setGlobalTracerProvider(provider);
   registerInstrumentations({
     tracerProvider: provider,
@@ -79,7 +76,7 @@ export function startTracing(config: TracingConfig, options: TracingOptions): Tr
       new UndiciInstrumentation({
         requireParentforSpans: true,
         // An endpoint's query string may hold its token: traces show the URL without it.
-        startSpanHook: (request) => ({ 'url.full': withoutQuery(`${request.origin}${request.path}`), 'url.query': '' }),
+        startSpanHook: (request) => ({ 'url.full': `${request.origin}${request.path.replace(/[?#].*/s, '')}`, 'url.query': '' }),
       }),
       // Statements show their shape only: every value is `?` (documents hold sealed secrets and bodies).
       // Background commands (lease renewals, sweeps, cache followers) make no traces of their own.
@@ -120,18 +117,10 @@ export function samplerOf({ name, ratio }: TracingConfig['sampler']): Sampler {
 }
 
 /** W3C trace context, except into calls made under NO_PROPAGATION (spans.ts: POSTs to receivers). */
-class InsidePropagator implements TextMapPropagator {
-  constructor(private readonly inner: TextMapPropagator) {}
-  inject(ctx: Context, carrier: unknown, setter: TextMapSetter): void {
-    if (ctx.getValue(NO_PROPAGATION) !== true) this.inner.inject(ctx, carrier, setter);
+class InsidePropagator extends W3CTraceContextPropagator {
+  override inject(ctx: Context, carrier: unknown, setter: TextMapSetter): void {
+    if (ctx.getValue(NO_PROPAGATION) !== true) super.inject(ctx, carrier, setter);
   }
-  extract: TextMapPropagator['extract'] = (ctx, carrier, getter) => this.inner.extract(ctx, carrier, getter);
-  fields = () => this.inner.fields();
-}
-
-function withoutQuery(url: string): string {
-  const at = url.search(/[?#]/);
-  return at === -1 ? url : url.slice(0, at);
 }
 
 function shapeOnly(command: Record<string, unknown>): string {

@@ -24,6 +24,5 @@ export function contextOfTraceparent(traceparent: string | undefined): Context {
 
 /** `work` under the stored traceparent's context (a workflow start joins its event's trace). */
 export function underTraceparent<T>(traceparent: string | undefined, work: () => T): T {
-  if (!tracingOn() || !traceparent) return work();
   return context.with(contextOfTraceparent(traceparent), work);
 }

@@ -1,4 +1,5 @@
-import type { AttributeValue, Attributes, Context, SpanContext } from '@opentelemetry/api';
+import type { Attributes, Context, SpanContext } from '@opentelemetry/api';
+import { isAttributeValue } from '@opentelemetry/core';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 
 /**
@@ -32,12 +33,5 @@ function reshaped(span: OlderSpan): ReadableSpan {
 }
 
 function plainAttributes(attributes: Attributes): Attributes {
-  const plain: Attributes = {};
-  for (const [key, value] of Object.entries(attributes)) if (isPlain(value)) plain[key] = value;
-  return plain;
-}
-
-function isPlain(value: unknown): value is AttributeValue {
-  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-  return scalar(value) || (Array.isArray(value) && value.every((v) => v === null || v === undefined || scalar(v)));
+  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value != null && isAttributeValue(value)));
 }
