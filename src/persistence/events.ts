@@ -12,24 +12,13 @@ import { RememberedHeads } from './store-primitives';
  * NUL and nested arrays (FerretDB) are not storable, and "delivered unchanged" must hold for any
  * JSON. `_id` is the integer id as a padded string (storedEventId): FerretDB indexes only those.
  */
-interface StoredEventDoc {
+interface StoredEventDoc extends Omit<EventDoc, '_id' | 'data' | 'owner'> {
   _id: string;
-  account_id: string;
-  type: string;
-  body: string;
-  timestamp: number;
-  idempotency_key: string | null;
-  endpoint_ids: string[];
-  /** The endpoints' URLs at ingest, shown until an attempt records the URL it used. */
-  endpoint_urls: string[];
-  /** The API process (instance lease id) that accepted the event and owes its dispatch. */
   owner?: string;
-  created_at: Date;
   /** The event's number in its account (event-sequences.ts): `seq_key` claims it, lists read `seq_block`. */
   seq: number;
   seq_key: string;
   seq_block: string;
-  fifo_places?: Record<string, number>;
 }
 
 export interface EventDoc {
@@ -45,7 +34,9 @@ export interface EventDoc {
   idempotency_key: string | null;
   /** Endpoints matched at ingest: the delivery set, fixed for the event's life. */
   endpoint_ids: string[];
+  /** The endpoints' URLs at ingest, shown until an attempt records the URL it used. */
   endpoint_urls: string[];
+  /** The API process (instance lease id) that accepted the event and owes its dispatch. */
   owner: string | null;
   created_at: Date;
   /** Its place in the queue of each FIFO endpoint it goes to (fifo-queues.ts), taken before it was stored; absent: none. */
