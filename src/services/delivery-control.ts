@@ -5,6 +5,7 @@ import type { Deliveries } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import type { Events } from '../persistence/events';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import { requireEndpoint } from './endpoint-service';
 import { deliveryOf, deliveryView, type DeliveryView } from './event-service';
 import { decodeCursor, encodeCursor } from './pagination';
 
@@ -62,8 +63,7 @@ export class DeliveryControl {
   /** Wakes the endpoint's waiting deliveries in delivery id order, MAX_RETRY_NOW_PER_CALL per call. */
   async retryNowForEndpoint(accountId: string, endpointId: string, cursor?: string): Promise<BulkRetryNow> {
     const after = cursor !== undefined ? decodeCursor(cursor, isCursor, 'cursor').after : undefined;
-    const endpoint = await this.deps.endpoints.find(accountId, endpointId);
-    if (!endpoint) throw new DomainError('not_found', `Endpoint ${endpointId} not found.`);
+    await requireEndpoint(this.deps.endpoints, accountId, endpointId);
     const ids = await this.deps.deliveries.waitingForEndpoint(endpointId, after, MAX_RETRY_NOW_PER_CALL);
     let woken = 0;
     for (let i = 0; i < ids.length; i += RETRY_NOW_AT_ONCE) {
