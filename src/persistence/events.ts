@@ -83,6 +83,7 @@ export class EventInsertUnanswered extends Error {
 
 /** What retention needs of an event to remove it and what hangs off it: no body. */
 export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at' | 'fifo_places'> & { seq: number };
+const RETENTION_VIEW = { account_id: 1, idempotency_key: 1, endpoint_ids: 1, created_at: 1, fifo_places: 1, seq: 1 } as const;
 
 /** The key of the platform's one id sequence (in `hint` and `headSearch`). */
 const IDS = '';
@@ -259,19 +260,10 @@ export class Events {
     await this.col.deleteOne({ _id: storedId(id) });
   }
 
-  /** Retention: an `{_id}` point read without the body. */
+  /** Retention: an `{_id}` point read of those fields only. */
   async retentionView(id: number): Promise<EventRetentionView | null> {
-    const doc = await this.col.findOne({ _id: storedId(id) }, { projection: { body: 0, endpoint_urls: 0 } });
-    if (!doc) return null;
-    return {
-      _id: id,
-      account_id: doc.account_id,
-      idempotency_key: doc.idempotency_key,
-      endpoint_ids: doc.endpoint_ids,
-      created_at: doc.created_at,
-      seq: doc.seq,
-      ...(doc.fifo_places ? { fifo_places: doc.fifo_places } : {}),
-    };
+    const doc = await this.col.findOne({ _id: storedId(id) }, { projection: RETENTION_VIEW });
+    return doc && { ...doc, _id: id };
   }
 
   /** Retention: one command of `{_id}` deletes; then each account's list stops reading below what was removed. */
