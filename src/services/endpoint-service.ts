@@ -62,11 +62,7 @@ export interface EndpointInput extends EndpointLimitFields {
   ordering?: EndpointOrdering;
 }
 
-export interface EndpointPatch extends EndpointLimitFields {
-  url?: string;
-  events?: string[];
-  description?: string;
-  ordering?: EndpointOrdering;
+export interface EndpointPatch extends Partial<EndpointInput> {
   disabled?: boolean;
 }
 
