@@ -5,7 +5,7 @@ import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUND
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
-import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
+import type { Deliveries, DeliveryAttempt, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
@@ -48,15 +48,7 @@ export interface IngestResult {
   started?: Promise<void>;
 }
 
-export interface AttemptView {
-  round: number;
-  attempt: number;
-  started_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  response_body: string | null;
-}
+export type AttemptView = Omit<DeliveryAttempt, 'started_at' | 'succeeded'> & { started_at: string };
 
 export interface DeliveryView {
   endpoint_id: string;
