@@ -34,11 +34,7 @@ const isCursor = (v: unknown): v is { after: string } => typeof v === 'object' &
 
 /** The run decides: only one awaiting a retry wakes; a cancelled one first records an attempt in flight. */
 export class DeliveryControl {
-  private readonly clock: Clock;
-
-  constructor(private readonly deps: DeliveryControlDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: DeliveryControlDeps) {}
 
   /** The next attempt, at once, with the next attempt number; 409 `delivery_not_waiting` when nothing waits. */
   async retryNow(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
@@ -47,7 +43,7 @@ export class DeliveryControl {
     if (!woken) throw new DomainError('delivery_not_waiting', `Delivery of event ${eventId} to endpoint ${endpointId} is not waiting for its next attempt.`);
     const view = deliveryView((await this.deps.deliveries.find(id)) ?? undefined, endpointId, urlAtIngest);
     // Until the woken attempt is recorded, the record still names the cancelled timer's time.
-    return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: this.clock().toISOString() } : view;
+    return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: (this.deps.clock ?? systemClock)().toISOString() } : view;
   }
 
   /** Answers the delivery as recorded when asked; 409 `delivery_ended` when it has ended or no round runs. */

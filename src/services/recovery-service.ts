@@ -18,14 +18,10 @@ export interface RecoveryServiceDeps {
  * retry would, from one workflow per endpoint (`recover-<endpointId>`); asking again joins the running one.
  */
 export class RecoveryService {
-  private readonly clock: Clock;
-
-  constructor(private readonly deps: RecoveryServiceDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: RecoveryServiceDeps) {}
 
   async recover(accountId: string, endpointId: string, since: Date): Promise<RecoveryRun> {
-    const now = this.clock();
+    const now = (this.deps.clock ?? systemClock)();
     const problem = recoverySinceProblem(since, now);
     if (problem) throw new ValidationError(problem, [{ path: 'since', message: problem.replace(/^since /, '') }], 'invalid_since');
     const endpoint = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
