@@ -66,7 +66,7 @@ const BLOCKS_AT_ONCE = 4;
 const EMPTY_BLOCKS_ALLOWED = 8;
 
 /** `owner` is set from the acceptance when there is one (insertWithNextId). */
-export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'data' | 'owner'> & { data: Record<string, unknown>; owner?: string | null };
+export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'owner'> & { owner?: string | null };
 
 export interface Acceptance {
   instanceId: string;
@@ -260,7 +260,7 @@ export class Events {
     await this.col.deleteOne({ _id: storedId(id) });
   }
 
-  /** Retention: an `{_id}` point read of those fields only. */
+  /** Retention: an `{_id}` point read of what it needs (no body). */
   async retentionView(id: number): Promise<EventRetentionView | null> {
     const doc = await this.col.findOne({ _id: storedId(id) }, { projection: RETENTION_VIEW });
     return doc && { ...doc, _id: id };
