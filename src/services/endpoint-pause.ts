@@ -18,16 +18,12 @@ export interface EndpointPauseDeps {
  * then wakes every marked one. Whichever of the two reads second sees the other's write: none is left waiting.
  */
 export class EndpointPause {
-  private readonly clock: Clock;
-
-  constructor(private readonly deps: EndpointPauseDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: EndpointPauseDeps) {}
 
   /** Idempotent: a paused endpoint is answered as it is. */
   async pause(accountId: string, endpointId: string): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
-    if (!current.paused) await this.deps.endpoints.update(current, { paused: true }, this.clock());
+    if (!current.paused) await this.deps.endpoints.update(current, { paused: true }, (this.deps.clock ?? systemClock)());
     return this.deps.view(accountId, endpointId);
   }
 
@@ -37,7 +33,7 @@ export class EndpointPause {
    */
   async resume(accountId: string, endpointId: string): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
-    if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.clock());
+    if (current.paused) await this.deps.endpoints.update(current, { paused: false }, (this.deps.clock ?? systemClock)());
     if (current.paused || (await this.deps.deliveries.anyPausedForEndpoint(endpointId))) await this.deps.resumer.start({ accountId, endpointId });
     return this.deps.view(accountId, endpointId);
   }
