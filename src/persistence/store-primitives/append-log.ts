@@ -80,14 +80,12 @@ export class AppendLog<T, D extends Document & { _id: string }> {
   /** A process's appends to a scope run in turn: k concurrent ones would cost about k² round trips, not k. */
   private inTurn<R>(scope: string, work: () => Promise<R>): Promise<R> {
     const run = (this.turns.get(scope) ?? Promise.resolve()).then(work);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
+    const settled: Promise<void> = run
+      .catch(() => undefined)
+      .then(() => {
+        if (this.turns.get(scope) === settled) this.turns.delete(scope);
+      });
     this.turns.set(scope, settled);
-    void settled.then(() => {
-      if (this.turns.get(scope) === settled) this.turns.delete(scope);
-    });
     return run;
   }
 
