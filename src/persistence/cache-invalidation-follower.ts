@@ -65,24 +65,19 @@ export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
   private position: number | null = null;
   private covered: number | null = null;
   private loop: Periodic | null = null;
-  private readonly pollIntervalMs: number;
-  private readonly now: () => number;
 
   constructor(
     private readonly log: ChangeFeed<Invalidation>,
     private readonly apply: (invalidation: Invalidation) => void,
     private readonly options: CacheInvalidationFollowerOptions = {},
-  ) {
-    this.pollIntervalMs = options.pollIntervalMs ?? 200;
-    this.now = options.now ?? Date.now;
-  }
+  ) {}
 
   /** Finds the log's end (a process starts with nothing cached, so older entries concern it not), then polls. */
   async start(): Promise<void> {
     if (this.loop) return;
     const onError = (err: unknown) => this.options.onError?.(err);
     await this.pollOnce().catch(onError);
-    this.loop = periodic(() => this.pollOnce(), this.pollIntervalMs, onError);
+    this.loop = periodic(() => this.pollOnce(), this.options.pollIntervalMs ?? 200, onError);
   }
 
   async stop(): Promise<void> {
@@ -101,7 +96,7 @@ export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
 
   /** One poll: applies every entry logged before it started. */
   async pollOnce(): Promise<void> {
-    const started = this.now();
+    const started = (this.options.now ?? Date.now)();
     if (this.position === null) {
       this.position = await this.log.position();
       this.options.reset?.();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Collection, Db } from 'mongodb';
-import { insertWithinCap, type ExpirySweepers } from './store-primitives';
+import type { Db } from 'mongodb';
+import { ExpiringCollection } from './expiring-collection';
+import { insertWithinCap } from './store-primitives';
 
 interface LeaseDoc {
   _id: string;
@@ -13,16 +14,9 @@ interface LeaseDoc {
  * only while fewer than the endpoint's cap are alive (insertWithinCap: exact on both stores) and
  * removed when the POST ends. A lease whose worker was killed stops counting at `expires_at`.
  */
-export class EndpointInFlightLeases {
-  private readonly col: Collection<LeaseDoc>;
-
+export class EndpointInFlightLeases extends ExpiringCollection<LeaseDoc> {
   constructor(db: Db) {
-    this.col = db.collection<LeaseDoc>('endpoint_in_flight_leases');
-  }
-
-  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await this.col.createIndex({ endpoint_id: 1, expires_at: 1 });
-    await expiry.ensureExpiry(this.col, 'expires_at');
+    super(db, 'endpoint_in_flight_leases', { endpoint_id: 1, expires_at: 1 });
   }
 
   /** A lease until `expiresAt` if fewer than `cap` of the endpoint's are alive at `now`: its id, else null. */

@@ -1,5 +1,6 @@
-import { Collection, Db } from 'mongodb';
-import { claimOnce, type ExpirySweepers } from './store-primitives';
+import type { Db } from 'mongodb';
+import { ExpiringCollection } from './expiring-collection';
+import { claimOnce } from './store-primitives';
 
 interface RateTokenDoc {
   _id: string;
@@ -20,16 +21,11 @@ const MAX_HINTS = 10_000;
  * process remembers the first token it has not seen taken: a start costs one insert, and a refusal
  * in a window it already found full costs nothing.
  */
-export class EndpointRateTokens {
-  private readonly col: Collection<RateTokenDoc>;
+export class EndpointRateTokens extends ExpiringCollection<RateTokenDoc> {
   private readonly next = new Map<string, { window: number; k: number }>();
 
   constructor(db: Db) {
-    this.col = db.collection<RateTokenDoc>('endpoint_rate_tokens');
-  }
-
-  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await expiry.ensureExpiry(this.col, 'expires_at');
+    super(db, 'endpoint_rate_tokens');
   }
 
   /** One of the `perSecond` tokens of `window` for the endpoint: false when all of them are taken. */

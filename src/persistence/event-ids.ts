@@ -60,12 +60,12 @@ export class EventIds {
   }
 
   async floor(): Promise<number> {
-    return (await this.mark('floor')) ?? 0;
+    return this.mark('floor');
   }
 
   /** How far retention has removed events (0: not yet). */
   async purgedThrough(): Promise<number> {
-    return (await this.mark('purged')) ?? 0;
+    return this.mark('purged');
   }
 
   /** Retention removed every event up to `id`: marks it, then removes the claims `ids` not yet removed. */
@@ -80,19 +80,16 @@ export class EventIds {
     await claimOnce(this.marks, { _id: `${kind}:${storedEventId(n)}`, kind, n });
   }
 
-  /** The collection holds a handful of marks at most (superseded ones are dropped), so reading it whole is cheap. */
-  private async mark(kind: MarkKind): Promise<number | null> {
+  /** The highest mark of `kind` (0: none). The collection holds a handful at most (superseded ones are dropped), so reading it whole is cheap. */
+  private async mark(kind: MarkKind): Promise<number> {
     const marks = await this.marks.find({}).toArray();
-    const ns = marks.filter((m) => m.kind === kind).map((m) => m.n);
-    return ns.length > 0 ? Math.max(...ns) : null;
+    return Math.max(0, ...marks.filter((m) => m.kind === kind).map((m) => m.n));
   }
 
   /** Keeps the highest mark of each kind: a mark below another is never read again. */
   private async dropSupersededMarks(): Promise<void> {
     const marks = await this.marks.find({}).toArray();
-    const highest = new Map<MarkKind, number>();
-    for (const m of marks) highest.set(m.kind, Math.max(highest.get(m.kind) ?? 0, m.n));
-    const superseded = marks.filter((m) => m.n < (highest.get(m.kind) as number));
+    const superseded = marks.filter((m) => marks.some((other) => other.kind === m.kind && other.n > m.n));
     if (superseded.length > 0) await this.marks.bulkWrite(superseded.map((m) => ({ deleteOne: { filter: { _id: m._id } } })), { ordered: false });
   }
 }

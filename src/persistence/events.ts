@@ -12,24 +12,13 @@ import { RememberedHeads } from './store-primitives';
  * NUL and nested arrays (FerretDB) are not storable, and "delivered unchanged" must hold for any
  * JSON. `_id` is the integer id as a padded string (storedEventId): FerretDB indexes only those.
  */
-interface StoredEventDoc {
+interface StoredEventDoc extends Omit<EventDoc, '_id' | 'data' | 'owner'> {
   _id: string;
-  account_id: string;
-  type: string;
-  body: string;
-  timestamp: number;
-  idempotency_key: string | null;
-  endpoint_ids: string[];
-  /** The endpoints' URLs at ingest, shown until an attempt records the URL it used. */
-  endpoint_urls: string[];
-  /** The API process (instance lease id) that accepted the event and owes its dispatch. */
   owner?: string;
-  created_at: Date;
   /** The event's number in its account (event-sequences.ts): `seq_key` claims it, lists read `seq_block`. */
   seq: number;
   seq_key: string;
   seq_block: string;
-  fifo_places?: Record<string, number>;
 }
 
 export interface EventDoc {
@@ -45,7 +34,9 @@ export interface EventDoc {
   idempotency_key: string | null;
   /** Endpoints matched at ingest: the delivery set, fixed for the event's life. */
   endpoint_ids: string[];
+  /** The endpoints' URLs at ingest, shown until an attempt records the URL it used. */
   endpoint_urls: string[];
+  /** The API process (instance lease id) that accepted the event and owes its dispatch. */
   owner: string | null;
   created_at: Date;
   /** Its place in the queue of each FIFO endpoint it goes to (fifo-queues.ts), taken before it was stored; absent: none. */
@@ -75,7 +66,7 @@ const BLOCKS_AT_ONCE = 4;
 const EMPTY_BLOCKS_ALLOWED = 8;
 
 /** `owner` is set from the acceptance when there is one (insertWithNextId). */
-export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'data' | 'owner'> & { data: Record<string, unknown>; owner?: string | null };
+export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'owner'> & { owner?: string | null };
 
 export interface Acceptance {
   instanceId: string;
@@ -92,6 +83,7 @@ export class EventInsertUnanswered extends Error {
 
 /** What retention needs of an event to remove it and what hangs off it: no body. */
 export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at' | 'fifo_places'> & { seq: number };
+const RETENTION_VIEW = { account_id: 1, idempotency_key: 1, endpoint_ids: 1, created_at: 1, fifo_places: 1, seq: 1 } as const;
 
 /** The key of the platform's one id sequence (in `hint` and `headSearch`). */
 const IDS = '';
@@ -268,19 +260,10 @@ export class Events {
     await this.col.deleteOne({ _id: storedId(id) });
   }
 
-  /** Retention: an `{_id}` point read without the body. */
+  /** Retention: an `{_id}` point read of what it needs (no body). */
   async retentionView(id: number): Promise<EventRetentionView | null> {
-    const doc = await this.col.findOne({ _id: storedId(id) }, { projection: { body: 0, endpoint_urls: 0 } });
-    if (!doc) return null;
-    return {
-      _id: id,
-      account_id: doc.account_id,
-      idempotency_key: doc.idempotency_key,
-      endpoint_ids: doc.endpoint_ids,
-      created_at: doc.created_at,
-      seq: doc.seq,
-      ...(doc.fifo_places ? { fifo_places: doc.fifo_places } : {}),
-    };
+    const doc = await this.col.findOne({ _id: storedId(id) }, { projection: RETENTION_VIEW });
+    return doc && { ...doc, _id: id };
   }
 
   /** Retention: one command of `{_id}` deletes; then each account's list stops reading below what was removed. */

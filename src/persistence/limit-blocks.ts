@@ -1,5 +1,6 @@
-import { Collection, Db } from 'mongodb';
-import { AppendLog, type ExpirySweepers, type LogFormat } from './store-primitives';
+import type { Db } from 'mongodb';
+import { ExpiringCollection } from './expiring-collection';
+import { AppendLog, type LogFormat } from './store-primitives';
 
 /** Entry n of a scope's block log: grants `delta` calls (negative: gives back); `cum`: the running total. */
 export interface BlockEntry {
@@ -24,17 +25,12 @@ const format: LogFormat<BlockValue, BlockDoc> = {
 };
 
 /** An append log per burst window or billing period (append-log.ts); a scope's entries expire together. */
-export class LimitBlocks {
+export class LimitBlocks extends ExpiringCollection<BlockDoc> {
   private readonly log: AppendLog<BlockValue, BlockDoc>;
-  private readonly col: Collection<BlockDoc>;
 
   constructor(db: Db) {
-    this.col = db.collection<BlockDoc>('limit_blocks');
+    super(db, 'limit_blocks');
     this.log = new AppendLog(this.col, format, { batchClaims: true });
-  }
-
-  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await expiry.ensureExpiry(this.col, 'expires_at');
   }
 
   append(scope: string, { n, delta, cum }: BlockEntry, expiresAt: Date): Promise<boolean> {

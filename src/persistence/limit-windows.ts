@@ -1,5 +1,6 @@
-import { Collection, Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import type { BurstWindow } from '../domain/limits/burst-window';
+import { ExpiringCollection } from './expiring-collection';
 import { claimOnce, findHeadLinear, memberId, raiseHint, RememberedHeads, type ExpirySweepers } from './store-primitives';
 
 interface WindowDoc {
@@ -23,20 +24,18 @@ interface HeadDoc {
  * windows expire one by one, so the sequence is contiguous only from a recent member, which the
  * `limit_window_heads` hint provides; the latest is found by probing up from it (`_id` lookups).
  */
-export class LimitWindows {
-  private readonly col: Collection<WindowDoc>;
+export class LimitWindows extends ExpiringCollection<WindowDoc> {
   private readonly heads: Collection<HeadDoc>;
   /** The highest seq this process has seen per bucket. */
   private readonly known = new RememberedHeads<{ n: number }>(100_000);
 
   constructor(db: Db) {
-    this.col = db.collection<WindowDoc>('limit_windows');
+    super(db, 'limit_windows');
     this.heads = db.collection<HeadDoc>('limit_window_heads');
   }
 
-  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await this.col.createIndex({ bucket: 1, seq: -1 });
-    await expiry.ensureExpiry(this.col, 'expires_at');
+  override async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+    await super.ensureIndexes(expiry);
     await expiry.ensureExpiry(this.heads, 'expires_at');
   }
 

@@ -1,5 +1,6 @@
-import { Collection, Db } from 'mongodb';
-import { claimOnce, type ExpirySweepers } from './store-primitives';
+import type { Db } from 'mongodb';
+import { ExpiringCollection } from './expiring-collection';
+import { claimOnce } from './store-primitives';
 
 interface NoticeClaimDoc {
   _id: string;
@@ -15,15 +16,9 @@ const KEPT_MS = 24 * 3_600_000;
  * Once-an-hour notices per endpoint across processes: a unique insert per endpoint and hour (the
  * embedded store has no atomic read-modify-write; of concurrent inserts of one id exactly one wins).
  */
-export class OperationalNoticeClaims {
-  private readonly col: Collection<NoticeClaimDoc>;
-
+export class OperationalNoticeClaims extends ExpiringCollection<NoticeClaimDoc> {
   constructor(db: Db) {
-    this.col = db.collection<NoticeClaimDoc>('operational_notice_claims');
-  }
-
-  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await expiry.ensureExpiry(this.col, 'expires_at');
+    super(db, 'operational_notice_claims');
   }
 
   /** True for the first claimer of `kind` for this endpoint and hour, and for that claimer again (a retried activity). */

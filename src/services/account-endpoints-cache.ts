@@ -13,15 +13,12 @@ export interface AccountEndpointsCacheDeps {
 /** One list query per uncached account, so an ingest's store round trips stay three (docs/delivery.md). */
 export class AccountEndpointsCache {
   private readonly entries = new Map<string, { at: number; endpoints: Promise<EndpointDoc[]> }>();
-  private readonly now: () => number;
 
-  constructor(private readonly deps: AccountEndpointsCacheDeps) {
-    this.now = deps.now ?? Date.now;
-  }
+  constructor(private readonly deps: AccountEndpointsCacheDeps) {}
 
   enabled(accountId: string): Promise<EndpointDoc[]> {
     const hit = this.entries.get(accountId);
-    const now = this.now();
+    const now = (this.deps.now ?? Date.now)();
     if (hit && now - hit.at < this.ttlMs(now)) return hit.endpoints;
     if (this.entries.size > 10_000) this.entries.clear();
     const endpoints = this.deps.endpoints.listEnabled(accountId);

@@ -67,12 +67,11 @@ export interface ActiveSession {
   account: AccountDoc;
 }
 
-/** 256 random bits in base64url. */
-const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
-
-export function hashSessionId(id: string): string {
-  return createHash('sha256').update(id, 'utf8').digest('hex');
-}
+/** 256 random bits in base64url: a session id, a form token, an invite link's token. */
+export const newSecretToken = () => randomBytes(32).toString('base64url');
+export const isSecretToken = (value: string) => /^[A-Za-z0-9_-]{43}$/.test(value);
+/** What is stored of a session id or an invite token (SHA-256, hex): a database leak hands out neither. */
+export const hashSecretToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** A session id is looked up only in `dashboard_sessions`, a key only in `api_keys`: they never mix. */
 export interface DashboardAuthDeps {
@@ -85,16 +84,11 @@ export interface DashboardAuthDeps {
 }
 
 export class DashboardAuthService {
-  private readonly accounts: Accounts;
-  private readonly accountService: AccountService;
-  private readonly sessions: DashboardSessions;
-  private readonly attempts: DashboardSignInAttempts;
   private readonly options: DashboardAuthOptions;
   private readonly clock: Clock;
   private dummyHash?: Promise<string>;
 
-  constructor(deps: DashboardAuthDeps) {
-    ({ accounts: this.accounts, accountService: this.accountService, sessions: this.sessions, attempts: this.attempts } = deps);
+  constructor(private readonly deps: DashboardAuthDeps) {
     this.options = { ...DEFAULT_DASHBOARD_AUTH_OPTIONS, ...deps.options };
     this.clock = deps.clock ?? systemClock;
   }
@@ -106,7 +100,7 @@ export class DashboardAuthService {
     const hash = await hashPassword(password);
     let accountId: string;
     try {
-      accountId = (await this.accountService.createAccount(email, 'free', hash)).id;
+      accountId = (await this.deps.accountService.createAccount(email, 'free', hash)).id;
     } catch (err) {
       if (isDomainError(err, 'email_taken')) throw signUpRefused();
       throw err;
@@ -122,7 +116,7 @@ export class DashboardAuthService {
       { scope: `email-ip:${network}:${normalized}`, policy: this.options.perEmailAndIp },
       { scope: `ip:${network}`, policy: this.options.perIp },
     ]);
-    const account = normalized.length > 0 ? await this.accounts.findByEmail(normalized) : null;
+    const account = normalized.length > 0 ? await this.deps.accounts.findByEmail(normalized) : null;
     const usable = password.length > 0 && password.length <= MAX_PASSWORD_LENGTH;
     const stored = account?.password_hash;
     const verified = usable ? await argon2.verify(stored ?? (await this.getDummyHash()), password).catch(() => false) : false;
@@ -133,27 +127,27 @@ export class DashboardAuthService {
   }
 
   async signOut(sessionId: string | undefined): Promise<void> {
-    if (sessionId && SESSION_ID.test(sessionId)) await this.sessions.delete(hashSessionId(sessionId));
+    if (sessionId && isSecretToken(sessionId)) await this.deps.sessions.delete(hashSecretToken(sessionId));
   }
 
   /** The session a cookie value names, if it exists and has not expired (checked on every read). */
   async resolveSession(sessionId: string | undefined): Promise<ActiveSession | null> {
-    if (!sessionId || !SESSION_ID.test(sessionId)) return null;
-    const idHash = hashSessionId(sessionId);
-    const doc = await this.sessions.findValid(idHash, this.clock());
+    if (!sessionId || !isSecretToken(sessionId)) return null;
+    const idHash = hashSecretToken(sessionId);
+    const doc = await this.deps.sessions.findValid(idHash, this.clock());
     if (!doc) return null;
-    const account = await this.accounts.findById(doc.account_id);
+    const account = await this.deps.accounts.findById(doc.account_id);
     if (!account) return null;
     return { idHash, csrfToken: doc.csrf_token, expiresAt: doc.expires_at, account };
   }
 
   /** Signs in an account whose identity was proven another way (a redeemed invite link). */
   async startSession(accountId: string): Promise<NewSession> {
-    const id = randomBytes(32).toString('base64url');
-    const csrfToken = randomBytes(32).toString('base64url');
+    const id = newSecretToken();
+    const csrfToken = newSecretToken();
     const now = this.clock();
     const expiresAt = new Date(now.getTime() + this.options.sessionLifetimeMs);
-    await this.sessions.insert({ _id: hashSessionId(id), account_id: accountId, csrf_token: csrfToken, created_at: now, expires_at: expiresAt });
+    await this.deps.sessions.insert({ _id: hashSecretToken(id), account_id: accountId, csrf_token: csrfToken, created_at: now, expires_at: expiresAt });
     return { id, csrfToken, expiresAt };
   }
 
@@ -162,14 +156,14 @@ export class DashboardAuthService {
     const now = this.clock();
     const ids: string[] = [];
     for (const { scope, policy } of scopes) {
-      const reserved = await this.attempts.reserve(scope, now, policy.windowMs, policy.limit);
+      const reserved = await this.deps.attempts.reserve(scope, now, policy.windowMs, policy.limit);
       if ('liftsAt' in reserved) {
-        await this.attempts.withdraw(ids);
+        await this.deps.attempts.withdraw(ids);
         throw signInThrottled(Math.max(1, Math.ceil((reserved.liftsAt.getTime() - now.getTime()) / 1000)));
       }
       ids.push(reserved.id);
     }
-    return { withdraw: () => this.attempts.withdraw(ids) };
+    return { withdraw: () => this.deps.attempts.withdraw(ids) };
   }
 
   private getDummyHash(): Promise<string> {

@@ -1,21 +1,13 @@
 import { type Clock, systemClock } from '../domain/clock';
-import { createHash, randomBytes } from 'node:crypto';
 import { DomainError, isDomainError } from '../domain/errors';
 import type { Accounts } from '../persistence/accounts';
 import type { DashboardInvites } from '../persistence/dashboard-invites';
 import type { DashboardSessions } from '../persistence/dashboard-sessions';
-import { checkNewPassword, hashPassword } from './dashboard-auth-service';
+import { checkNewPassword, hashPassword, hashSecretToken, isSecretToken, newSecretToken } from './dashboard-auth-service';
 
 /** How long an invite link works: a day, long enough to reach a person, short enough to go stale. */
 export const INVITE_LIFETIME_MS = 24 * 3600 * 1000;
 export const INVITE_PATH = '/dashboard/invite';
-
-/** 256 random bits in base64url: the link's token; only its SHA-256 is stored. */
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-export function hashInviteToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
 
 export type InviteUnusableReason = 'used' | 'expired' | 'unknown';
 export type InviteUnusableError = DomainError<`invite_${InviteUnusableReason}`>;
@@ -65,10 +57,10 @@ export class DashboardInviteService {
   async create(accountId: string, baseUrl: string): Promise<CreatedInvite> {
     const account = await this.deps.accounts.findById(accountId);
     if (!account) throw new DomainError('not_found', `Account ${accountId} not found.`);
-    const token = randomBytes(32).toString('base64url');
+    const token = newSecretToken();
     const now = this.clock();
     const expiresAt = new Date(now.getTime() + INVITE_LIFETIME_MS);
-    await this.deps.invites.insert({ _id: hashInviteToken(token), account_id: accountId, created_at: now, expires_at: expiresAt });
+    await this.deps.invites.insert({ _id: hashSecretToken(token), account_id: accountId, created_at: now, expires_at: expiresAt });
     return { account_id: accountId, email: account.email, link: `${baseUrl.replace(/\/+$/, '')}${INVITE_PATH}/${token}`, expires_at: expiresAt.toISOString() };
   }
 
@@ -96,8 +88,8 @@ export class DashboardInviteService {
   }
 
   private async usable(token: string) {
-    if (!TOKEN.test(token)) throw inviteUnusable('unknown');
-    const found = await this.deps.invites.state(hashInviteToken(token), this.clock());
+    if (!isSecretToken(token)) throw inviteUnusable('unknown');
+    const found = await this.deps.invites.state(hashSecretToken(token), this.clock());
     if (found.state !== 'valid') throw inviteUnusable(found.state);
     return found.invite;
   }

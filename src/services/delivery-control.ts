@@ -5,6 +5,7 @@ import type { Deliveries } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import type { Events } from '../persistence/events';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import { requireEndpoint } from './endpoint-service';
 import { deliveryOf, deliveryView, type DeliveryView } from './event-service';
 import { decodeCursor, encodeCursor } from './pagination';
 
@@ -33,11 +34,7 @@ const isCursor = (v: unknown): v is { after: string } => typeof v === 'object' &
 
 /** The run decides: only one awaiting a retry wakes; a cancelled one first records an attempt in flight. */
 export class DeliveryControl {
-  private readonly clock: Clock;
-
-  constructor(private readonly deps: DeliveryControlDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: DeliveryControlDeps) {}
 
   /** The next attempt, at once, with the next attempt number; 409 `delivery_not_waiting` when nothing waits. */
   async retryNow(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
@@ -46,7 +43,7 @@ export class DeliveryControl {
     if (!woken) throw new DomainError('delivery_not_waiting', `Delivery of event ${eventId} to endpoint ${endpointId} is not waiting for its next attempt.`);
     const view = deliveryView((await this.deps.deliveries.find(id)) ?? undefined, endpointId, urlAtIngest);
     // Until the woken attempt is recorded, the record still names the cancelled timer's time.
-    return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: this.clock().toISOString() } : view;
+    return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: (this.deps.clock ?? systemClock)().toISOString() } : view;
   }
 
   /** Answers the delivery as recorded when asked; 409 `delivery_ended` when it has ended or no round runs. */
@@ -62,8 +59,7 @@ export class DeliveryControl {
   /** Wakes the endpoint's waiting deliveries in delivery id order, MAX_RETRY_NOW_PER_CALL per call. */
   async retryNowForEndpoint(accountId: string, endpointId: string, cursor?: string): Promise<BulkRetryNow> {
     const after = cursor !== undefined ? decodeCursor(cursor, isCursor, 'cursor').after : undefined;
-    const endpoint = await this.deps.endpoints.find(accountId, endpointId);
-    if (!endpoint) throw new DomainError('not_found', `Endpoint ${endpointId} not found.`);
+    await requireEndpoint(this.deps.endpoints, accountId, endpointId);
     const ids = await this.deps.deliveries.waitingForEndpoint(endpointId, after, MAX_RETRY_NOW_PER_CALL);
     let woken = 0;
     for (let i = 0; i < ids.length; i += RETRY_NOW_AT_ONCE) {

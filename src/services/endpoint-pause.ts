@@ -1,9 +1,8 @@
 import { type Clock, systemClock } from '../domain/clock';
-import { DomainError } from '../domain/errors';
 import type { Deliveries } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import type { ResumeScheduler } from '../temporal/resume-scheduler';
-import type { EndpointView } from './endpoint-service';
+import { requireEndpoint, type EndpointView } from './endpoint-service';
 
 export interface EndpointPauseDeps {
   endpoints: Pick<Endpoints, 'find' | 'update'>;
@@ -19,16 +18,12 @@ export interface EndpointPauseDeps {
  * then wakes every marked one. Whichever of the two reads second sees the other's write: none is left waiting.
  */
 export class EndpointPause {
-  private readonly clock: Clock;
-
-  constructor(private readonly deps: EndpointPauseDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: EndpointPauseDeps) {}
 
   /** Idempotent: a paused endpoint is answered as it is. */
   async pause(accountId: string, endpointId: string): Promise<EndpointView> {
-    const current = await this.require(accountId, endpointId);
-    if (!current.paused) await this.deps.endpoints.update(current, { paused: true }, this.clock());
+    const current = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
+    if (!current.paused) await this.deps.endpoints.update(current, { paused: true }, (this.deps.clock ?? systemClock)());
     return this.deps.view(accountId, endpointId);
   }
 
@@ -37,15 +32,9 @@ export class EndpointPause {
    * but deliveries still wait marked: a resume whose workflow could not be started is repeated.
    */
   async resume(accountId: string, endpointId: string): Promise<EndpointView> {
-    const current = await this.require(accountId, endpointId);
-    if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.clock());
+    const current = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
+    if (current.paused) await this.deps.endpoints.update(current, { paused: false }, (this.deps.clock ?? systemClock)());
     if (current.paused || (await this.deps.deliveries.anyPausedForEndpoint(endpointId))) await this.deps.resumer.start({ accountId, endpointId });
     return this.deps.view(accountId, endpointId);
-  }
-
-  private async require(accountId: string, endpointId: string) {
-    const endpoint = await this.deps.endpoints.find(accountId, endpointId);
-    if (!endpoint) throw new DomainError('not_found', `Endpoint ${endpointId} not found.`);
-    return endpoint;
   }
 }

@@ -62,11 +62,7 @@ export interface EndpointInput extends EndpointLimitFields {
   ordering?: EndpointOrdering;
 }
 
-export interface EndpointPatch extends EndpointLimitFields {
-  url?: string;
-  events?: string[];
-  description?: string;
-  ordering?: EndpointOrdering;
+export interface EndpointPatch extends Partial<EndpointInput> {
   disabled?: boolean;
 }
 
@@ -161,13 +157,13 @@ export class EndpointService {
 
   /** With a FIFO endpoint's queue: its head and length (a few `_id` lookups). */
   async get(accountId: string, id: string): Promise<EndpointView> {
-    const doc = await this.require(accountId, id);
+    const doc = await requireEndpoint(this.deps.endpoints, accountId, id);
     const [view, fifo] = await Promise.all([this.view(doc), orderingOf(doc) === 'fifo' ? this.deps.fifoQueue?.view(doc._id) : undefined]);
     return fifo ? { ...view, fifo } : view;
   }
 
   async update(accountId: string, id: string, patch: EndpointPatch): Promise<EndpointView> {
-    const current = await this.require(accountId, id);
+    const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const changes: EndpointChanges = {};
     if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
     if (patch.events !== undefined) changes.events = this.checkPatterns(patch.events);
@@ -207,7 +203,7 @@ export class EndpointService {
   }
 
   async getSecret(accountId: string, id: string): Promise<string> {
-    return this.deps.secretBox.open((await this.require(accountId, id)).secret_sealed);
+    return this.deps.secretBox.open((await requireEndpoint(this.deps.endpoints, accountId, id)).secret_sealed);
   }
 
   /**
@@ -215,7 +211,7 @@ export class EndpointService {
    * `webhook-signature` for `graceSeconds`. Concurrent rotations each keep theirs (Endpoints.rotateSecrets).
    */
   async rotateSecret(accountId: string, id: string, graceSeconds = DEFAULT_GRACE_PERIOD_SECONDS): Promise<string> {
-    const current = await this.require(accountId, id);
+    const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const secret = generateSigningSecret();
     const sealed = this.deps.secretBox.seal(secret);
     const now = this.clock();
@@ -230,12 +226,6 @@ export class EndpointService {
   private async cancelInFlight(endpointId: string): Promise<void> {
     const inFlight = await this.deps.deliveries.inFlightForEndpoint(endpointId);
     await Promise.all(inFlight.map((d) => this.deps.scheduler.cancel(d._id)));
-  }
-
-  private async require(accountId: string, id: string): Promise<EndpointDoc> {
-    const doc = await this.deps.endpoints.find(accountId, id);
-    if (!doc) throw notFound(id);
-    return doc;
   }
 
   /**
@@ -282,6 +272,13 @@ function endpointLimitReached(max: number): DomainError {
     'endpoint_limit_reached',
     `This account already has the most endpoints it may have (${max}). Delete one, or subscribe an existing endpoint to more event types.`,
   );
+}
+
+/** The account's endpoint, or 404 `not_found` (another account's is not found either). */
+export async function requireEndpoint(endpoints: Pick<Endpoints, 'find'>, accountId: string, id: string): Promise<EndpointDoc> {
+  const doc = await endpoints.find(accountId, id);
+  if (!doc) throw notFound(id);
+  return doc;
 }
 
 function notFound(id: string): DomainError {

@@ -5,7 +5,7 @@ import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUND
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
-import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
+import type { Deliveries, DeliveryAttempt, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
@@ -48,15 +48,7 @@ export interface IngestResult {
   started?: Promise<void>;
 }
 
-export interface AttemptView {
-  round: number;
-  attempt: number;
-  started_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  response_body: string | null;
-}
+export type AttemptView = Omit<DeliveryAttempt, 'started_at' | 'succeeded'> & { started_at: string };
 
 export interface DeliveryView {
   endpoint_id: string;
@@ -118,13 +110,7 @@ export class EventService {
     if (Buffer.byteLength(JSON.stringify(input.data), 'utf8') > MAX_EVENT_DATA_BYTES) {
       throw new DomainError('payload_too_large', 'Event data exceeds 256 KiB when serialized.');
     }
-    // A stop's cut call may still store its event: counted, so the stop keeps the lease for crash recovery.
-    const ended = this.deps.outbox.awaiting.ingestBegins();
-    try {
-      return await this.admitted(ticket.accountId, input);
-    } finally {
-      ended();
-    }
+    return this.counted(ticket.accountId, input);
   }
 
   /**
@@ -133,16 +119,20 @@ export class EventService {
    */
   async emitPlatformEvent(accountId: string, input: IngestInput & { idempotency_key: string }): Promise<void> {
     if (!isPlatformEventType(input.type)) throw new Error(`not an operational event type: ${input.type}`);
-    const ended = this.deps.outbox.awaiting.ingestBegins();
-    let result: IngestResult;
-    try {
-      result = await this.admitted(accountId, input);
-    } finally {
-      ended();
-    }
+    const result = await this.counted(accountId, input);
     if (result.started) return result.started;
     const event = await this.deps.events.find(accountId, result.body.id as number);
     if (event) await this.deps.outbox.enqueue(event);
+  }
+
+  /** A stop's cut call may still store its event: counted, so the stop keeps the lease for crash recovery. */
+  private async counted(accountId: string, input: IngestInput): Promise<IngestResult> {
+    const ended = this.deps.outbox.awaiting.ingestBegins();
+    try {
+      return await this.admitted(accountId, input);
+    } finally {
+      ended();
+    }
   }
 
   private async admitted(accountId: string, input: IngestInput): Promise<IngestResult> {
@@ -273,7 +263,7 @@ export class EventService {
     const { deliveries, scheduler } = this.deps;
     const { event, id } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
     const delivery = await deliveries.find(id);
-    if (!delivery || (await scheduler.isRunning(id))) throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
+    if (!delivery || (await scheduler.isRunning(id))) throw roundInFlight();
     if (delivery.status === 'succeeded') {
       throw new DomainError('delivery_not_retryable', 'The delivery succeeded; only failed or cancelled deliveries can be retried.');
     }
@@ -288,21 +278,19 @@ export class EventService {
       if (round > MAX_DELIVERY_ROUNDS) {
         throw new DomainError('delivery_round_limit', `A delivery can be retried at most ${MAX_DELIVERY_ROUNDS - 1} times.`);
       }
-      if (!(await deliveries.claimRound(id, round, now))) throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
+      if (!(await deliveries.claimRound(id, round, now))) throw roundInFlight();
     } else {
       // No workflow running: another retry is starting this round (or its run just closed), or a crash cut
       // that start short. Only the latter, once the claim is ROUND_START_GRACE_MS old, is started again.
       const staleBefore = new Date(now.getTime() - ROUND_START_GRACE_MS);
-      if (!(await deliveries.claimRoundRestart(id, round, staleBefore, now))) {
-        throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
-      }
+      if (!(await deliveries.claimRoundRestart(id, round, staleBefore, now))) throw roundInFlight();
     }
     await deliveries.startRound(id, round, now);
     const started = await scheduler.start(
       { workflowId: id, eventId, endpointId, accountId, round, type: event.type, timestamp: event.timestamp, body: event.body, url: endpoint.url },
       { manualRetry: true },
     );
-    if (started === 'already-exists') throw new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
+    if (started === 'already-exists') throw roundInFlight();
     return deliveryView({ ...delivery, round, status: 'pending', attempt_count: 0, next_attempt_at: now }, endpointId, endpoint.url);
   }
 
@@ -318,6 +306,8 @@ export class EventService {
     return event.endpoint_ids.map((endpointId, i) => deliveryView(docs[i] ?? undefined, endpointId, event.endpoint_urls[i] ?? '', event.created_at));
   }
 }
+
+const roundInFlight = () => new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
 
 /** 503: a write of the ingest got no answer, so its event may be stored (it is then delivered, and answers the repeat of its key). */
 function storeDidNotAnswer(): DomainError {

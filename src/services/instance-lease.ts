@@ -17,48 +17,44 @@ export class InstanceLease {
   readonly id = `api_${randomUUID().replace(/-/g, '')}`;
   private readonly startedAt: Date;
   private loop?: Periodic;
-
-  private readonly instances: ApiInstances;
-  private readonly handedOverThrough: () => Promise<number>;
-  private readonly options: InstanceLeaseOptions;
-  private readonly logger: Logger;
   private readonly clock: Clock;
 
-  constructor(deps: {
-    instances: ApiInstances;
-    /** Recorded with each renewal: crash recovery looks only above it (DeliveryOutbox.handedOverThrough). */
-    handedOverThrough: () => Promise<number>;
-    options: InstanceLeaseOptions;
-    logger: Logger;
-    clock?: Clock;
-  }) {
-    ({ instances: this.instances, handedOverThrough: this.handedOverThrough, options: this.options, logger: this.logger } = deps);
+  constructor(
+    private readonly deps: {
+      instances: ApiInstances;
+      /** Recorded with each renewal: crash recovery looks only above it (DeliveryOutbox.handedOverThrough). */
+      handedOverThrough: () => Promise<number>;
+      options: InstanceLeaseOptions;
+      logger: Logger;
+      clock?: Clock;
+    },
+  ) {
     this.clock = deps.clock ?? systemClock;
     this.startedAt = this.clock();
   }
 
   get ttlMs(): number {
-    return this.options.ttlMs;
+    return this.deps.options.ttlMs;
   }
 
   async start(): Promise<void> {
     await this.renew();
-    this.loop = periodic(() => this.renew(), this.options.renewMs, (err) => this.logger.warn({ err }, 'instance lease renewal failed; will retry'));
+    this.loop = periodic(() => this.renew(), this.deps.options.renewMs, (err) => this.deps.logger.warn({ err }, 'instance lease renewal failed; will retry'));
   }
 
   /** Stops renewing; `release` removes the lease (only when everything it covers was handed over). */
   async stop(options: { release: boolean }): Promise<void> {
     await this.loop?.stop();
-    if (options.release) await this.instances.remove(this.id);
+    if (options.release) await this.deps.instances.remove(this.id);
     else await this.renew().catch(() => undefined);
   }
 
   private async renew(): Promise<void> {
-    const handedOverThrough = await this.handedOverThrough();
+    const handedOverThrough = await this.deps.handedOverThrough();
     const now = this.clock();
-    await this.instances.renew({
+    await this.deps.instances.renew({
       _id: this.id,
-      expires_at: new Date(now.getTime() + this.options.ttlMs),
+      expires_at: new Date(now.getTime() + this.deps.options.ttlMs),
       handedOverThrough,
       started_at: this.startedAt,
       renewed_at: now,

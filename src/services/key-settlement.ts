@@ -5,6 +5,7 @@ import { idempotencyRecordFor } from './ingest-receipt';
 
 /** Which event answers the key of an event stored with one: this one, or another (whose 202 body repeats get). */
 export type KeySettlement = { answers: 'this' } | { answers: 'another'; response: Record<string, unknown> };
+export type KeySettlementDeps = { idempotency: IdempotencyRecords; events: Events; outbox: Pick<DeliveryOutbox, 'release'> };
 
 /**
  * The only place an event is deleted for losing its key (ingest and crash recovery ask). An event stored
@@ -12,7 +13,7 @@ export type KeySettlement = { answers: 'this' } | { answers: 'another'; response
  * for the same event returns its record). If another event answers the key, it was never acknowledged.
  */
 export async function settleKey(
-  deps: { idempotency: IdempotencyRecords; events: Events; outbox: Pick<DeliveryOutbox, 'release'> },
+  deps: KeySettlementDeps,
   event: EventDoc,
   now: () => Date,
 ): Promise<KeySettlement> {

@@ -4,6 +4,7 @@ import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhook
 import type { Deliveries } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import type { RecoveryRun, RecoveryScheduler } from '../temporal/recovery-scheduler';
+import { requireEndpoint } from './endpoint-service';
 
 export interface RecoveryServiceDeps {
   endpoints: Endpoints;
@@ -17,18 +18,13 @@ export interface RecoveryServiceDeps {
  * retry would, from one workflow per endpoint (`recover-<endpointId>`); asking again joins the running one.
  */
 export class RecoveryService {
-  private readonly clock: Clock;
-
-  constructor(private readonly deps: RecoveryServiceDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: RecoveryServiceDeps) {}
 
   async recover(accountId: string, endpointId: string, since: Date): Promise<RecoveryRun> {
-    const now = this.clock();
+    const now = (this.deps.clock ?? systemClock)();
     const problem = recoverySinceProblem(since, now);
     if (problem) throw new ValidationError(problem, [{ path: 'since', message: problem.replace(/^since /, '') }], 'invalid_since');
-    const endpoint = await this.deps.endpoints.find(accountId, endpointId);
-    if (!endpoint) throw new DomainError('not_found', `Endpoint ${endpointId} not found.`);
+    const endpoint = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
     if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before recovering its deliveries.`);
     const running = await this.deps.scheduler.running(endpointId);
     if (running) return running;

@@ -1,7 +1,5 @@
-import type { EventDoc, Events } from '../persistence/events';
-import type { IdempotencyRecords } from '../persistence/idempotency-records';
-import type { DeliveryOutbox } from './delivery-outbox';
-import { settleKey } from './key-settlement';
+import type { EventDoc } from '../persistence/events';
+import { settleKey, type KeySettlementDeps } from './key-settlement';
 
 /**
  * An event whose insert got no answer (EventInsertUnanswered; its ingest answered 503) may be stored.
@@ -9,7 +7,7 @@ import { settleKey } from './key-settlement';
  * unless a repeat's event took its key first (key-settlement.ts). True: deliver it.
  */
 export async function settleUnansweredInsert(
-  deps: { idempotency: IdempotencyRecords; events: Events; outbox: Pick<DeliveryOutbox, 'release'> },
+  deps: KeySettlementDeps,
   event: EventDoc,
   now: () => Date,
 ): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type { Collection, Document, OptionalUnlessRequiredId } from 'mongodb';
 import { ClaimBatcher, claimOnce, memberId } from './claim';
-import { findHeadGalloping } from './find-head';
+import { findHeadGalloping, type Member } from './find-head';
 import { RememberedHeads } from './remembered-heads';
 
 /** Entry `n` of a log (1-based; n = 0 is the empty log). */
@@ -46,19 +46,19 @@ export class AppendLog<T, D extends Document & { _id: string }> {
 
   /** The last entry of `scope` (null: empty), searched from the later of the one seen last and `known`. */
   async head(scope: string, known: LogEntry<T> | null = null): Promise<LogEntry<T> | null> {
-    return this.findHead(scope, this.heads.later(scope, known));
+    return (await this.findHead(scope, from(this.heads.later(scope, known)))).doc;
   }
 
   /** Appends what `next` derives from the head (null: nothing); retries when another writer took the number. */
   append(scope: string, next: (head: LogEntry<T> | null) => T | null): Promise<{ entry: LogEntry<T> | null; appended: boolean }> {
     return this.inTurn(scope, async () => {
-      let head = this.heads.get(scope) ?? (await this.findHead(scope, null));
+      let head = this.heads.get(scope) ?? (await this.findHead(scope, from(null))).doc;
       for (;;) {
         const value = next(head);
         if (value === null) return { entry: head, appended: false };
         const entry = { n: (head?.n ?? 0) + 1, value };
         if (await this.appendAt(scope, entry.n, value)) return { entry, appended: true };
-        head = await this.findHead(scope, head);
+        head = (await this.findHead(scope, from(head))).doc;
       }
     });
   }
@@ -72,7 +72,7 @@ export class AppendLog<T, D extends Document & { _id: string }> {
       let n = Math.max(this.heads.get(scope)?.n ?? 0, floor);
       for (;;) {
         if (await this.appendAt(scope, n + 1, value)) return n + 1;
-        n = await this.findEnd(scope, n + 1);
+        n = (await this.findHead(scope, { n: n + 1, doc: null })).n;
       }
     });
   }
@@ -80,14 +80,12 @@ export class AppendLog<T, D extends Document & { _id: string }> {
   /** A process's appends to a scope run in turn: k concurrent ones would cost about k² round trips, not k. */
   private inTurn<R>(scope: string, work: () => Promise<R>): Promise<R> {
     const run = (this.turns.get(scope) ?? Promise.resolve()).then(work);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
+    const settled: Promise<void> = run
+      .catch(() => undefined)
+      .then(() => {
+        if (this.turns.get(scope) === settled) this.turns.delete(scope);
+      });
     this.turns.set(scope, settled);
-    void settled.then(() => {
-      if (this.turns.get(scope) === settled) this.turns.delete(scope);
-    });
     return run;
   }
 
@@ -122,16 +120,12 @@ export class AppendLog<T, D extends Document & { _id: string }> {
     return found;
   }
 
-  private async findHead(scope: string, known: LogEntry<T> | null): Promise<LogEntry<T> | null> {
-    const { doc: head } = await findHeadGalloping((i) => this.entry(scope, i), { n: known?.n ?? 0, doc: known });
-    if (head) this.heads.raise(scope, head);
-    return head;
-  }
-
-  /** The number of the last entry, searched from `from` (an entry known to exist, its value unread). */
-  private async findEnd(scope: string, from: number): Promise<number> {
-    const { n, doc } = await findHeadGalloping((i) => this.entry(scope, i), { n: from, doc: null });
-    if (doc) this.heads.raise(scope, doc);
-    return n;
+  /** The last entry, searched from `start` (an entry known to exist, its value unread when `doc` is null; or 0). */
+  private async findHead(scope: string, start: Member<LogEntry<T>>): Promise<Member<LogEntry<T>>> {
+    const found = await findHeadGalloping((i) => this.entry(scope, i), start);
+    if (found.doc) this.heads.raise(scope, found.doc);
+    return found;
   }
 }
+
+const from = <T>(entry: LogEntry<T> | null): Member<LogEntry<T>> => ({ n: entry?.n ?? 0, doc: entry });
