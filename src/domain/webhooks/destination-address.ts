@@ -83,10 +83,6 @@ export function parseIpLiteral(input: string): ParsedIp | null {
   return { family: 6, ip: ipaddr.IPv6.parse(canonical) };
 }
 
-export function isIpLiteral(input: string): boolean {
-  return parseIpLiteral(input) !== null;
-}
-
 /** Whether a delivery may connect to `ip` (a literal address, IPv6 optionally bracketed). */
 export function classifyAddress(ip: string): AddressClassification {
   const parsed = parseIpLiteral(ip);
@@ -163,7 +159,7 @@ export function validateDestinationUrl(raw: unknown, options: DestinationUrlOpti
     return refused('url_credentials_not_allowed', 'url must not contain a user name or password.');
   }
   if (url.hostname === '') return invalid('url must have a host.');
-  if (!options.allowPrivate && isIpLiteral(url.hostname)) {
+  if (!options.allowPrivate && parseIpLiteral(url.hostname)) {
     const verdict = classifyAddress(url.hostname);
     if (!verdict.allowed) {
       return refused('destination_not_allowed', `url host ${url.hostname} is not an allowed destination: ${verdict.reason}.`);
