@@ -164,8 +164,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     logger,
   });
   const endpoints = new EndpointService({
-    endpoints: repositories.endpoints,
-    deliveries: repositories.deliveries,
+    ...repositories,
     health: repositories.endpointHealth,
     scheduler,
     secretBox,
@@ -187,10 +186,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     /** Each account's enabled endpoints, for ingest and for the worker's attempts. */
     endpointsCache,
     events: new EventService({
-      events: repositories.events,
-      endpoints: repositories.endpoints,
-      deliveries: repositories.deliveries,
-      idempotency: repositories.idempotency,
+      ...repositories,
       endpointsCache,
       outbox,
       lease,
@@ -199,18 +195,16 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       clock,
     }),
     /** Retry now and cancel of deliveries in flight. */
-    deliveryControl: new DeliveryControl({ events: repositories.events, endpoints: repositories.endpoints, deliveries: repositories.deliveries, scheduler, clock }),
+    deliveryControl: new DeliveryControl({ ...repositories, scheduler, clock }),
     endpointPause: new EndpointPause({
-      endpoints: repositories.endpoints,
-      deliveries: repositories.deliveries,
+      ...repositories,
       resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
       view: (accountId, id) => endpoints.get(accountId, id),
       clock,
     }),
     /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
     bulkRecovery: new RecoveryService({
-      endpoints: repositories.endpoints,
-      deliveries: repositories.deliveries,
+      ...repositories,
       scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue),
       clock,
     }),
@@ -225,9 +219,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     recovery,
     /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
     retention: new EventRetention({
-      events: repositories.events,
-      deliveries: repositories.deliveries,
-      idempotency: repositories.idempotency,
+      ...repositories,
       fifo,
       retentionMs: config.eventRetentionMs,
       logger,
