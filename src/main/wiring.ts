@@ -119,9 +119,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations, now });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
   const fifo = new FifoTurns({
+    ...repositories,
     queues: repositories.fifoQueues,
-    events: repositories.events,
-    deliveries: repositories.deliveries,
     wake: (workflowId) => scheduler.wakeForTurn(workflowId),
   });
 
@@ -156,9 +155,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     logger,
   });
   const recovery = new CrashRecovery({
+    ...repositories,
     instances: repositories.apiInstances,
-    events: repositories.events,
-    idempotency: repositories.idempotency,
     outbox,
     self: lease,
     logger,
