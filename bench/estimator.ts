@@ -100,7 +100,7 @@ async function main(): Promise<void> {
 
 /** The estimator routes on an app with no guards: what the handlers and the HTTP stack alone reach. */
 async function startBareApp(catalog: Catalog): Promise<{ server: Server; url: string }> {
-  const app = createApp({ logger: createLogger('silent'), routes: costEstimatorRoutes({ catalog }) as AnyRoute[] });
+  const app = createApp({ logger: createLogger('silent'), routes: costEstimatorRoutes(catalog) as AnyRoute[] });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

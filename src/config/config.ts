@@ -6,7 +6,7 @@ import { DEFAULT_FAILING_AFTER } from '../domain/webhooks/operational-events';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
 import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
 import { PROJECT_ROOT } from '../infra/tools';
-import { tracingConfigFrom, TracingEnvSchema } from './tracing-config';
+import { blankIsUnset, tracingConfigFrom, TracingEnvSchema } from './tracing-config';
 
 /** The configuration, validated once at start-up (a bad value stops it, naming the variable); see docs/operating.md. */
 
@@ -16,12 +16,7 @@ const listenPort = z.coerce.number().int().min(0).max(65535);
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const optionalString = z
-  .string()
-  .trim()
-  .min(1)
-  .optional()
-  .or(z.literal('').transform(() => undefined));
+const optionalString = blankIsUnset(z.string().trim().min(1));
 
 /** What dns.Resolver#setServers takes: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
 function isNameServer(text: string): boolean {
@@ -50,10 +45,10 @@ const EnvSchema = z.object({
   EMBEDDED_TEMPORAL_PORT: port.default(7233),
   EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
   EMBEDDED_MONGO_PORT: port.default(27017),
-  EMBEDDED_TEMPORAL_METRICS_PORT: port.optional().or(z.literal('').transform(() => undefined)),
+  EMBEDDED_TEMPORAL_METRICS_PORT: blankIsUnset(port),
 
   DELIVERY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
-  DELIVERY_LOCAL_LISTENER: bool.optional().or(z.literal('').transform(() => undefined)),
+  DELIVERY_LOCAL_LISTENER: blankIsUnset(bool),
   /** base64 of 32 bytes; embedded default: generated once under DATA_DIR. */
   SECRETS_ENCRYPTION_KEY: optionalString.refine(
     (v) => v === undefined || Buffer.from(v, 'base64').length === 32,
@@ -91,7 +86,7 @@ const EnvSchema = z.object({
     .max(36_500)
     .min(MIN_EVENT_RETENTION_DAYS, `must be at least ${MIN_EVENT_RETENTION_DAYS} days (bulk recovery reaches 7 days back, idempotency keys 24 h)`)
     .default(30),
-  METRICS_PORT: listenPort.optional().or(z.literal('').transform(() => undefined)),
+  METRICS_PORT: blankIsUnset(listenPort),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),

@@ -22,7 +22,8 @@ export interface TracingConfig {
 const DEFAULT_OTLP_ENDPOINT = 'http://localhost:4318';
 export const DEFAULT_SERVICE_NAME = 'webhook-platform';
 
-const blankIsUnset = <T extends z.ZodType>(schema: T) => z.literal('').transform(() => undefined).or(schema.optional());
+/** An empty value (`VAR=` in an env file) is as if unset. */
+export const blankIsUnset = <T extends z.ZodType>(schema: T) => z.literal('').transform(() => undefined).or(schema.optional());
 const httpUrl = z
   .string()
   .trim()

@@ -8,6 +8,8 @@ import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../temporal/search-attributes';
 
 /** State under DATA_DIR; a pid file beside it lets a start after a crash stop the child left behind. */
 
+const HOST = '127.0.0.1';
+
 export interface EmbeddedServer {
   name: string;
   address: string;
@@ -28,16 +30,14 @@ export interface TemporalDevServerOptions {
 }
 
 export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<EmbeddedServer> {
-  const host = '127.0.0.1';
   const dir = path.join(options.dataDir, 'temporal');
-  await mkdir(dir, { recursive: true });
   const args = [
     'server',
     'start-dev',
     '--db-filename',
     path.join(dir, 'temporal.sqlite'),
     '--ip',
-    host,
+    HOST,
     '--port',
     String(options.port),
     '--log-level',
@@ -65,16 +65,15 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   ];
   if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
   if (options.headless) args.push('--headless');
-  else args.push('--ui-port', String(options.uiPort), '--ui-ip', host);
+  else args.push('--ui-port', String(options.uiPort), '--ui-ip', HOST);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push('--search-attribute', `${name}=${type}`);
   return startChild({
     name: 'temporal',
     binary: options.binary,
     args,
     stateDir: dir,
-    host,
     port: options.port,
-    address: `${host}:${options.port}`,
+    address: `${HOST}:${options.port}`,
     readyTimeoutMs: 120_000,
   });
 }
@@ -86,9 +85,7 @@ export interface FerretDbOptions {
 }
 
 export async function startFerretDb(options: FerretDbOptions): Promise<EmbeddedServer> {
-  const host = '127.0.0.1';
   const dir = path.join(options.dataDir, 'ferretdb');
-  await mkdir(dir, { recursive: true });
   return startChild({
     name: 'ferretdb',
     binary: options.binary,
@@ -99,15 +96,14 @@ export async function startFerretDb(options: FerretDbOptions): Promise<EmbeddedS
       // journal_size_limit: once a checkpoint has emptied the write-ahead log, cut it back to 16 MiB.
       `--sqlite-url=file:${dir}/?_pragma=busy_timeout(60000)&_pragma=synchronous(normal)&_pragma=journal_size_limit(16777216)`,
       `--state-dir=${dir}`,
-      `--listen-addr=${host}:${options.port}`,
+      `--listen-addr=${HOST}:${options.port}`,
       '--debug-addr=127.0.0.1:0',
       '--telemetry=disable',
       '--log-level=warn',
     ],
     stateDir: dir,
-    host,
     port: options.port,
-    address: `mongodb://${host}:${options.port}/`,
+    address: `mongodb://${HOST}:${options.port}/`,
     readyTimeoutMs: 60_000,
   });
 }
@@ -117,7 +113,6 @@ interface ChildSpec {
   binary: string;
   args: string[];
   stateDir: string;
-  host: string;
   port: number;
   address: string;
   readyTimeoutMs: number;
@@ -133,10 +128,11 @@ export function withoutOtelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
 
 async function startChild(spec: ChildSpec): Promise<EmbeddedServer> {
   if (!existsSync(spec.binary)) throw new Error(`${spec.name}: binary not found at ${spec.binary} (run npm run provision)`);
+  await mkdir(spec.stateDir, { recursive: true });
   const pidFile = path.join(spec.stateDir, 'server.pid');
   await stopStale(pidFile);
-  if (await isPortOpen(spec.host, spec.port)) {
-    throw new Error(`${spec.name}: port ${spec.port} on ${spec.host} is already in use; set another port or point the platform at that server`);
+  if (await isPortOpen(HOST, spec.port)) {
+    throw new Error(`${spec.name}: port ${spec.port} on ${HOST} is already in use; set another port or point the platform at that server`);
   }
   const logStream = createWriteStream(path.join(spec.stateDir, 'server.log'), { flags: 'a' });
   const child = spawn(spec.binary, spec.args, { cwd: spec.stateDir, env: withoutOtelVariables(process.env), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -152,11 +148,11 @@ async function startChild(spec: ChildSpec): Promise<EmbeddedServer> {
     });
   });
   const deadline = Date.now() + spec.readyTimeoutMs;
-  while (!(await isPortOpen(spec.host, spec.port))) {
+  while (!(await isPortOpen(HOST, spec.port))) {
     if (exited) throw new Error(`${spec.name} exited during start-up; see ${path.join(spec.stateDir, 'server.log')}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${spec.name} did not listen on ${spec.host}:${spec.port} within ${spec.readyTimeoutMs} ms`);
+      throw new Error(`${spec.name} did not listen on ${HOST}:${spec.port} within ${spec.readyTimeoutMs} ms`);
     }
     await sleep(100);
   }
@@ -238,7 +234,7 @@ function listenOn(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(undefined));
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, HOST, () => {
       const got = (server.address() as net.AddressInfo).port;
       server.close(() => resolve(got));
     });

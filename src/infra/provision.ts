@@ -203,10 +203,7 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
  */
 async function patchFerretDbIdLookups(src: string): Promise<void> {
   const file = path.join(src, 'internal', 'backends', 'sqlite', 'metadata', 'metadata.go');
-  const text = await readFile(file, 'utf8');
-  const before = `IDColumn = DefaultColumn + "->'$._id'"`;
-  if (!text.includes(before)) throw new Error(`FerretDB source changed: ${before} not found in ${file}`);
-  await writeFile(file, text.replace(before, 'IDColumn = DefaultColumn + "->\\"_id\\""'));
+  await editSource(file, [[`IDColumn = DefaultColumn + "->'$._id'"`, 'IDColumn = DefaultColumn + "->\\"_id\\""']]);
 }
 
 /**
@@ -217,17 +214,13 @@ async function patchFerretDbIdLookups(src: string): Promise<void> {
 async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
   const dir = path.join(src, 'internal', 'backends', 'sqlite');
   await cp(path.join(__dirname, 'ferretdb-patches', 'equality_pushdown.go'), path.join(dir, 'equality_pushdown.go'));
-  const file = path.join(dir, 'collection.go');
-  let text = await readFile(file, 'utf8');
   const idOnly = (pushdownFlag: string) =>
     `\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n${pushdownFlag}` +
     `\t\t\twhereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)\n\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}\n\t\t}\n\t}\n`;
-  const query = idOnly('');
-  const explain = idOnly('\t\t\tfilterPushdown = true\n');
-  if (!text.includes(query) || !text.includes(explain)) throw new Error(`FerretDB source changed: the _id-only pushdown was not found in ${file}`);
-  text = text.replace(query, '\twhereClause, args = equalityPushdown(params.Filter)\n');
-  text = text.replace(explain, '\twhereClause, args = equalityPushdown(params.Filter)\n\tfilterPushdown = whereClause != ""\n');
-  await writeFile(file, text);
+  await editSource(path.join(dir, 'collection.go'), [
+    [idOnly(''), '\twhereClause, args = equalityPushdown(params.Filter)\n'],
+    [idOnly('\t\t\tfilterPushdown = true\n'), '\twhereClause, args = equalityPushdown(params.Filter)\n\tfilterPushdown = whereClause != ""\n'],
+  ]);
 }
 
 /**
@@ -237,14 +230,17 @@ async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
  * 1 ms); reads are not held, WAL runs them beside the writer.
  */
 async function patchFerretDbFairWrites(src: string): Promise<void> {
-  const file = path.join(src, 'internal', 'util', 'fsql', 'db.go');
-  let text = await readFile(file, 'utf8');
-  const edits: Array<[string, string]> = [
+  await editSource(path.join(src, 'internal', 'util', 'fsql', 'db.go'), [
     ['import (\n', 'import (\n\t"sync"\n'],
     ['\tBatchSize int\n}', '\tBatchSize int\n\n\twriteMu sync.Mutex\n}'],
     ['\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n', '\tdb.writeMu.Lock()\n\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n\tdb.writeMu.Unlock()\n'],
     ['\tvar sqlTx *sql.Tx\n\n', '\tvar sqlTx *sql.Tx\n\n\tdb.writeMu.Lock()\n\tdefer db.writeMu.Unlock()\n\n'],
-  ];
+  ]);
+}
+
+/** Each `before` replaced by its `after`; a `before` the pinned source lacks stops the build rather than skip a patch. */
+async function editSource(file: string, edits: Array<[before: string, after: string]>): Promise<void> {
+  let text = await readFile(file, 'utf8');
   for (const [before, after] of edits) {
     if (!text.includes(before)) throw new Error(`FerretDB source changed: ${JSON.stringify(before)} not found in ${file}`);
     text = text.replace(before, after);

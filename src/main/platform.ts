@@ -32,7 +32,6 @@ export interface Roles {
 /** Everything the platform is made of, wired once; tests start it the same way `npm start` does. */
 export interface Platform {
   config: Config;
-  logger: Logger;
   db: Db;
   mongo: MongoClient;
   temporal: Client;
@@ -139,7 +138,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     // Workflow starts of acknowledged events are no longer paced by the worker, which is stopping too.
     atStop.push(() => services.startWindow.close());
 
-    const platform: Platform = { config, logger, db, mongo, temporal, temporalAddress, mongoUri, embedded, repositories, services, stop: stopAll };
+    const platform: Platform = { config, db, mongo, temporal, temporalAddress, mongoUri, embedded, repositories, services, stop: stopAll };
 
     if (config.metrics.port !== undefined) {
       const metricsServer = await startMetricsServer({ ...config.metrics, port: config.metrics.port }, logger);

@@ -21,11 +21,6 @@ export class WorkflowTaskSlots {
     return Math.max(0, this.workflowUsed.size - this.localRunning.size);
   }
 
-  /** Permits out: tasks held plus polls waiting for a task. */
-  held(): number {
-    return this.workflowPermits.size;
-  }
-
   readonly workflowTaskSlotSupplier: CustomSlotSupplier<WorkflowSlotInfo> = {
     type: 'custom',
     reserveSlot: (_ctx, abortSignal) => this.waitUntil(() => this.canPoll(), this.workflowPermits, abortSignal),

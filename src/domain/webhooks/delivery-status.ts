@@ -6,14 +6,6 @@
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const DeliveryStatus = Object.freeze({
-  Pending: 'pending',
-  Retrying: 'retrying',
-  Succeeded: 'succeeded',
-  Failed: 'failed',
-  Cancelled: 'cancelled',
-} as const satisfies Record<string, DeliveryStatus>);
-
 /** Statuses after which nothing more happens unless someone starts a manual retry. */
 export const FINISHED_DELIVERY_STATUSES: readonly DeliveryStatus[] = Object.freeze(['succeeded', 'failed', 'cancelled']);
 /** Finished statuses a manual retry may restart (CONTRACT §4). */
@@ -21,12 +13,6 @@ export const RETRYABLE_DELIVERY_STATUSES: readonly DeliveryStatus[] = Object.fre
 
 export const EVENT_STATUSES = ['delivered', 'failed', 'pending'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
-
-export const EventStatus = Object.freeze({
-  Delivered: 'delivered',
-  Failed: 'failed',
-  Pending: 'pending',
-} as const satisfies Record<string, EventStatus>);
 
 export function isEventStatus(value: unknown): value is EventStatus {
   return typeof value === 'string' && (EVENT_STATUSES as readonly string[]).includes(value);

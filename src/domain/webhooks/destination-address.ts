@@ -11,19 +11,6 @@ export type AddressClassification =
   /** `address`/`family` are present when the input was a parseable IP address. */
   | { allowed: false; reason: string; address?: string; family?: 4 | 6 };
 
-interface Rule<T> {
-  cidr: string;
-  range: [T, number];
-  reason: string;
-}
-
-function rules<T extends ipaddr.IPv4 | ipaddr.IPv6>(
-  parse: (cidr: string) => [T, number],
-  table: ReadonlyArray<readonly [string, string]>,
-): ReadonlyArray<Rule<T>> {
-  return Object.freeze(table.map(([cidr, reason]) => ({ cidr, range: parse(cidr), reason })));
-}
-
 /** Refused IPv4 ranges, first match wins (so 255.255.255.255 reports "broadcast", not 240/4). */
 export const REFUSED_IPV4_RANGES: ReadonlyArray<readonly [cidr: string, reason: string]> = Object.freeze([
   ['0.0.0.0/8', 'unspecified ("this network")'],
@@ -64,8 +51,8 @@ export const REFUSED_IPV6_RANGES: ReadonlyArray<readonly [cidr: string, reason: 
   ['ff00::/8', 'multicast'],
 ] as const);
 
-const IPV4_RULES = rules((cidr) => ipaddr.IPv4.parseCIDR(cidr), REFUSED_IPV4_RANGES);
-const IPV6_RULES = rules((cidr) => ipaddr.IPv6.parseCIDR(cidr), REFUSED_IPV6_RANGES);
+const IPV4_RULES = REFUSED_IPV4_RANGES.map(([cidr, reason]) => ({ cidr, reason, range: ipaddr.IPv4.parseCIDR(cidr) }));
+const IPV6_RULES = REFUSED_IPV6_RANGES.map(([cidr, reason]) => ({ cidr, reason, range: ipaddr.IPv6.parseCIDR(cidr) }));
 const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
 const IPV4_MAPPED = ipaddr.IPv6.parseCIDR('::ffff:0:0/96');
 const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
@@ -94,10 +81,6 @@ export function parseIpLiteral(input: string): ParsedIp | null {
   }
   if (!ipaddr.IPv6.isValid(canonical)) return null;
   return { family: 6, ip: ipaddr.IPv6.parse(canonical) };
-}
-
-export function isIpLiteral(input: string): boolean {
-  return parseIpLiteral(input) !== null;
 }
 
 /** Whether a delivery may connect to `ip` (a literal address, IPv6 optionally bracketed). */
@@ -176,7 +159,7 @@ export function validateDestinationUrl(raw: unknown, options: DestinationUrlOpti
     return refused('url_credentials_not_allowed', 'url must not contain a user name or password.');
   }
   if (url.hostname === '') return invalid('url must have a host.');
-  if (!options.allowPrivate && isIpLiteral(url.hostname)) {
+  if (!options.allowPrivate && parseIpLiteral(url.hostname)) {
     const verdict = classifyAddress(url.hostname);
     if (!verdict.allowed) {
       return refused('destination_not_allowed', `url host ${url.hostname} is not an allowed destination: ${verdict.reason}.`);

@@ -37,6 +37,6 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     ...eventRoutes(deps.events),
     ...deliveryControlRoutes(deps.deliveryControl),
     ...endpointPauseRoutes(deps.endpointPause),
-    ...costEstimatorRoutes({ catalog: deps.catalog }),
+    ...costEstimatorRoutes(deps.catalog),
   ] as AnyRoute[];
 }

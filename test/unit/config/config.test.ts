@@ -56,3 +56,10 @@ describe('loadConfig: the Temporal SDK log level', () => {
     expect(() => loadConfig({ TEMPORAL_SDK_LOG_LEVEL: 'LOUD' })).toThrow('Invalid configuration: TEMPORAL_SDK_LOG_LEVEL');
   });
 });
+
+describe('loadConfig: empty values', () => {
+  it('takes an empty METRICS_PORT (a `METRICS_PORT=` line) as unset: no metrics, not a free port', () => {
+    expect(loadConfig({ METRICS_PORT: '' }).metrics.port).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '0' }).metrics.port).toBe(0);
+  });
+});

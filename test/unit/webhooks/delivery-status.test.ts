@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DELIVERY_STATUSES,
-  DeliveryStatus,
+  type DeliveryStatus,
   EVENT_STATUSES,
-  EventStatus,
   deriveEventStatus,
   isEventStatus,
   isFinishedDeliveryStatus,
@@ -14,10 +13,6 @@ import {
 describe('delivery statuses', () => {
   it('are pending, retrying, succeeded, failed, cancelled', () => {
     expect(DELIVERY_STATUSES).toEqual(['pending', 'retrying', 'succeeded', 'failed', 'cancelled']);
-  });
-
-  it('have named constants equal to the wire values', () => {
-    expect(Object.values(DeliveryStatus).sort()).toEqual([...DELIVERY_STATUSES].sort());
   });
 
   it('are finished for succeeded, failed, cancelled only', () => {
@@ -32,7 +27,6 @@ describe('delivery statuses', () => {
 describe('event statuses', () => {
   it('are delivered, failed, pending', () => {
     expect(EVENT_STATUSES).toEqual(['delivered', 'failed', 'pending']);
-    expect(Object.values(EventStatus).sort()).toEqual([...EVENT_STATUSES].sort());
   });
 
   it('isEventStatus recognizes exactly the three values', () => {

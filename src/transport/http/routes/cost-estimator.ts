@@ -6,10 +6,6 @@ import { defineRoute } from '../route';
 import { catalogBodies } from './catalog-bodies';
 import { CatalogBody, CatalogQuery, EstimateBody, EstimateRequestBody, EstimatorErrorBody, EXAMPLE_ESTIMATE_REQUEST } from './cost-estimator-schemas';
 
-export interface CostEstimatorDeps {
-  catalog: Catalog;
-}
-
 const tags = ['Cost estimator'];
 /** Authentication is optional: anonymous (limits per IPv4 address or IPv6 /64) or `x-api-key` (the account's limits). */
 const OPTIONAL_KEY: Array<Record<string, string[]>> = [{}, { apiKeyHeader: [] }];
@@ -17,7 +13,7 @@ const OPTIONAL_KEY: Array<Record<string, string[]>> = [{}, { apiKeyHeader: [] }]
 const EXAMPLE_TIME = new Date('2026-11-22T12:00:00.000Z');
 
 /** CONTRACT §5. Access and limits are the estimatorAccess guard's, which runs before the body is read. */
-export function costEstimatorRoutes({ catalog }: CostEstimatorDeps) {
+export function costEstimatorRoutes(catalog: Catalog) {
   const bodyOf = catalogBodies(catalog);
   const exampleFilter = { provider: 'aws', category: 'compute' } as const;
   const exampleServices = catalog.filter(exampleFilter);

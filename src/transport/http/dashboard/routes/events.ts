@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { DomainError, isDomainError, ValidationError } from '../../../../domain/errors';
-import { EventStatus, isEventStatus } from '../../../../domain/webhooks/delivery-status';
+import { isEventStatus, type EventStatus } from '../../../../domain/webhooks/delivery-status';
 import { EVENT_TYPE_REGEX } from '../../../../domain/webhooks/event-pattern';
 import { assertPositiveEventId } from '../../../../services/event-service';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-nesting';
