@@ -49,17 +49,33 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger, loadCatalogFile);
   let document: object | undefined;
   const getDocument = () => (document ??= documentOf(routes));
-  // The services each transport names in its deps type (ApiRouteDeps, DashboardDeps), under the same names.
-  const routes = apiRoutes({ ...services, health: { mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) }, getDocument, catalog });
+  const routes = apiRoutes({
+    health: { mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) },
+    getDocument,
+    endpoints: services.endpoints,
+    bulkRecovery: services.bulkRecovery,
+    events: services.events,
+    deliveryControl: services.deliveryControl,
+    endpointPause: services.endpointPause,
+    catalog,
+  });
 
   const sessions = new DashboardSessions(db);
   const attempts = new DashboardSignInAttempts(db);
   const invites = new DashboardInvites(db);
   for (const repo of [sessions, attempts, invites]) await repo.ensureIndexes(expiry);
   const dashboard = dashboardMiddleware({
-    ...services,
     auth: new DashboardAuthService({ accounts: repositories.accounts, accountService: services.accounts, sessions, attempts }),
     invites: new DashboardInviteService({ accounts: repositories.accounts, invites, sessions }),
+    accounts: services.accounts,
+    authenticator,
+    endpoints: services.endpoints,
+    endpointPause: services.endpointPause,
+    events: services.events,
+    deliveryControl: services.deliveryControl,
+    admission: services.admission,
+    bulkRecovery: services.bulkRecovery,
+    limiter,
     catalog: async () => catalog,
     logger,
   });

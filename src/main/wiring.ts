@@ -119,8 +119,9 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations, now });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
   const fifo = new FifoTurns({
-    ...repositories,
     queues: repositories.fifoQueues,
+    events: repositories.events,
+    deliveries: repositories.deliveries,
     wake: (workflowId) => scheduler.wakeForTurn(workflowId),
   });
 
@@ -155,14 +156,16 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     logger,
   });
   const recovery = new CrashRecovery({
-    ...repositories,
     instances: repositories.apiInstances,
+    events: repositories.events,
+    idempotency: repositories.idempotency,
     outbox,
     self: lease,
     logger,
   });
   const endpoints = new EndpointService({
-    ...repositories,
+    endpoints: repositories.endpoints,
+    deliveries: repositories.deliveries,
     health: repositories.endpointHealth,
     scheduler,
     secretBox,
@@ -184,7 +187,10 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     /** Each account's enabled endpoints, for ingest and for the worker's attempts. */
     endpointsCache,
     events: new EventService({
-      ...repositories,
+      events: repositories.events,
+      endpoints: repositories.endpoints,
+      deliveries: repositories.deliveries,
+      idempotency: repositories.idempotency,
       endpointsCache,
       outbox,
       lease,
@@ -193,16 +199,18 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       clock,
     }),
     /** Retry now and cancel of deliveries in flight. */
-    deliveryControl: new DeliveryControl({ ...repositories, scheduler, clock }),
+    deliveryControl: new DeliveryControl({ events: repositories.events, endpoints: repositories.endpoints, deliveries: repositories.deliveries, scheduler, clock }),
     endpointPause: new EndpointPause({
-      ...repositories,
+      endpoints: repositories.endpoints,
+      deliveries: repositories.deliveries,
       resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
       view: (accountId, id) => endpoints.get(accountId, id),
       clock,
     }),
     /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
     bulkRecovery: new RecoveryService({
-      ...repositories,
+      endpoints: repositories.endpoints,
+      deliveries: repositories.deliveries,
       scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue),
       clock,
     }),
@@ -217,7 +225,9 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     recovery,
     /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
     retention: new EventRetention({
-      ...repositories,
+      events: repositories.events,
+      deliveries: repositories.deliveries,
+      idempotency: repositories.idempotency,
       fifo,
       retentionMs: config.eventRetentionMs,
       logger,
