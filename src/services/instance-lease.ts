@@ -50,12 +50,12 @@ export class InstanceLease {
   }
 
   private async renew(): Promise<void> {
-    const handedOverThrough = await this.deps.handedOverThrough();
+    const watermark = await this.deps.handedOverThrough();
     const now = this.clock();
     await this.deps.instances.renew({
       _id: this.id,
       expires_at: new Date(now.getTime() + this.deps.options.ttlMs),
-      handedOverThrough,
+      watermark,
       started_at: this.startedAt,
       renewed_at: now,
       host: os.hostname(),
