@@ -13,9 +13,6 @@ export interface ApiInstanceDoc {
   pid: number;
 }
 
-/** A renewal as the lease's process knows it; `handedOverThrough` is stored as the `watermark` crash recovery reads. */
-export type LeaseRenewal = Omit<ApiInstanceDoc, 'watermark'> & { handedOverThrough: number };
-
 /** `api_instances`: one lease per running API process (a handful: a scan is cheap), written only by it. */
 export class ApiInstances {
   private readonly col: Collection<ApiInstanceDoc>;
@@ -28,10 +25,8 @@ export class ApiInstances {
     // None: the collection is read whole.
   }
 
-  async renew(lease: LeaseRenewal): Promise<void> {
-    const { handedOverThrough, ...rest } = lease;
-    const doc: ApiInstanceDoc = { ...rest, watermark: handedOverThrough };
-    await this.col.replaceOne({ _id: doc._id }, doc, { upsert: true });
+  async renew(lease: ApiInstanceDoc): Promise<void> {
+    await this.col.replaceOne({ _id: lease._id }, lease, { upsert: true });
   }
 
   list(): Promise<ApiInstanceDoc[]> {

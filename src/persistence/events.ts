@@ -287,19 +287,7 @@ function summary(doc: StoredSummary, position: EventListPosition): EventSummary 
 
 function hydrate(doc: StoredEventDoc | null): EventDoc | null {
   if (!doc) return null;
+  const { _id, owner, seq: _seq, seq_key: _seqKey, seq_block: _seqBlock, ...rest } = doc;
   const { data } = JSON.parse(doc.body) as { data: Record<string, unknown> };
-  return {
-    _id: Number(doc._id),
-    account_id: doc.account_id,
-    type: doc.type,
-    data,
-    body: doc.body,
-    timestamp: doc.timestamp,
-    idempotency_key: doc.idempotency_key,
-    endpoint_ids: doc.endpoint_ids,
-    endpoint_urls: doc.endpoint_urls,
-    owner: doc.owner ?? null,
-    created_at: doc.created_at,
-    ...(doc.fifo_places ? { fifo_places: doc.fifo_places } : {}),
-  };
+  return { ...rest, _id: Number(_id), data, owner: owner ?? null };
 }

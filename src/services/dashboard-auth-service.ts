@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import { systemClock } from '../domain/clock';
 import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { DomainError, isDomainError, ValidationError } from '../domain/errors';
@@ -17,29 +17,19 @@ export const SESSION_LIFETIME_MS = 12 * 3600 * 1000;
 /** argon2id with the library's defaults (64 MiB, t=3, p=4): above OWASP's minimum for argon2id. */
 const HASH_OPTIONS = { type: argon2.argon2id } as const;
 
-export interface ThrottlePolicy {
+interface ThrottlePolicy {
   limit: number;
   windowMs: number;
 }
 
-/** Throttles count per client network (IPv6: a /64), so rotating addresses inside it gains nothing. */
-export interface DashboardAuthOptions {
-  /** Failed sign-ins per (email, IP), account or not; per email alone, anyone could lock a user out. */
-  perEmailAndIp: ThrottlePolicy;
-  /** Failed sign-ins per client IP (one address trying many emails). */
-  perIp: ThrottlePolicy;
-  /** Sign-up attempts per client IP (each one costs an argon2 hash and creates an account). */
-  signUpPerIp: ThrottlePolicy;
-  sessionLifetimeMs: number;
-}
-
+// Throttles count per client network (IPv6: a /64), so rotating addresses inside it gains nothing.
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
-export const DEFAULT_DASHBOARD_AUTH_OPTIONS: DashboardAuthOptions = {
-  perEmailAndIp: { limit: 5, windowMs: FIFTEEN_MINUTES },
-  perIp: { limit: 20, windowMs: FIFTEEN_MINUTES },
-  signUpPerIp: { limit: 20, windowMs: FIFTEEN_MINUTES },
-  sessionLifetimeMs: SESSION_LIFETIME_MS,
-};
+/** Failed sign-ins per (email, IP), account or not; per email alone, anyone could lock a user out. */
+const SIGN_IN_PER_EMAIL_AND_IP: ThrottlePolicy = { limit: 5, windowMs: FIFTEEN_MINUTES };
+/** Failed sign-ins per client IP (one address trying many emails). */
+const SIGN_IN_PER_IP: ThrottlePolicy = { limit: 20, windowMs: FIFTEEN_MINUTES };
+/** Sign-up attempts per client IP (each one costs an argon2 hash and creates an account). */
+const SIGN_UP_PER_IP: ThrottlePolicy = { limit: 20, windowMs: FIFTEEN_MINUTES };
 
 function signInThrottled(retryAfterSeconds: number): DomainError<'too_many_attempts'> {
   return new DomainError('too_many_attempts', 'Too many attempts. Wait a few minutes and try again.', { retry_after: retryAfterSeconds }, { retryAfterSeconds });
@@ -79,24 +69,17 @@ export interface DashboardAuthDeps {
   accountService: AccountService;
   sessions: DashboardSessions;
   attempts: DashboardSignInAttempts;
-  options?: Partial<DashboardAuthOptions>;
-  clock?: Clock;
 }
 
 export class DashboardAuthService {
-  private readonly options: DashboardAuthOptions;
-  private readonly clock: Clock;
   private dummyHash?: Promise<string>;
 
-  constructor(private readonly deps: DashboardAuthDeps) {
-    this.options = { ...DEFAULT_DASHBOARD_AUTH_OPTIONS, ...deps.options };
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: DashboardAuthDeps) {}
 
   async signUp(email: string, password: string, ip: string): Promise<NewSession> {
     checkNewPassword(password);
     // Sign-ups are counted whether they succeed or not: they cost a hash and may create accounts.
-    await this.reserve([{ scope: `signup-ip:${clientNetwork(ip)}`, policy: this.options.signUpPerIp }]);
+    await this.reserve([{ scope: `signup-ip:${clientNetwork(ip)}`, policy: SIGN_UP_PER_IP }]);
     const hash = await hashPassword(password);
     let accountId: string;
     try {
@@ -113,8 +96,8 @@ export class DashboardAuthService {
     const normalized = email.trim().toLowerCase();
     const network = clientNetwork(ip);
     const reservation = await this.reserve([
-      { scope: `email-ip:${network}:${normalized}`, policy: this.options.perEmailAndIp },
-      { scope: `ip:${network}`, policy: this.options.perIp },
+      { scope: `email-ip:${network}:${normalized}`, policy: SIGN_IN_PER_EMAIL_AND_IP },
+      { scope: `ip:${network}`, policy: SIGN_IN_PER_IP },
     ]);
     const account = normalized.length > 0 ? await this.deps.accounts.findByEmail(normalized) : null;
     const usable = password.length > 0 && password.length <= MAX_PASSWORD_LENGTH;
@@ -134,7 +117,7 @@ export class DashboardAuthService {
   async resolveSession(sessionId: string | undefined): Promise<ActiveSession | null> {
     if (!sessionId || !isSecretToken(sessionId)) return null;
     const idHash = hashSecretToken(sessionId);
-    const doc = await this.deps.sessions.findValid(idHash, this.clock());
+    const doc = await this.deps.sessions.findValid(idHash, systemClock());
     if (!doc) return null;
     const account = await this.deps.accounts.findById(doc.account_id);
     if (!account) return null;
@@ -145,15 +128,15 @@ export class DashboardAuthService {
   async startSession(accountId: string): Promise<NewSession> {
     const id = newSecretToken();
     const csrfToken = newSecretToken();
-    const now = this.clock();
-    const expiresAt = new Date(now.getTime() + this.options.sessionLifetimeMs);
+    const now = systemClock();
+    const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
     await this.deps.sessions.insert({ _id: hashSecretToken(id), account_id: accountId, csrf_token: csrfToken, created_at: now, expires_at: expiresAt });
     return { id, csrfToken, expiresAt };
   }
 
   /** Counts the attempt per scope (exact: the store's reserve); refused by one, it is withdrawn from all. */
   private async reserve(scopes: { scope: string; policy: ThrottlePolicy }[]): Promise<{ withdraw(): Promise<void> }> {
-    const now = this.clock();
+    const now = systemClock();
     const ids: string[] = [];
     for (const { scope, policy } of scopes) {
       const reserved = await this.deps.attempts.reserve(scope, now, policy.windowMs, policy.limit);

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import { systemClock } from '../domain/clock';
 import { periodic, type Periodic } from '../infra/periodic';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -15,9 +15,8 @@ export interface InstanceLeaseOptions {
 /** Crash recovery acts only on an expired lease's events (its id is in each), never on a live ingest. */
 export class InstanceLease {
   readonly id = `api_${randomUUID().replace(/-/g, '')}`;
-  private readonly startedAt: Date;
+  private readonly startedAt = systemClock();
   private loop?: Periodic;
-  private readonly clock: Clock;
 
   constructor(
     private readonly deps: {
@@ -26,16 +25,8 @@ export class InstanceLease {
       handedOverThrough: () => Promise<number>;
       options: InstanceLeaseOptions;
       logger: Logger;
-      clock?: Clock;
     },
-  ) {
-    this.clock = deps.clock ?? systemClock;
-    this.startedAt = this.clock();
-  }
-
-  get ttlMs(): number {
-    return this.deps.options.ttlMs;
-  }
+  ) {}
 
   async start(): Promise<void> {
     await this.renew();
@@ -50,12 +41,12 @@ export class InstanceLease {
   }
 
   private async renew(): Promise<void> {
-    const handedOverThrough = await this.deps.handedOverThrough();
-    const now = this.clock();
+    const watermark = await this.deps.handedOverThrough();
+    const now = systemClock();
     await this.deps.instances.renew({
       _id: this.id,
       expires_at: new Date(now.getTime() + this.deps.options.ttlMs),
-      handedOverThrough,
+      watermark,
       started_at: this.startedAt,
       renewed_at: now,
       host: os.hostname(),

@@ -1,5 +1,5 @@
 import type { Platform } from '../../src/main/platform';
-import type { LeaseRenewal } from '../../src/persistence/api-instances';
+import type { ApiInstanceDoc } from '../../src/persistence/api-instances';
 import { holdMethod } from '../support/gate';
 import { startTestPlatform } from '../support/platform';
 
@@ -19,9 +19,9 @@ describe('the crash sweep and a lease renewed under it', () => {
     await platform?.stop();
   });
 
-  function lease(id: string, expiresInMs: number): LeaseRenewal {
+  function lease(id: string, expiresInMs: number): ApiInstanceDoc {
     const now = new Date();
-    return { _id: id, expires_at: new Date(now.getTime() + expiresInMs), handedOverThrough: 0, started_at: now, renewed_at: now, host: 'stalled-host', pid: 1 };
+    return { _id: id, expires_at: new Date(now.getTime() + expiresInMs), watermark: 0, started_at: now, renewed_at: now, host: 'stalled-host', pid: 1 };
   }
 
   const leaseOf = async (id: string) => (await platform.repositories.apiInstances.list()).find((l) => l._id === id);

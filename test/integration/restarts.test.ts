@@ -182,7 +182,7 @@ describe('deliveries survive process crashes', () => {
     await first.repositories.apiInstances.renew({
       _id: deadInstance,
       expires_at: new Date(Date.now() - 60_000),
-      handedOverThrough: watermark,
+      watermark,
       started_at: new Date(Date.now() - 120_000),
       renewed_at: new Date(Date.now() - 75_000),
       host: 'gone',
