@@ -32,12 +32,6 @@ export function parseEventData(text: string): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
-function checkType(type: string): void {
-  if (!EVENT_TYPE_REGEX.test(type)) {
-    throw new ValidationError('Event type must be 1 to 256 characters of letters, digits and _ . : -', [{ path: 'type', message: 'Invalid event type' }]);
-  }
-}
-
 export function eventRoutes(router: Router, deps: DashboardDeps): void {
   const listPage = async (ctx: Context, status: number, extra: { send?: SendEventForm; error?: string; details?: string[] }) => {
     const session = currentSession(ctx);
@@ -81,7 +75,9 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
     const send: SendEventForm = { type: formField(ctx, 'type').trim(), data: formField(ctx, 'data') };
     try {
       const result = await meteredAction(ctx, deps, async () => {
-        checkType(send.type);
+        if (!EVENT_TYPE_REGEX.test(send.type)) {
+          throw new ValidationError('Event type must be 1 to 256 characters of letters, digits and _ . : -', [{ path: 'type', message: 'Invalid event type' }]);
+        }
         const data = parseEventData(send.data);
         const ticket = deps.admission.admit(session.account._id);
         try {
