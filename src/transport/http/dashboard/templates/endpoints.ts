@@ -30,8 +30,6 @@ const orderingText = (e: EndpointView) => {
   const head = e.fifo?.head_event_id;
   return html`FIFO${e.fifo && html`: ${integer(e.fifo.length)} waiting their turn${head != null && html`, the head event <a href="/dashboard/events/${head}">#${head}</a>`}`}`;
 };
-const health24h = (e: EndpointView) => `${integer(e.health.succeeded_24h)} succeeded, ${integer(e.health.failed_24h)} failed`;
-const patternsText = (events: readonly string[]) => events.join('\n');
 /** The rotation grace period: which replaced secrets still sign `webhook-signature`, and until when. */
 const secretsInGraceText = (e: EndpointView) =>
   e.secrets_in_grace.length === 0
@@ -91,7 +89,7 @@ ${listSection({
       <td>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</td>
       <td>${truncate(e.description, 80)}</td>
       <td>${endpointStatus(e)}</td>
-      <td>${health24h(e)}</td>
+      <td>${integer(e.health.succeeded_24h)} succeeded, ${integer(e.health.failed_24h)} failed</td>
       <td>${time(e.created_at)}</td>
     </tr>`,
   empty: view.isFirstPage ? 'No endpoints yet.' : 'No more endpoints.',
@@ -204,7 +202,7 @@ ${formCard({
   details: view.details,
   action: base,
   csrfToken: session.csrfToken,
-  fields: endpointFields('edit-', view.form ?? { url: e.url, events: patternsText(e.events), description: e.description }),
+  fields: endpointFields('edit-', view.form ?? { url: e.url, events: e.events.join('\n'), description: e.description }),
   submit: 'Save changes',
 })}`,
   );
