@@ -156,7 +156,7 @@ export class Deliveries {
 
   /** One write: the attempt (replacing an earlier record of the same round and attempt) and the state it leaves. */
   async recordAttempt(ref: DeliveryRef, attempt: DeliveryAttempt, state: DeliveryState & { url: string }, at: Date): Promise<void> {
-    await this.upsert(ref, { ...state, [`attempt_log.${attemptKey(attempt.round, attempt.attempt)}`]: attempt }, at);
+    await this.upsert(ref, { ...state, [`attempt_log.r${attempt.round}a${attempt.attempt}`]: attempt }, at);
   }
 
   /** One write: the state alone (a cancellation). */
@@ -217,8 +217,6 @@ const refFields = (ref: DeliveryRef) => ({
   event_block: eventBlockKey(ref.account_id, ref.event_id),
   endpoint_id: ref.endpoint_id,
 });
-
-const attemptKey = (round: number, attempt: number) => `r${round}a${attempt}`;
 
 /** Event ids per `event_block`: an account's records of a page's events are a few blocks. */
 const EVENT_BLOCK = 16;

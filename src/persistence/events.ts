@@ -285,9 +285,25 @@ function summary(doc: StoredSummary, position: EventListPosition): EventSummary 
   return { _id: Number(doc._id), type: doc.type, endpoint_ids: doc.endpoint_ids, endpoint_urls: doc.endpoint_urls, created_at: doc.created_at, position };
 }
 
+/** The EventDoc fields read back as stored (the type demands each): no storage-only field leaks. */
+type StoredAsIs = Omit<EventDoc, '_id' | 'data' | 'owner'>;
+const STORED_AS_IS: Record<keyof StoredAsIs, true> = {
+  account_id: true,
+  type: true,
+  body: true,
+  timestamp: true,
+  idempotency_key: true,
+  endpoint_ids: true,
+  endpoint_urls: true,
+  created_at: true,
+  fifo_places: true,
+  traceparent: true,
+};
+
 function hydrate(doc: StoredEventDoc | null): EventDoc | null {
   if (!doc) return null;
-  const { _id, owner, seq: _seq, seq_key: _seqKey, seq_block: _seqBlock, ...rest } = doc;
+  const kept = Object.entries(doc).filter(([k]) => Object.hasOwn(STORED_AS_IS, k));
   const { data } = JSON.parse(doc.body) as { data: Record<string, unknown> };
-  return { ...rest, _id: Number(_id), data, owner: owner ?? null };
+  const stored = Object.fromEntries(kept) as StoredAsIs;
+  return { ...stored, _id: Number(doc._id), data, owner: doc.owner ?? null };
 }

@@ -39,11 +39,8 @@ const PLACES_REMEMBERED = 10_000;
  * leaving it is the claim of the same id in `fifo_left`. The head is the lowest place not left,
  * found by `_id` lookups upward from a hint: index searches on both stores.
  *
- * Places and leaves up to the endpoint's floor are deleted (prune). The floor is exact on both
- * stores, a log of claims (`fifo_floors`), since a `$max` lost on the embedded store would lower it:
- * a take pushes from it and, unless its place is above one this process took lately (fifo-pruning.ts
- * isAboveEveryFloor), reads it again; an insert at or below it filled a number a prune had deleted,
- * so that number is dropped and the take pushes again.
+ * Places and leaves up to the endpoint's floor are deleted (prune). The floor is a log of claims
+ * (`fifo_floors`), exact on both stores: a `$max` lost on the embedded store would lower it.
  */
 export class FifoQueues {
   private readonly places: AppendLog<{ eventId: number; takenAt: Date }, PlaceDoc>;

@@ -35,9 +35,8 @@ export class AdaptiveLimit {
   constructor(
     private readonly tuning: AdaptiveLimitTuning,
     private readonly now: () => number = Date.now,
-    initial = tuning.max,
   ) {
-    this.current = Math.min(tuning.max, Math.max(tuning.min, initial));
+    this.current = tuning.max;
     this.startedAt = now();
   }
 

@@ -6,18 +6,17 @@ import { SlidingCount } from './sliding-count';
  * check and metering, and at 3× capacity goodput fell to 0.78. Each answer is drawn between half the advice
  * and the advice, so callers refused together do not come back as one herd.
  */
-export const RETRY_AFTER_TUNING = { windowS: 10, minS: 1, maxS: 10 } as const;
+const TUNING = { windowS: 10, minS: 1, maxS: 10 } as const;
 
 export class RetryAfterAdvice {
   private readonly calls: SlidingCount<'taken' | 'refused'>;
 
   constructor(
     now: () => number = Date.now,
-    private readonly tuning: { windowS: number; minS: number; maxS: number } = RETRY_AFTER_TUNING,
     /** In [0, 1). */
     private readonly random: () => number = Math.random,
   ) {
-    this.calls = new SlidingCount(tuning.windowS, now);
+    this.calls = new SlidingCount(TUNING.windowS, now);
   }
 
   taken(): void {
@@ -31,8 +30,8 @@ export class RetryAfterAdvice {
   /** Whole seconds to wait, at least minS: between half the advice and the advice. */
   seconds(): number {
     const perTaken = this.calls.total('refused') / Math.max(this.calls.total('taken'), 1);
-    const advice = Math.min(this.tuning.maxS, Math.max(this.tuning.minS, Math.round(perTaken)));
-    const least = Math.max(this.tuning.minS, Math.ceil(advice / 2));
+    const advice = Math.min(TUNING.maxS, Math.max(TUNING.minS, Math.round(perTaken)));
+    const least = Math.max(TUNING.minS, Math.ceil(advice / 2));
     return least + Math.floor(this.random() * (advice - least + 1));
   }
 }

@@ -2,7 +2,6 @@
 export interface BillingPeriod {
   /** `YYYY-MM`, the key of the period's usage records. */
   id: string;
-  start: Date;
   /** The next period's first instant: `reset_at` of a quota 429. */
   end: Date;
 }
@@ -10,9 +9,8 @@ export interface BillingPeriod {
 export function billingPeriodAt(now: Date): BillingPeriod {
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();
-  const start = new Date(Date.UTC(year, month, 1));
   const end = new Date(Date.UTC(year, month + 1, 1));
-  return { id: `${year}-${String(month + 1).padStart(2, '0')}`, start, end };
+  return { id: `${year}-${String(month + 1).padStart(2, '0')}`, end };
 }
 
 /** Whole seconds until `until`, at least 1 (Retry-After never says 0). */

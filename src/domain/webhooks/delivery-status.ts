@@ -31,10 +31,6 @@ export function isManuallyRetryable(status: DeliveryStatus): boolean {
 
 /** Delivered if every delivery succeeded (or there is none), pending while any is unfinished, else failed. */
 export function deriveEventStatus(deliveryStatuses: readonly DeliveryStatus[]): EventStatus {
-  let allSucceeded = true;
-  for (const status of deliveryStatuses) {
-    if (!isFinishedDeliveryStatus(status)) return 'pending';
-    if (status !== 'succeeded') allSucceeded = false;
-  }
-  return allSucceeded ? 'delivered' : 'failed';
+  if (!deliveryStatuses.every(isFinishedDeliveryStatus)) return 'pending';
+  return deliveryStatuses.every((status) => status === 'succeeded') ? 'delivered' : 'failed';
 }

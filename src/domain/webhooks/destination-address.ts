@@ -174,10 +174,8 @@ export function hostnameForLookup(url: URL): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-function invalid(message: string): DestinationUrlValidation {
-  return { ok: false, code: 'invalid_url', message };
-}
-
-function refused(code: UrlRefusal, message: string): DestinationUrlValidation {
+function refused(code: 'invalid_url' | UrlRefusal, message: string): DestinationUrlValidation {
   return { ok: false, code, message };
 }
+
+const invalid = (message: string) => refused('invalid_url', message);

@@ -75,15 +75,11 @@ export function noticesForFailedDelivery(end: DeliveryEnd, endpoint: EndpointSta
   const at = end.lastAttempt.at;
   if (endpoint.disabled && endpoint.disabledReason === 'failing' && shouldDisableForFailures(health, at, rules.autoDisableAfterMs)) {
     notices.push(endpointDisabled(end.endpointId, endpoint, health));
-  } else if (!endpoint.disabled && isFailing(health, rules.failingAfter)) {
+  } else if (!endpoint.disabled && health.consecutive_failures >= rules.failingAfter) {
+    // Due once failing deliveries in a row reach the threshold, and while they go on.
     notices.push(endpointFailing(end.endpointId, endpoint, health, at, rules.failingAfter));
   }
   return notices;
-}
-
-/** `endpoint.failing` is due once failing deliveries in a row reach the threshold (and while they go on). */
-export function isFailing(health: HealthSummary, failingAfter: number): boolean {
-  return health.consecutive_failures >= failingAfter;
 }
 
 export function deliveryExhausted(end: DeliveryEnd, endpoint: Pick<EndpointState, 'url'>): OperationalNotice {

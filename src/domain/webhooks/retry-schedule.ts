@@ -20,15 +20,11 @@ export const MAX_ATTEMPTS: number = RETRY_DELAYS_MS.length + 1;
 
 /** The wait after failed attempt `attempt` (1-based), or null after the last; RangeError for a non-integer or < 1 (a caller bug). */
 export function delayAfterAttempt(attempt: number): number | null {
-  assertAttempt(attempt);
-  if (attempt >= MAX_ATTEMPTS) return null;
-  return RETRY_DELAYS_MS[attempt - 1] as number;
-}
-
-function assertAttempt(attempt: number): void {
   if (!Number.isSafeInteger(attempt) || attempt < 1) {
     throw new RangeError(`attempt must be a positive integer, got ${String(attempt)}`);
   }
+  if (attempt >= MAX_ATTEMPTS) return null;
+  return RETRY_DELAYS_MS[attempt - 1] as number;
 }
 
 /** A delay as people read it in the Temporal UI: `1 s`, `30 s`, `5 min`, `2 h`, `24 h`. */

@@ -29,7 +29,7 @@ describe('the adaptive limit', () => {
 
   it('decides once per interval, from the p90 of what the interval measured', () => {
     let now = 0;
-    const limit = new AdaptiveLimit(tuning, () => now, 100);
+    const limit = new AdaptiveLimit({ ...tuning, max: 100 }, () => now);
     for (let i = 0; i < 8; i++) expect(limit.observe(2_000)).toBe(false); // within the interval
     expect(limit.value).toBe(100);
     now = 1_000;

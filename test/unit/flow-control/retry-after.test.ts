@@ -3,7 +3,7 @@ import { RetryAfterAdvice } from '../../../src/domain/flow-control/retry-after';
 /** `random` 0.999… answers the advice itself, 0 the least of its range. */
 function advice(random = () => 0.9999) {
   let now = 1_000_000;
-  const a = new RetryAfterAdvice(() => now, { windowS: 10, minS: 1, maxS: 10 }, random);
+  const a = new RetryAfterAdvice(() => now, random);
   return { a, advance: (ms: number) => (now += ms) };
 }
 
