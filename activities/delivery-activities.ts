@@ -254,6 +254,12 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     );
   }
 
+  /** The round ends cancelled after `attemptCount` attempts, and leaves its FIFO place. */
+  async function cancelRound(input: DeliveryTarget, attemptCount: number): Promise<void> {
+    await record(() => deps.deliveries.setState(refOf(input), { round: input.round, status: 'cancelled', attempt_count: attemptCount, next_attempt_at: null }, clock()));
+    recordDeliveryFinished('cancelled');
+    await leaveQueue(input);
+  }
 
   /**
    * A first round that ended leaves its FIFO place and wakes the next. With `queue` unknown the endpoint is
@@ -404,11 +410,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
     }
     if (prepared.kind === 'cancelled') {
-      await record(() =>
-        deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: input.attempt - 1, next_attempt_at: null }, clock()),
-      );
-      recordDeliveryFinished('cancelled');
-      await leaveQueue(input);
+      await cancelRound(input, input.attempt - 1);
       return { status: 'cancelled', nextDelayMs: null, statusCode: null };
     }
     return sendAndRecord(input, ref, prepared, stage, place);
@@ -429,7 +431,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       if (hold) outcome = await within(finishing, holdMore, hold.ended).finally(hold.release);
       if (outcome !== BUDGET_SPENT) return outcome;
       recordHandOff(stage.now);
-      deps.handOffs.report({ workflowId: deliveryId(input.eventId, input.endpointId), runId: activityRunId() }, input, finishing);
+      const runId = activityContext()?.info.workflowExecution?.runId;
+      deps.handOffs.report({ workflowId: deliveryId(input.eventId, input.endpointId), runId }, input, finishing);
       return { status: 'handed-off' };
     },
 
@@ -437,13 +440,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     async cancelDelivery(input: DeliveryTarget): Promise<void> {
       const current = await deps.deliveries.find(refOf(input).id);
       if (current && (current.round !== input.round || current.status === 'succeeded' || current.status === 'failed')) return;
-      await deps.deliveries.setState(
-        refOf(input),
-        { round: input.round, status: 'cancelled', attempt_count: current?.attempt_count ?? 0, next_attempt_at: null },
-        clock(),
-      );
-      recordDeliveryFinished('cancelled');
-      await leaveQueue(input);
+      await cancelRound(input, current?.attempt_count ?? 0);
     },
   };
 }
@@ -493,10 +490,6 @@ function activityContext(): Context | undefined {
 function heartbeat(): void {
   const context = activityContext();
   if (context && !context.info.isLocal) context.heartbeat();
-}
-
-function activityRunId(): string | undefined {
-  return activityContext()?.info.workflowExecution?.runId;
 }
 
 function activityAttempt(): number {

@@ -9,11 +9,8 @@ export function withLocalListener(inner: HttpSender, options: { readCaCert: () =
       if (!isLocalListenerUrl(new URL(req.url))) return inner.send(req);
       const ca = await options.readCaCert();
       if (!ca) return failed('network', 'No local listener CA in DATA_DIR: no `cli listen` has run against this platform.', 0);
-      let local = senders.get(ca);
-      if (!local) {
-        local = createHttpSender({ allowPrivateNetworks: true, lookup: lookupLocalListener, ca: [ca], timeoutMs: options.timeoutMs });
-        senders.set(ca, local);
-      }
+      const local = senders.get(ca) ?? createHttpSender({ allowPrivateNetworks: true, lookup: lookupLocalListener, ca: [ca], timeoutMs: options.timeoutMs });
+      senders.set(ca, local);
       return local.send(req);
     },
     close: async () => {

@@ -1,11 +1,11 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
 
 /**
- * One registry per process (Prometheus adds API and worker up). Labels take a few fixed values, no ids,
- * so series never grow with traffic; names and label values stay here, behind the functions below.
+ * One registry per process, prom-client's default (Prometheus adds API and worker up). Labels take a few fixed
+ * values, no ids, so series never grow with traffic; names and label values stay here, behind the functions below.
  */
-export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry });
+export const metricsRegistry = register;
+collectDefaultMetrics();
 
 export const INGEST_OUTCOMES = ['accepted', 'repeat', 'rejected_invalid', 'rejected_too_large', 'rejected_conflict', 'rejected_overloaded', 'rejected_error'] as const;
 export type IngestOutcome = (typeof INGEST_OUTCOMES)[number];
@@ -26,95 +26,81 @@ const ingests = new Counter({
   name: 'webhook_ingests_total',
   help: 'POST /api/v1/webhooks/events calls by outcome: accepted (202), repeat (idempotent 200), rejected_<reason>.',
   labelNames: ['outcome'] as const,
-  registers: [metricsRegistry],
 });
 
 const deliveries = new Counter({
   name: 'webhook_deliveries_total',
   help: 'Deliveries (one event to one endpoint, one round) that reached a final status.',
   labelNames: ['status'] as const,
-  registers: [metricsRegistry],
 });
 
 const attempts = new Counter({
   name: 'webhook_attempts_total',
   help: 'Delivery attempts by outcome class: the HTTP status class, or network / timeout.',
   labelNames: ['status_class'] as const,
-  registers: [metricsRegistry],
 });
 
 const attemptDuration = new Histogram({
   name: 'webhook_attempt_duration_seconds',
   help: 'Duration of one delivery attempt (connect to complete answer, or the failure), in seconds.',
   buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-  registers: [metricsRegistry],
 });
 
 const firstAttemptLatency = new Histogram({
   name: 'webhook_ingest_to_first_attempt_seconds',
   help: 'From accepting an event to the start of its first delivery attempt to an endpoint, in seconds.',
   buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-  registers: [metricsRegistry],
 });
 
 const handOffs = new Counter({
   name: 'webhook_attempt_hand_offs_total',
   help: 'Local first attempts handed off after their budget (their POST goes on, and its outcome is reported to their workflow), by what the attempt was doing then: store (reading or recording), place (waiting for its account or endpoint place), post (waiting for the receiver).',
   labelNames: ['stage'] as const,
-  registers: [metricsRegistry],
 });
 
 const firstAttemptsHeld = new Gauge({
   name: 'webhook_first_attempts_held',
   help: "Local first attempts keeping their workflow task past the hand-off budget while their receiver answers (at most the worker's room for them; past it, attempts are handed off).",
-  registers: [metricsRegistry],
 });
 
 const limitRejections = new Counter({
   name: 'ratelimit_rejections_total',
   help: 'Calls refused with 429 by kind: burst (per-minute window), quota (monthly), anonymous (per-IP estimator limit).',
   labelNames: ['kind'] as const,
-  registers: [metricsRegistry],
 });
 
 const ingestShed = new Counter({
   name: 'webhook_ingest_shed_total',
   help: 'New events refused with 503 by admission, by reason: backlog_count (INGEST_BACKLOG_LIMIT), backlog_age (the oldest accepted event waited MAX_BACKLOG_S), event_loop (the process is out of CPU), ingest_concurrency (ingests in flight at their adaptive limit: the store is slow).',
   labelNames: ['reason'] as const,
-  registers: [metricsRegistry],
 });
 
 const eventLoopDelay = new Gauge({
   name: 'platform_event_loop_delay_p99_seconds',
   help: "This process's event-loop delay, p99 over the last second (what ingest admission reads).",
-  registers: [metricsRegistry],
 });
 
 const startWait = new Histogram({
   name: 'webhook_start_to_first_attempt_seconds',
   help: 'From starting a delivery workflow to its first attempt beginning in this process (a slot that expired counts as its expiry): what the start window adapts to.',
   buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  registers: [metricsRegistry],
 });
 
 const startCall = new Histogram({
   name: 'webhook_start_call_seconds',
   help: 'In a process without a worker: how long Temporal took to answer a delivery workflow start (a slot that expired counts as its expiry): what its start window adapts to.',
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  registers: [metricsRegistry],
 });
 
 const startWindowSize = new Gauge({
   name: 'webhook_start_window_size',
   help: 'The adaptive start window: delivery workflows this process may have started and waiting for their first attempt, or, without a worker here, start calls not yet answered.',
-  registers: [metricsRegistry],
 });
 
 let oldestWaitSource: (() => number) | undefined;
 new Gauge({
   name: 'webhook_outbox_oldest_wait_seconds',
   help: 'How long the oldest accepted event of this process has waited for its workflows to start (what ingest admission compares with MAX_BACKLOG_S).',
-  registers: [metricsRegistry],
   collect() {
     if (oldestWaitSource) this.set(oldestWaitSource() / 1000);
   },
@@ -124,7 +110,6 @@ let backlogSource: (() => Promise<number>) | undefined;
 new Gauge({
   name: 'webhook_dispatch_backlog',
   help: 'Dispatch tickets not yet finished (the outbox): accepted events whose deliveries are not all started.',
-  registers: [metricsRegistry],
   async collect() {
     if (!backlogSource) return;
     // A store that cannot answer leaves the gauge out of this scrape rather than failing it.

@@ -1,4 +1,4 @@
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { RunEnded, type ReportedOutcome, type WorkflowRun } from '../../activities/attempt-hand-off';
 import { attemptOutcome } from '../../workflows/attempt-outcome';
@@ -87,12 +87,7 @@ export class DeliveryScheduler {
 
   /** Wakes a delivery waiting to retry (workflows/retry-now.ts): the attempt it makes, or null if none waits. */
   async retryNow(workflowId: string): Promise<RetryNowResult | null> {
-    try {
-      return await this.client.workflow.getHandle(workflowId).executeUpdate(retryNow);
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateFailedError) return null;
-      throw err;
-    }
+    return unlessNotFound(this.client.workflow.getHandle(workflowId).executeUpdate(retryNow), null, WorkflowUpdateFailedError);
   }
 
   /** Tells a delivery waiting on a FIFO endpoint that its turn has come; one that has ended is left as it is. */
@@ -102,12 +97,8 @@ export class DeliveryScheduler {
 
   /** Tells a run its handed-off first attempt's outcome; RunEnded if the run ended or no longer waits for it. */
   async reportOutcome(run: WorkflowRun, reported: ReportedOutcome): Promise<void> {
-    try {
-      await this.client.workflow.getHandle(run.workflowId, run.runId).executeUpdate(attemptOutcome, { args: [reported] });
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new RunEnded(`${run.workflowId} has ended`);
-      if (err instanceof WorkflowUpdateFailedError) throw new RunEnded(`${run.workflowId} does not wait for this outcome: ${err.cause?.message ?? err.message}`);
-      throw err;
-    }
+    const update = this.client.workflow.getHandle(run.workflowId, run.runId).executeUpdate(attemptOutcome, { args: [reported] });
+    const taken = await unlessNotFound(update.then(() => true), false, WorkflowUpdateFailedError);
+    if (!taken) throw new RunEnded(`${run.workflowId} has ended or does not wait for this outcome`);
   }
 }

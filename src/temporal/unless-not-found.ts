@@ -1,11 +1,14 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 
-/** What `work` gives, or `otherwise` when its workflow does not exist (never started, or past retention). */
-export async function unlessNotFound<T, O>(work: Promise<T>, otherwise: O): Promise<T | O> {
+/**
+ * What `work` gives, or `otherwise` when its workflow does not exist (never started, or past retention)
+ * or when it fails with one of `alsoOn` (an update the workflow rejects, say).
+ */
+export async function unlessNotFound<T, O>(work: Promise<T>, otherwise: O, ...alsoOn: (abstract new (...args: never[]) => Error)[]): Promise<T | O> {
   try {
     return await work;
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return otherwise;
+    if (err instanceof WorkflowNotFoundError || alsoOn.some((type) => err instanceof type)) return otherwise;
     throw err;
   }
 }

@@ -1,0 +1,54 @@
+import { Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { RunEnded } from '../../../activities/attempt-hand-off';
+import { DeliveryScheduler } from '../../../src/temporal/delivery-scheduler';
+
+/** A scheduler whose every update to a workflow ends as `update` does. */
+function schedulerWhoseUpdates(update: () => Promise<unknown>): DeliveryScheduler {
+  const client = { workflow: { getHandle: () => ({ executeUpdate: update }) } } as unknown as Client;
+  return new DeliveryScheduler(client, 'deliveries');
+}
+
+const notFound = () => Promise.reject(new WorkflowNotFoundError('gone', 'wf-1', undefined));
+const rejected = () => Promise.reject(new WorkflowUpdateFailedError('rejected', new Error('not waiting')));
+const unavailable = () => Promise.reject(new Error('server unavailable'));
+const run = { workflowId: 'wf-1' };
+const reported = { round: 1, attempt: 1 };
+
+describe('retry now, told to a delivery workflow', () => {
+  it('answers the attempt the delivery makes', async () => {
+    const made = { attempt: 2 };
+    await expect(schedulerWhoseUpdates(() => Promise.resolve(made)).retryNow('wf-1')).resolves.toBe(made);
+  });
+
+  it('answers null when the delivery does not exist', async () => {
+    await expect(schedulerWhoseUpdates(notFound).retryNow('wf-1')).resolves.toBeNull();
+  });
+
+  it('answers null when the delivery rejects it (it does not wait to retry)', async () => {
+    await expect(schedulerWhoseUpdates(rejected).retryNow('wf-1')).resolves.toBeNull();
+  });
+
+  it('fails with any other error', async () => {
+    await expect(schedulerWhoseUpdates(unavailable).retryNow('wf-1')).rejects.toThrow('server unavailable');
+  });
+});
+
+describe('a handed-off attempt outcome, reported to its run', () => {
+  it('resolves once the run takes it', async () => {
+    await expect(schedulerWhoseUpdates(() => Promise.resolve()).reportOutcome(run, reported)).resolves.toBeUndefined();
+  });
+
+  it('fails with RunEnded when the run does not exist', async () => {
+    await expect(schedulerWhoseUpdates(notFound).reportOutcome(run, reported)).rejects.toBeInstanceOf(RunEnded);
+  });
+
+  it('fails with RunEnded when the run rejects it (it no longer waits for it)', async () => {
+    await expect(schedulerWhoseUpdates(rejected).reportOutcome(run, reported)).rejects.toBeInstanceOf(RunEnded);
+  });
+
+  it('fails with any other error as it is, to be sent again', async () => {
+    const failing = schedulerWhoseUpdates(unavailable).reportOutcome(run, reported);
+    await expect(failing).rejects.not.toBeInstanceOf(RunEnded);
+    await expect(failing).rejects.toThrow('server unavailable');
+  });
+});
