@@ -157,14 +157,7 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 export function checkNewPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    throw new ValidationError(`Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`, [
-      { path: 'password', message: `Must be at least ${MIN_PASSWORD_LENGTH} characters` },
-    ]);
-  }
-  if (password.length > MAX_PASSWORD_LENGTH) {
-    throw new ValidationError(`Password must be at most ${MAX_PASSWORD_LENGTH} characters long.`, [
-      { path: 'password', message: `Must be at most ${MAX_PASSWORD_LENGTH} characters` },
-    ]);
-  }
+  const { length } = password;
+  const bound = length < MIN_PASSWORD_LENGTH ? `at least ${MIN_PASSWORD_LENGTH}` : length > MAX_PASSWORD_LENGTH ? `at most ${MAX_PASSWORD_LENGTH}` : null;
+  if (bound) throw new ValidationError(`Password must be ${bound} characters long.`, [{ path: 'password', message: `Must be ${bound} characters` }]);
 }
