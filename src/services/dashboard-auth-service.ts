@@ -102,8 +102,8 @@ export class DashboardAuthService {
     const account = normalized.length > 0 ? await this.deps.accounts.findByEmail(normalized) : null;
     const usable = password.length > 0 && password.length <= MAX_PASSWORD_LENGTH;
     const stored = account?.password_hash;
-    const against = stored ?? (this.dummyHash ??= hashPassword(randomBytes(32).toString('hex')));
-    const verified = usable ? await argon2.verify(await against, password).catch(() => false) : false;
+    const against = usable ? (stored ?? (this.dummyHash ??= hashPassword(randomBytes(32).toString('hex')))) : undefined;
+    const verified = against !== undefined && (await argon2.verify(await against, password).catch(() => false));
     if (!account || !stored || !verified) throw new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
     // A successful sign-in is not a failure: its reservations are withdrawn.
     await reservation.withdraw();
