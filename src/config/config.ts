@@ -6,7 +6,7 @@ import { DEFAULT_FAILING_AFTER } from '../domain/webhooks/operational-events';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
 import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
 import { PROJECT_ROOT } from '../infra/tools';
-import { blankIsUnset, tracingConfigFrom, TracingEnvSchema } from './tracing-config';
+import { blankIsUnset, httpUrl, tracingConfigFrom, TracingEnvSchema } from './tracing-config';
 
 /** The configuration, validated once at start-up (a bad value stops it, naming the variable); see docs/operating.md. */
 
@@ -90,7 +90,7 @@ const EnvSchema = z.object({
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
-  PUBLIC_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL'),
+  PUBLIC_URL: blankIsUnset(httpUrl),
   ...TracingEnvSchema.shape,
 });
 

@@ -24,7 +24,7 @@ export const DEFAULT_SERVICE_NAME = 'webhook-platform';
 
 /** An empty value (`VAR=` in an env file) is as if unset. */
 export const blankIsUnset = <T extends z.ZodType>(schema: T) => z.literal('').transform(() => undefined).or(schema.optional());
-const httpUrl = z
+export const httpUrl = z
   .string()
   .trim()
   .refine((v) => /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL');

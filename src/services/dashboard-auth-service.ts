@@ -102,7 +102,8 @@ export class DashboardAuthService {
     const account = normalized.length > 0 ? await this.deps.accounts.findByEmail(normalized) : null;
     const usable = password.length > 0 && password.length <= MAX_PASSWORD_LENGTH;
     const stored = account?.password_hash;
-    const verified = usable ? await argon2.verify(stored ?? (await this.getDummyHash()), password).catch(() => false) : false;
+    const against = usable ? (stored ?? (this.dummyHash ??= hashPassword(randomBytes(32).toString('hex')))) : undefined;
+    const verified = against !== undefined && (await argon2.verify(await against, password).catch(() => false));
     if (!account || !stored || !verified) throw new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
     // A successful sign-in is not a failure: its reservations are withdrawn.
     await reservation.withdraw();
@@ -148,11 +149,6 @@ export class DashboardAuthService {
     }
     return { withdraw: () => this.deps.attempts.withdraw(ids) };
   }
-
-  private getDummyHash(): Promise<string> {
-    this.dummyHash ??= argon2.hash(randomBytes(32).toString('hex'), HASH_OPTIONS);
-    return this.dummyHash;
-  }
 }
 
 /** The one way a dashboard password is hashed (argon2id), for sign-up and invite links alike. */
@@ -161,14 +157,7 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 export function checkNewPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    throw new ValidationError(`Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`, [
-      { path: 'password', message: `Must be at least ${MIN_PASSWORD_LENGTH} characters` },
-    ]);
-  }
-  if (password.length > MAX_PASSWORD_LENGTH) {
-    throw new ValidationError(`Password must be at most ${MAX_PASSWORD_LENGTH} characters long.`, [
-      { path: 'password', message: `Must be at most ${MAX_PASSWORD_LENGTH} characters` },
-    ]);
-  }
+  const { length } = password;
+  const bound = length < MIN_PASSWORD_LENGTH ? `at least ${MIN_PASSWORD_LENGTH}` : length > MAX_PASSWORD_LENGTH ? `at most ${MAX_PASSWORD_LENGTH}` : null;
+  if (bound) throw new ValidationError(`Password must be ${bound} characters long.`, [{ path: 'password', message: `Must be ${bound} characters` }]);
 }

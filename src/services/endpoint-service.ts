@@ -133,7 +133,10 @@ export class EndpointService {
       created_at: now,
       updated_at: now,
     };
-    if (!(await this.deps.endpoints.insertWithinCap(doc, max))) throw endpointLimitReached(max);
+    if (!(await this.deps.endpoints.insertWithinCap(doc, max))) {
+      const message = `This account already has the most endpoints it may have (${max}). Delete one, or subscribe an existing endpoint to more event types.`;
+      throw new DomainError('endpoint_limit_reached', message);
+    }
     return { ...endpointView(doc, null, now), secret };
   }
 
@@ -260,18 +263,8 @@ export class EndpointService {
 }
 
 /** The limits given (bounds checked by the request schema), null included: a new one applies from the next attempt. */
-function limitChanges(fields: EndpointLimitFields): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
-  const changes: Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> = {};
-  if (fields.rate_limit_per_s !== undefined) changes.rate_limit_per_s = fields.rate_limit_per_s;
-  if (fields.max_in_flight !== undefined) changes.max_in_flight = fields.max_in_flight;
-  return changes;
-}
-
-function endpointLimitReached(max: number): DomainError {
-  return new DomainError(
-    'endpoint_limit_reached',
-    `This account already has the most endpoints it may have (${max}). Delete one, or subscribe an existing endpoint to more event types.`,
-  );
+function limitChanges({ rate_limit_per_s, max_in_flight }: EndpointLimitFields): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
+  return { ...(rate_limit_per_s !== undefined && { rate_limit_per_s }), ...(max_in_flight !== undefined && { max_in_flight }) };
 }
 
 /** The account's endpoint, or 404 `not_found` (another account's is not found either). */

@@ -144,19 +144,17 @@ export class EventService {
       const answer = await first.catch(() => null);
       if (answer) return { created: false, body: answer.body };
     }
-    const running = this.ingestWithKey(accountId, input, key);
+    const running = (async () => {
+      const existing = await this.deps.idempotency.find(accountId, key);
+      if (existing && existing.expires_at > this.now()) return { created: false, body: existing.response };
+      return this.accept(accountId, input, key);
+    })();
     this.keyedInFlight.set(slot, running);
     try {
       return await running;
     } finally {
       if (this.keyedInFlight.get(slot) === running) this.keyedInFlight.delete(slot);
     }
-  }
-
-  private async ingestWithKey(accountId: string, input: IngestInput, key: string): Promise<IngestResult> {
-    const existing = await this.deps.idempotency.find(accountId, key);
-    if (existing && existing.expires_at > this.now()) return { created: false, body: existing.response };
-    return this.accept(accountId, input, key);
   }
 
   private async accept(accountId: string, input: IngestInput, key: string | null): Promise<IngestResult> {
@@ -215,7 +213,8 @@ export class EventService {
   async get(accountId: string, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {
     const event = await this.deps.events.find(accountId, id);
     if (!event) throw new DomainError('not_found', `Event ${id} not found.`);
-    const deliveries = await this.deliveryViews(event);
+    const docs = await this.deps.deliveries.forEvent(event._id, event.endpoint_ids);
+    const deliveries = event.endpoint_ids.map((endpointId, i) => deliveryView(docs[i] ?? undefined, endpointId, event.endpoint_urls[i] ?? '', event.created_at));
     return { ...eventView(event, deriveEventStatus(deliveries.map((d) => d.status))), deliveries };
   }
 
@@ -299,11 +298,6 @@ export class EventService {
     const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
     const recorded = await this.deps.deliveries.statusesOf(accountId, events.map((e) => e._id), ids);
     return events.map((e) => deriveEventStatus(e.endpoint_ids.map((endpointId) => recorded.get(deliveryId(e._id, endpointId)) ?? 'pending')));
-  }
-
-  private async deliveryViews(event: Pick<EventDoc, '_id' | 'endpoint_ids' | 'endpoint_urls' | 'created_at'>): Promise<DeliveryView[]> {
-    const docs = await this.deps.deliveries.forEvent(event._id, event.endpoint_ids);
-    return event.endpoint_ids.map((endpointId, i) => deliveryView(docs[i] ?? undefined, endpointId, event.endpoint_urls[i] ?? '', event.created_at));
   }
 }
 

@@ -79,10 +79,7 @@ export class FifoTurns {
     return { head_event_id: head?.eventId ?? null, length: queueLength(head, newest) };
   }
 
-  /**
-   * The endpoint was switched to unordered: the deliveries of its queue, from the head, are woken
-   * (each waiting one looks again, finds the endpoint unordered and goes), up to FIFO_RELEASE_MAX.
-   */
+  /** Switched to unordered: its queue's deliveries, from the head, are woken to look again and go. */
   async release(endpointId: string): Promise<void> {
     const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
     if (!head) return;

@@ -26,10 +26,7 @@ export const INGEST_CONCURRENCY_TUNING: AdaptiveLimitTuning = { min: 4, max: 256
  * Whether this process takes a new event of an account now. It follows what the platform can deliver,
  * not a count tuned on one machine, and refuses first the accounts taking more than their share
  * (max-min fairness), so one account's flood or dead receivers do not take the others off the air.
- * An account is refused when its own starts wait past MAX_BACKLOG_S, or would at the rate its turns
- * come (backlog_age); when the workers see its first attempts that late (delivery_lag, all an API
- * process without a worker sees of delivery); or when the process is short of memory (backlog_count),
- * CPU (event_loop) or store (ingest_concurrency) and the account holds at least an equal share of it.
+ * A short process (memory, CPU, store) refuses only accounts holding at least an equal share of it.
  * A refusal is a 503 before anything is read or stored, so accepted events keep their promise.
  */
 export class IngestAdmission {
@@ -85,7 +82,7 @@ export class IngestAdmission {
     // How late the account's own starts are, and how late a new one would be at the rate its turns come.
     const max = this.options.maxBacklogMs;
     if (this.outbox.accountWaitMs(accountId) > max || this.outbox.accountExpectedWaitMs(accountId) > max) return 'backlog_age';
-    // Late in Temporal's queue or waiting for its places, wherever the worker runs.
+    // Late in Temporal's queue or waiting for its places, wherever the worker runs (without one, all an API process sees of delivery).
     if (this.options.lagging?.(accountId)) return 'delivery_lag';
     // The memory bound is shared by what waits; CPU by what was taken in over the last seconds.
     if (this.outbox.backlog >= this.options.backlogLimit && this.outbox.holdsShareOfBacklog(accountId)) return 'backlog_count';

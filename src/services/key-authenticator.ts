@@ -55,7 +55,9 @@ export class KeyAuthenticator {
   async authenticate(rawKey: string | undefined): Promise<Principal> {
     const parsed = rawKey ? parseApiKey(rawKey) : null;
     if (!parsed) throw new DomainError('invalid_api_key', 'Missing or malformed API key.');
-    const principal = await this.lookup(parsed.hash);
+    const { hash } = parsed;
+    const cached = this.cached(hash);
+    const principal = cached !== undefined ? cached : await this.refresh(hash, (this.known.get(hash) ?? this.unknown.get(hash))?.principal ?? null);
     // Lookup is by hash through a unique index, so the key string is never compared byte by byte.
     if (!principal) throw new DomainError('invalid_api_key', 'Invalid API key.');
     if (principal.key.revoked_at) throw new DomainError('revoked_api_key', 'This API key has been revoked.');
@@ -95,13 +97,6 @@ export class KeyAuthenticator {
     const parsed = rawKey ? parseApiKey(rawKey) : null;
     const principal = parsed ? this.cached(parsed.hash) : undefined;
     return principal && !principal.key.revoked_at ? principal : undefined;
-  }
-
-  private lookup(hash: string): Promise<Principal | null> {
-    const answer = this.cached(hash);
-    if (answer !== undefined) return Promise.resolve(answer);
-    const hit = this.known.get(hash) ?? this.unknown.get(hash);
-    return this.refresh(hash, hit?.principal ?? null);
   }
 
   /** What the cache may answer now (null: no such key), a stale entry being refreshed meanwhile; undefined: ask the store. */
