@@ -1,5 +1,6 @@
 import { overloaded } from '../domain/errors';
 import { AdaptiveLimit, AdaptiveLimitTuning } from '../domain/flow-control/adaptive-limit';
+import { PREDICTED_WAIT_SHARE } from '../domain/flow-control/backlog-budget';
 import { RetryAfterAdvice } from '../domain/flow-control/retry-after';
 import { recordIngestShed, ShedReason } from '../infra/metrics';
 import { annotateActive, annotateIngest, ATTR, inSpanSync } from '../infra/tracing/spans';
@@ -81,7 +82,7 @@ export class IngestAdmission {
   refusal(accountId: string): ShedReason | null {
     // How late the account's own starts are, and how late a new one would be at the rate its turns come.
     const max = this.options.maxBacklogMs;
-    if (this.outbox.accountWaitMs(accountId) > max || this.outbox.accountExpectedWaitMs(accountId) > max) return 'backlog_age';
+    if (this.outbox.accountWaitMs(accountId) > max || this.outbox.accountExpectedWaitMs(accountId) > max * PREDICTED_WAIT_SHARE) return 'backlog_age';
     // Late in Temporal's queue or waiting for its places, wherever the worker runs (without one, all an API process sees of delivery).
     if (this.options.lagging?.(accountId)) return 'delivery_lag';
     // The memory bound is shared by what waits; CPU by what was taken in over the last seconds.

@@ -49,9 +49,13 @@ describe('IngestAdmission', () => {
     expect([gate.refusal('flood'), gate.refusal('quiet')]).toEqual(['backlog_age', null]);
   });
 
-  it("refuses an account whose new event would wait longer than MAX_BACKLOG_S at the rate its turns come", () => {
-    const gate = admission({ waitMs: { flood: 500 }, expectedWaitMs: { flood: 2_001 } });
+  it("refuses an account whose new event would wait longer than half of MAX_BACKLOG_S at the rate its turns come", () => {
+    const gate = admission({ waitMs: { flood: 500 }, expectedWaitMs: { flood: 1_001 } });
     expect([gate.refusal('flood'), gate.refusal('quiet')]).toEqual(['backlog_age', null]);
+  });
+
+  it("takes a new event whose predicted wait is within half of MAX_BACKLOG_S", () => {
+    expect(admission({ waitMs: { a: 500 }, expectedWaitMs: { a: 1_000 } }).refusal('a')).toBeNull();
   });
 
   it('refuses an account whose deliveries the workers see falling behind, and not another account', () => {
