@@ -390,24 +390,27 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if (preparing.status === 'rejected') throw preparing.reason;
     let prepared = preparing.value;
     // A FIFO endpoint's first attempt waits its turn; later ones had it (its place is held until it ends).
+    // A pause is waited out first, so an attempt that finds the endpoint resumed still waits its turn.
     let place: number | null = null;
-    if ((prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo) {
+    for (;;) {
+      if (prepared.kind === 'paused') {
+        // Marked before the endpoint is read again, from the store: a resume clears the flag before it
+        // lists the marked deliveries, so either this read sees it cleared or that list has this one.
+        await record(() => deps.deliveries.markPaused(ref, input.round, clock()));
+        prepared = await prepare(input, true);
+        if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
+      }
+      if (!((prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) break;
       const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
-      place = turn.place;
       // A turn comes when the one before ends, which a disable or a pause may have just caused; a
       // switch to unordered wakes the queue: either way the endpoint is read again from the store,
       // not from a cache that may not have seen that yet.
       prepared = await prepare(input, true);
+      if (prepared.kind === 'paused') continue;
       const stillWaits = !turn.now && (prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo;
       if (stillWaits) return { status: 'queued', nextDelayMs: null, statusCode: null };
-      if (!turn.now) place = null;
-    }
-    if (prepared.kind === 'paused') {
-      // Marked before the endpoint is read again, from the store: a resume clears the flag before it
-      // lists the marked deliveries, so either this read sees it cleared or that list has this one.
-      await record(() => deps.deliveries.markPaused(ref, input.round, clock()));
-      prepared = await prepare(input, true);
-      if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
+      place = turn.now ? turn.place : null;
+      break;
     }
     if (prepared.kind === 'cancelled') {
       await cancelRound(input, input.attempt - 1);

@@ -16,6 +16,7 @@ export interface DeliveryFakes {
   /** Told each request's URL; every request is answered 200 `ok`. */
   onSend: (url: string) => void;
   enabledEndpoints?: DeliveryActivityDeps['enabledEndpoints'];
+  fifo?: DeliveryActivityDeps['fifo'];
 }
 
 /** The real delivery activities over fakes of the store and the sender (the real ones: integration tests). */
@@ -36,5 +37,6 @@ export function fakeDeliveryActivities(fakes: DeliveryFakes) {
     endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
     autoDisable: { afterMs: 1, disable: async () => undefined },
     ...(fakes.enabledEndpoints ? { enabledEndpoints: fakes.enabledEndpoints } : {}),
+    ...(fakes.fifo ? { fifo: fakes.fifo } : {}),
   });
 }

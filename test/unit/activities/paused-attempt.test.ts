@@ -19,7 +19,7 @@ describe('delivery attempt: a paused endpoint', () => {
   const active = endpointDoc(secretBox.seal('whsec_test'));
 
   /** `cached`: what the process's cache holds; `stored`: what each store read answers, in turn. */
-  function activities(options: { cached?: EndpointDoc; stored: EndpointDoc[] }) {
+  function activities(options: { cached?: EndpointDoc; stored: EndpointDoc[]; turnNow?: boolean }) {
     const log: string[] = [];
     const stored = [...options.stored];
     const deliveries = {
@@ -45,6 +45,17 @@ describe('delivery attempt: a paused endpoint', () => {
       event,
       deliveries,
       onSend: () => log.push('send'),
+      ...(options.turnNow !== undefined
+        ? {
+            fifo: {
+              turnOf: async () => {
+                log.push(`turn ${options.turnNow ? 'now' : 'later'}`);
+                return { place: 3, now: options.turnNow as boolean };
+              },
+              leave: async () => undefined,
+            },
+          }
+        : {}),
       ...(options.cached
         ? {
             enabledEndpoints: async () => {
@@ -85,5 +96,28 @@ describe('delivery attempt: a paused endpoint', () => {
     const { a, log } = activities({ cached: paused, stored: [paused] });
     await expect(a.attemptDelivery({ ...input, pausable: undefined })).resolves.toMatchObject({ status: 'succeeded' });
     expect(log).toEqual(['read cache', 'send', 'record']);
+  });
+  describe('of a FIFO endpoint, on a first attempt that waits its turn', () => {
+    const first: AttemptInput = { ...input, attempt: 1, queued: true };
+    const fifoPaused = { ...paused, ordering: 'fifo' as const };
+    const fifoActive = { ...active, ordering: 'fifo' as const };
+
+    it('waits its turn when the read after the mark finds the endpoint resumed and the turn has not come: nothing sent', async () => {
+      const { a, log } = activities({ cached: fifoPaused, stored: [fifoActive], turnNow: false });
+      await expect(a.attemptDelivery(first)).resolves.toEqual({ status: 'queued', nextDelayMs: null, statusCode: null });
+      expect(log).toEqual(['read cache', 'mark delivery-7-ep_1 r1', 'read store', 'turn later', 'read store']);
+    });
+
+    it('sends when the read after the mark finds the endpoint resumed and its turn has come', async () => {
+      const { a, log } = activities({ cached: fifoPaused, stored: [fifoActive], turnNow: true });
+      await expect(a.attemptDelivery(first)).resolves.toMatchObject({ status: 'succeeded' });
+      expect(log).toEqual(['read cache', 'mark delivery-7-ep_1 r1', 'read store', 'turn now', 'read store', 'send', 'record']);
+    });
+
+    it('waits out a pause that came while it asked for its turn, then asks again once resumed', async () => {
+      const { a, log } = activities({ cached: fifoActive, stored: [fifoPaused, fifoActive], turnNow: false });
+      await expect(a.attemptDelivery(first)).resolves.toEqual({ status: 'queued', nextDelayMs: null, statusCode: null });
+      expect(log).toEqual(['read cache', 'turn later', 'read store', 'mark delivery-7-ep_1 r1', 'read store', 'turn later', 'read store']);
+    });
   });
 });
