@@ -365,6 +365,33 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return { ...decision, statusCode };
   }
 
+  /**
+   * A pause waited out, then a FIFO endpoint's first attempt's turn (later ones had it: its place is
+   * held until it ends): the request to send with its place, or the outcome of an attempt that waits.
+   * The pause comes first, so an attempt that finds the endpoint resumed still waits its turn.
+   */
+  async function pauseThenTurn(input: AttemptInput, ref: DeliveryRef, prepared: Prepared): Promise<AttemptOutcome | { prepared: Exclude<Prepared, { kind: 'paused' }>; place: number | null }> {
+    for (;;) {
+      if (prepared.kind === 'paused') {
+        // Marked before the endpoint is read again, from the store: a resume clears the flag before it
+        // lists the marked deliveries, so either this read sees it cleared or that list has this one.
+        await record(() => deps.deliveries.markPaused(ref, input.round, clock()));
+        prepared = await prepare(input, true);
+        if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
+      }
+      if (!((prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
+      const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
+      // A turn comes when the one before ends, which a disable or a pause may have just caused; a
+      // switch to unordered wakes the queue: either way the endpoint is read again from the store,
+      // not from a cache that may not have seen that yet.
+      prepared = await prepare(input, true);
+      if (prepared.kind === 'paused') continue;
+      const stillWaits = !turn.now && (prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo;
+      if (stillWaits) return { status: 'queued', nextDelayMs: null, statusCode: null };
+      return { prepared, place: turn.now ? turn.place : null };
+    }
+  }
+
   /** The whole attempt; `stage` says what it is doing now (what a hand-off is counted under). */
   async function attemptOnce(input: AttemptInput, stage: { now: HandOffStage }): Promise<AttemptOutcome> {
     const ref = refOf(input);
@@ -388,30 +415,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       );
     }
     if (preparing.status === 'rejected') throw preparing.reason;
-    let prepared = preparing.value;
-    // A FIFO endpoint's first attempt waits its turn; later ones had it (its place is held until it ends).
-    // A pause is waited out first, so an attempt that finds the endpoint resumed still waits its turn.
-    let place: number | null = null;
-    for (;;) {
-      if (prepared.kind === 'paused') {
-        // Marked before the endpoint is read again, from the store: a resume clears the flag before it
-        // lists the marked deliveries, so either this read sees it cleared or that list has this one.
-        await record(() => deps.deliveries.markPaused(ref, input.round, clock()));
-        prepared = await prepare(input, true);
-        if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
-      }
-      if (!((prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) break;
-      const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
-      // A turn comes when the one before ends, which a disable or a pause may have just caused; a
-      // switch to unordered wakes the queue: either way the endpoint is read again from the store,
-      // not from a cache that may not have seen that yet.
-      prepared = await prepare(input, true);
-      if (prepared.kind === 'paused') continue;
-      const stillWaits = !turn.now && (prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo;
-      if (stillWaits) return { status: 'queued', nextDelayMs: null, statusCode: null };
-      place = turn.now ? turn.place : null;
-      break;
-    }
+    const ready = await pauseThenTurn(input, ref, preparing.value);
+    if ('status' in ready) return ready;
+    const { prepared, place } = ready;
     if (prepared.kind === 'cancelled') {
       await cancelRound(input, input.attempt - 1);
       return { status: 'cancelled', nextDelayMs: null, statusCode: null };
