@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { hostnameForLookup, validateDestinationUrl } from '../domain/webhooks/destination-address';
+import { validateDestinationUrl } from '../domain/webhooks/destination-address';
 import { LookupAllFunction, resolveAndCheck } from '../domain/webhooks/destination-resolver';
 import { DEFAULT_EVENT_PATTERNS, validateEventPatterns } from '../domain/webhooks/event-pattern';
 import type { SecretBox } from '../domain/webhooks/secret-box';
@@ -242,7 +242,7 @@ export class EndpointService {
       if (verdict.code === 'invalid_url') throw new ValidationError(verdict.message, [{ path: 'url', message: verdict.message }], verdict.code);
       throw new DomainError(verdict.code, verdict.message);
     }
-    const resolved = await resolveAndCheck(hostnameForLookup(verdict.url), {
+    const resolved = await resolveAndCheck(verdict.url.hostname, {
       allowPrivate: this.deps.options.allowPrivateNetworks,
       lookup: this.deps.options.dnsLookup,
     });

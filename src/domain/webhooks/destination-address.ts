@@ -168,12 +168,6 @@ export function validateDestinationUrl(raw: unknown, options: DestinationUrlOpti
   return { ok: true, url };
 }
 
-/** URL.hostname without the brackets around an IPv6 literal: what DNS lookup or connect expect. */
-export function hostnameForLookup(url: URL): string {
-  const host = url.hostname;
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
-
 function refused(code: 'invalid_url' | UrlRefusal, message: string): DestinationUrlValidation {
   return { ok: false, code, message };
 }

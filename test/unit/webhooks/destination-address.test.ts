@@ -4,7 +4,6 @@ import {
   REFUSED_IPV4_RANGES,
   REFUSED_IPV6_RANGES,
   classifyAddress,
-  hostnameForLookup,
   parseIpLiteral,
   validateDestinationUrl,
 } from '../../../src/domain/webhooks/destination-address';
@@ -376,15 +375,5 @@ describe('validateDestinationUrl: accepted URLs', () => {
   it('still refuses http and credentials when allowPrivate is set', () => {
     expect(validateDestinationUrl('http://127.0.0.1/', { allowPrivate: true })).toMatchObject({ ok: false, code: 'unsupported_url_scheme' });
     expect(validateDestinationUrl('https://u:p@127.0.0.1/', { allowPrivate: true })).toMatchObject({ ok: false, code: 'url_credentials_not_allowed' });
-  });
-});
-
-describe('hostnameForLookup', () => {
-  it('strips the brackets of an IPv6 host', () => {
-    expect(hostnameForLookup(new URL('https://[2606:4700::1]:8443/'))).toBe('2606:4700::1');
-  });
-
-  it('returns a host name unchanged', () => {
-    expect(hostnameForLookup(new URL('https://Example.COM/'))).toBe('example.com');
   });
 });
