@@ -126,6 +126,9 @@ type Prepared =
   | { kind: 'send'; url: string; headers: Record<string, string>; body: string; limits: EndpointLimits | null; fifo: boolean }
   | { kind: 'unsendable'; url: string; error: string; fifo: boolean };
 
+/** Whether the request goes to an endpoint that delivers one event at a time, in order. */
+const toFifo = (prepared: Prepared) => (prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo;
+
 const RECORD_TRIES = 3;
 
 /** A delivery's I/O, on injected deps; workflows import only the types. An attempt: prepare, send, record. */
@@ -379,15 +382,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         prepared = await prepare(input, true);
         if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
       }
-      if (!((prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
+      if (!(toFifo(prepared) && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
       const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
       // A turn comes when the one before ends, which a disable or a pause may have just caused; a
       // switch to unordered wakes the queue: either way the endpoint is read again from the store,
       // not from a cache that may not have seen that yet.
       prepared = await prepare(input, true);
       if (prepared.kind === 'paused') continue;
-      const stillWaits = !turn.now && (prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo;
-      if (stillWaits) return { status: 'queued', nextDelayMs: null, statusCode: null };
+      if (!turn.now && toFifo(prepared)) return { status: 'queued', nextDelayMs: null, statusCode: null };
       return { prepared, place: turn.now ? turn.place : null };
     }
   }
