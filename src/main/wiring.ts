@@ -28,7 +28,7 @@ import { DeliveryOutbox } from '../services/delivery-outbox';
 import { AttemptSlots } from '../domain/webhooks/attempt-slots';
 import { LaggingAccounts } from '../services/lagging-accounts';
 import { WorkerLoads } from '../persistence/worker-loads';
-import { IngestAdmission } from '../services/ingest-admission';
+import { IngestAdmission, ingestConcurrencyTuning } from '../services/ingest-admission';
 import { outboxWaitBoundMs } from '../domain/flow-control/backlog-budget';
 import { DeliveryStartWindow, START_CALL_TUNING, START_WINDOW_TUNING } from '../services/delivery-start-window';
 import { recordStartCall, setOutboxOldestWaitSource } from '../infra/metrics';
@@ -142,12 +142,17 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   attemptSlots.onFree(() => outbox.poke());
   setOutboxOldestWaitSource(() => outbox.oldestWaitMs());
   const laggingAccounts = eagerWorkflowStart ? undefined : new LaggingAccounts(repositories.workerLoads, config.maxBacklogMs, logger);
-  const admission = new IngestAdmission(outbox, loopDelay, {
-    backlogLimit: config.ingestBacklogLimit,
-    maxBacklogMs: outboxWaitBoundMs(config.maxBacklogMs, eagerWorkflowStart),
-    maxLoopDelayMs: config.ingestMaxLoopDelayMs,
-    lagging: laggingAccounts && ((accountId) => laggingAccounts.refuses(accountId)),
-  });
+  const admission = new IngestAdmission(
+    outbox,
+    loopDelay,
+    {
+      backlogLimit: config.ingestBacklogLimit,
+      maxBacklogMs: outboxWaitBoundMs(config.maxBacklogMs, eagerWorkflowStart),
+      maxLoopDelayMs: config.ingestMaxLoopDelayMs,
+      lagging: laggingAccounts && ((accountId) => laggingAccounts.refuses(accountId)),
+    },
+    ingestConcurrencyTuning(eagerWorkflowStart),
+  );
 
   const lease = new InstanceLease({
     instances: repositories.apiInstances,

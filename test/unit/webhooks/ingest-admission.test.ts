@@ -1,6 +1,6 @@
 import { DomainError } from '../../../src/domain/errors';
 import { metricsRegistry } from '../../../src/infra/metrics';
-import { IngestAdmission } from '../../../src/services/ingest-admission';
+import { IngestAdmission, ingestConcurrencyTuning } from '../../../src/services/ingest-admission';
 
 interface OutboxState {
   backlog?: number;
@@ -111,6 +111,26 @@ describe('IngestAdmission in flight', () => {
     now = 1_000; // each took a second
     for (const ticket of tickets) ticket.release();
     expect(gate.concurrencyLimit).toBe(4);
+  });
+});
+
+describe('IngestAdmission per process role', () => {
+  function limitAfterIngestsOf(ms: number, workerInProcess: boolean): number {
+    let now = 0;
+    const gate = new IngestAdmission(outbox({}), { sustainedP99Ms: () => 0 }, OPTIONS, ingestConcurrencyTuning(workerInProcess), () => now);
+    now = 1_000 - ms;
+    const tickets = Array.from({ length: 10 }, () => gate.admit('a'));
+    now = 1_000;
+    for (const ticket of tickets) ticket.release();
+    return gate.concurrencyLimit;
+  }
+
+  it('lets fewer ingests in when they take 200 ms in an API-only process, whose ingests wait behind the worker', () => {
+    expect(limitAfterIngestsOf(200, false)).toBeLessThan(limitAfterIngestsOf(100, false));
+  });
+
+  it('keeps its ingests in flight when they take 200 ms in a process that also delivers', () => {
+    expect(limitAfterIngestsOf(200, true)).toBe(limitAfterIngestsOf(100, true));
   });
 });
 
