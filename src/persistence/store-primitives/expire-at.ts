@@ -36,10 +36,6 @@ export class ExpirySweepers {
     return 'purge-timer';
   }
 
-  get running(): number {
-    return this.timers.size;
-  }
-
   stop(): void {
     for (const timer of this.timers) clearInterval(timer);
     this.timers.clear();
