@@ -33,10 +33,12 @@ export class LimitBlocks extends ExpiringCollection<BlockDoc> {
     this.log = new AppendLog(this.col, format, { batchClaims: true });
   }
 
+  /** false when entry `n` of `scope` exists already. */
   append(scope: string, { n, delta, cum }: BlockEntry, expiresAt: Date): Promise<boolean> {
     return this.log.appendAt(scope, n, { delta, cum, expires_at: expiresAt });
   }
 
+  /** The latest entry of `scope`, searching upwards from `known`; null for an empty log. */
   async latest(scope: string, known: BlockEntry | null): Promise<BlockEntry | null> {
     const head = await this.log.head(scope, known && { n: known.n, value: { delta: known.delta, cum: known.cum } });
     return head && { n: head.n, delta: head.value.delta, cum: head.value.cum };

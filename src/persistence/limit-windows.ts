@@ -50,6 +50,7 @@ export class LimitWindows extends ExpiringCollection<WindowDoc> {
     return seq > 0 ? { seq, start: new Date(0), end: new Date(0) } : null;
   }
 
+  /** false when another process created window `window.seq` first. */
   async createWindow(bucket: string, window: BurstWindow, expiresAt: Date): Promise<boolean> {
     const doc = { _id: memberId(bucket, window.seq), bucket, seq: window.seq, start: window.start, end: window.end, expires_at: expiresAt };
     if (!(await claimOnce(this.col, doc))) return false;
