@@ -31,12 +31,9 @@ export interface DeliveryState {
   next_attempt_at: Date | null;
 }
 
-export interface DeliveryDoc extends DeliveryState {
+export interface DeliveryDoc extends DeliveryState, Omit<DeliveryRef, 'id'> {
   /** = the Temporal workflow id: `delivery-<eventId>-<endpointId>`. */
   _id: string;
-  account_id: string;
-  event_id: number;
-  endpoint_id: string;
   url: string;
   /** The history, every round, in (round, attempt) order. */
   attempts: DeliveryAttempt[];

@@ -3,12 +3,9 @@ import type { BurstWindow } from '../domain/limits/burst-window';
 import { ExpiringCollection } from './expiring-collection';
 import { claimOnce, findHeadLinear, memberId, raiseHint, RememberedHeads, type ExpirySweepers } from './store-primitives';
 
-interface WindowDoc {
+interface WindowDoc extends BurstWindow {
   _id: string;
   bucket: string;
-  seq: number;
-  start: Date;
-  end: Date;
   expires_at: Date;
 }
 
