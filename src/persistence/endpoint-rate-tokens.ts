@@ -1,12 +1,10 @@
 import type { Db } from 'mongodb';
-import { ExpiringCollection } from './expiring-collection';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce } from './store-primitives';
 
-interface RateTokenDoc {
-  _id: string;
+interface RateTokenDoc extends ExpiringDoc {
   endpoint_id: string;
   window: number;
-  expires_at: Date;
 }
 
 /** Claims one attempt tries before it is refused (it is made again later): bounds its round trips. */

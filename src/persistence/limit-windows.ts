@@ -1,19 +1,15 @@
 import type { Collection, Db } from 'mongodb';
 import type { BurstWindow } from '../domain/limits/burst-window';
-import { ExpiringCollection } from './expiring-collection';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce, findHeadLinear, memberId, raiseHint, RememberedHeads, type ExpirySweepers } from './store-primitives';
 
-interface WindowDoc extends BurstWindow {
-  _id: string;
+interface WindowDoc extends BurstWindow, ExpiringDoc {
   bucket: string;
-  expires_at: Date;
 }
 
 /** Where a bucket's windows have got to: only a hint, the window documents are the truth. */
-interface HeadDoc {
-  _id: string;
+interface HeadDoc extends ExpiringDoc {
   seq: number;
-  expires_at: Date;
 }
 
 /**
