@@ -7,11 +7,7 @@ export interface ExpiringDoc {
   expires_at: Date;
 }
 
-/**
- * A collection whose documents expire at their `expires_at` (a TTL index, or a purge timer on the
- * embedded store: ExpirySweepers), with the one index its queries need. A purge may lag, so reads
- * that care about expiry filter on the date themselves.
- */
+/** A collection of ExpiringDocs with the one index its queries need; a purge may lag (expire-at.ts), so reads that care filter on the date. */
 export abstract class ExpiringCollection<T extends Document & ExpiringDoc> {
   protected readonly col: Collection<T>;
 
