@@ -4,22 +4,12 @@ import { burstLimitExceeded, quotaExceeded } from '../domain/errors';
 import { Admission, LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../domain/limits/admission';
 import { billingPeriodAt, secondsUntil } from '../domain/limits/billing-period';
 import { BurstWindow, isCurrent, nextWindow } from '../domain/limits/burst-window';
-import type { BlockEntry } from './limit-blocks';
+import type { BlockEntry, LimitBlocks } from './limit-blocks';
+import type { LimitWindows } from './limit-windows';
 
-/** The block log of each scope (LimitBlocks on MongoDB). */
-export interface BlockLog {
-  /** false when entry `entry.n` of `scope` exists already. */
-  append(scope: string, entry: BlockEntry, expiresAt: Date): Promise<boolean>;
-  /** The latest entry of `scope`, searching upwards from `known`; null for an empty log. */
-  latest(scope: string, known: BlockEntry | null): Promise<BlockEntry | null>;
-}
-
-/** The burst windows of each bucket (LimitWindows on MongoDB). */
-export interface WindowLog {
-  latestWindow(bucket: string): Promise<BurstWindow | null>;
-  /** false when another process created window `seq` first. */
-  createWindow(bucket: string, window: BurstWindow, expiresAt: Date): Promise<boolean>;
-}
+/** What the limiter asks of each scope's block log and each bucket's burst windows. */
+export type BlockLog = Pick<LimitBlocks, 'append' | 'latest'>;
+export type WindowLog = Pick<LimitWindows, 'latestWindow' | 'createWindow'>;
 
 const MAX_BLOCK = 64;
 /** A block takes at most this share of what is left of a limit, so near the limit blocks shrink to single calls. */

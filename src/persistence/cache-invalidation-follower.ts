@@ -47,14 +47,14 @@ export interface CacheInvalidationFollowerOptions {
    * everything, since what they took in before may predate entries the follower will never read.
    */
   reset?: () => void;
-  /** How often the log is read (one `_id` lookup when nothing changed). */
-  pollIntervalMs?: number;
   now?: () => number;
   onError?: (err: unknown) => void;
 }
 
 /** Entries read per lookup round; a longer backlog is read in further rounds before the poll counts as complete. */
 const BATCH = 100;
+/** How often the log is read (one `_id` lookup when nothing changed). */
+const POLL_INTERVAL_MS = 200;
 
 /**
  * Hands each entry of the cache-invalidations log to `apply`. `coveredSince()` lets caches keep
@@ -77,7 +77,7 @@ export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
     if (this.loop) return;
     const onError = (err: unknown) => this.options.onError?.(err);
     await this.pollOnce().catch(onError);
-    this.loop = periodic(() => this.pollOnce(), this.options.pollIntervalMs ?? 200, onError);
+    this.loop = periodic(() => this.pollOnce(), POLL_INTERVAL_MS, onError);
   }
 
   async stop(): Promise<void> {

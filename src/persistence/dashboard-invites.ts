@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { ExpiringCollection } from './expiring-collection';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce } from './store-primitives';
 
 /**
@@ -7,12 +7,10 @@ import { claimOnce } from './store-primitives';
  * (the raw token exists only in the link); its redemption, `redeemed:` + that hash, is a unique
  * insert, so a link is used at most once. Expiry is checked on every read.
  */
-export interface DashboardInviteDoc {
-  _id: string;
+export interface DashboardInviteDoc extends ExpiringDoc {
   kind: 'invite' | 'redemption';
   account_id: string;
   created_at: Date;
-  expires_at: Date;
 }
 
 export type InviteState = { state: 'valid'; invite: DashboardInviteDoc } | { state: 'used' | 'expired' | 'unknown' };

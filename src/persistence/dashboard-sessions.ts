@@ -1,14 +1,13 @@
 import type { Db } from 'mongodb';
-import { ExpiringCollection } from './expiring-collection';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 
-export interface DashboardSessionDoc {
+export interface DashboardSessionDoc extends ExpiringDoc {
   /** SHA-256 (hex) of the session id: a database leak does not hand out live sessions. */
   _id: string;
   account_id: string;
   /** Synchronizer token that every state-changing dashboard form must echo. */
   csrf_token: string;
   created_at: Date;
-  expires_at: Date;
 }
 
 /** `dashboard_sessions`: one per signed-in browser; expiry is checked on every read (FerretDB has no TTL, a purge may lag). */

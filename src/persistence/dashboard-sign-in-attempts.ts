@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
-import { ExpiringCollection } from './expiring-collection';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { insertWithinCap } from './store-primitives';
 
-interface SignInAttemptDoc {
-  _id: string;
+interface SignInAttemptDoc extends ExpiringDoc {
   /** What is throttled: `email-ip:<ip>:<email>`, `ip:<ip>`, `signup-ip:<ip>`. */
   scope: string;
   at: Date;
-  expires_at: Date;
 }
 
 /** One document per counted attempt, inserted within the throttle's limit (insert-within-cap.ts). */

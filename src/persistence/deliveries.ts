@@ -1,6 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { MAX_DELIVERY_ROUNDS, RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
+import { readBack } from './read-back';
 import { claimOnce, memberId } from './store-primitives';
 
 /** One POST made for a delivery. */
@@ -30,12 +31,9 @@ export interface DeliveryState {
   next_attempt_at: Date | null;
 }
 
-export interface DeliveryDoc extends DeliveryState {
+export interface DeliveryDoc extends DeliveryState, Omit<DeliveryRef, 'id'> {
   /** = the Temporal workflow id: `delivery-<eventId>-<endpointId>`. */
   _id: string;
-  account_id: string;
-  event_id: number;
-  endpoint_id: string;
   url: string;
   /** The history, every round, in (round, attempt) order. */
   attempts: DeliveryAttempt[];
@@ -223,9 +221,23 @@ const EVENT_BLOCK = 16;
 /** The account's records of events with ids in one block of EVENT_BLOCK: one string equality (the one filter the embedded store searches an index for). */
 const eventBlockKey = (accountId: string, eventId: number) => `${accountId}#${Math.floor(eventId / EVENT_BLOCK)}`;
 
+/** The DeliveryDoc fields stored as they are: all readBack keeps (`event_block`, for one, stays in the store). */
+type StoredAsIs = Omit<DeliveryDoc, 'url' | 'attempts' | 'paused'>;
+const STORED_AS_IS: Record<keyof StoredAsIs, true> = {
+  _id: true,
+  account_id: true,
+  event_id: true,
+  endpoint_id: true,
+  round: true,
+  status: true,
+  attempt_count: true,
+  next_attempt_at: true,
+  created_at: true,
+  updated_at: true,
+};
+
 function hydrate(doc: StoredDeliveryDoc | null): DeliveryDoc | null {
   if (!doc) return null;
-  const { attempt_log, paused_endpoint_id, ...rest } = doc;
-  const attempts = Object.values(attempt_log ?? {}).sort((a, b) => a.round - b.round || a.attempt - b.attempt);
-  return { ...rest, url: rest.url ?? '', attempts, ...(paused_endpoint_id !== undefined ? { paused: true } : {}) };
+  const attempts = Object.values(doc.attempt_log ?? {}).sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+  return { ...readBack<StoredAsIs>(doc, STORED_AS_IS), url: doc.url ?? '', attempts, ...(doc.paused_endpoint_id !== undefined ? { paused: true } : {}) };
 }

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
-import { ExpiringCollection } from './expiring-collection';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { insertWithinCap } from './store-primitives';
 
-interface LeaseDoc {
-  _id: string;
+interface LeaseDoc extends ExpiringDoc {
   endpoint_id: string;
-  expires_at: Date;
 }
 
 /**

@@ -1,15 +1,13 @@
 import type { Collection, Db } from 'mongodb';
-import type { RetiredSecret, SecretSet } from '../domain/webhooks/secret-rotation';
+import type { SecretSet } from '../domain/webhooks/secret-rotation';
 import { VersionedCells, type LogFormat } from './store-primitives';
 
-interface SecretSetDoc {
+/** Sealed like the endpoint's own fields (secret-box.ts). */
+interface SecretSetDoc extends Required<SecretSet> {
   /** `<endpointId>#<n>`: the set after the endpoint's n-th rotation, written by exactly one rotation. */
   _id: string;
   endpoint_id: string;
   n: number;
-  /** Sealed like the endpoint's own fields (secret-box.ts). */
-  secret_sealed: string;
-  previous_secrets: RetiredSecret[];
 }
 
 const format: LogFormat<SecretSet, SecretSetDoc> = {

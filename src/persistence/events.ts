@@ -5,6 +5,7 @@ import { EventIds, storedEventId as storedId } from './event-ids';
 import { blockKey, blockOf, EventSequences, HEAD_TRUST_MS, SEQ_BLOCK, seqKey } from './event-sequences';
 import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
 import { isDuplicateKeyError } from './mongo';
+import { readBack } from './read-back';
 import { RememberedHeads } from './store-primitives';
 
 /**
@@ -302,8 +303,6 @@ const STORED_AS_IS: Record<keyof StoredAsIs, true> = {
 
 function hydrate(doc: StoredEventDoc | null): EventDoc | null {
   if (!doc) return null;
-  const kept = Object.entries(doc).filter(([k]) => Object.hasOwn(STORED_AS_IS, k));
   const { data } = JSON.parse(doc.body) as { data: Record<string, unknown> };
-  const stored = Object.fromEntries(kept) as StoredAsIs;
-  return { ...stored, _id: Number(doc._id), data, owner: doc.owner ?? null };
+  return { ...readBack<StoredAsIs>(doc, STORED_AS_IS), _id: Number(doc._id), data, owner: doc.owner ?? null };
 }

@@ -1,12 +1,14 @@
 import { Collection, Db, Document, IndexSpecification } from 'mongodb';
 import type { ExpirySweepers } from './store-primitives';
 
-/**
- * A collection whose documents expire at their `expires_at` (a TTL index, or a purge timer on the
- * embedded store: ExpirySweepers), with the one index its queries need. A purge may lag, so reads
- * that care about expiry filter on the date themselves.
- */
-export abstract class ExpiringCollection<T extends Document & { expires_at: Date }> {
+/** A document that expires at `expires_at`. */
+export interface ExpiringDoc {
+  _id: string;
+  expires_at: Date;
+}
+
+/** A collection of ExpiringDocs with the one index its queries need; a purge may lag (expire-at.ts), so reads that care filter on the date. */
+export abstract class ExpiringCollection<T extends Document & ExpiringDoc> {
   protected readonly col: Collection<T>;
 
   constructor(

@@ -1,7 +1,8 @@
 import { Collection, Db } from 'mongodb';
+import type { ExpiringDoc } from './expiring-collection';
 import { claimOnce, type ExpirySweepers } from './store-primitives';
 
-export interface IdempotencyRecordDoc {
+export interface IdempotencyRecordDoc extends ExpiringDoc {
   /** `<account>:<key>`: one record per key; a later use of an expired key replaces it. */
   _id: string;
   account_id: string;
@@ -10,17 +11,15 @@ export interface IdempotencyRecordDoc {
   /** The original 202 body, answered again (with 200) to every repeat. */
   response: Record<string, unknown>;
   created_at: Date;
-  expires_at: Date;
 }
 
 export type NewIdempotencyRecord = Omit<IdempotencyRecordDoc, '_id'>;
 
-interface SuccessionDoc {
+interface SuccessionDoc extends ExpiringDoc {
   /** `<account>:<key>@<event id of the expired record>`: who may replace that record. */
   _id: string;
   /** Absent: retention's tombstone, the record is being deleted (purge), not replaced. */
   record?: NewIdempotencyRecord;
-  expires_at: Date;
 }
 
 const recordId = (accountId: string, key: string) => `${accountId}:${key}`;

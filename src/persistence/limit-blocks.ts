@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { ExpiringCollection } from './expiring-collection';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { AppendLog, type LogFormat } from './store-primitives';
 
 /** Entry n of a scope's block log: grants `delta` calls (negative: gives back); `cum`: the running total. */
@@ -12,10 +12,8 @@ export interface BlockEntry {
 /** An entry's value; `expires_at` is written with it (the scope's end plus retention) and never read back. */
 type BlockValue = Omit<BlockEntry, 'n'> & { expires_at?: Date };
 
-interface BlockDoc extends BlockEntry {
-  _id: string;
+interface BlockDoc extends BlockEntry, ExpiringDoc {
   scope: string;
-  expires_at: Date;
 }
 
 const format: LogFormat<BlockValue, BlockDoc> = {
@@ -33,10 +31,12 @@ export class LimitBlocks extends ExpiringCollection<BlockDoc> {
     this.log = new AppendLog(this.col, format, { batchClaims: true });
   }
 
+  /** false when entry `n` of `scope` exists already. */
   append(scope: string, { n, delta, cum }: BlockEntry, expiresAt: Date): Promise<boolean> {
     return this.log.appendAt(scope, n, { delta, cum, expires_at: expiresAt });
   }
 
+  /** The latest entry of `scope`, searching upwards from `known`; null for an empty log. */
   async latest(scope: string, known: BlockEntry | null): Promise<BlockEntry | null> {
     const head = await this.log.head(scope, known && { n: known.n, value: { delta: known.delta, cum: known.cum } });
     return head && { n: head.n, delta: head.value.delta, cum: head.value.cum };

@@ -1,22 +1,15 @@
 import type { Collection, Db } from 'mongodb';
 import type { BurstWindow } from '../domain/limits/burst-window';
-import { ExpiringCollection } from './expiring-collection';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce, findHeadLinear, memberId, raiseHint, RememberedHeads, type ExpirySweepers } from './store-primitives';
 
-interface WindowDoc {
-  _id: string;
+interface WindowDoc extends BurstWindow, ExpiringDoc {
   bucket: string;
-  seq: number;
-  start: Date;
-  end: Date;
-  expires_at: Date;
 }
 
 /** Where a bucket's windows have got to: only a hint, the window documents are the truth. */
-interface HeadDoc {
-  _id: string;
+interface HeadDoc extends ExpiringDoc {
   seq: number;
-  expires_at: Date;
 }
 
 /**
@@ -50,6 +43,7 @@ export class LimitWindows extends ExpiringCollection<WindowDoc> {
     return seq > 0 ? { seq, start: new Date(0), end: new Date(0) } : null;
   }
 
+  /** false when another process created window `window.seq` first. */
   async createWindow(bucket: string, window: BurstWindow, expiresAt: Date): Promise<boolean> {
     const doc = { _id: memberId(bucket, window.seq), bucket, seq: window.seq, start: window.start, end: window.end, expires_at: expiresAt };
     if (!(await claimOnce(this.col, doc))) return false;

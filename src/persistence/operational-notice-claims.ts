@@ -1,12 +1,10 @@
 import type { Db } from 'mongodb';
-import { ExpiringCollection } from './expiring-collection';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce } from './store-primitives';
 
-interface NoticeClaimDoc {
-  _id: string;
+interface NoticeClaimDoc extends ExpiringDoc {
   /** What claimed it (a delivery round): the same claimer, retried, still holds it. */
   by: string;
-  expires_at: Date;
 }
 
 /** Kept a day past its hour: only the current hour's claim is ever asked about. */

@@ -19,7 +19,7 @@ export class ExpirySweepers {
     collection: Collection<T>,
     field: string,
     /** ttlOnly: where there is no TTL index, keep expired documents rather than purge them by a timer (see the caller for why). */
-    options: { purgeIntervalMs?: number; ttlOnly?: boolean } = {},
+    options: { ttlOnly?: boolean } = {},
   ): Promise<'ttl-index' | 'purge-timer' | 'kept'> {
     try {
       await collection.createIndex({ [field]: 1 }, { expireAfterSeconds: 0, name: `${field}_ttl` });
@@ -30,14 +30,10 @@ export class ExpirySweepers {
     if (options.ttlOnly) return 'kept';
     await collection.createIndex({ [field]: 1 }, { name: `${field}_expiry` });
     const purge = () => void sweepExpired(collection, field).catch(() => undefined /* retried next tick */);
-    const timer = setInterval(purge, options.purgeIntervalMs ?? 60_000);
+    const timer = setInterval(purge, 60_000);
     timer.unref();
     this.timers.add(timer);
     return 'purge-timer';
-  }
-
-  get running(): number {
-    return this.timers.size;
   }
 
   stop(): void {
