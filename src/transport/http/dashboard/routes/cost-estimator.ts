@@ -1,10 +1,9 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { Catalog, estimateCost, Estimate, estimateRequestSchema, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
 import { DomainError } from '../../../../domain/errors';
 import type { DashboardDeps } from '../deps';
 import { queryField, sendHtml } from '../render';
-import { currentSession, requireSession } from '../session';
+import type { SignedInRouter } from '../session';
 import { costEstimatorPage, EstimatorRow } from '../templates/cost-estimator';
 
 const DEFAULT_ROWS = 3;
@@ -65,9 +64,8 @@ function rowMessage(text: string, items: ItemFromRow[]): string {
 }
 
 /** Prices the chosen items with the same domain code as POST /api/cost-estimator. */
-export function costEstimatorRoutes(router: Router, deps: DashboardDeps): void {
-  router.get('/cost-estimator', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+export function costEstimatorRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
+  pages.get('/cost-estimator', async (ctx, session) => {
     const catalog = await deps.catalog();
     const rows = readRows(ctx);
     const { items, problems } = itemsFromRows(rows, catalog);
