@@ -6,7 +6,7 @@ import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
 import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
-import { deleteEndpointPage, EndpointDetailView, EndpointForm, endpointDetailPage, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
+import { deleteEndpointPage, EndpointDetailView, EndpointForm, endpointDetailPage, EndpointsView, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
 import { noticeText } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
@@ -49,7 +49,7 @@ const isFormError = (err: unknown): err is DomainError => err instanceof DomainE
 
 export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   const base = (id: string) => `/dashboard/endpoints/${encodeURIComponent(id)}`;
-  const listPage = async (ctx: Context, session: ActiveSession, status: number, extra: { form?: EndpointForm; error?: string; details?: string[] }) => {
+  const listPage = async (ctx: Context, session: ActiveSession, status: number, extra: Pick<EndpointsView, 'form' | 'error' | 'details'>) => {
     const cursor = queryField(ctx, 'cursor') || undefined;
     const page = await deps.endpoints.list(session.account._id, PAGE_SIZE, cursor);
     sendHtml(
@@ -136,8 +136,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
       if (!isFormError(err)) throw err;
-      const { error, details } = describeError(err);
-      await detailPage(ctx, session, { recoverSince: since, recoverError: error, recoverDetails: details }, err);
+      await detailPage(ctx, session, { recover: { since, ...describeError(err) } }, err);
     }
   });
 

@@ -9,7 +9,7 @@ import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
 import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
-import { EventFilter, eventDetailPage, eventsPage, SendEventForm } from '../templates/events';
+import { EventFilter, eventDetailPage, eventsPage, EventsView, SendEventForm } from '../templates/events';
 import { type NoticeKey, noticeText } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
@@ -33,7 +33,7 @@ export function parseEventData(text: string): Record<string, unknown> {
 }
 
 export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
-  const listPage = async (ctx: Context, session: ActiveSession, status: number, extra: { send?: SendEventForm; error?: string; details?: string[] }) => {
+  const listPage = async (ctx: Context, session: ActiveSession, status: number, extra: Pick<EventsView, 'send' | 'error' | 'details'>) => {
     const filter: EventFilter = { type: queryField(ctx, 'type').trim() || undefined, status: queryField(ctx, 'status') || undefined };
     const cursor = queryField(ctx, 'cursor') || undefined;
     // A malformed filter is reported on the page (not as an error page), with no results.

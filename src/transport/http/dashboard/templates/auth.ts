@@ -1,13 +1,11 @@
 import { TIERS } from '../../../../domain/limits/tiers';
 import { MIN_PASSWORD_LENGTH } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
-import { csrfField, errorBox, page } from './layout';
+import { csrfField, errorBox, type Feedback, page } from './layout';
 
-export interface AuthFormView {
+export interface AuthFormView extends Feedback {
   csrfToken: string;
   email?: string;
-  error?: string;
-  notice?: string;
 }
 
 /** Sign-up's autocomplete lets the browser generate a new password; sign-in's fills the saved one. */

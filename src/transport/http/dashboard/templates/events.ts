@@ -3,7 +3,7 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, time, truncate } from './format';
-import { csrfField, errorBox, page } from './layout';
+import { csrfField, errorBox, type Feedback, page } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 
@@ -22,15 +22,12 @@ export const DEFAULT_TEST_EVENT: SendEventForm = {
   data: '{\n  "message": "Hello from the dashboard"\n}',
 };
 
-export interface EventsView {
+export interface EventsView extends Feedback {
   events: EventView[];
   filter: EventFilter;
   nextCursor: string | null;
   isFirstPage: boolean;
   send?: SendEventForm;
-  error?: string;
-  details?: string[];
-  notice?: string;
 }
 
 function listUrl(filter: EventFilter, cursor?: string): string {
@@ -159,7 +156,7 @@ function deliverySection(session: ActiveSession, event: EventDetail, d: Delivery
 </section>`;
 }
 
-export function eventDetailPage(session: ActiveSession, event: EventDetail, options: { notice?: string; error?: string } = {}): SafeHtml {
+export function eventDetailPage(session: ActiveSession, event: EventDetail, options: Pick<Feedback, 'notice' | 'error'> = {}): SafeHtml {
   return page(
     { title: `Event #${event.id}`, session, active: 'events', notice: options.notice },
     html`<p><a href="/dashboard/events">← All events</a></p>

@@ -23,6 +23,13 @@ export interface PageOptions {
   narrow?: boolean;
 }
 
+/** What a page says about the last action: a notice after it succeeded, or why its form was refused. */
+export interface Feedback {
+  notice?: string;
+  error?: string;
+  details?: string[];
+}
+
 export function csrfField(token: string): SafeHtml {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 }
