@@ -3,7 +3,7 @@ import { MAX_RETRY_NOW_PER_CALL } from '../../../../services/delivery-control';
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, period, time, truncate } from './format';
-import { csrfField, type Feedback, page } from './layout';
+import { csrfField, type Feedback, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
@@ -138,14 +138,8 @@ ${
   </dl>
   <div class="actions spaced">
     <a class="button secondary" href="${base}/secret">Reveal signing secret</a>
-    <form method="post" action="${base}/${e.disabled ? 'enable' : 'disable'}">
-      ${csrfField(session.csrfToken)}
-      <button type="submit" class="secondary">${e.disabled ? 'Enable endpoint' : 'Disable endpoint'}</button>
-    </form>
-    <form method="post" action="${base}/${e.paused ? 'resume' : 'pause'}">
-      ${csrfField(session.csrfToken)}
-      <button type="submit" class="secondary">${e.paused ? 'Resume deliveries' : 'Pause deliveries'}</button>
-    </form>
+    ${postButton(`${base}/${e.disabled ? 'enable' : 'disable'}`, session.csrfToken, e.disabled ? 'Enable endpoint' : 'Disable endpoint', 'secondary')}
+    ${postButton(`${base}/${e.paused ? 'resume' : 'pause'}`, session.csrfToken, e.paused ? 'Resume deliveries' : 'Pause deliveries', 'secondary')}
     <a class="button danger" href="${base}/delete">Delete endpoint</a>
   </div>
 </section>

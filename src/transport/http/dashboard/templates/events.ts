@@ -3,7 +3,7 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, time, truncate } from './format';
-import { csrfField, errorBox, type Feedback, page } from './layout';
+import { errorBox, type Feedback, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 
@@ -105,15 +105,12 @@ export type EventDetail = EventView & { deliveries: DeliveryView[] };
  * waits for a paused endpoint's resume), cancel until it has ended, a new round once it has.
  */
 function deliveryActions(session: ActiveSession, event: EventDetail, d: DeliveryView): SafeHtml | false {
-  const button = (action: string, label: string, style: string) =>
-    html`<form method="post" action="/dashboard/events/${event.id}/deliveries/${d.endpoint_id}/${action}">
-      ${csrfField(session.csrfToken)}
-      <button type="submit"${style ? html` class="${style}"` : html``}>${label}</button>
-    </form>`;
-  if (isManuallyRetryable(d.status)) return html`<div class="actions spaced">${button('retry', 'Retry delivery', '')}</div>`;
+  const button = (action: string, label: string, style?: string) =>
+    postButton(`/dashboard/events/${event.id}/deliveries/${d.endpoint_id}/${action}`, session.csrfToken, label, style);
+  if (isManuallyRetryable(d.status)) return html`<div class="actions spaced">${button('retry', 'Retry delivery')}</div>`;
   if (isFinishedDeliveryStatus(d.status)) return false;
   return html`<div class="actions spaced">
-    ${d.status === 'retrying' && !d.paused && button('retry-now', 'Retry now', '')}
+    ${d.status === 'retrying' && !d.paused && button('retry-now', 'Retry now')}
     ${button('cancel', 'Cancel delivery', 'danger')}
   </div>`;
 }
