@@ -43,8 +43,7 @@ export function keyRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
       : undefined;
     // Only ever display a live key of the signed-in account (a planted cookie shows nothing).
     if (!key || principal?.account._id !== session.account._id) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
-    const { product, label } = principal.key;
-    sendHtml(ctx, 200, newKeyPage(session, { key, product, productName: PRODUCTS[product].name, label }));
+    sendHtml(ctx, 200, newKeyPage(session, { key, productName: PRODUCTS[principal.key.product].name, label: principal.key.label }));
   });
 
   pages.get('/keys/:id/revoke', async (ctx, session) => {

@@ -66,7 +66,6 @@ ${listSection({
 
 export interface NewKeyView {
   key: string;
-  product: string;
   productName: string;
   label: string;
 }
