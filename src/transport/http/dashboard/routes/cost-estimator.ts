@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { Catalog, estimateCost, Estimate, estimateRequestSchema, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
+import { Catalog, estimateCost, Estimate, EstimateItem, estimateRequestSchema, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
 import { DomainError } from '../../../../domain/errors';
 import type { DashboardDeps } from '../deps';
 import { queryField, sendHtml } from '../render';
@@ -9,10 +9,8 @@ import { costEstimatorPage, EstimatorRow } from '../templates/cost-estimator';
 const DEFAULT_ROWS = 3;
 const MAX_ROWS = 20;
 
-interface ItemFromRow {
-  row: number;
-  item: { provider: Provider; service: string; instance: string; quantity: number; hoursPerMonth?: number; gbPerMonth?: number };
-}
+/** An item of the estimate request, and the form row it came from. */
+type ItemFromRow = { row: number; item: EstimateItem };
 
 function readRows(ctx: Context): EstimatorRow[] {
   const requested = Number.parseInt(queryField(ctx, 'rows'), 10);
@@ -45,12 +43,8 @@ function itemsFromRows(rows: EstimatorRow[], catalog: Catalog): { items: ItemFro
       problems.push(`Item ${i + 1}: choose a service from the list.`);
       return;
     }
-    const item: ItemFromRow['item'] = { provider: provider as Provider, service, instance, quantity: number(row.quantity) ?? NaN };
-    const hours = number(row.hours);
-    const gb = number(row.gb);
-    if (hours !== undefined) item.hoursPerMonth = hours;
-    if (gb !== undefined) item.gbPerMonth = gb;
-    items.push({ row: i, item });
+    const quantity = number(row.quantity) ?? NaN;
+    items.push({ row: i, item: { provider: provider as Provider, service, instance, quantity, hoursPerMonth: number(row.hours), gbPerMonth: number(row.gb) } });
   });
   return { items, problems };
 }
