@@ -7,6 +7,7 @@ import { csrfField, type Feedback, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
+import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
 
 const GRACE_CHOICES: [number, string][] = [
   [0, 'None: the current secret and every replaced one stop now'],
@@ -51,7 +52,7 @@ function endpointFields(prefix: string, form: EndpointForm): SafeHtml {
   </div>
   <div class="field">
     <label for="${prefix}description">Description <span class="muted">(optional)</span></label>
-    <input id="${prefix}description" name="description" type="text" maxlength="1024" value="${form.description ?? ''}">
+    <input id="${prefix}description" name="description" type="text" maxlength="${MAX_DESCRIPTION_LENGTH}" value="${form.description ?? ''}">
   </div>`;
 }
 

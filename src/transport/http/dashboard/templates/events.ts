@@ -1,4 +1,5 @@
 import { EVENT_STATUSES, isFinishedDeliveryStatus, isManuallyRetryable } from '../../../../domain/webhooks/delivery-status';
+import { EVENT_TYPE_MAX_LENGTH } from '../../../../domain/webhooks/event-pattern';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
@@ -55,7 +56,7 @@ ${formCard({
   csrfToken: session.csrfToken,
   fields: html`<div class="field">
       <label for="event-type">Event type</label>
-      <input id="event-type" name="type" type="text" required maxlength="256" value="${send.type}" aria-describedby="event-type-hint">
+      <input id="event-type" name="type" type="text" required maxlength="${EVENT_TYPE_MAX_LENGTH}" value="${send.type}" aria-describedby="event-type-hint">
       <p class="hint" id="event-type-hint">Letters, digits and <code>_ . : -</code>, e.g. <code>order.created</code>.</p>
     </div>
     <div class="field">
@@ -69,7 +70,7 @@ ${listSection({
   above: html`<form method="get" action="/dashboard/events" class="inline-fields card" role="search" aria-label="Filter events">
     <div class="field">
       <label for="filter-type">Type</label>
-      <input id="filter-type" name="type" type="text" maxlength="256" value="${view.filter.type ?? ''}">
+      <input id="filter-type" name="type" type="text" maxlength="${EVENT_TYPE_MAX_LENGTH}" value="${view.filter.type ?? ''}">
     </div>
     <div class="field">
       <label for="filter-status">Status</label>
