@@ -51,9 +51,7 @@ export const LIMIT_HEADERS = {
 };
 
 export function errors(...statuses: number[]): RouteConfig['responses'] {
-  return Object.fromEntries(
-    statuses.map((s) => [s, { description: DESCRIPTIONS[s] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } }]),
-  );
+  return Object.fromEntries(statuses.map((s) => [s, json(DESCRIPTIONS[s] ?? 'Error', ErrorBody)]));
 }
 
 export function json(description: string, schema: z.ZodType): ResponseConfig {

@@ -31,10 +31,7 @@ export function csrfTokenFor(ctx: Context): string {
   return token;
 }
 
-/**
- * A state-changing request must not come from another origin (Origin, Sec-Fetch-Site, when sent) and
- * must echo csrfTokenFor's token (the session's synchronizer token, or double submit before sign-in).
- */
+/** A state-changing request must not come from another origin (Origin, Sec-Fetch-Site, when sent) and must echo csrfTokenFor's token. */
 export function csrfProtection(): Middleware {
   return async (ctx, next) => {
     if (SAFE_METHODS.has(ctx.method)) return next();

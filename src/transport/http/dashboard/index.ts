@@ -15,7 +15,7 @@ import { inviteRoutes } from './routes/invite';
 import { keyRoutes } from './routes/keys';
 import { overviewRoutes } from './routes/overview';
 import { securityHeaders } from './security-headers';
-import { loadSession } from './session';
+import { loadSession, signedInRoutes } from './session';
 
 export function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
@@ -26,11 +26,12 @@ export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   const router = new Router({ prefix: DASHBOARD_PATH });
   authRoutes(router, deps);
   inviteRoutes(router, deps);
-  overviewRoutes(router, deps);
-  keyRoutes(router, deps);
-  endpointRoutes(router, deps);
-  eventRoutes(router, deps);
-  costEstimatorRoutes(router, deps);
+  const pages = signedInRoutes(router);
+  overviewRoutes(pages, deps);
+  keyRoutes(pages, deps);
+  endpointRoutes(pages, deps);
+  eventRoutes(pages, deps);
+  costEstimatorRoutes(pages, deps);
 
   const unmatched = unmatchedRoute(router, {
     notAllowed: (method) => `${method} is not allowed here.`,

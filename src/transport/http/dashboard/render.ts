@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { DomainError } from '../../../domain/errors';
+import type { DomainError, ErrorDetail } from '../../../domain/errors';
 import { httpHeadersOf, httpStatusOf } from '../error-status';
 import type { SafeHtml } from './html';
 
@@ -35,12 +35,8 @@ export function queryField(ctx: Context, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** The error box's text: the error's sentence, and a ValidationError's details as `path: message`. */
 export function describeError(err: DomainError): { error: string; details: string[] } {
-  const raw = err.data.details;
-  const details = Array.isArray(raw)
-    ? raw
-        .filter((d): d is { path: string; message: string } => typeof d === 'object' && d !== null && typeof d.message === 'string')
-        .map((d) => (d.path ? `${d.path}: ${d.message}` : d.message))
-    : [];
-  return { error: err.message, details };
+  const details = (err.data.details ?? []) as ErrorDetail[];
+  return { error: err.message, details: details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)) };
 }

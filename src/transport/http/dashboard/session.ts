@@ -1,3 +1,4 @@
+import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { ActiveSession, DashboardAuthService, NewSession } from '../../../services/dashboard-auth-service';
 import { clearCookie, DASHBOARD_PATH, PRE_AUTH_CSRF_COOKIE, SESSION_COOKIE, setCookie } from './cookies';
@@ -16,16 +17,24 @@ export function loadSession(auth: DashboardAuthService): Middleware {
   };
 }
 
-export function requireSession(): Middleware {
-  return async (ctx, next) => {
-    if (!ctx.state.dashboard) return seeOther(ctx, `${DASHBOARD_PATH}/sign-in`);
-    await next();
-  };
+type SignedInHandler = (ctx: Context, session: ActiveSession) => Promise<void> | void;
+
+/** The pages and forms of a signed-in account: each handler is given the session; signed out, they redirect to sign-in. */
+export function signedInRoutes(router: Router) {
+  const route = (method: 'get' | 'post') => (path: string, handler: SignedInHandler) =>
+    router[method](path, async (ctx) => {
+      const session = ctx.state.dashboard as ActiveSession | undefined;
+      if (!session) return seeOther(ctx, `${DASHBOARD_PATH}/sign-in`);
+      await handler(ctx, session);
+    });
+  return { get: route('get'), post: route('post') };
 }
+
+export type SignedInRouter = ReturnType<typeof signedInRoutes>;
 
 export function currentSession(ctx: Context): ActiveSession {
   const session = ctx.state.dashboard as ActiveSession | undefined;
-  if (!session) throw new Error('requireSession must run before this handler');
+  if (!session) throw new Error('only a signedInRoutes handler has a session');
   return session;
 }
 

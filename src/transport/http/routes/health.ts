@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { json } from '../responses';
 import { defineRoute } from '../route';
 
 export interface HealthChecks {
@@ -14,7 +15,7 @@ export const healthz = defineRoute({
   path: '/healthz',
   summary: 'Liveness probe',
   tags: ['Operations'],
-  responses: { 200: { description: 'The process is alive.', content: { 'application/json': { schema: HealthBody } } } },
+  responses: { 200: json('The process is alive.', HealthBody) },
   handler: (ctx) => {
     ctx.body = { status: 'ok' };
   },
@@ -27,10 +28,7 @@ export function readyz(checks: HealthChecks) {
     path: '/readyz',
     summary: 'Readiness probe (MongoDB and Temporal reachable)',
     tags: ['Operations'],
-    responses: {
-      200: { description: 'Every dependency answers.', content: { 'application/json': { schema: HealthBody } } },
-      503: { description: 'A dependency does not answer; `checks` says which.', content: { 'application/json': { schema: HealthBody } } },
-    },
+    responses: { 200: json('Every dependency answers.', HealthBody), 503: json('A dependency does not answer; `checks` says which.', HealthBody) },
     handler: async (ctx) => {
       const results = await Promise.all(
         Object.entries(checks).map(async ([name, check]) => {

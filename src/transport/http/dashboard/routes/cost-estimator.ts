@@ -1,19 +1,16 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { Catalog, estimateCost, Estimate, estimateRequestSchema, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
+import { Catalog, estimateCost, Estimate, EstimateItem, estimateRequestSchema, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
 import { DomainError } from '../../../../domain/errors';
 import type { DashboardDeps } from '../deps';
 import { queryField, sendHtml } from '../render';
-import { currentSession, requireSession } from '../session';
+import type { SignedInRouter } from '../session';
 import { costEstimatorPage, EstimatorRow } from '../templates/cost-estimator';
 
 const DEFAULT_ROWS = 3;
 const MAX_ROWS = 20;
 
-interface ItemFromRow {
-  row: number;
-  item: { provider: Provider; service: string; instance: string; quantity: number; hoursPerMonth?: number; gbPerMonth?: number };
-}
+/** An item of the estimate request, and the form row it came from. */
+type ItemFromRow = { row: number; item: EstimateItem };
 
 function readRows(ctx: Context): EstimatorRow[] {
   const requested = Number.parseInt(queryField(ctx, 'rows'), 10);
@@ -46,12 +43,8 @@ function itemsFromRows(rows: EstimatorRow[], catalog: Catalog): { items: ItemFro
       problems.push(`Item ${i + 1}: choose a service from the list.`);
       return;
     }
-    const item: ItemFromRow['item'] = { provider: provider as Provider, service, instance, quantity: number(row.quantity) ?? NaN };
-    const hours = number(row.hours);
-    const gb = number(row.gb);
-    if (hours !== undefined) item.hoursPerMonth = hours;
-    if (gb !== undefined) item.gbPerMonth = gb;
-    items.push({ row: i, item });
+    const quantity = number(row.quantity) ?? NaN;
+    items.push({ row: i, item: { provider: provider as Provider, service, instance, quantity, hoursPerMonth: number(row.hours), gbPerMonth: number(row.gb) } });
   });
   return { items, problems };
 }
@@ -65,9 +58,8 @@ function rowMessage(text: string, items: ItemFromRow[]): string {
 }
 
 /** Prices the chosen items with the same domain code as POST /api/cost-estimator. */
-export function costEstimatorRoutes(router: Router, deps: DashboardDeps): void {
-  router.get('/cost-estimator', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+export function costEstimatorRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
+  pages.get('/cost-estimator', async (ctx, session) => {
     const catalog = await deps.catalog();
     const rows = readRows(ctx);
     const { items, problems } = itemsFromRows(rows, catalog);

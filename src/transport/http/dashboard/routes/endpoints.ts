@@ -1,12 +1,12 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { DomainError, ValidationError } from '../../../../domain/errors';
+import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { MAX_DESCRIPTION_LENGTH, RotateSecretBody } from '../../routes/webhooks/schemas';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
 import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
-import { currentSession, requireSession } from '../session';
-import { deleteEndpointPage, EndpointDetailView, EndpointForm, endpointDetailPage, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
+import type { SignedInRouter } from '../session';
+import { deleteEndpointPage, EndpointDetailView, EndpointForm, endpointDetailPage, EndpointsView, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
 import { noticeText } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
@@ -47,10 +47,9 @@ function readGracePeriod(ctx: Context): number | undefined {
 /** A form error (4xx) is shown on the form; anything else goes to the error page. */
 const isFormError = (err: unknown): err is DomainError => err instanceof DomainError && httpStatusOf(err) < 500 && err.code !== 'not_found';
 
-export function endpointRoutes(router: Router, deps: DashboardDeps): void {
+export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   const base = (id: string) => `/dashboard/endpoints/${encodeURIComponent(id)}`;
-  const listPage = async (ctx: Context, status: number, extra: { form?: EndpointForm; error?: string; details?: string[] }) => {
-    const session = currentSession(ctx);
+  const listPage = async (ctx: Context, session: ActiveSession, status: number, extra: Pick<EndpointsView, 'form' | 'error' | 'details'>) => {
     const cursor = queryField(ctx, 'cursor') || undefined;
     const page = await deps.endpoints.list(session.account._id, PAGE_SIZE, cursor);
     sendHtml(
@@ -67,34 +66,31 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
   };
 
   /** The endpoint's page; after a refused form, with that error's status and headers. */
-  const detailPage = async (ctx: Context, view: Omit<EndpointDetailView, 'endpoint' | 'autoDisableAfterMs'>, err?: DomainError) => {
-    const session = currentSession(ctx);
+  const detailPage = async (ctx: Context, session: ActiveSession, view: Omit<EndpointDetailView, 'endpoint' | 'autoDisableAfterMs'>, err?: DomainError) => {
     const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
     const body = endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, ...view });
     if (err) sendErrorPage(ctx, err, body);
     else sendHtml(ctx, 200, body);
   };
 
-  router.get('/endpoints', requireSession(), (ctx) => listPage(ctx, 200, {}));
+  pages.get('/endpoints', (ctx, session) => listPage(ctx, session, 200, {}));
 
-  router.post('/endpoints', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.post('/endpoints', async (ctx, session) => {
     const form = readForm(ctx);
     try {
       const created = await meteredAction(ctx, deps, () => deps.endpoints.create(session.account._id, endpointInput(form)));
       seeOther(ctx, `${base(created.id)}?notice=endpoint-created`);
     } catch (err) {
       if (!isFormError(err)) throw err;
-      await listPage(ctx, httpStatusOf(err), { form, ...describeError(err) });
+      await listPage(ctx, session, httpStatusOf(err), { form, ...describeError(err) });
     }
   });
 
-  router.get('/endpoints/:id', requireSession(), (ctx) =>
-    detailPage(ctx, { notice: noticeText(queryField(ctx, 'notice')), retryNowCursor: queryField(ctx, 'retry_cursor') || undefined }),
+  pages.get('/endpoints/:id', (ctx, session) =>
+    detailPage(ctx, session, { notice: noticeText(queryField(ctx, 'notice')), retryNowCursor: queryField(ctx, 'retry_cursor') || undefined }),
   );
 
-  router.post('/endpoints/:id', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.post('/endpoints/:id', async (ctx, session) => {
     const form = readForm(ctx);
     try {
       await meteredAction(ctx, deps, () => {
@@ -104,7 +100,7 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-updated`);
     } catch (err) {
       if (!isFormError(err)) throw err;
-      await detailPage(ctx, { form, ...describeError(err) }, err);
+      await detailPage(ctx, session, { form, ...describeError(err) }, err);
     }
   });
 
@@ -116,15 +112,14 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
     resume: (accountId, id) => deps.endpointPause.resume(accountId, id),
   };
   for (const [action, run] of Object.entries(switches)) {
-    router.post(`/endpoints/:id/${action}`, requireSession(), async (ctx) => {
-      await meteredAction(ctx, deps, () => run(currentSession(ctx).account._id, ctx.params.id));
+    pages.post(`/endpoints/:id/${action}`, async (ctx, session) => {
+      await meteredAction(ctx, deps, () => run(session.account._id, ctx.params.id));
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-${action}d`);
     });
   }
 
   /** The API's bulk retry now, one call (at most MAX_RETRY_NOW_PER_CALL deliveries) a press; the next press goes on from its cursor. */
-  router.post('/endpoints/:id/retry-now', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.post('/endpoints/:id/retry-now', async (ctx, session) => {
     const cursor = formField(ctx, 'cursor') || undefined;
     const { woken, next_cursor } = await meteredAction(ctx, deps, () => deps.deliveryControl.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
     if (next_cursor) seeOther(ctx, `${base(ctx.params.id)}?notice=retry-now-more&retry_cursor=${encodeURIComponent(next_cursor)}`);
@@ -134,44 +129,37 @@ export function endpointRoutes(router: Router, deps: DashboardDeps): void {
   /** A `datetime-local` value carries no zone: the form says UTC. */
   const sinceOf = (value: string) => new Date(/(Z|[+-]\d\d:\d\d)$/.test(value) ? value : `${value}Z`);
 
-  router.post('/endpoints/:id/recover', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.post('/endpoints/:id/recover', async (ctx, session) => {
     const since = formField(ctx, 'since').trim();
     try {
       await meteredAction(ctx, deps, () => deps.bulkRecovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
       if (!isFormError(err)) throw err;
-      const { error, details } = describeError(err);
-      await detailPage(ctx, { recoverSince: since, recoverError: error, recoverDetails: details }, err);
+      await detailPage(ctx, session, { recover: { since, ...describeError(err) } }, err);
     }
   });
 
-  router.get('/endpoints/:id/delete', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.get('/endpoints/:id/delete', async (ctx, session) => {
     sendHtml(ctx, 200, deleteEndpointPage(session, await deps.endpoints.get(session.account._id, ctx.params.id)));
   });
 
-  router.post('/endpoints/:id/delete', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.post('/endpoints/:id/delete', async (ctx, session) => {
     await meteredAction(ctx, deps, () => deps.endpoints.delete(session.account._id, ctx.params.id));
     seeOther(ctx, '/dashboard/endpoints?notice=endpoint-deleted');
   });
 
-  router.get('/endpoints/:id/secret', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.get('/endpoints/:id/secret', async (ctx, session) => {
     const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
     const secret = await deps.endpoints.getSecret(session.account._id, ctx.params.id);
     sendHtml(ctx, 200, endpointSecretPage(session, endpoint, secret, noticeText(queryField(ctx, 'notice'))));
   });
 
-  router.get('/endpoints/:id/secret/rotate', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.get('/endpoints/:id/secret/rotate', async (ctx, session) => {
     sendHtml(ctx, 200, rotateSecretPage(session, await deps.endpoints.get(session.account._id, ctx.params.id)));
   });
 
-  router.post('/endpoints/:id/secret/rotate', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.post('/endpoints/:id/secret/rotate', async (ctx, session) => {
     const grace = readGracePeriod(ctx);
     await meteredAction(ctx, deps, () => deps.endpoints.rotateSecret(session.account._id, ctx.params.id, grace));
     seeOther(ctx, `${base(ctx.params.id)}/secret?notice=secret-rotated`);

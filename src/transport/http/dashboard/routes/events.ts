@@ -1,15 +1,15 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { DomainError, isDomainError, ValidationError } from '../../../../domain/errors';
 import { isEventStatus, type EventStatus } from '../../../../domain/webhooks/delivery-status';
 import { EVENT_TYPE_REGEX } from '../../../../domain/webhooks/event-pattern';
+import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { assertPositiveEventId } from '../../../../services/event-service';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-nesting';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
 import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
-import { currentSession, requireSession } from '../session';
-import { EventFilter, eventDetailPage, eventsPage, SendEventForm } from '../templates/events';
+import type { SignedInRouter } from '../session';
+import { EventFilter, eventDetailPage, eventsPage, EventsView, SendEventForm } from '../templates/events';
 import { type NoticeKey, noticeText } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
@@ -32,9 +32,8 @@ export function parseEventData(text: string): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
-export function eventRoutes(router: Router, deps: DashboardDeps): void {
-  const listPage = async (ctx: Context, status: number, extra: { send?: SendEventForm; error?: string; details?: string[] }) => {
-    const session = currentSession(ctx);
+export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
+  const listPage = async (ctx: Context, session: ActiveSession, status: number, extra: Pick<EventsView, 'send' | 'error' | 'details'>) => {
     const filter: EventFilter = { type: queryField(ctx, 'type').trim() || undefined, status: queryField(ctx, 'status') || undefined };
     const cursor = queryField(ctx, 'cursor') || undefined;
     // A malformed filter is reported on the page (not as an error page), with no results.
@@ -64,14 +63,13 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
     );
   };
 
-  router.get('/events', requireSession(), (ctx) => listPage(ctx, 200, {}));
+  pages.get('/events', (ctx, session) => listPage(ctx, session, 200, {}));
 
   /**
    * "Send test event": the same ingest as the API, metered like an API call of the account and
    * admitted like one, once (a refusal is 503 overloaded, given back to the limits like any 5xx).
    */
-  router.post('/events', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.post('/events', async (ctx, session) => {
     const send: SendEventForm = { type: formField(ctx, 'type').trim(), data: formField(ctx, 'data') };
     try {
       const result = await meteredAction(ctx, deps, async () => {
@@ -89,12 +87,11 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, `/dashboard/events/${String(result.body.id)}?notice=event-sent`);
     } catch (err) {
       if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
-      await listPage(ctx, httpStatusOf(err), { send, ...describeError(err) });
+      await listPage(ctx, session, httpStatusOf(err), { send, ...describeError(err) });
     }
   });
 
-  router.get('/events/:id', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.get('/events/:id', async (ctx, session) => {
     const event = await deps.events.get(session.account._id, eventId(ctx.params.id));
     sendHtml(ctx, 200, eventDetailPage(session, event, { notice: noticeText(queryField(ctx, 'notice')) }));
   });
@@ -107,8 +104,7 @@ export function eventRoutes(router: Router, deps: DashboardDeps): void {
   };
 
   for (const [action, { notice, run }] of Object.entries(deliveryActions)) {
-    router.post(`/events/:id/deliveries/:endpointId/${action}`, requireSession(), async (ctx) => {
-      const session = currentSession(ctx);
+    pages.post(`/events/:id/deliveries/:endpointId/${action}`, async (ctx, session) => {
       const id = eventId(ctx.params.id);
       try {
         await meteredAction(ctx, deps, () => run(session.account._id, id, ctx.params.endpointId));

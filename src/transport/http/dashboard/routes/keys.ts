@@ -1,11 +1,10 @@
-import type Router from '@koa/router';
 import { DomainError, isDomainError } from '../../../../domain/errors';
 import { PRODUCTS } from '../../../../domain/keys/products';
 import { clearCookie, KEYS_PATH, NEW_KEY_COOKIE, setCookie } from '../cookies';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
 import { formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
-import { currentSession, requireSession } from '../session';
+import type { SignedInRouter } from '../session';
 import { keysPage, newKeyPage, revokeKeyPage } from '../templates/keys';
 import { noticeText } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
@@ -13,15 +12,13 @@ import { httpStatusOf } from '../../error-status';
 /** The new key travels to its one-time page in a short-lived cookie: it is never stored server-side. */
 const NEW_KEY_TTL_MS = 5 * 60 * 1000;
 
-export function keyRoutes(router: Router, deps: DashboardDeps): void {
-  router.get('/keys', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+export function keyRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
+  pages.get('/keys', async (ctx, session) => {
     const keys = await deps.accounts.listKeys(session.account._id);
     sendHtml(ctx, 200, keysPage(session, { keys, notice: noticeText(queryField(ctx, 'notice')) }));
   });
 
-  router.post('/keys', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.post('/keys', async (ctx, session) => {
     const form = { product: formField(ctx, 'product'), label: formField(ctx, 'label') };
     try {
       const created = await meteredAction(ctx, deps, () => deps.accounts.createKey(session.account._id, form.product, form.label));
@@ -35,8 +32,7 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
   });
 
   /** Shows the new key once: the cookie is cleared by this very response, so a reload shows nothing. */
-  router.get('/keys/new', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.get('/keys/new', async (ctx, session) => {
     const key = ctx.cookies.get(NEW_KEY_COOKIE);
     clearCookie(ctx, NEW_KEY_COOKIE, KEYS_PATH);
     const principal = key
@@ -47,20 +43,17 @@ export function keyRoutes(router: Router, deps: DashboardDeps): void {
       : undefined;
     // Only ever display a live key of the signed-in account (a planted cookie shows nothing).
     if (!key || principal?.account._id !== session.account._id) return seeOther(ctx, `${KEYS_PATH}?notice=key-hidden`);
-    const { product, label } = principal.key;
-    sendHtml(ctx, 200, newKeyPage(session, { key, product, productName: PRODUCTS[product].name, label }));
+    sendHtml(ctx, 200, newKeyPage(session, { key, productName: PRODUCTS[principal.key.product].name, label: principal.key.label }));
   });
 
-  router.get('/keys/:id/revoke', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.get('/keys/:id/revoke', async (ctx, session) => {
     const key = (await deps.accounts.listKeys(session.account._id)).find((k) => k.id === ctx.params.id);
     if (!key) throw new DomainError('not_found', 'No such key in this account.');
     if (key.revoked_at) return seeOther(ctx, `${KEYS_PATH}?notice=key-revoked`);
     sendHtml(ctx, 200, revokeKeyPage(session, key));
   });
 
-  router.post('/keys/:id/revoke', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+  pages.post('/keys/:id/revoke', async (ctx, session) => {
     // Scoped to the account: another account's key id is a 404, and nothing changes.
     try {
       await meteredAction(ctx, deps, () => deps.accounts.revokeKey(ctx.params.id, session.account._id));

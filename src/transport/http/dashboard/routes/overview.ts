@@ -1,17 +1,15 @@
-import type Router from '@koa/router';
 import { billingPeriodAt } from '../../../../domain/limits/billing-period';
 import { accountBucket } from '../../../../domain/limits/policies';
 import { TIERS } from '../../../../domain/limits/tiers';
 import type { DashboardDeps } from '../deps';
 import { queryField, sendHtml } from '../render';
-import { currentSession, requireSession } from '../session';
+import type { SignedInRouter } from '../session';
 import { noticeText } from '../templates/notices';
 import { overviewPage } from '../templates/overview';
 
 /** Tier, this month's metered calls (the limiter's own usage records) and the burst limit. */
-export function overviewRoutes(router: Router, deps: DashboardDeps): void {
-  router.get('/', requireSession(), async (ctx) => {
-    const session = currentSession(ctx);
+export function overviewRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
+  pages.get('/', async (ctx, session) => {
     const accountId = session.account._id;
     const tier = TIERS[session.account.tier];
     const [used, keys, endpoints] = await Promise.all([

@@ -1,14 +1,16 @@
 import { TIERS } from '../../../../domain/limits/tiers';
 import { MIN_PASSWORD_LENGTH } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
-import { csrfField, errorBox, page } from './layout';
+import { csrfField, errorBox, type Feedback, page } from './layout';
 
-export interface AuthFormView {
+export interface AuthFormView extends Feedback {
   csrfToken: string;
   email?: string;
-  error?: string;
-  notice?: string;
 }
+
+/** The new-password input of sign-up and of an invite link, with the minimum length as its hint. */
+export const newPasswordInput = html`<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="password-hint">
+    <p class="hint" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.</p>`;
 
 /** Sign-up's autocomplete lets the browser generate a new password; sign-in's fills the saved one. */
 function credentialsForm(view: AuthFormView, action: 'sign-in' | 'sign-up', submit: string): SafeHtml {
@@ -21,12 +23,7 @@ function credentialsForm(view: AuthFormView, action: 'sign-in' | 'sign-up', subm
   </div>
   <div class="field">
     <label for="password">Password</label>
-    ${
-      newAccount
-        ? html`<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="password-hint">
-    <p class="hint" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.</p>`
-        : html`<input id="password" name="password" type="password" autocomplete="current-password" required>`
-    }
+    ${newAccount ? newPasswordInput : html`<input id="password" name="password" type="password" autocomplete="current-password" required>`}
   </div>
   <div class="actions"><button type="submit">${submit}</button></div>
 </form>`;

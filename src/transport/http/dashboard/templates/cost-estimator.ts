@@ -3,7 +3,7 @@ import { CATEGORIES, DEFAULT_HOURS_PER_MONTH, MAX_HOURS_PER_MONTH, PROVIDERS } f
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { time, unitPrice, usd } from './format';
-import { errorBox, page } from './layout';
+import { errorBox, type Feedback, page } from './layout';
 
 /** One row of the form, as typed (strings), so a re-rendered form shows exactly what was entered. */
 export interface EstimatorRow {
@@ -13,12 +13,10 @@ export interface EstimatorRow {
   gb: string;
 }
 
-export interface EstimatorView {
+export interface EstimatorView extends Pick<Feedback, 'error' | 'details'> {
   catalog: Catalog;
   rows: EstimatorRow[];
   estimate?: Estimate;
-  error?: string;
-  details?: string[];
 }
 
 export const PROVIDER_NAMES: Record<string, string> = { aws: 'AWS', gcp: 'Google Cloud', azure: 'Azure' };

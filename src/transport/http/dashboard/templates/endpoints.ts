@@ -3,10 +3,11 @@ import { MAX_RETRY_NOW_PER_CALL } from '../../../../services/delivery-control';
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, period, time, truncate } from './format';
-import { csrfField, page } from './layout';
+import { csrfField, type Feedback, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
+import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
 
 const GRACE_CHOICES: [number, string][] = [
   [0, 'None: the current secret and every replaced one stop now'],
@@ -51,18 +52,15 @@ function endpointFields(prefix: string, form: EndpointForm): SafeHtml {
   </div>
   <div class="field">
     <label for="${prefix}description">Description <span class="muted">(optional)</span></label>
-    <input id="${prefix}description" name="description" type="text" maxlength="1024" value="${form.description ?? ''}">
+    <input id="${prefix}description" name="description" type="text" maxlength="${MAX_DESCRIPTION_LENGTH}" value="${form.description ?? ''}">
   </div>`;
 }
 
-export interface EndpointsView {
+export interface EndpointsView extends Feedback {
   endpoints: EndpointView[];
   nextCursor: string | null;
   isFirstPage: boolean;
   form?: EndpointForm;
-  error?: string;
-  details?: string[];
-  notice?: string;
 }
 
 export function endpointsPage(session: ActiveSession, view: EndpointsView): SafeHtml {
@@ -101,20 +99,15 @@ ${listSection({
   );
 }
 
-export interface EndpointDetailView {
+export interface EndpointDetailView extends Feedback {
   endpoint: EndpointView;
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS). */
   autoDisableAfterMs: number;
-  /** The recovery form's time (`YYYY-MM-DDTHH:MM`, UTC), and why it was refused. */
-  recoverSince?: string;
-  recoverError?: string;
-  recoverDetails?: string[];
+  /** The recovery form's time as typed (`YYYY-MM-DDTHH:MM`, UTC), and why it was refused. */
+  recover?: Pick<Feedback, 'error' | 'details'> & { since: string };
   /** Where "retry all waiting now" goes on from, after a press that did not reach the last waiting delivery. */
   retryNowCursor?: string;
   form?: EndpointForm;
-  error?: string;
-  details?: string[];
-  notice?: string;
 }
 
 export function endpointDetailPage(session: ActiveSession, view: EndpointDetailView): SafeHtml {
@@ -146,14 +139,8 @@ ${
   </dl>
   <div class="actions spaced">
     <a class="button secondary" href="${base}/secret">Reveal signing secret</a>
-    <form method="post" action="${base}/${e.disabled ? 'enable' : 'disable'}">
-      ${csrfField(session.csrfToken)}
-      <button type="submit" class="secondary">${e.disabled ? 'Enable endpoint' : 'Disable endpoint'}</button>
-    </form>
-    <form method="post" action="${base}/${e.paused ? 'resume' : 'pause'}">
-      ${csrfField(session.csrfToken)}
-      <button type="submit" class="secondary">${e.paused ? 'Resume deliveries' : 'Pause deliveries'}</button>
-    </form>
+    ${postButton(`${base}/${e.disabled ? 'enable' : 'disable'}`, session.csrfToken, e.disabled ? 'Enable endpoint' : 'Disable endpoint', 'secondary')}
+    ${postButton(`${base}/${e.paused ? 'resume' : 'pause'}`, session.csrfToken, e.paused ? 'Resume deliveries' : 'Pause deliveries', 'secondary')}
     <a class="button danger" href="${base}/delete">Delete endpoint</a>
   </div>
 </section>
@@ -183,13 +170,13 @@ ${formCard({
 ${formCard({
   id: 'recover-heading',
   heading: 'Recover failed deliveries',
-  error: view.recoverError,
-  details: view.recoverDetails,
+  error: view.recover?.error,
+  details: view.recover?.details,
   action: `${base}/recover`,
   csrfToken: session.csrfToken,
   fields: html`<div class="field">
       <label for="recover-since">Since (UTC)</label>
-      <input id="recover-since" name="since" type="datetime-local" required value="${view.recoverSince ?? ''}" aria-describedby="recover-since-hint">
+      <input id="recover-since" name="since" type="datetime-local" required value="${view.recover?.since ?? ''}" aria-describedby="recover-since-hint">
       <p class="hint" id="recover-since-hint">Every delivery to this endpoint that failed or was cancelled since then (at most 7 days back, at most 1,000 deliveries) starts a new round.</p>
     </div>`,
   submit: 'Recover deliveries',

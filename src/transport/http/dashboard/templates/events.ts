@@ -1,9 +1,10 @@
 import { EVENT_STATUSES, isFinishedDeliveryStatus, isManuallyRetryable } from '../../../../domain/webhooks/delivery-status';
+import { EVENT_TYPE_MAX_LENGTH } from '../../../../domain/webhooks/event-pattern';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, time, truncate } from './format';
-import { csrfField, errorBox, page } from './layout';
+import { errorBox, type Feedback, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 
@@ -22,15 +23,12 @@ export const DEFAULT_TEST_EVENT: SendEventForm = {
   data: '{\n  "message": "Hello from the dashboard"\n}',
 };
 
-export interface EventsView {
+export interface EventsView extends Feedback {
   events: EventView[];
   filter: EventFilter;
   nextCursor: string | null;
   isFirstPage: boolean;
   send?: SendEventForm;
-  error?: string;
-  details?: string[];
-  notice?: string;
 }
 
 function listUrl(filter: EventFilter, cursor?: string): string {
@@ -58,7 +56,7 @@ ${formCard({
   csrfToken: session.csrfToken,
   fields: html`<div class="field">
       <label for="event-type">Event type</label>
-      <input id="event-type" name="type" type="text" required maxlength="256" value="${send.type}" aria-describedby="event-type-hint">
+      <input id="event-type" name="type" type="text" required maxlength="${EVENT_TYPE_MAX_LENGTH}" value="${send.type}" aria-describedby="event-type-hint">
       <p class="hint" id="event-type-hint">Letters, digits and <code>_ . : -</code>, e.g. <code>order.created</code>.</p>
     </div>
     <div class="field">
@@ -72,7 +70,7 @@ ${listSection({
   above: html`<form method="get" action="/dashboard/events" class="inline-fields card" role="search" aria-label="Filter events">
     <div class="field">
       <label for="filter-type">Type</label>
-      <input id="filter-type" name="type" type="text" maxlength="256" value="${view.filter.type ?? ''}">
+      <input id="filter-type" name="type" type="text" maxlength="${EVENT_TYPE_MAX_LENGTH}" value="${view.filter.type ?? ''}">
     </div>
     <div class="field">
       <label for="filter-status">Status</label>
@@ -108,15 +106,12 @@ export type EventDetail = EventView & { deliveries: DeliveryView[] };
  * waits for a paused endpoint's resume), cancel until it has ended, a new round once it has.
  */
 function deliveryActions(session: ActiveSession, event: EventDetail, d: DeliveryView): SafeHtml | false {
-  const button = (action: string, label: string, style: string) =>
-    html`<form method="post" action="/dashboard/events/${event.id}/deliveries/${d.endpoint_id}/${action}">
-      ${csrfField(session.csrfToken)}
-      <button type="submit"${style ? html` class="${style}"` : html``}>${label}</button>
-    </form>`;
-  if (isManuallyRetryable(d.status)) return html`<div class="actions spaced">${button('retry', 'Retry delivery', '')}</div>`;
+  const button = (action: string, label: string, style?: string) =>
+    postButton(`/dashboard/events/${event.id}/deliveries/${d.endpoint_id}/${action}`, session.csrfToken, label, style);
+  if (isManuallyRetryable(d.status)) return html`<div class="actions spaced">${button('retry', 'Retry delivery')}</div>`;
   if (isFinishedDeliveryStatus(d.status)) return false;
   return html`<div class="actions spaced">
-    ${d.status === 'retrying' && !d.paused && button('retry-now', 'Retry now', '')}
+    ${d.status === 'retrying' && !d.paused && button('retry-now', 'Retry now')}
     ${button('cancel', 'Cancel delivery', 'danger')}
   </div>`;
 }
@@ -159,7 +154,7 @@ function deliverySection(session: ActiveSession, event: EventDetail, d: Delivery
 </section>`;
 }
 
-export function eventDetailPage(session: ActiveSession, event: EventDetail, options: { notice?: string; error?: string } = {}): SafeHtml {
+export function eventDetailPage(session: ActiveSession, event: EventDetail, options: Pick<Feedback, 'notice' | 'error'> = {}): SafeHtml {
   return page(
     { title: `Event #${event.id}`, session, active: 'events', notice: options.notice },
     html`<p><a href="/dashboard/events">← All events</a></p>

@@ -1,14 +1,12 @@
 import { html, SafeHtml } from '../html';
-import { csrfField, errorBox } from './layout';
+import { csrfField, errorBox, type Feedback } from './layout';
 
-export interface FormCard {
+export interface FormCard extends Pick<Feedback, 'error' | 'details'> {
   /** The heading's id, which names the card. */
   id: string;
   heading: string;
   /** Under the heading (what the form does). */
   hint?: SafeHtml;
-  error?: string;
-  details?: string[];
   action: string;
   csrfToken: string;
   fields: SafeHtml;

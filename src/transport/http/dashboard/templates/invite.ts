@@ -1,5 +1,5 @@
-import { MIN_PASSWORD_LENGTH } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
+import { newPasswordInput } from './auth';
 import { csrfField, errorBox, page } from './layout';
 
 export interface SetPasswordView {
@@ -20,8 +20,7 @@ ${errorBox(view.error)}
   <input type="hidden" name="email" autocomplete="username" value="${view.email}">
   <div class="field">
     <label for="password">New password</label>
-    <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="password-hint">
-    <p class="hint" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.</p>
+    ${newPasswordInput}
   </div>
   <div class="actions"><button type="submit">Set password and sign in</button></div>
 </form>`,

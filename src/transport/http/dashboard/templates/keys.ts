@@ -5,15 +5,13 @@ import { MAX_LABEL_LENGTH } from '../../../../services/account-service';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { badge, time } from './format';
-import { csrfField, page } from './layout';
+import { csrfField, type Feedback, page } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 
-export interface KeysView {
+export interface KeysView extends Feedback {
   keys: KeyView[];
   form?: { product?: string; label?: string };
-  error?: string;
-  notice?: string;
 }
 
 const maskedKey = (k: KeyView) => `${k.prefix}…${k.last_four}`;
@@ -68,7 +66,6 @@ ${listSection({
 
 export interface NewKeyView {
   key: string;
-  product: string;
   productName: string;
   label: string;
 }

@@ -23,8 +23,20 @@ export interface PageOptions {
   narrow?: boolean;
 }
 
+/** What a page says about the last action: a notice after it succeeded, or why its form was refused. */
+export interface Feedback {
+  notice?: string;
+  error?: string;
+  details?: string[];
+}
+
 export function csrfField(token: string): SafeHtml {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
+}
+
+/** A button that posts to `action` (with the CSRF token) and sends nothing else. */
+export function postButton(action: string, csrfToken: string, label: string, style?: string): SafeHtml {
+  return html`<form method="post" action="${action}">${csrfField(csrfToken)}<button type="submit"${style && html` class="${style}"`}>${label}</button></form>`;
 }
 
 export function errorBox(message: string | undefined, details: readonly string[] = []): SafeHtml {
@@ -54,7 +66,7 @@ export function page(options: PageOptions, body: SafeHtml): SafeHtml {
     ${
       session &&
       html`<span class="account">Signed in as <strong>${session.account.email}</strong></span>
-    <form method="post" action="/dashboard/sign-out">${csrfField(session.csrfToken)}<button type="submit" class="button small">Sign out</button></form>`
+    ${postButton('/dashboard/sign-out', session.csrfToken, 'Sign out', 'button small')}`
     }
   </div>
   ${
