@@ -16,7 +16,6 @@ const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS
 export interface ProvisionOptions {
   /** Which tools are needed: the app needs the servers only when no addresses are given; tests also need the test server. */
   need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean };
-  env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
 }
 
@@ -33,17 +32,16 @@ interface Step {
  * complete so an interrupted build is redone; a long build logs progress so `npm start` is never silent.
  */
 export async function provision(options: ProvisionOptions): Promise<void> {
-  const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
-  const paths = toolPaths(env);
-  const dir = toolsDir(env);
+  const paths = toolPaths();
+  const dir = toolsDir();
   const present = (file: string) => (existsSync(file) ? file : undefined);
 
   const steps: Step[] = [
     {
       name: 'Temporal CLI (dev server + Web UI)',
       needed: options.need.temporalCli,
-      existing: () => (env.TEMPORAL_CLI_PATH ? present(env.TEMPORAL_CLI_PATH) : present(paths.temporalCliPrebuilt)),
+      existing: () => (process.env.TEMPORAL_CLI_PATH ? present(process.env.TEMPORAL_CLI_PATH) : present(paths.temporalCliPrebuilt)),
       provide: (stepLog) => provideTemporalCli(dir, paths, stepLog),
     },
     {
