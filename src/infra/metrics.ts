@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+import { FINISHED_DELIVERY_STATUSES } from '../domain/webhooks/delivery-status';
 
 /**
  * One registry per process, prom-client's default (Prometheus adds API and worker up). Labels take a few fixed
@@ -9,9 +10,6 @@ collectDefaultMetrics();
 
 export const INGEST_OUTCOMES = ['accepted', 'repeat', 'rejected_invalid', 'rejected_too_large', 'rejected_conflict', 'rejected_overloaded', 'rejected_error'] as const;
 export type IngestOutcome = (typeof INGEST_OUTCOMES)[number];
-
-export const FINAL_DELIVERY_STATUSES = ['succeeded', 'failed', 'cancelled'] as const;
-export type FinalDeliveryStatus = (typeof FINAL_DELIVERY_STATUSES)[number];
 
 export const ATTEMPT_STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'timeout'] as const;
 export type AttemptStatusClass = (typeof ATTEMPT_STATUS_CLASSES)[number];
@@ -48,7 +46,7 @@ export const recordIngest = countedBy('outcome', INGEST_OUTCOMES, {
   help: 'POST /api/v1/webhooks/events calls by outcome: accepted (202), repeat (idempotent 200), rejected_<reason>.',
 });
 
-export const recordDeliveryFinished = countedBy('status', FINAL_DELIVERY_STATUSES, {
+export const recordDeliveryFinished = countedBy('status', FINISHED_DELIVERY_STATUSES, {
   name: 'webhook_deliveries_total',
   help: 'Deliveries (one event to one endpoint, one round) that reached a final status.',
 });
