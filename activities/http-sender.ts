@@ -29,14 +29,13 @@ export interface HttpSender {
  * POSTs through one pooled Agent whose `lookup` checks each address connected to (SSRF guard). Connect skips
  * lookup for IP literals, so each attempt is also checked up front (a refusal is then a recorded outcome).
  */
-export function createHttpSender(options: { allowPrivateNetworks: boolean; timeoutMs?: number; lookup: LookupAllFunction; ca?: string[] }): HttpSender {
-  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+export function createHttpSender(options: { allowPrivateNetworks: boolean; lookup: LookupAllFunction; ca?: string[] }): HttpSender {
   const resolveOptions = { allowPrivate: options.allowPrivateNetworks, lookup: options.lookup };
   const agent = new Agent({
     // `ca` (the local listener's, local-listener-sender.ts) replaces the default trust for this agent.
-    connect: tracedConnect(buildConnector({ lookup: createGuardedLookup(resolveOptions) as never, timeout: timeoutMs, ...(options.ca && { ca: options.ca }) })),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+    connect: tracedConnect(buildConnector({ lookup: createGuardedLookup(resolveOptions) as never, timeout: DELIVERY_TIMEOUT_MS, ...(options.ca && { ca: options.ca }) })),
+    headersTimeout: DELIVERY_TIMEOUT_MS,
+    bodyTimeout: DELIVERY_TIMEOUT_MS,
     keepAliveTimeout: 10_000,
     connections: 64,
   });
@@ -60,13 +59,13 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; timeo
             headers: req.headers,
             body: req.body,
             dispatcher: agent,
-            signal: AbortSignal.timeout(timeoutMs),
+            signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
           }),
         );
         const responseBody = await readCapped(response.body, MAX_KEPT_RESPONSE_BYTES);
         return { outcome: { kind: 'status', statusCode: response.statusCode }, responseBody, error: null, durationMs: elapsed() };
       } catch (err) {
-        return failureOf(err, timeoutMs, elapsed());
+        return failureOf(err, elapsed());
       }
     },
     close: () => agent.close(),
@@ -98,10 +97,10 @@ export function failed(kind: 'timeout' | 'network', error: string, durationMs: n
   return { outcome: { kind }, responseBody: null, error, durationMs };
 }
 
-function failureOf(err: unknown, timeoutMs: number, durationMs: number): SendResult {
+function failureOf(err: unknown, durationMs: number): SendResult {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return failed('timeout', `Timed out: no complete response within ${timeoutMs / 1000} s.`, durationMs);
+    return failed('timeout', `Timed out: no complete response within ${DELIVERY_TIMEOUT_MS / 1000} s.`, durationMs);
   }
   const code = e.code ?? e.cause?.code;
   if (code === 'EDESTINATIONREFUSED' || code === 'EDNSLOOKUPFAILED') return failed('network', e.message ?? 'Destination refused.', durationMs);

@@ -2,14 +2,14 @@ import { isLocalListenerUrl, lookupLocalListener } from '../src/domain/webhooks/
 import { createHttpSender, failed, HttpSender } from './http-sender';
 
 /** Listener URLs: an agent trusting only the listener CA, read per attempt (a listener may make it later). */
-export function withLocalListener(inner: HttpSender, options: { readCaCert: () => Promise<string | null>; timeoutMs?: number }): HttpSender {
+export function withLocalListener(inner: HttpSender, options: { readCaCert: () => Promise<string | null> }): HttpSender {
   const senders = new Map<string, HttpSender>();
   return {
     async send(req) {
       if (!isLocalListenerUrl(new URL(req.url))) return inner.send(req);
       const ca = await options.readCaCert();
       if (!ca) return failed('network', 'No local listener CA in DATA_DIR: no `cli listen` has run against this platform.', 0);
-      const local = senders.get(ca) ?? createHttpSender({ allowPrivateNetworks: true, lookup: lookupLocalListener, ca: [ca], timeoutMs: options.timeoutMs });
+      const local = senders.get(ca) ?? createHttpSender({ allowPrivateNetworks: true, lookup: lookupLocalListener, ca: [ca] });
       senders.set(ca, local);
       return local.send(req);
     },

@@ -1,10 +1,12 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_ATTEMPT_SLOT_LIMITS } from '../domain/webhooks/attempt-slots';
 import { DEFAULT_AUTO_DISABLE_AFTER_MS } from '../domain/webhooks/endpoint-health';
 import { DEFAULT_FAILING_AFTER } from '../domain/webhooks/operational-events';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
 import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
+import { DEFAULT_DNS_MAX_CONCURRENT, DEFAULT_DNS_TIMEOUT_MS } from '../infra/dns-lookup';
 import { PROJECT_ROOT } from '../infra/tools';
 import { blankIsUnset, httpUrl, tracingConfigFrom, TracingEnvSchema } from './tracing-config';
 
@@ -60,10 +62,10 @@ const EnvSchema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   MAX_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(100),
   DNS_SERVERS: optionalString.refine((v) => v === undefined || v.split(',').every((s) => isNameServer(s.trim())), 'must be comma-separated ip, ip:port or [ipv6]:port'),
-  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
-  DNS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(64),
-  DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(32),
-  DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(10_000).default(16),
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_DNS_TIMEOUT_MS),
+  DNS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_DNS_MAX_CONCURRENT),
+  DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_ATTEMPT_SLOT_LIMITS.perAccount),
+  DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_ATTEMPT_SLOT_LIMITS.perEndpoint),
   /** Slow first attempts held in their task at once (more are handed off); the worker gets as many slots more. */
   DELIVERY_FIRST_ATTEMPTS_HELD_MAX: z.coerce.number().int().min(0).max(10_000).default(600),
   DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),

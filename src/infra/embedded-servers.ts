@@ -20,10 +20,14 @@ export interface EmbeddedServer {
   kill(): void;
 }
 
-export interface TemporalDevServerOptions {
+/** A server's state goes under `<dataDir>/<its name>`. */
+export interface ServerOptions {
   binary: string;
   dataDir: string;
   port: number;
+}
+
+export interface TemporalDevServerOptions extends ServerOptions {
   uiPort: number;
   metricsPort?: number;
   headless?: boolean;
@@ -34,61 +38,35 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   const args = [
     'server',
     'start-dev',
-    '--db-filename',
-    path.join(dir, 'temporal.sqlite'),
-    '--ip',
-    HOST,
-    '--port',
-    String(options.port),
-    '--log-level',
-    'warn',
+    `--db-filename=${path.join(dir, 'temporal.sqlite')}`,
+    `--ip=${HOST}`,
+    `--port=${options.port}`,
+    '--log-level=warn',
     // WAL with synchronous=NORMAL survives a process crash (not an OS crash) and spares an fsync per
     // write: the embedded server is for one machine; production runs Temporal on PostgreSQL.
-    '--sqlite-pragma',
-    'journal_mode=wal',
-    '--sqlite-pragma',
-    'synchronous=normal',
+    '--sqlite-pragma=journal_mode=wal',
+    '--sqlite-pragma=synchronous=normal',
     // Our search attributes are all declared at start, so no re-read of the cluster metadata on every
     // search-attribute lookup (6 % of the server's CPU under delivery load).
-    '--dynamic-config-value',
-    'system.forceSearchAttributesCacheRefreshOnRead=false',
+    '--dynamic-config-value=system.forceSearchAttributesCacheRefreshOnRead=false',
     // Tasks go out by fairness key (the account) in turn, so one account's backlog does not delay others.
     // Server 1.29 cannot migrate between task tables: it must be on from a queue's first task.
-    '--dynamic-config-value',
-    'matching.enableFairness=true',
+    '--dynamic-config-value=matching.enableFairness=true',
     // Fairness is per partition, and a partition no poll reaches waits however fair its turn: a quiet
     // account's p99 beside a backlog was 4.4 s with 4 partitions, 0.6 s with 1 (ample for one machine).
-    '--dynamic-config-value',
-    'matching.numTaskqueueReadPartitions=1',
-    '--dynamic-config-value',
-    'matching.numTaskqueueWritePartitions=1',
+    '--dynamic-config-value=matching.numTaskqueueReadPartitions=1',
+    '--dynamic-config-value=matching.numTaskqueueWritePartitions=1',
   ];
-  if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
+  if (options.metricsPort !== undefined) args.push(`--metrics-port=${options.metricsPort}`);
   if (options.headless) args.push('--headless');
-  else args.push('--ui-port', String(options.uiPort), '--ui-ip', HOST);
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push('--search-attribute', `${name}=${type}`);
-  return startChild({
-    name: 'temporal',
-    binary: options.binary,
-    args,
-    stateDir: dir,
-    port: options.port,
-    address: `${HOST}:${options.port}`,
-    readyTimeoutMs: 120_000,
-  });
+  else args.push(`--ui-port=${options.uiPort}`, `--ui-ip=${HOST}`);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push(`--search-attribute=${name}=${type}`);
+  return startChild('temporal', options, { args, address: `${HOST}:${options.port}`, readyTimeoutMs: 120_000 });
 }
 
-export interface FerretDbOptions {
-  binary: string;
-  dataDir: string;
-  port: number;
-}
-
-export async function startFerretDb(options: FerretDbOptions): Promise<EmbeddedServer> {
+export async function startFerretDb(options: ServerOptions): Promise<EmbeddedServer> {
   const dir = path.join(options.dataDir, 'ferretdb');
-  return startChild({
-    name: 'ferretdb',
-    binary: options.binary,
+  return startChild('ferretdb', options, {
     args: [
       '--handler=sqlite',
       // busy_timeout: burst writers queue for SQLite's one write lock; wait rather than fail.
@@ -101,21 +79,9 @@ export async function startFerretDb(options: FerretDbOptions): Promise<EmbeddedS
       '--telemetry=disable',
       '--log-level=warn',
     ],
-    stateDir: dir,
-    port: options.port,
     address: `mongodb://${HOST}:${options.port}/`,
     readyTimeoutMs: 60_000,
   });
-}
-
-interface ChildSpec {
-  name: string;
-  binary: string;
-  args: string[];
-  stateDir: string;
-  port: number;
-  address: string;
-  readyTimeoutMs: number;
 }
 
 /**
@@ -126,16 +92,18 @@ export function withoutOtelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
 }
 
-async function startChild(spec: ChildSpec): Promise<EmbeddedServer> {
-  if (!existsSync(spec.binary)) throw new Error(`${spec.name}: binary not found at ${spec.binary} (run npm run provision)`);
-  await mkdir(spec.stateDir, { recursive: true });
-  const pidFile = path.join(spec.stateDir, 'server.pid');
+async function startChild(name: string, options: ServerOptions, spec: { args: string[]; address: string; readyTimeoutMs: number }): Promise<EmbeddedServer> {
+  const { binary, port } = options;
+  const stateDir = path.join(options.dataDir, name);
+  if (!existsSync(binary)) throw new Error(`${name}: binary not found at ${binary} (run npm run provision)`);
+  await mkdir(stateDir, { recursive: true });
+  const pidFile = path.join(stateDir, 'server.pid');
   await stopStale(pidFile);
-  if (await isPortOpen(HOST, spec.port)) {
-    throw new Error(`${spec.name}: port ${spec.port} on ${HOST} is already in use; set another port or point the platform at that server`);
+  if (await isPortOpen(HOST, port)) {
+    throw new Error(`${name}: port ${port} on ${HOST} is already in use; set another port or point the platform at that server`);
   }
-  const logStream = createWriteStream(path.join(spec.stateDir, 'server.log'), { flags: 'a' });
-  const child = spawn(spec.binary, spec.args, { cwd: spec.stateDir, env: withoutOtelVariables(process.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const logStream = createWriteStream(path.join(stateDir, 'server.log'), { flags: 'a' });
+  const child = spawn(binary, spec.args, { cwd: stateDir, env: withoutOtelVariables(process.env), stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(logStream);
   child.stderr?.pipe(logStream);
   await writeFile(pidFile, String(child.pid));
@@ -148,17 +116,17 @@ async function startChild(spec: ChildSpec): Promise<EmbeddedServer> {
     });
   });
   const deadline = Date.now() + spec.readyTimeoutMs;
-  while (!(await isPortOpen(HOST, spec.port))) {
-    if (exited) throw new Error(`${spec.name} exited during start-up; see ${path.join(spec.stateDir, 'server.log')}`);
+  while (!(await isPortOpen(HOST, port))) {
+    if (exited) throw new Error(`${name} exited during start-up; see ${path.join(stateDir, 'server.log')}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${spec.name} did not listen on ${HOST}:${spec.port} within ${spec.readyTimeoutMs} ms`);
+      throw new Error(`${name} did not listen on ${HOST}:${port} within ${spec.readyTimeoutMs} ms`);
     }
     await sleep(100);
   }
 
   return {
-    name: spec.name,
+    name,
     address: spec.address,
     process: child,
     async stop(killAfterMs = 10_000) {

@@ -7,8 +7,8 @@ import { Catalog } from '../domain/cost-estimator';
 export const CATALOG_FILE_PATH = path.join(findRepoRoot(__dirname), 'data', 'catalog.json');
 
 /** Reads and validates a catalog data file; throws InvalidCatalogError (or a JSON/IO error) when it is unusable. */
-export async function loadCatalogFile(file: string = CATALOG_FILE_PATH): Promise<Catalog> {
-  const text = await readFile(file, 'utf8');
+export async function loadCatalogFile(): Promise<Catalog> {
+  const text = await readFile(CATALOG_FILE_PATH, 'utf8');
   return Catalog.parse(JSON.parse(text));
 }
 

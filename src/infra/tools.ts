@@ -60,13 +60,13 @@ export function temporalWheelForThisPlatform(): PinnedWheel | undefined {
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
 /** Where built tools are cached (git-ignored). */
-export function toolsDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(PROJECT_ROOT, env.TOOLS_DIR ?? '.tools');
+export function toolsDir(): string {
+  return path.resolve(PROJECT_ROOT, process.env.TOOLS_DIR ?? '.tools');
 }
 
 /** An env override, else a cached CLI (prebuilt, else source build), else where provision will put it. */
-export function toolPaths(env: NodeJS.ProcessEnv = process.env) {
-  const dir = toolsDir(env);
+export function toolPaths() {
+  const dir = toolsDir();
   const temporalCliPrebuilt = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCli}`);
   const temporalCliSource = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCliSource}`);
   const cached =
@@ -74,13 +74,13 @@ export function toolPaths(env: NodeJS.ProcessEnv = process.env) {
       ? temporalCliPrebuilt
       : temporalCliSource;
   return {
-    temporalCli: env.TEMPORAL_CLI_PATH ?? cached,
+    temporalCli: process.env.TEMPORAL_CLI_PATH ?? cached,
     temporalCliPrebuilt,
     /** Where the Go source build goes (the fallback). */
     temporalCliSource,
-    ferretDb: env.FERRETDB_PATH ?? path.join(dir, 'bin', `ferretdb-${TOOL_VERSIONS.ferretDb}-${TOOL_VERSIONS.ferretDbPatch}`),
+    ferretDb: process.env.FERRETDB_PATH ?? path.join(dir, 'bin', `ferretdb-${TOOL_VERSIONS.ferretDb}-${TOOL_VERSIONS.ferretDbPatch}`),
     temporalTestServer:
-      env.TEMPORAL_TEST_SERVER_PATH ?? path.join(dir, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}`, 'temporal-test-server'),
+      process.env.TEMPORAL_TEST_SERVER_PATH ?? path.join(dir, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}`, 'temporal-test-server'),
   };
 }
 

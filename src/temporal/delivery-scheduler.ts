@@ -42,21 +42,12 @@ export class DeliveryScheduler {
 
   /** First rounds refuse even a closed duplicate id, so a re-dispatch after a crash never delivers twice. */
   async start(delivery: ScheduledDelivery, options: { manualRetry: boolean }): Promise<'started' | 'already-exists'> {
-    const input: DeliveryWorkflowInput = {
-      eventId: delivery.eventId,
-      endpointId: delivery.endpointId,
-      accountId: delivery.accountId,
-      round: delivery.round,
-      type: delivery.type,
-      timestamp: delivery.timestamp,
-      body: delivery.body,
-      ...(delivery.acceptedAt !== undefined ? { acceptedAt: delivery.acceptedAt } : {}),
-    };
-    if (this.options.seal) input.seal = this.options.seal.seal(delivery);
+    const { workflowId, url, ...target } = delivery;
+    const input: DeliveryWorkflowInput = this.options.seal ? { ...target, seal: this.options.seal.seal(delivery) } : target;
     try {
       await this.client.workflow.start(DELIVERY_WORKFLOW_TYPE, {
         taskQueue: this.taskQueue,
-        workflowId: delivery.workflowId,
+        workflowId,
         args: [input],
         requestEagerStart: this.options.eager,
         // A first attempt keeps this task while its receiver answers (first-attempt-budget.ts).
@@ -65,8 +56,8 @@ export class DeliveryScheduler {
         priority: { fairnessKey: delivery.accountId },
         workflowIdReusePolicy: options.manualRetry ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [...initialDeliverySearchAttributes(delivery)],
-        staticSummary: `${delivery.type} #${delivery.eventId} → ${summaryUrl(delivery.url)}`,
-        staticDetails: `Round ${delivery.round} of delivery ${delivery.workflowId} (account ${delivery.accountId}).`,
+        staticSummary: `${delivery.type} #${delivery.eventId} → ${summaryUrl(url)}`,
+        staticDetails: `Round ${delivery.round} of delivery ${workflowId} (account ${delivery.accountId}).`,
       });
       return 'started';
     } catch (err) {

@@ -1,4 +1,4 @@
-import type { CustomSlotSupplier, LocalActivitySlotInfo, SlotPermit, WorkflowSlotInfo } from '@temporalio/worker';
+import type { CustomSlotSupplier, LocalActivitySlotInfo, SlotInfo, SlotPermit, WorkflowSlotInfo } from '@temporalio/worker';
 
 /**
  * Work the worker cannot start now waits in Temporal's queue, fair by account, not first-come here:
@@ -21,36 +21,29 @@ export class WorkflowTaskSlots {
     return Math.max(0, this.workflowUsed.size - this.localRunning.size);
   }
 
-  readonly workflowTaskSlotSupplier: CustomSlotSupplier<WorkflowSlotInfo> = {
-    type: 'custom',
-    reserveSlot: (_ctx, abortSignal) => this.waitUntil(() => this.canPoll(), this.workflowPermits, abortSignal),
-    tryReserveSlot: () => (this.workflowPermits.size < this.options.max ? grant(this.workflowPermits) : null),
-    markSlotUsed: ({ permit }) => {
-      if (this.workflowPermits.has(permit)) this.workflowUsed.add(permit);
-    },
-    releaseSlot: ({ permit }) => {
-      this.workflowPermits.delete(permit);
-      this.workflowUsed.delete(permit);
-      this.wake();
-    },
-  };
+  readonly workflowTaskSlotSupplier = this.supplier<WorkflowSlotInfo>(this.workflowPermits, this.workflowUsed, () => this.options.max, () => this.canPoll());
 
-  readonly localActivityTaskSlotSupplier: CustomSlotSupplier<LocalActivitySlotInfo> = {
-    type: 'custom',
-    reserveSlot: (_ctx, abortSignal) => this.waitUntil(() => this.localPermits.size < this.options.localMax, this.localPermits, abortSignal),
-    tryReserveSlot: () => (this.localPermits.size < this.options.localMax ? grant(this.localPermits) : null),
-    markSlotUsed: ({ permit }) => {
-      if (!this.localPermits.has(permit)) return;
-      this.localRunning.add(permit);
-      // A task that went on to its POST no longer keeps another task from being polled.
-      this.wake();
-    },
-    releaseSlot: ({ permit }) => {
-      this.localPermits.delete(permit);
-      this.localRunning.delete(permit);
-      this.wake();
-    },
-  };
+  readonly localActivityTaskSlotSupplier = this.supplier<LocalActivitySlotInfo>(this.localPermits, this.localRunning, () => this.options.localMax, () => this.localPermits.size < this.options.localMax);
+
+  /** Permits into `permits` (at most `max` without waiting, else once `ready`); a used one also joins `used`. */
+  private supplier<I extends SlotInfo>(permits: Set<SlotPermit>, used: Set<SlotPermit>, max: () => number, ready: () => boolean): CustomSlotSupplier<I> {
+    return {
+      type: 'custom',
+      reserveSlot: (_ctx, abortSignal) => this.waitUntil(ready, permits, abortSignal),
+      tryReserveSlot: () => (permits.size < max() ? grant(permits) : null),
+      markSlotUsed: ({ permit }) => {
+        if (!permits.has(permit)) return;
+        used.add(permit);
+        // A local activity used means its task went on to its POST: another task may be polled now.
+        this.wake();
+      },
+      releaseSlot: ({ permit }) => {
+        permits.delete(permit);
+        used.delete(permit);
+        this.wake();
+      },
+    };
+  }
 
   private canPoll(): boolean {
     return this.workflowPermits.size < this.options.max && this.busy() < this.options.ahead;

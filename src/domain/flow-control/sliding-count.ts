@@ -1,6 +1,8 @@
-/** Counts by name over the last `windowS` whole seconds, in per-second buckets: cheap to read often. */
+/** Counts by name over the last `windowS` whole seconds, in per-second buckets with running totals: cheap to read often. */
 export class SlidingCount<K extends string> {
-  private readonly buckets: Array<{ second: number; counts: Partial<Record<K, number>> }> = [];
+  private readonly buckets: Array<{ second: number; counts: Map<K, number> }> = [];
+  private readonly totals = new Map<K, number>();
+  private sum = 0;
 
   constructor(
     private readonly windowS: number,
@@ -12,21 +14,35 @@ export class SlidingCount<K extends string> {
     const second = Math.floor(this.now() / 1000);
     let last = this.buckets[this.buckets.length - 1];
     if (last?.second !== second) {
-      last = { second, counts: {} };
+      last = { second, counts: new Map() };
       this.buckets.push(last);
     }
-    last.counts[kind] = (last.counts[kind] ?? 0) + n;
+    last.counts.set(kind, (last.counts.get(kind) ?? 0) + n);
+    this.totals.set(kind, (this.totals.get(kind) ?? 0) + n);
+    this.sum += n;
   }
 
   total(kind: K): number {
     this.prune();
-    let sum = 0;
-    for (const b of this.buckets) sum += b.counts[kind] ?? 0;
-    return sum;
+    return this.totals.get(kind) ?? 0;
+  }
+
+  /** Everything counted over the window, and under how many names. */
+  overall(): { sum: number; kinds: number } {
+    this.prune();
+    return { sum: this.sum, kinds: this.totals.size };
   }
 
   private prune(): void {
     const oldest = Math.floor(this.now() / 1000) - this.windowS + 1;
-    while (this.buckets.length > 0 && this.buckets[0].second < oldest) this.buckets.shift();
+    while (this.buckets.length > 0 && this.buckets[0].second < oldest) {
+      const { counts } = this.buckets.shift() as { counts: Map<K, number> };
+      for (const [kind, n] of counts) {
+        const left = (this.totals.get(kind) ?? 0) - n;
+        if (left <= 0) this.totals.delete(kind);
+        else this.totals.set(kind, left);
+        this.sum -= n;
+      }
+    }
   }
 }

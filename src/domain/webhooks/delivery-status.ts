@@ -7,7 +7,8 @@ export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Statuses after which nothing more happens unless someone starts a manual retry. */
-export const FINISHED_DELIVERY_STATUSES: readonly DeliveryStatus[] = Object.freeze(['succeeded', 'failed', 'cancelled']);
+export const FINISHED_DELIVERY_STATUSES = Object.freeze(['succeeded', 'failed', 'cancelled'] as const satisfies readonly DeliveryStatus[]);
+export type FinishedDeliveryStatus = (typeof FINISHED_DELIVERY_STATUSES)[number];
 /** Finished statuses a manual retry may restart (CONTRACT §4). */
 export const RETRYABLE_DELIVERY_STATUSES: readonly DeliveryStatus[] = Object.freeze(['failed', 'cancelled']);
 
@@ -19,7 +20,7 @@ export function isEventStatus(value: unknown): value is EventStatus {
 }
 
 export function isFinishedDeliveryStatus(status: DeliveryStatus): boolean {
-  return FINISHED_DELIVERY_STATUSES.includes(status);
+  return (FINISHED_DELIVERY_STATUSES as readonly DeliveryStatus[]).includes(status);
 }
 
 /** Rounds a delivery may have: the first and up to 9 manual retries (each round keeps its history). */

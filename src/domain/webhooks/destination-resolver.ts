@@ -115,23 +115,16 @@ export function createGuardedLookup(options: ResolveOptions) {
     const callback = (typeof lookupOptions === 'function' ? lookupOptions : maybeCallback) as LookupCallback;
     const opts = typeof lookupOptions === 'object' && lookupOptions !== null ? lookupOptions : {};
     const wantedFamily = normalizeFamily(typeof lookupOptions === 'number' ? lookupOptions : opts.family);
+    const fail = (error: NodeJS.ErrnoException) => callback(error, opts.all ? [] : '', undefined);
     resolveAndCheck(hostname, options).then(
       (result) => {
-        if (!result.ok) {
-          callback(new DestinationRefusedError(result), opts.all ? [] : '', undefined);
-          return;
-        }
+        if (!result.ok) return fail(new DestinationRefusedError(result));
         const usable = wantedFamily ? result.addresses.filter((a) => a.family === wantedFamily) : result.addresses;
-        if (usable.length === 0) {
-          const error: NodeJS.ErrnoException = new Error(`${hostname} has no IPv${wantedFamily} address.`);
-          error.code = 'ENOTFOUND';
-          callback(error, opts.all ? [] : '', undefined);
-          return;
-        }
+        if (usable.length === 0) return fail(Object.assign(new Error(`${hostname} has no IPv${wantedFamily} address.`), { code: 'ENOTFOUND' }));
         if (opts.all) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
         else callback(null, (usable[0] as CheckedAddress).address, (usable[0] as CheckedAddress).family);
       },
-      (error: unknown) => callback(error as NodeJS.ErrnoException, opts.all ? [] : '', undefined),
+      (error: unknown) => fail(error as NodeJS.ErrnoException),
     );
   };
 }

@@ -28,7 +28,7 @@ import {
   OpenTelemetryWorkflowClientInterceptor,
 } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
-import type { TracingConfig } from '../../config/tracing-config';
+import type { SamplerName, TracingConfig } from '../../config/tracing-config';
 import { enableSpans, NO_PROPAGATION } from './spans';
 import { workflowSpanProcessor } from './workflow-spans';
 
@@ -99,21 +99,17 @@ function exporterOf(config: TracingConfig): SpanExporter {
   return protocol === 'http/json' ? new OtlpJsonExporter({ url }) : new OtlpProtoExporter({ url });
 }
 
+const SAMPLER_BY_NAME: Record<SamplerName, (ratio: number) => Sampler> = {
+  always_on: () => new AlwaysOnSampler(),
+  always_off: () => new AlwaysOffSampler(),
+  traceidratio: (ratio) => new TraceIdRatioBasedSampler(ratio),
+  parentbased_always_on: () => new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+  parentbased_always_off: () => new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+  parentbased_traceidratio: (ratio) => new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
+};
+
 export function samplerOf({ name, ratio }: TracingConfig['sampler']): Sampler {
-  switch (name) {
-    case 'always_on':
-      return new AlwaysOnSampler();
-    case 'always_off':
-      return new AlwaysOffSampler();
-    case 'traceidratio':
-      return new TraceIdRatioBasedSampler(ratio);
-    case 'parentbased_always_on':
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
-    case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
-    case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
-  }
+  return SAMPLER_BY_NAME[name](ratio);
 }
 
 /** W3C trace context, except into calls made under NO_PROPAGATION (spans.ts: POSTs to receivers). */
