@@ -104,7 +104,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   repositories.cacheInvalidations.onAppend(applyToCaches);
   const now = clock && (() => clock().getTime());
   const invalidations = new CacheInvalidationFollower(
-    repositories.cacheInvalidations.changes,
+    repositories.cacheInvalidations,
     applyToCaches,
     {
       reset: () => {
