@@ -47,10 +47,6 @@ export class CacheInvalidations {
     this.log = new AppendLog(col, format);
   }
 
-  async ensureIndexes(): Promise<void> {
-    /* `_id` lookups only; entries are kept (see above). */
-  }
-
   /** Tells `listener` of every entry this process appends, before it is logged; returns the unsubscribe. */
   onAppend(listener: (invalidation: Invalidation) => void): () => void {
     this.listeners.add(listener);
