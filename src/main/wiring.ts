@@ -69,7 +69,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers) {
     operationalNoticeClaims: new OperationalNoticeClaims(db),
     fifoQueues: new FifoQueues(db),
   };
-  for (const repo of Object.values(repositories)) await repo.ensureIndexes(expiry);
+  for (const repo of Object.values(repositories)) if ('ensureIndexes' in repo) await repo.ensureIndexes(expiry);
   return repositories;
 }
 
@@ -104,7 +104,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   repositories.cacheInvalidations.onAppend(applyToCaches);
   const now = clock && (() => clock().getTime());
   const invalidations = new CacheInvalidationFollower(
-    repositories.cacheInvalidations.changes,
+    repositories.cacheInvalidations,
     applyToCaches,
     {
       reset: () => {

@@ -21,10 +21,6 @@ export class ApiInstances {
     this.col = db.collection<ApiInstanceDoc>('api_instances');
   }
 
-  async ensureIndexes(): Promise<void> {
-    // None: the collection is read whole.
-  }
-
   async renew(lease: ApiInstanceDoc): Promise<void> {
     await this.col.replaceOne({ _id: lease._id }, lease, { upsert: true });
   }

@@ -1,6 +1,5 @@
 import { periodic, type Periodic } from '../infra/periodic';
-import type { Invalidation } from './cache-invalidations';
-import type { ChangeFeed } from './store-primitives';
+import type { CacheInvalidations, Invalidation } from './cache-invalidations';
 
 /** When the last complete poll started (ms): every invalidation logged before it has been applied. null while none has. */
 export interface FollowedLog {
@@ -67,7 +66,7 @@ export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
   private loop: Periodic | null = null;
 
   constructor(
-    private readonly log: ChangeFeed<Invalidation>,
+    private readonly log: Pick<CacheInvalidations, 'position' | 'since'>,
     private readonly apply: (invalidation: Invalidation) => void,
     private readonly options: CacheInvalidationFollowerOptions = {},
   ) {}

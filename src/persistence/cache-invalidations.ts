@@ -1,5 +1,5 @@
 import { Collection, Db } from 'mongodb';
-import { AppendLog, changeFeed, type ChangeFeed, type LogFormat } from './store-primitives';
+import { AppendLog, type LogEntry, type LogFormat } from './store-primitives';
 
 /** What a caching process must forget: one key (revoked), an account's keys (tier) or its endpoint list. */
 export type Invalidation =
@@ -41,16 +41,10 @@ export class CacheInvalidations {
   private readonly log: AppendLog<LoggedInvalidation, InvalidationDoc>;
   /** This process's caches: told of its own appends at once, not a poll later. */
   private readonly listeners = new Set<(invalidation: Invalidation) => void>();
-  readonly changes: ChangeFeed<Invalidation>;
 
   constructor(db: Db) {
     const col: Collection<InvalidationDoc> = db.collection<InvalidationDoc>('cache_invalidations');
     this.log = new AppendLog(col, format);
-    this.changes = changeFeed(this.log, SCOPE);
-  }
-
-  async ensureIndexes(): Promise<void> {
-    /* `_id` lookups only; entries are kept (see above). */
   }
 
   /** Tells `listener` of every entry this process appends, before it is logged; returns the unsubscribe. */
@@ -63,5 +57,15 @@ export class CacheInvalidations {
   async append(invalidation: Invalidation, at: Date = new Date()): Promise<number> {
     for (const listener of this.listeners) listener(invalidation);
     return this.log.push(SCOPE, { ...invalidation, at });
+  }
+
+  /** The number of the last entry (0: none yet). */
+  async position(): Promise<number> {
+    return (await this.log.head(SCOPE))?.n ?? 0;
+  }
+
+  /** The entries after entry `position`, oldest first, at most `max`: none is read twice or skipped. */
+  since(position: number, max?: number): Promise<Array<LogEntry<Invalidation>>> {
+    return this.log.readSince(SCOPE, position, max);
   }
 }

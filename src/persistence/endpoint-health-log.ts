@@ -40,10 +40,6 @@ export class EndpointHealthLog {
     this.log = new AppendLog(db.collection<HealthEntryDoc>('endpoint_health'), format);
   }
 
-  async ensureIndexes(): Promise<void> {
-    /* `_id` lookups only; entries do not expire (so no purge timer from ExpirySweepers). */
-  }
-
   async read(endpointId: string): Promise<HealthSummary> {
     return (await this.log.head(endpointId))?.value.summary ?? EMPTY_HEALTH;
   }

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { SecretSet } from '../domain/webhooks/secret-rotation';
-import { VersionedCells, type LogFormat } from './store-primitives';
+import { AppendLog, type LogFormat } from './store-primitives';
 
 /** Sealed like the endpoint's own fields (secret-box.ts). */
 interface SecretSetDoc extends Required<SecretSet> {
@@ -17,16 +17,16 @@ const format: LogFormat<SecretSet, SecretSetDoc> = {
 };
 
 /**
- * A compare-and-set cell per endpoint, a version per rotation: of two rotations at once the second
- * derives from the first, so no secret is lost. Attempts sign with the copy Endpoints.rotateSecrets keeps.
+ * An append log per endpoint, an entry per rotation: of two rotations at once the second derives
+ * from the first, so no secret is lost. Attempts sign with the copy Endpoints.rotateSecrets keeps.
  */
 export class EndpointSecretSets {
   private readonly col: Collection<SecretSetDoc>;
-  private readonly cells: VersionedCells<SecretSet, SecretSetDoc>;
+  private readonly log: AppendLog<SecretSet, SecretSetDoc>;
 
   constructor(db: Db) {
     this.col = db.collection<SecretSetDoc>('endpoint_secret_sets');
-    this.cells = new VersionedCells(this.col, format);
+    this.log = new AppendLog(this.col, format);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -35,12 +35,12 @@ export class EndpointSecretSets {
 
   /** The latest set (null before the first rotation). */
   async latest(endpointId: string): Promise<SecretSet | null> {
-    return (await this.cells.read(endpointId)).value;
+    return (await this.log.head(endpointId))?.value ?? null;
   }
 
-  /** Writes `rotate` of the latest set (`initial` before any rotation) as the next version, until no other rotation took it first. */
+  /** Appends `rotate` of the latest set (`initial` before any rotation), derived again when another rotation took the number first. */
   async rotate(endpointId: string, initial: SecretSet, rotate: (set: SecretSet) => SecretSet): Promise<SecretSet> {
-    return (await this.cells.update(endpointId, (latest) => rotate(latest ?? initial)))!;
+    return (await this.log.append(endpointId, (latest) => rotate(latest?.value ?? initial))).entry!.value;
   }
 
   async deleteAll(endpointId: string): Promise<void> {

@@ -8,7 +8,7 @@ const CLOCK_SLACK_MS = 60_000;
 
 /** What a dead `instance` owns above its watermark; ids grow with time, so lookups stop past its expiry. */
 export async function forEachEventLeftBy(events: Events, instance: ApiInstanceDoc, visit: (event: EventDoc) => Promise<void>): Promise<void> {
-  const top = await events.maxId();
+  const top = await events.ids.head();
   const after = instance.expires_at.getTime() + CLOCK_SLACK_MS;
   let next = instance.watermark + 1;
   const lookUp = async () => {

@@ -116,11 +116,6 @@ export class Events {
     await this.col.createIndex({ seq_block: 1 });
   }
 
-  /** The highest id handed out (no stored event's is above it), found without reading the events. */
-  maxId(): Promise<number> {
-    return this.ids.head();
-  }
-
   /**
    * The id is claimed first with a small document, so the event itself is inserted once. With an
    * `acceptance`, the id awaits hand-over from before the claim until the insert certainly failed;

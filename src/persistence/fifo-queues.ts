@@ -65,10 +65,6 @@ export class FifoQueues {
     });
   }
 
-  async ensureIndexes(): Promise<void> {
-    // `_id` lookups only.
-  }
-
   /** The next place in the endpoint's queue, for the event. */
   async take(endpointId: string, eventId: number, at: Date): Promise<number> {
     const mine = this.taken.get(endpointId);

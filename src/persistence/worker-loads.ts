@@ -17,10 +17,6 @@ export class WorkerLoads {
     this.col = db.collection<WorkerLoadDoc>('worker_loads');
   }
 
-  async ensureIndexes(): Promise<void> {
-    // None: the collection is read whole.
-  }
-
   async publish(load: WorkerLoadDoc): Promise<void> {
     await this.col.replaceOne({ _id: load._id }, load, { upsert: true });
   }

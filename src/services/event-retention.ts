@@ -53,7 +53,7 @@ export class EventRetention {
   async purge(): Promise<number> {
     const { events, deliveries, idempotency } = this.deps;
     const cutoff = this.now().getTime() - this.deps.retentionMs;
-    const [top, floor] = [await events.maxId(), await events.ids.floor()];
+    const [top, floor] = [await events.ids.head(), await events.ids.floor()];
     let removed = 0;
     // Steps grow from one id: a purge with nothing to do reads one event.
     for (let through = await events.ids.purgedThrough(), step = 1; through < top; step = Math.min(STEP, step * 2)) {

@@ -29,8 +29,8 @@ describe('the crash sweep and a lease renewed under it', () => {
   it('keeps a lease renewed between the sweep reading it expired and removing it', async () => {
     const instances = platform.repositories.apiInstances;
     await instances.renew(lease('api_stalled_then_renewed', -10_000));
-    // Held after list(), where it starts handing the expired lease's events over.
-    const gate = holdMethod(platform.repositories.events, 'maxId');
+    // Held after list(), where it starts handing the expired lease's events over (the renewals' head searches pass a known id).
+    const gate = holdMethod(platform.repositories.events.ids, 'head', { when: (known) => known === undefined });
     try {
       const sweeping = platform.services.recovery.sweep();
       await gate.reached;

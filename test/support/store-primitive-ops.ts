@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { AppendLog, claimOnce, insertWithinCap, raiseHint, sweepExpired, VersionedCells, type LogFormat } from '../../src/persistence/store-primitives';
+import { AppendLog, claimOnce, insertWithinCap, raiseHint, sweepExpired, type LogFormat } from '../../src/persistence/store-primitives';
 
 /** What a writer process (store-primitive-writer.ts) is asked to do. */
 export interface WriterJob {
@@ -26,10 +26,6 @@ export const tallyFormat: LogFormat<Tally, TallyDoc> = {
 
 export function tallyLog(db: Db): AppendLog<Tally, TallyDoc> {
   return new AppendLog(db.collection<TallyDoc>('tallies'), tallyFormat);
-}
-
-export function tallyCells(db: Db): VersionedCells<Tally, TallyDoc> {
-  return new VersionedCells(db.collection<TallyDoc>('cells'), tallyFormat);
 }
 
 /** The cap the insertWithinCap writers share. */
@@ -78,22 +74,6 @@ export const writerOperations = {
     const log = tallyLog(db);
     const mine: number[] = [];
     for (let i = 0; i < job.count; i++) mine.push(await log.push(job.scope, { cum: 0, by: job.name }));
-    return mine;
-  },
-
-  /** Increments a cell by read, then compare-and-set, retried until it sticks; returns the versions this writer set. */
-  async compareAndSet(db: Db, job: WriterJob): Promise<number[]> {
-    const cells = tallyCells(db);
-    const mine: number[] = [];
-    for (let i = 0; i < job.count; i++) {
-      for (;;) {
-        const { version, value } = await cells.read(job.scope);
-        if (await cells.compareAndSet(job.scope, version, { cum: (value?.cum ?? 0) + 1, by: job.name })) {
-          mine.push(version + 1);
-          break;
-        }
-      }
-    }
     return mine;
   },
 

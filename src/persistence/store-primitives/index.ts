@@ -3,9 +3,7 @@
 export { claimEach, claimOnce, ClaimBatcher, memberId } from './claim';
 export { findHeadGalloping, findHeadLinear } from './find-head';
 export { AppendLog, type LogEntry, type LogFormat } from './append-log';
-export { VersionedCells, type Versioned } from './compare-and-set';
 export { ExpirySweepers, sweepExpired } from './expire-at';
-export { changeFeed, type ChangeFeed } from './read-since';
 export { insertWithinCap } from './insert-within-cap';
 export { RememberedHeads } from './remembered-heads';
 export { raiseHint } from './raise-hint';

@@ -114,4 +114,24 @@ describe('store primitive: append to a log with a known head', () => {
     ]);
     expect([...a, ...b].sort((x, y) => x - y)).toEqual(Array.from({ length: 2 * count }, (_, i) => i + 1));
   });
+
+  /**
+   * Why the log is built from claims: the store's own conditional update, under the same two
+   * writers, measured. On MongoDB every success it reports is one increment; the embedded store's
+   * result is printed, and the test fails if it ever becomes exact, so that the primitive can then
+   * be reconsidered (docs/embedded-store.md).
+   */
+  it("measured: the embedded store's own conditional update (updateOne on {_id, version}) under two writers", async () => {
+    const count = 60;
+    const job = { uri: process.env.MONGODB_URI!, db: db.databaseName, op: 'conditionalUpdate' as const, scope: 'measure', count };
+    await db.collection<{ _id: string; v: number }>('counters').insertOne({ _id: 'measure', v: 0 });
+    const [a, b] = await runWritersTogether<number>([
+      { ...job, name: 'a' },
+      { ...job, name: 'b' },
+    ]);
+    const final = (await db.collection<{ _id: string; v: number }>('counters').findOne({ _id: 'measure' }))?.v;
+    // eslint-disable-next-line no-console
+    console.log(`conditional update, two writers: told ${a + b} successes, counter at ${final}`);
+    expect(a + b).toBe(2 * count);
+  });
 });

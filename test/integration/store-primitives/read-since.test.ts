@@ -1,5 +1,4 @@
 import type { Db } from 'mongodb';
-import { changeFeed } from '../../../src/persistence/store-primitives';
 import { tallyLog } from '../../support/store-primitive-ops';
 import { runWritersTogether } from '../../support/store-writers';
 import { openTestDb } from '../../support/test-db';
@@ -14,32 +13,32 @@ describe('store primitive: read what changed since a position', () => {
   });
   afterAll(() => store.close());
 
-  it('an empty feed is at position 0 with nothing after it', async () => {
-    const feed = changeFeed(tallyLog(db), 'empty');
-    expect(await feed.position()).toBe(0);
-    expect(await feed.since(0)).toEqual([]);
+  it('an empty log has no head and nothing after position 0', async () => {
+    const log = tallyLog(db);
+    expect(await log.head('empty')).toBeNull();
+    expect(await log.readSince('empty', 0)).toEqual([]);
   });
 
   it('reads the changes after a position, oldest first, at most `max` at a time', async () => {
     const log = tallyLog(db);
     for (let i = 1; i <= 5; i++) await log.push('five', { cum: i, by: 'w' });
-    const feed = changeFeed(tallyLog(db), 'five');
-    expect(await feed.position()).toBe(5);
-    expect((await feed.since(1, 2)).map((e) => e.value.cum)).toEqual([2, 3]);
-    expect((await feed.since(3)).map((e) => e.n)).toEqual([4, 5]);
+    const reader = tallyLog(db);
+    expect((await reader.head('five'))?.n).toBe(5);
+    expect((await reader.readSince('five', 1, 2)).map((e) => e.value.cum)).toEqual([2, 3]);
+    expect((await reader.readSince('five', 3)).map((e) => e.n)).toEqual([4, 5]);
   });
 
   it('a reader polling while two processes write sees every change exactly once, in order', async () => {
     const count = 80;
     const job = { uri: process.env.MONGODB_URI!, db: db.databaseName, op: 'push' as const, scope: 'live', count };
-    const feed = changeFeed(tallyLog(db), 'live');
+    const reader = tallyLog(db);
     const seen: number[] = [];
     let writing = true;
     const reading = (async () => {
       let position = 0;
       for (;;) {
         const finished = !writing; // read once more after the writers are done
-        const changes = await feed.since(position, 7);
+        const changes = await reader.readSince('live', position, 7);
         for (const change of changes) seen.push(change.n);
         position = changes.at(-1)?.n ?? position;
         if (finished && changes.length < 7) return;

@@ -1,8 +1,7 @@
 import { CacheInvalidationFollower, FOLLOW_MAX_LAG_MS, isFollowed } from '../../../src/persistence/cache-invalidation-follower';
-import type { Invalidation } from '../../../src/persistence/cache-invalidations';
-import type { ChangeFeed } from '../../../src/persistence/store-primitives';
+import type { CacheInvalidations, Invalidation } from '../../../src/persistence/cache-invalidations';
 
-type InvalidationLog = ChangeFeed<Invalidation>;
+type InvalidationLog = Pick<CacheInvalidations, 'position' | 'since'>;
 
 /** An in-memory log with the persistence module's shape; `fail` makes its reads throw. */
 function fakeLog(initial: Invalidation[] = []) {
