@@ -107,15 +107,13 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   const { port } = api.server.address() as AddressInfo;
 
   // Recovery runs beside serving (a first sweep at once), never in the way of start-up.
-  recovery.start(config.dispatchSweepIntervalMs);
-  retention.start();
-  services.laggingAccounts?.start();
+  const loops = [recovery.start(config.dispatchSweepIntervalMs), retention.start(), services.laggingAccounts?.start()];
   return {
     url: `http://${config.host}:${port}`,
     routes,
     stop: async (deadline) => {
       const calls = api.stop(deadline);
-      await settlesBy(Promise.all([recovery.stop(), retention.stop(), services.laggingAccounts?.stop()]), deadline);
+      await settlesBy(Promise.all(loops.map((loop) => loop?.stop())), deadline);
       const { answered, cut, refused } = await calls;
       await invalidations.stop();
       const drained = await outbox.drain(Math.max(0, deadline - Date.now()));

@@ -11,8 +11,6 @@ import { settleKey } from './key-settlement';
 
 /** A process is dead once its lease expired; recovering twice is harmless (workflow ids are unique). */
 export class CrashRecovery {
-  private loop?: Periodic;
-
   constructor(
     private readonly deps: {
       instances: ApiInstances;
@@ -29,12 +27,8 @@ export class CrashRecovery {
     return (this.deps.clock ?? systemClock)();
   }
 
-  start(intervalMs: number): void {
-    this.loop = periodic(() => this.sweep(), intervalMs, (err) => this.deps.logger.warn({ err }, 'crash recovery sweep failed; will retry'), { now: true });
-  }
-
-  async stop(): Promise<void> {
-    await this.loop?.stop();
+  start(intervalMs: number): Periodic {
+    return periodic(() => this.sweep(), intervalMs, (err) => this.deps.logger.warn({ err }, 'crash recovery sweep failed; will retry'), { now: true });
   }
 
   /** Recovers every instance whose lease has expired; returns how many events it handed over. */

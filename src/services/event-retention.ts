@@ -6,7 +6,7 @@ import type { EventRetentionView, Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { FifoTurns } from './fifo-turns';
 
-export const PURGE_INTERVAL_MS = 3_600_000;
+const PURGE_INTERVAL_MS = 3_600_000;
 /** Most ids examined per step: their reads go out together, their deletes are one command per collection. */
 const STEP = 64;
 
@@ -18,8 +18,6 @@ const STEP = 64;
  * (idempotency window, bulk recovery's 7 days); concurrent purges only repeat each other's deletes.
  */
 export class EventRetention {
-  private loop?: Periodic;
-
   constructor(
     private readonly deps: {
       events: Events;
@@ -37,16 +35,12 @@ export class EventRetention {
     return (this.deps.clock ?? systemClock)();
   }
 
-  start(intervalMs = PURGE_INTERVAL_MS): void {
+  start(): Periodic {
     const purge = async () => {
       const removed = await this.purge();
       if (removed > 0) this.deps.logger.info({ removed }, 'removed events past their retention');
     };
-    this.loop = periodic(purge, intervalMs, (err) => this.deps.logger.warn({ err }, 'event retention purge failed; will retry'), { now: true });
-  }
-
-  async stop(): Promise<void> {
-    await this.loop?.stop();
+    return periodic(purge, PURGE_INTERVAL_MS, (err) => this.deps.logger.warn({ err }, 'event retention purge failed; will retry'), { now: true });
   }
 
   /** Removes every event older than the retention (and what hangs off it); returns how many. */
