@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
+import { systemClock } from '../domain/clock';
 import { loadCatalogFile } from '../infra/load-catalog-file';
 import type { Logger } from '../infra/logger';
 import { setDispatchBacklogSource } from '../infra/metrics';
@@ -66,7 +67,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   for (const repo of [sessions, attempts, invites]) await repo.ensureIndexes(expiry);
   const dashboard = dashboardMiddleware({
     auth: new DashboardAuthService({ accounts: repositories.accounts, accountService: services.accounts, sessions, attempts }),
-    invites: new DashboardInviteService({ accounts: repositories.accounts, invites, sessions }),
+    invites: new DashboardInviteService({ accounts: repositories.accounts, invites, sessions, clock: systemClock }),
     accounts: services.accounts,
     authenticator,
     endpoints: services.endpoints,

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
+import { type Clock, systemClock } from '../domain/clock';
 import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../domain/webhooks/secret-box';
@@ -90,11 +91,11 @@ export interface ServiceDeps {
   /** This process's event-loop delay (infra/event-loop-delay.ts), which ingest admission reads. */
   loopDelay: { sustainedP99Ms(): number };
   /** Injected clock for limits, idempotency windows and cache lifetimes (tests of their boundaries); delivery timing stays real. */
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
-export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock }: ServiceDeps) {
+export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock = systemClock }: ServiceDeps) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
   const applyToCaches = (invalidation: Invalidation) => {
@@ -102,7 +103,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpointsCache.apply(invalidation);
   };
   repositories.cacheInvalidations.onAppend(applyToCaches);
-  const now = clock && (() => clock().getTime());
+  const now = () => clock().getTime();
   const invalidations = new CacheInvalidationFollower(
     repositories.cacheInvalidations.changes,
     applyToCaches,
@@ -123,6 +124,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     events: repositories.events,
     deliveries: repositories.deliveries,
     wake: (workflowId) => scheduler.wakeForTurn(workflowId),
+    clock: systemClock,
   });
 
   // Starts are limited by how long they wait for their first attempt when this process has a worker,
@@ -162,6 +164,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     outbox,
     self: lease,
     logger,
+    clock: systemClock,
   });
   const endpoints = new EndpointService({
     endpoints: repositories.endpoints,
@@ -170,6 +173,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     scheduler,
     secretBox,
     fifoQueue: fifo,
+    clock: systemClock,
     options: {
       allowPrivateNetworks: config.delivery.allowPrivateNetworks,
       maxEndpointsPerAccount: config.maxEndpointsPerAccount,
@@ -178,7 +182,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     },
   });
   return {
-    accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys }),
+    accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, clock: systemClock }),
     authenticator,
     /** Follows the cache-invalidations log for the key and endpoint caches (started by the API role). */
     invalidations,
@@ -231,6 +235,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       fifo,
       retentionMs: config.eventRetentionMs,
       logger,
+      clock: systemClock,
     }),
     scheduler,
     /** The turns of FIFO endpoints' deliveries: places at ingest, turns and wake-ups in the worker. */

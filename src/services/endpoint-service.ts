@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { validateDestinationUrl } from '../domain/webhooks/destination-address';
@@ -93,15 +93,11 @@ export interface EndpointServiceDeps {
   /** A FIFO endpoint's queue as GET shows it, and released when it turns unordered; without it, none is shown. */
   fifoQueue?: Pick<FifoTurns, 'view' | 'release'>;
   options: EndpointServiceOptions;
-  clock?: Clock;
+  clock: Clock;
 }
 
 export class EndpointService {
-  private readonly clock: Clock;
-
-  constructor(private readonly deps: EndpointServiceDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: EndpointServiceDeps) {}
 
   get maxEndpointsPerAccount(): number {
     return this.deps.options.maxEndpointsPerAccount;
@@ -117,7 +113,7 @@ export class EndpointService {
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
     const max = this.deps.options.maxEndpointsPerAccount;
     const secret = generateSigningSecret();
-    const now = this.clock();
+    const now = this.deps.clock();
     const doc: EndpointDoc = {
       _id: newId('ep'),
       account_id: accountId,
@@ -151,7 +147,7 @@ export class EndpointService {
     const page = docs.slice(0, limit);
     const last = page[page.length - 1];
     const healths = await Promise.all(page.map((d) => this.deps.health.read(d._id)));
-    const now = this.clock();
+    const now = this.deps.clock();
     return {
       data: page.map((d, i) => endpointView(d, healths[i], now)),
       next_cursor: docs.length > limit && last ? encodeCursor({ c: last.created_at.getTime(), id: last._id }) : null,
@@ -177,7 +173,7 @@ export class EndpointService {
       changes.disabled = patch.disabled;
       changes.disabled_reason = patch.disabled ? 'manual' : null;
     }
-    const now = this.clock();
+    const now = this.deps.clock();
     // Enabling again clears the mark and starts the failing streak afresh (a whole new period before auto-disable).
     if (changes.disabled === false) await this.deps.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
     const updated = await this.deps.endpoints.update(current, changes, now);
@@ -195,7 +191,7 @@ export class EndpointService {
     const current = await this.deps.endpoints.find(accountId, id);
     if (!current || current.disabled) return;
     if (!shouldDisableForFailures(await this.deps.health.read(id), decidedAt, this.autoDisableAfterMs)) return;
-    if (!(await this.deps.endpoints.updateIfUnchanged(current, { disabled: true, disabled_reason: 'failing' }, this.clock()))) return;
+    if (!(await this.deps.endpoints.updateIfUnchanged(current, { disabled: true, disabled_reason: 'failing' }, this.deps.clock()))) return;
     await this.cancelInFlight(id);
   }
 
@@ -217,13 +213,13 @@ export class EndpointService {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const secret = generateSigningSecret();
     const sealed = this.deps.secretBox.seal(secret);
-    const now = this.clock();
+    const now = this.deps.clock();
     await this.deps.endpoints.rotateSecrets(current, (set) => rotateSecretSet(set, sealed, graceSeconds, now), now);
     return secret;
   }
 
   private async view(doc: EndpointDoc): Promise<EndpointView> {
-    return endpointView(doc, await this.deps.health.read(doc._id), this.clock());
+    return endpointView(doc, await this.deps.health.read(doc._id), this.deps.clock());
   }
 
   private async cancelInFlight(endpointId: string): Promise<void> {

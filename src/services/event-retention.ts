@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { Logger } from '../infra/logger';
 import type { Deliveries } from '../persistence/deliveries';
@@ -27,13 +27,9 @@ export class EventRetention {
       fifo?: Pick<FifoTurns, 'prune'>;
       retentionMs: number;
       logger: Logger;
-      clock?: Clock;
+      clock: Clock;
     },
   ) {}
-
-  private now(): Date {
-    return (this.deps.clock ?? systemClock)();
-  }
 
   start(): Periodic {
     const purge = async () => {
@@ -46,7 +42,7 @@ export class EventRetention {
   /** Removes every event older than the retention (and what hangs off it); returns how many. */
   async purge(): Promise<number> {
     const { events, deliveries, idempotency } = this.deps;
-    const cutoff = this.now().getTime() - this.deps.retentionMs;
+    const cutoff = this.deps.clock().getTime() - this.deps.retentionMs;
     const [top, floor] = [await events.maxId(), await events.ids.floor()];
     let removed = 0;
     // Steps grow from one id: a purge with nothing to do reads one event.

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
@@ -84,7 +84,7 @@ export interface EventServiceDeps {
   scheduler: DeliveryScheduler;
   /** Takes an event's places in its FIFO endpoints' queues (fifo-turns.ts); without it, every endpoint is unordered. */
   fifo?: Pick<FifoTurns, 'placesFor'>;
-  clock?: Clock;
+  clock: Clock;
 }
 
 /** Ingest (request to acknowledgement), status and history, listing, manual retry. */
@@ -93,10 +93,6 @@ export class EventService {
   private readonly keyedInFlight = new Map<string, Promise<IngestResult>>();
 
   constructor(private readonly deps: EventServiceDeps) {}
-
-  private now(): Date {
-    return (this.deps.clock ?? systemClock)();
-  }
 
   /**
    * Acknowledged once the event and its key claim are stored (a repeat costs one read). Its workflows
@@ -146,7 +142,7 @@ export class EventService {
     }
     const running = (async () => {
       const existing = await this.deps.idempotency.find(accountId, key);
-      if (existing && existing.expires_at > this.now()) return { created: false, body: existing.response };
+      if (existing && existing.expires_at > this.deps.clock()) return { created: false, body: existing.response };
       return this.accept(accountId, input, key);
     })();
     this.keyedInFlight.set(slot, running);
@@ -164,7 +160,7 @@ export class EventService {
     const fifo = this.deps.fifo;
     const ordered = matching.filter((e) => orderingOf(e) === 'fifo').map((e) => e._id);
     const placesFor = fifo && ordered.length > 0 ? (id: number) => fifo.placesFor(ordered, id) : undefined;
-    const now = this.now();
+    const now = this.deps.clock();
     const timestamp = Math.floor(now.getTime() / 1000);
     const traceparent = currentTraceparent();
     let event: EventDoc;
@@ -189,12 +185,12 @@ export class EventService {
       if (!(err instanceof EventInsertUnanswered)) throw err;
       // The insert may have landed with its answer lost: settled in the background (unanswered-insert.ts).
       const unanswered = err.event;
-      outbox.enqueueOnceSettled(unanswered, () => settleUnansweredInsert(this.deps, unanswered, () => this.now()));
+      outbox.enqueueOnceSettled(unanswered, () => settleUnansweredInsert(this.deps, unanswered));
       throw storeDidNotAnswer();
     }
 
     if (key !== null) {
-      const settle = () => settleKey(this.deps, event, () => this.now());
+      const settle = () => settleKey(this.deps, event);
       let settled: KeySettlement;
       try {
         settled = await settle();
@@ -270,7 +266,7 @@ export class EventService {
     if (!endpoint) throw new DomainError('endpoint_deleted', `Endpoint ${endpointId} was deleted; its deliveries cannot be retried.`);
     if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before retrying.`);
 
-    const now = this.now();
+    const now = this.deps.clock();
     let round = delivery.round;
     if (isManuallyRetryable(delivery.status)) {
       round = delivery.round + 1;
