@@ -153,7 +153,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
 
   const lease = new InstanceLease({
     instances: repositories.apiInstances,
-    handedOverThrough: async () => outbox.handedOverThrough(await repositories.events.highestIdTried()),
+    handedOverThrough: async () => outbox.awaiting.handedOverThrough(await repositories.events.highestIdTried()),
     options: { ttlMs: config.instanceLeaseTtlMs, renewMs: Math.max(250, Math.floor(config.instanceLeaseTtlMs / 5)) },
     logger,
   });

@@ -126,11 +126,6 @@ export class DeliveryOutbox {
     if (this.queue.size > 0) this.pump();
   }
 
-  /** The highest id through which every event of this process has been handed over (recorded in its lease). */
-  handedOverThrough(highestIdTried: number): number {
-    return this.awaiting.handedOverThrough(highestIdTried);
-  }
-
   /**
    * An event whose insert or key claim got no answer may have been acknowledged: `settle` says whether to deliver
    * it. Until then handedOverThrough holds below it; once a drain has given up, crash recovery settles it.

@@ -21,7 +21,7 @@ export class InstanceLease {
   constructor(
     private readonly deps: {
       instances: ApiInstances;
-      /** Recorded with each renewal: crash recovery looks only above it (DeliveryOutbox.handedOverThrough). */
+      /** Recorded with each renewal: crash recovery looks only above it (EventsAwaitingHandOver.handedOverThrough). */
       handedOverThrough: () => Promise<number>;
       options: InstanceLeaseOptions;
       logger: Logger;
