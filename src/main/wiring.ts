@@ -154,7 +154,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const lease = new InstanceLease({
     instances: repositories.apiInstances,
     handedOverThrough: async () => outbox.awaiting.handedOverThrough(await repositories.events.highestIdTried()),
-    options: { ttlMs: config.instanceLeaseTtlMs, renewMs: Math.max(250, Math.floor(config.instanceLeaseTtlMs / 5)) },
+    ttlMs: config.instanceLeaseTtlMs,
     logger,
   });
   const recovery = new CrashRecovery({
