@@ -108,13 +108,11 @@ export async function listenerEndpointService(config: Config, db: Db, temporal: 
     health: new EndpointHealthLog(db),
     scheduler: new DeliveryScheduler(temporal, config.temporal.taskQueue),
     secretBox: createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir)),
+    allowPrivateNetworks: true,
+    maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+    autoDisableAfterMs: config.endpointAutoDisableAfterMs,
+    dnsLookup: lookupLocalListener,
     clock: systemClock,
-    options: {
-      allowPrivateNetworks: true,
-      maxEndpointsPerAccount: config.maxEndpointsPerAccount,
-      autoDisableAfterMs: config.endpointAutoDisableAfterMs,
-      dnsLookup: lookupLocalListener,
-    },
   });
 }
 

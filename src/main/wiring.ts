@@ -173,13 +173,11 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     scheduler,
     secretBox,
     fifoQueue: fifo,
+    allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+    maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+    autoDisableAfterMs: config.endpointAutoDisableAfterMs,
+    dnsLookup,
     clock: systemClock,
-    options: {
-      allowPrivateNetworks: config.delivery.allowPrivateNetworks,
-      maxEndpointsPerAccount: config.maxEndpointsPerAccount,
-      autoDisableAfterMs: config.endpointAutoDisableAfterMs,
-      dnsLookup,
-    },
   });
   return {
     accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, clock: systemClock }),

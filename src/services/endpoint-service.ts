@@ -66,16 +66,6 @@ export interface EndpointPatch extends Partial<EndpointInput> {
   disabled?: boolean;
 }
 
-export interface EndpointServiceOptions {
-  allowPrivateNetworks: boolean;
-  /** Endpoints one account may have, disabled ones included (MAX_ENDPOINTS_PER_ACCOUNT). */
-  maxEndpointsPerAccount: number;
-  /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS), shown where the rule is explained. */
-  autoDisableAfterMs: number;
-  /** Destination name lookups (c-ares with the DNS_* settings, src/infra/dns-lookup.ts). */
-  dnsLookup: LookupAllFunction;
-}
-
 interface EndpointCursor {
   c: number;
   id: string;
@@ -92,7 +82,13 @@ export interface EndpointServiceDeps {
   secretBox: SecretBox;
   /** A FIFO endpoint's queue as GET shows it, and released when it turns unordered; without it, none is shown. */
   fifoQueue?: Pick<FifoTurns, 'view' | 'release'>;
-  options: EndpointServiceOptions;
+  allowPrivateNetworks: boolean;
+  /** Endpoints one account may have, disabled ones included (MAX_ENDPOINTS_PER_ACCOUNT). */
+  maxEndpointsPerAccount: number;
+  /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS), shown where the rule is explained. */
+  autoDisableAfterMs: number;
+  /** Destination name lookups (c-ares with the DNS_* settings, src/infra/dns-lookup.ts). */
+  dnsLookup: LookupAllFunction;
   clock: Clock;
 }
 
@@ -100,18 +96,18 @@ export class EndpointService {
   constructor(private readonly deps: EndpointServiceDeps) {}
 
   get maxEndpointsPerAccount(): number {
-    return this.deps.options.maxEndpointsPerAccount;
+    return this.deps.maxEndpointsPerAccount;
   }
 
   get autoDisableAfterMs(): number {
-    return this.deps.options.autoDisableAfterMs;
+    return this.deps.autoDisableAfterMs;
   }
 
   /** Concurrent creates never exceed maxEndpointsPerAccount and fill up to it (Endpoints.insertWithinCap). */
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
     const url = await this.checkUrl(input.url);
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
-    const max = this.deps.options.maxEndpointsPerAccount;
+    const max = this.deps.maxEndpointsPerAccount;
     const secret = generateSigningSecret();
     const now = this.deps.clock();
     const doc: EndpointDoc = {
@@ -233,14 +229,14 @@ export class EndpointService {
    * times out is a 422: it could not be checked.
    */
   private async checkUrl(raw: string): Promise<string> {
-    const verdict = validateDestinationUrl(raw, { allowPrivate: this.deps.options.allowPrivateNetworks });
+    const verdict = validateDestinationUrl(raw, { allowPrivate: this.deps.allowPrivateNetworks });
     if (!verdict.ok) {
       if (verdict.code === 'invalid_url') throw new ValidationError(verdict.message, [{ path: 'url', message: verdict.message }], verdict.code);
       throw new DomainError(verdict.code, verdict.message);
     }
     const resolved = await resolveAndCheck(verdict.url.hostname, {
-      allowPrivate: this.deps.options.allowPrivateNetworks,
-      lookup: this.deps.options.dnsLookup,
+      allowPrivate: this.deps.allowPrivateNetworks,
+      lookup: this.deps.dnsLookup,
     });
     if (!resolved.ok && resolved.code !== 'dns_lookup_failed') throw new DomainError(resolved.code, resolved.message);
     return raw;

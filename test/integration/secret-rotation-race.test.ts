@@ -33,8 +33,11 @@ describe('concurrent secret rotations', () => {
       health: new EndpointHealthLog(db),
       scheduler: {} as never,
       secretBox,
+      allowPrivateNetworks: true,
+      maxEndpointsPerAccount: 100,
+      autoDisableAfterMs: 5 * 86_400_000,
+      dnsLookup: createDnsLookup(),
       clock: systemClock,
-      options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 100, autoDisableAfterMs: 5 * 86_400_000, dnsLookup: createDnsLookup() },
     });
   }
 
