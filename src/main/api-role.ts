@@ -12,7 +12,6 @@ import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import { pingMongo } from '../persistence/mongo';
 import type { ExpirySweepers } from '../persistence/store-primitives';
-import { syncAndLoadCatalog } from '../services/catalog-loader';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { pingTemporal } from '../temporal/client';
@@ -47,7 +46,12 @@ export interface ApiRole {
 /** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
 export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps): Promise<ApiRole> {
   const { authenticator, invalidations, limiter, lease, outbox, recovery, retention } = services;
-  const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger, loadCatalogFile);
+  // Synced into the database and read back, so what the API serves is exactly what the database holds.
+  const catalogEntries = new CatalogEntries(db);
+  const fromFile = await loadCatalogFile();
+  await catalogEntries.ensureIndexes();
+  logger.info(await catalogEntries.syncCatalog(fromFile), 'cost catalog synced');
+  const catalog = await catalogEntries.loadCatalog();
   let document: object | undefined;
   const getDocument = () => (document ??= documentOf(routes));
   const routes = apiRoutes({
