@@ -79,11 +79,6 @@ export class DeliveryOutbox {
     this.awaiting.onChange(() => this.wakeIdle());
   }
 
-  /** The event will not be delivered (it lost its idempotency key and was deleted: key-settlement.ts). */
-  release(id: number): void {
-    this.awaiting.leave(id);
-  }
-
   get backlog(): number {
     return this.awaiting.size;
   }
@@ -146,7 +141,7 @@ export class DeliveryOutbox {
   /** Starts the event's workflows in the background; the promise settles once all have started. */
   enqueue(event: EventDoc): Promise<void> {
     if (event.endpoint_ids.length === 0) {
-      this.release(event._id);
+      this.awaiting.leave(event._id);
       return Promise.resolve();
     }
     this.awaiting.enter(event._id);

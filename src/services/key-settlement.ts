@@ -6,7 +6,7 @@ import { idempotencyRecordFor } from './ingest-receipt';
 
 /** Which event answers the key of an event stored with one: this one, or another (whose 202 body repeats get). */
 export type KeySettlement = { answers: 'this' } | { answers: 'another'; response: Record<string, unknown> };
-export type KeySettlementDeps = { idempotency: IdempotencyRecords; events: Events; outbox: Pick<DeliveryOutbox, 'release'>; clock: Clock };
+export type KeySettlementDeps = { idempotency: IdempotencyRecords; events: Events; outbox: Pick<DeliveryOutbox, 'awaiting'>; clock: Clock };
 
 /**
  * The only place an event is deleted for losing its key (ingest and crash recovery ask). An event stored
@@ -17,6 +17,6 @@ export async function settleKey(deps: KeySettlementDeps, event: EventDoc): Promi
   const record = await deps.idempotency.claim(idempotencyRecordFor(event), deps.clock);
   if (record.event_id === event._id) return { answers: 'this' };
   await deps.events.delete(event._id);
-  deps.outbox.release(event._id);
+  deps.outbox.awaiting.leave(event._id);
   return { answers: 'another', response: record.response };
 }

@@ -8,7 +8,7 @@ import { settleKey, type KeySettlementDeps } from './key-settlement';
  */
 export async function settleUnansweredInsert(deps: KeySettlementDeps, event: EventDoc): Promise<boolean> {
   if (!(await deps.events.holds(event))) {
-    deps.outbox.release(event._id);
+    deps.outbox.awaiting.leave(event._id);
     return false;
   }
   return event.idempotency_key === null || (await settleKey(deps, event)).answers === 'this';

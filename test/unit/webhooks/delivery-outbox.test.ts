@@ -93,9 +93,9 @@ describe('DeliveryOutbox', () => {
     outbox.awaiting.enter(2);
     now = 4_000;
     expect(outbox.oldestWaitMs()).toBe(3_000);
-    outbox.release(1);
+    outbox.awaiting.leave(1);
     expect(outbox.oldestWaitMs()).toBe(2_500);
-    outbox.release(2);
+    outbox.awaiting.leave(2);
     expect(outbox.oldestWaitMs()).toBe(0);
   });
 
@@ -250,7 +250,7 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
     let asked = 0;
     outbox.enqueueOnceSettled(event(8, ['ep_a']), async () => {
       if (++asked === 1) throw new Error('store unreachable');
-      outbox.release(8);
+      outbox.awaiting.leave(8);
       return false;
     });
     expect(await outbox.drain(5_000)).toBe(true);
