@@ -55,13 +55,9 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   let document: object | undefined;
   const getDocument = () => (document ??= documentOf(routes));
   const routes = apiRoutes({
+    ...services,
     health: { mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) },
     getDocument,
-    endpoints: services.endpoints,
-    bulkRecovery: services.bulkRecovery,
-    events: services.events,
-    deliveryControl: services.deliveryControl,
-    endpointPause: services.endpointPause,
     catalog,
   });
 
@@ -70,17 +66,9 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   const invites = new DashboardInvites(db);
   for (const repo of [sessions, attempts, invites]) await repo.ensureIndexes(expiry);
   const dashboard = dashboardMiddleware({
+    ...services,
     auth: new DashboardAuthService({ accounts: repositories.accounts, accountService: services.accounts, sessions, attempts }),
     invites: new DashboardInviteService({ accounts: repositories.accounts, invites, sessions, clock: systemClock }),
-    accounts: services.accounts,
-    authenticator,
-    endpoints: services.endpoints,
-    endpointPause: services.endpointPause,
-    events: services.events,
-    deliveryControl: services.deliveryControl,
-    admission: services.admission,
-    bulkRecovery: services.bulkRecovery,
-    limiter,
     catalog: async () => catalog,
     logger,
   });
