@@ -120,9 +120,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations, now });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
   const fifo = new FifoTurns({
+    ...repositories,
     queues: repositories.fifoQueues,
-    events: repositories.events,
-    deliveries: repositories.deliveries,
     wake: (workflowId) => scheduler.wakeForTurn(workflowId),
     clock: systemClock,
   });
@@ -158,17 +157,15 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     logger,
   });
   const recovery = new CrashRecovery({
+    ...repositories,
     instances: repositories.apiInstances,
-    events: repositories.events,
-    idempotency: repositories.idempotency,
     outbox,
     self: lease,
     logger,
     clock: systemClock,
   });
   const endpoints = new EndpointService({
-    endpoints: repositories.endpoints,
-    deliveries: repositories.deliveries,
+    ...repositories,
     health: repositories.endpointHealth,
     scheduler,
     secretBox,
@@ -188,34 +185,17 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpoints,
     /** Each account's enabled endpoints, for ingest and for the worker's attempts. */
     endpointsCache,
-    events: new EventService({
-      events: repositories.events,
-      endpoints: repositories.endpoints,
-      deliveries: repositories.deliveries,
-      idempotency: repositories.idempotency,
-      endpointsCache,
-      outbox,
-      lease,
-      scheduler,
-      fifo,
-      clock,
-    }),
+    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, fifo, clock }),
     /** Retry now and cancel of deliveries in flight. */
-    deliveryControl: new DeliveryControl({ events: repositories.events, endpoints: repositories.endpoints, deliveries: repositories.deliveries, scheduler, clock }),
+    deliveryControl: new DeliveryControl({ ...repositories, scheduler, clock }),
     endpointPause: new EndpointPause({
-      endpoints: repositories.endpoints,
-      deliveries: repositories.deliveries,
+      ...repositories,
       resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
       view: (accountId, id) => endpoints.get(accountId, id),
       clock,
     }),
     /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
-    bulkRecovery: new RecoveryService({
-      endpoints: repositories.endpoints,
-      deliveries: repositories.deliveries,
-      scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue),
-      clock,
-    }),
+    bulkRecovery: new RecoveryService({ ...repositories, scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue), clock }),
     outbox,
     /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
     admission,
@@ -227,9 +207,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     recovery,
     /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
     retention: new EventRetention({
-      events: repositories.events,
-      deliveries: repositories.deliveries,
-      idempotency: repositories.idempotency,
+      ...repositories,
       fifo,
       retentionMs: config.eventRetentionMs,
       logger,
