@@ -2,33 +2,16 @@ import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { generateApiKey, parseApiKey } from '../domain/keys/api-key';
-import { isProduct, Product, PRODUCT_CODES, PRODUCTS } from '../domain/keys/products';
+import { isProduct, PRODUCT_CODES, PRODUCTS } from '../domain/keys/products';
 import { keysKept, revokedKeysToDelete } from '../domain/keys/revoked-keys';
-import { isTier, Tier, TIER_NAMES } from '../domain/limits/tiers';
+import { isTier, TIER_NAMES } from '../domain/limits/tiers';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
 import { isDuplicateKeyError } from '../persistence/mongo';
 import { MAX_CACHED_COPY_AGE_MS } from '../persistence/cache-invalidation-follower';
 
-export interface AccountView {
-  id: string;
-  email: string;
-  tier: Tier;
-  created_at: string;
-}
-
-/** A key as lists show it: never the full key, only its prefix and last four characters. */
-export interface KeyView {
-  id: string;
-  account_id: string;
-  product: Product;
-  product_name: string;
-  label: string;
-  prefix: string;
-  last_four: string;
-  created_at: string;
-  revoked_at: string | null;
-}
+export type AccountView = ReturnType<typeof accountView>;
+export type KeyView = ReturnType<typeof keyView>;
 
 export interface CreatedKey extends KeyView {
   /** The full key: returned by creation only, never stored. */
@@ -118,11 +101,12 @@ export class AccountService {
   }
 }
 
-export function accountView(doc: AccountDoc): AccountView {
+export function accountView(doc: AccountDoc) {
   return { id: doc._id, email: doc.email, tier: doc.tier, created_at: doc.created_at.toISOString() };
 }
 
-export function keyView(doc: ApiKeyDoc): KeyView {
+/** A key as lists show it: never the full key, only its prefix and last four characters. */
+export function keyView(doc: ApiKeyDoc) {
   return {
     id: doc._id,
     account_id: doc.account_id,

@@ -7,7 +7,7 @@ import { DEFAULT_EVENT_PATTERNS, validateEventPatterns } from '../domain/webhook
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import { generateSigningSecret } from '../domain/webhooks/signature';
 import { DEFAULT_GRACE_PERIOD_SECONDS, rotateSecretSet, secretsInGrace } from '../domain/webhooks/secret-rotation';
-import { countLast24h, DisabledReason, HealthSummary, shouldDisableForFailures } from '../domain/webhooks/endpoint-health';
+import { countLast24h, HealthSummary, shouldDisableForFailures } from '../domain/webhooks/endpoint-health';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
@@ -16,38 +16,8 @@ import { decodeCursor, encodeCursor } from './pagination';
 import { orderingOf, type EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { FifoQueueView, FifoTurns } from './fifo-turns';
 
-export interface EndpointView {
-  id: string;
-  url: string;
-  events: string[];
-  description: string;
-  disabled: boolean;
-  /** `manual` (its owner disabled it), `failing` (disabled by the platform: see endpoint-health.ts), null when enabled. */
-  disabled_reason: DisabledReason | null;
-  /** Its deliveries wait, with no attempt, until it is resumed (endpoint-pause.ts). */
-  paused: boolean;
-  /** Its own limits (endpoint-limits.ts); null: none. */
-  rate_limit_per_s: number | null;
-  max_in_flight: number | null;
-  /** `fifo`: one delivery at a time, in ingest order (fifo-order.ts). */
-  ordering: EndpointOrdering;
-  /** A FIFO endpoint's queue, on GET of the endpoint only (fifo-turns.ts). */
-  fifo?: FifoQueueView;
-  health: EndpointHealthView;
-  /** Replaced secrets still signing `webhook-signature`, newest first: when each stops. */
-  secrets_in_grace: { expires_at: string }[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface EndpointHealthView {
-  succeeded_24h: number;
-  failed_24h: number;
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  consecutive_failures: number;
-  failing_since: string | null;
-}
+/** A FIFO endpoint's queue is shown on GET of the endpoint only (fifo-turns.ts). */
+export type EndpointView = ReturnType<typeof endpointView> & { fifo?: FifoQueueView };
 
 /** An endpoint's own limits as a caller sets them: null clears one (on PATCH), absent leaves it. */
 export interface EndpointLimitFields {
@@ -270,26 +240,31 @@ function notFound(id: string): DomainError {
   return new DomainError('not_found', `Endpoint ${id} not found.`);
 }
 
-function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date): EndpointView {
+function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date) {
   return {
     id: doc._id,
     url: doc.url,
     events: doc.events,
     description: doc.description,
     disabled: doc.disabled,
+    /** `manual` (its owner disabled it), `failing` (disabled by the platform: see endpoint-health.ts), null when enabled. */
     disabled_reason: doc.disabled_reason,
+    /** Its deliveries wait, with no attempt, until it is resumed (endpoint-pause.ts). */
     paused: doc.paused ?? false,
+    /** Its own limits (endpoint-limits.ts); null: none. */
     rate_limit_per_s: doc.rate_limit_per_s ?? null,
     max_in_flight: doc.max_in_flight ?? null,
+    /** `fifo`: one delivery at a time, in ingest order (fifo-order.ts). */
     ordering: orderingOf(doc),
     health: healthView(health, now),
+    /** Replaced secrets still signing `webhook-signature`, newest first: when each stops. */
     secrets_in_grace: secretsInGrace(doc, now).map((s) => ({ expires_at: s.expires_at.toISOString() })),
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
 }
 
-function healthView(health: HealthSummary | null, now: Date): EndpointHealthView {
+function healthView(health: HealthSummary | null, now: Date) {
   return {
     ...(health ? countLast24h(health, now) : { succeeded_24h: 0, failed_24h: 0 }),
     last_success_at: health?.last_success_at?.toISOString() ?? null,

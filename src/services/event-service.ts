@@ -5,7 +5,7 @@ import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUND
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
-import type { Deliveries, DeliveryAttempt, DeliveryDoc } from '../persistence/deliveries';
+import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
@@ -48,30 +48,8 @@ export interface IngestResult {
   started?: Promise<void>;
 }
 
-export type AttemptView = Omit<DeliveryAttempt, 'started_at' | 'succeeded'> & { started_at: string };
-
-export interface DeliveryView {
-  endpoint_id: string;
-  url: string;
-  status: DeliveryDoc['status'];
-  round: number;
-  attempt_count: number;
-  next_attempt_at: string | null;
-  /** Its attempt came due while its endpoint was paused and waits for the resume (status stays `pending` or `retrying`). */
-  paused: boolean;
-  attempts: AttemptView[];
-}
-
-export interface EventView {
-  id: number;
-  type: string;
-  timestamp: number;
-  data: Record<string, unknown>;
-  idempotency_key: string | null;
-  status: EventStatus;
-  destinations: number;
-  created_at: string;
-}
+export type DeliveryView = ReturnType<typeof deliveryView>;
+export type EventView = ReturnType<typeof eventView>;
 
 export interface EventServiceDeps {
   events: Events;
@@ -304,7 +282,7 @@ function storeDidNotAnswer(): DomainError {
   return new DomainError('service_unavailable', 'The event store did not answer. Repeat the call with the same idempotency key.', { retry_after: 1 }, { retryAfterSeconds: 1 });
 }
 
-function eventView(event: EventDoc, status: EventStatus): EventView {
+function eventView(event: EventDoc, status: EventStatus) {
   return {
     id: event._id,
     type: event.type,
@@ -327,7 +305,7 @@ export async function deliveryOf(events: Pick<Events, 'find'>, accountId: string
 }
 
 /** A delivery with no record yet has made no attempt: pending, at the URL matched at ingest. */
-export function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date): DeliveryView {
+export function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date) {
   return {
     endpoint_id: endpointId,
     url: d?.url || urlAtIngest,
@@ -335,6 +313,7 @@ export function deliveryView(d: DeliveryDoc | undefined, endpointId: string, url
     round: d?.round ?? 1,
     attempt_count: d?.attempt_count ?? 0,
     next_attempt_at: d ? (d.next_attempt_at ? d.next_attempt_at.toISOString() : null) : (dueAt?.toISOString() ?? null),
+    /** Its attempt came due while its endpoint was paused and waits for the resume (status stays `pending` or `retrying`). */
     paused: d?.paused ?? false,
     attempts: (d?.attempts ?? []).map((a) => ({
       round: a.round,
