@@ -31,13 +31,6 @@ export function inviteUnusableReason(err: InviteUnusableError): InviteUnusableRe
   return err.code.slice('invite_'.length) as InviteUnusableReason;
 }
 
-export interface CreatedInvite {
-  account_id: string;
-  email: string;
-  link: string;
-  expires_at: string;
-}
-
 export interface DashboardInviteServiceDeps {
   accounts: Accounts;
   invites: DashboardInvites;
@@ -50,7 +43,7 @@ export interface DashboardInviteServiceDeps {
 export class DashboardInviteService {
   constructor(private readonly deps: DashboardInviteServiceDeps) {}
 
-  async create(accountId: string, baseUrl: string): Promise<CreatedInvite> {
+  async create(accountId: string, baseUrl: string) {
     const account = await this.deps.accounts.findById(accountId);
     if (!account) throw new DomainError('not_found', `Account ${accountId} not found.`);
     const token = newSecretToken();

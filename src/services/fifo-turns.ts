@@ -21,10 +21,7 @@ export const FIFO_RELEASE_MAX = 1000;
 const RELEASE_CONCURRENCY = 16;
 
 /** What GET endpoint shows of a FIFO endpoint's queue. */
-export interface FifoQueueView {
-  head_event_id: number | null;
-  length: number;
-}
+export type FifoQueueView = Awaited<ReturnType<FifoTurns['view']>>;
 
 /**
  * The turns of a FIFO endpoint's deliveries. Places are taken at ingest, before the event is
@@ -69,7 +66,7 @@ export class FifoTurns {
   }
 
   /** The head and length of the endpoint's queue: a few `_id` lookups, whatever its length. */
-  async view(endpointId: string): Promise<FifoQueueView> {
+  async view(endpointId: string) {
     const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
     const newest = head === null ? 0 : await this.deps.queues.newest(endpointId, head);
     return { head_event_id: head?.eventId ?? null, length: queueLength(head, newest) };
