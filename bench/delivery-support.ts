@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
+import { systemClock } from '../src/domain/clock';
 import type { Tier } from '../src/domain/limits/tiers';
 import { EmbeddedServer, freePort, startFerretDb, startTemporalDevServer } from '../src/infra/embedded-servers';
 import { provision } from '../src/infra/provision';
@@ -401,7 +402,7 @@ export async function createAccount(mongoUri: string, apiUrl: string, tier: Tier
 async function withAccounts<T>(mongoUri: string, use: (service: AccountService) => Promise<T>): Promise<T> {
   const { client, db } = await connectMongo(mongoUri, 'platform');
   try {
-    return await use(new AccountService({ accounts: new Accounts(db), keys: new ApiKeys(db) }));
+    return await use(new AccountService({ accounts: new Accounts(db), keys: new ApiKeys(db), clock: systemClock }));
   } finally {
     await client.close();
   }

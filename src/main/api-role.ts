@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
+import { systemClock } from '../domain/clock';
 import { loadCatalogFile } from '../infra/load-catalog-file';
 import type { Logger } from '../infra/logger';
 import { setDispatchBacklogSource } from '../infra/metrics';
@@ -11,7 +12,6 @@ import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import { pingMongo } from '../persistence/mongo';
 import type { ExpirySweepers } from '../persistence/store-primitives';
-import { syncAndLoadCatalog } from '../services/catalog-loader';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { pingTemporal } from '../temporal/client';
@@ -46,17 +46,18 @@ export interface ApiRole {
 /** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
 export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps): Promise<ApiRole> {
   const { authenticator, invalidations, limiter, lease, outbox, recovery, retention } = services;
-  const catalog = await syncAndLoadCatalog(new CatalogEntries(db), logger, loadCatalogFile);
+  // Synced into the database and read back, so what the API serves is exactly what the database holds.
+  const catalogEntries = new CatalogEntries(db);
+  const fromFile = await loadCatalogFile();
+  await catalogEntries.ensureIndexes();
+  logger.info(await catalogEntries.syncCatalog(fromFile), 'cost catalog synced');
+  const catalog = await catalogEntries.loadCatalog();
   let document: object | undefined;
   const getDocument = () => (document ??= documentOf(routes));
   const routes = apiRoutes({
+    ...services,
     health: { mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) },
     getDocument,
-    endpoints: services.endpoints,
-    bulkRecovery: services.bulkRecovery,
-    events: services.events,
-    deliveryControl: services.deliveryControl,
-    endpointPause: services.endpointPause,
     catalog,
   });
 
@@ -65,17 +66,9 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   const invites = new DashboardInvites(db);
   for (const repo of [sessions, attempts, invites]) await repo.ensureIndexes(expiry);
   const dashboard = dashboardMiddleware({
+    ...services,
     auth: new DashboardAuthService({ accounts: repositories.accounts, accountService: services.accounts, sessions, attempts }),
-    invites: new DashboardInviteService({ accounts: repositories.accounts, invites, sessions }),
-    accounts: services.accounts,
-    authenticator,
-    endpoints: services.endpoints,
-    endpointPause: services.endpointPause,
-    events: services.events,
-    deliveryControl: services.deliveryControl,
-    admission: services.admission,
-    bulkRecovery: services.bulkRecovery,
-    limiter,
+    invites: new DashboardInviteService({ accounts: repositories.accounts, invites, sessions, clock: systemClock }),
     catalog: async () => catalog,
     logger,
   });
@@ -107,15 +100,13 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   const { port } = api.server.address() as AddressInfo;
 
   // Recovery runs beside serving (a first sweep at once), never in the way of start-up.
-  recovery.start(config.dispatchSweepIntervalMs);
-  retention.start();
-  services.laggingAccounts?.start();
+  const loops = [recovery.start(config.dispatchSweepIntervalMs), retention.start(), services.laggingAccounts?.start()];
   return {
     url: `http://${config.host}:${port}`,
     routes,
     stop: async (deadline) => {
       const calls = api.stop(deadline);
-      await settlesBy(Promise.all([recovery.stop(), retention.stop(), services.laggingAccounts?.stop()]), deadline);
+      await settlesBy(Promise.all(loops.map((loop) => loop?.stop())), deadline);
       const { answered, cut, refused } = await calls;
       await invalidations.stop();
       const drained = await outbox.drain(Math.max(0, deadline - Date.now()));

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import { Config, loadConfig } from '../config/config';
+import { systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { LOCAL_LISTENER_HOST, lookupLocalListener } from '../domain/webhooks/local-listener';
 import { createSecretBox } from '../domain/webhooks/secret-box';
@@ -107,12 +108,11 @@ export async function listenerEndpointService(config: Config, db: Db, temporal: 
     health: new EndpointHealthLog(db),
     scheduler: new DeliveryScheduler(temporal, config.temporal.taskQueue),
     secretBox: createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir)),
-    options: {
-      allowPrivateNetworks: true,
-      maxEndpointsPerAccount: config.maxEndpointsPerAccount,
-      autoDisableAfterMs: config.endpointAutoDisableAfterMs,
-      dnsLookup: lookupLocalListener,
-    },
+    allowPrivateNetworks: true,
+    maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+    autoDisableAfterMs: config.endpointAutoDisableAfterMs,
+    dnsLookup: lookupLocalListener,
+    clock: systemClock,
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { Config, loadConfig } from '../config/config';
+import { systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { EmbeddedServer, isPortOpen, startFerretDb } from '../infra/embedded-servers';
 import { provision } from '../infra/provision';
@@ -91,7 +92,7 @@ async function withAccountService<T>(fn: (service: AccountService, invites: Dash
     const keys = new ApiKeys(db);
     const invites = new DashboardInvites(db);
     for (const repo of [accounts, keys, invites]) await repo.ensureIndexes(expiry);
-    return await fn(new AccountService({ accounts, keys }), new DashboardInviteService({ accounts, invites, sessions: new DashboardSessions(db) }), config);
+    return await fn(new AccountService({ accounts, keys, clock: systemClock }), new DashboardInviteService({ accounts, invites, sessions: new DashboardSessions(db), clock: systemClock }), config);
   } finally {
     expiry.stop();
     await client.close();

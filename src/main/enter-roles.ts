@@ -3,10 +3,8 @@ import { loggedPath } from '../transport/http/logged-path';
 import type { Roles } from './platform';
 
 /**
- * The entry of `npm start`, `npm run api` and `npm run worker`: the configuration, then tracing when
- * it is on, then everything else. The platform's modules are loaded only after tracing has started,
- * because the Koa, HTTP and MongoDB instrumentations patch those modules as they are loaded; with
- * tracing off no OpenTelemetry SDK code is loaded at all.
+ * The entry of `npm start`, `npm run api` and `npm run worker`. The platform loads only after tracing has started:
+ * the Koa, HTTP and MongoDB instrumentations patch those modules as they load (tracing off: no SDK code loads).
  */
 export function enterRoles(roles: Roles): void {
   enter(roles).catch((err) => {

@@ -22,8 +22,6 @@ import { IN_FLIGHT_GRACE_MS, SERVER_STOP_MS, settlesBy } from './stop-budget';
 import { buildServices, openRepositories, Repositories, Services } from './wiring';
 import { startWorkerRole } from './worker-role';
 
-export type { Repositories, Services } from './wiring';
-
 export interface Roles {
   api: boolean;
   worker: boolean;

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
+import { type Clock, systemClock } from '../domain/clock';
 import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../domain/webhooks/secret-box';
@@ -90,11 +91,11 @@ export interface ServiceDeps {
   /** This process's event-loop delay (infra/event-loop-delay.ts), which ingest admission reads. */
   loopDelay: { sustainedP99Ms(): number };
   /** Injected clock for limits, idempotency windows and cache lifetimes (tests of their boundaries); delivery timing stays real. */
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
-export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock }: ServiceDeps) {
+export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock = systemClock }: ServiceDeps) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
   const applyToCaches = (invalidation: Invalidation) => {
@@ -102,7 +103,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpointsCache.apply(invalidation);
   };
   repositories.cacheInvalidations.onAppend(applyToCaches);
-  const now = clock && (() => clock().getTime());
+  const now = () => clock().getTime();
   const invalidations = new CacheInvalidationFollower(
     repositories.cacheInvalidations,
     applyToCaches,
@@ -119,10 +120,10 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations, now });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
   const fifo = new FifoTurns({
+    ...repositories,
     queues: repositories.fifoQueues,
-    events: repositories.events,
-    deliveries: repositories.deliveries,
     wake: (workflowId) => scheduler.wakeForTurn(workflowId),
+    clock: systemClock,
   });
 
   // Starts are limited by how long they wait for their first attempt when this process has a worker,
@@ -156,34 +157,32 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
 
   const lease = new InstanceLease({
     instances: repositories.apiInstances,
-    handedOverThrough: async () => outbox.handedOverThrough(await repositories.events.highestIdTried()),
-    options: { ttlMs: config.instanceLeaseTtlMs, renewMs: Math.max(250, Math.floor(config.instanceLeaseTtlMs / 5)) },
+    handedOverThrough: async () => outbox.awaiting.handedOverThrough(await repositories.events.highestIdTried()),
+    ttlMs: config.instanceLeaseTtlMs,
     logger,
   });
   const recovery = new CrashRecovery({
+    ...repositories,
     instances: repositories.apiInstances,
-    events: repositories.events,
-    idempotency: repositories.idempotency,
     outbox,
     self: lease,
     logger,
+    clock: systemClock,
   });
   const endpoints = new EndpointService({
-    endpoints: repositories.endpoints,
-    deliveries: repositories.deliveries,
+    ...repositories,
     health: repositories.endpointHealth,
     scheduler,
     secretBox,
     fifoQueue: fifo,
-    options: {
-      allowPrivateNetworks: config.delivery.allowPrivateNetworks,
-      maxEndpointsPerAccount: config.maxEndpointsPerAccount,
-      autoDisableAfterMs: config.endpointAutoDisableAfterMs,
-      dnsLookup,
-    },
+    allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+    maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+    autoDisableAfterMs: config.endpointAutoDisableAfterMs,
+    dnsLookup,
+    clock: systemClock,
   });
   return {
-    accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys }),
+    accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, clock: systemClock }),
     authenticator,
     /** Follows the cache-invalidations log for the key and endpoint caches (started by the API role). */
     invalidations,
@@ -191,34 +190,17 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpoints,
     /** Each account's enabled endpoints, for ingest and for the worker's attempts. */
     endpointsCache,
-    events: new EventService({
-      events: repositories.events,
-      endpoints: repositories.endpoints,
-      deliveries: repositories.deliveries,
-      idempotency: repositories.idempotency,
-      endpointsCache,
-      outbox,
-      lease,
-      scheduler,
-      fifo,
-      clock,
-    }),
+    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, fifo, clock }),
     /** Retry now and cancel of deliveries in flight. */
-    deliveryControl: new DeliveryControl({ events: repositories.events, endpoints: repositories.endpoints, deliveries: repositories.deliveries, scheduler, clock }),
+    deliveryControl: new DeliveryControl({ ...repositories, scheduler, clock }),
     endpointPause: new EndpointPause({
-      endpoints: repositories.endpoints,
-      deliveries: repositories.deliveries,
+      ...repositories,
       resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
       view: (accountId, id) => endpoints.get(accountId, id),
       clock,
     }),
     /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
-    bulkRecovery: new RecoveryService({
-      endpoints: repositories.endpoints,
-      deliveries: repositories.deliveries,
-      scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue),
-      clock,
-    }),
+    bulkRecovery: new RecoveryService({ ...repositories, scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue), clock }),
     outbox,
     /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
     admission,
@@ -230,12 +212,11 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     recovery,
     /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
     retention: new EventRetention({
-      events: repositories.events,
-      deliveries: repositories.deliveries,
-      idempotency: repositories.idempotency,
+      ...repositories,
       fifo,
       retentionMs: config.eventRetentionMs,
       logger,
+      clock: systemClock,
     }),
     scheduler,
     /** The turns of FIFO endpoints' deliveries: places at ingest, turns and wake-ups in the worker. */

@@ -39,11 +39,7 @@ export class AccountEndpointsCache {
     this.entries.clear();
   }
 
-  invalidate(accountId: string): void {
-    this.entries.delete(accountId);
-  }
-
   apply(invalidation: Invalidation): void {
-    if (invalidation.kind === 'endpoints_changed') this.invalidate(invalidation.account_id);
+    if (invalidation.kind === 'endpoints_changed') this.entries.delete(invalidation.account_id);
   }
 }

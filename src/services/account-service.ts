@@ -1,34 +1,17 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { generateApiKey, parseApiKey } from '../domain/keys/api-key';
-import { isProduct, Product, PRODUCT_CODES, PRODUCTS } from '../domain/keys/products';
+import { isProduct, PRODUCT_CODES, PRODUCTS } from '../domain/keys/products';
 import { keysKept, revokedKeysToDelete } from '../domain/keys/revoked-keys';
-import { isTier, Tier, TIER_NAMES } from '../domain/limits/tiers';
+import { isTier, TIER_NAMES } from '../domain/limits/tiers';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 import type { ApiKeyDoc, ApiKeys } from '../persistence/api-keys';
 import { isDuplicateKeyError } from '../persistence/mongo';
 import { MAX_CACHED_COPY_AGE_MS } from '../persistence/cache-invalidation-follower';
 
-export interface AccountView {
-  id: string;
-  email: string;
-  tier: Tier;
-  created_at: string;
-}
-
-/** A key as lists show it: never the full key, only its prefix and last four characters. */
-export interface KeyView {
-  id: string;
-  account_id: string;
-  product: Product;
-  product_name: string;
-  label: string;
-  prefix: string;
-  last_four: string;
-  created_at: string;
-  revoked_at: string | null;
-}
+export type AccountView = ReturnType<typeof accountView>;
+export type KeyView = ReturnType<typeof keyView>;
 
 export interface CreatedKey extends KeyView {
   /** The full key: returned by creation only, never stored. */
@@ -45,21 +28,17 @@ const REVOCATION_REANNOUNCE_MS = MAX_CACHED_COPY_AGE_MS;
 export interface AccountServiceDeps {
   accounts: Accounts;
   keys: ApiKeys;
-  clock?: Clock;
+  clock: Clock;
 }
 
 export class AccountService {
-  private readonly clock: Clock;
-
-  constructor(private readonly deps: AccountServiceDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: AccountServiceDeps) {}
 
   async createAccount(email: string, tier: string = 'free', passwordHash?: string): Promise<AccountView> {
     const normalized = email.trim().toLowerCase();
     if (!EMAIL.test(normalized)) throw new ValidationError('email must be an email address.', [{ path: 'email', message: 'Invalid email' }]);
     if (!isTier(tier)) throw new ValidationError(`tier must be one of ${TIER_NAMES.join(', ')}.`, [{ path: 'tier', message: 'Unknown tier' }]);
-    const doc: AccountDoc = { _id: newId('acct'), email: normalized, tier, created_at: this.clock() };
+    const doc: AccountDoc = { _id: newId('acct'), email: normalized, tier, created_at: this.deps.clock() };
     if (passwordHash) doc.password_hash = passwordHash;
     try {
       await this.deps.accounts.insert(doc);
@@ -96,7 +75,7 @@ export class AccountService {
       hash: parsed.hash,
       display_prefix: parsed.displayPrefix,
       last_four: parsed.lastFour,
-      created_at: this.clock(),
+      created_at: this.deps.clock(),
       revoked_at: null,
     };
     if (!(await this.deps.keys.insertWithinCap(doc, MAX_LIVE_KEYS_PER_ACCOUNT))) {
@@ -113,7 +92,7 @@ export class AccountService {
 
   /** With `accountId` only that account's key (dashboard), else any (ops CLI); then prunes revoked keys. */
   async revokeKey(keyId: string, accountId?: string): Promise<KeyView> {
-    const now = this.clock();
+    const now = this.deps.clock();
     const doc = await this.deps.keys.revoke(keyId, now, REVOCATION_REANNOUNCE_MS, accountId);
     if (!doc) throw new DomainError('not_found', `Key ${keyId} not found.`);
     const stale = revokedKeysToDelete(await this.deps.keys.listForAccount(doc.account_id), now, REVOCATION_REANNOUNCE_MS);
@@ -122,11 +101,12 @@ export class AccountService {
   }
 }
 
-export function accountView(doc: AccountDoc): AccountView {
+export function accountView(doc: AccountDoc) {
   return { id: doc._id, email: doc.email, tier: doc.tier, created_at: doc.created_at.toISOString() };
 }
 
-export function keyView(doc: ApiKeyDoc): KeyView {
+/** A key as lists show it: never the full key, only its prefix and last four characters. */
+export function keyView(doc: ApiKeyDoc) {
   return {
     id: doc._id,
     account_id: doc.account_id,

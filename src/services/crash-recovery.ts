@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { Logger } from '../infra/logger';
 import type { ApiInstanceDoc, ApiInstances } from '../persistence/api-instances';
@@ -11,8 +11,6 @@ import { settleKey } from './key-settlement';
 
 /** A process is dead once its lease expired; recovering twice is harmless (workflow ids are unique). */
 export class CrashRecovery {
-  private loop?: Periodic;
-
   constructor(
     private readonly deps: {
       instances: ApiInstances;
@@ -21,25 +19,17 @@ export class CrashRecovery {
       outbox: DeliveryOutbox;
       self: InstanceLease;
       logger: Logger;
-      clock?: Clock;
+      clock: Clock;
     },
   ) {}
 
-  private now(): Date {
-    return (this.deps.clock ?? systemClock)();
-  }
-
-  start(intervalMs: number): void {
-    this.loop = periodic(() => this.sweep(), intervalMs, (err) => this.deps.logger.warn({ err }, 'crash recovery sweep failed; will retry'), { now: true });
-  }
-
-  async stop(): Promise<void> {
-    await this.loop?.stop();
+  start(intervalMs: number): Periodic {
+    return periodic(() => this.sweep(), intervalMs, (err) => this.deps.logger.warn({ err }, 'crash recovery sweep failed; will retry'), { now: true });
   }
 
   /** Recovers every instance whose lease has expired; returns how many events it handed over. */
   async sweep(): Promise<number> {
-    const now = this.now();
+    const now = this.deps.clock();
     const dead = (await this.deps.instances.list()).filter((lease) => lease._id !== this.deps.self.id && lease.expires_at < now);
     let recovered = 0;
     for (const lease of dead) recovered += await this.recoverInstance(lease);
@@ -59,7 +49,7 @@ export class CrashRecovery {
 
   /** An event whose ingest died before its idempotency key was settled is settled now (key-settlement.ts). */
   private async recoverEvent(event: EventDoc): Promise<boolean> {
-    if (event.idempotency_key !== null && (await settleKey(this.deps, event, () => this.now())).answers === 'another') return false;
+    if (event.idempotency_key !== null && (await settleKey(this.deps, event)).answers === 'another') return false;
     await this.deps.outbox.enqueue(event);
     return event.endpoint_ids.length > 0;
   }

@@ -44,11 +44,7 @@ function signUpRefused(): DomainError<'sign_up_refused'> {
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
 
 /** What the browser gets: the raw session id (only in its cookie) and the form token. */
-export interface NewSession {
-  id: string;
-  csrfToken: string;
-  expiresAt: Date;
-}
+export type NewSession = Awaited<ReturnType<DashboardAuthService['startSession']>>;
 
 export interface ActiveSession {
   idHash: string;
@@ -126,7 +122,7 @@ export class DashboardAuthService {
   }
 
   /** Signs in an account whose identity was proven another way (a redeemed invite link). */
-  async startSession(accountId: string): Promise<NewSession> {
+  async startSession(accountId: string) {
     const id = newSecretToken();
     const csrfToken = newSecretToken();
     const now = systemClock();

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { DomainError, isDomainError } from '../domain/errors';
 import type { Accounts } from '../persistence/accounts';
 import type { DashboardInvites } from '../persistence/dashboard-invites';
@@ -31,34 +31,23 @@ export function inviteUnusableReason(err: InviteUnusableError): InviteUnusableRe
   return err.code.slice('invite_'.length) as InviteUnusableReason;
 }
 
-export interface CreatedInvite {
-  account_id: string;
-  email: string;
-  link: string;
-  expires_at: string;
-}
-
 export interface DashboardInviteServiceDeps {
   accounts: Accounts;
   invites: DashboardInvites;
   /** A password set through a link ends the account's existing sessions. */
   sessions: DashboardSessions;
-  clock?: Clock;
+  clock: Clock;
 }
 
 /** Sets a password once for an ops-CLI account (which has none and cannot sign up), then signs them in. */
 export class DashboardInviteService {
-  private readonly clock: Clock;
+  constructor(private readonly deps: DashboardInviteServiceDeps) {}
 
-  constructor(private readonly deps: DashboardInviteServiceDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
-
-  async create(accountId: string, baseUrl: string): Promise<CreatedInvite> {
+  async create(accountId: string, baseUrl: string) {
     const account = await this.deps.accounts.findById(accountId);
     if (!account) throw new DomainError('not_found', `Account ${accountId} not found.`);
     const token = newSecretToken();
-    const now = this.clock();
+    const now = this.deps.clock();
     const expiresAt = new Date(now.getTime() + INVITE_LIFETIME_MS);
     await this.deps.invites.insert({ _id: hashSecretToken(token), account_id: accountId, created_at: now, expires_at: expiresAt });
     return { account_id: accountId, email: account.email, link: `${baseUrl.replace(/\/+$/, '')}${INVITE_PATH}/${token}`, expires_at: expiresAt.toISOString() };
@@ -81,7 +70,7 @@ export class DashboardInviteService {
     const invite = await this.usable(token);
     checkNewPassword(password);
     const hash = await hashPassword(password);
-    if (!(await this.deps.invites.redeem(invite, this.clock()))) throw inviteUnusable('used');
+    if (!(await this.deps.invites.redeem(invite, this.deps.clock()))) throw inviteUnusable('used');
     if (!(await this.deps.accounts.setPasswordHash(invite.account_id, hash))) throw inviteUnusable('unknown');
     await this.deps.sessions.deleteForAccount(invite.account_id);
     return invite.account_id;
@@ -89,7 +78,7 @@ export class DashboardInviteService {
 
   private async usable(token: string) {
     if (!isSecretToken(token)) throw inviteUnusable('unknown');
-    const found = await this.deps.invites.state(hashSecretToken(token), this.clock());
+    const found = await this.deps.invites.state(hashSecretToken(token), this.deps.clock());
     if (found.state !== 'valid') throw inviteUnusable(found.state);
     return found.invite;
   }

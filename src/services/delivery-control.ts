@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { DomainError } from '../domain/errors';
 import { isFinishedDeliveryStatus } from '../domain/webhooks/delivery-status';
 import type { Deliveries } from '../persistence/deliveries';
@@ -19,7 +19,7 @@ export interface DeliveryControlDeps {
   endpoints: Pick<Endpoints, 'find'>;
   deliveries: Pick<Deliveries, 'find' | 'waitingForEndpoint'>;
   scheduler: Pick<DeliveryScheduler, 'retryNow' | 'cancel'>;
-  clock?: Clock;
+  clock: Clock;
 }
 
 export interface BulkRetryNow {
@@ -43,7 +43,7 @@ export class DeliveryControl {
     if (!woken) throw new DomainError('delivery_not_waiting', `Delivery of event ${eventId} to endpoint ${endpointId} is not waiting for its next attempt.`);
     const view = deliveryView((await this.deps.deliveries.find(id)) ?? undefined, endpointId, urlAtIngest);
     // Until the woken attempt is recorded, the record still names the cancelled timer's time.
-    return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: (this.deps.clock ?? systemClock)().toISOString() } : view;
+    return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: this.deps.clock().toISOString() } : view;
   }
 
   /** Answers the delivery as recorded when asked; 409 `delivery_ended` when it has ended or no round runs. */

@@ -1,4 +1,5 @@
 import type { Logger } from '../infra/logger';
+import { type Backoff, retryWithBackoff } from '../infra/retry-with-backoff';
 import { ATTR, recordPast } from '../infra/tracing/spans';
 import { contextOfTraceparent, underTraceparent } from '../infra/tracing/traceparent';
 import { BusyRate } from '../domain/flow-control/busy-rate';
@@ -7,7 +8,7 @@ import { TenantShares } from '../domain/flow-control/tenant-shares';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { EventDoc } from '../persistence/events';
 import { EventsAwaitingHandOver } from '../persistence/events-awaiting-hand-over';
-import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import type { DeliveryScheduler, ScheduledDelivery } from '../temporal/delivery-scheduler';
 import type { DeliveryStartWindow } from './delivery-start-window';
 
 export interface DeliveryOutboxOptions {
@@ -27,9 +28,8 @@ interface Entry {
   resolve: () => void;
 }
 
-const MAX_START_BACKOFF_MS = 5_000;
-
-const backOff = (failures: number) => new Promise((resolve) => setTimeout(resolve, Math.min(MAX_START_BACKOFF_MS, 100 * 2 ** failures)).unref());
+/** Store and Temporal calls that failed are tried again. */
+const RETRY: Backoff = { firstMs: 100, maxMs: 5_000 };
 
 /** The start rate is measured over these seconds, once the queue has been busy for a second of them. */
 const STARTED_WINDOW_S = 5;
@@ -79,11 +79,6 @@ export class DeliveryOutbox {
     this.awaiting.onChange(() => this.wakeIdle());
   }
 
-  /** The event will not be delivered (it lost its idempotency key and was deleted: key-settlement.ts). */
-  release(id: number): void {
-    this.awaiting.leave(id);
-  }
-
   get backlog(): number {
     return this.awaiting.size;
   }
@@ -126,35 +121,27 @@ export class DeliveryOutbox {
     if (this.queue.size > 0) this.pump();
   }
 
-  /** The highest id through which every event of this process has been handed over (recorded in its lease). */
-  handedOverThrough(highestIdTried: number): number {
-    return this.awaiting.handedOverThrough(highestIdTried);
-  }
-
   /**
    * An event whose insert or key claim got no answer may have been acknowledged: `settle` says whether to deliver
    * it. Until then handedOverThrough holds below it; once a drain has given up, crash recovery settles it.
    */
   enqueueOnceSettled(event: EventDoc, settle: () => Promise<boolean>): void {
     this.awaiting.enter(event._id);
-    void (async () => {
-      for (let failures = 0; ; failures++) {
-        await backOff(failures);
-        try {
-          if (await settle()) void this.enqueue(event);
-          return;
-        } catch (err) {
-          this.logger.warn({ err, eventId: event._id }, 'settling an event whose store write got no answer failed; retrying');
-          if (this.abandoned) return;
-        }
-      }
-    })();
+    const settled = async () => {
+      if (await settle()) void this.enqueue(event);
+    };
+    const failed = (err: unknown) => {
+      this.logger.warn({ err, eventId: event._id }, 'settling an event whose store write got no answer failed; retrying');
+      return !this.abandoned;
+    };
+    // The write has failed once already: the first ask waits too.
+    void retryWithBackoff(settled, RETRY, failed, 1);
   }
 
   /** Starts the event's workflows in the background; the promise settles once all have started. */
   enqueue(event: EventDoc): Promise<void> {
     if (event.endpoint_ids.length === 0) {
-      this.release(event._id);
+      this.awaiting.leave(event._id);
       return Promise.resolve();
     }
     this.awaiting.enter(event._id);
@@ -252,32 +239,27 @@ export class DeliveryOutbox {
       [ATTR.endpointId]: endpointId,
       [ATTR.accountId]: event.account_id,
     }));
-    for (let failures = 0; ; failures++) {
+    const delivery: ScheduledDelivery = {
+      workflowId,
+      eventId: event._id,
+      endpointId,
+      accountId: event.account_id,
+      round: 1,
+      type: event.type,
+      timestamp: event.timestamp,
+      body: event.body,
+      acceptedAt: event.created_at.getTime(),
+      url: event.endpoint_urls[index] ?? '',
+    };
+    const started = async (failures: number) => {
       if (window && failures > 0) await window.take(workflowId);
-      try {
-        const started = await underTraceparent(event.traceparent, () => this.scheduler.start(
-          {
-            workflowId,
-            eventId: event._id,
-            endpointId,
-            accountId: event.account_id,
-            round: 1,
-            type: event.type,
-            timestamp: event.timestamp,
-            body: event.body,
-            acceptedAt: event.created_at.getTime(),
-            url: event.endpoint_urls[index] ?? '',
-          },
-          { manualRetry: false },
-        ));
-        if (started === 'already-exists' || this.options.windowFreedBy === 'start-call') window?.release(workflowId);
-        break;
-      } catch (err) {
-        window?.release(workflowId);
-        this.logger.warn({ err, eventId: event._id, endpointId }, 'starting a delivery workflow failed; retrying');
-        await backOff(failures);
-      }
-    }
+      const answer = await underTraceparent(event.traceparent, () => this.scheduler.start(delivery, { manualRetry: false }));
+      if (answer === 'already-exists' || this.options.windowFreedBy === 'start-call') window?.release(workflowId);
+    };
+    await retryWithBackoff(started, RETRY, (err) => {
+      window?.release(workflowId);
+      this.logger.warn({ err, eventId: event._id, endpointId }, 'starting a delivery workflow failed; retrying');
+    });
     this.started.done();
     this.countPending(event.account_id, -1);
     if (--entry.remaining === 0) {

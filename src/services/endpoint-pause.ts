@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import type { Deliveries } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import type { ResumeScheduler } from '../temporal/resume-scheduler';
@@ -10,7 +10,7 @@ export interface EndpointPauseDeps {
   resumer: Pick<ResumeScheduler, 'start'>;
   /** The endpoint as the API shows it (EndpointService.get), read after the change. */
   view: (accountId: string, endpointId: string) => Promise<EndpointView>;
-  clock?: Clock;
+  clock: Clock;
 }
 
 /**
@@ -23,7 +23,7 @@ export class EndpointPause {
   /** Idempotent: a paused endpoint is answered as it is. */
   async pause(accountId: string, endpointId: string): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
-    if (!current.paused) await this.deps.endpoints.update(current, { paused: true }, (this.deps.clock ?? systemClock)());
+    if (!current.paused) await this.deps.endpoints.update(current, { paused: true }, this.deps.clock());
     return this.deps.view(accountId, endpointId);
   }
 
@@ -33,7 +33,7 @@ export class EndpointPause {
    */
   async resume(accountId: string, endpointId: string): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
-    if (current.paused) await this.deps.endpoints.update(current, { paused: false }, (this.deps.clock ?? systemClock)());
+    if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.deps.clock());
     if (current.paused || (await this.deps.deliveries.anyPausedForEndpoint(endpointId))) await this.deps.resumer.start({ accountId, endpointId });
     return this.deps.view(accountId, endpointId);
   }

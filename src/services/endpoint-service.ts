@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { validateDestinationUrl } from '../domain/webhooks/destination-address';
@@ -7,7 +7,7 @@ import { DEFAULT_EVENT_PATTERNS, validateEventPatterns } from '../domain/webhook
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import { generateSigningSecret } from '../domain/webhooks/signature';
 import { DEFAULT_GRACE_PERIOD_SECONDS, rotateSecretSet, secretsInGrace } from '../domain/webhooks/secret-rotation';
-import { countLast24h, DisabledReason, HealthSummary, shouldDisableForFailures } from '../domain/webhooks/endpoint-health';
+import { countLast24h, HealthSummary, shouldDisableForFailures } from '../domain/webhooks/endpoint-health';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
@@ -16,38 +16,8 @@ import { decodeCursor, encodeCursor } from './pagination';
 import { orderingOf, type EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { FifoQueueView, FifoTurns } from './fifo-turns';
 
-export interface EndpointView {
-  id: string;
-  url: string;
-  events: string[];
-  description: string;
-  disabled: boolean;
-  /** `manual` (its owner disabled it), `failing` (disabled by the platform: see endpoint-health.ts), null when enabled. */
-  disabled_reason: DisabledReason | null;
-  /** Its deliveries wait, with no attempt, until it is resumed (endpoint-pause.ts). */
-  paused: boolean;
-  /** Its own limits (endpoint-limits.ts); null: none. */
-  rate_limit_per_s: number | null;
-  max_in_flight: number | null;
-  /** `fifo`: one delivery at a time, in ingest order (fifo-order.ts). */
-  ordering: EndpointOrdering;
-  /** A FIFO endpoint's queue, on GET of the endpoint only (fifo-turns.ts). */
-  fifo?: FifoQueueView;
-  health: EndpointHealthView;
-  /** Replaced secrets still signing `webhook-signature`, newest first: when each stops. */
-  secrets_in_grace: { expires_at: string }[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface EndpointHealthView {
-  succeeded_24h: number;
-  failed_24h: number;
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  consecutive_failures: number;
-  failing_since: string | null;
-}
+/** A FIFO endpoint's queue is shown on GET of the endpoint only (fifo-turns.ts). */
+export type EndpointView = ReturnType<typeof endpointView> & { fifo?: FifoQueueView };
 
 /** An endpoint's own limits as a caller sets them: null clears one (on PATCH), absent leaves it. */
 export interface EndpointLimitFields {
@@ -66,16 +36,6 @@ export interface EndpointPatch extends Partial<EndpointInput> {
   disabled?: boolean;
 }
 
-export interface EndpointServiceOptions {
-  allowPrivateNetworks: boolean;
-  /** Endpoints one account may have, disabled ones included (MAX_ENDPOINTS_PER_ACCOUNT). */
-  maxEndpointsPerAccount: number;
-  /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS), shown where the rule is explained. */
-  autoDisableAfterMs: number;
-  /** Destination name lookups (c-ares with the DNS_* settings, src/infra/dns-lookup.ts). */
-  dnsLookup: LookupAllFunction;
-}
-
 interface EndpointCursor {
   c: number;
   id: string;
@@ -92,32 +52,34 @@ export interface EndpointServiceDeps {
   secretBox: SecretBox;
   /** A FIFO endpoint's queue as GET shows it, and released when it turns unordered; without it, none is shown. */
   fifoQueue?: Pick<FifoTurns, 'view' | 'release'>;
-  options: EndpointServiceOptions;
-  clock?: Clock;
+  allowPrivateNetworks: boolean;
+  /** Endpoints one account may have, disabled ones included (MAX_ENDPOINTS_PER_ACCOUNT). */
+  maxEndpointsPerAccount: number;
+  /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS), shown where the rule is explained. */
+  autoDisableAfterMs: number;
+  /** Destination name lookups (c-ares with the DNS_* settings, src/infra/dns-lookup.ts). */
+  dnsLookup: LookupAllFunction;
+  clock: Clock;
 }
 
 export class EndpointService {
-  private readonly clock: Clock;
-
-  constructor(private readonly deps: EndpointServiceDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: EndpointServiceDeps) {}
 
   get maxEndpointsPerAccount(): number {
-    return this.deps.options.maxEndpointsPerAccount;
+    return this.deps.maxEndpointsPerAccount;
   }
 
   get autoDisableAfterMs(): number {
-    return this.deps.options.autoDisableAfterMs;
+    return this.deps.autoDisableAfterMs;
   }
 
   /** Concurrent creates never exceed maxEndpointsPerAccount and fill up to it (Endpoints.insertWithinCap). */
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
     const url = await this.checkUrl(input.url);
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
-    const max = this.deps.options.maxEndpointsPerAccount;
+    const max = this.deps.maxEndpointsPerAccount;
     const secret = generateSigningSecret();
-    const now = this.clock();
+    const now = this.deps.clock();
     const doc: EndpointDoc = {
       _id: newId('ep'),
       account_id: accountId,
@@ -151,7 +113,7 @@ export class EndpointService {
     const page = docs.slice(0, limit);
     const last = page[page.length - 1];
     const healths = await Promise.all(page.map((d) => this.deps.health.read(d._id)));
-    const now = this.clock();
+    const now = this.deps.clock();
     return {
       data: page.map((d, i) => endpointView(d, healths[i], now)),
       next_cursor: docs.length > limit && last ? encodeCursor({ c: last.created_at.getTime(), id: last._id }) : null,
@@ -177,7 +139,7 @@ export class EndpointService {
       changes.disabled = patch.disabled;
       changes.disabled_reason = patch.disabled ? 'manual' : null;
     }
-    const now = this.clock();
+    const now = this.deps.clock();
     // Enabling again clears the mark and starts the failing streak afresh (a whole new period before auto-disable).
     if (changes.disabled === false) await this.deps.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
     const updated = await this.deps.endpoints.update(current, changes, now);
@@ -195,7 +157,7 @@ export class EndpointService {
     const current = await this.deps.endpoints.find(accountId, id);
     if (!current || current.disabled) return;
     if (!shouldDisableForFailures(await this.deps.health.read(id), decidedAt, this.autoDisableAfterMs)) return;
-    if (!(await this.deps.endpoints.updateIfUnchanged(current, { disabled: true, disabled_reason: 'failing' }, this.clock()))) return;
+    if (!(await this.deps.endpoints.updateIfUnchanged(current, { disabled: true, disabled_reason: 'failing' }, this.deps.clock()))) return;
     await this.cancelInFlight(id);
   }
 
@@ -217,13 +179,13 @@ export class EndpointService {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const secret = generateSigningSecret();
     const sealed = this.deps.secretBox.seal(secret);
-    const now = this.clock();
+    const now = this.deps.clock();
     await this.deps.endpoints.rotateSecrets(current, (set) => rotateSecretSet(set, sealed, graceSeconds, now), now);
     return secret;
   }
 
   private async view(doc: EndpointDoc): Promise<EndpointView> {
-    return endpointView(doc, await this.deps.health.read(doc._id), this.clock());
+    return endpointView(doc, await this.deps.health.read(doc._id), this.deps.clock());
   }
 
   private async cancelInFlight(endpointId: string): Promise<void> {
@@ -237,14 +199,14 @@ export class EndpointService {
    * times out is a 422: it could not be checked.
    */
   private async checkUrl(raw: string): Promise<string> {
-    const verdict = validateDestinationUrl(raw, { allowPrivate: this.deps.options.allowPrivateNetworks });
+    const verdict = validateDestinationUrl(raw, { allowPrivate: this.deps.allowPrivateNetworks });
     if (!verdict.ok) {
       if (verdict.code === 'invalid_url') throw new ValidationError(verdict.message, [{ path: 'url', message: verdict.message }], verdict.code);
       throw new DomainError(verdict.code, verdict.message);
     }
     const resolved = await resolveAndCheck(verdict.url.hostname, {
-      allowPrivate: this.deps.options.allowPrivateNetworks,
-      lookup: this.deps.options.dnsLookup,
+      allowPrivate: this.deps.allowPrivateNetworks,
+      lookup: this.deps.dnsLookup,
     });
     if (!resolved.ok && resolved.code !== 'dns_lookup_failed') throw new DomainError(resolved.code, resolved.message);
     return raw;
@@ -278,26 +240,31 @@ function notFound(id: string): DomainError {
   return new DomainError('not_found', `Endpoint ${id} not found.`);
 }
 
-function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date): EndpointView {
+function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date) {
   return {
     id: doc._id,
     url: doc.url,
     events: doc.events,
     description: doc.description,
     disabled: doc.disabled,
+    /** `manual` (its owner disabled it), `failing` (disabled by the platform: see endpoint-health.ts), null when enabled. */
     disabled_reason: doc.disabled_reason,
+    /** Its deliveries wait, with no attempt, until it is resumed (endpoint-pause.ts). */
     paused: doc.paused ?? false,
+    /** Its own limits (endpoint-limits.ts); null: none. */
     rate_limit_per_s: doc.rate_limit_per_s ?? null,
     max_in_flight: doc.max_in_flight ?? null,
+    /** `fifo`: one delivery at a time, in ingest order (fifo-order.ts). */
     ordering: orderingOf(doc),
     health: healthView(health, now),
+    /** Replaced secrets still signing `webhook-signature`, newest first: when each stops. */
     secrets_in_grace: secretsInGrace(doc, now).map((s) => ({ expires_at: s.expires_at.toISOString() })),
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
 }
 
-function healthView(health: HealthSummary | null, now: Date): EndpointHealthView {
+function healthView(health: HealthSummary | null, now: Date) {
   return {
     ...(health ? countLast24h(health, now) : { succeeded_24h: 0, failed_24h: 0 }),
     last_success_at: health?.last_success_at?.toISOString() ?? null,

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { Logger } from '../infra/logger';
 import type { Deliveries } from '../persistence/deliveries';
@@ -6,7 +6,7 @@ import type { EventRetentionView, Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { FifoTurns } from './fifo-turns';
 
-export const PURGE_INTERVAL_MS = 3_600_000;
+const PURGE_INTERVAL_MS = 3_600_000;
 /** Most ids examined per step: their reads go out together, their deletes are one command per collection. */
 const STEP = 64;
 
@@ -18,8 +18,6 @@ const STEP = 64;
  * (idempotency window, bulk recovery's 7 days); concurrent purges only repeat each other's deletes.
  */
 export class EventRetention {
-  private loop?: Periodic;
-
   constructor(
     private readonly deps: {
       events: Events;
@@ -29,30 +27,22 @@ export class EventRetention {
       fifo?: Pick<FifoTurns, 'prune'>;
       retentionMs: number;
       logger: Logger;
-      clock?: Clock;
+      clock: Clock;
     },
   ) {}
 
-  private now(): Date {
-    return (this.deps.clock ?? systemClock)();
-  }
-
-  start(intervalMs = PURGE_INTERVAL_MS): void {
+  start(): Periodic {
     const purge = async () => {
       const removed = await this.purge();
       if (removed > 0) this.deps.logger.info({ removed }, 'removed events past their retention');
     };
-    this.loop = periodic(purge, intervalMs, (err) => this.deps.logger.warn({ err }, 'event retention purge failed; will retry'), { now: true });
-  }
-
-  async stop(): Promise<void> {
-    await this.loop?.stop();
+    return periodic(purge, PURGE_INTERVAL_MS, (err) => this.deps.logger.warn({ err }, 'event retention purge failed; will retry'), { now: true });
   }
 
   /** Removes every event older than the retention (and what hangs off it); returns how many. */
   async purge(): Promise<number> {
     const { events, deliveries, idempotency } = this.deps;
-    const cutoff = this.now().getTime() - this.deps.retentionMs;
+    const cutoff = this.deps.clock().getTime() - this.deps.retentionMs;
     const [top, floor] = [await events.ids.head(), await events.ids.floor()];
     let removed = 0;
     // Steps grow from one id: a purge with nothing to do reads one event.

@@ -1,11 +1,11 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
-import type { Deliveries, DeliveryAttempt, DeliveryDoc } from '../persistence/deliveries';
+import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
@@ -48,30 +48,8 @@ export interface IngestResult {
   started?: Promise<void>;
 }
 
-export type AttemptView = Omit<DeliveryAttempt, 'started_at' | 'succeeded'> & { started_at: string };
-
-export interface DeliveryView {
-  endpoint_id: string;
-  url: string;
-  status: DeliveryDoc['status'];
-  round: number;
-  attempt_count: number;
-  next_attempt_at: string | null;
-  /** Its attempt came due while its endpoint was paused and waits for the resume (status stays `pending` or `retrying`). */
-  paused: boolean;
-  attempts: AttemptView[];
-}
-
-export interface EventView {
-  id: number;
-  type: string;
-  timestamp: number;
-  data: Record<string, unknown>;
-  idempotency_key: string | null;
-  status: EventStatus;
-  destinations: number;
-  created_at: string;
-}
+export type DeliveryView = ReturnType<typeof deliveryView>;
+export type EventView = ReturnType<typeof eventView>;
 
 export interface EventServiceDeps {
   events: Events;
@@ -84,7 +62,7 @@ export interface EventServiceDeps {
   scheduler: DeliveryScheduler;
   /** Takes an event's places in its FIFO endpoints' queues (fifo-turns.ts); without it, every endpoint is unordered. */
   fifo?: Pick<FifoTurns, 'placesFor'>;
-  clock?: Clock;
+  clock: Clock;
 }
 
 /** Ingest (request to acknowledgement), status and history, listing, manual retry. */
@@ -93,10 +71,6 @@ export class EventService {
   private readonly keyedInFlight = new Map<string, Promise<IngestResult>>();
 
   constructor(private readonly deps: EventServiceDeps) {}
-
-  private now(): Date {
-    return (this.deps.clock ?? systemClock)();
-  }
 
   /**
    * Acknowledged once the event and its key claim are stored (a repeat costs one read). Its workflows
@@ -146,7 +120,7 @@ export class EventService {
     }
     const running = (async () => {
       const existing = await this.deps.idempotency.find(accountId, key);
-      if (existing && existing.expires_at > this.now()) return { created: false, body: existing.response };
+      if (existing && existing.expires_at > this.deps.clock()) return { created: false, body: existing.response };
       return this.accept(accountId, input, key);
     })();
     this.keyedInFlight.set(slot, running);
@@ -164,7 +138,7 @@ export class EventService {
     const fifo = this.deps.fifo;
     const ordered = matching.filter((e) => orderingOf(e) === 'fifo').map((e) => e._id);
     const placesFor = fifo && ordered.length > 0 ? (id: number) => fifo.placesFor(ordered, id) : undefined;
-    const now = this.now();
+    const now = this.deps.clock();
     const timestamp = Math.floor(now.getTime() / 1000);
     const traceparent = currentTraceparent();
     let event: EventDoc;
@@ -189,12 +163,12 @@ export class EventService {
       if (!(err instanceof EventInsertUnanswered)) throw err;
       // The insert may have landed with its answer lost: settled in the background (unanswered-insert.ts).
       const unanswered = err.event;
-      outbox.enqueueOnceSettled(unanswered, () => settleUnansweredInsert(this.deps, unanswered, () => this.now()));
+      outbox.enqueueOnceSettled(unanswered, () => settleUnansweredInsert(this.deps, unanswered));
       throw storeDidNotAnswer();
     }
 
     if (key !== null) {
-      const settle = () => settleKey(this.deps, event, () => this.now());
+      const settle = () => settleKey(this.deps, event);
       let settled: KeySettlement;
       try {
         settled = await settle();
@@ -270,7 +244,7 @@ export class EventService {
     if (!endpoint) throw new DomainError('endpoint_deleted', `Endpoint ${endpointId} was deleted; its deliveries cannot be retried.`);
     if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before retrying.`);
 
-    const now = this.now();
+    const now = this.deps.clock();
     let round = delivery.round;
     if (isManuallyRetryable(delivery.status)) {
       round = delivery.round + 1;
@@ -308,7 +282,7 @@ function storeDidNotAnswer(): DomainError {
   return new DomainError('service_unavailable', 'The event store did not answer. Repeat the call with the same idempotency key.', { retry_after: 1 }, { retryAfterSeconds: 1 });
 }
 
-function eventView(event: EventDoc, status: EventStatus): EventView {
+function eventView(event: EventDoc, status: EventStatus) {
   return {
     id: event._id,
     type: event.type,
@@ -331,7 +305,7 @@ export async function deliveryOf(events: Pick<Events, 'find'>, accountId: string
 }
 
 /** A delivery with no record yet has made no attempt: pending, at the URL matched at ingest. */
-export function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date): DeliveryView {
+export function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date) {
   return {
     endpoint_id: endpointId,
     url: d?.url || urlAtIngest,
@@ -339,6 +313,7 @@ export function deliveryView(d: DeliveryDoc | undefined, endpointId: string, url
     round: d?.round ?? 1,
     attempt_count: d?.attempt_count ?? 0,
     next_attempt_at: d ? (d.next_attempt_at ? d.next_attempt_at.toISOString() : null) : (dueAt?.toISOString() ?? null),
+    /** Its attempt came due while its endpoint was paused and waits for the resume (status stays `pending` or `retrying`). */
     paused: d?.paused ?? false,
     attempts: (d?.attempts ?? []).map((a) => ({
       round: a.round,

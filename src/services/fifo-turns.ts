@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { isFinishedDeliveryStatus } from '../domain/webhooks/delivery-status';
 import { FIFO_VOID_AFTER_MS, isPassedOver, isTurnOf, queueLength, type QueuePlace } from '../domain/webhooks/fifo-order';
@@ -12,7 +12,7 @@ export interface FifoTurnsDeps {
   deliveries: Pick<Deliveries, 'find'>;
   /** Tells a delivery's run that its turn has come (workflows/fifo-turn.ts); a run that has ended is left alone. */
   wake: (workflowId: string) => Promise<void>;
-  clock?: Clock;
+  clock: Clock;
 }
 
 /** The deliveries of a queue a switch to unordered wakes at once; those further back go at their next look. */
@@ -21,10 +21,7 @@ export const FIFO_RELEASE_MAX = 1000;
 const RELEASE_CONCURRENCY = 16;
 
 /** What GET endpoint shows of a FIFO endpoint's queue. */
-export interface FifoQueueView {
-  head_event_id: number | null;
-  length: number;
-}
+export type FifoQueueView = Awaited<ReturnType<FifoTurns['view']>>;
 
 /**
  * The turns of a FIFO endpoint's deliveries. Places are taken at ingest, before the event is
@@ -33,15 +30,11 @@ export interface FifoQueueView {
  * delivery's look at once, whichever reads second sees the other's write: none is left waiting.
  */
 export class FifoTurns {
-  private readonly clock: Clock;
-
-  constructor(private readonly deps: FifoTurnsDeps) {
-    this.clock = deps.clock ?? systemClock;
-  }
+  constructor(private readonly deps: FifoTurnsDeps) {}
 
   /** Places for event `eventId` in each of these FIFO endpoints' queues. */
   async placesFor(endpointIds: string[], eventId: number): Promise<Record<string, number>> {
-    const at = this.clock();
+    const at = this.deps.clock();
     const taken = await Promise.all(endpointIds.map((endpointId) => this.deps.queues.take(endpointId, eventId, at)));
     return Object.fromEntries(endpointIds.map((endpointId, i) => [endpointId, taken[i] as number]));
   }
@@ -56,7 +49,7 @@ export class FifoTurns {
     const place = await this.placeOf(eventId, endpointId);
     if (place === null) return { place, now: true };
     // Only the places below its own matter: the search stops there.
-    const head = await this.deps.queues.head(endpointId, (p) => (p.n >= place ? Promise.resolve(false) : this.passesOver(endpointId, p)), this.clock());
+    const head = await this.deps.queues.head(endpointId, (p) => (p.n >= place ? Promise.resolve(false) : this.passesOver(endpointId, p)), this.deps.clock());
     return { place, now: isTurnOf(place, head) };
   }
 
@@ -67,21 +60,21 @@ export class FifoTurns {
   async leave(eventId: number, endpointId: string, known?: number | null, acceptedAt?: Date): Promise<void> {
     const place = known ?? (await this.placeOf(eventId, endpointId));
     if (place === null) return;
-    await this.deps.queues.leave(endpointId, place, this.clock(), acceptedAt);
-    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
+    await this.deps.queues.leave(endpointId, place, this.deps.clock(), acceptedAt);
+    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
     if (head && head.n > place) await this.deps.wake(deliveryId(head.eventId, endpointId));
   }
 
   /** The head and length of the endpoint's queue: a few `_id` lookups, whatever its length. */
-  async view(endpointId: string): Promise<FifoQueueView> {
-    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
+  async view(endpointId: string) {
+    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
     const newest = head === null ? 0 : await this.deps.queues.newest(endpointId, head);
     return { head_event_id: head?.eventId ?? null, length: queueLength(head, newest) };
   }
 
   /** Switched to unordered: its queue's deliveries, from the head, are woken to look again and go. */
   async release(endpointId: string): Promise<void> {
-    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
+    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
     if (!head) return;
     // The head too: it may be waiting for a wake-up that was lost.
     const waiting = await this.deps.queues.placesAfter(endpointId, head.n - 1, FIFO_RELEASE_MAX);
@@ -97,13 +90,13 @@ export class FifoTurns {
    * looks at any more (its endpoint unordered or deleted since) are passed over and go too.
    */
   async prune(endpointId: string, through: number, minAdvance?: number): Promise<number> {
-    await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.clock());
-    return this.deps.queues.prune(endpointId, through, this.clock(), minAdvance);
+    await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
+    return this.deps.queues.prune(endpointId, through, this.deps.clock(), minAdvance);
   }
 
   /** A place whose holder will never leave it (fifo-order.ts isPassedOver). */
   private async passesOver(endpointId: string, place: QueuePlace): Promise<boolean> {
-    const now = this.clock();
+    const now = this.deps.clock();
     const record = await this.deps.deliveries.find(deliveryId(place.eventId, endpointId));
     if (record) return isPassedOver(place, { record: { round: record.round, ended: isFinishedDeliveryStatus(record.status) } }, now);
     if (now.getTime() - place.takenAt.getTime() < FIFO_VOID_AFTER_MS) return false;

@@ -5,13 +5,6 @@ import os from 'node:os';
 import type { Logger } from '../infra/logger';
 import type { ApiInstances } from '../persistence/api-instances';
 
-export interface InstanceLeaseOptions {
-  /** How long a lease lasts without renewal before the process is taken for dead. */
-  ttlMs: number;
-  /** How often it is renewed (well under ttlMs, so a slow store does not expire a live process). */
-  renewMs: number;
-}
-
 /** Crash recovery acts only on an expired lease's events (its id is in each), never on a live ingest. */
 export class InstanceLease {
   readonly id = `api_${randomUUID().replace(/-/g, '')}`;
@@ -21,16 +14,19 @@ export class InstanceLease {
   constructor(
     private readonly deps: {
       instances: ApiInstances;
-      /** Recorded with each renewal: crash recovery looks only above it (DeliveryOutbox.handedOverThrough). */
+      /** Recorded with each renewal: crash recovery looks only above it (EventsAwaitingHandOver.handedOverThrough). */
       handedOverThrough: () => Promise<number>;
-      options: InstanceLeaseOptions;
+      /** How long a lease lasts without renewal before the process is taken for dead. */
+      ttlMs: number;
       logger: Logger;
     },
   ) {}
 
   async start(): Promise<void> {
     await this.renew();
-    this.loop = periodic(() => this.renew(), this.deps.options.renewMs, (err) => this.deps.logger.warn({ err }, 'instance lease renewal failed; will retry'));
+    // Renewed well within its lifetime, so a slow store does not expire a live process.
+    const renewMs = Math.max(250, Math.floor(this.deps.ttlMs / 5));
+    this.loop = periodic(() => this.renew(), renewMs, (err) => this.deps.logger.warn({ err }, 'instance lease renewal failed; will retry'));
   }
 
   /** Stops renewing; `release` removes the lease (only when everything it covers was handed over). */
@@ -45,7 +41,7 @@ export class InstanceLease {
     const now = systemClock();
     await this.deps.instances.renew({
       _id: this.id,
-      expires_at: new Date(now.getTime() + this.deps.options.ttlMs),
+      expires_at: new Date(now.getTime() + this.deps.ttlMs),
       watermark,
       started_at: this.startedAt,
       renewed_at: now,

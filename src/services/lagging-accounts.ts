@@ -14,7 +14,6 @@ const FRESH_FOR_MS = 5_000;
  */
 export class LaggingAccounts {
   private readonly shares = new LagShares();
-  private loop?: Periodic;
 
   constructor(
     private readonly loads: WorkerLoads,
@@ -38,11 +37,7 @@ export class LaggingAccounts {
     this.shares.step(lags, this.boundMs);
   }
 
-  start(): void {
-    this.loop ??= periodic(() => this.refresh(), READ_EVERY_MS, (err) => this.logger.warn({ err }, "could not read the workers' loads; admission goes on with the last ones read"));
-  }
-
-  async stop(): Promise<void> {
-    await this.loop?.stop();
+  start(): Periodic {
+    return periodic(() => this.refresh(), READ_EVERY_MS, (err) => this.logger.warn({ err }, "could not read the workers' loads; admission goes on with the last ones read"));
   }
 }

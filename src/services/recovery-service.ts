@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries } from '../persistence/deliveries';
@@ -10,7 +10,7 @@ export interface RecoveryServiceDeps {
   endpoints: Endpoints;
   deliveries: Deliveries;
   scheduler: RecoveryScheduler;
-  clock?: Clock;
+  clock: Clock;
 }
 
 /**
@@ -21,7 +21,7 @@ export class RecoveryService {
   constructor(private readonly deps: RecoveryServiceDeps) {}
 
   async recover(accountId: string, endpointId: string, since: Date): Promise<RecoveryRun> {
-    const now = (this.deps.clock ?? systemClock)();
+    const now = this.deps.clock();
     const problem = recoverySinceProblem(since, now);
     if (problem) throw new ValidationError(problem, [{ path: 'since', message: problem.replace(/^since /, '') }], 'invalid_since');
     const endpoint = await requireEndpoint(this.deps.endpoints, accountId, endpointId);

@@ -6,14 +6,10 @@ import { settleKey, type KeySettlementDeps } from './key-settlement';
  * Settled like one whose process died: not stored, forgotten (the caller repeats); stored, delivered
  * unless a repeat's event took its key first (key-settlement.ts). True: deliver it.
  */
-export async function settleUnansweredInsert(
-  deps: KeySettlementDeps,
-  event: EventDoc,
-  now: () => Date,
-): Promise<boolean> {
+export async function settleUnansweredInsert(deps: KeySettlementDeps, event: EventDoc): Promise<boolean> {
   if (!(await deps.events.holds(event))) {
-    deps.outbox.release(event._id);
+    deps.outbox.awaiting.leave(event._id);
     return false;
   }
-  return event.idempotency_key === null || (await settleKey(deps, event, now)).answers === 'this';
+  return event.idempotency_key === null || (await settleKey(deps, event)).answers === 'this';
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/ensure-chromium';
+import { systemClock } from '../../src/domain/clock';
 import { PROJECT_ROOT } from '../../src/infra/tools';
 import type { Platform } from '../../src/main/platform';
 import { DashboardInvites } from '../../src/persistence/dashboard-invites';
@@ -100,7 +101,7 @@ describe('newcomer pages in a real browser', () => {
   it('an invite link sets the password at phone width and signs the person in', async () => {
     const email = newEmail();
     const account = await platform.services.accounts.createAccount(email, 'team');
-    const invite = await new DashboardInviteService({ accounts: platform.repositories.accounts, invites: new DashboardInvites(platform.db), sessions: new DashboardSessions(platform.db) }).create(account.id, platform.apiUrl!);
+    const invite = await new DashboardInviteService({ accounts: platform.repositories.accounts, invites: new DashboardInvites(platform.db), sessions: new DashboardSessions(platform.db), clock: systemClock }).create(account.id, platform.apiUrl!);
     const { page, problems, close } = await openPage({ viewport: PHONE });
     try {
       await page.goto(invite.link);

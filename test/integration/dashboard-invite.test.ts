@@ -1,3 +1,4 @@
+import { systemClock } from '../../src/domain/clock';
 import type { Platform } from '../../src/main/platform';
 import { DashboardInvites } from '../../src/persistence/dashboard-invites';
 import { DashboardSessions } from '../../src/persistence/dashboard-sessions';
@@ -21,7 +22,7 @@ describe('dashboard invite links', () => {
     await platform?.stop();
   });
 
-  const invites = (clock?: () => Date) => new DashboardInviteService({ accounts: platform.repositories.accounts, invites: new DashboardInvites(platform.db), sessions: new DashboardSessions(platform.db), clock });
+  const invites = (clock: () => Date = systemClock) => new DashboardInviteService({ accounts: platform.repositories.accounts, invites: new DashboardInvites(platform.db), sessions: new DashboardSessions(platform.db), clock });
 
   async function invited(clock?: () => Date) {
     const email = newEmail();

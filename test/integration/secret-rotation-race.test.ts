@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
+import { systemClock } from '../../src/domain/clock';
 import { createSecretBox } from '../../src/domain/webhooks/secret-box';
 import { secretsInGrace } from '../../src/domain/webhooks/secret-rotation';
 import { createDnsLookup } from '../../src/infra/dns-lookup';
@@ -32,7 +33,11 @@ describe('concurrent secret rotations', () => {
       health: new EndpointHealthLog(db),
       scheduler: {} as never,
       secretBox,
-      options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 100, autoDisableAfterMs: 5 * 86_400_000, dnsLookup: createDnsLookup() },
+      allowPrivateNetworks: true,
+      maxEndpointsPerAccount: 100,
+      autoDisableAfterMs: 5 * 86_400_000,
+      dnsLookup: createDnsLookup(),
+      clock: systemClock,
     });
   }
 

@@ -61,7 +61,10 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       health,
       scheduler,
       secretBox,
-      options: { allowPrivateNetworks: true, maxEndpointsPerAccount: 10, autoDisableAfterMs: PERIOD, dnsLookup: createDnsLookup() },
+      allowPrivateNetworks: true,
+      maxEndpointsPerAccount: 10,
+      autoDisableAfterMs: PERIOD,
+      dnsLookup: createDnsLookup(),
       clock: () => new Date(temporalNow),
     });
     const deps = {

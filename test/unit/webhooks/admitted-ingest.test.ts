@@ -1,3 +1,4 @@
+import { systemClock } from '../../../src/domain/clock';
 import type { NewEvent } from '../../../src/persistence/events';
 import { EventService, type EventServiceDeps } from '../../../src/services/event-service';
 import { IngestAdmission } from '../../../src/services/ingest-admission';
@@ -22,6 +23,7 @@ function service() {
     endpointsCache: { enabled: async () => [] },
     outbox: { awaiting: { ingestBegins: () => () => undefined }, enqueue: async () => undefined },
     lease: { id: 'instance_1' },
+    clock: systemClock,
   } as unknown as EventServiceDeps;
   return { events: new EventService(deps), stored };
 }

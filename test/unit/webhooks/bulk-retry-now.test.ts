@@ -1,3 +1,4 @@
+import { systemClock } from '../../../src/domain/clock';
 import { DeliveryControl, MAX_RETRY_NOW_PER_CALL } from '../../../src/services/delivery-control';
 
 /** Bulk retry now: its cost per call is bounded, and a cursor goes through every waiting delivery once. */
@@ -27,6 +28,7 @@ describe('bulk retry now of an endpoint', () => {
         },
         cancel: async () => true,
       },
+      clock: systemClock,
     });
     return { service, woken, mostInFlight: () => mostInFlight };
   }

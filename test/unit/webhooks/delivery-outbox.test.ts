@@ -51,12 +51,12 @@ describe('DeliveryOutbox', () => {
     outbox.awaiting.enter(6);
     const five = outbox.enqueue(event(5, ['a']));
     void outbox.enqueue(event(6, ['b']));
-    expect(outbox.handedOverThrough(6)).toBe(4);
+    expect(outbox.awaiting.handedOverThrough(6)).toBe(4);
     await tick();
     s.release();
     await five;
     await tick();
-    expect(outbox.handedOverThrough(6)).toBe(6);
+    expect(outbox.awaiting.handedOverThrough(6)).toBe(6);
   });
 
   it("sends no start in the ingest's own turn: its answer is written first", async () => {
@@ -73,7 +73,7 @@ describe('DeliveryOutbox', () => {
     const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 });
     outbox.awaiting.enter(9);
     void outbox.enqueue(event(9, []));
-    expect(outbox.handedOverThrough(9)).toBe(9);
+    expect(outbox.awaiting.handedOverThrough(9)).toBe(9);
     expect(outbox.backlog).toBe(0);
   });
 
@@ -81,7 +81,7 @@ describe('DeliveryOutbox', () => {
     const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 });
     outbox.awaiting.enter(3);
     outbox.awaiting.leave(3);
-    expect(outbox.handedOverThrough(3)).toBe(3);
+    expect(outbox.awaiting.handedOverThrough(3)).toBe(3);
   });
 
   it('tells how long its oldest event has waited for its workflows to start', () => {
@@ -93,9 +93,9 @@ describe('DeliveryOutbox', () => {
     outbox.awaiting.enter(2);
     now = 4_000;
     expect(outbox.oldestWaitMs()).toBe(3_000);
-    outbox.release(1);
+    outbox.awaiting.leave(1);
     expect(outbox.oldestWaitMs()).toBe(2_500);
-    outbox.release(2);
+    outbox.awaiting.leave(2);
     expect(outbox.oldestWaitMs()).toBe(0);
   });
 
@@ -231,7 +231,7 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
     outbox.awaiting.enter(7);
     let answer!: (owns: boolean) => void;
     outbox.enqueueOnceSettled(event(7, ['ep_a']), () => new Promise<boolean>((r) => (answer = r)));
-    expect(outbox.handedOverThrough(7)).toBe(6);
+    expect(outbox.awaiting.handedOverThrough(7)).toBe(6);
     expect(await outbox.drain(50)).toBe(false);
     while (!answer) await tick();
     answer(true);
@@ -240,7 +240,7 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
       s.release();
     }
     expect(await outbox.drain(1000)).toBe(true);
-    expect(outbox.handedOverThrough(7)).toBe(7);
+    expect(outbox.awaiting.handedOverThrough(7)).toBe(7);
   });
 
   it('asks again after a settlement fails, and forgets an event removed for losing its key', async () => {
@@ -250,7 +250,7 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
     let asked = 0;
     outbox.enqueueOnceSettled(event(8, ['ep_a']), async () => {
       if (++asked === 1) throw new Error('store unreachable');
-      outbox.release(8);
+      outbox.awaiting.leave(8);
       return false;
     });
     expect(await outbox.drain(5_000)).toBe(true);

@@ -1,3 +1,4 @@
+import { systemClock } from '../../../src/domain/clock';
 import { applyHealthFact, EMPTY_HEALTH, type HealthSummary } from '../../../src/domain/webhooks/endpoint-health';
 import type { DeliveryEnd } from '../../../src/domain/webhooks/operational-events';
 import type { EndpointDoc } from '../../../src/persistence/endpoints';
@@ -113,6 +114,7 @@ describe('EventService.emitPlatformEvent', () => {
       endpointsCache: { enabled: async () => [{ ...endpoint, events: ['platform.*'] }, endpoint] },
       outbox: { awaiting: { ingestBegins: () => () => undefined }, enqueue: async (event: EventDoc) => void enqueued.push(event._id) },
       lease: { id: 'instance_1' },
+      clock: systemClock,
     } as unknown as EventServiceDeps;
     return { events: new EventService(deps), stored, enqueued, records };
   }
