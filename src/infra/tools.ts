@@ -57,7 +57,14 @@ export function temporalWheelForThisPlatform(): PinnedWheel | undefined {
   return TEMPORAL_WHEELS[`${process.platform}-${process.arch}`];
 }
 
-export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+/** The nearest ancestor holding package.json: the repository from src/ (tsx, jest) and from dist/src/ (compiled) alike. */
+export const PROJECT_ROOT = findProjectRoot(__dirname);
+
+function findProjectRoot(start: string): string {
+  let dir = start;
+  while (path.dirname(dir) !== dir && !existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+}
 
 /** Where built tools are cached (git-ignored). */
 export function toolsDir(): string {

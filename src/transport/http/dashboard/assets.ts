@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../../../infra/tools';
 import { staticAssets, type AssetFile } from '../static-assets';
 
 const FILES = {
@@ -10,19 +11,12 @@ const FILES = {
 export type AssetName = keyof typeof FILES;
 export const ASSETS_PREFIX = '/dashboard/assets/';
 
-/** Next to this module under src/ (tsx, jest); from the repository's src/ when running compiled code in dist/. */
-function assetsDir(): string {
-  const local = path.join(__dirname, 'assets');
-  if (existsSync(path.join(local, 'dashboard.css'))) return local;
-  let dir = __dirname;
-  while (path.dirname(dir) !== dir && !existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return path.join(dir, 'src', 'transport', 'http', 'dashboard', 'assets');
-}
+/** The sources' copy, also for compiled code in dist/ (the build does not copy them). */
+const ASSETS_DIR = path.join(PROJECT_ROOT, 'src', 'transport', 'http', 'dashboard', 'assets');
 
-const assets = staticAssets(ASSETS_PREFIX, () => {
-  const dir = assetsDir();
-  return Object.entries(FILES).map(([name, type]): AssetFile => [name, readFileSync(path.join(dir, name)), type]);
-});
+const assets = staticAssets(ASSETS_PREFIX, () =>
+  Object.entries(FILES).map(([name, type]): AssetFile => [name, readFileSync(path.join(ASSETS_DIR, name)), type]),
+);
 
 export const assetUrl: (name: AssetName) => string = assets.url;
 export const serveAssets = assets.serve;
