@@ -20,6 +20,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/data ./data
+# The dashboard reads its CSS and script from the repository's src/ (PROJECT_ROOT), not from dist/.
+COPY --from=build /app/src/transport/http/dashboard/assets ./src/transport/http/dashboard/assets
 USER node
 EXPOSE 3000
 CMD ["node", "dist/src/main/api.js"]
