@@ -5,10 +5,7 @@ import type { EndpointRateTokens } from '../src/persistence/endpoint-rate-tokens
 
 /** Seconds an attempt tries to take a token in before it waits its turn (each second may end while its token is taken). */
 const MAX_WINDOW_TRIES = 2;
-/**
- * No POST starts in the last part of a second: one started at its very end reaches the receiver in
- * the next second, beside that second's own, and the receiver would count more than the rate.
- */
+/** No POST starts in a second's last part: it would reach the receiver in the next second and count beyond the rate there. */
 export const LATE_IN_SECOND_MS = 200;
 const isLate = (ms: number) => ms - rateWindowOf(ms) * 1000 >= 1000 - LATE_IN_SECOND_MS;
 
