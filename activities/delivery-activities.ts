@@ -176,8 +176,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   /** A place among this account's and endpoint's attempts in flight, through lookup and POST; none free in time: throttled. */
   async function enterSlot(input: AttemptInput, limited: boolean) {
     const leave = await slots.enter(input.accountId, input.endpointId, throttleWaitMs);
-    // A limited endpoint's retried try may have waited for its own limits: that wait is not the
-    // platform's lateness, and must not get its account's ingests refused.
+    // A limited endpoint's retried try may have waited for its own limits: not the platform's lateness, so not counted.
     const countsLag = input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined && !(limited && activityAttempt() > 1);
     if (countsLag) deps.lags?.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
     if (leave) return leave;
@@ -270,8 +269,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   async function wasAccepted(input: AttemptInput): Promise<boolean> {
     const { seal, body, type, timestamp } = input;
     const workflowId = deliveryId(input.eventId, input.endpointId);
-    // Only the delivery's own workflow: under another id a copy of its input would run beside it,
-    // its attempts answered from the real run's record.
+    // Only its own workflow: under another id a copy of its input would run beside it, answered from the real run's record.
     const context = activityContext();
     if (context && context.info.workflowExecution?.workflowId !== workflowId) return false;
     // A valid seal says it without a read. Any other (none, or under a secrets key since replaced) is checked against the store.
