@@ -129,8 +129,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
       turn.beforeAttempt();
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
       let outcome = await CancellationScope.nonCancellable(() => makeAttempt(target, attempt));
-      // Its endpoint is paused: nothing was sent, and the same attempt is made once it is resumed.
-      // Queued: an earlier delivery to its FIFO endpoint holds the turn; the same attempt is made once woken.
+      // Paused or queued (an earlier delivery holds the FIFO turn): nothing was sent; the same attempt is made once woken.
       if (outcome.status === 'paused' || outcome.status === 'queued') upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: outcome.status }]);
       while (outcome.status === 'paused' || outcome.status === 'queued') {
         if (outcome.status === 'paused') await pause.untilResumed(attempt);

@@ -61,8 +61,7 @@ export class DeliveryStartWindow {
     const picked = typeof pick === 'string' ? () => pick : pick;
     if (this.size <= 0 || this.closed) return picked();
     this.expire();
-    // First come, first served: a freed slot is reserved for the longest waiter, not whoever asks next,
-    // so no accepted event is overtaken again and again while its caller was promised a bound.
+    // A freed slot is reserved for the longest waiter, not whoever asks next: no accepted event is overtaken again and again.
     if (this.queue.length > 0 || this.taken >= this.limit) {
       this.adaptive?.markFull();
       await new Promise<void>((resolve) => {
