@@ -19,9 +19,9 @@ export interface IngestAdmissionOptions {
 
 /**
  * As many ingests in flight as answer within the target (p90): a slow store gets the rest refused, not queued. Tight, as
- * ingest shares store and CPU with delivery (measured: 32–512 at 500 ms more than halved deliveries/s). API-only: 150 ms,
- * its ingests wait behind worker writes it cannot see (at 250 ms p99 passed the 1 s promise at 2–3 × capacity, bench:overload
- * separate). Also delivering: 250 ms (at 150 ms goodput at 3 × fell from 0.88 to 0.79 of capacity).
+ * ingest shares store and CPU with delivery (measured: 32–512 at 500 ms more than halved deliveries/s). API-only, 150 ms:
+ * its ingests wait behind worker writes it cannot see (at 250 ms p99 passed the 1 s promise at 2–3 × capacity; bench:overload
+ * separate). Also delivering, 250 ms: at 150 ms goodput at 3 × fell from 0.88 to 0.79 of capacity.
  */
 export function ingestConcurrencyTuning(workerInProcess: boolean): AdaptiveLimitTuning {
   return { min: 4, max: 256, targetMs: workerInProcess ? 250 : 150, increase: 4, decrease: 0.75, intervalMs: 1_000 };
