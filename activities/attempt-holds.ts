@@ -8,9 +8,8 @@ export interface Hold {
 }
 
 /**
- * First attempts that keep their workflow task while a slow receiver answers (first-attempt-budget.ts),
- * up to `max` at once: each holds a workflow-task and a local-activity slot. Past it they are handed off,
- * so slow receivers cost Temporal more but never take all the worker's slots. A stop ends every hold.
+ * First attempts that keep their task while a slow receiver answers, up to `max` (each holds a workflow-task and a local
+ * activity slot); past it they are handed off: slow receivers cost Temporal more but never take all the worker's slots.
  */
 export class AttemptHolds {
   private held = 0;

@@ -70,10 +70,7 @@ export type AttemptOutcome = (
 /** The failure type of an attempt that found its account's or endpoint's places taken (retried by Temporal, not counted). */
 export const THROTTLED = 'AttemptThrottled';
 
-/**
- * How long an attempt waits in its task for a place before it is throttled: a quick receiver's places free
- * within it, a hung one's do not. Failing at once costs a timer and a task: 30 → 20 deliveries/s.
- */
+/** A quick receiver frees a place within it, a hung one does not. Throttling at once (timer, task): 30 → 20 deliveries/s. */
 export const THROTTLE_WAIT_MS = 250;
 
 /** What a local first attempt may answer instead: its POST goes on in this process, which reports its outcome. */
@@ -143,10 +140,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return cached || deps.endpoints.find(input.accountId, input.endpointId);
   }
 
-  /**
-   * Re-reads the endpoint (from the store itself with `fromStore`): deleted or disabled → cancelled;
-   * paused → paused; a rotated secret signs; a changed URL is used.
-   */
+  /** The request as the endpoint now is (read from the store itself with `fromStore`): a rotated secret, a changed URL. */
   async function prepare(input: AttemptInput, fromStore = false): Promise<Prepared> {
     const endpoint = fromStore ? await deps.endpoints.find(input.accountId, input.endpointId) : await currentEndpoint(input);
     const { body, type, timestamp } = input;
@@ -179,14 +173,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return { kind: 'send', url: endpoint.url, headers: { ...headers }, body, limits: limitsOf(endpoint), fifo };
   }
 
-  /**
-   * A place among this account's and endpoint's attempts in flight, through lookup and POST. None free in
-   * time: throttled, nothing sent; Temporal retries it (same number) on a timer, holding no task or slot.
-   */
+  /** A place among this account's and endpoint's attempts in flight, through lookup and POST; none free in time: throttled. */
   async function enterSlot(input: AttemptInput, limited: boolean) {
     const leave = await slots.enter(input.accountId, input.endpointId, throttleWaitMs);
-    // A limited endpoint's retried try may have waited for its own limits: that wait is not the
-    // platform's lateness, and must not get its account's ingests refused.
+    // A limited endpoint's retried try may have waited for its own limits: not the platform's lateness, so not counted.
     const countsLag = input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined && !(limited && activityAttempt() > 1);
     if (countsLag) deps.lags?.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
     if (leave) return leave;
@@ -195,10 +185,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     );
   }
 
-  /**
-   * A place within the endpoint's own limits, after the process's: an endpoint without limits costs
-   * nothing here. Over a limit, throttled like an attempt with no place in this process.
-   */
+  /** A place within the endpoint's own limits (none: costs nothing), after the process's; over a limit: throttled. */
   async function enterLimits(input: AttemptInput, limits: EndpointLimits | null, leaveSlot: () => void): Promise<LeaveLimits | null> {
     if (!limits || !deps.limiter) return null;
     const entered = await deps.limiter.enter(input.endpointId, limits).catch((err: unknown) => {
@@ -233,10 +220,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     }
   }
 
-  /**
-   * A delivery (not an attempt) ended with its last attempt: one health fact, kept once if repeated; a
-   * failure may auto-disable, then calls for operational events (emitted again, idempotently, if repeated).
-   */
+  /** A delivery ended: a health fact and, on failure, maybe auto-disable and operational events; each kept once if repeated. */
   async function deliveryEnded(
     input: AttemptInput,
     last: Pick<DeliveryAttempt, 'succeeded' | 'status_code' | 'error'>,
@@ -285,8 +269,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   async function wasAccepted(input: AttemptInput): Promise<boolean> {
     const { seal, body, type, timestamp } = input;
     const workflowId = deliveryId(input.eventId, input.endpointId);
-    // Only the delivery's own workflow: under another id a copy of its input would run beside it,
-    // its attempts answered from the real run's record.
+    // Only its own workflow: under another id a copy of its input would run beside it, answered from the real run's record.
     const context = activityContext();
     if (context && context.info.workflowExecution?.workflowId !== workflowId) return false;
     // A valid seal says it without a read. Any other (none, or under a secrets key since replaced) is checked against the store.
@@ -369,9 +352,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
   /**
-   * A pause waited out, then a FIFO endpoint's first attempt's turn (later ones had it: its place is
-   * held until it ends): the request to send with its place, or the outcome of an attempt that waits.
-   * The pause comes first, so an attempt that finds the endpoint resumed still waits its turn.
+   * A pause waited out, then a FIFO first attempt's turn (later ones keep its place): the request and its place, or the
+   * outcome of an attempt that waits. Pause first, so an attempt that finds the endpoint resumed still waits its turn.
    */
   async function pauseThenTurn(input: AttemptInput, ref: DeliveryRef, prepared: Prepared): Promise<AttemptOutcome | { prepared: Exclude<Prepared, { kind: 'paused' }>; place: number | null }> {
     for (;;) {
@@ -384,9 +366,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       }
       if (!(toFifo(prepared) && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
       const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
-      // A turn comes when the one before ends, which a disable or a pause may have just caused; a
-      // switch to unordered wakes the queue: either way the endpoint is read again from the store,
-      // not from a cache that may not have seen that yet.
+      // A turn comes when the one before ends (maybe by a disable or pause) or on a switch to unordered: either way
+      // the endpoint is read again from the store, not from a cache that may not have seen that yet.
       prepared = await prepare(input, true);
       if (prepared.kind === 'paused') continue;
       if (!turn.now && toFifo(prepared)) return { status: 'queued', nextDelayMs: null, statusCode: null };

@@ -5,10 +5,7 @@ import type { EndpointRateTokens } from '../src/persistence/endpoint-rate-tokens
 
 /** Seconds an attempt tries to take a token in before it waits its turn (each second may end while its token is taken). */
 const MAX_WINDOW_TRIES = 2;
-/**
- * No POST starts in the last part of a second: one started at its very end reaches the receiver in
- * the next second, beside that second's own, and the receiver would count more than the rate.
- */
+/** No POST starts in a second's last part: it would reach the receiver in the next second and count beyond the rate there. */
 export const LATE_IN_SECOND_MS = 200;
 const isLate = (ms: number) => ms - rateWindowOf(ms) * 1000 >= 1000 - LATE_IN_SECOND_MS;
 
@@ -23,19 +20,16 @@ export interface EndpointLimiterDeps {
 }
 
 /**
- * An endpoint's limits, held in the store so that every worker process counts the same POSTs: an
- * in-flight lease first (given back if the rate then refuses), a start token last, so that a token
- * is spent only on a POST that starts. Only an endpoint with limits reaches here.
+ * Held in the store so every worker process counts the same POSTs: an in-flight lease first (given back if the rate then
+ * refuses), a start token last, so a token is spent only on a POST that starts.
  */
 export function createEndpointLimiter(deps: EndpointLimiterDeps) {
   const clock = deps.clock ?? systemClock;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const release = (leaseId: string) => deps.leases.release(leaseId).catch(() => undefined /* lapses at its expiry */);
   /**
-   * A token of the second the POST starts in, taken before that second's late part (LATE_IN_SECOND_MS:
-   * an attempt in it waits for the next second). One whose second ended, or entered its late part,
-   * while it was taken (a slow store, a busy process) is left unused and one of the next second
-   * taken, else the POST would count in a second it is not made in.
+   * A token of the second the POST starts in, taken before its late part. One whose second ended or entered its late part
+   * while it was taken (slow store, busy process) is left unused, else the POST would count in a second it is not made in.
    */
   async function takeToken(endpointId: string, perSecond: number): Promise<boolean> {
     for (let tries = 0; tries < MAX_WINDOW_TRIES; tries++) {

@@ -72,10 +72,7 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; looku
   };
 }
 
-/**
- * A new connection (the guarded lookup, TCP and TLS) as its own span under the attempt that opened it;
- * an attempt on a kept-alive connection has none.
- */
+/** A new connection (guarded lookup, TCP, TLS) as its own span under its attempt; a kept-alive connection has none. */
 function tracedConnect(connect: buildConnector.connector): buildConnector.connector {
   return (opts, callback) =>
     connect(opts, spanAroundCallback('webhook.attempt.connect', () => ({ 'server.address': opts.hostname, 'server.port': Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80) }), callback));

@@ -77,9 +77,8 @@ async function makeAttempt(input: Target, attempt: number): Promise<AttemptOutco
 }
 
 /**
- * An attempt made again after waiting out a paused endpoint: a regular activity (many are woken at
- * once by a resume, and none should hold a workflow task), and without `acceptedAt`, so that a first
- * attempt that waited for its owner is not counted late (first-attempt lag and its metric).
+ * A regular activity: a resume wakes many at once, and none should hold a workflow task. Without `acceptedAt`, so
+ * a first attempt that waited for its owner is not counted late (first-attempt lag and its metric).
  */
 function attemptAfterPause(input: Target, attempt: number): Promise<AttemptOutcome> {
   const target: Target = { ...input };
@@ -130,8 +129,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
       turn.beforeAttempt();
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
       let outcome = await CancellationScope.nonCancellable(() => makeAttempt(target, attempt));
-      // Its endpoint is paused: nothing was sent, and the same attempt is made once it is resumed.
-      // Queued: an earlier delivery to its FIFO endpoint holds the turn; the same attempt is made once woken.
+      // Paused or queued (an earlier delivery holds the FIFO turn): nothing was sent; the same attempt is made once woken.
       if (outcome.status === 'paused' || outcome.status === 'queued') upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: outcome.status }]);
       while (outcome.status === 'paused' || outcome.status === 'queued') {
         if (outcome.status === 'paused') await pause.untilResumed(attempt);
@@ -167,11 +165,8 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
 }
 
 /**
- * The wait of an attempt whose endpoint is paused: until the `resume` signal (sent by the endpoint's
- * resume, workflows/resume.ts), or PAUSED_RECHECK_MS at most, after which the attempt looks again.
- * Cancellable, as a retry's wait is. The flag is cleared before each attempt, not after it: a signal
- * that comes while the paused attempt is in flight (the resume listed it as it was marked) ends the
- * wait that follows at once.
+ * Until the `resume` signal (workflows/resume.ts) or PAUSED_RECHECK_MS. Cleared before each attempt, not after: a
+ * signal sent while the paused attempt is in flight (the resume listed it as it was marked) ends the next wait at once.
  */
 function resumableWait() {
   let resumed = false;
@@ -189,10 +184,8 @@ function resumableWait() {
 }
 
 /**
- * The wait of a first attempt whose FIFO turn has not come: until the `fifoTurn` signal (sent by
- * the delivery before it once that one ended), or a re-look after fifoRecheckMs, in case a signal
- * was lost. Cancellable (a cancel of a queued delivery removes it from the queue). Cleared before
- * each attempt, not after it: a signal that comes while a look is in flight ends the wait at once.
+ * Until the `fifoTurn` signal (from the delivery before it, once ended), or a re-look after fifoRecheckMs in case a
+ * signal was lost. Cleared before each attempt, not after: a signal that comes during a look ends the wait at once.
  */
 function turnWait() {
   let woken = false;

@@ -4,8 +4,7 @@ import { defineSignal } from '@temporalio/workflow';
 export const FIFO_PATCH = 'fifo-turn';
 
 /**
- * Wakes a delivery waiting its turn on a FIFO endpoint (sent by the delivery before it, once that
- * one ended: services/fifo-turns.ts). A signal: the sender need not know whether the run waits yet,
- * and the run keeps one that comes while its look at the queue is still in flight.
+ * From the delivery before it, once that one ended (services/fifo-turns.ts). A signal: the sender need not know whether
+ * the run waits yet, and the run keeps one that comes while its look at the queue is still in flight.
  */
 export const fifoTurn = defineSignal('fifoTurn');

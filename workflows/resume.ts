@@ -26,9 +26,8 @@ const { pausedDeliveries } = proxyActivities<ResumeActivities>({
 });
 
 /**
- * Wakes every delivery of an endpoint that waits paused (workflow id `endpoint-resume-<endpointId>`),
- * oldest event first: started by the resume once the endpoint's flag is cleared, it lists them a page
- * at a time and signals each run `resume`, a few at once. A run that has ended is skipped.
+ * Wakes every delivery of an endpoint that waits paused (workflow id `endpoint-resume-<endpointId>`), oldest first:
+ * started once the endpoint's flag is cleared, it signals each run `resume`, a page at a time, a few at once.
  */
 export async function resumeWorkflow(input: ResumeWorkflowInput): Promise<ResumeWorkflowResult> {
   const result: ResumeWorkflowResult = { signalled: input.done?.signalled ?? 0, ended: input.done?.ended ?? 0 };

@@ -62,9 +62,8 @@ export class DashboardInviteService {
   }
 
   /**
-   * The password is checked and hashed before the link is spent (one of concurrent redemptions), so a
-   * too-short one leaves it usable. Sessions end after the new hash is stored, so no sign-in with the
-   * old password slips in: a link hands the account over, and whoever held it is signed out.
+   * The password is checked and hashed before the link is spent, so a too-short one leaves it usable. Sessions end after
+   * the new hash is stored, so no sign-in with the old password slips in: whoever held the account is signed out.
    */
   async redeem(token: string, password: string): Promise<string> {
     const invite = await this.usable(token);

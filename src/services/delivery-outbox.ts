@@ -28,7 +28,6 @@ interface Entry {
   resolve: () => void;
 }
 
-/** Store and Temporal calls that failed are tried again. */
 const RETRY: Backoff = { firstMs: 100, maxMs: 5_000 };
 
 /** The start rate is measured over these seconds, once the queue has been busy for a second of them. */
@@ -37,11 +36,9 @@ const STARTED_MIN_BUSY_MS = 1_000;
 const SHARES_WINDOW_S = 10;
 
 /**
- * Starts one workflow per matching endpoint of an acknowledged event. Accounts take turns (fair-queue.ts)
- * when the start window has room, so one that floods or cannot move lengthens only its own queue, which
- * admission reads (`accountWaitMs`, `accountExpectedWaitMs`) to refuse that account alone. Durability:
- * each event names its process, whose lease records `handedOverThrough`; if it dies, crash recovery
- * starts what lies above (duplicate workflow ids are refused).
+ * Starts one workflow per endpoint of an acknowledged event. Accounts take turns (fair-queue.ts), so one that floods or
+ * cannot move lengthens only its own queue, which admission reads to refuse that account alone. If this process dies,
+ * crash recovery starts what lies above its lease's `handedOverThrough` (duplicate workflow ids are refused).
  */
 export class DeliveryOutbox {
   /** Events inserted here whose workflows have not all started; Events.insertWithNextId enters them. */

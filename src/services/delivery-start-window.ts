@@ -14,11 +14,9 @@ export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, t
 export const START_CALL_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 2, targetMs: 250, increase: 2, decrease: 0.75, intervalMs: 1_000 };
 
 /**
- * At most `limit` started workflows may wait for their first attempt; with `tuning`, the limit follows the
- * measured wait, up to `size` (0: no window). A workflow task past DELIVERY_TASK_TIMEOUT_MS is handed out again
- * (its first attempt made twice) and a deep task backlog overflows the worker's workflow cache (measured:
- * 52 workflows/s with 100–400 waiting, 36/s all started at once), so events wait in the durable outbox instead.
- * A slot frees on the first activity in this process's worker (or the start call's answer), or after `expiryMs`.
+ * At most `limit` started workflows (adaptive with `tuning`, up to `size`; 0: no window) wait for their first attempt. A
+ * task past DELIVERY_TASK_TIMEOUT_MS is handed out again (its attempt made twice) and a deep backlog overflows the workflow
+ * cache (measured: 52 workflows/s with 100–400 waiting, 36/s all at once): events wait in the durable outbox instead.
  */
 export class DeliveryStartWindow {
   /** Workflow id → when its slot frees itself. Map order is start order, so the oldest is first. */
@@ -63,8 +61,7 @@ export class DeliveryStartWindow {
     const picked = typeof pick === 'string' ? () => pick : pick;
     if (this.size <= 0 || this.closed) return picked();
     this.expire();
-    // First come, first served: a freed slot is reserved for the longest waiter, not whoever asks next,
-    // so no accepted event is overtaken again and again while its caller was promised a bound.
+    // A freed slot is reserved for the longest waiter, not whoever asks next: no accepted event is overtaken again and again.
     if (this.queue.length > 0 || this.taken >= this.limit) {
       this.adaptive?.markFull();
       await new Promise<void>((resolve) => {

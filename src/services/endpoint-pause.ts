@@ -27,10 +27,7 @@ export class EndpointPause {
     return this.deps.view(accountId, endpointId);
   }
 
-  /**
-   * Clears the flag, then starts the resume workflow. Also when the endpoint was no longer paused
-   * but deliveries still wait marked: a resume whose workflow could not be started is repeated.
-   */
+  /** Clears the flag, then starts the resume workflow, also when not paused: a resume whose start failed is repeated. */
   async resume(accountId: string, endpointId: string): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
     if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.deps.clock());

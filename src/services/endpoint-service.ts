@@ -194,9 +194,8 @@ export class EndpointService {
   }
 
   /**
-   * CONTRACT §3: malformed → 400; not https, credentials, or a refused address → 422. A name that does
-   * not resolve yet is accepted (DNS may come later; every attempt checks again), but one whose lookup
-   * times out is a 422: it could not be checked.
+   * CONTRACT §3: malformed → 400; not https, credentials, or a refused address → 422. A name that does not resolve yet is
+   * accepted (DNS may come later; every attempt checks again); one whose lookup times out could not be checked: 422.
    */
   private async checkUrl(raw: string): Promise<string> {
     const verdict = validateDestinationUrl(raw, { allowPrivate: this.deps.allowPrivateNetworks });

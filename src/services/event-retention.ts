@@ -11,11 +11,9 @@ const PURGE_INTERVAL_MS = 3_600_000;
 const STEP = 64;
 
 /**
- * An event past EVENT_RETENTION_DAYS goes with its deliveries, round claims and idempotency record,
- * and its FIFO endpoints' queues are pruned up to its places (fifo-turns.ts prune). Ids
- * grow with time, so a purge walks ids up from where the last stopped to the first still young: `_id`
- * lookups and deletes only. The config refuses a retention shorter than what reads old events
- * (idempotency window, bulk recovery's 7 days); concurrent purges only repeat each other's deletes.
+ * An event past EVENT_RETENTION_DAYS goes with its deliveries, round claims, idempotency record and FIFO places. Ids grow
+ * with time, so a purge walks up from where the last stopped to the first still young: `_id` lookups and deletes only.
+ * Retention is at least the idempotency window and bulk recovery's 7 days (config); concurrent purges only repeat deletes.
  */
 export class EventRetention {
   constructor(

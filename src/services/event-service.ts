@@ -65,7 +65,6 @@ export interface EventServiceDeps {
   clock: Clock;
 }
 
-/** Ingest (request to acknowledgement), status and history, listing, manual retry. */
 export class EventService {
   /** Keyed ingests in flight in this process: a concurrent repeat waits for the first instead of racing it. */
   private readonly keyedInFlight = new Map<string, Promise<IngestResult>>();
@@ -73,9 +72,8 @@ export class EventService {
   constructor(private readonly deps: EventServiceDeps) {}
 
   /**
-   * Acknowledged once the event and its key claim are stored (a repeat costs one read). Its workflows
-   * start in the background from the outbox, or from crash recovery if this process dies first.
-   * Admission was decided before any store round trip (ingest-admission.ts); the ticket's taker releases it.
+   * Acknowledged once the event and its key claim are stored; its workflows start from the outbox, or from crash recovery
+   * if this process dies first. Admission was decided before any store round trip; the ticket's taker releases it.
    */
   async ingest(ticket: IngestTicket, input: IngestInput): Promise<IngestResult> {
     if (isPlatformEventType(input.type)) {
@@ -228,9 +226,8 @@ export class EventService {
   }
 
   /**
-   * CONTRACT §4: a failed or cancelled delivery restarts at attempt 1 of a new round; 409 while one is in
-   * flight. The round is claimed (a unique insert decides between concurrent retries) and written before
-   * its workflow starts, so its first attempt is recorded under it and only its claimer starts it.
+   * CONTRACT §4: a failed or cancelled delivery restarts at attempt 1 of a new round; 409 while one is in flight. The
+   * round is claimed (unique insert) and written before its workflow starts: only its claimer starts it, recorded under it.
    */
   async retry(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { deliveries, scheduler } = this.deps;

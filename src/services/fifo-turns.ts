@@ -24,10 +24,8 @@ const RELEASE_CONCURRENCY = 16;
 export type FifoQueueView = Awaited<ReturnType<FifoTurns['view']>>;
 
 /**
- * The turns of a FIFO endpoint's deliveries. Places are taken at ingest, before the event is
- * stored and acknowledged; a delivery's first attempt is made only when no lower place is held;
- * a delivery that ends leaves its place, then wakes the new head. Of a leave and a newer
- * delivery's look at once, whichever reads second sees the other's write: none is left waiting.
+ * Places are taken at ingest, before the event is stored; a first attempt goes only when no lower place is held. Of a
+ * leave and a newer delivery's look at once, whichever reads second sees the other's write: none is left waiting.
  */
 export class FifoTurns {
   constructor(private readonly deps: FifoTurnsDeps) {}
@@ -53,10 +51,7 @@ export class FifoTurns {
     return { place, now: isTurnOf(place, head) };
   }
 
-  /**
-   * The delivery ended: it leaves its place and, if it was the head, wakes the next (idempotent).
-   * `acceptedAt`: when its event was accepted (its place was taken then or after).
-   */
+  /** The delivery ended: it leaves its place (taken at or after `acceptedAt`) and, if the head, wakes the next (idempotent). */
   async leave(eventId: number, endpointId: string, known?: number | null, acceptedAt?: Date): Promise<void> {
     const place = known ?? (await this.placeOf(eventId, endpointId));
     if (place === null) return;
@@ -85,9 +80,8 @@ export class FifoTurns {
   }
 
   /**
-   * Retention: deletes the endpoint's places and leaves up to `through` (the places of events it
-   * removed), never past the head. The head is looked for first, so the places of a queue nobody
-   * looks at any more (its endpoint unordered or deleted since) are passed over and go too.
+   * Retention: deletes places and leaves up to `through`, never past the head. The head is looked for first, so places
+   * nobody looks at any more (endpoint unordered or deleted since) are passed over and go too.
    */
   async prune(endpointId: string, through: number, minAdvance?: number): Promise<number> {
     await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());

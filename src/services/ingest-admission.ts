@@ -18,22 +18,19 @@ export interface IngestAdmissionOptions {
 }
 
 /**
- * As many ingests in flight as answer within the target (p90): a slow store gets the rest refused at once, not queued.
- * Tight because ingest shares store and CPU with delivery (measured: 32–512 at 500 ms more than halved deliveries/s).
- * Tighter in an API-only process: its accepted ingests wait behind the worker's store writes, which it cannot see,
- * and at 250 ms their p99 passed the 1 s first-try promise at 2–3 × capacity; at 150 ms it held (bench:overload,
- * separate processes). A process that also delivers keeps 250 ms: at 150 ms its goodput at 3 × fell from 0.88 to 0.79 of capacity.
+ * As many ingests in flight as answer within the target (p90): a slow store gets the rest refused, not queued. Tight, as
+ * ingest shares store and CPU with delivery (measured: 32–512 at 500 ms more than halved deliveries/s). API-only, 150 ms:
+ * its ingests wait behind worker writes it cannot see (at 250 ms p99 passed the 1 s promise at 2–3 × capacity; bench:overload
+ * separate). Also delivering, 250 ms: at 150 ms goodput at 3 × fell from 0.88 to 0.79 of capacity.
  */
 export function ingestConcurrencyTuning(workerInProcess: boolean): AdaptiveLimitTuning {
   return { min: 4, max: 256, targetMs: workerInProcess ? 250 : 150, increase: 4, decrease: 0.75, intervalMs: 1_000 };
 }
 
 /**
- * Whether this process takes a new event of an account now. It follows what the platform can deliver,
- * not a count tuned on one machine, and refuses first the accounts taking more than their share
- * (max-min fairness), so one account's flood or dead receivers do not take the others off the air.
- * A short process (memory, CPU, store) refuses only accounts holding at least an equal share of it.
- * A refusal is a 503 before anything is read or stored, so accepted events keep their promise.
+ * Follows what the platform can deliver, not a count tuned on one machine, and refuses first the accounts over their
+ * share (max-min fairness), so one account's flood or dead receivers do not take the others off the air. A refusal is a
+ * 503 before anything is read or stored, so accepted events keep their promise.
  */
 export class IngestAdmission {
   private inFlight = 0;
@@ -53,9 +50,8 @@ export class IngestAdmission {
   }
 
   /**
-   * Throws `overloaded` (503) to refuse, or takes a place in flight as a ticket the caller releases once
-   * the call is answered, however it ends. Asked before metering and the body read, so a refusal costs
-   * almost nothing (at three times capacity refusals outnumber accepted events ten to one).
+   * Throws `overloaded` (503), or takes a place as a ticket the caller releases once answered. Asked before metering and
+   * the body read, so a refusal costs almost nothing (at 3 × capacity refusals outnumber accepted events ten to one).
    */
   admit(accountId: string): IngestTicket {
     return inSpanSync('webhook.ingest.admission', () => ({ [ATTR.accountId]: accountId }), () => this.decide(accountId));

@@ -9,9 +9,8 @@ export type KeySettlement = { answers: 'this' } | { answers: 'another'; response
 export type KeySettlementDeps = { idempotency: IdempotencyRecords; events: Events; outbox: Pick<DeliveryOutbox, 'awaiting'>; clock: Clock };
 
 /**
- * The only place an event is deleted for losing its key (ingest and crash recovery ask). An event stored
- * with a key is acknowledged only once it answers it; a claim whose answer was lost may be repeated (one
- * for the same event returns its record). If another event answers the key, it was never acknowledged.
+ * The only place an event is deleted for losing its key: one stored with a key is acknowledged only once it answers it,
+ * so if another answers, it never was. A claim whose answer was lost may be repeated (it returns the same record).
  */
 export async function settleKey(deps: KeySettlementDeps, event: EventDoc): Promise<KeySettlement> {
   const record = await deps.idempotency.claim(idempotencyRecordFor(event), deps.clock);

@@ -8,9 +8,8 @@ const READ_EVERY_MS = 250;
 const FRESH_FOR_MS = 5_000;
 
 /**
- * Accounts the workers publish as behind (worker-load-publisher.ts); admission refuses a share of their
- * new events (lag-shares.ts). Without a worker, an API process cannot see delivery lag and its outbox
- * empties into Temporal at once, so it would accept a flood as long as Temporal takes starts.
+ * Accounts the workers publish as behind; admission refuses a share of their new events. An API-only process cannot see
+ * delivery lag otherwise (its outbox empties into Temporal at once): it would accept a flood while Temporal takes starts.
  */
 export class LaggingAccounts {
   private readonly shares = new LagShares();

@@ -12,10 +12,7 @@ export interface OperationalEventsDeps {
   rules: NoticeRules;
 }
 
-/**
- * Emits the operational events a failed delivery calls for (domain/webhooks/operational-events.ts).
- * Every emission is keyed by what it is about, so an activity retried by Temporal emits nothing twice.
- */
+/** Every emission is keyed by what it is about, so an activity retried by Temporal emits nothing twice. */
 export class OperationalEvents {
   constructor(private readonly deps: OperationalEventsDeps) {}
 

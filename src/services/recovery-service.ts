@@ -13,10 +13,7 @@ export interface RecoveryServiceDeps {
   clock: Clock;
 }
 
-/**
- * Deliveries first attempted since `since` that ended failed or cancelled get a new round, as a manual
- * retry would, from one workflow per endpoint (`recover-<endpointId>`); asking again joins the running one.
- */
+/** Failed or cancelled deliveries first attempted since `since` get a new round, as a manual retry would. */
 export class RecoveryService {
   constructor(private readonly deps: RecoveryServiceDeps) {}
 

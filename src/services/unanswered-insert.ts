@@ -2,9 +2,8 @@ import type { EventDoc } from '../persistence/events';
 import { settleKey, type KeySettlementDeps } from './key-settlement';
 
 /**
- * An event whose insert got no answer (EventInsertUnanswered; its ingest answered 503) may be stored.
- * Settled like one whose process died: not stored, forgotten (the caller repeats); stored, delivered
- * unless a repeat's event took its key first (key-settlement.ts). True: deliver it.
+ * An insert with no answer (its ingest answered 503) may have stored the event. Not stored: forgotten (the caller repeats);
+ * stored: delivered (true) unless a repeat's event took its key first.
  */
 export async function settleUnansweredInsert(deps: KeySettlementDeps, event: EventDoc): Promise<boolean> {
   if (!(await deps.events.holds(event))) {

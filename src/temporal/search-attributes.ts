@@ -1,8 +1,8 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 /**
- * Registered by the embedded dev server and docker-compose. Safe to import from workflow code.
- * WebhookDeliveryStatus is the delivery's status, or `paused` while its attempt waits for its endpoint.
+ * Registered by the embedded dev server and docker-compose. Safe to import from workflow code. WebhookDeliveryStatus
+ * is the delivery's status, or `paused` / `queued` while its attempt waits for its endpoint or its FIFO turn.
  */
 export const SEARCH_ATTRIBUTE_DEFINITIONS = {
   WebhookEventId: 'Int',

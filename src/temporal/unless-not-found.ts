@@ -1,9 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 
-/**
- * What `work` gives, or `otherwise` when its workflow does not exist (never started, or past retention)
- * or when it fails with one of `alsoOn` (an update the workflow rejects, say).
- */
+/** What `work` gives, or `otherwise` when its workflow does not exist (never started, past retention) or fails with `alsoOn`. */
 export async function unlessNotFound<T, O>(work: Promise<T>, otherwise: O, ...alsoOn: (abstract new (...args: never[]) => Error)[]): Promise<T | O> {
   try {
     return await work;
