@@ -1,4 +1,4 @@
-/** FIFO endpoints: deliveries are made one at a time, in the order of their places (taken at ingest, before the 202). */
+/** FIFO endpoints: deliveries one at a time, in the order of their places (taken at ingest). Pure: workflow code imports it. */
 
 export const ENDPOINT_ORDERINGS = ['unordered', 'fifo'] as const;
 export type EndpointOrdering = (typeof ENDPOINT_ORDERINGS)[number];

@@ -63,10 +63,7 @@ export function createSecretBox(key: Buffer): SecretBox {
   };
 }
 
-/**
- * Strict base64url: Node's decoder skips invalid characters, padding and stray trailing bits, which
- * would hide tampering; only the text that re-encodes exactly is accepted (one text per value).
- */
+/** Strict base64url: Node's decoder skips invalid characters, padding and stray trailing bits, which would hide tampering. */
 function decodeBase64url(text: string, what: string): Buffer {
   const bytes = Buffer.from(text, 'base64url');
   if (bytes.toString('base64url') !== text) throw new SecretBoxError(`sealed value has a malformed ${what}`);
