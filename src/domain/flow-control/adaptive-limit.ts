@@ -41,7 +41,6 @@ export class AdaptiveLimit {
     return this.current;
   }
 
-  /** The limit held work back. */
   markFull(): void {
     this.wasFull = true;
   }

@@ -41,7 +41,6 @@ export const EMPTY_HEALTH: HealthSummary = Object.freeze({
   hours: [],
 }) as HealthSummary;
 
-/** The start of the UTC hour `at` is in, ms since the epoch. */
 export const hourStartOf = (at: Date) => Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
 const inWindow = (hour: number, now: Date) => hour > hourStartOf(now) - HEALTH_WINDOW_HOURS * HOUR_MS;
 
