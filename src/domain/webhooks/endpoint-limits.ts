@@ -25,7 +25,7 @@ export function rateWindowOf(nowMs: number): number {
   return Math.floor(nowMs / 1000);
 }
 
-/** An in-flight lease's life unless removed: past the longest POST (30 s send + 5 s DNS), so only a killed worker's lapse. */
+/** An in-flight lease's life unless removed: past the longest POST (30 s send + 5 s DNS), so only a killed worker's leases lapse. */
 export const IN_FLIGHT_LEASE_MS = 60_000;
 
 /** Rate windows are kept this long past their second (only their `_id`s are ever read). */

@@ -33,7 +33,7 @@ export interface PlaceHolder {
   eventStored?: boolean;
 }
 
-/** A place nobody will leave is passed over: its first round ended (leave lost, or unordered then), or its event never stored. */
+/** A place nobody will leave is passed over: its first round ended (leave lost, or unordered then) or its event was never stored. */
 export function isPassedOver(place: QueuePlace, holder: PlaceHolder, now: Date): boolean {
   if (holder.record) return holder.record.round > 1 || holder.record.ended;
   return holder.eventStored === false && now.getTime() - place.takenAt.getTime() >= FIFO_VOID_AFTER_MS;
