@@ -1,7 +1,4 @@
-/**
- * Event types and subscription patterns (CONTRACT §3–4); no imports, usable by workflow code. Patterns:
- * `*` (every type), `<prefix>.*` (types starting `<prefix>.` and at least one more character), `<type>`.
- */
+/** Event types and subscription patterns (CONTRACT §3–4): `*`, `<prefix>.*` and `<type>`. No imports: usable by workflow code. */
 
 export const EVENT_TYPE_MIN_LENGTH = 1;
 export const EVENT_TYPE_MAX_LENGTH = 256;

@@ -1,7 +1,4 @@
-/**
- * Endpoint signing secrets at rest: AES-256-GCM, a fresh 96-bit IV per seal, sealed as base64url
- * `v1.<iv>.<ciphertext>.<tag>` (the version leaves room for key rotation). Never log plaintexts or keys.
- */
+/** Signing secrets at rest: AES-256-GCM, a fresh IV per seal; `v1.` leaves room for key rotation. Never log plaintexts or keys. */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 export const SECRET_BOX_KEY_BYTES = 32;
