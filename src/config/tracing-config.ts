@@ -1,10 +1,6 @@
 import { z } from 'zod';
 
-/**
- * Tracing from OpenTelemetry's standard variables (docs/operating.md#traces). Off unless an
- * exporter is asked for: `OTEL_EXPORTER_OTLP_ENDPOINT` (or its traces-only form) or
- * `OTEL_TRACES_EXPORTER`; `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` keep it off.
- */
+/** Tracing from OpenTelemetry's standard variables (docs/operating.md#traces): off unless an exporter is asked for. */
 
 export const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
 export type SamplerName = (typeof SAMPLERS)[number];

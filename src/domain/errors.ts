@@ -26,8 +26,7 @@ export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
     readonly data: Readonly<Record<string, unknown>> = {},
     hints: ErrorHints = {},
   ) {
-    // An answer to the caller, not a fault: its stack is never read, and under a flood capturing one
-    // for every 503 was a measurable share of the API's CPU.
+    // An answer, not a fault: its stack is never read, and under a flood one per 503 takes a measurable share of the API's CPU.
     const depth = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(message);

@@ -15,7 +15,6 @@ const ALLOWED = { provider: PROVIDERS, category: CATEGORIES } as const;
 export function parseCatalogQuery(query: Readonly<Record<string, unknown>>): CatalogFilter {
   const parsed = catalogQuerySchema.safeParse(query);
   if (parsed.success) return parsed.data;
-  // One issue per bad parameter, in the schema's order.
   const bad = parsed.error.issues.map((issue) => issue.path[0] as keyof typeof ALLOWED);
   const details: ErrorDetail[] = bad.map((name) => ({
     path: name,

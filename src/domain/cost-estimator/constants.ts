@@ -1,4 +1,3 @@
-
 /** Providers in the spec's order; this order is also the catalog order. */
 export const PROVIDERS = ['aws', 'gcp', 'azure'] as const;
 export type Provider = (typeof PROVIDERS)[number];

@@ -1,7 +1,4 @@
-/**
- * AIMD concurrency limit (as TCP): grows while an interval's p90 is on target and the limit held work
- * back, shrinks by a factor when over. It settles at what the machine does within the target.
- */
+/** AIMD concurrency limit (as TCP): grows while an interval's p90 is on target and the limit held work back, shrinks when over. */
 export interface AdaptiveLimitTuning {
   min: number;
   max: number;
@@ -44,7 +41,6 @@ export class AdaptiveLimit {
     return this.current;
   }
 
-  /** The limit held work back. */
   markFull(): void {
     this.wasFull = true;
   }

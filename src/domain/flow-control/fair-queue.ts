@@ -1,7 +1,4 @@
-/**
- * Round-robin over per-tenant FIFO queues: a tenant asking less than an equal share waits at most one
- * round; one asking more only lengthens its own queue. A tenant `shift` skips keeps its place.
- */
+/** Round-robin over tenants' FIFO queues: a tenant under an equal share waits at most a round; one over only lengthens its own. */
 export class FairQueue<T> {
   /** Tenant → its items, oldest first, with when each came. Map order is the round: a tenant served moves to its end. */
   private readonly queues = new Map<string, Array<{ item: T; since: number }>>();

@@ -11,10 +11,9 @@ const HOLD_FROM = 0.5;
 export const reportedFrom = (boundMs: number): number => boundMs * HOLD_FROM;
 
 /**
- * The share of new events each late account gets in (AIMD): its level is cut each step it is late, held
- * near the bound, grown when well within. Not on/off: lag is known seconds late, so on/off swings from a
- * flood to nothing. The share is the level squared: a flood retrying every refusal gets only a trickle
- * in at the floor, and the first steps back let in a few events, not a twentieth of the flood.
+ * The share of new events each late account gets in (AIMD: cut while late, held near the bound, grown well within); not
+ * on/off, as lag is known seconds late. The share is the level squared: at the floor a flood retrying every refusal gets
+ * only a trickle in, and the first steps back let in a few events, not a twentieth of the flood.
  */
 export class LagShares {
   /** Each late account's level (absent: 1). */

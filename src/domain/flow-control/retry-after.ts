@@ -1,10 +1,9 @@
 import { SlidingCount } from './sliding-count';
 
 /**
- * The 503 `Retry-After`: calls refused per call taken over `windowS`, in [minS, maxS], so refused callers
- * come back about as fast as events can be taken. Not a fixed 1 s: refused calls still cost parse, key
- * check and metering, and at 3× capacity goodput fell to 0.78. Each answer is drawn between half the advice
- * and the advice, so callers refused together do not come back as one herd.
+ * The 503 `Retry-After`: calls refused per call taken over `windowS`, in [minS, maxS], so refused callers come back about as
+ * fast as events are taken. Not a fixed 1 s: refused calls still cost parse, key check and metering (goodput 0.78 at 3×
+ * capacity). Each answer is drawn between half the advice and the advice, so callers refused together do not return as one herd.
  */
 const TUNING = { windowS: 10, minS: 1, maxS: 10 } as const;
 

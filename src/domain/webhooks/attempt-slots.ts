@@ -1,7 +1,6 @@
 /**
- * Attempts in flight at once per account and per endpoint in this process, from DNS lookup to POST end:
- * a tenant whose receivers hang holds at most `perAccount` of them. One with no place waits a moment,
- * then is throttled and made again after a timer; the outbox holds the account's starts (`full`, `onFree`).
+ * Attempts in flight per account and per endpoint in this process (DNS lookup to POST end): a tenant whose receivers hang
+ * holds at most `perAccount`. One with no place waits briefly, then is throttled; the outbox holds the account's starts.
  */
 
 export interface AttemptSlotLimits {

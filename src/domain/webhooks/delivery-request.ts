@@ -1,7 +1,4 @@
-/**
- * The exact request delivered for an event (CONTRACT §4). The body is built once at ingest and stored, so
- * every attempt sends and signs the same bytes. No Node imports: usable from workflow code.
- */
+/** The request delivered for an event (CONTRACT §4); its body is stored at ingest, so every attempt signs the same bytes. */
 import { isEventId } from './event-id';
 import { isValidEventType } from './event-pattern';
 

@@ -1,14 +1,10 @@
-/**
- * Delivery and event statuses (CONTRACT §4). Imported by workflow code: pure. A delivery is `cancelled`
- * when cancelled, or its endpoint deleted or disabled, before it finished.
- */
+/** Delivery and event statuses (CONTRACT §4); a delivery is also `cancelled` when its endpoint is deleted or disabled first. */
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Statuses after which nothing more happens unless someone starts a manual retry. */
 export const FINISHED_DELIVERY_STATUSES = Object.freeze(['succeeded', 'failed', 'cancelled'] as const satisfies readonly DeliveryStatus[]);
-export type FinishedDeliveryStatus = (typeof FINISHED_DELIVERY_STATUSES)[number];
 /** Finished statuses a manual retry may restart (CONTRACT §4). */
 export const RETRYABLE_DELIVERY_STATUSES: readonly DeliveryStatus[] = Object.freeze(['failed', 'cancelled']);
 

@@ -1,7 +1,6 @@
 /**
- * SSRF rules: which IP addresses a delivery may connect to, and CONTRACT §3's URL rules; pure (DNS is in
- * destination-resolver.ts). IPv6 forms embedding a routed-to IPv4 address are judged by it; IPv6 outside
- * 2000::/3 is refused, so a range IANA reserves later cannot slip through.
+ * SSRF rules (the addresses a delivery may connect to) and CONTRACT §3's URL rules; DNS is in destination-resolver.ts.
+ * IPv6 embedding an IPv4 address is judged by it; outside 2000::/3 it is refused, so a range reserved later cannot slip in.
  */
 import ipaddr from 'ipaddr.js';
 

@@ -1,7 +1,4 @@
-/**
- * Resolves a destination and checks EVERY address: a public and a private record must not reach the private
- * one. Connect uses the checked addresses (createGuardedLookup): a second lookup would let DNS rebind.
- */
+/** Checks EVERY address a destination resolves to; connect uses only those (createGuardedLookup): a second lookup could rebind. */
 import { classifyAddress, parseIpLiteral } from './destination-address';
 
 /** Looks up every address of a name (src/infra/dns-lookup.ts in the platform); rejects with `code` 'ETIMEOUT' when out of time. */

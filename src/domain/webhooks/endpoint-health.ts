@@ -41,7 +41,6 @@ export const EMPTY_HEALTH: HealthSummary = Object.freeze({
   hours: [],
 }) as HealthSummary;
 
-/** The start of the UTC hour `at` is in, ms since the epoch. */
 export const hourStartOf = (at: Date) => Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
 const inWindow = (hour: number, now: Date) => hour > hourStartOf(now) - HEALTH_WINDOW_HOURS * HOUR_MS;
 
@@ -81,10 +80,7 @@ export function countLast24h(summary: HealthSummary, now: Date) {
   return { succeeded_24h, failed_24h };
 }
 
-/**
- * Disable when a failure ends a failing streak of at least `periodMs`; a streak counts from the first
- * failure after the last success or re-enabling, so re-enabling gives a whole new period.
- */
+/** Disable when a failure ends a failing streak of at least `periodMs`; re-enabling starts a new streak (a whole new period). */
 export function shouldDisableForFailures(summary: HealthSummary, at: Date, periodMs: number): boolean {
   if (summary.consecutive_failures === 0 || summary.failing_since === null) return false;
   return at.getTime() - summary.failing_since.getTime() >= periodMs;

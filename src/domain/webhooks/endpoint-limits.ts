@@ -1,7 +1,6 @@
 /**
- * An endpoint's own delivery limits: POSTs started per second and POSTs in flight at once, held across
- * every worker process (activities/endpoint-limiter.ts). An attempt over a limit is throttled: it waits
- * on a timer and is made again, with the same attempt number. Pure.
+ * An endpoint's own limits on POSTs started per second and in flight, across workers (activities/endpoint-limiter.ts).
+ * An attempt over a limit is throttled: it waits on a timer and is made again, with the same attempt number.
  */
 
 export const MIN_RATE_LIMIT_PER_S = 1;
@@ -26,10 +25,7 @@ export function rateWindowOf(nowMs: number): number {
   return Math.floor(nowMs / 1000);
 }
 
-/**
- * How long an in-flight lease lives unless removed when its POST ends: past the longest POST (the
- * sender's 30 s with the 5 s DNS lookup), so that only a killed worker's leases lapse, after this long.
- */
+/** An in-flight lease's life unless removed: past the longest POST (30 s send + 5 s DNS), so only a killed worker's leases lapse. */
 export const IN_FLIGHT_LEASE_MS = 60_000;
 
 /** Rate windows are kept this long past their second (only their `_id`s are ever read). */

@@ -1,12 +1,6 @@
-/**
- * Pausing an endpoint: its deliveries that come due wait (no attempt, no move along the schedule)
- * until it is resumed. Pure: imported by the delivery and resume workflows.
- */
+/** Pausing an endpoint: its due deliveries wait (no attempt, no step along the schedule) until resumed. Pure: workflows use it. */
 
-/**
- * How long a paused delivery waits for its resume signal before it looks at its endpoint again
- * (an attempt that finds it still paused waits again): what a lost signal costs at most.
- */
+/** A paused delivery's wait for its resume signal before it looks at its endpoint again: what a lost signal costs at most. */
 export const PAUSED_RECHECK_MS = 3_600_000;
 
 /** Deliveries a resume lists at once (oldest event first), and signals at once within a page. */

@@ -1,4 +1,4 @@
-/** A positive integer a JSON number carries exactly (CONTRACT §4); this rule's one home. Pure: workflows. */
+/** A positive integer a JSON number carries exactly (CONTRACT §4); this rule's one home. */
 export const EVENT_ID_PATTERN = '^[1-9][0-9]{0,15}$';
 const EVENT_ID_REGEX = new RegExp(EVENT_ID_PATTERN);
 

@@ -1,7 +1,4 @@
-/**
- * Event types and subscription patterns (CONTRACT §3–4); no imports, usable by workflow code. Patterns:
- * `*` (every type), `<prefix>.*` (types starting `<prefix>.` and at least one more character), `<type>`.
- */
+/** Event types and subscription patterns (CONTRACT §3–4): `*`, `<prefix>.*` and `<type>`. No imports: usable by workflow code. */
 
 export const EVENT_TYPE_MIN_LENGTH = 1;
 export const EVENT_TYPE_MAX_LENGTH = 256;
@@ -9,10 +6,7 @@ export const EVENT_TYPE_MAX_LENGTH = 256;
 export const EVENT_TYPE_REGEX = /^[A-Za-z0-9_.:-]{1,256}$/;
 
 export const WILDCARD_PATTERN = '*';
-/**
- * Types the platform itself emits about an account's deliveries (operational-events.ts). Customers
- * cannot ingest them, and `*` does not match them: an endpoint receives them only by naming the prefix.
- */
+/** Types the platform emits (operational-events.ts): not ingestible, and `*` does not match them (name the prefix instead). */
 export const PLATFORM_EVENT_PREFIX = 'platform.';
 export const PREFIX_WILDCARD_SUFFIX = '.*';
 /** CONTRACT §3: `events` defaults to ["*"] and holds at most 100 patterns. */

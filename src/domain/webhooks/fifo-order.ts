@@ -1,7 +1,4 @@
-/**
- * FIFO endpoints: their deliveries are made one at a time, in the order of their places in the
- * endpoint's queue (taken at ingest, before the 202). Pure: imported by the delivery workflow.
- */
+/** FIFO endpoints: deliveries one at a time, in the order of their places (taken at ingest). Pure: workflow code imports it. */
 
 export const ENDPOINT_ORDERINGS = ['unordered', 'fifo'] as const;
 export type EndpointOrdering = (typeof ENDPOINT_ORDERINGS)[number];
@@ -9,13 +6,9 @@ export type EndpointOrdering = (typeof ENDPOINT_ORDERINGS)[number];
 /** Absent on endpoints stored before ordering existed: unordered. */
 export const orderingOf = (endpoint: { ordering?: EndpointOrdering }): EndpointOrdering => endpoint.ordering ?? 'unordered';
 
-/**
- * A place whose event is not stored this long after it was taken is passed over: its ingest
- * failed or lost its idempotency key (an event is stored within seconds of its place).
- */
+/** A place whose event is not stored this long after it was taken is passed over: events are stored within seconds. */
 export const FIFO_VOID_AFTER_MS = 120_000;
 
-/** The first look of a delivery waiting its turn without being told; later looks wait longer. */
 const RECHECK_FIRST_MS = 60_000;
 /** What a lost wake-up costs at most (also how soon a switch to unordered reaches a delivery its release did not wake). */
 export const FIFO_RECHECK_MAX_MS = 900_000;
@@ -40,10 +33,7 @@ export interface PlaceHolder {
   eventStored?: boolean;
 }
 
-/**
- * A place nobody will leave, which the queue passes over: its first round has ended (the leave
- * was lost, or the endpoint was unordered then), or its event was never stored.
- */
+/** A place nobody will leave is passed over: its first round ended (leave lost, or unordered then) or its event was never stored. */
 export function isPassedOver(place: QueuePlace, holder: PlaceHolder, now: Date): boolean {
   if (holder.record) return holder.record.round > 1 || holder.record.ended;
   return holder.eventStored === false && now.getTime() - place.takenAt.getTime() >= FIFO_VOID_AFTER_MS;

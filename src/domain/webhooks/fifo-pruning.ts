@@ -1,7 +1,6 @@
 /**
- * What is kept of a FIFO endpoint's queue. Places and leaves up to the queue's floor are deleted;
- * the floor never passes the places left (`left_through`), and every place is taken, and kept,
- * only above it. Pure.
+ * FIFO queue pruning: places and leaves up to the queue's floor are deleted; the floor never passes the places left
+ * (`left_through`), and every place is taken, and kept, only above it.
  */
 
 /** Places and leaves deleted per command of a prune. */
@@ -12,9 +11,8 @@ export const FIFO_PRUNE_MAX_BATCHES = 16;
 export const FIFO_PRUNE_MIN_ADVANCE = 64;
 
 /**
- * A floor reaches only the places of events past retention (at least MIN_EVENT_RETENTION_DAYS, 8), and
- * places are taken in order: one taken less than this ago (and kept), or above such a one, is above every floor.
- * Far below the retention, so clocks apart and a slow ingest or step do not matter.
+ * A floor reaches only places of events past retention (at least 8 days) and places are taken in order, so one taken
+ * less than this ago, or above one, is above every floor; far below retention, so clock skew and slow ingest do not matter.
  */
 export const FIFO_UNPRUNABLE_MS = 86_400_000;
 

@@ -1,7 +1,6 @@
 /**
- * 1 to 255 printable ASCII characters without space (CONTRACT §4): NUL or lone surrogates are not stored
- * faithfully everywhere, a header loses end spaces and has no encoding, so non-ASCII could match in one
- * channel (body field or `Idempotency-Key` header) and not the other.
+ * 1 to 255 printable ASCII characters without space (CONTRACT §4): NUL or lone surrogates are not stored faithfully everywhere,
+ * and a header loses end spaces and has no encoding, so a wider key could match in the body field and not the header.
  */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const IDEMPOTENCY_KEY_REGEX = /^[\x21-\x7e]{1,255}$/;

@@ -1,7 +1,4 @@
-/**
- * DELIVERY_LOCAL_LISTENER (`cli listen`): only `listen.localhost` (RFC 6761: loopback), at 127.0.0.1 and
- * trusting only the listener CA in DATA_DIR, escapes destination-address.ts's rules.
- */
+/** `cli listen`: only `listen.localhost` (RFC 6761), at 127.0.0.1 trusting only DATA_DIR's listener CA, escapes the SSRF rules. */
 export const LOCAL_LISTENER_HOST = 'listen.localhost';
 export const LOCAL_LISTENER_ADDRESS = '127.0.0.1';
 

@@ -1,8 +1,4 @@
-/**
- * Operational events: what the platform tells an account about its own deliveries, as ordinary
- * events of reserved types (event-pattern.ts, PLATFORM_EVENT_PREFIX) delivered to the endpoints that
- * subscribe to them. Rules only: which notices a delivery's end calls for, their keys and payloads.
- */
+/** Operational events: what the platform tells an account of its deliveries, as events of reserved types (event-pattern.ts). */
 import { type DisabledReason, type HealthSummary, hourStartOf, shouldDisableForFailures } from './endpoint-health';
 import { isPlatformEventType, parseEventPattern, PLATFORM_EVENT_PREFIX } from './event-pattern';
 import { MAX_ATTEMPTS } from './retry-schedule';
@@ -17,10 +13,7 @@ export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[keyof typeof
 /** Default of ENDPOINT_FAILING_AFTER: consecutive failed deliveries before `endpoint.failing`. */
 export const DEFAULT_FAILING_AFTER = 5;
 
-/**
- * Whether an endpoint receives operational events: one of its patterns names the reserved prefix
- * (`*` does not match it). Nothing is emitted about such an endpoint, so notices cannot feed on themselves.
- */
+/** It receives operational events: a pattern names the reserved prefix (`*` does not). Nothing is emitted about it (no loop). */
 export function isOperationalEndpoint(patterns: readonly string[]): boolean {
   return patterns.some((p) => {
     const parsed = parseEventPattern(p);
@@ -64,10 +57,7 @@ export interface OperationalNotice {
   onceAnHour?: { endpointId: string; hourStart: number };
 }
 
-/**
- * The notices a failed delivery calls for. None about the delivery of an operational event, nor
- * about an endpoint that receives them (the loop guard).
- */
+/** The notices a failed delivery calls for; none about an operational event or an endpoint receiving them (loop guard). */
 export function noticesForFailedDelivery(end: DeliveryEnd, endpoint: EndpointState, health: HealthSummary, rules: NoticeRules): OperationalNotice[] {
   if (isPlatformEventType(end.eventType) || isOperationalEndpoint(endpoint.events)) return [];
   const notices: OperationalNotice[] = [];
@@ -76,7 +66,6 @@ export function noticesForFailedDelivery(end: DeliveryEnd, endpoint: EndpointSta
   if (endpoint.disabled && endpoint.disabledReason === 'failing' && shouldDisableForFailures(health, at, rules.autoDisableAfterMs)) {
     notices.push(endpointDisabled(end.endpointId, endpoint, health));
   } else if (!endpoint.disabled && health.consecutive_failures >= rules.failingAfter) {
-    // Due once failing deliveries in a row reach the threshold, and while they go on.
     notices.push(endpointFailing(end.endpointId, endpoint, health, at, rules.failingAfter));
   }
   return notices;

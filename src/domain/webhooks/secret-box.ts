@@ -1,7 +1,4 @@
-/**
- * Endpoint signing secrets at rest: AES-256-GCM, a fresh 96-bit IV per seal, sealed as base64url
- * `v1.<iv>.<ciphertext>.<tag>` (the version leaves room for key rotation). Never log plaintexts or keys.
- */
+/** Signing secrets at rest: AES-256-GCM, a fresh IV per seal; `v1.` leaves room for key rotation. Never log plaintexts or keys. */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 export const SECRET_BOX_KEY_BYTES = 32;
@@ -63,10 +60,7 @@ export function createSecretBox(key: Buffer): SecretBox {
   };
 }
 
-/**
- * Strict base64url: Node's decoder skips invalid characters, padding and stray trailing bits, which
- * would hide tampering; only the text that re-encodes exactly is accepted (one text per value).
- */
+/** Strict base64url: Node's decoder skips invalid characters, padding and stray trailing bits, which would hide tampering. */
 function decodeBase64url(text: string, what: string): Buffer {
   const bytes = Buffer.from(text, 'base64url');
   if (bytes.toString('base64url') !== text) throw new SecretBoxError(`sealed value has a malformed ${what}`);

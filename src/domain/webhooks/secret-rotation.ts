@@ -6,7 +6,6 @@ export const MAX_SECRETS_ALIVE = 5;
 
 export interface RetiredSecret {
   sealed: string;
-  /** After this instant the secret signs nothing. */
   expires_at: Date;
 }
 

@@ -1,8 +1,7 @@
 /**
- * Two signatures on every attempt. The spec's `X-Webhook-Signature: sha256=<hex HMAC of the raw body>` is
- * keyed with the secret string as given, `whsec_` included (the spec's receivers pass it straight to HMAC).
- * Standard Webhooks' `webhook-signature` (so stock libraries verify) is keyed with the base64-decoded part
- * after `whsec_`, one entry per secret alive.
+ * Two signatures per attempt: the spec's `X-Webhook-Signature: sha256=<hex>` keyed with the secret as given, `whsec_` included
+ * (spec receivers pass it straight to HMAC); Standard Webhooks' `webhook-signature` (stock libraries verify it) keyed with
+ * the base64-decoded part after `whsec_`, one entry per live secret.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
