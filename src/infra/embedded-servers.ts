@@ -175,8 +175,7 @@ export function isPortOpen(host: string, port: number): Promise<boolean> {
   });
 }
 
-// Below Linux's ephemeral range (32768–60999), where outbound sockets and `listen(0)` get ports: one
-// picked there could be taken between the pick and the server binding it.
+// Below Linux's ephemeral range (32768–60999), where an outbound socket or `listen(0)` could take a picked port first.
 const PICKED_PORTS = { from: 20_000, to: 32_000 };
 
 /** A free TCP port on 127.0.0.1 (for tests and benchmarks, which run beside a developer's own platform). */
