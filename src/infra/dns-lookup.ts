@@ -1,8 +1,6 @@
 /**
- * Lookups through c-ares (dns.Resolver), not dns.lookup, whose getaddrinfo runs on libuv's shared
- * 4-thread pool: a silent name server would hold threads argon2 and file I/O need. Each lookup (A and
- * AAAA) ends within `timeoutMs`, at most `maxConcurrent` in flight; a place is given back when its
- * caller's time runs out, so a blackholed domain cannot hold everyone else's places.
+ * Through c-ares (dns.Resolver), not dns.lookup: getaddrinfo runs on libuv's 4-thread pool, which a silent name server
+ * would take from argon2 and file I/O. A caller out of time gives its place back: a blackholed domain holds no one else's.
  */
 import { promises as dnsPromises } from 'node:dns';
 import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';

@@ -6,8 +6,6 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../temporal/search-attributes';
 
-/** State under DATA_DIR; a pid file beside it lets a start after a crash stop the child left behind. */
-
 const HOST = '127.0.0.1';
 
 export interface EmbeddedServer {
@@ -42,12 +40,10 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     `--ip=${HOST}`,
     `--port=${options.port}`,
     '--log-level=warn',
-    // WAL with synchronous=NORMAL survives a process crash (not an OS crash) and spares an fsync per
-    // write: the embedded server is for one machine; production runs Temporal on PostgreSQL.
+    // WAL, synchronous=NORMAL: an fsync less per write; survives a process crash, not an OS crash (production: PostgreSQL).
     '--sqlite-pragma=journal_mode=wal',
     '--sqlite-pragma=synchronous=normal',
-    // Our search attributes are all declared at start, so no re-read of the cluster metadata on every
-    // search-attribute lookup (6 % of the server's CPU under delivery load).
+    // Search attributes are all declared at start: no metadata re-read per lookup (6 % of the server's CPU under load).
     '--dynamic-config-value=system.forceSearchAttributesCacheRefreshOnRead=false',
     // Tasks go out by fairness key (the account) in turn, so one account's backlog does not delay others.
     // Server 1.29 cannot migrate between task tables: it must be on from a queue's first task.
@@ -75,7 +71,7 @@ export async function startFerretDb(options: ServerOptions): Promise<EmbeddedSer
       `--sqlite-url=file:${dir}/?_pragma=busy_timeout(60000)&_pragma=synchronous(normal)&_pragma=journal_size_limit(16777216)`,
       `--state-dir=${dir}`,
       `--listen-addr=${HOST}:${options.port}`,
-      '--debug-addr=127.0.0.1:0',
+      `--debug-addr=${HOST}:0`,
       '--telemetry=disable',
       '--log-level=warn',
     ],
@@ -84,10 +80,7 @@ export async function startFerretDb(options: ServerOptions): Promise<EmbeddedSer
   });
 }
 
-/**
- * The platform's OTEL_* variables are for its own tracing: the Temporal server reads them too, would
- * trace itself into the same collector, and refuses to start on an exporter it lacks (`console`).
- */
+/** Not the platform's OTEL_*: Temporal would trace itself into our collector, or refuse to start on `console`. */
 export function withoutOtelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
 }
@@ -182,8 +175,7 @@ export function isPortOpen(host: string, port: number): Promise<boolean> {
   });
 }
 
-// Below Linux's ephemeral range (32768–60999), where outbound sockets and `listen(0)` get ports: one
-// picked there could be taken between the pick and the server binding it.
+// Below Linux's ephemeral range (32768–60999), where an outbound socket or `listen(0)` could take a picked port first.
 const PICKED_PORTS = { from: 20_000, to: 32_000 };
 
 /** A free TCP port on 127.0.0.1 (for tests and benchmarks, which run beside a developer's own platform). */

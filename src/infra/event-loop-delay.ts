@@ -1,10 +1,7 @@
 import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { setEventLoopDelay } from './metrics';
 
-/**
- * This process's event-loop delay, p99 per second: it rises when the process is out of CPU. It is
- * started once the platform is up, so building the workflow bundle is not taken for overload.
- */
+/** This process's event-loop delay, p99 per second: it rises when the process is out of CPU. */
 export class EventLoopDelay {
   private timer: NodeJS.Timeout | undefined;
   private last = 0;

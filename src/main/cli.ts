@@ -1,7 +1,6 @@
 /**
- * Ops CLI (CONTRACT §1; commands in USAGE): one JSON object on stdout and exit 0, or `{"error": ...}`
- * on stderr and a non-zero exit. Uses MONGODB_URI, or DATA_DIR's embedded store (started for the
- * command when `npm start` is not up).
+ * Ops CLI (CONTRACT §1): one JSON object on stdout and exit 0, or `{"error": ...}` on stderr and a non-zero exit.
+ * Uses MONGODB_URI, or DATA_DIR's embedded store (started for the command when `npm start` is not up).
  */
 import { parseArgs } from 'node:util';
 import { Config, loadConfig } from '../config/config';
@@ -77,14 +76,11 @@ async function main(argv: string[]): Promise<unknown> {
 async function withAccountService<T>(fn: (service: AccountService, invites: DashboardInviteService, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
   let embedded: EmbeddedServer | undefined;
-  let uri = config.mongo.uri;
-  if (!uri) {
-    uri = `mongodb://127.0.0.1:${config.mongo.embeddedPort}/`;
-    if (!(await isPortOpen('127.0.0.1', config.mongo.embeddedPort))) {
-      await provision({ need: { temporalCli: false, ferretDb: true, temporalTestServer: false }, log: () => undefined });
-      embedded = await startFerretDb({ binary: toolPaths().ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort });
-    }
+  if (!config.mongo.uri && !(await isPortOpen('127.0.0.1', config.mongo.embeddedPort))) {
+    await provision({ need: { temporalCli: false, ferretDb: true, temporalTestServer: false }, log: () => undefined });
+    embedded = await startFerretDb({ binary: toolPaths().ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort });
   }
+  const uri = config.mongo.uri ?? `mongodb://127.0.0.1:${config.mongo.embeddedPort}/`;
   const { client, db } = await connectMongo(uri, config.mongo.dbName);
   const expiry = new ExpirySweepers();
   try {

@@ -21,9 +21,8 @@ export interface ListenReceiverOptions {
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 /**
- * `cli listen`'s HTTPS receiver on 127.0.0.1: each delivery is verified with receivers/typescript as
- * an app would, printed, and answered 200 (401 if unverified) or with the app's answer (--forward-to).
- * The endpoint is this listener's own, so it counts the attempts itself.
+ * `cli listen`'s HTTPS receiver on 127.0.0.1: each delivery verified with receivers/typescript as an app would, printed,
+ * answered 200 (401 if unverified) or with the app's answer (--forward-to), and counted here (the endpoint is its own).
  */
 export async function startListenReceiver(options: ListenReceiverOptions) {
   const attempts = new Map<string, number>();

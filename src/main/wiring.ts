@@ -126,8 +126,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     clock: systemClock,
   });
 
-  // Starts are limited by how long they wait for their first attempt when this process has a worker,
-  // else by how long Temporal takes to answer a start call.
+  // With a worker here, starts are paced by their wait for a first attempt, else by Temporal's answer to the start call.
   const startWindow = eagerWorkflowStart
     ? new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_WINDOW_TUNING)
     : new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_CALL_TUNING, recordStartCall);

@@ -1,10 +1,8 @@
 import { Attributes, Context, context, createContextKey, Span, SpanStatusCode, trace } from '@opentelemetry/api';
 
 /**
- * The spans no instrumentation sees (admission, outbox wait, SSRF check, a new connection, attempt outcome) and the
- * platform's attributes on the spans they make. Through @opentelemetry/api alone; until
- * `enableSpans` (start-tracing.ts, only when tracing is on) every helper is a plain call, so
- * tracing off costs a boolean test.
+ * The spans no instrumentation sees (admission, outbox wait, SSRF check, a new connection, attempt outcome), through
+ * @opentelemetry/api alone: until `enableSpans` (only when tracing is on) every helper is a plain call, a boolean test.
  */
 
 /** Attribute names, in one place for the code and docs/operating.md#traces. */
@@ -71,10 +69,7 @@ export function inSpanSync<T>(name: string, attributes: () => Attributes, work: 
   });
 }
 
-/**
- * A span opened now and ended by the callback it wraps (a socket's connect reports through one): the
- * callback, as given, when tracing is off.
- */
+/** A span from now until the callback it wraps is called (a socket's connect reports through one). */
 export function spanAroundCallback<A extends unknown[]>(name: string, attributes: () => Attributes, done: (...args: A) => void): (...args: A) => void {
   if (!on) return done;
   const span = tracer().startSpan(name, { attributes: attributes() });

@@ -48,10 +48,7 @@ export interface TracingOptions {
   redactPath: (path: string) => string;
 }
 
-/**
- * Starts the SDK and the instrumentations. Loaded only when tracing is on (src/main/enter-roles.ts),
- * and before koa, mongodb and undici are: their instrumentations patch them as they load.
- */
+/** The SDK and the instrumentations, started before the modules they patch load (src/main/enter-roles.ts). */
 export function startTracing(config: TracingConfig, options: TracingOptions): Tracing {
   const resource = resourceFromAttributes({ 'service.name': config.serviceName });
   const processor = new BatchSpanProcessor({ exporter: exporterOf(config) });

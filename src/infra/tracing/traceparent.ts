@@ -1,10 +1,7 @@
 import { Context, context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { parentForDeliveries, tracingOn } from './spans';
 
-/**
- * The W3C `traceparent` of the span deliveries hang from (spans.ts), kept with an accepted event so that the deliveries
- * started later (by the outbox, or by crash recovery in another process) join the ingest's trace.
- */
+/** Stored with an accepted event, so deliveries started later (outbox, crash recovery elsewhere) join the ingest's trace. */
 export function currentTraceparent(): string | undefined {
   const span = parentForDeliveries()?.spanContext();
   if (!span || !trace.isSpanContextValid(span)) return undefined;

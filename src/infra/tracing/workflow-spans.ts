@@ -3,10 +3,8 @@ import { isAttributeValue } from '@opentelemetry/core';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 
 /**
- * The workflow's spans reach this process through a sink (Temporal's interceptors), shaped by the
- * tracing SDK those interceptors carry (an older line: `parentSpanId`, `instrumentationLibrary`).
- * They are reshaped for this process's SDK before its processor exports them, and their attributes
- * keep plain values only (the sink adds the workflow's info, whose objects exporters cannot take).
+ * The workflow's spans come through Temporal's sink shaped by its older SDK (`parentSpanId`, `instrumentationLibrary`):
+ * reshaped for this SDK's processor, with plain attribute values only (exporters cannot take the workflow info's objects).
  */
 export function workflowSpanProcessor(processor: SpanProcessor): SpanProcessor {
   return {
