@@ -9,9 +9,8 @@ import { readBack } from './read-back';
 import { RememberedHeads } from './store-primitives';
 
 /**
- * The caller's `data` is kept only inside `body` (the exact delivered JSON): keys with `.`, `$` or
- * NUL and nested arrays (FerretDB) are not storable, and "delivered unchanged" must hold for any
- * JSON. `_id` is the integer id as a padded string (storedEventId): FerretDB indexes only those.
+ * `data` is kept only inside `body` (the exact delivered JSON): FerretDB cannot store keys with `.`, `$` or NUL, or
+ * nested arrays, and any JSON must be delivered unchanged. `_id` is a padded string (storedEventId): FerretDB indexes only those.
  */
 interface StoredEventDoc extends Omit<EventDoc, '_id' | 'data' | 'owner'> {
   _id: string;
@@ -117,9 +116,8 @@ export class Events {
   }
 
   /**
-   * The id is claimed first with a small document, so the event itself is inserted once. With an
-   * `acceptance`, the id awaits hand-over from before the claim until the insert certainly failed;
-   * an unanswered insert throws EventInsertUnanswered, its id still awaiting.
+   * The id is claimed first (a small document), so the event itself is inserted once. With `acceptance`, the id awaits
+   * hand-over from before the claim until the insert certainly failed (unanswered: EventInsertUnanswered, still awaiting).
    */
   async insertWithNextId(
     doc: NewEvent,
