@@ -99,11 +99,10 @@ class Scope {
 }
 
 /**
- * Exact limits shared by every API process, on a store whose only atomic primitive is the unique
- * insert. Each scope has a log of entries granting or giving back blocks of calls, with the running
- * total `cum`; entry n+1 is a unique insert after n, within the limit, so the log never over-grants.
- * A block's calls are handed out here without a round trip. Idle calls go back after IDLE_RETURN_MS
- * and a used-up limit is re-read after RECHECK_MS: only that long may a call be refused while held elsewhere.
+ * Exact limits shared by API processes through unique inserts only: each scope has a log of entries granting or giving
+ * back blocks of calls (running total `cum`), entry n+1 inserted after n and within the limit, so it never over-grants.
+ * A block's calls are handed out without a round trip; idle ones go back after IDLE_RETURN_MS and a used-up limit is
+ * re-read after RECHECK_MS: only that long may a call be refused while held elsewhere.
  */
 export class BlockLimiter implements LimitAdmitter {
   private readonly scopes = new Map<string, Scope>();
