@@ -13,9 +13,8 @@ interface HeadDoc extends ExpiringDoc {
 }
 
 /**
- * One document per burst window, `_id` bucket#seq, so opening a window is a claim. Not an AppendLog:
- * windows expire one by one, so the sequence is contiguous only from a recent member, which the
- * `limit_window_heads` hint provides; the latest is found by probing up from it (`_id` lookups).
+ * One document per burst window, `_id` bucket#seq, so opening one is a claim. Not an AppendLog: windows expire one by
+ * one, so the latest is found by `_id` lookups up from a recent member, the `limit_window_heads` hint.
  */
 export class LimitWindows extends ExpiringCollection<WindowDoc> {
   private readonly heads: Collection<HeadDoc>;
