@@ -109,8 +109,7 @@ export class Events {
   }
 
   async ensureIndexes(): Promise<void> {
-    // Single-field: the embedded store searches a one-field index by an equality exactly, where a
-    // compound one may lose to the `{account_id}` index.
+    // Single-field: the embedded store uses a one-field index for an equality, where a compound one may lose to `{account_id}`.
     await this.col.createIndex({ seq_key: 1 }, { unique: true });
     await this.col.createIndex({ seq_block: 1 });
   }

@@ -62,7 +62,6 @@ export class FifoQueues {
     });
   }
 
-  /** The next place in the endpoint's queue, for the event. */
   async take(endpointId: string, eventId: number, at: Date): Promise<number> {
     const mine = this.taken.get(endpointId);
     // The floor this process saw last: a cold one may fill a deleted number once, and drop it.
