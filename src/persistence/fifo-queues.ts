@@ -34,10 +34,8 @@ interface FloorDoc {
 const PLACES_REMEMBERED = 10_000;
 
 /**
- * Each FIFO endpoint's queue, with no read-modify-write: place n is the claim of `<endpoint>#n` (an append log, so
- * places are distinct and contiguous across processes), leaving it the same id's claim in `fifo_left`; the head (lowest
- * place not left) is found by `_id` lookups up from a hint. Places and leaves up to the floor are deleted (prune); the
- * floor is a log of claims (`fifo_floors`): a `$max` lost on the embedded store would lower it.
+ * Each FIFO endpoint's queue, with claims only (docs/fifo-endpoints.md): place n is `<endpoint>#n` in `fifo_places`, its
+ * leave the same id in `fifo_left`, the floor a log (`fifo_floors`): a `$max` lost on the embedded store would lower it.
  */
 export class FifoQueues {
   private readonly places: AppendLog<{ eventId: number; takenAt: Date }, PlaceDoc>;

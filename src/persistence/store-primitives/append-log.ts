@@ -18,10 +18,8 @@ export interface LogFormat<T, D extends Document> {
 }
 
 /**
- * Per scope, entry n at `_id` `scope#n`, written by exactly one writer (claim.ts): no log forks on any store, so a value
- * derived from the entry before (a running total) is exact. Entries stay contiguous: never deleted, expiring by whole
- * scope (expire-at.ts), or deleted only up to a floor the caller keeps exactly, which every push starts from (an entry
- * found at or below it once written is removed again: its number is lost, never shared).
+ * Per scope, entry n is the claim of `scope#n` (claim.ts): no log forks, so a value derived from the entry before is exact.
+ * Entries stay contiguous: never deleted, expiring by whole scope, or deleted only up to an exact floor every push starts from.
  */
 export class AppendLog<T, D extends Document & { _id: string }> {
   private readonly heads = new RememberedHeads<LogEntry<T>>(50_000);
