@@ -54,9 +54,8 @@ export class ApiKeys {
   }
 
   /**
-   * Idempotent (the first revocation time stays). A repeat is logged again only within
-   * `reannounceWithinMs`, mending a crash between write and log; later ones log nothing (each entry
-   * costs every process a read).
+   * Idempotent (the first revocation time stays). A repeat is logged again only within `reannounceWithinMs`, mending a
+   * crash between write and log; later ones log nothing (each entry costs every process a read).
    */
   async revoke(id: string, at: Date, reannounceWithinMs: number, accountId?: string): Promise<ApiKeyDoc | null> {
     const filter = accountId ? { _id: id, account_id: accountId } : { _id: id };

@@ -99,11 +99,8 @@ class Scope {
 }
 
 /**
- * Exact limits shared by every API process, on a store whose only atomic primitive is the unique
- * insert. Each scope has a log of entries granting or giving back blocks of calls, with the running
- * total `cum`; entry n+1 is a unique insert after n, within the limit, so the log never over-grants.
- * A block's calls are handed out here without a round trip. Idle calls go back after IDLE_RETURN_MS
- * and a used-up limit is re-read after RECHECK_MS: only that long may a call be refused while held elsewhere.
+ * Exact limits across API processes through unique inserts only (docs/keys-limits-errors.md): a scope's log of blocks
+ * granted or given back never passes the limit, and a block's calls are handed out here without a round trip.
  */
 export class BlockLimiter implements LimitAdmitter {
   private readonly scopes = new Map<string, Scope>();

@@ -12,10 +12,7 @@ export interface CacheLifetime {
   lifetime(now: number, own: { ttlMs: number; maxStaleMs: number }): { ttlMs: number; maxStaleMs: number };
 }
 
-/**
- * The log counts as followed while its last complete poll started less than this long ago: writers
- * log right after their write, so a change caches still miss is at most this old.
- */
+/** Followed while the last complete poll began less than this ago; writers log right after writing, so no miss is older. */
 export const FOLLOW_MAX_LAG_MS = 600;
 
 /** While followed, a cache keeps an entry this long; re-reading it is a safety net for a missed entry. */
@@ -41,10 +38,7 @@ export function lifetimeOf(log: FollowedLog): CacheLifetime {
 }
 
 export interface CacheInvalidationFollowerOptions {
-  /**
-   * Called when the follower finds the log's end, before it first counts as followed: caches drop
-   * everything, since what they took in before may predate entries the follower will never read.
-   */
+  /** On finding the log's end, before first counting as followed: caches drop all, as it may predate entries never read. */
   reset?: () => void;
   now?: () => number;
   onError?: (err: unknown) => void;
@@ -56,9 +50,8 @@ const BATCH = 100;
 const POLL_INTERVAL_MS = 200;
 
 /**
- * Hands each entry of the cache-invalidations log to `apply`. `coveredSince()` lets caches keep
- * entries past their short TTLs (the 1 s revocation bound, key-authenticator.ts); before the first
- * poll, or while polls fail, it promises nothing and caches fall back to their short TTLs.
+ * Hands each cache-invalidations entry to `apply`. `coveredSince()` lets caches keep entries past their short TTLs (the
+ * 1 s revocation bound, key-authenticator.ts); before the first poll, or while polls fail, it promises nothing.
  */
 export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
   private position: number | null = null;

@@ -33,9 +33,8 @@ export function cacheInvalidationsOf(db: Db): CacheInvalidations {
 }
 
 /**
- * Use cacheInvalidationsOf(db). The log every process follows (cache-invalidation-follower.ts) to
- * drop cached keys and endpoint lists instead of re-reading them every second; writers append after
- * their write. Entries are tiny, rare and kept: finding the end needs them.
+ * Use cacheInvalidationsOf(db). Followed by every process (cache-invalidation-follower.ts) to drop cached keys and endpoint
+ * lists instead of re-reading them each second; writers append after writing. Kept (tiny, rare): finding the end needs them.
  */
 export class CacheInvalidations {
   private readonly log: AppendLog<LoggedInvalidation, InvalidationDoc>;

@@ -10,7 +10,7 @@ export interface DashboardSessionDoc extends ExpiringDoc {
   created_at: Date;
 }
 
-/** `dashboard_sessions`: one per signed-in browser; expiry is checked on every read (FerretDB has no TTL, a purge may lag). */
+/** `dashboard_sessions`: one per signed-in browser; expiry is checked on every read (a purge may lag: expire-at.ts). */
 export class DashboardSessions extends ExpiringCollection<DashboardSessionDoc> {
   constructor(db: Db) {
     super(db, 'dashboard_sessions', { account_id: 1 });

@@ -8,9 +8,8 @@ interface LeaseDoc extends ExpiringDoc {
 }
 
 /**
- * An endpoint's POSTs in flight, shared by every worker process: one lease document per POST, inserted
- * only while fewer than the endpoint's cap are alive (insertWithinCap: exact on both stores) and
- * removed when the POST ends. A lease whose worker was killed stops counting at `expires_at`.
+ * An endpoint's POSTs in flight, across worker processes: one lease per POST, inserted only while fewer than the cap are
+ * alive (insertWithinCap: exact on both stores), removed when the POST ends; a killed worker's lease lapses at `expires_at`.
  */
 export class EndpointInFlightLeases extends ExpiringCollection<LeaseDoc> {
   constructor(db: Db) {

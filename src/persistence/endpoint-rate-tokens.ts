@@ -13,11 +13,9 @@ const MAX_CLAIMS_PER_TAKE = 8;
 const MAX_HINTS = 10_000;
 
 /**
- * An endpoint's starts per one-second window, shared by every worker process: token k of a window is
- * the document `<endpoint>@<window>#<k>`, k below the endpoint's rate, so taking one is a claim (the
- * unique insert is atomic on both stores, no read-modify-write) and no window ever has more. Each
- * process remembers the last token it tried in a window: a start costs one insert, and a refusal
- * in a window it already found full costs nothing.
+ * An endpoint's starts per one-second window, shared by every worker: token k (below the endpoint's rate) is the claim
+ * of `<endpoint>@<window>#<k>`, atomic on both stores, so no window has more. Each process remembers the last token it
+ * tried: a start costs one insert, and a refusal in a window it already found full costs nothing.
  */
 export class EndpointRateTokens extends ExpiringCollection<RateTokenDoc> {
   private readonly tried = new RememberedHeads<{ n: number }>(MAX_HINTS);

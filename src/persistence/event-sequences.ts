@@ -2,10 +2,8 @@ import { Collection, Db } from 'mongodb';
 import { raiseHint, RememberedHeads } from './store-primitives';
 
 /**
- * An account's events are numbered 0, 1, 2, ... (`seq`) as stored, in blocks of SEQ_BLOCK. A list
- * reads whole blocks, newest first, each by one equality on `seq_block` (indexed on the embedded
- * store: mongo.ts), so a page costs a few blocks whatever the account's history. The event's own
- * insert claims its number (a unique `seq_key`): ingest makes no extra insert.
+ * An account's events are numbered (`seq`, claimed by the event's own insert: a unique `seq_key`) in blocks of SEQ_BLOCK,
+ * each read by one equality on `seq_block`, so a list page costs a few blocks whatever the history (docs/security.md).
  */
 export const SEQ_BLOCK = 16;
 const SEQ_DIGITS = 12;

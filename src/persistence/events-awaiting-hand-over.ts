@@ -1,8 +1,7 @@
 /**
- * Events this process stored, or may be storing, whose workflows have not all started (id → since
- * when, oldest first). An id enters before its claim is sent and leaves once the insert certainly
- * failed or the event is handed over, so `handedOverThrough` never passes an event that may be
- * stored. Ingests with no id yet keep `settled` false: a lease released then would orphan events.
+ * Events this process stored or may be storing whose workflows have not all started (id → since when, oldest first).
+ * An id is in from before its claim until its insert certainly failed or it is handed over, so `handedOverThrough` never
+ * passes one that may be stored. Ingests with no id yet keep `settled` false: a lease released then would orphan events.
  */
 export class EventsAwaitingHandOver {
   private readonly since = new Map<number, number>();

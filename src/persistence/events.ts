@@ -9,9 +9,8 @@ import { readBack } from './read-back';
 import { RememberedHeads } from './store-primitives';
 
 /**
- * The caller's `data` is kept only inside `body` (the exact delivered JSON): keys with `.`, `$` or
- * NUL and nested arrays (FerretDB) are not storable, and "delivered unchanged" must hold for any
- * JSON. `_id` is the integer id as a padded string (storedEventId): FerretDB indexes only those.
+ * `data` is kept only inside `body` (the exact delivered JSON): FerretDB cannot store keys with `.`, `$` or NUL, or
+ * nested arrays, and any JSON must be delivered unchanged. `_id` is a padded string (storedEventId): FerretDB indexes only those.
  */
 interface StoredEventDoc extends Omit<EventDoc, '_id' | 'data' | 'owner'> {
   _id: string;
@@ -110,16 +109,14 @@ export class Events {
   }
 
   async ensureIndexes(): Promise<void> {
-    // Single-field: the embedded store searches a one-field index by an equality exactly, where a
-    // compound one may lose to the `{account_id}` index.
+    // Single-field: the embedded store uses a one-field index for an equality, where a compound one may lose to `{account_id}`.
     await this.col.createIndex({ seq_key: 1 }, { unique: true });
     await this.col.createIndex({ seq_block: 1 });
   }
 
   /**
-   * The id is claimed first with a small document, so the event itself is inserted once. With an
-   * `acceptance`, the id awaits hand-over from before the claim until the insert certainly failed;
-   * an unanswered insert throws EventInsertUnanswered, its id still awaiting.
+   * The id is claimed first (a small document), so the event itself is inserted once. With `acceptance`, the id awaits
+   * hand-over from before the claim until the insert certainly failed (unanswered: EventInsertUnanswered, still awaiting).
    */
   async insertWithNextId(
     doc: NewEvent,

@@ -1,7 +1,6 @@
 import { Collection, Db, Document, IndexSpecification } from 'mongodb';
 import type { ExpirySweepers } from './store-primitives';
 
-/** A document that expires at `expires_at`. */
 export interface ExpiringDoc {
   _id: string;
   expires_at: Date;

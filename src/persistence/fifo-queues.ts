@@ -34,13 +34,8 @@ interface FloorDoc {
 const PLACES_REMEMBERED = 10_000;
 
 /**
- * Each FIFO endpoint's queue, with no read-modify-write: place n is the claim of `<endpoint>#n`
- * (an append log, so concurrent ingests in any processes get distinct, contiguous places), and
- * leaving it is the claim of the same id in `fifo_left`. The head is the lowest place not left,
- * found by `_id` lookups upward from a hint: index searches on both stores.
- *
- * Places and leaves up to the endpoint's floor are deleted (prune). The floor is a log of claims
- * (`fifo_floors`), exact on both stores: a `$max` lost on the embedded store would lower it.
+ * Each FIFO endpoint's queue, with claims only (docs/fifo-endpoints.md): place n is `<endpoint>#n` in `fifo_places`, its
+ * leave the same id in `fifo_left`, the floor a log (`fifo_floors`): a `$max` lost on the embedded store would lower it.
  */
 export class FifoQueues {
   private readonly places: AppendLog<{ eventId: number; takenAt: Date }, PlaceDoc>;
@@ -65,7 +60,6 @@ export class FifoQueues {
     });
   }
 
-  /** The next place in the endpoint's queue, for the event. */
   async take(endpointId: string, eventId: number, at: Date): Promise<number> {
     const mine = this.taken.get(endpointId);
     // The floor this process saw last: a cold one may fill a deleted number once, and drop it.
@@ -86,9 +80,8 @@ export class FifoQueues {
   }
 
   /**
-   * Leaves place n (idempotent); a leave at or below the floor (a repeat after a prune) is deleted
-   * again. `takenAt`: when the place was taken, or earlier; a place taken lately is above every
-   * floor, so the floor is not read. Unknown, it is.
+   * Leaves place n (idempotent); a leave at or below the floor (a repeat after a prune) is deleted again. The floor is
+   * not read when `takenAt` (when the place was taken, or earlier) is recent: such a place is above every floor.
    */
   async leave(endpointId: string, n: number, at: Date, takenAt?: Date): Promise<void> {
     await claimOnce(this.left, { _id: memberId(endpointId, n), at });
@@ -97,7 +90,6 @@ export class FifoQueues {
     if (n <= seen || n <= (await this.floor(endpointId))) await this.left.deleteOne({ _id: memberId(endpointId, n) });
   }
 
-  /** Whether place n has been left. */
   async hasLeft(endpointId: string, n: number): Promise<boolean> {
     return (await this.left.findOne({ _id: memberId(endpointId, n) }, { projection: { _id: 1 } })) !== null;
   }
@@ -147,9 +139,8 @@ export class FifoQueues {
   }
 
   /**
-   * Deletes the places and leaves up to `through`, never past the places left: raises the floor
-   * (by `minAdvance` at least, else it stays), then deletes up to it, a bounded number per call
-   * (what remains goes on the next). Returns the floor.
+   * Deletes places and leaves up to `through`, never past the places left: raises the floor (by `minAdvance` at least,
+   * else it stays), then deletes up to it, a bounded number per call (the rest on the next). Returns the floor.
    */
   async prune(endpointId: string, through: number, at: Date, minAdvance = FIFO_PRUNE_MIN_ADVANCE): Promise<number> {
     const leftThrough = await this.leftMark(endpointId);

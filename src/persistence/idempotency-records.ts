@@ -30,11 +30,9 @@ const ABANDONED_TOMBSTONE_MS = 10 * 60_000;
 const MAX_PURGE_WAITS = 400;
 
 /**
- * `idempotency_records`: (account, key) → the event it created, valid 24 h (by `expires_at` on
- * read). A free key is claimed by a unique insert; an expired record is replaced through
- * `idempotency_successions`, whose unique "successor of event N" picks one winner, the replacement
- * conditional on the record still naming N. The embedded store has no TTL and no atomic conditional
- * delete, and a timer there could delete a successor's record: there, records go with their event.
+ * (account, key) → the event it created, valid 24 h (`expires_at`, checked on read): a free key is a unique insert; an
+ * expired record is replaced via `idempotency_successions`, whose unique "successor of event N" picks one winner. No TTL
+ * on the embedded store, and a purge timer could delete a successor's record: there, records go with their event.
  */
 export class IdempotencyRecords {
   private readonly col: Collection<IdempotencyRecordDoc>;
@@ -95,9 +93,8 @@ export class IdempotencyRecords {
   }
 
   /**
-   * Retention: deletes the record if it still names `eventId`. Deletes are not atomic on the embedded
-   * store, so two deleters could remove a record claimed in between: the purge first claims the
-   * succession with a tombstone, keeping successors away (see succeed).
+   * Retention: deletes the record if it still names `eventId`. Embedded-store deletes are not atomic, so two deleters could
+   * remove a record claimed in between: the purge first claims the succession with a tombstone (see succeed).
    */
   async purge(accountId: string, key: string, eventId: number): Promise<void> {
     const _id = recordId(accountId, key);

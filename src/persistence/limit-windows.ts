@@ -13,9 +13,8 @@ interface HeadDoc extends ExpiringDoc {
 }
 
 /**
- * One document per burst window, `_id` bucket#seq, so opening a window is a claim. Not an AppendLog:
- * windows expire one by one, so the sequence is contiguous only from a recent member, which the
- * `limit_window_heads` hint provides; the latest is found by probing up from it (`_id` lookups).
+ * One document per burst window, `_id` bucket#seq, so opening one is a claim. Not an AppendLog: windows expire one by
+ * one, so the latest is found by `_id` lookups up from a recent member, the `limit_window_heads` hint.
  */
 export class LimitWindows extends ExpiringCollection<WindowDoc> {
   private readonly heads: Collection<HeadDoc>;
@@ -38,8 +37,7 @@ export class LimitWindows extends ExpiringCollection<WindowDoc> {
     const { n: seq, doc: latest } = await findHeadLinear(read, { n: from, doc: from > 0 ? await read(from) : null });
     this.known.raise(bucket, { n: seq });
     if (latest) return { seq: latest.seq, start: latest.start, end: latest.end };
-    // The head outlived its window document (expired): an ended window with that seq, so that the
-    // next one gets a new seq and never meets the slots of an old window.
+    // The head outlived its (expired) window: an ended window with its seq, so the next gets a new seq, never old slots.
     return seq > 0 ? { seq, start: new Date(0), end: new Date(0) } : null;
   }
 

@@ -10,10 +10,7 @@ interface NoticeClaimDoc extends ExpiringDoc {
 /** Kept a day past its hour: only the current hour's claim is ever asked about. */
 const KEPT_MS = 24 * 3_600_000;
 
-/**
- * Once-an-hour notices per endpoint across processes: a unique insert per endpoint and hour (the
- * embedded store has no atomic read-modify-write; of concurrent inserts of one id exactly one wins).
- */
+/** Once-an-hour notices per endpoint across processes: one claim (claim.ts) per endpoint and hour. */
 export class OperationalNoticeClaims extends ExpiringCollection<NoticeClaimDoc> {
   constructor(db: Db) {
     super(db, 'operational_notice_claims');

@@ -18,12 +18,8 @@ export interface LogFormat<T, D extends Document> {
 }
 
 /**
- * One sequence of entries per scope, entry n at `_id` `scope#n` and written by exactly one writer
- * (claim.ts): no two processes can fork a log on any store, so a value derived from the entry
- * before it (a running total, a summary) is exact. Entries must stay contiguous: never deleted, or a
- * whole scope expiring together (expire-at.ts), or deleted only up to a floor the caller keeps
- * exactly: every push starts from it, and an entry found at or below it once written is removed
- * again (its number was one of the deleted: it is lost, never shared).
+ * Per scope, entry n is the claim of `scope#n` (claim.ts): no log forks, so a value derived from the entry before is exact.
+ * Entries stay contiguous: never deleted, expiring by whole scope, or deleted only up to an exact floor every push starts from.
  */
 export class AppendLog<T, D extends Document & { _id: string }> {
   private readonly heads = new RememberedHeads<LogEntry<T>>(50_000);

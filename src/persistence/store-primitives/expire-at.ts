@@ -8,9 +8,8 @@ export async function sweepExpired(collection: Collection<any>, field: string, n
 }
 
 /**
- * Expire at a time: MongoDB gets a TTL index; FerretDB refuses one and gets a purge timer, owned by
- * this object (one per platform, stopping only its own timers). Deletion is only housekeeping:
- * every read that cares about expiry filters on the date itself.
+ * Expire at a time: MongoDB gets a TTL index; FerretDB refuses one and gets a purge timer, owned by this object (one per
+ * platform, stopping only its own). Deletion is only housekeeping: every read that cares about expiry filters on the date.
  */
 export class ExpirySweepers {
   private readonly timers = new Set<NodeJS.Timeout>();

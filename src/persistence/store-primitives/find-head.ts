@@ -1,6 +1,5 @@
-// The head of a log of claimed ids (`scope#1`, `scope#2`, ...) by `_id` lookups only, always indexed
-// (mongo.ts). Exact because members are contiguous from the start: never deleted, all expiring
-// together, or deleted only below a floor the search starts above.
+// The head of a log of claimed ids (`scope#1`, `scope#2`, ...) by `_id` lookups only (always indexed, mongo.ts). Exact as
+// members are contiguous from the start: never deleted, all expiring together, or deleted only below the search's start.
 
 export interface Member<T> {
   n: number;

@@ -12,10 +12,9 @@ type Refusal = { inserted: false; count: number; tookBack?: true };
 const refusal = (count: number, tookBack: boolean): Refusal => (tookBack ? { inserted: false, count, tookBack } : { inserted: false, count });
 
 /**
- * Insert, then read, and take the insert back when the covered documents exceed `cap`. Needs no
- * atomic check-and-insert (FerretDB has none): the last of concurrent inserts sees all before it,
- * so the cap is never exceeded. Racers at the edge may all be taken back though there was room,
- * so a taken-back insert retries after a wait set by its place among the ids it saw.
+ * Insert, then read, and take the insert back when the covered documents exceed `cap`: no atomic check-and-insert needed
+ * (FerretDB has none), as the last of concurrent inserts sees all before it. Racers at the edge may all be taken back
+ * though there was room, so a taken-back insert retries after a wait set by its place among the ids it saw.
  */
 export async function insertWithinCap<T extends Document & { _id: string }>(
   collection: Collection<T>,
