@@ -32,12 +32,6 @@ export function signedInRoutes(router: Router) {
 
 export type SignedInRouter = ReturnType<typeof signedInRoutes>;
 
-export function currentSession(ctx: Context): ActiveSession {
-  const session = ctx.state.dashboard as ActiveSession | undefined;
-  if (!session) throw new Error('only a signedInRoutes handler has a session');
-  return session;
-}
-
 /** A fresh session replaces any previous cookie (no session fixation) and the pre-auth token. */
 export function setSessionCookie(ctx: Context, session: NewSession): void {
   setCookie(ctx, SESSION_COOKIE, session.id, { path: DASHBOARD_PATH, sameSite: 'lax', expires: session.expiresAt });

@@ -78,7 +78,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   pages.post('/endpoints', async (ctx, session) => {
     const form = readForm(ctx);
     try {
-      const created = await meteredAction(ctx, deps, () => deps.endpoints.create(session.account._id, endpointInput(form)));
+      const created = await meteredAction(ctx, session, deps, () => deps.endpoints.create(session.account._id, endpointInput(form)));
       seeOther(ctx, `${base(created.id)}?notice=endpoint-created`);
     } catch (err) {
       if (!isFormError(err)) throw err;
@@ -93,7 +93,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   pages.post('/endpoints/:id', async (ctx, session) => {
     const form = readForm(ctx);
     try {
-      await meteredAction(ctx, deps, () => {
+      await meteredAction(ctx, session, deps, () => {
         const input = endpointInput(form);
         return deps.endpoints.update(session.account._id, ctx.params.id, { ...input, events: input.events ?? ['*'] });
       });
@@ -113,7 +113,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   };
   for (const [action, run] of Object.entries(switches)) {
     pages.post(`/endpoints/:id/${action}`, async (ctx, session) => {
-      await meteredAction(ctx, deps, () => run(session.account._id, ctx.params.id));
+      await meteredAction(ctx, session, deps, () => run(session.account._id, ctx.params.id));
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-${action}d`);
     });
   }
@@ -121,7 +121,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   /** The API's bulk retry now, one call (at most MAX_RETRY_NOW_PER_CALL deliveries) a press; the next press goes on from its cursor. */
   pages.post('/endpoints/:id/retry-now', async (ctx, session) => {
     const cursor = formField(ctx, 'cursor') || undefined;
-    const { woken, next_cursor } = await meteredAction(ctx, deps, () => deps.deliveryControl.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
+    const { woken, next_cursor } = await meteredAction(ctx, session, deps, () => deps.deliveryControl.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
     if (next_cursor) seeOther(ctx, `${base(ctx.params.id)}?notice=retry-now-more&retry_cursor=${encodeURIComponent(next_cursor)}`);
     else seeOther(ctx, `${base(ctx.params.id)}?notice=${woken > 0 ? 'retry-now-woken' : 'retry-now-none'}`);
   });
@@ -132,7 +132,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   pages.post('/endpoints/:id/recover', async (ctx, session) => {
     const since = formField(ctx, 'since').trim();
     try {
-      await meteredAction(ctx, deps, () => deps.bulkRecovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
+      await meteredAction(ctx, session, deps, () => deps.bulkRecovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
       if (!isFormError(err)) throw err;
@@ -145,7 +145,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   });
 
   pages.post('/endpoints/:id/delete', async (ctx, session) => {
-    await meteredAction(ctx, deps, () => deps.endpoints.delete(session.account._id, ctx.params.id));
+    await meteredAction(ctx, session, deps, () => deps.endpoints.delete(session.account._id, ctx.params.id));
     seeOther(ctx, '/dashboard/endpoints?notice=endpoint-deleted');
   });
 
@@ -161,7 +161,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
 
   pages.post('/endpoints/:id/secret/rotate', async (ctx, session) => {
     const grace = readGracePeriod(ctx);
-    await meteredAction(ctx, deps, () => deps.endpoints.rotateSecret(session.account._id, ctx.params.id, grace));
+    await meteredAction(ctx, session, deps, () => deps.endpoints.rotateSecret(session.account._id, ctx.params.id, grace));
     seeOther(ctx, `${base(ctx.params.id)}/secret?notice=secret-rotated`);
   });
 }

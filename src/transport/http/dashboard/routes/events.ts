@@ -72,7 +72,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   pages.post('/events', async (ctx, session) => {
     const send: SendEventForm = { type: formField(ctx, 'type').trim(), data: formField(ctx, 'data') };
     try {
-      const result = await meteredAction(ctx, deps, async () => {
+      const result = await meteredAction(ctx, session, deps, async () => {
         if (!EVENT_TYPE_REGEX.test(send.type)) {
           throw new ValidationError('Event type must be 1 to 256 characters of letters, digits and _ . : -', [{ path: 'type', message: 'Invalid event type' }]);
         }
@@ -107,7 +107,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
     pages.post(`/events/:id/deliveries/:endpointId/${action}`, async (ctx, session) => {
       const id = eventId(ctx.params.id);
       try {
-        await meteredAction(ctx, deps, () => run(session.account._id, id, ctx.params.endpointId));
+        await meteredAction(ctx, session, deps, () => run(session.account._id, id, ctx.params.endpointId));
         seeOther(ctx, `/dashboard/events/${id}?notice=${notice}`);
       } catch (err) {
         // A conflict (e.g. nothing waiting any more), or the account's limits (meteredAction): shown on the page, nothing changed.

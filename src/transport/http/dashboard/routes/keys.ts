@@ -21,7 +21,7 @@ export function keyRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   pages.post('/keys', async (ctx, session) => {
     const form = { product: formField(ctx, 'product'), label: formField(ctx, 'label') };
     try {
-      const created = await meteredAction(ctx, deps, () => deps.accounts.createKey(session.account._id, form.product, form.label));
+      const created = await meteredAction(ctx, session, deps, () => deps.accounts.createKey(session.account._id, form.product, form.label));
       setCookie(ctx, NEW_KEY_COOKIE, created.key, { path: KEYS_PATH, sameSite: 'strict', maxAge: NEW_KEY_TTL_MS });
       seeOther(ctx, `${KEYS_PATH}/new`);
     } catch (err) {
@@ -56,7 +56,7 @@ export function keyRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   pages.post('/keys/:id/revoke', async (ctx, session) => {
     // Scoped to the account: another account's key id is a 404, and nothing changes.
     try {
-      await meteredAction(ctx, deps, () => deps.accounts.revokeKey(ctx.params.id, session.account._id));
+      await meteredAction(ctx, session, deps, () => deps.accounts.revokeKey(ctx.params.id, session.account._id));
     } catch (err) {
       if (isDomainError(err, 'not_found')) throw new DomainError('not_found', 'No such key in this account.');
       throw err;
