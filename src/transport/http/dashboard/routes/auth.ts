@@ -11,7 +11,7 @@ import { setSessionCookie } from '../session';
 import { signInPage, signUpPage } from '../templates/auth';
 import { noticeText } from '../templates/notices';
 
-/** Sign-in, sign-up and sign-out. Failures re-render the form with a generic message. */
+/** A refused sign-in or sign-up re-renders its form, with a generic message for wrong credentials. */
 export function authRoutes(router: Router, deps: DashboardDeps): void {
   const signedIn = (ctx: Context) => Boolean(ctx.state.dashboard);
 
