@@ -3,7 +3,7 @@ import { MAX_RETRY_NOW_PER_CALL } from '../../../../services/delivery-control';
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, period, time, truncate } from './format';
-import { csrfField, type Feedback, page, postButton } from './layout';
+import { csrfField, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
@@ -229,7 +229,7 @@ export function rotateSecretPage(session: ActiveSession, endpoint: EndpointView)
   <div class="field">
     <label for="grace-period">Grace period</label>
     <select id="grace-period" name="grace_period_seconds">
-      ${GRACE_CHOICES.map(([seconds, label]) => html`<option value="${String(seconds)}"${seconds === DEFAULT_GRACE_PERIOD_SECONDS ? html` selected` : ''}>${label}</option>`)}
+      ${GRACE_CHOICES.map(([seconds, label]) => option(String(seconds), label, String(DEFAULT_GRACE_PERIOD_SECONDS)))}
     </select>
   </div>
   <button type="submit" class="danger">Rotate secret</button>

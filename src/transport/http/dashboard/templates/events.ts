@@ -4,7 +4,7 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, time, truncate } from './format';
-import { errorBox, type Feedback, page, postButton } from './layout';
+import { errorBox, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 
@@ -76,7 +76,7 @@ ${listSection({
       <label for="filter-status">Status</label>
       <select id="filter-status" name="status">
         <option value="">Any status</option>
-        ${EVENT_STATUSES.map((s) => html`<option value="${s}"${view.filter.status === s ? html` selected` : html``}>${s}</option>`)}
+        ${EVENT_STATUSES.map((s) => option(s, s, view.filter.status))}
       </select>
     </div>
     <div class="actions"><button type="submit" class="secondary">Filter</button>${filtered && html` <a href="/dashboard/events">Clear</a>`}</div>

@@ -5,7 +5,7 @@ import { MAX_LABEL_LENGTH } from '../../../../services/account-service';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { badge, time } from './format';
-import { csrfField, type Feedback, page } from './layout';
+import { csrfField, type Feedback, option, page } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 
@@ -32,9 +32,7 @@ ${formCard({
       <div class="field">
         <label for="product">Product</label>
         <select id="product" name="product" required>
-          ${PRODUCT_CODES.map(
-            (code) => html`<option value="${code}"${code === chosen ? html` selected` : html``}>${PRODUCTS[code].name} (${code})</option>`,
-          )}
+          ${PRODUCT_CODES.map((code) => option(code, `${PRODUCTS[code].name} (${code})`, chosen))}
         </select>
       </div>
       <div class="field">

@@ -39,6 +39,11 @@ export function postButton(action: string, csrfToken: string, label: string, sty
   return html`<form method="post" action="${action}">${csrfField(csrfToken)}<button type="submit"${style && html` class="${style}"`}>${label}</button></form>`;
 }
 
+/** An <option>, selected when its value is the chosen one. */
+export function option(value: string, label: string, chosen: string | undefined): SafeHtml {
+  return html`<option value="${value}"${value === chosen ? html` selected` : html``}>${label}</option>`;
+}
+
 export function errorBox(message: string | undefined, details: readonly string[] = []): SafeHtml {
   if (!message) return html``;
   return html`<div class="error-box" role="alert"><p><strong>${message}</strong></p>${
