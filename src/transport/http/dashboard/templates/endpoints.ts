@@ -3,7 +3,7 @@ import { MAX_RETRY_NOW_PER_CALL } from '../../../../services/delivery-control';
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, period, time, truncate } from './format';
-import { csrfField, type Feedback, option, page, postButton } from './layout';
+import { copyableSecret, csrfField, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
@@ -204,11 +204,7 @@ export function endpointSecretPage(session: ActiveSession, endpoint: EndpointVie
 <p class="lead">For <code>${endpoint.url}</code></p>
 <section class="card" aria-labelledby="secret-heading">
   <h2 id="secret-heading" class="visually-hidden">Secret</h2>
-  <div class="secret-box">
-    <code id="signing-secret" data-testid="signing-secret">${secret}</code>
-    <button type="button" class="secondary small" data-copy-target="signing-secret" data-copy-status="copy-status" hidden>Copy secret</button>
-  </div>
-  <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>
+  ${copyableSecret('signing-secret', secret, 'Copy secret')}
   <p>Each delivery carries <code>X-Webhook-Signature: sha256=&lt;hex&gt;</code>: the HMAC-SHA256 of the raw body keyed with this secret. Compare it in constant time.</p>
   <p>It also carries the Standard Webhooks headers <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>, which any Standard Webhooks library verifies with this secret and which protect against replays.</p>
   <p>Signing secrets: ${secretsInGraceText(endpoint)}.</p>

@@ -5,7 +5,7 @@ import { MAX_LABEL_LENGTH } from '../../../../services/account-service';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { badge, time } from './format';
-import { csrfField, type Feedback, option, page } from './layout';
+import { copyableSecret, csrfField, type Feedback, option, page } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 
@@ -75,11 +75,7 @@ export function newKeyPage(session: ActiveSession, view: NewKeyView): SafeHtml {
 <div class="warning" role="alert"><p><strong>Copy this key now. You won't see it again:</strong> we store only a hash of it.</p></div>
 <section class="card" aria-labelledby="key-heading">
   <h2 id="key-heading">${view.label} <span class="muted">· ${view.productName}</span></h2>
-  <div class="secret-box">
-    <code id="new-key" data-testid="new-key">${view.key}</code>
-    <button type="button" class="secondary small" data-copy-target="new-key" data-copy-status="copy-status" hidden>Copy key</button>
-  </div>
-  <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>
+  ${copyableSecret('new-key', view.key, 'Copy key')}
   <p>Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it out of source control.</p>
 </section>
 <p><a class="button" href="/dashboard/keys">I have copied it: back to keys</a></p>`,

@@ -44,6 +44,15 @@ export function option(value: string, label: string, chosen: string | undefined)
   return html`<option value="${value}"${value === chosen ? html` selected` : html``}>${label}</option>`;
 }
 
+/** A secret with its copy button (dashboard.js shows it only where the browser can copy) and the line it reports to. */
+export function copyableSecret(id: string, secret: string, copyLabel: string): SafeHtml {
+  return html`<div class="secret-box">
+    <code id="${id}" data-testid="${id}">${secret}</code>
+    <button type="button" class="secondary small" data-copy-target="${id}" data-copy-status="copy-status" hidden>${copyLabel}</button>
+  </div>
+  <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>`;
+}
+
 export function errorBox(message: string | undefined, details: readonly string[] = []): SafeHtml {
   if (!message) return html``;
   return html`<div class="error-box" role="alert"><p><strong>${message}</strong></p>${
