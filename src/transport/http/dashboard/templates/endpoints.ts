@@ -3,7 +3,7 @@ import { MAX_RETRY_NOW_PER_CALL } from '../../../../services/delivery-control';
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, period, time, truncate } from './format';
-import { copyableSecret, csrfField, type Feedback, option, page, postButton } from './layout';
+import { confirmForm, copyableSecret, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
@@ -220,17 +220,13 @@ export function rotateSecretPage(session: ActiveSession, endpoint: EndpointView)
     html`<h1>Rotate the signing secret?</h1>
 <p>Endpoint <code>${endpoint.url}</code>. Every attempt from now on is signed with a new secret. During the grace period the current secret keeps signing
 <code>webhook-signature</code> beside the new one, so a receiver that verifies that header keeps working until it is updated; <code>X-Webhook-Signature</code> uses the new secret at once.</p>
-<form method="post" action="${base}/secret/rotate" class="actions">
-  ${csrfField(session.csrfToken)}
+${confirmForm(`${base}/secret/rotate`, session.csrfToken, 'Rotate secret', `${base}/secret`, html`
   <div class="field">
     <label for="grace-period">Grace period</label>
     <select id="grace-period" name="grace_period_seconds">
       ${GRACE_CHOICES.map(([seconds, label]) => option(String(seconds), label, String(DEFAULT_GRACE_PERIOD_SECONDS)))}
     </select>
-  </div>
-  <button type="submit" class="danger">Rotate secret</button>
-  <a class="button secondary" href="${base}/secret">Cancel</a>
-</form>`,
+  </div>`)}`,
   );
 }
 
@@ -240,10 +236,6 @@ export function deleteEndpointPage(session: ActiveSession, endpoint: EndpointVie
     { title: 'Delete endpoint', session, active: 'endpoints' },
     html`<h1>Delete this endpoint?</h1>
 <p><code>${endpoint.url}</code> will receive nothing more; its pending retries are cancelled. Past delivery history stays visible on each event. This cannot be undone.</p>
-<form method="post" action="${base}/delete" class="actions">
-  ${csrfField(session.csrfToken)}
-  <button type="submit" class="danger">Delete endpoint</button>
-  <a class="button secondary" href="${base}">Cancel</a>
-</form>`,
+${confirmForm(`${base}/delete`, session.csrfToken, 'Delete endpoint', base)}`,
   );
 }

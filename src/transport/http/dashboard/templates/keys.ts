@@ -5,7 +5,7 @@ import { MAX_LABEL_LENGTH } from '../../../../services/account-service';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { badge, time } from './format';
-import { copyableSecret, csrfField, type Feedback, option, page } from './layout';
+import { confirmForm, copyableSecret, type Feedback, option, page } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 
@@ -94,10 +94,6 @@ export function revokeKeyPage(session: ActiveSession, key: KeyView): SafeHtml {
   </dl>
 </div>
 <p>Requests made with this key will be refused with 401 from now on. This cannot be undone.</p>
-<form method="post" action="/dashboard/keys/${key.id}/revoke" class="actions">
-  ${csrfField(session.csrfToken)}
-  <button type="submit" class="danger">Revoke key</button>
-  <a class="button secondary" href="/dashboard/keys">Cancel</a>
-</form>`,
+${confirmForm(`/dashboard/keys/${key.id}/revoke`, session.csrfToken, 'Revoke key', '/dashboard/keys')}`,
   );
 }

@@ -39,6 +39,15 @@ export function postButton(action: string, csrfToken: string, label: string, sty
   return html`<form method="post" action="${action}">${csrfField(csrfToken)}<button type="submit"${style && html` class="${style}"`}>${label}</button></form>`;
 }
 
+/** A confirmation page's form: its one dangerous button (after `fields`, if any), and Cancel back to `cancelHref`. */
+export function confirmForm(action: string, csrfToken: string, submit: string, cancelHref: string, fields?: SafeHtml): SafeHtml {
+  return html`<form method="post" action="${action}" class="actions">
+  ${csrfField(csrfToken)}${fields}
+  <button type="submit" class="danger">${submit}</button>
+  <a class="button secondary" href="${cancelHref}">Cancel</a>
+</form>`;
+}
+
 /** An <option>, selected when its value is the chosen one. */
 export function option(value: string, label: string, chosen: string | undefined): SafeHtml {
   return html`<option value="${value}"${value === chosen ? html` selected` : html``}>${label}</option>`;
