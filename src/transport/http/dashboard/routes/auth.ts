@@ -5,11 +5,10 @@ import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth
 import { clearCookie, DASHBOARD_PATH, SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
-import { formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
+import { formField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import { clientIp } from '../../client-ip';
 import { setSessionCookie } from '../session';
 import { signInPage, signUpPage } from '../templates/auth';
-import { noticeText } from '../templates/notices';
 
 /** A refused sign-in or sign-up re-renders its form, with a generic message for wrong credentials. */
 export function authRoutes(router: Router, deps: DashboardDeps): void {
@@ -17,7 +16,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
 
   router.get('/sign-in', (ctx) => {
     if (signedIn(ctx)) return seeOther(ctx, '/dashboard');
-    sendHtml(ctx, 200, signInPage({ csrfToken: csrfTokenFor(ctx), notice: noticeText(queryField(ctx, 'notice')) }));
+    sendHtml(ctx, 200, signInPage({ csrfToken: csrfTokenFor(ctx), notice: queryNotice(ctx) }));
   });
 
   router.post('/sign-in', async (ctx) => {

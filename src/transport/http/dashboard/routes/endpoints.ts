@@ -4,10 +4,9 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import { MAX_DESCRIPTION_LENGTH, RotateSecretBody } from '../../routes/webhooks/schemas';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
+import { describeError, formField, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { deleteEndpointPage, EndpointDetailView, EndpointForm, endpointDetailPage, EndpointsView, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
-import { noticeText } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
 const PAGE_SIZE = 20;
@@ -59,7 +58,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
         endpoints: page.data,
         nextCursor: page.next_cursor,
         isFirstPage: !cursor,
-        notice: noticeText(queryField(ctx, 'notice')),
+        notice: queryNotice(ctx),
         ...extra,
       }),
     );
@@ -87,7 +86,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   });
 
   pages.get('/endpoints/:id', (ctx, session) =>
-    detailPage(ctx, session, { notice: noticeText(queryField(ctx, 'notice')), retryNowCursor: queryField(ctx, 'retry_cursor') || undefined }),
+    detailPage(ctx, session, { notice: queryNotice(ctx), retryNowCursor: queryField(ctx, 'retry_cursor') || undefined }),
   );
 
   pages.post('/endpoints/:id', async (ctx, session) => {
@@ -152,7 +151,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   pages.get('/endpoints/:id/secret', async (ctx, session) => {
     const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
     const secret = await deps.endpoints.getSecret(session.account._id, ctx.params.id);
-    sendHtml(ctx, 200, endpointSecretPage(session, endpoint, secret, noticeText(queryField(ctx, 'notice'))));
+    sendHtml(ctx, 200, endpointSecretPage(session, endpoint, secret, queryNotice(ctx)));
   });
 
   pages.get('/endpoints/:id/secret/rotate', async (ctx, session) => {

@@ -7,10 +7,10 @@ import { assertPositiveEventId } from '../../../../services/event-service';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-nesting';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
+import { describeError, formField, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { EventFilter, eventDetailPage, eventsPage, EventsView, SendEventForm } from '../templates/events';
-import { type NoticeKey, noticeText } from '../templates/notices';
+import type { NoticeKey } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
 const PAGE_SIZE = 25;
@@ -56,7 +56,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
         filter,
         nextCursor: page.next_cursor,
         isFirstPage: !cursor,
-        notice: noticeText(queryField(ctx, 'notice')),
+        notice: queryNotice(ctx),
         ...extra,
         error: extra.error ?? filterError,
       }),
@@ -93,7 +93,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
 
   pages.get('/events/:id', async (ctx, session) => {
     const event = await deps.events.get(session.account._id, eventId(ctx.params.id));
-    sendHtml(ctx, 200, eventDetailPage(session, event, { notice: noticeText(queryField(ctx, 'notice')) }));
+    sendHtml(ctx, 200, eventDetailPage(session, event, { notice: queryNotice(ctx) }));
   });
 
   /** What each button beside a delivery does: the API's own operation, and the notice it ends with. */

@@ -3,10 +3,9 @@ import { PRODUCTS } from '../../../../domain/keys/products';
 import { clearCookie, KEYS_PATH, NEW_KEY_COOKIE, setCookie } from '../cookies';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
+import { formField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { keysPage, newKeyPage, revokeKeyPage } from '../templates/keys';
-import { noticeText } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
 /** The new key travels to its one-time page in a short-lived cookie: it is never stored server-side. */
@@ -15,7 +14,7 @@ const NEW_KEY_TTL_MS = 5 * 60 * 1000;
 export function keyRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   pages.get('/keys', async (ctx, session) => {
     const keys = await deps.accounts.listKeys(session.account._id);
-    sendHtml(ctx, 200, keysPage(session, { keys, notice: noticeText(queryField(ctx, 'notice')) }));
+    sendHtml(ctx, 200, keysPage(session, { keys, notice: queryNotice(ctx) }));
   });
 
   pages.post('/keys', async (ctx, session) => {
