@@ -4,7 +4,7 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import { MAX_DESCRIPTION_LENGTH, RotateSecretBody } from '../../routes/webhooks/schemas';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
+import { describeError, formField, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { deleteEndpointPage, EndpointDetailView, EndpointForm, endpointDetailPage, EndpointsView, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
 import { httpStatusOf } from '../../error-status';
@@ -43,8 +43,8 @@ function readGracePeriod(ctx: Context): number | undefined {
   return parsed.data?.grace_period_seconds;
 }
 
-/** A form error (4xx) is shown on the form; anything else goes to the error page. */
-const isFormError = (err: unknown): err is DomainError => err instanceof DomainError && httpStatusOf(err) < 500 && err.code !== 'not_found';
+/** A missing endpoint is the error page's 404, not a form error. */
+const isEndpointFormError = (err: unknown): err is DomainError => isFormError(err) && err.code !== 'not_found';
 
 export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   const base = (id: string) => `/dashboard/endpoints/${encodeURIComponent(id)}`;
@@ -80,7 +80,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
       const created = await meteredAction(ctx, session, deps, () => deps.endpoints.create(session.account._id, endpointInput(form)));
       seeOther(ctx, `${base(created.id)}?notice=endpoint-created`);
     } catch (err) {
-      if (!isFormError(err)) throw err;
+      if (!isEndpointFormError(err)) throw err;
       await listPage(ctx, session, httpStatusOf(err), { form, ...describeError(err) });
     }
   });
@@ -98,7 +98,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
       });
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-updated`);
     } catch (err) {
-      if (!isFormError(err)) throw err;
+      if (!isEndpointFormError(err)) throw err;
       await detailPage(ctx, session, { form, ...describeError(err) }, err);
     }
   });
@@ -134,7 +134,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
       await meteredAction(ctx, session, deps, () => deps.bulkRecovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
-      if (!isFormError(err)) throw err;
+      if (!isEndpointFormError(err)) throw err;
       await detailPage(ctx, session, { recover: { since, ...describeError(err) } }, err);
     }
   });

@@ -7,7 +7,7 @@ import { assertPositiveEventId } from '../../../../services/event-service';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-nesting';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
+import { describeError, formField, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { EventFilter, eventDetailPage, eventsPage, EventsView, SendEventForm } from '../templates/events';
 import type { NoticeKey } from '../templates/notices';
@@ -86,7 +86,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
       });
       seeOther(ctx, `/dashboard/events/${String(result.body.id)}?notice=event-sent`);
     } catch (err) {
-      if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
+      if (!isFormError(err)) throw err;
       await listPage(ctx, session, httpStatusOf(err), { send, ...describeError(err) });
     }
   });

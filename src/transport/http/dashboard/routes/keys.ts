@@ -3,10 +3,9 @@ import { PRODUCTS } from '../../../../domain/keys/products';
 import { clearCookie, KEYS_PATH, NEW_KEY_COOKIE, setCookie } from '../cookies';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { formField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
+import { formField, isFormError, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { keysPage, newKeyPage, revokeKeyPage } from '../templates/keys';
-import { httpStatusOf } from '../../error-status';
 
 /** The new key travels to its one-time page in a short-lived cookie: it is never stored server-side. */
 const NEW_KEY_TTL_MS = 5 * 60 * 1000;
@@ -24,7 +23,7 @@ export function keyRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
       setCookie(ctx, NEW_KEY_COOKIE, created.key, { path: KEYS_PATH, sameSite: 'strict', maxAge: NEW_KEY_TTL_MS });
       seeOther(ctx, `${KEYS_PATH}/new`);
     } catch (err) {
-      if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
+      if (!isFormError(err)) throw err;
       const keys = await deps.accounts.listKeys(session.account._id);
       sendErrorPage(ctx, err, keysPage(session, { keys, form, error: err.message }));
     }
