@@ -2,7 +2,7 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import { MAX_RETRY_NOW_PER_CALL } from '../../../../services/delivery-control';
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
-import { badge, integer, period, time, truncate } from './format';
+import { badge, integer, NONE, period, time, truncate } from './format';
 import { confirmForm, copyableSecret, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
@@ -130,7 +130,7 @@ ${
   <dl class="details">
     <dt>URL</dt><dd><code data-testid="endpoint-url">${e.url}</code></dd>
     <dt>Event types</dt><dd>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</dd>
-    <dt>Description</dt><dd>${e.description || html`<span class="muted">—</span>`}</dd>
+    <dt>Description</dt><dd>${e.description || NONE}</dd>
     <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
     <dt>Ordering</dt><dd data-testid="endpoint-ordering">${orderingText(e)}</dd>
     <dt>Created</dt><dd>${time(e.created_at)}</dd>

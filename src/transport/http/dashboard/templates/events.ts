@@ -3,7 +3,7 @@ import { EVENT_TYPE_MAX_LENGTH } from '../../../../domain/webhooks/event-pattern
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
-import { badge, integer, time, truncate } from './format';
+import { badge, integer, NONE, time, truncate } from './format';
 import { errorBox, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
@@ -142,9 +142,9 @@ function deliverySection(session: ActiveSession, event: EventDetail, d: Delivery
           <td>${a.attempt}</td>
           <td>${time(a.started_at)}</td>
           <td class="num">${integer(a.duration_ms)} ms</td>
-          <td class="num" data-testid="attempt-status-code">${a.status_code ?? html`<span class="muted">—</span>`}</td>
-          <td>${a.error ?? html`<span class="muted">—</span>`}</td>
-          <td>${a.response_body ? html`<pre>${truncate(a.response_body, 500)}</pre>` : html`<span class="muted">—</span>`}</td>
+          <td class="num" data-testid="attempt-status-code">${a.status_code ?? NONE}</td>
+          <td>${a.error ?? NONE}</td>
+          <td>${a.response_body ? html`<pre>${truncate(a.response_body, 500)}</pre>` : NONE}</td>
         </tr>`,
         )}
       </tbody>
