@@ -23,6 +23,7 @@ export interface EndpointForm {
   description?: string;
 }
 
+const patternList = (e: EndpointView) => e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`);
 const endpointStatus = (e: EndpointView) =>
   html`${e.disabled_reason === 'failing' ? html`${badge('disabled')} ${badge('failing')}` : badge(e.disabled ? 'disabled' : 'enabled')}${e.paused && html` ${badge('paused')}`}`;
 /** FIFO: one delivery at a time in ingest order; the queue's head and length as GET shows them. */
@@ -84,7 +85,7 @@ ${listSection({
   items: view.endpoints,
   row: (e) => html`<tr>
       <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(e.url, 80)}</code></a></td>
-      <td>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</td>
+      <td>${patternList(e)}</td>
       <td>${truncate(e.description, 80)}</td>
       <td>${endpointStatus(e)}</td>
       <td>${integer(e.health.succeeded_24h)} succeeded, ${integer(e.health.failed_24h)} failed</td>
@@ -129,7 +130,7 @@ ${
   <h2 id="summary-heading" class="visually-hidden">Summary</h2>
   <dl class="details">
     <dt>URL</dt><dd><code data-testid="endpoint-url">${e.url}</code></dd>
-    <dt>Event types</dt><dd>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</dd>
+    <dt>Event types</dt><dd>${patternList(e)}</dd>
     <dt>Description</dt><dd>${e.description || NONE}</dd>
     <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
     <dt>Ordering</dt><dd data-testid="endpoint-ordering">${orderingText(e)}</dd>
