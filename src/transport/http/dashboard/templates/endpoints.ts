@@ -5,7 +5,7 @@ import { html, SafeHtml } from '../html';
 import { badge, integer, NONE, period, time, truncate } from './format';
 import { confirmForm, copyableSecret, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
-import { listSection } from './list-section';
+import { type ListPage, listSection, pagination } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
 import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
 
@@ -57,10 +57,8 @@ function endpointFields(prefix: string, form: EndpointForm): SafeHtml {
   </div>`;
 }
 
-export interface EndpointsView extends Feedback {
+export interface EndpointsView extends Feedback, ListPage {
   endpoints: EndpointView[];
-  nextCursor: string | null;
-  isFirstPage: boolean;
   form?: EndpointForm;
 }
 
@@ -92,10 +90,7 @@ ${listSection({
       <td>${time(e.created_at)}</td>
     </tr>`,
   empty: view.isFirstPage ? 'No endpoints yet.' : 'No more endpoints.',
-  below: html`<nav class="pagination" aria-label="Endpoint pages">
-    ${!view.isFirstPage && html`<a href="/dashboard/endpoints">Newest endpoints</a>`}
-    ${view.nextCursor && html`<a href="/dashboard/endpoints?cursor=${encodeURIComponent(view.nextCursor)}">Older endpoints</a>`}
-  </nav>`,
+  below: pagination('Endpoint pages', 'endpoints', (cursor) => `/dashboard/endpoints${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, view),
 })}`,
   );
 }

@@ -6,7 +6,7 @@ import { html, SafeHtml } from '../html';
 import { badge, integer, NONE, time, truncate } from './format';
 import { errorBox, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
-import { listSection } from './list-section';
+import { type ListPage, listSection, pagination } from './list-section';
 
 export interface EventFilter {
   type?: string;
@@ -23,11 +23,9 @@ export const DEFAULT_TEST_EVENT: SendEventForm = {
   data: '{\n  "message": "Hello from the dashboard"\n}',
 };
 
-export interface EventsView extends Feedback {
+export interface EventsView extends Feedback, ListPage {
   events: EventView[];
   filter: EventFilter;
-  nextCursor: string | null;
-  isFirstPage: boolean;
   send?: SendEventForm;
 }
 
@@ -91,10 +89,7 @@ ${listSection({
       <td>${time(e.created_at)}</td>
     </tr>`,
   empty: filtered ? 'No events match this filter.' : view.isFirstPage ? 'No events yet.' : 'No older events.',
-  below: html`<nav class="pagination" aria-label="Event pages">
-    ${!view.isFirstPage && html`<a href="${listUrl(view.filter)}">Newest events</a>`}
-    ${view.nextCursor && html`<a href="${listUrl(view.filter, view.nextCursor)}">Older events</a>`}
-  </nav>`,
+  below: pagination('Event pages', 'events', (cursor) => listUrl(view.filter, cursor), view),
 })}`,
   );
 }
