@@ -65,10 +65,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
 
   pages.get('/events', (ctx, session) => listPage(ctx, session, 200, {}));
 
-  /**
-   * "Send test event": the same ingest as the API, metered like an API call of the account and
-   * admitted like one, once (a refusal is 503 overloaded, given back to the limits like any 5xx).
-   */
+  /** "Send test event": the API's ingest, metered and admitted like its call (a refusal is a 503, given back like any 5xx). */
   pages.post('/events', async (ctx, session) => {
     const send: SendEventForm = { type: formField(ctx, 'type').trim(), data: formField(ctx, 'data') };
     try {
