@@ -17,13 +17,18 @@ export function loadSession(auth: DashboardAuthService): Middleware {
   };
 }
 
+/** The session loadSession found for this request, if any. */
+export function sessionOf(ctx: Context): ActiveSession | undefined {
+  return ctx.state.dashboard as ActiveSession | undefined;
+}
+
 type SignedInHandler = (ctx: Context, session: ActiveSession) => Promise<void> | void;
 
 /** The pages and forms of a signed-in account: each handler is given the session; signed out, they redirect to sign-in. */
 export function signedInRoutes(router: Router) {
   const route = (method: 'get' | 'post') => (path: string, handler: SignedInHandler) =>
     router[method](path, async (ctx) => {
-      const session = ctx.state.dashboard as ActiveSession | undefined;
+      const session = sessionOf(ctx);
       if (!session) return seeOther(ctx, `${DASHBOARD_PATH}/sign-in`);
       await handler(ctx, session);
     });
