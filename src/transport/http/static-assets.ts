@@ -3,10 +3,7 @@ import type { Middleware } from 'koa';
 
 export type AssetFile = [name: string, body: Buffer, type: string];
 
-/**
- * Files from a fixed list (no path comes from the URL), read on first use. URLs carry a content hash,
- * so the files may be cached long.
- */
+/** A fixed list of files (no path comes from the URL), read on first use; their URLs carry a content hash, so they cache long. */
 export function staticAssets(prefix: string, read: () => AssetFile[]) {
   let loaded: Map<string, { body: Buffer; type: string; version: string }> | undefined;
   const assets = () =>

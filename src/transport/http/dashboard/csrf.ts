@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { DomainError } from '../../../domain/errors';
-import type { ActiveSession } from '../../../services/dashboard-auth-service';
 import { DASHBOARD_PATH, PRE_AUTH_CSRF_COOKIE, setCookie } from './cookies';
+import { sessionOf } from './session';
 
 export const CSRF_FIELD = '_csrf';
 
@@ -21,7 +21,7 @@ export function tokensMatch(expected: string, given: string): boolean {
 
 /** The token forms must echo: the session's synchronizer token, or (signed out) the double-submit cookie. */
 export function csrfTokenFor(ctx: Context): string {
-  const session = ctx.state.dashboard as ActiveSession | undefined;
+  const session = sessionOf(ctx);
   if (session) return session.csrfToken;
   let token = ctx.cookies.get(PRE_AUTH_CSRF_COOKIE);
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) {
@@ -41,7 +41,7 @@ export function csrfProtection(): Middleware {
     const site = ctx.get('Sec-Fetch-Site');
     if (site && site !== 'same-origin' && site !== 'none') throw csrfFailed();
 
-    const session = ctx.state.dashboard as ActiveSession | undefined;
+    const session = sessionOf(ctx);
     const expected = session ? session.csrfToken : ctx.cookies.get(PRE_AUTH_CSRF_COOKIE);
     const body = ctx.request.body as Record<string, unknown> | undefined;
     const given = body && typeof body === 'object' ? body[CSRF_FIELD] : undefined;

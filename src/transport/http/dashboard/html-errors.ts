@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import { DomainError } from '../../../domain/errors';
 import type { Logger } from '../../../infra/logger';
-import type { ActiveSession } from '../../../services/dashboard-auth-service';
 import { sendErrorPage, sendHtml } from './render';
+import { sessionOf } from './session';
 import { errorPage } from './templates/errors';
 import { httpStatusOf } from '../error-status';
 import { loggedPath } from '../logged-path';
@@ -13,7 +13,7 @@ export function htmlErrors(logger: Logger): Middleware {
     try {
       await next();
     } catch (err) {
-      const session = ctx.state.dashboard as ActiveSession | undefined;
+      const session = sessionOf(ctx);
       if (err instanceof DomainError) {
         sendErrorPage(ctx, err, errorPage(httpStatusOf(err), err.message, session));
         return;

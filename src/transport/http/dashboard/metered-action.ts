@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import { DomainError, isDomainError, type LimitExceededError } from '../../../domain/errors';
 import { accountPolicy } from '../../../domain/limits/policies';
+import type { ActiveSession } from '../../../services/dashboard-auth-service';
 import { httpHeadersOf } from '../error-status';
 import { metered } from '../middleware/metered';
 import type { DashboardDeps } from './deps';
-import { currentSession } from './session';
 
 /** The same refusal, worded for a dashboard page: the account's API limits are used up; the action did nothing. */
 function dashboardLimitError(cause: LimitExceededError): LimitExceededError {
@@ -19,10 +19,15 @@ function dashboardLimitError(cause: LimitExceededError): LimitExceededError {
 }
 
 /** Meters a dashboard write like the API call it mirrors, so the dashboard is no way around the limits. */
-export async function meteredAction<T>(ctx: Context, deps: Pick<DashboardDeps, 'limiter'>, action: () => Promise<T>): Promise<T> {
+export async function meteredAction<T>(
+  ctx: Context,
+  session: ActiveSession,
+  deps: Pick<DashboardDeps, 'limiter'>,
+  action: () => Promise<T>,
+): Promise<T> {
   let result: T | undefined;
   try {
-    await metered(ctx, deps.limiter, accountPolicy(currentSession(ctx).account._id, currentSession(ctx).account.tier), async () => {
+    await metered(ctx, deps.limiter, accountPolicy(session.account._id, session.account.tier), async () => {
       result = await action();
     });
   } catch (err) {

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
-import type { DomainError, ErrorDetail } from '../../../domain/errors';
+import { DomainError, type ErrorDetail } from '../../../domain/errors';
 import { httpHeadersOf, httpStatusOf } from '../error-status';
 import type { SafeHtml } from './html';
+import { noticeText } from './templates/notices';
 
 /** Sends a rendered page; the only way dashboard handlers write a body. */
 export function sendHtml(ctx: Context, status: number, body: SafeHtml): void {
@@ -33,6 +34,16 @@ export function formField(ctx: Context, name: string): string {
 export function queryField(ctx: Context, name: string): string {
   const value = ctx.query[name];
   return typeof value === 'string' ? value : '';
+}
+
+/** The notice a redirect named in the `notice` query parameter, if it is one. */
+export function queryNotice(ctx: Context): string | undefined {
+  return noticeText(queryField(ctx, 'notice'));
+}
+
+/** A refusal (4xx) is shown on the form that was sent; anything else goes to the error page. */
+export function isFormError(err: unknown): err is DomainError {
+  return err instanceof DomainError && httpStatusOf(err) < 500;
 }
 
 /** The error box's text: the error's sentence, and a ValidationError's details as `path: message`. */

@@ -1,6 +1,5 @@
 import type { Middleware } from 'koa';
 
-/** Pages are never cached (they show keys and secrets); assets set their own Cache-Control after this. */
 const CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -13,6 +12,7 @@ const CSP = [
   "object-src 'none'",
 ].join('; ');
 
+/** Pages are never cached (they show keys and secrets); assets set their own Cache-Control after this. */
 export function securityHeaders(): Middleware {
   return async (ctx, next) => {
     ctx.set('Content-Security-Policy', CSP);

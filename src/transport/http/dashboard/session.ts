@@ -17,13 +17,18 @@ export function loadSession(auth: DashboardAuthService): Middleware {
   };
 }
 
+/** The session loadSession found for this request, if any. */
+export function sessionOf(ctx: Context): ActiveSession | undefined {
+  return ctx.state.dashboard as ActiveSession | undefined;
+}
+
 type SignedInHandler = (ctx: Context, session: ActiveSession) => Promise<void> | void;
 
 /** The pages and forms of a signed-in account: each handler is given the session; signed out, they redirect to sign-in. */
 export function signedInRoutes(router: Router) {
   const route = (method: 'get' | 'post') => (path: string, handler: SignedInHandler) =>
     router[method](path, async (ctx) => {
-      const session = ctx.state.dashboard as ActiveSession | undefined;
+      const session = sessionOf(ctx);
       if (!session) return seeOther(ctx, `${DASHBOARD_PATH}/sign-in`);
       await handler(ctx, session);
     });
@@ -31,12 +36,6 @@ export function signedInRoutes(router: Router) {
 }
 
 export type SignedInRouter = ReturnType<typeof signedInRoutes>;
-
-export function currentSession(ctx: Context): ActiveSession {
-  const session = ctx.state.dashboard as ActiveSession | undefined;
-  if (!session) throw new Error('only a signedInRoutes handler has a session');
-  return session;
-}
 
 /** A fresh session replaces any previous cookie (no session fixation) and the pre-auth token. */
 export function setSessionCookie(ctx: Context, session: NewSession): void {

@@ -9,7 +9,6 @@ import { API_KEY_HEADER, isEstimatorPath } from './estimator-access';
 const BEARER_HINT = 'Send the key in the header "Authorization: Bearer svc_live_...".';
 const ESTIMATOR_HINT = `Send a key in the "${API_KEY_HEADER}" header, or no key at all for anonymous use.`;
 
-/** The status, headers and JSON body a domain error is answered with. */
 export function errorAnswer(err: DomainError, hint = ''): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
   return { status: httpStatusOf(err), headers: httpHeadersOf(err), body: { error: err.message + hint, code: err.code, ...err.data } };
 }

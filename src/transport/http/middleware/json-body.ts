@@ -9,10 +9,8 @@ const JSON_TYPE = /^application\/(.+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
 /**
- * Reads bodies itself so the errors are ours; the raw text is kept for handlers that need exact bytes.
- * The API reads every body as JSON whatever its Content-Type (`curl -d` labels JSON as a form); it
- * takes no cookies, so this opens no cross-site door. Only the dashboard's forms (`acceptsForms`
- * paths, which post `application/x-www-form-urlencoded`) are parsed as forms.
+ * Reads bodies itself so the errors are ours, keeping the raw text for exact bytes. The API reads any Content-Type as
+ * JSON (`curl -d` labels JSON a form) and takes no cookies, so no cross-site door; only `acceptsForms` paths parse forms.
  */
 export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
   return async (ctx, next) => {

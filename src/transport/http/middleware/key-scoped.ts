@@ -25,10 +25,8 @@ export interface KeyScopedOptions {
 }
 
 /**
- * Every call under /api/v1/: the bearer key is authenticated (401), the call is metered
- * against the account's tier (429; 403s are counted too), then the key's product must be
- * the product whose API the path names (403 naming that product). A call `admitEarly` refuses
- * is answered 503 without being metered (metered.ts, admitUnmetered).
+ * Every call under /api/v1/: key authenticated (401), metered (429; a 403 counts too), then held to the product
+ * its path names (403). A call `admitEarly` refuses is a 503 that is not metered (admitUnmetered).
  */
 export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter, options: KeyScopedOptions = {}): Middleware {
   return async (ctx, next) => {
@@ -39,7 +37,6 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
     ctx.state.principal = principal;
     const policy = accountPolicy(principal.account._id, principal.account.tier);
     const product = productOfPath(path);
-    // The product whose API the path names, when the key is not of it.
     const wrongProduct = product !== undefined && product !== principal.key.product ? product : undefined;
     const admit = wrongProduct === undefined ? options.admitEarly?.(ctx) : undefined;
     let release = admit && admitUnmetered(ctx, limiter, policy, admit);

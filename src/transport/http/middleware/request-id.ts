@@ -8,7 +8,6 @@ export function requestIdFor(incoming: string | undefined): string {
   return incoming !== undefined && INCOMING.test(incoming) ? incoming : `req_${randomUUID().replace(/-/g, '')}`;
 }
 
-/** Every response carries X-Request-Id. */
 export function requestId(): Middleware {
   return async (ctx, next) => {
     const id = requestIdFor(ctx.get('X-Request-Id'));

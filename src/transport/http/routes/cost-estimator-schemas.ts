@@ -68,7 +68,6 @@ export const EstimateBody = z.object({
   generatedAt: z.string().describe('ISO 8601 UTC with milliseconds.'),
 });
 
-/** The shared error body plus the estimator's own fields. */
 export const EstimatorErrorBody = ErrorBody.extend({
   allowed: z.array(z.string()).optional().describe('400 on GET: the allowed values of the bad filter.'),
   index: z.number().int().optional().describe('422: index of the item that cannot be priced.'),

@@ -1,23 +1,19 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
 import { isDomainError, ValidationError } from '../../../../domain/errors';
 import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth-service';
 import { clearCookie, DASHBOARD_PATH, SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
-import { formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
+import { formField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import { clientIp } from '../../client-ip';
-import { setSessionCookie } from '../session';
+import { sessionOf, setSessionCookie } from '../session';
 import { signInPage, signUpPage } from '../templates/auth';
-import { noticeText } from '../templates/notices';
 
-/** Sign-in, sign-up and sign-out. Failures re-render the form with a generic message. */
+/** A refused sign-in or sign-up re-renders its form, with a generic message for wrong credentials. */
 export function authRoutes(router: Router, deps: DashboardDeps): void {
-  const signedIn = (ctx: Context) => Boolean(ctx.state.dashboard);
-
   router.get('/sign-in', (ctx) => {
-    if (signedIn(ctx)) return seeOther(ctx, '/dashboard');
-    sendHtml(ctx, 200, signInPage({ csrfToken: csrfTokenFor(ctx), notice: noticeText(queryField(ctx, 'notice')) }));
+    if (sessionOf(ctx)) return seeOther(ctx, '/dashboard');
+    sendHtml(ctx, 200, signInPage({ csrfToken: csrfTokenFor(ctx), notice: queryNotice(ctx) }));
   });
 
   router.post('/sign-in', async (ctx) => {
@@ -34,7 +30,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
   });
 
   router.get('/sign-up', (ctx) => {
-    if (signedIn(ctx)) return seeOther(ctx, '/dashboard');
+    if (sessionOf(ctx)) return seeOther(ctx, '/dashboard');
     sendHtml(ctx, 200, signUpPage({ csrfToken: csrfTokenFor(ctx) }));
   });
 

@@ -51,9 +51,10 @@ function itemsFromRows(rows: EstimatorRow[], catalog: Catalog): { items: ItemFro
 
 /** "items[1]" / "items.1.quantity" in a domain message become "Item <row>" of the form. */
 function rowMessage(text: string, items: ItemFromRow[]): string {
+  const item = (_: string, k: string) => `Item ${(items[Number(k)]?.row ?? Number(k)) + 1}: `;
   return text
-    .replace(/items\[(\d+)\]\.?/g, (_, k: string) => `Item ${(items[Number(k)]?.row ?? Number(k)) + 1}: `)
-    .replace(/^items\.(\d+)\.?/, (_, k: string) => `Item ${(items[Number(k)]?.row ?? Number(k)) + 1}: `)
+    .replace(/items\[(\d+)\]\.?/g, item)
+    .replace(/^items\.(\d+)\.?/, item)
     .replace(/:\s+:/, ':');
 }
 

@@ -4,10 +4,9 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import { MAX_DESCRIPTION_LENGTH, RotateSecretBody } from '../../routes/webhooks/schemas';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
+import { describeError, formField, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { deleteEndpointPage, EndpointDetailView, EndpointForm, endpointDetailPage, EndpointsView, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
-import { noticeText } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
 const PAGE_SIZE = 20;
@@ -44,8 +43,8 @@ function readGracePeriod(ctx: Context): number | undefined {
   return parsed.data?.grace_period_seconds;
 }
 
-/** A form error (4xx) is shown on the form; anything else goes to the error page. */
-const isFormError = (err: unknown): err is DomainError => err instanceof DomainError && httpStatusOf(err) < 500 && err.code !== 'not_found';
+/** A missing endpoint is the error page's 404, not a form error. */
+const isEndpointFormError = (err: unknown): err is DomainError => isFormError(err) && err.code !== 'not_found';
 
 export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   const base = (id: string) => `/dashboard/endpoints/${encodeURIComponent(id)}`;
@@ -59,7 +58,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
         endpoints: page.data,
         nextCursor: page.next_cursor,
         isFirstPage: !cursor,
-        notice: noticeText(queryField(ctx, 'notice')),
+        notice: queryNotice(ctx),
         ...extra,
       }),
     );
@@ -78,28 +77,28 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   pages.post('/endpoints', async (ctx, session) => {
     const form = readForm(ctx);
     try {
-      const created = await meteredAction(ctx, deps, () => deps.endpoints.create(session.account._id, endpointInput(form)));
+      const created = await meteredAction(ctx, session, deps, () => deps.endpoints.create(session.account._id, endpointInput(form)));
       seeOther(ctx, `${base(created.id)}?notice=endpoint-created`);
     } catch (err) {
-      if (!isFormError(err)) throw err;
+      if (!isEndpointFormError(err)) throw err;
       await listPage(ctx, session, httpStatusOf(err), { form, ...describeError(err) });
     }
   });
 
   pages.get('/endpoints/:id', (ctx, session) =>
-    detailPage(ctx, session, { notice: noticeText(queryField(ctx, 'notice')), retryNowCursor: queryField(ctx, 'retry_cursor') || undefined }),
+    detailPage(ctx, session, { notice: queryNotice(ctx), retryNowCursor: queryField(ctx, 'retry_cursor') || undefined }),
   );
 
   pages.post('/endpoints/:id', async (ctx, session) => {
     const form = readForm(ctx);
     try {
-      await meteredAction(ctx, deps, () => {
+      await meteredAction(ctx, session, deps, () => {
         const input = endpointInput(form);
         return deps.endpoints.update(session.account._id, ctx.params.id, { ...input, events: input.events ?? ['*'] });
       });
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-updated`);
     } catch (err) {
-      if (!isFormError(err)) throw err;
+      if (!isEndpointFormError(err)) throw err;
       await detailPage(ctx, session, { form, ...describeError(err) }, err);
     }
   });
@@ -113,7 +112,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   };
   for (const [action, run] of Object.entries(switches)) {
     pages.post(`/endpoints/:id/${action}`, async (ctx, session) => {
-      await meteredAction(ctx, deps, () => run(session.account._id, ctx.params.id));
+      await meteredAction(ctx, session, deps, () => run(session.account._id, ctx.params.id));
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-${action}d`);
     });
   }
@@ -121,7 +120,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   /** The API's bulk retry now, one call (at most MAX_RETRY_NOW_PER_CALL deliveries) a press; the next press goes on from its cursor. */
   pages.post('/endpoints/:id/retry-now', async (ctx, session) => {
     const cursor = formField(ctx, 'cursor') || undefined;
-    const { woken, next_cursor } = await meteredAction(ctx, deps, () => deps.deliveryControl.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
+    const { woken, next_cursor } = await meteredAction(ctx, session, deps, () => deps.deliveryControl.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
     if (next_cursor) seeOther(ctx, `${base(ctx.params.id)}?notice=retry-now-more&retry_cursor=${encodeURIComponent(next_cursor)}`);
     else seeOther(ctx, `${base(ctx.params.id)}?notice=${woken > 0 ? 'retry-now-woken' : 'retry-now-none'}`);
   });
@@ -132,10 +131,10 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   pages.post('/endpoints/:id/recover', async (ctx, session) => {
     const since = formField(ctx, 'since').trim();
     try {
-      await meteredAction(ctx, deps, () => deps.bulkRecovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
+      await meteredAction(ctx, session, deps, () => deps.bulkRecovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
-      if (!isFormError(err)) throw err;
+      if (!isEndpointFormError(err)) throw err;
       await detailPage(ctx, session, { recover: { since, ...describeError(err) } }, err);
     }
   });
@@ -145,14 +144,14 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   });
 
   pages.post('/endpoints/:id/delete', async (ctx, session) => {
-    await meteredAction(ctx, deps, () => deps.endpoints.delete(session.account._id, ctx.params.id));
+    await meteredAction(ctx, session, deps, () => deps.endpoints.delete(session.account._id, ctx.params.id));
     seeOther(ctx, '/dashboard/endpoints?notice=endpoint-deleted');
   });
 
   pages.get('/endpoints/:id/secret', async (ctx, session) => {
     const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
     const secret = await deps.endpoints.getSecret(session.account._id, ctx.params.id);
-    sendHtml(ctx, 200, endpointSecretPage(session, endpoint, secret, noticeText(queryField(ctx, 'notice'))));
+    sendHtml(ctx, 200, endpointSecretPage(session, endpoint, secret, queryNotice(ctx)));
   });
 
   pages.get('/endpoints/:id/secret/rotate', async (ctx, session) => {
@@ -161,7 +160,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
 
   pages.post('/endpoints/:id/secret/rotate', async (ctx, session) => {
     const grace = readGracePeriod(ctx);
-    await meteredAction(ctx, deps, () => deps.endpoints.rotateSecret(session.account._id, ctx.params.id, grace));
+    await meteredAction(ctx, session, deps, () => deps.endpoints.rotateSecret(session.account._id, ctx.params.id, grace));
     seeOther(ctx, `${base(ctx.params.id)}/secret?notice=secret-rotated`);
   });
 }

@@ -7,10 +7,10 @@ import { assertPositiveEventId } from '../../../../services/event-service';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-nesting';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
+import { describeError, formField, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { EventFilter, eventDetailPage, eventsPage, EventsView, SendEventForm } from '../templates/events';
-import { type NoticeKey, noticeText } from '../templates/notices';
+import type { NoticeKey } from '../templates/notices';
 import { httpStatusOf } from '../../error-status';
 
 const PAGE_SIZE = 25;
@@ -56,7 +56,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
         filter,
         nextCursor: page.next_cursor,
         isFirstPage: !cursor,
-        notice: noticeText(queryField(ctx, 'notice')),
+        notice: queryNotice(ctx),
         ...extra,
         error: extra.error ?? filterError,
       }),
@@ -65,14 +65,11 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
 
   pages.get('/events', (ctx, session) => listPage(ctx, session, 200, {}));
 
-  /**
-   * "Send test event": the same ingest as the API, metered like an API call of the account and
-   * admitted like one, once (a refusal is 503 overloaded, given back to the limits like any 5xx).
-   */
+  /** "Send test event": the API's ingest, metered and admitted like its call (a refusal is a 503, given back like any 5xx). */
   pages.post('/events', async (ctx, session) => {
     const send: SendEventForm = { type: formField(ctx, 'type').trim(), data: formField(ctx, 'data') };
     try {
-      const result = await meteredAction(ctx, deps, async () => {
+      const result = await meteredAction(ctx, session, deps, async () => {
         if (!EVENT_TYPE_REGEX.test(send.type)) {
           throw new ValidationError('Event type must be 1 to 256 characters of letters, digits and _ . : -', [{ path: 'type', message: 'Invalid event type' }]);
         }
@@ -86,14 +83,14 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
       });
       seeOther(ctx, `/dashboard/events/${String(result.body.id)}?notice=event-sent`);
     } catch (err) {
-      if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
+      if (!isFormError(err)) throw err;
       await listPage(ctx, session, httpStatusOf(err), { send, ...describeError(err) });
     }
   });
 
   pages.get('/events/:id', async (ctx, session) => {
     const event = await deps.events.get(session.account._id, eventId(ctx.params.id));
-    sendHtml(ctx, 200, eventDetailPage(session, event, { notice: noticeText(queryField(ctx, 'notice')) }));
+    sendHtml(ctx, 200, eventDetailPage(session, event, { notice: queryNotice(ctx) }));
   });
 
   /** What each button beside a delivery does: the API's own operation, and the notice it ends with. */
@@ -107,7 +104,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
     pages.post(`/events/:id/deliveries/:endpointId/${action}`, async (ctx, session) => {
       const id = eventId(ctx.params.id);
       try {
-        await meteredAction(ctx, deps, () => run(session.account._id, id, ctx.params.endpointId));
+        await meteredAction(ctx, session, deps, () => run(session.account._id, id, ctx.params.endpointId));
         seeOther(ctx, `/dashboard/events/${id}?notice=${notice}`);
       } catch (err) {
         // A conflict (e.g. nothing waiting any more), or the account's limits (meteredAction): shown on the page, nothing changed.

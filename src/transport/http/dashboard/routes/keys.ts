@@ -3,11 +3,9 @@ import { PRODUCTS } from '../../../../domain/keys/products';
 import { clearCookie, KEYS_PATH, NEW_KEY_COOKIE, setCookie } from '../cookies';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { formField, queryField, seeOther, sendErrorPage, sendHtml } from '../render';
+import { formField, isFormError, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { keysPage, newKeyPage, revokeKeyPage } from '../templates/keys';
-import { noticeText } from '../templates/notices';
-import { httpStatusOf } from '../../error-status';
 
 /** The new key travels to its one-time page in a short-lived cookie: it is never stored server-side. */
 const NEW_KEY_TTL_MS = 5 * 60 * 1000;
@@ -15,17 +13,17 @@ const NEW_KEY_TTL_MS = 5 * 60 * 1000;
 export function keyRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   pages.get('/keys', async (ctx, session) => {
     const keys = await deps.accounts.listKeys(session.account._id);
-    sendHtml(ctx, 200, keysPage(session, { keys, notice: noticeText(queryField(ctx, 'notice')) }));
+    sendHtml(ctx, 200, keysPage(session, { keys, notice: queryNotice(ctx) }));
   });
 
   pages.post('/keys', async (ctx, session) => {
     const form = { product: formField(ctx, 'product'), label: formField(ctx, 'label') };
     try {
-      const created = await meteredAction(ctx, deps, () => deps.accounts.createKey(session.account._id, form.product, form.label));
+      const created = await meteredAction(ctx, session, deps, () => deps.accounts.createKey(session.account._id, form.product, form.label));
       setCookie(ctx, NEW_KEY_COOKIE, created.key, { path: KEYS_PATH, sameSite: 'strict', maxAge: NEW_KEY_TTL_MS });
       seeOther(ctx, `${KEYS_PATH}/new`);
     } catch (err) {
-      if (!(err instanceof DomainError) || httpStatusOf(err) >= 500) throw err;
+      if (!isFormError(err)) throw err;
       const keys = await deps.accounts.listKeys(session.account._id);
       sendErrorPage(ctx, err, keysPage(session, { keys, form, error: err.message }));
     }
@@ -56,7 +54,7 @@ export function keyRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   pages.post('/keys/:id/revoke', async (ctx, session) => {
     // Scoped to the account: another account's key id is a 404, and nothing changes.
     try {
-      await meteredAction(ctx, deps, () => deps.accounts.revokeKey(ctx.params.id, session.account._id));
+      await meteredAction(ctx, session, deps, () => deps.accounts.revokeKey(ctx.params.id, session.account._id));
     } catch (err) {
       if (isDomainError(err, 'not_found')) throw new DomainError('not_found', 'No such key in this account.');
       throw err;

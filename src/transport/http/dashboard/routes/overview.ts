@@ -2,9 +2,8 @@ import { billingPeriodAt } from '../../../../domain/limits/billing-period';
 import { accountBucket } from '../../../../domain/limits/policies';
 import { TIERS } from '../../../../domain/limits/tiers';
 import type { DashboardDeps } from '../deps';
-import { queryField, sendHtml } from '../render';
+import { queryNotice, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
-import { noticeText } from '../templates/notices';
 import { overviewPage } from '../templates/overview';
 
 /** Tier, this month's metered calls (the limiter's own usage records) and the burst limit. */
@@ -28,7 +27,7 @@ export function overviewRoutes(pages: SignedInRouter, deps: DashboardDeps): void
         quotaResetsAt: billingPeriodAt(new Date()).end,
         activeKeys: keys.filter((k) => !k.revoked_at).length,
         endpoints,
-        notice: noticeText(queryField(ctx, 'notice')),
+        notice: queryNotice(ctx),
       }),
     );
   });

@@ -3,7 +3,7 @@ import { CATEGORIES, DEFAULT_HOURS_PER_MONTH, MAX_HOURS_PER_MONTH, PROVIDERS } f
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { time, unitPrice, usd } from './format';
-import { errorBox, type Feedback, page } from './layout';
+import { errorBox, type Feedback, option, page } from './layout';
 
 /** One row of the form, as typed (strings), so a re-rendered form shows exactly what was entered. */
 export interface EstimatorRow {
@@ -34,10 +34,9 @@ function entrySelect(catalog: Catalog, id: string, selected: string): SafeHtml {
   return html`<select id="${id}" name="${id}">
     <option value="">Choose a service…</option>
     ${groups.map(
-      (g) => html`<optgroup label="${PROVIDER_NAMES[g.provider]} · ${categoryName(g.category)}">${g.entries.map((e) => {
-        const key = entryKey(e);
-        return html`<option value="${key}"${key === selected ? html` selected` : html``}>${e.service} · ${e.instance} · ${unitPrice(e.priceUsd)} ${e.priceUnit}</option>`;
-      })}</optgroup>`,
+      (g) => html`<optgroup label="${PROVIDER_NAMES[g.provider]} · ${categoryName(g.category)}">${g.entries.map((e) =>
+        option(entryKey(e), `${e.service} · ${e.instance} · ${unitPrice(e.priceUsd)} ${e.priceUnit}`, selected),
+      )}</optgroup>`,
     )}
   </select>`;
 }

@@ -2,10 +2,10 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import { MAX_RETRY_NOW_PER_CALL } from '../../../../services/delivery-control';
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
-import { badge, integer, period, time, truncate } from './format';
-import { csrfField, type Feedback, page, postButton } from './layout';
+import { badge, integer, NONE, period, time, truncate } from './format';
+import { confirmForm, copyableSecret, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
-import { listSection } from './list-section';
+import { type ListPage, listSection, pagination } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
 import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
 
@@ -23,6 +23,7 @@ export interface EndpointForm {
   description?: string;
 }
 
+const patternList = (e: EndpointView) => e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`);
 const endpointStatus = (e: EndpointView) =>
   html`${e.disabled_reason === 'failing' ? html`${badge('disabled')} ${badge('failing')}` : badge(e.disabled ? 'disabled' : 'enabled')}${e.paused && html` ${badge('paused')}`}`;
 /** FIFO: one delivery at a time in ingest order; the queue's head and length as GET shows them. */
@@ -56,10 +57,8 @@ function endpointFields(prefix: string, form: EndpointForm): SafeHtml {
   </div>`;
 }
 
-export interface EndpointsView extends Feedback {
+export interface EndpointsView extends Feedback, ListPage {
   endpoints: EndpointView[];
-  nextCursor: string | null;
-  isFirstPage: boolean;
   form?: EndpointForm;
 }
 
@@ -84,17 +83,14 @@ ${listSection({
   items: view.endpoints,
   row: (e) => html`<tr>
       <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(e.url, 80)}</code></a></td>
-      <td>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</td>
+      <td>${patternList(e)}</td>
       <td>${truncate(e.description, 80)}</td>
       <td>${endpointStatus(e)}</td>
       <td>${integer(e.health.succeeded_24h)} succeeded, ${integer(e.health.failed_24h)} failed</td>
       <td>${time(e.created_at)}</td>
     </tr>`,
   empty: view.isFirstPage ? 'No endpoints yet.' : 'No more endpoints.',
-  below: html`<nav class="pagination" aria-label="Endpoint pages">
-    ${!view.isFirstPage && html`<a href="/dashboard/endpoints">Newest endpoints</a>`}
-    ${view.nextCursor && html`<a href="/dashboard/endpoints?cursor=${encodeURIComponent(view.nextCursor)}">Older endpoints</a>`}
-  </nav>`,
+  below: pagination('Endpoint pages', 'endpoints', (cursor) => `/dashboard/endpoints${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, view),
 })}`,
   );
 }
@@ -129,8 +125,8 @@ ${
   <h2 id="summary-heading" class="visually-hidden">Summary</h2>
   <dl class="details">
     <dt>URL</dt><dd><code data-testid="endpoint-url">${e.url}</code></dd>
-    <dt>Event types</dt><dd>${e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}</dd>
-    <dt>Description</dt><dd>${e.description || html`<span class="muted">—</span>`}</dd>
+    <dt>Event types</dt><dd>${patternList(e)}</dd>
+    <dt>Description</dt><dd>${e.description || NONE}</dd>
     <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
     <dt>Ordering</dt><dd data-testid="endpoint-ordering">${orderingText(e)}</dd>
     <dt>Created</dt><dd>${time(e.created_at)}</dd>
@@ -204,11 +200,7 @@ export function endpointSecretPage(session: ActiveSession, endpoint: EndpointVie
 <p class="lead">For <code>${endpoint.url}</code></p>
 <section class="card" aria-labelledby="secret-heading">
   <h2 id="secret-heading" class="visually-hidden">Secret</h2>
-  <div class="secret-box">
-    <code id="signing-secret" data-testid="signing-secret">${secret}</code>
-    <button type="button" class="secondary small" data-copy-target="signing-secret" data-copy-status="copy-status" hidden>Copy secret</button>
-  </div>
-  <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>
+  ${copyableSecret('signing-secret', secret, 'Copy secret')}
   <p>Each delivery carries <code>X-Webhook-Signature: sha256=&lt;hex&gt;</code>: the HMAC-SHA256 of the raw body keyed with this secret. Compare it in constant time.</p>
   <p>It also carries the Standard Webhooks headers <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>, which any Standard Webhooks library verifies with this secret and which protect against replays.</p>
   <p>Signing secrets: ${secretsInGraceText(endpoint)}.</p>
@@ -224,17 +216,13 @@ export function rotateSecretPage(session: ActiveSession, endpoint: EndpointView)
     html`<h1>Rotate the signing secret?</h1>
 <p>Endpoint <code>${endpoint.url}</code>. Every attempt from now on is signed with a new secret. During the grace period the current secret keeps signing
 <code>webhook-signature</code> beside the new one, so a receiver that verifies that header keeps working until it is updated; <code>X-Webhook-Signature</code> uses the new secret at once.</p>
-<form method="post" action="${base}/secret/rotate" class="actions">
-  ${csrfField(session.csrfToken)}
+${confirmForm(`${base}/secret/rotate`, session.csrfToken, 'Rotate secret', `${base}/secret`, html`
   <div class="field">
     <label for="grace-period">Grace period</label>
     <select id="grace-period" name="grace_period_seconds">
-      ${GRACE_CHOICES.map(([seconds, label]) => html`<option value="${String(seconds)}"${seconds === DEFAULT_GRACE_PERIOD_SECONDS ? html` selected` : ''}>${label}</option>`)}
+      ${GRACE_CHOICES.map(([seconds, label]) => option(String(seconds), label, String(DEFAULT_GRACE_PERIOD_SECONDS)))}
     </select>
-  </div>
-  <button type="submit" class="danger">Rotate secret</button>
-  <a class="button secondary" href="${base}/secret">Cancel</a>
-</form>`,
+  </div>`)}`,
   );
 }
 
@@ -244,10 +232,6 @@ export function deleteEndpointPage(session: ActiveSession, endpoint: EndpointVie
     { title: 'Delete endpoint', session, active: 'endpoints' },
     html`<h1>Delete this endpoint?</h1>
 <p><code>${endpoint.url}</code> will receive nothing more; its pending retries are cancelled. Past delivery history stays visible on each event. This cannot be undone.</p>
-<form method="post" action="${base}/delete" class="actions">
-  ${csrfField(session.csrfToken)}
-  <button type="submit" class="danger">Delete endpoint</button>
-  <a class="button secondary" href="${base}">Cancel</a>
-</form>`,
+${confirmForm(`${base}/delete`, session.csrfToken, 'Delete endpoint', base)}`,
   );
 }

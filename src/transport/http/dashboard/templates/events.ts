@@ -3,10 +3,10 @@ import { EVENT_TYPE_MAX_LENGTH } from '../../../../domain/webhooks/event-pattern
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
-import { badge, integer, time, truncate } from './format';
-import { errorBox, type Feedback, page, postButton } from './layout';
+import { badge, integer, NONE, time, truncate } from './format';
+import { errorBox, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
-import { listSection } from './list-section';
+import { type ListPage, listSection, pagination } from './list-section';
 
 export interface EventFilter {
   type?: string;
@@ -23,11 +23,9 @@ export const DEFAULT_TEST_EVENT: SendEventForm = {
   data: '{\n  "message": "Hello from the dashboard"\n}',
 };
 
-export interface EventsView extends Feedback {
+export interface EventsView extends Feedback, ListPage {
   events: EventView[];
   filter: EventFilter;
-  nextCursor: string | null;
-  isFirstPage: boolean;
   send?: SendEventForm;
 }
 
@@ -76,7 +74,7 @@ ${listSection({
       <label for="filter-status">Status</label>
       <select id="filter-status" name="status">
         <option value="">Any status</option>
-        ${EVENT_STATUSES.map((s) => html`<option value="${s}"${view.filter.status === s ? html` selected` : html``}>${s}</option>`)}
+        ${EVENT_STATUSES.map((s) => option(s, s, view.filter.status))}
       </select>
     </div>
     <div class="actions"><button type="submit" class="secondary">Filter</button>${filtered && html` <a href="/dashboard/events">Clear</a>`}</div>
@@ -91,10 +89,7 @@ ${listSection({
       <td>${time(e.created_at)}</td>
     </tr>`,
   empty: filtered ? 'No events match this filter.' : view.isFirstPage ? 'No events yet.' : 'No older events.',
-  below: html`<nav class="pagination" aria-label="Event pages">
-    ${!view.isFirstPage && html`<a href="${listUrl(view.filter)}">Newest events</a>`}
-    ${view.nextCursor && html`<a href="${listUrl(view.filter, view.nextCursor)}">Older events</a>`}
-  </nav>`,
+  below: pagination('Event pages', 'events', (cursor) => listUrl(view.filter, cursor), view),
 })}`,
   );
 }
@@ -142,9 +137,9 @@ function deliverySection(session: ActiveSession, event: EventDetail, d: Delivery
           <td>${a.attempt}</td>
           <td>${time(a.started_at)}</td>
           <td class="num">${integer(a.duration_ms)} ms</td>
-          <td class="num" data-testid="attempt-status-code">${a.status_code ?? html`<span class="muted">—</span>`}</td>
-          <td>${a.error ?? html`<span class="muted">—</span>`}</td>
-          <td>${a.response_body ? html`<pre>${truncate(a.response_body, 500)}</pre>` : html`<span class="muted">—</span>`}</td>
+          <td class="num" data-testid="attempt-status-code">${a.status_code ?? NONE}</td>
+          <td>${a.error ?? NONE}</td>
+          <td>${a.response_body ? html`<pre>${truncate(a.response_body, 500)}</pre>` : NONE}</td>
         </tr>`,
         )}
       </tbody>

@@ -1,8 +1,11 @@
 import { html, SafeHtml } from '../html';
 
+/** An empty cell or value. */
+export const NONE = html`<span class="muted">—</span>`;
+
 /** Dates as a machine-readable <time> with a fixed, unambiguous UTC text. */
 export function time(iso: string | Date | null | undefined): SafeHtml {
-  if (!iso) return html`<span class="muted">—</span>`;
+  if (!iso) return NONE;
   const date = typeof iso === 'string' ? new Date(iso) : iso;
   const text = `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
   return html`<time datetime="${date.toISOString()}">${text}</time>`;

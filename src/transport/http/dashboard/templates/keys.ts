@@ -5,7 +5,7 @@ import { MAX_LABEL_LENGTH } from '../../../../services/account-service';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { badge, time } from './format';
-import { csrfField, type Feedback, page } from './layout';
+import { confirmForm, copyableSecret, type Feedback, option, page } from './layout';
 import { formCard } from './form-card';
 import { listSection } from './list-section';
 
@@ -32,9 +32,7 @@ ${formCard({
       <div class="field">
         <label for="product">Product</label>
         <select id="product" name="product" required>
-          ${PRODUCT_CODES.map(
-            (code) => html`<option value="${code}"${code === chosen ? html` selected` : html``}>${PRODUCTS[code].name} (${code})</option>`,
-          )}
+          ${PRODUCT_CODES.map((code) => option(code, `${PRODUCTS[code].name} (${code})`, chosen))}
         </select>
       </div>
       <div class="field">
@@ -77,11 +75,7 @@ export function newKeyPage(session: ActiveSession, view: NewKeyView): SafeHtml {
 <div class="warning" role="alert"><p><strong>Copy this key now. You won't see it again:</strong> we store only a hash of it.</p></div>
 <section class="card" aria-labelledby="key-heading">
   <h2 id="key-heading">${view.label} <span class="muted">· ${view.productName}</span></h2>
-  <div class="secret-box">
-    <code id="new-key" data-testid="new-key">${view.key}</code>
-    <button type="button" class="secondary small" data-copy-target="new-key" data-copy-status="copy-status" hidden>Copy key</button>
-  </div>
-  <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>
+  ${copyableSecret('new-key', view.key, 'Copy key')}
   <p>Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it out of source control.</p>
 </section>
 <p><a class="button" href="/dashboard/keys">I have copied it: back to keys</a></p>`,
@@ -100,10 +94,6 @@ export function revokeKeyPage(session: ActiveSession, key: KeyView): SafeHtml {
   </dl>
 </div>
 <p>Requests made with this key will be refused with 401 from now on. This cannot be undone.</p>
-<form method="post" action="/dashboard/keys/${key.id}/revoke" class="actions">
-  ${csrfField(session.csrfToken)}
-  <button type="submit" class="danger">Revoke key</button>
-  <a class="button secondary" href="/dashboard/keys">Cancel</a>
-</form>`,
+${confirmForm(`/dashboard/keys/${key.id}/revoke`, session.csrfToken, 'Revoke key', '/dashboard/keys')}`,
   );
 }

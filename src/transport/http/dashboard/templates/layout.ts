@@ -39,6 +39,29 @@ export function postButton(action: string, csrfToken: string, label: string, sty
   return html`<form method="post" action="${action}">${csrfField(csrfToken)}<button type="submit"${style && html` class="${style}"`}>${label}</button></form>`;
 }
 
+/** A confirmation page's form: its one dangerous button (after `fields`, if any), and Cancel back to `cancelHref`. */
+export function confirmForm(action: string, csrfToken: string, submit: string, cancelHref: string, fields?: SafeHtml): SafeHtml {
+  return html`<form method="post" action="${action}" class="actions">
+  ${csrfField(csrfToken)}${fields}
+  <button type="submit" class="danger">${submit}</button>
+  <a class="button secondary" href="${cancelHref}">Cancel</a>
+</form>`;
+}
+
+/** An <option>, selected when its value is the chosen one. */
+export function option(value: string, label: string, chosen: string | undefined): SafeHtml {
+  return html`<option value="${value}"${value === chosen ? html` selected` : html``}>${label}</option>`;
+}
+
+/** A secret with its copy button (dashboard.js shows it only where the browser can copy) and the line it reports to. */
+export function copyableSecret(id: string, secret: string, copyLabel: string): SafeHtml {
+  return html`<div class="secret-box">
+    <code id="${id}" data-testid="${id}">${secret}</code>
+    <button type="button" class="secondary small" data-copy-target="${id}" data-copy-status="copy-status" hidden>${copyLabel}</button>
+  </div>
+  <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>`;
+}
+
 export function errorBox(message: string | undefined, details: readonly string[] = []): SafeHtml {
   if (!message) return html``;
   return html`<div class="error-box" role="alert"><p><strong>${message}</strong></p>${

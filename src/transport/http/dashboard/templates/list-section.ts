@@ -15,6 +15,20 @@ export interface ListSection<T> {
   below?: SafeHtml;
 }
 
+/** Where a list of cursor pages is: what the Newest and Older links need. */
+export interface ListPage {
+  nextCursor: string | null;
+  isFirstPage: boolean;
+}
+
+/** Links to a list's newest page, and to the next older page while there is one. */
+export function pagination(label: string, noun: string, pageUrl: (cursor?: string) => string, list: ListPage): SafeHtml {
+  return html`<nav class="pagination" aria-label="${label}">
+    ${!list.isFirstPage && html`<a href="${pageUrl()}">Newest ${noun}</a>`}
+    ${list.nextCursor && html`<a href="${pageUrl(list.nextCursor)}">Older ${noun}</a>`}
+  </nav>`;
+}
+
 const columnHeading = (column: Column) =>
   typeof column === 'object' && 'numeric' in column ? html`<th scope="col" class="num">${column.numeric}</th>` : html`<th scope="col">${column}</th>`;
 

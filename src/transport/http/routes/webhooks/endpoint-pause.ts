@@ -3,7 +3,6 @@ import { json } from '../../responses';
 import { oneEndpoint } from './endpoints';
 import { Endpoint } from './schemas';
 
-/** Pausing and resuming an endpoint's deliveries. */
 export function endpointPauseRoutes(service: EndpointPause) {
   return [
     oneEndpoint({

@@ -20,10 +20,8 @@ const EVENTS_PRODUCT = productOfPath(EVENTS_PATH);
 const earlyTickets = new WeakMap<IncomingMessage, IngestTicket>();
 
 /**
- * Decides an ingest, once, before its call is metered or its body read (key-scoped.ts, admitEarly):
- * under overload most ingests are refused, and each refusal must cost next to nothing. A refusal is
- * counted here, as the route's own count never sees it; an admitted call's ticket is kept for its
- * handler, which hands it to the service, and released by the guard once the call is answered.
+ * Decides an ingest once, before metering or body (key-scoped.ts, admitEarly): under overload most ingests are refused,
+ * and each refusal must cost next to nothing. Refusals are counted here, as the route's own count never sees them.
  */
 export function ingestAdmission(admission: Pick<IngestAdmission, 'admit'>): (ctx: Context) => EarlyAdmission | undefined {
   const admit = (ctx: Context) => {
@@ -52,12 +50,9 @@ export interface IngestShedDeps {
 }
 
 /**
- * The same decision, taken before Koa when all it needs is in memory (a cached key, known limits):
- * at three times capacity refusals outnumber accepted events ten to one, and through the framework
- * each cost several times the decision, on the thread that also runs deliveries. A refusal is
- * answered here with what the error handler would send; an admitted call goes on to Koa with its
- * ticket; anything else (no cached key, limits unknown or used up) is left to Koa to decide.
- * Returns whether it answered.
+ * The same decision before Koa when all it needs is in memory (cached key, known limits); returns whether it answered.
+ * At three times capacity refusals outnumber accepted events ten to one, and through Koa each costs several times the
+ * decision, on the thread that also runs deliveries.
  */
 export function ingestShed(deps: IngestShedDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
@@ -97,7 +92,6 @@ function isIngest(method: string | undefined, path: string): boolean {
   return method === 'POST' && (path === EVENTS_PATH || path === `${EVENTS_PATH}/`);
 }
 
-/** The ticket the admission took for this call. */
 export function ticketOf(ctx: Context): IngestTicket {
   const ticket = ctx.state.ingestTicket as IngestTicket | undefined;
   if (!ticket) throw new Error('An ingest reached its handler without being admitted (key-scoped.ts, admitEarly).');

@@ -3,7 +3,6 @@ import { json } from '../../responses';
 import { oneEndpoint } from './endpoints';
 import { RecoverBody, Recovery } from './schemas';
 
-/** Bulk recovery of an endpoint's failed deliveries (like Svix's recover). */
 export function recoveryRoutes(service: RecoveryService) {
   return [
     oneEndpoint({
