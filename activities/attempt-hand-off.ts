@@ -1,8 +1,9 @@
+import { type Backoff, retryWithBackoff } from '../src/infra/retry-with-backoff';
 import type { AttemptOutcome } from './delivery-activities';
 
 /** An untaken report (Temporal restarting) is resent this long, until the run stops waiting (REPORT_WAIT). */
 const REPORT_FOR_MS = 45_000;
-const REPORT_RETRY_MS = { first: 250, max: 5_000 };
+const REPORT_RETRY: Backoff = { firstMs: 250, maxMs: 5_000 };
 
 export interface WorkflowRun {
   workflowId: string;
@@ -53,15 +54,11 @@ export class AttemptHandOffs {
 
   private async reportUntilTaken(run: WorkflowRun, reported: ReportedOutcome): Promise<void> {
     const until = this.now() + REPORT_FOR_MS;
-    for (let wait = REPORT_RETRY_MS.first; ; wait = Math.min(wait * 2, REPORT_RETRY_MS.max)) {
-      try {
-        await this.tell(run, reported);
-        return;
-      } catch (err) {
-        if (err instanceof RunEnded || this.now() + wait > until) return;
-      }
-      await this.sleep(wait);
-    }
+    await retryWithBackoff(
+      () => this.tell(run, reported),
+      { ...REPORT_RETRY, sleep: this.sleep },
+      (err, wait) => !(err instanceof RunEnded) && this.now() + wait <= until,
+    );
   }
 
   /** Resolves once every POST handed off here has ended and been reported (a stop waits for it, up to its deadline). */

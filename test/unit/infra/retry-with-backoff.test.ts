@@ -38,4 +38,13 @@ describe('retryWithBackoff', () => {
     await done;
     expect([calls.length, told.length]).toEqual([2, 2]);
   });
+
+  it('tells onFailure the wait before the next try, and waits through the sleep it is given', async () => {
+    const { attempt } = failingFirst(3);
+    const waitsTold: number[] = [];
+    const slept: number[] = [];
+    const sleep = async (ms: number) => void slept.push(ms);
+    await retryWithBackoff(attempt, { firstMs: 100, maxMs: 300, sleep }, (_, wait) => void waitsTold.push(wait));
+    expect([waitsTold, slept]).toEqual([[100, 200, 300], [100, 200, 300]]);
+  });
 });
