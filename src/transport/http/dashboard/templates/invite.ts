@@ -1,12 +1,10 @@
 import { html, SafeHtml } from '../html';
-import { newPasswordInput } from './auth';
+import { type AuthFormView, newPasswordInput } from './auth';
 import { csrfField, errorBox, page } from './layout';
 
-export interface SetPasswordView {
-  csrfToken: string;
+export interface SetPasswordView extends Pick<AuthFormView, 'csrfToken' | 'error'> {
   action: string;
   email: string;
-  error?: string;
 }
 
 export function setPasswordPage(view: SetPasswordView): SafeHtml {

@@ -1,9 +1,9 @@
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { integer, time } from './format';
-import { page } from './layout';
+import { type Feedback, page } from './layout';
 
-export interface OverviewView {
+export interface OverviewView extends Pick<Feedback, 'notice'> {
   tierName: string;
   usedThisMonth: number;
   /** Infinity for enterprise (no quota). */
@@ -12,7 +12,6 @@ export interface OverviewView {
   quotaResetsAt: Date;
   activeKeys: number;
   endpoints: number;
-  notice?: string;
 }
 
 export function overviewPage(session: ActiveSession, view: OverviewView): SafeHtml {
