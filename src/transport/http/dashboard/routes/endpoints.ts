@@ -139,9 +139,12 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
     }
   });
 
-  pages.get('/endpoints/:id/delete', async (ctx, session) => {
-    sendHtml(ctx, 200, deleteEndpointPage(session, await deps.endpoints.get(session.account._id, ctx.params.id)));
-  });
+  /** The delete and rotate confirmation pages: each shows the endpoint and posts back to its own path. */
+  for (const [path, confirmPage] of [['delete', deleteEndpointPage], ['secret/rotate', rotateSecretPage]] as const) {
+    pages.get(`/endpoints/:id/${path}`, async (ctx, session) => {
+      sendHtml(ctx, 200, confirmPage(session, await deps.endpoints.get(session.account._id, ctx.params.id)));
+    });
+  }
 
   pages.post('/endpoints/:id/delete', async (ctx, session) => {
     await meteredAction(ctx, session, deps, () => deps.endpoints.delete(session.account._id, ctx.params.id));
@@ -152,10 +155,6 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
     const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
     const secret = await deps.endpoints.getSecret(session.account._id, ctx.params.id);
     sendHtml(ctx, 200, endpointSecretPage(session, endpoint, secret, queryNotice(ctx)));
-  });
-
-  pages.get('/endpoints/:id/secret/rotate', async (ctx, session) => {
-    sendHtml(ctx, 200, rotateSecretPage(session, await deps.endpoints.get(session.account._id, ctx.params.id)));
   });
 
   pages.post('/endpoints/:id/secret/rotate', async (ctx, session) => {
