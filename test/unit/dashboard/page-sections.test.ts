@@ -31,7 +31,7 @@ describe('a page list section', () => {
 
 describe('a page form card', () => {
   const card = String(
-    formCard({ id: 'add-heading', heading: 'Add one', error: 'Bad input', details: ['url: Invalid'], action: '/dashboard/things', csrfToken: 'tok', fields: html`<input name="url">`, submit: 'Add' }),
+    formCard({ id: 'add-heading', heading: 'Add one', feedback: { error: 'Bad input', details: ['url: Invalid'] }, action: '/dashboard/things', csrfToken: 'tok', fields: html`<input name="url">`, submit: 'Add' }),
   );
 
   it('posts its fields with the CSRF token to its action', () => {

@@ -70,8 +70,7 @@ export function endpointsPage(session: ActiveSession, view: EndpointsView): Safe
 ${formCard({
   id: 'add-heading',
   heading: 'Add an endpoint',
-  error: view.error,
-  details: view.details,
+  feedback: view,
   action: '/dashboard/endpoints',
   csrfToken: session.csrfToken,
   fields: endpointFields('new-', view.form ?? {}),
@@ -166,8 +165,7 @@ ${formCard({
 ${formCard({
   id: 'recover-heading',
   heading: 'Recover failed deliveries',
-  error: view.recover?.error,
-  details: view.recover?.details,
+  feedback: view.recover,
   action: `${base}/recover`,
   csrfToken: session.csrfToken,
   fields: html`<div class="field">
@@ -181,8 +179,7 @@ ${formCard({
 ${formCard({
   id: 'edit-heading',
   heading: 'Edit',
-  error: view.error,
-  details: view.details,
+  feedback: view,
   action: base,
   csrfToken: session.csrfToken,
   fields: endpointFields('edit-', view.form ?? { url: e.url, events: e.events.join('\n'), description: e.description }),

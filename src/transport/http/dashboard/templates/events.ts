@@ -48,8 +48,7 @@ ${formCard({
   id: 'send-heading',
   heading: 'Send a test event',
   hint: html`<p class="hint">Delivered like any event sent with the API to every enabled endpoint whose patterns match the type.</p>`,
-  error: view.error,
-  details: view.details,
+  feedback: view,
   action: '/dashboard/events',
   csrfToken: session.csrfToken,
   fields: html`<div class="field">

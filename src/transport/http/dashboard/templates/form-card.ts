@@ -1,12 +1,14 @@
 import { html, SafeHtml } from '../html';
 import { csrfField, errorBox, type Feedback } from './layout';
 
-export interface FormCard extends Pick<Feedback, 'error' | 'details'> {
+export interface FormCard {
   /** The heading's id, which names the card. */
   id: string;
   heading: string;
   /** Under the heading (what the form does). */
   hint?: SafeHtml;
+  /** Why the form was last refused: the page's view, which carries it. */
+  feedback?: Pick<Feedback, 'error' | 'details'>;
   action: string;
   csrfToken: string;
   fields: SafeHtml;
@@ -19,7 +21,7 @@ export function formCard(card: FormCard): SafeHtml {
   return html`<section aria-labelledby="${card.id}" class="card">
   <h2 id="${card.id}">${card.heading}</h2>
   ${card.hint}
-  ${errorBox(card.error, card.details)}
+  ${errorBox(card.feedback?.error, card.feedback?.details)}
   <form class="stack" method="post" action="${card.action}">
     ${csrfField(card.csrfToken)}
     ${card.fields}

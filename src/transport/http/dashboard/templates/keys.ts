@@ -25,7 +25,7 @@ export function keysPage(session: ActiveSession, view: KeysView): SafeHtml {
 ${formCard({
   id: 'create-heading',
   heading: 'Create a key',
-  error: view.error,
+  feedback: view,
   action: '/dashboard/keys',
   csrfToken: session.csrfToken,
   fields: html`<div class="inline-fields">
