@@ -4,6 +4,7 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import { html, SafeHtml } from '../html';
 import { time, unitPrice, usd } from './format';
 import { errorBox, type Feedback, option, page } from './layout';
+import { columnHeading } from './list-section';
 
 /** One row of the form, as typed (strings), so a re-rendered form shows exactly what was entered. */
 export interface EstimatorRow {
@@ -75,7 +76,7 @@ function results(estimate: Estimate): SafeHtml {
   <div class="table-wrap" role="region" aria-labelledby="breakdown-caption" tabindex="0">
     <table class="stack-on-phone">
       <caption id="breakdown-caption">Itemized monthly cost</caption>
-      <thead><tr><th scope="col">Provider</th><th scope="col">Service</th><th scope="col">Configuration</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Monthly</th></tr></thead>
+      <thead><tr>${['Provider', 'Service', 'Configuration', { numeric: 'Quantity' }, { numeric: 'Unit price' }, { numeric: 'Monthly' }].map(columnHeading)}</tr></thead>
       <tbody>
         ${estimate.breakdown.map(
           (line) => html`<tr data-testid="breakdown-line">

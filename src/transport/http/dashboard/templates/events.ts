@@ -6,7 +6,7 @@ import { html, SafeHtml } from '../html';
 import { badge, integer, NONE, time, truncate } from './format';
 import { errorBox, type Feedback, option, page, postButton } from './layout';
 import { formCard } from './form-card';
-import { type ListPage, listSection, pagination } from './list-section';
+import { columnHeading, type ListPage, listSection, pagination } from './list-section';
 
 export interface EventFilter {
   type?: string;
@@ -128,7 +128,7 @@ function deliverySection(session: ActiveSession, event: EventDetail, d: Delivery
       : html`<div class="table-wrap spaced" role="region" aria-labelledby="${headingId}" tabindex="0">
     <table>
       <caption>Attempts</caption>
-      <thead><tr><th scope="col">Round</th><th scope="col">Attempt</th><th scope="col">Started</th><th scope="col" class="num">Duration</th><th scope="col" class="num">Status code</th><th scope="col">Error</th><th scope="col">Response body</th></tr></thead>
+      <thead><tr>${['Round', 'Attempt', 'Started', { numeric: 'Duration' }, { numeric: 'Status code' }, 'Error', 'Response body'].map(columnHeading)}</tr></thead>
       <tbody>
         ${d.attempts.map(
           (a) => html`<tr data-testid="attempt">

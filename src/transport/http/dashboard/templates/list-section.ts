@@ -29,7 +29,7 @@ export function pagination(label: string, noun: string, pageUrl: (cursor?: strin
   </nav>`;
 }
 
-const columnHeading = (column: Column) =>
+export const columnHeading = (column: Column) =>
   typeof column === 'object' && 'numeric' in column ? html`<th scope="col" class="num">${column.numeric}</th>` : html`<th scope="col">${column}</th>`;
 
 /** The table's wrapper scrolls sideways on narrow screens, so it is a focusable region for keyboard users. */
