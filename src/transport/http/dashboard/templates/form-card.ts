@@ -25,7 +25,7 @@ export function formCard(card: FormCard): SafeHtml {
   <form class="stack" method="post" action="${card.action}">
     ${csrfField(card.csrfToken)}
     ${card.fields}
-    <div class="actions">${card.submitClass ? html`<button type="submit" class="${card.submitClass}">${card.submit}</button>` : html`<button type="submit">${card.submit}</button>`}</div>
+    <div class="actions"><button type="submit"${card.submitClass && html` class="${card.submitClass}"`}>${card.submit}</button></div>
   </form>
 </section>`;
 }
