@@ -1,6 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { DomainError } from '../../../domain/errors';
+import { isSecretToken, newSecretToken } from '../../../services/dashboard-auth-service';
 import { DASHBOARD_PATH, PRE_AUTH_CSRF_COOKIE, setCookie } from './cookies';
 import { sessionOf } from './session';
 
@@ -24,8 +25,8 @@ export function csrfTokenFor(ctx: Context): string {
   const session = sessionOf(ctx);
   if (session) return session.csrfToken;
   let token = ctx.cookies.get(PRE_AUTH_CSRF_COOKIE);
-  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) {
-    token = randomBytes(32).toString('base64url');
+  if (!token || !isSecretToken(token)) {
+    token = newSecretToken();
     setCookie(ctx, PRE_AUTH_CSRF_COOKIE, token, { path: DASHBOARD_PATH, sameSite: 'lax' });
   }
   return token;
