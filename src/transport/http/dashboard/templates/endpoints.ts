@@ -23,7 +23,8 @@ export interface EndpointForm {
   description?: string;
 }
 
-const patternList = (e: EndpointView) => e.events.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`);
+const commaList = <T>(items: readonly T[], item: (x: T) => SafeHtml) => items.map((x, i) => html`${i > 0 ? ', ' : ''}${item(x)}`);
+const patternList = (e: EndpointView) => commaList(e.events, (p) => html`<code>${p}</code>`);
 const endpointStatus = (e: EndpointView) =>
   html`${e.disabled_reason === 'failing' ? html`${badge('disabled')} ${badge('failing')}` : badge(e.disabled ? 'disabled' : 'enabled')}${e.paused && html` ${badge('paused')}`}`;
 /** FIFO: one delivery at a time in ingest order; the queue's head and length as GET shows them. */
@@ -33,12 +34,12 @@ const orderingText = (e: EndpointView) => {
   return html`FIFO${e.fifo && html`: ${integer(e.fifo.length)} waiting their turn${head != null && html`, the head event <a href="/dashboard/events/${head}">#${head}</a>`}`}`;
 };
 /** The rotation grace period: which replaced secrets still sign `webhook-signature`, and until when. */
-const secretsInGraceText = (e: EndpointView) =>
-  e.secrets_in_grace.length === 0
-    ? html`One (no replaced secret in a grace period)`
-    : html`The current one, and ${e.secrets_in_grace.length} replaced ${e.secrets_in_grace.length === 1 ? 'secret' : 'secrets'} in the rotation grace period, still signing <code>webhook-signature</code>: ${e.secrets_in_grace.map(
-        (s, i) => html`${i > 0 ? ', ' : ''}until ${time(s.expires_at)}`,
-      )}`;
+const secretsInGraceText = (e: EndpointView) => {
+  const n = e.secrets_in_grace.length;
+  if (n === 0) return html`One (no replaced secret in a grace period)`;
+  const until = commaList(e.secrets_in_grace, (s) => html`until ${time(s.expires_at)}`);
+  return html`The current one, and ${n} replaced ${n === 1 ? 'secret' : 'secrets'} in the rotation grace period, still signing <code>webhook-signature</code>: ${until}`;
+};
 
 function endpointFields(prefix: string, form: EndpointForm): SafeHtml {
   return html`<div class="field">
