@@ -11,10 +11,12 @@ import { signInPage, signUpPage } from '../templates/auth';
 
 /** A refused sign-in or sign-up re-renders its form, with a generic message for wrong credentials. */
 export function authRoutes(router: Router, deps: DashboardDeps): void {
-  router.get('/sign-in', (ctx) => {
-    if (sessionOf(ctx)) return seeOther(ctx, '/dashboard');
-    sendHtml(ctx, 200, signInPage({ csrfToken: csrfTokenFor(ctx), notice: queryNotice(ctx) }));
-  });
+  for (const [path, formPage] of [['/sign-in', signInPage], ['/sign-up', signUpPage]] as const) {
+    router.get(path, (ctx) => {
+      if (sessionOf(ctx)) return seeOther(ctx, '/dashboard');
+      sendHtml(ctx, 200, formPage({ csrfToken: csrfTokenFor(ctx), notice: queryNotice(ctx) }));
+    });
+  }
 
   router.post('/sign-in', async (ctx) => {
     const email = formField(ctx, 'email');
@@ -27,11 +29,6 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       if (isDomainError(err, 'invalid_credentials')) return sendErrorPage(ctx, err, signInPage({ ...view, error: INVALID_CREDENTIALS_MESSAGE }));
       throw err;
     }
-  });
-
-  router.get('/sign-up', (ctx) => {
-    if (sessionOf(ctx)) return seeOther(ctx, '/dashboard');
-    sendHtml(ctx, 200, signUpPage({ csrfToken: csrfTokenFor(ctx) }));
   });
 
   router.post('/sign-up', async (ctx) => {
