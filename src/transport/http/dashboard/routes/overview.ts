@@ -10,7 +10,6 @@ import { overviewPage } from '../templates/overview';
 export function overviewRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   pages.get('/', async (ctx, session) => {
     const accountId = session.account._id;
-    const tier = TIERS[session.account.tier];
     const [used, keys, endpoints] = await Promise.all([
       deps.limiter.usage(accountBucket(accountId)),
       deps.accounts.listKeys(accountId),
@@ -20,10 +19,8 @@ export function overviewRoutes(pages: SignedInRouter, deps: DashboardDeps): void
       ctx,
       200,
       overviewPage(session, {
-        tierName: tier.name,
+        tier: TIERS[session.account.tier],
         usedThisMonth: used,
-        monthlyQuota: tier.monthlyQuota,
-        burstPerMinute: tier.burstPerMinute,
         quotaResetsAt: billingPeriodAt(new Date()).end,
         activeKeys: keys.filter((k) => !k.revoked_at).length,
         endpoints,

@@ -1,22 +1,21 @@
+import type { Tier, TIERS } from '../../../../domain/limits/tiers';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { integer, time } from './format';
 import { type Feedback, page } from './layout';
 
 export interface OverviewView extends Pick<Feedback, 'notice'> {
-  tierName: string;
+  tier: (typeof TIERS)[Tier];
   usedThisMonth: number;
-  /** Infinity for enterprise (no quota). */
-  monthlyQuota: number;
-  burstPerMinute: number;
   quotaResetsAt: Date;
   activeKeys: number;
   endpoints: number;
 }
 
 export function overviewPage(session: ActiveSession, view: OverviewView): SafeHtml {
-  const limited = Number.isFinite(view.monthlyQuota);
-  const percent = limited && view.monthlyQuota > 0 ? Math.min(100, Math.round((view.usedThisMonth / view.monthlyQuota) * 100)) : 0;
+  const { monthlyQuota, burstPerMinute } = view.tier;
+  const limited = Number.isFinite(monthlyQuota);
+  const percent = limited && monthlyQuota > 0 ? Math.min(100, Math.round((view.usedThisMonth / monthlyQuota) * 100)) : 0;
   return page(
     { title: 'Overview', session, active: 'overview', notice: view.notice },
     html`<h1>Overview</h1>
@@ -25,21 +24,21 @@ export function overviewPage(session: ActiveSession, view: OverviewView): SafeHt
   <div class="grid">
     <div class="card stat">
       <p class="label">Plan</p>
-      <p class="value" data-testid="tier">${view.tierName}</p>
+      <p class="value" data-testid="tier">${view.tier.name}</p>
     </div>
     <div class="card stat">
       <p class="label" id="usage-label">API calls this month</p>
-      <p class="value" data-testid="usage">${integer(view.usedThisMonth)} <span class="muted">of ${integer(view.monthlyQuota)}</span></p>
+      <p class="value" data-testid="usage">${integer(view.usedThisMonth)} <span class="muted">of ${integer(monthlyQuota)}</span></p>
       ${
         limited
-          ? html`<meter min="0" max="${view.monthlyQuota}" value="${Math.min(view.usedThisMonth, view.monthlyQuota)}" high="${Math.floor(view.monthlyQuota * 0.8)}" optimum="0" aria-labelledby="usage-label">${percent}%</meter>
+          ? html`<meter min="0" max="${monthlyQuota}" value="${Math.min(view.usedThisMonth, monthlyQuota)}" high="${Math.floor(monthlyQuota * 0.8)}" optimum="0" aria-labelledby="usage-label">${percent}%</meter>
       <p class="hint">${percent}% used · resets ${time(view.quotaResetsAt)}</p>`
           : html`<p class="hint">No monthly quota on this plan.</p>`
       }
     </div>
     <div class="card stat">
       <p class="label">Burst limit</p>
-      <p class="value" data-testid="burst">${integer(view.burstPerMinute)} <span class="muted">calls / minute</span></p>
+      <p class="value" data-testid="burst">${integer(burstPerMinute)} <span class="muted">calls / minute</span></p>
       <p class="hint">Per account, across all keys.</p>
     </div>
   </div>
