@@ -1,5 +1,4 @@
-import type { Catalog, CatalogEntry, Estimate } from '../../../../domain/cost-estimator';
-import { CATEGORIES, DEFAULT_HOURS_PER_MONTH, MAX_HOURS_PER_MONTH, PROVIDERS } from '../../../../domain/cost-estimator';
+import { type Catalog, CATEGORIES, type CatalogEntry, DEFAULT_HOURS_PER_MONTH, type Estimate, MAX_HOURS_PER_MONTH, PROVIDERS } from '../../../../domain/cost-estimator';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { time, unitPrice, usd } from './format';

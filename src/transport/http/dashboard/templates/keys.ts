@@ -1,7 +1,6 @@
 import { PRODUCT_CODES, PRODUCTS } from '../../../../domain/keys/products';
 import { MAX_REVOKED_KEYS_KEPT } from '../../../../domain/keys/revoked-keys';
-import type { KeyView } from '../../../../services/account-service';
-import { MAX_LABEL_LENGTH } from '../../../../services/account-service';
+import { type KeyView, MAX_LABEL_LENGTH } from '../../../../services/account-service';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { badge, time } from './format';
