@@ -3,7 +3,7 @@
  * Uses MONGODB_URI, or DATA_DIR's embedded store (started for the command when `npm start` is not up).
  */
 import { parseArgs } from 'node:util';
-import { Config, loadConfig } from '../config/config';
+import { Config, loadConfig, mongoUriOf } from '../config/config';
 import { systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { EmbeddedServer, isPortOpen, startFerretDb } from '../infra/embedded-servers';
@@ -80,8 +80,7 @@ async function withAccountService<T>(fn: (service: AccountService, invites: Dash
     await provision({ need: { temporalCli: false, ferretDb: true, temporalTestServer: false }, log: () => undefined });
     embedded = await startFerretDb({ binary: toolPaths().ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort });
   }
-  const uri = config.mongo.uri ?? `mongodb://127.0.0.1:${config.mongo.embeddedPort}/`;
-  const { client, db } = await connectMongo(uri, config.mongo.dbName);
+  const { client, db } = await connectMongo(mongoUriOf(config), config.mongo.dbName);
   const expiry = new ExpirySweepers();
   try {
     const accounts = new Accounts(db);
