@@ -5,9 +5,7 @@ import { toolPaths } from '../infra/tools';
 
 /** Each embedded server joins `started` once it runs, so the caller stops it if a later one fails. */
 export async function startServers(config: Config, started: EmbeddedServer[]) {
-  if (!config.temporal.address || !config.mongo.uri) {
-    await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });
-  }
+  await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });
   const tools = toolPaths();
   if (!config.mongo.uri) {
     started.push(await startFerretDb({ binary: tools.ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort }));
