@@ -14,7 +14,7 @@ import { ApiKeys } from '../persistence/api-keys';
 import { DashboardInvites } from '../persistence/dashboard-invites';
 import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { connectMongo } from '../persistence/mongo';
-import { AccountService } from '../services/account-service';
+import { AccountService, AccountView } from '../services/account-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { httpStatusOf } from '../transport/http/error-status';
 import { ExpirySweepers } from '../persistence/store-primitives';
@@ -51,14 +51,10 @@ async function main(argv: string[]): Promise<unknown> {
 
   return withAccountService(async (service, invites, config) => {
     switch (command) {
-      case 'account create': {
-        const a = await service.createAccount(need('email'), values.tier ?? 'free');
-        return { id: a.id, email: a.email, tier: a.tier };
-      }
-      case 'account set-tier': {
-        const a = await service.setTier(need('account'), need('tier'));
-        return { id: a.id, email: a.email, tier: a.tier };
-      }
+      case 'account create':
+        return accountFields(await service.createAccount(need('email'), values.tier ?? 'free'));
+      case 'account set-tier':
+        return accountFields(await service.setTier(need('account'), need('tier')));
       case 'account invite':
         return invites.create(need('account'), values['base-url'] ?? config.publicUrl);
       case 'key create': {
@@ -72,6 +68,8 @@ async function main(argv: string[]): Promise<unknown> {
     }
   });
 }
+
+const accountFields = ({ id, email, tier }: AccountView) => ({ id, email, tier });
 
 async function withAccountService<T>(fn: (service: AccountService, invites: DashboardInviteService, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
