@@ -45,28 +45,21 @@ async function main(argv: string[]): Promise<unknown> {
     if (typeof v !== 'string' || v.length === 0) throw new ValidationError(`--${name} is required. ${USAGE}`);
     return v;
   };
-  const command = `${noun ?? ''} ${verb ?? ''}`;
-  const known = ['account create', 'account set-tier', 'account invite', 'key create', 'key list', 'key revoke'];
-  if (!known.includes(command)) throw new ValidationError(`Unknown command "${command.trim()}". ${USAGE}`);
+  const commands: Record<string, Parameters<typeof withAccountService>[0]> = {
+    'account create': async (service) => accountFields(await service.createAccount(need('email'), values.tier ?? 'free')),
+    'account set-tier': async (service) => accountFields(await service.setTier(need('account'), need('tier'))),
+    'account invite': (_service, invites, config) => invites.create(need('account'), values['base-url'] ?? config.publicUrl),
+    'key create': async (service) => {
+      const k = await service.createKey(need('account'), need('product'), need('label'));
+      return { id: k.id, key: k.key, product: k.product, label: k.label, created_at: k.created_at };
+    },
+    'key list': async (service) => ({ data: await service.listKeys(need('account')) }),
+    'key revoke': (service) => service.revokeKey(need('key')),
+  };
 
-  return withAccountService(async (service, invites, config) => {
-    switch (command) {
-      case 'account create':
-        return accountFields(await service.createAccount(need('email'), values.tier ?? 'free'));
-      case 'account set-tier':
-        return accountFields(await service.setTier(need('account'), need('tier')));
-      case 'account invite':
-        return invites.create(need('account'), values['base-url'] ?? config.publicUrl);
-      case 'key create': {
-        const k = await service.createKey(need('account'), need('product'), need('label'));
-        return { id: k.id, key: k.key, product: k.product, label: k.label, created_at: k.created_at };
-      }
-      case 'key list':
-        return { data: await service.listKeys(need('account')) };
-      default:
-        return service.revokeKey(need('key'));
-    }
-  });
+  const command = `${noun ?? ''} ${verb ?? ''}`;
+  if (!Object.hasOwn(commands, command)) throw new ValidationError(`Unknown command "${command.trim()}". ${USAGE}`);
+  return withAccountService(commands[command]);
 }
 
 const accountFields = ({ id, email, tier }: AccountView) => ({ id, email, tier });
