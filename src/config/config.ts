@@ -105,6 +105,9 @@ export class ConfigError extends Error {
 
 export type Config = ReturnType<typeof loadConfig>;
 
+export const mongoUriOf = (config: Config) => config.mongo.uri ?? `mongodb://127.0.0.1:${config.mongo.embeddedPort}/`;
+export const temporalAddressOf = (config: Config) => config.temporal.address ?? `127.0.0.1:${config.temporal.embeddedPort}`;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {

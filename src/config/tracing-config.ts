@@ -5,11 +5,9 @@ import { z } from 'zod';
 export const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
 export type SamplerName = (typeof SAMPLERS)[number];
 
-export type OtlpProtocol = 'http/protobuf' | 'http/json';
-
 export interface TracingConfig {
   serviceName: string;
-  exporter: { kind: 'otlp'; url: string; protocol: OtlpProtocol } | { kind: 'console' };
+  exporter: { kind: 'otlp'; url: string; protocol: Exclude<z.infer<typeof protocol>, 'grpc'> } | { kind: 'console' };
   /** `ratio` is the sampled share for the ratio samplers (OTEL_TRACES_SAMPLER_ARG, default 1). */
   sampler: { name: SamplerName; ratio: number };
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
-import { Config, loadConfig } from '../config/config';
+import { Config, loadConfig, mongoUriOf, temporalAddressOf } from '../config/config';
 import { systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { LOCAL_LISTENER_HOST, lookupLocalListener } from '../domain/webhooks/local-listener';
@@ -48,7 +48,7 @@ export async function listen(args: string[], out: (line: string) => void = (line
   }
 
   const store = await connectStore(config);
-  const temporal = await connectTemporal(config.temporal.address ?? `127.0.0.1:${config.temporal.embeddedPort}`, config.temporal.namespace, { native: false, timeoutMs: 10_000 });
+  const temporal = await connectTemporal(temporalAddressOf(config), config.temporal.namespace, { native: false, timeoutMs: 10_000 });
   try {
     if (!(await new Accounts(store.db).findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
     const endpoints = await listenerEndpointService(config, store.db, temporal.client);
@@ -97,7 +97,7 @@ async function connectStore(config: Config) {
   if (!config.mongo.uri && !(await isPortOpen('127.0.0.1', config.mongo.embeddedPort))) {
     throw new Error(`The platform is not running (nothing on 127.0.0.1:${config.mongo.embeddedPort}): start it with \`npm start\` first, with the same DATA_DIR.`);
   }
-  return connectMongo(config.mongo.uri ?? `mongodb://127.0.0.1:${config.mongo.embeddedPort}/`, config.mongo.dbName);
+  return connectMongo(mongoUriOf(config), config.mongo.dbName);
 }
 
 /** May register this loopback URL, which the senders refuse unless the local-listener flag is on. */

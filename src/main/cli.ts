@@ -3,7 +3,7 @@
  * Uses MONGODB_URI, or DATA_DIR's embedded store (started for the command when `npm start` is not up).
  */
 import { parseArgs } from 'node:util';
-import { Config, loadConfig } from '../config/config';
+import { Config, loadConfig, mongoUriOf } from '../config/config';
 import { systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { EmbeddedServer, isPortOpen, startFerretDb } from '../infra/embedded-servers';
@@ -14,7 +14,7 @@ import { ApiKeys } from '../persistence/api-keys';
 import { DashboardInvites } from '../persistence/dashboard-invites';
 import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { connectMongo } from '../persistence/mongo';
-import { AccountService } from '../services/account-service';
+import { AccountService, AccountView } from '../services/account-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { httpStatusOf } from '../transport/http/error-status';
 import { ExpirySweepers } from '../persistence/store-primitives';
@@ -45,33 +45,24 @@ async function main(argv: string[]): Promise<unknown> {
     if (typeof v !== 'string' || v.length === 0) throw new ValidationError(`--${name} is required. ${USAGE}`);
     return v;
   };
-  const command = `${noun ?? ''} ${verb ?? ''}`;
-  const known = ['account create', 'account set-tier', 'account invite', 'key create', 'key list', 'key revoke'];
-  if (!known.includes(command)) throw new ValidationError(`Unknown command "${command.trim()}". ${USAGE}`);
+  const commands: Record<string, Parameters<typeof withAccountService>[0]> = {
+    'account create': async (service) => accountFields(await service.createAccount(need('email'), values.tier ?? 'free')),
+    'account set-tier': async (service) => accountFields(await service.setTier(need('account'), need('tier'))),
+    'account invite': (_service, invites, config) => invites.create(need('account'), values['base-url'] ?? config.publicUrl),
+    'key create': async (service) => {
+      const k = await service.createKey(need('account'), need('product'), need('label'));
+      return { id: k.id, key: k.key, product: k.product, label: k.label, created_at: k.created_at };
+    },
+    'key list': async (service) => ({ data: await service.listKeys(need('account')) }),
+    'key revoke': (service) => service.revokeKey(need('key')),
+  };
 
-  return withAccountService(async (service, invites, config) => {
-    switch (command) {
-      case 'account create': {
-        const a = await service.createAccount(need('email'), values.tier ?? 'free');
-        return { id: a.id, email: a.email, tier: a.tier };
-      }
-      case 'account set-tier': {
-        const a = await service.setTier(need('account'), need('tier'));
-        return { id: a.id, email: a.email, tier: a.tier };
-      }
-      case 'account invite':
-        return invites.create(need('account'), values['base-url'] ?? config.publicUrl);
-      case 'key create': {
-        const k = await service.createKey(need('account'), need('product'), need('label'));
-        return { id: k.id, key: k.key, product: k.product, label: k.label, created_at: k.created_at };
-      }
-      case 'key list':
-        return { data: await service.listKeys(need('account')) };
-      default:
-        return service.revokeKey(need('key'));
-    }
-  });
+  const command = `${noun ?? ''} ${verb ?? ''}`;
+  if (!Object.hasOwn(commands, command)) throw new ValidationError(`Unknown command "${command.trim()}". ${USAGE}`);
+  return withAccountService(commands[command]);
 }
+
+const accountFields = ({ id, email, tier }: AccountView) => ({ id, email, tier });
 
 async function withAccountService<T>(fn: (service: AccountService, invites: DashboardInviteService, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
@@ -80,8 +71,7 @@ async function withAccountService<T>(fn: (service: AccountService, invites: Dash
     await provision({ need: { temporalCli: false, ferretDb: true, temporalTestServer: false }, log: () => undefined });
     embedded = await startFerretDb({ binary: toolPaths().ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort });
   }
-  const uri = config.mongo.uri ?? `mongodb://127.0.0.1:${config.mongo.embeddedPort}/`;
-  const { client, db } = await connectMongo(uri, config.mongo.dbName);
+  const { client, db } = await connectMongo(mongoUriOf(config), config.mongo.dbName);
   const expiry = new ExpirySweepers();
   try {
     const accounts = new Accounts(db);

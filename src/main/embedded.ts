@@ -1,19 +1,14 @@
-import type { Config } from '../config/config';
+import { Config, mongoUriOf, temporalAddressOf } from '../config/config';
 import { EmbeddedServer, startFerretDb, startTemporalDevServer } from '../infra/embedded-servers';
 import { provision } from '../infra/provision';
 import { toolPaths } from '../infra/tools';
 
 /** Each embedded server joins `started` once it runs, so the caller stops it if a later one fails. */
 export async function startServers(config: Config, started: EmbeddedServer[]) {
-  if (!config.temporal.address || !config.mongo.uri) {
-    await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });
-  }
+  await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });
   const tools = toolPaths();
-  let mongoUri = config.mongo.uri;
-  if (!mongoUri) {
-    const ferret = await startFerretDb({ binary: tools.ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort });
-    started.push(ferret);
-    mongoUri = ferret.address;
+  if (!config.mongo.uri) {
+    started.push(await startFerretDb({ binary: tools.ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort }));
   }
   if (!config.temporal.address) {
     started.push(
@@ -26,5 +21,5 @@ export async function startServers(config: Config, started: EmbeddedServer[]) {
       }),
     );
   }
-  return { mongoUri, temporalAddress: config.temporal.address ?? `127.0.0.1:${config.temporal.embeddedPort}` };
+  return { mongoUri: mongoUriOf(config), temporalAddress: temporalAddressOf(config) };
 }

@@ -50,8 +50,7 @@ export async function runRoles(roles: Roles, config: Config, tracing?: Tracing):
         giveUp('The stop failed');
       });
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
   onWorkerLost = () => stop('The delivery worker stopped', 1);
   if (workerLost) onWorkerLost();
 }
