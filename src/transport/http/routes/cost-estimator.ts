@@ -1,7 +1,7 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { type Catalog, estimateCost, parseCatalogQuery, PROVIDERS } from '../../../domain/cost-estimator';
 import { COST_ESTIMATOR_PATH } from '../middleware/estimator-access';
-import { LIMIT_HEADERS } from '../responses';
+import { withLimitHeaders } from '../responses';
 import { defineRoute } from '../route';
 import { catalogBodies } from './catalog-bodies';
 import { CatalogBody, CatalogQuery, EstimateBody, EstimateRequestBody, EstimatorErrorBody, EXAMPLE_ESTIMATE_REQUEST } from './cost-estimator-schemas';
@@ -99,21 +99,19 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'Internal error; safe to retry with backoff.',
 };
 
-/** Every response but 401 carries the limit headers: the call was metered (anonymously or for the key's account). */
 function estimatorResponses(
   success: { description: string; schema: typeof CatalogBody | typeof EstimateBody; example: unknown },
   errorExamples: Partial<Record<400 | 422, unknown>>,
 ): RouteConfig['responses'] {
   const responses: RouteConfig['responses'] = {
-    200: { description: success.description, headers: LIMIT_HEADERS, content: { 'application/json': { schema: success.schema, example: success.example } } },
+    200: { description: success.description, content: { 'application/json': { schema: success.schema, example: success.example } } },
   };
   for (const status of [400, 401, ...(422 in errorExamples ? [422] : []), 429, 500]) {
     const example = errorExamples[status as 400 | 422];
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status],
-      ...(status === 401 ? {} : { headers: LIMIT_HEADERS }),
       content: { 'application/json': { schema: EstimatorErrorBody, ...(example === undefined ? {} : { example }) } },
     };
   }
-  return responses;
+  return withLimitHeaders(responses);
 }
