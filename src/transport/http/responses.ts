@@ -54,8 +54,8 @@ export function errors(...statuses: number[]): RouteConfig['responses'] {
   return Object.fromEntries(statuses.map((s) => [s, json(DESCRIPTIONS[s] ?? 'Error', ErrorBody)]));
 }
 
-export function json(description: string, schema: z.ZodType): ResponseConfig {
-  return { description, content: { 'application/json': { schema } } };
+export function json(description: string, schema: z.ZodType, example?: unknown): ResponseConfig {
+  return { description, content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } } };
 }
 
 /** Every response but 401 carries the limit headers: the call was metered (anonymously or for the key's account). */

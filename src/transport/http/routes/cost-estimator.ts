@@ -1,7 +1,7 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { type Catalog, estimateCost, parseCatalogQuery, PROVIDERS } from '../../../domain/cost-estimator';
 import { COST_ESTIMATOR_PATH } from '../middleware/estimator-access';
-import { withLimitHeaders } from '../responses';
+import { json, withLimitHeaders } from '../responses';
 import { defineRoute } from '../route';
 import { catalogBodies } from './catalog-bodies';
 import { CatalogBody, CatalogQuery, EstimateBody, EstimateRequestBody, EstimatorErrorBody, EXAMPLE_ESTIMATE_REQUEST } from './cost-estimator-schemas';
@@ -103,15 +103,9 @@ function estimatorResponses(
   success: { description: string; schema: typeof CatalogBody | typeof EstimateBody; example: unknown },
   errorExamples: Partial<Record<400 | 422, unknown>>,
 ): RouteConfig['responses'] {
-  const responses: RouteConfig['responses'] = {
-    200: { description: success.description, content: { 'application/json': { schema: success.schema, example: success.example } } },
-  };
+  const responses: RouteConfig['responses'] = { 200: json(success.description, success.schema, success.example) };
   for (const status of [400, 401, ...(422 in errorExamples ? [422] : []), 429, 500]) {
-    const example = errorExamples[status as 400 | 422];
-    responses[status] = {
-      description: ERROR_DESCRIPTIONS[status],
-      content: { 'application/json': { schema: EstimatorErrorBody, ...(example === undefined ? {} : { example }) } },
-    };
+    responses[status] = json(ERROR_DESCRIPTIONS[status], EstimatorErrorBody, errorExamples[status as 400 | 422]);
   }
   return withLimitHeaders(responses);
 }
