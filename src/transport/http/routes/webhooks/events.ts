@@ -98,10 +98,7 @@ interface OneDeliveryOperation extends Pick<RouteDefinition<z.ZodType, z.ZodType
   answer: (accountId: string, eventId: number, endpointId: string) => Promise<unknown>;
 }
 
-/**
- * A POST on one delivery of an event of the key's account, answered 202 with the delivery: 400 for
- * an event id that is not a positive integer, 404 for an unknown event or endpoint, 409 for its state.
- */
+/** A POST on one delivery of an event of the key's account: 400 for an event id not a positive integer, 409 for its state. */
 export function oneDelivery({ action, accepted, answer, ...op }: OneDeliveryOperation) {
   return defineRoute({
     ...op,
