@@ -79,7 +79,7 @@ export const EndpointPatchBody = z.object({
     ),
 });
 
-export const EndpointHealth = z
+const EndpointHealth = z
   .object({
     succeeded_24h: z.number().int().describe('Deliveries that succeeded in the current UTC hour and the 23 before it.'),
     failed_24h: z.number().int().describe('Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it.'),
@@ -208,7 +208,7 @@ const EventFields = {
   created_at: z.string(),
 };
 
-export const Attempt = z.object({
+const Attempt = z.object({
   round: z.number().int(),
   attempt: z.number().int(),
   started_at: z.string(),
@@ -233,7 +233,7 @@ export const Delivery = z.object({
   attempts: z.array(Attempt),
 });
 
-export const EventSummary = z.object(EventFields);
+const EventSummary = z.object(EventFields);
 export const EventDetail = z.object({ ...EventFields, deliveries: z.array(Delivery) });
 export const EventList = pageOf(EventSummary);
 
