@@ -3,9 +3,6 @@ import type { AnyRoute } from './app';
 import { registerRoute } from './route';
 import { registerDeliveredRequest } from './routes/webhooks/delivered-request';
 
-export const API_TITLE = 'Developer-Operations Platform API';
-export const API_VERSION = '1.0.0';
-
 export function createRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerKey', {
@@ -27,8 +24,8 @@ export function generateDocument(registry: OpenAPIRegistry): object {
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
-      title: API_TITLE,
-      version: API_VERSION,
+      title: 'Developer-Operations Platform API',
+      version: '1.0.0',
       description:
         'Key-scoped product APIs (webhook reliability), the public cost estimator and operational probes. ' +
         'Errors are `{"error","code",...}` (400 adds `details: [{path, message}]`); key-scoped responses carry ' +

@@ -42,7 +42,7 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'At capacity, and this account over its share of it (`overloaded`: its own accepted events would wait past MAX_BACKLOG_S for their turn to be handed to delivery, or the API process is out of CPU, at its adaptive limit of ingests in flight, or holds INGEST_BACKLOG_LIMIT events while this account takes at least an equal share of what it accepts): nothing was stored. Or a dependency is unreachable (`service_unavailable`): an ingest\'s event may have been stored, and is then delivered and answers the repeat. Either way, retry after Retry-After (1 s, doubled per try) with the same idempotency key.',
 };
 
-export const LIMIT_HEADERS = {
+const LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: 'Per-minute burst limit of the tier.', schema: { type: 'integer' as const } },
   'X-RateLimit-Remaining': { description: 'Calls left in the current 60-second window (this call included): the limit minus this call\'s position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact.', schema: { type: 'integer' as const } },
   'X-RateLimit-Reset': { description: 'Unix seconds when the window ends.', schema: { type: 'integer' as const } },
@@ -54,17 +54,21 @@ export function errors(...statuses: number[]): RouteConfig['responses'] {
   return Object.fromEntries(statuses.map((s) => [s, json(DESCRIPTIONS[s] ?? 'Error', ErrorBody)]));
 }
 
-export function json(description: string, schema: z.ZodType): ResponseConfig {
-  return { description, content: { 'application/json': { schema } } };
+export function json(description: string, schema: z.ZodType, example?: unknown): ResponseConfig {
+  return { description, content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } } };
 }
 
-/** Responses of a metered key-scoped operation: success plus the shared error cases, all with the limit headers. */
-export function keyScopedResponses(success: RouteConfig['responses'], ...extraErrors: number[]): RouteConfig['responses'] {
-  const all = { ...success, ...errors(401, 403, 429, 500, ...extraErrors) };
-  for (const [status, response] of Object.entries(all)) {
+/** Every response but 401 carries the limit headers: the call was metered (anonymously or for the key's account). */
+export function withLimitHeaders(responses: RouteConfig['responses']): RouteConfig['responses'] {
+  for (const [status, response] of Object.entries(responses)) {
     if (status !== '401') (response as { headers?: unknown }).headers = LIMIT_HEADERS;
   }
-  return all;
+  return responses;
+}
+
+/** Responses of a metered key-scoped operation: success plus the shared error cases. */
+export function keyScopedResponses(success: RouteConfig['responses'], ...extraErrors: number[]): RouteConfig['responses'] {
+  return withLimitHeaders({ ...success, ...errors(401, 403, 429, 500, ...extraErrors) });
 }
 
 export const BEARER = [{ bearerKey: [] }];

@@ -22,7 +22,7 @@ export const CatalogQuery = z.object({
     .optional(),
 });
 
-export const CatalogEntryBody = z.object({
+const CatalogEntryBody = z.object({
   provider: z.enum(PROVIDERS),
   category: z.enum(CATEGORIES),
   service: z.string(),
@@ -51,7 +51,7 @@ export const EstimateRequestBody = estimateRequestSchema.meta({
   example: EXAMPLE_ESTIMATE_REQUEST,
 });
 
-export const BreakdownLineBody = z.object({
+const BreakdownLineBody = z.object({
   provider: z.enum(PROVIDERS),
   service: z.string(),
   instance: z.string().describe("The matched catalog instance (the service's only one when the item named none)."),

@@ -1,7 +1,7 @@
-import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { type Catalog, estimateCost, parseCatalogQuery, PROVIDERS } from '../../../domain/cost-estimator';
 import { COST_ESTIMATOR_PATH } from '../middleware/estimator-access';
-import { LIMIT_HEADERS } from '../responses';
+import { json, withLimitHeaders } from '../responses';
 import { defineRoute } from '../route';
 import { catalogBodies } from './catalog-bodies';
 import { CatalogBody, CatalogQuery, EstimateBody, EstimateRequestBody, EstimatorErrorBody, EXAMPLE_ESTIMATE_REQUEST } from './cost-estimator-schemas';
@@ -30,11 +30,7 @@ export function costEstimatorRoutes(catalog: Catalog) {
       security: OPTIONAL_KEY,
       query: CatalogQuery,
       responses: estimatorResponses(
-        {
-          description: 'Matching entries in catalog order.',
-          schema: CatalogBody,
-          example: { count: exampleServices.length, services: exampleServices },
-        },
+        json('Matching entries in catalog order.', CatalogBody, { count: exampleServices.length, services: exampleServices }),
         {
           400: {
             error: 'Unknown provider "oracle". Allowed values: aws, gcp, azure.',
@@ -65,11 +61,11 @@ export function costEstimatorRoutes(catalog: Catalog) {
       security: OPTIONAL_KEY,
       body: EstimateRequestBody,
       responses: estimatorResponses(
-        {
-          description: 'The estimate with one breakdown line per item, in request order.',
-          schema: EstimateBody,
-          example: estimateCost(catalog, EXAMPLE_ESTIMATE_REQUEST.items, () => EXAMPLE_TIME),
-        },
+        json(
+          'The estimate with one breakdown line per item, in request order.',
+          EstimateBody,
+          estimateCost(catalog, EXAMPLE_ESTIMATE_REQUEST.items, () => EXAMPLE_TIME),
+        ),
         {
           400: {
             error: 'Invalid request body.',
@@ -99,21 +95,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'Internal error; safe to retry with backoff.',
 };
 
-/** Every response but 401 carries the limit headers: the call was metered (anonymously or for the key's account). */
-function estimatorResponses(
-  success: { description: string; schema: typeof CatalogBody | typeof EstimateBody; example: unknown },
-  errorExamples: Partial<Record<400 | 422, unknown>>,
-): RouteConfig['responses'] {
-  const responses: RouteConfig['responses'] = {
-    200: { description: success.description, headers: LIMIT_HEADERS, content: { 'application/json': { schema: success.schema, example: success.example } } },
-  };
+function estimatorResponses(success: ResponseConfig, errorExamples: Partial<Record<400 | 422, unknown>>): RouteConfig['responses'] {
+  const responses: RouteConfig['responses'] = { 200: success };
   for (const status of [400, 401, ...(422 in errorExamples ? [422] : []), 429, 500]) {
-    const example = errorExamples[status as 400 | 422];
-    responses[status] = {
-      description: ERROR_DESCRIPTIONS[status],
-      ...(status === 401 ? {} : { headers: LIMIT_HEADERS }),
-      content: { 'application/json': { schema: EstimatorErrorBody, ...(example === undefined ? {} : { example }) } },
-    };
+    responses[status] = json(ERROR_DESCRIPTIONS[status], EstimatorErrorBody, errorExamples[status as 400 | 422]);
   }
-  return responses;
+  return withLimitHeaders(responses);
 }

@@ -18,7 +18,7 @@ export function openApiRoute(getDocument: () => object) {
 }
 
 /** Redoc's inline styles and blob: worker are allowed on /docs alone; still no inline or foreign script. */
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -32,7 +32,7 @@ export const DOCS_CSP = [
   "form-action 'none'",
 ].join('; ');
 
-export const DOCS_ASSETS_PREFIX = '/docs/assets/';
+const DOCS_ASSETS_PREFIX = '/docs/assets/';
 const REDOCLY_LOGO_URL = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
 /** Starts Redoc on the page; an external file, so the policy needs no 'unsafe-inline' script. */

@@ -7,7 +7,8 @@ export interface HealthChecks {
   temporal: () => Promise<void>;
 }
 
-const HealthBody = z.object({ status: z.enum(['ok', 'unavailable']), checks: z.record(z.string(), z.enum(['ok', 'unavailable'])).optional() });
+const State = z.enum(['ok', 'unavailable']);
+const HealthBody = z.object({ status: State, checks: z.record(z.string(), State).optional() });
 
 /** Liveness: the process answers. Outside the key-scoped API, never rate limited. */
 export const healthz = defineRoute({

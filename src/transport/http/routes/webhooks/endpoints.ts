@@ -19,13 +19,9 @@ import {
 const BASE = '/api/v1/webhooks/endpoints';
 const tags = ['Webhook endpoints'];
 
-interface OneEndpointOperation<B extends z.ZodType> {
-  method: RouteDefinition<z.ZodType, z.ZodType, B>['method'];
+interface OneEndpointOperation<B extends z.ZodType> extends Pick<RouteDefinition<z.ZodType, z.ZodType, B>, 'method' | 'summary' | 'description' | 'body'> {
   /** After `/:id`. */
   path?: string;
-  summary: string;
-  description?: string;
-  body?: B;
   /** The success status and its response; a body-less status (204) answers nothing. */
   success: [status: number, response: ResponseConfig];
   /** Beyond 400 (a malformed id) and 404 (no such endpoint in the key's account). */

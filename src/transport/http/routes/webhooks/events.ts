@@ -1,10 +1,11 @@
+import type { z } from 'zod';
 import { ValidationError } from '../../../../domain/errors';
 import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
 import { recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
 import { accountOf } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
-import { defineRoute } from '../../route';
+import { defineRoute, RouteDefinition } from '../../route';
 import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
 import { EVENTS_PATH, recordIngestFailure, ticketOf } from './ingest-gate';
 
@@ -89,20 +90,15 @@ export function eventRoutes(service: EventService) {
   ];
 }
 
-interface OneDeliveryOperation {
+interface OneDeliveryOperation extends Pick<RouteDefinition<z.ZodType, z.ZodType, z.ZodType>, 'summary' | 'description'> {
   /** After `/deliveries/:endpoint_id/`. */
   action: string;
-  summary: string;
-  description?: string;
   /** What the 202 with the delivery means. */
   accepted: string;
   answer: (accountId: string, eventId: number, endpointId: string) => Promise<unknown>;
 }
 
-/**
- * A POST on one delivery of an event of the key's account, answered 202 with the delivery: 400 for
- * an event id that is not a positive integer, 404 for an unknown event or endpoint, 409 for its state.
- */
+/** A POST on one delivery of an event of the key's account: 400 for an event id not a positive integer, 409 for its state. */
 export function oneDelivery({ action, accepted, answer, ...op }: OneDeliveryOperation) {
   return defineRoute({
     ...op,

@@ -39,7 +39,8 @@ const ORDERING_RULE =
   'A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").';
 const OrderingField = z.enum(ENDPOINT_ORDERINGS).optional().describe(ORDERING_RULE);
 
-export const EndpointIdParams = z.object({ id: z.string().min(1).max(64) });
+const EndpointId = z.string().min(1).max(64);
+export const EndpointIdParams = z.object({ id: EndpointId });
 
 export const EndpointCreateBody = z.object({
   url: z
@@ -78,7 +79,7 @@ export const EndpointPatchBody = z.object({
     ),
 });
 
-export const EndpointHealth = z
+const EndpointHealth = z
   .object({
     succeeded_24h: z.number().int().describe('Deliveries that succeeded in the current UTC hour and the 23 before it.'),
     failed_24h: z.number().int().describe('Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it.'),
@@ -153,12 +154,14 @@ export const RotateSecretBody = z
   .optional()
   .describe(`Optional; an empty body rotates with the default grace period. At most ${MAX_SECRETS_ALIVE} secrets are alive at once: a rotation that would make more ends the grace of those that would expire first.`);
 
+const Cursor = z.string().min(1).max(200);
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().min(1).max(200).optional(),
+  cursor: Cursor.optional(),
 });
+const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.string().nullable() });
 
-export const EndpointList = z.object({ data: z.array(Endpoint), next_cursor: z.string().nullable() });
+export const EndpointList = pageOf(Endpoint);
 
 export const EventIngestBody = z.object({
   type: z
@@ -187,7 +190,7 @@ export const IngestResponse = z.object({
 /** Checked by assertPositiveEventId (400 `invalid_event_id`); the pattern documents that rule (domain/webhooks/event-id.ts). */
 const EventIdParam = z.string().meta({ pattern: EVENT_ID_PATTERN, description: 'The positive integer event id.', example: '1' });
 export const EventIdParams = z.object({ event_id: EventIdParam });
-export const RetryParams = z.object({ event_id: EventIdParam, endpoint_id: z.string().min(1).max(64) });
+export const RetryParams = EventIdParams.extend({ endpoint_id: EndpointId });
 
 export const EventListQuery = ListQuery.extend({
   type: z.string().regex(EVENT_TYPE_REGEX).optional(),
@@ -205,7 +208,7 @@ const EventFields = {
   created_at: z.string(),
 };
 
-export const Attempt = z.object({
+const Attempt = z.object({
   round: z.number().int(),
   attempt: z.number().int(),
   started_at: z.string(),
@@ -230,9 +233,9 @@ export const Delivery = z.object({
   attempts: z.array(Attempt),
 });
 
-export const EventSummary = z.object(EventFields);
+const EventSummary = z.object(EventFields);
 export const EventDetail = z.object({ ...EventFields, deliveries: z.array(Delivery) });
-export const EventList = z.object({ data: z.array(EventSummary), next_cursor: z.string().nullable() });
+export const EventList = pageOf(EventSummary);
 
 export const RecoverBody = z.object({
   since: z.iso
@@ -250,7 +253,7 @@ export const Recovery = z.object({
 });
 
 export const RetryNowBody = z
-  .object({ cursor: z.string().min(1).max(200).optional().describe('`next_cursor` of the previous call: continues after the deliveries it went through.') })
+  .object({ cursor: Cursor.optional().describe('`next_cursor` of the previous call: continues after the deliveries it went through.') })
   .optional()
   .describe('Optional; an empty body starts from the first waiting delivery.');
 
