@@ -175,13 +175,15 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 
   /** A place among this account's and endpoint's attempts in flight, through lookup and POST; none free in time: throttled. */
   async function enterSlot(input: AttemptInput, limited: boolean) {
-    const leave = await slots.enter(input.accountId, input.endpointId, throttleWaitMs);
+    const delivery = deliveryId(input.eventId, input.endpointId);
+    const leave = await slots.enter(input.accountId, input.endpointId, throttleWaitMs, delivery);
     // A limited endpoint's retried try may have waited for its own limits: not the platform's lateness, so not counted.
     const countsLag = input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined && !(limited && activityAttempt() > 1);
     if (countsLag) deps.lags?.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
     if (leave) return leave;
     throw throttled(
       `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
+      slots.throttledDelayMs(input.accountId, delivery, activityAttempt(), Math.random()),
     );
   }
 
@@ -198,11 +200,11 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
   /** Retried by Temporal on a timer (same attempt number), holding no task or slot meanwhile. */
-  function throttled(message: string): ApplicationFailure {
+  function throttled(message: string, delayMs = throttledRetryDelayMs(activityAttempt(), Math.random())): ApplicationFailure {
     return ApplicationFailure.create({
       message,
       type: THROTTLED,
-      nextRetryDelay: throttledRetryDelayMs(activityAttempt(), Math.random()),
+      nextRetryDelay: delayMs,
       // Flow control, not a fault: the SDK logs it at debug, not a warning per throttled attempt.
       category: ApplicationFailureCategory.BENIGN,
     });

@@ -1,3 +1,5 @@
+import { SlidingCount } from '../flow-control/sliding-count';
+
 /**
  * Attempts in flight per account and per endpoint in this process (DNS lookup to POST end): a tenant whose receivers hang
  * holds at most `perAccount`. One with no place waits briefly, then is throttled; the outbox holds the account's starts.
@@ -20,13 +22,28 @@ interface Waiter {
   admit: (leave: LeaveSlot) => void;
 }
 
+/** Places freed per account over this window: the pace at which a throttled attempt's turn comes. */
+const FREED_WINDOW_S = 60;
+/** However long the queue, a throttled attempt asks again within the retry schedule's 5-minute step. */
+const MAX_QUEUED_WAIT_MS = 5 * 60_000;
+/** A throttled attempt not back this long after its wait is gone (cancelled, or its worker stopped). */
+const RETURN_GRACE_MS = 30_000;
+
 export class AttemptSlots {
   private readonly byAccount = new Map<string, number>();
   private readonly byEndpoint = new Map<string, number>();
   private readonly waiting: Waiter[] = [];
   private readonly freed: Array<(accountId: string) => void> = [];
+  private readonly freedCount: SlidingCount<string>;
+  /** Per account, throttled attempts (by delivery) and when each is due back; pruned at most once a second. */
+  private readonly throttled = new Map<string, { dueBy: Map<string, number>; prunedAt: number }>();
 
-  constructor(private readonly limits: AttemptSlotLimits = DEFAULT_ATTEMPT_SLOT_LIMITS) {}
+  constructor(
+    private readonly limits: AttemptSlotLimits = DEFAULT_ATTEMPT_SLOT_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.freedCount = new SlidingCount(FREED_WINDOW_S, now);
+  }
 
   inFlight(accountId: string): number {
     return this.byAccount.get(accountId) ?? 0;
@@ -42,9 +59,9 @@ export class AttemptSlots {
   }
 
   /** A place within `waitMs` (in order per account), or null if the account or endpoint had none free. */
-  async enter(accountId: string, endpointId: string, waitMs: number): Promise<LeaveSlot | null> {
+  async enter(accountId: string, endpointId: string, waitMs: number, delivery?: string): Promise<LeaveSlot | null> {
     // A release admits every waiter that fits, so one that fits now passes nobody who could go.
-    if (this.fits(accountId, endpointId)) return this.take(accountId, endpointId);
+    if (this.fits(accountId, endpointId)) return this.served(accountId, delivery, this.take(accountId, endpointId));
     if (waitMs <= 0) return null;
     return new Promise<LeaveSlot | null>((resolve) => {
       const waiter: Waiter = {
@@ -52,7 +69,7 @@ export class AttemptSlots {
         endpointId,
         admit: (leave) => {
           clearTimeout(timer);
-          resolve(leave);
+          resolve(this.served(accountId, delivery, leave));
         },
       };
       const timer = setTimeout(() => {
@@ -62,6 +79,36 @@ export class AttemptSlots {
       timer.unref(); // a wait keeps nothing alive on its own
       this.waiting.push(waiter);
     });
+  }
+
+  /**
+   * How long a delivery that found no place waits before asking again. Its doubling back-off, or, once the account's places
+   * are seen freeing, the time for the throttled attempts ahead of it to be served: asking sooner would only be refused
+   * again, and every ask is a round trip through Temporal (an account whose receivers hang asked about 8 times a second,
+   * 13 % of a neighbour's deliveries: bench:isolation). A random half of it, so that they do not come back together.
+   */
+  throttledDelayMs(accountId: string, delivery: string, tries: number, random: number): number {
+    const now = this.now();
+    const queue = this.throttled.get(accountId) ?? { dueBy: new Map<string, number>(), prunedAt: now };
+    this.throttled.set(accountId, queue);
+    queue.dueBy.delete(delivery);
+    if (now - queue.prunedAt >= 1_000) {
+      for (const [key, due] of queue.dueBy) if (due + RETURN_GRACE_MS < now) queue.dueBy.delete(key);
+      queue.prunedAt = now;
+    }
+    const perSecond = this.freedCount.total(accountId) / FREED_WINDOW_S;
+    const turnMs = perSecond > 0 ? Math.min(MAX_QUEUED_WAIT_MS, (queue.dueBy.size / perSecond) * 1000) : 0;
+    const delay = Math.max(throttledRetryDelayMs(tries, random), Math.round(turnMs / 2 + (random * turnMs) / 2));
+    queue.dueBy.set(delivery, now + delay);
+    return delay;
+  }
+
+  /** A throttled delivery that got its place no longer waits. */
+  private served(accountId: string, delivery: string | undefined, leave: LeaveSlot): LeaveSlot {
+    const queue = delivery === undefined ? undefined : this.throttled.get(accountId);
+    queue?.dueBy.delete(delivery as string);
+    if (queue?.dueBy.size === 0) this.throttled.delete(accountId);
+    return leave;
   }
 
   private fits(accountId: string, endpointId: string): boolean {
@@ -77,6 +124,7 @@ export class AttemptSlots {
       left = true;
       add(this.byAccount, accountId, -1);
       add(this.byEndpoint, endpointId, -1);
+      this.freedCount.add(accountId);
       this.admitWaiting(accountId);
       if (!this.full(accountId)) for (const listener of this.freed) listener(accountId);
     };

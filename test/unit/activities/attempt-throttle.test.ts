@@ -69,6 +69,27 @@ describe('delivery attempt: what one account holds at once', () => {
     hanging.splice(0).forEach((release) => release());
   });
 
+  it("tells a throttled attempt to come back once the account's attempts throttled before it can have been served", async () => {
+    const { attempt, sent, hanging } = activities();
+    // Two places freed in the last minute: one turn every 30 s.
+    const done = [attempt(input('acct_a', 'ep_1')), attempt(input('acct_a', 'ep_2'))];
+    await until(() => sent.length === 2);
+    hanging.splice(0).forEach((release) => release());
+    await Promise.all(done);
+    void attempt(input('acct_a', 'ep_1'));
+    void attempt(input('acct_a', 'ep_2'));
+    await until(() => sent.length === 4);
+    const delays: number[] = [];
+    for (const endpoint of ['ep_3', 'ep_4', 'ep_5', 'ep_6']) {
+      const throttled = await attempt(input('acct_a', endpoint)).catch((err: unknown) => err);
+      delays.push((throttled as { nextRetryDelay: number }).nextRetryDelay);
+    }
+    // The fourth has three ahead of it: 90 s, of which a random half to all.
+    expect(delays[3]).toBeGreaterThanOrEqual(45_000);
+    expect(delays[3]).toBeLessThanOrEqual(90_000);
+    hanging.splice(0).forEach((release) => release());
+  });
+
   it('gives a freed place to the next attempt of the account', async () => {
     const { attempt, sent, hanging } = activities();
     const first = attempt(input('acct_a', 'ep_1'));
