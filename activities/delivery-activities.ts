@@ -16,7 +16,7 @@ import type { EndpointHealthLog } from '../src/persistence/endpoint-health-log';
 import type { EndpointDoc, Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
 import { annotateActive, ATTR, inSpan } from '../src/infra/tracing/spans';
-import { attemptStatusClass, recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage } from '../src/infra/metrics';
+import { attemptStatusClass, recordAttempt, recordAttemptThrottled, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage, type ThrottleLimit } from '../src/infra/metrics';
 import type { AttemptHandOffs } from './attempt-hand-off';
 import type { EndpointLimiter, LeaveLimits } from './endpoint-limiter';
 import { limitsOf, refusalMessage, type EndpointLimits } from '../src/domain/webhooks/endpoint-limits';
@@ -182,6 +182,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if (countsLag) deps.lags?.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
     if (leave) return leave;
     throw throttled(
+      'places',
       `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
       slots.throttledDelayMs(input.accountId, delivery, activityAttempt(), Math.random()),
     );
@@ -196,11 +197,12 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     });
     if ('leave' in entered) return entered.leave;
     leaveSlot();
-    throw throttled(`Endpoint ${input.endpointId} ${refusalMessage(entered.refused, limits)}: attempt ${input.attempt} waits its turn.`);
+    throw throttled('endpoint_limits', `Endpoint ${input.endpointId} ${refusalMessage(entered.refused, limits)}: attempt ${input.attempt} waits its turn.`);
   }
 
   /** Retried by Temporal on a timer (same attempt number), holding no task or slot meanwhile. */
-  function throttled(message: string, delayMs = throttledRetryDelayMs(activityAttempt(), Math.random())): ApplicationFailure {
+  function throttled(limit: ThrottleLimit, message: string, delayMs = throttledRetryDelayMs(activityAttempt(), Math.random())): ApplicationFailure {
+    recordAttemptThrottled(limit);
     return ApplicationFailure.create({
       message,
       type: THROTTLED,

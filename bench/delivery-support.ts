@@ -719,6 +719,23 @@ export async function countsBy(metricsUrls: string[], counter: string): Promise<
   return counts;
 }
 
+/** The named gauges' current values, summed over the processes (`name v, ...`; absent ones left out): what the progress lines show of admission. */
+export async function gaugesLine(metricsUrls: string[], names: string[]): Promise<string> {
+  const sums = new Map<string, number>();
+  for (const url of metricsUrls) {
+    try {
+      const text = await (await request(url)).body.text();
+      for (const name of names) {
+        const m = text.match(new RegExp(`^${name} (\\S+)$`, 'm'));
+        if (m) sums.set(name, (sums.get(name) ?? 0) + Number(m[1]));
+      }
+    } catch {
+      /* not answering: left out */
+    }
+  }
+  return [...sums].map(([name, v]) => `${name} ${Number(v.toFixed(3))}`).join(', ');
+}
+
 /** What a counter of `countsBy` rose by between two readings: `reason n, ...`. */
 export const countsLine = (before: Record<string, number>, after: Record<string, number>) =>
   Object.keys(after)

@@ -54,6 +54,7 @@ const PROBE_WAIT_MS = 60_000;
 const TARGETS = { refusedShare: 0.01, p99FloorMs: 2_000, p99OverBaseline: 3, probeMs: 2_000, goodputShare: 0.8 };
 
 const SHED = 'webhook_ingest_shed_total';
+const THROTTLES = 'webhook_attempts_throttled_total';
 
 const client = ingestClient(4096);
 
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
       const wftBefore = await workflowTaskTimeouts(temporalMetricsUrl);
       const warningsBefore = warnings();
       const shedBefore = await countsBy(metricsUrls, SHED);
+      const throttlesBefore = await countsBy(metricsUrls, THROTTLES);
       const waitsBefore = await temporalWaits(temporalMetricsUrl);
       const cpuBefore = cpu();
       const label = `${name.replace(/\W+/g, '-')}-${Date.now()}`;
@@ -201,6 +203,7 @@ async function main(): Promise<void> {
         );
       }
       parts.push(`refusals by reason (platform's count, retries included): ${countsLine(shedBefore, await countsBy(metricsUrls, SHED)) || 'none'}`);
+      parts.push(`attempts throttled, by limit: ${countsLine(throttlesBefore, await countsBy(metricsUrls, THROTTLES)) || 'none'}`);
       parts.push(`workflow tasks timed out ${wft}; TMPRL1104 lines logged ${warned}`, cpuLine, waitsLine);
       const line = parts.join('; ');
       log(line);

@@ -23,7 +23,7 @@
  * timed out (from the Temporal server's own metrics). The last line is
  * `overload goodput G (capacity C/s, worst rate X)`, G the lowest goodput / C over the offers.
  */
-import { ADVICE, arrivalCount, benchTopology, CpuReading, countsBy, countsLine, cpuShares, createAccounts, describeMachine, firstArrival, ingestClient, log, measureCapacity, ms, offer as offerFrom, pct, runBench, Sent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, workflowTaskTimeouts } from './delivery-support';
+import { ADVICE, arrivalCount, benchTopology, CpuReading, countsBy, countsLine, cpuShares, gaugesLine, createAccounts, describeMachine, firstArrival, ingestClient, log, measureCapacity, ms, offer as offerFrom, pct, runBench, Sent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, workflowTaskTimeouts } from './delivery-support';
 
 const ACCOUNTS = Number(process.env.OVERLOAD_ACCOUNTS ?? 12);
 const CAPACITY_EVENTS = Number(process.env.OVERLOAD_CAPACITY_EVENTS ?? 2000);
@@ -56,6 +56,9 @@ const offer = (api: () => string, keys: string[], rate: number, seconds: number,
 
 const SHED = 'webhook_ingest_shed_total';
 const HAND_OFFS = 'webhook_attempt_hand_offs_total';
+const THROTTLES = 'webhook_attempts_throttled_total';
+/** Shown every 5 s of an offer: what admission and the start window see. */
+const ADMISSION_GAUGES = ['webhook_start_window_size', 'webhook_outbox_oldest_wait_seconds', 'platform_event_loop_delay_p99_seconds', 'webhook_first_attempts_held'];
 
 async function main(): Promise<void> {
   const machine = describeMachine();
@@ -84,8 +87,9 @@ async function main(): Promise<void> {
         const wftBefore = await workflowTaskTimeouts(temporalMetrics);
         const shedBefore = await countsBy(platformMetrics, SHED);
         const handOffsBefore = await countsBy(platformMetrics, HAND_OFFS);
+        const throttlesBefore = await countsBy(platformMetrics, THROTTLES);
         const cpuBefore = cpu();
-        const tick = setInterval(() => log(`  ${fast.arrivals.size} events arrived in all`), 15_000);
+        const tick = setInterval(async () => log(`  ${fast.arrivals.size} events arrived in all; ${await gaugesLine(platformMetrics, ADMISSION_GAUGES)}`), 5_000);
         const { sent, start, end } = await offer(api, keys, rate, SECONDS, `offer-${factor}-${Date.now()}`);
         // The load ends when the last caller stops retrying; the backlog then is what must drain.
         const callsEnded = performance.now();
@@ -125,6 +129,7 @@ async function main(): Promise<void> {
           `first tries shed ${((100 * shedFirst) / firstTries.length).toFixed(1)} %, timed out ${timedOutFirst}; ` +
           `refusals by reason (platform's count, retries included): ${countsLine(shedBefore, await countsBy(platformMetrics, SHED))}; ` +
           `first attempts handed off, by stage: ${countsLine(handOffsBefore, await countsBy(platformMetrics, HAND_OFFS))}; ` +
+          `attempts throttled, by limit: ${countsLine(throttlesBefore, await countsBy(platformMetrics, THROTTLES))}; ` +
           `events never accepted (caller gave up after ${ADVICE.maxRetries} retries) ${notAccepted}; ` +
           `ingest → receiver p50 ${ms(pct(e2e, 50))}, p99 ${ms(pct(e2e, 99))}; ` +
           `duplicates ${duplicates}, lost ${lost}, keys with two ids ${twoIds}; ` +

@@ -14,6 +14,9 @@ export type AttemptStatusClass = (typeof ATTEMPT_STATUS_CLASSES)[number];
 export const HAND_OFF_STAGES = ['store', 'place', 'post'] as const;
 export type HandOffStage = (typeof HAND_OFF_STAGES)[number];
 
+export const THROTTLE_LIMITS = ['places', 'endpoint_limits'] as const;
+export type ThrottleLimit = (typeof THROTTLE_LIMITS)[number];
+
 export const LIMIT_REJECTION_KINDS = ['burst', 'quota', 'anonymous'] as const;
 export type LimitRejectionKind = (typeof LIMIT_REJECTION_KINDS)[number];
 
@@ -68,6 +71,11 @@ export const recordFirstAttemptLatency = secondsHistogram({
 export const recordHandOff = countedBy('stage', HAND_OFF_STAGES, {
   name: 'webhook_attempt_hand_offs_total',
   help: 'Local first attempts handed off after their budget (their POST goes on, and its outcome is reported to their workflow), by what the attempt was doing then: store (reading or recording), place (waiting for its account or endpoint place), post (waiting for the receiver).',
+});
+
+export const recordAttemptThrottled = countedBy('limit', THROTTLE_LIMITS, {
+  name: 'webhook_attempts_throttled_total',
+  help: "Attempts told to wait and ask again, not made, by the limit they met: places (the account's or endpoint's attempts in flight in this process), endpoint_limits (the endpoint's own rate_limit_per_s or max_in_flight).",
 });
 
 export const setFirstAttemptsHeld = gauge({

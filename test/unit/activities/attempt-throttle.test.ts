@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createDeliveryActivities, THROTTLED, type AttemptInput } from '../../../activities/delivery-activities';
 import { AttemptSlots } from '../../../src/domain/webhooks/attempt-slots';
+import { metricsRegistry } from '../../../src/infra/metrics';
 import type { SendResult } from '../../../activities/http-sender';
 import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
 import type { Deliveries } from '../../../src/persistence/deliveries';
@@ -69,6 +70,19 @@ describe('delivery attempt: what one account holds at once', () => {
     hanging.splice(0).forEach((release) => release());
   });
 
+  it('counts each throttled attempt in webhook_attempts_throttled_total under the limit it met', async () => {
+    const { attempt, sent, hanging } = activities();
+    const before = await throttles();
+    void attempt(input('acct_a', 'ep_1'));
+    void attempt(input('acct_a', 'ep_2'));
+    await until(() => sent.length === 2);
+    await attempt(input('acct_a', 'ep_3')).catch(() => undefined);
+    await attempt(input('acct_a', 'ep_4')).catch(() => undefined);
+    const after = await throttles();
+    expect({ places: after.places - before.places, endpoint_limits: after.endpoint_limits - before.endpoint_limits }).toEqual({ places: 2, endpoint_limits: 0 });
+    hanging.splice(0).forEach((release) => release());
+  });
+
   it("tells a throttled attempt to come back once the account's attempts throttled before it can have been served", async () => {
     const { attempt, sent, hanging } = activities();
     // Two places freed in the last minute: one turn every 30 s.
@@ -103,6 +117,11 @@ describe('delivery attempt: what one account holds at once', () => {
     await expect(third).resolves.toMatchObject({ status: 'succeeded' });
   });
 });
+
+async function throttles(): Promise<Record<string, number>> {
+  const metric = await metricsRegistry.getSingleMetric('webhook_attempts_throttled_total')!.get();
+  return Object.fromEntries(metric.values.map((v) => [String(v.labels.limit), v.value]));
+}
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));

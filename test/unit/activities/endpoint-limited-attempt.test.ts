@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { metricsRegistry } from '../../../src/infra/metrics';
 import { createDeliveryActivities, THROTTLED, type AttemptInput } from '../../../activities/delivery-activities';
 import type { EndpointLimiter } from '../../../activities/endpoint-limiter';
 import type { SendResult } from '../../../activities/http-sender';
@@ -82,6 +83,13 @@ describe('delivery attempt: an endpoint with its own limits', () => {
       expect(slots.inFlight('acct_1')).toBe(0);
     },
   );
+
+  it('counts an attempt over its endpoint\'s own limits in webhook_attempts_throttled_total{limit="endpoint_limits"}', async () => {
+    const count = async () => (await metricsRegistry.getSingleMetric('webhook_attempts_throttled_total')!.get()).values.find((v) => v.labels.limit === 'endpoint_limits')!.value;
+    const before = await count();
+    await activities({ rate_limit_per_s: 5 }, 'rate').attempt().catch(() => undefined);
+    expect((await count()) - before).toBe(1);
+  });
 
   describe("the account's first-attempt lag (what admission reads)", () => {
     const first: AttemptInput = { ...input, attempt: 1, acceptedAt: Date.now() - 10_000 };
