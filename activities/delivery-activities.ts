@@ -184,7 +184,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     throw throttled(
       'places',
       `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
-      slots.throttledDelayMs(input.accountId, delivery, activityAttempt(), Math.random()),
+      slots.throttle(input.accountId, delivery, activityAttempt(), Math.random()),
     );
   }
 

@@ -57,7 +57,7 @@ describe('throttledRetryDelayMs', () => {
   });
 });
 
-describe('AttemptSlots.throttledDelayMs: a throttled attempt asks again when its turn may have come', () => {
+describe('AttemptSlots.throttle: a throttled attempt asks again when its turn may have come', () => {
   /** An account of one place that has freed it `times` times within the last minute. */
   async function freedTimes(slots: AttemptSlots, times: number): Promise<void> {
     for (let i = 0; i < times; i++) (await slots.enter('acct_a', 'ep_1', 0))!();
@@ -65,8 +65,8 @@ describe('AttemptSlots.throttledDelayMs: a throttled attempt asks again when its
 
   it('waits its doubling back-off while no place of its account has freed', () => {
     const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => 0);
-    slots.throttledDelayMs('acct_a', 'delivery-1-ep', 1, 1);
-    expect(slots.throttledDelayMs('acct_a', 'delivery-2-ep', 3, 1)).toBe(throttledRetryDelayMs(3, 1));
+    slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
+    expect(slots.throttle('acct_a', 'delivery-2-ep', 3, 1)).toBe(throttledRetryDelayMs(3, 1));
   });
 
   it("waits for the attempts throttled before it to be served, at the pace the account's places free", async () => {
@@ -74,11 +74,11 @@ describe('AttemptSlots.throttledDelayMs: a throttled attempt asks again when its
     const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => now);
     await freedTimes(slots, 6); // 6 a minute: one every 10 s
     now = 1_000;
-    slots.throttledDelayMs('acct_a', 'delivery-1-ep', 1, 1);
-    slots.throttledDelayMs('acct_a', 'delivery-2-ep', 1, 1);
-    expect(slots.throttledDelayMs('acct_a', 'delivery-3-ep', 1, 1)).toBe(20_000);
+    slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
+    slots.throttle('acct_a', 'delivery-2-ep', 1, 1);
+    expect(slots.throttle('acct_a', 'delivery-3-ep', 1, 1)).toBe(20_000);
     // Between half of it and all of it, so that they do not come back together.
-    expect(slots.throttledDelayMs('acct_a', 'delivery-3-ep', 1, 0)).toBe(10_000);
+    expect(slots.throttle('acct_a', 'delivery-3-ep', 1, 0)).toBe(10_000);
   });
 
   it('asks again within five minutes however long the queue', async () => {
@@ -86,8 +86,8 @@ describe('AttemptSlots.throttledDelayMs: a throttled attempt asks again when its
     const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => now);
     await freedTimes(slots, 1);
     now = 1_000;
-    for (let i = 0; i < 100; i++) slots.throttledDelayMs('acct_a', `delivery-${i}-ep`, 1, 1);
-    expect(slots.throttledDelayMs('acct_a', 'delivery-last-ep', 1, 1)).toBe(300_000);
+    for (let i = 0; i < 100; i++) slots.throttle('acct_a', `delivery-${i}-ep`, 1, 1);
+    expect(slots.throttle('acct_a', 'delivery-last-ep', 1, 1)).toBe(300_000);
   });
 
   it('no longer counts a throttled delivery that got its place', async () => {
@@ -95,10 +95,10 @@ describe('AttemptSlots.throttledDelayMs: a throttled attempt asks again when its
     const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => now);
     await freedTimes(slots, 6);
     now = 1_000;
-    slots.throttledDelayMs('acct_a', 'delivery-1-ep', 1, 1);
-    slots.throttledDelayMs('acct_a', 'delivery-2-ep', 1, 1);
+    slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
+    slots.throttle('acct_a', 'delivery-2-ep', 1, 1);
     expect(await slots.enter('acct_a', 'ep_1', 0, 'delivery-1-ep')).toEqual(expect.any(Function));
-    expect(slots.throttledDelayMs('acct_a', 'delivery-3-ep', 1, 1)).toBe(10_000);
+    expect(slots.throttle('acct_a', 'delivery-3-ep', 1, 1)).toBe(10_000);
   });
 
   it('forgets a throttled delivery that is not back 30 s after its wait', async () => {
@@ -106,9 +106,9 @@ describe('AttemptSlots.throttledDelayMs: a throttled attempt asks again when its
     const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => now);
     await freedTimes(slots, 6);
     now = 1_000;
-    slots.throttledDelayMs('acct_a', 'delivery-1-ep', 1, 1); // due back at 2 s: its back-off, nobody ahead of it
+    slots.throttle('acct_a', 'delivery-1-ep', 1, 1); // due back at 2 s: its back-off, nobody ahead of it
     now = 32_001;
-    expect(slots.throttledDelayMs('acct_a', 'delivery-2-ep', 1, 1)).toBe(throttledRetryDelayMs(1, 1));
+    expect(slots.throttle('acct_a', 'delivery-2-ep', 1, 1)).toBe(throttledRetryDelayMs(1, 1));
   });
 
   it("counts only the account's own throttled attempts and freed places", async () => {
@@ -116,7 +116,7 @@ describe('AttemptSlots.throttledDelayMs: a throttled attempt asks again when its
     const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => now);
     await freedTimes(slots, 6);
     now = 1_000;
-    for (let i = 0; i < 5; i++) slots.throttledDelayMs('acct_a', `delivery-${i}-ep`, 1, 1);
-    expect(slots.throttledDelayMs('acct_b', 'delivery-9-ep', 1, 1)).toBe(throttledRetryDelayMs(1, 1));
+    for (let i = 0; i < 5; i++) slots.throttle('acct_a', `delivery-${i}-ep`, 1, 1);
+    expect(slots.throttle('acct_b', 'delivery-9-ep', 1, 1)).toBe(throttledRetryDelayMs(1, 1));
   });
 });
