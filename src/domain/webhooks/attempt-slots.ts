@@ -83,11 +83,10 @@ export class AttemptSlots {
 
   /**
    * Counts a delivery that found no place among its account's throttled ones, and answers how long it waits before asking
-   * again. Its doubling back-off, or, once the account's places
-   * are seen freeing, the time for the throttled attempts ahead of it to be served: asking sooner would only be refused
-   * again, and every ask is a round trip through Temporal (the throttled attempts of an account whose receivers hang asked
-   * about 9 times a second, and a neighbour's flood lost 13 % of its deliveries). A random half of it, so that they do not
-   * come back together.
+   * again. Its doubling back-off, or, once the account's places are seen freeing, the time for the throttled attempts ahead
+   * of it to be served: asking sooner would only be refused again, and every ask is a round trip through Temporal (the
+   * throttled attempts of an account whose receivers hang asked about 9 times a second, and a neighbour's flood lost 13 % of
+   * its deliveries). A random half of it, so that they do not come back together.
    */
   throttle(accountId: string, delivery: string, tries: number, random: number): number {
     const now = this.now();
