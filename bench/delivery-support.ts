@@ -702,19 +702,27 @@ export async function workflowTaskTimeouts(metricsUrl: string | undefined): Prom
   }
 }
 
+/** Each answering process's metrics page (one not answering is left out). */
+async function metricsPages(metricsUrls: string[]): Promise<string[]> {
+  const pages: string[] = [];
+  for (const url of metricsUrls) {
+    try {
+      pages.push(await (await request(url)).body.text());
+    } catch {
+      /* not answering: left out */
+    }
+  }
+  return pages;
+}
+
 /**
  * One of the platform's counters with one label, by label value, summed over the processes' /metrics:
  * refusals by reason (`webhook_ingest_shed_total`), hand-offs by stage (`webhook_attempt_hand_offs_total`).
  */
 export async function countsBy(metricsUrls: string[], counter: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const url of metricsUrls) {
-    try {
-      const text = await (await request(url)).body.text();
-      for (const m of text.matchAll(new RegExp(`^${counter}\\{\\w+="(\\w+)"\\} (\\S+)$`, 'gm'))) counts[m[1]] = (counts[m[1]] ?? 0) + Number(m[2]);
-    } catch {
-      /* not answering: reported as none */
-    }
+  for (const text of await metricsPages(metricsUrls)) {
+    for (const m of text.matchAll(new RegExp(`^${counter}\\{\\w+="(\\w+)"\\} (\\S+)$`, 'gm'))) counts[m[1]] = (counts[m[1]] ?? 0) + Number(m[2]);
   }
   return counts;
 }
@@ -722,15 +730,10 @@ export async function countsBy(metricsUrls: string[], counter: string): Promise<
 /** The named gauges' current values, summed over the processes (`name v, ...`; absent ones left out): what the progress lines show of admission. */
 export async function gaugesLine(metricsUrls: string[], names: string[]): Promise<string> {
   const sums = new Map<string, number>();
-  for (const url of metricsUrls) {
-    try {
-      const text = await (await request(url)).body.text();
-      for (const name of names) {
-        const m = text.match(new RegExp(`^${name} (\\S+)$`, 'm'));
-        if (m) sums.set(name, (sums.get(name) ?? 0) + Number(m[1]));
-      }
-    } catch {
-      /* not answering: left out */
+  for (const text of await metricsPages(metricsUrls)) {
+    for (const name of names) {
+      const m = text.match(new RegExp(`^${name} (\\S+)$`, 'm'));
+      if (m) sums.set(name, (sums.get(name) ?? 0) + Number(m[1]));
     }
   }
   return [...sums].map(([name, v]) => `${name} ${Number(v.toFixed(3))}`).join(', ');
