@@ -23,7 +23,7 @@
  * (acknowledged, not delivered within ISOLATION_DRAIN_SECONDS, 180), duplicates (two arrivals of one
  * X-Webhook-ID) and the probe; for N1 and N2, events acknowledged, and N2's goodput (distinct
  * deliveries to its quick endpoints per second during the phase) against 0.8 × (C − Q's rate);
- * workflow tasks timed out (the Temporal server's metrics) and TMPRL1104 lines in the platform
+ * workflow tasks timed out and workflow-task dispatches failed (the Temporal server's metrics) and TMPRL1104 lines in the platform
  * processes' logs; CPU per process. Each phase gets a verdict against the targets below, each figure
  * of Q judged against Q's own baseline in the same run. The last line is
  * `isolation: quiet p99 X ms (baseline B ms), quiet refused R %`, X and R Q's worst over the
@@ -34,7 +34,7 @@
  * neighbour phases (default n1,n2,both). A smoke run: ISOLATION_SECONDS=15 ISOLATION_BASELINE_SECONDS=10
  * ISOLATION_CAPACITY_EVENTS=300 ISOLATION_DRAIN_SECONDS=60 (its figures measure nothing).
  */
-import { ADVICE, arrivalCount, benchTopology, countsBy, countsLine, cpuShares, createAccount, createAccounts, describeMachine, ingestClient, log, measureCapacity, ms, offer, pct, Receiver, runBench, Sent, sendEvent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, temporalWaits, temporalWaitsLine, workflowTaskTimeouts } from './delivery-support';
+import { ADVICE, arrivalCount, benchTopology, countsBy, countsLine, cpuShares, createAccount, createAccounts, describeMachine, ingestClient, log, measureCapacity, ms, offer, pct, Receiver, runBench, Sent, sendEvent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, temporalWaits, temporalWaitsLine, workflowTaskDispatchErrors, workflowTaskTimeouts } from './delivery-support';
 
 const SECONDS = Number(process.env.ISOLATION_SECONDS ?? 90);
 const BASELINE_SECONDS = Number(process.env.ISOLATION_BASELINE_SECONDS ?? 30);
@@ -131,6 +131,7 @@ async function main(): Promise<void> {
     await warmUp(client, api, (i) => capacityKeys[i % capacityKeys.length]);
 
     const runWftBefore = await workflowTaskTimeouts(temporalMetricsUrl);
+    const runDispatchErrorsBefore = await workflowTaskDispatchErrors(temporalMetricsUrl);
     const runWarningsBefore = warnings();
     const { perSecond: capacity, ids: capacityIds } = await measureCapacity(client, api, capacityKeys, capacityReceiver, CAPACITY_EVENTS);
     const capLine = `capacity C: ${capacityIds.length} events delivered at ${capacity.toFixed(1)}/s (closed loop, first ingest to last arrival)`;
@@ -142,6 +143,7 @@ async function main(): Promise<void> {
     const phase = async (name: string, seconds: number, neighbours: { n1: boolean; n2: boolean }) => {
       log(`${name}: Q ${Q_RATE}/s${neighbours.n1 ? `, N1 ${N1.rate}/s to ${N1.endpoints} endpoints that never answer` : ''}${neighbours.n2 ? `, N2 ${N2.rate}/s to ${N2.endpoints} quick endpoints` : ''}, for ${seconds} s...`);
       const wftBefore = await workflowTaskTimeouts(temporalMetricsUrl);
+      const dispatchErrorsBefore = await workflowTaskDispatchErrors(temporalMetricsUrl);
       const warningsBefore = warnings();
       const shedBefore = await countsBy(metricsUrls, SHED);
       const throttlesBefore = await countsBy(metricsUrls, THROTTLES);
@@ -183,6 +185,7 @@ async function main(): Promise<void> {
       await sleep(3000);
       const figures = quietFigures(qDone.sent, quiet);
       const wft = (await workflowTaskTimeouts(temporalMetricsUrl)) - wftBefore;
+      const dispatchErrors = (await workflowTaskDispatchErrors(temporalMetricsUrl)) - dispatchErrorsBefore;
       const warned = warnings() - warningsBefore;
       const parts = [`${name} (${seconds} s)`, quietLine(figures) + (drained ? '' : ` (not all delivered within ${DRAIN_SECONDS} s)`)];
       if (probeLine) parts.push(probeLine);
@@ -204,7 +207,7 @@ async function main(): Promise<void> {
       }
       parts.push(`refusals by reason (platform's count, retries included): ${countsLine(shedBefore, await countsBy(metricsUrls, SHED)) || 'none'}`);
       parts.push(`attempts throttled, by limit: ${countsLine(throttlesBefore, await countsBy(metricsUrls, THROTTLES)) || 'none'}`);
-      parts.push(`workflow tasks timed out ${wft}; TMPRL1104 lines logged ${warned}`, cpuLine, waitsLine);
+      parts.push(`workflow tasks timed out ${wft} (Temporal's failed workflow-task dispatches ${dispatchErrors}); TMPRL1104 lines logged ${warned}`, cpuLine, waitsLine);
       const line = parts.join('; ');
       log(line);
       report.push(line);
@@ -244,7 +247,7 @@ async function main(): Promise<void> {
     }
 
     report.push(
-      `whole run (capacity included): workflow tasks timed out ${(await workflowTaskTimeouts(temporalMetricsUrl)) - runWftBefore}, TMPRL1104 lines logged ${warnings() - runWarningsBefore}`,
+      `whole run (capacity included): workflow tasks timed out ${(await workflowTaskTimeouts(temporalMetricsUrl)) - runWftBefore} (Temporal's failed workflow-task dispatches ${(await workflowTaskDispatchErrors(temporalMetricsUrl)) - runDispatchErrorsBefore}), TMPRL1104 lines logged ${warnings() - runWarningsBefore}`,
       `isolation: quiet p99 ${worst.p99.toFixed(0)} ms (baseline ${baseline.p99.toFixed(0)} ms), quiet refused ${(100 * worst.refusedShare).toFixed(1)} %`,
     );
     process.stdout.write(`${report.join('\n')}\n`);
