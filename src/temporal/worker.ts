@@ -40,7 +40,7 @@ export interface DeliveryWorkerOptions {
   /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
   onActivityStarted?: (workflowId: string) => void;
   /** How long a shutdown waits for activities in flight before cancelling them (the platform's stop grace). */
-  shutdownGraceMs?: number;
+  shutdownGraceMs: number;
   /** Slow first attempts kept in their task at once (DELIVERY_FIRST_ATTEMPTS_HELD_MAX): slots on top of the 400. */
   firstAttemptsHeld: number;
   /** Whether this process's client starts workflows eagerly on this worker (API and worker in one process). */
@@ -48,8 +48,6 @@ export interface DeliveryWorkerOptions {
   /** Set when tracing is on (infra/tracing/start-tracing.ts). */
   tracing?: Pick<Tracing, 'activityInterceptor' | 'workflowInterceptorModule' | 'workflowSinks'>;
 }
-
-const DEFAULT_SHUTDOWN_GRACE_MS = 35_000;
 
 let runtimeInstalled = false;
 
@@ -70,14 +68,12 @@ function writeSdkLog(entry: LogEntry): void {
 export function ensureRuntime(level: LogLevel = 'WARN'): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  // The SDK warns (TMPRL1104) about tasks over 5 s; a delivery's first task lasts as long as its
-  // receiver takes, by design, so it warns only where the SDK must extend a task. An operator's value is kept.
+  // The SDK warns (TMPRL1104) about tasks over 5 s; a first task lasts as long as its receiver, so warn only where the SDK extends one.
   process.env.TEMPORAL_WORKFLOW_TASK_DURATION_WARN_SECONDS ??= String(Math.ceil((DELIVERY_TASK_TIMEOUT_MS * SDK_EXTENDS_TASK_AT) / 1000));
   try {
     Runtime.install({
       logger: new DefaultLogger(level, writeSdkLog),
-      // The process's own stop (run-role.ts) stops the worker, in order. The SDK's default signals
-      // would also stop it alone (SIGUSR2, SIGQUIT), leaving the API taking events nobody delivers.
+      // The process's own stop (run-role.ts) stops the worker; the SDK's signals would stop it alone, the API still taking events.
       shutdownSignals: [],
     });
   } catch {
@@ -93,9 +89,8 @@ export const WORKFLOW_TASK_POLLS = 20;
 export const NON_STICKY_POLL_SHARE = 0.8;
 
 /**
- * A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s. With
- * `eagerStarts` slots are a fixed count: an eager start reserves one from a core thread that, with a JavaScript
- * supplier, waits for the event loop holding a lock the shutdown takes from that loop (deadlock); the start window paces it.
+ * A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s. With `eagerStarts`
+ * slots are a fixed count (the start window paces them): a JavaScript supplier deadlocks an eager start against the shutdown.
  */
 export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boolean) => {
   // A first attempt holds its slot until answered and an eager start needs a free one: twice the start
@@ -108,7 +103,7 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boo
   if (eagerStarts) {
     return { maxConcurrentActivityTaskExecutions: activitySlots, maxConcurrentLocalActivityExecutions: max, maxConcurrentWorkflowTaskExecutions: max, maxCachedWorkflows };
   }
-  const slots = new WorkflowTaskSlots({ max, ahead: WORKFLOW_TASKS_AHEAD, localMax: max });
+  const slots = new WorkflowTaskSlots({ max, ahead: WORKFLOW_TASKS_AHEAD });
   return {
     // Every first task comes from the normal queue, where the SDK's default gives two polls (measured: 56/s against 49/s).
     maxConcurrentWorkflowTaskPolls: WORKFLOW_TASK_POLLS,
@@ -159,7 +154,7 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     interceptors: workerInterceptors(options),
     ...(options.tracing && { sinks: options.tracing.workflowSinks }),
     ...deliveryWorkerTuning(options.firstAttemptsHeld, options.eagerStarts),
-    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
+    shutdownGraceTime: options.shutdownGraceMs,
   });
 }
 

@@ -28,6 +28,7 @@ describe('delivery worker and the start window', () => {
       taskQueue,
       activities,
       onActivityStarted: (id) => reported.push(id),
+      shutdownGraceMs: 35_000,
       firstAttemptsHeld: 0,
       eagerStarts: false,
     });
