@@ -88,10 +88,7 @@ export const WORKFLOW_TASKS_AHEAD = 16;
 export const WORKFLOW_TASK_POLLS = 20;
 export const NON_STICKY_POLL_SHARE = 0.8;
 
-/**
- * A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s. With `eagerStarts`
- * slots are a fixed count (the start window paces them): a JavaScript supplier deadlocks an eager start against the shutdown.
- */
+/** A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s. */
 export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boolean) => {
   // A first attempt holds its slot until answered and an eager start needs a free one: twice the start
   // window (measured: 400 beat 100 on a burst), plus the held slow ones.
@@ -100,6 +97,7 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boo
   const maxCachedWorkflows = Math.max(2000, max);
   // Deliveries are I/O-bound: many concurrent POSTs per worker.
   const activitySlots = 200;
+  // Fixed counts (the start window paces eager starts): a JavaScript supplier deadlocks an eager start against the shutdown.
   if (eagerStarts) {
     return { maxConcurrentActivityTaskExecutions: activitySlots, maxConcurrentLocalActivityExecutions: max, maxConcurrentWorkflowTaskExecutions: max, maxCachedWorkflows };
   }

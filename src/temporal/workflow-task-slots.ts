@@ -1,10 +1,6 @@
 import type { CustomSlotSupplier, LocalActivitySlotInfo, SlotInfo, SlotPermit, WorkflowSlotInfo } from '@temporalio/worker';
 
-/**
- * Work the worker cannot start now waits in Temporal's queue, fair by account, not first-come here:
- * it polls only while fewer than `ahead` tasks are busy with other than a POST (one waiting on its
- * receiver costs only a socket). Eager starts are bounded by `max` alone (the start window paces them).
- */
+/** Polls only while fewer than `ahead` tasks are busy but not on a POST: the rest waits in Temporal's queue, fair by account. */
 export class WorkflowTaskSlots {
   private readonly workflowPermits = new Set<SlotPermit>();
   private readonly workflowUsed = new Set<SlotPermit>();
