@@ -16,10 +16,6 @@ export class AttemptHolds {
 
   constructor(readonly max: number) {}
 
-  get size(): number {
-    return this.held;
-  }
-
   /** A place to keep holding the task, or null when this process holds its most or is stopping. */
   hold(): Hold | null {
     if (this.stopped || this.held >= this.max) return null;

@@ -118,7 +118,6 @@ type Prepared =
   | { kind: 'send'; url: string; headers: Record<string, string>; body: string; limits: EndpointLimits | null; fifo: boolean }
   | { kind: 'unsendable'; url: string; error: string; fifo: boolean };
 
-/** Whether the request goes to an endpoint that delivers one event at a time, in order. */
 const toFifo = (prepared: Prepared) => (prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo;
 
 const RECORD_TRIES = 3;
@@ -240,7 +239,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     );
   }
 
-  /** The round ends cancelled after `attemptCount` attempts, and leaves its FIFO place. */
   async function cancelRound(input: DeliveryTarget, attemptCount: number): Promise<void> {
     await record(() => deps.deliveries.setState(refOf(input), { round: input.round, status: 'cancelled', attempt_count: attemptCount, next_attempt_at: null }, clock()));
     recordDeliveryFinished('cancelled');

@@ -10,7 +10,6 @@ import { DELIVERY_TASK_TIMEOUT_MS, SDK_EXTENDS_TASK_AT } from '../domain/webhook
 import { existsSync } from 'node:fs';
 import type { Tracing } from '../infra/tracing/start-tracing';
 
-/** workflows/index.ts when run from source (tsx), workflows/index.js when compiled (dist/). */
 const workflowsDir = path.resolve(__dirname, '..', '..', 'workflows');
 export const WORKFLOWS_PATH = existsSync(path.join(workflowsDir, 'index.ts')) ? path.join(workflowsDir, 'index.ts') : path.join(workflowsDir, 'index.js');
 
@@ -90,8 +89,7 @@ export const NON_STICKY_POLL_SHARE = 0.8;
 
 /** A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s. */
 export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boolean) => {
-  // A first attempt holds its slot until answered and an eager start needs a free one: twice the start
-  // window (measured: 400 beat 100 on a burst), plus the held slow ones.
+  // An eager start needs a free slot and a first attempt holds one until answered: twice the start window (measured: 400 beat 100 on a burst), plus held ones.
   const max = 400 + firstAttemptsHeld;
   // At least the task slots: a run whose task is open stays in the cache.
   const maxCachedWorkflows = Math.max(2000, max);
