@@ -37,7 +37,7 @@ export interface DeliveryWorkerOptions {
   /** The recovery and resume activities are optional only so that tests may run deliveries alone; the platform always wires them. */
   activities: DeliveryActivities & Partial<RecoveryActivities> & Partial<ResumeActivities>;
   /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
-  onActivityStarted?: (workflowId: string) => void;
+  onActivityStarted: (workflowId: string) => void;
   /** How long a shutdown waits for activities in flight before cancelling them (the platform's stop grace). */
   shutdownGraceMs: number;
   /** Slow first attempts kept in their task at once (DELIVERY_FIRST_ATTEMPTS_HELD_MAX): slots on top of the 400. */
@@ -127,11 +127,6 @@ export function activityStartedInterceptors(onStarted: (workflowId: string) => v
   };
 }
 
-function workerInterceptors(options: DeliveryWorkerOptions): WorkerOptions['interceptors'] {
-  const activity = [...(options.tracing ? [options.tracing.activityInterceptor] : []), ...(options.onActivityStarted ? (activityStartedInterceptors(options.onActivityStarted)?.activity ?? []) : [])];
-  return activity.length > 0 ? { activity } : undefined;
-}
-
 let workersCreated = 0;
 
 /** `<pid>@<host>#<n>`: Temporal's default identity numbered, so two workers of one process are told apart in histories. */
@@ -147,7 +142,7 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     taskQueue: options.taskQueue,
     workflowBundle: await workflowBundle(options.tracing?.workflowInterceptorModule),
     activities: options.activities,
-    interceptors: workerInterceptors(options),
+    interceptors: { activity: [...(options.tracing ? [options.tracing.activityInterceptor] : []), ...(activityStartedInterceptors(options.onActivityStarted)?.activity ?? [])] },
     ...(options.tracing && { sinks: options.tracing.workflowSinks }),
     ...deliveryWorkerTuning(options.firstAttemptsHeld, options.eagerStarts),
     shutdownGraceTime: options.shutdownGraceMs,
