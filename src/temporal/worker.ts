@@ -34,8 +34,7 @@ export interface DeliveryWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  /** The recovery and resume activities are optional only so that tests may run deliveries alone; the platform always wires them. */
-  activities: DeliveryActivities & Partial<RecoveryActivities> & Partial<ResumeActivities>;
+  activities: DeliveryActivities & RecoveryActivities & ResumeActivities;
   /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
   onActivityStarted: (workflowId: string) => void;
   /** How long a shutdown waits for activities in flight before cancelling them (the platform's stop grace). */
