@@ -51,9 +51,9 @@ export interface AttemptInput extends DeliveryTarget {
   handOffAfterMs?: number;
   /** How long it may keep its task if this process has room (first-attempt-budget.ts); absent: no hold. */
   holdUpToMs?: number;
-  /** Set by workflow code that waits out a pause: a paused endpoint answers `paused`. Absent (older workflow code), it is sent. */
+  /** Set by workflow code that waits out a pause: a paused endpoint answers `paused` (absent: it is sent). */
   pausable?: boolean;
-  /** Set by workflow code that waits a FIFO turn: a first attempt before its turn answers `queued`. Absent (older workflow code), it is sent. */
+  /** Set by workflow code that waits a FIFO turn: a first attempt before its turn answers `queued` (absent: it is sent). */
   queued?: boolean;
 }
 
