@@ -24,10 +24,7 @@ export type OutcomeReporter = (run: WorkflowRun, reported: ReportedOutcome) => P
 
 export class RunEnded extends Error {}
 
-/**
- * POSTs of first attempts past their local budget go on here, freeing the workflow task, and their outcome
- * is told by update. If this process is gone, the workflow remakes the attempt, answered from the record.
- */
+/** POSTs past their local budget go on here, freeing the task; their outcome is told by update (else the workflow remakes it). */
 export class AttemptHandOffs {
   private readonly running = new Set<Promise<unknown>>();
 

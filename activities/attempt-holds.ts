@@ -7,23 +7,14 @@ export interface Hold {
   release(): void;
 }
 
-/**
- * First attempts that keep their task while a slow receiver answers, up to `max` (each holds a workflow-task and a local
- * activity slot); past it they are handed off: slow receivers cost Temporal more but never take all the worker's slots.
- */
+/** Slow first attempts kept in their task, up to `max` (each holds a workflow-task and a local-activity slot). */
 export class AttemptHolds {
   private held = 0;
   private stopped = false;
   private endAll!: () => void;
   private readonly ended = new Promise<void>((resolve) => (this.endAll = resolve));
 
-  constructor(
-    readonly max: number,
-  ) {}
-
-  get size(): number {
-    return this.held;
-  }
+  constructor(readonly max: number) {}
 
   /** A place to keep holding the task, or null when this process holds its most or is stopping. */
   hold(): Hold | null {

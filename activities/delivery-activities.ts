@@ -51,9 +51,9 @@ export interface AttemptInput extends DeliveryTarget {
   handOffAfterMs?: number;
   /** How long it may keep its task if this process has room (first-attempt-budget.ts); absent: no hold. */
   holdUpToMs?: number;
-  /** Set by workflow code that waits out a pause: a paused endpoint answers `paused`. Absent (older workflow code), it is sent. */
+  /** Set by workflow code that waits out a pause: a paused endpoint answers `paused` (absent: it is sent). */
   pausable?: boolean;
-  /** Set by workflow code that waits a FIFO turn: a first attempt before its turn answers `queued`. Absent (older workflow code), it is sent. */
+  /** Set by workflow code that waits a FIFO turn: a first attempt before its turn answers `queued` (absent: it is sent). */
   queued?: boolean;
 }
 
@@ -72,11 +72,6 @@ export const THROTTLED = 'AttemptThrottled';
 
 /** A quick receiver frees a place within it, a hung one does not. Throttling at once (timer, task): 30 → 20 deliveries/s. */
 export const THROTTLE_WAIT_MS = 250;
-
-/** What a local first attempt may answer instead: its POST goes on in this process, which reports its outcome. */
-export interface HandedOff {
-  status: 'handed-off';
-}
 
 export interface DeliveryActivityDeps {
   endpoints: Endpoints;
@@ -123,7 +118,6 @@ type Prepared =
   | { kind: 'send'; url: string; headers: Record<string, string>; body: string; limits: EndpointLimits | null; fifo: boolean }
   | { kind: 'unsendable'; url: string; error: string; fifo: boolean };
 
-/** Whether the request goes to an endpoint that delivers one event at a time, in order. */
 const toFifo = (prepared: Prepared) => (prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo;
 
 const RECORD_TRIES = 3;
@@ -245,17 +239,13 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     );
   }
 
-  /** The round ends cancelled after `attemptCount` attempts, and leaves its FIFO place. */
   async function cancelRound(input: DeliveryTarget, attemptCount: number): Promise<void> {
     await record(() => deps.deliveries.setState(refOf(input), { round: input.round, status: 'cancelled', attempt_count: attemptCount, next_attempt_at: null }, clock()));
     recordDeliveryFinished('cancelled');
     await leaveQueue(input);
   }
 
-  /**
-   * A first round that ended leaves its FIFO place and wakes the next. With `queue` unknown the endpoint is
-   * read: one deleted or disabled may have been FIFO. A place left held is passed over (fifo-order.ts).
-   */
+  /** A first round that ended leaves its FIFO place and wakes the next; `queue` unknown: read (a deleted or disabled one may have been FIFO). */
   async function leaveQueue(input: DeliveryTarget, queue?: { fifo: boolean; place?: number | null }): Promise<void> {
     const fifo = deps.fifo;
     if (!fifo || input.round !== 1 || queue?.fifo === false) return;
@@ -266,10 +256,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     await record(() => fifo.leave(input.eventId, input.endpointId, queue?.place, new Date(input.timestamp * 1000)));
   }
 
-  /**
-   * Whether the platform accepted this event for this account, endpoint and body: anyone reaching Temporal
-   * can start a delivery workflow, and a forged input must not be signed with the endpoint's secret.
-   */
+  /** Whether the platform accepted this event for this account, endpoint and body: a forged input from anyone reaching Temporal must not be signed. */
   async function wasAccepted(input: AttemptInput): Promise<boolean> {
     const { seal, body, type, timestamp } = input;
     const workflowId = deliveryId(input.eventId, input.endpointId);
@@ -355,23 +342,18 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return { ...decision, statusCode };
   }
 
-  /**
-   * A pause waited out, then a FIFO first attempt's turn (later ones keep its place): the request and its place, or the
-   * outcome of an attempt that waits. Pause first, so an attempt that finds the endpoint resumed still waits its turn.
-   */
+  /** A pause waited out, then a FIFO first attempt's turn: the request and its place, or a waiting outcome (pause first: a resumed endpoint still queues). */
   async function pauseThenTurn(input: AttemptInput, ref: DeliveryRef, prepared: Prepared): Promise<AttemptOutcome | { prepared: Exclude<Prepared, { kind: 'paused' }>; place: number | null }> {
     for (;;) {
       if (prepared.kind === 'paused') {
-        // Marked before the endpoint is read again, from the store: a resume clears the flag before it
-        // lists the marked deliveries, so either this read sees it cleared or that list has this one.
+        // Marked before the store is read again: a resume clears the flag before it lists the marked, so one of them sees this.
         await record(() => deps.deliveries.markPaused(ref, input.round, clock()));
         prepared = await prepare(input, true);
         if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
       }
       if (!(toFifo(prepared) && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
       const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
-      // A turn comes when the one before ends (maybe by a disable or pause) or on a switch to unordered: either way
-      // the endpoint is read again from the store, not from a cache that may not have seen that yet.
+      // A turn comes when the one before ends or on a switch to unordered: read from the store, not a cache that may lag.
       prepared = await prepare(input, true);
       if (prepared.kind === 'paused') continue;
       if (!turn.now && toFifo(prepared)) return { status: 'queued', nextDelayMs: null, statusCode: null };
@@ -391,8 +373,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         return { ...decision, statusCode: recorded.status_code };
       }
     }
-    // Checked on every attempt (a run's first may be answered from a record), beside the endpoint
-    // read, and decided first: a forged input the request cannot even be prepared from fails as not accepted.
+    // Decided first, on every attempt (the first may be answered from a record): a forged input the request cannot even be prepared from fails as not accepted.
     const [preparing, accepting] = await Promise.allSettled([prepare(input), wasAccepted(input)]);
     if (accepting.status === 'rejected') throw accepting.reason;
     if (!accepting.value) {
@@ -413,8 +394,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
   return {
-    /** One attempt; recording is keyed by round and attempt, so a repeat is answered from the record. */
-    async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome | HandedOff> {
+    /** One attempt, keyed by round and attempt (a repeat is answered from the record); `handed-off`: its POST goes on here, which reports it. */
+    async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome | { status: 'handed-off' }> {
       // The budget covers store reads too: a slow store must not hold the task any more than a slow receiver.
       const stage: { now: HandOffStage } = { now: 'store' };
       annotateActive(() => attemptAttributes(input));

@@ -19,18 +19,12 @@ export interface EndpointLimiterDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/**
- * Held in the store so every worker process counts the same POSTs: an in-flight lease first (given back if the rate then
- * refuses), a start token last, so a token is spent only on a POST that starts.
- */
+/** Held in the store, so every worker counts the same POSTs: a lease first (given back if the rate refuses), a token last. */
 export function createEndpointLimiter(deps: EndpointLimiterDeps) {
   const clock = deps.clock ?? systemClock;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const release = (leaseId: string) => deps.leases.release(leaseId).catch(() => undefined /* lapses at its expiry */);
-  /**
-   * A token of the second the POST starts in, taken before its late part. One whose second ended or entered its late part
-   * while it was taken (slow store, busy process) is left unused, else the POST would count in a second it is not made in.
-   */
+  /** A token of the POST's second, before its late part; one whose second ended or went late meanwhile is left unused. */
   async function takeToken(endpointId: string, perSecond: number): Promise<boolean> {
     for (let tries = 0; tries < MAX_WINDOW_TRIES; tries++) {
       let now = clock().getTime();

@@ -25,10 +25,7 @@ export interface HttpSender {
   close(): Promise<void>;
 }
 
-/**
- * POSTs through one pooled Agent whose `lookup` checks each address connected to (SSRF guard). Connect skips
- * lookup for IP literals, so each attempt is also checked up front (a refusal is then a recorded outcome).
- */
+/** One pooled Agent whose `lookup` checks each address connected to (SSRF guard); IP literals skip it, so each attempt is also checked up front. */
 export function createHttpSender(options: { allowPrivateNetworks: boolean; lookup: LookupAllFunction; ca?: string[] }): HttpSender {
   const resolveOptions = { allowPrivate: options.allowPrivateNetworks, lookup: options.lookup };
   const agent = new Agent({

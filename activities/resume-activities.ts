@@ -7,12 +7,8 @@ export interface PausedPage {
   limit: number;
 }
 
-export interface ResumeActivityDeps {
-  deliveries: Pick<Deliveries, 'pausedForEndpoint'>;
-}
-
 /** The I/O of an endpoint's resume: which of its deliveries wait paused. */
-export function createResumeActivities(deps: ResumeActivityDeps) {
+export function createResumeActivities(deps: { deliveries: Pick<Deliveries, 'pausedForEndpoint'> }) {
   return {
     /** A page of the endpoint's deliveries that wait paused, oldest event first: their workflow ids and event ids. */
     async pausedDeliveries(page: PausedPage): Promise<Array<{ workflowId: string; eventId: number }>> {

@@ -39,10 +39,7 @@ const LOCAL_RETRY_THRESHOLD = '400 ms';
 /** 30 s POST + DNS + one store read and write. */
 const ATTEMPT_TIMEOUT = '90 seconds';
 
-/**
- * First attempts, where nearly every delivery ends, run as local activities: no activity task or second
- * workflow task, about twice the throughput. A worker dying mid-attempt times the task out; another retries.
- */
+/** First attempts (nearly every delivery ends there) run locally, about twice the throughput; a worker dying times the task out. */
 const local = proxyLocalActivities<DeliveryActivities>({
   startToCloseTimeout: ATTEMPT_TIMEOUT,
   retry: INFRASTRUCTURE_RETRY,
@@ -76,10 +73,7 @@ async function makeAttempt(input: Target, attempt: number): Promise<AttemptOutco
   return reported ?? regularAttempt({ ...input, attempt, mayRepeat: true, pausable: true });
 }
 
-/**
- * A regular activity: a resume wakes many at once, and none should hold a workflow task. Without `acceptedAt`, so
- * a first attempt that waited for its owner is not counted late (first-attempt lag and its metric).
- */
+/** A regular activity (a resume wakes many at once), without `acceptedAt`: waiting for its owner is not lateness. */
 function attemptAfterPause(input: Target, attempt: number): Promise<AttemptOutcome> {
   const target: Target = { ...input };
   delete target.acceptedAt;
@@ -164,10 +158,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   }
 }
 
-/**
- * Until the `resume` signal (workflows/resume.ts) or PAUSED_RECHECK_MS. Cleared before each attempt, not after: a
- * signal sent while the paused attempt is in flight (the resume listed it as it was marked) ends the next wait at once.
- */
+/** Until `resume` or PAUSED_RECHECK_MS; cleared before each attempt, so one sent while the attempt is in flight ends the wait. */
 function resumableWait() {
   let resumed = false;
   setHandler(resume, () => {
@@ -183,10 +174,7 @@ function resumableWait() {
   };
 }
 
-/**
- * Until the `fifoTurn` signal (from the delivery before it, once ended), or a re-look after fifoRecheckMs in case a
- * signal was lost. Cleared before each attempt, not after: a signal that comes during a look ends the wait at once.
- */
+/** Until `fifoTurn` or a re-look after fifoRecheckMs (a lost signal); cleared before each attempt, so one during a look ends it. */
 function turnWait() {
   let woken = false;
   let looks = 0;

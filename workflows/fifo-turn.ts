@@ -1,10 +1,7 @@
 import { defineSignal } from '@temporalio/workflow';
 
-/** The patch id guarding the wait for a FIFO turn (every workflow change is patched and replay-tested). */
+/** The patch id guarding the wait for a FIFO turn. */
 export const FIFO_PATCH = 'fifo-turn';
 
-/**
- * From the delivery before it, once that one ended (services/fifo-turns.ts). A signal: the sender need not know whether
- * the run waits yet, and the run keeps one that comes while its look at the queue is still in flight.
- */
+/** From the delivery before it, once ended (services/fifo-turns.ts); a signal, kept if sent before the run waits. */
 export const fifoTurn = defineSignal('fifoTurn');

@@ -25,10 +25,7 @@ const { pausedDeliveries } = proxyActivities<ResumeActivities>({
   retry: INFRASTRUCTURE_RETRY,
 });
 
-/**
- * Wakes every delivery of an endpoint that waits paused (workflow id `endpoint-resume-<endpointId>`), oldest first:
- * started once the endpoint's flag is cleared, it signals each run `resume`, a page at a time, a few at once.
- */
+/** Signals `resume` to an endpoint's paused deliveries (once its flag is cleared), oldest first, a page at a time. */
 export async function resumeWorkflow(input: ResumeWorkflowInput): Promise<ResumeWorkflowResult> {
   const result: ResumeWorkflowResult = { signalled: input.done?.signalled ?? 0, ended: input.done?.ended ?? 0 };
   let after = input.afterEventId;

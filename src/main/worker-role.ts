@@ -34,7 +34,7 @@ export interface WorkerRoleDeps {
   acceptanceSeal: AcceptanceSeal;
   dnsLookup: LookupAllFunction;
   /** Told the workflow id when an activity starts here (the outbox's start window, both roles in one process). */
-  onActivityStarted?: (workflowId: string) => void;
+  onActivityStarted: (workflowId: string) => void;
   /** Whether the API role in this process starts workflows eagerly on this worker. */
   eagerStarts: boolean;
   tracing?: Tracing;

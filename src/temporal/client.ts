@@ -1,19 +1,12 @@
 import { Client, ClientInterceptors, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 
-export interface TemporalConnection {
-  client: Client;
-  /** Set when the client shares the worker's native connection (both roles in one process). */
-  native?: NativeConnection;
-  close(): Promise<void>;
-}
-
-/** Waits for the namespace (a fresh dev server may still be creating it); `native` allows eager starts. */
+/** Waits for the namespace (a fresh dev server may still be creating it); `native`: the worker shares the client's connection (eager starts). */
 export async function connectTemporal(
   address: string,
   namespace: string,
   options: { native: boolean; timeoutMs?: number; /** Tracing's (infra/tracing): a workflow start carries the trace. */ interceptors?: ClientInterceptors },
-): Promise<TemporalConnection> {
+) {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let lastError: unknown;
   while (Date.now() < deadline) {

@@ -13,10 +13,7 @@ export class ResumeScheduler {
     private readonly taskQueue: string,
   ) {}
 
-  /**
-   * Wakes the endpoint's paused deliveries from the oldest. A resume still running is ended and this one starts over:
-   * a signal taken twice is harmless, and that run, past them, would miss deliveries paused again since.
-   */
+  /** Wakes the paused deliveries, oldest first; a running resume is ended (it would miss deliveries paused again since). */
   async start(input: Pick<ResumeWorkflowInput, 'accountId' | 'endpointId'>): Promise<void> {
     await this.client.workflow.start(RESUME_WORKFLOW_TYPE, {
       taskQueue: this.taskQueue,

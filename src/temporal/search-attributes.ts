@@ -1,9 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/**
- * Registered by the embedded dev server and docker-compose. Safe to import from workflow code. WebhookDeliveryStatus
- * is the delivery's status, or `paused` / `queued` while its attempt waits for its endpoint or its FIFO turn.
- */
+/** Registered by the embedded dev server and docker-compose; safe in workflow code. Status also `paused` / `queued`. */
 export const SEARCH_ATTRIBUTE_DEFINITIONS = {
   WebhookEventId: 'Int',
   WebhookEndpointId: 'Keyword',

@@ -10,7 +10,6 @@ import { DELIVERY_TASK_TIMEOUT_MS, SDK_EXTENDS_TASK_AT } from '../domain/webhook
 import { existsSync } from 'node:fs';
 import type { Tracing } from '../infra/tracing/start-tracing';
 
-/** workflows/index.ts when run from source (tsx), workflows/index.js when compiled (dist/). */
 const workflowsDir = path.resolve(__dirname, '..', '..', 'workflows');
 export const WORKFLOWS_PATH = existsSync(path.join(workflowsDir, 'index.ts')) ? path.join(workflowsDir, 'index.ts') : path.join(workflowsDir, 'index.js');
 
@@ -35,12 +34,11 @@ export interface DeliveryWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  /** The recovery and resume activities are optional only so that tests may run deliveries alone; the platform always wires them. */
-  activities: DeliveryActivities & Partial<RecoveryActivities> & Partial<ResumeActivities>;
+  activities: DeliveryActivities & RecoveryActivities & ResumeActivities;
   /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
-  onActivityStarted?: (workflowId: string) => void;
+  onActivityStarted: (workflowId: string) => void;
   /** How long a shutdown waits for activities in flight before cancelling them (the platform's stop grace). */
-  shutdownGraceMs?: number;
+  shutdownGraceMs: number;
   /** Slow first attempts kept in their task at once (DELIVERY_FIRST_ATTEMPTS_HELD_MAX): slots on top of the 400. */
   firstAttemptsHeld: number;
   /** Whether this process's client starts workflows eagerly on this worker (API and worker in one process). */
@@ -48,8 +46,6 @@ export interface DeliveryWorkerOptions {
   /** Set when tracing is on (infra/tracing/start-tracing.ts). */
   tracing?: Pick<Tracing, 'activityInterceptor' | 'workflowInterceptorModule' | 'workflowSinks'>;
 }
-
-const DEFAULT_SHUTDOWN_GRACE_MS = 35_000;
 
 let runtimeInstalled = false;
 
@@ -70,14 +66,12 @@ function writeSdkLog(entry: LogEntry): void {
 export function ensureRuntime(level: LogLevel = 'WARN'): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  // The SDK warns (TMPRL1104) about tasks over 5 s; a delivery's first task lasts as long as its
-  // receiver takes, by design, so it warns only where the SDK must extend a task. An operator's value is kept.
+  // The SDK warns (TMPRL1104) about tasks over 5 s; a first task lasts as long as its receiver, so warn only where the SDK extends one.
   process.env.TEMPORAL_WORKFLOW_TASK_DURATION_WARN_SECONDS ??= String(Math.ceil((DELIVERY_TASK_TIMEOUT_MS * SDK_EXTENDS_TASK_AT) / 1000));
   try {
     Runtime.install({
       logger: new DefaultLogger(level, writeSdkLog),
-      // The process's own stop (run-role.ts) stops the worker, in order. The SDK's default signals
-      // would also stop it alone (SIGUSR2, SIGQUIT), leaving the API taking events nobody delivers.
+      // The process's own stop (run-role.ts) stops the worker; the SDK's signals would stop it alone, the API still taking events.
       shutdownSignals: [],
     });
   } catch {
@@ -92,23 +86,19 @@ export const WORKFLOW_TASKS_AHEAD = 16;
 export const WORKFLOW_TASK_POLLS = 20;
 export const NON_STICKY_POLL_SHARE = 0.8;
 
-/**
- * A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s. With
- * `eagerStarts` slots are a fixed count: an eager start reserves one from a core thread that, with a JavaScript
- * supplier, waits for the event loop holding a lock the shutdown takes from that loop (deadlock); the start window paces it.
- */
+/** A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s. */
 export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boolean) => {
-  // A first attempt holds its slot until answered and an eager start needs a free one: twice the start
-  // window (measured: 400 beat 100 on a burst), plus the held slow ones.
+  // An eager start needs a free slot and a first attempt holds one until answered: twice the start window (measured: 400 beat 100 on a burst), plus held ones.
   const max = 400 + firstAttemptsHeld;
   // At least the task slots: a run whose task is open stays in the cache.
   const maxCachedWorkflows = Math.max(2000, max);
   // Deliveries are I/O-bound: many concurrent POSTs per worker.
   const activitySlots = 200;
+  // Fixed counts (the start window paces eager starts): a JavaScript supplier deadlocks an eager start against the shutdown.
   if (eagerStarts) {
     return { maxConcurrentActivityTaskExecutions: activitySlots, maxConcurrentLocalActivityExecutions: max, maxConcurrentWorkflowTaskExecutions: max, maxCachedWorkflows };
   }
-  const slots = new WorkflowTaskSlots({ max, ahead: WORKFLOW_TASKS_AHEAD, localMax: max });
+  const slots = new WorkflowTaskSlots({ max, ahead: WORKFLOW_TASKS_AHEAD });
   return {
     // Every first task comes from the normal queue, where the SDK's default gives two polls (measured: 56/s against 49/s).
     maxConcurrentWorkflowTaskPolls: WORKFLOW_TASK_POLLS,
@@ -136,11 +126,6 @@ export function activityStartedInterceptors(onStarted: (workflowId: string) => v
   };
 }
 
-function workerInterceptors(options: DeliveryWorkerOptions): WorkerOptions['interceptors'] {
-  const activity = [...(options.tracing ? [options.tracing.activityInterceptor] : []), ...(options.onActivityStarted ? (activityStartedInterceptors(options.onActivityStarted)?.activity ?? []) : [])];
-  return activity.length > 0 ? { activity } : undefined;
-}
-
 let workersCreated = 0;
 
 /** `<pid>@<host>#<n>`: Temporal's default identity numbered, so two workers of one process are told apart in histories. */
@@ -156,10 +141,10 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     taskQueue: options.taskQueue,
     workflowBundle: await workflowBundle(options.tracing?.workflowInterceptorModule),
     activities: options.activities,
-    interceptors: workerInterceptors(options),
+    interceptors: { activity: [...(options.tracing ? [options.tracing.activityInterceptor] : []), ...(activityStartedInterceptors(options.onActivityStarted)?.activity ?? [])] },
     ...(options.tracing && { sinks: options.tracing.workflowSinks }),
     ...deliveryWorkerTuning(options.firstAttemptsHeld, options.eagerStarts),
-    shutdownGraceTime: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
+    shutdownGraceTime: options.shutdownGraceMs,
   });
 }
 

@@ -1,10 +1,6 @@
 import type { CustomSlotSupplier, LocalActivitySlotInfo, SlotInfo, SlotPermit, WorkflowSlotInfo } from '@temporalio/worker';
 
-/**
- * Work the worker cannot start now waits in Temporal's queue, fair by account, not first-come here:
- * it polls only while fewer than `ahead` tasks are busy with other than a POST (one waiting on its
- * receiver costs only a socket). Eager starts are bounded by `max` alone (the start window paces them).
- */
+/** Polls only while fewer than `ahead` tasks are busy but not on a POST: the rest waits in Temporal's queue, fair by account. */
 export class WorkflowTaskSlots {
   private readonly workflowPermits = new Set<SlotPermit>();
   private readonly workflowUsed = new Set<SlotPermit>();
@@ -12,8 +8,8 @@ export class WorkflowTaskSlots {
   private readonly localRunning = new Set<SlotPermit>();
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly options: { max: number; ahead: number; localMax: number }) {
-    if (options.ahead < 1 || options.max < options.ahead || options.localMax < 1) throw new RangeError('WorkflowTaskSlots: need 1 ≤ ahead ≤ max and localMax ≥ 1');
+  constructor(private readonly options: { max: number; ahead: number }) {
+    if (options.ahead < 1 || options.max < options.ahead) throw new RangeError('WorkflowTaskSlots: need 1 ≤ ahead ≤ max');
   }
 
   /** Workflow tasks the worker holds that are busy with something other than a local activity. */
@@ -23,7 +19,7 @@ export class WorkflowTaskSlots {
 
   readonly workflowTaskSlotSupplier = this.supplier<WorkflowSlotInfo>(this.workflowPermits, this.workflowUsed, () => this.options.max, () => this.canPoll());
 
-  readonly localActivityTaskSlotSupplier = this.supplier<LocalActivitySlotInfo>(this.localPermits, this.localRunning, () => this.options.localMax, () => this.localPermits.size < this.options.localMax);
+  readonly localActivityTaskSlotSupplier = this.supplier<LocalActivitySlotInfo>(this.localPermits, this.localRunning, () => this.options.max, () => this.localPermits.size < this.options.max);
 
   /** Permits into `permits` (at most `max` without waiting, else once `ready`); a used one also joins `used`. */
   private supplier<I extends SlotInfo>(permits: Set<SlotPermit>, used: Set<SlotPermit>, max: () => number, ready: () => boolean): CustomSlotSupplier<I> {

@@ -1,4 +1,6 @@
 import type { DeliveryActivities } from '../../activities/delivery-activities';
+import type { RecoveryActivities } from '../../activities/recovery-activities';
+import type { ResumeActivities } from '../../activities/resume-activities';
 import { DELIVERY_WORKFLOW_TYPE } from '../../src/temporal/delivery-scheduler';
 import { createDeliveryWorker } from '../../src/temporal/worker';
 import { timeSkippingEnv } from '../support/workflow-harness';
@@ -15,12 +17,14 @@ describe('delivery worker and the start window', () => {
     const workflowId = `delivery-7-${taskQueue}`;
     const reported: string[] = [];
     let reportedBeforeAttemptEnded: string[] = [];
-    const activities: DeliveryActivities = {
+    const activities: DeliveryActivities & RecoveryActivities & ResumeActivities = {
       async attemptDelivery() {
         reportedBeforeAttemptEnded = [...reported];
         return { status: 'succeeded', nextDelayMs: null, statusCode: 200 };
       },
       async cancelDelivery() {},
+      startDeliveryRound: async () => 'skipped',
+      pausedDeliveries: async () => [],
     };
     const worker = await createDeliveryWorker({
       connection: env().nativeConnection,
@@ -28,6 +32,7 @@ describe('delivery worker and the start window', () => {
       taskQueue,
       activities,
       onActivityStarted: (id) => reported.push(id),
+      shutdownGraceMs: 35_000,
       firstAttemptsHeld: 0,
       eagerStarts: false,
     });

@@ -10,7 +10,7 @@ async function settled(promise: Promise<SlotPermit>): Promise<SlotPermit | 'wait
   return Promise.race([promise, new Promise<'waiting'>((resolve) => setImmediate(() => resolve('waiting')))]);
 }
 
-function setup(options = { max: 10, ahead: 2, localMax: 10 }) {
+function setup(options = { max: 10, ahead: 2 }) {
   const slots = new WorkflowTaskSlots(options);
   const wf = slots.workflowTaskSlotSupplier;
   const la = slots.localActivityTaskSlotSupplier;
@@ -74,7 +74,7 @@ describe('workflow-task slots', () => {
   });
 
   it('never hands out more than `max` workflow slots, held POSTs included', async () => {
-    const { wf, signal, pollAndUse, startLocal } = setup({ max: 3, ahead: 2, localMax: 10 });
+    const { wf, signal, pollAndUse, startLocal } = setup({ max: 3, ahead: 2 });
     for (let i = 0; i < 3; i++) {
       await pollAndUse();
       await startLocal();
@@ -90,8 +90,8 @@ describe('workflow-task slots', () => {
     expect(wf.tryReserveSlot(ctx('workflow'))).not.toBeNull();
   });
 
-  it('bounds local activities by `localMax`', async () => {
-    const { la, signal, startLocal } = setup({ max: 10, ahead: 2, localMax: 1 });
+  it('bounds local activities by `max`', async () => {
+    const { la, signal, startLocal } = setup({ max: 1, ahead: 1 });
     const first = await startLocal();
     const next = la.reserveSlot(ctx('local-activity'), signal);
     expect(await settled(next)).toBe('waiting');
@@ -101,7 +101,7 @@ describe('workflow-task slots', () => {
   });
 
   it('rejects a waiting reservation with the abort reason when the SDK aborts it, and grants it to nobody', async () => {
-    const { wf, pollAndUse } = setup({ max: 2, ahead: 2, localMax: 10 });
+    const { wf, pollAndUse } = setup({ max: 2, ahead: 2 });
     const first = await pollAndUse();
     await pollAndUse();
     const abort = new AbortController();
@@ -114,7 +114,7 @@ describe('workflow-task slots', () => {
   });
 
   it('releases a permit that was never used (a poll that timed out)', async () => {
-    const { wf, signal } = setup({ max: 1, ahead: 1, localMax: 10 });
+    const { wf, signal } = setup({ max: 1, ahead: 1 });
     const permit = await wf.reserveSlot(ctx('workflow'), signal);
     wf.releaseSlot({ permit });
     expect(wf.tryReserveSlot(ctx('workflow'))).not.toBeNull();
