@@ -145,20 +145,15 @@ export class BlockLimiter implements LimitAdmitter {
     }
     const b = await this.take(burst, policy.burstLimit, now);
     if (b === null) throw burstRejection();
-    let u: number | null = null;
+    let usagePosition: number | null = null;
     if (usage) {
       try {
-        u = await this.take(usage, policy.quotaLimit, now);
-      } catch (err) {
-        burst.put(b);
-        throw err;
+        usagePosition = await this.take(usage, policy.quotaLimit, now);
+      } finally {
+        if (usagePosition === null) burst.put(b);
       }
-      if (u === null) {
-        burst.put(b);
-        throw quotaRejection();
-      }
+      if (usagePosition === null) throw quotaRejection();
     }
-    const usagePosition = u;
     return {
       state: stateWith(b, usagePosition ?? b),
       release: async () => {
