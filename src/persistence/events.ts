@@ -68,11 +68,6 @@ const EMPTY_BLOCKS_ALLOWED = 8;
 /** `owner` is set from the acceptance when there is one (insertWithNextId). */
 export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'owner'> & { owner?: string | null };
 
-export interface Acceptance {
-  instanceId: string;
-  awaiting: EventsAwaitingHandOver;
-}
-
 /** An insert sent and unanswered: the event may be stored; its id awaits hand-over until `holds` tells. */
 export class EventInsertUnanswered extends Error {
   constructor(readonly event: EventDoc, cause: unknown) {
@@ -121,7 +116,7 @@ export class Events {
   async insertWithNextId(
     doc: NewEvent,
     bodyFor: (id: number) => string,
-    acceptance?: Acceptance,
+    acceptance?: { instanceId: string; awaiting: EventsAwaitingHandOver },
     /** Takes the event's places in FIFO queues once its id is won, before it is stored (fifo-turns.ts). */
     placesFor?: (id: number) => Promise<Record<string, number>>,
   ): Promise<EventDoc> {
