@@ -22,8 +22,8 @@ export const FOLLOWED_TTL_MS = 30_000;
 export const MAX_CACHED_COPY_AGE_MS = 2 * FOLLOWED_TTL_MS;
 
 /** True while `log` is followed closely enough for caches to keep entries past their short TTL. */
-export function isFollowed(log: FollowedLog | undefined, now: number): boolean {
-  const covered = log?.coveredSince();
+export function isFollowed(log: FollowedLog, now: number): boolean {
+  const covered = log.coveredSince();
   return covered != null && now - covered < FOLLOW_MAX_LAG_MS;
 }
 
