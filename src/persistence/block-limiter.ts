@@ -1,5 +1,5 @@
 import { SingleFlight } from '../infra/single-flight';
-import { type Clock, systemClock } from '../domain/clock';
+import type { Clock } from '../domain/clock';
 import { burstLimitExceeded, quotaExceeded } from '../domain/errors';
 import { Admission, LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../domain/limits/admission';
 import { billingPeriodAt, secondsUntil } from '../domain/limits/billing-period';
@@ -111,7 +111,7 @@ export class BlockLimiter implements LimitAdmitter {
   constructor(
     private readonly blocks: BlockLog,
     private readonly windowLog: WindowLog,
-    private readonly clock: Clock = systemClock,
+    private readonly clock: Clock,
   ) {
     this.sweeper = setInterval(() => void this.returnIdle(), IDLE_RETURN_MS / 2);
     this.sweeper.unref();
@@ -145,20 +145,15 @@ export class BlockLimiter implements LimitAdmitter {
     }
     const b = await this.take(burst, policy.burstLimit, now);
     if (b === null) throw burstRejection();
-    let u: number | null = null;
+    let usagePosition: number | null = null;
     if (usage) {
       try {
-        u = await this.take(usage, policy.quotaLimit, now);
-      } catch (err) {
-        burst.put(b);
-        throw err;
+        usagePosition = await this.take(usage, policy.quotaLimit, now);
+      } finally {
+        if (usagePosition === null) burst.put(b);
       }
-      if (u === null) {
-        burst.put(b);
-        throw quotaRejection();
-      }
+      if (usagePosition === null) throw quotaRejection();
     }
-    const usagePosition = u;
     return {
       state: stateWith(b, usagePosition ?? b),
       release: async () => {
@@ -269,12 +264,9 @@ export class BlockLimiter implements LimitAdmitter {
       const share = Number.isFinite(limit) ? Math.max(1, Math.floor(limit / LIMIT_SHARE)) : MAX_BLOCK;
       const size = Math.min(left, edge, share, MAX_BLOCK, Math.max(1, scope.waiting, scope.rate()));
       const from = scope.granted + 1;
-      const entry: BlockEntry = { n: (scope.head?.n ?? 0) + 1, delta: size, cum: scope.granted + size };
-      if (await this.blocks.append(scope.key, entry, scope.expiresAt)) {
-        scope.head = entry;
-        scope.full = null;
+      if (await this.appendBlock(scope, size)) {
         scope.lastSize = size;
-        for (let p = from; p <= entry.cum; p++) scope.put(p);
+        for (let p = from; p <= scope.granted; p++) scope.put(p);
         return;
       }
       await this.catchUp(scope); // another process appended first
@@ -290,12 +282,7 @@ export class BlockLimiter implements LimitAdmitter {
     const appending = (async () => {
       for (;;) {
         if (scope.stale) await this.catchUp(scope);
-        const entry: BlockEntry = { n: (scope.head?.n ?? 0) + 1, delta: -count, cum: scope.granted - count };
-        if (await this.blocks.append(scope.key, entry, scope.expiresAt)) {
-          scope.head = entry;
-          scope.full = null;
-          return;
-        }
+        if (await this.appendBlock(scope, -count)) return;
         scope.stale = true;
       }
     })().finally(() => {
@@ -307,9 +294,17 @@ export class BlockLimiter implements LimitAdmitter {
     await appending;
   }
 
+  /** Appends `delta` calls (negative: given back) after the head this process knows: false when another process appended first. */
+  private async appendBlock(scope: Scope, delta: number): Promise<boolean> {
+    const entry: BlockEntry = { n: (scope.head?.n ?? 0) + 1, delta, cum: scope.granted + delta };
+    if (!(await this.blocks.append(scope.key, entry, scope.expiresAt))) return false;
+    scope.head = entry;
+    scope.full = null;
+    return true;
+  }
+
   private async catchUp(scope: Scope): Promise<void> {
-    const latest = await this.blocks.latest(scope.key, scope.head);
-    if (latest && latest.n > (scope.head?.n ?? 0)) scope.head = latest;
+    scope.head = await this.blocks.latest(scope.key, scope.head);
     scope.stale = false;
   }
 

@@ -22,8 +22,8 @@ export const FOLLOWED_TTL_MS = 30_000;
 export const MAX_CACHED_COPY_AGE_MS = 2 * FOLLOWED_TTL_MS;
 
 /** True while `log` is followed closely enough for caches to keep entries past their short TTL. */
-export function isFollowed(log: FollowedLog | undefined, now: number): boolean {
-  const covered = log?.coveredSince();
+export function isFollowed(log: FollowedLog, now: number): boolean {
+  const covered = log.coveredSince();
   return covered != null && now - covered < FOLLOW_MAX_LAG_MS;
 }
 
@@ -39,9 +39,9 @@ export function lifetimeOf(log: FollowedLog): CacheLifetime {
 
 export interface CacheInvalidationFollowerOptions {
   /** On finding the log's end, before first counting as followed: caches drop all, as it may predate entries never read. */
-  reset?: () => void;
-  now?: () => number;
-  onError?: (err: unknown) => void;
+  reset: () => void;
+  now: () => number;
+  onError: (err: unknown) => void;
 }
 
 /** Entries read per lookup round; a longer backlog is read in further rounds before the poll counts as complete. */
@@ -61,15 +61,14 @@ export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
   constructor(
     private readonly log: Pick<CacheInvalidations, 'position' | 'since'>,
     private readonly apply: (invalidation: Invalidation) => void,
-    private readonly options: CacheInvalidationFollowerOptions = {},
+    private readonly options: CacheInvalidationFollowerOptions,
   ) {}
 
   /** Finds the log's end (a process starts with nothing cached, so older entries concern it not), then polls. */
   async start(): Promise<void> {
     if (this.loop) return;
-    const onError = (err: unknown) => this.options.onError?.(err);
-    await this.pollOnce().catch(onError);
-    this.loop = periodic(() => this.pollOnce(), POLL_INTERVAL_MS, onError);
+    await this.pollOnce().catch(this.options.onError);
+    this.loop = periodic(() => this.pollOnce(), POLL_INTERVAL_MS, this.options.onError);
   }
 
   async stop(): Promise<void> {
@@ -88,10 +87,10 @@ export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
 
   /** One poll: applies every entry logged before it started. */
   async pollOnce(): Promise<void> {
-    const started = (this.options.now ?? Date.now)();
+    const started = this.options.now();
     if (this.position === null) {
       this.position = await this.log.position();
-      this.options.reset?.();
+      this.options.reset();
     } else {
       for (;;) {
         const changes = await this.log.since(this.position, BATCH);

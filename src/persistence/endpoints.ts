@@ -3,8 +3,7 @@ import type { DisabledReason } from '../domain/webhooks/endpoint-health';
 import type { EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { RetiredSecret, SecretSet } from '../domain/webhooks/secret-rotation';
 import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
-import { EndpointSecretSets } from './endpoint-secret-sets';
-import { insertWithinCap } from './store-primitives';
+import { AppendLog, insertWithinCap, type LogFormat } from './store-primitives';
 
 export interface EndpointDoc {
   _id: string;
@@ -31,23 +30,40 @@ export interface EndpointDoc {
 
 export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'rate_limit_per_s' | 'max_in_flight' | 'ordering' | 'secret_sealed' | 'previous_secrets'>>;
 
+/** Sealed like the endpoint's own fields (secret-box.ts). */
+interface SecretSetDoc extends Required<SecretSet> {
+  /** `<endpointId>#<n>`: the set after the endpoint's n-th rotation, written by exactly one rotation. */
+  _id: string;
+  endpoint_id: string;
+  n: number;
+}
+
+const secretSetFormat: LogFormat<SecretSet, SecretSetDoc> = {
+  toDoc: (endpointId, n, set) => ({ endpoint_id: endpointId, n, secret_sealed: set.secret_sealed, previous_secrets: set.previous_secrets ?? [] }),
+  fromDoc: (doc) => ({ secret_sealed: doc.secret_sealed, previous_secrets: doc.previous_secrets }),
+  projection: { secret_sealed: 1, previous_secrets: 1 },
+};
+
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
 
 export class Endpoints {
   private readonly col: Collection<EndpointDoc>;
   private readonly invalidations: CacheInvalidations;
-  private readonly secretSets: EndpointSecretSets;
+  private readonly secretSetsCol: Collection<SecretSetDoc>;
+  /** An append log per endpoint, an entry per rotation: of two rotations at once the second derives from the first, so no secret is lost. */
+  private readonly secretSets: AppendLog<SecretSet, SecretSetDoc>;
 
   constructor(db: Db) {
     this.col = db.collection<EndpointDoc>('endpoints');
     this.invalidations = cacheInvalidationsOf(db);
-    this.secretSets = new EndpointSecretSets(db);
+    this.secretSetsCol = db.collection<SecretSetDoc>('endpoint_secret_sets');
+    this.secretSets = new AppendLog(this.secretSetsCol, secretSetFormat);
   }
 
   async ensureIndexes(): Promise<void> {
     await this.col.createIndex({ account_id: 1, created_at: -1, _id: -1 });
-    await this.secretSets.ensureIndexes();
+    await this.secretSetsCol.createIndex({ endpoint_id: 1 });
   }
 
   /** Inserts `doc` unless its account would then have more than `max` endpoints, disabled included (false); exact under concurrent creates. */
@@ -89,14 +105,16 @@ export class Endpoints {
   }
 
   /**
-   * Rotates in the secret cell, then brings the endpoint's copy to the cell's latest set, checking
-   * again after each write: a rotation held between the two must not leave its older set last.
+   * Appends `rotate` of the latest set (the endpoint's own before any rotation), then brings the endpoint's copy to the
+   * log's latest set, checking again after each write: a rotation held between the two must not leave its older set last.
+   * Attempts sign with that copy.
    */
   async rotateSecrets(current: EndpointDoc, rotate: (set: SecretSet) => SecretSet, at: Date): Promise<void> {
-    let copy = await this.secretSets.rotate(current._id, { secret_sealed: current.secret_sealed, previous_secrets: current.previous_secrets ?? [] }, rotate);
+    const initial = { secret_sealed: current.secret_sealed, previous_secrets: current.previous_secrets ?? [] };
+    let copy = (await this.secretSets.append(current._id, (latest) => rotate(latest?.value ?? initial))).entry!.value;
     for (;;) {
       await this.update(current, { secret_sealed: copy.secret_sealed, previous_secrets: copy.previous_secrets ?? [] }, at);
-      const latest = await this.secretSets.latest(current._id);
+      const latest = (await this.secretSets.head(current._id))?.value;
       // Each version seals a new secret (a fresh IV too), so the sealed text names the version.
       if (!latest || latest.secret_sealed === copy.secret_sealed) return;
       copy = latest;
@@ -122,7 +140,7 @@ export class Endpoints {
     if (!(await this.find(accountId, id))) return false;
     const result = await this.col.deleteOne({ _id: id });
     await this.invalidations.append({ kind: 'endpoints_changed', account_id: accountId });
-    await this.secretSets.deleteAll(id);
+    await this.secretSetsCol.deleteMany({ endpoint_id: id });
     return result.deletedCount === 1;
   }
 }

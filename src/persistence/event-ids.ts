@@ -22,8 +22,6 @@ interface MarkDoc {
   n: number;
 }
 
-type MarkKind = MarkDoc['kind'];
-
 /** Ids are claims' unique inserts; retention deletes claims only below the floor mark, so ids only grow. */
 export class EventIds {
   private readonly claims: Collection<ClaimDoc>;
@@ -76,12 +74,12 @@ export class EventIds {
     await this.dropSupersededMarks();
   }
 
-  private async raise(kind: MarkKind, n: number): Promise<void> {
+  private async raise(kind: MarkDoc['kind'], n: number): Promise<void> {
     await claimOnce(this.marks, { _id: `${kind}:${storedEventId(n)}`, kind, n });
   }
 
   /** The highest mark of `kind` (0: none). The collection holds a handful at most (superseded ones are dropped), so reading it whole is cheap. */
-  private async mark(kind: MarkKind): Promise<number> {
+  private async mark(kind: MarkDoc['kind']): Promise<number> {
     const marks = await this.marks.find({}).toArray();
     return Math.max(0, ...marks.filter((m) => m.kind === kind).map((m) => m.n));
   }

@@ -68,11 +68,6 @@ const EMPTY_BLOCKS_ALLOWED = 8;
 /** `owner` is set from the acceptance when there is one (insertWithNextId). */
 export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'owner'> & { owner?: string | null };
 
-export interface Acceptance {
-  instanceId: string;
-  awaiting: EventsAwaitingHandOver;
-}
-
 /** An insert sent and unanswered: the event may be stored; its id awaits hand-over until `holds` tells. */
 export class EventInsertUnanswered extends Error {
   constructor(readonly event: EventDoc, cause: unknown) {
@@ -121,7 +116,7 @@ export class Events {
   async insertWithNextId(
     doc: NewEvent,
     bodyFor: (id: number) => string,
-    acceptance?: Acceptance,
+    acceptance?: { instanceId: string; awaiting: EventsAwaitingHandOver },
     /** Takes the event's places in FIFO queues once its id is won, before it is stored (fifo-turns.ts). */
     placesFor?: (id: number) => Promise<Record<string, number>>,
   ): Promise<EventDoc> {
@@ -130,22 +125,18 @@ export class Events {
       // Synchronous after the await: concurrent inserters of this process never pick the same id.
       const id = this.hint.advance(IDS, hint);
       acceptance?.awaiting.enter(id);
-      let stored: EventDoc | null = null;
-      let unanswered = false;
       try {
         if (await this.ids.claim(id, doc.created_at)) {
           const places = placesFor ? await placesFor(id) : undefined;
           const full: EventDoc = { ...doc, owner: acceptance?.instanceId ?? doc.owner ?? null, _id: id, body: bodyFor(id), ...(places ? { fifo_places: places } : {}) };
           await this.insertNumbered(full);
-          stored = full;
+          return full;
         }
       } catch (err) {
-        unanswered = err instanceof EventInsertUnanswered;
+        if (!(err instanceof EventInsertUnanswered)) acceptance?.awaiting.leave(id);
         throw err;
-      } finally {
-        if (!stored && !unanswered) acceptance?.awaiting.leave(id);
       }
-      if (stored) return stored;
+      acceptance?.awaiting.leave(id);
       this.hint.raise(IDS, { n: await this.headAfterLosing(id) });
     }
   }
@@ -210,17 +201,10 @@ export class Events {
     const events: EventSummary[] = [];
     let examined = 0;
     const done = () => events.length >= options.want || examined >= options.examineAtMost;
-    let read = new Map<number, StoredSummary[]>();
-    let upTo: number;
-    let floor: number;
-    if (options.before) {
-      upTo = options.before.s;
-      floor = await this.sequences.floor(accountId);
-    } else {
-      const bounds = await this.sequences.bounds(accountId);
-      ({ read, floor } = bounds);
-      upTo = bounds.head + 1;
-    }
+    const { head, floor, read } = options.before
+      ? { head: options.before.s - 1, floor: await this.sequences.floor(accountId), read: new Map<number, StoredSummary[]>() }
+      : await this.sequences.bounds(accountId);
+    let upTo = head + 1;
     const blocksAllowed = Math.ceil(options.examineAtMost / SEQ_BLOCK) + 1 + EMPTY_BLOCKS_ALLOWED;
     let block = blockOf(upTo - 1);
     for (let blocksRead = 0; block > floor && block >= 0; ) {

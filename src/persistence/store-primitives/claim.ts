@@ -39,17 +39,11 @@ export async function claimEach<T extends Document>(collection: Collection<T>, d
   }
 }
 
-interface PendingClaim<T extends Document> {
-  doc: OptionalUnlessRequiredId<T>;
-  resolve: (claimed: boolean) => void;
-  reject: (err: unknown) => void;
-}
-
 const MAX_BATCH = 256;
 
 /** claimOnce for hot paths: claims of the same tick, any scopes, go to the store as one claimEach. */
 export class ClaimBatcher<T extends Document> {
-  private queue: Array<PendingClaim<T>> = [];
+  private queue: Array<{ doc: OptionalUnlessRequiredId<T>; resolve: (claimed: boolean) => void; reject: (err: unknown) => void }> = [];
   private flushScheduled = false;
 
   constructor(private readonly collection: Collection<T>) {}
