@@ -6,8 +6,8 @@ import type { EndpointDoc, Endpoints } from '../persistence/endpoints';
 export const ENDPOINTS_CACHE_TTL_MS = 1_000;
 export interface AccountEndpointsCacheDeps {
   endpoints: Endpoints;
-  now?: () => number;
-  lifetime?: CacheLifetime;
+  now: () => number;
+  lifetime: CacheLifetime;
 }
 
 /** One list query per uncached account, so an ingest's store round trips stay three (docs/delivery.md). */
@@ -18,7 +18,7 @@ export class AccountEndpointsCache {
 
   enabled(accountId: string): Promise<EndpointDoc[]> {
     const hit = this.entries.get(accountId);
-    const now = (this.deps.now ?? Date.now)();
+    const now = this.deps.now();
     if (hit && now - hit.at < this.ttlMs(now)) return hit.endpoints;
     if (this.entries.size > 10_000) this.entries.clear();
     const endpoints = this.deps.endpoints.listEnabled(accountId);
@@ -32,7 +32,7 @@ export class AccountEndpointsCache {
 
   private ttlMs(now: number): number {
     const own = { ttlMs: ENDPOINTS_CACHE_TTL_MS, maxStaleMs: ENDPOINTS_CACHE_TTL_MS };
-    return (this.deps.lifetime?.lifetime(now, own) ?? own).ttlMs;
+    return this.deps.lifetime.lifetime(now, own).ttlMs;
   }
 
   clear(): void {

@@ -60,8 +60,8 @@ export interface EventServiceDeps {
   outbox: DeliveryOutbox;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
-  /** Takes an event's places in its FIFO endpoints' queues (fifo-turns.ts); without it, every endpoint is unordered. */
-  fifo?: Pick<FifoTurns, 'placesFor'>;
+  /** Takes an event's places in its FIFO endpoints' queues (fifo-turns.ts). */
+  fifo: Pick<FifoTurns, 'placesFor'>;
   clock: Clock;
 }
 
@@ -133,9 +133,8 @@ export class EventService {
     const { outbox } = this.deps;
     const matching = (await this.deps.endpointsCache.enabled(accountId)).filter((e) => matchesAny(e.events, input.type));
     // Places are taken before the event is stored, so an acknowledged event is behind every one acknowledged before it.
-    const fifo = this.deps.fifo;
     const ordered = matching.filter((e) => orderingOf(e) === 'fifo').map((e) => e._id);
-    const placesFor = fifo && ordered.length > 0 ? (id: number) => fifo.placesFor(ordered, id) : undefined;
+    const placesFor = ordered.length > 0 ? (id: number) => this.deps.fifo.placesFor(ordered, id) : undefined;
     const now = this.deps.clock();
     const timestamp = Math.floor(now.getTime() / 1000);
     const traceparent = currentTraceparent();

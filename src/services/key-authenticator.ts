@@ -29,8 +29,8 @@ interface CacheEntry {
 export interface KeyAuthenticatorDeps {
   keys: ApiKeys;
   accounts: Accounts;
-  now?: () => number;
-  lifetime?: CacheLifetime;
+  now: () => number;
+  lifetime: CacheLifetime;
   /** How many known keys, and apart from them how many unknown ones, a process remembers (default 10,000 each). */
   maxCachedKeys?: number;
 }
@@ -42,10 +42,8 @@ export class KeyAuthenticator {
   private readonly inflight = new SingleFlight<string, Principal | null>();
   /** Bumped by every invalidation: a lookup that started before one must not refill the cache. */
   private epoch = 0;
-  private readonly now: () => number;
 
   constructor(private readonly deps: KeyAuthenticatorDeps) {
-    this.now = deps.now ?? Date.now;
     const max = deps.maxCachedKeys ?? DEFAULT_MAX_CACHED_KEYS;
     this.known = new LRUCache({ max });
     this.unknown = new LRUCache({ max });
@@ -103,11 +101,11 @@ export class KeyAuthenticator {
   private cached(hash: string): Principal | null | undefined {
     const hit = this.known.get(hash) ?? this.unknown.get(hash);
     if (!hit) return undefined;
-    const now = this.now();
+    const now = this.deps.now();
     const age = now - hit.at;
     // An unknown key is never kept past the short TTL: a key created elsewhere works at once.
     const own = { ttlMs: KEY_CACHE_TTL_MS, maxStaleMs: KEY_CACHE_MAX_STALE_MS };
-    const { ttlMs, maxStaleMs } = hit.principal && this.deps.lifetime ? this.deps.lifetime.lifetime(now, own) : own;
+    const { ttlMs, maxStaleMs } = hit.principal ? this.deps.lifetime.lifetime(now, own) : own;
     if (age < ttlMs) return hit.principal;
     if (age < maxStaleMs && hit.principal && !hit.principal.key.revoked_at) {
       this.refresh(hash, hit.principal).catch(() => undefined /* the next call past the stale bound retries and reports */);
@@ -118,7 +116,7 @@ export class KeyAuthenticator {
 
   private refresh(hash: string, known: Principal | null): Promise<Principal | null> {
     return this.inflight.run(hash, async () => {
-      const started = this.now();
+      const started = this.deps.now();
       const epoch = this.epoch;
       const principal = await this.fetch(hash, known);
       if (this.epoch === epoch) {

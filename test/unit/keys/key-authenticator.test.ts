@@ -63,7 +63,7 @@ function fakeStore() {
 function setup() {
   const store = fakeStore();
   let now = 1_000_000;
-  const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => now });
+  const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => now, lifetime: lifetimeOf({ coveredSince: () => null }) });
   return { store, auth, advance: (ms: number) => (now += ms) };
 }
 
@@ -192,7 +192,7 @@ describe('KeyAuthenticator', () => {
 
   it('when the cache is full, the key used least recently is the one dropped', async () => {
     const store = fakeStore();
-    const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => 1_000_000, maxCachedKeys: 2 });
+    const auth = new KeyAuthenticator({ keys: store.keyRepo, accounts: store.accountRepo, now: () => 1_000_000, lifetime: lifetimeOf({ coveredSince: () => null }), maxCachedKeys: 2 });
     const [a, b, c] = [store.add(), store.add(), store.add()];
     await auth.authenticate(a.key);
     await auth.authenticate(b.key);
