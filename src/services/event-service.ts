@@ -13,11 +13,9 @@ import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
 import type { DeliveryOutbox } from './delivery-outbox';
 import type { IngestTicket } from './ingest-admission';
-import { ingestResponse } from './ingest-receipt';
 import type { InstanceLease } from './instance-lease';
-import { KeySettlement, settleKey } from './key-settlement';
+import { ingestResponse, KeySettlement, settleKey, settleUnansweredInsert } from './key-settlement';
 import { decodeCursor, encodeCursor } from './pagination';
-import { settleUnansweredInsert } from './unanswered-insert';
 import type { FifoTurns } from './fifo-turns';
 import { orderingOf } from '../domain/webhooks/fifo-order';
 import { annotateIngest, ATTR } from '../infra/tracing/spans';
@@ -158,7 +156,7 @@ export class EventService {
       );
     } catch (err) {
       if (!(err instanceof EventInsertUnanswered)) throw err;
-      // The insert may have landed with its answer lost: settled in the background (unanswered-insert.ts).
+      // The insert may have landed with its answer lost: settled in the background (key-settlement.ts).
       const unanswered = err.event;
       outbox.enqueueOnceSettled(unanswered, () => settleUnansweredInsert(this.deps, unanswered));
       throw storeDidNotAnswer();

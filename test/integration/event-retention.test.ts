@@ -8,7 +8,7 @@ import { IdempotencyRecords } from '../../src/persistence/idempotency-records';
 import { memberId } from '../../src/persistence/store-primitives';
 import { EventRetention } from '../../src/services/event-retention';
 import { FifoTurns } from '../../src/services/fifo-turns';
-import { idempotencyRecordFor } from '../../src/services/ingest-receipt';
+import { idempotencyRecordFor } from '../../src/services/key-settlement';
 import { openTestDb } from '../support/test-db';
 
 const DAY = 86_400_000;
