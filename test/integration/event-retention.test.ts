@@ -31,7 +31,8 @@ describe('event retention', () => {
     events = new Events(db, () => now);
     deliveries = new Deliveries(db);
     idempotency = new IdempotencyRecords(db);
-    retention = new EventRetention({ events, deliveries, idempotency, retentionMs: RETENTION_MS, logger: createLogger('silent'), clock: () => new Date(now) });
+    const fifo = { prune: async () => 0 };
+    retention = new EventRetention({ events, deliveries, idempotency, fifo, retentionMs: RETENTION_MS, logger: createLogger('silent'), clock: () => new Date(now) });
   });
   afterEach(async () => {
     await store?.close();
