@@ -68,7 +68,6 @@ export class EventRetention {
   }
 }
 
-/** Per FIFO endpoint, the highest place among the events. */
 function highestPlaces(events: EventRetentionView[]): Map<string, number> {
   const highest = new Map<string, number>();
   for (const e of events) for (const [endpointId, n] of Object.entries(e.fifo_places ?? {})) highest.set(endpointId, Math.max(highest.get(endpointId) ?? 0, n));

@@ -58,7 +58,6 @@ export interface EventServiceDeps {
   outbox: DeliveryOutbox;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
-  /** Takes an event's places in its FIFO endpoints' queues (fifo-turns.ts). */
   fifo: Pick<FifoTurns, 'placesFor'>;
   clock: Clock;
 }
