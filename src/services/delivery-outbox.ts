@@ -248,7 +248,7 @@ export class DeliveryOutbox {
       url: event.endpoint_urls[index] ?? '',
     };
     const started = async (failures: number) => {
-      if (window && failures > 0) await window.take(workflowId);
+      if (failures > 0) await window.take(workflowId);
       const answer = await underTraceparent(event.traceparent, () => this.scheduler.start(delivery, { manualRetry: false }));
       if (answer === 'already-exists' || this.options.windowFreedBy === 'start-call') window.release(workflowId);
     };
