@@ -4,10 +4,11 @@ import type { EndpointDoc, Endpoints } from '../persistence/endpoints';
 
 /** A cached list's life, unless `lifetime` trusts it longer; changes made here invalidate it at once. */
 export const ENDPOINTS_CACHE_TTL_MS = 1_000;
+const OWN_LIFETIME = { ttlMs: ENDPOINTS_CACHE_TTL_MS, maxStaleMs: ENDPOINTS_CACHE_TTL_MS };
 export interface AccountEndpointsCacheDeps {
   endpoints: Endpoints;
-  now?: () => number;
-  lifetime?: CacheLifetime;
+  now: () => number;
+  lifetime: CacheLifetime;
 }
 
 /** One list query per uncached account, so an ingest's store round trips stay three (docs/delivery.md). */
@@ -18,8 +19,8 @@ export class AccountEndpointsCache {
 
   enabled(accountId: string): Promise<EndpointDoc[]> {
     const hit = this.entries.get(accountId);
-    const now = (this.deps.now ?? Date.now)();
-    if (hit && now - hit.at < this.ttlMs(now)) return hit.endpoints;
+    const now = this.deps.now();
+    if (hit && now - hit.at < this.deps.lifetime.lifetime(now, OWN_LIFETIME).ttlMs) return hit.endpoints;
     if (this.entries.size > 10_000) this.entries.clear();
     const endpoints = this.deps.endpoints.listEnabled(accountId);
     const entry = { at: now, endpoints };
@@ -28,11 +29,6 @@ export class AccountEndpointsCache {
       if (this.entries.get(accountId) === entry) this.entries.delete(accountId);
     });
     return endpoints;
-  }
-
-  private ttlMs(now: number): number {
-    const own = { ttlMs: ENDPOINTS_CACHE_TTL_MS, maxStaleMs: ENDPOINTS_CACHE_TTL_MS };
-    return (this.deps.lifetime?.lifetime(now, own) ?? own).ttlMs;
   }
 
   clear(): void {

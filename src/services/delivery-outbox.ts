@@ -15,7 +15,7 @@ export interface DeliveryOutboxOptions {
   /** Workflow starts in flight at once; a large fan-out is started in batches of this size. */
   startConcurrency: number;
   /** Starts wait for a slot: Temporal is fed no faster than this worker begins attempts or it answers. */
-  window?: DeliveryStartWindow;
+  window: DeliveryStartWindow;
   /** What frees a slot: the first attempt in this worker (default), or Temporal's answer (no worker). */
   windowFreedBy?: 'first-attempt' | 'start-call';
   /** Accounts with every attempt place taken (attempt-slots.ts) wait here, not in Temporal as throttled attempts; `poke` on change. */
@@ -214,8 +214,7 @@ export class DeliveryOutbox {
       this.underWay.add(underWay);
       return deliveryId(job.entry.event._id, job.entry.event.endpoint_ids[job.index]);
     };
-    if (this.options.window) await this.options.window.take(pick);
-    else pick();
+    await this.options.window.take(pick);
     if (!job || !underWay) return;
     try {
       await this.start(job.entry, job.index);
@@ -249,12 +248,12 @@ export class DeliveryOutbox {
       url: event.endpoint_urls[index] ?? '',
     };
     const started = async (failures: number) => {
-      if (window && failures > 0) await window.take(workflowId);
+      if (failures > 0) await window.take(workflowId);
       const answer = await underTraceparent(event.traceparent, () => this.scheduler.start(delivery, { manualRetry: false }));
-      if (answer === 'already-exists' || this.options.windowFreedBy === 'start-call') window?.release(workflowId);
+      if (answer === 'already-exists' || this.options.windowFreedBy === 'start-call') window.release(workflowId);
     };
     await retryWithBackoff(started, RETRY, (err) => {
-      window?.release(workflowId);
+      window.release(workflowId);
       this.logger.warn({ err, eventId: event._id, endpointId }, 'starting a delivery workflow failed; retrying');
     });
     this.started.done();

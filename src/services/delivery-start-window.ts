@@ -94,9 +94,7 @@ export class DeliveryStartWindow {
   /** Shutdown: whoever waits goes on, and the window admits everyone from now on. */
   close(): void {
     this.closed = true;
-    this.reserved = 0;
     clearTimeout(this.expiryTimer);
-    this.expiryTimer = undefined;
     this.waiting.clear();
     for (const wake of this.queue.splice(0)) wake();
   }

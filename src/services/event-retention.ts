@@ -21,8 +21,7 @@ export class EventRetention {
       events: Events;
       deliveries: Deliveries;
       idempotency: IdempotencyRecords;
-      /** Without it, FIFO queues are not pruned. */
-      fifo?: Pick<FifoTurns, 'prune'>;
+      fifo: Pick<FifoTurns, 'prune'>;
       retentionMs: number;
       logger: Logger;
       clock: Clock;
@@ -56,7 +55,7 @@ export class EventRetention {
       if (old === 0) break;
       const gone = views.slice(0, old).filter((v): v is EventRetentionView => v !== null);
       // Before the deliveries go: the prune passes over places by their records.
-      for (const [endpointId, through] of highestPlaces(gone)) await this.deps.fifo?.prune(endpointId, through);
+      for (const [endpointId, through] of highestPlaces(gone)) await this.deps.fifo.prune(endpointId, through);
       await deliveries.deleteForEvents(gone);
       await Promise.all(gone.map((e) => e.idempotency_key !== null && idempotency.purge(e.account_id, e.idempotency_key, e._id)));
       await events.deleteAll(gone);
@@ -69,7 +68,6 @@ export class EventRetention {
   }
 }
 
-/** Per FIFO endpoint, the highest place among the events. */
 function highestPlaces(events: EventRetentionView[]): Map<string, number> {
   const highest = new Map<string, number>();
   for (const e of events) for (const [endpointId, n] of Object.entries(e.fifo_places ?? {})) highest.set(endpointId, Math.max(highest.get(endpointId) ?? 0, n));

@@ -13,11 +13,9 @@ import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
 import type { DeliveryOutbox } from './delivery-outbox';
 import type { IngestTicket } from './ingest-admission';
-import { ingestResponse } from './ingest-receipt';
 import type { InstanceLease } from './instance-lease';
-import { KeySettlement, settleKey } from './key-settlement';
+import { ingestResponse, KeySettlement, settleKey, settleUnansweredInsert } from './key-settlement';
 import { decodeCursor, encodeCursor } from './pagination';
-import { settleUnansweredInsert } from './unanswered-insert';
 import type { FifoTurns } from './fifo-turns';
 import { orderingOf } from '../domain/webhooks/fifo-order';
 import { annotateIngest, ATTR } from '../infra/tracing/spans';
@@ -60,8 +58,7 @@ export interface EventServiceDeps {
   outbox: DeliveryOutbox;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
-  /** Takes an event's places in its FIFO endpoints' queues (fifo-turns.ts); without it, every endpoint is unordered. */
-  fifo?: Pick<FifoTurns, 'placesFor'>;
+  fifo: Pick<FifoTurns, 'placesFor'>;
   clock: Clock;
 }
 
@@ -133,9 +130,8 @@ export class EventService {
     const { outbox } = this.deps;
     const matching = (await this.deps.endpointsCache.enabled(accountId)).filter((e) => matchesAny(e.events, input.type));
     // Places are taken before the event is stored, so an acknowledged event is behind every one acknowledged before it.
-    const fifo = this.deps.fifo;
     const ordered = matching.filter((e) => orderingOf(e) === 'fifo').map((e) => e._id);
-    const placesFor = fifo && ordered.length > 0 ? (id: number) => fifo.placesFor(ordered, id) : undefined;
+    const placesFor = ordered.length > 0 ? (id: number) => this.deps.fifo.placesFor(ordered, id) : undefined;
     const now = this.deps.clock();
     const timestamp = Math.floor(now.getTime() / 1000);
     const traceparent = currentTraceparent();
@@ -159,7 +155,7 @@ export class EventService {
       );
     } catch (err) {
       if (!(err instanceof EventInsertUnanswered)) throw err;
-      // The insert may have landed with its answer lost: settled in the background (unanswered-insert.ts).
+      // The insert may have landed with its answer lost: settled in the background (key-settlement.ts).
       const unanswered = err.event;
       outbox.enqueueOnceSettled(unanswered, () => settleUnansweredInsert(this.deps, unanswered));
       throw storeDidNotAnswer();

@@ -17,7 +17,6 @@ export interface FifoTurnsDeps {
 
 /** The deliveries of a queue a switch to unordered wakes at once; those further back go at their next look. */
 export const FIFO_RELEASE_MAX = 1000;
-/** Signals sent at once by a release. */
 const RELEASE_CONCURRENCY = 16;
 
 /** What GET endpoint shows of a FIFO endpoint's queue. */
@@ -30,7 +29,6 @@ export type FifoQueueView = Awaited<ReturnType<FifoTurns['view']>>;
 export class FifoTurns {
   constructor(private readonly deps: FifoTurnsDeps) {}
 
-  /** Places for event `eventId` in each of these FIFO endpoints' queues. */
   async placesFor(endpointIds: string[], eventId: number): Promise<Record<string, number>> {
     const at = this.deps.clock();
     const taken = await Promise.all(endpointIds.map((endpointId) => this.deps.queues.take(endpointId, eventId, at)));

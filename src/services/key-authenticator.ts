@@ -19,7 +19,8 @@ export const KEY_CACHE_TTL_MS = 500;
  * are dated from their lookup's start, so the 1 s revocation bound holds with margin.
  */
 export const KEY_CACHE_MAX_STALE_MS = 900;
-const DEFAULT_MAX_CACHED_KEYS = 10_000;
+/** How many known keys, and apart from them how many unknown ones, a process remembers. */
+const MAX_CACHED_KEYS = 10_000;
 
 interface CacheEntry {
   principal: Principal | null;
@@ -29,27 +30,19 @@ interface CacheEntry {
 export interface KeyAuthenticatorDeps {
   keys: ApiKeys;
   accounts: Accounts;
-  now?: () => number;
-  lifetime?: CacheLifetime;
-  /** How many known keys, and apart from them how many unknown ones, a process remembers (default 10,000 each). */
-  maxCachedKeys?: number;
+  now: () => number;
+  lifetime: CacheLifetime;
 }
 
 export class KeyAuthenticator {
   /** Unknown keys, which anyone can send, get their own cache: they push out only one another. */
-  private readonly known: LRUCache<string, CacheEntry>;
-  private readonly unknown: LRUCache<string, CacheEntry>;
+  private readonly known = new LRUCache<string, CacheEntry>({ max: MAX_CACHED_KEYS });
+  private readonly unknown = new LRUCache<string, CacheEntry>({ max: MAX_CACHED_KEYS });
   private readonly inflight = new SingleFlight<string, Principal | null>();
   /** Bumped by every invalidation: a lookup that started before one must not refill the cache. */
   private epoch = 0;
-  private readonly now: () => number;
 
-  constructor(private readonly deps: KeyAuthenticatorDeps) {
-    this.now = deps.now ?? Date.now;
-    const max = deps.maxCachedKeys ?? DEFAULT_MAX_CACHED_KEYS;
-    this.known = new LRUCache({ max });
-    this.unknown = new LRUCache({ max });
-  }
+  constructor(private readonly deps: KeyAuthenticatorDeps) {}
 
   /** Resolves a raw key string; every failure is the same 401 so nothing is revealed about which keys exist. */
   async authenticate(rawKey: string | undefined): Promise<Principal> {
@@ -64,14 +57,6 @@ export class KeyAuthenticator {
     return principal;
   }
 
-  /** Drops one key (revoked here or, through the log, elsewhere). */
-  invalidate(hash: string): void {
-    this.known.delete(hash);
-    this.unknown.delete(hash);
-    this.inflight.forget(hash);
-    this.epoch++;
-  }
-
   clear(): void {
     this.known.clear();
     this.unknown.clear();
@@ -79,17 +64,19 @@ export class KeyAuthenticator {
     this.epoch++;
   }
 
-  /** Drops every key of an account (its tier changed), including lookups still running. */
-  invalidateAccount(accountId: string): void {
-    const ofAccount = [...this.known.entries()].filter(([, entry]) => entry.principal?.account._id === accountId);
-    for (const [hash] of ofAccount) this.known.delete(hash);
-    this.inflight.clear();
-    this.epoch++;
-  }
-
+  /** A revoked key (here or, through the log, elsewhere) is dropped; a changed tier drops its account's keys and every lookup running. */
   apply(invalidation: Invalidation): void {
-    if (invalidation.kind === 'key_revoked') this.invalidate(invalidation.key_hash);
-    else if (invalidation.kind === 'tier_set') this.invalidateAccount(invalidation.account_id);
+    if (invalidation.kind === 'key_revoked') {
+      this.known.delete(invalidation.key_hash);
+      this.unknown.delete(invalidation.key_hash);
+      this.inflight.forget(invalidation.key_hash);
+      this.epoch++;
+    } else if (invalidation.kind === 'tier_set') {
+      const ofAccount = [...this.known.entries()].filter(([, entry]) => entry.principal?.account._id === invalidation.account_id);
+      for (const [hash] of ofAccount) this.known.delete(hash);
+      this.inflight.clear();
+      this.epoch++;
+    }
   }
 
   /** The principal of a valid key when the cache answers it without the store; undefined: `authenticate` decides. */
@@ -103,11 +90,11 @@ export class KeyAuthenticator {
   private cached(hash: string): Principal | null | undefined {
     const hit = this.known.get(hash) ?? this.unknown.get(hash);
     if (!hit) return undefined;
-    const now = this.now();
+    const now = this.deps.now();
     const age = now - hit.at;
     // An unknown key is never kept past the short TTL: a key created elsewhere works at once.
     const own = { ttlMs: KEY_CACHE_TTL_MS, maxStaleMs: KEY_CACHE_MAX_STALE_MS };
-    const { ttlMs, maxStaleMs } = hit.principal && this.deps.lifetime ? this.deps.lifetime.lifetime(now, own) : own;
+    const { ttlMs, maxStaleMs } = hit.principal ? this.deps.lifetime.lifetime(now, own) : own;
     if (age < ttlMs) return hit.principal;
     if (age < maxStaleMs && hit.principal && !hit.principal.key.revoked_at) {
       this.refresh(hash, hit.principal).catch(() => undefined /* the next call past the stale bound retries and reports */);
@@ -118,7 +105,7 @@ export class KeyAuthenticator {
 
   private refresh(hash: string, known: Principal | null): Promise<Principal | null> {
     return this.inflight.run(hash, async () => {
-      const started = this.now();
+      const started = this.deps.now();
       const epoch = this.epoch;
       const principal = await this.fetch(hash, known);
       if (this.epoch === epoch) {

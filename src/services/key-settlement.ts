@@ -1,12 +1,35 @@
 import type { Clock } from '../domain/clock';
+import { idempotencyExpiry } from '../domain/webhooks/idempotency-window';
 import type { EventDoc, Events } from '../persistence/events';
-import type { IdempotencyRecords } from '../persistence/idempotency-records';
+import type { IdempotencyRecords, NewIdempotencyRecord } from '../persistence/idempotency-records';
 import type { DeliveryOutbox } from './delivery-outbox';
-import { idempotencyRecordFor } from './ingest-receipt';
 
 /** Which event answers the key of an event stored with one: this one, or another (whose 202 body repeats get). */
 export type KeySettlement = { answers: 'this' } | { answers: 'another'; response: Record<string, unknown> };
 export type KeySettlementDeps = { idempotency: IdempotencyRecords; events: Events; outbox: Pick<DeliveryOutbox, 'awaiting'>; clock: Clock };
+
+/** The 202 body of a new event, answered again (with 200) to every repeat of its key. */
+export function ingestResponse(event: EventDoc): Record<string, unknown> {
+  return {
+    id: event._id,
+    type: event.type,
+    timestamp: event.timestamp,
+    idempotency_key: event.idempotency_key,
+    destinations: event.endpoint_ids.length,
+  };
+}
+
+/** The record that makes `event` the answer to its idempotency key for the window. */
+export function idempotencyRecordFor(event: EventDoc): NewIdempotencyRecord {
+  return {
+    account_id: event.account_id,
+    key: event.idempotency_key as string,
+    event_id: event._id,
+    response: ingestResponse(event),
+    created_at: event.created_at,
+    expires_at: idempotencyExpiry(event.created_at),
+  };
+}
 
 /**
  * The only place an event is deleted for losing its key: one stored with a key is acknowledged only once it answers it,
@@ -18,4 +41,16 @@ export async function settleKey(deps: KeySettlementDeps, event: EventDoc): Promi
   await deps.events.delete(event._id);
   deps.outbox.awaiting.leave(event._id);
   return { answers: 'another', response: record.response };
+}
+
+/**
+ * An insert with no answer (its ingest answered 503) may have stored the event. Not stored: forgotten (the caller repeats);
+ * stored: delivered (true) unless a repeat's event took its key first.
+ */
+export async function settleUnansweredInsert(deps: KeySettlementDeps, event: EventDoc): Promise<boolean> {
+  if (!(await deps.events.holds(event))) {
+    deps.outbox.awaiting.leave(event._id);
+    return false;
+  }
+  return event.idempotency_key === null || (await settleKey(deps, event)).answers === 'this';
 }

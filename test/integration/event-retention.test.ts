@@ -8,7 +8,7 @@ import { IdempotencyRecords } from '../../src/persistence/idempotency-records';
 import { memberId } from '../../src/persistence/store-primitives';
 import { EventRetention } from '../../src/services/event-retention';
 import { FifoTurns } from '../../src/services/fifo-turns';
-import { idempotencyRecordFor } from '../../src/services/ingest-receipt';
+import { idempotencyRecordFor } from '../../src/services/key-settlement';
 import { openTestDb } from '../support/test-db';
 
 const DAY = 86_400_000;
@@ -31,7 +31,8 @@ describe('event retention', () => {
     events = new Events(db, () => now);
     deliveries = new Deliveries(db);
     idempotency = new IdempotencyRecords(db);
-    retention = new EventRetention({ events, deliveries, idempotency, retentionMs: RETENTION_MS, logger: createLogger('silent'), clock: () => new Date(now) });
+    const fifo = { prune: async () => 0 };
+    retention = new EventRetention({ events, deliveries, idempotency, fifo, retentionMs: RETENTION_MS, logger: createLogger('silent'), clock: () => new Date(now) });
   });
   afterEach(async () => {
     await store?.close();

@@ -16,7 +16,7 @@ function setup(options: { followed: boolean }) {
       return answer;
     },
   } as unknown as Endpoints;
-  const cache = new AccountEndpointsCache({ endpoints, now: () => now, lifetime: options.followed ? lifetimeOf({ coveredSince: () => covered }) : undefined });
+  const cache = new AccountEndpointsCache({ endpoints, now: () => now, lifetime: lifetimeOf({ coveredSince: () => (options.followed ? covered : null) }) });
   return {
     cache,
     reads,

@@ -40,13 +40,15 @@ function heldScheduler() {
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
+/** A window of size 0: every start goes at once. */
+const noWindow = () => new DeliveryStartWindow(0);
 
 describe('DeliveryOutbox', () => {
   const logger = createLogger('silent');
 
   it('handedOverThrough stays below the lowest event whose workflows have not all started', async () => {
     const s = heldScheduler();
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10 });
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10, window: noWindow() });
     outbox.awaiting.enter(5);
     outbox.awaiting.enter(6);
     const five = outbox.enqueue(event(5, ['a']));
@@ -61,7 +63,7 @@ describe('DeliveryOutbox', () => {
 
   it("sends no start in the ingest's own turn: its answer is written first", async () => {
     const s = heldScheduler();
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10 });
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10, window: noWindow() });
     void outbox.enqueue(event(7, ['a']));
     await Promise.resolve();
     expect(s.maxInFlight()).toBe(0);
@@ -70,7 +72,7 @@ describe('DeliveryOutbox', () => {
   });
 
   it('an event with no matching endpoint never holds handedOverThrough back', () => {
-    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 });
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10, window: noWindow() });
     outbox.awaiting.enter(9);
     void outbox.enqueue(event(9, []));
     expect(outbox.awaiting.handedOverThrough(9)).toBe(9);
@@ -78,7 +80,7 @@ describe('DeliveryOutbox', () => {
   });
 
   it('an insert that lost its id releases it', () => {
-    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 });
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10, window: noWindow() });
     outbox.awaiting.enter(3);
     outbox.awaiting.leave(3);
     expect(outbox.awaiting.handedOverThrough(3)).toBe(3);
@@ -86,7 +88,7 @@ describe('DeliveryOutbox', () => {
 
   it('tells how long its oldest event has waited for its workflows to start', () => {
     let now = 1_000;
-    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10 }, () => now);
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10, window: noWindow() }, () => now);
     expect(outbox.oldestWaitMs()).toBe(0);
     outbox.awaiting.enter(1);
     now = 1_500;
@@ -102,7 +104,7 @@ describe('DeliveryOutbox', () => {
   /** Claims and enqueues `count` events, each with one endpoint, on an outbox that starts one workflow at a time. */
   function burst(count: number, clock: () => number) {
     const s = heldScheduler();
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1 }, clock);
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1, window: noWindow() }, clock);
     for (let id = 1; id <= count; id++) outbox.awaiting.enter(id);
     for (let id = 1; id <= count; id++) void outbox.enqueue(event(id, [`ep_${id}`]));
     const handOverOne = async () => {
@@ -137,7 +139,7 @@ describe('DeliveryOutbox', () => {
 
   it('starts a large fan-out in batches of the start concurrency, every endpoint once', async () => {
     const s = heldScheduler();
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4, window: noWindow() });
     const endpoints = Array.from({ length: 50 }, (_, i) => `ep_${i}`);
     const done = outbox.enqueue(event(1, endpoints));
     while (s.started.length < 50) {
@@ -157,7 +159,7 @@ describe('DeliveryOutbox between accounts', () => {
   /** Enqueues events on an outbox that starts one workflow at a time, and says in which order their accounts were started. */
   async function order(events: EventDoc[], options: { cannotMove?: (accountId: string) => boolean } = {}) {
     const s = heldScheduler();
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1, ...options });
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1, window: noWindow(), ...options });
     for (const e of events) void outbox.enqueue(e);
     const startAll = async (n: number) => {
       for (let i = 0; i < n; i++) {
@@ -179,7 +181,7 @@ describe('DeliveryOutbox between accounts', () => {
   it("tells how long an account's oldest start not yet made has waited, under way or queued, apart from the others'", async () => {
     let now = 1_000;
     const s = heldScheduler();
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1 }, () => now);
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 1, window: noWindow() }, () => now);
     void outbox.enqueue(event(1, ['ep_1', 'ep_2', 'ep_3'], 'flood'));
     await tick();
     now = 4_000;
@@ -215,7 +217,7 @@ describe('DeliveryOutbox between accounts', () => {
   });
 
   it('puts an account that took most of the deliveries at or above its share, and a light one below', () => {
-    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 1 });
+    const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 1, window: noWindow() });
     void outbox.enqueue(event(1, Array.from({ length: 10 }, (_, i) => `ep_${i}`), 'flood'));
     void outbox.enqueue(event(2, ['ep_q'], 'quiet'));
     expect([outbox.atOrAboveShare('flood'), outbox.atOrAboveShare('quiet')]).toEqual([true, false]);
@@ -227,7 +229,7 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
 
   it('keeps the event pending until its key is settled, then starts its workflows', async () => {
     const s = heldScheduler();
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4, window: noWindow() });
     outbox.awaiting.enter(7);
     let answer!: (owns: boolean) => void;
     outbox.enqueueOnceSettled(event(7, ['ep_a']), () => new Promise<boolean>((r) => (answer = r)));
@@ -245,7 +247,7 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
 
   it('asks again after a settlement fails, and forgets an event removed for losing its key', async () => {
     const s = heldScheduler();
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4 });
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4, window: noWindow() });
     outbox.awaiting.enter(8);
     let asked = 0;
     outbox.enqueueOnceSettled(event(8, ['ep_a']), async () => {
