@@ -36,7 +36,6 @@ export function queryField(ctx: Context, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** The notice a redirect named in the `notice` query parameter, if it is one. */
 export function queryNotice(ctx: Context): string | undefined {
   return noticeText(queryField(ctx, 'notice'));
 }
