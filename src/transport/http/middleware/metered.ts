@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { DomainError } from '../../../domain/errors';
 import { LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../../../domain/limits/admission';
 import { recordLimitRejection } from '../../../infra/metrics';
-import { setLimitHeaders } from './limit-headers';
+import { limitHeaders } from './limit-headers';
 import { httpStatusOf } from '../error-status';
 
 /** Runs `next` as one metered call (429 past the limits), with the limit headers; a 5xx is given back (CONTRACT §2). */
@@ -12,13 +12,13 @@ export async function metered(ctx: Context, limiter: LimitAdmitter, policy: Limi
     admission = await limiter.admit(policy);
   } catch (err) {
     if (err instanceof LimitRejection) {
-      setLimitHeaders(ctx, err.state);
+      ctx.set(limitHeaders(err.state));
       recordLimitRejection(policy.bucket.startsWith('ip:') ? 'anonymous' : err.error.code === 'quota_exceeded' ? 'quota' : 'burst');
       throw err.error;
     }
     throw err;
   }
-  setLimitHeaders(ctx, admission.state);
+  ctx.set(limitHeaders(admission.state));
   try {
     await next();
   } catch (err) {
@@ -45,7 +45,7 @@ export function admitUnmetered<T>(ctx: Context, limiter: LimitAdmitter, policy: 
   try {
     return admit();
   } catch (err) {
-    setLimitHeaders(ctx, state);
+    ctx.set(limitHeaders(state));
     throw err;
   }
 }
