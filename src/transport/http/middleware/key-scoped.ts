@@ -21,8 +21,7 @@ export type EarlyAdmission = () => () => void;
 
 /**
  * Every call under /api/v1/: key authenticated (401), metered (429; a 403 counts too), then held to the product
- * its path names (403). `admitEarly` is asked once, after auth, for a call that may be refused before it is metered
- * or its body read (an ingest under overload): a call it refuses is a 503 that is not metered (admitUnmetered).
+ * its path names (403). A call `admitEarly` (asked once, after auth) refuses is a 503 that is not metered.
  */
 export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter, admitEarly: (ctx: Context) => EarlyAdmission | undefined): Middleware {
   return async (ctx, next) => {

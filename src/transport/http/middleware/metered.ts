@@ -35,10 +35,7 @@ export function unmeteredState(limiter: Pick<LimitAdmitter, 'peek'>, policy: Lim
   return state && state.burstRemaining > 0 && state.quotaUsed < state.quotaLimit ? state : undefined;
 }
 
-/**
- * Asks `admit` before the call is metered, so a refusal (a 5xx) is not counted. A call its limits refuse
- * anyway, or whose limits are unknown here, is not asked (`undefined`): `metered` answers it, 429 first.
- */
+/** Asks `admit` before the call is metered, so a refusal (a 5xx) is not counted; `undefined` when unmeteredState has no state. */
 export function admitUnmetered<T>(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, admit: () => T): T | undefined {
   const state = unmeteredState(limiter, policy);
   if (!state) return undefined;
