@@ -69,7 +69,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     ...services,
     auth: new DashboardAuthService({ accounts: repositories.accounts, accountService: services.accounts, sessions, attempts }),
     invites: new DashboardInviteService({ accounts: repositories.accounts, invites, sessions, clock: systemClock }),
-    catalog: async () => catalog,
+    catalog,
     logger,
   });
 
@@ -82,7 +82,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     routes,
     trustProxy: config.trustProxy,
     trustProxyHops: config.trustProxyHops,
-    guards: [keyScoped(authenticator, limiter, { admitEarly: ingestAdmission(services.admission) }), estimatorAccess(authenticator, limiter)],
+    guards: [keyScoped(authenticator, limiter, ingestAdmission(services.admission)), estimatorAccess(authenticator, limiter)],
     before: [dashboard],
   });
   let api: ApiServer;

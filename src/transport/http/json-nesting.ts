@@ -1,8 +1,8 @@
 /** Under MongoDB's 100 levels and the other depth limits that would be a 5xx; checked before parsing. */
 export const MAX_JSON_DEPTH = 64;
 
-/** true when `text` nests objects/arrays more than `max` levels deep (the outermost value is level 1). */
-export function exceedsJsonDepth(text: string, max: number = MAX_JSON_DEPTH): boolean {
+/** true when `text` nests objects/arrays more than MAX_JSON_DEPTH levels deep (the outermost value is level 1). */
+export function exceedsJsonDepth(text: string): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -13,7 +13,7 @@ export function exceedsJsonDepth(text: string, max: number = MAX_JSON_DEPTH): bo
     } else if (c === 0x22) {
       inString = true;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > max) return true;
+      if (++depth > MAX_JSON_DEPTH) return true;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       depth--;
     }

@@ -11,15 +11,10 @@ export interface MetricsServerOptions {
   token?: string;
 }
 
-export interface MetricsServer {
-  url: string;
-  close(): Promise<void>;
-}
-
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
 /** A listener of its own, apart from the public API, so the operator decides who reaches the metrics. */
-export async function startMetricsServer(options: MetricsServerOptions, logger: Logger): Promise<MetricsServer> {
+export async function startMetricsServer(options: MetricsServerOptions, logger: Logger) {
   const expected = options.token ? digest(`Bearer ${options.token}`) : undefined;
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];

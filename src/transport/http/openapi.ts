@@ -3,7 +3,8 @@ import type { AnyRoute } from './app';
 import { registerRoute } from './route';
 import { registerDeliveredRequest } from './routes/webhooks/delivered-request';
 
-export function createRegistry(): OpenAPIRegistry {
+/** The document of these routes: what `GET /openapi.json` answers, and what sdks/openapi.json holds. */
+export function documentOf(routes: AnyRoute[]): object {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerKey', {
     type: 'http',
@@ -17,10 +18,7 @@ export function createRegistry(): OpenAPIRegistry {
     description: 'Optional on the cost estimator: an active key of any product applies its account limits.',
   });
   registerDeliveredRequest(registry);
-  return registry;
-}
-
-export function generateDocument(registry: OpenAPIRegistry): object {
+  for (const route of routes) registerRoute(registry, route);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -37,9 +35,3 @@ export function generateDocument(registry: OpenAPIRegistry): object {
   });
 }
 
-/** The document of these routes: what `GET /openapi.json` answers, and what sdks/openapi.json holds. */
-export function documentOf(routes: AnyRoute[]): object {
-  const registry = createRegistry();
-  for (const route of routes) registerRoute(registry, route);
-  return generateDocument(registry);
-}

@@ -6,8 +6,9 @@ import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../../../src/domai
 import { burstLimitExceeded, DomainError, methodNotAllowed, overloaded, quotaExceeded, ValidationError } from '../../../src/domain/errors';
 import { HTTP_STATUS } from '../../../src/transport/http/error-status';
 import { errorHandler } from '../../../src/transport/http/middleware/error-handler';
-import { createRegistry, generateDocument } from '../../../src/transport/http/openapi';
+import { documentOf } from '../../../src/transport/http/openapi';
 import { errors } from '../../../src/transport/http/responses';
+import { defineRoute } from '../../../src/transport/http/route';
 
 /** What a client of the API may rely on: each code's status (CONTRACT §2 and the spec's error table). */
 const EXPECTED_STATUS: Record<number, ErrorCode[]> = {
@@ -65,9 +66,8 @@ describe('error catalogue', () => {
   });
 
   it('is what the OpenAPI document lists as the enum of `code`, with each code, its status and meaning', () => {
-    const registry = createRegistry();
-    registry.registerPath({ method: 'get', path: '/x', responses: errors(400) });
-    const document = generateDocument(registry) as any;
+    const route = defineRoute({ method: 'get', path: '/x', summary: 'x', tags: [], responses: errors(400), handler: () => undefined });
+    const document = documentOf([route as never]) as any;
     expect(document.paths['/x'].get.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(document.components.schemas.Error.properties.code).toEqual({ $ref: '#/components/schemas/ErrorCode' });
     const schema = document.components.schemas.ErrorCode;

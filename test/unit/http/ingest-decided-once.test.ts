@@ -84,7 +84,7 @@ async function ingestOnce(setting: Setting, body: unknown = { type: 'order.creat
   const app = createApp({
     logger: pino({ level: 'silent' }),
     routes: eventRoutes(service),
-    guards: [keyScoped(authenticator, limiter, { admitEarly: ingestAdmission(recordingAdmission) })],
+    guards: [keyScoped(authenticator, limiter, ingestAdmission(recordingAdmission))],
   });
   const koa = app.callback();
   let koaCalls = 0;

@@ -3,7 +3,7 @@ import { overloaded } from '../../../src/domain/errors';
 import type { Admission, LimitAdmitter, LimitState } from '../../../src/domain/limits/admission';
 import type { KeyAuthenticator, Principal } from '../../../src/services/key-authenticator';
 import { errorHandler } from '../../../src/transport/http/middleware/error-handler';
-import { keyScoped, KeyScopedOptions } from '../../../src/transport/http/middleware/key-scoped';
+import { keyScoped } from '../../../src/transport/http/middleware/key-scoped';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 
@@ -28,17 +28,16 @@ function recordingLimiter(known: LimitState | null) {
 
 const principal = { account: { _id: 'acct_1', tier: 'starter' }, key: { product: 'weh' } } as unknown as Principal;
 const authenticator = { authenticate: async () => principal } as unknown as KeyAuthenticator;
-const refuseAll: KeyScopedOptions = {
-  admitEarly: () => () => {
-    throw overloaded(3);
-  },
+type AdmitEarly = Parameters<typeof keyScoped>[2];
+const refuseAll: AdmitEarly = () => () => {
+  throw overloaded(3);
 };
 
-async function call(limiter: LimitAdmitter, options: KeyScopedOptions, path = '/api/v1/webhooks/events') {
+async function call(limiter: LimitAdmitter, admitEarly: AdmitEarly, path = '/api/v1/webhooks/events') {
   let handled = 0;
   const app = new Koa();
   app.use(errorHandler({ error: () => undefined } as never));
-  app.use(keyScoped(authenticator, limiter, options));
+  app.use(keyScoped(authenticator, limiter, admitEarly));
   app.use(async (ctx) => {
     handled++;
     ctx.body = { ok: true };
@@ -98,7 +97,7 @@ describe('keyScoped: a call decided before it is metered', () => {
 
   it('is metered and handled when admitted', async () => {
     const { limiter, calls } = recordingLimiter(STATE);
-    const res = await call(limiter, { admitEarly: () => () => () => undefined });
+    const res = await call(limiter, () => () => () => undefined);
     expect(res.status).toBe(200);
     expect(res.handled).toBe(1);
     expect(calls.admitted).toBe(1);
@@ -107,13 +106,11 @@ describe('keyScoped: a call decided before it is metered', () => {
   it('is admitted once and its place released once it is answered, whether decided before metering or after', async () => {
     for (const known of [STATE, null]) {
       const admitted: string[] = [];
-      const options: KeyScopedOptions = {
-        admitEarly: () => () => {
-          admitted.push('taken');
-          return () => admitted.push('released');
-        },
+      const admitEarly: AdmitEarly = () => () => {
+        admitted.push('taken');
+        return () => admitted.push('released');
       };
-      const res = await call(recordingLimiter(known).limiter, options);
+      const res = await call(recordingLimiter(known).limiter, admitEarly);
       expect(res.status).toBe(200);
       expect(admitted).toEqual(['taken', 'released']);
     }
@@ -121,7 +118,7 @@ describe('keyScoped: a call decided before it is metered', () => {
 
   it('costs a call that has no admission (any call but an ingest) no look at its limits', async () => {
     const { limiter, calls } = recordingLimiter(STATE);
-    const res = await call(limiter, { admitEarly: () => undefined });
+    const res = await call(limiter, () => undefined);
     expect(res.status).toBe(200);
     expect([calls.peeked, calls.admitted]).toEqual([0, 1]);
   });

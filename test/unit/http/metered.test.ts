@@ -31,7 +31,7 @@ function fakeContext(): Context {
   const res = { getHeader: () => undefined, setHeader: () => undefined, removeHeader: () => undefined, headersSent: false } as never;
   const ctx = app.createContext(req, res);
   const headers: Record<string, string> = {};
-  ctx.set = ((name: string, value: string) => void (headers[name] = value)) as Context['set'];
+  ctx.set = ((fields: Record<string, string>) => void Object.assign(headers, fields)) as Context['set'];
   (ctx as unknown as { headersSet: Record<string, string> }).headersSet = headers;
   return ctx;
 }

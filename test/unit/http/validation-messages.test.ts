@@ -10,7 +10,7 @@ const messagesOf = (schema: z.ZodType, value: unknown) => {
 
 describe('validation messages', () => {
   const schema = z.object({
-    data: z.record(z.string(), z.unknown()),
+    data: z.object({}),
     name: z.string().min(1).max(5),
     code: z.string().min(3),
     count: z.number().int().min(1).max(10),
@@ -18,9 +18,8 @@ describe('validation messages', () => {
     tags: z.array(z.string()).min(1).max(2),
     mode: z.enum(['a', 'b']),
     on: z.boolean(),
-    email: z.email(),
   });
-  const good = { data: {}, name: 'x', code: 'abc', count: 1, ratio: 1, tags: ['t'], mode: 'a', on: true, email: 'a@b.co' };
+  const good = { data: {}, name: 'x', code: 'abc', count: 1, ratio: 1, tags: ['t'], mode: 'a', on: true };
   const message = (patch: Record<string, unknown>) => {
     const err = messagesOf(schema, { ...good, ...patch });
     return Object.fromEntries(issueDetails(err, 'body').map((d) => [d.path, d.message]));
@@ -43,7 +42,6 @@ describe('validation messages', () => {
     [{ tags: ['a', 'b', 'c'] }, 'tags', 'must contain at most 2 items'],
     [{ mode: 'c' }, 'mode', 'must be one of: a, b'],
     [{ on: 'yes' }, 'on', 'must be true or false, not a string'],
-    [{ email: 'nope' }, 'email', 'must be an email address'],
   ])('%j → %s %s', (patch, path, text) => {
     expect(message(patch)).toEqual({ [path]: text });
   });

@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { DomainError } from '../../../domain/errors';
 import { isSecretToken, newSecretToken } from '../../../services/dashboard-auth-service';
 import { DASHBOARD_PATH, PRE_AUTH_CSRF_COOKIE, setCookie } from './cookies';
+import { formField } from './render';
 import { sessionOf } from './session';
 
 export const CSRF_FIELD = '_csrf';
@@ -44,9 +45,7 @@ export function csrfProtection(): Middleware {
 
     const session = sessionOf(ctx);
     const expected = session ? session.csrfToken : ctx.cookies.get(PRE_AUTH_CSRF_COOKIE);
-    const body = ctx.request.body as Record<string, unknown> | undefined;
-    const given = body && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
-    if (!expected || typeof given !== 'string' || !tokensMatch(expected, given)) throw csrfFailed();
+    if (!expected || !tokensMatch(expected, formField(ctx, CSRF_FIELD))) throw csrfFailed();
     await next();
   };
 }

@@ -1,4 +1,3 @@
-import type { Catalog } from '../../../domain/cost-estimator';
 import type { LimitAdmitter } from '../../../domain/limits/admission';
 import type { Logger } from '../../../infra/logger';
 import type { AccountService } from '../../../services/account-service';
@@ -9,7 +8,7 @@ import type { KeyAuthenticator } from '../../../services/key-authenticator';
 import type { ApiRouteDeps } from '../api-routes';
 
 /** What the dashboard uses: the same services as the API, called server-side for the signed-in account. */
-export interface DashboardDeps extends Pick<ApiRouteDeps, 'endpoints' | 'endpointPause' | 'events' | 'deliveryControl' | 'bulkRecovery'> {
+export interface DashboardDeps extends Pick<ApiRouteDeps, 'endpoints' | 'endpointPause' | 'events' | 'deliveryControl' | 'bulkRecovery' | 'catalog'> {
   auth: DashboardAuthService;
   invites: DashboardInviteService;
   accounts: AccountService;
@@ -18,6 +17,5 @@ export interface DashboardDeps extends Pick<ApiRouteDeps, 'endpoints' | 'endpoin
   /** Whether this process takes a test event now, as for an API ingest (ingest-admission.ts). */
   admission: Pick<IngestAdmission, 'admit'>;
   limiter: LimitAdmitter;
-  catalog: () => Promise<Catalog>;
   logger: Logger;
 }

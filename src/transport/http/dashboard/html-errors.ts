@@ -14,10 +14,7 @@ export function htmlErrors(logger: Logger): Middleware {
       await next();
     } catch (err) {
       const session = sessionOf(ctx);
-      if (err instanceof DomainError) {
-        sendErrorPage(ctx, err, errorPage(httpStatusOf(err), err.message, session));
-        return;
-      }
+      if (err instanceof DomainError) return sendErrorPage(ctx, err, errorPage(httpStatusOf(err), err.message, session));
       logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'dashboard error');
       sendHtml(ctx, 500, errorPage(500, `Something went wrong on our side. Try again; if it persists, quote request id ${String(ctx.state.requestId)}.`, session));
     }

@@ -16,19 +16,15 @@ export class SafeHtml {
 /** What a template may interpolate: text (escaped), numbers, markup, lists of those, or nothing. */
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
-
 /** Escapes text for element content and quoted attribute values alike. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (c) => ENTITIES[c]);
-}
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
 function render(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.toString();
   if (Array.isArray(value)) return value.map(render).join('');
   // null, undefined and false render nothing, so `${cond && html`...`}` reads naturally.
   if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
+  return String(value).replace(/[&<>"'`]/g, (c) => ENTITIES[c]);
 }
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {

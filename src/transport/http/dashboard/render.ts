@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { DomainError, type ErrorDetail } from '../../../domain/errors';
 import { httpHeadersOf, httpStatusOf } from '../error-status';
 import type { SafeHtml } from './html';
-import { noticeText } from './templates/notices';
+import { type NoticeKey, NOTICES } from './templates/notices';
 
 /** Sends a rendered page; the only way dashboard handlers write a body. */
 export function sendHtml(ctx: Context, status: number, body: SafeHtml): void {
@@ -36,9 +36,9 @@ export function queryField(ctx: Context, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** The notice a redirect named in the `notice` query parameter, if it is one. */
 export function queryNotice(ctx: Context): string | undefined {
-  return noticeText(queryField(ctx, 'notice'));
+  const key = queryField(ctx, 'notice');
+  return Object.hasOwn(NOTICES, key) ? NOTICES[key as NoticeKey] : undefined;
 }
 
 /** A refusal (4xx) is shown on the form that was sent; anything else goes to the error page. */

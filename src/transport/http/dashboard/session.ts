@@ -17,7 +17,6 @@ export function loadSession(auth: DashboardAuthService): Middleware {
   };
 }
 
-/** The session loadSession found for this request, if any. */
 export function sessionOf(ctx: Context): ActiveSession | undefined {
   return ctx.state.dashboard as ActiveSession | undefined;
 }

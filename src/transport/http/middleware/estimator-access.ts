@@ -22,7 +22,6 @@ export function estimatorAccess(authenticator: KeyAuthenticator, limiter: LimitA
     if (header === undefined) return metered(ctx, limiter, anonymousPolicy(clientIp(ctx)), next);
     // A header given but empty or repeated is a malformed key: 401, never a silent fall-back to anonymous.
     const principal = await authenticator.authenticate(typeof header === 'string' ? header.trim() : undefined);
-    ctx.state.principal = principal;
     return metered(ctx, limiter, accountPolicy(principal.account._id, principal.account.tier), next);
   };
 }

@@ -9,8 +9,8 @@ const JSON_TYPE = /^application\/(.+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
 /**
- * Reads bodies itself so the errors are ours, keeping the raw text for exact bytes. The API reads any Content-Type as
- * JSON (`curl -d` labels JSON a form) and takes no cookies, so no cross-site door; only `acceptsForms` paths parse forms.
+ * Reads bodies itself so the errors are ours. The API reads any Content-Type as JSON (`curl -d` labels JSON a form)
+ * and takes no cookies, so no cross-site door; only `acceptsForms` paths parse forms.
  */
 export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
   return async (ctx, next) => {
@@ -24,7 +24,6 @@ export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
       if ((err as { type?: string }).type === 'entity.too.large') throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
       throw new ValidationError('Request body could not be read.', [], 'invalid_body');
     }
-    ctx.state.rawBody = raw;
     const type = ctx.get('Content-Type');
     const forms = acceptsForms(ctx.path);
     if (raw.length === 0) {

@@ -19,16 +19,11 @@ export function productOfPath(path: string): Product | undefined {
  */
 export type EarlyAdmission = () => () => void;
 
-export interface KeyScopedOptions {
-  /** For a call that may be refused before it is metered or its body read (an ingest under overload); asked once, after auth. */
-  admitEarly?: (ctx: Context) => EarlyAdmission | undefined;
-}
-
 /**
  * Every call under /api/v1/: key authenticated (401), metered (429; a 403 counts too), then held to the product
- * its path names (403). A call `admitEarly` refuses is a 503 that is not metered (admitUnmetered).
+ * its path names (403). A call `admitEarly` (asked once, after auth) refuses is a 503 that is not metered.
  */
-export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter, options: KeyScopedOptions = {}): Middleware {
+export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter, admitEarly: (ctx: Context) => EarlyAdmission | undefined): Middleware {
   return async (ctx, next) => {
     // Compared case-insensitively so that no spelling of a key-scoped path escapes authentication or the product check.
     const path = ctx.path.toLowerCase();
@@ -38,7 +33,7 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
     const policy = accountPolicy(principal.account._id, principal.account.tier);
     const product = productOfPath(path);
     const wrongProduct = product !== undefined && product !== principal.key.product ? product : undefined;
-    const admit = wrongProduct === undefined ? options.admitEarly?.(ctx) : undefined;
+    const admit = wrongProduct === undefined ? admitEarly(ctx) : undefined;
     let release = admit && admitUnmetered(ctx, limiter, policy, admit);
     try {
       await metered(ctx, limiter, policy, async () => {

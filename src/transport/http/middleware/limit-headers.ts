@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import type { LimitState } from '../../../domain/limits/admission';
 
 /** platform-api.md "Limits": the headers of every response to a metered call. */
@@ -10,8 +9,4 @@ export function limitHeaders(state: LimitState): Record<string, string> {
     'X-Quota-Used': String(state.quotaUsed),
     'X-Quota-Limit': Number.isFinite(state.quotaLimit) ? String(state.quotaLimit) : 'unlimited',
   };
-}
-
-export function setLimitHeaders(ctx: Context, state: LimitState): void {
-  for (const [name, value] of Object.entries(limitHeaders(state))) ctx.set(name, value);
 }

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { DomainError } from '../../../domain/errors';
 import { LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../../../domain/limits/admission';
 import { recordLimitRejection } from '../../../infra/metrics';
-import { setLimitHeaders } from './limit-headers';
+import { limitHeaders } from './limit-headers';
 import { httpStatusOf } from '../error-status';
 
 /** Runs `next` as one metered call (429 past the limits), with the limit headers; a 5xx is given back (CONTRACT §2). */
@@ -12,13 +12,13 @@ export async function metered(ctx: Context, limiter: LimitAdmitter, policy: Limi
     admission = await limiter.admit(policy);
   } catch (err) {
     if (err instanceof LimitRejection) {
-      setLimitHeaders(ctx, err.state);
+      ctx.set(limitHeaders(err.state));
       recordLimitRejection(policy.bucket.startsWith('ip:') ? 'anonymous' : err.error.code === 'quota_exceeded' ? 'quota' : 'burst');
       throw err.error;
     }
     throw err;
   }
-  setLimitHeaders(ctx, admission.state);
+  ctx.set(limitHeaders(admission.state));
   try {
     await next();
   } catch (err) {
@@ -35,17 +35,14 @@ export function unmeteredState(limiter: Pick<LimitAdmitter, 'peek'>, policy: Lim
   return state && state.burstRemaining > 0 && state.quotaUsed < state.quotaLimit ? state : undefined;
 }
 
-/**
- * Asks `admit` before the call is metered, so a refusal (a 5xx) is not counted. A call its limits refuse
- * anyway, or whose limits are unknown here, is not asked (`undefined`): `metered` answers it, 429 first.
- */
+/** Asks `admit` before the call is metered, so a refusal (a 5xx) is not counted; `undefined` when unmeteredState has no state. */
 export function admitUnmetered<T>(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, admit: () => T): T | undefined {
   const state = unmeteredState(limiter, policy);
   if (!state) return undefined;
   try {
     return admit();
   } catch (err) {
-    setLimitHeaders(ctx, state);
+    ctx.set(limitHeaders(state));
     throw err;
   }
 }

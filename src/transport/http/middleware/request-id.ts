@@ -3,7 +3,6 @@ import type { Middleware } from 'koa';
 
 const INCOMING = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/** The caller's own X-Request-Id when it is sane, otherwise a new one. */
 export function requestIdFor(incoming: string | undefined): string {
   return incoming !== undefined && INCOMING.test(incoming) ? incoming : `req_${randomUUID().replace(/-/g, '')}`;
 }

@@ -63,7 +63,6 @@ const docsAssets = staticAssets(DOCS_ASSETS_PREFIX, () => {
   ];
 });
 
-const assetUrl = docsAssets.url;
 export const serveDocsAssets = docsAssets.serve;
 
 /** `GET /docs`: a server-rendered operation list (readable without JavaScript) until Redoc replaces it. */
@@ -186,7 +185,7 @@ p{overflow-wrap:anywhere}nav ul{columns:2 18rem;padding-left:1.1rem}
 ${[...byTag].map(([tag, ops]) => html`<h2>${tag}</h2>${ops.map(([m, r, op]) => operationHtml(m, r, op))}`)}
 </main>
 <div id="redoc"></div>
-<script src="${assetUrl('redoc.standalone.js')}"></script>
-<script src="${assetUrl('docs.js')}"></script>
+<script src="${docsAssets.url('redoc.standalone.js')}"></script>
+<script src="${docsAssets.url('docs.js')}"></script>
 </body></html>`;
 }

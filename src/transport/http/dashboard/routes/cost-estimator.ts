@@ -9,7 +9,6 @@ import { costEstimatorPage, EstimatorRow } from '../templates/cost-estimator';
 const DEFAULT_ROWS = 3;
 const MAX_ROWS = 20;
 
-/** An item of the estimate request, and the form row it came from. */
 type ItemFromRow = { row: number; item: EstimateItem };
 
 function readRows(ctx: Context): EstimatorRow[] {
@@ -60,10 +59,9 @@ function rowMessage(text: string, items: ItemFromRow[]): string {
 
 /** Prices the chosen items with the same domain code as POST /api/cost-estimator. */
 export function costEstimatorRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
-  pages.get('/cost-estimator', async (ctx, session) => {
-    const catalog = await deps.catalog();
+  pages.get('/cost-estimator', (ctx, session) => {
     const rows = readRows(ctx);
-    const { items, problems } = itemsFromRows(rows, catalog);
+    const { items, problems } = itemsFromRows(rows, deps.catalog);
     let estimate: Estimate | undefined;
     let error: string | undefined;
     let details: string[] = problems;
@@ -76,7 +74,7 @@ export function costEstimatorRoutes(pages: SignedInRouter, deps: DashboardDeps):
         details = parsed.error.issues.map((issue) => rowMessage(`${issue.path.join('.')} ${issue.message}`, items));
       } else {
         try {
-          estimate = estimateCost(catalog, parsed.data.items);
+          estimate = estimateCost(deps.catalog, parsed.data.items);
         } catch (err) {
           if (!(err instanceof DomainError)) throw err;
           error = rowMessage(err.message, items);
@@ -86,6 +84,6 @@ export function costEstimatorRoutes(pages: SignedInRouter, deps: DashboardDeps):
     } else if (queryField(ctx, 'estimate')) {
       error = 'Choose at least one service.';
     }
-    sendHtml(ctx, error ? 400 : 200, costEstimatorPage(session, { catalog, rows, estimate, error, details }));
+    sendHtml(ctx, error ? 400 : 200, costEstimatorPage(session, { catalog: deps.catalog, rows, estimate, error, details }));
   });
 }

@@ -2,7 +2,6 @@ import { html, SafeHtml } from '../html';
 import { csrfField, errorBox, type Feedback } from './layout';
 
 export interface FormCard {
-  /** The heading's id, which names the card. */
   id: string;
   heading: string;
   /** Under the heading (what the form does). */

@@ -48,7 +48,6 @@ export function confirmForm(action: string, csrfToken: string, submit: string, c
 </form>`;
 }
 
-/** An <option>, selected when its value is the chosen one. */
 export function option(value: string, label: string, chosen: string | undefined): SafeHtml {
   return html`<option value="${value}"${value === chosen ? html` selected` : html``}>${label}</option>`;
 }

@@ -21,7 +21,6 @@ export interface ListPage {
   isFirstPage: boolean;
 }
 
-/** Links to a list's newest page, and to the next older page while there is one. */
 export function pagination(label: string, noun: string, pageUrl: (cursor?: string) => string, list: ListPage): SafeHtml {
   return html`<nav class="pagination" aria-label="${label}">
     ${!list.isFirstPage && html`<a href="${pageUrl()}">Newest ${noun}</a>`}

@@ -24,7 +24,3 @@ export const NOTICES = {
 } as const;
 
 export type NoticeKey = keyof typeof NOTICES;
-
-export function noticeText(key: unknown): string | undefined {
-  return typeof key === 'string' && Object.prototype.hasOwnProperty.call(NOTICES, key) ? NOTICES[key as NoticeKey] : undefined;
-}
