@@ -4,4 +4,4 @@ export { compareCatalogOrder } from './catalog-order';
 export { catalogQuerySchema, parseCatalogQuery } from './catalog-query';
 export { estimateItemSchema, estimateRequestSchema, type EstimateItem, type EstimateRequest } from './estimate-request';
 export { estimateCost, type BreakdownLine, type Estimate } from './estimate';
-export { formulaKindOf, isPriceUnit, PRICE_UNITS, PER_MILLION_THINGS, type FormulaKind } from './price-units';
+export { formulaKindOf, PRICE_UNITS, PER_MILLION_THINGS, type FormulaKind } from './price-units';

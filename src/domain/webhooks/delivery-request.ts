@@ -17,8 +17,6 @@ export const WebhookHeader = Object.freeze({
   StandardSignature: 'webhook-signature',
 } as const);
 
-export const DELIVERY_CONTENT_TYPE = 'application/json';
-
 const STANDARD_SIGNATURE_REGEX = /^v1,[A-Za-z0-9+/]{43}=(?: v1,[A-Za-z0-9+/]{43}=)*$/;
 
 export interface DeliveryBodyInput {
@@ -68,7 +66,7 @@ export function buildDeliveryHeaders(input: DeliveryHeadersInput): DeliveryHeade
     throw new TypeError('standard signature must be space-separated "v1,<base64 of 32 bytes>" entries');
   }
   return Object.freeze({
-    [WebhookHeader.ContentType]: DELIVERY_CONTENT_TYPE,
+    [WebhookHeader.ContentType]: 'application/json',
     [WebhookHeader.UserAgent]: WEBHOOK_USER_AGENT,
     [WebhookHeader.Id]: String(input.id),
     [WebhookHeader.Type]: input.type,

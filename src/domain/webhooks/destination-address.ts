@@ -137,13 +137,8 @@ export type DestinationUrlValidation =
 
 type UrlRefusal = 'unsupported_url_scheme' | 'url_credentials_not_allowed' | 'destination_not_allowed';
 
-export interface DestinationUrlOptions {
-  /** DELIVERY_ALLOW_PRIVATE_NETWORKS=true: literal private/loopback/... hosts are accepted. */
-  allowPrivate?: boolean;
-}
-
-/** CONTRACT §3 URL rules, in order; host names are resolved and checked in destination-resolver.ts. */
-export function validateDestinationUrl(raw: unknown, options: DestinationUrlOptions = {}): DestinationUrlValidation {
+/** CONTRACT §3 URL rules, in order (`allowPrivate`: DELIVERY_ALLOW_PRIVATE_NETWORKS); host names are checked in destination-resolver.ts. */
+export function validateDestinationUrl(raw: unknown, options: { allowPrivate?: boolean } = {}): DestinationUrlValidation {
   if (typeof raw !== 'string') return invalid('url must be a string.');
   // Checked before parsing so an oversized value costs nothing.
   if (raw.length > MAX_DESTINATION_URL_LENGTH) return invalid(`url must be at most ${MAX_DESTINATION_URL_LENGTH} characters.`);

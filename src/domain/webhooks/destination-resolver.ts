@@ -26,7 +26,6 @@ export type ResolveAndCheckResult =
 
 /** Outcomes are values, not exceptions, so an attempt records them; IP literals are checked without lookup. */
 export async function resolveAndCheck(hostname: string, options: ResolveOptions): Promise<ResolveAndCheckResult> {
-  const allowPrivate = options.allowPrivate === true;
   const literal = parseIpLiteral(hostname);
   const name = literal ? hostname.replace(/^\[(.*)\]$/, '$1') : hostname;
 
@@ -59,7 +58,7 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
   for (const entry of found) {
     const verdict = classifyAddress(entry?.address);
     // allowPrivate lifts the range rules, never the requirement of a well-formed address.
-    const acceptable = verdict.allowed || (allowPrivate && verdict.address !== undefined);
+    const acceptable = verdict.allowed || (options.allowPrivate === true && verdict.address !== undefined);
     if (!acceptable) {
       const reason = verdict.allowed ? '' : verdict.reason;
       return {

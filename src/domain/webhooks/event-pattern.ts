@@ -1,6 +1,5 @@
 /** Event types and subscription patterns (CONTRACT §3–4): `*`, `<prefix>.*` and `<type>`. No imports: usable by workflow code. */
 
-export const EVENT_TYPE_MIN_LENGTH = 1;
 export const EVENT_TYPE_MAX_LENGTH = 256;
 /** CONTRACT §4: 1..256 characters of [A-Za-z0-9_.:-]. */
 export const EVENT_TYPE_REGEX = /^[A-Za-z0-9_.:-]{1,256}$/;
@@ -46,7 +45,7 @@ export function validateEventPattern(pattern: unknown): EventPatternValidation {
 
   if (pattern.includes('*')) return invalid('"*" is allowed only alone or as a final ".*".');
   if (!isValidEventType(pattern)) {
-    return invalid(`an event type is ${EVENT_TYPE_MIN_LENGTH} to ${EVENT_TYPE_MAX_LENGTH} characters of A-Z a-z 0-9 _ . : -.`);
+    return invalid(`an event type is 1 to ${EVENT_TYPE_MAX_LENGTH} characters of A-Z a-z 0-9 _ . : -.`);
   }
   // A trailing dot is nearly always a mistyped `<prefix>.*` (such types stay reachable through `*`).
   if (pattern.endsWith('.')) return invalid(`a pattern must not end with "."; use "${truncate(pattern)}*" to match every type under that prefix.`);
