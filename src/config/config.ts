@@ -164,7 +164,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     endpointFailingAfter: e.ENDPOINT_FAILING_AFTER,
     eventRetentionMs: e.EVENT_RETENTION_DAYS * DAY_MS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
-    /** null: off, and no OpenTelemetry code is loaded (src/main/enter-roles.ts). */
     tracing: tracingConfigFrom(e),
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
   });

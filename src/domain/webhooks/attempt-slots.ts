@@ -82,11 +82,10 @@ export class AttemptSlots {
   }
 
   /**
-   * Counts a delivery that found no place among its account's throttled ones, and answers how long it waits before asking
-   * again. Its doubling back-off, or, once the account's places are seen freeing, the time for the throttled attempts ahead
-   * of it to be served: asking sooner would only be refused again, and every ask is a round trip through Temporal (the
-   * throttled attempts of an account whose receivers hang asked about 9 times a second, and a neighbour's flood lost 13 % of
-   * its deliveries). A random half of it, so that they do not come back together.
+   * Counts a delivery that found no place among its account's throttled ones and answers its wait before asking again: its
+   * doubling back-off or, once the account's places are seen freeing, the time for those ahead of it to be served (a random
+   * half of it). Every ask is a round trip through Temporal: asking sooner, an account whose receivers hang asked about 9
+   * times a second and a neighbour's flood lost 13 % of its deliveries.
    */
   throttle(accountId: string, delivery: string, tries: number, random: number): number {
     const now = this.now();
