@@ -101,32 +101,19 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/** A connect `lookup` yielding only checked addresses. Connect skips it for IP literals: check those first. */
+/** A net.connect `lookup` yielding only checked addresses (of `family`, unless 0). Connect skips it for IP literals: check those first. */
 export function createGuardedLookup(options: ResolveOptions) {
-  return function guardedLookup(
-    hostname: string,
-    lookupOptions: { family?: number | string; all?: boolean } | number | LookupCallback,
-    maybeCallback?: LookupCallback,
-  ): void {
-    const callback = (typeof lookupOptions === 'function' ? lookupOptions : maybeCallback) as LookupCallback;
-    const opts = typeof lookupOptions === 'object' && lookupOptions !== null ? lookupOptions : {};
-    const wantedFamily = normalizeFamily(typeof lookupOptions === 'number' ? lookupOptions : opts.family);
+  return function guardedLookup(hostname: string, opts: { family?: number; all?: boolean }, callback: LookupCallback): void {
     const fail = (error: NodeJS.ErrnoException) => callback(error, opts.all ? [] : '', undefined);
     resolveAndCheck(hostname, options).then(
       (result) => {
         if (!result.ok) return fail(new DestinationRefusedError(result));
-        const usable = wantedFamily ? result.addresses.filter((a) => a.family === wantedFamily) : result.addresses;
-        if (usable.length === 0) return fail(Object.assign(new Error(`${hostname} has no IPv${wantedFamily} address.`), { code: 'ENOTFOUND' }));
+        const usable = opts.family ? result.addresses.filter((a) => a.family === opts.family) : result.addresses;
+        if (usable.length === 0) return fail(Object.assign(new Error(`${hostname} has no IPv${opts.family} address.`), { code: 'ENOTFOUND' }));
         if (opts.all) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
         else callback(null, (usable[0] as CheckedAddress).address, (usable[0] as CheckedAddress).family);
       },
       (error: unknown) => fail(error as NodeJS.ErrnoException),
     );
   };
-}
-
-function normalizeFamily(family: number | string | undefined): 4 | 6 | undefined {
-  if (family === 4 || family === 'IPv4') return 4;
-  if (family === 6 || family === 'IPv6') return 6;
-  return undefined;
 }
