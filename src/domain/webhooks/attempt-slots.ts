@@ -1,4 +1,4 @@
-import { SlidingCount } from '../flow-control/sliding-count';
+import { addCount, SlidingCount } from '../flow-control/sliding-count';
 
 /**
  * Attempts in flight per account and per endpoint in this process (DNS lookup to POST end): a tenant whose receivers hang
@@ -116,14 +116,14 @@ export class AttemptSlots {
   }
 
   private take(accountId: string, endpointId: string): LeaveSlot {
-    add(this.byAccount, accountId, 1);
-    add(this.byEndpoint, endpointId, 1);
+    addCount(this.byAccount, accountId, 1);
+    addCount(this.byEndpoint, endpointId, 1);
     let left = false;
     return () => {
       if (left) return;
       left = true;
-      add(this.byAccount, accountId, -1);
-      add(this.byEndpoint, endpointId, -1);
+      addCount(this.byAccount, accountId, -1);
+      addCount(this.byEndpoint, endpointId, -1);
       this.freedCount.add(accountId);
       this.admitWaiting(accountId);
       if (!this.full(accountId)) for (const listener of this.freed) listener(accountId);
@@ -139,12 +139,6 @@ export class AttemptSlots {
       waiter.admit(this.take(accountId, waiter.endpointId));
     }
   }
-}
-
-function add(counts: Map<string, number>, key: string, delta: number): void {
-  const next = (counts.get(key) ?? 0) + delta;
-  if (next <= 0) counts.delete(key);
-  else counts.set(key, next);
 }
 
 const MAX_THROTTLED_WAIT_MS = 60_000;
