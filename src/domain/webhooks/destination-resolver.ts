@@ -20,9 +20,8 @@ export interface ResolveOptions {
 }
 
 export type ResolveAndCheckResult =
-  | { ok: true; hostname: string; addresses: CheckedAddress[] }
-  | { ok: false; code: 'dns_lookup_failed' | 'dns_timeout'; hostname: string; message: string }
-  | { ok: false; code: 'destination_not_allowed'; hostname: string; address: string; reason: string; message: string };
+  | { ok: true; addresses: CheckedAddress[] }
+  | { ok: false; code: 'dns_lookup_failed' | 'dns_timeout' | 'destination_not_allowed'; message: string };
 
 /** Outcomes are values, not exceptions, so an attempt records them; IP literals are checked without lookup. */
 export async function resolveAndCheck(hostname: string, options: ResolveOptions): Promise<ResolveAndCheckResult> {
@@ -39,17 +38,12 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
       const code = (error as { code?: unknown } | null)?.code;
       if (code === 'ETIMEOUT') {
         const message = error instanceof Error && error.message.startsWith('DNS lookup') ? error.message : `DNS lookup of ${name} timed out.`;
-        return { ok: false, code: 'dns_timeout', hostname: name, message };
+        return { ok: false, code: 'dns_timeout', message };
       }
-      return {
-        ok: false,
-        code: 'dns_lookup_failed',
-        hostname: name,
-        message: `DNS lookup of ${name} failed${typeof code === 'string' ? ` (${code})` : ''}.`,
-      };
+      return { ok: false, code: 'dns_lookup_failed', message: `DNS lookup of ${name} failed${typeof code === 'string' ? ` (${code})` : ''}.` };
     }
     if (!Array.isArray(found) || found.length === 0) {
-      return { ok: false, code: 'dns_lookup_failed', hostname: name, message: `DNS lookup of ${name} returned no address.` };
+      return { ok: false, code: 'dns_lookup_failed', message: `DNS lookup of ${name} returned no address.` };
     }
   }
 
@@ -60,13 +54,9 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
     // allowPrivate lifts the range rules, never the requirement of a well-formed address.
     const acceptable = verdict.allowed || (options.allowPrivate === true && verdict.address !== undefined);
     if (!acceptable) {
-      const reason = verdict.allowed ? '' : verdict.reason;
       return {
         ok: false,
         code: 'destination_not_allowed',
-        hostname: name,
-        address: String(entry?.address),
-        reason,
         // The address and its range stay out of the message: shown to the caller (a 422, an
         // attempt's error), they would map the internal names this process resolves.
         message:
@@ -80,18 +70,16 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
     seen.add(address);
     addresses.push({ address, family: verdict.family as 4 | 6 });
   }
-  return { ok: true, hostname: name, addresses };
+  return { ok: true, addresses };
 }
 
 /** Error passed to connect() when the guarded lookup refuses; `code` lets callers tell it apart. */
 export class DestinationRefusedError extends Error {
   readonly code: 'EDESTINATIONREFUSED' | 'EDNSLOOKUPFAILED';
-  readonly hostname: string;
   constructor(result: Extract<ResolveAndCheckResult, { ok: false }>) {
     super(result.message);
     this.name = 'DestinationRefusedError';
     this.code = result.code === 'destination_not_allowed' ? 'EDESTINATIONREFUSED' : 'EDNSLOOKUPFAILED';
-    this.hostname = result.hostname;
   }
 }
 
