@@ -40,8 +40,6 @@ export interface DeliveryHeadersInput {
   standardSignature: string;
 }
 
-export type DeliveryHeaders = Readonly<Record<(typeof WebhookHeader)[keyof typeof WebhookHeader], string>>;
-
 /** Spec key order, no whitespace; throws on a disallowed body: stored, it would be delivered wrong forever. */
 export function buildDeliveryBody(event: DeliveryBodyInput): string {
   assertEventId(event.id);
@@ -54,7 +52,7 @@ export function buildDeliveryBody(event: DeliveryBodyInput): string {
   return JSON.stringify({ id: event.id, type: event.type, data: event.data, timestamp: event.timestamp });
 }
 
-export function buildDeliveryHeaders(input: DeliveryHeadersInput): DeliveryHeaders {
+export function buildDeliveryHeaders(input: DeliveryHeadersInput) {
   assertEventId(input.id);
   assertEventType(input.type); // also guarantees no CR/LF can reach a header value
   assertTimestamp(input.timestamp);

@@ -29,7 +29,6 @@ export function createSecretBox(key: Buffer): SecretBox {
 
   return {
     seal(plain: string): string {
-      if (typeof plain !== 'string') throw new TypeError('secret box can only seal strings');
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv(ALGORITHM, keyCopy, iv, { authTagLength: TAG_BYTES });
       const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
