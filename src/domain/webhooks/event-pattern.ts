@@ -63,12 +63,8 @@ export interface EventPatternListIssue {
   message: string;
 }
 
-export type EventPatternListValidation =
-  | { ok: true; patterns: string[] }
-  | { ok: false; issues: EventPatternListIssue[] };
-
 /** An `events` value as given: the caller defaults an omitted one, so `undefined` and `[]` (refused) differ. */
-export function validateEventPatterns(value: unknown): EventPatternListValidation {
+export function validateEventPatterns(value: unknown): { ok: true; patterns: string[] } | { ok: false; issues: EventPatternListIssue[] } {
   if (!Array.isArray(value)) return { ok: false, issues: [{ index: null, message: 'events must be an array of strings.' }] };
   if (value.length === 0) return { ok: false, issues: [{ index: null, message: 'events must contain at least one pattern.' }] };
   if (value.length > MAX_EVENT_PATTERNS) {
