@@ -1,7 +1,6 @@
 /** Event types and subscription patterns (CONTRACT §3–4): `*`, `<prefix>.*` and `<type>`. No imports: usable by workflow code. */
 
 export const EVENT_TYPE_MAX_LENGTH = 256;
-/** CONTRACT §4: 1..256 characters of [A-Za-z0-9_.:-]. */
 export const EVENT_TYPE_REGEX = /^[A-Za-z0-9_.:-]{1,256}$/;
 
 export const WILDCARD_PATTERN = '*';
