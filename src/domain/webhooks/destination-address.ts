@@ -135,7 +135,7 @@ export type DestinationUrlValidation =
 
 type UrlRefusal = 'unsupported_url_scheme' | 'url_credentials_not_allowed' | 'destination_not_allowed';
 
-/** CONTRACT §3 URL rules, in order (`allowPrivate`: DELIVERY_ALLOW_PRIVATE_NETWORKS); host names are checked in destination-resolver.ts. */
+/** CONTRACT §3 URL rules, in order; `allowPrivate`: DELIVERY_ALLOW_PRIVATE_NETWORKS. Host names: destination-resolver.ts. */
 export function validateDestinationUrl(raw: unknown, options: { allowPrivate?: boolean } = {}): DestinationUrlValidation {
   if (typeof raw !== 'string') return invalid('url must be a string.');
   // Checked before parsing so an oversized value costs nothing.
