@@ -12,9 +12,10 @@ import { blankIsUnset, httpUrl, tracingConfigFrom, TracingEnvSchema } from './tr
 
 /** The configuration, validated once at start-up (a bad value stops it, naming the variable); see docs/operating.md. */
 
-const port = z.coerce.number().int().min(1).max(65535);
+const int = (min: number, max: number, tooLow?: string) => z.coerce.number().int().min(min, tooLow).max(max);
+const port = int(1, 65535);
 /** PORT may be 0: any free port (tests). */
-const listenPort = z.coerce.number().int().min(0).max(65535);
+const listenPort = int(0, 65535);
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -30,6 +31,7 @@ function isNameServer(text: string): boolean {
 const DAY_MS = 86_400_000;
 /** A day past the longest look-back reading events (bulk recovery, idempotency): a purge never outruns it. */
 export const MIN_EVENT_RETENTION_DAYS = Math.ceil(Math.max(MAX_RECOVERY_WINDOW_MS, IDEMPOTENCY_WINDOW_MS) / DAY_MS) + 1;
+const RETENTION_TOO_SHORT = `must be at least ${MIN_EVENT_RETENTION_DAYS} days (bulk recovery reaches 7 days back, idempotency keys 24 h)`;
 
 const EnvSchema = z.object({
   PORT: listenPort.default(3000),
@@ -59,35 +61,30 @@ const EnvSchema = z.object({
   /** Trust X-Forwarded-For for the client IP (only behind a proxy you control). */
   TRUST_PROXY: bool.default(false),
   /** With TRUST_PROXY: how many proxies of ours append to X-Forwarded-For; the client is the entry they appended. */
-  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
-  MAX_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(100),
+  TRUST_PROXY_HOPS: int(1, 10).default(1),
+  MAX_ENDPOINTS_PER_ACCOUNT: int(1, 100_000).default(100),
   DNS_SERVERS: optionalString.refine((v) => v === undefined || v.split(',').every((s) => isNameServer(s.trim())), 'must be comma-separated ip, ip:port or [ipv6]:port'),
-  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_DNS_TIMEOUT_MS),
-  DNS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_DNS_MAX_CONCURRENT),
-  DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_ATTEMPT_SLOT_LIMITS.perAccount),
-  DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_ATTEMPT_SLOT_LIMITS.perEndpoint),
+  DNS_TIMEOUT_MS: int(100, 60_000).default(DEFAULT_DNS_TIMEOUT_MS),
+  DNS_MAX_CONCURRENT: int(1, 10_000).default(DEFAULT_DNS_MAX_CONCURRENT),
+  DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: int(1, 10_000).default(DEFAULT_ATTEMPT_SLOT_LIMITS.perAccount),
+  DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT: int(1, 10_000).default(DEFAULT_ATTEMPT_SLOT_LIMITS.perEndpoint),
   /** Slow first attempts held in their task at once (more are handed off); the worker gets as many slots more. */
-  DELIVERY_FIRST_ATTEMPTS_HELD_MAX: z.coerce.number().int().min(0).max(10_000).default(600),
-  DISPATCH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
-  INSTANCE_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
+  DELIVERY_FIRST_ATTEMPTS_HELD_MAX: int(0, 10_000).default(600),
+  DISPATCH_SWEEP_INTERVAL_MS: int(100, 3_600_000).default(5_000),
+  INSTANCE_LEASE_TTL_MS: int(1_000, 600_000).default(15_000),
   /** A memory bound: accepted events waiting for their workflows to start, per API process, past which ingest answers 503. */
-  INGEST_BACKLOG_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
+  INGEST_BACKLOG_LIMIT: int(1, 1_000_000).default(2_000),
   /** Overload promise: the oldest accepted event of a process waits at most this long for its workflows to start; past it, ingest answers 503. */
   MAX_BACKLOG_S: z.coerce.number().min(0.1).max(3_600).default(2),
   /** Overload: an event-loop delay (p99, sustained two seconds) past which ingest answers 503 (the process is out of CPU). */
-  INGEST_MAX_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(400),
-  DISPATCH_START_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+  INGEST_MAX_LOOP_DELAY_MS: int(10, 60_000).default(400),
+  DISPATCH_START_CONCURRENCY: int(1, 1_000).default(32),
   /** Delivery workflows started by a process with a worker that may wait for their first attempt (0: no limit). */
-  DISPATCH_START_WINDOW: z.coerce.number().int().min(0).max(100_000).default(200),
+  DISPATCH_START_WINDOW: int(0, 100_000).default(200),
   /** Consecutive failed deliveries to an endpoint before its `platform.endpoint.failing` event (at most one an hour). */
-  ENDPOINT_FAILING_AFTER: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_FAILING_AFTER),
-  ENDPOINT_AUTO_DISABLE_HOURS: z.coerce.number().int().min(1).max(8_760).default(DEFAULT_AUTO_DISABLE_AFTER_MS / 3_600_000),
-  EVENT_RETENTION_DAYS: z.coerce
-    .number()
-    .int()
-    .max(36_500)
-    .min(MIN_EVENT_RETENTION_DAYS, `must be at least ${MIN_EVENT_RETENTION_DAYS} days (bulk recovery reaches 7 days back, idempotency keys 24 h)`)
-    .default(30),
+  ENDPOINT_FAILING_AFTER: int(1, 1_000).default(DEFAULT_FAILING_AFTER),
+  ENDPOINT_AUTO_DISABLE_HOURS: int(1, 8_760).default(DEFAULT_AUTO_DISABLE_AFTER_MS / 3_600_000),
+  EVENT_RETENTION_DAYS: int(MIN_EVENT_RETENTION_DAYS, 36_500, RETENTION_TOO_SHORT).default(30),
   METRICS_PORT: blankIsUnset(listenPort),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
@@ -164,7 +161,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     endpointFailingAfter: e.ENDPOINT_FAILING_AFTER,
     eventRetentionMs: e.EVENT_RETENTION_DAYS * DAY_MS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
-    /** null: off, and no OpenTelemetry code is loaded (src/main/enter-roles.ts). */
     tracing: tracingConfigFrom(e),
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
   });

@@ -36,10 +36,8 @@ export const TracingEnvSchema = z.object({
   OTEL_TRACES_SAMPLER_ARG: blankIsUnset(z.coerce.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1')),
 });
 
-type TracingEnv = z.infer<typeof TracingEnvSchema>;
-
-/** null: tracing is off (no OpenTelemetry code is loaded). `e` is TracingEnvSchema's output. */
-export function tracingConfigFrom(e: TracingEnv): TracingConfig | null {
+/** null: tracing is off (no OpenTelemetry code is loaded, src/main/enter-roles.ts). */
+export function tracingConfigFrom(e: z.infer<typeof TracingEnvSchema>): TracingConfig | null {
   if (e.OTEL_SDK_DISABLED === 'true' || e.OTEL_TRACES_EXPORTER === 'none') return null;
   const endpointGiven = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (e.OTEL_TRACES_EXPORTER === undefined && endpointGiven === undefined) return null;

@@ -7,24 +7,16 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** What an error says besides its body fields; transport turns these into headers. */
-export interface ErrorHints {
-  /** Whole seconds to wait before trying again (Retry-After). */
-  retryAfterSeconds?: number;
-  /** The methods the path does have (Allow). */
-  allowedMethods?: readonly string[];
-}
-
 export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
   readonly retryAfterSeconds: number | undefined;
   readonly allowedMethods: readonly string[] | undefined;
 
-  /** `data`: extra top-level fields of the JSON error body (e.g. retry_after, allowed, index). */
+  /** `data`: extra top-level fields of the JSON error body; `hints`: what transport turns into headers (Retry-After, Allow). */
   constructor(
     readonly code: C,
     message: string,
     readonly data: Readonly<Record<string, unknown>> = {},
-    hints: ErrorHints = {},
+    hints: { retryAfterSeconds?: number; allowedMethods?: readonly string[] } = {},
   ) {
     // An answer, not a fault: its stack is never read, and under a flood one per 503 takes a measurable share of the API's CPU.
     const depth = Error.stackTraceLimit;

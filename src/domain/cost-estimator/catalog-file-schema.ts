@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES, PROVIDERS } from './constants';
-import { isPriceUnit, PRICE_UNITS } from './price-units';
+import { formulaKindOf, PRICE_UNITS } from './price-units';
 
 /** data/catalog.json, strict: a misspelt field fails start-up. Cross-entry rules: catalog-invariants.ts. */
 
@@ -10,7 +10,9 @@ export const catalogEntrySchema = z.strictObject({
   service: z.string().min(1),
   instance: z.string().min(1),
   specs: z.string().min(1),
-  priceUnit: z.string().refine(isPriceUnit, { error: `must be one of: ${PRICE_UNITS.join(', ')}` }),
+  priceUnit: z.string().refine((unit) => formulaKindOf(unit) !== undefined, {
+    error: `must be one of: ${PRICE_UNITS.join(', ')}`,
+  }),
   // Finite and > 0 (zod 4 numbers reject Infinity and NaN).
   priceUsd: z.number().positive(),
   region: z.string().min(1),

@@ -63,7 +63,6 @@ export class Catalog {
 
   /** Entries matching both filters (either may be absent), in catalog order. */
   filter(filter: CatalogFilter = {}): readonly CatalogEntry[] {
-    // Every valid combination was precomputed; an unknown value cannot reach here through the typed API.
     return this.filtered.get(filterKey(filter)) ?? [];
   }
 

@@ -1,7 +1,6 @@
 export * from './constants';
 export { Catalog, InvalidCatalogError, type CatalogEntry, type CatalogFilter } from './catalog';
-export { compareCatalogOrder } from './catalog-order';
-export { catalogQuerySchema, parseCatalogQuery } from './catalog-query';
-export { estimateItemSchema, estimateRequestSchema, type EstimateItem, type EstimateRequest } from './estimate-request';
+export { parseCatalogQuery } from './catalog-query';
+export { estimateRequestSchema, type EstimateItem, type EstimateRequest } from './estimate-request';
 export { estimateCost, type BreakdownLine, type Estimate } from './estimate';
-export { formulaKindOf, isPriceUnit, PRICE_UNITS, PER_MILLION_THINGS, type FormulaKind } from './price-units';
+export { formulaKindOf, PRICE_UNITS, PER_MILLION_THINGS, type FormulaKind } from './price-units';

@@ -15,8 +15,7 @@ export function matchCatalogEntry(catalog: Catalog, item: EstimateItem, index: n
   const instances = candidates.map((e) => e.instance);
 
   if (item.instance === undefined) {
-    const only = candidates.length === 1 ? candidates[0] : undefined;
-    if (only) return only;
+    if (candidates.length === 1) return candidates[0] as CatalogEntry;
     throw new DomainError(
       'instance_required',
       `items[${index}]: ${item.provider} / ${item.service} has ${candidates.length} instances; choose one with "instance".`,

@@ -54,10 +54,6 @@ const UNIT_KINDS: ReadonlyMap<string, FormulaKind> = new Map<string, FormulaKind
 /** Every allowed priceUnit string, exactly as written in the spec. */
 export const PRICE_UNITS: readonly string[] = Object.freeze([...UNIT_KINDS.keys()]);
 
-export function isPriceUnit(unit: string): boolean {
-  return UNIT_KINDS.has(unit);
-}
-
 /** The formula kind of an allowed priceUnit; undefined for anything else (exact match only). */
 export function formulaKindOf(unit: string): FormulaKind | undefined {
   return UNIT_KINDS.get(unit);

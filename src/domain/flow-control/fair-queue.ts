@@ -14,9 +14,9 @@ export class FairQueue<T> {
   }
 
   /** The next tenant's oldest item (and when it came), round-robin, passing over tenants `skip` names; undefined when none can go. */
-  shift(skip?: (tenant: string) => boolean): { tenant: string; item: T; since: number } | undefined {
+  shift(skip: (tenant: string) => boolean): { tenant: string; item: T; since: number } | undefined {
     for (const [tenant, queue] of this.queues) {
-      if (skip?.(tenant)) continue;
+      if (skip(tenant)) continue;
       const head = queue.shift() as { item: T; since: number };
       this.count--;
       this.queues.delete(tenant);
@@ -27,8 +27,7 @@ export class FairQueue<T> {
   }
 
   /** Items that `shift` could take now. */
-  ready(skip?: (tenant: string) => boolean): number {
-    if (!skip) return this.count;
+  ready(skip: (tenant: string) => boolean): number {
     let n = 0;
     for (const [tenant, queue] of this.queues) if (!skip(tenant)) n += queue.length;
     return n;

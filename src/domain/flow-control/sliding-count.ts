@@ -38,11 +38,16 @@ export class SlidingCount<K extends string> {
     while (this.buckets.length > 0 && this.buckets[0].second < oldest) {
       const { counts } = this.buckets.shift() as { counts: Map<K, number> };
       for (const [kind, n] of counts) {
-        const left = (this.totals.get(kind) ?? 0) - n;
-        if (left <= 0) this.totals.delete(kind);
-        else this.totals.set(kind, left);
+        addCount(this.totals, kind, -n);
         this.sum -= n;
       }
     }
   }
+}
+
+/** Adds `delta` to a key's count; a count that falls to 0 or below is removed. */
+export function addCount<K>(counts: Map<K, number>, key: K, delta: number): void {
+  const next = (counts.get(key) ?? 0) + delta;
+  if (next <= 0) counts.delete(key);
+  else counts.set(key, next);
 }

@@ -20,21 +20,18 @@ export interface SealedDelivery {
   body: string;
 }
 
-export interface AcceptanceSeal {
-  seal(delivery: SealedDelivery): string;
-  /** True only for a seal this key made over exactly these fields (constant-time comparison). */
-  verify(delivery: SealedDelivery, seal: string): boolean;
-}
+export type AcceptanceSeal = ReturnType<typeof createAcceptanceSeal>;
 
-export function createAcceptanceSeal(secretsKey: Buffer): AcceptanceSeal {
+export function createAcceptanceSeal(secretsKey: Buffer) {
   // Its own key, derived: an HMAC under the key that encrypts endpoint secrets would mix two uses of one key.
   const key = Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), KEY_INFO, 32));
   const mac = (d: SealedDelivery) =>
     // A JSON array: no field can run into the next one (an account id ending where an endpoint id begins).
     createHmac('sha256', key).update(JSON.stringify([ACCEPTANCE_SEAL_VERSION, d.accountId, d.endpointId, d.eventId, d.round, d.workflowId, d.type, d.timestamp, d.body])).digest();
   return {
-    seal: (delivery) => `${ACCEPTANCE_SEAL_VERSION}.${mac(delivery).toString('base64url')}`,
-    verify(delivery, seal) {
+    seal: (delivery: SealedDelivery) => `${ACCEPTANCE_SEAL_VERSION}.${mac(delivery).toString('base64url')}`,
+    /** True only for a seal this key made over exactly these fields (constant-time comparison). */
+    verify(delivery: SealedDelivery, seal: string): boolean {
       if (typeof seal !== 'string' || !seal.startsWith(`${ACCEPTANCE_SEAL_VERSION}.`)) return false;
       const given = Buffer.from(seal.slice(ACCEPTANCE_SEAL_VERSION.length + 1), 'base64url');
       const expected = mac(delivery);

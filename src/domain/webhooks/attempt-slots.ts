@@ -1,4 +1,4 @@
-import { SlidingCount } from '../flow-control/sliding-count';
+import { addCount, SlidingCount } from '../flow-control/sliding-count';
 
 /**
  * Attempts in flight per account and per endpoint in this process (DNS lookup to POST end): a tenant whose receivers hang
@@ -82,11 +82,10 @@ export class AttemptSlots {
   }
 
   /**
-   * Counts a delivery that found no place among its account's throttled ones, and answers how long it waits before asking
-   * again. Its doubling back-off, or, once the account's places are seen freeing, the time for the throttled attempts ahead
-   * of it to be served: asking sooner would only be refused again, and every ask is a round trip through Temporal (the
-   * throttled attempts of an account whose receivers hang asked about 9 times a second, and a neighbour's flood lost 13 % of
-   * its deliveries). A random half of it, so that they do not come back together.
+   * Counts a delivery that found no place among its account's throttled ones and answers its wait before asking again: its
+   * doubling back-off or, once the account's places are seen freeing, the time for those ahead of it to be served (a random
+   * half of it). Every ask is a round trip through Temporal: asking sooner, an account whose receivers hang asked about 9
+   * times a second and a neighbour's flood lost 13 % of its deliveries.
    */
   throttle(accountId: string, delivery: string, tries: number, random: number): number {
     const now = this.now();
@@ -117,14 +116,14 @@ export class AttemptSlots {
   }
 
   private take(accountId: string, endpointId: string): LeaveSlot {
-    add(this.byAccount, accountId, 1);
-    add(this.byEndpoint, endpointId, 1);
+    addCount(this.byAccount, accountId, 1);
+    addCount(this.byEndpoint, endpointId, 1);
     let left = false;
     return () => {
       if (left) return;
       left = true;
-      add(this.byAccount, accountId, -1);
-      add(this.byEndpoint, endpointId, -1);
+      addCount(this.byAccount, accountId, -1);
+      addCount(this.byEndpoint, endpointId, -1);
       this.freedCount.add(accountId);
       this.admitWaiting(accountId);
       if (!this.full(accountId)) for (const listener of this.freed) listener(accountId);
@@ -140,12 +139,6 @@ export class AttemptSlots {
       waiter.admit(this.take(accountId, waiter.endpointId));
     }
   }
-}
-
-function add(counts: Map<string, number>, key: string, delta: number): void {
-  const next = (counts.get(key) ?? 0) + delta;
-  if (next <= 0) counts.delete(key);
-  else counts.set(key, next);
 }
 
 const MAX_THROTTLED_WAIT_MS = 60_000;

@@ -17,8 +17,6 @@ export const WebhookHeader = Object.freeze({
   StandardSignature: 'webhook-signature',
 } as const);
 
-export const DELIVERY_CONTENT_TYPE = 'application/json';
-
 const STANDARD_SIGNATURE_REGEX = /^v1,[A-Za-z0-9+/]{43}=(?: v1,[A-Za-z0-9+/]{43}=)*$/;
 
 export interface DeliveryBodyInput {
@@ -42,8 +40,6 @@ export interface DeliveryHeadersInput {
   standardSignature: string;
 }
 
-export type DeliveryHeaders = Readonly<Record<(typeof WebhookHeader)[keyof typeof WebhookHeader], string>>;
-
 /** Spec key order, no whitespace; throws on a disallowed body: stored, it would be delivered wrong forever. */
 export function buildDeliveryBody(event: DeliveryBodyInput): string {
   assertEventId(event.id);
@@ -56,7 +52,7 @@ export function buildDeliveryBody(event: DeliveryBodyInput): string {
   return JSON.stringify({ id: event.id, type: event.type, data: event.data, timestamp: event.timestamp });
 }
 
-export function buildDeliveryHeaders(input: DeliveryHeadersInput): DeliveryHeaders {
+export function buildDeliveryHeaders(input: DeliveryHeadersInput) {
   assertEventId(input.id);
   assertEventType(input.type); // also guarantees no CR/LF can reach a header value
   assertTimestamp(input.timestamp);
@@ -68,7 +64,7 @@ export function buildDeliveryHeaders(input: DeliveryHeadersInput): DeliveryHeade
     throw new TypeError('standard signature must be space-separated "v1,<base64 of 32 bytes>" entries');
   }
   return Object.freeze({
-    [WebhookHeader.ContentType]: DELIVERY_CONTENT_TYPE,
+    [WebhookHeader.ContentType]: 'application/json',
     [WebhookHeader.UserAgent]: WEBHOOK_USER_AGENT,
     [WebhookHeader.Id]: String(input.id),
     [WebhookHeader.Type]: input.type,

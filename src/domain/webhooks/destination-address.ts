@@ -61,10 +61,8 @@ const SIX_TO_FOUR = ipaddr.IPv6.parseCIDR('2002::/16');
 const IPV4_DOTTED_QUAD = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;
 
-export type ParsedIp = { family: 4; ip: ipaddr.IPv4 } | { family: 6; ip: ipaddr.IPv6 };
-
 /** Dotted-quad IPv4, or IPv6 optionally bracketed (URL.hostname); null otherwise, zone-qualified IPv6 too. */
-export function parseIpLiteral(input: string): ParsedIp | null {
+export function parseIpLiteral(input: string): { family: 4; ip: ipaddr.IPv4 } | { family: 6; ip: ipaddr.IPv6 } | null {
   if (typeof input !== 'string') return null;
   if (IPV4_DOTTED_QUAD.test(input)) return { family: 4, ip: ipaddr.IPv4.parse(input) };
   const text = input.startsWith('[') && input.endsWith(']') ? input.slice(1, -1) : input;
@@ -137,13 +135,8 @@ export type DestinationUrlValidation =
 
 type UrlRefusal = 'unsupported_url_scheme' | 'url_credentials_not_allowed' | 'destination_not_allowed';
 
-export interface DestinationUrlOptions {
-  /** DELIVERY_ALLOW_PRIVATE_NETWORKS=true: literal private/loopback/... hosts are accepted. */
-  allowPrivate?: boolean;
-}
-
-/** CONTRACT §3 URL rules, in order; host names are resolved and checked in destination-resolver.ts. */
-export function validateDestinationUrl(raw: unknown, options: DestinationUrlOptions = {}): DestinationUrlValidation {
+/** CONTRACT §3 URL rules, in order; `allowPrivate`: DELIVERY_ALLOW_PRIVATE_NETWORKS. Host names: destination-resolver.ts. */
+export function validateDestinationUrl(raw: unknown, options: { allowPrivate?: boolean } = {}): DestinationUrlValidation {
   if (typeof raw !== 'string') return invalid('url must be a string.');
   // Checked before parsing so an oversized value costs nothing.
   if (raw.length > MAX_DESTINATION_URL_LENGTH) return invalid(`url must be at most ${MAX_DESTINATION_URL_LENGTH} characters.`);

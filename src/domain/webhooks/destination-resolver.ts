@@ -20,13 +20,11 @@ export interface ResolveOptions {
 }
 
 export type ResolveAndCheckResult =
-  | { ok: true; hostname: string; addresses: CheckedAddress[] }
-  | { ok: false; code: 'dns_lookup_failed' | 'dns_timeout'; hostname: string; message: string }
-  | { ok: false; code: 'destination_not_allowed'; hostname: string; address: string; reason: string; message: string };
+  | { ok: true; addresses: CheckedAddress[] }
+  | { ok: false; code: 'dns_lookup_failed' | 'dns_timeout' | 'destination_not_allowed'; message: string };
 
 /** Outcomes are values, not exceptions, so an attempt records them; IP literals are checked without lookup. */
 export async function resolveAndCheck(hostname: string, options: ResolveOptions): Promise<ResolveAndCheckResult> {
-  const allowPrivate = options.allowPrivate === true;
   const literal = parseIpLiteral(hostname);
   const name = literal ? hostname.replace(/^\[(.*)\]$/, '$1') : hostname;
 
@@ -40,17 +38,12 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
       const code = (error as { code?: unknown } | null)?.code;
       if (code === 'ETIMEOUT') {
         const message = error instanceof Error && error.message.startsWith('DNS lookup') ? error.message : `DNS lookup of ${name} timed out.`;
-        return { ok: false, code: 'dns_timeout', hostname: name, message };
+        return { ok: false, code: 'dns_timeout', message };
       }
-      return {
-        ok: false,
-        code: 'dns_lookup_failed',
-        hostname: name,
-        message: `DNS lookup of ${name} failed${typeof code === 'string' ? ` (${code})` : ''}.`,
-      };
+      return { ok: false, code: 'dns_lookup_failed', message: `DNS lookup of ${name} failed${typeof code === 'string' ? ` (${code})` : ''}.` };
     }
     if (!Array.isArray(found) || found.length === 0) {
-      return { ok: false, code: 'dns_lookup_failed', hostname: name, message: `DNS lookup of ${name} returned no address.` };
+      return { ok: false, code: 'dns_lookup_failed', message: `DNS lookup of ${name} returned no address.` };
     }
   }
 
@@ -59,15 +52,11 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
   for (const entry of found) {
     const verdict = classifyAddress(entry?.address);
     // allowPrivate lifts the range rules, never the requirement of a well-formed address.
-    const acceptable = verdict.allowed || (allowPrivate && verdict.address !== undefined);
+    const acceptable = verdict.allowed || (options.allowPrivate === true && verdict.address !== undefined);
     if (!acceptable) {
-      const reason = verdict.allowed ? '' : verdict.reason;
       return {
         ok: false,
         code: 'destination_not_allowed',
-        hostname: name,
-        address: String(entry?.address),
-        reason,
         // The address and its range stay out of the message: shown to the caller (a 422, an
         // attempt's error), they would map the internal names this process resolves.
         message:
@@ -81,18 +70,16 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
     seen.add(address);
     addresses.push({ address, family: verdict.family as 4 | 6 });
   }
-  return { ok: true, hostname: name, addresses };
+  return { ok: true, addresses };
 }
 
 /** Error passed to connect() when the guarded lookup refuses; `code` lets callers tell it apart. */
 export class DestinationRefusedError extends Error {
   readonly code: 'EDESTINATIONREFUSED' | 'EDNSLOOKUPFAILED';
-  readonly hostname: string;
   constructor(result: Extract<ResolveAndCheckResult, { ok: false }>) {
     super(result.message);
     this.name = 'DestinationRefusedError';
     this.code = result.code === 'destination_not_allowed' ? 'EDESTINATIONREFUSED' : 'EDNSLOOKUPFAILED';
-    this.hostname = result.hostname;
   }
 }
 
@@ -102,32 +89,19 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/** A connect `lookup` yielding only checked addresses. Connect skips it for IP literals: check those first. */
+/** A net.connect `lookup` yielding only checked addresses (of `family`, unless 0). Connect skips it for IP literals: check those first. */
 export function createGuardedLookup(options: ResolveOptions) {
-  return function guardedLookup(
-    hostname: string,
-    lookupOptions: { family?: number | string; all?: boolean } | number | LookupCallback,
-    maybeCallback?: LookupCallback,
-  ): void {
-    const callback = (typeof lookupOptions === 'function' ? lookupOptions : maybeCallback) as LookupCallback;
-    const opts = typeof lookupOptions === 'object' && lookupOptions !== null ? lookupOptions : {};
-    const wantedFamily = normalizeFamily(typeof lookupOptions === 'number' ? lookupOptions : opts.family);
+  return function guardedLookup(hostname: string, opts: { family?: number; all?: boolean }, callback: LookupCallback): void {
     const fail = (error: NodeJS.ErrnoException) => callback(error, opts.all ? [] : '', undefined);
     resolveAndCheck(hostname, options).then(
       (result) => {
         if (!result.ok) return fail(new DestinationRefusedError(result));
-        const usable = wantedFamily ? result.addresses.filter((a) => a.family === wantedFamily) : result.addresses;
-        if (usable.length === 0) return fail(Object.assign(new Error(`${hostname} has no IPv${wantedFamily} address.`), { code: 'ENOTFOUND' }));
+        const usable = opts.family ? result.addresses.filter((a) => a.family === opts.family) : result.addresses;
+        if (usable.length === 0) return fail(Object.assign(new Error(`${hostname} has no IPv${opts.family} address.`), { code: 'ENOTFOUND' }));
         if (opts.all) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
         else callback(null, (usable[0] as CheckedAddress).address, (usable[0] as CheckedAddress).family);
       },
       (error: unknown) => fail(error as NodeJS.ErrnoException),
     );
   };
-}
-
-function normalizeFamily(family: number | string | undefined): 4 | 6 | undefined {
-  if (family === 4 || family === 'IPv4') return 4;
-  if (family === 6 || family === 'IPv6') return 6;
-  return undefined;
 }

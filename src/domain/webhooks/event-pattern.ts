@@ -1,8 +1,6 @@
 /** Event types and subscription patterns (CONTRACT §3–4): `*`, `<prefix>.*` and `<type>`. No imports: usable by workflow code. */
 
-export const EVENT_TYPE_MIN_LENGTH = 1;
 export const EVENT_TYPE_MAX_LENGTH = 256;
-/** CONTRACT §4: 1..256 characters of [A-Za-z0-9_.:-]. */
 export const EVENT_TYPE_REGEX = /^[A-Za-z0-9_.:-]{1,256}$/;
 
 export const WILDCARD_PATTERN = '*';
@@ -46,7 +44,7 @@ export function validateEventPattern(pattern: unknown): EventPatternValidation {
 
   if (pattern.includes('*')) return invalid('"*" is allowed only alone or as a final ".*".');
   if (!isValidEventType(pattern)) {
-    return invalid(`an event type is ${EVENT_TYPE_MIN_LENGTH} to ${EVENT_TYPE_MAX_LENGTH} characters of A-Z a-z 0-9 _ . : -.`);
+    return invalid(`an event type is 1 to ${EVENT_TYPE_MAX_LENGTH} characters of A-Z a-z 0-9 _ . : -.`);
   }
   // A trailing dot is nearly always a mistyped `<prefix>.*` (such types stay reachable through `*`).
   if (pattern.endsWith('.')) return invalid(`a pattern must not end with "."; use "${truncate(pattern)}*" to match every type under that prefix.`);
@@ -64,12 +62,8 @@ export interface EventPatternListIssue {
   message: string;
 }
 
-export type EventPatternListValidation =
-  | { ok: true; patterns: string[] }
-  | { ok: false; issues: EventPatternListIssue[] };
-
 /** An `events` value as given: the caller defaults an omitted one, so `undefined` and `[]` (refused) differ. */
-export function validateEventPatterns(value: unknown): EventPatternListValidation {
+export function validateEventPatterns(value: unknown): { ok: true; patterns: string[] } | { ok: false; issues: EventPatternListIssue[] } {
   if (!Array.isArray(value)) return { ok: false, issues: [{ index: null, message: 'events must be an array of strings.' }] };
   if (value.length === 0) return { ok: false, issues: [{ index: null, message: 'events must contain at least one pattern.' }] };
   if (value.length > MAX_EVENT_PATTERNS) {

@@ -8,7 +8,6 @@ export const OPERATIONAL_EVENT_TYPES = Object.freeze({
   endpointFailing: `${PLATFORM_EVENT_PREFIX}endpoint.failing`,
   deliveryExhausted: `${PLATFORM_EVENT_PREFIX}delivery.exhausted`,
 });
-export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[keyof typeof OPERATIONAL_EVENT_TYPES];
 
 /** Default of ENDPOINT_FAILING_AFTER: consecutive failed deliveries before `endpoint.failing`. */
 export const DEFAULT_FAILING_AFTER = 5;
@@ -51,7 +50,7 @@ export interface NoticeRules {
 
 /** An event to emit; `key` makes the emission idempotent. `onceAnHour` must first be claimed in the store. */
 export interface OperationalNotice {
-  type: OperationalEventType;
+  type: (typeof OPERATIONAL_EVENT_TYPES)[keyof typeof OPERATIONAL_EVENT_TYPES];
   key: string;
   data: Record<string, unknown>;
   onceAnHour?: { endpointId: string; hourStart: number };

@@ -14,13 +14,9 @@ export class SecretBoxError extends Error {
   }
 }
 
-export interface SecretBox {
-  seal(plain: string): string;
-  /** Throws SecretBoxError when `sealed` is malformed, tampered with, or sealed under another key. */
-  open(sealed: string): string;
-}
+export type SecretBox = ReturnType<typeof createSecretBox>;
 
-export function createSecretBox(key: Buffer): SecretBox {
+export function createSecretBox(key: Buffer) {
   if (!(key instanceof Uint8Array) || key.length !== SECRET_BOX_KEY_BYTES) {
     throw new RangeError(`secret box key must be exactly ${SECRET_BOX_KEY_BYTES} bytes`);
   }
@@ -29,7 +25,6 @@ export function createSecretBox(key: Buffer): SecretBox {
 
   return {
     seal(plain: string): string {
-      if (typeof plain !== 'string') throw new TypeError('secret box can only seal strings');
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv(ALGORITHM, keyCopy, iv, { authTagLength: TAG_BYTES });
       const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
@@ -37,6 +32,7 @@ export function createSecretBox(key: Buffer): SecretBox {
       return `${SECRET_BOX_VERSION}.${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${tag.toString('base64url')}`;
     },
 
+    /** Throws SecretBoxError when `sealed` is malformed, tampered with, or sealed under another key. */
     open(sealed: string): string {
       if (typeof sealed !== 'string') throw new SecretBoxError('sealed value must be a string');
       const parts = sealed.split('.');

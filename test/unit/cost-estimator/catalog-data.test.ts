@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import {
   CATALOG_SIZE,
   CATEGORIES,
-  compareCatalogOrder,
   ENTRIES_PER_PROVIDER_CATEGORY,
   formulaKindOf,
   PRICE_UNITS,
   PROVIDERS,
   type Catalog,
 } from '../../../src/domain/cost-estimator';
+import { compareCatalogOrder } from '../../../src/domain/cost-estimator/catalog-order';
 import { CATALOG_FILE_PATH, loadCatalogFile } from '../../../src/infra/load-catalog-file';
 
 /** The shipped data file keeps every catalog rule of CONTRACT §5. */

@@ -35,7 +35,6 @@ describe('createDnsLookup (c-ares, with a time-out and bounded concurrency)', ()
     await expect(resolveAndCheck('silent2.example.test', { lookup })).resolves.toEqual({
       ok: false,
       code: 'dns_timeout',
-      hostname: 'silent2.example.test',
       message: 'DNS lookup of silent2.example.test timed out after 0.3 s.',
     });
   });
@@ -87,6 +86,6 @@ describe('createDnsLookup (c-ares, with a time-out and bounded concurrency)', ()
   it('resolveAndCheck refuses localhost found by the lookup (loopback), and accepts it with allowPrivate', async () => {
     const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300 });
     await expect(resolveAndCheck('localhost', { lookup })).resolves.toMatchObject({ ok: false, code: 'destination_not_allowed' });
-    await expect(resolveAndCheck('localhost', { lookup, allowPrivate: true })).resolves.toMatchObject({ ok: true, hostname: 'localhost' });
+    await expect(resolveAndCheck('localhost', { lookup, allowPrivate: true })).resolves.toMatchObject({ ok: true });
   });
 });

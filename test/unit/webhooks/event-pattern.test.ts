@@ -1,7 +1,6 @@
 import {
   DEFAULT_EVENT_PATTERNS,
   EVENT_TYPE_MAX_LENGTH,
-  EVENT_TYPE_MIN_LENGTH,
   EVENT_TYPE_REGEX,
   MAX_EVENT_PATTERNS,
   isValidEventType,
@@ -14,7 +13,6 @@ import {
 
 describe('event type limits', () => {
   it('exports the contract limits: 1..256 characters of [A-Za-z0-9_.:-]', () => {
-    expect(EVENT_TYPE_MIN_LENGTH).toBe(1);
     expect(EVENT_TYPE_MAX_LENGTH).toBe(256);
     expect(EVENT_TYPE_REGEX.test('a')).toBe(true);
   });
