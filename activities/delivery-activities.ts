@@ -185,13 +185,13 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   /** A place within the endpoint's own limits (none: costs nothing), after the process's; over a limit: throttled. */
   async function enterLimits(input: AttemptInput, limits: EndpointLimits | null, leaveSlot: () => void): Promise<LeaveLimits | null> {
     if (!limits || !deps.limiter) return null;
-    const entered = await deps.limiter.enter(input.endpointId, limits).catch((err: unknown) => {
+    const entered = await deps.limiter.enter(input.endpointId, limits, deliveryId(input.eventId, input.endpointId), activityAttempt()).catch((err: unknown) => {
       leaveSlot();
       throw err;
     });
     if ('leave' in entered) return entered.leave;
     leaveSlot();
-    throw throttled('endpoint_limits', `Endpoint ${input.endpointId} ${refusalMessage(entered.refused, limits)}: attempt ${input.attempt} waits its turn.`);
+    throw throttled('endpoint_limits', `Endpoint ${input.endpointId} ${refusalMessage(entered.refused, limits)}: attempt ${input.attempt} waits its turn.`, entered.waitMs);
   }
 
   /** Retried by Temporal on a timer (same attempt number), holding no task or slot meanwhile. */

@@ -1,4 +1,7 @@
+import { LRUCache } from 'lru-cache';
 import { type Clock, systemClock } from '../src/domain/clock';
+import { ThrottledTurns } from '../src/domain/flow-control/throttled-turns';
+import { throttledRetryDelayMs } from '../src/domain/webhooks/attempt-slots';
 import { IN_FLIGHT_LEASE_MS, RATE_WINDOW_RETENTION_MS, rateWindowOf, type EndpointLimits, type LimitRefusal } from '../src/domain/webhooks/endpoint-limits';
 import type { EndpointInFlightLeases } from '../src/persistence/endpoint-in-flight-leases';
 import type { EndpointRateTokens } from '../src/persistence/endpoint-rate-tokens';
@@ -12,6 +15,17 @@ const isLate = (ms: number) => ms - rateWindowOf(ms) * 1000 >= 1000 - LATE_IN_SE
 /** Ends the POST's place (its lease, if it took one); a failed removal leaves the lease to lapse. */
 export type LeaveLimits = () => Promise<void>;
 
+/** A refused attempt: which limit, and how long it waits before asking again (its turn among this process's refused ones). */
+export interface LimitWait {
+  refused: LimitRefusal;
+  waitMs: number;
+}
+
+/** Endpoints with an in-flight limit whose POST durations this process remembers (for the pace their places free at). */
+const DURATIONS_KEPT = 10_000;
+/** Weight of the newest POST in an endpoint's mean duration. */
+const DURATION_WEIGHT = 0.2;
+
 export interface EndpointLimiterDeps {
   rateTokens: Pick<EndpointRateTokens, 'take'>;
   leases: Pick<EndpointInFlightLeases, 'acquire' | 'release'>;
@@ -24,6 +38,25 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
   const clock = deps.clock ?? systemClock;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const release = (leaseId: string) => deps.leases.release(leaseId).catch(() => undefined /* lapses at its expiry */);
+  const turns = new ThrottledTurns(() => clock().getTime());
+  const meanDurationMs = new LRUCache<string, number>({ max: DURATIONS_KEPT });
+  /**
+   * Over the rate, this second's starts are taken: the next second is the earliest turn, and `ratePerSecond` turns come
+   * each second. Over max_in_flight, places free at max_in_flight per mean POST duration; none measured yet (a receiver
+   * that has not answered), the doubling back-off.
+   */
+  function waitOf(endpointId: string, limits: EndpointLimits, refused: LimitRefusal, delivery: string, tries: number, random: number): number {
+    const now = clock().getTime();
+    if (refused === 'rate') return turns.wait(endpointId, delivery, limits.ratePerSecond as number, (rateWindowOf(now) + 1) * 1000 - now, random);
+    const mean = meanDurationMs.get(endpointId);
+    const perSecond = mean === undefined ? 0 : ((limits.maxInFlight as number) * 1000) / Math.max(1, mean);
+    return turns.wait(endpointId, delivery, perSecond, perSecond > 0 ? Math.min(1000, 1000 / perSecond) : throttledRetryDelayMs(tries, random), random);
+  }
+  function measured(endpointId: string, startedAt: number): void {
+    const took = clock().getTime() - startedAt;
+    const mean = meanDurationMs.get(endpointId);
+    meanDurationMs.set(endpointId, mean === undefined ? took : mean + DURATION_WEIGHT * (took - mean));
+  }
   /** A token of the POST's second, before its late part; one whose second ended or went late meanwhile is left unused. */
   async function takeToken(endpointId: string, perSecond: number): Promise<boolean> {
     for (let tries = 0; tries < MAX_WINDOW_TRIES; tries++) {
@@ -41,12 +74,14 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
     return false;
   }
   return {
-    async enter(endpointId: string, limits: EndpointLimits): Promise<{ leave: LeaveLimits } | { refused: LimitRefusal }> {
+    /** `delivery` and `tries` (its refusals so far) place a refused attempt among this process's waiting ones. */
+    async enter(endpointId: string, limits: EndpointLimits, delivery: string, tries: number, random = Math.random()): Promise<{ leave: LeaveLimits } | LimitWait> {
+      const refuse = (refused: LimitRefusal): LimitWait => ({ refused, waitMs: waitOf(endpointId, limits, refused, delivery, tries, random) });
       let leaseId: string | null = null;
       if (limits.maxInFlight !== null) {
         const now = clock();
         leaseId = await deps.leases.acquire(endpointId, limits.maxInFlight, now, new Date(now.getTime() + IN_FLIGHT_LEASE_MS));
-        if (leaseId === null) return { refused: 'in-flight' };
+        if (leaseId === null) return refuse('in-flight');
       }
       const lease = leaseId;
       if (limits.ratePerSecond !== null) {
@@ -56,9 +91,17 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
         } finally {
           if (!took && lease !== null) await release(lease);
         }
-        if (!took) return { refused: 'rate' };
+        if (!took) return refuse('rate');
       }
-      return { leave: async () => (lease === null ? undefined : release(lease)) };
+      turns.served(endpointId, delivery);
+      if (lease === null) return { leave: async () => undefined };
+      const startedAt = clock().getTime();
+      return {
+        leave: async () => {
+          measured(endpointId, startedAt);
+          await release(lease);
+        },
+      };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { addCount, SlidingCount } from '../flow-control/sliding-count';
+import { ThrottledTurns } from '../flow-control/throttled-turns';
 
 /**
  * Attempts in flight per account and per endpoint in this process (DNS lookup to POST end): a tenant whose receivers hang
@@ -24,10 +25,6 @@ interface Waiter {
 
 /** Places freed per account over this window: the pace at which a throttled attempt's turn comes. */
 const FREED_WINDOW_S = 60;
-/** However long the queue, a throttled attempt asks again within the retry schedule's 5-minute step. */
-const MAX_QUEUED_WAIT_MS = 5 * 60_000;
-/** A throttled attempt not back this long after its wait is gone (cancelled, or its worker stopped). */
-const RETURN_GRACE_MS = 30_000;
 
 export class AttemptSlots {
   private readonly byAccount = new Map<string, number>();
@@ -35,14 +32,14 @@ export class AttemptSlots {
   private readonly waiting: Waiter[] = [];
   private readonly freed: Array<(accountId: string) => void> = [];
   private readonly freedCount: SlidingCount<string>;
-  /** Per account, throttled attempts (by delivery) and when each is due back; pruned at most once a second. */
-  private readonly throttled = new Map<string, { dueBy: Map<string, number>; prunedAt: number }>();
+  private readonly turns: ThrottledTurns;
 
   constructor(
     private readonly limits: AttemptSlotLimits = DEFAULT_ATTEMPT_SLOT_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
     this.freedCount = new SlidingCount(FREED_WINDOW_S, now);
+    this.turns = new ThrottledTurns(now);
   }
 
   inFlight(accountId: string): number {
@@ -82,32 +79,16 @@ export class AttemptSlots {
   }
 
   /**
-   * Counts a delivery that found no place among its account's throttled ones and answers its wait before asking again: its
-   * doubling back-off or, once the account's places are seen freeing, the time for those ahead of it to be served (a random
-   * half of it). Every ask is a round trip through Temporal: asking sooner, an account whose receivers hang asked about 9
-   * times a second and a neighbour's flood lost 13 % of its deliveries.
+   * Counts a delivery that found no place as waiting, and answers how long it waits before asking again (throttled-turns.ts):
+   * its doubling back-off, or, once the account's places are seen freeing, its turn behind the account's throttled ones.
    */
   throttle(accountId: string, delivery: string, tries: number, random: number): number {
-    const now = this.now();
-    const queue = this.throttled.get(accountId) ?? { dueBy: new Map<string, number>(), prunedAt: now };
-    this.throttled.set(accountId, queue);
-    queue.dueBy.delete(delivery);
-    if (now - queue.prunedAt >= 1_000) {
-      for (const [key, due] of queue.dueBy) if (due + RETURN_GRACE_MS < now) queue.dueBy.delete(key);
-      queue.prunedAt = now;
-    }
-    const perSecond = this.freedCount.total(accountId) / FREED_WINDOW_S;
-    const turnMs = perSecond > 0 ? Math.min(MAX_QUEUED_WAIT_MS, (queue.dueBy.size / perSecond) * 1000) : 0;
-    const delay = Math.max(throttledRetryDelayMs(tries, random), Math.round(turnMs / 2 + (random * turnMs) / 2));
-    queue.dueBy.set(delivery, now + delay);
-    return delay;
+    return this.turns.wait(accountId, delivery, this.freedCount.total(accountId) / FREED_WINDOW_S, throttledRetryDelayMs(tries, random), random);
   }
 
   /** A throttled delivery that got its place no longer waits. */
   private served(accountId: string, delivery: string | undefined, leave: LeaveSlot): LeaveSlot {
-    const queue = delivery === undefined ? undefined : this.throttled.get(accountId);
-    queue?.dueBy.delete(delivery as string);
-    if (queue?.dueBy.size === 0) this.throttled.delete(accountId);
+    if (delivery !== undefined) this.turns.served(accountId, delivery);
     return leave;
   }
 

@@ -29,7 +29,7 @@ describe('delivery attempt: an endpoint with its own limits', () => {
     const limiter: Pick<EndpointLimiter, 'enter'> = {
       async enter(endpointId, limits) {
         asked.push({ endpointId, limits });
-        if (answer !== 'enter') return { refused: answer };
+        if (answer !== 'enter') return { refused: answer, waitMs: 1_500 };
         log.push('entered');
         return { leave: async () => void log.push('left') };
       },
@@ -72,13 +72,13 @@ describe('delivery attempt: an endpoint with its own limits', () => {
   });
 
   it.each<LimitRefusal>(['rate', 'in-flight'])(
-    'throttles an attempt over the endpoint\'s %s limit (retryable AttemptThrottled with a delay), having posted and recorded nothing, and frees its place in the process',
+    'throttles an attempt over the endpoint\'s %s limit (retryable AttemptThrottled with the wait the limiter gave), having posted and recorded nothing, and frees its place in the process',
     async (refusal) => {
       const { attempt, log, slots } = activities({ rate_limit_per_s: 5, max_in_flight: 2 }, refusal);
       const throttled = await attempt().catch((err: unknown) => err);
       expect(throttled).toMatchObject({ type: THROTTLED, nonRetryable: false });
       expect((throttled as { message: string }).message).toContain(refusal === 'rate' ? 'rate_limit_per_s' : 'max_in_flight');
-      expect((throttled as { nextRetryDelay?: number }).nextRetryDelay).toBeGreaterThanOrEqual(500);
+      expect((throttled as { nextRetryDelay?: number }).nextRetryDelay).toBe(1_500);
       expect(log).toEqual([]);
       expect(slots.inFlight('acct_1')).toBe(0);
     },
