@@ -34,12 +34,12 @@ export interface WorkerRoleDeps {
   acceptanceSeal: AcceptanceSeal;
   dnsLookup: LookupAllFunction;
   /** Told the workflow id when an activity starts here (the outbox's start window, both roles in one process). */
-  onActivityStarted?: (workflowId: string) => void;
+  onActivityStarted: (workflowId: string) => void;
   /** Whether the API role in this process starts workflows eagerly on this worker. */
   eagerStarts: boolean;
   tracing?: Tracing;
   /** Told when the worker ends without stop(): it failed, or was shut down from outside. */
-  onLost?: () => void;
+  onLost: () => void;
 }
 
 export interface WorkerRole {
@@ -101,7 +101,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const running = runWorker(worker, onFailure);
   let stopping = false;
   void running.then(() => {
-    if (!stopping) onLost?.();
+    if (!stopping) onLost();
   });
   return {
     worker,
