@@ -76,7 +76,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   // The lease must exist before the first ingest.
   await lease.start();
   await invalidations.start();
-  setDispatchBacklogSource(async () => outbox.backlog);
+  setDispatchBacklogSource(() => outbox.backlog);
   const app = createApp({
     logger,
     routes,
