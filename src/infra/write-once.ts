@@ -28,3 +28,11 @@ export async function readIfPresent(file: string): Promise<string | undefined> {
     throw err;
   }
 }
+
+/** The text of `file`; when it does not exist yet, first written once (see writeOnce) with what `make` gives. */
+export async function readOrWriteOnce(file: string, make: () => Promise<string>): Promise<string> {
+  const existing = await readIfPresent(file);
+  if (existing !== undefined) return existing;
+  await writeOnce(file, await make());
+  return readFile(file, 'utf8');
+}
