@@ -27,10 +27,7 @@ interface Step {
   provide: (log: (line: string) => void) => Promise<string>;
 }
 
-/**
- * Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when
- * complete so an interrupted build is redone; a long build logs progress so `npm start` is never silent.
- */
+/** Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when complete: an interrupted build is redone. */
 export async function provision(options: ProvisionOptions): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
   const paths = toolPaths();
@@ -166,10 +163,7 @@ async function buildTemporalCli(dir: string, target: string): Promise<void> {
   await rm(gobin, { recursive: true, force: true });
 }
 
-/**
- * From the module's source: `go install` fails, as the module proxy refuses the version list it reads
- * for deprecation notices. The module lacks build/version/version.txt, which the binary embeds.
- */
+/** From the module's source (`go install` fails: the proxy refuses the version list it reads for deprecation notices), plus the version.txt it lacks. */
 async function buildFerretDb(dir: string, target: string): Promise<void> {
   const mod = `github.com/FerretDB/FerretDB@v${TOOL_VERSIONS.ferretDb}`;
   const { stdout } = await run('go', ['mod', 'download', '-json', mod]);

@@ -2,10 +2,7 @@ import { ConfigError, loadConfig } from '../config/config';
 import { loggedPath } from '../transport/http/logged-path';
 import type { Roles } from './platform';
 
-/**
- * The entry of `npm start`, `npm run api` and `npm run worker`. The platform loads only after tracing has started:
- * the Koa, HTTP and MongoDB instrumentations patch those modules as they load (tracing off: no SDK code loads).
- */
+/** The platform loads only after tracing has started: the Koa, HTTP and MongoDB instrumentations patch those modules as they load. */
 export function enterRoles(roles: Roles): void {
   enter(roles).catch((err) => {
     const configError = err instanceof ConfigError;
