@@ -38,7 +38,7 @@ export async function provision(options: ProvisionOptions): Promise<void> {
     {
       name: 'Temporal CLI (dev server + Web UI)',
       needed: options.need.temporalCli,
-      existing: () => (process.env.TEMPORAL_CLI_PATH ? present(process.env.TEMPORAL_CLI_PATH) : present(paths.temporalCliCached)),
+      existing: () => present(paths.temporalCli),
       provide: (stepLog) => provideTemporalCli(dir, paths, stepLog),
     },
     {
