@@ -2,10 +2,7 @@ import path from 'node:path';
 import { LOCAL_LISTENER_HOST } from '../domain/webhooks/local-listener';
 import { readIfPresent, readOrWriteOnce } from './write-once';
 
-/**
- * The local listener's CA (`cli listen`): made once per DATA_DIR, the only CA trusted for
- * `listen.localhost`. Its key never leaves DATA_DIR (mode 0600); each run gets a fresh certificate.
- */
+/** The only CA trusted for `listen.localhost` (`cli listen`): its key never leaves DATA_DIR (mode 0600); a new certificate per run. */
 export interface Pem {
   cert: string;
   key: string;

@@ -9,7 +9,8 @@ import { readOrWriteOnce } from './write-once';
 export async function loadOrCreateSecretsKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer> {
   if (configured) return configured;
   const file = path.join(dataDir, 'secrets.key');
-  const key = Buffer.from((await readOrWriteOnce(file, async () => randomBytes(32).toString('base64'))).trim(), 'base64');
+  const text = await readOrWriteOnce(file, async () => randomBytes(32).toString('base64'));
+  const key = Buffer.from(text.trim(), 'base64');
   if (key.length !== 32) throw new Error(`${file} does not hold a base64 32-byte key`);
   return key;
 }

@@ -29,7 +29,7 @@ export async function readIfPresent(file: string): Promise<string | undefined> {
   }
 }
 
-/** The text of `file`; when it does not exist yet, first written once (see writeOnce) with what `make` gives. */
+/** The text of `file`, first written once (writeOnce) with what `make` gives if it does not exist. */
 export async function readOrWriteOnce(file: string, make: () => Promise<string>): Promise<string> {
   const existing = await readIfPresent(file);
   if (existing !== undefined) return existing;

@@ -51,7 +51,6 @@ export async function inSpan<T>(name: string, attributes: () => Attributes, work
   });
 }
 
-/** The synchronous form of inSpan. */
 export function inSpanSync<T>(name: string, attributes: () => Attributes, work: (span?: Span) => T): T {
   if (!on) return work();
   return tracer().startActiveSpan(name, { attributes: attributes() }, (span) => {
