@@ -1,4 +1,4 @@
-import type { NativeConnection, Worker } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
 import { AttemptHandOffs } from '../../activities/attempt-hand-off';
 import { AttemptHolds } from '../../activities/attempt-holds';
@@ -42,15 +42,7 @@ export interface WorkerRoleDeps {
   onLost: () => void;
 }
 
-export interface WorkerRole {
-  worker: Worker;
-  /** Work in flight has until `deadline`; Temporal makes the rest again (a written record answers it). */
-  stop(deadline: number): Promise<string>;
-  /** Whether a worker still holds the Temporal connection (it stopped past the deadline): closing it would fail. */
-  holdsConnection(): boolean;
-}
-
-export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts, tracing, onLost }: WorkerRoleDeps): Promise<WorkerRole> {
+export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts, tracing, onLost }: WorkerRoleDeps) {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
   const handOffs = new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported));
@@ -104,8 +96,10 @@ export async function startWorkerRole({ config, logger, connection, repositories
   });
   return {
     worker,
+    /** Whether a worker still holds the Temporal connection (it stopped past the deadline): closing it would fail. */
     holdsConnection: () => worker.getState() !== 'STOPPED' && worker.getState() !== 'FAILED',
-    stop: async (deadline) => {
+    /** Work in flight has until `deadline`; Temporal makes the rest again (a written record answers it). */
+    stop: async (deadline: number): Promise<string> => {
       stopping = true;
       // Held first attempts are handed off so their tasks end now; their POSTs go on within the same grace.
       holds.stop();
