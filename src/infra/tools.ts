@@ -42,10 +42,6 @@ export const TEMPORAL_WHEELS: Readonly<Record<string, PinnedWheel>> = {
   },
 };
 
-export function temporalWheelForThisPlatform(): PinnedWheel | undefined {
-  return TEMPORAL_WHEELS[`${process.platform}-${process.arch}`];
-}
-
 /** The nearest ancestor holding package.json: the repository from src/ (tsx, jest) and from dist/src/ (compiled) alike. */
 export const PROJECT_ROOT = findProjectRoot(__dirname);
 

@@ -1,4 +1,4 @@
-import type { Attributes, Context, SpanContext } from '@opentelemetry/api';
+import type { Context, SpanContext } from '@opentelemetry/api';
 import { isAttributeValue } from '@opentelemetry/core';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 
@@ -26,10 +26,6 @@ function reshaped(span: OlderSpan): ReadableSpan {
     spanContext: () => own,
     parentSpanContext,
     instrumentationScope: span.instrumentationScope ?? span.instrumentationLibrary ?? { name: '@temporalio/interceptor-workflow' },
-    attributes: plainAttributes(span.attributes),
+    attributes: Object.fromEntries(Object.entries(span.attributes).filter(([, value]) => value != null && isAttributeValue(value))),
   };
-}
-
-function plainAttributes(attributes: Attributes): Attributes {
-  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value != null && isAttributeValue(value)));
 }
