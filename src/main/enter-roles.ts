@@ -13,7 +13,7 @@ export function enterRoles(roles: Roles): void {
 
 async function enter(roles: Roles): Promise<void> {
   const config = loadConfig();
-  const tracing = config.tracing ? (await import('../infra/tracing/start-tracing')).startTracing(config.tracing, { redactPath: loggedPath }) : undefined;
+  const tracing = config.tracing ? (await import('../infra/tracing/start-tracing')).startTracing(config.tracing, loggedPath) : undefined;
   const { runRoles } = await import('./run-role');
   await runRoles(roles, config, tracing);
 }
