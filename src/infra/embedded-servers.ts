@@ -32,11 +32,10 @@ export interface TemporalDevServerOptions extends ServerOptions {
 }
 
 export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<EmbeddedServer> {
-  const dir = path.join(options.dataDir, 'temporal');
   const args = [
     'server',
     'start-dev',
-    `--db-filename=${path.join(dir, 'temporal.sqlite')}`,
+    `--db-filename=${path.join(options.dataDir, 'temporal', 'temporal.sqlite')}`,
     `--ip=${HOST}`,
     `--port=${options.port}`,
     '--log-level=warn',

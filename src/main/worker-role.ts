@@ -87,9 +87,8 @@ export async function startWorkerRole({ config, logger, connection, repositories
     eagerStarts,
     tracing,
   });
-  const onFailure = (err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error');
   load.start();
-  const running = runWorker(worker, onFailure);
+  const running = runWorker(worker, (err) => logger.error({ err }, 'the delivery worker stopped with an error'));
   let stopping = false;
   void running.then(() => {
     if (!stopping) onLost();
