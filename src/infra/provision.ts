@@ -19,11 +19,11 @@ export interface ProvisionOptions {
   log?: (line: string) => void;
 }
 
-/** One tool: where it already is (if anywhere), and how to get it; `provide` says how it got it. */
+/** One tool: where it is when ready, and how to get it; `provide` says how it got it. */
 interface Step {
   name: string;
   needed: boolean;
-  existing: () => string | undefined;
+  at: string;
   provide: (log: (line: string) => void) => Promise<string>;
 }
 
@@ -32,26 +32,25 @@ export async function provision(options: ProvisionOptions): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
   const paths = toolPaths();
   const dir = toolsDir();
-  const present = (file: string) => (existsSync(file) ? file : undefined);
 
   const steps: Step[] = [
     {
       name: 'Temporal CLI (dev server + Web UI)',
       needed: options.need.temporalCli,
-      existing: () => present(paths.temporalCli),
+      at: paths.temporalCli,
       provide: (stepLog) => provideTemporalCli(dir, paths, stepLog),
     },
     {
       name: 'FerretDB (MongoDB wire protocol on SQLite)',
       needed: options.need.ferretDb,
-      existing: () => present(paths.ferretDb),
+      at: paths.ferretDb,
       provide: (stepLog) =>
         withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`, () => buildFerretDb(dir, paths.ferretDb), 'built from Go source'),
     },
     {
       name: 'Temporal time-skipping test server',
       needed: options.need.temporalTestServer,
-      existing: () => present(paths.temporalTestServer),
+      at: paths.temporalTestServer,
       provide: (stepLog) => withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer), 'fetched from Maven Central'),
     },
   ];
@@ -60,9 +59,8 @@ export async function provision(options: ProvisionOptions): Promise<void> {
       .filter((step) => step.needed)
       .map(async (step) => {
         const stepLog = (line: string) => log(`${step.name}: ${line}`);
-        const found = step.existing();
-        if (found) {
-          stepLog(`ready at ${path.relative(process.cwd(), found) || found}`);
+        if (existsSync(step.at)) {
+          stepLog(`ready at ${path.relative(process.cwd(), step.at) || step.at}`);
           return;
         }
         const started = Date.now();
