@@ -2,10 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { readOrWriteOnce } from './write-once';
 
-/**
- * The AES-256-GCM key sealing endpoint signing secrets: SECRETS_ENCRYPTION_KEY, or one made once under
- * DATA_DIR (writeOnce: concurrent starts agree on one key) so a restart can still open every secret.
- */
+/** SECRETS_ENCRYPTION_KEY, else a key made once under DATA_DIR: a restart still opens every sealed secret. */
 export async function loadOrCreateSecretsKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer> {
   if (configured) return configured;
   const file = path.join(dataDir, 'secrets.key');
