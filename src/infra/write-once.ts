@@ -28,3 +28,11 @@ export async function readIfPresent(file: string): Promise<string | undefined> {
     throw err;
   }
 }
+
+/** The text of `file`, first written once (writeOnce) with what `make` gives if it does not exist. */
+export async function readOrWriteOnce(file: string, make: () => Promise<string>): Promise<string> {
+  const existing = await readIfPresent(file);
+  if (existing !== undefined) return existing;
+  await writeOnce(file, await make());
+  return readFile(file, 'utf8');
+}

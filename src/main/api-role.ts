@@ -15,7 +15,7 @@ import type { ExpirySweepers } from '../persistence/store-primitives';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { pingTemporal } from '../temporal/client';
-import { AnyRoute, createApp } from '../transport/http/app';
+import { createApp } from '../transport/http/app';
 import { apiRoutes } from '../transport/http/api-routes';
 import { dashboardMiddleware } from '../transport/http/dashboard';
 import { estimatorAccess } from '../transport/http/middleware/estimator-access';
@@ -36,15 +36,8 @@ export interface ApiRoleDeps {
   expiry: ExpirySweepers;
 }
 
-export interface ApiRole {
-  url: string;
-  routes: AnyRoute[];
-  /** Work in flight has until `deadline`; what the outbox has not started is left to crash recovery. */
-  stop(deadline: number): Promise<string>;
-}
-
 /** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
-export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps): Promise<ApiRole> {
+export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps) {
   const { authenticator, invalidations, limiter, lease, outbox, recovery, retention } = services;
   // Synced into the database and read back, so what the API serves is exactly what the database holds.
   const catalogEntries = new CatalogEntries(db);
@@ -76,7 +69,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   // The lease must exist before the first ingest.
   await lease.start();
   await invalidations.start();
-  setDispatchBacklogSource(async () => outbox.backlog);
+  setDispatchBacklogSource(() => outbox.backlog);
   const app = createApp({
     logger,
     routes,
@@ -104,7 +97,8 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   return {
     url: `http://${config.host}:${port}`,
     routes,
-    stop: async (deadline) => {
+    /** Work in flight has until `deadline`; what the outbox has not started is left to crash recovery. */
+    stop: async (deadline: number): Promise<string> => {
       const calls = api.stop(deadline);
       await settlesBy(Promise.all(loops.map((loop) => loop?.stop())), deadline);
       const { answered, cut, refused } = await calls;

@@ -17,10 +17,7 @@ export interface ApiServerStopped {
   refused: number;
 }
 
-/**
- * Closing a Node server leaves keep-alive connections open: a call arriving after the stop began gets
- * a 503 that closes its connection, so the stop waits only for the calls already in flight.
- */
+/** Node's close leaves keep-alive connections open: a call after the stop began gets a 503 closing it; the stop waits for calls in flight. */
 export async function listenApi(handle: (req: IncomingMessage, res: ServerResponse) => void, port: number, host: string): Promise<ApiServer> {
   let stopping = false;
   let refused = 0;

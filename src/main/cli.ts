@@ -1,7 +1,4 @@
-/**
- * Ops CLI (CONTRACT §1): one JSON object on stdout and exit 0, or `{"error": ...}` on stderr and a non-zero exit.
- * Uses MONGODB_URI, or DATA_DIR's embedded store (started for the command when `npm start` is not up).
- */
+/** Ops CLI (CONTRACT §1): one JSON object on stdout and exit 0, or `{"error": ...}` on stderr and a non-zero exit; MONGODB_URI, else DATA_DIR's store. */
 import { parseArgs } from 'node:util';
 import { Config, loadConfig, mongoUriOf } from '../config/config';
 import { systemClock } from '../domain/clock';

@@ -2,10 +2,7 @@ import { ConfigError, loadConfig } from '../config/config';
 import { loggedPath } from '../transport/http/logged-path';
 import type { Roles } from './platform';
 
-/**
- * The entry of `npm start`, `npm run api` and `npm run worker`. The platform loads only after tracing has started:
- * the Koa, HTTP and MongoDB instrumentations patch those modules as they load (tracing off: no SDK code loads).
- */
+/** The platform loads only after tracing has started: the Koa, HTTP and MongoDB instrumentations patch those modules as they load. */
 export function enterRoles(roles: Roles): void {
   enter(roles).catch((err) => {
     const configError = err instanceof ConfigError;
@@ -16,7 +13,7 @@ export function enterRoles(roles: Roles): void {
 
 async function enter(roles: Roles): Promise<void> {
   const config = loadConfig();
-  const tracing = config.tracing ? (await import('../infra/tracing/start-tracing')).startTracing(config.tracing, { redactPath: loggedPath }) : undefined;
+  const tracing = config.tracing ? (await import('../infra/tracing/start-tracing')).startTracing(config.tracing, loggedPath) : undefined;
   const { runRoles } = await import('./run-role');
   await runRoles(roles, config, tracing);
 }

