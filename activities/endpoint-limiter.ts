@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
 import { type Clock, systemClock } from '../src/domain/clock';
-import { addCount } from '../src/domain/flow-control/sliding-count';
 import { ThrottledTurns } from '../src/domain/flow-control/throttled-turns';
 import { throttledRetryDelayMs } from '../src/domain/webhooks/attempt-slots';
 import { IN_FLIGHT_LEASE_MS, RATE_WINDOW_RETENTION_MS, rateWindowOf, type EndpointLimits, type LimitRefusal } from '../src/domain/webhooks/endpoint-limits';
@@ -26,8 +25,6 @@ export interface LimitWait {
 const DURATIONS_KEPT = 10_000;
 /** Weight of the newest POST in an endpoint's mean duration. */
 const DURATION_WEIGHT = 0.2;
-/** How long an attempt over max_in_flight waits for a POST of this process to its endpoint to end, then asks once more. */
-export const LOCAL_FREE_WAIT_MS = 250;
 
 export interface EndpointLimiterDeps {
   rateTokens: Pick<EndpointRateTokens, 'take'>;
@@ -54,36 +51,6 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
     const mean = meanDurationMs.get(endpointId);
     const perSecond = mean === undefined ? 0 : ((limits.maxInFlight as number) * 1000) / Math.max(1, mean);
     return turns.wait(endpointId, delivery, perSecond, perSecond > 0 ? Math.min(1000, 1000 / perSecond) : throttledRetryDelayMs(tries, random), random);
-  }
-  /** This process's POSTs in flight per endpoint with max_in_flight, and the refused attempts waiting for one to end. */
-  const localInFlight = new Map<string, number>();
-  const waitingForLocal = new Map<string, Array<() => void>>();
-  /** Whether a POST of this process to the endpoint ends within LOCAL_FREE_WAIT_MS (none in flight here: at once, no). */
-  function localFree(endpointId: string): Promise<boolean> {
-    if (!localInFlight.has(endpointId)) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const waiters = waitingForLocal.get(endpointId) ?? [];
-      waitingForLocal.set(endpointId, waiters);
-      const wake = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        waiters.splice(waiters.indexOf(wake), 1);
-        if (waiters.length === 0) waitingForLocal.delete(endpointId);
-        resolve(false);
-      }, LOCAL_FREE_WAIT_MS);
-      timer.unref();
-      waiters.push(wake);
-    });
-  }
-  /** A POST of this process ended and its lease is gone: the first attempt waiting here for that endpoint asks again. */
-  function localEnded(endpointId: string): void {
-    addCount(localInFlight, endpointId, -1);
-    const waiters = waitingForLocal.get(endpointId);
-    const next = waiters?.shift();
-    if (waiters?.length === 0) waitingForLocal.delete(endpointId);
-    next?.();
   }
   function measured(endpointId: string, startedAt: number): void {
     const took = clock().getTime() - startedAt;
@@ -112,14 +79,8 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
       const refuse = (refused: LimitRefusal): LimitWait => ({ refused, waitMs: waitOf(endpointId, limits, refused, delivery, tries, random) });
       let leaseId: string | null = null;
       if (limits.maxInFlight !== null) {
-        const maxInFlight = limits.maxInFlight;
-        const acquire = () => {
-          const now = clock();
-          return deps.leases.acquire(endpointId, maxInFlight, now, new Date(now.getTime() + IN_FLIGHT_LEASE_MS));
-        };
-        leaseId = await acquire();
-        // A place this process frees soon is nearer than a turn through Temporal.
-        if (leaseId === null && (await localFree(endpointId))) leaseId = await acquire();
+        const now = clock();
+        leaseId = await deps.leases.acquire(endpointId, limits.maxInFlight, now, new Date(now.getTime() + IN_FLIGHT_LEASE_MS));
         if (leaseId === null) return refuse('in-flight');
       }
       const lease = leaseId;
@@ -135,12 +96,10 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
       turns.served(endpointId, delivery);
       if (lease === null) return { leave: async () => undefined };
       const startedAt = clock().getTime();
-      addCount(localInFlight, endpointId, 1);
       return {
         leave: async () => {
           measured(endpointId, startedAt);
           await release(lease);
-          localEnded(endpointId);
         },
       };
     },

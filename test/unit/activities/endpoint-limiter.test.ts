@@ -1,4 +1,4 @@
-import { createEndpointLimiter, LATE_IN_SECOND_MS, LOCAL_FREE_WAIT_MS } from '../../../activities/endpoint-limiter';
+import { createEndpointLimiter, LATE_IN_SECOND_MS } from '../../../activities/endpoint-limiter';
 import { IN_FLIGHT_LEASE_MS, RATE_WINDOW_RETENTION_MS } from '../../../src/domain/webhooks/endpoint-limits';
 import { throttledRetryDelayMs } from '../../../src/domain/webhooks/attempt-slots';
 
@@ -162,46 +162,6 @@ describe('endpoint limiter', () => {
       answers.token = false;
       // Ten wait (2 to 11); the twelfth's turn is a second after the next one begins.
       expect(await l.enter('ep_1', { ratePerSecond: 10, maxInFlight: null }, 'delivery-12-ep_1', 1, 1)).toEqual({ refused: 'rate', waitMs: 1_000 });
-    });
-  });
-  describe('over max_in_flight, a place this process frees', () => {
-    /** Leases of one place in all, as the store keeps them across processes. */
-    function onePlace() {
-      const held = new Set<string>();
-      let n = 0;
-      const l = createEndpointLimiter({
-        clock: () => new Date(0),
-        rateTokens: { take: async () => true },
-        leases: {
-          async acquire() {
-            if (held.size >= 1) return null;
-            const id = `lease-${++n}`;
-            held.add(id);
-            return id;
-          },
-          async release(id) {
-            held.delete(id);
-          },
-        },
-      });
-      return l;
-    }
-    const ONE = { ratePerSecond: null, maxInFlight: 1 };
-
-    it(`is taken by an attempt waiting here (up to ${LOCAL_FREE_WAIT_MS} ms) for a POST of this process to that endpoint to end`, async () => {
-      const l = onePlace();
-      const first = await l.enter('ep_1', ONE, 'delivery-1-ep_1', 1, 1);
-      const second = l.enter('ep_1', ONE, 'delivery-2-ep_1', 1, 1);
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!('leave' in first)) throw new Error('refused');
-      await first.leave();
-      expect('leave' in (await second)).toBe(true);
-    });
-
-    it('is not waited for when no POST of this process to that endpoint is in flight: the place is held elsewhere', async () => {
-      const { l, calls } = limiter({ lease: null });
-      expect(await l.enter('ep_1', ONE, 'delivery-1-ep_1', 1, 1)).toMatchObject({ refused: 'in-flight' });
-      expect(calls).toEqual(['acquire']);
     });
   });
 });
