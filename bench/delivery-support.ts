@@ -685,32 +685,25 @@ export function arrivalCount(receivers: Array<Pick<Receiver, 'arrivals'>>, id: n
   return receivers.reduce((sum, r) => sum + (r.arrivals.get(id)?.length ?? 0), 0);
 }
 
-/** A counter of the Temporal server's metrics page for one `operation`, summed over its other labels; NaN when it cannot be read. */
-async function temporalCounter(metricsUrl: string | undefined, name: string, operation: string): Promise<number> {
-  if (metricsUrl === undefined) return NaN;
-  try {
-    const res = await request(metricsUrl);
-    const text = await res.body.text();
-    let total = 0;
-    for (const line of text.split('\n')) {
-      if (line.startsWith(`${name}{`) && line.includes(`operation="${operation}"`)) total += Number(line.split(' ').pop());
-    }
-    return total;
-  } catch {
-    return NaN;
-  }
+/** A counter of a metrics page for one `operation`, summed over its other labels. */
+function counterOf(page: string, name: string, operation: string): number {
+  let total = 0;
+  for (const line of page.split('\n')) if (line.startsWith(`${name}{`) && line.includes(`operation="${operation}"`)) total += Number(line.split(' ').pop());
+  return total;
 }
 
-/** Workflow tasks the Temporal server timed out so far (its `start_to_close_timeout` counter for workflow tasks). */
-export const workflowTaskTimeouts = (metricsUrl: string | undefined) => temporalCounter(metricsUrl, 'start_to_close_timeout', 'TimerActiveTaskWorkflowTaskTimeout');
-
 /**
- * Workflow-task dispatches the Temporal server failed so far (history's `task_errors` for transfer workflow tasks).
- * Matching gives recording a synchronously matched task's start 1 s (server 1.29, matching_engine.go
+ * From one reading of the Temporal server's metrics (NaN when it cannot be read): workflow tasks it timed out
+ * (`start_to_close_timeout`), and workflow-task dispatches it failed (history's `task_errors` for transfer workflow
+ * tasks). Matching gives recording a synchronously matched task's start 1 s (server 1.29, matching_engine.go
  * `recordTaskStartedSyncMatchTimeout`); a store write slower than that can commit the start while the poller never
  * gets the task, and its repeat is dropped as already started: only the task's start-to-close time-out recovers it.
  */
-export const workflowTaskDispatchErrors = (metricsUrl: string | undefined) => temporalCounter(metricsUrl, 'task_errors', 'TransferActiveTaskWorkflowTask');
+export async function workflowTaskCounts(metricsUrl: string | undefined): Promise<{ timedOut: number; dispatchFailed: number }> {
+  const [page] = metricsUrl === undefined ? [] : await metricsPages([metricsUrl]);
+  if (page === undefined) return { timedOut: NaN, dispatchFailed: NaN };
+  return { timedOut: counterOf(page, 'start_to_close_timeout', 'TimerActiveTaskWorkflowTaskTimeout'), dispatchFailed: counterOf(page, 'task_errors', 'TransferActiveTaskWorkflowTask') };
+}
 
 /** Each answering process's metrics page (one not answering is left out). */
 async function metricsPages(metricsUrls: string[]): Promise<string[]> {

@@ -34,7 +34,7 @@
  * neighbour phases (default n1,n2,both). A smoke run: ISOLATION_SECONDS=15 ISOLATION_BASELINE_SECONDS=10
  * ISOLATION_CAPACITY_EVENTS=300 ISOLATION_DRAIN_SECONDS=60 (its figures measure nothing).
  */
-import { ADVICE, arrivalCount, benchTopology, countsBy, countsLine, cpuShares, createAccount, createAccounts, describeMachine, ingestClient, log, measureCapacity, ms, offer, pct, Receiver, runBench, Sent, sendEvent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, temporalWaits, temporalWaitsLine, workflowTaskDispatchErrors, workflowTaskTimeouts } from './delivery-support';
+import { ADVICE, arrivalCount, benchTopology, countsBy, countsLine, cpuShares, createAccount, createAccounts, describeMachine, ingestClient, log, measureCapacity, ms, offer, pct, Receiver, runBench, Sent, sendEvent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, temporalWaits, temporalWaitsLine, workflowTaskCounts } from './delivery-support';
 
 const SECONDS = Number(process.env.ISOLATION_SECONDS ?? 90);
 const BASELINE_SECONDS = Number(process.env.ISOLATION_BASELINE_SECONDS ?? 30);
@@ -130,8 +130,7 @@ async function main(): Promise<void> {
     const n2Key = await createAccount(mongoUri, platform.apiUrl, 'enterprise', burst.map((r) => r.url));
     await warmUp(client, api, (i) => capacityKeys[i % capacityKeys.length]);
 
-    const runWftBefore = await workflowTaskTimeouts(temporalMetricsUrl);
-    const runDispatchErrorsBefore = await workflowTaskDispatchErrors(temporalMetricsUrl);
+    const runTasksBefore = await workflowTaskCounts(temporalMetricsUrl);
     const runWarningsBefore = warnings();
     const { perSecond: capacity, ids: capacityIds } = await measureCapacity(client, api, capacityKeys, capacityReceiver, CAPACITY_EVENTS);
     const capLine = `capacity C: ${capacityIds.length} events delivered at ${capacity.toFixed(1)}/s (closed loop, first ingest to last arrival)`;
@@ -142,8 +141,7 @@ async function main(): Promise<void> {
     /** One phase: Q at its rate beside the neighbours asked for; then the probe, Q's drain and the figures. */
     const phase = async (name: string, seconds: number, neighbours: { n1: boolean; n2: boolean }) => {
       log(`${name}: Q ${Q_RATE}/s${neighbours.n1 ? `, N1 ${N1.rate}/s to ${N1.endpoints} endpoints that never answer` : ''}${neighbours.n2 ? `, N2 ${N2.rate}/s to ${N2.endpoints} quick endpoints` : ''}, for ${seconds} s...`);
-      const wftBefore = await workflowTaskTimeouts(temporalMetricsUrl);
-      const dispatchErrorsBefore = await workflowTaskDispatchErrors(temporalMetricsUrl);
+      const tasksBefore = await workflowTaskCounts(temporalMetricsUrl);
       const warningsBefore = warnings();
       const shedBefore = await countsBy(metricsUrls, SHED);
       const throttlesBefore = await countsBy(metricsUrls, THROTTLES);
@@ -184,8 +182,9 @@ async function main(): Promise<void> {
       // Time for a second POST of an event to show.
       await sleep(3000);
       const figures = quietFigures(qDone.sent, quiet);
-      const wft = (await workflowTaskTimeouts(temporalMetricsUrl)) - wftBefore;
-      const dispatchErrors = (await workflowTaskDispatchErrors(temporalMetricsUrl)) - dispatchErrorsBefore;
+      const tasks = await workflowTaskCounts(temporalMetricsUrl);
+      const wft = tasks.timedOut - tasksBefore.timedOut;
+      const dispatchErrors = tasks.dispatchFailed - tasksBefore.dispatchFailed;
       const warned = warnings() - warningsBefore;
       const parts = [`${name} (${seconds} s)`, quietLine(figures) + (drained ? '' : ` (not all delivered within ${DRAIN_SECONDS} s)`)];
       if (probeLine) parts.push(probeLine);
@@ -246,8 +245,9 @@ async function main(): Promise<void> {
       report.push(targets);
     }
 
+    const runTasks = await workflowTaskCounts(temporalMetricsUrl);
     report.push(
-      `whole run (capacity included): workflow tasks timed out ${(await workflowTaskTimeouts(temporalMetricsUrl)) - runWftBefore} (Temporal's failed workflow-task dispatches ${(await workflowTaskDispatchErrors(temporalMetricsUrl)) - runDispatchErrorsBefore}), TMPRL1104 lines logged ${warnings() - runWarningsBefore}`,
+      `whole run (capacity included): workflow tasks timed out ${runTasks.timedOut - runTasksBefore.timedOut} (Temporal's failed workflow-task dispatches ${runTasks.dispatchFailed - runTasksBefore.dispatchFailed}), TMPRL1104 lines logged ${warnings() - runWarningsBefore}`,
       `isolation: quiet p99 ${worst.p99.toFixed(0)} ms (baseline ${baseline.p99.toFixed(0)} ms), quiet refused ${(100 * worst.refusedShare).toFixed(1)} %`,
     );
     process.stdout.write(`${report.join('\n')}\n`);

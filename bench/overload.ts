@@ -23,7 +23,7 @@
  * timed out (from the Temporal server's own metrics). The last line is
  * `overload goodput G (capacity C/s, worst rate X)`, G the lowest goodput / C over the offers.
  */
-import { ADVICE, arrivalCount, benchTopology, CpuReading, countsBy, countsLine, cpuShares, gaugesLine, createAccounts, describeMachine, firstArrival, ingestClient, log, measureCapacity, ms, offer as offerFrom, pct, runBench, Sent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, workflowTaskDispatchErrors, workflowTaskTimeouts } from './delivery-support';
+import { ADVICE, arrivalCount, benchTopology, CpuReading, countsBy, countsLine, cpuShares, gaugesLine, createAccounts, describeMachine, firstArrival, ingestClient, log, measureCapacity, ms, offer as offerFrom, pct, runBench, Sent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, workflowTaskCounts } from './delivery-support';
 
 const ACCOUNTS = Number(process.env.OVERLOAD_ACCOUNTS ?? 12);
 const CAPACITY_EVENTS = Number(process.env.OVERLOAD_CAPACITY_EVENTS ?? 2000);
@@ -84,8 +84,7 @@ async function main(): Promise<void> {
       for (const factor of RATES) {
         const rate = factor * capacity;
         log(`offer ${factor}× C = ${rate.toFixed(1)} events/s for ${SECONDS} s...`);
-        const wftBefore = await workflowTaskTimeouts(temporalMetrics);
-        const dispatchErrorsBefore = await workflowTaskDispatchErrors(temporalMetrics);
+        const tasksBefore = await workflowTaskCounts(temporalMetrics);
         const shedBefore = await countsBy(platformMetrics, SHED);
         const handOffsBefore = await countsBy(platformMetrics, HAND_OFFS);
         const throttlesBefore = await countsBy(platformMetrics, THROTTLES);
@@ -116,8 +115,9 @@ async function main(): Promise<void> {
         const lost = [...ids].filter((id) => !fast.arrivals.has(id)).length;
         const twoIds = sent.filter((s) => s.ids.size > 1).length;
         const notAccepted = sent.filter((s) => s.ids.size === 0).length;
-        const wftAfter = await workflowTaskTimeouts(temporalMetrics);
-        const dispatchErrors = (await workflowTaskDispatchErrors(temporalMetrics)) - dispatchErrorsBefore;
+        const tasksAfter = await workflowTaskCounts(temporalMetrics);
+        const wft = tasksAfter.timedOut - tasksBefore.timedOut;
+        const dispatchErrors = tasksAfter.dispatchFailed - tasksBefore.dispatchFailed;
         // A new event once drained: how soon does it reach its receiver?
         const probeSent = performance.now();
         const probe = await client.ingest(api(), keys[0], { type: 'bench.probe', data: {} });
@@ -139,7 +139,7 @@ async function main(): Promise<void> {
           `${Number.isFinite(drainRate) ? ` at ${drainRate.toFixed(1)}/s = ${(drainRate / capacity).toFixed(2)} C` : ''}; ` +
           `a new event after the drain reached its receiver in ${ms(probeMs)}; ` +
           `the last call ended ${((callsEnded - end) / 1000).toFixed(1)} s after the offer; ${cpuDuring}; ` +
-          `workflow tasks timed out ${wftAfter - wftBefore} (Temporal's failed workflow-task dispatches ${dispatchErrors})`;
+          `workflow tasks timed out ${wft} (Temporal's failed workflow-task dispatches ${dispatchErrors})`;
         log(line);
         report.push(line);
         if (factor >= 1) {
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
             ['0 duplicates', duplicates === 0],
             ['0 lost', lost === 0 && drained],
             ['0 keys with two ids', twoIds === 0],
-            ['0 workflow-task time-outs', wftAfter - wftBefore === 0],
+            ['0 workflow-task time-outs', wft === 0],
             [judgeDrain ? 'drain ≥ 0.8 C' : 'drain (backlog under 1 s of capacity, not judged)', !judgeDrain || drainRate >= TARGETS.drain * capacity],
             ['new event after the drain ≤ 2 s', probeMs <= TARGETS.probeMs],
             [`first POST p99 ≤ ${PROMISED_FIRST_POST_P99_MS / 1000} s (the promise)`, pct(e2e, 99) <= PROMISED_FIRST_POST_P99_MS],
@@ -196,8 +196,7 @@ async function main(): Promise<void> {
       await waitFor(() => baseIds.every((id) => firstArrival(everywhere, id) !== undefined), 120_000);
       const baseE2e = fastE2e(base.sent);
       const logBefore = (platform.logText().match(/TMPRL1104/g) ?? []).length;
-      const wftBefore = await workflowTaskTimeouts(temporalMetrics);
-      const dispatchErrorsBefore = await workflowTaskDispatchErrors(temporalMetrics);
+      const tasksBefore = await workflowTaskCounts(temporalMetrics);
       const cpuBefore = cpu();
       const handOffsBefore = await countsBy(platformMetrics, HAND_OFFS);
       const mixed = await offer(api, interleave(slowKeys), rate, SLOW_SECONDS, `slow-mixed-${Date.now()}`);
@@ -206,15 +205,16 @@ async function main(): Promise<void> {
       const drained = await waitFor(() => [...ids].every((id) => firstArrival(everywhere, id) !== undefined), 10 * 60_000);
       await sleep(SLOW_DELAY_MS + 5000);
       const mixedFast = fastE2e(mixed.sent);
-      const wftAfter = await workflowTaskTimeouts(temporalMetrics);
-      const dispatchErrors = (await workflowTaskDispatchErrors(temporalMetrics)) - dispatchErrorsBefore;
+      const tasksAfter = await workflowTaskCounts(temporalMetrics);
+      const wft = tasksAfter.timedOut - tasksBefore.timedOut;
+      const dispatchErrors = tasksAfter.dispatchFailed - tasksBefore.dispatchFailed;
       const warnings = (platform.logText().match(/TMPRL1104/g) ?? []).length - logBefore;
       const duplicates = [...ids].filter((id) => arrivalCount(everywhere, id) > 1).length;
       const lost = [...ids].filter((id) => firstArrival(everywhere, id) === undefined).length;
       const ratio = pct(mixedFast, 99) / pct(baseE2e, 99);
       const slowTargets = verdict([
         ["fast endpoints' p99 ≤ 2× without slow ones", ratio <= 2],
-        ['0 workflow-task time-outs', wftAfter - wftBefore === 0],
+        ['0 workflow-task time-outs', wft === 0],
         ['no warning per slow attempt', warnings === 0],
         ['0 duplicates', duplicates === 0],
         ['0 lost', lost === 0 && drained],
@@ -223,7 +223,7 @@ async function main(): Promise<void> {
         `slow receivers (${SLOW_ENDPOINTS} answering after ${SLOW_DELAY_MS / 1000} s + ${FAST_ENDPOINTS} fast, ${rate.toFixed(1)}/s = 0.5 C for ${SLOW_SECONDS} s): ` +
         `fast endpoints' ingest → receiver p50 ${ms(pct(mixedFast, 50))}, p99 ${ms(pct(mixedFast, 99))} against p50 ${ms(pct(baseE2e, 50))}, p99 ${ms(pct(baseE2e, 99))} with the 100 answering at once (${ratio.toFixed(2)}×, ${mixedFast.length} and ${baseE2e.length} events); ` +
         `first attempts handed off, by stage: ${countsLine(handOffsBefore, await countsBy(platformMetrics, HAND_OFFS))}; ` +
-        `workflow tasks timed out ${wftAfter - wftBefore} (Temporal's failed workflow-task dispatches ${dispatchErrors}); TMPRL1104 warnings logged ${warnings}; duplicates ${duplicates}, lost ${lost}${drained ? '' : ' (not drained in 10 min)'}; ${cpuDuring}; without slow ones ${baseCpu}`;
+        `workflow tasks timed out ${wft} (Temporal's failed workflow-task dispatches ${dispatchErrors}); TMPRL1104 warnings logged ${warnings}; duplicates ${duplicates}, lost ${lost}${drained ? '' : ' (not drained in 10 min)'}; ${cpuDuring}; without slow ones ${baseCpu}`;
       log(line);
       report.push(line, `  slow receivers: ${slowTargets}`);
       for (const receiver of everywhere) receiver.close();
