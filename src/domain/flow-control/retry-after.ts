@@ -3,11 +3,9 @@ import { SlidingCount } from './sliding-count';
 /**
  * The 503 `Retry-After`: calls refused per call taken over `windowS`, in [minS, maxS], so refused callers come back about as
  * fast as events are taken. Not a fixed 1 s: refused calls still cost parse, key check and metering (goodput 0.78 at 3×
- * capacity). Not capped at 10 s: at 3 × capacity refusals outnumber takes about 13 to 1, and the retries a lower cap brings back
- * cost CPU that deliveries need. Each answer is drawn between half the advice and the advice, so callers refused together do
- * not return as one herd.
+ * capacity). Each answer is drawn between half the advice and the advice, so callers refused together do not return as one herd.
  */
-const TUNING = { windowS: 10, minS: 1, maxS: 30 } as const;
+const TUNING = { windowS: 10, minS: 1, maxS: 10 } as const;
 
 export class RetryAfterAdvice {
   private readonly calls: SlidingCount<'taken' | 'refused'>;

@@ -34,7 +34,7 @@ describe('Retry-After advice for a refused ingest', () => {
     const { a } = advice();
     a.taken();
     times(1_000, () => a.refused());
-    expect(a.seconds()).toBe(30);
+    expect(a.seconds()).toBe(10);
   });
 
   it('spreads callers refused together between half the advice and the advice', () => {
