@@ -1,14 +1,10 @@
-/**
- * AIMD concurrency limit (as TCP): grows while an interval's p90 is on target and the limit held work back, shrinks when
- * over, in proportion to the overshoot (at most by `decrease`): at 2–3 × capacity a fixed cut held the start window at a
- * mean of 16–23, a proportional one at 25, with more delivered (bench:overload, combined).
- */
+/** AIMD concurrency limit (as TCP): grows while an interval's p90 is on target and the limit held work back, shrinks when over. */
 export interface AdaptiveLimitTuning {
   min: number;
   max: number;
   targetMs: number;
   increase: number;
-  /** The least factor applied when the latency is over target (target / p90 when that is larger). */
+  /** Factor applied when the latency is over target. */
   decrease: number;
   intervalMs: number;
 }
@@ -22,9 +18,7 @@ export interface LimitInterval {
 
 export function nextLimit(current: number, interval: LimitInterval, tuning: AdaptiveLimitTuning): number {
   if (interval.p90Ms === undefined) return current;
-  if (interval.p90Ms > tuning.targetMs) {
-    return Math.max(tuning.min, Math.floor(current * Math.max(tuning.decrease, tuning.targetMs / interval.p90Ms)));
-  }
+  if (interval.p90Ms > tuning.targetMs) return Math.max(tuning.min, Math.floor(current * tuning.decrease));
   if (interval.wasFull) return Math.min(tuning.max, current + tuning.increase);
   return current;
 }

@@ -122,7 +122,7 @@ describe('DeliveryStartWindow', () => {
       let now = 0;
       const window = new DeliveryStartWindow(8, 60_000, () => now, tuning);
       for (let i = 0; i < 8; i++) await window.take(`w${i}`);
-      now = 2_000; // every first attempt began 2 s after its start
+      now = 1_500; // every first attempt began 1.5 s after its start
       for (let i = 0; i < 8; i++) window.release(`w${i}`);
       expect(window.limit).toBe(4);
       for (let i = 0; i < 4; i++) await window.take(`x${i}`);
@@ -134,14 +134,14 @@ describe('DeliveryStartWindow', () => {
       let now = 0;
       const window = new DeliveryStartWindow(8, 60_000, () => now, tuning);
       await window.take('a');
-      now = 2_000;
-      window.release('a'); // a 2 s wait: 8 → 4
+      now = 1_500;
+      window.release('a'); // a 1.5 s wait: 8 → 4
       expect(window.limit).toBe(4);
-      now = 2_100;
+      now = 1_600;
       for (const id of ['p', 'q', 'r', 's']) await window.take(id);
       const held = window.take('t'); // the window, not demand, holds this start
       expect(await settled(held)).toBe(false);
-      now = 3_100;
+      now = 2_600;
       window.release('p'); // a 1 s wait, on target: 4 → 6
       expect(window.limit).toBe(6);
       expect(await settled(held)).toBe(true);
