@@ -685,10 +685,12 @@ export function arrivalCount(receivers: Array<Pick<Receiver, 'arrivals'>>, id: n
   return receivers.reduce((sum, r) => sum + (r.arrivals.get(id)?.length ?? 0), 0);
 }
 
-/** A counter of a metrics page for one `operation`, summed over its other labels. */
-function counterOf(page: string, name: string, operation: string): number {
+/** The sum of a metrics page's `name{labels} value` lines whose labels pass `labels`. */
+function metricSum(page: string, name: string, labels: (text: string) => boolean): number {
   let total = 0;
-  for (const line of page.split('\n')) if (line.startsWith(`${name}{`) && line.includes(`operation="${operation}"`)) total += Number(line.split(' ').pop());
+  for (const m of page.matchAll(/^(\w+)\{(.*)\} (\S+)$/gm)) {
+    if (m[1] === name && labels(m[2])) total += Number(m[3]);
+  }
   return total;
 }
 
@@ -702,7 +704,11 @@ function counterOf(page: string, name: string, operation: string): number {
 export async function workflowTaskCounts(metricsUrl: string | undefined): Promise<{ timedOut: number; dispatchFailed: number }> {
   const [page] = metricsUrl === undefined ? [] : await metricsPages([metricsUrl]);
   if (page === undefined) return { timedOut: NaN, dispatchFailed: NaN };
-  return { timedOut: counterOf(page, 'start_to_close_timeout', 'TimerActiveTaskWorkflowTaskTimeout'), dispatchFailed: counterOf(page, 'task_errors', 'TransferActiveTaskWorkflowTask') };
+  const ofOperation = (operation: string) => (labels: string) => labels.includes(`operation="${operation}"`);
+  return {
+    timedOut: metricSum(page, 'start_to_close_timeout', ofOperation('TimerActiveTaskWorkflowTaskTimeout')),
+    dispatchFailed: metricSum(page, 'task_errors', ofOperation('TransferActiveTaskWorkflowTask')),
+  };
 }
 
 /** Each answering process's metrics page (one not answering is left out). */
@@ -764,24 +770,14 @@ const TEMPORAL_WAITS: Array<{ label: string; metric: string; labels: RegExp }> =
 
 /** Sum and count of each of TEMPORAL_WAITS' histograms now (undefined when the metrics cannot be read). */
 export async function temporalWaits(metricsUrl: string | undefined): Promise<Record<string, { sum: number; count: number }> | undefined> {
-  if (metricsUrl === undefined) return undefined;
-  try {
-    const text = await (await request(metricsUrl)).body.text();
-    const out: Record<string, { sum: number; count: number }> = {};
-    for (const w of TEMPORAL_WAITS) {
-      const totals = { sum: 0, count: 0 };
-      for (const line of text.split('\n')) {
-        const m = /^(\w+)\{(.*)\} (\S+)$/.exec(line);
-        if (!m || !w.labels.test(m[2])) continue;
-        if (m[1] === `${w.metric}_sum`) totals.sum += Number(m[3]);
-        if (m[1] === `${w.metric}_count`) totals.count += Number(m[3]);
-      }
-      out[w.label] = totals;
-    }
-    return out;
-  } catch {
-    return undefined;
+  const [page] = metricsUrl === undefined ? [] : await metricsPages([metricsUrl]);
+  if (page === undefined) return undefined;
+  const out: Record<string, { sum: number; count: number }> = {};
+  for (const w of TEMPORAL_WAITS) {
+    const labels = (text: string) => w.labels.test(text);
+    out[w.label] = { sum: metricSum(page, `${w.metric}_sum`, labels), count: metricSum(page, `${w.metric}_count`, labels) };
   }
+  return out;
 }
 
 /** The mean of each wait between two readings of `temporalWaits`, in ms (Temporal reports seconds). */
