@@ -1,7 +1,8 @@
 import { type Clock, systemClock } from '../src/domain/clock';
 import { Context } from '@temporalio/activity';
 import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
-import { AttemptSlots, throttledRetryDelayMs } from '../src/domain/webhooks/attempt-slots';
+import { AttemptSlots } from '../src/domain/webhooks/attempt-slots';
+import { throttledRetryDelayMs } from '../src/domain/flow-control/throttled-turns';
 import type { AccountLags } from '../src/domain/flow-control/account-lags';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';

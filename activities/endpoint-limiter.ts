@@ -1,7 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { type Clock, systemClock } from '../src/domain/clock';
-import { ThrottledTurns } from '../src/domain/flow-control/throttled-turns';
-import { throttledRetryDelayMs } from '../src/domain/webhooks/attempt-slots';
+import { throttledRetryDelayMs, ThrottledTurns } from '../src/domain/flow-control/throttled-turns';
 import { IN_FLIGHT_LEASE_MS, RATE_WINDOW_RETENTION_MS, rateWindowOf, type EndpointLimits, type LimitRefusal } from '../src/domain/webhooks/endpoint-limits';
 import type { EndpointInFlightLeases } from '../src/persistence/endpoint-in-flight-leases';
 import type { EndpointRateTokens } from '../src/persistence/endpoint-rate-tokens';

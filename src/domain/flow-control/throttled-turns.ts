@@ -2,6 +2,13 @@
 const MAX_QUEUED_WAIT_MS = 5 * 60_000;
 /** A throttled attempt not back this long after its wait is gone (cancelled, or its worker stopped). */
 const RETURN_GRACE_MS = 30_000;
+const MAX_THROTTLED_WAIT_MS = 60_000;
+
+/** Wait before asking again after `tries` refusals: doubling from 1 s to a minute, half of it random so they do not return together. */
+export function throttledRetryDelayMs(tries: number, random: number): number {
+  const base = Math.min(MAX_THROTTLED_WAIT_MS, 1_000 * 2 ** Math.max(0, tries - 1));
+  return Math.round(base / 2 + (random * base) / 2);
+}
 
 /**
  * The deliveries told to wait for a place, per key (an account's places, an endpoint's limits), and when each is due back.
@@ -10,31 +17,44 @@ const RETURN_GRACE_MS = 30_000;
  * times a second, and a neighbour's flood lost 13 % of its deliveries). A random half of it, so they do not come back together.
  */
 export class ThrottledTurns {
-  /** Per key, the waiting deliveries and when each is due back; pruned at most once a second. */
-  private readonly queues = new Map<string, { dueBy: Map<string, number>; prunedAt: number }>();
+  /** Per key, the waiting deliveries and when each is due back. */
+  private readonly queues = new Map<string, Map<string, number>>();
+  private prunedAt = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /** Keys with deliveries waiting. */
+  get keys(): number {
+    return this.queues.size;
+  }
 
   /** Counts `delivery` as waiting under `key`; its wait: its turn at `perSecond` places freed (0: unknown), at least `floorMs`. */
   wait(key: string, delivery: string, perSecond: number, floorMs: number, random: number): number {
     const now = this.now();
-    const queue = this.queues.get(key) ?? { dueBy: new Map<string, number>(), prunedAt: now };
+    this.prune(now);
+    const queue = this.queues.get(key) ?? new Map<string, number>();
     this.queues.set(key, queue);
-    queue.dueBy.delete(delivery);
-    if (now - queue.prunedAt >= 1_000) {
-      for (const [other, due] of queue.dueBy) if (due + RETURN_GRACE_MS < now) queue.dueBy.delete(other);
-      queue.prunedAt = now;
-    }
-    const turnMs = perSecond > 0 ? Math.min(MAX_QUEUED_WAIT_MS, (queue.dueBy.size / perSecond) * 1000) : 0;
+    queue.delete(delivery);
+    const turnMs = perSecond > 0 ? Math.min(MAX_QUEUED_WAIT_MS, (queue.size / perSecond) * 1000) : 0;
     const delay = Math.max(floorMs, Math.round(turnMs / 2 + (random * turnMs) / 2));
-    queue.dueBy.set(delivery, now + delay);
+    queue.set(delivery, now + delay);
     return delay;
   }
 
   /** A waiting delivery that got its place no longer waits. */
   served(key: string, delivery: string): void {
     const queue = this.queues.get(key);
-    queue?.dueBy.delete(delivery);
-    if (queue?.dueBy.size === 0) this.queues.delete(key);
+    queue?.delete(delivery);
+    if (queue?.size === 0) this.queues.delete(key);
+  }
+
+  /** At most once a second, every key's deliveries long past due are dropped, and keys left empty with them. */
+  private prune(now: number): void {
+    if (now - this.prunedAt < 1_000) return;
+    this.prunedAt = now;
+    for (const [key, queue] of this.queues) {
+      for (const [delivery, due] of queue) if (due + RETURN_GRACE_MS < now) queue.delete(delivery);
+      if (queue.size === 0) this.queues.delete(key);
+    }
   }
 }

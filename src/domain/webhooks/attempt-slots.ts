@@ -1,5 +1,5 @@
 import { addCount, SlidingCount } from '../flow-control/sliding-count';
-import { ThrottledTurns } from '../flow-control/throttled-turns';
+import { throttledRetryDelayMs, ThrottledTurns } from '../flow-control/throttled-turns';
 
 /**
  * Attempts in flight per account and per endpoint in this process (DNS lookup to POST end): a tenant whose receivers hang
@@ -120,12 +120,4 @@ export class AttemptSlots {
       waiter.admit(this.take(accountId, waiter.endpointId));
     }
   }
-}
-
-const MAX_THROTTLED_WAIT_MS = 60_000;
-
-/** Wait before asking again after `tries` refusals: doubling from 1 s to a minute, half of it random so they do not return together. */
-export function throttledRetryDelayMs(tries: number, random: number): number {
-  const base = Math.min(MAX_THROTTLED_WAIT_MS, 1_000 * 2 ** Math.max(0, tries - 1));
-  return Math.round(base / 2 + (random * base) / 2);
 }

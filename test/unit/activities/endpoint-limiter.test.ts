@@ -1,6 +1,6 @@
 import { createEndpointLimiter, LATE_IN_SECOND_MS } from '../../../activities/endpoint-limiter';
 import { IN_FLIGHT_LEASE_MS, RATE_WINDOW_RETENTION_MS } from '../../../src/domain/webhooks/endpoint-limits';
-import { throttledRetryDelayMs } from '../../../src/domain/webhooks/attempt-slots';
+import { throttledRetryDelayMs } from '../../../src/domain/flow-control/throttled-turns';
 
 /** The order of an endpoint's two limits, on fake stores: a lease first, a start token last. */
 describe('endpoint limiter', () => {

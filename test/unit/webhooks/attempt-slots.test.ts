@@ -1,4 +1,5 @@
-import { AttemptSlots, throttledRetryDelayMs } from '../../../src/domain/webhooks/attempt-slots';
+import { AttemptSlots } from '../../../src/domain/webhooks/attempt-slots';
+import { throttledRetryDelayMs } from '../../../src/domain/flow-control/throttled-turns';
 
 const LONG = 60_000;
 
@@ -46,14 +47,6 @@ describe('AttemptSlots: what one account and one endpoint hold at once', () => {
     leave();
     leave();
     expect([slots.inFlight('acct_a'), freed]).toEqual([0, ['acct_a']]);
-  });
-});
-
-describe('throttledRetryDelayMs', () => {
-  it('doubles from 1 s up to a minute, half of it random', () => {
-    expect([throttledRetryDelayMs(1, 0), throttledRetryDelayMs(1, 1)]).toEqual([500, 1_000]);
-    expect([throttledRetryDelayMs(3, 0), throttledRetryDelayMs(3, 1)]).toEqual([2_000, 4_000]);
-    expect([throttledRetryDelayMs(20, 0), throttledRetryDelayMs(20, 1)]).toEqual([30_000, 60_000]);
   });
 });
 

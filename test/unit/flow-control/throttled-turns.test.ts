@@ -1,0 +1,36 @@
+import { throttledRetryDelayMs, ThrottledTurns } from '../../../src/domain/flow-control/throttled-turns';
+
+describe('throttledRetryDelayMs', () => {
+  it('doubles from 1 s up to a minute, half of it random', () => {
+    expect([throttledRetryDelayMs(1, 0), throttledRetryDelayMs(1, 1)]).toEqual([500, 1_000]);
+    expect([throttledRetryDelayMs(3, 0), throttledRetryDelayMs(3, 1)]).toEqual([2_000, 4_000]);
+    expect([throttledRetryDelayMs(20, 0), throttledRetryDelayMs(20, 1)]).toEqual([30_000, 60_000]);
+  });
+});
+
+describe('ThrottledTurns', () => {
+  it('forgets a key whose deliveries never came back, when any other key waits', () => {
+    let now = 0;
+    const turns = new ThrottledTurns(() => now);
+    turns.wait('acct_gone', 'delivery-1-ep', 1, 1_000, 1);
+    now = 120_000;
+    turns.wait('acct_other', 'delivery-2-ep', 1, 1_000, 1);
+    expect(turns.keys).toBe(1);
+  });
+
+  it('keeps a key whose deliveries are still due back', () => {
+    let now = 0;
+    const turns = new ThrottledTurns(() => now);
+    turns.wait('acct_a', 'delivery-1-ep', 1, 1_000, 1);
+    now = 2_000;
+    turns.wait('acct_b', 'delivery-2-ep', 1, 1_000, 1);
+    expect(turns.keys).toBe(2);
+  });
+
+  it('drops a key once its last waiting delivery is served', () => {
+    const turns = new ThrottledTurns(() => 0);
+    turns.wait('acct_a', 'delivery-1-ep', 1, 1_000, 1);
+    turns.served('acct_a', 'delivery-1-ep');
+    expect(turns.keys).toBe(0);
+  });
+});
