@@ -20,13 +20,6 @@ interface CatalogMetaDoc {
   synced_at: Date;
 }
 
-export interface CatalogSyncResult {
-  version: string;
-  upserted: number;
-  unchanged: number;
-  deleted: number;
-}
-
 const META_ID = 'catalog';
 /** Statements per bulk write; see bulkReplace. */
 const WRITE_BATCH = 50;
@@ -52,7 +45,7 @@ export class CatalogEntries {
     await this.col.createIndex({ position: 1 });
   }
 
-  async syncCatalog(catalog: Catalog): Promise<CatalogSyncResult> {
+  async syncCatalog(catalog: Catalog): Promise<{ version: string; upserted: number; unchanged: number; deleted: number }> {
     const desired = catalog.entries.map((entry, position): CatalogEntryDoc => ({
       _id: catalogEntryId(entry),
       ...entry,
