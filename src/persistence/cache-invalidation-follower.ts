@@ -32,10 +32,7 @@ const BATCH = 100;
 /** How often the log is read (one `_id` lookup when nothing changed). */
 const POLL_INTERVAL_MS = 200;
 
-/**
- * Hands each cache-invalidations entry to `apply`. `coveredSince()` lets caches keep entries past their short TTLs (the
- * 1 s revocation bound, key-authenticator.ts); before the first poll, or while polls fail, it promises nothing.
- */
+/** Hands each cache-invalidations entry to `apply`; before the first poll, or while polls fail, `coveredSince()` promises nothing. */
 export class CacheInvalidationFollower {
   private position: number | null = null;
   private covered: number | null = null;

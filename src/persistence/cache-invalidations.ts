@@ -32,10 +32,7 @@ export function cacheInvalidationsOf(db: Db): CacheInvalidations {
   return log;
 }
 
-/**
- * Use cacheInvalidationsOf(db). Followed by every process (cache-invalidation-follower.ts) to drop cached keys and endpoint
- * lists instead of re-reading them each second; writers append after writing. Kept (tiny, rare): finding the end needs them.
- */
+/** Use cacheInvalidationsOf(db); followed by every process to drop cached keys and endpoint lists. Kept (tiny, rare): finding the end needs them. */
 export class CacheInvalidations {
   private readonly log: AppendLog<LoggedInvalidation, InvalidationDoc>;
   /** This process's caches: told of its own appends at once, not a poll later. */

@@ -28,10 +28,7 @@ export function catalogEntryId(entry: Pick<CatalogEntry, 'provider' | 'service' 
   return `${entry.provider}|${entry.service}|${entry.instance}`;
 }
 
-/**
- * Synced from data/catalog.json at start-up. Idempotent: changed entries are replaced by their _id,
- * gone ones deleted, and `catalog_meta` written last, so the next start completes a cut-short sync.
- */
+/** Synced from data/catalog.json at start-up; `catalog_meta` is written last, so the next start completes a cut-short sync. */
 export class CatalogEntries {
   private readonly col: Collection<CatalogEntryDoc>;
   private readonly meta: Collection<CatalogMetaDoc>;

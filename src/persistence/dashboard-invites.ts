@@ -2,10 +2,7 @@ import type { Db } from 'mongodb';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce } from './store-primitives';
 
-/**
- * `dashboard_invites`: one-time password links, `_id` the SHA-256 of the link's token (the raw token is only in the link).
- * Its redemption, `redeemed:` + that hash, is a unique insert, so a link is used at most once. Expiry is checked on read.
- */
+/** `dashboard_invites`: one-time password links, `_id` the SHA-256 of the link's token (the raw token is only in the link). */
 export interface DashboardInviteDoc extends ExpiringDoc {
   kind: 'invite' | 'redemption';
   account_id: string;

@@ -1,10 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import { raiseHint, RememberedHeads } from './store-primitives';
 
-/**
- * An account's events are numbered (`seq`, claimed by the event's own insert: a unique `seq_key`) in blocks of SEQ_BLOCK,
- * each read by one equality on `seq_block`, so a list page costs a few blocks whatever the history (docs/security.md).
- */
+/** An account's events are numbered in blocks: a list page reads a few blocks whatever the history (docs/security.md). */
 export const SEQ_BLOCK = 16;
 const SEQ_DIGITS = 12;
 const padded = (n: number) => String(n).padStart(SEQ_DIGITS, '0');

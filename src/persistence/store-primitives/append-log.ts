@@ -17,10 +17,7 @@ export interface LogFormat<T, D extends Document> {
   projection?: Document;
 }
 
-/**
- * Per scope, entry n is the claim of `scope#n` (claim.ts): no log forks, so a value derived from the entry before is exact.
- * Entries stay contiguous: never deleted, expiring by whole scope, or deleted only up to an exact floor every push starts from.
- */
+/** Per scope, entry n is the claim of `scope#n` (claim.ts): no log forks, so a value derived from the entry before is exact. */
 export class AppendLog<T, D extends Document & { _id: string }> {
   private readonly heads = new RememberedHeads<LogEntry<T>>(50_000);
   private readonly turns = new Map<string, Promise<unknown>>();

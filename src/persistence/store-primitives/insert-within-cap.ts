@@ -10,9 +10,8 @@ const STAGGER_MS = 25;
 type Refusal = { inserted: false; count: number; tookBack: boolean };
 
 /**
- * Insert, then read, and take the insert back when the covered documents exceed `cap`: no atomic check-and-insert needed
- * (FerretDB has none), as the last of concurrent inserts sees all before it. Racers at the edge may all be taken back
- * though there was room, so a taken-back insert retries after a wait set by its place among the ids it saw.
+ * Insert, read back, and take the insert back when over `cap`: exact without an atomic check-and-insert (FerretDB has
+ * none), as the last of concurrent inserts sees all before it. Racers at the edge may all be taken back, so they retry.
  */
 export async function insertWithinCap<T extends Document & { _id: string }>(
   collection: Collection<T>,
