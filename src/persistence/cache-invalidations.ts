@@ -43,10 +43,9 @@ export class CacheInvalidations {
     this.log = new AppendLog(col, format);
   }
 
-  /** Tells `listener` of every entry this process appends, before it is logged; returns the unsubscribe. */
-  onAppend(listener: (invalidation: Invalidation) => void): () => void {
+  /** Tells `listener` of every entry this process appends, before it is logged. */
+  onAppend(listener: (invalidation: Invalidation) => void): void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Listeners hear first, so this process's caches drop their copies even if the append fails. */
