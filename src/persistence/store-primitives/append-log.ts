@@ -56,10 +56,7 @@ export class AppendLog<T, D extends Document & { _id: string }> {
     });
   }
 
-  /**
-   * Appends a `value` that does not depend on the head: no read first; only a number taken costs a
-   * search. `floor`: entries up to it may have been deleted, so the search starts above it.
-   */
+  /** Appends a `value` independent of the head without a read; a number taken costs a search, above `floor` (entries up to it may be gone). */
   push(scope: string, value: T, floor = 0): Promise<number> {
     return this.inTurn(scope, async () => {
       let n = Math.max(this.heads.get(scope)?.n ?? 0, floor);
