@@ -9,8 +9,6 @@ export interface DashboardInviteDoc extends ExpiringDoc {
   created_at: Date;
 }
 
-export type InviteState = { state: 'valid'; invite: DashboardInviteDoc } | { state: 'used' | 'expired' | 'unknown' };
-
 const redemptionId = (hash: string) => `redeemed:${hash}`;
 
 export class DashboardInvites extends ExpiringCollection<DashboardInviteDoc> {
@@ -23,7 +21,7 @@ export class DashboardInvites extends ExpiringCollection<DashboardInviteDoc> {
   }
 
   /** What the link with this token hash is now (two `_id` lookups). */
-  async state(hash: string, now: Date): Promise<InviteState> {
+  async state(hash: string, now: Date): Promise<{ state: 'valid'; invite: DashboardInviteDoc } | { state: 'used' | 'expired' | 'unknown' }> {
     const [invite, redemption] = await Promise.all([this.col.findOne({ _id: hash }), this.col.findOne({ _id: redemptionId(hash) })]);
     if (redemption) return { state: 'used' };
     if (!invite || invite.kind !== 'invite') return { state: 'unknown' };
