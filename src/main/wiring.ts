@@ -39,7 +39,7 @@ import { DeliveryControl } from '../services/delivery-control';
 import { EndpointPause } from '../services/endpoint-pause';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
-import { CacheInvalidationFollower } from '../persistence/cache-invalidation-follower';
+import { CacheInvalidationFollower, lifetimeOf } from '../persistence/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
 import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
@@ -115,8 +115,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
       now,
     },
   );
-  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: invalidations, now });
-  const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: invalidations, now });
+  const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: lifetimeOf(invalidations), now });
+  const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: lifetimeOf(invalidations), now });
   const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
   const fifo = new FifoTurns({
     ...repositories,

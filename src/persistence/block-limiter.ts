@@ -98,10 +98,7 @@ class Scope {
   }
 }
 
-/**
- * Exact limits across API processes through unique inserts only (docs/keys-limits-errors.md): a scope's log of blocks
- * granted or given back never passes the limit, and a block's calls are handed out here without a round trip.
- */
+/** Exact limits across API processes by unique inserts only (docs/keys-limits-errors.md); a block's calls are handed out without a round trip. */
 export class BlockLimiter implements LimitAdmitter {
   private readonly scopes = new Map<string, Scope>();
   private readonly windows = new Map<string, BurstWindow>();

@@ -1,11 +1,6 @@
 import { periodic, type Periodic } from '../infra/periodic';
 import type { CacheInvalidations, Invalidation } from './cache-invalidations';
 
-/** When the last complete poll started (ms): every invalidation logged before it has been applied. null while none has. */
-export interface FollowedLog {
-  coveredSince(): number | null;
-}
-
 /** How long a cache may serve an entry: its own short bounds, or longer ones while every change reaches it by the log. */
 export interface CacheLifetime {
   /** `ttlMs`: served without a read; `maxStaleMs`: served while one refresh runs, never after. */
@@ -21,27 +16,15 @@ export const FOLLOWED_TTL_MS = 30_000;
 /** The longest a process may answer from a cached copy of a record (a stale one is refreshed before this). */
 export const MAX_CACHED_COPY_AGE_MS = 2 * FOLLOWED_TTL_MS;
 
-/** True while `log` is followed closely enough for caches to keep entries past their short TTL. */
-export function isFollowed(log: FollowedLog, now: number): boolean {
-  const covered = log.coveredSince();
-  return covered != null && now - covered < FOLLOW_MAX_LAG_MS;
-}
-
 /** The cache lifetimes `log`'s coverage allows: FOLLOWED_TTL_MS and MAX_CACHED_COPY_AGE_MS while it is followed, else the cache's own. */
-export function lifetimeOf(log: FollowedLog): CacheLifetime {
+export function lifetimeOf(log: Pick<CacheInvalidationFollower, 'coveredSince'>): CacheLifetime {
   return {
     lifetime(now, own) {
-      if (!isFollowed(log, now)) return own;
+      const covered = log.coveredSince();
+      if (covered === null || now - covered >= FOLLOW_MAX_LAG_MS) return own;
       return { ttlMs: Math.max(FOLLOWED_TTL_MS, own.ttlMs), maxStaleMs: Math.max(MAX_CACHED_COPY_AGE_MS, own.maxStaleMs) };
     },
   };
-}
-
-export interface CacheInvalidationFollowerOptions {
-  /** On finding the log's end, before first counting as followed: caches drop all, as it may predate entries never read. */
-  reset: () => void;
-  now: () => number;
-  onError: (err: unknown) => void;
 }
 
 /** Entries read per lookup round; a longer backlog is read in further rounds before the poll counts as complete. */
@@ -49,11 +32,8 @@ const BATCH = 100;
 /** How often the log is read (one `_id` lookup when nothing changed). */
 const POLL_INTERVAL_MS = 200;
 
-/**
- * Hands each cache-invalidations entry to `apply`. `coveredSince()` lets caches keep entries past their short TTLs (the
- * 1 s revocation bound, key-authenticator.ts); before the first poll, or while polls fail, it promises nothing.
- */
-export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
+/** Hands each cache-invalidations entry to `apply`; before the first poll, or while polls fail, `coveredSince()` promises nothing. */
+export class CacheInvalidationFollower {
   private position: number | null = null;
   private covered: number | null = null;
   private loop: Periodic | null = null;
@@ -61,7 +41,12 @@ export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
   constructor(
     private readonly log: Pick<CacheInvalidations, 'position' | 'since'>,
     private readonly apply: (invalidation: Invalidation) => void,
-    private readonly options: CacheInvalidationFollowerOptions,
+    private readonly options: {
+      /** On finding the log's end, before first counting as followed: caches drop all, as it may predate entries never read. */
+      reset: () => void;
+      now: () => number;
+      onError: (err: unknown) => void;
+    },
   ) {}
 
   /** Finds the log's end (a process starts with nothing cached, so older entries concern it not), then polls. */
@@ -77,12 +62,9 @@ export class CacheInvalidationFollower implements FollowedLog, CacheLifetime {
     await loop?.stop();
   }
 
+  /** When the last complete poll started (ms): every invalidation logged before it has been applied. null while none has. */
   coveredSince(): number | null {
     return this.covered;
-  }
-
-  lifetime(now: number, own: { ttlMs: number; maxStaleMs: number }): { ttlMs: number; maxStaleMs: number } {
-    return lifetimeOf(this).lifetime(now, own);
   }
 
   /** One poll: applies every entry logged before it started. */

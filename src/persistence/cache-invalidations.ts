@@ -32,10 +32,7 @@ export function cacheInvalidationsOf(db: Db): CacheInvalidations {
   return log;
 }
 
-/**
- * Use cacheInvalidationsOf(db). Followed by every process (cache-invalidation-follower.ts) to drop cached keys and endpoint
- * lists instead of re-reading them each second; writers append after writing. Kept (tiny, rare): finding the end needs them.
- */
+/** Use cacheInvalidationsOf(db); followed by every process to drop cached keys and endpoint lists. Kept (tiny, rare): finding the end needs them. */
 export class CacheInvalidations {
   private readonly log: AppendLog<LoggedInvalidation, InvalidationDoc>;
   /** This process's caches: told of its own appends at once, not a poll later. */
@@ -46,10 +43,9 @@ export class CacheInvalidations {
     this.log = new AppendLog(col, format);
   }
 
-  /** Tells `listener` of every entry this process appends, before it is logged; returns the unsubscribe. */
-  onAppend(listener: (invalidation: Invalidation) => void): () => void {
+  /** Tells `listener` of every entry this process appends, before it is logged. */
+  onAppend(listener: (invalidation: Invalidation) => void): void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Listeners hear first, so this process's caches drop their copies even if the append fails. */

@@ -20,13 +20,6 @@ interface CatalogMetaDoc {
   synced_at: Date;
 }
 
-export interface CatalogSyncResult {
-  version: string;
-  upserted: number;
-  unchanged: number;
-  deleted: number;
-}
-
 const META_ID = 'catalog';
 /** Statements per bulk write; see bulkReplace. */
 const WRITE_BATCH = 50;
@@ -35,10 +28,7 @@ export function catalogEntryId(entry: Pick<CatalogEntry, 'provider' | 'service' 
   return `${entry.provider}|${entry.service}|${entry.instance}`;
 }
 
-/**
- * Synced from data/catalog.json at start-up. Idempotent: changed entries are replaced by their _id,
- * gone ones deleted, and `catalog_meta` written last, so the next start completes a cut-short sync.
- */
+/** Synced from data/catalog.json at start-up; `catalog_meta` is written last, so the next start completes a cut-short sync. */
 export class CatalogEntries {
   private readonly col: Collection<CatalogEntryDoc>;
   private readonly meta: Collection<CatalogMetaDoc>;
@@ -52,7 +42,7 @@ export class CatalogEntries {
     await this.col.createIndex({ position: 1 });
   }
 
-  async syncCatalog(catalog: Catalog): Promise<CatalogSyncResult> {
+  async syncCatalog(catalog: Catalog): Promise<{ version: string; upserted: number; unchanged: number; deleted: number }> {
     const desired = catalog.entries.map((entry, position): CatalogEntryDoc => ({
       _id: catalogEntryId(entry),
       ...entry,

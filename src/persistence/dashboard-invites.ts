@@ -2,17 +2,12 @@ import type { Db } from 'mongodb';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce } from './store-primitives';
 
-/**
- * `dashboard_invites`: one-time password links, `_id` the SHA-256 of the link's token (the raw token is only in the link).
- * Its redemption, `redeemed:` + that hash, is a unique insert, so a link is used at most once. Expiry is checked on read.
- */
+/** `dashboard_invites`: one-time password links, `_id` the SHA-256 of the link's token (the raw token is only in the link). */
 export interface DashboardInviteDoc extends ExpiringDoc {
   kind: 'invite' | 'redemption';
   account_id: string;
   created_at: Date;
 }
-
-export type InviteState = { state: 'valid'; invite: DashboardInviteDoc } | { state: 'used' | 'expired' | 'unknown' };
 
 const redemptionId = (hash: string) => `redeemed:${hash}`;
 
@@ -26,7 +21,7 @@ export class DashboardInvites extends ExpiringCollection<DashboardInviteDoc> {
   }
 
   /** What the link with this token hash is now (two `_id` lookups). */
-  async state(hash: string, now: Date): Promise<InviteState> {
+  async state(hash: string, now: Date): Promise<{ state: 'valid'; invite: DashboardInviteDoc } | { state: 'used' | 'expired' | 'unknown' }> {
     const [invite, redemption] = await Promise.all([this.col.findOne({ _id: hash }), this.col.findOne({ _id: redemptionId(hash) })]);
     if (redemption) return { state: 'used' };
     if (!invite || invite.kind !== 'invite') return { state: 'unknown' };

@@ -119,10 +119,7 @@ export class Deliveries {
     return docs.map((d) => d._id);
   }
 
-  /**
-   * Resume (rare): oldest event first, after `afterEventId`. The index leads with `paused_endpoint_id`,
-   * so the embedded store reads only the endpoint's waiting deliveries (and sorts them itself).
-   */
+  /** Resume (rare): oldest event first, after `afterEventId`; the `{paused_endpoint_id, event_id}` index on both stores. */
   async pausedForEndpoint(endpointId: string, afterEventId: number | undefined, limit: number): Promise<Array<{ id: string; eventId: number }>> {
     const docs = await this.col
       .find({ paused_endpoint_id: endpointId, ...(afterEventId !== undefined ? { event_id: { $gt: afterEventId } } : {}) }, { projection: { _id: 1, event_id: 1 } })
@@ -137,10 +134,7 @@ export class Deliveries {
     return (await this.col.findOne({ paused_endpoint_id: endpointId }, { projection: { _id: 1 } })) !== null;
   }
 
-  /**
-   * Written before the attempt reads the endpoint again (delivery-activities.ts), kept until the next
-   * state. A delivery without a record yet gets one, `pending` in `round`.
-   */
+  /** Written before the attempt reads the endpoint again (delivery-activities.ts), kept until the next state. */
   async markPaused(ref: DeliveryRef, round: number, at: Date): Promise<void> {
     await this.col.updateOne(
       { _id: ref.id },
@@ -167,10 +161,7 @@ export class Deliveries {
     return claimOnce(this.rounds, { _id: memberId(id, round), at });
   }
 
-  /**
-   * Restarts a round whose start was cut short: one caller wins (a unique `<round claim>/<n>`), once
-   * the last claim is older than `staleBefore` (till then its claimer may still be starting it).
-   */
+  /** Restarts a round whose start was cut short: one caller wins, once the last claim is older than `staleBefore` (till then its claimer may be starting it). */
   async claimRoundRestart(id: string, round: number, staleBefore: Date, at: Date): Promise<boolean> {
     const base = memberId(id, round);
     for (let n = 0; ; n++) {

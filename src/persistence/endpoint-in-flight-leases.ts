@@ -7,10 +7,7 @@ interface LeaseDoc extends ExpiringDoc {
   endpoint_id: string;
 }
 
-/**
- * An endpoint's POSTs in flight, across worker processes: one lease per POST, inserted only while fewer than the cap are
- * alive (insertWithinCap: exact on both stores), removed when the POST ends; a killed worker's lease lapses at `expires_at`.
- */
+/** An endpoint's POSTs in flight across workers, a lease each; a killed worker's lease lapses at `expires_at`. */
 export class EndpointInFlightLeases extends ExpiringCollection<LeaseDoc> {
   constructor(db: Db) {
     super(db, 'endpoint_in_flight_leases', { endpoint_id: 1, expires_at: 1 });

@@ -13,9 +13,8 @@ const MAX_CLAIMS_PER_TAKE = 8;
 const MAX_HINTS = 10_000;
 
 /**
- * An endpoint's starts per one-second window, shared by every worker: token k (below the endpoint's rate) is the claim
- * of `<endpoint>@<window>#<k>`, atomic on both stores, so no window has more. Each process remembers the last token it
- * tried: a start costs one insert, and a refusal in a window it already found full costs nothing.
+ * An endpoint's starts per one-second window, across workers: token k (below the rate) is the claim of `<endpoint>@<window>#<k>`.
+ * Each process remembers the last token it tried: a start costs one insert, a refusal in a window found full nothing.
  */
 export class EndpointRateTokens extends ExpiringCollection<RateTokenDoc> {
   private readonly tried = new RememberedHeads<{ n: number }>(MAX_HINTS);

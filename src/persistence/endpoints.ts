@@ -105,9 +105,8 @@ export class Endpoints {
   }
 
   /**
-   * Appends `rotate` of the latest set (the endpoint's own before any rotation), then brings the endpoint's copy to the
-   * log's latest set, checking again after each write: a rotation held between the two must not leave its older set last.
-   * Attempts sign with that copy.
+   * Appends `rotate` of the latest set (the endpoint's own before any rotation), then brings the endpoint's copy, which attempts
+   * sign with, to the log's latest set, checking again after each write: a rotation held between the two must not leave its older set last.
    */
   async rotateSecrets(current: EndpointDoc, rotate: (set: SecretSet) => SecretSet, at: Date): Promise<void> {
     const initial = { secret_sealed: current.secret_sealed, previous_secrets: current.previous_secrets ?? [] };

@@ -2,7 +2,7 @@ import { Collection, Db } from 'mongodb';
 import { claimOnce, findHeadGalloping } from './store-primitives';
 
 const ID_DIGITS = 16;
-/** An event id as stored in `_id`: 16-digit zero-padded, so string order is numeric order (see events.ts). */
+/** An event id as stored in `_id`: 16-digit zero-padded, so string order is numeric order (FerretDB indexes only string ids). */
 export const storedEventId = (id: number): string => String(id).padStart(ID_DIGITS, '0');
 
 /** One per event id ever handed out: small, so probing the sequence never reads an event body. */

@@ -1,10 +1,7 @@
 import { Collection, Db } from 'mongodb';
 import { raiseHint, RememberedHeads } from './store-primitives';
 
-/**
- * An account's events are numbered (`seq`, claimed by the event's own insert: a unique `seq_key`) in blocks of SEQ_BLOCK,
- * each read by one equality on `seq_block`, so a list page costs a few blocks whatever the history (docs/security.md).
- */
+/** An account's events are numbered in blocks: a list page reads a few blocks whatever the history (docs/security.md). */
 export const SEQ_BLOCK = 16;
 const SEQ_DIGITS = 12;
 const padded = (n: number) => String(n).padStart(SEQ_DIGITS, '0');
@@ -24,15 +21,6 @@ interface AccountMarksDoc {
   _id: string;
   head_block?: number;
   floor_block?: number;
-}
-
-export interface Bounds<T> {
-  /** The highest number an event of the account has (or one below the first free block). */
-  head: number;
-  /** Blocks at or below this one were removed by retention (-1: none). */
-  floor: number;
-  /** The blocks read to find the head, for the caller to reuse. */
-  read: Map<number, T[]>;
 }
 
 export class EventSequences<T extends { seq: number }> {
@@ -81,8 +69,11 @@ export class EventSequences<T extends { seq: number }> {
     if (blockOf(seq) > 0) await raiseHint(this.marks, accountId, { $max: { floor_block: blockOf(seq) - 1 } });
   }
 
-  /** Where a list starts: the head, from the marks and by reading blocks upward (usually two), from `atLeast` if higher. */
-  async bounds(accountId: string, atLeast = 0): Promise<Bounds<T>> {
+  /**
+   * Where a list starts: the account's highest number (or one below the first free block), from the marks and by reading
+   * blocks upward (usually two, from `atLeast` if higher, `read` for reuse); blocks up to `floor` were removed (-1: none).
+   */
+  async bounds(accountId: string, atLeast = 0): Promise<{ head: number; floor: number; read: Map<number, T[]> }> {
     const marks = await this.marks.findOne({ _id: accountId });
     const floor = marks?.floor_block ?? -1;
     const known = this.heads.get(accountId);

@@ -25,13 +25,10 @@ export class EventsAwaitingHandOver {
     this.listener(this.since.size);
   }
 
-  /** An ingest begins; it counts until the returned function is called (once its event, if any, has an id here). */
+  /** An ingest begins; it counts until the returned function is called, once (when its event, if any, has an id here). */
   ingestBegins(): () => void {
     this.ingests++;
-    let ended = false;
     return () => {
-      if (ended) return;
-      ended = true;
       this.ingests--;
       this.listener(this.since.size);
     };

@@ -8,10 +8,7 @@ import { isDuplicateKeyError } from './mongo';
 import { readBack } from './read-back';
 import { RememberedHeads } from './store-primitives';
 
-/**
- * `data` is kept only inside `body` (the exact delivered JSON): FerretDB cannot store keys with `.`, `$` or NUL, or
- * nested arrays, and any JSON must be delivered unchanged. `_id` is a padded string (storedEventId): FerretDB indexes only those.
- */
+/** `data` is kept only inside `body`, the exact delivered JSON: FerretDB cannot store keys with `.`, `$` or NUL, or nested arrays. */
 interface StoredEventDoc extends Omit<EventDoc, '_id' | 'data' | 'owner'> {
   _id: string;
   owner?: string;
@@ -26,7 +23,6 @@ export interface EventDoc {
   _id: number;
   account_id: string;
   type: string;
-  /** Read back from `body`; never stored as a document of its own. */
   data: Record<string, unknown>;
   /** The exact body bytes every attempt sends. */
   body: string;
@@ -109,10 +105,7 @@ export class Events {
     await this.col.createIndex({ seq_block: 1 });
   }
 
-  /**
-   * The id is claimed first (a small document), so the event itself is inserted once. With `acceptance`, the id awaits
-   * hand-over from before the claim until the insert certainly failed (unanswered: EventInsertUnanswered, still awaiting).
-   */
+  /** The id is claimed first (a small document), so the event is inserted once; with `acceptance`, the id awaits hand-over. */
   async insertWithNextId(
     doc: NewEvent,
     bodyFor: (id: number) => string,

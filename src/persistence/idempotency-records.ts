@@ -30,9 +30,8 @@ const ABANDONED_TOMBSTONE_MS = 10 * 60_000;
 const MAX_PURGE_WAITS = 400;
 
 /**
- * (account, key) → the event it created, valid 24 h (`expires_at`, checked on read): a free key is a unique insert; an
- * expired record is replaced via `idempotency_successions`, whose unique "successor of event N" picks one winner. No TTL
- * on the embedded store, and a purge timer could delete a successor's record: there, records go with their event.
+ * (account, key) → the event it created, valid 24 h (checked on read); an expired record is replaced by the one winner of
+ * its succession claim. Where TTL is refused, no purge timer (it may delete a successor's record): they go with their event.
  */
 export class IdempotencyRecords {
   private readonly col: Collection<IdempotencyRecordDoc>;

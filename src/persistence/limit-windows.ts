@@ -12,10 +12,7 @@ interface HeadDoc extends ExpiringDoc {
   seq: number;
 }
 
-/**
- * One document per burst window, `_id` bucket#seq, so opening one is a claim. Not an AppendLog: windows expire one by
- * one, so the latest is found by `_id` lookups up from a recent member, the `limit_window_heads` hint.
- */
+/** One document per burst window, `_id` bucket#seq, so opening one is a claim; not an AppendLog, as windows expire one by one. */
 export class LimitWindows extends ExpiringCollection<WindowDoc> {
   private readonly heads: Collection<HeadDoc>;
   /** The highest seq this process has seen per bucket. */

@@ -17,10 +17,7 @@ export interface LogFormat<T, D extends Document> {
   projection?: Document;
 }
 
-/**
- * Per scope, entry n is the claim of `scope#n` (claim.ts): no log forks, so a value derived from the entry before is exact.
- * Entries stay contiguous: never deleted, expiring by whole scope, or deleted only up to an exact floor every push starts from.
- */
+/** Per scope, entry n is the claim of `scope#n` (claim.ts): no log forks, so a value derived from the entry before is exact. */
 export class AppendLog<T, D extends Document & { _id: string }> {
   private readonly heads = new RememberedHeads<LogEntry<T>>(50_000);
   private readonly turns = new Map<string, Promise<unknown>>();
@@ -59,10 +56,7 @@ export class AppendLog<T, D extends Document & { _id: string }> {
     });
   }
 
-  /**
-   * Appends a `value` that does not depend on the head: no read first; only a number taken costs a
-   * search. `floor`: entries up to it may have been deleted, so the search starts above it.
-   */
+  /** Appends a `value` independent of the head without a read; a number taken costs a search, above `floor` (entries up to it may be gone). */
   push(scope: string, value: T, floor = 0): Promise<number> {
     return this.inTurn(scope, async () => {
       let n = Math.max(this.heads.get(scope)?.n ?? 0, floor);

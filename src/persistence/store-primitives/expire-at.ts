@@ -7,10 +7,7 @@ export async function sweepExpired(collection: Collection<any>, field: string, n
   return (await collection.deleteMany({ [field]: { $lte: now } })).deletedCount;
 }
 
-/**
- * Expire at a time: MongoDB gets a TTL index; FerretDB refuses one and gets a purge timer, owned by this object (one per
- * platform, stopping only its own). Deletion is only housekeeping: every read that cares about expiry filters on the date.
- */
+/** A TTL index, or where the server refuses one (FerretDB) a purge timer that stop() ends; reads that care filter on the date. */
 export class ExpirySweepers {
   private readonly timers = new Set<NodeJS.Timeout>();
 

@@ -7,14 +7,11 @@ const MAX_TRIES = 5;
 const STAGGER_MS = 25;
 
 /** `count`: how many there would be with it. `tookBack`: it was inserted, then removed (a reader may have seen it). */
-type Refusal = { inserted: false; count: number; tookBack?: true };
-
-const refusal = (count: number, tookBack: boolean): Refusal => (tookBack ? { inserted: false, count, tookBack } : { inserted: false, count });
+type Refusal = { inserted: false; count: number; tookBack: boolean };
 
 /**
- * Insert, then read, and take the insert back when the covered documents exceed `cap`: no atomic check-and-insert needed
- * (FerretDB has none), as the last of concurrent inserts sees all before it. Racers at the edge may all be taken back
- * though there was room, so a taken-back insert retries after a wait set by its place among the ids it saw.
+ * Insert, read back, and take the insert back when over `cap`: exact without an atomic check-and-insert (FerretDB has
+ * none), as the last of concurrent inserts sees all before it. Racers at the edge may all be taken back, so they retry.
  */
 export async function insertWithinCap<T extends Document & { _id: string }>(
   collection: Collection<T>,
@@ -24,12 +21,12 @@ export async function insertWithinCap<T extends Document & { _id: string }>(
 ): Promise<{ inserted: true } | Refusal> {
   for (let attempt = 1; ; attempt++) {
     const before = await collection.countDocuments(covered);
-    if (before >= cap) return refusal(before + 1, attempt > 1);
+    if (before >= cap) return { inserted: false, count: before + 1, tookBack: attempt > 1 };
     await collection.insertOne(doc);
     const ids = (await collection.find(covered, { projection: { _id: 1 } }).toArray()).map((d) => String(d._id)).sort();
     if (ids.length <= cap) return { inserted: true };
     await collection.deleteOne({ _id: doc._id } as Filter<T>);
-    if (attempt === MAX_TRIES) return refusal(ids.length, true);
+    if (attempt === MAX_TRIES) return { inserted: false, count: ids.length, tookBack: true };
     // As many steps as inserts too many (and one): enough to line up the racers for the last places.
     const excess = ids.length - cap;
     const place = Math.max(0, ids.indexOf(doc._id)) % (excess + 1);

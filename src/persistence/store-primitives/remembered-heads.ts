@@ -1,9 +1,6 @@
 import { SingleFlight } from '../../infra/single-flight';
 
-/**
- * Each scope's head as this process saw it last: searches start there and numbers past it are handed out without a
- * read. One learned over `trust.ms` ago is learned again before it is trusted: retention may have removed what it stood above.
- */
+/** Each scope's last-seen head; one older than `trust.ms` is learned again first: retention may have removed what it stood above. */
 export class RememberedHeads<H extends { n: number }> {
   private readonly heads = new Map<string, { head: H; learnedAt: number }>();
   private readonly learning = new SingleFlight<string, H>();

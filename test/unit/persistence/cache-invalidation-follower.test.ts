@@ -1,4 +1,4 @@
-import { CacheInvalidationFollower, FOLLOW_MAX_LAG_MS, isFollowed } from '../../../src/persistence/cache-invalidation-follower';
+import { CacheInvalidationFollower, FOLLOW_MAX_LAG_MS, lifetimeOf } from '../../../src/persistence/cache-invalidation-follower';
 import type { CacheInvalidations, Invalidation } from '../../../src/persistence/cache-invalidations';
 
 type InvalidationLog = Pick<CacheInvalidations, 'position' | 'since'>;
@@ -74,9 +74,11 @@ describe('CacheInvalidationFollower', () => {
   });
 
   it('counts as followed only while its last complete poll started less than FOLLOW_MAX_LAG_MS ago', () => {
-    expect(isFollowed({ coveredSince: () => null }, 5_000)).toBe(false);
-    expect(isFollowed({ coveredSince: () => 5_000 - FOLLOW_MAX_LAG_MS + 1 }, 5_000)).toBe(true);
-    expect(isFollowed({ coveredSince: () => 5_000 - FOLLOW_MAX_LAG_MS }, 5_000)).toBe(false);
+    const own = { ttlMs: 1, maxStaleMs: 1 };
+    const followed = (covered: number | null) => lifetimeOf({ coveredSince: () => covered }).lifetime(5_000, own) !== own;
+    expect(followed(null)).toBe(false);
+    expect(followed(5_000 - FOLLOW_MAX_LAG_MS + 1)).toBe(true);
+    expect(followed(5_000 - FOLLOW_MAX_LAG_MS)).toBe(false);
   });
 
   it('tells the caches to start afresh when it finds the log’s end, also when its first read failed', async () => {
