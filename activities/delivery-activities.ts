@@ -17,7 +17,7 @@ import type { EndpointHealthLog } from '../src/persistence/endpoint-health-log';
 import type { EndpointDoc, Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
 import { annotateActive, ATTR, inSpan } from '../src/infra/tracing/spans';
-import { attemptStatusClass, recordAttempt, recordAttemptThrottled, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage, type ThrottleLimit } from '../src/infra/metrics';
+import { recordAttempt, recordAttemptThrottled, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage, type ThrottleLimit } from '../src/infra/metrics';
 import type { AttemptHandOffs } from './attempt-hand-off';
 import type { EndpointLimiter, LeaveLimits } from './endpoint-limiter';
 import { limitsOf, refusalMessage, type EndpointLimits } from '../src/domain/webhooks/endpoint-limits';
@@ -334,7 +334,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         ),
       ),
     );
-    recordAttempt({ durationMs: result.durationMs, statusClass: attemptStatusClass(statusCode, result.outcome.kind === 'timeout') });
+    recordAttempt(result.durationMs, statusCode, result.outcome.kind === 'timeout');
     if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
     if (decision.status !== 'retrying') {
       recordDeliveryFinished(decision.status);

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -8,15 +8,7 @@ import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../temporal/search-attributes';
 
 const HOST = '127.0.0.1';
 
-export interface EmbeddedServer {
-  name: string;
-  address: string;
-  process: ChildProcess;
-  /** SIGTERM, then SIGKILL if still running after `killAfterMs` (its SQLite write-ahead log survives a kill). */
-  stop(killAfterMs?: number): Promise<'stopped' | 'killed'>;
-  /** SIGKILL now, if still running (a stop that has run out of time). */
-  kill(): void;
-}
+export type EmbeddedServer = Awaited<ReturnType<typeof startChild>>;
 
 /** A server's state goes under `<dataDir>/<its name>`. */
 export interface ServerOptions {
@@ -82,7 +74,7 @@ export function withoutOtelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
 }
 
-async function startChild(name: string, options: ServerOptions, spec: { args: string[]; address: string; readyTimeoutMs: number }): Promise<EmbeddedServer> {
+async function startChild(name: string, options: ServerOptions, spec: { args: string[]; address: string; readyTimeoutMs: number }) {
   const { binary, port } = options;
   const stateDir = path.join(options.dataDir, name);
   if (!existsSync(binary)) throw new Error(`${name}: binary not found at ${binary} (run npm run provision)`);
@@ -119,6 +111,7 @@ async function startChild(name: string, options: ServerOptions, spec: { args: st
     name,
     address: spec.address,
     process: child,
+    /** SIGTERM, then SIGKILL if still running after `killAfterMs` (its SQLite write-ahead log survives a kill). */
     async stop(killAfterMs = 10_000) {
       let how: 'stopped' | 'killed' = 'stopped';
       if (!exited) {
@@ -134,6 +127,7 @@ async function startChild(name: string, options: ServerOptions, spec: { args: st
       logStream.end();
       return how;
     },
+    /** SIGKILL now, if still running (a stop that has run out of time). */
     kill() {
       if (!exited) child.kill('SIGKILL');
     },

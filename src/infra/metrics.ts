@@ -148,14 +148,10 @@ export function ingestRejection(status: number): IngestOutcome {
   return 'rejected_error';
 }
 
-export function recordAttempt(attempt: { durationMs: number; statusClass: AttemptStatusClass }): void {
-  countAttempt(attempt.statusClass);
-  observeAttemptDuration(attempt.durationMs);
-}
-
-/** The class of an attempt's outcome: its HTTP status, or why there was none. */
-export function attemptStatusClass(statusCode: number | null, timedOut: boolean): AttemptStatusClass {
-  if (timedOut) return 'timeout';
-  if (statusCode === null || statusCode < 200 || statusCode > 599) return 'network';
-  return `${Math.floor(statusCode / 100)}xx` as AttemptStatusClass;
+/** An attempt's duration, and the class of its outcome: its HTTP status, or why there was none. */
+export function recordAttempt(durationMs: number, statusCode: number | null, timedOut: boolean): void {
+  if (timedOut) countAttempt('timeout');
+  else if (statusCode === null || statusCode < 200 || statusCode > 599) countAttempt('network');
+  else countAttempt(`${Math.floor(statusCode / 100)}xx` as AttemptStatusClass);
+  observeAttemptDuration(durationMs);
 }

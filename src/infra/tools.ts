@@ -68,5 +68,3 @@ export function toolPaths() {
       process.env.TEMPORAL_TEST_SERVER_PATH ?? path.join(dir, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}`, 'temporal-test-server'),
   };
 }
-
-export type ToolPaths = ReturnType<typeof toolPaths>;

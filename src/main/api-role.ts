@@ -46,11 +46,10 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   logger.info(await catalogEntries.syncCatalog(fromFile), 'cost catalog synced');
   const catalog = await catalogEntries.loadCatalog();
   let document: object | undefined;
-  const getDocument = () => (document ??= documentOf(routes));
   const routes = apiRoutes({
     ...services,
     health: { mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) },
-    getDocument,
+    getDocument: () => (document ??= documentOf(routes)),
     catalog,
   });
 

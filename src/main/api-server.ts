@@ -3,29 +3,19 @@ import http, { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorCode } from '../domain/error-codes';
 import { settlesBy } from './stop-budget';
 
-export interface ApiServer {
-  server: http.Server;
-  /** Calls still open at `deadline` are cut; an event stored for one is in the outbox's watermark. */
-  stop(deadline: number): Promise<ApiServerStopped>;
-}
-
-export interface ApiServerStopped {
-  /** Calls in flight when the stop began that were answered. */
-  answered: number;
-  cut: number;
-  /** Calls that came on an open connection after the stop began: 503, and the connection closes. */
-  refused: number;
-}
+export type ApiServer = Awaited<ReturnType<typeof listenApi>>;
 
 /** Node's close leaves keep-alive connections open: a call after the stop began gets a 503 closing it; the stop waits for calls in flight. */
-export async function listenApi(handle: (req: IncomingMessage, res: ServerResponse) => void, port: number, host: string): Promise<ApiServer> {
+export async function listenApi(handle: (req: IncomingMessage, res: ServerResponse) => void, port: number, host: string) {
   let stopping = false;
   let refused = 0;
   const inFlight = new Set<ServerResponse>();
   const server = http.createServer((req, res) => {
     if (stopping) {
       refused++;
-      refuse(res);
+      const code: ErrorCode = 'service_unavailable';
+      res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close', 'Retry-After': '1' });
+      res.end(JSON.stringify({ error: 'This API process is stopping; nothing was stored. Retry with the same idempotency key.', code }));
       return;
     }
     inFlight.add(res);
@@ -36,7 +26,11 @@ export async function listenApi(handle: (req: IncomingMessage, res: ServerRespon
   await once(server, 'listening');
   return {
     server,
-    async stop(deadline) {
+    /**
+     * Calls still open at `deadline` are cut; an event stored for one is in the outbox's watermark. Answers: calls in flight
+     * when the stop began that were answered or cut, and calls refused (503) that came on an open connection after it began.
+     */
+    async stop(deadline: number) {
       stopping = true;
       const atStop = inFlight.size;
       // Answers still to be sent end their connection (headers already sent cannot change).
@@ -52,10 +46,4 @@ export async function listenApi(handle: (req: IncomingMessage, res: ServerRespon
       return { answered: atStop - cut, cut, refused };
     },
   };
-}
-
-function refuse(res: ServerResponse): void {
-  const code: ErrorCode = 'service_unavailable';
-  res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close', 'Retry-After': '1' });
-  res.end(JSON.stringify({ error: 'This API process is stopping; nothing was stored. Retry with the same idempotency key.', code }));
 }

@@ -1,25 +1,23 @@
-import type { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
-import type { Db, MongoClient } from 'mongodb';
-import type { Config } from '../config/config';
+import { Config, mongoUriOf, temporalAddressOf } from '../config/config';
 import { createDnsLookup } from '../infra/dns-lookup';
 import { createAcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { createSecretBox } from '../domain/webhooks/secret-box';
-import type { EmbeddedServer } from '../infra/embedded-servers';
+import { EmbeddedServer, startFerretDb, startTemporalDevServer } from '../infra/embedded-servers';
 import type { Tracing } from '../infra/tracing/start-tracing';
 import { EventLoopDelay } from '../infra/event-loop-delay';
 import { createLogger, Logger } from '../infra/logger';
+import { provision } from '../infra/provision';
 import { loadOrCreateSecretsKey } from '../infra/secrets-key';
+import { toolPaths } from '../infra/tools';
 import { connectMongo } from '../persistence/mongo';
 import { ExpirySweepers } from '../persistence/store-primitives';
 import { connectTemporal } from '../temporal/client';
 import { ensureRuntime } from '../temporal/worker';
-import type { AnyRoute } from '../transport/http/app';
 import { startMetricsServer } from '../transport/http/metrics-server';
 import { startApiRole } from './api-role';
-import { startServers } from './embedded';
 import { IN_FLIGHT_GRACE_MS, SERVER_STOP_MS, settlesBy } from './stop-budget';
-import { buildServices, openRepositories, Repositories, Services } from './wiring';
+import { buildServices, openRepositories } from './wiring';
 import { startWorkerRole } from './worker-role';
 
 export interface Roles {
@@ -27,30 +25,10 @@ export interface Roles {
   worker: boolean;
 }
 
-/** Everything the platform is made of, wired once; tests start it the same way `npm start` does. */
-export interface Platform {
-  config: Config;
-  db: Db;
-  mongo: MongoClient;
-  temporal: Client;
-  temporalAddress: string;
-  mongoUri: string;
-  embedded: EmbeddedServer[];
-  repositories: Repositories;
-  services: Services;
-  /** Set when the API role runs. */
-  apiUrl?: string;
-  routes?: AnyRoute[];
-  worker?: Worker;
-  /** Set when METRICS_PORT is: this process's `GET /metrics`. */
-  metricsUrl?: string;
-  stop(options?: StopOptions): Promise<void>;
-}
-
 export interface StopOptions {
   /** Until when work in flight may finish (ms since the epoch); default IN_FLIGHT_GRACE_MS from now. */
   deadline?: number;
-  /** Told one line per step as it ends (run-role.ts prints them). */
+  /** Told one line per step as it ends (enter-roles.ts prints them). */
   report?: (line: string) => void;
 }
 
@@ -60,12 +38,15 @@ export interface StartOptions {
   clock?: () => Date;
   /** Started by the entry when config.tracing is set (enter-roles.ts); flushed as the platform stops. */
   tracing?: Tracing;
-  /** Told when the worker role ends without the platform's stop (run-role.ts then stops the process). */
+  /** Told when the worker role ends without the platform's stop (enter-roles.ts then stops the process). */
   onWorkerLost?: () => void;
 }
 
+/** Everything the platform is made of, wired once; tests start it the same way `npm start` does. */
+export type Platform = Awaited<ReturnType<typeof startPlatform>>;
+
 /** Whatever started is stopped, on stop() or when a later step fails: the roles under one deadline, then connections, then servers. */
-export async function startPlatform(config: Config, options: StartOptions): Promise<Platform> {
+export async function startPlatform(config: Config, options: StartOptions) {
   const logger = options.logger ?? createLogger(config.logLevel);
   const embedded: EmbeddedServer[] = [];
   const cleanups: Array<() => Promise<void>> = [];
@@ -75,7 +56,7 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     for (const now of atStop) now();
     const lines = await Promise.all(roleStops.map((stop) => stop(deadline).catch((err) => logger.warn({ err }, 'error while stopping a role'))));
     for (const line of lines) if (line) report(line);
-    // Closing a connection is quick unless its server hangs: then the backstop (run-role.ts) ends it.
+    // Closing a connection is quick unless its server hangs: then the backstop (enter-roles.ts) ends it.
     const closeBy = Math.max(deadline, Date.now()) + CLOSE_MS;
     for (const cleanup of cleanups.reverse()) {
       const closing = cleanup().catch((err) => logger.warn({ err }, 'error while stopping'));
@@ -90,7 +71,16 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     );
   };
   try {
-    const { mongoUri, temporalAddress } = await startServers(config, embedded);
+    await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });
+    const tools = toolPaths();
+    // Each embedded server joins `embedded` once it runs, so that a later failure stops it.
+    if (!config.mongo.uri) embedded.push(await startFerretDb({ binary: tools.ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort }));
+    if (!config.temporal.address) {
+      const { embeddedPort: port, embeddedUiPort: uiPort, embeddedMetricsPort: metricsPort } = config.temporal;
+      embedded.push(await startTemporalDevServer({ binary: tools.temporalCli, dataDir: config.dataDir, port, uiPort, metricsPort }));
+    }
+    const mongoUri = mongoUriOf(config);
+    const temporalAddress = temporalAddressOf(config);
 
     const { client: mongo, db } = await connectMongo(mongoUri, config.mongo.dbName);
     cleanups.push(() => mongo.close());
@@ -133,14 +123,10 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
     // Workflow starts of acknowledged events are no longer paced by the worker, which is stopping too.
     atStop.push(() => services.startWindow.close());
 
-    const platform: Platform = { config, db, mongo, temporal, temporalAddress, mongoUri, embedded, repositories, services, stop: stopAll };
+    const metrics = config.metrics.port === undefined ? undefined : await startMetricsServer({ ...config.metrics, port: config.metrics.port }, logger);
+    if (metrics) cleanups.push(() => metrics.close());
 
-    if (config.metrics.port !== undefined) {
-      const metricsServer = await startMetricsServer({ ...config.metrics, port: config.metrics.port }, logger);
-      platform.metricsUrl = metricsServer.url;
-      cleanups.push(() => metricsServer.close());
-    }
-
+    let worker: Worker | undefined;
     if (options.roles.worker) {
       const role = await startWorkerRole({
         config,
@@ -151,7 +137,6 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
         secretBox,
         acceptanceSeal,
         dnsLookup,
-        onActivityStarted: (workflowId) => services.startWindow.release(workflowId),
         eagerStarts: options.roles.api,
         tracing,
         onLost: () => {
@@ -159,18 +144,23 @@ export async function startPlatform(config: Config, options: StartOptions): Prom
           options.onWorkerLost?.();
         },
       });
-      platform.worker = role.worker;
+      worker = role.worker;
       roleStops.push(role.stop);
       connectionHeld = role.holdsConnection;
     }
-    if (options.roles.api) {
-      const role = await startApiRole({ config, logger, db, temporal, repositories, services, expiry });
-      platform.apiUrl = role.url;
-      platform.routes = role.routes;
-      roleStops.push(role.stop);
-    }
+    const api = options.roles.api ? await startApiRole({ config, logger, db, temporal, repositories, services, expiry }) : undefined;
+    if (api) roleStops.push(api.stop);
     loopDelay.start();
-    return platform;
+    return {
+      config, db, mongo, temporal, temporalAddress, mongoUri, embedded, repositories, services,
+      /** Set when the API role runs. */
+      apiUrl: api?.url,
+      routes: api?.routes,
+      worker,
+      /** Set when METRICS_PORT is: this process's `GET /metrics`. */
+      metricsUrl: metrics?.url,
+      stop: stopAll,
+    };
   } catch (err) {
     await stopAll();
     throw err;

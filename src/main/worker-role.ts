@@ -29,12 +29,10 @@ export interface WorkerRoleDeps {
   logger: Logger;
   connection: NativeConnection;
   repositories: Repositories;
-  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache' | 'scheduler' | 'attemptSlots' | 'fifo'>;
+  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache' | 'scheduler' | 'attemptSlots' | 'fifo' | 'startWindow'>;
   secretBox: SecretBox;
   acceptanceSeal: AcceptanceSeal;
   dnsLookup: LookupAllFunction;
-  /** Told the workflow id when an activity starts here (the outbox's start window, both roles in one process). */
-  onActivityStarted: (workflowId: string) => void;
   /** Whether the API role in this process starts workflows eagerly on this worker. */
   eagerStarts: boolean;
   tracing?: Tracing;
@@ -42,7 +40,7 @@ export interface WorkerRoleDeps {
   onLost: () => void;
 }
 
-export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, onActivityStarted, eagerStarts, tracing, onLost }: WorkerRoleDeps) {
+export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, eagerStarts, tracing, onLost }: WorkerRoleDeps) {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
   const handOffs = new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported));
@@ -81,7 +79,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
       ...createRecoveryActivities({ retry: (accountId, eventId, endpointId) => services.events.retry(accountId, eventId, endpointId) }),
       ...createResumeActivities({ deliveries: repositories.deliveries }),
     },
-    onActivityStarted,
+    onActivityStarted: (workflowId) => services.startWindow.release(workflowId),
     shutdownGraceMs: IN_FLIGHT_GRACE_MS,
     firstAttemptsHeld: config.delivery.firstAttemptsHeldMax,
     eagerStarts,

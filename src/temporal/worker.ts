@@ -71,7 +71,7 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
   try {
     Runtime.install({
       logger: new DefaultLogger(level, writeSdkLog),
-      // The process's own stop (run-role.ts) stops the worker; the SDK's signals would stop it alone, the API still taking events.
+      // The process's own stop (enter-roles.ts) stops the worker; the SDK's signals would stop it alone, the API still taking events.
       shutdownSignals: [],
     });
   } catch {

@@ -2,7 +2,7 @@ import { startTestPlatform, eventually } from '../support/platform';
 
 /**
  * The worker stops only with the platform. One that ends on its own leaves the API taking events
- * that nobody delivers, so the process is told (run-role.ts stops it, to be restarted).
+ * that nobody delivers, so the process is told (enter-roles.ts stops it, to be restarted).
  */
 describe('the delivery worker', () => {
   it('keeps running when the process gets a signal the Temporal SDK stops workers on by default (SIGUSR2)', async () => {

@@ -14,7 +14,7 @@ function openTelemetryLoadedBy(modules: string[]): string[] {
 
 describe('tracing off', () => {
   it('loads no OpenTelemetry SDK, instrumentation or Temporal interceptor: the whole platform brings the API package alone', () => {
-    const loaded = openTelemetryLoadedBy(['./src/main/enter-roles', './src/main/run-role', './src/main/platform']);
+    const loaded = openTelemetryLoadedBy(['./src/main/enter-roles', './src/main/platform']);
     expect(loaded).toEqual(['@opentelemetry/api']);
   });
 
