@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ValidationError, type ErrorDetail } from '../errors';
-import { CATALOG_SIZE, CATEGORIES, ENTRIES_PER_PROVIDER_CATEGORY, PROVIDERS, type Category, type Provider } from './constants';
-import { formulaKindOf, PRICE_UNITS } from './price-units';
+import { CATALOG_SIZE, CATEGORIES, ENTRIES_PER_PROVIDER_CATEGORY, formulaKindOf, PRICE_UNITS, PROVIDERS, type Category, type Provider } from './constants';
 
 /** data/catalog.json, strict: a misspelt field fails start-up. Cross-entry rules: catalogInvariantViolations. */
 

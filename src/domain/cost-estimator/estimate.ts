@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { type Clock, systemClock } from '../clock';
 import { DomainError, ValidationError } from '../errors';
 import type { Catalog, CatalogEntry } from './catalog';
-import { DEFAULT_HOURS_PER_MONTH, MAX_ANNUAL_ESTIMATE_USD, MAX_HOURS_PER_MONTH, MAX_ITEMS, MIN_ITEMS, PROVIDERS, type Provider } from './constants';
-import { formulaKindOf } from './price-units';
+import { DEFAULT_HOURS_PER_MONTH, formulaKindOf, MAX_ANNUAL_ESTIMATE_USD, MAX_HOURS_PER_MONTH, MAX_ITEMS, MIN_ITEMS, PROVIDERS, type Provider } from './constants';
 
 /** POST /api/cost-estimator's body; strict, so a misspelt "hoursPerMonht" cannot fall back to 730 hours. */
 
