@@ -69,10 +69,7 @@ function centsToNumber(cents: Decimal): number {
   return Number(cents.toFixed(2, Decimal.ROUND_HALF_UP));
 }
 
-/**
- * Prices items in exact decimal: each line rounded half-up to cents; the total is the UNROUNDED sum rounded
- * once (no drift); annual is 12 × the rounded monthly, so they agree. The first unpriceable item is reported.
- */
+/** Each line rounded half-up to cents; the total is the UNROUNDED sum rounded once (no drift); annual is 12 × that monthly. */
 export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = systemClock): Estimate {
   let total = toDecimal(0);
   const breakdown = items.map((item, index): BreakdownLine => {

@@ -1,7 +1,6 @@
 /**
- * Two signatures per attempt: the spec's `X-Webhook-Signature: sha256=<hex>` keyed with the secret as given, `whsec_` included
- * (spec receivers pass it straight to HMAC); Standard Webhooks' `webhook-signature` (stock libraries verify it) keyed with
- * the base64-decoded part after `whsec_`, one entry per live secret.
+ * Two signatures per attempt: the spec's `X-Webhook-Signature` keyed with the whole secret (spec receivers pass it straight to
+ * HMAC); Standard Webhooks' `webhook-signature` (stock libraries verify it) keyed with the base64 after `whsec_`, one per live secret.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
