@@ -97,11 +97,10 @@ export class InvalidCatalogError extends Error {
   }
 }
 
-/** The priced catalog in memory: validated once, frozen, indexed so every filter and lookup is a map access. */
+/** The priced catalog in memory: validated once, frozen, its services indexed for lookups. */
 export class Catalog {
   /** All entries in catalog order. */
   readonly entries: readonly CatalogEntry[];
-  private readonly filtered = new Map<string, readonly CatalogEntry[]>();
   /** provider → service → that service's entries in catalog order. */
   private readonly services = new Map<Provider, Map<string, readonly CatalogEntry[]>>();
 
@@ -112,16 +111,6 @@ export class Catalog {
     entries: readonly CatalogEntry[],
   ) {
     this.entries = Object.freeze(entries.map((e) => Object.freeze({ ...e })));
-
-    // Every (provider?, category?) combination precomputed: 4 × 13 small arrays sharing the frozen entries.
-    for (const provider of [undefined, ...PROVIDERS]) {
-      for (const category of [undefined, ...CATEGORIES]) {
-        const subset = this.entries.filter(
-          (e) => (provider === undefined || e.provider === provider) && (category === undefined || e.category === category),
-        );
-        this.filtered.set(filterKey({ provider, category }), Object.freeze(subset));
-      }
-    }
 
     for (const e of this.entries) {
       let byService = this.services.get(e.provider);
@@ -142,8 +131,10 @@ export class Catalog {
   }
 
   /** Entries matching both filters (either may be absent), in catalog order. */
-  filter(filter: CatalogFilter = {}): readonly CatalogEntry[] {
-    return this.filtered.get(filterKey(filter)) ?? [];
+  filter({ provider, category }: CatalogFilter = {}): readonly CatalogEntry[] {
+    return Object.freeze(
+      this.entries.filter((e) => (provider === undefined || e.provider === provider) && (category === undefined || e.category === category)),
+    );
   }
 
   instancesOf(provider: Provider, service: string): readonly CatalogEntry[] {
@@ -153,10 +144,6 @@ export class Catalog {
   find(provider: Provider, service: string, instance: string): CatalogEntry | undefined {
     return this.instancesOf(provider, service).find((e) => e.instance === instance);
   }
-}
-
-function filterKey(filter: CatalogFilter): string {
-  return `${filter.provider ?? '*'}/${filter.category ?? '*'}`;
 }
 
 /** GET /api/cost-estimator's query. Other parameters are ignored: caches and browsers add their own. */
