@@ -134,7 +134,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     mongo: { uri: e.MONGODB_URI, dbName: e.MONGODB_DB, embeddedPort: e.EMBEDDED_MONGO_PORT },
     delivery: {
       allowPrivateNetworks: e.DELIVERY_ALLOW_PRIVATE_NETWORKS,
-      /** Deliveries to `https://listen.localhost:<port>/` reach 127.0.0.1, trusting only DATA_DIR's listener CA (`cli listen`). */
       localListener: e.DELIVERY_LOCAL_LISTENER ?? (!e.MONGODB_URI && !e.TEMPORAL_ADDRESS && env.NODE_ENV !== 'production'),
       /** What one account and one endpoint may hold at once per worker process (src/domain/webhooks/attempt-slots.ts). */
       inFlight: { perAccount: e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT, perEndpoint: Math.min(e.DELIVERY_MAX_IN_FLIGHT_PER_ENDPOINT, e.DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT) },

@@ -1,12 +1,35 @@
+import Decimal from 'decimal.js';
+import { z } from 'zod';
 import { type Clock, systemClock } from '../clock';
-import type Decimal from 'decimal.js';
-import { DomainError } from '../errors';
-import type { Catalog } from './catalog';
-import { MAX_ANNUAL_ESTIMATE_USD, type Provider } from './constants';
-import type { EstimateItem } from './estimate-request';
-import { lineMonthlyCost } from './line-cost';
-import { matchCatalogEntry } from './match-catalog-entry';
-import { centsToNumber, roundToCents, toDecimal } from './money';
+import { DomainError, ValidationError } from '../errors';
+import type { Catalog, CatalogEntry } from './catalog';
+import { DEFAULT_HOURS_PER_MONTH, formulaKindOf, MAX_ANNUAL_ESTIMATE_USD, MAX_HOURS_PER_MONTH, MAX_ITEMS, MIN_ITEMS, PROVIDERS, type Provider } from './constants';
+
+/** POST /api/cost-estimator's body; strict, so a misspelt "hoursPerMonht" cannot fall back to 730 hours. */
+
+/** "is required" for a missing field, `otherwise` for a value of the wrong type. */
+const requiredOr = (otherwise: string) => (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : otherwise);
+
+const hoursRange = `must be between 0 and ${MAX_HOURS_PER_MONTH}`;
+
+const estimateItemSchema = z.strictObject({
+  provider: z.enum(PROVIDERS, { error: requiredOr(`must be one of: ${PROVIDERS.join(', ')}`) }),
+  service: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }),
+  instance: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
+  quantity: z.number({ error: requiredOr('must be a number') }).positive({ error: 'must be greater than 0' }),
+  hoursPerMonth: z.number({ error: 'must be a number' }).min(0, { error: hoursRange }).max(MAX_HOURS_PER_MONTH, { error: hoursRange }).optional(),
+  gbPerMonth: z.number({ error: 'must be a number' }).min(0, { error: 'must be 0 or more' }).optional(),
+});
+
+export const estimateRequestSchema = z.strictObject({
+  items: z
+    .array(estimateItemSchema, { error: requiredOr('must be an array of items') })
+    .min(MIN_ITEMS, { error: `must contain at least ${MIN_ITEMS} item` })
+    .max(MAX_ITEMS, { error: `must contain at most ${MAX_ITEMS} items` }),
+});
+
+export type EstimateItem = z.infer<typeof estimateItemSchema>;
+export type EstimateRequest = z.infer<typeof estimateRequestSchema>;
 
 export interface BreakdownLine {
   provider: Provider;
@@ -28,10 +51,25 @@ export interface Estimate {
   generatedAt: string;
 }
 
-/**
- * Prices items in exact decimal: each line rounded half-up to cents; the total is the UNROUNDED sum rounded
- * once (no drift); annual is 12 × the rounded monthly, so they agree. The first unpriceable item is reported.
- */
+/** Own Decimal clone, immune to other modules' settings; 60 digits keep price × quantity × usage exact. */
+const Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
+
+/** Via the number's shortest round-trip string: 0.1 is exactly 0.1 (as written in JSON), not 0.1000…0555. */
+function toDecimal(value: number): Decimal {
+  return new Money(value);
+}
+
+/** Half-up to whole cents: 0.125 → 0.13, 0.124999 → 0.12. */
+function roundToCents(amount: Decimal): Decimal {
+  return amount.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+}
+
+/** A cents-rounded amount as the JS number of its two-decimal text (for JSON output only). */
+function centsToNumber(cents: Decimal): number {
+  return Number(cents.toFixed(2, Decimal.ROUND_HALF_UP));
+}
+
+/** Each line rounded half-up to cents; the total is the UNROUNDED sum rounded once (no drift); annual is 12 × that monthly. */
 export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = systemClock): Estimate {
   let total = toDecimal(0);
   const breakdown = items.map((item, index): BreakdownLine => {
@@ -67,4 +105,60 @@ function assertInRange(monthly: Decimal, subject: string, index?: number): void 
     `${subject} more than the largest amount an estimate reports ($${MAX_ANNUAL_ESTIMATE_USD.toLocaleString('en-US')} a year); lower quantity, hoursPerMonth or gbPerMonth.`,
     index === undefined ? {} : { index },
   );
+}
+
+/** Exact (provider, service, instance), or with no instance the service's only one; else a 422 with index. */
+function matchCatalogEntry(catalog: Catalog, item: EstimateItem, index: number): CatalogEntry {
+  const candidates = catalog.instancesOf(item.provider, item.service);
+  if (candidates.length === 0) {
+    throw new DomainError(
+      'unknown_service',
+      `items[${index}]: no catalog entry for ${item.provider} / ${item.service}.`,
+      { index },
+    );
+  }
+  const instances = candidates.map((e) => e.instance);
+
+  if (item.instance === undefined) {
+    if (candidates.length === 1) return candidates[0] as CatalogEntry;
+    throw new DomainError(
+      'instance_required',
+      `items[${index}]: ${item.provider} / ${item.service} has ${candidates.length} instances; choose one with "instance".`,
+      { index, instances },
+    );
+  }
+
+  const entry = candidates.find((e) => e.instance === item.instance);
+  if (!entry) {
+    throw new DomainError(
+      'unknown_instance',
+      `items[${index}]: no catalog entry for ${item.provider} / ${item.service} / ${item.instance}.`,
+      { index, instances },
+    );
+  }
+  return entry;
+}
+
+/** Unrounded monthly cost of one item (CONTRACT §5); usage fields the entry's unit does not use are ignored. */
+function lineMonthlyCost(entry: CatalogEntry, item: EstimateItem, index: number): Decimal {
+  const priced = toDecimal(item.quantity).times(toDecimal(entry.priceUsd));
+  const kind = formulaKindOf(entry.priceUnit);
+  switch (kind) {
+    case 'hourly':
+      return priced.times(toDecimal(item.hoursPerMonth ?? DEFAULT_HOURS_PER_MONTH));
+    case 'per_gb':
+      if (item.gbPerMonth === undefined) {
+        throw new ValidationError(
+          `items[${index}].gbPerMonth is required: ${entry.service} / ${entry.instance} is priced ${entry.priceUnit}.`,
+          [{ path: `items.${index}.gbPerMonth`, message: `required for items priced ${entry.priceUnit}` }],
+        );
+      }
+      return priced.times(toDecimal(item.gbPerMonth));
+    case 'flat_monthly':
+    case 'per_unit_block':
+      return priced;
+    case undefined:
+      // The catalog schema admits only known units, so this is a programming error.
+      throw new Error(`Catalog entry ${entry.service} / ${entry.instance} has an unknown priceUnit "${entry.priceUnit}"`);
+  }
 }

@@ -1,10 +1,7 @@
 /** Each window is kept as this many buckets, so a lag leaves it within a quarter of the window. */
 const BUCKETS_PER_WINDOW = 4;
 
-/**
- * How late each account's first attempts are (acceptance to getting a place), worst per account over
- * `windowMs`. Workers publish those past a bound so API processes refuse those accounts, and only those.
- */
+/** Each account's worst lag (acceptance to a first attempt's place) over `windowMs`; ingest refuses those past a bound, only those. */
 export class AccountLags {
   private readonly buckets: Array<{ slot: number; worst: Map<string, number> }> = [];
   private readonly bucketMs: number;

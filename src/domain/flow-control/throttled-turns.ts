@@ -11,10 +11,9 @@ export function throttledRetryDelayMs(tries: number, random: number): number {
 }
 
 /**
- * The deliveries told to wait for a place, per key (an account's places, an endpoint's limits), and when each is due back.
- * A new one waits for those ahead of it to be served at the pace places free: asking sooner would only be refused again,
- * and every ask is a round trip through Temporal (the throttled attempts of an account whose receivers hang asked about 9
- * times a second, and a neighbour's flood lost 13 % of its deliveries). A random half of it, so they do not come back together.
+ * Per key (an account's places, an endpoint's limits), the deliveries told to wait, each for its turn at the pace places free:
+ * asking sooner is refused again, and every ask is a round trip through Temporal (the throttled attempts of an account whose
+ * receivers hang asked about 9 times a second, and a neighbour's flood lost 13 % of its deliveries).
  */
 export class ThrottledTurns {
   /** Per key, the waiting deliveries and when each is due back. */

@@ -1,12 +1,9 @@
-/** The billing period is the calendar month in UTC (CONTRACT §2). */
-export interface BillingPeriod {
-  /** `YYYY-MM`, the key of the period's usage records. */
-  id: string;
-  /** The next period's first instant: `reset_at` of a quota 429. */
-  end: Date;
-}
-
-export function billingPeriodAt(now: Date): BillingPeriod {
+/**
+ * The billing period is the calendar month in UTC (CONTRACT §2): `id`,
+ * `YYYY-MM`, keys the period's usage records; `end`, the next period's
+ * first instant, is `reset_at` of a quota 429.
+ */
+export function billingPeriodAt(now: Date): { id: string; end: Date } {
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();
   const end = new Date(Date.UTC(year, month + 1, 1));

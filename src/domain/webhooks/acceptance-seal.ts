@@ -1,7 +1,6 @@
 /**
- * The platform's seal on a delivery workflow's input: `v2.<base64url HMAC-SHA256>` over what the attempt signs, for whom,
- * the round and the workflow id. Anyone reaching Temporal can start a delivery workflow: the seal proves the platform
- * accepted it, so a forged input sends nothing and a genuine one needs no read. Never log the key; the seal is not secret.
+ * `v2.<base64url HMAC-SHA256>` over what the attempt signs, for whom, the round and the workflow id: anyone reaching Temporal
+ * can start a delivery workflow, so a forged input sends nothing and a genuine one needs no read. Never log the key.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 

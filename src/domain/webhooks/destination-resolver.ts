@@ -73,16 +73,6 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
   return { ok: true, addresses };
 }
 
-/** Error passed to connect() when the guarded lookup refuses; `code` lets callers tell it apart. */
-export class DestinationRefusedError extends Error {
-  readonly code: 'EDESTINATIONREFUSED' | 'EDNSLOOKUPFAILED';
-  constructor(result: Extract<ResolveAndCheckResult, { ok: false }>) {
-    super(result.message);
-    this.name = 'DestinationRefusedError';
-    this.code = result.code === 'destination_not_allowed' ? 'EDESTINATIONREFUSED' : 'EDNSLOOKUPFAILED';
-  }
-}
-
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
   address: string | Array<{ address: string; family: number }>,
@@ -95,7 +85,11 @@ export function createGuardedLookup(options: ResolveOptions) {
     const fail = (error: NodeJS.ErrnoException) => callback(error, opts.all ? [] : '', undefined);
     resolveAndCheck(hostname, options).then(
       (result) => {
-        if (!result.ok) return fail(new DestinationRefusedError(result));
+        if (!result.ok) {
+          // The code tells the sender (activities/http-sender.ts) a refusal from a failed connection.
+          const code = result.code === 'destination_not_allowed' ? 'EDESTINATIONREFUSED' : 'EDNSLOOKUPFAILED';
+          return fail(Object.assign(new Error(result.message), { code }));
+        }
         const usable = opts.family ? result.addresses.filter((a) => a.family === opts.family) : result.addresses;
         if (usable.length === 0) return fail(Object.assign(new Error(`${hostname} has no IPv${opts.family} address.`), { code: 'ENOTFOUND' }));
         if (opts.all) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));

@@ -15,13 +15,6 @@ export type HealthFact =
   | { kind: 'delivery'; key: string; succeeded: boolean; at: Date }
   | { kind: 'enabled'; key: string; at: Date };
 
-export interface HourCount {
-  /** Start of the UTC hour, ms since the epoch. */
-  hour: number;
-  succeeded: number;
-  failed: number;
-}
-
 export interface HealthSummary {
   last_success_at: Date | null;
   last_failure_at: Date | null;
@@ -29,8 +22,8 @@ export interface HealthSummary {
   consecutive_failures: number;
   /** When the first of those failures ended; null when there is none. */
   failing_since: Date | null;
-  /** Deliveries ended per hour, for the hours of the last 24 h only (oldest first). */
-  hours: HourCount[];
+  /** Deliveries ended per UTC hour (its start, ms since the epoch), for the hours of the last 24 h only (oldest first). */
+  hours: Array<{ hour: number; succeeded: number; failed: number }>;
 }
 
 export const EMPTY_HEALTH: HealthSummary = Object.freeze({
@@ -50,7 +43,7 @@ export function applyHealthFact(summary: HealthSummary, fact: HealthFact): Healt
   if (fact.kind === 'enabled') return { ...summary, hours, consecutive_failures: 0, failing_since: null };
   const hour = hourStartOf(fact.at);
   const current = hours.find((h) => h.hour === hour);
-  const counted: HourCount = {
+  const counted = {
     hour,
     succeeded: (current?.succeeded ?? 0) + (fact.succeeded ? 1 : 0),
     failed: (current?.failed ?? 0) + (fact.succeeded ? 0 : 1),

@@ -1,7 +1,4 @@
-/**
- * An endpoint's own limits on POSTs started per second and in flight, across workers (activities/endpoint-limiter.ts).
- * An attempt over a limit is throttled: it waits on a timer and is made again, with the same attempt number.
- */
+/** An endpoint's own limits on POSTs started per second and in flight, across workers (activities/endpoint-limiter.ts). */
 
 export const MIN_RATE_LIMIT_PER_S = 1;
 export const MAX_RATE_LIMIT_PER_S = 1_000;

@@ -1,7 +1,4 @@
-/**
- * FIFO queue pruning: places and leaves up to the queue's floor are deleted; the floor never passes the places left
- * (`left_through`), and every place is taken, and kept, only above it.
- */
+/** FIFO queue pruning: places and leaves up to a queue's floor are deleted; places are taken, and kept, above it. */
 
 /** Places and leaves deleted per command of a prune. */
 export const FIFO_PRUNE_BATCH = 256;

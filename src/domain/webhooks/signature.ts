@@ -1,7 +1,6 @@
 /**
- * Two signatures per attempt: the spec's `X-Webhook-Signature: sha256=<hex>` keyed with the secret as given, `whsec_` included
- * (spec receivers pass it straight to HMAC); Standard Webhooks' `webhook-signature` (stock libraries verify it) keyed with
- * the base64-decoded part after `whsec_`, one entry per live secret.
+ * Two signatures per attempt: the spec's `X-Webhook-Signature` keyed with the whole secret (spec receivers pass it straight to
+ * HMAC); Standard Webhooks' `webhook-signature` (stock libraries verify it) keyed with the base64 after `whsec_`, one per live secret.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
@@ -42,9 +41,6 @@ export function standardSigningKey(secret: string): Buffer {
 /** `v1,<base64>` per secret, newest first, over the `webhook-id`, `webhook-timestamp` and body sent. */
 export function signStandard(secrets: readonly string[], id: string, timestamp: number, rawBody: RawBody): string {
   if (secrets.length === 0) throw new TypeError('at least one signing secret is needed');
-  return secrets.map((secret) => `${STANDARD_SIGNATURE_VERSION},${standardHmac(standardSigningKey(secret), id, timestamp, rawBody).toString('base64')}`).join(' ');
-}
-
-function standardHmac(key: Buffer, id: string, timestamp: number, rawBody: RawBody): Buffer {
-  return createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(rawBody).digest();
+  const mac = (secret: string) => createHmac('sha256', standardSigningKey(secret)).update(`${id}.${timestamp}.`, 'utf8').update(rawBody).digest('base64');
+  return secrets.map((secret) => `${STANDARD_SIGNATURE_VERSION},${mac(secret)}`).join(' ');
 }

@@ -8,7 +8,7 @@ import {
   PROVIDERS,
   type Catalog,
 } from '../../../src/domain/cost-estimator';
-import { compareCatalogOrder } from '../../../src/domain/cost-estimator/catalog-order';
+import { compareCatalogOrder } from '../../../src/domain/cost-estimator/catalog';
 import { CATALOG_FILE_PATH, loadCatalogFile } from '../../../src/infra/load-catalog-file';
 
 /** The shipped data file keeps every catalog rule of CONTRACT §5. */
