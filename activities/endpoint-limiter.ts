@@ -14,12 +14,6 @@ const isLate = (ms: number) => ms - rateWindowOf(ms) * 1000 >= 1000 - LATE_IN_SE
 /** Ends the POST's place (its lease, if it took one); a failed removal leaves the lease to lapse. */
 export type LeaveLimits = () => Promise<void>;
 
-/** A refused attempt: which limit, and how long it waits before asking again (its turn among this process's refused ones). */
-export interface LimitWait {
-  refused: LimitRefusal;
-  waitMs: number;
-}
-
 /** Endpoints with an in-flight limit whose POST durations this process remembers (for the pace their places free at). */
 const DURATIONS_KEPT = 10_000;
 /** Weight of the newest POST in an endpoint's mean duration. */
@@ -73,9 +67,9 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
     return false;
   }
   return {
-    /** `delivery` and `tries` (its refusals so far) place a refused attempt among this process's waiting ones. */
-    async enter(endpointId: string, limits: EndpointLimits, delivery: string, tries: number, random = Math.random()): Promise<{ leave: LeaveLimits } | LimitWait> {
-      const refuse = (refused: LimitRefusal): LimitWait => ({ refused, waitMs: waitOf(endpointId, limits, refused, delivery, tries, random) });
+    /** Refused: which limit, and the wait before asking again; `delivery` and `tries` (its refusals so far) place it among this process's refused ones. */
+    async enter(endpointId: string, limits: EndpointLimits, delivery: string, tries: number, random = Math.random()): Promise<{ leave: LeaveLimits } | { refused: LimitRefusal; waitMs: number }> {
+      const refuse = (refused: LimitRefusal) => ({ refused, waitMs: waitOf(endpointId, limits, refused, delivery, tries, random) });
       let leaseId: string | null = null;
       if (limits.maxInFlight !== null) {
         const now = clock();
