@@ -2,7 +2,6 @@ import { type Clock, systemClock } from '../src/domain/clock';
 import { Context } from '@temporalio/activity';
 import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
 import { AttemptSlots } from '../src/domain/webhooks/attempt-slots';
-import { throttledRetryDelayMs } from '../src/domain/flow-control/throttled-turns';
 import type { AccountLags } from '../src/domain/flow-control/account-lags';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
@@ -196,7 +195,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
   /** Retried by Temporal on a timer (same attempt number), holding no task or slot meanwhile. */
-  function throttled(limit: ThrottleLimit, message: string, delayMs = throttledRetryDelayMs(activityAttempt(), Math.random())): ApplicationFailure {
+  function throttled(limit: ThrottleLimit, message: string, delayMs: number): ApplicationFailure {
     recordAttemptThrottled(limit);
     return ApplicationFailure.create({
       message,
@@ -274,7 +273,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return event.body === body && event.type === type && event.timestamp === timestamp;
   }
 
-  /** Sends the prepared request (or records why it cannot be sent), records the attempt, and says what comes next. */
   async function sendAndRecord(
     input: AttemptInput,
     ref: DeliveryRef,
@@ -318,22 +316,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       succeeded,
     };
     const outcome = () => ({ ...attemptAttributes(input), [ATTR.attemptStatus]: decision.status, ...(statusCode !== null && { [ATTR.statusCode]: statusCode }) });
-    await inSpan('webhook.attempt.outcome', outcome, () =>
-      record(() =>
-        deps.deliveries.recordAttempt(
-          ref,
-          attempt,
-          {
-            round: input.round,
-            status: decision.status,
-            attempt_count: input.attempt,
-            next_attempt_at: decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs),
-            url: prepared.url,
-          },
-          finishedAt,
-        ),
-      ),
-    );
+    const nextAttemptAt = decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs);
+    const state = { round: input.round, status: decision.status, attempt_count: input.attempt, next_attempt_at: nextAttemptAt, url: prepared.url };
+    await inSpan('webhook.attempt.outcome', outcome, () => record(() => deps.deliveries.recordAttempt(ref, attempt, state, finishedAt)));
     recordAttempt({ durationMs: result.durationMs, statusClass: attemptStatusClass(statusCode, result.outcome.kind === 'timeout') });
     if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
     if (decision.status !== 'retrying') {
