@@ -34,7 +34,7 @@ export interface DeliveryWorkflowResult {
   attempts: number;
 }
 
-/** Below the shortest retry delay (1 s; a throttled attempt waits at least half of it): no retry is made within the task. */
+/** Below the shortest retry delay (1 s; a throttled attempt waits at least half of it): no retry holds the task, on a timer instead. */
 const LOCAL_RETRY_THRESHOLD = '400 ms';
 /** 30 s POST + DNS + one store read and write. */
 const ATTEMPT_TIMEOUT = '90 seconds';
@@ -43,7 +43,6 @@ const ATTEMPT_TIMEOUT = '90 seconds';
 const local = proxyLocalActivities<DeliveryActivities>({
   startToCloseTimeout: ATTEMPT_TIMEOUT,
   retry: INFRASTRUCTURE_RETRY,
-  // Retries wait on a timer, not in the task: a throttled attempt or a down store must not hold a task.
   localRetryThreshold: LOCAL_RETRY_THRESHOLD,
 });
 
