@@ -33,14 +33,11 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
   const release = (leaseId: string) => deps.leases.release(leaseId).catch(() => undefined /* lapses at its expiry */);
   const turns = new ThrottledTurns(() => clock().getTime());
   const meanDurationMs = new LRUCache<string, number>({ max: DURATIONS_KEPT });
-  /**
-   * Over the rate, this second's starts are taken: the next second is the earliest turn, and `ratePerSecond` turns come
-   * each second. Over max_in_flight, places free at max_in_flight per mean POST duration; none measured yet (a receiver
-   * that has not answered), the doubling back-off.
-   */
   function waitOf(endpointId: string, limits: EndpointLimits, refused: LimitRefusal, delivery: string, tries: number, random: number): number {
     const now = clock().getTime();
+    // Over the rate, the next second is the earliest turn, and `ratePerSecond` turns come each second.
     if (refused === 'rate') return turns.wait(endpointId, delivery, limits.ratePerSecond as number, (rateWindowOf(now) + 1) * 1000 - now, random);
+    // Over max_in_flight, places free at max_in_flight per mean POST duration; none measured yet, the doubling back-off.
     const mean = meanDurationMs.get(endpointId);
     const perSecond = mean === undefined ? 0 : ((limits.maxInFlight as number) * 1000) / Math.max(1, mean);
     return turns.wait(endpointId, delivery, perSecond, perSecond > 0 ? Math.min(1000, 1000 / perSecond) : throttledRetryDelayMs(tries, random), random);
