@@ -42,8 +42,6 @@ export interface DeliveryWorkerOptions {
   tracing?: Pick<Tracing, 'activityInterceptor' | 'workflowInterceptorModule' | 'workflowSinks'>;
 }
 
-let runtimeInstalled = false;
-
 function writeSdkLog(entry: LogEntry): void {
   const at = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
   let meta = '';
@@ -59,8 +57,6 @@ function writeSdkLog(entry: LogEntry): void {
 
 /** The SDK's own log (worker state changes) at warn level; installed once per process. */
 export function ensureRuntime(level: LogLevel = 'WARN'): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
   // The SDK warns (TMPRL1104) about tasks over 5 s; a first task lasts as long as its receiver, so warn only where the SDK extends one.
   process.env.TEMPORAL_WORKFLOW_TASK_DURATION_WARN_SECONDS ??= String(Math.ceil((DELIVERY_TASK_TIMEOUT_MS * SDK_EXTENDS_TASK_AT) / 1000));
   try {
@@ -70,7 +66,7 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
       shutdownSignals: [],
     });
   } catch {
-    // Already installed by someone else in this process (e.g. the testing package).
+    // Already installed in this process (an earlier call, or the testing package): Runtime.install throws before doing anything.
   }
 }
 
