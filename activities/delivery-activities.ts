@@ -233,10 +233,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if (succeeded) return;
     if (shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
     const lastAttempt = { attempt: input.attempt, at, statusCode: last.status_code, error: last.error };
-    await deps.operational?.deliveryFailed(
-      { accountId: input.accountId, eventId: input.eventId, eventType: input.type, endpointId: input.endpointId, round: input.round, lastAttempt },
-      health,
-    );
+    const end: DeliveryEnd = { accountId: input.accountId, eventId: input.eventId, eventType: input.type, endpointId: input.endpointId, round: input.round, lastAttempt };
+    await deps.operational?.deliveryFailed(end, health);
   }
 
   async function cancelRound(input: DeliveryTarget, attemptCount: number): Promise<void> {
@@ -399,7 +397,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       return { status: 'handed-off' };
     },
 
-    /** The workflow was cancelled (endpoint deleted or disabled while retries were pending). */
     async cancelDelivery(input: DeliveryTarget): Promise<void> {
       const current = await deps.deliveries.find(refOf(input).id);
       if (current && (current.round !== input.round || current.status === 'succeeded' || current.status === 'failed')) return;

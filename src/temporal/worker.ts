@@ -104,7 +104,6 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boo
   };
 };
 
-/** An activity interceptor that tells `onStarted` the workflow id of every activity as it starts. */
 export function activityStartedInterceptor(onStarted: (workflowId: string) => void): ActivityInterceptorsFactory {
   return (ctx) => {
     const workflowId = ctx.info.workflowExecution?.workflowId;
