@@ -89,7 +89,6 @@ async function reportedOutcome(round: number, attempt: number): Promise<AttemptO
       reported = report;
     },
     {
-      // Rejected before anything is written: a report of another round or attempt, or a repeat.
       validator: (report) => {
         if (reported !== undefined || report.round !== round || report.attempt !== attempt) {
           throw new Error(`Not waiting for the outcome of round ${report.round}, attempt ${report.attempt}.`);
@@ -202,7 +201,6 @@ function wakeableWait() {
       return { attempt: waitingFor as number };
     },
     {
-      // Rejected before anything is written: no wait to end, or one already ended.
       validator: () => {
         if (waitingFor === undefined || woken) throw new Error('Not waiting for a retry: an attempt is in flight, or about to be made.');
       },
