@@ -61,7 +61,6 @@ type Target = DeliveryWorkflowInput & { queued?: true };
 
 async function makeAttempt(input: Target, attempt: number): Promise<AttemptOutcome> {
   if (attempt > 1) return regularAttempt({ ...input, attempt, pausable: true });
-  // Only the run's first workflow task is sure no earlier try has posted; a retried task reads the record first.
   const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
   // A slow receiver keeps the task as long as its time-out allows (first-attempt-budget.ts), else hands off.
   const handOff = { handOffAfterMs: HAND_OFF_AFTER_MS, holdUpToMs: holdUpToMs(workflowInfo().taskTimeoutMs) };
@@ -121,7 +120,6 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
       turn.beforeAttempt();
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
       let outcome = await CancellationScope.nonCancellable(() => makeAttempt(target, attempt));
-      // Paused or queued (an earlier delivery holds the FIFO turn): nothing was sent; the same attempt is made once woken.
       if (outcome.status === 'paused' || outcome.status === 'queued') upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: outcome.status }]);
       while (outcome.status === 'paused' || outcome.status === 'queued') {
         if (outcome.status === 'paused') await pause.untilResumed(attempt);
