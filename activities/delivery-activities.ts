@@ -71,7 +71,7 @@ export type AttemptOutcome = (
 export const THROTTLED = 'AttemptThrottled';
 
 /** A quick receiver frees a place within it, a hung one does not. Throttling at once (timer, task): 30 → 20 deliveries/s. */
-export const THROTTLE_WAIT_MS = 250;
+const THROTTLE_WAIT_MS = 250;
 
 export interface DeliveryActivityDeps {
   endpoints: Endpoints;
@@ -95,7 +95,6 @@ export interface DeliveryActivityDeps {
   acceptanceSeal?: AcceptanceSeal;
   /** What one account and one endpoint may have in flight at once in this process (default: AttemptSlots' defaults). */
   slots?: AttemptSlots;
-  throttleWaitMs?: number;
   /** Holds endpoints' own limits (rate_limit_per_s, max_in_flight) across processes; without it, they are not applied. */
   limiter?: Pick<EndpointLimiter, 'enter'>;
   /** Told how late each first attempt is when it gets its place or is told to wait (worker-load-publisher.ts publishes it). */
@@ -126,7 +125,6 @@ const RECORD_TRIES = 3;
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? systemClock;
   const slots = deps.slots ?? new AttemptSlots();
-  const throttleWaitMs = deps.throttleWaitMs ?? THROTTLE_WAIT_MS;
 
   /** An enabled endpoint from the cache, else read: a disabled or deleted one is always seen as such. */
   async function currentEndpoint(input: DeliveryTarget): Promise<EndpointDoc | null> {
@@ -170,7 +168,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   /** A place among this account's and endpoint's attempts in flight, through lookup and POST; none free in time: throttled. */
   async function enterSlot(input: AttemptInput, limited: boolean) {
     const delivery = deliveryId(input.eventId, input.endpointId);
-    const leave = await slots.enter(input.accountId, input.endpointId, throttleWaitMs, delivery);
+    const leave = await slots.enter(input.accountId, input.endpointId, THROTTLE_WAIT_MS, delivery);
     // A limited endpoint's retried try may have waited for its own limits: not the platform's lateness, so not counted.
     const countsLag = input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined && !(limited && activityAttempt() > 1);
     if (countsLag) deps.lags?.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
