@@ -129,10 +129,3 @@ export async function createDeliveryWorker(options: DeliveryWorkerOptions): Prom
     shutdownGraceTime: options.shutdownGraceMs,
   });
 }
-
-/** Runs the worker and reports a failure the moment it happens, not as an unhandled rejection at shutdown. Resolves either way. */
-export function runWorker(worker: Pick<Worker, 'run'>, onFailure: (err: unknown) => void): Promise<void> {
-  return worker.run().catch((err: unknown) => {
-    onFailure(err);
-  });
-}
