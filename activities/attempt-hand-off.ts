@@ -19,9 +19,7 @@ export interface ReportedOutcome {
   outcome?: AttemptOutcome;
 }
 
-/** Tells the run; throws RunEnded when there is nothing to tell (the run has ended, or no longer waits), anything else to be sent again. */
-export type OutcomeReporter = (run: WorkflowRun, reported: ReportedOutcome) => Promise<void>;
-
+/** What a reporter throws when there is nothing to tell (the run has ended, or no longer waits); anything else is sent again. */
 export class RunEnded extends Error {}
 
 /** POSTs past their local budget go on here, freeing the task; their outcome is told by update (else the workflow remakes it). */
@@ -29,7 +27,7 @@ export class AttemptHandOffs {
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly tell: OutcomeReporter,
+    private readonly tell: (run: WorkflowRun, reported: ReportedOutcome) => Promise<void>,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     private readonly now: () => number = Date.now,
   ) {}

@@ -1,12 +1,5 @@
 import { setFirstAttemptsHeld } from '../src/infra/metrics';
 
-export interface Hold {
-  /** Settles when the process stops holding (a stop began): the attempt is then handed off at once. */
-  readonly ended: Promise<void>;
-  /** Gives the place back (once, however often called). */
-  release(): void;
-}
-
 /** Slow first attempts kept in their task, up to `max` (each holds a workflow-task and a local-activity slot). */
 export class AttemptHolds {
   private held = 0;
@@ -16,8 +9,8 @@ export class AttemptHolds {
 
   constructor(readonly max: number) {}
 
-  /** A place to keep holding the task, or null when this process holds its most or is stopping. */
-  hold(): Hold | null {
+  /** A place to keep holding the task, or null when this process holds its most or is stopping. `ended`: a stop began, hand off at once; `release`: once, however often called. */
+  hold(): { readonly ended: Promise<void>; release(): void } | null {
     if (this.stopped || this.held >= this.max) return null;
     this.held++;
     setFirstAttemptsHeld(this.held);

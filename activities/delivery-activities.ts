@@ -2,7 +2,6 @@ import { type Clock, systemClock } from '../src/domain/clock';
 import { Context } from '@temporalio/activity';
 import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
 import { AttemptSlots } from '../src/domain/webhooks/attempt-slots';
-import { throttledRetryDelayMs } from '../src/domain/flow-control/throttled-turns';
 import type { AccountLags } from '../src/domain/flow-control/account-lags';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
@@ -72,7 +71,7 @@ export type AttemptOutcome = (
 export const THROTTLED = 'AttemptThrottled';
 
 /** A quick receiver frees a place within it, a hung one does not. Throttling at once (timer, task): 30 → 20 deliveries/s. */
-export const THROTTLE_WAIT_MS = 250;
+const THROTTLE_WAIT_MS = 250;
 
 export interface DeliveryActivityDeps {
   endpoints: Endpoints;
@@ -96,7 +95,6 @@ export interface DeliveryActivityDeps {
   acceptanceSeal?: AcceptanceSeal;
   /** What one account and one endpoint may have in flight at once in this process (default: AttemptSlots' defaults). */
   slots?: AttemptSlots;
-  throttleWaitMs?: number;
   /** Holds endpoints' own limits (rate_limit_per_s, max_in_flight) across processes; without it, they are not applied. */
   limiter?: Pick<EndpointLimiter, 'enter'>;
   /** Told how late each first attempt is when it gets its place or is told to wait (worker-load-publisher.ts publishes it). */
@@ -127,7 +125,6 @@ const RECORD_TRIES = 3;
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? systemClock;
   const slots = deps.slots ?? new AttemptSlots();
-  const throttleWaitMs = deps.throttleWaitMs ?? THROTTLE_WAIT_MS;
 
   /** An enabled endpoint from the cache, else read: a disabled or deleted one is always seen as such. */
   async function currentEndpoint(input: DeliveryTarget): Promise<EndpointDoc | null> {
@@ -171,7 +168,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   /** A place among this account's and endpoint's attempts in flight, through lookup and POST; none free in time: throttled. */
   async function enterSlot(input: AttemptInput, limited: boolean) {
     const delivery = deliveryId(input.eventId, input.endpointId);
-    const leave = await slots.enter(input.accountId, input.endpointId, throttleWaitMs, delivery);
+    const leave = await slots.enter(input.accountId, input.endpointId, THROTTLE_WAIT_MS, delivery);
     // A limited endpoint's retried try may have waited for its own limits: not the platform's lateness, so not counted.
     const countsLag = input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined && !(limited && activityAttempt() > 1);
     if (countsLag) deps.lags?.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
@@ -196,7 +193,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
   /** Retried by Temporal on a timer (same attempt number), holding no task or slot meanwhile. */
-  function throttled(limit: ThrottleLimit, message: string, delayMs = throttledRetryDelayMs(activityAttempt(), Math.random())): ApplicationFailure {
+  function throttled(limit: ThrottleLimit, message: string, delayMs: number): ApplicationFailure {
     recordAttemptThrottled(limit);
     return ApplicationFailure.create({
       message,
@@ -234,10 +231,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if (succeeded) return;
     if (shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
     const lastAttempt = { attempt: input.attempt, at, statusCode: last.status_code, error: last.error };
-    await deps.operational?.deliveryFailed(
-      { accountId: input.accountId, eventId: input.eventId, eventType: input.type, endpointId: input.endpointId, round: input.round, lastAttempt },
-      health,
-    );
+    const end: DeliveryEnd = { accountId: input.accountId, eventId: input.eventId, eventType: input.type, endpointId: input.endpointId, round: input.round, lastAttempt };
+    await deps.operational?.deliveryFailed(end, health);
   }
 
   async function cancelRound(input: DeliveryTarget, attemptCount: number): Promise<void> {
@@ -274,7 +269,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     return event.body === body && event.type === type && event.timestamp === timestamp;
   }
 
-  /** Sends the prepared request (or records why it cannot be sent), records the attempt, and says what comes next. */
   async function sendAndRecord(
     input: AttemptInput,
     ref: DeliveryRef,
@@ -318,22 +312,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       succeeded,
     };
     const outcome = () => ({ ...attemptAttributes(input), [ATTR.attemptStatus]: decision.status, ...(statusCode !== null && { [ATTR.statusCode]: statusCode }) });
-    await inSpan('webhook.attempt.outcome', outcome, () =>
-      record(() =>
-        deps.deliveries.recordAttempt(
-          ref,
-          attempt,
-          {
-            round: input.round,
-            status: decision.status,
-            attempt_count: input.attempt,
-            next_attempt_at: decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs),
-            url: prepared.url,
-          },
-          finishedAt,
-        ),
-      ),
-    );
+    const nextAttemptAt = decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs);
+    const state = { round: input.round, status: decision.status, attempt_count: input.attempt, next_attempt_at: nextAttemptAt, url: prepared.url };
+    await inSpan('webhook.attempt.outcome', outcome, () => record(() => deps.deliveries.recordAttempt(ref, attempt, state, finishedAt)));
     recordAttempt(result.durationMs, statusCode, result.outcome.kind === 'timeout');
     if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
     if (decision.status !== 'retrying') {
@@ -414,7 +395,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       return { status: 'handed-off' };
     },
 
-    /** The workflow was cancelled (endpoint deleted or disabled while retries were pending). */
     async cancelDelivery(input: DeliveryTarget): Promise<void> {
       const current = await deps.deliveries.find(refOf(input).id);
       if (current && (current.round !== input.round || current.status === 'succeeded' || current.status === 'failed')) return;

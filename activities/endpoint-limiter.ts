@@ -14,12 +14,6 @@ const isLate = (ms: number) => ms - rateWindowOf(ms) * 1000 >= 1000 - LATE_IN_SE
 /** Ends the POST's place (its lease, if it took one); a failed removal leaves the lease to lapse. */
 export type LeaveLimits = () => Promise<void>;
 
-/** A refused attempt: which limit, and how long it waits before asking again (its turn among this process's refused ones). */
-export interface LimitWait {
-  refused: LimitRefusal;
-  waitMs: number;
-}
-
 /** Endpoints with an in-flight limit whose POST durations this process remembers (for the pace their places free at). */
 const DURATIONS_KEPT = 10_000;
 /** Weight of the newest POST in an endpoint's mean duration. */
@@ -39,14 +33,11 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
   const release = (leaseId: string) => deps.leases.release(leaseId).catch(() => undefined /* lapses at its expiry */);
   const turns = new ThrottledTurns(() => clock().getTime());
   const meanDurationMs = new LRUCache<string, number>({ max: DURATIONS_KEPT });
-  /**
-   * Over the rate, this second's starts are taken: the next second is the earliest turn, and `ratePerSecond` turns come
-   * each second. Over max_in_flight, places free at max_in_flight per mean POST duration; none measured yet (a receiver
-   * that has not answered), the doubling back-off.
-   */
   function waitOf(endpointId: string, limits: EndpointLimits, refused: LimitRefusal, delivery: string, tries: number, random: number): number {
     const now = clock().getTime();
+    // Over the rate, the next second is the earliest turn, and `ratePerSecond` turns come each second.
     if (refused === 'rate') return turns.wait(endpointId, delivery, limits.ratePerSecond as number, (rateWindowOf(now) + 1) * 1000 - now, random);
+    // Over max_in_flight, places free at max_in_flight per mean POST duration; none measured yet, the doubling back-off.
     const mean = meanDurationMs.get(endpointId);
     const perSecond = mean === undefined ? 0 : ((limits.maxInFlight as number) * 1000) / Math.max(1, mean);
     return turns.wait(endpointId, delivery, perSecond, perSecond > 0 ? Math.min(1000, 1000 / perSecond) : throttledRetryDelayMs(tries, random), random);
@@ -73,9 +64,9 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
     return false;
   }
   return {
-    /** `delivery` and `tries` (its refusals so far) place a refused attempt among this process's waiting ones. */
-    async enter(endpointId: string, limits: EndpointLimits, delivery: string, tries: number, random = Math.random()): Promise<{ leave: LeaveLimits } | LimitWait> {
-      const refuse = (refused: LimitRefusal): LimitWait => ({ refused, waitMs: waitOf(endpointId, limits, refused, delivery, tries, random) });
+    /** Refused: which limit, and the wait before asking again; `delivery` and `tries` (its refusals so far) place it among this process's refused ones. */
+    async enter(endpointId: string, limits: EndpointLimits, delivery: string, tries: number, random = Math.random()): Promise<{ leave: LeaveLimits } | { refused: LimitRefusal; waitMs: number }> {
+      const refuse = (refused: LimitRefusal) => ({ refused, waitMs: waitOf(endpointId, limits, refused, delivery, tries, random) });
       let leaseId: string | null = null;
       if (limits.maxInFlight !== null) {
         const now = clock();

@@ -7,7 +7,6 @@ export interface PausedPage {
   limit: number;
 }
 
-/** The I/O of an endpoint's resume: which of its deliveries wait paused. */
 export function createResumeActivities(deps: { deliveries: Pick<Deliveries, 'pausedForEndpoint'> }) {
   return {
     /** A page of the endpoint's deliveries that wait paused, oldest event first: their workflow ids and event ids. */

@@ -16,7 +16,7 @@ import { freePort, startTemporalDevServer } from '../src/infra/embedded-servers'
 import { toolPaths } from '../src/infra/tools';
 import { initialDeliverySearchAttributes } from '../src/temporal/search-attributes';
 import { loadConfig } from '../src/config/config';
-import { activityStartedInterceptors, deliveryWorkerTuning, ensureRuntime, workflowBundle } from '../src/temporal/worker';
+import { activityStartedInterceptor, deliveryWorkerTuning, ensureRuntime, workflowBundle } from '../src/temporal/worker';
 import { DELIVERY_WORKFLOW_TYPE, DeliveryScheduler } from '../src/temporal/delivery-scheduler';
 import { DeliveryStartWindow } from '../src/services/delivery-start-window';
 
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
         async cancelDelivery() {},
       },
       ...deliveryWorkerTuning(loadConfig().delivery.firstAttemptsHeldMax, true),
-      interceptors: activityStartedInterceptors((workflowId) => window.release(workflowId)),
+      interceptors: { activity: [activityStartedInterceptor((workflowId) => window.release(workflowId))] },
     });
     await worker.runUntil(async () => {
       const started = performance.now();

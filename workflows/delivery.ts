@@ -34,7 +34,7 @@ export interface DeliveryWorkflowResult {
   attempts: number;
 }
 
-/** Below the shortest retry delay (1 s; a throttled attempt waits at least half of it): no retry is made within the task. */
+/** Below the shortest retry delay (1 s; a throttled attempt waits at least half of it): no retry holds the task, on a timer instead. */
 const LOCAL_RETRY_THRESHOLD = '400 ms';
 /** 30 s POST + DNS + one store read and write. */
 const ATTEMPT_TIMEOUT = '90 seconds';
@@ -43,7 +43,6 @@ const ATTEMPT_TIMEOUT = '90 seconds';
 const local = proxyLocalActivities<DeliveryActivities>({
   startToCloseTimeout: ATTEMPT_TIMEOUT,
   retry: INFRASTRUCTURE_RETRY,
-  // Retries wait on a timer, not in the task: a throttled attempt or a down store must not hold a task.
   localRetryThreshold: LOCAL_RETRY_THRESHOLD,
 });
 
@@ -62,7 +61,6 @@ type Target = DeliveryWorkflowInput & { queued?: true };
 
 async function makeAttempt(input: Target, attempt: number): Promise<AttemptOutcome> {
   if (attempt > 1) return regularAttempt({ ...input, attempt, pausable: true });
-  // Only the run's first workflow task is sure no earlier try has posted; a retried task reads the record first.
   const mayRepeat = workflowInfo().historyLength > FIRST_TASK_HISTORY_LENGTH;
   // A slow receiver keeps the task as long as its time-out allows (first-attempt-budget.ts), else hands off.
   const handOff = { handOffAfterMs: HAND_OFF_AFTER_MS, holdUpToMs: holdUpToMs(workflowInfo().taskTimeoutMs) };
@@ -90,7 +88,6 @@ async function reportedOutcome(round: number, attempt: number): Promise<AttemptO
       reported = report;
     },
     {
-      // Rejected before anything is written: a report of another round or attempt, or a repeat.
       validator: (report) => {
         if (reported !== undefined || report.round !== round || report.attempt !== attempt) {
           throw new Error(`Not waiting for the outcome of round ${report.round}, attempt ${report.attempt}.`);
@@ -123,7 +120,6 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
       turn.beforeAttempt();
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
       let outcome = await CancellationScope.nonCancellable(() => makeAttempt(target, attempt));
-      // Paused or queued (an earlier delivery holds the FIFO turn): nothing was sent; the same attempt is made once woken.
       if (outcome.status === 'paused' || outcome.status === 'queued') upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: outcome.status }]);
       while (outcome.status === 'paused' || outcome.status === 'queued') {
         if (outcome.status === 'paused') await pause.untilResumed(attempt);
@@ -203,7 +199,6 @@ function wakeableWait() {
       return { attempt: waitingFor as number };
     },
     {
-      // Rejected before anything is written: no wait to end, or one already ended.
       validator: () => {
         if (waitingFor === undefined || woken) throw new Error('Not waiting for a retry: an attempt is in flight, or about to be made.');
       },

@@ -1,6 +1,5 @@
 import { defineSignal } from '@temporalio/workflow';
 
-/** The patch id guarding the wait for a FIFO turn. */
 export const FIFO_PATCH = 'fifo-turn';
 
 /** From the delivery before it, once ended (services/fifo-turns.ts); a signal, kept if sent before the run waits. */

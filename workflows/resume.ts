@@ -43,13 +43,12 @@ export async function resumeWorkflow(input: ResumeWorkflowInput): Promise<Resume
   return continueAsNew<typeof resumeWorkflow>({ ...input, afterEventId: after, done: result });
 }
 
-/** Signals the delivery's run; false when it cannot be (it has ended: a signal to a closed run fails as not found). */
+/** Signals the delivery's run; false when it cannot be: it has ended, or is over its signal limit (its hourly look wakes it). */
 async function wake(workflowId: string): Promise<boolean> {
   try {
     await getExternalWorkflowHandle(workflowId).signal(resume);
     return true;
   } catch (err) {
-    // Any failure to signal is the target's answer (ended, or over its signal limit: its hourly look wakes it).
     if (err instanceof ApplicationFailure) return false;
     throw err;
   }

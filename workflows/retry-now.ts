@@ -1,6 +1,5 @@
 import { defineUpdate } from '@temporalio/workflow';
 
-/** The patch id guarding the wakeable retry wait (docs/operating.md: every workflow change is patched and replay-tested). */
 export const RETRY_NOW_PATCH = 'retry-now';
 
 /** What a woken delivery answers: the number of the attempt it now makes. */

@@ -14,7 +14,7 @@ import type { SecretBox } from '../domain/webhooks/secret-box';
 import { readLocalListenerCaCert } from '../infra/local-listener-ca';
 import type { Logger } from '../infra/logger';
 import type { Tracing } from '../infra/tracing/start-tracing';
-import { createDeliveryWorker, runWorker } from '../temporal/worker';
+import { createDeliveryWorker } from '../temporal/worker';
 import { IN_FLIGHT_GRACE_MS, settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
 import { AccountLags } from '../domain/flow-control/account-lags';
@@ -86,7 +86,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     tracing,
   });
   load.start();
-  const running = runWorker(worker, (err) => logger.error({ err }, 'the delivery worker stopped with an error'));
+  const running = worker.run().catch((err: unknown) => logger.error({ err }, 'the delivery worker stopped with an error'));
   let stopping = false;
   void running.then(() => {
     if (!stopping) onLost();

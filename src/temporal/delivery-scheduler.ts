@@ -10,7 +10,7 @@ import { DELIVERY_TASK_TIMEOUT_MS } from '../domain/webhooks/first-attempt-budge
 import { initialDeliverySearchAttributes } from './search-attributes';
 import { unlessNotFound } from './unless-not-found';
 
-export interface ScheduledDelivery extends Required<Omit<DeliveryWorkflowInput, 'acceptedAt' | 'seal'>>, Pick<DeliveryWorkflowInput, 'acceptedAt'> {
+export interface ScheduledDelivery extends Omit<DeliveryWorkflowInput, 'seal'> {
   workflowId: string;
   url: string;
 }

@@ -3,9 +3,6 @@ import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/com
 import type { ResumeWorkflowInput } from '../../workflows/resume';
 import { resumeWorkflowId } from '../domain/webhooks/endpoint-pause';
 
-/** The workflow type resumes are started as; checked against the worker's bundle. */
-export const RESUME_WORKFLOW_TYPE = 'resumeWorkflow' satisfies keyof typeof import('../../workflows');
-
 /** Starts an endpoint's resume workflow (workflows/resume.ts); the only code that knows its id and options. */
 export class ResumeScheduler {
   constructor(
@@ -15,7 +12,7 @@ export class ResumeScheduler {
 
   /** Wakes the paused deliveries, oldest first; a running resume is ended (it would miss deliveries paused again since). */
   async start(input: Pick<ResumeWorkflowInput, 'accountId' | 'endpointId'>): Promise<void> {
-    await this.client.workflow.start(RESUME_WORKFLOW_TYPE, {
+    await this.client.workflow.start('resumeWorkflow' satisfies keyof typeof import('../../workflows'), {
       taskQueue: this.taskQueue,
       workflowId: resumeWorkflowId(input.endpointId),
       args: [input],

@@ -1,4 +1,5 @@
-import { DefaultLogger, LogEntry, LogLevel, NativeConnection, Runtime, Worker, WorkerOptions, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { ActivityInterceptorsFactory, DefaultLogger, LogEntry, LogLevel, NativeConnection, Runtime, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DeliveryActivities } from '../../activities/delivery-activities';
@@ -6,23 +7,18 @@ import type { RecoveryActivities } from '../../activities/recovery-activities';
 import type { ResumeActivities } from '../../activities/resume-activities';
 import { WorkflowTaskSlots } from './workflow-task-slots';
 import { DELIVERY_TASK_TIMEOUT_MS, SDK_EXTENDS_TASK_AT } from '../domain/webhooks/first-attempt-budget';
-
-import { existsSync } from 'node:fs';
 import type { Tracing } from '../infra/tracing/start-tracing';
 
 const workflowsDir = path.resolve(__dirname, '..', '..', 'workflows');
-export const WORKFLOWS_PATH = existsSync(path.join(workflowsDir, 'index.ts')) ? path.join(workflowsDir, 'index.ts') : path.join(workflowsDir, 'index.js');
+const WORKFLOWS_PATH = existsSync(path.join(workflowsDir, 'index.ts')) ? path.join(workflowsDir, 'index.ts') : path.join(workflowsDir, 'index.js');
 
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
 /** Built once per process (webpack takes seconds) for every worker; with tracing, its workflow interceptors are bundled in. */
 export function workflowBundle(interceptorModule?: string): Promise<WorkflowBundleWithSourceMap> {
   const key = interceptorModule ?? '';
-  let bundle = bundles.get(key);
-  if (!bundle) {
-    bundle = bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger, ...(interceptorModule && { workflowInterceptorModules: [interceptorModule] }) });
-    bundles.set(key, bundle);
-  }
+  const bundle = bundles.get(key) ?? bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger, ...(interceptorModule && { workflowInterceptorModules: [interceptorModule] }) });
+  bundles.set(key, bundle);
   return bundle;
 }
 
@@ -43,11 +39,8 @@ export interface DeliveryWorkerOptions {
   firstAttemptsHeld: number;
   /** Whether this process's client starts workflows eagerly on this worker (API and worker in one process). */
   eagerStarts: boolean;
-  /** Set when tracing is on (infra/tracing/start-tracing.ts). */
   tracing?: Pick<Tracing, 'activityInterceptor' | 'workflowInterceptorModule' | 'workflowSinks'>;
 }
-
-let runtimeInstalled = false;
 
 function writeSdkLog(entry: LogEntry): void {
   const at = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
@@ -64,8 +57,6 @@ function writeSdkLog(entry: LogEntry): void {
 
 /** The SDK's own log (worker state changes) at warn level; installed once per process. */
 export function ensureRuntime(level: LogLevel = 'WARN'): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
   // The SDK warns (TMPRL1104) about tasks over 5 s; a first task lasts as long as its receiver, so warn only where the SDK extends one.
   process.env.TEMPORAL_WORKFLOW_TASK_DURATION_WARN_SECONDS ??= String(Math.ceil((DELIVERY_TASK_TIMEOUT_MS * SDK_EXTENDS_TASK_AT) / 1000));
   try {
@@ -75,7 +66,7 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
       shutdownSignals: [],
     });
   } catch {
-    // Already installed by someone else in this process (e.g. the testing package).
+    // Already installed in this process (an earlier call, or the testing package): Runtime.install throws before doing anything.
   }
 }
 
@@ -113,44 +104,28 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boo
   };
 };
 
-/** Worker interceptors that tell `onStarted` the workflow id of every activity as it starts. */
-export function activityStartedInterceptors(onStarted: (workflowId: string) => void): WorkerOptions['interceptors'] {
-  return {
-    activity: [
-      (ctx) => {
-        const workflowId = ctx.info.workflowExecution?.workflowId;
-        if (workflowId) onStarted(workflowId);
-        return {};
-      },
-    ],
+export function activityStartedInterceptor(onStarted: (workflowId: string) => void): ActivityInterceptorsFactory {
+  return (ctx) => {
+    const workflowId = ctx.info.workflowExecution?.workflowId;
+    if (workflowId) onStarted(workflowId);
+    return {};
   };
 }
 
 let workersCreated = 0;
 
-/** `<pid>@<host>#<n>`: Temporal's default identity numbered, so two workers of one process are told apart in histories. */
-function workerIdentity(): string {
-  return `${process.pid}@${os.hostname()}#${++workersCreated}`;
-}
-
 export async function createDeliveryWorker(options: DeliveryWorkerOptions): Promise<Worker> {
   return Worker.create({
-    identity: workerIdentity(),
+    // Temporal's default identity numbered, so two workers of one process are told apart in histories.
+    identity: `${process.pid}@${os.hostname()}#${++workersCreated}`,
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowBundle: await workflowBundle(options.tracing?.workflowInterceptorModule),
     activities: options.activities,
-    interceptors: { activity: [...(options.tracing ? [options.tracing.activityInterceptor] : []), ...(activityStartedInterceptors(options.onActivityStarted)?.activity ?? [])] },
+    interceptors: { activity: [...(options.tracing ? [options.tracing.activityInterceptor] : []), activityStartedInterceptor(options.onActivityStarted)] },
     ...(options.tracing && { sinks: options.tracing.workflowSinks }),
     ...deliveryWorkerTuning(options.firstAttemptsHeld, options.eagerStarts),
     shutdownGraceTime: options.shutdownGraceMs,
-  });
-}
-
-/** Runs the worker and reports a failure the moment it happens, not as an unhandled rejection at shutdown. Resolves either way. */
-export function runWorker(worker: Pick<Worker, 'run'>, onFailure: (err: unknown) => void): Promise<void> {
-  return worker.run().catch((err: unknown) => {
-    onFailure(err);
   });
 }

@@ -8,25 +8,23 @@ export class WorkflowTaskSlots {
   private readonly localRunning = new Set<SlotPermit>();
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly options: { max: number; ahead: number }) {
-    if (options.ahead < 1 || options.max < options.ahead) throw new RangeError('WorkflowTaskSlots: need 1 ≤ ahead ≤ max');
-  }
+  constructor(private readonly options: { max: number; ahead: number }) {}
 
   /** Workflow tasks the worker holds that are busy with something other than a local activity. */
   busy(): number {
     return Math.max(0, this.workflowUsed.size - this.localRunning.size);
   }
 
-  readonly workflowTaskSlotSupplier = this.supplier<WorkflowSlotInfo>(this.workflowPermits, this.workflowUsed, () => this.options.max, () => this.canPoll());
+  readonly workflowTaskSlotSupplier = this.supplier<WorkflowSlotInfo>(this.workflowPermits, this.workflowUsed, () => this.canPoll());
 
-  readonly localActivityTaskSlotSupplier = this.supplier<LocalActivitySlotInfo>(this.localPermits, this.localRunning, () => this.options.max, () => this.localPermits.size < this.options.max);
+  readonly localActivityTaskSlotSupplier = this.supplier<LocalActivitySlotInfo>(this.localPermits, this.localRunning, () => this.localPermits.size < this.options.max);
 
   /** Permits into `permits` (at most `max` without waiting, else once `ready`); a used one also joins `used`. */
-  private supplier<I extends SlotInfo>(permits: Set<SlotPermit>, used: Set<SlotPermit>, max: () => number, ready: () => boolean): CustomSlotSupplier<I> {
+  private supplier<I extends SlotInfo>(permits: Set<SlotPermit>, used: Set<SlotPermit>, ready: () => boolean): CustomSlotSupplier<I> {
     return {
       type: 'custom',
       reserveSlot: (_ctx, abortSignal) => this.waitUntil(ready, permits, abortSignal),
-      tryReserveSlot: () => (permits.size < max() ? grant(permits) : null),
+      tryReserveSlot: () => (permits.size < this.options.max ? grant(permits) : null),
       markSlotUsed: ({ permit }) => {
         if (!permits.has(permit)) return;
         used.add(permit);

@@ -42,7 +42,6 @@ describe('delivery attempt: what one account holds at once', () => {
       endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
       autoDisable: { afterMs: 1, disable: async () => undefined },
       slots: new AttemptSlots({ perAccount: 2, perEndpoint: 2 }),
-      throttleWaitMs: 10,
     });
     return { attempt: (i: AttemptInput) => a.attemptDelivery(i), sent, recorded, hanging };
   }

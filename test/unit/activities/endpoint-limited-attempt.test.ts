@@ -50,7 +50,6 @@ describe('delivery attempt: an endpoint with its own limits', () => {
       endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
       autoDisable: { afterMs: 1, disable: async () => undefined },
       slots,
-      throttleWaitMs: 0,
       limiter,
       lags: { record: (_accountId, lagMs) => void lagged.push(lagMs) },
     });
