@@ -95,10 +95,7 @@ ${listSection({
 
 export type EventDetail = EventView & { deliveries: DeliveryView[] };
 
-/**
- * The buttons a delivery's state allows: retry now while it waits for its next attempt (not while it
- * waits for a paused endpoint's resume), cancel until it has ended, a new round once it has.
- */
+/** Retry now while a delivery waits for its next attempt (not for a paused endpoint's resume), cancel until it has ended, a new round once it has. */
 function deliveryActions(session: ActiveSession, event: EventDetail, d: DeliveryView): SafeHtml | false {
   const button = (action: string, label: string, style?: string) =>
     postButton(`/dashboard/events/${event.id}/deliveries/${d.endpoint_id}/${action}`, session.csrfToken, label, style);
