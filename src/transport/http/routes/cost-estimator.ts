@@ -15,8 +15,7 @@ const EXAMPLE_TIME = new Date('2026-11-22T12:00:00.000Z');
 /** CONTRACT §5. Access and limits are the estimatorAccess guard's, which runs before the body is read. */
 export function costEstimatorRoutes(catalog: Catalog) {
   const bodyOf = catalogBodies(catalog);
-  const exampleFilter = { provider: 'aws', category: 'compute' } as const;
-  const exampleServices = catalog.filter(exampleFilter);
+  const exampleServices = catalog.filter({ provider: 'aws', category: 'compute' });
 
   return [
     defineRoute({
