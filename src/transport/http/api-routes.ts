@@ -12,7 +12,6 @@ import { HealthChecks, healthz, readyz } from './routes/health';
 import { endpointPauseRoutes } from './routes/webhooks/endpoint-pause';
 import { endpointRoutes } from './routes/webhooks/endpoints';
 import { eventRoutes } from './routes/webhooks/events';
-import { recoveryRoutes } from './routes/webhooks/recovery';
 
 export interface ApiRouteDeps {
   health: HealthChecks;
@@ -32,8 +31,7 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     readyz(deps.health),
     openApiRoute(deps.getDocument),
     docsPage(deps.getDocument),
-    ...endpointRoutes(deps.endpoints),
-    ...recoveryRoutes(deps.bulkRecovery),
+    ...endpointRoutes(deps.endpoints, deps.bulkRecovery),
     ...eventRoutes(deps.events),
     ...deliveryControlRoutes(deps.deliveryControl),
     ...endpointPauseRoutes(deps.endpointPause),
