@@ -9,7 +9,6 @@ import { costEstimatorRoutes } from './routes/cost-estimator';
 import { deliveryControlRoutes } from './routes/webhooks/delivery-control';
 import { docsPage, openApiRoute } from './routes/docs';
 import { HealthChecks, healthz, readyz } from './routes/health';
-import { endpointPauseRoutes } from './routes/webhooks/endpoint-pause';
 import { endpointRoutes } from './routes/webhooks/endpoints';
 import { eventRoutes } from './routes/webhooks/events';
 
@@ -33,8 +32,7 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     docsPage(deps.getDocument),
     ...endpointRoutes(deps.endpoints, deps.bulkRecovery),
     ...eventRoutes(deps.events),
-    ...deliveryControlRoutes(deps.deliveryControl),
-    ...endpointPauseRoutes(deps.endpointPause),
+    ...deliveryControlRoutes(deps.deliveryControl, deps.endpointPause),
     ...costEstimatorRoutes(deps.catalog),
   ] as AnyRoute[];
 }
