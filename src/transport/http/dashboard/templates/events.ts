@@ -4,8 +4,7 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, NONE, time, truncate } from './format';
-import { errorBox, type Feedback, option, page, postButton } from './layout';
-import { formCard } from './form-card';
+import { errorBox, type Feedback, formCard, option, page, postButton } from './layout';
 import { columnHeading, type ListPage, listSection, pagination } from './list-section';
 
 export interface EventFilter {
