@@ -6,7 +6,7 @@ import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
 import { formField, seeOther, sendErrorPage, sendHtml } from '../render';
 import { setSessionCookie } from '../session';
-import { inviteUnusablePage, setPasswordPage } from '../templates/invite';
+import { inviteUnusablePage, setPasswordPage } from '../templates/auth';
 
 /** The one-time link `cli account invite` prints: POST sets the password and signs the person in. */
 export function inviteRoutes(router: Router, deps: DashboardDeps): void {
