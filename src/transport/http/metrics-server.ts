@@ -1,18 +1,12 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Config } from '../../config/config';
 import type { Logger } from '../../infra/logger';
 import { metricsRegistry } from '../../infra/metrics';
 import { tokensMatch } from './dashboard/csrf';
 
-export interface MetricsServerOptions {
-  port: number;
-  host: string;
-  /** When set, a scrape must send `Authorization: Bearer <token>`. */
-  token?: string;
-}
-
-/** A listener of its own, apart from the public API, so the operator decides who reaches the metrics. */
-export async function startMetricsServer(options: MetricsServerOptions, logger: Logger) {
+/** A listener of its own, apart from the public API, so the operator decides who reaches the metrics (METRICS_TOKEN, when set). */
+export async function startMetricsServer(options: Config['metrics'] & { port: number }, logger: Logger) {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const reply = (status: number, body: string, headers: Record<string, string> = {}) => {
