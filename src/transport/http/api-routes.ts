@@ -9,10 +9,8 @@ import { costEstimatorRoutes } from './routes/cost-estimator';
 import { deliveryControlRoutes } from './routes/webhooks/delivery-control';
 import { docsPage, openApiRoute } from './routes/docs';
 import { HealthChecks, healthz, readyz } from './routes/health';
-import { endpointPauseRoutes } from './routes/webhooks/endpoint-pause';
 import { endpointRoutes } from './routes/webhooks/endpoints';
 import { eventRoutes } from './routes/webhooks/events';
-import { recoveryRoutes } from './routes/webhooks/recovery';
 
 export interface ApiRouteDeps {
   health: HealthChecks;
@@ -32,11 +30,9 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     readyz(deps.health),
     openApiRoute(deps.getDocument),
     docsPage(deps.getDocument),
-    ...endpointRoutes(deps.endpoints),
-    ...recoveryRoutes(deps.bulkRecovery),
+    ...endpointRoutes(deps.endpoints, deps.bulkRecovery),
     ...eventRoutes(deps.events),
-    ...deliveryControlRoutes(deps.deliveryControl),
-    ...endpointPauseRoutes(deps.endpointPause),
+    ...deliveryControlRoutes(deps.deliveryControl, deps.endpointPause),
     ...costEstimatorRoutes(deps.catalog),
   ] as AnyRoute[];
 }

@@ -1,21 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Config } from '../../config/config';
 import type { Logger } from '../../infra/logger';
 import { metricsRegistry } from '../../infra/metrics';
+import { tokensMatch } from './dashboard/csrf';
 
-export interface MetricsServerOptions {
-  port: number;
-  host: string;
-  /** When set, a scrape must send `Authorization: Bearer <token>`. */
-  token?: string;
-}
-
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-
-/** A listener of its own, apart from the public API, so the operator decides who reaches the metrics. */
-export async function startMetricsServer(options: MetricsServerOptions, logger: Logger) {
-  const expected = options.token ? digest(`Bearer ${options.token}`) : undefined;
+/** A listener of its own, apart from the public API, so the operator decides who reaches the metrics (METRICS_TOKEN, when set). */
+export async function startMetricsServer(options: Config['metrics'] & { port: number }, logger: Logger) {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const reply = (status: number, body: string, headers: Record<string, string> = {}) => {
@@ -24,7 +15,7 @@ export async function startMetricsServer(options: MetricsServerOptions, logger: 
     };
     if (path !== '/metrics') return reply(404, 'Not found: metrics are at /metrics.\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'Method not allowed.\n', { Allow: 'GET, HEAD' });
-    if (expected && !timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
+    if (options.token && !tokensMatch(`Bearer ${options.token}`, req.headers.authorization ?? '')) {
       return reply(401, 'Send the metrics token as "Authorization: Bearer <METRICS_TOKEN>".\n', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
     }
     metricsRegistry.metrics().then(

@@ -33,7 +33,6 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'Missing, malformed, unknown or revoked key.',
   403: 'The key belongs to another product.',
   404: 'Not found, or owned by another account.',
-  405: 'Method not allowed on this path.',
   409: 'Conflicts with the current state.',
   413: 'Body over 1 MiB (or event data over 256 KiB).',
   422: 'Valid JSON that cannot be processed.',

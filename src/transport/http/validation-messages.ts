@@ -62,12 +62,11 @@ export function humanIssueMessage(issue: RawIssue): string {
 export type InputPart = 'body' | 'query' | 'path';
 
 const ROOT_SUBJECT: Record<InputPart, string> = { body: 'The request body', query: 'The query string', path: 'The path' };
-const PATH_PREFIX: Record<InputPart, string | undefined> = { body: undefined, query: 'query', path: 'path' };
 
 /** zod issues as the `details` of a 400: dotted path (prefixed `query.`/`path.` outside the body) and message. */
 export function issueDetails(error: z.ZodError, part: InputPart): ErrorDetail[] {
   return error.issues.map((issue) => ({
-    path: [PATH_PREFIX[part], ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.'),
+    path: [part === 'body' ? undefined : part, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.'),
     message: issue.message,
   }));
 }

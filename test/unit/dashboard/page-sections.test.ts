@@ -1,5 +1,5 @@
 import { html } from '../../../src/transport/http/dashboard/html';
-import { formCard } from '../../../src/transport/http/dashboard/templates/form-card';
+import { formCard } from '../../../src/transport/http/dashboard/templates/layout';
 import { listSection } from '../../../src/transport/http/dashboard/templates/list-section';
 
 const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;

@@ -93,7 +93,7 @@ describe('metered(): one metered call', () => {
     const state: LimitState = { burstLimit: 10, burstRemaining: 0, burstResetAt: new Date('2031-05-10T12:01:00.000Z'), quotaUsed: 10, quotaLimit: 500 };
     const limiter = { admit: async () => Promise.reject(new LimitRejection(burstLimitExceeded(42), state)) } as unknown as LimitAdmitter;
     const ctx = fakeContext();
-    const handler = jest.fn();
+    const handler = jest.fn(async () => undefined);
     const err = await metered(ctx, limiter, policy, handler).catch((e) => e);
     expect(err).toMatchObject({ code: 'rate_limit_exceeded' });
     expect(err.data).toEqual({ retry_after: 42, remaining: 0 });

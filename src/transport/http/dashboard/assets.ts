@@ -8,15 +8,12 @@ const FILES = {
   'dashboard.js': 'text/javascript; charset=utf-8',
 } as const;
 
-export type AssetName = keyof typeof FILES;
-export const ASSETS_PREFIX = '/dashboard/assets/';
-
 /** The sources' copy, also for compiled code in dist/ (the build does not copy them). */
 const ASSETS_DIR = path.join(PROJECT_ROOT, 'src', 'transport', 'http', 'dashboard', 'assets');
 
-const assets = staticAssets(ASSETS_PREFIX, () =>
+const assets = staticAssets('/dashboard/assets/', () =>
   Object.entries(FILES).map(([name, type]): AssetFile => [name, readFileSync(path.join(ASSETS_DIR, name)), type]),
 );
 
-export const assetUrl: (name: AssetName) => string = assets.url;
+export const assetUrl: (name: keyof typeof FILES) => string = assets.url;
 export const serveAssets = assets.serve;

@@ -25,11 +25,8 @@ export async function meteredAction<T>(
   deps: Pick<DashboardDeps, 'limiter'>,
   action: () => Promise<T>,
 ): Promise<T> {
-  let result: T | undefined;
   try {
-    await metered(ctx, deps.limiter, accountPolicy(session.account._id, session.account.tier), async () => {
-      result = await action();
-    });
+    return await metered(ctx, deps.limiter, accountPolicy(session.account._id, session.account.tier), action);
   } catch (err) {
     if (isDomainError(err, 'rate_limit_exceeded', 'quota_exceeded')) {
       // Set here too: a refusal shown on the form (not the error page) still says when to retry.
@@ -38,5 +35,4 @@ export async function meteredAction<T>(
     }
     throw err;
   }
-  return result as T;
 }

@@ -13,10 +13,7 @@ export function productOfPath(path: string): Product | undefined {
   return productForPathSegment(path.slice(KEY_SCOPED_PREFIX.length).split('/')[0]);
 }
 
-/**
- * Decides whether the platform takes a call now: throws (`overloaded`) to refuse, else returns the
- * release of the place it took, called once the call is answered, however it ends.
- */
+/** Decides whether the platform takes a call now: throws (`overloaded`) to refuse, else returns the release of its place, called once it is answered. */
 export type EarlyAdmission = () => () => void;
 
 /**

@@ -2,11 +2,21 @@ import type { Context } from 'koa';
 import { DomainError } from '../../../domain/errors';
 import { LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../../../domain/limits/admission';
 import { recordLimitRejection } from '../../../infra/metrics';
-import { limitHeaders } from './limit-headers';
 import { httpStatusOf } from '../error-status';
 
+/** platform-api.md "Limits": the headers of every response to a metered call. */
+export function limitHeaders(state: LimitState): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(state.burstLimit),
+    'X-RateLimit-Remaining': String(state.burstRemaining),
+    'X-RateLimit-Reset': String(Math.ceil(state.burstResetAt.getTime() / 1000)),
+    'X-Quota-Used': String(state.quotaUsed),
+    'X-Quota-Limit': Number.isFinite(state.quotaLimit) ? String(state.quotaLimit) : 'unlimited',
+  };
+}
+
 /** Runs `next` as one metered call (429 past the limits), with the limit headers; a 5xx is given back (CONTRACT §2). */
-export async function metered(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, next: () => Promise<void>): Promise<void> {
+export async function metered<T>(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, next: () => Promise<T>): Promise<T> {
   let admission;
   try {
     admission = await limiter.admit(policy);
@@ -19,14 +29,16 @@ export async function metered(ctx: Context, limiter: LimitAdmitter, policy: Limi
     throw err;
   }
   ctx.set(limitHeaders(admission.state));
+  let result: T;
   try {
-    await next();
+    result = await next();
   } catch (err) {
     const status = err instanceof DomainError ? httpStatusOf(err) : 500;
     if (status >= 500) await admission.release().catch(() => undefined);
     throw err;
   }
   if (ctx.status >= 500) await admission.release().catch(() => undefined);
+  return result;
 }
 
 /** The account's limits when a call may be decided before it is metered: known here, and neither used up (else `metered` answers it, 429 first). */

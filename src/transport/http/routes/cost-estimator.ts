@@ -1,9 +1,8 @@
 import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { type Catalog, estimateCost, parseCatalogQuery, PROVIDERS } from '../../../domain/cost-estimator';
+import { type Catalog, type CatalogFilter, CATEGORIES, estimateCost, parseCatalogQuery, PROVIDERS } from '../../../domain/cost-estimator';
 import { COST_ESTIMATOR_PATH } from '../middleware/estimator-access';
 import { json, withLimitHeaders } from '../responses';
 import { defineRoute } from '../route';
-import { catalogBodies } from './catalog-bodies';
 import { CatalogBody, CatalogQuery, EstimateBody, EstimateRequestBody, EstimatorErrorBody, EXAMPLE_ESTIMATE_REQUEST } from './cost-estimator-schemas';
 
 const tags = ['Cost estimator'];
@@ -12,11 +11,29 @@ const OPTIONAL_KEY: Array<Record<string, string[]>> = [{}, { apiKeyHeader: [] }]
 /** Fixed so the documented example does not change with every document generation. */
 const EXAMPLE_TIME = new Date('2026-11-22T12:00:00.000Z');
 
+const key = (filter: CatalogFilter) => `${filter.provider ?? '*'}/${filter.category ?? '*'}`;
+
+/** GET /api/cost-estimator bodies, serialized once per filter combination: the catalog never changes while the process runs. */
+function catalogBodies(catalog: Catalog): (filter: CatalogFilter) => Buffer {
+  const bodies = new Map<string, Buffer>();
+  for (const provider of [undefined, ...PROVIDERS]) {
+    for (const category of [undefined, ...CATEGORIES]) {
+      const services = catalog.filter({ provider, category });
+      bodies.set(key({ provider, category }), Buffer.from(JSON.stringify({ count: services.length, services })));
+    }
+  }
+  return (filter) => {
+    const body = bodies.get(key(filter));
+    // parseCatalogQuery admits only the values precomputed above.
+    if (!body) throw new Error(`No catalog body for ${key(filter)}`);
+    return body;
+  };
+}
+
 /** CONTRACT §5. Access and limits are the estimatorAccess guard's, which runs before the body is read. */
 export function costEstimatorRoutes(catalog: Catalog) {
   const bodyOf = catalogBodies(catalog);
-  const exampleFilter = { provider: 'aws', category: 'compute' } as const;
-  const exampleServices = catalog.filter(exampleFilter);
+  const exampleServices = catalog.filter({ provider: 'aws', category: 'compute' });
 
   return [
     defineRoute({

@@ -32,9 +32,6 @@ const DOCS_CSP = [
   "form-action 'none'",
 ].join('; ');
 
-const DOCS_ASSETS_PREFIX = '/docs/assets/';
-const REDOCLY_LOGO_URL = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
-
 /** Starts Redoc on the page; an external file, so the policy needs no 'unsafe-inline' script. */
 const INIT_SCRIPT = `(function () {
   var target = document.getElementById('redoc');
@@ -54,9 +51,9 @@ const INIT_SCRIPT = `(function () {
 `;
 
 /** The renderer's files, with the bundle's one outside request (the Redocly badge's image) pointed at an empty image. */
-const docsAssets = staticAssets(DOCS_ASSETS_PREFIX, () => {
+const docsAssets = staticAssets('/docs/assets/', () => {
   const bundle = path.join(path.dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js');
-  const redoc = readFileSync(bundle, 'utf8').replaceAll(REDOCLY_LOGO_URL, 'data:,');
+  const redoc = readFileSync(bundle, 'utf8').replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', 'data:,');
   return [
     ['redoc.standalone.js', Buffer.from(redoc, 'utf8'), 'text/javascript; charset=utf-8'],
     ['docs.js', Buffer.from(INIT_SCRIPT, 'utf8'), 'text/javascript; charset=utf-8'],
@@ -115,8 +112,6 @@ interface OpenApiDocument {
   paths?: Record<string, Record<string, Operation>>;
 }
 
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-
 /** Text with `code` spans, as the descriptions use them; everything escaped. */
 function prose(text: string | undefined): SafeHtml {
   if (!text) return html``;
@@ -149,7 +144,7 @@ ${fields.length > 0 && html`<h4>Request body (JSON)</h4><dl>${fields.map(([name,
 function renderDocsPage(doc: OpenApiDocument): SafeHtml {
   const byTag = new Map<string, [string, string, Operation][]>();
   for (const [route, item] of Object.entries(doc.paths ?? {})) {
-    for (const method of METHODS) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
       const op = item[method];
       if (!op) continue;
       const tag = op.tags?.[0] ?? 'Other';

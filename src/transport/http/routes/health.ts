@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { json } from '../responses';
 import { defineRoute } from '../route';
@@ -34,7 +35,7 @@ export function readyz(checks: HealthChecks) {
       const results = await Promise.all(
         Object.entries(checks).map(async ([name, check]) => {
           try {
-            await withTimeout(check(), 2_000);
+            await Promise.race([check(), sleep(2_000, undefined, { ref: false }).then(() => Promise.reject(new Error('timeout')))]);
             return [name, 'ok'] as const;
           } catch {
             return [name, 'unavailable'] as const;
@@ -46,8 +47,4 @@ export function readyz(checks: HealthChecks) {
       ctx.body = { status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results) };
     },
   });
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
 }

@@ -1,13 +1,15 @@
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import { isDomainError, ValidationError } from '../../../../domain/errors';
 import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth-service';
+import { INVITE_PATH, type InviteUnusableError, inviteUnusableReason, isInviteUnusable } from '../../../../services/dashboard-invite-service';
 import { clearCookie, DASHBOARD_PATH, SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
 import { formField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import { clientIp } from '../../client-ip';
 import { sessionOf, setSessionCookie } from '../session';
-import { signInPage, signUpPage } from '../templates/auth';
+import { inviteUnusablePage, setPasswordPage, signInPage, signUpPage } from '../templates/auth';
 
 /** A refused sign-in or sign-up re-renders its form, with a generic message for wrong credentials. */
 export function authRoutes(router: Router, deps: DashboardDeps): void {
@@ -54,4 +56,36 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
 function friendlySignUpMessage(err: ValidationError): string {
   const details = err.data.details as { path: string }[] | undefined;
   return details?.some((d) => d.path === 'email') ? 'Enter a valid email address.' : err.message;
+}
+
+/** The one-time link `cli account invite` prints: POST sets the password and signs the person in. */
+export function inviteRoutes(router: Router, deps: DashboardDeps): void {
+  const unusable = (ctx: Context, err: InviteUnusableError) => sendErrorPage(ctx, err, inviteUnusablePage(inviteUnusableReason(err), err.message));
+
+  router.get('/invite/:token', async (ctx) => {
+    const token = ctx.params.token;
+    try {
+      const { email } = await deps.invites.check(token);
+      sendHtml(ctx, 200, setPasswordPage({ csrfToken: csrfTokenFor(ctx), action: `${INVITE_PATH}/${token}`, email }));
+    } catch (err) {
+      if (isInviteUnusable(err)) return unusable(ctx, err);
+      throw err;
+    }
+  });
+
+  router.post('/invite/:token', async (ctx) => {
+    const token = ctx.params.token;
+    try {
+      const accountId = await deps.invites.redeem(token, formField(ctx, 'password'));
+      setSessionCookie(ctx, await deps.auth.startSession(accountId));
+      seeOther(ctx, '/dashboard?notice=password-set');
+    } catch (err) {
+      if (isInviteUnusable(err)) return unusable(ctx, err);
+      if (err instanceof ValidationError) {
+        const { email } = await deps.invites.check(token);
+        return sendHtml(ctx, 400, setPasswordPage({ csrfToken: csrfTokenFor(ctx), action: `${INVITE_PATH}/${token}`, email, error: err.message }));
+      }
+      throw err;
+    }
+  });
 }

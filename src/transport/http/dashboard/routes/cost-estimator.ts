@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
-import { Catalog, estimateCost, Estimate, EstimateItem, estimateRequestSchema, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
+import { Catalog, estimateCost, EstimateItem, estimateRequestSchema, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
 import { DomainError } from '../../../../domain/errors';
 import type { DashboardDeps } from '../deps';
 import { queryField, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
-import { costEstimatorPage, EstimatorRow } from '../templates/cost-estimator';
+import { costEstimatorPage, EstimatorRow, type EstimatorView } from '../templates/cost-estimator';
 
 const DEFAULT_ROWS = 3;
 const MAX_ROWS = 20;
@@ -58,32 +58,27 @@ function rowMessage(text: string, items: ItemFromRow[]): string {
 }
 
 /** Prices the chosen items with the same domain code as POST /api/cost-estimator. */
+function priceRows(catalog: Catalog, rows: EstimatorRow[], asked: boolean): Pick<EstimatorView, 'estimate' | 'error' | 'details'> {
+  const { items, problems } = itemsFromRows(rows, catalog);
+  if (problems.length > 0) return { error: 'Some items could not be priced.', details: problems };
+  if (items.length === 0) return { error: asked ? 'Choose at least one service.' : undefined };
+  const parsed = estimateRequestSchema.safeParse({ items: items.map((i) => i.item) });
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => rowMessage(`${issue.path.join('.')} ${issue.message}`, items));
+    return { error: 'Some items could not be priced.', details };
+  }
+  try {
+    return { estimate: estimateCost(catalog, parsed.data.items) };
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    return { error: rowMessage(err.message, items) };
+  }
+}
+
 export function costEstimatorRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   pages.get('/cost-estimator', (ctx, session) => {
     const rows = readRows(ctx);
-    const { items, problems } = itemsFromRows(rows, deps.catalog);
-    let estimate: Estimate | undefined;
-    let error: string | undefined;
-    let details: string[] = problems;
-    if (problems.length > 0) {
-      error = 'Some items could not be priced.';
-    } else if (items.length > 0) {
-      const parsed = estimateRequestSchema.safeParse({ items: items.map((i) => i.item) });
-      if (!parsed.success) {
-        error = 'Some items could not be priced.';
-        details = parsed.error.issues.map((issue) => rowMessage(`${issue.path.join('.')} ${issue.message}`, items));
-      } else {
-        try {
-          estimate = estimateCost(deps.catalog, parsed.data.items);
-        } catch (err) {
-          if (!(err instanceof DomainError)) throw err;
-          error = rowMessage(err.message, items);
-          details = [];
-        }
-      }
-    } else if (queryField(ctx, 'estimate')) {
-      error = 'Choose at least one service.';
-    }
-    sendHtml(ctx, error ? 400 : 200, costEstimatorPage(session, { catalog: deps.catalog, rows, estimate, error, details }));
+    const priced = priceRows(deps.catalog, rows, queryField(ctx, 'estimate') !== '');
+    sendHtml(ctx, priced.error ? 400 : 200, costEstimatorPage(session, { catalog: deps.catalog, rows, ...priced }));
   });
 }

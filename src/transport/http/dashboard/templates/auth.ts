@@ -9,7 +9,7 @@ export interface AuthFormView extends Feedback {
 }
 
 /** The new-password input of sign-up and of an invite link, with the minimum length as its hint. */
-export const newPasswordInput = html`<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="password-hint">
+const newPasswordInput = html`<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="password-hint">
     <p class="hint" id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.</p>`;
 
 /** Sign-up's autocomplete lets the browser generate a new password; sign-in's fills the saved one. */
@@ -47,5 +47,41 @@ export function signUpPage(view: AuthFormView): SafeHtml {
 ${errorBox(view.error)}
 ${credentialsForm(view, 'sign-up', 'Create account')}
 <p>Already have an account? <a href="/dashboard/sign-in">Sign in</a>.</p>`,
+  );
+}
+
+export interface SetPasswordView extends Pick<AuthFormView, 'csrfToken' | 'error'> {
+  action: string;
+  email: string;
+}
+
+export function setPasswordPage(view: SetPasswordView): SafeHtml {
+  return page(
+    { title: 'Set your password', narrow: true },
+    html`<h1>Set your password</h1>
+<p class="lead">Choose the dashboard password for <strong>${view.email}</strong>. This link works once.</p>
+${errorBox(view.error)}
+<form class="stack card" method="post" action="${view.action}" novalidate>
+  ${csrfField(view.csrfToken)}
+  <input type="hidden" name="email" autocomplete="username" value="${view.email}">
+  <div class="field">
+    <label for="password">New password</label>
+    ${newPasswordInput}
+  </div>
+  <div class="actions"><button type="submit">Set password and sign in</button></div>
+</form>`,
+  );
+}
+
+const TITLES = { used: 'This link has been used', expired: 'This link has expired', unknown: 'This link is not valid' } as const;
+
+/** A used, expired or unknown link: what happened and what to do next. */
+export function inviteUnusablePage(reason: keyof typeof TITLES, message: string): SafeHtml {
+  return page(
+    { title: TITLES[reason], narrow: true },
+    html`<h1>${TITLES[reason]}</h1>
+<div class="error-box" role="alert"><p>${message}</p></div>
+<p>Operators create a new link with <code>npm run --silent cli -- account invite --account acct_...</code>.</p>
+<p><a href="/dashboard/sign-in">Go to sign in</a></p>`,
   );
 }

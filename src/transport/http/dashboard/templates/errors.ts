@@ -11,7 +11,6 @@ const TITLES: Record<number, string> = {
   413: 'Too much data',
   422: 'That request could not be handled',
   429: 'Too many requests',
-  500: 'Something went wrong',
   503: 'Temporarily unavailable',
 };
 

@@ -4,8 +4,7 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, NONE, time, truncate } from './format';
-import { errorBox, type Feedback, option, page, postButton } from './layout';
-import { formCard } from './form-card';
+import { errorBox, type Feedback, formCard, option, page, postButton } from './layout';
 import { columnHeading, type ListPage, listSection, pagination } from './list-section';
 
 export interface EventFilter {
@@ -95,10 +94,7 @@ ${listSection({
 
 export type EventDetail = EventView & { deliveries: DeliveryView[] };
 
-/**
- * The buttons a delivery's state allows: retry now while it waits for its next attempt (not while it
- * waits for a paused endpoint's resume), cancel until it has ended, a new round once it has.
- */
+/** Retry now while a delivery waits for its next attempt (not for a paused endpoint's resume), cancel until it has ended, a new round once it has. */
 function deliveryActions(session: ActiveSession, event: EventDetail, d: DeliveryView): SafeHtml | false {
   const button = (action: string, label: string, style?: string) =>
     postButton(`/dashboard/events/${event.id}/deliveries/${d.endpoint_id}/${action}`, session.csrfToken, label, style);

@@ -4,8 +4,7 @@ import { type KeyView, MAX_LABEL_LENGTH } from '../../../../services/account-ser
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { badge, time } from './format';
-import { confirmForm, copyableSecret, type Feedback, option, page } from './layout';
-import { formCard } from './form-card';
+import { confirmForm, copyableSecret, type Feedback, formCard, option, page } from './layout';
 import { listSection } from './list-section';
 
 export interface KeysView extends Feedback {

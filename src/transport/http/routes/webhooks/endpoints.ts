@@ -1,6 +1,7 @@
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import type { EndpointService } from '../../../../services/endpoint-service';
+import type { RecoveryService } from '../../../../services/recovery-service';
 import { accountOf } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute, RouteDefinition } from '../../route';
@@ -12,6 +13,8 @@ import {
   EndpointPatchBody,
   EndpointWithSecret,
   ListQuery,
+  RecoverBody,
+  Recovery,
   RotateSecretBody,
   SecretBody,
 } from './schemas';
@@ -47,7 +50,7 @@ export function oneEndpoint<B extends z.ZodType = z.ZodType>({ path = '', succes
 }
 
 /** CONTRACT §3: the endpoint operations, each scoped to the key's account. */
-export function endpointRoutes(service: EndpointService) {
+export function endpointRoutes(service: EndpointService, recovery: RecoveryService) {
   return [
     defineRoute({
       method: 'post',
@@ -115,6 +118,21 @@ export function endpointRoutes(service: EndpointService) {
       body: RotateSecretBody,
       success: [200, json('The new secret.', SecretBody)],
       answer: async (accountId, id, body) => ({ secret: await service.rotateSecret(accountId, id, body?.grace_period_seconds) }),
+    }),
+    oneEndpoint({
+      method: 'post',
+      path: '/recover',
+      summary: 'Start again every failed or cancelled delivery to the endpoint since a time',
+      description:
+        'Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since `since` starts a new round, ' +
+        'as a manual retry would (same rules: at most 10 rounds; one in flight is left alone). Answers 202 with how many ' +
+        'deliveries the recovery starts again (at most 1,000, the oldest first) while it runs as the Temporal workflow ' +
+        '`recover-<endpoint id>`. While it runs, calling again answers the same recovery. `since` more than 7 days back or in the ' +
+        'future → 400; a disabled endpoint → 409 `endpoint_disabled` (enable it first).',
+      body: RecoverBody,
+      success: [202, json('The running recovery.', Recovery)],
+      moreErrors: [409],
+      answer: (accountId, endpointId, body) => recovery.recover(accountId, endpointId, new Date(body.since)),
     }),
   ];
 }

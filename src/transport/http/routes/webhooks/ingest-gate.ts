@@ -9,8 +9,7 @@ import { bearerToken, type KeyAuthenticator } from '../../../../services/key-aut
 import { httpStatusOf } from '../../error-status';
 import { errorAnswer } from '../../middleware/error-handler';
 import { accountOf, type EarlyAdmission, productOfPath } from '../../middleware/key-scoped';
-import { limitHeaders } from '../../middleware/limit-headers';
-import { unmeteredState } from '../../middleware/metered';
+import { limitHeaders, unmeteredState } from '../../middleware/metered';
 import { requestIdFor } from '../../middleware/request-id';
 
 export const EVENTS_PATH = '/api/v1/webhooks/events';

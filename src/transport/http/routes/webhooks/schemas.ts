@@ -12,10 +12,7 @@ export const MAX_DESCRIPTION_LENGTH = 1024;
 
 const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * Any JSON object, every key kept: z.record and z.looseObject copy keys by assignment, which turns a
- * `__proto__` key into the copy's prototype and drops it from the delivered body.
- */
+/** Any JSON object, every key kept: z.record and z.looseObject copy keys by assignment, making a `__proto__` key the copy's prototype. */
 const JsonObject = z
   .custom<Record<string, unknown>>(isJsonObject, {
     error: (issue) => (Array.isArray(issue.input) ? 'must be a JSON object, not an array' : issue.input === null ? 'must be a JSON object, not null' : 'must be a JSON object'),
@@ -29,15 +26,17 @@ const MAX_IN_FLIGHT_RULE =
   `Requests to this endpoint in flight at once, across all workers: an integer ${MIN_MAX_IN_FLIGHT} to ${MAX_MAX_IN_FLIGHT}; null: unlimited. ` +
   'Over it, a delivery waits its turn as for `rate_limit_per_s`.';
 
-/** An endpoint's own limits on a request: null is no limit (on PATCH it clears one); absent leaves it as it is. */
-const RateLimitField = z.number().int().min(MIN_RATE_LIMIT_PER_S).max(MAX_RATE_LIMIT_PER_S).nullable().optional().describe(RATE_LIMIT_RULE);
-const MaxInFlightField = z.number().int().min(MIN_MAX_IN_FLIGHT).max(MAX_MAX_IN_FLIGHT).nullable().optional().describe(MAX_IN_FLIGHT_RULE);
-
 const ORDERING_RULE =
   '`fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, ' +
   'failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. ' +
   'A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").';
-const OrderingField = z.enum(ENDPOINT_ORDERINGS).optional().describe(ORDERING_RULE);
+
+/** An endpoint's own limits and ordering on a request: null is no limit (on PATCH it clears one); absent leaves it as it is. */
+const DeliveryFields = {
+  rate_limit_per_s: z.number().int().min(MIN_RATE_LIMIT_PER_S).max(MAX_RATE_LIMIT_PER_S).nullable().optional().describe(RATE_LIMIT_RULE),
+  max_in_flight: z.number().int().min(MIN_MAX_IN_FLIGHT).max(MAX_MAX_IN_FLIGHT).nullable().optional().describe(MAX_IN_FLIGHT_RULE),
+  ordering: z.enum(ENDPOINT_ORDERINGS).optional().describe(ORDERING_RULE),
+};
 
 const EndpointId = z.string().min(1).max(64);
 export const EndpointIdParams = z.object({ id: EndpointId });
@@ -58,18 +57,14 @@ export const EndpointCreateBody = z.object({
         '`platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`.',
     ),
   description: z.string().max(MAX_DESCRIPTION_LENGTH).optional().describe('Free text, default "".'),
-  rate_limit_per_s: RateLimitField,
-  max_in_flight: MaxInFlightField,
-  ordering: OrderingField,
+  ...DeliveryFields,
 });
 
 export const EndpointPatchBody = z.object({
   url: z.string().meta({ format: 'uri', maxLength: 2048 }).optional(),
   events: z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS).optional(),
   description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
-  rate_limit_per_s: RateLimitField,
-  max_in_flight: MaxInFlightField,
-  ordering: OrderingField,
+  ...DeliveryFields,
   disabled: z
     .boolean()
     .optional()
