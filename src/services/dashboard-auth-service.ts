@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { DomainError, isDomainError, ValidationError } from '../domain/errors';
 import { clientNetwork } from '../domain/limits/policies';
-import type { AccountDoc, Accounts } from '../persistence/accounts';
+import type { Accounts } from '../persistence/accounts';
 import type { DashboardSessions } from '../persistence/dashboard-sessions';
 import type { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import type { AccountService } from './account-service';
@@ -45,13 +45,7 @@ export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
 
 /** What the browser gets: the raw session id (only in its cookie) and the form token. */
 export type NewSession = Awaited<ReturnType<DashboardAuthService['startSession']>>;
-
-export interface ActiveSession {
-  idHash: string;
-  csrfToken: string;
-  expiresAt: Date;
-  account: AccountDoc;
-}
+export type ActiveSession = NonNullable<Awaited<ReturnType<DashboardAuthService['resolveSession']>>>;
 
 /** 256 random bits in base64url: a session id, a form token, an invite link's token. */
 export const newSecretToken = () => randomBytes(32).toString('base64url');
@@ -111,7 +105,7 @@ export class DashboardAuthService {
   }
 
   /** The session a cookie value names, if it exists and has not expired (checked on every read). */
-  async resolveSession(sessionId: string | undefined): Promise<ActiveSession | null> {
+  async resolveSession(sessionId: string | undefined) {
     if (!sessionId || !isSecretToken(sessionId)) return null;
     const idHash = hashSecretToken(sessionId);
     const doc = await this.deps.sessions.findValid(idHash, systemClock());

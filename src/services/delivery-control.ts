@@ -22,14 +22,6 @@ export interface DeliveryControlDeps {
   clock: Clock;
 }
 
-export interface BulkRetryNow {
-  woken: number;
-  /** Deliveries listed as waiting that were no longer (an attempt in flight, or ended meanwhile). */
-  not_waiting: number;
-  /** Continues after the deliveries this call went through; null when there were no more. */
-  next_cursor: string | null;
-}
-
 const isCursor = (v: unknown): v is { after: string } => typeof v === 'object' && v !== null && typeof (v as { after?: unknown }).after === 'string';
 
 /** The run decides: only one awaiting a retry wakes; a cancelled one first records an attempt in flight. */
@@ -56,8 +48,8 @@ export class DeliveryControl {
     return deliveryView(delivery, endpointId, urlAtIngest);
   }
 
-  /** Wakes the endpoint's waiting deliveries in delivery id order, MAX_RETRY_NOW_PER_CALL per call. */
-  async retryNowForEndpoint(accountId: string, endpointId: string, cursor?: string): Promise<BulkRetryNow> {
+  /** Wakes the endpoint's waiting deliveries in id order; `not_waiting`: listed but no longer waiting (in flight, or ended). */
+  async retryNowForEndpoint(accountId: string, endpointId: string, cursor?: string) {
     const after = cursor !== undefined ? decodeCursor(cursor, isCursor, 'cursor').after : undefined;
     await requireEndpoint(this.deps.endpoints, accountId, endpointId);
     const ids = await this.deps.deliveries.waitingForEndpoint(endpointId, after, MAX_RETRY_NOW_PER_CALL);

@@ -19,29 +19,22 @@ import type { FifoQueueView, FifoTurns } from './fifo-turns';
 /** A FIFO endpoint's queue is shown on GET of the endpoint only (fifo-turns.ts). */
 export type EndpointView = ReturnType<typeof endpointView> & { fifo?: FifoQueueView };
 
-/** An endpoint's own limits as a caller sets them: null clears one (on PATCH), absent leaves it. */
-export interface EndpointLimitFields {
-  rate_limit_per_s?: number | null;
-  max_in_flight?: number | null;
-}
-
-export interface EndpointInput extends EndpointLimitFields {
+export interface EndpointInput {
   url: string;
   events?: string[];
   description?: string;
   ordering?: EndpointOrdering;
+  /** The endpoint's own limits: null clears one (on PATCH), absent leaves it. */
+  rate_limit_per_s?: number | null;
+  max_in_flight?: number | null;
 }
 
 export interface EndpointPatch extends Partial<EndpointInput> {
   disabled?: boolean;
 }
 
-interface EndpointCursor {
-  c: number;
-  id: string;
-}
-const isEndpointCursor = (v: unknown): v is EndpointCursor =>
-  typeof v === 'object' && v !== null && typeof (v as EndpointCursor).c === 'number' && typeof (v as EndpointCursor).id === 'string';
+const isEndpointCursor = (v: unknown): v is { c: number; id: string } =>
+  typeof v === 'object' && v !== null && typeof (v as { c?: unknown }).c === 'number' && typeof (v as { id?: unknown }).id === 'string';
 
 export interface EndpointServiceDeps {
   endpoints: Endpoints;
@@ -224,7 +217,7 @@ export class EndpointService {
 }
 
 /** The limits given (bounds checked by the request schema), null included: a new one applies from the next attempt. */
-function limitChanges({ rate_limit_per_s, max_in_flight }: EndpointLimitFields): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
+function limitChanges({ rate_limit_per_s, max_in_flight }: EndpointPatch): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
   return { ...(rate_limit_per_s !== undefined && { rate_limit_per_s }), ...(max_in_flight !== undefined && { max_in_flight }) };
 }
 
