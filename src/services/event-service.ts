@@ -68,10 +68,7 @@ export class EventService {
 
   constructor(private readonly deps: EventServiceDeps) {}
 
-  /**
-   * Acknowledged once the event and its key claim are stored; its workflows start from the outbox, or from crash recovery
-   * if this process dies first. Admission was decided before any store round trip; the ticket's taker releases it.
-   */
+  /** Answered once the event and its key claim are stored; the outbox (or, if this process dies, crash recovery) starts its workflows. */
   async ingest(ticket: IngestTicket, input: IngestInput): Promise<IngestResult> {
     if (isPlatformEventType(input.type)) {
       throw new DomainError('reserved_event_type', `Event types starting "${PLATFORM_EVENT_PREFIX}" are emitted by the platform only.`);
@@ -82,10 +79,7 @@ export class EventService {
     return this.counted(ticket.accountId, input);
   }
 
-  /**
-   * No admission, limits or quota; keyed, so a repeat answers the first and starts any workflow it left
-   * unstarted. The calling activity is retried until they start: durable without an instance lease.
-   */
+  /** No admission, limits or quota; keyed, so the activity's retry starts what the first try left unstarted (no lease needed). */
   async emitPlatformEvent(accountId: string, input: IngestInput & { idempotency_key: string }): Promise<void> {
     if (!isPlatformEventType(input.type)) throw new Error(`not an operational event type: ${input.type}`);
     const result = await this.counted(accountId, input);
@@ -192,8 +186,7 @@ export class EventService {
     options: { limit: number; cursor?: string; type?: string; status?: EventStatus },
   ): Promise<{ data: EventView[]; next_cursor: string | null }> {
     const before = options.cursor ? decodeCursor(options.cursor, isEventListPosition) : undefined;
-    // Bounded store calls whatever the history: the list, one status query, bodies a few at a time.
-    // One more than the page is asked for, so a cursor is handed out only when more follow.
+    // Bounded store calls: the list (one more than the page, so a cursor means more follow), one status query, a few bodies at a time.
     const want = options.status ? MAX_LIST_SCAN : options.limit + 1;
     const { events: batch, next } = await this.deps.events.list(accountId, { before, want, examineAtMost: MAX_LIST_SCAN, type: options.type });
     const statuses = await this.eventStatuses(accountId, batch);
@@ -221,10 +214,7 @@ export class EventService {
     return { data: page, next_cursor: next ? encodeCursor(next) : null };
   }
 
-  /**
-   * CONTRACT §4: a failed or cancelled delivery restarts at attempt 1 of a new round; 409 while one is in flight. The
-   * round is claimed (unique insert) and written before its workflow starts: only its claimer starts it, recorded under it.
-   */
+  /** CONTRACT §4: a new round from attempt 1, 409 while one is in flight; only the round's claimer (unique insert) starts it. */
   async retry(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { deliveries, scheduler } = this.deps;
     const { event, id } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
@@ -246,8 +236,7 @@ export class EventService {
       }
       if (!(await deliveries.claimRound(id, round, now))) throw roundInFlight();
     } else {
-      // No workflow running: another retry is starting this round (or its run just closed), or a crash cut
-      // that start short. Only the latter, once the claim is ROUND_START_GRACE_MS old, is started again.
+      // No run: another retry is starting it, its run just closed, or a crash cut its start short (restarted after the grace).
       const staleBefore = new Date(now.getTime() - ROUND_START_GRACE_MS);
       if (!(await deliveries.claimRoundRestart(id, round, staleBefore, now))) throw roundInFlight();
     }
