@@ -142,10 +142,7 @@ export class EndpointService {
     return this.view(updated);
   }
 
-  /**
-   * Decided in delivery-activities.ts. A re-enable after the decision wins: health is read again after the endpoint
-   * (a re-enable writes its mark before it enables), and a changed endpoint is not written.
-   */
+  /** Decided in delivery-activities.ts; a re-enable since wins: it marks health before it enables, and health is read after. */
   async disableForFailures(accountId: string, id: string, decidedAt: Date): Promise<void> {
     const current = await this.deps.endpoints.find(accountId, id);
     if (!current || current.disabled) return;
@@ -164,10 +161,7 @@ export class EndpointService {
     return this.deps.secretBox.open((await requireEndpoint(this.deps.endpoints, accountId, id)).secret_sealed);
   }
 
-  /**
-   * The new secret signs every attempt from now on (attempts re-read the endpoint); the old one also signs
-   * `webhook-signature` for `graceSeconds`. Concurrent rotations each keep theirs (Endpoints.rotateSecrets).
-   */
+  /** Signs every attempt from now on; the old secret also signs `webhook-signature` for `graceSeconds` (Endpoints.rotateSecrets). */
   async rotateSecret(accountId: string, id: string, graceSeconds = DEFAULT_GRACE_PERIOD_SECONDS): Promise<string> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const secret = generateSigningSecret();

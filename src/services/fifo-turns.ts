@@ -77,10 +77,7 @@ export class FifoTurns {
     }
   }
 
-  /**
-   * Retention: deletes places and leaves up to `through`, never past the head. The head is looked for first, so places
-   * nobody looks at any more (endpoint unordered or deleted since) are passed over and go too.
-   */
+  /** Retention: places and leaves up to `through` go, never past the head, looked for first so that abandoned places go too. */
   async prune(endpointId: string, through: number, minAdvance?: number): Promise<number> {
     await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
     return this.deps.queues.prune(endpointId, through, this.deps.clock(), minAdvance);

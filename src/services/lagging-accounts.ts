@@ -7,10 +7,7 @@ import type { WorkerLoads } from '../persistence/worker-loads';
 const READ_EVERY_MS = 250;
 const FRESH_FOR_MS = 5_000;
 
-/**
- * Accounts the workers publish as behind; admission refuses a share of their new events. An API-only process cannot see
- * delivery lag otherwise (its outbox empties into Temporal at once): it would accept a flood while Temporal takes starts.
- */
+/** Accounts the workers publish as behind: an API-only process's outbox empties into Temporal at once, so it sees no lag itself. */
 export class LaggingAccounts {
   private readonly shares = new LagShares();
 
