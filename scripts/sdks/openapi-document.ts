@@ -28,7 +28,6 @@ export async function openApiDocument(): Promise<object> {
     bulkRecovery: NOT_SERVED,
     events: NOT_SERVED,
     deliveryControl: NOT_SERVED,
-    endpointPause: NOT_SERVED,
     catalog: await loadCatalogFile(),
   });
   return documentOf(routes);

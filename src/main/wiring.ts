@@ -36,7 +36,6 @@ import { recordStartCall, setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
 import { DeliveryControl } from '../services/delivery-control';
-import { EndpointPause } from '../services/endpoint-pause';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower } from '../persistence/cache-invalidation-follower';
@@ -171,6 +170,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     ...repositories,
     health: repositories.endpointHealth,
     scheduler,
+    resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
     secretBox,
     fifoQueue: fifo,
     allowPrivateNetworks: config.delivery.allowPrivateNetworks,
@@ -189,12 +189,6 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, fifo, clock }),
     /** Retry now and cancel of deliveries in flight. */
     deliveryControl: new DeliveryControl({ ...repositories, scheduler, clock }),
-    endpointPause: new EndpointPause({
-      ...repositories,
-      resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
-      view: (accountId, id) => endpoints.get(accountId, id),
-      clock,
-    }),
     /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
     bulkRecovery: new RecoveryService({ ...repositories, scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue), clock }),
     outbox,

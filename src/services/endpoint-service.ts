@@ -12,6 +12,7 @@ import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import type { ResumeScheduler } from '../temporal/resume-scheduler';
 import { decodeCursor, encodeCursor } from './pagination';
 import { orderingOf, type EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { FifoQueueView, FifoTurns } from './fifo-turns';
@@ -42,6 +43,7 @@ export interface EndpointServiceDeps {
   /** The endpoint's delivery outcomes (counts and last times in its views; enabling clears the failing mark). */
   health: EndpointHealthLog;
   scheduler: DeliveryScheduler;
+  resumer: Pick<ResumeScheduler, 'start'>;
   secretBox: SecretBox;
   /** A FIFO endpoint's queue as GET shows it, and released when it turns unordered; without it, none is shown. */
   fifoQueue?: Pick<FifoTurns, 'view' | 'release'>;
@@ -140,6 +142,24 @@ export class EndpointService {
     // After the write: a delivery woken now reads the endpoint unordered.
     if (changes.ordering === 'unordered') await this.deps.fifoQueue?.release(id);
     return this.view(updated);
+  }
+
+  /**
+   * While paused, due deliveries wait: an attempt marks itself, then reads the flag again; a resume clears the flag, then
+   * wakes every marked one. Whichever reads second sees the other's write: none is left waiting. A paused endpoint stays so.
+   */
+  async pause(accountId: string, id: string): Promise<EndpointView> {
+    const current = await requireEndpoint(this.deps.endpoints, accountId, id);
+    if (!current.paused) await this.deps.endpoints.update(current, { paused: true }, this.deps.clock());
+    return this.get(accountId, id);
+  }
+
+  /** Clears the flag, then starts the resume workflow, also when not paused: a resume whose start failed is repeated. */
+  async resume(accountId: string, id: string): Promise<EndpointView> {
+    const current = await requireEndpoint(this.deps.endpoints, accountId, id);
+    if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.deps.clock());
+    if (current.paused || (await this.deps.deliveries.anyPausedForEndpoint(id))) await this.deps.resumer.start({ accountId, endpointId: id });
+    return this.get(accountId, id);
   }
 
   /** Decided in delivery-activities.ts; a re-enable since wins: it marks health before it enables, and health is read after. */

@@ -1,6 +1,5 @@
 import type { Catalog } from '../../domain/cost-estimator';
 import type { DeliveryControl } from '../../services/delivery-control';
-import type { EndpointPause } from '../../services/endpoint-pause';
 import type { EndpointService } from '../../services/endpoint-service';
 import type { EventService } from '../../services/event-service';
 import type { RecoveryService } from '../../services/recovery-service';
@@ -21,7 +20,6 @@ export interface ApiRouteDeps {
   bulkRecovery: RecoveryService;
   events: EventService;
   deliveryControl: DeliveryControl;
-  endpointPause: EndpointPause;
   catalog: Catalog;
 }
 
@@ -36,7 +34,7 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     ...recoveryRoutes(deps.bulkRecovery),
     ...eventRoutes(deps.events),
     ...deliveryControlRoutes(deps.deliveryControl),
-    ...endpointPauseRoutes(deps.endpointPause),
+    ...endpointPauseRoutes(deps.endpoints),
     ...costEstimatorRoutes(deps.catalog),
   ] as AnyRoute[];
 }

@@ -107,8 +107,8 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   const switches: Record<string, (accountId: string, id: string) => Promise<unknown>> = {
     disable: (accountId, id) => deps.endpoints.update(accountId, id, { disabled: true }),
     enable: (accountId, id) => deps.endpoints.update(accountId, id, { disabled: false }),
-    pause: (accountId, id) => deps.endpointPause.pause(accountId, id),
-    resume: (accountId, id) => deps.endpointPause.resume(accountId, id),
+    pause: (accountId, id) => deps.endpoints.pause(accountId, id),
+    resume: (accountId, id) => deps.endpoints.resume(accountId, id),
   };
   for (const [action, run] of Object.entries(switches)) {
     pages.post(`/endpoints/:id/${action}`, async (ctx, session) => {

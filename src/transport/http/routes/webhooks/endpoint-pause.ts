@@ -1,9 +1,9 @@
-import type { EndpointPause } from '../../../../services/endpoint-pause';
+import type { EndpointService } from '../../../../services/endpoint-service';
 import { json } from '../../responses';
 import { oneEndpoint } from './endpoints';
 import { Endpoint } from './schemas';
 
-export function endpointPauseRoutes(service: EndpointPause) {
+export function endpointPauseRoutes(service: EndpointService) {
   return [
     oneEndpoint({
       method: 'post',
