@@ -146,7 +146,7 @@ export class EndpointService {
 
   /**
    * While paused, due deliveries wait: an attempt marks itself, then reads the flag again; a resume clears the flag, then
-   * wakes every marked one. Whichever reads second sees the other's write: none is left waiting. A paused endpoint stays so.
+   * wakes every marked one. Whichever reads second sees the other's write: none is left waiting. Idempotent.
    */
   async pause(accountId: string, id: string): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
