@@ -31,10 +31,6 @@ const SIGN_IN_PER_IP: ThrottlePolicy = { limit: 20, windowMs: FIFTEEN_MINUTES };
 /** Sign-up attempts per client IP (each one costs an argon2 hash and creates an account). */
 const SIGN_UP_PER_IP: ThrottlePolicy = { limit: 20, windowMs: FIFTEEN_MINUTES };
 
-function signInThrottled(retryAfterSeconds: number): DomainError<'too_many_attempts'> {
-  return new DomainError('too_many_attempts', 'Too many attempts. Wait a few minutes and try again.', { retry_after: retryAfterSeconds }, { retryAfterSeconds });
-}
-
 /** Any sign-up that cannot go through, without saying whether the email is taken. */
 function signUpRefused(): DomainError<'sign_up_refused'> {
   return new DomainError('sign_up_refused', 'Could not create an account with this email and password. If you already have an account, sign in instead.');
@@ -133,7 +129,8 @@ export class DashboardAuthService {
       const reserved = await this.deps.attempts.reserve(scope, now, policy.windowMs, policy.limit);
       if ('liftsAt' in reserved) {
         await this.deps.attempts.withdraw(ids);
-        throw signInThrottled(Math.max(1, Math.ceil((reserved.liftsAt.getTime() - now.getTime()) / 1000)));
+        const wait = Math.max(1, Math.ceil((reserved.liftsAt.getTime() - now.getTime()) / 1000));
+        throw new DomainError('too_many_attempts', 'Too many attempts. Wait a few minutes and try again.', { retry_after: wait }, { retryAfterSeconds: wait });
       }
       ids.push(reserved.id);
     }
