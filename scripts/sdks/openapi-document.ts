@@ -27,7 +27,6 @@ export async function openApiDocument(): Promise<object> {
     endpoints: { maxEndpointsPerAccount: loadConfig({}).maxEndpointsPerAccount } as never,
     bulkRecovery: NOT_SERVED,
     events: NOT_SERVED,
-    deliveryControl: NOT_SERVED,
     catalog: await loadCatalogFile(),
   });
   return documentOf(routes);

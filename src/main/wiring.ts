@@ -35,7 +35,6 @@ import { DeliveryStartWindow, START_CALL_TUNING, START_WINDOW_TUNING } from '../
 import { recordStartCall, setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
-import { DeliveryControl } from '../services/delivery-control';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower } from '../persistence/cache-invalidation-follower';
@@ -187,8 +186,6 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpoints,
     endpointsCache,
     events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, fifo, clock }),
-    /** Retry now and cancel of deliveries in flight. */
-    deliveryControl: new DeliveryControl({ ...repositories, scheduler, clock }),
     /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
     bulkRecovery: new RecoveryService({ ...repositories, scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue), clock }),
     outbox,

@@ -1,7 +1,7 @@
 import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
-import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
+import { deriveEventStatus, EventStatus, isFinishedDeliveryStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
@@ -12,6 +12,7 @@ import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
 import type { DeliveryOutbox } from './delivery-outbox';
+import { requireEndpoint } from './endpoint-service';
 import type { IngestTicket } from './ingest-admission';
 import type { InstanceLease } from './instance-lease';
 import { ingestResponse, KeySettlement, settleKey, settleUnansweredInsert } from './key-settlement';
@@ -31,6 +32,12 @@ export const MAX_LIST_PAGE_DATA_BYTES = 1024 * 1024;
 export const MAX_LIST_SCAN = 200;
 /** Event bodies read at once while a page fills (up to 256 KiB each). */
 const BODY_READS_AT_ONCE = 4;
+/** The most deliveries one bulk retry-now wakes (or finds no longer waiting); `next_cursor` continues. */
+export const MAX_RETRY_NOW_PER_CALL = 100;
+/** Deliveries woken at once by a bulk retry-now, so one call does not flood Temporal. */
+const RETRY_NOW_AT_ONCE = 10;
+
+const isRetryNowCursor = (v: unknown): v is { after: string } => typeof v === 'object' && v !== null && typeof (v as { after?: unknown }).after === 'string';
 
 export interface IngestInput {
   type: string;
@@ -249,6 +256,40 @@ export class EventService {
     return deliveryView({ ...delivery, round, status: 'pending', attempt_count: 0, next_attempt_at: now }, endpointId, endpoint.url);
   }
 
+  /** The next attempt, at once, with the next attempt number, if the run awaits a retry; 409 `delivery_not_waiting` if not. */
+  async retryNow(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
+    const { id, urlAtIngest } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
+    const woken = await this.deps.scheduler.retryNow(id);
+    if (!woken) throw new DomainError('delivery_not_waiting', `Delivery of event ${eventId} to endpoint ${endpointId} is not waiting for its next attempt.`);
+    const view = deliveryView((await this.deps.deliveries.find(id)) ?? undefined, endpointId, urlAtIngest);
+    // Until the woken attempt is recorded, the record still names the cancelled timer's time.
+    return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: this.deps.clock().toISOString() } : view;
+  }
+
+  /** Answers the delivery as recorded when asked; the run records an attempt in flight first. 409 `delivery_ended`: ended, or no round runs. */
+  async cancel(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
+    const { id, urlAtIngest } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
+    const delivery = (await this.deps.deliveries.find(id)) ?? undefined;
+    if ((delivery && isFinishedDeliveryStatus(delivery.status)) || !(await this.deps.scheduler.cancel(id))) {
+      throw new DomainError('delivery_ended', `Delivery of event ${eventId} to endpoint ${endpointId} has ended; there is nothing to cancel.`);
+    }
+    return deliveryView(delivery, endpointId, urlAtIngest);
+  }
+
+  /** Wakes the endpoint's waiting deliveries in id order; `not_waiting`: listed but no longer waiting (in flight, or ended). */
+  async retryNowForEndpoint(accountId: string, endpointId: string, cursor?: string) {
+    const after = cursor !== undefined ? decodeCursor(cursor, isRetryNowCursor, 'cursor').after : undefined;
+    await requireEndpoint(this.deps.endpoints, accountId, endpointId);
+    const ids = await this.deps.deliveries.waitingForEndpoint(endpointId, after, MAX_RETRY_NOW_PER_CALL);
+    let woken = 0;
+    for (let i = 0; i < ids.length; i += RETRY_NOW_AT_ONCE) {
+      const answers = await Promise.all(ids.slice(i, i + RETRY_NOW_AT_ONCE).map((id) => this.deps.scheduler.retryNow(id)));
+      woken += answers.filter((a) => a !== null).length;
+    }
+    const last = ids[ids.length - 1];
+    return { woken, not_waiting: ids.length - woken, next_cursor: ids.length === MAX_RETRY_NOW_PER_CALL && last !== undefined ? encodeCursor({ after: last }) : null };
+  }
+
   /** Each event's status from its deliveries' records (no record = pending), in one store query. */
   private async eventStatuses(accountId: string, events: EventSummary[]): Promise<EventStatus[]> {
     const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
@@ -278,7 +319,7 @@ function eventView(event: EventDoc, status: EventStatus) {
 }
 
 /** The account's event and its delivery to the endpoint, or 404 (unknown event, another account's, or not delivered to that endpoint). */
-export async function deliveryOf(events: Pick<Events, 'find'>, accountId: string, eventId: number, endpointId: string): Promise<{ event: EventDoc; id: string; urlAtIngest: string }> {
+async function deliveryOf(events: Pick<Events, 'find'>, accountId: string, eventId: number, endpointId: string): Promise<{ event: EventDoc; id: string; urlAtIngest: string }> {
   const event = await events.find(accountId, eventId);
   if (!event) throw new DomainError('not_found', `Event ${eventId} not found.`);
   const index = event.endpoint_ids.indexOf(endpointId);
@@ -287,7 +328,7 @@ export async function deliveryOf(events: Pick<Events, 'find'>, accountId: string
 }
 
 /** A delivery with no record yet has made no attempt: pending, at the URL matched at ingest. */
-export function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date) {
+function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date) {
   return {
     endpoint_id: endpointId,
     url: d?.url || urlAtIngest,

@@ -1,5 +1,4 @@
 import type { Catalog } from '../../domain/cost-estimator';
-import type { DeliveryControl } from '../../services/delivery-control';
 import type { EndpointService } from '../../services/endpoint-service';
 import type { EventService } from '../../services/event-service';
 import type { RecoveryService } from '../../services/recovery-service';
@@ -19,7 +18,6 @@ export interface ApiRouteDeps {
   endpoints: EndpointService;
   bulkRecovery: RecoveryService;
   events: EventService;
-  deliveryControl: DeliveryControl;
   catalog: Catalog;
 }
 
@@ -33,7 +31,7 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     ...endpointRoutes(deps.endpoints),
     ...recoveryRoutes(deps.bulkRecovery),
     ...eventRoutes(deps.events),
-    ...deliveryControlRoutes(deps.deliveryControl),
+    ...deliveryControlRoutes(deps.events),
     ...endpointPauseRoutes(deps.endpoints),
     ...costEstimatorRoutes(deps.catalog),
   ] as AnyRoute[];

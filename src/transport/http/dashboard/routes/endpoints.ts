@@ -120,7 +120,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   /** The API's bulk retry now, one call (at most MAX_RETRY_NOW_PER_CALL deliveries) a press; the next press goes on from its cursor. */
   pages.post('/endpoints/:id/retry-now', async (ctx, session) => {
     const cursor = formField(ctx, 'cursor') || undefined;
-    const { woken, next_cursor } = await meteredAction(ctx, session, deps, () => deps.deliveryControl.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
+    const { woken, next_cursor } = await meteredAction(ctx, session, deps, () => deps.events.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
     if (next_cursor) seeOther(ctx, `${base(ctx.params.id)}?notice=retry-now-more&retry_cursor=${encodeURIComponent(next_cursor)}`);
     else seeOther(ctx, `${base(ctx.params.id)}?notice=${woken > 0 ? 'retry-now-woken' : 'retry-now-none'}`);
   });

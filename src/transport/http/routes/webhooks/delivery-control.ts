@@ -1,10 +1,10 @@
-import type { DeliveryControl } from '../../../../services/delivery-control';
+import type { EventService } from '../../../../services/event-service';
 import { json } from '../../responses';
 import { oneEndpoint } from './endpoints';
 import { oneDelivery } from './events';
 import { BulkRetryNow, RetryNowBody } from './schemas';
 
-export function deliveryControlRoutes(control: DeliveryControl) {
+export function deliveryControlRoutes(control: EventService) {
   return [
     oneDelivery({
       action: 'retry-now',
