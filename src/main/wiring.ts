@@ -39,7 +39,6 @@ import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower } from '../persistence/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
-import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import { RecoveryScheduler } from '../temporal/recovery-scheduler';
 import { ResumeScheduler } from '../temporal/resume-scheduler';
@@ -94,6 +93,7 @@ export interface ServiceDeps {
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
 export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock = systemClock }: ServiceDeps) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
+  const recoveries = new RecoveryScheduler(temporal, config.temporal.taskQueue);
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
   const applyToCaches = (invalidation: Invalidation) => {
     authenticator.apply(invalidation);
@@ -185,9 +185,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     limiter,
     endpoints,
     endpointsCache,
-    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, fifo, clock }),
-    /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
-    bulkRecovery: new RecoveryService({ ...repositories, scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue), clock }),
+    /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
+    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, recoveries, fifo, clock }),
     outbox,
     /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
     admission,

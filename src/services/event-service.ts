@@ -5,11 +5,13 @@ import { deriveEventStatus, EventStatus, isFinishedDeliveryStatus, isManuallyRet
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
+import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import type { RecoveryRun, RecoveryScheduler } from '../temporal/recovery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
 import type { DeliveryOutbox } from './delivery-outbox';
 import { requireEndpoint } from './endpoint-service';
@@ -65,6 +67,7 @@ export interface EventServiceDeps {
   outbox: DeliveryOutbox;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
+  recoveries: RecoveryScheduler;
   fifo: Pick<FifoTurns, 'placesFor'>;
   clock: Clock;
 }
@@ -288,6 +291,19 @@ export class EventService {
     }
     const last = ids[ids.length - 1];
     return { woken, not_waiting: ids.length - woken, next_cursor: ids.length === MAX_RETRY_NOW_PER_CALL && last !== undefined ? encodeCursor({ after: last }) : null };
+  }
+
+  /** Bulk recovery: the endpoint's failed or cancelled deliveries first attempted since `since` get a new round, as `retry` gives. */
+  async recover(accountId: string, endpointId: string, since: Date): Promise<RecoveryRun> {
+    const now = this.deps.clock();
+    const problem = recoverySinceProblem(since, now);
+    if (problem) throw new ValidationError(problem, [{ path: 'since', message: problem.replace(/^since /, '') }], 'invalid_since');
+    const endpoint = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
+    if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before recovering its deliveries.`);
+    const running = await this.deps.recoveries.running(endpointId);
+    if (running) return running;
+    const eventIds = await this.deps.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES);
+    return this.deps.recoveries.startOrJoin({ accountId, endpointId, since: since.toISOString(), eventIds }, now);
   }
 
   /** Each event's status from its deliveries' records (no record = pending), in one store query. */

@@ -1,7 +1,6 @@
 import type { Catalog } from '../../domain/cost-estimator';
 import type { EndpointService } from '../../services/endpoint-service';
 import type { EventService } from '../../services/event-service';
-import type { RecoveryService } from '../../services/recovery-service';
 import type { AnyRoute } from './app';
 import { costEstimatorRoutes } from './routes/cost-estimator';
 import { deliveryControlRoutes } from './routes/webhooks/delivery-control';
@@ -16,7 +15,6 @@ export interface ApiRouteDeps {
   health: HealthChecks;
   getDocument: () => object;
   endpoints: EndpointService;
-  bulkRecovery: RecoveryService;
   events: EventService;
   catalog: Catalog;
 }
@@ -29,7 +27,7 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     openApiRoute(deps.getDocument),
     docsPage(deps.getDocument),
     ...endpointRoutes(deps.endpoints),
-    ...recoveryRoutes(deps.bulkRecovery),
+    ...recoveryRoutes(deps.events),
     ...eventRoutes(deps.events),
     ...deliveryControlRoutes(deps.events),
     ...endpointPauseRoutes(deps.endpoints),

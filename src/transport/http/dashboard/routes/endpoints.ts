@@ -131,7 +131,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   pages.post('/endpoints/:id/recover', async (ctx, session) => {
     const since = formField(ctx, 'since').trim();
     try {
-      await meteredAction(ctx, session, deps, () => deps.bulkRecovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
+      await meteredAction(ctx, session, deps, () => deps.events.recover(session.account._id, ctx.params.id, sinceOf(since)));
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
       if (!isEndpointFormError(err)) throw err;

@@ -1,9 +1,9 @@
-import type { RecoveryService } from '../../../../services/recovery-service';
+import type { EventService } from '../../../../services/event-service';
 import { json } from '../../responses';
 import { oneEndpoint } from './endpoints';
 import { RecoverBody, Recovery } from './schemas';
 
-export function recoveryRoutes(service: RecoveryService) {
+export function recoveryRoutes(service: EventService) {
   return [
     oneEndpoint({
       method: 'post',
