@@ -17,19 +17,14 @@ export const SESSION_LIFETIME_MS = 12 * 3600 * 1000;
 /** argon2id with the library's defaults (64 MiB, t=3, p=4): above OWASP's minimum for argon2id. */
 const HASH_OPTIONS = { type: argon2.argon2id } as const;
 
-interface ThrottlePolicy {
-  limit: number;
-  windowMs: number;
-}
-
 // Throttles count per client network (IPv6: a /64), so rotating addresses inside it gains nothing.
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 /** Failed sign-ins per (email, IP), account or not; per email alone, anyone could lock a user out. */
-const SIGN_IN_PER_EMAIL_AND_IP: ThrottlePolicy = { limit: 5, windowMs: FIFTEEN_MINUTES };
+const SIGN_IN_PER_EMAIL_AND_IP = { limit: 5, windowMs: FIFTEEN_MINUTES };
 /** Failed sign-ins per client IP (one address trying many emails). */
-const SIGN_IN_PER_IP: ThrottlePolicy = { limit: 20, windowMs: FIFTEEN_MINUTES };
+const SIGN_IN_PER_IP = { limit: 20, windowMs: FIFTEEN_MINUTES };
 /** Sign-up attempts per client IP (each one costs an argon2 hash and creates an account). */
-const SIGN_UP_PER_IP: ThrottlePolicy = { limit: 20, windowMs: FIFTEEN_MINUTES };
+const SIGN_UP_PER_IP = { limit: 20, windowMs: FIFTEEN_MINUTES };
 
 /** Any sign-up that cannot go through, without saying whether the email is taken. */
 function signUpRefused(): DomainError<'sign_up_refused'> {
@@ -122,7 +117,7 @@ export class DashboardAuthService {
   }
 
   /** Counts the attempt per scope (exact: the store's reserve); refused by one, it is withdrawn from all. */
-  private async reserve(scopes: { scope: string; policy: ThrottlePolicy }[]): Promise<{ withdraw(): Promise<void> }> {
+  private async reserve(scopes: { scope: string; policy: { limit: number; windowMs: number } }[]): Promise<{ withdraw(): Promise<void> }> {
     const now = systemClock();
     const ids: string[] = [];
     for (const { scope, policy } of scopes) {
