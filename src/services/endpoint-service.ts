@@ -15,10 +15,10 @@ import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { ResumeScheduler } from '../temporal/resume-scheduler';
 import { decodeCursor, encodeCursor } from './pagination';
 import { orderingOf, type EndpointOrdering } from '../domain/webhooks/fifo-order';
-import type { FifoQueueView, FifoTurns } from './fifo-turns';
+import type { FifoTurns } from './fifo-turns';
 
 /** A FIFO endpoint's queue is shown on GET of the endpoint only (fifo-turns.ts). */
-export type EndpointView = ReturnType<typeof endpointView> & { fifo?: FifoQueueView };
+export type EndpointView = ReturnType<typeof endpointView> & { fifo?: Awaited<ReturnType<FifoTurns['view']>> };
 
 export interface EndpointInput {
   url: string;

@@ -19,9 +19,6 @@ export interface FifoTurnsDeps {
 export const FIFO_RELEASE_MAX = 1000;
 const RELEASE_CONCURRENCY = 16;
 
-/** What GET endpoint shows of a FIFO endpoint's queue. */
-export type FifoQueueView = Awaited<ReturnType<FifoTurns['view']>>;
-
 /**
  * Places are taken at ingest, before the event is stored; a first attempt goes only when no lower place is held. Of a
  * leave and a newer delivery's look at once, whichever reads second sees the other's write: none is left waiting.
