@@ -224,7 +224,7 @@ export class EventService {
     return { data: page, next_cursor: next ? encodeCursor(next) : null };
   }
 
-  /** CONTRACT §4: a new round from attempt 1, 409 while one is in flight; only the round's claimer (unique insert) starts it. */
+  /** CONTRACT §4: a failed or cancelled delivery gets a new round from attempt 1 (409 while one is in flight); only its claimer starts it. */
   async retry(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { deliveries, scheduler } = this.deps;
     const { event, id } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
