@@ -97,7 +97,7 @@ export interface DeliveryActivityDeps {
   slots?: AttemptSlots;
   /** Holds endpoints' own limits (rate_limit_per_s, max_in_flight) across processes; without it, they are not applied. */
   limiter?: Pick<EndpointLimiter, 'enter'>;
-  /** Told how late each first attempt is when it gets its place or is told to wait (worker-load-publisher.ts publishes it). */
+  /** Told how late each first attempt is when it gets its place or is told to wait (WorkerLoadPublisher in lagging-accounts.ts publishes it). */
   lags?: Pick<AccountLags, 'record'>;
   /** The turns of FIFO endpoints' deliveries; without it, every endpoint is unordered. */
   fifo?: FifoTurnsPort;

@@ -25,10 +25,7 @@ export async function openApiDocument(): Promise<object> {
     getDocument: () => ({}),
     // The documented cap is the default configuration's (MAX_ENDPOINTS_PER_ACCOUNT).
     endpoints: { maxEndpointsPerAccount: loadConfig({}).maxEndpointsPerAccount } as never,
-    bulkRecovery: NOT_SERVED,
     events: NOT_SERVED,
-    deliveryControl: NOT_SERVED,
-    endpointPause: NOT_SERVED,
     catalog: await loadCatalogFile(),
   });
   return documentOf(routes);

@@ -28,6 +28,7 @@ import { ENDPOINTS_CACHE_TTL_MS } from '../services/account-endpoints-cache';
 import { EndpointService } from '../services/endpoint-service';
 import { connectTemporal } from '../temporal/client';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import { ResumeScheduler } from '../temporal/resume-scheduler';
 
 const USAGE = "usage: cli listen --account ID [--events 'order.*,invoice.paid'] [--forward-to http://localhost:4000/webhooks]";
 
@@ -112,6 +113,7 @@ export async function listenerEndpointService(config: Config, db: Db, temporal: 
     deliveries: new Deliveries(db),
     health: new EndpointHealthLog(db),
     scheduler: new DeliveryScheduler(temporal, config.temporal.taskQueue),
+    resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
     secretBox: createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir)),
     allowPrivateNetworks: true,
     maxEndpointsPerAccount: config.maxEndpointsPerAccount,

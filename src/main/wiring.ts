@@ -35,13 +35,10 @@ import { DeliveryStartWindow, START_CALL_TUNING, START_WINDOW_TUNING } from '../
 import { recordStartCall, setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
-import { DeliveryControl } from '../services/delivery-control';
-import { EndpointPause } from '../services/endpoint-pause';
 import { EventService } from '../services/event-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower, lifetimeOf } from '../persistence/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
-import { RecoveryService } from '../services/recovery-service';
 import { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import { RecoveryScheduler } from '../temporal/recovery-scheduler';
 import { ResumeScheduler } from '../temporal/resume-scheduler';
@@ -96,6 +93,7 @@ export interface ServiceDeps {
 /** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
 export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock = systemClock }: ServiceDeps) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
+  const recoveries = new RecoveryScheduler(temporal, config.temporal.taskQueue);
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
   const applyToCaches = (invalidation: Invalidation) => {
     authenticator.apply(invalidation);
@@ -171,6 +169,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     ...repositories,
     health: repositories.endpointHealth,
     scheduler,
+    resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
     secretBox,
     fifoQueue: fifo,
     allowPrivateNetworks: config.delivery.allowPrivateNetworks,
@@ -186,17 +185,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     limiter,
     endpoints,
     endpointsCache,
-    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, fifo, clock }),
-    /** Retry now and cancel of deliveries in flight. */
-    deliveryControl: new DeliveryControl({ ...repositories, scheduler, clock }),
-    endpointPause: new EndpointPause({
-      ...repositories,
-      resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
-      view: (accountId, id) => endpoints.get(accountId, id),
-      clock,
-    }),
-    /** Bulk recovery of an endpoint's failed deliveries (not crash recovery: that is `recovery`). */
-    bulkRecovery: new RecoveryService({ ...repositories, scheduler: new RecoveryScheduler(temporal, config.temporal.taskQueue), clock }),
+    /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
+    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, recoveries, fifo, clock }),
     outbox,
     /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
     admission,

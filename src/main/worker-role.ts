@@ -18,7 +18,7 @@ import { createDeliveryWorker } from '../temporal/worker';
 import { IN_FLIGHT_GRACE_MS, settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
 import { AccountLags } from '../domain/flow-control/account-lags';
-import { WorkerLoadPublisher } from '../services/worker-load-publisher';
+import { WorkerLoadPublisher } from '../services/lagging-accounts';
 import { OperationalEvents } from '../services/operational-events';
 
 /** A first attempt's lag counts for this long in what the worker publishes: short, as admission acts on each report. */

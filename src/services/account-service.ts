@@ -13,11 +13,6 @@ import { MAX_CACHED_COPY_AGE_MS } from '../persistence/cache-invalidation-follow
 export type AccountView = ReturnType<typeof accountView>;
 export type KeyView = ReturnType<typeof keyView>;
 
-export interface CreatedKey extends KeyView {
-  /** The full key: returned by creation only, never stored. */
-  key: string;
-}
-
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 export const MAX_LABEL_LENGTH = 100;
 /** Live (unrevoked) keys an account may hold: rotation needs two or three; this leaves room for one per service. */
@@ -56,7 +51,8 @@ export class AccountService {
     return accountView(doc);
   }
 
-  async createKey(accountId: string, product: string, label: string): Promise<CreatedKey> {
+  /** With the full key: returned here only, never stored. */
+  async createKey(accountId: string, product: string, label: string): Promise<KeyView & { key: string }> {
     if (!isProduct(product)) {
       throw new ValidationError(`product must be one of ${PRODUCT_CODES.join(', ')}.`, [{ path: 'product', message: 'Unknown product' }]);
     }

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { DomainError, isDomainError, ValidationError } from '../domain/errors';
 import { clientNetwork } from '../domain/limits/policies';
-import type { AccountDoc, Accounts } from '../persistence/accounts';
+import type { Accounts } from '../persistence/accounts';
 import type { DashboardSessions } from '../persistence/dashboard-sessions';
 import type { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import type { AccountService } from './account-service';
@@ -17,23 +17,14 @@ export const SESSION_LIFETIME_MS = 12 * 3600 * 1000;
 /** argon2id with the library's defaults (64 MiB, t=3, p=4): above OWASP's minimum for argon2id. */
 const HASH_OPTIONS = { type: argon2.argon2id } as const;
 
-interface ThrottlePolicy {
-  limit: number;
-  windowMs: number;
-}
-
 // Throttles count per client network (IPv6: a /64), so rotating addresses inside it gains nothing.
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 /** Failed sign-ins per (email, IP), account or not; per email alone, anyone could lock a user out. */
-const SIGN_IN_PER_EMAIL_AND_IP: ThrottlePolicy = { limit: 5, windowMs: FIFTEEN_MINUTES };
+const SIGN_IN_PER_EMAIL_AND_IP = { limit: 5, windowMs: FIFTEEN_MINUTES };
 /** Failed sign-ins per client IP (one address trying many emails). */
-const SIGN_IN_PER_IP: ThrottlePolicy = { limit: 20, windowMs: FIFTEEN_MINUTES };
+const SIGN_IN_PER_IP = { limit: 20, windowMs: FIFTEEN_MINUTES };
 /** Sign-up attempts per client IP (each one costs an argon2 hash and creates an account). */
-const SIGN_UP_PER_IP: ThrottlePolicy = { limit: 20, windowMs: FIFTEEN_MINUTES };
-
-function signInThrottled(retryAfterSeconds: number): DomainError<'too_many_attempts'> {
-  return new DomainError('too_many_attempts', 'Too many attempts. Wait a few minutes and try again.', { retry_after: retryAfterSeconds }, { retryAfterSeconds });
-}
+const SIGN_UP_PER_IP = { limit: 20, windowMs: FIFTEEN_MINUTES };
 
 /** Any sign-up that cannot go through, without saying whether the email is taken. */
 function signUpRefused(): DomainError<'sign_up_refused'> {
@@ -45,13 +36,7 @@ export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
 
 /** What the browser gets: the raw session id (only in its cookie) and the form token. */
 export type NewSession = Awaited<ReturnType<DashboardAuthService['startSession']>>;
-
-export interface ActiveSession {
-  idHash: string;
-  csrfToken: string;
-  expiresAt: Date;
-  account: AccountDoc;
-}
+export type ActiveSession = NonNullable<Awaited<ReturnType<DashboardAuthService['resolveSession']>>>;
 
 /** 256 random bits in base64url: a session id, a form token, an invite link's token. */
 export const newSecretToken = () => randomBytes(32).toString('base64url');
@@ -111,7 +96,7 @@ export class DashboardAuthService {
   }
 
   /** The session a cookie value names, if it exists and has not expired (checked on every read). */
-  async resolveSession(sessionId: string | undefined): Promise<ActiveSession | null> {
+  async resolveSession(sessionId: string | undefined) {
     if (!sessionId || !isSecretToken(sessionId)) return null;
     const idHash = hashSecretToken(sessionId);
     const doc = await this.deps.sessions.findValid(idHash, systemClock());
@@ -132,14 +117,15 @@ export class DashboardAuthService {
   }
 
   /** Counts the attempt per scope (exact: the store's reserve); refused by one, it is withdrawn from all. */
-  private async reserve(scopes: { scope: string; policy: ThrottlePolicy }[]): Promise<{ withdraw(): Promise<void> }> {
+  private async reserve(scopes: { scope: string; policy: { limit: number; windowMs: number } }[]): Promise<{ withdraw(): Promise<void> }> {
     const now = systemClock();
     const ids: string[] = [];
     for (const { scope, policy } of scopes) {
       const reserved = await this.deps.attempts.reserve(scope, now, policy.windowMs, policy.limit);
       if ('liftsAt' in reserved) {
         await this.deps.attempts.withdraw(ids);
-        throw signInThrottled(Math.max(1, Math.ceil((reserved.liftsAt.getTime() - now.getTime()) / 1000)));
+        const wait = Math.max(1, Math.ceil((reserved.liftsAt.getTime() - now.getTime()) / 1000));
+        throw new DomainError('too_many_attempts', 'Too many attempts. Wait a few minutes and try again.', { retry_after: wait }, { retryAfterSeconds: wait });
       }
       ids.push(reserved.id);
     }

@@ -61,10 +61,7 @@ export class DashboardInviteService {
     return { email: account.email };
   }
 
-  /**
-   * The password is checked and hashed before the link is spent, so a too-short one leaves it usable. Sessions end after
-   * the new hash is stored, so no sign-in with the old password slips in: whoever held the account is signed out.
-   */
+  /** Hashed before the link is spent (a refused password leaves it usable); sessions end once the new hash is stored: the old one signs none in. */
   async redeem(token: string, password: string): Promise<string> {
     const invite = await this.usable(token);
     checkNewPassword(password);

@@ -43,7 +43,6 @@ const SHARES_WINDOW_S = 10;
 export class DeliveryOutbox {
   /** Events inserted here whose workflows have not all started; Events.insertWithNextId enters them. */
   readonly awaiting: EventsAwaitingHandOver;
-  /** One start per endpoint of each event, queued per account. */
   private readonly queue: FairQueue<{ entry: Entry; index: number }>;
   /** Starts under way, including those waiting for a window slot before they pick what to start. */
   private active = 0;
@@ -153,10 +152,7 @@ export class DeliveryOutbox {
     });
   }
 
-  /**
-   * True once every event accepted here is handed over (or settled as not to be delivered) and no ingest
-   * is in flight; false after `timeoutMs`, which keeps the lease so crash recovery finishes the rest.
-   */
+  /** True once every event accepted here is handed over (or settled) and no ingest is in flight; false after `timeoutMs`. */
   async drain(timeoutMs: number): Promise<boolean> {
     this.draining = true;
     this.poke();

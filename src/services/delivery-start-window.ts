@@ -7,10 +7,7 @@ import { recordStartWait, setStartWindowSize } from '../infra/metrics';
  */
 export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, targetMs: 500, increase: 8, decrease: 0.75, intervalMs: 1_000 };
 
-/**
- * Without a worker, slots free on the start call's answer: a saturated Temporal serves first come first served,
- * so the backlog is kept in the outbox, where accounts take turns and admission refuses only those over share.
- */
+/** Without a worker, slots free on the start call's answer: the backlog waits in the outbox, where accounts take turns. */
 export const START_CALL_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 2, targetMs: 250, increase: 2, decrease: 0.75, intervalMs: 1_000 };
 
 /**

@@ -12,36 +12,30 @@ import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import type { ResumeScheduler } from '../temporal/resume-scheduler';
 import { decodeCursor, encodeCursor } from './pagination';
 import { orderingOf, type EndpointOrdering } from '../domain/webhooks/fifo-order';
-import type { FifoQueueView, FifoTurns } from './fifo-turns';
+import type { FifoTurns } from './fifo-turns';
 
 /** A FIFO endpoint's queue is shown on GET of the endpoint only (fifo-turns.ts). */
-export type EndpointView = ReturnType<typeof endpointView> & { fifo?: FifoQueueView };
+export type EndpointView = ReturnType<typeof endpointView> & { fifo?: Awaited<ReturnType<FifoTurns['view']>> };
 
-/** An endpoint's own limits as a caller sets them: null clears one (on PATCH), absent leaves it. */
-export interface EndpointLimitFields {
-  rate_limit_per_s?: number | null;
-  max_in_flight?: number | null;
-}
-
-export interface EndpointInput extends EndpointLimitFields {
+export interface EndpointInput {
   url: string;
   events?: string[];
   description?: string;
   ordering?: EndpointOrdering;
+  /** The endpoint's own limits: null clears one (on PATCH), absent leaves it. */
+  rate_limit_per_s?: number | null;
+  max_in_flight?: number | null;
 }
 
 export interface EndpointPatch extends Partial<EndpointInput> {
   disabled?: boolean;
 }
 
-interface EndpointCursor {
-  c: number;
-  id: string;
-}
-const isEndpointCursor = (v: unknown): v is EndpointCursor =>
-  typeof v === 'object' && v !== null && typeof (v as EndpointCursor).c === 'number' && typeof (v as EndpointCursor).id === 'string';
+const isEndpointCursor = (v: unknown): v is { c: number; id: string } =>
+  typeof v === 'object' && v !== null && typeof (v as { c?: unknown }).c === 'number' && typeof (v as { id?: unknown }).id === 'string';
 
 export interface EndpointServiceDeps {
   endpoints: Endpoints;
@@ -49,6 +43,7 @@ export interface EndpointServiceDeps {
   /** The endpoint's delivery outcomes (counts and last times in its views; enabling clears the failing mark). */
   health: EndpointHealthLog;
   scheduler: DeliveryScheduler;
+  resumer: Pick<ResumeScheduler, 'start'>;
   secretBox: SecretBox;
   /** A FIFO endpoint's queue as GET shows it, and released when it turns unordered; without it, none is shown. */
   fifoQueue?: Pick<FifoTurns, 'view' | 'release'>;
@@ -150,9 +145,24 @@ export class EndpointService {
   }
 
   /**
-   * Decided in delivery-activities.ts. A re-enable after the decision wins: health is read again after the endpoint
-   * (a re-enable writes its mark before it enables), and a changed endpoint is not written.
+   * While paused, due deliveries wait: an attempt marks itself, then reads the flag again; a resume clears the flag, then
+   * wakes every marked one. Whichever reads second sees the other's write: none is left waiting. Idempotent.
    */
+  async pause(accountId: string, id: string): Promise<EndpointView> {
+    const current = await requireEndpoint(this.deps.endpoints, accountId, id);
+    if (!current.paused) await this.deps.endpoints.update(current, { paused: true }, this.deps.clock());
+    return this.get(accountId, id);
+  }
+
+  /** Clears the flag, then starts the resume workflow, also when not paused: a resume whose start failed is repeated. */
+  async resume(accountId: string, id: string): Promise<EndpointView> {
+    const current = await requireEndpoint(this.deps.endpoints, accountId, id);
+    if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.deps.clock());
+    if (current.paused || (await this.deps.deliveries.anyPausedForEndpoint(id))) await this.deps.resumer.start({ accountId, endpointId: id });
+    return this.get(accountId, id);
+  }
+
+  /** Decided in delivery-activities.ts; a re-enable since wins: it marks health before it enables, and health is read after. */
   async disableForFailures(accountId: string, id: string, decidedAt: Date): Promise<void> {
     const current = await this.deps.endpoints.find(accountId, id);
     if (!current || current.disabled) return;
@@ -171,10 +181,7 @@ export class EndpointService {
     return this.deps.secretBox.open((await requireEndpoint(this.deps.endpoints, accountId, id)).secret_sealed);
   }
 
-  /**
-   * The new secret signs every attempt from now on (attempts re-read the endpoint); the old one also signs
-   * `webhook-signature` for `graceSeconds`. Concurrent rotations each keep theirs (Endpoints.rotateSecrets).
-   */
+  /** Signs every attempt from now on; the old secret also signs `webhook-signature` for `graceSeconds` (Endpoints.rotateSecrets). */
   async rotateSecret(accountId: string, id: string, graceSeconds = DEFAULT_GRACE_PERIOD_SECONDS): Promise<string> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const secret = generateSigningSecret();
@@ -224,7 +231,7 @@ export class EndpointService {
 }
 
 /** The limits given (bounds checked by the request schema), null included: a new one applies from the next attempt. */
-function limitChanges({ rate_limit_per_s, max_in_flight }: EndpointLimitFields): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
+function limitChanges({ rate_limit_per_s, max_in_flight }: EndpointPatch): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
   return { ...(rate_limit_per_s !== undefined && { rate_limit_per_s }), ...(max_in_flight !== undefined && { max_in_flight }) };
 }
 

@@ -1,17 +1,20 @@
 import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
-import { deriveEventStatus, EventStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
+import { deriveEventStatus, EventStatus, isFinishedDeliveryStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { parseEventId } from '../domain/webhooks/event-id';
+import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
+import type { RecoveryRun, RecoveryScheduler } from '../temporal/recovery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
 import type { DeliveryOutbox } from './delivery-outbox';
+import { requireEndpoint } from './endpoint-service';
 import type { IngestTicket } from './ingest-admission';
 import type { InstanceLease } from './instance-lease';
 import { ingestResponse, KeySettlement, settleKey, settleUnansweredInsert } from './key-settlement';
@@ -31,6 +34,12 @@ export const MAX_LIST_PAGE_DATA_BYTES = 1024 * 1024;
 export const MAX_LIST_SCAN = 200;
 /** Event bodies read at once while a page fills (up to 256 KiB each). */
 const BODY_READS_AT_ONCE = 4;
+/** The most deliveries one bulk retry-now wakes (or finds no longer waiting); `next_cursor` continues. */
+export const MAX_RETRY_NOW_PER_CALL = 100;
+/** Deliveries woken at once by a bulk retry-now, so one call does not flood Temporal. */
+const RETRY_NOW_AT_ONCE = 10;
+
+const isRetryNowCursor = (v: unknown): v is { after: string } => typeof v === 'object' && v !== null && typeof (v as { after?: unknown }).after === 'string';
 
 export interface IngestInput {
   type: string;
@@ -58,6 +67,7 @@ export interface EventServiceDeps {
   outbox: DeliveryOutbox;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
+  recoveries: RecoveryScheduler;
   fifo: Pick<FifoTurns, 'placesFor'>;
   clock: Clock;
 }
@@ -68,10 +78,7 @@ export class EventService {
 
   constructor(private readonly deps: EventServiceDeps) {}
 
-  /**
-   * Acknowledged once the event and its key claim are stored; its workflows start from the outbox, or from crash recovery
-   * if this process dies first. Admission was decided before any store round trip; the ticket's taker releases it.
-   */
+  /** Answered once the event and its key claim are stored; the outbox (or, if this process dies, crash recovery) starts its workflows. */
   async ingest(ticket: IngestTicket, input: IngestInput): Promise<IngestResult> {
     if (isPlatformEventType(input.type)) {
       throw new DomainError('reserved_event_type', `Event types starting "${PLATFORM_EVENT_PREFIX}" are emitted by the platform only.`);
@@ -82,10 +89,7 @@ export class EventService {
     return this.counted(ticket.accountId, input);
   }
 
-  /**
-   * No admission, limits or quota; keyed, so a repeat answers the first and starts any workflow it left
-   * unstarted. The calling activity is retried until they start: durable without an instance lease.
-   */
+  /** No admission, limits or quota; keyed, so the activity's retry starts what the first try left unstarted (no lease needed). */
   async emitPlatformEvent(accountId: string, input: IngestInput & { idempotency_key: string }): Promise<void> {
     if (!isPlatformEventType(input.type)) throw new Error(`not an operational event type: ${input.type}`);
     const result = await this.counted(accountId, input);
@@ -192,8 +196,7 @@ export class EventService {
     options: { limit: number; cursor?: string; type?: string; status?: EventStatus },
   ): Promise<{ data: EventView[]; next_cursor: string | null }> {
     const before = options.cursor ? decodeCursor(options.cursor, isEventListPosition) : undefined;
-    // Bounded store calls whatever the history: the list, one status query, bodies a few at a time.
-    // One more than the page is asked for, so a cursor is handed out only when more follow.
+    // Bounded store calls: the list (one more than the page, so a cursor means more follow), one status query, a few bodies at a time.
     const want = options.status ? MAX_LIST_SCAN : options.limit + 1;
     const { events: batch, next } = await this.deps.events.list(accountId, { before, want, examineAtMost: MAX_LIST_SCAN, type: options.type });
     const statuses = await this.eventStatuses(accountId, batch);
@@ -221,10 +224,7 @@ export class EventService {
     return { data: page, next_cursor: next ? encodeCursor(next) : null };
   }
 
-  /**
-   * CONTRACT §4: a failed or cancelled delivery restarts at attempt 1 of a new round; 409 while one is in flight. The
-   * round is claimed (unique insert) and written before its workflow starts: only its claimer starts it, recorded under it.
-   */
+  /** CONTRACT §4: a failed or cancelled delivery gets a new round from attempt 1 (409 while one is in flight); only its claimer starts it. */
   async retry(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { deliveries, scheduler } = this.deps;
     const { event, id } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
@@ -246,8 +246,7 @@ export class EventService {
       }
       if (!(await deliveries.claimRound(id, round, now))) throw roundInFlight();
     } else {
-      // No workflow running: another retry is starting this round (or its run just closed), or a crash cut
-      // that start short. Only the latter, once the claim is ROUND_START_GRACE_MS old, is started again.
+      // No run: another retry is starting it, its run just closed, or a crash cut its start short (restarted after the grace).
       const staleBefore = new Date(now.getTime() - ROUND_START_GRACE_MS);
       if (!(await deliveries.claimRoundRestart(id, round, staleBefore, now))) throw roundInFlight();
     }
@@ -258,6 +257,53 @@ export class EventService {
     );
     if (started === 'already-exists') throw roundInFlight();
     return deliveryView({ ...delivery, round, status: 'pending', attempt_count: 0, next_attempt_at: now }, endpointId, endpoint.url);
+  }
+
+  /** The next attempt, at once, with the next attempt number, if the run awaits a retry; 409 `delivery_not_waiting` if not. */
+  async retryNow(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
+    const { id, urlAtIngest } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
+    const woken = await this.deps.scheduler.retryNow(id);
+    if (!woken) throw new DomainError('delivery_not_waiting', `Delivery of event ${eventId} to endpoint ${endpointId} is not waiting for its next attempt.`);
+    const view = deliveryView((await this.deps.deliveries.find(id)) ?? undefined, endpointId, urlAtIngest);
+    // Until the woken attempt is recorded, the record still names the cancelled timer's time.
+    return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: this.deps.clock().toISOString() } : view;
+  }
+
+  /** Answers the delivery as recorded when asked; the run records an attempt in flight first. 409 `delivery_ended`: ended, or no round runs. */
+  async cancel(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
+    const { id, urlAtIngest } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
+    const delivery = (await this.deps.deliveries.find(id)) ?? undefined;
+    if ((delivery && isFinishedDeliveryStatus(delivery.status)) || !(await this.deps.scheduler.cancel(id))) {
+      throw new DomainError('delivery_ended', `Delivery of event ${eventId} to endpoint ${endpointId} has ended; there is nothing to cancel.`);
+    }
+    return deliveryView(delivery, endpointId, urlAtIngest);
+  }
+
+  /** Wakes the endpoint's waiting deliveries in id order; `not_waiting`: listed but no longer waiting (in flight, or ended). */
+  async retryNowForEndpoint(accountId: string, endpointId: string, cursor?: string) {
+    const after = cursor !== undefined ? decodeCursor(cursor, isRetryNowCursor, 'cursor').after : undefined;
+    await requireEndpoint(this.deps.endpoints, accountId, endpointId);
+    const ids = await this.deps.deliveries.waitingForEndpoint(endpointId, after, MAX_RETRY_NOW_PER_CALL);
+    let woken = 0;
+    for (let i = 0; i < ids.length; i += RETRY_NOW_AT_ONCE) {
+      const answers = await Promise.all(ids.slice(i, i + RETRY_NOW_AT_ONCE).map((id) => this.deps.scheduler.retryNow(id)));
+      woken += answers.filter((a) => a !== null).length;
+    }
+    const last = ids[ids.length - 1];
+    return { woken, not_waiting: ids.length - woken, next_cursor: ids.length === MAX_RETRY_NOW_PER_CALL && last !== undefined ? encodeCursor({ after: last }) : null };
+  }
+
+  /** Bulk recovery: the endpoint's failed or cancelled deliveries first attempted since `since` get a new round, as `retry` gives. */
+  async recover(accountId: string, endpointId: string, since: Date): Promise<RecoveryRun> {
+    const now = this.deps.clock();
+    const problem = recoverySinceProblem(since, now);
+    if (problem) throw new ValidationError(problem, [{ path: 'since', message: problem.replace(/^since /, '') }], 'invalid_since');
+    const endpoint = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
+    if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before recovering its deliveries.`);
+    const running = await this.deps.recoveries.running(endpointId);
+    if (running) return running;
+    const eventIds = await this.deps.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES);
+    return this.deps.recoveries.startOrJoin({ accountId, endpointId, since: since.toISOString(), eventIds }, now);
   }
 
   /** Each event's status from its deliveries' records (no record = pending), in one store query. */
@@ -289,7 +335,7 @@ function eventView(event: EventDoc, status: EventStatus) {
 }
 
 /** The account's event and its delivery to the endpoint, or 404 (unknown event, another account's, or not delivered to that endpoint). */
-export async function deliveryOf(events: Pick<Events, 'find'>, accountId: string, eventId: number, endpointId: string): Promise<{ event: EventDoc; id: string; urlAtIngest: string }> {
+async function deliveryOf(events: Pick<Events, 'find'>, accountId: string, eventId: number, endpointId: string): Promise<{ event: EventDoc; id: string; urlAtIngest: string }> {
   const event = await events.find(accountId, eventId);
   if (!event) throw new DomainError('not_found', `Event ${eventId} not found.`);
   const index = event.endpoint_ids.indexOf(endpointId);
@@ -298,7 +344,7 @@ export async function deliveryOf(events: Pick<Events, 'find'>, accountId: string
 }
 
 /** A delivery with no record yet has made no attempt: pending, at the URL matched at ingest. */
-export function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date) {
+function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtIngest: string, dueAt?: Date) {
   return {
     endpoint_id: endpointId,
     url: d?.url || urlAtIngest,

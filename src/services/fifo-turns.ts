@@ -19,9 +19,6 @@ export interface FifoTurnsDeps {
 export const FIFO_RELEASE_MAX = 1000;
 const RELEASE_CONCURRENCY = 16;
 
-/** What GET endpoint shows of a FIFO endpoint's queue. */
-export type FifoQueueView = Awaited<ReturnType<FifoTurns['view']>>;
-
 /**
  * Places are taken at ingest, before the event is stored; a first attempt goes only when no lower place is held. Of a
  * leave and a newer delivery's look at once, whichever reads second sees the other's write: none is left waiting.
@@ -77,10 +74,7 @@ export class FifoTurns {
     }
   }
 
-  /**
-   * Retention: deletes places and leaves up to `through`, never past the head. The head is looked for first, so places
-   * nobody looks at any more (endpoint unordered or deleted since) are passed over and go too.
-   */
+  /** Retention: places and leaves up to `through` go, never past the head, looked for first so that abandoned places go too. */
   async prune(endpointId: string, through: number, minAdvance?: number): Promise<number> {
     await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
     return this.deps.queues.prune(endpointId, through, this.deps.clock(), minAdvance);

@@ -27,11 +27,7 @@ export function ingestConcurrencyTuning(workerInProcess: boolean): AdaptiveLimit
   return { min: 4, max: 256, targetMs: workerInProcess ? 250 : 150, increase: 4, decrease: 0.75, intervalMs: 1_000 };
 }
 
-/**
- * Follows what the platform can deliver, not a count tuned on one machine, and refuses first the accounts over their
- * share (max-min fairness), so one account's flood or dead receivers do not take the others off the air. A refusal is a
- * 503 before anything is read or stored, so accepted events keep their promise.
- */
+/** Follows what the platform can deliver and refuses first the accounts over their share, so one account's flood spares the rest. */
 export class IngestAdmission {
   private inFlight = 0;
   private readonly inFlightOf = new Map<string, number>();

@@ -14,10 +14,7 @@ export interface Principal {
 
 /** Trusted unless `lifetime` says longer; a revocation elsewhere applies here within KEY_CACHE_MAX_STALE_MS. */
 export const KEY_CACHE_TTL_MS = 500;
-/**
- * Up to this age a key is answered from the cache while one refresh runs, so no call waits on the store. Entries
- * are dated from their lookup's start, so the 1 s revocation bound holds with margin.
- */
+/** Served from the cache to this age while one refresh runs (no call waits); dated from the lookup's start, so within the 1 s bound. */
 export const KEY_CACHE_MAX_STALE_MS = 900;
 /** How many known keys, and apart from them how many unknown ones, a process remembers. */
 const MAX_CACHED_KEYS = 10_000;

@@ -43,10 +43,7 @@ export async function settleKey(deps: KeySettlementDeps, event: EventDoc): Promi
   return { answers: 'another', response: record.response };
 }
 
-/**
- * An insert with no answer (its ingest answered 503) may have stored the event. Not stored: forgotten (the caller repeats);
- * stored: delivered (true) unless a repeat's event took its key first.
- */
+/** An insert that got no answer (503): delivered (true) if it stored the event and no repeat took its key; else forgotten. */
 export async function settleUnansweredInsert(deps: KeySettlementDeps, event: EventDoc): Promise<boolean> {
   if (!(await deps.events.holds(event))) {
     deps.outbox.awaiting.leave(event._id);

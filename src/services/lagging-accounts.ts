@@ -1,4 +1,6 @@
-import { LagShares } from '../domain/flow-control/lag-shares';
+import { randomUUID } from 'node:crypto';
+import type { AccountLags } from '../domain/flow-control/account-lags';
+import { LagShares, reportedFrom } from '../domain/flow-control/lag-shares';
 import type { Logger } from '../infra/logger';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { WorkerLoads } from '../persistence/worker-loads';
@@ -6,11 +8,10 @@ import type { WorkerLoads } from '../persistence/worker-loads';
 /** How often an API process reads the workers' loads, and how old a load may be to count. */
 const READ_EVERY_MS = 250;
 const FRESH_FOR_MS = 5_000;
+/** Four times a second: what a late account's events add to the queue grows with each step of delay. */
+const PUBLISH_EVERY_MS = 250;
 
-/**
- * Accounts the workers publish as behind; admission refuses a share of their new events. An API-only process cannot see
- * delivery lag otherwise (its outbox empties into Temporal at once): it would accept a flood while Temporal takes starts.
- */
+/** Accounts the workers publish as behind: an API-only process's outbox empties into Temporal at once, so it sees no lag itself. */
 export class LaggingAccounts {
   private readonly shares = new LagShares();
 
@@ -38,5 +39,33 @@ export class LaggingAccounts {
 
   start(): Periodic {
     return periodic(() => this.refresh(), READ_EVERY_MS, (err) => this.logger.warn({ err }, "could not read the workers' loads; admission goes on with the last ones read"));
+  }
+}
+
+/** This worker's accounts lagging past half `boundMs` (account-lags.ts), read by LaggingAccounts. */
+export class WorkerLoadPublisher {
+  readonly id = `worker_${randomUUID().replace(/-/g, '')}`;
+  private loop?: Periodic;
+
+  constructor(
+    private readonly loads: WorkerLoads,
+    private readonly lags: AccountLags,
+    private readonly boundMs: number,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async publish(): Promise<void> {
+    const lagging = this.lags.over(reportedFrom(this.boundMs)).map((l) => ({ account_id: l.accountId, lag_ms: Math.round(l.lagMs) }));
+    await this.loads.publish({ _id: this.id, at: new Date(this.now()), lagging });
+  }
+
+  start(): void {
+    this.loop ??= periodic(() => this.publish(), PUBLISH_EVERY_MS, (err) => this.logger.warn({ err }, "could not publish this worker's load; will retry"));
+  }
+
+  async stop(): Promise<void> {
+    await this.loop?.stop();
+    await this.loads.remove(this.id).catch(() => undefined);
   }
 }

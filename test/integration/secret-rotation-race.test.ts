@@ -32,6 +32,7 @@ describe('concurrent secret rotations', () => {
       deliveries: {} as never,
       health: new EndpointHealthLog(db),
       scheduler: {} as never,
+      resumer: {} as never,
       secretBox,
       allowPrivateNetworks: true,
       maxEndpointsPerAccount: 100,

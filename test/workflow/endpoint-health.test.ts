@@ -60,6 +60,7 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       deliveries,
       health,
       scheduler,
+      resumer: {} as never,
       secretBox,
       allowPrivateNetworks: true,
       maxEndpointsPerAccount: 10,

@@ -1,9 +1,6 @@
 import type { Catalog } from '../../domain/cost-estimator';
-import type { DeliveryControl } from '../../services/delivery-control';
-import type { EndpointPause } from '../../services/endpoint-pause';
 import type { EndpointService } from '../../services/endpoint-service';
 import type { EventService } from '../../services/event-service';
-import type { RecoveryService } from '../../services/recovery-service';
 import type { AnyRoute } from './app';
 import { costEstimatorRoutes } from './routes/cost-estimator';
 import { deliveryControlRoutes } from './routes/webhooks/delivery-control';
@@ -16,10 +13,7 @@ export interface ApiRouteDeps {
   health: HealthChecks;
   getDocument: () => object;
   endpoints: EndpointService;
-  bulkRecovery: RecoveryService;
   events: EventService;
-  deliveryControl: DeliveryControl;
-  endpointPause: EndpointPause;
   catalog: Catalog;
 }
 
@@ -30,9 +24,9 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     readyz(deps.health),
     openApiRoute(deps.getDocument),
     docsPage(deps.getDocument),
-    ...endpointRoutes(deps.endpoints, deps.bulkRecovery),
+    ...endpointRoutes(deps.endpoints, deps.events),
     ...eventRoutes(deps.events),
-    ...deliveryControlRoutes(deps.deliveryControl, deps.endpointPause),
+    ...deliveryControlRoutes(deps.events, deps.endpoints),
     ...costEstimatorRoutes(deps.catalog),
   ] as AnyRoute[];
 }

@@ -1,5 +1,5 @@
 import { systemClock } from '../../../src/domain/clock';
-import { DeliveryControl, MAX_RETRY_NOW_PER_CALL } from '../../../src/services/delivery-control';
+import { EventService, MAX_RETRY_NOW_PER_CALL } from '../../../src/services/event-service';
 
 /** Bulk retry now: its cost per call is bounded, and a cursor goes through every waiting delivery once. */
 describe('bulk retry now of an endpoint', () => {
@@ -11,7 +11,7 @@ describe('bulk retry now of an endpoint', () => {
     const woken: string[] = [];
     let inFlight = 0;
     let mostInFlight = 0;
-    const service = new DeliveryControl({
+    const service = new EventService({
       events: { find: async () => null },
       endpoints: { find: async (accountId: string, id: string) => (accountId === 'acct_1' && id === 'ep_1' ? ({ _id: id } as never) : null) },
       deliveries: {
@@ -29,7 +29,7 @@ describe('bulk retry now of an endpoint', () => {
         cancel: async () => true,
       },
       clock: systemClock,
-    });
+    } as never);
     return { service, woken, mostInFlight: () => mostInFlight };
   }
 

@@ -1,8 +1,7 @@
 import { createLogger } from '../../../src/infra/logger';
 import type { WorkerLoadDoc, WorkerLoads } from '../../../src/persistence/worker-loads';
-import { LaggingAccounts } from '../../../src/services/lagging-accounts';
+import { LaggingAccounts, WorkerLoadPublisher } from '../../../src/services/lagging-accounts';
 import { AccountLags } from '../../../src/domain/flow-control/account-lags';
-import { WorkerLoadPublisher } from '../../../src/services/worker-load-publisher';
 
 /** An in-memory worker_loads collection (the real one is covered by the integration tests). */
 function memoryLoads() {

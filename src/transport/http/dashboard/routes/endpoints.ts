@@ -107,8 +107,8 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   const switches: Record<string, (accountId: string, id: string) => Promise<unknown>> = {
     disable: (accountId, id) => deps.endpoints.update(accountId, id, { disabled: true }),
     enable: (accountId, id) => deps.endpoints.update(accountId, id, { disabled: false }),
-    pause: (accountId, id) => deps.endpointPause.pause(accountId, id),
-    resume: (accountId, id) => deps.endpointPause.resume(accountId, id),
+    pause: (accountId, id) => deps.endpoints.pause(accountId, id),
+    resume: (accountId, id) => deps.endpoints.resume(accountId, id),
   };
   for (const [action, run] of Object.entries(switches)) {
     pages.post(`/endpoints/:id/${action}`, async (ctx, session) => {
@@ -120,7 +120,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   /** The API's bulk retry now, one call (at most MAX_RETRY_NOW_PER_CALL deliveries) a press; the next press goes on from its cursor. */
   pages.post('/endpoints/:id/retry-now', async (ctx, session) => {
     const cursor = formField(ctx, 'cursor') || undefined;
-    const { woken, next_cursor } = await meteredAction(ctx, session, deps, () => deps.deliveryControl.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
+    const { woken, next_cursor } = await meteredAction(ctx, session, deps, () => deps.events.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
     if (next_cursor) seeOther(ctx, `${base(ctx.params.id)}?notice=retry-now-more&retry_cursor=${encodeURIComponent(next_cursor)}`);
     else seeOther(ctx, `${base(ctx.params.id)}?notice=${woken > 0 ? 'retry-now-woken' : 'retry-now-none'}`);
   });
@@ -131,7 +131,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   pages.post('/endpoints/:id/recover', async (ctx, session) => {
     const since = formField(ctx, 'since').trim();
     try {
-      await meteredAction(ctx, session, deps, () => deps.bulkRecovery.recover(session.account._id, ctx.params.id, sinceOf(since)));
+      await meteredAction(ctx, session, deps, () => deps.events.recover(session.account._id, ctx.params.id, sinceOf(since)));
       seeOther(ctx, `${base(ctx.params.id)}?notice=recovery-started`);
     } catch (err) {
       if (!isEndpointFormError(err)) throw err;

@@ -96,8 +96,8 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   /** What each button beside a delivery does: the API's own operation, and the notice it ends with. */
   const deliveryActions: Record<string, { notice: NoticeKey; run: (accountId: string, eventId: number, endpointId: string) => Promise<unknown> }> = {
     retry: { notice: 'retry-started', run: (...args) => deps.events.retry(...args) },
-    'retry-now': { notice: 'retry-now-started', run: (...args) => deps.deliveryControl.retryNow(...args) },
-    cancel: { notice: 'delivery-cancelling', run: (...args) => deps.deliveryControl.cancel(...args) },
+    'retry-now': { notice: 'retry-now-started', run: (...args) => deps.events.retryNow(...args) },
+    cancel: { notice: 'delivery-cancelling', run: (...args) => deps.events.cancel(...args) },
   };
 
   for (const [action, { notice, run }] of Object.entries(deliveryActions)) {

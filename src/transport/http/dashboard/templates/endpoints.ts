@@ -1,5 +1,5 @@
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
-import { MAX_RETRY_NOW_PER_CALL } from '../../../../services/delivery-control';
+import { MAX_RETRY_NOW_PER_CALL } from '../../../../services/event-service';
 import type { EndpointView } from '../../../../services/endpoint-service';
 import { html, SafeHtml } from '../html';
 import { badge, integer, NONE, period, time, truncate } from './format';

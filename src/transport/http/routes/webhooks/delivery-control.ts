@@ -1,11 +1,11 @@
-import type { DeliveryControl } from '../../../../services/delivery-control';
-import type { EndpointPause } from '../../../../services/endpoint-pause';
+import type { EndpointService } from '../../../../services/endpoint-service';
+import type { EventService } from '../../../../services/event-service';
 import { json } from '../../responses';
 import { oneEndpoint } from './endpoints';
 import { oneDelivery } from './events';
 import { BulkRetryNow, Endpoint, RetryNowBody } from './schemas';
 
-export function deliveryControlRoutes(control: DeliveryControl, pause: EndpointPause) {
+export function deliveryControlRoutes(control: EventService, pause: EndpointService) {
   return [
     oneDelivery({
       action: 'retry-now',

@@ -1,7 +1,7 @@
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import type { EndpointService } from '../../../../services/endpoint-service';
-import type { RecoveryService } from '../../../../services/recovery-service';
+import type { EventService } from '../../../../services/event-service';
 import { accountOf } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute, RouteDefinition } from '../../route';
@@ -50,7 +50,7 @@ export function oneEndpoint<B extends z.ZodType = z.ZodType>({ path = '', succes
 }
 
 /** CONTRACT §3: the endpoint operations, each scoped to the key's account. */
-export function endpointRoutes(service: EndpointService, recovery: RecoveryService) {
+export function endpointRoutes(service: EndpointService, recovery: EventService) {
   return [
     defineRoute({
       method: 'post',
