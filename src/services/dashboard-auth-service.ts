@@ -27,9 +27,7 @@ const SIGN_IN_PER_IP = { limit: 20, windowMs: FIFTEEN_MINUTES };
 const SIGN_UP_PER_IP = { limit: 20, windowMs: FIFTEEN_MINUTES };
 
 /** Any sign-up that cannot go through, without saying whether the email is taken. */
-function signUpRefused(): DomainError<'sign_up_refused'> {
-  return new DomainError('sign_up_refused', 'Could not create an account with this email and password. If you already have an account, sign in instead.');
-}
+const SIGN_UP_REFUSED = 'Could not create an account with this email and password. If you already have an account, sign in instead.';
 
 /** Same message for an unknown email, a wrong password and an account without a password. */
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
@@ -66,7 +64,7 @@ export class DashboardAuthService {
     try {
       accountId = (await this.deps.accountService.createAccount(email, 'free', hash)).id;
     } catch (err) {
-      if (isDomainError(err, 'email_taken')) throw signUpRefused();
+      if (isDomainError(err, 'email_taken')) throw new DomainError('sign_up_refused', SIGN_UP_REFUSED);
       throw err;
     }
     return this.startSession(accountId);
