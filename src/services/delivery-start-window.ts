@@ -41,7 +41,6 @@ export class DeliveryStartWindow {
     return this.waiting.size;
   }
 
-  /** Slots held or handed out. */
   private get taken(): number {
     return this.waiting.size + this.reserved;
   }

@@ -40,7 +40,6 @@ const isEndpointCursor = (v: unknown): v is { c: number; id: string } =>
 export interface EndpointServiceDeps {
   endpoints: Endpoints;
   deliveries: Deliveries;
-  /** The endpoint's delivery outcomes (counts and last times in its views; enabling clears the failing mark). */
   health: EndpointHealthLog;
   scheduler: DeliveryScheduler;
   resumer: Pick<ResumeScheduler, 'start'>;
@@ -115,7 +114,6 @@ export class EndpointService {
     };
   }
 
-  /** With a FIFO endpoint's queue: its head and length (a few `_id` lookups). */
   async get(accountId: string, id: string): Promise<EndpointView> {
     const doc = await requireEndpoint(this.deps.endpoints, accountId, id);
     const [view, fifo] = await Promise.all([this.view(doc), orderingOf(doc) === 'fifo' ? this.deps.fifoQueue?.view(doc._id) : undefined]);

@@ -36,7 +36,6 @@ export class EventRetention {
     return periodic(purge, PURGE_INTERVAL_MS, (err) => this.deps.logger.warn({ err }, 'event retention purge failed; will retry'), { now: true });
   }
 
-  /** Removes every event older than the retention (and what hangs off it); returns how many. */
   async purge(): Promise<number> {
     const { events, deliveries, idempotency } = this.deps;
     const cutoff = this.deps.clock().getTime() - this.deps.retentionMs;
