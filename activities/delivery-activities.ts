@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from '../src/domain/clock';
 import { Context } from '@temporalio/activity';
 import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
-import { AttemptSlots } from '../src/domain/webhooks/attempt-slots';
+import type { AttemptSlots } from '../src/domain/webhooks/attempt-slots';
 import type { AccountLags } from '../src/domain/flow-control/account-lags';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
@@ -80,26 +80,26 @@ export interface DeliveryActivityDeps {
   secretBox: SecretBox;
   sender: HttpSender;
   endpointHealth: Pick<EndpointHealthLog, 'record'>;
-  /** Emits the operational events a failed delivery calls for (services/operational-events.ts); without it, none. */
-  operational?: { deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> };
+  /** Emits the operational events a failed delivery calls for (services/operational-events.ts). */
+  operational: { deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> };
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS) and what disabling does (cancels pending retries). */
   autoDisable: { afterMs: number; disable: (accountId: string, endpointId: string, decidedAt: Date) => Promise<void> };
   clock?: Clock;
-  /** This process's attempts handed off by their local budget; without it, no attempt is handed off. */
-  handOffs?: AttemptHandOffs;
-  /** Room to hold slow first attempts in their task instead of handing them off; without it, none is held. */
-  holds?: AttemptHolds;
-  /** This process's cache of enabled endpoints (account-endpoints-cache.ts); without it, attempts read. */
-  enabledEndpoints?: (accountId: string) => Promise<EndpointDoc[]>;
-  /** Checks the platform's seal on an input (acceptance-seal.ts); without it, every first attempt reads its event. */
-  acceptanceSeal?: AcceptanceSeal;
-  /** What one account and one endpoint may have in flight at once in this process (default: AttemptSlots' defaults). */
-  slots?: AttemptSlots;
-  /** Holds endpoints' own limits (rate_limit_per_s, max_in_flight) across processes; without it, they are not applied. */
-  limiter?: Pick<EndpointLimiter, 'enter'>;
+  /** This process's attempts handed off by their local budget. */
+  handOffs: AttemptHandOffs;
+  /** Room to hold slow first attempts in their task instead of handing them off. */
+  holds: AttemptHolds;
+  /** This process's cache of enabled endpoints (account-endpoints-cache.ts). */
+  enabledEndpoints: (accountId: string) => Promise<EndpointDoc[]>;
+  /** Checks the platform's seal on an input (acceptance-seal.ts). */
+  acceptanceSeal: AcceptanceSeal;
+  /** What one account and one endpoint may have in flight at once in this process. */
+  slots: AttemptSlots;
+  /** Holds endpoints' own limits (rate_limit_per_s, max_in_flight) across processes. */
+  limiter: Pick<EndpointLimiter, 'enter'>;
   /** Told how late each first attempt is when it gets its place or is told to wait (WorkerLoadPublisher in lagging-accounts.ts publishes it). */
-  lags?: Pick<AccountLags, 'record'>;
-  /** The turns of FIFO endpoints' deliveries; without it, every endpoint is unordered. */
+  lags: Pick<AccountLags, 'record'>;
+  /** The turns of FIFO endpoints' deliveries; without it, every endpoint is unordered (unit tests: a fake would add store reads). */
   fifo?: FifoTurnsPort;
 }
 
@@ -124,11 +124,10 @@ const RECORD_TRIES = 3;
 /** A delivery's I/O, on injected deps; workflows import only the types. An attempt: prepare, send, record. */
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? systemClock;
-  const slots = deps.slots ?? new AttemptSlots();
 
   /** An enabled endpoint from the cache, else read: a disabled or deleted one is always seen as such. */
   async function currentEndpoint(input: DeliveryTarget): Promise<EndpointDoc | null> {
-    const cached = deps.enabledEndpoints && (await deps.enabledEndpoints(input.accountId)).find((e) => e._id === input.endpointId);
+    const cached = (await deps.enabledEndpoints(input.accountId)).find((e) => e._id === input.endpointId);
     return cached || deps.endpoints.find(input.accountId, input.endpointId);
   }
 
@@ -168,21 +167,21 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   /** A place among this account's and endpoint's attempts in flight, through lookup and POST; none free in time: throttled. */
   async function enterSlot(input: AttemptInput, limited: boolean) {
     const delivery = deliveryId(input.eventId, input.endpointId);
-    const leave = await slots.enter(input.accountId, input.endpointId, THROTTLE_WAIT_MS, delivery);
+    const leave = await deps.slots.enter(input.accountId, input.endpointId, THROTTLE_WAIT_MS, delivery);
     // A limited endpoint's retried try may have waited for its own limits: not the platform's lateness, so not counted.
     const countsLag = input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined && !(limited && activityAttempt() > 1);
-    if (countsLag) deps.lags?.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
+    if (countsLag) deps.lags.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
     if (leave) return leave;
     throw throttled(
       'places',
-      `Account ${input.accountId} has ${slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
-      slots.throttle(input.accountId, delivery, activityAttempt(), Math.random()),
+      `Account ${input.accountId} has ${deps.slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
+      deps.slots.throttle(input.accountId, delivery, activityAttempt(), Math.random()),
     );
   }
 
   /** A place within the endpoint's own limits (none: costs nothing), after the process's; over a limit: throttled. */
   async function enterLimits(input: AttemptInput, limits: EndpointLimits | null, leaveSlot: () => void): Promise<LeaveLimits | null> {
-    if (!limits || !deps.limiter) return null;
+    if (!limits) return null;
     const entered = await deps.limiter.enter(input.endpointId, limits, deliveryId(input.eventId, input.endpointId), activityAttempt()).catch((err: unknown) => {
       leaveSlot();
       throw err;
@@ -232,7 +231,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if (shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
     const lastAttempt = { attempt: input.attempt, at, statusCode: last.status_code, error: last.error };
     const end: DeliveryEnd = { accountId: input.accountId, eventId: input.eventId, eventType: input.type, endpointId: input.endpointId, round: input.round, lastAttempt };
-    await deps.operational?.deliveryFailed(end, health);
+    await deps.operational.deliveryFailed(end, health);
   }
 
   async function cancelRound(input: DeliveryTarget, attemptCount: number): Promise<void> {
@@ -260,7 +259,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     const context = activityContext();
     if (context && context.info.workflowExecution?.workflowId !== workflowId) return false;
     // A valid seal says it without a read. Any other (none, or under a secrets key since replaced) is checked against the store.
-    if (seal !== undefined && deps.acceptanceSeal) {
+    if (seal !== undefined) {
       const sealed = { accountId: input.accountId, endpointId: input.endpointId, eventId: input.eventId, round: input.round, workflowId, type, timestamp, body };
       if (deps.acceptanceSeal.verify(sealed, seal)) return true;
     }
@@ -382,11 +381,11 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const stage: { now: HandOffStage } = { now: 'store' };
       annotateActive(() => attemptAttributes(input));
       const finishing = attemptOnce(input, stage);
-      if (input.handOffAfterMs === undefined || !deps.handOffs) return finishing;
+      if (input.handOffAfterMs === undefined) return finishing;
       let outcome = await within(finishing, input.handOffAfterMs);
       // A slow receiver keeps the task while this process has room: it then costs what a fast one does.
       const holdMore = (input.holdUpToMs ?? 0) - input.handOffAfterMs;
-      const hold = outcome === BUDGET_SPENT && holdMore > 0 && deps.holds ? deps.holds.hold() : null;
+      const hold = outcome === BUDGET_SPENT && holdMore > 0 ? deps.holds.hold() : null;
       if (hold) outcome = await within(finishing, holdMore, hold.ended).finally(hold.release);
       if (outcome !== BUDGET_SPENT) return outcome;
       recordHandOff(stage.now);

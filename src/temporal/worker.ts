@@ -26,22 +26,6 @@ const quiet = () => undefined;
 const toStderr = (message: string) => process.stderr.write(`[bundler] ${message}\n`);
 const quietBundlerLogger = { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: toStderr, error: toStderr };
 
-export interface DeliveryWorkerOptions {
-  connection: NativeConnection;
-  namespace: string;
-  taskQueue: string;
-  activities: DeliveryActivities & RecoveryActivities & ResumeActivities;
-  /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
-  onActivityStarted: (workflowId: string) => void;
-  /** How long a shutdown waits for activities in flight before cancelling them (the platform's stop grace). */
-  shutdownGraceMs: number;
-  /** Slow first attempts kept in their task at once (DELIVERY_FIRST_ATTEMPTS_HELD_MAX): slots on top of the 400. */
-  firstAttemptsHeld: number;
-  /** Whether this process's client starts workflows eagerly on this worker (API and worker in one process). */
-  eagerStarts: boolean;
-  tracing?: Pick<Tracing, 'activityInterceptor' | 'workflowInterceptorModule' | 'workflowSinks'>;
-}
-
 function writeSdkLog(entry: LogEntry): void {
   const at = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
   let meta = '';
@@ -114,7 +98,21 @@ export function activityStartedInterceptor(onStarted: (workflowId: string) => vo
 
 let workersCreated = 0;
 
-export async function createDeliveryWorker(options: DeliveryWorkerOptions): Promise<Worker> {
+export async function createDeliveryWorker(options: {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  activities: DeliveryActivities & RecoveryActivities & ResumeActivities;
+  /** Told the workflow id whenever an activity starts here (the outbox's start window listens). */
+  onActivityStarted: (workflowId: string) => void;
+  /** How long a shutdown waits for activities in flight before cancelling them (the platform's stop grace). */
+  shutdownGraceMs: number;
+  /** Slow first attempts kept in their task at once (DELIVERY_FIRST_ATTEMPTS_HELD_MAX): slots on top of the 400. */
+  firstAttemptsHeld: number;
+  /** Whether this process's client starts workflows eagerly on this worker (API and worker in one process). */
+  eagerStarts: boolean;
+  tracing?: Pick<Tracing, 'activityInterceptor' | 'workflowInterceptorModule' | 'workflowSinks'>;
+}): Promise<Worker> {
   return Worker.create({
     // Temporal's default identity numbered, so two workers of one process are told apart in histories.
     identity: `${process.pid}@${os.hostname()}#${++workersCreated}`,

@@ -21,6 +21,8 @@ import { startReceiver } from '../support/receiver';
 import { verifySignature } from '../support/spec-signature';
 import { openTestDb } from '../support/test-db';
 import { startTimeSkippingEnv } from '../support/workflow-harness';
+import { AttemptHandOffs } from '../../activities/attempt-hand-off';
+import { idleDeliveryDeps } from '../support/delivery-deps';
 
 const HOUR = 3_600_000;
 /** From a delivery's first attempt to its eighth (the failure): 26 h 35 min. */
@@ -72,7 +74,9 @@ describe('operational webhooks (time-skipping)', () => {
       clock: () => new Date(temporalNow),
     });
     const deps = {
+      ...idleDeliveryDeps(),
       ...repositories,
+      handOffs: new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported)),
       secretBox: createSecretBox(secretsKey),
       sender: createHttpSender({ allowPrivateNetworks: true, lookup: createDnsLookup() }),
       operational: new OperationalEvents({

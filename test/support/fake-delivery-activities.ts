@@ -4,6 +4,7 @@ import type { SecretBox } from '../../src/domain/webhooks/secret-box';
 import type { Deliveries } from '../../src/persistence/deliveries';
 import type { EndpointDoc, Endpoints } from '../../src/persistence/endpoints';
 import type { Events } from '../../src/persistence/events';
+import { idleDeliveryDeps } from './delivery-deps';
 
 export interface DeliveryFakes {
   secretBox: SecretBox;
@@ -29,6 +30,7 @@ export function fakeDeliveryActivities(fakes: DeliveryFakes) {
     async close() {},
   };
   return createDeliveryActivities({
+    ...idleDeliveryDeps(),
     endpoints: { find: fakes.findEndpoint } as unknown as Endpoints,
     events: { findUnscoped: async () => fakes.event } as unknown as Events,
     deliveries: fakes.deliveries as Deliveries,

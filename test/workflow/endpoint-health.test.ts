@@ -18,6 +18,8 @@ import { workflowBundle } from '../../src/temporal/worker';
 import { openTestDb } from '../support/test-db';
 import { startReceiver } from '../support/receiver';
 import { startTimeSkippingEnv } from '../support/workflow-harness';
+import { AttemptHandOffs } from '../../activities/attempt-hand-off';
+import { idleDeliveryDeps } from '../support/delivery-deps';
 
 const HOUR = 3_600_000;
 const PERIOD = DEFAULT_AUTO_DISABLE_AFTER_MS;
@@ -69,6 +71,8 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       clock: () => new Date(temporalNow),
     });
     const deps = {
+      ...idleDeliveryDeps(),
+      handOffs: new AttemptHandOffs((run, reported) => scheduler.reportOutcome(run, reported)),
       endpoints,
       events,
       deliveries,

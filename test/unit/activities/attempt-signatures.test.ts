@@ -7,6 +7,7 @@ import type { Deliveries } from '../../../src/persistence/deliveries';
 import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
 import type { Events } from '../../../src/persistence/events';
 import { endpointDoc } from '../../support/endpoint-doc';
+import { idleDeliveryDeps } from '../../support/delivery-deps';
 
 /** What an attempt signs with: the current secret, and those still in their rotation grace at the attempt's time. */
 describe('delivery attempt: signatures', () => {
@@ -32,6 +33,7 @@ describe('delivery attempt: signatures', () => {
       async close() {},
     };
     const a = createDeliveryActivities({
+      ...idleDeliveryDeps(),
       endpoints: { find: async () => doc } as unknown as Endpoints,
       // Every attempt checks that its event was accepted with this body, a third one too.
       events: { findUnscoped: async () => ({ _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1_700_000_000, body }) } as unknown as Events,

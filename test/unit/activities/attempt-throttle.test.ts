@@ -8,6 +8,7 @@ import type { Deliveries } from '../../../src/persistence/deliveries';
 import type { Endpoints } from '../../../src/persistence/endpoints';
 import type { Events } from '../../../src/persistence/events';
 import { endpointDoc } from '../../support/endpoint-doc';
+import { idleDeliveryDeps } from '../../support/delivery-deps';
 
 const OK: SendResult = { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 };
 
@@ -26,6 +27,7 @@ describe('delivery attempt: what one account holds at once', () => {
     const recorded: string[] = [];
     const hanging: Array<() => void> = [];
     const a = createDeliveryActivities({
+      ...idleDeliveryDeps(),
       endpoints: { find: async (accountId: string, id: string) => ({ ...endpointDoc(secretBox.seal('whsec_test')), _id: id, account_id: accountId, url: `https://${accountId}.test/${id}` }) } as unknown as Endpoints,
       events: { findUnscoped: async () => null } as unknown as Events,
       acceptanceSeal: { verify: () => true, seal: () => 'sealed' },

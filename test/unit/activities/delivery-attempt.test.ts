@@ -10,6 +10,7 @@ import type { Endpoints } from '../../../src/persistence/endpoints';
 import type { Events } from '../../../src/persistence/events';
 import { endpointDoc } from '../../support/endpoint-doc';
 import { fakeDeliveryActivities } from '../../support/fake-delivery-activities';
+import { idleDeliveryDeps } from '../../support/delivery-deps';
 
 /**
  * An attempt that may have been made before (a later attempt, or a workflow task that is itself
@@ -82,6 +83,7 @@ describe('delivery attempt: only what the platform accepted is signed', () => {
   function attemptWith(stored: object | null) {
     const sent: string[] = [];
     const a = createDeliveryActivities({
+      ...idleDeliveryDeps(),
       endpoints: { find: async () => endpoint } as unknown as Endpoints,
       events: { findUnscoped: async () => stored } as unknown as Events,
       deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
@@ -129,6 +131,7 @@ describe('delivery attempt: a sealed input and a cached endpoint need no read', 
     const sent: string[] = [];
     const reads: string[] = [];
     const a = createDeliveryActivities({
+      ...idleDeliveryDeps(),
       endpoints: { find: async () => (reads.push('endpoint'), endpoint) } as unknown as Endpoints,
       events: { findUnscoped: async () => (reads.push('event'), options.stored === undefined ? event : options.stored) } as unknown as Events,
       deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
@@ -193,17 +196,17 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
   const endpoint = endpointDoc(secretBox.seal('whsec_test'));
   const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}', handOffAfterMs: 5 };
   /** An attempt held in `stage` until `release` (the store's endpoint read, or the receiver). */
-  function attemptWaitingOn(stage: 'store' | 'post', handOffs = new AttemptHandOffs(async () => undefined), holds?: AttemptHolds) {
+  function attemptWaitingOn(stage: 'store' | 'post', handOffs = new AttemptHandOffs(async () => undefined)) {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const answered = { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 } as const;
     const activities = createDeliveryActivities({
+      ...idleDeliveryDeps(),
       endpoints: { find: async () => (stage === 'store' ? held.then(() => endpoint) : endpoint) } as unknown as Endpoints,
       events: { findUnscoped: async () => ({ _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1, body: '{}' }) } as unknown as Events,
       deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
       secretBox,
       handOffs,
-      holds,
       sender: { send: async () => held.then(() => answered), close: async () => undefined },
       endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
       autoDisable: { afterMs: 1, disable: async () => undefined },
@@ -249,11 +252,12 @@ describe('delivery attempt: a slow first attempt keeps its task while there is r
   const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}', handOffAfterMs: 5, holdUpToMs: 60_000 };
 
   /** The attempt's receiver answers when `answer` is called. */
-  function slowReceiverAttempt(holds: AttemptHolds | undefined) {
+  function slowReceiverAttempt(holds: AttemptHolds) {
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
     const handOffs = new AttemptHandOffs(async () => undefined);
     const activities = createDeliveryActivities({
+      ...idleDeliveryDeps(),
       endpoints: { find: async () => endpoint } as unknown as Endpoints,
       events: { findUnscoped: async () => null } as unknown as Events,
       deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,

@@ -12,6 +12,7 @@ import type { Deliveries } from '../../../src/persistence/deliveries';
 import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
 import type { Events } from '../../../src/persistence/events';
 import { endpointDoc } from '../../support/endpoint-doc';
+import { idleDeliveryDeps } from '../../support/delivery-deps';
 
 const OK: SendResult = { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 1 };
 
@@ -35,6 +36,7 @@ describe('delivery attempt: an endpoint with its own limits', () => {
       },
     };
     const a = createDeliveryActivities({
+      ...idleDeliveryDeps(),
       endpoints: { find: async () => endpointDoc(secretBox.seal('whsec_test'), extra) } as unknown as Endpoints,
       events: { findUnscoped: async () => null } as unknown as Events,
       acceptanceSeal: { verify: () => true, seal: () => 'sealed' },
