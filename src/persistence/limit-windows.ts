@@ -25,7 +25,7 @@ export class LimitWindows extends ExpiringCollection<WindowDoc> {
 
   override async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
     await super.ensureIndexes(expiry);
-    await expiry.ensureExpiry(this.heads, 'expires_at');
+    await expiry.ensureExpiry(this.heads);
   }
 
   async latestWindow(bucket: string): Promise<BurstWindow | null> {
