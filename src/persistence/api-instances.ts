@@ -1,4 +1,5 @@
-import { Collection, Db } from 'mongodb';
+import type { Db } from 'mongodb';
+import { ProcessDocs } from './process-docs';
 
 export interface ApiInstanceDoc {
   /** The lease id an API process writes into the events it accepts (`owner`). */
@@ -13,32 +14,9 @@ export interface ApiInstanceDoc {
   pid: number;
 }
 
-/** `api_instances`: one lease per running API process (a handful: a scan is cheap), written only by it. */
-export class ApiInstances {
-  private readonly col: Collection<ApiInstanceDoc>;
-
+/** `api_instances`: one lease per running API process; crash recovery removes a dead one with `{ expires_at }` as read. */
+export class ApiInstances extends ProcessDocs<ApiInstanceDoc> {
   constructor(db: Db) {
-    this.col = db.collection<ApiInstanceDoc>('api_instances');
-  }
-
-  async renew(lease: ApiInstanceDoc): Promise<void> {
-    await this.col.replaceOne({ _id: lease._id }, lease, { upsert: true });
-  }
-
-  list(): Promise<ApiInstanceDoc[]> {
-    return this.col.find({}).toArray();
-  }
-
-  /** The process's own lease, given up on a graceful stop. */
-  async remove(id: string): Promise<void> {
-    await this.col.deleteOne({ _id: id });
-  }
-
-  /**
-   * Crash recovery: removes the lease only while it still expires at `expiresAt` (as read), so a
-   * renewed one stays; on FerretDB a renewal racing this command is lost until the next (an upsert).
-   */
-  async removeIfUnrenewed(id: string, expiresAt: Date): Promise<boolean> {
-    return (await this.col.deleteOne({ _id: id, expires_at: expiresAt })).deletedCount === 1;
+    super(db, 'api_instances');
   }
 }

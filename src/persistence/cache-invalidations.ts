@@ -1,4 +1,4 @@
-import { Collection, Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { AppendLog, type LogEntry, type LogFormat } from './store-primitives';
 
 /** What a caching process must forget: one key (revoked), an account's keys (tier) or its endpoint list. */
@@ -39,8 +39,7 @@ export class CacheInvalidations {
   private readonly listeners = new Set<(invalidation: Invalidation) => void>();
 
   constructor(db: Db) {
-    const col: Collection<InvalidationDoc> = db.collection<InvalidationDoc>('cache_invalidations');
-    this.log = new AppendLog(col, format);
+    this.log = new AppendLog(db.collection<InvalidationDoc>('cache_invalidations'), format);
   }
 
   /** Tells `listener` of every entry this process appends, before it is logged. */

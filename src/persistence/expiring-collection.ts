@@ -20,6 +20,6 @@ export abstract class ExpiringCollection<T extends Document & ExpiringDoc> {
 
   async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
     if (this.queryIndex) await this.col.createIndex(this.queryIndex);
-    await expiry.ensureExpiry(this.col, 'expires_at');
+    await expiry.ensureExpiry(this.col);
   }
 }

@@ -43,8 +43,8 @@ export class IdempotencyRecords {
   }
 
   async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await expiry.ensureExpiry(this.col, 'expires_at', { ttlOnly: true });
-    await expiry.ensureExpiry(this.successions, 'expires_at', { ttlOnly: true });
+    await expiry.ensureExpiry(this.col, { ttlOnly: true });
+    await expiry.ensureExpiry(this.successions, { ttlOnly: true });
   }
 
   find(accountId: string, key: string): Promise<IdempotencyRecordDoc | null> {

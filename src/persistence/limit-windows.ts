@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { BurstWindow } from '../domain/limits/burst-window';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
-import { claimOnce, findHeadLinear, memberId, raiseHint, RememberedHeads, type ExpirySweepers } from './store-primitives';
+import { claimOnce, memberId, raiseHint, RememberedHeads, type ExpirySweepers } from './store-primitives';
 
 interface WindowDoc extends BurstWindow, ExpiringDoc {
   bucket: string;
@@ -25,13 +25,20 @@ export class LimitWindows extends ExpiringCollection<WindowDoc> {
 
   override async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
     await super.ensureIndexes(expiry);
-    await expiry.ensureExpiry(this.heads, 'expires_at');
+    await expiry.ensureExpiry(this.heads);
   }
 
   async latestWindow(bucket: string): Promise<BurstWindow | null> {
     const read = (n: number) => this.col.findOne({ _id: memberId(bucket, n) });
-    const from = this.known.get(bucket)?.n ?? (await this.heads.findOne({ _id: bucket }))?.seq ?? 0;
-    const { n: seq, doc: latest } = await findHeadLinear(read, { n: from, doc: from > 0 ? await read(from) : null });
+    let seq = this.known.get(bucket)?.n ?? (await this.heads.findOne({ _id: bucket }))?.seq ?? 0;
+    let latest = seq > 0 ? await read(seq) : null;
+    // Probes seq+1, seq+2, ...: windows grow one or two between reads (exact as in find-head.ts).
+    for (;;) {
+      const next = await read(seq + 1);
+      if (!next) break;
+      seq++;
+      latest = next;
+    }
     this.known.raise(bucket, { n: seq });
     if (latest) return { seq: latest.seq, start: latest.start, end: latest.end };
     // The head outlived its (expired) window: an ended window with its seq, so the next gets a new seq, never old slots.

@@ -1,4 +1,5 @@
-import { Collection, Db } from 'mongodb';
+import type { Db } from 'mongodb';
+import { ProcessDocs } from './process-docs';
 
 export interface WorkerLoadDoc {
   /** The worker process (its instance id). */
@@ -10,22 +11,12 @@ export interface WorkerLoadDoc {
 }
 
 /** Each worker's lagging accounts, rewritten 4 times a second (account-lags.ts); API processes scan them. */
-export class WorkerLoads {
-  private readonly col: Collection<WorkerLoadDoc>;
-
+export class WorkerLoads extends ProcessDocs<WorkerLoadDoc> {
   constructor(db: Db) {
-    this.col = db.collection<WorkerLoadDoc>('worker_loads');
-  }
-
-  async publish(load: WorkerLoadDoc): Promise<void> {
-    await this.col.replaceOne({ _id: load._id }, load, { upsert: true });
+    super(db, 'worker_loads');
   }
 
   publishedSince(since: Date): Promise<WorkerLoadDoc[]> {
-    return this.col.find({ at: { $gte: since } }).toArray();
-  }
-
-  async remove(workerId: string): Promise<void> {
-    await this.col.deleteOne({ _id: workerId });
+    return this.list({ at: { $gte: since } });
   }
 }

@@ -42,7 +42,7 @@ export class CrashRecovery {
       if (await this.recoverEvent(event)) recovered++;
     });
     // A process that renewed since the list was read is alive and keeps its lease (and what it owes).
-    await this.deps.instances.removeIfUnrenewed(lease._id, lease.expires_at);
+    await this.deps.instances.remove(lease._id, { expires_at: lease.expires_at });
     if (recovered > 0) this.deps.logger.warn({ instance: lease._id, recovered }, 'recovered events an API process left undispatched when it died');
     return recovered;
   }

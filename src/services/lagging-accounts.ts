@@ -57,7 +57,7 @@ export class WorkerLoadPublisher {
 
   async publish(): Promise<void> {
     const lagging = this.lags.over(reportedFrom(this.boundMs)).map((l) => ({ account_id: l.accountId, lag_ms: Math.round(l.lagMs) }));
-    await this.loads.publish({ _id: this.id, at: new Date(this.now()), lagging });
+    await this.loads.renew({ _id: this.id, at: new Date(this.now()), lagging });
   }
 
   start(): void {

@@ -120,7 +120,7 @@ describe('ingest under saturation', () => {
     const promptApi = apiClient(apiOnly, (await createAccountWithKey(apiOnly)).key);
     const loads = apiOnly.repositories.workerLoads;
     try {
-      await loads.publish({ _id: 'worker_elsewhere', at: new Date(), lagging: [{ account_id: late.accountId, lag_ms: 5_000 }] });
+      await loads.renew({ _id: 'worker_elsewhere', at: new Date(), lagging: [{ account_id: late.accountId, lag_ms: 5_000 }] });
       // Each read while the account stays late cuts its share; enough of them leave it at the floor,
       // where nearly every call is refused (the rest are let in, so its lag can still be measured).
       for (let i = 0; i < STEPS_TO_LIMIT; i++) await apiOnly.services.laggingAccounts?.refresh();

@@ -56,9 +56,9 @@ describe('the crash sweep and a lease renewed under it', () => {
     await instances.renew(read);
     const renewed = lease('api_conditional', 60_000);
     await instances.renew(renewed);
-    expect(await instances.removeIfUnrenewed(read._id, read.expires_at)).toBe(false);
+    expect(await instances.remove(read._id, { expires_at: read.expires_at })).toBe(false);
     expect((await leaseOf(read._id))?.expires_at).toEqual(renewed.expires_at);
-    expect(await instances.removeIfUnrenewed(read._id, renewed.expires_at)).toBe(true);
+    expect(await instances.remove(read._id, { expires_at: renewed.expires_at })).toBe(true);
     expect(await leaseOf(read._id)).toBeUndefined();
   });
 });

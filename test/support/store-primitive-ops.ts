@@ -95,7 +95,7 @@ export const writerOperations = {
     for (let i = 0; i < job.count; i++) {
       await col.insertOne({ _id: `${job.name}-live-${i}`, expires_at: new Date(SWEEP_NOW.getTime() + 1) });
       await col.insertOne({ _id: `${job.name}-dead-${i}`, expires_at: SWEEP_NOW });
-      deleted += await sweepExpired(col, 'expires_at', SWEEP_NOW);
+      deleted += await sweepExpired(col, SWEEP_NOW);
     }
     return deleted;
   },

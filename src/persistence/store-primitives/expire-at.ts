@@ -3,29 +3,28 @@ import { Collection, Document, MongoServerError } from 'mongodb';
 /** Server codes meaning "this option is not implemented" (FerretDB answers 238 for expireAfterSeconds). */
 const NOT_IMPLEMENTED = new Set([238, 115]);
 
-export async function sweepExpired(collection: Collection<any>, field: string, now: Date = new Date()): Promise<number> {
-  return (await collection.deleteMany({ [field]: { $lte: now } })).deletedCount;
+export async function sweepExpired(collection: Collection<any>, now: Date = new Date()): Promise<number> {
+  return (await collection.deleteMany({ expires_at: { $lte: now } })).deletedCount;
 }
 
-/** A TTL index, or where the server refuses one (FerretDB) a purge timer that stop() ends; reads that care filter on the date. */
+/** A TTL index on `expires_at`, or where the server refuses one (FerretDB) a purge timer that stop() ends; reads that care filter on the date. */
 export class ExpirySweepers {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   async ensureExpiry<T extends Document>(
     collection: Collection<T>,
-    field: string,
     /** ttlOnly: where there is no TTL index, keep expired documents rather than purge them by a timer (see the caller for why). */
     options: { ttlOnly?: boolean } = {},
   ): Promise<'ttl-index' | 'purge-timer' | 'kept'> {
     try {
-      await collection.createIndex({ [field]: 1 }, { expireAfterSeconds: 0, name: `${field}_ttl` });
+      await collection.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_at_ttl' });
       return 'ttl-index';
     } catch (err) {
       if (!(err instanceof MongoServerError) || !NOT_IMPLEMENTED.has(Number(err.code))) throw err;
     }
     if (options.ttlOnly) return 'kept';
-    await collection.createIndex({ [field]: 1 }, { name: `${field}_expiry` });
-    const purge = () => void sweepExpired(collection, field).catch(() => undefined /* retried next tick */);
+    await collection.createIndex({ expires_at: 1 }, { name: 'expires_at_expiry' });
+    const purge = () => void sweepExpired(collection).catch(() => undefined /* retried next tick */);
     const timer = setInterval(purge, 60_000);
     timer.unref();
     this.timers.add(timer);

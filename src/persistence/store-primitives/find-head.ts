@@ -7,16 +7,6 @@ export interface Member<T> {
   doc: T | null;
 }
 
-/** Probes n+1, n+2, ... from `start` (a member, or 0): for sequences growing a member or two between reads. */
-export async function findHeadLinear<T>(read: (n: number) => Promise<T | null>, start: Member<T>): Promise<Member<T>> {
-  let last = start;
-  for (;;) {
-    const doc = await read(last.n + 1);
-    if (!doc) return last;
-    last = { n: last.n + 1, doc };
-  }
-}
-
 /** Exponential then binary search from `start` (a member, or 0), for fast growth; one lookup if none added. */
 export async function findHeadGalloping<T>(read: (n: number) => Promise<T | null>, start: Member<T>): Promise<Member<T>> {
   let best = start;

@@ -21,7 +21,7 @@ describe('store primitive: expire at a time', () => {
   const docs = () => db.collection<{ _id: string; expires_at: Date }>('expiring');
 
   it('the embedded store refuses a TTL index, so expiry runs as a purge timer owned by the sweepers', async () => {
-    expect(await sweepers.ensureExpiry(docs(), 'expires_at')).toBe('purge-timer');
+    expect(await sweepers.ensureExpiry(docs())).toBe('purge-timer');
   });
 
   it('a sweep deletes what expired at or before now and keeps the rest', async () => {
@@ -31,14 +31,14 @@ describe('store primitive: expire at a time', () => {
       { _id: 'now', expires_at: now },
       { _id: 'later', expires_at: new Date(now.getTime() + 1) },
     ]);
-    expect(await sweepExpired(docs(), 'expires_at', now)).toBe(2);
+    expect(await sweepExpired(docs(), now)).toBe(2);
     expect((await docs().find().toArray()).map((d) => d._id)).toEqual(['later']);
   });
 
   it('two concurrent sweeps in one process remove every expired document, and fail neither', async () => {
     const now = new Date('2030-06-01T00:00:00Z');
     await docs().insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `old-${i}`, expires_at: new Date(now.getTime() - 1000) })));
-    const [a, b] = await Promise.all([sweepExpired(docs(), 'expires_at', now), sweepExpired(docs(), 'expires_at', now)]);
+    const [a, b] = await Promise.all([sweepExpired(docs(), now), sweepExpired(docs(), now)]);
     expect(a + b).toBeGreaterThanOrEqual(50);
     expect(await docs().countDocuments({ _id: { $regex: /^old-/ } })).toBe(0);
   });

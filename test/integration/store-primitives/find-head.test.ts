@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { findHeadGalloping, findHeadLinear } from '../../../src/persistence/store-primitives';
+import { findHeadGalloping } from '../../../src/persistence/store-primitives';
 import { tallyLog } from '../../support/store-primitive-ops';
 import { runWritersTogether } from '../../support/store-writers';
 import { openTestDb } from '../../support/test-db';
@@ -24,24 +24,20 @@ describe('store primitive: find the head of a log', () => {
     return { read, lookups: () => lookups };
   };
 
-  it('an empty log has its head at 0, by either search', async () => {
+  it('an empty log has its head at 0', async () => {
     const { read } = reader('none');
-    expect((await findHeadLinear(read, { n: 0, doc: null })).n).toBe(0);
     expect((await findHeadGalloping(read, { n: 0, doc: null })).n).toBe(0);
   });
 
-  it('both searches find the last entry from a known one, and the galloping one in a logarithmic number of lookups', async () => {
+  it('finds the last entry in a logarithmic number of lookups', async () => {
     const log = tallyLog(db);
     for (let i = 1; i <= 100; i++) await log.push('hundred', { cum: i, by: 'w' });
-    const linear = reader('hundred');
     const galloping = reader('hundred');
-    expect(await findHeadLinear(linear.read, { n: 40, doc: null })).toEqual({ n: 100, doc: { n: 100, value: { cum: 100, by: 'w' } } });
     expect(await findHeadGalloping(galloping.read, { n: 0, doc: null })).toEqual({ n: 100, doc: { n: 100, value: { cum: 100, by: 'w' } } });
-    expect(linear.lookups()).toBe(61);
     expect(galloping.lookups()).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(100)) + 2);
   });
 
-  it('while two processes append, every head found exists and never moves back; once they stop, both searches find the last entry', async () => {
+  it('while two processes append, every head found exists and never moves back; once they stop, the search finds the last entry', async () => {
     const count = 80;
     const job = { uri: process.env.MONGODB_URI!, db: db.databaseName, op: 'push' as const, scope: 'growing', count };
     const { read } = reader('growing');
@@ -50,7 +46,7 @@ describe('store primitive: find the head of a log', () => {
     const searching = (async () => {
       let known = { n: 0, doc: null as Awaited<ReturnType<typeof read>> };
       while (writing) {
-        known = found.length % 2 ? await findHeadLinear(read, known) : await findHeadGalloping(read, known);
+        known = await findHeadGalloping(read, known);
         found.push(known.n);
         if (known.n > 0) expect(await read(known.n)).not.toBeNull();
       }
@@ -61,7 +57,6 @@ describe('store primitive: find the head of a log', () => {
     ]).finally(() => (writing = false));
     await searching;
     expect(found).toEqual([...found].sort((x, y) => x - y));
-    expect((await findHeadLinear(read, { n: 0, doc: null })).n).toBe(2 * count);
     expect((await findHeadGalloping(read, { n: 0, doc: null })).n).toBe(2 * count);
   });
 });

@@ -25,7 +25,7 @@ describe('expiry sweepers', () => {
   it('purge by a timer where the store has no TTL index', async () => {
     const sweepers = new ExpirySweepers();
     const { collection, purges } = storeWithoutTtl();
-    expect(await sweepers.ensureExpiry(collection, 'expires_at')).toBe('purge-timer');
+    expect(await sweepers.ensureExpiry(collection)).toBe('purge-timer');
     jest.advanceTimersByTime(3 * 60_000);
     expect(purges).toHaveLength(3);
     sweepers.stop();
@@ -36,8 +36,8 @@ describe('expiry sweepers', () => {
     const second = new ExpirySweepers();
     const a = storeWithoutTtl();
     const b = storeWithoutTtl();
-    await first.ensureExpiry(a.collection, 'expires_at');
-    await second.ensureExpiry(b.collection, 'expires_at');
+    await first.ensureExpiry(a.collection);
+    await second.ensureExpiry(b.collection);
 
     first.stop();
     jest.advanceTimersByTime(2 * 60_000);
@@ -50,7 +50,7 @@ describe('expiry sweepers', () => {
   it('keeps expired documents, with no timer, where the caller asks for a TTL index only', async () => {
     const sweepers = new ExpirySweepers();
     const { collection, purges } = storeWithoutTtl();
-    expect(await sweepers.ensureExpiry(collection, 'expires_at', { ttlOnly: true })).toBe('kept');
+    expect(await sweepers.ensureExpiry(collection, { ttlOnly: true })).toBe('kept');
     jest.advanceTimersByTime(2 * 60_000);
     expect(purges).toHaveLength(0);
   });

@@ -1,4 +1,4 @@
-import { findHeadGalloping, findHeadLinear } from '../../../src/persistence/store-primitives';
+import { findHeadGalloping } from '../../../src/persistence/store-primitives';
 
 /** A sequence of `length` contiguous members, counting the `_id` lookups made. */
 function sequence(length: number) {
@@ -11,14 +11,7 @@ function sequence(length: number) {
 }
 
 describe('find-head: finding the last member of a log by _id lookups', () => {
-  it('probes one by one from a known member', async () => {
-    const { read, reads } = sequence(7);
-    expect(await findHeadLinear(read, { n: 5, doc: { n: 5 } })).toEqual({ n: 7, doc: { n: 7 } });
-    expect(reads).toEqual([6, 7, 8]);
-  });
-
   it('an empty sequence has no last member', async () => {
-    expect(await findHeadLinear(sequence(0).read, { n: 0, doc: null })).toEqual({ n: 0, doc: null });
     expect(await findHeadGalloping(sequence(0).read, { n: 0, doc: null })).toEqual({ n: 0, doc: null });
   });
 

@@ -7,7 +7,7 @@ import { AccountLags } from '../../../src/domain/flow-control/account-lags';
 function memoryLoads() {
   const docs = new Map<string, WorkerLoadDoc>();
   const loads = {
-    publish: async (doc: WorkerLoadDoc) => void docs.set(doc._id, doc),
+    renew: async (doc: WorkerLoadDoc) => void docs.set(doc._id, doc),
     publishedSince: async (since: Date) => [...docs.values()].filter((d) => d.at >= since),
     remove: async (id: string) => void docs.delete(id),
   } as unknown as WorkerLoads;
