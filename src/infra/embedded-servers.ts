@@ -46,12 +46,12 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   if (options.headless) args.push('--headless');
   else args.push(`--ui-port=${options.uiPort}`, `--ui-ip=${HOST}`);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push(`--search-attribute=${name}=${type}`);
-  return startChild('temporal', toolPaths().temporalCli, options, { args, address: `${HOST}:${options.port}`, readyTimeoutMs: 120_000 });
+  return startChild('temporal', options, { args, address: `${HOST}:${options.port}`, readyTimeoutMs: 120_000 });
 }
 
 export async function startFerretDb(options: ServerOptions): Promise<EmbeddedServer> {
   const dir = path.join(options.dataDir, 'ferretdb');
-  return startChild('ferretdb', toolPaths().ferretDb, options, {
+  return startChild('ferretdb', options, {
     args: [
       '--handler=sqlite',
       // busy_timeout: burst writers queue for SQLite's one write lock; wait rather than fail.
@@ -74,13 +74,10 @@ export function withoutOtelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
 }
 
-async function startChild(
-  name: string,
-  binary: string,
-  { dataDir, port }: ServerOptions,
-  spec: { args: string[]; address: string; readyTimeoutMs: number },
-) {
-  const stateDir = path.join(dataDir, name);
+async function startChild(name: string, options: ServerOptions, spec: { args: string[]; address: string; readyTimeoutMs: number }) {
+  const binary = name === 'temporal' ? toolPaths().temporalCli : toolPaths().ferretDb;
+  const { port } = options;
+  const stateDir = path.join(options.dataDir, name);
   if (!existsSync(binary)) throw new Error(`${name}: binary not found at ${binary} (run npm run provision)`);
   await mkdir(stateDir, { recursive: true });
   const pidFile = path.join(stateDir, 'server.pid');
