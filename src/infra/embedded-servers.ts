@@ -82,7 +82,7 @@ async function startChild(name: string, options: ServerOptions, spec: { args: st
   await mkdir(stateDir, { recursive: true });
   const pidFile = path.join(stateDir, 'server.pid');
   await stopStale(pidFile);
-  if (await isPortOpen(HOST, port)) {
+  if (await isPortOpen(port)) {
     throw new Error(`${name}: port ${port} on ${HOST} is already in use; set another port or point the platform at that server`);
   }
   const logStream = createWriteStream(path.join(stateDir, 'server.log'), { flags: 'a' });
@@ -99,7 +99,7 @@ async function startChild(name: string, options: ServerOptions, spec: { args: st
     });
   });
   const deadline = Date.now() + spec.readyTimeoutMs;
-  while (!(await isPortOpen(HOST, port))) {
+  while (!(await isPortOpen(port))) {
     if (exited) throw new Error(`${name} exited during start-up; see ${path.join(stateDir, 'server.log')}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -156,9 +156,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export function isPortOpen(host: string, port: number): Promise<boolean> {
+export function isPortOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
+    const socket = net.connect({ host: HOST, port });
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);

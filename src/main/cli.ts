@@ -63,7 +63,7 @@ const accountFields = ({ id, email, tier }: AccountView) => ({ id, email, tier }
 async function withAccountService<T>(fn: (service: AccountService, invites: DashboardInviteService, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
   let embedded: EmbeddedServer | undefined;
-  if (!config.mongo.uri && !(await isPortOpen('127.0.0.1', config.mongo.embeddedPort))) {
+  if (!config.mongo.uri && !(await isPortOpen(config.mongo.embeddedPort))) {
     await provision({ need: { temporalCli: false, ferretDb: true, temporalTestServer: false }, log: () => undefined });
     embedded = await startFerretDb({ dataDir: config.dataDir, port: config.mongo.embeddedPort });
   }
