@@ -48,7 +48,6 @@ function findProjectRoot(start: string): string {
   return dir;
 }
 
-/** Where built tools are cached (git-ignored). */
 export function toolsDir(): string {
   return path.resolve(PROJECT_ROOT, process.env.TOOLS_DIR ?? '.tools');
 }

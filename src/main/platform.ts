@@ -151,7 +151,6 @@ export async function startPlatform(config: Config, options: StartOptions) {
     loopDelay.start();
     return {
       config, db, mongo, temporal, temporalAddress, mongoUri, embedded, repositories, services,
-      /** Set when the API role runs. */
       apiUrl: api?.url,
       routes: api?.routes,
       worker,
