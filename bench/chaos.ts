@@ -19,7 +19,6 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { EmbeddedServer, freePort, startFerretDb, startTemporalDevServer } from '../src/infra/embedded-servers';
-import { toolPaths } from '../src/infra/tools';
 import { createAccounts, ingestClient, log, measureCapacity, sleep, spawnPlatform, startReceiver, testCaFile, waitFor } from './delivery-support';
 
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? 3000);
@@ -31,7 +30,6 @@ const ACCOUNTS = 10;
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-chaos-'));
-  const tools = toolPaths();
   const mongoPort = await freePort();
   const temporalPort = await freePort();
   const servers: EmbeddedServer[] = [];
@@ -49,8 +47,8 @@ async function main(): Promise<void> {
     delete env.MONGODB_URI;
     delete env.TEMPORAL_ADDRESS;
   } else {
-    servers.push(await startFerretDb({ binary: tools.ferretDb, dataDir, port: mongoPort }));
-    servers.push(await startTemporalDevServer({ binary: tools.temporalCli, dataDir, port: temporalPort, uiPort: await freePort(), headless: true }));
+    servers.push(await startFerretDb({ dataDir, port: mongoPort }));
+    servers.push(await startTemporalDevServer({ dataDir, port: temporalPort, uiPort: await freePort(), headless: true }));
     Object.assign(env, { MONGODB_URI: servers[0].address, TEMPORAL_ADDRESS: servers[1].address });
   }
   const mongoUri = `mongodb://127.0.0.1:${mongoPort}/`;

@@ -17,7 +17,7 @@ import { systemClock } from '../src/domain/clock';
 import type { Tier } from '../src/domain/limits/tiers';
 import { EmbeddedServer, freePort, startFerretDb, startTemporalDevServer } from '../src/infra/embedded-servers';
 import { provision } from '../src/infra/provision';
-import { PROJECT_ROOT, toolPaths } from '../src/infra/tools';
+import { PROJECT_ROOT } from '../src/infra/tools';
 import { Accounts } from '../src/persistence/accounts';
 import { ApiKeys } from '../src/persistence/api-keys';
 import { connectMongo } from '../src/persistence/mongo';
@@ -294,7 +294,6 @@ export async function startBenchPlatform(dataDirPrefix: string, extraEnv: NodeJS
 
   log('separate: provisioning and starting one FerretDB and one Temporal dev server...');
   await provision({ need: { temporalCli: true, ferretDb: true, temporalTestServer: false } });
-  const tools = toolPaths();
   const servers: EmbeddedServer[] = [];
   const startServer = async (start: () => Promise<EmbeddedServer>) => {
     const server = await start();
@@ -302,10 +301,10 @@ export async function startBenchPlatform(dataDirPrefix: string, extraEnv: NodeJS
     servers.push(server);
     return server;
   };
-  const ferret = await startServer(async () => startFerretDb({ binary: tools.ferretDb, dataDir, port: await freePort() }));
+  const ferret = await startServer(async () => startFerretDb({ dataDir, port: await freePort() }));
   // With its Web UI, as `npm start` runs it, so that both topologies run the same server.
   const temporal = await startServer(async () =>
-    startTemporalDevServer({ binary: tools.temporalCli, dataDir, port: await freePort(), uiPort: await freePort(), metricsPort: temporalMetricsPort }),
+    startTemporalDevServer({ dataDir, port: await freePort(), uiPort: await freePort(), metricsPort: temporalMetricsPort }),
   );
   const shared: NodeJS.ProcessEnv = {
     ...process.env,

@@ -22,7 +22,8 @@ const SECONDS = Number(process.env.STORE_SECONDS ?? 15);
 
 async function measure(binary: string): Promise<string> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-store-'));
-  const ferret = await startFerretDb({ binary, dataDir, port: await freePort() });
+  process.env.FERRETDB_PATH = binary;
+  const ferret = await startFerretDb({ dataDir, port: await freePort() });
   const clients = await Promise.all(Array.from({ length: CLIENTS }, () => new MongoClient(ferret.address).connect()));
   try {
     await clients[0].db('bench').collection('events').createIndex({ account: 1 });

@@ -13,7 +13,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, startTemporalDevServer } from '../src/infra/embedded-servers';
-import { toolPaths } from '../src/infra/tools';
 import { initialDeliverySearchAttributes } from '../src/temporal/search-attributes';
 import { loadConfig } from '../src/config/config';
 import { activityStartedInterceptor, deliveryWorkerTuning, ensureRuntime, workflowBundle } from '../src/temporal/worker';
@@ -36,7 +35,7 @@ async function main(): Promise<void> {
   ensureRuntime();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-ceiling-'));
   const port = await freePort();
-  const server = await startTemporalDevServer({ binary: toolPaths().temporalCli, dataDir, port, uiPort: await freePort() });
+  const server = await startTemporalDevServer({ dataDir, port, uiPort: await freePort() });
   try {
     // The dev server listens before its frontend answers: connect and ask until it does.
     let connection: NativeConnection | undefined;

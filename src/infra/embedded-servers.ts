@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../temporal/search-attributes';
+import { toolPaths } from './tools';
 
 const HOST = '127.0.0.1';
 
@@ -12,7 +13,6 @@ export type EmbeddedServer = Awaited<ReturnType<typeof startChild>>;
 
 /** A server's state goes under `<dataDir>/<its name>`. */
 export interface ServerOptions {
-  binary: string;
   dataDir: string;
   port: number;
 }
@@ -75,13 +75,14 @@ export function withoutOtelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
 }
 
 async function startChild(name: string, options: ServerOptions, spec: { args: string[]; address: string; readyTimeoutMs: number }) {
-  const { binary, port } = options;
+  const binary = name === 'temporal' ? toolPaths().temporalCli : toolPaths().ferretDb;
+  const { port } = options;
   const stateDir = path.join(options.dataDir, name);
   if (!existsSync(binary)) throw new Error(`${name}: binary not found at ${binary} (run npm run provision)`);
   await mkdir(stateDir, { recursive: true });
   const pidFile = path.join(stateDir, 'server.pid');
   await stopStale(pidFile);
-  if (await isPortOpen(HOST, port)) {
+  if (await isPortOpen(port)) {
     throw new Error(`${name}: port ${port} on ${HOST} is already in use; set another port or point the platform at that server`);
   }
   const logStream = createWriteStream(path.join(stateDir, 'server.log'), { flags: 'a' });
@@ -98,7 +99,7 @@ async function startChild(name: string, options: ServerOptions, spec: { args: st
     });
   });
   const deadline = Date.now() + spec.readyTimeoutMs;
-  while (!(await isPortOpen(HOST, port))) {
+  while (!(await isPortOpen(port))) {
     if (exited) throw new Error(`${name} exited during start-up; see ${path.join(stateDir, 'server.log')}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -155,9 +156,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export function isPortOpen(host: string, port: number): Promise<boolean> {
+export function isPortOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
+    const socket = net.connect({ host: HOST, port });
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);

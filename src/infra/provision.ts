@@ -176,10 +176,7 @@ async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
   ]);
 }
 
-/**
- * SQLite's busy handler lets newcomers overtake long waiters (96 writers: p99 7x the median); a Go mutex queues writes
- * in arrival order, reads run beside (WAL).
- */
+/** SQLite's busy handler lets newcomers overtake long waiters (96 writers: p99 7x the median); a Go mutex queues writes in arrival order, reads run beside (WAL). */
 async function patchFerretDbFairWrites(src: string): Promise<void> {
   await editSource(path.join(src, 'internal', 'util', 'fsql', 'db.go'), [
     ['import (\n', 'import (\n\t"sync"\n'],

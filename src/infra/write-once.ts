@@ -19,7 +19,6 @@ export async function writeOnce(file: string, content: string): Promise<void> {
   }
 }
 
-/** The text of `file`, or undefined while it does not exist. */
 export async function readIfPresent(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');

@@ -100,7 +100,7 @@ function forwardUrl(raw: string): URL {
 
 /** The running platform's store: deliveries need the platform itself, so nothing is started here. */
 async function connectStore(config: Config) {
-  if (!config.mongo.uri && !(await isPortOpen('127.0.0.1', config.mongo.embeddedPort))) {
+  if (!config.mongo.uri && !(await isPortOpen(config.mongo.embeddedPort))) {
     throw new Error(`The platform is not running (nothing on 127.0.0.1:${config.mongo.embeddedPort}): start it with \`npm start\` first, with the same DATA_DIR.`);
   }
   return connectMongo(mongoUriOf(config), config.mongo.dbName);

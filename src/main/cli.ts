@@ -5,7 +5,6 @@ import { systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { EmbeddedServer, isPortOpen, startFerretDb } from '../infra/embedded-servers';
 import { provision } from '../infra/provision';
-import { toolPaths } from '../infra/tools';
 import { Accounts } from '../persistence/accounts';
 import { ApiKeys } from '../persistence/api-keys';
 import { DashboardInvites } from '../persistence/dashboard-invites';
@@ -64,9 +63,9 @@ const accountFields = ({ id, email, tier }: AccountView) => ({ id, email, tier }
 async function withAccountService<T>(fn: (service: AccountService, invites: DashboardInviteService, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
   let embedded: EmbeddedServer | undefined;
-  if (!config.mongo.uri && !(await isPortOpen('127.0.0.1', config.mongo.embeddedPort))) {
+  if (!config.mongo.uri && !(await isPortOpen(config.mongo.embeddedPort))) {
     await provision({ need: { temporalCli: false, ferretDb: true, temporalTestServer: false }, log: () => undefined });
-    embedded = await startFerretDb({ binary: toolPaths().ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort });
+    embedded = await startFerretDb({ dataDir: config.dataDir, port: config.mongo.embeddedPort });
   }
   const { client, db } = await connectMongo(mongoUriOf(config), config.mongo.dbName);
   const expiry = new ExpirySweepers();

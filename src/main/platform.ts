@@ -9,7 +9,6 @@ import { EventLoopDelay } from '../infra/event-loop-delay';
 import { createLogger, Logger } from '../infra/logger';
 import { provision } from '../infra/provision';
 import { loadOrCreateSecretsKey } from '../infra/secrets-key';
-import { toolPaths } from '../infra/tools';
 import { connectMongo } from '../persistence/mongo';
 import { ExpirySweepers } from '../persistence/store-primitives';
 import { connectTemporal } from '../temporal/client';
@@ -72,12 +71,11 @@ export async function startPlatform(config: Config, options: StartOptions) {
   };
   try {
     await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });
-    const tools = toolPaths();
     // Each embedded server joins `embedded` once it runs, so that a later failure stops it.
-    if (!config.mongo.uri) embedded.push(await startFerretDb({ binary: tools.ferretDb, dataDir: config.dataDir, port: config.mongo.embeddedPort }));
+    if (!config.mongo.uri) embedded.push(await startFerretDb({ dataDir: config.dataDir, port: config.mongo.embeddedPort }));
     if (!config.temporal.address) {
       const { embeddedPort: port, embeddedUiPort: uiPort, embeddedMetricsPort: metricsPort } = config.temporal;
-      embedded.push(await startTemporalDevServer({ binary: tools.temporalCli, dataDir: config.dataDir, port, uiPort, metricsPort }));
+      embedded.push(await startTemporalDevServer({ dataDir: config.dataDir, port, uiPort, metricsPort }));
     }
     const mongoUri = mongoUriOf(config);
     const temporalAddress = temporalAddressOf(config);
@@ -153,7 +151,6 @@ export async function startPlatform(config: Config, options: StartOptions) {
     loopDelay.start();
     return {
       config, db, mongo, temporal, temporalAddress, mongoUri, embedded, repositories, services,
-      /** Set when the API role runs. */
       apiUrl: api?.url,
       routes: api?.routes,
       worker,

@@ -127,8 +127,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const startWindow = eagerWorkflowStart
     ? new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_WINDOW_TUNING)
     : new DeliveryStartWindow(config.dispatchStartWindow, undefined, undefined, START_CALL_TUNING, recordStartCall);
-  // With both roles here, an account whose attempt places are all taken has its starts wait in the outbox
-  // (where admission sees them and refuses it) rather than in Temporal as throttled attempts.
+  // Both roles here: an account with no free attempt place has its starts wait in the outbox (seen and refused by admission), not in Temporal as throttled attempts.
   const attemptSlots = new AttemptSlots(config.delivery.inFlight);
   const outbox = new DeliveryOutbox(scheduler, logger, {
     startConcurrency: config.dispatchStartConcurrency,

@@ -118,7 +118,7 @@ describe('the README tour', () => {
 
       // 5. An app answering 500 behind the listener: the platform gets the app's status and retries.
       let app = start(failingApp);
-      await eventually(async () => (await isPortOpen('127.0.0.1', ports.app)) || undefined);
+      await eventually(async () => (await isPortOpen(ports.app)) || undefined);
       const forwarding = start(listenForwarding);
       ids.endpoint = (await forwarding.waitFor(/Endpoint\s+(ep_\S+)/))[1];
       await forwarding.waitFor(/Ready/);
@@ -129,7 +129,7 @@ describe('the README tour', () => {
       // Fixed ("the same node -e line with 200"): a later attempt succeeds.
       await app.kill();
       app = start(failingApp.replace('res.statusCode = 500', 'res.statusCode = 200'));
-      await eventually(async () => (await isPortOpen('127.0.0.1', ports.app)) || undefined);
+      await eventually(async () => (await isPortOpen(ports.app)) || undefined);
       // Retry now: the delivery while it waits, or 409 if its timer has just fired and an attempt is in flight.
       const woken = run(retryNow);
       expect(woken.endpoint_id === ids.endpoint || woken.code === 'delivery_not_waiting').toBe(true);

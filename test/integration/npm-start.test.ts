@@ -30,7 +30,7 @@ describe('npm start', () => {
 
       await platform.crash();
       // The SIGKILL reached the embedded servers too (their sockets close as the kernel reaps them).
-      await eventually(async () => !(await isPortOpen('127.0.0.1', Number(env.EMBEDDED_MONGO_PORT))) || undefined, 5_000);
+      await eventually(async () => !(await isPortOpen(Number(env.EMBEDDED_MONGO_PORT))) || undefined, 5_000);
 
       platform = spawnRole('start', env);
       const again = (await platform.waitFor(/API\s+(http:\/\/\S+)/))[1];
@@ -48,8 +48,8 @@ describe('npm start', () => {
       // SIGTERM stops everything cleanly: the process exits and its servers are gone.
       await platform.stop();
       expect(platform.process.exitCode).toBe(0);
-      expect(await isPortOpen('127.0.0.1', Number(env.EMBEDDED_MONGO_PORT))).toBe(false);
-      expect(await isPortOpen('127.0.0.1', Number(env.EMBEDDED_TEMPORAL_PORT))).toBe(false);
+      expect(await isPortOpen(Number(env.EMBEDDED_MONGO_PORT))).toBe(false);
+      expect(await isPortOpen(Number(env.EMBEDDED_TEMPORAL_PORT))).toBe(false);
     } finally {
       await platform.crash();
       await receiver.close();

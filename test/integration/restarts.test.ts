@@ -1,7 +1,6 @@
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort, startTemporalDevServer } from '../../src/infra/embedded-servers';
-import { toolPaths } from '../../src/infra/tools';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import type { Platform } from '../../src/main/platform';
 import { roleEnv, spawnRole } from '../support/child-role';
@@ -66,7 +65,7 @@ describe('deliveries survive process crashes', () => {
   it('the Temporal server killed with SIGKILL and restarted on its SQLite file: the sleeping delivery completes', async () => {
     const dataDir = await mkdtemp(path.join(process.env.TEST_DATA_DIR as string, 'temporal-kill-'));
     const port = await freePort();
-    const start = () => startTemporalDevServer({ binary: toolPaths().temporalCli, dataDir, port, uiPort: 0, headless: true });
+    const start = () => startTemporalDevServer({ dataDir, port, uiPort: 0, headless: true });
     let temporal = await start();
     const platform = await startTestPlatform({ env: { TEMPORAL_ADDRESS: temporal.address } });
     try {

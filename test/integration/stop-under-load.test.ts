@@ -79,8 +79,8 @@ describe('npm start stopped with SIGTERM under load', () => {
       loading = false;
       await moreLoad;
       expect(platform.process.exitCode).toBe(0);
-      expect(await isPortOpen('127.0.0.1', Number(env.EMBEDDED_MONGO_PORT))).toBe(false);
-      expect(await isPortOpen('127.0.0.1', Number(env.EMBEDDED_TEMPORAL_PORT))).toBe(false);
+      expect(await isPortOpen(Number(env.EMBEDDED_MONGO_PORT))).toBe(false);
+      expect(await isPortOpen(Number(env.EMBEDDED_TEMPORAL_PORT))).toBe(false);
 
       // The stop log, in order: nothing new taken; the roles' work in flight finished or abandoned; the servers stopped.
       const log = platform.output();

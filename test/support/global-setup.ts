@@ -29,12 +29,12 @@ export default async function globalSetup(): Promise<void> {
   const servers: EmbeddedServer[] = [];
   globalThis.__EMBEDDED_SERVERS__ = servers;
   if (!process.env.MONGODB_URI) {
-    const ferret = await startFerretDb({ binary: tools.ferretDb, dataDir, port: await freePort() });
+    const ferret = await startFerretDb({ dataDir, port: await freePort() });
     servers.push(ferret);
     process.env.MONGODB_URI = ferret.address;
   }
   if (!process.env.TEMPORAL_ADDRESS) {
-    const temporal = await startTemporalDevServer({ binary: tools.temporalCli, dataDir, port: await freePort(), uiPort: 0, headless: true });
+    const temporal = await startTemporalDevServer({ dataDir, port: await freePort(), uiPort: 0, headless: true });
     servers.push(temporal);
     process.env.TEMPORAL_ADDRESS = temporal.address;
   }
