@@ -39,8 +39,8 @@ export interface EndpointState {
   events: readonly string[];
   disabled: boolean;
   disabledReason: DisabledReason | null;
-  /** When it was disabled (its record's last change while disabled). */
-  disabledAt: Date | null;
+  /** Its record's last change: when it was disabled, if it is. */
+  disabledAt: Date;
 }
 
 export interface NoticeRules {
@@ -80,16 +80,15 @@ export function noticesForFailedDelivery(end: DeliveryEnd, endpoint: EndpointSta
   }
   const at = end.lastAttempt.at;
   if (endpoint.disabled && endpoint.disabledReason === 'failing' && shouldDisableForFailures(health, at, rules.autoDisableAfterMs)) {
-    const disabledAt = endpoint.disabledAt ?? health.last_failure_at;
     notices.push({
       type: OPERATIONAL_EVENT_TYPES.endpointDisabled,
       // One per disabling: the endpoint's own record of when, the same for every process that sees it.
-      key: `platform:endpoint.disabled:${endpointId}:${disabledAt?.getTime() ?? 0}`,
+      key: `platform:endpoint.disabled:${endpointId}:${endpoint.disabledAt.getTime()}`,
       data: {
         endpoint_id: endpointId,
         url: endpoint.url,
         disabled_reason: endpoint.disabledReason,
-        disabled_at: disabledAt?.toISOString() ?? null,
+        disabled_at: endpoint.disabledAt.toISOString(),
         failing_since: health.failing_since?.toISOString() ?? null,
         consecutive_failures: health.consecutive_failures,
       },
