@@ -25,7 +25,7 @@ export class OperationalEvents {
       events: endpoint.events,
       disabled: endpoint.disabled,
       disabledReason: endpoint.disabled_reason,
-      disabledAt: endpoint.disabled ? endpoint.updated_at : null,
+      disabledAt: endpoint.updated_at,
     };
     const by = `${end.eventId}:${end.endpointId}:${end.round}`;
     for (const notice of noticesForFailedDelivery(end, state, health, this.deps.rules)) {

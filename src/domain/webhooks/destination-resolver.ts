@@ -36,10 +36,7 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
       found = await options.lookup(name, { all: true, verbatim: true });
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
-      if (code === 'ETIMEOUT') {
-        const message = error instanceof Error && error.message.startsWith('DNS lookup') ? error.message : `DNS lookup of ${name} timed out.`;
-        return { ok: false, code: 'dns_timeout', message };
-      }
+      if (code === 'ETIMEOUT') return { ok: false, code: 'dns_timeout', message: (error as Error).message };
       return { ok: false, code: 'dns_lookup_failed', message: `DNS lookup of ${name} failed${typeof code === 'string' ? ` (${code})` : ''}.` };
     }
     if (!Array.isArray(found) || found.length === 0) {

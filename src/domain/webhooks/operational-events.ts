@@ -39,8 +39,8 @@ export interface EndpointState {
   events: readonly string[];
   disabled: boolean;
   disabledReason: DisabledReason | null;
-  /** When it was disabled (its record's last change while disabled). */
-  disabledAt: Date | null;
+  /** Its record's last change: when it was disabled, if it is. */
+  disabledAt: Date;
 }
 
 export interface NoticeRules {
@@ -59,65 +59,55 @@ export interface OperationalNotice {
 /** The notices a failed delivery calls for; none about an operational event or an endpoint receiving them (loop guard). */
 export function noticesForFailedDelivery(end: DeliveryEnd, endpoint: EndpointState, health: HealthSummary, rules: NoticeRules): OperationalNotice[] {
   if (isPlatformEventType(end.eventType) || isOperationalEndpoint(endpoint.events)) return [];
+  const { endpointId } = end;
   const notices: OperationalNotice[] = [];
-  if (end.lastAttempt.attempt >= MAX_ATTEMPTS) notices.push(deliveryExhausted(end, endpoint));
+  if (end.lastAttempt.attempt >= MAX_ATTEMPTS) {
+    notices.push({
+      type: OPERATIONAL_EVENT_TYPES.deliveryExhausted,
+      key: `platform:delivery.exhausted:${end.eventId}:${endpointId}:${end.round}`,
+      data: {
+        event_id: end.eventId,
+        event_type: end.eventType,
+        endpoint_id: endpointId,
+        url: endpoint.url,
+        round: end.round,
+        attempts: end.lastAttempt.attempt,
+        last_attempt_at: end.lastAttempt.at.toISOString(),
+        last_status_code: end.lastAttempt.statusCode,
+        last_error: end.lastAttempt.error,
+      },
+    });
+  }
   const at = end.lastAttempt.at;
   if (endpoint.disabled && endpoint.disabledReason === 'failing' && shouldDisableForFailures(health, at, rules.autoDisableAfterMs)) {
-    notices.push(endpointDisabled(end.endpointId, endpoint, health));
+    notices.push({
+      type: OPERATIONAL_EVENT_TYPES.endpointDisabled,
+      // One per disabling: the endpoint's own record of when, the same for every process that sees it.
+      key: `platform:endpoint.disabled:${endpointId}:${endpoint.disabledAt.getTime()}`,
+      data: {
+        endpoint_id: endpointId,
+        url: endpoint.url,
+        disabled_reason: endpoint.disabledReason,
+        disabled_at: endpoint.disabledAt.toISOString(),
+        failing_since: health.failing_since?.toISOString() ?? null,
+        consecutive_failures: health.consecutive_failures,
+      },
+    });
   } else if (!endpoint.disabled && health.consecutive_failures >= rules.failingAfter) {
-    notices.push(endpointFailing(end.endpointId, endpoint, health, at, rules.failingAfter));
+    const hourStart = hourStartOf(at);
+    notices.push({
+      type: OPERATIONAL_EVENT_TYPES.endpointFailing,
+      key: `platform:endpoint.failing:${endpointId}:${hourStart}`,
+      data: {
+        endpoint_id: endpointId,
+        url: endpoint.url,
+        consecutive_failures: health.consecutive_failures,
+        failing_after: rules.failingAfter,
+        failing_since: health.failing_since?.toISOString() ?? null,
+        last_failure_at: health.last_failure_at?.toISOString() ?? null,
+      },
+      onceAnHour: { endpointId, hourStart },
+    });
   }
   return notices;
-}
-
-export function deliveryExhausted(end: DeliveryEnd, endpoint: Pick<EndpointState, 'url'>): OperationalNotice {
-  return {
-    type: OPERATIONAL_EVENT_TYPES.deliveryExhausted,
-    key: `platform:delivery.exhausted:${end.eventId}:${end.endpointId}:${end.round}`,
-    data: {
-      event_id: end.eventId,
-      event_type: end.eventType,
-      endpoint_id: end.endpointId,
-      url: endpoint.url,
-      round: end.round,
-      attempts: end.lastAttempt.attempt,
-      last_attempt_at: end.lastAttempt.at.toISOString(),
-      last_status_code: end.lastAttempt.statusCode,
-      last_error: end.lastAttempt.error,
-    },
-  };
-}
-
-export function endpointDisabled(endpointId: string, endpoint: EndpointState, health: HealthSummary): OperationalNotice {
-  const disabledAt = endpoint.disabledAt ?? health.last_failure_at;
-  return {
-    type: OPERATIONAL_EVENT_TYPES.endpointDisabled,
-    // One per disabling: the endpoint's own record of when, the same for every process that sees it.
-    key: `platform:endpoint.disabled:${endpointId}:${disabledAt?.getTime() ?? 0}`,
-    data: {
-      endpoint_id: endpointId,
-      url: endpoint.url,
-      disabled_reason: endpoint.disabledReason,
-      disabled_at: disabledAt?.toISOString() ?? null,
-      failing_since: health.failing_since?.toISOString() ?? null,
-      consecutive_failures: health.consecutive_failures,
-    },
-  };
-}
-
-export function endpointFailing(endpointId: string, endpoint: Pick<EndpointState, 'url'>, health: HealthSummary, at: Date, failingAfter: number): OperationalNotice {
-  const hourStart = hourStartOf(at);
-  return {
-    type: OPERATIONAL_EVENT_TYPES.endpointFailing,
-    key: `platform:endpoint.failing:${endpointId}:${hourStart}`,
-    data: {
-      endpoint_id: endpointId,
-      url: endpoint.url,
-      consecutive_failures: health.consecutive_failures,
-      failing_after: failingAfter,
-      failing_since: health.failing_since?.toISOString() ?? null,
-      last_failure_at: health.last_failure_at?.toISOString() ?? null,
-    },
-    onceAnHour: { endpointId, hourStart },
-  };
 }

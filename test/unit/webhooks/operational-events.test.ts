@@ -36,7 +36,7 @@ const endpoint = (overrides: Partial<EndpointState> = {}): EndpointState => ({
   events: ['order.*'],
   disabled: false,
   disabledReason: null,
-  disabledAt: null,
+  disabledAt: at(-DAY),
   ...overrides,
 });
 
