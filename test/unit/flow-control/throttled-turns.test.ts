@@ -9,22 +9,22 @@ describe('throttledRetryDelayMs', () => {
 });
 
 describe('ThrottledTurns', () => {
-  it('forgets a key whose deliveries never came back, when any other key waits', () => {
-    let now = 0;
-    const turns = new ThrottledTurns(() => now);
-    turns.wait('acct_gone', 'delivery-1-ep', 1, 1_000, 1);
-    now = 120_000;
-    turns.wait('acct_other', 'delivery-2-ep', 1, 1_000, 1);
-    expect(turns.keys).toBe(1);
-  });
-
-  it('keeps a key whose deliveries are still due back', () => {
+  /** Keys left after one key waits, then `laterMs` on, another. */
+  function keysAfterSecondWait(laterMs: number): number {
     let now = 0;
     const turns = new ThrottledTurns(() => now);
     turns.wait('acct_a', 'delivery-1-ep', 1, 1_000, 1);
-    now = 2_000;
+    now = laterMs;
     turns.wait('acct_b', 'delivery-2-ep', 1, 1_000, 1);
-    expect(turns.keys).toBe(2);
+    return turns.keys;
+  }
+
+  it('forgets a key whose deliveries never came back, when any other key waits', () => {
+    expect(keysAfterSecondWait(120_000)).toBe(1);
+  });
+
+  it('keeps a key whose deliveries are still due back', () => {
+    expect(keysAfterSecondWait(2_000)).toBe(2);
   });
 
   it('drops a key once its last waiting delivery is served', () => {
