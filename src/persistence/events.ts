@@ -81,7 +81,6 @@ const IDS = '';
 /** `events`: every read is scoped to its account, except the delivery path's and crash recovery's. */
 export class Events {
   private readonly col: Collection<StoredEventDoc>;
-  /** The id sequence: ids are handed out there, by small claims, before an event is stored once. */
   readonly ids: EventIds;
   /** The last id this process tried. */
   private readonly hint: RememberedHeads<{ n: number }>;
