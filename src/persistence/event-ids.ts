@@ -43,7 +43,7 @@ export class EventIds {
 
   /** The highest id handed out: by `_id` probes of claims from the floor mark (or from `known`, an id handed out above it). */
   async head(known = 0): Promise<number> {
-    return this.headFrom(Math.max(known, await this.floor()));
+    return this.headFrom(Math.max(known, await this.mark('floor')));
   }
 
   /** From `known`. A failed insert below a landed one leaves a gap, so a search also looks past one missing id. */
@@ -55,15 +55,6 @@ export class EventIds {
       if (!(await read(head + 2))) return head;
       head += 2;
     }
-  }
-
-  async floor(): Promise<number> {
-    return this.mark('floor');
-  }
-
-  /** How far retention has removed events (0: not yet). */
-  async purgedThrough(): Promise<number> {
-    return this.mark('purged');
   }
 
   /** Retention removed every event up to `id`: marks it, then removes the claims `ids` not yet removed. */
@@ -79,7 +70,7 @@ export class EventIds {
   }
 
   /** The highest mark of `kind` (0: none). The collection holds a handful at most (superseded ones are dropped), so reading it whole is cheap. */
-  private async mark(kind: MarkDoc['kind']): Promise<number> {
+  async mark(kind: MarkDoc['kind']): Promise<number> {
     const marks = await this.marks.find({}).toArray();
     return Math.max(0, ...marks.filter((m) => m.kind === kind).map((m) => m.n));
   }

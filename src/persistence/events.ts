@@ -1,6 +1,5 @@
 import { Collection, Db } from 'mongodb';
 import { isEventId } from '../domain/webhooks/event-id';
-import { SingleFlight } from '../infra/single-flight';
 import { EventIds, storedEventId as storedId } from './event-ids';
 import { blockKey, blockOf, EventSequences, HEAD_TRUST_MS, SEQ_BLOCK, seqKey } from './event-sequences';
 import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
@@ -76,20 +75,17 @@ export class EventInsertUnanswered extends Error {
 export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at' | 'fifo_places'> & { seq: number };
 const RETENTION_VIEW = { account_id: 1, idempotency_key: 1, endpoint_ids: 1, created_at: 1, fifo_places: 1, seq: 1 } as const;
 
-/** The key of the platform's one id sequence (in `hint` and `headSearch`). */
+/** The key of the platform's one id sequence (in `hint` and `found`). */
 const IDS = '';
 
 /** `events`: every read is scoped to its account, except the delivery path's and crash recovery's. */
 export class Events {
   private readonly col: Collection<StoredEventDoc>;
-  /** The id sequence: ids are handed out there, by small claims, before an event is stored once. */
   readonly ids: EventIds;
   /** The last id this process tried. */
   private readonly hint: RememberedHeads<{ n: number }>;
-  /** The search for the sequence's head under way after a lost claim (headAfterLosing). */
-  private readonly headSearch = new SingleFlight<string, number>();
-  /** The highest head such a search found. */
-  private headFound = 0;
+  /** The highest head a search after a lost claim found; inserts that lost together share one search. */
+  private readonly found = new RememberedHeads<{ n: number }>(1);
   private readonly sequences: EventSequences<StoredSummary>;
 
   constructor(db: Db, now: () => number = Date.now) {
@@ -130,16 +126,11 @@ export class Events {
         throw err;
       }
       acceptance?.awaiting.leave(id);
-      this.hint.raise(IDS, { n: await this.headAfterLosing(id) });
+      // Searched unless one found a head at or past this id (each alone: 19 lookups/event at 2 x C). One under
+      // way is joined: should it end below this id, the next try is still past it (the hint is).
+      if ((this.found.get(IDS)?.n ?? 0) < id) await this.found.learn(IDS, async () => ({ n: await this.ids.headFrom(id) }));
+      this.hint.raise(IDS, this.found.get(IDS) as { n: number });
     }
-  }
-
-  /** After a lost claim: inserts that lost together share one search (each alone: 19 lookups/event at 2 x C). */
-  private async headAfterLosing(id: number): Promise<number> {
-    // A search that ended after this claim was sent found a head at or past its id. One under way
-    // is joined: should it end below this id, the next try is still past it (the hint is).
-    if (this.headFound < id) this.headFound = Math.max(this.headFound, await this.headSearch.run(IDS, () => this.ids.headFrom(id)));
-    return this.headFound;
   }
 
   /** Learned again past HEAD_TRUST_MS: retention removes old ids' claims, so an old hint could reuse an id. */

@@ -33,10 +33,7 @@ interface FloorDoc {
 
 const PLACES_REMEMBERED = 10_000;
 
-/**
- * Each FIFO endpoint's queue, with claims only (docs/fifo-endpoints.md): place n is `<endpoint>#n` in `fifo_places`, its
- * leave the same id in `fifo_left`, the floor a log (`fifo_floors`): a `$max` lost on the embedded store would lower it.
- */
+/** Each FIFO endpoint's queue, by claims only (docs/fifo-endpoints.md); the floor is a log: a lost `$max` would lower it. */
 export class FifoQueues {
   private readonly places: AppendLog<{ eventId: number; takenAt: Date }, PlaceDoc>;
   private readonly left: Collection<LeftDoc>;
@@ -79,10 +76,7 @@ export class FifoQueues {
     }
   }
 
-  /**
-   * Leaves place n (idempotent); a leave at or below the floor (a repeat after a prune) is deleted again. The floor is
-   * not read when `takenAt` (when the place was taken, or earlier) is recent: such a place is above every floor.
-   */
+  /** Idempotent; a leave at or below the floor (a repeat after a prune) is deleted again. A recent `takenAt`: above every floor. */
   async leave(endpointId: string, n: number, at: Date, takenAt?: Date): Promise<void> {
     await claimOnce(this.left, { _id: memberId(endpointId, n), at });
     const seen = this.floors.seen(endpointId)?.value.through ?? 0;
@@ -94,10 +88,7 @@ export class FifoQueues {
     return (await this.left.findOne({ _id: memberId(endpointId, n) }, { projection: { _id: 1 } })) !== null;
   }
 
-  /**
-   * The lowest place not left and not passed over (`passOver` decides for each candidate, which
-   * is then left), or null when the queue is empty. Raises the hint past the places found left.
-   */
+  /** The lowest place not left and not passed over (`passOver` decides; those passed over are left); null: none. */
   async head(endpointId: string, passOver: (place: QueuePlace) => Promise<boolean>, at: Date): Promise<QueuePlace | null> {
     // The mark as well as what this process knows: another process may have left many places since.
     const marked = await this.leftMark(endpointId);
@@ -138,10 +129,7 @@ export class FifoQueues {
     return (await this.places.head(endpointId, { n: head.n, value: { eventId: head.eventId, takenAt: head.takenAt } }))?.n ?? head.n;
   }
 
-  /**
-   * Deletes places and leaves up to `through`, never past the places left: raises the floor (by `minAdvance` at least,
-   * else it stays), then deletes up to it, a bounded number per call (the rest on the next). Returns the floor.
-   */
+  /** Raises the floor (by `minAdvance` at least, never past places left), then deletes up to it, a bounded batch per call; returns it. */
   async prune(endpointId: string, through: number, at: Date, minAdvance = FIFO_PRUNE_MIN_ADVANCE): Promise<number> {
     const leftThrough = await this.leftMark(endpointId);
     const { entry } = await this.floors.append(endpointId, (head) => {

@@ -39,10 +39,10 @@ export class EventRetention {
   async purge(): Promise<number> {
     const { events, deliveries, idempotency } = this.deps;
     const cutoff = this.deps.clock().getTime() - this.deps.retentionMs;
-    const [top, floor] = [await events.ids.head(), await events.ids.floor()];
+    const [top, floor] = [await events.ids.head(), await events.ids.mark('floor')];
     let removed = 0;
     // Steps grow from one id: a purge with nothing to do reads one event.
-    for (let through = await events.ids.purgedThrough(), step = 1; through < top; step = Math.min(STEP, step * 2)) {
+    for (let through = await events.ids.mark('purged'), step = 1; through < top; step = Math.min(STEP, step * 2)) {
       const ids = Array.from({ length: Math.min(step, top - through) }, (_, i) => through + 1 + i);
       const views = await Promise.all(ids.map((id) => events.retentionView(id)));
       let old = 0;

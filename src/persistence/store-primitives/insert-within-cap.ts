@@ -6,19 +6,17 @@ const MAX_TRIES = 5;
 /** The wait before trying again, per place in the queue of inserts taken back together. */
 const STAGGER_MS = 25;
 
-/** `count`: how many there would be with it. `tookBack`: it was inserted, then removed (a reader may have seen it). */
-type Refusal = { inserted: false; count: number; tookBack: boolean };
-
 /**
  * Insert, read back, and take the insert back when over `cap`: exact without an atomic check-and-insert (FerretDB has
  * none), as the last of concurrent inserts sees all before it. Racers at the edge may all be taken back, so they retry.
+ * Refused: `count`, how many there would be with it; `tookBack`: inserted, then removed (a reader may have seen it).
  */
 export async function insertWithinCap<T extends Document & { _id: string }>(
   collection: Collection<T>,
   doc: OptionalUnlessRequiredId<T> & { _id: string },
   covered: Filter<T>,
   cap: number,
-): Promise<{ inserted: true } | Refusal> {
+): Promise<{ inserted: true } | { inserted: false; count: number; tookBack: boolean }> {
   for (let attempt = 1; ; attempt++) {
     const before = await collection.countDocuments(covered);
     if (before >= cap) return { inserted: false, count: before + 1, tookBack: attempt > 1 };
