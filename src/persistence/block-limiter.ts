@@ -7,7 +7,6 @@ import { BurstWindow, isCurrent, nextWindow } from '../domain/limits/burst-windo
 import type { BlockEntry, LimitBlocks } from './limit-blocks';
 import type { LimitWindows } from './limit-windows';
 
-/** What the limiter asks of each scope's block log and each bucket's burst windows. */
 export type BlockLog = Pick<LimitBlocks, 'append' | 'latest'>;
 export type WindowLog = Pick<LimitWindows, 'latestWindow' | 'createWindow'>;
 
