@@ -51,9 +51,7 @@ export class CacheInvalidationFollower {
   }
 
   async stop(): Promise<void> {
-    const loop = this.loop;
-    this.loop = null;
-    await loop?.stop();
+    await this.loop?.stop();
   }
 
   /** When the last complete poll started (ms): every invalidation logged before it has been applied. null while none has. */
