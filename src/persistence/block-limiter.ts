@@ -7,10 +7,6 @@ import { BurstWindow, isCurrent, nextWindow } from '../domain/limits/burst-windo
 import type { BlockEntry, LimitBlocks } from './limit-blocks';
 import type { LimitWindows } from './limit-windows';
 
-/** What the limiter asks of each scope's block log and each bucket's burst windows. */
-export type BlockLog = Pick<LimitBlocks, 'append' | 'latest'>;
-export type WindowLog = Pick<LimitWindows, 'latestWindow' | 'createWindow'>;
-
 const MAX_BLOCK = 64;
 /** A block takes at most this share of what is left of a limit, so near the limit blocks shrink to single calls. */
 const EDGE_SHARE = 8;
@@ -106,8 +102,8 @@ export class BlockLimiter implements LimitAdmitter {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly blocks: BlockLog,
-    private readonly windowLog: WindowLog,
+    private readonly blocks: Pick<LimitBlocks, 'append' | 'latest'>,
+    private readonly windowLog: Pick<LimitWindows, 'latestWindow' | 'createWindow'>,
     private readonly clock: Clock,
   ) {
     this.sweeper = setInterval(() => void this.returnIdle(), IDLE_RETURN_MS / 2);

@@ -1,11 +1,8 @@
 import { periodic, type Periodic } from '../infra/periodic';
 import type { CacheInvalidations, Invalidation } from './cache-invalidations';
 
-/** How long a cache may serve an entry: its own short bounds, or longer ones while every change reaches it by the log. */
-export interface CacheLifetime {
-  /** `ttlMs`: served without a read; `maxStaleMs`: served while one refresh runs, never after. */
-  lifetime(now: number, own: { ttlMs: number; maxStaleMs: number }): { ttlMs: number; maxStaleMs: number };
-}
+/** How long a cache may serve an entry: `ttlMs` without a read, `maxStaleMs` while one refresh runs (never after). */
+export type CacheLifetime = (now: number, own: { ttlMs: number; maxStaleMs: number }) => { ttlMs: number; maxStaleMs: number };
 
 /** Followed while the last complete poll began less than this ago; writers log right after writing, so no miss is older. */
 export const FOLLOW_MAX_LAG_MS = 600;
@@ -18,12 +15,10 @@ export const MAX_CACHED_COPY_AGE_MS = 2 * FOLLOWED_TTL_MS;
 
 /** The cache lifetimes `log`'s coverage allows: FOLLOWED_TTL_MS and MAX_CACHED_COPY_AGE_MS while it is followed, else the cache's own. */
 export function lifetimeOf(log: Pick<CacheInvalidationFollower, 'coveredSince'>): CacheLifetime {
-  return {
-    lifetime(now, own) {
-      const covered = log.coveredSince();
-      if (covered === null || now - covered >= FOLLOW_MAX_LAG_MS) return own;
-      return { ttlMs: Math.max(FOLLOWED_TTL_MS, own.ttlMs), maxStaleMs: Math.max(MAX_CACHED_COPY_AGE_MS, own.maxStaleMs) };
-    },
+  return (now, own) => {
+    const covered = log.coveredSince();
+    if (covered === null || now - covered >= FOLLOW_MAX_LAG_MS) return own;
+    return { ttlMs: Math.max(FOLLOWED_TTL_MS, own.ttlMs), maxStaleMs: Math.max(MAX_CACHED_COPY_AGE_MS, own.maxStaleMs) };
   };
 }
 
@@ -51,15 +46,12 @@ export class CacheInvalidationFollower {
 
   /** Finds the log's end (a process starts with nothing cached, so older entries concern it not), then polls. */
   async start(): Promise<void> {
-    if (this.loop) return;
     await this.pollOnce().catch(this.options.onError);
     this.loop = periodic(() => this.pollOnce(), POLL_INTERVAL_MS, this.options.onError);
   }
 
   async stop(): Promise<void> {
-    const loop = this.loop;
-    this.loop = null;
-    await loop?.stop();
+    await this.loop?.stop();
   }
 
   /** When the last complete poll started (ms): every invalidation logged before it has been applied. null while none has. */

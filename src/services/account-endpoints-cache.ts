@@ -20,7 +20,7 @@ export class AccountEndpointsCache {
   enabled(accountId: string): Promise<EndpointDoc[]> {
     const hit = this.entries.get(accountId);
     const now = this.deps.now();
-    if (hit && now - hit.at < this.deps.lifetime.lifetime(now, OWN_LIFETIME).ttlMs) return hit.endpoints;
+    if (hit && now - hit.at < this.deps.lifetime(now, OWN_LIFETIME).ttlMs) return hit.endpoints;
     if (this.entries.size > 10_000) this.entries.clear();
     const endpoints = this.deps.endpoints.listEnabled(accountId);
     const entry = { at: now, endpoints };

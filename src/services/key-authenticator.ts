@@ -24,13 +24,6 @@ interface CacheEntry {
   at: number;
 }
 
-export interface KeyAuthenticatorDeps {
-  keys: ApiKeys;
-  accounts: Accounts;
-  now: () => number;
-  lifetime: CacheLifetime;
-}
-
 export class KeyAuthenticator {
   /** Unknown keys, which anyone can send, get their own cache: they push out only one another. */
   private readonly known = new LRUCache<string, CacheEntry>({ max: MAX_CACHED_KEYS });
@@ -39,7 +32,7 @@ export class KeyAuthenticator {
   /** Bumped by every invalidation: a lookup that started before one must not refill the cache. */
   private epoch = 0;
 
-  constructor(private readonly deps: KeyAuthenticatorDeps) {}
+  constructor(private readonly deps: { keys: ApiKeys; accounts: Accounts; now: () => number; lifetime: CacheLifetime }) {}
 
   /** Resolves a raw key string; every failure is the same 401 so nothing is revealed about which keys exist. */
   async authenticate(rawKey: string | undefined): Promise<Principal> {
@@ -91,7 +84,7 @@ export class KeyAuthenticator {
     const age = now - hit.at;
     // An unknown key is never kept past the short TTL: a key created elsewhere works at once.
     const own = { ttlMs: KEY_CACHE_TTL_MS, maxStaleMs: KEY_CACHE_MAX_STALE_MS };
-    const { ttlMs, maxStaleMs } = hit.principal ? this.deps.lifetime.lifetime(now, own) : own;
+    const { ttlMs, maxStaleMs } = hit.principal ? this.deps.lifetime(now, own) : own;
     if (age < ttlMs) return hit.principal;
     if (age < maxStaleMs && hit.principal && !hit.principal.key.revoked_at) {
       this.refresh(hash, hit.principal).catch(() => undefined /* the next call past the stale bound retries and reports */);

@@ -1,4 +1,4 @@
-import { BURST_WINDOW_MS } from './tiers';
+const BURST_WINDOW_MS = 60_000;
 
 /** One fixed burst window of a bucket; `seq` numbers a bucket's windows 1, 2, 3, ... */
 export interface BurstWindow {

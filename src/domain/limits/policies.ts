@@ -1,6 +1,8 @@
 import ipaddr from 'ipaddr.js';
 import type { LimitPolicy } from './admission';
-import { ANONYMOUS_BURST_PER_MINUTE, Tier, TIERS } from './tiers';
+import { Tier, TIERS } from './tiers';
+
+export const ANONYMOUS_BURST_PER_MINUTE = 30;
 
 /** Key-scoped calls and keyed estimator calls: the account's tier, in the account's one bucket. */
 export function accountPolicy(accountId: string, tierName: Tier): LimitPolicy {

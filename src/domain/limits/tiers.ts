@@ -14,8 +14,3 @@ export const TIER_NAMES = Object.keys(TIERS) as Tier[];
 export function isTier(value: string): value is Tier {
   return Object.prototype.hasOwnProperty.call(TIERS, value);
 }
-
-export const BURST_WINDOW_MS = 60_000;
-
-/** CONTRACT §5: anonymous cost-estimator callers, per client IP. */
-export const ANONYMOUS_BURST_PER_MINUTE = 30;

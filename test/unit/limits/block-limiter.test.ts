@@ -1,7 +1,7 @@
 import { httpHeadersOf } from '../../../src/transport/http/error-status';
 import { Admission, LimitPolicy, LimitRejection } from '../../../src/domain/limits/admission';
 import type { BurstWindow } from '../../../src/domain/limits/burst-window';
-import { BlockLimiter, BlockLog, IDLE_RETURN_MS, WindowLog } from '../../../src/persistence/block-limiter';
+import { BlockLimiter, IDLE_RETURN_MS } from '../../../src/persistence/block-limiter';
 import type { BlockEntry } from '../../../src/persistence/limit-blocks';
 
 /**
@@ -9,7 +9,7 @@ import type { BlockEntry } from '../../../src/persistence/limit-blocks';
  * insert under a unique id, so only one caller can write it. Every operation yields to the event
  * loop first, so concurrent admissions (and "processes": several limiters on one store) interleave.
  */
-class MemoryStore implements BlockLog, WindowLog {
+class MemoryStore {
   readonly logs = new Map<string, BlockEntry[]>();
   readonly windows = new Map<string, BurstWindow[]>();
   appends = 0;

@@ -1,5 +1,5 @@
-import { accountPolicy, anonymousPolicy, clientNetwork } from '../../../src/domain/limits/policies';
-import { ANONYMOUS_BURST_PER_MINUTE, TIERS } from '../../../src/domain/limits/tiers';
+import { accountPolicy, ANONYMOUS_BURST_PER_MINUTE, anonymousPolicy, clientNetwork } from '../../../src/domain/limits/policies';
+import { TIERS } from '../../../src/domain/limits/tiers';
 
 describe('limit policies', () => {
   it('an account policy carries its tier; every account call is counted, also without a quota', () => {

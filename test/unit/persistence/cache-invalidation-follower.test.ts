@@ -75,7 +75,7 @@ describe('CacheInvalidationFollower', () => {
 
   it('counts as followed only while its last complete poll started less than FOLLOW_MAX_LAG_MS ago', () => {
     const own = { ttlMs: 1, maxStaleMs: 1 };
-    const followed = (covered: number | null) => lifetimeOf({ coveredSince: () => covered }).lifetime(5_000, own) !== own;
+    const followed = (covered: number | null) => lifetimeOf({ coveredSince: () => covered })(5_000, own) !== own;
     expect(followed(null)).toBe(false);
     expect(followed(5_000 - FOLLOW_MAX_LAG_MS + 1)).toBe(true);
     expect(followed(5_000 - FOLLOW_MAX_LAG_MS)).toBe(false);

@@ -17,17 +17,12 @@ export function limitHeaders(state: LimitState): Record<string, string> {
 
 /** Runs `next` as one metered call (429 past the limits), with the limit headers; a 5xx is given back (CONTRACT §2). */
 export async function metered<T>(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, next: () => Promise<T>): Promise<T> {
-  let admission;
-  try {
-    admission = await limiter.admit(policy);
-  } catch (err) {
-    if (err instanceof LimitRejection) {
-      ctx.set(limitHeaders(err.state));
-      recordLimitRejection(policy.bucket.startsWith('ip:') ? 'anonymous' : err.error.code === 'quota_exceeded' ? 'quota' : 'burst');
-      throw err.error;
-    }
-    throw err;
-  }
+  const admission = await limiter.admit(policy).catch((err: unknown) => {
+    if (!(err instanceof LimitRejection)) throw err;
+    ctx.set(limitHeaders(err.state));
+    recordLimitRejection(policy.bucket.startsWith('ip:') ? 'anonymous' : err.error.code === 'quota_exceeded' ? 'quota' : 'burst');
+    throw err.error;
+  });
   ctx.set(limitHeaders(admission.state));
   let result: T;
   try {
