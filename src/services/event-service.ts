@@ -4,12 +4,15 @@ import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isFinishedDeliveryStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
+import type { HealthSummary } from '../domain/webhooks/endpoint-health';
 import { parseEventId } from '../domain/webhooks/event-id';
+import { type DeliveryEnd, noticesForFailedDelivery, type NoticeRules } from '../domain/webhooks/operational-events';
 import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
+import type { OperationalNoticeClaims } from '../persistence/operational-notice-claims';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { RecoveryRun, RecoveryScheduler } from '../temporal/recovery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
@@ -69,6 +72,8 @@ export interface EventServiceDeps {
   scheduler: DeliveryScheduler;
   recoveries: RecoveryScheduler;
   fifo: Pick<FifoTurns, 'placesFor'>;
+  operationalNoticeClaims: Pick<OperationalNoticeClaims, 'claimHour'>;
+  noticeRules: NoticeRules;
   clock: Clock;
 }
 
@@ -96,6 +101,27 @@ export class EventService {
     if (result.started) return result.started;
     const event = await this.deps.events.find(accountId, result.body.id as number);
     if (event) await this.deps.outbox.enqueue(event);
+  }
+
+  /**
+   * The operational events a failed delivery calls for, after its health fact is recorded and the auto-disable rule applied
+   * (`health` is the summary after it). Each is keyed by what it is about, so an activity retried by Temporal emits nothing twice.
+   */
+  async deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> {
+    const endpoint = await this.deps.endpoints.find(end.accountId, end.endpointId);
+    if (!endpoint) return;
+    const state = {
+      url: endpoint.url,
+      events: endpoint.events,
+      disabled: endpoint.disabled,
+      disabledReason: endpoint.disabled_reason,
+      disabledAt: endpoint.updated_at,
+    };
+    const by = `${end.eventId}:${end.endpointId}:${end.round}`;
+    for (const notice of noticesForFailedDelivery(end, state, health, this.deps.noticeRules)) {
+      if (notice.onceAnHour && !(await this.deps.operationalNoticeClaims.claimHour(notice.type, notice.onceAnHour.endpointId, notice.onceAnHour.hourStart, by))) continue;
+      await this.emitPlatformEvent(end.accountId, { type: notice.type, data: notice.data, idempotency_key: notice.key });
+    }
   }
 
   /** A stop's cut call may still store its event: counted, so the stop keeps the lease for crash recovery. */
