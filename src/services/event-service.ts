@@ -110,15 +110,8 @@ export class EventService {
   async deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> {
     const endpoint = await this.deps.endpoints.find(end.accountId, end.endpointId);
     if (!endpoint) return;
-    const state = {
-      url: endpoint.url,
-      events: endpoint.events,
-      disabled: endpoint.disabled,
-      disabledReason: endpoint.disabled_reason,
-      disabledAt: endpoint.updated_at,
-    };
     const by = `${end.eventId}:${end.endpointId}:${end.round}`;
-    for (const notice of noticesForFailedDelivery(end, state, health, this.deps.noticeRules)) {
+    for (const notice of noticesForFailedDelivery(end, endpoint, health, this.deps.noticeRules)) {
       if (notice.onceAnHour && !(await this.deps.operationalNoticeClaims.claimHour(notice.type, notice.onceAnHour.endpointId, notice.onceAnHour.hourStart, by))) continue;
       await this.emitPlatformEvent(end.accountId, { type: notice.type, data: notice.data, idempotency_key: notice.key });
     }
