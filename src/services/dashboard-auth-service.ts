@@ -43,17 +43,10 @@ export const isSecretToken = (value: string) => /^[A-Za-z0-9_-]{43}$/.test(value
 export const hashSecretToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** A session id is looked up only in `dashboard_sessions`, a key only in `api_keys`: they never mix. */
-export interface DashboardAuthDeps {
-  accounts: Accounts;
-  accountService: AccountService;
-  sessions: DashboardSessions;
-  attempts: DashboardSignInAttempts;
-}
-
 export class DashboardAuthService {
   private dummyHash?: Promise<string>;
 
-  constructor(private readonly deps: DashboardAuthDeps) {}
+  constructor(private readonly deps: { accounts: Accounts; accountService: AccountService; sessions: DashboardSessions; attempts: DashboardSignInAttempts }) {}
 
   async signUp(email: string, password: string, ip: string): Promise<NewSession> {
     checkNewPassword(password);
