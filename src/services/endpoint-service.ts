@@ -30,10 +30,6 @@ export interface EndpointInput {
   max_in_flight?: number | null;
 }
 
-export interface EndpointPatch extends Partial<EndpointInput> {
-  disabled?: boolean;
-}
-
 const isEndpointCursor = (v: unknown): v is { c: number; id: string } =>
   typeof v === 'object' && v !== null && typeof (v as { c?: unknown }).c === 'number' && typeof (v as { id?: unknown }).id === 'string';
 
@@ -120,7 +116,7 @@ export class EndpointService {
     return fifo ? { ...view, fifo } : view;
   }
 
-  async update(accountId: string, id: string, patch: EndpointPatch): Promise<EndpointView> {
+  async update(accountId: string, id: string, patch: Partial<EndpointInput> & { disabled?: boolean }): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const changes: EndpointChanges = {};
     if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
@@ -229,7 +225,7 @@ export class EndpointService {
 }
 
 /** The limits given (bounds checked by the request schema), null included: a new one applies from the next attempt. */
-function limitChanges({ rate_limit_per_s, max_in_flight }: EndpointPatch): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
+function limitChanges({ rate_limit_per_s, max_in_flight }: Partial<EndpointInput>): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
   return { ...(rate_limit_per_s !== undefined && { rate_limit_per_s }), ...(max_in_flight !== undefined && { max_in_flight }) };
 }
 
