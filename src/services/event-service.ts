@@ -10,7 +10,7 @@ import { type DeliveryEnd, noticesForFailedDelivery, type NoticeRules } from '..
 import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
-import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
+import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { OperationalNoticeClaims } from '../persistence/operational-notice-claims';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
@@ -218,7 +218,10 @@ export class EventService {
     // Bounded store calls: the list (one more than the page, so a cursor means more follow), one status query, a few bodies at a time.
     const want = options.status ? MAX_LIST_SCAN : options.limit + 1;
     const { events: batch, next } = await this.deps.events.list(accountId, { before, want, examineAtMost: MAX_LIST_SCAN, type: options.type });
-    const statuses = await this.eventStatuses(accountId, batch);
+    // Each event's status from its deliveries' records (no record = pending).
+    const ids = batch.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
+    const recorded = await this.deps.deliveries.statusesOf(accountId, batch.map((e) => e._id), ids);
+    const statuses = batch.map((e) => deriveEventStatus(e.endpoint_ids.map((endpointId) => recorded.get(deliveryId(e._id, endpointId)) ?? 'pending')));
     const page: EventView[] = [];
     let bytes = 0;
     let position = before;
@@ -323,13 +326,6 @@ export class EventService {
     if (running) return running;
     const eventIds = await this.deps.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES);
     return this.deps.recoveries.startOrJoin({ accountId, endpointId, since: since.toISOString(), eventIds }, now);
-  }
-
-  /** Each event's status from its deliveries' records (no record = pending), in one store query. */
-  private async eventStatuses(accountId: string, events: EventSummary[]): Promise<EventStatus[]> {
-    const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
-    const recorded = await this.deps.deliveries.statusesOf(accountId, events.map((e) => e._id), ids);
-    return events.map((e) => deriveEventStatus(e.endpoint_ids.map((endpointId) => recorded.get(deliveryId(e._id, endpointId)) ?? 'pending')));
   }
 }
 
