@@ -98,16 +98,12 @@ export class CatalogEntries {
       version: meta.version,
       priced_at: meta.priced_at,
       regions: meta.regions,
-      entries: docs.map(toEntry),
+      entries: docs.map((doc) => Object.fromEntries(ENTRY_FIELDS.map((f) => [f, doc[f]]))),
     });
   }
 }
 
 const ENTRY_FIELDS = ['provider', 'category', 'service', 'instance', 'specs', 'priceUnit', 'priceUsd', 'region'] as const;
-
-function toEntry(doc: CatalogEntryDoc): CatalogEntry {
-  return Object.fromEntries(ENTRY_FIELDS.map((f) => [f, doc[f]])) as unknown as CatalogEntry;
-}
 
 function sameDoc(a: CatalogEntryDoc | undefined, b: CatalogEntryDoc): boolean {
   return a !== undefined && a.position === b.position && a.version === b.version && ENTRY_FIELDS.every((f) => a[f] === b[f]);
