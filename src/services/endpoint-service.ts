@@ -256,20 +256,16 @@ function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date)
     max_in_flight: doc.max_in_flight ?? null,
     /** `fifo`: one delivery at a time, in ingest order (fifo-order.ts). */
     ordering: orderingOf(doc),
-    health: healthView(health, now),
+    health: {
+      ...(health ? countLast24h(health, now) : { succeeded_24h: 0, failed_24h: 0 }),
+      last_success_at: health?.last_success_at?.toISOString() ?? null,
+      last_failure_at: health?.last_failure_at?.toISOString() ?? null,
+      consecutive_failures: health?.consecutive_failures ?? 0,
+      failing_since: health?.failing_since?.toISOString() ?? null,
+    },
     /** Replaced secrets still signing `webhook-signature`, newest first: when each stops. */
     secrets_in_grace: secretsInGrace(doc, now).map((s) => ({ expires_at: s.expires_at.toISOString() })),
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
-  };
-}
-
-function healthView(health: HealthSummary | null, now: Date) {
-  return {
-    ...(health ? countLast24h(health, now) : { succeeded_24h: 0, failed_24h: 0 }),
-    last_success_at: health?.last_success_at?.toISOString() ?? null,
-    last_failure_at: health?.last_failure_at?.toISOString() ?? null,
-    consecutive_failures: health?.consecutive_failures ?? 0,
-    failing_since: health?.failing_since?.toISOString() ?? null,
   };
 }
