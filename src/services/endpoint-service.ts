@@ -92,7 +92,6 @@ export class EndpointService {
     return { ...endpointView(doc, null, now), secret };
   }
 
-  /** How many endpoints the account has, disabled ones included (the dashboard's overview). */
   count(accountId: string): Promise<number> {
     return this.deps.endpoints.countForAccount(accountId);
   }
