@@ -103,10 +103,7 @@ export class EventService {
     if (event) await this.deps.outbox.enqueue(event);
   }
 
-  /**
-   * The operational events a failed delivery calls for, after its health fact is recorded and the auto-disable rule applied
-   * (`health` is the summary after it). Each is keyed by what it is about, so an activity retried by Temporal emits nothing twice.
-   */
+  /** Operational events, after the health fact and auto-disable rule (`health`: the summary after); each keyed, so a retried activity emits none twice. */
   async deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> {
     const endpoint = await this.deps.endpoints.find(end.accountId, end.endpointId);
     if (!endpoint) return;
