@@ -47,7 +47,6 @@ export interface EndpointServiceDeps {
   maxEndpointsPerAccount: number;
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS), shown where the rule is explained. */
   autoDisableAfterMs: number;
-  /** Destination name lookups (c-ares with the DNS_* settings, src/infra/dns-lookup.ts). */
   dnsLookup: LookupAllFunction;
   clock: Clock;
 }
