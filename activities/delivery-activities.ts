@@ -80,7 +80,7 @@ export interface DeliveryActivityDeps {
   secretBox: SecretBox;
   sender: HttpSender;
   endpointHealth: Pick<EndpointHealthLog, 'record'>;
-  /** Emits the operational events a failed delivery calls for (services/operational-events.ts). */
+  /** Emits the operational events a failed delivery calls for (EventService.deliveryFailed). */
   operational: { deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> };
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS) and what disabling does (cancels pending retries). */
   autoDisable: { afterMs: number; disable: (accountId: string, endpointId: string, decidedAt: Date) => Promise<void> };

@@ -177,6 +177,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     dnsLookup,
     clock: systemClock,
   });
+  const noticeRules = { failingAfter: config.endpointFailingAfter, autoDisableAfterMs: config.endpointAutoDisableAfterMs };
   return {
     accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, clock: systemClock }),
     authenticator,
@@ -185,7 +186,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpoints,
     endpointsCache,
     /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
-    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, recoveries, fifo, clock }),
+    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, recoveries, fifo, noticeRules, clock }),
     outbox,
     /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
     admission,

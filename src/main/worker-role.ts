@@ -19,7 +19,6 @@ import { IN_FLIGHT_GRACE_MS, settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
 import { AccountLags } from '../domain/flow-control/account-lags';
 import { WorkerLoadPublisher } from '../services/lagging-accounts';
-import { OperationalEvents } from '../services/operational-events';
 
 /** A first attempt's lag counts for this long in what the worker publishes: short, as admission acts on each report. */
 const LAG_WINDOW_MS = 1_000;
@@ -62,12 +61,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     limiter: createEndpointLimiter({ rateTokens: repositories.endpointRateTokens, leases: repositories.endpointLeases }),
     lags,
     fifo: services.fifo,
-    operational: new OperationalEvents({
-      endpoints: repositories.endpoints,
-      claims: repositories.operationalNoticeClaims,
-      emit: (accountId, input) => services.events.emitPlatformEvent(accountId, input),
-      rules: { failingAfter: config.endpointFailingAfter, autoDisableAfterMs: config.endpointAutoDisableAfterMs },
-    }),
+    operational: services.events,
     autoDisable: { afterMs: config.endpointAutoDisableAfterMs, disable: (accountId, id, decidedAt) => services.endpoints.disableForFailures(accountId, id, decidedAt) },
   });
   const worker = await createDeliveryWorker({

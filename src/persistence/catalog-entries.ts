@@ -21,7 +21,7 @@ interface CatalogMetaDoc {
 }
 
 const META_ID = 'catalog';
-/** Statements per bulk write; see bulkReplace. */
+/** Statements per bulk write; see syncCatalog. */
 const WRITE_BATCH = 50;
 
 export function catalogEntryId(entry: Pick<CatalogEntry, 'provider' | 'service' | 'instance'>): string {
@@ -58,7 +58,18 @@ export class CatalogEntries {
     const writes: AnyBulkWriteOperation<CatalogEntryDoc>[] = desired
       .filter((doc) => !sameDoc(existing.get(doc._id), doc))
       .map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } }));
-    if (writes.length > 0) await this.bulkReplace(writes);
+    // In batches: FerretDB 1.24 never answers an update command of 100 or more statements that modify existing
+    // documents. Of two processes upserting one new _id, the loser's batch is retried.
+    for (let i = 0; i < writes.length; i += WRITE_BATCH) {
+      const batch = writes.slice(i, i + WRITE_BATCH);
+      try {
+        await this.col.bulkWrite(batch, { ordered: false });
+      } catch (err) {
+        const raced = err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === DUPLICATE_KEY);
+        if (!raced && !isDuplicateKeyError(err)) throw err;
+        await this.col.bulkWrite(batch, { ordered: false });
+      }
+    }
 
     const keep = new Set(desired.map((d) => d._id));
     const stale = [...existing.keys()].filter((id) => !keep.has(id));
@@ -87,33 +98,12 @@ export class CatalogEntries {
       version: meta.version,
       priced_at: meta.priced_at,
       regions: meta.regions,
-      entries: docs.map(toEntry),
+      entries: docs.map((doc) => Object.fromEntries(ENTRY_FIELDS.map((f) => [f, doc[f]]))),
     });
-  }
-
-  /**
-   * Writes in batches: FerretDB 1.24 never answers an update command of 100 or more statements that
-   * modify existing documents. Of two processes upserting one new _id, the loser's batch is retried.
-   */
-  private async bulkReplace(writes: AnyBulkWriteOperation<CatalogEntryDoc>[]): Promise<void> {
-    for (let i = 0; i < writes.length; i += WRITE_BATCH) {
-      const batch = writes.slice(i, i + WRITE_BATCH);
-      try {
-        await this.col.bulkWrite(batch, { ordered: false });
-      } catch (err) {
-        const raced = err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === DUPLICATE_KEY);
-        if (!raced && !isDuplicateKeyError(err)) throw err;
-        await this.col.bulkWrite(batch, { ordered: false });
-      }
-    }
   }
 }
 
 const ENTRY_FIELDS = ['provider', 'category', 'service', 'instance', 'specs', 'priceUnit', 'priceUsd', 'region'] as const;
-
-function toEntry(doc: CatalogEntryDoc): CatalogEntry {
-  return Object.fromEntries(ENTRY_FIELDS.map((f) => [f, doc[f]])) as unknown as CatalogEntry;
-}
 
 function sameDoc(a: CatalogEntryDoc | undefined, b: CatalogEntryDoc): boolean {
   return a !== undefined && a.position === b.position && a.version === b.version && ENTRY_FIELDS.every((f) => a[f] === b[f]);

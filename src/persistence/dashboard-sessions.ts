@@ -1,9 +1,8 @@
 import type { Db } from 'mongodb';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 
+/** `_id`: the session id's SHA-256 (hashSecretToken), so a database leak hands out no live session. */
 export interface DashboardSessionDoc extends ExpiringDoc {
-  /** SHA-256 (hex) of the session id: a database leak does not hand out live sessions. */
-  _id: string;
   account_id: string;
   /** Synchronizer token that every state-changing dashboard form must echo. */
   csrf_token: string;

@@ -21,19 +21,14 @@ export class DashboardSignInAttempts extends ExpiringCollection<SignInAttemptDoc
     const since = new Date(at.getTime() - windowMs);
     const result = await insertWithinCap(this.col, { _id, scope, at, expires_at: new Date(at.getTime() + windowMs) }, { scope, at: { $gt: since } }, limit);
     if (result.inserted) return { id: _id };
-    const lifting = await this.nthOldestSince(scope, since, result.count - limit);
-    return { liftsAt: new Date((lifting ?? at).getTime() + windowMs) };
-  }
-
-  /** The time of the n-th oldest attempt (1-based) still inside the window: when it leaves, the throttle lifts. */
-  private async nthOldestSince(scope: string, since: Date, n: number): Promise<Date | null> {
-    const doc = await this.col
+    // The (count - limit)-th oldest attempt still inside the window: when it leaves, the throttle lifts.
+    const lifting = await this.col
       .find({ scope, at: { $gt: since } })
       .sort({ at: 1 })
-      .skip(Math.max(0, n - 1))
+      .skip(Math.max(0, result.count - limit - 1))
       .limit(1)
       .next();
-    return doc?.at ?? null;
+    return { liftsAt: new Date((lifting?.at ?? at).getTime() + windowMs) };
   }
 
   async withdraw(ids: readonly string[]): Promise<void> {

@@ -5,17 +5,12 @@ import type { EndpointDoc, Endpoints } from '../persistence/endpoints';
 /** A cached list's life, unless `lifetime` trusts it longer; changes made here invalidate it at once. */
 export const ENDPOINTS_CACHE_TTL_MS = 1_000;
 const OWN_LIFETIME = { ttlMs: ENDPOINTS_CACHE_TTL_MS, maxStaleMs: ENDPOINTS_CACHE_TTL_MS };
-export interface AccountEndpointsCacheDeps {
-  endpoints: Endpoints;
-  now: () => number;
-  lifetime: CacheLifetime;
-}
 
 /** One list query per uncached account, so an ingest's store round trips stay three (docs/delivery.md). */
 export class AccountEndpointsCache {
   private readonly entries = new Map<string, { at: number; endpoints: Promise<EndpointDoc[]> }>();
 
-  constructor(private readonly deps: AccountEndpointsCacheDeps) {}
+  constructor(private readonly deps: { endpoints: Endpoints; now: () => number; lifetime: CacheLifetime }) {}
 
   enabled(accountId: string): Promise<EndpointDoc[]> {
     const hit = this.entries.get(accountId);

@@ -20,14 +20,8 @@ export const MAX_LIVE_KEYS_PER_ACCOUNT = 100;
 /** A repeated revoke is announced again only while a cached copy of the key may still be answered from. */
 const REVOCATION_REANNOUNCE_MS = MAX_CACHED_COPY_AGE_MS;
 
-export interface AccountServiceDeps {
-  accounts: Accounts;
-  keys: ApiKeys;
-  clock: Clock;
-}
-
 export class AccountService {
-  constructor(private readonly deps: AccountServiceDeps) {}
+  constructor(private readonly deps: { accounts: Accounts; keys: ApiKeys; clock: Clock }) {}
 
   async createAccount(email: string, tier: string = 'free', passwordHash?: string): Promise<AccountView> {
     const normalized = email.trim().toLowerCase();

@@ -2,7 +2,7 @@ import type { Clock } from '../domain/clock';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { Logger } from '../infra/logger';
 import type { ApiInstanceDoc, ApiInstances } from '../persistence/api-instances';
-import type { EventDoc, Events } from '../persistence/events';
+import type { Events } from '../persistence/events';
 import { forEachEventLeftBy } from '../persistence/events-left-behind';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { DeliveryOutbox } from './delivery-outbox';
@@ -39,18 +39,14 @@ export class CrashRecovery {
   private async recoverInstance(lease: ApiInstanceDoc): Promise<number> {
     let recovered = 0;
     await forEachEventLeftBy(this.deps.events, lease, async (event) => {
-      if (await this.recoverEvent(event)) recovered++;
+      // An event whose ingest died before its idempotency key was settled is settled now (key-settlement.ts).
+      if (event.idempotency_key !== null && (await settleKey(this.deps, event)).answers === 'another') return;
+      await this.deps.outbox.enqueue(event);
+      if (event.endpoint_ids.length > 0) recovered++;
     });
     // A process that renewed since the list was read is alive and keeps its lease (and what it owes).
     await this.deps.instances.remove(lease._id, { expires_at: lease.expires_at });
     if (recovered > 0) this.deps.logger.warn({ instance: lease._id, recovered }, 'recovered events an API process left undispatched when it died');
     return recovered;
-  }
-
-  /** An event whose ingest died before its idempotency key was settled is settled now (key-settlement.ts). */
-  private async recoverEvent(event: EventDoc): Promise<boolean> {
-    if (event.idempotency_key !== null && (await settleKey(this.deps, event)).answers === 'another') return false;
-    await this.deps.outbox.enqueue(event);
-    return event.endpoint_ids.length > 0;
   }
 }

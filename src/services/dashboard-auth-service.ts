@@ -14,9 +14,6 @@ export const MAX_PASSWORD_LENGTH = 1024;
 /** Absolute lifetime: a stolen cookie stops working within half a day. */
 export const SESSION_LIFETIME_MS = 12 * 3600 * 1000;
 
-/** argon2id with the library's defaults (64 MiB, t=3, p=4): above OWASP's minimum for argon2id. */
-const HASH_OPTIONS = { type: argon2.argon2id } as const;
-
 // Throttles count per client network (IPv6: a /64), so rotating addresses inside it gains nothing.
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 /** Failed sign-ins per (email, IP), account or not; per email alone, anyone could lock a user out. */
@@ -43,17 +40,10 @@ export const isSecretToken = (value: string) => /^[A-Za-z0-9_-]{43}$/.test(value
 export const hashSecretToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** A session id is looked up only in `dashboard_sessions`, a key only in `api_keys`: they never mix. */
-export interface DashboardAuthDeps {
-  accounts: Accounts;
-  accountService: AccountService;
-  sessions: DashboardSessions;
-  attempts: DashboardSignInAttempts;
-}
-
 export class DashboardAuthService {
   private dummyHash?: Promise<string>;
 
-  constructor(private readonly deps: DashboardAuthDeps) {}
+  constructor(private readonly deps: { accounts: Accounts; accountService: AccountService; sessions: DashboardSessions; attempts: DashboardSignInAttempts }) {}
 
   async signUp(email: string, password: string, ip: string): Promise<NewSession> {
     checkNewPassword(password);
@@ -131,9 +121,9 @@ export class DashboardAuthService {
   }
 }
 
-/** The one way a dashboard password is hashed (argon2id), for sign-up and invite links alike. */
+/** The one way a dashboard password is hashed (sign-up, invite links): argon2id with the library's defaults (64 MiB, t=3, p=4), above OWASP's minimum. */
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, HASH_OPTIONS);
+  return argon2.hash(password, { type: argon2.argon2id });
 }
 
 export function checkNewPassword(password: string): void {

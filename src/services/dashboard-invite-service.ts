@@ -31,17 +31,9 @@ export function inviteUnusableReason(err: InviteUnusableError): InviteUnusableRe
   return err.code.slice('invite_'.length) as InviteUnusableReason;
 }
 
-export interface DashboardInviteServiceDeps {
-  accounts: Accounts;
-  invites: DashboardInvites;
-  /** A password set through a link ends the account's existing sessions. */
-  sessions: DashboardSessions;
-  clock: Clock;
-}
-
 /** Sets a password once for an ops-CLI account (which has none and cannot sign up), then signs them in. */
 export class DashboardInviteService {
-  constructor(private readonly deps: DashboardInviteServiceDeps) {}
+  constructor(private readonly deps: { accounts: Accounts; invites: DashboardInvites; sessions: DashboardSessions; clock: Clock }) {}
 
   async create(accountId: string, baseUrl: string) {
     const account = await this.deps.accounts.findById(accountId);

@@ -30,10 +30,6 @@ export interface EndpointInput {
   max_in_flight?: number | null;
 }
 
-export interface EndpointPatch extends Partial<EndpointInput> {
-  disabled?: boolean;
-}
-
 const isEndpointCursor = (v: unknown): v is { c: number; id: string } =>
   typeof v === 'object' && v !== null && typeof (v as { c?: unknown }).c === 'number' && typeof (v as { id?: unknown }).id === 'string';
 
@@ -51,7 +47,6 @@ export interface EndpointServiceDeps {
   maxEndpointsPerAccount: number;
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS), shown where the rule is explained. */
   autoDisableAfterMs: number;
-  /** Destination name lookups (c-ares with the DNS_* settings, src/infra/dns-lookup.ts). */
   dnsLookup: LookupAllFunction;
   clock: Clock;
 }
@@ -96,7 +91,6 @@ export class EndpointService {
     return { ...endpointView(doc, null, now), secret };
   }
 
-  /** How many endpoints the account has, disabled ones included (the dashboard's overview). */
   count(accountId: string): Promise<number> {
     return this.deps.endpoints.countForAccount(accountId);
   }
@@ -120,7 +114,7 @@ export class EndpointService {
     return fifo ? { ...view, fifo } : view;
   }
 
-  async update(accountId: string, id: string, patch: EndpointPatch): Promise<EndpointView> {
+  async update(accountId: string, id: string, patch: Partial<EndpointInput> & { disabled?: boolean }): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const changes: EndpointChanges = {};
     if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
@@ -229,7 +223,7 @@ export class EndpointService {
 }
 
 /** The limits given (bounds checked by the request schema), null included: a new one applies from the next attempt. */
-function limitChanges({ rate_limit_per_s, max_in_flight }: EndpointPatch): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
+function limitChanges({ rate_limit_per_s, max_in_flight }: Partial<EndpointInput>): Pick<EndpointChanges, 'rate_limit_per_s' | 'max_in_flight'> {
   return { ...(rate_limit_per_s !== undefined && { rate_limit_per_s }), ...(max_in_flight !== undefined && { max_in_flight }) };
 }
 
@@ -260,20 +254,16 @@ function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date)
     max_in_flight: doc.max_in_flight ?? null,
     /** `fifo`: one delivery at a time, in ingest order (fifo-order.ts). */
     ordering: orderingOf(doc),
-    health: healthView(health, now),
+    health: {
+      ...(health ? countLast24h(health, now) : { succeeded_24h: 0, failed_24h: 0 }),
+      last_success_at: health?.last_success_at?.toISOString() ?? null,
+      last_failure_at: health?.last_failure_at?.toISOString() ?? null,
+      consecutive_failures: health?.consecutive_failures ?? 0,
+      failing_since: health?.failing_since?.toISOString() ?? null,
+    },
     /** Replaced secrets still signing `webhook-signature`, newest first: when each stops. */
     secrets_in_grace: secretsInGrace(doc, now).map((s) => ({ expires_at: s.expires_at.toISOString() })),
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
-  };
-}
-
-function healthView(health: HealthSummary | null, now: Date) {
-  return {
-    ...(health ? countLast24h(health, now) : { succeeded_24h: 0, failed_24h: 0 }),
-    last_success_at: health?.last_success_at?.toISOString() ?? null,
-    last_failure_at: health?.last_failure_at?.toISOString() ?? null,
-    consecutive_failures: health?.consecutive_failures ?? 0,
-    failing_since: health?.failing_since?.toISOString() ?? null,
   };
 }

@@ -4,12 +4,15 @@ import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isFinishedDeliveryStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId } from '../domain/webhooks/delivery-id';
+import type { HealthSummary } from '../domain/webhooks/endpoint-health';
 import { parseEventId } from '../domain/webhooks/event-id';
+import { type DeliveryEnd, noticesForFailedDelivery, type NoticeRules } from '../domain/webhooks/operational-events';
 import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
-import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events, type EventSummary } from '../persistence/events';
+import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
+import type { OperationalNoticeClaims } from '../persistence/operational-notice-claims';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { RecoveryRun, RecoveryScheduler } from '../temporal/recovery-scheduler';
 import type { AccountEndpointsCache } from './account-endpoints-cache';
@@ -69,6 +72,8 @@ export interface EventServiceDeps {
   scheduler: DeliveryScheduler;
   recoveries: RecoveryScheduler;
   fifo: Pick<FifoTurns, 'placesFor'>;
+  operationalNoticeClaims: Pick<OperationalNoticeClaims, 'claimHour'>;
+  noticeRules: NoticeRules;
   clock: Clock;
 }
 
@@ -96,6 +101,17 @@ export class EventService {
     if (result.started) return result.started;
     const event = await this.deps.events.find(accountId, result.body.id as number);
     if (event) await this.deps.outbox.enqueue(event);
+  }
+
+  /** Operational events, after the health fact and auto-disable rule (`health`: the summary after); each keyed, so a retried activity emits none twice. */
+  async deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> {
+    const endpoint = await this.deps.endpoints.find(end.accountId, end.endpointId);
+    if (!endpoint) return;
+    const by = `${end.eventId}:${end.endpointId}:${end.round}`;
+    for (const notice of noticesForFailedDelivery(end, endpoint, health, this.deps.noticeRules)) {
+      if (notice.onceAnHour && !(await this.deps.operationalNoticeClaims.claimHour(notice.type, notice.onceAnHour.endpointId, notice.onceAnHour.hourStart, by))) continue;
+      await this.emitPlatformEvent(end.accountId, { type: notice.type, data: notice.data, idempotency_key: notice.key });
+    }
   }
 
   /** A stop's cut call may still store its event: counted, so the stop keeps the lease for crash recovery. */
@@ -199,7 +215,10 @@ export class EventService {
     // Bounded store calls: the list (one more than the page, so a cursor means more follow), one status query, a few bodies at a time.
     const want = options.status ? MAX_LIST_SCAN : options.limit + 1;
     const { events: batch, next } = await this.deps.events.list(accountId, { before, want, examineAtMost: MAX_LIST_SCAN, type: options.type });
-    const statuses = await this.eventStatuses(accountId, batch);
+    // Each event's status from its deliveries' records (no record = pending).
+    const ids = batch.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
+    const recorded = await this.deps.deliveries.statusesOf(accountId, batch.map((e) => e._id), ids);
+    const statuses = batch.map((e) => deriveEventStatus(e.endpoint_ids.map((endpointId) => recorded.get(deliveryId(e._id, endpointId)) ?? 'pending')));
     const page: EventView[] = [];
     let bytes = 0;
     let position = before;
@@ -304,13 +323,6 @@ export class EventService {
     if (running) return running;
     const eventIds = await this.deps.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES);
     return this.deps.recoveries.startOrJoin({ accountId, endpointId, since: since.toISOString(), eventIds }, now);
-  }
-
-  /** Each event's status from its deliveries' records (no record = pending), in one store query. */
-  private async eventStatuses(accountId: string, events: EventSummary[]): Promise<EventStatus[]> {
-    const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
-    const recorded = await this.deps.deliveries.statusesOf(accountId, events.map((e) => e._id), ids);
-    return events.map((e) => deriveEventStatus(e.endpoint_ids.map((endpointId) => recorded.get(deliveryId(e._id, endpointId)) ?? 'pending')));
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../domain/clock';
-import { idempotencyExpiry } from '../domain/webhooks/idempotency-window';
+import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
 import type { EventDoc, Events } from '../persistence/events';
 import type { IdempotencyRecords, NewIdempotencyRecord } from '../persistence/idempotency-records';
 import type { DeliveryOutbox } from './delivery-outbox';
@@ -27,7 +27,7 @@ export function idempotencyRecordFor(event: EventDoc): NewIdempotencyRecord {
     event_id: event._id,
     response: ingestResponse(event),
     created_at: event.created_at,
-    expires_at: idempotencyExpiry(event.created_at),
+    expires_at: new Date(event.created_at.getTime() + IDEMPOTENCY_WINDOW_MS),
   };
 }
 

@@ -13,7 +13,6 @@ import { createLogger } from '../../src/infra/logger';
 import { buildServices, openRepositories, type Repositories, type Services } from '../../src/main/wiring';
 import { OperationalNoticeClaims } from '../../src/persistence/operational-notice-claims';
 import { ExpirySweepers } from '../../src/persistence/store-primitives';
-import { OperationalEvents } from '../../src/services/operational-events';
 import { workflowBundle } from '../../src/temporal/worker';
 import type { Platform } from '../../src/main/platform';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
@@ -79,12 +78,7 @@ describe('operational webhooks (time-skipping)', () => {
       handOffs: new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported)),
       secretBox: createSecretBox(secretsKey),
       sender: createHttpSender({ allowPrivateNetworks: true, lookup: createDnsLookup() }),
-      operational: new OperationalEvents({
-        endpoints: repositories.endpoints,
-        claims: repositories.operationalNoticeClaims,
-        emit: (account, input) => services.events.emitPlatformEvent(account, input),
-        rules: { failingAfter: config.endpointFailingAfter, autoDisableAfterMs: config.endpointAutoDisableAfterMs },
-      }),
+      operational: services.events,
       autoDisable: {
         afterMs: config.endpointAutoDisableAfterMs,
         disable: (account: string, id: string, decidedAt: Date) => services.endpoints.disableForFailures(account, id, decidedAt),

@@ -54,8 +54,7 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
       return {
         ok: false,
         code: 'destination_not_allowed',
-        // The address and its range stay out of the message: shown to the caller (a 422, an
-        // attempt's error), they would map the internal names this process resolves.
+        // Address and range stay out of the message, shown to the caller (a 422, an attempt's error): they would map internal names.
         message:
           verdict.address === undefined
             ? `${name} resolves to an answer that is not an IP address, which is not an allowed destination.`

@@ -1,7 +1,2 @@
 /** CONTRACT §4: a repeat of an idempotency key by the same account within 24 h gets the original answer. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
-
-/** When a key first used at `createdAt` becomes free again. */
-export function idempotencyExpiry(createdAt: Date): Date {
-  return new Date(createdAt.getTime() + IDEMPOTENCY_WINDOW_MS);
-}

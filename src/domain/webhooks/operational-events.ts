@@ -33,14 +33,14 @@ export interface DeliveryEnd {
   lastAttempt: { attempt: number; at: Date; statusCode: number | null; error: string | null };
 }
 
-/** The endpoint as it is once the failure was recorded (and the auto-disable rule applied). */
+/** The endpoint's record as it is once the failure was recorded (and the auto-disable rule applied). */
 export interface EndpointState {
   url: string;
   events: readonly string[];
   disabled: boolean;
-  disabledReason: DisabledReason | null;
+  disabled_reason: DisabledReason | null;
   /** Its record's last change: when it was disabled, if it is. */
-  disabledAt: Date;
+  updated_at: Date;
 }
 
 export interface NoticeRules {
@@ -79,16 +79,16 @@ export function noticesForFailedDelivery(end: DeliveryEnd, endpoint: EndpointSta
     });
   }
   const at = end.lastAttempt.at;
-  if (endpoint.disabled && endpoint.disabledReason === 'failing' && shouldDisableForFailures(health, at, rules.autoDisableAfterMs)) {
+  if (endpoint.disabled && endpoint.disabled_reason === 'failing' && shouldDisableForFailures(health, at, rules.autoDisableAfterMs)) {
     notices.push({
       type: OPERATIONAL_EVENT_TYPES.endpointDisabled,
       // One per disabling: the endpoint's own record of when, the same for every process that sees it.
-      key: `platform:endpoint.disabled:${endpointId}:${endpoint.disabledAt.getTime()}`,
+      key: `platform:endpoint.disabled:${endpointId}:${endpoint.updated_at.getTime()}`,
       data: {
         endpoint_id: endpointId,
         url: endpoint.url,
-        disabled_reason: endpoint.disabledReason,
-        disabled_at: endpoint.disabledAt.toISOString(),
+        disabled_reason: endpoint.disabled_reason,
+        disabled_at: endpoint.updated_at.toISOString(),
         failing_since: health.failing_since?.toISOString() ?? null,
         consecutive_failures: health.consecutive_failures,
       },

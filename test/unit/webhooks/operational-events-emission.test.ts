@@ -4,7 +4,6 @@ import type { DeliveryEnd } from '../../../src/domain/webhooks/operational-event
 import type { EndpointDoc } from '../../../src/persistence/endpoints';
 import type { EventDoc, NewEvent } from '../../../src/persistence/events';
 import { EventService, type EventServiceDeps, type IngestInput } from '../../../src/services/event-service';
-import { OperationalEvents } from '../../../src/services/operational-events';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-11-01T10:15:00Z');
@@ -48,17 +47,16 @@ function emitters() {
     },
   };
   const emitted: Array<{ accountId: string; input: IngestInput }> = [];
-  const make = () =>
-    new OperationalEvents({
-      endpoints: { find: async () => endpoint },
-      claims,
-      emit: async (accountId, input) => void emitted.push({ accountId, input }),
-      rules: { failingAfter: 5, autoDisableAfterMs: 120 * HOUR },
-    });
+  const make = () => {
+    const deps = { endpoints: { find: async () => endpoint }, operationalNoticeClaims: claims, noticeRules: { failingAfter: 5, autoDisableAfterMs: 120 * HOUR } };
+    const events = new EventService(deps as unknown as EventServiceDeps);
+    jest.spyOn(events, 'emitPlatformEvent').mockImplementation(async (accountId, input) => void emitted.push({ accountId, input }));
+    return events;
+  };
   return { first: make(), second: make(), emitted, failingEmitted: () => emitted.filter((e) => e.input.type === 'platform.endpoint.failing') };
 }
 
-describe('emitting operational events', () => {
+describe('EventService.deliveryFailed', () => {
   it('emits delivery.exhausted for the account, keyed by event, endpoint and round', async () => {
     const { first, emitted } = emitters();
     await first.deliveryFailed(end(4711), failures(1));

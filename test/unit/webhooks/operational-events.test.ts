@@ -35,8 +35,8 @@ const endpoint = (overrides: Partial<EndpointState> = {}): EndpointState => ({
   url: 'https://example.com/hook',
   events: ['order.*'],
   disabled: false,
-  disabledReason: null,
-  disabledAt: at(-DAY),
+  disabled_reason: null,
+  updated_at: at(-DAY),
   ...overrides,
 });
 
@@ -125,7 +125,7 @@ describe('operational events: endpoint.failing', () => {
 
 describe('operational events: endpoint.disabled', () => {
   const disabledAt = at(0);
-  const disabled = endpoint({ disabled: true, disabledReason: 'failing', disabledAt });
+  const disabled = endpoint({ disabled: true, disabled_reason: 'failing', updated_at: disabledAt });
   const longStreak = () => {
     let health = failures(1, -5 * DAY);
     health = applyHealthFact(health, { kind: 'delivery', key: 'last', succeeded: false, at: at(0) });
@@ -150,7 +150,7 @@ describe('operational events: endpoint.disabled', () => {
   });
 
   it('is not sent for an endpoint its owner disabled', () => {
-    const byOwner = endpoint({ disabled: true, disabledReason: 'manual', disabledAt });
+    const byOwner = endpoint({ disabled: true, disabled_reason: 'manual', updated_at: disabledAt });
     expect(types(noticesForFailedDelivery(end(), byOwner, longStreak(), RULES))).toEqual(['platform.delivery.exhausted']);
   });
 });
@@ -164,7 +164,7 @@ describe('operational events: the loop guard', () => {
   it('sends nothing about an endpoint that receives operational events, even for its ordinary events', () => {
     const receiving = endpoint({ events: ['order.*', 'platform.*'] });
     expect(noticesForFailedDelivery(end(), receiving, failures(10), RULES)).toEqual([]);
-    const disabled = endpoint({ events: ['platform.endpoint.disabled'], disabled: true, disabledReason: 'failing', disabledAt: at(0) });
+    const disabled = endpoint({ events: ['platform.endpoint.disabled'], disabled: true, disabled_reason: 'failing', updated_at: at(0) });
     expect(noticesForFailedDelivery(end(), disabled, failures(10), { ...RULES, autoDisableAfterMs: HOUR })).toEqual([]);
   });
 });
