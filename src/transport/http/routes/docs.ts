@@ -83,13 +83,6 @@ export function docsPage(getDocument: () => object) {
 }
 
 // The parts of an OpenAPI 3.1 document the server-rendered list shows.
-interface Parameter {
-  name: string;
-  in: string;
-  required?: boolean;
-  description?: string;
-  schema?: Schema;
-}
 interface Schema {
   type?: string | string[];
   description?: string;
@@ -103,7 +96,7 @@ interface Operation {
   summary?: string;
   description?: string;
   tags?: string[];
-  parameters?: Parameter[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: Schema }[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
   responses?: Record<string, { description?: string }>;
 }

@@ -50,12 +50,7 @@ ${credentialsForm(view, 'sign-up', 'Create account')}
   );
 }
 
-export interface SetPasswordView extends Pick<AuthFormView, 'csrfToken' | 'error'> {
-  action: string;
-  email: string;
-}
-
-export function setPasswordPage(view: SetPasswordView): SafeHtml {
+export function setPasswordPage(view: Pick<AuthFormView, 'csrfToken' | 'error'> & { action: string; email: string }): SafeHtml {
   return page(
     { title: 'Set your password', narrow: true },
     html`<h1>Set your password</h1>

@@ -20,9 +20,7 @@ export const integer = (n: number): string => (Number.isFinite(n) ? INTEGER.form
 export const usd = (n: number): string => USD.format(n);
 export const unitPrice = (n: number): string => UNIT_PRICE.format(n);
 
-export type BadgeTone = 'ok' | 'bad' | 'wait' | 'off';
-
-const TONES: Record<string, BadgeTone> = {
+const TONES: Record<string, 'ok' | 'bad' | 'wait' | 'off'> = {
   delivered: 'ok',
   succeeded: 'ok',
   active: 'ok',
