@@ -10,11 +10,9 @@ import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALI
 
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
-const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Any JSON object, every key kept: z.record and z.looseObject copy keys by assignment, making a `__proto__` key the copy's prototype. */
 const JsonObject = z
-  .custom<Record<string, unknown>>(isJsonObject, {
+  .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
     error: (issue) => (Array.isArray(issue.input) ? 'must be a JSON object, not an array' : issue.input === null ? 'must be a JSON object, not null' : 'must be a JSON object'),
   })
   .meta({ type: 'object', additionalProperties: {} } as never);
@@ -183,8 +181,7 @@ export const IngestResponse = z.object({
 });
 
 /** Checked by assertPositiveEventId (400 `invalid_event_id`); the pattern documents that rule (domain/webhooks/event-id.ts). */
-const EventIdParam = z.string().meta({ pattern: EVENT_ID_PATTERN, description: 'The positive integer event id.', example: '1' });
-export const EventIdParams = z.object({ event_id: EventIdParam });
+export const EventIdParams = z.object({ event_id: z.string().meta({ pattern: EVENT_ID_PATTERN, description: 'The positive integer event id.', example: '1' }) });
 export const RetryParams = EventIdParams.extend({ endpoint_id: EndpointId });
 
 export const EventListQuery = ListQuery.extend({
