@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isDomainError, ValidationError } from '../../../../domain/errors';
 import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth-service';
-import { INVITE_PATH, type InviteUnusableError, inviteUnusableReason, isInviteUnusable } from '../../../../services/dashboard-invite-service';
+import { type InviteUnusableError, inviteUnusableReason, isInviteUnusable } from '../../../../services/dashboard-invite-service';
 import { clearCookie, DASHBOARD_PATH, SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
@@ -61,12 +61,12 @@ function friendlySignUpMessage(err: ValidationError): string {
 /** The one-time link `cli account invite` prints: POST sets the password and signs the person in. */
 export function inviteRoutes(router: Router, deps: DashboardDeps): void {
   const unusable = (ctx: Context, err: InviteUnusableError) => sendErrorPage(ctx, err, inviteUnusablePage(inviteUnusableReason(err), err.message));
+  const passwordPage = (ctx: Context, email: string, err?: ValidationError) =>
+    sendErrorPage(ctx, err, setPasswordPage({ csrfToken: csrfTokenFor(ctx), token: ctx.params.token, email, error: err?.message }));
 
   router.get('/invite/:token', async (ctx) => {
-    const token = ctx.params.token;
     try {
-      const { email } = await deps.invites.check(token);
-      sendHtml(ctx, 200, setPasswordPage({ csrfToken: csrfTokenFor(ctx), action: `${INVITE_PATH}/${token}`, email }));
+      passwordPage(ctx, (await deps.invites.check(ctx.params.token)).email);
     } catch (err) {
       if (isInviteUnusable(err)) return unusable(ctx, err);
       throw err;
@@ -81,10 +81,7 @@ export function inviteRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, '/dashboard?notice=password-set');
     } catch (err) {
       if (isInviteUnusable(err)) return unusable(ctx, err);
-      if (err instanceof ValidationError) {
-        const { email } = await deps.invites.check(token);
-        return sendHtml(ctx, 400, setPasswordPage({ csrfToken: csrfTokenFor(ctx), action: `${INVITE_PATH}/${token}`, email, error: err.message }));
-      }
+      if (err instanceof ValidationError) return passwordPage(ctx, (await deps.invites.check(token)).email, err);
       throw err;
     }
   });
