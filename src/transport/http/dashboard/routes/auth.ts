@@ -26,10 +26,9 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       setSessionCookie(ctx, await deps.auth.signIn(email, formField(ctx, 'password'), clientIp(ctx)));
       seeOther(ctx, '/dashboard');
     } catch (err) {
-      const view = { csrfToken: csrfTokenFor(ctx), email };
-      if (isDomainError(err, 'too_many_attempts')) return sendErrorPage(ctx, err, signInPage({ ...view, error: err.message }));
-      if (isDomainError(err, 'invalid_credentials')) return sendErrorPage(ctx, err, signInPage({ ...view, error: INVALID_CREDENTIALS_MESSAGE }));
-      throw err;
+      if (!isDomainError(err, 'too_many_attempts', 'invalid_credentials')) throw err;
+      const error = err.code === 'invalid_credentials' ? INVALID_CREDENTIALS_MESSAGE : err.message;
+      sendErrorPage(ctx, err, signInPage({ csrfToken: csrfTokenFor(ctx), email, error }));
     }
   });
 
@@ -39,10 +38,9 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       setSessionCookie(ctx, await deps.auth.signUp(email, formField(ctx, 'password'), clientIp(ctx)));
       seeOther(ctx, '/dashboard?notice=welcome');
     } catch (err) {
-      const view = { csrfToken: csrfTokenFor(ctx), email };
-      if (err instanceof ValidationError) return sendErrorPage(ctx, err, signUpPage({ ...view, error: friendlySignUpMessage(err) }));
-      if (isDomainError(err, 'too_many_attempts', 'sign_up_refused')) return sendErrorPage(ctx, err, signUpPage({ ...view, error: err.message }));
-      throw err;
+      if (!(err instanceof ValidationError || isDomainError(err, 'too_many_attempts', 'sign_up_refused'))) throw err;
+      const error = err instanceof ValidationError ? friendlySignUpMessage(err) : err.message;
+      sendErrorPage(ctx, err, signUpPage({ csrfToken: csrfTokenFor(ctx), email, error }));
     }
   });
 
