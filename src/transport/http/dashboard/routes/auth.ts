@@ -11,7 +11,7 @@ import { clientIp } from '../../client-ip';
 import { sessionOf, setSessionCookie } from '../session';
 import { inviteUnusablePage, setPasswordPage, signInPage, signUpPage } from '../templates/auth';
 
-/** A refused sign-in or sign-up re-renders its form, with a generic message for wrong credentials. */
+/** The signed-out routes. A refused sign-in or sign-up re-renders its form, with a generic message for wrong credentials. */
 export function authRoutes(router: Router, deps: DashboardDeps): void {
   for (const [path, formPage] of [['/sign-in', signInPage], ['/sign-up', signUpPage]] as const) {
     router.get(path, (ctx) => {
@@ -49,15 +49,8 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
     clearCookie(ctx, SESSION_COOKIE, DASHBOARD_PATH);
     seeOther(ctx, '/dashboard/sign-in?notice=signed-out');
   });
-}
 
-function friendlySignUpMessage(err: ValidationError): string {
-  const details = err.data.details as { path: string }[] | undefined;
-  return details?.some((d) => d.path === 'email') ? 'Enter a valid email address.' : err.message;
-}
-
-/** The one-time link `cli account invite` prints: POST sets the password and signs the person in. */
-export function inviteRoutes(router: Router, deps: DashboardDeps): void {
+  // The one-time link `cli account invite` prints: POST sets the password and signs the person in.
   const unusable = (ctx: Context, err: InviteUnusableError) => sendErrorPage(ctx, err, inviteUnusablePage(inviteUnusableReason(err), err.message));
   const passwordPage = (ctx: Context, email: string, err?: ValidationError) =>
     sendErrorPage(ctx, err, setPasswordPage({ csrfToken: csrfTokenFor(ctx), token: ctx.params.token, email, error: err?.message }));
@@ -83,4 +76,9 @@ export function inviteRoutes(router: Router, deps: DashboardDeps): void {
       throw err;
     }
   });
+}
+
+function friendlySignUpMessage(err: ValidationError): string {
+  const details = err.data.details as { path: string }[] | undefined;
+  return details?.some((d) => d.path === 'email') ? 'Enter a valid email address.' : err.message;
 }
