@@ -4,7 +4,7 @@ import type { EventService } from '../../services/event-service';
 import type { AnyRoute } from './app';
 import { costEstimatorRoutes } from './routes/cost-estimator';
 import { deliveryControlRoutes } from './routes/webhooks/delivery-control';
-import { docsPage, openApiRoute } from './routes/docs';
+import { docsRoutes } from './routes/docs';
 import { HealthChecks, healthz, readyz } from './routes/health';
 import { endpointRoutes } from './routes/webhooks/endpoints';
 import { eventRoutes } from './routes/webhooks/events';
@@ -22,8 +22,7 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
   return [
     healthz,
     readyz(deps.health),
-    openApiRoute(deps.getDocument),
-    docsPage(deps.getDocument),
+    ...docsRoutes(deps.getDocument),
     ...endpointRoutes(deps.endpoints, deps.events),
     ...eventRoutes(deps.events),
     ...deliveryControlRoutes(deps.events, deps.endpoints),

@@ -49,10 +49,6 @@ const LIMIT_HEADERS = {
   'X-Quota-Limit': { description: 'Calls allowed in the period, or `unlimited`.', schema: { type: 'string' as const } },
 };
 
-export function errors(...statuses: number[]): RouteConfig['responses'] {
-  return Object.fromEntries(statuses.map((s) => [s, json(DESCRIPTIONS[s] ?? 'Error', ErrorBody)]));
-}
-
 export function json(description: string, schema: z.ZodType, example?: unknown): ResponseConfig {
   return { description, content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } } };
 }
@@ -67,7 +63,8 @@ export function withLimitHeaders(responses: RouteConfig['responses']): RouteConf
 
 /** Responses of a metered key-scoped operation: success plus the shared error cases. */
 export function keyScopedResponses(success: RouteConfig['responses'], ...extraErrors: number[]): RouteConfig['responses'] {
-  return withLimitHeaders({ ...success, ...errors(401, 403, 429, 500, ...extraErrors) });
+  const errors = [401, 403, 429, 500, ...extraErrors].map((s) => [s, json(DESCRIPTIONS[s] ?? 'Error', ErrorBody)]);
+  return withLimitHeaders({ ...success, ...Object.fromEntries(errors) });
 }
 
 export const BEARER = [{ bearerKey: [] }];

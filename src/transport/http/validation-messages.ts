@@ -3,8 +3,6 @@ import type { ErrorDetail } from '../../domain/errors';
 
 /** Messages name no subject: `details[].path` is it, and `validationSummary` joins both. */
 
-type RawIssue = z.core.$ZodRawIssue;
-
 const KIND: Record<string, string> = {
   object: 'a JSON object',
   array: 'an array',
@@ -25,7 +23,7 @@ function kindOf(value: unknown): string {
 
 const plural = (n: number | bigint, one: string, many: string) => `${n} ${Number(n) === 1 ? one : many}`;
 
-export function humanIssueMessage(issue: RawIssue): string {
+export function humanIssueMessage(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type': {
       if (issue.input === undefined) return 'is required';

@@ -7,7 +7,7 @@ import { burstLimitExceeded, DomainError, methodNotAllowed, overloaded, quotaExc
 import { HTTP_STATUS } from '../../../src/transport/http/error-status';
 import { errorHandler } from '../../../src/transport/http/middleware/error-handler';
 import { documentOf } from '../../../src/transport/http/openapi';
-import { errors } from '../../../src/transport/http/responses';
+import { keyScopedResponses } from '../../../src/transport/http/responses';
 import { defineRoute } from '../../../src/transport/http/route';
 
 /** What a client of the API may rely on: each code's status (CONTRACT §2 and the spec's error table). */
@@ -66,7 +66,7 @@ describe('error catalogue', () => {
   });
 
   it('is what the OpenAPI document lists as the enum of `code`, with each code, its status and meaning', () => {
-    const route = defineRoute({ method: 'get', path: '/x', summary: 'x', tags: [], responses: errors(400), handler: () => undefined });
+    const route = defineRoute({ method: 'get', path: '/x', summary: 'x', tags: [], responses: keyScopedResponses({}, 400), handler: () => undefined });
     const document = documentOf([route as never]) as any;
     expect(document.paths['/x'].get.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(document.components.schemas.Error.properties.code).toEqual({ $ref: '#/components/schemas/ErrorCode' });

@@ -7,7 +7,7 @@ import { DASHBOARD_PATH } from './cookies';
 import { csrfProtection } from './csrf';
 import type { DashboardDeps } from './deps';
 import { htmlErrors } from './html-errors';
-import { authRoutes, inviteRoutes } from './routes/auth';
+import { authRoutes } from './routes/auth';
 import { costEstimatorRoutes } from './routes/cost-estimator';
 import { endpointRoutes } from './routes/endpoints';
 import { eventRoutes } from './routes/events';
@@ -24,7 +24,6 @@ export function isDashboardPath(path: string): boolean {
 export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   const router = new Router({ prefix: DASHBOARD_PATH });
   authRoutes(router, deps);
-  inviteRoutes(router, deps);
   const pages = signedInRoutes(router);
   overviewRoutes(pages, deps);
   keyRoutes(pages, deps);

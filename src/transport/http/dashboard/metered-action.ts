@@ -2,7 +2,6 @@ import type { Context } from 'koa';
 import { DomainError, isDomainError, type LimitExceededError } from '../../../domain/errors';
 import { accountPolicy } from '../../../domain/limits/policies';
 import type { ActiveSession } from '../../../services/dashboard-auth-service';
-import { httpHeadersOf } from '../error-status';
 import { metered } from '../middleware/metered';
 import type { DashboardDeps } from './deps';
 
@@ -28,11 +27,7 @@ export async function meteredAction<T>(
   try {
     return await metered(ctx, deps.limiter, accountPolicy(session.account._id, session.account.tier), action);
   } catch (err) {
-    if (isDomainError(err, 'rate_limit_exceeded', 'quota_exceeded')) {
-      // Set here too: a refusal shown on the form (not the error page) still says when to retry.
-      for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
-      throw dashboardLimitError(err);
-    }
+    if (isDomainError(err, 'rate_limit_exceeded', 'quota_exceeded')) throw dashboardLimitError(err);
     throw err;
   }
 }

@@ -11,10 +11,10 @@ export function sendHtml(ctx: Context, status: number, body: SafeHtml): void {
   ctx.body = body.toString();
 }
 
-/** A page that shows a typed error: its status and headers (Retry-After) from the one code table. */
-export function sendErrorPage(ctx: Context, err: DomainError, body: SafeHtml): void {
-  for (const [name, value] of Object.entries(httpHeadersOf(err))) ctx.set(name, value);
-  sendHtml(ctx, httpStatusOf(err), body);
+/** A page; with a typed error, that error's status and headers (Retry-After) from the one code table. */
+export function sendErrorPage(ctx: Context, err: DomainError | undefined, body: SafeHtml): void {
+  for (const [name, value] of Object.entries(err ? httpHeadersOf(err) : {})) ctx.set(name, value);
+  sendHtml(ctx, err ? httpStatusOf(err) : 200, body);
 }
 
 export function seeOther(ctx: Context, location: string): void {

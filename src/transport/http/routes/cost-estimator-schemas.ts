@@ -11,15 +11,11 @@ import {
 import { ErrorBody } from '../responses';
 
 /** Documented here; parseCatalogQuery validates, as its 400 carries `allowed` (a zod schema's would not). */
+const filter = (values: readonly string[], description: string, example: string) =>
+  z.unknown().meta({ type: 'string', enum: [...values], description, example }).optional();
 export const CatalogQuery = z.object({
-  provider: z
-    .unknown()
-    .meta({ type: 'string', enum: [...PROVIDERS], description: 'Only this provider.', example: 'aws' })
-    .optional(),
-  category: z
-    .unknown()
-    .meta({ type: 'string', enum: [...CATEGORIES], description: 'Only this category (combinable with provider).', example: 'compute' })
-    .optional(),
+  provider: filter(PROVIDERS, 'Only this provider.', 'aws'),
+  category: filter(CATEGORIES, 'Only this category (combinable with provider).', 'compute'),
 });
 
 const CatalogEntryBody = z.object({

@@ -4,19 +4,6 @@ import { html, SafeHtml } from '../dashboard/html';
 import { defineRoute } from '../route';
 import { staticAssets } from '../static-assets';
 
-export function openApiRoute(getDocument: () => object) {
-  return defineRoute({
-    method: 'get',
-    path: '/openapi.json',
-    summary: 'This OpenAPI 3.1 document',
-    tags: ['Operations'],
-    responses: { 200: { description: 'The OpenAPI document.' } },
-    handler: (ctx) => {
-      ctx.body = getDocument();
-    },
-  });
-}
-
 /** Redoc's inline styles and blob: worker are allowed on /docs alone; still no inline or foreign script. */
 const DOCS_CSP = [
   "default-src 'self'",
@@ -62,34 +49,39 @@ const docsAssets = staticAssets('/docs/assets/', () => {
 
 export const serveDocsAssets = docsAssets.serve;
 
-/** `GET /docs`: a server-rendered operation list (readable without JavaScript) until Redoc replaces it. */
-export function docsPage(getDocument: () => object) {
+/** `GET /openapi.json`, and `GET /docs`: a server-rendered operation list of it (readable without JavaScript) until Redoc replaces it. */
+export function docsRoutes(getDocument: () => object) {
   let page: string | undefined;
-  return defineRoute({
-    method: 'get',
-    path: '/docs',
-    summary: 'Human-readable API reference',
-    tags: ['Operations'],
-    responses: { 200: { description: 'An HTML page.' } },
-    handler: (ctx) => {
-      page ??= renderDocsPage(getDocument() as OpenApiDocument).toString();
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Content-Security-Policy', DOCS_CSP);
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.set('Referrer-Policy', 'same-origin');
-      ctx.body = page;
-    },
-  });
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/openapi.json',
+      summary: 'This OpenAPI 3.1 document',
+      tags: ['Operations'],
+      responses: { 200: { description: 'The OpenAPI document.' } },
+      handler: (ctx) => {
+        ctx.body = getDocument();
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/docs',
+      summary: 'Human-readable API reference',
+      tags: ['Operations'],
+      responses: { 200: { description: 'An HTML page.' } },
+      handler: (ctx) => {
+        page ??= renderDocsPage(getDocument() as OpenApiDocument).toString();
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.set('Content-Security-Policy', DOCS_CSP);
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        ctx.set('Referrer-Policy', 'same-origin');
+        ctx.body = page;
+      },
+    }),
+  ];
 }
 
 // The parts of an OpenAPI 3.1 document the server-rendered list shows.
-interface Parameter {
-  name: string;
-  in: string;
-  required?: boolean;
-  description?: string;
-  schema?: Schema;
-}
 interface Schema {
   type?: string | string[];
   description?: string;
@@ -103,7 +95,7 @@ interface Operation {
   summary?: string;
   description?: string;
   tags?: string[];
-  parameters?: Parameter[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: Schema }[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
   responses?: Record<string, { description?: string }>;
 }

@@ -3,10 +3,7 @@ import { z } from 'zod';
 import { json } from '../responses';
 import { defineRoute } from '../route';
 
-export interface HealthChecks {
-  mongo: () => Promise<void>;
-  temporal: () => Promise<void>;
-}
+export type HealthChecks = Record<'mongo' | 'temporal', () => Promise<void>>;
 
 const State = z.enum(['ok', 'unavailable']);
 const HealthBody = z.object({ status: State, checks: z.record(z.string(), State).optional() });

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isDomainError, ValidationError } from '../../../../domain/errors';
 import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth-service';
-import { INVITE_PATH, type InviteUnusableError, inviteUnusableReason, isInviteUnusable } from '../../../../services/dashboard-invite-service';
+import { type InviteUnusableError, inviteUnusableReason, isInviteUnusable } from '../../../../services/dashboard-invite-service';
 import { clearCookie, DASHBOARD_PATH, SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
@@ -11,7 +11,7 @@ import { clientIp } from '../../client-ip';
 import { sessionOf, setSessionCookie } from '../session';
 import { inviteUnusablePage, setPasswordPage, signInPage, signUpPage } from '../templates/auth';
 
-/** A refused sign-in or sign-up re-renders its form, with a generic message for wrong credentials. */
+/** The signed-out routes. A refused sign-in or sign-up re-renders its form, with a generic message for wrong credentials. */
 export function authRoutes(router: Router, deps: DashboardDeps): void {
   for (const [path, formPage] of [['/sign-in', signInPage], ['/sign-up', signUpPage]] as const) {
     router.get(path, (ctx) => {
@@ -26,10 +26,9 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       setSessionCookie(ctx, await deps.auth.signIn(email, formField(ctx, 'password'), clientIp(ctx)));
       seeOther(ctx, '/dashboard');
     } catch (err) {
-      const view = { csrfToken: csrfTokenFor(ctx), email };
-      if (isDomainError(err, 'too_many_attempts')) return sendErrorPage(ctx, err, signInPage({ ...view, error: err.message }));
-      if (isDomainError(err, 'invalid_credentials')) return sendErrorPage(ctx, err, signInPage({ ...view, error: INVALID_CREDENTIALS_MESSAGE }));
-      throw err;
+      if (!isDomainError(err, 'too_many_attempts', 'invalid_credentials')) throw err;
+      const error = err.code === 'invalid_credentials' ? INVALID_CREDENTIALS_MESSAGE : err.message;
+      sendErrorPage(ctx, err, signInPage({ csrfToken: csrfTokenFor(ctx), email, error }));
     }
   });
 
@@ -39,10 +38,9 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       setSessionCookie(ctx, await deps.auth.signUp(email, formField(ctx, 'password'), clientIp(ctx)));
       seeOther(ctx, '/dashboard?notice=welcome');
     } catch (err) {
-      const view = { csrfToken: csrfTokenFor(ctx), email };
-      if (err instanceof ValidationError) return sendErrorPage(ctx, err, signUpPage({ ...view, error: friendlySignUpMessage(err) }));
-      if (isDomainError(err, 'too_many_attempts', 'sign_up_refused')) return sendErrorPage(ctx, err, signUpPage({ ...view, error: err.message }));
-      throw err;
+      if (!(err instanceof ValidationError || isDomainError(err, 'too_many_attempts', 'sign_up_refused'))) throw err;
+      const error = err instanceof ValidationError ? friendlySignUpMessage(err) : err.message;
+      sendErrorPage(ctx, err, signUpPage({ csrfToken: csrfTokenFor(ctx), email, error }));
     }
   });
 
@@ -51,22 +49,15 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
     clearCookie(ctx, SESSION_COOKIE, DASHBOARD_PATH);
     seeOther(ctx, '/dashboard/sign-in?notice=signed-out');
   });
-}
 
-function friendlySignUpMessage(err: ValidationError): string {
-  const details = err.data.details as { path: string }[] | undefined;
-  return details?.some((d) => d.path === 'email') ? 'Enter a valid email address.' : err.message;
-}
-
-/** The one-time link `cli account invite` prints: POST sets the password and signs the person in. */
-export function inviteRoutes(router: Router, deps: DashboardDeps): void {
+  // The one-time link `cli account invite` prints: POST sets the password and signs the person in.
   const unusable = (ctx: Context, err: InviteUnusableError) => sendErrorPage(ctx, err, inviteUnusablePage(inviteUnusableReason(err), err.message));
+  const passwordPage = (ctx: Context, email: string, err?: ValidationError) =>
+    sendErrorPage(ctx, err, setPasswordPage({ csrfToken: csrfTokenFor(ctx), token: ctx.params.token, email, error: err?.message }));
 
   router.get('/invite/:token', async (ctx) => {
-    const token = ctx.params.token;
     try {
-      const { email } = await deps.invites.check(token);
-      sendHtml(ctx, 200, setPasswordPage({ csrfToken: csrfTokenFor(ctx), action: `${INVITE_PATH}/${token}`, email }));
+      passwordPage(ctx, (await deps.invites.check(ctx.params.token)).email);
     } catch (err) {
       if (isInviteUnusable(err)) return unusable(ctx, err);
       throw err;
@@ -81,11 +72,13 @@ export function inviteRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, '/dashboard?notice=password-set');
     } catch (err) {
       if (isInviteUnusable(err)) return unusable(ctx, err);
-      if (err instanceof ValidationError) {
-        const { email } = await deps.invites.check(token);
-        return sendHtml(ctx, 400, setPasswordPage({ csrfToken: csrfTokenFor(ctx), action: `${INVITE_PATH}/${token}`, email, error: err.message }));
-      }
+      if (err instanceof ValidationError) return passwordPage(ctx, (await deps.invites.check(token)).email, err);
       throw err;
     }
   });
+}
+
+function friendlySignUpMessage(err: ValidationError): string {
+  const details = err.data.details as { path: string }[] | undefined;
+  return details?.some((d) => d.path === 'email') ? 'Enter a valid email address.' : err.message;
 }

@@ -7,7 +7,6 @@ import { meteredAction } from '../metered-action';
 import { describeError, formField, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { deleteEndpointPage, EndpointDetailView, EndpointForm, endpointDetailPage, EndpointsView, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
-import { httpStatusOf } from '../../error-status';
 
 const PAGE_SIZE = 20;
 
@@ -48,12 +47,13 @@ const isEndpointFormError = (err: unknown): err is DomainError => isFormError(er
 
 export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   const base = (id: string) => `/dashboard/endpoints/${encodeURIComponent(id)}`;
-  const listPage = async (ctx: Context, session: ActiveSession, status: number, extra: Pick<EndpointsView, 'form' | 'error' | 'details'>) => {
+  /** The list and the endpoint's pages; after a refused form, with that error's status and headers. */
+  const listPage = async (ctx: Context, session: ActiveSession, extra: Pick<EndpointsView, 'form' | 'error' | 'details'>, err?: DomainError) => {
     const cursor = queryField(ctx, 'cursor') || undefined;
     const page = await deps.endpoints.list(session.account._id, PAGE_SIZE, cursor);
-    sendHtml(
+    sendErrorPage(
       ctx,
-      status,
+      err,
       endpointsPage(session, {
         endpoints: page.data,
         nextCursor: page.next_cursor,
@@ -64,15 +64,12 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
     );
   };
 
-  /** The endpoint's page; after a refused form, with that error's status and headers. */
   const detailPage = async (ctx: Context, session: ActiveSession, view: Omit<EndpointDetailView, 'endpoint' | 'autoDisableAfterMs'>, err?: DomainError) => {
     const endpoint = await deps.endpoints.get(session.account._id, ctx.params.id);
-    const body = endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, ...view });
-    if (err) sendErrorPage(ctx, err, body);
-    else sendHtml(ctx, 200, body);
+    sendErrorPage(ctx, err, endpointDetailPage(session, { endpoint, autoDisableAfterMs: deps.endpoints.autoDisableAfterMs, ...view }));
   };
 
-  pages.get('/endpoints', (ctx, session) => listPage(ctx, session, 200, {}));
+  pages.get('/endpoints', (ctx, session) => listPage(ctx, session, {}));
 
   pages.post('/endpoints', async (ctx, session) => {
     const form = readForm(ctx);
@@ -81,7 +78,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
       seeOther(ctx, `${base(created.id)}?notice=endpoint-created`);
     } catch (err) {
       if (!isEndpointFormError(err)) throw err;
-      await listPage(ctx, session, httpStatusOf(err), { form, ...describeError(err) });
+      await listPage(ctx, session, { form, ...describeError(err) }, err);
     }
   });
 

@@ -33,7 +33,7 @@ export function parseEventData(text: string): Record<string, unknown> {
 }
 
 export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
-  const listPage = async (ctx: Context, session: ActiveSession, status: number, extra: Pick<EventsView, 'send' | 'error' | 'details'>) => {
+  const listPage = async (ctx: Context, session: ActiveSession, extra: Pick<EventsView, 'send' | 'error' | 'details'>, err?: DomainError) => {
     const filter: EventFilter = { type: queryField(ctx, 'type').trim() || undefined, status: queryField(ctx, 'status') || undefined };
     const cursor = queryField(ctx, 'cursor') || undefined;
     // A malformed filter is reported on the page (not as an error page), with no results.
@@ -48,9 +48,9 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
           type: filter.type,
           status: filter.status as EventStatus | undefined,
         });
-    sendHtml(
+    sendErrorPage(
       ctx,
-      filterError && status === 200 ? 400 : status,
+      err ?? (filterError ? new DomainError('invalid_request', filterError) : undefined),
       eventsPage(session, {
         events: page.data,
         filter,
@@ -63,7 +63,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
     );
   };
 
-  pages.get('/events', (ctx, session) => listPage(ctx, session, 200, {}));
+  pages.get('/events', (ctx, session) => listPage(ctx, session, {}));
 
   /** "Send test event": the API's ingest, metered and admitted like its call (a refusal is a 503, given back like any 5xx). */
   pages.post('/events', async (ctx, session) => {
@@ -84,7 +84,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
       seeOther(ctx, `/dashboard/events/${String(result.body.id)}?notice=event-sent`);
     } catch (err) {
       if (!isFormError(err)) throw err;
-      await listPage(ctx, session, httpStatusOf(err), { send, ...describeError(err) });
+      await listPage(ctx, session, { send, ...describeError(err) }, err);
     }
   });
 

@@ -1,6 +1,5 @@
 import { billingPeriodAt } from '../../../../domain/limits/billing-period';
 import { accountBucket } from '../../../../domain/limits/policies';
-import { TIERS } from '../../../../domain/limits/tiers';
 import type { DashboardDeps } from '../deps';
 import { queryNotice, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
@@ -19,7 +18,6 @@ export function overviewRoutes(pages: SignedInRouter, deps: DashboardDeps): void
       ctx,
       200,
       overviewPage(session, {
-        tier: TIERS[session.account.tier],
         usedThisMonth: used,
         quotaResetsAt: billingPeriodAt(new Date()).end,
         activeKeys: keys.filter((k) => !k.revoked_at).length,

@@ -1,5 +1,6 @@
 import { TIERS } from '../../../../domain/limits/tiers';
 import { MIN_PASSWORD_LENGTH } from '../../../../services/dashboard-auth-service';
+import { INVITE_PATH } from '../../../../services/dashboard-invite-service';
 import { html, SafeHtml } from '../html';
 import { csrfField, errorBox, type Feedback, page } from './layout';
 
@@ -50,18 +51,13 @@ ${credentialsForm(view, 'sign-up', 'Create account')}
   );
 }
 
-export interface SetPasswordView extends Pick<AuthFormView, 'csrfToken' | 'error'> {
-  action: string;
-  email: string;
-}
-
-export function setPasswordPage(view: SetPasswordView): SafeHtml {
+export function setPasswordPage(view: Pick<AuthFormView, 'csrfToken' | 'error'> & { token: string; email: string }): SafeHtml {
   return page(
     { title: 'Set your password', narrow: true },
     html`<h1>Set your password</h1>
 <p class="lead">Choose the dashboard password for <strong>${view.email}</strong>. This link works once.</p>
 ${errorBox(view.error)}
-<form class="stack card" method="post" action="${view.action}" novalidate>
+<form class="stack card" method="post" action="${INVITE_PATH}/${view.token}" novalidate>
   ${csrfField(view.csrfToken)}
   <input type="hidden" name="email" autocomplete="username" value="${view.email}">
   <div class="field">

@@ -17,11 +17,6 @@ export interface SendEventForm {
   data: string;
 }
 
-export const DEFAULT_TEST_EVENT: SendEventForm = {
-  type: 'test.ping',
-  data: '{\n  "message": "Hello from the dashboard"\n}',
-};
-
 export interface EventsView extends Feedback, ListPage {
   events: EventView[];
   filter: EventFilter;
@@ -38,7 +33,7 @@ function listUrl(filter: EventFilter, cursor?: string): string {
 }
 
 export function eventsPage(session: ActiveSession, view: EventsView): SafeHtml {
-  const send = view.send ?? DEFAULT_TEST_EVENT;
+  const send = view.send ?? { type: 'test.ping', data: '{\n  "message": "Hello from the dashboard"\n}' };
   const filtered = Boolean(view.filter.type || view.filter.status);
   return page(
     { title: 'Events', session, active: 'events', notice: view.notice },

@@ -20,26 +20,17 @@ export const integer = (n: number): string => (Number.isFinite(n) ? INTEGER.form
 export const usd = (n: number): string => USD.format(n);
 export const unitPrice = (n: number): string => UNIT_PRICE.format(n);
 
-export type BadgeTone = 'ok' | 'bad' | 'wait' | 'off';
-
-const TONES: Record<string, BadgeTone> = {
-  delivered: 'ok',
-  succeeded: 'ok',
-  active: 'ok',
-  enabled: 'ok',
-  failed: 'bad',
-  revoked: 'off',
-  cancelled: 'off',
-  disabled: 'off',
-  failing: 'bad',
-  pending: 'wait',
-  retrying: 'wait',
-  paused: 'wait',
+/** The status words of each pill colour; any other word (revoked, cancelled, disabled) is `off`. */
+const TONES = {
+  ok: ['delivered', 'succeeded', 'active', 'enabled'],
+  bad: ['failed', 'failing'],
+  wait: ['pending', 'retrying', 'paused'],
 };
 
 /** A status word in a coloured pill; the word itself carries the meaning (not only the colour). */
 export function badge(status: string): SafeHtml {
-  return html`<span class="badge ${TONES[status] ?? 'off'}">${status}</span>`;
+  const tone = Object.entries(TONES).find(([, words]) => words.includes(status))?.[0] ?? 'off';
+  return html`<span class="badge ${tone}">${status}</span>`;
 }
 
 export function period(ms: number): string {

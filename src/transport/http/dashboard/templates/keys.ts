@@ -7,14 +7,9 @@ import { badge, time } from './format';
 import { confirmForm, copyableSecret, type Feedback, formCard, option, page } from './layout';
 import { listSection } from './list-section';
 
-export interface KeysView extends Feedback {
-  keys: KeyView[];
-  form?: { product?: string; label?: string };
-}
-
 const maskedKey = (k: KeyView) => `${k.prefix}…${k.last_four}`;
 
-export function keysPage(session: ActiveSession, view: KeysView): SafeHtml {
+export function keysPage(session: ActiveSession, view: Feedback & { keys: KeyView[]; form?: { product?: string; label?: string } }): SafeHtml {
   const chosen = view.form?.product ?? 'weh';
   return page(
     { title: 'API keys', session, active: 'keys', notice: view.notice },
@@ -60,13 +55,7 @@ ${listSection({
   );
 }
 
-export interface NewKeyView {
-  key: string;
-  productName: string;
-  label: string;
-}
-
-export function newKeyPage(session: ActiveSession, view: NewKeyView): SafeHtml {
+export function newKeyPage(session: ActiveSession, view: { key: string; productName: string; label: string }): SafeHtml {
   return page(
     { title: 'Your new API key', session, active: 'keys' },
     html`<h1>Your new API key</h1>

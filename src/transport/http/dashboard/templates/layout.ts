@@ -48,7 +48,7 @@ export function confirmForm(action: string, csrfToken: string, submit: string, c
 </form>`;
 }
 
-interface FormCard {
+export function formCard(card: {
   id: string;
   heading: string;
   /** Under the heading (what the form does). */
@@ -61,9 +61,7 @@ interface FormCard {
   submit: string;
   /** The submit button's class (e.g. `secondary`); the primary style without. */
   submitClass?: string;
-}
-
-export function formCard(card: FormCard): SafeHtml {
+}): SafeHtml {
   return html`<section aria-labelledby="${card.id}" class="card">
   <h2 id="${card.id}">${card.heading}</h2>
   ${card.hint}

@@ -3,18 +3,6 @@ import { html, HtmlValue, SafeHtml } from '../html';
 /** A column heading; `{ numeric }` right-aligns a column of numbers. */
 export type Column = string | SafeHtml | { numeric: string };
 
-export interface ListSection<T> {
-  heading: string;
-  columns: readonly Column[];
-  items: readonly T[];
-  row: (item: T) => SafeHtml;
-  empty: HtmlValue;
-  /** Between the heading and the table (a filter form). */
-  above?: SafeHtml;
-  /** After the table (pagination, a hint). */
-  below?: SafeHtml;
-}
-
 /** Where a list of cursor pages is: what the Newest and Older links need. */
 export interface ListPage {
   nextCursor: string | null;
@@ -32,7 +20,17 @@ export const columnHeading = (column: Column) =>
   typeof column === 'object' && 'numeric' in column ? html`<th scope="col" class="num">${column.numeric}</th>` : html`<th scope="col">${column}</th>`;
 
 /** The table's wrapper scrolls sideways on narrow screens, so it is a focusable region for keyboard users. */
-export function listSection<T>(list: ListSection<T>): SafeHtml {
+export function listSection<T>(list: {
+  heading: string;
+  columns: readonly Column[];
+  items: readonly T[];
+  row: (item: T) => SafeHtml;
+  empty: HtmlValue;
+  /** Between the heading and the table (a filter form). */
+  above?: SafeHtml;
+  /** After the table (pagination, a hint). */
+  below?: SafeHtml;
+}): SafeHtml {
   const table =
     list.items.length === 0
       ? html`<p class="muted">${list.empty}</p>`

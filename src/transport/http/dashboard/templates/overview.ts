@@ -1,19 +1,11 @@
-import type { Tier, TIERS } from '../../../../domain/limits/tiers';
+import { TIERS } from '../../../../domain/limits/tiers';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { html, SafeHtml } from '../html';
 import { integer, time } from './format';
 import { type Feedback, page } from './layout';
 
-export interface OverviewView extends Pick<Feedback, 'notice'> {
-  tier: (typeof TIERS)[Tier];
-  usedThisMonth: number;
-  quotaResetsAt: Date;
-  activeKeys: number;
-  endpoints: number;
-}
-
-export function overviewPage(session: ActiveSession, view: OverviewView): SafeHtml {
-  const { monthlyQuota, burstPerMinute } = view.tier;
+export function overviewPage(session: ActiveSession, view: Pick<Feedback, 'notice'> & { usedThisMonth: number; quotaResetsAt: Date; activeKeys: number; endpoints: number }): SafeHtml {
+  const { name, monthlyQuota, burstPerMinute } = TIERS[session.account.tier];
   const limited = Number.isFinite(monthlyQuota);
   const percent = limited && monthlyQuota > 0 ? Math.min(100, Math.round((view.usedThisMonth / monthlyQuota) * 100)) : 0;
   return page(
@@ -24,7 +16,7 @@ export function overviewPage(session: ActiveSession, view: OverviewView): SafeHt
   <div class="grid">
     <div class="card stat">
       <p class="label">Plan</p>
-      <p class="value" data-testid="tier">${view.tier.name}</p>
+      <p class="value" data-testid="tier">${name}</p>
     </div>
     <div class="card stat">
       <p class="label" id="usage-label">API calls this month</p>

@@ -10,11 +10,9 @@ import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALI
 
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
-const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Any JSON object, every key kept: z.record and z.looseObject copy keys by assignment, making a `__proto__` key the copy's prototype. */
 const JsonObject = z
-  .custom<Record<string, unknown>>(isJsonObject, {
+  .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
     error: (issue) => (Array.isArray(issue.input) ? 'must be a JSON object, not an array' : issue.input === null ? 'must be a JSON object, not null' : 'must be a JSON object'),
   })
   .meta({ type: 'object', additionalProperties: {} } as never);
@@ -41,29 +39,26 @@ const DeliveryFields = {
 const EndpointId = z.string().min(1).max(64);
 export const EndpointIdParams = z.object({ id: EndpointId });
 
+/** The fields a PATCH may change and a POST sets; the POST's carry its documentation. */
+const EndpointUrl = z.string().meta({ format: 'uri', maxLength: 2048 });
+const EventPatterns = z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS);
+const Description = z.string().max(MAX_DESCRIPTION_LENGTH);
+
 export const EndpointCreateBody = z.object({
-  url: z
-    .string()
-    .describe('HTTPS URL receiving delivery POSTs (max 2,048 characters).')
-    .meta({ format: 'uri', maxLength: 2048, example: 'https://example.com/webhooks' }),
-  events: z
-    .array(z.string())
-    .min(1)
-    .max(MAX_EVENT_PATTERNS)
-    .optional()
-    .describe(
-      'Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events ' +
-        'the platform emits about the account\'s own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, ' +
-        '`platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`.',
-    ),
-  description: z.string().max(MAX_DESCRIPTION_LENGTH).optional().describe('Free text, default "".'),
+  url: EndpointUrl.describe('HTTPS URL receiving delivery POSTs (max 2,048 characters).').meta({ example: 'https://example.com/webhooks' }),
+  events: EventPatterns.optional().describe(
+    'Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events ' +
+      'the platform emits about the account\'s own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, ' +
+      '`platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`.',
+  ),
+  description: Description.optional().describe('Free text, default "".'),
   ...DeliveryFields,
 });
 
 export const EndpointPatchBody = z.object({
-  url: z.string().meta({ format: 'uri', maxLength: 2048 }).optional(),
-  events: z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS).optional(),
-  description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
+  url: EndpointUrl.optional(),
+  events: EventPatterns.optional(),
+  description: Description.optional(),
   ...DeliveryFields,
   disabled: z
     .boolean()
@@ -183,8 +178,7 @@ export const IngestResponse = z.object({
 });
 
 /** Checked by assertPositiveEventId (400 `invalid_event_id`); the pattern documents that rule (domain/webhooks/event-id.ts). */
-const EventIdParam = z.string().meta({ pattern: EVENT_ID_PATTERN, description: 'The positive integer event id.', example: '1' });
-export const EventIdParams = z.object({ event_id: EventIdParam });
+export const EventIdParams = z.object({ event_id: z.string().meta({ pattern: EVENT_ID_PATTERN, description: 'The positive integer event id.', example: '1' }) });
 export const RetryParams = EventIdParams.extend({ endpoint_id: EndpointId });
 
 export const EventListQuery = ListQuery.extend({
