@@ -31,22 +31,11 @@ export const estimateRequestSchema = z.strictObject({
 export type EstimateItem = z.infer<typeof estimateItemSchema>;
 export type EstimateRequest = z.infer<typeof estimateRequestSchema>;
 
-export interface BreakdownLine {
-  provider: Provider;
-  service: string;
-  /** The matched catalog instance (the service's only one when the item named none). */
-  instance: string;
-  quantity: number;
-  unitPrice: number;
-  priceUnit: string;
-  monthlyUsd: number;
-}
-
 export interface Estimate {
   totalMonthlyUsd: number;
   totalAnnualUsd: number;
-  /** One line per item, in request order. */
-  breakdown: BreakdownLine[];
+  /** One line per item, in request order; `instance` is the matched one (the service's only one when the item named none). */
+  breakdown: Array<{ provider: Provider; service: string; instance: string; quantity: number; unitPrice: number; priceUnit: string; monthlyUsd: number }>;
   /** ISO 8601 UTC with milliseconds. */
   generatedAt: string;
 }
@@ -72,7 +61,7 @@ function centsToNumber(cents: Decimal): number {
 /** Each line rounded half-up to cents; the total is the UNROUNDED sum rounded once (no drift); annual is 12 × that monthly. */
 export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = systemClock): Estimate {
   let total = toDecimal(0);
-  const breakdown = items.map((item, index): BreakdownLine => {
+  const breakdown = items.map((item, index): Estimate['breakdown'][number] => {
     const entry = matchCatalogEntry(catalog, item, index);
     const monthly = lineMonthlyCost(entry, item, index);
     assertInRange(monthly, `items[${index}] costs`, index);
