@@ -26,7 +26,8 @@ import { ApiServer, listenApi } from './api-server';
 import { settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
 
-export interface ApiRoleDeps {
+/** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
+export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: {
   config: Config;
   logger: Logger;
   db: Db;
@@ -34,10 +35,7 @@ export interface ApiRoleDeps {
   repositories: Repositories;
   services: Services;
   expiry: ExpirySweepers;
-}
-
-/** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
-export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps) {
+}) {
   const { authenticator, invalidations, limiter, lease, outbox, recovery, retention } = services;
   // Synced into the database and read back, so what the API serves is exactly what the database holds.
   const catalogEntries = new CatalogEntries(db);

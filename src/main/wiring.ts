@@ -73,7 +73,8 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers) {
 
 export type Repositories = Awaited<ReturnType<typeof openRepositories>>;
 
-export interface ServiceDeps {
+/** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
+export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock = systemClock }: {
   config: Config;
   logger: Logger;
   temporal: Client;
@@ -88,10 +89,7 @@ export interface ServiceDeps {
   loopDelay: { sustainedP99Ms(): number };
   /** Injected clock for limits, idempotency windows and cache lifetimes (tests of their boundaries); delivery timing stays real. */
   clock?: Clock;
-}
-
-/** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
-export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock = systemClock }: ServiceDeps) {
+}) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
   const recoveries = new RecoveryScheduler(temporal, config.temporal.taskQueue);
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
