@@ -58,7 +58,7 @@ export async function listen(args: string[], out: (line: string) => void = (line
   try {
     if (!(await new Accounts(store.db).findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
     const endpoints = await listenerEndpointService(config, store.db, temporal.client);
-    for (const line of await removeAbandoned(endpoints, accountId)) out(line);
+    await removeAbandoned(endpoints, accountId, out);
 
     const ca = await ensureLocalListenerCa(config.dataDir);
     let secret = '';
@@ -123,8 +123,7 @@ export async function listenerEndpointService(config: Config, db: Db, temporal: 
   });
 }
 
-async function removeAbandoned(endpoints: EndpointService, accountId: string): Promise<string[]> {
-  const lines: string[] = [];
+async function removeAbandoned(endpoints: EndpointService, accountId: string, out: (line: string) => void): Promise<void> {
   let cursor: string | undefined;
   do {
     const page = await endpoints.list(accountId, 100, cursor);
@@ -132,11 +131,10 @@ async function removeAbandoned(endpoints: EndpointService, accountId: string): P
       const owner = OWNER.exec(endpoint.description);
       if (!owner || owner[1] !== os.hostname() || isProcessRunning(Number(owner[2]))) continue;
       await endpoints.delete(accountId, endpoint.id).catch(() => undefined);
-      lines.push(`Removed endpoint ${endpoint.id} (${endpoint.url}), left by a listener that is no longer running (pid ${owner[2]}).`);
+      out(`Removed endpoint ${endpoint.id} (${endpoint.url}), left by a listener that is no longer running (pid ${owner[2]}).`);
     }
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
-  return lines;
 }
 
 /** Resolves on the first SIGINT or SIGTERM; later ones (a terminal sends Ctrl-C to npm and to us) are absorbed. */
