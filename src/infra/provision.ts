@@ -13,14 +13,11 @@ const execFileAsync = promisify(execFile);
 /** Every command with room for a Go build's or Maven's output. */
 const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => execFileAsync(file, args, { maxBuffer: 64 * 1024 * 1024, ...options });
 
-export interface ProvisionOptions {
-  /** Which tools are needed: the app needs the servers only when no addresses are given; tests also need the test server. */
-  need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean };
-  log?: (line: string) => void;
-}
-
-/** Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when complete: an interrupted build is redone. */
-export async function provision(options: ProvisionOptions): Promise<void> {
+/**
+ * Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when complete: an interrupted build is redone.
+ * The app needs the servers only when no addresses are given; tests also need the test server.
+ */
+export async function provision(options: { need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean }; log?: (line: string) => void }): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
   const paths = toolPaths();
   const dir = toolsDir();
