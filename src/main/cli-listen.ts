@@ -53,7 +53,11 @@ export async function listen(args: string[], out: (line: string) => void = (line
     );
   }
 
-  const store = await connectStore(config);
+  // The running platform's store: deliveries need the platform itself, so nothing is started here.
+  if (!config.mongo.uri && !(await isPortOpen(config.mongo.embeddedPort))) {
+    throw new Error(`The platform is not running (nothing on 127.0.0.1:${config.mongo.embeddedPort}): start it with \`npm start\` first, with the same DATA_DIR.`);
+  }
+  const store = await connectMongo(mongoUriOf(config), config.mongo.dbName);
   const temporal = await connectTemporal(temporalAddressOf(config), config.temporal.namespace, { native: false, timeoutMs: 10_000 });
   try {
     if (!(await new Accounts(store.db).findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
@@ -63,7 +67,10 @@ export async function listen(args: string[], out: (line: string) => void = (line
     const ca = await ensureLocalListenerCa(config.dataDir);
     let secret = '';
     const receiver = await startListenReceiver({ tls: await issueListenerCertificate(ca), secret: () => secret, forwardTo, report: out });
-    const stopped = stopSignal();
+    // The first SIGINT or SIGTERM; later ones (a terminal sends Ctrl-C to npm and to us) are absorbed.
+    const stopped = new Promise<string>((resolve) => {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => resolve(signal));
+    });
     let endpoint;
     try {
       endpoint = await endpoints.create(accountId, { url: `https://${LOCAL_LISTENER_HOST}:${receiver.port}/`, events, description: ownerDescription(process.pid) });
@@ -98,14 +105,6 @@ function forwardUrl(raw: string): URL {
   return url;
 }
 
-/** The running platform's store: deliveries need the platform itself, so nothing is started here. */
-async function connectStore(config: Config) {
-  if (!config.mongo.uri && !(await isPortOpen(config.mongo.embeddedPort))) {
-    throw new Error(`The platform is not running (nothing on 127.0.0.1:${config.mongo.embeddedPort}): start it with \`npm start\` first, with the same DATA_DIR.`);
-  }
-  return connectMongo(mongoUriOf(config), config.mongo.dbName);
-}
-
 /** May register this loopback URL, which the senders refuse unless the local-listener flag is on. */
 export async function listenerEndpointService(config: Config, db: Db, temporal: Client): Promise<EndpointService> {
   return new EndpointService({
@@ -135,13 +134,6 @@ async function removeAbandoned(endpoints: EndpointService, accountId: string, ou
     }
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
-}
-
-/** Resolves on the first SIGINT or SIGTERM; later ones (a terminal sends Ctrl-C to npm and to us) are absorbed. */
-function stopSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => resolve(signal));
-  });
 }
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
