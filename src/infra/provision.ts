@@ -139,43 +139,30 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   await cp(moduleDir, src, { recursive: true });
   await run('chmod', ['-R', 'u+w', src]);
   await writeFile(path.join(src, 'build', 'version', 'version.txt'), `v${TOOL_VERSIONS.ferretDb}\n`);
-  await patchFerretDbIdLookups(src);
-  await patchFerretDbEqualityPushdown(src);
-  await patchFerretDbFairWrites(src);
-  const tmp = `${target}.partial`;
-  await mkdir(path.dirname(target), { recursive: true });
-  await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' } });
-  await rename(tmp, target);
-  await rm(src, { recursive: true, force: true });
-}
-
-/** FerretDB 1.24 indexes `->"_id"` but looks `_id` up by `->'$._id'`: a scan each (~110 reads/s over a few thousand docs). */
-async function patchFerretDbIdLookups(src: string): Promise<void> {
-  const file = path.join(src, 'internal', 'backends', 'sqlite', 'metadata', 'metadata.go');
-  await editSource(file, [[`IDColumn = DefaultColumn + "->'$._id'"`, 'IDColumn = DefaultColumn + "->\\"_id\\""']]);
-}
-
-/** SQLite gets top-level string equalities too, not only an exact `{_id}` filter (equality_pushdown.go says why). */
-async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
-  const dir = path.join(src, 'internal', 'backends', 'sqlite');
-  await cp(path.join(__dirname, 'ferretdb-patches', 'equality_pushdown.go'), path.join(dir, 'equality_pushdown.go'));
+  const sqlite = path.join(src, 'internal', 'backends', 'sqlite');
+  // FerretDB 1.24 indexes `->"_id"` but looks `_id` up by `->'$._id'`: a scan each (~110 reads/s over a few thousand docs).
+  await editSource(path.join(sqlite, 'metadata', 'metadata.go'), [[`IDColumn = DefaultColumn + "->'$._id'"`, 'IDColumn = DefaultColumn + "->\\"_id\\""']]);
+  // SQLite gets top-level string equalities too, not only an exact `{_id}` filter (equality_pushdown.go says why).
+  await cp(path.join(__dirname, 'ferretdb-patches', 'equality_pushdown.go'), path.join(sqlite, 'equality_pushdown.go'));
   const idOnly = (pushdownFlag: string) =>
     `\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n${pushdownFlag}` +
     `\t\t\twhereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)\n\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}\n\t\t}\n\t}\n`;
-  await editSource(path.join(dir, 'collection.go'), [
+  await editSource(path.join(sqlite, 'collection.go'), [
     [idOnly(''), '\twhereClause, args = equalityPushdown(params.Filter)\n'],
     [idOnly('\t\t\tfilterPushdown = true\n'), '\twhereClause, args = equalityPushdown(params.Filter)\n\tfilterPushdown = whereClause != ""\n'],
   ]);
-}
-
-/** SQLite's busy handler lets newcomers overtake long waiters (96 writers: p99 7x the median); a Go mutex queues writes in arrival order, reads run beside (WAL). */
-async function patchFerretDbFairWrites(src: string): Promise<void> {
+  // SQLite's busy handler lets newcomers overtake long waiters (96 writers: p99 7x the median); a Go mutex queues writes in arrival order, reads run beside (WAL).
   await editSource(path.join(src, 'internal', 'util', 'fsql', 'db.go'), [
     ['import (\n', 'import (\n\t"sync"\n'],
     ['\tBatchSize int\n}', '\tBatchSize int\n\n\twriteMu sync.Mutex\n}'],
     ['\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n', '\tdb.writeMu.Lock()\n\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n\tdb.writeMu.Unlock()\n'],
     ['\tvar sqlTx *sql.Tx\n\n', '\tvar sqlTx *sql.Tx\n\n\tdb.writeMu.Lock()\n\tdefer db.writeMu.Unlock()\n\n'],
   ]);
+  const tmp = `${target}.partial`;
+  await mkdir(path.dirname(target), { recursive: true });
+  await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' } });
+  await rename(tmp, target);
+  await rm(src, { recursive: true, force: true });
 }
 
 /** Each `before` replaced by its `after`; a `before` the pinned source lacks stops the build rather than skip a patch. */
