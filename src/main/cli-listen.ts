@@ -44,7 +44,10 @@ export async function listen(args: string[], out: (line: string) => void = (line
   const accountId = values.account;
   if (!accountId) throw new ValidationError(`--account is required. ${USAGE}`);
   const events = values.events?.split(',').map((p) => p.trim());
-  const forwardTo = values['forward-to'] === undefined ? undefined : forwardUrl(values['forward-to']);
+  const forward = values['forward-to'];
+  if (forward !== undefined && !URL.canParse(forward)) throw new ValidationError(`--forward-to must be an absolute http:// or https:// URL. ${USAGE}`);
+  const forwardTo = forward === undefined ? undefined : new URL(forward);
+  if (forwardTo && forwardTo.protocol !== 'http:' && forwardTo.protocol !== 'https:') throw new ValidationError(`--forward-to must be an http:// or https:// URL. ${USAGE}`);
   const config = loadConfig();
   if (!config.delivery.localListener) {
     throw new Error(
@@ -96,13 +99,6 @@ export async function listen(args: string[], out: (line: string) => void = (line
     await temporal.close();
     await store.client.close();
   }
-}
-
-function forwardUrl(raw: string): URL {
-  if (!URL.canParse(raw)) throw new ValidationError(`--forward-to must be an absolute http:// or https:// URL. ${USAGE}`);
-  const url = new URL(raw);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`--forward-to must be an http:// or https:// URL. ${USAGE}`);
-  return url;
 }
 
 /** May register this loopback URL, which the senders refuse unless the local-listener flag is on. */
