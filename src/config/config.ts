@@ -20,6 +20,8 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const optionalString = blankIsUnset(z.string().trim().min(1));
+/** Unset, or a string that passes `check`. */
+const optionalWhere = (check: (value: string) => boolean, message: string) => optionalString.refine((v) => v === undefined || check(v), message);
 
 /** What dns.Resolver#setServers takes: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
 function isNameServer(text: string): boolean {
@@ -43,7 +45,7 @@ const EnvSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('webhook-delivery'),
   TEMPORAL_SDK_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR']).default('WARN'),
-  MONGODB_URI: optionalString.refine((v) => v === undefined || /^mongodb(\+srv)?:\/\//.test(v), 'must start with mongodb:// or mongodb+srv://'),
+  MONGODB_URI: optionalWhere((v) => /^mongodb(\+srv)?:\/\//.test(v), 'must start with mongodb:// or mongodb+srv://'),
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, _ and - only').default('platform'),
 
   EMBEDDED_TEMPORAL_PORT: port.default(7233),
@@ -54,16 +56,13 @@ const EnvSchema = z.object({
   DELIVERY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   DELIVERY_LOCAL_LISTENER: blankIsUnset(bool),
   /** base64 of 32 bytes; embedded default: generated once under DATA_DIR. */
-  SECRETS_ENCRYPTION_KEY: optionalString.refine(
-    (v) => v === undefined || Buffer.from(v, 'base64').length === 32,
-    'must be base64 of exactly 32 bytes',
-  ),
+  SECRETS_ENCRYPTION_KEY: optionalWhere((v) => Buffer.from(v, 'base64').length === 32, 'must be base64 of exactly 32 bytes'),
   /** Trust X-Forwarded-For for the client IP (only behind a proxy you control). */
   TRUST_PROXY: bool.default(false),
   /** With TRUST_PROXY: how many proxies of ours append to X-Forwarded-For; the client is the entry they appended. */
   TRUST_PROXY_HOPS: int(1, 10).default(1),
   MAX_ENDPOINTS_PER_ACCOUNT: int(1, 100_000).default(100),
-  DNS_SERVERS: optionalString.refine((v) => v === undefined || v.split(',').every((s) => isNameServer(s.trim())), 'must be comma-separated ip, ip:port or [ipv6]:port'),
+  DNS_SERVERS: optionalWhere((v) => v.split(',').every((s) => isNameServer(s.trim())), 'must be comma-separated ip, ip:port or [ipv6]:port'),
   DNS_TIMEOUT_MS: int(100, 60_000).default(DEFAULT_DNS_TIMEOUT_MS),
   DNS_MAX_CONCURRENT: int(1, 10_000).default(DEFAULT_DNS_MAX_CONCURRENT),
   DELIVERY_MAX_IN_FLIGHT_PER_ACCOUNT: int(1, 10_000).default(DEFAULT_ATTEMPT_SLOT_LIMITS.perAccount),
@@ -88,7 +87,7 @@ const EnvSchema = z.object({
   METRICS_PORT: blankIsUnset(listenPort),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
-  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+  METRICS_TOKEN: optionalWhere((v) => v.length >= 16, 'must be at least 16 characters'),
   PUBLIC_URL: blankIsUnset(httpUrl),
   ...TracingEnvSchema.shape,
 });

@@ -5,13 +5,6 @@ import type { LookupAllFunction } from '../domain/webhooks/destination-resolver'
 export const DEFAULT_DNS_TIMEOUT_MS = 5_000;
 export const DEFAULT_DNS_MAX_CONCURRENT = 64;
 
-export interface DnsLookupOptions {
-  /** Name servers (`ip` or `ip:port`); default: the system's (resolv.conf). */
-  servers?: string[];
-  timeoutMs?: number;
-  maxConcurrent?: number;
-}
-
 /** Thrown when a lookup does not finish in time; `code` is c-ares's own code for it. */
 export class DnsTimeoutError extends Error {
   readonly code = 'ETIMEOUT';
@@ -27,14 +20,15 @@ const LOOPBACK = [
   { address: '::1', family: 6 },
 ];
 
-export function createDnsLookup(options: DnsLookupOptions = {}): LookupAllFunction {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_DNS_TIMEOUT_MS;
-  const gate = new Gate(options.maxConcurrent ?? DEFAULT_DNS_MAX_CONCURRENT);
+/** `servers`: name servers (`ip` or `ip:port`); default: the system's (resolv.conf). */
+export function createDnsLookup(options: { servers?: string[]; timeoutMs: number; maxConcurrent: number }): LookupAllFunction {
+  const { servers, timeoutMs } = options;
+  const gate = new Gate(options.maxConcurrent);
   // Two tries (a lost datagram is retried); c-ares asks each server in turn and doubles the wait on the
   // second round: n servers take about 3·n·timeout, sized to end by timeoutMs (the deadline is the bound).
-  const servers = options.servers && options.servers.length > 0 ? options.servers.length : Math.max(1, dnsPromises.getServers().length);
-  const resolver = new dnsPromises.Resolver({ timeout: Math.max(50, Math.floor(timeoutMs / (3 * servers))), tries: 2 });
-  if (options.servers && options.servers.length > 0) resolver.setServers(options.servers);
+  const serverCount = servers && servers.length > 0 ? servers.length : Math.max(1, dnsPromises.getServers().length);
+  const resolver = new dnsPromises.Resolver({ timeout: Math.max(50, Math.floor(timeoutMs / (3 * serverCount))), tries: 2 });
+  if (servers && servers.length > 0) resolver.setServers(servers);
 
   return async (hostname) => {
     const name = hostname.toLowerCase().replace(/\.$/, '');

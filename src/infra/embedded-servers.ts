@@ -17,13 +17,7 @@ export interface ServerOptions {
   port: number;
 }
 
-export interface TemporalDevServerOptions extends ServerOptions {
-  uiPort: number;
-  metricsPort?: number;
-  headless?: boolean;
-}
-
-export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<EmbeddedServer> {
+export async function startTemporalDevServer(options: ServerOptions & { uiPort: number; metricsPort?: number; headless?: boolean }): Promise<EmbeddedServer> {
   const args = [
     'server',
     'start-dev',

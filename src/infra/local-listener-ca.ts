@@ -10,21 +10,18 @@ export interface Pem {
 
 const CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/;
 const PRIVATE_KEY = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----\n?/;
-
-export function localListenerCaFile(dataDir: string): string {
-  return path.join(dataDir, 'local-listener-ca.pem');
-}
+const CA_FILE = 'local-listener-ca.pem';
 
 /** The CA certificate (PEM), or null when no listener has run on this DATA_DIR yet. */
 export async function readLocalListenerCaCert(dataDir: string): Promise<string | null> {
-  const file = localListenerCaFile(dataDir);
+  const file = path.join(dataDir, CA_FILE);
   const text = await readIfPresent(file);
   return text === undefined ? null : parseCa(file, text).cert;
 }
 
-/** The CA, created on first use (writeOnce: two listeners starting at once agree on one CA). */
+/** The CA, created on first use (readOrWriteOnce: two listeners starting at once agree on one CA). */
 export async function ensureLocalListenerCa(dataDir: string): Promise<Pem> {
-  const file = localListenerCaFile(dataDir);
+  const file = path.join(dataDir, CA_FILE);
   const text = await readOrWriteOnce(file, async () => {
     const { generate } = await import('selfsigned'); // only where certificates are made: the worker only reads
     const pems = await generate([{ name: 'commonName', value: 'devops-platform local listener CA' }], {

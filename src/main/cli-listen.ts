@@ -44,7 +44,10 @@ export async function listen(args: string[], out: (line: string) => void = (line
   const accountId = values.account;
   if (!accountId) throw new ValidationError(`--account is required. ${USAGE}`);
   const events = values.events?.split(',').map((p) => p.trim());
-  const forwardTo = values['forward-to'] === undefined ? undefined : forwardUrl(values['forward-to']);
+  const forward = values['forward-to'];
+  if (forward !== undefined && !URL.canParse(forward)) throw new ValidationError(`--forward-to must be an absolute http:// or https:// URL. ${USAGE}`);
+  const forwardTo = forward === undefined ? undefined : new URL(forward);
+  if (forwardTo && forwardTo.protocol !== 'http:' && forwardTo.protocol !== 'https:') throw new ValidationError(`--forward-to must be an http:// or https:// URL. ${USAGE}`);
   const config = loadConfig();
   if (!config.delivery.localListener) {
     throw new Error(
@@ -53,17 +56,24 @@ export async function listen(args: string[], out: (line: string) => void = (line
     );
   }
 
-  const store = await connectStore(config);
+  // The running platform's store: deliveries need the platform itself, so nothing is started here.
+  if (!config.mongo.uri && !(await isPortOpen(config.mongo.embeddedPort))) {
+    throw new Error(`The platform is not running (nothing on 127.0.0.1:${config.mongo.embeddedPort}): start it with \`npm start\` first, with the same DATA_DIR.`);
+  }
+  const store = await connectMongo(mongoUriOf(config), config.mongo.dbName);
   const temporal = await connectTemporal(temporalAddressOf(config), config.temporal.namespace, { native: false, timeoutMs: 10_000 });
   try {
     if (!(await new Accounts(store.db).findById(accountId))) throw new DomainError('not_found', `Account ${accountId} not found.`);
     const endpoints = await listenerEndpointService(config, store.db, temporal.client);
-    for (const line of await removeAbandoned(endpoints, accountId)) out(line);
+    await removeAbandoned(endpoints, accountId, out);
 
     const ca = await ensureLocalListenerCa(config.dataDir);
     let secret = '';
     const receiver = await startListenReceiver({ tls: await issueListenerCertificate(ca), secret: () => secret, forwardTo, report: out });
-    const stopped = stopSignal();
+    // The first SIGINT or SIGTERM; later ones (a terminal sends Ctrl-C to npm and to us) are absorbed.
+    const stopped = new Promise<string>((resolve) => {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => resolve(signal));
+    });
     let endpoint;
     try {
       endpoint = await endpoints.create(accountId, { url: `https://${LOCAL_LISTENER_HOST}:${receiver.port}/`, events, description: ownerDescription(process.pid) });
@@ -91,21 +101,6 @@ export async function listen(args: string[], out: (line: string) => void = (line
   }
 }
 
-function forwardUrl(raw: string): URL {
-  if (!URL.canParse(raw)) throw new ValidationError(`--forward-to must be an absolute http:// or https:// URL. ${USAGE}`);
-  const url = new URL(raw);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`--forward-to must be an http:// or https:// URL. ${USAGE}`);
-  return url;
-}
-
-/** The running platform's store: deliveries need the platform itself, so nothing is started here. */
-async function connectStore(config: Config) {
-  if (!config.mongo.uri && !(await isPortOpen(config.mongo.embeddedPort))) {
-    throw new Error(`The platform is not running (nothing on 127.0.0.1:${config.mongo.embeddedPort}): start it with \`npm start\` first, with the same DATA_DIR.`);
-  }
-  return connectMongo(mongoUriOf(config), config.mongo.dbName);
-}
-
 /** May register this loopback URL, which the senders refuse unless the local-listener flag is on. */
 export async function listenerEndpointService(config: Config, db: Db, temporal: Client): Promise<EndpointService> {
   return new EndpointService({
@@ -123,8 +118,7 @@ export async function listenerEndpointService(config: Config, db: Db, temporal: 
   });
 }
 
-async function removeAbandoned(endpoints: EndpointService, accountId: string): Promise<string[]> {
-  const lines: string[] = [];
+async function removeAbandoned(endpoints: EndpointService, accountId: string, out: (line: string) => void): Promise<void> {
   let cursor: string | undefined;
   do {
     const page = await endpoints.list(accountId, 100, cursor);
@@ -132,18 +126,10 @@ async function removeAbandoned(endpoints: EndpointService, accountId: string): P
       const owner = OWNER.exec(endpoint.description);
       if (!owner || owner[1] !== os.hostname() || isProcessRunning(Number(owner[2]))) continue;
       await endpoints.delete(accountId, endpoint.id).catch(() => undefined);
-      lines.push(`Removed endpoint ${endpoint.id} (${endpoint.url}), left by a listener that is no longer running (pid ${owner[2]}).`);
+      out(`Removed endpoint ${endpoint.id} (${endpoint.url}), left by a listener that is no longer running (pid ${owner[2]}).`);
     }
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
-  return lines;
-}
-
-/** Resolves on the first SIGINT or SIGTERM; later ones (a terminal sends Ctrl-C to npm and to us) are absorbed. */
-function stopSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => resolve(signal));
-  });
 }
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;

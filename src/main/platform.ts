@@ -24,14 +24,11 @@ export interface Roles {
   worker: boolean;
 }
 
-export interface StopOptions {
-  /** Until when work in flight may finish (ms since the epoch); default IN_FLIGHT_GRACE_MS from now. */
-  deadline?: number;
-  /** Told one line per step as it ends (enter-roles.ts prints them). */
-  report?: (line: string) => void;
-}
+/** Everything the platform is made of, wired once; tests start it the same way `npm start` does. */
+export type Platform = Awaited<ReturnType<typeof startPlatform>>;
 
-export interface StartOptions {
+/** Whatever started is stopped, on stop() or when a later step fails: the roles under one deadline, then connections, then servers. */
+export async function startPlatform(config: Config, options: {
   roles: Roles;
   logger?: Logger;
   clock?: () => Date;
@@ -39,19 +36,14 @@ export interface StartOptions {
   tracing?: Tracing;
   /** Told when the worker role ends without the platform's stop (enter-roles.ts then stops the process). */
   onWorkerLost?: () => void;
-}
-
-/** Everything the platform is made of, wired once; tests start it the same way `npm start` does. */
-export type Platform = Awaited<ReturnType<typeof startPlatform>>;
-
-/** Whatever started is stopped, on stop() or when a later step fails: the roles under one deadline, then connections, then servers. */
-export async function startPlatform(config: Config, options: StartOptions) {
+}) {
   const logger = options.logger ?? createLogger(config.logLevel);
   const embedded: EmbeddedServer[] = [];
   const cleanups: Array<() => Promise<void>> = [];
   const roleStops: Array<(deadline: number) => Promise<string>> = [];
   const atStop: Array<() => void> = [];
-  const stopAll = async ({ deadline = Date.now() + IN_FLIGHT_GRACE_MS, report = () => undefined }: StopOptions = {}) => {
+  // Work in flight may finish until `deadline` (ms since the epoch); `report` is told one line per step as it ends (enter-roles.ts prints them).
+  const stopAll = async ({ deadline = Date.now() + IN_FLIGHT_GRACE_MS, report = () => undefined }: { deadline?: number; report?: (line: string) => void } = {}) => {
     for (const now of atStop) now();
     const lines = await Promise.all(roleStops.map((stop) => stop(deadline).catch((err) => logger.warn({ err }, 'error while stopping a role'))));
     for (const line of lines) if (line) report(line);

@@ -73,7 +73,8 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers) {
 
 export type Repositories = Awaited<ReturnType<typeof openRepositories>>;
 
-export interface ServiceDeps {
+/** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
+export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock = systemClock }: {
   config: Config;
   logger: Logger;
   temporal: Client;
@@ -88,12 +89,8 @@ export interface ServiceDeps {
   loopDelay: { sustainedP99Ms(): number };
   /** Injected clock for limits, idempotency windows and cache lifetimes (tests of their boundaries); delivery timing stays real. */
   clock?: Clock;
-}
-
-/** Every use case, built once from named dependencies. Nothing here starts a timer or a server. */
-export function buildServices({ config, logger, temporal, repositories, secretBox, acceptanceSeal, dnsLookup, eagerWorkflowStart, loopDelay, clock = systemClock }: ServiceDeps) {
+}) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
-  const recoveries = new RecoveryScheduler(temporal, config.temporal.taskQueue);
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
   const applyToCaches = (invalidation: Invalidation) => {
     authenticator.apply(invalidation);
@@ -115,7 +112,6 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   );
   const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: lifetimeOf(invalidations), now });
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: lifetimeOf(invalidations), now });
-  const limiter = new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock);
   const fifo = new FifoTurns({
     ...repositories,
     queues: repositories.fifoQueues,
@@ -138,17 +134,6 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   attemptSlots.onFree(() => outbox.poke());
   setOutboxOldestWaitSource(() => outbox.oldestWaitMs());
   const laggingAccounts = eagerWorkflowStart ? undefined : new LaggingAccounts(repositories.workerLoads, config.maxBacklogMs, logger);
-  const admission = new IngestAdmission(
-    outbox,
-    loopDelay,
-    {
-      backlogLimit: config.ingestBacklogLimit,
-      maxBacklogMs: outboxWaitBoundMs(config.maxBacklogMs, eagerWorkflowStart),
-      maxLoopDelayMs: config.ingestMaxLoopDelayMs,
-      lagging: laggingAccounts && ((accountId) => laggingAccounts.refuses(accountId)),
-    },
-    ingestConcurrencyTuning(eagerWorkflowStart),
-  );
 
   const lease = new InstanceLease({
     instances: repositories.apiInstances,
@@ -156,46 +141,54 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     ttlMs: config.instanceLeaseTtlMs,
     logger,
   });
-  const recovery = new CrashRecovery({
-    ...repositories,
-    instances: repositories.apiInstances,
-    outbox,
-    self: lease,
-    logger,
-    clock: systemClock,
-  });
-  const endpoints = new EndpointService({
-    ...repositories,
-    health: repositories.endpointHealth,
-    scheduler,
-    resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
-    secretBox,
-    fifoQueue: fifo,
-    allowPrivateNetworks: config.delivery.allowPrivateNetworks,
-    maxEndpointsPerAccount: config.maxEndpointsPerAccount,
-    autoDisableAfterMs: config.endpointAutoDisableAfterMs,
-    dnsLookup,
-    clock: systemClock,
-  });
   const noticeRules = { failingAfter: config.endpointFailingAfter, autoDisableAfterMs: config.endpointAutoDisableAfterMs };
   return {
     accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, clock: systemClock }),
     authenticator,
     invalidations,
-    limiter,
-    endpoints,
+    limiter: new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock),
+    endpoints: new EndpointService({
+      ...repositories,
+      health: repositories.endpointHealth,
+      scheduler,
+      resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
+      secretBox,
+      fifoQueue: fifo,
+      allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+      maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+      autoDisableAfterMs: config.endpointAutoDisableAfterMs,
+      dnsLookup,
+      clock: systemClock,
+    }),
     endpointsCache,
     /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
-    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, recoveries, fifo, noticeRules, clock }),
+    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, recoveries: new RecoveryScheduler(temporal, config.temporal.taskQueue), fifo, noticeRules, clock }),
     outbox,
     /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
-    admission,
+    admission: new IngestAdmission(
+      outbox,
+      loopDelay,
+      {
+        backlogLimit: config.ingestBacklogLimit,
+        maxBacklogMs: outboxWaitBoundMs(config.maxBacklogMs, eagerWorkflowStart),
+        maxLoopDelayMs: config.ingestMaxLoopDelayMs,
+        lagging: laggingAccounts && ((accountId) => laggingAccounts.refuses(accountId)),
+      },
+      ingestConcurrencyTuning(eagerWorkflowStart),
+    ),
     startWindow,
     attemptSlots,
     /** Accounts the workers see lagging, refused by admission; with a worker here, its outbox shows that. */
     laggingAccounts,
     lease,
-    recovery,
+    recovery: new CrashRecovery({
+      ...repositories,
+      instances: repositories.apiInstances,
+      outbox,
+      self: lease,
+      logger,
+      clock: systemClock,
+    }),
     retention: new EventRetention({
       ...repositories,
       fifo,

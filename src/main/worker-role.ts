@@ -23,7 +23,7 @@ import { WorkerLoadPublisher } from '../services/lagging-accounts';
 /** A first attempt's lag counts for this long in what the worker publishes: short, as admission acts on each report. */
 const LAG_WINDOW_MS = 1_000;
 
-export interface WorkerRoleDeps {
+export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, eagerStarts, tracing, onLost }: {
   config: Config;
   logger: Logger;
   connection: NativeConnection;
@@ -37,9 +37,7 @@ export interface WorkerRoleDeps {
   tracing?: Tracing;
   /** Told when the worker ends without stop(): it failed, or was shut down from outside. */
   onLost: () => void;
-}
-
-export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, eagerStarts, tracing, onLost }: WorkerRoleDeps) {
+}) {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
   const handOffs = new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported));

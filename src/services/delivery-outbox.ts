@@ -1,7 +1,6 @@
 import type { Logger } from '../infra/logger';
 import { type Backoff, retryWithBackoff } from '../infra/retry-with-backoff';
-import { ATTR, recordPast } from '../infra/tracing/spans';
-import { contextOfTraceparent, underTraceparent } from '../infra/tracing/traceparent';
+import { ATTR, contextOfTraceparent, recordPast, underTraceparent } from '../infra/tracing/spans';
 import { BusyRate } from '../domain/flow-control/busy-rate';
 import { FairQueue } from '../domain/flow-control/fair-queue';
 import { TenantShares } from '../domain/flow-control/tenant-shares';

@@ -24,8 +24,7 @@ import { ingestResponse, KeySettlement, settleKey, settleUnansweredInsert } from
 import { decodeCursor, encodeCursor } from './pagination';
 import type { FifoTurns } from './fifo-turns';
 import { orderingOf } from '../domain/webhooks/fifo-order';
-import { annotateIngest, ATTR } from '../infra/tracing/spans';
-import { currentTraceparent } from '../infra/tracing/traceparent';
+import { annotateIngest, ATTR, currentTraceparent } from '../infra/tracing/spans';
 
 /** CONTRACT §4: serialized `data` over 256 KiB is refused with 413. */
 export const MAX_EVENT_DATA_BYTES = 256 * 1024;

@@ -8,7 +8,7 @@ import { createAcceptanceSeal } from '../../src/domain/webhooks/acceptance-seal'
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { RETRY_DELAYS_MS } from '../../src/domain/webhooks/retry-schedule';
 import { createSecretBox } from '../../src/domain/webhooks/secret-box';
-import { createDnsLookup } from '../../src/infra/dns-lookup';
+import { createDnsLookup, DEFAULT_DNS_MAX_CONCURRENT, DEFAULT_DNS_TIMEOUT_MS } from '../../src/infra/dns-lookup';
 import { createLogger } from '../../src/infra/logger';
 import { buildServices, openRepositories, type Repositories, type Services } from '../../src/main/wiring';
 import { OperationalNoticeClaims } from '../../src/persistence/operational-notice-claims';
@@ -67,7 +67,7 @@ describe('operational webhooks (time-skipping)', () => {
       repositories,
       secretBox: createSecretBox(secretsKey),
       acceptanceSeal: createAcceptanceSeal(secretsKey),
-      dnsLookup: createDnsLookup(),
+      dnsLookup: createDnsLookup({ timeoutMs: DEFAULT_DNS_TIMEOUT_MS, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT }),
       eagerWorkflowStart: false,
       loopDelay: { sustainedP99Ms: () => 0 },
       clock: () => new Date(temporalNow),
@@ -77,7 +77,7 @@ describe('operational webhooks (time-skipping)', () => {
       ...repositories,
       handOffs: new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported)),
       secretBox: createSecretBox(secretsKey),
-      sender: createHttpSender({ allowPrivateNetworks: true, lookup: createDnsLookup() }),
+      sender: createHttpSender({ allowPrivateNetworks: true, lookup: createDnsLookup({ timeoutMs: DEFAULT_DNS_TIMEOUT_MS, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT }) }),
       operational: services.events,
       autoDisable: {
         afterMs: config.endpointAutoDisableAfterMs,

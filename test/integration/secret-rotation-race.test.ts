@@ -3,7 +3,7 @@ import type { Db } from 'mongodb';
 import { systemClock } from '../../src/domain/clock';
 import { createSecretBox } from '../../src/domain/webhooks/secret-box';
 import { secretsInGrace } from '../../src/domain/webhooks/secret-rotation';
-import { createDnsLookup } from '../../src/infra/dns-lookup';
+import { createDnsLookup, DEFAULT_DNS_MAX_CONCURRENT, DEFAULT_DNS_TIMEOUT_MS } from '../../src/infra/dns-lookup';
 import { EndpointHealthLog } from '../../src/persistence/endpoint-health-log';
 import { Endpoints } from '../../src/persistence/endpoints';
 import { EndpointService } from '../../src/services/endpoint-service';
@@ -37,7 +37,7 @@ describe('concurrent secret rotations', () => {
       allowPrivateNetworks: true,
       maxEndpointsPerAccount: 100,
       autoDisableAfterMs: 5 * 86_400_000,
-      dnsLookup: createDnsLookup(),
+      dnsLookup: createDnsLookup({ timeoutMs: DEFAULT_DNS_TIMEOUT_MS, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT }),
       clock: systemClock,
     });
   }

@@ -7,7 +7,7 @@ import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { DEFAULT_AUTO_DISABLE_AFTER_MS } from '../../src/domain/webhooks/endpoint-health';
 import { RETRY_DELAYS_MS } from '../../src/domain/webhooks/retry-schedule';
 import { createSecretBox } from '../../src/domain/webhooks/secret-box';
-import { createDnsLookup } from '../../src/infra/dns-lookup';
+import { createDnsLookup, DEFAULT_DNS_MAX_CONCURRENT, DEFAULT_DNS_TIMEOUT_MS } from '../../src/infra/dns-lookup';
 import { Deliveries } from '../../src/persistence/deliveries';
 import { EndpointHealthLog } from '../../src/persistence/endpoint-health-log';
 import { Endpoints } from '../../src/persistence/endpoints';
@@ -67,7 +67,7 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       allowPrivateNetworks: true,
       maxEndpointsPerAccount: 10,
       autoDisableAfterMs: PERIOD,
-      dnsLookup: createDnsLookup(),
+      dnsLookup: createDnsLookup({ timeoutMs: DEFAULT_DNS_TIMEOUT_MS, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT }),
       clock: () => new Date(temporalNow),
     });
     const deps = {
@@ -77,7 +77,7 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
       events,
       deliveries,
       secretBox,
-      sender: createHttpSender({ allowPrivateNetworks: true, lookup: createDnsLookup() }),
+      sender: createHttpSender({ allowPrivateNetworks: true, lookup: createDnsLookup({ timeoutMs: DEFAULT_DNS_TIMEOUT_MS, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT }) }),
       endpointHealth: health,
       autoDisable: { afterMs: PERIOD, disable: (account: string, id: string, decidedAt: Date) => service.disableForFailures(account, id, decidedAt) },
     };

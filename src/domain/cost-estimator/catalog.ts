@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError, type ErrorDetail } from '../errors';
-import { CATALOG_SIZE, CATEGORIES, ENTRIES_PER_PROVIDER_CATEGORY, formulaKindOf, PRICE_UNITS, PROVIDERS, type Category, type Provider } from './constants';
+import { CATALOG_SIZE, CATEGORIES, ENTRIES_PER_PROVIDER_CATEGORY, formulaKindOf, PRICE_UNITS, PROVIDERS, type Provider } from './constants';
 
 /** data/catalog.json, strict: a misspelt field fails start-up. Cross-entry rules: catalogInvariantViolations. */
 
@@ -28,10 +28,9 @@ const catalogFileSchema = z.strictObject({
 });
 
 export type CatalogEntry = z.infer<typeof catalogEntrySchema>;
-type CatalogFile = z.infer<typeof catalogFileSchema>;
 
 /** Every rule a schema-valid catalog breaks (CONTRACT §5), as sentences: one load reports every mistake. */
-function catalogInvariantViolations(file: CatalogFile): string[] {
+function catalogInvariantViolations(file: z.infer<typeof catalogFileSchema>): string[] {
   const problems: string[] = [];
   const { entries } = file;
 
@@ -82,11 +81,6 @@ export function compareCatalogOrder(a: CatalogEntry, b: CatalogEntry): number {
 function compareCodeUnits(a: string, b: string): number {
   if (a === b) return 0;
   return a < b ? -1 : 1;
-}
-
-export interface CatalogFilter {
-  provider?: Provider;
-  category?: Category;
 }
 
 /** Thrown at start-up when data/catalog.json breaks its schema or invariants: a bug in the data, not a request error. */
@@ -151,6 +145,7 @@ const catalogQuerySchema = z.object({
   provider: z.enum(PROVIDERS).optional(),
   category: z.enum(CATEGORIES).optional(),
 });
+export type CatalogFilter = z.infer<typeof catalogQuerySchema>;
 
 const ALLOWED = { provider: PROVIDERS, category: CATEGORIES } as const;
 

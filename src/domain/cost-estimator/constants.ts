@@ -17,7 +17,6 @@ export const CATEGORIES = [
   'cache',
   'ai_ml',
 ] as const;
-export type Category = (typeof CATEGORIES)[number];
 
 /** CONTRACT §5: exactly 6 priced configurations per (provider, category), 216 in all. */
 export const ENTRIES_PER_PROVIDER_CATEGORY = 6;

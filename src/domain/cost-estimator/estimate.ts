@@ -31,33 +31,20 @@ export const estimateRequestSchema = z.strictObject({
 export type EstimateItem = z.infer<typeof estimateItemSchema>;
 export type EstimateRequest = z.infer<typeof estimateRequestSchema>;
 
-export interface BreakdownLine {
-  provider: Provider;
-  service: string;
-  /** The matched catalog instance (the service's only one when the item named none). */
-  instance: string;
-  quantity: number;
-  unitPrice: number;
-  priceUnit: string;
-  monthlyUsd: number;
-}
-
 export interface Estimate {
   totalMonthlyUsd: number;
   totalAnnualUsd: number;
-  /** One line per item, in request order. */
-  breakdown: BreakdownLine[];
+  /** One line per item, in request order; `instance` is the matched one (the service's only one when the item named none). */
+  breakdown: Array<{ provider: Provider; service: string; instance: string; quantity: number; unitPrice: number; priceUnit: string; monthlyUsd: number }>;
   /** ISO 8601 UTC with milliseconds. */
   generatedAt: string;
 }
 
-/** Own Decimal clone, immune to other modules' settings; 60 digits keep price × quantity × usage exact. */
+/**
+ * Own Decimal clone, immune to other modules' settings; 60 digits keep price × quantity × usage exact.
+ * A number enters by its shortest round-trip string: 0.1 is exactly 0.1 (as written in JSON), not 0.1000…0555.
+ */
 const Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
-
-/** Via the number's shortest round-trip string: 0.1 is exactly 0.1 (as written in JSON), not 0.1000…0555. */
-function toDecimal(value: number): Decimal {
-  return new Money(value);
-}
 
 /** Half-up to whole cents: 0.125 → 0.13, 0.124999 → 0.12. */
 function roundToCents(amount: Decimal): Decimal {
@@ -71,8 +58,8 @@ function centsToNumber(cents: Decimal): number {
 
 /** Each line rounded half-up to cents; the total is the UNROUNDED sum rounded once (no drift); annual is 12 × that monthly. */
 export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = systemClock): Estimate {
-  let total = toDecimal(0);
-  const breakdown = items.map((item, index): BreakdownLine => {
+  let total = new Money(0);
+  const breakdown = items.map((item, index): Estimate['breakdown'][number] => {
     const entry = matchCatalogEntry(catalog, item, index);
     const monthly = lineMonthlyCost(entry, item, index);
     assertInRange(monthly, `items[${index}] costs`, index);
@@ -141,11 +128,11 @@ function matchCatalogEntry(catalog: Catalog, item: EstimateItem, index: number):
 
 /** Unrounded monthly cost of one item (CONTRACT §5); usage fields the entry's unit does not use are ignored. */
 function lineMonthlyCost(entry: CatalogEntry, item: EstimateItem, index: number): Decimal {
-  const priced = toDecimal(item.quantity).times(toDecimal(entry.priceUsd));
+  const priced = new Money(item.quantity).times(new Money(entry.priceUsd));
   const kind = formulaKindOf(entry.priceUnit);
   switch (kind) {
     case 'hourly':
-      return priced.times(toDecimal(item.hoursPerMonth ?? DEFAULT_HOURS_PER_MONTH));
+      return priced.times(new Money(item.hoursPerMonth ?? DEFAULT_HOURS_PER_MONTH));
     case 'per_gb':
       if (item.gbPerMonth === undefined) {
         throw new ValidationError(
@@ -153,7 +140,7 @@ function lineMonthlyCost(entry: CatalogEntry, item: EstimateItem, index: number)
           [{ path: `items.${index}.gbPerMonth`, message: `required for items priced ${entry.priceUnit}` }],
         );
       }
-      return priced.times(toDecimal(item.gbPerMonth));
+      return priced.times(new Money(item.gbPerMonth));
     case 'flat_monthly':
     case 'per_unit_block':
       return priced;

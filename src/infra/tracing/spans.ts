@@ -1,4 +1,4 @@
-import { Attributes, Context, context, createContextKey, Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Attributes, Context, context, createContextKey, ROOT_CONTEXT, Span, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 
 // The spans no instrumentation sees: until `enableSpans` (tracing on) every helper is a plain call, a boolean test.
 
@@ -28,10 +28,6 @@ let ingestSpanOf: (active: Context) => Span | undefined = () => undefined;
 export function enableSpans(ingestSpan: (active: Context) => Span | undefined): void {
   on = true;
   ingestSpanOf = ingestSpan;
-}
-
-export function tracingOn(): boolean {
-  return on;
 }
 
 const tracer = () => trace.getTracer('webhook-platform');
@@ -87,11 +83,6 @@ export function annotateIngest(attributes: () => Attributes): void {
   if (on) ingestSpanOf(context.active())?.setAttributes(attributes());
 }
 
-/** The span an ingest's deliveries hang from: the call's root span when in one, else the span in force. */
-export function parentForDeliveries(): Span | undefined {
-  return on ? (ingestSpanOf(context.active()) ?? trace.getActiveSpan()) : undefined;
-}
-
 /** Adds attributes to the span in force (an activity's, made by Temporal's interceptor). */
 export function annotateActive(attributes: () => Attributes): void {
   if (on) trace.getActiveSpan()?.setAttributes(attributes());
@@ -101,4 +92,29 @@ export function annotateActive(attributes: () => Attributes): void {
 export function unpropagated<T>(work: () => T): T {
   if (!on) return work();
   return context.with(context.active().setValue(NO_PROPAGATION, true), work);
+}
+
+/** Stored with an accepted event, so its deliveries (started by the outbox, or crash recovery elsewhere) hang from the ingest's root span. */
+export function currentTraceparent(): string | undefined {
+  if (!on) return undefined;
+  const span = (ingestSpanOf(context.active()) ?? trace.getActiveSpan())?.spanContext();
+  if (!span || !trace.isSpanContextValid(span)) return undefined;
+  return `00-${span.traceId}-${span.spanId}-${(span.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The context a stored traceparent names as parent; the one in force when there is none (or tracing is off). */
+export function contextOfTraceparent(traceparent: string | undefined): Context {
+  if (!on || !traceparent) return context.active();
+  const match = TRACEPARENT.exec(traceparent);
+  if (!match) return context.active();
+  const traceFlags = parseInt(match[3] as string, 16) & TraceFlags.SAMPLED;
+  const spanContext = { traceId: match[1] as string, spanId: match[2] as string, traceFlags, isRemote: true };
+  return trace.isSpanContextValid(spanContext) ? trace.setSpanContext(ROOT_CONTEXT, spanContext) : context.active();
+}
+
+/** `work` under the stored traceparent's context (a workflow start joins its event's trace). */
+export function underTraceparent<T>(traceparent: string | undefined, work: () => T): T {
+  return context.with(contextOfTraceparent(traceparent), work);
 }

@@ -1,5 +1,5 @@
 import { resolveAndCheck } from '../../../src/domain/webhooks/destination-resolver';
-import { createDnsLookup, DnsTimeoutError } from '../../../src/infra/dns-lookup';
+import { createDnsLookup, DEFAULT_DNS_MAX_CONCURRENT, DnsTimeoutError } from '../../../src/infra/dns-lookup';
 import { startFakeDns } from '../../support/fake-dns';
 
 const ALL = { all: true, verbatim: true } as const;
@@ -14,24 +14,24 @@ describe('createDnsLookup (c-ares, with a time-out and bounded concurrency)', ()
   afterAll(() => dns.close());
 
   it('resolves through the configured name server', async () => {
-    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 2_000 });
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 2_000, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT });
     await expect(lookup('hooks.example.test', ALL)).resolves.toEqual([{ address: '93.184.216.34', family: 4 }]);
   });
 
   it('a name the server does not know is ENOTFOUND', async () => {
-    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 2_000 });
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 2_000, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT });
     await expect(lookup('nxdomain.example.test', ALL)).rejects.toMatchObject({ code: 'ENOTFOUND' });
   });
 
   it('a name server that never answers is a DnsTimeoutError after the time-out', async () => {
-    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300 });
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT });
     const error = await lookup('silent.example.test', ALL).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DnsTimeoutError);
     expect(error).toMatchObject({ code: 'ETIMEOUT', message: 'DNS lookup of silent.example.test timed out after 0.3 s.' });
   });
 
   it('resolveAndCheck reports the time-out as dns_timeout with a clear message', async () => {
-    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300 });
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT });
     await expect(resolveAndCheck('silent2.example.test', { lookup })).resolves.toEqual({
       ok: false,
       code: 'dns_timeout',
@@ -76,7 +76,7 @@ describe('createDnsLookup (c-ares, with a time-out and bounded concurrency)', ()
   });
 
   it('answers localhost without a name server (RFC 6761)', async () => {
-    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300 });
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT });
     await expect(lookup('localhost', ALL)).resolves.toEqual([
       { address: '127.0.0.1', family: 4 },
       { address: '::1', family: 6 },
@@ -84,7 +84,7 @@ describe('createDnsLookup (c-ares, with a time-out and bounded concurrency)', ()
   });
 
   it('resolveAndCheck refuses localhost found by the lookup (loopback), and accepts it with allowPrivate', async () => {
-    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300 });
+    const lookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT });
     await expect(resolveAndCheck('localhost', { lookup })).resolves.toMatchObject({ ok: false, code: 'destination_not_allowed' });
     await expect(resolveAndCheck('localhost', { lookup, allowPrivate: true })).resolves.toMatchObject({ ok: true });
   });
