@@ -46,6 +46,7 @@ export class CacheInvalidationFollower {
 
   /** Finds the log's end (a process starts with nothing cached, so older entries concern it not), then polls. */
   async start(): Promise<void> {
+    if (this.loop) return;
     await this.pollOnce().catch(this.options.onError);
     this.loop = periodic(() => this.pollOnce(), POLL_INTERVAL_MS, this.options.onError);
   }

@@ -105,4 +105,22 @@ describe('CacheInvalidationFollower', () => {
     await expect(f.pollOnce()).rejects.toThrow('store down');
     expect(f.coveredSince()).toBe(1_000);
   });
+
+  it('a second start starts no second loop: one stop ends all polling', async () => {
+    jest.useFakeTimers();
+    try {
+      const store = fakeLog();
+      let reads = 0;
+      store.whenRead(() => reads++);
+      const { f } = follower(store.log);
+      await f.start();
+      await f.start();
+      await f.stop();
+      const afterStop = reads;
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(reads).toBe(afterStop);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
