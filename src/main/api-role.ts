@@ -63,21 +63,23 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     logger,
   });
 
-  // The lease must exist before the first ingest.
+  // The lease must exist before the first ingest; from here on, a failed start stops what it started.
   await lease.start();
-  await invalidations.start();
-  setDispatchBacklogSource(() => outbox.backlog);
-  const app = createApp({
-    logger,
-    routes,
-    trustProxy: config.trustProxy,
-    trustProxyHops: config.trustProxyHops,
-    guards: [keyScoped(authenticator, limiter, ingestAdmission(services.admission)), estimatorAccess(authenticator, limiter)],
-    before: [dashboard],
-  });
-  const shed = ingestShed({ authenticator, limiter, admission: services.admission });
-  const koa = app.callback();
-  const api = await listenApi((req, res) => shed(req, res) || void koa(req, res), config.port, config.host).catch(async (err: unknown) => {
+  const api = await (async () => {
+    await invalidations.start();
+    setDispatchBacklogSource(() => outbox.backlog);
+    const app = createApp({
+      logger,
+      routes,
+      trustProxy: config.trustProxy,
+      trustProxyHops: config.trustProxyHops,
+      guards: [keyScoped(authenticator, limiter, ingestAdmission(services.admission)), estimatorAccess(authenticator, limiter)],
+      before: [dashboard],
+    });
+    const shed = ingestShed({ authenticator, limiter, admission: services.admission });
+    const koa = app.callback();
+    return listenApi((req, res) => shed(req, res) || void koa(req, res), config.port, config.host);
+  })().catch(async (err: unknown) => {
     await invalidations.stop();
     await lease.stop({ release: await outbox.drain(10_000) });
     throw err;
