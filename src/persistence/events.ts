@@ -128,8 +128,8 @@ export class Events {
       acceptance?.awaiting.leave(id);
       // Searched unless one found a head at or past this id (each alone: 19 lookups/event at 2 x C). One under
       // way is joined: should it end below this id, the next try is still past it (the hint is).
-      if ((this.found.get(IDS)?.n ?? 0) < id) await this.found.learn(IDS, async () => ({ n: await this.ids.headFrom(id) }));
-      this.hint.raise(IDS, this.found.get(IDS) as { n: number });
+      const found = this.found.get(IDS);
+      this.hint.raise(IDS, found && found.n >= id ? found : await this.found.learn(IDS, async () => ({ n: await this.ids.headFrom(id) })));
     }
   }
 
