@@ -6,6 +6,7 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  type SignalDefinition,
   sleep,
   upsertSearchAttributes,
   workflowInfo,
@@ -28,11 +29,6 @@ export type DeliveryWorkflowInput = DeliveryTarget;
 
 /** WorkflowExecutionStarted, WorkflowTaskScheduled, WorkflowTaskStarted: the run's first task. */
 const FIRST_TASK_HISTORY_LENGTH = 3;
-
-export interface DeliveryWorkflowResult {
-  status: Exclude<AttemptOutcome['status'], 'retrying' | 'paused' | 'queued'>;
-  attempts: number;
-}
 
 /** Below the shortest retry delay (1 s; a throttled attempt waits at least half of it): no retry holds the task, on a timer instead. */
 const LOCAL_RETRY_THRESHOLD = '400 ms';
@@ -73,8 +69,7 @@ async function makeAttempt(input: Target, attempt: number): Promise<AttemptOutco
 
 /** A regular activity (a resume wakes many at once), without `acceptedAt`: waiting for its owner is not lateness. */
 function attemptAfterPause(input: Target, attempt: number): Promise<AttemptOutcome> {
-  const target: Target = { ...input };
-  delete target.acceptedAt;
+  const { acceptedAt: _, ...target } = input;
   return regularAttempt({ ...target, attempt, pausable: true });
 }
 
@@ -107,11 +102,13 @@ async function regularAttempt(input: AttemptInput): Promise<AttemptOutcome> {
 }
 
 /** One event to one endpoint: attempt, then sleep the decided delay. Patch and replay-test command changes. */
-export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
+export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<{ status: Exclude<AttemptOutcome['status'], 'retrying' | 'paused' | 'queued'>; attempts: number }> {
   let attempts = 0;
   const wait = wakeableWait();
-  const pause = resumableWait();
-  const turn = turnWait();
+  const pause = signalledWait(resume);
+  const turn = signalledWait(fifoTurn);
+  // FIFO waits in a row that no signal ended: a lost signal is looked for less and less often.
+  let fifoLooks = 0;
   // Runs started before FIFO endpoints, replayed, never wait a turn.
   const target: Target = patched(FIFO_PATCH) ? { ...input, queued: true } : input;
   try {
@@ -120,17 +117,15 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
       turn.beforeAttempt();
       // An attempt in flight always finishes and is recorded; a cancellation takes effect after it.
       let outcome = await CancellationScope.nonCancellable(() => makeAttempt(target, attempt));
-      if (outcome.status === 'paused' || outcome.status === 'queued') upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: outcome.status }]);
+      let shown: AttemptOutcome['status'] | undefined;
       while (outcome.status === 'paused' || outcome.status === 'queued') {
-        if (outcome.status === 'paused') await pause.untilResumed(attempt);
-        else await turn.untilWoken();
+        if (outcome.status !== shown) upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: outcome.status }]);
+        shown = outcome.status;
+        if (outcome.status === 'paused') await pause.until(PAUSED_RECHECK_MS, `paused: attempt ${attempt} waits for resume`);
+        else fifoLooks = (await turn.until(fifoRecheckMs(fifoLooks), 'queued: waits for its FIFO turn')) ? 0 : fifoLooks + 1;
         pause.beforeAttempt();
         turn.beforeAttempt();
-        const before = outcome.status;
         outcome = await CancellationScope.nonCancellable(() => attemptAfterPause(target, attempt));
-        if (outcome.status !== before && (outcome.status === 'paused' || outcome.status === 'queued')) {
-          upsertSearchAttributes([{ key: WEBHOOK_DELIVERY_STATUS, value: outcome.status }]);
-        }
       }
       attempts = outcome.status === 'cancelled' ? attempt - 1 : attempt;
       const step = nextStep(outcome);
@@ -154,37 +149,17 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   }
 }
 
-/** Until `resume` or PAUSED_RECHECK_MS; cleared before each attempt, so one sent while the attempt is in flight ends the wait. */
-function resumableWait() {
-  let resumed = false;
-  setHandler(resume, () => {
-    resumed = true;
+/** Until `signal` or `timeoutMs`; cleared before each attempt, so one sent while the attempt is in flight ends the wait. */
+function signalledWait(signal: SignalDefinition) {
+  let told = false;
+  setHandler(signal, () => {
+    told = true;
   });
   return {
     beforeAttempt(): void {
-      resumed = false;
+      told = false;
     },
-    async untilResumed(attempt: number): Promise<void> {
-      await condition(() => resumed, PAUSED_RECHECK_MS, { summary: `paused: attempt ${attempt} waits for resume` });
-    },
-  };
-}
-
-/** Until `fifoTurn` or a re-look after fifoRecheckMs (a lost signal); cleared before each attempt, so one during a look ends it. */
-function turnWait() {
-  let woken = false;
-  let looks = 0;
-  setHandler(fifoTurn, () => {
-    woken = true;
-  });
-  return {
-    beforeAttempt(): void {
-      woken = false;
-    },
-    async untilWoken(): Promise<void> {
-      const told = await condition(() => woken, fifoRecheckMs(looks), { summary: 'queued: waits for its FIFO turn' });
-      looks = told ? 0 : looks + 1;
-    },
+    until: (timeoutMs: number, summary: string) => condition(() => told, timeoutMs, { summary }),
   };
 }
 
