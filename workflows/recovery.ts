@@ -12,20 +12,14 @@ export interface RecoveryWorkflowInput {
   eventIds: number[];
 }
 
-export interface RecoveryWorkflowResult {
-  started: number;
-  /** Deliveries left as they were (in flight meanwhile, at the round cap, endpoint disabled or deleted). */
-  skipped: number;
-}
-
 const { startDeliveryRound } = proxyActivities<RecoveryActivities>({
   startToCloseTimeout: '1 minute',
   retry: INFRASTRUCTURE_RETRY,
 });
 
-/** Bulk recovery of one endpoint (workflow id `recover-<endpointId>`): a new round per delivery, a few at a time. */
-export async function recoveryWorkflow(input: RecoveryWorkflowInput): Promise<RecoveryWorkflowResult> {
-  const result: RecoveryWorkflowResult = { started: 0, skipped: 0 };
+/** Bulk recovery of one endpoint (workflow id `recover-<endpointId>`): a new round per delivery, a few at a time; `skipped`: left as they were (in flight meanwhile, at the round cap, endpoint disabled or deleted). */
+export async function recoveryWorkflow(input: RecoveryWorkflowInput): Promise<{ started: number; skipped: number }> {
+  const result = { started: 0, skipped: 0 };
   for (let i = 0; i < input.eventIds.length; i += RECOVERY_BATCH) {
     const batch = input.eventIds.slice(i, i + RECOVERY_BATCH);
     const outcomes = await Promise.all(batch.map((eventId) => startDeliveryRound({ accountId: input.accountId, endpointId: input.endpointId, eventId })));

@@ -1,12 +1,14 @@
 import { Worker } from '@temporalio/worker';
 import type { AttemptInput, DeliveryActivities } from '../../activities/delivery-activities';
-import type { PausedPage, ResumeActivities } from '../../activities/resume-activities';
+import type { ResumeActivities } from '../../activities/resume-activities';
 import { RESUME_PAGE_SIZE, RESUME_PAGES_PER_RUN } from '../../src/domain/webhooks/endpoint-pause';
 import { workflowBundle } from '../../src/temporal/worker';
 import { deliveryWorkflow } from '../../workflows/delivery';
 import { resumeWorkflow } from '../../workflows/resume';
 import { waitsPaused } from '../support/delivery-workflows';
 import { timeSkippingEnv } from '../support/workflow-harness';
+
+type PausedPage = Parameters<ResumeActivities['pausedDeliveries']>[0];
 
 /**
  * An endpoint's resume (workflows/resume.ts) on Temporal's time-skipping test server, with a fake
