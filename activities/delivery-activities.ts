@@ -18,7 +18,7 @@ import type { Events } from '../src/persistence/events';
 import { annotateActive, ATTR, inSpan } from '../src/infra/tracing/spans';
 import { recordAttempt, recordAttemptThrottled, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage, type ThrottleLimit } from '../src/infra/metrics';
 import type { AttemptHandOffs } from './attempt-hand-off';
-import type { EndpointLimiter, LeaveLimits } from './endpoint-limiter';
+import type { EndpointLimiter } from './endpoint-limiter';
 import { limitsOf, refusalMessage, type EndpointLimits } from '../src/domain/webhooks/endpoint-limits';
 import type { AttemptHolds } from './attempt-holds';
 import { failed, type HttpSender, type SendResult } from './http-sender';
@@ -85,30 +85,23 @@ export interface DeliveryActivityDeps {
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS) and what disabling does (cancels pending retries). */
   autoDisable: { afterMs: number; disable: (accountId: string, endpointId: string, decidedAt: Date) => Promise<void> };
   clock?: Clock;
-  /** This process's attempts handed off by their local budget. */
   handOffs: AttemptHandOffs;
-  /** Room to hold slow first attempts in their task instead of handing them off. */
   holds: AttemptHolds;
   /** This process's cache of enabled endpoints (account-endpoints-cache.ts). */
   enabledEndpoints: (accountId: string) => Promise<EndpointDoc[]>;
-  /** Checks the platform's seal on an input (acceptance-seal.ts). */
   acceptanceSeal: AcceptanceSeal;
   /** What one account and one endpoint may have in flight at once in this process. */
   slots: AttemptSlots;
-  /** Holds endpoints' own limits (rate_limit_per_s, max_in_flight) across processes. */
   limiter: Pick<EndpointLimiter, 'enter'>;
   /** Told how late each first attempt is when it gets its place or is told to wait (WorkerLoadPublisher in lagging-accounts.ts publishes it). */
   lags: Pick<AccountLags, 'record'>;
-  /** The turns of FIFO endpoints' deliveries; without it, every endpoint is unordered (unit tests: a fake would add store reads). */
-  fifo?: FifoTurnsPort;
-}
-
-/** What an attempt asks of a FIFO endpoint's queue (src/services/fifo-turns.ts answers it). */
-export interface FifoTurnsPort {
-  /** Whether the delivery's first attempt may be made now, and its place (null: none). */
-  turnOf(eventId: number, endpointId: string): Promise<{ place: number | null; now: boolean }>;
-  /** The delivery ended: it leaves its place (`known`, else read) and wakes the next. `acceptedAt`: its event's acceptance (the place was taken then or after). */
-  leave(eventId: number, endpointId: string, known?: number | null, acceptedAt?: Date): Promise<void>;
+  /** The turns of FIFO endpoints' deliveries (src/services/fifo-turns.ts); without it, every endpoint is unordered (unit tests: a fake would add store reads). */
+  fifo?: {
+    /** Whether the delivery's first attempt may be made now, and its place (null: none). */
+    turnOf(eventId: number, endpointId: string): Promise<{ place: number | null; now: boolean }>;
+    /** The delivery ended: it leaves its place (`known`, else read) and wakes the next. `acceptedAt`: its event's acceptance (the place was taken then or after). */
+    leave(eventId: number, endpointId: string, known?: number | null, acceptedAt?: Date): Promise<void>;
+  };
 }
 
 type Prepared =
@@ -116,8 +109,6 @@ type Prepared =
   | { kind: 'paused' }
   | { kind: 'send'; url: string; headers: Record<string, string>; body: string; limits: EndpointLimits | null; fifo: boolean }
   | { kind: 'unsendable'; url: string; error: string; fifo: boolean };
-
-const toFifo = (prepared: Prepared) => (prepared.kind === 'send' || prepared.kind === 'unsendable') && prepared.fifo;
 
 const RECORD_TRIES = 3;
 
@@ -180,7 +171,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   }
 
   /** A place within the endpoint's own limits (none: costs nothing), after the process's; over a limit: throttled. */
-  async function enterLimits(input: AttemptInput, limits: EndpointLimits | null, leaveSlot: () => void): Promise<LeaveLimits | null> {
+  async function enterLimits(input: AttemptInput, limits: EndpointLimits | null, leaveSlot: () => void): Promise<(() => Promise<void>) | null> {
     if (!limits) return null;
     const entered = await deps.limiter.enter(input.endpointId, limits, deliveryId(input.eventId, input.endpointId), activityAttempt()).catch((err: unknown) => {
       leaveSlot();
@@ -281,8 +272,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       stage.now = 'place';
       const leave = await enterSlot(input, prepared.limits !== null);
       const leaveLimits = await enterLimits(input, prepared.limits, leave);
-      // A regular attempt heartbeats while the receiver answers (within its 8 s heartbeat timeout).
-      const beat = setInterval(heartbeat, 2_000);
+      // A regular attempt heartbeats while the receiver answers (within its 8 s heartbeat timeout); a local one has none (its workflow task times out instead).
+      const context = activityContext();
+      const beat = context && !context.info.isLocal ? setInterval(() => context.heartbeat(), 2_000) : undefined;
       try {
         startedAt = clock();
         stage.now = 'post';
@@ -332,12 +324,12 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         prepared = await prepare(input, true);
         if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
       }
-      if (!(toFifo(prepared) && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
+      if (!('fifo' in prepared && prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
       const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
       // A turn comes when the one before ends or on a switch to unordered: read from the store, not a cache that may lag.
       prepared = await prepare(input, true);
       if (prepared.kind === 'paused') continue;
-      if (!turn.now && toFifo(prepared)) return { status: 'queued', nextDelayMs: null, statusCode: null };
+      if (!turn.now && 'fifo' in prepared && prepared.fifo) return { status: 'queued', nextDelayMs: null, statusCode: null };
       return { prepared, place: turn.now ? turn.place : null };
     }
   }
@@ -441,12 +433,6 @@ function activityContext(): Context | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A local activity has no heartbeat (its workflow task times out instead). */
-function heartbeat(): void {
-  const context = activityContext();
-  if (context && !context.info.isLocal) context.heartbeat();
 }
 
 function activityAttempt(): number {
