@@ -11,23 +11,18 @@ const MAX_WINDOW_TRIES = 2;
 export const LATE_IN_SECOND_MS = 200;
 const isLate = (ms: number) => ms - rateWindowOf(ms) * 1000 >= 1000 - LATE_IN_SECOND_MS;
 
-/** Ends the POST's place (its lease, if it took one); a failed removal leaves the lease to lapse. */
-export type LeaveLimits = () => Promise<void>;
-
 /** Endpoints with an in-flight limit whose POST durations this process remembers (for the pace their places free at). */
 const DURATIONS_KEPT = 10_000;
 /** Weight of the newest POST in an endpoint's mean duration. */
 const DURATION_WEIGHT = 0.2;
 
-export interface EndpointLimiterDeps {
+/** Held in the store, so every worker counts the same POSTs: a lease first (given back if the rate refuses), a token last. */
+export function createEndpointLimiter(deps: {
   rateTokens: Pick<EndpointRateTokens, 'take'>;
   leases: Pick<EndpointInFlightLeases, 'acquire' | 'release'>;
   clock?: Clock;
   sleep?: (ms: number) => Promise<void>;
-}
-
-/** Held in the store, so every worker counts the same POSTs: a lease first (given back if the rate refuses), a token last. */
-export function createEndpointLimiter(deps: EndpointLimiterDeps) {
+}) {
   const clock = deps.clock ?? systemClock;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const release = (leaseId: string) => deps.leases.release(leaseId).catch(() => undefined /* lapses at its expiry */);
@@ -64,8 +59,8 @@ export function createEndpointLimiter(deps: EndpointLimiterDeps) {
     return false;
   }
   return {
-    /** Refused: which limit, and the wait before asking again; `delivery` and `tries` (its refusals so far) place it among this process's refused ones. */
-    async enter(endpointId: string, limits: EndpointLimits, delivery: string, tries: number, random = Math.random()): Promise<{ leave: LeaveLimits } | { refused: LimitRefusal; waitMs: number }> {
+    /** `leave` ends the POST's place; refused: which limit, and the wait before asking again. `delivery` and `tries` (its refusals so far) place it among this process's refused ones. */
+    async enter(endpointId: string, limits: EndpointLimits, delivery: string, tries: number, random = Math.random()): Promise<{ leave: () => Promise<void> } | { refused: LimitRefusal; waitMs: number }> {
       const refuse = (refused: LimitRefusal) => ({ refused, waitMs: waitOf(endpointId, limits, refused, delivery, tries, random) });
       let leaseId: string | null = null;
       if (limits.maxInFlight !== null) {

@@ -8,12 +8,6 @@ export const DELIVERY_TIMEOUT_MS = 30_000;
 /** CONTRACT §4: the response body kept in history is cut at 4 KiB. */
 export const MAX_KEPT_RESPONSE_BYTES = 4096;
 
-export interface SendRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
 /** Every way an attempt can end, as a value: only infrastructure faults of our own throw. */
 export type SendResult =
   | { outcome: Extract<AttemptResult, { kind: 'status' }>; responseBody: string; error: null; durationMs: number }
@@ -21,16 +15,19 @@ export type SendResult =
   | { outcome: Exclude<AttemptResult, { kind: 'status' }>; responseBody: null; error: string; durationMs: number };
 
 export interface HttpSender {
-  send(req: SendRequest): Promise<SendResult>;
+  send(req: { url: string; headers: Record<string, string>; body: string }): Promise<SendResult>;
   close(): Promise<void>;
 }
 
 /** One pooled Agent whose `lookup` checks each address connected to (SSRF guard); IP literals skip it, so each attempt is also checked up front. */
 export function createHttpSender(options: { allowPrivateNetworks: boolean; lookup: LookupAllFunction; ca?: string[] }): HttpSender {
   const resolveOptions = { allowPrivate: options.allowPrivateNetworks, lookup: options.lookup };
+  // `ca` (the local listener's, local-listener-sender.ts) replaces the default trust for this agent.
+  const connect = buildConnector({ lookup: createGuardedLookup(resolveOptions) as never, timeout: DELIVERY_TIMEOUT_MS, ...(options.ca && { ca: options.ca }) });
   const agent = new Agent({
-    // `ca` (the local listener's, local-listener-sender.ts) replaces the default trust for this agent.
-    connect: tracedConnect(buildConnector({ lookup: createGuardedLookup(resolveOptions) as never, timeout: DELIVERY_TIMEOUT_MS, ...(options.ca && { ca: options.ca }) })),
+    // A new connection (guarded lookup, TCP, TLS) is its own span under its attempt; a kept-alive connection has none.
+    connect: (opts, callback) =>
+      connect(opts, spanAroundCallback('webhook.attempt.connect', () => ({ 'server.address': opts.hostname, 'server.port': Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80) }), callback)),
     headersTimeout: DELIVERY_TIMEOUT_MS,
     bodyTimeout: DELIVERY_TIMEOUT_MS,
     keepAliveTimeout: 10_000,
@@ -67,12 +64,6 @@ export function createHttpSender(options: { allowPrivateNetworks: boolean; looku
     },
     close: () => agent.close(),
   };
-}
-
-/** A new connection (guarded lookup, TCP, TLS) as its own span under its attempt; a kept-alive connection has none. */
-function tracedConnect(connect: buildConnector.connector): buildConnector.connector {
-  return (opts, callback) =>
-    connect(opts, spanAroundCallback('webhook.attempt.connect', () => ({ 'server.address': opts.hostname, 'server.port': Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80) }), callback));
 }
 
 /** Leaving the loop early destroys the body (a Readable): the rest of a long answer is not read. */

@@ -3,9 +3,11 @@ import { createServer, Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { HttpSender, SendRequest } from '../../../activities/http-sender';
+import type { HttpSender } from '../../../activities/http-sender';
 import { withLocalListener } from '../../../activities/local-listener-sender';
 import { ensureLocalListenerCa, issueListenerCertificate, Pem } from '../../../src/infra/local-listener-ca';
+
+type SendRequest = Parameters<HttpSender['send']>[0];
 
 /** The sender's side of DELIVERY_LOCAL_LISTENER: listen.localhost reaches 127.0.0.1 with the listener CA only. */
 describe('withLocalListener', () => {
