@@ -15,7 +15,7 @@ import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget }
 import type { ReportedOutcome } from '../activities/attempt-hand-off';
 import { INFRASTRUCTURE_RETRY } from './activity-retry';
 import { attemptOutcome } from './attempt-outcome';
-import { resume } from './pause';
+import { resume } from './resume';
 import { FIFO_PATCH, fifoTurn } from './fifo-turn';
 import { RETRY_NOW_PATCH, retryNow } from './retry-now';
 import { nextStep } from '../src/domain/webhooks/attempt-decision';

@@ -1,8 +1,10 @@
-import { ApplicationFailure, continueAsNew, getExternalWorkflowHandle, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, defineSignal, getExternalWorkflowHandle, proxyActivities } from '@temporalio/workflow';
 import type { ResumeActivities } from '../activities/resume-activities';
 import { RESUME_PAGE_SIZE, RESUME_PAGES_PER_RUN, RESUME_SIGNALS_AT_ONCE } from '../src/domain/webhooks/endpoint-pause';
-import { resume } from './pause';
 import { INFRASTRUCTURE_RETRY } from './activity-retry';
+
+/** What this workflow sends: the paused delivery makes its attempt again; a signal, kept if sent before the run waits. */
+export const resume = defineSignal('resume');
 
 export interface ResumeWorkflowInput {
   accountId: string;

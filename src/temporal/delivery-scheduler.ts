@@ -4,7 +4,7 @@ import { RunEnded, type ReportedOutcome, type WorkflowRun } from '../../activiti
 import { attemptOutcome } from '../../workflows/attempt-outcome';
 import type { DeliveryWorkflowInput } from '../../workflows/delivery';
 import { fifoTurn } from '../../workflows/fifo-turn';
-import { retryNow, type RetryNowResult } from '../../workflows/retry-now';
+import { retryNow } from '../../workflows/retry-now';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { DELIVERY_TASK_TIMEOUT_MS } from '../domain/webhooks/first-attempt-budget';
 import { initialDeliverySearchAttributes } from './search-attributes';
@@ -15,7 +15,6 @@ export interface ScheduledDelivery extends Omit<DeliveryWorkflowInput, 'seal'> {
   url: string;
 }
 
-/** The workflow type deliveries are started as; checked against the worker's bundle. */
 export const DELIVERY_WORKFLOW_TYPE = 'deliveryWorkflow' satisfies keyof typeof import('../../workflows');
 
 /** The Temporal UI shows the summary to anyone with access: no query string (it may hold tokens), and short. */
@@ -77,7 +76,7 @@ export class DeliveryScheduler {
   }
 
   /** Wakes a delivery waiting to retry (workflows/retry-now.ts): the attempt it makes, or null if none waits. */
-  async retryNow(workflowId: string): Promise<RetryNowResult | null> {
+  async retryNow(workflowId: string): Promise<{ attempt: number } | null> {
     return unlessNotFound(this.client.workflow.getHandle(workflowId).executeUpdate(retryNow), null, WorkflowUpdateFailedError);
   }
 

@@ -6,9 +6,9 @@ import { THROTTLED, type AttemptInput, type AttemptOutcome, type DeliveryActivit
 import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
 import { attemptOutcome } from '../../workflows/attempt-outcome';
-import { resume } from '../../workflows/pause';
+import { resume } from '../../workflows/resume';
 import { fifoTurn } from '../../workflows/fifo-turn';
-import { retryNow, type RetryNowResult } from '../../workflows/retry-now';
+import { retryNow } from '../../workflows/retry-now';
 import { deliveryWorkflow } from '../../workflows/delivery';
 import { waitsBefore, waitsPaused, waitsQueued } from './delivery-workflows';
 import { registerSearchAttributes } from './search-attributes';
@@ -62,7 +62,7 @@ export interface ScenarioRun {
   /** Why the workflow refused the handed-off attempt's report, if it did. */
   reportError?: unknown;
   /** What the retry-now update answered (`result`) or why it was refused (`error`), when one was sent. */
-  retryNow?: { result?: RetryNowResult; error?: unknown };
+  retryNow?: { result?: { attempt: number }; error?: unknown };
 }
 
 /**
