@@ -1,9 +1,8 @@
-import { type Backoff, retryWithBackoff } from '../src/infra/retry-with-backoff';
+import { retryWithBackoff } from '../src/infra/retry-with-backoff';
 import type { AttemptOutcome } from './delivery-activities';
 
 /** An untaken report (Temporal restarting) is resent this long, until the run stops waiting (REPORT_WAIT). */
 const REPORT_FOR_MS = 45_000;
-const REPORT_RETRY: Backoff = { firstMs: 250, maxMs: 5_000 };
 
 export interface WorkflowRun {
   workflowId: string;
@@ -51,7 +50,7 @@ export class AttemptHandOffs {
     const until = this.now() + REPORT_FOR_MS;
     await retryWithBackoff(
       () => this.tell(run, reported),
-      { ...REPORT_RETRY, sleep: this.sleep },
+      { firstMs: 250, maxMs: 5_000, sleep: this.sleep },
       (err, wait) => !(err instanceof RunEnded) && this.now() + wait <= until,
     );
   }

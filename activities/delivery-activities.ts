@@ -110,8 +110,6 @@ type Prepared =
   | { kind: 'send'; url: string; headers: Record<string, string>; body: string; limits: EndpointLimits | null; fifo: boolean }
   | { kind: 'unsendable'; url: string; error: string; fifo: boolean };
 
-const RECORD_TRIES = 3;
-
 /** A delivery's I/O, on injected deps; workflows import only the types. An attempt: prepare, send, record. */
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? systemClock;
@@ -194,13 +192,13 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     });
   }
 
-  /** One write; retried briefly so a store hiccup does not make Temporal repeat the POST. */
+  /** One write, tried up to 3 times so a store hiccup does not make Temporal repeat the POST. */
   async function record<T>(write: () => Promise<T>): Promise<T> {
     for (let tries = 1; ; tries++) {
       try {
         return await write();
       } catch (err) {
-        if (tries >= RECORD_TRIES) throw err;
+        if (tries >= 3) throw err;
         await new Promise((r) => setTimeout(r, 200 * tries));
       }
     }

@@ -37,11 +37,6 @@ export function createEndpointLimiter(deps: {
     const perSecond = mean === undefined ? 0 : ((limits.maxInFlight as number) * 1000) / Math.max(1, mean);
     return turns.wait(endpointId, delivery, perSecond, perSecond > 0 ? Math.min(1000, 1000 / perSecond) : throttledRetryDelayMs(tries, random), random);
   }
-  function measured(endpointId: string, startedAt: number): void {
-    const took = clock().getTime() - startedAt;
-    const mean = meanDurationMs.get(endpointId);
-    meanDurationMs.set(endpointId, mean === undefined ? took : mean + DURATION_WEIGHT * (took - mean));
-  }
   /** A token of the POST's second, before its late part; one whose second ended or went late meanwhile is left unused. */
   async function takeToken(endpointId: string, perSecond: number): Promise<boolean> {
     for (let tries = 0; tries < MAX_WINDOW_TRIES; tries++) {
@@ -83,7 +78,9 @@ export function createEndpointLimiter(deps: {
       const startedAt = clock().getTime();
       return {
         leave: async () => {
-          measured(endpointId, startedAt);
+          const tookMs = clock().getTime() - startedAt;
+          const mean = meanDurationMs.get(endpointId);
+          meanDurationMs.set(endpointId, mean === undefined ? tookMs : mean + DURATION_WEIGHT * (tookMs - mean));
           await release(lease);
         },
       };
