@@ -54,9 +54,6 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
   }
 }
 
-/** Tasks busy with anything but a POST before a worker stops polling: milliseconds each, so 16 outpace delivery several times. */
-export const WORKFLOW_TASKS_AHEAD = 16;
-
 /** Workflow-task polls of a worker-only process, most of them on the normal queue (see deliveryWorkerTuning). */
 export const WORKFLOW_TASK_POLLS = 20;
 export const NON_STICKY_POLL_SHARE = 0.8;
@@ -73,7 +70,8 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boo
   if (eagerStarts) {
     return { maxConcurrentActivityTaskExecutions: activitySlots, maxConcurrentLocalActivityExecutions: max, maxConcurrentWorkflowTaskExecutions: max, maxCachedWorkflows };
   }
-  const slots = new WorkflowTaskSlots({ max, ahead: WORKFLOW_TASKS_AHEAD });
+  // Tasks busy with anything but a POST before a worker stops polling: milliseconds each, so 16 outpace delivery several times.
+  const slots = new WorkflowTaskSlots({ max, ahead: 16 });
   return {
     // Every first task comes from the normal queue, where the SDK's default gives two polls (measured: 56/s against 49/s).
     maxConcurrentWorkflowTaskPolls: WORKFLOW_TASK_POLLS,

@@ -46,7 +46,6 @@ export class WorkflowTaskSlots {
   /** A permit into `permits` once `ready`, in the order the waiters came. */
   private waitUntil(ready: () => boolean, permits: Set<SlotPermit>, abortSignal: AbortSignal): Promise<SlotPermit> {
     if (abortSignal.aborted) return Promise.reject(abortSignal.reason);
-    if (ready()) return Promise.resolve(grant(permits));
     return new Promise<SlotPermit>((resolve, reject) => {
       const attempt = () => {
         if (!ready()) {
@@ -62,7 +61,7 @@ export class WorkflowTaskSlots {
         reject(abortSignal.reason);
       };
       abortSignal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(attempt);
+      attempt();
     });
   }
 
