@@ -54,10 +54,6 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
   }
 }
 
-/** Workflow-task polls of a worker-only process, most of them on the normal queue (see deliveryWorkerTuning). */
-export const WORKFLOW_TASK_POLLS = 20;
-export const NON_STICKY_POLL_SHARE = 0.8;
-
 /** A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s. */
 export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boolean) => {
   // An eager start needs a free slot and a first attempt holds one until answered: twice the start window (measured: 400 beat 100 on a burst), plus held ones.
@@ -74,8 +70,8 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boo
   const slots = new WorkflowTaskSlots({ max, ahead: 16 });
   return {
     // Every first task comes from the normal queue, where the SDK's default gives two polls (measured: 56/s against 49/s).
-    maxConcurrentWorkflowTaskPolls: WORKFLOW_TASK_POLLS,
-    nonStickyToStickyPollRatio: NON_STICKY_POLL_SHARE,
+    maxConcurrentWorkflowTaskPolls: 20,
+    nonStickyToStickyPollRatio: 0.8,
     tuner: {
       workflowTaskSlotSupplier: slots.workflowTaskSlotSupplier,
       localActivityTaskSlotSupplier: slots.localActivityTaskSlotSupplier,

@@ -15,7 +15,7 @@ export class WorkflowTaskSlots {
     return Math.max(0, this.workflowUsed.size - this.localRunning.size);
   }
 
-  readonly workflowTaskSlotSupplier = this.supplier<WorkflowSlotInfo>(this.workflowPermits, this.workflowUsed, () => this.canPoll());
+  readonly workflowTaskSlotSupplier = this.supplier<WorkflowSlotInfo>(this.workflowPermits, this.workflowUsed, () => this.workflowPermits.size < this.options.max && this.busy() < this.options.ahead);
 
   readonly localActivityTaskSlotSupplier = this.supplier<LocalActivitySlotInfo>(this.localPermits, this.localRunning, () => this.localPermits.size < this.options.max);
 
@@ -37,10 +37,6 @@ export class WorkflowTaskSlots {
         this.wake();
       },
     };
-  }
-
-  private canPoll(): boolean {
-    return this.workflowPermits.size < this.options.max && this.busy() < this.options.ahead;
   }
 
   /** A permit into `permits` once `ready`, in the order the waiters came. */
