@@ -123,7 +123,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   /** The request as the endpoint now is (read from the store itself with `fromStore`): a rotated secret, a changed URL. */
   async function prepare(input: AttemptInput, fromStore = false): Promise<Prepared> {
     const endpoint = fromStore ? await deps.endpoints.find(input.accountId, input.endpointId) : await currentEndpoint(input);
-    const { body, type, timestamp } = input;
     if (!endpoint || endpoint.disabled) return { kind: 'cancelled' };
     if (endpoint.paused && input.pausable) return { kind: 'paused' };
     const now = clock();
@@ -144,13 +143,13 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     const attemptTimestamp = Math.floor(now.getTime() / 1000);
     const headers = buildDeliveryHeaders({
       id: input.eventId,
-      type,
-      timestamp,
-      signature: signPayload(secrets[0] as string, body),
+      type: input.type,
+      timestamp: input.timestamp,
+      signature: signPayload(secrets[0] as string, input.body),
       attemptTimestamp,
-      standardSignature: signStandard(secrets, String(input.eventId), attemptTimestamp, body),
+      standardSignature: signStandard(secrets, String(input.eventId), attemptTimestamp, input.body),
     });
-    return { kind: 'send', url: endpoint.url, headers: { ...headers }, body, limits: limitsOf(endpoint), fifo };
+    return { kind: 'send', url: endpoint.url, headers: { ...headers }, body: input.body, limits: limitsOf(endpoint), fifo };
   }
 
   /** A place among this account's and endpoint's attempts in flight, through lookup and POST; none free in time: throttled. */
