@@ -59,26 +59,17 @@ export class EventIds {
 
   /** Retention removed every event up to `id`: marks it, then removes the claims `ids` not yet removed. */
   async retire(id: number, ids: number[]): Promise<void> {
-    await this.raise('purged', id);
-    await this.raise('floor', id);
+    for (const kind of ['purged', 'floor'] as const) await claimOnce(this.marks, { _id: `${kind}:${storedEventId(id)}`, kind, n: id });
     if (ids.length > 0) await this.claims.bulkWrite(ids.map((n) => ({ deleteOne: { filter: { _id: storedEventId(n) } } })), { ordered: false });
-    await this.dropSupersededMarks();
-  }
-
-  private async raise(kind: MarkDoc['kind'], n: number): Promise<void> {
-    await claimOnce(this.marks, { _id: `${kind}:${storedEventId(n)}`, kind, n });
+    // Only the highest mark of each kind is ever read again.
+    const marks = await this.marks.find({}).toArray();
+    const superseded = marks.filter((m) => marks.some((other) => other.kind === m.kind && other.n > m.n));
+    if (superseded.length > 0) await this.marks.bulkWrite(superseded.map((m) => ({ deleteOne: { filter: { _id: m._id } } })), { ordered: false });
   }
 
   /** The highest mark of `kind` (0: none). The collection holds a handful at most (superseded ones are dropped), so reading it whole is cheap. */
   async mark(kind: MarkDoc['kind']): Promise<number> {
     const marks = await this.marks.find({}).toArray();
     return Math.max(0, ...marks.filter((m) => m.kind === kind).map((m) => m.n));
-  }
-
-  /** Keeps the highest mark of each kind: a mark below another is never read again. */
-  private async dropSupersededMarks(): Promise<void> {
-    const marks = await this.marks.find({}).toArray();
-    const superseded = marks.filter((m) => marks.some((other) => other.kind === m.kind && other.n > m.n));
-    if (superseded.length > 0) await this.marks.bulkWrite(superseded.map((m) => ({ deleteOne: { filter: { _id: m._id } } })), { ordered: false });
   }
 }
