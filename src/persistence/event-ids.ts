@@ -1,16 +1,9 @@
 import { Collection, Db } from 'mongodb';
-import { claimOnce, findHeadGalloping } from './store-primitives';
+import { claimOnce, findHeadGalloping, type DatedClaim } from './store-primitives';
 
 const ID_DIGITS = 16;
 /** An event id as stored in `_id`: 16-digit zero-padded, so string order is numeric order (FerretDB indexes only string ids). */
 export const storedEventId = (id: number): string => String(id).padStart(ID_DIGITS, '0');
-
-/** One per event id ever handed out: small, so probing the sequence never reads an event body. */
-interface ClaimDoc {
-  _id: string;
-  /** The claiming event's `created_at`: what retention asks of an id whose event is gone. */
-  at: Date;
-}
 
 /**
  * `floor`: every id up to n was handed out, and the claims from it to the head all exist. `purged`:
@@ -24,14 +17,16 @@ interface MarkDoc {
 
 /** Ids are claims' unique inserts; retention deletes claims only below the floor mark, so ids only grow. */
 export class EventIds {
-  private readonly claims: Collection<ClaimDoc>;
+  /** One per event id ever handed out: small, so probing the sequence never reads an event body. */
+  private readonly claims: Collection<DatedClaim>;
   private readonly marks: Collection<MarkDoc>;
 
   constructor(db: Db) {
-    this.claims = db.collection<ClaimDoc>('event_ids');
+    this.claims = db.collection<DatedClaim>('event_ids');
     this.marks = db.collection<MarkDoc>('event_id_marks');
   }
 
+  /** `at`: the event's `created_at`, what retention asks of an id whose event is gone. */
   claim(id: number, at: Date): Promise<boolean> {
     return claimOnce(this.claims, { _id: storedEventId(id), at });
   }
