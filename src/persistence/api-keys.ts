@@ -53,10 +53,7 @@ export class ApiKeys {
     for (const id of ids) await this.col.deleteOne({ _id: id, revoked_at: { $ne: null } });
   }
 
-  /**
-   * Idempotent (the first revocation time stays). A repeat is logged again only within `reannounceWithinMs`, mending a
-   * crash between write and log; later ones log nothing (each entry costs every process a read).
-   */
+  /** Idempotent; a repeat is logged again only within `reannounceWithinMs` (mends a crash before the log; each entry costs every process a read). */
   async revoke(id: string, at: Date, reannounceWithinMs: number, accountId?: string): Promise<ApiKeyDoc | null> {
     const filter = accountId ? { _id: id, account_id: accountId } : { _id: id };
     const existing = await this.col.findOne(filter);

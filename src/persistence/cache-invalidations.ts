@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { AppendLog, type LogEntry, type LogFormat } from './store-primitives';
+import { AppendLog, type LogEntry } from './store-primitives';
 
 /** What a caching process must forget: one key (revoked), an account's keys (tier) or its endpoint list. */
 export type Invalidation =
@@ -17,12 +17,6 @@ type InvalidationDoc = LoggedInvalidation & {
 
 const SCOPE = 'invalidations';
 
-const format: LogFormat<LoggedInvalidation, InvalidationDoc> = {
-  toDoc: (_scope, n, value) => ({ ...value, n }),
-  fromDoc: (doc) =>
-    doc.kind === 'key_revoked' ? { kind: doc.kind, key_hash: doc.key_hash, at: doc.at } : { kind: doc.kind, account_id: doc.account_id, at: doc.at },
-};
-
 const shared = new WeakMap<Db, CacheInvalidations>();
 
 /** One log object per database and process: appenders and the follower share what they found of its end. */
@@ -39,7 +33,11 @@ export class CacheInvalidations {
   private readonly listeners = new Set<(invalidation: Invalidation) => void>();
 
   constructor(db: Db) {
-    this.log = new AppendLog(db.collection<InvalidationDoc>('cache_invalidations'), format);
+    this.log = new AppendLog(db.collection<InvalidationDoc>('cache_invalidations'), {
+      toDoc: (_scope, n, value) => ({ ...value, n }),
+      fromDoc: (doc) =>
+        doc.kind === 'key_revoked' ? { kind: doc.kind, key_hash: doc.key_hash, at: doc.at } : { kind: doc.kind, account_id: doc.account_id, at: doc.at },
+    });
   }
 
   /** Tells `listener` of every entry this process appends, before it is logged. */

@@ -2,7 +2,7 @@ import { Collection, Db } from 'mongodb';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { MAX_DELIVERY_ROUNDS, RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
 import { readBack } from './read-back';
-import { claimOnce, memberId } from './store-primitives';
+import { claimOnce, memberId, type DatedClaim } from './store-primitives';
 
 /** One POST made for a delivery. */
 export interface DeliveryAttempt {
@@ -52,20 +52,15 @@ interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts' | 'paused'> {
   paused_endpoint_id?: string;
 }
 
-interface RoundClaimDoc {
-  _id: string;
-  at: Date;
-}
-
 /** Each is written only by its own workflow, one activity at a time, except a manual retry's new round. */
 export class Deliveries {
   private readonly col: Collection<StoredDeliveryDoc>;
   /** `delivery_rounds`: one per manual retry; the unique insert decides between concurrent retries. */
-  private readonly rounds: Collection<RoundClaimDoc>;
+  private readonly rounds: Collection<DatedClaim>;
 
   constructor(db: Db) {
     this.col = db.collection<StoredDeliveryDoc>('deliveries');
-    this.rounds = db.collection<RoundClaimDoc>('delivery_rounds');
+    this.rounds = db.collection<DatedClaim>('delivery_rounds');
   }
 
   async ensureIndexes(): Promise<void> {

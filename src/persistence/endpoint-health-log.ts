@@ -1,6 +1,6 @@
 import { Db } from 'mongodb';
 import { applyHealthFact, EMPTY_HEALTH, HealthFact, HealthSummary } from '../domain/webhooks/endpoint-health';
-import { AppendLog, type LogFormat } from './store-primitives';
+import { AppendLog } from './store-primitives';
 
 /** Facts remembered by key in each entry, so that a fact recorded twice (an activity run again) counts once. */
 export const RECENT_FACT_KEYS = 32;
@@ -23,21 +23,19 @@ interface HealthEntryDoc {
   summary: HealthSummary & { recent_keys: string[] };
 }
 
-const format: LogFormat<HealthEntry & { key: string; at: Date }, HealthEntryDoc> = {
-  toDoc: (endpointId, n, { summary, recent_keys, key, at }) => ({ endpoint_id: endpointId, n, key, at, summary: { ...summary, recent_keys } }),
-  fromDoc: (doc) => {
-    const { recent_keys, ...summary } = doc.summary;
-    return { summary, recent_keys: recent_keys ?? [], key: doc.key, at: doc.at };
-  },
-  projection: { summary: 1, key: 1, at: 1 },
-};
-
 /** An append log per endpoint, each entry's summary derived from the one before (exact: append-log.ts). */
 export class EndpointHealthLog {
   private readonly log: AppendLog<HealthEntry & { key: string; at: Date }, HealthEntryDoc>;
 
   constructor(db: Db) {
-    this.log = new AppendLog(db.collection<HealthEntryDoc>('endpoint_health'), format);
+    this.log = new AppendLog(db.collection<HealthEntryDoc>('endpoint_health'), {
+      toDoc: (endpointId, n, { summary, recent_keys, key, at }) => ({ endpoint_id: endpointId, n, key, at, summary: { ...summary, recent_keys } }),
+      fromDoc: (doc) => {
+        const { recent_keys, ...summary } = doc.summary;
+        return { summary, recent_keys: recent_keys ?? [], key: doc.key, at: doc.at };
+      },
+      projection: { summary: 1, key: 1, at: 1 },
+    });
   }
 
   async read(endpointId: string): Promise<HealthSummary> {

@@ -12,11 +12,9 @@ const MAX_CLAIMS_PER_TAKE = 8;
 /** Past this many endpoint windows the oldest hints are dropped (a hint only saves round trips). */
 const MAX_HINTS = 10_000;
 
-/**
- * An endpoint's starts per one-second window, across workers: token k (below the rate) is the claim of `<endpoint>@<window>#<k>`.
- * Each process remembers the last token it tried: a start costs one insert, a refusal in a window found full nothing.
- */
+/** An endpoint's starts per one-second window, across workers: token k (below the rate) is the claim of `<endpoint>@<window>#<k>`. */
 export class EndpointRateTokens extends ExpiringCollection<RateTokenDoc> {
+  /** The last token this process tried: a start costs one insert, a refusal in a window found full nothing. */
   private readonly tried = new RememberedHeads<{ n: number }>(MAX_HINTS);
 
   constructor(db: Db) {

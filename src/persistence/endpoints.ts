@@ -3,7 +3,7 @@ import type { DisabledReason } from '../domain/webhooks/endpoint-health';
 import type { EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { RetiredSecret, SecretSet } from '../domain/webhooks/secret-rotation';
 import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
-import { AppendLog, insertWithinCap, type LogFormat } from './store-primitives';
+import { AppendLog, insertWithinCap } from './store-primitives';
 
 export interface EndpointDoc {
   _id: string;
@@ -38,12 +38,6 @@ interface SecretSetDoc extends Required<SecretSet> {
   n: number;
 }
 
-const secretSetFormat: LogFormat<SecretSet, SecretSetDoc> = {
-  toDoc: (endpointId, n, set) => ({ endpoint_id: endpointId, n, secret_sealed: set.secret_sealed, previous_secrets: set.previous_secrets ?? [] }),
-  fromDoc: (doc) => ({ secret_sealed: doc.secret_sealed, previous_secrets: doc.previous_secrets }),
-  projection: { secret_sealed: 1, previous_secrets: 1 },
-};
-
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
 
@@ -58,7 +52,11 @@ export class Endpoints {
     this.col = db.collection<EndpointDoc>('endpoints');
     this.invalidations = cacheInvalidationsOf(db);
     this.secretSetsCol = db.collection<SecretSetDoc>('endpoint_secret_sets');
-    this.secretSets = new AppendLog(this.secretSetsCol, secretSetFormat);
+    this.secretSets = new AppendLog(this.secretSetsCol, {
+      toDoc: (endpointId, n, set) => ({ endpoint_id: endpointId, n, secret_sealed: set.secret_sealed, previous_secrets: set.previous_secrets ?? [] }),
+      fromDoc: (doc) => ({ secret_sealed: doc.secret_sealed, previous_secrets: doc.previous_secrets }),
+      projection: { secret_sealed: 1, previous_secrets: 1 },
+    });
   }
 
   async ensureIndexes(): Promise<void> {

@@ -1,16 +1,9 @@
 import { Collection, Db } from 'mongodb';
-import { claimOnce, findHeadGalloping } from './store-primitives';
+import { claimOnce, findHeadGalloping, type DatedClaim } from './store-primitives';
 
 const ID_DIGITS = 16;
 /** An event id as stored in `_id`: 16-digit zero-padded, so string order is numeric order (FerretDB indexes only string ids). */
 export const storedEventId = (id: number): string => String(id).padStart(ID_DIGITS, '0');
-
-/** One per event id ever handed out: small, so probing the sequence never reads an event body. */
-interface ClaimDoc {
-  _id: string;
-  /** The claiming event's `created_at`: what retention asks of an id whose event is gone. */
-  at: Date;
-}
 
 /**
  * `floor`: every id up to n was handed out, and the claims from it to the head all exist. `purged`:
@@ -24,14 +17,16 @@ interface MarkDoc {
 
 /** Ids are claims' unique inserts; retention deletes claims only below the floor mark, so ids only grow. */
 export class EventIds {
-  private readonly claims: Collection<ClaimDoc>;
+  /** One per event id ever handed out: small, so probing the sequence never reads an event body. */
+  private readonly claims: Collection<DatedClaim>;
   private readonly marks: Collection<MarkDoc>;
 
   constructor(db: Db) {
-    this.claims = db.collection<ClaimDoc>('event_ids');
+    this.claims = db.collection<DatedClaim>('event_ids');
     this.marks = db.collection<MarkDoc>('event_id_marks');
   }
 
+  /** `at`: the event's `created_at`, what retention asks of an id whose event is gone. */
   claim(id: number, at: Date): Promise<boolean> {
     return claimOnce(this.claims, { _id: storedEventId(id), at });
   }
@@ -59,26 +54,17 @@ export class EventIds {
 
   /** Retention removed every event up to `id`: marks it, then removes the claims `ids` not yet removed. */
   async retire(id: number, ids: number[]): Promise<void> {
-    await this.raise('purged', id);
-    await this.raise('floor', id);
+    for (const kind of ['purged', 'floor'] as const) await claimOnce(this.marks, { _id: `${kind}:${storedEventId(id)}`, kind, n: id });
     if (ids.length > 0) await this.claims.bulkWrite(ids.map((n) => ({ deleteOne: { filter: { _id: storedEventId(n) } } })), { ordered: false });
-    await this.dropSupersededMarks();
-  }
-
-  private async raise(kind: MarkDoc['kind'], n: number): Promise<void> {
-    await claimOnce(this.marks, { _id: `${kind}:${storedEventId(n)}`, kind, n });
+    // Only the highest mark of each kind is ever read again.
+    const marks = await this.marks.find({}).toArray();
+    const superseded = marks.filter((m) => marks.some((other) => other.kind === m.kind && other.n > m.n));
+    if (superseded.length > 0) await this.marks.bulkWrite(superseded.map((m) => ({ deleteOne: { filter: { _id: m._id } } })), { ordered: false });
   }
 
   /** The highest mark of `kind` (0: none). The collection holds a handful at most (superseded ones are dropped), so reading it whole is cheap. */
   async mark(kind: MarkDoc['kind']): Promise<number> {
     const marks = await this.marks.find({}).toArray();
     return Math.max(0, ...marks.filter((m) => m.kind === kind).map((m) => m.n));
-  }
-
-  /** Keeps the highest mark of each kind: a mark below another is never read again. */
-  private async dropSupersededMarks(): Promise<void> {
-    const marks = await this.marks.find({}).toArray();
-    const superseded = marks.filter((m) => marks.some((other) => other.kind === m.kind && other.n > m.n));
-    if (superseded.length > 0) await this.marks.bulkWrite(superseded.map((m) => ({ deleteOne: { filter: { _id: m._id } } })), { ordered: false });
   }
 }

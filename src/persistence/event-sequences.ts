@@ -78,27 +78,22 @@ export class EventSequences<T extends { seq: number }> {
     const floor = marks?.floor_block ?? -1;
     const known = this.heads.get(accountId);
     const from = Math.max(marks?.head_block ?? 0, floor + 1, known ? blockOf(known.n) : 0, atLeast);
-    return { ...(await this.probeUp(accountId, from)), floor };
+    const read = new Map<number, T[]>();
+    let head = from * SEQ_BLOCK - 1;
+    // Up to the first empty block above `from` (blocks fill in order); `from` may be empty.
+    for (let block = from; ; block++) {
+      const docs = await this.readBlock(accountId, block);
+      read.set(block, docs);
+      if (docs.length === 0 && block > from) return { head, floor, read };
+      for (const d of docs) head = Math.max(head, d.seq);
+    }
   }
 
   async floor(accountId: string): Promise<number> {
     return (await this.marks.findOne({ _id: accountId }))?.floor_block ?? -1;
   }
 
-  /** Reads the account's head from the store (from block `from` at least). */
   private search(accountId: string, from = 0): () => Promise<{ n: number }> {
     return async () => ({ n: (await this.bounds(accountId, from)).head });
-  }
-
-  /** Reads blocks up from `from` to the first empty one above it (blocks fill in order); `from` may be empty. */
-  private async probeUp(accountId: string, from: number): Promise<{ head: number; read: Map<number, T[]> }> {
-    const read = new Map<number, T[]>();
-    let head = from * SEQ_BLOCK - 1;
-    for (let block = from; ; block++) {
-      const docs = await this.readBlock(accountId, block);
-      read.set(block, docs);
-      if (docs.length === 0 && block > from) return { head, read };
-      for (const d of docs) head = Math.max(head, d.seq);
-    }
   }
 }

@@ -174,7 +174,10 @@ export class Events {
   /** Without the account check: for the delivery path and crash recovery, which act for the platform. */
   async findUnscoped(id: number): Promise<EventDoc | null> {
     if (!isEventId(id)) return null;
-    return hydrate(await this.col.findOne({ _id: storedId(id) }));
+    const doc = await this.col.findOne({ _id: storedId(id) });
+    if (!doc) return null;
+    const { data } = JSON.parse(doc.body) as { data: Record<string, unknown> };
+    return { ...readBack<StoredAsIs>(doc, STORED_AS_IS), _id: Number(doc._id), data, owner: doc.owner ?? null };
   }
 
   /** Newest first, until `want` (of `type`) are found or `examineAtMost` examined; `next`: null when done. */
@@ -260,9 +263,3 @@ const STORED_AS_IS: Record<keyof StoredAsIs, true> = {
   fifo_places: true,
   traceparent: true,
 };
-
-function hydrate(doc: StoredEventDoc | null): EventDoc | null {
-  if (!doc) return null;
-  const { data } = JSON.parse(doc.body) as { data: Record<string, unknown> };
-  return { ...readBack<StoredAsIs>(doc, STORED_AS_IS), _id: Number(doc._id), data, owner: doc.owner ?? null };
-}

@@ -1,17 +1,12 @@
 import { Collection, Db } from 'mongodb';
 import type { QueuePlace } from '../domain/webhooks/fifo-order';
 import { FIFO_PRUNE_BATCH, FIFO_PRUNE_MAX_BATCHES, FIFO_PRUNE_MIN_ADVANCE, isAboveEveryFloor, nextDeletion, raisedFloor } from '../domain/webhooks/fifo-pruning';
-import { AppendLog, claimOnce, memberId, raiseHint, RememberedHeads } from './store-primitives';
+import { AppendLog, claimOnce, memberId, raiseHint, RememberedHeads, type DatedClaim } from './store-primitives';
 
 interface PlaceDoc {
   _id: string;
   event_id: number;
   taken_at: Date;
-}
-
-interface LeftDoc {
-  _id: string;
-  at: Date;
 }
 
 /**
@@ -36,7 +31,7 @@ const PLACES_REMEMBERED = 10_000;
 /** Each FIFO endpoint's queue, by claims only (docs/fifo-endpoints.md); the floor is a log: a lost `$max` would lower it. */
 export class FifoQueues {
   private readonly places: AppendLog<{ eventId: number; takenAt: Date }, PlaceDoc>;
-  private readonly left: Collection<LeftDoc>;
+  private readonly left: Collection<DatedClaim>;
   private readonly marks: Collection<QueueMarksDoc>;
   private readonly floors: AppendLog<{ through: number; at: Date }, FloorDoc>;
   /** Per endpoint, the highest place this process knows every place up to has been left. */
@@ -49,7 +44,7 @@ export class FifoQueues {
       toDoc: (_scope, _n, value) => ({ event_id: value.eventId, taken_at: value.takenAt }),
       fromDoc: (doc) => ({ eventId: doc.event_id, takenAt: doc.taken_at }),
     });
-    this.left = db.collection<LeftDoc>('fifo_left');
+    this.left = db.collection<DatedClaim>('fifo_left');
     this.marks = db.collection<QueueMarksDoc>('fifo_marks');
     this.floors = new AppendLog(db.collection<FloorDoc>('fifo_floors'), {
       toDoc: (_scope, _n, value) => ({ through: value.through, at: value.at }),

@@ -16,10 +16,7 @@ export class ProcessDocs<T extends { _id: string }> {
     return this.col.find(filter).toArray() as Promise<T[]>;
   }
 
-  /**
-   * Removes process `id`'s document only while it still matches `filter` (as read), so a renewed one stays;
-   * on FerretDB a renewal racing this command is lost until the next (an upsert). false when none was removed.
-   */
+  /** Only while it matches `filter` (as read), so a renewed one stays; on FerretDB a racing renewal is lost until the next. false: none removed. */
   async remove(id: string, filter: Filter<T> = {}): Promise<boolean> {
     return (await this.col.deleteOne({ _id: id, ...filter } as Filter<T>)).deletedCount === 1;
   }

@@ -4,6 +4,12 @@ import { DUPLICATE_KEY, isDuplicateKeyError } from '../mongo';
 // Claiming an id once is the one arbiter between processes the embedded store offers: FerretDB applies
 // no read-modify-write atomically, but of concurrent inserts of one `_id` exactly one succeeds.
 
+/** A claim that keeps when it was made. */
+export interface DatedClaim {
+  _id: string;
+  at: Date;
+}
+
 export function memberId(scope: string, n: number): string {
   return `${scope}#${n}`;
 }

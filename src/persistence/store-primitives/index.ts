@@ -1,6 +1,6 @@
 // The only operations through which src/persistence builds what concurrent processes must agree on;
 // each is correct on the embedded store and on MongoDB (docs/embedded-store.md).
-export { claimEach, claimOnce, ClaimBatcher, memberId } from './claim';
+export { claimEach, claimOnce, ClaimBatcher, memberId, type DatedClaim } from './claim';
 export { findHeadGalloping } from './find-head';
 export { AppendLog, type LogEntry, type LogFormat } from './append-log';
 export { ExpirySweepers, sweepExpired } from './expire-at';
