@@ -29,12 +29,9 @@ export class AccountService {
     if (!isTier(tier)) throw new ValidationError(`tier must be one of ${TIER_NAMES.join(', ')}.`, [{ path: 'tier', message: 'Unknown tier' }]);
     const doc: AccountDoc = { _id: newId('acct'), email: normalized, tier, created_at: this.deps.clock() };
     if (passwordHash) doc.password_hash = passwordHash;
-    try {
-      await this.deps.accounts.insert(doc);
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw new DomainError('email_taken', 'An account with this email already exists.');
-      throw err;
-    }
+    await this.deps.accounts.insert(doc).catch((err: unknown) => {
+      throw isDuplicateKeyError(err) ? new DomainError('email_taken', 'An account with this email already exists.') : err;
+    });
     return accountView(doc);
   }
 

@@ -50,14 +50,10 @@ export class DashboardAuthService {
     // Sign-ups are counted whether they succeed or not: they cost a hash and may create accounts.
     await this.reserve([{ scope: `signup-ip:${clientNetwork(ip)}`, policy: SIGN_UP_PER_IP }]);
     const hash = await hashPassword(password);
-    let accountId: string;
-    try {
-      accountId = (await this.deps.accountService.createAccount(email, 'free', hash)).id;
-    } catch (err) {
-      if (isDomainError(err, 'email_taken')) throw new DomainError('sign_up_refused', SIGN_UP_REFUSED);
-      throw err;
-    }
-    return this.startSession(accountId);
+    const account = await this.deps.accountService.createAccount(email, 'free', hash).catch((err: unknown) => {
+      throw isDomainError(err, 'email_taken') ? new DomainError('sign_up_refused', SIGN_UP_REFUSED) : err;
+    });
+    return this.startSession(account.id);
   }
 
   /** Throttled first (cheap); an unknown email verifies against a dummy hash, as slow as a real one. */

@@ -54,7 +54,9 @@ export class EventRetention {
       if (old === 0) break;
       const gone = views.slice(0, old).filter((v): v is EventRetentionView => v !== null);
       // Before the deliveries go: the prune passes over places by their records.
-      for (const [endpointId, through] of highestPlaces(gone)) await this.deps.fifo.prune(endpointId, through);
+      const highestPlaces = new Map<string, number>();
+      for (const e of gone) for (const [endpointId, n] of Object.entries(e.fifo_places ?? {})) highestPlaces.set(endpointId, Math.max(highestPlaces.get(endpointId) ?? 0, n));
+      for (const [endpointId, through] of highestPlaces) await this.deps.fifo.prune(endpointId, through);
       await deliveries.deleteForEvents(gone);
       await Promise.all(gone.map((e) => e.idempotency_key !== null && idempotency.purge(e.account_id, e.idempotency_key, e._id)));
       await events.deleteAll(gone);
@@ -65,10 +67,4 @@ export class EventRetention {
     }
     return removed;
   }
-}
-
-function highestPlaces(events: EventRetentionView[]): Map<string, number> {
-  const highest = new Map<string, number>();
-  for (const e of events) for (const [endpointId, n] of Object.entries(e.fifo_places ?? {})) highest.set(endpointId, Math.max(highest.get(endpointId) ?? 0, n));
-  return highest;
 }

@@ -20,7 +20,7 @@ import type { DeliveryOutbox } from './delivery-outbox';
 import { requireEndpoint } from './endpoint-service';
 import type { IngestTicket } from './ingest-admission';
 import type { InstanceLease } from './instance-lease';
-import { ingestResponse, KeySettlement, settleKey, settleUnansweredInsert } from './key-settlement';
+import { ingestResponse, settleKey, settleUnansweredInsert } from './key-settlement';
 import { decodeCursor, encodeCursor } from './pagination';
 import type { FifoTurns } from './fifo-turns';
 import { orderingOf } from '../domain/webhooks/fifo-order';
@@ -116,11 +116,7 @@ export class EventService {
   /** A stop's cut call may still store its event: counted, so the stop keeps the lease for crash recovery. */
   private async counted(accountId: string, input: IngestInput): Promise<IngestResult> {
     const ended = this.deps.outbox.awaiting.ingestBegins();
-    try {
-      return await this.admitted(accountId, input);
-    } finally {
-      ended();
-    }
+    return this.admitted(accountId, input).finally(ended);
   }
 
   private async admitted(accountId: string, input: IngestInput): Promise<IngestResult> {
@@ -138,11 +134,9 @@ export class EventService {
       return this.accept(accountId, input, key);
     })();
     this.keyedInFlight.set(slot, running);
-    try {
-      return await running;
-    } finally {
+    return running.finally(() => {
       if (this.keyedInFlight.get(slot) === running) this.keyedInFlight.delete(slot);
-    }
+    });
   }
 
   private async accept(accountId: string, input: IngestInput, key: string | null): Promise<IngestResult> {
@@ -182,14 +176,11 @@ export class EventService {
 
     if (key !== null) {
       const settle = () => settleKey(this.deps, event);
-      let settled: KeySettlement;
-      try {
-        settled = await settle();
-      } catch {
+      const settled = await settle().catch((): never => {
         // The claim may have landed, so a repeat may already answer with this event: settled in the background.
         outbox.enqueueOnceSettled(event, async () => (await settle()).answers === 'this');
         throw storeDidNotAnswer();
-      }
+      });
       if (settled.answers === 'another') return { created: false, body: settled.response };
     }
     annotateIngest(() => ({ [ATTR.eventId]: event._id, [ATTR.eventType]: event.type, [ATTR.accountId]: accountId }));

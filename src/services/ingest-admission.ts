@@ -50,28 +50,26 @@ export class IngestAdmission {
    * the body read, so a refusal costs almost nothing (at 3 × capacity refusals outnumber accepted events ten to one).
    */
   admit(accountId: string): IngestTicket {
-    return inSpanSync('webhook.ingest.admission', () => ({ [ATTR.accountId]: accountId }), () => this.decide(accountId));
-  }
-
-  private decide(accountId: string): IngestTicket {
-    if (this.inFlight >= this.concurrency.value) {
-      this.concurrency.markFull();
-      // An account with fewer ingests in flight than an equal share of them still gets in.
-      if ((this.inFlightOf.get(accountId) ?? 0) * this.inFlightOf.size >= this.inFlight) this.refuse('ingest_concurrency', accountId);
-    }
-    const reason = this.refusal(accountId);
-    if (reason !== null) this.refuse(reason, accountId);
-    this.retryAfter.taken();
-    annotateActive(() => ({ [ATTR.admission]: 'admitted' }));
-    this.inFlight++;
-    this.inFlightOf.set(accountId, (this.inFlightOf.get(accountId) ?? 0) + 1);
-    const started = this.now();
-    return new Ticket(accountId, () => {
-      this.inFlight--;
-      const left = (this.inFlightOf.get(accountId) ?? 1) - 1;
-      if (left === 0) this.inFlightOf.delete(accountId);
-      else this.inFlightOf.set(accountId, left);
-      this.concurrency.observe(this.now() - started);
+    return inSpanSync('webhook.ingest.admission', () => ({ [ATTR.accountId]: accountId }), () => {
+      if (this.inFlight >= this.concurrency.value) {
+        this.concurrency.markFull();
+        // An account with fewer ingests in flight than an equal share of them still gets in.
+        if ((this.inFlightOf.get(accountId) ?? 0) * this.inFlightOf.size >= this.inFlight) this.refuse('ingest_concurrency', accountId);
+      }
+      const reason = this.refusal(accountId);
+      if (reason !== null) this.refuse(reason, accountId);
+      this.retryAfter.taken();
+      annotateActive(() => ({ [ATTR.admission]: 'admitted' }));
+      this.inFlight++;
+      this.inFlightOf.set(accountId, (this.inFlightOf.get(accountId) ?? 0) + 1);
+      const started = this.now();
+      return new Ticket(accountId, () => {
+        this.inFlight--;
+        const left = (this.inFlightOf.get(accountId) ?? 1) - 1;
+        if (left === 0) this.inFlightOf.delete(accountId);
+        else this.inFlightOf.set(accountId, left);
+        this.concurrency.observe(this.now() - started);
+      });
     });
   }
 

@@ -121,7 +121,5 @@ export class KeyAuthenticator {
 
 /** `Authorization: Bearer <key>`; the scheme word is case-insensitive (CONTRACT §2). */
 export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^bearer[ ]+(\S+)\s*$/i.exec(header.trim());
-  return match?.[1];
+  return header ? /^bearer[ ]+(\S+)\s*$/i.exec(header.trim())?.[1] : undefined;
 }
