@@ -10,15 +10,8 @@ export const NEW_KEY_COOKIE = 'dash_new_key';
 export const DASHBOARD_PATH = '/dashboard';
 export const KEYS_PATH = '/dashboard/keys';
 
-/** Where the cookie goes and for how long (`maxAge` in ms); the rest is the same for all of them. */
-interface CookieSpec {
-  path: string;
-  sameSite: 'lax' | 'strict';
-  expires?: Date;
-  maxAge?: number;
-}
-
-export function setCookie(ctx: Context, name: string, value: string, spec: CookieSpec): void {
+/** `spec`: where the cookie goes and for how long (`maxAge` in ms); the rest is the same for all of them. */
+export function setCookie(ctx: Context, name: string, value: string, spec: { path: string; sameSite: 'lax' | 'strict'; expires?: Date; maxAge?: number }): void {
   ctx.cookies.set(name, value, { httpOnly: true, secure: ctx.secure, overwrite: true, ...spec });
 }
 

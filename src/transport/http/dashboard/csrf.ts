@@ -16,9 +16,8 @@ function csrfFailed(): DomainError<'csrf_failed'> {
 
 /** Compares in constant time; hashing first makes both sides the same length. */
 export function tokensMatch(expected: string, given: string): boolean {
-  const a = createHash('sha256').update(expected, 'utf8').digest();
-  const b = createHash('sha256').update(given, 'utf8').digest();
-  return timingSafeEqual(a, b);
+  const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest();
+  return timingSafeEqual(digest(expected), digest(given));
 }
 
 /** The token forms must echo: the session's synchronizer token, or (signed out) the double-submit cookie. */

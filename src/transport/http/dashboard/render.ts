@@ -24,9 +24,7 @@ export function seeOther(ctx: Context, location: string): void {
 
 /** A form field as a string ('' when absent or not a string: forms only ever send strings). */
 export function formField(ctx: Context, name: string): string {
-  const body = ctx.request.body;
-  if (!body || typeof body !== 'object') return '';
-  const value = (body as Record<string, unknown>)[name];
+  const value = (ctx.request.body as Record<string, unknown> | null | undefined)?.[name];
   return typeof value === 'string' ? value : '';
 }
 

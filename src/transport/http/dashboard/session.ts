@@ -21,11 +21,9 @@ export function sessionOf(ctx: Context): ActiveSession | undefined {
   return ctx.state.dashboard as ActiveSession | undefined;
 }
 
-type SignedInHandler = (ctx: Context, session: ActiveSession) => Promise<void> | void;
-
 /** The pages and forms of a signed-in account: each handler is given the session; signed out, they redirect to sign-in. */
 export function signedInRoutes(router: Router) {
-  const route = (method: 'get' | 'post') => (path: string, handler: SignedInHandler) =>
+  const route = (method: 'get' | 'post') => (path: string, handler: (ctx: Context, session: ActiveSession) => Promise<void> | void) =>
     router[method](path, async (ctx) => {
       const session = sessionOf(ctx);
       if (!session) return seeOther(ctx, `${DASHBOARD_PATH}/sign-in`);

@@ -17,13 +17,10 @@ export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next();
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > MAX_BODY_BYTES) throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
-    let raw: string;
-    try {
-      raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, encoding: 'utf8' });
-    } catch (err) {
-      if ((err as { type?: string }).type === 'entity.too.large') throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
+    const raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, encoding: 'utf8' }).catch((err: { type?: string }) => {
+      if (err.type === 'entity.too.large') throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
       throw new ValidationError('Request body could not be read.', [], 'invalid_body');
-    }
+    });
     const type = ctx.get('Content-Type');
     const forms = acceptsForms(ctx.path);
     if (raw.length === 0) {

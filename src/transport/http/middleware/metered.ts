@@ -24,16 +24,15 @@ export async function metered<T>(ctx: Context, limiter: LimitAdmitter, policy: L
     throw err.error;
   });
   ctx.set(limitHeaders(admission.state));
-  let result: T;
   try {
-    result = await next();
+    const result = await next();
+    if (ctx.status >= 500) await admission.release().catch(() => undefined);
+    return result;
   } catch (err) {
     const status = err instanceof DomainError ? httpStatusOf(err) : 500;
     if (status >= 500) await admission.release().catch(() => undefined);
     throw err;
   }
-  if (ctx.status >= 500) await admission.release().catch(() => undefined);
-  return result;
 }
 
 /** The account's limits when a call may be decided before it is metered: known here, and neither used up (else `metered` answers it, 429 first). */

@@ -39,7 +39,8 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, '/dashboard?notice=welcome');
     } catch (err) {
       if (!(err instanceof ValidationError || isDomainError(err, 'too_many_attempts', 'sign_up_refused'))) throw err;
-      const error = err instanceof ValidationError ? friendlySignUpMessage(err) : err.message;
+      const emailRefused = err instanceof ValidationError && (err.data.details as { path: string }[] | undefined)?.some((d) => d.path === 'email');
+      const error = emailRefused ? 'Enter a valid email address.' : err.message;
       sendErrorPage(ctx, err, signUpPage({ csrfToken: csrfTokenFor(ctx), email, error }));
     }
   });
@@ -76,9 +77,4 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       throw err;
     }
   });
-}
-
-function friendlySignUpMessage(err: ValidationError): string {
-  const details = err.data.details as { path: string }[] | undefined;
-  return details?.some((d) => d.path === 'email') ? 'Enter a valid email address.' : err.message;
 }

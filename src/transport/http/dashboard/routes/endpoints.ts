@@ -36,8 +36,7 @@ function endpointInput(form: Required<EndpointForm>) {
 /** The rotate form's grace period, checked by the API's own schema; absent → the default. */
 function readGracePeriod(ctx: Context): number | undefined {
   const raw = formField(ctx, 'grace_period_seconds');
-  if (raw === '') return undefined;
-  const parsed = RotateSecretBody.safeParse({ grace_period_seconds: /^\d{1,7}$/.test(raw) ? Number(raw) : raw });
+  const parsed = RotateSecretBody.safeParse(raw === '' ? undefined : { grace_period_seconds: /^\d{1,7}$/.test(raw) ? Number(raw) : raw });
   if (!parsed.success) throw new ValidationError('Grace period must be a whole number of seconds from 0 to 7 days.', [{ path: 'grace_period_seconds', message: 'Invalid' }]);
   return parsed.data?.grace_period_seconds;
 }

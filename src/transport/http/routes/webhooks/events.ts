@@ -33,13 +33,11 @@ export function eventRoutes(service: EventService) {
       // Counts every outcome of an admitted ingest, 400s included (this runs before the body is validated); a refusal is counted where it is decided.
       middleware: [
         async (ctx, next) => {
-          try {
-            await next();
-            recordIngest(ctx.status === 200 ? 'repeat' : 'accepted');
-          } catch (err) {
+          await next().catch((err: unknown) => {
             recordIngestFailure(err);
             throw err;
-          }
+          });
+          recordIngest(ctx.status === 200 ? 'repeat' : 'accepted');
         },
       ],
       handler: async (ctx, { body }) => {

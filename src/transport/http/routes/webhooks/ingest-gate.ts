@@ -42,18 +42,16 @@ export function ingestAdmission(admission: Pick<IngestAdmission, 'admit'>): (ctx
   return (ctx) => (isIngest(ctx.method, ctx.path) ? () => admit(ctx) : undefined);
 }
 
-export interface IngestShedDeps {
-  authenticator: Pick<KeyAuthenticator, 'cachedPrincipal'>;
-  limiter: Pick<LimitAdmitter, 'peek'>;
-  admission: Pick<IngestAdmission, 'admit'>;
-}
-
 /**
  * The same decision before Koa when all it needs is in memory (cached key, known limits); returns whether it answered.
  * At three times capacity refusals outnumber accepted events ten to one, and through Koa each costs several times the
  * decision, on the thread that also runs deliveries.
  */
-export function ingestShed(deps: IngestShedDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function ingestShed(deps: {
+  authenticator: Pick<KeyAuthenticator, 'cachedPrincipal'>;
+  limiter: Pick<LimitAdmitter, 'peek'>;
+  admission: Pick<IngestAdmission, 'admit'>;
+}): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     if (!isIngest(req.method, (req.url ?? '').split('?')[0])) return false;
     const principal = deps.authenticator.cachedPrincipal(bearerToken(req.headers.authorization));

@@ -222,9 +222,8 @@ export const Delivery = z.object({
   attempts: z.array(Attempt),
 });
 
-const EventSummary = z.object(EventFields);
 export const EventDetail = z.object({ ...EventFields, deliveries: z.array(Delivery) });
-export const EventList = pageOf(EventSummary);
+export const EventList = pageOf(z.object(EventFields));
 
 export const RecoverBody = z.object({
   since: z.iso
