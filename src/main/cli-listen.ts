@@ -74,13 +74,10 @@ export async function listen(args: string[], out: (line: string) => void = (line
     const stopped = new Promise<string>((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => resolve(signal));
     });
-    let endpoint;
-    try {
-      endpoint = await endpoints.create(accountId, { url: `https://${LOCAL_LISTENER_HOST}:${receiver.port}/`, events, description: ownerDescription(process.pid) });
-    } catch (err) {
+    const endpoint = await endpoints.create(accountId, { url: `https://${LOCAL_LISTENER_HOST}:${receiver.port}/`, events, description: ownerDescription(process.pid) }).catch(async (err: unknown) => {
       await receiver.close();
       throw err;
-    }
+    });
     secret = endpoint.secret;
     out(`Listening for account ${accountId}'s events ${endpoint.events.join(', ')} on ${endpoint.url}`);
     out(`  Endpoint     ${endpoint.id} (temporary: removed when this listener stops)`);

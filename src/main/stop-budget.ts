@@ -11,16 +11,12 @@ export const SERVER_STOP_MS = 2_000;
 export const STOP_BACKSTOP_MS = STOP_PROMISE_MS - 1_000;
 
 /** Whether `work` settles before `deadline` (ms since the epoch). It goes on either way; its failure is its owner's to report. */
-export async function settlesBy(work: Promise<unknown>, deadline: number): Promise<boolean> {
+export function settlesBy(work: Promise<unknown>, deadline: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const settled = work.then(
     () => true,
     () => true,
   );
   const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
-  try {
-    return await Promise.race([settled, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
 }

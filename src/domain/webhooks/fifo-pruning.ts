@@ -29,4 +29,3 @@ export function nextDeletion(deletedThrough: number, floor: number, batch: numbe
   if (deletedThrough >= floor) return null;
   return { from: deletedThrough + 1, through: Math.min(floor, deletedThrough + batch) };
 }
-
