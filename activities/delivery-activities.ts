@@ -110,6 +110,8 @@ type Prepared =
   | { kind: 'send'; url: string; headers: Record<string, string>; body: string; limits: EndpointLimits | null; fifo: boolean }
   | { kind: 'unsendable'; url: string; error: string; fifo: boolean };
 
+const toFifo = (prepared: Prepared) => 'fifo' in prepared && prepared.fifo;
+
 /** A delivery's I/O, on injected deps; workflows import only the types. An attempt: prepare, send, record. */
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? systemClock;
@@ -321,12 +323,12 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
         prepared = await prepare(input, true);
         if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
       }
-      if (!('fifo' in prepared && prepared.fifo && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
+      if (!(toFifo(prepared) && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
       const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
       // A turn comes when the one before ends or on a switch to unordered: read from the store, not a cache that may lag.
       prepared = await prepare(input, true);
       if (prepared.kind === 'paused') continue;
-      if (!turn.now && 'fifo' in prepared && prepared.fifo) return { status: 'queued', nextDelayMs: null, statusCode: null };
+      if (!turn.now && toFifo(prepared)) return { status: 'queued', nextDelayMs: null, statusCode: null };
       return { prepared, place: turn.now ? turn.place : null };
     }
   }
