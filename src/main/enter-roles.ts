@@ -18,11 +18,9 @@ async function runRoles(roles: Roles): Promise<void> {
   const tracing = config.tracing ? (await import('../infra/tracing/start-tracing')).startTracing(config.tracing, loggedPath) : undefined;
   const { serverLabel, startPlatform } = await import('./platform');
   // A process whose worker ended takes events it would never deliver: it stops, to be restarted.
-  let workerLost = false;
-  let onWorkerLost = () => {
-    workerLost = true;
-  };
-  const platform = await startPlatform(config, { roles, tracing, onWorkerLost: () => onWorkerLost() });
+  let onWorkerLost!: () => void;
+  const workerLost = new Promise<void>((resolve) => (onWorkerLost = resolve));
+  const platform = await startPlatform(config, { roles, tracing, onWorkerLost });
   const lines = [
     platform.apiUrl && `API            ${platform.apiUrl}   (docs: ${platform.apiUrl}/docs, dashboard: ${platform.apiUrl}/dashboard)`,
     `Temporal gRPC  ${platform.temporalAddress}`,
@@ -63,8 +61,7 @@ async function runRoles(roles: Roles): Promise<void> {
       });
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
-  onWorkerLost = () => stop('The delivery worker stopped', 1);
-  if (workerLost) onWorkerLost();
+  void workerLost.then(() => stop('The delivery worker stopped', 1));
 }
 
 /** A second signal this long after the first is a person's second Ctrl-C, not the same one forwarded by npm. */
