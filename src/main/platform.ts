@@ -1,4 +1,3 @@
-import type { Worker } from '@temporalio/worker';
 import { Config, mongoUriOf, temporalAddressOf } from '../config/config';
 import { createDnsLookup } from '../infra/dns-lookup';
 import { createAcceptanceSeal } from '../domain/webhooks/acceptance-seal';
@@ -40,12 +39,13 @@ export async function startPlatform(config: Config, options: {
   const logger = options.logger ?? createLogger(config.logLevel);
   const embedded: EmbeddedServer[] = [];
   const cleanups: Array<() => Promise<void>> = [];
-  const roleStops: Array<(deadline: number) => Promise<string>> = [];
+  let workerRole: Awaited<ReturnType<typeof startWorkerRole>> | undefined;
+  let api: Awaited<ReturnType<typeof startApiRole>> | undefined;
   const atStop: Array<() => void> = [];
   // Work in flight may finish until `deadline` (ms since the epoch); `report` is told one line per step as it ends (enter-roles.ts prints them).
   const stopAll = async ({ deadline = Date.now() + IN_FLIGHT_GRACE_MS, report = () => undefined }: { deadline?: number; report?: (line: string) => void } = {}) => {
     for (const now of atStop) now();
-    const lines = await Promise.all(roleStops.map((stop) => stop(deadline).catch((err) => logger.warn({ err }, 'error while stopping a role'))));
+    const lines = await Promise.all([workerRole, api].map((role) => role?.stop(deadline).catch((err) => logger.warn({ err }, 'error while stopping a role'))));
     for (const line of lines) if (line) report(line);
     // Closing a connection is quick unless its server hangs: then the backstop (enter-roles.ts) ends it.
     const closeBy = Math.max(deadline, Date.now()) + CLOSE_MS;
@@ -84,9 +84,8 @@ export async function startPlatform(config: Config, options: {
     if (tracing) cleanups.push(() => tracing.shutdown());
     const temporalConnection = await connectTemporal(temporalAddress, config.temporal.namespace, { native: options.roles.worker, interceptors: tracing?.clientInterceptors });
     // Left open when a worker still holds it past the deadline: the process exits (or the test ends) with it.
-    let connectionHeld = () => false;
     cleanups.push(async () => {
-      if (!connectionHeld()) await temporalConnection.close();
+      if (!workerRole?.holdsConnection()) await temporalConnection.close();
     });
     const temporal = temporalConnection.client;
     const secretsKey = await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir);
@@ -116,9 +115,8 @@ export async function startPlatform(config: Config, options: {
     const metrics = config.metrics.port === undefined ? undefined : await startMetricsServer({ ...config.metrics, port: config.metrics.port }, logger);
     if (metrics) cleanups.push(() => metrics.close());
 
-    let worker: Worker | undefined;
     if (options.roles.worker) {
-      const role = await startWorkerRole({
+      workerRole = await startWorkerRole({
         config,
         logger,
         connection: temporalConnection.native!,
@@ -134,18 +132,14 @@ export async function startPlatform(config: Config, options: {
           options.onWorkerLost?.();
         },
       });
-      worker = role.worker;
-      roleStops.push(role.stop);
-      connectionHeld = role.holdsConnection;
     }
-    const api = options.roles.api ? await startApiRole({ config, logger, db, temporal, repositories, services, expiry }) : undefined;
-    if (api) roleStops.push(api.stop);
+    if (options.roles.api) api = await startApiRole({ config, logger, db, temporal, repositories, services, expiry });
     loopDelay.start();
     return {
       config, db, mongo, temporal, temporalAddress, mongoUri, embedded, repositories, services,
       apiUrl: api?.url,
       routes: api?.routes,
-      worker,
+      worker: workerRole?.worker,
       /** Set when METRICS_PORT is: this process's `GET /metrics`. */
       metricsUrl: metrics?.url,
       stop: stopAll,
