@@ -92,20 +92,15 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
 }) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
-  const applyToCaches = (invalidation: Invalidation) => {
-    authenticator.apply(invalidation);
-    endpointsCache.apply(invalidation);
-  };
+  const caches = () => [authenticator, endpointsCache];
+  const applyToCaches = (invalidation: Invalidation) => caches().forEach((cache) => cache.apply(invalidation));
   repositories.cacheInvalidations.onAppend(applyToCaches);
   const now = () => clock().getTime();
   const invalidations = new CacheInvalidationFollower(
     repositories.cacheInvalidations,
     applyToCaches,
     {
-      reset: () => {
-        authenticator.clear();
-        endpointsCache.clear();
-      },
+      reset: () => caches().forEach((cache) => cache.clear()),
       onError: (err) => logger.warn({ err }, 'could not read the cache-invalidations log; caches fall back to short TTLs until it answers'),
       now,
     },
