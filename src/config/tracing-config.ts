@@ -5,12 +5,7 @@ import { z } from 'zod';
 export const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
 export type SamplerName = (typeof SAMPLERS)[number];
 
-export interface TracingConfig {
-  serviceName: string;
-  exporter: { kind: 'otlp'; url: string; protocol: Exclude<z.infer<typeof protocol>, 'grpc'> } | { kind: 'console' };
-  /** `ratio` is the sampled share for the ratio samplers (OTEL_TRACES_SAMPLER_ARG, default 1). */
-  sampler: { name: SamplerName; ratio: number };
-}
+export type TracingConfig = NonNullable<ReturnType<typeof tracingConfigFrom>>;
 
 /** The SDK's default when nothing is said: OTLP over HTTP on the local collector. */
 const DEFAULT_OTLP_ENDPOINT = 'http://localhost:4318';
@@ -37,15 +32,16 @@ export const TracingEnvSchema = z.object({
 });
 
 /** null: tracing is off (no OpenTelemetry code is loaded, src/main/enter-roles.ts). */
-export function tracingConfigFrom(e: z.infer<typeof TracingEnvSchema>): TracingConfig | null {
+export function tracingConfigFrom(e: z.infer<typeof TracingEnvSchema>) {
   if (e.OTEL_SDK_DISABLED === 'true' || e.OTEL_TRACES_EXPORTER === 'none') return null;
   const endpointGiven = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (e.OTEL_TRACES_EXPORTER === undefined && endpointGiven === undefined) return null;
+  // `ratio` is the sampled share for the ratio samplers.
   const sampler = { name: e.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on', ratio: e.OTEL_TRACES_SAMPLER_ARG ?? 1 };
   const serviceName = e.OTEL_SERVICE_NAME ?? DEFAULT_SERVICE_NAME;
-  if (e.OTEL_TRACES_EXPORTER === 'console') return { serviceName, exporter: { kind: 'console' }, sampler };
+  if (e.OTEL_TRACES_EXPORTER === 'console') return { serviceName, exporter: { kind: 'console' as const }, sampler };
   // The signal-specific endpoint is used as given; the general one is a base the path is added to.
   const url = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? `${(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? DEFAULT_OTLP_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
   const protocol = e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? e.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
-  return { serviceName, exporter: { kind: 'otlp', url, protocol }, sampler };
+  return { serviceName, exporter: { kind: 'otlp' as const, url, protocol }, sampler };
 }
