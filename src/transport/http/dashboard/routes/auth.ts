@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isDomainError, ValidationError } from '../../../../domain/errors';
 import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth-service';
-import { type InviteUnusableError, inviteUnusableReason, isInviteUnusable } from '../../../../services/dashboard-invite-service';
+import { InviteUnusableError } from '../../../../services/dashboard-invite-service';
 import { clearCookie, DASHBOARD_PATH, SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
@@ -52,7 +52,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
   });
 
   // The one-time link `cli account invite` prints: POST sets the password and signs the person in.
-  const unusable = (ctx: Context, err: InviteUnusableError) => sendErrorPage(ctx, err, inviteUnusablePage(inviteUnusableReason(err), err.message));
+  const unusable = (ctx: Context, err: InviteUnusableError) => sendErrorPage(ctx, err, inviteUnusablePage(err.reason, err.message));
   const passwordPage = (ctx: Context, email: string, err?: ValidationError) =>
     sendErrorPage(ctx, err, setPasswordPage({ csrfToken: csrfTokenFor(ctx), token: ctx.params.token, email, error: err?.message }));
 
@@ -60,7 +60,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
     try {
       passwordPage(ctx, (await deps.invites.check(ctx.params.token)).email);
     } catch (err) {
-      if (isInviteUnusable(err)) return unusable(ctx, err);
+      if (err instanceof InviteUnusableError) return unusable(ctx, err);
       throw err;
     }
   });
@@ -72,7 +72,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       setSessionCookie(ctx, await deps.auth.startSession(accountId));
       seeOther(ctx, '/dashboard?notice=password-set');
     } catch (err) {
-      if (isInviteUnusable(err)) return unusable(ctx, err);
+      if (err instanceof InviteUnusableError) return unusable(ctx, err);
       if (err instanceof ValidationError) return passwordPage(ctx, (await deps.invites.check(token)).email, err);
       throw err;
     }
