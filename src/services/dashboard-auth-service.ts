@@ -27,7 +27,7 @@ const SIGN_UP_PER_IP = { limit: 20, windowMs: FIFTEEN_MINUTES };
 const SIGN_UP_REFUSED = 'Could not create an account with this email and password. If you already have an account, sign in instead.';
 
 /** Same message for an unknown email, a wrong password and an account without a password. */
-export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
+const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
 
 /** What the browser gets: the raw session id (only in its cookie) and the form token. */
 export type NewSession = Awaited<ReturnType<DashboardAuthService['startSession']>>;

@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isDomainError, ValidationError } from '../../../../domain/errors';
-import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth-service';
 import { InviteUnusableError } from '../../../../services/dashboard-invite-service';
 import { clearCookie, DASHBOARD_PATH, SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
@@ -27,8 +26,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       seeOther(ctx, '/dashboard');
     } catch (err) {
       if (!isDomainError(err, 'too_many_attempts', 'invalid_credentials')) throw err;
-      const error = err.code === 'invalid_credentials' ? INVALID_CREDENTIALS_MESSAGE : err.message;
-      sendErrorPage(ctx, err, signInPage({ csrfToken: csrfTokenFor(ctx), email, error }));
+      sendErrorPage(ctx, err, signInPage({ csrfToken: csrfTokenFor(ctx), email, error: err.message }));
     }
   });
 
