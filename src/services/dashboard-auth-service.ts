@@ -82,12 +82,11 @@ export class DashboardAuthService {
   /** The session a cookie value names, if it exists and has not expired (checked on every read). */
   async resolveSession(sessionId: string | undefined) {
     if (!sessionId || !isSecretToken(sessionId)) return null;
-    const idHash = hashSecretToken(sessionId);
-    const doc = await this.deps.sessions.findValid(idHash, systemClock());
+    const doc = await this.deps.sessions.findValid(hashSecretToken(sessionId), systemClock());
     if (!doc) return null;
     const account = await this.deps.accounts.findById(doc.account_id);
     if (!account) return null;
-    return { idHash, csrfToken: doc.csrf_token, expiresAt: doc.expires_at, account };
+    return { csrfToken: doc.csrf_token, account };
   }
 
   /** Signs in an account whose identity was proven another way (a redeemed invite link). */
