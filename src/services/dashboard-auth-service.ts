@@ -27,7 +27,7 @@ const SIGN_UP_PER_IP = { limit: 20, windowMs: FIFTEEN_MINUTES };
 const SIGN_UP_REFUSED = 'Could not create an account with this email and password. If you already have an account, sign in instead.';
 
 /** Same message for an unknown email, a wrong password and an account without a password. */
-export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
+const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
 
 /** What the browser gets: the raw session id (only in its cookie) and the form token. */
 export type NewSession = Awaited<ReturnType<DashboardAuthService['startSession']>>;
@@ -82,12 +82,11 @@ export class DashboardAuthService {
   /** The session a cookie value names, if it exists and has not expired (checked on every read). */
   async resolveSession(sessionId: string | undefined) {
     if (!sessionId || !isSecretToken(sessionId)) return null;
-    const idHash = hashSecretToken(sessionId);
-    const doc = await this.deps.sessions.findValid(idHash, systemClock());
+    const doc = await this.deps.sessions.findValid(hashSecretToken(sessionId), systemClock());
     if (!doc) return null;
     const account = await this.deps.accounts.findById(doc.account_id);
     if (!account) return null;
-    return { idHash, csrfToken: doc.csrf_token, expiresAt: doc.expires_at, account };
+    return { csrfToken: doc.csrf_token, account };
   }
 
   /** Signs in an account whose identity was proven another way (a redeemed invite link). */

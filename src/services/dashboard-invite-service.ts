@@ -1,5 +1,5 @@
 import type { Clock } from '../domain/clock';
-import { DomainError, isDomainError } from '../domain/errors';
+import { DomainError } from '../domain/errors';
 import type { Accounts } from '../persistence/accounts';
 import type { DashboardInvites } from '../persistence/dashboard-invites';
 import type { DashboardSessions } from '../persistence/dashboard-sessions';
@@ -9,8 +9,7 @@ import { checkNewPassword, hashPassword, hashSecretToken, isSecretToken, newSecr
 export const INVITE_LIFETIME_MS = 24 * 3600 * 1000;
 export const INVITE_PATH = '/dashboard/invite';
 
-export type InviteUnusableReason = 'used' | 'expired' | 'unknown';
-export type InviteUnusableError = DomainError<`invite_${InviteUnusableReason}`>;
+type InviteUnusableReason = 'used' | 'expired' | 'unknown';
 
 const INVITE_UNUSABLE_MESSAGES: Record<InviteUnusableReason, string> = {
   used: 'This link has already been used. Sign in with the password that was set, or ask your operator for a new link.',
@@ -18,17 +17,11 @@ const INVITE_UNUSABLE_MESSAGES: Record<InviteUnusableReason, string> = {
   unknown: 'This link is not valid. Check that it was copied whole, or ask your operator for a new one.',
 };
 
-/** The link cannot set a password; the code (`invite_<reason>`) says why, for a page that explains it. */
-function inviteUnusable(reason: InviteUnusableReason): InviteUnusableError {
-  return new DomainError(`invite_${reason}`, INVITE_UNUSABLE_MESSAGES[reason]);
-}
-
-export function isInviteUnusable(err: unknown): err is InviteUnusableError {
-  return isDomainError(err, 'invite_used', 'invite_expired', 'invite_unknown');
-}
-
-export function inviteUnusableReason(err: InviteUnusableError): InviteUnusableReason {
-  return err.code.slice('invite_'.length) as InviteUnusableReason;
+/** The link cannot set a password; the code (`invite_<reason>`) says why, and `reason` picks the page that explains it. */
+export class InviteUnusableError extends DomainError<`invite_${InviteUnusableReason}`> {
+  constructor(readonly reason: InviteUnusableReason) {
+    super(`invite_${reason}`, INVITE_UNUSABLE_MESSAGES[reason]);
+  }
 }
 
 /** Sets a password once for an ops-CLI account (which has none and cannot sign up), then signs them in. */
@@ -49,7 +42,7 @@ export class DashboardInviteService {
   async check(token: string): Promise<{ email: string }> {
     const invite = await this.usable(token);
     const account = await this.deps.accounts.findById(invite.account_id);
-    if (!account) throw inviteUnusable('unknown');
+    if (!account) throw new InviteUnusableError('unknown');
     return { email: account.email };
   }
 
@@ -58,16 +51,16 @@ export class DashboardInviteService {
     const invite = await this.usable(token);
     checkNewPassword(password);
     const hash = await hashPassword(password);
-    if (!(await this.deps.invites.redeem(invite, this.deps.clock()))) throw inviteUnusable('used');
-    if (!(await this.deps.accounts.setPasswordHash(invite.account_id, hash))) throw inviteUnusable('unknown');
+    if (!(await this.deps.invites.redeem(invite, this.deps.clock()))) throw new InviteUnusableError('used');
+    if (!(await this.deps.accounts.setPasswordHash(invite.account_id, hash))) throw new InviteUnusableError('unknown');
     await this.deps.sessions.deleteForAccount(invite.account_id);
     return invite.account_id;
   }
 
   private async usable(token: string) {
-    if (!isSecretToken(token)) throw inviteUnusable('unknown');
+    if (!isSecretToken(token)) throw new InviteUnusableError('unknown');
     const found = await this.deps.invites.state(hashSecretToken(token), this.deps.clock());
-    if (found.state !== 'valid') throw inviteUnusable(found.state);
+    if (found.state !== 'valid') throw new InviteUnusableError(found.state);
     return found.invite;
   }
 }

@@ -4,7 +4,7 @@ import { eventDetailPage, type EventDetail } from '../../../src/transport/http/d
 
 /** Which buttons an event's page shows beside a delivery, by the delivery's state: only what the API would do. */
 describe("the buttons beside a delivery on its event's page", () => {
-  const session = { idHash: 'h', csrfToken: 'tok', expiresAt: new Date(0), account: { _id: 'acct_1', email: 'a@example.test' } } as unknown as ActiveSession;
+  const session = { csrfToken: 'tok', account: { _id: 'acct_1', email: 'a@example.test' } } as unknown as ActiveSession;
   const delivery: DeliveryView = { endpoint_id: 'ep_1', url: 'https://hooks.example.com/in', status: 'retrying', round: 1, attempt_count: 2, next_attempt_at: null, paused: false, attempts: [] };
   const event: EventDetail = { id: 7, type: 'a.b', timestamp: 1, data: {}, idempotency_key: null, status: 'pending', destinations: 1, created_at: '1970-01-01T00:00:00.000Z', deliveries: [] };
   const buttons = (d: Partial<DeliveryView>) => {

@@ -4,7 +4,7 @@ import { endpointDetailPage } from '../../../src/transport/http/dashboard/templa
 
 /** An endpoint's page says how its deliveries are ordered and, for a FIFO one, what waits in its queue. */
 describe("the ordering on an endpoint's page", () => {
-  const session = { idHash: 'h', csrfToken: 'tok', expiresAt: new Date(0), account: { _id: 'acct_1', email: 'a@example.test' } } as unknown as ActiveSession;
+  const session = { csrfToken: 'tok', account: { _id: 'acct_1', email: 'a@example.test' } } as unknown as ActiveSession;
   const health = { succeeded_24h: 0, failed_24h: 0, last_success_at: null, last_failure_at: null, consecutive_failures: 0, failing_since: null };
   const endpoint: EndpointView = {
     id: 'ep_1',

@@ -1,49 +1,40 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { isDomainError, ValidationError } from '../../../../domain/errors';
-import { INVALID_CREDENTIALS_MESSAGE } from '../../../../services/dashboard-auth-service';
-import { type InviteUnusableError, inviteUnusableReason, isInviteUnusable } from '../../../../services/dashboard-invite-service';
+import { ValidationError } from '../../../../domain/errors';
+import { InviteUnusableError } from '../../../../services/dashboard-invite-service';
 import { clearCookie, DASHBOARD_PATH, SESSION_COOKIE } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import type { DashboardDeps } from '../deps';
-import { formField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
+import { formField, isFormError, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import { clientIp } from '../../client-ip';
 import { sessionOf, setSessionCookie } from '../session';
 import { inviteUnusablePage, setPasswordPage, signInPage, signUpPage } from '../templates/auth';
 
-/** The signed-out routes. A refused sign-in or sign-up re-renders its form, with a generic message for wrong credentials. */
+/** The signed-out routes. A refused sign-in or sign-up (a 4xx) re-renders its form, with a generic message for wrong credentials. */
 export function authRoutes(router: Router, deps: DashboardDeps): void {
-  for (const [path, formPage] of [['/sign-in', signInPage], ['/sign-up', signUpPage]] as const) {
+  const credentialForms = [
+    ['/sign-in', signInPage, deps.auth.signIn.bind(deps.auth), '/dashboard'],
+    ['/sign-up', signUpPage, deps.auth.signUp.bind(deps.auth), '/dashboard?notice=welcome'],
+  ] as const;
+  for (const [path, formPage, submit, landing] of credentialForms) {
     router.get(path, (ctx) => {
       if (sessionOf(ctx)) return seeOther(ctx, '/dashboard');
       sendHtml(ctx, 200, formPage({ csrfToken: csrfTokenFor(ctx), notice: queryNotice(ctx) }));
     });
+
+    router.post(path, async (ctx) => {
+      const email = formField(ctx, 'email');
+      try {
+        setSessionCookie(ctx, await submit(email, formField(ctx, 'password'), clientIp(ctx)));
+        seeOther(ctx, landing);
+      } catch (err) {
+        if (!isFormError(err)) throw err;
+        const emailRefused = err instanceof ValidationError && (err.data.details as { path: string }[] | undefined)?.some((d) => d.path === 'email');
+        const error = emailRefused ? 'Enter a valid email address.' : err.message;
+        sendErrorPage(ctx, err, formPage({ csrfToken: csrfTokenFor(ctx), email, error }));
+      }
+    });
   }
-
-  router.post('/sign-in', async (ctx) => {
-    const email = formField(ctx, 'email');
-    try {
-      setSessionCookie(ctx, await deps.auth.signIn(email, formField(ctx, 'password'), clientIp(ctx)));
-      seeOther(ctx, '/dashboard');
-    } catch (err) {
-      if (!isDomainError(err, 'too_many_attempts', 'invalid_credentials')) throw err;
-      const error = err.code === 'invalid_credentials' ? INVALID_CREDENTIALS_MESSAGE : err.message;
-      sendErrorPage(ctx, err, signInPage({ csrfToken: csrfTokenFor(ctx), email, error }));
-    }
-  });
-
-  router.post('/sign-up', async (ctx) => {
-    const email = formField(ctx, 'email');
-    try {
-      setSessionCookie(ctx, await deps.auth.signUp(email, formField(ctx, 'password'), clientIp(ctx)));
-      seeOther(ctx, '/dashboard?notice=welcome');
-    } catch (err) {
-      if (!(err instanceof ValidationError || isDomainError(err, 'too_many_attempts', 'sign_up_refused'))) throw err;
-      const emailRefused = err instanceof ValidationError && (err.data.details as { path: string }[] | undefined)?.some((d) => d.path === 'email');
-      const error = emailRefused ? 'Enter a valid email address.' : err.message;
-      sendErrorPage(ctx, err, signUpPage({ csrfToken: csrfTokenFor(ctx), email, error }));
-    }
-  });
 
   router.post('/sign-out', async (ctx) => {
     await deps.auth.signOut(ctx.cookies.get(SESSION_COOKIE));
@@ -52,7 +43,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
   });
 
   // The one-time link `cli account invite` prints: POST sets the password and signs the person in.
-  const unusable = (ctx: Context, err: InviteUnusableError) => sendErrorPage(ctx, err, inviteUnusablePage(inviteUnusableReason(err), err.message));
+  const unusable = (ctx: Context, err: InviteUnusableError) => sendErrorPage(ctx, err, inviteUnusablePage(err.reason, err.message));
   const passwordPage = (ctx: Context, email: string, err?: ValidationError) =>
     sendErrorPage(ctx, err, setPasswordPage({ csrfToken: csrfTokenFor(ctx), token: ctx.params.token, email, error: err?.message }));
 
@@ -60,7 +51,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
     try {
       passwordPage(ctx, (await deps.invites.check(ctx.params.token)).email);
     } catch (err) {
-      if (isInviteUnusable(err)) return unusable(ctx, err);
+      if (err instanceof InviteUnusableError) return unusable(ctx, err);
       throw err;
     }
   });
@@ -72,7 +63,7 @@ export function authRoutes(router: Router, deps: DashboardDeps): void {
       setSessionCookie(ctx, await deps.auth.startSession(accountId));
       seeOther(ctx, '/dashboard?notice=password-set');
     } catch (err) {
-      if (isInviteUnusable(err)) return unusable(ctx, err);
+      if (err instanceof InviteUnusableError) return unusable(ctx, err);
       if (err instanceof ValidationError) return passwordPage(ctx, (await deps.invites.check(token)).email, err);
       throw err;
     }

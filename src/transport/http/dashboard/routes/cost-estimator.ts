@@ -1,3 +1,4 @@
+import { unescape } from 'node:querystring';
 import type { Context } from 'koa';
 import { Catalog, estimateCost, EstimateItem, estimateRequestSchema, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
 import { DomainError } from '../../../../domain/errors';
@@ -31,13 +32,8 @@ function itemsFromRows(rows: EstimatorRow[], catalog: Catalog): { items: ItemFro
   const number = (text: string) => (text.trim() === '' ? undefined : Number(text));
   rows.forEach((row, i) => {
     if (!row.entry) return;
-    const [provider, service, instance] = row.entry.split('|').map((part) => {
-      try {
-        return decodeURIComponent(part);
-      } catch {
-        return '';
-      }
-    });
+    // unescape does not throw on a malformed part: what it gives back names no catalog entry either.
+    const [provider, service, instance] = row.entry.split('|').map((part) => unescape(part));
     if (!(PROVIDERS as readonly string[]).includes(provider) || !catalog.find(provider as Provider, service, instance ?? '')) {
       problems.push(`Item ${i + 1}: choose a service from the list.`);
       return;
