@@ -15,9 +15,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next();
-    const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > MAX_BODY_BYTES) throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
-    const raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, encoding: 'utf8' }).catch((err: { type?: string }) => {
+    const raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length, encoding: 'utf8' }).catch((err: { type?: string }) => {
       if (err.type === 'entity.too.large') throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
       throw new ValidationError('Request body could not be read.', [], 'invalid_body');
     });

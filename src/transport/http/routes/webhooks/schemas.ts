@@ -169,23 +169,6 @@ export const EventIngestBody = z.object({
     ),
 });
 
-export const IngestResponse = z.object({
-  id: z.number().int(),
-  type: z.string(),
-  timestamp: z.number().int(),
-  idempotency_key: z.string().nullable(),
-  destinations: z.number().int().describe('Number of matching, enabled endpoints.'),
-});
-
-/** Checked by assertPositiveEventId (400 `invalid_event_id`); the pattern documents that rule (domain/webhooks/event-id.ts). */
-export const EventIdParams = z.object({ event_id: z.string().meta({ pattern: EVENT_ID_PATTERN, description: 'The positive integer event id.', example: '1' }) });
-export const RetryParams = EventIdParams.extend({ endpoint_id: EndpointId });
-
-export const EventListQuery = ListQuery.extend({
-  type: z.string().regex(EVENT_TYPE_REGEX).optional(),
-  status: z.enum(EVENT_STATUSES).optional(),
-});
-
 const EventFields = {
   id: z.number().int(),
   type: z.string(),
@@ -196,6 +179,20 @@ const EventFields = {
   destinations: z.number().int(),
   created_at: z.string(),
 };
+
+/** Ingest answers with the event's own fields but its data, status and creation time. */
+export const IngestResponse = z.object(EventFields).omit({ data: true, status: true, created_at: true }).extend({
+  destinations: EventFields.destinations.describe('Number of matching, enabled endpoints.'),
+});
+
+/** Checked by assertPositiveEventId (400 `invalid_event_id`); the pattern documents that rule (domain/webhooks/event-id.ts). */
+export const EventIdParams = z.object({ event_id: z.string().meta({ pattern: EVENT_ID_PATTERN, description: 'The positive integer event id.', example: '1' }) });
+export const RetryParams = EventIdParams.extend({ endpoint_id: EndpointId });
+
+export const EventListQuery = ListQuery.extend({
+  type: z.string().regex(EVENT_TYPE_REGEX).optional(),
+  status: z.enum(EVENT_STATUSES).optional(),
+});
 
 const Attempt = z.object({
   round: z.number().int(),
