@@ -13,13 +13,13 @@ interface HeadDoc extends ExpiringDoc {
 }
 
 /** One document per burst window, `_id` bucket#seq, so opening one is a claim; not an AppendLog, as windows expire one by one. */
-export class LimitWindows extends ExpiringCollection<WindowDoc> {
+export class LimitWindows extends ExpiringCollection<WindowDoc>('limit_windows') {
   private readonly heads: Collection<HeadDoc>;
   /** The highest seq this process has seen per bucket. */
   private readonly known = new RememberedHeads<{ n: number }>(100_000);
 
   constructor(db: Db) {
-    super(db, 'limit_windows');
+    super(db);
     this.heads = db.collection<HeadDoc>('limit_window_heads');
   }
 
