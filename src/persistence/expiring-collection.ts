@@ -11,7 +11,8 @@ export function ExpiringCollection<T extends Document & ExpiringDoc>(name: strin
   return class {
     protected readonly col: Collection<T>;
 
-    constructor(db: Db) {
+    /** `db`: for a subclass's companion collections. */
+    constructor(protected readonly db: Db) {
       this.col = db.collection<T>(name);
     }
 
