@@ -1,4 +1,3 @@
-import type { Db } from 'mongodb';
 import { ProcessDocs } from './process-docs';
 
 export interface ApiInstanceDoc {
@@ -15,8 +14,4 @@ export interface ApiInstanceDoc {
 }
 
 /** `api_instances`: one lease per running API process; crash recovery removes a dead one with `{ expires_at }` as read. */
-export class ApiInstances extends ProcessDocs<ApiInstanceDoc> {
-  constructor(db: Db) {
-    super(db, 'api_instances');
-  }
-}
+export class ApiInstances extends ProcessDocs<ApiInstanceDoc>('api_instances') {}

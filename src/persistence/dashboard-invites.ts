@@ -1,4 +1,3 @@
-import type { Db } from 'mongodb';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce } from './store-primitives';
 
@@ -11,11 +10,7 @@ export interface DashboardInviteDoc extends ExpiringDoc {
 
 const redemptionId = (hash: string) => `redeemed:${hash}`;
 
-export class DashboardInvites extends ExpiringCollection<DashboardInviteDoc> {
-  constructor(db: Db) {
-    super(db, 'dashboard_invites');
-  }
-
+export class DashboardInvites extends ExpiringCollection<DashboardInviteDoc>('dashboard_invites') {
   async insert(doc: Omit<DashboardInviteDoc, 'kind'>): Promise<void> {
     await this.col.insertOne({ ...doc, kind: 'invite' });
   }

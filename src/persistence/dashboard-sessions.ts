@@ -1,4 +1,3 @@
-import type { Db } from 'mongodb';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 
 /** `_id`: the session id's SHA-256 (hashSecretToken), so a database leak hands out no live session. */
@@ -10,11 +9,7 @@ export interface DashboardSessionDoc extends ExpiringDoc {
 }
 
 /** `dashboard_sessions`: one per signed-in browser; expiry is checked on every read (a purge may lag: expire-at.ts). */
-export class DashboardSessions extends ExpiringCollection<DashboardSessionDoc> {
-  constructor(db: Db) {
-    super(db, 'dashboard_sessions', { account_id: 1 });
-  }
-
+export class DashboardSessions extends ExpiringCollection<DashboardSessionDoc>('dashboard_sessions', { account_id: 1 }) {
   async insert(doc: DashboardSessionDoc): Promise<void> {
     await this.col.insertOne(doc);
   }

@@ -1,4 +1,3 @@
-import type { Db } from 'mongodb';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce, memberId, RememberedHeads } from './store-primitives';
 
@@ -13,13 +12,9 @@ const MAX_CLAIMS_PER_TAKE = 8;
 const MAX_HINTS = 10_000;
 
 /** An endpoint's starts per one-second window, across workers: token k (below the rate) is the claim of `<endpoint>@<window>#<k>`. */
-export class EndpointRateTokens extends ExpiringCollection<RateTokenDoc> {
+export class EndpointRateTokens extends ExpiringCollection<RateTokenDoc>('endpoint_rate_tokens') {
   /** The last token this process tried: a start costs one insert, a refusal in a window found full nothing. */
   private readonly tried = new RememberedHeads<{ n: number }>(MAX_HINTS);
-
-  constructor(db: Db) {
-    super(db, 'endpoint_rate_tokens');
-  }
 
   /** One of the `perSecond` tokens of `window` for the endpoint: false when all of them are taken. */
   async take(endpointId: string, perSecond: number, window: number, expiresAt: Date): Promise<boolean> {

@@ -6,20 +6,19 @@ export interface ExpiringDoc {
   expires_at: Date;
 }
 
-/** A collection of ExpiringDocs with the one index its queries need; a purge may lag (expire-at.ts), so reads that care filter on the date. */
-export abstract class ExpiringCollection<T extends Document & ExpiringDoc> {
-  protected readonly col: Collection<T>;
+/** The base of a class over collection `name` of ExpiringDocs, with the one index its queries need; a purge may lag (expire-at.ts), so reads that care filter on the date. */
+export function ExpiringCollection<T extends Document & ExpiringDoc>(name: string, queryIndex?: IndexSpecification) {
+  return class {
+    protected readonly col: Collection<T>;
 
-  constructor(
-    db: Db,
-    name: string,
-    private readonly queryIndex?: IndexSpecification,
-  ) {
-    this.col = db.collection<T>(name);
-  }
+    /** `db`: for a subclass's companion collections. */
+    constructor(protected readonly db: Db) {
+      this.col = db.collection<T>(name);
+    }
 
-  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    if (this.queryIndex) await this.col.createIndex(this.queryIndex);
-    await expiry.ensureExpiry(this.col);
-  }
+    async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+      if (queryIndex) await this.col.createIndex(queryIndex);
+      await expiry.ensureExpiry(this.col);
+    }
+  };
 }

@@ -1,4 +1,3 @@
-import type { Db } from 'mongodb';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { AppendLog, type LogFormat } from './store-primitives';
 
@@ -23,13 +22,8 @@ const format: LogFormat<BlockValue, BlockDoc> = {
 };
 
 /** An append log per burst window or billing period (append-log.ts); a scope's entries expire together. */
-export class LimitBlocks extends ExpiringCollection<BlockDoc> {
-  private readonly log: AppendLog<BlockValue, BlockDoc>;
-
-  constructor(db: Db) {
-    super(db, 'limit_blocks');
-    this.log = new AppendLog(this.col, format, { batchClaims: true });
-  }
+export class LimitBlocks extends ExpiringCollection<BlockDoc>('limit_blocks') {
+  private readonly log = new AppendLog(this.col, format, { batchClaims: true });
 
   /** false when entry `n` of `scope` exists already. */
   append(scope: string, { n, delta, cum }: BlockEntry, expiresAt: Date): Promise<boolean> {

@@ -1,4 +1,3 @@
-import type { Collection, Db } from 'mongodb';
 import type { BurstWindow } from '../domain/limits/burst-window';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce, memberId, raiseHint, RememberedHeads, type ExpirySweepers } from './store-primitives';
@@ -13,15 +12,10 @@ interface HeadDoc extends ExpiringDoc {
 }
 
 /** One document per burst window, `_id` bucket#seq, so opening one is a claim; not an AppendLog, as windows expire one by one. */
-export class LimitWindows extends ExpiringCollection<WindowDoc> {
-  private readonly heads: Collection<HeadDoc>;
+export class LimitWindows extends ExpiringCollection<WindowDoc>('limit_windows') {
+  private readonly heads = this.db.collection<HeadDoc>('limit_window_heads');
   /** The highest seq this process has seen per bucket. */
   private readonly known = new RememberedHeads<{ n: number }>(100_000);
-
-  constructor(db: Db) {
-    super(db, 'limit_windows');
-    this.heads = db.collection<HeadDoc>('limit_window_heads');
-  }
 
   override async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
     await super.ensureIndexes(expiry);

@@ -1,4 +1,3 @@
-import type { Db } from 'mongodb';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { claimOnce } from './store-primitives';
 
@@ -11,11 +10,7 @@ interface NoticeClaimDoc extends ExpiringDoc {
 const KEPT_MS = 24 * 3_600_000;
 
 /** Once-an-hour notices per endpoint across processes: one claim (claim.ts) per endpoint and hour. */
-export class OperationalNoticeClaims extends ExpiringCollection<NoticeClaimDoc> {
-  constructor(db: Db) {
-    super(db, 'operational_notice_claims');
-  }
-
+export class OperationalNoticeClaims extends ExpiringCollection<NoticeClaimDoc>('operational_notice_claims') {
   /** True for the first claimer of `kind` for this endpoint and hour, and for that claimer again (a retried activity). */
   async claimHour(kind: string, endpointId: string, hourStart: number, by: string): Promise<boolean> {
     const _id = `${kind}:${endpointId}:${hourStart}`;

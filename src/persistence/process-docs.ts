@@ -1,23 +1,25 @@
 import type { Collection, Db, Filter } from 'mongodb';
 
-/** One document per running process (a handful: a scan is cheap), written only by that process and rewritten to renew it. */
-export class ProcessDocs<T extends { _id: string }> {
-  private readonly col: Collection<T>;
+/** The base of a class over collection `name`: one document per running process (a handful: a scan is cheap), written only by that process and rewritten to renew it. */
+export function ProcessDocs<T extends { _id: string }>(name: string) {
+  return class {
+    private readonly col: Collection<T>;
 
-  constructor(db: Db, name: string) {
-    this.col = db.collection<T>(name);
-  }
+    constructor(db: Db) {
+      this.col = db.collection<T>(name);
+    }
 
-  async renew(doc: T): Promise<void> {
-    await this.col.replaceOne({ _id: doc._id } as Filter<T>, doc, { upsert: true });
-  }
+    async renew(doc: T): Promise<void> {
+      await this.col.replaceOne({ _id: doc._id } as Filter<T>, doc, { upsert: true });
+    }
 
-  list(filter: Filter<T> = {}): Promise<T[]> {
-    return this.col.find(filter).toArray() as Promise<T[]>;
-  }
+    list(filter: Filter<T> = {}): Promise<T[]> {
+      return this.col.find(filter).toArray() as Promise<T[]>;
+    }
 
-  /** Only while it matches `filter` (as read), so a renewed one stays; on FerretDB a racing renewal is lost until the next. false: none removed. */
-  async remove(id: string, filter: Filter<T> = {}): Promise<boolean> {
-    return (await this.col.deleteOne({ _id: id, ...filter } as Filter<T>)).deletedCount === 1;
-  }
+    /** Only while it matches `filter` (as read), so a renewed one stays; on FerretDB a racing renewal is lost until the next. false: none removed. */
+    async remove(id: string, filter: Filter<T> = {}): Promise<boolean> {
+      return (await this.col.deleteOne({ _id: id, ...filter } as Filter<T>)).deletedCount === 1;
+    }
+  };
 }

@@ -1,4 +1,3 @@
-import type { Db } from 'mongodb';
 import { ProcessDocs } from './process-docs';
 
 export interface WorkerLoadDoc {
@@ -11,11 +10,7 @@ export interface WorkerLoadDoc {
 }
 
 /** Each worker's lagging accounts, rewritten 4 times a second (account-lags.ts); API processes scan them. */
-export class WorkerLoads extends ProcessDocs<WorkerLoadDoc> {
-  constructor(db: Db) {
-    super(db, 'worker_loads');
-  }
-
+export class WorkerLoads extends ProcessDocs<WorkerLoadDoc>('worker_loads') {
   publishedSince(since: Date): Promise<WorkerLoadDoc[]> {
     return this.list({ at: { $gte: since } });
   }
