@@ -3,6 +3,7 @@ import { type Backoff, retryWithBackoff } from '../infra/retry-with-backoff';
 import { ATTR, contextOfTraceparent, recordPast, underTraceparent } from '../infra/tracing/spans';
 import { BusyRate } from '../domain/flow-control/busy-rate';
 import { FairQueue } from '../domain/flow-control/fair-queue';
+import { addCount } from '../domain/flow-control/sliding-count';
 import { TenantShares } from '../domain/flow-control/tenant-shares';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { EventDoc } from '../persistence/events';
@@ -172,9 +173,7 @@ export class DeliveryOutbox {
 
   private countPending(accountId: string, n: number): void {
     this.pending += n;
-    const left = (this.pendingOf.get(accountId) ?? 0) + n;
-    if (left <= 0) this.pendingOf.delete(accountId);
-    else this.pendingOf.set(accountId, left);
+    addCount(this.pendingOf, accountId, n);
   }
 
   private wakeIdle(): void {
