@@ -22,10 +22,11 @@ export interface DeliveryOutboxOptions {
   cannotMove?: (accountId: string) => boolean;
 }
 
-interface Entry {
+/** One workflow start: the event's endpoint at `index`; `done` once Temporal has it. */
+interface Start {
   event: EventDoc;
-  remaining: number;
-  resolve: () => void;
+  index: number;
+  done: () => void;
 }
 
 const RETRY: Backoff = { firstMs: 100, maxMs: 5_000 };
@@ -43,7 +44,7 @@ const SHARES_WINDOW_S = 10;
 export class DeliveryOutbox {
   /** Events inserted here whose workflows have not all started; Events.insertWithNextId enters them. */
   readonly awaiting: EventsAwaitingHandOver;
-  private readonly queue: FairQueue<{ entry: Entry; index: number }>;
+  private readonly queue: FairQueue<Start>;
   /** Starts under way, including those waiting for a window slot before they pick what to start. */
   private active = 0;
   /** Of those, the ones that have not picked yet. */
@@ -143,13 +144,11 @@ export class DeliveryOutbox {
     this.awaiting.enter(event._id);
     this.shares.add(event.account_id, event.endpoint_ids.length);
     this.countPending(event.account_id, event.endpoint_ids.length);
-    return new Promise<void>((resolve) => {
-      const entry: Entry = { event, remaining: event.endpoint_ids.length, resolve };
-      for (let index = 0; index < event.endpoint_ids.length; index++) this.queue.push(event.account_id, { entry, index });
-      this.started.setBusy(this.queue.ready(this.passOver) > 0);
-      // After this turn: the ingest's answer is written first, not after the start's request is built.
-      setImmediate(() => this.pump());
-    });
+    const starts = event.endpoint_ids.map((_, index) => new Promise<void>((done) => this.queue.push(event.account_id, { event, index, done })));
+    this.started.setBusy(this.queue.ready(this.passOver) > 0);
+    // After this turn: the ingest's answer is written first, not after the start's request is built.
+    setImmediate(() => this.pump());
+    return Promise.all(starts).then(() => this.awaiting.leave(event._id));
   }
 
   /** True once every event accepted here is handed over (or settled) and no ingest is in flight; false after `timeoutMs`. */
@@ -197,7 +196,7 @@ export class DeliveryOutbox {
 
   /** Waits for a window slot, then starts the next account's turn (none, when every queue left cannot move). */
   private async startNext(): Promise<void> {
-    let job: { entry: Entry; index: number } | undefined;
+    let job: Start | undefined;
     let underWay: { accountId: string; since: number } | undefined;
     const pick = () => {
       this.picking--;
@@ -206,20 +205,19 @@ export class DeliveryOutbox {
       job = next.item;
       underWay = { accountId: next.tenant, since: next.since };
       this.underWay.add(underWay);
-      return deliveryId(job.entry.event._id, job.entry.event.endpoint_ids[job.index]);
+      return deliveryId(job.event._id, job.event.endpoint_ids[job.index]);
     };
     await this.options.window.take(pick);
     if (!job || !underWay) return;
     try {
-      await this.start(job.entry, job.index);
+      await this.start(job);
     } finally {
       this.underWay.delete(underWay);
     }
   }
 
   /** Retries until Temporal takes it, as the event is acknowledged; a retry waits for another window slot. */
-  private async start(entry: Entry, index: number): Promise<void> {
-    const { event } = entry;
+  private async start({ event, index, done }: Start): Promise<void> {
     const endpointId = event.endpoint_ids[index];
     const workflowId = deliveryId(event._id, endpointId);
     const window = this.options.window;
@@ -252,9 +250,6 @@ export class DeliveryOutbox {
     });
     this.started.done();
     this.countPending(event.account_id, -1);
-    if (--entry.remaining === 0) {
-      this.awaiting.leave(event._id);
-      entry.resolve();
-    }
+    done();
   }
 }
