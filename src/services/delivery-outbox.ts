@@ -54,8 +54,8 @@ export class DeliveryOutbox {
   private draining = false;
   /** A drain gave up: what is left is crash recovery's (the lease is kept). */
   private abandoned = false;
-  /** Starts taken from the queue and not yet made: at most `startConcurrency`. */
-  private readonly underWay = new Set<{ accountId: string; since: number }>();
+  /** Starts taken from the queue and not yet made (at most `startConcurrency`), with when each was queued. */
+  private readonly underWay = new Set<{ start: Start; since: number }>();
   /** Starts not yet made (queued or under way), in all and per account. */
   private pending = 0;
   private readonly pendingOf = new Map<string, number>();
@@ -89,7 +89,7 @@ export class DeliveryOutbox {
   /** How long the account's oldest start not yet made here has waited, queued or under way (0: none). */
   accountWaitMs(accountId: string): number {
     let oldest = this.queue.oldestWaitMs(accountId);
-    for (const start of this.underWay) if (start.accountId === accountId) oldest = Math.max(oldest, this.now() - start.since);
+    for (const { start, since } of this.underWay) if (start.event.account_id === accountId) oldest = Math.max(oldest, this.now() - since);
     return oldest;
   }
 
@@ -196,23 +196,21 @@ export class DeliveryOutbox {
 
   /** Waits for a window slot, then starts the next account's turn (none, when every queue left cannot move). */
   private async startNext(): Promise<void> {
-    let job: Start | undefined;
-    let underWay: { accountId: string; since: number } | undefined;
+    let taken: { start: Start; since: number } | undefined;
     const pick = () => {
       this.picking--;
       const next = this.queue.shift(this.passOver);
       if (!next) return null;
-      job = next.item;
-      underWay = { accountId: next.tenant, since: next.since };
-      this.underWay.add(underWay);
-      return deliveryId(job.event._id, job.event.endpoint_ids[job.index]);
+      taken = { start: next.item, since: next.since };
+      this.underWay.add(taken);
+      return deliveryId(next.item.event._id, next.item.event.endpoint_ids[next.item.index]);
     };
     await this.options.window.take(pick);
-    if (!job || !underWay) return;
+    if (!taken) return;
     try {
-      await this.start(job);
+      await this.start(taken.start);
     } finally {
-      this.underWay.delete(underWay);
+      this.underWay.delete(taken);
     }
   }
 
