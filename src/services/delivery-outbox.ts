@@ -3,6 +3,7 @@ import { type Backoff, retryWithBackoff } from '../infra/retry-with-backoff';
 import { ATTR, contextOfTraceparent, recordPast, underTraceparent } from '../infra/tracing/spans';
 import { BusyRate } from '../domain/flow-control/busy-rate';
 import { FairQueue } from '../domain/flow-control/fair-queue';
+import { addCount } from '../domain/flow-control/sliding-count';
 import { TenantShares } from '../domain/flow-control/tenant-shares';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { EventDoc } from '../persistence/events';
@@ -21,10 +22,11 @@ export interface DeliveryOutboxOptions {
   cannotMove?: (accountId: string) => boolean;
 }
 
-interface Entry {
+/** One workflow start: the event's endpoint at `index`; `done` once Temporal has it. */
+interface Start {
   event: EventDoc;
-  remaining: number;
-  resolve: () => void;
+  index: number;
+  done: () => void;
 }
 
 const RETRY: Backoff = { firstMs: 100, maxMs: 5_000 };
@@ -42,7 +44,7 @@ const SHARES_WINDOW_S = 10;
 export class DeliveryOutbox {
   /** Events inserted here whose workflows have not all started; Events.insertWithNextId enters them. */
   readonly awaiting: EventsAwaitingHandOver;
-  private readonly queue: FairQueue<{ entry: Entry; index: number }>;
+  private readonly queue: FairQueue<Start>;
   /** Starts under way, including those waiting for a window slot before they pick what to start. */
   private active = 0;
   /** Of those, the ones that have not picked yet. */
@@ -52,8 +54,8 @@ export class DeliveryOutbox {
   private draining = false;
   /** A drain gave up: what is left is crash recovery's (the lease is kept). */
   private abandoned = false;
-  /** Starts taken from the queue and not yet made: at most `startConcurrency`. */
-  private readonly underWay = new Set<{ accountId: string; since: number }>();
+  /** Starts taken from the queue and not yet made (at most `startConcurrency`), with when each was queued. */
+  private readonly underWay = new Set<{ start: Start; since: number }>();
   /** Starts not yet made (queued or under way), in all and per account. */
   private pending = 0;
   private readonly pendingOf = new Map<string, number>();
@@ -87,7 +89,7 @@ export class DeliveryOutbox {
   /** How long the account's oldest start not yet made here has waited, queued or under way (0: none). */
   accountWaitMs(accountId: string): number {
     let oldest = this.queue.oldestWaitMs(accountId);
-    for (const start of this.underWay) if (start.accountId === accountId) oldest = Math.max(oldest, this.now() - start.since);
+    for (const { start, since } of this.underWay) if (start.event.account_id === accountId) oldest = Math.max(oldest, this.now() - since);
     return oldest;
   }
 
@@ -142,13 +144,11 @@ export class DeliveryOutbox {
     this.awaiting.enter(event._id);
     this.shares.add(event.account_id, event.endpoint_ids.length);
     this.countPending(event.account_id, event.endpoint_ids.length);
-    return new Promise<void>((resolve) => {
-      const entry: Entry = { event, remaining: event.endpoint_ids.length, resolve };
-      for (let index = 0; index < event.endpoint_ids.length; index++) this.queue.push(event.account_id, { entry, index });
-      this.started.setBusy(this.queue.ready(this.passOver) > 0);
-      // After this turn: the ingest's answer is written first, not after the start's request is built.
-      setImmediate(() => this.pump());
-    });
+    const starts = event.endpoint_ids.map((_, index) => new Promise<void>((done) => this.queue.push(event.account_id, { event, index, done })));
+    this.started.setBusy(this.queue.ready(this.passOver) > 0);
+    // After this turn: the ingest's answer is written first, not after the start's request is built.
+    setImmediate(() => this.pump());
+    return Promise.all(starts).then(() => this.awaiting.leave(event._id));
   }
 
   /** True once every event accepted here is handed over (or settled) and no ingest is in flight; false after `timeoutMs`. */
@@ -172,9 +172,7 @@ export class DeliveryOutbox {
 
   private countPending(accountId: string, n: number): void {
     this.pending += n;
-    const left = (this.pendingOf.get(accountId) ?? 0) + n;
-    if (left <= 0) this.pendingOf.delete(accountId);
-    else this.pendingOf.set(accountId, left);
+    addCount(this.pendingOf, accountId, n);
   }
 
   private wakeIdle(): void {
@@ -198,29 +196,26 @@ export class DeliveryOutbox {
 
   /** Waits for a window slot, then starts the next account's turn (none, when every queue left cannot move). */
   private async startNext(): Promise<void> {
-    let job: { entry: Entry; index: number } | undefined;
-    let underWay: { accountId: string; since: number } | undefined;
+    let taken: { start: Start; since: number } | undefined;
     const pick = () => {
       this.picking--;
       const next = this.queue.shift(this.passOver);
       if (!next) return null;
-      job = next.item;
-      underWay = { accountId: next.tenant, since: next.since };
-      this.underWay.add(underWay);
-      return deliveryId(job.entry.event._id, job.entry.event.endpoint_ids[job.index]);
+      taken = { start: next.item, since: next.since };
+      this.underWay.add(taken);
+      return deliveryId(next.item.event._id, next.item.event.endpoint_ids[next.item.index]);
     };
     await this.options.window.take(pick);
-    if (!job || !underWay) return;
+    if (!taken) return;
     try {
-      await this.start(job.entry, job.index);
+      await this.start(taken.start);
     } finally {
-      this.underWay.delete(underWay);
+      this.underWay.delete(taken);
     }
   }
 
   /** Retries until Temporal takes it, as the event is acknowledged; a retry waits for another window slot. */
-  private async start(entry: Entry, index: number): Promise<void> {
-    const { event } = entry;
+  private async start({ event, index, done }: Start): Promise<void> {
     const endpointId = event.endpoint_ids[index];
     const workflowId = deliveryId(event._id, endpointId);
     const window = this.options.window;
@@ -253,9 +248,6 @@ export class DeliveryOutbox {
     });
     this.started.done();
     this.countPending(event.account_id, -1);
-    if (--entry.remaining === 0) {
-      this.awaiting.leave(event._id);
-      entry.resolve();
-    }
+    done();
   }
 }

@@ -2,6 +2,7 @@ import { overloaded } from '../domain/errors';
 import { AdaptiveLimit, AdaptiveLimitTuning } from '../domain/flow-control/adaptive-limit';
 import { PREDICTED_WAIT_SHARE } from '../domain/flow-control/backlog-budget';
 import { RetryAfterAdvice } from '../domain/flow-control/retry-after';
+import { addCount } from '../domain/flow-control/sliding-count';
 import { recordIngestShed, ShedReason } from '../infra/metrics';
 import { annotateActive, annotateIngest, ATTR, inSpan } from '../infra/tracing/spans';
 import type { DeliveryOutbox } from './delivery-outbox';
@@ -61,13 +62,11 @@ export class IngestAdmission {
       this.retryAfter.taken();
       annotateActive(() => ({ [ATTR.admission]: 'admitted' }));
       this.inFlight++;
-      this.inFlightOf.set(accountId, (this.inFlightOf.get(accountId) ?? 0) + 1);
+      addCount(this.inFlightOf, accountId, 1);
       const started = this.now();
       return new Ticket(accountId, () => {
         this.inFlight--;
-        const left = (this.inFlightOf.get(accountId) ?? 1) - 1;
-        if (left === 0) this.inFlightOf.delete(accountId);
-        else this.inFlightOf.set(accountId, left);
+        addCount(this.inFlightOf, accountId, -1);
         this.concurrency.observe(this.now() - started);
       });
     });

@@ -1,4 +1,4 @@
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { RunEnded, type ReportedOutcome, type WorkflowRun } from '../../activities/attempt-hand-off';
 import { attemptOutcome } from '../../workflows/attempt-outcome';
@@ -8,7 +8,7 @@ import { retryNow } from '../../workflows/retry-now';
 import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { DELIVERY_TASK_TIMEOUT_MS } from '../domain/webhooks/first-attempt-budget';
 import { initialDeliverySearchAttributes } from './search-attributes';
-import { unlessNotFound } from './unless-not-found';
+import { unlessFailedWith } from './unless-failed-with';
 
 export interface ScheduledDelivery extends Omit<DeliveryWorkflowInput, 'seal'> {
   workflowId: string;
@@ -43,52 +43,47 @@ export class DeliveryScheduler {
   async start(delivery: ScheduledDelivery, options: { manualRetry: boolean }): Promise<'started' | 'already-exists'> {
     const { workflowId, url, ...target } = delivery;
     const input: DeliveryWorkflowInput = this.options.seal ? { ...target, seal: this.options.seal.seal(delivery) } : target;
-    try {
-      await this.client.workflow.start(DELIVERY_WORKFLOW_TYPE, {
-        taskQueue: this.taskQueue,
-        workflowId,
-        args: [input],
-        requestEagerStart: this.options.eager,
-        // A first attempt keeps this task while its receiver answers (first-attempt-budget.ts).
-        workflowTaskTimeout: DELIVERY_TASK_TIMEOUT_MS,
-        // Dispatched by account in turn (task-queue fairness): one account's backlog does not delay the others.
-        priority: { fairnessKey: delivery.accountId },
-        workflowIdReusePolicy: options.manualRetry ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        typedSearchAttributes: [...initialDeliverySearchAttributes(delivery)],
-        staticSummary: `${delivery.type} #${delivery.eventId} → ${summaryUrl(url)}`,
-        staticDetails: `Round ${delivery.round} of delivery ${workflowId} (account ${delivery.accountId}).`,
-      });
-      return 'started';
-    } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) return 'already-exists';
-      throw err;
-    }
+    const started = this.client.workflow.start(DELIVERY_WORKFLOW_TYPE, {
+      taskQueue: this.taskQueue,
+      workflowId,
+      args: [input],
+      requestEagerStart: this.options.eager,
+      // A first attempt keeps this task while its receiver answers (first-attempt-budget.ts).
+      workflowTaskTimeout: DELIVERY_TASK_TIMEOUT_MS,
+      // Dispatched by account in turn (task-queue fairness): one account's backlog does not delay the others.
+      priority: { fairnessKey: delivery.accountId },
+      workflowIdReusePolicy: options.manualRetry ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [...initialDeliverySearchAttributes(delivery)],
+      staticSummary: `${delivery.type} #${delivery.eventId} → ${summaryUrl(url)}`,
+      staticDetails: `Round ${delivery.round} of delivery ${workflowId} (account ${delivery.accountId}).`,
+    });
+    return unlessFailedWith(started.then(() => 'started' as const), 'already-exists' as const, WorkflowExecutionAlreadyStartedError);
   }
 
   async isRunning(workflowId: string): Promise<boolean> {
-    const description = await unlessNotFound(this.client.workflow.getHandle(workflowId).describe(), null);
+    const description = await unlessFailedWith(this.client.workflow.getHandle(workflowId).describe(), null, WorkflowNotFoundError);
     return description?.status.name === 'RUNNING';
   }
 
   /** Requests cancellation; a workflow that already ended is left as it is (false). */
   async cancel(workflowId: string): Promise<boolean> {
-    return unlessNotFound(this.client.workflow.getHandle(workflowId).cancel().then(() => true), false);
+    return unlessFailedWith(this.client.workflow.getHandle(workflowId).cancel().then(() => true), false, WorkflowNotFoundError);
   }
 
   /** Wakes a delivery waiting to retry (workflows/retry-now.ts): the attempt it makes, or null if none waits. */
   async retryNow(workflowId: string): Promise<{ attempt: number } | null> {
-    return unlessNotFound(this.client.workflow.getHandle(workflowId).executeUpdate(retryNow), null, WorkflowUpdateFailedError);
+    return unlessFailedWith(this.client.workflow.getHandle(workflowId).executeUpdate(retryNow), null, WorkflowNotFoundError, WorkflowUpdateFailedError);
   }
 
   /** Tells a delivery waiting on a FIFO endpoint that its turn has come; one that has ended is left as it is. */
   async wakeForTurn(workflowId: string): Promise<void> {
-    await unlessNotFound(this.client.workflow.getHandle(workflowId).signal(fifoTurn), undefined);
+    await unlessFailedWith(this.client.workflow.getHandle(workflowId).signal(fifoTurn), undefined, WorkflowNotFoundError);
   }
 
   /** Tells a run its handed-off first attempt's outcome; RunEnded if the run ended or no longer waits for it. */
   async reportOutcome(run: WorkflowRun, reported: ReportedOutcome): Promise<void> {
     const update = this.client.workflow.getHandle(run.workflowId, run.runId).executeUpdate(attemptOutcome, { args: [reported] });
-    const taken = await unlessNotFound(update.then(() => true), false, WorkflowUpdateFailedError);
+    const taken = await unlessFailedWith(update.then(() => true), false, WorkflowNotFoundError, WorkflowUpdateFailedError);
     if (!taken) throw new RunEnded(`${run.workflowId} has ended or does not wait for this outcome`);
   }
 }

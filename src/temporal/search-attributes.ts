@@ -1,21 +1,16 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/** Registered by the embedded dev server and docker-compose; safe in workflow code. Status also `paused` / `queued`. */
-export const SEARCH_ATTRIBUTE_DEFINITIONS = {
-  WebhookEventId: 'Int',
-  WebhookEndpointId: 'Keyword',
-  WebhookEventType: 'Keyword',
-  WebhookAccountId: 'Keyword',
-  WebhookDeliveryStatus: 'Keyword',
-  WebhookAttemptCount: 'Int',
-} as const;
-
 export const WEBHOOK_EVENT_ID = defineSearchAttributeKey('WebhookEventId', SearchAttributeType.INT);
 export const WEBHOOK_ENDPOINT_ID = defineSearchAttributeKey('WebhookEndpointId', SearchAttributeType.KEYWORD);
 export const WEBHOOK_EVENT_TYPE = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
 export const WEBHOOK_ACCOUNT_ID = defineSearchAttributeKey('WebhookAccountId', SearchAttributeType.KEYWORD);
 export const WEBHOOK_DELIVERY_STATUS = defineSearchAttributeKey('WebhookDeliveryStatus', SearchAttributeType.KEYWORD);
 export const WEBHOOK_ATTEMPT_COUNT = defineSearchAttributeKey('WebhookAttemptCount', SearchAttributeType.INT);
+
+/** Registered by the embedded dev server and docker-compose; safe in workflow code. Status also `paused` / `queued`. */
+export const SEARCH_ATTRIBUTE_DEFINITIONS: Record<string, 'Int' | 'Keyword'> = Object.fromEntries(
+  [WEBHOOK_EVENT_ID, WEBHOOK_ENDPOINT_ID, WEBHOOK_EVENT_TYPE, WEBHOOK_ACCOUNT_ID, WEBHOOK_DELIVERY_STATUS, WEBHOOK_ATTEMPT_COUNT].map((key) => [key.name, key.type === SearchAttributeType.INT ? 'Int' : 'Keyword']),
+);
 
 /** The attributes a delivery workflow starts with (status and attempt count are then kept current by the workflow). */
 export function initialDeliverySearchAttributes(d: { eventId: number; endpointId: string; type: string; accountId: string }) {
