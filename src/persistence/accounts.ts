@@ -1,6 +1,6 @@
-import { Collection, Db } from 'mongodb';
 import type { Tier } from '../domain/limits/tiers';
-import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
+import { cacheInvalidationsOf } from './cache-invalidations';
+import { StoreCollection } from './store-collection';
 
 export interface AccountDoc {
   _id: string;
@@ -12,18 +12,8 @@ export interface AccountDoc {
 }
 
 /** `accounts`: one per customer; email is unique (stored lower-cased). A tier change is logged for the processes that cache keys (cache-invalidations.ts). */
-export class Accounts {
-  private readonly col: Collection<AccountDoc>;
-  private readonly invalidations: CacheInvalidations;
-
-  constructor(db: Db) {
-    this.col = db.collection<AccountDoc>('accounts');
-    this.invalidations = cacheInvalidationsOf(db);
-  }
-
-  async ensureIndexes(): Promise<void> {
-    await this.col.createIndex({ email: 1 }, { unique: true });
-  }
+export class Accounts extends StoreCollection<AccountDoc>('accounts', [{ email: 1 }, { unique: true }]) {
+  private readonly invalidations = cacheInvalidationsOf(this.db);
 
   /** Throws a duplicate-key error when the email is taken. */
   async insert(doc: AccountDoc): Promise<void> {

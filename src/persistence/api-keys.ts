@@ -1,6 +1,6 @@
-import { Collection, Db } from 'mongodb';
 import type { Product } from '../domain/keys/products';
-import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
+import { cacheInvalidationsOf } from './cache-invalidations';
+import { StoreCollection } from './store-collection';
 import { insertWithinCap } from './store-primitives';
 
 export interface ApiKeyDoc {
@@ -16,19 +16,8 @@ export interface ApiKeyDoc {
   revoked_at: Date | null;
 }
 
-export class ApiKeys {
-  private readonly col: Collection<ApiKeyDoc>;
-  private readonly invalidations: CacheInvalidations;
-
-  constructor(db: Db) {
-    this.col = db.collection<ApiKeyDoc>('api_keys');
-    this.invalidations = cacheInvalidationsOf(db);
-  }
-
-  async ensureIndexes(): Promise<void> {
-    await this.col.createIndex({ hash: 1 }, { unique: true });
-    await this.col.createIndex({ account_id: 1, created_at: -1 });
-  }
+export class ApiKeys extends StoreCollection<ApiKeyDoc>('api_keys', [{ hash: 1 }, { unique: true }], [{ account_id: 1, created_at: -1 }]) {
+  private readonly invalidations = cacheInvalidationsOf(this.db);
 
   /** Inserts `doc` unless its account would then hold more than `max` live keys (false); exact under concurrent creates. */
   async insertWithinCap(doc: ApiKeyDoc, max: number): Promise<boolean> {

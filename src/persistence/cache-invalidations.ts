@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { StoreCollection } from './store-collection';
 import { AppendLog, type LogEntry } from './store-primitives';
 
 /** What a caching process must forget: one key (revoked), an account's keys (tier) or its endpoint list. */
@@ -27,18 +28,14 @@ export function cacheInvalidationsOf(db: Db): CacheInvalidations {
 }
 
 /** Use cacheInvalidationsOf(db); followed by every process to drop cached keys and endpoint lists. Kept (tiny, rare): finding the end needs them. */
-export class CacheInvalidations {
-  private readonly log: AppendLog<LoggedInvalidation, InvalidationDoc>;
+export class CacheInvalidations extends StoreCollection<InvalidationDoc>('cache_invalidations') {
+  private readonly log = new AppendLog<LoggedInvalidation, InvalidationDoc>(this.col, {
+    toDoc: (_scope, n, value) => ({ ...value, n }),
+    fromDoc: (doc) =>
+      doc.kind === 'key_revoked' ? { kind: doc.kind, key_hash: doc.key_hash, at: doc.at } : { kind: doc.kind, account_id: doc.account_id, at: doc.at },
+  });
   /** This process's caches: told of its own appends at once, not a poll later. */
   private readonly listeners = new Set<(invalidation: Invalidation) => void>();
-
-  constructor(db: Db) {
-    this.log = new AppendLog(db.collection<InvalidationDoc>('cache_invalidations'), {
-      toDoc: (_scope, n, value) => ({ ...value, n }),
-      fromDoc: (doc) =>
-        doc.kind === 'key_revoked' ? { kind: doc.kind, key_hash: doc.key_hash, at: doc.at } : { kind: doc.kind, account_id: doc.account_id, at: doc.at },
-    });
-  }
 
   /** Tells `listener` of every entry this process appends, before it is logged. */
   onAppend(listener: (invalidation: Invalidation) => void): void {

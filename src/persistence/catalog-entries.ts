@@ -1,6 +1,7 @@
-import { AnyBulkWriteOperation, Collection, Db, MongoBulkWriteError } from 'mongodb';
+import { AnyBulkWriteOperation, MongoBulkWriteError } from 'mongodb';
 import { Catalog, type CatalogEntry, type Provider } from '../domain/cost-estimator';
 import { DUPLICATE_KEY, isDuplicateKeyError } from './mongo';
+import { StoreCollection } from './store-collection';
 
 export interface CatalogEntryDoc extends CatalogEntry {
   /** `provider|service|instance`: the same entry keeps the same _id across restarts and file versions. */
@@ -29,18 +30,8 @@ export function catalogEntryId(entry: Pick<CatalogEntry, 'provider' | 'service' 
 }
 
 /** Synced from data/catalog.json at start-up; `catalog_meta` is written last, so the next start completes a cut-short sync. */
-export class CatalogEntries {
-  private readonly col: Collection<CatalogEntryDoc>;
-  private readonly meta: Collection<CatalogMetaDoc>;
-
-  constructor(db: Db) {
-    this.col = db.collection<CatalogEntryDoc>('catalog_entries');
-    this.meta = db.collection<CatalogMetaDoc>('catalog_meta');
-  }
-
-  async ensureIndexes(): Promise<void> {
-    await this.col.createIndex({ position: 1 });
-  }
+export class CatalogEntries extends StoreCollection<CatalogEntryDoc>('catalog_entries', [{ position: 1 }]) {
+  private readonly meta = this.db.collection<CatalogMetaDoc>('catalog_meta');
 
   async syncCatalog(catalog: Catalog): Promise<{ version: string; upserted: number; unchanged: number; deleted: number }> {
     const desired = catalog.entries.map((entry, position): CatalogEntryDoc => ({

@@ -9,7 +9,7 @@ export interface DashboardSessionDoc extends ExpiringDoc {
 }
 
 /** `dashboard_sessions`: one per signed-in browser; expiry is checked on every read (a purge may lag: expire-at.ts). */
-export class DashboardSessions extends ExpiringCollection<DashboardSessionDoc>('dashboard_sessions', { account_id: 1 }) {
+export class DashboardSessions extends ExpiringCollection<DashboardSessionDoc>('dashboard_sessions', [{ account_id: 1 }]) {
   async insert(doc: DashboardSessionDoc): Promise<void> {
     await this.col.insertOne(doc);
   }

@@ -9,7 +9,7 @@ interface SignInAttemptDoc extends ExpiringDoc {
 }
 
 /** One document per counted attempt, inserted within the throttle's limit (insert-within-cap.ts). */
-export class DashboardSignInAttempts extends ExpiringCollection<SignInAttemptDoc>('dashboard_sign_in_attempts', { scope: 1, at: 1 }) {
+export class DashboardSignInAttempts extends ExpiringCollection<SignInAttemptDoc>('dashboard_sign_in_attempts', [{ scope: 1, at: 1 }]) {
   /** Counts an attempt: its id (to withdraw it), or, over the limit, nothing counted and when it lifts. */
   async reserve(scope: string, at: Date, windowMs: number, limit: number): Promise<{ id: string } | { liftsAt: Date }> {
     const _id = randomBytes(16).toString('hex');

@@ -1,7 +1,7 @@
-import { Collection, Db } from 'mongodb';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { MAX_DELIVERY_ROUNDS, RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
 import { readBack } from './read-back';
+import { StoreCollection } from './store-collection';
 import { claimOnce, memberId, type DatedClaim } from './store-primitives';
 
 /** One POST made for a delivery. */
@@ -53,21 +53,14 @@ interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts' | 'paused'> {
 }
 
 /** Each is written only by its own workflow, one activity at a time, except a manual retry's new round. */
-export class Deliveries {
-  private readonly col: Collection<StoredDeliveryDoc>;
+export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
+  'deliveries',
+  [{ endpoint_id: 1, status: 1 }],
+  [{ event_block: 1 }],
+  [{ paused_endpoint_id: 1, event_id: 1 }],
+) {
   /** `delivery_rounds`: one per manual retry; the unique insert decides between concurrent retries. */
-  private readonly rounds: Collection<DatedClaim>;
-
-  constructor(db: Db) {
-    this.col = db.collection<StoredDeliveryDoc>('deliveries');
-    this.rounds = db.collection<DatedClaim>('delivery_rounds');
-  }
-
-  async ensureIndexes(): Promise<void> {
-    await this.col.createIndex({ endpoint_id: 1, status: 1 });
-    await this.col.createIndex({ event_block: 1 });
-    await this.col.createIndex({ paused_endpoint_id: 1, event_id: 1 });
-  }
+  private readonly rounds = this.db.collection<DatedClaim>('delivery_rounds');
 
   /** The deliveries of an event, in its endpoint order (point reads by id); null where no attempt was recorded yet. */
   async forEvent(eventId: number, endpointIds: string[]): Promise<Array<DeliveryDoc | null>> {

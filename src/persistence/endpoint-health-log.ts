@@ -1,5 +1,5 @@
-import { Db } from 'mongodb';
 import { applyHealthFact, EMPTY_HEALTH, HealthFact, HealthSummary } from '../domain/webhooks/endpoint-health';
+import { StoreCollection } from './store-collection';
 import { AppendLog } from './store-primitives';
 
 /** Facts remembered by key in each entry, so that a fact recorded twice (an activity run again) counts once. */
@@ -24,19 +24,15 @@ interface HealthEntryDoc {
 }
 
 /** An append log per endpoint, each entry's summary derived from the one before (exact: append-log.ts). */
-export class EndpointHealthLog {
-  private readonly log: AppendLog<HealthEntry & { key: string; at: Date }, HealthEntryDoc>;
-
-  constructor(db: Db) {
-    this.log = new AppendLog(db.collection<HealthEntryDoc>('endpoint_health'), {
-      toDoc: (endpointId, n, { summary, recent_keys, key, at }) => ({ endpoint_id: endpointId, n, key, at, summary: { ...summary, recent_keys } }),
-      fromDoc: (doc) => {
-        const { recent_keys, ...summary } = doc.summary;
-        return { summary, recent_keys: recent_keys ?? [], key: doc.key, at: doc.at };
-      },
-      projection: { summary: 1, key: 1, at: 1 },
-    });
-  }
+export class EndpointHealthLog extends StoreCollection<HealthEntryDoc>('endpoint_health') {
+  private readonly log = new AppendLog<HealthEntry & { key: string; at: Date }, HealthEntryDoc>(this.col, {
+    toDoc: (endpointId, n, { summary, recent_keys, key, at }) => ({ endpoint_id: endpointId, n, key, at, summary: { ...summary, recent_keys } }),
+    fromDoc: (doc) => {
+      const { recent_keys, ...summary } = doc.summary;
+      return { summary, recent_keys: recent_keys ?? [], key: doc.key, at: doc.at };
+    },
+    projection: { summary: 1, key: 1, at: 1 },
+  });
 
   async read(endpointId: string): Promise<HealthSummary> {
     return (await this.log.head(endpointId))?.value.summary ?? EMPTY_HEALTH;

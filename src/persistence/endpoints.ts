@@ -1,9 +1,10 @@
-import { Collection, Db, Filter } from 'mongodb';
+import type { Filter } from 'mongodb';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
 import type { EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { RetiredSecret, SecretSet } from '../domain/webhooks/secret-rotation';
-import { CacheInvalidations, cacheInvalidationsOf } from './cache-invalidations';
-import { AppendLog, insertWithinCap } from './store-primitives';
+import { cacheInvalidationsOf } from './cache-invalidations';
+import { StoreCollection } from './store-collection';
+import { AppendLog, insertWithinCap, type ExpirySweepers } from './store-primitives';
 
 export interface EndpointDoc {
   _id: string;
@@ -41,26 +42,18 @@ interface SecretSetDoc extends Required<SecretSet> {
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
 
-export class Endpoints {
-  private readonly col: Collection<EndpointDoc>;
-  private readonly invalidations: CacheInvalidations;
-  private readonly secretSetsCol: Collection<SecretSetDoc>;
+export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ account_id: 1, created_at: -1, _id: -1 }]) {
+  private readonly invalidations = cacheInvalidationsOf(this.db);
+  private readonly secretSetsCol = this.db.collection<SecretSetDoc>('endpoint_secret_sets');
   /** An append log per endpoint, an entry per rotation: of two rotations at once the second derives from the first, so no secret is lost. */
-  private readonly secretSets: AppendLog<SecretSet, SecretSetDoc>;
+  private readonly secretSets = new AppendLog<SecretSet, SecretSetDoc>(this.secretSetsCol, {
+    toDoc: (endpointId, n, set) => ({ endpoint_id: endpointId, n, secret_sealed: set.secret_sealed, previous_secrets: set.previous_secrets ?? [] }),
+    fromDoc: (doc) => ({ secret_sealed: doc.secret_sealed, previous_secrets: doc.previous_secrets }),
+    projection: { secret_sealed: 1, previous_secrets: 1 },
+  });
 
-  constructor(db: Db) {
-    this.col = db.collection<EndpointDoc>('endpoints');
-    this.invalidations = cacheInvalidationsOf(db);
-    this.secretSetsCol = db.collection<SecretSetDoc>('endpoint_secret_sets');
-    this.secretSets = new AppendLog(this.secretSetsCol, {
-      toDoc: (endpointId, n, set) => ({ endpoint_id: endpointId, n, secret_sealed: set.secret_sealed, previous_secrets: set.previous_secrets ?? [] }),
-      fromDoc: (doc) => ({ secret_sealed: doc.secret_sealed, previous_secrets: doc.previous_secrets }),
-      projection: { secret_sealed: 1, previous_secrets: 1 },
-    });
-  }
-
-  async ensureIndexes(): Promise<void> {
-    await this.col.createIndex({ account_id: 1, created_at: -1, _id: -1 });
+  override async ensureIndexes(expiry?: ExpirySweepers): Promise<void> {
+    await super.ensureIndexes(expiry);
     await this.secretSetsCol.createIndex({ endpoint_id: 1 });
   }
 

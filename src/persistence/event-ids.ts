@@ -1,4 +1,4 @@
-import { Collection, Db } from 'mongodb';
+import { StoreCollection } from './store-collection';
 import { claimOnce, findHeadGalloping, type DatedClaim } from './store-primitives';
 
 const ID_DIGITS = 16;
@@ -15,25 +15,21 @@ interface MarkDoc {
   n: number;
 }
 
-/** Ids are claims' unique inserts; retention deletes claims only below the floor mark, so ids only grow. */
-export class EventIds {
-  /** One per event id ever handed out: small, so probing the sequence never reads an event body. */
-  private readonly claims: Collection<DatedClaim>;
-  private readonly marks: Collection<MarkDoc>;
-
-  constructor(db: Db) {
-    this.claims = db.collection<DatedClaim>('event_ids');
-    this.marks = db.collection<MarkDoc>('event_id_marks');
-  }
+/**
+ * Ids are claims' unique inserts, one per event id ever handed out: small, so probing the sequence never reads an event body.
+ * Retention deletes claims only below the floor mark, so ids only grow.
+ */
+export class EventIds extends StoreCollection<DatedClaim>('event_ids') {
+  private readonly marks = this.db.collection<MarkDoc>('event_id_marks');
 
   /** `at`: the event's `created_at`, what retention asks of an id whose event is gone. */
   claim(id: number, at: Date): Promise<boolean> {
-    return claimOnce(this.claims, { _id: storedEventId(id), at });
+    return claimOnce(this.col, { _id: storedEventId(id), at });
   }
 
   /** The claim's date, or null where there is none (never claimed, or purged). */
   async claimedAt(id: number): Promise<Date | null> {
-    return (await this.claims.findOne({ _id: storedEventId(id) }))?.at ?? null;
+    return (await this.col.findOne({ _id: storedEventId(id) }))?.at ?? null;
   }
 
   /** The highest id handed out: by `_id` probes of claims from the floor mark (or from `known`, an id handed out above it). */
@@ -43,7 +39,7 @@ export class EventIds {
 
   /** From `known`. A failed insert below a landed one leaves a gap, so a search also looks past one missing id. */
   async headFrom(known: number): Promise<number> {
-    const read = (n: number) => this.claims.findOne({ _id: storedEventId(n) }, { projection: { _id: 1 } });
+    const read = (n: number) => this.col.findOne({ _id: storedEventId(n) }, { projection: { _id: 1 } });
     let head = known;
     for (;;) {
       head = (await findHeadGalloping(read, { n: head, doc: null })).n;
@@ -55,7 +51,7 @@ export class EventIds {
   /** Retention removed every event up to `id`: marks it, then removes the claims `ids` not yet removed. */
   async retire(id: number, ids: number[]): Promise<void> {
     for (const kind of ['purged', 'floor'] as const) await claimOnce(this.marks, { _id: `${kind}:${storedEventId(id)}`, kind, n: id });
-    if (ids.length > 0) await this.claims.bulkWrite(ids.map((n) => ({ deleteOne: { filter: { _id: storedEventId(n) } } })), { ordered: false });
+    if (ids.length > 0) await this.col.bulkWrite(ids.map((n) => ({ deleteOne: { filter: { _id: storedEventId(n) } } })), { ordered: false });
     // Only the highest mark of each kind is ever read again.
     const marks = await this.marks.find({}).toArray();
     const superseded = marks.filter((m) => marks.some((other) => other.kind === m.kind && other.n > m.n));

@@ -1,10 +1,11 @@
-import { Collection, Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { isEventId } from '../domain/webhooks/event-id';
 import { EventIds, storedEventId as storedId } from './event-ids';
 import { blockKey, blockOf, EventSequences, HEAD_TRUST_MS, SEQ_BLOCK, seqKey } from './event-sequences';
 import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
 import { isDuplicateKeyError } from './mongo';
 import { readBack } from './read-back';
+import { StoreCollection } from './store-collection';
 import { RememberedHeads } from './store-primitives';
 
 /** `data` is kept only inside `body`, the exact delivered JSON: FerretDB cannot store keys with `.`, `$` or NUL, or nested arrays. */
@@ -78,10 +79,12 @@ const RETENTION_VIEW = { account_id: 1, idempotency_key: 1, endpoint_ids: 1, cre
 /** The key of the platform's one id sequence (in `hint` and `found`). */
 const IDS = '';
 
-/** `events`: every read is scoped to its account, except the delivery path's and crash recovery's. */
-export class Events {
-  private readonly col: Collection<StoredEventDoc>;
-  readonly ids: EventIds;
+/**
+ * `events`: every read is scoped to its account, except the delivery path's and crash recovery's. Single-field indexes:
+ * the embedded store uses a one-field index for an equality, where a compound one may lose to `{account_id}`.
+ */
+export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_key: 1 }, { unique: true }], [{ seq_block: 1 }]) {
+  readonly ids = new EventIds(this.db);
   /** The last id this process tried. */
   private readonly hint: RememberedHeads<{ n: number }>;
   /** The highest head a search after a lost claim found; inserts that lost together share one search. */
@@ -89,16 +92,9 @@ export class Events {
   private readonly sequences: EventSequences<StoredSummary>;
 
   constructor(db: Db, now: () => number = Date.now) {
-    this.col = db.collection<StoredEventDoc>('events');
-    this.ids = new EventIds(db);
+    super(db);
     this.hint = new RememberedHeads(1, { ms: HEAD_TRUST_MS, now });
     this.sequences = new EventSequences(db, (accountId, block) => this.readBlock(accountId, block), now);
-  }
-
-  async ensureIndexes(): Promise<void> {
-    // Single-field: the embedded store uses a one-field index for an equality, where a compound one may lose to `{account_id}`.
-    await this.col.createIndex({ seq_key: 1 }, { unique: true });
-    await this.col.createIndex({ seq_block: 1 });
   }
 
   /** The id is claimed first (a small document), so the event is inserted once; with `acceptance`, the id awaits hand-over. */

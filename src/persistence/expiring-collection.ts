@@ -1,4 +1,5 @@
-import { Collection, Db, Document, IndexSpecification } from 'mongodb';
+import type { Document } from 'mongodb';
+import { StoreCollection, type IndexOf } from './store-collection';
 import type { ExpirySweepers } from './store-primitives';
 
 export interface ExpiringDoc {
@@ -6,18 +7,11 @@ export interface ExpiringDoc {
   expires_at: Date;
 }
 
-/** The base of a class over collection `name` of ExpiringDocs, with the one index its queries need; a purge may lag (expire-at.ts), so reads that care filter on the date. */
-export function ExpiringCollection<T extends Document & ExpiringDoc>(name: string, queryIndex?: IndexSpecification) {
-  return class {
-    protected readonly col: Collection<T>;
-
-    /** `db`: for a subclass's companion collections. */
-    constructor(protected readonly db: Db) {
-      this.col = db.collection<T>(name);
-    }
-
-    async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-      if (queryIndex) await this.col.createIndex(queryIndex);
+/** The base of a class over collection `name` of ExpiringDocs, with the indexes its queries need; a purge may lag (expire-at.ts), so reads that care filter on the date. */
+export function ExpiringCollection<T extends Document & ExpiringDoc>(name: string, ...indexes: IndexOf[]) {
+  return class extends StoreCollection<T>(name, ...indexes) {
+    override async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+      await super.ensureIndexes(expiry);
       await expiry.ensureExpiry(this.col);
     }
   };

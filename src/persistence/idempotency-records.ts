@@ -1,5 +1,5 @@
-import { Collection, Db } from 'mongodb';
 import type { ExpiringDoc } from './expiring-collection';
+import { StoreCollection } from './store-collection';
 import { claimOnce, type ExpirySweepers } from './store-primitives';
 
 export interface IdempotencyRecordDoc extends ExpiringDoc {
@@ -33,16 +33,10 @@ const MAX_PURGE_WAITS = 400;
  * (account, key) → the event it created, valid 24 h (checked on read); an expired record is replaced by the one winner of
  * its succession claim. Where TTL is refused, no purge timer (it may delete a successor's record): they go with their event.
  */
-export class IdempotencyRecords {
-  private readonly col: Collection<IdempotencyRecordDoc>;
-  private readonly successions: Collection<SuccessionDoc>;
+export class IdempotencyRecords extends StoreCollection<IdempotencyRecordDoc>('idempotency_records') {
+  private readonly successions = this.db.collection<SuccessionDoc>('idempotency_successions');
 
-  constructor(db: Db) {
-    this.col = db.collection<IdempotencyRecordDoc>('idempotency_records');
-    this.successions = db.collection<SuccessionDoc>('idempotency_successions');
-  }
-
-  async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
+  override async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
     await expiry.ensureExpiry(this.col, { ttlOnly: true });
     await expiry.ensureExpiry(this.successions, { ttlOnly: true });
   }

@@ -1,14 +1,9 @@
-import type { Collection, Db, Filter } from 'mongodb';
+import type { Filter } from 'mongodb';
+import { StoreCollection } from './store-collection';
 
 /** The base of a class over collection `name`: one document per running process (a handful: a scan is cheap), written only by that process and rewritten to renew it. */
 export function ProcessDocs<T extends { _id: string }>(name: string) {
-  return class {
-    private readonly col: Collection<T>;
-
-    constructor(db: Db) {
-      this.col = db.collection<T>(name);
-    }
-
+  return class extends StoreCollection<T>(name) {
     async renew(doc: T): Promise<void> {
       await this.col.replaceOne({ _id: doc._id } as Filter<T>, doc, { upsert: true });
     }
