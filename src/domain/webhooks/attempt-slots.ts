@@ -20,6 +20,7 @@ export type LeaveSlot = () => void;
 interface Waiter {
   accountId: string;
   endpointId: string;
+  delivery: string | undefined;
   admit: (leave: LeaveSlot) => void;
 }
 
@@ -58,15 +59,16 @@ export class AttemptSlots {
   /** A place within `waitMs` (in order per account), or null if the account or endpoint had none free. */
   async enter(accountId: string, endpointId: string, waitMs: number, delivery?: string): Promise<LeaveSlot | null> {
     // A release admits every waiter that fits, so one that fits now passes nobody who could go.
-    if (this.fits(accountId, endpointId)) return this.served(accountId, delivery, this.take(accountId, endpointId));
+    if (this.fits(accountId, endpointId)) return this.take(accountId, endpointId, delivery);
     if (waitMs <= 0) return null;
     return new Promise<LeaveSlot | null>((resolve) => {
       const waiter: Waiter = {
         accountId,
         endpointId,
+        delivery,
         admit: (leave) => {
           clearTimeout(timer);
-          resolve(this.served(accountId, delivery, leave));
+          resolve(leave);
         },
       };
       const timer = setTimeout(() => {
@@ -86,17 +88,13 @@ export class AttemptSlots {
     return this.turns.wait(accountId, delivery, this.freedCount.total(accountId) / FREED_WINDOW_S, throttledRetryDelayMs(tries, random), random);
   }
 
-  /** A throttled delivery that got its place no longer waits. */
-  private served(accountId: string, delivery: string | undefined, leave: LeaveSlot): LeaveSlot {
-    if (delivery !== undefined) this.turns.served(accountId, delivery);
-    return leave;
-  }
-
   private fits(accountId: string, endpointId: string): boolean {
     return !this.full(accountId) && (this.byEndpoint.get(endpointId) ?? 0) < this.limits.perEndpoint;
   }
 
-  private take(accountId: string, endpointId: string): LeaveSlot {
+  /** A place for the delivery, which no longer waits if it was throttled. */
+  private take(accountId: string, endpointId: string, delivery: string | undefined): LeaveSlot {
+    if (delivery !== undefined) this.turns.served(accountId, delivery);
     addCount(this.byAccount, accountId, 1);
     addCount(this.byEndpoint, endpointId, 1);
     let left = false;
@@ -117,7 +115,7 @@ export class AttemptSlots {
       if (this.full(accountId)) return;
       if (!this.fits(accountId, waiter.endpointId)) continue;
       this.waiting.splice(this.waiting.indexOf(waiter), 1);
-      waiter.admit(this.take(accountId, waiter.endpointId));
+      waiter.admit(this.take(accountId, waiter.endpointId, waiter.delivery));
     }
   }
 }

@@ -57,14 +57,13 @@ const IPV4_MAPPED = ipaddr.IPv6.parseCIDR('::ffff:0:0/96');
 const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 const SIX_TO_FOUR = ipaddr.IPv6.parseCIDR('2002::/16');
 
-/** Strict dotted-quad: no octal, hex, short or leading-zero forms, which resolvers read differently. */
-const IPV4_DOTTED_QUAD = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;
 
 /** Dotted-quad IPv4, or IPv6 optionally bracketed (URL.hostname); null otherwise, zone-qualified IPv6 too. */
 export function parseIpLiteral(input: string): { family: 4; ip: ipaddr.IPv4 } | { family: 6; ip: ipaddr.IPv6 } | null {
   if (typeof input !== 'string') return null;
-  if (IPV4_DOTTED_QUAD.test(input)) return { family: 4, ip: ipaddr.IPv4.parse(input) };
+  // Strict dotted-quad: no octal, hex, short or leading-zero forms, which resolvers read differently.
+  if (ipaddr.IPv4.isValidFourPartDecimal(input)) return { family: 4, ip: ipaddr.IPv4.parse(input) };
   const text = input.startsWith('[') && input.endsWith(']') ? input.slice(1, -1) : input;
   if (!text.includes(':') || !IPV6_CHARS.test(text)) return null;
   // ipaddr.js reads the deprecated "::a.b.c.d" as IPv4-mapped, unlike the RFC: canonicalize through URL first.

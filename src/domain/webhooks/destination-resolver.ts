@@ -44,8 +44,8 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
     }
   }
 
-  const addresses: CheckedAddress[] = [];
-  const seen = new Set<string>();
+  // Canonical address → family: one found twice keeps its first place.
+  const addresses = new Map<string, 4 | 6>();
   for (const entry of found) {
     const verdict = classifyAddress(entry?.address);
     // allowPrivate lifts the range rules, never the requirement of a well-formed address.
@@ -61,12 +61,9 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions)
             : `${name} resolves to a private or reserved address, which is not an allowed destination.`,
       };
     }
-    const address = verdict.address as string;
-    if (seen.has(address)) continue;
-    seen.add(address);
-    addresses.push({ address, family: verdict.family as 4 | 6 });
+    addresses.set(verdict.address as string, verdict.family as 4 | 6);
   }
-  return { ok: true, addresses };
+  return { ok: true, addresses: [...addresses].map(([address, family]) => ({ address, family })) };
 }
 
 type LookupCallback = (

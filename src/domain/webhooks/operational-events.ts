@@ -12,14 +12,9 @@ export const OPERATIONAL_EVENT_TYPES = Object.freeze({
 /** Default of ENDPOINT_FAILING_AFTER: consecutive failed deliveries before `endpoint.failing`. */
 export const DEFAULT_FAILING_AFTER = 5;
 
-/** It receives operational events: a pattern names the reserved prefix (`*` does not). Nothing is emitted about it (no loop). */
+/** It receives operational events: a valid pattern names the reserved prefix (`*` does not). Nothing is emitted about it (no loop). */
 export function isOperationalEndpoint(patterns: readonly string[]): boolean {
-  return patterns.some((p) => {
-    const parsed = parseEventPattern(p);
-    if (parsed === null || parsed.kind === 'all') return false;
-    const named = parsed.kind === 'prefix' ? `${parsed.prefix}.` : parsed.type;
-    return isPlatformEventType(named);
-  });
+  return patterns.some((p) => isPlatformEventType(p) && parseEventPattern(p) !== null);
 }
 
 /** What the end of one delivery round to an endpoint is (only a failed one calls for notices). */
