@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../src/domain/clock';
-import { Context } from '@temporalio/activity';
+import { asyncLocalStorage } from '@temporalio/activity';
 import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
 import type { AttemptSlots } from '../src/domain/webhooks/attempt-slots';
 import type { AccountLags } from '../src/domain/flow-control/account-lags';
@@ -426,13 +426,7 @@ function refOf(input: DeliveryTarget): DeliveryRef {
 }
 
 /** Outside an activity (unit tests) there is none. */
-function activityContext(): Context | undefined {
-  try {
-    return Context.current();
-  } catch {
-    return undefined;
-  }
-}
+const activityContext = () => asyncLocalStorage.getStore();
 
 function activityAttempt(): number {
   return activityContext()?.info.attempt ?? 1;

@@ -13,7 +13,7 @@ import {
 } from '@temporalio/workflow';
 import type { AttemptInput, AttemptOutcome, DeliveryActivities, DeliveryTarget } from '../activities/delivery-activities';
 import type { ReportedOutcome } from '../activities/attempt-hand-off';
-import { INFRASTRUCTURE_RETRY } from './activity-retry';
+import { INFRASTRUCTURE_RETRY } from './activity-options';
 import { attemptOutcome } from './attempt-outcome';
 import { resume } from './resume';
 import { FIFO_PATCH, fifoTurn } from './fifo-turn';
@@ -32,22 +32,14 @@ const FIRST_TASK_HISTORY_LENGTH = 3;
 
 /** Below the shortest retry delay (1 s; a throttled attempt waits at least half of it): no retry holds the task, on a timer instead. */
 const LOCAL_RETRY_THRESHOLD = '400 ms';
-/** 30 s POST + DNS + one store read and write. */
-const ATTEMPT_TIMEOUT = '90 seconds';
+/** Up to 90 s: a 30 s POST + DNS + one store read and write. */
+const ATTEMPT = { startToCloseTimeout: '90 seconds', retry: INFRASTRUCTURE_RETRY } as const;
 
 /** First attempts (nearly every delivery ends there) run locally, about twice the throughput; a worker dying times the task out. */
-const local = proxyLocalActivities<DeliveryActivities>({
-  startToCloseTimeout: ATTEMPT_TIMEOUT,
-  retry: INFRASTRUCTURE_RETRY,
-  localRetryThreshold: LOCAL_RETRY_THRESHOLD,
-});
+const local = proxyLocalActivities<DeliveryActivities>({ ...ATTEMPT, localRetryThreshold: LOCAL_RETRY_THRESHOLD });
 
 /** Retries go to receivers that failed, the slow ones: regular activities whose heartbeat shows a dead worker. */
-const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>({
-  startToCloseTimeout: ATTEMPT_TIMEOUT,
-  heartbeatTimeout: '8 seconds',
-  retry: INFRASTRUCTURE_RETRY,
-});
+const { attemptDelivery, cancelDelivery } = proxyActivities<DeliveryActivities>({ ...ATTEMPT, heartbeatTimeout: '8 seconds' });
 
 /** The wait for a hand-off's report: its POST ends within 35 s (5 s DNS, 30 s POST) if its process lives. */
 const REPORT_WAIT = '45 seconds';

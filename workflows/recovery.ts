@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { RecoveryActivities } from '../activities/recovery-activities';
 import { RECOVERY_BATCH } from '../src/domain/webhooks/recovery';
-import { INFRASTRUCTURE_RETRY } from './activity-retry';
+import { BOOKKEEPING_ACTIVITY } from './activity-options';
 
 export interface RecoveryWorkflowInput {
   accountId: string;
@@ -12,10 +12,7 @@ export interface RecoveryWorkflowInput {
   eventIds: number[];
 }
 
-const { startDeliveryRound } = proxyActivities<RecoveryActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: INFRASTRUCTURE_RETRY,
-});
+const { startDeliveryRound } = proxyActivities<RecoveryActivities>(BOOKKEEPING_ACTIVITY);
 
 /** Bulk recovery of one endpoint (workflow id `recover-<endpointId>`): a new round per delivery, a few at a time; `skipped`: left as they were (in flight meanwhile, at the round cap, endpoint disabled or deleted). */
 export async function recoveryWorkflow(input: RecoveryWorkflowInput): Promise<{ started: number; skipped: number }> {

@@ -1,7 +1,7 @@
 import { ApplicationFailure, continueAsNew, defineSignal, getExternalWorkflowHandle, proxyActivities } from '@temporalio/workflow';
 import type { ResumeActivities } from '../activities/resume-activities';
 import { RESUME_PAGE_SIZE, RESUME_PAGES_PER_RUN, RESUME_SIGNALS_AT_ONCE } from '../src/domain/webhooks/endpoint-pause';
-import { INFRASTRUCTURE_RETRY } from './activity-retry';
+import { BOOKKEEPING_ACTIVITY } from './activity-options';
 
 /** What this workflow sends: the paused delivery makes its attempt again; a signal, kept if sent before the run waits. */
 export const resume = defineSignal('resume');
@@ -22,10 +22,7 @@ export interface ResumeWorkflowResult {
   ended: number;
 }
 
-const { pausedDeliveries } = proxyActivities<ResumeActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: INFRASTRUCTURE_RETRY,
-});
+const { pausedDeliveries } = proxyActivities<ResumeActivities>(BOOKKEEPING_ACTIVITY);
 
 /** Signals `resume` to an endpoint's paused deliveries (once its flag is cleared), oldest first, a page at a time. */
 export async function resumeWorkflow(input: ResumeWorkflowInput): Promise<ResumeWorkflowResult> {
