@@ -1,4 +1,5 @@
 import type { CustomSlotSupplier, LocalActivitySlotInfo, SlotInfo, SlotPermit, WorkflowSlotInfo } from '@temporalio/worker';
+import { EventEmitter, once } from 'node:events';
 
 /** Polls only while fewer than `ahead` tasks are busy but not on a POST: the rest waits in Temporal's queue, fair by account. */
 export class WorkflowTaskSlots {
@@ -6,7 +7,8 @@ export class WorkflowTaskSlots {
   private readonly workflowUsed = new Set<SlotPermit>();
   private readonly localPermits = new Set<SlotPermit>();
   private readonly localRunning = new Set<SlotPermit>();
-  private readonly waiting: Array<() => void> = [];
+  /** Emits 'change' when a permit is used or released: every waiter checks again, in the order they came; those still not ready wait anew. */
+  private readonly changes = new EventEmitter().setMaxListeners(0);
 
   constructor(private readonly options: { max: number; ahead: number }) {}
 
@@ -29,42 +31,24 @@ export class WorkflowTaskSlots {
         if (!permits.has(permit)) return;
         used.add(permit);
         // A local activity used means its task went on to its POST: another task may be polled now.
-        this.wake();
+        this.changes.emit('change');
       },
       releaseSlot: ({ permit }) => {
         permits.delete(permit);
         used.delete(permit);
-        this.wake();
+        this.changes.emit('change');
       },
     };
   }
 
-  /** A permit into `permits` once `ready`, in the order the waiters came. */
-  private waitUntil(ready: () => boolean, permits: Set<SlotPermit>, abortSignal: AbortSignal): Promise<SlotPermit> {
-    if (abortSignal.aborted) return Promise.reject(abortSignal.reason);
-    return new Promise<SlotPermit>((resolve, reject) => {
-      const attempt = () => {
-        if (!ready()) {
-          this.waiting.push(attempt);
-          return;
-        }
-        abortSignal.removeEventListener('abort', onAbort);
-        resolve(grant(permits));
-      };
-      const onAbort = () => {
-        const at = this.waiting.indexOf(attempt);
-        if (at >= 0) this.waiting.splice(at, 1);
-        reject(abortSignal.reason);
-      };
-      abortSignal.addEventListener('abort', onAbort, { once: true });
-      attempt();
-    });
-  }
-
-  /** Lets every waiter check again, in the order they came; those still not ready queue up anew. */
-  private wake(): void {
-    const now = this.waiting.splice(0);
-    for (const attempt of now) attempt();
+  /** A permit into `permits` once `ready`; the SDK's abort rejects with its reason. */
+  private async waitUntil(ready: () => boolean, permits: Set<SlotPermit>, abortSignal: AbortSignal): Promise<SlotPermit> {
+    abortSignal.throwIfAborted();
+    while (!ready()) {
+      // once() rejects an abort with its own AbortError; the SDK's reason is what the caller gets.
+      await once(this.changes, 'change', { signal: abortSignal }).catch(() => abortSignal.throwIfAborted());
+    }
+    return grant(permits);
   }
 }
 
