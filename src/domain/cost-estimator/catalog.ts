@@ -38,9 +38,11 @@ function catalogInvariantViolations(file: z.infer<typeof catalogFileSchema>): st
     problems.push(`the catalog has ${entries.length} entries; it must have exactly ${CATALOG_SIZE}`);
   }
 
+  const perPair = new Map<string, number>();
+  for (const e of entries) perPair.set(`${e.provider}/${e.category}`, (perPair.get(`${e.provider}/${e.category}`) ?? 0) + 1);
   for (const provider of PROVIDERS) {
     for (const category of CATEGORIES) {
-      const count = entries.filter((e) => e.provider === provider && e.category === category).length;
+      const count = perPair.get(`${provider}/${category}`) ?? 0;
       if (count !== ENTRIES_PER_PROVIDER_CATEGORY) {
         problems.push(`${provider}/${category} has ${count} entries; it must have exactly ${ENTRIES_PER_PROVIDER_CATEGORY}`);
       }
@@ -89,10 +91,12 @@ export class InvalidCatalogError extends Error {
   }
 }
 
-/** The priced catalog in memory: validated once, frozen. Its 216 entries are few enough to scan for each lookup. */
+/** The priced catalog in memory: validated once, frozen, its services indexed for lookups. */
 export class Catalog {
   /** All entries in catalog order. */
   readonly entries: readonly CatalogEntry[];
+  /** provider → service → that service's entries in catalog order. */
+  private readonly services = new Map<Provider, Map<string, readonly CatalogEntry[]>>();
 
   private constructor(
     readonly version: string,
@@ -101,6 +105,12 @@ export class Catalog {
     entries: readonly CatalogEntry[],
   ) {
     this.entries = Object.freeze(entries.map((e) => Object.freeze({ ...e })));
+
+    for (const e of this.entries) {
+      let byService = this.services.get(e.provider);
+      if (!byService) this.services.set(e.provider, (byService = new Map()));
+      byService.set(e.service, Object.freeze([...(byService.get(e.service) ?? []), e]));
+    }
   }
 
   static parse(raw: unknown): Catalog {
@@ -121,9 +131,8 @@ export class Catalog {
     );
   }
 
-  /** The service's entries in catalog order. */
   instancesOf(provider: Provider, service: string): readonly CatalogEntry[] {
-    return this.entries.filter((e) => e.provider === provider && e.service === service);
+    return this.services.get(provider)?.get(service) ?? [];
   }
 
   find(provider: Provider, service: string, instance: string): CatalogEntry | undefined {
