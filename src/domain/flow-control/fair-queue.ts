@@ -2,6 +2,7 @@
 export class FairQueue<T> {
   /** Tenant → its items, oldest first, with when each came. Map order is the round: a tenant served moves to its end. */
   private readonly queues = new Map<string, Array<{ item: T; since: number }>>();
+  private count = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -9,6 +10,7 @@ export class FairQueue<T> {
     let queue = this.queues.get(tenant);
     if (!queue) this.queues.set(tenant, (queue = []));
     queue.push({ item, since: this.now() });
+    this.count++;
   }
 
   /** The next tenant's oldest item (and when it came), round-robin, passing over tenants `skip` names; undefined when none can go. */
@@ -16,6 +18,7 @@ export class FairQueue<T> {
     for (const [tenant, queue] of this.queues) {
       if (skip(tenant)) continue;
       const head = queue.shift() as { item: T; since: number };
+      this.count--;
       this.queues.delete(tenant);
       if (queue.length > 0) this.queues.set(tenant, queue);
       return { tenant, item: head.item, since: head.since };
@@ -31,7 +34,7 @@ export class FairQueue<T> {
   }
 
   get size(): number {
-    return this.ready(() => false);
+    return this.count;
   }
 
   get tenants(): number {
