@@ -44,12 +44,6 @@ export interface EventDoc {
 /** Where a list stopped, exclusive: below the account's number `s`. */
 export type EventListPosition = { s: number };
 
-export function isEventListPosition(v: unknown): v is EventListPosition {
-  if (typeof v !== 'object' || v === null) return false;
-  const { s } = v as { s?: unknown };
-  return Number.isSafeInteger(s) && (s as number) >= 0;
-}
-
 /** What a list needs to decide a page: no body (a page reads only the bodies it returns, by id). */
 export type EventSummary = Pick<EventDoc, '_id' | 'type' | 'endpoint_ids' | 'endpoint_urls' | 'created_at'> & { position: EventListPosition };
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -30,8 +31,7 @@ export interface EndpointInput {
   max_in_flight?: number | null;
 }
 
-const isEndpointCursor = (v: unknown): v is { c: number; id: string } =>
-  typeof v === 'object' && v !== null && typeof (v as { c?: unknown }).c === 'number' && typeof (v as { id?: unknown }).id === 'string';
+const EndpointCursor = z.object({ c: z.number(), id: z.string() });
 
 export interface EndpointServiceDeps {
   endpoints: Endpoints;
@@ -96,7 +96,7 @@ export class EndpointService {
   }
 
   async list(accountId: string, limit: number, cursor?: string): Promise<{ data: EndpointView[]; next_cursor: string | null }> {
-    const after = cursor ? decodeCursor(cursor, isEndpointCursor) : undefined;
+    const after = cursor ? decodeCursor(cursor, EndpointCursor) : undefined;
     const docs = await this.deps.endpoints.list(accountId, limit + 1, after ? { createdAt: new Date(after.c), id: after.id } : undefined);
     const page = docs.slice(0, limit);
     const last = page[page.length - 1];

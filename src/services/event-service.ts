@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
@@ -10,7 +11,7 @@ import { type DeliveryEnd, noticesForFailedDelivery, type NoticeRules } from '..
 import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
-import { EventInsertUnanswered, isEventListPosition, type EventDoc, type EventListPosition, type Events } from '../persistence/events';
+import { EventInsertUnanswered, type EventDoc, type EventListPosition, type Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { OperationalNoticeClaims } from '../persistence/operational-notice-claims';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
@@ -41,7 +42,8 @@ export const MAX_RETRY_NOW_PER_CALL = 100;
 /** Deliveries woken at once by a bulk retry-now, so one call does not flood Temporal. */
 const RETRY_NOW_AT_ONCE = 10;
 
-const isRetryNowCursor = (v: unknown): v is { after: string } => typeof v === 'object' && v !== null && typeof (v as { after?: unknown }).after === 'string';
+const RetryNowCursor = z.object({ after: z.string() });
+const EventListCursor = z.object({ s: z.number().int().nonnegative() });
 
 export interface IngestInput {
   type: string;
@@ -201,7 +203,7 @@ export class EventService {
     accountId: string,
     options: { limit: number; cursor?: string; type?: string; status?: EventStatus },
   ): Promise<{ data: EventView[]; next_cursor: string | null }> {
-    const before = options.cursor ? decodeCursor(options.cursor, isEventListPosition) : undefined;
+    const before = options.cursor ? decodeCursor(options.cursor, EventListCursor) : undefined;
     // Bounded store calls: the list (one more than the page, so a cursor means more follow), one status query, a few bodies at a time.
     const want = options.status ? MAX_LIST_SCAN : options.limit + 1;
     const { events: batch, next } = await this.deps.events.list(accountId, { before, want, examineAtMost: MAX_LIST_SCAN, type: options.type });
@@ -290,7 +292,7 @@ export class EventService {
 
   /** Wakes the endpoint's waiting deliveries in id order; `not_waiting`: listed but no longer waiting (in flight, or ended). */
   async retryNowForEndpoint(accountId: string, endpointId: string, cursor?: string) {
-    const after = cursor !== undefined ? decodeCursor(cursor, isRetryNowCursor, 'cursor').after : undefined;
+    const after = cursor !== undefined ? decodeCursor(cursor, RetryNowCursor, 'cursor').after : undefined;
     await requireEndpoint(this.deps.endpoints, accountId, endpointId);
     const ids = await this.deps.deliveries.waitingForEndpoint(endpointId, after, MAX_RETRY_NOW_PER_CALL);
     let woken = 0;

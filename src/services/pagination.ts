@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ValidationError } from '../domain/errors';
 
 /** Opaque cursors: base64url JSON, so clients cannot depend on what is inside. */
@@ -6,10 +7,10 @@ export function encodeCursor(value: Record<string, string | number>): string {
 }
 
 /** `path`: where the cursor came from, for the 400's `details`. */
-export function decodeCursor<T>(cursor: string, isValid: (v: unknown) => v is T, path = 'query.cursor'): T {
+export function decodeCursor<T>(cursor: string, shape: z.ZodType<T>, path = 'query.cursor'): T {
   try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (isValid(value)) return value;
+    const value = shape.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    if (value.success) return value.data;
   } catch {
     /* fall through */
   }

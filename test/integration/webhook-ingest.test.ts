@@ -208,6 +208,15 @@ describe('webhook event ingest', () => {
     expect((await (await account()).get(`/api/v1/webhooks/events/${id}`)).status).toBe(404);
   });
 
+  it('answers 400 invalid_cursor for an event-list cursor it did not hand out, even one of well-formed JSON', async () => {
+    const api = await account();
+    for (const value of [{ s: -1 }, { s: 1.5 }, { s: '3' }, { after: 'x' }]) {
+      const res = await api.get(`/api/v1/webhooks/events?cursor=${Buffer.from(JSON.stringify(value)).toString('base64url')}`);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_cursor');
+    }
+  });
+
   it('lists events newest first with type and status filters and a cursor', async () => {
     const api = await account();
     const ids = [];
