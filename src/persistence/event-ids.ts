@@ -1,5 +1,5 @@
 import { StoreCollection } from './store-collection';
-import { claimOnce, findHeadGalloping, type DatedClaim } from './store-primitives';
+import { claimOnce, findHeadPastGaps, type DatedClaim } from './store-primitives';
 
 const ID_DIGITS = 16;
 /** An event id as stored in `_id`: 16-digit zero-padded, so string order is numeric order (FerretDB indexes only string ids). */
@@ -37,15 +37,9 @@ export class EventIds extends StoreCollection<DatedClaim>('event_ids') {
     return this.headFrom(Math.max(known, await this.mark('floor')));
   }
 
-  /** From `known`. A failed insert below a landed one leaves a gap, so a search also looks past one missing id. */
-  async headFrom(known: number): Promise<number> {
-    const read = (n: number) => this.col.findOne({ _id: storedEventId(n) }, { projection: { _id: 1 } });
-    let head = known;
-    for (;;) {
-      head = (await findHeadGalloping(read, { n: head, doc: null })).n;
-      if (!(await read(head + 2))) return head;
-      head += 2;
-    }
+  /** From `known`, reading the `near` ids above it at once first (find-head.ts). */
+  headFrom(known: number, near = 0): Promise<number> {
+    return findHeadPastGaps((n) => this.col.findOne({ _id: storedEventId(n) }, { projection: { _id: 1 } }), known, near);
   }
 
   /** Retention removed every event up to `id`: marks it, then removes the claims `ids` not yet removed. */

@@ -70,6 +70,8 @@ export class EventInsertUnanswered extends Error {
 export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at' | 'fifo_places'> & { seq: number };
 const RETENTION_VIEW = { account_id: 1, idempotency_key: 1, endpoint_ids: 1, created_at: 1, fifo_places: 1, seq: 1 } as const;
 
+/** Ids read at once above a lost claim: the winner is usually another API process a few inserts ahead. */
+const NEAR_READS = 8;
 /** The key of the platform's one id sequence (in `hint` and `found`). */
 const IDS = '';
 
@@ -119,7 +121,7 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_key
       // Searched unless one found a head at or past this id (each alone: 19 lookups/event at 2 x C). One under
       // way is joined: should it end below this id, the next try is still past it (the hint is).
       const found = this.found.get(IDS);
-      this.hint.raise(IDS, found && found.n >= id ? found : await this.found.learn(IDS, async () => ({ n: await this.ids.headFrom(id) })));
+      this.hint.raise(IDS, found && found.n >= id ? found : await this.found.learn(IDS, async () => ({ n: await this.ids.headFrom(id, NEAR_READS) })));
     }
   }
 
@@ -134,14 +136,16 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_key
 
   /** Also claims the account's next number: the id's claim was won, so a duplicate key is the number's. */
   private async insertNumbered(event: EventDoc): Promise<void> {
-    for (;;) {
+    for (let lost = 0; ; lost++) {
       const seq = await this.sequences.next(event.account_id);
       try {
         await this.col.insertOne(toStored(event, seq));
       } catch (err) {
         // Any other failure may have lost only the answer, the event stored.
         if (!isDuplicateKeyError(err)) throw new EventInsertUnanswered(event, err);
-        await this.sequences.taken(event.account_id, seq);
+        // Most often another API process took just this number (the account's last event went there): the next is
+        // tried at once, and a second loss learns the head.
+        if (lost > 0) await this.sequences.taken(event.account_id, seq);
         continue;
       }
       await this.sequences.landed(event.account_id, seq);

@@ -30,3 +30,21 @@ export async function findHeadGalloping<T>(read: (n: number) => Promise<T | null
   }
   return best;
 }
+
+/**
+ * The head of claimed ids from `known` where a failed claim may leave one gap: two missing in a row end it. The `near`
+ * ids above are read at once first: a head a few ids on costs one round trip, not a gallop's several in a row.
+ */
+export async function findHeadPastGaps<T>(read: (n: number) => Promise<T | null>, known: number, near = 0): Promise<number> {
+  let head = known;
+  const found = await Promise.all(Array.from({ length: near }, (_, i) => read(known + 1 + i)));
+  for (let i = 0; i < near; i++) {
+    if (found[i]) head = known + 1 + i;
+    else if (i + 1 < near && !found[i + 1]) return head;
+  }
+  for (;;) {
+    head = (await findHeadGalloping(read, { n: head, doc: null })).n;
+    if (!(await read(head + 2))) return head;
+    head += 2;
+  }
+}
