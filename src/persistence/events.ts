@@ -143,8 +143,7 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_key
       } catch (err) {
         // Any other failure may have lost only the answer, the event stored.
         if (!isDuplicateKeyError(err)) throw new EventInsertUnanswered(event, err);
-        // Most often another API process took just this number (the account's last event went there): the next is
-        // tried at once, and a second loss learns the head.
+        // Most often another process took just this number: the next is tried at once, a second loss learns the head.
         if (lost > 0) await this.sequences.taken(event.account_id, seq);
         continue;
       }

@@ -31,17 +31,12 @@ export async function findHeadGalloping<T>(read: (n: number) => Promise<T | null
   return best;
 }
 
-/**
- * The head of claimed ids from `known` where a failed claim may leave one gap: two missing in a row end it. The `near`
- * ids above are read at once first: a head a few ids on costs one round trip, not a gallop's several in a row.
- */
+/** Claimed ids from `known` up to two missing in a row (a failed claim leaves a gap); the `near` ids above read at once first. */
 export async function findHeadPastGaps<T>(read: (n: number) => Promise<T | null>, known: number, near = 0): Promise<number> {
-  let head = known;
   const found = await Promise.all(Array.from({ length: near }, (_, i) => read(known + 1 + i)));
-  for (let i = 0; i < near; i++) {
-    if (found[i]) head = known + 1 + i;
-    else if (i + 1 < near && !found[i + 1]) return head;
-  }
+  const twoMissing = found.findIndex((doc, i) => !doc && i + 1 < near && !found[i + 1]);
+  if (twoMissing >= 0) return known + twoMissing;
+  let head = known + found.map(Boolean).lastIndexOf(true) + 1;
   for (;;) {
     head = (await findHeadGalloping(read, { n: head, doc: null })).n;
     if (!(await read(head + 2))) return head;
