@@ -6,17 +6,25 @@ const LOOKUP_CONCURRENCY = 16;
 /** How far apart two API processes' clocks may be. */
 const CLOCK_SLACK_MS = 60_000;
 
-/** What a dead `instance` owns above its watermark; ids grow with time, so lookups stop past its expiry. */
-export async function forEachEventLeftBy(events: Events, instance: ApiInstanceDoc, visit: (event: EventDoc) => Promise<void>): Promise<void> {
-  const top = await events.ids.head();
+/**
+ * What a dead `instance` owns above its watermark (or among `ids`, ascending); ids grow with time, so lookups stop past
+ * its expiry. Returns the ids that held no event.
+ */
+export async function forEachEventLeftBy(events: Events, instance: ApiInstanceDoc, visit: (event: EventDoc) => Promise<void>, ids?: number[]): Promise<number[]> {
+  const from = instance.watermark + 1;
+  const queue = ids ?? Array.from({ length: Math.max(0, (await events.ids.head()) - from + 1) }, (_, i) => from + i);
   const after = instance.expires_at.getTime() + CLOCK_SLACK_MS;
-  let next = instance.watermark + 1;
+  let next = 0;
+  const empty: number[] = [];
   const lookUp = async () => {
-    while (next <= top) {
-      const event = await events.findUnscoped(next++);
-      if (event && event.created_at.getTime() > after) next = top + 1;
-      else if (event && event.owner === instance._id) await visit(event);
+    while (next < queue.length) {
+      const id = queue[next++];
+      const event = await events.findUnscoped(id);
+      if (!event) empty.push(id);
+      else if (event.created_at.getTime() > after) next = queue.length;
+      else if (event.owner === instance._id) await visit(event);
     }
   };
   await Promise.all(Array.from({ length: LOOKUP_CONCURRENCY }, lookUp));
+  return empty.sort((a, b) => a - b);
 }

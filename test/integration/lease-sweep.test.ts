@@ -1,12 +1,15 @@
 import type { Platform } from '../../src/main/platform';
 import type { ApiInstanceDoc } from '../../src/persistence/api-instances';
+import { EventsAwaitingHandOver } from '../../src/persistence/events-awaiting-hand-over';
+import { LATE_WRITE_MS } from '../../src/services/crash-recovery';
 import { holdMethod } from '../support/gate';
 import { startTestPlatform } from '../support/platform';
 
 /**
  * Crash recovery removes a dead process's lease once it has handed its
- * events over, but a process that renews its lease meanwhile is alive and must keep it
- * (without a lease, nothing would recover its events if it then died).
+ * events over and a write it sent before dying can no longer land, but a process that renews
+ * its lease meanwhile is alive and must keep it (without a lease, nothing would recover its
+ * events if it then died).
  */
 describe('the crash sweep and a lease renewed under it', () => {
   let platform: Platform;
@@ -44,8 +47,8 @@ describe('the crash sweep and a lease renewed under it', () => {
     }
   });
 
-  it('removes a lease that stayed expired', async () => {
-    await platform.repositories.apiInstances.renew(lease('api_dead', -10_000));
+  it('removes a lease that stayed expired past the time a write sent before the death may land', async () => {
+    await platform.repositories.apiInstances.renew(lease('api_dead', -(LATE_WRITE_MS + 10_000)));
     await platform.services.recovery.sweep();
     expect(await leaseOf('api_dead')).toBeUndefined();
   });
@@ -60,5 +63,33 @@ describe('the crash sweep and a lease renewed under it', () => {
     expect((await leaseOf(read._id))?.expires_at).toEqual(renewed.expires_at);
     expect(await instances.remove(read._id, { expires_at: renewed.expires_at })).toBe(true);
     expect(await leaseOf(read._id)).toBeUndefined();
+  });
+
+  it('recovers an event whose insert the store took only after the sweep that first found its process dead, and keeps the lease meanwhile', async () => {
+    const { events, apiInstances } = platform.repositories;
+    const dead = { ...lease('api_late_write', -10_000), watermark: await events.ids.head() };
+    await apiInstances.renew(dead);
+    let claimed!: () => void;
+    const idClaimed = new Promise<void>((resolve) => (claimed = resolve));
+    let land!: () => void;
+    const landing = new Promise<void>((resolve) => (land = resolve));
+    // The dead process's last ingest: its id is claimed, its event still on its way to the store.
+    const inserting = events.insertWithNextId(
+      { account_id: 'acct_late_write', type: 'late.write', data: {}, timestamp: 0, idempotency_key: null, endpoint_ids: ['ep_late_write'], endpoint_urls: ['https://example.com/'], created_at: new Date() },
+      (id) => JSON.stringify({ id }),
+      { instanceId: dead._id, awaiting: new EventsAwaitingHandOver() },
+      async () => {
+        claimed();
+        await landing;
+        return {};
+      },
+    );
+    await idClaimed;
+    expect(await platform.services.recovery.sweep()).toBe(0);
+    land();
+    await inserting;
+    expect(await platform.services.recovery.sweep()).toBe(1);
+    expect(await leaseOf(dead._id)).toBeDefined();
+    expect(await platform.services.recovery.sweep()).toBe(0);
   });
 });
