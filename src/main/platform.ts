@@ -122,9 +122,6 @@ export async function startPlatform(config: Config, options: {
         connection: temporalConnection.native!,
         repositories,
         services,
-        secretBox,
-        acceptanceSeal,
-        dnsLookup,
         eagerStarts: options.roles.api,
         tracing,
         onLost: () => {
