@@ -40,12 +40,13 @@ export async function startTemporalDevServer(options: ServerOptions & { uiPort: 
   if (options.headless) args.push('--headless');
   else args.push(`--ui-port=${options.uiPort}`, `--ui-ip=${HOST}`);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push(`--search-attribute=${name}=${type}`);
-  return startChild('temporal', options, { args, address: `${HOST}:${options.port}`, readyTimeoutMs: 120_000 });
+  return startChild('temporal', options, { label: 'Temporal dev server', args, address: `${HOST}:${options.port}`, readyTimeoutMs: 120_000 });
 }
 
 export async function startFerretDb(options: ServerOptions): Promise<EmbeddedServer> {
   const dir = path.join(options.dataDir, 'ferretdb');
   return startChild('ferretdb', options, {
+    label: 'FerretDB',
     args: [
       '--handler=sqlite',
       // busy_timeout: burst writers queue for SQLite's one write lock; wait rather than fail.
@@ -68,7 +69,7 @@ export function withoutOtelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
 }
 
-async function startChild(name: string, options: ServerOptions, spec: { args: string[]; address: string; readyTimeoutMs: number }) {
+async function startChild(name: string, options: ServerOptions, spec: { label: string; args: string[]; address: string; readyTimeoutMs: number }) {
   const binary = name === 'temporal' ? toolPaths().temporalCli : toolPaths().ferretDb;
   const { port } = options;
   const stateDir = path.join(options.dataDir, name);
@@ -99,6 +100,7 @@ async function startChild(name: string, options: ServerOptions, spec: { args: st
 
   return {
     name,
+    label: spec.label,
     address: spec.address,
     process: child,
     /** SIGTERM, then SIGKILL if still running after `killAfterMs` (its SQLite write-ahead log survives a kill). */

@@ -16,7 +16,7 @@ async function runRoles(roles: Roles): Promise<void> {
   const config = loadConfig();
   // The platform loads only after tracing has started: the Koa, HTTP and MongoDB instrumentations patch those modules as they load.
   const tracing = config.tracing ? (await import('../infra/tracing/start-tracing')).startTracing(config.tracing, loggedPath) : undefined;
-  const { serverLabel, startPlatform } = await import('./platform');
+  const { startPlatform } = await import('./platform');
   // A process whose worker ended takes events it would never deliver: it stops, to be restarted.
   let onWorkerLost!: () => void;
   const workerLost = new Promise<void>((resolve) => (onWorkerLost = resolve));
@@ -51,7 +51,7 @@ async function runRoles(roles: Roles): Promise<void> {
     platform
       .stop({ deadline: began + IN_FLIGHT_GRACE_MS, report: (line) => process.stdout.write(`${line}\n`) })
       .then(() => {
-        const stopped = [platform.apiUrl && 'API', roles.worker && 'worker', ...platform.embedded.map(serverLabel)].filter(Boolean);
+        const stopped = [platform.apiUrl && 'API', roles.worker && 'worker', ...platform.embedded.map((server) => server.label)].filter(Boolean);
         process.stdout.write(`Stopped: ${stopped.join(', ')} in ${((Date.now() - began) / 1000).toFixed(1)} s. Everything this process started has stopped.\n`);
         process.exit(exitCode);
       })

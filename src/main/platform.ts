@@ -57,7 +57,7 @@ export async function startPlatform(config: Config, options: {
       embedded.map(async (server) => {
         const began = Date.now();
         const how = await server.stop(SERVER_STOP_MS).catch((err) => logger.warn({ err }, 'error while stopping a server'));
-        if (how) report(`${serverLabel(server)} ${how} (${((Date.now() - began) / 1000).toFixed(1)} s).`);
+        if (how) report(`${server.label} ${how} (${((Date.now() - began) / 1000).toFixed(1)} s).`);
       }),
     );
   };
@@ -122,9 +122,6 @@ export async function startPlatform(config: Config, options: {
         connection: temporalConnection.native!,
         repositories,
         services,
-        secretBox,
-        acceptanceSeal,
-        dnsLookup,
         eagerStarts: options.roles.api,
         tracing,
         onLost: () => {
@@ -151,7 +148,3 @@ export async function startPlatform(config: Config, options: {
 }
 
 const CLOSE_MS = 1_000;
-
-export function serverLabel(server: Pick<EmbeddedServer, 'name'>): string {
-  return server.name === 'temporal' ? 'Temporal dev server' : 'FerretDB';
-}

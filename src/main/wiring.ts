@@ -138,6 +138,10 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   });
   const noticeRules = { failingAfter: config.endpointFailingAfter, autoDisableAfterMs: config.endpointAutoDisableAfterMs };
   return {
+    /** One of each per process: the worker role's activities use them too. */
+    secretBox,
+    acceptanceSeal,
+    dnsLookup,
     accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, clock: systemClock }),
     authenticator,
     invalidations,

@@ -8,9 +8,6 @@ import { withLocalListener } from '../../activities/local-listener-sender';
 import { createRecoveryActivities } from '../../activities/recovery-activities';
 import { createResumeActivities } from '../../activities/resume-activities';
 import type { Config } from '../config/config';
-import type { LookupAllFunction } from '../domain/webhooks/destination-resolver';
-import type { AcceptanceSeal } from '../domain/webhooks/acceptance-seal';
-import type { SecretBox } from '../domain/webhooks/secret-box';
 import { readLocalListenerCaCert } from '../infra/local-listener-ca';
 import type { Logger } from '../infra/logger';
 import type { Tracing } from '../infra/tracing/start-tracing';
@@ -23,22 +20,19 @@ import { WorkerLoadPublisher } from '../services/lagging-accounts';
 /** A first attempt's lag counts for this long in what the worker publishes: short, as admission acts on each report. */
 const LAG_WINDOW_MS = 1_000;
 
-export async function startWorkerRole({ config, logger, connection, repositories, services, secretBox, acceptanceSeal, dnsLookup, eagerStarts, tracing, onLost }: {
+export async function startWorkerRole({ config, logger, connection, repositories, services, eagerStarts, tracing, onLost }: {
   config: Config;
   logger: Logger;
   connection: NativeConnection;
   repositories: Repositories;
-  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache' | 'scheduler' | 'attemptSlots' | 'fifo' | 'startWindow'>;
-  secretBox: SecretBox;
-  acceptanceSeal: AcceptanceSeal;
-  dnsLookup: LookupAllFunction;
+  services: Pick<Services, 'endpoints' | 'events' | 'endpointsCache' | 'scheduler' | 'attemptSlots' | 'fifo' | 'startWindow' | 'secretBox' | 'acceptanceSeal' | 'dnsLookup'>;
   /** Whether the API role in this process starts workflows eagerly on this worker. */
   eagerStarts: boolean;
   tracing?: Tracing;
   /** Told when the worker ends without stop(): it failed, or was shut down from outside. */
   onLost: () => void;
 }) {
-  const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: dnsLookup });
+  const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: services.dnsLookup });
   const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
   const handOffs = new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported));
   const holds = new AttemptHolds(config.delivery.firstAttemptsHeldMax);
@@ -49,8 +43,8 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const deliveryActivities = createDeliveryActivities({
     ...repositories,
     holds,
-    secretBox,
-    acceptanceSeal,
+    secretBox: services.secretBox,
+    acceptanceSeal: services.acceptanceSeal,
     // The same cache ingest uses: an attempt does not read the endpoint an ingest just listed.
     enabledEndpoints: (accountId) => services.endpointsCache.enabled(accountId),
     sender,

@@ -1,6 +1,7 @@
-import { Attributes, Context, context, createContextKey, ROOT_CONTEXT, Span, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { Attributes, Context, context, createContextKey, propagation, ROOT_CONTEXT, Span, SpanStatusCode, trace } from '@opentelemetry/api';
 
 // The spans no instrumentation sees: until `enableSpans` (tracing on) every helper is a plain call, a boolean test.
+// Traceparents are written and read by the W3C propagator that tracing registers (start-tracing.ts).
 
 /** Attribute names, in one place for the code and docs/operating.md#traces. */
 export const ATTR = {
@@ -89,22 +90,17 @@ export function unpropagated<T>(work: () => T): T {
 
 /** Stored with an accepted event, so its deliveries (started by the outbox, or crash recovery elsewhere) hang from the ingest's root span. */
 export function currentTraceparent(): string | undefined {
-  if (!on) return undefined;
-  const span = (ingestSpanOf(context.active()) ?? trace.getActiveSpan())?.spanContext();
-  if (!span || !trace.isSpanContextValid(span)) return undefined;
-  return `00-${span.traceId}-${span.spanId}-${(span.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+  const span = on ? (ingestSpanOf(context.active()) ?? trace.getActiveSpan()) : undefined;
+  const carrier: { traceparent?: string } = {};
+  if (span) propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier);
+  return carrier.traceparent;
 }
-
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 /** The context a stored traceparent names as parent; the one in force when there is none (or tracing is off). */
 export function contextOfTraceparent(traceparent: string | undefined): Context {
-  if (!on || !traceparent) return context.active();
-  const match = TRACEPARENT.exec(traceparent);
-  if (!match) return context.active();
-  const traceFlags = parseInt(match[3] as string, 16) & TraceFlags.SAMPLED;
-  const spanContext = { traceId: match[1] as string, spanId: match[2] as string, traceFlags, isRemote: true };
-  return trace.isSpanContextValid(spanContext) ? trace.setSpanContext(ROOT_CONTEXT, spanContext) : context.active();
+  const parent = on && traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
+  const span = trace.getSpanContext(parent);
+  return span && trace.isSpanContextValid(span) ? parent : context.active();
 }
 
 /** `work` under the stored traceparent's context (a workflow start joins its event's trace). */

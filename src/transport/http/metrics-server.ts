@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../../config/config';
@@ -26,10 +27,8 @@ export async function startMetricsServer(options: Config['metrics'] & { port: nu
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  server.listen(options.port, options.host);
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/metrics`,
