@@ -117,11 +117,6 @@ export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
     return docs.map((d) => ({ id: d._id, eventId: d.event_id }));
   }
 
-  /** Whether any delivery of the endpoint waits paused (a resume of an endpoint no longer paused still wakes them). */
-  async anyPausedForEndpoint(endpointId: string): Promise<boolean> {
-    return (await this.col.findOne({ paused_endpoint_id: endpointId }, { projection: { _id: 1 } })) !== null;
-  }
-
   /** Written before the attempt reads the endpoint again (delivery-activities.ts), kept until the next state. */
   async markPaused(ref: DeliveryRef, round: number, at: Date): Promise<void> {
     await this.col.updateOne(

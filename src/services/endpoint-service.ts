@@ -150,7 +150,7 @@ export class EndpointService {
   async resume(accountId: string, id: string): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.deps.clock());
-    if (current.paused || (await this.deps.deliveries.anyPausedForEndpoint(id))) await this.deps.resumer.start({ accountId, endpointId: id });
+    if (current.paused || (await this.deps.deliveries.pausedForEndpoint(id, undefined, 1)).length > 0) await this.deps.resumer.start({ accountId, endpointId: id });
     return this.get(accountId, id);
   }
 

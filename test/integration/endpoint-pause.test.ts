@@ -167,8 +167,7 @@ describe('endpoint pause and resume', () => {
     );
     expect((await deliveries.pausedForEndpoint(endpointId, undefined, 100)).map((d) => d.eventId)).toEqual([9, 100]);
     expect((await deliveries.find(deliveryId(11, endpointId)))?.paused).toBeUndefined();
-    expect(await deliveries.anyPausedForEndpoint(endpointId)).toBe(true);
-    expect(await deliveries.anyPausedForEndpoint(`${endpointId}x`)).toBe(false);
+    expect(await deliveries.pausedForEndpoint(`${endpointId}x`, undefined, 1)).toEqual([]);
   });
 
   it('still cancels the waiting deliveries of a paused endpoint that is disabled', async () => {
