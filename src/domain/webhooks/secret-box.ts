@@ -8,10 +8,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 export class SecretBoxError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SecretBoxError';
-  }
+  override name = 'SecretBoxError';
 }
 
 export type SecretBox = ReturnType<typeof createSecretBox>;
