@@ -100,10 +100,8 @@ export class EndpointService {
     const docs = await this.deps.endpoints.list(accountId, limit + 1, after ? { createdAt: new Date(after.c), id: after.id } : undefined);
     const page = docs.slice(0, limit);
     const last = page[page.length - 1];
-    const healths = await Promise.all(page.map((d) => this.deps.health.read(d._id)));
-    const now = this.deps.clock();
     return {
-      data: page.map((d, i) => endpointView(d, healths[i], now)),
+      data: await Promise.all(page.map((d) => this.view(d))),
       next_cursor: docs.length > limit && last ? encodeCursor({ c: last.created_at.getTime(), id: last._id }) : null,
     };
   }
