@@ -12,16 +12,16 @@ const CLOCK_SLACK_MS = 60_000;
  */
 export async function forEachEventLeftBy(events: Events, instance: ApiInstanceDoc, visit: (event: EventDoc) => Promise<void>, ids?: number[]): Promise<number[]> {
   const from = instance.watermark + 1;
-  const queue = ids ?? Array.from({ length: Math.max(0, (await events.ids.head()) - from + 1) }, (_, i) => from + i);
+  const count = ids ? ids.length : Math.max(0, (await events.ids.head()) - from + 1);
   const after = instance.expires_at.getTime() + CLOCK_SLACK_MS;
   let next = 0;
   const empty: number[] = [];
   const lookUp = async () => {
-    while (next < queue.length) {
-      const id = queue[next++];
+    while (next < count) {
+      const id = ids ? ids[next++] : from + next++;
       const event = await events.findUnscoped(id);
       if (!event) empty.push(id);
-      else if (event.created_at.getTime() > after) next = queue.length;
+      else if (event.created_at.getTime() > after) next = count;
       else if (event.owner === instance._id) await visit(event);
     }
   };
