@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { CommandStartedEvent, Db } from 'mongodb';
 import { ExpirySweepers, sweepExpired } from '../../../src/persistence/store-primitives';
 import { SWEEP_NOW, type ExpiringDoc } from '../../support/store-primitive-ops';
 import { runWritersTogether } from '../../support/store-writers';
@@ -8,10 +8,15 @@ import { openTestDb } from '../../support/test-db';
 describe('store primitive: expire at a time', () => {
   let store: Awaited<ReturnType<typeof openTestDb>>;
   let db: Db;
+  /** Each `delete` command sent: how many documents each of its statements may remove (0: any number). */
+  const deletes: number[][] = [];
   const sweepers = new ExpirySweepers();
   beforeAll(async () => {
-    store = await openTestDb('expire_at');
+    store = await openTestDb('expire_at', { monitorCommands: true });
     db = store.db;
+    store.client.on('commandStarted', (e: CommandStartedEvent) => {
+      if (e.commandName === 'delete') deletes.push((e.command.deletes as Array<{ limit: number }>).map((d) => d.limit));
+    });
   });
   afterAll(async () => {
     sweepers.stop();
@@ -33,6 +38,21 @@ describe('store primitive: expire at a time', () => {
     ]);
     expect(await sweepExpired(docs(), now)).toBe(2);
     expect((await docs().find().toArray()).map((d) => d._id)).toEqual(['later']);
+  });
+
+  it('a large purge goes as commands of at most 100 single-document deletes, so no one command holds the store long', async () => {
+    const now = new Date('2030-03-01T00:00:00Z');
+    const col = db.collection<{ _id: string; expires_at: Date }>('expiring_many');
+    await col.insertMany(Array.from({ length: 250 }, (_, i) => ({ _id: `gone-${i}`, expires_at: new Date(now.getTime() - 1000) })));
+    await col.insertOne({ _id: 'kept', expires_at: new Date(now.getTime() + 1000) });
+    deletes.length = 0;
+    expect(await sweepExpired(col, now)).toBe(250);
+    expect((await col.find().toArray()).map((d) => d._id)).toEqual(['kept']);
+    expect(deletes.length).toBeGreaterThanOrEqual(3);
+    for (const limits of deletes) {
+      expect(limits.length).toBeLessThanOrEqual(100);
+      expect(limits.every((limit) => limit === 1)).toBe(true);
+    }
   });
 
   it('two concurrent sweeps in one process remove every expired document, and fail neither', async () => {

@@ -10,10 +10,12 @@ function storeWithoutTtl() {
       if (options.expireAfterSeconds !== undefined) throw new MongoServerError({ code: 238, message: 'not implemented' });
       return 'ok';
     },
-    deleteMany: async (filter: unknown) => {
-      purges.push(filter);
-      return { deletedCount: 0 };
-    },
+    find: (filter: unknown) => ({
+      toArray: async () => {
+        purges.push(filter);
+        return [];
+      },
+    }),
   } as unknown as Collection;
   return { collection, purges };
 }
