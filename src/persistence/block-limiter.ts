@@ -8,6 +8,8 @@ import type { BlockEntry, LimitBlocks } from './limit-blocks';
 import type { LimitWindows } from './limit-windows';
 
 const MAX_BLOCK = 64;
+/** A block holds this many seconds of the process's recent calls: a bucket called a few times a second appends every few seconds, not every second. */
+const BLOCK_SECONDS = 4;
 /** A block takes at most this share of what is left of a limit, so near the limit blocks shrink to single calls. */
 const EDGE_SHARE = 8;
 /** A block is at most this share of the limit: a process killed unshut strands at most 1 % of it. */
@@ -255,7 +257,7 @@ export class BlockLimiter implements LimitAdmitter {
       }
       const edge = Number.isFinite(left) ? Math.max(1, Math.floor(left / EDGE_SHARE)) : MAX_BLOCK;
       const share = Number.isFinite(limit) ? Math.max(1, Math.floor(limit / LIMIT_SHARE)) : MAX_BLOCK;
-      const size = Math.min(left, edge, share, MAX_BLOCK, Math.max(1, scope.waiting, scope.rate()));
+      const size = Math.min(left, edge, share, MAX_BLOCK, Math.max(1, scope.waiting, scope.rate() * BLOCK_SECONDS));
       const from = scope.granted + 1;
       if (await this.appendBlock(scope, size)) {
         scope.lastSize = size;

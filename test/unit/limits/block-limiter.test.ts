@@ -333,6 +333,18 @@ describe('BlockLimiter: blocks', () => {
     expect(store.appends).toBeLessThan(100);
   });
 
+  it('a bucket called steadily claims blocks of several seconds of its calls: 2 calls a second for 30 s cost under half an append per call (two scopes)', async () => {
+    const store = new MemoryStore();
+    const clock = fakeClock();
+    const limiter = limiterOn(store, clock.now);
+    const steady: LimitPolicy = { bucket: 'acct:steady', burstLimit: 3000, quotaLimit: Number.POSITIVE_INFINITY, countUsage: true };
+    for (let i = 0; i < 60; i++) {
+      await limiter.admit(steady);
+      clock.advance(500);
+    }
+    expect(store.appends).toBeLessThan(60 / 2);
+  });
+
   it('a block is at most 1 % of the limit: a process killed without giving back strands little', async () => {
     const store = new MemoryStore();
     const limiter = limiterOn(store);
