@@ -33,7 +33,6 @@ export class ExpirySweepers {
       if (!(err instanceof MongoServerError) || !NOT_IMPLEMENTED.has(Number(err.code))) throw err;
     }
     if (options.ttlOnly) return 'kept';
-    await collection.createIndex({ expires_at: 1 }, { name: 'expires_at_expiry' });
     const purge = () => void sweepExpired(collection).catch(() => undefined /* retried next tick */);
     const timer = setInterval(purge, 60_000);
     timer.unref();
