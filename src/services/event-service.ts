@@ -325,17 +325,9 @@ function storeDidNotAnswer(): DomainError {
   return new DomainError('service_unavailable', 'The event store did not answer. Repeat the call with the same idempotency key.', { retry_after: 1 }, { retryAfterSeconds: 1 });
 }
 
+/** The event as its status and the list show it: what its ingest answered, and its data, status and creation time. */
 function eventView(event: EventDoc, status: EventStatus) {
-  return {
-    id: event._id,
-    type: event.type,
-    timestamp: event.timestamp,
-    data: event.data,
-    idempotency_key: event.idempotency_key,
-    status,
-    destinations: event.endpoint_ids.length,
-    created_at: event.created_at.toISOString(),
-  };
+  return { ...ingestResponse(event), data: event.data, status, created_at: event.created_at.toISOString() };
 }
 
 /** The account's event and its delivery to the endpoint, or 404 (unknown event, another account's, or not delivered to that endpoint). */

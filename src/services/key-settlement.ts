@@ -9,7 +9,7 @@ export type KeySettlement = { answers: 'this' } | { answers: 'another'; response
 export type KeySettlementDeps = { idempotency: IdempotencyRecords; events: Events; outbox: Pick<DeliveryOutbox, 'awaiting'>; clock: Clock };
 
 /** The 202 body of a new event, answered again (with 200) to every repeat of its key. */
-export function ingestResponse(event: EventDoc): Record<string, unknown> {
+export function ingestResponse(event: EventDoc) {
   return {
     id: event._id,
     type: event.type,
