@@ -85,10 +85,6 @@ export class IngestAdmission {
     return null;
   }
 
-  get concurrencyLimit(): number {
-    return this.concurrency.value;
-  }
-
   private refuse(reason: ShedReason, accountId: string): never {
     recordIngestShed(reason);
     annotateActive(() => ({ [ATTR.admission]: 'refused', [ATTR.refusalReason]: reason }));
