@@ -90,7 +90,7 @@ class Scope {
     this.taken++;
   }
 
-  /** Calls a second this process has been handing out lately: the size of the next block. */
+  /** Calls a second this process has been handing out lately: a block holds BLOCK_SECONDS of them. */
   rate(): number {
     return Math.max(this.takenBefore, this.taken);
   }
