@@ -3,18 +3,19 @@ import { Collection, Document, MongoServerError } from 'mongodb';
 /** Server codes meaning "this option is not implemented" (FerretDB answers 238 for expireAfterSeconds). */
 const NOT_IMPLEMENTED = new Set([238, 115]);
 
-/** Per command: the embedded store holds its one write lock for a whole command (a minute's limit blocks: 3–5 s at once, up to 0.9 s per 100). */
+/** Deletes per command: the embedded store holds its one write lock for a whole command (a minute's limit blocks: 3–5 s at once). */
 const PURGE_BATCH = 20;
 
-/** Deletes what expired by `now`, PURGE_BATCH `_id`s (an indexed lookup) per command, until a short batch or one another sweep took. */
+/** Deletes what expired by `now`: the ids read in one scan (a read holds no lock), then PURGE_BATCH `_id` deletes per command. */
 export async function sweepExpired(collection: Collection<any>, now: Date = new Date()): Promise<number> {
   const expired = { expires_at: { $lte: now } };
-  for (let deleted = 0; ; ) {
-    const batch = await collection.find(expired, { projection: { _id: 1 }, limit: PURGE_BATCH }).toArray();
-    const gone = batch.length && (await collection.bulkWrite(batch.map(({ _id }) => ({ deleteOne: { filter: { _id, ...expired } } })), { ordered: false })).deletedCount;
-    deleted += gone;
-    if (batch.length < PURGE_BATCH || gone === 0) return deleted;
+  const ids = (await collection.find(expired, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
+  let deleted = 0;
+  for (let i = 0; i < ids.length; i += PURGE_BATCH) {
+    const batch = ids.slice(i, i + PURGE_BATCH).map((_id) => ({ deleteOne: { filter: { _id, ...expired } } }));
+    deleted += (await collection.bulkWrite(batch, { ordered: false })).deletedCount;
   }
+  return deleted;
 }
 
 /** A TTL index on `expires_at`, or where the server refuses one (FerretDB) a purge timer that stop() ends; reads that care filter on the date. */
