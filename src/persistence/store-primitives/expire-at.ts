@@ -6,15 +6,21 @@ const NOT_IMPLEMENTED = new Set([238, 115]);
 /** Deletes per command: the embedded store holds its one write lock for a whole command (a minute's limit blocks: 3–5 s at once). */
 const PURGE_BATCH = 20;
 
-/** Deletes what expired by `now`: the ids read in one scan (a read holds no lock), then PURGE_BATCH `_id` deletes per command. */
+/** Ids held per read: after a long stop days of limit blocks expire at once, and memory stays bounded. */
+const PURGE_SCAN = 1_000;
+
+/** Deletes what expired by `now`: ids read PURGE_SCAN at a time (a read holds no lock), then PURGE_BATCH `_id` deletes per command. */
 export async function sweepExpired(collection: Collection<any>, now: Date = new Date()): Promise<number> {
   const expired = { expires_at: { $lte: now } };
-  const ids = (await collection.find(expired, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
   let deleted = 0;
-  for (let i = 0; i < ids.length; i += PURGE_BATCH) {
-    const batch = ids.slice(i, i + PURGE_BATCH).map((_id) => ({ deleteOne: { filter: { _id, ...expired } } }));
-    deleted += (await collection.bulkWrite(batch, { ordered: false })).deletedCount;
-  }
+  let ids: unknown[];
+  do {
+    ids = (await collection.find(expired, { projection: { _id: 1 }, limit: PURGE_SCAN }).toArray()).map((doc) => doc._id);
+    for (let i = 0; i < ids.length; i += PURGE_BATCH) {
+      const batch = ids.slice(i, i + PURGE_BATCH).map((_id) => ({ deleteOne: { filter: { _id, ...expired } } }));
+      deleted += (await collection.bulkWrite(batch, { ordered: false })).deletedCount;
+    }
+  } while (ids.length === PURGE_SCAN);
   return deleted;
 }
 

@@ -10,14 +10,15 @@ describe('store primitive: expire at a time', () => {
   let db: Db;
   /** Each `delete` command sent: how many documents each of its statements may remove (0: any number). */
   const deletes: number[][] = [];
-  let finds = 0;
+  /** Each `find` command sent: its limit (0: none). */
+  const finds: number[] = [];
   const sweepers = new ExpirySweepers();
   beforeAll(async () => {
     store = await openTestDb('expire_at', { monitorCommands: true });
     db = store.db;
     store.client.on('commandStarted', (e: CommandStartedEvent) => {
       if (e.commandName === 'delete') deletes.push((e.command.deletes as Array<{ limit: number }>).map((d) => d.limit));
-      if (e.commandName === 'find') finds++;
+      if (e.commandName === 'find') finds.push(Number(e.command.limit ?? 0));
     });
   });
   afterAll(async () => {
@@ -48,15 +49,25 @@ describe('store primitive: expire at a time', () => {
     await col.insertMany(Array.from({ length: 250 }, (_, i) => ({ _id: `gone-${i}`, expires_at: new Date(now.getTime() - 1000) })));
     await col.insertOne({ _id: 'kept', expires_at: new Date(now.getTime() + 1000) });
     deletes.length = 0;
-    finds = 0;
+    finds.length = 0;
     expect(await sweepExpired(col, now)).toBe(250);
-    expect(finds).toBe(1);
+    expect(finds).toHaveLength(1);
     expect((await col.find().toArray()).map((d) => d._id)).toEqual(['kept']);
     expect(deletes.length).toBeGreaterThanOrEqual(13);
     for (const limits of deletes) {
       expect(limits.length).toBeLessThanOrEqual(20);
       expect(limits.every((limit) => limit === 1)).toBe(true);
     }
+  });
+
+  it('a purge after a long stop holds at most 1,000 ids at a time: it reads again until a read comes back short', async () => {
+    const now = new Date('2030-04-01T00:00:00Z');
+    const col = db.collection<{ _id: string; expires_at: Date }>('expiring_backlog');
+    await col.insertMany(Array.from({ length: 2_100 }, (_, i) => ({ _id: `late-${i}`, expires_at: new Date(now.getTime() - 1000) })));
+    finds.length = 0;
+    expect(await sweepExpired(col, now)).toBe(2_100);
+    expect(finds).toEqual([1_000, 1_000, 1_000]);
+    expect(await col.countDocuments()).toBe(0);
   });
 
   it('two concurrent sweeps in one process remove every expired document, and fail neither', async () => {
