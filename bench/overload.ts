@@ -89,7 +89,7 @@ async function main(): Promise<void> {
       for (const [i, factor] of RATES.entries()) {
         // Measured again before each offer: this VM's speed drifts by a third within minutes (BENCHMARKS.md), and against a
         // capacity measured ten minutes earlier the ratio judged the drift, not the platform.
-        const capacity = i === 0 ? firstCapacity : await measureC(`capacity-${factor}`);
+        const capacity = i === 0 ? firstCapacity : await measureC(`capacity-${i}`);
         const rate = factor * capacity;
         log(`offer ${factor}× C = ${rate.toFixed(1)} events/s for ${SECONDS} s...`);
         const tasksBefore = await workflowTaskCounts(temporalMetrics);
