@@ -89,8 +89,7 @@ export class IngestAdmission {
     recordIngestShed(reason);
     annotateActive(() => ({ [ATTR.admission]: 'refused', [ATTR.refusalReason]: reason }));
     annotateIngest(() => ({ [ATTR.accountId]: accountId, [ATTR.refusalReason]: reason }));
-    this.retryAfter.refused();
-    throw overloaded(this.retryAfter.seconds());
+    throw overloaded(this.retryAfter.refuse());
   }
 }
 

@@ -1,11 +1,13 @@
 import { SlidingCount } from './sliding-count';
 
 /**
- * The 503 `Retry-After`: calls refused per call taken over `windowS`, in [minS, maxS], so refused callers come back about as
- * fast as events are taken. Not a fixed 1 s: refused calls still cost parse, key check and metering (goodput 0.78 at 3×
- * capacity). Each answer is drawn between half the advice and the advice, so callers refused together do not return as one herd.
+ * The 503 `Retry-After`: `secondsPerRatio` s per call refused per call taken over `windowS`, in [minS, maxS]. Refused calls
+ * still cost CPU on the cores that deliver, and a flood is usually shorter than a caller's retries (doubled per try): the
+ * more oversubscribed the platform, the more of those retries should land after the flood, when there is room. At 3 ×
+ * capacity about ten calls are refused per call taken: callers wait 15–30 s, and retry for up to ~15 min before giving up.
+ * Each answer is drawn between half the advice and the advice, so callers refused together do not return as one herd.
  */
-const TUNING = { windowS: 10, minS: 1, maxS: 10 } as const;
+const TUNING = { windowS: 10, minS: 1, maxS: 30, secondsPerRatio: 3 } as const;
 
 export class RetryAfterAdvice {
   private readonly calls: SlidingCount<'taken' | 'refused'>;
@@ -22,14 +24,12 @@ export class RetryAfterAdvice {
     this.calls.add('taken');
   }
 
-  refused(): void {
-    this.calls.add('refused');
-  }
-
-  /** Whole seconds to wait, at least minS: between half the advice and the advice. */
-  seconds(): number {
+  /** Counts a refusal; answers the whole seconds it should wait, decided on the calls before it (a lone refusal after a quiet spell: 1 s). */
+  refuse(): number {
     const perTaken = this.calls.total('refused') / Math.max(this.calls.total('taken'), 1);
-    const advice = Math.min(TUNING.maxS, Math.max(TUNING.minS, Math.round(perTaken)));
+    this.calls.add('refused');
+    const advice = Math.min(TUNING.maxS, Math.max(TUNING.minS, Math.floor(TUNING.secondsPerRatio * perTaken)));
+    // Between half the advice and the advice.
     const least = Math.max(TUNING.minS, Math.ceil(advice / 2));
     return least + Math.floor(this.random() * (advice - least + 1));
   }

@@ -38,7 +38,7 @@ const DESCRIPTIONS: Record<number, string> = {
   422: 'Valid JSON that cannot be processed.',
   429: 'Burst limit or monthly quota exceeded; see Retry-After.',
   500: 'Internal error; safe to retry with backoff.',
-  503: 'At capacity, and this account over its share of it (`overloaded`: its own accepted events would wait past MAX_BACKLOG_S for their turn to be handed to delivery, or the API process is out of CPU, at its adaptive limit of ingests in flight, or holds INGEST_BACKLOG_LIMIT events while this account takes at least an equal share of what it accepts): nothing was stored. Or a dependency is unreachable (`service_unavailable`): an ingest\'s event may have been stored, and is then delivered and answers the repeat. Either way, retry after Retry-After (1 s, doubled per try) with the same idempotency key.',
+  503: 'At capacity, and this account over its share of it (`overloaded`: its own accepted events would wait past MAX_BACKLOG_S for their turn to be handed to delivery, or the API process is out of CPU, at its adaptive limit of ingests in flight, or holds INGEST_BACKLOG_LIMIT events while this account takes at least an equal share of what it accepts): nothing was stored. Or a dependency is unreachable (`service_unavailable`): an ingest\'s event may have been stored, and is then delivered and answers the repeat. Either way, retry after Retry-After (1 s for a dependency; 1–30 s for `overloaded`, the longer the more calls are refused; doubled per try) with the same idempotency key.',
 };
 
 const LIMIT_HEADERS = {

@@ -2003,7 +2003,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description At capacity, and this account over its share of it (`overloaded`: its own accepted events would wait past MAX_BACKLOG_S for their turn to be handed to delivery, or the API process is out of CPU, at its adaptive limit of ingests in flight, or holds INGEST_BACKLOG_LIMIT events while this account takes at least an equal share of what it accepts): nothing was stored. Or a dependency is unreachable (`service_unavailable`): an ingest's event may have been stored, and is then delivered and answers the repeat. Either way, retry after Retry-After (1 s, doubled per try) with the same idempotency key. */
+                /** @description At capacity, and this account over its share of it (`overloaded`: its own accepted events would wait past MAX_BACKLOG_S for their turn to be handed to delivery, or the API process is out of CPU, at its adaptive limit of ingests in flight, or holds INGEST_BACKLOG_LIMIT events while this account takes at least an equal share of what it accepts): nothing was stored. Or a dependency is unreachable (`service_unavailable`): an ingest's event may have been stored, and is then delivered and answers the repeat. Either way, retry after Retry-After (1 s for a dependency; 1–30 s for `overloaded`, the longer the more calls are refused; doubled per try) with the same idempotency key. */
                 503: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
