@@ -4,7 +4,8 @@
  *
  *   capacity  C: a closed-loop burst of OVERLOAD_CAPACITY_EVENTS (2,000) idempotent events, 64 calls
  *             at a time, shed calls repeated: delivered/s from the first ingest to the last arrival;
- *             measured again before each offer, which is offered and judged against its own C.
+ *             measured before the first offer and after each: an offer is factor × the C before it,
+ *             judged against the mean of the C before and the C after it.
  *   offers    OVERLOAD_RATES (1, 1.5, 2, 3) × C, each for OVERLOAD_SECONDS (120 s), over
  *             OVERLOAD_ACCOUNTS (12) accounts with one HTTPS endpoint each. Every event has an
  *             idempotency key and half of them are sent twice at once. A caller follows the spec's
@@ -22,7 +23,8 @@
  * the first try's answer time, the share shed, ingest → receiver, duplicates, lost events, keys
  * answered with two ids, the drain after the offer, CPU per process and the workflow tasks that
  * timed out (from the Temporal server's own metrics). The last line is
- * `overload goodput G (capacity C/s, worst rate X)`, G the lowest goodput / C over the offers.
+ * `overload goodput G (capacity C/s, worst rate X)`, G the lowest goodput / C over the offers, C the
+ * mean of the two measured around that offer.
  */
 import { ADVICE, arrivalCount, benchTopology, CpuReading, countsBy, countsLine, cpuShares, gaugesLine, createAccounts, describeMachine, firstArrival, ingestClient, log, measureCapacity, ms, offer as offerFrom, pct, runBench, Sent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, workflowTaskCounts } from './delivery-support';
 
@@ -86,11 +88,12 @@ async function main(): Promise<void> {
 
     const goodputs: Array<{ rate: number; g: number; capacity: number }> = [];
     if (PHASES.has('offers')) {
+      // This VM's speed drifts by a third within minutes (BENCHMARKS.md): an offer is judged against C measured just
+      // before and just after it, the machine's speed during it as near as a burst can tell, not against one C from
+      // ten minutes earlier.
+      let before = firstCapacity;
       for (const [i, factor] of RATES.entries()) {
-        // Measured again before each offer: this VM's speed drifts by a third within minutes (BENCHMARKS.md), and against a
-        // capacity measured ten minutes earlier the ratio judged the drift, not the platform.
-        const capacity = i === 0 ? firstCapacity : await measureC(`capacity-${i}`);
-        const rate = factor * capacity;
+        const rate = factor * before;
         log(`offer ${factor}× C = ${rate.toFixed(1)} events/s for ${SECONDS} s...`);
         const tasksBefore = await workflowTaskCounts(temporalMetrics);
         const shedBefore = await countsBy(platformMetrics, SHED);
@@ -132,9 +135,12 @@ async function main(): Promise<void> {
         await waitFor(() => probe.id !== undefined && fast.arrivals.has(probe.id), 30_000);
         const probeMs = probe.id !== undefined && fast.arrivals.has(probe.id) ? fast.arrivals.get(probe.id)![0] - probeSent : NaN;
         const drainRate = backlogAtEnd > 0 && drainSeconds > 0 ? backlogAtEnd / drainSeconds : NaN;
+        const after = await measureC(`capacity-${i + 1}`);
+        const capacity = (before + after) / 2;
         const line =
           `offer ${factor}× C (${rate.toFixed(1)}/s for ${SECONDS} s, ${sent.length} events, ${firstTries.length} first tries): ` +
-          `goodput ${goodput.toFixed(1)}/s = ${(goodput / capacity).toFixed(2)} C (${(goodput / firstCapacity).toFixed(2)} of the run's first C); ` +
+          `goodput ${goodput.toFixed(1)}/s = ${(goodput / capacity).toFixed(2)} C (C ${capacity.toFixed(1)}/s, the mean of ${before.toFixed(1)} before and ${after.toFixed(1)} after; ` +
+          `${(goodput / before).toFixed(2)} of the C before, ${(goodput / firstCapacity).toFixed(2)} of the run's first C); ` +
           `first try answered p50 ${ms(pct(firstLat, 50))}, p99 ${ms(pct(firstLat, 99))}, max ${ms(Math.max(...firstLat))}; ` +
           `first tries shed ${((100 * shedFirst) / firstTries.length).toFixed(1)} %, timed out ${timedOutFirst}; ` +
           `refusals by reason (platform's count, retries included): ${countsLine(shedBefore, await countsBy(platformMetrics, SHED))}; ` +
@@ -167,6 +173,7 @@ async function main(): Promise<void> {
           log(`  ${factor}× C: ${targets}`);
           report.push(`  ${factor}× C: ${targets}`);
         }
+        before = after;
       }
     }
 
