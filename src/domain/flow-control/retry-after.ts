@@ -3,8 +3,8 @@ import { SlidingCount } from './sliding-count';
 /**
  * The 503 `Retry-After`: `secondsPerRatio` s per call refused per call taken over `windowS`, in [minS, maxS]. Refused calls
  * still cost CPU on the cores that deliver, and a flood is usually shorter than a caller's retries (doubled per try): the
- * more oversubscribed the platform, the more of those retries should land after the flood, when there is room. At 3 ×
- * capacity about ten calls are refused per call taken: callers wait 15–30 s, and retry for up to ~15 min before giving up.
+ * more oversubscribed the platform, the more of those retries should land after the flood, when there is room
+ * (measured at 3 × capacity: BENCHMARKS.md, bench:overload).
  * Each answer is drawn between half the advice and the advice, so callers refused together do not return as one herd.
  */
 const TUNING = { windowS: 10, minS: 1, maxS: 30, secondsPerRatio: 3 } as const;
