@@ -49,7 +49,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		copied.Timeout = s.timeout
 		httpClient = &copied
 	}
-	doer := &retryingDoer{next: httpClient, maxRetries: s.maxRetries, sleep: s.sleep, random: s.random}
+	doer := &retryingDoer{next: httpClient, maxRetries: s.maxRetries, maxRetryWait: s.maxRetryWait, sleep: s.sleep, random: s.random}
 	authorize := func(_ context.Context, req *http.Request) error {
 		req.Header.Set("Authorization", "Bearer "+apiKey)
 		return nil

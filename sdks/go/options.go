@@ -14,8 +14,10 @@ type settings struct {
 	httpClient *http.Client
 	timeout    time.Duration
 	maxRetries int
-	sleep      func(context.Context, time.Duration) error
-	random     func() float64
+	// 0: no bound beyond maxRetries.
+	maxRetryWait time.Duration
+	sleep        func(context.Context, time.Duration) error
+	random       func() float64
 }
 
 func defaults() settings {
@@ -30,6 +32,11 @@ func WithTimeout(d time.Duration) Option { return func(s *settings) { s.timeout 
 
 // WithMaxRetries bounds the retries of one call (the spec's 5 unless told; 0 turns retries off).
 func WithMaxRetries(n int) Option { return func(s *settings) { s.maxRetries = n } }
+
+// WithMaxRetryWait bounds the waiting between one call's tries, in all: a retry whose wait would pass d is not
+// made, and the last answer is returned at once. Unset, only WithMaxRetries bounds it (with the platform's longest
+// Retry-After, 30 s, five waits come to about 15.5 minutes); a context deadline ends a call too, with its error.
+func WithMaxRetryWait(d time.Duration) Option { return func(s *settings) { s.maxRetryWait = d } }
 
 // WithSleep replaces the wait between retries (tests inject one that records and returns at once).
 func WithSleep(sleep func(context.Context, time.Duration) error) Option {

@@ -9,7 +9,7 @@ import (
 )
 
 // The spec's advice on 429 (and the 503 overloaded shed): wait Retry-After seconds, doubled on each retry,
-// plus a random jitter of up to 500 ms, at most 5 retries.
+// plus a random jitter of up to 500 ms, at most 5 retries (and at most WithMaxRetryWait in all, when it is set).
 const (
 	DefaultMaxRetries = 5
 	MaxJitter         = 500 * time.Millisecond
@@ -43,15 +43,23 @@ func safeToRepeat(req *http.Request) bool {
 }
 
 // retryingDoer sends a request, and again after the spec's wait while the answer is a 429 or a 503 (at most
-// maxRetries times). A network error or time-out is retried only for a request that is safe to repeat.
+// maxRetries times, and at most maxRetryWait of waiting in all when it is set). A network error or time-out is
+// retried only for a request that is safe to repeat.
 type retryingDoer struct {
-	next       *http.Client
-	maxRetries int
-	sleep      func(context.Context, time.Duration) error
-	random     func() float64
+	next         *http.Client
+	maxRetries   int
+	maxRetryWait time.Duration
+	sleep        func(context.Context, time.Duration) error
+	random       func() float64
+}
+
+// mayRetry says whether retry number retry may be made after wait, when waited has been spent waiting already.
+func (d *retryingDoer) mayRetry(retry int, waited, wait time.Duration) bool {
+	return retry < d.maxRetries && (d.maxRetryWait <= 0 || waited+wait <= d.maxRetryWait)
 }
 
 func (d *retryingDoer) Do(req *http.Request) (*http.Response, error) {
+	var waited time.Duration
 	for retry := 0; ; retry++ {
 		attempt := req
 		if retry > 0 && req.GetBody != nil {
@@ -66,16 +74,21 @@ func (d *retryingDoer) Do(req *http.Request) (*http.Response, error) {
 		var wait time.Duration
 		switch {
 		case err != nil:
-			if retry >= d.maxRetries || !safeToRepeat(req) || req.Context().Err() != nil {
+			if !safeToRepeat(req) || req.Context().Err() != nil {
 				return nil, err
 			}
-			wait = RetryDelay(retry, -1, d.random())
-		case (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) && retry < d.maxRetries:
-			wait = RetryDelay(retry, retryAfter(resp.Header), d.random())
+			if wait = RetryDelay(retry, -1, d.random()); !d.mayRetry(retry, waited, wait) {
+				return nil, err
+			}
+		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
+			if wait = RetryDelay(retry, retryAfter(resp.Header), d.random()); !d.mayRetry(retry, waited, wait) {
+				return resp, nil
+			}
 			resp.Body.Close()
 		default:
 			return resp, nil
 		}
+		waited += wait
 		if err := d.sleep(req.Context(), wait); err != nil {
 			return nil, err
 		}

@@ -144,6 +144,29 @@ func TestMaxRetriesIsAnOption(t *testing.T) {
 	equal(t, len(s.bodies), 3)
 }
 
+func TestARetryWhoseWaitWouldPassMaxRetryWaitIsNotMadeAndTheLastErrorIsReturnedAtOnce(t *testing.T) {
+	s := &script{answers: []func() (*http.Response, error){limited}}
+	var waits []time.Duration
+	_, err := clientFor(t, s, &waits, 0, WithMaxRetryWait(10*time.Second)).Events.Send(context.Background(), "a", nil)
+	var apiErr *ApiError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("not an *ApiError: %v", err)
+	}
+	equal(t, apiErr.Code, generated.ErrorCodeRateLimitExceeded)
+	equal(t, waits, seconds(2, 4))
+	equal(t, len(s.bodies), 3)
+}
+
+func TestTheWaitsAfterATimedOutSendCountAgainstMaxRetryWaitToo(t *testing.T) {
+	s := &script{answers: []func() (*http.Response, error){timedOut}}
+	var waits []time.Duration
+	if _, err := clientFor(t, s, &waits, 0, WithMaxRetryWait(2500*time.Millisecond)).Events.Send(context.Background(), "a", nil); err == nil {
+		t.Fatal("a send that never got an answer succeeded")
+	}
+	equal(t, waits, seconds(1))
+	equal(t, len(s.bodies), 2)
+}
+
 func TestA503OverloadedShedIsRetried(t *testing.T) {
 	s := &script{answers: []func() (*http.Response, error){overloaded, accepted}}
 	var waits []time.Duration

@@ -87,6 +87,25 @@ def test_max_retries_is_an_option():
     assert len(script.requests) == 3
 
 
+def test_a_retry_whose_wait_would_pass_max_retry_wait_is_not_made_and_the_last_error_is_raised_at_once():
+    script = Script(limited)
+    waits = []
+    with pytest.raises(PlatformError) as raised:
+        client_for(script, waits, max_retry_wait=10.0).events.send("order.created", {})
+    assert waits == [2.0, 4.0]
+    assert len(script.requests) == 3
+    assert raised.value.code is ErrorCode.RATE_LIMIT_EXCEEDED
+
+
+def test_the_waits_after_a_timed_out_send_count_against_max_retry_wait_too():
+    script = Script(httpx.ReadTimeout("slow"))
+    waits = []
+    with pytest.raises(httpx.ReadTimeout):
+        client_for(script, waits, max_retry_wait=2.5).events.send("order.created", {})
+    assert waits == [1.0]
+    assert len(script.requests) == 2
+
+
 def test_a_503_overloaded_shed_is_retried():
     script = Script(overloaded, httpx.Response(202, json=EVENT))
     waits = []

@@ -29,6 +29,12 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Milliseconds one try may take, answer included, before it is abandoned. Default 30,000. */
   timeoutMs?: number;
+  /**
+   * Milliseconds one call may spend waiting between its tries, in all: a retry whose wait would pass it is
+   * not made, and the last error is thrown at once. Default: no bound beyond `maxRetries` (with the
+   * platform's longest Retry-After, 30 s, five waits come to about 15.5 minutes).
+   */
+  maxRetryWaitMs?: number;
   /** How the client waits between tries (tests pass their own clock). */
   sleep?: (ms: number) => Promise<void>;
   /** Uniform in [0, 1): the jitter of each wait. */
@@ -44,7 +50,8 @@ interface Answer<T> {
 
 /**
  * A client of the platform's webhook API. Every call follows the retry advice (429 burst and 503:
- * wait Retry-After × 2^n plus up to 500 ms, at most `maxRetries` times) and throws `PlatformError` otherwise.
+ * wait Retry-After × 2^n plus up to 500 ms, at most `maxRetries` times and `maxRetryWaitMs` in all)
+ * and throws `PlatformError` otherwise.
  */
 export class PlatformClient {
   /** The generated client, for anything this layer does not cover; it has no retries. */
@@ -54,6 +61,7 @@ export class PlatformClient {
   readonly deliveries: Deliveries;
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
+  private readonly maxRetryWaitMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
 
@@ -61,6 +69,7 @@ export class PlatformClient {
     this.raw = createClient<paths>({ baseUrl: baseUrl.replace(/\/+$/, ''), headers: { Authorization: `Bearer ${apiKey}` }, fetch: options.fetch });
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxRetryWaitMs = options.maxRetryWaitMs ?? Infinity;
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
     this.events = new Events(this);
@@ -74,19 +83,27 @@ export class PlatformClient {
    * @internal
    */
   async request<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, noAnswerIsRetryable: boolean): Promise<T> {
+    let waited = 0;
+    /** Waits before retry `retry`, or answers false when `maxRetries` or `maxRetryWaitMs` says to give up. */
+    const waitedToRetry = async (retry: number, retryAfterSeconds: number | undefined): Promise<boolean> => {
+      const delay = retryDelayMs(retry, retryAfterSeconds, this.random());
+      if (retry >= this.maxRetries || waited + delay > this.maxRetryWaitMs) return false;
+      waited += delay;
+      await this.sleep(delay);
+      return true;
+    };
     for (let retry = 0; ; retry++) {
       let answer: Answer<T>;
       try {
         answer = await call(AbortSignal.timeout(this.timeoutMs));
       } catch (err) {
-        if (!noAnswerIsRetryable || retry >= this.maxRetries) throw err;
-        await this.sleep(retryDelayMs(retry, undefined, this.random()));
-        continue;
+        if (noAnswerIsRetryable && (await waitedToRetry(retry, undefined))) continue;
+        throw err;
       }
       if (answer.response.ok) return answer.data as T;
       const error = new PlatformError(answer.response.status, answer.error, answer.response.headers);
-      if (!error.retryable || retry >= this.maxRetries) throw error;
-      await this.sleep(retryDelayMs(retry, error.retryAfterSeconds, this.random()));
+      if (error.retryable && (await waitedToRetry(retry, error.retryAfterSeconds))) continue;
+      throw error;
     }
   }
 }

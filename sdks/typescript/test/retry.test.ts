@@ -80,6 +80,22 @@ describe('retries of a 429 or a 503', () => {
     assert.equal(requests.length, 3);
   });
 
+  it('gives up, throwing the last answer at once, when the next wait would pass maxRetryWaitMs in all', async () => {
+    const { client, waits, requests } = scripted([BURST], { maxRetryWaitMs: 20_000 });
+    const error = await client.events.send('order.created', {}).catch((err: unknown) => err);
+    assert.ok(error instanceof PlatformError);
+    assert.equal(error.code, 'rate_limit_exceeded');
+    assert.deepEqual(waits, [3000 + 250, 6000 + 250]);
+    assert.equal(requests.length, 3);
+  });
+
+  it('counts the waits after a try that got no answer against maxRetryWaitMs too', async () => {
+    const { client, waits, requests } = scripted(['no answer'], { maxRetryWaitMs: 2_000 });
+    await assert.rejects(client.events.send('order.created', {}), TypeError);
+    assert.deepEqual(waits, [1000 + 250]);
+    assert.equal(requests.length, 2);
+  });
+
   it('retries every kind of call, reads and changes alike', async () => {
     const endpoint = { id: 'ep_1' };
     const { client, requests } = scripted([BURST, { status: 200, body: endpoint }]);

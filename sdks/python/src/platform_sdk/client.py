@@ -25,14 +25,15 @@ def _generated_client(base_url: str, api_key: str, timeout: float, httpx_args: O
 
 class Client:
     """`Client("https://platform.example", "svc_live_...")`; `max_retries` bounds the retries of one call (the spec's 5),
-    `sleep` and `random` are the waits' clock and jitter (injected by tests), `httpx_args` go to httpx.Client
-    (e.g. `{"verify": "ca.pem"}` or a `transport`)."""
+    `max_retry_wait` its seconds of waiting between tries in all (None: no bound; with the platform's longest
+    Retry-After, 30 s, five waits come to about 15.5 minutes), `sleep` and `random` are the waits' clock and jitter
+    (injected by tests), `httpx_args` go to httpx.Client (e.g. `{"verify": "ca.pem"}` or a `transport`)."""
 
     def __init__(self, base_url: str, api_key: str, *, timeout: float = DEFAULT_TIMEOUT_SECONDS, max_retries: int = MAX_RETRIES,
-                 sleep: Callable[[float], None] = time.sleep, random: Callable[[], float] = random_module.random,
+                 max_retry_wait: Optional[float] = None, sleep: Callable[[float], None] = time.sleep, random: Callable[[], float] = random_module.random,
                  httpx_args: Optional[Dict[str, Any]] = None):
         self.generated = _generated_client(base_url, api_key, timeout, httpx_args)
-        call = SyncCaller(self.generated, max_retries, sleep, random)
+        call = SyncCaller(self.generated, max_retries, sleep, random, max_retry_wait)
         self.events = Events(call)
         self.endpoints = Endpoints(call)
         self.deliveries = Deliveries(call)
@@ -51,10 +52,10 @@ class AsyncClient:
     """The same as Client with `await` (and `async for` over events.list() and endpoints.list())."""
 
     def __init__(self, base_url: str, api_key: str, *, timeout: float = DEFAULT_TIMEOUT_SECONDS, max_retries: int = MAX_RETRIES,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, random: Callable[[], float] = random_module.random,
+                 max_retry_wait: Optional[float] = None, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, random: Callable[[], float] = random_module.random,
                  httpx_args: Optional[Dict[str, Any]] = None):
         self.generated = _generated_client(base_url, api_key, timeout, httpx_args)
-        call = AsyncCaller(self.generated, max_retries, sleep, random)
+        call = AsyncCaller(self.generated, max_retries, sleep, random, max_retry_wait)
         self.events = AsyncEvents(call)
         self.endpoints = AsyncEndpoints(call)
         self.deliveries = Deliveries(call)

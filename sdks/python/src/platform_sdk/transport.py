@@ -1,4 +1,4 @@
-"""Calls one generated operation with the retry policy: 429 and 503 are retried after the spec's wait; a
+"""Calls one generated operation with the retry policy (retry.py): 429 and 503 are retried after the spec's wait; a
 network error or time-out is retried only for calls that are safe to repeat (reads, and sends, whose
 idempotency key makes a repeat return the original). Any other non-2xx answer raises PlatformError.
 
@@ -13,7 +13,7 @@ from typing import Any, Awaitable, Callable, Optional
 import httpx
 
 from .errors import PlatformError
-from .retry import MAX_RETRIES, RETRIED_STATUSES, retry_after_seconds, retry_delay
+from .retry import MAX_RETRIES, RETRIED_STATUSES, Waits, retry_after_seconds
 
 
 def _result(operation: Any, client: Any, response: httpx.Response) -> Any:
@@ -24,51 +24,55 @@ def _result(operation: Any, client: Any, response: httpx.Response) -> Any:
 
 class SyncCaller:
     def __init__(self, client: Any, max_retries: int = MAX_RETRIES, sleep: Callable[[float], None] = time.sleep,
-                 random: Callable[[], float] = random_module.random):
+                 random: Callable[[], float] = random_module.random, max_retry_wait: Optional[float] = None):
         self.client = client
         self.max_retries = max_retries
+        self.max_retry_wait = max_retry_wait
         self.sleep = sleep
         self.random = random
 
     def __call__(self, operation: Any, *args: Any, safe_to_repeat: bool = False, **kwargs: Any) -> Any:
-        retry = 0
+        waits = Waits(self.max_retries, self.max_retry_wait, self.random)
         while True:
             try:
                 response = self.client.get_httpx_client().request(**operation._get_kwargs(*args, **kwargs))
             except httpx.TransportError:
-                if not safe_to_repeat or retry >= self.max_retries:
+                delay = waits.next(None) if safe_to_repeat else None
+                if delay is None:
                     raise
-                self.sleep(retry_delay(retry, None, self.random))
-                retry += 1
+                self.sleep(delay)
                 continue
-            if response.status_code in RETRIED_STATUSES and retry < self.max_retries:
-                self.sleep(retry_delay(retry, retry_after_seconds(response.headers), self.random))
-                retry += 1
-                continue
+            if response.status_code in RETRIED_STATUSES:
+                delay = waits.next(retry_after_seconds(response.headers))
+                if delay is not None:
+                    self.sleep(delay)
+                    continue
             return _result(operation, self.client, response)
 
 
 class AsyncCaller:
     def __init__(self, client: Any, max_retries: int = MAX_RETRIES, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 random: Callable[[], float] = random_module.random):
+                 random: Callable[[], float] = random_module.random, max_retry_wait: Optional[float] = None):
         self.client = client
         self.max_retries = max_retries
+        self.max_retry_wait = max_retry_wait
         self.sleep = sleep
         self.random = random
 
     async def __call__(self, operation: Any, *args: Any, safe_to_repeat: bool = False, **kwargs: Any) -> Any:
-        retry = 0
+        waits = Waits(self.max_retries, self.max_retry_wait, self.random)
         while True:
             try:
                 response = await self.client.get_async_httpx_client().request(**operation._get_kwargs(*args, **kwargs))
             except httpx.TransportError:
-                if not safe_to_repeat or retry >= self.max_retries:
+                delay = waits.next(None) if safe_to_repeat else None
+                if delay is None:
                     raise
-                await self.sleep(retry_delay(retry, None, self.random))
-                retry += 1
+                await self.sleep(delay)
                 continue
-            if response.status_code in RETRIED_STATUSES and retry < self.max_retries:
-                await self.sleep(retry_delay(retry, retry_after_seconds(response.headers), self.random))
-                retry += 1
-                continue
+            if response.status_code in RETRIED_STATUSES:
+                delay = waits.next(retry_after_seconds(response.headers))
+                if delay is not None:
+                    await self.sleep(delay)
+                    continue
             return _result(operation, self.client, response)
