@@ -34,8 +34,8 @@ func WithTimeout(d time.Duration) Option { return func(s *settings) { s.timeout 
 func WithMaxRetries(n int) Option { return func(s *settings) { s.maxRetries = n } }
 
 // WithMaxRetryWait bounds the waiting between one call's tries, in all: a retry whose wait would pass d is not
-// made, and the last answer is returned at once. Unset, only WithMaxRetries bounds it (with the platform's longest
-// Retry-After, 30 s, five waits come to about 15.5 minutes); a context deadline ends a call too, with its error.
+// made, and the last answer is returned at once. Unset, only WithMaxRetries bounds it: five waits are 31 × Retry-After
+// (15.5 minutes at a 503's longest, 30 s; 31 at a 429's, 60 s). A context deadline ends a call too, with its error.
 func WithMaxRetryWait(d time.Duration) Option { return func(s *settings) { s.maxRetryWait = d } }
 
 // WithSleep replaces the wait between retries (tests inject one that records and returns at once).

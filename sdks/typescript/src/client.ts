@@ -31,8 +31,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /**
    * Milliseconds one call may spend waiting between its tries, in all: a retry whose wait would pass it is
-   * not made, and the last error is thrown at once. Default: no bound beyond `maxRetries` (with the
-   * platform's longest Retry-After, 30 s, five waits come to about 15.5 minutes).
+   * not made, and the last error is thrown at once. Default: no bound beyond `maxRetries` (five waits are
+   * 31 × Retry-After: 15.5 minutes at a 503's longest, 30 s; 31 at a 429's, 60 s).
    */
   maxRetryWaitMs?: number;
   /** How the client waits between tries (tests pass their own clock). */

@@ -25,8 +25,8 @@ def _generated_client(base_url: str, api_key: str, timeout: float, httpx_args: O
 
 class Client:
     """`Client("https://platform.example", "svc_live_...")`; `max_retries` bounds the retries of one call (the spec's 5),
-    `max_retry_wait` its seconds of waiting between tries in all (None: no bound; with the platform's longest
-    Retry-After, 30 s, five waits come to about 15.5 minutes), `sleep` and `random` are the waits' clock and jitter
+    `max_retry_wait` its seconds of waiting between tries in all (None: no bound; five waits are 31 × Retry-After,
+    15.5 minutes at a 503's longest, 31 at a 429's), `sleep` and `random` are the waits' clock and jitter
     (injected by tests), `httpx_args` go to httpx.Client (e.g. `{"verify": "ca.pem"}` or a `transport`)."""
 
     def __init__(self, base_url: str, api_key: str, *, timeout: float = DEFAULT_TIMEOUT_SECONDS, max_retries: int = MAX_RETRIES,
