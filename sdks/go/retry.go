@@ -1,15 +1,21 @@
 package platform
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"math"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/devops-platform/platform-go/generated"
 )
 
 // The spec's advice on 429 (and the 503 overloaded shed): wait Retry-After seconds, doubled on each retry,
 // plus a random jitter of up to 500 ms, at most 5 retries (and at most WithMaxRetryWait in all, when it is set).
+// A spent monthly quota (429 quota_exceeded) is not retried: it lasts until the next period.
 const (
 	DefaultMaxRetries = 5
 	MaxJitter         = 500 * time.Millisecond
@@ -33,6 +39,21 @@ func retryAfter(h http.Header) time.Duration {
 		return -1
 	}
 	return time.Duration(seconds * float64(time.Second))
+}
+
+// quotaSpent says whether a 429 is the monthly quota's (code quota_exceeded). It reads the body and puts it back
+// for the caller.
+func quotaSpent(resp *http.Response) bool {
+	if resp.StatusCode != http.StatusTooManyRequests {
+		return false
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	var answer struct {
+		Code generated.ErrorCode `json:"code"`
+	}
+	return err == nil && json.Unmarshal(body, &answer) == nil && answer.Code == generated.ErrorCodeQuotaExceeded
 }
 
 // safeToRepeatKey marks a request whose repeat cannot do anything twice (a send, thanks to its idempotency key).
@@ -80,7 +101,7 @@ func (d *retryingDoer) Do(req *http.Request) (*http.Response, error) {
 			if wait = RetryDelay(retry, -1, d.random()); !d.mayRetry(retry, waited, wait) {
 				return nil, err
 			}
-		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
+		case (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) && !quotaSpent(resp):
 			if wait = RetryDelay(retry, retryAfter(resp.Header), d.random()); !d.mayRetry(retry, waited, wait) {
 				return resp, nil
 			}

@@ -167,6 +167,19 @@ func TestTheWaitsAfterATimedOutSendCountAgainstMaxRetryWaitToo(t *testing.T) {
 	equal(t, len(s.bodies), 2)
 }
 
+func TestASpentMonthlyQuotaIsNotRetriedItLastsUntilTheNextPeriod(t *testing.T) {
+	s := &script{answers: []func() (*http.Response, error){answer(429, "500000", `{"error":"Monthly quota exceeded","code":"quota_exceeded","quota_limit":500,"quota_used":500,"reset_at":"2026-12-01T00:00:00.000Z"}`)}}
+	var waits []time.Duration
+	_, err := clientFor(t, s, &waits, 0).Events.Send(context.Background(), "a", nil)
+	var apiErr *ApiError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("not an *ApiError: %v", err)
+	}
+	equal(t, apiErr.Code, generated.ErrorCodeQuotaExceeded)
+	equal(t, len(s.bodies), 1)
+	equal(t, len(waits), 0)
+}
+
 func TestA503OverloadedShedIsRetried(t *testing.T) {
 	s := &script{answers: []func() (*http.Response, error){overloaded, accepted}}
 	var waits []time.Duration

@@ -106,6 +106,18 @@ def test_the_waits_after_a_timed_out_send_count_against_max_retry_wait_too():
     assert len(script.requests) == 2
 
 
+def test_a_spent_monthly_quota_is_not_retried_it_lasts_until_the_next_period():
+    body = {"error": "Monthly quota exceeded", "code": "quota_exceeded", "quota_limit": 500, "quota_used": 500,
+            "reset_at": "2026-12-01T00:00:00.000Z"}
+    script = Script(httpx.Response(429, headers={"Retry-After": "500000"}, json=body))
+    waits = []
+    with pytest.raises(PlatformError) as raised:
+        client_for(script, waits).events.send("order.created", {})
+    assert raised.value.code is ErrorCode.QUOTA_EXCEEDED
+    assert len(script.requests) == 1
+    assert waits == []
+
+
 def test_a_503_overloaded_shed_is_retried():
     script = Script(overloaded, httpx.Response(202, json=EVENT))
     waits = []

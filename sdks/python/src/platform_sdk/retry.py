@@ -1,6 +1,8 @@
 """The spec's advice on 429 (and the 503 `overloaded` shed): wait Retry-After seconds, doubled on each retry,
 plus a random jitter of up to 500 ms, at most 5 retries; and, when the caller sets one, at most
-`max_retry_wait` seconds of waiting in all."""
+`max_retry_wait` seconds of waiting in all. A spent monthly quota (429 `quota_exceeded`) is not retried: it lasts
+until the next period."""
+import json
 from typing import Callable, Mapping, Optional
 
 MAX_RETRIES = 5
@@ -8,6 +10,16 @@ RETRIED_STATUSES = frozenset({429, 503})
 MAX_JITTER_SECONDS = 0.5
 # The wait when the answer says nothing (no Retry-After, or no answer at all: a time-out).
 DEFAULT_RETRY_AFTER_SECONDS = 1.0
+
+
+def retried(status: int, body: bytes) -> bool:
+    """Whether the advice is to retry an answer: a 429 of the burst limit, or a 503."""
+    if status not in RETRIED_STATUSES:
+        return False
+    try:
+        return status != 429 or json.loads(body).get("code") != "quota_exceeded"
+    except (ValueError, AttributeError):
+        return True
 
 
 def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:

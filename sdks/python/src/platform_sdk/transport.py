@@ -1,6 +1,6 @@
-"""Calls one generated operation with the retry policy (retry.py): 429 and 503 are retried after the spec's wait; a
-network error or time-out is retried only for calls that are safe to repeat (reads, and sends, whose
-idempotency key makes a repeat return the original). Any other non-2xx answer raises PlatformError.
+"""Calls one generated operation with the retry policy (retry.py): 429 (but a spent quota) and 503 are retried after
+the spec's wait; a network error or time-out is retried only for calls that are safe to repeat (reads, and sends,
+whose idempotency key makes a repeat return the original). Any other non-2xx answer raises PlatformError.
 
 The generated operation builds the request (`_get_kwargs`) and parses a success (`_parse_response`); an error
 body is read here, so that a code newer than the generated enum, or a body that is not JSON, still makes a
@@ -13,7 +13,7 @@ from typing import Any, Awaitable, Callable, Optional
 import httpx
 
 from .errors import PlatformError
-from .retry import MAX_RETRIES, RETRIED_STATUSES, Waits, retry_after_seconds
+from .retry import MAX_RETRIES, Waits, retried, retry_after_seconds
 
 
 def _result(operation: Any, client: Any, response: httpx.Response) -> Any:
@@ -42,7 +42,7 @@ class SyncCaller:
                     raise
                 self.sleep(delay)
                 continue
-            if response.status_code in RETRIED_STATUSES:
+            if retried(response.status_code, response.content):
                 delay = waits.next(retry_after_seconds(response.headers))
                 if delay is not None:
                     self.sleep(delay)
@@ -70,7 +70,7 @@ class AsyncCaller:
                     raise
                 await self.sleep(delay)
                 continue
-            if response.status_code in RETRIED_STATUSES:
+            if retried(response.status_code, response.content):
                 delay = waits.next(retry_after_seconds(response.headers))
                 if delay is not None:
                     await self.sleep(delay)
