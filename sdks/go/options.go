@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"time"
@@ -14,14 +15,14 @@ type settings struct {
 	httpClient *http.Client
 	timeout    time.Duration
 	maxRetries int
-	// 0: no bound beyond maxRetries.
+	// The longest Duration unless set: no bound beyond maxRetries.
 	maxRetryWait time.Duration
 	sleep        func(context.Context, time.Duration) error
 	random       func() float64
 }
 
 func defaults() settings {
-	return settings{timeout: 30 * time.Second, maxRetries: DefaultMaxRetries, sleep: sleepContext, random: rand.Float64}
+	return settings{timeout: 30 * time.Second, maxRetries: DefaultMaxRetries, maxRetryWait: math.MaxInt64, sleep: sleepContext, random: rand.Float64}
 }
 
 // WithHTTPClient sends the calls with c (its Transport, e.g. a custom TLS configuration); its Timeout is kept when set.
@@ -34,8 +35,9 @@ func WithTimeout(d time.Duration) Option { return func(s *settings) { s.timeout 
 func WithMaxRetries(n int) Option { return func(s *settings) { s.maxRetries = n } }
 
 // WithMaxRetryWait bounds the waiting between one call's tries, in all: a retry whose wait would pass d is not
-// made, and the last answer is returned at once. Unset, only WithMaxRetries bounds it: five waits are 31 × Retry-After
-// (15.5 minutes at a 503's longest, 30 s; 31 at a 429's, 60 s). A context deadline ends a call too, with its error.
+// made, and the last answer is returned at once (0 turns retries off). Unset, only WithMaxRetries bounds it: five
+// waits are 31 × Retry-After (15.5 minutes at a 503's longest, 30 s; 31 at a 429's, 60 s). A context deadline ends
+// a call too, with its error.
 func WithMaxRetryWait(d time.Duration) Option { return func(s *settings) { s.maxRetryWait = d } }
 
 // WithSleep replaces the wait between retries (tests inject one that records and returns at once).

@@ -64,7 +64,7 @@ func safeToRepeat(req *http.Request) bool {
 }
 
 // retryingDoer sends a request, and again after the spec's wait while the answer is a 429 or a 503 (at most
-// maxRetries times, and at most maxRetryWait of waiting in all when it is set). A network error or time-out is
+// maxRetries times, and at most maxRetryWait of waiting in all). A network error or time-out is
 // retried only for a request that is safe to repeat.
 type retryingDoer struct {
 	next         *http.Client
@@ -76,7 +76,7 @@ type retryingDoer struct {
 
 // mayRetry says whether retry number retry may be made after wait, when waited has been spent waiting already.
 func (d *retryingDoer) mayRetry(retry int, waited, wait time.Duration) bool {
-	return retry < d.maxRetries && (d.maxRetryWait <= 0 || waited+wait <= d.maxRetryWait)
+	return retry < d.maxRetries && waited+wait <= d.maxRetryWait
 }
 
 func (d *retryingDoer) Do(req *http.Request) (*http.Response, error) {

@@ -1,5 +1,6 @@
 """Client (sync) and AsyncClient: the platform's API with an API key, over the generated client."""
 import asyncio
+import math
 import random as random_module
 import time
 from typing import Any, Awaitable, Callable, Dict, Optional
@@ -25,12 +26,12 @@ def _generated_client(base_url: str, api_key: str, timeout: float, httpx_args: O
 
 class Client:
     """`Client("https://platform.example", "svc_live_...")`; `max_retries` bounds the retries of one call (the spec's 5),
-    `max_retry_wait` its seconds of waiting between tries in all (None: no bound; five waits are 31 × Retry-After,
+    `max_retry_wait` its seconds of waiting between tries in all (no bound unless set; five waits are 31 × Retry-After,
     15.5 minutes at a 503's longest, 31 at a 429's), `sleep` and `random` are the waits' clock and jitter
     (injected by tests), `httpx_args` go to httpx.Client (e.g. `{"verify": "ca.pem"}` or a `transport`)."""
 
     def __init__(self, base_url: str, api_key: str, *, timeout: float = DEFAULT_TIMEOUT_SECONDS, max_retries: int = MAX_RETRIES,
-                 max_retry_wait: Optional[float] = None, sleep: Callable[[float], None] = time.sleep, random: Callable[[], float] = random_module.random,
+                 max_retry_wait: float = math.inf, sleep: Callable[[float], None] = time.sleep, random: Callable[[], float] = random_module.random,
                  httpx_args: Optional[Dict[str, Any]] = None):
         self.generated = _generated_client(base_url, api_key, timeout, httpx_args)
         call = SyncCaller(self.generated, max_retries, sleep, random, max_retry_wait)
@@ -52,7 +53,7 @@ class AsyncClient:
     """The same as Client with `await` (and `async for` over events.list() and endpoints.list())."""
 
     def __init__(self, base_url: str, api_key: str, *, timeout: float = DEFAULT_TIMEOUT_SECONDS, max_retries: int = MAX_RETRIES,
-                 max_retry_wait: Optional[float] = None, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, random: Callable[[], float] = random_module.random,
+                 max_retry_wait: float = math.inf, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, random: Callable[[], float] = random_module.random,
                  httpx_args: Optional[Dict[str, Any]] = None):
         self.generated = _generated_client(base_url, api_key, timeout, httpx_args)
         call = AsyncCaller(self.generated, max_retries, sleep, random, max_retry_wait)

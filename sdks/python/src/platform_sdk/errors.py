@@ -23,6 +23,12 @@ class PlatformError(Exception):
         self.details: List[Any] = fields.get("details") or []
         super().__init__(f"{status} {self.code or ''}: {self.message}".replace(" :", ":"))
 
+    @property
+    def retryable(self) -> bool:
+        """Whether the platform's advice is to retry it: the burst limit (429) and 503. A spent monthly quota is not
+        retried: it lasts until the next period."""
+        return (self.status == 429 and self.code is not ErrorCode.QUOTA_EXCEEDED) or self.status == 503
+
     @classmethod
     def from_response(cls, status: int, content: bytes, headers: Any) -> "PlatformError":
         text = content.decode("utf-8", errors="replace")

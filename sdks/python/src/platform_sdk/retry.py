@@ -1,25 +1,12 @@
 """The spec's advice on 429 (and the 503 `overloaded` shed): wait Retry-After seconds, doubled on each retry,
 plus a random jitter of up to 500 ms, at most 5 retries; and, when the caller sets one, at most
-`max_retry_wait` seconds of waiting in all. A spent monthly quota (429 `quota_exceeded`) is not retried: it lasts
-until the next period."""
-import json
+`max_retry_wait` seconds of waiting in all. Which answers are retried is PlatformError.retryable."""
 from typing import Callable, Mapping, Optional
 
 MAX_RETRIES = 5
-RETRIED_STATUSES = frozenset({429, 503})
 MAX_JITTER_SECONDS = 0.5
 # The wait when the answer says nothing (no Retry-After, or no answer at all: a time-out).
 DEFAULT_RETRY_AFTER_SECONDS = 1.0
-
-
-def retried(status: int, body: bytes) -> bool:
-    """Whether the advice is to retry an answer: a 429 of the burst limit, or a 503."""
-    if status not in RETRIED_STATUSES:
-        return False
-    try:
-        return status != 429 or json.loads(body).get("code") != "quota_exceeded"
-    except (ValueError, AttributeError):
-        return True
 
 
 def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
@@ -42,9 +29,9 @@ def retry_delay(retry: int, retry_after: Optional[float], random: Callable[[], f
 
 class Waits:
     """The waits of one call, in turn: `next` is the wait before the next retry, or None when `max_retries` or
-    `max_retry_wait` (seconds of waiting in all, None for no bound) says to give up."""
+    `max_retry_wait` (seconds of waiting in all) says to give up."""
 
-    def __init__(self, max_retries: int, max_retry_wait: Optional[float], random: Callable[[], float]):
+    def __init__(self, max_retries: int, max_retry_wait: float, random: Callable[[], float]):
         self.max_retries = max_retries
         self.max_retry_wait = max_retry_wait
         self.random = random
@@ -53,7 +40,7 @@ class Waits:
 
     def next(self, retry_after: Optional[float]) -> Optional[float]:
         delay = retry_delay(self.retry, retry_after, self.random)
-        if self.retry >= self.max_retries or (self.max_retry_wait is not None and self.waited + delay > self.max_retry_wait):
+        if self.retry >= self.max_retries or self.waited + delay > self.max_retry_wait:
             return None
         self.retry += 1
         self.waited += delay

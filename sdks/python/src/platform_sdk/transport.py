@@ -1,30 +1,34 @@
-"""Calls one generated operation with the retry policy (retry.py): 429 (but a spent quota) and 503 are retried after
-the spec's wait; a network error or time-out is retried only for calls that are safe to repeat (reads, and sends,
-whose idempotency key makes a repeat return the original). Any other non-2xx answer raises PlatformError.
+"""Calls one generated operation with the retry policy (retry.py): an answer whose PlatformError is retryable is
+retried after the spec's wait; a network error or time-out is retried only for calls that are safe to repeat (reads,
+and sends, whose idempotency key makes a repeat return the original). Any other non-2xx answer raises PlatformError.
 
 The generated operation builds the request (`_get_kwargs`) and parses a success (`_parse_response`); an error
 body is read here, so that a code newer than the generated enum, or a body that is not JSON, still makes a
 PlatformError rather than a parsing failure."""
 import asyncio
+import math
 import random as random_module
 import time
-from typing import Any, Awaitable, Callable, Optional
+from typing import Any, Awaitable, Callable
 
 import httpx
 
 from .errors import PlatformError
-from .retry import MAX_RETRIES, Waits, retried, retry_after_seconds
+from .retry import MAX_RETRIES, Waits, retry_after_seconds
 
 
-def _result(operation: Any, client: Any, response: httpx.Response) -> Any:
-    if 200 <= response.status_code < 300:
-        return operation._parse_response(client=client, response=response)
-    raise PlatformError.from_response(response.status_code, response.content, response.headers)
+def _wait_after(response: httpx.Response, waits: Waits) -> float:
+    """The wait before retrying an error answer; its PlatformError is raised when it is not to be retried."""
+    error = PlatformError.from_response(response.status_code, response.content, response.headers)
+    delay = waits.next(retry_after_seconds(response.headers)) if error.retryable else None
+    if delay is None:
+        raise error
+    return delay
 
 
 class SyncCaller:
     def __init__(self, client: Any, max_retries: int = MAX_RETRIES, sleep: Callable[[float], None] = time.sleep,
-                 random: Callable[[], float] = random_module.random, max_retry_wait: Optional[float] = None):
+                 random: Callable[[], float] = random_module.random, max_retry_wait: float = math.inf):
         self.client = client
         self.max_retries = max_retries
         self.max_retry_wait = max_retry_wait
@@ -42,17 +46,14 @@ class SyncCaller:
                     raise
                 self.sleep(delay)
                 continue
-            if retried(response.status_code, response.content):
-                delay = waits.next(retry_after_seconds(response.headers))
-                if delay is not None:
-                    self.sleep(delay)
-                    continue
-            return _result(operation, self.client, response)
+            if 200 <= response.status_code < 300:
+                return operation._parse_response(client=self.client, response=response)
+            self.sleep(_wait_after(response, waits))
 
 
 class AsyncCaller:
     def __init__(self, client: Any, max_retries: int = MAX_RETRIES, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 random: Callable[[], float] = random_module.random, max_retry_wait: Optional[float] = None):
+                 random: Callable[[], float] = random_module.random, max_retry_wait: float = math.inf):
         self.client = client
         self.max_retries = max_retries
         self.max_retry_wait = max_retry_wait
@@ -70,9 +71,6 @@ class AsyncCaller:
                     raise
                 await self.sleep(delay)
                 continue
-            if retried(response.status_code, response.content):
-                delay = waits.next(retry_after_seconds(response.headers))
-                if delay is not None:
-                    await self.sleep(delay)
-                    continue
-            return _result(operation, self.client, response)
+            if 200 <= response.status_code < 300:
+                return operation._parse_response(client=self.client, response=response)
+            await self.sleep(_wait_after(response, waits))
