@@ -157,6 +157,16 @@ func TestARetryWhoseWaitWouldPassMaxRetryWaitIsNotMadeAndTheLastErrorIsReturnedA
 	equal(t, len(s.bodies), 3)
 }
 
+func TestAMaxRetryWaitOfZeroTurnsRetriesOff(t *testing.T) {
+	s := &script{answers: []func() (*http.Response, error){limited}}
+	var waits []time.Duration
+	if _, err := clientFor(t, s, &waits, 0, WithMaxRetryWait(0)).Events.Send(context.Background(), "a", nil); err == nil {
+		t.Fatal("a send answered 429 succeeded")
+	}
+	equal(t, len(waits), 0)
+	equal(t, len(s.bodies), 1)
+}
+
 func TestTheWaitsAfterATimedOutSendCountAgainstMaxRetryWaitToo(t *testing.T) {
 	s := &script{answers: []func() (*http.Response, error){timedOut}}
 	var waits []time.Duration
