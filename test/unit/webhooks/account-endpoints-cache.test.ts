@@ -1,7 +1,7 @@
 import type { EndpointDoc, Endpoints } from '../../../src/persistence/endpoints';
 import { FOLLOWED_TTL_MS, lifetimeOf } from '../../../src/persistence/cache-invalidation-follower';
 import { answerGate } from '../../support/gate';
-import { AccountEndpointsCache, ENDPOINTS_CACHE_TTL_MS } from '../../../src/services/account-endpoints-cache';
+import { AccountEndpointsCache, ENDPOINTS_CACHE_TTL_MS, MAX_CACHED_ACCOUNTS } from '../../../src/services/account-endpoints-cache';
 
 function setup(options: { followed: boolean }) {
   let now = 1_000_000;
@@ -86,5 +86,20 @@ describe('AccountEndpointsCache', () => {
     advance(ENDPOINTS_CACHE_TTL_MS); // no poll since
     await cache.enabled('acct_1');
     expect(reads).toEqual(['acct_1', 'acct_1']);
+  });
+
+  it('past MAX_CACHED_ACCOUNTS forgets the least recently used accounts, not every list at once', async () => {
+    const { cache, reads } = setup({ followed: false });
+    await cache.enabled('acct_busy');
+    for (let i = 0; i <= MAX_CACHED_ACCOUNTS; i++) {
+      await cache.enabled(`acct_${i}`);
+      if (i % 1_000 === 0) await cache.enabled('acct_busy');
+    }
+    await cache.enabled('acct_busy');
+    expect(reads.filter((a) => a === 'acct_busy')).toHaveLength(1);
+    await cache.enabled(`acct_${MAX_CACHED_ACCOUNTS}`);
+    expect(reads.filter((a) => a === `acct_${MAX_CACHED_ACCOUNTS}`)).toHaveLength(1);
+    await cache.enabled('acct_0'); // the least recently used went
+    expect(reads.filter((a) => a === 'acct_0')).toHaveLength(2);
   });
 });
