@@ -39,6 +39,9 @@ interface SecretSetDoc extends Required<SecretSet> {
   n: number;
 }
 
+/** A secret set below the log's head, its secrets erased (Endpoints.eraseSecretsBelow). */
+const ERASED = '';
+
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
 
@@ -101,14 +104,25 @@ export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ acco
    */
   async rotateSecrets(current: EndpointDoc, rotate: (set: SecretSet) => SecretSet, at: Date): Promise<void> {
     const initial = { secret_sealed: current.secret_sealed, previous_secrets: current.previous_secrets ?? [] };
-    let copy = (await this.secretSets.append(current._id, (latest) => rotate(latest?.value ?? initial))).entry!.value;
+    let copy = (await this.secretSets.append(current._id, (latest) => rotate(latest?.value ?? initial))).entry!;
     for (;;) {
-      await this.update(current, { secret_sealed: copy.secret_sealed, previous_secrets: copy.previous_secrets ?? [] }, at);
-      const latest = (await this.secretSets.head(current._id))?.value;
+      await this.update(current, { secret_sealed: copy.value.secret_sealed, previous_secrets: copy.value.previous_secrets ?? [] }, at);
+      const latest = await this.secretSets.head(current._id);
       // Each version seals a new secret (a fresh IV too), so the sealed text names the version.
-      if (!latest || latest.secret_sealed === copy.secret_sealed) return;
+      if (!latest || latest.value.secret_sealed === copy.value.secret_sealed) return this.eraseSecretsBelow(current._id, copy.n);
       copy = latest;
     }
+  }
+
+  /**
+   * Only the log's head is ever read again (the next rotation derives from it), so the sets below it lose their secrets, those a
+   * grace of 0 ended among them. Each keeps its document, emptied: the head is found by entry number, and a gap would fork the log.
+   */
+  private async eraseSecretsBelow(endpointId: string, head: number): Promise<void> {
+    await this.secretSetsCol.updateMany(
+      { endpoint_id: endpointId, n: { $lt: head }, secret_sealed: { $ne: ERASED } },
+      { $set: { secret_sealed: ERASED, previous_secrets: [] } },
+    );
   }
 
   /** As update, if `updated_at` is as read: exact on MongoDB, only narrowing the race on the embedded store. */
