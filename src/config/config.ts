@@ -55,6 +55,8 @@ const EnvSchema = z.object({
 
   DELIVERY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   DELIVERY_LOCAL_LISTENER: blankIsUnset(bool),
+  /** Lets NODE_ENV=production start with the settings UNSAFE_IN_PRODUCTION names (a deliberate choice, never a default). */
+  ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION: bool.default(false),
   /** base64 of 32 bytes; embedded default: generated once under DATA_DIR. */
   SECRETS_ENCRYPTION_KEY: optionalWhere((v) => Buffer.from(v, 'base64').length === 32, 'must be base64 of exactly 32 bytes'),
   /** Trust X-Forwarded-For for the client IP (only behind a proxy you control). */
@@ -101,6 +103,10 @@ export class ConfigError extends Error {
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** Settings that open deliveries to private and loopback addresses (SSRF): refused in production without the override. */
+const UNSAFE_IN_PRODUCTION = ['DELIVERY_ALLOW_PRIVATE_NETWORKS', 'DELIVERY_LOCAL_LISTENER'] as const;
+const UNSAFE_OVERRIDE = 'ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION';
+
 export const mongoUriOf = (config: Config) => config.mongo.uri ?? `mongodb://127.0.0.1:${config.mongo.embeddedPort}/`;
 export const temporalAddressOf = (config: Config) => config.temporal.address ?? `127.0.0.1:${config.temporal.embeddedPort}`;
 
@@ -115,6 +121,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   // In production every API and worker process must open the same sealed secrets: no per-host default.
   if (env.NODE_ENV === 'production' && !e.SECRETS_ENCRYPTION_KEY) {
     throw new ConfigError('SECRETS_ENCRYPTION_KEY', 'is required when NODE_ENV=production (base64 of 32 bytes, the same for every process)');
+  }
+  const unsafe = UNSAFE_IN_PRODUCTION.find((variable) => e[variable] === true);
+  if (env.NODE_ENV === 'production' && unsafe && !e.ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION) {
+    throw new ConfigError(unsafe, `set to true is refused when NODE_ENV=production (it lets deliveries reach private and loopback addresses); set ${UNSAFE_OVERRIDE}=true to allow it anyway`);
   }
   return Object.freeze({
     port: e.PORT,

@@ -63,3 +63,27 @@ describe('loadConfig: empty values', () => {
     expect(loadConfig({ METRICS_PORT: '0' }).metrics.port).toBe(0);
   });
 });
+
+describe('loadConfig: settings that open deliveries to private networks, in production', () => {
+  const production = { NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64') };
+
+  it.each(['DELIVERY_ALLOW_PRIVATE_NETWORKS', 'DELIVERY_LOCAL_LISTENER'])('refuses %s=true at start-up, naming it and the override', (variable) => {
+    expect(() => loadConfig({ ...production, [variable]: 'true' })).toThrow(
+      new RegExp(`^Invalid configuration: ${variable} set to true is refused when NODE_ENV=production .*ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION=true`),
+    );
+  });
+
+  it('takes them with ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION=true', () => {
+    const config = loadConfig({ ...production, DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true', DELIVERY_LOCAL_LISTENER: 'true', ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION: 'true' });
+    expect(config.delivery).toMatchObject({ allowPrivateNetworks: true, localListener: true });
+  });
+
+  it('takes them outside production, and their false values anywhere', () => {
+    expect(loadConfig({ DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true', DELIVERY_LOCAL_LISTENER: 'true' }).delivery.allowPrivateNetworks).toBe(true);
+    expect(loadConfig({ ...production, DELIVERY_ALLOW_PRIVATE_NETWORKS: 'false', DELIVERY_LOCAL_LISTENER: 'false' }).delivery.allowPrivateNetworks).toBe(false);
+  });
+
+  it('refuses an override that is not a boolean', () => {
+    expect(() => loadConfig({ ...production, ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION: 'please' })).toThrow('Invalid configuration: ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION');
+  });
+});
