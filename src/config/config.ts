@@ -90,7 +90,7 @@ const EnvSchema = z.object({
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
   METRICS_TOKEN: optionalWhere((v) => v.length >= 16, 'must be at least 16 characters'),
-  PUBLIC_URL: blankIsUnset(httpUrl),
+  PUBLIC_URL: blankIsUnset(httpUrl.refine((v) => URL.canParse(v), 'must be a valid URL')),
   ...TracingEnvSchema.shape,
 });
 
@@ -171,5 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     tracing: tracingConfigFrom(e),
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT || 3000}`).replace(/\/+$/, ''),
+    /** PUBLIC_URL's origin, when set: the dashboard's only accepted Origin, and https there makes its cookies Secure (whatever the proxy says). */
+    publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
   });
 }

@@ -61,6 +61,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     invites: new DashboardInviteService({ accounts: repositories.accounts, invites, sessions, clock: systemClock }),
     catalog,
     logger,
+    publicOrigin: config.publicOrigin,
   });
 
   // The lease must exist before the first ingest; from here on, a failed start stops what it started.

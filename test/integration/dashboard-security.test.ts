@@ -139,6 +139,48 @@ describe('dashboard security', () => {
     });
   });
 
+  describe('behind a TLS proxy: PUBLIC_URL is https, X-Forwarded-Proto not trusted', () => {
+    const PUBLIC_ORIGIN = 'https://dashboard.example.test';
+    let proxied: Platform;
+    /** The plain-http address the proxy forwards to. */
+    let hop: string;
+
+    beforeAll(async () => {
+      proxied = await startTestPlatform({ roles: { api: true, worker: false }, sameAs: platform, env: { PUBLIC_URL: `${PUBLIC_ORIGIN}/`, TRUST_PROXY: 'false' } });
+      hop = proxied.apiUrl!;
+    });
+    afterAll(async () => {
+      await proxied?.stop();
+    });
+
+    /** `headers`: what the browser sends with each request (a form post's Origin, or none). */
+    async function signedUpBehindProxy(headers: Record<string, string>): Promise<{ client: DashboardClient; accountId: string }> {
+      const client = new DashboardClient(hop, headers);
+      const email = newEmail();
+      const res = await client.signUp(email, GOOD_PASSWORD);
+      expect(res.status).toBe(303);
+      return { client, accountId: (await platform.repositories.accounts.findByEmail(email))!._id };
+    }
+
+    it('marks every cookie Secure, the one carrying a new key too', async () => {
+      const { client } = await signedUpBehindProxy({});
+      const created = await client.submit('/dashboard/keys', '/dashboard/keys', { product: 'weh', label: 'behind proxy' });
+      expect(created.status).toBe(303);
+      for (const name of ['dash_csrf', 'dash_session', 'dash_new_key']) expect(client.setCookieLines.get(name)).toMatch(/;\s*secure/i);
+    });
+
+    it("takes PUBLIC_URL's origin as its own, not the address the proxy forwards to", async () => {
+      const { client, accountId } = await signedUpBehindProxy({ Origin: PUBLIC_ORIGIN });
+      const token = csrfTokenIn((await client.get('/dashboard/keys')).text);
+      const hopOrigin = await client.post('/dashboard/keys', { _csrf: token, product: 'weh', label: 'x' }, { Origin: hop });
+      expect(hopOrigin.status).toBe(403);
+      expect(await platform.services.accounts.listKeys(accountId)).toHaveLength(0);
+      const publicOrigin = await client.post('/dashboard/keys', { _csrf: token, product: 'weh', label: 'ok' }, { Origin: PUBLIC_ORIGIN });
+      expect(publicOrigin.status).toBe(303);
+      expect(await platform.services.accounts.listKeys(accountId)).toHaveLength(1);
+    });
+  });
+
   describe('sign-in throttling and messages', () => {
     it('answers 429 to the 6th attempt within 15 minutes for an email from one address, even with the right password', async () => {
       const { email } = await signedUp();

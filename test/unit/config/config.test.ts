@@ -87,3 +87,14 @@ describe('loadConfig: settings that open deliveries to private networks, in prod
     expect(() => loadConfig({ ...production, ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION: 'please' })).toThrow('Invalid configuration: ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION');
   });
 });
+
+describe('loadConfig: PUBLIC_URL', () => {
+  it("gives the dashboard PUBLIC_URL's origin when set, and none when not", () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://Dash.Example.com:443/base/' }).publicOrigin).toBe('https://dash.example.com');
+    expect(loadConfig({}).publicOrigin).toBeUndefined();
+  });
+
+  it('refuses a PUBLIC_URL that is not a URL', () => {
+    expect(() => loadConfig({ PUBLIC_URL: 'https://[::1/' })).toThrow('Invalid configuration: PUBLIC_URL');
+  });
+});

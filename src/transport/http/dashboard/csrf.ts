@@ -32,13 +32,16 @@ export function csrfTokenFor(ctx: Context): string {
   return token;
 }
 
-/** A state-changing request must not come from another origin (Origin, Sec-Fetch-Site, when sent) and must echo csrfTokenFor's token. */
-export function csrfProtection(): Middleware {
+/**
+ * A state-changing request must not come from another origin (Origin, Sec-Fetch-Site, when sent) and must echo csrfTokenFor's
+ * token. Our origin is PUBLIC_URL's when set (behind a TLS proxy this process sees http); else the request's own.
+ */
+export function csrfProtection(publicOrigin: string | undefined): Middleware {
   return async (ctx, next) => {
     if (SAFE_METHODS.has(ctx.method)) return next();
     const origin = ctx.get('Origin');
-    // Our own origin, built explicitly: in Koa 3, ctx.origin is the Origin request header itself.
-    if (origin && origin !== `${ctx.protocol}://${ctx.host}`) throw csrfFailed();
+    // Built explicitly: in Koa 3, ctx.origin is the Origin request header itself.
+    if (origin && origin !== (publicOrigin ?? `${ctx.protocol}://${ctx.host}`)) throw csrfFailed();
     const site = ctx.get('Sec-Fetch-Site');
     if (site && site !== 'same-origin' && site !== 'none') throw csrfFailed();
 

@@ -18,4 +18,6 @@ export interface DashboardDeps extends Pick<ApiRouteDeps, 'endpoints' | 'events'
   admission: Pick<IngestAdmission, 'admit'>;
   limiter: LimitAdmitter;
   logger: Logger;
+  /** PUBLIC_URL's origin when set (config.publicOrigin): the Origin forms must come from, and whether cookies are Secure. */
+  publicOrigin: string | undefined;
 }

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { unmatchedRoute } from '../unmatched-route';
 import { serveAssets } from './assets';
-import { DASHBOARD_PATH } from './cookies';
+import { cookieScheme, DASHBOARD_PATH } from './cookies';
 import { csrfProtection } from './csrf';
 import type { DashboardDeps } from './deps';
 import { htmlErrors } from './html-errors';
@@ -37,7 +37,16 @@ export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   });
 
   // The dashboard's own stack, ending in its 404/405: a dashboard path never falls through to the API.
-  const handle = compose([securityHeaders(), htmlErrors(deps.logger), serveAssets(), loadSession(deps.auth), csrfProtection(), router.routes() as Middleware, unmatched]);
+  const handle = compose([
+    securityHeaders(),
+    cookieScheme(deps.publicOrigin),
+    htmlErrors(deps.logger),
+    serveAssets(),
+    loadSession(deps.auth),
+    csrfProtection(deps.publicOrigin),
+    router.routes() as Middleware,
+    unmatched,
+  ]);
   return async (ctx, next) => {
     if (!isDashboardPath(ctx.path)) return next();
     await handle(ctx, async () => undefined);
