@@ -67,8 +67,8 @@ export class EventInsertUnanswered extends Error {
 }
 
 /** What retention needs of an event to remove it and what hangs off it: no body. */
-export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'idempotency_key' | 'endpoint_ids' | 'created_at' | 'fifo_places'> & { seq: number };
-const RETENTION_VIEW = { account_id: 1, idempotency_key: 1, endpoint_ids: 1, created_at: 1, fifo_places: 1, seq: 1 } as const;
+export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'type' | 'idempotency_key' | 'endpoint_ids' | 'created_at' | 'fifo_places'> & { seq: number };
+const RETENTION_VIEW = { account_id: 1, type: 1, idempotency_key: 1, endpoint_ids: 1, created_at: 1, fifo_places: 1, seq: 1 } as const;
 
 /** Ids read at once above a lost claim: the winner is usually another API process a few inserts ahead. */
 const NEAR_READS = 8;

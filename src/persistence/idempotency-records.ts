@@ -1,11 +1,13 @@
+import type { KeyIssuer } from '../domain/webhooks/idempotency-key';
 import type { ExpiringDoc } from './expiring-collection';
 import { StoreCollection } from './store-collection';
 import { claimOnce, type ExpirySweepers } from './store-primitives';
 
 export interface IdempotencyRecordDoc extends ExpiringDoc {
-  /** `<account>:<key>`: one record per key; a later use of an expired key replaces it. */
+  /** recordId: one record per issuer and key; a later use of an expired key replaces it. */
   _id: string;
   account_id: string;
+  issuer: KeyIssuer;
   key: string;
   event_id: number;
   /** The original 202 body, answered again (with 200) to every repeat. */
@@ -16,13 +18,14 @@ export interface IdempotencyRecordDoc extends ExpiringDoc {
 export type NewIdempotencyRecord = Omit<IdempotencyRecordDoc, '_id'>;
 
 interface SuccessionDoc extends ExpiringDoc {
-  /** `<account>:<key>@<event id of the expired record>`: who may replace that record. */
+  /** `<record id>@<event id of the expired record>`: who may replace that record. */
   _id: string;
   /** Absent: retention's tombstone, the record is being deleted (purge), not replaced. */
   record?: NewIdempotencyRecord;
 }
 
-const recordId = (accountId: string, key: string) => `${accountId}:${key}`;
+/** `<account>:<key>` for an account's keys; `platform/<account>:<key>` for the platform's (no account id starts `platform/`). */
+const recordId = (issuer: KeyIssuer, accountId: string, key: string) => (issuer === 'platform' ? `platform/${accountId}:${key}` : `${accountId}:${key}`);
 const RETRY_PAUSE_MS = 5;
 /** A tombstone this old belongs to a purge that died before its delete: a successor finishes it. */
 const ABANDONED_TOMBSTONE_MS = 10 * 60_000;
@@ -41,13 +44,13 @@ export class IdempotencyRecords extends StoreCollection<IdempotencyRecordDoc>('i
     await expiry.ensureExpiry(this.successions, { ttlOnly: true });
   }
 
-  find(accountId: string, key: string): Promise<IdempotencyRecordDoc | null> {
-    return this.col.findOne({ _id: recordId(accountId, key) });
+  find(accountId: string, key: string, issuer: KeyIssuer = 'account'): Promise<IdempotencyRecordDoc | null> {
+    return this.col.findOne({ _id: recordId(issuer, accountId, key) });
   }
 
   /** Makes `record` the key's record unless a valid one exists; returns the key's record either way. */
   async claim(record: NewIdempotencyRecord, now: () => Date): Promise<IdempotencyRecordDoc> {
-    const _id = recordId(record.account_id, record.key);
+    const _id = recordId(record.issuer, record.account_id, record.key);
     for (let vanished = 0, purging = 0; ; ) {
       if (await claimOnce(this.col, { ...record, _id })) return { ...record, _id };
       const current = await this.col.findOne({ _id });
@@ -89,8 +92,8 @@ export class IdempotencyRecords extends StoreCollection<IdempotencyRecordDoc>('i
    * Retention: deletes the record if it still names `eventId`. Embedded-store deletes are not atomic, so two deleters could
    * remove a record claimed in between: the purge first claims the succession with a tombstone (see succeed).
    */
-  async purge(accountId: string, key: string, eventId: number): Promise<void> {
-    const _id = recordId(accountId, key);
+  async purge(issuer: KeyIssuer, accountId: string, key: string, eventId: number): Promise<void> {
+    const _id = recordId(issuer, accountId, key);
     const succession = `${_id}@${eventId}`;
     // Dated by this process's clock, as successors read it (see succeed).
     if (await claimOnce(this.successions, { _id: succession, expires_at: new Date() })) {

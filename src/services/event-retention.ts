@@ -1,4 +1,5 @@
 import type { Clock } from '../domain/clock';
+import { keyIssuerOf } from '../domain/webhooks/idempotency-key';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { Logger } from '../infra/logger';
 import type { Deliveries } from '../persistence/deliveries';
@@ -58,7 +59,7 @@ export class EventRetention {
       for (const e of gone) for (const [endpointId, n] of Object.entries(e.fifo_places ?? {})) highestPlaces.set(endpointId, Math.max(highestPlaces.get(endpointId) ?? 0, n));
       for (const [endpointId, through] of highestPlaces) await this.deps.fifo.prune(endpointId, through);
       await deliveries.deleteForEvents(gone);
-      await Promise.all(gone.map((e) => e.idempotency_key !== null && idempotency.purge(e.account_id, e.idempotency_key, e._id)));
+      await Promise.all(gone.map((e) => e.idempotency_key !== null && idempotency.purge(keyIssuerOf(e.type), e.account_id, e.idempotency_key, e._id)));
       await events.deleteAll(gone);
       through = ids[old - 1];
       await events.ids.retire(through, ids.slice(0, old));

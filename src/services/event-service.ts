@@ -7,6 +7,7 @@ import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domai
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import type { HealthSummary } from '../domain/webhooks/endpoint-health';
 import { parseEventId } from '../domain/webhooks/event-id';
+import { keyIssuerOf } from '../domain/webhooks/idempotency-key';
 import { type DeliveryEnd, noticesForFailedDelivery, type NoticeRules } from '../domain/webhooks/operational-events';
 import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
@@ -124,14 +125,15 @@ export class EventService {
   private async admitted(accountId: string, input: IngestInput): Promise<IngestResult> {
     const key = input.idempotency_key ?? null;
     if (key === null) return this.accept(accountId, input, null);
-    const slot = `${accountId}:${key}`;
+    const issuer = keyIssuerOf(input.type);
+    const slot = `${issuer}/${accountId}:${key}`;
     const first = this.keyedInFlight.get(slot);
     if (first) {
       const answer = await first.catch(() => null);
       if (answer) return { created: false, body: answer.body };
     }
     const running = (async () => {
-      const existing = await this.deps.idempotency.find(accountId, key);
+      const existing = await this.deps.idempotency.find(accountId, key, issuer);
       if (existing && existing.expires_at > this.deps.clock()) return { created: false, body: existing.response };
       return this.accept(accountId, input, key);
     })();

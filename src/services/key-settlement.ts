@@ -1,4 +1,5 @@
 import type { Clock } from '../domain/clock';
+import { keyIssuerOf } from '../domain/webhooks/idempotency-key';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
 import type { EventDoc, Events } from '../persistence/events';
 import type { IdempotencyRecords, NewIdempotencyRecord } from '../persistence/idempotency-records';
@@ -23,6 +24,7 @@ export function ingestResponse(event: EventDoc) {
 export function idempotencyRecordFor(event: EventDoc): NewIdempotencyRecord {
   return {
     account_id: event.account_id,
+    issuer: keyIssuerOf(event.type),
     key: event.idempotency_key as string,
     event_id: event._id,
     response: ingestResponse(event),

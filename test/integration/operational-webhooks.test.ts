@@ -242,4 +242,25 @@ describe('operational webhooks on the platform', () => {
     await platform.services.events.emitPlatformEvent(accountId, input);
     expect((await apiClient(platform, key).get('/api/v1/webhooks/events')).body.data).toHaveLength(1);
   });
+
+  it("keeps an account's idempotency keys apart from the platform's, whatever they spell", async () => {
+    const { accountId, key } = await createAccountWithKey(platform);
+    const api = apiClient(platform, key);
+    const emit = (idempotencyKey: string) => platform.services.events.emitPlatformEvent(accountId, { type: 'platform.endpoint.failing', data: {}, idempotency_key: idempotencyKey });
+    const ingest = (idempotencyKey: string) => api.post('/api/v1/webhooks/events', { type: 'order.created', data: {}, idempotency_key: idempotencyKey });
+
+    // The account takes the key of a notice first: the notice is still emitted.
+    const first = await ingest('platform:endpoint.failing:ep_a:0');
+    expect(first.status).toBe(202);
+    await emit('platform:endpoint.failing:ep_a:0');
+    // The platform takes a key first: the account's ingest with it is a new event, not a repeat of the notice.
+    await emit('platform:endpoint.failing:ep_b:0');
+    const second = await ingest('platform:endpoint.failing:ep_b:0');
+    expect(second.status).toBe(202);
+    expect(second.body.type).toBe('order.created');
+
+    const listed = (await api.get('/api/v1/webhooks/events')).body.data as Array<{ type: string }>;
+    expect(listed.map((e) => e.type).sort()).toEqual(['order.created', 'order.created', 'platform.endpoint.failing', 'platform.endpoint.failing']);
+    expect((await ingest('platform:endpoint.failing:ep_a:0')).body.id).toBe(first.body.id);
+  });
 });

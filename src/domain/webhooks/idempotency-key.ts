@@ -1,3 +1,5 @@
+import { isPlatformEventType } from './event-pattern';
+
 /**
  * 1 to 255 printable ASCII characters without space (CONTRACT §4): NUL or lone surrogates are not stored faithfully everywhere,
  * and a header loses end spaces and has no encoding, so a wider key could match in the body field and not the header.
@@ -10,3 +12,11 @@ export const IDEMPOTENCY_KEY_RULE = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} 
 export function isIdempotencyKey(key: string): boolean {
   return IDEMPOTENCY_KEY_REGEX.test(key);
 }
+
+/**
+ * Who chose an event's key: the account at ingest, or the platform for its operational events. Each has its own keys, so an
+ * account's key never answers for (or suppresses) an operational event, whatever it spells. Only the platform emits `platform.` types.
+ */
+export type KeyIssuer = 'account' | 'platform';
+
+export const keyIssuerOf = (eventType: string): KeyIssuer => (isPlatformEventType(eventType) ? 'platform' : 'account');
