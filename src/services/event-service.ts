@@ -74,7 +74,7 @@ export interface EventServiceDeps {
   scheduler: DeliveryScheduler;
   recoveries: RecoveryScheduler;
   fifo: Pick<FifoTurns, 'placesFor'>;
-  operationalNoticeClaims: Pick<OperationalNoticeClaims, 'claimHour'>;
+  operationalNoticeClaims: Pick<OperationalNoticeClaims, 'claimHour' | 'claimOfEvent'>;
   noticeRules: NoticeRules;
   clock: Clock;
 }
@@ -109,9 +109,11 @@ export class EventService {
   async deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> {
     const endpoint = await this.deps.endpoints.find(end.accountId, end.endpointId);
     if (!endpoint) return;
+    const claims = this.deps.operationalNoticeClaims;
     const by = `${end.eventId}:${end.endpointId}:${end.round}`;
     for (const notice of noticesForFailedDelivery(end, endpoint, health, this.deps.noticeRules)) {
-      if (notice.onceAnHour && !(await this.deps.operationalNoticeClaims.claimHour(notice.type, notice.onceAnHour.endpointId, notice.onceAnHour.hourStart, by))) continue;
+      if (notice.onceAnHour && !(await claims.claimHour(notice.type, notice.onceAnHour.endpointId, notice.onceAnHour.hourStart, by))) continue;
+      if (notice.ofEvent && !(await claims.claimOfEvent(notice.type, notice.ofEvent.eventId, notice.ofEvent.max, by, this.deps.clock()))) continue;
       await this.emitPlatformEvent(end.accountId, { type: notice.type, data: notice.data, idempotency_key: notice.key });
     }
   }

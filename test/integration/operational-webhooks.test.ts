@@ -6,6 +6,7 @@ import { createHttpSender } from '../../activities/http-sender';
 import { loadConfig } from '../../src/config/config';
 import { createAcceptanceSeal } from '../../src/domain/webhooks/acceptance-seal';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
+import { MAX_EXHAUSTED_NOTICES_PER_EVENT } from '../../src/domain/webhooks/operational-events';
 import { RETRY_DELAYS_MS } from '../../src/domain/webhooks/retry-schedule';
 import { createSecretBox } from '../../src/domain/webhooks/secret-box';
 import { createDnsLookup, DEFAULT_DNS_MAX_CONCURRENT, DEFAULT_DNS_TIMEOUT_MS } from '../../src/infra/dns-lookup';
@@ -107,16 +108,16 @@ describe('operational webhooks (time-skipping)', () => {
     await env?.teardown();
   });
 
-  /** Ingests an event and waits until its delivery workflow runs: the outbox starts it in real time, not while time is skipped. */
-  async function ingest(type: string, endpointId: string): Promise<number> {
-    const ticket = services.admission.admit(accountId);
+  /** Ingests an event and waits until its delivery workflows run: the outbox starts them in real time, not while time is skipped. */
+  async function ingest(type: string, endpointIds: string | string[], account = accountId): Promise<number> {
+    const ticket = services.admission.admit(account);
     let id: number;
     try {
       id = (await services.events.ingest(ticket, { type, data: { order: type } })).body.id as number;
     } finally {
       ticket.release();
     }
-    await eventually(() => services.scheduler.isRunning(deliveryId(id, endpointId)));
+    for (const endpointId of [endpointIds].flat()) await eventually(() => services.scheduler.isRunning(deliveryId(id, endpointId)));
     return id;
   }
 
@@ -185,6 +186,28 @@ describe('operational webhooks (time-skipping)', () => {
     const operational = await services.events.list(accountId, { limit: 100, type: 'platform.delivery.exhausted' });
     expect(operational.data.map((e) => e.data.event_id).sort()).toEqual([first, second].sort());
     expect((await operations).received).toHaveLength(3);
+  });
+
+  it('sends delivery.exhausted for at most MAX_EXHAUSTED_NOTICES_PER_EVENT of one ingest’s failed deliveries, however many endpoints it fanned out to', async () => {
+    const account = 'acct_ops_fan_out';
+    const failingUrl = (await failing).url;
+    const fanOut = MAX_EXHAUSTED_NOTICES_PER_EVENT + 3;
+    const endpoints: Array<{ id: string }> = [];
+    for (let i = 0; i < fanOut; i++) endpoints.push(await services.endpoints.create(account, { url: `${failingUrl}/fan-out-${i}`, events: ['invoice.*'] }));
+    await services.endpoints.create(account, { url: `${(await operations).url}/fan-out-ops`, events: ['platform.delivery.exhausted'] });
+
+    const source = await ingest('invoice.sent', endpoints.map((e) => e.id), account);
+    await env.sleep(DELIVERY_SPAN + 10 * 60_000);
+    // Each delivery's activity has stored its notice, if any, before its workflow closed.
+    await eventually(async () => {
+      const running = await Promise.all(endpoints.map((e) => services.scheduler.isRunning(deliveryId(source, e.id))));
+      return running.every((r) => !r);
+    }, 60_000);
+    const failed = await Promise.all(endpoints.map((e) => repositories.deliveries.find(deliveryId(source, e.id))));
+    expect(failed.map((d) => d?.status)).toEqual(endpoints.map(() => 'failed'));
+    const notices = (await services.events.list(account, { limit: 100, type: 'platform.delivery.exhausted' })).data;
+    expect(notices.map((n) => n.data.event_id)).toEqual(Array.from({ length: MAX_EXHAUSTED_NOTICES_PER_EVENT }, () => source));
+    expect(new Set(notices.map((n) => n.data.endpoint_id)).size).toBe(MAX_EXHAUSTED_NOTICES_PER_EVENT);
   });
 
   it('claims endpoint.failing once per endpoint and hour among concurrent claimers, and again for the claimer that holds it', async () => {

@@ -12,6 +12,12 @@ export const OPERATIONAL_EVENT_TYPES = Object.freeze({
 /** Default of ENDPOINT_FAILING_AFTER: consecutive failed deliveries before `endpoint.failing`. */
 export const DEFAULT_FAILING_AFTER = 5;
 
+/**
+ * `delivery.exhausted` events one event's deliveries may cause, all its endpoints and rounds together: one call (an ingest to
+ * many failing endpoints) costs the account's `platform.*` endpoints at most this many events' deliveries, as that many ingests would.
+ */
+export const MAX_EXHAUSTED_NOTICES_PER_EVENT = 5;
+
 /** It receives operational events: a valid pattern names the reserved prefix (`*` does not). Nothing is emitted about it (no loop). */
 export function isOperationalEndpoint(patterns: readonly string[]): boolean {
   return patterns.some((p) => isPlatformEventType(p) && parseEventPattern(p) !== null);
@@ -43,12 +49,14 @@ export interface NoticeRules {
   autoDisableAfterMs: number;
 }
 
-/** An event to emit; `key` makes the emission idempotent. `onceAnHour` must first be claimed in the store. */
+/** An event to emit; `key` makes the emission idempotent. `onceAnHour` and `ofEvent` must first be claimed in the store. */
 export interface OperationalNotice {
   type: (typeof OPERATIONAL_EVENT_TYPES)[keyof typeof OPERATIONAL_EVENT_TYPES];
   key: string;
   data: Record<string, unknown>;
   onceAnHour?: { endpointId: string; hourStart: number };
+  /** One of at most `max` such notices about this event (MAX_EXHAUSTED_NOTICES_PER_EVENT). */
+  ofEvent?: { eventId: number; max: number };
 }
 
 /** The notices a failed delivery calls for; none about an operational event or an endpoint receiving them (loop guard). */
@@ -71,6 +79,7 @@ export function noticesForFailedDelivery(end: DeliveryEnd, endpoint: EndpointSta
         last_status_code: end.lastAttempt.statusCode,
         last_error: end.lastAttempt.error,
       },
+      ofEvent: { eventId: end.eventId, max: MAX_EXHAUSTED_NOTICES_PER_EVENT },
     });
   }
   const at = end.lastAttempt.at;

@@ -1,6 +1,6 @@
 import { systemClock } from '../../../src/domain/clock';
 import { applyHealthFact, EMPTY_HEALTH, type HealthSummary } from '../../../src/domain/webhooks/endpoint-health';
-import type { DeliveryEnd } from '../../../src/domain/webhooks/operational-events';
+import { type DeliveryEnd, MAX_EXHAUSTED_NOTICES_PER_EVENT } from '../../../src/domain/webhooks/operational-events';
 import type { EndpointDoc } from '../../../src/persistence/endpoints';
 import type { EventDoc, NewEvent } from '../../../src/persistence/events';
 import { EventService, type EventServiceDeps, type IngestInput } from '../../../src/services/event-service';
@@ -27,11 +27,11 @@ const endpoint: EndpointDoc = {
   updated_at: new Date(T0 - 10 * HOUR),
 };
 
-const end = (eventId: number, at = T0): DeliveryEnd => ({
+const end = (eventId: number, at = T0, endpointId = 'ep_1'): DeliveryEnd => ({
   accountId: 'acct_1',
   eventId,
   eventType: 'order.paid',
-  endpointId: 'ep_1',
+  endpointId,
   round: 1,
   lastAttempt: { attempt: 8, at: new Date(at), statusCode: 500, error: 'Destination answered HTTP 500.' },
 });
@@ -45,10 +45,18 @@ function emitters() {
       if (!claimed.has(id)) claimed.set(id, by);
       return claimed.get(id) === by;
     },
+    claimOfEvent: async (kind: string, eventId: number, max: number, by: string) => {
+      for (let slot = 1; slot <= max; slot++) {
+        const id = `${kind}:${eventId}#${slot}`;
+        if (!claimed.has(id)) claimed.set(id, by);
+        if (claimed.get(id) === by) return true;
+      }
+      return false;
+    },
   };
   const emitted: Array<{ accountId: string; input: IngestInput }> = [];
   const make = () => {
-    const deps = { endpoints: { find: async () => endpoint }, operationalNoticeClaims: claims, noticeRules: { failingAfter: 5, autoDisableAfterMs: 120 * HOUR } };
+    const deps = { endpoints: { find: async () => endpoint }, operationalNoticeClaims: claims, noticeRules: { failingAfter: 5, autoDisableAfterMs: 120 * HOUR }, clock: systemClock };
     const events = new EventService(deps as unknown as EventServiceDeps);
     jest.spyOn(events, 'emitPlatformEvent').mockImplementation(async (accountId, input) => void emitted.push({ accountId, input }));
     return events;
@@ -57,6 +65,19 @@ function emitters() {
 }
 
 describe('EventService.deliveryFailed', () => {
+  it('emits delivery.exhausted for at most MAX_EXHAUSTED_NOTICES_PER_EVENT of one event’s deliveries, across processes, and again for a retried claimer', async () => {
+    const { first, second, emitted } = emitters();
+    const ends = Array.from({ length: MAX_EXHAUSTED_NOTICES_PER_EVENT + 3 }, (_, i) => end(7, T0, `ep_${i}`));
+    await Promise.all(ends.map((e, i) => (i % 2 ? first : second).deliveryFailed(e, failures(1))));
+    const exhausted = () => emitted.filter((e) => e.input.type === 'platform.delivery.exhausted');
+    expect(exhausted()).toHaveLength(MAX_EXHAUSTED_NOTICES_PER_EVENT);
+    const told = exhausted()[0].input.data.endpoint_id as string;
+    await first.deliveryFailed(end(7, T0, told), failures(1));
+    expect(exhausted()).toHaveLength(MAX_EXHAUSTED_NOTICES_PER_EVENT + 1); // the retried activity emits again (its key makes it one event)
+    await first.deliveryFailed(end(8), failures(1));
+    expect(exhausted()).toHaveLength(MAX_EXHAUSTED_NOTICES_PER_EVENT + 2); // another event has its own
+  });
+
   it('emits delivery.exhausted for the account, keyed by event, endpoint and round', async () => {
     const { first, emitted } = emitters();
     await first.deliveryFailed(end(4711), failures(1));

@@ -4,6 +4,7 @@ import {
   type DeliveryEnd,
   type EndpointState,
   isOperationalEndpoint,
+  MAX_EXHAUSTED_NOTICES_PER_EVENT,
   noticesForFailedDelivery,
   OPERATIONAL_EVENT_TYPES,
 } from '../../../src/domain/webhooks/operational-events';
@@ -81,6 +82,7 @@ describe('operational events: delivery.exhausted', () => {
         last_status_code: 503,
         last_error: 'Destination answered HTTP 503.',
       },
+      ofEvent: { eventId: 4711, max: MAX_EXHAUSTED_NOTICES_PER_EVENT },
     });
   });
 
