@@ -2,16 +2,20 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 # `cli listen` verifies deliveries with the TypeScript receiver library.
 COPY receivers/typescript/src ./receivers/typescript/src
-COPY scripts ./scripts
 COPY data ./data
-RUN npm run build && npm prune --omit=dev
+# Temporal's native bridge ships a binary for every platform: keep only the one this
+# platform loads, named by the bridge's own loader.
+RUN npm run build && npm prune --omit=dev \
+ && target="$(node -p "require('@temporalio/core-bridge/common').getPrebuiltTargetName()")" \
+ && test -f "node_modules/@temporalio/core-bridge/releases/$target/index.node" \
+ && find node_modules/@temporalio/core-bridge/releases -mindepth 1 -maxdepth 1 ! -name "$target" -exec rm -rf {} +
 
 FROM node:20-bookworm-slim
 WORKDIR /app

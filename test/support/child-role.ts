@@ -18,12 +18,12 @@ export interface ChildRole {
  */
 export function spawnRole(role: 'start' | 'api' | 'worker', env: Record<string, string>, options: { npm?: boolean } = {}): ChildRole {
   const [command, args] = options.npm ? ['npm', ['run', '--silent', role]] : [process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'src', 'main', `${role}.ts`)]];
-  const child = spawn(command, args, {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawnProcess(role, command, args, { cwd: PROJECT_ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+}
+
+/** Runs `command` as its own process group in `cwd` with exactly `env`; `label` names it in errors. */
+export function spawnProcess(label: string, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ChildRole {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
@@ -36,8 +36,8 @@ export function spawnRole(role: 'start' | 'api' | 'worker', env: Record<string, 
       for (;;) {
         const match = out.match(pattern);
         if (match) return match;
-        if (child.exitCode !== null) throw new Error(`${role} exited (${child.exitCode}) before ${pattern}:\n${out}`);
-        if (Date.now() > deadline) throw new Error(`${role} did not print ${pattern} within ${timeoutMs} ms:\n${out}`);
+        if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode}) before ${pattern}:\n${out}`);
+        if (Date.now() > deadline) throw new Error(`${label} did not print ${pattern} within ${timeoutMs} ms:\n${out}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },
