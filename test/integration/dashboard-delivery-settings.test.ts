@@ -19,13 +19,13 @@ describe("dashboard: an endpoint's delivery settings", () => {
     await platform?.stop();
   });
 
-  /** A signed-up user (enterprise, so the many calls here stay within the burst limit) with an endpoint, and an API key to read it. */
-  async function userWithEndpoint() {
+  /** A signed-up user (enterprise unless told, so the many calls here stay within the burst limit) with an endpoint, and an API key to read it. */
+  async function userWithEndpoint(tier = 'enterprise') {
     const client = DashboardClient.fromNewIp(base);
     const email = newEmail();
     expect((await client.signUp(email, GOOD_PASSWORD)).status).toBe(303);
     const account = (await platform.repositories.accounts.findByEmail(email))!;
-    await platform.services.accounts.setTier(account._id, 'enterprise');
+    await platform.services.accounts.setTier(account._id, tier);
     const { key } = await platform.services.accounts.createKey(account._id, 'weh', 'reads the endpoint');
     const api = apiClient(platform, key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook' })).body;
@@ -36,7 +36,7 @@ describe("dashboard: an endpoint's delivery settings", () => {
       const { ordering, rate_limit_per_s, max_in_flight } = (await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body;
       return { ordering, rate_limit_per_s, max_in_flight };
     };
-    return { client, api, endpoint, page, settings, current };
+    return { client, api, accountId: account._id, endpoint, page, settings, current };
   }
 
   it('sets ordering and both limits, shows them on the page, and clears a limit left empty', async () => {
@@ -95,6 +95,18 @@ describe("dashboard: an endpoint's delivery settings", () => {
     expect((await settings({ ordering: 'fifo', rate_limit_per_s: '5', max_in_flight: '' }, { Origin: 'https://evil.example' })).status).toBe(403);
     expect((await settings({ ordering: 'fifo', rate_limit_per_s: '5', max_in_flight: '' }, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
     expect(await current()).toEqual(before);
+  });
+
+  it('is metered like the PATCH: with the minute\'s calls used up it is refused (429) and changes nothing', async () => {
+    // Free: 10 calls a minute, one of them the endpoint's creation.
+    const { api, accountId, endpoint, settings } = await userWithEndpoint('free');
+    for (let i = 0; i < 9; i++) expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).status).toBe(200);
+    const refused = await settings({ ordering: 'fifo', rate_limit_per_s: '5', max_in_flight: '' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(refused.text).toContain('Nothing was changed');
+    const after = await platform.services.endpoints.get(accountId, endpoint.id);
+    expect(after).toMatchObject({ ordering: 'unordered', rate_limit_per_s: null, max_in_flight: null });
   });
 
   it("cannot change another account's endpoint (404)", async () => {
