@@ -70,7 +70,7 @@ export type AttemptOutcome = (
 /** The failure type of an attempt that found its account's or endpoint's places taken (retried by Temporal, not counted). */
 export const THROTTLED = 'AttemptThrottled';
 
-/** A quick receiver frees a place within it, a hung one does not. Throttling at once (timer, task): 30 → 20 deliveries/s. */
+/** A quick receiver frees a place within it, a hung one does not. Not at once: a timer and a workflow task per throttled attempt cost deliveries (bench:delivery, BENCHMARKS.md). */
 const THROTTLE_WAIT_MS = 250;
 
 export interface DeliveryActivityDeps {

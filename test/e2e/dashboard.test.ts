@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/ensure-chromium';
 import { estimateCost } from '../../src/domain/cost-estimator';
 import { API_KEY_PATTERN } from '../../src/domain/keys/api-key';
@@ -12,7 +12,7 @@ import { usd } from '../../src/transport/http/dashboard/templates/format';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { deliveryClosed, waitsBefore } from '../support/delivery-workflows';
-import { eventually, startTestPlatform } from '../support/platform';
+import { apiClient, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 import { verifySignature } from '../support/spec-signature';
 
@@ -68,17 +68,18 @@ describe('dashboard in a real browser', () => {
     return tab;
   }
 
-  /** A new tab in which a new user has signed up, with an endpoint to `url`: answers the tab and the endpoint page's path. */
-  async function signedUpWithEndpoint(ctx: BrowserContext, url: string): Promise<{ tab: Page; endpointPath: string }> {
+  /** A new tab in which a new user has signed up, with an endpoint to `url`: answers the tab, the endpoint page's path and the user's email. */
+  async function signedUpWithEndpoint(ctx: BrowserContext, url: string): Promise<{ tab: Page; endpointPath: string; email: string }> {
     const tab = await openTab(ctx);
+    const email = newEmail();
     await tab.goto('/dashboard/sign-up');
-    await tab.getByLabel('Email').fill(newEmail());
+    await tab.getByLabel('Email').fill(email);
     await tab.getByLabel('Password').fill(GOOD_PASSWORD);
     await tab.getByRole('button', { name: 'Create account' }).click();
     await tab.getByRole('link', { name: 'Webhook endpoints', exact: true }).click();
     await tab.getByLabel('Endpoint URL').fill(url);
     await tab.getByRole('button', { name: 'Add endpoint' }).click();
-    return { tab, endpointPath: new URL(tab.url()).pathname };
+    return { tab, endpointPath: new URL(tab.url()).pathname, email };
   }
 
   it('takes a new user from sign-up to a delivered test event, a revoked key and a cost estimate', async () => {
@@ -402,4 +403,113 @@ describe('dashboard in a real browser', () => {
       await failing.close();
     }
   }, 5 * 60 * 1000);
+
+  /** The rendered box of what `locator` finds; fails when it is not rendered. */
+  const boxOf = async (locator: Locator) => {
+    const box = await locator.boundingBox();
+    if (!box) throw new Error(`${locator} is not rendered`);
+    return box;
+  };
+
+  it("draws the recovery form's Since (UTC) field as tall and as wide as the page's other inputs, at desktop and phone width", async () => {
+    const ctx = await browser.newContext({ viewport: DESKTOP, baseURL: platform.apiUrl });
+    try {
+      const { tab } = await signedUpWithEndpoint(ctx, 'https://127.0.0.1:9/hook');
+      await tab.screenshot({ path: path.join(SCREENSHOTS, '25-endpoint-page.png'), fullPage: true });
+      // Both widths first, each with a screenshot, then the comparison: the form field against the edit form's URL input.
+      const sizes = [];
+      for (const [viewport, name] of [[DESKTOP, '25-recover-since'], [PHONE, '25-recover-since-375px']] as const) {
+        await tab.setViewportSize(viewport);
+        await tab.locator('#recover-heading').scrollIntoViewIfNeeded();
+        await tab.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+        sizes.push(await Promise.all([boxOf(tab.getByLabel('Since (UTC)')), boxOf(tab.getByLabel('Endpoint URL'))]));
+      }
+      for (const [since, url] of sizes) {
+        expect(since.height).toBeGreaterThanOrEqual(url.height - 0.5);
+        expect(since.width).toBeGreaterThanOrEqual(url.width - 0.5);
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  }, 2 * 60 * 1000);
+
+  it("shows every attempt's status code and error inside the page at phone width", async () => {
+    const failing = await startReceiver(() => ({ status: 503, body: 'down for maintenance, back soon. '.repeat(12) }));
+    const ctx = await browser.newContext({ viewport: PHONE, baseURL: platform.apiUrl });
+    try {
+      const { tab } = await signedUpWithEndpoint(ctx, `${failing.url}/hook`);
+      await tab.getByRole('link', { name: 'Events', exact: true }).click();
+      await tab.getByLabel('Event type').fill('order.created');
+      await tab.getByRole('button', { name: 'Send test event' }).click();
+      const eventPath = new URL(tab.url()).pathname;
+      await eventually(async () => (await tab.goto(eventPath), (await tab.getByTestId('attempt').count()) >= 2), 60_000, 500);
+      const attempt = tab.getByTestId('attempt').first();
+      await attempt.scrollIntoViewIfNeeded();
+      await tab.screenshot({ path: path.join(SCREENSHOTS, '26-attempts-375px.png'), fullPage: true });
+      await attempt.screenshot({ path: path.join(SCREENSHOTS, '26-attempt-row-375px.png') });
+      // The table's cells in order: round, attempt, started, duration, status code, error, response body.
+      const [statusCode, error] = [attempt.locator('td').nth(4), attempt.locator('td').nth(5)];
+      expect(await statusCode.innerText()).toContain('503');
+      expect(await error.innerText()).toContain('Destination answered HTTP 503.');
+      for (const cell of [statusCode, error]) {
+        const box = await boxOf(cell);
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+      }
+      // Nothing overflows the page sideways either.
+      expect(await tab.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await ctx.close();
+      await failing.close();
+    }
+  }, 3 * 60 * 1000);
+
+  it("sets an endpoint's ordering and rate limits, as the API's PATCH does", async () => {
+    const ctx = await browser.newContext({ viewport: DESKTOP, baseURL: platform.apiUrl });
+    try {
+      const { tab, endpointPath, email } = await signedUpWithEndpoint(ctx, 'https://127.0.0.1:9/hook');
+      const status = () => tab.getByRole('status').first().innerText();
+      const account = await platform.repositories.accounts.findByEmail(email);
+      const { key } = await platform.services.accounts.createKey(account!._id, 'weh', 'reads the endpoint');
+      const fromApi = async () => (await apiClient(platform, key).get(`/api/v1/webhooks/endpoints/${endpointPath.split('/').pop()}`)).body;
+
+      await tab.locator('#delivery-settings-heading').scrollIntoViewIfNeeded();
+      await tab.screenshot({ path: path.join(SCREENSHOTS, '27-delivery-settings.png') });
+      expect(await tab.getByLabel('Ordering').inputValue()).toBe('unordered');
+      await tab.getByLabel('Ordering').selectOption('fifo');
+      await tab.getByLabel('Deliveries started per second').fill('5');
+      await tab.getByLabel('Requests in flight at once').fill('2');
+      await tab.getByRole('button', { name: 'Save delivery settings' }).click();
+      expect(await status()).toBe('Delivery settings saved.');
+      expect(await tab.getByTestId('endpoint-ordering').innerText()).toMatch(/^FIFO/);
+      expect(await tab.getByTestId('endpoint-limits').innerText()).toBe('At most 5 deliveries started per second and 2 requests in flight at once');
+      expect(await fromApi()).toMatchObject({ ordering: 'fifo', rate_limit_per_s: 5, max_in_flight: 2 });
+      await tab.locator('#delivery-settings-heading').scrollIntoViewIfNeeded();
+      await tab.screenshot({ path: path.join(SCREENSHOTS, '28-delivery-settings-saved.png') });
+
+      // Out of range: the browser does not send it (the server refuses it in the API's words too: dashboard-delivery-settings.test.ts).
+      await tab.getByLabel('Deliveries started per second').fill('5000');
+      await tab.getByRole('button', { name: 'Save delivery settings' }).click();
+      expect(await tab.locator('#settings-rate_limit_per_s:invalid').count()).toBe(1);
+      expect(await fromApi()).toMatchObject({ ordering: 'fifo', rate_limit_per_s: 5, max_in_flight: 2 });
+      await tab.setViewportSize(PHONE);
+      await tab.locator('#delivery-settings-heading').scrollIntoViewIfNeeded();
+      await tab.screenshot({ path: path.join(SCREENSHOTS, '29-delivery-settings-375px.png') });
+      await tab.setViewportSize(DESKTOP);
+
+      // Empty fields mean no limit; unordered again.
+      await tab.getByLabel('Ordering').selectOption('unordered');
+      await tab.getByLabel('Deliveries started per second').fill('');
+      await tab.getByLabel('Requests in flight at once').fill('');
+      await tab.getByRole('button', { name: 'Save delivery settings' }).click();
+      expect(await status()).toBe('Delivery settings saved.');
+      expect(await tab.getByTestId('endpoint-limits').innerText()).toBe('None');
+      expect(await fromApi()).toMatchObject({ ordering: 'unordered', rate_limit_per_s: null, max_in_flight: null });
+      expect(problems).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  }, 2 * 60 * 1000);
 });

@@ -1,12 +1,13 @@
 import type { Context } from 'koa';
 import { DomainError, ValidationError } from '../../../../domain/errors';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
-import { MAX_DESCRIPTION_LENGTH, RotateSecretBody } from '../../routes/webhooks/schemas';
+import { EndpointPatchBody, MAX_DESCRIPTION_LENGTH, RotateSecretBody } from '../../routes/webhooks/schemas';
+import { humanIssueMessage, issueDetails, validationSummary } from '../../validation-messages';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
 import { describeError, formField, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
-import { deleteEndpointPage, EndpointDetailView, EndpointForm, endpointDetailPage, EndpointsView, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
+import { deleteEndpointPage, DeliverySettingsForm, EndpointDetailView, EndpointForm, endpointDetailPage, EndpointsView, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
 
 const PAGE_SIZE = 20;
 
@@ -39,6 +40,25 @@ function readGracePeriod(ctx: Context): number | undefined {
   const parsed = RotateSecretBody.safeParse(raw === '' ? undefined : { grace_period_seconds: /^\d{1,7}$/.test(raw) ? Number(raw) : raw });
   if (!parsed.success) throw new ValidationError('Grace period must be a whole number of seconds from 0 to 7 days.', [{ path: 'grace_period_seconds', message: 'Invalid' }]);
   return parsed.data?.grace_period_seconds;
+}
+
+/** The API's PATCH fields for an endpoint's ordering and limits: the same schema checks the form. */
+const DeliverySettings = EndpointPatchBody.pick({ ordering: true, rate_limit_per_s: true, max_in_flight: true });
+
+function readDeliverySettings(ctx: Context): DeliverySettingsForm {
+  return { ordering: formField(ctx, 'ordering'), rate_limit_per_s: formField(ctx, 'rate_limit_per_s').trim(), max_in_flight: formField(ctx, 'max_in_flight').trim() };
+}
+
+/**
+ * The form as the PATCH body it stands for: an empty limit is null (no limit), a decimal number that number, anything
+ * else stays text; the schema refuses what it refuses on the API, in the same words.
+ */
+function deliverySettingsPatch(form: DeliverySettingsForm) {
+  const limit = (raw: string) => (raw === '' ? null : /^-?\d{1,12}(\.\d{1,12})?$/.test(raw) ? Number(raw) : raw);
+  const body = { ordering: form.ordering, rate_limit_per_s: limit(form.rate_limit_per_s), max_in_flight: limit(form.max_in_flight) };
+  const parsed = DeliverySettings.safeParse(body, { error: humanIssueMessage });
+  if (!parsed.success) throw new ValidationError(validationSummary(parsed.error, 'body'), issueDetails(parsed.error, 'body'));
+  return parsed.data;
 }
 
 /** A missing endpoint is the error page's 404, not a form error. */
@@ -96,6 +116,17 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
     } catch (err) {
       if (!isEndpointFormError(err)) throw err;
       await detailPage(ctx, session, { form, ...describeError(err) }, err);
+    }
+  });
+
+  pages.post('/endpoints/:id/delivery-settings', async (ctx, session) => {
+    const form = readDeliverySettings(ctx);
+    try {
+      await meteredAction(ctx, session, deps, () => deps.endpoints.update(session.account._id, ctx.params.id, deliverySettingsPatch(form)));
+      seeOther(ctx, `${base(ctx.params.id)}?notice=delivery-settings-saved`);
+    } catch (err) {
+      if (!isEndpointFormError(err)) throw err;
+      await detailPage(ctx, session, { settings: { form, ...describeError(err) } }, err);
     }
   });
 

@@ -7,6 +7,7 @@ import { confirmForm, copyableSecret, type Feedback, formCard, option, page, pos
 import { type ListPage, listSection, pagination } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
 import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
+import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 
 const GRACE_CHOICES: [number, string][] = [
   [0, 'None: the current secret and every replaced one stop now'],
@@ -22,6 +23,13 @@ export interface EndpointForm {
   description?: string;
 }
 
+/** The delivery settings form as typed: an empty limit is no limit. */
+export interface DeliverySettingsForm {
+  ordering: string;
+  rate_limit_per_s: string;
+  max_in_flight: string;
+}
+
 const commaList = <T>(items: readonly T[], item: (x: T) => SafeHtml) => items.map((x, i) => html`${i > 0 ? ', ' : ''}${item(x)}`);
 const patternList = (e: EndpointView) => commaList(e.events, (p) => html`<code>${p}</code>`);
 const endpointStatus = (e: EndpointView) =>
@@ -32,6 +40,15 @@ const orderingText = (e: EndpointView) => {
   const head = e.fifo?.head_event_id;
   return html`FIFO${e.fifo && html`: ${integer(e.fifo.length)} waiting their turn${head != null && html`, the head event <a href="/dashboard/events/${head}">#${head}</a>`}`}`;
 };
+/** The endpoint's own limits in words; `None` when it has neither. */
+const limitsText = (e: EndpointView) => {
+  const parts = [
+    e.rate_limit_per_s !== null && `${integer(e.rate_limit_per_s)} ${e.rate_limit_per_s === 1 ? 'delivery' : 'deliveries'} started per second`,
+    e.max_in_flight !== null && `${integer(e.max_in_flight)} ${e.max_in_flight === 1 ? 'request' : 'requests'} in flight at once`,
+  ].filter((p): p is string => p !== false);
+  return parts.length === 0 ? 'None' : `At most ${parts.join(' and ')}`;
+};
+
 /** The rotation grace period: which replaced secrets still sign `webhook-signature`, and until when. */
 const secretsInGraceText = (e: EndpointView) => {
   const n = e.secrets_in_grace.length;
@@ -103,7 +120,37 @@ export interface EndpointDetailView extends Feedback {
   /** Where "retry all waiting now" goes on from, after a press that did not reach the last waiting delivery. */
   retryNowCursor?: string;
   form?: EndpointForm;
+  /** The delivery settings as typed, and why they were refused. */
+  settings?: Pick<Feedback, 'error' | 'details'> & { form: DeliverySettingsForm };
 }
+
+/** The form of the API's `ordering`, `rate_limit_per_s` and `max_in_flight`: what the endpoint has, or what was typed. */
+function deliverySettingsFields(form: DeliverySettingsForm): SafeHtml {
+  const limit = (name: Exclude<keyof DeliverySettingsForm, 'ordering'>, label: string, min: number, max: number, hint: string) => html`<div class="field">
+      <label for="settings-${name}">${label} <span class="muted">(optional)</span></label>
+      <input id="settings-${name}" name="${name}" type="number" inputmode="numeric" min="${min}" max="${max}" step="1" placeholder="No limit" value="${form[name]}" aria-describedby="settings-${name}-hint">
+      <p class="hint" id="settings-${name}-hint">${hint}</p>
+    </div>`;
+  return html`<div class="field">
+      <label for="settings-ordering">Ordering</label>
+      <select id="settings-ordering" name="ordering" aria-describedby="settings-ordering-hint">
+        ${option('unordered', 'Unordered: all at once', form.ordering)}
+        ${option('fifo', 'FIFO: one at a time, in order', form.ordering)}
+      </select>
+      <p class="hint" id="settings-ordering-hint">With FIFO, deliveries are made in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled, so a failing delivery holds the queue while its retries run. A change applies to events accepted from then on.</p>
+    </div>
+    <div class="inline-fields">
+    ${limit('rate_limit_per_s', 'Deliveries started per second', MIN_RATE_LIMIT_PER_S, MAX_RATE_LIMIT_PER_S, `A whole number from ${MIN_RATE_LIMIT_PER_S} to ${integer(MAX_RATE_LIMIT_PER_S)}, across all workers.`)}
+    ${limit('max_in_flight', 'Requests in flight at once', MIN_MAX_IN_FLIGHT, MAX_MAX_IN_FLIGHT, `A whole number from ${MIN_MAX_IN_FLIGHT} to ${MAX_MAX_IN_FLIGHT}, across all workers.`)}
+    </div>
+    <p class="hint">Over a limit, a delivery waits its turn: waiting is not an attempt and never fails a delivery. Leave a limit empty for none.</p>`;
+}
+
+const settingsOf = (e: EndpointView): DeliverySettingsForm => ({
+  ordering: e.ordering,
+  rate_limit_per_s: e.rate_limit_per_s === null ? '' : String(e.rate_limit_per_s),
+  max_in_flight: e.max_in_flight === null ? '' : String(e.max_in_flight),
+});
 
 export function endpointDetailPage(session: ActiveSession, view: EndpointDetailView): SafeHtml {
   const e = view.endpoint;
@@ -128,6 +175,7 @@ ${
     <dt>Description</dt><dd>${e.description || NONE}</dd>
     <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
     <dt>Ordering</dt><dd data-testid="endpoint-ordering">${orderingText(e)}</dd>
+    <dt>Limits</dt><dd data-testid="endpoint-limits">${limitsText(e)}</dd>
     <dt>Created</dt><dd>${time(e.created_at)}</dd>
     <dt>Updated</dt><dd>${time(e.updated_at)}</dd>
     <dt>Signing secrets</dt><dd data-testid="secrets-in-grace">${secretsInGraceText(e)}</dd>
@@ -174,6 +222,16 @@ ${formCard({
       <p class="hint" id="recover-since-hint">Every delivery to this endpoint that failed or was cancelled since then (at most 7 days back, at most 1,000 deliveries) starts a new round.</p>
     </div>`,
   submit: 'Recover deliveries',
+  submitClass: 'secondary',
+})}
+${formCard({
+  id: 'delivery-settings-heading',
+  heading: 'Delivery order and limits',
+  feedback: view.settings,
+  action: `${base}/delivery-settings`,
+  csrfToken: session.csrfToken,
+  fields: deliverySettingsFields(view.settings?.form ?? settingsOf(e)),
+  submit: 'Save delivery settings',
   submitClass: 'secondary',
 })}
 ${formCard({

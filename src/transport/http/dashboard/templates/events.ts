@@ -117,19 +117,19 @@ function deliverySection(session: ActiveSession, event: EventDetail, d: Delivery
     d.attempts.length === 0
       ? html`<p class="muted">No attempt has finished yet.</p>`
       : html`<div class="table-wrap spaced" role="region" aria-labelledby="${headingId}" tabindex="0">
-    <table>
+    <table class="stack-on-phone">
       <caption>Attempts</caption>
       <thead><tr>${['Round', 'Attempt', 'Started', { numeric: 'Duration' }, { numeric: 'Status code' }, 'Error', 'Response body'].map(columnHeading)}</tr></thead>
       <tbody>
         ${d.attempts.map(
           (a) => html`<tr data-testid="attempt">
-          <td>${a.round}</td>
-          <td>${a.attempt}</td>
-          <td>${time(a.started_at)}</td>
-          <td class="num">${integer(a.duration_ms)} ms</td>
-          <td class="num" data-testid="attempt-status-code">${a.status_code ?? NONE}</td>
-          <td>${a.error ?? NONE}</td>
-          <td>${a.response_body ? html`<pre>${truncate(a.response_body, 500)}</pre>` : NONE}</td>
+          <td data-label="Round">${a.round}</td>
+          <td data-label="Attempt">${a.attempt}</td>
+          <td data-label="Started">${time(a.started_at)}</td>
+          <td class="num" data-label="Duration">${integer(a.duration_ms)} ms</td>
+          <td class="num" data-label="Status code" data-testid="attempt-status-code">${a.status_code ?? NONE}</td>
+          <td data-label="Error">${a.error ?? NONE}</td>
+          <td data-label="Response body">${a.response_body ? html`<pre>${truncate(a.response_body, 500)}</pre>` : NONE}</td>
         </tr>`,
         )}
       </tbody>

@@ -7,6 +7,7 @@ export const NOTICES = {
   'key-hidden': 'A full key is shown only once. If you lost it, create a new key and revoke the old one.',
   'endpoint-created': 'Endpoint added. Reveal its signing secret to verify deliveries.',
   'endpoint-updated': 'Endpoint saved.',
+  'delivery-settings-saved': 'Delivery settings saved.',
   'endpoint-disabled': 'Endpoint disabled: it receives nothing and its pending retries were cancelled.',
   'endpoint-enabled': 'Endpoint enabled.',
   'endpoint-paused': 'Deliveries paused: new events are still accepted, and each delivery that comes due waits until you resume.',
