@@ -149,7 +149,10 @@ export class EndpointService {
     return this.get(accountId, id);
   }
 
-  /** Clears the flag, then starts the resume workflow, also when not paused: a resume whose start failed is repeated. */
+  /**
+   * Clears the flag, then tells the endpoint's resume workflow (one signal; started if none runs), also when not paused: a
+   * resume whose start failed is repeated. A running one takes it in (workflows/resume.ts): calls do not multiply its work.
+   */
   async resume(accountId: string, id: string): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.deps.clock());

@@ -8,7 +8,8 @@ import { resumeWorkflow } from '../../workflows/resume';
 import { waitsPaused } from '../support/delivery-workflows';
 import { timeSkippingEnv } from '../support/workflow-harness';
 
-type PausedPage = Parameters<ResumeActivities['pausedDeliveries']>[0];
+type PausedPage = Parameters<ResumeActivities['resumePage']>[0];
+type Listed = Array<{ workflowId: string; eventId: number }>;
 
 /**
  * An endpoint's resume (workflows/resume.ts) on Temporal's time-skipping test server, with a fake
@@ -37,10 +38,13 @@ describe('resume workflow (time-skipping)', () => {
         return { status: 'succeeded', nextDelayMs: null, statusCode: 200 };
       },
       async cancelDelivery() {},
-      async pausedDeliveries(page: PausedPage) {
+      async pausedDeliveries(): Promise<Listed> {
+        throw new Error('a run started now lists with resumePage');
+      },
+      async resumePage(page: PausedPage) {
         pages.push(page);
         // Three waiting, and one whose run has ended meanwhile (never started here): listed oldest first.
-        return [...ids.map((workflowId, i) => ({ workflowId, eventId: i + 1 })), { workflowId: `delivery-4-${taskQueue}`, eventId: 4 }];
+        return { endpointPaused: false, waiting: [...ids.map((workflowId, i) => ({ workflowId, eventId: i + 1 })), { workflowId: `delivery-4-${taskQueue}`, eventId: 4 }] };
       },
     };
     const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
@@ -50,7 +54,7 @@ describe('resume workflow (time-skipping)', () => {
 
       const result = await env().client.workflow.execute(resumeWorkflow, { taskQueue, workflowId: `endpoint-resume-${taskQueue}`, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }] });
       expect(result).toEqual({ signalled: 3, ended: 1 });
-      expect(pages).toEqual([{ endpointId: 'ep_resume', limit: RESUME_PAGE_SIZE }]);
+      expect(pages).toEqual([{ accountId: 'acct_test', endpointId: 'ep_resume', limit: RESUME_PAGE_SIZE }]);
       for (const handle of handles) expect(await handle.result()).toEqual({ status: 'succeeded', attempts: 1 });
     });
     // Each made attempt 1 twice: found paused, then made once woken.
@@ -66,12 +70,15 @@ describe('resume workflow (time-skipping)', () => {
         throw new Error('no delivery runs here');
       },
       async cancelDelivery() {},
-      async pausedDeliveries(page: PausedPage) {
+      async pausedDeliveries(): Promise<Listed> {
+        throw new Error('a run started now lists with resumePage');
+      },
+      async resumePage(page: PausedPage) {
         pages.push(page);
         const from = (page.afterEventId ?? 0) + 1;
         // Runs that are not there: every signal fails as not found.
         const count = from > fullPages * RESUME_PAGE_SIZE ? 1 : RESUME_PAGE_SIZE;
-        return Array.from({ length: count }, (_, i) => ({ workflowId: `delivery-${from + i}-${taskQueue}`, eventId: from + i }));
+        return { endpointPaused: false, waiting: Array.from({ length: count }, (_, i) => ({ workflowId: `delivery-${from + i}-${taskQueue}`, eventId: from + i })) };
       },
     };
     const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
