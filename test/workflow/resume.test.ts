@@ -4,7 +4,7 @@ import type { ResumeActivities } from '../../activities/resume-activities';
 import { RESUME_PAGE_SIZE, RESUME_PAGES_PER_RUN } from '../../src/domain/webhooks/endpoint-pause';
 import { workflowBundle } from '../../src/temporal/worker';
 import { deliveryWorkflow } from '../../workflows/delivery';
-import { resumeWorkflow } from '../../workflows/resume';
+import { resumeCalled, resumeWorkflow } from '../../workflows/resume';
 import { waitsPaused } from '../support/delivery-workflows';
 import { timeSkippingEnv } from '../support/workflow-harness';
 
@@ -63,8 +63,25 @@ describe('resume workflow (time-skipping)', () => {
 
   it('goes through page after page from where the last stopped, and continues as a new run after its pages', async () => {
     const taskQueue = `resume-${Math.random().toString(36).slice(2)}`;
-    const pages: PausedPage[] = [];
     const fullPages = RESUME_PAGES_PER_RUN + 1;
+    const { pages, activities } = listing(taskQueue);
+    const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+    const workflowId = `endpoint-resume-${taskQueue}`;
+    const result = await worker.runUntil(env().client.workflow.execute(resumeWorkflow, { taskQueue, workflowId, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }] }));
+    expect(result).toEqual({ signalled: 0, ended: fullPages * RESUME_PAGE_SIZE + 1 });
+    expect(pages.map((p) => p.afterEventId)).toEqual([undefined, ...Array.from({ length: fullPages }, (_, i) => (i + 1) * RESUME_PAGE_SIZE)]);
+    // The last run was continued from the one that listed the first pages.
+    const last = await env().client.workflow.getHandle(workflowId).fetchHistory();
+    expect(last.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
+  }, 120_000);
+
+  /**
+   * Runs that are not there: full pages up to RESUME_PAGES_PER_RUN + 1 in a first pass, one in a later pass (those a pause put
+   * back); `during(page)` runs while a page is listed (true: the endpoint is paused).
+   */
+  function listing(taskQueue: string, during: (page: PausedPage) => Promise<boolean | void> = async () => {}) {
+    const pages: PausedPage[] = [];
+    let passes = 0;
     const activities = {
       async attemptDelivery(): Promise<never> {
         throw new Error('no delivery runs here');
@@ -75,19 +92,45 @@ describe('resume workflow (time-skipping)', () => {
       },
       async resumePage(page: PausedPage) {
         pages.push(page);
+        const paused = await during(page);
+        if (page.afterEventId === undefined) passes++;
         const from = (page.afterEventId ?? 0) + 1;
-        // Runs that are not there: every signal fails as not found.
-        const count = from > fullPages * RESUME_PAGE_SIZE ? 1 : RESUME_PAGE_SIZE;
-        return { endpointPaused: false, waiting: Array.from({ length: count }, (_, i) => ({ workflowId: `delivery-${from + i}-${taskQueue}`, eventId: from + i })) };
+        const count = passes > 1 || from > (RESUME_PAGES_PER_RUN + 1) * RESUME_PAGE_SIZE ? 1 : RESUME_PAGE_SIZE;
+        return { endpointPaused: paused === true, waiting: Array.from({ length: count }, (_, i) => ({ workflowId: `delivery-${from + i}-${taskQueue}`, eventId: from + i })) };
       },
     };
-    const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+    return { pages, activities };
+  }
+
+  it('takes in a resume called while it runs, also during the page before it continues as new: it goes on, then passes once more from the oldest', async () => {
+    const taskQueue = `resume-${Math.random().toString(36).slice(2)}`;
     const workflowId = `endpoint-resume-${taskQueue}`;
-    const result = await worker.runUntil(env().client.workflow.execute(resumeWorkflow, { taskQueue, workflowId, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }] }));
-    expect(result).toEqual({ signalled: 0, ended: fullPages * RESUME_PAGE_SIZE + 1 });
-    expect(pages.map((p) => p.afterEventId)).toEqual([undefined, ...Array.from({ length: fullPages }, (_, i) => (i + 1) * RESUME_PAGE_SIZE)]);
-    // The last run was continued from the one that listed the first pages.
-    const last = await env().client.workflow.getHandle(workflowId).fetchHistory();
-    expect(last.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
+    let calledDuringLastPage!: Promise<void>;
+    const { pages, activities } = listing(taskQueue, async (page) => {
+      // The last page of the first run: a resume is called while it is listed.
+      if (page.afterEventId === (RESUME_PAGES_PER_RUN - 1) * RESUME_PAGE_SIZE) await (calledDuringLastPage = env().client.workflow.getHandle(workflowId).signal(resumeCalled));
+    });
+    const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+    const result = await worker.runUntil(async () => {
+      // As the scheduler starts it: the signal it starts with is the call that started it, not a later one.
+      const handle = await env().client.workflow.signalWithStart(resumeWorkflow, { taskQueue, workflowId, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }], signal: resumeCalled });
+      return handle.result();
+    });
+    await calledDuringLastPage;
+    // The first pass, carried into a new run, then one more from the oldest (what the pause put back: one here).
+    const pass = [undefined, ...Array.from({ length: RESUME_PAGES_PER_RUN + 1 }, (_, i) => (i + 1) * RESUME_PAGE_SIZE)];
+    expect(pages.map((p) => p.afterEventId)).toEqual([...pass, undefined]);
+    expect(result).toEqual({ signalled: 0, ended: (RESUME_PAGES_PER_RUN + 1) * RESUME_PAGE_SIZE + 1 + 1 });
+  }, 180_000);
+
+  it('ends at the page that finds its endpoint paused again, with nothing signalled from it', async () => {
+    const taskQueue = `resume-${Math.random().toString(36).slice(2)}`;
+    const { pages, activities } = listing(taskQueue, async (page) => page.afterEventId === 2 * RESUME_PAGE_SIZE);
+    const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+    const result = await worker.runUntil(
+      env().client.workflow.signalWithStart(resumeWorkflow, { taskQueue, workflowId: `endpoint-resume-${taskQueue}`, args: [{ accountId: 'acct_test', endpointId: 'ep_resume' }], signal: resumeCalled }).then((h) => h.result()),
+    );
+    expect(pages.map((p) => p.afterEventId)).toEqual([undefined, RESUME_PAGE_SIZE, 2 * RESUME_PAGE_SIZE]);
+    expect(result).toEqual({ signalled: 0, ended: 2 * RESUME_PAGE_SIZE });
   }, 120_000);
 });
