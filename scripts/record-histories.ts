@@ -1,6 +1,7 @@
 /**
  * `npm run record:histories [version] [scenario...]`: records delivery-workflow histories for the replay test
- * (test/workflow/replay.test.ts) as `delivery-<version>-<scenario>.json` (every scenario, or those named). Run it when a release
+ * (test/workflow/replay.test.ts) as `delivery-<version>-<scenario>.json`, and resume-workflow ones (`resume-...` scenarios) as
+ * `resume-<version>-<scenario>.json` (every scenario, or those named). Run it when a release
  * changes the workflow, and keep the older files: every recorded history must keep replaying. A
  * change that would break replay of running workflows must use `patched()` instead of changing the
  * old path.
@@ -11,6 +12,7 @@ import { temporal } from '@temporalio/proto';
 import type { AttemptOutcome } from '../activities/delivery-activities';
 import { provision } from '../src/infra/provision';
 import { PROJECT_ROOT, toolPaths } from '../src/infra/tools';
+import { runResumeScenario, type ResumeScenario } from '../test/support/resume-harness';
 import { failUntilLast, runDeliveryScenario, startTimeSkippingEnv, type PausedAt, type QueuedAt, type RetryNowAt } from '../test/support/workflow-harness';
 
 type Outcome = AttemptOutcome['status'];
@@ -44,27 +46,43 @@ const SCENARIOS: Record<string, Scenario> = {
   'cancelled-while-queued': { outcomes: () => 'succeeded', queued: { then: 'cancel' } },
 };
 
+/** The endpoint's resume workflow (workflows/resume.ts); `called-while-listing` needs a workflow told of later resumes. */
+const RESUME_SCENARIOS: Record<string, ResumeScenario> = {
+  // Two paused deliveries and an ended one listed and woken.
+  'resume-wakes-a-page': {},
+  // A second resume while the first listing is in flight: the run goes on, and passes once more.
+  'resume-called-while-listing': { calledWhileListing: true },
+};
+
 async function main(): Promise<void> {
   await provision({ need: { temporalCli: false, ferretDb: false, temporalTestServer: true } });
   process.env.TEMPORAL_TEST_SERVER_PATH ??= toolPaths().temporalTestServer;
   const version = process.argv[2] ?? 'v1.0.0';
   const only = process.argv.slice(3);
-  const unknown = only.filter((name) => !(name in SCENARIOS));
-  if (unknown.length > 0) throw new Error(`no such scenario: ${unknown.join(', ')} (known: ${Object.keys(SCENARIOS).join(', ')})`);
+  const unknown = only.filter((name) => !(name in SCENARIOS) && !(name in RESUME_SCENARIOS));
+  if (unknown.length > 0) throw new Error(`no such scenario: ${unknown.join(', ')} (known: ${[...Object.keys(SCENARIOS), ...Object.keys(RESUME_SCENARIOS)].join(', ')})`);
   const env = await startTimeSkippingEnv();
   try {
     for (const [name, scenario] of Object.entries(SCENARIOS).filter(([name]) => only.length === 0 || only.includes(name))) {
       const { outcomes, ...options } = scenario;
       const run = await runDeliveryScenario(env, outcomes, options);
       const history = await env.client.workflow.getHandle(run.workflowId).fetchHistory();
-      const file = path.join(PROJECT_ROOT, 'test', 'workflow', 'histories', `delivery-${version}-${name}.json`);
-      const json = temporal.api.history.v1.History.toObject(temporal.api.history.v1.History.fromObject(history), { longs: String, enums: String, bytes: String });
-      await writeFile(file, `${JSON.stringify(json, null, 1)}\n`);
-      process.stdout.write(`recorded ${path.relative(PROJECT_ROOT, file)} (${history.events?.length} events)\n`);
+      await save(`delivery-${version}-${name}.json`, history);
+    }
+    for (const [name, scenario] of Object.entries(RESUME_SCENARIOS).filter(([name]) => only.length === 0 || only.includes(name))) {
+      const run = await runResumeScenario(env, scenario);
+      await save(`${name.replace(/^resume-/, `resume-${version}-`)}.json`, await env.client.workflow.getHandle(run.workflowId).fetchHistory());
     }
   } finally {
     await env.teardown();
   }
+}
+
+async function save(name: string, history: temporal.api.history.v1.IHistory): Promise<void> {
+  const file = path.join(PROJECT_ROOT, 'test', 'workflow', 'histories', name);
+  const json = temporal.api.history.v1.History.toObject(temporal.api.history.v1.History.fromObject(history), { longs: String, enums: String, bytes: String });
+  await writeFile(file, `${JSON.stringify(json, null, 1)}\n`);
+  process.stdout.write(`recorded ${path.relative(PROJECT_ROOT, file)} (${history.events?.length} events)\n`);
 }
 
 main().then(

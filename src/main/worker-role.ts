@@ -63,7 +63,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
     activities: {
       ...deliveryActivities,
       ...createRecoveryActivities({ retry: (accountId, eventId, endpointId) => services.events.retry(accountId, eventId, endpointId) }),
-      ...createResumeActivities({ deliveries: repositories.deliveries }),
+      ...createResumeActivities({ deliveries: repositories.deliveries, endpoints: repositories.endpoints }),
     },
     onActivityStarted: (workflowId) => services.startWindow.release(workflowId),
     shutdownGraceMs: IN_FLIGHT_GRACE_MS,

@@ -81,10 +81,25 @@ export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
     return hydrate(await this.col.findOne({ _id: id }));
   }
 
-  /** Endpoint deletion only (rare): the `{endpoint_id, status}` index on both stores (mongo.ts). */
-  async inFlightForEndpoint(endpointId: string): Promise<DeliveryDoc[]> {
-    const docs = await this.col.find({ endpoint_id: endpointId, status: { $in: ['pending', 'retrying'] } }).toArray();
-    return docs.map((d) => hydrate(d)!);
+  /**
+   * Disable and delete (rare): the ids of the endpoint's pending and retrying deliveries, `pageSize` at a time, from one
+   * cursor (the `{endpoint_id, status}` index on both stores, mongo.ts): a page in memory at a time, whatever their number.
+   */
+  async *inFlightIdsForEndpoint(endpointId: string, pageSize: number): AsyncGenerator<string[]> {
+    const cursor = this.col.find({ endpoint_id: endpointId, status: { $in: ['pending', 'retrying'] } }, { projection: { _id: 1 }, batchSize: pageSize });
+    let page: string[] = [];
+    try {
+      for await (const doc of cursor) {
+        page.push(doc._id);
+        if (page.length === pageSize) {
+          yield page;
+          page = [];
+        }
+      }
+      if (page.length > 0) yield page;
+    } finally {
+      await cursor.close();
+    }
   }
 
   /** Bulk recovery (rare): events whose delivery failed or was cancelled, created since `since`, oldest first. */

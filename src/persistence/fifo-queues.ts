@@ -11,12 +11,14 @@ interface PlaceDoc {
 
 /**
  * `left_through`: every place up to it has been left; on `<endpoint>/deleted`, `deleted_through`:
- * every place and leave up to it has been deleted (both lower bounds, raised with `$max`).
+ * every place and leave up to it has been deleted; on `<endpoint>/woken`, `woken_through`: a switch to
+ * unordered has woken every place up to it (all lower bounds, raised with `$max`).
  */
 interface QueueMarksDoc {
   _id: string;
   left_through?: number;
   deleted_through?: number;
+  woken_through?: number;
 }
 
 /** Entry k of an endpoint's floors: places and leaves up to `through` may be deleted. */
@@ -117,6 +119,15 @@ export class FifoQueues {
   /** The places after place n, the lowest first, up to `max`: one `_id` lookup each. */
   async placesAfter(endpointId: string, n: number, max: number): Promise<QueuePlace[]> {
     return (await this.places.readSince(endpointId, n, max)).map((e) => ({ n: e.n, eventId: e.value.eventId, takenAt: e.value.takenAt }));
+  }
+
+  /** The highest place a switch to unordered has woken (0: none); a raise lost at once on the embedded store wakes some again. */
+  async wokenThrough(endpointId: string): Promise<number> {
+    return (await this.marks.findOne({ _id: `${endpointId}/woken` }))?.woken_through ?? 0;
+  }
+
+  async markWoken(endpointId: string, through: number): Promise<void> {
+    await raiseHint(this.marks, `${endpointId}/woken`, { $max: { woken_through: through } });
   }
 
   /** The newest place taken, searched upward from the head (a place known to be kept). */

@@ -33,6 +33,10 @@ export interface EndpointInput {
 
 const EndpointCursor = z.object({ c: z.number(), id: z.string() });
 
+/** Disable and delete cancel the endpoint's deliveries: ids read a page at a time, cancels sent this many at once. */
+export const CANCEL_PAGE_SIZE = 100;
+export const CANCEL_CONCURRENCY = 16;
+
 export interface EndpointServiceDeps {
   endpoints: Endpoints;
   deliveries: Deliveries;
@@ -128,7 +132,8 @@ export class EndpointService {
     // Enabling again clears the mark and starts the failing streak afresh (a whole new period before auto-disable).
     if (changes.disabled === false) await this.deps.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
     const updated = await this.deps.endpoints.update(current, changes, now);
-    if (patch.disabled === true) await this.cancelInFlight(id);
+    // Only when it changes: an endpoint disabled already has nothing to cancel (a delivery left over ends at its next attempt).
+    if (changes.disabled === true) await this.cancelInFlight(id);
     // After the write: a delivery woken now reads the endpoint unordered.
     if (changes.ordering === 'unordered') await this.deps.fifoQueue?.release(id);
     return this.view(updated);
@@ -144,7 +149,10 @@ export class EndpointService {
     return this.get(accountId, id);
   }
 
-  /** Clears the flag, then starts the resume workflow, also when not paused: a resume whose start failed is repeated. */
+  /**
+   * Clears the flag, then tells the endpoint's resume workflow (one signal; started if none runs), also when not paused: a
+   * resume whose start failed is repeated. A running one takes it in (workflows/resume.ts): calls do not multiply its work.
+   */
   async resume(accountId: string, id: string): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.deps.clock());
@@ -185,9 +193,11 @@ export class EndpointService {
     return endpointView(doc, await this.deps.health.read(doc._id), this.deps.clock());
   }
 
+  /** Ids only, a page at a time, CANCEL_CONCURRENCY cancels at once: one call's memory and open requests stay bounded. */
   private async cancelInFlight(endpointId: string): Promise<void> {
-    const inFlight = await this.deps.deliveries.inFlightForEndpoint(endpointId);
-    await Promise.all(inFlight.map((d) => this.deps.scheduler.cancel(d._id)));
+    for await (const ids of this.deps.deliveries.inFlightIdsForEndpoint(endpointId, CANCEL_PAGE_SIZE)) {
+      for (let i = 0; i < ids.length; i += CANCEL_CONCURRENCY) await Promise.all(ids.slice(i, i + CANCEL_CONCURRENCY).map((id) => this.deps.scheduler.cancel(id)));
+    }
   }
 
   /**

@@ -7,7 +7,7 @@ import type { Events } from '../persistence/events';
 import type { FifoQueues } from '../persistence/fifo-queues';
 
 export interface FifoTurnsDeps {
-  queues: Pick<FifoQueues, 'take' | 'leave' | 'head' | 'newest' | 'prune' | 'placesAfter'>;
+  queues: Pick<FifoQueues, 'take' | 'leave' | 'head' | 'newest' | 'prune' | 'placesAfter' | 'wokenThrough' | 'markWoken'>;
   events: Pick<Events, 'findUnscoped'>;
   deliveries: Pick<Deliveries, 'find'>;
   /** Tells a delivery's run that its turn has come (workflows/fifo-turn.ts); a run that has ended is left alone. */
@@ -15,7 +15,10 @@ export interface FifoTurnsDeps {
   clock: Clock;
 }
 
-/** The deliveries of a queue a switch to unordered wakes at once; those further back go at their next look. */
+/**
+ * The deliveries of a queue a switch to unordered wakes at once; those further back go at their next look. Each place is
+ * woken by a switch once at most (`woken_through`): switching back and forth wakes only places taken since.
+ */
 export const FIFO_RELEASE_MAX = 1000;
 const RELEASE_CONCURRENCY = 16;
 
@@ -62,14 +65,18 @@ export class FifoTurns {
     return { head_event_id: head?.eventId ?? null, length: queueLength(head, newest) };
   }
 
-  /** Switched to unordered: its queue's deliveries, from the head, are woken to look again and go. */
+  /** Switched to unordered: its queue's deliveries, from the head, are woken to look again and go; none woken by an earlier switch. */
   async release(endpointId: string): Promise<void> {
     const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
     if (!head) return;
     // The head too: it may be waiting for a wake-up that was lost.
-    const waiting = await this.deps.queues.placesAfter(endpointId, head.n - 1, FIFO_RELEASE_MAX);
+    const from = Math.max(head.n - 1, await this.deps.queues.wokenThrough(endpointId));
+    const waiting = await this.deps.queues.placesAfter(endpointId, from, FIFO_RELEASE_MAX);
+    const last = waiting[waiting.length - 1];
+    if (last === undefined) return;
+    // Marked first: a switch meanwhile, or a crash here, does not wake them again (a lost wake-up costs its next look at most).
+    await this.deps.queues.markWoken(endpointId, last.n);
     for (let i = 0; i < waiting.length; i += RELEASE_CONCURRENCY) {
-      // A wake-up lost here costs that delivery its next look at most.
       await Promise.all(waiting.slice(i, i + RELEASE_CONCURRENCY).map((p) => this.deps.wake(deliveryId(p.eventId, endpointId)).catch(() => undefined)));
     }
   }

@@ -7,8 +7,9 @@ import { workflowBundle } from '../../src/temporal/worker';
 
 /**
  * Determinism guard: every recorded history of the delivery workflow (one file per released
- * version and scenario, since v1.0.0; see scripts/record-histories.ts) must replay on the current
- * code. A change that breaks this would break workflows sleeping in production: use patched().
+ * version and scenario, since v1.0.0) and of the resume workflow (since v1.3.0; see
+ * scripts/record-histories.ts) must replay on the current code. A change that breaks this would
+ * break workflows sleeping in production: use patched().
  */
 const HISTORIES = path.join(__dirname, 'histories');
 
@@ -30,9 +31,9 @@ async function historiesSignalled(name: string): Promise<string[]> {
  * Replays every recorded history on `bundle`, one replay worker for all, and answers each
  * history's outcome by file name: a failure does not stop the others from being replayed.
  */
-async function replayAll(bundle: WorkflowBundleWithSourceMap): Promise<Array<{ file: string; error?: Error }>> {
+async function replayAll(bundle: WorkflowBundleWithSourceMap, files?: string[]): Promise<Array<{ file: string; error?: Error }>> {
   async function* histories() {
-    for (const file of await historyFiles()) {
+    for (const file of files ?? (await historyFiles())) {
       const json = JSON.parse(await readFile(path.join(HISTORIES, file), 'utf8'));
       yield { workflowId: file, history: temporal.api.history.v1.History.fromObject(json) };
     }
@@ -64,6 +65,22 @@ describe('delivery workflow replay', () => {
 
   it('has a recorded history in which a first attempt waited its FIFO turn and the turn signal woke it', async () => {
     expect((await historiesSignalled('fifoTurn')).length).toBeGreaterThan(0);
+  });
+
+  it('has a recorded resume history from before a resume was absorbed, and one in which a resume called meanwhile was', async () => {
+    expect((await historyFiles()).filter((f) => f.startsWith('resume-v1.3.0-')).length).toBeGreaterThan(0);
+    expect((await historiesSignalled('resumeCalled')).length).toBeGreaterThan(0);
+  });
+
+  it('rejects the resume workflow without its patch check in every resume history recorded before the patch', async () => {
+    const unpatched = await bundleWorkflowCode({
+      workflowsPath: require.resolve('./fixtures/resume-without-patch'),
+      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    });
+    const before = (await historyFiles()).filter((f) => f.startsWith('resume-v1.3.0-'));
+    const results = await replayAll(unpatched, before);
+    expect(results.map((r) => r.file)).toEqual(before);
+    expect(results.filter((r) => !(r.error instanceof DeterminismViolationError)).map((r) => r.file)).toEqual([]);
   });
 
   it('replays every recorded history without nondeterminism', async () => {

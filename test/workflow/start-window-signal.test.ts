@@ -25,6 +25,7 @@ describe('delivery worker and the start window', () => {
       async cancelDelivery() {},
       startDeliveryRound: async () => 'skipped',
       pausedDeliveries: async () => [],
+      resumePage: async () => ({ endpointPaused: false, waiting: [] }),
     };
     const worker = await createDeliveryWorker({
       connection: env().nativeConnection,

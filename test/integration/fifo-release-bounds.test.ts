@@ -1,0 +1,59 @@
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
+import type { Platform } from '../../src/main/platform';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+
+/**
+ * docs/fifo-endpoints.md "Controls": a switch to unordered wakes the queue from its head, each place
+ * once at most: switching back and forth wakes only places taken since the last switch. Wake-ups
+ * counted on the platform's scheduler, against the real store and Temporal.
+ */
+describe('ordering switches: each queued delivery is woken by a switch once at most', () => {
+  let platform: Platform;
+  const woken: string[] = [];
+
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+    const scheduler = platform.services.scheduler;
+    const wake = scheduler.wakeForTurn.bind(scheduler);
+    scheduler.wakeForTurn = async (workflowId: string) => {
+      woken.push(workflowId);
+      await wake(workflowId);
+    };
+  });
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('wakes the head and those behind it on the first switch; back to fifo and unordered again wakes none of them, only a place taken since', async () => {
+    const api = apiClient(platform, (await createAccountWithKey(platform)).key);
+    // Nothing listens there: every attempt fails, so each delivery keeps its place while it retries.
+    const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook', ordering: 'fifo' })).body;
+    const path = `/api/v1/webhooks/endpoints/${endpoint.id}`;
+    const ingest = async () => {
+      const res = await api.post('/api/v1/webhooks/events', { type: 'order.created', data: {} });
+      expect(res.status).toBe(202);
+      return res.body.id as number;
+    };
+    const ids = [await ingest(), await ingest(), await ingest()];
+    // The head has made its first attempt (and waits to retry): it holds the queue.
+    await eventually(async () => ((await api.get(path)).body.fifo?.head_event_id === ids[0] ? true : undefined), 30_000);
+
+    expect((await api.patch(path, { ordering: 'unordered' })).status).toBe(200);
+    expect([...woken].sort()).toEqual(ids.map((id) => deliveryId(id, endpoint.id)).sort());
+
+    woken.length = 0;
+    for (let i = 0; i < 3; i++) {
+      expect((await api.patch(path, { ordering: 'fifo' })).body.ordering).toBe('fifo');
+      expect((await api.patch(path, { ordering: 'unordered' })).body.ordering).toBe('unordered');
+    }
+    expect(woken).toEqual([]);
+
+    expect((await api.patch(path, { ordering: 'fifo' })).status).toBe(200);
+    const later = await ingest();
+    expect((await api.patch(path, { ordering: 'unordered' })).status).toBe(200);
+    expect(woken).toEqual([deliveryId(later, endpoint.id)]);
+
+    // Their retries end here (cancelled).
+    expect((await api.delete(path)).status).toBe(204);
+  }, 120_000);
+});
