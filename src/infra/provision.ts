@@ -132,7 +132,8 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   const mod = `github.com/FerretDB/FerretDB@v${TOOL_VERSIONS.ferretDb}`;
   const { stdout } = await run('go', ['mod', 'download', '-json', mod]);
   const moduleDir = (JSON.parse(stdout) as { Dir: string }).Dir;
-  const src = path.join(dir, 'src', `ferretdb-${TOOL_VERSIONS.ferretDb}`);
+  // Named after the binary: builds of differently patched binaries into one TOOLS_DIR never share a source tree.
+  const src = path.join(dir, 'src', path.basename(target));
   await rm(src, { recursive: true, force: true });
   await mkdir(path.dirname(src), { recursive: true });
   await cp(moduleDir, src, { recursive: true });
@@ -157,6 +158,16 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
     ['\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n', '\tdb.writeMu.Lock()\n\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n\tdb.writeMu.Unlock()\n'],
     ['\tvar sqlTx *sql.Tx\n\n', '\tvar sqlTx *sql.Tx\n\n\tdb.writeMu.Lock()\n\tdefer db.writeMu.Unlock()\n\n'],
   ]);
+  // Each read-modify-write handler holds its collection's lock from the read to the write (collection_locks.go says why).
+  const handler = path.join(src, 'internal', 'handler');
+  await cp(path.join(__dirname, 'ferretdb-patches', 'collection_locks.go'), path.join(handler, 'collection_locks.go'));
+  const lockHere = '\tdefer lockCollection(params.DB, params.Collection)()\n\n';
+  await editSource(path.join(handler, 'msg_update.go'), [['\tvar upserted types.Array\n\n', `\tvar upserted types.Array\n\n${lockHere}`]]);
+  await editSource(path.join(handler, 'msg_findandmodify.go'), [
+    ['params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n', `params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n${lockHere}`],
+  ]);
+  await editSource(path.join(handler, 'msg_delete.go'), [['\tvar deleted int32\n', `${lockHere}\tvar deleted int32\n`]]);
+  await editSource(path.join(handler, 'msg_insert.go'), [['\tdocsIter := params.Docs.Iterator()\n', `${lockHere}\tdocsIter := params.Docs.Iterator()\n`]]);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
   await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' } });
