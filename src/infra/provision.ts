@@ -158,16 +158,18 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
     ['\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n', '\tdb.writeMu.Lock()\n\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n\tdb.writeMu.Unlock()\n'],
     ['\tvar sqlTx *sql.Tx\n\n', '\tvar sqlTx *sql.Tx\n\n\tdb.writeMu.Lock()\n\tdefer db.writeMu.Unlock()\n\n'],
   ]);
-  // Each read-modify-write handler holds its collection's lock from the read to the write (collection_locks.go says why).
+  // Each read-modify-write handler holds its document's or collection's lock from the read to the write (collection_locks.go says why).
   const handler = path.join(src, 'internal', 'handler');
   await cp(path.join(__dirname, 'ferretdb-patches', 'collection_locks.go'), path.join(handler, 'collection_locks.go'));
-  const lockHere = '\tdefer lockCollection(params.DB, params.Collection)()\n\n';
-  await editSource(path.join(handler, 'msg_update.go'), [['\tvar upserted types.Array\n\n', `\tvar upserted types.Array\n\n${lockHere}`]]);
-  await editSource(path.join(handler, 'msg_findandmodify.go'), [
-    ['params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n', `params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n${lockHere}`],
+  const lockHere = (what: string) => `\tdefer ${what}()\n\n`;
+  await editSource(path.join(handler, 'msg_update.go'), [
+    ['\tvar upserted types.Array\n\n', `\tvar upserted types.Array\n\n${lockHere('lockForWrite(params.DB, params.Collection, updateFilters(params.Updates)...)')}`],
   ]);
-  await editSource(path.join(handler, 'msg_delete.go'), [['\tvar deleted int32\n', `${lockHere}\tvar deleted int32\n`]]);
-  await editSource(path.join(handler, 'msg_insert.go'), [['\tdocsIter := params.Docs.Iterator()\n', `${lockHere}\tdocsIter := params.Docs.Iterator()\n`]]);
+  await editSource(path.join(handler, 'msg_findandmodify.go'), [
+    ['params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n', `params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n${lockHere('lockForWrite(params.DB, params.Collection, params.Query)')}`],
+  ]);
+  await editSource(path.join(handler, 'msg_delete.go'), [['\tvar deleted int32\n', `${lockHere('lockForWrite(params.DB, params.Collection, deleteFilters(params.Deletes)...)')}\tvar deleted int32\n`]]);
+  await editSource(path.join(handler, 'msg_insert.go'), [['\tdocsIter := params.Docs.Iterator()\n', `${lockHere('lockForInsert(params.DB, params.Collection, params.Docs)')}\tdocsIter := params.Docs.Iterator()\n`]]);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
   await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' } });

@@ -20,10 +20,10 @@ describe('embedded store: single-document atomicity under writers in two process
   const counters = () => db.collection<CounterDoc>('counters');
   const bothWriters = <R>(op: WriterJob['op'], scope: string, count: number) =>
     runWritersTogether<R>(['a', 'b'].map((name) => ({ uri: process.env.MONGODB_URI!, db: db.databaseName, op, scope, count, name })));
-  const tenUnowned = (scope: string) => owned().insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: `${scope}-${i}`, scope, owner: null })));
+  const unowned = (scope: string, count: number) => owned().insertMany(Array.from({ length: count }, (_, i) => ({ _id: `${scope}-${i}`, scope, owner: null })));
 
   it('40 concurrent findOneAndUpdate claims over 10 unowned documents: exactly 10 succeed, each document once, kept by its claimant', async () => {
-    await tenUnowned('claims');
+    await unowned('claims', 10);
     const [a, b] = await bothWriters<string[]>('claimUnowned', 'claims', 20);
     expect({ claims: a.length + b.length, distinct: new Set([...a, ...b]).size }).toEqual({ claims: 10, distinct: 10 });
     const stored = await owned().find({ scope: 'claims' }).sort({ _id: 1 }).toArray();
@@ -44,10 +44,10 @@ describe('embedded store: single-document atomicity under writers in two process
     expect({ reported: a + b, v: doc?.v, pushed: doc?.by?.length }).toEqual({ reported: BOUND_FOR_WRITERS, v: BOUND_FOR_WRITERS, pushed: BOUND_FOR_WRITERS });
   });
 
-  it('10 concurrent deleteOne with a filter over 10 documents: each deletes a different one, none is left', async () => {
-    await tenUnowned('deletes');
-    const [a, b] = await bothWriters<number>('deleteAny', 'deletes', 5);
-    expect({ reported: a + b, left: await owned().countDocuments({ scope: 'deletes' }) }).toEqual({ reported: 10, left: 0 });
+  it('50 concurrent deleteOne with a filter over 50 documents: each deletes a different one, none is left', async () => {
+    await unowned('deletes', 50);
+    const [a, b] = await bothWriters<number>('deleteAny', 'deletes', 25);
+    expect({ reported: a + b, left: await owned().countDocuments({ scope: 'deletes' }) }).toEqual({ reported: 50, left: 0 });
   });
 
   it('concurrent upserts of one _id: none fails, one inserts, the others update', async () => {
@@ -64,7 +64,7 @@ describe('embedded store: single-document atomicity under writers in two process
   });
 
   it('inserts racing upserts of the same _ids: no upsert fails; each document is inserted once and counts both writers', async () => {
-    const count = 50;
+    const count = 200;
     const job = { uri: process.env.MONGODB_URI!, db: db.databaseName, scope: 'mixed', count };
     const [inserts, upserts] = await runWritersTogether<UpsertTally>([
       { ...job, op: 'insertIds', name: 'a' },
