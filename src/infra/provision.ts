@@ -36,7 +36,7 @@ export async function provision(options: { need: { temporalCli: boolean; ferretD
   await Promise.all([
     step('Temporal CLI (dev server + Web UI)', options.need.temporalCli, paths.temporalCli, (stepLog) => provideTemporalCli(dir, paths.temporalCliCached, stepLog)),
     step('FerretDB (MongoDB wire protocol on SQLite)', options.need.ferretDb, paths.ferretDb, (stepLog) =>
-      withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only, about a minute)...`, () => buildFerretDb(dir, paths.ferretDb), 'built from Go source'),
+      withProgress(stepLog, `building FerretDB ${TOOL_VERSIONS.ferretDb} from Go source (first time only; ${FERRETDB_BUILD_ESTIMATE})...`, () => buildFerretDb(dir, paths.ferretDb), 'built from Go source'),
     ),
     step('Temporal time-skipping test server', options.need.temporalTestServer, paths.temporalTestServer, (stepLog) =>
       withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer), 'fetched from Maven Central'),
@@ -45,6 +45,8 @@ export async function provision(options: { need: { temporalCli: boolean; ferretD
 }
 
 const PROGRESS_EVERY_MS = 15_000;
+/** The compiler's CPU time with Go's build cache empty does not depend on the machine's load; the wall time does. */
+const FERRETDB_BUILD_ESTIMATE = 'about 2½ CPU-minutes to compile: about 2 minutes on 2 idle cores, several times that on a busy machine';
 
 /** Announced, then a line every PROGRESS_EVERY_MS while it lasts; answers `done`, how the tool was got. */
 async function withProgress(log: (line: string) => void, announce: string, work: () => Promise<void>, done: string): Promise<string> {
@@ -132,7 +134,8 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   const mod = `github.com/FerretDB/FerretDB@v${TOOL_VERSIONS.ferretDb}`;
   const { stdout } = await run('go', ['mod', 'download', '-json', mod]);
   const moduleDir = (JSON.parse(stdout) as { Dir: string }).Dir;
-  const src = path.join(dir, 'src', `ferretdb-${TOOL_VERSIONS.ferretDb}`);
+  // Named after the binary: builds of differently patched binaries into one TOOLS_DIR never share a source tree.
+  const src = path.join(dir, 'src', path.basename(target));
   await rm(src, { recursive: true, force: true });
   await mkdir(path.dirname(src), { recursive: true });
   await cp(moduleDir, src, { recursive: true });
@@ -157,9 +160,24 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
     ['\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n', '\tdb.writeMu.Lock()\n\tres, err := db.sqlDB.ExecContext(ctx, query, args...)\n\tdb.writeMu.Unlock()\n'],
     ['\tvar sqlTx *sql.Tx\n\n', '\tvar sqlTx *sql.Tx\n\n\tdb.writeMu.Lock()\n\tdefer db.writeMu.Unlock()\n\n'],
   ]);
+  // Each read-modify-write handler holds its document's or collection's lock from the read to the write (collection_locks.go says why).
+  const handler = path.join(src, 'internal', 'handler');
+  await cp(path.join(__dirname, 'ferretdb-patches', 'collection_locks.go'), path.join(handler, 'collection_locks.go'));
+  const lockHere = (what: string) => `\tdefer ${what}()\n\n`;
+  await editSource(path.join(handler, 'msg_update.go'), [
+    ['\tvar upserted types.Array\n\n', `\tvar upserted types.Array\n\n${lockHere('lockForWrite(params.DB, params.Collection, updateFilters(params.Updates)...)')}`],
+  ]);
+  await editSource(path.join(handler, 'msg_findandmodify.go'), [
+    ['params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n', `params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n${lockHere('lockForWrite(params.DB, params.Collection, params.Query)')}`],
+  ]);
+  await editSource(path.join(handler, 'msg_delete.go'), [['\tvar deleted int32\n', `${lockHere('lockForWrite(params.DB, params.Collection, deleteFilters(params.Deletes)...)')}\tvar deleted int32\n`]]);
+  await editSource(path.join(handler, 'msg_insert.go'), [['\tdocsIter := params.Docs.Iterator()\n', `${lockHere('lockForInsert(params.DB, params.Collection, params.Docs)')}\tdocsIter := params.Docs.Iterator()\n`]]);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
-  await run('go', ['build', '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' } });
+  // Only the SQLite backend is started (embedded-servers.ts), so PostgreSQL's is left out; no symbol tables either
+  // (stack traces keep their names): less to compile and link on a first run.
+  const flags = ['-tags', 'ferretdb_no_postgresql', '-trimpath', '-ldflags=-s -w'];
+  await run('go', ['build', ...flags, '-o', tmp, './cmd/ferretdb'], { cwd: src, env: { ...process.env, CGO_ENABLED: '0' } });
   await rename(tmp, target);
   await rm(src, { recursive: true, force: true });
 }
