@@ -178,6 +178,7 @@ const (
 	ErrorCodeTooManyAttempts          ErrorCode = "too_many_attempts"
 	ErrorCodeUnknownInstance          ErrorCode = "unknown_instance"
 	ErrorCodeUnknownService           ErrorCode = "unknown_service"
+	ErrorCodeUnsupportedMediaType     ErrorCode = "unsupported_media_type"
 	ErrorCodeUnsupportedUrlScheme     ErrorCode = "unsupported_url_scheme"
 	ErrorCodeUrlCredentialsNotAllowed ErrorCode = "url_credentials_not_allowed"
 	ErrorCodeWrongProduct             ErrorCode = "wrong_product"
@@ -269,6 +270,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeUnknownInstance:
 		return true
 	case ErrorCodeUnknownService:
+		return true
+	case ErrorCodeUnsupportedMediaType:
 		return true
 	case ErrorCodeUnsupportedUrlScheme:
 		return true
@@ -603,6 +606,7 @@ type Error struct {
 	// | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
 	// | `email_taken` | 409 | An account with this email already exists. |
 	// | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+	// | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
 	// | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
 	// | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
 	// | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
@@ -680,6 +684,7 @@ type Error struct {
 // | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
 // | `email_taken` | 409 | An account with this email already exists. |
 // | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+// | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
 // | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
 // | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
 // | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
@@ -2687,6 +2692,15 @@ type PostApiV1WebhooksEndpointsResponse403Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpoints
+type PostApiV1WebhooksEndpointsResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsResponse422Headers the declared response headers of an HTTP 422 response for PostApiV1WebhooksEndpoints
 type PostApiV1WebhooksEndpointsResponse422Headers struct {
 	XQuotaLimit         *string
@@ -2725,6 +2739,8 @@ type PostApiV1WebhooksEndpointsResponse struct {
 	JSON401 *Error
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -2737,6 +2753,8 @@ type PostApiV1WebhooksEndpointsResponse struct {
 	Headers400 *PostApiV1WebhooksEndpointsResponse400Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *PostApiV1WebhooksEndpointsResponse403Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *PostApiV1WebhooksEndpointsResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -2763,6 +2781,11 @@ func (r PostApiV1WebhooksEndpointsResponse) GetJSON401() *Error {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r PostApiV1WebhooksEndpointsResponse) GetJSON403() *Error {
 	return r.JSON403
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -3136,6 +3159,15 @@ type PatchApiV1WebhooksEndpointsIdResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PatchApiV1WebhooksEndpointsIdResponse415Headers the declared response headers of an HTTP 415 response for PatchApiV1WebhooksEndpointsId
+type PatchApiV1WebhooksEndpointsIdResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PatchApiV1WebhooksEndpointsIdResponse422Headers the declared response headers of an HTTP 422 response for PatchApiV1WebhooksEndpointsId
 type PatchApiV1WebhooksEndpointsIdResponse422Headers struct {
 	XQuotaLimit         *string
@@ -3176,6 +3208,8 @@ type PatchApiV1WebhooksEndpointsIdResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -3190,6 +3224,8 @@ type PatchApiV1WebhooksEndpointsIdResponse struct {
 	Headers403 *PatchApiV1WebhooksEndpointsIdResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PatchApiV1WebhooksEndpointsIdResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PatchApiV1WebhooksEndpointsIdResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *PatchApiV1WebhooksEndpointsIdResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -3221,6 +3257,11 @@ func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON403() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -3303,6 +3344,15 @@ type PostApiV1WebhooksEndpointsIdPauseResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdPauseResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdPause
+type PostApiV1WebhooksEndpointsIdPauseResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdPauseResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdPause
 type PostApiV1WebhooksEndpointsIdPauseResponse429Headers struct {
 	XQuotaLimit         *string
@@ -3334,6 +3384,8 @@ type PostApiV1WebhooksEndpointsIdPauseResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -3346,6 +3398,8 @@ type PostApiV1WebhooksEndpointsIdPauseResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdPauseResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdPauseResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsIdPauseResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdPauseResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3375,6 +3429,11 @@ func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON403() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -3461,6 +3520,15 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse409Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdRecoverResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdRecover
+type PostApiV1WebhooksEndpointsIdRecoverResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdRecoverResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdRecover
 type PostApiV1WebhooksEndpointsIdRecoverResponse429Headers struct {
 	XQuotaLimit         *string
@@ -3494,6 +3562,8 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -3508,6 +3578,8 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse struct {
 	Headers404 *PostApiV1WebhooksEndpointsIdRecoverResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEndpointsIdRecoverResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsIdRecoverResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdRecoverResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3542,6 +3614,11 @@ func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON404() *Error {
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -3619,6 +3696,15 @@ type PostApiV1WebhooksEndpointsIdResumeResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdResumeResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdResume
+type PostApiV1WebhooksEndpointsIdResumeResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdResumeResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdResume
 type PostApiV1WebhooksEndpointsIdResumeResponse429Headers struct {
 	XQuotaLimit         *string
@@ -3650,6 +3736,8 @@ type PostApiV1WebhooksEndpointsIdResumeResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -3662,6 +3750,8 @@ type PostApiV1WebhooksEndpointsIdResumeResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdResumeResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdResumeResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsIdResumeResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdResumeResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3691,6 +3781,11 @@ func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON403() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -3768,6 +3863,15 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdRetryNow
+type PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdRetryNow
 type PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers struct {
 	XQuotaLimit         *string
@@ -3799,6 +3903,8 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -3811,6 +3917,8 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdRetryNowResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdRetryNowResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3840,6 +3948,11 @@ func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON403() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -4066,6 +4179,15 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdSecretRotate
+type PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdSecretRotate
 type PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers struct {
 	XQuotaLimit         *string
@@ -4097,6 +4219,8 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -4109,6 +4233,8 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdSecretRotateResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdSecretRotateResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -4138,6 +4264,11 @@ func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON403() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -4355,6 +4486,15 @@ type PostApiV1WebhooksEventsResponse413Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEvents
+type PostApiV1WebhooksEventsResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsResponse422Headers the declared response headers of an HTTP 422 response for PostApiV1WebhooksEvents
 type PostApiV1WebhooksEventsResponse422Headers struct {
 	XQuotaLimit         *string
@@ -4406,6 +4546,8 @@ type PostApiV1WebhooksEventsResponse struct {
 	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -4424,6 +4566,8 @@ type PostApiV1WebhooksEventsResponse struct {
 	Headers403 *PostApiV1WebhooksEventsResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *PostApiV1WebhooksEventsResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEventsResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *PostApiV1WebhooksEventsResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -4462,6 +4606,11 @@ func (r PostApiV1WebhooksEventsResponse) GetJSON403() *Error {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r PostApiV1WebhooksEventsResponse) GetJSON413() *Error {
 	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEventsResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -4707,6 +4856,15 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409Headers 
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancel
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancel
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers struct {
 	XQuotaLimit         *string
@@ -4740,6 +4898,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -4754,6 +4914,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse struct {
 	Headers404 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -4788,6 +4950,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSO
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -4874,6 +5041,15 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409Headers s
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers struct {
 	XQuotaLimit         *string
@@ -4907,6 +5083,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -4921,6 +5099,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse struct {
 	Headers404 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -4955,6 +5135,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -5041,6 +5226,15 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409Header
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers struct {
 	XQuotaLimit         *string
@@ -5074,6 +5268,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -5088,6 +5284,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse struct {
 	Headers404 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -5122,6 +5320,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJ
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -5788,6 +5991,13 @@ func ParsePostApiV1WebhooksEndpointsResponse(rsp *http.Response) (*PostApiV1Webh
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -5926,6 +6136,44 @@ func ParsePostApiV1WebhooksEndpointsResponse(rsp *http.Response) (*PostApiV1Webh
 			headers.XRateLimitReset = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers PostApiV1WebhooksEndpointsResponse422Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -6688,6 +6936,13 @@ func ParsePatchApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*PatchApiV1
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -6864,6 +7119,44 @@ func ParsePatchApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*PatchApiV1
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers PatchApiV1WebhooksEndpointsIdResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers PatchApiV1WebhooksEndpointsIdResponse422Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -7031,6 +7324,13 @@ func ParsePostApiV1WebhooksEndpointsIdPauseResponse(rsp *http.Response) (*PostAp
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -7201,6 +7501,44 @@ func ParsePostApiV1WebhooksEndpointsIdPauseResponse(rsp *http.Response) (*PostAp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsIdPauseResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdPauseResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -7337,6 +7675,13 @@ func ParsePostApiV1WebhooksEndpointsIdRecoverResponse(rsp *http.Response) (*Post
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -7545,6 +7890,44 @@ func ParsePostApiV1WebhooksEndpointsIdRecoverResponse(rsp *http.Response) (*Post
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsIdRecoverResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdRecoverResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -7674,6 +8057,13 @@ func ParsePostApiV1WebhooksEndpointsIdResumeResponse(rsp *http.Response) (*PostA
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -7844,6 +8234,44 @@ func ParsePostApiV1WebhooksEndpointsIdResumeResponse(rsp *http.Response) (*PostA
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsIdResumeResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdResumeResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -7973,6 +8401,13 @@ func ParsePostApiV1WebhooksEndpointsIdRetryNowResponse(rsp *http.Response) (*Pos
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -8143,6 +8578,44 @@ func ParsePostApiV1WebhooksEndpointsIdRetryNowResponse(rsp *http.Response) (*Pos
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -8572,6 +9045,13 @@ func ParsePostApiV1WebhooksEndpointsIdSecretRotateResponse(rsp *http.Response) (
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -8741,6 +9221,44 @@ func ParsePostApiV1WebhooksEndpointsIdSecretRotateResponse(rsp *http.Response) (
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -9132,6 +9650,13 @@ func ParsePostApiV1WebhooksEventsResponse(rsp *http.Response) (*PostApiV1Webhook
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9353,6 +9878,44 @@ func ParsePostApiV1WebhooksEventsResponse(rsp *http.Response) (*PostApiV1Webhook
 			headers.XRateLimitReset = &value
 		}
 		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEventsResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers PostApiV1WebhooksEventsResponse422Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -9865,6 +10428,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse(rsp *
 		}
 		response.JSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10072,6 +10642,44 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse(rsp *
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -10208,6 +10816,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse(rsp *h
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -10416,6 +11031,44 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse(rsp *h
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -10552,6 +11205,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -10760,6 +11420,44 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {

@@ -512,6 +512,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Valid JSON that cannot be processed. */
                 422: {
                     headers: {
@@ -1083,6 +1102,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Valid JSON that cannot be processed. */
                 422: {
                     headers: {
@@ -1416,6 +1454,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
                 429: {
                     headers: {
@@ -1592,6 +1649,25 @@ export interface paths {
                 };
                 /** @description Conflicts with the current state. */
                 409: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -1929,6 +2005,25 @@ export interface paths {
                 };
                 /** @description Body over 1 MiB (or event data over 256 KiB). */
                 413: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -2363,6 +2458,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
                 429: {
                     headers: {
@@ -2542,6 +2656,25 @@ export interface paths {
                 };
                 /** @description Conflicts with the current state. */
                 409: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -2755,6 +2888,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
                 429: {
                     headers: {
@@ -2907,6 +3059,25 @@ export interface paths {
                 };
                 /** @description Not found, or owned by another account. */
                 404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -3132,6 +3303,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
                 429: {
                     headers: {
@@ -3323,6 +3513,25 @@ export interface paths {
                 };
                 /** @description Not found, or owned by another account. */
                 404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -3744,6 +3953,25 @@ export interface paths {
                         "application/json": components["schemas"]["EstimatorError"];
                     };
                 };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Valid body with an item the catalog cannot price (`index`, and `instances` when an instance is missing or unknown), or costing more than an estimate reports (`estimate_out_of_range`). */
                 422: {
                     headers: {
@@ -3946,6 +4174,7 @@ export interface components {
          *     | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
          *     | `email_taken` | 409 | An account with this email already exists. |
          *     | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+         *     | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
          *     | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
          *     | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
          *     | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
@@ -3965,7 +4194,7 @@ export interface components {
          *     | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "payload_too_large" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
+        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "payload_too_large" | "unsupported_media_type" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
         EstimatorError: {
             error: string;
             code: components["schemas"]["ErrorCode"];
@@ -4037,5 +4266,5 @@ export const pathsApiCostEstimatorGetResponses200ContentApplicationJsonServicesC
 export const pathsApiCostEstimatorGetResponses200ContentApplicationJsonServicesPriceUnitValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["responses"]["200"]["content"]["application/json"]["services"]["priceUnit"]> = ["per hour", "per vCPU-hour", "per GB-hour", "per GB/month", "per GB", "per month", "per metric/month", "per alarm/month", "per secret/month", "per key/month", "per policy/month", "per server/month", "per GB-second", "per million reads", "per million writes", "per million invocations", "per million calls", "per million requests", "per million publishes", "per million deliveries", "per million events", "per million traces", "per million tokens", "per million spans", "per million operations", "per million tasks", "per million RUs", "per 10K requests", "per 10K operations", "per 100K reads", "per 100K writes", "per 1K transactions"];
 export const pathsApiCostEstimatorPostRequestBodyContentApplicationJsonItemsProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["post"]["requestBody"]["content"]["application/json"]["items"]["provider"]> = ["aws", "gcp", "azure"];
 export const pathsApiCostEstimatorPostResponses200ContentApplicationJsonBreakdownProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["post"]["responses"]["200"]["content"]["application/json"]["breakdown"]["provider"]> = ["aws", "gcp", "azure"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "payload_too_large", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "payload_too_large", "unsupported_media_type", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
 export type operations = Record<string, never>;

@@ -44,7 +44,7 @@ const EndpointUrl = z.string().meta({ format: 'uri', maxLength: 2048 });
 const EventPatterns = z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS);
 const Description = z.string().max(MAX_DESCRIPTION_LENGTH);
 
-export const EndpointCreateBody = z.object({
+export const EndpointCreateBody = z.strictObject({
   url: EndpointUrl.describe('HTTPS URL receiving delivery POSTs (max 2,048 characters).').meta({ example: 'https://example.com/webhooks' }),
   events: EventPatterns.optional().describe(
     'Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events ' +
@@ -55,7 +55,7 @@ export const EndpointCreateBody = z.object({
   ...DeliveryFields,
 });
 
-export const EndpointPatchBody = z.object({
+export const EndpointPatchBody = z.strictObject({
   url: EndpointUrl.optional(),
   events: EventPatterns.optional(),
   description: Description.optional(),
@@ -153,7 +153,7 @@ const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item),
 
 export const EndpointList = pageOf(Endpoint);
 
-export const EventIngestBody = z.object({
+export const EventIngestBody = z.strictObject({
   type: z
     .string()
     .regex(EVENT_TYPE_REGEX, 'must be 1 to 256 characters of A-Z a-z 0-9 _ . : -')
@@ -222,7 +222,7 @@ export const Delivery = z.object({
 export const EventDetail = z.object({ ...EventFields, deliveries: z.array(Delivery) });
 export const EventList = pageOf(z.object(EventFields));
 
-export const RecoverBody = z.object({
+export const RecoverBody = z.strictObject({
   since: z.iso
     .datetime({ offset: true })
     .describe('ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.')
@@ -238,7 +238,7 @@ export const Recovery = z.object({
 });
 
 export const RetryNowBody = z
-  .object({ cursor: Cursor.optional().describe('`next_cursor` of the previous call: continues after the deliveries it went through.') })
+  .strictObject({ cursor: Cursor.optional().describe('`next_cursor` of the previous call: continues after the deliveries it went through.') })
   .optional()
   .describe('Optional; an empty body starts from the first waiting delivery.');
 

@@ -70,6 +70,8 @@ class EstimatorError:
                 |
                 | `email_taken` | 409 | An account with this email already exists. |
                 | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+                | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type:
+                application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
                 | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits
                 (operational events). |
                 | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |

@@ -49,7 +49,6 @@ class PatchApiV1WebhooksEndpointsIdBody:
     max_in_flight: int | None | Unset = UNSET
     ordering: PatchApiV1WebhooksEndpointsIdBodyOrdering | Unset = UNSET
     disabled: bool | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -87,7 +86,7 @@ class PatchApiV1WebhooksEndpointsIdBody:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
         })
         if url is not UNSET:
@@ -161,22 +160,5 @@ class PatchApiV1WebhooksEndpointsIdBody:
             disabled=disabled,
         )
 
-
-        patch_api_v1_webhooks_endpoints_id_body.additional_properties = d
         return patch_api_v1_webhooks_endpoints_id_body
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -48,7 +48,6 @@ class PostApiV1WebhooksEndpointsBody:
     rate_limit_per_s: int | None | Unset = UNSET
     max_in_flight: int | None | Unset = UNSET
     ordering: PostApiV1WebhooksEndpointsBodyOrdering | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -84,7 +83,7 @@ class PostApiV1WebhooksEndpointsBody:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "url": url,
         })
@@ -152,22 +151,5 @@ class PostApiV1WebhooksEndpointsBody:
             ordering=ordering,
         )
 
-
-        post_api_v1_webhooks_endpoints_body.additional_properties = d
         return post_api_v1_webhooks_endpoints_body
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -29,7 +29,6 @@ class PostApiV1WebhooksEndpointsIdRecoverBody:
      """
 
     since: datetime.datetime
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -40,7 +39,7 @@ class PostApiV1WebhooksEndpointsIdRecoverBody:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "since": since,
         })
@@ -61,22 +60,5 @@ class PostApiV1WebhooksEndpointsIdRecoverBody:
             since=since,
         )
 
-
-        post_api_v1_webhooks_endpoints_id_recover_body.additional_properties = d
         return post_api_v1_webhooks_endpoints_id_recover_body
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

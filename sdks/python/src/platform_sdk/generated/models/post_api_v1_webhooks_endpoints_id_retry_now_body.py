@@ -28,7 +28,6 @@ class PostApiV1WebhooksEndpointsIdRetryNowBody:
      """
 
     cursor: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -39,7 +38,7 @@ class PostApiV1WebhooksEndpointsIdRetryNowBody:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
         })
         if cursor is not UNSET:
@@ -58,22 +57,5 @@ class PostApiV1WebhooksEndpointsIdRetryNowBody:
             cursor=cursor,
         )
 
-
-        post_api_v1_webhooks_endpoints_id_retry_now_body.additional_properties = d
         return post_api_v1_webhooks_endpoints_id_retry_now_body
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

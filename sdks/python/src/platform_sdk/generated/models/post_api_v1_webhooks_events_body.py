@@ -38,7 +38,6 @@ class PostApiV1WebhooksEventsBody:
     type_: str
     data: PostApiV1WebhooksEventsBodyData
     idempotency_key: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -54,7 +53,7 @@ class PostApiV1WebhooksEventsBody:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "type": type_,
             "data": data,
@@ -85,22 +84,5 @@ class PostApiV1WebhooksEventsBody:
             idempotency_key=idempotency_key,
         )
 
-
-        post_api_v1_webhooks_events_body.additional_properties = d
         return post_api_v1_webhooks_events_body
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties
