@@ -42,7 +42,7 @@ describe('TypeScript SDK (sdks/typescript)', () => {
       delete withoutRoute.paths['/api/v1/webhooks/endpoints/{id}/secret/rotate'];
       writeFileSync(path.join(dir, 'without-route.json'), JSON.stringify(withoutRoute));
       const renamedField = structuredClone(document);
-      const ingested = renamedField.paths['/api/v1/webhooks/events'].post.responses['202'].content['application/json'].schema;
+      const ingested = renamedField.components.schemas.SentEvent;
       ingested.properties.destination_count = ingested.properties.destinations;
       delete ingested.properties.destinations;
       writeFileSync(path.join(dir, 'renamed-field.json'), JSON.stringify(renamedField));

@@ -17,24 +17,6 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
-// Defines values for CreateEndpointRequestOrdering.
-const (
-	CreateEndpointRequestOrderingFifo      CreateEndpointRequestOrdering = "fifo"
-	CreateEndpointRequestOrderingUnordered CreateEndpointRequestOrdering = "unordered"
-)
-
-// Valid indicates whether the value is a known member of the CreateEndpointRequestOrdering enum.
-func (e CreateEndpointRequestOrdering) Valid() bool {
-	switch e {
-	case CreateEndpointRequestOrderingFifo:
-		return true
-	case CreateEndpointRequestOrderingUnordered:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for DeliveryStatus.
 const (
 	DeliveryStatusCancelled DeliveryStatus = "cancelled"
@@ -62,18 +44,18 @@ func (e DeliveryStatus) Valid() bool {
 	}
 }
 
-// Defines values for EndpointDisabledReason.
+// Defines values for DisabledReason.
 const (
-	EndpointDisabledReasonFailing EndpointDisabledReason = "failing"
-	EndpointDisabledReasonManual  EndpointDisabledReason = "manual"
+	DisabledReasonFailing DisabledReason = "failing"
+	DisabledReasonManual  DisabledReason = "manual"
 )
 
-// Valid indicates whether the value is a known member of the EndpointDisabledReason enum.
-func (e EndpointDisabledReason) Valid() bool {
+// Valid indicates whether the value is a known member of the DisabledReason enum.
+func (e DisabledReason) Valid() bool {
 	switch e {
-	case EndpointDisabledReasonFailing:
+	case DisabledReasonFailing:
 		return true
-	case EndpointDisabledReasonManual:
+	case DisabledReasonManual:
 		return true
 	default:
 		return false
@@ -92,42 +74,6 @@ func (e EndpointOrdering) Valid() bool {
 	case EndpointOrderingFifo:
 		return true
 	case EndpointOrderingUnordered:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for EndpointWithSecretDisabledReason.
-const (
-	EndpointWithSecretDisabledReasonFailing EndpointWithSecretDisabledReason = "failing"
-	EndpointWithSecretDisabledReasonManual  EndpointWithSecretDisabledReason = "manual"
-)
-
-// Valid indicates whether the value is a known member of the EndpointWithSecretDisabledReason enum.
-func (e EndpointWithSecretDisabledReason) Valid() bool {
-	switch e {
-	case EndpointWithSecretDisabledReasonFailing:
-		return true
-	case EndpointWithSecretDisabledReasonManual:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for EndpointWithSecretOrdering.
-const (
-	EndpointWithSecretOrderingFifo      EndpointWithSecretOrdering = "fifo"
-	EndpointWithSecretOrderingUnordered EndpointWithSecretOrdering = "unordered"
-)
-
-// Valid indicates whether the value is a known member of the EndpointWithSecretOrdering enum.
-func (e EndpointWithSecretOrdering) Valid() bool {
-	switch e {
-	case EndpointWithSecretOrderingFifo:
-		return true
-	case EndpointWithSecretOrderingUnordered:
 		return true
 	default:
 		return false
@@ -305,66 +251,6 @@ func (e EventStatus) Valid() bool {
 	}
 }
 
-// Defines values for EventWithDeliveriesStatus.
-const (
-	EventWithDeliveriesStatusDelivered EventWithDeliveriesStatus = "delivered"
-	EventWithDeliveriesStatusFailed    EventWithDeliveriesStatus = "failed"
-	EventWithDeliveriesStatusPending   EventWithDeliveriesStatus = "pending"
-)
-
-// Valid indicates whether the value is a known member of the EventWithDeliveriesStatus enum.
-func (e EventWithDeliveriesStatus) Valid() bool {
-	switch e {
-	case EventWithDeliveriesStatusDelivered:
-		return true
-	case EventWithDeliveriesStatusFailed:
-		return true
-	case EventWithDeliveriesStatusPending:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for UpdateEndpointRequestOrdering.
-const (
-	UpdateEndpointRequestOrderingFifo      UpdateEndpointRequestOrdering = "fifo"
-	UpdateEndpointRequestOrderingUnordered UpdateEndpointRequestOrdering = "unordered"
-)
-
-// Valid indicates whether the value is a known member of the UpdateEndpointRequestOrdering enum.
-func (e UpdateEndpointRequestOrdering) Valid() bool {
-	switch e {
-	case UpdateEndpointRequestOrderingFifo:
-		return true
-	case UpdateEndpointRequestOrderingUnordered:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for GetApiV1WebhooksEventsParamsStatus.
-const (
-	GetApiV1WebhooksEventsParamsStatusDelivered GetApiV1WebhooksEventsParamsStatus = "delivered"
-	GetApiV1WebhooksEventsParamsStatusFailed    GetApiV1WebhooksEventsParamsStatus = "failed"
-	GetApiV1WebhooksEventsParamsStatusPending   GetApiV1WebhooksEventsParamsStatus = "pending"
-)
-
-// Valid indicates whether the value is a known member of the GetApiV1WebhooksEventsParamsStatus enum.
-func (e GetApiV1WebhooksEventsParamsStatus) Valid() bool {
-	switch e {
-	case GetApiV1WebhooksEventsParamsStatusDelivered:
-		return true
-	case GetApiV1WebhooksEventsParamsStatusFailed:
-		return true
-	case GetApiV1WebhooksEventsParamsStatusPending:
-		return true
-	default:
-		return false
-	}
-}
-
 // Attempt defines model for Attempt.
 type Attempt struct {
 	Attempt    int     `json:"attempt"`
@@ -390,7 +276,7 @@ type CreateEndpointRequest struct {
 	MaxInFlight *int `json:"max_in_flight,omitempty"`
 
 	// Ordering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-	Ordering *CreateEndpointRequestOrdering `json:"ordering,omitempty"`
+	Ordering *EndpointOrdering `json:"ordering,omitempty"`
 
 	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
 	RateLimitPerS *int `json:"rate_limit_per_s,omitempty"`
@@ -400,9 +286,6 @@ type CreateEndpointRequest struct {
 	// Example: https://example.com/webhooks
 	Url string `json:"url"`
 }
-
-// CreateEndpointRequestOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-type CreateEndpointRequestOrdering string
 
 // Delivery defines model for Delivery.
 type Delivery struct {
@@ -418,8 +301,11 @@ type Delivery struct {
 	Url    string         `json:"url"`
 }
 
-// DeliveryStatus defines model for Delivery.Status.
+// DeliveryStatus defines model for DeliveryStatus.
 type DeliveryStatus string
+
+// DisabledReason defines model for DisabledReason.
+type DisabledReason string
 
 // Endpoint defines model for Endpoint.
 type Endpoint struct {
@@ -429,38 +315,14 @@ type Endpoint struct {
 	Disabled    bool   `json:"disabled"`
 
 	// DisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-	DisabledReason *EndpointDisabledReason `json:"disabled_reason"`
-	Events         []string                `json:"events"`
+	DisabledReason *DisabledReason `json:"disabled_reason"`
+	Events         []string        `json:"events"`
 
 	// Fifo A FIFO endpoint's queue; only on GET of one FIFO endpoint.
-	Fifo *struct {
-		// HeadEventId The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits.
-		HeadEventId *int `json:"head_event_id"`
-
-		// Length Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it).
-		Length int `json:"length"`
-	} `json:"fifo,omitempty"`
+	Fifo *FifoQueue `json:"fifo,omitempty"`
 
 	// Health A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
-	Health struct {
-		// ConsecutiveFailures Failed deliveries since the last success (or since the endpoint was enabled again).
-		ConsecutiveFailures int `json:"consecutive_failures"`
-
-		// Failed24h Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it.
-		Failed24h int `json:"failed_24h"`
-
-		// FailingSince When the first of those consecutive failures ended; null when there is none.
-		FailingSince *string `json:"failing_since"`
-
-		// LastFailureAt When the latest failed delivery ended.
-		LastFailureAt *string `json:"last_failure_at"`
-
-		// LastSuccessAt When the latest successful delivery ended (ISO 8601 UTC).
-		LastSuccessAt *string `json:"last_success_at"`
-
-		// Succeeded24h Deliveries that succeeded in the current UTC hour and the 23 before it.
-		Succeeded24h int `json:"succeeded_24h"`
-	} `json:"health"`
+	Health EndpointHealth `json:"health"`
 
 	// Id `ep_` + 24 base62 characters.
 	Id string `json:"id"`
@@ -478,16 +340,31 @@ type Endpoint struct {
 	RateLimitPerS *int `json:"rate_limit_per_s"`
 
 	// SecretsInGrace Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
-	SecretsInGrace []struct {
-		// ExpiresAt When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).
-		ExpiresAt string `json:"expires_at"`
-	} `json:"secrets_in_grace"`
-	UpdatedAt string `json:"updated_at"`
-	Url       string `json:"url"`
+	SecretsInGrace []SecretInGrace `json:"secrets_in_grace"`
+	UpdatedAt      string          `json:"updated_at"`
+	Url            string          `json:"url"`
 }
 
-// EndpointDisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-type EndpointDisabledReason string
+// EndpointHealth A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
+type EndpointHealth struct {
+	// ConsecutiveFailures Failed deliveries since the last success (or since the endpoint was enabled again).
+	ConsecutiveFailures int `json:"consecutive_failures"`
+
+	// Failed24h Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it.
+	Failed24h int `json:"failed_24h"`
+
+	// FailingSince When the first of those consecutive failures ended; null when there is none.
+	FailingSince *string `json:"failing_since"`
+
+	// LastFailureAt When the latest failed delivery ended.
+	LastFailureAt *string `json:"last_failure_at"`
+
+	// LastSuccessAt When the latest successful delivery ended (ISO 8601 UTC).
+	LastSuccessAt *string `json:"last_success_at"`
+
+	// Succeeded24h Deliveries that succeeded in the current UTC hour and the 23 before it.
+	Succeeded24h int `json:"succeeded_24h"`
+}
 
 // EndpointOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
 type EndpointOrdering string
@@ -506,38 +383,14 @@ type EndpointWithSecret struct {
 	Disabled    bool   `json:"disabled"`
 
 	// DisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-	DisabledReason *EndpointWithSecretDisabledReason `json:"disabled_reason"`
-	Events         []string                          `json:"events"`
+	DisabledReason *DisabledReason `json:"disabled_reason"`
+	Events         []string        `json:"events"`
 
 	// Fifo A FIFO endpoint's queue; only on GET of one FIFO endpoint.
-	Fifo *struct {
-		// HeadEventId The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits.
-		HeadEventId *int `json:"head_event_id"`
-
-		// Length Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it).
-		Length int `json:"length"`
-	} `json:"fifo,omitempty"`
+	Fifo *FifoQueue `json:"fifo,omitempty"`
 
 	// Health A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
-	Health struct {
-		// ConsecutiveFailures Failed deliveries since the last success (or since the endpoint was enabled again).
-		ConsecutiveFailures int `json:"consecutive_failures"`
-
-		// Failed24h Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it.
-		Failed24h int `json:"failed_24h"`
-
-		// FailingSince When the first of those consecutive failures ended; null when there is none.
-		FailingSince *string `json:"failing_since"`
-
-		// LastFailureAt When the latest failed delivery ended.
-		LastFailureAt *string `json:"last_failure_at"`
-
-		// LastSuccessAt When the latest successful delivery ended (ISO 8601 UTC).
-		LastSuccessAt *string `json:"last_success_at"`
-
-		// Succeeded24h Deliveries that succeeded in the current UTC hour and the 23 before it.
-		Succeeded24h int `json:"succeeded_24h"`
-	} `json:"health"`
+	Health EndpointHealth `json:"health"`
 
 	// Id `ep_` + 24 base62 characters.
 	Id string `json:"id"`
@@ -546,7 +399,7 @@ type EndpointWithSecret struct {
 	MaxInFlight *int `json:"max_in_flight"`
 
 	// Ordering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-	Ordering EndpointWithSecretOrdering `json:"ordering"`
+	Ordering EndpointOrdering `json:"ordering"`
 
 	// Paused While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`).
 	Paused bool `json:"paused"`
@@ -558,19 +411,10 @@ type EndpointWithSecret struct {
 	Secret string `json:"secret"`
 
 	// SecretsInGrace Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
-	SecretsInGrace []struct {
-		// ExpiresAt When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).
-		ExpiresAt string `json:"expires_at"`
-	} `json:"secrets_in_grace"`
-	UpdatedAt string `json:"updated_at"`
-	Url       string `json:"url"`
+	SecretsInGrace []SecretInGrace `json:"secrets_in_grace"`
+	UpdatedAt      string          `json:"updated_at"`
+	Url            string          `json:"url"`
 }
-
-// EndpointWithSecretDisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-type EndpointWithSecretDisabledReason string
-
-// EndpointWithSecretOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-type EndpointWithSecretOrdering string
 
 // Error defines model for Error.
 type Error struct {
@@ -627,11 +471,8 @@ type Error struct {
 	Code ErrorCode `json:"code"`
 
 	// Details 400 only: what is wrong where.
-	Details *[]struct {
-		Message string `json:"message"`
-		Path    string `json:"path"`
-	} `json:"details,omitempty"`
-	Error string `json:"error"`
+	Details *[]ErrorDetail `json:"details,omitempty"`
+	Error   string         `json:"error"`
 
 	// QuotaLimit 429 quota only.
 	QuotaLimit *int `json:"quota_limit,omitempty"`
@@ -704,20 +545,28 @@ type Error struct {
 // | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
 type ErrorCode string
 
-// Event defines model for Event.
-type Event struct {
-	CreatedAt      string                 `json:"created_at"`
-	Data           map[string]interface{} `json:"data"`
-	Destinations   int                    `json:"destinations"`
-	Id             int                    `json:"id"`
-	IdempotencyKey *string                `json:"idempotency_key"`
-	Status         EventStatus            `json:"status"`
-	Timestamp      int                    `json:"timestamp"`
-	Type           string                 `json:"type"`
+// ErrorDetail defines model for ErrorDetail.
+type ErrorDetail struct {
+	Message string `json:"message"`
+	Path    string `json:"path"`
 }
 
-// EventStatus defines model for Event.Status.
-type EventStatus string
+// Event defines model for Event.
+type Event struct {
+	CreatedAt string `json:"created_at"`
+
+	// Data Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.
+	Data           EventData   `json:"data"`
+	Destinations   int         `json:"destinations"`
+	Id             int         `json:"id"`
+	IdempotencyKey *string     `json:"idempotency_key"`
+	Status         EventStatus `json:"status"`
+	Timestamp      int         `json:"timestamp"`
+	Type           string      `json:"type"`
+}
+
+// EventData Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.
+type EventData map[string]interface{}
 
 // EventPage defines model for EventPage.
 type EventPage struct {
@@ -725,21 +574,32 @@ type EventPage struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+// EventStatus defines model for EventStatus.
+type EventStatus string
+
 // EventWithDeliveries defines model for EventWithDeliveries.
 type EventWithDeliveries struct {
-	CreatedAt      string                    `json:"created_at"`
-	Data           map[string]interface{}    `json:"data"`
-	Deliveries     []Delivery                `json:"deliveries"`
-	Destinations   int                       `json:"destinations"`
-	Id             int                       `json:"id"`
-	IdempotencyKey *string                   `json:"idempotency_key"`
-	Status         EventWithDeliveriesStatus `json:"status"`
-	Timestamp      int                       `json:"timestamp"`
-	Type           string                    `json:"type"`
+	CreatedAt string `json:"created_at"`
+
+	// Data Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.
+	Data           EventData   `json:"data"`
+	Deliveries     []Delivery  `json:"deliveries"`
+	Destinations   int         `json:"destinations"`
+	Id             int         `json:"id"`
+	IdempotencyKey *string     `json:"idempotency_key"`
+	Status         EventStatus `json:"status"`
+	Timestamp      int         `json:"timestamp"`
+	Type           string      `json:"type"`
 }
 
-// EventWithDeliveriesStatus defines model for EventWithDeliveries.Status.
-type EventWithDeliveriesStatus string
+// FifoQueue A FIFO endpoint's queue; only on GET of one FIFO endpoint.
+type FifoQueue struct {
+	// HeadEventId The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits.
+	HeadEventId *int `json:"head_event_id"`
+
+	// Length Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it).
+	Length int `json:"length"`
+}
 
 // RecoverRequest defines model for RecoverRequest.
 type RecoverRequest struct {
@@ -790,10 +650,16 @@ type Secret struct {
 	Secret string `json:"secret"`
 }
 
+// SecretInGrace defines model for SecretInGrace.
+type SecretInGrace struct {
+	// ExpiresAt When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).
+	ExpiresAt string `json:"expires_at"`
+}
+
 // SendEventRequest defines model for SendEventRequest.
 type SendEventRequest struct {
 	// Data Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.
-	Data map[string]interface{} `json:"data"`
+	Data EventData `json:"data"`
 
 	// IdempotencyKey Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.
 	IdempotencyKey *string `json:"idempotency_key,omitempty"`
@@ -824,15 +690,12 @@ type UpdateEndpointRequest struct {
 	MaxInFlight *int `json:"max_in_flight,omitempty"`
 
 	// Ordering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-	Ordering *UpdateEndpointRequestOrdering `json:"ordering,omitempty"`
+	Ordering *EndpointOrdering `json:"ordering,omitempty"`
 
 	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
 	RateLimitPerS *int    `json:"rate_limit_per_s,omitempty"`
 	Url           *string `json:"url,omitempty"`
 }
-
-// UpdateEndpointRequestOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-type UpdateEndpointRequestOrdering string
 
 // GetApiV1WebhooksEndpointsParams defines parameters for GetApiV1WebhooksEndpoints.
 type GetApiV1WebhooksEndpointsParams struct {
@@ -842,14 +705,11 @@ type GetApiV1WebhooksEndpointsParams struct {
 
 // GetApiV1WebhooksEventsParams defines parameters for GetApiV1WebhooksEvents.
 type GetApiV1WebhooksEventsParams struct {
-	Limit  *int                                `form:"limit,omitempty" json:"limit,omitempty"`
-	Cursor *string                             `form:"cursor,omitempty" json:"cursor,omitempty"`
-	Type   *string                             `form:"type,omitempty" json:"type,omitempty"`
-	Status *GetApiV1WebhooksEventsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+	Limit  *int         `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor *string      `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Type   *string      `form:"type,omitempty" json:"type,omitempty"`
+	Status *EventStatus `form:"status,omitempty" json:"status,omitempty"`
 }
-
-// GetApiV1WebhooksEventsParamsStatus defines parameters for GetApiV1WebhooksEvents.
-type GetApiV1WebhooksEventsParamsStatus string
 
 // DeliveryJSONBody defines parameters for Delivery.
 type DeliveryJSONBody struct {

@@ -9,9 +9,9 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
+from ...models.estimate import Estimate
 from ...models.estimator_error import EstimatorError
 from ...models.post_api_cost_estimator_body import PostApiCostEstimatorBody
-from ...models.post_api_cost_estimator_response_200 import PostApiCostEstimatorResponse200
 from typing import cast
 
 
@@ -42,9 +42,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | EstimatorError | PostApiCostEstimatorResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Estimate | EstimatorError | None:
     if response.status_code == 200:
-        response_200 = PostApiCostEstimatorResponse200.from_dict(response.json())
+        response_200 = Estimate.from_dict(response.json())
 
 
 
@@ -98,7 +98,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | EstimatorError | PostApiCostEstimatorResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Estimate | EstimatorError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,7 +112,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> Response[Error | EstimatorError | PostApiCostEstimatorResponse200]:
+) -> Response[Error | Estimate | EstimatorError]:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -136,7 +136,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | EstimatorError | PostApiCostEstimatorResponse200]
+        Response[Error | Estimate | EstimatorError]
      """
 
 
@@ -156,7 +156,7 @@ def sync(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> Error | EstimatorError | PostApiCostEstimatorResponse200 | None:
+) -> Error | Estimate | EstimatorError | None:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -180,7 +180,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | EstimatorError | PostApiCostEstimatorResponse200
+        Error | Estimate | EstimatorError
      """
 
 
@@ -195,7 +195,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> Response[Error | EstimatorError | PostApiCostEstimatorResponse200]:
+) -> Response[Error | Estimate | EstimatorError]:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -219,7 +219,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | EstimatorError | PostApiCostEstimatorResponse200]
+        Response[Error | Estimate | EstimatorError]
      """
 
 
@@ -239,7 +239,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> Error | EstimatorError | PostApiCostEstimatorResponse200 | None:
+) -> Error | Estimate | EstimatorError | None:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -263,7 +263,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | EstimatorError | PostApiCostEstimatorResponse200
+        Error | Estimate | EstimatorError
      """
 
 
