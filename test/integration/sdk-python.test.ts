@@ -4,6 +4,7 @@ import path from 'node:path';
 import { generate, PYTHON_GENERATED_DIR } from '../../scripts/sdks/python';
 import { libraryTests } from '../support/library-tests';
 import { sdkSuitePlatform } from '../support/sdk-platform';
+import { freshPythonEnvironment, runQuickStart } from '../support/sdk-quick-start';
 import { DOCUMENT_CHANGES, fileTree, generatedFromChanged } from '../support/sdk-generation';
 import { ensurePythonSdkToolchain, PYTHON_SDK_DIR } from '../support/sdk-toolchains';
 import { VENV_PYTHON } from '../support/receiver-toolchains';
@@ -62,5 +63,11 @@ describe('Python SDK (sdks/python)', () => {
       }
       expect(out).not.toMatch(/FAILED|SKIPPED|ERROR|\d+ (failed|skipped|errors?)\b/);
     }, 300_000);
+
+    it('runs the README\'s quick start as written, told the platform (on a port other than 3000) by PLATFORM_URL: pip install, then a send', async () => {
+      expect(new URL(fixture.env.PLATFORM_URL).port).not.toBe('3000');
+      // The README takes a Python 3.10+ environment as given: a fresh one here, so that its `pip install` is what installs the SDK.
+      expect(await runQuickStart('python', fixture.env, await freshPythonEnvironment())).toMatch(/^sent event \d+$/m);
+    }, 600_000);
   });
 });
