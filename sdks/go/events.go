@@ -73,7 +73,7 @@ func (e *Events) Page(ctx context.Context, cursor string, filter ListEvents) (*E
 		params.Limit = ptr(PageSize)
 	}
 	if filter.Status != "" {
-		params.Status = ptr(generated.GetApiV1WebhooksEventsParamsStatus(filter.Status))
+		params.Status = ptr(generated.EventStatus(filter.Status))
 	}
 	resp, err := e.api.GetApiV1WebhooksEventsWithResponse(ctx, params)
 	if err != nil {

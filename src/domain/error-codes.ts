@@ -33,6 +33,7 @@ export const ERROR_CATALOGUE = {
   email_taken: 'An account with this email already exists.',
   // Well-formed, but cannot be processed.
   payload_too_large: 'The body is over 1 MiB, or the event data over 256 KiB when serialized.',
+  unsupported_media_type: 'The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed).',
   reserved_event_type: 'Ingest: the event type starts with `platform.`, which only the platform emits (operational events).',
   unsupported_url_scheme: 'The endpoint url does not use the https scheme.',
   url_credentials_not_allowed: 'The endpoint url carries a user name or password.',

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import type { Platform } from '../../src/main/platform';
 import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
 
@@ -55,19 +56,112 @@ describe('errors', () => {
     await expectJsonError(res, 400, 'invalid_json');
   });
 
-  it('a JSON body labelled as a form (curl -d without -H) or unlabelled is read as JSON', async () => {
+  /** The account's endpoint count: a refused body must leave it as it was. */
+  const endpointCount = async () => ((await apiClient(platform, key).get(`${LIST}?limit=100`)).body.data as unknown[]).length;
+
+  it('a JSON body labelled with another Content-Type (a form: curl -d without -H; text/plain: fetch of a string): 415 saying what to send, nothing created', async () => {
+    const before = await endpointCount();
     const body = JSON.stringify({ url: 'https://example.com/hook' });
-    for (const headers of [{ 'Content-Type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
-      const res = await send(LIST, { method: 'POST', headers: { ...auth(), ...headers }, body });
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain;charset=UTF-8', 'multipart/form-data; boundary=x', 'application/xml']) {
+      const res = await send(LIST, { method: 'POST', headers: { ...auth(), 'Content-Type': type }, body });
+      const answer = await expectJsonError(res, 415, 'unsupported_media_type');
+      expect(answer.error).toContain(`sent as ${type.split(';')[0]}`);
+      expect(answer.error).toContain('Content-Type: application/json');
+    }
+    expect(await endpointCount()).toBe(before);
+  });
+
+  it('a JSON body is read when labelled application/json (any charset, or a +json type) or not labelled at all', async () => {
+    const body = JSON.stringify({ url: 'https://example.com/hook' });
+    // A byte body: fetch adds no Content-Type of its own (a string would be labelled text/plain).
+    const unlabelled = await send(LIST, { method: 'POST', headers: auth(), body: new TextEncoder().encode(body) });
+    expect(unlabelled.status).toBe(201);
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
+      const res = await send(LIST, { method: 'POST', headers: { ...auth(), 'Content-Type': type }, body });
       expect(res.status).toBe(201);
       expect(((await res.json()) as any).url).toBe('https://example.com/hook');
     }
+  });
+
+  it('a body with a Content-Encoding (gzip that is not gzip, real gzip, anything but identity): 415 with Accept-Encoding: identity, nothing created', async () => {
+    const before = await endpointCount();
+    const json = JSON.stringify({ url: 'https://example.com/hook' });
+    const bodies: Array<[string, Uint8Array | string]> = [
+      ['gzip', json],
+      ['gzip', gzipSync(json)],
+      ['br', json],
+      ['deflate, gzip', json],
+    ];
+    for (const [encoding, body] of bodies) {
+      const res = await send(LIST, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json', 'Content-Encoding': encoding }, body });
+      const answer = await expectJsonError(res, 415, 'unsupported_media_type');
+      expect(answer.error).toContain(`Content-Encoding ${encoding} is not supported`);
+      expect(answer.error).toContain('uncompressed');
+      expect(res.headers.get('accept-encoding')).toBe('identity');
+    }
+    expect(await endpointCount()).toBe(before);
+    const identity = await send(LIST, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json', 'Content-Encoding': 'identity' }, body: json });
+    expect(identity.status).toBe(201);
   });
 
   it('a form body that is not JSON: 400 invalid_json naming the Content-Type header', async () => {
     const res = await send(LIST, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'url=https://example.com' });
     const body = await expectJsonError(res, 400, 'invalid_json');
     expect(body.error).toContain('Content-Type: application/json');
+  });
+
+  describe('an unknown field in any body is a 400 naming it, and changes nothing (arbitrary keys inside ingest `data` are the event\'s own)', () => {
+    it('ingest: an unknown top-level field is refused, nothing is stored; unknown keys at any depth of data are kept', async () => {
+      const { key: own } = await createAccountWithKey(platform);
+      const api = apiClient(platform, own);
+      const refused = await api.post('/api/v1/webhooks/events', { type: 'order.created', data: { a: 1 }, idempotency_keys: 'k1' });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({
+        error: 'The request body has an unknown field "idempotency_keys".',
+        code: 'invalid_request',
+        details: [{ path: '', message: 'has an unknown field "idempotency_keys"' }],
+      });
+      expect((await api.get('/api/v1/webhooks/events')).body.data).toEqual([]);
+      const data = { anything: { nested: { deep: [1, { free: true }] } }, type: 'not the event type' };
+      const accepted = await api.post('/api/v1/webhooks/events', { type: 'order.created', data });
+      expect(accepted.status).toBe(202);
+      expect((await api.get(`/api/v1/webhooks/events/${accepted.body.id}`)).body.data).toEqual(data);
+    });
+
+    it('endpoints: create, update, recover and retry-now name the unknown field; the endpoint is unchanged', async () => {
+      const { key: own } = await createAccountWithKey(platform);
+      const api = apiClient(platform, own);
+      const create = await api.post(LIST, { url: 'https://example.com/hook', event: ['order.*'] });
+      expect(create.status).toBe(400);
+      expect(create.body.error).toBe('The request body has an unknown field "event".');
+      expect((await api.get(LIST)).body.data).toEqual([]);
+      const endpoint = (await api.post(LIST, { url: 'https://example.com/hook' })).body;
+      const patch = await api.patch(`${LIST}/${endpoint.id}`, { description: 'changed', disable: true, extra: 1 });
+      expect(patch.status).toBe(400);
+      expect(patch.body.error).toBe('The request body has unknown fields "disable", "extra".');
+      const unchanged = (await api.get(`${LIST}/${endpoint.id}`)).body;
+      expect({ description: unchanged.description, disabled: unchanged.disabled, updated_at: unchanged.updated_at }).toEqual({
+        description: endpoint.description,
+        disabled: false,
+        updated_at: endpoint.updated_at,
+      });
+      const recover = await api.post(`${LIST}/${endpoint.id}/recover`, { since: new Date(Date.now() - 60_000).toISOString(), until: 'now' });
+      expect(recover.body).toMatchObject({ code: 'invalid_request', error: 'The request body has an unknown field "until".' });
+      const retryNow = await api.post(`${LIST}/${endpoint.id}/retry-now`, { cursors: 'x' });
+      expect(retryNow.body).toMatchObject({ code: 'invalid_request', error: 'The request body has an unknown field "cursors".' });
+    });
+
+    it('an operation that takes no body refuses any field in one (an empty object or no body is fine)', async () => {
+      const { key: own } = await createAccountWithKey(platform);
+      const api = apiClient(platform, own);
+      const endpoint = (await api.post(LIST, { url: 'https://example.com/hook' })).body;
+      const paused = await api.post(`${LIST}/${endpoint.id}/pause`, { reason: 'maintenance' });
+      expect(paused.status).toBe(400);
+      expect(paused.body.error).toBe('The request body has an unknown field "reason".');
+      expect((await api.get(`${LIST}/${endpoint.id}`)).body.paused).toBe(false);
+      expect((await api.post(`${LIST}/${endpoint.id}/pause`, {})).status).toBe(200);
+      expect((await api.post(`${LIST}/${endpoint.id}/resume`)).status).toBe(200);
+    });
   });
 
   it('validation errors are written for people, and keep details[].path', async () => {

@@ -64,7 +64,8 @@ describe('GET /openapi.json', () => {
   it('describes the rotation body as optional, with its grace period bounds', () => {
     const rotate = document.paths['/api/v1/webhooks/endpoints/{id}/secret/rotate'].post;
     expect(rotate.requestBody.required).toBe(false);
-    const schema = rotate.requestBody.content['application/json'].schema;
+    const named = rotate.requestBody.content['application/json'].schema;
+    const schema = named.$ref ? document.components.schemas[named.$ref.replace('#/components/schemas/', '')] : named;
     const grace = (schema.properties ?? schema.anyOf?.find((s: any) => s.properties)?.properties)?.grace_period_seconds;
     expect(grace).toMatchObject({ type: 'integer', minimum: 0, maximum: 604800 });
   });

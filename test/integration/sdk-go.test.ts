@@ -4,6 +4,7 @@ import path from 'node:path';
 import { generate, GO_GENERATED_DIR } from '../../scripts/sdks/go';
 import { libraryTests } from '../support/library-tests';
 import { sdkSuitePlatform } from '../support/sdk-platform';
+import { runQuickStart } from '../support/sdk-quick-start';
 import { DOCUMENT_CHANGES, fileTree, generatedFromChanged } from '../support/sdk-generation';
 import { ensureGoSdkToolchain, GO_SDK_DIR } from '../support/sdk-toolchains';
 
@@ -57,6 +58,11 @@ describe('Go SDK (sdks/go)', () => {
         expect(out).toMatch(new RegExp(`--- PASS: ${scenario} `));
       }
       expect(out).not.toMatch(/--- FAIL|--- SKIP/);
+    }, 300_000);
+
+    it('runs the README\'s quick start as written, told the platform (on a port other than 3000) by PLATFORM_URL: cmd/send-event sends an event', async () => {
+      expect(new URL(fixture.env.PLATFORM_URL).port).not.toBe('3000');
+      expect(await runQuickStart('go', fixture.env)).toMatch(/^sent event \d+ to 0 endpoint\(s\)$/m);
     }, 300_000);
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { generate, PYTHON_GENERATED_DIR } from '../../scripts/sdks/python';
 import { libraryTests } from '../support/library-tests';
 import { sdkSuitePlatform } from '../support/sdk-platform';
+import { freshPythonEnvironment, runQuickStart } from '../support/sdk-quick-start';
 import { DOCUMENT_CHANGES, fileTree, generatedFromChanged } from '../support/sdk-generation';
 import { ensurePythonSdkToolchain, PYTHON_SDK_DIR } from '../support/sdk-toolchains';
 import { VENV_PYTHON } from '../support/receiver-toolchains';
@@ -24,7 +25,7 @@ describe('Python SDK (sdks/python)', () => {
     // What each change of DOCUMENT_CHANGES must be seen in.
     const seen = [
       (files: Record<string, string>) => !(path.join('api', 'webhook_endpoints', 'post_api_v1_webhooks_endpoints_id_recover.py') in files),
-      (files: Record<string, string>) => !/destinations/.test(files[path.join('models', 'post_api_v1_webhooks_events_response_202.py')]),
+      (files: Record<string, string>) => !/destinations/.test(files[path.join('models', 'sent_event.py')]),
     ];
     it.each(DOCUMENT_CHANGES.map(([name, change], i) => [name, change, seen[i]] as const))(
       'differs from the committed one when %s in the document, so the check above catches it',
@@ -62,5 +63,11 @@ describe('Python SDK (sdks/python)', () => {
       }
       expect(out).not.toMatch(/FAILED|SKIPPED|ERROR|\d+ (failed|skipped|errors?)\b/);
     }, 300_000);
+
+    it('runs the README\'s quick start as written, told the platform (on a port other than 3000) by PLATFORM_URL: pip install, then a send', async () => {
+      expect(new URL(fixture.env.PLATFORM_URL).port).not.toBe('3000');
+      // The README takes a Python 3.10+ environment as given: a fresh one here, so that its `pip install` is what installs the SDK.
+      expect(await runQuickStart('python', fixture.env, await freshPythonEnvironment())).toMatch(/^sent event \d+$/m);
+    }, 600_000);
   });
 });

@@ -17,24 +17,6 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
-// Defines values for CreateEndpointRequestOrdering.
-const (
-	CreateEndpointRequestOrderingFifo      CreateEndpointRequestOrdering = "fifo"
-	CreateEndpointRequestOrderingUnordered CreateEndpointRequestOrdering = "unordered"
-)
-
-// Valid indicates whether the value is a known member of the CreateEndpointRequestOrdering enum.
-func (e CreateEndpointRequestOrdering) Valid() bool {
-	switch e {
-	case CreateEndpointRequestOrderingFifo:
-		return true
-	case CreateEndpointRequestOrderingUnordered:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for DeliveryStatus.
 const (
 	DeliveryStatusCancelled DeliveryStatus = "cancelled"
@@ -62,18 +44,18 @@ func (e DeliveryStatus) Valid() bool {
 	}
 }
 
-// Defines values for EndpointDisabledReason.
+// Defines values for DisabledReason.
 const (
-	EndpointDisabledReasonFailing EndpointDisabledReason = "failing"
-	EndpointDisabledReasonManual  EndpointDisabledReason = "manual"
+	DisabledReasonFailing DisabledReason = "failing"
+	DisabledReasonManual  DisabledReason = "manual"
 )
 
-// Valid indicates whether the value is a known member of the EndpointDisabledReason enum.
-func (e EndpointDisabledReason) Valid() bool {
+// Valid indicates whether the value is a known member of the DisabledReason enum.
+func (e DisabledReason) Valid() bool {
 	switch e {
-	case EndpointDisabledReasonFailing:
+	case DisabledReasonFailing:
 		return true
-	case EndpointDisabledReasonManual:
+	case DisabledReasonManual:
 		return true
 	default:
 		return false
@@ -92,42 +74,6 @@ func (e EndpointOrdering) Valid() bool {
 	case EndpointOrderingFifo:
 		return true
 	case EndpointOrderingUnordered:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for EndpointWithSecretDisabledReason.
-const (
-	EndpointWithSecretDisabledReasonFailing EndpointWithSecretDisabledReason = "failing"
-	EndpointWithSecretDisabledReasonManual  EndpointWithSecretDisabledReason = "manual"
-)
-
-// Valid indicates whether the value is a known member of the EndpointWithSecretDisabledReason enum.
-func (e EndpointWithSecretDisabledReason) Valid() bool {
-	switch e {
-	case EndpointWithSecretDisabledReasonFailing:
-		return true
-	case EndpointWithSecretDisabledReasonManual:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for EndpointWithSecretOrdering.
-const (
-	EndpointWithSecretOrderingFifo      EndpointWithSecretOrdering = "fifo"
-	EndpointWithSecretOrderingUnordered EndpointWithSecretOrdering = "unordered"
-)
-
-// Valid indicates whether the value is a known member of the EndpointWithSecretOrdering enum.
-func (e EndpointWithSecretOrdering) Valid() bool {
-	switch e {
-	case EndpointWithSecretOrderingFifo:
-		return true
-	case EndpointWithSecretOrderingUnordered:
 		return true
 	default:
 		return false
@@ -178,6 +124,7 @@ const (
 	ErrorCodeTooManyAttempts          ErrorCode = "too_many_attempts"
 	ErrorCodeUnknownInstance          ErrorCode = "unknown_instance"
 	ErrorCodeUnknownService           ErrorCode = "unknown_service"
+	ErrorCodeUnsupportedMediaType     ErrorCode = "unsupported_media_type"
 	ErrorCodeUnsupportedUrlScheme     ErrorCode = "unsupported_url_scheme"
 	ErrorCodeUrlCredentialsNotAllowed ErrorCode = "url_credentials_not_allowed"
 	ErrorCodeWrongProduct             ErrorCode = "wrong_product"
@@ -270,6 +217,8 @@ func (e ErrorCode) Valid() bool {
 		return true
 	case ErrorCodeUnknownService:
 		return true
+	case ErrorCodeUnsupportedMediaType:
+		return true
 	case ErrorCodeUnsupportedUrlScheme:
 		return true
 	case ErrorCodeUrlCredentialsNotAllowed:
@@ -302,66 +251,6 @@ func (e EventStatus) Valid() bool {
 	}
 }
 
-// Defines values for EventWithDeliveriesStatus.
-const (
-	EventWithDeliveriesStatusDelivered EventWithDeliveriesStatus = "delivered"
-	EventWithDeliveriesStatusFailed    EventWithDeliveriesStatus = "failed"
-	EventWithDeliveriesStatusPending   EventWithDeliveriesStatus = "pending"
-)
-
-// Valid indicates whether the value is a known member of the EventWithDeliveriesStatus enum.
-func (e EventWithDeliveriesStatus) Valid() bool {
-	switch e {
-	case EventWithDeliveriesStatusDelivered:
-		return true
-	case EventWithDeliveriesStatusFailed:
-		return true
-	case EventWithDeliveriesStatusPending:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for UpdateEndpointRequestOrdering.
-const (
-	UpdateEndpointRequestOrderingFifo      UpdateEndpointRequestOrdering = "fifo"
-	UpdateEndpointRequestOrderingUnordered UpdateEndpointRequestOrdering = "unordered"
-)
-
-// Valid indicates whether the value is a known member of the UpdateEndpointRequestOrdering enum.
-func (e UpdateEndpointRequestOrdering) Valid() bool {
-	switch e {
-	case UpdateEndpointRequestOrderingFifo:
-		return true
-	case UpdateEndpointRequestOrderingUnordered:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for GetApiV1WebhooksEventsParamsStatus.
-const (
-	GetApiV1WebhooksEventsParamsStatusDelivered GetApiV1WebhooksEventsParamsStatus = "delivered"
-	GetApiV1WebhooksEventsParamsStatusFailed    GetApiV1WebhooksEventsParamsStatus = "failed"
-	GetApiV1WebhooksEventsParamsStatusPending   GetApiV1WebhooksEventsParamsStatus = "pending"
-)
-
-// Valid indicates whether the value is a known member of the GetApiV1WebhooksEventsParamsStatus enum.
-func (e GetApiV1WebhooksEventsParamsStatus) Valid() bool {
-	switch e {
-	case GetApiV1WebhooksEventsParamsStatusDelivered:
-		return true
-	case GetApiV1WebhooksEventsParamsStatusFailed:
-		return true
-	case GetApiV1WebhooksEventsParamsStatusPending:
-		return true
-	default:
-		return false
-	}
-}
-
 // Attempt defines model for Attempt.
 type Attempt struct {
 	Attempt    int     `json:"attempt"`
@@ -387,7 +276,7 @@ type CreateEndpointRequest struct {
 	MaxInFlight *int `json:"max_in_flight,omitempty"`
 
 	// Ordering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-	Ordering *CreateEndpointRequestOrdering `json:"ordering,omitempty"`
+	Ordering *EndpointOrdering `json:"ordering,omitempty"`
 
 	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
 	RateLimitPerS *int `json:"rate_limit_per_s,omitempty"`
@@ -397,9 +286,6 @@ type CreateEndpointRequest struct {
 	// Example: https://example.com/webhooks
 	Url string `json:"url"`
 }
-
-// CreateEndpointRequestOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-type CreateEndpointRequestOrdering string
 
 // Delivery defines model for Delivery.
 type Delivery struct {
@@ -415,8 +301,11 @@ type Delivery struct {
 	Url    string         `json:"url"`
 }
 
-// DeliveryStatus defines model for Delivery.Status.
+// DeliveryStatus defines model for DeliveryStatus.
 type DeliveryStatus string
+
+// DisabledReason defines model for DisabledReason.
+type DisabledReason string
 
 // Endpoint defines model for Endpoint.
 type Endpoint struct {
@@ -426,38 +315,14 @@ type Endpoint struct {
 	Disabled    bool   `json:"disabled"`
 
 	// DisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-	DisabledReason *EndpointDisabledReason `json:"disabled_reason"`
-	Events         []string                `json:"events"`
+	DisabledReason *DisabledReason `json:"disabled_reason"`
+	Events         []string        `json:"events"`
 
 	// Fifo A FIFO endpoint's queue; only on GET of one FIFO endpoint.
-	Fifo *struct {
-		// HeadEventId The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits.
-		HeadEventId *int `json:"head_event_id"`
-
-		// Length Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it).
-		Length int `json:"length"`
-	} `json:"fifo,omitempty"`
+	Fifo *FifoQueue `json:"fifo,omitempty"`
 
 	// Health A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
-	Health struct {
-		// ConsecutiveFailures Failed deliveries since the last success (or since the endpoint was enabled again).
-		ConsecutiveFailures int `json:"consecutive_failures"`
-
-		// Failed24h Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it.
-		Failed24h int `json:"failed_24h"`
-
-		// FailingSince When the first of those consecutive failures ended; null when there is none.
-		FailingSince *string `json:"failing_since"`
-
-		// LastFailureAt When the latest failed delivery ended.
-		LastFailureAt *string `json:"last_failure_at"`
-
-		// LastSuccessAt When the latest successful delivery ended (ISO 8601 UTC).
-		LastSuccessAt *string `json:"last_success_at"`
-
-		// Succeeded24h Deliveries that succeeded in the current UTC hour and the 23 before it.
-		Succeeded24h int `json:"succeeded_24h"`
-	} `json:"health"`
+	Health EndpointHealth `json:"health"`
 
 	// Id `ep_` + 24 base62 characters.
 	Id string `json:"id"`
@@ -475,16 +340,31 @@ type Endpoint struct {
 	RateLimitPerS *int `json:"rate_limit_per_s"`
 
 	// SecretsInGrace Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
-	SecretsInGrace []struct {
-		// ExpiresAt When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).
-		ExpiresAt string `json:"expires_at"`
-	} `json:"secrets_in_grace"`
-	UpdatedAt string `json:"updated_at"`
-	Url       string `json:"url"`
+	SecretsInGrace []SecretInGrace `json:"secrets_in_grace"`
+	UpdatedAt      string          `json:"updated_at"`
+	Url            string          `json:"url"`
 }
 
-// EndpointDisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-type EndpointDisabledReason string
+// EndpointHealth A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
+type EndpointHealth struct {
+	// ConsecutiveFailures Failed deliveries since the last success (or since the endpoint was enabled again).
+	ConsecutiveFailures int `json:"consecutive_failures"`
+
+	// Failed24h Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it.
+	Failed24h int `json:"failed_24h"`
+
+	// FailingSince When the first of those consecutive failures ended; null when there is none.
+	FailingSince *string `json:"failing_since"`
+
+	// LastFailureAt When the latest failed delivery ended.
+	LastFailureAt *string `json:"last_failure_at"`
+
+	// LastSuccessAt When the latest successful delivery ended (ISO 8601 UTC).
+	LastSuccessAt *string `json:"last_success_at"`
+
+	// Succeeded24h Deliveries that succeeded in the current UTC hour and the 23 before it.
+	Succeeded24h int `json:"succeeded_24h"`
+}
 
 // EndpointOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
 type EndpointOrdering string
@@ -503,38 +383,14 @@ type EndpointWithSecret struct {
 	Disabled    bool   `json:"disabled"`
 
 	// DisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-	DisabledReason *EndpointWithSecretDisabledReason `json:"disabled_reason"`
-	Events         []string                          `json:"events"`
+	DisabledReason *DisabledReason `json:"disabled_reason"`
+	Events         []string        `json:"events"`
 
 	// Fifo A FIFO endpoint's queue; only on GET of one FIFO endpoint.
-	Fifo *struct {
-		// HeadEventId The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits.
-		HeadEventId *int `json:"head_event_id"`
-
-		// Length Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it).
-		Length int `json:"length"`
-	} `json:"fifo,omitempty"`
+	Fifo *FifoQueue `json:"fifo,omitempty"`
 
 	// Health A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
-	Health struct {
-		// ConsecutiveFailures Failed deliveries since the last success (or since the endpoint was enabled again).
-		ConsecutiveFailures int `json:"consecutive_failures"`
-
-		// Failed24h Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it.
-		Failed24h int `json:"failed_24h"`
-
-		// FailingSince When the first of those consecutive failures ended; null when there is none.
-		FailingSince *string `json:"failing_since"`
-
-		// LastFailureAt When the latest failed delivery ended.
-		LastFailureAt *string `json:"last_failure_at"`
-
-		// LastSuccessAt When the latest successful delivery ended (ISO 8601 UTC).
-		LastSuccessAt *string `json:"last_success_at"`
-
-		// Succeeded24h Deliveries that succeeded in the current UTC hour and the 23 before it.
-		Succeeded24h int `json:"succeeded_24h"`
-	} `json:"health"`
+	Health EndpointHealth `json:"health"`
 
 	// Id `ep_` + 24 base62 characters.
 	Id string `json:"id"`
@@ -543,7 +399,7 @@ type EndpointWithSecret struct {
 	MaxInFlight *int `json:"max_in_flight"`
 
 	// Ordering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-	Ordering EndpointWithSecretOrdering `json:"ordering"`
+	Ordering EndpointOrdering `json:"ordering"`
 
 	// Paused While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`).
 	Paused bool `json:"paused"`
@@ -555,19 +411,10 @@ type EndpointWithSecret struct {
 	Secret string `json:"secret"`
 
 	// SecretsInGrace Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
-	SecretsInGrace []struct {
-		// ExpiresAt When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).
-		ExpiresAt string `json:"expires_at"`
-	} `json:"secrets_in_grace"`
-	UpdatedAt string `json:"updated_at"`
-	Url       string `json:"url"`
+	SecretsInGrace []SecretInGrace `json:"secrets_in_grace"`
+	UpdatedAt      string          `json:"updated_at"`
+	Url            string          `json:"url"`
 }
-
-// EndpointWithSecretDisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-type EndpointWithSecretDisabledReason string
-
-// EndpointWithSecretOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-type EndpointWithSecretOrdering string
 
 // Error defines model for Error.
 type Error struct {
@@ -603,6 +450,7 @@ type Error struct {
 	// | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
 	// | `email_taken` | 409 | An account with this email already exists. |
 	// | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+	// | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
 	// | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
 	// | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
 	// | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
@@ -623,11 +471,8 @@ type Error struct {
 	Code ErrorCode `json:"code"`
 
 	// Details 400 only: what is wrong where.
-	Details *[]struct {
-		Message string `json:"message"`
-		Path    string `json:"path"`
-	} `json:"details,omitempty"`
-	Error string `json:"error"`
+	Details *[]ErrorDetail `json:"details,omitempty"`
+	Error   string         `json:"error"`
 
 	// QuotaLimit 429 quota only.
 	QuotaLimit *int `json:"quota_limit,omitempty"`
@@ -680,6 +525,7 @@ type Error struct {
 // | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
 // | `email_taken` | 409 | An account with this email already exists. |
 // | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+// | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
 // | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
 // | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
 // | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
@@ -699,20 +545,28 @@ type Error struct {
 // | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
 type ErrorCode string
 
-// Event defines model for Event.
-type Event struct {
-	CreatedAt      string                 `json:"created_at"`
-	Data           map[string]interface{} `json:"data"`
-	Destinations   int                    `json:"destinations"`
-	Id             int                    `json:"id"`
-	IdempotencyKey *string                `json:"idempotency_key"`
-	Status         EventStatus            `json:"status"`
-	Timestamp      int                    `json:"timestamp"`
-	Type           string                 `json:"type"`
+// ErrorDetail defines model for ErrorDetail.
+type ErrorDetail struct {
+	Message string `json:"message"`
+	Path    string `json:"path"`
 }
 
-// EventStatus defines model for Event.Status.
-type EventStatus string
+// Event defines model for Event.
+type Event struct {
+	CreatedAt string `json:"created_at"`
+
+	// Data Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.
+	Data           EventData   `json:"data"`
+	Destinations   int         `json:"destinations"`
+	Id             int         `json:"id"`
+	IdempotencyKey *string     `json:"idempotency_key"`
+	Status         EventStatus `json:"status"`
+	Timestamp      int         `json:"timestamp"`
+	Type           string      `json:"type"`
+}
+
+// EventData Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.
+type EventData map[string]interface{}
 
 // EventPage defines model for EventPage.
 type EventPage struct {
@@ -720,21 +574,32 @@ type EventPage struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+// EventStatus defines model for EventStatus.
+type EventStatus string
+
 // EventWithDeliveries defines model for EventWithDeliveries.
 type EventWithDeliveries struct {
-	CreatedAt      string                    `json:"created_at"`
-	Data           map[string]interface{}    `json:"data"`
-	Deliveries     []Delivery                `json:"deliveries"`
-	Destinations   int                       `json:"destinations"`
-	Id             int                       `json:"id"`
-	IdempotencyKey *string                   `json:"idempotency_key"`
-	Status         EventWithDeliveriesStatus `json:"status"`
-	Timestamp      int                       `json:"timestamp"`
-	Type           string                    `json:"type"`
+	CreatedAt string `json:"created_at"`
+
+	// Data Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.
+	Data           EventData   `json:"data"`
+	Deliveries     []Delivery  `json:"deliveries"`
+	Destinations   int         `json:"destinations"`
+	Id             int         `json:"id"`
+	IdempotencyKey *string     `json:"idempotency_key"`
+	Status         EventStatus `json:"status"`
+	Timestamp      int         `json:"timestamp"`
+	Type           string      `json:"type"`
 }
 
-// EventWithDeliveriesStatus defines model for EventWithDeliveries.Status.
-type EventWithDeliveriesStatus string
+// FifoQueue A FIFO endpoint's queue; only on GET of one FIFO endpoint.
+type FifoQueue struct {
+	// HeadEventId The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits.
+	HeadEventId *int `json:"head_event_id"`
+
+	// Length Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it).
+	Length int `json:"length"`
+}
 
 // RecoverRequest defines model for RecoverRequest.
 type RecoverRequest struct {
@@ -785,10 +650,16 @@ type Secret struct {
 	Secret string `json:"secret"`
 }
 
+// SecretInGrace defines model for SecretInGrace.
+type SecretInGrace struct {
+	// ExpiresAt When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).
+	ExpiresAt string `json:"expires_at"`
+}
+
 // SendEventRequest defines model for SendEventRequest.
 type SendEventRequest struct {
 	// Data Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.
-	Data map[string]interface{} `json:"data"`
+	Data EventData `json:"data"`
 
 	// IdempotencyKey Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.
 	IdempotencyKey *string `json:"idempotency_key,omitempty"`
@@ -819,15 +690,12 @@ type UpdateEndpointRequest struct {
 	MaxInFlight *int `json:"max_in_flight,omitempty"`
 
 	// Ordering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-	Ordering *UpdateEndpointRequestOrdering `json:"ordering,omitempty"`
+	Ordering *EndpointOrdering `json:"ordering,omitempty"`
 
 	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
 	RateLimitPerS *int    `json:"rate_limit_per_s,omitempty"`
 	Url           *string `json:"url,omitempty"`
 }
-
-// UpdateEndpointRequestOrdering `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-type UpdateEndpointRequestOrdering string
 
 // GetApiV1WebhooksEndpointsParams defines parameters for GetApiV1WebhooksEndpoints.
 type GetApiV1WebhooksEndpointsParams struct {
@@ -837,14 +705,11 @@ type GetApiV1WebhooksEndpointsParams struct {
 
 // GetApiV1WebhooksEventsParams defines parameters for GetApiV1WebhooksEvents.
 type GetApiV1WebhooksEventsParams struct {
-	Limit  *int                                `form:"limit,omitempty" json:"limit,omitempty"`
-	Cursor *string                             `form:"cursor,omitempty" json:"cursor,omitempty"`
-	Type   *string                             `form:"type,omitempty" json:"type,omitempty"`
-	Status *GetApiV1WebhooksEventsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+	Limit  *int         `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor *string      `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Type   *string      `form:"type,omitempty" json:"type,omitempty"`
+	Status *EventStatus `form:"status,omitempty" json:"status,omitempty"`
 }
-
-// GetApiV1WebhooksEventsParamsStatus defines parameters for GetApiV1WebhooksEvents.
-type GetApiV1WebhooksEventsParamsStatus string
 
 // DeliveryJSONBody defines parameters for Delivery.
 type DeliveryJSONBody struct {
@@ -2687,6 +2552,15 @@ type PostApiV1WebhooksEndpointsResponse403Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpoints
+type PostApiV1WebhooksEndpointsResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsResponse422Headers the declared response headers of an HTTP 422 response for PostApiV1WebhooksEndpoints
 type PostApiV1WebhooksEndpointsResponse422Headers struct {
 	XQuotaLimit         *string
@@ -2725,6 +2599,8 @@ type PostApiV1WebhooksEndpointsResponse struct {
 	JSON401 *Error
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -2737,6 +2613,8 @@ type PostApiV1WebhooksEndpointsResponse struct {
 	Headers400 *PostApiV1WebhooksEndpointsResponse400Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *PostApiV1WebhooksEndpointsResponse403Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *PostApiV1WebhooksEndpointsResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -2763,6 +2641,11 @@ func (r PostApiV1WebhooksEndpointsResponse) GetJSON401() *Error {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r PostApiV1WebhooksEndpointsResponse) GetJSON403() *Error {
 	return r.JSON403
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -3136,6 +3019,15 @@ type PatchApiV1WebhooksEndpointsIdResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PatchApiV1WebhooksEndpointsIdResponse415Headers the declared response headers of an HTTP 415 response for PatchApiV1WebhooksEndpointsId
+type PatchApiV1WebhooksEndpointsIdResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PatchApiV1WebhooksEndpointsIdResponse422Headers the declared response headers of an HTTP 422 response for PatchApiV1WebhooksEndpointsId
 type PatchApiV1WebhooksEndpointsIdResponse422Headers struct {
 	XQuotaLimit         *string
@@ -3176,6 +3068,8 @@ type PatchApiV1WebhooksEndpointsIdResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -3190,6 +3084,8 @@ type PatchApiV1WebhooksEndpointsIdResponse struct {
 	Headers403 *PatchApiV1WebhooksEndpointsIdResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PatchApiV1WebhooksEndpointsIdResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PatchApiV1WebhooksEndpointsIdResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *PatchApiV1WebhooksEndpointsIdResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -3221,6 +3117,11 @@ func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON403() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -3303,6 +3204,15 @@ type PostApiV1WebhooksEndpointsIdPauseResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdPauseResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdPause
+type PostApiV1WebhooksEndpointsIdPauseResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdPauseResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdPause
 type PostApiV1WebhooksEndpointsIdPauseResponse429Headers struct {
 	XQuotaLimit         *string
@@ -3334,6 +3244,8 @@ type PostApiV1WebhooksEndpointsIdPauseResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -3346,6 +3258,8 @@ type PostApiV1WebhooksEndpointsIdPauseResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdPauseResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdPauseResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsIdPauseResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdPauseResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3375,6 +3289,11 @@ func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON403() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -3461,6 +3380,15 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse409Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdRecoverResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdRecover
+type PostApiV1WebhooksEndpointsIdRecoverResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdRecoverResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdRecover
 type PostApiV1WebhooksEndpointsIdRecoverResponse429Headers struct {
 	XQuotaLimit         *string
@@ -3494,6 +3422,8 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -3508,6 +3438,8 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse struct {
 	Headers404 *PostApiV1WebhooksEndpointsIdRecoverResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEndpointsIdRecoverResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsIdRecoverResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdRecoverResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3542,6 +3474,11 @@ func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON404() *Error {
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -3619,6 +3556,15 @@ type PostApiV1WebhooksEndpointsIdResumeResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdResumeResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdResume
+type PostApiV1WebhooksEndpointsIdResumeResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdResumeResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdResume
 type PostApiV1WebhooksEndpointsIdResumeResponse429Headers struct {
 	XQuotaLimit         *string
@@ -3650,6 +3596,8 @@ type PostApiV1WebhooksEndpointsIdResumeResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -3662,6 +3610,8 @@ type PostApiV1WebhooksEndpointsIdResumeResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdResumeResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdResumeResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsIdResumeResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdResumeResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3691,6 +3641,11 @@ func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON403() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -3768,6 +3723,15 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdRetryNow
+type PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdRetryNow
 type PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers struct {
 	XQuotaLimit         *string
@@ -3799,6 +3763,8 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -3811,6 +3777,8 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdRetryNowResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdRetryNowResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3840,6 +3808,11 @@ func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON403() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -4066,6 +4039,15 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdSecretRotate
+type PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdSecretRotate
 type PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers struct {
 	XQuotaLimit         *string
@@ -4097,6 +4079,8 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -4109,6 +4093,8 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdSecretRotateResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdSecretRotateResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -4138,6 +4124,11 @@ func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON403() *Error {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -4355,6 +4346,15 @@ type PostApiV1WebhooksEventsResponse413Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEvents
+type PostApiV1WebhooksEventsResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsResponse422Headers the declared response headers of an HTTP 422 response for PostApiV1WebhooksEvents
 type PostApiV1WebhooksEventsResponse422Headers struct {
 	XQuotaLimit         *string
@@ -4406,6 +4406,8 @@ type PostApiV1WebhooksEventsResponse struct {
 	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -4424,6 +4426,8 @@ type PostApiV1WebhooksEventsResponse struct {
 	Headers403 *PostApiV1WebhooksEventsResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *PostApiV1WebhooksEventsResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEventsResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *PostApiV1WebhooksEventsResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -4462,6 +4466,11 @@ func (r PostApiV1WebhooksEventsResponse) GetJSON403() *Error {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r PostApiV1WebhooksEventsResponse) GetJSON413() *Error {
 	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEventsResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -4707,6 +4716,15 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409Headers 
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancel
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancel
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers struct {
 	XQuotaLimit         *string
@@ -4740,6 +4758,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -4754,6 +4774,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse struct {
 	Headers404 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -4788,6 +4810,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSO
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -4874,6 +4901,15 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409Headers s
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers struct {
 	XQuotaLimit         *string
@@ -4907,6 +4943,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -4921,6 +4959,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse struct {
 	Headers404 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -4955,6 +4995,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -5041,6 +5086,15 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409Header
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers struct {
 	XQuotaLimit         *string
@@ -5074,6 +5128,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -5088,6 +5144,8 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse struct {
 	Headers404 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -5122,6 +5180,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJ
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJSON409() *Error {
 	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -5788,6 +5851,13 @@ func ParsePostApiV1WebhooksEndpointsResponse(rsp *http.Response) (*PostApiV1Webh
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -5926,6 +5996,44 @@ func ParsePostApiV1WebhooksEndpointsResponse(rsp *http.Response) (*PostApiV1Webh
 			headers.XRateLimitReset = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers PostApiV1WebhooksEndpointsResponse422Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -6688,6 +6796,13 @@ func ParsePatchApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*PatchApiV1
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -6864,6 +6979,44 @@ func ParsePatchApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*PatchApiV1
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers PatchApiV1WebhooksEndpointsIdResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers PatchApiV1WebhooksEndpointsIdResponse422Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -7031,6 +7184,13 @@ func ParsePostApiV1WebhooksEndpointsIdPauseResponse(rsp *http.Response) (*PostAp
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -7201,6 +7361,44 @@ func ParsePostApiV1WebhooksEndpointsIdPauseResponse(rsp *http.Response) (*PostAp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsIdPauseResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdPauseResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -7337,6 +7535,13 @@ func ParsePostApiV1WebhooksEndpointsIdRecoverResponse(rsp *http.Response) (*Post
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -7545,6 +7750,44 @@ func ParsePostApiV1WebhooksEndpointsIdRecoverResponse(rsp *http.Response) (*Post
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsIdRecoverResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdRecoverResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -7674,6 +7917,13 @@ func ParsePostApiV1WebhooksEndpointsIdResumeResponse(rsp *http.Response) (*PostA
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -7844,6 +8094,44 @@ func ParsePostApiV1WebhooksEndpointsIdResumeResponse(rsp *http.Response) (*PostA
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsIdResumeResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdResumeResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -7973,6 +8261,13 @@ func ParsePostApiV1WebhooksEndpointsIdRetryNowResponse(rsp *http.Response) (*Pos
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -8143,6 +8438,44 @@ func ParsePostApiV1WebhooksEndpointsIdRetryNowResponse(rsp *http.Response) (*Pos
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -8572,6 +8905,13 @@ func ParsePostApiV1WebhooksEndpointsIdSecretRotateResponse(rsp *http.Response) (
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -8741,6 +9081,44 @@ func ParsePostApiV1WebhooksEndpointsIdSecretRotateResponse(rsp *http.Response) (
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -9132,6 +9510,13 @@ func ParsePostApiV1WebhooksEventsResponse(rsp *http.Response) (*PostApiV1Webhook
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9353,6 +9738,44 @@ func ParsePostApiV1WebhooksEventsResponse(rsp *http.Response) (*PostApiV1Webhook
 			headers.XRateLimitReset = &value
 		}
 		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEventsResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers PostApiV1WebhooksEventsResponse422Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -9865,6 +10288,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse(rsp *
 		}
 		response.JSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10072,6 +10502,44 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse(rsp *
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -10208,6 +10676,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse(rsp *h
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -10416,6 +10891,44 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse(rsp *h
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -10552,6 +11065,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
@@ -10760,6 +11280,44 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {

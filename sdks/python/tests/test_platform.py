@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from platform_sdk import Client, ErrorCode, PlatformError
+from platform_sdk import Client, DeliveryStatus, ErrorCode, PlatformError
 
 pytestmark = pytest.mark.skipif("PLATFORM_URL" not in os.environ, reason="needs a platform: run test/integration/sdk-python.test.ts")
 
@@ -174,6 +174,9 @@ def test_read_a_delivery(client, receiver):
     [delivery] = eventually(delivered)
     assert delivery.endpoint_id == endpoint.id
     assert delivery.attempts[0].status_code == 200
+    # The models are named after what they are, not after the path that returns them.
+    assert (type(delivery).__name__, type(delivery.status).__name__) == ("Delivery", "DeliveryStatus")
+    assert delivery.status is DeliveryStatus.SUCCEEDED
     client.endpoints.delete(endpoint.id)
 
 

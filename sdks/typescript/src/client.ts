@@ -1,27 +1,25 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { randomUUID } from 'node:crypto';
 import { PlatformError } from './errors.js';
-import type { paths } from './generated/openapi.js';
+import type { components, paths } from './generated/openapi.js';
 import { DEFAULT_MAX_RETRIES, realSleep, retryDelayMs } from './retry.js';
 
-type Json<P extends keyof paths, M extends keyof paths[P], S extends number> = paths[P][M] extends {
-  responses: { [K in S]: { content: { 'application/json': infer T } } };
-}
-  ? T
-  : never;
+type Schemas = components['schemas'];
 
 /** An event as ingested (202) or as first ingested, for a repeat of its idempotency key (200). */
-export type SentEvent = Json<'/api/v1/webhooks/events', 'post', 202>;
-export type EventSummary = Json<'/api/v1/webhooks/events', 'get', 200>['data'][number];
+export type SentEvent = Schemas['SentEvent'];
+export type EventSummary = Schemas['Event'];
 /** An event with every delivery of it and their attempts. */
-export type EventWithDeliveries = Json<'/api/v1/webhooks/events/{event_id}', 'get', 200>;
-export type Delivery = EventWithDeliveries['deliveries'][number];
-export type Endpoint = Json<'/api/v1/webhooks/endpoints/{id}', 'get', 200>;
+export type EventWithDeliveries = Schemas['EventWithDeliveries'];
+export type Delivery = Schemas['Delivery'];
+export type DeliveryStatus = Schemas['DeliveryStatus'];
+export type EventStatus = Schemas['EventStatus'];
+export type Endpoint = Schemas['Endpoint'];
 /** An endpoint as created: with its signing secret, shown only here and by `endpoints.secret`. */
-export type CreatedEndpoint = Json<'/api/v1/webhooks/endpoints', 'post', 201>;
-export type NewEndpoint = NonNullable<paths['/api/v1/webhooks/endpoints']['post']['requestBody']>['content']['application/json'];
-export type EndpointChange = NonNullable<paths['/api/v1/webhooks/endpoints/{id}']['patch']['requestBody']>['content']['application/json'];
-export type Recovery = Json<'/api/v1/webhooks/endpoints/{id}/recover', 'post', 202>;
+export type CreatedEndpoint = Schemas['EndpointWithSecret'];
+export type NewEndpoint = Schemas['CreateEndpointRequest'];
+export type EndpointChange = Schemas['UpdateEndpointRequest'];
+export type Recovery = Schemas['Recovery'];
 export type ListEventsQuery = Omit<NonNullable<paths['/api/v1/webhooks/events']['get']['parameters']['query']>, 'cursor'>;
 
 export interface ClientOptions {

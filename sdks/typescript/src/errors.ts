@@ -1,4 +1,4 @@
-import { errorCodeValues, type components, type paths } from './generated/openapi.js';
+import { errorCodeValues, type components } from './generated/openapi.js';
 import { retryAfterSeconds } from './retry.js';
 
 /** The platform's closed set of error codes, as the OpenAPI document lists them. */
@@ -6,7 +6,7 @@ export type ErrorCode = components['schemas']['ErrorCode'];
 export const ERROR_CODES: ReadonlyArray<ErrorCode> = errorCodeValues;
 
 /** An error answer's body (`{ error, code, ... }`); every operation documents the same one. */
-export type ErrorBody = paths['/api/v1/webhooks/events']['post']['responses'][400]['content']['application/json'];
+export type ErrorBody = components['schemas']['Error'];
 
 /**
  * An answer of the platform other than 2xx. `code` is one of the closed set; it is undefined only

@@ -1,5 +1,19 @@
 export { PlatformClient } from './client.js';
-export type { ClientOptions, CreatedEndpoint, Delivery, Endpoint, EndpointChange, EventSummary, EventWithDeliveries, ListEventsQuery, NewEndpoint, Recovery, SentEvent } from './client.js';
+export type {
+  ClientOptions,
+  CreatedEndpoint,
+  Delivery,
+  DeliveryStatus,
+  Endpoint,
+  EndpointChange,
+  EventStatus,
+  EventSummary,
+  EventWithDeliveries,
+  ListEventsQuery,
+  NewEndpoint,
+  Recovery,
+  SentEvent,
+} from './client.js';
 export { ERROR_CODES, PlatformError } from './errors.js';
 export type { ErrorBody, ErrorCode } from './errors.js';
 export { DEFAULT_MAX_RETRIES, MAX_JITTER_MS, retryDelayMs } from './retry.js';

@@ -19,7 +19,7 @@ const estimateItemSchema = z.strictObject({
   quantity: z.number({ error: requiredOr('must be a number') }).positive({ error: 'must be greater than 0' }),
   hoursPerMonth: z.number({ error: 'must be a number' }).min(0, { error: hoursRange }).max(MAX_HOURS_PER_MONTH, { error: hoursRange }).optional(),
   gbPerMonth: z.number({ error: 'must be a number' }).min(0, { error: 'must be 0 or more' }).optional(),
-});
+}).meta({ id: 'EstimateItem' });
 
 export const estimateRequestSchema = z.strictObject({
   items: z

@@ -31,6 +31,7 @@ export const HTTP_STATUS: { readonly [C in ErrorCode]: number } = {
   invite_used: 410,
   invite_expired: 410,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   reserved_event_type: 422,
   unsupported_url_scheme: 422,
   url_credentials_not_allowed: 422,

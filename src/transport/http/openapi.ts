@@ -63,9 +63,11 @@ export function documentOf(routes: AnyRoute[]): object {
       description:
         'Key-scoped product APIs (webhook reliability), the public cost estimator and operational probes. ' +
         'Errors are `{"error","code",...}` (400 adds `details: [{path, message}]`); key-scoped responses carry ' +
-        'X-RateLimit-* and X-Quota-* headers. Request bodies are JSON and are read as JSON whatever the ' +
-        '`Content-Type` header says (`curl -d` without `-H "Content-Type: application/json"` works); a body that ' +
-        'is not JSON is a 400 `invalid_json`.',
+        'X-RateLimit-* and X-Quota-* headers. Request bodies are JSON sent with `Content-Type: application/json` ' +
+        '(an unlabelled body is read as JSON too), uncompressed: a body that is not JSON is a 400 `invalid_json`; a JSON ' +
+        'body labelled with another type (`curl -d` without `-H "Content-Type: application/json"` labels it a form), or ' +
+        'sent with a `Content-Encoding`, is a 415 `unsupported_media_type`. A body field the operation does not document ' +
+        'is a 400 `invalid_request` naming it (any key is allowed inside an event\'s `data`).',
     },
     servers: [{ url: '/' }],
   });

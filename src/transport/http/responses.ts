@@ -19,7 +19,7 @@ const ErrorCodeSchema = z
 export const ErrorBody = z.object({
   error: z.string(),
   code: ErrorCodeSchema,
-  details: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('400 only: what is wrong where.'),
+  details: z.array(z.object({ path: z.string(), message: z.string() }).meta({ id: 'ErrorDetail' })).optional().describe('400 only: what is wrong where.'),
   retry_after: z.number().int().optional().describe('429 burst and 503 overloaded: seconds to wait before retrying.'),
   remaining: z.number().int().optional().describe('429 burst only (0).'),
   quota_limit: z.number().int().optional().describe('429 quota only.'),
@@ -35,6 +35,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'Not found, or owned by another account.',
   409: 'Conflicts with the current state.',
   413: 'Body over 1 MiB (or event data over 256 KiB).',
+  415: 'A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`.',
   422: 'Valid JSON that cannot be processed.',
   429: 'Burst limit or monthly quota exceeded; see Retry-After.',
   500: 'Internal error; safe to retry with backoff.',
@@ -65,6 +66,12 @@ export function withLimitHeaders(responses: RouteConfig['responses']): RouteConf
 export function keyScopedResponses(success: RouteConfig['responses'], ...extraErrors: number[]): RouteConfig['responses'] {
   const errors = [401, 403, 429, 500, ...extraErrors].map((s) => [s, json(DESCRIPTIONS[s] ?? 'Error', ErrorBody)]);
   return withLimitHeaders({ ...success, ...Object.fromEntries(errors) });
+}
+
+/** An operation that reads a body also answers 415 (middleware/json-body.ts), with the headers its 400 has (both are metered alike). */
+export function withUnsupportedMediaType(responses: RouteConfig['responses']): RouteConfig['responses'] {
+  const headers = (responses[400] as ResponseConfig | undefined)?.headers;
+  return { ...responses, 415: { ...json(DESCRIPTIONS[415], ErrorBody), ...(headers ? { headers } : {}) } };
 }
 
 export const BEARER = [{ bearerKey: [] }];

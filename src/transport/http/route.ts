@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { ValidationError } from '../../domain/errors';
+import { withUnsupportedMediaType } from './responses';
 import { humanIssueMessage, InputPart, issueDetails, validationSummary } from './validation-messages';
 
 /** One route = one definition: its zod schemas validate the request, type the handler, and document the operation. */
@@ -53,15 +54,18 @@ export function registerRoute(registry: OpenAPIRegistry, def: RouteDefinition<z.
     tags: def.tags,
     security: def.security,
     request,
-    responses: def.responses,
+    responses: def.method === 'get' || def.method === 'delete' ? def.responses : withUnsupportedMediaType(def.responses),
   });
 }
+
+/** What a route that takes no body accepts: none, or `{}`; any field in it is unknown (400 naming it), as on every body. */
+const NO_BODY = z.strictObject({}).optional();
 
 export function mountRoute(router: Router, def: RouteDefinition<z.ZodType, z.ZodType, z.ZodType>): void {
   const handler: Middleware = async (ctx) => {
     const params = parse(def.params, ctx.params, 'path');
     const query = parse(def.query, ctx.query, 'query');
-    const body = parse(def.body, ctx.request.body, 'body');
+    const body = parse(def.body ?? NO_BODY, ctx.request.body, 'body');
     await def.handler(ctx, { params, query, body });
   };
   router[def.method](def.path, ...(def.middleware ?? []), handler);

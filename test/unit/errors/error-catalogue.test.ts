@@ -20,6 +20,7 @@ const EXPECTED_STATUS: Record<number, ErrorCode[]> = {
   409: ['delivery_in_flight', 'delivery_not_retryable', 'delivery_round_limit', 'delivery_not_waiting', 'delivery_ended', 'endpoint_deleted', 'endpoint_disabled', 'email_taken'],
   410: ['invite_used', 'invite_expired'],
   413: ['payload_too_large'],
+  415: ['unsupported_media_type'],
   422: [
     'reserved_event_type',
     'unsupported_url_scheme',

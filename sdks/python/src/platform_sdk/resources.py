@@ -27,14 +27,14 @@ from .generated.api.webhook_events import (
     post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now as retry_delivery_now,
 )
 from .generated.models import (
-    GetApiV1WebhooksEventsStatus,
-    PatchApiV1WebhooksEndpointsIdBody,
-    PostApiV1WebhooksEndpointsBody,
-    PostApiV1WebhooksEndpointsIdRecoverBody,
-    PostApiV1WebhooksEndpointsIdRetryNowBody,
-    PostApiV1WebhooksEndpointsIdSecretRotateBody,
-    PostApiV1WebhooksEventsBody,
-    PostApiV1WebhooksEventsBodyData,
+    CreateEndpointRequest,
+    EventData,
+    EventStatus,
+    RecoverRequest,
+    RetryNowRequest,
+    RotateSecretRequest,
+    SendEventRequest,
+    UpdateEndpointRequest,
 )
 from .generated.types import UNSET
 
@@ -52,9 +52,9 @@ class Events:
     def send(self, type: str, data: Dict[str, Any], idempotency_key: Optional[str] = None) -> Any:
         """Ingests an event. Without an idempotency key one is made (a UUID), and every retry of this call
         sends the same one: a send repeated after a time-out returns the original event, never a second one."""
-        body = PostApiV1WebhooksEventsBody(
+        body = SendEventRequest(
             type_=type,
-            data=PostApiV1WebhooksEventsBodyData.from_dict(data),
+            data=EventData.from_dict(data),
             idempotency_key=idempotency_key or str(uuid.uuid4()),
         )
         return self._call(send_event, body=body, safe_to_repeat=True)
@@ -69,7 +69,7 @@ class Events:
             limit=limit,
             cursor=_unset_if_none(cursor),
             type_=_unset_if_none(type),
-            status=UNSET if status is None else GetApiV1WebhooksEventsStatus(status),
+            status=UNSET if status is None else EventStatus(status),
             safe_to_repeat=True,
         )
 
@@ -120,13 +120,13 @@ class Endpoints:
 
     def create(self, url: str, events: Optional[List[str]] = None) -> Any:
         """A new endpoint; the answer carries its signing secret."""
-        return self._call(create_endpoint, body=PostApiV1WebhooksEndpointsBody(url=url, events=_unset_if_none(events)))
+        return self._call(create_endpoint, body=CreateEndpointRequest(url=url, events=_unset_if_none(events)))
 
     def get(self, endpoint_id: str) -> Any:
         return self._call(get_endpoint, endpoint_id, safe_to_repeat=True)
 
     def update(self, endpoint_id: str, url: Optional[str] = None, events: Optional[List[str]] = None, disabled: Optional[bool] = None) -> Any:
-        body = PatchApiV1WebhooksEndpointsIdBody(url=_unset_if_none(url), events=_unset_if_none(events), disabled=_unset_if_none(disabled))
+        body = UpdateEndpointRequest(url=_unset_if_none(url), events=_unset_if_none(events), disabled=_unset_if_none(disabled))
         return self._call(update_endpoint, endpoint_id, body=body)
 
     def delete(self, endpoint_id: str) -> Any:
@@ -137,12 +137,12 @@ class Endpoints:
 
     def rotate_secret(self, endpoint_id: str, grace_period_seconds: Optional[int] = None) -> str:
         """A new signing secret, returned; the old one keeps signing for the grace period (the platform's default when None)."""
-        body = PostApiV1WebhooksEndpointsIdSecretRotateBody(grace_period_seconds=_unset_if_none(grace_period_seconds))
+        body = RotateSecretRequest(grace_period_seconds=_unset_if_none(grace_period_seconds))
         return _then(self._call(rotate_secret, endpoint_id, body=body), lambda answer: answer.secret)
 
     def recover(self, endpoint_id: str, since: datetime.datetime) -> Any:
         """Delivers again every event since `since` whose delivery to this endpoint failed."""
-        return self._call(recover_endpoint, endpoint_id, body=PostApiV1WebhooksEndpointsIdRecoverBody(since=since))
+        return self._call(recover_endpoint, endpoint_id, body=RecoverRequest(since=since))
 
     def pause(self, endpoint_id: str) -> Any:
         return self._call(pause_endpoint, endpoint_id)
@@ -152,7 +152,7 @@ class Endpoints:
 
     def retry_now(self, endpoint_id: str, cursor: Optional[str] = None) -> Any:
         """Wakes the endpoint's waiting deliveries (one batch; the answer's next_cursor continues)."""
-        return self._call(retry_endpoint_now, endpoint_id, body=PostApiV1WebhooksEndpointsIdRetryNowBody(cursor=_unset_if_none(cursor)))
+        return self._call(retry_endpoint_now, endpoint_id, body=RetryNowRequest(cursor=_unset_if_none(cursor)))
 
     def page(self, cursor: Optional[str] = None, limit: int = PAGE_SIZE) -> Any:
         return self._call(list_endpoints, limit=limit, cursor=_unset_if_none(cursor), safe_to_repeat=True)

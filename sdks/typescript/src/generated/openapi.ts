@@ -27,13 +27,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "ok" | "unavailable";
-                            checks?: {
-                                [key: string]: "ok" | "unavailable";
-                            };
-                        };
+                        "application/json": components["schemas"]["Health"];
                     };
                 };
             };
@@ -69,13 +63,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "ok" | "unavailable";
-                            checks?: {
-                                [key: string]: "ok" | "unavailable";
-                            };
-                        };
+                        "application/json": components["schemas"]["Health"];
                     };
                 };
                 /** @description A dependency does not answer; `checks` says which. */
@@ -84,13 +72,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "ok" | "unavailable";
-                            checks?: {
-                                [key: string]: "ok" | "unavailable";
-                            };
-                        };
+                        "application/json": components["schemas"]["Health"];
                     };
                 };
             };
@@ -207,63 +189,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: {
-                                /** @description `ep_` + 24 base62 characters. */
-                                id: string;
-                                url: string;
-                                events: string[];
-                                description: string;
-                                disabled: boolean;
-                                /**
-                                 * @description null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-                                 * @enum {string|null}
-                                 */
-                                disabled_reason: "manual" | "failing" | null;
-                                /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
-                                paused: boolean;
-                                /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
-                                rate_limit_per_s: number | null;
-                                /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
-                                max_in_flight: number | null;
-                                /**
-                                 * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-                                 * @enum {string}
-                                 */
-                                ordering: "unordered" | "fifo";
-                                /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
-                                fifo?: {
-                                    /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
-                                    head_event_id: number | null;
-                                    /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
-                                    length: number;
-                                };
-                                /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
-                                health: {
-                                    /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
-                                    succeeded_24h: number;
-                                    /** @description Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it. */
-                                    failed_24h: number;
-                                    /** @description When the latest successful delivery ended (ISO 8601 UTC). */
-                                    last_success_at: string | null;
-                                    /** @description When the latest failed delivery ended. */
-                                    last_failure_at: string | null;
-                                    /** @description Failed deliveries since the last success (or since the endpoint was enabled again). */
-                                    consecutive_failures: number;
-                                    /** @description When the first of those consecutive failures ended; null when there is none. */
-                                    failing_since: string | null;
-                                };
-                                /** @description Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed). */
-                                secrets_in_grace: {
-                                    /** @description When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC). */
-                                    expires_at: string;
-                                }[];
-                                /** @description ISO 8601 UTC. */
-                                created_at: string;
-                                updated_at: string;
-                            }[];
-                            next_cursor: string | null;
-                        };
+                        "application/json": components["schemas"]["EndpointPage"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -367,27 +293,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uri
-                         * @description HTTPS URL receiving delivery POSTs (max 2,048 characters).
-                         * @example https://example.com/webhooks
-                         */
-                        url: string;
-                        /** @description Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`. */
-                        events?: string[];
-                        /** @description Free text, default "". */
-                        description?: string;
-                        /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
-                        rate_limit_per_s?: number | null;
-                        /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
-                        max_in_flight?: number | null;
-                        /**
-                         * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-                         * @enum {string}
-                         */
-                        ordering?: "unordered" | "fifo";
-                    };
+                    "application/json": components["schemas"]["CreateEndpointRequest"];
                 };
             };
             responses: {
@@ -407,62 +313,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description `ep_` + 24 base62 characters. */
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string;
-                            disabled: boolean;
-                            /**
-                             * @description null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-                             * @enum {string|null}
-                             */
-                            disabled_reason: "manual" | "failing" | null;
-                            /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
-                            paused: boolean;
-                            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
-                            rate_limit_per_s: number | null;
-                            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
-                            max_in_flight: number | null;
-                            /**
-                             * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-                             * @enum {string}
-                             */
-                            ordering: "unordered" | "fifo";
-                            /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
-                            fifo?: {
-                                /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
-                                head_event_id: number | null;
-                                /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
-                                length: number;
-                            };
-                            /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
-                            health: {
-                                /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
-                                succeeded_24h: number;
-                                /** @description Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it. */
-                                failed_24h: number;
-                                /** @description When the latest successful delivery ended (ISO 8601 UTC). */
-                                last_success_at: string | null;
-                                /** @description When the latest failed delivery ended. */
-                                last_failure_at: string | null;
-                                /** @description Failed deliveries since the last success (or since the endpoint was enabled again). */
-                                consecutive_failures: number;
-                                /** @description When the first of those consecutive failures ended; null when there is none. */
-                                failing_since: string | null;
-                            };
-                            /** @description Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed). */
-                            secrets_in_grace: {
-                                /** @description When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC). */
-                                expires_at: string;
-                            }[];
-                            /** @description ISO 8601 UTC. */
-                            created_at: string;
-                            updated_at: string;
-                            /** @description `whsec_` signing secret. */
-                            secret: string;
-                        };
+                        "application/json": components["schemas"]["EndpointWithSecret"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -495,6 +346,25 @@ export interface paths {
                 };
                 /** @description The key belongs to another product. */
                 403: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -612,60 +482,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description `ep_` + 24 base62 characters. */
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string;
-                            disabled: boolean;
-                            /**
-                             * @description null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-                             * @enum {string|null}
-                             */
-                            disabled_reason: "manual" | "failing" | null;
-                            /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
-                            paused: boolean;
-                            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
-                            rate_limit_per_s: number | null;
-                            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
-                            max_in_flight: number | null;
-                            /**
-                             * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-                             * @enum {string}
-                             */
-                            ordering: "unordered" | "fifo";
-                            /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
-                            fifo?: {
-                                /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
-                                head_event_id: number | null;
-                                /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
-                                length: number;
-                            };
-                            /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
-                            health: {
-                                /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
-                                succeeded_24h: number;
-                                /** @description Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it. */
-                                failed_24h: number;
-                                /** @description When the latest successful delivery ended (ISO 8601 UTC). */
-                                last_success_at: string | null;
-                                /** @description When the latest failed delivery ended. */
-                                last_failure_at: string | null;
-                                /** @description Failed deliveries since the last success (or since the endpoint was enabled again). */
-                                consecutive_failures: number;
-                                /** @description When the first of those consecutive failures ended; null when there is none. */
-                                failing_since: string | null;
-                            };
-                            /** @description Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed). */
-                            secrets_in_grace: {
-                                /** @description When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC). */
-                                expires_at: string;
-                            }[];
-                            /** @description ISO 8601 UTC. */
-                            created_at: string;
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Endpoint"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -925,23 +742,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** Format: uri */
-                        url?: string;
-                        events?: string[];
-                        description?: string;
-                        /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
-                        rate_limit_per_s?: number | null;
-                        /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
-                        max_in_flight?: number | null;
-                        /**
-                         * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-                         * @enum {string}
-                         */
-                        ordering?: "unordered" | "fifo";
-                        /** @description A disabled endpoint receives nothing; its pending retries end `cancelled`. `false` enables it again, clears `disabled_reason` and starts its failing streak afresh (a whole new period before it can be disabled for failures again). */
-                        disabled?: boolean;
-                    };
+                    "application/json": components["schemas"]["UpdateEndpointRequest"];
                 };
             };
             responses: {
@@ -961,60 +762,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description `ep_` + 24 base62 characters. */
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string;
-                            disabled: boolean;
-                            /**
-                             * @description null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-                             * @enum {string|null}
-                             */
-                            disabled_reason: "manual" | "failing" | null;
-                            /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
-                            paused: boolean;
-                            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
-                            rate_limit_per_s: number | null;
-                            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
-                            max_in_flight: number | null;
-                            /**
-                             * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-                             * @enum {string}
-                             */
-                            ordering: "unordered" | "fifo";
-                            /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
-                            fifo?: {
-                                /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
-                                head_event_id: number | null;
-                                /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
-                                length: number;
-                            };
-                            /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
-                            health: {
-                                /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
-                                succeeded_24h: number;
-                                /** @description Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it. */
-                                failed_24h: number;
-                                /** @description When the latest successful delivery ended (ISO 8601 UTC). */
-                                last_success_at: string | null;
-                                /** @description When the latest failed delivery ended. */
-                                last_failure_at: string | null;
-                                /** @description Failed deliveries since the last success (or since the endpoint was enabled again). */
-                                consecutive_failures: number;
-                                /** @description When the first of those consecutive failures ended; null when there is none. */
-                                failing_since: string | null;
-                            };
-                            /** @description Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed). */
-                            secrets_in_grace: {
-                                /** @description When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC). */
-                                expires_at: string;
-                            }[];
-                            /** @description ISO 8601 UTC. */
-                            created_at: string;
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Endpoint"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -1066,6 +814,25 @@ export interface paths {
                 };
                 /** @description Not found, or owned by another account. */
                 404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -1179,9 +946,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            secret: string;
-                        };
+                        "application/json": components["schemas"]["Secret"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -1322,10 +1087,7 @@ export interface paths {
             };
             requestBody?: {
                 content: {
-                    "application/json": {
-                        /** @description How long the replaced secret keeps signing `webhook-signature` beside the new one (default 86400, at most 604800 = 7 days). 0 ends the replaced secret now and also every secret replaced earlier that is still in its grace: after a leak, no old secret signs anything. `X-Webhook-Signature` always uses the new secret. */
-                        grace_period_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["RotateSecretRequest"];
                 };
             };
             responses: {
@@ -1345,9 +1107,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            secret: string;
-                        };
+                        "application/json": components["schemas"]["Secret"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -1399,6 +1159,25 @@ export interface paths {
                 };
                 /** @description Not found, or owned by another account. */
                 404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -1486,14 +1265,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.
-                         * @example 2026-11-20T00:00:00Z
-                         */
-                        since: string;
-                    };
+                    "application/json": components["schemas"]["RecoverRequest"];
                 };
             };
             responses: {
@@ -1513,15 +1285,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description The recovery workflow id, `recover-<endpoint id>` (visible in the Temporal UI). */
-                            id: string;
-                            endpoint_id: string;
-                            since: string;
-                            /** @description Deliveries this recovery starts again (at most 1,000, the oldest first). */
-                            count: number;
-                            started_at: string;
-                        };
+                        "application/json": components["schemas"]["Recovery"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -1609,6 +1373,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
                 429: {
                     headers: {
@@ -1672,7 +1455,7 @@ export interface paths {
                     limit?: number;
                     cursor?: string;
                     type?: string;
-                    status?: "delivered" | "failed" | "pending";
+                    status?: components["schemas"]["EventStatus"];
                 };
                 header?: never;
                 path?: never;
@@ -1696,22 +1479,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                type: string;
-                                timestamp: number;
-                                data: {
-                                    [key: string]: unknown;
-                                };
-                                idempotency_key: string | null;
-                                /** @enum {string} */
-                                status: "delivered" | "failed" | "pending";
-                                destinations: number;
-                                created_at: string;
-                            }[];
-                            next_cursor: string | null;
-                        };
+                        "application/json": components["schemas"]["EventPage"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -1815,16 +1583,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description 1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the operational events the platform emits: 422 `reserved_event_type`. */
-                        type: string;
-                        /** @description Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent. */
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        /** @description Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`. */
-                        idempotency_key?: string;
-                    };
+                    "application/json": components["schemas"]["SendEventRequest"];
                 };
             };
             responses: {
@@ -1844,14 +1603,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: number;
-                            type: string;
-                            timestamp: number;
-                            idempotency_key: string | null;
-                            /** @description Number of matching, enabled endpoints. */
-                            destinations: number;
-                        };
+                        "application/json": components["schemas"]["SentEvent"];
                     };
                 };
                 /** @description A new event, accepted for delivery. */
@@ -1870,14 +1622,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: number;
-                            type: string;
-                            timestamp: number;
-                            idempotency_key: string | null;
-                            /** @description Number of matching, enabled endpoints. */
-                            destinations: number;
-                        };
+                        "application/json": components["schemas"]["SentEvent"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -1929,6 +1674,25 @@ export interface paths {
                 };
                 /** @description Body over 1 MiB (or event data over 256 KiB). */
                 413: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -2066,40 +1830,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: number;
-                            type: string;
-                            timestamp: number;
-                            data: {
-                                [key: string]: unknown;
-                            };
-                            idempotency_key: string | null;
-                            /** @enum {string} */
-                            status: "delivered" | "failed" | "pending";
-                            destinations: number;
-                            created_at: string;
-                            deliveries: {
-                                endpoint_id: string;
-                                url: string;
-                                /** @enum {string} */
-                                status: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
-                                round: number;
-                                attempt_count: number;
-                                next_attempt_at: string | null;
-                                /** @description Its next attempt came due while the endpoint was paused: it waits, `status` unchanged, and that attempt is made once the endpoint is resumed. */
-                                paused: boolean;
-                                attempts: {
-                                    round: number;
-                                    attempt: number;
-                                    started_at: string;
-                                    duration_ms: number;
-                                    status_code: number | null;
-                                    error: string | null;
-                                    /** @description First 4 KiB of the response body. */
-                                    response_body: string | null;
-                                }[];
-                            }[];
-                        };
+                        "application/json": components["schemas"]["EventWithDeliveries"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -2255,27 +1986,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            endpoint_id: string;
-                            url: string;
-                            /** @enum {string} */
-                            status: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
-                            round: number;
-                            attempt_count: number;
-                            next_attempt_at: string | null;
-                            /** @description Its next attempt came due while the endpoint was paused: it waits, `status` unchanged, and that attempt is made once the endpoint is resumed. */
-                            paused: boolean;
-                            attempts: {
-                                round: number;
-                                attempt: number;
-                                started_at: string;
-                                duration_ms: number;
-                                status_code: number | null;
-                                error: string | null;
-                                /** @description First 4 KiB of the response body. */
-                                response_body: string | null;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["Delivery"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -2346,6 +2057,25 @@ export interface paths {
                 };
                 /** @description Conflicts with the current state. */
                 409: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -2451,27 +2181,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            endpoint_id: string;
-                            url: string;
-                            /** @enum {string} */
-                            status: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
-                            round: number;
-                            attempt_count: number;
-                            next_attempt_at: string | null;
-                            /** @description Its next attempt came due while the endpoint was paused: it waits, `status` unchanged, and that attempt is made once the endpoint is resumed. */
-                            paused: boolean;
-                            attempts: {
-                                round: number;
-                                attempt: number;
-                                started_at: string;
-                                duration_ms: number;
-                                status_code: number | null;
-                                error: string | null;
-                                /** @description First 4 KiB of the response body. */
-                                response_body: string | null;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["Delivery"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -2542,6 +2252,25 @@ export interface paths {
                 };
                 /** @description Conflicts with the current state. */
                 409: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -2647,27 +2376,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            endpoint_id: string;
-                            url: string;
-                            /** @enum {string} */
-                            status: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
-                            round: number;
-                            attempt_count: number;
-                            next_attempt_at: string | null;
-                            /** @description Its next attempt came due while the endpoint was paused: it waits, `status` unchanged, and that attempt is made once the endpoint is resumed. */
-                            paused: boolean;
-                            attempts: {
-                                round: number;
-                                attempt: number;
-                                started_at: string;
-                                duration_ms: number;
-                                status_code: number | null;
-                                error: string | null;
-                                /** @description First 4 KiB of the response body. */
-                                response_body: string | null;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["Delivery"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -2755,6 +2464,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Burst limit or monthly quota exceeded; see Retry-After. */
                 429: {
                     headers: {
@@ -2825,10 +2553,7 @@ export interface paths {
             };
             requestBody?: {
                 content: {
-                    "application/json": {
-                        /** @description `next_cursor` of the previous call: continues after the deliveries it went through. */
-                        cursor?: string;
-                    };
+                    "application/json": components["schemas"]["RetryNowRequest"];
                 };
             };
             responses: {
@@ -2848,14 +2573,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Deliveries whose next attempt is now being made. */
-                            woken: number;
-                            /** @description Deliveries found waiting that no longer were when woken (an attempt in flight, or ended meanwhile). */
-                            not_waiting: number;
-                            /** @description Send it as `cursor` to go on with the next deliveries; null when this call reached the last. */
-                            next_cursor: string | null;
-                        };
+                        "application/json": components["schemas"]["RetryNowResult"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -2907,6 +2625,25 @@ export interface paths {
                 };
                 /** @description Not found, or owned by another account. */
                 404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -3010,60 +2747,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description `ep_` + 24 base62 characters. */
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string;
-                            disabled: boolean;
-                            /**
-                             * @description null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-                             * @enum {string|null}
-                             */
-                            disabled_reason: "manual" | "failing" | null;
-                            /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
-                            paused: boolean;
-                            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
-                            rate_limit_per_s: number | null;
-                            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
-                            max_in_flight: number | null;
-                            /**
-                             * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-                             * @enum {string}
-                             */
-                            ordering: "unordered" | "fifo";
-                            /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
-                            fifo?: {
-                                /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
-                                head_event_id: number | null;
-                                /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
-                                length: number;
-                            };
-                            /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
-                            health: {
-                                /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
-                                succeeded_24h: number;
-                                /** @description Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it. */
-                                failed_24h: number;
-                                /** @description When the latest successful delivery ended (ISO 8601 UTC). */
-                                last_success_at: string | null;
-                                /** @description When the latest failed delivery ended. */
-                                last_failure_at: string | null;
-                                /** @description Failed deliveries since the last success (or since the endpoint was enabled again). */
-                                consecutive_failures: number;
-                                /** @description When the first of those consecutive failures ended; null when there is none. */
-                                failing_since: string | null;
-                            };
-                            /** @description Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed). */
-                            secrets_in_grace: {
-                                /** @description When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC). */
-                                expires_at: string;
-                            }[];
-                            /** @description ISO 8601 UTC. */
-                            created_at: string;
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Endpoint"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -3115,6 +2799,25 @@ export interface paths {
                 };
                 /** @description Not found, or owned by another account. */
                 404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -3218,60 +2921,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description `ep_` + 24 base62 characters. */
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string;
-                            disabled: boolean;
-                            /**
-                             * @description null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
-                             * @enum {string|null}
-                             */
-                            disabled_reason: "manual" | "failing" | null;
-                            /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
-                            paused: boolean;
-                            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
-                            rate_limit_per_s: number | null;
-                            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
-                            max_in_flight: number | null;
-                            /**
-                             * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
-                             * @enum {string}
-                             */
-                            ordering: "unordered" | "fifo";
-                            /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
-                            fifo?: {
-                                /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
-                                head_event_id: number | null;
-                                /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
-                                length: number;
-                            };
-                            /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
-                            health: {
-                                /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
-                                succeeded_24h: number;
-                                /** @description Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it. */
-                                failed_24h: number;
-                                /** @description When the latest successful delivery ended (ISO 8601 UTC). */
-                                last_success_at: string | null;
-                                /** @description When the latest failed delivery ended. */
-                                last_failure_at: string | null;
-                                /** @description Failed deliveries since the last success (or since the endpoint was enabled again). */
-                                consecutive_failures: number;
-                                /** @description When the first of those consecutive failures ended; null when there is none. */
-                                failing_since: string | null;
-                            };
-                            /** @description Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed). */
-                            secrets_in_grace: {
-                                /** @description When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC). */
-                                expires_at: string;
-                            }[];
-                            /** @description ISO 8601 UTC. */
-                            created_at: string;
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Endpoint"];
                     };
                 };
                 /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
@@ -3323,6 +2973,25 @@ export interface paths {
                 };
                 /** @description Not found, or owned by another account. */
                 404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
                     headers: {
                         /** @description Per-minute burst limit of the tier. */
                         "X-RateLimit-Limit"?: number;
@@ -3494,26 +3163,7 @@ export interface paths {
                          *       ]
                          *     }
                          */
-                        "application/json": {
-                            /** @description Number of entries returned. */
-                            count: number;
-                            /** @description Catalog order: provider, category, service, instance. */
-                            services: {
-                                /** @enum {string} */
-                                provider: "aws" | "gcp" | "azure";
-                                /** @enum {string} */
-                                category: "compute" | "storage" | "database" | "networking" | "containers" | "serverless" | "monitoring" | "messaging" | "cdn" | "security" | "cache" | "ai_ml";
-                                service: string;
-                                /** @description Instance type or tier name. */
-                                instance: string;
-                                specs: string;
-                                /** @enum {string} */
-                                priceUnit: "per hour" | "per vCPU-hour" | "per GB-hour" | "per GB/month" | "per GB" | "per month" | "per metric/month" | "per alarm/month" | "per secret/month" | "per key/month" | "per policy/month" | "per server/month" | "per GB-second" | "per million reads" | "per million writes" | "per million invocations" | "per million calls" | "per million requests" | "per million publishes" | "per million deliveries" | "per million events" | "per million traces" | "per million tokens" | "per million spans" | "per million operations" | "per million tasks" | "per million RUs" | "per 10K requests" | "per 10K operations" | "per 100K reads" | "per 100K writes" | "per 1K transactions";
-                                /** @description List price in USD per priceUnit. */
-                                priceUsd: number;
-                                region: string;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["Catalog"];
                     };
                 };
                 /** @description Invalid parameters or body (`details` says where; GET adds `allowed`). */
@@ -3616,15 +3266,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        items: {
-                            /** @enum {string} */
-                            provider: "aws" | "gcp" | "azure";
-                            service: string;
-                            instance?: string;
-                            quantity: number;
-                            hoursPerMonth?: number;
-                            gbPerMonth?: number;
-                        }[];
+                        items: components["schemas"]["EstimateItem"][];
                     };
                 };
             };
@@ -3681,27 +3323,7 @@ export interface paths {
                          *       "generatedAt": "2026-11-22T12:00:00.000Z"
                          *     }
                          */
-                        "application/json": {
-                            /** @description Unrounded sum of the lines, rounded half-up to cents. */
-                            totalMonthlyUsd: number;
-                            /** @description 12 × totalMonthlyUsd. */
-                            totalAnnualUsd: number;
-                            /** @description One line per item, in request order. */
-                            breakdown: {
-                                /** @enum {string} */
-                                provider: "aws" | "gcp" | "azure";
-                                service: string;
-                                /** @description The matched catalog instance (the service's only one when the item named none). */
-                                instance: string;
-                                quantity: number;
-                                unitPrice: number;
-                                priceUnit: string;
-                                /** @description Line cost, exact decimal arithmetic rounded half-up to cents. */
-                                monthlyUsd: number;
-                            }[];
-                            /** @description ISO 8601 UTC with milliseconds. */
-                            generatedAt: string;
-                        };
+                        "application/json": components["schemas"]["Estimate"];
                     };
                 };
                 /** @description Invalid parameters or body (`details` says where; GET adds `allowed`). */
@@ -3742,6 +3364,25 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["EstimatorError"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Valid body with an item the catalog cannot price (`index`, and `instances` when an instance is missing or unknown), or costing more than an estimate reports (`estimate_out_of_range`). */
@@ -3892,14 +3533,78 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        Health: {
+            status: components["schemas"]["HealthState"];
+            checks?: {
+                [key: string]: components["schemas"]["HealthState"];
+            };
+        };
+        /** @enum {string} */
+        HealthState: "ok" | "unavailable";
+        EndpointWithSecret: {
+            /** @description `ep_` + 24 base62 characters. */
+            id: string;
+            url: string;
+            events: string[];
+            description: string;
+            disabled: boolean;
+            /** @description null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again. */
+            disabled_reason: components["schemas"]["DisabledReason"] | null;
+            /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
+            paused: boolean;
+            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+            rate_limit_per_s: number | null;
+            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+            max_in_flight: number | null;
+            ordering: components["schemas"]["EndpointOrdering"];
+            fifo?: components["schemas"]["FifoQueue"];
+            health: components["schemas"]["EndpointHealth"];
+            /** @description Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed). */
+            secrets_in_grace: components["schemas"]["SecretInGrace"][];
+            /** @description ISO 8601 UTC. */
+            created_at: string;
+            updated_at: string;
+            /** @description `whsec_` signing secret. */
+            secret: string;
+        };
+        /** @enum {string} */
+        DisabledReason: "manual" | "failing";
+        /**
+         * @description `fifo`: deliveries are made one at a time, in the order their events were accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+         * @enum {string}
+         */
+        EndpointOrdering: "unordered" | "fifo";
+        /** @description A FIFO endpoint's queue; only on GET of one FIFO endpoint. */
+        FifoQueue: {
+            /** @description The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits. */
+            head_event_id: number | null;
+            /** @description Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it). */
+            length: number;
+        };
+        /** @description A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count. */
+        EndpointHealth: {
+            /** @description Deliveries that succeeded in the current UTC hour and the 23 before it. */
+            succeeded_24h: number;
+            /** @description Deliveries that failed (all 8 attempts) in the current UTC hour and the 23 before it. */
+            failed_24h: number;
+            /** @description When the latest successful delivery ended (ISO 8601 UTC). */
+            last_success_at: string | null;
+            /** @description When the latest failed delivery ended. */
+            last_failure_at: string | null;
+            /** @description Failed deliveries since the last success (or since the endpoint was enabled again). */
+            consecutive_failures: number;
+            /** @description When the first of those consecutive failures ended; null when there is none. */
+            failing_since: string | null;
+        };
+        SecretInGrace: {
+            /** @description When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC). */
+            expires_at: string;
+        };
         Error: {
             error: string;
             code: components["schemas"]["ErrorCode"];
             /** @description 400 only: what is wrong where. */
-            details?: {
-                path: string;
-                message: string;
-            }[];
+            details?: components["schemas"]["ErrorDetail"][];
             /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
             retry_after?: number;
             /** @description 429 burst only (0). */
@@ -3946,6 +3651,7 @@ export interface components {
          *     | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
          *     | `email_taken` | 409 | An account with this email already exists. |
          *     | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+         *     | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
          *     | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
          *     | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
          *     | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
@@ -3965,15 +3671,205 @@ export interface components {
          *     | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "payload_too_large" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
+        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "payload_too_large" | "unsupported_media_type" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
+        ErrorDetail: {
+            path: string;
+            message: string;
+        };
+        CreateEndpointRequest: {
+            /**
+             * Format: uri
+             * @description HTTPS URL receiving delivery POSTs (max 2,048 characters).
+             * @example https://example.com/webhooks
+             */
+            url: string;
+            /** @description Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`. */
+            events?: string[];
+            /** @description Free text, default "". */
+            description?: string;
+            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+            rate_limit_per_s?: number | null;
+            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+            max_in_flight?: number | null;
+            ordering?: components["schemas"]["EndpointOrdering"];
+        };
+        EndpointPage: {
+            data: components["schemas"]["Endpoint"][];
+            next_cursor: string | null;
+        };
+        Endpoint: {
+            /** @description `ep_` + 24 base62 characters. */
+            id: string;
+            url: string;
+            events: string[];
+            description: string;
+            disabled: boolean;
+            /** @description null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again. */
+            disabled_reason: components["schemas"]["DisabledReason"] | null;
+            /** @description While paused, no attempt is made to it: new events are still accepted and matched, and deliveries that come due wait, their attempt numbers and schedule unchanged (`POST .../pause`, `POST .../resume`). */
+            paused: boolean;
+            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+            rate_limit_per_s: number | null;
+            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+            max_in_flight: number | null;
+            ordering: components["schemas"]["EndpointOrdering"];
+            fifo?: components["schemas"]["FifoQueue"];
+            health: components["schemas"]["EndpointHealth"];
+            /** @description Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed). */
+            secrets_in_grace: components["schemas"]["SecretInGrace"][];
+            /** @description ISO 8601 UTC. */
+            created_at: string;
+            updated_at: string;
+        };
+        UpdateEndpointRequest: {
+            /** Format: uri */
+            url?: string;
+            events?: string[];
+            description?: string;
+            /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
+            rate_limit_per_s?: number | null;
+            /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
+            max_in_flight?: number | null;
+            ordering?: components["schemas"]["EndpointOrdering"];
+            /** @description A disabled endpoint receives nothing; its pending retries end `cancelled`. `false` enables it again, clears `disabled_reason` and starts its failing streak afresh (a whole new period before it can be disabled for failures again). */
+            disabled?: boolean;
+        };
+        Secret: {
+            secret: string;
+        };
+        /** @description Optional; an empty body rotates with the default grace period. At most 5 secrets are alive at once: a rotation that would make more ends the grace of those that would expire first. */
+        RotateSecretRequest: {
+            /** @description How long the replaced secret keeps signing `webhook-signature` beside the new one (default 86400, at most 604800 = 7 days). 0 ends the replaced secret now and also every secret replaced earlier that is still in its grace: after a leak, no old secret signs anything. `X-Webhook-Signature` always uses the new secret. */
+            grace_period_seconds?: number;
+        };
+        Recovery: {
+            /** @description The recovery workflow id, `recover-<endpoint id>` (visible in the Temporal UI). */
+            id: string;
+            endpoint_id: string;
+            since: string;
+            /** @description Deliveries this recovery starts again (at most 1,000, the oldest first). */
+            count: number;
+            started_at: string;
+        };
+        RecoverRequest: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.
+             * @example 2026-11-20T00:00:00Z
+             */
+            since: string;
+        };
+        SentEvent: {
+            id: number;
+            type: string;
+            timestamp: number;
+            idempotency_key: string | null;
+            /** @description Number of matching, enabled endpoints. */
+            destinations: number;
+        };
+        SendEventRequest: {
+            /** @description 1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the operational events the platform emits: 422 `reserved_event_type`. */
+            type: string;
+            data: components["schemas"]["EventData"];
+            /** @description Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`. */
+            idempotency_key?: string;
+        };
+        /** @description Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent. */
+        EventData: {
+            [key: string]: unknown;
+        };
+        EventPage: {
+            data: components["schemas"]["Event"][];
+            next_cursor: string | null;
+        };
+        Event: {
+            id: number;
+            type: string;
+            timestamp: number;
+            data: components["schemas"]["EventData"];
+            idempotency_key: string | null;
+            status: components["schemas"]["EventStatus"];
+            destinations: number;
+            created_at: string;
+        };
+        /** @enum {string} */
+        EventStatus: "delivered" | "failed" | "pending";
+        EventWithDeliveries: {
+            id: number;
+            type: string;
+            timestamp: number;
+            data: components["schemas"]["EventData"];
+            idempotency_key: string | null;
+            status: components["schemas"]["EventStatus"];
+            destinations: number;
+            created_at: string;
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        Delivery: {
+            endpoint_id: string;
+            url: string;
+            status: components["schemas"]["DeliveryStatus"];
+            round: number;
+            attempt_count: number;
+            next_attempt_at: string | null;
+            /** @description Its next attempt came due while the endpoint was paused: it waits, `status` unchanged, and that attempt is made once the endpoint is resumed. */
+            paused: boolean;
+            attempts: components["schemas"]["Attempt"][];
+        };
+        /** @enum {string} */
+        DeliveryStatus: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
+        Attempt: {
+            round: number;
+            attempt: number;
+            started_at: string;
+            duration_ms: number;
+            status_code: number | null;
+            error: string | null;
+            /** @description First 4 KiB of the response body. */
+            response_body: string | null;
+        };
+        RetryNowResult: {
+            /** @description Deliveries whose next attempt is now being made. */
+            woken: number;
+            /** @description Deliveries found waiting that no longer were when woken (an attempt in flight, or ended meanwhile). */
+            not_waiting: number;
+            /** @description Send it as `cursor` to go on with the next deliveries; null when this call reached the last. */
+            next_cursor: string | null;
+        };
+        /** @description Optional; an empty body starts from the first waiting delivery. */
+        RetryNowRequest: {
+            /** @description `next_cursor` of the previous call: continues after the deliveries it went through. */
+            cursor?: string;
+        };
+        Catalog: {
+            /** @description Number of entries returned. */
+            count: number;
+            /** @description Catalog order: provider, category, service, instance. */
+            services: components["schemas"]["CatalogEntry"][];
+        };
+        CatalogEntry: {
+            provider: components["schemas"]["Provider"];
+            category: components["schemas"]["Category"];
+            service: string;
+            /** @description Instance type or tier name. */
+            instance: string;
+            specs: string;
+            priceUnit: components["schemas"]["PriceUnit"];
+            /** @description List price in USD per priceUnit. */
+            priceUsd: number;
+            region: string;
+        };
+        /** @enum {string} */
+        Provider: "aws" | "gcp" | "azure";
+        /** @enum {string} */
+        Category: "compute" | "storage" | "database" | "networking" | "containers" | "serverless" | "monitoring" | "messaging" | "cdn" | "security" | "cache" | "ai_ml";
+        /** @enum {string} */
+        PriceUnit: "per hour" | "per vCPU-hour" | "per GB-hour" | "per GB/month" | "per GB" | "per month" | "per metric/month" | "per alarm/month" | "per secret/month" | "per key/month" | "per policy/month" | "per server/month" | "per GB-second" | "per million reads" | "per million writes" | "per million invocations" | "per million calls" | "per million requests" | "per million publishes" | "per million deliveries" | "per million events" | "per million traces" | "per million tokens" | "per million spans" | "per million operations" | "per million tasks" | "per million RUs" | "per 10K requests" | "per 10K operations" | "per 100K reads" | "per 100K writes" | "per 1K transactions";
         EstimatorError: {
             error: string;
             code: components["schemas"]["ErrorCode"];
             /** @description 400 only: what is wrong where. */
-            details?: {
-                path: string;
-                message: string;
-            }[];
+            details?: components["schemas"]["ErrorDetail"][];
             /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
             retry_after?: number;
             /** @description 429 burst only (0). */
@@ -3993,6 +3889,36 @@ export interface components {
             /** @description 422: the service's instances to choose from. */
             instances?: string[];
         };
+        Estimate: {
+            /** @description Unrounded sum of the lines, rounded half-up to cents. */
+            totalMonthlyUsd: number;
+            /** @description 12 × totalMonthlyUsd. */
+            totalAnnualUsd: number;
+            /** @description One line per item, in request order. */
+            breakdown: components["schemas"]["EstimateLine"][];
+            /** @description ISO 8601 UTC with milliseconds. */
+            generatedAt: string;
+        };
+        EstimateLine: {
+            provider: components["schemas"]["Provider"];
+            service: string;
+            /** @description The matched catalog instance (the service's only one when the item named none). */
+            instance: string;
+            quantity: number;
+            unitPrice: number;
+            priceUnit: string;
+            /** @description Line cost, exact decimal arithmetic rounded half-up to cents. */
+            monthlyUsd: number;
+        };
+        EstimateItem: {
+            /** @enum {string} */
+            provider: "aws" | "gcp" | "azure";
+            service: string;
+            instance?: string;
+            quantity: number;
+            hoursPerMonth?: number;
+            gbPerMonth?: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -4009,33 +3935,16 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsHealthzGetResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/healthz"]["get"]["responses"]["200"]["content"]["application/json"]["status"]> = ["ok", "unavailable"];
-export const pathsHealthzGetResponses200ContentApplicationJsonChecksValues: ReadonlyArray<FlattenedDeepRequired<paths>["/healthz"]["get"]["responses"]["200"]["content"]["application/json"]["checks"][string]> = ["ok", "unavailable"];
-export const pathsReadyzGetResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["status"]> = ["ok", "unavailable"];
-export const pathsReadyzGetResponses200ContentApplicationJsonChecksValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["checks"][string]> = ["ok", "unavailable"];
-export const pathsReadyzGetResponses503ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["status"]> = ["ok", "unavailable"];
-export const pathsReadyzGetResponses503ContentApplicationJsonChecksValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"][string]> = ["ok", "unavailable"];
-export const pathsApiV1WebhooksEndpointsGetResponses200ContentApplicationJsonDataOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["ordering"]> = ["unordered", "fifo"];
-export const pathsApiV1WebhooksEndpointsPostRequestBodyContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints"]["post"]["requestBody"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
-export const pathsApiV1WebhooksEndpointsPostResponses201ContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints"]["post"]["responses"]["201"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
-export const pathsApiV1WebhooksEndpointsIdGetResponses200ContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
-export const pathsApiV1WebhooksEndpointsIdPatchRequestBodyContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints/{id}"]["patch"]["requestBody"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
-export const pathsApiV1WebhooksEndpointsIdPatchResponses200ContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
-export const pathsApiV1WebhooksEventsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events"]["get"]["parameters"]["query"]["status"]> = ["delivered", "failed", "pending"];
-export const pathsApiV1WebhooksEventsGetResponses200ContentApplicationJsonDataStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["status"]> = ["delivered", "failed", "pending"];
-export const pathsApiV1WebhooksEventsEvent_idGetResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events/{event_id}"]["get"]["responses"]["200"]["content"]["application/json"]["status"]> = ["delivered", "failed", "pending"];
-export const pathsApiV1WebhooksEventsEvent_idGetResponses200ContentApplicationJsonDeliveriesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events/{event_id}"]["get"]["responses"]["200"]["content"]["application/json"]["deliveries"]["status"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
-export const pathsApiV1WebhooksEventsEvent_idDeliveriesEndpoint_idRetryPostResponses202ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry"]["post"]["responses"]["202"]["content"]["application/json"]["status"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
-export const pathsApiV1WebhooksEventsEvent_idDeliveriesEndpoint_idRetryNowPostResponses202ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now"]["post"]["responses"]["202"]["content"]["application/json"]["status"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
-export const pathsApiV1WebhooksEventsEvent_idDeliveriesEndpoint_idCancelPostResponses202ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/cancel"]["post"]["responses"]["202"]["content"]["application/json"]["status"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
-export const pathsApiV1WebhooksEndpointsIdPausePostResponses200ContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints/{id}/pause"]["post"]["responses"]["200"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
-export const pathsApiV1WebhooksEndpointsIdResumePostResponses200ContentApplicationJsonOrderingValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/webhooks/endpoints/{id}/resume"]["post"]["responses"]["200"]["content"]["application/json"]["ordering"]> = ["unordered", "fifo"];
 export const pathsApiCostEstimatorGetParametersQueryProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["parameters"]["query"]["provider"]> = ["aws", "gcp", "azure"];
 export const pathsApiCostEstimatorGetParametersQueryCategoryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["parameters"]["query"]["category"]> = ["compute", "storage", "database", "networking", "containers", "serverless", "monitoring", "messaging", "cdn", "security", "cache", "ai_ml"];
-export const pathsApiCostEstimatorGetResponses200ContentApplicationJsonServicesProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["responses"]["200"]["content"]["application/json"]["services"]["provider"]> = ["aws", "gcp", "azure"];
-export const pathsApiCostEstimatorGetResponses200ContentApplicationJsonServicesCategoryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["responses"]["200"]["content"]["application/json"]["services"]["category"]> = ["compute", "storage", "database", "networking", "containers", "serverless", "monitoring", "messaging", "cdn", "security", "cache", "ai_ml"];
-export const pathsApiCostEstimatorGetResponses200ContentApplicationJsonServicesPriceUnitValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["responses"]["200"]["content"]["application/json"]["services"]["priceUnit"]> = ["per hour", "per vCPU-hour", "per GB-hour", "per GB/month", "per GB", "per month", "per metric/month", "per alarm/month", "per secret/month", "per key/month", "per policy/month", "per server/month", "per GB-second", "per million reads", "per million writes", "per million invocations", "per million calls", "per million requests", "per million publishes", "per million deliveries", "per million events", "per million traces", "per million tokens", "per million spans", "per million operations", "per million tasks", "per million RUs", "per 10K requests", "per 10K operations", "per 100K reads", "per 100K writes", "per 1K transactions"];
-export const pathsApiCostEstimatorPostRequestBodyContentApplicationJsonItemsProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["post"]["requestBody"]["content"]["application/json"]["items"]["provider"]> = ["aws", "gcp", "azure"];
-export const pathsApiCostEstimatorPostResponses200ContentApplicationJsonBreakdownProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["post"]["responses"]["200"]["content"]["application/json"]["breakdown"]["provider"]> = ["aws", "gcp", "azure"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "payload_too_large", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
+export const healthStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthState"]> = ["ok", "unavailable"];
+export const disabledReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DisabledReason"]> = ["manual", "failing"];
+export const endpointOrderingValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EndpointOrdering"]> = ["unordered", "fifo"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "payload_too_large", "unsupported_media_type", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
+export const eventStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventStatus"]> = ["delivered", "failed", "pending"];
+export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
+export const providerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Provider"]> = ["aws", "gcp", "azure"];
+export const categoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Category"]> = ["compute", "storage", "database", "networking", "containers", "serverless", "monitoring", "messaging", "cdn", "security", "cache", "ai_ml"];
+export const priceUnitValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PriceUnit"]> = ["per hour", "per vCPU-hour", "per GB-hour", "per GB/month", "per GB", "per month", "per metric/month", "per alarm/month", "per secret/month", "per key/month", "per policy/month", "per server/month", "per GB-second", "per million reads", "per million writes", "per million invocations", "per million calls", "per million requests", "per million publishes", "per million deliveries", "per million events", "per million traces", "per million tokens", "per million spans", "per million operations", "per million tasks", "per million RUs", "per 10K requests", "per 10K operations", "per 100K reads", "per 100K writes", "per 1K transactions"];
+export const estimateItemProviderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EstimateItem"]["provider"]> = ["aws", "gcp", "azure"];
 export type operations = Record<string, never>;

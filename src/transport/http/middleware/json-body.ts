@@ -7,36 +7,57 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_TYPE = /^application\/(.+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
+const SEND_JSON = 'send JSON with the header Content-Type: application/json';
+
+/** The media type of a header value, without parameters, cut short for quoting in an error. */
+const mediaType = (header: string) => header.split(';')[0].trim().slice(0, 100);
 
 /**
- * Reads bodies itself so the errors are ours. The API reads any Content-Type as JSON (`curl -d` labels JSON a form)
- * and takes no cookies, so no cross-site door; only `acceptsForms` paths parse forms.
+ * Reads bodies itself so the errors are ours. The API takes JSON only: a body labelled with another type is
+ * refused (400 when it is not JSON either, as the contract says of a body that is not JSON; 415 when it is JSON
+ * under the wrong label) rather than read as something it did not say it was. An unlabelled body is read as JSON.
+ * No content coding is decoded: one announced is a 415, not bytes misread. Only `acceptsForms` paths (the
+ * dashboard's own HTML forms) parse forms.
  */
 export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next();
+    const forms = acceptsForms(ctx.path);
+    const encoding = ctx.get('Content-Encoding').trim();
+    if (!forms && encoding !== '' && encoding.toLowerCase() !== 'identity') {
+      ctx.set('Accept-Encoding', 'identity');
+      throw new DomainError(
+        'unsupported_media_type',
+        `Content-Encoding ${encoding.slice(0, 100)} is not supported: send the request body uncompressed, without a Content-Encoding header.`,
+      );
+    }
     const raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length, encoding: 'utf8' }).catch((err: { type?: string }) => {
       if (err.type === 'entity.too.large') throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
       throw new ValidationError('Request body could not be read.', [], 'invalid_body');
     });
     const type = ctx.get('Content-Type');
-    const forms = acceptsForms(ctx.path);
+    const labelledOther = type !== '' && !JSON_TYPE.test(type);
     if (raw.length === 0) {
       ctx.request.body = undefined;
     } else if (forms && FORM_TYPE.test(type)) {
       ctx.request.body = Object.fromEntries(new URLSearchParams(raw));
-    } else if (forms && type && !JSON_TYPE.test(type)) {
+    } else if (forms && labelledOther) {
       throw new ValidationError('Request body must be JSON (Content-Type: application/json).', [], 'invalid_json');
     } else {
       if (exceedsJsonDepth(raw)) {
         throw new ValidationError(`Request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, [], 'json_too_deep');
       }
+      let body: unknown;
       try {
-        ctx.request.body = JSON.parse(raw);
+        body = JSON.parse(raw);
       } catch {
-        const hint = type && !JSON_TYPE.test(type) ? ` It was sent as ${type.split(';')[0].trim().slice(0, 100)}; send JSON with the header Content-Type: application/json.` : '';
+        const hint = labelledOther ? ` It was sent as ${mediaType(type)}; ${SEND_JSON}.` : '';
         throw new ValidationError(`Request body is not valid JSON.${hint}`, [], 'invalid_json');
       }
+      if (labelledOther) {
+        throw new DomainError('unsupported_media_type', `Request body was sent as ${mediaType(type)}, which this API does not read; ${SEND_JSON}.`);
+      }
+      ctx.request.body = body;
     }
     await next();
   };

@@ -18,21 +18,24 @@ export const CatalogQuery = z.object({
   category: filter(CATEGORIES, 'Only this category (combinable with provider).', 'compute'),
 });
 
+/** Named components (`.meta({ id })`), so that generated clients name these types. */
+const Provider = z.enum(PROVIDERS).meta({ id: 'Provider' });
+
 const CatalogEntryBody = z.object({
-  provider: z.enum(PROVIDERS),
-  category: z.enum(CATEGORIES),
+  provider: Provider,
+  category: z.enum(CATEGORIES).meta({ id: 'Category' }),
   service: z.string(),
   instance: z.string().describe('Instance type or tier name.'),
   specs: z.string(),
-  priceUnit: z.enum(PRICE_UNITS as [string, ...string[]]),
+  priceUnit: z.enum(PRICE_UNITS as [string, ...string[]]).meta({ id: 'PriceUnit' }),
   priceUsd: z.number().describe('List price in USD per priceUnit.'),
   region: z.string(),
-});
+}).meta({ id: 'CatalogEntry' });
 
 export const CatalogBody = z.object({
   count: z.number().int().describe('Number of entries returned.'),
   services: z.array(CatalogEntryBody).describe('Catalog order: provider, category, service, instance.'),
-});
+}).meta({ id: 'Catalog' });
 
 export const EXAMPLE_ESTIMATE_REQUEST: EstimateRequest = {
   items: [
@@ -42,27 +45,28 @@ export const EXAMPLE_ESTIMATE_REQUEST: EstimateRequest = {
   ],
 };
 
+/** Not a named component: its example stays on the operation's body schema (a $ref would carry none). */
 export const EstimateRequestBody = estimateRequestSchema.meta({
   description: `1 to ${MAX_ITEMS} items. Unknown fields are rejected (400) so a misspelt usage field never prices silently at its default.`,
   example: EXAMPLE_ESTIMATE_REQUEST,
 });
 
 const BreakdownLineBody = z.object({
-  provider: z.enum(PROVIDERS),
+  provider: Provider,
   service: z.string(),
   instance: z.string().describe("The matched catalog instance (the service's only one when the item named none)."),
   quantity: z.number(),
   unitPrice: z.number(),
   priceUnit: z.string(),
   monthlyUsd: z.number().describe('Line cost, exact decimal arithmetic rounded half-up to cents.'),
-});
+}).meta({ id: 'EstimateLine' });
 
 export const EstimateBody = z.object({
   totalMonthlyUsd: z.number().describe('Unrounded sum of the lines, rounded half-up to cents.'),
   totalAnnualUsd: z.number().describe('12 × totalMonthlyUsd.'),
   breakdown: z.array(BreakdownLineBody).describe('One line per item, in request order.'),
   generatedAt: z.string().describe('ISO 8601 UTC with milliseconds.'),
-});
+}).meta({ id: 'Estimate' });
 
 export const EstimatorErrorBody = ErrorBody.extend({
   allowed: z.array(z.string()).optional().describe('400 on GET: the allowed values of the bad filter.'),

@@ -5,8 +5,8 @@ import { defineRoute } from '../route';
 
 export type HealthChecks = Record<'mongo' | 'temporal', () => Promise<void>>;
 
-const State = z.enum(['ok', 'unavailable']);
-const HealthBody = z.object({ status: State, checks: z.record(z.string(), State).optional() });
+const State = z.enum(['ok', 'unavailable']).meta({ id: 'HealthState' });
+const HealthBody = z.object({ status: State, checks: z.record(z.string(), State).optional() }).meta({ id: 'Health' });
 
 /** Liveness: the process answers. Outside the key-scoped API, never rate limited. */
 export const healthz = defineRoute({

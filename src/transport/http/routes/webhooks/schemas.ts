@@ -10,12 +10,18 @@ import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALI
 
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
+/**
+ * Every schema a client names is a named component (`.meta({ id })`), so that the SDKs generated from the document
+ * call the types `Delivery` and `DeliveryStatus`, not after the path and status code they first appear under.
+ */
+
 /** Any JSON object, every key kept: z.record and z.looseObject copy keys by assignment, making a `__proto__` key the copy's prototype. */
 const JsonObject = z
   .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
     error: (issue) => (Array.isArray(issue.input) ? 'must be a JSON object, not an array' : issue.input === null ? 'must be a JSON object, not null' : 'must be a JSON object'),
   })
-  .meta({ type: 'object', additionalProperties: {} } as never);
+  .describe('Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.')
+  .meta({ id: 'EventData', type: 'object', additionalProperties: {} } as never);
 
 const RATE_LIMIT_RULE =
   `Deliveries started to this endpoint per second, across all workers: an integer ${MIN_RATE_LIMIT_PER_S} to ${MAX_RATE_LIMIT_PER_S}; null: unlimited. ` +
@@ -29,11 +35,13 @@ const ORDERING_RULE =
   'failed after its last attempt, or been cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. ' +
   'A change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").';
 
+const EndpointOrdering = z.enum(ENDPOINT_ORDERINGS).describe(ORDERING_RULE).meta({ id: 'EndpointOrdering' });
+
 /** An endpoint's own limits and ordering on a request: null is no limit (on PATCH it clears one); absent leaves it as it is. */
 const DeliveryFields = {
   rate_limit_per_s: z.number().int().min(MIN_RATE_LIMIT_PER_S).max(MAX_RATE_LIMIT_PER_S).nullable().optional().describe(RATE_LIMIT_RULE),
   max_in_flight: z.number().int().min(MIN_MAX_IN_FLIGHT).max(MAX_MAX_IN_FLIGHT).nullable().optional().describe(MAX_IN_FLIGHT_RULE),
-  ordering: z.enum(ENDPOINT_ORDERINGS).optional().describe(ORDERING_RULE),
+  ordering: EndpointOrdering.optional(),
 };
 
 const EndpointId = z.string().min(1).max(64);
@@ -44,7 +52,7 @@ const EndpointUrl = z.string().meta({ format: 'uri', maxLength: 2048 });
 const EventPatterns = z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS);
 const Description = z.string().max(MAX_DESCRIPTION_LENGTH);
 
-export const EndpointCreateBody = z.object({
+export const EndpointCreateBody = z.strictObject({
   url: EndpointUrl.describe('HTTPS URL receiving delivery POSTs (max 2,048 characters).').meta({ example: 'https://example.com/webhooks' }),
   events: EventPatterns.optional().describe(
     'Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events ' +
@@ -53,9 +61,9 @@ export const EndpointCreateBody = z.object({
   ),
   description: Description.optional().describe('Free text, default "".'),
   ...DeliveryFields,
-});
+}).meta({ id: 'CreateEndpointRequest' });
 
-export const EndpointPatchBody = z.object({
+export const EndpointPatchBody = z.strictObject({
   url: EndpointUrl.optional(),
   events: EventPatterns.optional(),
   description: Description.optional(),
@@ -67,7 +75,7 @@ export const EndpointPatchBody = z.object({
       'A disabled endpoint receives nothing; its pending retries end `cancelled`. `false` enables it again, clears `disabled_reason` ' +
         'and starts its failing streak afresh (a whole new period before it can be disabled for failures again).',
     ),
-});
+}).meta({ id: 'UpdateEndpointRequest' });
 
 const EndpointHealth = z
   .object({
@@ -81,7 +89,8 @@ const EndpointHealth = z
   .describe(
     'A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), ' +
       'not per attempt. Cancelled deliveries do not count.',
-  );
+  )
+  .meta({ id: 'EndpointHealth' });
 
 export const Endpoint = z.object({
   id: z.string().describe('`ep_` + 24 base62 characters.'),
@@ -90,8 +99,7 @@ export const Endpoint = z.object({
   description: z.string(),
   disabled: z.boolean(),
   disabled_reason: z
-    .enum(DISABLED_REASONS)
-    .nullable()
+    .union([z.enum(DISABLED_REASONS).meta({ id: 'DisabledReason' }), z.null()])
     .describe(
       'null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery ' +
         'that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. ' +
@@ -105,7 +113,7 @@ export const Endpoint = z.object({
     ),
   rate_limit_per_s: z.number().int().nullable().describe(RATE_LIMIT_RULE),
   max_in_flight: z.number().int().nullable().describe(MAX_IN_FLIGHT_RULE),
-  ordering: z.enum(ENDPOINT_ORDERINGS).describe(ORDERING_RULE),
+  ordering: EndpointOrdering,
   fifo: z
     .object({
       head_event_id: z.number().int().nullable().describe('The event whose delivery holds the turn (in flight, or waiting for its next attempt); null when none waits.'),
@@ -114,18 +122,19 @@ export const Endpoint = z.object({
         .int()
         .describe('Deliveries from the head to the newest accepted, the head included (one cancelled out of turn is counted until the head passes it).'),
     })
-    .optional()
-    .describe("A FIFO endpoint's queue; only on GET of one FIFO endpoint."),
+    .describe("A FIFO endpoint's queue; only on GET of one FIFO endpoint.")
+    .meta({ id: 'FifoQueue' })
+    .optional(),
   health: EndpointHealth,
   secrets_in_grace: z
-    .array(z.object({ expires_at: z.string().describe('When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).') }))
+    .array(z.object({ expires_at: z.string().describe('When this replaced secret stops signing `webhook-signature` (ISO 8601 UTC).') }).meta({ id: 'SecretInGrace' }))
     .describe('Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).'),
   created_at: z.string().describe('ISO 8601 UTC.'),
   updated_at: z.string(),
-});
+}).meta({ id: 'Endpoint' });
 
-export const EndpointWithSecret = Endpoint.extend({ secret: z.string().describe('`whsec_` signing secret.') });
-export const SecretBody = z.object({ secret: z.string() });
+export const EndpointWithSecret = z.object({ ...Endpoint.shape, secret: z.string().describe('`whsec_` signing secret.') }).meta({ id: 'EndpointWithSecret' });
+export const SecretBody = z.object({ secret: z.string() }).meta({ id: 'Secret' });
 
 export const RotateSecretBody = z
   .strictObject({
@@ -141,24 +150,25 @@ export const RotateSecretBody = z
           '`X-Webhook-Signature` always uses the new secret.',
       ),
   })
-  .optional()
-  .describe(`Optional; an empty body rotates with the default grace period. At most ${MAX_SECRETS_ALIVE} secrets are alive at once: a rotation that would make more ends the grace of those that would expire first.`);
+  .describe(`Optional; an empty body rotates with the default grace period. At most ${MAX_SECRETS_ALIVE} secrets are alive at once: a rotation that would make more ends the grace of those that would expire first.`)
+  .meta({ id: 'RotateSecretRequest' })
+  .optional();
 
 const Cursor = z.string().min(1).max(200);
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: Cursor.optional(),
 });
-const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+const pageOf = <T extends z.ZodType>(item: T, id: string) => z.object({ data: z.array(item), next_cursor: z.string().nullable() }).meta({ id });
 
-export const EndpointList = pageOf(Endpoint);
+export const EndpointList = pageOf(Endpoint, 'EndpointPage');
 
-export const EventIngestBody = z.object({
+export const EventIngestBody = z.strictObject({
   type: z
     .string()
     .regex(EVENT_TYPE_REGEX, 'must be 1 to 256 characters of A-Z a-z 0-9 _ . : -')
     .describe('1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the operational events the platform emits: 422 `reserved_event_type`.'),
-  data: JsonObject.describe('Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.'),
+  data: JsonObject,
   idempotency_key: z
     .string()
     .regex(IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE)
@@ -167,7 +177,9 @@ export const EventIngestBody = z.object({
       'Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces ' +
         '(0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.',
     ),
-});
+}).meta({ id: 'SendEventRequest' });
+
+const EventStatus = z.enum(EVENT_STATUSES).meta({ id: 'EventStatus' });
 
 const EventFields = {
   id: z.number().int(),
@@ -175,15 +187,17 @@ const EventFields = {
   timestamp: z.number().int(),
   data: JsonObject,
   idempotency_key: z.string().nullable(),
-  status: z.enum(EVENT_STATUSES),
+  status: EventStatus,
   destinations: z.number().int(),
   created_at: z.string(),
 };
 
 /** Ingest answers with the event's own fields but its data, status and creation time. */
-export const IngestResponse = z.object(EventFields).omit({ data: true, status: true, created_at: true }).extend({
-  destinations: EventFields.destinations.describe('Number of matching, enabled endpoints.'),
-});
+export const IngestResponse = z
+  .object(EventFields)
+  .omit({ data: true, status: true, created_at: true })
+  .extend({ destinations: EventFields.destinations.describe('Number of matching, enabled endpoints.') })
+  .meta({ id: 'SentEvent' });
 
 /** Checked by assertPositiveEventId (400 `invalid_event_id`); the pattern documents that rule (domain/webhooks/event-id.ts). */
 export const EventIdParams = z.object({ event_id: z.string().meta({ pattern: EVENT_ID_PATTERN, description: 'The positive integer event id.', example: '1' }) });
@@ -191,7 +205,7 @@ export const RetryParams = EventIdParams.extend({ endpoint_id: EndpointId });
 
 export const EventListQuery = ListQuery.extend({
   type: z.string().regex(EVENT_TYPE_REGEX).optional(),
-  status: z.enum(EVENT_STATUSES).optional(),
+  status: EventStatus.optional(),
 });
 
 const Attempt = z.object({
@@ -202,12 +216,12 @@ const Attempt = z.object({
   status_code: z.number().int().nullable(),
   error: z.string().nullable(),
   response_body: z.string().nullable().describe('First 4 KiB of the response body.'),
-});
+}).meta({ id: 'Attempt' });
 
 export const Delivery = z.object({
   endpoint_id: z.string(),
   url: z.string(),
-  status: z.enum(DELIVERY_STATUSES),
+  status: z.enum(DELIVERY_STATUSES).meta({ id: 'DeliveryStatus' }),
   round: z.number().int(),
   attempt_count: z.number().int(),
   next_attempt_at: z.string().nullable(),
@@ -217,17 +231,17 @@ export const Delivery = z.object({
       'Its next attempt came due while the endpoint was paused: it waits, `status` unchanged, and that attempt is made once the endpoint is resumed.',
     ),
   attempts: z.array(Attempt),
-});
+}).meta({ id: 'Delivery' });
 
-export const EventDetail = z.object({ ...EventFields, deliveries: z.array(Delivery) });
-export const EventList = pageOf(z.object(EventFields));
+export const EventDetail = z.object({ ...EventFields, deliveries: z.array(Delivery) }).meta({ id: 'EventWithDeliveries' });
+export const EventList = pageOf(z.object(EventFields).meta({ id: 'Event' }), 'EventPage');
 
-export const RecoverBody = z.object({
+export const RecoverBody = z.strictObject({
   since: z.iso
     .datetime({ offset: true })
     .describe('ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.')
     .meta({ example: '2026-11-20T00:00:00Z' }),
-});
+}).meta({ id: 'RecoverRequest' });
 
 export const Recovery = z.object({
   id: z.string().describe('The recovery workflow id, `recover-<endpoint id>` (visible in the Temporal UI).'),
@@ -235,15 +249,16 @@ export const Recovery = z.object({
   since: z.string(),
   count: z.number().int().describe('Deliveries this recovery starts again (at most 1,000, the oldest first).'),
   started_at: z.string(),
-});
+}).meta({ id: 'Recovery' });
 
 export const RetryNowBody = z
-  .object({ cursor: Cursor.optional().describe('`next_cursor` of the previous call: continues after the deliveries it went through.') })
-  .optional()
-  .describe('Optional; an empty body starts from the first waiting delivery.');
+  .strictObject({ cursor: Cursor.optional().describe('`next_cursor` of the previous call: continues after the deliveries it went through.') })
+  .describe('Optional; an empty body starts from the first waiting delivery.')
+  .meta({ id: 'RetryNowRequest' })
+  .optional();
 
 export const BulkRetryNow = z.object({
   woken: z.number().int().describe('Deliveries whose next attempt is now being made.'),
   not_waiting: z.number().int().describe('Deliveries found waiting that no longer were when woken (an attempt in flight, or ended meanwhile).'),
   next_cursor: z.string().nullable().describe('Send it as `cursor` to go on with the next deliveries; null when this call reached the last.'),
-});
+}).meta({ id: 'RetryNowResult' });

@@ -1,233 +1,95 @@
 """ Contains all the data models used in inputs/outputs """
 
+from .attempt import Attempt
+from .catalog import Catalog
+from .catalog_entry import CatalogEntry
+from .category import Category
+from .create_endpoint_request import CreateEndpointRequest
+from .delivery import Delivery
+from .delivery_status import DeliveryStatus
+from .disabled_reason import DisabledReason
+from .endpoint import Endpoint
+from .endpoint_health import EndpointHealth
+from .endpoint_ordering import EndpointOrdering
+from .endpoint_page import EndpointPage
+from .endpoint_with_secret import EndpointWithSecret
 from .error import Error
 from .error_code import ErrorCode
-from .error_details_item import ErrorDetailsItem
+from .error_detail import ErrorDetail
+from .estimate import Estimate
+from .estimate_item import EstimateItem
+from .estimate_item_provider import EstimateItemProvider
+from .estimate_line import EstimateLine
 from .estimator_error import EstimatorError
-from .estimator_error_details_item import EstimatorErrorDetailsItem
+from .event import Event
+from .event_data import EventData
+from .event_page import EventPage
+from .event_status import EventStatus
+from .event_with_deliveries import EventWithDeliveries
+from .fifo_queue import FifoQueue
 from .get_api_cost_estimator_category import GetApiCostEstimatorCategory
 from .get_api_cost_estimator_provider import GetApiCostEstimatorProvider
-from .get_api_cost_estimator_response_200 import GetApiCostEstimatorResponse200
-from .get_api_cost_estimator_response_200_services_item import GetApiCostEstimatorResponse200ServicesItem
-from .get_api_cost_estimator_response_200_services_item_category import GetApiCostEstimatorResponse200ServicesItemCategory
-from .get_api_cost_estimator_response_200_services_item_price_unit import GetApiCostEstimatorResponse200ServicesItemPriceUnit
-from .get_api_cost_estimator_response_200_services_item_provider import GetApiCostEstimatorResponse200ServicesItemProvider
-from .get_api_v1_webhooks_endpoints_id_response_200 import GetApiV1WebhooksEndpointsIdResponse200
-from .get_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_1 import GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType1
-from .get_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_2_type_1 import GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1
-from .get_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_3_type_1 import GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1
-from .get_api_v1_webhooks_endpoints_id_response_200_fifo import GetApiV1WebhooksEndpointsIdResponse200Fifo
-from .get_api_v1_webhooks_endpoints_id_response_200_health import GetApiV1WebhooksEndpointsIdResponse200Health
-from .get_api_v1_webhooks_endpoints_id_response_200_ordering import GetApiV1WebhooksEndpointsIdResponse200Ordering
-from .get_api_v1_webhooks_endpoints_id_response_200_secrets_in_grace_item import GetApiV1WebhooksEndpointsIdResponse200SecretsInGraceItem
-from .get_api_v1_webhooks_endpoints_id_secret_response_200 import GetApiV1WebhooksEndpointsIdSecretResponse200
-from .get_api_v1_webhooks_endpoints_response_200 import GetApiV1WebhooksEndpointsResponse200
-from .get_api_v1_webhooks_endpoints_response_200_data_item import GetApiV1WebhooksEndpointsResponse200DataItem
-from .get_api_v1_webhooks_endpoints_response_200_data_item_disabled_reason_type_1 import GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1
-from .get_api_v1_webhooks_endpoints_response_200_data_item_disabled_reason_type_2_type_1 import GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1
-from .get_api_v1_webhooks_endpoints_response_200_data_item_disabled_reason_type_3_type_1 import GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1
-from .get_api_v1_webhooks_endpoints_response_200_data_item_fifo import GetApiV1WebhooksEndpointsResponse200DataItemFifo
-from .get_api_v1_webhooks_endpoints_response_200_data_item_health import GetApiV1WebhooksEndpointsResponse200DataItemHealth
-from .get_api_v1_webhooks_endpoints_response_200_data_item_ordering import GetApiV1WebhooksEndpointsResponse200DataItemOrdering
-from .get_api_v1_webhooks_endpoints_response_200_data_item_secrets_in_grace_item import GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem
-from .get_api_v1_webhooks_events_event_id_response_200 import GetApiV1WebhooksEventsEventIdResponse200
-from .get_api_v1_webhooks_events_event_id_response_200_data import GetApiV1WebhooksEventsEventIdResponse200Data
-from .get_api_v1_webhooks_events_event_id_response_200_deliveries_item import GetApiV1WebhooksEventsEventIdResponse200DeliveriesItem
-from .get_api_v1_webhooks_events_event_id_response_200_deliveries_item_attempts_item import GetApiV1WebhooksEventsEventIdResponse200DeliveriesItemAttemptsItem
-from .get_api_v1_webhooks_events_event_id_response_200_deliveries_item_status import GetApiV1WebhooksEventsEventIdResponse200DeliveriesItemStatus
-from .get_api_v1_webhooks_events_event_id_response_200_status import GetApiV1WebhooksEventsEventIdResponse200Status
-from .get_api_v1_webhooks_events_response_200 import GetApiV1WebhooksEventsResponse200
-from .get_api_v1_webhooks_events_response_200_data_item import GetApiV1WebhooksEventsResponse200DataItem
-from .get_api_v1_webhooks_events_response_200_data_item_data import GetApiV1WebhooksEventsResponse200DataItemData
-from .get_api_v1_webhooks_events_response_200_data_item_status import GetApiV1WebhooksEventsResponse200DataItemStatus
-from .get_api_v1_webhooks_events_status import GetApiV1WebhooksEventsStatus
-from .get_healthz_response_200 import GetHealthzResponse200
-from .get_healthz_response_200_checks import GetHealthzResponse200Checks
-from .get_healthz_response_200_checks_additional_property import GetHealthzResponse200ChecksAdditionalProperty
-from .get_healthz_response_200_status import GetHealthzResponse200Status
-from .get_readyz_response_200 import GetReadyzResponse200
-from .get_readyz_response_200_checks import GetReadyzResponse200Checks
-from .get_readyz_response_200_checks_additional_property import GetReadyzResponse200ChecksAdditionalProperty
-from .get_readyz_response_200_status import GetReadyzResponse200Status
-from .get_readyz_response_503 import GetReadyzResponse503
-from .get_readyz_response_503_checks import GetReadyzResponse503Checks
-from .get_readyz_response_503_checks_additional_property import GetReadyzResponse503ChecksAdditionalProperty
-from .get_readyz_response_503_status import GetReadyzResponse503Status
-from .patch_api_v1_webhooks_endpoints_id_body import PatchApiV1WebhooksEndpointsIdBody
-from .patch_api_v1_webhooks_endpoints_id_body_ordering import PatchApiV1WebhooksEndpointsIdBodyOrdering
-from .patch_api_v1_webhooks_endpoints_id_response_200 import PatchApiV1WebhooksEndpointsIdResponse200
-from .patch_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_1 import PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType1
-from .patch_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_2_type_1 import PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1
-from .patch_api_v1_webhooks_endpoints_id_response_200_disabled_reason_type_3_type_1 import PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1
-from .patch_api_v1_webhooks_endpoints_id_response_200_fifo import PatchApiV1WebhooksEndpointsIdResponse200Fifo
-from .patch_api_v1_webhooks_endpoints_id_response_200_health import PatchApiV1WebhooksEndpointsIdResponse200Health
-from .patch_api_v1_webhooks_endpoints_id_response_200_ordering import PatchApiV1WebhooksEndpointsIdResponse200Ordering
-from .patch_api_v1_webhooks_endpoints_id_response_200_secrets_in_grace_item import PatchApiV1WebhooksEndpointsIdResponse200SecretsInGraceItem
+from .health import Health
+from .health_checks import HealthChecks
+from .health_state import HealthState
 from .post_api_cost_estimator_body import PostApiCostEstimatorBody
-from .post_api_cost_estimator_body_items_item import PostApiCostEstimatorBodyItemsItem
-from .post_api_cost_estimator_body_items_item_provider import PostApiCostEstimatorBodyItemsItemProvider
-from .post_api_cost_estimator_response_200 import PostApiCostEstimatorResponse200
-from .post_api_cost_estimator_response_200_breakdown_item import PostApiCostEstimatorResponse200BreakdownItem
-from .post_api_cost_estimator_response_200_breakdown_item_provider import PostApiCostEstimatorResponse200BreakdownItemProvider
-from .post_api_v1_webhooks_endpoints_body import PostApiV1WebhooksEndpointsBody
-from .post_api_v1_webhooks_endpoints_body_ordering import PostApiV1WebhooksEndpointsBodyOrdering
-from .post_api_v1_webhooks_endpoints_id_pause_response_200 import PostApiV1WebhooksEndpointsIdPauseResponse200
-from .post_api_v1_webhooks_endpoints_id_pause_response_200_disabled_reason_type_1 import PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType1
-from .post_api_v1_webhooks_endpoints_id_pause_response_200_disabled_reason_type_2_type_1 import PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType2Type1
-from .post_api_v1_webhooks_endpoints_id_pause_response_200_disabled_reason_type_3_type_1 import PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType3Type1
-from .post_api_v1_webhooks_endpoints_id_pause_response_200_fifo import PostApiV1WebhooksEndpointsIdPauseResponse200Fifo
-from .post_api_v1_webhooks_endpoints_id_pause_response_200_health import PostApiV1WebhooksEndpointsIdPauseResponse200Health
-from .post_api_v1_webhooks_endpoints_id_pause_response_200_ordering import PostApiV1WebhooksEndpointsIdPauseResponse200Ordering
-from .post_api_v1_webhooks_endpoints_id_pause_response_200_secrets_in_grace_item import PostApiV1WebhooksEndpointsIdPauseResponse200SecretsInGraceItem
-from .post_api_v1_webhooks_endpoints_id_recover_body import PostApiV1WebhooksEndpointsIdRecoverBody
-from .post_api_v1_webhooks_endpoints_id_recover_response_202 import PostApiV1WebhooksEndpointsIdRecoverResponse202
-from .post_api_v1_webhooks_endpoints_id_resume_response_200 import PostApiV1WebhooksEndpointsIdResumeResponse200
-from .post_api_v1_webhooks_endpoints_id_resume_response_200_disabled_reason_type_1 import PostApiV1WebhooksEndpointsIdResumeResponse200DisabledReasonType1
-from .post_api_v1_webhooks_endpoints_id_resume_response_200_disabled_reason_type_2_type_1 import PostApiV1WebhooksEndpointsIdResumeResponse200DisabledReasonType2Type1
-from .post_api_v1_webhooks_endpoints_id_resume_response_200_disabled_reason_type_3_type_1 import PostApiV1WebhooksEndpointsIdResumeResponse200DisabledReasonType3Type1
-from .post_api_v1_webhooks_endpoints_id_resume_response_200_fifo import PostApiV1WebhooksEndpointsIdResumeResponse200Fifo
-from .post_api_v1_webhooks_endpoints_id_resume_response_200_health import PostApiV1WebhooksEndpointsIdResumeResponse200Health
-from .post_api_v1_webhooks_endpoints_id_resume_response_200_ordering import PostApiV1WebhooksEndpointsIdResumeResponse200Ordering
-from .post_api_v1_webhooks_endpoints_id_resume_response_200_secrets_in_grace_item import PostApiV1WebhooksEndpointsIdResumeResponse200SecretsInGraceItem
-from .post_api_v1_webhooks_endpoints_id_retry_now_body import PostApiV1WebhooksEndpointsIdRetryNowBody
-from .post_api_v1_webhooks_endpoints_id_retry_now_response_200 import PostApiV1WebhooksEndpointsIdRetryNowResponse200
-from .post_api_v1_webhooks_endpoints_id_secret_rotate_body import PostApiV1WebhooksEndpointsIdSecretRotateBody
-from .post_api_v1_webhooks_endpoints_id_secret_rotate_response_200 import PostApiV1WebhooksEndpointsIdSecretRotateResponse200
-from .post_api_v1_webhooks_endpoints_response_201 import PostApiV1WebhooksEndpointsResponse201
-from .post_api_v1_webhooks_endpoints_response_201_disabled_reason_type_1 import PostApiV1WebhooksEndpointsResponse201DisabledReasonType1
-from .post_api_v1_webhooks_endpoints_response_201_disabled_reason_type_2_type_1 import PostApiV1WebhooksEndpointsResponse201DisabledReasonType2Type1
-from .post_api_v1_webhooks_endpoints_response_201_disabled_reason_type_3_type_1 import PostApiV1WebhooksEndpointsResponse201DisabledReasonType3Type1
-from .post_api_v1_webhooks_endpoints_response_201_fifo import PostApiV1WebhooksEndpointsResponse201Fifo
-from .post_api_v1_webhooks_endpoints_response_201_health import PostApiV1WebhooksEndpointsResponse201Health
-from .post_api_v1_webhooks_endpoints_response_201_ordering import PostApiV1WebhooksEndpointsResponse201Ordering
-from .post_api_v1_webhooks_endpoints_response_201_secrets_in_grace_item import PostApiV1WebhooksEndpointsResponse201SecretsInGraceItem
-from .post_api_v1_webhooks_events_body import PostApiV1WebhooksEventsBody
-from .post_api_v1_webhooks_events_body_data import PostApiV1WebhooksEventsBodyData
-from .post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202
-from .post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_202_attempts_item import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202AttemptsItem
-from .post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_202_status import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202Status
-from .post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202
-from .post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_202_attempts_item import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202AttemptsItem
-from .post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_202_status import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202Status
-from .post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202
-from .post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_202_attempts_item import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202AttemptsItem
-from .post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_202_status import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202Status
-from .post_api_v1_webhooks_events_response_200 import PostApiV1WebhooksEventsResponse200
-from .post_api_v1_webhooks_events_response_202 import PostApiV1WebhooksEventsResponse202
+from .price_unit import PriceUnit
+from .provider import Provider
+from .recover_request import RecoverRequest
+from .recovery import Recovery
+from .retry_now_request import RetryNowRequest
+from .retry_now_result import RetryNowResult
+from .rotate_secret_request import RotateSecretRequest
+from .secret import Secret
+from .secret_in_grace import SecretInGrace
+from .send_event_request import SendEventRequest
+from .sent_event import SentEvent
+from .update_endpoint_request import UpdateEndpointRequest
 
 __all__ = (
+    "Attempt",
+    "Catalog",
+    "CatalogEntry",
+    "Category",
+    "CreateEndpointRequest",
+    "Delivery",
+    "DeliveryStatus",
+    "DisabledReason",
+    "Endpoint",
+    "EndpointHealth",
+    "EndpointOrdering",
+    "EndpointPage",
+    "EndpointWithSecret",
     "Error",
     "ErrorCode",
-    "ErrorDetailsItem",
+    "ErrorDetail",
+    "Estimate",
+    "EstimateItem",
+    "EstimateItemProvider",
+    "EstimateLine",
     "EstimatorError",
-    "EstimatorErrorDetailsItem",
+    "Event",
+    "EventData",
+    "EventPage",
+    "EventStatus",
+    "EventWithDeliveries",
+    "FifoQueue",
     "GetApiCostEstimatorCategory",
     "GetApiCostEstimatorProvider",
-    "GetApiCostEstimatorResponse200",
-    "GetApiCostEstimatorResponse200ServicesItem",
-    "GetApiCostEstimatorResponse200ServicesItemCategory",
-    "GetApiCostEstimatorResponse200ServicesItemPriceUnit",
-    "GetApiCostEstimatorResponse200ServicesItemProvider",
-    "GetApiV1WebhooksEndpointsIdResponse200",
-    "GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType1",
-    "GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1",
-    "GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1",
-    "GetApiV1WebhooksEndpointsIdResponse200Fifo",
-    "GetApiV1WebhooksEndpointsIdResponse200Health",
-    "GetApiV1WebhooksEndpointsIdResponse200Ordering",
-    "GetApiV1WebhooksEndpointsIdResponse200SecretsInGraceItem",
-    "GetApiV1WebhooksEndpointsIdSecretResponse200",
-    "GetApiV1WebhooksEndpointsResponse200",
-    "GetApiV1WebhooksEndpointsResponse200DataItem",
-    "GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType1",
-    "GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType2Type1",
-    "GetApiV1WebhooksEndpointsResponse200DataItemDisabledReasonType3Type1",
-    "GetApiV1WebhooksEndpointsResponse200DataItemFifo",
-    "GetApiV1WebhooksEndpointsResponse200DataItemHealth",
-    "GetApiV1WebhooksEndpointsResponse200DataItemOrdering",
-    "GetApiV1WebhooksEndpointsResponse200DataItemSecretsInGraceItem",
-    "GetApiV1WebhooksEventsEventIdResponse200",
-    "GetApiV1WebhooksEventsEventIdResponse200Data",
-    "GetApiV1WebhooksEventsEventIdResponse200DeliveriesItem",
-    "GetApiV1WebhooksEventsEventIdResponse200DeliveriesItemAttemptsItem",
-    "GetApiV1WebhooksEventsEventIdResponse200DeliveriesItemStatus",
-    "GetApiV1WebhooksEventsEventIdResponse200Status",
-    "GetApiV1WebhooksEventsResponse200",
-    "GetApiV1WebhooksEventsResponse200DataItem",
-    "GetApiV1WebhooksEventsResponse200DataItemData",
-    "GetApiV1WebhooksEventsResponse200DataItemStatus",
-    "GetApiV1WebhooksEventsStatus",
-    "GetHealthzResponse200",
-    "GetHealthzResponse200Checks",
-    "GetHealthzResponse200ChecksAdditionalProperty",
-    "GetHealthzResponse200Status",
-    "GetReadyzResponse200",
-    "GetReadyzResponse200Checks",
-    "GetReadyzResponse200ChecksAdditionalProperty",
-    "GetReadyzResponse200Status",
-    "GetReadyzResponse503",
-    "GetReadyzResponse503Checks",
-    "GetReadyzResponse503ChecksAdditionalProperty",
-    "GetReadyzResponse503Status",
-    "PatchApiV1WebhooksEndpointsIdBody",
-    "PatchApiV1WebhooksEndpointsIdBodyOrdering",
-    "PatchApiV1WebhooksEndpointsIdResponse200",
-    "PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType1",
-    "PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType2Type1",
-    "PatchApiV1WebhooksEndpointsIdResponse200DisabledReasonType3Type1",
-    "PatchApiV1WebhooksEndpointsIdResponse200Fifo",
-    "PatchApiV1WebhooksEndpointsIdResponse200Health",
-    "PatchApiV1WebhooksEndpointsIdResponse200Ordering",
-    "PatchApiV1WebhooksEndpointsIdResponse200SecretsInGraceItem",
+    "Health",
+    "HealthChecks",
+    "HealthState",
     "PostApiCostEstimatorBody",
-    "PostApiCostEstimatorBodyItemsItem",
-    "PostApiCostEstimatorBodyItemsItemProvider",
-    "PostApiCostEstimatorResponse200",
-    "PostApiCostEstimatorResponse200BreakdownItem",
-    "PostApiCostEstimatorResponse200BreakdownItemProvider",
-    "PostApiV1WebhooksEndpointsBody",
-    "PostApiV1WebhooksEndpointsBodyOrdering",
-    "PostApiV1WebhooksEndpointsIdPauseResponse200",
-    "PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType1",
-    "PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType2Type1",
-    "PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType3Type1",
-    "PostApiV1WebhooksEndpointsIdPauseResponse200Fifo",
-    "PostApiV1WebhooksEndpointsIdPauseResponse200Health",
-    "PostApiV1WebhooksEndpointsIdPauseResponse200Ordering",
-    "PostApiV1WebhooksEndpointsIdPauseResponse200SecretsInGraceItem",
-    "PostApiV1WebhooksEndpointsIdRecoverBody",
-    "PostApiV1WebhooksEndpointsIdRecoverResponse202",
-    "PostApiV1WebhooksEndpointsIdResumeResponse200",
-    "PostApiV1WebhooksEndpointsIdResumeResponse200DisabledReasonType1",
-    "PostApiV1WebhooksEndpointsIdResumeResponse200DisabledReasonType2Type1",
-    "PostApiV1WebhooksEndpointsIdResumeResponse200DisabledReasonType3Type1",
-    "PostApiV1WebhooksEndpointsIdResumeResponse200Fifo",
-    "PostApiV1WebhooksEndpointsIdResumeResponse200Health",
-    "PostApiV1WebhooksEndpointsIdResumeResponse200Ordering",
-    "PostApiV1WebhooksEndpointsIdResumeResponse200SecretsInGraceItem",
-    "PostApiV1WebhooksEndpointsIdRetryNowBody",
-    "PostApiV1WebhooksEndpointsIdRetryNowResponse200",
-    "PostApiV1WebhooksEndpointsIdSecretRotateBody",
-    "PostApiV1WebhooksEndpointsIdSecretRotateResponse200",
-    "PostApiV1WebhooksEndpointsResponse201",
-    "PostApiV1WebhooksEndpointsResponse201DisabledReasonType1",
-    "PostApiV1WebhooksEndpointsResponse201DisabledReasonType2Type1",
-    "PostApiV1WebhooksEndpointsResponse201DisabledReasonType3Type1",
-    "PostApiV1WebhooksEndpointsResponse201Fifo",
-    "PostApiV1WebhooksEndpointsResponse201Health",
-    "PostApiV1WebhooksEndpointsResponse201Ordering",
-    "PostApiV1WebhooksEndpointsResponse201SecretsInGraceItem",
-    "PostApiV1WebhooksEventsBody",
-    "PostApiV1WebhooksEventsBodyData",
-    "PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202",
-    "PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202AttemptsItem",
-    "PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202Status",
-    "PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202",
-    "PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202AttemptsItem",
-    "PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202Status",
-    "PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202",
-    "PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202AttemptsItem",
-    "PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202Status",
-    "PostApiV1WebhooksEventsResponse200",
-    "PostApiV1WebhooksEventsResponse202",
+    "PriceUnit",
+    "Provider",
+    "RecoverRequest",
+    "Recovery",
+    "RetryNowRequest",
+    "RetryNowResult",
+    "RotateSecretRequest",
+    "Secret",
+    "SecretInGrace",
+    "SendEventRequest",
+    "SentEvent",
+    "UpdateEndpointRequest",
 )

@@ -13,7 +13,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.error_details_item import ErrorDetailsItem
+  from ..models.error_detail import ErrorDetail
 
 
 
@@ -70,6 +70,8 @@ class Error:
                 |
                 | `email_taken` | 409 | An account with this email already exists. |
                 | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+                | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type:
+                application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
                 | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits
                 (operational events). |
                 | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
@@ -99,7 +101,7 @@ class Error:
                 | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts
                 that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the
                 same idempotency key. |
-            details (list[ErrorDetailsItem] | Unset): 400 only: what is wrong where.
+            details (list[ErrorDetail] | Unset): 400 only: what is wrong where.
             retry_after (int | Unset): 429 burst and 503 overloaded: seconds to wait before retrying.
             remaining (int | Unset): 429 burst only (0).
             quota_limit (int | Unset): 429 quota only.
@@ -110,7 +112,7 @@ class Error:
 
     error: str
     code: ErrorCode
-    details: list[ErrorDetailsItem] | Unset = UNSET
+    details: list[ErrorDetail] | Unset = UNSET
     retry_after: int | Unset = UNSET
     remaining: int | Unset = UNSET
     quota_limit: int | Unset = UNSET
@@ -124,7 +126,7 @@ class Error:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.error_details_item import ErrorDetailsItem # noqa: PLC0415
+        from ..models.error_detail import ErrorDetail # noqa: PLC0415
         error = self.error
 
         code = self.code.value
@@ -178,7 +180,7 @@ class Error:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.error_details_item import ErrorDetailsItem # noqa: PLC0415
+        from ..models.error_detail import ErrorDetail # noqa: PLC0415
         d = dict(src_dict)
         error = d.pop("error")
 
@@ -188,11 +190,11 @@ class Error:
 
 
         _details = d.pop("details", UNSET)
-        details: list[ErrorDetailsItem] | Unset = UNSET
+        details: list[ErrorDetail] | Unset = UNSET
         if _details is not UNSET:
             details = []
             for details_item_data in _details:
-                details_item = ErrorDetailsItem.from_dict(details_item_data)
+                details_item = ErrorDetail.from_dict(details_item_data)
 
 
 

@@ -43,6 +43,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_ATTEMPTS = "too_many_attempts"
     UNKNOWN_INSTANCE = "unknown_instance"
     UNKNOWN_SERVICE = "unknown_service"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     UNSUPPORTED_URL_SCHEME = "unsupported_url_scheme"
     URL_CREDENTIALS_NOT_ALLOWED = "url_credentials_not_allowed"
     WRONG_PRODUCT = "wrong_product"

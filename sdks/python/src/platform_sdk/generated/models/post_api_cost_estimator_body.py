@@ -11,7 +11,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.post_api_cost_estimator_body_items_item import PostApiCostEstimatorBodyItemsItem
+  from ..models.estimate_item import EstimateItem
 
 
 
@@ -31,17 +31,17 @@ class PostApiCostEstimatorBody:
                 {'provider': 'aws', 'service': 'AWS Lambda', 'instance': 'Requests', 'quantity': 3}]}
 
         Attributes:
-            items (list[PostApiCostEstimatorBodyItemsItem]):
+            items (list[EstimateItem]):
      """
 
-    items: list[PostApiCostEstimatorBodyItemsItem]
+    items: list[EstimateItem]
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.post_api_cost_estimator_body_items_item import PostApiCostEstimatorBodyItemsItem # noqa: PLC0415
+        from ..models.estimate_item import EstimateItem # noqa: PLC0415
         items = []
         for items_item_data in self.items:
             items_item = items_item_data.to_dict()
@@ -62,12 +62,12 @@ class PostApiCostEstimatorBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.post_api_cost_estimator_body_items_item import PostApiCostEstimatorBodyItemsItem # noqa: PLC0415
+        from ..models.estimate_item import EstimateItem # noqa: PLC0415
         d = dict(src_dict)
         items = []
         _items = d.pop("items")
         for items_item_data in (_items):
-            items_item = PostApiCostEstimatorBodyItemsItem.from_dict(items_item_data)
+            items_item = EstimateItem.from_dict(items_item_data)
 
 
 

@@ -8,10 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.catalog import Catalog
 from ...models.estimator_error import EstimatorError
 from ...models.get_api_cost_estimator_category import GetApiCostEstimatorCategory
 from ...models.get_api_cost_estimator_provider import GetApiCostEstimatorProvider
-from ...models.get_api_cost_estimator_response_200 import GetApiCostEstimatorResponse200
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -56,9 +56,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EstimatorError | GetApiCostEstimatorResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Catalog | EstimatorError | None:
     if response.status_code == 200:
-        response_200 = GetApiCostEstimatorResponse200.from_dict(response.json())
+        response_200 = Catalog.from_dict(response.json())
 
 
 
@@ -98,7 +98,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EstimatorError | GetApiCostEstimatorResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Catalog | EstimatorError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -113,7 +113,7 @@ def sync_detailed(
     provider: GetApiCostEstimatorProvider | Unset = UNSET,
     category: GetApiCostEstimatorCategory | Unset = UNSET,
 
-) -> Response[EstimatorError | GetApiCostEstimatorResponse200]:
+) -> Response[Catalog | EstimatorError]:
     """ The priced service catalog
 
      216 configurations (catalog version 2026.11.22, list prices of 2026-11-22: aws us-east-1, gcp us-
@@ -129,7 +129,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EstimatorError | GetApiCostEstimatorResponse200]
+        Response[Catalog | EstimatorError]
      """
 
 
@@ -151,7 +151,7 @@ def sync(
     provider: GetApiCostEstimatorProvider | Unset = UNSET,
     category: GetApiCostEstimatorCategory | Unset = UNSET,
 
-) -> EstimatorError | GetApiCostEstimatorResponse200 | None:
+) -> Catalog | EstimatorError | None:
     """ The priced service catalog
 
      216 configurations (catalog version 2026.11.22, list prices of 2026-11-22: aws us-east-1, gcp us-
@@ -167,7 +167,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EstimatorError | GetApiCostEstimatorResponse200
+        Catalog | EstimatorError
      """
 
 
@@ -184,7 +184,7 @@ async def asyncio_detailed(
     provider: GetApiCostEstimatorProvider | Unset = UNSET,
     category: GetApiCostEstimatorCategory | Unset = UNSET,
 
-) -> Response[EstimatorError | GetApiCostEstimatorResponse200]:
+) -> Response[Catalog | EstimatorError]:
     """ The priced service catalog
 
      216 configurations (catalog version 2026.11.22, list prices of 2026-11-22: aws us-east-1, gcp us-
@@ -200,7 +200,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EstimatorError | GetApiCostEstimatorResponse200]
+        Response[Catalog | EstimatorError]
      """
 
 
@@ -222,7 +222,7 @@ async def asyncio(
     provider: GetApiCostEstimatorProvider | Unset = UNSET,
     category: GetApiCostEstimatorCategory | Unset = UNSET,
 
-) -> EstimatorError | GetApiCostEstimatorResponse200 | None:
+) -> Catalog | EstimatorError | None:
     """ The priced service catalog
 
      216 configurations (catalog version 2026.11.22, list prices of 2026-11-22: aws us-east-1, gcp us-
@@ -238,7 +238,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EstimatorError | GetApiCostEstimatorResponse200
+        Catalog | EstimatorError
      """
 
 

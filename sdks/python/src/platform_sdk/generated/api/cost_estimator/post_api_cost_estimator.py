@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.error import Error
+from ...models.estimate import Estimate
 from ...models.estimator_error import EstimatorError
 from ...models.post_api_cost_estimator_body import PostApiCostEstimatorBody
-from ...models.post_api_cost_estimator_response_200 import PostApiCostEstimatorResponse200
 from typing import cast
 
 
@@ -41,9 +42,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EstimatorError | PostApiCostEstimatorResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Estimate | EstimatorError | None:
     if response.status_code == 200:
-        response_200 = PostApiCostEstimatorResponse200.from_dict(response.json())
+        response_200 = Estimate.from_dict(response.json())
 
 
 
@@ -62,6 +63,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_401
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
 
     if response.status_code == 422:
         response_422 = EstimatorError.from_dict(response.json())
@@ -90,7 +98,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EstimatorError | PostApiCostEstimatorResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Estimate | EstimatorError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,7 +112,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> Response[EstimatorError | PostApiCostEstimatorResponse200]:
+) -> Response[Error | Estimate | EstimatorError]:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -128,7 +136,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EstimatorError | PostApiCostEstimatorResponse200]
+        Response[Error | Estimate | EstimatorError]
      """
 
 
@@ -148,7 +156,7 @@ def sync(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> EstimatorError | PostApiCostEstimatorResponse200 | None:
+) -> Error | Estimate | EstimatorError | None:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -172,7 +180,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EstimatorError | PostApiCostEstimatorResponse200
+        Error | Estimate | EstimatorError
      """
 
 
@@ -187,7 +195,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> Response[EstimatorError | PostApiCostEstimatorResponse200]:
+) -> Response[Error | Estimate | EstimatorError]:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -211,7 +219,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EstimatorError | PostApiCostEstimatorResponse200]
+        Response[Error | Estimate | EstimatorError]
      """
 
 
@@ -231,7 +239,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PostApiCostEstimatorBody,
 
-) -> EstimatorError | PostApiCostEstimatorResponse200 | None:
+) -> Error | Estimate | EstimatorError | None:
     """ Estimate monthly and annual cost
 
      Prices each item against the catalog: per hour/vCPU-hour/GB-hour × quantity × hoursPerMonth (default
@@ -255,7 +263,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EstimatorError | PostApiCostEstimatorResponse200
+        Error | Estimate | EstimatorError
      """
 
 

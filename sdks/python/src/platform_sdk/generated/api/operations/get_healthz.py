@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_healthz_response_200 import GetHealthzResponse200
+from ...models.health import Health
 from typing import cast
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetHealthzResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Health | None:
     if response.status_code == 200:
-        response_200 = GetHealthzResponse200.from_dict(response.json())
+        response_200 = Health.from_dict(response.json())
 
 
 
@@ -46,7 +46,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetHealthzResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Health]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -59,7 +59,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[GetHealthzResponse200]:
+) -> Response[Health]:
     """ Liveness probe
 
     Raises:
@@ -67,7 +67,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetHealthzResponse200]
+        Response[Health]
      """
 
 
@@ -85,7 +85,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> GetHealthzResponse200 | None:
+) -> Health | None:
     """ Liveness probe
 
     Raises:
@@ -93,7 +93,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetHealthzResponse200
+        Health
      """
 
 
@@ -106,7 +106,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[GetHealthzResponse200]:
+) -> Response[Health]:
     """ Liveness probe
 
     Raises:
@@ -114,7 +114,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetHealthzResponse200]
+        Response[Health]
      """
 
 
@@ -132,7 +132,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> GetHealthzResponse200 | None:
+) -> Health | None:
     """ Liveness probe
 
     Raises:
@@ -140,7 +140,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetHealthzResponse200
+        Health
      """
 
 

@@ -8,8 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_readyz_response_200 import GetReadyzResponse200
-from ...models.get_readyz_response_503 import GetReadyzResponse503
+from ...models.health import Health
 from typing import cast
 
 
@@ -33,16 +32,16 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GetReadyzResponse200 | GetReadyzResponse503 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Health | None:
     if response.status_code == 200:
-        response_200 = GetReadyzResponse200.from_dict(response.json())
+        response_200 = Health.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 503:
-        response_503 = GetReadyzResponse503.from_dict(response.json())
+        response_503 = Health.from_dict(response.json())
 
 
 
@@ -54,7 +53,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GetReadyzResponse200 | GetReadyzResponse503]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Health]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -67,7 +66,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[GetReadyzResponse200 | GetReadyzResponse503]:
+) -> Response[Health]:
     """ Readiness probe (MongoDB and Temporal reachable)
 
     Raises:
@@ -75,7 +74,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetReadyzResponse200 | GetReadyzResponse503]
+        Response[Health]
      """
 
 
@@ -93,7 +92,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> GetReadyzResponse200 | GetReadyzResponse503 | None:
+) -> Health | None:
     """ Readiness probe (MongoDB and Temporal reachable)
 
     Raises:
@@ -101,7 +100,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetReadyzResponse200 | GetReadyzResponse503
+        Health
      """
 
 
@@ -114,7 +113,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[GetReadyzResponse200 | GetReadyzResponse503]:
+) -> Response[Health]:
     """ Readiness probe (MongoDB and Temporal reachable)
 
     Raises:
@@ -122,7 +121,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetReadyzResponse200 | GetReadyzResponse503]
+        Response[Health]
      """
 
 
@@ -140,7 +139,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> GetReadyzResponse200 | GetReadyzResponse503 | None:
+) -> Health | None:
     """ Readiness probe (MongoDB and Temporal reachable)
 
     Raises:
@@ -148,7 +147,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetReadyzResponse200 | GetReadyzResponse503
+        Health
      """
 
 

@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.endpoint_page import EndpointPage
 from ...models.error import Error
-from ...models.get_api_v1_webhooks_endpoints_response_200 import GetApiV1WebhooksEndpointsResponse200
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,9 +46,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | GetApiV1WebhooksEndpointsResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EndpointPage | Error | None:
     if response.status_code == 200:
-        response_200 = GetApiV1WebhooksEndpointsResponse200.from_dict(response.json())
+        response_200 = EndpointPage.from_dict(response.json())
 
 
 
@@ -95,7 +95,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | GetApiV1WebhooksEndpointsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EndpointPage | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -110,7 +110,7 @@ def sync_detailed(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
 
-) -> Response[Error | GetApiV1WebhooksEndpointsResponse200]:
+) -> Response[EndpointPage | Error]:
     """ List endpoints (newest first, no secrets)
 
     Args:
@@ -122,7 +122,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetApiV1WebhooksEndpointsResponse200]
+        Response[EndpointPage | Error]
      """
 
 
@@ -144,7 +144,7 @@ def sync(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
 
-) -> Error | GetApiV1WebhooksEndpointsResponse200 | None:
+) -> EndpointPage | Error | None:
     """ List endpoints (newest first, no secrets)
 
     Args:
@@ -156,7 +156,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetApiV1WebhooksEndpointsResponse200
+        EndpointPage | Error
      """
 
 
@@ -173,7 +173,7 @@ async def asyncio_detailed(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
 
-) -> Response[Error | GetApiV1WebhooksEndpointsResponse200]:
+) -> Response[EndpointPage | Error]:
     """ List endpoints (newest first, no secrets)
 
     Args:
@@ -185,7 +185,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetApiV1WebhooksEndpointsResponse200]
+        Response[EndpointPage | Error]
      """
 
 
@@ -207,7 +207,7 @@ async def asyncio(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
 
-) -> Error | GetApiV1WebhooksEndpointsResponse200 | None:
+) -> EndpointPage | Error | None:
     """ List endpoints (newest first, no secrets)
 
     Args:
@@ -219,7 +219,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetApiV1WebhooksEndpointsResponse200
+        EndpointPage | Error
      """
 
 

@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.endpoint import Endpoint
 from ...models.error import Error
-from ...models.get_api_v1_webhooks_endpoints_id_response_200 import GetApiV1WebhooksEndpointsIdResponse200
 from typing import cast
 
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | GetApiV1WebhooksEndpointsIdResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Endpoint | Error | None:
     if response.status_code == 200:
-        response_200 = GetApiV1WebhooksEndpointsIdResponse200.from_dict(response.json())
+        response_200 = Endpoint.from_dict(response.json())
 
 
 
@@ -90,7 +90,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | GetApiV1WebhooksEndpointsIdResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Endpoint | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,7 +104,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | GetApiV1WebhooksEndpointsIdResponse200]:
+) -> Response[Endpoint | Error]:
     """ Get an endpoint (no secret)
 
     Args:
@@ -115,7 +115,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetApiV1WebhooksEndpointsIdResponse200]
+        Response[Endpoint | Error]
      """
 
 
@@ -135,7 +135,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | GetApiV1WebhooksEndpointsIdResponse200 | None:
+) -> Endpoint | Error | None:
     """ Get an endpoint (no secret)
 
     Args:
@@ -146,7 +146,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetApiV1WebhooksEndpointsIdResponse200
+        Endpoint | Error
      """
 
 
@@ -161,7 +161,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | GetApiV1WebhooksEndpointsIdResponse200]:
+) -> Response[Endpoint | Error]:
     """ Get an endpoint (no secret)
 
     Args:
@@ -172,7 +172,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetApiV1WebhooksEndpointsIdResponse200]
+        Response[Endpoint | Error]
      """
 
 
@@ -192,7 +192,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | GetApiV1WebhooksEndpointsIdResponse200 | None:
+) -> Endpoint | Error | None:
     """ Get an endpoint (no secret)
 
     Args:
@@ -203,7 +203,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetApiV1WebhooksEndpointsIdResponse200
+        Endpoint | Error
      """
 
 

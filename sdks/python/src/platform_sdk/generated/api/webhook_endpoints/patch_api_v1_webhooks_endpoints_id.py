@@ -8,9 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.endpoint import Endpoint
 from ...models.error import Error
-from ...models.patch_api_v1_webhooks_endpoints_id_body import PatchApiV1WebhooksEndpointsIdBody
-from ...models.patch_api_v1_webhooks_endpoints_id_response_200 import PatchApiV1WebhooksEndpointsIdResponse200
+from ...models.update_endpoint_request import UpdateEndpointRequest
 from typing import cast
 
 
@@ -18,7 +18,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    body: PatchApiV1WebhooksEndpointsIdBody,
+    body: UpdateEndpointRequest,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -42,9 +42,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PatchApiV1WebhooksEndpointsIdResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Endpoint | Error | None:
     if response.status_code == 200:
-        response_200 = PatchApiV1WebhooksEndpointsIdResponse200.from_dict(response.json())
+        response_200 = Endpoint.from_dict(response.json())
 
 
 
@@ -78,6 +78,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 422:
         response_422 = Error.from_dict(response.json())
 
@@ -105,7 +112,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PatchApiV1WebhooksEndpointsIdResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Endpoint | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -118,21 +125,21 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PatchApiV1WebhooksEndpointsIdBody,
+    body: UpdateEndpointRequest,
 
-) -> Response[Error | PatchApiV1WebhooksEndpointsIdResponse200]:
+) -> Response[Endpoint | Error]:
     """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
         id (str):
-        body (PatchApiV1WebhooksEndpointsIdBody):
+        body (UpdateEndpointRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PatchApiV1WebhooksEndpointsIdResponse200]
+        Response[Endpoint | Error]
      """
 
 
@@ -152,21 +159,21 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PatchApiV1WebhooksEndpointsIdBody,
+    body: UpdateEndpointRequest,
 
-) -> Error | PatchApiV1WebhooksEndpointsIdResponse200 | None:
+) -> Endpoint | Error | None:
     """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
         id (str):
-        body (PatchApiV1WebhooksEndpointsIdBody):
+        body (UpdateEndpointRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PatchApiV1WebhooksEndpointsIdResponse200
+        Endpoint | Error
      """
 
 
@@ -181,21 +188,21 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PatchApiV1WebhooksEndpointsIdBody,
+    body: UpdateEndpointRequest,
 
-) -> Response[Error | PatchApiV1WebhooksEndpointsIdResponse200]:
+) -> Response[Endpoint | Error]:
     """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
         id (str):
-        body (PatchApiV1WebhooksEndpointsIdBody):
+        body (UpdateEndpointRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PatchApiV1WebhooksEndpointsIdResponse200]
+        Response[Endpoint | Error]
      """
 
 
@@ -215,21 +222,21 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PatchApiV1WebhooksEndpointsIdBody,
+    body: UpdateEndpointRequest,
 
-) -> Error | PatchApiV1WebhooksEndpointsIdResponse200 | None:
+) -> Endpoint | Error | None:
     """ Change an endpoint (url, events, description, limits, disabled)
 
     Args:
         id (str):
-        body (PatchApiV1WebhooksEndpointsIdBody):
+        body (UpdateEndpointRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PatchApiV1WebhooksEndpointsIdResponse200
+        Endpoint | Error
      """
 
 

@@ -8,16 +8,16 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.create_endpoint_request import CreateEndpointRequest
+from ...models.endpoint_with_secret import EndpointWithSecret
 from ...models.error import Error
-from ...models.post_api_v1_webhooks_endpoints_body import PostApiV1WebhooksEndpointsBody
-from ...models.post_api_v1_webhooks_endpoints_response_201 import PostApiV1WebhooksEndpointsResponse201
 from typing import cast
 
 
 
 def _get_kwargs(
     *,
-    body: PostApiV1WebhooksEndpointsBody,
+    body: CreateEndpointRequest,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -41,9 +41,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsResponse201 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EndpointWithSecret | Error | None:
     if response.status_code == 201:
-        response_201 = PostApiV1WebhooksEndpointsResponse201.from_dict(response.json())
+        response_201 = EndpointWithSecret.from_dict(response.json())
 
 
 
@@ -69,6 +69,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_403
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
 
     if response.status_code == 422:
         response_422 = Error.from_dict(response.json())
@@ -97,7 +104,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsResponse201]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EndpointWithSecret | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,9 +116,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsBody,
+    body: CreateEndpointRequest,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsResponse201]:
+) -> Response[EndpointWithSecret | Error]:
     """ Register a destination endpoint
 
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
@@ -120,14 +127,14 @@ def sync_detailed(
     included: one more → 422 `endpoint_limit_reached`.
 
     Args:
-        body (PostApiV1WebhooksEndpointsBody):
+        body (CreateEndpointRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsResponse201]
+        Response[EndpointWithSecret | Error]
      """
 
 
@@ -145,9 +152,9 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsBody,
+    body: CreateEndpointRequest,
 
-) -> Error | PostApiV1WebhooksEndpointsResponse201 | None:
+) -> EndpointWithSecret | Error | None:
     """ Register a destination endpoint
 
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
@@ -156,14 +163,14 @@ def sync(
     included: one more → 422 `endpoint_limit_reached`.
 
     Args:
-        body (PostApiV1WebhooksEndpointsBody):
+        body (CreateEndpointRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsResponse201
+        EndpointWithSecret | Error
      """
 
 
@@ -176,9 +183,9 @@ body=body,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsBody,
+    body: CreateEndpointRequest,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsResponse201]:
+) -> Response[EndpointWithSecret | Error]:
     """ Register a destination endpoint
 
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
@@ -187,14 +194,14 @@ async def asyncio_detailed(
     included: one more → 422 `endpoint_limit_reached`.
 
     Args:
-        body (PostApiV1WebhooksEndpointsBody):
+        body (CreateEndpointRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsResponse201]
+        Response[EndpointWithSecret | Error]
      """
 
 
@@ -212,9 +219,9 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsBody,
+    body: CreateEndpointRequest,
 
-) -> Error | PostApiV1WebhooksEndpointsResponse201 | None:
+) -> EndpointWithSecret | Error | None:
     """ Register a destination endpoint
 
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
@@ -223,14 +230,14 @@ async def asyncio(
     included: one more → 422 `endpoint_limit_reached`.
 
     Args:
-        body (PostApiV1WebhooksEndpointsBody):
+        body (CreateEndpointRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsResponse201
+        EndpointWithSecret | Error
      """
 
 

@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.endpoint import Endpoint
 from ...models.error import Error
-from ...models.post_api_v1_webhooks_endpoints_id_pause_response_200 import PostApiV1WebhooksEndpointsIdPauseResponse200
 from typing import cast
 
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsIdPauseResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Endpoint | Error | None:
     if response.status_code == 200:
-        response_200 = PostApiV1WebhooksEndpointsIdPauseResponse200.from_dict(response.json())
+        response_200 = Endpoint.from_dict(response.json())
 
 
 
@@ -70,6 +70,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -90,7 +97,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsIdPauseResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Endpoint | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,7 +111,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsIdPauseResponse200]:
+) -> Response[Endpoint | Error]:
     """ Pause an endpoint: no attempt is made to it until it is resumed
 
      New events are still accepted and matched to it, and deliveries go on being scheduled; each one
@@ -123,7 +130,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsIdPauseResponse200]
+        Response[Endpoint | Error]
      """
 
 
@@ -143,7 +150,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PostApiV1WebhooksEndpointsIdPauseResponse200 | None:
+) -> Endpoint | Error | None:
     """ Pause an endpoint: no attempt is made to it until it is resumed
 
      New events are still accepted and matched to it, and deliveries go on being scheduled; each one
@@ -162,7 +169,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsIdPauseResponse200
+        Endpoint | Error
      """
 
 
@@ -177,7 +184,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsIdPauseResponse200]:
+) -> Response[Endpoint | Error]:
     """ Pause an endpoint: no attempt is made to it until it is resumed
 
      New events are still accepted and matched to it, and deliveries go on being scheduled; each one
@@ -196,7 +203,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsIdPauseResponse200]
+        Response[Endpoint | Error]
      """
 
 
@@ -216,7 +223,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PostApiV1WebhooksEndpointsIdPauseResponse200 | None:
+) -> Endpoint | Error | None:
     """ Pause an endpoint: no attempt is made to it until it is resumed
 
      New events are still accepted and matched to it, and deliveries go on being scheduled; each one
@@ -235,7 +242,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsIdPauseResponse200
+        Endpoint | Error
      """
 
 

@@ -9,8 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
-from ...models.post_api_v1_webhooks_endpoints_id_recover_body import PostApiV1WebhooksEndpointsIdRecoverBody
-from ...models.post_api_v1_webhooks_endpoints_id_recover_response_202 import PostApiV1WebhooksEndpointsIdRecoverResponse202
+from ...models.recover_request import RecoverRequest
+from ...models.recovery import Recovery
 from typing import cast
 
 
@@ -18,7 +18,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    body: PostApiV1WebhooksEndpointsIdRecoverBody,
+    body: RecoverRequest,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -42,9 +42,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsIdRecoverResponse202 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Recovery | None:
     if response.status_code == 202:
-        response_202 = PostApiV1WebhooksEndpointsIdRecoverResponse202.from_dict(response.json())
+        response_202 = Recovery.from_dict(response.json())
 
 
 
@@ -85,6 +85,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_409
 
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -105,7 +112,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsIdRecoverResponse202]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Recovery]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -118,9 +125,9 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdRecoverBody,
+    body: RecoverRequest,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsIdRecoverResponse202]:
+) -> Response[Error | Recovery]:
     """ Start again every failed or cancelled delivery to the endpoint since a time
 
      Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
@@ -132,14 +139,14 @@ def sync_detailed(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdRecoverBody):
+        body (RecoverRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsIdRecoverResponse202]
+        Response[Error | Recovery]
      """
 
 
@@ -159,9 +166,9 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdRecoverBody,
+    body: RecoverRequest,
 
-) -> Error | PostApiV1WebhooksEndpointsIdRecoverResponse202 | None:
+) -> Error | Recovery | None:
     """ Start again every failed or cancelled delivery to the endpoint since a time
 
      Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
@@ -173,14 +180,14 @@ def sync(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdRecoverBody):
+        body (RecoverRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsIdRecoverResponse202
+        Error | Recovery
      """
 
 
@@ -195,9 +202,9 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdRecoverBody,
+    body: RecoverRequest,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsIdRecoverResponse202]:
+) -> Response[Error | Recovery]:
     """ Start again every failed or cancelled delivery to the endpoint since a time
 
      Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
@@ -209,14 +216,14 @@ async def asyncio_detailed(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdRecoverBody):
+        body (RecoverRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsIdRecoverResponse202]
+        Response[Error | Recovery]
      """
 
 
@@ -236,9 +243,9 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdRecoverBody,
+    body: RecoverRequest,
 
-) -> Error | PostApiV1WebhooksEndpointsIdRecoverResponse202 | None:
+) -> Error | Recovery | None:
     """ Start again every failed or cancelled delivery to the endpoint since a time
 
      Every delivery to this endpoint that ended `failed` or `cancelled` and was first attempted since
@@ -250,14 +257,14 @@ async def asyncio(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdRecoverBody):
+        body (RecoverRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsIdRecoverResponse202
+        Error | Recovery
      """
 
 

@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.endpoint import Endpoint
 from ...models.error import Error
-from ...models.post_api_v1_webhooks_endpoints_id_resume_response_200 import PostApiV1WebhooksEndpointsIdResumeResponse200
 from typing import cast
 
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsIdResumeResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Endpoint | Error | None:
     if response.status_code == 200:
-        response_200 = PostApiV1WebhooksEndpointsIdResumeResponse200.from_dict(response.json())
+        response_200 = Endpoint.from_dict(response.json())
 
 
 
@@ -70,6 +70,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -90,7 +97,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsIdResumeResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Endpoint | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,7 +111,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsIdResumeResponse200]:
+) -> Response[Endpoint | Error]:
     """ Resume a paused endpoint: every delivery that waits makes its attempt now
 
      Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
@@ -120,7 +127,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsIdResumeResponse200]
+        Response[Endpoint | Error]
      """
 
 
@@ -140,7 +147,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PostApiV1WebhooksEndpointsIdResumeResponse200 | None:
+) -> Endpoint | Error | None:
     """ Resume a paused endpoint: every delivery that waits makes its attempt now
 
      Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
@@ -156,7 +163,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsIdResumeResponse200
+        Endpoint | Error
      """
 
 
@@ -171,7 +178,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsIdResumeResponse200]:
+) -> Response[Endpoint | Error]:
     """ Resume a paused endpoint: every delivery that waits makes its attempt now
 
      Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
@@ -187,7 +194,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsIdResumeResponse200]
+        Response[Endpoint | Error]
      """
 
 
@@ -207,7 +214,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PostApiV1WebhooksEndpointsIdResumeResponse200 | None:
+) -> Endpoint | Error | None:
     """ Resume a paused endpoint: every delivery that waits makes its attempt now
 
      Clears `paused`, then wakes every delivery of the endpoint that waits, oldest event first, from the
@@ -223,7 +230,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsIdResumeResponse200
+        Endpoint | Error
      """
 
 

@@ -9,8 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
-from ...models.post_api_v1_webhooks_endpoints_id_retry_now_body import PostApiV1WebhooksEndpointsIdRetryNowBody
-from ...models.post_api_v1_webhooks_endpoints_id_retry_now_response_200 import PostApiV1WebhooksEndpointsIdRetryNowResponse200
+from ...models.retry_now_request import RetryNowRequest
+from ...models.retry_now_result import RetryNowResult
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -19,7 +19,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
+    body: RetryNowRequest | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -45,9 +45,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | RetryNowResult | None:
     if response.status_code == 200:
-        response_200 = PostApiV1WebhooksEndpointsIdRetryNowResponse200.from_dict(response.json())
+        response_200 = RetryNowResult.from_dict(response.json())
 
 
 
@@ -81,6 +81,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -101,7 +108,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | RetryNowResult]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,9 +121,9 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
+    body: RetryNowRequest | Unset = UNSET,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200]:
+) -> Response[Error | RetryNowResult]:
     """ Make the next attempt now of every delivery to the endpoint waiting for a retry
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
@@ -125,15 +132,15 @@ def sync_detailed(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdRetryNowBody | Unset): Optional; an empty body starts
-            from the first waiting delivery.
+        body (RetryNowRequest | Unset): Optional; an empty body starts from the first waiting
+            delivery.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200]
+        Response[Error | RetryNowResult]
      """
 
 
@@ -153,9 +160,9 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
+    body: RetryNowRequest | Unset = UNSET,
 
-) -> Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200 | None:
+) -> Error | RetryNowResult | None:
     """ Make the next attempt now of every delivery to the endpoint waiting for a retry
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
@@ -164,15 +171,15 @@ def sync(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdRetryNowBody | Unset): Optional; an empty body starts
-            from the first waiting delivery.
+        body (RetryNowRequest | Unset): Optional; an empty body starts from the first waiting
+            delivery.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200
+        Error | RetryNowResult
      """
 
 
@@ -187,9 +194,9 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
+    body: RetryNowRequest | Unset = UNSET,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200]:
+) -> Response[Error | RetryNowResult]:
     """ Make the next attempt now of every delivery to the endpoint waiting for a retry
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
@@ -198,15 +205,15 @@ async def asyncio_detailed(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdRetryNowBody | Unset): Optional; an empty body starts
-            from the first waiting delivery.
+        body (RetryNowRequest | Unset): Optional; an empty body starts from the first waiting
+            delivery.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200]
+        Response[Error | RetryNowResult]
      """
 
 
@@ -226,9 +233,9 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdRetryNowBody | Unset = UNSET,
+    body: RetryNowRequest | Unset = UNSET,
 
-) -> Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200 | None:
+) -> Error | RetryNowResult | None:
     """ Make the next attempt now of every delivery to the endpoint waiting for a retry
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
@@ -237,15 +244,15 @@ async def asyncio(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdRetryNowBody | Unset): Optional; an empty body starts
-            from the first waiting delivery.
+        body (RetryNowRequest | Unset): Optional; an empty body starts from the first waiting
+            delivery.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsIdRetryNowResponse200
+        Error | RetryNowResult
      """
 
 

@@ -9,8 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
-from ...models.post_api_v1_webhooks_endpoints_id_secret_rotate_body import PostApiV1WebhooksEndpointsIdSecretRotateBody
-from ...models.post_api_v1_webhooks_endpoints_id_secret_rotate_response_200 import PostApiV1WebhooksEndpointsIdSecretRotateResponse200
+from ...models.rotate_secret_request import RotateSecretRequest
+from ...models.secret import Secret
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -19,7 +19,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    body: PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset = UNSET,
+    body: RotateSecretRequest | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -45,9 +45,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Secret | None:
     if response.status_code == 200:
-        response_200 = PostApiV1WebhooksEndpointsIdSecretRotateResponse200.from_dict(response.json())
+        response_200 = Secret.from_dict(response.json())
 
 
 
@@ -81,6 +81,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -101,7 +108,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Secret]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,9 +121,9 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset = UNSET,
+    body: RotateSecretRequest | Unset = UNSET,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200]:
+) -> Response[Error | Secret]:
     """ Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-
     signature during a grace period
 
@@ -126,16 +133,16 @@ def sync_detailed(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset): Optional; an empty body
-            rotates with the default grace period. At most 5 secrets are alive at once: a rotation
-            that would make more ends the grace of those that would expire first.
+        body (RotateSecretRequest | Unset): Optional; an empty body rotates with the default grace
+            period. At most 5 secrets are alive at once: a rotation that would make more ends the
+            grace of those that would expire first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200]
+        Response[Error | Secret]
      """
 
 
@@ -155,9 +162,9 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset = UNSET,
+    body: RotateSecretRequest | Unset = UNSET,
 
-) -> Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | None:
+) -> Error | Secret | None:
     """ Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-
     signature during a grace period
 
@@ -167,16 +174,16 @@ def sync(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset): Optional; an empty body
-            rotates with the default grace period. At most 5 secrets are alive at once: a rotation
-            that would make more ends the grace of those that would expire first.
+        body (RotateSecretRequest | Unset): Optional; an empty body rotates with the default grace
+            period. At most 5 secrets are alive at once: a rotation that would make more ends the
+            grace of those that would expire first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200
+        Error | Secret
      """
 
 
@@ -191,9 +198,9 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset = UNSET,
+    body: RotateSecretRequest | Unset = UNSET,
 
-) -> Response[Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200]:
+) -> Response[Error | Secret]:
     """ Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-
     signature during a grace period
 
@@ -203,16 +210,16 @@ async def asyncio_detailed(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset): Optional; an empty body
-            rotates with the default grace period. At most 5 secrets are alive at once: a rotation
-            that would make more ends the grace of those that would expire first.
+        body (RotateSecretRequest | Unset): Optional; an empty body rotates with the default grace
+            period. At most 5 secrets are alive at once: a rotation that would make more ends the
+            grace of those that would expire first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200]
+        Response[Error | Secret]
      """
 
 
@@ -232,9 +239,9 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset = UNSET,
+    body: RotateSecretRequest | Unset = UNSET,
 
-) -> Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200 | None:
+) -> Error | Secret | None:
     """ Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-
     signature during a grace period
 
@@ -244,16 +251,16 @@ async def asyncio(
 
     Args:
         id (str):
-        body (PostApiV1WebhooksEndpointsIdSecretRotateBody | Unset): Optional; an empty body
-            rotates with the default grace period. At most 5 secrets are alive at once: a rotation
-            that would make more ends the grace of those that would expire first.
+        body (RotateSecretRequest | Unset): Optional; an empty body rotates with the default grace
+            period. At most 5 secrets are alive at once: a rotation that would make more ends the
+            grace of those that would expire first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEndpointsIdSecretRotateResponse200
+        Error | Secret
      """
 
 

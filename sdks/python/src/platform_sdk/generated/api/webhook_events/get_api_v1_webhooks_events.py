@@ -9,8 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
-from ...models.get_api_v1_webhooks_events_response_200 import GetApiV1WebhooksEventsResponse200
-from ...models.get_api_v1_webhooks_events_status import GetApiV1WebhooksEventsStatus
+from ...models.event_page import EventPage
+from ...models.event_status import EventStatus
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -21,7 +21,7 @@ def _get_kwargs(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
     type_: str | Unset = UNSET,
-    status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
+    status: EventStatus | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -57,9 +57,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | GetApiV1WebhooksEventsResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | EventPage | None:
     if response.status_code == 200:
-        response_200 = GetApiV1WebhooksEventsResponse200.from_dict(response.json())
+        response_200 = EventPage.from_dict(response.json())
 
 
 
@@ -106,7 +106,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | GetApiV1WebhooksEventsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | EventPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,9 +121,9 @@ def sync_detailed(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
     type_: str | Unset = UNSET,
-    status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
+    status: EventStatus | Unset = UNSET,
 
-) -> Response[Error | GetApiV1WebhooksEventsResponse200]:
+) -> Response[Error | EventPage]:
     """ List events (newest first; filter by type and status)
 
      Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
@@ -134,14 +134,14 @@ def sync_detailed(
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
         type_ (str | Unset):
-        status (GetApiV1WebhooksEventsStatus | Unset):
+        status (EventStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetApiV1WebhooksEventsResponse200]
+        Response[Error | EventPage]
      """
 
 
@@ -165,9 +165,9 @@ def sync(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
     type_: str | Unset = UNSET,
-    status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
+    status: EventStatus | Unset = UNSET,
 
-) -> Error | GetApiV1WebhooksEventsResponse200 | None:
+) -> Error | EventPage | None:
     """ List events (newest first; filter by type and status)
 
      Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
@@ -178,14 +178,14 @@ def sync(
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
         type_ (str | Unset):
-        status (GetApiV1WebhooksEventsStatus | Unset):
+        status (EventStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetApiV1WebhooksEventsResponse200
+        Error | EventPage
      """
 
 
@@ -204,9 +204,9 @@ async def asyncio_detailed(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
     type_: str | Unset = UNSET,
-    status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
+    status: EventStatus | Unset = UNSET,
 
-) -> Response[Error | GetApiV1WebhooksEventsResponse200]:
+) -> Response[Error | EventPage]:
     """ List events (newest first; filter by type and status)
 
      Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
@@ -217,14 +217,14 @@ async def asyncio_detailed(
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
         type_ (str | Unset):
-        status (GetApiV1WebhooksEventsStatus | Unset):
+        status (EventStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetApiV1WebhooksEventsResponse200]
+        Response[Error | EventPage]
      """
 
 
@@ -248,9 +248,9 @@ async def asyncio(
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
     type_: str | Unset = UNSET,
-    status: GetApiV1WebhooksEventsStatus | Unset = UNSET,
+    status: EventStatus | Unset = UNSET,
 
-) -> Error | GetApiV1WebhooksEventsResponse200 | None:
+) -> Error | EventPage | None:
     """ List events (newest first; filter by type and status)
 
      Each event carries its `data`. A page ends early, with `next_cursor`, once it carries 1 MiB of event
@@ -261,14 +261,14 @@ async def asyncio(
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
         type_ (str | Unset):
-        status (GetApiV1WebhooksEventsStatus | Unset):
+        status (EventStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetApiV1WebhooksEventsResponse200
+        Error | EventPage
      """
 
 

@@ -9,7 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
-from ...models.get_api_v1_webhooks_events_event_id_response_200 import GetApiV1WebhooksEventsEventIdResponse200
+from ...models.event_with_deliveries import EventWithDeliveries
 from typing import cast
 
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | GetApiV1WebhooksEventsEventIdResponse200 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | EventWithDeliveries | None:
     if response.status_code == 200:
-        response_200 = GetApiV1WebhooksEventsEventIdResponse200.from_dict(response.json())
+        response_200 = EventWithDeliveries.from_dict(response.json())
 
 
 
@@ -90,7 +90,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | GetApiV1WebhooksEventsEventIdResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | EventWithDeliveries]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,7 +104,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | GetApiV1WebhooksEventsEventIdResponse200]:
+) -> Response[Error | EventWithDeliveries]:
     """ Delivery status and history of an event
 
     Args:
@@ -115,7 +115,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetApiV1WebhooksEventsEventIdResponse200]
+        Response[Error | EventWithDeliveries]
      """
 
 
@@ -135,7 +135,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | GetApiV1WebhooksEventsEventIdResponse200 | None:
+) -> Error | EventWithDeliveries | None:
     """ Delivery status and history of an event
 
     Args:
@@ -146,7 +146,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetApiV1WebhooksEventsEventIdResponse200
+        Error | EventWithDeliveries
      """
 
 
@@ -161,7 +161,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | GetApiV1WebhooksEventsEventIdResponse200]:
+) -> Response[Error | EventWithDeliveries]:
     """ Delivery status and history of an event
 
     Args:
@@ -172,7 +172,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetApiV1WebhooksEventsEventIdResponse200]
+        Response[Error | EventWithDeliveries]
      """
 
 
@@ -192,7 +192,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | GetApiV1WebhooksEventsEventIdResponse200 | None:
+) -> Error | EventWithDeliveries | None:
     """ Delivery status and history of an event
 
     Args:
@@ -203,7 +203,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetApiV1WebhooksEventsEventIdResponse200
+        Error | EventWithDeliveries
      """
 
 

@@ -9,16 +9,15 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
-from ...models.post_api_v1_webhooks_events_body import PostApiV1WebhooksEventsBody
-from ...models.post_api_v1_webhooks_events_response_200 import PostApiV1WebhooksEventsResponse200
-from ...models.post_api_v1_webhooks_events_response_202 import PostApiV1WebhooksEventsResponse202
+from ...models.send_event_request import SendEventRequest
+from ...models.sent_event import SentEvent
 from typing import cast
 
 
 
 def _get_kwargs(
     *,
-    body: PostApiV1WebhooksEventsBody,
+    body: SendEventRequest,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -42,16 +41,16 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | SentEvent | None:
     if response.status_code == 200:
-        response_200 = PostApiV1WebhooksEventsResponse200.from_dict(response.json())
+        response_200 = SentEvent.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 202:
-        response_202 = PostApiV1WebhooksEventsResponse202.from_dict(response.json())
+        response_202 = SentEvent.from_dict(response.json())
 
 
 
@@ -84,6 +83,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
 
     if response.status_code == 422:
         response_422 = Error.from_dict(response.json())
@@ -119,7 +125,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | SentEvent]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -131,9 +137,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEventsBody,
+    body: SendEventRequest,
 
-) -> Response[Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202]:
+) -> Response[Error | SentEvent]:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -148,14 +154,14 @@ def sync_detailed(
     exact type (`*` does not match them).
 
     Args:
-        body (PostApiV1WebhooksEventsBody):
+        body (SendEventRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202]
+        Response[Error | SentEvent]
      """
 
 
@@ -173,9 +179,9 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEventsBody,
+    body: SendEventRequest,
 
-) -> Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | None:
+) -> Error | SentEvent | None:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -190,14 +196,14 @@ def sync(
     exact type (`*` does not match them).
 
     Args:
-        body (PostApiV1WebhooksEventsBody):
+        body (SendEventRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202
+        Error | SentEvent
      """
 
 
@@ -210,9 +216,9 @@ body=body,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEventsBody,
+    body: SendEventRequest,
 
-) -> Response[Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202]:
+) -> Response[Error | SentEvent]:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -227,14 +233,14 @@ async def asyncio_detailed(
     exact type (`*` does not match them).
 
     Args:
-        body (PostApiV1WebhooksEventsBody):
+        body (SendEventRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202]
+        Response[Error | SentEvent]
      """
 
 
@@ -252,9 +258,9 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: PostApiV1WebhooksEventsBody,
+    body: SendEventRequest,
 
-) -> Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202 | None:
+) -> Error | SentEvent | None:
     """ Ingest an event; it is delivered to every matching endpoint
 
      New event → 202, answered once the event is stored (its delivery workflows start right after, in the
@@ -269,14 +275,14 @@ async def asyncio(
     exact type (`*` does not match them).
 
     Args:
-        body (PostApiV1WebhooksEventsBody):
+        body (SendEventRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEventsResponse200 | PostApiV1WebhooksEventsResponse202
+        Error | SentEvent
      """
 
 

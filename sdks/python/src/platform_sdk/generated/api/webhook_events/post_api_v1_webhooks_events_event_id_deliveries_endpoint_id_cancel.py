@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.delivery import Delivery
 from ...models.error import Error
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_cancel_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202
 from typing import cast
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Delivery | Error | None:
     if response.status_code == 202:
-        response_202 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202.from_dict(response.json())
+        response_202 = Delivery.from_dict(response.json())
 
 
 
@@ -78,6 +78,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_409
 
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -98,7 +105,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Delivery | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -113,7 +120,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202]:
+) -> Response[Delivery | Error]:
     """ Cancel a pending or retrying delivery: no further attempt is made
 
      The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
@@ -131,7 +138,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202]
+        Response[Delivery | Error]
      """
 
 
@@ -153,7 +160,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | None:
+) -> Delivery | Error | None:
     """ Cancel a pending or retrying delivery: no further attempt is made
 
      The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
@@ -171,7 +178,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202
+        Delivery | Error
      """
 
 
@@ -188,7 +195,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202]:
+) -> Response[Delivery | Error]:
     """ Cancel a pending or retrying delivery: no further attempt is made
 
      The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
@@ -206,7 +213,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202]
+        Response[Delivery | Error]
      """
 
 
@@ -228,7 +235,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202 | None:
+) -> Delivery | Error | None:
     """ Cancel a pending or retrying delivery: no further attempt is made
 
      The delivery ends `cancelled`, as it does when its endpoint is disabled. An attempt already in
@@ -246,7 +253,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202
+        Delivery | Error
      """
 
 

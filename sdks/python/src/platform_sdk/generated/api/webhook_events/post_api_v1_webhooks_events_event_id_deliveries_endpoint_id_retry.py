@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.delivery import Delivery
 from ...models.error import Error
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202
 from typing import cast
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Delivery | Error | None:
     if response.status_code == 202:
-        response_202 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202.from_dict(response.json())
+        response_202 = Delivery.from_dict(response.json())
 
 
 
@@ -78,6 +78,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_409
 
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -98,7 +105,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Delivery | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -113,7 +120,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202]:
+) -> Response[Delivery | Error]:
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
@@ -125,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202]
+        Response[Delivery | Error]
      """
 
 
@@ -147,7 +154,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | None:
+) -> Delivery | Error | None:
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
@@ -159,7 +166,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202
+        Delivery | Error
      """
 
 
@@ -176,7 +183,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202]:
+) -> Response[Delivery | Error]:
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
@@ -188,7 +195,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202]
+        Response[Delivery | Error]
      """
 
 
@@ -210,7 +217,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202 | None:
+) -> Delivery | Error | None:
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
@@ -222,7 +229,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202
+        Delivery | Error
      """
 
 

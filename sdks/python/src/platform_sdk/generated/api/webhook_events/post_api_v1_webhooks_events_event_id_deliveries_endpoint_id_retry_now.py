@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.delivery import Delivery
 from ...models.error import Error
-from ...models.post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now_response_202 import PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202
 from typing import cast
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Delivery | Error | None:
     if response.status_code == 202:
-        response_202 = PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202.from_dict(response.json())
+        response_202 = Delivery.from_dict(response.json())
 
 
 
@@ -78,6 +78,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_409
 
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -98,7 +105,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Delivery | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -113,7 +120,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202]:
+) -> Response[Delivery | Error]:
     """ Make the next attempt of a delivery waiting for a retry now
 
      A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
@@ -132,7 +139,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202]
+        Response[Delivery | Error]
      """
 
 
@@ -154,7 +161,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | None:
+) -> Delivery | Error | None:
     """ Make the next attempt of a delivery waiting for a retry now
 
      A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
@@ -173,7 +180,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202
+        Delivery | Error
      """
 
 
@@ -190,7 +197,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202]:
+) -> Response[Delivery | Error]:
     """ Make the next attempt of a delivery waiting for a retry now
 
      A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
@@ -209,7 +216,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202]
+        Response[Delivery | Error]
      """
 
 
@@ -231,7 +238,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202 | None:
+) -> Delivery | Error | None:
     """ Make the next attempt of a delivery waiting for a retry now
 
      A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next
@@ -250,7 +257,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202
+        Delivery | Error
      """
 
 

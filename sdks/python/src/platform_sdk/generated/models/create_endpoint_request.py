@@ -1,0 +1,155 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.endpoint_ordering import EndpointOrdering
+from ..types import UNSET, Unset
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="CreateEndpointRequest")
+
+
+
+@_attrs_define
+class CreateEndpointRequest:
+    """ 
+        Attributes:
+            url (str): HTTPS URL receiving delivery POSTs (max 2,048 characters). Example: https://example.com/webhooks.
+            events (list[str] | Unset): Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches
+                every type except the operational events the platform emits about the account's own deliveries
+                (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`): an endpoint receives
+                those only through a pattern naming them, e.g. `platform.*`.
+            description (str | Unset): Free text, default "".
+            rate_limit_per_s (int | None | Unset): Deliveries started to this endpoint per second, across all workers: an
+                integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows
+                while it keeps waiting); waiting is not an attempt and never fails a delivery.
+            max_in_flight (int | None | Unset): Requests to this endpoint in flight at once, across all workers: an integer
+                1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`.
+            ordering (EndpointOrdering | Unset): `fifo`: deliveries are made one at a time, in the order their events were
+                accepted: the next starts only once the one before it has succeeded, failed after its last attempt, or been
+                cancelled (a failing delivery holds the queue while its retries run). `unordered` (the default): all at once. A
+                change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
+     """
+
+    url: str
+    events: list[str] | Unset = UNSET
+    description: str | Unset = UNSET
+    rate_limit_per_s: int | None | Unset = UNSET
+    max_in_flight: int | None | Unset = UNSET
+    ordering: EndpointOrdering | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        url = self.url
+
+        events: list[str] | Unset = UNSET
+        if not isinstance(self.events, Unset):
+            events = self.events
+
+
+
+        description = self.description
+
+        rate_limit_per_s: int | None | Unset
+        if isinstance(self.rate_limit_per_s, Unset):
+            rate_limit_per_s = UNSET
+        else:
+            rate_limit_per_s = self.rate_limit_per_s
+
+        max_in_flight: int | None | Unset
+        if isinstance(self.max_in_flight, Unset):
+            max_in_flight = UNSET
+        else:
+            max_in_flight = self.max_in_flight
+
+        ordering: str | Unset = UNSET
+        if not isinstance(self.ordering, Unset):
+            ordering = self.ordering.value
+
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "url": url,
+        })
+        if events is not UNSET:
+            field_dict["events"] = events
+        if description is not UNSET:
+            field_dict["description"] = description
+        if rate_limit_per_s is not UNSET:
+            field_dict["rate_limit_per_s"] = rate_limit_per_s
+        if max_in_flight is not UNSET:
+            field_dict["max_in_flight"] = max_in_flight
+        if ordering is not UNSET:
+            field_dict["ordering"] = ordering
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        url = d.pop("url")
+
+        events = cast(list[str], d.pop("events", UNSET))
+
+
+        description = d.pop("description", UNSET)
+
+        def _parse_rate_limit_per_s(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        rate_limit_per_s = _parse_rate_limit_per_s(d.pop("rate_limit_per_s", UNSET))
+
+
+        def _parse_max_in_flight(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        max_in_flight = _parse_max_in_flight(d.pop("max_in_flight", UNSET))
+
+
+        _ordering = d.pop("ordering", UNSET)
+        ordering: EndpointOrdering | Unset
+        if isinstance(_ordering,  Unset):
+            ordering = UNSET
+        else:
+            ordering = EndpointOrdering(_ordering)
+
+
+
+
+        create_endpoint_request = cls(
+            url=url,
+            events=events,
+            description=description,
+            rate_limit_per_s=rate_limit_per_s,
+            max_in_flight=max_in_flight,
+            ordering=ordering,
+        )
+
+        return create_endpoint_request
+

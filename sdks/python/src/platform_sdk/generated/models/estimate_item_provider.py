@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+class EstimateItemProvider(StrEnum):
+    AWS = "aws"
+    AZURE = "azure"
+    GCP = "gcp"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,176 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.event_status import EventStatus
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.delivery import Delivery
+  from ..models.event_data import EventData
+
+
+
+
+
+T = TypeVar("T", bound="EventWithDeliveries")
+
+
+
+@_attrs_define
+class EventWithDeliveries:
+    """ 
+        Attributes:
+            id (int):
+            type_ (str):
+            timestamp (int):
+            data (EventData): Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered
+                as sent.
+            idempotency_key (None | str):
+            status (EventStatus):
+            destinations (int):
+            created_at (str):
+            deliveries (list[Delivery]):
+     """
+
+    id: int
+    type_: str
+    timestamp: int
+    data: EventData
+    idempotency_key: None | str
+    status: EventStatus
+    destinations: int
+    created_at: str
+    deliveries: list[Delivery]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.delivery import Delivery # noqa: PLC0415
+        from ..models.event_data import EventData # noqa: PLC0415
+        id = self.id
+
+        type_ = self.type_
+
+        timestamp = self.timestamp
+
+        data = self.data.to_dict()
+
+        idempotency_key: None | str
+        idempotency_key = self.idempotency_key
+
+        status = self.status.value
+
+        destinations = self.destinations
+
+        created_at = self.created_at
+
+        deliveries = []
+        for deliveries_item_data in self.deliveries:
+            deliveries_item = deliveries_item_data.to_dict()
+            deliveries.append(deliveries_item)
+
+
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "type": type_,
+            "timestamp": timestamp,
+            "data": data,
+            "idempotency_key": idempotency_key,
+            "status": status,
+            "destinations": destinations,
+            "created_at": created_at,
+            "deliveries": deliveries,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.delivery import Delivery # noqa: PLC0415
+        from ..models.event_data import EventData # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        type_ = d.pop("type")
+
+        timestamp = d.pop("timestamp")
+
+        data = EventData.from_dict(d.pop("data"))
+
+
+
+
+        def _parse_idempotency_key(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        idempotency_key = _parse_idempotency_key(d.pop("idempotency_key"))
+
+
+        status = EventStatus(d.pop("status"))
+
+
+
+
+        destinations = d.pop("destinations")
+
+        created_at = d.pop("created_at")
+
+        deliveries = []
+        _deliveries = d.pop("deliveries")
+        for deliveries_item_data in (_deliveries):
+            deliveries_item = Delivery.from_dict(deliveries_item_data)
+
+
+
+            deliveries.append(deliveries_item)
+
+
+        event_with_deliveries = cls(
+            id=id,
+            type_=type_,
+            timestamp=timestamp,
+            data=data,
+            idempotency_key=idempotency_key,
+            status=status,
+            destinations=destinations,
+            created_at=created_at,
+            deliveries=deliveries,
+        )
+
+
+        event_with_deliveries.additional_properties = d
+        return event_with_deliveries
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

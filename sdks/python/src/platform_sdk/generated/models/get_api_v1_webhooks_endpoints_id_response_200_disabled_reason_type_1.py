@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class GetApiV1WebhooksEndpointsIdResponse200DisabledReasonType1(StrEnum):
-    FAILING = "failing"
-    MANUAL = "manual"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class GetReadyzResponse200Status(StrEnum):
-    OK = "ok"
-    UNAVAILABLE = "unavailable"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class PostApiV1WebhooksEndpointsIdPauseResponse200DisabledReasonType2Type1(StrEnum):
-    FAILING = "failing"
-    MANUAL = "manual"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class PostApiV1WebhooksEndpointsIdResumeResponse200Ordering(StrEnum):
-    FIFO = "fifo"
-    UNORDERED = "unordered"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,0 +1,38 @@
+from enum import StrEnum
+
+class PriceUnit(StrEnum):
+    PER_100K_READS = "per 100K reads"
+    PER_100K_WRITES = "per 100K writes"
+    PER_10K_OPERATIONS = "per 10K operations"
+    PER_10K_REQUESTS = "per 10K requests"
+    PER_1K_TRANSACTIONS = "per 1K transactions"
+    PER_ALARMMONTH = "per alarm/month"
+    PER_GB = "per GB"
+    PER_GBMONTH = "per GB/month"
+    PER_GB_HOUR = "per GB-hour"
+    PER_GB_SECOND = "per GB-second"
+    PER_HOUR = "per hour"
+    PER_KEYMONTH = "per key/month"
+    PER_METRICMONTH = "per metric/month"
+    PER_MILLION_CALLS = "per million calls"
+    PER_MILLION_DELIVERIES = "per million deliveries"
+    PER_MILLION_EVENTS = "per million events"
+    PER_MILLION_INVOCATIONS = "per million invocations"
+    PER_MILLION_OPERATIONS = "per million operations"
+    PER_MILLION_PUBLISHES = "per million publishes"
+    PER_MILLION_READS = "per million reads"
+    PER_MILLION_REQUESTS = "per million requests"
+    PER_MILLION_RUS = "per million RUs"
+    PER_MILLION_SPANS = "per million spans"
+    PER_MILLION_TASKS = "per million tasks"
+    PER_MILLION_TOKENS = "per million tokens"
+    PER_MILLION_TRACES = "per million traces"
+    PER_MILLION_WRITES = "per million writes"
+    PER_MONTH = "per month"
+    PER_POLICYMONTH = "per policy/month"
+    PER_SECRETMONTH = "per secret/month"
+    PER_SERVERMONTH = "per server/month"
+    PER_VCPU_HOUR = "per vCPU-hour"
+
+    def __str__(self) -> str:
+        return str(self.value)

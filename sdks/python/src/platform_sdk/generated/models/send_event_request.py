@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.event_data import EventData
+
+
+
+
+
+T = TypeVar("T", bound="SendEventRequest")
+
+
+
+@_attrs_define
+class SendEventRequest:
+    """ 
+        Attributes:
+            type_ (str): 1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the
+                operational events the platform emits: 422 `reserved_event_type`.
+            data (EventData): Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered
+                as sent.
+            idempotency_key (str | Unset): Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1
+                to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any
+                other key, in the body or the header, is a 400 `invalid_request`.
+     """
+
+    type_: str
+    data: EventData
+    idempotency_key: str | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.event_data import EventData # noqa: PLC0415
+        type_ = self.type_
+
+        data = self.data.to_dict()
+
+        idempotency_key = self.idempotency_key
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "type": type_,
+            "data": data,
+        })
+        if idempotency_key is not UNSET:
+            field_dict["idempotency_key"] = idempotency_key
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.event_data import EventData # noqa: PLC0415
+        d = dict(src_dict)
+        type_ = d.pop("type")
+
+        data = EventData.from_dict(d.pop("data"))
+
+
+
+
+        idempotency_key = d.pop("idempotency_key", UNSET)
+
+        send_event_request = cls(
+            type_=type_,
+            data=data,
+            idempotency_key=idempotency_key,
+        )
+
+        return send_event_request
+
