@@ -21,16 +21,13 @@ export type EarlyAdmission = () => () => void;
  * its path names (403). A call `admitEarly` (asked once, after auth) refuses is a 503 that is not metered.
  */
 export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter, admitEarly: (ctx: Context) => EarlyAdmission | undefined): Middleware {
-  return async (ctx, next) => {
-    // Compared case-insensitively so that no spelling of a key-scoped path escapes authentication or the product check.
-    const path = ctx.path.toLowerCase();
-    if (!path.startsWith(KEY_SCOPED_PREFIX)) return next();
-    const principal = await authenticator.authenticate(bearerToken(ctx.get('Authorization') || undefined));
+  const scoped = async (ctx: Context, next: () => Promise<unknown>, principal: Principal): Promise<unknown> => {
     ctx.state.principal = principal;
     const policy = accountPolicy(principal.account._id, principal.account.tier);
-    const product = productOfPath(path);
+    const product = productOfPath(ctx.path.toLowerCase());
     const wrongProduct = product !== undefined && product !== principal.key.product ? product : undefined;
     const admit = wrongProduct === undefined ? admitEarly(ctx) : undefined;
+    if (wrongProduct === undefined && admit === undefined) return metered(ctx, limiter, policy, next);
     let release = admit && admitUnmetered(ctx, limiter, policy, admit);
     try {
       await metered(ctx, limiter, policy, async () => {
@@ -43,6 +40,13 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
     } finally {
       release?.();
     }
+  };
+  // Not async: a cached key (nearly every call) is answered without a promise of its own (koa-compose turns a throw into a rejection).
+  return (ctx, next) => {
+    // Compared case-insensitively so that no spelling of a key-scoped path escapes authentication or the product check.
+    if (!ctx.path.toLowerCase().startsWith(KEY_SCOPED_PREFIX)) return next();
+    const principal = authenticator.principalOf(bearerToken(ctx.headers.authorization));
+    return principal instanceof Promise ? principal.then((known) => scoped(ctx, next, known)) : scoped(ctx, next, principal);
   };
 }
 
