@@ -34,6 +34,7 @@ async function main(): Promise<void> {
           },
         ]
       : [{ method: 'GET' as const, path: job.path }];
+  const cpuBefore = process.cpuUsage();
   const result = await autocannon({
     url: job.url,
     connections: job.connections,
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     requests,
     ...(job.rate > 0 ? { overallRate: job.rate } : {}),
   });
+  const cpu = process.cpuUsage(cpuBefore);
   const l = result.latency;
   process.stdout.write(
     `${JSON.stringify({
@@ -51,6 +53,7 @@ async function main(): Promise<void> {
       non2xx: result.non2xx,
       errors: result.errors,
       timeouts: result.timeouts,
+      cpuMicros: cpu.user + cpu.system,
       statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count])),
     })}\n`,
   );
