@@ -107,12 +107,14 @@ class HeldAdmission implements Admission {
     private readonly usagePosition: number | null,
   ) {}
 
-  /** A field, not a method: callers may take it apart from the admission. */
-  readonly release = async (): Promise<void> => {
-    // Put back here, handed to this process's next call (so its numbers stay those of a call that never happened), or given back when idle.
-    if (this.scopes.get(this.burst.key) === this.burst) this.burst.put(this.burstPosition);
-    if (this.usage && this.usagePosition !== null && this.scopes.get(this.usage.key) === this.usage) this.usage.put(this.usagePosition);
-  };
+  /** A function made when asked for (rarely: a 5xx), not per call; taken apart from the admission, it still gives back this call. */
+  get release(): () => Promise<void> {
+    return async () => {
+      // Put back here, handed to this process's next call (so its numbers stay those of a call that never happened), or given back when idle.
+      if (this.scopes.get(this.burst.key) === this.burst) this.burst.put(this.burstPosition);
+      if (this.usage && this.usagePosition !== null && this.scopes.get(this.usage.key) === this.usage) this.usage.put(this.usagePosition);
+    };
+  }
 }
 
 /** Exact limits across API processes by unique inserts only (docs/keys-limits-errors.md); a block's calls are handed out without a round trip. */
