@@ -25,7 +25,7 @@
  * The per-account burst is 3,000 calls a minute (50/s), so the keys of BENCH_ACCOUNTS accounts
  * (default 100: room for 5,000 calls/s) are used round-robin, every request taking the next
  * key, and no call is refused; any non-2xx is reported. Fewer accounts would mean 429s, many
- * more would mean more key-cache refreshes (each key is re-read every 0.5 s while in use).
+ * more would mean more key-cache refreshes (each key is re-read every 30 s while the invalidation log is followed, every 0.5 s when not).
  * Options (environment): BENCH_DURATION (s, default 15), BENCH_WARMUP (s, default 5),
  * BENCH_ACCOUNTS (default 100).
  */
