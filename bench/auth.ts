@@ -11,9 +11,13 @@
  *   2. unauthenticated GET /healthz at 32 connections, for comparison;
  *   3. the same pair without handler work, at 16 connections: GET /api/v1/webhooks/<unknown>
  *      (auth + limits + 404) against GET /<unknown> (404 only);
- *   4. during every authenticated run, the time the middleware's two awaits take inside the
- *      server (KeyAuthenticator.authenticate and the limiter's admit), which is what auth + limits
- *      add to a call; plus the database commands of one call, and CPU per process.
+ *   4. during the authenticated list runs, the time the middleware's two steps take inside the
+ *      server (KeyAuthenticator.principalOf and the limiter's admitNow, each answered without a
+ *      promise when the process decides alone), which is what auth + limits add to a call; not
+ *      during the 404 pair, whose ratio is the server's own cost, not that of this timing;
+ *   5. CPU per call of the API process and of the load generator in every run (µs of CPU time over
+ *      the calls answered: comparable on a machine shared with other work, where calls/s are not);
+ *      plus the database commands of one call, and CPU per process.
  *
  * autocannon's fixed-rate mode (overallRate) is not used: it sends each connection's share of a
  * second back to back at the start of the second, so the server sees bursts, not a rate.
@@ -21,7 +25,7 @@
  * The per-account burst is 3,000 calls a minute (50/s), so the keys of BENCH_ACCOUNTS accounts
  * (default 100: room for 5,000 calls/s) are used round-robin, every request taking the next
  * key, and no call is refused; any non-2xx is reported. Fewer accounts would mean 429s, many
- * more would mean more key-cache refreshes (each key is re-read every 0.5 s while in use).
+ * more would mean more key-cache refreshes (each key is re-read every 30 s while the invalidation log is followed, every 0.5 s when not).
  * Options (environment): BENCH_DURATION (s, default 15), BENCH_WARMUP (s, default 5),
  * BENCH_ACCOUNTS (default 100).
  */
@@ -48,6 +52,8 @@ interface LoadResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** CPU time of the load generator over the run (µs). */
+  cpuMicros: number;
   statusCodes: Record<string, number>;
 }
 
@@ -100,18 +106,23 @@ function cpuSeconds(embedded: Array<{ name: string; process: { pid?: number } }>
   return result;
 }
 
-/** Records how long every call of `obj[method]` takes while `recording` is on. */
+/** Records how long every call of `obj[method]` takes while `recording` is on: until it returns, or until its promise settles. */
 function timeMethod(obj: object, method: string, samples: number[], recording: () => boolean): void {
-  const target = obj as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const target = obj as Record<string, (...args: unknown[]) => unknown>;
   const original = target[method].bind(obj);
-  target[method] = async (...args: unknown[]) => {
+  target[method] = (...args: unknown[]) => {
     if (!recording()) return original(...args);
     const start = performance.now();
+    let answer: unknown;
     try {
-      return await original(...args);
+      answer = original(...args);
     } finally {
-      samples.push(performance.now() - start);
+      if (!(answer instanceof Promise)) samples.push(performance.now() - start);
     }
+    if (!(answer instanceof Promise)) return answer;
+    const done = () => void samples.push(performance.now() - start);
+    answer.then(done, done);
+    return answer;
   };
 }
 
@@ -140,8 +151,8 @@ async function main(): Promise<void> {
     const authenticator = platform.services.authenticator;
     const principal = await authenticator.authenticate(microKey);
     const policy = accountPolicy(principal.account._id, principal.account.tier);
-    const authAlone = await timeEach(2000, () => authenticator.authenticate(microKey));
-    const admitAlone = await timeEach(1500, () => platform.services.limiter.admit(policy));
+    const authAlone = await timeEach(2000, async () => authenticator.principalOf(microKey));
+    const admitAlone = await timeEach(1500, async () => platform.services.limiter.admitNow(policy));
 
     // Database commands per call: every repository talks to MongoDB through its `col`; count what they send.
     const [countKey] = await makeKeys(1, 'count');
@@ -177,28 +188,30 @@ async function main(): Promise<void> {
     let admitSamples: number[] = [];
     const authSink: number[] = [];
     const admitSink: number[] = [];
-    timeMethod(authenticator, 'authenticate', authSink, () => recording);
-    timeMethod(platform.services.limiter, 'admit', admitSink, () => recording);
+    timeMethod(authenticator, 'principalOf', authSink, () => recording);
+    timeMethod(platform.services.limiter, 'admitNow', admitSink, () => recording);
 
     log(`warm-up: ${WARMUP} s authenticated and ${WARMUP} s /healthz`);
     await load(apiUrl, '/api/v1/webhooks/endpoints', keys, { duration: WARMUP, connections: 16 });
     await load(apiUrl, '/healthz', [], { duration: WARMUP, connections: 16 });
 
     const LIST = 'authenticated GET /api/v1/webhooks/endpoints';
-    const runs: Array<{ title: string; path: string; keys: string[]; connections: number }> = [
-      { title: `${LIST}, 8 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 8 },
-      { title: `${LIST}, 16 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 16 },
-      { title: `${LIST}, 32 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 32 },
-      { title: 'unauthenticated GET /healthz, 32 connections', path: '/healthz', keys: [], connections: 32 },
-      { title: 'auth + limits + 404: GET /api/v1/webhooks/unknown, 16 connections', path: '/api/v1/webhooks/unknown', keys, connections: 16 },
-      { title: '404 only: GET /unknown, 16 connections', path: '/unknown', keys: [], connections: 16 },
+    const AUTH_404 = 'auth + limits + 404: GET /api/v1/webhooks/unknown, 16 connections';
+    const BARE_404 = '404 only: GET /unknown, 16 connections';
+    const runs: Array<{ title: string; path: string; keys: string[]; connections: number; timed: boolean }> = [
+      { title: `${LIST}, 8 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 8, timed: true },
+      { title: `${LIST}, 16 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 16, timed: true },
+      { title: `${LIST}, 32 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 32, timed: true },
+      { title: 'unauthenticated GET /healthz, 32 connections', path: '/healthz', keys: [], connections: 32, timed: false },
+      { title: AUTH_404, path: '/api/v1/webhooks/unknown', keys, connections: 16, timed: false },
+      { title: BARE_404, path: '/unknown', keys: [], connections: 16, timed: false },
     ];
-    const results: Array<{ title: string; result: LoadResult; cpu: string; auth?: number[]; admit?: number[] }> = [];
+    const results: Array<{ title: string; result: LoadResult; cpu: string; apiCpuPerCall: number; auth?: number[]; admit?: number[] }> = [];
     for (const run of runs) {
       log(`${run.title}: ${DURATION} s`);
       authSink.length = 0;
       admitSink.length = 0;
-      recording = run.keys.length > 0;
+      recording = run.timed;
       const before = cpuSeconds(platform.embedded);
       const result = await load(apiUrl, run.path, run.keys, { duration: DURATION, connections: run.connections });
       const after = cpuSeconds(platform.embedded);
@@ -209,7 +222,8 @@ async function main(): Promise<void> {
         .filter((name) => name !== 'temporal')
         .map((name) => `${name} ${Math.round(((after[name] - (before[name] ?? 0)) / DURATION) * 100)}%`)
         .join(', ');
-      results.push({ title: run.title, result, cpu, ...(run.keys.length > 0 ? { auth: authSamples, admit: admitSamples } : {}) });
+      const apiCpuPerCall = ((after['API (node)'] - before['API (node)']) * 1e6) / Math.max(1, result.requests);
+      results.push({ title: run.title, result, cpu, apiCpuPerCall, ...(run.timed ? { auth: authSamples, admit: admitSamples } : {}) });
     }
 
     // Report.
@@ -222,16 +236,22 @@ async function main(): Promise<void> {
         `${DURATION} s per run after a ${WARMUP} s warm-up; ${ACCOUNTS} enterprise accounts round-robin (≤ ${ACCOUNTS * PER_ACCOUNT_PER_SECOND} calls/s without a 429).`,
     );
     lines.push('');
-    lines.push('| Run | req/s | p50 | p90 | p99 | max | non-2xx | errors | auth + limits in the server, p50 / p99 | CPU |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
-    for (const { title, result: r, cpu, auth, admit } of results) {
+    lines.push('| Run | req/s | p50 | p90 | p99 | max | non-2xx | errors | auth + limits in the server, p50 / p99 | CPU | CPU per call: API / load generator |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|');
+    for (const { title, result: r, cpu, apiCpuPerCall, auth, admit } of results) {
       const codes = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${n}×${c}`).join(' ');
       const inServer = auth && admit ? `${ms(percentile(auth, 50) + percentile(admit, 50))} / ${ms(percentile(auth, 99) + percentile(admit, 99))}` : '–';
       lines.push(
-        `| ${title} | ${Math.round(r.rps)} | ${r.latency.p50} ms | ${r.latency.p90} ms | ${r.latency.p99} ms | ${r.latency.max} ms | ${r.non2xx}${codes ? ` (${codes})` : ''} | ${r.errors + r.timeouts} | ${inServer} | ${cpu} |`,
+        `| ${title} | ${Math.round(r.rps)} | ${r.latency.p50} ms | ${r.latency.p90} ms | ${r.latency.p99} ms | ${r.latency.max} ms | ${r.non2xx}${codes ? ` (${codes})` : ''} | ${r.errors + r.timeouts} | ${inServer} | ${cpu} | ${Math.round(apiCpuPerCall)} / ${Math.round(r.cpuMicros / Math.max(1, r.requests))} µs |`,
       );
     }
+    const authed = results.find((run) => run.title === AUTH_404)!;
+    const bare = results.find((run) => run.title === BARE_404)!;
     lines.push('');
+    lines.push(
+      `- Auth + limits + 404 against 404 only: ratio ${(authed.result.rps / bare.result.rps).toFixed(2)} in calls/s; ` +
+        `the API's CPU per call ${Math.round(authed.apiCpuPerCall)} against ${Math.round(bare.apiCpuPerCall)} µs (${Math.round(authed.apiCpuPerCall - bare.apiCpuPerCall)} µs more, ratio ${(bare.apiCpuPerCall / authed.apiCpuPerCall).toFixed(2)}).`,
+    );
     for (const { title, auth, admit } of results) {
       if (!auth || !admit) continue;
       lines.push(`- ${title}: authenticate p50 ${ms(percentile(auth, 50))} / p99 ${ms(percentile(auth, 99))}; admit p50 ${ms(percentile(admit, 50))} / p99 ${ms(percentile(admit, 99))}.`);

@@ -96,6 +96,27 @@ class Scope {
   }
 }
 
+/** One admitted call: its positions in the burst window and (counted calls) the billing period. */
+class HeldAdmission implements Admission {
+  constructor(
+    private readonly scopes: ReadonlyMap<string, Scope>,
+    readonly state: LimitState,
+    private readonly burst: Scope,
+    private readonly burstPosition: number,
+    private readonly usage: Scope | null,
+    private readonly usagePosition: number | null,
+  ) {}
+
+  /** A function made when asked for (rarely: a 5xx), not per call; taken apart from the admission, it still gives back this call. */
+  get release(): () => Promise<void> {
+    return async () => {
+      // Put back here, handed to this process's next call (so its numbers stay those of a call that never happened), or given back when idle.
+      if (this.scopes.get(this.burst.key) === this.burst) this.burst.put(this.burstPosition);
+      if (this.usage && this.usagePosition !== null && this.scopes.get(this.usage.key) === this.usage) this.usage.put(this.usagePosition);
+    };
+  }
+}
+
 /** Exact limits across API processes by unique inserts only (docs/keys-limits-errors.md); a block's calls are handed out without a round trip. */
 export class BlockLimiter implements LimitAdmitter {
   private readonly scopes = new Map<string, Scope>();
@@ -149,14 +170,20 @@ export class BlockLimiter implements LimitAdmitter {
       }
       if (usagePosition === null) throw quotaRejection();
     }
-    return {
-      state: stateWith(b, usagePosition ?? b),
-      release: async () => {
-        // Put back here, handed to this process's next call (so its numbers stay those of a call that never happened), or given back when idle.
-        if (this.scopes.get(burst.key) === burst) burst.put(b);
-        if (usage && usagePosition !== null && this.scopes.get(usage.key) === usage) usage.put(usagePosition);
-      },
-    };
+    return new HeldAdmission(this.scopes, stateWith(b, usagePosition ?? b), burst, b, usage, usagePosition);
+  }
+
+  admitNow(policy: LimitPolicy): Admission | Promise<Admission> {
+    const now = this.clock();
+    const window = this.windows.get(policy.bucket);
+    if (!window || !isCurrent(window, now)) return this.admit(policy);
+    const burst = this.scopes.get(burstKey(policy.bucket, window.seq));
+    const usage = policy.countUsage ? this.scopes.get(usageKey(policy.bucket, billingPeriodAt(now).id)) : null;
+    // What `admit` does when this process holds a position of each limit: taken here, without a promise.
+    if (!burst?.hasUsable(policy.burstLimit) || usage === undefined || (usage && !usage.hasUsable(policy.quotaLimit))) return this.admit(policy);
+    const b = this.handOut(burst, policy.burstLimit, now);
+    const u = usage && this.handOut(usage, policy.quotaLimit, now);
+    return new HeldAdmission(this.scopes, limitState(policy, window, b, u ?? b), burst, b, usage, u);
   }
 
   peek(policy: LimitPolicy): LimitState | null {
@@ -210,15 +237,7 @@ export class BlockLimiter implements LimitAdmitter {
   /** A position of `scope` for one call, or null when `limit` calls are granted and none is held here. */
   private async take(scope: Scope, limit: number, now: Date): Promise<number | null> {
     for (;;) {
-      if (scope.hasUsable(limit)) {
-        const position = scope.pool.shift()!;
-        scope.noteTaken(now.getTime());
-        // Claim the next block before this one runs out, off the calls' path (not near the limit, where blocks are single calls).
-        if (!scope.appending && scope.lastSize > 1 && scope.pool.length <= scope.lastSize / 4) {
-          this.refill(scope, limit, now).catch(() => undefined /* the next call that needs the block meets the error */);
-        }
-        return position;
-      }
+      if (scope.hasUsable(limit)) return this.handOut(scope, limit, now);
       if (this.knownFull(scope, limit, now)) return null;
       scope.waiting++;
       try {
@@ -227,6 +246,17 @@ export class BlockLimiter implements LimitAdmitter {
         scope.waiting--;
       }
     }
+  }
+
+  /** The first position this process holds of `scope` (hasUsable), for one call. */
+  private handOut(scope: Scope, limit: number, now: Date): number {
+    const position = scope.pool.shift()!;
+    scope.noteTaken(now.getTime());
+    // Claim the next block before this one runs out, off the calls' path (not near the limit, where blocks are single calls).
+    if (!scope.appending && scope.lastSize > 1 && scope.pool.length <= scope.lastSize / 4) {
+      this.refill(scope, limit, now).catch(() => undefined /* the next call that needs the block meets the error */);
+    }
+    return position;
   }
 
   /** Every call of `scope` was recently found granted under a limit at least `limit`, and none is held here. */

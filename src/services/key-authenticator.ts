@@ -16,6 +16,7 @@ export interface Principal {
 export const KEY_CACHE_TTL_MS = 500;
 /** Served from the cache to this age while one refresh runs (no call waits); dated from the lookup's start, so within the 1 s bound. */
 export const KEY_CACHE_MAX_STALE_MS = 900;
+const OWN_LIFETIME = { ttlMs: KEY_CACHE_TTL_MS, maxStaleMs: KEY_CACHE_MAX_STALE_MS } as const;
 /** How many known keys, and apart from them how many unknown ones, a process remembers. */
 const MAX_CACHED_KEYS = 10_000;
 
@@ -36,15 +37,20 @@ export class KeyAuthenticator {
 
   /** Resolves a raw key string; every failure is the same 401 so nothing is revealed about which keys exist. */
   async authenticate(rawKey: string | undefined): Promise<Principal> {
+    return this.principalOf(rawKey);
+  }
+
+  /**
+   * `authenticate`, answered (or thrown) synchronously when the cache decides, as for nearly every call:
+   * a promise only when the store must be asked. The calls' hot path uses it.
+   */
+  principalOf(rawKey: string | undefined): Principal | Promise<Principal> {
     const parsed = rawKey ? parseApiKey(rawKey) : null;
     if (!parsed) throw new DomainError('invalid_api_key', 'Missing or malformed API key.');
     const { hash } = parsed;
     const cached = this.cached(hash);
-    const principal = cached !== undefined ? cached : await this.refresh(hash, (this.known.get(hash) ?? this.unknown.get(hash))?.principal ?? null);
-    // Lookup is by hash through a unique index, so the key string is never compared byte by byte.
-    if (!principal) throw new DomainError('invalid_api_key', 'Invalid API key.');
-    if (principal.key.revoked_at) throw new DomainError('revoked_api_key', 'This API key has been revoked.');
-    return principal;
+    if (cached !== undefined) return admitted(cached);
+    return this.refresh(hash, (this.known.get(hash) ?? this.unknown.get(hash))?.principal ?? null).then(admitted);
   }
 
   clear(): void {
@@ -83,8 +89,7 @@ export class KeyAuthenticator {
     const now = this.deps.now();
     const age = now - hit.at;
     // An unknown key is never kept past the short TTL: a key created elsewhere works at once.
-    const own = { ttlMs: KEY_CACHE_TTL_MS, maxStaleMs: KEY_CACHE_MAX_STALE_MS };
-    const { ttlMs, maxStaleMs } = hit.principal ? this.deps.lifetime(now, own) : own;
+    const { ttlMs, maxStaleMs } = hit.principal ? this.deps.lifetime(now, OWN_LIFETIME) : OWN_LIFETIME;
     if (age < ttlMs) return hit.principal;
     if (age < maxStaleMs && hit.principal && !hit.principal.key.revoked_at) {
       this.refresh(hash, hit.principal).catch(() => undefined /* the next call past the stale bound retries and reports */);
@@ -117,6 +122,13 @@ export class KeyAuthenticator {
     const account = key ? await this.deps.accounts.findById(key.account_id) : null;
     return key && account ? { key, account } : null;
   }
+}
+
+/** The principal of a key the cache or the store knows, unless revoked. Lookup is by hash through a unique index, so the key string is never compared byte by byte. */
+function admitted(principal: Principal | null): Principal {
+  if (!principal) throw new DomainError('invalid_api_key', 'Invalid API key.');
+  if (principal.key.revoked_at) throw new DomainError('revoked_api_key', 'This API key has been revoked.');
+  return principal;
 }
 
 /** `Authorization: Bearer <key>`; the scheme word is case-insensitive (CONTRACT §2). */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { Product } from './products';
 
 /** CONTRACT §2: the only shape a key can have. */
@@ -9,9 +9,9 @@ export function generateApiKey(product: Product): string {
   return `svc_live_${product}_${randomBytes(16).toString('hex')}`;
 }
 
-/** Unsalted SHA-256 suffices for 128-bit random keys; a slow password hash would cost ms per request. */
+/** Unsalted SHA-256 suffices for 128-bit random keys; a slow password hash would cost ms per request. One-shot: no Hash object per call. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function parseApiKey(key: string) {

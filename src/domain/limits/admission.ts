@@ -4,6 +4,8 @@ import type { LimitExceededError } from '../errors';
 export interface LimitAdmitter {
   /** Admits one call under `policy`, or rejects with a LimitRejection (burst or quota). */
   admit(policy: LimitPolicy): Promise<Admission>;
+  /** `admit`, answered (or thrown) synchronously when this process decides it alone (calls it holds, a limit it knows used up): a promise only when the store must be asked. */
+  admitNow(policy: LimitPolicy): Admission | Promise<Admission>;
   /** Calls counted in the current billing period of `bucket` (the dashboard's figure). */
   usage(bucket: string): Promise<number>;
   /** The limits as this process knows them, without counting or reading the store (headers of a call shed before metering); null when unknown. */

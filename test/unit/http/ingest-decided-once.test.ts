@@ -69,6 +69,7 @@ async function ingestOnce(setting: Setting, body: unknown = { type: 'order.creat
       metering.admitted++;
       return { state: STATE, release: async () => void metering.givenBack++ };
     },
+    admitNow: (policy) => limiter.admit(policy),
     usage: async () => 0,
     peek: () => (setting.limitsKnown === false ? null : STATE),
   };
@@ -80,7 +81,7 @@ async function ingestOnce(setting: Setting, body: unknown = { type: 'order.creat
     },
   } as unknown as EventService;
   const principal = principalOf(setting.product ?? 'weh');
-  const authenticator = { authenticate: async () => principal } as unknown as KeyAuthenticator;
+  const authenticator = { principalOf: () => principal } as unknown as KeyAuthenticator;
   const app = createApp({
     logger: pino({ level: 'silent' }),
     routes: eventRoutes(service),

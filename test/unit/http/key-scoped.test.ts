@@ -17,6 +17,7 @@ function recordingLimiter(known: LimitState | null) {
       calls.admitted++;
       return { state: { ...STATE, burstRemaining: STATE.burstRemaining - 1, quotaUsed: STATE.quotaUsed + 1 }, release: async () => void calls.released++ };
     },
+    admitNow: (policy) => limiter.admit(policy),
     usage: async () => 0,
     peek: () => {
       calls.peeked++;
@@ -27,7 +28,7 @@ function recordingLimiter(known: LimitState | null) {
 }
 
 const principal = { account: { _id: 'acct_1', tier: 'starter' }, key: { product: 'weh' } } as unknown as Principal;
-const authenticator = { authenticate: async () => principal } as unknown as KeyAuthenticator;
+const authenticator = { principalOf: () => principal } as unknown as KeyAuthenticator;
 type AdmitEarly = Parameters<typeof keyScoped>[2];
 const refuseAll: AdmitEarly = () => () => {
   throw overloaded(3);

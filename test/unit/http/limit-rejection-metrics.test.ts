@@ -13,7 +13,7 @@ async function rejections(): Promise<Record<string, number>> {
 }
 
 async function refuse(bucket: string, error: LimitExceededError) {
-  const limiter = { admit: async () => Promise.reject(new LimitRejection(error, state)) } as unknown as LimitAdmitter;
+  const limiter = { admitNow: async () => Promise.reject(new LimitRejection(error, state)) } as unknown as LimitAdmitter;
   const ctx = new Koa().createContext({ headers: {}, socket: {} } as never, { getHeader: () => undefined, setHeader: () => undefined } as never);
   await expect(metered(ctx, limiter, { bucket, burstLimit: 10, quotaLimit: 500, countUsage: true }, async () => undefined)).rejects.toBe(error);
 }

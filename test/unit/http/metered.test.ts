@@ -17,7 +17,7 @@ function fakeLimiter(state: Partial<LimitState> = {}) {
   const released: number[] = [];
   let admitted = 0;
   const limiter = {
-    admit: async (): Promise<Admission> => {
+    admitNow: async (): Promise<Admission> => {
       const n = ++admitted;
       return { state: full, release: async () => void released.push(n) };
     },
@@ -91,7 +91,7 @@ describe('metered(): one metered call', () => {
 
   it('a rejection becomes the 429 error with the rejection state in the headers, and the handler never runs', async () => {
     const state: LimitState = { burstLimit: 10, burstRemaining: 0, burstResetAt: new Date('2031-05-10T12:01:00.000Z'), quotaUsed: 10, quotaLimit: 500 };
-    const limiter = { admit: async () => Promise.reject(new LimitRejection(burstLimitExceeded(42), state)) } as unknown as LimitAdmitter;
+    const limiter = { admitNow: async () => Promise.reject(new LimitRejection(burstLimitExceeded(42), state)) } as unknown as LimitAdmitter;
     const ctx = fakeContext();
     const handler = jest.fn(async () => undefined);
     const err = await metered(ctx, limiter, policy, handler).catch((e) => e);

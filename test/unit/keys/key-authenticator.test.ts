@@ -142,6 +142,33 @@ describe('KeyAuthenticator', () => {
     expect(store.queries.sort()).toEqual(['account.findById', 'key.findById']);
   });
 
+  it('principalOf answers a cached key without a promise, and a store lookup with one, like authenticate', async () => {
+    const { store, auth } = setup();
+    const { key, id } = store.add();
+    const first = auth.principalOf(key);
+    expect(first).toBeInstanceOf(Promise);
+    expect((await first).key._id).toBe(id);
+    const cached = auth.principalOf(key);
+    expect(cached).not.toBeInstanceOf(Promise);
+    expect((cached as Awaited<typeof first>).key._id).toBe(id);
+    expect(store.queries).toEqual(['findByHash', 'account.findById']);
+  });
+
+  it('principalOf throws at once for a malformed key, and for a key the cache knows to be unknown or revoked', async () => {
+    const { store, auth } = setup();
+    expect(() => auth.principalOf('svc_live_weh_nothex')).toThrow(expect.objectContaining({ code: 'invalid_api_key' }));
+    expect(() => auth.principalOf(undefined)).toThrow(expect.objectContaining({ code: 'invalid_api_key' }));
+    const unknown = generateApiKey('weh');
+    await expect(auth.principalOf(unknown)).rejects.toMatchObject({ code: 'invalid_api_key' });
+    expect(() => auth.principalOf(unknown)).toThrow(expect.objectContaining({ code: 'invalid_api_key' }));
+    const { key, id } = store.add();
+    await auth.principalOf(key);
+    auth.apply({ kind: 'key_revoked', key_hash: hashApiKey(key) } as never);
+    store.revoke(id);
+    await expect(auth.principalOf(key)).rejects.toMatchObject({ code: 'revoked_api_key' });
+    expect(() => auth.principalOf(key)).toThrow(expect.objectContaining({ code: 'revoked_api_key' }));
+  });
+
   it('a revocation made elsewhere is seen within 1 s: a stale answer is never older than KEY_CACHE_MAX_STALE_MS', async () => {
     expect(KEY_CACHE_MAX_STALE_MS).toBeLessThan(1_000);
     const { store, auth, advance } = setup();

@@ -454,6 +454,46 @@ describe('BlockLimiter: monthly quota', () => {
   });
 });
 
+describe('BlockLimiter: admitNow (the calls\' path)', () => {
+  const busy: LimitPolicy = { bucket: 'acct:busy', burstLimit: 1_000, quotaLimit: 100_000, countUsage: true };
+
+  it('asks the store (a promise) for the first call of a bucket, then decides from the positions it holds without one, counting as admit does', async () => {
+    const store = new MemoryStore();
+    const limiter = limiterOn(store);
+    const first = limiter.admitNow(busy);
+    expect(first).toBeInstanceOf(Promise);
+    const remaining = [(await first).state.burstRemaining];
+    let synchronous = 0;
+    for (let i = 0; i < 29; i++) {
+      const decided = i % 3 === 2 ? limiter.admit(busy) : limiter.admitNow(busy);
+      if (!(decided instanceof Promise)) synchronous++;
+      remaining.push((await decided).state.burstRemaining);
+    }
+    expect(remaining).toEqual(Array.from({ length: 30 }, (_, i) => 999 - i));
+    expect(synchronous).toBeGreaterThan(10);
+    expect(await limiter.usage(busy.bucket)).toBe(30);
+  });
+
+  it('a call admitted without a promise is given back like any other: the next call re-uses its numbers', async () => {
+    const limiter = limiterOn(new MemoryStore());
+    for (let i = 0; i < 3; i++) await limiter.admit(busy); // a steady bucket: blocks of several calls are held from here on
+    const held = limiter.admitNow(busy);
+    expect(held).not.toBeInstanceOf(Promise);
+    const { state, release } = held as Admission;
+    expect(state).toMatchObject({ burstRemaining: 996, quotaUsed: 4 });
+    await release();
+    const again = await limiter.admitNow(busy);
+    expect(again.state).toMatchObject({ burstRemaining: 996, quotaUsed: 4 });
+    expect(await limiter.usage(busy.bucket)).toBe(4);
+  });
+
+  it('a limit this process found used up is answered from memory, like admit', async () => {
+    const limiter = limiterOn(new MemoryStore());
+    expect(await admitUntilRefused(limiter, free)).toBe(10);
+    await expect(limiter.admitNow(free)).rejects.toBeInstanceOf(LimitRejection);
+  });
+});
+
 describe('BlockLimiter: peek (the headers of a call refused before it is metered)', () => {
   it('knows nothing of a bucket this process has not admitted a call of yet', () => {
     expect(limiterOn(new MemoryStore()).peek(free)).toBeNull();

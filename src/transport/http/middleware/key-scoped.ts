@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { DomainError } from '../../../domain/errors';
 import { type Product, productForPathSegment, PRODUCTS } from '../../../domain/keys/products';
-import type { LimitAdmitter } from '../../../domain/limits/admission';
+import type { LimitAdmitter, LimitPolicy } from '../../../domain/limits/admission';
 import { bearerToken, KeyAuthenticator, Principal } from '../../../services/key-authenticator';
 import { accountPolicy } from '../../../domain/limits/policies';
 import { admitUnmetered, metered } from './metered';
@@ -21,16 +21,17 @@ export type EarlyAdmission = () => () => void;
  * its path names (403). A call `admitEarly` (asked once, after auth) refuses is a 503 that is not metered.
  */
 export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter, admitEarly: (ctx: Context) => EarlyAdmission | undefined): Middleware {
-  return async (ctx, next) => {
-    // Compared case-insensitively so that no spelling of a key-scoped path escapes authentication or the product check.
-    const path = ctx.path.toLowerCase();
-    if (!path.startsWith(KEY_SCOPED_PREFIX)) return next();
-    const principal = await authenticator.authenticate(bearerToken(ctx.get('Authorization') || undefined));
+  const scoped = (ctx: Context, next: () => Promise<unknown>, path: string, principal: Principal): Promise<unknown> => {
     ctx.state.principal = principal;
     const policy = accountPolicy(principal.account._id, principal.account.tier);
     const product = productOfPath(path);
     const wrongProduct = product !== undefined && product !== principal.key.product ? product : undefined;
     const admit = wrongProduct === undefined ? admitEarly(ctx) : undefined;
+    if (wrongProduct === undefined && admit === undefined) return metered(ctx, limiter, policy, next);
+    return checked(ctx, next, policy, wrongProduct, admit);
+  };
+  /** A call of another product's path, or one `admitEarly` decides. */
+  const checked = async (ctx: Context, next: () => Promise<unknown>, policy: LimitPolicy, wrongProduct: Product | undefined, admit: EarlyAdmission | undefined) => {
     let release = admit && admitUnmetered(ctx, limiter, policy, admit);
     try {
       await metered(ctx, limiter, policy, async () => {
@@ -43,6 +44,14 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
     } finally {
       release?.();
     }
+  };
+  // Not async: a cached key (nearly every call) is answered without a promise of its own (koa-compose turns a throw into a rejection).
+  return (ctx, next) => {
+    // Compared case-insensitively so that no spelling of a key-scoped path escapes authentication or the product check.
+    const path = ctx.path.toLowerCase();
+    if (!path.startsWith(KEY_SCOPED_PREFIX)) return next();
+    const principal = authenticator.principalOf(bearerToken(ctx.headers.authorization));
+    return principal instanceof Promise ? principal.then((known) => scoped(ctx, next, path, known)) : scoped(ctx, next, path, principal);
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { DomainError } from '../../../domain/errors';
-import { LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../../../domain/limits/admission';
+import { Admission, LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../../../domain/limits/admission';
 import { recordLimitRejection } from '../../../infra/metrics';
 import { httpStatusOf } from '../error-status';
 
@@ -17,12 +17,17 @@ export function limitHeaders(state: LimitState): Record<string, string> {
 
 /** Runs `next` as one metered call (429 past the limits), with the limit headers; a 5xx is given back (CONTRACT §2). */
 export async function metered<T>(ctx: Context, limiter: LimitAdmitter, policy: LimitPolicy, next: () => Promise<T>): Promise<T> {
-  const admission = await limiter.admit(policy).catch((err: unknown) => {
+  let admission: Admission;
+  try {
+    // Nearly always decided in this process: no promise to wait for.
+    const decided = limiter.admitNow(policy);
+    admission = decided instanceof Promise ? await decided : decided;
+  } catch (err) {
     if (!(err instanceof LimitRejection)) throw err;
     ctx.set(limitHeaders(err.state));
     recordLimitRejection(policy.bucket.startsWith('ip:') ? 'anonymous' : err.error.code === 'quota_exceeded' ? 'quota' : 'burst');
     throw err.error;
-  });
+  }
   ctx.set(limitHeaders(admission.state));
   try {
     const result = await next();
