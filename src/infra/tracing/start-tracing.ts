@@ -67,6 +67,8 @@ export function startTracing(config: TracingConfig, redactPath: (path: string) =
       new KoaInstrumentation(),
       new UndiciInstrumentation({
         requireParentforSpans: true,
+        // A POST of an attempt not traced is let alone: no URL parsed, no span, nothing kept per request.
+        ignoreRequestHook: () => trace.getActiveSpan()?.isRecording() !== true,
         // An endpoint's query string may hold its token: traces show the URL without it.
         startSpanHook: (request) => ({ 'url.full': `${request.origin}${request.path.replace(/[?#].*/s, '')}`, 'url.query': '' }),
       }),
