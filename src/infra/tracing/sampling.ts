@@ -31,6 +31,11 @@ export function samplerOf({ name, ratio }: TracingConfig['sampler']): Sampler {
   return SAMPLER_BY_NAME[name](ratio);
 }
 
+/** A sampler that can pick no call (always_off, or a ratio of 0): nothing downstream needs to carry a decision. */
+export function neverSamples({ name, ratio }: TracingConfig['sampler']): boolean {
+  return name === 'always_off' || name === 'parentbased_always_off' || (name.endsWith('traceidratio') && ratio === 0);
+}
+
 /** Whether the next incoming call is traced: the configured sampler's decision for a new root. */
 export function edgeDecision(configured: Sampler): () => boolean {
   const ids = new RandomIdGenerator();

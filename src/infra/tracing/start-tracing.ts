@@ -23,7 +23,7 @@ import type { TracingConfig } from '../../config/tracing-config';
 import { isEdgeCarrier, linkCaller, markEdge } from './edge';
 import { enableSpans, NO_PROPAGATION } from './spans';
 import { activityInterceptorWhenSampled } from './sampled-activities';
-import { edgeDecision, platformSampler, samplerOf } from './sampling';
+import { edgeDecision, neverSamples, platformSampler, samplerOf } from './sampling';
 import { statementShape } from './statement-shape';
 import { workflowSpanProcessor } from './workflow-spans';
 
@@ -31,8 +31,8 @@ import { workflowSpanProcessor } from './workflow-spans';
 export interface Tracing {
   clientInterceptors: { workflow: OpenTelemetryWorkflowClientInterceptor[] };
   activityInterceptor: ActivityInterceptorsFactory;
-  /** Bundled into the workflow code: the workflow's spans, sent out through `workflowSinks`. */
-  workflowInterceptorModule: string;
+  /** Bundled into the workflow code: the workflow's spans, sent out through `workflowSinks`; none when no call can be sampled. */
+  workflowInterceptorModule?: string;
   workflowSinks: InjectedSinks<Record<string, never>>;
   /** Exports what is still buffered; within the stop's budget. */
   shutdown(): Promise<void>;
@@ -77,12 +77,16 @@ export function startTracing(config: TracingConfig, redactPath: (path: string) =
     ],
   });
   enableSpans((active) => getRPCMetadata(active)?.span);
+  const shutdown = () => provider.shutdown();
+  // Nothing is ever sampled: Temporal's interceptors would only carry "not sampled" (and bundled
+  // into the workflow code, they cost every workflow activation), so none is installed.
+  if (neverSamples(config.sampler)) return { clientInterceptors: { workflow: [] }, activityInterceptor: () => ({}), workflowSinks: {} as never, shutdown };
   return {
     clientInterceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
     activityInterceptor: (ctx) => ({ inbound: activityInterceptorWhenSampled(new OpenTelemetryActivityInboundInterceptor(ctx)), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
     workflowInterceptorModule: require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
     workflowSinks: { exporter: makeWorkflowExporter(workflowSpanProcessor(processor) as never, resource as never) } as never,
-    shutdown: () => provider.shutdown(),
+    shutdown,
   };
 }
 

@@ -1,7 +1,7 @@
 import { context, ROOT_CONTEXT, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AlwaysOnSampler, SamplingDecision, TracerProvider } from '@opentelemetry/sdk-trace';
-import { edgeDecision, platformSampler, samplerOf } from '../../../src/infra/tracing/sampling';
+import { edgeDecision, neverSamples, platformSampler, samplerOf } from '../../../src/infra/tracing/sampling';
 import { statementShape } from '../../../src/infra/tracing/statement-shape';
 
 const manager = new AsyncLocalStorageContextManager().enable();
@@ -19,6 +19,14 @@ describe('sampling at the edge', () => {
     const picked = Array.from({ length: 4000 }, tenth).filter(Boolean).length;
     expect(picked).toBeGreaterThan(200);
     expect(picked).toBeLessThan(700);
+  });
+
+  it('knows a sampler that can pick no call (then no Temporal interceptor is installed)', () => {
+    expect(neverSamples({ name: 'always_off', ratio: 1 })).toBe(true);
+    expect(neverSamples({ name: 'parentbased_always_off', ratio: 1 })).toBe(true);
+    expect(neverSamples({ name: 'parentbased_traceidratio', ratio: 0 })).toBe(true);
+    expect(neverSamples({ name: 'parentbased_traceidratio', ratio: 0.1 })).toBe(false);
+    expect(neverSamples({ name: 'always_on', ratio: 0 })).toBe(false);
   });
 
   it('records a root only as an incoming call (the server span the edge let through); no trace starts anywhere else', () => {
