@@ -17,9 +17,11 @@
  *            BENCH_ONLY=limits runs this phase alone (no ceilings, no a to d).
  *   (f)      what FIFO ordering costs per delivery against plain endpoints (bench/fifo-phase.ts).
  *            BENCH_ONLY=fifo runs this phase alone.
- *   tracing  BENCH_TRACING=absent (default) | off | on: the platform without OpenTelemetry loaded,
- *            with it loaded and sampling nothing, or tracing every event to a local OTLP sink
- *            (bench/tracing-switch.ts); the ceilings are Temporal alone either way.
+ *   tracing  BENCH_TRACING=absent (default) | off | sampled | on: the platform without OpenTelemetry
+ *            loaded, with it loaded and sampling nothing, tracing one event in ten, or every event, to
+ *            a local OTLP sink (bench/tracing-switch.ts); the ceilings are Temporal alone either way.
+ *            (b) also gives each process's CPU milliseconds per delivery, which a busy machine moves
+ *            far less than deliveries/s: compare modes by both.
  *
  * The platform runs as `npm start` in its own process; this process is the load generator and
  * the HTTPS receiver (answers 200 at once). Events are spread over BENCH_ACCOUNTS (40)
@@ -57,6 +59,13 @@ function measureCeiling(workflows: number, window: number, variant: 'plain' | 'l
   const result = JSON.parse(run.stdout.trim().split('\n').pop() as string) as { workflows: number; seconds: number; perSecond: number };
   log(`ceiling: ${result.workflows} workflows in ${result.seconds.toFixed(1)} s = ${result.perSecond.toFixed(1)}/s`);
   return result.perSecond;
+}
+
+/** Each process's CPU milliseconds per delivery between two readings. */
+function cpuPerDelivery(from: CpuReading, to: CpuReading, deliveries: number): string {
+  return Object.keys(to.seconds)
+    .map((k) => `${k} ${(((to.seconds[k] - (from.seconds[k] ?? 0)) * 1000) / Math.max(1, deliveries)).toFixed(1)} ms`)
+    .join(', ');
 }
 
 /** Phase (e) or (f) alone: the platform, a receiver and that phase's costs. */
@@ -162,7 +171,8 @@ async function main(): Promise<void> {
     const arrivedIds = burstIds.filter((id) => receiver.arrivals.has(id));
     const lastArrival = Math.max(...arrivedIds.map((id) => receiver.arrivals.get(id)![0]));
     const deliveredPerSecond = arrivedIds.length / ((lastArrival - burstStart) / 1000);
-    const burstCpuLine = cpuLine(burstCpu, cpu());
+    const burstCpuEnd = cpu();
+    const burstCpuLine = `${cpuLine(burstCpu, burstCpuEnd)}; CPU per delivery: ${cpuPerDelivery(burstCpu, burstCpuEnd, arrivedIds.length)}`;
     await sleep(3000);
     const duplicates = burstIds.filter((id) => receiver.arrivals.get(id)!.length > 1).length;
     const lineB = `(b) burst: ${BURST} events accepted in ${ingestSeconds.toFixed(1)} s (${shed} calls shed with 503 and repeated); ${arrivedIds.length} delivered at ${deliveredPerSecond.toFixed(1)}/s sustained (first ingest to last arrival); lost ${burstIds.length - arrivedIds.length}; duplicates ${duplicates}; ${burstCpuLine}`;

@@ -1,5 +1,9 @@
 import type { Platform } from '../../src/main/platform';
+import { DashboardInvites } from '../../src/persistence/dashboard-invites';
+import { DashboardSessions } from '../../src/persistence/dashboard-sessions';
+import { DashboardInviteService } from '../../src/services/dashboard-invite-service';
 import { ChildRole, roleEnv, spawnRole } from '../support/child-role';
+import { csrfTokenIn, DashboardClient, GOOD_PASSWORD } from '../support/dashboard-client';
 import { type ExportedSpan, startOtlpSink } from '../support/otlp-sink';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
@@ -20,6 +24,8 @@ describe('tracing of one event', () => {
   let root: ExportedSpan;
   let secrets: { key: string; signingSecret: string; marker: string; signatures: string[] };
   let eventId: number;
+  let apiUrl: string;
+  let apiKey: string;
 
   beforeAll(async () => {
     // This process only opens the store (accounts); the traced process has both roles.
@@ -32,10 +38,11 @@ describe('tracing of one event', () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_SERVICE_NAME: 'platform-under-test',
     });
-    const apiUrl = (await role.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/))[1] as string;
+    apiUrl = (await role.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/))[1] as string;
     await role.waitFor(/Platform ready/);
 
     const { key } = await createAccountWithKey(store);
+    apiKey = key;
     const api = apiClient({ apiUrl } as Platform, key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/traced` })).body;
     const marker = `body-marker-${Date.now()}`;
@@ -154,5 +161,50 @@ describe('tracing of one event', () => {
       expect(secret.length).toBeGreaterThan(8);
       expect(exported).not.toContain(secret);
     }
+  });
+
+  describe("a caller's traceparent", () => {
+    // The caller's trace id, and whether the caller sampled it, must not become the platform's.
+    const callerTrace = 'ca11e7ca11e7ca11e7ca11e7ca11e7ca';
+    const callerSpan = 'ca11e7ca11e7ca11';
+    const traceparentOf = async (id: number) => (await store.repositories.events.findUnscoped(id))?.traceparent;
+    const rootOf = (id: number) => eventually(async () => sink.spans.find((s) => s.attributes['webhook.event.id'] === id && s.kind === 2), 30_000);
+
+    it.each([
+      ['sampled', '01'],
+      ['not sampled', '00'],
+    ])('%s by the caller: the platform starts its own root at the edge and samples it by its own sampler (here every call)', async (_label, flags) => {
+      const api = apiClient({ apiUrl } as Platform, apiKey);
+      const sent = await api.post('/api/v1/webhooks/events', { type: 'order.traced', data: { caller: flags } }, { traceparent: `00-${callerTrace}-${callerSpan}-${flags}` });
+      expect(sent.status).toBe(202);
+      const root = await rootOf(sent.body.id);
+      expect(root.traceId).not.toBe(callerTrace);
+      expect(root.parentSpanId).toBeUndefined();
+      const stored = await traceparentOf(sent.body.id);
+      expect(stored).toBe(`00-${root.traceId}-${root.spanId}-01`);
+      expect(sink.spans.filter((s) => s.traceId === callerTrace)).toEqual([]);
+    });
+  });
+
+  it('shows no invite token in any span: an invite link opened and its password set', async () => {
+    const invites = new DashboardInviteService({ accounts: store.repositories.accounts, invites: new DashboardInvites(store.db), sessions: new DashboardSessions(store.db), clock: () => new Date() });
+    const account = await store.services.accounts.createAccount(`invited-${Date.now()}@example.com`, 'team');
+    const path = new URL((await invites.create(account.id, apiUrl)).link).pathname;
+    const token = path.split('/').pop() as string;
+    expect(token.length).toBeGreaterThan(16);
+    const browser = new DashboardClient(apiUrl);
+    const form = await browser.get(path);
+    expect(form.status).toBe(200);
+    expect((await browser.post(path, { _csrf: csrfTokenIn(form.text), password: GOOD_PASSWORD })).status).toBe(303);
+    // Both calls' server spans exported: their paths are shown with the token cut.
+    const inviteSpans = await eventually(async () => {
+      const found = sink.spans.filter((s) => s.kind === 2 && s.attributes['url.path'] === '/dashboard/invite/:token');
+      return found.length >= 2 ? found : undefined;
+    }, 30_000);
+    expect(inviteSpans.map((s) => s.attributes['http.request.method']).sort()).toEqual(['GET', 'POST']);
+    const inviteTraces = new Set(inviteSpans.map((s) => s.traceId));
+    const attributesOfThem = sink.spans.filter((s) => inviteTraces.has(s.traceId)).flatMap((s) => [s.name, ...Object.values(s.attributes).map(String)]);
+    expect(attributesOfThem.filter((v) => v.includes(token))).toEqual([]);
+    expect(sink.raw.join('\n')).not.toContain(token);
   });
 });

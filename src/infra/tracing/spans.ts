@@ -1,6 +1,8 @@
-import { Attributes, Context, context, createContextKey, propagation, ROOT_CONTEXT, Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Attributes, Context, context, createContextKey, propagation, ROOT_CONTEXT, Span, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { randomBytes } from 'node:crypto';
 
 // The spans no instrumentation sees: until `enableSpans` (tracing on) every helper is a plain call, a boolean test.
+// They are made only under a recorded span: none starts a trace (sampling.ts), and work not traced pays a lookup.
 // Traceparents are written and read by the W3C propagator that tracing registers (start-tracing.ts).
 
 /** Attribute names, in one place for the code and docs/operating.md#traces. */
@@ -32,10 +34,11 @@ export function enableSpans(ingestSpan: (active: Context) => Span | undefined): 
 }
 
 const tracer = () => trace.getTracer('webhook-platform');
+const recording = () => on && trace.getActiveSpan()?.isRecording() === true;
 
 /** `work` inside a span named `name`, ended when it returns or its promise settles; a throw marks it failed, without the message. */
 export function inSpan<T>(name: string, attributes: () => Attributes, work: (span?: Span) => T): T {
-  if (!on) return work();
+  if (!recording()) return work();
   return tracer().startActiveSpan(name, { attributes: attributes() }, (span) => {
     const failed = (err: unknown): never => {
       span.setStatus({ code: SpanStatusCode.ERROR });
@@ -57,7 +60,7 @@ export function inSpan<T>(name: string, attributes: () => Attributes, work: (spa
 
 /** A span from now until the callback it wraps is called (a socket's connect reports through one). */
 export function spanAroundCallback<A extends unknown[]>(name: string, attributes: () => Attributes, done: (...args: A) => void): (...args: A) => void {
-  if (!on) return done;
+  if (!recording()) return done;
   const span = tracer().startSpan(name, { attributes: attributes() });
   return (...args: A) => {
     if (args[0]) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -68,18 +71,20 @@ export function spanAroundCallback<A extends unknown[]>(name: string, attributes
 
 /** A span of something that began earlier (a wait), ended now, under `parent`. */
 export function recordPast(name: string, parent: Context, startMs: number, attributes: () => Attributes): void {
-  if (!on) return;
+  const sampled = ((trace.getSpanContext(parent)?.traceFlags ?? TraceFlags.NONE) & TraceFlags.SAMPLED) === TraceFlags.SAMPLED;
+  if (!on || !sampled) return;
   tracer().startSpan(name, { startTime: startMs, attributes: attributes() }, parent).end();
 }
 
 /** Adds attributes to the ingest's root span (the HTTP server span of the call in flight). */
 export function annotateIngest(attributes: () => Attributes): void {
-  if (on) ingestSpanOf(context.active())?.setAttributes(attributes());
+  const span = on ? ingestSpanOf(context.active()) : undefined;
+  if (span?.isRecording()) span.setAttributes(attributes());
 }
 
 /** Adds attributes to the span in force (an activity's, made by Temporal's interceptor). */
 export function annotateActive(attributes: () => Attributes): void {
-  if (on) trace.getActiveSpan()?.setAttributes(attributes());
+  if (recording()) trace.getActiveSpan()?.setAttributes(attributes());
 }
 
 /** `work` with the trace kept from what it calls out to: its requests carry no traceparent. */
@@ -88,19 +93,25 @@ export function unpropagated<T>(work: () => T): T {
   return context.with(context.active().setValue(NO_PROPAGATION, true), work);
 }
 
-/** Stored with an accepted event, so its deliveries (started by the outbox, or crash recovery elsewhere) hang from the ingest's root span. */
+/** Stored with an accepted event that is traced, so its deliveries (started by the outbox, or crash recovery elsewhere) hang from the ingest's root span. */
 export function currentTraceparent(): string | undefined {
   const span = on ? (ingestSpanOf(context.active()) ?? trace.getActiveSpan()) : undefined;
   const carrier: { traceparent?: string } = {};
-  if (span) propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier);
+  if (span?.isRecording()) propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier);
   return carrier.traceparent;
 }
 
-/** The context a stored traceparent names as parent; the one in force when there is none (or tracing is off). */
+/**
+ * The context a stored traceparent names as parent. An event stored without one was not traced: its
+ * deliveries run under a parent not sampled, which Temporal's headers carry, so that no later step
+ * (the workflow's own spans) starts a trace of its own. Tracing off: the context in force.
+ */
 export function contextOfTraceparent(traceparent: string | undefined): Context {
-  const parent = on && traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
+  if (!on) return context.active();
+  const parent = traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
   const span = trace.getSpanContext(parent);
-  return span && trace.isSpanContextValid(span) ? parent : context.active();
+  if (span && trace.isSpanContextValid(span)) return parent;
+  return trace.setSpanContext(ROOT_CONTEXT, { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), traceFlags: TraceFlags.NONE, isRemote: true });
 }
 
 /** `work` under the stored traceparent's context (a workflow start joins its event's trace). */

@@ -1,5 +1,5 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import type { Context, TextMapSetter } from '@opentelemetry/api';
+import type { Context, TextMapGetter, TextMapSetter } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { getRPCMetadata, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -10,34 +10,29 @@ import { KoaInstrumentation } from '@opentelemetry/instrumentation-koa';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ConsoleSpanExporter,
-  ParentBasedSampler,
-  Sampler,
-  SpanExporter,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, ConsoleSpanExporter, SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import {
   makeWorkflowExporter,
   OpenTelemetryActivityInboundInterceptor,
   OpenTelemetryActivityOutboundInterceptor,
   OpenTelemetryWorkflowClientInterceptor,
 } from '@temporalio/interceptors-opentelemetry';
+import type { IncomingMessage } from 'node:http';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
-import type { SamplerName, TracingConfig } from '../../config/tracing-config';
+import type { TracingConfig } from '../../config/tracing-config';
+import { isEdgeCarrier, linkCaller, markEdge } from './edge';
 import { enableSpans, NO_PROPAGATION } from './spans';
+import { activityInterceptorWhenSampled } from './sampled-activities';
+import { edgeDecision, neverSamples, platformSampler, samplerOf } from './sampling';
+import { statementShape } from './statement-shape';
 import { workflowSpanProcessor } from './workflow-spans';
 
 /** What the Temporal client and worker add when tracing is on (src/temporal/client.ts, worker.ts). */
 export interface Tracing {
   clientInterceptors: { workflow: OpenTelemetryWorkflowClientInterceptor[] };
   activityInterceptor: ActivityInterceptorsFactory;
-  /** Bundled into the workflow code: the workflow's spans, sent out through `workflowSinks`. */
-  workflowInterceptorModule: string;
+  /** Bundled into the workflow code: the workflow's spans, sent out through `workflowSinks`; none when no call can be sampled. */
+  workflowInterceptorModule?: string;
   workflowSinks: InjectedSinks<Record<string, never>>;
   /** Exports what is still buffered; within the stop's budget. */
   shutdown(): Promise<void>;
@@ -47,7 +42,8 @@ export interface Tracing {
 export function startTracing(config: TracingConfig, redactPath: (path: string) => string): Tracing {
   const resource = resourceFromAttributes({ 'service.name': config.serviceName });
   const processor = new BatchSpanProcessor({ exporter: exporterOf(config) });
-  const provider = new TracerProvider({ resource, sampler: samplerOf(config.sampler), spanProcessors: [processor] });
+  const provider = new TracerProvider({ resource, sampler: platformSampler(), spanProcessors: [processor] });
+  const traced = edgeDecision(samplerOf(config.sampler));
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new InsidePropagator());
   trace.setGlobalTracerProvider(provider);
@@ -57,31 +53,40 @@ export function startTracing(config: TracingConfig, redactPath: (path: string) =
       new HttpInstrumentation({
         // The platform's own outgoing calls are undici's (receivers) and the exporter's.
         disableOutgoingRequestInstrumentation: true,
-        ignoreIncomingRequestHook: (req) => req.url === '/metrics' || req.url === '/healthz',
+        // A call the edge does not pick runs with tracing suppressed: no span, here or below it.
+        ignoreIncomingRequestHook: (req) => req.url === '/metrics' || req.url === '/healthz' || !traced(),
         startIncomingSpanHook: (req) => {
+          markEdge(req);
           const path = (req.url ?? '').split('?')[0] as string;
           const shown = redactPath(path);
           return shown === path ? {} : { 'url.path': shown };
         },
+        // Outgoing requests are not instrumented: every request seen here is an incoming one.
+        requestHook: (span, req) => linkCaller(span, req as IncomingMessage),
       }),
       new KoaInstrumentation(),
       new UndiciInstrumentation({
         requireParentforSpans: true,
+        // A POST of an attempt not traced is let alone: no URL parsed, no span, nothing kept per request.
+        ignoreRequestHook: () => trace.getActiveSpan()?.isRecording() !== true,
         // An endpoint's query string may hold its token: traces show the URL without it.
         startSpanHook: (request) => ({ 'url.full': `${request.origin}${request.path.replace(/[?#].*/s, '')}`, 'url.query': '' }),
       }),
-      // Statements show their shape only: every value is `?` (documents hold sealed secrets and bodies).
       // Background commands (lease renewals, sweeps, cache followers) make no traces of their own.
-      new MongoDBInstrumentation({ enhancedDatabaseReporting: false, dbStatementSerializer: shapeOnly, requireParentSpan: true }),
+      new MongoDBInstrumentation({ enhancedDatabaseReporting: false, dbStatementSerializer: statementShape, requireParentSpan: true }),
     ],
   });
   enableSpans((active) => getRPCMetadata(active)?.span);
+  const shutdown = () => provider.shutdown();
+  // Nothing is ever sampled: Temporal's interceptors would only carry "not sampled" (and bundled
+  // into the workflow code, they cost every workflow activation), so none is installed.
+  if (neverSamples(config.sampler)) return { clientInterceptors: { workflow: [] }, activityInterceptor: () => ({}), workflowSinks: {} as never, shutdown };
   return {
     clientInterceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
-    activityInterceptor: (ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
+    activityInterceptor: (ctx) => ({ inbound: activityInterceptorWhenSampled(new OpenTelemetryActivityInboundInterceptor(ctx)), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
     workflowInterceptorModule: require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
     workflowSinks: { exporter: makeWorkflowExporter(workflowSpanProcessor(processor) as never, resource as never) } as never,
-    shutdown: () => provider.shutdown(),
+    shutdown,
   };
 }
 
@@ -91,32 +96,13 @@ function exporterOf(config: TracingConfig): SpanExporter {
   return protocol === 'http/json' ? new OtlpJsonExporter({ url }) : new OtlpProtoExporter({ url });
 }
 
-const SAMPLER_BY_NAME: Record<SamplerName, (ratio: number) => Sampler> = {
-  always_on: () => new AlwaysOnSampler(),
-  always_off: () => new AlwaysOffSampler(),
-  traceidratio: (ratio) => new TraceIdRatioBasedSampler(ratio),
-  parentbased_always_on: () => new ParentBasedSampler({ root: new AlwaysOnSampler() }),
-  parentbased_always_off: () => new ParentBasedSampler({ root: new AlwaysOffSampler() }),
-  parentbased_traceidratio: (ratio) => new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
-};
-
-export function samplerOf({ name, ratio }: TracingConfig['sampler']): Sampler {
-  return SAMPLER_BY_NAME[name](ratio);
-}
-
-/** W3C trace context, except into calls made under NO_PROPAGATION (spans.ts: POSTs to receivers). */
+/** W3C trace context inside the platform only: not into calls made under NO_PROPAGATION (spans.ts: POSTs to receivers), nor out of a caller's request (edge.ts). */
 class InsidePropagator extends W3CTraceContextPropagator {
   override inject(ctx: Context, carrier: unknown, setter: TextMapSetter): void {
     if (ctx.getValue(NO_PROPAGATION) !== true) super.inject(ctx, carrier, setter);
   }
-}
 
-function shapeOnly(command: Record<string, unknown>): string {
-  const seen = new WeakSet<object>();
-  return JSON.stringify(command, (_key, value: unknown) => {
-    if (typeof value !== 'object' || value === null) return '?';
-    if (seen.has(value)) return '[Circular]';
-    seen.add(value);
-    return value;
-  });
+  override extract(ctx: Context, carrier: unknown, getter: TextMapGetter): Context {
+    return isEdgeCarrier(carrier) ? ctx : super.extract(ctx, carrier, getter);
+  }
 }

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../../src/config/config';
-import { samplerOf } from '../../../src/infra/tracing/start-tracing';
+import { samplerOf } from '../../../src/infra/tracing/sampling';
 
 describe('loadConfig: tracing (OpenTelemetry standard variables)', () => {
   it('is off when no OTEL variable asks for an exporter', () => {
