@@ -20,7 +20,7 @@ import { startReceiver } from '../support/receiver';
  * their RUN steps as written (`npm ci`, `npm run build`, `npm prune --omit=dev`), then the compiled
  * API and worker started from the final stage's pruned tree with the image's and docker-compose.yml's
  * environment, as compose starts them. Only the addresses differ: the test run's Temporal and store,
- * a fresh database and task queue, loopback ports, and an OTLP sink for Jaeger.
+ * a fresh database and task queue, loopback ports, and an OTLP sink for Jaeger that gets every trace.
  */
 describe('the production image', () => {
   it('builds from what the Dockerfile copies, and its API and worker deliver a signed event', async () => {
@@ -55,6 +55,8 @@ describe('the production image', () => {
         METRICS_HOST: '127.0.0.1',
         OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        // compose traces one call in ten; the one event here is traced, to show that both processes export.
+        OTEL_TRACES_SAMPLER_ARG: '1',
         // The receiver listens on 127.0.0.1, which production refuses unless both say otherwise.
         DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
         ALLOW_UNSAFE_SETTINGS_IN_PRODUCTION: 'true',
