@@ -33,7 +33,8 @@ export function toOpenApiPath(koaPath: string): string {
   return koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, part: InputPart): z.infer<T> {
+/** One part of a request checked against its schema; a refusal is the API's ValidationError, in its words. */
+export function parseInput<T extends z.ZodType>(schema: T | undefined, value: unknown, part: InputPart): z.infer<T> {
   if (!schema) return value as z.infer<T>;
   const result = schema.safeParse(value, { error: humanIssueMessage });
   if (!result.success) throw new ValidationError(validationSummary(result.error, part), issueDetails(result.error, part));
@@ -63,9 +64,9 @@ const NO_BODY = z.strictObject({}).optional();
 
 export function mountRoute(router: Router, def: RouteDefinition<z.ZodType, z.ZodType, z.ZodType>): void {
   const handler: Middleware = async (ctx) => {
-    const params = parse(def.params, ctx.params, 'path');
-    const query = parse(def.query, ctx.query, 'query');
-    const body = parse(def.body ?? NO_BODY, ctx.request.body, 'body');
+    const params = parseInput(def.params, ctx.params, 'path');
+    const query = parseInput(def.query, ctx.query, 'query');
+    const body = parseInput(def.body ?? NO_BODY, ctx.request.body, 'body');
     await def.handler(ctx, { params, query, body });
   };
   router[def.method](def.path, ...(def.middleware ?? []), handler);

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { DomainError, ValidationError } from '../../../../domain/errors';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { EndpointPatchBody, MAX_DESCRIPTION_LENGTH, RotateSecretBody } from '../../routes/webhooks/schemas';
-import { humanIssueMessage, issueDetails, validationSummary } from '../../validation-messages';
+import { parseInput } from '../../route';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
 import { describeError, formField, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
@@ -56,9 +56,7 @@ function readDeliverySettings(ctx: Context): DeliverySettingsForm {
 function deliverySettingsPatch(form: DeliverySettingsForm) {
   const limit = (raw: string) => (raw === '' ? null : /^-?\d{1,12}(\.\d{1,12})?$/.test(raw) ? Number(raw) : raw);
   const body = { ordering: form.ordering, rate_limit_per_s: limit(form.rate_limit_per_s), max_in_flight: limit(form.max_in_flight) };
-  const parsed = DeliverySettings.safeParse(body, { error: humanIssueMessage });
-  if (!parsed.success) throw new ValidationError(validationSummary(parsed.error, 'body'), issueDetails(parsed.error, 'body'));
-  return parsed.data;
+  return parseInput(DeliverySettings, body, 'body');
 }
 
 /** A missing endpoint is the error page's 404, not a form error. */
