@@ -1,55 +1,86 @@
-import { applyHealthFact, EMPTY_HEALTH, HealthFact, HealthSummary } from '../domain/webhooks/endpoint-health';
+import type { UpdateFilter } from 'mongodb';
+import { EMPTY_HEALTH, HEALTH_WINDOW_HOURS, hourStartOf, type HealthFact, type HealthSummary } from '../domain/webhooks/endpoint-health';
+import { isDuplicateKeyError } from './mongo';
 import { StoreCollection } from './store-collection';
-import { AppendLog } from './store-primitives';
 
-/** Facts remembered by key in each entry, so that a fact recorded twice (an activity run again) counts once. */
+/** Facts remembered by key at least this long (and at most twice as long), so that a fact recorded twice (an activity run again) counts once. */
 export const RECENT_FACT_KEYS = 32;
 
-/** An entry's value: the endpoint's health after its fact, and the keys of the latest facts (newest last). */
-interface HealthEntry {
-  summary: HealthSummary;
-  recent_keys: string[];
-}
+const HOUR_MS = 3_600_000;
 
-interface HealthEntryDoc {
-  /** `<endpointId>#<n>`: entry n of the endpoint's log is written by exactly one writer. */
+interface HealthDoc {
+  /** The endpoint's id. */
   _id: string;
-  endpoint_id: string;
-  n: number;
-  /** The fact this entry added (its key: `delivery-<eventId>-<endpointId>#r<round>`, or `enabled#<time>`). */
-  key: string;
-  at: Date;
-  /** The endpoint's health after this fact, with the recent keys inside it. */
-  summary: HealthSummary & { recent_keys: string[] };
+  last_success_at?: Date;
+  last_failure_at?: Date;
+  consecutive_failures?: number;
+  /** Absent while the endpoint is not failing. */
+  failing_since?: Date;
+  /** Deliveries ended per UTC hour, keyed `h<hour start, ms since the epoch>`; hours past the window are removed after a write. */
+  hours?: Record<string, { succeeded?: number; failed?: number }>;
+  /** The keys of the latest facts, oldest first. */
+  recent_keys?: string[];
 }
 
-/** An append log per endpoint, each entry's summary derived from the one before (exact: append-log.ts). */
-export class EndpointHealthLog extends StoreCollection<HealthEntryDoc>('endpoint_health') {
-  private readonly log = new AppendLog<HealthEntry & { key: string; at: Date }, HealthEntryDoc>(this.col, {
-    toDoc: (endpointId, n, { summary, recent_keys, key, at }) => ({ endpoint_id: endpointId, n, key, at, summary: { ...summary, recent_keys } }),
-    fromDoc: (doc) => {
-      const { recent_keys, ...summary } = doc.summary;
-      return { summary, recent_keys: recent_keys ?? [], key: doc.key, at: doc.at };
-    },
-    projection: { summary: 1, key: 1, at: 1 },
-  });
+const hourKey = (hour: number) => `h${hour}`;
 
+/** applyHealthFact (endpoint-health.ts) as update operators, so that concurrent writers each apply theirs to the stored document. */
+function updateOf(fact: HealthFact): UpdateFilter<HealthDoc> {
+  const remember = { $push: { recent_keys: fact.key } };
+  if (fact.kind === 'enabled') return { ...remember, $set: { consecutive_failures: 0 }, $unset: { failing_since: '' } };
+  const counted = `hours.${hourKey(hourStartOf(fact.at))}.${fact.succeeded ? 'succeeded' : 'failed'}`;
+  if (fact.succeeded) return { ...remember, $inc: { [counted]: 1 }, $max: { last_success_at: fact.at }, $set: { consecutive_failures: 0 }, $unset: { failing_since: '' } };
+  return { ...remember, $inc: { [counted]: 1, consecutive_failures: 1 }, $max: { last_failure_at: fact.at }, $min: { failing_since: fact.at } };
+}
+
+function summaryOf(doc: HealthDoc | null): HealthSummary {
+  if (!doc) return EMPTY_HEALTH;
+  const hours = Object.entries(doc.hours ?? {})
+    .map(([key, counts]) => ({ hour: Number(key.slice(1)), succeeded: counts.succeeded ?? 0, failed: counts.failed ?? 0 }))
+    .sort((a, b) => a.hour - b.hour);
+  return {
+    last_success_at: doc.last_success_at ?? null,
+    last_failure_at: doc.last_failure_at ?? null,
+    consecutive_failures: doc.consecutive_failures ?? 0,
+    failing_since: doc.failing_since ?? null,
+    hours,
+  };
+}
+
+/** One document per endpoint, each fact one conditional update: counted unless its key is among the recent ones. */
+export class EndpointHealthLog extends StoreCollection<HealthDoc>('endpoint_health') {
   async read(endpointId: string): Promise<HealthSummary> {
-    return (await this.log.head(endpointId))?.value.summary ?? EMPTY_HEALTH;
+    return summaryOf(await this.col.findOne({ _id: endpointId }));
   }
 
   /** Adds `fact` once; returns the summary that includes it. */
   async record(endpointId: string, fact: HealthFact): Promise<HealthSummary> {
-    const { entry } = await this.log.append(endpointId, (head) => {
-      const recent = head?.value.recent_keys ?? [];
-      if (recent.includes(fact.key)) return null;
-      return {
-        summary: applyHealthFact(head?.value.summary ?? EMPTY_HEALTH, fact),
-        recent_keys: [...recent, fact.key].slice(-RECENT_FACT_KEYS),
-        key: fact.key,
-        at: fact.at,
-      };
-    });
-    return entry?.value.summary ?? EMPTY_HEALTH;
+    const filter = { _id: endpointId, recent_keys: { $ne: fact.key } };
+    const update = updateOf(fact);
+    let doc: HealthDoc | null;
+    try {
+      doc = await this.col.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' });
+    } catch (err) {
+      // The upsert's insert was refused: the document holds the key already, or (MongoDB) another writer's upsert created it first.
+      if (!isDuplicateKeyError(err)) throw err;
+      doc = (await this.col.findOneAndUpdate(filter, update, { returnDocument: 'after' })) ?? (await this.col.findOne({ _id: endpointId }));
+    }
+    await this.tidy(doc);
+    return summaryOf(doc);
+  }
+
+  /** Drops hours before the window of the newest one and keys beyond the recent ones: an extra write once per RECENT_FACT_KEYS facts or hour. */
+  private async tidy(doc: HealthDoc | null): Promise<void> {
+    if (!doc) return;
+    const hours = Object.keys(doc.hours ?? {}).map((key) => Number(key.slice(1)));
+    const oldest = Math.max(...hours) - (HEALTH_WINDOW_HOURS - 1) * HOUR_MS;
+    const stale = hours.filter((hour) => hour < oldest);
+    const keys = doc.recent_keys ?? [];
+    const forgotten = keys.length >= 2 * RECENT_FACT_KEYS ? keys.slice(0, keys.length - RECENT_FACT_KEYS) : [];
+    if (stale.length === 0 && forgotten.length === 0) return;
+    const update: UpdateFilter<HealthDoc> = {};
+    if (stale.length > 0) update.$unset = Object.fromEntries(stale.map((hour) => [`hours.${hourKey(hour)}`, '']));
+    if (forgotten.length > 0) update.$pullAll = { recent_keys: forgotten };
+    await this.col.updateOne({ _id: doc._id }, update);
   }
 }

@@ -103,13 +103,13 @@ describe('store budget of the delivery path', () => {
     expect(summary(commands)).toEqual(['find idempotency_records']);
   });
 
-  /** One event ingested and delivered on a fresh account, counted until its delivery's end is in the health log. */
+  /** One event ingested and delivered on a fresh account, counted until its delivery's end is in its endpoint's health. */
   async function deliverOneCounted(type: string): Promise<void> {
     const { ingest } = await account();
     commands.length = 0;
     const res = await ingest({ type, data: {} });
     await eventually(async () => receiver.received.some((r) => JSON.parse(r.rawBody).id === res.body.id) || undefined);
-    await eventually(async () => commands.some((c) => c.collection === 'endpoint_health' && c.name === 'insert') || undefined);
+    await eventually(async () => commands.some((c) => c.collection === 'endpoint_health' && c.name === 'findAndModify') || undefined);
   }
 
   it("a first attempt: no read (its endpoint from the cache ingest filled, its event vouched for by the platform's seal) and one write (the attempt and the delivery state)", async () => {
@@ -118,10 +118,9 @@ describe('store budget of the delivery path', () => {
     expect(summary(attemptCommands)).toEqual(['update deliveries']);
   });
 
-  it("a delivery's end (here its first attempt succeeded): one insert into its endpoint's health log", async () => {
+  it("a delivery's end (here its first attempt succeeded): one update of its endpoint's health", async () => {
     await deliverOneCounted('budget.outcome');
-    // The process wrote the endpoint's previous entry (the warm-up delivery), so it appends without reading.
-    expect(summary(commands.filter((c) => c.collection === 'endpoint_health'))).toEqual(['insert endpoint_health']);
+    expect(summary(commands.filter((c) => c.collection === 'endpoint_health'))).toEqual(['findAndModify endpoint_health']);
   });
 
   describe('an event list, with 100 endpoints and 200 events', () => {
