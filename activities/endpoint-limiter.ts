@@ -25,7 +25,7 @@ export function createEndpointLimiter(deps: {
 }) {
   const clock = deps.clock ?? systemClock;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const release = (leaseId: string) => deps.leases.release(leaseId).catch(() => undefined /* lapses at its expiry */);
+  const release = (endpointId: string, leaseId: string) => deps.leases.release(endpointId, leaseId).catch(() => undefined /* lapses at its expiry */);
   const turns = new ThrottledTurns(() => clock().getTime());
   const meanDurationMs = new LRUCache<string, number>({ max: DURATIONS_KEPT });
   function waitOf(endpointId: string, limits: EndpointLimits, refused: LimitRefusal, delivery: string, tries: number, random: number): number {
@@ -69,7 +69,7 @@ export function createEndpointLimiter(deps: {
         try {
           took = await takeToken(endpointId, limits.ratePerSecond);
         } finally {
-          if (!took && lease !== null) await release(lease);
+          if (!took && lease !== null) await release(endpointId, lease);
         }
         if (!took) return refuse('rate');
       }
@@ -81,7 +81,7 @@ export function createEndpointLimiter(deps: {
           const tookMs = clock().getTime() - startedAt;
           const mean = meanDurationMs.get(endpointId);
           meanDurationMs.set(endpointId, mean === undefined ? tookMs : mean + DURATION_WEIGHT * (tookMs - mean));
-          await release(lease);
+          await release(endpointId, lease);
         },
       };
     },

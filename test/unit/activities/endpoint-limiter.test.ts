@@ -29,7 +29,7 @@ describe('endpoint limiter', () => {
           calls.push('acquire');
           return answers.lease === undefined ? 'lease-1' : answers.lease;
         },
-        async release(id) {
+        async release(_endpointId, id) {
           calls.push(`release ${id}`);
           if (answers.releaseFails) throw new Error('store down');
         },
