@@ -4,7 +4,6 @@ import type { EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { RetiredSecret, SecretSet } from '../domain/webhooks/secret-rotation';
 import { cacheInvalidationsOf } from './cache-invalidations';
 import { StoreCollection } from './store-collection';
-import { AppendLog, insertWithinCap, type ExpirySweepers } from './store-primitives';
 
 export interface EndpointDoc {
   _id: string;
@@ -31,41 +30,34 @@ export interface EndpointDoc {
 
 export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'rate_limit_per_s' | 'max_in_flight' | 'ordering' | 'secret_sealed' | 'previous_secrets'>>;
 
-/** Sealed like the endpoint's own fields (secret-box.ts). */
-interface SecretSetDoc extends Required<SecretSet> {
-  /** `<endpointId>#<n>`: the set after the endpoint's n-th rotation, written by exactly one rotation. */
+/** `endpoint_counts`: how many endpoints each account has, places taken before an insert and given back after a delete. */
+interface EndpointCountDoc {
+  /** The account's id. */
   _id: string;
-  endpoint_id: string;
-  n: number;
+  endpoints: number;
 }
-
-/** A secret set below the log's head, its secrets erased (Endpoints.eraseSecretsBelow). */
-const ERASED = '';
 
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
 
 export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ account_id: 1, created_at: -1, _id: -1 }]) {
   private readonly invalidations = cacheInvalidationsOf(this.db);
-  private readonly secretSetsCol = this.db.collection<SecretSetDoc>('endpoint_secret_sets');
-  /** An append log per endpoint, an entry per rotation: of two rotations at once the second derives from the first, so no secret is lost. */
-  private readonly secretSets = new AppendLog<SecretSet, SecretSetDoc>(this.secretSetsCol, {
-    toDoc: (endpointId, n, set) => ({ endpoint_id: endpointId, n, secret_sealed: set.secret_sealed, previous_secrets: set.previous_secrets ?? [] }),
-    fromDoc: (doc) => ({ secret_sealed: doc.secret_sealed, previous_secrets: doc.previous_secrets }),
-    projection: { secret_sealed: 1, previous_secrets: 1 },
-  });
+  private readonly counts = this.db.collection<EndpointCountDoc>('endpoint_counts');
 
-  override async ensureIndexes(expiry?: ExpirySweepers): Promise<void> {
-    await super.ensureIndexes(expiry);
-    await this.secretSetsCol.createIndex({ endpoint_id: 1 });
-  }
-
-  /** Inserts `doc` unless its account would then have more than `max` endpoints, disabled included (false); exact under concurrent creates. */
-  async insertWithinCap(doc: EndpointDoc, max: number): Promise<boolean> {
-    const result = await insertWithinCap(this.col, doc, { account_id: doc.account_id }, max);
-    // Logged also when an insert was taken back: a list read before its removal may hold the endpoint.
-    if (result.inserted || result.tookBack) await this.invalidations.append({ kind: 'endpoints_changed', account_id: doc.account_id });
-    return result.inserted;
+  /** Inserts `doc` if its account has fewer than `max` endpoints, disabled included (false: none inserted); exact under concurrent creates. */
+  async insertIfRoom(doc: EndpointDoc, max: number): Promise<boolean> {
+    const account = { _id: doc.account_id };
+    await this.counts.updateOne(account, { $setOnInsert: { endpoints: 0 } }, { upsert: true });
+    const placed = await this.counts.updateOne({ ...account, endpoints: { $lt: max } }, { $inc: { endpoints: 1 } });
+    if (placed.modifiedCount === 0) return false;
+    try {
+      await this.col.insertOne(doc);
+    } catch (err) {
+      await this.counts.updateOne(account, { $inc: { endpoints: -1 } });
+      throw err;
+    }
+    await this.invalidations.append({ kind: 'endpoints_changed', account_id: doc.account_id });
+    return true;
   }
 
   async find(accountId: string, id: string): Promise<EndpointDoc | null> {
@@ -98,34 +90,17 @@ export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ acco
     return { ...current, ...changes, updated_at: at };
   }
 
-  /**
-   * Appends `rotate` of the latest set (the endpoint's own before any rotation), then brings the endpoint's copy, which attempts
-   * sign with, to the log's latest set, checking again after each write: a rotation held between the two must not leave its older set last.
-   */
-  async rotateSecrets(current: EndpointDoc, rotate: (set: SecretSet) => SecretSet, at: Date): Promise<void> {
-    const initial = { secret_sealed: current.secret_sealed, previous_secrets: current.previous_secrets ?? [] };
-    let copy = (await this.secretSets.append(current._id, (latest) => rotate(latest?.value ?? initial))).entry!;
-    for (;;) {
-      await this.update(current, { secret_sealed: copy.value.secret_sealed, previous_secrets: copy.value.previous_secrets ?? [] }, at);
-      const latest = await this.secretSets.head(current._id);
-      // Each version seals a new secret (a fresh IV too), so the sealed text names the version.
-      if (!latest || latest.value.secret_sealed === copy.value.secret_sealed) return this.eraseSecretsBelow(current._id, copy.n);
-      copy = latest;
-    }
+  /** Replaces the signing secrets read in `current` by `next`, unless another rotation replaced them first (false). */
+  async replaceSecrets(current: EndpointDoc, next: SecretSet, at: Date): Promise<boolean> {
+    const changes = { secret_sealed: next.secret_sealed, previous_secrets: next.previous_secrets ?? [] };
+    // Each rotation seals a new secret (with a fresh IV), so the sealed text read names the version replaced.
+    const result = await this.col.updateOne({ _id: current._id, secret_sealed: current.secret_sealed }, { $set: { ...changes, updated_at: at } });
+    if (result.modifiedCount === 0) return false;
+    await this.announce(current, changes);
+    return true;
   }
 
-  /**
-   * Only the log's head is ever read again (the next rotation derives from it), so the sets below it lose their secrets, those a
-   * grace of 0 ended among them. Each keeps its document, emptied: the head is found by entry number, and a gap would fork the log.
-   */
-  private async eraseSecretsBelow(endpointId: string, head: number): Promise<void> {
-    await this.secretSetsCol.updateMany(
-      { endpoint_id: endpointId, n: { $lt: head }, secret_sealed: { $ne: ERASED } },
-      { $set: { secret_sealed: ERASED, previous_secrets: [] } },
-    );
-  }
-
-  /** As update, if `updated_at` is as read: exact on MongoDB, only narrowing the race on the embedded store. */
+  /** As update, if `updated_at` is as read (false: another change landed first). */
   async updateIfUnchanged(current: EndpointDoc, changes: EndpointChanges, at: Date): Promise<boolean> {
     const result = await this.col.updateOne({ _id: current._id, updated_at: current.updated_at }, { $set: { ...changes, updated_at: at } });
     if (result.modifiedCount === 0) return false;
@@ -141,10 +116,10 @@ export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ acco
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
-    if (!(await this.find(accountId, id))) return false;
-    const result = await this.col.deleteOne({ _id: id });
+    const result = await this.col.deleteOne({ _id: id, account_id: accountId });
+    if (result.deletedCount === 0) return false;
+    await this.counts.updateOne({ _id: accountId }, { $inc: { endpoints: -1 } });
     await this.invalidations.append({ kind: 'endpoints_changed', account_id: accountId });
-    await this.secretSetsCol.deleteMany({ endpoint_id: id });
-    return result.deletedCount === 1;
+    return true;
   }
 }

@@ -66,7 +66,7 @@ export class EndpointService {
     return this.deps.autoDisableAfterMs;
   }
 
-  /** Concurrent creates never exceed maxEndpointsPerAccount and fill up to it (Endpoints.insertWithinCap). */
+  /** Concurrent creates never exceed maxEndpointsPerAccount and fill up to it (Endpoints.insertIfRoom). */
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
     const url = await this.checkUrl(input.url);
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
@@ -88,7 +88,7 @@ export class EndpointService {
       created_at: now,
       updated_at: now,
     };
-    if (!(await this.deps.endpoints.insertWithinCap(doc, max))) {
+    if (!(await this.deps.endpoints.insertIfRoom(doc, max))) {
       const message = `This account already has the most endpoints it may have (${max}). Delete one, or subscribe an existing endpoint to more event types.`;
       throw new DomainError('endpoint_limit_reached', message);
     }
@@ -179,13 +179,18 @@ export class EndpointService {
     return this.deps.secretBox.open((await requireEndpoint(this.deps.endpoints, accountId, id)).secret_sealed);
   }
 
-  /** Signs every attempt from now on; the old secret also signs `webhook-signature` for `graceSeconds` (Endpoints.rotateSecrets). */
+  /**
+   * Signs every attempt from now on; the old secret also signs `webhook-signature` for `graceSeconds`. Concurrent rotations
+   * line up: one replaces the secrets it read, the other derives again from the winner's (a try fails only when another succeeded).
+   */
   async rotateSecret(accountId: string, id: string, graceSeconds = DEFAULT_GRACE_PERIOD_SECONDS): Promise<string> {
-    const current = await requireEndpoint(this.deps.endpoints, accountId, id);
+    let current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const secret = generateSigningSecret();
     const sealed = this.deps.secretBox.seal(secret);
     const now = this.deps.clock();
-    await this.deps.endpoints.rotateSecrets(current, (set) => rotateSecretSet(set, sealed, graceSeconds, now), now);
+    while (!(await this.deps.endpoints.replaceSecrets(current, rotateSecretSet(current, sealed, graceSeconds, now), now))) {
+      current = await requireEndpoint(this.deps.endpoints, accountId, id);
+    }
     return secret;
   }
 
