@@ -1,4 +1,5 @@
 import type { Db, UpdateResult } from 'mongodb';
+import { endpointWriterOperations } from './endpoint-store-ops';
 import { AppendLog, claimOnce, insertWithinCap, raiseHint, sweepExpired, type LogFormat } from '../../src/persistence/store-primitives';
 
 /** What a writer process (store-primitive-writer.ts) is asked to do. */
@@ -37,6 +38,7 @@ export type ExpiringDoc = { _id: string; expires_at: Date };
 
 /** Each operation returns what this writer was told (won ids, numbers appended, sets that succeeded). */
 export const writerOperations = {
+  ...endpointWriterOperations,
   /** Claims ids `<scope>-1..count`; returns those this writer won. */
   async claim(db: Db, job: WriterJob): Promise<string[]> {
     const won: string[] = [];
