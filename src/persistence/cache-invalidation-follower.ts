@@ -22,22 +22,27 @@ export function lifetimeOf(log: Pick<CacheInvalidationFollower, 'coveredSince'>)
   };
 }
 
-/** Entries read per lookup round; a longer backlog is read in further rounds before the poll counts as complete. */
+/** Entries read per lookup round (a longer backlog is read in further rounds of the same poll). */
 const BATCH = 100;
 /** How often the log is read (one `_id` lookup when nothing changed). */
 const POLL_INTERVAL_MS = 200;
+/** An entry reserved but still not written this long after it was first missed is taken as lost (its writer stopped): caches drop all, and it is passed. */
+export const LOST_ENTRY_MS = 5_000;
 
 /** Hands each cache-invalidations entry to `apply`; before the first poll, or while polls fail, `coveredSince()` promises nothing. */
 export class CacheInvalidationFollower {
+  /** Every entry up to it has been applied. */
   private position: number | null = null;
+  /** The first entry missed (reserved, not written), and when. */
+  private missing: { n: number; since: number } | null = null;
   private covered: number | null = null;
   private loop: Periodic | null = null;
 
   constructor(
-    private readonly log: Pick<CacheInvalidations, 'position' | 'since'>,
+    private readonly log: Pick<CacheInvalidations, 'position' | 'entries'>,
     private readonly apply: (invalidation: Invalidation) => void,
     private readonly options: {
-      /** On finding the log's end, before first counting as followed: caches drop all, as it may predate entries never read. */
+      /** On finding the log's end, before first counting as followed, and past a lost entry: caches drop all, as they may hold what entries never read concern. */
       reset: () => void;
       now: () => number;
       onError: (err: unknown) => void;
@@ -60,21 +65,28 @@ export class CacheInvalidationFollower {
     return this.covered;
   }
 
-  /** One poll: applies every entry logged before it started. */
+  /**
+   * One poll: applies every entry written before it started. An entry missing below the end is being written (its append has
+   * not finished, so the poll owes it nothing): the entries after it are applied too, and the next polls start from it again.
+   */
   async pollOnce(): Promise<void> {
     const started = this.options.now();
-    if (this.position === null) {
-      this.position = await this.log.position();
+    const end = await this.log.position();
+    if (this.position === null || (this.missing && started - this.missing.since >= LOST_ENTRY_MS)) {
       this.options.reset();
+      this.position = end;
+      this.missing = null;
     } else {
-      for (;;) {
-        const changes = await this.log.since(this.position, BATCH);
-        for (const change of changes) {
-          this.apply(change.value);
-          this.position = change.n;
+      let firstMissing: number | null = null;
+      for (let from = this.position + 1; from <= end; from += BATCH) {
+        const entries = await this.log.entries(from, Math.min(end, from + BATCH - 1));
+        for (const [i, entry] of entries.entries()) {
+          if (entry) this.apply(entry);
+          else firstMissing ??= from + i;
         }
-        if (changes.length < BATCH) break;
       }
+      this.position = firstMissing === null ? end : firstMissing - 1;
+      if (firstMissing !== this.missing?.n) this.missing = firstMissing === null ? null : { n: firstMissing, since: started };
     }
     this.covered = started;
   }

@@ -1,6 +1,5 @@
 import type { Db } from 'mongodb';
-import { StoreCollection } from './store-collection';
-import { AppendLog, type LogEntry } from './store-primitives';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 
 /** What a caching process must forget: one key (revoked), an account's keys (tier) or its endpoint list. */
 export type Invalidation =
@@ -8,32 +7,32 @@ export type Invalidation =
   | { kind: 'tier_set'; account_id: string }
   | { kind: 'endpoints_changed'; account_id: string };
 
-type LoggedInvalidation = Invalidation & { at: Date };
+type InvalidationDoc = Invalidation & ExpiringDoc & { at: Date };
 
-type InvalidationDoc = LoggedInvalidation & {
-  /** `invalidations#<n>`: entry n of the one platform-wide log (store-primitives/append-log.ts). */
+/** The number of the last entry reserved, in `cache_invalidation_counter`. */
+interface CounterDoc {
   _id: string;
   n: number;
-};
+}
 
-const SCOPE = 'invalidations';
+const COUNTER = 'invalidations';
+const entryId = (n: number) => `invalidations#${n}`;
+
+/** Entries are kept a day: a follower further behind has lost its place anyway and starts afresh (cache-invalidation-follower.ts). */
+const ENTRY_KEPT_MS = 86_400_000;
 
 const shared = new WeakMap<Db, CacheInvalidations>();
 
-/** One log object per database and process: appenders and the follower share what they found of its end. */
+/** One log object per database and process, so that its appends reach this process's caches at once. */
 export function cacheInvalidationsOf(db: Db): CacheInvalidations {
   let log = shared.get(db);
   if (!log) shared.set(db, (log = new CacheInvalidations(db)));
   return log;
 }
 
-/** Use cacheInvalidationsOf(db); followed by every process to drop cached keys and endpoint lists. Kept (tiny, rare): finding the end needs them. */
-export class CacheInvalidations extends StoreCollection<InvalidationDoc>('cache_invalidations') {
-  private readonly log = new AppendLog<LoggedInvalidation, InvalidationDoc>(this.col, {
-    toDoc: (_scope, n, value) => ({ ...value, n }),
-    fromDoc: (doc) =>
-      doc.kind === 'key_revoked' ? { kind: doc.kind, key_hash: doc.key_hash, at: doc.at } : { kind: doc.kind, account_id: doc.account_id, at: doc.at },
-  });
+/** Use cacheInvalidationsOf(db); followed by every process to drop cached keys and endpoint lists. Entry n: a number from a counter, then its insert. */
+export class CacheInvalidations extends ExpiringCollection<InvalidationDoc>('cache_invalidations') {
+  private readonly counter = this.db.collection<CounterDoc>('cache_invalidation_counter');
   /** This process's caches: told of its own appends at once, not a poll later. */
   private readonly listeners = new Set<(invalidation: Invalidation) => void>();
 
@@ -45,16 +44,24 @@ export class CacheInvalidations extends StoreCollection<InvalidationDoc>('cache_
   /** Listeners hear first, so this process's caches drop their copies even if the append fails. */
   async append(invalidation: Invalidation, at: Date = new Date()): Promise<number> {
     for (const listener of this.listeners) listener(invalidation);
-    return this.log.push(SCOPE, { ...invalidation, at });
+    const { n } = (await this.counter.findOneAndUpdate({ _id: COUNTER }, { $inc: { n: 1 } }, { upsert: true, returnDocument: 'after' })) as CounterDoc;
+    await this.col.insertOne({ _id: entryId(n), ...invalidation, at, expires_at: new Date(at.getTime() + ENTRY_KEPT_MS) });
+    return n;
   }
 
-  /** The number of the last entry (0: none yet). */
+  /** The number of the last entry reserved (0: none yet): those up to it are written, or being written by their appender. */
   async position(): Promise<number> {
-    return (await this.log.head(SCOPE))?.n ?? 0;
+    return (await this.counter.findOne({ _id: COUNTER }))?.n ?? 0;
   }
 
-  /** The entries after entry `position`, oldest first, at most `max`: none is read twice or skipped. */
-  since(position: number, max?: number): Promise<Array<LogEntry<Invalidation>>> {
-    return this.log.readSince(SCOPE, position, max);
+  /** Entries `from` to `to` (at most 100 or so: one `_id` lookup each, all at once), null where one is not written (yet). */
+  entries(from: number, to: number): Promise<Array<Invalidation | null>> {
+    return Promise.all(
+      Array.from({ length: Math.max(0, to - from + 1) }, async (_, i) => {
+        const doc = await this.col.findOne({ _id: entryId(from + i) });
+        if (!doc) return null;
+        return doc.kind === 'key_revoked' ? { kind: doc.kind, key_hash: doc.key_hash } : { kind: doc.kind, account_id: doc.account_id };
+      }),
+    );
   }
 }

@@ -1,33 +1,45 @@
-import { CacheInvalidationFollower, FOLLOW_MAX_LAG_MS, lifetimeOf } from '../../../src/persistence/cache-invalidation-follower';
+import { CacheInvalidationFollower, FOLLOW_MAX_LAG_MS, lifetimeOf, LOST_ENTRY_MS } from '../../../src/persistence/cache-invalidation-follower';
 import type { CacheInvalidations, Invalidation } from '../../../src/persistence/cache-invalidations';
 
-type InvalidationLog = Pick<CacheInvalidations, 'position' | 'since'>;
+type InvalidationLog = Pick<CacheInvalidations, 'position' | 'entries'>;
 
-/** An in-memory log with the persistence module's shape; `fail` makes its reads throw. */
+/** An in-memory log with the persistence module's shape; `reserve` takes a number whose entry is written later (or never); `fail` makes its reads throw. */
 function fakeLog(initial: Invalidation[] = []) {
-  const entries = [...initial];
+  const entries: Array<Invalidation | null> = [...initial];
   let fail = false;
   let onRead = () => {};
+  const read = () => {
+    onRead();
+    if (fail) throw new Error('store down');
+  };
   const log: InvalidationLog = {
     position: async () => {
-      onRead();
-      if (fail) throw new Error('store down');
+      read();
       return entries.length;
     },
-    since: async (n, max = 100) => {
-      onRead();
-      if (fail) throw new Error('store down');
-      return entries.slice(n, n + max).map((value, i) => ({ value, n: n + i + 1 }));
+    entries: async (from, to) => {
+      read();
+      return entries.slice(from - 1, to);
     },
   };
-  return { log, append: (c: Invalidation) => entries.push(c), setFail: (v: boolean) => (fail = v), whenRead: (f: () => void) => (onRead = f) };
+  return {
+    log,
+    append: (c: Invalidation) => entries.push(c),
+    reserve: () => {
+      const n = entries.push(null);
+      return (c: Invalidation) => (entries[n - 1] = c);
+    },
+    setFail: (v: boolean) => (fail = v),
+    whenRead: (f: () => void) => (onRead = f),
+  };
 }
 
 function follower(log: InvalidationLog) {
   let now = 1_000;
   const applied: Invalidation[] = [];
-  const f = new CacheInvalidationFollower(log, (c) => applied.push(c), { now: () => now, reset: () => undefined, onError: () => undefined });
-  return { f, applied, advance: (ms: number) => (now += ms) };
+  const resets: number[] = [];
+  const f = new CacheInvalidationFollower(log, (c) => applied.push(c), { now: () => now, reset: () => resets.push(now), onError: () => undefined });
+  return { f, applied, resets, advance: (ms: number) => (now += ms) };
 }
 
 const revoked = (hash: string): Invalidation => ({ kind: 'key_revoked', key_hash: hash });
@@ -59,6 +71,37 @@ describe('CacheInvalidationFollower', () => {
     for (let i = 0; i < 250; i++) store.append(revoked(`k${i}`));
     await f.pollOnce();
     expect(applied).toHaveLength(250);
+  });
+
+  it('an entry still being written holds its place: the entries after it are applied, and it is when it lands', async () => {
+    const store = fakeLog();
+    const { f, applied, resets } = follower(store.log);
+    await f.pollOnce();
+    const write = store.reserve();
+    store.append(revoked('after'));
+    await f.pollOnce();
+    expect(applied).toEqual([revoked('after')]);
+    write(revoked('late'));
+    await f.pollOnce();
+    expect(applied).toContainEqual(revoked('late'));
+    expect(resets).toHaveLength(1); // the first poll's only
+  });
+
+  it(`an entry still missing ${LOST_ENTRY_MS} ms after it was first missed is passed, the caches told to start afresh`, async () => {
+    const store = fakeLog();
+    const { f, applied, resets, advance } = follower(store.log);
+    await f.pollOnce();
+    store.reserve(); // its writer stopped before writing it
+    await f.pollOnce();
+    advance(LOST_ENTRY_MS - 1);
+    await f.pollOnce();
+    expect(resets).toHaveLength(1);
+    advance(1);
+    await f.pollOnce();
+    expect(resets).toHaveLength(2);
+    store.append(revoked('next'));
+    await f.pollOnce();
+    expect(applied).toEqual([revoked('next')]);
   });
 
   it('is covered since the start of its last complete poll, and not at all before the first', async () => {

@@ -1,27 +1,35 @@
 import type { Db } from 'mongodb';
-import { MongoServerError } from 'mongodb';
 import { CacheInvalidations, type Invalidation } from '../../../src/persistence/cache-invalidations';
 
-/** A `cache_invalidations` collection in memory: unique `_id`s, and an insert that can be made to fail. */
+/** `cache_invalidations` and its counter in memory; inserts can be made to fail. */
 function store() {
-  const docs = new Map<string, { _id: string }>();
+  const entries = new Map<string, { _id: string }>();
+  let counter = 0;
   const calls: string[] = [];
   let failInserts = false;
-  const collection = {
-    async findOne(filter: { _id: string }) {
-      calls.push(`find ${filter._id}`);
-      return docs.get(filter._id) ?? null;
+  const collections: Record<string, unknown> = {
+    cache_invalidation_counter: {
+      async findOneAndUpdate() {
+        calls.push('count');
+        return { _id: 'invalidations', n: ++counter };
+      },
+      async findOne() {
+        return counter === 0 ? null : { _id: 'invalidations', n: counter };
+      },
     },
-    async insertOne(doc: { _id: string }) {
-      calls.push(`insert ${doc._id}`);
-      if (failInserts) throw new Error('store unreachable');
-      if (docs.has(doc._id)) throw new MongoServerError({ code: 11000, message: 'E11000 duplicate key' });
-      docs.set(doc._id, doc);
-      return { acknowledged: true };
+    cache_invalidations: {
+      async findOne(filter: { _id: string }) {
+        return entries.get(filter._id) ?? null;
+      },
+      async insertOne(doc: { _id: string }) {
+        calls.push(`insert ${doc._id}`);
+        if (failInserts) throw new Error('store unreachable');
+        entries.set(doc._id, doc);
+      },
     },
   };
-  const db = { collection: () => collection } as unknown as Db;
-  return { db, docs, calls, failing: (on: boolean) => (failInserts = on) };
+  const db = { collection: (name: string) => collections[name] } as unknown as Db;
+  return { db, calls, failing: (on: boolean) => (failInserts = on) };
 }
 
 const revoked: Invalidation = { kind: 'key_revoked', key_hash: 'h1' };
@@ -37,16 +45,16 @@ describe('cache-invalidations log', () => {
     expect(told).toEqual([revoked]);
   });
 
-  it('appends at the end this process knows without reading first; a number taken meanwhile costs a probe', async () => {
-    const { db, calls } = store();
-    const first = new CacheInvalidations(db);
-    const other = new CacheInvalidations(db);
-    expect(await first.append(revoked)).toBe(1);
-    expect(calls).toEqual(['insert invalidations#1']);
-    expect(await other.append(revoked)).toBe(2);
-    calls.length = 0;
-    expect(await first.append(revoked)).toBe(3);
-    expect(calls[0]).toBe('insert invalidations#2');
-    expect(calls.at(-1)).toBe('insert invalidations#3');
+  it('numbers each entry from the counter, then writes it; a number whose entry failed stays a gap', async () => {
+    const { db, calls, failing } = store();
+    const log = new CacheInvalidations(db);
+    expect(await log.append(revoked)).toBe(1);
+    failing(true);
+    await expect(log.append({ kind: 'tier_set', account_id: 'acct_1' })).rejects.toThrow();
+    failing(false);
+    expect(await log.append({ kind: 'endpoints_changed', account_id: 'acct_2' })).toBe(3);
+    expect(calls).toEqual(['count', 'insert invalidations#1', 'count', 'insert invalidations#2', 'count', 'insert invalidations#3']);
+    expect(await log.position()).toBe(3);
+    expect(await log.entries(1, 3)).toEqual([revoked, null, { kind: 'endpoints_changed', account_id: 'acct_2' }]);
   });
 });
