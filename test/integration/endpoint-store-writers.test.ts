@@ -5,7 +5,7 @@ import { EndpointInFlightLeases } from '../../src/persistence/endpoint-in-flight
 import { EndpointRateTokens } from '../../src/persistence/endpoint-rate-tokens';
 import { Endpoints } from '../../src/persistence/endpoints';
 import { endpointDoc } from '../support/endpoint-doc';
-import { ENDPOINT_WRITERS, secretBoxFor } from '../support/endpoint-store-ops';
+import { ENDPOINT_WRITERS, ROTATED_ENDPOINTS, secretBoxFor } from '../support/endpoint-store-ops';
 import type { WriterJob } from '../support/store-primitive-ops';
 import { runWritersTogether } from '../support/store-writers';
 import { openTestDb } from '../support/test-db';
@@ -58,14 +58,17 @@ describe('endpoint records under writers in two processes', () => {
     expect(await leases.acquire('ep_leases', ENDPOINT_WRITERS.inFlight, now, new Date(now.getTime() + 60_000))).not.toBeNull();
   });
 
-  it('secret rotation: 2 × 2 rotations at once each keep their secret signing', async () => {
+  it('secret rotation: 2 × 2 rotations of each of 5 endpoints at once each keep their secret signing', async () => {
     const secretBox = secretBoxFor('ep_rotated');
-    const original = secretBox.seal('whsec_original');
-    await new Endpoints(db).insertIfRoom(endpointDoc(original, { _id: 'ep_rotated', account_id: 'acct_ep_rotated' }), 10);
-    const [a, b] = await bothWriters<string[]>('rotateSecrets', 'ep_rotated', 2);
-    const doc = (await new Endpoints(db).find('acct_ep_rotated', 'ep_rotated'))!;
-    const signing = [doc.secret_sealed, ...secretsInGrace(doc, new Date()).map((s) => s.sealed)].map((sealed) => secretBox.open(sealed));
-    expect(signing.sort()).toEqual([...a, ...b, 'whsec_original'].sort());
+    const endpoints = new Endpoints(db);
+    const ids = ROTATED_ENDPOINTS.map((k) => `ep_rotated-${k}`);
+    for (const id of ids) await endpoints.insertIfRoom(endpointDoc(secretBox.seal(`whsec_original_${id}`), { _id: id, account_id: 'acct_ep_rotated' }), 10);
+    const [a, b] = await bothWriters<string[][]>('rotateSecrets', 'ep_rotated', 2);
+    for (const [k, id] of ids.entries()) {
+      const doc = (await endpoints.find('acct_ep_rotated', id))!;
+      const signing = [doc.secret_sealed, ...secretsInGrace(doc, new Date()).map((s) => s.sealed)].map((sealed) => secretBox.open(sealed));
+      expect(signing.sort()).toEqual([...(a[k] as string[]), ...(b[k] as string[]), `whsec_original_${id}`].sort());
+    }
   });
 });
 

@@ -15,6 +15,9 @@ export const ENDPOINT_WRITERS = { cap: 7, ratePerSecond: 5, window: 100, inFligh
 
 const LATER = new Date('2100-01-01T00:00:00Z');
 
+/** The endpoints `<scope>-<k>` the rotation writers rotate. */
+export const ROTATED_ENDPOINTS = [0, 1, 2, 3, 4];
+
 /** Every writer process opens the same secrets with the key named by its scope. */
 export const secretBoxFor = (scope: string) => createSecretBox(createHash('sha256').update(scope).digest());
 
@@ -69,9 +72,10 @@ export const endpointWriterOperations = {
     return docs.filter((_, i) => inserted[i]).map((doc) => doc._id);
   },
 
-  /** `count` rotations (an hour's grace) of endpoint `<scope>` of account `acct_<scope>`; returns the new secrets handed out. */
-  async rotateSecrets(db: Db, job: WriterJob): Promise<string[]> {
+  /** `count` rotations (an hour's grace) of each of the endpoints `<scope>-0..4` of account `acct_<scope>`, all at once; returns the new secrets per endpoint. */
+  async rotateSecrets(db: Db, job: WriterJob): Promise<string[][]> {
     const service = rotationService(db, job.scope);
-    return Promise.all(Array.from({ length: job.count }, () => service.rotateSecret(`acct_${job.scope}`, job.scope, 3600)));
+    const rotations = (endpointId: string) => Promise.all(Array.from({ length: job.count }, () => service.rotateSecret(`acct_${job.scope}`, endpointId, 3600)));
+    return Promise.all(ROTATED_ENDPOINTS.map((k) => rotations(`${job.scope}-${k}`)));
   },
 };
