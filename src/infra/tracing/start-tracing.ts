@@ -31,7 +31,7 @@ import { workflowSpanProcessor } from './workflow-spans';
 export interface Tracing {
   clientInterceptors: { workflow: OpenTelemetryWorkflowClientInterceptor[] };
   activityInterceptor: ActivityInterceptorsFactory;
-  /** Bundled into the workflow code: the workflow's spans, sent out through `workflowSinks`; none when no call can be sampled. */
+  /** Bundled into the workflow code: a traced run's spans, sent out through `workflowSinks`; none when no call can be sampled. */
   workflowInterceptorModule?: string;
   workflowSinks: InjectedSinks<Record<string, never>>;
   /** Exports what is still buffered; within the stop's budget. */
@@ -84,7 +84,7 @@ export function startTracing(config: TracingConfig, redactPath: (path: string) =
   return {
     clientInterceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
     activityInterceptor: (ctx) => ({ inbound: activityInterceptorWhenSampled(new OpenTelemetryActivityInboundInterceptor(ctx)), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
-    workflowInterceptorModule: require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+    workflowInterceptorModule: require.resolve('./sampled-workflow-interceptors'),
     workflowSinks: { exporter: makeWorkflowExporter(workflowSpanProcessor(processor) as never, resource as never) } as never,
     shutdown,
   };
