@@ -6,7 +6,7 @@ import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-t
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { KoaInstrumentation } from '@opentelemetry/instrumentation-koa';
+import { KoaInstrumentation, KoaLayerType } from '@opentelemetry/instrumentation-koa';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -64,7 +64,9 @@ export function startTracing(config: TracingConfig, redactPath: (path: string) =
         // Outgoing requests are not instrumented: every request seen here is an incoming one.
         requestHook: (span, req) => linkCaller(span, req as IncomingMessage),
       }),
-      new KoaInstrumentation(),
+      // The routes' layers (authentication, limits, the handler); the app-wide middleware (request id,
+      // error mapping, body parsing) would add a span each to every traced call and tell little.
+      new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
       new UndiciInstrumentation({
         requireParentforSpans: true,
         // A POST of an attempt not traced is let alone: no URL parsed, no span, nothing kept per request.
