@@ -17,6 +17,7 @@
  *            BENCH_ONLY=limits runs this phase alone (no ceilings, no a to d).
  *   (f)      what FIFO ordering costs per delivery against plain endpoints (bench/fifo-phase.ts).
  *            BENCH_ONLY=fifo runs this phase alone.
+ *   burst    BENCH_ONLY=burst: the ceiling and (b) only (with BENCH_TRACING, what tracing costs in deliveries/s).
  *   tracing  BENCH_TRACING=absent (default) | off | sampled | on: the platform without OpenTelemetry
  *            loaded, with it loaded and sampling nothing, tracing one event in ten, or every event, to
  *            a local OTLP sink (bench/tracing-switch.ts); the ceilings are Temporal alone either way.
@@ -87,15 +88,15 @@ async function phaseOnly(measure: typeof measureEndpointLimits): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
+async function main(burstOnly = false): Promise<void> {
   const machine = describeMachine();
   // The ratio's ceiling: as many workflows as the burst, fed as npm start feeds Temporal (its start
   // window). The short run (2,000 started at once, the 0.1 figure) is reported beside it.
   const ceiling = measureCeiling(BURST, START_WINDOW);
-  const shortCeiling = measureCeiling(2_000, 0);
+  const shortCeiling = burstOnly ? NaN : measureCeiling(2_000, 0);
   // The platform's first attempts are local activities: the same trivial workflow with its no-op as a
   // local activity is reported beside the ratio, so the figure can be read both ways.
-  const localCeiling = measureCeiling(BURST, START_WINDOW, 'local');
+  const localCeiling = burstOnly ? NaN : measureCeiling(BURST, START_WINDOW, 'local');
 
   const receiver = await startReceiver();
   const tracing = await tracingSwitch();
@@ -108,8 +109,12 @@ async function main(): Promise<void> {
   const report: string[] = [
     `machine: ${machine}`,
     `ceiling (Temporal alone, same binaries and wiring, ${BURST} workflows, start window ${START_WINDOW}): ${ceiling.toFixed(1)} workflows/s`,
-    `short ceiling (2,000 workflows started at once, no window): ${shortCeiling.toFixed(1)} workflows/s`,
-    `local-activity ceiling (the same ${BURST} workflows with the no-op as a local activity, as the platform's first attempts are): ${localCeiling.toFixed(1)} workflows/s`,
+    ...(burstOnly
+      ? []
+      : [
+          `short ceiling (2,000 workflows started at once, no window): ${shortCeiling.toFixed(1)} workflows/s`,
+          `local-activity ceiling (the same ${BURST} workflows with the no-op as a local activity, as the platform's first attempts are): ${localCeiling.toFixed(1)} workflows/s`,
+        ]),
   ];
   try {
     const keys = await createAccounts(platform.mongoUri, platform.apiUrl, ACCOUNTS, receiver.url);
@@ -119,24 +124,26 @@ async function main(): Promise<void> {
     await warmUp(client, platform.apiUrl, nextKey);
 
     // (a) steady offer.
-    log(`(a) ${RATE} events/s offered for ${SECONDS} s...`);
-    const steadyCpu = cpu();
-    const steady: Array<Promise<IngestOutcome & { sent: number }>> = [];
-    const start = performance.now();
-    for (let i = 0; i < RATE * SECONDS; i++) {
-      const wait = start + (i * 1000) / RATE - performance.now();
-      if (wait > 0) await sleep(wait);
-      const sent = performance.now();
-      steady.push(client.ingest(platform.apiUrl, nextKey(), { type: 'bench.steady', data: { i } }).then((o) => ({ ...o, sent })));
+    if (!burstOnly) {
+      log(`(a) ${RATE} events/s offered for ${SECONDS} s...`);
+      const steadyCpu = cpu();
+      const steady: Array<Promise<IngestOutcome & { sent: number }>> = [];
+      const start = performance.now();
+      for (let i = 0; i < RATE * SECONDS; i++) {
+        const wait = start + (i * 1000) / RATE - performance.now();
+        if (wait > 0) await sleep(wait);
+        const sent = performance.now();
+        steady.push(client.ingest(platform.apiUrl, nextKey(), { type: 'bench.steady', data: { i } }).then((o) => ({ ...o, sent })));
+      }
+      const steadyDone = await Promise.all(steady);
+      const accepted = steadyDone.filter((s) => s.status === 202);
+      await waitFor(() => accepted.every((s) => receiver.arrivals.has(s.id!)), 120_000);
+      const ingestLat = steadyDone.map((s) => s.latencyMs);
+      const e2e = accepted.filter((s) => receiver.arrivals.has(s.id!)).map((s) => receiver.arrivals.get(s.id!)![0] - s.sent);
+      const lineA = `(a) ${RATE}/s offered for ${SECONDS} s (${steadyDone.length} events, ${accepted.length} accepted): ingest p50 ${ms(pct(ingestLat, 50))}, p99 ${ms(pct(ingestLat, 99))}; ingest → receiver p50 ${ms(pct(e2e, 50))}, p99 ${ms(pct(e2e, 99))}; not delivered ${accepted.length - e2e.length}; ${cpuLine(steadyCpu, cpu())}`;
+      log(lineA);
+      report.push(lineA);
     }
-    const steadyDone = await Promise.all(steady);
-    const accepted = steadyDone.filter((s) => s.status === 202);
-    await waitFor(() => accepted.every((s) => receiver.arrivals.has(s.id!)), 120_000);
-    const ingestLat = steadyDone.map((s) => s.latencyMs);
-    const e2e = accepted.filter((s) => receiver.arrivals.has(s.id!)).map((s) => receiver.arrivals.get(s.id!)![0] - s.sent);
-    const lineA = `(a) ${RATE}/s offered for ${SECONDS} s (${steadyDone.length} events, ${accepted.length} accepted): ingest p50 ${ms(pct(ingestLat, 50))}, p99 ${ms(pct(ingestLat, 99))}; ingest → receiver p50 ${ms(pct(e2e, 50))}, p99 ${ms(pct(e2e, 99))}; not delivered ${accepted.length - e2e.length}; ${cpuLine(steadyCpu, cpu())}`;
-    log(lineA);
-    report.push(lineA);
 
     // (b) burst with idempotency keys; shed or unanswered calls are repeated with the same key.
     log(`(b) burst of ${BURST} events, ${CONCURRENCY} calls at a time...`);
@@ -179,36 +186,38 @@ async function main(): Promise<void> {
     log(lineB);
     report.push(lineB);
 
-    // (d) twice the ceiling.
-    const overRate = Math.max(1, Math.round(2 * ceiling));
-    log(`(d) ${overRate}/s offered (twice the ceiling) for ${OVERLOAD_SECONDS} s...`);
-    const over: Array<Promise<IngestOutcome>> = [];
-    const overStart = performance.now();
-    for (let i = 0; i < overRate * OVERLOAD_SECONDS; i++) {
-      const wait = overStart + (i * 1000) / overRate - performance.now();
-      if (wait > 0) await sleep(wait);
-      over.push(client.ingest(platform.apiUrl, nextKey(), { type: 'bench.overload', data: { i } }, 30_000));
+    if (!burstOnly) {
+      // (d) twice the ceiling.
+      const overRate = Math.max(1, Math.round(2 * ceiling));
+      log(`(d) ${overRate}/s offered (twice the ceiling) for ${OVERLOAD_SECONDS} s...`);
+      const over: Array<Promise<IngestOutcome>> = [];
+      const overStart = performance.now();
+      for (let i = 0; i < overRate * OVERLOAD_SECONDS; i++) {
+        const wait = overStart + (i * 1000) / overRate - performance.now();
+        if (wait > 0) await sleep(wait);
+        over.push(client.ingest(platform.apiUrl, nextKey(), { type: 'bench.overload', data: { i } }, 30_000));
+      }
+      const overDone = await Promise.all(over);
+      const overAccepted = overDone.filter((o) => o.status === 202);
+      const overShed = overDone.filter((o) => o.status === 503).length;
+      const overOther = overDone.length - overAccepted.length - overShed;
+      const overLat = overDone.map((o) => o.latencyMs);
+      await waitFor(() => overAccepted.every((o) => receiver.arrivals.has(o.id!)), 30 * 60_000);
+      const overLost = overAccepted.filter((o) => !receiver.arrivals.has(o.id!)).length;
+      const lineD = `(d) ${overRate}/s offered for ${OVERLOAD_SECONDS} s (${overDone.length} calls): ${overAccepted.length} accepted, ${overShed} shed (503), ${overOther} other; answered within 1 s: ${overDone.filter((o) => o.latencyMs <= 1000 && o.status !== 0).length} of ${overDone.length}; slowest answer ${ms(Math.max(...overLat))}, p99 ${ms(pct(overLat, 99))}; lost ${overLost}`;
+      log(lineD);
+      report.push(lineD);
+
+      // (e) endpoints' own limits, on the same platform, now idle again.
+      report.push(...(await measureEndpointLimits(platform, client, receiver)));
+      // (f) FIFO endpoints, the same way.
+      report.push(...(await measureFifo(platform, client, receiver)));
+
+      clearInterval(walTimer);
+      walMax = Math.max(walMax, walBytes(dataDir));
+      report.push(`(c) FerretDB WAL: largest ${(walMax / 2 ** 20).toFixed(1)} MiB, at the end ${(walBytes(dataDir) / 2 ** 20).toFixed(1)} MiB`);
+      report.push(`against the short ceiling: ${(deliveredPerSecond / shortCeiling).toFixed(2)}; against the local-activity ceiling: ${(deliveredPerSecond / localCeiling).toFixed(2)}`);
     }
-    const overDone = await Promise.all(over);
-    const overAccepted = overDone.filter((o) => o.status === 202);
-    const overShed = overDone.filter((o) => o.status === 503).length;
-    const overOther = overDone.length - overAccepted.length - overShed;
-    const overLat = overDone.map((o) => o.latencyMs);
-    await waitFor(() => overAccepted.every((o) => receiver.arrivals.has(o.id!)), 30 * 60_000);
-    const overLost = overAccepted.filter((o) => !receiver.arrivals.has(o.id!)).length;
-    const lineD = `(d) ${overRate}/s offered for ${OVERLOAD_SECONDS} s (${overDone.length} calls): ${overAccepted.length} accepted, ${overShed} shed (503), ${overOther} other; answered within 1 s: ${overDone.filter((o) => o.latencyMs <= 1000 && o.status !== 0).length} of ${overDone.length}; slowest answer ${ms(Math.max(...overLat))}, p99 ${ms(pct(overLat, 99))}; lost ${overLost}`;
-    log(lineD);
-    report.push(lineD);
-
-    // (e) endpoints' own limits, on the same platform, now idle again.
-    report.push(...(await measureEndpointLimits(platform, client, receiver)));
-    // (f) FIFO endpoints, the same way.
-    report.push(...(await measureFifo(platform, client, receiver)));
-
-    clearInterval(walTimer);
-    walMax = Math.max(walMax, walBytes(dataDir));
-    report.push(`(c) FerretDB WAL: largest ${(walMax / 2 ** 20).toFixed(1)} MiB, at the end ${(walBytes(dataDir) / 2 ** 20).toFixed(1)} MiB`);
-    report.push(`against the short ceiling: ${(deliveredPerSecond / shortCeiling).toFixed(2)}; against the local-activity ceiling: ${(deliveredPerSecond / localCeiling).toFixed(2)}`);
     report.push(tracing.describe());
     report.push(`ratio ${(deliveredPerSecond / ceiling).toFixed(2)} (platform ${deliveredPerSecond.toFixed(1)}/s, temporal-only ${ceiling.toFixed(1)}/s)`);
     process.stdout.write(`${report.join('\n')}\n`);
@@ -222,5 +231,5 @@ async function main(): Promise<void> {
 }
 
 const ONLY = { limits: measureEndpointLimits, fifo: measureFifo } as const;
-const only = process.env.BENCH_ONLY as keyof typeof ONLY | undefined;
-runBench(only && only in ONLY ? () => phaseOnly(ONLY[only]) : main);
+const only = process.env.BENCH_ONLY;
+runBench(only === 'burst' ? () => main(true) : only && only in ONLY ? () => phaseOnly(ONLY[only as keyof typeof ONLY]) : () => main());

@@ -6,7 +6,7 @@ import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-t
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { KoaInstrumentation } from '@opentelemetry/instrumentation-koa';
+import { KoaInstrumentation, KoaLayerType } from '@opentelemetry/instrumentation-koa';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -31,7 +31,7 @@ import { workflowSpanProcessor } from './workflow-spans';
 export interface Tracing {
   clientInterceptors: { workflow: OpenTelemetryWorkflowClientInterceptor[] };
   activityInterceptor: ActivityInterceptorsFactory;
-  /** Bundled into the workflow code: the workflow's spans, sent out through `workflowSinks`; none when no call can be sampled. */
+  /** Bundled into the workflow code: a traced run's spans, sent out through `workflowSinks`; none when no call can be sampled. */
   workflowInterceptorModule?: string;
   workflowSinks: InjectedSinks<Record<string, never>>;
   /** Exports what is still buffered; within the stop's budget. */
@@ -64,7 +64,9 @@ export function startTracing(config: TracingConfig, redactPath: (path: string) =
         // Outgoing requests are not instrumented: every request seen here is an incoming one.
         requestHook: (span, req) => linkCaller(span, req as IncomingMessage),
       }),
-      new KoaInstrumentation(),
+      // The routes' layers (authentication, limits, the handler); the app-wide middleware (request id,
+      // error mapping, body parsing) would add a span each to every traced call and tell little.
+      new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
       new UndiciInstrumentation({
         requireParentforSpans: true,
         // A POST of an attempt not traced is let alone: no URL parsed, no span, nothing kept per request.
@@ -84,7 +86,7 @@ export function startTracing(config: TracingConfig, redactPath: (path: string) =
   return {
     clientInterceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
     activityInterceptor: (ctx) => ({ inbound: activityInterceptorWhenSampled(new OpenTelemetryActivityInboundInterceptor(ctx)), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
-    workflowInterceptorModule: require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+    workflowInterceptorModule: require.resolve('./sampled-workflow-interceptors'),
     workflowSinks: { exporter: makeWorkflowExporter(workflowSpanProcessor(processor) as never, resource as never) } as never,
     shutdown,
   };
