@@ -99,8 +99,8 @@ export interface DeliveryActivityDeps {
   fifo?: {
     /** Whether the delivery's first attempt may be made now, and its place (null: none). */
     turnOf(eventId: number, endpointId: string): Promise<{ place: number | null; now: boolean }>;
-    /** The delivery ended: it leaves its place (`known`, else read) and wakes the next. `acceptedAt`: its event's acceptance (the place was taken then or after). */
-    leave(eventId: number, endpointId: string, known?: number | null, acceptedAt?: Date): Promise<void>;
+    /** The delivery ended: it leaves its place (`known`, else read) and wakes the next. */
+    leave(eventId: number, endpointId: string, known?: number | null): Promise<void>;
   };
 }
 
@@ -238,7 +238,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const endpoint = await currentEndpoint(input);
       if (endpoint && !endpoint.disabled && orderingOf(endpoint) !== 'fifo') return;
     }
-    await record(() => fifo.leave(input.eventId, input.endpointId, queue?.place, new Date(input.timestamp * 1000)));
+    await record(() => fifo.leave(input.eventId, input.endpointId, queue?.place));
   }
 
   /** Whether the platform accepted this event for this account, endpoint and body: a forged input from anyone reaching Temporal must not be signed. */
@@ -325,7 +325,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       }
       if (!(toFifo(prepared) && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
       const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
-      // A turn comes when the one before ends or on a switch to unordered: read from the store, not a cache that may lag.
+      // Its turn at the run's first look (`acceptedAt`: it has not waited) goes on the endpoint as read, as any first attempt.
+      if (turn.now && input.acceptedAt !== undefined) return { prepared, place: turn.place };
+      // Else read from the store, not a cache that may lag: a turn comes when the one before ends or on a switch to unordered.
       prepared = await prepare(input, true);
       if (prepared.kind === 'paused') continue;
       if (!turn.now && toFifo(prepared)) return { status: 'queued', nextDelayMs: null, statusCode: null };

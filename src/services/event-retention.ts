@@ -22,7 +22,7 @@ export class EventRetention {
       events: Events;
       deliveries: Deliveries;
       idempotency: IdempotencyRecords;
-      fifo: Pick<FifoTurns, 'prune'>;
+      fifo: Pick<FifoTurns, 'forget'>;
       retentionMs: number;
       logger: Logger;
       clock: Clock;
@@ -54,10 +54,7 @@ export class EventRetention {
       }
       if (old === 0) break;
       const gone = views.slice(0, old).filter((v): v is EventRetentionView => v !== null);
-      // Before the deliveries go: the prune passes over places by their records.
-      const highestPlaces = new Map<string, number>();
-      for (const e of gone) for (const [endpointId, n] of Object.entries(e.fifo_places ?? {})) highestPlaces.set(endpointId, Math.max(highestPlaces.get(endpointId) ?? 0, n));
-      for (const [endpointId, through] of highestPlaces) await this.deps.fifo.prune(endpointId, through);
+      await this.deps.fifo.forget(gone);
       await deliveries.deleteForEvents(gone);
       await Promise.all(gone.map((e) => e.idempotency_key !== null && idempotency.purge(keyIssuerOf(e.type), e.account_id, e.idempotency_key, e._id)));
       await events.deleteAll(gone);

@@ -3,11 +3,11 @@ import { deliveryId } from '../domain/webhooks/delivery-id';
 import { isFinishedDeliveryStatus } from '../domain/webhooks/delivery-status';
 import { FIFO_VOID_AFTER_MS, isPassedOver, isTurnOf, queueLength, type QueuePlace } from '../domain/webhooks/fifo-order';
 import type { Deliveries } from '../persistence/deliveries';
-import type { Events } from '../persistence/events';
-import type { FifoQueues } from '../persistence/fifo-queues';
+import type { EventRetentionView, Events } from '../persistence/events';
+import type { FifoQueues, QueueState } from '../persistence/fifo-queues';
 
 export interface FifoTurnsDeps {
-  queues: Pick<FifoQueues, 'take' | 'leave' | 'head' | 'newest' | 'prune' | 'placesAfter' | 'wokenThrough' | 'markWoken'>;
+  queues: Pick<FifoQueues, 'take' | 'hold' | 'queue' | 'place' | 'placesBetween' | 'pass' | 'passThrough' | 'markWoken' | 'forget'>;
   events: Pick<Events, 'findUnscoped'>;
   deliveries: Pick<Deliveries, 'find'>;
   /** Tells a delivery's run that its turn has come (workflows/fifo-turn.ts); a run that has ended is left alone. */
@@ -23,15 +23,22 @@ export const FIFO_RELEASE_MAX = 1000;
 const RELEASE_CONCURRENCY = 16;
 
 /**
- * Places are taken at ingest, before the event is stored; a first attempt goes only when no lower place is held. Of a
- * leave and a newer delivery's look at once, whichever reads second sees the other's write: none is left waiting.
+ * Places are taken at ingest, before the event is stored; a first attempt goes once the head has reached its place. The
+ * head moves on by a conditional update, so of a delivery ending and a newer one passing over places, one moves it past
+ * each place, and whoever moves it onto a place holder's turn wakes that holder (or the holder finds it there).
  */
 export class FifoTurns {
   constructor(private readonly deps: FifoTurnsDeps) {}
 
   async placesFor(endpointIds: string[], eventId: number): Promise<Record<string, number>> {
-    const at = this.deps.clock();
-    const taken = await Promise.all(endpointIds.map((endpointId) => this.deps.queues.take(endpointId, eventId, at)));
+    const { queues, clock } = this.deps;
+    const taken = await Promise.all(
+      endpointIds.map(async (endpointId) => {
+        const n = await queues.take(endpointId);
+        await queues.hold(endpointId, n, eventId, clock());
+        return n;
+      }),
+    );
     return Object.fromEntries(endpointIds.map((endpointId, i) => [endpointId, taken[i] as number]));
   }
 
@@ -44,47 +51,74 @@ export class FifoTurns {
   async turnOf(eventId: number, endpointId: string): Promise<{ place: number | null; now: boolean }> {
     const place = await this.placeOf(eventId, endpointId);
     if (place === null) return { place, now: true };
-    // Only the places below its own matter: the search stops there.
-    const head = await this.deps.queues.head(endpointId, (p) => (p.n >= place ? Promise.resolve(false) : this.passesOver(endpointId, p)), this.deps.clock());
-    return { place, now: isTurnOf(place, head) };
+    const queue = await this.deps.queues.queue(endpointId);
+    return { place, now: !queue || isTurnOf(place, (await this.headOf(endpointId, queue, place)).n) };
   }
 
-  /** The delivery ended: it leaves its place (taken at or after `acceptedAt`) and, if the head, wakes the next (idempotent). */
-  async leave(eventId: number, endpointId: string, known?: number | null, acceptedAt?: Date): Promise<void> {
+  /** The delivery ended: if it held the head, the head moves on and the next holder is woken. Idempotent: a repeat wakes the head again. */
+  async leave(eventId: number, endpointId: string, known?: number | null): Promise<void> {
     const place = known ?? (await this.placeOf(eventId, endpointId));
     if (place === null) return;
-    await this.deps.queues.leave(endpointId, place, this.deps.clock(), acceptedAt);
-    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
-    if (head && head.n > place) await this.deps.wake(deliveryId(head.eventId, endpointId));
+    const queue = (await this.deps.queues.pass(endpointId, place)) ?? (await this.deps.queues.queue(endpointId));
+    // Still below its place: it ended out of turn (cancelled while waiting); the head passes over it when it gets there.
+    if (!queue || queue.head <= place) return;
+    const head = await this.headOf(endpointId, queue);
+    if (head.place) await this.deps.wake(deliveryId(head.place.eventId, endpointId));
   }
 
   /** The head and length of the endpoint's queue: a few `_id` lookups, whatever its length. */
   async view(endpointId: string) {
-    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
-    const newest = head === null ? 0 : await this.deps.queues.newest(endpointId, head);
-    return { head_event_id: head?.eventId ?? null, length: queueLength(head, newest) };
+    const queue = await this.deps.queues.queue(endpointId);
+    if (!queue) return { head_event_id: null, length: 0 };
+    const head = await this.headOf(endpointId, queue);
+    return { head_event_id: head.place?.eventId ?? null, length: queueLength(head.n, queue.tail) };
   }
 
   /** Switched to unordered: its queue's deliveries, from the head, are woken to look again and go; none woken by an earlier switch. */
   async release(endpointId: string): Promise<void> {
-    const head = await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
-    if (!head) return;
+    const queue = await this.deps.queues.queue(endpointId);
+    if (!queue) return;
     // The head too: it may be waiting for a wake-up that was lost.
-    const from = Math.max(head.n - 1, await this.deps.queues.wokenThrough(endpointId));
-    const waiting = await this.deps.queues.placesAfter(endpointId, from, FIFO_RELEASE_MAX);
-    const last = waiting[waiting.length - 1];
-    if (last === undefined) return;
+    const through = Math.min(queue.tail, Math.max(queue.head - 1, queue.wokenThrough) + FIFO_RELEASE_MAX);
+    if (through < Math.max(queue.head, queue.wokenThrough + 1)) return;
     // Marked first: a switch meanwhile, or a crash here, does not wake them again (a lost wake-up costs its next look at most).
-    await this.deps.queues.markWoken(endpointId, last.n);
+    const woken = await this.deps.queues.markWoken(endpointId, through);
+    const waiting = await this.deps.queues.placesBetween(endpointId, Math.max(queue.head, woken + 1), through);
     for (let i = 0; i < waiting.length; i += RELEASE_CONCURRENCY) {
       await Promise.all(waiting.slice(i, i + RELEASE_CONCURRENCY).map((p) => this.deps.wake(deliveryId(p.eventId, endpointId)).catch(() => undefined)));
     }
   }
 
-  /** Retention: places and leaves up to `through` go, never past the head, looked for first so that abandoned places go too. */
-  async prune(endpointId: string, through: number, minAdvance?: number): Promise<number> {
-    await this.deps.queues.head(endpointId, (p) => this.passesOver(endpointId, p), this.deps.clock());
-    return this.deps.queues.prune(endpointId, through, this.deps.clock(), minAdvance);
+  /**
+   * Retention: the places of these events are passed over (their deliveries ended days ago, or wait on a paused endpoint
+   * as they would on their event's removal), then their records go. Places follow ingest, so none behind them is younger.
+   */
+  async forget(events: Array<Pick<EventRetentionView, 'fifo_places'>>): Promise<void> {
+    const places = events.flatMap((e) => Object.entries(e.fifo_places ?? {}).map(([endpointId, n]) => ({ endpointId, n })));
+    const highest = new Map<string, number>();
+    for (const { endpointId, n } of places) highest.set(endpointId, Math.max(highest.get(endpointId) ?? 0, n));
+    for (const [endpointId, n] of highest) {
+      const moved = await this.deps.queues.passThrough(endpointId, n);
+      const head = moved && (await this.headOf(endpointId, moved));
+      if (head?.place) await this.deps.wake(deliveryId(head.place.eventId, endpointId));
+    }
+    await this.deps.queues.forget(places);
+  }
+
+  /**
+   * The head, moved past places nobody will leave, up to `own` at most. `place` null: the queue is empty, or the head's
+   * holder is not recorded (its ingest is under way, or died): passed over only behind an `own` that has outlived it.
+   */
+  private async headOf(endpointId: string, queue: QueueState, own?: number): Promise<{ n: number; place: QueuePlace | null }> {
+    let state: QueueState | null = queue;
+    while (state && state.head <= Math.min(state.tail, (own ?? Infinity) - 1)) {
+      const place = await this.deps.queues.place(endpointId, state.head);
+      const passed = place ? await this.passesOver(endpointId, place) : own !== undefined && (await this.outlived(endpointId, own));
+      if (!passed) return { n: state.head, place };
+      // Null: moved on meanwhile by someone else, read again (the head only goes up).
+      state = (await this.deps.queues.pass(endpointId, state.head)) ?? (await this.deps.queues.queue(endpointId));
+    }
+    return { n: state?.head ?? queue.tail + 1, place: null };
   }
 
   /** A place whose holder will never leave it (fifo-order.ts isPassedOver). */
@@ -94,5 +128,11 @@ export class FifoTurns {
     if (record) return isPassedOver(place, { record: { round: record.round, ended: isFinishedDeliveryStatus(record.status) } }, now);
     if (now.getTime() - place.takenAt.getTime() < FIFO_VOID_AFTER_MS) return false;
     return isPassedOver(place, { record: null, eventStored: (await this.deps.events.findUnscoped(place.eventId)) !== null }, now);
+  }
+
+  /** Whether a place below `own` whose holder is not recorded was taken long enough ago to be passed over: before `own` was. */
+  private async outlived(endpointId: string, own: number): Promise<boolean> {
+    const mine = await this.deps.queues.place(endpointId, own);
+    return !mine || this.deps.clock().getTime() - mine.takenAt.getTime() >= FIFO_VOID_AFTER_MS;
   }
 }

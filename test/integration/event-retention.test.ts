@@ -31,7 +31,7 @@ describe('event retention', () => {
     events = new Events(db, () => now);
     deliveries = new Deliveries(db);
     idempotency = new IdempotencyRecords(db);
-    const fifo = { prune: async () => 0 };
+    const fifo = { forget: async () => undefined };
     retention = new EventRetention({ events, deliveries, idempotency, fifo, retentionMs: RETENTION_MS, logger: createLogger('silent'), clock: () => new Date(now) });
   });
   afterEach(async () => {
@@ -108,26 +108,31 @@ describe('event retention', () => {
     expect((await new Events(db).insertWithNextId(blank(now), body))._id).toBe(highest + 2);
   });
 
-  it('prunes the FIFO queues of the events it removes up to their places, and keeps the young events\' places', async () => {
+  it('passes the FIFO queues over the places of the events it removes, wakes the new head, and keeps the young events\' places', async () => {
     const queues = new FifoQueues(db);
-    const fifo = new FifoTurns({ queues, events, deliveries, wake: () => Promise.resolve(), clock: () => new Date(now) });
+    const woken: string[] = [];
+    const fifo = new FifoTurns({ queues, events, deliveries, wake: async (id) => void woken.push(id), clock: () => new Date(now) });
     const purging = new EventRetention({ events, deliveries, idempotency, fifo, retentionMs: RETENTION_MS, logger: createLogger('silent'), clock: () => new Date(now) });
     const fifoEvent = (ageDays: number) =>
       events.insertWithNextId({ ...blank(now - ageDays * DAY), endpoint_ids: ['ep_fifo'] }, (id) => JSON.stringify({ id }), undefined, (id) => fifo.placesFor(['ep_fifo'], id));
     const old = [];
     for (let i = 0; i < 70; i++) old.push(await fifoEvent(40));
     const young = [await fifoEvent(1), await fifoEvent(0)];
-    // Every old delivery has ended and left its place; the young wait their turn.
-    for (const e of old) await fifo.leave(e._id, 'ep_fifo');
+    // No old delivery recorded an end (their endpoint paused for 40 days): the queue waits behind the oldest, the young too.
+    expect(await fifo.view('ep_fifo')).toEqual({ head_event_id: old[0]!._id, length: 72 });
+    expect(await fifo.turnOf(young[0]!._id, 'ep_fifo')).toEqual({ place: 71, now: false });
 
     expect(await purging.purge()).toBe(70);
 
     const ids = async (collection: string) => (await db.collection<{ _id: string }>(collection).find({}).toArray()).map((d) => d._id).sort();
     expect(await ids('fifo_places')).toEqual(['ep_fifo#71', 'ep_fifo#72']);
-    expect(await ids('fifo_left')).toEqual([]);
     expect(young.map((e) => e.fifo_places)).toEqual([{ ep_fifo: 71 }, { ep_fifo: 72 }]);
+    // Each step of the purge moves the head past the places it removes and wakes the holder it lands on: last, the oldest young one.
+    expect(woken.at(-1)).toBe(deliveryId(young[0]!._id, 'ep_fifo'));
+    expect(woken).not.toContain(deliveryId(young[1]!._id, 'ep_fifo'));
+    expect(await fifo.turnOf(young[0]!._id, 'ep_fifo')).toEqual({ place: 71, now: true });
     expect(await fifo.view('ep_fifo')).toEqual({ head_event_id: young[0]!._id, length: 2 });
-    expect(await new FifoQueues(db).take('ep_fifo', 9999, new Date(now))).toBe(73);
+    expect(await new FifoQueues(db).take('ep_fifo')).toBe(73);
   });
 
   it('a key whose record was purged can be used again', async () => {

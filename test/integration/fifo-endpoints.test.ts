@@ -1,14 +1,16 @@
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { WEBHOOK_DELIVERY_STATUS } from '../../src/temporal/search-attributes';
-import { deliveryClosed, timerEnds, waitsBefore } from '../support/delivery-workflows';
+import { roleEnv, spawnRole } from '../support/child-role';
+import { timerEnds, waitsBefore } from '../support/delivery-workflows';
 import { apiClient, createAccountWithKey, eventually } from '../support/platform';
 import { startReceiver, type ReceivedRequest, type Reply } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
 
 /**
  * FIFO endpoints, through real Temporal workflows to real HTTPS receivers, with two worker
- * processes sharing the work: deliveries arrive one at a time in ingest order, a failing one
- * holds the queue while its retries run, and GET shows the queue's head and length.
+ * processes sharing the work (and a second API process where places are taken at once): deliveries
+ * arrive one at a time in ingest order, a failing one holds the queue while its retries run, and
+ * GET shows the queue's head and length.
  */
 describe('FIFO endpoints', () => {
   const fixture = receivingPlatform();
@@ -27,10 +29,11 @@ describe('FIFO endpoints', () => {
   async function fifoEndpoint(respond: (req: ReceivedRequest, index: number) => Reply) {
     const receiver = await startReceiver(respond);
     receivers.push(receiver);
-    const api = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
+    const { key } = await createAccountWithKey(fixture.platform);
+    const api = apiClient(fixture.platform, key);
     const created = await api.post(ENDPOINTS, { url: `${receiver.url}/hook`, ordering: 'fifo' });
     expect(created.status).toBe(201);
-    return { receiver, api, endpoint: created.body };
+    return { receiver, api, key, endpoint: created.body };
   }
 
   /** One at a time, each acknowledged before the next is sent: this is ingest order. */
@@ -142,31 +145,37 @@ describe('FIFO endpoints', () => {
     expect(new Set(receiver.received.map(eventIdOf))).toEqual(new Set([ids[0]]));
   });
 
-  it('keeps no places or leaves up to the floor once pruned, and goes on in ingest order with the next places; GET stays right', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const { receiver, api, endpoint } = await fifoEndpoint((_req, index) => (index === 3 ? { status: 200, until: held } : { status: 200 }));
-    const delivered = await ingest(api, 3);
-    await eventually(async () => receiver.received.length === 3 || undefined, 60_000);
-    await eventually(async () => (await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo.length === 0 || undefined, 60_000);
-    // Their runs closed: a run's own leave, repeated after the prune, would put its place back until it reads the floor.
-    for (const id of delivered) await deliveryClosed(fixture.platform.temporal, id, endpoint.id);
+  it('gives events ingested at once through two API processes distinct, gap-free places, and delivers them in that order, each once', async () => {
+    const { receiver, api, endpoint, key } = await fifoEndpoint(() => ({ status: 200 }));
+    const other = spawnRole('api', roleEnv(fixture.platform));
+    try {
+      const otherUrl = (await other.waitFor(/API\s+(http:\/\/\S+)/))[1];
+      const viaOther = async (i: number) => {
+        const res = await fetch(`${otherUrl}/api/v1/webhooks/events`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ type: 'order.created', data: { i } }),
+        });
+        expect(res.status).toBe(202);
+        return ((await res.json()) as { id: number }).id;
+      };
+      const viaThis = async (i: number) => {
+        const res = await api.post('/api/v1/webhooks/events', { type: 'order.created', data: { i } });
+        expect(res.status).toBe(202);
+        return res.body.id as number;
+      };
+      const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? viaThis(i) : viaOther(i))));
+      const placeOf = async (eventId: number) => (await fixture.platform.repositories.events.findUnscoped(eventId))?.fifo_places?.[endpoint.id] as number;
+      const places = new Map(await Promise.all(ids.map(async (id) => [id, await placeOf(id)] as const)));
+      expect([...places.values()].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
 
-    expect(await fixture.platform.services.fifo.prune(endpoint.id, 3, 1)).toBe(3);
-    const upToFloor = [1, 2, 3].map((n) => `${endpoint.id}#${n}`);
-    for (const collection of ['fifo_places', 'fifo_left']) {
-      expect(await fixture.platform.db.collection<{ _id: string }>(collection).countDocuments({ _id: { $in: upToFloor } })).toBe(0);
+      await eventually(async () => receiver.received.length >= 40 || undefined, 180_000, 200);
+      expect(receiver.received.map(eventIdOf)).toEqual([...ids].sort((a, b) => (places.get(a) as number) - (places.get(b) as number)));
+      await eventually(async () => ((await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo.length === 0 ? true : undefined), 60_000);
+    } finally {
+      await other.stop();
     }
-
-    const later = await ingest(api, 2);
-    const placeOf = async (eventId: number) => (await fixture.platform.repositories.events.findUnscoped(eventId))?.fifo_places?.[endpoint.id];
-    expect([await placeOf(later[0] as number), await placeOf(later[1] as number)]).toEqual([4, 5]);
-    await eventually(async () => receiver.received.length === 4 || undefined, 60_000);
-    expect((await api.get(`${ENDPOINTS}/${endpoint.id}`)).body.fifo).toEqual({ head_event_id: later[0], length: 2 });
-    release();
-    await eventually(async () => receiver.received.length === 5 || undefined, 60_000);
-    expect(receiver.received.map(eventIdOf)).toEqual([...delivered, ...later]);
-  });
+  }, 240_000);
 
   it('releases the deliveries waiting their turn when switched to unordered: woken, they go while the head still holds its POST', async () => {
     let release!: () => void;

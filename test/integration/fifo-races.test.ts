@@ -1,6 +1,6 @@
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { WEBHOOK_DELIVERY_STATUS } from '../../src/temporal/search-attributes';
-import { deliveryClosed, timerEnds } from '../support/delivery-workflows';
+import { deliveryClosed, timerEnds, waitsQueued } from '../support/delivery-workflows';
 import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually } from '../support/platform';
 import { startReceiver, type ReceivedRequest, type Reply } from '../support/receiver';
@@ -9,7 +9,8 @@ import { receivingPlatform } from '../support/receiving-platform';
 /**
  * The turns of a FIFO endpoint racing what ends a turn, through real Temporal workflows to a real
  * HTTPS receiver, each race held at its racy point: a cancel of the head between its look at the
- * queue and its POST, and a head that ends while the next delivery is looking at the queue.
+ * queue and its POST, a head that ends while the next delivery is looking at the queue, and a head
+ * that ends while the next ingest has taken its place but not yet recorded which event holds it.
  */
 describe('FIFO endpoint races', () => {
   const fixture = receivingPlatform();
@@ -31,6 +32,16 @@ describe('FIFO endpoint races', () => {
     const api = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/hook`, ordering: 'fifo' })).body;
     return { receiver, api, endpoint };
+  }
+
+  /** A FIFO endpoint whose first delivery (`head`) has reached the receiver, which answers it once `releaseHead` is called. */
+  async function headInFlight() {
+    let releaseHead!: () => void;
+    const headHeld = new Promise<void>((r) => (releaseHead = r));
+    const { receiver, api, endpoint } = await fifoEndpoint((_req, index) => (index === 0 ? { status: 200, until: headHeld } : { status: 200 }));
+    const head = await ingest(api);
+    await eventually(async () => receiver.received.length === 1 || undefined, 60_000);
+    return { receiver, api, endpoint, head, releaseHead };
   }
 
   it('keeps the next delivery waiting while a cancelled head that had its turn makes its POST, then starts it', async () => {
@@ -58,11 +69,7 @@ describe('FIFO endpoint races', () => {
   });
 
   it('wakes a new delivery that looked at the queue while the head was ending: it is never left waiting for its re-look', async () => {
-    let releaseHead!: () => void;
-    const headHeld = new Promise<void>((r) => (releaseHead = r));
-    const { receiver, api, endpoint } = await fifoEndpoint((_req, index) => (index === 0 ? { status: 200, until: headHeld } : { status: 200 }));
-    const head = await ingest(api);
-    await eventually(async () => receiver.received.length === 1 || undefined, 60_000);
+    const { receiver, api, endpoint, head, releaseHead } = await headInFlight();
 
     // The new delivery's look is held once it has read the head (still held) and before it answers.
     const turns = fixture.platform.services.fifo;
@@ -97,5 +104,29 @@ describe('FIFO endpoint races', () => {
     expect(receiver.received.map(eventIdOf)).toEqual([head, next]);
     // Woken by the head, not by its fallback timer.
     expect((await timerEnds(temporal(), deliveryId(next, endpoint.id))).fired).toBe(0);
+  });
+
+  it('starts a delivery whose place was recorded only after the head ended: nobody to wake then, it finds the head at its place', async () => {
+    const { receiver, api, endpoint, head, releaseHead } = await headInFlight();
+
+    // The next ingest has taken place 2 and is held before it records which event holds it.
+    const queues = fixture.platform.repositories.fifoQueues;
+    const gate = holdMethod(queues, 'hold', { when: (endpointId, n) => endpointId === endpoint.id && n === 2 });
+    let next: Promise<number>;
+    try {
+      next = ingest(api);
+      await gate.reached;
+      // The head ends meanwhile and moves the queue's head onto place 2, whose holder it cannot know.
+      releaseHead();
+      await eventually(async () => (await queues.queue(endpoint.id))?.head === 2 || undefined, 60_000);
+    } finally {
+      gate.open();
+      gate.restore();
+    }
+    const nextId = await next;
+    await eventually(async () => receiver.received.length === 2 || undefined, 60_000);
+    expect(receiver.received.map(eventIdOf)).toEqual([head, nextId]);
+    // Its first attempt found its turn: it never waited for a wake-up or a re-look.
+    expect(await waitsQueued(temporal(), deliveryId(nextId, endpoint.id))).toBe(false);
   });
 });

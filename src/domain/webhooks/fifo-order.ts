@@ -39,12 +39,12 @@ export function isPassedOver(place: QueuePlace, holder: PlaceHolder, now: Date):
   return holder.eventStored === false && now.getTime() - place.takenAt.getTime() >= FIFO_VOID_AFTER_MS;
 }
 
-/** A delivery may be attempted when no place before its own is still held. */
-export function isTurnOf(own: number, head: QueuePlace | null): boolean {
-  return head === null || head.n >= own;
+/** A delivery may be attempted once the queue's head has reached its place: every place before it has ended or was passed over. */
+export function isTurnOf(own: number, head: number): boolean {
+  return head >= own;
 }
 
 /** Deliveries from the head to the newest place, inclusive (one cancelled out of turn is counted until the head passes it). */
-export function queueLength(head: QueuePlace | null, newest: number): number {
-  return head === null ? 0 : Math.max(0, newest - head.n + 1);
+export function queueLength(head: number, newest: number): number {
+  return Math.max(0, newest - head + 1);
 }

@@ -114,6 +114,18 @@ describe('delivery attempt: a paused endpoint', () => {
       expect(log).toEqual(['read cache', 'mark delivery-7-ep_1 r1', 'read store', 'turn now', 'read store', 'send', 'record']);
     });
 
+    it("goes on the cached endpoint when its turn has come at the run's first look (it has not waited): no store read", async () => {
+      const { a, log } = activities({ cached: fifoActive, stored: [fifoPaused], turnNow: true });
+      await expect(a.attemptDelivery({ ...first, acceptedAt: 1 })).resolves.toMatchObject({ status: 'succeeded' });
+      expect(log).toEqual(['read cache', 'turn now', 'send', 'record']);
+    });
+
+    it('reads the endpoint from the store when its turn has come after a wait, and waits out a pause found there', async () => {
+      const { a, log } = activities({ cached: fifoActive, stored: [fifoPaused, fifoPaused], turnNow: true });
+      await expect(a.attemptDelivery(first)).resolves.toEqual({ status: 'paused', nextDelayMs: null, statusCode: null });
+      expect(log).toEqual(['read cache', 'turn now', 'read store', 'mark delivery-7-ep_1 r1', 'read store']);
+    });
+
     it('waits out a pause that came while it asked for its turn, then asks again once resumed', async () => {
       const { a, log } = activities({ cached: fifoActive, stored: [fifoPaused, fifoActive], turnNow: false });
       await expect(a.attemptDelivery(first)).resolves.toEqual({ status: 'queued', nextDelayMs: null, statusCode: null });

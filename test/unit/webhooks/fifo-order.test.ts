@@ -20,10 +20,10 @@ describe('FIFO ordering of an endpoint', () => {
     expect(orderingOf({ ordering: 'fifo' })).toBe('fifo');
   });
 
-  it('gives the turn to a delivery when no lower place is held', () => {
-    expect(isTurnOf(3, null)).toBe(true);
-    expect(isTurnOf(3, place(3))).toBe(true);
-    expect(isTurnOf(3, place(2))).toBe(false);
+  it('gives the turn to a delivery once the head has reached its place', () => {
+    expect(isTurnOf(3, 4)).toBe(true);
+    expect(isTurnOf(3, 3)).toBe(true);
+    expect(isTurnOf(3, 2)).toBe(false);
   });
 
   it('passes over a place whose first round has ended, or that a later round has replaced', () => {
@@ -42,9 +42,9 @@ describe('FIFO ordering of an endpoint', () => {
   });
 
   it('counts the queue from the head to the newest place, the head included', () => {
-    expect(queueLength(null, 40)).toBe(0);
-    expect(queueLength(place(38), 40)).toBe(3);
-    expect(queueLength(place(40), 40)).toBe(1);
+    expect(queueLength(41, 40)).toBe(0);
+    expect(queueLength(38, 40)).toBe(3);
+    expect(queueLength(40, 40)).toBe(1);
   });
 
   it('looks again at a queue it was not woken for after a wait that doubles from a minute up to its most', () => {
