@@ -2,10 +2,6 @@ import { StoreCollection } from './store-collection';
 
 /** Ids a process reserves with one store write: a busy process pays for its ids once per block, not once per event. */
 export const ID_BLOCK = 1_000;
-const ID_DIGITS = 16;
-/** An event id as stored in `_id`: 16-digit zero-padded, as the embedded store searches its index only for a string `_id`. */
-export const storedEventId = (id: number): string => String(id).padStart(ID_DIGITS, '0');
-
 interface CounterDoc {
   _id: 'event_ids';
   /** The highest id reserved by any process. */

@@ -1,13 +1,12 @@
 import { isEventId } from '../domain/webhooks/event-id';
-import { EventIds, storedEventId as storedId } from './event-ids';
+import { EventIds } from './event-ids';
 import { blockKey, blockOf, EventSequences, SEQ_BLOCK } from './event-sequences';
 import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
 import { readBack } from './read-back';
 import { StoreCollection } from './store-collection';
 
 /** `data` is kept only inside `body`, the exact delivered JSON: FerretDB cannot store keys with `.`, `$` or NUL, or nested arrays. */
-interface StoredEventDoc extends Omit<EventDoc, '_id' | 'data' | 'owner'> {
-  _id: string;
+interface StoredEventDoc extends Omit<EventDoc, 'data' | 'owner'> {
   owner?: string;
   /** The event's number in its account (event-sequences.ts); lists read `seq_block`. */
   seq: number;
@@ -115,7 +114,7 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_blo
    * (a retried activity). False when all are taken or the event is gone.
    */
   async claimNotice(eventId: number, kind: string, max: number, by: string): Promise<boolean> {
-    const _id = storedId(eventId);
+    const _id = eventId;
     const path = `notices.${kind.replace(/\W/g, '_')}`;
     const taken = await this.col.updateOne({ _id, [path]: { $ne: by }, [`${path}.${max - 1}`]: { $exists: false } }, { $push: { [path]: by } });
     if (taken.modifiedCount === 1) return true;
@@ -131,14 +130,14 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_blo
 
   /** Whether this very event is stored, after its insert got no answer (EventInsertUnanswered). */
   async holds(event: Pick<EventDoc, '_id' | 'body'>): Promise<boolean> {
-    const doc = await this.col.findOne({ _id: storedId(event._id) }, { projection: { body: 1 } });
+    const doc = await this.col.findOne({ _id: event._id }, { projection: { body: 1 } });
     return doc?.body === event.body;
   }
 
   /** Without the account check: for the delivery path and crash recovery, which act for the platform. */
   async findUnscoped(id: number): Promise<EventDoc | null> {
     if (!isEventId(id)) return null;
-    const doc = await this.col.findOne({ _id: storedId(id) });
+    const doc = await this.col.findOne({ _id: id });
     return doc && fromStored(doc);
   }
 
@@ -183,34 +182,34 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_blo
   }
 
   async delete(id: number): Promise<void> {
-    await this.col.deleteOne({ _id: storedId(id) });
+    await this.col.deleteOne({ _id: id });
   }
 
   /** Retention: one block of the account's events, what it needs of each (no body). */
   async retentionBlock(accountId: string, block: number): Promise<EventRetentionView[]> {
     const docs = await this.col.find({ seq_block: blockKey(accountId, block) }, { projection: RETENTION_VIEW }).toArray();
-    return docs.filter((d) => d.account_id === accountId).map((d) => ({ ...d, _id: Number(d._id) }));
+    return docs.filter((d) => d.account_id === accountId);
   }
 
   /** Retention: one command of `{_id}` deletes. */
   async deleteAll(events: Array<Pick<EventRetentionView, '_id'>>): Promise<void> {
     if (events.length === 0) return;
-    await this.col.bulkWrite(events.map((e) => ({ deleteOne: { filter: { _id: storedId(e._id) } } })), { ordered: false });
+    await this.col.bulkWrite(events.map((e) => ({ deleteOne: { filter: { _id: e._id } } })), { ordered: false });
   }
 }
 
 function toStored(doc: EventDoc, seq: number): StoredEventDoc {
   const { data: _data, _id, owner, ...rest } = doc;
-  return { ...rest, _id: storedId(_id), ...(owner ? { owner } : {}), seq, seq_block: blockKey(doc.account_id, blockOf(seq)) };
+  return { ...rest, _id, ...(owner ? { owner } : {}), seq, seq_block: blockKey(doc.account_id, blockOf(seq)) };
 }
 
 function fromStored(doc: StoredEventDoc): EventDoc {
   const { data } = JSON.parse(doc.body) as { data: Record<string, unknown> };
-  return { ...readBack<StoredAsIs>(doc, STORED_AS_IS), _id: Number(doc._id), data, owner: doc.owner ?? null };
+  return { ...readBack<StoredAsIs>(doc, STORED_AS_IS), _id: doc._id, data, owner: doc.owner ?? null };
 }
 
 function summary(doc: StoredSummary, position: EventListPosition): EventSummary {
-  return { _id: Number(doc._id), type: doc.type, endpoint_ids: doc.endpoint_ids, endpoint_urls: doc.endpoint_urls, created_at: doc.created_at, position };
+  return { _id: doc._id, type: doc.type, endpoint_ids: doc.endpoint_ids, endpoint_urls: doc.endpoint_urls, created_at: doc.created_at, position };
 }
 
 /** The EventDoc fields read back as stored (the type demands each): no storage-only field leaks. */

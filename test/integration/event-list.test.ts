@@ -91,6 +91,17 @@ describe("an account's event list", () => {
     expect(plan).not.toMatch(/account_id|\bSCAN events|COLLSCAN/);
   });
 
+  it("reads an event by an index search on its integer `_id`, also among many", async () => {
+    const events = new Events(db);
+    await events.ensureIndexes();
+    const [, id] = await insert(events, 'acct_by_id', 3);
+    const explained = await db.command({ explain: { find: 'events', filter: { _id: id } }, verbosity: 'queryPlanner' });
+    const plan = JSON.stringify(explained.queryPlanner);
+    expect(plan).toMatch(/USING INDEX|IDHACK|IXSCAN|EXPRESS/);
+    expect(plan).not.toMatch(/\bSCAN events\b(?! USING)|COLLSCAN/);
+    expect((await events.findUnscoped(id))?._id).toBe(id);
+  });
+
   it('pages follow each other newest first, every event once, across blocks', async () => {
     const events = new Events(db);
     await events.ensureIndexes();
