@@ -63,7 +63,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers) {
     limitWindows: new LimitWindows(db),
     limitBlocks: new LimitBlocks(db),
     workerLoads: new WorkerLoads(db),
-    /** Once-an-hour operational events per endpoint, across processes. */
+    /** Once-an-hour operational events per endpoint, across processes (the per-event cap is on the event: Events.claimNotice). */
     operationalNoticeClaims: new OperationalNoticeClaims(db),
     fifoQueues: new FifoQueues(db),
   };
@@ -132,7 +132,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
 
   const lease = new InstanceLease({
     instances: repositories.apiInstances,
-    handedOverThrough: async () => outbox.awaiting.handedOverThrough(await repositories.events.highestIdTried()),
+    awaiting: outbox.awaiting,
     ttlMs: config.instanceLeaseTtlMs,
     logger,
   });

@@ -1,25 +1,22 @@
-import type { Db } from 'mongodb';
 import { isEventId } from '../domain/webhooks/event-id';
-import { EventIds, storedEventId as storedId } from './event-ids';
-import { blockKey, blockOf, EventSequences, HEAD_TRUST_MS, SEQ_BLOCK, seqKey } from './event-sequences';
+import { EventIds } from './event-ids';
+import { blockKey, blockOf, EventSequences, SEQ_BLOCK } from './event-sequences';
 import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
-import { isDuplicateKeyError } from './mongo';
 import { readBack } from './read-back';
 import { StoreCollection } from './store-collection';
-import { RememberedHeads } from './store-primitives';
 
 /** `data` is kept only inside `body`, the exact delivered JSON: FerretDB cannot store keys with `.`, `$` or NUL, or nested arrays. */
-interface StoredEventDoc extends Omit<EventDoc, '_id' | 'data' | 'owner'> {
-  _id: string;
+interface StoredEventDoc extends Omit<EventDoc, 'data' | 'owner'> {
   owner?: string;
-  /** The event's number in its account (event-sequences.ts): `seq_key` claims it, lists read `seq_block`. */
+  /** The event's number in its account (event-sequences.ts); lists read `seq_block`. */
   seq: number;
-  seq_key: string;
   seq_block: string;
+  /** Per notice kind, the claimers that took one of the event's capped notices (claimNotice). */
+  notices?: Record<string, string[]>;
 }
 
 export interface EventDoc {
-  /** Positive integer, unique across the platform; claimed by a race-free insert. */
+  /** Positive integer, unique across the platform (event-ids.ts). */
   _id: number;
   account_id: string;
   type: string;
@@ -32,7 +29,7 @@ export interface EventDoc {
   endpoint_ids: string[];
   /** The endpoints' URLs at ingest, shown until an attempt records the URL it used. */
   endpoint_urls: string[];
-  /** The API process (instance lease id) that accepted the event and owes its dispatch. */
+  /** The hand-over batch of the API process that accepted it (ownerTag): crash recovery finds it by this. */
   owner: string | null;
   created_at: Date;
   /** Its place in the queue of each FIFO endpoint it goes to (fifo-queues.ts), taken before it was stored; absent: none. */
@@ -70,86 +67,59 @@ export class EventInsertUnanswered extends Error {
 export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'type' | 'idempotency_key' | 'endpoint_ids' | 'created_at' | 'fifo_places'> & { seq: number };
 const RETENTION_VIEW = { account_id: 1, type: 1, idempotency_key: 1, endpoint_ids: 1, created_at: 1, fifo_places: 1, seq: 1 } as const;
 
-/** Ids read at once above a lost claim: the winner is usually another API process a few inserts ahead. */
-const NEAR_READS = 8;
-/** The key of the platform's one id sequence (in `hint` and `found`). */
-const IDS = '';
+/** The `owner` of the events an API process accepts while its lease's hand-over batch is `batch`. */
+export const ownerTag = (instanceId: string, batch: number): string => `${instanceId}#${batch}`;
 
 /**
  * `events`: every read is scoped to its account, except the delivery path's and crash recovery's. Single-field indexes:
  * the embedded store uses a one-field index for an equality, where a compound one may lose to `{account_id}`.
  */
-export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_key: 1 }, { unique: true }], [{ seq_block: 1 }]) {
+export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_block: 1 }], [{ owner: 1 }]) {
   readonly ids = new EventIds(this.db);
-  /** The last id this process tried. */
-  private readonly hint: RememberedHeads<{ n: number }>;
-  /** The highest head a search after a lost claim found; inserts that lost together share one search. */
-  private readonly found = new RememberedHeads<{ n: number }>(1);
-  private readonly sequences: EventSequences<StoredSummary>;
+  readonly sequences = new EventSequences(this.db);
 
-  constructor(db: Db, now: () => number = Date.now) {
-    super(db);
-    this.hint = new RememberedHeads(1, { ms: HEAD_TRUST_MS, now });
-    this.sequences = new EventSequences(db, (accountId, block) => this.readBlock(accountId, block), now);
-  }
-
-  /** The id is claimed first (a small document), so the event is inserted once; with `acceptance`, the id awaits hand-over. */
+  /** With `acceptance`, the event awaits hand-over from before its insert is sent, tagged with the lease's current batch. */
   async insertWithNextId(
     doc: NewEvent,
     bodyFor: (id: number) => string,
     acceptance?: { instanceId: string; awaiting: EventsAwaitingHandOver },
-    /** Takes the event's places in FIFO queues once its id is won, before it is stored (fifo-turns.ts). */
+    /** Takes the event's places in FIFO queues once it has its id, before it is stored (fifo-turns.ts). */
     placesFor?: (id: number) => Promise<Record<string, number>>,
   ): Promise<EventDoc> {
-    for (;;) {
-      const hint = await this.trustedHint();
-      // Synchronous after the await: concurrent inserters of this process never pick the same id.
-      const id = this.hint.advance(IDS, hint);
-      acceptance?.awaiting.enter(id);
-      try {
-        if (await this.ids.claim(id, doc.created_at)) {
-          const places = placesFor ? await placesFor(id) : undefined;
-          const full: EventDoc = { ...doc, owner: acceptance?.instanceId ?? doc.owner ?? null, _id: id, body: bodyFor(id), ...(places ? { fifo_places: places } : {}) };
-          await this.insertNumbered(full);
-          return full;
-        }
-      } catch (err) {
-        if (!(err instanceof EventInsertUnanswered)) acceptance?.awaiting.leave(id);
-        throw err;
-      }
-      acceptance?.awaiting.leave(id);
-      // Searched unless one found a head at or past this id (each alone: 19 lookups/event at 2 x C). One under
-      // way is joined: should it end below this id, the next try is still past it (the hint is).
-      const found = this.found.get(IDS);
-      this.hint.raise(IDS, found && found.n >= id ? found : await this.found.learn(IDS, async () => ({ n: await this.ids.headFrom(id, NEAR_READS) })));
+    const id = await this.ids.take();
+    const batch = acceptance?.awaiting.enter(id);
+    try {
+      const seq = await this.sequences.next(doc.account_id);
+      const places = placesFor ? await placesFor(id) : undefined;
+      const owner = acceptance ? ownerTag(acceptance.instanceId, batch as number) : (doc.owner ?? null);
+      const full: EventDoc = { ...doc, owner, _id: id, body: bodyFor(id), ...(places ? { fifo_places: places } : {}) };
+      // Any failure may have lost only the answer, the event stored.
+      await this.col.insertOne(toStored(full, seq)).catch((err: unknown) => {
+        throw new EventInsertUnanswered(full, err);
+      });
+      return full;
+    } catch (err) {
+      if (!(err instanceof EventInsertUnanswered)) acceptance?.awaiting.leave(id);
+      throw err;
     }
   }
 
-  /** Learned again past HEAD_TRUST_MS: retention removes old ids' claims, so an old hint could reuse an id. */
-  async highestIdTried(): Promise<number> {
-    return (this.hint.later(IDS, await this.trustedHint()) as { n: number }).n;
+  /** The events a process accepted in one hand-over batch (ownerTag): one equality on a single-field index. */
+  async owedBy(owner: string): Promise<EventDoc[]> {
+    return (await this.col.find({ owner }).toArray()).map(fromStored);
   }
 
-  private trustedHint(): Promise<{ n: number }> {
-    return this.hint.trusted(IDS, async (known) => ({ n: await this.ids.head(known?.n ?? 0) }));
-  }
-
-  /** Also claims the account's next number: the id's claim was won, so a duplicate key is the number's. */
-  private async insertNumbered(event: EventDoc): Promise<void> {
-    for (let lost = 0; ; lost++) {
-      const seq = await this.sequences.next(event.account_id);
-      try {
-        await this.col.insertOne(toStored(event, seq));
-      } catch (err) {
-        // Any other failure may have lost only the answer, the event stored.
-        if (!isDuplicateKeyError(err)) throw new EventInsertUnanswered(event, err);
-        // Most often another process took just this number: the next is tried at once, a second loss learns the head.
-        if (lost > 0) await this.sequences.taken(event.account_id, seq);
-        continue;
-      }
-      await this.sequences.landed(event.account_id, seq);
-      return;
-    }
+  /**
+   * Takes one of the event's `max` notices of `kind` for `by` (one conditional update), or finds that `by` took one
+   * (a retried activity). False when all are taken or the event is gone.
+   */
+  async claimNotice(eventId: number, kind: string, max: number, by: string): Promise<boolean> {
+    const _id = eventId;
+    const path = `notices.${kind.replace(/\W/g, '_')}`;
+    const taken = await this.col.updateOne({ _id, [path]: { $ne: by }, [`${path}.${max - 1}`]: { $exists: false } }, { $push: { [path]: by } });
+    if (taken.modifiedCount === 1) return true;
+    const doc = await this.col.findOne({ _id, [path]: by }, { projection: { _id: 1 } });
+    return doc !== null;
   }
 
   /** A `{_id}` point read; the owner is checked here, so another account's event is simply not found. */
@@ -160,17 +130,15 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_key
 
   /** Whether this very event is stored, after its insert got no answer (EventInsertUnanswered). */
   async holds(event: Pick<EventDoc, '_id' | 'body'>): Promise<boolean> {
-    const doc = await this.col.findOne({ _id: storedId(event._id) }, { projection: { body: 1 } });
+    const doc = await this.col.findOne({ _id: event._id }, { projection: { body: 1 } });
     return doc?.body === event.body;
   }
 
   /** Without the account check: for the delivery path and crash recovery, which act for the platform. */
   async findUnscoped(id: number): Promise<EventDoc | null> {
     if (!isEventId(id)) return null;
-    const doc = await this.col.findOne({ _id: storedId(id) });
-    if (!doc) return null;
-    const { data } = JSON.parse(doc.body) as { data: Record<string, unknown> };
-    return { ...readBack<StoredAsIs>(doc, STORED_AS_IS), _id: Number(doc._id), data, owner: doc.owner ?? null };
+    const doc = await this.col.findOne({ _id: id });
+    return doc && fromStored(doc);
   }
 
   /** Newest first, until `want` (of `type`) are found or `examineAtMost` examined; `next`: null when done. */
@@ -181,9 +149,9 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_key
     const events: EventSummary[] = [];
     let examined = 0;
     const done = () => events.length >= options.want || examined >= options.examineAtMost;
-    const { head, floor, read } = options.before
-      ? { head: options.before.s - 1, floor: await this.sequences.floor(accountId), read: new Map<number, StoredSummary[]>() }
-      : await this.sequences.bounds(accountId);
+    const bounds = await this.sequences.bounds(accountId);
+    const { floor } = bounds;
+    const head = options.before ? options.before.s - 1 : bounds.head;
     let upTo = head + 1;
     const blocksAllowed = Math.ceil(options.examineAtMost / SEQ_BLOCK) + 1 + EMPTY_BLOCKS_ALLOWED;
     let block = blockOf(upTo - 1);
@@ -192,7 +160,7 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_key
       if (blocksRead >= blocksAllowed) return { events, next: { s: upTo } };
       const needed = Math.ceil(Math.min(options.want - events.length, options.examineAtMost - examined) / SEQ_BLOCK) + 1;
       const batch = Array.from({ length: Math.min(needed, BLOCKS_AT_ONCE, block - floor) }, (_, i) => block - i);
-      const docs = await Promise.all(batch.map((b) => read.get(b) ?? this.readBlock(accountId, b)));
+      const docs = await Promise.all(batch.map((b) => this.readBlock(accountId, b)));
       blocksRead += batch.length;
       for (const doc of docs.flat().filter((d) => d.seq < upTo).sort((a, b) => b.seq - a.seq)) {
         if (done()) break;
@@ -214,32 +182,34 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_key
   }
 
   async delete(id: number): Promise<void> {
-    await this.col.deleteOne({ _id: storedId(id) });
+    await this.col.deleteOne({ _id: id });
   }
 
-  /** Retention: an `{_id}` point read of what it needs (no body). */
-  async retentionView(id: number): Promise<EventRetentionView | null> {
-    const doc = await this.col.findOne({ _id: storedId(id) }, { projection: RETENTION_VIEW });
-    return doc && { ...doc, _id: id };
+  /** Retention: one block of the account's events, what it needs of each (no body). */
+  async retentionBlock(accountId: string, block: number): Promise<EventRetentionView[]> {
+    const docs = await this.col.find({ seq_block: blockKey(accountId, block) }, { projection: RETENTION_VIEW }).toArray();
+    return docs.filter((d) => d.account_id === accountId);
   }
 
-  /** Retention: one command of `{_id}` deletes; then each account's list stops reading below what was removed. */
-  async deleteAll(events: Array<Pick<EventRetentionView, '_id' | 'account_id' | 'seq'>>): Promise<void> {
+  /** Retention: one command of `{_id}` deletes. */
+  async deleteAll(events: Array<Pick<EventRetentionView, '_id'>>): Promise<void> {
     if (events.length === 0) return;
-    await this.col.bulkWrite(events.map((e) => ({ deleteOne: { filter: { _id: storedId(e._id) } } })), { ordered: false });
-    const highest = new Map<string, number>();
-    for (const e of events) highest.set(e.account_id, Math.max(highest.get(e.account_id) ?? 0, e.seq));
-    for (const [accountId, seq] of highest) await this.sequences.removedThrough(accountId, seq);
+    await this.col.bulkWrite(events.map((e) => ({ deleteOne: { filter: { _id: e._id } } })), { ordered: false });
   }
 }
 
 function toStored(doc: EventDoc, seq: number): StoredEventDoc {
   const { data: _data, _id, owner, ...rest } = doc;
-  return { ...rest, _id: storedId(_id), ...(owner ? { owner } : {}), seq, seq_key: seqKey(doc.account_id, seq), seq_block: blockKey(doc.account_id, blockOf(seq)) };
+  return { ...rest, _id, ...(owner ? { owner } : {}), seq, seq_block: blockKey(doc.account_id, blockOf(seq)) };
+}
+
+function fromStored(doc: StoredEventDoc): EventDoc {
+  const { data } = JSON.parse(doc.body) as { data: Record<string, unknown> };
+  return { ...readBack<StoredAsIs>(doc, STORED_AS_IS), _id: doc._id, data, owner: doc.owner ?? null };
 }
 
 function summary(doc: StoredSummary, position: EventListPosition): EventSummary {
-  return { _id: Number(doc._id), type: doc.type, endpoint_ids: doc.endpoint_ids, endpoint_urls: doc.endpoint_urls, created_at: doc.created_at, position };
+  return { _id: doc._id, type: doc.type, endpoint_ids: doc.endpoint_ids, endpoint_urls: doc.endpoint_urls, created_at: doc.created_at, position };
 }
 
 /** The EventDoc fields read back as stored (the type demands each): no storage-only field leaks. */

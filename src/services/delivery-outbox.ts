@@ -39,10 +39,10 @@ const SHARES_WINDOW_S = 10;
 /**
  * Starts one workflow per endpoint of an acknowledged event. Accounts take turns (fair-queue.ts), so one that floods or
  * cannot move lengthens only its own queue, which admission reads to refuse that account alone. If this process dies,
- * crash recovery starts what lies above its lease's `handedOverThrough` (duplicate workflow ids are refused).
+ * crash recovery starts what its lease's batches above `handedOverThrough` hold (duplicate workflow ids are refused).
  */
 export class DeliveryOutbox {
-  /** Events inserted here whose workflows have not all started; Events.insertWithNextId enters them. */
+  /** Events inserted here whose workflows have not all started, by hand-over batch; Events.insertWithNextId enters them. */
   readonly awaiting: EventsAwaitingHandOver;
   private readonly queue: FairQueue<Start>;
   /** Starts under way, including those waiting for a window slot before they pick what to start. */

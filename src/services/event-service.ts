@@ -74,7 +74,7 @@ export interface EventServiceDeps {
   scheduler: DeliveryScheduler;
   recoveries: RecoveryScheduler;
   fifo: Pick<FifoTurns, 'placesFor'>;
-  operationalNoticeClaims: Pick<OperationalNoticeClaims, 'claimHour' | 'claimOfEvent'>;
+  operationalNoticeClaims: Pick<OperationalNoticeClaims, 'claimHour'>;
   noticeRules: NoticeRules;
   clock: Clock;
 }
@@ -113,7 +113,7 @@ export class EventService {
     const by = `${end.eventId}:${end.endpointId}:${end.round}`;
     for (const notice of noticesForFailedDelivery(end, endpoint, health, this.deps.noticeRules)) {
       if (notice.onceAnHour && !(await claims.claimHour(notice.type, notice.onceAnHour.endpointId, notice.onceAnHour.hourStart, by))) continue;
-      if (notice.ofEvent && !(await claims.claimOfEvent(notice.type, notice.ofEvent.eventId, notice.ofEvent.max, by, this.deps.clock()))) continue;
+      if (notice.ofEvent && !(await this.deps.events.claimNotice(notice.ofEvent.eventId, notice.type, notice.ofEvent.max, by))) continue;
       await this.emitPlatformEvent(end.accountId, { type: notice.type, data: notice.data, idempotency_key: notice.key });
     }
   }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from '../infra/logger';
 import type { ApiInstances } from '../persistence/api-instances';
+import type { EventsAwaitingHandOver } from '../persistence/events-awaiting-hand-over';
 
 /** Crash recovery acts only on an expired lease's events (its id is in each), never on a live ingest. */
 export class InstanceLease {
@@ -14,8 +15,8 @@ export class InstanceLease {
   constructor(
     private readonly deps: {
       instances: ApiInstances;
-      /** Recorded with each renewal: crash recovery looks only above it (EventsAwaitingHandOver.handedOverThrough). */
-      handedOverThrough: () => Promise<number>;
+      /** Each renewal records how far they are handed over, and opens the next batch once the lease has recorded it. */
+      awaiting: Pick<EventsAwaitingHandOver, 'batch' | 'handedOverThrough' | 'openBatch'>;
       /** How long a lease lasts without renewal before the process is taken for dead. */
       ttlMs: number;
       logger: Logger;
@@ -37,16 +38,20 @@ export class InstanceLease {
   }
 
   private async renew(): Promise<void> {
-    const watermark = await this.deps.handedOverThrough();
+    const { awaiting } = this.deps;
+    const batch = awaiting.batch + 1;
+    const watermark = awaiting.handedOverThrough();
     const now = systemClock();
     await this.deps.instances.renew({
       _id: this.id,
       expires_at: new Date(now.getTime() + this.deps.ttlMs),
       watermark,
+      batch,
       started_at: this.startedAt,
       renewed_at: now,
       host: os.hostname(),
       pid: process.pid,
     });
+    awaiting.openBatch(batch);
   }
 }

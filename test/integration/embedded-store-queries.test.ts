@@ -1,4 +1,4 @@
-import type { Collection, Db } from 'mongodb';
+import { Double, Long, type Collection, type Db } from 'mongodb';
 import { openTestDb } from '../support/test-db';
 
 /**
@@ -80,5 +80,31 @@ describe('the embedded store answers equality filters from its indexes, with Mon
     await col.insertOne({ _id: 'missing' } as never);
     expect(await col.find({ account_id: '42' }).toArray()).toEqual([]);
     expect((await col.find({ account_id: 42 }).toArray()).map((d) => d._id)).toEqual(['number']);
+  });
+
+  it('looks a numeric _id up by its index and matches every numeric type MongoDB calls equal, a string never', async () => {
+    const numbers = db.collection<{ _id: number | string | Long | Double; as: string }>('numbered');
+    await numbers.insertMany([
+      { _id: 7, as: 'int32' },
+      { _id: Long.fromNumber(8), as: 'int64' },
+      { _id: new Double(9), as: 'double' },
+      { _id: 2 ** 40 + 3, as: 'large' },
+      { _id: new Double(-0), as: 'negative zero' },
+      { _id: '10', as: 'string' },
+    ]);
+    const explained = await db.command({ explain: { find: 'numbered', filter: { _id: 7 } }, verbosity: 'queryPlanner' });
+    expect(JSON.stringify(explained.queryPlanner)).toMatch(/USING INDEX|IDHACK|IXSCAN|EXPRESS/);
+    const found = async (_id: number | Long | Double) => (await numbers.find({ _id }).toArray()).map((d) => d.as);
+    expect(await found(new Double(7))).toEqual(['int32']);
+    expect(await found(Long.fromNumber(7))).toEqual(['int32']);
+    expect(await found(8)).toEqual(['int64']);
+    expect(await found(new Double(8))).toEqual(['int64']);
+    expect(await found(9)).toEqual(['double']);
+    expect(await found(Long.fromNumber(9))).toEqual(['double']);
+    expect(await found(new Double(2 ** 40 + 3))).toEqual(['large']);
+    expect(await found(Long.fromNumber(2 ** 40 + 3))).toEqual(['large']);
+    expect(await found(0)).toEqual(['negative zero']);
+    expect(await found(10)).toEqual([]);
+    expect(await found(new Double(7.5))).toEqual([]);
   });
 });

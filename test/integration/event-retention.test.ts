@@ -28,7 +28,7 @@ describe('event retention', () => {
     store = await openTestDb('event_retention');
     db = store.db;
     now = Date.parse('2026-06-01T00:00:00Z');
-    events = new Events(db, () => now);
+    events = new Events(db);
     deliveries = new Deliveries(db);
     idempotency = new IdempotencyRecords(db);
     const fifo = { forget: async () => undefined };
@@ -95,17 +95,22 @@ describe('event retention', () => {
     expect(await kept(second)).toEqual({ event: false, delivery: false, round: false, idempotency: false });
   });
 
-  it('ids keep growing after every event was purged, also in a process that last made an id before the purge', async () => {
-    const body = (id: number) => JSON.stringify({ id });
-    const stale = new Events(db, () => now);
-    await stale.insertWithNextId(blank(now - 60 * DAY), body);
-    await ingest(60, 'x');
-    const highest = await events.ids.head();
+  it('after every event of an account was purged, its new events get higher ids and numbers and are listed', async () => {
+    const gone = [await ingest(60, 'x'), await ingest(50, 'y')];
     now += 40 * DAY;
     expect(await retention.purge()).toBe(2);
+    const body = (id: number) => JSON.stringify({ id });
+    const later = await new Events(db).insertWithNextId(blank(now), body);
+    expect(later._id).toBeGreaterThan(Math.max(...gone.map((e) => e.id)));
+    expect((await events.list('acct_retention', { want: 10, examineAtMost: 200 })).events.map((e) => e._id)).toEqual([later._id]);
+  });
 
-    expect((await stale.insertWithNextId(blank(now), body))._id).toBe(highest + 1);
-    expect((await new Events(db).insertWithNextId(blank(now), body))._id).toBe(highest + 2);
+  it("walks each account's events on its own: an account with only young events keeps them while another's old ones go", async () => {
+    const old = await ingest(40, 'walked');
+    const neighbour = await events.insertWithNextId({ ...blank(now - DAY), account_id: 'acct_retention_young' }, (id) => JSON.stringify({ id }));
+    expect(await retention.purge()).toBe(1);
+    expect((await kept(old)).event).toBe(false);
+    expect(await events.findUnscoped(neighbour._id)).not.toBeNull();
   });
 
   it('passes the FIFO queues over the places of the events it removes, wakes the new head, and keeps the young events\' places', async () => {
@@ -144,13 +149,13 @@ describe('event retention', () => {
     expect(again.id).toBeGreaterThan(old.id);
   });
 
-  it('a key whose purge died between its tombstone and its delete is taken again once the tombstone is old', async () => {
-    const old = await ingest(40, 'orphaned');
-    // What a purge leaves when it dies after claiming the record's succession and before deleting the record.
-    const tombstone = { _id: `acct_retention:orphaned@${old.id}`, expires_at: new Date(Date.now() - 11 * 60_000) };
-    await db.collection('idempotency_successions').insertOne(tombstone as never);
-    const again = await ingest(0, 'orphaned');
-    expect((await idempotency.find('acct_retention', 'orphaned'))?.event_id).toBe(again.id);
+  it("a purge leaves a key's record that a later event took over after it expired", async () => {
+    const old = await ingest(40, 'taken-over');
+    const again = await ingest(0, 'taken-over');
+    expect((await idempotency.find('acct_retention', 'taken-over'))?.event_id).toBe(again.id);
+    expect(await retention.purge()).toBe(1);
+    expect((await kept(old)).event).toBe(false);
+    expect((await idempotency.find('acct_retention', 'taken-over'))?.event_id).toBe(again.id);
   });
 });
 

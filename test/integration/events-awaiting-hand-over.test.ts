@@ -1,13 +1,13 @@
 import type { Db } from 'mongodb';
-import { Events, NewEvent } from '../../src/persistence/events';
+import { Events, NewEvent, ownerTag } from '../../src/persistence/events';
 import { EventsAwaitingHandOver } from '../../src/persistence/events-awaiting-hand-over';
 import { holdMethod } from '../support/gate';
 import { openTestDb } from '../support/test-db';
 
 /**
- * An accepting process's lease records how far it has handed its events over; crash recovery
- * looks only above that. So an event must count as awaiting hand-over from before its id is
- * claimed (it may be stored from then on) until the outbox lets it go, on the real store.
+ * An accepting process's lease records which hand-over batches it has handed over; crash recovery reads the batches
+ * above that. So an event must count as awaiting hand-over, in the batch it is stored with, from before its insert is
+ * sent until the outbox lets it go, on the real store.
  */
 describe('events awaiting hand-over', () => {
   let store: Awaited<ReturnType<typeof openTestDb>>;
@@ -29,43 +29,47 @@ describe('events awaiting hand-over', () => {
     created_at: new Date(),
   });
   const body = (id: number) => JSON.stringify({ id });
-  const EVERY_ID = Number.MAX_SAFE_INTEGER;
 
-  it('an id awaits hand-over from before its claim is sent until it is let go, and the event names the accepting process', async () => {
+  it('an event awaits hand-over in its batch from before its insert is sent until it is let go, and recovery finds it by its batch', async () => {
     const events = new Events(db);
+    await events.ensureIndexes();
     const awaiting = new EventsAwaitingHandOver();
-    const gate = holdMethod(events.ids, 'claim');
+    awaiting.openBatch(7);
+    const gate = holdMethod(events.sequences, 'next');
     try {
       const inserting = events.insertWithNextId(event(), body, { instanceId: 'api_accepting', awaiting });
       await gate.reached;
       expect(awaiting.size).toBe(1);
-      const heldBelow = awaiting.handedOverThrough(EVERY_ID);
+      // A renewal now opens the next batch; this event stays in 7.
+      awaiting.openBatch(8);
+      expect(awaiting.handedOverThrough()).toBe(6);
       gate.open();
       const stored = await inserting;
-      expect(heldBelow).toBe(stored._id - 1);
-      expect(stored.owner).toBe('api_accepting');
-      expect((await events.findUnscoped(stored._id))?.owner).toBe('api_accepting');
-      expect(awaiting.handedOverThrough(EVERY_ID)).toBe(stored._id - 1);
+      expect(stored.owner).toBe(ownerTag('api_accepting', 7));
+      expect((await events.owedBy(ownerTag('api_accepting', 7))).map((e) => e._id)).toEqual([stored._id]);
+      expect(await events.owedBy(ownerTag('api_accepting', 8))).toEqual([]);
+      expect(awaiting.handedOverThrough()).toBe(6);
       awaiting.leave(stored._id);
-      expect(awaiting.handedOverThrough(stored._id)).toBe(stored._id);
+      // The current batch stays open: an ingest may still enter it.
+      expect(awaiting.handedOverThrough()).toBe(7);
     } finally {
       gate.restore();
     }
   });
 
-  it('an insert that fails lets its id go', async () => {
+  it('an insert that fails before it is sent lets its event go', async () => {
     const events = new Events(db);
     const awaiting = new EventsAwaitingHandOver();
-    const claim = events.ids.claim.bind(events.ids);
-    events.ids.claim = async () => {
+    const next = events.sequences.next.bind(events.sequences);
+    events.sequences.next = async () => {
       throw new Error('connection reset before the reply');
     };
     try {
       await expect(events.insertWithNextId(event(), body, { instanceId: 'api_accepting', awaiting })).rejects.toThrow('connection reset');
     } finally {
-      events.ids.claim = claim;
+      events.sequences.next = next;
     }
     expect(awaiting.size).toBe(0);
-    expect(awaiting.handedOverThrough(41)).toBe(41);
+    expect(awaiting.handedOverThrough()).toBe(0);
   });
 });

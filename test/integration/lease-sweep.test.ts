@@ -1,6 +1,8 @@
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import type { Platform } from '../../src/main/platform';
 import type { ApiInstanceDoc } from '../../src/persistence/api-instances';
 import { EventsAwaitingHandOver } from '../../src/persistence/events-awaiting-hand-over';
+import { ownerTag } from '../../src/persistence/events';
 import { LATE_WRITE_MS } from '../../src/services/crash-recovery';
 import { holdMethod } from '../support/gate';
 import { startTestPlatform } from '../support/platform';
@@ -24,7 +26,7 @@ describe('the crash sweep and a lease renewed under it', () => {
 
   function lease(id: string, expiresInMs: number): ApiInstanceDoc {
     const now = new Date();
-    return { _id: id, expires_at: new Date(now.getTime() + expiresInMs), watermark: 0, started_at: now, renewed_at: now, host: 'stalled-host', pid: 1 };
+    return { _id: id, expires_at: new Date(now.getTime() + expiresInMs), watermark: 0, batch: 1, started_at: now, renewed_at: now, host: 'stalled-host', pid: 1 };
   }
 
   const leaseOf = async (id: string) => (await platform.repositories.apiInstances.list()).find((l) => l._id === id);
@@ -32,8 +34,8 @@ describe('the crash sweep and a lease renewed under it', () => {
   it('keeps a lease renewed between the sweep reading it expired and removing it', async () => {
     const instances = platform.repositories.apiInstances;
     await instances.renew(lease('api_stalled_then_renewed', -10_000));
-    // Held after list(), where it starts handing the expired lease's events over (the renewals' head searches pass a known id).
-    const gate = holdMethod(platform.repositories.events.ids, 'head', { when: (known) => known === undefined });
+    // Held after list(), where it reads the expired lease's batches.
+    const gate = holdMethod(platform.repositories.events, 'owedBy', { when: (owner) => owner === ownerTag('api_stalled_then_renewed', 1) });
     try {
       const sweeping = platform.services.recovery.sweep();
       await gate.reached;
@@ -67,29 +69,48 @@ describe('the crash sweep and a lease renewed under it', () => {
 
   it('recovers an event whose insert the store took only after the sweep that first found its process dead, and keeps the lease meanwhile', async () => {
     const { events, apiInstances } = platform.repositories;
-    const dead = { ...lease('api_late_write', -10_000), watermark: await events.ids.head() };
+    const dead = { ...lease('api_late_write', -10_000), watermark: 2, batch: 3 };
     await apiInstances.renew(dead);
-    let claimed!: () => void;
-    const idClaimed = new Promise<void>((resolve) => (claimed = resolve));
+    const awaiting = new EventsAwaitingHandOver();
+    awaiting.openBatch(3);
+    let numbered!: () => void;
+    const idNumbered = new Promise<void>((resolve) => (numbered = resolve));
     let land!: () => void;
     const landing = new Promise<void>((resolve) => (land = resolve));
-    // The dead process's last ingest: its id is claimed, its event still on its way to the store.
+    // The dead process's last ingest: its id and number taken, its event still on its way to the store.
     const inserting = events.insertWithNextId(
       { account_id: 'acct_late_write', type: 'late.write', data: {}, timestamp: 0, idempotency_key: null, endpoint_ids: ['ep_late_write'], endpoint_urls: ['https://example.com/'], created_at: new Date() },
       (id) => JSON.stringify({ id }),
-      { instanceId: dead._id, awaiting: new EventsAwaitingHandOver() },
+      { instanceId: dead._id, awaiting },
       async () => {
-        claimed();
+        numbered();
         await landing;
         return {};
       },
     );
-    await idClaimed;
+    await idNumbered;
     expect(await platform.services.recovery.sweep()).toBe(0);
     land();
-    await inserting;
+    expect((await inserting).owner).toBe(ownerTag(dead._id, 3));
     expect(await platform.services.recovery.sweep()).toBe(1);
     expect(await leaseOf(dead._id)).toBeDefined();
     expect(await platform.services.recovery.sweep()).toBe(0);
+  });
+
+  it("reads only the batches the dead lease names above its watermark: an event of a batch it handed over is not its to recover", async () => {
+    const { events, apiInstances } = platform.repositories;
+    const dead = { ...lease('api_batches', -10_000), watermark: 4, batch: 6 };
+    await apiInstances.renew(dead);
+    const store = async (batch: number) => {
+      const awaiting = new EventsAwaitingHandOver();
+      awaiting.openBatch(batch);
+      const doc = { account_id: 'acct_batches', type: 'batch.test', data: {}, timestamp: 0, idempotency_key: null, endpoint_ids: ['ep_batches'], endpoint_urls: ['https://example.com/'], created_at: new Date() };
+      return (await events.insertWithNextId(doc, (id) => JSON.stringify({ id }), { instanceId: dead._id, awaiting }))._id;
+    };
+    const handedOver = await store(4);
+    const owed = [await store(5), await store(6)];
+    expect(await platform.services.recovery.sweep()).toBe(2);
+    const started = async (id: number) => platform.temporal.workflow.getHandle(deliveryId(id, 'ep_batches')).describe().then(() => true, () => false);
+    expect(await Promise.all([handedOver, ...owed].map(started))).toEqual([false, true, true]);
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { freePort, startTemporalDevServer } from '../../src/infra/embedded-servers';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import type { Platform } from '../../src/main/platform';
+import { ownerTag } from '../../src/persistence/events';
 import { roleEnv, spawnRole } from '../support/child-role';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
@@ -175,13 +176,13 @@ describe('deliveries survive process crashes', () => {
     const { accountId, key } = await createAccountWithKey(first);
     const endpoint = (await apiClient(first, key).post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/orphan` })).body;
     // Exactly the state a crash after `insert event` and before `start workflows` leaves behind:
-    // an event owned by an API process whose lease has expired, above that lease's watermark.
+    // an event of an API process whose lease has expired, in a batch above that lease's watermark.
     const deadInstance = 'api_dead_instance_of_this_test';
-    const watermark = await first.repositories.events.highestIdTried();
     await first.repositories.apiInstances.renew({
       _id: deadInstance,
       expires_at: new Date(Date.now() - 60_000),
-      watermark,
+      watermark: 0,
+      batch: 1,
       started_at: new Date(Date.now() - 120_000),
       renewed_at: new Date(Date.now() - 75_000),
       host: 'gone',
@@ -197,7 +198,7 @@ describe('deliveries survive process crashes', () => {
         idempotency_key: null,
         endpoint_ids: [endpoint.id],
         endpoint_urls: [endpoint.url],
-        owner: deadInstance,
+        owner: ownerTag(deadInstance, 1),
         created_at: new Date(Date.now() - 60_000),
       },
       (id) => JSON.stringify({ id, type: 'orphan.event', data: { lost: false }, timestamp }),

@@ -1,4 +1,4 @@
-import type { CommandStartedEvent } from 'mongodb';
+import type { CommandStartedEvent, CommandSucceededEvent, MongoClient } from 'mongodb';
 import type { Platform } from '../../src/main/platform';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { buildDeliveryBody } from '../../src/domain/webhooks/delivery-request';
@@ -20,7 +20,7 @@ describe('store budget of the delivery path', () => {
   let platform: Platform;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const commands: Array<{ name: string; collection: string; filter: unknown }> = [];
-  const PATH_COLLECTIONS = new Set(['events', 'event_ids', 'event_id_marks', 'idempotency_records', 'idempotency_successions', 'deliveries', 'delivery_rounds', 'endpoints', 'endpoint_health']);
+  const PATH_COLLECTIONS = new Set(['events', 'event_ids', 'event_sequences', 'idempotency_records', 'deliveries', 'delivery_rounds', 'endpoints', 'endpoint_health']);
 
   beforeAll(async () => {
     platform = await startTestPlatform();
@@ -81,16 +81,17 @@ describe('store budget of the delivery path', () => {
     }
   }
 
-  it('an ingest with an idempotency key: read the key, claim the id, insert the event, claim the key (4 round trips)', async () => {
+  // The process's block of ids was reserved by the warm-up (one `$inc` serves ID_BLOCK events): not per ingest.
+  it("an ingest with an idempotency key: read the key, take the account's next number, insert the event, insert the key's record (3 writes)", async () => {
     const { res, sent } = await ingestCounted({ type: 'budget.keyed', data: {}, idempotency_key: 'budget-1' });
     expect(res.status).toBe(202);
-    expect(summary(sent)).toEqual(['find idempotency_records', 'insert event_ids', 'insert events', 'insert idempotency_records']);
+    expect(summary(sent)).toEqual(['find idempotency_records', 'findAndModify event_sequences', 'insert events', 'insert idempotency_records']);
   });
 
-  it('an ingest without a key: the id claim and the event', async () => {
+  it("an ingest without a key: the account's next number and the event", async () => {
     const { res, sent } = await ingestCounted({ type: 'budget.plain', data: {} });
     expect(res.status).toBe(202);
-    expect(summary(sent)).toEqual(['insert event_ids', 'insert events']);
+    expect(summary(sent)).toEqual(['findAndModify event_sequences', 'insert events']);
   });
 
   it('a repeat of a key: one read', async () => {
@@ -114,7 +115,8 @@ describe('store budget of the delivery path', () => {
 
   it("a first attempt: no read (its endpoint from the cache ingest filled, its event vouched for by the platform's seal) and one write (the attempt and the delivery state)", async () => {
     await deliverOneCounted('budget.attempt');
-    const attemptCommands = commands.filter((c) => !(['events', 'event_ids'].includes(c.collection) && c.name === 'insert') && c.collection !== 'endpoint_health');
+    const ingestWrites = ['events', 'event_ids', 'event_sequences'];
+    const attemptCommands = commands.filter((c) => !(ingestWrites.includes(c.collection) && c.name !== 'find') && c.collection !== 'endpoint_health');
     expect(summary(attemptCommands)).toEqual(['update deliveries']);
   });
 
@@ -210,6 +212,73 @@ describe('store budget of the delivery path', () => {
       expect(res.status).toBe(200);
       for (const id of delivered) expect(res.text).toContain(`/dashboard/events/${id}`);
       await expectDeliveredFilterReads(listCommands());
+    });
+  });
+
+  describe('two API processes ingesting for the same accounts', () => {
+    let second: Platform;
+    /** The collections an ingest writes (metering has its own tests). */
+    const INGEST_COLLECTIONS = new Set(['events', 'event_ids', 'event_sequences', 'idempotency_records']);
+    const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify']);
+    const writes: string[] = [];
+    /** Writes the store refused in part or whole: a lost claim (a duplicate key) or any other. */
+    const refused: unknown[] = [];
+
+    function monitor(client: MongoClient): void {
+      const ingestWrites = new Map<number, string>();
+      client.on('commandStarted', (e: CommandStartedEvent) => {
+        const collection = String((e.command as Record<string, unknown>)[e.commandName]);
+        if (!WRITES.has(e.commandName) || !INGEST_COLLECTIONS.has(collection)) return;
+        writes.push(`${e.commandName} ${collection}`);
+        ingestWrites.set(e.requestId, collection);
+      });
+      client.on('commandSucceeded', (e: CommandSucceededEvent) => {
+        if (ingestWrites.delete(e.requestId) && (e.reply as { writeErrors?: unknown[] }).writeErrors?.length) refused.push(e.reply);
+      });
+      client.on('commandFailed', (e) => ingestWrites.delete(e.requestId) && refused.push(e.failure));
+    }
+
+    beforeAll(async () => {
+      second = await startTestPlatform({ sameAs: platform, roles: { api: true, worker: false } });
+      monitor(platform.mongo);
+      monitor(second.mongo);
+    });
+    afterAll(async () => {
+      await second?.stop();
+    });
+
+    it('an accepted ingest with a key makes at most 3 store writes, none of them a lost claim', async () => {
+      const accounts = await Promise.all(Array.from({ length: 4 }, () => createAccountWithKey(platform)));
+      const clients = accounts.map(({ key }) => [apiClient(platform, key), apiClient(second, key)] as const);
+      // A warm-up through each process (its block of ids, the accounts' counters), then 20 ingests each, all at once.
+      for (const [here, there] of clients) for (const api of [here, there]) expect((await api.post('/api/v1/webhooks/events', { type: 'budget.warm', data: {} })).status).toBe(202);
+      writes.length = 0;
+      refused.length = 0;
+      const calls = Array.from({ length: 40 }, (_, i) => clients[i % 4][i % 2].post('/api/v1/webhooks/events', { type: 'budget.two', data: { i }, idempotency_key: `two-${i}` }));
+      const answers = await Promise.all(calls);
+      expect(answers.map((r) => r.status)).toEqual(answers.map(() => 202));
+      expect(new Set(answers.map((r) => r.body.id)).size).toBe(40);
+      expect(refused).toEqual([]);
+      expect(writes.length / 40).toBeLessThanOrEqual(3);
+      expect(writes.sort()).toEqual([
+        ...Array.from({ length: 40 }, () => 'findAndModify event_sequences'),
+        ...Array.from({ length: 40 }, () => 'insert events'),
+        ...Array.from({ length: 40 }, () => 'insert idempotency_records'),
+      ]);
+    });
+
+    it('concurrent repeats of one key sent to both processes yield exactly one event, and every answer names it', async () => {
+      const { accountId, key } = await createAccountWithKey(platform);
+      const [here, there] = [apiClient(platform, key), apiClient(second, key)];
+      for (let k = 0; k < 5; k++) {
+        const event = { type: 'budget.repeat', data: { k }, idempotency_key: `repeat-both-${k}` };
+        const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? here : there).post('/api/v1/webhooks/events', event)));
+        expect(answers.filter((r) => r.status === 202)).toHaveLength(1);
+        expect(answers.filter((r) => r.status === 200)).toHaveLength(11);
+        expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
+      }
+      const stored = await platform.services.events.list(accountId, { limit: 100 });
+      expect(stored.data.map((e) => e.idempotency_key).sort()).toEqual(Array.from({ length: 5 }, (_, k) => `repeat-both-${k}`));
     });
   });
 });

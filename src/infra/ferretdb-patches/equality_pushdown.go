@@ -1,6 +1,6 @@
 // Added to FerretDB 1.24's SQLite backend by `npm run provision` (src/infra/provision.ts). FerretDB hands SQLite a
 // filter only when it is exactly {_id}, else scans (117 endpoint lists/s with 200 stored); this hands it the top-level
-// string equalities too, on the expressions the indexes are built on (docs/embedded-store.md#indexes).
+// string equalities too, on the expressions the indexes are built on, and an integer _id (docs/embedded-store.md#indexes).
 //
 // Pushdown must only narrow to a superset of the matches (FerretDB filters what SQLite returns again), so a field
 // other than _id also matches an array ({f: "x"} matches f: ["x", ...]): an index range too, as an array's JSON
@@ -9,6 +9,7 @@ package sqlite
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -40,8 +41,7 @@ func equalityPushdown(filter *types.Document) (string, []any) {
 		v := must.NotFail(filter.Get(k))
 
 		if k == "_id" {
-			switch v.(type) {
-			case string, types.ObjectID:
+			if pushableID(v) {
 				conditions = append(conditions, fmt.Sprintf(`%s = ?`, metadata.IDColumn))
 				args = append(args, string(must.NotFail(sjson.MarshalSingleValue(v))))
 			}
@@ -63,4 +63,22 @@ func equalityPushdown(filter *types.Document) (string, []any) {
 	}
 
 	return " WHERE " + strings.Join(conditions, " AND "), args
+}
+
+// pushableID is an _id whose JSON text is the same for every stored value MongoDB calls equal to it: a string, an
+// ObjectId, or a non-zero number written without a fraction (int32, int64 and whole doubles below 1e21 all print
+// as digits). Zero is left out (a stored -0.0 prints "-0"), as are fractions, NaN and the infinities.
+func pushableID(v any) bool {
+	switch n := v.(type) {
+	case string, types.ObjectID:
+		return true
+	case int32:
+		return n != 0
+	case int64:
+		return n != 0
+	case float64:
+		return n != 0 && n == math.Trunc(n) && math.Abs(n) < 1e21
+	default:
+		return false
+	}
 }

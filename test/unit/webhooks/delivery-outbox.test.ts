@@ -46,19 +46,21 @@ const noWindow = () => new DeliveryStartWindow(0);
 describe('DeliveryOutbox', () => {
   const logger = createLogger('silent');
 
-  it('handedOverThrough stays below the lowest event whose workflows have not all started', async () => {
+  it('handedOverThrough stays below the lowest batch with an event whose workflows have not all started', async () => {
     const s = heldScheduler();
     const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10, window: noWindow() });
     outbox.awaiting.enter(5);
+    outbox.awaiting.openBatch(2);
     outbox.awaiting.enter(6);
+    outbox.awaiting.openBatch(3);
     const five = outbox.enqueue(event(5, ['a']));
     void outbox.enqueue(event(6, ['b']));
-    expect(outbox.awaiting.handedOverThrough(6)).toBe(4);
+    expect(outbox.awaiting.handedOverThrough()).toBe(0);
     await tick();
     s.release();
     await five;
     await tick();
-    expect(outbox.awaiting.handedOverThrough(6)).toBe(6);
+    expect(outbox.awaiting.handedOverThrough()).toBe(2);
   });
 
   it("sends no start in the ingest's own turn: its answer is written first", async () => {
@@ -74,16 +76,19 @@ describe('DeliveryOutbox', () => {
   it('an event with no matching endpoint never holds handedOverThrough back', () => {
     const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10, window: noWindow() });
     outbox.awaiting.enter(9);
+    outbox.awaiting.openBatch(2);
     void outbox.enqueue(event(9, []));
-    expect(outbox.awaiting.handedOverThrough(9)).toBe(9);
+    expect(outbox.awaiting.handedOverThrough()).toBe(1);
     expect(outbox.backlog).toBe(0);
   });
 
-  it('an insert that lost its id releases it', () => {
+  it('an insert that certainly failed releases its batch', () => {
     const outbox = new DeliveryOutbox(heldScheduler().scheduler, logger, { startConcurrency: 10, window: noWindow() });
     outbox.awaiting.enter(3);
+    outbox.awaiting.openBatch(2);
+    expect(outbox.awaiting.handedOverThrough()).toBe(0);
     outbox.awaiting.leave(3);
-    expect(outbox.awaiting.handedOverThrough(3)).toBe(3);
+    expect(outbox.awaiting.handedOverThrough()).toBe(1);
   });
 
   it('tells how long its oldest event has waited for its workflows to start', () => {
@@ -231,9 +236,10 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
     const s = heldScheduler();
     const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 4, window: noWindow() });
     outbox.awaiting.enter(7);
+    outbox.awaiting.openBatch(2);
     let answer!: (owns: boolean) => void;
     outbox.enqueueOnceSettled(event(7, ['ep_a']), () => new Promise<boolean>((r) => (answer = r)));
-    expect(outbox.awaiting.handedOverThrough(7)).toBe(6);
+    expect(outbox.awaiting.handedOverThrough()).toBe(0);
     expect(await outbox.drain(50)).toBe(false);
     while (!answer) await tick();
     answer(true);
@@ -242,7 +248,7 @@ describe('DeliveryOutbox and an event whose idempotency key is not settled yet',
       s.release();
     }
     expect(await outbox.drain(1000)).toBe(true);
-    expect(outbox.awaiting.handedOverThrough(7)).toBe(7);
+    expect(outbox.awaiting.handedOverThrough()).toBe(1);
   });
 
   it('asks again after a settlement fails, and forgets an event removed for losing its key', async () => {

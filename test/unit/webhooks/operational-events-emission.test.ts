@@ -36,7 +36,7 @@ const end = (eventId: number, at = T0, endpointId = 'ep_1'): DeliveryEnd => ({
   lastAttempt: { attempt: 8, at: new Date(at), statusCode: 500, error: 'Destination answered HTTP 500.' },
 });
 
-/** Two processes' emitters on one claims store: a unique id wins once, as in the store. */
+/** Two processes' emitters on one store: a unique id wins once, and an event's claimers of a kind are capped, as in the store. */
 function emitters() {
   const claimed = new Map<string, string>();
   const claims = {
@@ -45,18 +45,19 @@ function emitters() {
       if (!claimed.has(id)) claimed.set(id, by);
       return claimed.get(id) === by;
     },
-    claimOfEvent: async (kind: string, eventId: number, max: number, by: string) => {
-      for (let slot = 1; slot <= max; slot++) {
-        const id = `${kind}:${eventId}#${slot}`;
-        if (!claimed.has(id)) claimed.set(id, by);
-        if (claimed.get(id) === by) return true;
-      }
-      return false;
+  };
+  const noticeClaimers = new Map<string, string[]>();
+  const stored = {
+    claimNotice: async (eventId: number, kind: string, max: number, by: string) => {
+      const claimers = noticeClaimers.get(`${kind}:${eventId}`) ?? [];
+      noticeClaimers.set(`${kind}:${eventId}`, claimers);
+      if (!claimers.includes(by) && claimers.length < max) claimers.push(by);
+      return claimers.includes(by);
     },
   };
   const emitted: Array<{ accountId: string; input: IngestInput }> = [];
   const make = () => {
-    const deps = { endpoints: { find: async () => endpoint }, operationalNoticeClaims: claims, noticeRules: { failingAfter: 5, autoDisableAfterMs: 120 * HOUR }, clock: systemClock };
+    const deps = { endpoints: { find: async () => endpoint }, events: stored, operationalNoticeClaims: claims, noticeRules: { failingAfter: 5, autoDisableAfterMs: 120 * HOUR }, clock: systemClock };
     const events = new EventService(deps as unknown as EventServiceDeps);
     jest.spyOn(events, 'emitPlatformEvent').mockImplementation(async (accountId, input) => void emitted.push({ accountId, input }));
     return events;
