@@ -1,7 +1,7 @@
 import type { Product } from '../domain/keys/products';
+import { accountCountsOf } from './account-counts';
 import { cacheInvalidationsOf } from './cache-invalidations';
 import { StoreCollection } from './store-collection';
-import { insertWithinCap } from './store-primitives';
 
 export interface ApiKeyDoc {
   _id: string;
@@ -18,10 +18,18 @@ export interface ApiKeyDoc {
 
 export class ApiKeys extends StoreCollection<ApiKeyDoc>('api_keys', [{ hash: 1 }, { unique: true }], [{ account_id: 1, created_at: -1 }]) {
   private readonly invalidations = cacheInvalidationsOf(this.db);
+  private readonly counts = accountCountsOf(this.db);
 
   /** Inserts `doc` unless its account would then hold more than `max` live keys (false); exact under concurrent creates. */
-  async insertWithinCap(doc: ApiKeyDoc, max: number): Promise<boolean> {
-    return (await insertWithinCap(this.col, doc, { account_id: doc.account_id, revoked_at: null }, max)).inserted;
+  async insertIfRoom(doc: ApiKeyDoc, max: number): Promise<boolean> {
+    if (!(await this.counts.take(doc.account_id, 'live_keys', max))) return false;
+    try {
+      await this.col.insertOne(doc);
+    } catch (err) {
+      await this.counts.giveBack(doc.account_id, 'live_keys');
+      throw err;
+    }
+    return true;
   }
 
   findByHash(hash: string): Promise<ApiKeyDoc | null> {
@@ -48,7 +56,9 @@ export class ApiKeys extends StoreCollection<ApiKeyDoc>('api_keys', [{ hash: 1 }
     const existing = await this.col.findOne(filter);
     if (!existing) return null;
     if (existing.revoked_at && at.getTime() - existing.revoked_at.getTime() > reannounceWithinMs) return existing;
-    if (!existing.revoked_at) await this.col.updateOne({ _id: id, revoked_at: null }, { $set: { revoked_at: at } });
+    if (!existing.revoked_at && (await this.col.updateOne({ _id: id, revoked_at: null }, { $set: { revoked_at: at } })).modifiedCount === 1) {
+      await this.counts.giveBack(existing.account_id, 'live_keys');
+    }
     await this.invalidations.append({ kind: 'key_revoked', key_hash: existing.hash }, at);
     return this.col.findOne({ _id: id });
   }

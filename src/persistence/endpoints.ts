@@ -2,6 +2,7 @@ import type { Filter } from 'mongodb';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
 import type { EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { RetiredSecret, SecretSet } from '../domain/webhooks/secret-rotation';
+import { accountCountsOf } from './account-counts';
 import { cacheInvalidationsOf } from './cache-invalidations';
 import { StoreCollection } from './store-collection';
 
@@ -30,30 +31,20 @@ export interface EndpointDoc {
 
 export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'rate_limit_per_s' | 'max_in_flight' | 'ordering' | 'secret_sealed' | 'previous_secrets'>>;
 
-/** `endpoint_counts`: how many endpoints each account has, places taken before an insert and given back after a delete. */
-interface EndpointCountDoc {
-  /** The account's id. */
-  _id: string;
-  endpoints: number;
-}
-
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
 
 export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ account_id: 1, created_at: -1, _id: -1 }]) {
   private readonly invalidations = cacheInvalidationsOf(this.db);
-  private readonly counts = this.db.collection<EndpointCountDoc>('endpoint_counts');
+  private readonly counts = accountCountsOf(this.db);
 
   /** Inserts `doc` if its account has fewer than `max` endpoints, disabled included (false: none inserted); exact under concurrent creates. */
   async insertIfRoom(doc: EndpointDoc, max: number): Promise<boolean> {
-    const account = { _id: doc.account_id };
-    await this.counts.updateOne(account, { $setOnInsert: { endpoints: 0 } }, { upsert: true });
-    const placed = await this.counts.updateOne({ ...account, endpoints: { $lt: max } }, { $inc: { endpoints: 1 } });
-    if (placed.modifiedCount === 0) return false;
+    if (!(await this.counts.take(doc.account_id, 'endpoints', max))) return false;
     try {
       await this.col.insertOne(doc);
     } catch (err) {
-      await this.counts.updateOne(account, { $inc: { endpoints: -1 } });
+      await this.counts.giveBack(doc.account_id, 'endpoints');
       throw err;
     }
     await this.invalidations.append({ kind: 'endpoints_changed', account_id: doc.account_id });
@@ -118,7 +109,7 @@ export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ acco
   async delete(accountId: string, id: string): Promise<boolean> {
     const result = await this.col.deleteOne({ _id: id, account_id: accountId });
     if (result.deletedCount === 0) return false;
-    await this.counts.updateOne({ _id: accountId }, { $inc: { endpoints: -1 } });
+    await this.counts.giveBack(accountId, 'endpoints');
     await this.invalidations.append({ kind: 'endpoints_changed', account_id: accountId });
     return true;
   }

@@ -65,7 +65,7 @@ export class AccountService {
       created_at: this.deps.clock(),
       revoked_at: null,
     };
-    if (!(await this.deps.keys.insertWithinCap(doc, MAX_LIVE_KEYS_PER_ACCOUNT))) {
+    if (!(await this.deps.keys.insertIfRoom(doc, MAX_LIVE_KEYS_PER_ACCOUNT))) {
       throw new DomainError('key_limit_reached', `An account has at most ${MAX_LIVE_KEYS_PER_ACCOUNT} live API keys; revoke one first.`);
     }
     return { ...keyView(doc), key };
