@@ -4,13 +4,13 @@ import { PROJECT_ROOT } from '../../src/infra/tools';
 import type { WriterJob } from './store-primitive-ops';
 
 /**
- * Runs one job in each of several writer processes (store-primitive-writer.ts) against the same
+ * Runs one job in each of several writer processes (`writer`, store-primitive-writer.ts unless told) against the same
  * database: all connect first, then all are told "go" together. Resolves to each one's result.
  * Throws unless every writer ran in a process of its own (not this one, not another writer's).
  */
-export async function runWritersTogether<R>(jobs: WriterJob[]): Promise<R[]> {
+export async function runWritersTogether<R, J extends { name: string } = WriterJob>(jobs: J[], writer = 'store-primitive-writer.ts'): Promise<R[]> {
   const writers = jobs.map((job) => {
-    const child = spawn(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), [path.join(__dirname, 'store-primitive-writer.ts'), JSON.stringify(job)], {
+    const child = spawn(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), [path.join(__dirname, writer), JSON.stringify(job)], {
       cwd: PROJECT_ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
