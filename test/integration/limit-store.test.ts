@@ -3,6 +3,7 @@ import type { LimitPolicy } from '../../src/domain/limits/admission';
 import { billingPeriodAt } from '../../src/domain/limits/billing-period';
 import { windowFrom } from '../../src/domain/limits/burst-window';
 import { BlockLimiter } from '../../src/persistence/block-limiter';
+import { DashboardSignInAttempts } from '../../src/persistence/dashboard-sign-in-attempts';
 import { LimitUsage } from '../../src/persistence/limit-usage';
 import { LimitWindows } from '../../src/persistence/limit-windows';
 import { ExpirySweepers } from '../../src/persistence/store-primitives';
@@ -11,8 +12,9 @@ import { runWritersTogether } from '../support/store-writers';
 import { openTestDb } from '../support/test-db';
 
 const at = (iso: string) => new Date(iso);
+const FIFTEEN_MINUTES = 15 * 60_000;
 
-/** The limits' counters on the real embedded store. */
+/** The limits' and the sign-in throttle's counters on the real embedded store. */
 describe('limit counters on the real store', () => {
   let close: () => Promise<void>;
   let db: Db;
@@ -20,7 +22,7 @@ describe('limit counters on the real store', () => {
 
   beforeAll(async () => {
     ({ db, close } = await openTestDb('limit_store'));
-    for (const repo of [new LimitWindows(db), new LimitUsage(db)]) await repo.ensureIndexes(expiry);
+    for (const repo of [new LimitWindows(db), new LimitUsage(db), new DashboardSignInAttempts(db)]) await repo.ensureIndexes(expiry);
   });
   afterAll(async () => {
     expiry.stop();
@@ -58,6 +60,21 @@ describe('limit counters on the real store', () => {
     expect([await usage.count('acct:u', may), await usage.count('acct:u', june)]).toEqual([3, 1]);
   });
 
+  it('sign-in attempts: counted up to the limit in a window the first attempt opens; then refused until it ends; a withdrawn attempt frees its place', async () => {
+    const attempts = new DashboardSignInAttempts(db);
+    const t0 = at('2031-05-10T12:00:00.000Z');
+    const end = at('2031-05-10T12:15:00.000Z');
+    for (let i = 0; i < 3; i++) expect(await attempts.count('ip:a', new Date(t0.getTime() + i * 1000), FIFTEEN_MINUTES, 3)).toEqual({ windowEnd: end });
+    expect(await attempts.count('ip:a', at('2031-05-10T12:14:59.000Z'), FIFTEEN_MINUTES, 3)).toEqual({ liftsAt: end });
+    await attempts.withdraw('ip:a', end);
+    expect(await attempts.count('ip:a', at('2031-05-10T12:14:59.000Z'), FIFTEEN_MINUTES, 3)).toEqual({ windowEnd: end });
+    // The window has ended (its document not yet purged): the next attempt opens another, and a late withdrawal leaves it alone.
+    const later = at('2031-05-10T12:15:00.000Z');
+    expect(await attempts.count('ip:a', later, FIFTEEN_MINUTES, 3)).toEqual({ windowEnd: at('2031-05-10T12:30:00.000Z') });
+    await attempts.withdraw('ip:a', end);
+    expect(await db.collection('dashboard_sign_in_attempts').findOne({ _id: 'ip:a' as never })).toEqual({ _id: 'ip:a', n: 1, expires_at: at('2031-05-10T12:30:00.000Z') });
+  });
+
   describe('with writers in two processes', () => {
     const writers = <R>(job: Omit<LimitWriterJob, 'uri' | 'db' | 'name'>) =>
       runWritersTogether<R, LimitWriterJob>(['a', 'b'].map((name) => ({ uri: process.env.MONGODB_URI!, db: db.databaseName, name, ...job })), 'limit-writer.ts');
@@ -79,6 +96,17 @@ describe('limit counters on the real store', () => {
       await third.close();
       expect(admitted + more).toBe(250);
       expect([await burstCount(), await new LimitUsage(db).count(policy.bucket, period)]).toEqual([250, 250]);
+    });
+
+    it('the sign-in throttle: 2 × 20 attempts at once on one scope count exactly its limit, also when they reopen an ended window', async () => {
+      const throttle = { scope: 'email-ip:two', limit: 5, windowMs: FIFTEEN_MINUTES };
+      const [a, b] = await writers<number>({ op: 'attempt', count: 20, throttle });
+      expect(a + b).toBe(5);
+      // The window has ended and is not purged yet: the attempts race to open the next one.
+      await db.collection('dashboard_sign_in_attempts').updateOne({ _id: throttle.scope as never }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      const [c, d] = await writers<number>({ op: 'attempt', count: 20, throttle });
+      expect(c + d).toBe(5);
+      expect(await db.collection('dashboard_sign_in_attempts').findOne({ _id: throttle.scope as never })).toMatchObject({ n: 5 });
     });
   });
 });
