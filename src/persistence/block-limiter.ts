@@ -14,8 +14,8 @@ const BLOCK_SECONDS = 4;
 const EDGE_SHARE = 8;
 /** A block is at most this share of the limit: a process killed unshut strands at most 1 % of it. */
 const LIMIT_SHARE = 100;
-/** Calls held unused this long (no call of the scope in this process) are given back to the store. */
-export const IDLE_RETURN_MS = 1_000;
+/** Calls held unused this long (no call of the scope in this process) are given back to the store: long enough that a bucket called every second or two keeps its block, rather than give it back and take it again at each call. */
+export const IDLE_RETURN_MS = 5_000;
 /** How long a process trusts its finding that a limit is used up before reading the count again. */
 const RECHECK_MS = 1_000;
 /** Past this many scopes the per-process state is dropped (blocks held then are lost until their scope ends: never over-admits). */
