@@ -161,7 +161,7 @@ async function main(): Promise<void> {
     for (const [name, repo] of Object.entries(platform.repositories)) {
       const col = (repo as unknown as { col?: Record<string, unknown> }).col;
       if (!col) continue;
-      for (const method of ['find', 'findOne', 'insertOne', 'insertMany', 'updateOne', 'deleteOne', 'deleteMany', 'countDocuments']) {
+      for (const method of ['find', 'findOne', 'findOneAndUpdate', 'insertOne', 'insertMany', 'updateOne', 'deleteOne', 'deleteMany', 'countDocuments']) {
         const original = col[method];
         if (typeof original !== 'function') continue;
         col[method] = function (this: unknown, ...args: unknown[]) {

@@ -18,7 +18,7 @@ import { EndpointRateTokens } from '../persistence/endpoint-rate-tokens';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
-import { LimitBlocks } from '../persistence/limit-blocks';
+import { LimitUsage } from '../persistence/limit-usage';
 import { LimitWindows } from '../persistence/limit-windows';
 import { OperationalNoticeClaims } from '../persistence/operational-notice-claims';
 import type { ExpirySweepers } from '../persistence/store-primitives';
@@ -61,7 +61,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers) {
     apiInstances: new ApiInstances(db),
     idempotency: new IdempotencyRecords(db),
     limitWindows: new LimitWindows(db),
-    limitBlocks: new LimitBlocks(db),
+    limitUsage: new LimitUsage(db),
     workerLoads: new WorkerLoads(db),
     /** Once-an-hour operational events per endpoint, across processes (the per-event cap is on the event: Events.claimNotice). */
     operationalNoticeClaims: new OperationalNoticeClaims(db),
@@ -145,7 +145,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     accounts: new AccountService({ accounts: repositories.accounts, keys: repositories.apiKeys, clock: systemClock }),
     authenticator,
     invalidations,
-    limiter: new BlockLimiter(repositories.limitBlocks, repositories.limitWindows, clock),
+    limiter: new BlockLimiter(repositories.limitWindows, repositories.limitUsage, clock),
     endpoints: new EndpointService({
       ...repositories,
       health: repositories.endpointHealth,

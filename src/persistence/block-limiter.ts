@@ -2,30 +2,30 @@ import { SingleFlight } from '../infra/single-flight';
 import type { Clock } from '../domain/clock';
 import { burstLimitExceeded, quotaExceeded } from '../domain/errors';
 import { Admission, LimitAdmitter, LimitPolicy, LimitRejection, LimitState } from '../domain/limits/admission';
-import { billingPeriodAt, secondsUntil } from '../domain/limits/billing-period';
-import { BurstWindow, isCurrent, nextWindow } from '../domain/limits/burst-window';
-import type { BlockEntry, LimitBlocks } from './limit-blocks';
+import { BillingPeriod, billingPeriodAt, secondsUntil } from '../domain/limits/billing-period';
+import { BurstWindow, isCurrent, windowFrom } from '../domain/limits/burst-window';
+import type { LimitUsage } from './limit-usage';
 import type { LimitWindows } from './limit-windows';
 
 const MAX_BLOCK = 64;
-/** A block holds this many seconds of the process's recent calls: a bucket called a few times a second appends every few seconds, not every second. */
+/** A block holds this many seconds of the process's recent calls: a bucket called a few times a second takes a block every few seconds, not every second. */
 const BLOCK_SECONDS = 4;
 /** A block takes at most this share of what is left of a limit, so near the limit blocks shrink to single calls. */
 const EDGE_SHARE = 8;
 /** A block is at most this share of the limit: a process killed unshut strands at most 1 % of it. */
 const LIMIT_SHARE = 100;
-/** Calls held unused this long (no call of the scope in this process) are given back to the log. */
-export const IDLE_RETURN_MS = 1_000;
-/** How long a process trusts its finding that a limit is used up before reading the log again. */
+/** Calls held unused this long (no call of the scope in this process) are given back to the store: long enough that a bucket called every second or two keeps its block, rather than give it back and take it again at each call. */
+export const IDLE_RETURN_MS = 5_000;
+/** How long a process trusts its finding that a limit is used up before reading the count again. */
 const RECHECK_MS = 1_000;
-const BURST_RETENTION_MS = 60_000;
-const USAGE_RETENTION_MS = 90 * 24 * 3600 * 1000;
-const WINDOW_RETENTION_MS = 24 * 3600 * 1000;
 /** Past this many scopes the per-process state is dropped (blocks held then are lost until their scope ends: never over-admits). */
 const MAX_TRACKED_SCOPES = 50_000;
 
-const burstKey = (bucket: string, seq: number): string => `b:${bucket}:${seq}`;
+const burstKey = (bucket: string, window: BurstWindow): string => `b:${bucket}:${window.start.getTime()}`;
 const usageKey = (bucket: string, periodId: string): string => `u:${bucket}:${periodId}`;
+
+/** A count in the store: adds `delta` calls (negative: gives them back), answering the count after; null when the window has been replaced. */
+type AddTo = (delta: number) => Promise<number | null>;
 
 /** What the headers say: `burstCount` calls of the window and `used` of the period counted. */
 function limitState(policy: LimitPolicy, window: BurstWindow, burstCount: number, used: number): LimitState {
@@ -33,7 +33,7 @@ function limitState(policy: LimitPolicy, window: BurstWindow, burstCount: number
     burstLimit: policy.burstLimit,
     burstRemaining: Math.max(0, policy.burstLimit - burstCount),
     burstResetAt: window.end,
-    // Without usage records (anonymous callers), the calls of the window are the only count there is.
+    // Without usage counts (anonymous callers), the calls of the window are the only count there is.
     quotaUsed: used,
     quotaLimit: policy.quotaLimit,
   };
@@ -41,15 +41,16 @@ function limitState(policy: LimitPolicy, window: BurstWindow, burstCount: number
 
 /** One burst window or billing period of a bucket, as this process knows it. */
 class Scope {
-  head: BlockEntry | null = null;
-  /** Whether `head` must be (re-)read before the next append. */
-  stale = true;
-  /** Positions (1-based counts) of calls this process holds, claimed but not handed out: ascending. */
+  /** The count the store last answered this process, its own takes included. */
+  count = 0;
+  /** Positions (1-based counts) of calls this process took, not yet handed out: ascending. */
   pool: number[] = [];
-  /** Calls of the give-back in flight: no longer in the pool, not yet off `head`. */
+  /** Calls of the give-back in flight: no longer in the pool, maybe still in `count`. */
   returning = 0;
-  /** The one append (claim or give-back) this process has in flight on the scope. */
-  appending: Promise<void> | null = null;
+  /** The one store operation (take, give-back, read) this process has in flight on the scope. */
+  busy: Promise<void> | null = null;
+  /** Another process opened the bucket's next window (its clock saw this one end): nothing more is taken of it. */
+  replaced = false;
   waiting = 0;
   lastSize = 0;
   lastUsed = 0;
@@ -58,15 +59,11 @@ class Scope {
   private taken = 0;
   private takenBefore = 0;
 
-  /** `endsAt`: when the window or period ends (nothing held is worth giving back after it); `expiresAt`: when its log may be purged. */
-  constructor(readonly key: string, readonly endsAt: Date, readonly expiresAt: Date) {}
-
-  get granted(): number {
-    return this.head?.cum ?? 0;
-  }
+  /** `endsAt`: when the window or period ends (nothing held is worth giving back after it). */
+  constructor(readonly key: string, readonly add: AddTo, readonly endsAt: Date) {}
 
   counted(): number {
-    return this.granted - this.pool.length - this.returning;
+    return this.count - this.pool.length - this.returning;
   }
 
   hasUsable(limit: number): boolean {
@@ -117,7 +114,11 @@ class HeldAdmission implements Admission {
   }
 }
 
-/** Exact limits across API processes by unique inserts only (docs/keys-limits-errors.md); a block's calls are handed out without a round trip. */
+/**
+ * Exact limits across API processes with one counter per burst window and per billing period
+ * (docs/keys-limits-errors.md): a process takes a block of calls with one `$inc`, hands them out
+ * without a round trip, and gives back at once what a take found over the limit.
+ */
 export class BlockLimiter implements LimitAdmitter {
   private readonly scopes = new Map<string, Scope>();
   private readonly windows = new Map<string, BurstWindow>();
@@ -125,8 +126,8 @@ export class BlockLimiter implements LimitAdmitter {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly blocks: Pick<LimitBlocks, 'append' | 'latest'>,
-    private readonly windowLog: Pick<LimitWindows, 'latestWindow' | 'createWindow'>,
+    private readonly windowCounts: Pick<LimitWindows, 'current' | 'add'>,
+    private readonly usageCounts: Pick<LimitUsage, 'add' | 'count'>,
     private readonly clock: Clock,
   ) {
     this.sweeper = setInterval(() => void this.returnIdle(), IDLE_RETURN_MS / 2);
@@ -139,7 +140,7 @@ export class BlockLimiter implements LimitAdmitter {
     if (this.scopes.size > MAX_TRACKED_SCOPES) this.scopes.clear();
     const window = await this.currentWindow(policy.bucket, now);
     const burst = this.burstScope(policy.bucket, window);
-    const usage = policy.countUsage ? this.scope(usageKey(policy.bucket, period.id), period.end, new Date(period.end.getTime() + USAGE_RETENTION_MS)) : null;
+    const usage = policy.countUsage ? this.usageScope(policy.bucket, period) : null;
     const stateWith = (burstCount: number, used: number): LimitState => limitState(policy, window, burstCount, used);
     const quotaRejection = () => {
       // At least the limit: this process may not yet have seen every call another one was granted.
@@ -154,12 +155,18 @@ export class BlockLimiter implements LimitAdmitter {
       );
 
     // A call refused by either limit is counted in neither: the burst position is taken first,
-    // the usage position only for a call the burst admits (its claim, when needed, already under way).
+    // the usage position only for a call the burst admits (its take, when needed, already under way).
     if (usage && this.knownFull(usage, policy.quotaLimit, now)) throw quotaRejection();
     if (usage && !usage.hasUsable(policy.quotaLimit) && !this.knownFull(burst, policy.burstLimit, now)) {
       this.refill(usage, policy.quotaLimit, now).catch(() => undefined /* the take below meets the error */);
     }
     const b = await this.take(burst, policy.burstLimit, now);
+    if (b === null && burst.replaced) {
+      // The bucket's next window is open in the store: this call counts in it.
+      this.scopes.delete(burst.key);
+      if (this.windows.get(policy.bucket) === window) this.windows.delete(policy.bucket);
+      return this.admit(policy);
+    }
     if (b === null) throw burstRejection();
     let usagePosition: number | null = null;
     if (usage) {
@@ -177,7 +184,7 @@ export class BlockLimiter implements LimitAdmitter {
     const now = this.clock();
     const window = this.windows.get(policy.bucket);
     if (!window || !isCurrent(window, now)) return this.admit(policy);
-    const burst = this.scopes.get(burstKey(policy.bucket, window.seq));
+    const burst = this.scopes.get(burstKey(policy.bucket, window));
     const usage = policy.countUsage ? this.scopes.get(usageKey(policy.bucket, billingPeriodAt(now).id)) : null;
     // What `admit` does when this process holds a position of each limit: taken here, without a promise.
     if (!burst?.hasUsable(policy.burstLimit) || usage === undefined || (usage && !usage.hasUsable(policy.quotaLimit))) return this.admit(policy);
@@ -190,19 +197,18 @@ export class BlockLimiter implements LimitAdmitter {
     const now = this.clock();
     const window = this.windows.get(policy.bucket);
     if (!window || !isCurrent(window, now)) return null;
-    const burst = this.scopes.get(burstKey(policy.bucket, window.seq));
+    const burst = this.scopes.get(burstKey(policy.bucket, window));
     const usage = policy.countUsage ? this.scopes.get(usageKey(policy.bucket, billingPeriodAt(now).id)) : undefined;
     if (!burst || (policy.countUsage && !usage)) return null;
     return limitState(policy, window, burst.counted(), usage ? usage.counted() : burst.counted());
   }
 
   async usage(bucket: string): Promise<number> {
-    const key = usageKey(bucket, billingPeriodAt(this.clock()).id);
-    const scope = this.scopes.get(key);
-    if (!scope) return (await this.blocks.latest(key, null))?.cum ?? 0;
-    const latest = await this.blocks.latest(key, scope.head);
-    // An append of this process in flight sets the head itself, with its pool: a log read alone would count its block twice or not at all.
-    if (!scope.appending && latest && latest.n > (scope.head?.n ?? 0)) scope.head = latest;
+    const period = billingPeriodAt(this.clock());
+    const scope = this.scopes.get(usageKey(bucket, period.id));
+    if (!scope) return this.usageCounts.count(bucket, period);
+    // Read between this process's own takes and give-backs, so that the calls it holds are subtracted exactly once.
+    await this.exclusive(scope, async () => void (await this.add(scope, 0)));
     return scope.counted();
   }
 
@@ -218,27 +224,31 @@ export class BlockLimiter implements LimitAdmitter {
     const now = this.clock().getTime();
     const returns: Promise<void>[] = [];
     for (const scope of this.scopes.values()) {
-      if (scope.endsAt.getTime() <= now && !scope.appending) this.scopes.delete(scope.key);
-      else if (scope.pool.length > 0 && !scope.appending && now - scope.lastUsed >= IDLE_RETURN_MS) returns.push(this.giveBack(scope).catch(() => undefined));
+      if (scope.endsAt.getTime() <= now && !scope.busy) this.scopes.delete(scope.key);
+      else if (scope.pool.length > 0 && !scope.busy && now - scope.lastUsed >= IDLE_RETURN_MS) returns.push(this.giveBack(scope).catch(() => undefined));
     }
     await Promise.all(returns);
   }
 
-  private scope(key: string, endsAt: Date, expiresAt: Date): Scope {
+  private scope(key: string, add: AddTo, endsAt: Date): Scope {
     let scope = this.scopes.get(key);
-    if (!scope) this.scopes.set(key, (scope = new Scope(key, endsAt, expiresAt)));
+    if (!scope) this.scopes.set(key, (scope = new Scope(key, add, endsAt)));
     return scope;
   }
 
   private burstScope(bucket: string, window: BurstWindow): Scope {
-    return this.scope(burstKey(bucket, window.seq), window.end, new Date(window.end.getTime() + BURST_RETENTION_MS));
+    return this.scope(burstKey(bucket, window), (delta) => this.windowCounts.add(bucket, window, delta), window.end);
   }
 
-  /** A position of `scope` for one call, or null when `limit` calls are granted and none is held here. */
+  private usageScope(bucket: string, period: BillingPeriod): Scope {
+    return this.scope(usageKey(bucket, period.id), (delta) => this.usageCounts.add(bucket, period, delta), period.end);
+  }
+
+  /** A position of `scope` for one call, or null when `limit` calls are taken and none is held here (or the window was replaced). */
   private async take(scope: Scope, limit: number, now: Date): Promise<number | null> {
     for (;;) {
       if (scope.hasUsable(limit)) return this.handOut(scope, limit, now);
-      if (this.knownFull(scope, limit, now)) return null;
+      if (scope.replaced || this.knownFull(scope, limit, now)) return null;
       scope.waiting++;
       try {
         await this.refill(scope, limit, now);
@@ -252,112 +262,92 @@ export class BlockLimiter implements LimitAdmitter {
   private handOut(scope: Scope, limit: number, now: Date): number {
     const position = scope.pool.shift()!;
     scope.noteTaken(now.getTime());
-    // Claim the next block before this one runs out, off the calls' path (not near the limit, where blocks are single calls).
-    if (!scope.appending && scope.lastSize > 1 && scope.pool.length <= scope.lastSize / 4) {
+    // Take the next block before this one runs out, off the calls' path (not near the limit, where blocks are single calls).
+    if (!scope.busy && scope.lastSize > 1 && scope.pool.length <= scope.lastSize / 4) {
       this.refill(scope, limit, now).catch(() => undefined /* the next call that needs the block meets the error */);
     }
     return position;
   }
 
-  /** Every call of `scope` was recently found granted under a limit at least `limit`, and none is held here. */
+  /** Every call of `scope` was recently found taken under a limit at least `limit`, and none is held here. */
   private knownFull(scope: Scope, limit: number, now: Date): boolean {
     const full = scope.full;
     if (!full || limit > full.limit || scope.hasUsable(limit)) return false;
     return now.getTime() - full.at < RECHECK_MS;
   }
 
+  /** The store operation in flight on `scope`, or a new take. */
   private refill(scope: Scope, limit: number, now: Date): Promise<void> {
-    if (!scope.appending) {
-      const appending = this.claim(scope, limit, now).finally(() => {
-        if (scope.appending === appending) scope.appending = null;
-      });
-      scope.appending = appending;
-    }
-    return scope.appending;
+    return scope.busy ?? this.run(scope, () => this.claim(scope, limit, now));
   }
 
+  /** Runs `op` as the scope's one store operation in flight, once the one under way has ended. */
+  private async exclusive(scope: Scope, op: () => Promise<void>): Promise<void> {
+    while (scope.busy) await scope.busy.catch(() => undefined);
+    return this.run(scope, op);
+  }
+
+  private run(scope: Scope, op: () => Promise<void>): Promise<void> {
+    const busy: Promise<void> = op().finally(() => {
+      if (scope.busy === busy) scope.busy = null;
+    });
+    scope.busy = busy;
+    return busy;
+  }
+
+  /** Takes a block with one `$inc` and gives back at once what it found over the limit (other processes took meanwhile). */
   private async claim(scope: Scope, limit: number, now: Date): Promise<void> {
-    if (scope.stale) await this.catchUp(scope);
-    for (;;) {
-      const left = limit - scope.granted;
-      if (left <= 0) {
-        scope.full = { at: now.getTime(), limit };
-        scope.stale = true; // calls may be given back meanwhile: read the log before the next claim
-        return;
-      }
-      const edge = Number.isFinite(left) ? Math.max(1, Math.floor(left / EDGE_SHARE)) : MAX_BLOCK;
-      const share = Number.isFinite(limit) ? Math.max(1, Math.floor(limit / LIMIT_SHARE)) : MAX_BLOCK;
-      const size = Math.min(left, edge, share, MAX_BLOCK, Math.max(1, scope.waiting, scope.rate() * BLOCK_SECONDS));
-      const from = scope.granted + 1;
-      if (await this.appendBlock(scope, size)) {
-        scope.lastSize = size;
-        for (let p = from; p <= scope.granted; p++) scope.put(p);
-        return;
-      }
-      await this.catchUp(scope); // another process appended first
+    // Found used up before: read the count again (calls may have been given back), adding nothing.
+    if (scope.count >= limit && !(await this.add(scope, 0))) return;
+    const left = limit - scope.count;
+    if (left <= 0) {
+      scope.full = { at: now.getTime(), limit };
+      return;
     }
+    const edge = Number.isFinite(left) ? Math.max(1, Math.floor(left / EDGE_SHARE)) : MAX_BLOCK;
+    const share = Number.isFinite(limit) ? Math.max(1, Math.floor(limit / LIMIT_SHARE)) : MAX_BLOCK;
+    const size = Math.min(left, edge, share, MAX_BLOCK, Math.max(1, scope.waiting, scope.rate() * BLOCK_SECONDS));
+    if (!(await this.add(scope, size))) return;
+    const after = scope.count;
+    const over = Math.min(size, Math.max(0, after - limit));
+    scope.lastSize = size - over;
+    scope.full = over === size ? { at: now.getTime(), limit } : null;
+    for (let p = after - size + 1; p <= after - over; p++) scope.put(p);
+    // After a failed give-back the calls stay taken in the store: lost to the bucket, never over-admitted.
+    if (over > 0) await this.add(scope, -over);
   }
 
   private async giveBack(scope: Scope): Promise<void> {
-    while (scope.appending) await scope.appending.catch(() => undefined);
-    const count = scope.pool.length;
-    if (count === 0) return;
-    scope.pool = [];
-    scope.returning = count;
-    const appending = (async () => {
-      for (;;) {
-        if (scope.stale) await this.catchUp(scope);
-        if (await this.appendBlock(scope, -count)) return;
-        scope.stale = true;
+    await this.exclusive(scope, async () => {
+      const count = scope.pool.length;
+      if (count === 0) return;
+      scope.pool = [];
+      scope.returning = count;
+      try {
+        await this.add(scope, -count);
+      } finally {
+        scope.returning = 0;
       }
-    })().finally(() => {
-      // After a failed append the calls stay granted in the log (never re-handed out: the insert may have landed).
-      scope.returning = 0;
-      if (scope.appending === appending) scope.appending = null;
     });
-    scope.appending = appending;
-    await appending;
   }
 
-  /** Appends `delta` calls (negative: given back) after the head this process knows: false when another process appended first. */
-  private async appendBlock(scope: Scope, delta: number): Promise<boolean> {
-    const entry: BlockEntry = { n: (scope.head?.n ?? 0) + 1, delta, cum: scope.granted + delta };
-    if (!(await this.blocks.append(scope.key, entry, scope.expiresAt))) return false;
-    scope.head = entry;
-    scope.full = null;
-    return true;
-  }
-
-  private async catchUp(scope: Scope): Promise<void> {
-    scope.head = await this.blocks.latest(scope.key, scope.head);
-    scope.stale = false;
+  /** Adds `delta` calls to the scope's count in the store and notes the count after: false when its window was replaced. */
+  private async add(scope: Scope, delta: number): Promise<boolean> {
+    const after = await scope.add(delta);
+    if (after === null) scope.replaced = true;
+    else scope.count = after;
+    return after !== null;
   }
 
   private async currentWindow(bucket: string, now: Date): Promise<BurstWindow> {
     const cached = this.windows.get(bucket);
     if (cached && isCurrent(cached, now)) return cached;
-    // Concurrent calls of one bucket share one look-up (and at most one insert) of the window.
-    const window = await this.opening.run(bucket, () => this.openWindow(bucket, now));
-    return isCurrent(window, now) ? window : this.currentWindow(bucket, now);
-  }
-
-  private async openWindow(bucket: string, now: Date): Promise<BurstWindow> {
-    for (;;) {
-      const latest = await this.windowLog.latestWindow(bucket);
-      if (latest && isCurrent(latest, now)) return this.enterWindow(bucket, latest, false);
-      // The previous window has ended: this call opens the next one, unless another process just did.
-      const next = nextWindow(latest, now);
-      if (await this.windowLog.createWindow(bucket, next, new Date(next.end.getTime() + WINDOW_RETENTION_MS))) return this.enterWindow(bucket, next, true);
-    }
-  }
-
-  private enterWindow(bucket: string, window: BurstWindow, opened: boolean): BurstWindow {
-    const previous = this.windows.get(bucket);
-    if (previous && previous.seq !== window.seq) this.scopes.delete(burstKey(bucket, previous.seq));
+    // Concurrent calls of one bucket share one look-up (and opening) of the window.
+    const window = await this.opening.run(bucket, () => this.windowCounts.current(bucket, windowFrom(now)));
+    if (cached && cached.start.getTime() !== window.start.getTime()) this.scopes.delete(burstKey(bucket, cached));
     this.windows.set(bucket, window);
-    // A window this process just opened has an empty log: no need to read it.
-    if (opened) this.burstScope(bucket, window).stale = false;
     if (this.windows.size > MAX_TRACKED_SCOPES) this.windows.clear();
-    return window;
+    // A look-up this call joined may have begun before the window it found ended.
+    return isCurrent(window, now) ? window : this.currentWindow(bucket, now);
   }
 }

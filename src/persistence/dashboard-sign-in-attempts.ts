@@ -1,32 +1,36 @@
-import { randomBytes } from 'node:crypto';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
-import { insertWithinCap } from './store-primitives';
+import { isDuplicateKeyError } from './mongo';
 
-interface SignInAttemptDoc extends ExpiringDoc {
-  /** What is throttled: `email-ip:<ip>:<email>`, `ip:<ip>`, `signup-ip:<ip>`. */
-  scope: string;
-  at: Date;
+/**
+ * `_id`: what is throttled (`email-ip:<ip>:<email>`, `ip:<ip>`, `signup-ip:<ip>`); `n`: the attempts
+ * counted in its window, which the first attempt after the last one ended opens, and which ends at `expires_at`.
+ */
+interface AttemptsDoc extends ExpiringDoc {
+  n: number;
 }
 
-/** One document per counted attempt, inserted within the throttle's limit (insert-within-cap.ts). */
-export class DashboardSignInAttempts extends ExpiringCollection<SignInAttemptDoc>('dashboard_sign_in_attempts', [{ scope: 1, at: 1 }]) {
-  /** Counts an attempt: its id (to withdraw it), or, over the limit, nothing counted and when it lifts. */
-  async reserve(scope: string, at: Date, windowMs: number, limit: number): Promise<{ id: string } | { liftsAt: Date }> {
-    const _id = randomBytes(16).toString('hex');
-    const since = new Date(at.getTime() - windowMs);
-    const result = await insertWithinCap(this.col, { _id, scope, at, expires_at: new Date(at.getTime() + windowMs) }, { scope, at: { $gt: since } }, limit);
-    if (result.inserted) return { id: _id };
-    // The (count - limit)-th oldest attempt still inside the window: when it leaves, the throttle lifts.
-    const lifting = await this.col
-      .find({ scope, at: { $gt: since } })
-      .sort({ at: 1 })
-      .skip(Math.max(0, result.count - limit - 1))
-      .limit(1)
-      .next();
-    return { liftsAt: new Date((lifting?.at ?? at).getTime() + windowMs) };
+/** One counter per throttled scope, counted by a conditional upsert. */
+export class DashboardSignInAttempts extends ExpiringCollection<AttemptsDoc>('dashboard_sign_in_attempts') {
+  /** Counts an attempt: the end of the window it counts in (to withdraw it), or, at the limit, nothing counted and when the window ends. */
+  async count(scope: string, now: Date, windowMs: number, limit: number): Promise<{ windowEnd: Date } | { liftsAt: Date }> {
+    // A window that has ended (its document not purged yet) goes first: this attempt may open the next.
+    await this.col.deleteOne({ _id: scope, expires_at: { $lte: now } });
+    try {
+      const doc = await this.col.findOneAndUpdate(
+        { _id: scope, n: { $lt: limit } },
+        { $inc: { n: 1 }, $setOnInsert: { expires_at: new Date(now.getTime() + windowMs) } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      return { windowEnd: doc!.expires_at };
+    } catch (err) {
+      // The scope's window is at the limit: the upsert's insert met its `_id`.
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    return { liftsAt: (await this.col.findOne({ _id: scope }))?.expires_at ?? now };
   }
 
-  async withdraw(ids: readonly string[]): Promise<void> {
-    if (ids.length > 0) await this.col.deleteMany({ _id: { $in: [...ids] } });
+  /** Takes back an attempt counted in the window ending at `windowEnd`; nothing once another window has replaced it. */
+  async withdraw(scope: string, windowEnd: Date): Promise<void> {
+    await this.col.updateOne({ _id: scope, expires_at: windowEnd }, { $inc: { n: -1 } });
   }
 }

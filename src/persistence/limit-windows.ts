@@ -1,50 +1,38 @@
 import type { BurstWindow } from '../domain/limits/burst-window';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
-import { claimOnce, memberId, raiseHint, RememberedHeads, type ExpirySweepers } from './store-primitives';
+import { isDuplicateKeyError } from './mongo';
 
+/** A bucket's current burst window and `n`, the calls taken of it. */
 interface WindowDoc extends BurstWindow, ExpiringDoc {
-  bucket: string;
+  n: number;
 }
 
-/** Where a bucket's windows have got to: only a hint, the window documents are the truth. */
-interface HeadDoc extends ExpiringDoc {
-  seq: number;
-}
+/** How long a window's document outlives the window (then the TTL index or the sweeper purges it). */
+const RETENTION_MS = 60_000;
 
-/** One document per burst window, `_id` bucket#seq, so opening one is a claim; not an AppendLog, as windows expire one by one. */
+/** One document per bucket, `_id` the bucket: its burst window as a counter; the next window replaces it. */
 export class LimitWindows extends ExpiringCollection<WindowDoc>('limit_windows') {
-  private readonly heads = this.db.collection<HeadDoc>('limit_window_heads');
-  /** The highest seq this process has seen per bucket. */
-  private readonly known = new RememberedHeads<{ n: number }>(100_000);
-
-  override async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await super.ensureIndexes(expiry);
-    await expiry.ensureExpiry(this.heads);
-  }
-
-  async latestWindow(bucket: string): Promise<BurstWindow | null> {
-    const read = (n: number) => this.col.findOne({ _id: memberId(bucket, n) });
-    let seq = this.known.get(bucket)?.n ?? (await this.heads.findOne({ _id: bucket }))?.seq ?? 0;
-    let latest = seq > 0 ? await read(seq) : null;
-    // Probes seq+1, seq+2, ...: windows grow one or two between reads (exact as in find-head.ts).
-    for (;;) {
-      const next = await read(seq + 1);
-      if (!next) break;
-      seq++;
-      latest = next;
+  /** The bucket's window that has not ended by `next.start`, or else `next`, opened with nothing taken. */
+  async current(bucket: string, next: BurstWindow): Promise<BurstWindow> {
+    const expiresAt = new Date(next.end.getTime() + RETENTION_MS);
+    try {
+      const opened = await this.col.findOneAndUpdate(
+        { _id: bucket, end: { $lte: next.start } },
+        { $set: { start: next.start, end: next.end, n: 0, expires_at: expiresAt } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      if (opened) return { start: opened.start, end: opened.end };
+    } catch (err) {
+      // The bucket's window has not ended: the upsert's insert met its `_id`.
+      if (!isDuplicateKeyError(err)) throw err;
     }
-    this.known.raise(bucket, { n: seq });
-    if (latest) return { seq: latest.seq, start: latest.start, end: latest.end };
-    // The head outlived its (expired) window: an ended window with its seq, so the next gets a new seq, never old slots.
-    return seq > 0 ? { seq, start: new Date(0), end: new Date(0) } : null;
+    const open = await this.col.findOne({ _id: bucket }, { projection: { start: 1, end: 1 } });
+    return open ? { start: open.start, end: open.end } : this.current(bucket, next);
   }
 
-  /** false when another process created window `window.seq` first. */
-  async createWindow(bucket: string, window: BurstWindow, expiresAt: Date): Promise<boolean> {
-    const doc = { _id: memberId(bucket, window.seq), bucket, seq: window.seq, start: window.start, end: window.end, expires_at: expiresAt };
-    if (!(await claimOnce(this.col, doc))) return false;
-    this.known.raise(bucket, { n: window.seq });
-    await raiseHint(this.heads, bucket, { $max: { seq: window.seq }, $set: { expires_at: expiresAt } });
-    return true;
+  /** Adds `delta` calls (negative: gives them back) to `window`: the count after, or null when the bucket has moved on to another window. */
+  async add(bucket: string, window: BurstWindow, delta: number): Promise<number | null> {
+    const doc = await this.col.findOneAndUpdate({ _id: bucket, start: window.start }, { $inc: { n: delta } }, { returnDocument: 'after' });
+    return doc?.n ?? null;
   }
 }

@@ -99,20 +99,21 @@ export class DashboardAuthService {
     return { id, csrfToken, expiresAt };
   }
 
-  /** Counts the attempt per scope (exact: the store's reserve); refused by one, it is withdrawn from all. */
+  /** Counts the attempt per scope (exact: a conditional update per scope); refused by one, it is withdrawn from all. */
   private async reserve(scopes: { scope: string; policy: { limit: number; windowMs: number } }[]): Promise<{ withdraw(): Promise<void> }> {
     const now = systemClock();
-    const ids: string[] = [];
+    const counted: { scope: string; windowEnd: Date }[] = [];
+    const withdraw = async () => void (await Promise.all(counted.map(({ scope, windowEnd }) => this.deps.attempts.withdraw(scope, windowEnd))));
     for (const { scope, policy } of scopes) {
-      const reserved = await this.deps.attempts.reserve(scope, now, policy.windowMs, policy.limit);
-      if ('liftsAt' in reserved) {
-        await this.deps.attempts.withdraw(ids);
-        const wait = Math.max(1, Math.ceil((reserved.liftsAt.getTime() - now.getTime()) / 1000));
+      const result = await this.deps.attempts.count(scope, now, policy.windowMs, policy.limit);
+      if ('liftsAt' in result) {
+        await withdraw();
+        const wait = Math.max(1, Math.ceil((result.liftsAt.getTime() - now.getTime()) / 1000));
         throw new DomainError('too_many_attempts', 'Too many attempts. Wait a few minutes and try again.', { retry_after: wait }, { retryAfterSeconds: wait });
       }
-      ids.push(reserved.id);
+      counted.push({ scope, windowEnd: result.windowEnd });
     }
-    return { withdraw: () => this.deps.attempts.withdraw(ids) };
+    return { withdraw };
   }
 }
 

@@ -313,7 +313,7 @@ describe('limits with an injected clock', () => {
       const admitted = responses.filter((r) => r.status === 200).length;
       expect(admitted).toBeLessThanOrEqual(300);
       expect(responses.filter((r) => r.status === 429)).toHaveLength(340 - admitted);
-      // A second later (same window) each process has given back what it held unused, and reads the log again.
+      // Once idle (same window) each process has given back what it held unused, and reads the count again.
       clock.advance(IDLE_RETURN_MS);
       await Promise.all([platform, second].map((p) => (p.services.limiter as BlockLimiter).returnIdle()));
       let more = 0;

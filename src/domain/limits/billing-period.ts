@@ -8,7 +8,7 @@ let last: { start: number; period: BillingPeriod } | undefined;
 
 /**
  * The billing period is the calendar month in UTC (CONTRACT §2): `id`,
- * `YYYY-MM`, keys the period's usage records; `end`, the next period's
+ * `YYYY-MM`, keys the period's usage counts; `end`, the next period's
  * first instant, is `reset_at` of a quota 429.
  */
 export function billingPeriodAt(now: Date): BillingPeriod {

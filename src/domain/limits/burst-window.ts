@@ -1,8 +1,7 @@
 const BURST_WINDOW_MS = 60_000;
 
-/** One fixed burst window of a bucket; `seq` numbers a bucket's windows 1, 2, 3, ... */
+/** One fixed burst window of a bucket; its `start` tells it from the bucket's other windows. */
 export interface BurstWindow {
-  seq: number;
   start: Date;
   end: Date;
 }
@@ -12,7 +11,7 @@ export function isCurrent(window: BurstWindow, now: Date): boolean {
   return now < window.end;
 }
 
-/** CONTRACT §2: the window after `latest` (which has ended) starts at the first call after it, lasting 60 s. */
-export function nextWindow(latest: BurstWindow | null, now: Date): BurstWindow {
-  return { seq: (latest?.seq ?? 0) + 1, start: now, end: new Date(now.getTime() + BURST_WINDOW_MS) };
+/** CONTRACT §2: the window opened by a call at `now`, when the bucket's previous one has ended, lasts 60 s. */
+export function windowFrom(now: Date): BurstWindow {
+  return { start: now, end: new Date(now.getTime() + BURST_WINDOW_MS) };
 }
