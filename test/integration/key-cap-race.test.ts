@@ -70,4 +70,17 @@ describe('live API keys per account under concurrent creates', () => {
     expect(live).toHaveLength(MAX_LIVE_KEYS_PER_ACCOUNT);
     expect(live.map((k) => k.label)).not.toContain('held');
   });
+
+  it('a revoked key gives its place back once: revoking it again frees no second place', async () => {
+    const service = new AccountService({ accounts: new Accounts(db), keys: new ApiKeys(db), clock: steppingClock() });
+    const account = await service.createAccount(`${newId('acct')}@example.com`);
+    const keys = [];
+    for (let i = 0; i < MAX_LIVE_KEYS_PER_ACCOUNT; i++) keys.push(await service.createKey(account.id, 'weh', `key ${i}`));
+    await expect(service.createKey(account.id, 'weh', 'one too many')).rejects.toMatchObject({ code: 'key_limit_reached' });
+
+    await service.revokeKey(keys[0]!.id, account.id);
+    await service.revokeKey(keys[0]!.id, account.id);
+    await expect(service.createKey(account.id, 'weh', 'in the freed place')).resolves.toMatchObject({ label: 'in the freed place' });
+    await expect(service.createKey(account.id, 'weh', 'still one too many')).rejects.toMatchObject({ code: 'key_limit_reached' });
+  });
 });

@@ -1,6 +1,6 @@
 import type { Db, UpdateResult } from 'mongodb';
 import { endpointWriterOperations } from './endpoint-store-ops';
-import { AppendLog, claimOnce, insertWithinCap, raiseHint, sweepExpired, type LogFormat } from '../../src/persistence/store-primitives';
+import { claimOnce, sweepExpired } from '../../src/persistence/store-primitives';
 
 /** What a writer process (store-primitive-writer.ts) is asked to do. */
 export interface WriterJob {
@@ -11,26 +11,6 @@ export interface WriterJob {
   count: number;
   name: string;
 }
-
-/** A running total and who wrote it: each entry derives from the one before (the shape of block logs and health logs). */
-export interface Tally {
-  cum: number;
-  by: string;
-}
-export type TallyDoc = Tally & { _id: string; scope: string; n: number };
-
-export const tallyFormat: LogFormat<Tally, TallyDoc> = {
-  toDoc: (scope, n, value) => ({ scope, n, cum: value.cum, by: value.by }),
-  fromDoc: (doc) => ({ cum: doc.cum, by: doc.by }),
-  projection: { cum: 1, by: 1 },
-};
-
-export function tallyLog(db: Db): AppendLog<Tally, TallyDoc> {
-  return new AppendLog(db.collection<TallyDoc>('tallies'), tallyFormat);
-}
-
-/** The cap the insertWithinCap writers share. */
-export const CAP_FOR_WRITERS = 25;
 
 /** The instant the sweeping writers purge at: what expires at or before it is gone after a sweep. */
 export const SWEEP_NOW = new Date('2030-06-01T00:00:00Z');
@@ -49,44 +29,6 @@ export const writerOperations = {
     return won;
   },
 
-  /** Tries `count` inserts into `<scope>` capped at CAP_FOR_WRITERS documents; returns how many stayed. */
-  async insertWithinCap(db: Db, job: WriterJob): Promise<number> {
-    const col = db.collection<{ _id: string; scope: string }>('capped');
-    let kept = 0;
-    for (let i = 0; i < job.count; i++) {
-      const result = await insertWithinCap(col, { _id: `${job.name}-${i}`, scope: job.scope }, { scope: job.scope }, CAP_FOR_WRITERS);
-      if (result.inserted) kept++;
-    }
-    return kept;
-  },
-
-  /** Adds 1 to the running total `count` times; returns the entry numbers this writer appended. */
-  async append(db: Db, job: WriterJob): Promise<number[]> {
-    const log = tallyLog(db);
-    const mine: number[] = [];
-    for (let i = 0; i < job.count; i++) {
-      const { entry } = await log.append(job.scope, (head) => ({ cum: (head?.value.cum ?? 0) + 1, by: job.name }));
-      mine.push(entry!.n);
-    }
-    return mine;
-  },
-
-  /** Pushes `count` independent entries; returns their numbers. */
-  async push(db: Db, job: WriterJob): Promise<number[]> {
-    const log = tallyLog(db);
-    const mine: number[] = [];
-    for (let i = 0; i < job.count; i++) mine.push(await log.push(job.scope, { cum: 0, by: job.name }));
-    return mine;
-  },
-
-  /** Raises hints `<scope>-1..count`, each once, to i (writer a) or i + 1 (writer b); returns how many raises it made. */
-  async raiseHint(db: Db, job: WriterJob): Promise<number> {
-    for (let i = 1; i <= job.count; i++) {
-      await raiseHint(db.collection<{ _id: string; n: number }>('hints'), `${job.scope}-${i}`, { $max: { n: job.name === 'a' ? i : i + 1 } });
-    }
-    return job.count;
-  },
-
   /**
    * `count` times: writes a document that has not expired and one that has, then sweeps at
    * SWEEP_NOW (while the other writer inserts and sweeps). Returns how many documents its sweeps deleted.
@@ -100,27 +42,6 @@ export const writerOperations = {
       deleted += await sweepExpired(col, SWEEP_NOW);
     }
     return deleted;
-  },
-
-  /**
-   * The store's own conditional update, measured: read the counter, `updateOne({_id, v})` to v+1,
-   * retried until it reports a match. Returns how many updates this writer was told succeeded.
-   */
-  async conditionalUpdate(db: Db, job: WriterJob): Promise<number> {
-    const col = db.collection<{ _id: string; v: number }>('counters');
-    let told = 0;
-    for (let i = 0; i < job.count; i++) {
-      for (;;) {
-        const doc = await col.findOne({ _id: job.scope });
-        const v = doc?.v ?? 0;
-        const result = await col.updateOne({ _id: job.scope, v }, { $set: { v: v + 1 } });
-        if (result.modifiedCount === 1) {
-          told++;
-          break;
-        }
-      }
-    }
-    return told;
   },
 
   // The store's own single-document atomicity (store-atomicity.test.ts): `count` operations at once, no retries.

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { claimEach, claimOnce } from '../../../src/persistence/store-primitives';
+import { claimOnce } from '../../../src/persistence/store-primitives';
 import { runWritersTogether } from '../../support/store-writers';
 import { openTestDb } from '../../support/test-db';
 
@@ -24,13 +24,6 @@ describe('store primitive: claim an id once', () => {
   it('concurrent claims of one id in one process: exactly one wins', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => claimOnce(claims(), { _id: 'b', by: `w${i}` })));
     expect(results.filter(Boolean)).toHaveLength(1);
-  });
-
-  it('claims in a batch answer per document: new ones won, taken ones refused', async () => {
-    await claimOnce(claims(), { _id: 'c2', by: 'earlier' });
-    const docs = ['c1', 'c2', 'c3'].map((_id) => ({ _id, by: 'batch' }));
-    expect(await claimEach(claims(), docs)).toEqual([true, false, true]);
-    expect(await claims().findOne({ _id: 'c2' })).toEqual({ _id: 'c2', by: 'earlier' });
   });
 
   it('two processes claiming the same ids: every id is won by exactly one, and the stored writer is the winner', async () => {
