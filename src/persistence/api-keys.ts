@@ -22,14 +22,7 @@ export class ApiKeys extends StoreCollection<ApiKeyDoc>('api_keys', [{ hash: 1 }
 
   /** Inserts `doc` unless its account would then hold more than `max` live keys (false); exact under concurrent creates. */
   async insertIfRoom(doc: ApiKeyDoc, max: number): Promise<boolean> {
-    if (!(await this.counts.take(doc.account_id, 'live_keys', max))) return false;
-    try {
-      await this.col.insertOne(doc);
-    } catch (err) {
-      await this.counts.giveBack(doc.account_id, 'live_keys');
-      throw err;
-    }
-    return true;
+    return this.counts.insertIfRoom(doc.account_id, 'live_keys', max, () => this.col.insertOne(doc));
   }
 
   findByHash(hash: string): Promise<ApiKeyDoc | null> {

@@ -40,13 +40,7 @@ export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ acco
 
   /** Inserts `doc` if its account has fewer than `max` endpoints, disabled included (false: none inserted); exact under concurrent creates. */
   async insertIfRoom(doc: EndpointDoc, max: number): Promise<boolean> {
-    if (!(await this.counts.take(doc.account_id, 'endpoints', max))) return false;
-    try {
-      await this.col.insertOne(doc);
-    } catch (err) {
-      await this.counts.giveBack(doc.account_id, 'endpoints');
-      throw err;
-    }
+    if (!(await this.counts.insertIfRoom(doc.account_id, 'endpoints', max, () => this.col.insertOne(doc)))) return false;
     await this.invalidations.append({ kind: 'endpoints_changed', account_id: doc.account_id });
     return true;
   }
