@@ -1,4 +1,8 @@
-/** Endpoint health and auto-disable; the health log keeps one summary per fact, each from `applyHealthFact`. */
+/**
+ * Endpoint health and auto-disable. The store applies each fact as update operators (persistence/endpoint-health-log.ts
+ * `updateOf`), so concurrent writers each apply theirs; `applyHealthFact` states the same rule on a summary, and
+ * endpoint-health-log.test.ts holds the two to the same answers.
+ */
 
 const HOUR_MS = 3_600_000;
 /** "Last 24 h" is counted in whole UTC hours: the current hour and the 23 before it. */
