@@ -24,6 +24,7 @@ type Scenario = {
   retryNow?: RetryNowAt;
   paused?: PausedAt;
   queued?: QueuedAt;
+  tracedBy?: string;
 };
 const SCENARIOS: Record<string, Scenario> = {
   'all-attempts-fail': { outcomes: failUntilLast },
@@ -44,6 +45,10 @@ const SCENARIOS: Record<string, Scenario> = {
   'queued-then-woken': { outcomes: () => 'succeeded', queued: { then: 'signal' } },
   // The first attempt waits its FIFO turn, and the run is cancelled while it waits.
   'cancelled-while-queued': { outcomes: () => 'succeeded', queued: { then: 'cancel' } },
+  // Tracing on and the run sampled: its commands carry the trace context, set by the platform's workflow interceptors.
+  'traced-succeeds-on-second': { outcomes: (a) => (a === 2 ? 'succeeded' : 'retrying'), tracedBy: require.resolve('../src/infra/tracing/sampled-workflow-interceptors') },
+  // The same, with Temporal's OpenTelemetry workflow interceptors, which sampled runs of releases up to 2.0.0 ran.
+  'traced-by-temporal-interceptors': { outcomes: (a) => (a === 2 ? 'succeeded' : 'retrying'), tracedBy: require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors') },
 };
 
 /** The endpoint's resume workflow (workflows/resume.ts); `called-while-listing` needs a workflow told of later resumes. */

@@ -109,6 +109,16 @@ describe('tracing of one event', () => {
     expect(run?.parentSpanId).toBe(start?.spanId);
   });
 
+  it('holds each attempt as an activity the run scheduled: RunActivity under StartActivity under the run, both attempts', () => {
+    const run = trace.find((s) => s.name === 'RunWorkflow:deliveryWorkflow') as ExportedSpan;
+    const starts = named('StartActivity:attemptDelivery');
+    const runs = named('RunActivity:attemptDelivery');
+    expect(starts).toHaveLength(2);
+    expect(starts.map((s) => s.parentSpanId)).toEqual([run.spanId, run.spanId]);
+    expect(runs.map((s) => s.parentSpanId).sort()).toEqual(starts.map((s) => s.spanId).sort());
+    expect(run.attributes['temporalWorkflowId']).toMatch(/^delivery-/);
+  });
+
   it('holds both attempts, the failed first and the retry, each with its SSRF check, POST (the first opening its connection) and recorded outcome under the delivery', () => {
     const run = trace.find((s) => s.name === 'RunWorkflow:deliveryWorkflow') as ExportedSpan;
     const under = (span: ExportedSpan, ancestor: ExportedSpan) => {

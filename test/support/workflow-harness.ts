@@ -1,7 +1,7 @@
-import type { ConnectionPlugin } from '@temporalio/client';
+import { WorkflowClient, type ConnectionPlugin } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { THROTTLED, type AttemptInput, type AttemptOutcome, type DeliveryActivities, type DeliveryTarget } from '../../activities/delivery-activities';
 import { delayAfterAttempt } from '../../src/domain/webhooks/retry-schedule';
 import { workflowBundle } from '../../src/temporal/worker';
@@ -92,6 +92,15 @@ export type QueuedAt = { times?: number; then: 'signal' | 'signal-in-flight' | '
  * attempt is `outcomes(attempt)`. Mocked activities are what make this a unit test of the
  * workflow's logic; the real activities are covered by the integration tests.
  */
+/** A client whose starts carry a sampled W3C traceparent where Temporal's OpenTelemetry interceptors put it. */
+function sampledTraceClient(env: TestWorkflowEnvironment): WorkflowClient {
+  const carrier = { traceparent: `00-${'4bf92f3577b34da6a3ce929d0e0e4736'}-${'00f067aa0ba902b7'}-01` };
+  return new WorkflowClient({
+    connection: env.connection,
+    interceptors: [{ start: (input, next) => next({ ...input, headers: { ...input.headers, '_tracer-data': defaultPayloadConverter.toPayload(carrier) } }) }],
+  });
+}
+
 export async function runDeliveryScenario(
   env: TestWorkflowEnvironment,
   outcomes: (attempt: number) => AttemptOutcome['status'],
@@ -106,7 +115,9 @@ export async function runDeliveryScenario(
   /** workflowTaskTimeoutMs: the run's workflow task time-out (default: the server's, 10 s). */
   /** throttledFirst: the first attempt finds no place (AttemptThrottled, 2 s delay) this many times before it is made. */
   /** retryNow: sends the retry-now update at that point (see RetryNowAt). */
+  /** tracedBy: the workflow interceptor module bundled (tracing on); the run is started as part of a sampled trace. */
   options: {
+    tracedBy?: string;
     retryNow?: RetryNowAt;
     throttledFirst?: number;
     cancelAfterAttempt?: number;
@@ -188,9 +199,10 @@ export async function runDeliveryScenario(
       cancelled.push(t);
     },
   };
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(options.tracedBy), activities });
+  const starter = options.tracedBy ? sampledTraceClient(env) : env.client.workflow;
   const result = await worker.runUntil(async () => {
-    const handle = await env.client.workflow.start(deliveryWorkflow, {
+    const handle = await starter.start(deliveryWorkflow, {
       taskQueue,
       workflowId,
       ...(options.workflowTaskTimeoutMs !== undefined ? { workflowTaskTimeout: options.workflowTaskTimeoutMs } : {}),

@@ -91,8 +91,8 @@ describe('delivery workflow replay', () => {
     expect(results.filter((r) => r.error).map((r) => `${r.file}: ${r.error!.name}: ${why(r.error!)}`)).toEqual([]);
   });
 
-  it('replays every recorded history with tracing on (the OpenTelemetry workflow interceptors bundled in): tracing may be turned on while deliveries sleep', async () => {
-    const results = await replayAll(await workflowBundle(require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')));
+  it("replays every recorded history with tracing on (the platform's workflow interceptors bundled in): tracing may be turned on while deliveries sleep, and runs traced by Temporal's interceptors go on", async () => {
+    const results = await replayAll(await workflowBundle(require.resolve('../../src/infra/tracing/sampled-workflow-interceptors')));
     expect(results.map((r) => r.file)).toEqual(await historyFiles());
     expect(results.filter((r) => r.error).map((r) => `${r.file}: ${r.error!.name}: ${r.error!.message.slice(0, 300)}`)).toEqual([]);
   });

@@ -12,7 +12,6 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ConsoleSpanExporter, SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import {
-  makeWorkflowExporter,
   OpenTelemetryActivityInboundInterceptor,
   OpenTelemetryActivityOutboundInterceptor,
   OpenTelemetryWorkflowClientInterceptor,
@@ -25,7 +24,8 @@ import { enableSpans, NO_PROPAGATION } from './spans';
 import { activityInterceptorWhenSampled } from './sampled-activities';
 import { edgeDecision, neverSamples, platformSampler, samplerOf } from './sampling';
 import { statementShape } from './statement-shape';
-import { workflowSpanProcessor } from './workflow-spans';
+import type { WorkflowSpanSinks } from './sampled-workflow-interceptors';
+import { workflowSpanSinks } from './workflow-span-sink';
 
 /** What the Temporal client and worker add when tracing is on (src/temporal/client.ts, worker.ts). */
 export interface Tracing {
@@ -33,7 +33,7 @@ export interface Tracing {
   activityInterceptor: ActivityInterceptorsFactory;
   /** Bundled into the workflow code: a traced run's spans, sent out through `workflowSinks`; none when no call can be sampled. */
   workflowInterceptorModule?: string;
-  workflowSinks: InjectedSinks<Record<string, never>>;
+  workflowSinks: InjectedSinks<WorkflowSpanSinks> | Record<string, never>;
   /** Exports what is still buffered; within the stop's budget. */
   shutdown(): Promise<void>;
 }
@@ -82,12 +82,12 @@ export function startTracing(config: TracingConfig, redactPath: (path: string) =
   const shutdown = () => provider.shutdown();
   // Nothing is ever sampled: Temporal's interceptors would only carry "not sampled" (and bundled
   // into the workflow code, they cost every workflow activation), so none is installed.
-  if (neverSamples(config.sampler)) return { clientInterceptors: { workflow: [] }, activityInterceptor: () => ({}), workflowSinks: {} as never, shutdown };
+  if (neverSamples(config.sampler)) return { clientInterceptors: { workflow: [] }, activityInterceptor: () => ({}), workflowSinks: {}, shutdown };
   return {
     clientInterceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
     activityInterceptor: (ctx) => ({ inbound: activityInterceptorWhenSampled(new OpenTelemetryActivityInboundInterceptor(ctx)), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
     workflowInterceptorModule: require.resolve('./sampled-workflow-interceptors'),
-    workflowSinks: { exporter: makeWorkflowExporter(workflowSpanProcessor(processor) as never, resource as never) } as never,
+    workflowSinks: workflowSpanSinks(processor, resource),
     shutdown,
   };
 }
