@@ -133,7 +133,9 @@ const READY = /Platform ready/;
 export async function spawnPlatform(env: NodeJS.ProcessEnv, entry = 'src/main/start.ts'): Promise<PlatformProcess> {
   // node itself, as `exec node --import tsx` in package.json: the tsx command would relay a SIGTERM
   // and SIGKILL a loaded node that is slow to confirm it, leaving its embedded servers behind.
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the platform, written when it stops (Chrome DevTools opens them).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
     cwd: PROJECT_ROOT,
     env,
     // Its own process group, so that a crash can be simulated for the whole process and its children.

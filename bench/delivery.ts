@@ -23,6 +23,8 @@
  *            a local OTLP sink (bench/tracing-switch.ts); the ceilings are Temporal alone either way.
  *            (b) also gives each process's CPU milliseconds per delivery, which a busy machine moves
  *            far less than deliveries/s: compare modes by both.
+ *   profile  BENCH_CPU_PROF=<dir>: the platform process writes V8 CPU profiles there (its main
+ *            thread and the workflow threads) when it stops.
  *
  * The platform runs as `npm start` in its own process; this process is the load generator and
  * the HTTPS receiver (answers 200 at once). Events are spread over BENCH_ACCOUNTS (40)
