@@ -161,13 +161,9 @@ export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
 
   /** Restarts a round whose start was cut short: one caller wins, once the last claim is older than `staleBefore` (till then its claimer may be starting it). */
   async claimRoundRestart(id: string, round: number, staleBefore: Date, at: Date): Promise<boolean> {
-    const base = memberId(id, round);
-    for (let n = 0; ; n++) {
-      const _id = n === 0 ? base : `${base}/${n}`;
-      const claim = await this.rounds.findOne({ _id });
-      if (!claim) return claimOnce(this.rounds, { _id, at });
-      if (claim.at >= staleBefore) return false;
-    }
+    const _id = memberId(id, round);
+    if (await claimOnce(this.rounds, { _id, at })) return true;
+    return (await this.rounds.updateOne({ _id, at: { $lt: staleBefore } }, { $set: { at } })).modifiedCount === 1;
   }
 
   /** Written before the round's workflow starts, so its first attempt finds the round it belongs to. */
@@ -175,11 +171,11 @@ export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
     await this.col.updateOne({ _id: id }, { $set: { round, status: 'pending', attempt_count: 0, next_attempt_at: at, updated_at: at } });
   }
 
-  /** Retention: these events' deliveries and round claims (manual retries: round 2 on), by `{_id}` deletes. */
+  /** Retention: these events' deliveries and round claims (a restarted round 1's too), by `{_id}` deletes. */
   async deleteForEvents(events: Array<{ _id: number; endpoint_ids: string[] }>): Promise<void> {
     const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
     if (ids.length === 0) return;
-    const rounds = ids.flatMap((id) => Array.from({ length: MAX_DELIVERY_ROUNDS - 1 }, (_, i) => memberId(id, i + 2)));
+    const rounds = ids.flatMap((id) => Array.from({ length: MAX_DELIVERY_ROUNDS }, (_, i) => memberId(id, i + 1)));
     await this.col.bulkWrite(ids.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
     await this.rounds.bulkWrite(rounds.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
   }
