@@ -80,9 +80,6 @@ export interface EventServiceDeps {
 }
 
 export class EventService {
-  /** Keyed ingests in flight in this process: a concurrent repeat waits for the first instead of racing it. */
-  private readonly keyedInFlight = new Map<string, Promise<IngestResult>>();
-
   constructor(private readonly deps: EventServiceDeps) {}
 
   /** Answered once the event and its key claim are stored; the outbox (or, if this process dies, crash recovery) starts its workflows. */
@@ -127,22 +124,10 @@ export class EventService {
   private async admitted(accountId: string, input: IngestInput): Promise<IngestResult> {
     const key = input.idempotency_key ?? null;
     if (key === null) return this.accept(accountId, input, null);
-    const issuer = keyIssuerOf(input.type);
-    const slot = `${issuer}/${accountId}:${key}`;
-    const first = this.keyedInFlight.get(slot);
-    if (first) {
-      const answer = await first.catch(() => null);
-      if (answer) return { created: false, body: answer.body };
-    }
-    const running = (async () => {
-      const existing = await this.deps.idempotency.find(accountId, key, issuer);
-      if (existing && existing.expires_at > this.deps.clock()) return { created: false, body: existing.response };
-      return this.accept(accountId, input, key);
-    })();
-    this.keyedInFlight.set(slot, running);
-    return running.finally(() => {
-      if (this.keyedInFlight.get(slot) === running) this.keyedInFlight.delete(slot);
-    });
+    // Concurrent repeats each store an event; the key's unique record picks one, and the others delete theirs (settleKey).
+    const existing = await this.deps.idempotency.find(accountId, key, keyIssuerOf(input.type));
+    if (existing && existing.expires_at > this.deps.clock()) return { created: false, body: existing.response };
+    return this.accept(accountId, input, key);
   }
 
   private async accept(accountId: string, input: IngestInput, key: string | null): Promise<IngestResult> {
