@@ -139,7 +139,7 @@ export class EventService {
     const now = this.deps.clock();
     const timestamp = Math.floor(now.getTime() / 1000);
     const traceparent = currentTraceparent();
-    let event: EventDoc;
+    let event: EventDoc | undefined;
     try {
       event = await this.deps.events.insertWithNextId(
         {
@@ -157,22 +157,16 @@ export class EventService {
         { instanceId: this.deps.lease.id, awaiting: outbox.awaiting },
         placesFor,
       );
+      if (key !== null) {
+        const settled = await settleKey(this.deps, event);
+        if (settled.answers === 'another') return { created: false, body: settled.response };
+      }
     } catch (err) {
-      if (!(err instanceof EventInsertUnanswered)) throw err;
-      // The insert may have landed with its answer lost: settled in the background (key-settlement.ts).
-      const unanswered = err.event;
+      const unanswered = err instanceof EventInsertUnanswered ? err.event : event;
+      if (!unanswered) throw err;
+      // The insert or the key's claim may have landed with its answer lost: settled in the background (key-settlement.ts).
       outbox.enqueueOnceSettled(unanswered, () => settleUnansweredInsert(this.deps, unanswered));
       throw storeDidNotAnswer();
-    }
-
-    if (key !== null) {
-      const settle = () => settleKey(this.deps, event);
-      const settled = await settle().catch((): never => {
-        // The claim may have landed, so a repeat may already answer with this event: settled in the background.
-        outbox.enqueueOnceSettled(event, async () => (await settle()).answers === 'this');
-        throw storeDidNotAnswer();
-      });
-      if (settled.answers === 'another') return { created: false, body: settled.response };
     }
     annotateIngest(() => ({ [ATTR.eventId]: event._id, [ATTR.eventType]: event.type, [ATTR.accountId]: accountId }));
     const started = outbox.enqueue(event);
