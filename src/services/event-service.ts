@@ -118,16 +118,15 @@ export class EventService {
   /** A stop's cut call may still store its event: counted, so the stop keeps the lease for crash recovery. */
   private async counted(accountId: string, input: IngestInput): Promise<IngestResult> {
     const ended = this.deps.outbox.awaiting.ingestBegins();
-    return this.admitted(accountId, input).finally(ended);
-  }
-
-  private async admitted(accountId: string, input: IngestInput): Promise<IngestResult> {
-    const key = input.idempotency_key ?? null;
-    if (key === null) return this.accept(accountId, input, null);
-    // Concurrent repeats each store an event; the key's unique record picks one, and the others delete theirs (settleKey).
-    const existing = await this.deps.idempotency.find(accountId, key, keyIssuerOf(input.type));
-    if (existing && existing.expires_at > this.deps.clock()) return { created: false, body: existing.response };
-    return this.accept(accountId, input, key);
+    try {
+      const key = input.idempotency_key ?? null;
+      // Concurrent repeats each store an event; the key's unique record picks one, and the others delete theirs (settleKey).
+      const existing = key === null ? null : await this.deps.idempotency.find(accountId, key, keyIssuerOf(input.type));
+      if (existing && existing.expires_at > this.deps.clock()) return { created: false, body: existing.response };
+      return await this.accept(accountId, input, key);
+    } finally {
+      ended();
+    }
   }
 
   private async accept(accountId: string, input: IngestInput, key: string | null): Promise<IngestResult> {
