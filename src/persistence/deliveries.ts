@@ -2,7 +2,7 @@ import { deliveryId } from '../domain/webhooks/delivery-id';
 import { MAX_DELIVERY_ROUNDS, RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
 import { readBack } from './read-back';
 import { StoreCollection } from './store-collection';
-import { claimOnce, memberId, type DatedClaim } from './store-primitives';
+import { claimOnce } from './store-primitives';
 
 /** One POST made for a delivery. */
 export interface DeliveryAttempt {
@@ -60,7 +60,7 @@ export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
   [{ paused_endpoint_id: 1, event_id: 1 }],
 ) {
   /** `delivery_rounds`: one per manual retry; the unique insert decides between concurrent retries. */
-  private readonly rounds = this.db.collection<DatedClaim>('delivery_rounds');
+  private readonly rounds = this.db.collection<{ _id: string; at: Date }>('delivery_rounds');
 
   /** The deliveries of an event, in its endpoint order (point reads by id); null where no attempt was recorded yet. */
   async forEvent(eventId: number, endpointIds: string[]): Promise<Array<DeliveryDoc | null>> {
@@ -156,18 +156,14 @@ export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
 
   /** Exactly one of concurrent manual retries of a delivery wins round `round`. */
   async claimRound(id: string, round: number, at: Date): Promise<boolean> {
-    return claimOnce(this.rounds, { _id: memberId(id, round), at });
+    return claimOnce(this.rounds, { _id: roundClaimId(id, round), at });
   }
 
   /** Restarts a round whose start was cut short: one caller wins, once the last claim is older than `staleBefore` (till then its claimer may be starting it). */
   async claimRoundRestart(id: string, round: number, staleBefore: Date, at: Date): Promise<boolean> {
-    const base = memberId(id, round);
-    for (let n = 0; ; n++) {
-      const _id = n === 0 ? base : `${base}/${n}`;
-      const claim = await this.rounds.findOne({ _id });
-      if (!claim) return claimOnce(this.rounds, { _id, at });
-      if (claim.at >= staleBefore) return false;
-    }
+    const _id = roundClaimId(id, round);
+    if (await claimOnce(this.rounds, { _id, at })) return true;
+    return (await this.rounds.updateOne({ _id, at: { $lt: staleBefore } }, { $set: { at } })).modifiedCount === 1;
   }
 
   /** Written before the round's workflow starts, so its first attempt finds the round it belongs to. */
@@ -175,11 +171,11 @@ export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
     await this.col.updateOne({ _id: id }, { $set: { round, status: 'pending', attempt_count: 0, next_attempt_at: at, updated_at: at } });
   }
 
-  /** Retention: these events' deliveries and round claims (manual retries: round 2 on), by `{_id}` deletes. */
+  /** Retention: these events' deliveries and round claims (a restarted round 1's too), by `{_id}` deletes. */
   async deleteForEvents(events: Array<{ _id: number; endpoint_ids: string[] }>): Promise<void> {
     const ids = events.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
     if (ids.length === 0) return;
-    const rounds = ids.flatMap((id) => Array.from({ length: MAX_DELIVERY_ROUNDS - 1 }, (_, i) => memberId(id, i + 2)));
+    const rounds = ids.flatMap((id) => Array.from({ length: MAX_DELIVERY_ROUNDS }, (_, i) => roundClaimId(id, i + 1)));
     await this.col.bulkWrite(ids.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
     await this.rounds.bulkWrite(rounds.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
   }
@@ -197,6 +193,9 @@ export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
     );
   }
 }
+
+/** A manual retry's claim of a round: `<delivery>#<round>`. */
+export const roundClaimId = (id: string, round: number) => `${id}#${round}`;
 
 const refFields = (ref: DeliveryRef) => ({
   account_id: ref.account_id,

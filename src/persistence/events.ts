@@ -110,16 +110,14 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_blo
   }
 
   /**
-   * Takes one of the event's `max` notices of `kind` for `by` (one conditional update), or finds that `by` took one
-   * (a retried activity). False when all are taken or the event is gone.
+   * Takes one of the event's `max` notices of `kind` for `by`, or finds that `by` took one (a retried activity): one
+   * conditional update. False when all are taken or the event is gone.
    */
   async claimNotice(eventId: number, kind: string, max: number, by: string): Promise<boolean> {
-    const _id = eventId;
     const path = `notices.${kind.replace(/\W/g, '_')}`;
-    const taken = await this.col.updateOne({ _id, [path]: { $ne: by }, [`${path}.${max - 1}`]: { $exists: false } }, { $push: { [path]: by } });
-    if (taken.modifiedCount === 1) return true;
-    const doc = await this.col.findOne({ _id, [path]: by }, { projection: { _id: 1 } });
-    return doc !== null;
+    const room = { [`${path}.${max - 1}`]: { $exists: false } };
+    const taken = await this.col.updateOne({ _id: eventId, $or: [{ [path]: by }, room] }, { $addToSet: { [path]: by } });
+    return taken.matchedCount === 1;
   }
 
   /** A `{_id}` point read; the owner is checked here, so another account's event is simply not found. */

@@ -1,7 +1,8 @@
 import type { KeyIssuer } from '../domain/webhooks/idempotency-key';
 import type { ExpiringDoc } from './expiring-collection';
 import { StoreCollection } from './store-collection';
-import { claimOnce, type ExpirySweepers } from './store-primitives';
+import { isDuplicateKeyError } from './mongo';
+import type { ExpirySweepers } from './store-primitives';
 
 export interface IdempotencyRecordDoc extends ExpiringDoc {
   /** recordId: one record per issuer and key; a later use of an expired key replaces it. */
@@ -19,13 +20,11 @@ export type NewIdempotencyRecord = Omit<IdempotencyRecordDoc, '_id'>;
 
 /** `<account>:<key>` for an account's keys; `platform/<account>:<key>` for the platform's (no account id starts `platform/`). */
 const recordId = (issuer: KeyIssuer, accountId: string, key: string) => (issuer === 'platform' ? `platform/${accountId}:${key}` : `${accountId}:${key}`);
-/** Claims tried before giving up (the caller answers 5xx): each lost try means another claimer or retention changed the record. */
-const MAX_TRIES = 3;
 
 /**
- * (account, key) → the event it created, valid 24 h (checked on read). The unique insert decides between concurrent first
- * uses; an expired record is replaced only while it still names the event read, so of concurrent successors one wins.
- * Where TTL is refused, no purge timer (it would delete by `_id` a successor's record): they go with their event.
+ * (account, key) → the event it created, valid 24 h (checked on read). One upsert decides between concurrent first uses
+ * and successors of an expired record. Where TTL is refused, no purge timer (it would delete by `_id` a successor's
+ * record): they go with their event.
  */
 export class IdempotencyRecords extends StoreCollection<IdempotencyRecordDoc>('idempotency_records') {
   override async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
@@ -38,16 +37,17 @@ export class IdempotencyRecords extends StoreCollection<IdempotencyRecordDoc>('i
 
   /** Makes `record` the key's record unless a valid one exists; returns the key's record either way. */
   async claim(record: NewIdempotencyRecord, now: () => Date): Promise<IdempotencyRecordDoc> {
-    const doc = { ...record, _id: recordId(record.issuer, record.account_id, record.key) };
-    for (let tries = 0; tries < MAX_TRIES; tries++) {
-      if (await claimOnce(this.col, doc)) return doc;
-      const current = await this.col.findOne({ _id: doc._id });
-      // Gone (purged in between): the key is free again.
-      if (!current) continue;
-      if (current.expires_at > now() || current.event_id === record.event_id) return current;
-      if ((await this.col.replaceOne({ _id: doc._id, event_id: current.event_id }, record)).modifiedCount === 1) return doc;
+    const _id = recordId(record.issuer, record.account_id, record.key);
+    try {
+      // Matches only an expired record; else the upsert's insert meets the valid one's `_id`.
+      const written = await this.col.findOneAndUpdate({ _id, expires_at: { $lte: now() } }, { $set: record }, { upsert: true, returnDocument: 'after' });
+      if (written) return written;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
     }
-    throw new Error(`idempotency record ${doc._id} changed under every claim; try again`);
+    const current = await this.col.findOne({ _id });
+    if (!current) throw new Error(`idempotency record ${_id} expired and went while claimed; try again`);
+    return current;
   }
 
   /** Retention: deletes the record if it still names `eventId` (a successor's record stays). */

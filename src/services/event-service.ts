@@ -80,9 +80,6 @@ export interface EventServiceDeps {
 }
 
 export class EventService {
-  /** Keyed ingests in flight in this process: a concurrent repeat waits for the first instead of racing it. */
-  private readonly keyedInFlight = new Map<string, Promise<IngestResult>>();
-
   constructor(private readonly deps: EventServiceDeps) {}
 
   /** Answered once the event and its key claim are stored; the outbox (or, if this process dies, crash recovery) starts its workflows. */
@@ -121,28 +118,15 @@ export class EventService {
   /** A stop's cut call may still store its event: counted, so the stop keeps the lease for crash recovery. */
   private async counted(accountId: string, input: IngestInput): Promise<IngestResult> {
     const ended = this.deps.outbox.awaiting.ingestBegins();
-    return this.admitted(accountId, input).finally(ended);
-  }
-
-  private async admitted(accountId: string, input: IngestInput): Promise<IngestResult> {
-    const key = input.idempotency_key ?? null;
-    if (key === null) return this.accept(accountId, input, null);
-    const issuer = keyIssuerOf(input.type);
-    const slot = `${issuer}/${accountId}:${key}`;
-    const first = this.keyedInFlight.get(slot);
-    if (first) {
-      const answer = await first.catch(() => null);
-      if (answer) return { created: false, body: answer.body };
-    }
-    const running = (async () => {
-      const existing = await this.deps.idempotency.find(accountId, key, issuer);
+    try {
+      const key = input.idempotency_key ?? null;
+      // Concurrent repeats each store an event; the key's unique record picks one, and the others delete theirs (settleKey).
+      const existing = key === null ? null : await this.deps.idempotency.find(accountId, key, keyIssuerOf(input.type));
       if (existing && existing.expires_at > this.deps.clock()) return { created: false, body: existing.response };
-      return this.accept(accountId, input, key);
-    })();
-    this.keyedInFlight.set(slot, running);
-    return running.finally(() => {
-      if (this.keyedInFlight.get(slot) === running) this.keyedInFlight.delete(slot);
-    });
+      return await this.accept(accountId, input, key);
+    } finally {
+      ended();
+    }
   }
 
   private async accept(accountId: string, input: IngestInput, key: string | null): Promise<IngestResult> {
@@ -154,7 +138,7 @@ export class EventService {
     const now = this.deps.clock();
     const timestamp = Math.floor(now.getTime() / 1000);
     const traceparent = currentTraceparent();
-    let event: EventDoc;
+    let event: EventDoc | undefined;
     try {
       event = await this.deps.events.insertWithNextId(
         {
@@ -172,22 +156,16 @@ export class EventService {
         { instanceId: this.deps.lease.id, awaiting: outbox.awaiting },
         placesFor,
       );
+      if (key !== null) {
+        const settled = await settleKey(this.deps, event);
+        if (settled.answers === 'another') return { created: false, body: settled.response };
+      }
     } catch (err) {
-      if (!(err instanceof EventInsertUnanswered)) throw err;
-      // The insert may have landed with its answer lost: settled in the background (key-settlement.ts).
-      const unanswered = err.event;
+      const unanswered = err instanceof EventInsertUnanswered ? err.event : event;
+      if (!unanswered) throw err;
+      // The insert or the key's claim may have landed with its answer lost: settled in the background (key-settlement.ts).
       outbox.enqueueOnceSettled(unanswered, () => settleUnansweredInsert(this.deps, unanswered));
       throw storeDidNotAnswer();
-    }
-
-    if (key !== null) {
-      const settle = () => settleKey(this.deps, event);
-      const settled = await settle().catch((): never => {
-        // The claim may have landed, so a repeat may already answer with this event: settled in the background.
-        outbox.enqueueOnceSettled(event, async () => (await settle()).answers === 'this');
-        throw storeDidNotAnswer();
-      });
-      if (settled.answers === 'another') return { created: false, body: settled.response };
     }
     annotateIngest(() => ({ [ATTR.eventId]: event._id, [ATTR.eventType]: event.type, [ATTR.accountId]: accountId }));
     const started = outbox.enqueue(event);

@@ -45,7 +45,7 @@ export async function settleKey(deps: KeySettlementDeps, event: EventDoc): Promi
   return { answers: 'another', response: record.response };
 }
 
-/** An insert that got no answer (503): delivered (true) if it stored the event and no repeat took its key; else forgotten. */
+/** An ingest whose insert or key claim got no answer (503): delivered (true) if the event is stored and answers its key; else forgotten. */
 export async function settleUnansweredInsert(deps: KeySettlementDeps, event: EventDoc): Promise<boolean> {
   if (!(await deps.events.holds(event))) {
     deps.outbox.awaiting.leave(event._id);

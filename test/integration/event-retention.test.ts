@@ -1,11 +1,10 @@
 import type { Db } from 'mongodb';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { createLogger } from '../../src/infra/logger';
-import { Deliveries } from '../../src/persistence/deliveries';
+import { Deliveries, roundClaimId } from '../../src/persistence/deliveries';
 import { Events } from '../../src/persistence/events';
 import { FifoQueues } from '../../src/persistence/fifo-queues';
 import { IdempotencyRecords } from '../../src/persistence/idempotency-records';
-import { memberId } from '../../src/persistence/store-primitives';
 import { EventRetention } from '../../src/services/event-retention';
 import { FifoTurns } from '../../src/services/fifo-turns';
 import { idempotencyRecordFor } from '../../src/services/key-settlement';
@@ -68,7 +67,7 @@ describe('event retention', () => {
     return {
       event: (await events.findUnscoped(e.id)) !== null,
       delivery: (await deliveries.find(e.delivery)) !== null,
-      round: (await db.collection('delivery_rounds').countDocuments({ _id: memberId(e.delivery, 2) as never })) === 1,
+      round: (await db.collection('delivery_rounds').countDocuments({ _id: roundClaimId(e.delivery, 2) as never })) === 1,
       idempotency: (await idempotency.find('acct_retention', e.key)) !== null,
     };
   }

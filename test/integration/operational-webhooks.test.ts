@@ -219,6 +219,20 @@ describe('operational webhooks (time-skipping)', () => {
     expect(await claims.claimHour('platform.endpoint.failing', 'ep_x', hour, winner)).toBe(true);
     expect(await claims.claimHour('platform.endpoint.failing', 'ep_x', hour + HOUR, 'delivery-0')).toBe(true);
   });
+
+  it("claims an event's notices up to the cap among concurrent claimers, and again for a claimer that holds one", async () => {
+    const event = await repositories.events.insertWithNextId(
+      { account_id: 'acct_notices', type: 'a.b', data: {}, timestamp: 0, idempotency_key: null, endpoint_ids: [], endpoint_urls: [], created_at: new Date() },
+      (id) => JSON.stringify({ id, data: {} }),
+    );
+    const kind = 'platform.delivery.exhausted';
+    const won = await Promise.all(Array.from({ length: 12 }, (_, i) => repositories.events.claimNotice(event._id, kind, 3, `delivery-${i}`)));
+    expect(won.filter(Boolean)).toHaveLength(3);
+    expect(await repositories.events.claimNotice(event._id, kind, 3, `delivery-${won.indexOf(true)}`)).toBe(true);
+    expect(await repositories.events.claimNotice(event._id, kind, 3, `delivery-${won.indexOf(false)}`)).toBe(false);
+    expect(await repositories.events.claimNotice(event._id, 'platform.endpoint.failing', 3, 'delivery-0')).toBe(true);
+    expect(await repositories.events.claimNotice(event._id + 1_000_000, kind, 3, 'delivery-0')).toBe(false);
+  });
 });
 
 /** On the platform as `npm start` wires it: the API's subscription rules and an emitted event's delivery and history. */

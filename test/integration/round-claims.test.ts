@@ -1,10 +1,7 @@
 import { Deliveries } from '../../src/persistence/deliveries';
 import { openTestDb } from '../support/test-db';
 
-/**
- * Manual-retry round claims on the embedded store (no atomic read-modify-write there: every
- * decision is a unique `_id` insert).
- */
+/** Manual-retry round claims on the embedded store: a unique insert per round, a take-over by a conditional update. */
 describe('delivery round claims', () => {
   let store: Awaited<ReturnType<typeof openTestDb>>;
   let deliveries: Deliveries;

@@ -154,6 +154,16 @@ describe('webhook event ingest', () => {
     expect((await ingest(api, { type: 'a.b', data: {}, idempotency_key: 'daily' })).body.id).toBe(later.body.id);
   });
 
+  it('gives an expired key to exactly one of concurrent new uses', async () => {
+    const api = await account();
+    const first = await ingest(api, { type: 'a.b', data: {}, idempotency_key: 'successors' });
+    now += 24 * 3600 * 1000 + 1000;
+    const results = await Promise.all(Array.from({ length: 10 }, () => ingest(api, { type: 'a.b', data: {}, idempotency_key: 'successors' })));
+    expect(results.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.body.id))).toEqual(new Set([results.find((r) => r.status === 202)!.body.id]));
+    expect(results[0].body.id).not.toBe(first.body.id);
+  });
+
   it('delivers a repeat of an idempotency key only once', async () => {
     const api = await account();
     const endpoint = await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/once`, events: ['once.*'] });

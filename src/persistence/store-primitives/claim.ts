@@ -4,16 +4,6 @@ import { isDuplicateKeyError } from '../mongo';
 // Where uniqueness is the point (an idempotency key, a delivery round, an invite redemption): of concurrent inserts of
 // one `_id` exactly one succeeds, and the others learn it was there first.
 
-/** A claim that keeps when it was made. */
-export interface DatedClaim {
-  _id: string;
-  at: Date;
-}
-
-export function memberId(scope: string, n: number): string {
-  return `${scope}#${n}`;
-}
-
 /** Inserts `doc`: true when this insert wrote it, false when a document with its `_id` was there first. */
 export async function claimOnce<T extends Document>(collection: Collection<T>, doc: OptionalUnlessRequiredId<T>): Promise<boolean> {
   try {
