@@ -132,6 +132,7 @@ export class EndpointService {
     // Enabling again clears the mark and starts the failing streak afresh (a whole new period before auto-disable).
     if (changes.disabled === false) await this.deps.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
     const updated = await this.deps.endpoints.update(current, changes, now);
+    if (!updated) throw notFound(id);
     // Only when it changes: an endpoint disabled already has nothing to cancel (a delivery left over ends at its next attempt).
     if (changes.disabled === true) await this.cancelInFlight(id);
     // After the write: a delivery woken now reads the endpoint unordered.
@@ -165,8 +166,8 @@ export class EndpointService {
     const current = await this.deps.endpoints.find(accountId, id);
     if (!current || current.disabled) return;
     if (!shouldDisableForFailures(await this.deps.health.read(id), decidedAt, this.autoDisableAfterMs)) return;
-    if (!(await this.deps.endpoints.updateIfUnchanged(current, { disabled: true, disabled_reason: 'failing' }, this.deps.clock()))) return;
-    await this.cancelInFlight(id);
+    const disabled = { disabled: true, disabled_reason: 'failing' } as const;
+    if (await this.deps.endpoints.update(current, disabled, this.deps.clock(), { updated_at: current.updated_at })) await this.cancelInFlight(id);
   }
 
   /** Deleting stops every pending retry to the endpoint; those deliveries end `cancelled`. */
@@ -188,7 +189,8 @@ export class EndpointService {
     const secret = generateSigningSecret();
     const sealed = this.deps.secretBox.seal(secret);
     const now = this.deps.clock();
-    while (!(await this.deps.endpoints.replaceSecrets(current, rotateSecretSet(current, sealed, graceSeconds, now), now))) {
+    // Each rotation seals a new secret (with a fresh IV), so the sealed text read names the version replaced.
+    while (!(await this.deps.endpoints.update(current, rotateSecretSet(current, sealed, graceSeconds, now), now, { secret_sealed: current.secret_sealed }))) {
       current = await requireEndpoint(this.deps.endpoints, accountId, id);
     }
     return secret;

@@ -52,7 +52,7 @@ describe('concurrent secret rotations', () => {
     const endpoints = new Endpoints(db);
     const service = serviceOver(endpoints);
     const endpoint = await service.create('acct_race', { url: 'https://127.0.0.1:9/hook' });
-    const write = holdMethod(endpoints, 'replaceSecrets');
+    const write = holdMethod(endpoints, 'update');
 
     const held = service.rotateSecret('acct_race', endpoint.id, 3600);
     await write.reached;
