@@ -45,9 +45,8 @@ export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ acco
     return true;
   }
 
-  async find(accountId: string, id: string): Promise<EndpointDoc | null> {
-    const doc = await this.col.findOne({ _id: id });
-    return doc && doc.account_id === accountId ? doc : null;
+  find(accountId: string, id: string): Promise<EndpointDoc | null> {
+    return this.col.findOne({ _id: id, account_id: accountId });
   }
 
   /** Newest first; the cursor is the last item's (created_at, _id). */

@@ -21,7 +21,7 @@ import type { FifoTurns } from './fifo-turns';
 /** A FIFO endpoint's queue is shown on GET of the endpoint only (fifo-turns.ts). */
 export type EndpointView = ReturnType<typeof endpointView> & { fifo?: Awaited<ReturnType<FifoTurns['view']>> };
 
-export interface EndpointInput {
+interface EndpointInput {
   url: string;
   events?: string[];
   description?: string;
@@ -37,7 +37,7 @@ const EndpointCursor = z.object({ c: z.number(), id: z.string() });
 export const CANCEL_PAGE_SIZE = 100;
 export const CANCEL_CONCURRENCY = 16;
 
-export interface EndpointServiceDeps {
+interface EndpointServiceDeps {
   endpoints: Endpoints;
   deliveries: Deliveries;
   health: EndpointHealthLog;
@@ -56,14 +56,12 @@ export interface EndpointServiceDeps {
 }
 
 export class EndpointService {
-  constructor(private readonly deps: EndpointServiceDeps) {}
+  readonly maxEndpointsPerAccount: number;
+  readonly autoDisableAfterMs: number;
 
-  get maxEndpointsPerAccount(): number {
-    return this.deps.maxEndpointsPerAccount;
-  }
-
-  get autoDisableAfterMs(): number {
-    return this.deps.autoDisableAfterMs;
+  constructor(private readonly deps: EndpointServiceDeps) {
+    this.maxEndpointsPerAccount = deps.maxEndpointsPerAccount;
+    this.autoDisableAfterMs = deps.autoDisableAfterMs;
   }
 
   /** Concurrent creates never exceed maxEndpointsPerAccount and fill up to it (Endpoints.insertIfRoom). */

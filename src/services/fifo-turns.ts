@@ -19,7 +19,7 @@ interface FifoTurnsDeps {
  * The deliveries of a queue a switch to unordered wakes at once; those further back go at their next look. Each place is
  * woken by a switch once at most (`woken_through`): switching back and forth wakes only places taken since.
  */
-export const FIFO_RELEASE_MAX = 1000;
+const FIFO_RELEASE_MAX = 1000;
 const RELEASE_CONCURRENCY = 16;
 
 /**
