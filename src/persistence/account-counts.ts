@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { isDuplicateKeyError } from './mongo';
 
 /** What an account holds under a cap: its endpoints, its live API keys. */
-export type CountedKind = 'endpoints' | 'live_keys';
+type CountedKind = 'endpoints' | 'live_keys';
 
 interface AccountCountDoc {
   /** The account's id. */

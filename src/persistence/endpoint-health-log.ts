@@ -24,7 +24,7 @@ interface HealthDoc {
 
 const hourKey = (hour: number) => `h${hour}`;
 
-/** applyHealthFact (endpoint-health.ts) as update operators, so that concurrent writers each apply theirs to the stored document. */
+/** The health rule: a success ends a failing streak, enabling the endpoint again starts it afresh; as operators, so concurrent writers each apply theirs. */
 function updateOf(fact: HealthFact): UpdateFilter<HealthDoc> {
   const remember = { $push: { recent_keys: fact.key } };
   if (fact.kind === 'enabled') return { ...remember, $set: { consecutive_failures: 0 }, $unset: { failing_since: '' } };

@@ -1,7 +1,7 @@
 import type { Filter } from 'mongodb';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
 import type { EndpointOrdering } from '../domain/webhooks/fifo-order';
-import type { RetiredSecret, SecretSet } from '../domain/webhooks/secret-rotation';
+import type { RetiredSecret } from '../domain/webhooks/secret-rotation';
 import { accountCountsOf } from './account-counts';
 import { cacheInvalidationsOf } from './cache-invalidations';
 import { StoreCollection } from './store-collection';
@@ -45,9 +45,8 @@ export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ acco
     return true;
   }
 
-  async find(accountId: string, id: string): Promise<EndpointDoc | null> {
-    const doc = await this.col.findOne({ _id: id });
-    return doc && doc.account_id === accountId ? doc : null;
+  find(accountId: string, id: string): Promise<EndpointDoc | null> {
+    return this.col.findOne({ _id: id, account_id: accountId });
   }
 
   /** Newest first; the cursor is the last item's (created_at, _id). */
@@ -68,36 +67,18 @@ export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ acco
     return this.col.find({ account_id: accountId, disabled: false }).sort({ created_at: 1, _id: 1 }).toArray();
   }
 
-  /** `current` is the document the caller just read (and checked the owner of). */
-  async update(current: EndpointDoc, changes: EndpointChanges, at: Date): Promise<EndpointDoc> {
-    await this.col.updateOne({ _id: current._id }, { $set: { ...changes, updated_at: at } });
-    await this.announce(current, changes);
-    return { ...current, ...changes, updated_at: at };
-  }
-
-  /** Replaces the signing secrets read in `current` by `next`, unless another rotation replaced them first (false). */
-  async replaceSecrets(current: EndpointDoc, next: SecretSet, at: Date): Promise<boolean> {
-    const changes = { secret_sealed: next.secret_sealed, previous_secrets: next.previous_secrets ?? [] };
-    // Each rotation seals a new secret (with a fresh IV), so the sealed text read names the version replaced.
-    const result = await this.col.updateOne({ _id: current._id, secret_sealed: current.secret_sealed }, { $set: { ...changes, updated_at: at } });
-    if (result.modifiedCount === 0) return false;
-    await this.announce(current, changes);
-    return true;
-  }
-
-  /** As update, if `updated_at` is as read (false: another change landed first). */
-  async updateIfUnchanged(current: EndpointDoc, changes: EndpointChanges, at: Date): Promise<boolean> {
-    const result = await this.col.updateOne({ _id: current._id, updated_at: current.updated_at }, { $set: { ...changes, updated_at: at } });
-    if (result.modifiedCount === 0) return false;
-    await this.announce(current, changes);
-    return true;
-  }
-
-  /** Any change drops the cached lists except one that touches only CACHE_NEUTRAL_FIELDS (a new field invalidates). */
-  private async announce(current: EndpointDoc, changes: EndpointChanges): Promise<void> {
+  /**
+   * Sets `changes` on `current` (the document the caller just read, and checked the owner of) if it still holds `asRead`:
+   * the document after, or null (deleted, or another change landed first). Any change drops the cached lists except one
+   * that touches only CACHE_NEUTRAL_FIELDS (a new field invalidates).
+   */
+  async update(current: EndpointDoc, changes: EndpointChanges, at: Date, asRead: Filter<EndpointDoc> = {}): Promise<EndpointDoc | null> {
+    const result = await this.col.updateOne({ ...asRead, _id: current._id }, { $set: { ...changes, updated_at: at } });
+    if (result.matchedCount === 0) return null;
     if (Object.keys(changes).some((field) => !CACHE_NEUTRAL_FIELDS.has(field))) {
       await this.invalidations.append({ kind: 'endpoints_changed', account_id: current.account_id });
     }
+    return { ...current, ...changes, updated_at: at };
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {

@@ -5,7 +5,7 @@ import type { QueuePlace } from '../domain/webhooks/fifo-order';
  * `tail`: the last place taken; `head`: the place whose turn it is (every place below it has ended or was passed over);
  * `woken_through`: a switch to unordered has woken every place up to it.
  */
-interface QueueDoc {
+export interface QueueDoc {
   _id: string;
   tail: number;
   head: number;
@@ -19,10 +19,7 @@ interface PlaceDoc {
   taken_at: Date;
 }
 
-export type QueueState = { head: number; tail: number; wokenThrough: number };
-
 const placeId = (endpointId: string, n: number) => `${endpointId}#${n}`;
-const stateOf = (doc: QueueDoc | null): QueueState | null => doc && { head: doc.head, tail: doc.tail, wokenThrough: doc.woken_through ?? 0 };
 
 /** Each FIFO endpoint's queue (docs/fifo-endpoints.md): a counter of places, a head pointer, and which event holds each place. */
 export class FifoQueues {
@@ -34,19 +31,20 @@ export class FifoQueues {
     this.places = db.collection<PlaceDoc>('fifo_places');
   }
 
-  /** The endpoint's next place (1, 2, ...): one `$inc`, so concurrent takes in any processes get distinct, gap-free places. */
-  async take(endpointId: string): Promise<number> {
-    const queue = await this.queues.findOneAndUpdate({ _id: endpointId }, { $inc: { tail: 1 }, $setOnInsert: { head: 1 } }, { upsert: true, returnDocument: 'after' });
-    return (queue as QueueDoc).tail;
+  /** The endpoint's next place (1, 2, ...), then its record (`at` read after): one `$inc`, so concurrent takes in any processes get distinct, gap-free places. */
+  async take(endpointId: string, eventId: number, at: () => Date): Promise<number> {
+    const { tail } = (await this.queues.findOneAndUpdate({ _id: endpointId }, { $inc: { tail: 1 }, $setOnInsert: { head: 1 } }, { upsert: true, returnDocument: 'after' })) as QueueDoc;
+    await this.hold(endpointId, tail, eventId, at());
+    return tail;
   }
 
-  /** Records which event holds place n; `at`: after the place was taken. */
+  /** Records which event holds place n. */
   async hold(endpointId: string, n: number, eventId: number, at: Date): Promise<void> {
     await this.places.insertOne({ _id: placeId(endpointId, n), event_id: eventId, taken_at: at });
   }
 
-  async queue(endpointId: string): Promise<QueueState | null> {
-    return stateOf(await this.queues.findOne({ _id: endpointId }));
+  queue(endpointId: string): Promise<QueueDoc | null> {
+    return this.queues.findOne({ _id: endpointId });
   }
 
   /** Place n, or null if its holder is not recorded (not yet, never, or gone with its event). */
@@ -55,20 +53,14 @@ export class FifoQueues {
     return doc && { n, eventId: doc.event_id, takenAt: doc.taken_at };
   }
 
-  /** Places `from` to `through` that are recorded: one `_id` lookup each. */
-  async placesBetween(endpointId: string, from: number, through: number): Promise<QueuePlace[]> {
-    const ns = Array.from({ length: Math.max(0, through - from + 1) }, (_, i) => from + i);
-    return (await Promise.all(ns.map((n) => this.place(endpointId, n)))).filter((p): p is QueuePlace => p !== null);
-  }
-
   /** Moves the head from place n to the next if it is at n: the queue after, or null when it was not (another moved it). */
-  async pass(endpointId: string, n: number): Promise<QueueState | null> {
-    return stateOf(await this.queues.findOneAndUpdate({ _id: endpointId, head: n }, { $set: { head: n + 1 } }, { returnDocument: 'after' }));
+  pass(endpointId: string, n: number): Promise<QueueDoc | null> {
+    return this.queues.findOneAndUpdate({ _id: endpointId, head: n }, { $set: { head: n + 1 } }, { returnDocument: 'after' });
   }
 
   /** Moves the head past place n unless it is past already: the queue after, or null when it was. */
-  async passThrough(endpointId: string, n: number): Promise<QueueState | null> {
-    return stateOf(await this.queues.findOneAndUpdate({ _id: endpointId, head: { $lte: n } }, { $set: { head: n + 1 } }, { returnDocument: 'after' }));
+  passThrough(endpointId: string, n: number): Promise<QueueDoc | null> {
+    return this.queues.findOneAndUpdate({ _id: endpointId, head: { $lte: n } }, { $set: { head: n + 1 } }, { returnDocument: 'after' });
   }
 
   /** Raises `woken_through` to `through`: answers what it was before, so concurrent switches wake disjoint places. */

@@ -21,7 +21,7 @@ import type { FifoTurns } from './fifo-turns';
 /** A FIFO endpoint's queue is shown on GET of the endpoint only (fifo-turns.ts). */
 export type EndpointView = ReturnType<typeof endpointView> & { fifo?: Awaited<ReturnType<FifoTurns['view']>> };
 
-export interface EndpointInput {
+interface EndpointInput {
   url: string;
   events?: string[];
   description?: string;
@@ -37,7 +37,7 @@ const EndpointCursor = z.object({ c: z.number(), id: z.string() });
 export const CANCEL_PAGE_SIZE = 100;
 export const CANCEL_CONCURRENCY = 16;
 
-export interface EndpointServiceDeps {
+interface EndpointServiceDeps {
   endpoints: Endpoints;
   deliveries: Deliveries;
   health: EndpointHealthLog;
@@ -56,14 +56,12 @@ export interface EndpointServiceDeps {
 }
 
 export class EndpointService {
-  constructor(private readonly deps: EndpointServiceDeps) {}
+  readonly maxEndpointsPerAccount: number;
+  readonly autoDisableAfterMs: number;
 
-  get maxEndpointsPerAccount(): number {
-    return this.deps.maxEndpointsPerAccount;
-  }
-
-  get autoDisableAfterMs(): number {
-    return this.deps.autoDisableAfterMs;
+  constructor(private readonly deps: EndpointServiceDeps) {
+    this.maxEndpointsPerAccount = deps.maxEndpointsPerAccount;
+    this.autoDisableAfterMs = deps.autoDisableAfterMs;
   }
 
   /** Concurrent creates never exceed maxEndpointsPerAccount and fill up to it (Endpoints.insertIfRoom). */
@@ -132,6 +130,7 @@ export class EndpointService {
     // Enabling again clears the mark and starts the failing streak afresh (a whole new period before auto-disable).
     if (changes.disabled === false) await this.deps.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
     const updated = await this.deps.endpoints.update(current, changes, now);
+    if (!updated) throw notFound(id);
     // Only when it changes: an endpoint disabled already has nothing to cancel (a delivery left over ends at its next attempt).
     if (changes.disabled === true) await this.cancelInFlight(id);
     // After the write: a delivery woken now reads the endpoint unordered.
@@ -165,8 +164,8 @@ export class EndpointService {
     const current = await this.deps.endpoints.find(accountId, id);
     if (!current || current.disabled) return;
     if (!shouldDisableForFailures(await this.deps.health.read(id), decidedAt, this.autoDisableAfterMs)) return;
-    if (!(await this.deps.endpoints.updateIfUnchanged(current, { disabled: true, disabled_reason: 'failing' }, this.deps.clock()))) return;
-    await this.cancelInFlight(id);
+    const disabled = { disabled: true, disabled_reason: 'failing' } as const;
+    if (await this.deps.endpoints.update(current, disabled, this.deps.clock(), { updated_at: current.updated_at })) await this.cancelInFlight(id);
   }
 
   /** Deleting stops every pending retry to the endpoint; those deliveries end `cancelled`. */
@@ -188,7 +187,8 @@ export class EndpointService {
     const secret = generateSigningSecret();
     const sealed = this.deps.secretBox.seal(secret);
     const now = this.deps.clock();
-    while (!(await this.deps.endpoints.replaceSecrets(current, rotateSecretSet(current, sealed, graceSeconds, now), now))) {
+    // Each rotation seals a new secret (with a fresh IV), so the sealed text read names the version replaced.
+    while (!(await this.deps.endpoints.update(current, rotateSecretSet(current, sealed, graceSeconds, now), now, { secret_sealed: current.secret_sealed }))) {
       current = await requireEndpoint(this.deps.endpoints, accountId, id);
     }
     return secret;

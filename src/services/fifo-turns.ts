@@ -4,10 +4,10 @@ import { isFinishedDeliveryStatus } from '../domain/webhooks/delivery-status';
 import { FIFO_VOID_AFTER_MS, isPassedOver, isTurnOf, queueLength, type QueuePlace } from '../domain/webhooks/fifo-order';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EventRetentionView, Events } from '../persistence/events';
-import type { FifoQueues, QueueState } from '../persistence/fifo-queues';
+import type { FifoQueues, QueueDoc } from '../persistence/fifo-queues';
 
-export interface FifoTurnsDeps {
-  queues: Pick<FifoQueues, 'take' | 'hold' | 'queue' | 'place' | 'placesBetween' | 'pass' | 'passThrough' | 'markWoken' | 'forget'>;
+interface FifoTurnsDeps {
+  queues: Pick<FifoQueues, 'take' | 'queue' | 'place' | 'pass' | 'passThrough' | 'markWoken' | 'forget'>;
   events: Pick<Events, 'findUnscoped'>;
   deliveries: Pick<Deliveries, 'find'>;
   /** Tells a delivery's run that its turn has come (workflows/fifo-turn.ts); a run that has ended is left alone. */
@@ -19,7 +19,7 @@ export interface FifoTurnsDeps {
  * The deliveries of a queue a switch to unordered wakes at once; those further back go at their next look. Each place is
  * woken by a switch once at most (`woken_through`): switching back and forth wakes only places taken since.
  */
-export const FIFO_RELEASE_MAX = 1000;
+const FIFO_RELEASE_MAX = 1000;
 const RELEASE_CONCURRENCY = 16;
 
 /**
@@ -31,14 +31,7 @@ export class FifoTurns {
   constructor(private readonly deps: FifoTurnsDeps) {}
 
   async placesFor(endpointIds: string[], eventId: number): Promise<Record<string, number>> {
-    const { queues, clock } = this.deps;
-    const taken = await Promise.all(
-      endpointIds.map(async (endpointId) => {
-        const n = await queues.take(endpointId);
-        await queues.hold(endpointId, n, eventId, clock());
-        return n;
-      }),
-    );
+    const taken = await Promise.all(endpointIds.map((endpointId) => this.deps.queues.take(endpointId, eventId, this.deps.clock)));
     return Object.fromEntries(endpointIds.map((endpointId, i) => [endpointId, taken[i] as number]));
   }
 
@@ -79,11 +72,13 @@ export class FifoTurns {
     const queue = await this.deps.queues.queue(endpointId);
     if (!queue) return;
     // The head too: it may be waiting for a wake-up that was lost.
-    const through = Math.min(queue.tail, Math.max(queue.head - 1, queue.wokenThrough) + FIFO_RELEASE_MAX);
-    if (through < Math.max(queue.head, queue.wokenThrough + 1)) return;
+    const wokenThrough = queue.woken_through ?? 0;
+    const through = Math.min(queue.tail, Math.max(queue.head - 1, wokenThrough) + FIFO_RELEASE_MAX);
+    if (through < Math.max(queue.head, wokenThrough + 1)) return;
     // Marked first: a switch meanwhile, or a crash here, does not wake them again (a lost wake-up costs its next look at most).
-    const woken = await this.deps.queues.markWoken(endpointId, through);
-    const waiting = await this.deps.queues.placesBetween(endpointId, Math.max(queue.head, woken + 1), through);
+    const from = Math.max(queue.head, (await this.deps.queues.markWoken(endpointId, through)) + 1);
+    const places = await Promise.all(Array.from({ length: Math.max(0, through - from + 1) }, (_, i) => this.deps.queues.place(endpointId, from + i)));
+    const waiting = places.filter((p): p is QueuePlace => p !== null);
     for (let i = 0; i < waiting.length; i += RELEASE_CONCURRENCY) {
       await Promise.all(waiting.slice(i, i + RELEASE_CONCURRENCY).map((p) => this.deps.wake(deliveryId(p.eventId, endpointId)).catch(() => undefined)));
     }
@@ -109,8 +104,8 @@ export class FifoTurns {
    * The head, moved past places nobody will leave, up to `own` at most. `place` null: the queue is empty, or the head's
    * holder is not recorded (its ingest is under way, or died): passed over only behind an `own` that has outlived it.
    */
-  private async headOf(endpointId: string, queue: QueueState, own?: number): Promise<{ n: number; place: QueuePlace | null }> {
-    let state: QueueState | null = queue;
+  private async headOf(endpointId: string, queue: QueueDoc, own?: number): Promise<{ n: number; place: QueuePlace | null }> {
+    let state: QueueDoc | null = queue;
     while (state && state.head <= Math.min(state.tail, (own ?? Infinity) - 1)) {
       const place = await this.deps.queues.place(endpointId, state.head);
       const passed = place ? await this.passesOver(endpointId, place) : own !== undefined && (await this.outlived(endpointId, own));

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { applyHealthFact, countLast24h, EMPTY_HEALTH, type HealthFact, type HealthSummary } from '../../src/domain/webhooks/endpoint-health';
+import { countLast24h, EMPTY_HEALTH, type HealthFact, type HealthSummary } from '../../src/domain/webhooks/endpoint-health';
 import { EndpointHealthLog, RECENT_FACT_KEYS } from '../../src/persistence/endpoint-health-log';
 import { openTestDb } from '../support/test-db';
 
@@ -48,29 +48,25 @@ describe('endpoint health store', () => {
     expect((await log.record('ep_window', fact)).consecutive_failures).toBe(5 * RECENT_FACT_KEYS + 1);
   });
 
-  it('reads as the domain rule (applyHealthFact) says, for successes, failures, re-enabling and hours', async () => {
+  it('a success ends the failing streak, a re-enable starts it afresh, each delivery is counted in its hour', async () => {
     const log = new EndpointHealthLog(db);
     const t0 = Date.parse('2026-11-01T10:30:00Z');
     const at = (hours: number) => new Date(t0 + hours * HOUR);
-    const facts: HealthFact[] = [
-      { kind: 'delivery', key: 'a', succeeded: true, at: at(0) },
-      failed('b', at(1)),
-      failed('c', at(1.2)),
-      { kind: 'enabled', key: 'enabled#1', at: at(2) },
-      failed('d', at(3)),
-      { kind: 'delivery', key: 'e', succeeded: true, at: at(30) },
-      failed('f', at(31)),
-      failed('g', at(32)),
-    ];
-    let expected: HealthSummary = EMPTY_HEALTH;
-    for (const fact of facts) {
-      expected = applyHealthFact(expected, fact);
-      const stored = await log.record('ep_rule', fact);
-      const { hours: _storedHours, ...storedRest } = stored;
-      const { hours: _expectedHours, ...expectedRest } = expected;
-      expect(storedRest).toEqual(expectedRest);
-      for (const now of [fact.at, new Date(fact.at.getTime() + 20 * HOUR)]) expect(countLast24h(stored, now)).toEqual(countLast24h(expected, now));
-    }
+    const succeeded = (key: string, hours: number): HealthFact => ({ kind: 'delivery', key, succeeded: true, at: at(hours) });
+    const record = (fact: HealthFact) => log.record('ep_rule', fact);
+    const streak = (health: HealthSummary) => [health.consecutive_failures, health.failing_since, health.last_success_at, health.last_failure_at];
+
+    expect(streak(await record(succeeded('a', 0)))).toEqual([0, null, at(0), null]);
+    await record(failed('b', at(1)));
+    expect(streak(await record(failed('c', at(1.2))))).toEqual([2, at(1), at(0), at(1.2)]);
+    expect(streak(await record({ kind: 'enabled', key: 'enabled#1', at: at(2) }))).toEqual([0, null, at(0), at(1.2)]);
+    expect(streak(await record(failed('d', at(3))))).toEqual([1, at(3), at(0), at(3)]);
+    expect(countLast24h(await log.read('ep_rule'), at(3))).toEqual({ succeeded_24h: 1, failed_24h: 3 });
+    expect(streak(await record(succeeded('e', 30)))).toEqual([0, null, at(30), at(3)]);
+    await record(failed('f', at(31)));
+    const last = await record(failed('g', at(32)));
+    expect(streak(last)).toEqual([2, at(31), at(30), at(32)]);
+    expect(countLast24h(last, at(32))).toEqual({ succeeded_24h: 1, failed_24h: 2 });
   });
 
   it('drops the hours before the window of the newest one', async () => {

@@ -11,11 +11,11 @@ import { holdMethod } from '../support/gate';
 import { openTestDb } from '../support/test-db';
 
 /**
- * Concurrent secret rotations of one endpoint, on the real embedded store: one rotation is held
- * after it read the endpoint, before its conditional write, while another runs to the end. Every
- * secret a rotation handed out must still sign (rotations in two processes: endpoint-store-writers.test.ts).
+ * Concurrent writes to one endpoint, on the real embedded store: one is held after it read the
+ * endpoint, before its write, while another runs to the end. Every secret a rotation handed out must
+ * still sign (rotations in two processes: endpoint-store-writers.test.ts).
  */
-describe('concurrent secret rotations', () => {
+describe('concurrent endpoint writes', () => {
   let store: Awaited<ReturnType<typeof openTestDb>>;
   let db: Db;
   beforeAll(async () => {
@@ -52,7 +52,7 @@ describe('concurrent secret rotations', () => {
     const endpoints = new Endpoints(db);
     const service = serviceOver(endpoints);
     const endpoint = await service.create('acct_race', { url: 'https://127.0.0.1:9/hook' });
-    const write = holdMethod(endpoints, 'replaceSecrets');
+    const write = holdMethod(endpoints, 'update');
 
     const held = service.rotateSecret('acct_race', endpoint.id, 3600);
     await write.reached;
@@ -61,5 +61,20 @@ describe('concurrent secret rotations', () => {
     const earlier = await held;
 
     expect(await signingSecrets(endpoints, 'acct_race', endpoint.id)).toEqual([earlier, later, endpoint.secret]);
+  });
+
+  it('a PATCH whose write lands after a DELETE of the endpoint answers not_found, and nothing is recreated', async () => {
+    const endpoints = new Endpoints(db);
+    const service = serviceOver(endpoints);
+    const endpoint = await service.create('acct_race', { url: 'https://127.0.0.1:9/hook' });
+    const write = holdMethod(endpoints, 'update');
+
+    const patch = service.update('acct_race', endpoint.id, { description: 'late' });
+    await write.reached;
+    expect(await endpoints.delete('acct_race', endpoint.id)).toBe(true);
+    write.open();
+
+    await expect(patch).rejects.toMatchObject({ code: 'not_found' });
+    expect(await db.collection('endpoints').countDocuments({ _id: endpoint.id } as never)).toBe(0);
   });
 });

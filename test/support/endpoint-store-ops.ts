@@ -22,7 +22,7 @@ export const ROTATED_ENDPOINTS = [0, 1, 2, 3, 4];
 export const secretBoxFor = (scope: string) => createSecretBox(createHash('sha256').update(scope).digest());
 
 /** An EndpointService over `db` with only what rotation needs. */
-export function rotationService(db: Db, scope: string): EndpointService {
+function rotationService(db: Db, scope: string): EndpointService {
   return new EndpointService({
     endpoints: new Endpoints(db),
     deliveries: {} as never,

@@ -1,7 +1,7 @@
 /**
- * Endpoint health and auto-disable. The store applies each fact as update operators (persistence/endpoint-health-log.ts
- * `updateOf`), so concurrent writers each apply theirs; `applyHealthFact` states the same rule on a summary, and
- * endpoint-health-log.test.ts holds the two to the same answers.
+ * Endpoint health and auto-disable. How each fact changes the summary (a success ends a failing streak, enabling the
+ * endpoint again starts its count afresh) is applied by the store as update operators (persistence/endpoint-health-log.ts),
+ * so that concurrent writers each apply theirs.
  */
 
 const HOUR_MS = 3_600_000;
@@ -39,38 +39,13 @@ export const EMPTY_HEALTH: HealthSummary = Object.freeze({
 }) as HealthSummary;
 
 export const hourStartOf = (at: Date) => Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
-const inWindow = (hour: number, now: Date) => hour > hourStartOf(now) - HEALTH_WINDOW_HOURS * HOUR_MS;
-
-/** The summary after `fact`. A success ends a failing streak; enabling the endpoint again starts its count afresh. */
-export function applyHealthFact(summary: HealthSummary, fact: HealthFact): HealthSummary {
-  const hours = summary.hours.filter((h) => inWindow(h.hour, fact.at));
-  if (fact.kind === 'enabled') return { ...summary, hours, consecutive_failures: 0, failing_since: null };
-  const hour = hourStartOf(fact.at);
-  const current = hours.find((h) => h.hour === hour);
-  const counted = {
-    hour,
-    succeeded: (current?.succeeded ?? 0) + (fact.succeeded ? 1 : 0),
-    failed: (current?.failed ?? 0) + (fact.succeeded ? 0 : 1),
-  };
-  const nextHours = [...hours.filter((h) => h.hour !== hour), counted].sort((a, b) => a.hour - b.hour);
-  if (fact.succeeded) {
-    return { ...summary, last_success_at: fact.at, consecutive_failures: 0, failing_since: null, hours: nextHours };
-  }
-  return {
-    ...summary,
-    last_failure_at: fact.at,
-    consecutive_failures: summary.consecutive_failures + 1,
-    failing_since: summary.failing_since ?? fact.at,
-    hours: nextHours,
-  };
-}
 
 /** Deliveries that ended in the current hour and the 23 before it, as seen at `now`. */
 export function countLast24h(summary: HealthSummary, now: Date) {
   let succeeded_24h = 0;
   let failed_24h = 0;
   for (const h of summary.hours) {
-    if (!inWindow(h.hour, now) || h.hour > now.getTime()) continue;
+    if (h.hour <= hourStartOf(now) - HEALTH_WINDOW_HOURS * HOUR_MS || h.hour > now.getTime()) continue;
     succeeded_24h += h.succeeded;
     failed_24h += h.failed;
   }

@@ -1,5 +1,5 @@
 import { systemClock } from '../../../src/domain/clock';
-import { applyHealthFact, EMPTY_HEALTH, type HealthSummary } from '../../../src/domain/webhooks/endpoint-health';
+import { EMPTY_HEALTH, type HealthSummary } from '../../../src/domain/webhooks/endpoint-health';
 import { type DeliveryEnd, MAX_EXHAUSTED_NOTICES_PER_EVENT } from '../../../src/domain/webhooks/operational-events';
 import type { EndpointDoc } from '../../../src/persistence/endpoints';
 import type { EventDoc, NewEvent } from '../../../src/persistence/events';
@@ -8,10 +8,9 @@ import { EventService, type EventServiceDeps, type IngestInput } from '../../../
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-11-01T10:15:00Z');
 
+/** `n` failed deliveries, a minute apart, the last at T0. */
 function failures(n: number): HealthSummary {
-  let health = EMPTY_HEALTH;
-  for (let i = n - 1; i >= 0; i--) health = applyHealthFact(health, { kind: 'delivery', key: `d${i}`, succeeded: false, at: new Date(T0 - i * 60_000) });
-  return health;
+  return { ...EMPTY_HEALTH, consecutive_failures: n, failing_since: new Date(T0 - (n - 1) * 60_000), last_failure_at: new Date(T0) };
 }
 
 const endpoint: EndpointDoc = {

@@ -1,4 +1,4 @@
-import { applyHealthFact, EMPTY_HEALTH, type HealthSummary } from '../../../src/domain/webhooks/endpoint-health';
+import { EMPTY_HEALTH, type HealthSummary } from '../../../src/domain/webhooks/endpoint-health';
 import { matchesEventType } from '../../../src/domain/webhooks/event-pattern';
 import {
   type DeliveryEnd,
@@ -17,9 +17,7 @@ const at = (ms: number) => new Date(T0 + ms);
 
 /** `n` failed deliveries, an hour apart, the last at `T0 + lastMs`. */
 function failures(n: number, lastMs = 0): HealthSummary {
-  let health = EMPTY_HEALTH;
-  for (let i = n - 1; i >= 0; i--) health = applyHealthFact(health, { kind: 'delivery', key: `d${i}`, succeeded: false, at: at(lastMs - i * HOUR) });
-  return health;
+  return { ...EMPTY_HEALTH, consecutive_failures: n, failing_since: at(lastMs - (n - 1) * HOUR), last_failure_at: at(lastMs) };
 }
 
 const end = (overrides: Partial<DeliveryEnd> = {}, attempt = 8, ms = 0): DeliveryEnd => ({
@@ -128,11 +126,7 @@ describe('operational events: endpoint.failing', () => {
 describe('operational events: endpoint.disabled', () => {
   const disabledAt = at(0);
   const disabled = endpoint({ disabled: true, disabled_reason: 'failing', updated_at: disabledAt });
-  const longStreak = () => {
-    let health = failures(1, -5 * DAY);
-    health = applyHealthFact(health, { kind: 'delivery', key: 'last', succeeded: false, at: at(0) });
-    return health;
-  };
+  const longStreak = (): HealthSummary => ({ ...failures(1, -5 * DAY), consecutive_failures: 2, last_failure_at: at(0) });
 
   it('follows the failure that disabled the endpoint, with why and since when, instead of endpoint.failing', () => {
     const notices = noticesForFailedDelivery(end(), disabled, longStreak(), RULES);
