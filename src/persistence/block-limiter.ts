@@ -25,8 +25,6 @@ class Counter {
   count = 0;
   /** Calls this process took and has not handed out: the last of those `count` counts. */
   held = 0;
-  /** This process's one store operation on the counter in flight. */
-  busy: Promise<void> | null = null;
   /** Calls of the last block kept: the next block is twice as large. */
   lastSize = 0;
   lastUsed = 0;
@@ -34,10 +32,12 @@ class Counter {
   fullAt = Number.NEGATIVE_INFINITY;
   /** Another process opened the bucket's next window (its clock saw this one end): nothing more is taken of it. */
   replaced = false;
+  /** This process's one store operation on the counter in flight. */
+  private busy: Promise<void> | null = null;
 
-  /** `add` adds calls (negative: gives them back) and answers the count after, null once the window is replaced. */
+  /** `store` adds calls (negative: gives them back) and answers the count after, null once the window is replaced. */
   constructor(
-    readonly add: (delta: number) => Promise<number | null>,
+    private readonly store: (delta: number) => Promise<number | null>,
     readonly window: BurstWindow,
   ) {}
 
@@ -48,6 +48,95 @@ class Counter {
 
   usable(limit: number): boolean {
     return this.held > 0 && this.counted() < limit;
+  }
+
+  /** The count was found at `limit` less than RECHECK_MS ago, and no call is held here. */
+  knownFull(limit: number, now: Date): boolean {
+    return this.count >= limit && now.getTime() - this.fullAt < RECHECK_MS && !this.usable(limit);
+  }
+
+  /** A position for one call, or null when `limit` calls are taken and none is held here (or the window was replaced). */
+  async take(limit: number, now: Date): Promise<number | null> {
+    while (!this.usable(limit)) {
+      if (this.replaced || this.knownFull(limit, now)) return null;
+      await this.refill(limit, now);
+    }
+    return this.handOut(limit, now);
+  }
+
+  /** One of the calls held here (usable), for one call: its position. */
+  handOut(limit: number, now: Date): number {
+    this.held--;
+    this.lastUsed = now.getTime();
+    // Take the next block before this one runs out, off the calls' path (not near the limit, where blocks are single calls).
+    if (!this.busy && this.lastSize > 1 && this.held <= this.lastSize / 4) {
+      this.refill(limit, now).catch(ignore /* the next call that needs the block meets the error */);
+    }
+    return this.counted();
+  }
+
+  /** The store operation in flight, or a new take. */
+  refill(limit: number, now: Date): Promise<void> {
+    return this.busy ?? this.run(() => this.claim(limit, now));
+  }
+
+  /** The calls counted in the store but those held here, read between this process's own takes and give-backs. */
+  async read(): Promise<number> {
+    await this.exclusive(async () => void (await this.add(0)));
+    return this.counted();
+  }
+
+  /** Gives back the calls held here (idle, or at shutdown), so that other processes can use them. */
+  giveBack(): Promise<void> {
+    return this.exclusive(async () => {
+      const count = this.held;
+      this.held = 0;
+      this.lastSize = 0;
+      if (count > 0) await this.add(-count);
+    });
+  }
+
+  /** Runs `op` as the one store operation in flight, once the one under way has ended. */
+  private async exclusive(op: () => Promise<void>): Promise<void> {
+    while (this.busy) await this.busy.catch(ignore);
+    return this.run(op);
+  }
+
+  private run(op: () => Promise<void>): Promise<void> {
+    const busy: Promise<void> = op().finally(() => {
+      if (this.busy === busy) this.busy = null;
+    });
+    this.busy = busy;
+    return busy;
+  }
+
+  /** Takes a block with one `$inc` and gives back at once what it found over the limit (other processes took meanwhile). */
+  private async claim(limit: number, now: Date): Promise<void> {
+    // Found used up before: read the count again (calls may have been given back), adding nothing.
+    if (this.count >= limit && !(await this.add(0))) return;
+    const left = limit - this.count;
+    if (left <= 0) {
+      this.fullAt = now.getTime();
+      return;
+    }
+    // Infinite limits leave only the block caps.
+    const size = Math.min(left, MAX_BLOCK, Math.max(1, 2 * this.lastSize), Math.max(1, Math.floor(left / EDGE_SHARE)), Math.max(1, Math.floor(limit / LIMIT_SHARE)));
+    if (!(await this.add(size))) return;
+    const after = this.count;
+    const over = Math.min(size, Math.max(0, after - limit));
+    this.lastSize = size - over;
+    this.held += size - over;
+    if (after >= limit) this.fullAt = now.getTime();
+    // After a failed give-back the calls stay taken in the store: lost to the bucket, never over-admitted.
+    if (over > 0) await this.add(-over);
+  }
+
+  /** Adds `delta` calls to the count in the store and notes the count after: false when the window was replaced. */
+  private async add(delta: number): Promise<boolean> {
+    const after = await this.store(delta);
+    if (after === null) this.replaced = true;
+    else this.count = after;
+    return after !== null;
   }
 }
 
@@ -111,8 +200,8 @@ export class BlockLimiter implements LimitAdmitter {
     if (!burst || !isCurrent(burst.window, now) || !burst.usable(policy.burstLimit) || (usage && !usage.usable(policy.quotaLimit))) {
       return this.admitFromStore(policy, now);
     }
-    const b = this.handOut(burst, policy.burstLimit, now);
-    const u = usage ? this.handOut(usage, policy.quotaLimit, now) : b;
+    const b = burst.handOut(policy.burstLimit, now);
+    const u = usage ? usage.handOut(policy.quotaLimit, now) : b;
     return new HeldAdmission(limitState(policy, burst, b, u), burst, usage);
   }
 
@@ -127,18 +216,14 @@ export class BlockLimiter implements LimitAdmitter {
   async usage(bucket: string): Promise<number> {
     const period = billingPeriodAt(this.clock());
     const counter = this.periods.get(`${bucket}#${period.id}`);
-    if (!counter) return this.usageCounts.count(bucket, period);
-    // Read between this process's own takes and give-backs, so that the calls it holds are subtracted exactly once.
-    await this.exclusive(counter, async () => void (await this.add(counter, 0)));
-    return counter.counted();
+    return counter ? counter.read() : this.usageCounts.count(bucket, period);
   }
 
   /** Gives back every call this process holds (at shutdown), so that other processes can use them at once. */
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    const now = this.clock();
-    const open = [...this.bursts.values(), ...this.periods.values()].filter((counter) => isCurrent(counter.window, now));
-    await Promise.all(open.map((counter) => this.giveBack(counter).catch(ignore)));
+    const counters = [...this.bursts.values(), ...this.periods.values()];
+    await Promise.all(counters.map((counter) => counter.giveBack().catch(ignore)));
   }
 
   /** Forgets the counters that have ended, and gives back the calls of those idle for IDLE_RETURN_MS. */
@@ -148,7 +233,7 @@ export class BlockLimiter implements LimitAdmitter {
     for (const counters of [this.bursts, this.periods]) {
       for (const [key, counter] of counters) {
         if (!isCurrent(counter.window, now)) counters.delete(key);
-        else if (counter.held > 0 && now.getTime() - counter.lastUsed >= IDLE_RETURN_MS) returns.push(this.giveBack(counter).catch(ignore));
+        else if (counter.held > 0 && now.getTime() - counter.lastUsed >= IDLE_RETURN_MS) returns.push(counter.giveBack().catch(ignore));
       }
     }
     await Promise.all(returns);
@@ -165,11 +250,11 @@ export class BlockLimiter implements LimitAdmitter {
     };
     // A call refused by either limit is counted in neither: the burst position is taken first,
     // the usage position only for a call the burst admits (its take, when needed, already under way).
-    if (usage && this.knownFull(usage, policy.quotaLimit, now)) throw quotaRejection();
-    if (usage && !usage.usable(policy.quotaLimit) && !this.knownFull(burst, policy.burstLimit, now)) {
-      this.refill(usage, policy.quotaLimit, now).catch(ignore /* the take below meets the error */);
+    if (usage?.knownFull(policy.quotaLimit, now)) throw quotaRejection();
+    if (usage && !usage.usable(policy.quotaLimit) && !burst.knownFull(policy.burstLimit, now)) {
+      usage.refill(policy.quotaLimit, now).catch(ignore /* the take below meets the error */);
     }
-    const b = await this.take(burst, policy.burstLimit, now);
+    const b = await burst.take(policy.burstLimit, now);
     if (b === null && burst.replaced) {
       // The bucket's next window is open in the store: this call counts in it.
       if (this.bursts.get(policy.bucket) === burst) this.bursts.delete(policy.bucket);
@@ -182,7 +267,7 @@ export class BlockLimiter implements LimitAdmitter {
     }
     if (!usage) return new HeldAdmission(limitState(policy, burst, b, b), burst, null);
     // Refused or failed, the call's burst position is put back.
-    const u = await this.take(usage, policy.quotaLimit, now).catch((err: unknown) => {
+    const u = await usage.take(policy.quotaLimit, now).catch((err: unknown) => {
       burst.held++;
       throw err;
     });
@@ -216,87 +301,5 @@ export class BlockLimiter implements LimitAdmitter {
       this.periods.set(key, counter);
     }
     return counter;
-  }
-
-  /** A position of `counter` for one call, or null when `limit` calls are taken and none is held here (or the window was replaced). */
-  private async take(counter: Counter, limit: number, now: Date): Promise<number | null> {
-    while (!counter.usable(limit)) {
-      if (counter.replaced || this.knownFull(counter, limit, now)) return null;
-      await this.refill(counter, limit, now);
-    }
-    return this.handOut(counter, limit, now);
-  }
-
-  /** One of the calls this process holds of `counter` (usable), for one call: its position. */
-  private handOut(counter: Counter, limit: number, now: Date): number {
-    counter.held--;
-    counter.lastUsed = now.getTime();
-    // Take the next block before this one runs out, off the calls' path (not near the limit, where blocks are single calls).
-    if (!counter.busy && counter.lastSize > 1 && counter.held <= counter.lastSize / 4) {
-      this.refill(counter, limit, now).catch(ignore /* the next call that needs the block meets the error */);
-    }
-    return counter.counted();
-  }
-
-  /** The count was found at `limit` less than RECHECK_MS ago, and no call is held here. */
-  private knownFull(counter: Counter, limit: number, now: Date): boolean {
-    return counter.count >= limit && now.getTime() - counter.fullAt < RECHECK_MS && !counter.usable(limit);
-  }
-
-  /** The store operation in flight on `counter`, or a new take. */
-  private refill(counter: Counter, limit: number, now: Date): Promise<void> {
-    return counter.busy ?? this.run(counter, () => this.claim(counter, limit, now));
-  }
-
-  /** Runs `op` as the counter's one store operation in flight, once the one under way has ended. */
-  private async exclusive(counter: Counter, op: () => Promise<void>): Promise<void> {
-    while (counter.busy) await counter.busy.catch(ignore);
-    return this.run(counter, op);
-  }
-
-  private run(counter: Counter, op: () => Promise<void>): Promise<void> {
-    const busy: Promise<void> = op().finally(() => {
-      if (counter.busy === busy) counter.busy = null;
-    });
-    counter.busy = busy;
-    return busy;
-  }
-
-  /** Takes a block with one `$inc` and gives back at once what it found over the limit (other processes took meanwhile). */
-  private async claim(counter: Counter, limit: number, now: Date): Promise<void> {
-    // Found used up before: read the count again (calls may have been given back), adding nothing.
-    if (counter.count >= limit && !(await this.add(counter, 0))) return;
-    const left = limit - counter.count;
-    if (left <= 0) {
-      counter.fullAt = now.getTime();
-      return;
-    }
-    // Infinite limits leave only the block caps.
-    const size = Math.min(left, MAX_BLOCK, Math.max(1, 2 * counter.lastSize), Math.max(1, Math.floor(left / EDGE_SHARE)), Math.max(1, Math.floor(limit / LIMIT_SHARE)));
-    if (!(await this.add(counter, size))) return;
-    const after = counter.count;
-    const over = Math.min(size, Math.max(0, after - limit));
-    counter.lastSize = size - over;
-    counter.held += size - over;
-    if (after >= limit) counter.fullAt = now.getTime();
-    // After a failed give-back the calls stay taken in the store: lost to the bucket, never over-admitted.
-    if (over > 0) await this.add(counter, -over);
-  }
-
-  private async giveBack(counter: Counter): Promise<void> {
-    await this.exclusive(counter, async () => {
-      const count = counter.held;
-      counter.held = 0;
-      counter.lastSize = 0;
-      if (count > 0) await this.add(counter, -count);
-    });
-  }
-
-  /** Adds `delta` calls to the counter in the store and notes the count after: false when its window was replaced. */
-  private async add(counter: Counter, delta: number): Promise<boolean> {
-    const after = await counter.add(delta);
-    if (after === null) counter.replaced = true;
-    else counter.count = after;
-    return after !== null;
   }
 }

@@ -383,7 +383,7 @@ describe('BlockLimiter: blocks', () => {
     expect(store.adds.length).toBeLessThan(100);
   });
 
-  it('a bucket called steadily claims blocks of several seconds of its calls: 2 calls a second for 30 s cost under half an append per call (two scopes)', async () => {
+  it('a bucket called steadily claims ever larger blocks: 2 calls a second for 30 s cost under half an append per call (two scopes)', async () => {
     const store = new MemoryStore();
     const clock = fakeClock();
     const limiter = limiterOn(store, clock.now);
