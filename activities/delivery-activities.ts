@@ -21,7 +21,7 @@ import type { AttemptHandOffs } from './attempt-hand-off';
 import type { EndpointLimiter } from './endpoint-limiter';
 import { limitsOf, refusalMessage, type EndpointLimits } from '../src/domain/webhooks/endpoint-limits';
 import type { AttemptHolds } from './attempt-holds';
-import { failed, type HttpSender, type SendResult } from './http-sender';
+import { failed, type SendResult, type Transport } from './transport';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { DeliveryEnd } from '../src/domain/webhooks/operational-events';
 import type { HealthSummary } from '../src/domain/webhooks/endpoint-health';
@@ -78,7 +78,8 @@ export interface DeliveryActivityDeps {
   events: Events;
   deliveries: Deliveries;
   secretBox: SecretBox;
-  sender: HttpSender;
+  /** The transport the attempt's message goes by (HTTPS: http-sender.ts). */
+  sender: Transport;
   endpointHealth: Pick<EndpointHealthLog, 'record'>;
   /** Emits the operational events a failed delivery calls for (EventService.deliveryFailed). */
   operational: { deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> };
