@@ -1,27 +1,29 @@
 import { type Clock, systemClock } from '../src/domain/clock';
 import { asyncLocalStorage } from '@temporalio/activity';
-import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
+import type { AttemptDecision } from '../src/domain/webhooks/attempt-decision';
 import type { AttemptSlots } from '../src/domain/webhooks/attempt-slots';
 import type { AccountLags } from '../src/domain/flow-control/account-lags';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
-import { shouldDisableForFailures } from '../src/domain/webhooks/endpoint-health';
 import type { AcceptanceSeal } from '../src/domain/webhooks/acceptance-seal';
 import type { SecretBox } from '../src/domain/webhooks/secret-box';
 import { secretsInGrace } from '../src/domain/webhooks/secret-rotation';
 import { signPayload, signStandard } from '../src/domain/webhooks/signature';
-import type { Deliveries, DeliveryAttempt, DeliveryRef } from '../src/persistence/deliveries';
+import type { Deliveries, DeliveryRef } from '../src/persistence/deliveries';
 import { deliveryId } from '../src/domain/webhooks/delivery-id';
 import type { EndpointHealthLog } from '../src/persistence/endpoint-health-log';
 import type { EndpointDoc, Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
-import { annotateActive, ATTR, inSpan } from '../src/infra/tracing/spans';
-import { recordAttempt, recordAttemptThrottled, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage, type ThrottleLimit } from '../src/infra/metrics';
+import { annotateActive } from '../src/infra/tracing/spans';
+import { recordAttemptThrottled, recordHandOff, type HandOffStage, type ThrottleLimit } from '../src/infra/metrics';
 import type { AttemptHandOffs } from './attempt-hand-off';
 import type { EndpointLimiter } from './endpoint-limiter';
 import { limitsOf, refusalMessage, type EndpointLimits } from '../src/domain/webhooks/endpoint-limits';
 import type { AttemptHolds } from './attempt-holds';
 import { failed, type SendResult, type Transport } from './transport';
+import { attemptAttributes } from './attempt-attributes';
+import { createAttemptSettle } from './attempt-settle';
+import { retriedWrite } from './retried-write';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { DeliveryEnd } from '../src/domain/webhooks/operational-events';
 import type { HealthSummary } from '../src/domain/webhooks/endpoint-health';
@@ -122,6 +124,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     const cached = (await deps.enabledEndpoints(input.accountId)).find((e) => e._id === input.endpointId);
     return cached || deps.endpoints.find(input.accountId, input.endpointId);
   }
+  const settle = createAttemptSettle({ ...deps, clock, currentEndpoint });
 
   /** The request as the endpoint now is (read from the store itself with `fromStore`): a rotated secret, a changed URL. */
   async function prepare(input: AttemptInput, fromStore = false): Promise<Prepared> {
@@ -194,54 +197,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     });
   }
 
-  /** One write, tried up to 3 times so a store hiccup does not make Temporal repeat the POST. */
-  async function record<T>(write: () => Promise<T>): Promise<T> {
-    for (let tries = 1; ; tries++) {
-      try {
-        return await write();
-      } catch (err) {
-        if (tries >= 3) throw err;
-        await new Promise((r) => setTimeout(r, 200 * tries));
-      }
-    }
-  }
-
-  /** A delivery ended: a health fact and, on failure, maybe auto-disable and operational events; each kept once if repeated. */
-  async function deliveryEnded(
-    input: AttemptInput,
-    last: Pick<DeliveryAttempt, 'succeeded' | 'status_code' | 'error'>,
-    at: Date,
-    queue?: { fifo: boolean; place?: number | null },
-  ): Promise<void> {
-    // First: the next delivery of a FIFO endpoint waits for nothing else.
-    await leaveQueue(input, queue);
-    const key = `${deliveryId(input.eventId, input.endpointId)}#r${input.round}`;
-    const { succeeded } = last;
-    const health = await record(() => deps.endpointHealth.record(input.endpointId, { kind: 'delivery', key, succeeded, at }));
-    if (succeeded) return;
-    if (shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
-    const lastAttempt = { attempt: input.attempt, at, statusCode: last.status_code, error: last.error };
-    const end: DeliveryEnd = { accountId: input.accountId, eventId: input.eventId, eventType: input.type, endpointId: input.endpointId, round: input.round, lastAttempt };
-    await deps.operational.deliveryFailed(end, health);
-  }
-
-  async function cancelRound(input: DeliveryTarget, attemptCount: number): Promise<void> {
-    await record(() => deps.deliveries.setState(refOf(input), { round: input.round, status: 'cancelled', attempt_count: attemptCount, next_attempt_at: null }, clock()));
-    recordDeliveryFinished('cancelled');
-    await leaveQueue(input);
-  }
-
-  /** A first round that ended leaves its FIFO place and wakes the next; `queue` unknown: read (a deleted or disabled one may have been FIFO). */
-  async function leaveQueue(input: DeliveryTarget, queue?: { fifo: boolean; place?: number | null }): Promise<void> {
-    const fifo = deps.fifo;
-    if (!fifo || input.round !== 1 || queue?.fifo === false) return;
-    if (queue === undefined) {
-      const endpoint = await currentEndpoint(input);
-      if (endpoint && !endpoint.disabled && orderingOf(endpoint) !== 'fifo') return;
-    }
-    await record(() => fifo.leave(input.eventId, input.endpointId, queue?.place));
-  }
-
   /** Whether the platform accepted this event for this account, endpoint and body: a forged input from anyone reaching Temporal must not be signed. */
   async function wasAccepted(input: AttemptInput): Promise<boolean> {
     const { seal, body, type, timestamp } = input;
@@ -288,31 +243,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     } else {
       result = failed('network', prepared.error, 0);
     }
-    const finishedAt = new Date(startedAt.getTime() + result.durationMs);
-    const succeeded = isDelivered(result.outcome);
-    const decision = decideAfterAttempt(input.attempt, result.outcome);
-    const statusCode = result.outcome.kind === 'status' ? result.outcome.statusCode : null;
-    const attempt: DeliveryAttempt = {
-      round: input.round,
-      attempt: input.attempt,
-      started_at: startedAt,
-      duration_ms: result.durationMs,
-      status_code: statusCode,
-      error: succeeded ? null : (result.error ?? `Destination answered HTTP ${statusCode}.`),
-      response_body: result.responseBody,
-      succeeded,
-    };
-    const outcome = () => ({ ...attemptAttributes(input), [ATTR.attemptStatus]: decision.status, ...(statusCode !== null && { [ATTR.statusCode]: statusCode }) });
-    const nextAttemptAt = decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs);
-    const state = { round: input.round, status: decision.status, attempt_count: input.attempt, next_attempt_at: nextAttemptAt, url: prepared.url };
-    await inSpan('webhook.attempt.outcome', outcome, () => record(() => deps.deliveries.recordAttempt(ref, attempt, state, finishedAt)));
-    recordAttempt(result.durationMs, statusCode, result.outcome.kind === 'timeout');
-    if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
-    if (decision.status !== 'retrying') {
-      recordDeliveryFinished(decision.status);
-      await deliveryEnded(input, attempt, finishedAt, { fifo: prepared.fifo, place });
-    }
-    return { ...decision, statusCode };
+    return settle.attempt(input, ref, { startedAt, result }, prepared.url, { fifo: prepared.fifo, place });
   }
 
   /** A pause waited out, then a FIFO first attempt's turn: the request and its place, or a waiting outcome (pause first: a resumed endpoint still queues). */
@@ -320,7 +251,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     for (;;) {
       if (prepared.kind === 'paused') {
         // Marked before the store is read again: a resume clears the flag before it lists the marked, so one of them sees this.
-        await record(() => deps.deliveries.markPaused(ref, input.round, clock()));
+        await retriedWrite(() => deps.deliveries.markPaused(ref, input.round, clock()));
         prepared = await prepare(input, true);
         if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
       }
@@ -341,12 +272,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     const ref = refOf(input);
     if (activityAttempt() > 1 || input.mayRepeat) {
       const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
-      if (recorded) {
-        const decision = decideAfterAttempt(recorded.attempt, recordedResult(recorded));
-        // The run that recorded it may have stopped before the health fact was written.
-        if (decision.status !== 'retrying') await deliveryEnded(input, recorded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
-        return { ...decision, statusCode: recorded.status_code };
-      }
+      if (recorded) return settle.recorded(input, recorded);
     }
     // Decided first, on every attempt (the first may be answered from a record): a forged input the request cannot even be prepared from fails as not accepted.
     const [preparing, accepting] = await Promise.allSettled([prepare(input), wasAccepted(input)]);
@@ -362,7 +288,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     if ('status' in ready) return ready;
     const { prepared, place } = ready;
     if (prepared.kind === 'cancelled') {
-      await cancelRound(input, input.attempt - 1);
+      await settle.cancelled(input, ref, input.attempt - 1);
       return { status: 'cancelled', nextDelayMs: null, statusCode: null };
     }
     return sendAndRecord(input, ref, prepared, stage, place);
@@ -391,24 +317,12 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     async cancelDelivery(input: DeliveryTarget): Promise<void> {
       const current = await deps.deliveries.find(refOf(input).id);
       if (current && (current.round !== input.round || current.status === 'succeeded' || current.status === 'failed')) return;
-      await cancelRound(input, current?.attempt_count ?? 0);
+      await settle.cancelled(input, refOf(input), current?.attempt_count ?? 0);
     },
   };
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
-
-/** What a trace shows of an attempt (docs/operating.md#traces): ids and numbers, nothing of the body or secrets. */
-function attemptAttributes(input: AttemptInput) {
-  return {
-    [ATTR.eventId]: input.eventId,
-    [ATTR.eventType]: input.type,
-    [ATTR.accountId]: input.accountId,
-    [ATTR.endpointId]: input.endpointId,
-    [ATTR.round]: input.round,
-    [ATTR.attempt]: input.attempt,
-  };
-}
 
 const BUDGET_SPENT = Symbol('budget spent');
 
