@@ -1,10 +1,10 @@
 // Added to FerretDB 1.24's SQLite backend by `npm run provision` (src/infra/provision.ts). FerretDB hands SQLite a
 // filter only when it is exactly {_id}, else scans (117 endpoint lists/s with 200 stored); this hands it the top-level
-// string equalities too, on the expressions the indexes are built on, and an integer _id (docs/embedded-store.md#indexes).
+// string equalities too, on the SQL values the indexes are built on, and an integer _id (docs/embedded-store.md#indexes).
 //
 // Pushdown must only narrow to a superset of the matches (FerretDB filters what SQLite returns again), so a field
-// other than _id also matches an array ({f: "x"} matches f: ["x", ...]): an index range too, as an array's JSON
-// text starts with '[', which SQLite unions with the equality (MULTI-INDEX OR).
+// other than _id also matches an array ({f: "x"} matches f: ["x", ...]): an index range too, as an array's value
+// is its JSON text, which starts with '[', and SQLite unions the range with the equality (MULTI-INDEX OR).
 package sqlite
 
 import (
@@ -53,9 +53,9 @@ func equalityPushdown(filter *types.Document) (string, []any) {
 			continue
 		}
 
-		column := fmt.Sprintf(`%s->%q`, metadata.DefaultColumn, k)
-		conditions = append(conditions, fmt.Sprintf(`(%[1]s = ? OR (%[1]s >= '[' AND %[1]s < char(92)))`, column))
-		args = append(args, string(must.NotFail(sjson.MarshalSingleValue(v))))
+		column := sortColumn(k)
+		conditions = append(conditions, fmt.Sprintf(`(%s = ? OR %s)`, column, arrayText(column)))
+		args = append(args, v)
 	}
 
 	if len(conditions) == 0 {
