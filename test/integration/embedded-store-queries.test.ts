@@ -57,6 +57,13 @@ describe('the embedded store answers equality filters from its indexes, with Mon
     expect(await col.countDocuments({ account_id: 'acct_7' })).toBe(10);
   });
 
+  it('matches a `$in` of numbers and strings with every numeric type MongoDB calls equal, a string never a number', async () => {
+    await col.insertOne({ _id: 'n-array', account_id: 'acct_7', n: [1_000, 97] } as never);
+    const filter = { account_id: 'acct_7', n: { $in: [7, 37, Long.fromNumber(67), new Double(97), '127', 'x'] } };
+    expect((await col.find(filter as never).toArray()).map((d) => d._id).sort()).toEqual(['n-array', 't_37', 't_67', 't_7', 't_97']);
+    await col.deleteOne({ _id: 'n-array' });
+  });
+
   it('still matches a field holding an array that contains the value, as MongoDB does', async () => {
     await col.insertOne({ _id: 'array', account_id: ['acct_x', 'acct_array'] });
     expect((await col.find({ account_id: 'acct_array' }).toArray()).map((d) => d._id)).toEqual(['array']);
