@@ -196,6 +196,13 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   ]);
   await editSource(path.join(handler, 'msg_delete.go'), [['\tvar deleted int32\n', `${lockHere('lockForWrite(params.DB, params.Collection, deleteFilters(params.Deletes)...)')}\tvar deleted int32\n`]]);
   await editSource(path.join(handler, 'msg_insert.go'), [['\tdocsIter := params.Docs.Iterator()\n', `${lockHere('lockForInsert(params.DB, params.Collection, params.Docs)')}\tdocsIter := params.Docs.Iterator()\n`]]);
+  // A document is identical to another only with the same keys too: FerretDB 1.24 compares the values alone, so a `$set`
+  // of `{b: 1}` over `{a: 1}` was taken for no change and dropped.
+  await editSource(path.join(src, 'internal', 'types', 'identical.go'), [
+    ['\t\t\t_, aField, err := aIter.Next()\n', '\t\t\taKey, aField, err := aIter.Next()\n'],
+    ['\t\t\t_, bField, err := bIter.Next()\n', '\t\t\tbKey, bField, err := bIter.Next()\n'],
+    ['\t\t\tif !Identical(aField, bField) {\n', '\t\t\tif aKey != bKey || !Identical(aField, bField) {\n'],
+  ]);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
   // Only the SQLite backend is started (embedded-servers.ts), so PostgreSQL's is left out; no symbol tables either
