@@ -40,13 +40,14 @@ export async function startTemporalDevServer(options: ServerOptions & { uiPort: 
   if (options.headless) args.push('--headless');
   else args.push(`--ui-port=${options.uiPort}`, `--ui-ip=${HOST}`);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push(`--search-attribute=${name}=${type}`);
-  return startChild('temporal', options, { label: 'Temporal dev server', args, address: `${HOST}:${options.port}`, readyTimeoutMs: 120_000 });
+  return startChild('temporal', options, { label: 'Temporal dev server', command: toolPaths().temporalCli, args, address: `${HOST}:${options.port}`, readyTimeoutMs: 120_000 });
 }
 
 export async function startFerretDb(options: ServerOptions): Promise<EmbeddedServer> {
   const dir = path.join(options.dataDir, 'ferretdb');
   return startChild('ferretdb', options, {
     label: 'FerretDB',
+    command: toolPaths().ferretDb,
     args: [
       '--handler=sqlite',
       // busy_timeout: burst writers queue for SQLite's one write lock; wait rather than fail.
@@ -69,11 +70,25 @@ export function withoutOtelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
 }
 
-async function startChild(name: string, options: ServerOptions, spec: { label: string; args: string[]; address: string; readyTimeoutMs: number }) {
-  const binary = name === 'temporal' ? toolPaths().temporalCli : toolPaths().ferretDb;
+export interface ChildSpec {
+  label: string;
+  /** A path (checked to exist) or a command on PATH (java). */
+  command: string;
+  args: string[];
+  /** Added to the environment (which never carries OTEL_*). */
+  env?: NodeJS.ProcessEnv;
+  address: string;
+  readyTimeoutMs: number;
+  /** For a launcher script that forwards SIGTERM to its server: a SIGKILL then reaches the whole group, not the script alone. */
+  processGroup?: boolean;
+}
+
+/** Started in `<dataDir>/<name>` (its log and pid file there), ready when it listens on `options.port`. */
+export async function startChild(name: string, options: ServerOptions, spec: ChildSpec) {
+  const binary = spec.command;
   const { port } = options;
   const stateDir = path.join(options.dataDir, name);
-  if (!existsSync(binary)) throw new Error(`${name}: binary not found at ${binary} (run npm run provision)`);
+  if (path.isAbsolute(binary) && !existsSync(binary)) throw new Error(`${name}: binary not found at ${binary} (run npm run provision)`);
   await mkdir(stateDir, { recursive: true });
   const pidFile = path.join(stateDir, 'server.pid');
   await stopStale(pidFile);
@@ -81,7 +96,23 @@ async function startChild(name: string, options: ServerOptions, spec: { label: s
     throw new Error(`${name}: port ${port} on ${HOST} is already in use; set another port or point the platform at that server`);
   }
   const logStream = createWriteStream(path.join(stateDir, 'server.log'), { flags: 'a' });
-  const child = spawn(binary, spec.args, { cwd: stateDir, env: withoutOtelVariables(process.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binary, spec.args, {
+    cwd: stateDir,
+    env: withoutOtelVariables({ ...process.env, ...spec.env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: spec.processGroup ?? false,
+  });
+  const forceKill = () => {
+    if (!spec.processGroup || child.pid === undefined) {
+      child.kill('SIGKILL');
+      return;
+    }
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // The group has already gone.
+    }
+  };
   child.stdout?.pipe(logStream);
   child.stderr?.pipe(logStream);
   await writeFile(pidFile, String(child.pid));
@@ -92,7 +123,7 @@ async function startChild(name: string, options: ServerOptions, spec: { label: s
   while (!(await isPortOpen(port))) {
     if (!running()) throw new Error(`${name} exited during start-up; see ${path.join(stateDir, 'server.log')}`);
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      forceKill();
       throw new Error(`${name} did not listen on ${HOST}:${port} within ${spec.readyTimeoutMs} ms`);
     }
     await sleep(100);
@@ -110,7 +141,7 @@ async function startChild(name: string, options: ServerOptions, spec: { label: s
         child.kill('SIGTERM');
         const timer = setTimeout(() => {
           how = 'killed';
-          child.kill('SIGKILL');
+          forceKill();
         }, killAfterMs);
         await exitPromise;
         clearTimeout(timer);
@@ -121,7 +152,7 @@ async function startChild(name: string, options: ServerOptions, spec: { label: s
     },
     /** SIGKILL now, if still running (a stop that has run out of time). */
     kill() {
-      if (running()) child.kill('SIGKILL');
+      if (running()) forceKill();
     },
   };
 }

