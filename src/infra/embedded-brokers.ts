@@ -32,6 +32,8 @@ export async function startRabbitMq(options: ServerOptions & { distPort: number;
     command: path.join(root, 'usr', 'lib', 'rabbitmq', 'bin', 'rabbitmq-server'),
     args: [],
     env: {
+      // The script then execs erl, as under systemd, rather than wait on it: signals (SIGKILL, a Ctrl-C) reach the server itself.
+      RUNNING_UNDER_SYSTEMD: 'true',
       HOME: state,
       PATH: `${erlangBin}:${process.env.PATH ?? ''}`,
       ERL_EPMD_PORT: String(options.epmdPort),
@@ -47,7 +49,6 @@ export async function startRabbitMq(options: ServerOptions & { distPort: number;
     },
     address: `amqp://guest:guest@${HOST}:${options.port}`,
     readyTimeoutMs: 120_000,
-    processGroup: true,
   }).catch(async (err: unknown) => {
     await epmd.stop();
     throw err;

@@ -79,8 +79,6 @@ export interface ChildSpec {
   env?: NodeJS.ProcessEnv;
   address: string;
   readyTimeoutMs: number;
-  /** For a launcher script that forwards SIGTERM to its server: a SIGKILL then reaches the whole group, not the script alone. */
-  processGroup?: boolean;
 }
 
 /** Started in `<dataDir>/<name>` (its log and pid file there), ready when it listens on `options.port`. */
@@ -100,19 +98,7 @@ export async function startChild(name: string, options: ServerOptions, spec: Chi
     cwd: stateDir,
     env: withoutOtelVariables({ ...process.env, ...spec.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: spec.processGroup ?? false,
   });
-  const forceKill = () => {
-    if (!spec.processGroup || child.pid === undefined) {
-      child.kill('SIGKILL');
-      return;
-    }
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // The group has already gone.
-    }
-  };
   child.stdout?.pipe(logStream);
   child.stderr?.pipe(logStream);
   await writeFile(pidFile, String(child.pid));
@@ -123,7 +109,7 @@ export async function startChild(name: string, options: ServerOptions, spec: Chi
   while (!(await isPortOpen(port))) {
     if (!running()) throw new Error(`${name} exited during start-up; see ${path.join(stateDir, 'server.log')}`);
     if (Date.now() > deadline) {
-      forceKill();
+      child.kill('SIGKILL');
       throw new Error(`${name} did not listen on ${HOST}:${port} within ${spec.readyTimeoutMs} ms`);
     }
     await sleep(100);
@@ -141,7 +127,7 @@ export async function startChild(name: string, options: ServerOptions, spec: Chi
         child.kill('SIGTERM');
         const timer = setTimeout(() => {
           how = 'killed';
-          forceKill();
+          child.kill('SIGKILL');
         }, killAfterMs);
         await exitPromise;
         clearTimeout(timer);
@@ -152,7 +138,7 @@ export async function startChild(name: string, options: ServerOptions, spec: Chi
     },
     /** SIGKILL now, if still running (a stop that has run out of time). */
     kill() {
-      if (running()) forceKill();
+      if (running()) child.kill('SIGKILL');
     },
   };
 }
