@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EmbeddedServer, ServerOptions, startChild } from './embedded-servers';
@@ -69,7 +70,7 @@ export async function startRabbitMq(options: ServerOptions & { distPort: number;
 
 /**
  * Apache Kafka's broker as one KRaft node (broker and controller in one process, the controller on
- * `controllerPort`), its log under `<dataDir>/kafka`, formatted afresh when empty; topics are
+ * `controllerPort`), its log under `<dataDir>/kafka`, formatted when new (a restart keeps it); topics are
  * created on first use with one partition. The address is the bootstrap server, host:port.
  */
 export async function startKafka(options: ServerOptions & { controllerPort: number }): Promise<EmbeddedServer> {
@@ -102,7 +103,9 @@ export async function startKafka(options: ServerOptions & { controllerPort: numb
     ].join('\n'),
   );
   const java = javaArgs(home, ['-Dlog4j2.configurationFile=' + path.join(home, 'log4j2.properties')]);
-  await run('java', [...java, 'kafka.tools.StorageTool', 'format', '--ignore-formatted', '-t', kafkaClusterId(), '-c', properties]);
+  if (!existsSync(path.join(state, 'log', 'meta.properties'))) {
+    await run('java', [...java, 'kafka.tools.StorageTool', 'format', '-t', kafkaClusterId(), '-c', properties]);
+  }
   return startChild('kafka', options, {
     label: `Apache Kafka ${TOOL_VERSIONS.kafka}`,
     command: 'java',
@@ -113,7 +116,8 @@ export async function startKafka(options: ServerOptions & { controllerPort: numb
 }
 
 /**
- * ElasticMQ, an SQS-compatible server, in memory; queue URLs name `http://127.0.0.1:<port>/000000000000/<queue>`.
+ * ElasticMQ, an SQS-compatible server, its queues and messages stored under `<dataDir>/elasticmq` (so
+ * that they outlive a restart); queue URLs name `http://127.0.0.1:<port>/000000000000/<queue>`.
  * The address is the endpoint URL for the AWS SDK (any region and credentials: ElasticMQ checks no signature).
  */
 export async function startElasticMq(options: ServerOptions): Promise<EmbeddedServer> {
@@ -128,6 +132,8 @@ export async function startElasticMq(options: ServerOptions): Promise<EmbeddedSe
       `node-address { protocol = http, host = "${HOST}", port = ${options.port}, context-path = "" }`,
       `rest-sqs { enabled = true, bind-port = ${options.port}, bind-hostname = "${HOST}", sqs-limits = strict }`,
       'rest-stats { enabled = false }',
+      `queues-storage { enabled = true, path = "${path.join(state, 'queues.conf')}" }`,
+      `messages-storage { enabled = true, uri = "jdbc:h2:${path.join(state, 'messages')}" }`,
       '',
     ].join('\n'),
   );

@@ -33,4 +33,37 @@ describe('embedded Kafka', () => {
       await Promise.all([consumer.disconnect(), producer.disconnect(), admin.disconnect()]);
     }
   });
+
+  it('keeps an acknowledged message while it is down, and delivers it once up again', async () => {
+    const kafka = new Kafka({ clientId: 'broker-restart', brokers: [broker().address], logLevel: logLevel.ERROR });
+    const topic = `restart-${randomUUID()}`;
+    const admin = kafka.admin();
+    const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    try {
+      await admin.connect();
+      await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+      await producer.connect();
+      await producer.send({ topic, acks: -1, messages: [{ key: 'evt_1', value: 'stored before the restart' }] });
+    } finally {
+      await Promise.all([producer.disconnect(), admin.disconnect()]);
+    }
+
+    await broker().down();
+    // Quiet: the refusals it would log are the point.
+    const refused = new Kafka({ clientId: 'broker-down', brokers: [broker().address], logLevel: logLevel.NOTHING, retry: { retries: 0 } });
+    await expect(refused.admin().connect()).rejects.toThrow(/ECONNREFUSED/);
+    await broker().up();
+
+    const consumer = kafka.consumer({ groupId: `restart-${randomUUID()}` });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      const message = await new Promise<KafkaMessage>((resolve) => {
+        void consumer.run({ eachMessage: async ({ message: m }) => resolve(m) });
+      });
+      expect(message.value?.toString()).toBe('stored before the restart');
+    } finally {
+      await consumer.disconnect();
+    }
+  });
 });

@@ -31,4 +31,31 @@ describe('embedded RabbitMQ', () => {
       await connection.close();
     }
   });
+
+  it('keeps a confirmed persistent message while it is down, and delivers it once up again', async () => {
+    const queue = `restart-${randomUUID()}`;
+    const body = 'stored before the restart';
+    const publisher = await amqp.connect(broker().address);
+    try {
+      const channel = await publisher.createConfirmChannel();
+      await channel.assertQueue(queue, { durable: true });
+      channel.publish('', queue, Buffer.from(body), { persistent: true });
+      await channel.waitForConfirms();
+    } finally {
+      await publisher.close();
+    }
+
+    await broker().down();
+    await expect(amqp.connect(broker().address)).rejects.toThrow(/ECONNREFUSED/);
+    await broker().up();
+
+    const consumer = await amqp.connect(broker().address);
+    try {
+      const channel = await consumer.createChannel();
+      const message = await channel.get(queue, { noAck: true });
+      expect(message && message.content.toString()).toBe(body);
+    } finally {
+      await consumer.close();
+    }
+  });
 });

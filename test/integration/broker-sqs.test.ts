@@ -37,4 +37,16 @@ describe('embedded SQS (ElasticMQ)', () => {
     const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
     expect(Messages?.map((m) => m.Body)).toEqual(['first', 'second']);
   });
+
+  it('keeps a queue and its messages while it is down, and delivers them once up again', async () => {
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'restart' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'stored before the restart' }));
+
+    await broker().down();
+    await expect(sqs.send(new ReceiveMessageCommand({ QueueUrl }))).rejects.toThrow(/ECONNREFUSED/);
+    await broker().up();
+
+    const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 5 }));
+    expect(Messages?.map((m) => m.Body)).toEqual(['stored before the restart']);
+  });
 });

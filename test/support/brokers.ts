@@ -9,8 +9,12 @@ import { provision } from '../../src/infra/provision';
 export type BrokerKind = 'rabbitmq' | 'kafka' | 'sqs';
 
 export interface TestBroker {
-  /** An AMQP URI, a Kafka bootstrap server (host:port), or an SQS endpoint URL. */
+  /** An AMQP URI, a Kafka bootstrap server (host:port), or an SQS endpoint URL; the same across `down` and `up`. */
   address: string;
+  /** Stops the broker, keeping its ports and state: a broker that is down. */
+  down(): Promise<void>;
+  /** Starts it again where it was, with what it had stored. */
+  up(): Promise<void>;
   /** Stops the broker and removes its state. */
   stop(): Promise<void>;
 }
@@ -38,32 +42,44 @@ export function brokerForTests(kind: BrokerKind): () => TestBroker {
 export async function startBroker(kind: BrokerKind): Promise<TestBroker> {
   await provision({ need: { temporalCli: false, ferretDb: false, temporalTestServer: false, rabbitMq: kind === 'rabbitmq', kafka: kind === 'kafka', elasticMq: kind === 'sqs' } });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `broker-${kind}-`));
+  const ports = await Promise.all([freePort(), freePort(), freePort()]);
   let server: EmbeddedServer | undefined;
-  try {
-    server = await start(kind, dataDir);
+  const up = async () => {
+    server = await start(kind, dataDir, ports);
     if (kind === 'kafka') await kafkaGroupsReady(server.address);
-  } catch (err) {
+    return server;
+  };
+  const down = async () => {
     await server?.stop();
+    server = undefined;
+  };
+  let first: EmbeddedServer;
+  try {
+    first = await up();
+  } catch (err) {
+    await down();
     await rm(dataDir, { recursive: true, force: true });
     throw err;
   }
-  const started = server;
   return {
-    address: started.address,
+    address: first.address,
+    down,
+    async up() {
+      await up();
+    },
     async stop() {
-      await started.stop();
+      await down();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-async function start(kind: BrokerKind, dataDir: string) {
-  const port = await freePort();
+function start(kind: BrokerKind, dataDir: string, [port, second, third]: number[]) {
   switch (kind) {
     case 'rabbitmq':
-      return startRabbitMq({ dataDir, port, distPort: await freePort(), epmdPort: await freePort() });
+      return startRabbitMq({ dataDir, port, distPort: second, epmdPort: third });
     case 'kafka':
-      return startKafka({ dataDir, port, controllerPort: await freePort() });
+      return startKafka({ dataDir, port, controllerPort: second });
     case 'sqs':
       return startElasticMq({ dataDir, port });
   }
