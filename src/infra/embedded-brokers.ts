@@ -76,32 +76,26 @@ export async function startRabbitMq(options: ServerOptions & { distPort: number;
 export async function startKafka(options: ServerOptions & { controllerPort: number }): Promise<EmbeddedServer> {
   const home = toolPaths().kafka;
   const state = path.join(options.dataDir, 'kafka');
-  const properties = path.join(state, 'server.properties');
-  await mkdir(state, { recursive: true });
-  await writeFile(
-    properties,
-    [
-      'process.roles=broker,controller',
-      'node.id=1',
-      `controller.quorum.voters=1@${HOST}:${options.controllerPort}`,
-      `listeners=PLAINTEXT://${HOST}:${options.port},CONTROLLER://${HOST}:${options.controllerPort}`,
-      `advertised.listeners=PLAINTEXT://${HOST}:${options.port}`,
-      'controller.listener.names=CONTROLLER',
-      'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
-      'inter.broker.listener.name=PLAINTEXT',
-      `log.dirs=${path.join(state, 'log')}`,
-      'num.partitions=1',
-      'offsets.topic.num.partitions=1',
-      // One node: every internal topic with one replica (consumer offsets in one partition, created at once on a group's first use), and no wait for more group members to join.
-      'offsets.topic.replication.factor=1',
-      'transaction.state.log.replication.factor=1',
-      'transaction.state.log.min.isr=1',
-      'share.coordinator.state.topic.replication.factor=1',
-      'share.coordinator.state.topic.min.isr=1',
-      'group.initial.rebalance.delay.ms=0',
-      '',
-    ].join('\n'),
-  );
+  const properties = await writeConfig(state, 'server.properties', [
+    'process.roles=broker,controller',
+    'node.id=1',
+    `controller.quorum.voters=1@${HOST}:${options.controllerPort}`,
+    `listeners=PLAINTEXT://${HOST}:${options.port},CONTROLLER://${HOST}:${options.controllerPort}`,
+    `advertised.listeners=PLAINTEXT://${HOST}:${options.port}`,
+    'controller.listener.names=CONTROLLER',
+    'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    'inter.broker.listener.name=PLAINTEXT',
+    `log.dirs=${path.join(state, 'log')}`,
+    'num.partitions=1',
+    'offsets.topic.num.partitions=1',
+    // One node: every internal topic with one replica (consumer offsets in one partition, created at once on a group's first use), and no wait for more group members to join.
+    'offsets.topic.replication.factor=1',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'share.coordinator.state.topic.replication.factor=1',
+    'share.coordinator.state.topic.min.isr=1',
+    'group.initial.rebalance.delay.ms=0',
+  ]);
   const java = javaArgs(home, ['-Dlog4j2.configurationFile=' + path.join(home, 'log4j2.properties')]);
   if (!existsSync(path.join(state, 'log', 'meta.properties'))) {
     await run('java', [...java, 'kafka.tools.StorageTool', 'format', '-t', kafkaClusterId(), '-c', properties]);
@@ -123,20 +117,14 @@ export async function startKafka(options: ServerOptions & { controllerPort: numb
 export async function startElasticMq(options: ServerOptions): Promise<EmbeddedServer> {
   const home = toolPaths().elasticMq;
   const state = path.join(options.dataDir, 'elasticmq');
-  const config = path.join(state, 'elasticmq.conf');
-  await mkdir(state, { recursive: true });
-  await writeFile(
-    config,
-    [
-      'include classpath("application.conf")',
-      `node-address { protocol = http, host = "${HOST}", port = ${options.port}, context-path = "" }`,
-      `rest-sqs { enabled = true, bind-port = ${options.port}, bind-hostname = "${HOST}", sqs-limits = strict }`,
-      'rest-stats { enabled = false }',
-      `queues-storage { enabled = true, path = "${path.join(state, 'queues.conf')}" }`,
-      `messages-storage { enabled = true, uri = "jdbc:h2:${path.join(state, 'messages')}" }`,
-      '',
-    ].join('\n'),
-  );
+  const config = await writeConfig(state, 'elasticmq.conf', [
+    'include classpath("application.conf")',
+    `node-address { protocol = http, host = "${HOST}", port = ${options.port}, context-path = "" }`,
+    `rest-sqs { enabled = true, bind-port = ${options.port}, bind-hostname = "${HOST}", sqs-limits = strict }`,
+    'rest-stats { enabled = false }',
+    `queues-storage { enabled = true, path = "${path.join(state, 'queues.conf')}" }`,
+    `messages-storage { enabled = true, uri = "jdbc:h2:${path.join(state, 'messages')}" }`,
+  ]);
   return startChild('elasticmq', options, {
     label: `ElasticMQ ${TOOL_VERSIONS.elasticMq}`,
     command: 'java',
@@ -160,4 +148,12 @@ export function kafkaClusterId(random: () => Buffer = () => randomBytes(16)): st
     const id = random().toString('base64url');
     if (!id.startsWith('-')) return id;
   }
+}
+
+/** Writes `lines` as `<dir>/<file>` (the directory made if new), answering the file's path. */
+async function writeConfig(dir: string, file: string, lines: string[]): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const written = path.join(dir, file);
+  await writeFile(written, `${lines.join('\n')}\n`);
+  return written;
 }
