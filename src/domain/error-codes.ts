@@ -31,6 +31,7 @@ export const ERROR_CATALOGUE = {
   endpoint_deleted: 'The endpoint was deleted; its deliveries cannot be retried.',
   endpoint_disabled: 'The endpoint is disabled; enable it before retrying or recovering its deliveries.',
   email_taken: 'An account with this email already exists.',
+  event_type_exists: 'The account\'s event-type catalog already has a type of this name; change it with PATCH.',
   // Well-formed, but cannot be processed.
   payload_too_large: 'The body is over 1 MiB, or the event data over 256 KiB when serialized.',
   unsupported_media_type: 'The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed).',
@@ -40,6 +41,10 @@ export const ERROR_CATALOGUE = {
   destination_not_allowed: 'The endpoint url host is, or resolves to, a refused (private, loopback, ...) address.',
   dns_timeout: 'The endpoint url host could not be checked: its DNS lookup did not finish in time.',
   endpoint_limit_reached: 'The account already has the most endpoints it may have.',
+  event_type_limit_reached: 'The account\'s event-type catalog already holds the most types it may; delete one first.',
+  invalid_schema: 'The event type\'s `schema` is not a valid JSON Schema (draft 2020-12); `details` says where.',
+  invalid_example: 'The event type\'s `example` does not match its `schema`; `details` names the failing paths.',
+  schema_mismatch: 'Ingest: the event\'s `data` does not match the schema of its type in the account\'s catalog; `details` names the failing paths. Nothing was stored.',
   key_limit_reached: 'The account already has the most live (unrevoked) API keys it may have; revoke one first.',
   unknown_service: 'Cost estimator: no catalog entry for this provider and service (`index` names the item).',
   instance_required: 'Cost estimator: the service has several instances; `instances` lists them.',

@@ -1,0 +1,58 @@
+import { compileDataSchema, MAX_SCHEMA_ERROR_DETAILS } from '../../../src/domain/webhooks/event-type-schema';
+import { checkEventTypeName } from '../../../src/domain/webhooks/event-type';
+
+describe('event-type names', () => {
+  it('takes an exact type as ingest does, and refuses patterns, bad characters and the platform prefix', () => {
+    expect(checkEventTypeName('invoice.paid')).toEqual({ ok: true });
+    expect(checkEventTypeName('a'.repeat(256))).toEqual({ ok: true });
+    expect(checkEventTypeName('a'.repeat(257))).toMatchObject({ ok: false, reserved: false });
+    expect(checkEventTypeName('order.*')).toMatchObject({ ok: false, reserved: false });
+    expect(checkEventTypeName('')).toMatchObject({ ok: false, reserved: false });
+    expect(checkEventTypeName('platform.endpoint.disabled')).toMatchObject({ ok: false, reserved: true });
+  });
+});
+
+describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
+  it('compiles a schema and reports the failing paths of data that does not match, a missing property named in its path', () => {
+    const compiled = compileDataSchema({
+      type: 'object',
+      properties: { amount: { type: 'integer' }, items: { type: 'array', items: { type: 'object', required: ['sku'] } }, 'a/b': { type: 'string' } },
+      required: ['amount'],
+    });
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({ amount: 1, items: [{ sku: 'x' }] })).toBeNull();
+    expect(compiled.validate({ items: [{ sku: 'x' }, {}], 'a/b': 1 })?.map((d) => d.path).sort()).toEqual(['data.a/b', 'data.amount', 'data.items.1.sku']);
+  });
+
+  it('uses draft 2020-12 keywords and checks formats', () => {
+    const compiled = compileDataSchema({ type: 'object', properties: { pair: { prefixItems: [{ type: 'string' }, { type: 'integer' }] }, email: { format: 'email' } } });
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({ pair: ['a', 1], email: 'a@example.com' })).toBeNull();
+    expect(compiled.validate({ pair: ['a', 'b'], email: 'nope' })?.map((d) => d.path).sort()).toEqual(['data.email', 'data.pair.1']);
+  });
+
+  it('refuses what is not a schema, with where', () => {
+    expect(compileDataSchema([])).toMatchObject({ ok: false, details: [{ path: 'schema' }] });
+    expect(compileDataSchema({ type: 'objekt' })).toMatchObject({ ok: false, details: expect.arrayContaining([expect.objectContaining({ path: 'schema.type' })]) });
+    expect(compileDataSchema({ properties: { a: { minimum: 'one' } } })).toMatchObject({ ok: false, details: expect.arrayContaining([expect.objectContaining({ path: 'schema.properties.a.minimum' })]) });
+    // Strict mode: an unknown keyword (a typo that would accept everything) is refused.
+    expect(compileDataSchema({ type: 'object', requird: ['a'] })).toMatchObject({ ok: false });
+    // A reference that resolves nowhere.
+    expect(compileDataSchema({ $ref: 'https://example.com/elsewhere.json' })).toMatchObject({ ok: false });
+  });
+
+  it(`reports at most ${MAX_SCHEMA_ERROR_DETAILS} paths`, () => {
+    const properties = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: 'string' }]));
+    const compiled = compileDataSchema({ type: 'object', properties, required: Object.keys(properties) });
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({})).toHaveLength(MAX_SCHEMA_ERROR_DETAILS);
+  });
+
+  it('compiles schemas with the same $id independently', () => {
+    const a = compileDataSchema({ $id: 'https://example.com/s', type: 'object', required: ['a'] });
+    const b = compileDataSchema({ $id: 'https://example.com/s', type: 'object', required: ['b'] });
+    if (!a.ok || !b.ok) throw new Error('should compile');
+    expect(a.validate({ b: 1 })).not.toBeNull();
+    expect(b.validate({ b: 1 })).toBeNull();
+  });
+});
