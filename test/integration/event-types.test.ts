@@ -105,10 +105,18 @@ describe('event-type catalog', () => {
   it(`holds at most ${MAX_EVENT_TYPES_PER_ACCOUNT} types per account, and a delete frees a place`, async () => {
     const { key, accountId } = await createAccountWithKey(here);
     const api = apiClient(here, key);
-    // The account already holds an endpoint: its counter document exists before the first type is counted.
+    // The account's counters as a release before the catalog left them: a document without an event_types counter.
     await here.services.endpoints.create(accountId, { url: 'https://127.0.0.1:1/hook' });
-    const names = Array.from({ length: MAX_EVENT_TYPES_PER_ACCOUNT }, (_, i) => `t.${String(i).padStart(3, '0')}`);
-    for (let i = 0; i < names.length; i += 20) await Promise.all(names.slice(i, i + 20).map((name) => here.services.eventTypes.create(accountId, { name })));
+    await here.db.collection<{ _id: string }>('account_counts').updateOne({ _id: accountId }, { $unset: { event_types: '' } });
+    // Concurrent creates, 10 past the cap: exactly the cap is stored.
+    const names = Array.from({ length: MAX_EVENT_TYPES_PER_ACCOUNT + 10 }, (_, i) => `t.${String(i).padStart(3, '0')}`);
+    const refusals: unknown[] = [];
+    for (let i = 0; i < names.length; i += 30) {
+      const outcomes = await Promise.allSettled(names.slice(i, i + 30).map((name) => here.services.eventTypes.create(accountId, { name })));
+      for (const outcome of outcomes) if (outcome.status === 'rejected') refusals.push(outcome.reason);
+    }
+    expect(refusals).toHaveLength(10);
+    expect(refusals.every((err) => (err as { code?: string }).code === 'event_type_limit_reached')).toBe(true);
     const over = await api.post(TYPES, { name: 't.over' });
     expect(over.status).toBe(422);
     expect(over.body.code).toBe('event_type_limit_reached');
