@@ -70,6 +70,9 @@ describe('event-type catalog', () => {
     expect(invalid.body.details[0].path).toMatch(/^schema/);
     const unknownKeyword = await api.post(TYPES, { name: 'x.y', schema: { type: 'object', propertise: {} } });
     expect(unknownKeyword.body.code).toBe('invalid_schema');
+    const otherDraft = await api.post(TYPES, { name: 'x.y', schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' } });
+    expect(otherDraft.status).toBe(422);
+    expect(otherDraft.body.code).toBe('invalid_schema');
 
     const example = await api.post(TYPES, { name: 'x.y', schema: INVOICE_SCHEMA, example: { invoice_id: 1, amount: 5 } });
     expect(example.status).toBe(422);

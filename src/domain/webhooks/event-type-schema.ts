@@ -10,23 +10,29 @@ export type DataValidator = (data: unknown) => ErrorDetail[] | null;
 
 export type SchemaCompilation = { ok: true; validate: DataValidator } | { ok: false; details: ErrorDetail[] };
 
+/** Unknown keywords are refused (nearly always typos that would silently accept everything); Ajv's other strict checks
+ * (a `required` property not under `properties`, keywords without their `type`) would refuse valid, common schemas. */
+const OPTIONS = { allErrors: true, strict: true, strictRequired: false, strictTypes: false, strictTuples: false, validateFormats: true } as const;
+
+/** Checks schemas against the draft 2020-12 meta-schema, compiled once: checking adds nothing to it, so it can be shared. */
+let metaSchemaChecker: Ajv2020 | undefined;
+
 /**
- * Compiles a JSON Schema (draft 2020-12) for events' `data`. A fresh Ajv per schema: Ajv keeps every schema it compiled
- * (and refuses a second with the same `$id`), so a shared one would grow with every version ever registered.
- * Unknown keywords are refused (nearly always typos that would silently accept everything); Ajv's other strict checks
- * (a `required` property not under `properties`, keywords without their `type`) would refuse valid, common schemas.
+ * Compiles a JSON Schema (draft 2020-12) for events' `data`. Each schema gets a fresh Ajv (its meta-schema check left to
+ * the shared checker): Ajv keeps every schema it compiled, and refuses a second with the same `$id`, so a shared one would
+ * grow with every version ever registered.
  */
 export function compileDataSchema(schema: unknown): SchemaCompilation {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return { ok: false, details: [{ path: 'schema', message: 'must be a JSON Schema object' }] };
   }
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, strictTuples: false, validateFormats: true });
-  addFormats(ajv);
-  if (!ajv.validateSchema(schema)) return { ok: false, details: detailsOf(ajv.errors, 'schema') };
   let compiled: ValidateFunction;
   try {
-    compiled = ajv.compile(schema);
+    metaSchemaChecker ??= addFormats(new Ajv2020(OPTIONS));
+    if (!metaSchemaChecker.validateSchema(schema)) return { ok: false, details: detailsOf(metaSchemaChecker.errors, 'schema') };
+    compiled = addFormats(new Ajv2020({ ...OPTIONS, validateSchema: false })).compile(schema);
   } catch (err) {
+    // An unknown keyword, a `$ref` that resolves nowhere, a `$schema` of another draft.
     return { ok: false, details: [{ path: 'schema', message: err instanceof Error ? err.message : String(err) }] };
   }
   return { ok: true, validate: (data) => (compiled(data) ? null : detailsOf(compiled.errors, 'data')) };

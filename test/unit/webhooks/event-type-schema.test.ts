@@ -24,6 +24,12 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
     expect(compiled.validate({ items: [{ sku: 'x' }, {}], 'a/b': 1 })?.map((d) => d.path).sort()).toEqual(['data.a/b', 'data.amount', 'data.items.1.sku']);
   });
 
+  it('takes a schema naming the draft 2020-12 meta-schema', () => {
+    const compiled = compileDataSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['a'] });
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({})).toEqual([{ path: 'data.a', message: expect.stringContaining("'a'") }]);
+  });
+
   it('uses draft 2020-12 keywords and checks formats', () => {
     const compiled = compileDataSchema({ type: 'object', properties: { pair: { prefixItems: [{ type: 'string' }, { type: 'integer' }] }, email: { format: 'email' } } });
     if (!compiled.ok) throw new Error('should compile');
@@ -37,6 +43,8 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
     expect(compileDataSchema({ properties: { a: { minimum: 'one' } } })).toMatchObject({ ok: false, details: expect.arrayContaining([expect.objectContaining({ path: 'schema.properties.a.minimum' })]) });
     // Strict mode: an unknown keyword (a typo that would accept everything) is refused.
     expect(compileDataSchema({ type: 'object', requird: ['a'] })).toMatchObject({ ok: false });
+    // Another draft's meta-schema.
+    expect(compileDataSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' })).toMatchObject({ ok: false, details: [{ path: 'schema' }] });
     // A reference that resolves nowhere.
     expect(compileDataSchema({ $ref: 'https://example.com/elsewhere.json' })).toMatchObject({ ok: false });
   });
