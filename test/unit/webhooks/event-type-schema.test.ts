@@ -49,6 +49,15 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
     expect(compileDataSchema({ $ref: 'https://example.com/elsewhere.json' })).toMatchObject({ ok: false });
   });
 
+  it('runs patterns with RE2 (linear time): what only a backtracking engine has, backreferences and lookarounds, is refused', () => {
+    const compiled = compileDataSchema({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } });
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({ s: 'aa!' })).toEqual([{ path: 'data.s', message: expect.stringContaining('must match pattern') }]);
+    expect(compiled.validate({ s: 'aaa' })).toBeNull();
+    expect(compileDataSchema({ type: 'object', properties: { s: { pattern: '(a)\\1' } } })).toMatchObject({ ok: false, details: [{ path: 'schema' }] });
+    expect(compileDataSchema({ type: 'object', patternProperties: { '^(?=x)': {} } })).toMatchObject({ ok: false, details: [{ path: 'schema' }] });
+  });
+
   it(`reports at most ${MAX_SCHEMA_ERROR_DETAILS} paths`, () => {
     const properties = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: 'string' }]));
     const compiled = compileDataSchema({ type: 'object', properties, required: Object.keys(properties) });
