@@ -1,4 +1,4 @@
-import { compileDataSchema, MAX_SCHEMA_ERROR_DETAILS } from '../../../src/domain/webhooks/event-type-schema';
+import { compileDataSchema, MAX_SCHEMA_ERROR_DETAILS, MAX_UNIQUE_ITEMS } from '../../../src/domain/webhooks/event-type-schema';
 import { checkEventTypeName } from '../../../src/domain/webhooks/event-type';
 
 describe('event-type names', () => {
@@ -56,6 +56,28 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
     expect(compiled.validate({ s: 'aaa' })).toBeNull();
     expect(compileDataSchema({ type: 'object', properties: { s: { pattern: '(a)\\1' } } })).toMatchObject({ ok: false, details: [{ path: 'schema' }] });
     expect(compileDataSchema({ type: 'object', patternProperties: { '^(?=x)': {} } })).toMatchObject({ ok: false, details: [{ path: 'schema' }] });
+  });
+
+  it(`takes uniqueItems only with a maxItems of at most ${MAX_UNIQUE_ITEMS} beside it, wherever it is`, () => {
+    expect(compileDataSchema({ type: 'object', properties: { tags: { type: 'array', uniqueItems: true, maxItems: MAX_UNIQUE_ITEMS } } })).toMatchObject({ ok: true });
+    expect(compileDataSchema({ type: 'object', properties: { tags: { type: 'array', uniqueItems: true } } })).toMatchObject({
+      ok: false,
+      details: [{ path: 'schema.properties.tags.uniqueItems' }],
+    });
+    expect(compileDataSchema({ prefixItems: [{ items: { uniqueItems: true, maxItems: MAX_UNIQUE_ITEMS + 1 } }] })).toMatchObject({
+      ok: false,
+      details: [{ path: 'schema.prefixItems.0.items.uniqueItems' }],
+    });
+    expect(compileDataSchema({ $defs: { a: { uniqueItems: true } }, properties: { uniqueItems: true } })).toMatchObject({ ok: false, details: [{ path: 'schema.$defs.a.uniqueItems' }] });
+  });
+
+  it('reports only the first failure of a schema with uniqueItems: collecting every failure would check uniqueItems past maxItems, in quadratic time', () => {
+    const compiled = compileDataSchema({ type: 'object', properties: { a: { type: 'array', maxItems: MAX_UNIQUE_ITEMS, uniqueItems: true }, b: { type: 'string' } } });
+    if (!compiled.ok) throw new Error('should compile');
+    const tooMany = Array.from({ length: MAX_UNIQUE_ITEMS + 1 }, (_, i) => ({ i }));
+    expect(compiled.validate({ a: tooMany, b: 1 })).toEqual([{ path: 'data.a', message: `must NOT have more than ${MAX_UNIQUE_ITEMS} items` }]);
+    expect(compiled.validate({ a: [{ i: 1 }, { i: 1 }], b: 'x' })).toEqual([{ path: 'data.a', message: expect.stringContaining('duplicate') }]);
+    expect(compiled.validate({ a: [{ i: 1 }, { i: 2 }], b: 'x' })).toBeNull();
   });
 
   it(`reports at most ${MAX_SCHEMA_ERROR_DETAILS} paths`, () => {
