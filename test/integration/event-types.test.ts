@@ -147,9 +147,11 @@ describe('event-type catalog', () => {
   it('applies a schema change to the next ingest in the same process', async () => {
     const api = apiClient(here, (await createAccountWithKey(here)).key);
     expect((await api.post(TYPES, { name: 'order.paid' })).status).toBe(201);
-    expect((await api.post(EVENTS, { type: 'order.paid', data: {} })).status).toBe(202);
+    expect((await api.post(EVENTS, { type: 'order.paid', data: {} }, { 'Idempotency-Key': 'paid-1' })).status).toBe(202);
     expect((await api.patch(`${TYPES}/order.paid`, { schema: { type: 'object', required: ['order_id'] } })).status).toBe(200);
     expect((await api.post(EVENTS, { type: 'order.paid', data: {} })).body).toMatchObject({ code: 'schema_mismatch', details: [{ path: 'data.order_id' }] });
+    // The check comes before the idempotency lookup (docs/event-types.md): a repeat whose data no longer matches is refused too.
+    expect((await api.post(EVENTS, { type: 'order.paid', data: {} }, { 'Idempotency-Key': 'paid-1' })).body.code).toBe('schema_mismatch');
     expect((await api.patch(`${TYPES}/order.paid`, { schema: null })).status).toBe(200);
     expect((await api.post(EVENTS, { type: 'order.paid', data: {} })).status).toBe(202);
   });
