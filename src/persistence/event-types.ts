@@ -61,16 +61,16 @@ export class EventTypes extends StoreCollection<EventTypeDoc>('event_types', [{ 
       .toArray() as Promise<EventTypeSchemaDoc[]>;
   }
 
-  /** Applies `changes` if the entry is still at `current.version` (else null: changed or deleted meanwhile). */
+  /**
+   * Applies `changes` if the entry is still at `current.version` (else null: changed or deleted meanwhile). The record is
+   * replaced whole: the embedded store ignores a `$set` of a document over a document (docs/embedded-store.md).
+   */
   async update(current: EventTypeDoc, changes: EventTypeChanges, at: Date): Promise<EventTypeDoc | null> {
-    const result = await this.col.findOneAndUpdate(
-      { _id: current._id, version: current.version },
-      { $set: { ...changes, updated_at: at }, $inc: { version: 1 } },
-      { returnDocument: 'after' },
-    );
-    if (!result) return null;
+    const next: EventTypeDoc = { ...current, ...changes, version: current.version + 1, updated_at: at };
+    const result = await this.col.replaceOne({ _id: current._id, version: current.version }, next);
+    if (result.matchedCount === 0) return null;
     await this.invalidations.append({ kind: 'event_types_changed', account_id: current.account_id });
-    return result;
+    return next;
   }
 
   async delete(accountId: string, name: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import type { Platform } from '../../src/main/platform';
 import { MAX_EVENT_TYPE_SCHEMA_BYTES, MAX_EVENT_TYPES_PER_ACCOUNT } from '../../src/domain/webhooks/event-type';
 import { fakeClock } from '../support/fake-clock';
+import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, invalidationsReadFrom, startTestPlatform } from '../support/platform';
 
 const TYPES = '/api/v1/webhooks/event-types';
@@ -127,6 +128,24 @@ describe('event-type catalog', () => {
     expect((await api.post(TYPES, { name: 't.over' })).status).toBe(201);
   });
 
+  it('checks a PATCH against the record as it is when written: a change landing between its read and its write is read again', async () => {
+    const { key, accountId } = await createAccountWithKey(here);
+    const api = apiClient(here, key);
+    expect((await api.post(TYPES, { name: 'order.paid', example: { a: 1 } })).status).toBe(201);
+    // This process's PATCH has read the record (example {a: 1}) and checked its new schema against it; its write is held.
+    const gate = holdMethod(here.repositories.eventTypes, 'update');
+    try {
+      const patch = api.patch(`${TYPES}/order.paid`, { schema: { type: 'object', required: ['a'] } });
+      await gate.reached;
+      await elsewhere.services.eventTypes.update(accountId, 'order.paid', { example: { b: 1 } });
+      gate.open();
+      expect((await patch).body).toMatchObject({ code: 'invalid_example', details: [{ path: 'example.a' }] });
+    } finally {
+      gate.restore();
+    }
+    expect((await api.get(`${TYPES}/order.paid`)).body).toMatchObject({ schema: null, example: { b: 1 } });
+  });
+
   it('refuses data that does not match its type\'s schema with 422 schema_mismatch and the failing paths, storing no event and no idempotency record', async () => {
     const api = apiClient(here, (await createAccountWithKey(here)).key);
     expect((await api.post(TYPES, { name: 'invoice.paid', schema: INVOICE_SCHEMA })).status).toBe(201);
@@ -144,7 +163,7 @@ describe('event-type catalog', () => {
     expect((await api.post(EVENTS, { type: 'invoice.voided', data: { anything: true } })).status).toBe(202);
   });
 
-  it('applies a schema change to the next ingest in the same process', async () => {
+  it('applies a schema change to the next ingest in the same process, and a PATCH replaces a schema or an example whole', async () => {
     const api = apiClient(here, (await createAccountWithKey(here)).key);
     expect((await api.post(TYPES, { name: 'order.paid' })).status).toBe(201);
     expect((await api.post(EVENTS, { type: 'order.paid', data: {} }, { 'Idempotency-Key': 'paid-1' })).status).toBe(202);
@@ -152,8 +171,15 @@ describe('event-type catalog', () => {
     expect((await api.post(EVENTS, { type: 'order.paid', data: {} })).body).toMatchObject({ code: 'schema_mismatch', details: [{ path: 'data.order_id' }] });
     // The check comes before the idempotency lookup (docs/event-types.md): a repeat whose data no longer matches is refused too.
     expect((await api.post(EVENTS, { type: 'order.paid', data: {} }, { 'Idempotency-Key': 'paid-1' })).body.code).toBe('schema_mismatch');
+    // One schema replaced by another.
+    expect((await api.patch(`${TYPES}/order.paid`, { schema: { required: ['other'] } })).body.schema).toEqual({ required: ['other'] });
+    expect((await api.post(EVENTS, { type: 'order.paid', data: { order_id: 1 } })).body).toMatchObject({ code: 'schema_mismatch', details: [{ path: 'data.other' }] });
     expect((await api.patch(`${TYPES}/order.paid`, { schema: null })).status).toBe(200);
     expect((await api.post(EVENTS, { type: 'order.paid', data: {} })).status).toBe(202);
+    // An example replaced by one of other keys (the embedded store can ignore a `$set` of such a document: records are replaced whole).
+    expect((await api.patch(`${TYPES}/order.paid`, { example: { a: 1 } })).status).toBe(200);
+    expect((await api.patch(`${TYPES}/order.paid`, { example: { b: 1 } })).status).toBe(200);
+    expect((await api.get(`${TYPES}/order.paid`)).body.example).toEqual({ b: 1 });
   });
 
   it("applies a schema set in another process to this one's next ingest once this one has read the log, never by a catalog read per ingest", async () => {
