@@ -149,9 +149,33 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   const idOnly = (pushdownFlag: string) =>
     `\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n${pushdownFlag}` +
     `\t\t\twhereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)\n\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}\n\t\t}\n\t}\n`;
+  // A find with a limit, one string equality and a numeric range on the field it sorts by walks an index in SQLite (sort_pushdown.go says how).
+  await cp(path.join(__dirname, 'ferretdb-patches', 'sort_pushdown.go'), path.join(sqlite, 'sort_pushdown.go'));
+  await cp(path.join(__dirname, 'ferretdb-patches', 'index_columns.go'), path.join(sqlite, 'metadata', 'index_columns.go'));
+  await editSource(path.join(sqlite, 'metadata', 'registry.go'), [
+    ['columns[i] = fmt.Sprintf("%s->%s", DefaultColumn, strings.Join(fields, "->"))', 'columns[i] = IndexColumn(key.Field, fields)'],
+  ]);
+  const fieldSortLimit = '\tFieldSort *types.Document\n\tFieldLimit int64\n';
+  await editSource(path.join(src, 'internal', 'backends', 'collection.go'), [
+    ['\tOnlyRecordIDs bool\n', `\tOnlyRecordIDs bool\n${fieldSortLimit}`],
+    ['type ExplainParams struct {\n', `type ExplainParams struct {\n${fieldSortLimit}`],
+  ]);
+  const passSortLimit = (before: string): [string, string] => [
+    before,
+    '\tif !h.DisablePushdown && qp.Sort.Len() == 0 && qp.Filter.Len() == params.Filter.Len() && params.Skip == 0 {\n' +
+      `\t\tqp.FieldSort, qp.FieldLimit = params.Sort, params.Limit\n\t}\n\n${before}`,
+  ];
+  await editSource(path.join(src, 'internal', 'handler', 'msg_find.go'), [passSortLimit('\th.L.DebugContext(ctx, fmt.Sprintf("Converted')]);
+  await editSource(path.join(src, 'internal', 'handler', 'msg_explain.go'), [passSortLimit('\tres, err := coll.Explain(connCtx, qp)\n')]);
+  const sortedQuery = '\tif sorted, sortedArgs := indexedSortQuery(q, params); sorted != "" {\n\t\tq, whereClause, args = sorted, "", sortedArgs\n\t}\n';
+  const explainLimit = '\t\targs = append(args, params.Limit)\n\t\tlimitPushdown = true\n\t}\n';
+  const sortedPlan =
+    '\tif sorted, sortedArgs := indexedSortQuery(selectClause, &backends.QueryParams{Filter: params.Filter, FieldSort: params.FieldSort, FieldLimit: params.FieldLimit}); sorted != "" {\n' +
+    '\t\tq, args = `EXPLAIN QUERY PLAN `+sorted, sortedArgs\n\t\tsortPushdown, limitPushdown = true, true\n\t}\n';
   await editSource(path.join(sqlite, 'collection.go'), [
-    [idOnly(''), '\twhereClause, args = equalityPushdown(params.Filter)\n'],
+    [idOnly(''), `\twhereClause, args = equalityPushdown(params.Filter)\n\n${sortedQuery}`],
     [idOnly('\t\t\tfilterPushdown = true\n'), '\twhereClause, args = equalityPushdown(params.Filter)\n\tfilterPushdown = whereClause != ""\n'],
+    [explainLimit, `${explainLimit}\n${sortedPlan}`],
   ]);
   // SQLite's busy handler lets newcomers overtake long waiters (96 writers: p99 7x the median); a Go mutex queues writes in arrival order, reads run beside (WAL).
   await editSource(path.join(src, 'internal', 'util', 'fsql', 'db.go'), [
@@ -172,6 +196,13 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   ]);
   await editSource(path.join(handler, 'msg_delete.go'), [['\tvar deleted int32\n', `${lockHere('lockForWrite(params.DB, params.Collection, deleteFilters(params.Deletes)...)')}\tvar deleted int32\n`]]);
   await editSource(path.join(handler, 'msg_insert.go'), [['\tdocsIter := params.Docs.Iterator()\n', `${lockHere('lockForInsert(params.DB, params.Collection, params.Docs)')}\tdocsIter := params.Docs.Iterator()\n`]]);
+  // A document is identical to another only with the same keys too: FerretDB 1.24 compares the values alone, so a `$set`
+  // of `{b: 1}` over `{a: 1}` was taken for no change and dropped.
+  await editSource(path.join(src, 'internal', 'types', 'identical.go'), [
+    ['\t\t\t_, aField, err := aIter.Next()\n', '\t\t\taKey, aField, err := aIter.Next()\n'],
+    ['\t\t\t_, bField, err := bIter.Next()\n', '\t\t\tbKey, bField, err := bIter.Next()\n'],
+    ['\t\t\tif !Identical(aField, bField) {\n', '\t\t\tif aKey != bKey || !Identical(aField, bField) {\n'],
+  ]);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
   // Only the SQLite backend is started (embedded-servers.ts), so PostgreSQL's is left out; no symbol tables either

@@ -7,7 +7,7 @@ export const TOOL_VERSIONS = {
   temporalCli: '1.5.1',
   ferretDb: '1.24.2',
   /** Our build-time fix of FerretDB (see provision.ts, buildFerretDb); part of the binary's name so an older build is replaced. */
-  ferretDbPatch: 'pushdown3-fairwrites-doclocks',
+  ferretDbPatch: 'pushdown4-fairwrites-doclocks-keyedsets',
   temporalTestServer: '1.31.0',
 } as const;
 

@@ -45,8 +45,6 @@ export interface DeliveryDoc extends DeliveryState, Omit<DeliveryRef, 'id'> {
 
 /** Attempts are a map keyed `r<round>a<attempt>`: one `$set` records one, harmless when repeated. */
 interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts' | 'paused'> {
-  /** For event lists (statusesOf). */
-  event_block: string;
   attempt_log?: Record<string, DeliveryAttempt>;
   /** While it waits on its paused endpoint (markPaused): a string, so the resume's listing is indexed on the embedded store too. */
   paused_endpoint_id?: string;
@@ -56,7 +54,7 @@ interface StoredDeliveryDoc extends Omit<DeliveryDoc, 'attempts' | 'paused'> {
 export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
   'deliveries',
   [{ endpoint_id: 1, status: 1 }],
-  [{ event_block: 1 }],
+  [{ account_id: 1, event_id: 1 }],
   [{ paused_endpoint_id: 1, event_id: 1 }],
 ) {
   /** `delivery_rounds`: one per manual retry; the unique insert decides between concurrent retries. */
@@ -67,13 +65,11 @@ export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
     return Promise.all(endpointIds.map((endpointId) => this.find(deliveryId(eventId, endpointId))));
   }
 
-  /** Event listing: the status of those deliveries that have a record, one equality per `event_block`. */
+  /** Event listing: the status of those deliveries that have a record, by `{account_id, event_id: {$in}}`. */
   async statusesOf(accountId: string, eventIds: number[], ids: string[]): Promise<Map<string, DeliveryStatus>> {
     if (ids.length === 0) return new Map();
     const wanted = new Set(ids);
-    const blocks = [...new Set(eventIds.map((eventId) => eventBlockKey(accountId, eventId)))];
-    const reads = blocks.map((event_block) => this.col.find({ event_block }, { projection: { _id: 1, status: 1 } }).toArray());
-    const docs = (await Promise.all(reads)).flat();
+    const docs = await this.col.find({ account_id: accountId, event_id: { $in: eventIds } }, { projection: { _id: 1, status: 1 } }).toArray();
     return new Map(docs.filter((d) => wanted.has(d._id)).map((d) => [d._id, d.status]));
   }
 
@@ -200,16 +196,10 @@ export const roundClaimId = (id: string, round: number) => `${id}#${round}`;
 const refFields = (ref: DeliveryRef) => ({
   account_id: ref.account_id,
   event_id: ref.event_id,
-  event_block: eventBlockKey(ref.account_id, ref.event_id),
   endpoint_id: ref.endpoint_id,
 });
 
-/** Event ids per `event_block`: an account's records of a page's events are a few blocks. */
-const EVENT_BLOCK = 16;
-/** The account's records of events with ids in one block of EVENT_BLOCK: one string equality (the one filter the embedded store searches an index for). */
-const eventBlockKey = (accountId: string, eventId: number) => `${accountId}#${Math.floor(eventId / EVENT_BLOCK)}`;
-
-/** The DeliveryDoc fields stored as they are: all readBack keeps (`event_block`, for one, stays in the store). */
+/** The DeliveryDoc fields stored as they are: all readBack keeps (`attempt_log`, for one, becomes `attempts` in hydrate). */
 type StoredAsIs = Omit<DeliveryDoc, 'url' | 'attempts' | 'paused'>;
 const STORED_AS_IS: Record<keyof StoredAsIs, true> = {
   _id: true,

@@ -1,6 +1,6 @@
 import { isEventId } from '../domain/webhooks/event-id';
 import { EventIds } from './event-ids';
-import { blockKey, blockOf, EventSequences, SEQ_BLOCK } from './event-sequences';
+import { EventSequences } from './event-sequences';
 import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
 import { readBack } from './read-back';
 import { StoreCollection } from './store-collection';
@@ -8,9 +8,8 @@ import { StoreCollection } from './store-collection';
 /** `data` is kept only inside `body`, the exact delivered JSON: FerretDB cannot store keys with `.`, `$` or NUL, or nested arrays. */
 interface StoredEventDoc extends Omit<EventDoc, 'data' | 'owner'> {
   owner?: string;
-  /** The event's number in its account (event-sequences.ts); lists read `seq_block`. */
+  /** The event's number in its account (event-sequences.ts): lists and retention walk `{account_id, seq}`. */
   seq: number;
-  seq_block: string;
   /** Per notice kind, the claimers that took one of the event's capped notices (claimNotice). */
   notices?: Record<string, string[]>;
 }
@@ -47,10 +46,8 @@ export type EventSummary = Pick<EventDoc, '_id' | 'type' | 'endpoint_ids' | 'end
 type StoredSummary = Omit<StoredEventDoc, 'body'>;
 const SUMMARY = { projection: { body: 0 } } as const;
 
-/** Blocks read at once while a list walks down. */
-const BLOCKS_AT_ONCE = 4;
-/** Empty blocks a list walks through beyond what it examines (numbers of events deleted unacknowledged) before it hands back a cursor. */
-const EMPTY_BLOCKS_ALLOWED = 8;
+/** Events a list filtered by type examines per read. */
+const TYPED_READ = 100;
 
 /** `owner` is set from the acceptance when there is one (insertWithNextId). */
 export type NewEvent = Omit<EventDoc, '_id' | 'body' | 'owner'> & { owner?: string | null };
@@ -70,11 +67,8 @@ const RETENTION_VIEW = { account_id: 1, type: 1, idempotency_key: 1, endpoint_id
 /** The `owner` of the events an API process accepts while its lease's hand-over batch is `batch`. */
 export const ownerTag = (instanceId: string, batch: number): string => `${instanceId}#${batch}`;
 
-/**
- * `events`: every read is scoped to its account, except the delivery path's and crash recovery's. Single-field indexes:
- * the embedded store uses a one-field index for an equality, where a compound one may lose to `{account_id}`.
- */
-export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_block: 1 }], [{ owner: 1 }]) {
+/** `events`: every read is scoped to its account, except the delivery path's and crash recovery's. */
+export class Events extends StoreCollection<StoredEventDoc>('events', [{ account_id: 1, seq: -1 }], [{ owner: 1 }]) {
   readonly ids = new EventIds(this.db);
   readonly sequences = new EventSequences(this.db);
 
@@ -146,47 +140,29 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_blo
   ): Promise<{ events: EventSummary[]; next: EventListPosition | null }> {
     const events: EventSummary[] = [];
     let examined = 0;
-    const done = () => events.length >= options.want || examined >= options.examineAtMost;
-    const bounds = await this.sequences.bounds(accountId);
-    const { floor } = bounds;
-    const head = options.before ? options.before.s - 1 : bounds.head;
-    let upTo = head + 1;
-    const blocksAllowed = Math.ceil(options.examineAtMost / SEQ_BLOCK) + 1 + EMPTY_BLOCKS_ALLOWED;
-    let block = blockOf(upTo - 1);
-    for (let blocksRead = 0; block > floor && block >= 0; ) {
-      // upTo: below the last event examined, or the last block read.
-      if (blocksRead >= blocksAllowed) return { events, next: { s: upTo } };
-      const needed = Math.ceil(Math.min(options.want - events.length, options.examineAtMost - examined) / SEQ_BLOCK) + 1;
-      const batch = Array.from({ length: Math.min(needed, BLOCKS_AT_ONCE, block - floor) }, (_, i) => block - i);
-      const docs = await Promise.all(batch.map((b) => this.readBlock(accountId, b)));
-      blocksRead += batch.length;
-      for (const doc of docs.flat().filter((d) => d.seq < upTo).sort((a, b) => b.seq - a.seq)) {
-        if (done()) break;
+    let below = options.before?.s ?? Number.MAX_SAFE_INTEGER;
+    while (events.length < options.want && examined < options.examineAtMost) {
+      const wanted = options.type ? TYPED_READ : options.want - events.length;
+      const limit = Math.min(wanted, options.examineAtMost - examined);
+      const docs: StoredSummary[] = await this.col.find({ account_id: accountId, seq: { $lt: below } }, SUMMARY).sort({ seq: -1 }).limit(limit).toArray();
+      for (const doc of docs) {
+        if (events.length >= options.want) break;
         examined++;
-        upTo = doc.seq;
+        below = doc.seq;
         if (!options.type || doc.type === options.type) events.push(summary(doc, { s: doc.seq }));
       }
-      if (done()) return { events, next: { s: upTo } };
-      block -= batch.length;
-      upTo = Math.min(upTo, (block + 1) * SEQ_BLOCK);
+      if (docs.length < limit) return { events, next: null };
     }
-    return { events, next: null };
-  }
-
-  /** One block of an account's events: one equality on a single-field index. */
-  private async readBlock(accountId: string, block: number): Promise<StoredSummary[]> {
-    const docs: StoredSummary[] = await this.col.find({ seq_block: blockKey(accountId, block) }, SUMMARY).toArray();
-    return docs.filter((d) => d.account_id === accountId);
+    return { events, next: { s: below } };
   }
 
   async delete(id: number): Promise<void> {
     await this.col.deleteOne({ _id: id });
   }
 
-  /** Retention: one block of the account's events, what it needs of each (no body). */
-  async retentionBlock(accountId: string, block: number): Promise<EventRetentionView[]> {
-    const docs = await this.col.find({ seq_block: blockKey(accountId, block) }, { projection: RETENTION_VIEW }).toArray();
-    return docs.filter((d) => d.account_id === accountId);
+  /** Retention: the account's `limit` oldest events, what it needs of each (no body). */
+  async oldest(accountId: string, limit: number): Promise<EventRetentionView[]> {
+    return this.col.find({ account_id: accountId, seq: { $gte: 0 } }, { projection: RETENTION_VIEW }).sort({ seq: 1 }).limit(limit).toArray();
   }
 
   /** Retention: one command of `{_id}` deletes. */
@@ -198,7 +174,7 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ seq_blo
 
 function toStored(doc: EventDoc, seq: number): StoredEventDoc {
   const { data: _data, _id, owner, ...rest } = doc;
-  return { ...rest, _id, ...(owner ? { owner } : {}), seq, seq_block: blockKey(doc.account_id, blockOf(seq)) };
+  return { ...rest, _id, ...(owner ? { owner } : {}), seq };
 }
 
 function fromStored(doc: StoredEventDoc): EventDoc {

@@ -1,7 +1,8 @@
 /**
  * src/persistence is the only code that knows the store. The embedded store (FerretDB 1.24 on SQLite) answers from an
- * index only an `_id` (a string, an ObjectId or a non-zero whole number) and top-level string equalities leading an index;
- * ranges, `$in` and sorts scan. So hot paths use `{_id}` lookups and unique inserts only, and account listings lead with `account_id`.
+ * index only an `_id` (a string, an ObjectId or a non-zero whole number), top-level string equalities and `$in` lists
+ * of strings and numbers leading an index, and one string equality with a numeric range on the field it sorts by, with
+ * a limit; other ranges and sorts scan. So hot paths use `{_id}` lookups and unique inserts only, and account listings lead with `account_id`.
  */
 import { Db, MongoClient, MongoServerError } from 'mongodb';
 

@@ -3,17 +3,18 @@ import { keyIssuerOf } from '../domain/webhooks/idempotency-key';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { Logger } from '../infra/logger';
 import type { Deliveries } from '../persistence/deliveries';
-import { blockOf } from '../persistence/event-sequences';
 import type { EventRetentionView, Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
 import type { FifoTurns } from './fifo-turns';
 
 const PURGE_INTERVAL_MS = 3_600_000;
+/** An account's oldest events read at once. */
+const PURGE_BATCH = 100;
 
 /**
  * An event past EVENT_RETENTION_DAYS goes with its deliveries, round claims, idempotency record and FIFO places. An
- * account's numbers grow with time, so a purge walks each account's blocks up from where the last stopped to the first
- * young event: block reads and `_id` deletes only. Retention is at least the idempotency window and bulk recovery's
+ * account's numbers grow with time, so a purge reads each account's oldest events by `{account_id, seq}` up to the
+ * first young one: index walks and `_id` deletes only. Retention is at least the idempotency window and bulk recovery's
  * 7 days (config); concurrent purges only repeat deletes.
  */
 export class EventRetention {
@@ -45,21 +46,15 @@ export class EventRetention {
   }
 
   private async purgeAccount(accountId: string, cutoff: number): Promise<number> {
-    const { events } = this.deps;
-    const { head, floor } = await events.sequences.bounds(accountId);
     let removed = 0;
-    for (let block = floor + 1; block <= blockOf(head); block++) {
-      const views = (await events.retentionBlock(accountId, block)).sort((a, b) => a.seq - b.seq);
+    for (;;) {
+      const views = await this.deps.events.oldest(accountId, PURGE_BATCH);
       const young = views.findIndex((v) => v.created_at.getTime() >= cutoff);
       const gone = young < 0 ? views : views.slice(0, young);
       await this.remove(gone);
       removed += gone.length;
-      // A number below an old event's was handed out before it, so its insert, if any, landed or failed long ago:
-      // the blocks below this one hold nothing more to wait for.
-      if (gone.length > 0 && block - 1 > floor) await events.sequences.removedThrough(accountId, block - 1);
-      if (young >= 0) break;
+      if (gone.length < PURGE_BATCH) return removed;
     }
-    return removed;
   }
 
   private async remove(gone: EventRetentionView[]): Promise<void> {

@@ -1,7 +1,6 @@
 import type { CommandStartedEvent, Db } from 'mongodb';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { Deliveries } from '../../src/persistence/deliveries';
-import { blockKey, SEQ_BLOCK } from '../../src/persistence/event-sequences';
 import { EventListPosition, Events, EventSummary, NewEvent } from '../../src/persistence/events';
 import { rowsHandedToFerretDb } from '../support/store-rows';
 import { openTestDb } from '../support/test-db';
@@ -14,7 +13,7 @@ import { openTestDb } from '../support/test-db';
 describe("an account's event list", () => {
   let close: () => Promise<void>;
   let db: Db;
-  const finds: Array<{ collection: string; filter: unknown }> = [];
+  const finds: Array<{ collection: string; filter: unknown; sort?: unknown; limit?: unknown }> = [];
   let eventInserts = 0;
 
   beforeEach(async () => {
@@ -22,7 +21,7 @@ describe("an account's event list", () => {
     ({ db, close } = opened);
     finds.length = 0;
     opened.client.on('commandStarted', (e: CommandStartedEvent) => {
-      if (e.commandName === 'find') finds.push({ collection: String(e.command.find), filter: e.command.filter });
+      if (e.commandName === 'find') finds.push({ collection: String(e.command.find), filter: e.command.filter, sort: e.command.sort, limit: e.command.limit });
       if (e.commandName === 'insert' && e.command.insert === 'events') eventInserts++;
     });
   });
@@ -60,9 +59,9 @@ describe("an account's event list", () => {
     throw new Error('the list never ended');
   }
   /** The rows each `find` on events since `from` made the embedded store hand FerretDB. */
-  const rowsSince = (from: number) => Promise.all(finds.slice(from).filter((f) => f.collection === 'events').map((f) => rowsHandedToFerretDb(db, 'events', f.filter)));
+  const rowsSince = (from: number) => Promise.all(finds.slice(from).filter((f) => f.collection === 'events').map((f) => rowsHandedToFerretDb(db, 'events', f.filter, f)));
 
-  it('a first page reads the same few blocks with 40 events in the account as with 400', async () => {
+  it('a first page reads as many events with 40 events in the account as with 400', async () => {
     const events = new Events(db);
     await events.ensureIndexes();
     await insert(events, 'acct_other', 40);
@@ -76,19 +75,20 @@ describe("an account's event list", () => {
     const small = await rowsOfFirstPage();
     await insert(events, 'acct_big', 360);
     const large = await rowsOfFirstPage();
-    expect(Math.max(...small, ...large)).toBeLessThanOrEqual(SEQ_BLOCK);
-    expect(large.length).toBe(small.length);
-    expect(large.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(21 + 2 * SEQ_BLOCK);
+    expect(small).toEqual([21]);
+    expect(large).toEqual([21]);
   }, 120_000);
 
-  it('reads a block by an index search on the block, not by the account', async () => {
+  it('walks the account\'s events newest first by an index on {account_id, seq}, stopping at the page', async () => {
     const events = new Events(db);
     await events.ensureIndexes();
     await insert(events, 'acct_plan', 3);
-    const explained = await db.command({ explain: { find: 'events', filter: { seq_block: blockKey('acct_plan', 0) } }, verbosity: 'queryPlanner' });
+    await events.list('acct_plan', { want: 2, examineAtMost: 200 });
+    const read = finds.filter((f) => f.collection === 'events').at(-1);
+    const explained = await db.command({ explain: { find: 'events', filter: read?.filter, sort: read?.sort, limit: read?.limit }, verbosity: 'queryPlanner' });
     const plan = JSON.stringify(explained.queryPlanner);
-    expect(plan).toMatch(/USING INDEX \S*seq_block|IXSCAN/);
-    expect(plan).not.toMatch(/account_id|\bSCAN events|COLLSCAN/);
+    expect(plan).toMatch(/USING INDEX \S+ \(<expr>=\? AND <expr><\?\)|IXSCAN/);
+    expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY|"stage":"SORT"|\bSCAN events|COLLSCAN/);
   });
 
   it("reads an event by an index search on its integer `_id`, also among many", async () => {
@@ -102,10 +102,10 @@ describe("an account's event list", () => {
     expect((await events.findUnscoped(id))?._id).toBe(id);
   });
 
-  it('pages follow each other newest first, every event once, across blocks', async () => {
+  it('pages follow each other newest first, every event once', async () => {
     const events = new Events(db);
     await events.ensureIndexes();
-    const ids = await insert(events, 'acct_pages', 3 * SEQ_BLOCK + 5);
+    const ids = await insert(events, 'acct_pages', 53);
     await insert(events, 'acct_neighbour', 5);
     expect(await listAll(events, 'acct_pages', 7)).toEqual([...ids].reverse());
     expect(await listAll(events, 'acct_pages', 100)).toEqual([...ids].reverse());
@@ -135,33 +135,17 @@ describe("an account's event list", () => {
     const findsBefore = finds.length;
     expect(await listAll(b, 'acct_two', 9)).toEqual(bySeq);
     expect(new Set(ids)).toEqual(new Set(bySeq));
-    // Each page: the account's counter, then its blocks.
-    expect(finds.slice(findsBefore).filter((f) => f.collection === 'event_sequences')).toHaveLength(5);
+    // Each page of 9: one read of the account's events.
+    expect(finds.slice(findsBefore).map((f) => f.collection)).toEqual(Array(5).fill('events'));
   });
 
   it('steps over numbers whose events were deleted unacknowledged (a lost idempotency key)', async () => {
     const events = new Events(db);
     await events.ensureIndexes();
-    const ids = await insert(events, 'acct_holes', 4 * SEQ_BLOCK);
-    const deleted = ids.slice(SEQ_BLOCK - 3, 3 * SEQ_BLOCK + 2);
+    const ids = await insert(events, 'acct_holes', 64);
+    const deleted = ids.slice(13, 50);
     for (const id of deleted) await events.delete(id);
     expect(await listAll(events, 'acct_holes', 5)).toEqual(ids.filter((id) => !deleted.includes(id)).reverse());
-  });
-
-  it('stops reading at what retention removed', async () => {
-    const events = new Events(db);
-    await events.ensureIndexes();
-    const ids = await insert(events, 'acct_old', 5 * SEQ_BLOCK);
-    const removed = ids.slice(0, 4 * SEQ_BLOCK - 2);
-    // As retention removes them: the events, then the blocks below the newest removed one's.
-    await events.deleteAll(removed.map((_id) => ({ _id })));
-    await events.sequences.removedThrough('acct_old', 2);
-    const from = finds.length;
-    expect(await listAll(events, 'acct_old', 100)).toEqual(ids.slice(removed.length).reverse());
-    const blocksRead = finds.slice(from).map((f) => (f.filter as { seq_block?: string }).seq_block).filter((k) => k !== undefined);
-    // The block holding the newest removed event is read (it may hold newer ones), none below it.
-    expect(blocksRead).not.toContain(blockKey('acct_old', 2));
-    expect(blocksRead).toContain(blockKey('acct_old', 3));
   });
 });
 
@@ -175,7 +159,7 @@ describe("the statuses of a page's deliveries", () => {
     await close?.();
   });
 
-  it("read only the account's records of the page's event-id blocks", async () => {
+  it("read only the account's records of the page's events, by an index search", async () => {
     const deliveries = new Deliveries(db);
     await deliveries.ensureIndexes();
     const write = (accountId: string, eventId: number, status: 'succeeded' | 'failed', endpointId = 'ep_1') =>
@@ -187,7 +171,12 @@ describe("the statuses of a page's deliveries", () => {
     const statuses = await deliveries.statusesOf('acct_s', [290, 291], [deliveryId(290, 'ep_1'), deliveryId(291, 'ep_2')]);
     // Another account's record is not this account's, even under an id asked for.
     expect(Object.fromEntries(statuses)).toEqual({ [deliveryId(290, 'ep_1')]: 'failed' });
-    // Ids 288..303 of this account: 12 records, not its 201.
-    expect(await rowsHandedToFerretDb(db, 'deliveries', { event_block: 'acct_s#18' })).toBe(12);
+    // The statuses' query: the 2 records of this account's events 290 and 291, not its 200, from the index.
+    const filter = { account_id: 'acct_s', event_id: { $in: [290, 291] } };
+    expect(await rowsHandedToFerretDb(db, 'deliveries', filter)).toBe(2);
+    const explained = await db.command({ explain: { find: 'deliveries', filter }, verbosity: 'queryPlanner' });
+    const plan = JSON.stringify(explained.queryPlanner);
+    expect(plan).toMatch(/USING INDEX \S+ \(<expr>=\? AND <expr>=\?\)|IXSCAN/);
+    expect(plan).not.toMatch(/\bSCAN deliveries|COLLSCAN/);
   });
 });

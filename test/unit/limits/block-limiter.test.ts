@@ -383,7 +383,7 @@ describe('BlockLimiter: blocks', () => {
     expect(store.adds.length).toBeLessThan(100);
   });
 
-  it('a bucket called steadily claims blocks of several seconds of its calls: 2 calls a second for 30 s cost under half an append per call (two scopes)', async () => {
+  it('a bucket called steadily claims ever larger blocks: 2 calls a second for 30 s cost under half an append per call (two scopes)', async () => {
     const store = new MemoryStore();
     const clock = fakeClock();
     const limiter = limiterOn(store, clock.now);
@@ -522,11 +522,11 @@ describe('BlockLimiter: admitNow (the calls\' path)', () => {
   it('a call admitted without a promise is given back like any other: the next call re-uses its numbers', async () => {
     const limiter = limiterOn(new MemoryStore());
     for (let i = 0; i < 3; i++) await limiter.admit(busy); // a steady bucket: blocks of several calls are held from here on
+    expect(await limiter.usage(busy.bucket)).toBe(3); // (once the next blocks, taken in the background, are held)
     const held = limiter.admitNow(busy);
     expect(held).not.toBeInstanceOf(Promise);
-    const { state, release } = held as Admission;
-    expect(state).toMatchObject({ burstRemaining: 996, quotaUsed: 4 });
-    await release();
+    expect((held as Admission).state).toMatchObject({ burstRemaining: 996, quotaUsed: 4 });
+    await (held as Admission).release();
     const again = await limiter.admitNow(busy);
     expect(again.state).toMatchObject({ burstRemaining: 996, quotaUsed: 4 });
     expect(await limiter.usage(busy.bucket)).toBe(4);
