@@ -95,6 +95,8 @@ const (
 	ErrorCodeEndpointDisabled         ErrorCode = "endpoint_disabled"
 	ErrorCodeEndpointLimitReached     ErrorCode = "endpoint_limit_reached"
 	ErrorCodeEstimateOutOfRange       ErrorCode = "estimate_out_of_range"
+	ErrorCodeEventTypeExists          ErrorCode = "event_type_exists"
+	ErrorCodeEventTypeLimitReached    ErrorCode = "event_type_limit_reached"
 	ErrorCodeInstanceRequired         ErrorCode = "instance_required"
 	ErrorCodeInternalError            ErrorCode = "internal_error"
 	ErrorCodeInvalidApiKey            ErrorCode = "invalid_api_key"
@@ -102,8 +104,10 @@ const (
 	ErrorCodeInvalidCredentials       ErrorCode = "invalid_credentials"
 	ErrorCodeInvalidCursor            ErrorCode = "invalid_cursor"
 	ErrorCodeInvalidEventId           ErrorCode = "invalid_event_id"
+	ErrorCodeInvalidExample           ErrorCode = "invalid_example"
 	ErrorCodeInvalidJson              ErrorCode = "invalid_json"
 	ErrorCodeInvalidRequest           ErrorCode = "invalid_request"
+	ErrorCodeInvalidSchema            ErrorCode = "invalid_schema"
 	ErrorCodeInvalidSince             ErrorCode = "invalid_since"
 	ErrorCodeInvalidUrl               ErrorCode = "invalid_url"
 	ErrorCodeInviteExpired            ErrorCode = "invite_expired"
@@ -119,6 +123,7 @@ const (
 	ErrorCodeRateLimitExceeded        ErrorCode = "rate_limit_exceeded"
 	ErrorCodeReservedEventType        ErrorCode = "reserved_event_type"
 	ErrorCodeRevokedApiKey            ErrorCode = "revoked_api_key"
+	ErrorCodeSchemaMismatch           ErrorCode = "schema_mismatch"
 	ErrorCodeServiceUnavailable       ErrorCode = "service_unavailable"
 	ErrorCodeSignUpRefused            ErrorCode = "sign_up_refused"
 	ErrorCodeTooManyAttempts          ErrorCode = "too_many_attempts"
@@ -159,6 +164,10 @@ func (e ErrorCode) Valid() bool {
 		return true
 	case ErrorCodeEstimateOutOfRange:
 		return true
+	case ErrorCodeEventTypeExists:
+		return true
+	case ErrorCodeEventTypeLimitReached:
+		return true
 	case ErrorCodeInstanceRequired:
 		return true
 	case ErrorCodeInternalError:
@@ -173,9 +182,13 @@ func (e ErrorCode) Valid() bool {
 		return true
 	case ErrorCodeInvalidEventId:
 		return true
+	case ErrorCodeInvalidExample:
+		return true
 	case ErrorCodeInvalidJson:
 		return true
 	case ErrorCodeInvalidRequest:
+		return true
+	case ErrorCodeInvalidSchema:
 		return true
 	case ErrorCodeInvalidSince:
 		return true
@@ -206,6 +219,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeReservedEventType:
 		return true
 	case ErrorCodeRevokedApiKey:
+		return true
+	case ErrorCodeSchemaMismatch:
 		return true
 	case ErrorCodeServiceUnavailable:
 		return true
@@ -449,6 +464,7 @@ type Error struct {
 	// | `endpoint_deleted` | 409 | The endpoint was deleted; its deliveries cannot be retried. |
 	// | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
 	// | `email_taken` | 409 | An account with this email already exists. |
+	// | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with PATCH. |
 	// | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
 	// | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
 	// | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
@@ -457,6 +473,10 @@ type Error struct {
 	// | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
 	// | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
 	// | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
+	// | `event_type_limit_reached` | 422 | The account's event-type catalog already holds the most types it may; delete one first. |
+	// | `invalid_schema` | 422 | The event type's `schema` is not a valid JSON Schema (draft 2020-12); `details` says where. |
+	// | `invalid_example` | 422 | The event type's `example` does not match its `schema`; `details` names the failing paths. |
+	// | `schema_mismatch` | 422 | Ingest: the event's `data` does not match the schema of its type in the account's catalog; `details` names the failing paths. Nothing was stored. |
 	// | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one first. |
 	// | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the item). |
 	// | `instance_required` | 422 | Cost estimator: the service has several instances; `instances` lists them. |
@@ -470,7 +490,7 @@ type Error struct {
 	// | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
 	Code ErrorCode `json:"code"`
 
-	// Details 400 only: what is wrong where.
+	// Details 400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where.
 	Details *[]ErrorDetail `json:"details,omitempty"`
 	Error   string         `json:"error"`
 
@@ -524,6 +544,7 @@ type Error struct {
 // | `endpoint_deleted` | 409 | The endpoint was deleted; its deliveries cannot be retried. |
 // | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
 // | `email_taken` | 409 | An account with this email already exists. |
+// | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with PATCH. |
 // | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
 // | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
 // | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
@@ -532,6 +553,10 @@ type Error struct {
 // | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
 // | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
 // | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
+// | `event_type_limit_reached` | 422 | The account's event-type catalog already holds the most types it may; delete one first. |
+// | `invalid_schema` | 422 | The event type's `schema` is not a valid JSON Schema (draft 2020-12); `details` says where. |
+// | `invalid_example` | 422 | The event type's `example` does not match its `schema`; `details` names the failing paths. |
+// | `schema_mismatch` | 422 | Ingest: the event's `data` does not match the schema of its type in the account's catalog; `details` names the failing paths. Nothing was stored. |
 // | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one first. |
 // | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the item). |
 // | `instance_required` | 422 | Cost estimator: the service has several instances; `instances` lists them. |
