@@ -1,31 +1,30 @@
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { type Clock, systemClock } from '../src/domain/clock';
-import { asyncLocalStorage } from '@temporalio/activity';
-import { decideAfterAttempt, isDelivered, recordedResult, type AttemptDecision } from '../src/domain/webhooks/attempt-decision';
-import type { AttemptSlots } from '../src/domain/webhooks/attempt-slots';
 import type { AccountLags } from '../src/domain/flow-control/account-lags';
-import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
-import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
-import { shouldDisableForFailures } from '../src/domain/webhooks/endpoint-health';
 import type { AcceptanceSeal } from '../src/domain/webhooks/acceptance-seal';
-import type { SecretBox } from '../src/domain/webhooks/secret-box';
-import { secretsInGrace } from '../src/domain/webhooks/secret-rotation';
-import { signPayload, signStandard } from '../src/domain/webhooks/signature';
-import type { Deliveries, DeliveryAttempt, DeliveryRef } from '../src/persistence/deliveries';
+import type { AttemptDecision } from '../src/domain/webhooks/attempt-decision';
+import type { AttemptSlots } from '../src/domain/webhooks/attempt-slots';
 import { deliveryId } from '../src/domain/webhooks/delivery-id';
+import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
+import type { HealthSummary } from '../src/domain/webhooks/endpoint-health';
+import type { DeliveryEnd } from '../src/domain/webhooks/operational-events';
+import type { SecretBox } from '../src/domain/webhooks/secret-box';
+import { recordAttemptThrottled, recordHandOff, type HandOffStage } from '../src/infra/metrics';
+import { annotateActive } from '../src/infra/tracing/spans';
+import type { Deliveries, DeliveryRef } from '../src/persistence/deliveries';
 import type { EndpointHealthLog } from '../src/persistence/endpoint-health-log';
 import type { EndpointDoc, Endpoints } from '../src/persistence/endpoints';
 import type { Events } from '../src/persistence/events';
-import { annotateActive, ATTR, inSpan } from '../src/infra/tracing/spans';
-import { recordAttempt, recordAttemptThrottled, recordDeliveryFinished, recordFirstAttemptLatency, recordHandOff, type HandOffStage, type ThrottleLimit } from '../src/infra/metrics';
+import { activityContext } from './activity-context';
+import { attemptAttributes } from './attempt-attributes';
+import { createAttemptGate, type GateAnswer } from './attempt-gate';
 import type { AttemptHandOffs } from './attempt-hand-off';
-import type { EndpointLimiter } from './endpoint-limiter';
-import { limitsOf, refusalMessage, type EndpointLimits } from '../src/domain/webhooks/endpoint-limits';
 import type { AttemptHolds } from './attempt-holds';
-import { failed, type HttpSender, type SendResult } from './http-sender';
-import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import type { DeliveryEnd } from '../src/domain/webhooks/operational-events';
-import type { HealthSummary } from '../src/domain/webhooks/endpoint-health';
-import { orderingOf } from '../src/domain/webhooks/fifo-order';
+import type { Throttle } from './attempt-places';
+import { createAttemptRequests } from './attempt-request';
+import { createAttemptSettle, type Sent } from './attempt-settle';
+import type { EndpointLimiter } from './endpoint-limiter';
+import { failed, type Transport } from './transport';
 
 /** What a delivery workflow carries: the event itself, so an attempt reads only the endpoint. */
 export interface DeliveryTarget {
@@ -67,18 +66,16 @@ export type AttemptOutcome = (
   statusCode: number | null;
 };
 
-/** The failure type of an attempt that found its account's or endpoint's places taken (retried by Temporal, not counted). */
+/** The failure type of an attempt that found its account's or endpoint's places taken (retried by Temporal, not counted: attempt-places.ts). */
 export const THROTTLED = 'AttemptThrottled';
-
-/** A quick receiver frees a place within it, a hung one does not. Not at once: a timer and a workflow task per throttled attempt cost deliveries (bench:delivery, BENCHMARKS.md). */
-const THROTTLE_WAIT_MS = 250;
 
 export interface DeliveryActivityDeps {
   endpoints: Endpoints;
   events: Events;
   deliveries: Deliveries;
   secretBox: SecretBox;
-  sender: HttpSender;
+  /** The transport the attempt's message goes by (HTTPS: http-sender.ts). */
+  sender: Transport;
   endpointHealth: Pick<EndpointHealthLog, 'record'>;
   /** Emits the operational events a failed delivery calls for (EventService.deliveryFailed). */
   operational: { deliveryFailed(end: DeliveryEnd, health: HealthSummary): Promise<void> };
@@ -104,267 +101,53 @@ export interface DeliveryActivityDeps {
   };
 }
 
-type Prepared =
-  | { kind: 'cancelled' }
-  | { kind: 'paused' }
-  | { kind: 'send'; url: string; headers: Record<string, string>; body: string; limits: EndpointLimits | null; fifo: boolean }
-  | { kind: 'unsendable'; url: string; error: string; fifo: boolean };
-
-const toFifo = (prepared: Prepared) => 'fifo' in prepared && prepared.fifo;
-
-/** A delivery's I/O, on injected deps; workflows import only the types. An attempt: prepare, send, record. */
+/** A delivery's I/O, on injected deps; workflows import only the types. An attempt: gate, send, settle. */
 export function createDeliveryActivities(deps: DeliveryActivityDeps) {
   const clock = deps.clock ?? systemClock;
+  const requests = createAttemptRequests({ ...deps, clock });
+  const gate = createAttemptGate({ ...deps, clock, prepare: requests.prepare });
+  const settle = createAttemptSettle({ ...deps, clock, currentEndpoint: requests.currentEndpoint });
 
-  /** An enabled endpoint from the cache, else read: a disabled or deleted one is always seen as such. */
-  async function currentEndpoint(input: DeliveryTarget): Promise<EndpointDoc | null> {
-    const cached = (await deps.enabledEndpoints(input.accountId)).find((e) => e._id === input.endpointId);
-    return cached || deps.endpoints.find(input.accountId, input.endpointId);
-  }
-
-  /** The request as the endpoint now is (read from the store itself with `fromStore`): a rotated secret, a changed URL. */
-  async function prepare(input: AttemptInput, fromStore = false): Promise<Prepared> {
-    const endpoint = fromStore ? await deps.endpoints.find(input.accountId, input.endpointId) : await currentEndpoint(input);
-    if (!endpoint || endpoint.disabled) return { kind: 'cancelled' };
-    if (endpoint.paused && input.pausable) return { kind: 'paused' };
-    const now = clock();
-    const fifo = orderingOf(endpoint) === 'fifo';
-    let secrets: string[];
-    try {
-      // Newest first: the current secret, then those still in their rotation grace at this attempt.
-      secrets = [endpoint.secret_sealed, ...secretsInGrace(endpoint, now).map((s) => s.sealed)].map((sealed) => deps.secretBox.open(sealed));
-    } catch {
-      // No retry of this activity can fix it: record a failed attempt and let the schedule go on.
-      return {
-        kind: 'unsendable',
-        url: endpoint.url,
-        fifo,
-        error: "The endpoint's signing secret cannot be opened with this worker's SECRETS_ENCRYPTION_KEY (every API and worker process must use the same key).",
-      };
-    }
-    const attemptTimestamp = Math.floor(now.getTime() / 1000);
-    const headers = buildDeliveryHeaders({
-      id: input.eventId,
-      type: input.type,
-      timestamp: input.timestamp,
-      signature: signPayload(secrets[0] as string, input.body),
-      attemptTimestamp,
-      standardSignature: signStandard(secrets, String(input.eventId), attemptTimestamp, input.body),
-    });
-    return { kind: 'send', url: endpoint.url, headers: { ...headers }, body: input.body, limits: limitsOf(endpoint), fifo };
-  }
-
-  /** A place among this account's and endpoint's attempts in flight, through lookup and POST; none free in time: throttled. */
-  async function enterSlot(input: AttemptInput, limited: boolean) {
-    const delivery = deliveryId(input.eventId, input.endpointId);
-    const leave = await deps.slots.enter(input.accountId, input.endpointId, THROTTLE_WAIT_MS, delivery);
-    // A limited endpoint's retried try may have waited for its own limits: not the platform's lateness, so not counted.
-    const countsLag = input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined && !(limited && activityAttempt() > 1);
-    if (countsLag) deps.lags.record(input.accountId, clock().getTime() - (input.acceptedAt as number));
-    if (leave) return leave;
-    throw throttled(
-      'places',
-      `Account ${input.accountId} has ${deps.slots.inFlight(input.accountId)} attempts in flight in this process (or its endpoint ${input.endpointId} its most): attempt ${input.attempt} waits its turn.`,
-      deps.slots.throttle(input.accountId, delivery, activityAttempt(), Math.random()),
-    );
-  }
-
-  /** A place within the endpoint's own limits (none: costs nothing), after the process's; over a limit: throttled. */
-  async function enterLimits(input: AttemptInput, limits: EndpointLimits | null, leaveSlot: () => void): Promise<(() => Promise<void>) | null> {
-    if (!limits) return null;
-    const entered = await deps.limiter.enter(input.endpointId, limits, deliveryId(input.eventId, input.endpointId), activityAttempt()).catch((err: unknown) => {
-      leaveSlot();
-      throw err;
-    });
-    if ('leave' in entered) return entered.leave;
-    leaveSlot();
-    throw throttled('endpoint_limits', `Endpoint ${input.endpointId} ${refusalMessage(entered.refused, limits)}: attempt ${input.attempt} waits its turn.`, entered.waitMs);
-  }
-
-  /** Retried by Temporal on a timer (same attempt number), holding no task or slot meanwhile. */
-  function throttled(limit: ThrottleLimit, message: string, delayMs: number): ApplicationFailure {
-    recordAttemptThrottled(limit);
-    return ApplicationFailure.create({
-      message,
-      type: THROTTLED,
-      nextRetryDelay: delayMs,
-      // Flow control, not a fault: the SDK logs it at debug, not a warning per throttled attempt.
-      category: ApplicationFailureCategory.BENIGN,
-    });
-  }
-
-  /** One write, tried up to 3 times so a store hiccup does not make Temporal repeat the POST. */
-  async function record<T>(write: () => Promise<T>): Promise<T> {
-    for (let tries = 1; ; tries++) {
-      try {
-        return await write();
-      } catch (err) {
-        if (tries >= 3) throw err;
-        await new Promise((r) => setTimeout(r, 200 * tries));
-      }
-    }
-  }
-
-  /** A delivery ended: a health fact and, on failure, maybe auto-disable and operational events; each kept once if repeated. */
-  async function deliveryEnded(
-    input: AttemptInput,
-    last: Pick<DeliveryAttempt, 'succeeded' | 'status_code' | 'error'>,
-    at: Date,
-    queue?: { fifo: boolean; place?: number | null },
-  ): Promise<void> {
-    // First: the next delivery of a FIFO endpoint waits for nothing else.
-    await leaveQueue(input, queue);
-    const key = `${deliveryId(input.eventId, input.endpointId)}#r${input.round}`;
-    const { succeeded } = last;
-    const health = await record(() => deps.endpointHealth.record(input.endpointId, { kind: 'delivery', key, succeeded, at }));
-    if (succeeded) return;
-    if (shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
-    const lastAttempt = { attempt: input.attempt, at, statusCode: last.status_code, error: last.error };
-    const end: DeliveryEnd = { accountId: input.accountId, eventId: input.eventId, eventType: input.type, endpointId: input.endpointId, round: input.round, lastAttempt };
-    await deps.operational.deliveryFailed(end, health);
-  }
-
-  async function cancelRound(input: DeliveryTarget, attemptCount: number): Promise<void> {
-    await record(() => deps.deliveries.setState(refOf(input), { round: input.round, status: 'cancelled', attempt_count: attemptCount, next_attempt_at: null }, clock()));
-    recordDeliveryFinished('cancelled');
-    await leaveQueue(input);
-  }
-
-  /** A first round that ended leaves its FIFO place and wakes the next; `queue` unknown: read (a deleted or disabled one may have been FIFO). */
-  async function leaveQueue(input: DeliveryTarget, queue?: { fifo: boolean; place?: number | null }): Promise<void> {
-    const fifo = deps.fifo;
-    if (!fifo || input.round !== 1 || queue?.fifo === false) return;
-    if (queue === undefined) {
-      const endpoint = await currentEndpoint(input);
-      if (endpoint && !endpoint.disabled && orderingOf(endpoint) !== 'fifo') return;
-    }
-    await record(() => fifo.leave(input.eventId, input.endpointId, queue?.place));
-  }
-
-  /** Whether the platform accepted this event for this account, endpoint and body: a forged input from anyone reaching Temporal must not be signed. */
-  async function wasAccepted(input: AttemptInput): Promise<boolean> {
-    const { seal, body, type, timestamp } = input;
-    const workflowId = deliveryId(input.eventId, input.endpointId);
-    // Only its own workflow: under another id a copy of its input would run beside it, answered from the real run's record.
+  /** Send: the message by its transport, its places held until it has ended. */
+  async function send(go: Extract<GateAnswer, { kind: 'send' }>, stage: { now: HandOffStage }): Promise<Sent> {
+    // A regular attempt heartbeats while the receiver answers (within its 8 s heartbeat timeout); a local one has none (its workflow task times out instead).
     const context = activityContext();
-    if (context && context.info.workflowExecution?.workflowId !== workflowId) return false;
-    // A valid seal says it without a read. Any other (none, or under a secrets key since replaced) is checked against the store.
-    if (seal !== undefined) {
-      const sealed = { accountId: input.accountId, endpointId: input.endpointId, eventId: input.eventId, round: input.round, workflowId, type, timestamp, body };
-      if (deps.acceptanceSeal.verify(sealed, seal)) return true;
-    }
-    const event = await deps.events.findUnscoped(input.eventId);
-    if (!event || event.account_id !== input.accountId || !event.endpoint_ids.includes(input.endpointId)) return false;
-    return event.body === body && event.type === type && event.timestamp === timestamp;
-  }
-
-  async function sendAndRecord(
-    input: AttemptInput,
-    ref: DeliveryRef,
-    prepared: Prepared & { kind: 'send' | 'unsendable' },
-    stage: { now: HandOffStage },
-    place: number | null,
-  ): Promise<AttemptOutcome> {
-    let startedAt = clock();
-    let result: SendResult;
-    if (prepared.kind === 'send') {
-      stage.now = 'place';
-      const leave = await enterSlot(input, prepared.limits !== null);
-      const leaveLimits = await enterLimits(input, prepared.limits, leave);
-      // A regular attempt heartbeats while the receiver answers (within its 8 s heartbeat timeout); a local one has none (its workflow task times out instead).
-      const context = activityContext();
-      const beat = context && !context.info.isLocal ? setInterval(() => context.heartbeat(), 2_000) : undefined;
-      try {
-        startedAt = clock();
-        stage.now = 'post';
-        result = await deps.sender.send({ url: prepared.url, headers: prepared.headers, body: prepared.body });
-      } finally {
-        clearInterval(beat);
-        leave();
-        stage.now = 'store';
-        await leaveLimits?.();
-      }
-    } else {
-      result = failed('network', prepared.error, 0);
-    }
-    const finishedAt = new Date(startedAt.getTime() + result.durationMs);
-    const succeeded = isDelivered(result.outcome);
-    const decision = decideAfterAttempt(input.attempt, result.outcome);
-    const statusCode = result.outcome.kind === 'status' ? result.outcome.statusCode : null;
-    const attempt: DeliveryAttempt = {
-      round: input.round,
-      attempt: input.attempt,
-      started_at: startedAt,
-      duration_ms: result.durationMs,
-      status_code: statusCode,
-      error: succeeded ? null : (result.error ?? `Destination answered HTTP ${statusCode}.`),
-      response_body: result.responseBody,
-      succeeded,
-    };
-    const outcome = () => ({ ...attemptAttributes(input), [ATTR.attemptStatus]: decision.status, ...(statusCode !== null && { [ATTR.statusCode]: statusCode }) });
-    const nextAttemptAt = decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs);
-    const state = { round: input.round, status: decision.status, attempt_count: input.attempt, next_attempt_at: nextAttemptAt, url: prepared.url };
-    await inSpan('webhook.attempt.outcome', outcome, () => record(() => deps.deliveries.recordAttempt(ref, attempt, state, finishedAt)));
-    recordAttempt(result.durationMs, statusCode, result.outcome.kind === 'timeout');
-    if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
-    if (decision.status !== 'retrying') {
-      recordDeliveryFinished(decision.status);
-      await deliveryEnded(input, attempt, finishedAt, { fifo: prepared.fifo, place });
-    }
-    return { ...decision, statusCode };
-  }
-
-  /** A pause waited out, then a FIFO first attempt's turn: the request and its place, or a waiting outcome (pause first: a resumed endpoint still queues). */
-  async function pauseThenTurn(input: AttemptInput, ref: DeliveryRef, prepared: Prepared): Promise<AttemptOutcome | { prepared: Exclude<Prepared, { kind: 'paused' }>; place: number | null }> {
-    for (;;) {
-      if (prepared.kind === 'paused') {
-        // Marked before the store is read again: a resume clears the flag before it lists the marked, so one of them sees this.
-        await record(() => deps.deliveries.markPaused(ref, input.round, clock()));
-        prepared = await prepare(input, true);
-        if (prepared.kind === 'paused') return { status: 'paused', nextDelayMs: null, statusCode: null };
-      }
-      if (!(toFifo(prepared) && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
-      const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
-      // Its turn at the run's first look (`acceptedAt`: it has not waited) goes on the endpoint as read, as any first attempt.
-      if (turn.now && input.acceptedAt !== undefined) return { prepared, place: turn.place };
-      // Else read from the store, not a cache that may lag: a turn comes when the one before ends or on a switch to unordered.
-      prepared = await prepare(input, true);
-      if (prepared.kind === 'paused') continue;
-      if (!turn.now && toFifo(prepared)) return { status: 'queued', nextDelayMs: null, statusCode: null };
-      return { prepared, place: turn.now ? turn.place : null };
+    const beat = context && !context.info.isLocal ? setInterval(() => context.heartbeat(), 2_000) : undefined;
+    try {
+      const startedAt = clock();
+      stage.now = 'post';
+      return { startedAt, result: await deps.sender.send(go.message) };
+    } finally {
+      clearInterval(beat);
+      stage.now = 'store';
+      await go.leave();
     }
   }
 
-  /** The whole attempt; `stage` says what it is doing now (what a hand-off is counted under). */
+  /** The whole attempt: gate, send, settle; the gate's answers that are not a send told to the workflow, or to Temporal. */
   async function attemptOnce(input: AttemptInput, stage: { now: HandOffStage }): Promise<AttemptOutcome> {
     const ref = refOf(input);
-    if (activityAttempt() > 1 || input.mayRepeat) {
-      const recorded = (await deps.deliveries.find(ref.id))?.attempts.find((a) => a.round === input.round && a.attempt === input.attempt);
-      if (recorded) {
-        const decision = decideAfterAttempt(recorded.attempt, recordedResult(recorded));
-        // The run that recorded it may have stopped before the health fact was written.
-        if (decision.status !== 'retrying') await deliveryEnded(input, recorded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
-        return { ...decision, statusCode: recorded.status_code };
-      }
+    const gated = await gate(input, ref, stage);
+    switch (gated.kind) {
+      case 'recorded':
+        return settle.recorded(input, gated.attempt);
+      case 'not-accepted':
+        throw ApplicationFailure.nonRetryable(
+          `Event ${input.eventId} was not accepted by the platform for account ${input.accountId} and endpoint ${input.endpointId} with this body: nothing was sent.`,
+          'DeliveryNotAccepted',
+        );
+      case 'wait':
+        return { status: gated.status, nextDelayMs: null, statusCode: null };
+      case 'cancelled':
+        await settle.cancelled(input, ref, input.attempt - 1);
+        return { status: 'cancelled', nextDelayMs: null, statusCode: null };
+      case 'throttled':
+        throw throttled(gated.throttle);
+      case 'unsendable':
+        return settle.attempt(input, ref, { startedAt: clock(), result: failed('network', gated.error, 0) }, gated.url, gated.queue);
+      case 'send':
+        return settle.attempt(input, ref, await send(gated, stage), gated.message.url, gated.queue);
     }
-    // Decided first, on every attempt (the first may be answered from a record): a forged input the request cannot even be prepared from fails as not accepted.
-    const [preparing, accepting] = await Promise.allSettled([prepare(input), wasAccepted(input)]);
-    if (accepting.status === 'rejected') throw accepting.reason;
-    if (!accepting.value) {
-      throw ApplicationFailure.nonRetryable(
-        `Event ${input.eventId} was not accepted by the platform for account ${input.accountId} and endpoint ${input.endpointId} with this body: nothing was sent.`,
-        'DeliveryNotAccepted',
-      );
-    }
-    if (preparing.status === 'rejected') throw preparing.reason;
-    const ready = await pauseThenTurn(input, ref, preparing.value);
-    if ('status' in ready) return ready;
-    const { prepared, place } = ready;
-    if (prepared.kind === 'cancelled') {
-      await cancelRound(input, input.attempt - 1);
-      return { status: 'cancelled', nextDelayMs: null, statusCode: null };
-    }
-    return sendAndRecord(input, ref, prepared, stage, place);
   }
 
   return {
@@ -390,24 +173,12 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     async cancelDelivery(input: DeliveryTarget): Promise<void> {
       const current = await deps.deliveries.find(refOf(input).id);
       if (current && (current.round !== input.round || current.status === 'succeeded' || current.status === 'failed')) return;
-      await cancelRound(input, current?.attempt_count ?? 0);
+      await settle.cancelled(input, refOf(input), current?.attempt_count ?? 0);
     },
   };
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
-
-/** What a trace shows of an attempt (docs/operating.md#traces): ids and numbers, nothing of the body or secrets. */
-function attemptAttributes(input: AttemptInput) {
-  return {
-    [ATTR.eventId]: input.eventId,
-    [ATTR.eventType]: input.type,
-    [ATTR.accountId]: input.accountId,
-    [ATTR.endpointId]: input.endpointId,
-    [ATTR.round]: input.round,
-    [ATTR.attempt]: input.attempt,
-  };
-}
 
 const BUDGET_SPENT = Symbol('budget spent');
 
@@ -427,9 +198,14 @@ function refOf(input: DeliveryTarget): DeliveryRef {
   return { id: deliveryId(input.eventId, input.endpointId), account_id: input.accountId, event_id: input.eventId, endpoint_id: input.endpointId };
 }
 
-/** Outside an activity (unit tests) there is none. */
-const activityContext = () => asyncLocalStorage.getStore();
-
-function activityAttempt(): number {
-  return activityContext()?.info.attempt ?? 1;
+/** Retried by Temporal on a timer (same attempt number), holding no task or slot meanwhile. */
+function throttled(throttle: Throttle): ApplicationFailure {
+  recordAttemptThrottled(throttle.limit);
+  return ApplicationFailure.create({
+    message: throttle.message,
+    type: THROTTLED,
+    nextRetryDelay: throttle.delayMs,
+    // Flow control, not a fault: the SDK logs it at debug, not a warning per throttled attempt.
+    category: ApplicationFailureCategory.BENIGN,
+  });
 }

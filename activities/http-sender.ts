@@ -1,26 +1,15 @@
 import { Agent, buildConnector, request } from 'undici';
-import type { AttemptResult } from '../src/domain/webhooks/attempt-decision';
 import { createGuardedLookup, LookupAllFunction, resolveAndCheck } from '../src/domain/webhooks/destination-resolver';
 import { ATTR, inSpan, spanAroundCallback, unpropagated } from '../src/infra/tracing/spans';
+import { failed, type SendResult, type Transport } from './transport';
 
 /** platform-api.md: no answer within 30 seconds is a failure. */
 export const DELIVERY_TIMEOUT_MS = 30_000;
 /** CONTRACT §4: the response body kept in history is cut at 4 KiB. */
 export const MAX_KEPT_RESPONSE_BYTES = 4096;
 
-/** Every way an attempt can end, as a value: only infrastructure faults of our own throw. */
-export type SendResult =
-  | { outcome: Extract<AttemptResult, { kind: 'status' }>; responseBody: string; error: null; durationMs: number }
-  /** No answer: `error` says why, for people (the attempt's record); `outcome` says which kind. */
-  | { outcome: Exclude<AttemptResult, { kind: 'status' }>; responseBody: null; error: string; durationMs: number };
-
-export interface HttpSender {
-  send(req: { url: string; headers: Record<string, string>; body: string }): Promise<SendResult>;
-  close(): Promise<void>;
-}
-
-/** One pooled Agent whose `lookup` checks each address connected to (SSRF guard); IP literals skip it, so each attempt is also checked up front. */
-export function createHttpSender(options: { allowPrivateNetworks: boolean; lookup: LookupAllFunction; ca?: string[] }): HttpSender {
+/** The HTTPS transport: one pooled Agent whose `lookup` checks each address connected to (SSRF guard); IP literals skip it, so each attempt is also checked up front. */
+export function createHttpSender(options: { allowPrivateNetworks: boolean; lookup: LookupAllFunction; ca?: string[] }): Transport {
   const resolveOptions = { allowPrivate: options.allowPrivateNetworks, lookup: options.lookup };
   // `ca` (the local listener's, local-listener-sender.ts) replaces the default trust for this agent.
   const connect = buildConnector({ lookup: createGuardedLookup(resolveOptions) as never, timeout: DELIVERY_TIMEOUT_MS, ...(options.ca && { ca: options.ca }) });
@@ -76,10 +65,6 @@ async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<str
     if (size >= max) break;
   }
   return Buffer.concat(chunks).subarray(0, max).toString('utf8');
-}
-
-export function failed(kind: 'timeout' | 'network', error: string, durationMs: number): SendResult {
-  return { outcome: { kind }, responseBody: null, error, durationMs };
 }
 
 function failureOf(err: unknown, durationMs: number): SendResult {

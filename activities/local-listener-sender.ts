@@ -1,9 +1,10 @@
 import { isLocalListenerUrl, lookupLocalListener } from '../src/domain/webhooks/local-listener';
-import { createHttpSender, failed, HttpSender } from './http-sender';
+import { createHttpSender } from './http-sender';
+import { failed, type Transport } from './transport';
 
 /** Listener URLs: an agent trusting only the listener CA, read per attempt (a listener may make it later). */
-export function withLocalListener(inner: HttpSender, options: { readCaCert: () => Promise<string | null> }): HttpSender {
-  const senders = new Map<string, HttpSender>();
+export function withLocalListener(inner: Transport, options: { readCaCert: () => Promise<string | null> }): Transport {
+  const senders = new Map<string, Transport>();
   return {
     async send(req) {
       if (!isLocalListenerUrl(new URL(req.url))) return inner.send(req);

@@ -1,5 +1,5 @@
 /**
- * `npm run provision`: fetches or builds the embedded servers and the test server once (cached in
+ * `npm run provision`: fetches or builds the embedded servers, the test server and the test brokers once (cached in
  * .tools/; see src/infra/provision.ts). With TEMPORAL_ADDRESS / MONGODB_URI set, the matching server
  * is not needed and not provided.
  */
@@ -10,6 +10,9 @@ provision({
     temporalCli: !process.env.TEMPORAL_ADDRESS,
     ferretDb: !process.env.MONGODB_URI,
     temporalTestServer: true,
+    rabbitMq: true,
+    kafka: true,
+    elasticMq: true,
   },
 }).catch((err: unknown) => {
   process.stderr.write(`[provision] failed: ${err instanceof Error ? err.message : String(err)}\n`);

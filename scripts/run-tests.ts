@@ -1,6 +1,6 @@
 /**
  * `npm test`: installs what the selected tests need (embedded servers and the test server for
- * the workflow, integration and e2e projects; the receiver libraries' Python venv and oracle
+ * the workflow, integration and e2e projects; the brokers, the receiver libraries' Python venv and oracle
  * packages for integration; the test CA always), type-checks, then runs jest with
  * NODE_EXTRA_CA_CERTS set, which Node reads only at start-up. Extra arguments go to jest
  * (e.g. `npm test -- --selectProjects unit`, or `npm test -- test/unit`, which provision no server).
@@ -22,7 +22,11 @@ async function main(): Promise<number> {
   const projects = projectsToRun(await buildArgv(process.argv.slice(2)), jestConfig.projects, PROJECT_ROOT, testFiles(PROJECT_ROOT));
   // Only projects with a global setup start servers (jest.config.js).
   if (projects.some((p) => p.globalSetup)) {
-    await provision({ need: { temporalCli: !process.env.TEMPORAL_ADDRESS, ferretDb: !process.env.MONGODB_URI, temporalTestServer: true } });
+    // The brokers too for integration (each test file starts its own; provisioned here, up front and beside the rest, the first time).
+    const brokers = projects.some((p) => p.displayName === 'integration');
+    await provision({
+      need: { temporalCli: !process.env.TEMPORAL_ADDRESS, ferretDb: !process.env.MONGODB_URI, temporalTestServer: true, rabbitMq: brokers, kafka: brokers, elasticMq: brokers },
+    });
   }
   const cert = await ensureTestCertificate(path.join(PROJECT_ROOT, '.data', 'test-ca'));
   // The receiver libraries' own tests and their oracle (test/integration/receivers.test.ts).

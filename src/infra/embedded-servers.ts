@@ -40,13 +40,14 @@ export async function startTemporalDevServer(options: ServerOptions & { uiPort: 
   if (options.headless) args.push('--headless');
   else args.push(`--ui-port=${options.uiPort}`, `--ui-ip=${HOST}`);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push(`--search-attribute=${name}=${type}`);
-  return startChild('temporal', options, { label: 'Temporal dev server', args, address: `${HOST}:${options.port}`, readyTimeoutMs: 120_000 });
+  return startChild('temporal', options, { label: 'Temporal dev server', command: toolPaths().temporalCli, args, address: `${HOST}:${options.port}`, readyTimeoutMs: 120_000 });
 }
 
 export async function startFerretDb(options: ServerOptions): Promise<EmbeddedServer> {
   const dir = path.join(options.dataDir, 'ferretdb');
   return startChild('ferretdb', options, {
     label: 'FerretDB',
+    command: toolPaths().ferretDb,
     args: [
       '--handler=sqlite',
       // busy_timeout: burst writers queue for SQLite's one write lock; wait rather than fail.
@@ -69,11 +70,23 @@ export function withoutOtelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
 }
 
-async function startChild(name: string, options: ServerOptions, spec: { label: string; args: string[]; address: string; readyTimeoutMs: number }) {
-  const binary = name === 'temporal' ? toolPaths().temporalCli : toolPaths().ferretDb;
+export interface ChildSpec {
+  label: string;
+  /** A path (checked to exist) or a command on PATH (java). */
+  command: string;
+  args: string[];
+  /** Added to the environment (which never carries OTEL_*). */
+  env?: NodeJS.ProcessEnv;
+  address: string;
+  readyTimeoutMs: number;
+}
+
+/** Started in `<dataDir>/<name>` (its log and pid file there), ready when it listens on `options.port`. */
+export async function startChild(name: string, options: ServerOptions, spec: ChildSpec) {
+  const binary = spec.command;
   const { port } = options;
   const stateDir = path.join(options.dataDir, name);
-  if (!existsSync(binary)) throw new Error(`${name}: binary not found at ${binary} (run npm run provision)`);
+  if (path.isAbsolute(binary) && !existsSync(binary)) throw new Error(`${name}: binary not found at ${binary} (run npm run provision)`);
   await mkdir(stateDir, { recursive: true });
   const pidFile = path.join(stateDir, 'server.pid');
   await stopStale(pidFile);
@@ -81,7 +94,11 @@ async function startChild(name: string, options: ServerOptions, spec: { label: s
     throw new Error(`${name}: port ${port} on ${HOST} is already in use; set another port or point the platform at that server`);
   }
   const logStream = createWriteStream(path.join(stateDir, 'server.log'), { flags: 'a' });
-  const child = spawn(binary, spec.args, { cwd: stateDir, env: withoutOtelVariables(process.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binary, spec.args, {
+    cwd: stateDir,
+    env: withoutOtelVariables({ ...process.env, ...spec.env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.pipe(logStream);
   child.stderr?.pipe(logStream);
   await writeFile(pidFile, String(child.pid));

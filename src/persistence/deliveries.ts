@@ -128,7 +128,7 @@ export class Deliveries extends StoreCollection<StoredDeliveryDoc>(
     return docs.map((d) => ({ id: d._id, eventId: d.event_id }));
   }
 
-  /** Written before the attempt reads the endpoint again (delivery-activities.ts), kept until the next state. */
+  /** Written before the attempt reads the endpoint again (activities/attempt-gate.ts), kept until the next state. */
   async markPaused(ref: DeliveryRef, round: number, at: Date): Promise<void> {
     await this.col.updateOne(
       { _id: ref.id },

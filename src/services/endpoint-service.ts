@@ -159,7 +159,7 @@ export class EndpointService {
     return this.get(accountId, id);
   }
 
-  /** Decided in delivery-activities.ts; a re-enable since wins: it marks health before it enables, and health is read after. */
+  /** Decided in activities/attempt-settle.ts; a re-enable since wins: it marks health before it enables, and health is read after. */
   async disableForFailures(accountId: string, id: string, decidedAt: Date): Promise<void> {
     const current = await this.deps.endpoints.find(accountId, id);
     if (!current || current.disabled) return;

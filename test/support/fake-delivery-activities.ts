@@ -1,5 +1,5 @@
 import { createDeliveryActivities, type DeliveryActivityDeps } from '../../activities/delivery-activities';
-import type { HttpSender } from '../../activities/http-sender';
+import type { Transport } from '../../activities/transport';
 import type { SecretBox } from '../../src/domain/webhooks/secret-box';
 import type { Deliveries } from '../../src/persistence/deliveries';
 import type { EndpointDoc, Endpoints } from '../../src/persistence/endpoints';
@@ -22,7 +22,7 @@ export interface DeliveryFakes {
 
 /** The real delivery activities over fakes of the store and the sender (the real ones: integration tests). */
 export function fakeDeliveryActivities(fakes: DeliveryFakes) {
-  const sender: HttpSender = {
+  const sender: Transport = {
     async send(req) {
       fakes.onSend(req.url);
       return { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 5 };

@@ -18,7 +18,7 @@ export function workflowSpanSinks(processor: SpanProcessor, resource: Resource):
   };
 }
 
-export function readableSpan(info: WorkflowInfo, span: WorkflowSpan, resource: Resource): ReadableSpan {
+function readableSpan(info: WorkflowInfo, span: WorkflowSpan, resource: Resource): ReadableSpan {
   const startTime = millisToHrTime(span.startMs);
   const endTime = millisToHrTime(span.endMs);
   const own = { traceId: span.traceId, spanId: span.spanId, traceFlags: TraceFlags.SAMPLED };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createDeliveryActivities, type AttemptInput } from '../../../activities/delivery-activities';
-import type { HttpSender } from '../../../activities/http-sender';
+import type { Transport } from '../../../activities/transport';
 import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
 import { generateSigningSecret, signPayload, signStandard } from '../../../src/domain/webhooks/signature';
 import type { Deliveries } from '../../../src/persistence/deliveries';
@@ -25,7 +25,7 @@ describe('delivery attempt: signatures', () => {
 
   async function headersSent(doc: EndpointDoc): Promise<Record<string, string>> {
     let headers: Record<string, string> = {};
-    const sender: HttpSender = {
+    const sender: Transport = {
       async send(req) {
         headers = req.headers;
         return { outcome: { kind: 'status', statusCode: 200 }, responseBody: 'ok', error: null, durationMs: 5 };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createDeliveryActivities, THROTTLED, type AttemptInput } from '../../../activities/delivery-activities';
 import { AttemptSlots } from '../../../src/domain/webhooks/attempt-slots';
 import { metricsRegistry } from '../../../src/infra/metrics';
-import type { SendResult } from '../../../activities/http-sender';
+import type { SendResult } from '../../../activities/transport';
 import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
 import type { Deliveries } from '../../../src/persistence/deliveries';
 import type { Endpoints } from '../../../src/persistence/endpoints';

@@ -3,7 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { metricsRegistry } from '../../../src/infra/metrics';
 import { createDeliveryActivities, THROTTLED, type AttemptInput } from '../../../activities/delivery-activities';
 import type { EndpointLimiter } from '../../../activities/endpoint-limiter';
-import type { SendResult } from '../../../activities/http-sender';
+import type { SendResult } from '../../../activities/transport';
 import { AttemptSlots } from '../../../src/domain/webhooks/attempt-slots';
 import { deliveryId } from '../../../src/domain/webhooks/delivery-id';
 import type { EndpointLimits, LimitRefusal } from '../../../src/domain/webhooks/endpoint-limits';

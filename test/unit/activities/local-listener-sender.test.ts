@@ -3,11 +3,11 @@ import { createServer, Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { HttpSender } from '../../../activities/http-sender';
+import type { Transport } from '../../../activities/transport';
 import { withLocalListener } from '../../../activities/local-listener-sender';
 import { ensureLocalListenerCa, issueListenerCertificate, Pem } from '../../../src/infra/local-listener-ca';
 
-type SendRequest = Parameters<HttpSender['send']>[0];
+type SendRequest = Parameters<Transport['send']>[0];
 
 /** The sender's side of DELIVERY_LOCAL_LISTENER: listen.localhost reaches 127.0.0.1 with the listener CA only. */
 describe('withLocalListener', () => {
@@ -34,7 +34,7 @@ describe('withLocalListener', () => {
     return (server.address() as AddressInfo).port;
   }
 
-  function recordingInner(): HttpSender & { sent: SendRequest[] } {
+  function recordingInner(): Transport & { sent: SendRequest[] } {
     const sent: SendRequest[] = [];
     return { sent, send: async (req) => (sent.push(req), { outcome: { kind: 'status' as const, statusCode: 299 }, responseBody: 'inner', error: null, durationMs: 0 }), close: async () => undefined };
   }

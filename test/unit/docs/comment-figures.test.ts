@@ -12,7 +12,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const QUOTED_RESULT = [/\bmeasured\b[:,]?\s*[^.;]*\d/i, /\d[\d.,]*\s*(?:\/s|%|ms|s)?\s*(?:→|->)\s*\d/, /\bfrom \d[\d.,]* to \d[\d.,]*/, /\d\/s against \d/, /\b\d[\d.,]* beat \d/];
 
 /** The flow-control and worker files whose comments explain tuning, where figures crept in. */
-const FILES = ['src/services/ingest-admission.ts', 'activities/delivery-activities.ts', 'src/infra/tools.ts', 'src/temporal/worker.ts'];
+const FILES = ['src/services/ingest-admission.ts', 'activities/delivery-activities.ts', 'activities/attempt-places.ts', 'src/infra/tools.ts', 'src/temporal/worker.ts'];
 
 /** Each comment's text (a `//` line or a block comment's line) with its line number. */
 function commentLines(source: string): Array<{ line: number; text: string }> {

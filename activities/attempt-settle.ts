@@ -1,0 +1,106 @@
+import type { Clock } from '../src/domain/clock';
+import { decideAfterAttempt, isDelivered, recordedResult } from '../src/domain/webhooks/attempt-decision';
+import { deliveryId } from '../src/domain/webhooks/delivery-id';
+import { shouldDisableForFailures } from '../src/domain/webhooks/endpoint-health';
+import { orderingOf } from '../src/domain/webhooks/fifo-order';
+import type { DeliveryEnd } from '../src/domain/webhooks/operational-events';
+import type { DeliveryAttempt, DeliveryRef } from '../src/persistence/deliveries';
+import type { EndpointDoc } from '../src/persistence/endpoints';
+import { recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency } from '../src/infra/metrics';
+import { ATTR, inSpan } from '../src/infra/tracing/spans';
+import { attemptAttributes } from './attempt-attributes';
+import type { AttemptInput, AttemptOutcome, DeliveryActivityDeps, DeliveryTarget } from './delivery-activities';
+import { retriedWrite } from './retried-write';
+import type { SendResult } from './transport';
+
+/** Where the delivery stands in its endpoint's FIFO queue, as the gate found it (`place` absent: read when it leaves). */
+export interface QueueRef {
+  fifo: boolean;
+  place?: number | null;
+}
+
+/** What the send step made of an attempt: when its message went, and how it ended. */
+export interface Sent {
+  startedAt: Date;
+  result: SendResult;
+}
+
+export type SettleDeps = Pick<DeliveryActivityDeps, 'deliveries' | 'endpointHealth' | 'operational' | 'autoDisable' | 'fifo'> & {
+  clock: Clock;
+  /** The endpoint as the gate reads it (cached while enabled): whether a delivery of unknown queue was FIFO. */
+  currentEndpoint: (input: DeliveryTarget) => Promise<EndpointDoc | null>;
+};
+
+/** Settle: what an attempt leaves once its end is known (its record; when the delivery ends, health, auto-disable, operational events, its FIFO place). */
+export function createAttemptSettle(deps: SettleDeps) {
+  /** A delivery ended: a health fact and, on failure, maybe auto-disable and operational events; each kept once if repeated. */
+  async function deliveryEnded(input: AttemptInput, last: Pick<DeliveryAttempt, 'succeeded' | 'status_code' | 'error'>, at: Date, queue?: QueueRef): Promise<void> {
+    // First: the next delivery of a FIFO endpoint waits for nothing else.
+    await leaveQueue(input, queue);
+    const key = `${deliveryId(input.eventId, input.endpointId)}#r${input.round}`;
+    const { succeeded } = last;
+    const health = await retriedWrite(() => deps.endpointHealth.record(input.endpointId, { kind: 'delivery', key, succeeded, at }));
+    if (succeeded) return;
+    if (shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
+    const lastAttempt = { attempt: input.attempt, at, statusCode: last.status_code, error: last.error };
+    const end: DeliveryEnd = { accountId: input.accountId, eventId: input.eventId, eventType: input.type, endpointId: input.endpointId, round: input.round, lastAttempt };
+    await deps.operational.deliveryFailed(end, health);
+  }
+
+  /** A first round that ended leaves its FIFO place and wakes the next; `queue` unknown: read (a deleted or disabled one may have been FIFO). */
+  async function leaveQueue(input: DeliveryTarget, queue?: QueueRef): Promise<void> {
+    const fifo = deps.fifo;
+    if (!fifo || input.round !== 1 || queue?.fifo === false) return;
+    if (queue === undefined) {
+      const endpoint = await deps.currentEndpoint(input);
+      if (endpoint && !endpoint.disabled && orderingOf(endpoint) !== 'fifo') return;
+    }
+    await retriedWrite(() => fifo.leave(input.eventId, input.endpointId, queue?.place));
+  }
+
+  return {
+    /** An attempt made (or unsendable): recorded with the decision on it, and settled if the delivery ended. */
+    async attempt(input: AttemptInput, ref: DeliveryRef, sent: Sent, url: string, queue: QueueRef): Promise<AttemptOutcome> {
+      const { startedAt, result } = sent;
+      const finishedAt = new Date(startedAt.getTime() + result.durationMs);
+      const succeeded = isDelivered(result.outcome);
+      const decision = decideAfterAttempt(input.attempt, result.outcome);
+      const statusCode = result.outcome.kind === 'status' ? result.outcome.statusCode : null;
+      const attempt: DeliveryAttempt = {
+        round: input.round,
+        attempt: input.attempt,
+        started_at: startedAt,
+        duration_ms: result.durationMs,
+        status_code: statusCode,
+        error: succeeded ? null : (result.error ?? `Destination answered HTTP ${statusCode}.`),
+        response_body: result.responseBody,
+        succeeded,
+      };
+      const outcome = () => ({ ...attemptAttributes(input), [ATTR.attemptStatus]: decision.status, ...(statusCode !== null && { [ATTR.statusCode]: statusCode }) });
+      const nextAttemptAt = decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs);
+      const state = { round: input.round, status: decision.status, attempt_count: input.attempt, next_attempt_at: nextAttemptAt, url };
+      await inSpan('webhook.attempt.outcome', outcome, () => retriedWrite(() => deps.deliveries.recordAttempt(ref, attempt, state, finishedAt)));
+      recordAttempt(result.durationMs, statusCode, result.outcome.kind === 'timeout');
+      if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
+      if (decision.status !== 'retrying') {
+        recordDeliveryFinished(decision.status);
+        await deliveryEnded(input, attempt, finishedAt, queue);
+      }
+      return { ...decision, statusCode };
+    },
+
+    /** An attempt found recorded: its decision again, and the delivery's end settled again (the run that recorded it may have stopped before). */
+    async recorded(input: AttemptInput, recorded: DeliveryAttempt): Promise<AttemptOutcome> {
+      const decision = decideAfterAttempt(recorded.attempt, recordedResult(recorded));
+      if (decision.status !== 'retrying') await deliveryEnded(input, recorded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
+      return { ...decision, statusCode: recorded.status_code };
+    },
+
+    /** The round ends cancelled after `attemptCount` attempts, and leaves its FIFO place. */
+    async cancelled(input: DeliveryTarget, ref: DeliveryRef, attemptCount: number): Promise<void> {
+      await retriedWrite(() => deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: attemptCount, next_attempt_at: null }, deps.clock()));
+      recordDeliveryFinished('cancelled');
+      await leaveQueue(input);
+    },
+  };
+}
