@@ -32,6 +32,7 @@ export const ERROR_CATALOGUE = {
   endpoint_disabled: 'The endpoint is disabled; enable it before retrying or recovering its deliveries.',
   email_taken: 'An account with this email already exists.',
   event_type_exists: 'The account\'s event-type catalog already has a type of this name; change it with PATCH.',
+  event_type_changed: 'PATCH of an event type: the schema or example it was checked against was changed by another call meanwhile. Nothing was changed; read the type and repeat the PATCH.',
   // Well-formed, but cannot be processed.
   payload_too_large: 'The body is over 1 MiB, or the event data over 256 KiB when serialized.',
   unsupported_media_type: 'The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed).',

@@ -3,7 +3,7 @@ import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { compileDataSchema } from '../domain/webhooks/event-type-schema';
 import { checkEventTypeName, MAX_EVENT_TYPES_PER_ACCOUNT } from '../domain/webhooks/event-type';
-import type { EventTypeChanges, EventTypeDoc, EventTypes } from '../persistence/event-types';
+import type { EventTypeChanges, EventTypeDoc, EventTypeGuard, EventTypes } from '../persistence/event-types';
 import { decodeCursor, encodeCursor } from './pagination';
 
 export interface EventTypeInput {
@@ -78,18 +78,25 @@ export class EventTypeService {
     return eventTypeView(await this.require(accountId, name));
   }
 
-  /** The record after must hold together (its example matching its schema); a change landing meanwhile is read again and the patch checked against it. */
+  /**
+   * One atomic update of the changed fields: a concurrent PATCH of other fields keeps its change. The record after must
+   * hold together (its example matching its schema): a change of one of the two is checked against the other as read, and
+   * written only if that one is still the same (else 409 `event_type_changed`, nothing changed).
+   */
   async update(accountId: string, name: string, patch: EventTypeChanges): Promise<EventTypeView> {
-    for (;;) {
-      const current = await this.require(accountId, name);
-      const changes: EventTypeChanges = {};
-      if (patch.description !== undefined) changes.description = patch.description;
-      if (patch.schema !== undefined) changes.schema = patch.schema;
-      if (patch.example !== undefined) changes.example = patch.example;
-      checkSchemaAndExample(changes.schema === undefined ? current.schema : changes.schema, changes.example === undefined ? current.example : changes.example);
-      const updated = await this.deps.eventTypes.update(current, changes, this.deps.clock());
-      if (updated) return eventTypeView(updated);
-    }
+    const current = await this.require(accountId, name);
+    const changes: EventTypeChanges = {};
+    if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.schema !== undefined) changes.schema = patch.schema;
+    if (patch.example !== undefined) changes.example = patch.example;
+    checkSchemaAndExample(changes.schema === undefined ? current.schema : changes.schema, changes.example === undefined ? current.example : changes.example);
+    const updated = await this.deps.eventTypes.update(current, changes, this.deps.clock(), checkedAgainst(changes));
+    if (updated) return eventTypeView(updated);
+    await this.require(accountId, name);
+    throw new DomainError(
+      'event_type_changed',
+      `Event type "${name}": its ${changes.schema === undefined ? 'schema' : 'example'} was changed while this change was checked against it. Nothing was changed; read it and try again.`,
+    );
   }
 
   async delete(accountId: string, name: string): Promise<void> {
@@ -101,6 +108,15 @@ export class EventTypeService {
     if (!doc) throw notFound(name);
     return doc;
   }
+}
+
+/** The field a change was checked against: a new schema against the example kept, a new example against the schema kept. */
+function checkedAgainst(changes: EventTypeChanges): EventTypeGuard | undefined {
+  const schemaSet = changes.schema !== undefined && changes.schema !== null;
+  const exampleSet = changes.example !== undefined && changes.example !== null;
+  if (schemaSet && changes.example === undefined) return 'example';
+  if (exampleSet && changes.schema === undefined) return 'schema';
+  return undefined;
 }
 
 /** A schema must compile, and an example must match the schema beside it. */

@@ -63,6 +63,13 @@ describe('event-type catalog', () => {
     expect((await api.delete(`${TYPES}/z.deleted`)).status).toBe(404);
   });
 
+  it('documents that a PATCH takes null for the schema or the example (it removes them), and a create too', async () => {
+    const { schemas } = (await apiClient(here).get('/openapi.json')).body.components;
+    for (const request of ['CreateEventTypeRequest', 'UpdateEventTypeRequest']) {
+      for (const field of ['schema', 'example']) expect([request, field, schemas[request].properties[field].type]).toEqual([request, field, ['object', 'null']]);
+    }
+  });
+
   it('refuses an invalid schema, an example that does not match, a reserved or malformed name, and an oversized schema, storing nothing', async () => {
     const api = apiClient(here, (await createAccountWithKey(here)).key);
     const invalid = await api.post(TYPES, { name: 'x.y', schema: { type: 'objekt' } });
@@ -128,22 +135,89 @@ describe('event-type catalog', () => {
     expect((await api.post(TYPES, { name: 't.over' })).status).toBe(201);
   });
 
-  it('checks a PATCH against the record as it is when written: a change landing between its read and its write is read again', async () => {
-    const { key, accountId } = await createAccountWithKey(here);
-    const api = apiClient(here, key);
-    expect((await api.post(TYPES, { name: 'order.paid', example: { a: 1 } })).status).toBe(201);
-    // This process's PATCH has read the record (example {a: 1}) and checked its new schema against it; its write is held.
-    const gate = holdMethod(here.repositories.eventTypes, 'update');
+  /** Holds `platform`'s next write of a PATCH (after its read and its check) while `meanwhile` runs; answers the held PATCH's answer. */
+  async function patchHeldWhile(platform: Platform, key: string, name: string, body: object, meanwhile: () => Promise<unknown>) {
+    const gate = holdMethod(platform.repositories.eventTypes, 'update');
     try {
-      const patch = api.patch(`${TYPES}/order.paid`, { schema: { type: 'object', required: ['a'] } });
+      const patch = apiClient(platform, key).patch(`${TYPES}/${name}`, body);
       await gate.reached;
-      await elsewhere.services.eventTypes.update(accountId, 'order.paid', { example: { b: 1 } });
+      await meanwhile();
       gate.open();
-      expect((await patch).body).toMatchObject({ code: 'invalid_example', details: [{ path: 'example.a' }] });
+      return await patch;
     } finally {
       gate.restore();
     }
+  }
+
+  it('changes only the fields a PATCH names: PATCHes of different fields at once both keep their change', async () => {
+    const { key, accountId } = await createAccountWithKey(here);
+    const api = apiClient(here, key);
+    expect((await api.post(TYPES, { name: 'order.paid', description: 'Paid.', example: { a: 1 } })).status).toBe(201);
+    // This process's PATCH of the description has read the record; another process changes the example before it writes.
+    const described = await patchHeldWhile(here, key, 'order.paid', { description: 'An order was paid.' }, () =>
+      elsewhere.services.eventTypes.update(accountId, 'order.paid', { example: { b: 1 } }),
+    );
+    expect(described.status).toBe(200);
+    expect(described.body).toMatchObject({ description: 'An order was paid.', example: { b: 1 } });
+    // And the other way round: an example written after another process changed the description and the schema.
+    const exampled = await patchHeldWhile(here, key, 'order.paid', { example: { c: 1 } }, () =>
+      elsewhere.services.eventTypes.update(accountId, 'order.paid', { description: 'Paid in full.' }),
+    );
+    expect(exampled.status).toBe(200);
+    expect((await api.get(`${TYPES}/order.paid`)).body).toMatchObject({ description: 'Paid in full.', schema: null, example: { c: 1 } });
+  });
+
+  it('writes a new schema only against the example it was checked against, and a new example only against the schema: else 409 event_type_changed, nothing changed', async () => {
+    const { key, accountId } = await createAccountWithKey(here);
+    const api = apiClient(here, key);
+    expect((await api.post(TYPES, { name: 'order.paid', example: { a: 1 } })).status).toBe(201);
+    // The held PATCH checked its schema against example {a: 1}; another process makes it {b: 1}, which the schema refuses.
+    const schema = await patchHeldWhile(here, key, 'order.paid', { schema: { type: 'object', required: ['a'] } }, () =>
+      elsewhere.services.eventTypes.update(accountId, 'order.paid', { example: { b: 1 } }),
+    );
+    expect(schema.status).toBe(409);
+    expect(schema.body.code).toBe('event_type_changed');
     expect((await api.get(`${TYPES}/order.paid`)).body).toMatchObject({ schema: null, example: { b: 1 } });
+    // The held PATCH checked its example against no schema; another process sets one that the example does not match.
+    const example = await patchHeldWhile(here, key, 'order.paid', { example: { c: 1 } }, () =>
+      elsewhere.services.eventTypes.update(accountId, 'order.paid', { schema: { type: 'object', required: ['b'] } }),
+    );
+    expect(example.status).toBe(409);
+    expect(example.body.code).toBe('event_type_changed');
+    expect((await api.get(`${TYPES}/order.paid`)).body).toMatchObject({ schema: { type: 'object', required: ['b'] }, example: { b: 1 } });
+    // Deleted meanwhile: 404.
+    const deleted = await patchHeldWhile(here, key, 'order.paid', { description: 'x' }, () => elsewhere.services.eventTypes.delete(accountId, 'order.paid'));
+    expect(deleted.status).toBe(404);
+  });
+
+  it('stores any JSON Schema and example as given: keys with `$` or `.`, nested arrays, key order', async () => {
+    const api = apiClient(here, (await createAccountWithKey(here)).key);
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'https://example.com/order.json',
+      $defs: { sku: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' } },
+      type: 'object',
+      properties: { 'line.items': { type: 'array', items: { $ref: '#/$defs/sku' } }, grid: { type: 'array', items: { type: 'array' } } },
+      required: ['line.items'],
+    };
+    const example = { 'line.items': ['ABC-1'], grid: [[1, 2], [3]], $meta: { z: 1, a: 2 } };
+    const created = await api.post(TYPES, { name: 'order.placed', schema, example });
+    expect(created.status).toBe(201);
+    const read = await api.get(`${TYPES}/order.placed`);
+    expect(read.body).toMatchObject({ schema, example });
+    expect(Object.keys(read.body.example.$meta)).toEqual(['z', 'a']);
+    expect((await api.post(EVENTS, { type: 'order.placed', data: { 'line.items': ['abc'] } })).body).toMatchObject({
+      code: 'schema_mismatch',
+      details: [{ path: 'data.line.items.0' }],
+    });
+    expect((await api.post(EVENTS, { type: 'order.placed', data: { 'line.items': ['ABC-12'] } })).status).toBe(202);
+
+    const changed = { ...schema, $defs: { sku: { type: 'string', $comment: 'any sku' } } };
+    const patched = await api.patch(`${TYPES}/order.placed`, { schema: changed, example: { 'line.items': ['x'], 'a.b': [[{ $c: 1 }]] } });
+    expect(patched.status).toBe(200);
+    expect((await api.get(TYPES)).body.data).toEqual([patched.body]);
+    expect(patched.body).toMatchObject({ schema: changed, example: { 'line.items': ['x'], 'a.b': [[{ $c: 1 }]] } });
+    expect((await api.post(EVENTS, { type: 'order.placed', data: { 'line.items': ['abc'] } })).status).toBe(202);
   });
 
   it('refuses data that does not match its type\'s schema with 422 schema_mismatch and the failing paths, storing no event and no idempotency record', async () => {
@@ -176,7 +250,7 @@ describe('event-type catalog', () => {
     expect((await api.post(EVENTS, { type: 'order.paid', data: { order_id: 1 } })).body).toMatchObject({ code: 'schema_mismatch', details: [{ path: 'data.other' }] });
     expect((await api.patch(`${TYPES}/order.paid`, { schema: null })).status).toBe(200);
     expect((await api.post(EVENTS, { type: 'order.paid', data: {} })).status).toBe(202);
-    // An example replaced by one of other keys (the embedded store can ignore a `$set` of such a document: records are replaced whole).
+    // An example replaced by one of other keys.
     expect((await api.patch(`${TYPES}/order.paid`, { example: { a: 1 } })).status).toBe(200);
     expect((await api.patch(`${TYPES}/order.paid`, { example: { b: 1 } })).status).toBe(200);
     expect((await api.get(`${TYPES}/order.paid`)).body.example).toEqual({ b: 1 });

@@ -29,6 +29,7 @@ export const HTTP_STATUS: { readonly [C in ErrorCode]: number } = {
   endpoint_disabled: 409,
   email_taken: 409,
   event_type_exists: 409,
+  event_type_changed: 409,
   invite_used: 410,
   invite_expired: 410,
   payload_too_large: 413,

@@ -17,7 +17,7 @@ const EXPECTED_STATUS: Record<number, ErrorCode[]> = {
   403: ['wrong_product', 'csrf_failed'],
   404: ['not_found', 'invite_unknown'],
   405: ['method_not_allowed'],
-  409: ['delivery_in_flight', 'delivery_not_retryable', 'delivery_round_limit', 'delivery_not_waiting', 'delivery_ended', 'endpoint_deleted', 'endpoint_disabled', 'email_taken', 'event_type_exists'],
+  409: ['delivery_in_flight', 'delivery_not_retryable', 'delivery_round_limit', 'delivery_not_waiting', 'delivery_ended', 'endpoint_deleted', 'endpoint_disabled', 'email_taken', 'event_type_exists', 'event_type_changed'],
   410: ['invite_used', 'invite_expired'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],

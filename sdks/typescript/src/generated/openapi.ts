@@ -2842,6 +2842,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
                 415: {
                     headers: {
@@ -4434,6 +4453,7 @@ export interface components {
          *     | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
          *     | `email_taken` | 409 | An account with this email already exists. |
          *     | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with PATCH. |
+         *     | `event_type_changed` | 409 | PATCH of an event type: the schema or example it was checked against was changed by another call meanwhile. Nothing was changed; read the type and repeat the PATCH. |
          *     | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
          *     | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
          *     | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
@@ -4459,7 +4479,7 @@ export interface components {
          *     | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "event_type_exists" | "payload_too_large" | "unsupported_media_type" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "event_type_limit_reached" | "invalid_schema" | "invalid_example" | "schema_mismatch" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
+        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "event_type_exists" | "event_type_changed" | "payload_too_large" | "unsupported_media_type" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "event_type_limit_reached" | "invalid_schema" | "invalid_example" | "schema_mismatch" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
         ErrorDetail: {
             path: string;
             message: string;
@@ -4641,27 +4661,27 @@ export interface components {
             /** @description A JSON Schema (draft 2020-12) that the events' `data` must match, at most 16 KiB serialized; null or absent: any data. Checked at registration (not a valid schema, or an unknown keyword: 422 `invalid_schema` with `details`). Ingest of an event of this type whose `data` does not match → 422 `schema_mismatch` with the failing paths in `details`, and nothing is stored. */
             schema?: {
                 [key: string]: unknown;
-            };
-            /** @description An example `data`, at most 16 KiB serialized; it must match `schema` (else 422 `invalid_example`). */
+            } | null;
+            /** @description An example `data`, at most 16 KiB serialized; it must match `schema` (else 422 `invalid_example`); null or absent: none. */
             example?: {
                 [key: string]: unknown;
-            };
+            } | null;
         };
         EventTypePage: {
             data: components["schemas"]["EventType"][];
             next_cursor: string | null;
         };
-        /** @description Absent fields stay as they are; null removes the schema or the example. The record after must hold together: its example matching its schema. */
+        /** @description Absent fields stay as they are; null removes the schema or the example. The record after must hold together: its example matching its schema. Only the fields named are written, in one atomic update; a new schema (example) is written only if the example (schema) it was checked against is still the one kept, else 409 `event_type_changed`. */
         UpdateEventTypeRequest: {
             description?: string;
             /** @description A JSON Schema (draft 2020-12) that the events' `data` must match, at most 16 KiB serialized; null or absent: any data. Checked at registration (not a valid schema, or an unknown keyword: 422 `invalid_schema` with `details`). Ingest of an event of this type whose `data` does not match → 422 `schema_mismatch` with the failing paths in `details`, and nothing is stored. */
             schema?: {
                 [key: string]: unknown;
-            };
-            /** @description An example `data`, at most 16 KiB serialized; it must match `schema` (else 422 `invalid_example`). */
+            } | null;
+            /** @description An example `data`, at most 16 KiB serialized; it must match `schema` (else 422 `invalid_example`); null or absent: none. */
             example?: {
                 [key: string]: unknown;
-            };
+            } | null;
         };
         RetryNowResult: {
             /** @description Deliveries whose next attempt is now being made. */
@@ -4775,7 +4795,7 @@ export const pathsApiCostEstimatorGetParametersQueryCategoryValues: ReadonlyArra
 export const healthStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthState"]> = ["ok", "unavailable"];
 export const disabledReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DisabledReason"]> = ["manual", "failing"];
 export const endpointOrderingValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EndpointOrdering"]> = ["unordered", "fifo"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "event_type_exists", "payload_too_large", "unsupported_media_type", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "event_type_limit_reached", "invalid_schema", "invalid_example", "schema_mismatch", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "event_type_exists", "event_type_changed", "payload_too_large", "unsupported_media_type", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "event_type_limit_reached", "invalid_schema", "invalid_example", "schema_mismatch", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
 export const eventStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventStatus"]> = ["delivered", "failed", "pending"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
 export const providerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Provider"]> = ["aws", "gcp", "azure"];

@@ -21,6 +21,9 @@ const EventTypeName = z
 
 const Description = z.string().max(MAX_EVENT_TYPE_DESCRIPTION_LENGTH);
 
+/** JsonObject's document says `object` alone, which a nullable of it keeps: say that null is taken (it removes the field). */
+const NULLABLE_OBJECT = { type: ['object', 'null'], additionalProperties: {} } as never;
+
 const withinBytes = (max: number) => (value: Record<string, unknown> | null) => value === null || serializedBytes(value) <= max;
 
 const SchemaField = JsonObject.nullable()
@@ -29,11 +32,13 @@ const SchemaField = JsonObject.nullable()
     `A JSON Schema (draft 2020-12) that the events' \`data\` must match, at most ${kib(MAX_EVENT_TYPE_SCHEMA_BYTES)} serialized; null or absent: any data. ` +
       'Checked at registration (not a valid schema, or an unknown keyword: 422 `invalid_schema` with `details`). Ingest of an event of this type whose `data` does ' +
       'not match → 422 `schema_mismatch` with the failing paths in `details`, and nothing is stored.',
-  );
+  )
+  .meta(NULLABLE_OBJECT);
 
 const ExampleField = JsonObject.nullable()
   .refine(withinBytes(MAX_EVENT_TYPE_EXAMPLE_BYTES), `must be at most ${kib(MAX_EVENT_TYPE_EXAMPLE_BYTES)} serialized`)
-  .describe(`An example \`data\`, at most ${kib(MAX_EVENT_TYPE_EXAMPLE_BYTES)} serialized; it must match \`schema\` (else 422 \`invalid_example\`).`);
+  .describe(`An example \`data\`, at most ${kib(MAX_EVENT_TYPE_EXAMPLE_BYTES)} serialized; it must match \`schema\` (else 422 \`invalid_example\`); null or absent: none.`)
+  .meta(NULLABLE_OBJECT);
 
 export const EventTypeNameParams = z.object({ name: z.string().min(1).max(256).meta({ description: 'The event type\'s name.', example: 'invoice.paid' }) });
 
@@ -52,7 +57,10 @@ export const EventTypePatchBody = z
     schema: SchemaField.optional(),
     example: ExampleField.optional(),
   })
-  .describe('Absent fields stay as they are; null removes the schema or the example. The record after must hold together: its example matching its schema.')
+  .describe(
+    'Absent fields stay as they are; null removes the schema or the example. The record after must hold together: its example matching its schema. ' +
+      'Only the fields named are written, in one atomic update; a new schema (example) is written only if the example (schema) it was checked against is still the one kept, else 409 `event_type_changed`.',
+  )
   .meta({ id: 'UpdateEventTypeRequest' });
 
 export const EventType = z

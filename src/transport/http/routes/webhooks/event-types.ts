@@ -62,7 +62,7 @@ export function eventTypeRoutes(service: EventTypeService) {
       security: BEARER,
       params: EventTypeNameParams,
       body: EventTypePatchBody,
-      responses: keyScopedResponses({ 200: json('The updated event type.', EventType) }, 400, 404, 422),
+      responses: keyScopedResponses({ 200: json('The updated event type.', EventType) }, 400, 404, 409, 422),
       handler: async (ctx, { params, body }) => {
         ctx.body = await service.update(accountOf(ctx), params.name, body);
       },

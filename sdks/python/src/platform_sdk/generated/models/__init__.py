@@ -6,8 +6,8 @@ from .catalog_entry import CatalogEntry
 from .category import Category
 from .create_endpoint_request import CreateEndpointRequest
 from .create_event_type_request import CreateEventTypeRequest
-from .create_event_type_request_example import CreateEventTypeRequestExample
-from .create_event_type_request_schema import CreateEventTypeRequestSchema
+from .create_event_type_request_example_type_0 import CreateEventTypeRequestExampleType0
+from .create_event_type_request_schema_type_0 import CreateEventTypeRequestSchemaType0
 from .delivery import Delivery
 from .delivery_status import DeliveryStatus
 from .disabled_reason import DisabledReason
@@ -53,8 +53,8 @@ from .send_event_request import SendEventRequest
 from .sent_event import SentEvent
 from .update_endpoint_request import UpdateEndpointRequest
 from .update_event_type_request import UpdateEventTypeRequest
-from .update_event_type_request_example import UpdateEventTypeRequestExample
-from .update_event_type_request_schema import UpdateEventTypeRequestSchema
+from .update_event_type_request_example_type_0 import UpdateEventTypeRequestExampleType0
+from .update_event_type_request_schema_type_0 import UpdateEventTypeRequestSchemaType0
 
 __all__ = (
     "Attempt",
@@ -63,8 +63,8 @@ __all__ = (
     "Category",
     "CreateEndpointRequest",
     "CreateEventTypeRequest",
-    "CreateEventTypeRequestExample",
-    "CreateEventTypeRequestSchema",
+    "CreateEventTypeRequestExampleType0",
+    "CreateEventTypeRequestSchemaType0",
     "Delivery",
     "DeliveryStatus",
     "DisabledReason",
@@ -110,6 +110,6 @@ __all__ = (
     "SentEvent",
     "UpdateEndpointRequest",
     "UpdateEventTypeRequest",
-    "UpdateEventTypeRequestExample",
-    "UpdateEventTypeRequestSchema",
+    "UpdateEventTypeRequestExampleType0",
+    "UpdateEventTypeRequestSchemaType0",
 )

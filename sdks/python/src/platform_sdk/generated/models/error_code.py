@@ -14,6 +14,7 @@ class ErrorCode(StrEnum):
     ENDPOINT_DISABLED = "endpoint_disabled"
     ENDPOINT_LIMIT_REACHED = "endpoint_limit_reached"
     ESTIMATE_OUT_OF_RANGE = "estimate_out_of_range"
+    EVENT_TYPE_CHANGED = "event_type_changed"
     EVENT_TYPE_EXISTS = "event_type_exists"
     EVENT_TYPE_LIMIT_REACHED = "event_type_limit_reached"
     INSTANCE_REQUIRED = "instance_required"

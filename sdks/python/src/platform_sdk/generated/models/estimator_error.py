@@ -71,6 +71,8 @@ class EstimatorError:
                 | `email_taken` | 409 | An account with this email already exists. |
                 | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with
                 PATCH. |
+                | `event_type_changed` | 409 | PATCH of an event type: the schema or example it was checked against was changed
+                by another call meanwhile. Nothing was changed; read the type and repeat the PATCH. |
                 | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
                 | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type:
                 application/json`), or sent with a `Content-Encoding` (send it uncompressed). |

@@ -78,6 +78,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+
+
+        return response_409
+
     if response.status_code == 415:
         response_415 = Error.from_dict(response.json())
 
@@ -136,7 +143,10 @@ def sync_detailed(
     Args:
         name (str): The event type's name. Example: invoice.paid.
         body (UpdateEventTypeRequest): Absent fields stay as they are; null removes the schema or
-            the example. The record after must hold together: its example matching its schema.
+            the example. The record after must hold together: its example matching its schema. Only
+            the fields named are written, in one atomic update; a new schema (example) is written only
+            if the example (schema) it was checked against is still the one kept, else 409
+            `event_type_changed`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,7 +184,10 @@ def sync(
     Args:
         name (str): The event type's name. Example: invoice.paid.
         body (UpdateEventTypeRequest): Absent fields stay as they are; null removes the schema or
-            the example. The record after must hold together: its example matching its schema.
+            the example. The record after must hold together: its example matching its schema. Only
+            the fields named are written, in one atomic update; a new schema (example) is written only
+            if the example (schema) it was checked against is still the one kept, else 409
+            `event_type_changed`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,7 +220,10 @@ async def asyncio_detailed(
     Args:
         name (str): The event type's name. Example: invoice.paid.
         body (UpdateEventTypeRequest): Absent fields stay as they are; null removes the schema or
-            the example. The record after must hold together: its example matching its schema.
+            the example. The record after must hold together: its example matching its schema. Only
+            the fields named are written, in one atomic update; a new schema (example) is written only
+            if the example (schema) it was checked against is still the one kept, else 409
+            `event_type_changed`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -245,7 +261,10 @@ async def asyncio(
     Args:
         name (str): The event type's name. Example: invoice.paid.
         body (UpdateEventTypeRequest): Absent fields stay as they are; null removes the schema or
-            the example. The record after must hold together: its example matching its schema.
+            the example. The record after must hold together: its example matching its schema. Only
+            the fields named are written, in one atomic update; a new schema (example) is written only
+            if the example (schema) it was checked against is still the one kept, else 409
+            `event_type_changed`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -14,16 +14,14 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="UpdateEventTypeRequestSchema")
+T = TypeVar("T", bound="CreateEventTypeRequestExampleType0")
 
 
 
 @_attrs_define
-class UpdateEventTypeRequestSchema:
-    """ A JSON Schema (draft 2020-12) that the events' `data` must match, at most 16 KiB serialized; null or absent: any
-    data. Checked at registration (not a valid schema, or an unknown keyword: 422 `invalid_schema` with `details`).
-    Ingest of an event of this type whose `data` does not match → 422 `schema_mismatch` with the failing paths in
-    `details`, and nothing is stored.
+class CreateEventTypeRequestExampleType0:
+    """ An example `data`, at most 16 KiB serialized; it must match `schema` (else 422 `invalid_example`); null or absent:
+    none.
 
      """
 
@@ -45,12 +43,12 @@ class UpdateEventTypeRequestSchema:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        update_event_type_request_schema = cls(
+        create_event_type_request_example_type_0 = cls(
         )
 
 
-        update_event_type_request_schema.additional_properties = d
-        return update_event_type_request_schema
+        create_event_type_request_example_type_0.additional_properties = d
+        return create_event_type_request_example_type_0
 
     @property
     def additional_keys(self) -> list[str]:

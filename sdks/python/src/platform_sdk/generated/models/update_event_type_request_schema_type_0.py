@@ -14,13 +14,16 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="UpdateEventTypeRequestExample")
+T = TypeVar("T", bound="UpdateEventTypeRequestSchemaType0")
 
 
 
 @_attrs_define
-class UpdateEventTypeRequestExample:
-    """ An example `data`, at most 16 KiB serialized; it must match `schema` (else 422 `invalid_example`).
+class UpdateEventTypeRequestSchemaType0:
+    """ A JSON Schema (draft 2020-12) that the events' `data` must match, at most 16 KiB serialized; null or absent: any
+    data. Checked at registration (not a valid schema, or an unknown keyword: 422 `invalid_schema` with `details`).
+    Ingest of an event of this type whose `data` does not match → 422 `schema_mismatch` with the failing paths in
+    `details`, and nothing is stored.
 
      """
 
@@ -42,12 +45,12 @@ class UpdateEventTypeRequestExample:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        update_event_type_request_example = cls(
+        update_event_type_request_schema_type_0 = cls(
         )
 
 
-        update_event_type_request_example.additional_properties = d
-        return update_event_type_request_example
+        update_event_type_request_schema_type_0.additional_properties = d
+        return update_event_type_request_schema_type_0
 
     @property
     def additional_keys(self) -> list[str]:
