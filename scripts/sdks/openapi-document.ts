@@ -24,8 +24,9 @@ export async function openApiDocument(): Promise<object> {
     health: NOT_SERVED,
     getDocument: () => ({}),
     // The documented cap is the default configuration's (MAX_ENDPOINTS_PER_ACCOUNT).
-    endpoints: { maxEndpointsPerAccount: loadConfig({}).maxEndpointsPerAccount } as never,
+    endpoints: { maxEndpointsPerAccount: loadConfig({}).maxEndpointsPerAccount, tenantCaps: loadConfig({}).tenantCaps } as never,
     events: NOT_SERVED,
+    tenants: NOT_SERVED,
     catalog: await loadCatalogFile(),
   });
   return documentOf(routes);

@@ -30,6 +30,7 @@ export const ERROR_CATALOGUE = {
   delivery_ended: 'Cancel: the delivery has already ended (succeeded, failed or cancelled), or no round of it is running.',
   endpoint_deleted: 'The endpoint was deleted; its deliveries cannot be retried.',
   endpoint_disabled: 'The endpoint is disabled; enable it before retrying or recovering its deliveries.',
+  endpoint_tenant_changed: 'The endpoint now belongs to another tenant than the event (or to none); its delivery of the event cannot be retried.',
   email_taken: 'An account with this email already exists.',
   // Well-formed, but cannot be processed.
   payload_too_large: 'The body is over 1 MiB, or the event data over 256 KiB when serialized.',
@@ -40,6 +41,8 @@ export const ERROR_CATALOGUE = {
   destination_not_allowed: 'The endpoint url host is, or resolves to, a refused (private, loopback, ...) address.',
   dns_timeout: 'The endpoint url host could not be checked: its DNS lookup did not finish in time.',
   endpoint_limit_reached: 'The account already has the most endpoints it may have.',
+  tenant_endpoint_limit_reached: 'The tenant already has the most endpoints a tenant may have.',
+  tenant_limit_reached: 'The account already has the most tenants it may have (a tenant exists while it has an endpoint).',
   key_limit_reached: 'The account already has the most live (unrevoked) API keys it may have; revoke one first.',
   unknown_service: 'Cost estimator: no catalog entry for this provider and service (`index` names the item).',
   instance_required: 'Cost estimator: the service has several instances; `instances` lists them.',

@@ -17,6 +17,7 @@ import { EndpointInFlightLeases } from '../persistence/endpoint-in-flight-leases
 import { EndpointRateTokens } from '../persistence/endpoint-rate-tokens';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
+import { Tenants } from '../persistence/tenants';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
 import { LimitUsage } from '../persistence/limit-usage';
 import { LimitWindows } from '../persistence/limit-windows';
@@ -36,6 +37,7 @@ import { recordStartCall, setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
 import { EventService } from '../services/event-service';
+import { TenantService } from '../services/tenant-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower, lifetimeOf } from '../persistence/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
@@ -66,6 +68,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers) {
     /** Once-an-hour operational events per endpoint, across processes (the per-event cap is on the event: Events.claimNotice). */
     operationalNoticeClaims: new OperationalNoticeClaims(db),
     fifoQueues: new FifoQueues(db),
+    tenants: new Tenants(db),
   };
   for (const repo of Object.values(repositories)) if ('ensureIndexes' in repo) await repo.ensureIndexes(expiry);
   return repositories;
@@ -136,6 +139,20 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     ttlMs: config.instanceLeaseTtlMs,
     logger,
   });
+  const endpoints = new EndpointService({
+    ...repositories,
+    health: repositories.endpointHealth,
+    scheduler,
+    resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
+    secretBox,
+    fifoQueue: fifo,
+    allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+    maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+    tenantCaps: config.tenantCaps,
+    autoDisableAfterMs: config.endpointAutoDisableAfterMs,
+    dnsLookup,
+    clock: systemClock,
+  });
   const noticeRules = { failingAfter: config.endpointFailingAfter, autoDisableAfterMs: config.endpointAutoDisableAfterMs };
   return {
     /** One of each per process: the worker role's activities use them too. */
@@ -146,20 +163,10 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     authenticator,
     invalidations,
     limiter: new BlockLimiter(repositories.limitWindows, repositories.limitUsage, clock),
-    endpoints: new EndpointService({
-      ...repositories,
-      health: repositories.endpointHealth,
-      scheduler,
-      resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
-      secretBox,
-      fifoQueue: fifo,
-      allowPrivateNetworks: config.delivery.allowPrivateNetworks,
-      maxEndpointsPerAccount: config.maxEndpointsPerAccount,
-      autoDisableAfterMs: config.endpointAutoDisableAfterMs,
-      dnsLookup,
-      clock: systemClock,
-    }),
+    endpoints,
     endpointsCache,
+    /** The account's tenants: listed, and deleted endpoint by endpoint through `endpoints`. */
+    tenants: new TenantService({ tenants: repositories.tenants, endpoints: repositories.endpoints, endpointService: endpoints }),
     /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
     events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, recoveries: new RecoveryScheduler(temporal, config.temporal.taskQueue), fifo, noticeRules, clock }),
     outbox,

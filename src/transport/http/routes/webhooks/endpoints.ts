@@ -10,9 +10,9 @@ import {
   EndpointCreateBody,
   EndpointIdParams,
   EndpointList,
+  EndpointListQuery,
   EndpointPatchBody,
   EndpointWithSecret,
-  ListQuery,
   RecoverBody,
   Recovery,
   RotateSecretBody,
@@ -59,7 +59,8 @@ export function endpointRoutes(service: EndpointService, recovery: EventService)
       description:
         'Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, ' +
         'or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. ' +
-        `An account has at most ${service.maxEndpointsPerAccount} endpoints, disabled ones included: one more → 422 \`endpoint_limit_reached\`.`,
+        `An account has at most ${service.maxEndpointsPerAccount} endpoints, disabled ones included: one more → 422 \`endpoint_limit_reached\`. ` +
+        `A tenant has at most ${service.tenantCaps.endpointsPerTenant} (422 \`tenant_endpoint_limit_reached\`), and an account at most ${service.tenantCaps.tenantsPerAccount} tenants (422 \`tenant_limit_reached\`).`,
       tags,
       security: BEARER,
       body: EndpointCreateBody,
@@ -72,13 +73,13 @@ export function endpointRoutes(service: EndpointService, recovery: EventService)
     defineRoute({
       method: 'get',
       path: BASE,
-      summary: 'List endpoints (newest first, no secrets)',
+      summary: 'List endpoints (newest first, no secrets; filter by tenant)',
       tags,
       security: BEARER,
-      query: ListQuery,
+      query: EndpointListQuery,
       responses: keyScopedResponses({ 200: json('A page of endpoints.', EndpointList) }, 400),
       handler: async (ctx, { query }) => {
-        ctx.body = await service.list(accountOf(ctx), query.limit, query.cursor);
+        ctx.body = await service.list(accountOf(ctx), query.limit, query.cursor, query.tenant_id);
       },
     }),
     oneEndpoint({
