@@ -82,52 +82,55 @@ func (e EndpointOrdering) Valid() bool {
 
 // Defines values for ErrorCode.
 const (
-	ErrorCodeCsrfFailed               ErrorCode = "csrf_failed"
-	ErrorCodeDeliveryEnded            ErrorCode = "delivery_ended"
-	ErrorCodeDeliveryInFlight         ErrorCode = "delivery_in_flight"
-	ErrorCodeDeliveryNotRetryable     ErrorCode = "delivery_not_retryable"
-	ErrorCodeDeliveryNotWaiting       ErrorCode = "delivery_not_waiting"
-	ErrorCodeDeliveryRoundLimit       ErrorCode = "delivery_round_limit"
-	ErrorCodeDestinationNotAllowed    ErrorCode = "destination_not_allowed"
-	ErrorCodeDnsTimeout               ErrorCode = "dns_timeout"
-	ErrorCodeEmailTaken               ErrorCode = "email_taken"
-	ErrorCodeEndpointDeleted          ErrorCode = "endpoint_deleted"
-	ErrorCodeEndpointDisabled         ErrorCode = "endpoint_disabled"
-	ErrorCodeEndpointLimitReached     ErrorCode = "endpoint_limit_reached"
-	ErrorCodeEstimateOutOfRange       ErrorCode = "estimate_out_of_range"
-	ErrorCodeInstanceRequired         ErrorCode = "instance_required"
-	ErrorCodeInternalError            ErrorCode = "internal_error"
-	ErrorCodeInvalidApiKey            ErrorCode = "invalid_api_key"
-	ErrorCodeInvalidBody              ErrorCode = "invalid_body"
-	ErrorCodeInvalidCredentials       ErrorCode = "invalid_credentials"
-	ErrorCodeInvalidCursor            ErrorCode = "invalid_cursor"
-	ErrorCodeInvalidEventId           ErrorCode = "invalid_event_id"
-	ErrorCodeInvalidJson              ErrorCode = "invalid_json"
-	ErrorCodeInvalidRequest           ErrorCode = "invalid_request"
-	ErrorCodeInvalidSince             ErrorCode = "invalid_since"
-	ErrorCodeInvalidUrl               ErrorCode = "invalid_url"
-	ErrorCodeInviteExpired            ErrorCode = "invite_expired"
-	ErrorCodeInviteUnknown            ErrorCode = "invite_unknown"
-	ErrorCodeInviteUsed               ErrorCode = "invite_used"
-	ErrorCodeJsonTooDeep              ErrorCode = "json_too_deep"
-	ErrorCodeKeyLimitReached          ErrorCode = "key_limit_reached"
-	ErrorCodeMethodNotAllowed         ErrorCode = "method_not_allowed"
-	ErrorCodeNotFound                 ErrorCode = "not_found"
-	ErrorCodeOverloaded               ErrorCode = "overloaded"
-	ErrorCodePayloadTooLarge          ErrorCode = "payload_too_large"
-	ErrorCodeQuotaExceeded            ErrorCode = "quota_exceeded"
-	ErrorCodeRateLimitExceeded        ErrorCode = "rate_limit_exceeded"
-	ErrorCodeReservedEventType        ErrorCode = "reserved_event_type"
-	ErrorCodeRevokedApiKey            ErrorCode = "revoked_api_key"
-	ErrorCodeServiceUnavailable       ErrorCode = "service_unavailable"
-	ErrorCodeSignUpRefused            ErrorCode = "sign_up_refused"
-	ErrorCodeTooManyAttempts          ErrorCode = "too_many_attempts"
-	ErrorCodeUnknownInstance          ErrorCode = "unknown_instance"
-	ErrorCodeUnknownService           ErrorCode = "unknown_service"
-	ErrorCodeUnsupportedMediaType     ErrorCode = "unsupported_media_type"
-	ErrorCodeUnsupportedUrlScheme     ErrorCode = "unsupported_url_scheme"
-	ErrorCodeUrlCredentialsNotAllowed ErrorCode = "url_credentials_not_allowed"
-	ErrorCodeWrongProduct             ErrorCode = "wrong_product"
+	ErrorCodeCsrfFailed                 ErrorCode = "csrf_failed"
+	ErrorCodeDeliveryEnded              ErrorCode = "delivery_ended"
+	ErrorCodeDeliveryInFlight           ErrorCode = "delivery_in_flight"
+	ErrorCodeDeliveryNotRetryable       ErrorCode = "delivery_not_retryable"
+	ErrorCodeDeliveryNotWaiting         ErrorCode = "delivery_not_waiting"
+	ErrorCodeDeliveryRoundLimit         ErrorCode = "delivery_round_limit"
+	ErrorCodeDestinationNotAllowed      ErrorCode = "destination_not_allowed"
+	ErrorCodeDnsTimeout                 ErrorCode = "dns_timeout"
+	ErrorCodeEmailTaken                 ErrorCode = "email_taken"
+	ErrorCodeEndpointDeleted            ErrorCode = "endpoint_deleted"
+	ErrorCodeEndpointDisabled           ErrorCode = "endpoint_disabled"
+	ErrorCodeEndpointLimitReached       ErrorCode = "endpoint_limit_reached"
+	ErrorCodeEndpointTenantChanged      ErrorCode = "endpoint_tenant_changed"
+	ErrorCodeEstimateOutOfRange         ErrorCode = "estimate_out_of_range"
+	ErrorCodeInstanceRequired           ErrorCode = "instance_required"
+	ErrorCodeInternalError              ErrorCode = "internal_error"
+	ErrorCodeInvalidApiKey              ErrorCode = "invalid_api_key"
+	ErrorCodeInvalidBody                ErrorCode = "invalid_body"
+	ErrorCodeInvalidCredentials         ErrorCode = "invalid_credentials"
+	ErrorCodeInvalidCursor              ErrorCode = "invalid_cursor"
+	ErrorCodeInvalidEventId             ErrorCode = "invalid_event_id"
+	ErrorCodeInvalidJson                ErrorCode = "invalid_json"
+	ErrorCodeInvalidRequest             ErrorCode = "invalid_request"
+	ErrorCodeInvalidSince               ErrorCode = "invalid_since"
+	ErrorCodeInvalidUrl                 ErrorCode = "invalid_url"
+	ErrorCodeInviteExpired              ErrorCode = "invite_expired"
+	ErrorCodeInviteUnknown              ErrorCode = "invite_unknown"
+	ErrorCodeInviteUsed                 ErrorCode = "invite_used"
+	ErrorCodeJsonTooDeep                ErrorCode = "json_too_deep"
+	ErrorCodeKeyLimitReached            ErrorCode = "key_limit_reached"
+	ErrorCodeMethodNotAllowed           ErrorCode = "method_not_allowed"
+	ErrorCodeNotFound                   ErrorCode = "not_found"
+	ErrorCodeOverloaded                 ErrorCode = "overloaded"
+	ErrorCodePayloadTooLarge            ErrorCode = "payload_too_large"
+	ErrorCodeQuotaExceeded              ErrorCode = "quota_exceeded"
+	ErrorCodeRateLimitExceeded          ErrorCode = "rate_limit_exceeded"
+	ErrorCodeReservedEventType          ErrorCode = "reserved_event_type"
+	ErrorCodeRevokedApiKey              ErrorCode = "revoked_api_key"
+	ErrorCodeServiceUnavailable         ErrorCode = "service_unavailable"
+	ErrorCodeSignUpRefused              ErrorCode = "sign_up_refused"
+	ErrorCodeTenantEndpointLimitReached ErrorCode = "tenant_endpoint_limit_reached"
+	ErrorCodeTenantLimitReached         ErrorCode = "tenant_limit_reached"
+	ErrorCodeTooManyAttempts            ErrorCode = "too_many_attempts"
+	ErrorCodeUnknownInstance            ErrorCode = "unknown_instance"
+	ErrorCodeUnknownService             ErrorCode = "unknown_service"
+	ErrorCodeUnsupportedMediaType       ErrorCode = "unsupported_media_type"
+	ErrorCodeUnsupportedUrlScheme       ErrorCode = "unsupported_url_scheme"
+	ErrorCodeUrlCredentialsNotAllowed   ErrorCode = "url_credentials_not_allowed"
+	ErrorCodeWrongProduct               ErrorCode = "wrong_product"
 )
 
 // Valid indicates whether the value is a known member of the ErrorCode enum.
@@ -156,6 +159,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeEndpointDisabled:
 		return true
 	case ErrorCodeEndpointLimitReached:
+		return true
+	case ErrorCodeEndpointTenantChanged:
 		return true
 	case ErrorCodeEstimateOutOfRange:
 		return true
@@ -210,6 +215,10 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeServiceUnavailable:
 		return true
 	case ErrorCodeSignUpRefused:
+		return true
+	case ErrorCodeTenantEndpointLimitReached:
+		return true
+	case ErrorCodeTenantLimitReached:
 		return true
 	case ErrorCodeTooManyAttempts:
 		return true
@@ -281,6 +290,11 @@ type CreateEndpointRequest struct {
 	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
 	RateLimitPerS *int `json:"rate_limit_per_s,omitempty"`
 
+	// TenantId Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
+	//
+	// Example: cus_8f14e45f
+	TenantId *TenantId `json:"tenant_id,omitempty"`
+
 	// Url HTTPS URL receiving delivery POSTs (max 2,048 characters).
 	//
 	// Example: https://example.com/webhooks
@@ -341,8 +355,11 @@ type Endpoint struct {
 
 	// SecretsInGrace Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
 	SecretsInGrace []SecretInGrace `json:"secrets_in_grace"`
-	UpdatedAt      string          `json:"updated_at"`
-	Url            string          `json:"url"`
+
+	// TenantId The tenant it belongs to; null: the account's own endpoint.
+	TenantId  *string `json:"tenant_id"`
+	UpdatedAt string  `json:"updated_at"`
+	Url       string  `json:"url"`
 }
 
 // EndpointHealth A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
@@ -412,8 +429,11 @@ type EndpointWithSecret struct {
 
 	// SecretsInGrace Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
 	SecretsInGrace []SecretInGrace `json:"secrets_in_grace"`
-	UpdatedAt      string          `json:"updated_at"`
-	Url            string          `json:"url"`
+
+	// TenantId The tenant it belongs to; null: the account's own endpoint.
+	TenantId  *string `json:"tenant_id"`
+	UpdatedAt string  `json:"updated_at"`
+	Url       string  `json:"url"`
 }
 
 // Error defines model for Error.
@@ -448,6 +468,7 @@ type Error struct {
 	// | `delivery_ended` | 409 | Cancel: the delivery has already ended (succeeded, failed or cancelled), or no round of it is running. |
 	// | `endpoint_deleted` | 409 | The endpoint was deleted; its deliveries cannot be retried. |
 	// | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
+	// | `endpoint_tenant_changed` | 409 | The endpoint now belongs to another tenant than the event (or to none); its delivery of the event cannot be retried. |
 	// | `email_taken` | 409 | An account with this email already exists. |
 	// | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
 	// | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
@@ -457,6 +478,8 @@ type Error struct {
 	// | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
 	// | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
 	// | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
+	// | `tenant_endpoint_limit_reached` | 422 | The tenant already has the most endpoints a tenant may have. |
+	// | `tenant_limit_reached` | 422 | The account already has the most tenants it may have (a tenant exists while it has an endpoint). |
 	// | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one first. |
 	// | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the item). |
 	// | `instance_required` | 422 | Cost estimator: the service has several instances; `instances` lists them. |
@@ -523,6 +546,7 @@ type Error struct {
 // | `delivery_ended` | 409 | Cancel: the delivery has already ended (succeeded, failed or cancelled), or no round of it is running. |
 // | `endpoint_deleted` | 409 | The endpoint was deleted; its deliveries cannot be retried. |
 // | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
+// | `endpoint_tenant_changed` | 409 | The endpoint now belongs to another tenant than the event (or to none); its delivery of the event cannot be retried. |
 // | `email_taken` | 409 | An account with this email already exists. |
 // | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
 // | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
@@ -532,6 +556,8 @@ type Error struct {
 // | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
 // | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
 // | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
+// | `tenant_endpoint_limit_reached` | 422 | The tenant already has the most endpoints a tenant may have. |
+// | `tenant_limit_reached` | 422 | The account already has the most tenants it may have (a tenant exists while it has an endpoint). |
 // | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one first. |
 // | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the item). |
 // | `instance_required` | 422 | Cost estimator: the service has several instances; `instances` lists them. |
@@ -561,8 +587,11 @@ type Event struct {
 	Id             int         `json:"id"`
 	IdempotencyKey *string     `json:"idempotency_key"`
 	Status         EventStatus `json:"status"`
-	Timestamp      int         `json:"timestamp"`
-	Type           string      `json:"type"`
+
+	// TenantId The tenant it was sent for; absent when it was sent for none (the account's own endpoints).
+	TenantId  *string `json:"tenant_id,omitempty"`
+	Timestamp int     `json:"timestamp"`
+	Type      string  `json:"type"`
 }
 
 // EventData Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.
@@ -588,8 +617,11 @@ type EventWithDeliveries struct {
 	Id             int         `json:"id"`
 	IdempotencyKey *string     `json:"idempotency_key"`
 	Status         EventStatus `json:"status"`
-	Timestamp      int         `json:"timestamp"`
-	Type           string      `json:"type"`
+
+	// TenantId The tenant it was sent for; absent when it was sent for none (the account's own endpoints).
+	TenantId  *string `json:"tenant_id,omitempty"`
+	Timestamp int     `json:"timestamp"`
+	Type      string  `json:"type"`
 }
 
 // FifoQueue A FIFO endpoint's queue; only on GET of one FIFO endpoint.
@@ -664,6 +696,11 @@ type SendEventRequest struct {
 	// IdempotencyKey Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.
 	IdempotencyKey *string `json:"idempotency_key,omitempty"`
 
+	// TenantId Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
+	//
+	// Example: cus_8f14e45f
+	TenantId *TenantId `json:"tenant_id,omitempty"`
+
 	// Type 1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the operational events the platform emits: 422 `reserved_event_type`.
 	Type string `json:"type"`
 }
@@ -674,9 +711,17 @@ type SentEvent struct {
 	Destinations   int     `json:"destinations"`
 	Id             int     `json:"id"`
 	IdempotencyKey *string `json:"idempotency_key"`
-	Timestamp      int     `json:"timestamp"`
-	Type           string  `json:"type"`
+
+	// TenantId The tenant it was sent for; absent when it was sent for none (the account's own endpoints).
+	TenantId  *string `json:"tenant_id,omitempty"`
+	Timestamp int     `json:"timestamp"`
+	Type      string  `json:"type"`
 }
+
+// TenantId Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
+//
+// Example: cus_8f14e45f
+type TenantId = string
 
 // UpdateEndpointRequest defines model for UpdateEndpointRequest.
 type UpdateEndpointRequest struct {
@@ -693,14 +738,22 @@ type UpdateEndpointRequest struct {
 	Ordering *EndpointOrdering `json:"ordering,omitempty"`
 
 	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
-	RateLimitPerS *int    `json:"rate_limit_per_s,omitempty"`
-	Url           *string `json:"url,omitempty"`
+	RateLimitPerS *int `json:"rate_limit_per_s,omitempty"`
+
+	// TenantId Moves the endpoint to this tenant (null: to the account's own endpoints); its waiting deliveries, of events for the tenant it left, end `cancelled`.
+	//
+	// Example: cus_8f14e45f
+	TenantId *string `json:"tenant_id,omitempty"`
+	Url      *string `json:"url,omitempty"`
 }
 
 // GetApiV1WebhooksEndpointsParams defines parameters for GetApiV1WebhooksEndpoints.
 type GetApiV1WebhooksEndpointsParams struct {
 	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
 	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// TenantId Only the endpoints of this tenant.
+	TenantId *string `form:"tenant_id,omitempty" json:"tenant_id,omitempty"`
 }
 
 // GetApiV1WebhooksEventsParams defines parameters for GetApiV1WebhooksEvents.
@@ -709,6 +762,9 @@ type GetApiV1WebhooksEventsParams struct {
 	Cursor *string      `form:"cursor,omitempty" json:"cursor,omitempty"`
 	Type   *string      `form:"type,omitempty" json:"type,omitempty"`
 	Status *EventStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// TenantId Only the events sent for this tenant.
+	TenantId *string `form:"tenant_id,omitempty" json:"tenant_id,omitempty"`
 }
 
 // DeliveryJSONBody defines parameters for Delivery.
@@ -838,14 +894,14 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
-	// GetApiV1WebhooksEndpoints List endpoints (newest first, no secrets)
+	// GetApiV1WebhooksEndpoints List endpoints (newest first, no secrets; filter by tenant)
 	//
 	// Corresponds with GET /api/v1/webhooks/endpoints (the `GetApiV1WebhooksEndpoints` operationId).
 	GetApiV1WebhooksEndpoints(ctx context.Context, params *GetApiV1WebhooksEndpointsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1WebhooksEndpointsWithBody Register a destination endpoint
 	//
-	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -854,7 +910,7 @@ type ClientInterface interface {
 
 	// PostApiV1WebhooksEndpoints Register a destination endpoint
 	//
-	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1008,7 +1064,7 @@ type ClientInterface interface {
 	PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow(ctx context.Context, eventId string, endpointId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
-// GetApiV1WebhooksEndpoints List endpoints (newest first, no secrets)
+// GetApiV1WebhooksEndpoints List endpoints (newest first, no secrets; filter by tenant)
 //
 // Corresponds with GET /api/v1/webhooks/endpoints (the `GetApiV1WebhooksEndpoints` operationId).
 func (c *Client) GetApiV1WebhooksEndpoints(ctx context.Context, params *GetApiV1WebhooksEndpointsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1025,7 +1081,7 @@ func (c *Client) GetApiV1WebhooksEndpoints(ctx context.Context, params *GetApiV1
 
 // PostApiV1WebhooksEndpointsWithBody Register a destination endpoint
 //
-// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -1044,7 +1100,7 @@ func (c *Client) PostApiV1WebhooksEndpointsWithBody(ctx context.Context, content
 
 // PostApiV1WebhooksEndpoints Register a destination endpoint
 //
-// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1450,6 +1506,18 @@ func NewGetApiV1WebhooksEndpointsRequest(server string, params *GetApiV1Webhooks
 		if params.Cursor != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TenantId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tenant_id", *params.TenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -1947,6 +2015,18 @@ func NewGetApiV1WebhooksEventsRequest(server string, params *GetApiV1WebhooksEve
 
 		}
 
+		if params.TenantId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tenant_id", *params.TenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -2202,7 +2282,7 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
-	// GetApiV1WebhooksEndpointsWithResponse List endpoints (newest first, no secrets)
+	// GetApiV1WebhooksEndpointsWithResponse List endpoints (newest first, no secrets; filter by tenant)
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2211,7 +2291,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1WebhooksEndpointsWithBodyWithResponse Register a destination endpoint
 	//
-	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2220,7 +2300,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1WebhooksEndpointsWithResponse Register a destination endpoint
 	//
-	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5226,7 +5306,7 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) Cont
 	return ""
 }
 
-// GetApiV1WebhooksEndpointsWithResponse List endpoints (newest first, no secrets)
+// GetApiV1WebhooksEndpointsWithResponse List endpoints (newest first, no secrets; filter by tenant)
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -5241,7 +5321,7 @@ func (c *ClientWithResponses) GetApiV1WebhooksEndpointsWithResponse(ctx context.
 
 // PostApiV1WebhooksEndpointsWithBodyWithResponse Register a destination endpoint
 //
-// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -5256,7 +5336,7 @@ func (c *ClientWithResponses) PostApiV1WebhooksEndpointsWithBodyWithResponse(ctx
 
 // PostApiV1WebhooksEndpointsWithResponse Register a destination endpoint
 //
-// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

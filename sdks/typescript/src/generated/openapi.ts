@@ -160,12 +160,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List endpoints (newest first, no secrets) */
+        /** List endpoints (newest first, no secrets; filter by tenant) */
         get: {
             parameters: {
                 query?: {
                     limit?: number;
                     cursor?: string;
+                    /** @description Only the endpoints of this tenant. */
+                    tenant_id?: string;
                 };
                 header?: never;
                 path?: never;
@@ -282,7 +284,7 @@ export interface paths {
         put?: never;
         /**
          * Register a destination endpoint
-         * @description Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+         * @description Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
          */
         post: {
             parameters: {
@@ -1456,6 +1458,8 @@ export interface paths {
                     cursor?: string;
                     type?: string;
                     status?: components["schemas"]["EventStatus"];
+                    /** @description Only the events sent for this tenant. */
+                    tenant_id?: string;
                 };
                 header?: never;
                 path?: never;
@@ -2134,6 +2138,297 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's tenants with their endpoint counts (newest first)
+         * @description A tenant exists while it has at least one endpoint: it appears with its first endpoint (`tenant_id` on `POST /api/v1/webhooks/endpoints`) and goes with its last. An account has at most 1000 tenants, each at most 20 endpoints.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of tenants. */
+                200: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TenantPage"];
+                    };
+                };
+                /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
+                400: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key belongs to another product. */
+                403: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Burst limit or monthly quota exceeded; see Retry-After. */
+                429: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error; safe to retry with backoff. */
+                500: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/tenants/{tenant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
+         * @description Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs may be left. A tenant with no endpoint → 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md). */
+                    tenant_id: components["schemas"]["TenantId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
+                400: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key belongs to another product. */
+                403: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or owned by another account. */
+                404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Burst limit or monthly quota exceeded; see Retry-After. */
+                429: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error; safe to retry with backoff. */
+                500: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -3544,6 +3839,8 @@ export interface components {
         EndpointWithSecret: {
             /** @description `ep_` + 24 base62 characters. */
             id: string;
+            /** @description The tenant it belongs to; null: the account's own endpoint. */
+            tenant_id: string | null;
             url: string;
             events: string[];
             description: string;
@@ -3649,6 +3946,7 @@ export interface components {
          *     | `delivery_ended` | 409 | Cancel: the delivery has already ended (succeeded, failed or cancelled), or no round of it is running. |
          *     | `endpoint_deleted` | 409 | The endpoint was deleted; its deliveries cannot be retried. |
          *     | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
+         *     | `endpoint_tenant_changed` | 409 | The endpoint now belongs to another tenant than the event (or to none); its delivery of the event cannot be retried. |
          *     | `email_taken` | 409 | An account with this email already exists. |
          *     | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
          *     | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
@@ -3658,6 +3956,8 @@ export interface components {
          *     | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
          *     | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
          *     | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
+         *     | `tenant_endpoint_limit_reached` | 422 | The tenant already has the most endpoints a tenant may have. |
+         *     | `tenant_limit_reached` | 422 | The account already has the most tenants it may have (a tenant exists while it has an endpoint). |
          *     | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one first. |
          *     | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the item). |
          *     | `instance_required` | 422 | Cost estimator: the service has several instances; `instances` lists them. |
@@ -3671,7 +3971,7 @@ export interface components {
          *     | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "payload_too_large" | "unsupported_media_type" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
+        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "endpoint_tenant_changed" | "email_taken" | "payload_too_large" | "unsupported_media_type" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "tenant_endpoint_limit_reached" | "tenant_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
         ErrorDetail: {
             path: string;
             message: string;
@@ -3687,12 +3987,18 @@ export interface components {
             events?: string[];
             /** @description Free text, default "". */
             description?: string;
+            tenant_id?: components["schemas"]["TenantId"];
             /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
             rate_limit_per_s?: number | null;
             /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
             max_in_flight?: number | null;
             ordering?: components["schemas"]["EndpointOrdering"];
         };
+        /**
+         * @description Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
+         * @example cus_8f14e45f
+         */
+        TenantId: string;
         EndpointPage: {
             data: components["schemas"]["Endpoint"][];
             next_cursor: string | null;
@@ -3700,6 +4006,8 @@ export interface components {
         Endpoint: {
             /** @description `ep_` + 24 base62 characters. */
             id: string;
+            /** @description The tenant it belongs to; null: the account's own endpoint. */
+            tenant_id: string | null;
             url: string;
             events: string[];
             description: string;
@@ -3726,6 +4034,11 @@ export interface components {
             url?: string;
             events?: string[];
             description?: string;
+            /**
+             * @description Moves the endpoint to this tenant (null: to the account's own endpoints); its waiting deliveries, of events for the tenant it left, end `cancelled`.
+             * @example cus_8f14e45f
+             */
+            tenant_id?: string | null;
             /** @description Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery. */
             rate_limit_per_s?: number | null;
             /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
@@ -3764,6 +4077,8 @@ export interface components {
             type: string;
             timestamp: number;
             idempotency_key: string | null;
+            /** @description The tenant it was sent for; absent when it was sent for none (the account's own endpoints). */
+            tenant_id?: string;
             /** @description Number of matching, enabled endpoints. */
             destinations: number;
         };
@@ -3773,6 +4088,7 @@ export interface components {
             data: components["schemas"]["EventData"];
             /** @description Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`. */
             idempotency_key?: string;
+            tenant_id?: components["schemas"]["TenantId"];
         };
         /** @description Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent. */
         EventData: {
@@ -3788,6 +4104,8 @@ export interface components {
             timestamp: number;
             data: components["schemas"]["EventData"];
             idempotency_key: string | null;
+            /** @description The tenant it was sent for; absent when it was sent for none (the account's own endpoints). */
+            tenant_id?: string;
             status: components["schemas"]["EventStatus"];
             destinations: number;
             created_at: string;
@@ -3800,6 +4118,8 @@ export interface components {
             timestamp: number;
             data: components["schemas"]["EventData"];
             idempotency_key: string | null;
+            /** @description The tenant it was sent for; absent when it was sent for none (the account's own endpoints). */
+            tenant_id?: string;
             status: components["schemas"]["EventStatus"];
             destinations: number;
             created_at: string;
@@ -3827,6 +4147,18 @@ export interface components {
             error: string | null;
             /** @description First 4 KiB of the response body. */
             response_body: string | null;
+        };
+        TenantPage: {
+            data: components["schemas"]["Tenant"][];
+            next_cursor: string | null;
+        };
+        /** @description A tenant exists while it has at least one endpoint. */
+        Tenant: {
+            tenant_id: string;
+            /** @description Its endpoints, disabled ones included (what its cap counts). */
+            endpoint_count: number;
+            /** @description When its first endpoint (since it last had none) was created, ISO 8601 UTC. */
+            created_at: string;
         };
         RetryNowResult: {
             /** @description Deliveries whose next attempt is now being made. */
@@ -3940,7 +4272,7 @@ export const pathsApiCostEstimatorGetParametersQueryCategoryValues: ReadonlyArra
 export const healthStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthState"]> = ["ok", "unavailable"];
 export const disabledReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DisabledReason"]> = ["manual", "failing"];
 export const endpointOrderingValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EndpointOrdering"]> = ["unordered", "fifo"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "payload_too_large", "unsupported_media_type", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "endpoint_tenant_changed", "email_taken", "payload_too_large", "unsupported_media_type", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "tenant_endpoint_limit_reached", "tenant_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
 export const eventStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventStatus"]> = ["delivered", "failed", "pending"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
 export const providerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Provider"]> = ["aws", "gcp", "azure"];

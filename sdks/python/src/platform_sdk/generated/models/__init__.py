@@ -44,6 +44,8 @@ from .secret import Secret
 from .secret_in_grace import SecretInGrace
 from .send_event_request import SendEventRequest
 from .sent_event import SentEvent
+from .tenant import Tenant
+from .tenant_page import TenantPage
 from .update_endpoint_request import UpdateEndpointRequest
 
 __all__ = (
@@ -91,5 +93,7 @@ __all__ = (
     "SecretInGrace",
     "SendEventRequest",
     "SentEvent",
+    "Tenant",
+    "TenantPage",
     "UpdateEndpointRequest",
 )

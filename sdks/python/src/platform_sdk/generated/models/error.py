@@ -68,6 +68,8 @@ class Error:
                 | `endpoint_deleted` | 409 | The endpoint was deleted; its deliveries cannot be retried. |
                 | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries.
                 |
+                | `endpoint_tenant_changed` | 409 | The endpoint now belongs to another tenant than the event (or to none); its
+                delivery of the event cannot be retried. |
                 | `email_taken` | 409 | An account with this email already exists. |
                 | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
                 | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type:
@@ -80,6 +82,9 @@ class Error:
                 address. |
                 | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
                 | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
+                | `tenant_endpoint_limit_reached` | 422 | The tenant already has the most endpoints a tenant may have. |
+                | `tenant_limit_reached` | 422 | The account already has the most tenants it may have (a tenant exists while it
+                has an endpoint). |
                 | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one
                 first. |
                 | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the
