@@ -27,6 +27,7 @@ export async function openApiDocument(): Promise<object> {
     endpoints: { maxEndpointsPerAccount: loadConfig({}).maxEndpointsPerAccount, tenantCaps: loadConfig({}).tenantCaps } as never,
     events: NOT_SERVED,
     tenants: NOT_SERVED,
+    portalSessions: NOT_SERVED,
     catalog: await loadCatalogFile(),
   });
   return documentOf(routes);

@@ -13,8 +13,11 @@ export const ERROR_CATALOGUE = {
   // Who is calling.
   invalid_api_key: 'The API key is missing, malformed, sent the wrong way, or unknown.',
   revoked_api_key: 'The API key has been revoked.',
+  invalid_portal_token: 'The portal session token is unknown, expired or revoked.',
   invalid_credentials: 'Dashboard sign-in: unknown email or wrong password.',
   wrong_product: 'The API key belongs to another product; `error` names the product it is not authorized for.',
+  portal_read_only: 'The portal session is read-only: it may not change anything.',
+  portal_not_allowed: "A portal session may call only the endpoint and event paths, for its own tenant's records.",
   csrf_failed: 'A dashboard form did not come from this site, or has expired. Nothing was changed.',
   // What is asked for.
   not_found: 'Unknown path, or a resource that does not exist or belongs to another account.',

@@ -18,6 +18,7 @@ import { EndpointRateTokens } from '../persistence/endpoint-rate-tokens';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
 import { Tenants } from '../persistence/tenants';
+import { PortalSessions } from '../persistence/portal-sessions';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
 import { LimitUsage } from '../persistence/limit-usage';
 import { LimitWindows } from '../persistence/limit-windows';
@@ -38,6 +39,7 @@ import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
 import { EventService } from '../services/event-service';
 import { TenantService } from '../services/tenant-service';
+import { PortalSessionService } from '../services/portal-session-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower, lifetimeOf } from '../persistence/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
@@ -69,6 +71,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers) {
     operationalNoticeClaims: new OperationalNoticeClaims(db),
     fifoQueues: new FifoQueues(db),
     tenants: new Tenants(db),
+    portalSessions: new PortalSessions(db),
   };
   for (const repo of Object.values(repositories)) if ('ensureIndexes' in repo) await repo.ensureIndexes(expiry);
   return repositories;
@@ -167,6 +170,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpointsCache,
     /** The account's tenants: listed, and deleted endpoint by endpoint through `endpoints`. */
     tenants: new TenantService({ tenants: repositories.tenants, endpoints: repositories.endpoints, endpointService: endpoints }),
+    /** Tokens for one tenant's people, read on every call they make. */
+    portalSessions: new PortalSessionService({ sessions: repositories.portalSessions, accounts: repositories.accounts, clock }),
     /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
     events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, recoveries: new RecoveryScheduler(temporal, config.temporal.taskQueue), fifo, noticeRules, clock }),
     outbox,

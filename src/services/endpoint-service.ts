@@ -116,6 +116,11 @@ export class EndpointService {
     };
   }
 
+  /** The tenant the account's endpoint belongs to (null: none); 404 if it has no such endpoint. */
+  async tenantOf(accountId: string, id: string): Promise<string | null> {
+    return (await requireEndpoint(this.deps.endpoints, accountId, id)).tenant_id ?? null;
+  }
+
   async get(accountId: string, id: string): Promise<EndpointView> {
     const doc = await requireEndpoint(this.deps.endpoints, accountId, id);
     const [view, fifo] = await Promise.all([this.view(doc), orderingOf(doc) === 'fifo' ? this.deps.fifoQueue?.view(doc._id) : undefined]);

@@ -176,6 +176,13 @@ export class EventService {
     return { created: true, body: ingestResponse(event), started };
   }
 
+  /** The tenant the account's event was sent for (null: none); 404 if it has no such event. */
+  async tenantOf(accountId: string, id: number): Promise<string | null> {
+    const event = await this.deps.events.find(accountId, id);
+    if (!event) throw new DomainError('not_found', `Event ${id} not found.`);
+    return event.tenant_id ?? null;
+  }
+
   async get(accountId: string, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {
     const event = await this.deps.events.find(accountId, id);
     if (!event) throw new DomainError('not_found', `Event ${id} not found.`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TENANT_ID_REGEX, TENANT_ID_RULE } from '../../../../domain/webhooks/tenant';
+import { DEFAULT_PORTAL_SESSION_SECONDS, MAX_PORTAL_SESSION_SECONDS, MIN_PORTAL_SESSION_SECONDS } from '../../../../domain/webhooks/portal-session';
 
 const TENANT_RULE =
   `Your customer this belongs to, named by your own id for it: ${TENANT_ID_RULE}. ` +
@@ -20,3 +21,29 @@ export const Tenant = z
   .meta({ id: 'Tenant' });
 
 export const TenantList = z.object({ data: z.array(Tenant), next_cursor: z.string().nullable() }).meta({ id: 'TenantPage' });
+
+export const PortalSessionBody = z
+  .strictObject({
+    tenant_id: TenantId,
+    expires_in_seconds: z
+      .number()
+      .int()
+      .min(MIN_PORTAL_SESSION_SECONDS)
+      .max(MAX_PORTAL_SESSION_SECONDS)
+      .default(DEFAULT_PORTAL_SESSION_SECONDS)
+      .describe(`How long the token works: ${MIN_PORTAL_SESSION_SECONDS} to ${MAX_PORTAL_SESSION_SECONDS} seconds (24 h), default ${DEFAULT_PORTAL_SESSION_SECONDS} (1 h).`),
+    read_only: z.boolean().default(false).describe('A read-only token gets 403 `portal_read_only` on every call but GET.'),
+  })
+  .meta({ id: 'CreatePortalSessionRequest' });
+
+export const PortalSession = z
+  .object({
+    url: z.string().describe("The tenant's portal page, the token in its fragment (never sent to a server)."),
+    token: z.string().describe('`whpt_` + 43 base64url characters: `Authorization: Bearer <token>` on the endpoint and event paths, for this tenant only. Shown only here.'),
+    expires_at: z.string().describe('ISO 8601 UTC.'),
+    tenant_id: z.string(),
+    read_only: z.boolean(),
+  })
+  .meta({ id: 'PortalSession' });
+
+export const PortalSessionsRevoked = z.object({ revoked: z.number().int().describe('Sessions ended by this call.') }).meta({ id: 'PortalSessionsRevoked' });
