@@ -104,6 +104,7 @@ const (
 	ErrorCodeInvalidCursor              ErrorCode = "invalid_cursor"
 	ErrorCodeInvalidEventId             ErrorCode = "invalid_event_id"
 	ErrorCodeInvalidJson                ErrorCode = "invalid_json"
+	ErrorCodeInvalidPortalToken         ErrorCode = "invalid_portal_token"
 	ErrorCodeInvalidRequest             ErrorCode = "invalid_request"
 	ErrorCodeInvalidSince               ErrorCode = "invalid_since"
 	ErrorCodeInvalidUrl                 ErrorCode = "invalid_url"
@@ -116,6 +117,8 @@ const (
 	ErrorCodeNotFound                   ErrorCode = "not_found"
 	ErrorCodeOverloaded                 ErrorCode = "overloaded"
 	ErrorCodePayloadTooLarge            ErrorCode = "payload_too_large"
+	ErrorCodePortalNotAllowed           ErrorCode = "portal_not_allowed"
+	ErrorCodePortalReadOnly             ErrorCode = "portal_read_only"
 	ErrorCodeQuotaExceeded              ErrorCode = "quota_exceeded"
 	ErrorCodeRateLimitExceeded          ErrorCode = "rate_limit_exceeded"
 	ErrorCodeReservedEventType          ErrorCode = "reserved_event_type"
@@ -180,6 +183,8 @@ func (e ErrorCode) Valid() bool {
 		return true
 	case ErrorCodeInvalidJson:
 		return true
+	case ErrorCodeInvalidPortalToken:
+		return true
 	case ErrorCodeInvalidRequest:
 		return true
 	case ErrorCodeInvalidSince:
@@ -203,6 +208,10 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeOverloaded:
 		return true
 	case ErrorCodePayloadTooLarge:
+		return true
+	case ErrorCodePortalNotAllowed:
+		return true
+	case ErrorCodePortalReadOnly:
 		return true
 	case ErrorCodeQuotaExceeded:
 		return true
@@ -453,8 +462,11 @@ type Error struct {
 	// | `sign_up_refused` | 400 | Dashboard sign-up could not go through (it does not say whether the email is taken). |
 	// | `invalid_api_key` | 401 | The API key is missing, malformed, sent the wrong way, or unknown. |
 	// | `revoked_api_key` | 401 | The API key has been revoked. |
+	// | `invalid_portal_token` | 401 | The portal session token is unknown, expired or revoked. |
 	// | `invalid_credentials` | 401 | Dashboard sign-in: unknown email or wrong password. |
 	// | `wrong_product` | 403 | The API key belongs to another product; `error` names the product it is not authorized for. |
+	// | `portal_read_only` | 403 | The portal session is read-only: it may not change anything. |
+	// | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's records. |
 	// | `csrf_failed` | 403 | A dashboard form did not come from this site, or has expired. Nothing was changed. |
 	// | `not_found` | 404 | Unknown path, or a resource that does not exist or belongs to another account. |
 	// | `method_not_allowed` | 405 | The path exists but not with this method; the `Allow` header lists the methods it has. |
@@ -531,8 +543,11 @@ type Error struct {
 // | `sign_up_refused` | 400 | Dashboard sign-up could not go through (it does not say whether the email is taken). |
 // | `invalid_api_key` | 401 | The API key is missing, malformed, sent the wrong way, or unknown. |
 // | `revoked_api_key` | 401 | The API key has been revoked. |
+// | `invalid_portal_token` | 401 | The portal session token is unknown, expired or revoked. |
 // | `invalid_credentials` | 401 | Dashboard sign-in: unknown email or wrong password. |
 // | `wrong_product` | 403 | The API key belongs to another product; `error` names the product it is not authorized for. |
+// | `portal_read_only` | 403 | The portal session is read-only: it may not change anything. |
+// | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's records. |
 // | `csrf_failed` | 403 | A dashboard form did not come from this site, or has expired. Nothing was changed. |
 // | `not_found` | 404 | Unknown path, or a resource that does not exist or belongs to another account. |
 // | `method_not_allowed` | 405 | The path exists but not with this method; the `Allow` header lists the methods it has. |

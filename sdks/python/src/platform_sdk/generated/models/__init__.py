@@ -5,6 +5,7 @@ from .catalog import Catalog
 from .catalog_entry import CatalogEntry
 from .category import Category
 from .create_endpoint_request import CreateEndpointRequest
+from .create_portal_session_request import CreatePortalSessionRequest
 from .delivery import Delivery
 from .delivery_status import DeliveryStatus
 from .disabled_reason import DisabledReason
@@ -32,6 +33,8 @@ from .get_api_cost_estimator_provider import GetApiCostEstimatorProvider
 from .health import Health
 from .health_checks import HealthChecks
 from .health_state import HealthState
+from .portal_session import PortalSession
+from .portal_sessions_revoked import PortalSessionsRevoked
 from .post_api_cost_estimator_body import PostApiCostEstimatorBody
 from .price_unit import PriceUnit
 from .provider import Provider
@@ -54,6 +57,7 @@ __all__ = (
     "CatalogEntry",
     "Category",
     "CreateEndpointRequest",
+    "CreatePortalSessionRequest",
     "Delivery",
     "DeliveryStatus",
     "DisabledReason",
@@ -81,6 +85,8 @@ __all__ = (
     "Health",
     "HealthChecks",
     "HealthState",
+    "PortalSession",
+    "PortalSessionsRevoked",
     "PostApiCostEstimatorBody",
     "PriceUnit",
     "Provider",
