@@ -25,9 +25,11 @@ export async function openApiDocument(): Promise<object> {
     health: NOT_SERVED,
     getDocument: () => ({}),
     // The documented cap is the default configuration's (MAX_ENDPOINTS_PER_ACCOUNT).
-    endpoints: { maxEndpointsPerAccount: loadConfig({}).maxEndpointsPerAccount } as never,
+    endpoints: { maxEndpointsPerAccount: loadConfig({}).maxEndpointsPerAccount, tenantCaps: loadConfig({}).tenantCaps } as never,
     events: NOT_SERVED,
     eventTypes: { maxPerAccount: MAX_EVENT_TYPES_PER_ACCOUNT } as never,
+    tenants: NOT_SERVED,
+    portalSessions: NOT_SERVED,
     catalog: await loadCatalogFile(),
   });
   return documentOf(routes);

@@ -6,6 +6,7 @@ import { DEFAULT_AUTO_DISABLE_AFTER_MS } from '../domain/webhooks/endpoint-healt
 import { DEFAULT_FAILING_AFTER } from '../domain/webhooks/operational-events';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/webhooks/idempotency-window';
 import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
+import { DEFAULT_TENANT_CAPS } from '../domain/webhooks/tenant';
 import { DEFAULT_DNS_MAX_CONCURRENT, DEFAULT_DNS_TIMEOUT_MS } from '../infra/dns-lookup';
 import { PROJECT_ROOT } from '../infra/tools';
 import { blankIsUnset, httpUrl, tracingConfigFrom, TracingEnvSchema } from './tracing-config';
@@ -64,6 +65,8 @@ const EnvSchema = z.object({
   /** With TRUST_PROXY: how many proxies of ours append to X-Forwarded-For; the client is the entry they appended. */
   TRUST_PROXY_HOPS: int(1, 10).default(1),
   MAX_ENDPOINTS_PER_ACCOUNT: int(1, 100_000).default(100),
+  MAX_ENDPOINTS_PER_TENANT: int(1, 10_000).default(DEFAULT_TENANT_CAPS.endpointsPerTenant),
+  MAX_TENANTS_PER_ACCOUNT: int(1, 1_000_000).default(DEFAULT_TENANT_CAPS.tenantsPerAccount),
   DNS_SERVERS: optionalWhere((v) => v.split(',').every((s) => isNameServer(s.trim())), 'must be comma-separated ip, ip:port or [ipv6]:port'),
   DNS_TIMEOUT_MS: int(100, 60_000).default(DEFAULT_DNS_TIMEOUT_MS),
   DNS_MAX_CONCURRENT: int(1, 10_000).default(DEFAULT_DNS_MAX_CONCURRENT),
@@ -152,6 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     trustProxy: e.TRUST_PROXY,
     trustProxyHops: e.TRUST_PROXY_HOPS,
     maxEndpointsPerAccount: e.MAX_ENDPOINTS_PER_ACCOUNT,
+    /** src/domain/webhooks/tenant.ts. */
+    tenantCaps: { endpointsPerTenant: e.MAX_ENDPOINTS_PER_TENANT, tenantsPerAccount: e.MAX_TENANTS_PER_ACCOUNT },
     dns: {
       /** undefined: the system's name servers. */
       servers: e.DNS_SERVERS?.split(',').map((s) => s.trim()),

@@ -13,8 +13,11 @@ export const ERROR_CATALOGUE = {
   // Who is calling.
   invalid_api_key: 'The API key is missing, malformed, sent the wrong way, or unknown.',
   revoked_api_key: 'The API key has been revoked.',
+  invalid_portal_token: 'The portal session token is unknown, expired or revoked.',
   invalid_credentials: 'Dashboard sign-in: unknown email or wrong password.',
   wrong_product: 'The API key belongs to another product; `error` names the product it is not authorized for.',
+  portal_read_only: 'The portal session is read-only: it may not change anything.',
+  portal_not_allowed: "A portal session may call only the endpoint and event paths, for its own tenant's records.",
   csrf_failed: 'A dashboard form did not come from this site, or has expired. Nothing was changed.',
   // What is asked for.
   not_found: 'Unknown path, or a resource that does not exist or belongs to another account.',
@@ -30,6 +33,7 @@ export const ERROR_CATALOGUE = {
   delivery_ended: 'Cancel: the delivery has already ended (succeeded, failed or cancelled), or no round of it is running.',
   endpoint_deleted: 'The endpoint was deleted; its deliveries cannot be retried.',
   endpoint_disabled: 'The endpoint is disabled; enable it before retrying or recovering its deliveries.',
+  endpoint_tenant_changed: 'The endpoint now belongs to another tenant than the event (or to none); its delivery of the event cannot be retried.',
   email_taken: 'An account with this email already exists.',
   event_type_exists: 'The account\'s event-type catalog already has a type of this name; change it with PATCH.',
   event_type_changed: 'PATCH of an event type: the schema or example it was checked against was changed by another call meanwhile. Nothing was changed; read the type and repeat the PATCH.',
@@ -46,6 +50,8 @@ export const ERROR_CATALOGUE = {
   invalid_schema: 'The event type\'s `schema` is not a valid JSON Schema (draft 2020-12); `details` says where.',
   invalid_example: 'The event type\'s `example` does not match its `schema`; `details` names the failing paths.',
   schema_mismatch: 'Ingest: the event\'s `data` does not match the schema of its type in the account\'s catalog; `details` names the failing paths. Nothing was stored.',
+  tenant_endpoint_limit_reached: 'The tenant already has the most endpoints a tenant may have.',
+  tenant_limit_reached: 'The account already has the most tenants it may have (a tenant exists while it has an endpoint).',
   key_limit_reached: 'The account already has the most live (unrevoked) API keys it may have; revoke one first.',
   unknown_service: 'Cost estimator: no catalog entry for this provider and service (`index` names the item).',
   instance_required: 'Cost estimator: the service has several instances; `instances` lists them.',

@@ -49,6 +49,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     health: { mongo: () => pingMongo(db), temporal: () => pingTemporal(temporal) },
     getDocument: () => (document ??= documentOf(routes)),
     catalog,
+    publicOrigin: config.publicOrigin,
   });
 
   const sessions = new DashboardSessions(db);
@@ -74,7 +75,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
       routes,
       trustProxy: config.trustProxy,
       trustProxyHops: config.trustProxyHops,
-      guards: [keyScoped(authenticator, limiter, ingestAdmission(services.admission)), estimatorAccess(authenticator, limiter)],
+      guards: [keyScoped(authenticator, limiter, ingestAdmission(services.admission), services.portalSessions), estimatorAccess(authenticator, limiter)],
       before: [dashboard],
     });
     const shed = ingestShed({ authenticator, limiter, admission: services.admission });

@@ -109,6 +109,7 @@ export async function listenerEndpointService(config: Config, db: Db, temporal: 
     secretBox: createSecretBox(await loadOrCreateSecretsKey(config.secretsEncryptionKey, config.dataDir)),
     allowPrivateNetworks: true,
     maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+    tenantCaps: config.tenantCaps,
     autoDisableAfterMs: config.endpointAutoDisableAfterMs,
     dnsLookup: lookupLocalListener,
     clock: systemClock,

@@ -18,6 +18,8 @@ import { EndpointRateTokens } from '../persistence/endpoint-rate-tokens';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
 import { EventTypes } from '../persistence/event-types';
+import { Tenants } from '../persistence/tenants';
+import { PortalSessions } from '../persistence/portal-sessions';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
 import { LimitUsage } from '../persistence/limit-usage';
 import { LimitWindows } from '../persistence/limit-windows';
@@ -39,6 +41,8 @@ import { EventRetention } from '../services/event-retention';
 import { EventService } from '../services/event-service';
 import { EventTypeSchemas } from '../services/event-type-schemas';
 import { EventTypeService } from '../services/event-type-service';
+import { TenantService } from '../services/tenant-service';
+import { PortalSessionService } from '../services/portal-session-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower, lifetimeOf } from '../persistence/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
@@ -70,6 +74,8 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers) {
     /** Once-an-hour operational events per endpoint, across processes (the per-event cap is on the event: Events.claimNotice). */
     operationalNoticeClaims: new OperationalNoticeClaims(db),
     fifoQueues: new FifoQueues(db),
+    tenants: new Tenants(db),
+    portalSessions: new PortalSessions(db),
   };
   for (const repo of Object.values(repositories)) if ('ensureIndexes' in repo) await repo.ensureIndexes(expiry);
   return repositories;
@@ -141,6 +147,20 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     ttlMs: config.instanceLeaseTtlMs,
     logger,
   });
+  const endpoints = new EndpointService({
+    ...repositories,
+    health: repositories.endpointHealth,
+    scheduler,
+    resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
+    secretBox,
+    fifoQueue: fifo,
+    allowPrivateNetworks: config.delivery.allowPrivateNetworks,
+    maxEndpointsPerAccount: config.maxEndpointsPerAccount,
+    tenantCaps: config.tenantCaps,
+    autoDisableAfterMs: config.endpointAutoDisableAfterMs,
+    dnsLookup,
+    clock: systemClock,
+  });
   const noticeRules = { failingAfter: config.endpointFailingAfter, autoDisableAfterMs: config.endpointAutoDisableAfterMs };
   return {
     /** One of each per process: the worker role's activities use them too. */
@@ -151,20 +171,12 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     authenticator,
     invalidations,
     limiter: new BlockLimiter(repositories.limitWindows, repositories.limitUsage, clock),
-    endpoints: new EndpointService({
-      ...repositories,
-      health: repositories.endpointHealth,
-      scheduler,
-      resumer: new ResumeScheduler(temporal, config.temporal.taskQueue),
-      secretBox,
-      fifoQueue: fifo,
-      allowPrivateNetworks: config.delivery.allowPrivateNetworks,
-      maxEndpointsPerAccount: config.maxEndpointsPerAccount,
-      autoDisableAfterMs: config.endpointAutoDisableAfterMs,
-      dnsLookup,
-      clock: systemClock,
-    }),
+    endpoints,
     endpointsCache,
+    /** The account's tenants: listed, and deleted endpoint by endpoint through `endpoints`. */
+    tenants: new TenantService({ tenants: repositories.tenants, endpoints: repositories.endpoints, endpointService: endpoints }),
+    /** Tokens for one tenant's people, read on every call they make. */
+    portalSessions: new PortalSessionService({ sessions: repositories.portalSessions, accounts: repositories.accounts, clock }),
     /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
     events: new EventService({ ...repositories, endpointsCache, eventTypeSchemas, outbox, lease, scheduler, recoveries: new RecoveryScheduler(temporal, config.temporal.taskQueue), fifo, noticeRules, clock }),
     /** The account's event-type catalog; ingest checks data against it through `eventTypeSchemas`. */

@@ -2,13 +2,17 @@ import type { Filter } from 'mongodb';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
 import type { EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { RetiredSecret } from '../domain/webhooks/secret-rotation';
+import { DEFAULT_TENANT_CAPS, type TenantCaps } from '../domain/webhooks/tenant';
 import { accountCountsOf } from './account-counts';
 import { cacheInvalidationsOf } from './cache-invalidations';
 import { StoreCollection } from './store-collection';
+import { Tenants, type TenantPlaceRefusal } from './tenants';
 
 export interface EndpointDoc {
   _id: string;
   account_id: string;
+  /** The tenant it belongs to (tenant.ts); absent or null: the account's own. */
+  tenant_id?: string | null;
   url: string;
   events: string[];
   description: string;
@@ -29,29 +33,68 @@ export interface EndpointDoc {
   updated_at: Date;
 }
 
-export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'rate_limit_per_s' | 'max_in_flight' | 'ordering' | 'secret_sealed' | 'previous_secrets'>>;
+export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'rate_limit_per_s' | 'max_in_flight' | 'ordering' | 'secret_sealed' | 'previous_secrets' | 'tenant_id'>>;
+
+/** Why an insert was refused: the account holds its most endpoints, or a tenant cap (tenants.ts). */
+export type EndpointInsertRefusal = 'account_full' | TenantPlaceRefusal;
 
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
 
-export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ account_id: 1, created_at: -1, _id: -1 }]) {
+export class Endpoints extends StoreCollection<EndpointDoc>(
+  'endpoints',
+  [{ account_id: 1, created_at: -1, _id: -1 }],
+  [{ account_id: 1, tenant_id: 1, created_at: -1, _id: -1 }],
+) {
   private readonly invalidations = cacheInvalidationsOf(this.db);
   private readonly counts = accountCountsOf(this.db);
+  private readonly tenants = new Tenants(this.db);
 
-  /** Inserts `doc` if its account has fewer than `max` endpoints, disabled included (false: none inserted); exact under concurrent creates. */
-  async insertIfRoom(doc: EndpointDoc, max: number): Promise<boolean> {
-    if (!(await this.counts.insertIfRoom(doc.account_id, 'endpoints', max, () => this.col.insertOne(doc)))) return false;
+  /**
+   * Inserts `doc` if its account has fewer than `max` endpoints, disabled included, and its tenant (if any) room under
+   * `tenantCaps` (null: inserted); exact under concurrent creates. The tenant's place is taken first, given back if refused.
+   */
+  async insertIfRoom(doc: EndpointDoc, max: number, tenantCaps: TenantCaps = DEFAULT_TENANT_CAPS): Promise<EndpointInsertRefusal | null> {
+    const tenantId = doc.tenant_id ?? null;
+    if (tenantId !== null) {
+      const refused = await this.tenants.takePlace(doc.account_id, tenantId, tenantCaps, doc.created_at);
+      if (refused) return refused;
+    }
+    let inserted = false;
+    try {
+      inserted = await this.counts.insertIfRoom(doc.account_id, 'endpoints', max, () => this.col.insertOne(doc));
+    } finally {
+      if (!inserted && tenantId !== null) await this.tenants.giveBack(doc.account_id, tenantId);
+    }
+    if (!inserted) return 'account_full';
     await this.invalidations.append({ kind: 'endpoints_changed', account_id: doc.account_id });
-    return true;
+    return null;
+  }
+
+  /** Moves `current` to tenant `to` (null: the account's own) if it still belongs where it was read, within `to`'s caps. */
+  async moveToTenant(current: EndpointDoc, to: string | null, tenantCaps: TenantCaps, at: Date): Promise<EndpointDoc | TenantPlaceRefusal | null> {
+    const from = current.tenant_id ?? null;
+    if (to !== null) {
+      const refused = await this.tenants.takePlace(current.account_id, to, tenantCaps, at);
+      if (refused) return refused;
+    }
+    let moved: EndpointDoc | null = null;
+    try {
+      moved = await this.update(current, { tenant_id: to }, at, { tenant_id: from });
+    } finally {
+      const placeLeft = moved ? from : to;
+      if (placeLeft !== null) await this.tenants.giveBack(current.account_id, placeLeft);
+    }
+    return moved;
   }
 
   find(accountId: string, id: string): Promise<EndpointDoc | null> {
     return this.col.findOne({ _id: id, account_id: accountId });
   }
 
-  /** Newest first; the cursor is the last item's (created_at, _id). */
-  async list(accountId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<EndpointDoc[]> {
-    const filter: Filter<EndpointDoc> = { account_id: accountId };
+  /** Newest first; the cursor is the last item's (created_at, _id). With `tenantId`, that tenant's only (an index search). */
+  async list(accountId: string, limit: number, after?: { createdAt: Date; id: string }, tenantId?: string): Promise<EndpointDoc[]> {
+    const filter: Filter<EndpointDoc> = { account_id: accountId, ...(tenantId !== undefined && { tenant_id: tenantId }) };
     if (after) {
       filter.$or = [{ created_at: { $lt: after.createdAt } }, { created_at: after.createdAt, _id: { $lt: after.id } }];
     }
@@ -82,9 +125,11 @@ export class Endpoints extends StoreCollection<EndpointDoc>('endpoints', [{ acco
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
-    const result = await this.col.deleteOne({ _id: id, account_id: accountId });
-    if (result.deletedCount === 0) return false;
+    // The whole document: the embedded store has no projection on findAndModify; its tenant's place is given back.
+    const deleted = await this.col.findOneAndDelete({ _id: id, account_id: accountId });
+    if (!deleted) return false;
     await this.counts.giveBack(accountId, 'endpoints');
+    if (deleted.tenant_id) await this.tenants.giveBack(accountId, deleted.tenant_id);
     await this.invalidations.append({ kind: 'endpoints_changed', account_id: accountId });
     return true;
   }

@@ -4,6 +4,7 @@ import { EventSequences } from './event-sequences';
 import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
 import { readBack } from './read-back';
 import { StoreCollection } from './store-collection';
+import { tenantKey } from './tenants';
 
 /** `data` is kept only inside `body`, the exact delivered JSON: FerretDB cannot store keys with `.`, `$` or NUL, or nested arrays. */
 interface StoredEventDoc extends Omit<EventDoc, 'data' | 'owner'> {
@@ -12,12 +13,16 @@ interface StoredEventDoc extends Omit<EventDoc, 'data' | 'owner'> {
   seq: number;
   /** Per notice kind, the claimers that took one of the event's capped notices (claimNotice). */
   notices?: Record<string, string[]>;
+  /** tenantKey(account_id, tenant_id) of a tenant's event: a tenant's list walks `{tenant_key, seq}` as the account's walks `{account_id, seq}`. */
+  tenant_key?: string;
 }
 
 export interface EventDoc {
   /** Positive integer, unique across the platform (event-ids.ts). */
   _id: number;
   account_id: string;
+  /** The tenant it is for (tenant.ts): it reaches that tenant's endpoints only; absent: the account's own endpoints only. */
+  tenant_id?: string;
   type: string;
   data: Record<string, unknown>;
   /** The exact body bytes every attempt sends. */
@@ -68,7 +73,7 @@ const RETENTION_VIEW = { account_id: 1, type: 1, idempotency_key: 1, endpoint_id
 export const ownerTag = (instanceId: string, batch: number): string => `${instanceId}#${batch}`;
 
 /** `events`: every read is scoped to its account, except the delivery path's and crash recovery's. */
-export class Events extends StoreCollection<StoredEventDoc>('events', [{ account_id: 1, seq: -1 }], [{ owner: 1 }]) {
+export class Events extends StoreCollection<StoredEventDoc>('events', [{ account_id: 1, seq: -1 }], [{ owner: 1 }], [{ tenant_key: 1, seq: -1 }]) {
   readonly ids = new EventIds(this.db);
   readonly sequences = new EventSequences(this.db);
 
@@ -133,18 +138,20 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ account
     return doc && fromStored(doc);
   }
 
-  /** Newest first, until `want` (of `type`) are found or `examineAtMost` examined; `next`: null when done. */
+  /** Newest first, until `want` (of `type`) are found or `examineAtMost` examined; `next`: null when done. With `tenantId`, that tenant's events only. */
   async list(
     accountId: string,
-    options: { before?: EventListPosition; want: number; examineAtMost: number; type?: string },
+    options: { before?: EventListPosition; want: number; examineAtMost: number; type?: string; tenantId?: string },
   ): Promise<{ events: EventSummary[]; next: EventListPosition | null }> {
+    // One string equality and a range on the field sorted by: the shape the embedded store walks an index for (mongo.ts).
+    const owner = options.tenantId !== undefined ? { tenant_key: tenantKey(accountId, options.tenantId) } : { account_id: accountId };
     const events: EventSummary[] = [];
     let examined = 0;
     let below = options.before?.s ?? Number.MAX_SAFE_INTEGER;
     while (events.length < options.want && examined < options.examineAtMost) {
       const wanted = options.type ? TYPED_READ : options.want - events.length;
       const limit = Math.min(wanted, options.examineAtMost - examined);
-      const docs: StoredSummary[] = await this.col.find({ account_id: accountId, seq: { $lt: below } }, SUMMARY).sort({ seq: -1 }).limit(limit).toArray();
+      const docs: StoredSummary[] = await this.col.find({ ...owner, seq: { $lt: below } }, SUMMARY).sort({ seq: -1 }).limit(limit).toArray();
       for (const doc of docs) {
         if (events.length >= options.want) break;
         examined++;
@@ -174,7 +181,7 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ account
 
 function toStored(doc: EventDoc, seq: number): StoredEventDoc {
   const { data: _data, _id, owner, ...rest } = doc;
-  return { ...rest, _id, ...(owner ? { owner } : {}), seq };
+  return { ...rest, _id, ...(owner ? { owner } : {}), ...(doc.tenant_id ? { tenant_key: tenantKey(doc.account_id, doc.tenant_id) } : {}), seq };
 }
 
 function fromStored(doc: StoredEventDoc): EventDoc {
@@ -190,6 +197,7 @@ function summary(doc: StoredSummary, position: EventListPosition): EventSummary 
 type StoredAsIs = Omit<EventDoc, '_id' | 'data' | 'owner'>;
 const STORED_AS_IS: Record<keyof StoredAsIs, true> = {
   account_id: true,
+  tenant_id: true,
   type: true,
   body: true,
   timestamp: true,

@@ -11,7 +11,8 @@ import { DEFAULT_GRACE_PERIOD_SECONDS, rotateSecretSet, secretsInGrace } from '.
 import { countLast24h, HealthSummary, shouldDisableForFailures } from '../domain/webhooks/endpoint-health';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
-import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
+import type { EndpointChanges, EndpointDoc, EndpointInsertRefusal, Endpoints } from '../persistence/endpoints';
+import { DEFAULT_TENANT_CAPS, type TenantCaps } from '../domain/webhooks/tenant';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { ResumeScheduler } from '../temporal/resume-scheduler';
 import { decodeCursor, encodeCursor } from './pagination';
@@ -25,6 +26,8 @@ interface EndpointInput {
   url: string;
   events?: string[];
   description?: string;
+  /** Create: its tenant (absent: the account's own). PATCH: moves it; null makes it the account's own. */
+  tenant_id?: string | null;
   ordering?: EndpointOrdering;
   /** The endpoint's own limits: null clears one (on PATCH), absent leaves it. */
   rate_limit_per_s?: number | null;
@@ -49,6 +52,8 @@ interface EndpointServiceDeps {
   allowPrivateNetworks: boolean;
   /** Endpoints one account may have, disabled ones included (MAX_ENDPOINTS_PER_ACCOUNT). */
   maxEndpointsPerAccount: number;
+  /** Endpoints per tenant and tenants per account (MAX_ENDPOINTS_PER_TENANT, MAX_TENANTS_PER_ACCOUNT); default: their defaults. */
+  tenantCaps?: TenantCaps;
   /** The auto-disable rule's period (ENDPOINT_AUTO_DISABLE_HOURS), shown where the rule is explained. */
   autoDisableAfterMs: number;
   dnsLookup: LookupAllFunction;
@@ -57,10 +62,12 @@ interface EndpointServiceDeps {
 
 export class EndpointService {
   readonly maxEndpointsPerAccount: number;
+  readonly tenantCaps: TenantCaps;
   readonly autoDisableAfterMs: number;
 
   constructor(private readonly deps: EndpointServiceDeps) {
     this.maxEndpointsPerAccount = deps.maxEndpointsPerAccount;
+    this.tenantCaps = deps.tenantCaps ?? DEFAULT_TENANT_CAPS;
     this.autoDisableAfterMs = deps.autoDisableAfterMs;
   }
 
@@ -74,6 +81,8 @@ export class EndpointService {
     const doc: EndpointDoc = {
       _id: newId('ep'),
       account_id: accountId,
+      // Stored only when given: an absent tenant is the account's own.
+      ...(input.tenant_id != null ? { tenant_id: input.tenant_id } : {}),
       url,
       events,
       description: input.description ?? '',
@@ -86,10 +95,8 @@ export class EndpointService {
       created_at: now,
       updated_at: now,
     };
-    if (!(await this.deps.endpoints.insertIfRoom(doc, max))) {
-      const message = `This account already has the most endpoints it may have (${max}). Delete one, or subscribe an existing endpoint to more event types.`;
-      throw new DomainError('endpoint_limit_reached', message);
-    }
+    const refused = await this.deps.endpoints.insertIfRoom(doc, max, this.tenantCaps);
+    if (refused) throw this.capReached(refused, input.tenant_id ?? null);
     return { ...endpointView(doc, null, now), secret };
   }
 
@@ -97,15 +104,21 @@ export class EndpointService {
     return this.deps.endpoints.countForAccount(accountId);
   }
 
-  async list(accountId: string, limit: number, cursor?: string): Promise<{ data: EndpointView[]; next_cursor: string | null }> {
+  /** With `tenantId`, that tenant's endpoints only. */
+  async list(accountId: string, limit: number, cursor?: string, tenantId?: string): Promise<{ data: EndpointView[]; next_cursor: string | null }> {
     const after = cursor ? decodeCursor(cursor, EndpointCursor) : undefined;
-    const docs = await this.deps.endpoints.list(accountId, limit + 1, after ? { createdAt: new Date(after.c), id: after.id } : undefined);
+    const docs = await this.deps.endpoints.list(accountId, limit + 1, after ? { createdAt: new Date(after.c), id: after.id } : undefined, tenantId);
     const page = docs.slice(0, limit);
     const last = page[page.length - 1];
     return {
       data: await Promise.all(page.map((d) => this.view(d))),
       next_cursor: docs.length > limit && last ? encodeCursor({ c: last.created_at.getTime(), id: last._id }) : null,
     };
+  }
+
+  /** The tenant the account's endpoint belongs to (null: none); 404 if it has no such endpoint. */
+  async tenantOf(accountId: string, id: string): Promise<string | null> {
+    return (await requireEndpoint(this.deps.endpoints, accountId, id)).tenant_id ?? null;
   }
 
   async get(accountId: string, id: string): Promise<EndpointView> {
@@ -115,10 +128,13 @@ export class EndpointService {
   }
 
   async update(accountId: string, id: string, patch: Partial<EndpointInput> & { disabled?: boolean }): Promise<EndpointView> {
-    const current = await requireEndpoint(this.deps.endpoints, accountId, id);
+    let current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const changes: EndpointChanges = {};
+    // Checked before the move, so that a refused change moves nothing.
     if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
     if (patch.events !== undefined) changes.events = this.checkPatterns(patch.events);
+    const movedTenant = patch.tenant_id !== undefined && patch.tenant_id !== (current.tenant_id ?? null);
+    if (movedTenant) current = await this.moveToTenant(current, patch.tenant_id ?? null);
     if (patch.description !== undefined) changes.description = patch.description;
     Object.assign(changes, limitChanges(patch));
     if (patch.ordering !== undefined && patch.ordering !== orderingOf(current)) changes.ordering = patch.ordering;
@@ -132,7 +148,8 @@ export class EndpointService {
     const updated = await this.deps.endpoints.update(current, changes, now);
     if (!updated) throw notFound(id);
     // Only when it changes: an endpoint disabled already has nothing to cancel (a delivery left over ends at its next attempt).
-    if (changes.disabled === true) await this.cancelInFlight(id);
+    // A move too: its waiting deliveries are of the tenant it left.
+    if (changes.disabled === true || movedTenant) await this.cancelInFlight(id);
     // After the write: a delivery woken now reads the endpoint unordered.
     if (changes.ordering === 'unordered') await this.deps.fifoQueue?.release(id);
     return this.view(updated);
@@ -192,6 +209,33 @@ export class EndpointService {
       current = await requireEndpoint(this.deps.endpoints, accountId, id);
     }
     return secret;
+  }
+
+  /** Another tenant's events never reach it: one conditional update on the tenant read, its places taken and given back in persistence. */
+  private async moveToTenant(current: EndpointDoc, to: string | null): Promise<EndpointDoc> {
+    for (;;) {
+      const moved = await this.deps.endpoints.moveToTenant(current, to, this.tenantCaps, this.deps.clock());
+      if (typeof moved === 'string') throw this.capReached(moved, to);
+      if (moved) return moved;
+      // Deleted (404), or moved by another call since it was read: decided again from what it is now.
+      current = await requireEndpoint(this.deps.endpoints, current.account_id, current._id);
+      if ((current.tenant_id ?? null) === to) return current;
+    }
+  }
+
+  private capReached(refused: EndpointInsertRefusal, tenantId: string | null): DomainError {
+    const { endpointsPerTenant, tenantsPerAccount } = this.tenantCaps;
+    switch (refused) {
+      case 'account_full':
+        return new DomainError(
+          'endpoint_limit_reached',
+          `This account already has the most endpoints it may have (${this.deps.maxEndpointsPerAccount}). Delete one, or subscribe an existing endpoint to more event types.`,
+        );
+      case 'tenant_full':
+        return new DomainError('tenant_endpoint_limit_reached', `Tenant ${tenantId} already has the most endpoints a tenant may have (${endpointsPerTenant}). Delete one of them first.`);
+      case 'tenants_full':
+        return new DomainError('tenant_limit_reached', `This account already has the most tenants it may have (${tenantsPerAccount}). Delete a tenant (or its last endpoint) first.`);
+    }
   }
 
   private async view(doc: EndpointDoc): Promise<EndpointView> {
@@ -254,6 +298,8 @@ function notFound(id: string): DomainError {
 function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date) {
   return {
     id: doc._id,
+    /** Its tenant; null: the account's own (tenant.ts). */
+    tenant_id: doc.tenant_id ?? null,
     url: doc.url,
     events: doc.events,
     description: doc.description,

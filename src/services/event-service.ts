@@ -28,6 +28,7 @@ import { decodeCursor, encodeCursor } from './pagination';
 import type { FifoTurns } from './fifo-turns';
 import { orderingOf } from '../domain/webhooks/fifo-order';
 import { annotateIngest, ATTR, currentTraceparent } from '../infra/tracing/spans';
+import { sameTenant } from '../domain/webhooks/tenant';
 
 /** CONTRACT §4: serialized `data` over 256 KiB is refused with 413. */
 export const MAX_EVENT_DATA_BYTES = 256 * 1024;
@@ -51,6 +52,8 @@ export interface IngestInput {
   type: string;
   data: Record<string, unknown>;
   idempotency_key?: string;
+  /** Delivered to this tenant's matching endpoints only; absent: to the account's own (tenant.ts). */
+  tenant_id?: string;
 }
 
 export interface IngestResult {
@@ -136,7 +139,7 @@ export class EventService {
 
   private async accept(accountId: string, input: IngestInput, key: string | null): Promise<IngestResult> {
     const { outbox } = this.deps;
-    const matching = (await this.deps.endpointsCache.enabled(accountId)).filter((e) => matchesAny(e.events, input.type));
+    const matching = (await this.deps.endpointsCache.enabled(accountId)).filter((e) => sameTenant(e.tenant_id, input.tenant_id) && matchesAny(e.events, input.type));
     // Places are taken before the event is stored, so an acknowledged event is behind every one acknowledged before it.
     const ordered = matching.filter((e) => orderingOf(e) === 'fifo').map((e) => e._id);
     const placesFor = ordered.length > 0 ? (id: number) => this.deps.fifo.placesFor(ordered, id) : undefined;
@@ -148,6 +151,7 @@ export class EventService {
       event = await this.deps.events.insertWithNextId(
         {
           account_id: accountId,
+          ...(input.tenant_id !== undefined && { tenant_id: input.tenant_id }),
           type: input.type,
           data: input.data,
           timestamp,
@@ -177,6 +181,13 @@ export class EventService {
     return { created: true, body: ingestResponse(event), started };
   }
 
+  /** The tenant the account's event was sent for (null: none); 404 if it has no such event. */
+  async tenantOf(accountId: string, id: number): Promise<string | null> {
+    const event = await this.deps.events.find(accountId, id);
+    if (!event) throw new DomainError('not_found', `Event ${id} not found.`);
+    return event.tenant_id ?? null;
+  }
+
   async get(accountId: string, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {
     const event = await this.deps.events.find(accountId, id);
     if (!event) throw new DomainError('not_found', `Event ${id} not found.`);
@@ -188,12 +199,12 @@ export class EventService {
   /** Newest first. Status is derived from the deliveries when read: one writer per delivery, so no update is lost. */
   async list(
     accountId: string,
-    options: { limit: number; cursor?: string; type?: string; status?: EventStatus },
+    options: { limit: number; cursor?: string; type?: string; status?: EventStatus; tenant_id?: string },
   ): Promise<{ data: EventView[]; next_cursor: string | null }> {
     const before = options.cursor ? decodeCursor(options.cursor, EventListCursor) : undefined;
     // Bounded store calls: the list (one more than the page, so a cursor means more follow), one status query, a few bodies at a time.
     const want = options.status ? MAX_LIST_SCAN : options.limit + 1;
-    const { events: batch, next } = await this.deps.events.list(accountId, { before, want, examineAtMost: MAX_LIST_SCAN, type: options.type });
+    const { events: batch, next } = await this.deps.events.list(accountId, { before, want, examineAtMost: MAX_LIST_SCAN, type: options.type, tenantId: options.tenant_id });
     // Each event's status from its deliveries' records (no record = pending).
     const ids = batch.flatMap((e) => e.endpoint_ids.map((endpointId) => deliveryId(e._id, endpointId)));
     const recorded = await this.deps.deliveries.statusesOf(accountId, batch.map((e) => e._id), ids);
@@ -234,6 +245,9 @@ export class EventService {
     const endpoint = await this.deps.endpoints.find(accountId, endpointId);
     if (!endpoint) throw new DomainError('endpoint_deleted', `Endpoint ${endpointId} was deleted; its deliveries cannot be retried.`);
     if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before retrying.`);
+    if (!sameTenant(endpoint.tenant_id, event.tenant_id)) {
+      throw new DomainError('endpoint_tenant_changed', `Endpoint ${endpointId} now belongs to another tenant than event ${eventId}; the event cannot be delivered to it again.`);
+    }
 
     const now = this.deps.clock();
     let round = delivery.round;

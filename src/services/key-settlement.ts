@@ -16,6 +16,8 @@ export function ingestResponse(event: EventDoc) {
     type: event.type,
     timestamp: event.timestamp,
     idempotency_key: event.idempotency_key,
+    // Only on a tenant's event: for a caller that never names a tenant, the answer stays CONTRACT §4's exact shape.
+    ...(event.tenant_id !== undefined && { tenant_id: event.tenant_id }),
     destinations: event.endpoint_ids.length,
   };
 }

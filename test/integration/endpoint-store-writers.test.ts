@@ -39,8 +39,8 @@ describe('endpoint records under writers in two processes', () => {
     // A delete gives its place back: one more fits, then none.
     const endpoints = new Endpoints(db);
     expect(await endpoints.delete('acct_cap', a[0] ?? (b[0] as string))).toBe(true);
-    expect(await endpoints.insertIfRoom(endpointDoc('sealed', { _id: 'ep_cap_again', account_id: 'acct_cap' }), ENDPOINT_WRITERS.cap)).toBe(true);
-    expect(await endpoints.insertIfRoom(endpointDoc('sealed', { _id: 'ep_cap_over', account_id: 'acct_cap' }), ENDPOINT_WRITERS.cap)).toBe(false);
+    expect(await endpoints.insertIfRoom(endpointDoc('sealed', { _id: 'ep_cap_again', account_id: 'acct_cap' }), ENDPOINT_WRITERS.cap)).toBeNull();
+    expect(await endpoints.insertIfRoom(endpointDoc('sealed', { _id: 'ep_cap_over', account_id: 'acct_cap' }), ENDPOINT_WRITERS.cap)).toBe('account_full');
   });
 
   it('rate tokens: 2 × 20 takes of one window hand out exactly the rate', async () => {

@@ -69,7 +69,7 @@ export const endpointWriterOperations = {
     const endpoints = new Endpoints(db);
     const docs = Array.from({ length: job.count }, (_, i) => endpointDoc('sealed', { _id: `ep_${job.name}_${i}`, account_id: job.scope }));
     const inserted = await Promise.all(docs.map((doc) => endpoints.insertIfRoom(doc, ENDPOINT_WRITERS.cap)));
-    return docs.filter((_, i) => inserted[i]).map((doc) => doc._id);
+    return docs.filter((_, i) => inserted[i] === null).map((doc) => doc._id);
   },
 
   /** `count` rotations (an hour's grace) of each of the endpoints `<scope>-0..4` of account `acct_<scope>`, all at once; returns the new secrets per endpoint. */

@@ -82,58 +82,64 @@ func (e EndpointOrdering) Valid() bool {
 
 // Defines values for ErrorCode.
 const (
-	ErrorCodeCsrfFailed               ErrorCode = "csrf_failed"
-	ErrorCodeDeliveryEnded            ErrorCode = "delivery_ended"
-	ErrorCodeDeliveryInFlight         ErrorCode = "delivery_in_flight"
-	ErrorCodeDeliveryNotRetryable     ErrorCode = "delivery_not_retryable"
-	ErrorCodeDeliveryNotWaiting       ErrorCode = "delivery_not_waiting"
-	ErrorCodeDeliveryRoundLimit       ErrorCode = "delivery_round_limit"
-	ErrorCodeDestinationNotAllowed    ErrorCode = "destination_not_allowed"
-	ErrorCodeDnsTimeout               ErrorCode = "dns_timeout"
-	ErrorCodeEmailTaken               ErrorCode = "email_taken"
-	ErrorCodeEndpointDeleted          ErrorCode = "endpoint_deleted"
-	ErrorCodeEndpointDisabled         ErrorCode = "endpoint_disabled"
-	ErrorCodeEndpointLimitReached     ErrorCode = "endpoint_limit_reached"
-	ErrorCodeEstimateOutOfRange       ErrorCode = "estimate_out_of_range"
-	ErrorCodeEventTypeChanged         ErrorCode = "event_type_changed"
-	ErrorCodeEventTypeExists          ErrorCode = "event_type_exists"
-	ErrorCodeEventTypeLimitReached    ErrorCode = "event_type_limit_reached"
-	ErrorCodeInstanceRequired         ErrorCode = "instance_required"
-	ErrorCodeInternalError            ErrorCode = "internal_error"
-	ErrorCodeInvalidApiKey            ErrorCode = "invalid_api_key"
-	ErrorCodeInvalidBody              ErrorCode = "invalid_body"
-	ErrorCodeInvalidCredentials       ErrorCode = "invalid_credentials"
-	ErrorCodeInvalidCursor            ErrorCode = "invalid_cursor"
-	ErrorCodeInvalidEventId           ErrorCode = "invalid_event_id"
-	ErrorCodeInvalidExample           ErrorCode = "invalid_example"
-	ErrorCodeInvalidJson              ErrorCode = "invalid_json"
-	ErrorCodeInvalidRequest           ErrorCode = "invalid_request"
-	ErrorCodeInvalidSchema            ErrorCode = "invalid_schema"
-	ErrorCodeInvalidSince             ErrorCode = "invalid_since"
-	ErrorCodeInvalidUrl               ErrorCode = "invalid_url"
-	ErrorCodeInviteExpired            ErrorCode = "invite_expired"
-	ErrorCodeInviteUnknown            ErrorCode = "invite_unknown"
-	ErrorCodeInviteUsed               ErrorCode = "invite_used"
-	ErrorCodeJsonTooDeep              ErrorCode = "json_too_deep"
-	ErrorCodeKeyLimitReached          ErrorCode = "key_limit_reached"
-	ErrorCodeMethodNotAllowed         ErrorCode = "method_not_allowed"
-	ErrorCodeNotFound                 ErrorCode = "not_found"
-	ErrorCodeOverloaded               ErrorCode = "overloaded"
-	ErrorCodePayloadTooLarge          ErrorCode = "payload_too_large"
-	ErrorCodeQuotaExceeded            ErrorCode = "quota_exceeded"
-	ErrorCodeRateLimitExceeded        ErrorCode = "rate_limit_exceeded"
-	ErrorCodeReservedEventType        ErrorCode = "reserved_event_type"
-	ErrorCodeRevokedApiKey            ErrorCode = "revoked_api_key"
-	ErrorCodeSchemaMismatch           ErrorCode = "schema_mismatch"
-	ErrorCodeServiceUnavailable       ErrorCode = "service_unavailable"
-	ErrorCodeSignUpRefused            ErrorCode = "sign_up_refused"
-	ErrorCodeTooManyAttempts          ErrorCode = "too_many_attempts"
-	ErrorCodeUnknownInstance          ErrorCode = "unknown_instance"
-	ErrorCodeUnknownService           ErrorCode = "unknown_service"
-	ErrorCodeUnsupportedMediaType     ErrorCode = "unsupported_media_type"
-	ErrorCodeUnsupportedUrlScheme     ErrorCode = "unsupported_url_scheme"
-	ErrorCodeUrlCredentialsNotAllowed ErrorCode = "url_credentials_not_allowed"
-	ErrorCodeWrongProduct             ErrorCode = "wrong_product"
+	ErrorCodeCsrfFailed                 ErrorCode = "csrf_failed"
+	ErrorCodeDeliveryEnded              ErrorCode = "delivery_ended"
+	ErrorCodeDeliveryInFlight           ErrorCode = "delivery_in_flight"
+	ErrorCodeDeliveryNotRetryable       ErrorCode = "delivery_not_retryable"
+	ErrorCodeDeliveryNotWaiting         ErrorCode = "delivery_not_waiting"
+	ErrorCodeDeliveryRoundLimit         ErrorCode = "delivery_round_limit"
+	ErrorCodeDestinationNotAllowed      ErrorCode = "destination_not_allowed"
+	ErrorCodeDnsTimeout                 ErrorCode = "dns_timeout"
+	ErrorCodeEmailTaken                 ErrorCode = "email_taken"
+	ErrorCodeEndpointDeleted            ErrorCode = "endpoint_deleted"
+	ErrorCodeEndpointDisabled           ErrorCode = "endpoint_disabled"
+	ErrorCodeEndpointLimitReached       ErrorCode = "endpoint_limit_reached"
+	ErrorCodeEndpointTenantChanged      ErrorCode = "endpoint_tenant_changed"
+	ErrorCodeEstimateOutOfRange         ErrorCode = "estimate_out_of_range"
+	ErrorCodeEventTypeChanged           ErrorCode = "event_type_changed"
+	ErrorCodeEventTypeExists            ErrorCode = "event_type_exists"
+	ErrorCodeEventTypeLimitReached      ErrorCode = "event_type_limit_reached"
+	ErrorCodeInstanceRequired           ErrorCode = "instance_required"
+	ErrorCodeInternalError              ErrorCode = "internal_error"
+	ErrorCodeInvalidApiKey              ErrorCode = "invalid_api_key"
+	ErrorCodeInvalidBody                ErrorCode = "invalid_body"
+	ErrorCodeInvalidCredentials         ErrorCode = "invalid_credentials"
+	ErrorCodeInvalidCursor              ErrorCode = "invalid_cursor"
+	ErrorCodeInvalidEventId             ErrorCode = "invalid_event_id"
+	ErrorCodeInvalidExample             ErrorCode = "invalid_example"
+	ErrorCodeInvalidJson                ErrorCode = "invalid_json"
+	ErrorCodeInvalidPortalToken         ErrorCode = "invalid_portal_token"
+	ErrorCodeInvalidRequest             ErrorCode = "invalid_request"
+	ErrorCodeInvalidSchema              ErrorCode = "invalid_schema"
+	ErrorCodeInvalidSince               ErrorCode = "invalid_since"
+	ErrorCodeInvalidUrl                 ErrorCode = "invalid_url"
+	ErrorCodeInviteExpired              ErrorCode = "invite_expired"
+	ErrorCodeInviteUnknown              ErrorCode = "invite_unknown"
+	ErrorCodeInviteUsed                 ErrorCode = "invite_used"
+	ErrorCodeJsonTooDeep                ErrorCode = "json_too_deep"
+	ErrorCodeKeyLimitReached            ErrorCode = "key_limit_reached"
+	ErrorCodeMethodNotAllowed           ErrorCode = "method_not_allowed"
+	ErrorCodeNotFound                   ErrorCode = "not_found"
+	ErrorCodeOverloaded                 ErrorCode = "overloaded"
+	ErrorCodePayloadTooLarge            ErrorCode = "payload_too_large"
+	ErrorCodePortalNotAllowed           ErrorCode = "portal_not_allowed"
+	ErrorCodePortalReadOnly             ErrorCode = "portal_read_only"
+	ErrorCodeQuotaExceeded              ErrorCode = "quota_exceeded"
+	ErrorCodeRateLimitExceeded          ErrorCode = "rate_limit_exceeded"
+	ErrorCodeReservedEventType          ErrorCode = "reserved_event_type"
+	ErrorCodeRevokedApiKey              ErrorCode = "revoked_api_key"
+	ErrorCodeSchemaMismatch             ErrorCode = "schema_mismatch"
+	ErrorCodeServiceUnavailable         ErrorCode = "service_unavailable"
+	ErrorCodeSignUpRefused              ErrorCode = "sign_up_refused"
+	ErrorCodeTenantEndpointLimitReached ErrorCode = "tenant_endpoint_limit_reached"
+	ErrorCodeTenantLimitReached         ErrorCode = "tenant_limit_reached"
+	ErrorCodeTooManyAttempts            ErrorCode = "too_many_attempts"
+	ErrorCodeUnknownInstance            ErrorCode = "unknown_instance"
+	ErrorCodeUnknownService             ErrorCode = "unknown_service"
+	ErrorCodeUnsupportedMediaType       ErrorCode = "unsupported_media_type"
+	ErrorCodeUnsupportedUrlScheme       ErrorCode = "unsupported_url_scheme"
+	ErrorCodeUrlCredentialsNotAllowed   ErrorCode = "url_credentials_not_allowed"
+	ErrorCodeWrongProduct               ErrorCode = "wrong_product"
 )
 
 // Valid indicates whether the value is a known member of the ErrorCode enum.
@@ -163,6 +169,8 @@ func (e ErrorCode) Valid() bool {
 		return true
 	case ErrorCodeEndpointLimitReached:
 		return true
+	case ErrorCodeEndpointTenantChanged:
+		return true
 	case ErrorCodeEstimateOutOfRange:
 		return true
 	case ErrorCodeEventTypeChanged:
@@ -188,6 +196,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeInvalidExample:
 		return true
 	case ErrorCodeInvalidJson:
+		return true
+	case ErrorCodeInvalidPortalToken:
 		return true
 	case ErrorCodeInvalidRequest:
 		return true
@@ -215,6 +225,10 @@ func (e ErrorCode) Valid() bool {
 		return true
 	case ErrorCodePayloadTooLarge:
 		return true
+	case ErrorCodePortalNotAllowed:
+		return true
+	case ErrorCodePortalReadOnly:
+		return true
 	case ErrorCodeQuotaExceeded:
 		return true
 	case ErrorCodeRateLimitExceeded:
@@ -228,6 +242,10 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeServiceUnavailable:
 		return true
 	case ErrorCodeSignUpRefused:
+		return true
+	case ErrorCodeTenantEndpointLimitReached:
+		return true
+	case ErrorCodeTenantLimitReached:
 		return true
 	case ErrorCodeTooManyAttempts:
 		return true
@@ -298,6 +316,11 @@ type CreateEndpointRequest struct {
 
 	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
 	RateLimitPerS *int `json:"rate_limit_per_s,omitempty"`
+
+	// TenantId Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
+	//
+	// Example: cus_8f14e45f
+	TenantId *TenantId `json:"tenant_id,omitempty"`
 
 	// Url HTTPS URL receiving delivery POSTs (max 2,048 characters).
 	//
@@ -376,8 +399,11 @@ type Endpoint struct {
 
 	// SecretsInGrace Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
 	SecretsInGrace []SecretInGrace `json:"secrets_in_grace"`
-	UpdatedAt      string          `json:"updated_at"`
-	Url            string          `json:"url"`
+
+	// TenantId The tenant it belongs to; null: the account's own endpoint.
+	TenantId  *string `json:"tenant_id"`
+	UpdatedAt string  `json:"updated_at"`
+	Url       string  `json:"url"`
 }
 
 // EndpointHealth A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
@@ -447,8 +473,11 @@ type EndpointWithSecret struct {
 
 	// SecretsInGrace Replaced signing secrets still in their rotation grace period, newest first (the secrets themselves are never listed).
 	SecretsInGrace []SecretInGrace `json:"secrets_in_grace"`
-	UpdatedAt      string          `json:"updated_at"`
-	Url            string          `json:"url"`
+
+	// TenantId The tenant it belongs to; null: the account's own endpoint.
+	TenantId  *string `json:"tenant_id"`
+	UpdatedAt string  `json:"updated_at"`
+	Url       string  `json:"url"`
 }
 
 // Error defines model for Error.
@@ -468,8 +497,11 @@ type Error struct {
 	// | `sign_up_refused` | 400 | Dashboard sign-up could not go through (it does not say whether the email is taken). |
 	// | `invalid_api_key` | 401 | The API key is missing, malformed, sent the wrong way, or unknown. |
 	// | `revoked_api_key` | 401 | The API key has been revoked. |
+	// | `invalid_portal_token` | 401 | The portal session token is unknown, expired or revoked. |
 	// | `invalid_credentials` | 401 | Dashboard sign-in: unknown email or wrong password. |
 	// | `wrong_product` | 403 | The API key belongs to another product; `error` names the product it is not authorized for. |
+	// | `portal_read_only` | 403 | The portal session is read-only: it may not change anything. |
+	// | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's records. |
 	// | `csrf_failed` | 403 | A dashboard form did not come from this site, or has expired. Nothing was changed. |
 	// | `not_found` | 404 | Unknown path, or a resource that does not exist or belongs to another account. |
 	// | `method_not_allowed` | 405 | The path exists but not with this method; the `Allow` header lists the methods it has. |
@@ -483,6 +515,7 @@ type Error struct {
 	// | `delivery_ended` | 409 | Cancel: the delivery has already ended (succeeded, failed or cancelled), or no round of it is running. |
 	// | `endpoint_deleted` | 409 | The endpoint was deleted; its deliveries cannot be retried. |
 	// | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
+	// | `endpoint_tenant_changed` | 409 | The endpoint now belongs to another tenant than the event (or to none); its delivery of the event cannot be retried. |
 	// | `email_taken` | 409 | An account with this email already exists. |
 	// | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with PATCH. |
 	// | `event_type_changed` | 409 | PATCH of an event type: the schema or example it was checked against was changed by another call meanwhile. Nothing was changed; read the type and repeat the PATCH. |
@@ -498,6 +531,8 @@ type Error struct {
 	// | `invalid_schema` | 422 | The event type's `schema` is not a valid JSON Schema (draft 2020-12); `details` says where. |
 	// | `invalid_example` | 422 | The event type's `example` does not match its `schema`; `details` names the failing paths. |
 	// | `schema_mismatch` | 422 | Ingest: the event's `data` does not match the schema of its type in the account's catalog; `details` names the failing paths. Nothing was stored. |
+	// | `tenant_endpoint_limit_reached` | 422 | The tenant already has the most endpoints a tenant may have. |
+	// | `tenant_limit_reached` | 422 | The account already has the most tenants it may have (a tenant exists while it has an endpoint). |
 	// | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one first. |
 	// | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the item). |
 	// | `instance_required` | 422 | Cost estimator: the service has several instances; `instances` lists them. |
@@ -549,8 +584,11 @@ type Error struct {
 // | `sign_up_refused` | 400 | Dashboard sign-up could not go through (it does not say whether the email is taken). |
 // | `invalid_api_key` | 401 | The API key is missing, malformed, sent the wrong way, or unknown. |
 // | `revoked_api_key` | 401 | The API key has been revoked. |
+// | `invalid_portal_token` | 401 | The portal session token is unknown, expired or revoked. |
 // | `invalid_credentials` | 401 | Dashboard sign-in: unknown email or wrong password. |
 // | `wrong_product` | 403 | The API key belongs to another product; `error` names the product it is not authorized for. |
+// | `portal_read_only` | 403 | The portal session is read-only: it may not change anything. |
+// | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's records. |
 // | `csrf_failed` | 403 | A dashboard form did not come from this site, or has expired. Nothing was changed. |
 // | `not_found` | 404 | Unknown path, or a resource that does not exist or belongs to another account. |
 // | `method_not_allowed` | 405 | The path exists but not with this method; the `Allow` header lists the methods it has. |
@@ -564,6 +602,7 @@ type Error struct {
 // | `delivery_ended` | 409 | Cancel: the delivery has already ended (succeeded, failed or cancelled), or no round of it is running. |
 // | `endpoint_deleted` | 409 | The endpoint was deleted; its deliveries cannot be retried. |
 // | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
+// | `endpoint_tenant_changed` | 409 | The endpoint now belongs to another tenant than the event (or to none); its delivery of the event cannot be retried. |
 // | `email_taken` | 409 | An account with this email already exists. |
 // | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with PATCH. |
 // | `event_type_changed` | 409 | PATCH of an event type: the schema or example it was checked against was changed by another call meanwhile. Nothing was changed; read the type and repeat the PATCH. |
@@ -579,6 +618,8 @@ type Error struct {
 // | `invalid_schema` | 422 | The event type's `schema` is not a valid JSON Schema (draft 2020-12); `details` says where. |
 // | `invalid_example` | 422 | The event type's `example` does not match its `schema`; `details` names the failing paths. |
 // | `schema_mismatch` | 422 | Ingest: the event's `data` does not match the schema of its type in the account's catalog; `details` names the failing paths. Nothing was stored. |
+// | `tenant_endpoint_limit_reached` | 422 | The tenant already has the most endpoints a tenant may have. |
+// | `tenant_limit_reached` | 422 | The account already has the most tenants it may have (a tenant exists while it has an endpoint). |
 // | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one first. |
 // | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the item). |
 // | `instance_required` | 422 | Cost estimator: the service has several instances; `instances` lists them. |
@@ -608,8 +649,11 @@ type Event struct {
 	Id             int         `json:"id"`
 	IdempotencyKey *string     `json:"idempotency_key"`
 	Status         EventStatus `json:"status"`
-	Timestamp      int         `json:"timestamp"`
-	Type           string      `json:"type"`
+
+	// TenantId The tenant it was sent for; absent when it was sent for none (the account's own endpoints).
+	TenantId  *string `json:"tenant_id,omitempty"`
+	Timestamp int     `json:"timestamp"`
+	Type      string  `json:"type"`
 }
 
 // EventData Any JSON object (not an array, not null); at most 256 KiB serialized; every key is delivered as sent.
@@ -652,8 +696,11 @@ type EventWithDeliveries struct {
 	Id             int         `json:"id"`
 	IdempotencyKey *string     `json:"idempotency_key"`
 	Status         EventStatus `json:"status"`
-	Timestamp      int         `json:"timestamp"`
-	Type           string      `json:"type"`
+
+	// TenantId The tenant it was sent for; absent when it was sent for none (the account's own endpoints).
+	TenantId  *string `json:"tenant_id,omitempty"`
+	Timestamp int     `json:"timestamp"`
+	Type      string  `json:"type"`
 }
 
 // FifoQueue A FIFO endpoint's queue; only on GET of one FIFO endpoint.
@@ -728,6 +775,11 @@ type SendEventRequest struct {
 	// IdempotencyKey Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.
 	IdempotencyKey *string `json:"idempotency_key,omitempty"`
 
+	// TenantId Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
+	//
+	// Example: cus_8f14e45f
+	TenantId *TenantId `json:"tenant_id,omitempty"`
+
 	// Type 1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the operational events the platform emits: 422 `reserved_event_type`.
 	Type string `json:"type"`
 }
@@ -738,9 +790,17 @@ type SentEvent struct {
 	Destinations   int     `json:"destinations"`
 	Id             int     `json:"id"`
 	IdempotencyKey *string `json:"idempotency_key"`
-	Timestamp      int     `json:"timestamp"`
-	Type           string  `json:"type"`
+
+	// TenantId The tenant it was sent for; absent when it was sent for none (the account's own endpoints).
+	TenantId  *string `json:"tenant_id,omitempty"`
+	Timestamp int     `json:"timestamp"`
+	Type      string  `json:"type"`
 }
+
+// TenantId Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
+//
+// Example: cus_8f14e45f
+type TenantId = string
 
 // UpdateEndpointRequest defines model for UpdateEndpointRequest.
 type UpdateEndpointRequest struct {
@@ -757,8 +817,13 @@ type UpdateEndpointRequest struct {
 	Ordering *EndpointOrdering `json:"ordering,omitempty"`
 
 	// RateLimitPerS Deliveries started to this endpoint per second, across all workers: an integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows while it keeps waiting); waiting is not an attempt and never fails a delivery.
-	RateLimitPerS *int    `json:"rate_limit_per_s,omitempty"`
-	Url           *string `json:"url,omitempty"`
+	RateLimitPerS *int `json:"rate_limit_per_s,omitempty"`
+
+	// TenantId Moves the endpoint to this tenant (null: to the account's own endpoints); its waiting deliveries, of events for the tenant it left, end `cancelled`.
+	//
+	// Example: cus_8f14e45f
+	TenantId *string `json:"tenant_id,omitempty"`
+	Url      *string `json:"url,omitempty"`
 }
 
 // UpdateEventTypeRequest Absent fields stay as they are; null removes the schema or the example. The record after must hold together: its example matching its schema. Only the fields named are written, in one atomic update; a new schema (example) is written only if the example (schema) it was checked against is still the one kept, else 409 `event_type_changed`.
@@ -776,6 +841,9 @@ type UpdateEventTypeRequest struct {
 type GetApiV1WebhooksEndpointsParams struct {
 	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
 	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// TenantId Only the endpoints of this tenant.
+	TenantId *string `form:"tenant_id,omitempty" json:"tenant_id,omitempty"`
 }
 
 // GetApiV1WebhooksEventTypesParams defines parameters for GetApiV1WebhooksEventTypes.
@@ -790,6 +858,9 @@ type GetApiV1WebhooksEventsParams struct {
 	Cursor *string      `form:"cursor,omitempty" json:"cursor,omitempty"`
 	Type   *string      `form:"type,omitempty" json:"type,omitempty"`
 	Status *EventStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// TenantId Only the events sent for this tenant.
+	TenantId *string `form:"tenant_id,omitempty" json:"tenant_id,omitempty"`
 }
 
 // DeliveryJSONBody defines parameters for Delivery.
@@ -925,14 +996,14 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
-	// GetApiV1WebhooksEndpoints List endpoints (newest first, no secrets)
+	// GetApiV1WebhooksEndpoints List endpoints (newest first, no secrets; filter by tenant)
 	//
 	// Corresponds with GET /api/v1/webhooks/endpoints (the `GetApiV1WebhooksEndpoints` operationId).
 	GetApiV1WebhooksEndpoints(ctx context.Context, params *GetApiV1WebhooksEndpointsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1WebhooksEndpointsWithBody Register a destination endpoint
 	//
-	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -941,7 +1012,7 @@ type ClientInterface interface {
 
 	// PostApiV1WebhooksEndpoints Register a destination endpoint
 	//
-	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1146,7 +1217,7 @@ type ClientInterface interface {
 	PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow(ctx context.Context, eventId string, endpointId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
-// GetApiV1WebhooksEndpoints List endpoints (newest first, no secrets)
+// GetApiV1WebhooksEndpoints List endpoints (newest first, no secrets; filter by tenant)
 //
 // Corresponds with GET /api/v1/webhooks/endpoints (the `GetApiV1WebhooksEndpoints` operationId).
 func (c *Client) GetApiV1WebhooksEndpoints(ctx context.Context, params *GetApiV1WebhooksEndpointsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1163,7 +1234,7 @@ func (c *Client) GetApiV1WebhooksEndpoints(ctx context.Context, params *GetApiV1
 
 // PostApiV1WebhooksEndpointsWithBody Register a destination endpoint
 //
-// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -1182,7 +1253,7 @@ func (c *Client) PostApiV1WebhooksEndpointsWithBody(ctx context.Context, content
 
 // PostApiV1WebhooksEndpoints Register a destination endpoint
 //
-// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1709,6 +1780,18 @@ func NewGetApiV1WebhooksEndpointsRequest(server string, params *GetApiV1Webhooks
 		if params.Cursor != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TenantId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tenant_id", *params.TenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -2427,6 +2510,18 @@ func NewGetApiV1WebhooksEventsRequest(server string, params *GetApiV1WebhooksEve
 
 		}
 
+		if params.TenantId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tenant_id", *params.TenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -2682,7 +2777,7 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
-	// GetApiV1WebhooksEndpointsWithResponse List endpoints (newest first, no secrets)
+	// GetApiV1WebhooksEndpointsWithResponse List endpoints (newest first, no secrets; filter by tenant)
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2691,7 +2786,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1WebhooksEndpointsWithBodyWithResponse Register a destination endpoint
 	//
-	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2700,7 +2795,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1WebhooksEndpointsWithResponse Register a destination endpoint
 	//
-	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+	// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6573,7 +6668,7 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) Cont
 	return ""
 }
 
-// GetApiV1WebhooksEndpointsWithResponse List endpoints (newest first, no secrets)
+// GetApiV1WebhooksEndpointsWithResponse List endpoints (newest first, no secrets; filter by tenant)
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6588,7 +6683,7 @@ func (c *ClientWithResponses) GetApiV1WebhooksEndpointsWithResponse(ctx context.
 
 // PostApiV1WebhooksEndpointsWithBodyWithResponse Register a destination endpoint
 //
-// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6603,7 +6698,7 @@ func (c *ClientWithResponses) PostApiV1WebhooksEndpointsWithBodyWithResponse(ctx
 
 // PostApiV1WebhooksEndpointsWithResponse Register a destination endpoint
 //
-// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`.
+// Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422 `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -2,6 +2,8 @@ import type { Catalog } from '../../domain/cost-estimator';
 import type { EndpointService } from '../../services/endpoint-service';
 import type { EventService } from '../../services/event-service';
 import type { EventTypeService } from '../../services/event-type-service';
+import type { TenantService } from '../../services/tenant-service';
+import type { PortalSessionService } from '../../services/portal-session-service';
 import type { AnyRoute } from './app';
 import { costEstimatorRoutes } from './routes/cost-estimator';
 import { deliveryControlRoutes } from './routes/webhooks/delivery-control';
@@ -10,6 +12,8 @@ import { HealthChecks, healthz, readyz } from './routes/health';
 import { endpointRoutes } from './routes/webhooks/endpoints';
 import { eventRoutes } from './routes/webhooks/events';
 import { eventTypeRoutes } from './routes/webhooks/event-types';
+import { tenantRoutes } from './routes/webhooks/tenants';
+import { portalSessionRoutes } from './routes/webhooks/portal-sessions';
 
 export interface ApiRouteDeps {
   health: HealthChecks;
@@ -17,6 +21,10 @@ export interface ApiRouteDeps {
   endpoints: EndpointService;
   events: EventService;
   eventTypes: EventTypeService;
+  tenants: TenantService;
+  portalSessions: PortalSessionService;
+  /** PUBLIC_URL's origin: where portal pages are served (else the origin of the call that makes the session). */
+  publicOrigin?: string;
   catalog: Catalog;
 }
 
@@ -29,6 +37,8 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     ...endpointRoutes(deps.endpoints, deps.events),
     ...eventRoutes(deps.events),
     ...eventTypeRoutes(deps.eventTypes),
+    ...tenantRoutes(deps.tenants, deps.endpoints),
+    ...portalSessionRoutes(deps.portalSessions, deps.publicOrigin),
     ...deliveryControlRoutes(deps.events, deps.endpoints),
     ...costEstimatorRoutes(deps.catalog),
   ] as AnyRoute[];

@@ -8,6 +8,7 @@ describe("the ordering on an endpoint's page", () => {
   const health = { succeeded_24h: 0, failed_24h: 0, last_success_at: null, last_failure_at: null, consecutive_failures: 0, failing_since: null };
   const endpoint: EndpointView = {
     id: 'ep_1',
+    tenant_id: null,
     url: 'https://hooks.example.com/in',
     events: ['*'],
     description: '',

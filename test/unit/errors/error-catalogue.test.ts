@@ -13,11 +13,11 @@ import { defineRoute } from '../../../src/transport/http/route';
 /** What a client of the API may rely on: each code's status (CONTRACT §2 and the spec's error table). */
 const EXPECTED_STATUS: Record<number, ErrorCode[]> = {
   400: ['invalid_request', 'invalid_body', 'invalid_json', 'json_too_deep', 'invalid_url', 'invalid_cursor', 'invalid_event_id', 'invalid_since', 'sign_up_refused'],
-  401: ['invalid_api_key', 'revoked_api_key', 'invalid_credentials'],
-  403: ['wrong_product', 'csrf_failed'],
+  401: ['invalid_api_key', 'revoked_api_key', 'invalid_portal_token', 'invalid_credentials'],
+  403: ['wrong_product', 'portal_read_only', 'portal_not_allowed', 'csrf_failed'],
   404: ['not_found', 'invite_unknown'],
   405: ['method_not_allowed'],
-  409: ['delivery_in_flight', 'delivery_not_retryable', 'delivery_round_limit', 'delivery_not_waiting', 'delivery_ended', 'endpoint_deleted', 'endpoint_disabled', 'email_taken', 'event_type_exists', 'event_type_changed'],
+  409: ['delivery_in_flight', 'delivery_not_retryable', 'delivery_round_limit', 'delivery_not_waiting', 'delivery_ended', 'endpoint_deleted', 'endpoint_disabled', 'endpoint_tenant_changed', 'email_taken', 'event_type_exists', 'event_type_changed'],
   410: ['invite_used', 'invite_expired'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
@@ -32,6 +32,8 @@ const EXPECTED_STATUS: Record<number, ErrorCode[]> = {
     'invalid_schema',
     'invalid_example',
     'schema_mismatch',
+    'tenant_endpoint_limit_reached',
+    'tenant_limit_reached',
     'key_limit_reached',
     'unknown_service',
     'instance_required',

@@ -5,6 +5,8 @@ import type { LimitAdmitter, LimitPolicy } from '../../../domain/limits/admissio
 import { bearerToken, KeyAuthenticator, Principal } from '../../../services/key-authenticator';
 import { accountPolicy } from '../../../domain/limits/policies';
 import { admitUnmetered, metered } from './metered';
+import { isPortalToken } from '../../../domain/webhooks/portal-session';
+import type { PortalPrincipal, PortalSessionService } from '../../../services/portal-session-service';
 
 export const KEY_SCOPED_PREFIX = '/api/v1/';
 
@@ -20,9 +22,15 @@ export type EarlyAdmission = () => () => void;
  * Every call under /api/v1/: key authenticated (401), metered (429; a 403 counts too), then held to the product
  * its path names (403). A call `admitEarly` (asked once, after auth) refuses is a 503 that is not metered.
  */
-export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitter, admitEarly: (ctx: Context) => EarlyAdmission | undefined): Middleware {
-  const scoped = (ctx: Context, next: () => Promise<unknown>, path: string, principal: Principal): Promise<unknown> => {
+export function keyScoped(
+  authenticator: KeyAuthenticator,
+  limiter: LimitAdmitter,
+  admitEarly: (ctx: Context) => EarlyAdmission | undefined,
+  portal?: Pick<PortalSessionService, 'principalOf'>,
+): Middleware {
+  const scoped = (ctx: Context, keyNext: () => Promise<unknown>, path: string, principal: Principal | PortalPrincipal): Promise<unknown> => {
     ctx.state.principal = principal;
+    const next = 'portal' in principal ? portalGuarded(ctx, path, principal, keyNext) : keyNext;
     const policy = accountPolicy(principal.account._id, principal.account.tier);
     const product = productOfPath(path);
     const wrongProduct = product !== undefined && product !== principal.key.product ? product : undefined;
@@ -50,7 +58,9 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
     // Compared case-insensitively so that no spelling of a key-scoped path escapes authentication or the product check.
     const path = ctx.path.toLowerCase();
     if (!path.startsWith(KEY_SCOPED_PREFIX)) return next();
-    const principal = authenticator.principalOf(bearerToken(ctx.headers.authorization));
+    const token = bearerToken(ctx.headers.authorization);
+    if (portal && isPortalToken(token)) return portal.principalOf(token).then((session) => scoped(ctx, next, path, session));
+    const principal = authenticator.principalOf(token);
     return principal instanceof Promise ? principal.then((known) => scoped(ctx, next, path, known)) : scoped(ctx, next, path, principal);
   };
 }
@@ -58,4 +68,35 @@ export function keyScoped(authenticator: KeyAuthenticator, limiter: LimitAdmitte
 /** The key's account of a call keyScoped let through. */
 export function accountOf(ctx: Context): string {
   return (ctx.state.principal as Principal).account._id;
+}
+
+/** The paths a portal session may call (lower-cased), for its own tenant's records only. */
+const PORTAL_PATHS = ['/api/v1/webhooks/endpoints', '/api/v1/webhooks/events'];
+const READS = new Set(['GET', 'HEAD']);
+
+/** Refused inside metering, so that they count as every 403 does (CONTRACT §2). */
+function portalGuarded(ctx: Context, path: string, principal: PortalPrincipal, next: () => Promise<unknown>): () => Promise<unknown> {
+  return async () => {
+    if (!PORTAL_PATHS.some((p) => path === p || path.startsWith(`${p}/`))) {
+      throw new DomainError('portal_not_allowed', 'A portal session may call only the endpoint and event paths of the webhook API.');
+    }
+    if (principal.portal.readOnly && !READS.has(ctx.method)) throw new DomainError('portal_read_only', 'This portal session is read-only.');
+    await next();
+  };
+}
+
+/** The tenant a portal session's call is held to; undefined for a call made with a key (the whole account). */
+export function portalTenantOf(ctx: Context): string | undefined {
+  return (ctx.state.principal as Partial<PortalPrincipal>).portal?.tenantId;
+}
+
+/**
+ * The tenant a call names (`requested`), held to the portal session's: a session's call names its own tenant or none
+ * (then its own); another is a 403. A key's call keeps what it names.
+ */
+export function tenantForCall<T extends string | null | undefined>(ctx: Context, requested: T): T | string {
+  const own = portalTenantOf(ctx);
+  if (own === undefined || requested === undefined) return own ?? requested;
+  if (requested !== own) throw new DomainError('portal_not_allowed', "A portal session may name only its own tenant's id.");
+  return own;
 }

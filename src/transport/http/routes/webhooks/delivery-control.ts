@@ -17,7 +17,7 @@ export function deliveryControlRoutes(control: EventService, pause: EndpointServ
         'Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint\'s resume) → 409 `delivery_not_waiting`.',
       accepted: 'The next attempt is being made.',
       answer: (accountId, eventId, endpointId) => control.retryNow(accountId, eventId, endpointId),
-    }),
+    }, control),
     oneDelivery({
       action: 'cancel',
       summary: 'Cancel a pending or retrying delivery: no further attempt is made',
@@ -27,7 +27,7 @@ export function deliveryControlRoutes(control: EventService, pause: EndpointServ
         'it shows `cancelled` once its workflow has stopped. Already ended → 409 `delivery_ended`; a cancelled delivery can be started again with `.../retry`.',
       accepted: 'The cancellation is under way.',
       answer: (accountId, eventId, endpointId) => control.cancel(accountId, eventId, endpointId),
-    }),
+    }, control),
     oneEndpoint({
       method: 'post',
       path: '/retry-now',
@@ -38,7 +38,7 @@ export function deliveryControlRoutes(control: EventService, pause: EndpointServ
       body: RetryNowBody,
       success: [200, json('How many deliveries were woken.', BulkRetryNow)],
       answer: (accountId, endpointId, body) => control.retryNowForEndpoint(accountId, endpointId, body?.cursor),
-    }),
+    }, pause),
     oneEndpoint({
       method: 'post',
       path: '/pause',
@@ -51,7 +51,7 @@ export function deliveryControlRoutes(control: EventService, pause: EndpointServ
         'the endpoint, or cancelling a delivery, still ends it `cancelled`. Pausing a paused endpoint changes nothing.',
       success: [200, json('The endpoint, `paused: true`.', Endpoint)],
       answer: (accountId, endpointId) => pause.pause(accountId, endpointId),
-    }),
+    }, pause),
     oneEndpoint({
       method: 'post',
       path: '/resume',
@@ -62,6 +62,6 @@ export function deliveryControlRoutes(control: EventService, pause: EndpointServ
         'schedule goes on from it. Answers once the flag is cleared and the waking has started. Resuming an endpoint that is not paused changes nothing.',
       success: [200, json('The endpoint, `paused: false`.', Endpoint)],
       answer: (accountId, endpointId) => pause.resume(accountId, endpointId),
-    }),
+    }, pause),
   ];
 }

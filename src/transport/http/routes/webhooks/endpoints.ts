@@ -2,7 +2,8 @@ import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import type { EndpointService } from '../../../../services/endpoint-service';
 import type { EventService } from '../../../../services/event-service';
-import { accountOf } from '../../middleware/key-scoped';
+import { DomainError } from '../../../../domain/errors';
+import { accountOf, portalTenantOf, tenantForCall } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute, RouteDefinition } from '../../route';
 import {
@@ -10,9 +11,9 @@ import {
   EndpointCreateBody,
   EndpointIdParams,
   EndpointList,
+  EndpointListQuery,
   EndpointPatchBody,
   EndpointWithSecret,
-  ListQuery,
   RecoverBody,
   Recovery,
   RotateSecretBody,
@@ -32,8 +33,14 @@ interface OneEndpointOperation<B extends z.ZodType> extends Pick<RouteDefinition
   answer: (accountId: string, endpointId: string, body: z.infer<B>) => Promise<unknown>;
 }
 
-/** An operation on one endpoint of the key's account, so another account's endpoint is a 404. */
-export function oneEndpoint<B extends z.ZodType = z.ZodType>({ path = '', success: [status, response], moreErrors = [], answer, ...op }: OneEndpointOperation<B>) {
+/**
+ * An operation on one endpoint of the key's account, so another account's endpoint is a 404; with a portal session, another
+ * tenant's (or the account's own) is a 404 too, and a body naming another tenant a 403.
+ */
+export function oneEndpoint<B extends z.ZodType = z.ZodType>(
+  { path = '', success: [status, response], moreErrors = [], answer, ...op }: OneEndpointOperation<B>,
+  endpoints: Pick<EndpointService, 'tenantOf'>,
+) {
   return defineRoute({
     ...op,
     path: `${BASE}/:id${path}`,
@@ -42,6 +49,11 @@ export function oneEndpoint<B extends z.ZodType = z.ZodType>({ path = '', succes
     params: EndpointIdParams,
     responses: keyScopedResponses({ [status]: response }, 400, 404, ...moreErrors),
     handler: async (ctx, { params, body }) => {
+      const own = portalTenantOf(ctx);
+      if (own !== undefined) {
+        if ((await endpoints.tenantOf(accountOf(ctx), params.id)) !== own) throw new DomainError('not_found', `Endpoint ${params.id} not found.`);
+        tenantForCall(ctx, (body as { tenant_id?: string | null } | undefined)?.tenant_id);
+      }
       const answered = await answer(accountOf(ctx), params.id, body);
       ctx.status = status;
       if (status !== 204) ctx.body = answered;
@@ -51,6 +63,7 @@ export function oneEndpoint<B extends z.ZodType = z.ZodType>({ path = '', succes
 
 /** CONTRACT §3: the endpoint operations, each scoped to the key's account. */
 export function endpointRoutes(service: EndpointService, recovery: EventService) {
+  const one = <B extends z.ZodType = z.ZodType>(op: OneEndpointOperation<B>) => oneEndpoint(op, service);
   return [
     defineRoute({
       method: 'post',
@@ -59,35 +72,36 @@ export function endpointRoutes(service: EndpointService, recovery: EventService)
       description:
         'Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https, credentials, a private/reserved destination, ' +
         'or a host name whose DNS lookup does not finish within the DNS time-out (`dns_timeout`) → 422. ' +
-        `An account has at most ${service.maxEndpointsPerAccount} endpoints, disabled ones included: one more → 422 \`endpoint_limit_reached\`.`,
+        `An account has at most ${service.maxEndpointsPerAccount} endpoints, disabled ones included: one more → 422 \`endpoint_limit_reached\`. ` +
+        `A tenant has at most ${service.tenantCaps.endpointsPerTenant} (422 \`tenant_endpoint_limit_reached\`), and an account at most ${service.tenantCaps.tenantsPerAccount} tenants (422 \`tenant_limit_reached\`).`,
       tags,
       security: BEARER,
       body: EndpointCreateBody,
       responses: keyScopedResponses({ 201: json('The registered endpoint, with its secret.', EndpointWithSecret) }, 400, 422),
       handler: async (ctx, { body }) => {
         ctx.status = 201;
-        ctx.body = await service.create(accountOf(ctx), body);
+        ctx.body = await service.create(accountOf(ctx), { ...body, tenant_id: tenantForCall(ctx, body.tenant_id) });
       },
     }),
     defineRoute({
       method: 'get',
       path: BASE,
-      summary: 'List endpoints (newest first, no secrets)',
+      summary: 'List endpoints (newest first, no secrets; filter by tenant)',
       tags,
       security: BEARER,
-      query: ListQuery,
+      query: EndpointListQuery,
       responses: keyScopedResponses({ 200: json('A page of endpoints.', EndpointList) }, 400),
       handler: async (ctx, { query }) => {
-        ctx.body = await service.list(accountOf(ctx), query.limit, query.cursor);
+        ctx.body = await service.list(accountOf(ctx), query.limit, query.cursor, tenantForCall(ctx, query.tenant_id));
       },
     }),
-    oneEndpoint({
+    one({
       method: 'get',
       summary: 'Get an endpoint (no secret)',
       success: [200, json('The endpoint.', Endpoint)],
       answer: (accountId, id) => service.get(accountId, id),
     }),
-    oneEndpoint({
+    one({
       method: 'patch',
       summary: 'Change an endpoint (url, events, description, limits, disabled)',
       body: EndpointPatchBody,
@@ -95,20 +109,20 @@ export function endpointRoutes(service: EndpointService, recovery: EventService)
       moreErrors: [422],
       answer: (accountId, id, body) => service.update(accountId, id, body),
     }),
-    oneEndpoint({
+    one({
       method: 'delete',
       summary: 'Delete an endpoint; its pending retries end cancelled',
       success: [204, { description: 'Deleted.' }],
       answer: (accountId, id) => service.delete(accountId, id),
     }),
-    oneEndpoint({
+    one({
       method: 'get',
       path: '/secret',
       summary: "Get the endpoint's signing secret",
       success: [200, json('The secret.', SecretBody)],
       answer: async (accountId, id) => ({ secret: await service.getSecret(accountId, id) }),
     }),
-    oneEndpoint({
+    one({
       method: 'post',
       path: '/secret/rotate',
       summary: 'Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-signature during a grace period',
@@ -119,7 +133,7 @@ export function endpointRoutes(service: EndpointService, recovery: EventService)
       success: [200, json('The new secret.', SecretBody)],
       answer: async (accountId, id, body) => ({ secret: await service.rotateSecret(accountId, id, body?.grace_period_seconds) }),
     }),
-    oneEndpoint({
+    one({
       method: 'post',
       path: '/recover',
       summary: 'Start again every failed or cancelled delivery to the endpoint since a time',

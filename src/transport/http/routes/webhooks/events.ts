@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { ValidationError } from '../../../../domain/errors';
+import { DomainError, ValidationError } from '../../../../domain/errors';
 import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
 import { recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
-import { accountOf } from '../../middleware/key-scoped';
+import { accountOf, portalTenantOf, tenantForCall } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute, RouteDefinition } from '../../route';
 import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
@@ -48,7 +48,8 @@ export function eventRoutes(service: EventService) {
             [{ path: 'headers.Idempotency-Key', message: 'Invalid idempotency key' }],
           );
         }
-        const result = await service.ingest(ticketOf(ctx), { ...body, idempotency_key: body.idempotency_key ?? header });
+        const tenantId = tenantForCall(ctx, body.tenant_id);
+        const result = await service.ingest(ticketOf(ctx), { ...body, idempotency_key: body.idempotency_key ?? header, ...(tenantId !== undefined && { tenant_id: tenantId }) });
         ctx.status = result.created ? 202 : 200;
         ctx.body = result.body;
       },
@@ -64,7 +65,7 @@ export function eventRoutes(service: EventService) {
       query: EventListQuery,
       responses: keyScopedResponses({ 200: json('A page of events.', EventList) }, 400),
       handler: async (ctx, { query }) => {
-        ctx.body = await service.list(accountOf(ctx), query);
+        ctx.body = await service.list(accountOf(ctx), { ...query, tenant_id: tenantForCall(ctx, query.tenant_id) });
       },
     }),
     defineRoute({
@@ -76,7 +77,10 @@ export function eventRoutes(service: EventService) {
       params: EventIdParams,
       responses: keyScopedResponses({ 200: json('The event with every delivery and attempt.', EventDetail) }, 400, 404),
       handler: async (ctx, { params }) => {
-        ctx.body = await service.get(accountOf(ctx), assertPositiveEventId(params.event_id));
+        const event = await service.get(accountOf(ctx), assertPositiveEventId(params.event_id));
+        const own = portalTenantOf(ctx);
+        if (own !== undefined && event.tenant_id !== own) throw new DomainError('not_found', `Event ${event.id} not found.`);
+        ctx.body = event;
       },
     }),
     oneDelivery({
@@ -84,7 +88,7 @@ export function eventRoutes(service: EventService) {
       summary: 'Retry a failed or cancelled delivery (a new round from attempt 1)',
       accepted: 'The new round has started.',
       answer: (accountId, eventId, endpointId) => service.retry(accountId, eventId, endpointId),
-    }),
+    }, service),
   ];
 }
 
@@ -96,8 +100,11 @@ interface OneDeliveryOperation extends Pick<RouteDefinition<z.ZodType, z.ZodType
   answer: (accountId: string, eventId: number, endpointId: string) => Promise<unknown>;
 }
 
-/** A POST on one delivery of an event of the key's account: 400 for an event id not a positive integer, 409 for its state. */
-export function oneDelivery({ action, accepted, answer, ...op }: OneDeliveryOperation) {
+/**
+ * A POST on one delivery of an event of the key's account: 400 for an event id not a positive integer, 409 for its state;
+ * with a portal session, an event of another tenant (or of none) is a 404.
+ */
+export function oneDelivery({ action, accepted, answer, ...op }: OneDeliveryOperation, events: Pick<EventService, 'tenantOf'>) {
   return defineRoute({
     ...op,
     method: 'post',
@@ -107,8 +114,11 @@ export function oneDelivery({ action, accepted, answer, ...op }: OneDeliveryOper
     params: RetryParams,
     responses: keyScopedResponses({ 202: json(accepted, Delivery) }, 400, 404, 409),
     handler: async (ctx, { params }) => {
+      const eventId = assertPositiveEventId(params.event_id);
+      const own = portalTenantOf(ctx);
+      if (own !== undefined && (await events.tenantOf(accountOf(ctx), eventId)) !== own) throw new DomainError('not_found', `Event ${eventId} not found.`);
       ctx.status = 202;
-      ctx.body = await answer(accountOf(ctx), assertPositiveEventId(params.event_id), params.endpoint_id);
+      ctx.body = await answer(accountOf(ctx), eventId, params.endpoint_id);
     },
   });
 }

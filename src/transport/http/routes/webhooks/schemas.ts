@@ -7,6 +7,7 @@ import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LI
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
 import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE } from '../../../../domain/webhooks/idempotency-key';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALIVE } from '../../../../domain/webhooks/secret-rotation';
+import { TenantId } from './tenant-schemas';
 
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
@@ -60,6 +61,7 @@ export const EndpointCreateBody = z.strictObject({
       '`platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`.',
   ),
   description: Description.optional().describe('Free text, default "".'),
+  tenant_id: TenantId.optional(),
   ...DeliveryFields,
 }).meta({ id: 'CreateEndpointRequest' });
 
@@ -67,6 +69,9 @@ export const EndpointPatchBody = z.strictObject({
   url: EndpointUrl.optional(),
   events: EventPatterns.optional(),
   description: Description.optional(),
+  tenant_id: TenantId.nullable()
+    .optional()
+    .describe('Moves the endpoint to this tenant (null: to the account\'s own endpoints); its waiting deliveries, of events for the tenant it left, end `cancelled`.'),
   ...DeliveryFields,
   disabled: z
     .boolean()
@@ -94,6 +99,7 @@ const EndpointHealth = z
 
 export const Endpoint = z.object({
   id: z.string().describe('`ep_` + 24 base62 characters.'),
+  tenant_id: z.string().nullable().describe('The tenant it belongs to; null: the account\'s own endpoint.'),
   url: z.string(),
   events: z.array(z.string()),
   description: z.string(),
@@ -162,6 +168,7 @@ export const ListQuery = z.object({
 export const pageOf = <T extends z.ZodType>(item: T, id: string) => z.object({ data: z.array(item), next_cursor: z.string().nullable() }).meta({ id });
 
 export const EndpointList = pageOf(Endpoint, 'EndpointPage');
+export const EndpointListQuery = ListQuery.extend({ tenant_id: TenantId.optional().describe('Only the endpoints of this tenant.') });
 
 export const EventIngestBody = z.strictObject({
   type: z
@@ -177,6 +184,7 @@ export const EventIngestBody = z.strictObject({
       'Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces ' +
         '(0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.',
     ),
+  tenant_id: TenantId.optional(),
 }).meta({ id: 'SendEventRequest' });
 
 const EventStatus = z.enum(EVENT_STATUSES).meta({ id: 'EventStatus' });
@@ -187,6 +195,7 @@ const EventFields = {
   timestamp: z.number().int(),
   data: JsonObject,
   idempotency_key: z.string().nullable(),
+  tenant_id: z.string().optional().describe('The tenant it was sent for; absent when it was sent for none (the account\'s own endpoints).'),
   status: EventStatus,
   destinations: z.number().int(),
   created_at: z.string(),
@@ -206,6 +215,7 @@ export const RetryParams = EventIdParams.extend({ endpoint_id: EndpointId });
 export const EventListQuery = ListQuery.extend({
   type: z.string().regex(EVENT_TYPE_REGEX).optional(),
   status: EventStatus.optional(),
+  tenant_id: TenantId.optional().describe('Only the events sent for this tenant.'),
 });
 
 const Attempt = z.object({

@@ -8,6 +8,7 @@ from .create_endpoint_request import CreateEndpointRequest
 from .create_event_type_request import CreateEventTypeRequest
 from .create_event_type_request_example_type_0 import CreateEventTypeRequestExampleType0
 from .create_event_type_request_schema_type_0 import CreateEventTypeRequestSchemaType0
+from .create_portal_session_request import CreatePortalSessionRequest
 from .delivery import Delivery
 from .delivery_status import DeliveryStatus
 from .disabled_reason import DisabledReason
@@ -39,6 +40,8 @@ from .get_api_cost_estimator_provider import GetApiCostEstimatorProvider
 from .health import Health
 from .health_checks import HealthChecks
 from .health_state import HealthState
+from .portal_session import PortalSession
+from .portal_sessions_revoked import PortalSessionsRevoked
 from .post_api_cost_estimator_body import PostApiCostEstimatorBody
 from .price_unit import PriceUnit
 from .provider import Provider
@@ -51,6 +54,8 @@ from .secret import Secret
 from .secret_in_grace import SecretInGrace
 from .send_event_request import SendEventRequest
 from .sent_event import SentEvent
+from .tenant import Tenant
+from .tenant_page import TenantPage
 from .update_endpoint_request import UpdateEndpointRequest
 from .update_event_type_request import UpdateEventTypeRequest
 from .update_event_type_request_example_type_0 import UpdateEventTypeRequestExampleType0
@@ -65,6 +70,7 @@ __all__ = (
     "CreateEventTypeRequest",
     "CreateEventTypeRequestExampleType0",
     "CreateEventTypeRequestSchemaType0",
+    "CreatePortalSessionRequest",
     "Delivery",
     "DeliveryStatus",
     "DisabledReason",
@@ -96,6 +102,8 @@ __all__ = (
     "Health",
     "HealthChecks",
     "HealthState",
+    "PortalSession",
+    "PortalSessionsRevoked",
     "PostApiCostEstimatorBody",
     "PriceUnit",
     "Provider",
@@ -108,6 +116,8 @@ __all__ = (
     "SecretInGrace",
     "SendEventRequest",
     "SentEvent",
+    "Tenant",
+    "TenantPage",
     "UpdateEndpointRequest",
     "UpdateEventTypeRequest",
     "UpdateEventTypeRequestExampleType0",

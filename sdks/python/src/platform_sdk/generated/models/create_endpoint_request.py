@@ -31,6 +31,10 @@ class CreateEndpointRequest:
                 (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`): an endpoint receives
                 those only through a pattern naming them, e.g. `platform.*`.
             description (str | Unset): Free text, default "".
+            tenant_id (str | Unset): Your customer this belongs to, named by your own id for it: must be 1 to 128 characters
+                of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant;
+                an event without one only to the account's endpoints that have none. One tenant's events never reach another
+                tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
             rate_limit_per_s (int | None | Unset): Deliveries started to this endpoint per second, across all workers: an
                 integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows
                 while it keeps waiting); waiting is not an attempt and never fails a delivery.
@@ -45,6 +49,7 @@ class CreateEndpointRequest:
     url: str
     events: list[str] | Unset = UNSET
     description: str | Unset = UNSET
+    tenant_id: str | Unset = UNSET
     rate_limit_per_s: int | None | Unset = UNSET
     max_in_flight: int | None | Unset = UNSET
     ordering: EndpointOrdering | Unset = UNSET
@@ -63,6 +68,8 @@ class CreateEndpointRequest:
 
 
         description = self.description
+
+        tenant_id = self.tenant_id
 
         rate_limit_per_s: int | None | Unset
         if isinstance(self.rate_limit_per_s, Unset):
@@ -91,6 +98,8 @@ class CreateEndpointRequest:
             field_dict["events"] = events
         if description is not UNSET:
             field_dict["description"] = description
+        if tenant_id is not UNSET:
+            field_dict["tenant_id"] = tenant_id
         if rate_limit_per_s is not UNSET:
             field_dict["rate_limit_per_s"] = rate_limit_per_s
         if max_in_flight is not UNSET:
@@ -111,6 +120,8 @@ class CreateEndpointRequest:
 
 
         description = d.pop("description", UNSET)
+
+        tenant_id = d.pop("tenant_id", UNSET)
 
         def _parse_rate_limit_per_s(data: object) -> int | None | Unset:
             if data is None:
@@ -146,6 +157,7 @@ class CreateEndpointRequest:
             url=url,
             events=events,
             description=description,
+            tenant_id=tenant_id,
             rate_limit_per_s=rate_limit_per_s,
             max_in_flight=max_in_flight,
             ordering=ordering,

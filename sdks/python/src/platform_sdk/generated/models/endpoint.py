@@ -31,6 +31,7 @@ class Endpoint:
     """ 
         Attributes:
             id (str): `ep_` + 24 base62 characters.
+            tenant_id (None | str): The tenant it belongs to; null: the account's own endpoint.
             url (str):
             events (list[str]):
             description (str):
@@ -60,6 +61,7 @@ class Endpoint:
      """
 
     id: str
+    tenant_id: None | str
     url: str
     events: list[str]
     description: str
@@ -85,6 +87,9 @@ class Endpoint:
         from ..models.fifo_queue import FifoQueue # noqa: PLC0415
         from ..models.secret_in_grace import SecretInGrace # noqa: PLC0415
         id = self.id
+
+        tenant_id: None | str
+        tenant_id = self.tenant_id
 
         url = self.url
 
@@ -134,6 +139,7 @@ class Endpoint:
         field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
+            "tenant_id": tenant_id,
             "url": url,
             "events": events,
             "description": description,
@@ -162,6 +168,14 @@ class Endpoint:
         from ..models.secret_in_grace import SecretInGrace # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
+
+        def _parse_tenant_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        tenant_id = _parse_tenant_id(d.pop("tenant_id"))
+
 
         url = d.pop("url")
 
@@ -244,6 +258,7 @@ class Endpoint:
 
         endpoint = cls(
             id=id,
+            tenant_id=tenant_id,
             url=url,
             events=events,
             description=description,

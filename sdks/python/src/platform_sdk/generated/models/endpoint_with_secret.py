@@ -31,6 +31,7 @@ class EndpointWithSecret:
     """ 
         Attributes:
             id (str): `ep_` + 24 base62 characters.
+            tenant_id (None | str): The tenant it belongs to; null: the account's own endpoint.
             url (str):
             events (list[str]):
             description (str):
@@ -61,6 +62,7 @@ class EndpointWithSecret:
      """
 
     id: str
+    tenant_id: None | str
     url: str
     events: list[str]
     description: str
@@ -87,6 +89,9 @@ class EndpointWithSecret:
         from ..models.fifo_queue import FifoQueue # noqa: PLC0415
         from ..models.secret_in_grace import SecretInGrace # noqa: PLC0415
         id = self.id
+
+        tenant_id: None | str
+        tenant_id = self.tenant_id
 
         url = self.url
 
@@ -138,6 +143,7 @@ class EndpointWithSecret:
         field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
+            "tenant_id": tenant_id,
             "url": url,
             "events": events,
             "description": description,
@@ -167,6 +173,14 @@ class EndpointWithSecret:
         from ..models.secret_in_grace import SecretInGrace # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
+
+        def _parse_tenant_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        tenant_id = _parse_tenant_id(d.pop("tenant_id"))
+
 
         url = d.pop("url")
 
@@ -251,6 +265,7 @@ class EndpointWithSecret:
 
         endpoint_with_secret = cls(
             id=id,
+            tenant_id=tenant_id,
             url=url,
             events=events,
             description=description,

@@ -47,9 +47,13 @@ class EstimatorError:
                 |
                 | `invalid_api_key` | 401 | The API key is missing, malformed, sent the wrong way, or unknown. |
                 | `revoked_api_key` | 401 | The API key has been revoked. |
+                | `invalid_portal_token` | 401 | The portal session token is unknown, expired or revoked. |
                 | `invalid_credentials` | 401 | Dashboard sign-in: unknown email or wrong password. |
                 | `wrong_product` | 403 | The API key belongs to another product; `error` names the product it is not authorized
                 for. |
+                | `portal_read_only` | 403 | The portal session is read-only: it may not change anything. |
+                | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's
+                records. |
                 | `csrf_failed` | 403 | A dashboard form did not come from this site, or has expired. Nothing was changed. |
                 | `not_found` | 404 | Unknown path, or a resource that does not exist or belongs to another account. |
                 | `method_not_allowed` | 405 | The path exists but not with this method; the `Allow` header lists the methods it
@@ -68,6 +72,8 @@ class EstimatorError:
                 | `endpoint_deleted` | 409 | The endpoint was deleted; its deliveries cannot be retried. |
                 | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries.
                 |
+                | `endpoint_tenant_changed` | 409 | The endpoint now belongs to another tenant than the event (or to none); its
+                delivery of the event cannot be retried. |
                 | `email_taken` | 409 | An account with this email already exists. |
                 | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with
                 PATCH. |
@@ -92,6 +98,9 @@ class EstimatorError:
                 paths. |
                 | `schema_mismatch` | 422 | Ingest: the event's `data` does not match the schema of its type in the account's
                 catalog; `details` names the failing paths. Nothing was stored. |
+                | `tenant_endpoint_limit_reached` | 422 | The tenant already has the most endpoints a tenant may have. |
+                | `tenant_limit_reached` | 422 | The account already has the most tenants it may have (a tenant exists while it
+                has an endpoint). |
                 | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one
                 first. |
                 | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the

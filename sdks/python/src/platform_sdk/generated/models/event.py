@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.event_status import EventStatus
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -35,6 +36,8 @@ class Event:
             status (EventStatus):
             destinations (int):
             created_at (str):
+            tenant_id (str | Unset): The tenant it was sent for; absent when it was sent for none (the account's own
+                endpoints).
      """
 
     id: int
@@ -45,6 +48,7 @@ class Event:
     status: EventStatus
     destinations: int
     created_at: str
+    tenant_id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -70,6 +74,8 @@ class Event:
 
         created_at = self.created_at
 
+        tenant_id = self.tenant_id
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -83,6 +89,8 @@ class Event:
             "destinations": destinations,
             "created_at": created_at,
         })
+        if tenant_id is not UNSET:
+            field_dict["tenant_id"] = tenant_id
 
         return field_dict
 
@@ -120,6 +128,8 @@ class Event:
 
         created_at = d.pop("created_at")
 
+        tenant_id = d.pop("tenant_id", UNSET)
+
         event = cls(
             id=id,
             type_=type_,
@@ -129,6 +139,7 @@ class Event:
             status=status,
             destinations=destinations,
             created_at=created_at,
+            tenant_id=tenant_id,
         )
 
 

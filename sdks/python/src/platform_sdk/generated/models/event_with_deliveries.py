@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.event_status import EventStatus
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ class EventWithDeliveries:
             destinations (int):
             created_at (str):
             deliveries (list[Delivery]):
+            tenant_id (str | Unset): The tenant it was sent for; absent when it was sent for none (the account's own
+                endpoints).
      """
 
     id: int
@@ -48,6 +51,7 @@ class EventWithDeliveries:
     destinations: int
     created_at: str
     deliveries: list[Delivery]
+    tenant_id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -81,6 +85,8 @@ class EventWithDeliveries:
 
 
 
+        tenant_id = self.tenant_id
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -95,6 +101,8 @@ class EventWithDeliveries:
             "created_at": created_at,
             "deliveries": deliveries,
         })
+        if tenant_id is not UNSET:
+            field_dict["tenant_id"] = tenant_id
 
         return field_dict
 
@@ -143,6 +151,8 @@ class EventWithDeliveries:
             deliveries.append(deliveries_item)
 
 
+        tenant_id = d.pop("tenant_id", UNSET)
+
         event_with_deliveries = cls(
             id=id,
             type_=type_,
@@ -153,6 +163,7 @@ class EventWithDeliveries:
             destinations=destinations,
             created_at=created_at,
             deliveries=deliveries,
+            tenant_id=tenant_id,
         )
 
 

@@ -33,11 +33,16 @@ class SendEventRequest:
             idempotency_key (str | Unset): Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1
                 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any
                 other key, in the body or the header, is a 400 `invalid_request`.
+            tenant_id (str | Unset): Your customer this belongs to, named by your own id for it: must be 1 to 128 characters
+                of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant;
+                an event without one only to the account's endpoints that have none. One tenant's events never reach another
+                tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
      """
 
     type_: str
     data: EventData
     idempotency_key: str | Unset = UNSET
+    tenant_id: str | Unset = UNSET
 
 
 
@@ -51,6 +56,8 @@ class SendEventRequest:
 
         idempotency_key = self.idempotency_key
 
+        tenant_id = self.tenant_id
+
 
         field_dict: dict[str, Any] = {}
 
@@ -60,6 +67,8 @@ class SendEventRequest:
         })
         if idempotency_key is not UNSET:
             field_dict["idempotency_key"] = idempotency_key
+        if tenant_id is not UNSET:
+            field_dict["tenant_id"] = tenant_id
 
         return field_dict
 
@@ -78,10 +87,13 @@ class SendEventRequest:
 
         idempotency_key = d.pop("idempotency_key", UNSET)
 
+        tenant_id = d.pop("tenant_id", UNSET)
+
         send_event_request = cls(
             type_=type_,
             data=data,
             idempotency_key=idempotency_key,
+            tenant_id=tenant_id,
         )
 
         return send_event_request

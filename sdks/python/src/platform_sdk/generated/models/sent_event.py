@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 
@@ -28,6 +29,8 @@ class SentEvent:
             timestamp (int):
             idempotency_key (None | str):
             destinations (int): Number of matching, enabled endpoints.
+            tenant_id (str | Unset): The tenant it was sent for; absent when it was sent for none (the account's own
+                endpoints).
      """
 
     id: int
@@ -35,6 +38,7 @@ class SentEvent:
     timestamp: int
     idempotency_key: None | str
     destinations: int
+    tenant_id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -53,6 +57,8 @@ class SentEvent:
 
         destinations = self.destinations
 
+        tenant_id = self.tenant_id
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -63,6 +69,8 @@ class SentEvent:
             "idempotency_key": idempotency_key,
             "destinations": destinations,
         })
+        if tenant_id is not UNSET:
+            field_dict["tenant_id"] = tenant_id
 
         return field_dict
 
@@ -87,12 +95,15 @@ class SentEvent:
 
         destinations = d.pop("destinations")
 
+        tenant_id = d.pop("tenant_id", UNSET)
+
         sent_event = cls(
             id=id,
             type_=type_,
             timestamp=timestamp,
             idempotency_key=idempotency_key,
             destinations=destinations,
+            tenant_id=tenant_id,
         )
 
 

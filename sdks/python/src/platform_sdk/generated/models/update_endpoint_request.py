@@ -28,6 +28,8 @@ class UpdateEndpointRequest:
             url (str | Unset):
             events (list[str] | Unset):
             description (str | Unset):
+            tenant_id (None | str | Unset): Moves the endpoint to this tenant (null: to the account's own endpoints); its
+                waiting deliveries, of events for the tenant it left, end `cancelled`. Example: cus_8f14e45f.
             rate_limit_per_s (int | None | Unset): Deliveries started to this endpoint per second, across all workers: an
                 integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows
                 while it keeps waiting); waiting is not an attempt and never fails a delivery.
@@ -45,6 +47,7 @@ class UpdateEndpointRequest:
     url: str | Unset = UNSET
     events: list[str] | Unset = UNSET
     description: str | Unset = UNSET
+    tenant_id: None | str | Unset = UNSET
     rate_limit_per_s: int | None | Unset = UNSET
     max_in_flight: int | None | Unset = UNSET
     ordering: EndpointOrdering | Unset = UNSET
@@ -64,6 +67,12 @@ class UpdateEndpointRequest:
 
 
         description = self.description
+
+        tenant_id: None | str | Unset
+        if isinstance(self.tenant_id, Unset):
+            tenant_id = UNSET
+        else:
+            tenant_id = self.tenant_id
 
         rate_limit_per_s: int | None | Unset
         if isinstance(self.rate_limit_per_s, Unset):
@@ -95,6 +104,8 @@ class UpdateEndpointRequest:
             field_dict["events"] = events
         if description is not UNSET:
             field_dict["description"] = description
+        if tenant_id is not UNSET:
+            field_dict["tenant_id"] = tenant_id
         if rate_limit_per_s is not UNSET:
             field_dict["rate_limit_per_s"] = rate_limit_per_s
         if max_in_flight is not UNSET:
@@ -117,6 +128,16 @@ class UpdateEndpointRequest:
 
 
         description = d.pop("description", UNSET)
+
+        def _parse_tenant_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        tenant_id = _parse_tenant_id(d.pop("tenant_id", UNSET))
+
 
         def _parse_rate_limit_per_s(data: object) -> int | None | Unset:
             if data is None:
@@ -154,6 +175,7 @@ class UpdateEndpointRequest:
             url=url,
             events=events,
             description=description,
+            tenant_id=tenant_id,
             rate_limit_per_s=rate_limit_per_s,
             max_in_flight=max_in_flight,
             ordering=ordering,

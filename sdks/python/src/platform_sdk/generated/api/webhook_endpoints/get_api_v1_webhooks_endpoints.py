@@ -19,6 +19,7 @@ def _get_kwargs(
     *,
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
+    tenant_id: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -30,6 +31,8 @@ def _get_kwargs(
     params["limit"] = limit
 
     params["cursor"] = cursor
+
+    params["tenant_id"] = tenant_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -109,13 +112,15 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
+    tenant_id: str | Unset = UNSET,
 
 ) -> Response[EndpointPage | Error]:
-    """ List endpoints (newest first, no secrets)
+    """ List endpoints (newest first, no secrets; filter by tenant)
 
     Args:
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
+        tenant_id (str | Unset): Only the endpoints of this tenant. Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,6 +134,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         limit=limit,
 cursor=cursor,
+tenant_id=tenant_id,
 
     )
 
@@ -143,13 +149,15 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
+    tenant_id: str | Unset = UNSET,
 
 ) -> EndpointPage | Error | None:
-    """ List endpoints (newest first, no secrets)
+    """ List endpoints (newest first, no secrets; filter by tenant)
 
     Args:
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
+        tenant_id (str | Unset): Only the endpoints of this tenant. Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +172,7 @@ def sync(
         client=client,
 limit=limit,
 cursor=cursor,
+tenant_id=tenant_id,
 
     ).parsed
 
@@ -172,13 +181,15 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
+    tenant_id: str | Unset = UNSET,
 
 ) -> Response[EndpointPage | Error]:
-    """ List endpoints (newest first, no secrets)
+    """ List endpoints (newest first, no secrets; filter by tenant)
 
     Args:
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
+        tenant_id (str | Unset): Only the endpoints of this tenant. Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,6 +203,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         limit=limit,
 cursor=cursor,
+tenant_id=tenant_id,
 
     )
 
@@ -206,13 +218,15 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
+    tenant_id: str | Unset = UNSET,
 
 ) -> EndpointPage | Error | None:
-    """ List endpoints (newest first, no secrets)
+    """ List endpoints (newest first, no secrets; filter by tenant)
 
     Args:
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
+        tenant_id (str | Unset): Only the endpoints of this tenant. Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,5 +241,6 @@ async def asyncio(
         client=client,
 limit=limit,
 cursor=cursor,
+tenant_id=tenant_id,
 
     )).parsed

@@ -124,7 +124,8 @@ def sync_detailed(
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
     credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within
     the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones
-    included: one more → 422 `endpoint_limit_reached`.
+    included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422
+    `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 
     Args:
         body (CreateEndpointRequest):
@@ -160,7 +161,8 @@ def sync(
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
     credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within
     the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones
-    included: one more → 422 `endpoint_limit_reached`.
+    included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422
+    `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 
     Args:
         body (CreateEndpointRequest):
@@ -191,7 +193,8 @@ async def asyncio_detailed(
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
     credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within
     the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones
-    included: one more → 422 `endpoint_limit_reached`.
+    included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422
+    `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 
     Args:
         body (CreateEndpointRequest):
@@ -227,7 +230,8 @@ async def asyncio(
      Returns the endpoint with its `whsec_` signing secret. URL problems: malformed → 400; not https,
     credentials, a private/reserved destination, or a host name whose DNS lookup does not finish within
     the DNS time-out (`dns_timeout`) → 422. An account has at most 100 endpoints, disabled ones
-    included: one more → 422 `endpoint_limit_reached`.
+    included: one more → 422 `endpoint_limit_reached`. A tenant has at most 20 (422
+    `tenant_endpoint_limit_reached`), and an account at most 1000 tenants (422 `tenant_limit_reached`).
 
     Args:
         body (CreateEndpointRequest):

@@ -22,6 +22,7 @@ def _get_kwargs(
     cursor: str | Unset = UNSET,
     type_: str | Unset = UNSET,
     status: EventStatus | Unset = UNSET,
+    tenant_id: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -41,6 +42,8 @@ def _get_kwargs(
         json_status = status.value
 
     params["status"] = json_status
+
+    params["tenant_id"] = tenant_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -122,6 +125,7 @@ def sync_detailed(
     cursor: str | Unset = UNSET,
     type_: str | Unset = UNSET,
     status: EventStatus | Unset = UNSET,
+    tenant_id: str | Unset = UNSET,
 
 ) -> Response[Error | EventPage]:
     """ List events (newest first; filter by type and status)
@@ -135,6 +139,7 @@ def sync_detailed(
         cursor (str | Unset):
         type_ (str | Unset):
         status (EventStatus | Unset):
+        tenant_id (str | Unset): Only the events sent for this tenant. Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,6 +155,7 @@ def sync_detailed(
 cursor=cursor,
 type_=type_,
 status=status,
+tenant_id=tenant_id,
 
     )
 
@@ -166,6 +172,7 @@ def sync(
     cursor: str | Unset = UNSET,
     type_: str | Unset = UNSET,
     status: EventStatus | Unset = UNSET,
+    tenant_id: str | Unset = UNSET,
 
 ) -> Error | EventPage | None:
     """ List events (newest first; filter by type and status)
@@ -179,6 +186,7 @@ def sync(
         cursor (str | Unset):
         type_ (str | Unset):
         status (EventStatus | Unset):
+        tenant_id (str | Unset): Only the events sent for this tenant. Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,6 +203,7 @@ limit=limit,
 cursor=cursor,
 type_=type_,
 status=status,
+tenant_id=tenant_id,
 
     ).parsed
 
@@ -205,6 +214,7 @@ async def asyncio_detailed(
     cursor: str | Unset = UNSET,
     type_: str | Unset = UNSET,
     status: EventStatus | Unset = UNSET,
+    tenant_id: str | Unset = UNSET,
 
 ) -> Response[Error | EventPage]:
     """ List events (newest first; filter by type and status)
@@ -218,6 +228,7 @@ async def asyncio_detailed(
         cursor (str | Unset):
         type_ (str | Unset):
         status (EventStatus | Unset):
+        tenant_id (str | Unset): Only the events sent for this tenant. Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -233,6 +244,7 @@ async def asyncio_detailed(
 cursor=cursor,
 type_=type_,
 status=status,
+tenant_id=tenant_id,
 
     )
 
@@ -249,6 +261,7 @@ async def asyncio(
     cursor: str | Unset = UNSET,
     type_: str | Unset = UNSET,
     status: EventStatus | Unset = UNSET,
+    tenant_id: str | Unset = UNSET,
 
 ) -> Error | EventPage | None:
     """ List events (newest first; filter by type and status)
@@ -262,6 +275,7 @@ async def asyncio(
         cursor (str | Unset):
         type_ (str | Unset):
         status (EventStatus | Unset):
+        tenant_id (str | Unset): Only the events sent for this tenant. Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -278,5 +292,6 @@ limit=limit,
 cursor=cursor,
 type_=type_,
 status=status,
+tenant_id=tenant_id,
 
     )).parsed

@@ -1,0 +1,25 @@
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
+
+/** `_id`: the token's SHA-256 (portal-session.ts), so a database leak hands out no live session. */
+export interface PortalSessionDoc extends ExpiringDoc {
+  account_id: string;
+  tenant_id: string;
+  read_only: boolean;
+  created_at: Date;
+}
+
+/** `portal_sessions`: one per token handed out; expiry is checked on every read (a purge may lag: expire-at.ts). */
+export class PortalSessions extends ExpiringCollection<PortalSessionDoc>('portal_sessions', [{ account_id: 1 }]) {
+  async insert(doc: PortalSessionDoc): Promise<void> {
+    await this.col.insertOne(doc);
+  }
+
+  findValid(tokenHash: string, now: Date): Promise<PortalSessionDoc | null> {
+    return this.col.findOne({ _id: tokenHash, expires_at: { $gt: now } });
+  }
+
+  /** Every session of the account (the `{account_id}` index on both stores): how many were revoked. */
+  async deleteForAccount(accountId: string): Promise<number> {
+    return (await this.col.deleteMany({ account_id: accountId })).deletedCount;
+  }
+}
