@@ -11,18 +11,21 @@ import { DEFAULT_GRACE_PERIOD_SECONDS, rotateSecretSet, secretsInGrace } from '.
 import { countLast24h, HealthSummary, shouldDisableForFailures } from '../domain/webhooks/endpoint-health';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
-import type { EndpointChanges, EndpointDoc, Endpoints } from '../persistence/endpoints';
+import type { EndpointChanges, EndpointDoc, Endpoints, StoredDestination } from '../persistence/endpoints';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { ResumeScheduler } from '../temporal/resume-scheduler';
 import { decodeCursor, encodeCursor } from './pagination';
 import { orderingOf, type EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { FifoTurns } from './fifo-turns';
+import { destinationView, storedDestination, type DestinationInput } from './endpoint-destination';
 
 /** A FIFO endpoint's queue is shown on GET of the endpoint only (fifo-turns.ts). */
 export type EndpointView = ReturnType<typeof endpointView> & { fifo?: Awaited<ReturnType<FifoTurns['view']>> };
 
 interface EndpointInput {
-  url: string;
+  /** An HTTPS endpoint's; or `destination`, a broker endpoint's (endpoint-destination.ts). */
+  url?: string;
+  destination?: DestinationInput;
   events?: string[];
   description?: string;
   ordering?: EndpointOrdering;
@@ -66,7 +69,8 @@ export class EndpointService {
 
   /** Concurrent creates never exceed maxEndpointsPerAccount and fill up to it (Endpoints.insertIfRoom). */
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
-    const url = await this.checkUrl(input.url);
+    const target = await this.checkTarget(input, undefined);
+    if (!target) throw new ValidationError('url is required unless destination is given.', [{ path: 'url', message: 'Required unless destination is given.' }]);
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
     const max = this.deps.maxEndpointsPerAccount;
     const secret = generateSigningSecret();
@@ -74,7 +78,7 @@ export class EndpointService {
     const doc: EndpointDoc = {
       _id: newId('ep'),
       account_id: accountId,
-      url,
+      ...target,
       events,
       description: input.description ?? '',
       secret_sealed: this.deps.secretBox.seal(secret),
@@ -117,7 +121,7 @@ export class EndpointService {
   async update(accountId: string, id: string, patch: Partial<EndpointInput> & { disabled?: boolean }): Promise<EndpointView> {
     const current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const changes: EndpointChanges = {};
-    if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
+    Object.assign(changes, await this.checkTarget(patch, current));
     if (patch.events !== undefined) changes.events = this.checkPatterns(patch.events);
     if (patch.description !== undefined) changes.description = patch.description;
     Object.assign(changes, limitChanges(patch));
@@ -223,6 +227,18 @@ export class EndpointService {
     return raw;
   }
 
+  /** The url, or the broker destination (its label stored as `url`); one of them, never both; null when neither is given. */
+  private async checkTarget(input: Partial<EndpointInput>, current: EndpointDoc | undefined): Promise<{ url: string; destination?: StoredDestination | null } | null> {
+    if (input.url !== undefined && input.destination !== undefined) {
+      const message = 'An endpoint has url (HTTPS) or destination (a broker), not both.';
+      throw new ValidationError(message, [{ path: 'destination', message }]);
+    }
+    if (input.url !== undefined) return { url: await this.checkUrl(input.url), ...(current?.destination && { destination: null }) };
+    if (input.destination === undefined) return null;
+    const { destination, label } = await storedDestination(input.destination, current?.destination ?? undefined, this.deps);
+    return { url: label, destination };
+  }
+
   private checkPatterns(patterns: string[]): string[] {
     const verdict = validateEventPatterns(patterns);
     if (!verdict.ok) {
@@ -254,7 +270,8 @@ function notFound(id: string): DomainError {
 function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date) {
   return {
     id: doc._id,
-    url: doc.url,
+    url: doc.destination ? null : doc.url,
+    destination: destinationView(doc),
     events: doc.events,
     description: doc.description,
     disabled: doc.disabled,

@@ -9,6 +9,7 @@ describe("the ordering on an endpoint's page", () => {
   const endpoint: EndpointView = {
     id: 'ep_1',
     url: 'https://hooks.example.com/in',
+    destination: null,
     events: ['*'],
     description: '',
     disabled: false,

@@ -7,6 +7,7 @@ import { confirmForm, copyableSecret, type Feedback, formCard, option, page, pos
 import { type ListPage, listSection, pagination } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
 import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
+import { destinationLabel, type Destination } from '../../../../domain/webhooks/destination';
 import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 
 const GRACE_CHOICES: [number, string][] = [
@@ -30,6 +31,8 @@ export interface DeliverySettingsForm {
   max_in_flight: string;
 }
 
+/** An HTTPS endpoint's url, or a broker endpoint's destination address (no credential in it). */
+const addressOf = (e: EndpointView) => e.url ?? (e.destination ? destinationLabel(e.destination as unknown as Destination) : '');
 const commaList = <T>(items: readonly T[], item: (x: T) => SafeHtml) => items.map((x, i) => html`${i > 0 ? ', ' : ''}${item(x)}`);
 const patternList = (e: EndpointView) => commaList(e.events, (p) => html`<code>${p}</code>`);
 const endpointStatus = (e: EndpointView) =>
@@ -98,7 +101,7 @@ ${listSection({
   columns: ['URL', 'Event types', 'Description', 'Status', 'Last 24 h', 'Created'],
   items: view.endpoints,
   row: (e) => html`<tr>
-      <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(e.url, 80)}</code></a></td>
+      <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(addressOf(e), 80)}</code></a></td>
       <td>${patternList(e)}</td>
       <td>${truncate(e.description, 80)}</td>
       <td>${endpointStatus(e)}</td>
@@ -170,7 +173,7 @@ ${
 <section class="card" aria-labelledby="summary-heading">
   <h2 id="summary-heading" class="visually-hidden">Summary</h2>
   <dl class="details">
-    <dt>URL</dt><dd><code data-testid="endpoint-url">${e.url}</code></dd>
+    <dt>URL</dt><dd><code data-testid="endpoint-url">${addressOf(e)}</code></dd>
     <dt>Event types</dt><dd>${patternList(e)}</dd>
     <dt>Description</dt><dd>${e.description || NONE}</dd>
     <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
@@ -240,7 +243,7 @@ ${formCard({
   feedback: view,
   action: base,
   csrfToken: session.csrfToken,
-  fields: endpointFields('edit-', view.form ?? { url: e.url, events: e.events.join('\n'), description: e.description }),
+  fields: endpointFields('edit-', view.form ?? { url: e.url ?? '', events: e.events.join('\n'), description: e.description }),
   submit: 'Save changes',
 })}`,
   );
@@ -252,7 +255,7 @@ export function endpointSecretPage(session: ActiveSession, endpoint: EndpointVie
     { title: 'Signing secret', session, active: 'endpoints', notice },
     html`<p><a href="${base}">← Back to the endpoint</a></p>
 <h1>Signing secret</h1>
-<p class="lead">For <code>${endpoint.url}</code></p>
+<p class="lead">For <code>${addressOf(endpoint)}</code></p>
 <section class="card" aria-labelledby="secret-heading">
   <h2 id="secret-heading" class="visually-hidden">Secret</h2>
   ${copyableSecret('signing-secret', secret, 'Copy secret')}
@@ -269,7 +272,7 @@ export function rotateSecretPage(session: ActiveSession, endpoint: EndpointView)
   return page(
     { title: 'Rotate secret', session, active: 'endpoints' },
     html`<h1>Rotate the signing secret?</h1>
-<p>Endpoint <code>${endpoint.url}</code>. Every attempt from now on is signed with a new secret. During the grace period the current secret keeps signing
+<p>Endpoint <code>${addressOf(endpoint)}</code>. Every attempt from now on is signed with a new secret. During the grace period the current secret keeps signing
 <code>webhook-signature</code> beside the new one, so a receiver that verifies that header keeps working until it is updated; <code>X-Webhook-Signature</code> uses the new secret at once.</p>
 ${confirmForm(`${base}/secret/rotate`, session.csrfToken, 'Rotate secret', `${base}/secret`, html`
   <div class="field">
@@ -286,7 +289,7 @@ export function deleteEndpointPage(session: ActiveSession, endpoint: EndpointVie
   return page(
     { title: 'Delete endpoint', session, active: 'endpoints' },
     html`<h1>Delete this endpoint?</h1>
-<p><code>${endpoint.url}</code> will receive nothing more; its pending retries are cancelled. Past delivery history stays visible on each event. This cannot be undone.</p>
+<p><code>${addressOf(endpoint)}</code> will receive nothing more; its pending retries are cancelled. Past delivery history stays visible on each event. This cannot be undone.</p>
 ${confirmForm(`${base}/delete`, session.csrfToken, 'Delete endpoint', base)}`,
   );
 }

@@ -7,6 +7,9 @@ from .category import Category
 from .create_endpoint_request import CreateEndpointRequest
 from .delivery import Delivery
 from .delivery_status import DeliveryStatus
+from .destination_config import DestinationConfig
+from .destination_type import DestinationType
+from .destination_type_0 import DestinationType0
 from .disabled_reason import DisabledReason
 from .endpoint import Endpoint
 from .endpoint_health import EndpointHealth
@@ -32,9 +35,18 @@ from .get_api_cost_estimator_provider import GetApiCostEstimatorProvider
 from .health import Health
 from .health_checks import HealthChecks
 from .health_state import HealthState
+from .kafka_destination import KafkaDestination
+from .kafka_destination_config import KafkaDestinationConfig
+from .kafka_destination_credentials import KafkaDestinationCredentials
+from .kafka_destination_type import KafkaDestinationType
+from .kafka_sasl_mechanism import KafkaSaslMechanism
 from .post_api_cost_estimator_body import PostApiCostEstimatorBody
 from .price_unit import PriceUnit
 from .provider import Provider
+from .rabbit_mq_destination import RabbitMqDestination
+from .rabbit_mq_destination_config import RabbitMqDestinationConfig
+from .rabbit_mq_destination_credentials import RabbitMqDestinationCredentials
+from .rabbit_mq_destination_type import RabbitMqDestinationType
 from .recover_request import RecoverRequest
 from .recovery import Recovery
 from .retry_now_request import RetryNowRequest
@@ -44,6 +56,10 @@ from .secret import Secret
 from .secret_in_grace import SecretInGrace
 from .send_event_request import SendEventRequest
 from .sent_event import SentEvent
+from .sqs_destination import SqsDestination
+from .sqs_destination_config import SqsDestinationConfig
+from .sqs_destination_credentials import SqsDestinationCredentials
+from .sqs_destination_type import SqsDestinationType
 from .update_endpoint_request import UpdateEndpointRequest
 
 __all__ = (
@@ -54,6 +70,9 @@ __all__ = (
     "CreateEndpointRequest",
     "Delivery",
     "DeliveryStatus",
+    "DestinationConfig",
+    "DestinationType",
+    "DestinationType0",
     "DisabledReason",
     "Endpoint",
     "EndpointHealth",
@@ -79,9 +98,18 @@ __all__ = (
     "Health",
     "HealthChecks",
     "HealthState",
+    "KafkaDestination",
+    "KafkaDestinationConfig",
+    "KafkaDestinationCredentials",
+    "KafkaDestinationType",
+    "KafkaSaslMechanism",
     "PostApiCostEstimatorBody",
     "PriceUnit",
     "Provider",
+    "RabbitMqDestination",
+    "RabbitMqDestinationConfig",
+    "RabbitMqDestinationCredentials",
+    "RabbitMqDestinationType",
     "RecoverRequest",
     "Recovery",
     "RetryNowRequest",
@@ -91,5 +119,9 @@ __all__ = (
     "SecretInGrace",
     "SendEventRequest",
     "SentEvent",
+    "SqsDestination",
+    "SqsDestinationConfig",
+    "SqsDestinationCredentials",
+    "SqsDestinationType",
     "UpdateEndpointRequest",
 )

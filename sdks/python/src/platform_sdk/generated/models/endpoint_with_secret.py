@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.destination_type_0 import DestinationType0
   from ..models.endpoint_health import EndpointHealth
   from ..models.fifo_queue import FifoQueue
   from ..models.secret_in_grace import SecretInGrace
@@ -31,7 +32,8 @@ class EndpointWithSecret:
     """ 
         Attributes:
             id (str): `ep_` + 24 base62 characters.
-            url (str):
+            url (None | str): The HTTPS URL; null for a broker endpoint (see `destination`).
+            destination (DestinationType0 | None): A broker endpoint's destination; null for an HTTPS endpoint.
             events (list[str]):
             description (str):
             disabled (bool):
@@ -61,7 +63,8 @@ class EndpointWithSecret:
      """
 
     id: str
-    url: str
+    url: None | str
+    destination: DestinationType0 | None
     events: list[str]
     description: str
     disabled: bool
@@ -83,12 +86,20 @@ class EndpointWithSecret:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.destination_type_0 import DestinationType0 # noqa: PLC0415
         from ..models.endpoint_health import EndpointHealth # noqa: PLC0415
         from ..models.fifo_queue import FifoQueue # noqa: PLC0415
         from ..models.secret_in_grace import SecretInGrace # noqa: PLC0415
         id = self.id
 
+        url: None | str
         url = self.url
+
+        destination: dict[str, Any] | None
+        if isinstance(self.destination, DestinationType0):
+            destination = self.destination.to_dict()
+        else:
+            destination = self.destination
 
         events = self.events
 
@@ -139,6 +150,7 @@ class EndpointWithSecret:
         field_dict.update({
             "id": id,
             "url": url,
+            "destination": destination,
             "events": events,
             "description": description,
             "disabled": disabled,
@@ -162,13 +174,38 @@ class EndpointWithSecret:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.destination_type_0 import DestinationType0 # noqa: PLC0415
         from ..models.endpoint_health import EndpointHealth # noqa: PLC0415
         from ..models.fifo_queue import FifoQueue # noqa: PLC0415
         from ..models.secret_in_grace import SecretInGrace # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
-        url = d.pop("url")
+        def _parse_url(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        url = _parse_url(d.pop("url"))
+
+
+        def _parse_destination(data: object) -> DestinationType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_destination_type_0 = DestinationType0.from_dict(data)
+
+
+
+                return componentsschemas_destination_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(DestinationType0 | None, data)
+
+        destination = _parse_destination(d.pop("destination"))
+
 
         events = cast(list[str], d.pop("events"))
 
@@ -252,6 +289,7 @@ class EndpointWithSecret:
         endpoint_with_secret = cls(
             id=id,
             url=url,
+            destination=destination,
             events=events,
             description=description,
             disabled=disabled,

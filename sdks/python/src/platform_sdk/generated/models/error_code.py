@@ -20,6 +20,7 @@ class ErrorCode(StrEnum):
     INVALID_BODY = "invalid_body"
     INVALID_CREDENTIALS = "invalid_credentials"
     INVALID_CURSOR = "invalid_cursor"
+    INVALID_DESTINATION = "invalid_destination"
     INVALID_EVENT_ID = "invalid_event_id"
     INVALID_JSON = "invalid_json"
     INVALID_REQUEST = "invalid_request"
