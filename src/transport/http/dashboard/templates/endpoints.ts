@@ -8,6 +8,8 @@ import { type ListPage, listSection, pagination } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
 import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
 import { destinationLabel, type Destination } from '../../../../domain/webhooks/destination';
+import { brokerInputsOf, DEFAULT_BROKER_INPUTS, DESTINATION_TYPE_LABELS } from '../destination-form';
+import { destinationFields, type DestinationFieldsForm, destinationSummary, type StoredCredentials } from './destination-fields';
 import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 
 const GRACE_CHOICES: [number, string][] = [
@@ -18,8 +20,7 @@ const GRACE_CHOICES: [number, string][] = [
   [MAX_GRACE_PERIOD_SECONDS, '7 days'],
 ];
 
-export interface EndpointForm {
-  url?: string;
+export interface EndpointForm extends DestinationFieldsForm {
   events?: string;
   description?: string;
 }
@@ -60,12 +61,8 @@ const secretsInGraceText = (e: EndpointView) => {
   return html`The current one, and ${n} replaced ${n === 1 ? 'secret' : 'secrets'} in the rotation grace period, still signing <code>webhook-signature</code>: ${until}`;
 };
 
-function endpointFields(prefix: string, form: EndpointForm): SafeHtml {
-  return html`<div class="field">
-    <label for="${prefix}url">Endpoint URL</label>
-    <input id="${prefix}url" name="url" type="url" inputmode="url" required placeholder="https://example.com/webhooks" value="${form.url ?? ''}" aria-describedby="${prefix}url-hint">
-    <p class="hint" id="${prefix}url-hint">HTTPS only. Every delivery is a signed POST to this address.</p>
-  </div>
+function endpointFields(prefix: string, form: EndpointForm, stored?: StoredCredentials): SafeHtml {
+  return html`${destinationFields(prefix, form, stored)}
   <div class="field">
     <label for="${prefix}events">Event types</label>
     <textarea id="${prefix}events" name="events" rows="3" aria-describedby="${prefix}events-hint">${form.events ?? '*'}</textarea>
@@ -93,15 +90,15 @@ ${formCard({
   feedback: view,
   action: '/dashboard/endpoints',
   csrfToken: session.csrfToken,
-  fields: endpointFields('new-', view.form ?? {}),
+  fields: endpointFields('new-', view.form ?? { broker: DEFAULT_BROKER_INPUTS }),
   submit: 'Add endpoint',
 })}
 ${listSection({
   heading: 'Your endpoints',
-  columns: ['URL', 'Event types', 'Description', 'Status', 'Last 24 h', 'Created'],
+  columns: ['Destination', 'Event types', 'Description', 'Status', 'Last 24 h', 'Created'],
   items: view.endpoints,
   row: (e) => html`<tr>
-      <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(addressOf(e), 80)}</code></a></td>
+      <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(addressOf(e), 80)}</code></a> <span class="badge off" data-testid="endpoint-type">${DESTINATION_TYPE_LABELS[e.destination?.type ?? 'https']}</span></td>
       <td>${patternList(e)}</td>
       <td>${truncate(e.description, 80)}</td>
       <td>${endpointStatus(e)}</td>
@@ -149,6 +146,15 @@ function deliverySettingsFields(form: DeliverySettingsForm): SafeHtml {
     <p class="hint">Over a limit, a delivery waits its turn: waiting is not an attempt and never fails a delivery. Leave a limit empty for none.</p>`;
 }
 
+/** The edit form as the endpoint is: its url, or its destination's type and config (never a credential). */
+const editFormOf = (e: EndpointView): EndpointForm => ({
+  destination_type: e.destination?.type ?? 'https',
+  url: e.url ?? '',
+  broker: e.destination ? brokerInputsOf(e.destination.type, e.destination.config) : DEFAULT_BROKER_INPUTS,
+  events: e.events.join('\n'),
+  description: e.description,
+});
+
 const settingsOf = (e: EndpointView): DeliverySettingsForm => ({
   ordering: e.ordering,
   rate_limit_per_s: e.rate_limit_per_s === null ? '' : String(e.rate_limit_per_s),
@@ -173,7 +179,7 @@ ${
 <section class="card" aria-labelledby="summary-heading">
   <h2 id="summary-heading" class="visually-hidden">Summary</h2>
   <dl class="details">
-    <dt>URL</dt><dd><code data-testid="endpoint-url">${addressOf(e)}</code></dd>
+    ${destinationSummary(e, addressOf(e))}
     <dt>Event types</dt><dd>${patternList(e)}</dd>
     <dt>Description</dt><dd>${e.description || NONE}</dd>
     <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
@@ -243,7 +249,7 @@ ${formCard({
   feedback: view,
   action: base,
   csrfToken: session.csrfToken,
-  fields: endpointFields('edit-', view.form ?? { url: e.url ?? '', events: e.events.join('\n'), description: e.description }),
+  fields: endpointFields('edit-', view.form ?? editFormOf(e), e.destination ? { type: e.destination.type, set: e.destination.credentials_set } : undefined),
   submit: 'Save changes',
 })}`,
   );
