@@ -4539,7 +4539,7 @@ export interface components {
                  * @description The routing key of every message (default "").
                  * @default
                  */
-                routing_key: string;
+                routing_key?: string;
             };
             /** @description `username` and `password` (both required). Write-only: sealed at rest, never returned (responses list the fields set in `credentials_set`), never logged or traced. On PATCH, a destination of the same type sent without `credentials` keeps the stored ones. */
             credentials?: {
@@ -4568,12 +4568,12 @@ export interface components {
                  * @description TLS to every broker (default true; false only where DELIVERY_ALLOW_PRIVATE_NETWORKS is on).
                  * @default true
                  */
-                tls: boolean;
+                tls?: boolean;
                 /**
                  * @description SASL with `credentials.username` and `password`; null (the default): none.
                  * @default null
                  */
-                sasl_mechanism: components["schemas"]["KafkaSaslMechanism"] | null;
+                sasl_mechanism?: components["schemas"]["KafkaSaslMechanism"] | null;
             };
             /** @description With SASL: `username` and `password`. Write-only: sealed at rest, never returned (responses list the fields set in `credentials_set`), never logged or traced. On PATCH, a destination of the same type sent without `credentials` keeps the stored ones. */
             credentials?: {
