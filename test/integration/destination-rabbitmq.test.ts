@@ -109,6 +109,37 @@ describe('RabbitMQ destinations', () => {
     expect((await drain(queue)).map((m) => Number(m.properties.messageId))).toEqual(ids);
   });
 
+  it('holds deliveries while the endpoint is paused and publishes them once it is resumed', async () => {
+    const { exchange, queue } = await boundQueue();
+    const { api } = await brokerAccount(fixture.platform);
+    const endpoint = await registerDestination(api, destination(exchange));
+    expect((await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/pause`)).status).toBe(200);
+    const eventId = await sendEvent(api);
+    const waiting = await deliveryOf(api, eventId, (d) => d.paused === true);
+    expect(waiting.attempt_count).toBe(0);
+    expect(await drain(queue)).toEqual([]);
+    expect((await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/resume`)).status).toBe(200);
+    await deliveryOf(api, eventId, (d) => d.status === 'succeeded');
+    await settled(fixture.platform, eventId, endpoint.id);
+    expect((await drain(queue)).map((m) => m.properties.messageId)).toEqual([String(eventId)]);
+  });
+
+  it('retry now, after a PATCH to an exchange that exists (credentials kept), publishes the waiting delivery at once', async () => {
+    const { exchange, queue } = await boundQueue();
+    const { api } = await brokerAccount(fixture.platform);
+    const endpoint = await registerDestination(api, destination(`missing-${randomUUID()}`));
+    const eventId = await sendEvent(api);
+    // Attempt 4 would come 30 s after attempt 3.
+    await deliveryOf(api, eventId, (d) => d.status === 'retrying' && d.attempt_count === 3);
+    const { credentials: _kept, ...withoutCredentials } = destination(exchange);
+    expect((await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { destination: withoutCredentials })).status).toBe(200);
+    expect((await api.post(`/api/v1/webhooks/events/${eventId}/deliveries/${endpoint.id}/retry-now`)).status).toBe(202);
+    const delivered = await deliveryOf(api, eventId, (d) => d.status === 'succeeded', 20_000);
+    expect(delivered.attempt_count).toBe(4);
+    await settled(fixture.platform, eventId, endpoint.id);
+    expect((await drain(queue)).map((m) => m.properties.messageId)).toEqual([String(eventId)]);
+  });
+
   it('keeps the credentials out of every record', async () => {
     expect(await everyRecord(fixture.platform)).not.toContain(PASSWORD);
   });
