@@ -1,12 +1,13 @@
 import type { Clock } from '../src/domain/clock';
 import { buildDeliveryHeaders } from '../src/domain/webhooks/delivery-request';
+import { openCredentials, type Credentials, type Destination } from '../src/domain/webhooks/destination';
 import { limitsOf, type EndpointLimits } from '../src/domain/webhooks/endpoint-limits';
 import { orderingOf } from '../src/domain/webhooks/fifo-order';
 import { secretsInGrace } from '../src/domain/webhooks/secret-rotation';
 import { signPayload, signStandard } from '../src/domain/webhooks/signature';
 import type { EndpointDoc } from '../src/persistence/endpoints';
 import type { AttemptInput, DeliveryActivityDeps, DeliveryTarget } from './delivery-activities';
-import type { OutgoingMessage } from './transport';
+import type { BrokerTarget, OutgoingMessage } from './transport';
 
 /** The endpoint as an attempt finds it: gone or disabled, paused, or the signed message and its limits (or why this worker cannot sign it). */
 export type Prepared =
@@ -33,16 +34,18 @@ export function createAttemptRequests(deps: RequestDeps) {
     const now = deps.clock();
     const fifo = orderingOf(endpoint) === 'fifo';
     let secrets: string[];
+    let credentials: Credentials | undefined;
     try {
       // Newest first: the current secret, then those still in their rotation grace at this attempt.
       secrets = [endpoint.secret_sealed, ...secretsInGrace(endpoint, now).map((s) => s.sealed)].map((sealed) => deps.secretBox.open(sealed));
+      if (endpoint.destination) credentials = openCredentials(endpoint.destination.credentials_sealed, deps.secretBox);
     } catch {
       // No retry of this activity can fix it: record a failed attempt and let the schedule go on.
       return {
         kind: 'unsendable',
         url: endpoint.url,
         fifo,
-        error: "The endpoint's signing secret cannot be opened with this worker's SECRETS_ENCRYPTION_KEY (every API and worker process must use the same key).",
+        error: "The endpoint's signing secret or destination credentials cannot be opened with this worker's SECRETS_ENCRYPTION_KEY (every API and worker process must use the same key).",
       };
     }
     const attemptTimestamp = Math.floor(now.getTime() / 1000);
@@ -54,7 +57,11 @@ export function createAttemptRequests(deps: RequestDeps) {
       attemptTimestamp,
       standardSignature: signStandard(secrets, String(input.eventId), attemptTimestamp, input.body),
     });
-    const message = { url: endpoint.url, headers: { ...headers }, body: input.body };
+    const message: OutgoingMessage = { url: endpoint.url, headers: { ...headers }, body: input.body };
+    if (endpoint.destination && credentials) {
+      const { type, config } = endpoint.destination;
+      message.broker = { destination: { type, config } as Destination, credentials, eventId: input.eventId, endpointId: input.endpointId, fifo } satisfies BrokerTarget;
+    }
     return { kind: 'send', message, limits: limitsOf(endpoint), fifo };
   }
 

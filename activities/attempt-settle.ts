@@ -80,7 +80,7 @@ export function createAttemptSettle(deps: SettleDeps) {
       const nextAttemptAt = decision.nextDelayMs === null ? null : new Date(finishedAt.getTime() + decision.nextDelayMs);
       const state = { round: input.round, status: decision.status, attempt_count: input.attempt, next_attempt_at: nextAttemptAt, url };
       await inSpan('webhook.attempt.outcome', outcome, () => retriedWrite(() => deps.deliveries.recordAttempt(ref, attempt, state, finishedAt)));
-      recordAttempt(result.durationMs, statusCode, result.outcome.kind === 'timeout');
+      recordAttempt(result.durationMs, statusCode, result.outcome.kind);
       if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
       if (decision.status !== 'retrying') {
         recordDeliveryFinished(decision.status);

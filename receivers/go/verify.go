@@ -129,6 +129,17 @@ func mac(key, message []byte) []byte {
 	return m.Sum(nil)
 }
 
+// VerifyMessage checks one broker message (a RabbitMQ, Kafka or SQS destination's) from its body bytes
+// and its headers as a map, names in any case: the same checks as Verify. A Kafka header's []byte value
+// and an SQS attribute's StringValue go in as strings.
+func VerifyMessage(body []byte, headers map[string]string, opts Options) (*Verified, error) {
+	h := http.Header{}
+	for name, value := range headers {
+		h.Add(name, value)
+	}
+	return Verify(body, h, opts)
+}
+
 // Verify checks one delivery from its raw body bytes and headers. It returns a *VerificationError
 // (its Code says which check failed) or the verified id and event. A configuration mistake (no
 // secret, a secret that is not base64) is a plain error.

@@ -63,6 +63,11 @@ func TestVectors(t *testing.T) {
 				opts.SkipBodyCheck = true
 			}
 			verified, err := Verify([]byte(v.Body), headersOf(v.Headers), opts)
+			// A broker message's headers map gives the same answer.
+			fromMessage, messageErr := VerifyMessage([]byte(v.Body), v.Headers, opts)
+			if (err == nil) != (messageErr == nil) || err != nil && err.Error() != messageErr.Error() || err == nil && fromMessage.ID != verified.ID {
+				t.Fatalf("from a headers map: %v, %v; from http.Header: %v, %v", fromMessage, messageErr, verified, err)
+			}
 			if v.Expected.Valid {
 				if err != nil {
 					t.Fatalf("want valid, got %v", err)

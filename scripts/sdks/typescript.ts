@@ -30,5 +30,6 @@ export async function generate(outDir: string = TYPESCRIPT_GENERATED_DIR, docume
   await ensureTypeScriptSdk();
   await mkdir(outDir, { recursive: true });
   // --enum-values: the error codes (and every other enum) as runtime arrays too, not only as types.
-  await run(bin('openapi-typescript'), [documentFile, '--output', path.join(outDir, 'openapi.ts'), '--enum-values'], { cwd: TYPESCRIPT_SDK_DIR, maxBuffer: 16 << 20 });
+  // --default-non-nullable false: a request field with a default (a destination's routing_key, tls) stays optional to send.
+  await run(bin('openapi-typescript'), [documentFile, '--output', path.join(outDir, 'openapi.ts'), '--enum-values', '--default-non-nullable', 'false'], { cwd: TYPESCRIPT_SDK_DIR, maxBuffer: 16 << 20 });
 }

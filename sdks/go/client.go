@@ -29,6 +29,25 @@ type (
 	EventTypePage       = generated.EventTypePage
 	NewEventType        = generated.CreateEventTypeRequest
 	UpdateEventType     = generated.UpdateEventTypeRequest
+	// A broker endpoint's destination as read back (type, config, the credential fields set), and as sent.
+	Destination         = generated.Destination
+	DestinationRequest  = generated.DestinationRequest
+	RabbitMqDestination = generated.RabbitMqDestination
+	KafkaDestination    = generated.KafkaDestination
+	SqsDestination      = generated.SqsDestination
+)
+
+// The credentials of a broker destination, write-only: RabbitMQ's, and Kafka's with SASL (UserPassword); SQS's.
+type (
+	UserPassword = struct {
+		Password *string `json:"password,omitempty"`
+		Username *string `json:"username,omitempty"`
+	}
+	SqsCredentials = struct {
+		AccessKeyId     *string `json:"access_key_id,omitempty"`
+		SecretAccessKey *string `json:"secret_access_key,omitempty"`
+		SessionToken    *string `json:"session_token,omitempty"`
+	}
 )
 
 // Client calls the platform's API with an API key. Every call takes a context: cancelling it ends the call

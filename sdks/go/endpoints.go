@@ -15,7 +15,18 @@ type Endpoints struct {
 
 // Create registers an endpoint for url (events: the event types it receives; nil for all). The answer carries its signing secret.
 func (e *Endpoints) Create(ctx context.Context, url string, events []string) (*EndpointWithSecret, error) {
-	body := generated.CreateEndpointRequest{Url: url}
+	return e.create(ctx, generated.CreateEndpointRequest{Url: &url}, events)
+}
+
+// CreateForDestination registers an endpoint that publishes each delivery to a broker instead of POSTing it
+// (docs/destinations.md): build destination with its FromRabbitMqDestination, FromKafkaDestination or
+// FromSqsDestination. Its credentials are write-only: the endpoint read back names the ones set
+// (Destination.CredentialsSet), never their values.
+func (e *Endpoints) CreateForDestination(ctx context.Context, destination DestinationRequest, events []string) (*EndpointWithSecret, error) {
+	return e.create(ctx, generated.CreateEndpointRequest{Destination: &destination}, events)
+}
+
+func (e *Endpoints) create(ctx context.Context, body generated.CreateEndpointRequest, events []string) (*EndpointWithSecret, error) {
 	if events != nil {
 		body.Events = &events
 	}

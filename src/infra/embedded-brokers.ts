@@ -12,14 +12,17 @@ const HOST = '127.0.0.1';
  * RabbitMQ from the unpacked Debian packages, with an epmd of its own on `epmdPort` (Erlang's
  * name server, which would otherwise daemonize on the machine-wide 4369 and outlive the run),
  * and its cookie, config and Mnesia under `<dataDir>/rabbitmq`, never /etc or /var/lib.
- * The address is an AMQP URI for the default guest user, which RabbitMQ admits on loopback only.
+ * The address is an AMQP URI for the default guest user, which RabbitMQ admits on loopback only, or for `user`
+ * (made on the first start, with every permission on vhost "/").
  */
-export async function startRabbitMq(options: ServerOptions & { distPort: number; epmdPort: number }): Promise<EmbeddedServer> {
+export async function startRabbitMq(options: ServerOptions & { distPort: number; epmdPort: number; user?: { username: string; password: string } }): Promise<EmbeddedServer> {
   const root = toolPaths().rabbitMq;
   const erlangBin = path.join(root, 'usr', 'lib', 'erlang', 'bin');
   const state = path.join(options.dataDir, 'rabbitmq');
   await mkdir(state, { recursive: true });
-  await writeFile(path.join(state, 'rabbitmq.conf'), `listeners.tcp.default = ${HOST}:${options.port}\nlog.console = false\nlog.file.level = warning\n`);
+  const user = options.user ?? { username: 'guest', password: 'guest' };
+  const userLines = options.user ? `default_user = ${user.username}\ndefault_pass = ${user.password}\n` : '';
+  await writeFile(path.join(state, 'rabbitmq.conf'), `listeners.tcp.default = ${HOST}:${options.port}\nlog.console = false\nlog.file.level = warning\n${userLines}`);
   await writeFile(path.join(state, 'enabled_plugins'), '[].\n');
   const epmd = await startChild('epmd', { dataDir: options.dataDir, port: options.epmdPort }, {
     label: 'epmd',
@@ -48,7 +51,7 @@ export async function startRabbitMq(options: ServerOptions & { distPort: number;
       RABBITMQ_LOG_BASE: path.join(state, 'log'),
       RABBITMQ_PID_FILE: path.join(state, 'rabbitmq.pid'),
     },
-    address: `amqp://guest:guest@${HOST}:${options.port}`,
+    address: `amqp://${encodeURIComponent(user.username)}:${encodeURIComponent(user.password)}@${HOST}:${options.port}`,
     readyTimeoutMs: 120_000,
   }).catch(async (err: unknown) => {
     await epmd.stop();

@@ -8,7 +8,7 @@ collectDefaultMetrics();
 export const INGEST_OUTCOMES = ['accepted', 'repeat', 'rejected_invalid', 'rejected_too_large', 'rejected_conflict', 'rejected_overloaded', 'rejected_error'] as const;
 export type IngestOutcome = (typeof INGEST_OUTCOMES)[number];
 
-export const ATTEMPT_STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'timeout'] as const;
+export const ATTEMPT_STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'confirmed', 'network', 'timeout'] as const;
 
 export const HAND_OFF_STAGES = ['store', 'place', 'post'] as const;
 export type HandOffStage = (typeof HAND_OFF_STAGES)[number];
@@ -63,7 +63,7 @@ export const recordDeliveryFinished = countedBy('status', FINISHED_DELIVERY_STAT
 
 const countAttempt = countedBy('status_class', ATTEMPT_STATUS_CLASSES, {
   name: 'webhook_attempts_total',
-  help: 'Delivery attempts by outcome class: the HTTP status class, or network / timeout.',
+  help: 'Delivery attempts by outcome class: the HTTP status class, a broker\'s confirmation, or network / timeout.',
 });
 
 const observeAttemptDuration = secondsHistogram({
@@ -148,8 +148,8 @@ export function ingestRejection(status: number): IngestOutcome {
 }
 
 /** An attempt's duration, and the class of its outcome: its HTTP status, or why there was none. */
-export function recordAttempt(durationMs: number, statusCode: number | null, timedOut: boolean): void {
-  if (timedOut) countAttempt('timeout');
+export function recordAttempt(durationMs: number, statusCode: number | null, kind: 'status' | 'confirmed' | 'timeout' | 'network'): void {
+  if (kind === 'timeout' || kind === 'confirmed') countAttempt(kind);
   else if (statusCode === null || statusCode < 200 || statusCode > 599) countAttempt('network');
   else countAttempt(`${Math.floor(statusCode / 100)}xx` as (typeof ATTEMPT_STATUS_CLASSES)[number]);
   observeAttemptDuration(durationMs);

@@ -2,6 +2,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { createDeliveryActivities } from '../../activities/delivery-activities';
 import { AttemptHandOffs } from '../../activities/attempt-hand-off';
 import { AttemptHolds } from '../../activities/attempt-holds';
+import { brokerPublishers, createDestinationTransports } from '../../activities/destination-transports';
 import { createEndpointLimiter } from '../../activities/endpoint-limiter';
 import { createHttpSender } from '../../activities/http-sender';
 import { withLocalListener } from '../../activities/local-listener-sender';
@@ -33,7 +34,9 @@ export async function startWorkerRole({ config, logger, connection, repositories
   onLost: () => void;
 }) {
   const direct = createHttpSender({ allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: services.dnsLookup });
-  const sender = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
+  const https = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
+  const destinationCheck = { allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: services.dnsLookup };
+  const sender = createDestinationTransports(https, brokerPublishers(destinationCheck), destinationCheck);
   const handOffs = new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported));
   const holds = new AttemptHolds(config.delivery.firstAttemptsHeldMax);
   // How late each account's first attempts are here, published for every API process's admission.

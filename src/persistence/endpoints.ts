@@ -1,4 +1,5 @@
 import type { Filter } from 'mongodb';
+import type { Destination } from '../domain/webhooks/destination';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
 import type { EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { RetiredSecret } from '../domain/webhooks/secret-rotation';
@@ -13,7 +14,10 @@ export interface EndpointDoc {
   account_id: string;
   /** The tenant it belongs to (tenant.ts); absent or null: the account's own. */
   tenant_id?: string | null;
+  /** The HTTPS URL; for a broker endpoint, its destination's label (destinationLabel), which deliveries and operational events show. */
   url: string;
+  /** A broker endpoint's destination (absent or null: HTTPS to `url`). */
+  destination?: StoredDestination | null;
   events: string[];
   description: string;
   /** AES-256-GCM sealed `whsec_...` (see secret-box.ts); never stored or logged in clear. */
@@ -33,13 +37,16 @@ export interface EndpointDoc {
   updated_at: Date;
 }
 
-export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'rate_limit_per_s' | 'max_in_flight' | 'ordering' | 'secret_sealed' | 'previous_secrets' | 'tenant_id'>>;
+export type EndpointChanges = Partial<Pick<EndpointDoc, 'url' | 'destination' | 'events' | 'description' | 'disabled' | 'disabled_reason' | 'paused' | 'rate_limit_per_s' | 'max_in_flight' | 'ordering' | 'secret_sealed' | 'previous_secrets' | 'tenant_id'>>;
 
 /** Why an insert was refused: the account holds its most endpoints, or a tenant cap (tenants.ts). */
 export type EndpointInsertRefusal = 'account_full' | TenantPlaceRefusal;
 
 /** Endpoint fields that no cached list is read for: changing only these announces nothing. */
 const CACHE_NEUTRAL_FIELDS: ReadonlySet<string> = new Set<keyof EndpointChanges>(['description', 'disabled_reason']);
+
+/** Credentials sealed (secret-box.ts) as one JSON object, like signing secrets; `credential_fields` says which are set. */
+export type StoredDestination = Destination & { credentials_sealed: string | null; credential_fields: string[] };
 
 export class Endpoints extends StoreCollection<EndpointDoc>(
   'endpoints',

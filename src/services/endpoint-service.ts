@@ -11,19 +11,22 @@ import { DEFAULT_GRACE_PERIOD_SECONDS, rotateSecretSet, secretsInGrace } from '.
 import { countLast24h, HealthSummary, shouldDisableForFailures } from '../domain/webhooks/endpoint-health';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
-import type { EndpointChanges, EndpointDoc, EndpointInsertRefusal, Endpoints } from '../persistence/endpoints';
+import type { EndpointChanges, EndpointDoc, EndpointInsertRefusal, Endpoints, StoredDestination } from '../persistence/endpoints';
 import { DEFAULT_TENANT_CAPS, type TenantCaps } from '../domain/webhooks/tenant';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { ResumeScheduler } from '../temporal/resume-scheduler';
 import { decodeCursor, encodeCursor } from './pagination';
 import { orderingOf, type EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { FifoTurns } from './fifo-turns';
+import { destinationView, storedDestination, type DestinationInput } from './endpoint-destination';
 
 /** A FIFO endpoint's queue is shown on GET of the endpoint only (fifo-turns.ts). */
 export type EndpointView = ReturnType<typeof endpointView> & { fifo?: Awaited<ReturnType<FifoTurns['view']>> };
 
 interface EndpointInput {
-  url: string;
+  /** An HTTPS endpoint's; or `destination`, a broker endpoint's (endpoint-destination.ts). */
+  url?: string;
+  destination?: DestinationInput;
   events?: string[];
   description?: string;
   /** Create: its tenant (absent: the account's own). PATCH: moves it; null makes it the account's own. */
@@ -73,7 +76,8 @@ export class EndpointService {
 
   /** Concurrent creates never exceed maxEndpointsPerAccount and fill up to it (Endpoints.insertIfRoom). */
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
-    const url = await this.checkUrl(input.url);
+    const target = await this.checkTarget(input, undefined);
+    if (!target) throw new ValidationError('url is required unless destination is given.', [{ path: 'url', message: 'Required unless destination is given.' }]);
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
     const max = this.deps.maxEndpointsPerAccount;
     const secret = generateSigningSecret();
@@ -83,7 +87,7 @@ export class EndpointService {
       account_id: accountId,
       // Stored only when given: an absent tenant is the account's own.
       ...(input.tenant_id != null ? { tenant_id: input.tenant_id } : {}),
-      url,
+      ...target,
       events,
       description: input.description ?? '',
       secret_sealed: this.deps.secretBox.seal(secret),
@@ -131,7 +135,7 @@ export class EndpointService {
     let current = await requireEndpoint(this.deps.endpoints, accountId, id);
     const changes: EndpointChanges = {};
     // Checked before the move, so that a refused change moves nothing.
-    if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
+    Object.assign(changes, await this.checkTarget(patch, current));
     if (patch.events !== undefined) changes.events = this.checkPatterns(patch.events);
     const movedTenant = patch.tenant_id !== undefined && patch.tenant_id !== (current.tenant_id ?? null);
     if (movedTenant) current = await this.moveToTenant(current, patch.tenant_id ?? null);
@@ -267,6 +271,18 @@ export class EndpointService {
     return raw;
   }
 
+  /** The url, or the broker destination (its label stored as `url`); one of them, never both; null when neither is given. */
+  private async checkTarget(input: Partial<EndpointInput>, current: EndpointDoc | undefined): Promise<{ url: string; destination?: StoredDestination | null } | null> {
+    if (input.url !== undefined && input.destination !== undefined) {
+      const message = 'An endpoint has url (HTTPS) or destination (a broker), not both.';
+      throw new ValidationError(message, [{ path: 'destination', message }]);
+    }
+    if (input.url !== undefined) return { url: await this.checkUrl(input.url), ...(current?.destination && { destination: null }) };
+    if (input.destination === undefined) return null;
+    const { destination, label } = await storedDestination(input.destination, current?.destination ?? undefined, this.deps);
+    return { url: label, destination };
+  }
+
   private checkPatterns(patterns: string[]): string[] {
     const verdict = validateEventPatterns(patterns);
     if (!verdict.ok) {
@@ -300,7 +316,8 @@ function endpointView(doc: EndpointDoc, health: HealthSummary | null, now: Date)
     id: doc._id,
     /** Its tenant; null: the account's own (tenant.ts). */
     tenant_id: doc.tenant_id ?? null,
-    url: doc.url,
+    url: doc.destination ? null : doc.url,
+    destination: destinationView(doc),
     events: doc.events,
     description: doc.description,
     disabled: doc.disabled,

@@ -140,13 +140,13 @@ describe('store budget of the delivery path', () => {
       expect((await dashboard.signUp(email, GOOD_PASSWORD)).status).toBe(303);
       accountId = (await platform.repositories.accounts.findByEmail(email))!._id;
       api = apiClient(platform, (await platform.services.accounts.createKey(accountId, 'weh', 'budget')).key);
-      const endpoints: Array<{ id: string; url: string }> = [];
+      const endpoints: Array<{ id: string; url: string | null }> = [];
       for (let i = 0; i < 100; i++) endpoints.push(await platform.services.endpoints.create(accountId, { url: `${receiver.url}/list-${i}` }));
       const ids: number[] = [];
       for (let i = 0; i < 200; i++) {
         const timestamp = Math.floor(Date.now() / 1000);
         const event = await platform.repositories.events.insertWithNextId(
-          { account_id: accountId, type: 'budget.list', data: { i }, timestamp, idempotency_key: null, endpoint_ids: endpoints.map((e) => e.id), endpoint_urls: endpoints.map((e) => e.url), owner: null, created_at: new Date() },
+          { account_id: accountId, type: 'budget.list', data: { i }, timestamp, idempotency_key: null, endpoint_ids: endpoints.map((e) => e.id), endpoint_urls: endpoints.map((e) => e.url ?? ''), owner: null, created_at: new Date() },
           (id) => buildDeliveryBody({ id, type: 'budget.list', data: { i }, timestamp }),
         );
         ids.push(event._id);

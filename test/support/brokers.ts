@@ -8,6 +8,11 @@ import { provision } from '../../src/infra/provision';
 
 export type BrokerKind = 'rabbitmq' | 'kafka' | 'sqs';
 
+export interface BrokerOptions {
+  /** RabbitMQ's user instead of guest (a password a test can look for). */
+  rabbitMqUser?: { username: string; password: string };
+}
+
 export interface TestBroker {
   /** An AMQP URI, a Kafka bootstrap server (host:port), or an SQS endpoint URL; the same across `down` and `up`. */
   address: string;
@@ -23,10 +28,10 @@ export interface TestBroker {
 const BROKER_START_TIMEOUT_MS = 10 * 60_000;
 
 /** The broker of the calling file's tests: started before them, stopped after. Call it at a describe block's top. */
-export function brokerForTests(kind: BrokerKind): () => TestBroker {
+export function brokerForTests(kind: BrokerKind, options: BrokerOptions = {}): () => TestBroker {
   let broker: TestBroker | undefined;
   beforeAll(async () => {
-    broker = await startBroker(kind);
+    broker = await startBroker(kind, options);
   }, BROKER_START_TIMEOUT_MS);
   afterAll(() => broker?.stop());
   return () => {
@@ -39,13 +44,13 @@ export function brokerForTests(kind: BrokerKind): () => TestBroker {
  * A real broker of its own for one test file: provisioned on first use into TOOLS_DIR (cached, as the
  * embedded servers are), started on free ports on 127.0.0.1 with its state in a new temporary directory.
  */
-export async function startBroker(kind: BrokerKind): Promise<TestBroker> {
+export async function startBroker(kind: BrokerKind, options: BrokerOptions = {}): Promise<TestBroker> {
   await provision({ need: { temporalCli: false, ferretDb: false, temporalTestServer: false, rabbitMq: kind === 'rabbitmq', kafka: kind === 'kafka', elasticMq: kind === 'sqs' } });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `broker-${kind}-`));
   const ports = await Promise.all([freePort(), freePort(), freePort()]);
   let server: EmbeddedServer | undefined;
   const up = async () => {
-    server = await start(kind, dataDir, ports);
+    server = await start(kind, dataDir, ports, options);
     if (kind === 'kafka') await kafkaGroupsReady(server.address);
     return server;
   };
@@ -74,10 +79,10 @@ export async function startBroker(kind: BrokerKind): Promise<TestBroker> {
   };
 }
 
-function start(kind: BrokerKind, dataDir: string, [port, second, third]: number[]) {
+function start(kind: BrokerKind, dataDir: string, [port, second, third]: number[], options: BrokerOptions) {
   switch (kind) {
     case 'rabbitmq':
-      return startRabbitMq({ dataDir, port, distPort: second, epmdPort: third });
+      return startRabbitMq({ dataDir, port, distPort: second, epmdPort: third, ...(options.rabbitMqUser && { user: options.rabbitMqUser }) });
     case 'kafka':
       return startKafka({ dataDir, port, controllerPort: second });
     case 'sqs':

@@ -50,6 +50,13 @@ def test_headers_as_a_list_of_pairs():
     assert verified.id == "1234"
 
 
+@pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
+def test_vector_from_a_broker_message(vector):
+    # A Kafka message's headers: a list of (name, bytes) pairs; a RabbitMQ or SQS message's: a mapping of strings.
+    as_message = dict(vector, headers=[(name, value.encode("utf-8")) for name, value in vector["headers"].items()])
+    assert outcome(as_message) == vector["expected"]
+
+
 def test_parsed_json_is_refused():
     with pytest.raises(TypeError):
         verify({"id": 1}, {}, "whsec_AAAA")

@@ -59,8 +59,12 @@ export interface VerifiedWebhook {
   event: WebhookEvent | undefined;
 }
 
-/** `Headers` (fetch), Node's `IncomingMessage.headers`, or any plain object (names in any case). */
-export type HeadersLike = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
+/**
+ * `Headers` (fetch), Node's `IncomingMessage.headers`, or any plain object (names in any case): also a broker message's
+ * headers, whose values may be bytes (Kafka's, UTF-8) as well as strings (RabbitMQ's; SQS attributes' `StringValue`s).
+ */
+export type HeadersLike = { get(name: string): string | null } | Record<string, HeaderValue | HeaderValue[] | undefined>;
+type HeaderValue = string | Uint8Array;
 export type RawBody = Uint8Array | ArrayBuffer | string;
 
 /** One HMAC-SHA256 the verifier must check: does any `signatures` entry equal HMAC(key, message)? */
@@ -81,11 +85,13 @@ const fail = (code: VerificationErrorCode, message: string): never => {
 export function headerOf(headers: HeadersLike, name: string): string | undefined {
   if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(n: string): string | null }).get(name) ?? undefined;
   const lower = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers as Record<string, string | string[] | undefined>)) {
-    if (key.toLowerCase() === lower) return Array.isArray(value) ? value.join(', ') : value;
+  for (const [key, value] of Object.entries(headers as Record<string, HeaderValue | HeaderValue[] | undefined>)) {
+    if (key.toLowerCase() === lower) return Array.isArray(value) ? value.map(textOf).join(', ') : value === undefined ? undefined : textOf(value);
   }
   return undefined;
 }
+
+const textOf = (value: HeaderValue): string => (typeof value === 'string' ? value : new TextDecoder().decode(value));
 
 export function bytesOf(body: RawBody): Uint8Array {
   if (typeof body === 'string') return new TextEncoder().encode(body);

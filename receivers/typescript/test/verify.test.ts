@@ -19,6 +19,15 @@ describe('verify', () => {
     await assert.rejects(verify(BODY, signed(now - 400), { secrets: SECRET }), { code: 'timestamp_too_old' });
   });
 
+  it("verifies a broker message from its headers map, byte values too (Kafka's)", async () => {
+    const headers = Object.fromEntries(Object.entries(signed(1_700_000_000)).map(([name, value]) => [name, Buffer.from(value)]));
+    const options = { secrets: SECRET, now: () => 1_700_000_000 };
+    assert.equal((await verify(Buffer.from(BODY), headers, options)).event?.id, 5);
+    assert.equal(verifySync(Buffer.from(BODY), headers, options).event?.id, 5);
+    const tampered = { ...headers, 'webhook-id': Buffer.from('6') };
+    await assert.rejects(verify(Buffer.from(BODY), tampered, options), { code: 'no_matching_signature' });
+  });
+
   it('throws a typed error that says which check failed', async () => {
     await assert.rejects(verify(BODY, {}, { secrets: SECRET }), (err: unknown) => err instanceof WebhookVerificationError && err.code === 'missing_header');
   });

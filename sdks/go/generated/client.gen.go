@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -38,6 +39,27 @@ func (e DeliveryStatus) Valid() bool {
 	case DeliveryStatusRetrying:
 		return true
 	case DeliveryStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DestinationType.
+const (
+	DestinationTypeKafka    DestinationType = "kafka"
+	DestinationTypeRabbitmq DestinationType = "rabbitmq"
+	DestinationTypeSqs      DestinationType = "sqs"
+)
+
+// Valid indicates whether the value is a known member of the DestinationType enum.
+func (e DestinationType) Valid() bool {
+	switch e {
+	case DestinationTypeKafka:
+		return true
+	case DestinationTypeRabbitmq:
+		return true
+	case DestinationTypeSqs:
 		return true
 	default:
 		return false
@@ -105,6 +127,7 @@ const (
 	ErrorCodeInvalidBody                ErrorCode = "invalid_body"
 	ErrorCodeInvalidCredentials         ErrorCode = "invalid_credentials"
 	ErrorCodeInvalidCursor              ErrorCode = "invalid_cursor"
+	ErrorCodeInvalidDestination         ErrorCode = "invalid_destination"
 	ErrorCodeInvalidEventId             ErrorCode = "invalid_event_id"
 	ErrorCodeInvalidExample             ErrorCode = "invalid_example"
 	ErrorCodeInvalidJson                ErrorCode = "invalid_json"
@@ -190,6 +213,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeInvalidCredentials:
 		return true
 	case ErrorCodeInvalidCursor:
+		return true
+	case ErrorCodeInvalidDestination:
 		return true
 	case ErrorCodeInvalidEventId:
 		return true
@@ -287,6 +312,72 @@ func (e EventStatus) Valid() bool {
 	}
 }
 
+// Defines values for KafkaDestinationType.
+const (
+	KafkaDestinationTypeKafka KafkaDestinationType = "kafka"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationType enum.
+func (e KafkaDestinationType) Valid() bool {
+	switch e {
+	case KafkaDestinationTypeKafka:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaSaslMechanism.
+const (
+	KafkaSaslMechanismPlain       KafkaSaslMechanism = "plain"
+	KafkaSaslMechanismScramSha256 KafkaSaslMechanism = "scram-sha-256"
+	KafkaSaslMechanismScramSha512 KafkaSaslMechanism = "scram-sha-512"
+)
+
+// Valid indicates whether the value is a known member of the KafkaSaslMechanism enum.
+func (e KafkaSaslMechanism) Valid() bool {
+	switch e {
+	case KafkaSaslMechanismPlain:
+		return true
+	case KafkaSaslMechanismScramSha256:
+		return true
+	case KafkaSaslMechanismScramSha512:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RabbitMqDestinationType.
+const (
+	RabbitMqDestinationTypeRabbitmq RabbitMqDestinationType = "rabbitmq"
+)
+
+// Valid indicates whether the value is a known member of the RabbitMqDestinationType enum.
+func (e RabbitMqDestinationType) Valid() bool {
+	switch e {
+	case RabbitMqDestinationTypeRabbitmq:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SqsDestinationType.
+const (
+	SqsDestinationTypeSqs SqsDestinationType = "sqs"
+)
+
+// Valid indicates whether the value is a known member of the SqsDestinationType enum.
+func (e SqsDestinationType) Valid() bool {
+	switch e {
+	case SqsDestinationTypeSqs:
+		return true
+	default:
+		return false
+	}
+}
+
 // Attempt defines model for Attempt.
 type Attempt struct {
 	Attempt    int     `json:"attempt"`
@@ -305,6 +396,9 @@ type CreateEndpointRequest struct {
 	// Description Free text, default "".
 	Description *string `json:"description,omitempty"`
 
+	// Destination Instead of `url`: the endpoint publishes each delivery to a broker (docs/destinations.md). An endpoint has `url` or `destination`, never both.
+	Destination *DestinationRequest `json:"destination,omitempty"`
+
 	// Events Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`.
 	Events *[]string `json:"events,omitempty"`
 
@@ -322,10 +416,10 @@ type CreateEndpointRequest struct {
 	// Example: cus_8f14e45f
 	TenantId *TenantId `json:"tenant_id,omitempty"`
 
-	// Url HTTPS URL receiving delivery POSTs (max 2,048 characters).
+	// Url HTTPS URL receiving delivery POSTs (max 2,048 characters). Required unless `destination` is given.
 	//
 	// Example: https://example.com/webhooks
-	Url string `json:"url"`
+	Url *string `json:"url,omitempty"`
 }
 
 // CreateEventTypeRequest defines model for CreateEventTypeRequest.
@@ -356,11 +450,34 @@ type Delivery struct {
 	Paused bool           `json:"paused"`
 	Round  int            `json:"round"`
 	Status DeliveryStatus `json:"status"`
-	Url    string         `json:"url"`
+
+	// Url The endpoint's HTTPS URL, or its broker destination's address (no credentials), when the delivery was last attempted.
+	Url string `json:"url"`
 }
 
 // DeliveryStatus defines model for DeliveryStatus.
 type DeliveryStatus string
+
+// Destination A broker endpoint's destination; null for an HTTPS endpoint.
+type Destination struct {
+	// Config As registered, defaults filled in.
+	Config DestinationConfig `json:"config"`
+
+	// CredentialsSet The credential fields stored (sorted); their values are never returned.
+	CredentialsSet []string        `json:"credentials_set"`
+	Type           DestinationType `json:"type"`
+}
+
+// DestinationConfig As registered, defaults filled in.
+type DestinationConfig map[string]interface{}
+
+// DestinationRequest Instead of `url`: the endpoint publishes each delivery to a broker (docs/destinations.md). An endpoint has `url` or `destination`, never both.
+type DestinationRequest struct {
+	union json.RawMessage
+}
+
+// DestinationType defines model for DestinationType.
+type DestinationType string
 
 // DisabledReason defines model for DisabledReason.
 type DisabledReason string
@@ -370,7 +487,10 @@ type Endpoint struct {
 	// CreatedAt ISO 8601 UTC.
 	CreatedAt   string `json:"created_at"`
 	Description string `json:"description"`
-	Disabled    bool   `json:"disabled"`
+
+	// Destination A broker endpoint's destination; null for an HTTPS endpoint.
+	Destination *Destination `json:"destination"`
+	Disabled    bool         `json:"disabled"`
 
 	// DisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
 	DisabledReason *DisabledReason `json:"disabled_reason"`
@@ -403,7 +523,9 @@ type Endpoint struct {
 	// TenantId The tenant it belongs to; null: the account's own endpoint.
 	TenantId  *string `json:"tenant_id"`
 	UpdatedAt string  `json:"updated_at"`
-	Url       string  `json:"url"`
+
+	// Url The HTTPS URL; null for a broker endpoint (see `destination`).
+	Url *string `json:"url"`
 }
 
 // EndpointHealth A delivery is one round of one event to this endpoint; it counts when it ends (succeeded, or failed after its last attempt), not per attempt. Cancelled deliveries do not count.
@@ -441,7 +563,10 @@ type EndpointWithSecret struct {
 	// CreatedAt ISO 8601 UTC.
 	CreatedAt   string `json:"created_at"`
 	Description string `json:"description"`
-	Disabled    bool   `json:"disabled"`
+
+	// Destination A broker endpoint's destination; null for an HTTPS endpoint.
+	Destination *Destination `json:"destination"`
+	Disabled    bool         `json:"disabled"`
 
 	// DisabledReason null while enabled; `manual` when disabled by its owner; `failing` when the platform disabled it because every delivery that ended during the auto-disable period (default 5 days, `ENDPOINT_AUTO_DISABLE_HOURS`) failed, the first of them at least that long ago. PATCH `{"disabled": false}` enables it again.
 	DisabledReason *DisabledReason `json:"disabled_reason"`
@@ -477,7 +602,9 @@ type EndpointWithSecret struct {
 	// TenantId The tenant it belongs to; null: the account's own endpoint.
 	TenantId  *string `json:"tenant_id"`
 	UpdatedAt string  `json:"updated_at"`
-	Url       string  `json:"url"`
+
+	// Url The HTTPS URL; null for a broker endpoint (see `destination`).
+	Url *string `json:"url"`
 }
 
 // Error defines model for Error.
@@ -524,7 +651,8 @@ type Error struct {
 	// | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
 	// | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
 	// | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
-	// | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
+	// | `destination_not_allowed` | 422 | The endpoint url host, or a broker destination's host, is or resolves to a refused (private, loopback, ...) address. |
+	// | `invalid_destination` | 422 | A broker `destination` breaks a rule beyond its shape (plaintext off private networks, credentials missing or in a URI, a malformed address); `details` says where. |
 	// | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
 	// | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
 	// | `event_type_limit_reached` | 422 | The account's event-type catalog already holds the most types it may; delete one first. |
@@ -611,7 +739,8 @@ type Error struct {
 // | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
 // | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
 // | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
-// | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
+// | `destination_not_allowed` | 422 | The endpoint url host, or a broker destination's host, is or resolves to a refused (private, loopback, ...) address. |
+// | `invalid_destination` | 422 | A broker `destination` breaks a rule beyond its shape (plaintext off private networks, credentials missing or in a URI, a malformed address); `details` says where. |
 // | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
 // | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
 // | `event_type_limit_reached` | 422 | The account's event-type catalog already holds the most types it may; delete one first. |
@@ -712,6 +841,64 @@ type FifoQueue struct {
 	Length int `json:"length"`
 }
 
+// KafkaDestination Produced with acks from all in-sync replicas: delivered when they have it. The message key is the event id, or the endpoint id for a FIFO endpoint (one partition keeps its order).
+type KafkaDestination struct {
+	Config struct {
+		// Brokers Bootstrap servers, `host:port`.
+		//
+		// Example: ["kafka-1.example.com:9093"]
+		Brokers []string `json:"brokers"`
+
+		// SaslMechanism SASL with `credentials.username` and `password`; null (the default): none.
+		SaslMechanism *KafkaSaslMechanism `json:"sasl_mechanism,omitempty"`
+
+		// Tls TLS to every broker (default true; false only where DELIVERY_ALLOW_PRIVATE_NETWORKS is on).
+		Tls *bool `json:"tls,omitempty"`
+
+		// Topic The topic every message is produced to (it must exist unless the cluster creates topics on first use).
+		Topic string `json:"topic"`
+	} `json:"config"`
+
+	// Credentials With SASL: `username` and `password`. Write-only: sealed at rest, never returned (responses list the fields set in `credentials_set`), never logged or traced. On PATCH, a destination of the same type sent without `credentials` keeps the stored ones.
+	Credentials *struct {
+		Password *string `json:"password,omitempty"`
+		Username *string `json:"username,omitempty"`
+	} `json:"credentials,omitempty"`
+	Type KafkaDestinationType `json:"type"`
+}
+
+// KafkaDestinationType defines model for KafkaDestination.Type.
+type KafkaDestinationType string
+
+// KafkaSaslMechanism defines model for KafkaSaslMechanism.
+type KafkaSaslMechanism string
+
+// RabbitMqDestination Published persistent (delivery mode 2) with publisher confirms: delivered when the broker confirms it.
+type RabbitMqDestination struct {
+	Config struct {
+		// Exchange The exchange each message is published to (it must exist; "" is the default exchange, which routes by queue name).
+		Exchange string `json:"exchange"`
+
+		// RoutingKey The routing key of every message (default "").
+		RoutingKey *string `json:"routing_key,omitempty"`
+
+		// Uri AMQP 0-9-1 URI `amqps://host[:port][/vhost]`, without user name or password (`amqp://` only where DELIVERY_ALLOW_PRIVATE_NETWORKS is on).
+		//
+		// Example: amqps://mq.example.com/prod
+		Uri string `json:"uri"`
+	} `json:"config"`
+
+	// Credentials `username` and `password` (both required). Write-only: sealed at rest, never returned (responses list the fields set in `credentials_set`), never logged or traced. On PATCH, a destination of the same type sent without `credentials` keeps the stored ones.
+	Credentials *struct {
+		Password *string `json:"password,omitempty"`
+		Username *string `json:"username,omitempty"`
+	} `json:"credentials,omitempty"`
+	Type RabbitMqDestinationType `json:"type"`
+}
+
+// RabbitMqDestinationType defines model for RabbitMqDestination.Type.
+type RabbitMqDestinationType string
+
 // RecoverRequest defines model for RecoverRequest.
 type RecoverRequest struct {
 	// Since ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.
@@ -797,6 +984,30 @@ type SentEvent struct {
 	Type      string  `json:"type"`
 }
 
+// SqsDestination Sent with SendMessage: delivered when SQS has accepted it. A FIFO queue gets the endpoint id as message group and the event id as de-duplication id.
+type SqsDestination struct {
+	Config struct {
+		// QueueUrl The queue URL, `https://sqs.<region>.amazonaws.com/<account id>/<queue name>` (a name ending `.fifo` is a FIFO queue).
+		//
+		// Example: https://sqs.eu-west-1.amazonaws.com/123456789012/orders
+		QueueUrl string `json:"queue_url"`
+
+		// Region The queue's AWS region.
+		Region string `json:"region"`
+	} `json:"config"`
+
+	// Credentials `access_key_id` and `secret_access_key` (required), `session_token` (optional). Write-only: sealed at rest, never returned (responses list the fields set in `credentials_set`), never logged or traced. On PATCH, a destination of the same type sent without `credentials` keeps the stored ones.
+	Credentials *struct {
+		AccessKeyId     *string `json:"access_key_id,omitempty"`
+		SecretAccessKey *string `json:"secret_access_key,omitempty"`
+		SessionToken    *string `json:"session_token,omitempty"`
+	} `json:"credentials,omitempty"`
+	Type SqsDestinationType `json:"type"`
+}
+
+// SqsDestinationType defines model for SqsDestination.Type.
+type SqsDestinationType string
+
 // TenantId Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
 //
 // Example: cus_8f14e45f
@@ -805,6 +1016,9 @@ type TenantId = string
 // UpdateEndpointRequest defines model for UpdateEndpointRequest.
 type UpdateEndpointRequest struct {
 	Description *string `json:"description,omitempty"`
+
+	// Destination A new broker destination; on an HTTPS endpoint it replaces the url.
+	Destination *UpdateEndpointRequest_Destination `json:"destination,omitempty"`
 
 	// Disabled A disabled endpoint receives nothing; its pending retries end `cancelled`. `false` enables it again, clears `disabled_reason` and starts its failing streak afresh (a whole new period before it can be disabled for failures again).
 	Disabled *bool     `json:"disabled,omitempty"`
@@ -823,7 +1037,14 @@ type UpdateEndpointRequest struct {
 	//
 	// Example: cus_8f14e45f
 	TenantId *string `json:"tenant_id,omitempty"`
-	Url      *string `json:"url,omitempty"`
+
+	// Url A new HTTPS URL; on a broker endpoint it replaces the destination.
+	Url *string `json:"url,omitempty"`
+}
+
+// UpdateEndpointRequest_Destination A new broker destination; on an HTTPS endpoint it replaces the url.
+type UpdateEndpointRequest_Destination struct {
+	union json.RawMessage
 }
 
 // UpdateEventTypeRequest Absent fields stay as they are; null removes the schema or the example. The record after must hold together: its example matching its schema. Only the fields named are written, in one atomic update; a new schema (example) is written only if the example (schema) it was checked against is still the one kept, else 409 `event_type_changed`.
@@ -921,6 +1142,280 @@ type PostApiV1WebhooksEventsJSONRequestBody = SendEventRequest
 
 // DeliveryJSONRequestBody defines body for Delivery for application/json ContentType.
 type DeliveryJSONRequestBody DeliveryJSONBody
+
+// AsRabbitMqDestination returns the union data inside the DestinationRequest as a RabbitMqDestination
+func (t DestinationRequest) AsRabbitMqDestination() (RabbitMqDestination, error) {
+	var body RabbitMqDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRabbitMqDestination overwrites any union data inside the DestinationRequest as the provided RabbitMqDestination
+func (t *DestinationRequest) FromRabbitMqDestination(v RabbitMqDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"rabbitmq"}`))
+	t.union = b
+	return err
+}
+
+// MergeRabbitMqDestination performs a merge with any union data inside the DestinationRequest, using the provided RabbitMqDestination
+func (t *DestinationRequest) MergeRabbitMqDestination(v RabbitMqDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"rabbitmq"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsKafkaDestination returns the union data inside the DestinationRequest as a KafkaDestination
+func (t DestinationRequest) AsKafkaDestination() (KafkaDestination, error) {
+	var body KafkaDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromKafkaDestination overwrites any union data inside the DestinationRequest as the provided KafkaDestination
+func (t *DestinationRequest) FromKafkaDestination(v KafkaDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"kafka"}`))
+	t.union = b
+	return err
+}
+
+// MergeKafkaDestination performs a merge with any union data inside the DestinationRequest, using the provided KafkaDestination
+func (t *DestinationRequest) MergeKafkaDestination(v KafkaDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"kafka"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSqsDestination returns the union data inside the DestinationRequest as a SqsDestination
+func (t DestinationRequest) AsSqsDestination() (SqsDestination, error) {
+	var body SqsDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSqsDestination overwrites any union data inside the DestinationRequest as the provided SqsDestination
+func (t *DestinationRequest) FromSqsDestination(v SqsDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"sqs"}`))
+	t.union = b
+	return err
+}
+
+// MergeSqsDestination performs a merge with any union data inside the DestinationRequest, using the provided SqsDestination
+func (t *DestinationRequest) MergeSqsDestination(v SqsDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"sqs"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t DestinationRequest) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"type"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t DestinationRequest) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "kafka":
+		return t.AsKafkaDestination()
+	case "rabbitmq":
+		return t.AsRabbitMqDestination()
+	case "sqs":
+		return t.AsSqsDestination()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t DestinationRequest) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *DestinationRequest) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsRabbitMqDestination returns the union data inside the UpdateEndpointRequest_Destination as a RabbitMqDestination
+func (t UpdateEndpointRequest_Destination) AsRabbitMqDestination() (RabbitMqDestination, error) {
+	var body RabbitMqDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRabbitMqDestination overwrites any union data inside the UpdateEndpointRequest_Destination as the provided RabbitMqDestination
+func (t *UpdateEndpointRequest_Destination) FromRabbitMqDestination(v RabbitMqDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"rabbitmq"}`))
+	t.union = b
+	return err
+}
+
+// MergeRabbitMqDestination performs a merge with any union data inside the UpdateEndpointRequest_Destination, using the provided RabbitMqDestination
+func (t *UpdateEndpointRequest_Destination) MergeRabbitMqDestination(v RabbitMqDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"rabbitmq"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsKafkaDestination returns the union data inside the UpdateEndpointRequest_Destination as a KafkaDestination
+func (t UpdateEndpointRequest_Destination) AsKafkaDestination() (KafkaDestination, error) {
+	var body KafkaDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromKafkaDestination overwrites any union data inside the UpdateEndpointRequest_Destination as the provided KafkaDestination
+func (t *UpdateEndpointRequest_Destination) FromKafkaDestination(v KafkaDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"kafka"}`))
+	t.union = b
+	return err
+}
+
+// MergeKafkaDestination performs a merge with any union data inside the UpdateEndpointRequest_Destination, using the provided KafkaDestination
+func (t *UpdateEndpointRequest_Destination) MergeKafkaDestination(v KafkaDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"kafka"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSqsDestination returns the union data inside the UpdateEndpointRequest_Destination as a SqsDestination
+func (t UpdateEndpointRequest_Destination) AsSqsDestination() (SqsDestination, error) {
+	var body SqsDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSqsDestination overwrites any union data inside the UpdateEndpointRequest_Destination as the provided SqsDestination
+func (t *UpdateEndpointRequest_Destination) FromSqsDestination(v SqsDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"sqs"}`))
+	t.union = b
+	return err
+}
+
+// MergeSqsDestination performs a merge with any union data inside the UpdateEndpointRequest_Destination, using the provided SqsDestination
+func (t *UpdateEndpointRequest_Destination) MergeSqsDestination(v SqsDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"sqs"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t UpdateEndpointRequest_Destination) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"type"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t UpdateEndpointRequest_Destination) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "kafka":
+		return t.AsKafkaDestination()
+	case "rabbitmq":
+		return t.AsRabbitMqDestination()
+	case "sqs":
+		return t.AsSqsDestination()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t UpdateEndpointRequest_Destination) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *UpdateEndpointRequest_Destination) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -119,8 +121,8 @@ func TestRegisterAnEndpointThenReadUpdateListAndDeleteIt(t *testing.T) {
 	if len(created.Secret) < 7 || created.Secret[:6] != "whsec_" {
 		t.Fatalf("secret %q", created.Secret)
 	}
-	if got := must[*platform.Endpoint](t)(c.Endpoints.Get(ctx, created.Id)); got.Url != placeholderURL {
-		t.Fatalf("url %q", got.Url)
+	if got := must[*platform.Endpoint](t)(c.Endpoints.Get(ctx, created.Id)); got.Url == nil || *got.Url != placeholderURL {
+		t.Fatalf("url %v", got.Url)
 	}
 	events := []string{"order.created", "order.paid"}
 	updated := must[*platform.Endpoint](t)(c.Endpoints.Update(ctx, created.Id, platform.UpdateEndpoint{Events: &events}))
@@ -144,6 +146,40 @@ func TestRegisterAnEndpointThenReadUpdateListAndDeleteIt(t *testing.T) {
 	var apiErr *platform.ApiError
 	if !errors.As(err, &apiErr) || apiErr.Status != 404 || apiErr.Code != generated.ErrorCodeNotFound {
 		t.Fatalf("%v", err)
+	}
+}
+
+func TestRegisterARabbitMqEndpointThenReadItBackWithoutItsCredentials(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	username, password := unique("sdk-go-user"), unique("sdk-go-password")
+	// No broker listens there: registration checks the destination's rules and host (the test platform allows private networks), not the broker.
+	rabbit := platform.RabbitMqDestination{Type: generated.RabbitMqDestinationTypeRabbitmq}
+	rabbit.Config.Uri = "amqps://127.0.0.1:5671/prod"
+	rabbit.Config.Exchange = "webhooks"
+	rabbit.Credentials = &platform.UserPassword{Username: &username, Password: &password}
+	var destination platform.DestinationRequest
+	if err := destination.FromRabbitMqDestination(rabbit); err != nil {
+		t.Fatal(err)
+	}
+	created := must[*platform.EndpointWithSecret](t)(c.Endpoints.CreateForDestination(ctx, destination, []string{"order.created"}))
+	t.Cleanup(func() { _ = c.Endpoints.Delete(ctx, created.Id) })
+	got := must[*platform.Endpoint](t)(c.Endpoints.Get(ctx, created.Id))
+	if got.Url != nil || got.Destination == nil || got.Destination.Type != generated.DestinationTypeRabbitmq {
+		t.Fatalf("url %v, destination %+v", got.Url, got.Destination)
+	}
+	config := got.Destination.Config
+	if config["uri"] != "amqps://127.0.0.1:5671/prod" || config["exchange"] != "webhooks" || config["routing_key"] != "" {
+		t.Fatalf("config %v", config)
+	}
+	if !slices.Equal(got.Destination.CredentialsSet, []string{"password", "username"}) {
+		t.Fatalf("credentials_set %v", got.Destination.CredentialsSet)
+	}
+	for _, answer := range []any{created, got} {
+		text := must[[]byte](t)(json.Marshal(answer))
+		if strings.Contains(string(text), password) || strings.Contains(string(text), username) {
+			t.Fatalf("a credential in the answer: %s", text)
+		}
 	}
 }
 

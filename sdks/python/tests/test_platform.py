@@ -99,6 +99,29 @@ def test_register_an_endpoint_then_read_update_list_and_delete_it(client):
     assert (raised.value.status, raised.value.code) == (404, ErrorCode.NOT_FOUND)
 
 
+def test_register_a_rabbitmq_endpoint_then_read_it_back_without_its_credentials(client):
+    username, password = unique("sdk-py-user"), unique("sdk-py-password")
+    # No broker listens there: registration checks the destination's rules and host (the test platform allows
+    # private networks), not the broker.
+    destination = {
+        "type": "rabbitmq",
+        "config": {"uri": "amqps://127.0.0.1:5671/prod", "exchange": "webhooks"},
+        "credentials": {"username": username, "password": password},
+    }
+    created = client.endpoints.create(destination=destination, events=["order.created"])
+    try:
+        got = client.endpoints.get(created.id)
+        assert got.url is None
+        assert got.destination.type_ == "rabbitmq"
+        assert got.destination.config.to_dict() == {"uri": "amqps://127.0.0.1:5671/prod", "exchange": "webhooks", "routing_key": ""}
+        assert got.destination.credentials_set == ["password", "username"]
+        for answer in (created, got):
+            text = json.dumps(answer.to_dict(), default=str)
+            assert password not in text and username not in text
+    finally:
+        client.endpoints.delete(created.id)
+
+
 def test_register_an_event_type_with_a_schema_then_a_send_that_does_not_match_it_is_refused(client):
     name = unique("invoice.paid")
     schema = {"type": "object", "properties": {"amount": {"type": "integer", "minimum": 0}}, "required": ["amount"]}

@@ -19,6 +19,10 @@ export type Endpoint = Schemas['Endpoint'];
 export type CreatedEndpoint = Schemas['EndpointWithSecret'];
 export type NewEndpoint = Schemas['CreateEndpointRequest'];
 export type EndpointChange = Schemas['UpdateEndpointRequest'];
+/** A broker destination as sent (RabbitMQ, Kafka or SQS, instead of `url`): its credentials are write-only. */
+export type NewDestination = Schemas['DestinationRequest'];
+/** A broker endpoint's destination as read back: type, config and the credential fields set (never their values). */
+export type Destination = Schemas['Destination'];
 export type Recovery = Schemas['Recovery'];
 /** An entry of the account's event-type catalog: a description, and optionally a JSON Schema that ingest checks `data` against. */
 export type EventType = Schemas['EventType'];

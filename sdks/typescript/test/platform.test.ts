@@ -10,7 +10,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import receiverLibrary from '../../../receivers/typescript/src/node.ts';
-import { PlatformClient, PlatformError, type EventWithDeliveries } from '../src/index.js';
+import { PlatformClient, PlatformError, type EventWithDeliveries, type NewDestination } from '../src/index.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -95,6 +95,28 @@ describe('endpoints', () => {
     assert.equal((await client.endpoints.resume(created.id)).paused, false);
     await client.endpoints.delete(created.id);
     await assert.rejects(client.endpoints.get(created.id), (err: PlatformError) => err instanceof PlatformError && err.status === 404 && err.code === 'not_found');
+  });
+
+  it('registers a RabbitMQ endpoint and reads it back without its credentials', async () => {
+    const [username, password] = [unique('sdk-ts-user'), unique('sdk-ts-password')];
+    // No broker listens there: registration checks the destination's rules and host (the test platform allows private networks), not the broker.
+    const destination: NewDestination = { type: 'rabbitmq', config: { uri: 'amqps://127.0.0.1:5671/prod', exchange: 'webhooks' }, credentials: { username, password } };
+    const created = await client.endpoints.create({ destination, events: [unique('order') + '.*'] });
+    try {
+      const read = await client.endpoints.get(created.id);
+      assert.equal(read.url, null);
+      assert.deepEqual(read.destination, {
+        type: 'rabbitmq',
+        config: { uri: 'amqps://127.0.0.1:5671/prod', exchange: 'webhooks', routing_key: '' },
+        credentials_set: ['password', 'username'],
+      });
+      for (const answer of [created, read]) {
+        const text = JSON.stringify(answer);
+        assert.ok(!text.includes(password) && !text.includes(username), `a credential in ${text}`);
+      }
+    } finally {
+      await client.endpoints.delete(created.id);
+    }
   });
 
   it('throws the platform’s error code for a refused endpoint', async () => {

@@ -1,8 +1,8 @@
 /** What follows an attempt, decided once for activity and workflow alike. Imported by workflow code: pure. */
 import { delayAfterAttempt } from './retry-schedule';
 
-/** A status; `timeout` (lookup or response); or `network` (unresolved, refused, no connection, unsignable). */
-export type AttemptResult = { kind: 'status'; statusCode: number } | { kind: 'timeout' } | { kind: 'network' };
+/** A status; a broker's confirmation; `timeout` (lookup or response); or `network` (unresolved, refused or unconfirmed, no connection, unsignable). */
+export type AttemptResult = { kind: 'status'; statusCode: number } | { kind: 'confirmed' } | { kind: 'timeout' } | { kind: 'network' };
 
 export type AttemptDecision =
   /** The delivery ended with this attempt. */
@@ -10,9 +10,9 @@ export type AttemptDecision =
   /** Another attempt follows, this many milliseconds after the end of this one. */
   | { status: 'retrying'; nextDelayMs: number };
 
-/** A 2xx answer, and nothing else, is a delivery (CONTRACT §4; a 3xx is not followed). */
+/** A 2xx answer (CONTRACT §4; a 3xx is not followed), or a broker's confirmation, and nothing else, is a delivery. */
 export function isDelivered(result: AttemptResult): boolean {
-  return result.kind === 'status' && result.statusCode >= 200 && result.statusCode < 300;
+  return result.kind === 'confirmed' || (result.kind === 'status' && result.statusCode >= 200 && result.statusCode < 300);
 }
 
 /** Every failure is retried alike, on the schedule: the kind only tells people (and metrics) why. */
@@ -22,9 +22,10 @@ export function decideAfterAttempt(attempt: number, result: AttemptResult): Atte
   return delay === null ? { status: 'failed', nextDelayMs: null } : { status: 'retrying', nextDelayMs: delay };
 }
 
-/** A recorded attempt as a result: its status, or a failure without one (which kind does not change the decision). */
-export function recordedResult(recorded: { status_code: number | null }): AttemptResult {
-  return recorded.status_code === null ? { kind: 'network' } : { kind: 'status', statusCode: recorded.status_code };
+/** A recorded attempt as a result: its status, a broker's confirmation (no status, succeeded), or a failure without a status (which kind does not change the decision). */
+export function recordedResult(recorded: { status_code: number | null; succeeded?: boolean }): AttemptResult {
+  if (recorded.status_code !== null) return { kind: 'status', statusCode: recorded.status_code };
+  return recorded.succeeded === true ? { kind: 'confirmed' } : { kind: 'network' };
 }
 
 /** What the workflow does after an attempt: end the run with this status, or sleep and make the next attempt. */

@@ -42,6 +42,7 @@ export const HTTP_STATUS: { readonly [C in ErrorCode]: number } = {
   unsupported_url_scheme: 422,
   url_credentials_not_allowed: 422,
   destination_not_allowed: 422,
+  invalid_destination: 422,
   dns_timeout: 422,
   endpoint_limit_reached: 422,
   event_type_limit_reached: 422,

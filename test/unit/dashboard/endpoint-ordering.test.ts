@@ -10,6 +10,7 @@ describe("the ordering on an endpoint's page", () => {
     id: 'ep_1',
     tenant_id: null,
     url: 'https://hooks.example.com/in',
+    destination: null,
     events: ['*'],
     description: '',
     disabled: false,

@@ -26,6 +26,7 @@ const EXPECTED_STATUS: Record<number, ErrorCode[]> = {
     'unsupported_url_scheme',
     'url_credentials_not_allowed',
     'destination_not_allowed',
+    'invalid_destination',
     'dns_timeout',
     'endpoint_limit_reached',
     'event_type_limit_reached',

@@ -61,7 +61,8 @@ def _header(headers: Any, name: str) -> Optional[str]:
     items = headers.items() if hasattr(headers, "items") else headers
     for key, value in items:
         if key.lower() == lower:
-            return value
+            # A broker message's header values may be bytes (Kafka's), which are UTF-8 text.
+            return value.decode("utf-8") if isinstance(value, (bytes, bytearray)) else value
     return None
 
 

@@ -114,15 +114,22 @@ class Endpoints:
     def __init__(self, call: Any):
         self._call = call
 
-    def create(self, url: str, events: Optional[List[str]] = None) -> Any:
-        """A new endpoint; the answer carries its signing secret."""
-        return self._call(create_endpoint, body=CreateEndpointRequest(url=url, events=_unset_if_none(events)))
+    def create(self, url: Optional[str] = None, events: Optional[List[str]] = None, destination: Optional[Dict[str, Any]] = None) -> Any:
+        """A new endpoint, for an HTTPS url or a broker destination (one of them; docs/destinations.md), e.g.
+        {"type": "rabbitmq", "config": {"uri": ..., "exchange": ...}, "credentials": {"username": ..., "password": ...}}.
+        The answer carries its signing secret; credentials are write-only (`destination.credentials_set` names them)."""
+        fields = {"url": url, "events": events, "destination": destination}
+        return self._call(create_endpoint, body=CreateEndpointRequest.from_dict({k: v for k, v in fields.items() if v is not None}))
 
     def get(self, endpoint_id: str) -> Any:
         return self._call(get_endpoint, endpoint_id, safe_to_repeat=True)
 
-    def update(self, endpoint_id: str, url: Optional[str] = None, events: Optional[List[str]] = None, disabled: Optional[bool] = None) -> Any:
-        body = UpdateEndpointRequest(url=_unset_if_none(url), events=_unset_if_none(events), disabled=_unset_if_none(disabled))
+    def update(
+        self, endpoint_id: str, url: Optional[str] = None, events: Optional[List[str]] = None, disabled: Optional[bool] = None, destination: Optional[Dict[str, Any]] = None
+    ) -> Any:
+        """Changes the fields given. A destination of the endpoint's type sent without credentials keeps the stored ones."""
+        fields = {"url": url, "events": events, "disabled": disabled, "destination": destination}
+        body = UpdateEndpointRequest.from_dict({k: v for k, v in fields.items() if v is not None})
         return self._call(update_endpoint, endpoint_id, body=body)
 
     def delete(self, endpoint_id: str) -> Any:

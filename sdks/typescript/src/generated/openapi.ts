@@ -4899,7 +4899,9 @@ export interface components {
             id: string;
             /** @description The tenant it belongs to; null: the account's own endpoint. */
             tenant_id: string | null;
-            url: string;
+            /** @description The HTTPS URL; null for a broker endpoint (see `destination`). */
+            url: string | null;
+            destination: components["schemas"]["Destination"];
             events: string[];
             description: string;
             disabled: boolean;
@@ -4921,6 +4923,19 @@ export interface components {
             updated_at: string;
             /** @description `whsec_` signing secret. */
             secret: string;
+        };
+        /** @description A broker endpoint's destination; null for an HTTPS endpoint. */
+        Destination: {
+            type: components["schemas"]["DestinationType"];
+            config: components["schemas"]["DestinationConfig"];
+            /** @description The credential fields stored (sorted); their values are never returned. */
+            credentials_set: string[];
+        } | null;
+        /** @enum {string} */
+        DestinationType: "rabbitmq" | "kafka" | "sqs";
+        /** @description As registered, defaults filled in. */
+        DestinationConfig: {
+            [key: string]: unknown;
         };
         /** @enum {string} */
         DisabledReason: "manual" | "failing";
@@ -5016,7 +5031,8 @@ export interface components {
          *     | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
          *     | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
          *     | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
-         *     | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...) address. |
+         *     | `destination_not_allowed` | 422 | The endpoint url host, or a broker destination's host, is or resolves to a refused (private, loopback, ...) address. |
+         *     | `invalid_destination` | 422 | A broker `destination` breaks a rule beyond its shape (plaintext off private networks, credentials missing or in a URI, a malformed address); `details` says where. |
          *     | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
          *     | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
          *     | `event_type_limit_reached` | 422 | The account's event-type catalog already holds the most types it may; delete one first. |
@@ -5038,7 +5054,7 @@ export interface components {
          *     | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_portal_token" | "invalid_credentials" | "wrong_product" | "portal_read_only" | "portal_not_allowed" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "endpoint_tenant_changed" | "email_taken" | "event_type_exists" | "event_type_changed" | "payload_too_large" | "unsupported_media_type" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "dns_timeout" | "endpoint_limit_reached" | "event_type_limit_reached" | "invalid_schema" | "invalid_example" | "schema_mismatch" | "tenant_endpoint_limit_reached" | "tenant_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
+        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_portal_token" | "invalid_credentials" | "wrong_product" | "portal_read_only" | "portal_not_allowed" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "endpoint_tenant_changed" | "email_taken" | "event_type_exists" | "event_type_changed" | "payload_too_large" | "unsupported_media_type" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "invalid_destination" | "dns_timeout" | "endpoint_limit_reached" | "event_type_limit_reached" | "invalid_schema" | "invalid_example" | "schema_mismatch" | "tenant_endpoint_limit_reached" | "tenant_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
         ErrorDetail: {
             path: string;
             message: string;
@@ -5046,10 +5062,11 @@ export interface components {
         CreateEndpointRequest: {
             /**
              * Format: uri
-             * @description HTTPS URL receiving delivery POSTs (max 2,048 characters).
+             * @description HTTPS URL receiving delivery POSTs (max 2,048 characters). Required unless `destination` is given.
              * @example https://example.com/webhooks
              */
-            url: string;
+            url?: string;
+            destination?: components["schemas"]["DestinationRequest"];
             /** @description Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events the platform emits about the account's own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`): an endpoint receives those only through a pattern naming them, e.g. `platform.*`. */
             events?: string[];
             /** @description Free text, default "". */
@@ -5060,6 +5077,94 @@ export interface components {
             /** @description Requests to this endpoint in flight at once, across all workers: an integer 1 to 100; null: unlimited. Over it, a delivery waits its turn as for `rate_limit_per_s`. */
             max_in_flight?: number | null;
             ordering?: components["schemas"]["EndpointOrdering"];
+        };
+        /** @description Instead of `url`: the endpoint publishes each delivery to a broker (docs/destinations.md). An endpoint has `url` or `destination`, never both. */
+        DestinationRequest: components["schemas"]["RabbitMqDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["SqsDestination"];
+        /** @description Published persistent (delivery mode 2) with publisher confirms: delivered when the broker confirms it. */
+        RabbitMqDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rabbitmq";
+            config: {
+                /**
+                 * @description AMQP 0-9-1 URI `amqps://host[:port][/vhost]`, without user name or password (`amqp://` only where DELIVERY_ALLOW_PRIVATE_NETWORKS is on).
+                 * @example amqps://mq.example.com/prod
+                 */
+                uri: string;
+                /** @description The exchange each message is published to (it must exist; "" is the default exchange, which routes by queue name). */
+                exchange: string;
+                /**
+                 * @description The routing key of every message (default "").
+                 * @default
+                 */
+                routing_key?: string;
+            };
+            /** @description `username` and `password` (both required). Write-only: sealed at rest, never returned (responses list the fields set in `credentials_set`), never logged or traced. On PATCH, a destination of the same type sent without `credentials` keeps the stored ones. */
+            credentials?: {
+                username?: string;
+                password?: string;
+            };
+        };
+        /** @description Produced with acks from all in-sync replicas: delivered when they have it. The message key is the event id, or the endpoint id for a FIFO endpoint (one partition keeps its order). */
+        KafkaDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "kafka";
+            config: {
+                /**
+                 * @description Bootstrap servers, `host:port`.
+                 * @example [
+                 *       "kafka-1.example.com:9093"
+                 *     ]
+                 */
+                brokers: string[];
+                /** @description The topic every message is produced to (it must exist unless the cluster creates topics on first use). */
+                topic: string;
+                /**
+                 * @description TLS to every broker (default true; false only where DELIVERY_ALLOW_PRIVATE_NETWORKS is on).
+                 * @default true
+                 */
+                tls?: boolean;
+                /**
+                 * @description SASL with `credentials.username` and `password`; null (the default): none.
+                 * @default null
+                 */
+                sasl_mechanism?: components["schemas"]["KafkaSaslMechanism"] | null;
+            };
+            /** @description With SASL: `username` and `password`. Write-only: sealed at rest, never returned (responses list the fields set in `credentials_set`), never logged or traced. On PATCH, a destination of the same type sent without `credentials` keeps the stored ones. */
+            credentials?: {
+                username?: string;
+                password?: string;
+            };
+        };
+        /** @enum {string} */
+        KafkaSaslMechanism: "plain" | "scram-sha-256" | "scram-sha-512";
+        /** @description Sent with SendMessage: delivered when SQS has accepted it. A FIFO queue gets the endpoint id as message group and the event id as de-duplication id. */
+        SqsDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sqs";
+            config: {
+                /**
+                 * @description The queue URL, `https://sqs.<region>.amazonaws.com/<account id>/<queue name>` (a name ending `.fifo` is a FIFO queue).
+                 * @example https://sqs.eu-west-1.amazonaws.com/123456789012/orders
+                 */
+                queue_url: string;
+                /** @description The queue's AWS region. */
+                region: string;
+            };
+            /** @description `access_key_id` and `secret_access_key` (required), `session_token` (optional). Write-only: sealed at rest, never returned (responses list the fields set in `credentials_set`), never logged or traced. On PATCH, a destination of the same type sent without `credentials` keeps the stored ones. */
+            credentials?: {
+                access_key_id?: string;
+                secret_access_key?: string;
+                session_token?: string;
+            };
         };
         /**
          * @description Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
@@ -5075,7 +5180,9 @@ export interface components {
             id: string;
             /** @description The tenant it belongs to; null: the account's own endpoint. */
             tenant_id: string | null;
-            url: string;
+            /** @description The HTTPS URL; null for a broker endpoint (see `destination`). */
+            url: string | null;
+            destination: components["schemas"]["Destination"];
             events: string[];
             description: string;
             disabled: boolean;
@@ -5097,8 +5204,13 @@ export interface components {
             updated_at: string;
         };
         UpdateEndpointRequest: {
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description A new HTTPS URL; on a broker endpoint it replaces the destination.
+             */
             url?: string;
+            /** @description A new broker destination; on an HTTPS endpoint it replaces the url. */
+            destination?: components["schemas"]["RabbitMqDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["SqsDestination"];
             events?: string[];
             description?: string;
             /**
@@ -5194,6 +5306,7 @@ export interface components {
         };
         Delivery: {
             endpoint_id: string;
+            /** @description The endpoint's HTTPS URL, or its broker destination's address (no credentials), when the delivery was last attempted. */
             url: string;
             status: components["schemas"]["DeliveryStatus"];
             round: number;
@@ -5290,12 +5403,12 @@ export interface components {
              * @description How long the token works: 60 to 86400 seconds (24 h), default 3600 (1 h).
              * @default 3600
              */
-            expires_in_seconds: number;
+            expires_in_seconds?: number;
             /**
              * @description A read-only token gets 403 `portal_read_only` on every call but GET.
              * @default false
              */
-            read_only: boolean;
+            read_only?: boolean;
         };
         PortalSessionsRevoked: {
             /** @description Sessions ended by this call. */
@@ -5411,9 +5524,14 @@ type ReadonlyArray<T> = [
 export const pathsApiCostEstimatorGetParametersQueryProviderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["parameters"]["query"]["provider"]> = ["aws", "gcp", "azure"];
 export const pathsApiCostEstimatorGetParametersQueryCategoryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/cost-estimator"]["get"]["parameters"]["query"]["category"]> = ["compute", "storage", "database", "networking", "containers", "serverless", "monitoring", "messaging", "cdn", "security", "cache", "ai_ml"];
 export const healthStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthState"]> = ["ok", "unavailable"];
+export const destinationTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DestinationType"]> = ["rabbitmq", "kafka", "sqs"];
 export const disabledReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DisabledReason"]> = ["manual", "failing"];
 export const endpointOrderingValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EndpointOrdering"]> = ["unordered", "fifo"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_portal_token", "invalid_credentials", "wrong_product", "portal_read_only", "portal_not_allowed", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "endpoint_tenant_changed", "email_taken", "event_type_exists", "event_type_changed", "payload_too_large", "unsupported_media_type", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "dns_timeout", "endpoint_limit_reached", "event_type_limit_reached", "invalid_schema", "invalid_example", "schema_mismatch", "tenant_endpoint_limit_reached", "tenant_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_portal_token", "invalid_credentials", "wrong_product", "portal_read_only", "portal_not_allowed", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "endpoint_tenant_changed", "email_taken", "event_type_exists", "event_type_changed", "payload_too_large", "unsupported_media_type", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "invalid_destination", "dns_timeout", "endpoint_limit_reached", "event_type_limit_reached", "invalid_schema", "invalid_example", "schema_mismatch", "tenant_endpoint_limit_reached", "tenant_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
+export const rabbitMqDestinationTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RabbitMqDestination"]["type"]> = ["rabbitmq"];
+export const kafkaDestinationTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KafkaDestination"]["type"]> = ["kafka"];
+export const kafkaSaslMechanismValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KafkaSaslMechanism"]> = ["plain", "scram-sha-256", "scram-sha-512"];
+export const sqsDestinationTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SqsDestination"]["type"]> = ["sqs"];
 export const eventStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventStatus"]> = ["delivered", "failed", "pending"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "retrying", "succeeded", "failed", "cancelled"];
 export const providerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Provider"]> = ["aws", "gcp", "azure"];

@@ -32,3 +32,21 @@
     });
   });
 })();
+
+// The endpoint form's destination type: only the chosen type's fields show; the others are disabled, so not sent.
+(function () {
+  'use strict';
+  var choices = document.querySelectorAll('select[data-destination-choice]');
+  Array.prototype.forEach.call(choices, function (select) {
+    var sections = select.form ? select.form.querySelectorAll('fieldset[data-destination]') : [];
+    function show() {
+      Array.prototype.forEach.call(sections, function (section) {
+        var chosen = section.getAttribute('data-destination') === select.value;
+        section.hidden = !chosen;
+        section.disabled = !chosen;
+      });
+    }
+    select.addEventListener('change', show);
+    show();
+  });
+})();

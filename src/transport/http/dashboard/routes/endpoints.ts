@@ -4,6 +4,7 @@ import type { ActiveSession } from '../../../../services/dashboard-auth-service'
 import { EndpointPatchBody, MAX_DESCRIPTION_LENGTH, RotateSecretBody } from '../../routes/webhooks/schemas';
 import { parseInput } from '../../route';
 import type { DashboardDeps } from '../deps';
+import { destinationFromForm, isDestinationChoice, readBrokerInputs } from '../destination-form';
 import { meteredAction } from '../metered-action';
 import { describeError, formField, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
@@ -21,17 +22,26 @@ export function parsePatterns(text: string): string[] | undefined {
 }
 
 function readForm(ctx: Context): Required<EndpointForm> {
-  return { url: formField(ctx, 'url').trim(), events: formField(ctx, 'events'), description: formField(ctx, 'description') };
+  return {
+    destination_type: formField(ctx, 'destination_type') || 'https',
+    url: formField(ctx, 'url').trim(),
+    broker: readBrokerInputs(ctx),
+    events: formField(ctx, 'events'),
+    description: formField(ctx, 'description'),
+  };
 }
 
-/** The form as the service's input, its description checked as the API's schema checks it. */
-function endpointInput(form: Required<EndpointForm>) {
+/** The form as the service's input: the url or the broker destination, its description checked as the API's schema checks it. */
+function endpointInput(ctx: Context, form: Required<EndpointForm>) {
   if (form.description.length > MAX_DESCRIPTION_LENGTH) {
     throw new ValidationError(`Description must be at most ${MAX_DESCRIPTION_LENGTH} characters.`, [
       { path: 'description', message: 'Too long' },
     ]);
   }
-  return { url: form.url, events: parsePatterns(form.events), description: form.description };
+  const type = form.destination_type;
+  if (!isDestinationChoice(type)) throw new ValidationError('Choose a destination type.', [{ path: 'destination_type', message: 'Unknown type' }]);
+  const target = type === 'https' ? { url: form.url } : { destination: destinationFromForm(ctx, type, form.broker) };
+  return { ...target, events: parsePatterns(form.events), description: form.description };
 }
 
 /** The rotate form's grace period, checked by the API's own schema; absent → the default. */
@@ -91,7 +101,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   pages.post('/endpoints', async (ctx, session) => {
     const form = readForm(ctx);
     try {
-      const created = await meteredAction(ctx, session, deps, () => deps.endpoints.create(session.account._id, endpointInput(form)));
+      const created = await meteredAction(ctx, session, deps, () => deps.endpoints.create(session.account._id, endpointInput(ctx, form)));
       seeOther(ctx, `${base(created.id)}?notice=endpoint-created`);
     } catch (err) {
       if (!isEndpointFormError(err)) throw err;
@@ -107,7 +117,7 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
     const form = readForm(ctx);
     try {
       await meteredAction(ctx, session, deps, () => {
-        const input = endpointInput(form);
+        const input = endpointInput(ctx, form);
         return deps.endpoints.update(session.account._id, ctx.params.id, { ...input, events: input.events ?? ['*'] });
       });
       seeOther(ctx, `${base(ctx.params.id)}?notice=endpoint-updated`);

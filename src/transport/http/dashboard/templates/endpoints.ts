@@ -7,6 +7,9 @@ import { confirmForm, copyableSecret, type Feedback, formCard, option, page, pos
 import { type ListPage, listSection, pagination } from './list-section';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../../../../domain/webhooks/secret-rotation';
 import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
+import { destinationLabel, type Destination } from '../../../../domain/webhooks/destination';
+import { brokerInputsOf, DEFAULT_BROKER_INPUTS, DESTINATION_TYPE_LABELS } from '../destination-form';
+import { destinationFields, type DestinationFieldsForm, destinationSummary, type StoredCredentials } from './destination-fields';
 import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 
 const GRACE_CHOICES: [number, string][] = [
@@ -17,8 +20,7 @@ const GRACE_CHOICES: [number, string][] = [
   [MAX_GRACE_PERIOD_SECONDS, '7 days'],
 ];
 
-export interface EndpointForm {
-  url?: string;
+export interface EndpointForm extends DestinationFieldsForm {
   events?: string;
   description?: string;
 }
@@ -30,6 +32,8 @@ export interface DeliverySettingsForm {
   max_in_flight: string;
 }
 
+/** An HTTPS endpoint's url, or a broker endpoint's destination address (no credential in it). */
+const addressOf = (e: EndpointView) => e.url ?? (e.destination ? destinationLabel(e.destination as unknown as Destination) : '');
 const commaList = <T>(items: readonly T[], item: (x: T) => SafeHtml) => items.map((x, i) => html`${i > 0 ? ', ' : ''}${item(x)}`);
 const patternList = (e: EndpointView) => commaList(e.events, (p) => html`<code>${p}</code>`);
 const endpointStatus = (e: EndpointView) =>
@@ -57,12 +61,8 @@ const secretsInGraceText = (e: EndpointView) => {
   return html`The current one, and ${n} replaced ${n === 1 ? 'secret' : 'secrets'} in the rotation grace period, still signing <code>webhook-signature</code>: ${until}`;
 };
 
-function endpointFields(prefix: string, form: EndpointForm): SafeHtml {
-  return html`<div class="field">
-    <label for="${prefix}url">Endpoint URL</label>
-    <input id="${prefix}url" name="url" type="url" inputmode="url" required placeholder="https://example.com/webhooks" value="${form.url ?? ''}" aria-describedby="${prefix}url-hint">
-    <p class="hint" id="${prefix}url-hint">HTTPS only. Every delivery is a signed POST to this address.</p>
-  </div>
+function endpointFields(prefix: string, form: EndpointForm, stored?: StoredCredentials): SafeHtml {
+  return html`${destinationFields(prefix, form, stored)}
   <div class="field">
     <label for="${prefix}events">Event types</label>
     <textarea id="${prefix}events" name="events" rows="3" aria-describedby="${prefix}events-hint">${form.events ?? '*'}</textarea>
@@ -90,15 +90,15 @@ ${formCard({
   feedback: view,
   action: '/dashboard/endpoints',
   csrfToken: session.csrfToken,
-  fields: endpointFields('new-', view.form ?? {}),
+  fields: endpointFields('new-', view.form ?? { broker: DEFAULT_BROKER_INPUTS }),
   submit: 'Add endpoint',
 })}
 ${listSection({
   heading: 'Your endpoints',
-  columns: ['URL', 'Event types', 'Description', 'Status', 'Last 24 h', 'Created'],
+  columns: ['Destination', 'Event types', 'Description', 'Status', 'Last 24 h', 'Created'],
   items: view.endpoints,
   row: (e) => html`<tr>
-      <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(e.url, 80)}</code></a></td>
+      <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(addressOf(e), 80)}</code></a> <span class="badge off" data-testid="endpoint-type">${DESTINATION_TYPE_LABELS[e.destination?.type ?? 'https']}</span></td>
       <td>${patternList(e)}</td>
       <td>${truncate(e.description, 80)}</td>
       <td>${endpointStatus(e)}</td>
@@ -146,6 +146,15 @@ function deliverySettingsFields(form: DeliverySettingsForm): SafeHtml {
     <p class="hint">Over a limit, a delivery waits its turn: waiting is not an attempt and never fails a delivery. Leave a limit empty for none.</p>`;
 }
 
+/** The edit form as the endpoint is: its url, or its destination's type and config (never a credential). */
+const editFormOf = (e: EndpointView): EndpointForm => ({
+  destination_type: e.destination?.type ?? 'https',
+  url: e.url ?? '',
+  broker: e.destination ? brokerInputsOf(e.destination.type, e.destination.config) : DEFAULT_BROKER_INPUTS,
+  events: e.events.join('\n'),
+  description: e.description,
+});
+
 const settingsOf = (e: EndpointView): DeliverySettingsForm => ({
   ordering: e.ordering,
   rate_limit_per_s: e.rate_limit_per_s === null ? '' : String(e.rate_limit_per_s),
@@ -170,7 +179,7 @@ ${
 <section class="card" aria-labelledby="summary-heading">
   <h2 id="summary-heading" class="visually-hidden">Summary</h2>
   <dl class="details">
-    <dt>URL</dt><dd><code data-testid="endpoint-url">${e.url}</code></dd>
+    ${destinationSummary(e, addressOf(e))}
     <dt>Event types</dt><dd>${patternList(e)}</dd>
     <dt>Description</dt><dd>${e.description || NONE}</dd>
     <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
@@ -240,7 +249,7 @@ ${formCard({
   feedback: view,
   action: base,
   csrfToken: session.csrfToken,
-  fields: endpointFields('edit-', view.form ?? { url: e.url, events: e.events.join('\n'), description: e.description }),
+  fields: endpointFields('edit-', view.form ?? editFormOf(e), e.destination ? { type: e.destination.type, set: e.destination.credentials_set } : undefined),
   submit: 'Save changes',
 })}`,
   );
@@ -252,7 +261,7 @@ export function endpointSecretPage(session: ActiveSession, endpoint: EndpointVie
     { title: 'Signing secret', session, active: 'endpoints', notice },
     html`<p><a href="${base}">← Back to the endpoint</a></p>
 <h1>Signing secret</h1>
-<p class="lead">For <code>${endpoint.url}</code></p>
+<p class="lead">For <code>${addressOf(endpoint)}</code></p>
 <section class="card" aria-labelledby="secret-heading">
   <h2 id="secret-heading" class="visually-hidden">Secret</h2>
   ${copyableSecret('signing-secret', secret, 'Copy secret')}
@@ -269,7 +278,7 @@ export function rotateSecretPage(session: ActiveSession, endpoint: EndpointView)
   return page(
     { title: 'Rotate secret', session, active: 'endpoints' },
     html`<h1>Rotate the signing secret?</h1>
-<p>Endpoint <code>${endpoint.url}</code>. Every attempt from now on is signed with a new secret. During the grace period the current secret keeps signing
+<p>Endpoint <code>${addressOf(endpoint)}</code>. Every attempt from now on is signed with a new secret. During the grace period the current secret keeps signing
 <code>webhook-signature</code> beside the new one, so a receiver that verifies that header keeps working until it is updated; <code>X-Webhook-Signature</code> uses the new secret at once.</p>
 ${confirmForm(`${base}/secret/rotate`, session.csrfToken, 'Rotate secret', `${base}/secret`, html`
   <div class="field">
@@ -286,7 +295,7 @@ export function deleteEndpointPage(session: ActiveSession, endpoint: EndpointVie
   return page(
     { title: 'Delete endpoint', session, active: 'endpoints' },
     html`<h1>Delete this endpoint?</h1>
-<p><code>${endpoint.url}</code> will receive nothing more; its pending retries are cancelled. Past delivery history stays visible on each event. This cannot be undone.</p>
+<p><code>${addressOf(endpoint)}</code> will receive nothing more; its pending retries are cancelled. Past delivery history stays visible on each event. This cannot be undone.</p>
 ${confirmForm(`${base}/delete`, session.csrfToken, 'Delete endpoint', base)}`,
   );
 }

@@ -6,6 +6,7 @@ import { ENDPOINT_ORDERINGS } from '../../../../domain/webhooks/fifo-order';
 import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
 import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE } from '../../../../domain/webhooks/idempotency-key';
+import { DestinationInput, DestinationView } from './destination-schemas';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALIVE } from '../../../../domain/webhooks/secret-rotation';
 import { TenantId } from './tenant-schemas';
 
@@ -54,7 +55,10 @@ const EventPatterns = z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS);
 const Description = z.string().max(MAX_DESCRIPTION_LENGTH);
 
 export const EndpointCreateBody = z.strictObject({
-  url: EndpointUrl.describe('HTTPS URL receiving delivery POSTs (max 2,048 characters).').meta({ example: 'https://example.com/webhooks' }),
+  url: EndpointUrl.optional()
+    .describe('HTTPS URL receiving delivery POSTs (max 2,048 characters). Required unless `destination` is given.')
+    .meta({ example: 'https://example.com/webhooks' }),
+  destination: DestinationInput.optional(),
   events: EventPatterns.optional().describe(
     'Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches every type except the operational events ' +
       'the platform emits about the account\'s own deliveries (`platform.endpoint.disabled`, `platform.endpoint.failing`, ' +
@@ -66,7 +70,8 @@ export const EndpointCreateBody = z.strictObject({
 }).meta({ id: 'CreateEndpointRequest' });
 
 export const EndpointPatchBody = z.strictObject({
-  url: EndpointUrl.optional(),
+  url: EndpointUrl.optional().describe('A new HTTPS URL; on a broker endpoint it replaces the destination.'),
+  destination: DestinationInput.optional().describe('A new broker destination; on an HTTPS endpoint it replaces the url.'),
   events: EventPatterns.optional(),
   description: Description.optional(),
   tenant_id: TenantId.nullable()
@@ -100,7 +105,8 @@ const EndpointHealth = z
 export const Endpoint = z.object({
   id: z.string().describe('`ep_` + 24 base62 characters.'),
   tenant_id: z.string().nullable().describe('The tenant it belongs to; null: the account\'s own endpoint.'),
-  url: z.string(),
+  url: z.string().nullable().describe('The HTTPS URL; null for a broker endpoint (see `destination`).'),
+  destination: DestinationView.nullable(),
   events: z.array(z.string()),
   description: z.string(),
   disabled: z.boolean(),
@@ -230,7 +236,7 @@ const Attempt = z.object({
 
 export const Delivery = z.object({
   endpoint_id: z.string(),
-  url: z.string(),
+  url: z.string().describe("The endpoint's HTTPS URL, or its broker destination's address (no credentials), when the delivery was last attempted."),
   status: z.enum(DELIVERY_STATUSES).meta({ id: 'DeliveryStatus' }),
   round: z.number().int(),
   attempt_count: z.number().int(),

@@ -11,6 +11,9 @@ from .create_event_type_request_schema_type_0 import CreateEventTypeRequestSchem
 from .create_portal_session_request import CreatePortalSessionRequest
 from .delivery import Delivery
 from .delivery_status import DeliveryStatus
+from .destination_config import DestinationConfig
+from .destination_type import DestinationType
+from .destination_type_0 import DestinationType0
 from .disabled_reason import DisabledReason
 from .endpoint import Endpoint
 from .endpoint_health import EndpointHealth
@@ -40,11 +43,20 @@ from .get_api_cost_estimator_provider import GetApiCostEstimatorProvider
 from .health import Health
 from .health_checks import HealthChecks
 from .health_state import HealthState
+from .kafka_destination import KafkaDestination
+from .kafka_destination_config import KafkaDestinationConfig
+from .kafka_destination_credentials import KafkaDestinationCredentials
+from .kafka_destination_type import KafkaDestinationType
+from .kafka_sasl_mechanism import KafkaSaslMechanism
 from .portal_session import PortalSession
 from .portal_sessions_revoked import PortalSessionsRevoked
 from .post_api_cost_estimator_body import PostApiCostEstimatorBody
 from .price_unit import PriceUnit
 from .provider import Provider
+from .rabbit_mq_destination import RabbitMqDestination
+from .rabbit_mq_destination_config import RabbitMqDestinationConfig
+from .rabbit_mq_destination_credentials import RabbitMqDestinationCredentials
+from .rabbit_mq_destination_type import RabbitMqDestinationType
 from .recover_request import RecoverRequest
 from .recovery import Recovery
 from .retry_now_request import RetryNowRequest
@@ -54,6 +66,10 @@ from .secret import Secret
 from .secret_in_grace import SecretInGrace
 from .send_event_request import SendEventRequest
 from .sent_event import SentEvent
+from .sqs_destination import SqsDestination
+from .sqs_destination_config import SqsDestinationConfig
+from .sqs_destination_credentials import SqsDestinationCredentials
+from .sqs_destination_type import SqsDestinationType
 from .tenant import Tenant
 from .tenant_page import TenantPage
 from .update_endpoint_request import UpdateEndpointRequest
@@ -73,6 +89,9 @@ __all__ = (
     "CreatePortalSessionRequest",
     "Delivery",
     "DeliveryStatus",
+    "DestinationConfig",
+    "DestinationType",
+    "DestinationType0",
     "DisabledReason",
     "Endpoint",
     "EndpointHealth",
@@ -102,11 +121,20 @@ __all__ = (
     "Health",
     "HealthChecks",
     "HealthState",
+    "KafkaDestination",
+    "KafkaDestinationConfig",
+    "KafkaDestinationCredentials",
+    "KafkaDestinationType",
+    "KafkaSaslMechanism",
     "PortalSession",
     "PortalSessionsRevoked",
     "PostApiCostEstimatorBody",
     "PriceUnit",
     "Provider",
+    "RabbitMqDestination",
+    "RabbitMqDestinationConfig",
+    "RabbitMqDestinationCredentials",
+    "RabbitMqDestinationType",
     "RecoverRequest",
     "Recovery",
     "RetryNowRequest",
@@ -116,6 +144,10 @@ __all__ = (
     "SecretInGrace",
     "SendEventRequest",
     "SentEvent",
+    "SqsDestination",
+    "SqsDestinationConfig",
+    "SqsDestinationCredentials",
+    "SqsDestinationType",
     "Tenant",
     "TenantPage",
     "UpdateEndpointRequest",

@@ -12,6 +12,10 @@ from ..models.endpoint_ordering import EndpointOrdering
 from ..types import UNSET, Unset
 from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.kafka_destination import KafkaDestination
+  from ..models.rabbit_mq_destination import RabbitMqDestination
+  from ..models.sqs_destination import SqsDestination
 
 
 
@@ -25,7 +29,10 @@ T = TypeVar("T", bound="CreateEndpointRequest")
 class CreateEndpointRequest:
     """ 
         Attributes:
-            url (str): HTTPS URL receiving delivery POSTs (max 2,048 characters). Example: https://example.com/webhooks.
+            url (str | Unset): HTTPS URL receiving delivery POSTs (max 2,048 characters). Required unless `destination` is
+                given. Example: https://example.com/webhooks.
+            destination (KafkaDestination | RabbitMqDestination | SqsDestination | Unset): Instead of `url`: the endpoint
+                publishes each delivery to a broker (docs/destinations.md). An endpoint has `url` or `destination`, never both.
             events (list[str] | Unset): Patterns: `*`, `<prefix>.*` or an exact event type. Default `["*"]`. `*` matches
                 every type except the operational events the platform emits about the account's own deliveries
                 (`platform.endpoint.disabled`, `platform.endpoint.failing`, `platform.delivery.exhausted`): an endpoint receives
@@ -46,7 +53,8 @@ class CreateEndpointRequest:
                 change applies to events accepted from then on (docs/delivery.md, "FIFO endpoints").
      """
 
-    url: str
+    url: str | Unset = UNSET
+    destination: KafkaDestination | RabbitMqDestination | SqsDestination | Unset = UNSET
     events: list[str] | Unset = UNSET
     description: str | Unset = UNSET
     tenant_id: str | Unset = UNSET
@@ -59,7 +67,21 @@ class CreateEndpointRequest:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.kafka_destination import KafkaDestination # noqa: PLC0415
+        from ..models.rabbit_mq_destination import RabbitMqDestination # noqa: PLC0415
+        from ..models.sqs_destination import SqsDestination # noqa: PLC0415
         url = self.url
+
+        destination: dict[str, Any] | Unset
+        if isinstance(self.destination, Unset):
+            destination = UNSET
+        elif isinstance(self.destination, RabbitMqDestination):
+            destination = self.destination.to_dict()
+        elif isinstance(self.destination, KafkaDestination):
+            destination = self.destination.to_dict()
+        else:
+            destination = self.destination.to_dict()
+
 
         events: list[str] | Unset = UNSET
         if not isinstance(self.events, Unset):
@@ -92,8 +114,11 @@ class CreateEndpointRequest:
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
-            "url": url,
         })
+        if url is not UNSET:
+            field_dict["url"] = url
+        if destination is not UNSET:
+            field_dict["destination"] = destination
         if events is not UNSET:
             field_dict["events"] = events
         if description is not UNSET:
@@ -113,8 +138,45 @@ class CreateEndpointRequest:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.kafka_destination import KafkaDestination # noqa: PLC0415
+        from ..models.rabbit_mq_destination import RabbitMqDestination # noqa: PLC0415
+        from ..models.sqs_destination import SqsDestination # noqa: PLC0415
         d = dict(src_dict)
-        url = d.pop("url")
+        url = d.pop("url", UNSET)
+
+        def _parse_destination(data: object) -> KafkaDestination | RabbitMqDestination | SqsDestination | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_destination_request_type_0 = RabbitMqDestination.from_dict(data)
+
+
+
+                return componentsschemas_destination_request_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_destination_request_type_1 = KafkaDestination.from_dict(data)
+
+
+
+                return componentsschemas_destination_request_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_destination_request_type_2 = SqsDestination.from_dict(data)
+
+
+
+            return componentsschemas_destination_request_type_2
+
+        destination = _parse_destination(d.pop("destination", UNSET))
+
 
         events = cast(list[str], d.pop("events", UNSET))
 
@@ -155,6 +217,7 @@ class CreateEndpointRequest:
 
         create_endpoint_request = cls(
             url=url,
+            destination=destination,
             events=events,
             description=description,
             tenant_id=tenant_id,

@@ -27,7 +27,8 @@ class Delivery:
     """ 
         Attributes:
             endpoint_id (str):
-            url (str):
+            url (str): The endpoint's HTTPS URL, or its broker destination's address (no credentials), when the delivery was
+                last attempted.
             status (DeliveryStatus):
             round_ (int):
             attempt_count (int):

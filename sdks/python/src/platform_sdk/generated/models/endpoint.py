@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.destination_type_0 import DestinationType0
   from ..models.endpoint_health import EndpointHealth
   from ..models.fifo_queue import FifoQueue
   from ..models.secret_in_grace import SecretInGrace
@@ -32,7 +33,8 @@ class Endpoint:
         Attributes:
             id (str): `ep_` + 24 base62 characters.
             tenant_id (None | str): The tenant it belongs to; null: the account's own endpoint.
-            url (str):
+            url (None | str): The HTTPS URL; null for a broker endpoint (see `destination`).
+            destination (DestinationType0 | None): A broker endpoint's destination; null for an HTTPS endpoint.
             events (list[str]):
             description (str):
             disabled (bool):
@@ -62,7 +64,8 @@ class Endpoint:
 
     id: str
     tenant_id: None | str
-    url: str
+    url: None | str
+    destination: DestinationType0 | None
     events: list[str]
     description: str
     disabled: bool
@@ -83,6 +86,7 @@ class Endpoint:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.destination_type_0 import DestinationType0 # noqa: PLC0415
         from ..models.endpoint_health import EndpointHealth # noqa: PLC0415
         from ..models.fifo_queue import FifoQueue # noqa: PLC0415
         from ..models.secret_in_grace import SecretInGrace # noqa: PLC0415
@@ -91,7 +95,14 @@ class Endpoint:
         tenant_id: None | str
         tenant_id = self.tenant_id
 
+        url: None | str
         url = self.url
+
+        destination: dict[str, Any] | None
+        if isinstance(self.destination, DestinationType0):
+            destination = self.destination.to_dict()
+        else:
+            destination = self.destination
 
         events = self.events
 
@@ -141,6 +152,7 @@ class Endpoint:
             "id": id,
             "tenant_id": tenant_id,
             "url": url,
+            "destination": destination,
             "events": events,
             "description": description,
             "disabled": disabled,
@@ -163,6 +175,7 @@ class Endpoint:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.destination_type_0 import DestinationType0 # noqa: PLC0415
         from ..models.endpoint_health import EndpointHealth # noqa: PLC0415
         from ..models.fifo_queue import FifoQueue # noqa: PLC0415
         from ..models.secret_in_grace import SecretInGrace # noqa: PLC0415
@@ -177,7 +190,31 @@ class Endpoint:
         tenant_id = _parse_tenant_id(d.pop("tenant_id"))
 
 
-        url = d.pop("url")
+        def _parse_url(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        url = _parse_url(d.pop("url"))
+
+
+        def _parse_destination(data: object) -> DestinationType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_destination_type_0 = DestinationType0.from_dict(data)
+
+
+
+                return componentsschemas_destination_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(DestinationType0 | None, data)
+
+        destination = _parse_destination(d.pop("destination"))
+
 
         events = cast(list[str], d.pop("events"))
 
@@ -260,6 +297,7 @@ class Endpoint:
             id=id,
             tenant_id=tenant_id,
             url=url,
+            destination=destination,
             events=events,
             description=description,
             disabled=disabled,

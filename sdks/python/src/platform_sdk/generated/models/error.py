@@ -86,8 +86,10 @@ class Error:
                 (operational events). |
                 | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
                 | `url_credentials_not_allowed` | 422 | The endpoint url carries a user name or password. |
-                | `destination_not_allowed` | 422 | The endpoint url host is, or resolves to, a refused (private, loopback, ...)
-                address. |
+                | `destination_not_allowed` | 422 | The endpoint url host, or a broker destination's host, is or resolves to a
+                refused (private, loopback, ...) address. |
+                | `invalid_destination` | 422 | A broker `destination` breaks a rule beyond its shape (plaintext off private
+                networks, credentials missing or in a URI, a malformed address); `details` says where. |
                 | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
                 | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
                 | `event_type_limit_reached` | 422 | The account's event-type catalog already holds the most types it may;

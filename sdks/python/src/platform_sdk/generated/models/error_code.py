@@ -24,6 +24,7 @@ class ErrorCode(StrEnum):
     INVALID_BODY = "invalid_body"
     INVALID_CREDENTIALS = "invalid_credentials"
     INVALID_CURSOR = "invalid_cursor"
+    INVALID_DESTINATION = "invalid_destination"
     INVALID_EVENT_ID = "invalid_event_id"
     INVALID_EXAMPLE = "invalid_example"
     INVALID_JSON = "invalid_json"

@@ -12,6 +12,10 @@ from ..models.endpoint_ordering import EndpointOrdering
 from ..types import UNSET, Unset
 from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.kafka_destination import KafkaDestination
+  from ..models.rabbit_mq_destination import RabbitMqDestination
+  from ..models.sqs_destination import SqsDestination
 
 
 
@@ -25,7 +29,9 @@ T = TypeVar("T", bound="UpdateEndpointRequest")
 class UpdateEndpointRequest:
     """ 
         Attributes:
-            url (str | Unset):
+            url (str | Unset): A new HTTPS URL; on a broker endpoint it replaces the destination.
+            destination (KafkaDestination | RabbitMqDestination | SqsDestination | Unset): A new broker destination; on an
+                HTTPS endpoint it replaces the url.
             events (list[str] | Unset):
             description (str | Unset):
             tenant_id (None | str | Unset): Moves the endpoint to this tenant (null: to the account's own endpoints); its
@@ -45,6 +51,7 @@ class UpdateEndpointRequest:
      """
 
     url: str | Unset = UNSET
+    destination: KafkaDestination | RabbitMqDestination | SqsDestination | Unset = UNSET
     events: list[str] | Unset = UNSET
     description: str | Unset = UNSET
     tenant_id: None | str | Unset = UNSET
@@ -58,7 +65,21 @@ class UpdateEndpointRequest:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.kafka_destination import KafkaDestination # noqa: PLC0415
+        from ..models.rabbit_mq_destination import RabbitMqDestination # noqa: PLC0415
+        from ..models.sqs_destination import SqsDestination # noqa: PLC0415
         url = self.url
+
+        destination: dict[str, Any] | Unset
+        if isinstance(self.destination, Unset):
+            destination = UNSET
+        elif isinstance(self.destination, RabbitMqDestination):
+            destination = self.destination.to_dict()
+        elif isinstance(self.destination, KafkaDestination):
+            destination = self.destination.to_dict()
+        else:
+            destination = self.destination.to_dict()
+
 
         events: list[str] | Unset = UNSET
         if not isinstance(self.events, Unset):
@@ -100,6 +121,8 @@ class UpdateEndpointRequest:
         })
         if url is not UNSET:
             field_dict["url"] = url
+        if destination is not UNSET:
+            field_dict["destination"] = destination
         if events is not UNSET:
             field_dict["events"] = events
         if description is not UNSET:
@@ -121,8 +144,45 @@ class UpdateEndpointRequest:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.kafka_destination import KafkaDestination # noqa: PLC0415
+        from ..models.rabbit_mq_destination import RabbitMqDestination # noqa: PLC0415
+        from ..models.sqs_destination import SqsDestination # noqa: PLC0415
         d = dict(src_dict)
         url = d.pop("url", UNSET)
+
+        def _parse_destination(data: object) -> KafkaDestination | RabbitMqDestination | SqsDestination | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                destination_type_0 = RabbitMqDestination.from_dict(data)
+
+
+
+                return destination_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                destination_type_1 = KafkaDestination.from_dict(data)
+
+
+
+                return destination_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            destination_type_2 = SqsDestination.from_dict(data)
+
+
+
+            return destination_type_2
+
+        destination = _parse_destination(d.pop("destination", UNSET))
+
 
         events = cast(list[str], d.pop("events", UNSET))
 
@@ -173,6 +233,7 @@ class UpdateEndpointRequest:
 
         update_endpoint_request = cls(
             url=url,
+            destination=destination,
             events=events,
             description=description,
             tenant_id=tenant_id,
