@@ -1,10 +1,11 @@
 import type { Platform } from '../../src/main/platform';
-import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 
 /** Broker endpoints through the API: the `destination` shape, its rules, and credentials that are written and never read back. */
 describe('broker destinations on the endpoints API', () => {
   let platform: Platform;
   let strict: Platform;
+  let strictWorker: Platform;
   let api: ReturnType<typeof apiClient>;
   let strictApi: ReturnType<typeof apiClient>;
   const PASSWORD = 'pw-Zq81-never-shown';
@@ -18,11 +19,14 @@ describe('broker destinations on the endpoints API', () => {
     platform = await startTestPlatform({ roles: { api: true, worker: false } });
     // A second API process on the same data, with private destinations refused (the production default).
     strict = await startTestPlatform({ roles: { api: true, worker: false }, sameAs: platform, env: { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'false' } });
+    // The only worker: it refuses private destinations at every attempt.
+    strictWorker = await startTestPlatform({ roles: { api: false, worker: true }, sameAs: platform, env: { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'false' } });
     const { key } = await createAccountWithKey(platform);
     api = apiClient(platform, key);
     strictApi = apiClient(strict, key);
   });
   afterAll(async () => {
+    await strictWorker?.stop();
     await strict?.stop();
     await platform?.stop();
   });
@@ -122,5 +126,17 @@ describe('broker destinations on the endpoints API', () => {
     expect(kafkaPlain.body.code).toBe('invalid_destination');
     // With the switch on (the tests' platform), both are accepted.
     expect((await create({ destination: rabbit({ uri: 'amqp://127.0.0.1:5672/' }) })).status).toBe(201);
+  });
+
+  it('checks broker hosts again at every attempt: a private host accepted at registration is refused by a worker that refuses them', async () => {
+    const endpoint = (await create({ destination: rabbit({ uri: 'amqp://127.0.0.1:1/' }), events: ['attempt.private'] })).body;
+    const eventId = (await api.post('/api/v1/webhooks/events', { type: 'attempt.private', data: {} })).body.id;
+    const delivery = await eventually(async () => {
+      const d = (await api.get(`/api/v1/webhooks/events/${eventId}`)).body.deliveries.find((x: { endpoint_id: string }) => x.endpoint_id === endpoint.id);
+      return d?.attempt_count >= 1 ? d : undefined;
+    }, 30_000);
+    expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: '127.0.0.1 resolves to a private or reserved address, which is not an allowed destination.' });
+    expect(delivery.status).toBe('retrying');
+    expect((await api.delete(`/api/v1/webhooks/endpoints/${endpoint.id}`)).status).toBe(204);
   });
 });
