@@ -27,10 +27,12 @@
  * key, and no call is refused; any non-2xx is reported. Fewer accounts would mean 429s, many
  * more would mean more key-cache refreshes (each key is re-read every 30 s while the invalidation log is followed, every 0.5 s when not).
  * Options (environment): BENCH_DURATION (s, default 15), BENCH_WARMUP (s, default 5),
- * BENCH_ACCOUNTS (default 100).
+ * BENCH_ACCOUNTS (default 100), BENCH_CPU_PROF=<dir> (a V8 CPU profile of the API process over each 404 run,
+ * written there: Chrome DevTools opens them).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -42,6 +44,7 @@ import { startEmbeddedPlatform } from '../scripts/support/embedded-platform';
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100);
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const PER_ACCOUNT_PER_SECOND = TIERS.enterprise.burstPerMinute / 60;
 
 interface LoadResult {
@@ -128,6 +131,23 @@ function timeMethod(obj: object, method: string, samples: number[], recording: (
 
 const ms = (v: number) => `${v.toFixed(v < 1 ? 3 : 2)} ms`;
 
+/** Runs `work` under the V8 profiler of this process (the API's), and writes the profile to PROFILE_DIR/<name>.cpuprofile. */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    writeFileSync(path.join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   log('starting the embedded platform (API role) on free ports in a temporary DATA_DIR...');
@@ -157,7 +177,7 @@ async function main(): Promise<void> {
     // Database commands per call: every repository talks to MongoDB through its `col`; count what they send.
     const [countKey] = await makeKeys(1, 'count');
     const commands = new Map<string, number>();
-    const restore: Array<() => void> = [];
+    let nested = 0;
     for (const [name, repo] of Object.entries(platform.repositories)) {
       const col = (repo as unknown as { col?: Record<string, unknown> }).col;
       if (!col) continue;
@@ -165,10 +185,15 @@ async function main(): Promise<void> {
         const original = col[method];
         if (typeof original !== 'function') continue;
         col[method] = function (this: unknown, ...args: unknown[]) {
-          commands.set(`${name}.${method}`, (commands.get(`${name}.${method}`) ?? 0) + 1);
-          return (original as (...a: unknown[]) => unknown).apply(this, args);
+          // The driver's findOne calls find: one command, counted once.
+          if (nested === 0) commands.set(`${name}.${method}`, (commands.get(`${name}.${method}`) ?? 0) + 1);
+          nested++;
+          try {
+            return (original as (...a: unknown[]) => unknown).apply(this, args);
+          } finally {
+            nested--;
+          }
         };
-        restore.push(() => void (col[method] = original));
       }
     }
     const listOnce = () => fetch(`${apiUrl}/api/v1/webhooks/endpoints`, { headers: { authorization: `Bearer ${countKey}` } }).then((r) => r.arrayBuffer());
@@ -176,7 +201,6 @@ async function main(): Promise<void> {
     commands.clear();
     const COUNTED_CALLS = 100;
     for (let i = 0; i < COUNTED_CALLS; i++) await listOnce();
-    for (const undo of restore) undo();
     const perCall = [...commands]
       .sort()
       .map(([name, n]) => `${name} ${(n / COUNTED_CALLS).toFixed(2)}`)
@@ -198,23 +222,28 @@ async function main(): Promise<void> {
     const LIST = 'authenticated GET /api/v1/webhooks/endpoints';
     const AUTH_404 = 'auth + limits + 404: GET /api/v1/webhooks/unknown, 16 connections';
     const BARE_404 = '404 only: GET /unknown, 16 connections';
-    const runs: Array<{ title: string; path: string; keys: string[]; connections: number; timed: boolean }> = [
+    const runs: Array<{ title: string; path: string; keys: string[]; connections: number; timed: boolean; profile?: string }> = [
       { title: `${LIST}, 8 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 8, timed: true },
       { title: `${LIST}, 16 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 16, timed: true },
       { title: `${LIST}, 32 connections`, path: '/api/v1/webhooks/endpoints', keys, connections: 32, timed: true },
       { title: 'unauthenticated GET /healthz, 32 connections', path: '/healthz', keys: [], connections: 32, timed: false },
-      { title: AUTH_404, path: '/api/v1/webhooks/unknown', keys, connections: 16, timed: false },
-      { title: BARE_404, path: '/unknown', keys: [], connections: 16, timed: false },
+      { title: AUTH_404, path: '/api/v1/webhooks/unknown', keys, connections: 16, timed: false, profile: 'auth-404' },
+      { title: BARE_404, path: '/unknown', keys: [], connections: 16, timed: false, profile: 'bare-404' },
     ];
-    const results: Array<{ title: string; result: LoadResult; cpu: string; apiCpuPerCall: number; auth?: number[]; admit?: number[] }> = [];
+    const results: Array<{ title: string; result: LoadResult; cpu: string; apiCpuPerCall: number; storeCommands: number; storeCommandsByName: string; auth?: number[]; admit?: number[] }> = [];
     for (const run of runs) {
       log(`${run.title}: ${DURATION} s`);
       authSink.length = 0;
       admitSink.length = 0;
       recording = run.timed;
       const before = cpuSeconds(platform.embedded);
-      const result = await load(apiUrl, run.path, run.keys, { duration: DURATION, connections: run.connections });
+      const commandsBefore = new Map(commands);
+      const drive = () => load(apiUrl, run.path, run.keys, { duration: DURATION, connections: run.connections });
+      const result = await (run.profile ? profiled(run.profile, drive) : drive());
       const after = cpuSeconds(platform.embedded);
+      const commandsOfRun = [...commands].map(([name, n]) => [name, (n - (commandsBefore.get(name) ?? 0)) / Math.max(1, result.requests)] as const).filter(([, n]) => n > 0);
+      const storeCommands = commandsOfRun.reduce((sum, [, n]) => sum + n, 0);
+      const storeCommandsByName = commandsOfRun.map(([name, n]) => `${name} ${n.toFixed(3)}`).join(', ');
       recording = false;
       authSamples = [...authSink].sort((a, b) => a - b);
       admitSamples = [...admitSink].sort((a, b) => a - b);
@@ -223,7 +252,7 @@ async function main(): Promise<void> {
         .map((name) => `${name} ${Math.round(((after[name] - (before[name] ?? 0)) / DURATION) * 100)}%`)
         .join(', ');
       const apiCpuPerCall = ((after['API (node)'] - before['API (node)']) * 1e6) / Math.max(1, result.requests);
-      results.push({ title: run.title, result, cpu, apiCpuPerCall, ...(run.timed ? { auth: authSamples, admit: admitSamples } : {}) });
+      results.push({ title: run.title, result, cpu, apiCpuPerCall, storeCommands, storeCommandsByName, ...(run.timed ? { auth: authSamples, admit: admitSamples } : {}) });
     }
 
     // Report.
@@ -236,13 +265,13 @@ async function main(): Promise<void> {
         `${DURATION} s per run after a ${WARMUP} s warm-up; ${ACCOUNTS} enterprise accounts round-robin (≤ ${ACCOUNTS * PER_ACCOUNT_PER_SECOND} calls/s without a 429).`,
     );
     lines.push('');
-    lines.push('| Run | req/s | p50 | p90 | p99 | max | non-2xx | errors | auth + limits in the server, p50 / p99 | CPU | CPU per call: API / load generator |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|');
-    for (const { title, result: r, cpu, apiCpuPerCall, auth, admit } of results) {
+    lines.push('| Run | req/s | p50 | p90 | p99 | max | non-2xx | errors | auth + limits in the server, p50 / p99 | CPU | CPU per call: API / load generator | store commands per call |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|');
+    for (const { title, result: r, cpu, apiCpuPerCall, storeCommands, auth, admit } of results) {
       const codes = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${n}×${c}`).join(' ');
       const inServer = auth && admit ? `${ms(percentile(auth, 50) + percentile(admit, 50))} / ${ms(percentile(auth, 99) + percentile(admit, 99))}` : '–';
       lines.push(
-        `| ${title} | ${Math.round(r.rps)} | ${r.latency.p50} ms | ${r.latency.p90} ms | ${r.latency.p99} ms | ${r.latency.max} ms | ${r.non2xx}${codes ? ` (${codes})` : ''} | ${r.errors + r.timeouts} | ${inServer} | ${cpu} | ${Math.round(apiCpuPerCall)} / ${Math.round(r.cpuMicros / Math.max(1, r.requests))} µs |`,
+        `| ${title} | ${Math.round(r.rps)} | ${r.latency.p50} ms | ${r.latency.p90} ms | ${r.latency.p99} ms | ${r.latency.max} ms | ${r.non2xx}${codes ? ` (${codes})` : ''} | ${r.errors + r.timeouts} | ${inServer} | ${cpu} | ${Math.round(apiCpuPerCall)} / ${Math.round(r.cpuMicros / Math.max(1, r.requests))} µs | ${storeCommands.toFixed(3)} |`,
       );
     }
     const authed = results.find((run) => run.title === AUTH_404)!;
@@ -252,6 +281,7 @@ async function main(): Promise<void> {
       `- Auth + limits + 404 against 404 only: ratio ${(authed.result.rps / bare.result.rps).toFixed(2)} in calls/s; ` +
         `the API's CPU per call ${Math.round(authed.apiCpuPerCall)} against ${Math.round(bare.apiCpuPerCall)} µs (${Math.round(authed.apiCpuPerCall - bare.apiCpuPerCall)} µs more, ratio ${(bare.apiCpuPerCall / authed.apiCpuPerCall).toFixed(2)}).`,
     );
+    lines.push(`- Store commands per call of the auth + limits + 404 run: ${authed.storeCommandsByName || 'none'}.`);
     for (const { title, auth, admit } of results) {
       if (!auth || !admit) continue;
       lines.push(`- ${title}: authenticate p50 ${ms(percentile(auth, 50))} / p99 ${ms(percentile(auth, 99))}; admit p50 ${ms(percentile(admit, 50))} / p99 ${ms(percentile(admit, 99))}.`);

@@ -7,7 +7,9 @@
  *            outbox's start window included); also 2,000 started at once, and the same workflows
  *            with the no-op as a local activity (as the platform's first attempts are), for reference.
  *   (a)      BENCH_RATE events/s (20) offered for BENCH_SECONDS (60): ingest latency and
- *            ingest → receiver latency, p50 / p99.
+ *            ingest → receiver latency, p50 / p99; half the events are of a type with a JSON Schema
+ *            in their account's catalog, and the ingest p50 with and without one are reported apart
+ *            (bench/steady-phase.ts). BENCH_ONLY=steady runs this phase alone.
  *   (b)      a burst of BENCH_BURST events (10,000) with idempotency keys, BENCH_CONCURRENCY (64)
  *            calls at a time, shed calls retried with the same key: sustained delivered/s, lost, duplicates.
  *   (c)      FerretDB's write-ahead log size and the processes' CPU.
@@ -37,11 +39,10 @@ import { loadConfig } from '../src/config/config';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { measureEndpointLimits } from './endpoint-limits-phase';
 import { measureFifo } from './fifo-phase';
+import { measureSteady } from './steady-phase';
 import { tracingSwitch } from './tracing-switch';
-import { CpuReading, cpuShares, createAccounts, describeMachine, ingestClient, IngestOutcome, log, ms, pct, runBench, saturatingWaitMs, sleep, startBenchPlatform, startReceiver, stopPlatform, waitFor, walBytes, warmUp } from './delivery-support';
+import { type BenchPlatform, CpuReading, cpuShares, createAccounts, describeMachine, ingestClient, type IngestClient, IngestOutcome, log, ms, pct, type Receiver, runBench, saturatingWaitMs, sleep, startBenchPlatform, startReceiver, stopPlatform, waitFor, walBytes, warmUp } from './delivery-support';
 
-const RATE = Number(process.env.BENCH_RATE ?? 20);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -71,8 +72,8 @@ function cpuPerDelivery(from: CpuReading, to: CpuReading, deliveries: number): s
     .join(', ');
 }
 
-/** Phase (e) or (f) alone: the platform, a receiver and that phase's costs. */
-async function phaseOnly(measure: typeof measureEndpointLimits): Promise<void> {
+/** Phase (a), (e) or (f) alone: the platform, a receiver and that phase's costs. */
+async function phaseOnly(measure: (platform: BenchPlatform, client: IngestClient, receiver: Receiver, keys: string[]) => Promise<string[]>): Promise<void> {
   const receiver = await startReceiver();
   const tracing = await tracingSwitch();
   const platform = await startBenchPlatform('bench-delivery-', tracing.env);
@@ -80,7 +81,7 @@ async function phaseOnly(measure: typeof measureEndpointLimits): Promise<void> {
   try {
     const keys = await createAccounts(platform.mongoUri, platform.apiUrl, 4, receiver.url);
     await warmUp(client, platform.apiUrl, (i) => keys[i % keys.length] as string);
-    const lines = await measure(platform, client, receiver);
+    const lines = await measure(platform, client, receiver, keys);
     process.stdout.write(`${[`machine: ${describeMachine()}`, tracing.describe(), ...lines].join('\n')}\n`);
   } finally {
     await client.close();
@@ -125,27 +126,8 @@ async function main(burstOnly = false): Promise<void> {
 
     await warmUp(client, platform.apiUrl, nextKey);
 
-    // (a) steady offer.
-    if (!burstOnly) {
-      log(`(a) ${RATE} events/s offered for ${SECONDS} s...`);
-      const steadyCpu = cpu();
-      const steady: Array<Promise<IngestOutcome & { sent: number }>> = [];
-      const start = performance.now();
-      for (let i = 0; i < RATE * SECONDS; i++) {
-        const wait = start + (i * 1000) / RATE - performance.now();
-        if (wait > 0) await sleep(wait);
-        const sent = performance.now();
-        steady.push(client.ingest(platform.apiUrl, nextKey(), { type: 'bench.steady', data: { i } }).then((o) => ({ ...o, sent })));
-      }
-      const steadyDone = await Promise.all(steady);
-      const accepted = steadyDone.filter((s) => s.status === 202);
-      await waitFor(() => accepted.every((s) => receiver.arrivals.has(s.id!)), 120_000);
-      const ingestLat = steadyDone.map((s) => s.latencyMs);
-      const e2e = accepted.filter((s) => receiver.arrivals.has(s.id!)).map((s) => receiver.arrivals.get(s.id!)![0] - s.sent);
-      const lineA = `(a) ${RATE}/s offered for ${SECONDS} s (${steadyDone.length} events, ${accepted.length} accepted): ingest p50 ${ms(pct(ingestLat, 50))}, p99 ${ms(pct(ingestLat, 99))}; ingest → receiver p50 ${ms(pct(e2e, 50))}, p99 ${ms(pct(e2e, 99))}; not delivered ${accepted.length - e2e.length}; ${cpuLine(steadyCpu, cpu())}`;
-      log(lineA);
-      report.push(lineA);
-    }
+    // (a) steady offer, half of it checked against a schema.
+    if (!burstOnly) report.push(...(await measureSteady(platform, client, receiver, keys)));
 
     // (b) burst with idempotency keys; shed or unanswered calls are repeated with the same key.
     log(`(b) burst of ${BURST} events, ${CONCURRENCY} calls at a time...`);
@@ -232,6 +214,6 @@ async function main(burstOnly = false): Promise<void> {
   }
 }
 
-const ONLY = { limits: measureEndpointLimits, fifo: measureFifo } as const;
+const ONLY = { steady: measureSteady, limits: measureEndpointLimits, fifo: measureFifo } as const;
 const only = process.env.BENCH_ONLY;
 runBench(only === 'burst' ? () => main(true) : only && only in ONLY ? () => phaseOnly(ONLY[only as keyof typeof ONLY]) : () => main());

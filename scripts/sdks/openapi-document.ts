@@ -7,6 +7,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config/config';
 import { loadCatalogFile } from '../../src/infra/load-catalog-file';
 import { PROJECT_ROOT } from '../../src/infra/tools';
+import { MAX_EVENT_TYPES_PER_ACCOUNT } from '../../src/domain/webhooks/event-type';
 import { apiRoutes } from '../../src/transport/http/api-routes';
 import { documentOf } from '../../src/transport/http/openapi';
 
@@ -26,6 +27,7 @@ export async function openApiDocument(): Promise<object> {
     // The documented cap is the default configuration's (MAX_ENDPOINTS_PER_ACCOUNT).
     endpoints: { maxEndpointsPerAccount: loadConfig({}).maxEndpointsPerAccount } as never,
     events: NOT_SERVED,
+    eventTypes: { maxPerAccount: MAX_EVENT_TYPES_PER_ACCOUNT } as never,
     catalog: await loadCatalogFile(),
   });
   return documentOf(routes);

@@ -1,5 +1,5 @@
 // Package platform is the senders' SDK of the webhook platform: send events (idempotently, with the spec's
-// 429/503 retries), manage endpoints, read deliveries. It is a thin layer over the client that oapi-codegen
+// 429/503 retries), manage endpoints and the event-type catalog, read deliveries. It is a thin layer over the client that oapi-codegen
 // generates from the platform's OpenAPI document (package generated).
 package platform
 
@@ -25,6 +25,10 @@ type (
 	UpdateEndpoint      = generated.UpdateEndpointRequest
 	Recovery            = generated.Recovery
 	RetryNowResult      = generated.RetryNowResult
+	EventType           = generated.EventType
+	EventTypePage       = generated.EventTypePage
+	NewEventType        = generated.CreateEventTypeRequest
+	UpdateEventType     = generated.UpdateEventTypeRequest
 )
 
 // Client calls the platform's API with an API key. Every call takes a context: cancelling it ends the call
@@ -33,6 +37,7 @@ type Client struct {
 	Events     *Events
 	Endpoints  *Endpoints
 	Deliveries *Deliveries
+	EventTypes *EventTypes
 }
 
 // NewClient is a client of the platform at baseURL (e.g. "https://api.example.com") with a `weh` API key.
@@ -58,7 +63,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{Events: &Events{api}, Endpoints: &Endpoints{api}, Deliveries: &Deliveries{api}}, nil
+	return &Client{Events: &Events{api}, Endpoints: &Endpoints{api}, Deliveries: &Deliveries{api}, EventTypes: &EventTypes{api}}, nil
 }
 
 // result is the answer's value for a success, an *ApiError otherwise.

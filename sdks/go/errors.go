@@ -19,7 +19,7 @@ type ApiError struct {
 	Message    string
 	RequestID  string
 	RetryAfter int
-	// Details says which fields of a 400 were refused.
+	// Details says which fields of a 400 were refused, or which paths of an event's data its schema refused (422 schema_mismatch).
 	Details []Detail
 	// Body is the answer as it came.
 	Body []byte

@@ -17,6 +17,7 @@ import { EndpointInFlightLeases } from '../persistence/endpoint-in-flight-leases
 import { EndpointRateTokens } from '../persistence/endpoint-rate-tokens';
 import { Endpoints } from '../persistence/endpoints';
 import { Events } from '../persistence/events';
+import { EventTypes } from '../persistence/event-types';
 import { IdempotencyRecords } from '../persistence/idempotency-records';
 import { LimitUsage } from '../persistence/limit-usage';
 import { LimitWindows } from '../persistence/limit-windows';
@@ -36,6 +37,8 @@ import { recordStartCall, setOutboxOldestWaitSource } from '../infra/metrics';
 import { EndpointService } from '../services/endpoint-service';
 import { EventRetention } from '../services/event-retention';
 import { EventService } from '../services/event-service';
+import { EventTypeSchemas } from '../services/event-type-schemas';
+import { EventTypeService } from '../services/event-type-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower, lifetimeOf } from '../persistence/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
@@ -57,6 +60,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers) {
     endpointRateTokens: new EndpointRateTokens(db),
     endpointLeases: new EndpointInFlightLeases(db),
     events: new Events(db),
+    eventTypes: new EventTypes(db),
     deliveries: new Deliveries(db),
     apiInstances: new ApiInstances(db),
     idempotency: new IdempotencyRecords(db),
@@ -92,7 +96,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
 }) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
-  const caches = () => [authenticator, endpointsCache];
+  const caches = () => [authenticator, endpointsCache, eventTypeSchemas];
   const applyToCaches = (invalidation: Invalidation) => caches().forEach((cache) => cache.apply(invalidation));
   repositories.cacheInvalidations.onAppend(applyToCaches);
   const now = () => clock().getTime();
@@ -107,6 +111,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   );
   const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: lifetimeOf(invalidations), now });
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: lifetimeOf(invalidations), now });
+  const eventTypeSchemas = new EventTypeSchemas({ eventTypes: repositories.eventTypes, lifetime: lifetimeOf(invalidations), now });
   const fifo = new FifoTurns({
     ...repositories,
     queues: repositories.fifoQueues,
@@ -161,7 +166,9 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     }),
     endpointsCache,
     /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
-    events: new EventService({ ...repositories, endpointsCache, outbox, lease, scheduler, recoveries: new RecoveryScheduler(temporal, config.temporal.taskQueue), fifo, noticeRules, clock }),
+    events: new EventService({ ...repositories, endpointsCache, eventTypeSchemas, outbox, lease, scheduler, recoveries: new RecoveryScheduler(temporal, config.temporal.taskQueue), fifo, noticeRules, clock }),
+    /** The account's event-type catalog; ingest checks data against it through `eventTypeSchemas`. */
+    eventTypes: new EventTypeService({ eventTypes: repositories.eventTypes, clock: systemClock }),
     outbox,
     /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
     admission: new IngestAdmission(

@@ -1,15 +1,12 @@
 import type { Db } from 'mongodb';
 import { isDuplicateKeyError } from './mongo';
 
-/** What an account holds under a cap: its endpoints, its live API keys. */
-type CountedKind = 'endpoints' | 'live_keys';
+/** What an account holds under a cap: its endpoints, its live API keys, its catalog's event types. */
+const COUNTED_KINDS = ['endpoints', 'live_keys', 'event_types'] as const;
+type CountedKind = (typeof COUNTED_KINDS)[number];
 
-interface AccountCountDoc {
-  /** The account's id. */
-  _id: string;
-  endpoints: number;
-  live_keys: number;
-}
+/** The account's id, and a counter per kind (a kind added later is absent from older documents: none held). */
+type AccountCountDoc = { _id: string } & Partial<Record<CountedKind, number>>;
 
 /**
  * `account_counts`: one document per account, a counter per capped kind. A place is taken by one conditional `$inc` upsert
@@ -18,13 +15,12 @@ interface AccountCountDoc {
  */
 export function accountCountsOf(db: Db) {
   const counts = db.collection<AccountCountDoc>('account_counts');
-  const other: Record<CountedKind, CountedKind> = { endpoints: 'live_keys', live_keys: 'endpoints' };
-
-  /** Takes one place of `kind` if the account holds fewer than `max`: at the cap, the upsert's insert meets the `_id`. */
+  /** Takes one place of `kind` if the account holds fewer than `max` (an absent counter holds none): at the cap, the upsert's insert meets the `_id`. */
   async function take(accountId: string, kind: CountedKind, max: number): Promise<boolean> {
     if (max <= 0) return false;
+    const others = Object.fromEntries(COUNTED_KINDS.filter((k) => k !== kind).map((k) => [k, 0]));
     try {
-      await counts.updateOne({ _id: accountId, [kind]: { $lt: max } }, { $inc: { [kind]: 1 }, $setOnInsert: { [other[kind]]: 0 } }, { upsert: true });
+      await counts.updateOne({ _id: accountId, [kind]: { $not: { $gte: max } } }, { $inc: { [kind]: 1 }, $setOnInsert: others }, { upsert: true });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;

@@ -8,10 +8,12 @@ import type { LimitUsage } from './limit-usage';
 import type { LimitWindows } from './limit-windows';
 
 const MAX_BLOCK = 64;
+/** Each block is this many times the calls kept of the last: a bucket that turns busy reaches full blocks in three takes. */
+const GROWTH = 4;
 /** A block takes at most this share of what is left of a limit, so near the limit blocks shrink to single calls. */
 const EDGE_SHARE = 8;
-/** A block is at most this share of the limit: a process killed unshut strands at most 1 % of it. */
-const LIMIT_SHARE = 100;
+/** A block is at most this share of the limit: a process killed unshut strands at most 2 % of it. */
+const LIMIT_SHARE = 50;
 /** Calls held unused this long (no call of the counter in this process) are given back to the store. */
 export const IDLE_RETURN_MS = 5_000;
 /** How long a process trusts its finding that a limit is used up before reading the count again. */
@@ -25,8 +27,6 @@ class Counter {
   count = 0;
   /** Calls this process took and has not handed out: the last of those `count` counts. */
   held = 0;
-  /** Calls of the last block kept: the next block is twice as large. */
-  lastSize = 0;
   lastUsed = 0;
   /** When the count was last found at its limit. */
   fullAt = Number.NEGATIVE_INFINITY;
@@ -39,6 +39,8 @@ class Counter {
   constructor(
     private readonly store: (delta: number) => Promise<number | null>,
     readonly window: BurstWindow,
+    /** Calls of the last block kept: the next block is GROWTH times as large (a bucket's next window goes on from its last). */
+    public lastSize = 0,
   ) {}
 
   /** The calls counted but this process's held ones: the position of the last call it handed out. */
@@ -120,7 +122,7 @@ class Counter {
       return;
     }
     // Infinite limits leave only the block caps.
-    const size = Math.min(left, MAX_BLOCK, Math.max(1, 2 * this.lastSize), Math.max(1, Math.floor(left / EDGE_SHARE)), Math.max(1, Math.floor(limit / LIMIT_SHARE)));
+    const size = Math.min(left, MAX_BLOCK, Math.max(1, GROWTH * this.lastSize), Math.max(1, Math.floor(left / EDGE_SHARE)), Math.max(1, Math.floor(limit / LIMIT_SHARE)));
     if (!(await this.add(size))) return;
     const after = this.count;
     const over = Math.min(size, Math.max(0, after - limit));
@@ -285,7 +287,7 @@ export class BlockLimiter implements LimitAdmitter {
     const window = await this.opening.run(bucket, () => this.windowCounts.current(bucket, windowFrom(now)));
     let counter = this.bursts.get(bucket);
     if (counter?.window.start.getTime() !== window.start.getTime()) {
-      counter = new Counter((delta) => this.windowCounts.add(bucket, window, delta), window);
+      counter = new Counter((delta) => this.windowCounts.add(bucket, window, delta), window, counter?.lastSize);
       this.bursts.set(bucket, counter);
     }
     // A look-up this call joined may have begun before the window it found ended.

@@ -1,11 +1,12 @@
 import type { Db } from 'mongodb';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 
-/** What a caching process must forget: one key (revoked), an account's keys (tier) or its endpoint list. */
+/** What a caching process must forget: one key (revoked), an account's keys (tier), its endpoint list or its event-type schemas. */
 export type Invalidation =
   | { kind: 'key_revoked'; key_hash: string }
   | { kind: 'tier_set'; account_id: string }
-  | { kind: 'endpoints_changed'; account_id: string };
+  | { kind: 'endpoints_changed'; account_id: string }
+  | { kind: 'event_types_changed'; account_id: string };
 
 type InvalidationDoc = Invalidation & ExpiringDoc & { at: Date };
 

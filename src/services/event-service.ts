@@ -14,6 +14,7 @@ import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
 import type { Endpoints } from '../persistence/endpoints';
 import { EventInsertUnanswered, type EventDoc, type EventListPosition, type Events } from '../persistence/events';
 import type { IdempotencyRecords } from '../persistence/idempotency-records';
+import type { EventTypeSchemas } from './event-type-schemas';
 import type { OperationalNoticeClaims } from '../persistence/operational-notice-claims';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { RecoveryRun, RecoveryScheduler } from '../temporal/recovery-scheduler';
@@ -69,6 +70,8 @@ export interface EventServiceDeps {
   deliveries: Deliveries;
   idempotency: IdempotencyRecords;
   endpointsCache: AccountEndpointsCache;
+  /** Ingest's check of `data` against the account's catalog (operational events are never in one). */
+  eventTypeSchemas: Pick<EventTypeSchemas, 'check'>;
   outbox: DeliveryOutbox;
   lease: InstanceLease;
   scheduler: DeliveryScheduler;
@@ -90,6 +93,8 @@ export class EventService {
     if (Buffer.byteLength(JSON.stringify(input.data), 'utf8') > MAX_EVENT_DATA_BYTES) {
       throw new DomainError('payload_too_large', 'Event data exceeds 256 KiB when serialized.');
     }
+    // Before the idempotency lookup, as the other body checks: a refused body stores nothing and claims no key.
+    await this.deps.eventTypeSchemas.check(ticket.accountId, input.type, input.data);
     return this.counted(ticket.accountId, input);
   }
 

@@ -43,10 +43,11 @@ describe('Go SDK (sdks/go)', () => {
   describe('against a real platform', () => {
     const fixture = sdkSuitePlatform();
 
-    it('passes every scenario: endpoints, sends, a send retried after a time-out, paging, a delivery, rotation, a 429, end to end', async () => {
+    it('passes every scenario: endpoints, event types and a send refused by a schema, sends, a send retried after a time-out, paging, a delivery, rotation, a 429, end to end', async () => {
       const out = await goTest(path.join(GO_SDK_DIR, 'platformtest'), fixture.env);
       for (const scenario of [
         'TestRegisterAnEndpointThenReadUpdateListAndDeleteIt',
+        'TestRegisterAnEventTypeWithASchemaThenASendThatDoesNotMatchItIsRefused',
         'TestSendEvents',
         'TestASendRetriedAfterATimeOutResultsInOneEvent',
         'TestPageThroughEvents',

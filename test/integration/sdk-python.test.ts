@@ -47,10 +47,11 @@ describe('Python SDK (sdks/python)', () => {
   describe('against a real platform', () => {
     const fixture = sdkSuitePlatform();
 
-    it('passes every scenario: endpoints, sends, a send retried after a time-out, paging, a delivery, rotation, a 429, end to end', async () => {
+    it('passes every scenario: endpoints, event types and a send refused by a schema, sends, a send retried after a time-out, paging, a delivery, rotation, a 429, end to end', async () => {
       const out = await pytest(fixture.env, 'tests/test_platform.py');
       for (const scenario of [
         'test_register_an_endpoint_then_read_update_list_and_delete_it',
+        'test_register_an_event_type_with_a_schema_then_a_send_that_does_not_match_it_is_refused',
         'test_send_events',
         'test_a_send_retried_after_a_time_out_results_in_one_event',
         'test_page_through_events',

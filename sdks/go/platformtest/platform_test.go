@@ -147,6 +147,50 @@ func TestRegisterAnEndpointThenReadUpdateListAndDeleteIt(t *testing.T) {
 	}
 }
 
+func TestRegisterAnEventTypeWithASchemaThenASendThatDoesNotMatchItIsRefused(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	name := unique("invoice.paid")
+	description := "An invoice was paid."
+	schema := map[string]interface{}{"type": "object", "properties": map[string]any{"amount": map[string]any{"type": "integer", "minimum": 0}}, "required": []any{"amount"}}
+	created := must[*platform.EventType](t)(c.EventTypes.Create(ctx, platform.NewEventType{Name: name, Description: &description, Schema: &schema}))
+	if created.Name != name || created.Schema == nil || (*created.Schema)["type"] != "object" {
+		t.Fatalf("%+v", created)
+	}
+	var apiErr *platform.ApiError
+	if _, err := c.EventTypes.Create(ctx, platform.NewEventType{Name: name}); !errors.As(err, &apiErr) || apiErr.Status != 409 || apiErr.Code != generated.ErrorCodeEventTypeExists {
+		t.Fatalf("%v", err)
+	}
+	_, err := c.Events.Send(ctx, name, map[string]any{"amount": -1})
+	if !errors.As(err, &apiErr) || apiErr.Status != 422 || apiErr.Code != generated.ErrorCodeSchemaMismatch || len(apiErr.Details) != 1 || apiErr.Details[0].Path != "data.amount" {
+		t.Fatalf("%v %+v", err, apiErr)
+	}
+	must[*platform.SentEvent](t)(c.Events.Send(ctx, name, map[string]any{"amount": 1}))
+
+	changed := "Paid in full."
+	updated := must[*platform.EventType](t)(c.EventTypes.Update(ctx, name, platform.UpdateEventType{Description: &changed}))
+	if updated.Description != changed || updated.Schema == nil {
+		t.Fatalf("%+v", updated)
+	}
+	var names []string
+	for eventType, err := range c.EventTypes.List(ctx, 1) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, eventType.Name)
+	}
+	if !slices.Contains(names, name) {
+		t.Fatalf("%s not listed in %v", name, names)
+	}
+	if err := c.EventTypes.Delete(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.EventTypes.Get(ctx, name); !errors.As(err, &apiErr) || apiErr.Status != 404 || apiErr.Code != generated.ErrorCodeNotFound {
+		t.Fatalf("%v", err)
+	}
+	must[*platform.SentEvent](t)(c.Events.Send(ctx, name, map[string]any{"amount": -1}))
+}
+
 func TestSendEvents(t *testing.T) {
 	ctx := context.Background()
 	c := newClient(t, "PLATFORM_API_KEY")

@@ -99,6 +99,32 @@ def test_register_an_endpoint_then_read_update_list_and_delete_it(client):
     assert (raised.value.status, raised.value.code) == (404, ErrorCode.NOT_FOUND)
 
 
+def test_register_an_event_type_with_a_schema_then_a_send_that_does_not_match_it_is_refused(client):
+    name = unique("invoice.paid")
+    schema = {"type": "object", "properties": {"amount": {"type": "integer", "minimum": 0}}, "required": ["amount"]}
+    created = client.event_types.create(name, description="An invoice was paid.", schema=schema, example={"amount": 5})
+    assert (created.name, created.schema.to_dict(), created.example.to_dict()) == (name, schema, {"amount": 5})
+    with pytest.raises(PlatformError) as raised:
+        client.event_types.create(name)
+    assert (raised.value.status, raised.value.code) == (409, ErrorCode.EVENT_TYPE_EXISTS)
+
+    with pytest.raises(PlatformError) as raised:
+        client.events.send(name, {"amount": -1})
+    assert (raised.value.status, raised.value.code) == (422, ErrorCode.SCHEMA_MISMATCH)
+    assert [d["path"] for d in raised.value.details] == ["data.amount"]
+    assert client.events.send(name, {"amount": 1}).type_ == name
+
+    assert client.event_types.get(name).description == "An invoice was paid."
+    assert name in [t.name for t in client.event_types.list(page_size=1)]
+    changed = client.event_types.update(name, schema=None, example=None)
+    assert (changed.description, changed.schema, changed.example) == ("An invoice was paid.", None, None)
+    assert client.events.send(name, {"amount": -1}).type_ == name
+    client.event_types.delete(name)
+    with pytest.raises(PlatformError) as raised:
+        client.event_types.get(name)
+    assert (raised.value.status, raised.value.code) == (404, ErrorCode.NOT_FOUND)
+
+
 def test_send_events(client):
     kind = unique("order.created")
     first = client.events.send(kind, {"order": "ord_1", "total": 12.5})

@@ -20,6 +20,11 @@ export type CreatedEndpoint = Schemas['EndpointWithSecret'];
 export type NewEndpoint = Schemas['CreateEndpointRequest'];
 export type EndpointChange = Schemas['UpdateEndpointRequest'];
 export type Recovery = Schemas['Recovery'];
+/** An entry of the account's event-type catalog: a description, and optionally a JSON Schema that ingest checks `data` against. */
+export type EventType = Schemas['EventType'];
+export type NewEventType = Schemas['CreateEventTypeRequest'];
+/** Absent fields stay; null removes the schema or the example. */
+export type EventTypeChange = Schemas['UpdateEventTypeRequest'];
 export type ListEventsQuery = Omit<NonNullable<paths['/api/v1/webhooks/events']['get']['parameters']['query']>, 'cursor'>;
 
 export interface ClientOptions {
@@ -57,6 +62,7 @@ export class PlatformClient {
   readonly events: Events;
   readonly endpoints: Endpoints;
   readonly deliveries: Deliveries;
+  readonly eventTypes: EventTypes;
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
   private readonly maxRetryWaitMs: number;
@@ -73,6 +79,7 @@ export class PlatformClient {
     this.events = new Events(this);
     this.endpoints = new Endpoints(this);
     this.deliveries = new Deliveries(this);
+    this.eventTypes = new EventTypes(this);
   }
 
   /**
@@ -209,5 +216,34 @@ class Endpoints {
   /** Every delivery that waits makes its attempt now. */
   resume(id: string): Promise<Endpoint> {
     return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/endpoints/{id}/resume', { params: { path: { id } }, signal }), false);
+  }
+}
+
+/** The account's event-type catalog: a send whose `data` does not match its type's schema throws 422 `schema_mismatch`, its `details` naming the failing paths. */
+class EventTypes {
+  constructor(private readonly client: PlatformClient) {}
+
+  /** Registers a type; a name the catalog already has throws 409 `event_type_exists`. */
+  create(eventType: NewEventType): Promise<EventType> {
+    return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/event-types', { body: eventType, signal }), false);
+  }
+
+  /** Every type, by name, across pages. */
+  list(query: { limit?: number } = {}): AsyncGenerator<EventType> {
+    return pages((cursor) => this.client.request((signal) => this.client.raw.GET('/api/v1/webhooks/event-types', { params: { query: { ...query, cursor } }, signal }), true));
+  }
+
+  get(name: string): Promise<EventType> {
+    return this.client.request((signal) => this.client.raw.GET('/api/v1/webhooks/event-types/{name}', { params: { path: { name } }, signal }), true);
+  }
+
+  /** Changes the fields named; 409 `event_type_changed` when another call changed the schema or example this one was checked against. */
+  update(name: string, change: EventTypeChange): Promise<EventType> {
+    return this.client.request((signal) => this.client.raw.PATCH('/api/v1/webhooks/event-types/{name}', { params: { path: { name } }, body: change, signal }), false);
+  }
+
+  /** Deletes the type: its events are accepted unchecked from then on. */
+  async delete(name: string): Promise<void> {
+    await this.client.request((signal) => this.client.raw.DELETE('/api/v1/webhooks/event-types/{name}', { params: { path: { name } }, signal }), false);
   }
 }

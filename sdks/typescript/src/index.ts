@@ -8,9 +8,12 @@ export type {
   EndpointChange,
   EventStatus,
   EventSummary,
+  EventType,
+  EventTypeChange,
   EventWithDeliveries,
   ListEventsQuery,
   NewEndpoint,
+  NewEventType,
   Recovery,
   SentEvent,
 } from './client.js';

@@ -102,6 +102,33 @@ describe('endpoints', () => {
   });
 });
 
+describe('event types', () => {
+  it('registers a type with a schema: a send whose data does not match throws 422 schema_mismatch with the paths; reads, lists, changes and deletes it', async () => {
+    const name = unique('invoice.paid');
+    const schema = { type: 'object', properties: { amount: { type: 'integer', minimum: 0 } }, required: ['amount'] };
+    const created = await client.eventTypes.create({ name, description: 'An invoice was paid.', schema, example: { amount: 5 } });
+    assert.deepEqual([created.name, created.schema, created.example], [name, schema, { amount: 5 }]);
+    await assert.rejects(client.eventTypes.create({ name }), (err: PlatformError) => err instanceof PlatformError && err.status === 409 && err.code === 'event_type_exists');
+
+    await assert.rejects(client.events.send(name, { amount: -1 }), (err: PlatformError) => {
+      const details = (err.body as { details?: Array<{ path: string }> }).details ?? [];
+      return err instanceof PlatformError && err.status === 422 && err.code === 'schema_mismatch' && details.map((d) => d.path).join() === 'data.amount';
+    });
+    assert.equal((await client.events.send(name, { amount: 1 })).type, name);
+
+    assert.equal((await client.eventTypes.get(name)).description, 'An invoice was paid.');
+    const listed: string[] = [];
+    for await (const eventType of client.eventTypes.list({ limit: 1 })) listed.push(eventType.name);
+    assert.ok(listed.includes(name));
+
+    const changed = await client.eventTypes.update(name, { schema: null, example: null });
+    assert.deepEqual([changed.description, changed.schema, changed.example], ['An invoice was paid.', null, null]);
+    assert.equal((await client.events.send(name, { amount: -1 })).type, name);
+    await client.eventTypes.delete(name);
+    await assert.rejects(client.eventTypes.get(name), (err: PlatformError) => err instanceof PlatformError && err.status === 404 && err.code === 'not_found');
+  });
+});
+
 describe('events', () => {
   it('sends events: a new one is accepted, a repeat of its key answers the same event', async () => {
     const type = unique('order.created');

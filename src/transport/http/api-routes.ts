@@ -1,6 +1,7 @@
 import type { Catalog } from '../../domain/cost-estimator';
 import type { EndpointService } from '../../services/endpoint-service';
 import type { EventService } from '../../services/event-service';
+import type { EventTypeService } from '../../services/event-type-service';
 import type { AnyRoute } from './app';
 import { costEstimatorRoutes } from './routes/cost-estimator';
 import { deliveryControlRoutes } from './routes/webhooks/delivery-control';
@@ -8,12 +9,14 @@ import { docsRoutes } from './routes/docs';
 import { HealthChecks, healthz, readyz } from './routes/health';
 import { endpointRoutes } from './routes/webhooks/endpoints';
 import { eventRoutes } from './routes/webhooks/events';
+import { eventTypeRoutes } from './routes/webhooks/event-types';
 
 export interface ApiRouteDeps {
   health: HealthChecks;
   getDocument: () => object;
   endpoints: EndpointService;
   events: EventService;
+  eventTypes: EventTypeService;
   catalog: Catalog;
 }
 
@@ -25,6 +28,7 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     ...docsRoutes(deps.getDocument),
     ...endpointRoutes(deps.endpoints, deps.events),
     ...eventRoutes(deps.events),
+    ...eventTypeRoutes(deps.eventTypes),
     ...deliveryControlRoutes(deps.events, deps.endpoints),
     ...costEstimatorRoutes(deps.catalog),
   ] as AnyRoute[];

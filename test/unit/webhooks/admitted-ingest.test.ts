@@ -21,6 +21,7 @@ function service() {
       },
     },
     endpointsCache: { enabled: async () => [] },
+    eventTypeSchemas: { check: async () => undefined },
     outbox: { awaiting: { ingestBegins: () => () => undefined }, enqueue: async () => undefined },
     lease: { id: 'instance_1' },
     clock: systemClock,

@@ -8,7 +8,7 @@ from typing import Any, Awaitable, Callable, Dict, Optional
 import httpx
 
 from .generated import AuthenticatedClient
-from .resources import AsyncEndpoints, AsyncEvents, Deliveries, Endpoints, Events
+from .resources import AsyncEndpoints, AsyncEvents, AsyncEventTypes, Deliveries, Endpoints, Events, EventTypes
 from .retry import MAX_RETRIES
 from .transport import AsyncCaller, SyncCaller
 
@@ -38,6 +38,7 @@ class Client:
         self.events = Events(call)
         self.endpoints = Endpoints(call)
         self.deliveries = Deliveries(call)
+        self.event_types = EventTypes(call)
 
     def close(self) -> None:
         self.generated.get_httpx_client().close()
@@ -60,6 +61,7 @@ class AsyncClient:
         self.events = AsyncEvents(call)
         self.endpoints = AsyncEndpoints(call)
         self.deliveries = Deliveries(call)
+        self.event_types = AsyncEventTypes(call)
 
     async def aclose(self) -> None:
         await self.generated.get_async_httpx_client().aclose()

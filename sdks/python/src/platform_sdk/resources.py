@@ -1,9 +1,9 @@
-"""Events, endpoints and deliveries: each method is one generated operation called through the retry policy.
+"""Events, endpoints, deliveries and event types: each method is one generated operation called through the retry policy.
 The same classes serve Client and AsyncClient (a method returns the caller's result: a value, or an awaitable);
 only the paging iterators differ (a generator, an async generator)."""
 import datetime
 import uuid
-from typing import Any, AsyncIterator, Dict, Iterator, List, Optional
+from typing import Any, AsyncIterator, Awaitable, Callable, Dict, Iterator, List, Optional
 
 from .generated.api.webhook_endpoints import (
     delete_api_v1_webhooks_endpoints_id as delete_endpoint,
@@ -26,8 +26,16 @@ from .generated.api.webhook_events import (
     post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry as retry_delivery,
     post_api_v1_webhooks_events_event_id_deliveries_endpoint_id_retry_now as retry_delivery_now,
 )
+from .generated.api.webhook_event_types import (
+    delete_api_v1_webhooks_event_types_name as delete_event_type,
+    get_api_v1_webhooks_event_types as list_event_types,
+    get_api_v1_webhooks_event_types_name as get_event_type,
+    patch_api_v1_webhooks_event_types_name as update_event_type,
+    post_api_v1_webhooks_event_types as create_event_type,
+)
 from .generated.models import (
     CreateEndpointRequest,
+    CreateEventTypeRequest,
     EventData,
     EventStatus,
     RecoverRequest,
@@ -35,6 +43,7 @@ from .generated.models import (
     RotateSecretRequest,
     SendEventRequest,
     UpdateEndpointRequest,
+    UpdateEventTypeRequest,
 )
 from .generated.types import UNSET
 
@@ -75,25 +84,12 @@ class Events:
 
     def list(self, type: Optional[str] = None, status: Optional[str] = None, page_size: int = PAGE_SIZE) -> Iterator[Any]:
         """Every event (newest first), page after page."""
-        cursor = None
-        while True:
-            page = self.page(cursor, page_size, type, status)
-            yield from page.data
-            cursor = page.next_cursor
-            if not cursor:
-                return
+        return _every_item(lambda cursor: self.page(cursor, page_size, type, status))
 
 
 class AsyncEvents(Events):
-    async def list(self, type: Optional[str] = None, status: Optional[str] = None, page_size: int = PAGE_SIZE) -> AsyncIterator[Any]:  # type: ignore[override]
-        cursor = None
-        while True:
-            page = await self.page(cursor, page_size, type, status)
-            for event in page.data:
-                yield event
-            cursor = page.next_cursor
-            if not cursor:
-                return
+    def list(self, type: Optional[str] = None, status: Optional[str] = None, page_size: int = PAGE_SIZE) -> AsyncIterator[Any]:  # type: ignore[override]
+        return _every_item_async(lambda cursor: self.page(cursor, page_size, type, status))
 
 
 class Deliveries:
@@ -159,25 +155,77 @@ class Endpoints:
 
     def list(self, page_size: int = PAGE_SIZE) -> Iterator[Any]:
         """Every endpoint, page after page."""
-        cursor = None
-        while True:
-            page = self.page(cursor, page_size)
-            yield from page.data
-            cursor = page.next_cursor
-            if not cursor:
-                return
+        return _every_item(lambda cursor: self.page(cursor, page_size))
 
 
 class AsyncEndpoints(Endpoints):
-    async def list(self, page_size: int = PAGE_SIZE) -> AsyncIterator[Any]:  # type: ignore[override]
-        cursor = None
-        while True:
-            page = await self.page(cursor, page_size)
-            for endpoint in page.data:
-                yield endpoint
-            cursor = page.next_cursor
-            if not cursor:
-                return
+    def list(self, page_size: int = PAGE_SIZE) -> AsyncIterator[Any]:  # type: ignore[override]
+        return _every_item_async(lambda cursor: self.page(cursor, page_size))
+
+
+_KEEP: Any = object()
+
+
+class EventTypes:
+    """The account's event-type catalog. A send whose data does not match its type's schema raises PlatformError
+    422 schema_mismatch, its `details` naming the failing paths."""
+
+    def __init__(self, call: Any):
+        self._call = call
+
+    def create(self, name: str, description: Optional[str] = None, schema: Optional[Dict[str, Any]] = None, example: Optional[Dict[str, Any]] = None) -> Any:
+        """Registers a type (a JSON Schema, draft 2020-12, for its data, and an example); a name already there raises 409 event_type_exists."""
+        fields = {"name": name, "description": description, "schema": schema, "example": example}
+        body = CreateEventTypeRequest.from_dict({k: v for k, v in fields.items() if v is not None})
+        return self._call(create_event_type, body=body)
+
+    def get(self, name: str) -> Any:
+        return self._call(get_event_type, name, safe_to_repeat=True)
+
+    def update(self, name: str, description: Any = _KEEP, schema: Any = _KEEP, example: Any = _KEEP) -> Any:
+        """Changes the fields given; schema=None or example=None removes it. Raises 409 event_type_changed when another
+        call changed the schema or example this change was checked against."""
+        fields = {"description": description, "schema": schema, "example": example}
+        body = UpdateEventTypeRequest.from_dict({k: v for k, v in fields.items() if v is not _KEEP})
+        return self._call(update_event_type, name, body=body)
+
+    def delete(self, name: str) -> Any:
+        """Its events are accepted unchecked from then on."""
+        return self._call(delete_event_type, name)
+
+    def page(self, cursor: Optional[str] = None, limit: int = PAGE_SIZE) -> Any:
+        return self._call(list_event_types, limit=limit, cursor=_unset_if_none(cursor), safe_to_repeat=True)
+
+    def list(self, page_size: int = PAGE_SIZE) -> Iterator[Any]:
+        """Every type, by name, page after page."""
+        return _every_item(lambda cursor: self.page(cursor, page_size))
+
+
+class AsyncEventTypes(EventTypes):
+    def list(self, page_size: int = PAGE_SIZE) -> AsyncIterator[Any]:  # type: ignore[override]
+        return _every_item_async(lambda cursor: self.page(cursor, page_size))
+
+
+def _every_item(page: Callable[[Optional[str]], Any]) -> Iterator[Any]:
+    """Every item of every page, following next_cursor until it is empty."""
+    cursor = None
+    while True:
+        answer = page(cursor)
+        yield from answer.data
+        cursor = answer.next_cursor
+        if not cursor:
+            return
+
+
+async def _every_item_async(page: Callable[[Optional[str]], Awaitable[Any]]) -> AsyncIterator[Any]:
+    cursor = None
+    while True:
+        answer = await page(cursor)
+        for item in answer.data:
+            yield item
+        cursor = answer.next_cursor
+        if not cursor:
+            return
 
 
 def _then(result: Any, f: Any) -> Any:

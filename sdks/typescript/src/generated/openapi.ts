@@ -2139,6 +2139,808 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List event types (by name) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of event types. */
+                200: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventTypePage"];
+                    };
+                };
+                /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
+                400: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key belongs to another product. */
+                403: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Burst limit or monthly quota exceeded; see Retry-After. */
+                429: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error; safe to retry with backoff. */
+                500: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register an event type, with an optional JSON Schema for its data
+         * @description A name already in the catalog → 409 `event_type_exists` (change it with PATCH). An account has at most 200 event types: one more → 422 `event_type_limit_reached`. Events of a type with a schema are checked against it at ingest; types not in the catalog are accepted as before.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateEventTypeRequest"];
+                };
+            };
+            responses: {
+                /** @description The registered event type. */
+                201: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventType"];
+                    };
+                };
+                /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
+                400: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key belongs to another product. */
+                403: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Valid JSON that cannot be processed. */
+                422: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Burst limit or monthly quota exceeded; see Retry-After. */
+                429: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error; safe to retry with backoff. */
+                500: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/event-types/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an event type */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The event type's name. */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The event type. */
+                200: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventType"];
+                    };
+                };
+                /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
+                400: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key belongs to another product. */
+                403: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or owned by another account. */
+                404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Burst limit or monthly quota exceeded; see Retry-After. */
+                429: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error; safe to retry with backoff. */
+                500: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an event type; its events are accepted unchecked from then on */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The event type's name. */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
+                400: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key belongs to another product. */
+                403: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or owned by another account. */
+                404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Burst limit or monthly quota exceeded; see Retry-After. */
+                429: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error; safe to retry with backoff. */
+                500: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change an event type (description, schema, example)
+         * @description A new schema applies to the next ingest in this process at once, and in every other API process within about a second.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The event type's name. */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateEventTypeRequest"];
+                };
+            };
+            responses: {
+                /** @description The updated event type. */
+                200: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventType"];
+                    };
+                };
+                /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
+                400: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key belongs to another product. */
+                403: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or owned by another account. */
+                404: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Valid JSON that cannot be processed. */
+                422: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Burst limit or monthly quota exceeded; see Retry-After. */
+                429: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error; safe to retry with backoff. */
+                500: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now": {
         parameters: {
             query?: never;
@@ -3618,7 +4420,7 @@ export interface components {
         Error: {
             error: string;
             code: components["schemas"]["ErrorCode"];
-            /** @description 400 only: what is wrong where. */
+            /** @description 400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where. */
             details?: components["schemas"]["ErrorDetail"][];
             /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
             retry_after?: number;
@@ -3665,6 +4467,8 @@ export interface components {
          *     | `endpoint_deleted` | 409 | The endpoint was deleted; its deliveries cannot be retried. |
          *     | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries. |
          *     | `email_taken` | 409 | An account with this email already exists. |
+         *     | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with PATCH. |
+         *     | `event_type_changed` | 409 | PATCH of an event type: the schema or example it was checked against was changed by another call meanwhile. Nothing was changed; read the type and repeat the PATCH. |
          *     | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
          *     | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
          *     | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
@@ -3674,6 +4478,10 @@ export interface components {
          *     | `invalid_destination` | 422 | A broker `destination` breaks a rule beyond its shape (plaintext off private networks, credentials missing or in a URI, a malformed address); `details` says where. |
          *     | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
          *     | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
+         *     | `event_type_limit_reached` | 422 | The account's event-type catalog already holds the most types it may; delete one first. |
+         *     | `invalid_schema` | 422 | The event type's `schema` is not a valid JSON Schema (draft 2020-12); `details` says where. |
+         *     | `invalid_example` | 422 | The event type's `example` does not match its `schema`; `details` names the failing paths. |
+         *     | `schema_mismatch` | 422 | Ingest: the event's `data` does not match the schema of its type in the account's catalog; `details` names the failing paths. Nothing was stored. |
          *     | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one first. |
          *     | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the item). |
          *     | `instance_required` | 422 | Cost estimator: the service has several instances; `instances` lists them. |
@@ -3687,7 +4495,7 @@ export interface components {
          *     | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "payload_too_large" | "unsupported_media_type" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "invalid_destination" | "dns_timeout" | "endpoint_limit_reached" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
+        ErrorCode: "invalid_request" | "invalid_body" | "invalid_json" | "json_too_deep" | "invalid_url" | "invalid_cursor" | "invalid_event_id" | "invalid_since" | "sign_up_refused" | "invalid_api_key" | "revoked_api_key" | "invalid_credentials" | "wrong_product" | "csrf_failed" | "not_found" | "method_not_allowed" | "invite_unknown" | "invite_used" | "invite_expired" | "delivery_in_flight" | "delivery_not_retryable" | "delivery_round_limit" | "delivery_not_waiting" | "delivery_ended" | "endpoint_deleted" | "endpoint_disabled" | "email_taken" | "event_type_exists" | "event_type_changed" | "payload_too_large" | "unsupported_media_type" | "reserved_event_type" | "unsupported_url_scheme" | "url_credentials_not_allowed" | "destination_not_allowed" | "invalid_destination" | "dns_timeout" | "endpoint_limit_reached" | "event_type_limit_reached" | "invalid_schema" | "invalid_example" | "schema_mismatch" | "key_limit_reached" | "unknown_service" | "instance_required" | "unknown_instance" | "estimate_out_of_range" | "rate_limit_exceeded" | "quota_exceeded" | "too_many_attempts" | "internal_error" | "service_unavailable" | "overloaded";
         ErrorDetail: {
             path: string;
             message: string;
@@ -3941,6 +4749,53 @@ export interface components {
             /** @description First 4 KiB of the response body. */
             response_body: string | null;
         };
+        /** @description An entry of the account's event-type catalog (at most 200 per account). */
+        EventType: {
+            name: string;
+            description: string;
+            schema: {
+                [key: string]: unknown;
+            } | null;
+            example: {
+                [key: string]: unknown;
+            } | null;
+            /** @description ISO 8601 UTC. */
+            created_at: string;
+            updated_at: string;
+        };
+        CreateEventTypeRequest: {
+            /**
+             * @description An exact event type, as ingest takes it (1 to 256 characters of A-Z a-z 0-9 _ . : -; no pattern). Types starting `platform.` are the platform's own: 422 `reserved_event_type`.
+             * @example invoice.paid
+             */
+            name: string;
+            /** @description Free text, default "". */
+            description?: string;
+            /** @description A JSON Schema (draft 2020-12) that the events' `data` must match, at most 16 KiB serialized; null or absent: any data. Checked at registration (not a valid schema, or an unknown keyword: 422 `invalid_schema` with `details`). Ingest of an event of this type whose `data` does not match → 422 `schema_mismatch` with the failing paths in `details`, and nothing is stored. */
+            schema?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description An example `data`, at most 16 KiB serialized; it must match `schema` (else 422 `invalid_example`); null or absent: none. */
+            example?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        EventTypePage: {
+            data: components["schemas"]["EventType"][];
+            next_cursor: string | null;
+        };
+        /** @description Absent fields stay as they are; null removes the schema or the example. The record after must hold together: its example matching its schema. Only the fields named are written, in one atomic update; a new schema (example) is written only if the example (schema) it was checked against is still the one kept, else 409 `event_type_changed`. */
+        UpdateEventTypeRequest: {
+            description?: string;
+            /** @description A JSON Schema (draft 2020-12) that the events' `data` must match, at most 16 KiB serialized; null or absent: any data. Checked at registration (not a valid schema, or an unknown keyword: 422 `invalid_schema` with `details`). Ingest of an event of this type whose `data` does not match → 422 `schema_mismatch` with the failing paths in `details`, and nothing is stored. */
+            schema?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description An example `data`, at most 16 KiB serialized; it must match `schema` (else 422 `invalid_example`); null or absent: none. */
+            example?: {
+                [key: string]: unknown;
+            } | null;
+        };
         RetryNowResult: {
             /** @description Deliveries whose next attempt is now being made. */
             woken: number;
@@ -3981,7 +4836,7 @@ export interface components {
         EstimatorError: {
             error: string;
             code: components["schemas"]["ErrorCode"];
-            /** @description 400 only: what is wrong where. */
+            /** @description 400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where. */
             details?: components["schemas"]["ErrorDetail"][];
             /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
             retry_after?: number;
@@ -4054,7 +4909,7 @@ export const healthStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const destinationTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DestinationType"]> = ["rabbitmq", "kafka", "sqs"];
 export const disabledReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DisabledReason"]> = ["manual", "failing"];
 export const endpointOrderingValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EndpointOrdering"]> = ["unordered", "fifo"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "payload_too_large", "unsupported_media_type", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "invalid_destination", "dns_timeout", "endpoint_limit_reached", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_request", "invalid_body", "invalid_json", "json_too_deep", "invalid_url", "invalid_cursor", "invalid_event_id", "invalid_since", "sign_up_refused", "invalid_api_key", "revoked_api_key", "invalid_credentials", "wrong_product", "csrf_failed", "not_found", "method_not_allowed", "invite_unknown", "invite_used", "invite_expired", "delivery_in_flight", "delivery_not_retryable", "delivery_round_limit", "delivery_not_waiting", "delivery_ended", "endpoint_deleted", "endpoint_disabled", "email_taken", "event_type_exists", "event_type_changed", "payload_too_large", "unsupported_media_type", "reserved_event_type", "unsupported_url_scheme", "url_credentials_not_allowed", "destination_not_allowed", "invalid_destination", "dns_timeout", "endpoint_limit_reached", "event_type_limit_reached", "invalid_schema", "invalid_example", "schema_mismatch", "key_limit_reached", "unknown_service", "instance_required", "unknown_instance", "estimate_out_of_range", "rate_limit_exceeded", "quota_exceeded", "too_many_attempts", "internal_error", "service_unavailable", "overloaded"];
 export const rabbitMqDestinationTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RabbitMqDestination"]["type"]> = ["rabbitmq"];
 export const kafkaDestinationTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KafkaDestination"]["type"]> = ["kafka"];
 export const kafkaSaslMechanismValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KafkaSaslMechanism"]> = ["plain", "scram-sha-256", "scram-sha-512"];

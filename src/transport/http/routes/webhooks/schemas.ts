@@ -17,7 +17,7 @@ export const MAX_DESCRIPTION_LENGTH = 1024;
  */
 
 /** Any JSON object, every key kept: z.record and z.looseObject copy keys by assignment, making a `__proto__` key the copy's prototype. */
-const JsonObject = z
+export const JsonObject = z
   .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
     error: (issue) => (Array.isArray(issue.input) ? 'must be a JSON object, not an array' : issue.input === null ? 'must be a JSON object, not null' : 'must be a JSON object'),
   })
@@ -165,7 +165,7 @@ export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: Cursor.optional(),
 });
-const pageOf = <T extends z.ZodType>(item: T, id: string) => z.object({ data: z.array(item), next_cursor: z.string().nullable() }).meta({ id });
+export const pageOf = <T extends z.ZodType>(item: T, id: string) => z.object({ data: z.array(item), next_cursor: z.string().nullable() }).meta({ id });
 
 export const EndpointList = pageOf(Endpoint, 'EndpointPage');
 

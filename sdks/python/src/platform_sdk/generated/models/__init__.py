@@ -5,6 +5,9 @@ from .catalog import Catalog
 from .catalog_entry import CatalogEntry
 from .category import Category
 from .create_endpoint_request import CreateEndpointRequest
+from .create_event_type_request import CreateEventTypeRequest
+from .create_event_type_request_example_type_0 import CreateEventTypeRequestExampleType0
+from .create_event_type_request_schema_type_0 import CreateEventTypeRequestSchemaType0
 from .delivery import Delivery
 from .delivery_status import DeliveryStatus
 from .destination_config import DestinationConfig
@@ -28,6 +31,10 @@ from .event import Event
 from .event_data import EventData
 from .event_page import EventPage
 from .event_status import EventStatus
+from .event_type import EventType
+from .event_type_example_type_0 import EventTypeExampleType0
+from .event_type_page import EventTypePage
+from .event_type_schema_type_0 import EventTypeSchemaType0
 from .event_with_deliveries import EventWithDeliveries
 from .fifo_queue import FifoQueue
 from .get_api_cost_estimator_category import GetApiCostEstimatorCategory
@@ -61,6 +68,9 @@ from .sqs_destination_config import SqsDestinationConfig
 from .sqs_destination_credentials import SqsDestinationCredentials
 from .sqs_destination_type import SqsDestinationType
 from .update_endpoint_request import UpdateEndpointRequest
+from .update_event_type_request import UpdateEventTypeRequest
+from .update_event_type_request_example_type_0 import UpdateEventTypeRequestExampleType0
+from .update_event_type_request_schema_type_0 import UpdateEventTypeRequestSchemaType0
 
 __all__ = (
     "Attempt",
@@ -68,6 +78,9 @@ __all__ = (
     "CatalogEntry",
     "Category",
     "CreateEndpointRequest",
+    "CreateEventTypeRequest",
+    "CreateEventTypeRequestExampleType0",
+    "CreateEventTypeRequestSchemaType0",
     "Delivery",
     "DeliveryStatus",
     "DestinationConfig",
@@ -91,6 +104,10 @@ __all__ = (
     "EventData",
     "EventPage",
     "EventStatus",
+    "EventType",
+    "EventTypeExampleType0",
+    "EventTypePage",
+    "EventTypeSchemaType0",
     "EventWithDeliveries",
     "FifoQueue",
     "GetApiCostEstimatorCategory",
@@ -124,4 +141,7 @@ __all__ = (
     "SqsDestinationCredentials",
     "SqsDestinationType",
     "UpdateEndpointRequest",
+    "UpdateEventTypeRequest",
+    "UpdateEventTypeRequestExampleType0",
+    "UpdateEventTypeRequestSchemaType0",
 )

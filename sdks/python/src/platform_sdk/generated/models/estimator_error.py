@@ -69,6 +69,10 @@ class EstimatorError:
                 | `endpoint_disabled` | 409 | The endpoint is disabled; enable it before retrying or recovering its deliveries.
                 |
                 | `email_taken` | 409 | An account with this email already exists. |
+                | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with
+                PATCH. |
+                | `event_type_changed` | 409 | PATCH of an event type: the schema or example it was checked against was changed
+                by another call meanwhile. Nothing was changed; read the type and repeat the PATCH. |
                 | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
                 | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type:
                 application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
@@ -82,6 +86,14 @@ class EstimatorError:
                 networks, credentials missing or in a URI, a malformed address); `details` says where. |
                 | `dns_timeout` | 422 | The endpoint url host could not be checked: its DNS lookup did not finish in time. |
                 | `endpoint_limit_reached` | 422 | The account already has the most endpoints it may have. |
+                | `event_type_limit_reached` | 422 | The account's event-type catalog already holds the most types it may;
+                delete one first. |
+                | `invalid_schema` | 422 | The event type's `schema` is not a valid JSON Schema (draft 2020-12); `details` says
+                where. |
+                | `invalid_example` | 422 | The event type's `example` does not match its `schema`; `details` names the failing
+                paths. |
+                | `schema_mismatch` | 422 | Ingest: the event's `data` does not match the schema of its type in the account's
+                catalog; `details` names the failing paths. Nothing was stored. |
                 | `key_limit_reached` | 422 | The account already has the most live (unrevoked) API keys it may have; revoke one
                 first. |
                 | `unknown_service` | 422 | Cost estimator: no catalog entry for this provider and service (`index` names the
@@ -103,7 +115,8 @@ class EstimatorError:
                 | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts
                 that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the
                 same idempotency key. |
-            details (list[ErrorDetail] | Unset): 400 only: what is wrong where.
+            details (list[ErrorDetail] | Unset): 400, and the 422s `invalid_schema`, `invalid_example` and
+                `schema_mismatch`: what is wrong where.
             retry_after (int | Unset): 429 burst and 503 overloaded: seconds to wait before retrying.
             remaining (int | Unset): 429 burst only (0).
             quota_limit (int | Unset): 429 quota only.

@@ -1,0 +1,283 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.event_type import EventType
+from ...models.update_event_type_request import UpdateEventTypeRequest
+from typing import cast
+
+
+
+def _get_kwargs(
+    name: str,
+    *,
+    body: UpdateEventTypeRequest,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/api/v1/webhooks/event-types/{name}".format(name=quote(str(name), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | EventType | None:
+    if response.status_code == 200:
+        response_200 = EventType.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | EventType]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+    body: UpdateEventTypeRequest,
+
+) -> Response[Error | EventType]:
+    """ Change an event type (description, schema, example)
+
+     A new schema applies to the next ingest in this process at once, and in every other API process
+    within about a second.
+
+    Args:
+        name (str): The event type's name. Example: invoice.paid.
+        body (UpdateEventTypeRequest): Absent fields stay as they are; null removes the schema or
+            the example. The record after must hold together: its example matching its schema. Only
+            the fields named are written, in one atomic update; a new schema (example) is written only
+            if the example (schema) it was checked against is still the one kept, else 409
+            `event_type_changed`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | EventType]
+     """
+
+
+    kwargs = _get_kwargs(
+        name=name,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+    body: UpdateEventTypeRequest,
+
+) -> Error | EventType | None:
+    """ Change an event type (description, schema, example)
+
+     A new schema applies to the next ingest in this process at once, and in every other API process
+    within about a second.
+
+    Args:
+        name (str): The event type's name. Example: invoice.paid.
+        body (UpdateEventTypeRequest): Absent fields stay as they are; null removes the schema or
+            the example. The record after must hold together: its example matching its schema. Only
+            the fields named are written, in one atomic update; a new schema (example) is written only
+            if the example (schema) it was checked against is still the one kept, else 409
+            `event_type_changed`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | EventType
+     """
+
+
+    return sync_detailed(
+        name=name,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+    body: UpdateEventTypeRequest,
+
+) -> Response[Error | EventType]:
+    """ Change an event type (description, schema, example)
+
+     A new schema applies to the next ingest in this process at once, and in every other API process
+    within about a second.
+
+    Args:
+        name (str): The event type's name. Example: invoice.paid.
+        body (UpdateEventTypeRequest): Absent fields stay as they are; null removes the schema or
+            the example. The record after must hold together: its example matching its schema. Only
+            the fields named are written, in one atomic update; a new schema (example) is written only
+            if the example (schema) it was checked against is still the one kept, else 409
+            `event_type_changed`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | EventType]
+     """
+
+
+    kwargs = _get_kwargs(
+        name=name,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+    body: UpdateEventTypeRequest,
+
+) -> Error | EventType | None:
+    """ Change an event type (description, schema, example)
+
+     A new schema applies to the next ingest in this process at once, and in every other API process
+    within about a second.
+
+    Args:
+        name (str): The event type's name. Example: invoice.paid.
+        body (UpdateEventTypeRequest): Absent fields stay as they are; null removes the schema or
+            the example. The record after must hold together: its example matching its schema. Only
+            the fields named are written, in one atomic update; a new schema (example) is written only
+            if the example (schema) it was checked against is still the one kept, else 409
+            `event_type_changed`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | EventType
+     """
+
+
+    return (await asyncio_detailed(
+        name=name,
+client=client,
+body=body,
+
+    )).parsed
