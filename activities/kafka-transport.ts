@@ -35,7 +35,13 @@ export function createKafkaPublisher(check: DestinationCheck): BrokerPublisher {
       });
       const producer = kafka.producer({ allowAutoTopicCreation: false, retry: CLIENT_RETRY });
       producer.on(producer.events.DISCONNECT, gone);
-      await producer.connect();
+      try {
+        await producer.connect();
+      } catch (err) {
+        // A broker that accepted the socket and never answered leaves it open: a failed connect closes what it opened.
+        await producer.disconnect().catch(() => undefined);
+        throw err;
+      }
       return producer;
     },
     close: (producer) => producer.disconnect().catch(() => undefined),
