@@ -388,16 +388,21 @@ export function cpuShares(from: CpuReading, to: CpuReading): string {
 
 /** Enterprise accounts, one `weh` key and one endpoint each (spreads the per-account burst limit); `endpointFields`: more of the endpoint's (its limits). */
 export async function createAccounts(mongoUri: string, apiUrl: string, count: number, receiverUrl: string, endpointFields: Record<string, unknown> = {}): Promise<string[]> {
+  return createAccountsWith(mongoUri, apiUrl, count, { url: receiverUrl, ...endpointFields });
+}
+
+/** `count` enterprise accounts, each with a key and one endpoint registered with `endpoint` (a `destination` rather than a url); returns the keys. */
+export async function createAccountsWith(mongoUri: string, apiUrl: string, count: number, endpoint: Record<string, unknown>): Promise<string[]> {
   return withAccounts(mongoUri, async (service) => {
     const keys: string[] = [];
-    for (let i = 0; i < count; i++) keys.push(await addAccount(service, apiUrl, 'enterprise', [receiverUrl], endpointFields));
+    for (let i = 0; i < count; i++) keys.push(await addAccount(service, apiUrl, 'enterprise', [endpoint]));
     return keys;
   });
 }
 
 /** One account of `tier` with a `weh` key and an endpoint (every event type) at each of `endpointUrls`; returns the key. */
 export async function createAccount(mongoUri: string, apiUrl: string, tier: Tier, endpointUrls: string[]): Promise<string> {
-  return withAccounts(mongoUri, (service) => addAccount(service, apiUrl, tier, endpointUrls));
+  return withAccounts(mongoUri, (service) => addAccount(service, apiUrl, tier, endpointUrls.map((url) => ({ url }))));
 }
 
 async function withAccounts<T>(mongoUri: string, use: (service: AccountService) => Promise<T>): Promise<T> {
@@ -410,14 +415,15 @@ async function withAccounts<T>(mongoUri: string, use: (service: AccountService) 
 }
 
 let accountsMade = 0;
-async function addAccount(service: AccountService, apiUrl: string, tier: Tier, endpointUrls: string[], endpointFields: Record<string, unknown> = {}): Promise<string> {
+/** One account of `tier` with a `weh` key and one endpoint (every event type) registered with each of `endpoints`; returns the key. */
+async function addAccount(service: AccountService, apiUrl: string, tier: Tier, endpoints: Array<Record<string, unknown>>): Promise<string> {
   const account = await service.createAccount(`bench-${accountsMade++}-${Date.now()}@example.test`, tier);
   const { key } = await service.createKey(account.id, 'weh', 'bench');
-  for (const url of endpointUrls) {
+  for (const endpoint of endpoints) {
     const res = await request(`${apiUrl}/api/v1/webhooks/endpoints`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url, ...endpointFields }),
+      body: JSON.stringify(endpoint),
     });
     if (res.statusCode !== 201) throw new Error(`endpoint: ${res.statusCode} ${await res.body.text()}`);
     await res.body.dump();

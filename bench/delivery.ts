@@ -19,6 +19,10 @@
  *            BENCH_ONLY=limits runs this phase alone (no ceilings, no a to d).
  *   (f)      what FIFO ordering costs per delivery against plain endpoints (bench/fifo-phase.ts).
  *            BENCH_ONLY=fifo runs this phase alone.
+ *   (g)      each broker destination (RabbitMQ, Kafka, SQS; brokers started here as the tests start
+ *            them) against HTTPS at 20 events/s: delivered/s, ingest → arrival p50 / p99, lost,
+ *            duplicates, CPU per delivery of the platform and of the broker (bench/destinations-phase.ts).
+ *            BENCH_ONLY=destinations runs this phase alone.
  *   burst    BENCH_ONLY=burst: the ceiling and (b) only (with BENCH_TRACING, what tracing costs in deliveries/s).
  *   tracing  BENCH_TRACING=absent (default) | off | sampled | on: the platform without OpenTelemetry
  *            loaded, with it loaded and sampling nothing, tracing one event in ten, or every event, to
@@ -37,6 +41,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from '../src/config/config';
 import { PROJECT_ROOT } from '../src/infra/tools';
+import { measureDestinations } from './destinations-phase';
 import { measureEndpointLimits } from './endpoint-limits-phase';
 import { measureFifo } from './fifo-phase';
 import { measureSteady } from './steady-phase';
@@ -72,7 +77,7 @@ function cpuPerDelivery(from: CpuReading, to: CpuReading, deliveries: number): s
     .join(', ');
 }
 
-/** Phase (a), (e) or (f) alone: the platform, a receiver and that phase's costs. */
+/** Phase (a), (e), (f) or (g) alone: the platform, a receiver and that phase's costs. */
 async function phaseOnly(measure: (platform: BenchPlatform, client: IngestClient, receiver: Receiver, keys: string[]) => Promise<string[]>): Promise<void> {
   const receiver = await startReceiver();
   const tracing = await tracingSwitch();
@@ -196,6 +201,8 @@ async function main(burstOnly = false): Promise<void> {
       report.push(...(await measureEndpointLimits(platform, client, receiver)));
       // (f) FIFO endpoints, the same way.
       report.push(...(await measureFifo(platform, client, receiver)));
+      // (g) broker destinations against HTTPS, the same way.
+      report.push(...(await measureDestinations(platform, client, receiver)));
 
       clearInterval(walTimer);
       walMax = Math.max(walMax, walBytes(dataDir));
@@ -214,6 +221,6 @@ async function main(burstOnly = false): Promise<void> {
   }
 }
 
-const ONLY = { steady: measureSteady, limits: measureEndpointLimits, fifo: measureFifo } as const;
+const ONLY = { steady: measureSteady, limits: measureEndpointLimits, fifo: measureFifo, destinations: measureDestinations } as const;
 const only = process.env.BENCH_ONLY;
 runBench(only === 'burst' ? () => main(true) : only && only in ONLY ? () => phaseOnly(ONLY[only as keyof typeof ONLY]) : () => main());

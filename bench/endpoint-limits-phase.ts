@@ -22,7 +22,8 @@ const PER_S = Number(process.env.BENCH_LIMITS_PER_S ?? 10);
 const ACCOUNTS = 10;
 const NEVER_REACHED = { rate_limit_per_s: 1000, max_in_flight: 100 };
 
-const platformCpu = (r: CpuReading) => Object.entries(r.seconds).reduce((sum, [name, s]) => (name === 'bench' ? sum : sum + s), 0);
+/** CPU seconds of the platform's processes (its embedded servers included), without this benchmark's. */
+export const platformCpu = (r: CpuReading) => Object.entries(r.seconds).reduce((sum, [name, s]) => (name === 'bench' ? sum : sum + s), 0);
 const cpuPerDelivery = (from: CpuReading, to: CpuReading, deliveries: number) => `${ms(((platformCpu(to) - platformCpu(from)) * 1000) / Math.max(1, deliveries))} CPU per delivery`;
 /** Arrivals (performance.now()) counted per whole second of the epoch, as the limiter counts starts. */
 const mostInOneSecond = (arrivals: number[]) => {

@@ -22,6 +22,8 @@ export interface TestBroker {
   up(): Promise<void>;
   /** Stops the broker and removes its state. */
   stop(): Promise<void>;
+  /** The broker's process id while it is up (a benchmark reads its CPU time). */
+  pid(): number | undefined;
 }
 
 /** A first provisioning fetches tens of MB, and a JVM or Erlang start takes many seconds on a busy machine. */
@@ -76,6 +78,7 @@ export async function startBroker(kind: BrokerKind, options: BrokerOptions = {})
       await down();
       await rm(dataDir, { recursive: true, force: true });
     },
+    pid: () => server?.process.pid,
   };
 }
 
