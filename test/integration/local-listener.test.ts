@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { verifySync } from '../../receivers/typescript/src/node';
@@ -12,12 +14,36 @@ import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '
 import { startReceiver } from '../support/receiver';
 import { spawnShell } from '../support/shell-process';
 
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The process that runs cli.ts: the shell's own (exec), or behind a launcher the deepest descendant running it. */
+function listenerPid(pid: number): number {
+  let children: number[] = [];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+  } catch {
+    // No children.
+  }
+  for (const child of children) {
+    const deeper = listenerPid(child);
+    if (commandLine(deeper).includes('cli.ts')) return deeper;
+  }
+  return pid;
+}
+
 /**
  * `cli listen` (docs/receiving.md#cli-listen) as a child process against the test stack, and the
  * DELIVERY_LOCAL_LISTENER exception it relies on: with the flag on, deliveries reach the
  * listener and only it (its CA, its name); with it off, the SSRF rules hold as before.
  */
-const LISTEN = 'node_modules/.bin/tsx src/main/cli.ts listen';
+/** As `npm run cli -- listen` runs it (package.json): one node process, so a signal reaches the listener itself. */
+const LISTEN = `exec ${process.execPath} --import tsx src/main/cli.ts listen`;
 const READY = /Ready: each delivery/;
 
 function listenerEnv(platform: Platform, extra: Record<string, string> = {}) {
@@ -110,6 +136,22 @@ describe('cli listen with DELIVERY_LOCAL_LISTENER on', () => {
     await listener.waitFor(READY);
     expect((await apiClient(platform, key).get('/api/v1/webhooks/endpoints')).body.data.map((e: any) => e.id)).toEqual([endpointId]);
     expect(await listener.interrupt(signal)).toBe(0);
+    expect(listener.output()).toContain(`Endpoint ${endpointId} removed.`);
+    expect((await apiClient(platform, key).get('/api/v1/webhooks/endpoints')).body.data).toEqual([]);
+  });
+
+  it('removes its endpoint and exits 0 on SIGINT even when busy as the signal comes (held stopped meanwhile)', async () => {
+    const { accountId, key } = await createAccountWithKey(platform);
+    const listener = spawnShell(`${LISTEN} --account ${accountId}`, listenerEnv(platform));
+    const endpointId = (await listener.waitFor(/Endpoint\s+(ep_\S+)/))[1];
+    await listener.waitFor(READY);
+    // Held at the racy point: a launcher relaying the signal waits only briefly for the listener to take it.
+    const pid = listenerPid(listener.process.pid as number);
+    process.kill(pid, 'SIGSTOP');
+    const exited = listener.interrupt('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    process.kill(pid, 'SIGCONT');
+    expect(await exited).toBe(0);
     expect(listener.output()).toContain(`Endpoint ${endpointId} removed.`);
     expect((await apiClient(platform, key).get('/api/v1/webhooks/endpoints')).body.data).toEqual([]);
   });
