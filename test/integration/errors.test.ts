@@ -174,10 +174,10 @@ describe('errors', () => {
       details: [{ path: 'data', message: 'must be a JSON object, not an array' }],
     });
     const missing = await api.post(LIST, { events: 'x' });
-    expect(missing.body.error).toBe('url is required (and 1 more problem, see details).');
+    expect(missing.body.error).toBe('events must be an array, not a string (and 1 more problem, see details).');
     expect(missing.body.details).toEqual([
-      { path: 'url', message: 'is required' },
       { path: 'events', message: 'must be an array, not a string' },
+      { path: 'url', message: 'is required unless destination is given' },
     ]);
     const query = await api.get(`${LIST}?limit=abc`);
     expect(query.body).toMatchObject({ error: 'Query parameter limit must be a number.', details: [{ path: 'query.limit', message: 'must be a number' }] });

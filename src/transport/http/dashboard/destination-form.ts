@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { DESTINATION_TYPES, type DestinationType } from '../../../domain/webhooks/destination';
 import { ValidationError } from '../../../domain/errors';
 import { parseInput } from '../route';
-import { EndpointCreateBody } from '../routes/webhooks/schemas';
+import { EndpointCreateFields } from '../routes/webhooks/schemas';
 import { formField } from './render';
 
 /**
@@ -116,7 +116,7 @@ function configValue(field: BrokerField, raw: string): unknown {
   }
 }
 
-const DestinationBody = EndpointCreateBody.pick({ destination: true });
+const DestinationBody = EndpointCreateFields.pick({ destination: true });
 
 /**
  * The API's `destination` from the form, checked by its schema (the same refusals in the same words). Credential inputs

@@ -54,7 +54,8 @@ const EndpointUrl = z.string().meta({ format: 'uri', maxLength: 2048 });
 const EventPatterns = z.array(z.string()).min(1).max(MAX_EVENT_PATTERNS);
 const Description = z.string().max(MAX_DESCRIPTION_LENGTH);
 
-export const EndpointCreateBody = z.strictObject({
+/** The POST's fields, before the rule that binds two of them (a schema with a refinement cannot be picked from). */
+export const EndpointCreateFields = z.strictObject({
   url: EndpointUrl.optional()
     .describe('HTTPS URL receiving delivery POSTs (max 2,048 characters). Required unless `destination` is given.')
     .meta({ example: 'https://example.com/webhooks' }),
@@ -67,7 +68,16 @@ export const EndpointCreateBody = z.strictObject({
   description: Description.optional().describe('Free text, default "".'),
   tenant_id: TenantId.optional(),
   ...DeliveryFields,
-}).meta({ id: 'CreateEndpointRequest' });
+});
+
+export const EndpointCreateBody = EndpointCreateFields
+  // Reported with the body's other problems (when: also a body with wrong fields), as a required field is.
+  .refine((body) => body.url !== undefined || body.destination !== undefined, {
+    path: ['url'],
+    message: 'is required unless destination is given',
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+  })
+  .meta({ id: 'CreateEndpointRequest' });
 
 export const EndpointPatchBody = z.strictObject({
   url: EndpointUrl.optional().describe('A new HTTPS URL; on a broker endpoint it replaces the destination.'),
