@@ -19,6 +19,7 @@ import { decodeCursor, encodeCursor } from './pagination';
 import { orderingOf, type EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { FifoTurns } from './fifo-turns';
 import { destinationView, storedDestination, type DestinationInput } from './endpoint-destination';
+import { URL_REQUIRED } from '../domain/webhooks/destination';
 
 /** A FIFO endpoint's queue is shown on GET of the endpoint only (fifo-turns.ts). */
 export type EndpointView = ReturnType<typeof endpointView> & { fifo?: Awaited<ReturnType<FifoTurns['view']>> };
@@ -77,7 +78,7 @@ export class EndpointService {
   /** Concurrent creates never exceed maxEndpointsPerAccount and fill up to it (Endpoints.insertIfRoom). */
   async create(accountId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
     const target = await this.checkTarget(input, undefined);
-    if (!target) throw new ValidationError('url is required unless destination is given.', [{ path: 'url', message: 'Required unless destination is given.' }]);
+    if (!target) throw new ValidationError(`url ${URL_REQUIRED}.`, [{ path: 'url', message: URL_REQUIRED }]);
     const events = this.checkPatterns(input.events ?? [...DEFAULT_EVENT_PATTERNS]);
     const max = this.deps.maxEndpointsPerAccount;
     const secret = generateSigningSecret();

@@ -155,3 +155,6 @@ export function destinationHosts(destination: Destination): string[] {
       return [new URL(destination.config.queue_url).hostname];
   }
 }
+
+/** An endpoint is an HTTPS url or a broker destination: one of them is required (the request schema and the service say it alike). */
+export const URL_REQUIRED = 'is required unless destination is given';

@@ -1,3 +1,4 @@
+import { URL_REQUIRED } from '../../../../domain/webhooks/destination';
 import { z } from 'zod';
 import { DELIVERY_STATUSES, EVENT_STATUSES } from '../../../../domain/webhooks/delivery-status';
 import { DISABLED_REASONS } from '../../../../domain/webhooks/endpoint-health';
@@ -74,7 +75,7 @@ export const EndpointCreateBody = EndpointCreateFields
   // Reported with the body's other problems (when: also a body with wrong fields), as a required field is.
   .refine((body) => body.url !== undefined || body.destination !== undefined, {
     path: ['url'],
-    message: 'is required unless destination is given',
+    message: URL_REQUIRED,
     when: (payload) => typeof payload.value === 'object' && payload.value !== null,
   })
   .meta({ id: 'CreateEndpointRequest' });
