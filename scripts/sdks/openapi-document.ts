@@ -30,6 +30,7 @@ export async function openApiDocument(): Promise<object> {
     eventTypes: { maxPerAccount: MAX_EVENT_TYPES_PER_ACCOUNT } as never,
     tenants: NOT_SERVED,
     portalSessions: NOT_SERVED,
+    portalSettings: NOT_SERVED,
     catalog: await loadCatalogFile(),
   });
   return documentOf(routes);

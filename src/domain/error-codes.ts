@@ -17,7 +17,7 @@ export const ERROR_CATALOGUE = {
   invalid_credentials: 'Dashboard sign-in: unknown email or wrong password.',
   wrong_product: 'The API key belongs to another product; `error` names the product it is not authorized for.',
   portal_read_only: 'The portal session is read-only: it may not change anything.',
-  portal_not_allowed: "A portal session may call only the endpoint and event paths, for its own tenant's records.",
+  portal_not_allowed: "A portal session may call only the endpoint and event paths, for its own tenant's records, and read the event types and the portal settings.",
   csrf_failed: 'A dashboard form did not come from this site, or has expired. Nothing was changed.',
   // What is asked for.
   not_found: 'Unknown path, or a resource that does not exist or belongs to another account.',

@@ -18,6 +18,7 @@ import { pingTemporal } from '../temporal/client';
 import { createApp } from '../transport/http/app';
 import { apiRoutes } from '../transport/http/api-routes';
 import { dashboardMiddleware } from '../transport/http/dashboard';
+import { portalMiddleware } from '../transport/http/portal';
 import { estimatorAccess } from '../transport/http/middleware/estimator-access';
 import { keyScoped } from '../transport/http/middleware/key-scoped';
 import { documentOf } from '../transport/http/openapi';
@@ -76,7 +77,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
       trustProxy: config.trustProxy,
       trustProxyHops: config.trustProxyHops,
       guards: [keyScoped(authenticator, limiter, ingestAdmission(services.admission), services.portalSessions), estimatorAccess(authenticator, limiter)],
-      before: [dashboard],
+      before: [dashboard, portalMiddleware(services)],
     });
     const shed = ingestShed({ authenticator, limiter, admission: services.admission });
     const koa = app.callback();

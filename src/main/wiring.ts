@@ -43,6 +43,7 @@ import { EventTypeSchemas } from '../services/event-type-schemas';
 import { EventTypeService } from '../services/event-type-service';
 import { TenantService } from '../services/tenant-service';
 import { PortalSessionService } from '../services/portal-session-service';
+import { PortalSettingsService } from '../services/portal-settings-service';
 import { InstanceLease } from '../services/instance-lease';
 import { CacheInvalidationFollower, lifetimeOf } from '../persistence/cache-invalidation-follower';
 import { KeyAuthenticator } from '../services/key-authenticator';
@@ -177,6 +178,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     tenants: new TenantService({ tenants: repositories.tenants, endpoints: repositories.endpoints, endpointService: endpoints }),
     /** Tokens for one tenant's people, read on every call they make. */
     portalSessions: new PortalSessionService({ sessions: repositories.portalSessions, accounts: repositories.accounts, clock }),
+    /** Who may frame the tenants' portal page, and its branding (on the account). */
+    portalSettings: new PortalSettingsService({ accounts: repositories.accounts }),
     /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
     events: new EventService({ ...repositories, endpointsCache, eventTypeSchemas, outbox, lease, scheduler, recoveries: new RecoveryScheduler(temporal, config.temporal.taskQueue), fifo, noticeRules, clock }),
     /** The account's event-type catalog; ingest checks data against it through `eventTypeSchemas`. */

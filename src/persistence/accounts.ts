@@ -1,4 +1,5 @@
 import type { Tier } from '../domain/limits/tiers';
+import type { PortalSettings } from '../domain/webhooks/portal-settings';
 import { cacheInvalidationsOf } from './cache-invalidations';
 import { StoreCollection } from './store-collection';
 
@@ -9,6 +10,8 @@ export interface AccountDoc {
   created_at: Date;
   /** Set for accounts that sign in to the dashboard (argon2id). */
   password_hash?: string;
+  /** Its tenants' portal page: who may frame it, and its branding (absent: the defaults). */
+  portal_settings?: PortalSettings;
 }
 
 /** `accounts`: one per customer; email is unique (stored lower-cased). A tier change is logged for the processes that cache keys (cache-invalidations.ts). */
@@ -31,6 +34,14 @@ export class Accounts extends StoreCollection<AccountDoc>('accounts', [{ email: 
   /** Sets (or replaces) the dashboard password hash; false when the account does not exist. */
   async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
     const result = await this.col.updateOne({ _id: id }, { $set: { password_hash: passwordHash } });
+    return result.matchedCount > 0;
+  }
+
+  /** Sets the given portal settings, each field on its own (concurrent changes of different fields both stay); false when the account does not exist. */
+  async setPortalSettings(id: string, changes: Partial<PortalSettings>): Promise<boolean> {
+    const set = Object.fromEntries(Object.entries(changes).map(([field, value]) => [`portal_settings.${field}`, value]));
+    if (Object.keys(set).length === 0) return (await this.findById(id)) !== null;
+    const result = await this.col.updateOne({ _id: id }, { $set: set });
     return result.matchedCount > 0;
   }
 

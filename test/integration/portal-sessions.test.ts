@@ -32,12 +32,12 @@ describe('portal sessions', () => {
   };
 
   it('is made with the key: 201 with a whpt_ token (stored only as its hash), its portal url and expiry', async () => {
-    const { key } = await createAccountWithKey(platform);
+    const { accountId, key } = await createAccountWithKey(platform);
     const before = Date.now();
     const made = await session(apiClient(platform, key), { tenant_id: 'cus_A' });
     expect(made).toMatchObject({ tenant_id: 'cus_A', read_only: false });
     expect(made.token).toMatch(/^whpt_[A-Za-z0-9_-]{43}$/);
-    expect(made.url).toBe(`${platform.apiUrl}/portal#token=${made.token}`);
+    expect(made.url).toBe(`${platform.apiUrl}/portal/${accountId}#token=${made.token}`);
     const expiresIn = Date.parse(made.expires_at) - before;
     expect(expiresIn).toBeGreaterThan(3_590_000);
     expect(expiresIn).toBeLessThanOrEqual(3_601_000);

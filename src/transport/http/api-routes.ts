@@ -4,6 +4,7 @@ import type { EventService } from '../../services/event-service';
 import type { EventTypeService } from '../../services/event-type-service';
 import type { TenantService } from '../../services/tenant-service';
 import type { PortalSessionService } from '../../services/portal-session-service';
+import type { PortalSettingsService } from '../../services/portal-settings-service';
 import type { AnyRoute } from './app';
 import { costEstimatorRoutes } from './routes/cost-estimator';
 import { deliveryControlRoutes } from './routes/webhooks/delivery-control';
@@ -14,6 +15,7 @@ import { eventRoutes } from './routes/webhooks/events';
 import { eventTypeRoutes } from './routes/webhooks/event-types';
 import { tenantRoutes } from './routes/webhooks/tenants';
 import { portalSessionRoutes } from './routes/webhooks/portal-sessions';
+import { portalSettingsRoutes } from './routes/webhooks/portal-settings';
 
 export interface ApiRouteDeps {
   health: HealthChecks;
@@ -23,6 +25,7 @@ export interface ApiRouteDeps {
   eventTypes: EventTypeService;
   tenants: TenantService;
   portalSessions: PortalSessionService;
+  portalSettings: PortalSettingsService;
   /** PUBLIC_URL's origin: where portal pages are served (else the origin of the call that makes the session). */
   publicOrigin?: string;
   catalog: Catalog;
@@ -39,6 +42,7 @@ export function apiRoutes(deps: ApiRouteDeps): AnyRoute[] {
     ...eventTypeRoutes(deps.eventTypes),
     ...tenantRoutes(deps.tenants, deps.endpoints),
     ...portalSessionRoutes(deps.portalSessions, deps.publicOrigin),
+    ...portalSettingsRoutes(deps.portalSettings),
     ...deliveryControlRoutes(deps.events, deps.endpoints),
     ...costEstimatorRoutes(deps.catalog),
   ] as AnyRoute[];

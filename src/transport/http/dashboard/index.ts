@@ -13,6 +13,7 @@ import { endpointRoutes } from './routes/endpoints';
 import { eventRoutes } from './routes/events';
 import { keyRoutes } from './routes/keys';
 import { overviewRoutes } from './routes/overview';
+import { portalSettingsRoutes } from './routes/portal-settings';
 import { securityHeaders } from './security-headers';
 import { loadSession, signedInRoutes } from './session';
 
@@ -29,6 +30,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   keyRoutes(pages, deps);
   endpointRoutes(pages, deps);
   eventRoutes(pages, deps);
+  portalSettingsRoutes(pages, deps);
   costEstimatorRoutes(pages, deps);
 
   const unmatched = unmatchedRoute(router, {

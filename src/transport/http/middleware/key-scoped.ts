@@ -72,13 +72,19 @@ export function accountOf(ctx: Context): string {
 
 /** The paths a portal session may call (lower-cased), for its own tenant's records only. */
 const PORTAL_PATHS = ['/api/v1/webhooks/endpoints', '/api/v1/webhooks/events'];
+/** What the portal page shows beside them and may only read: the account's event-type catalog and its branding. */
+const PORTAL_READ_PATHS = ['/api/v1/webhooks/event-types', '/api/v1/webhooks/portal-settings'];
 const READS = new Set(['GET', 'HEAD']);
+const under = (paths: string[], path: string) => paths.some((p) => path === p || path.startsWith(`${p}/`));
 
 /** Refused inside metering, so that they count as every 403 does (CONTRACT §2). */
 function portalGuarded(ctx: Context, path: string, principal: PortalPrincipal, next: () => Promise<unknown>): () => Promise<unknown> {
   return async () => {
-    if (!PORTAL_PATHS.some((p) => path === p || path.startsWith(`${p}/`))) {
-      throw new DomainError('portal_not_allowed', 'A portal session may call only the endpoint and event paths of the webhook API.');
+    if (!under(PORTAL_PATHS, path) && !(READS.has(ctx.method) && under(PORTAL_READ_PATHS, path))) {
+      throw new DomainError(
+        'portal_not_allowed',
+        'A portal session may call only the endpoint and event paths of the webhook API, and read the event types and the portal settings.',
+      );
     }
     if (principal.portal.readOnly && !READS.has(ctx.method)) throw new DomainError('portal_read_only', 'This portal session is read-only.');
     await next();

@@ -21,6 +21,7 @@ export const NOTICES = {
   'retry-now-woken': 'Every delivery to this endpoint that waited for its next attempt makes it now. Follow them on their events.',
   'retry-now-none': 'No delivery to this endpoint was waiting for its next attempt (deliveries that wait for a paused endpoint are woken by resuming it).',
   'retry-now-more': 'The first waiting deliveries to this endpoint make their next attempt now; more may wait. Go on with the button below.',
+  'portal-settings-saved': 'Portal settings saved. They apply from the next time the portal is opened.',
   'recovery-started': 'Recovery started: every failed or cancelled delivery since that time begins a new round. Refresh the events to follow them.',
 } as const;
 

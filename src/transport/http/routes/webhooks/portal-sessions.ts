@@ -2,6 +2,7 @@ import type { PortalSessionService } from '../../../../services/portal-session-s
 import { accountOf } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute } from '../../route';
+import { portalPageUrl } from '../../portal/paths';
 import { PortalSession, PortalSessionBody, PortalSessionsRevoked } from './tenant-schemas';
 
 const BASE = '/api/v1/webhooks/portal-sessions';
@@ -27,7 +28,7 @@ export function portalSessionRoutes(service: PortalSessionService, publicOrigin:
       handler: async (ctx, { body }) => {
         ctx.status = 201;
         // Built explicitly: in Koa 3, ctx.origin is the Origin request header itself.
-        ctx.body = await service.create(accountOf(ctx), body, `${publicOrigin ?? `${ctx.protocol}://${ctx.host}`}/portal`);
+        ctx.body = await service.create(accountOf(ctx), body, portalPageUrl(publicOrigin ?? `${ctx.protocol}://${ctx.host}`, accountOf(ctx)));
       },
     }),
     defineRoute({

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { TENANT_ID_REGEX, TENANT_ID_RULE } from '../../../../domain/webhooks/tenant';
+import {
+  ACCENT_COLOR_REGEX,
+  isLogoUrl,
+  MAX_LOGO_URL_LENGTH,
+  MAX_PORTAL_NAME_LENGTH,
+  MAX_PORTAL_ORIGINS,
+  normalizedOrigin,
+  ORIGIN_RULE,
+} from '../../../../domain/webhooks/portal-settings';
 import { DEFAULT_PORTAL_SESSION_SECONDS, MAX_PORTAL_SESSION_SECONDS, MIN_PORTAL_SESSION_SECONDS } from '../../../../domain/webhooks/portal-session';
 
 const TENANT_RULE =
@@ -38,7 +47,7 @@ export const PortalSessionBody = z
 
 export const PortalSession = z
   .object({
-    url: z.string().describe("The tenant's portal page, the token in its fragment (never sent to a server)."),
+    url: z.string().describe("The tenant's portal page, `<origin>/portal/<account id>#token=<token>`: the token in its fragment (never sent to a server)."),
     token: z.string().describe('`whpt_` + 43 base64url characters: `Authorization: Bearer <token>` on the endpoint and event paths, for this tenant only. Shown only here.'),
     expires_at: z.string().describe('ISO 8601 UTC.'),
     tenant_id: z.string(),
@@ -47,3 +56,41 @@ export const PortalSession = z
   .meta({ id: 'PortalSession' });
 
 export const PortalSessionsRevoked = z.object({ revoked: z.number().int().describe('Sessions ended by this call.') }).meta({ id: 'PortalSessionsRevoked' });
+
+const AllowedOrigin = z.string().refine((value) => normalizedOrigin(value) !== undefined, `must be ${ORIGIN_RULE}`);
+
+export const PortalSettingsBody = z
+  .strictObject({
+    allowed_origins: z
+      .array(AllowedOrigin)
+      .max(MAX_PORTAL_ORIGINS)
+      .optional()
+      .describe(
+        `The origins whose pages may show the portal in an iframe (CSP \`frame-ancestors\`), at most ${MAX_PORTAL_ORIGINS}, each ${ORIGIN_RULE}. ` +
+          'Stored as browsers send them (`https://App.Example.com:443/` is `https://app.example.com`), repeats once. Every other origin is refused; `[]` (the default): no page may frame it. Replaces the list.',
+      )
+      .meta({ example: ['https://app.example.com'] }),
+    name: z.string().min(1).max(MAX_PORTAL_NAME_LENGTH).nullable().optional().describe('Shown as the portal\'s title (null: "Webhooks").'),
+    logo_url: z
+      .string()
+      .refine(isLogoUrl, `must be an https URL of at most ${MAX_LOGO_URL_LENGTH} characters`)
+      .nullable()
+      .optional()
+      .describe("An https image shown beside the name; the page's CSP allows images from its origin only."),
+    accent_color: z
+      .string()
+      .regex(ACCENT_COLOR_REGEX, 'must be a colour as # and six lower-case hex digits, e.g. #0a7f5c')
+      .nullable()
+      .optional()
+      .describe('Buttons and links (null: the default blue).'),
+  })
+  .meta({ id: 'UpdatePortalSettingsRequest' });
+
+export const PortalSettingsView = z
+  .object({
+    allowed_origins: z.array(z.string()),
+    name: z.string().nullable(),
+    logo_url: z.string().nullable(),
+    accent_color: z.string().nullable(),
+  })
+  .meta({ id: 'PortalSettings' });
