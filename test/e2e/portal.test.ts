@@ -7,7 +7,9 @@ import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/ensure-chromium';
 import { PROJECT_ROOT } from '../../src/infra/tools';
 import type { Platform } from '../../src/main/platform';
 import { GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
-import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
+import { ExportedSpan, startOtlpSink } from '../support/otlp-sink';
+import { roleEnv, spawnRole } from '../support/child-role';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 import { verifySignature } from '../support/spec-signature';
 
@@ -56,12 +58,11 @@ describe('portal in a real browser', () => {
   beforeAll(async () => {
     const executablePath = await ensureChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
-    [platform, receiver, allowed, other] = await Promise.all([
-      startTestPlatform({ clock: () => new Date(Date.now() + offsetMs) }),
-      startReceiver(() => ({ status: 200, body: RECEIVER_ANSWER })),
-      startEmbedder(),
-      startEmbedder(),
-    ]);
+    // One after another, so that afterAll stops whatever started when a later one fails.
+    platform = await startTestPlatform({ clock: () => new Date(Date.now() + offsetMs) });
+    receiver = await startReceiver(() => ({ status: 200, body: RECEIVER_ANSWER }));
+    allowed = await startEmbedder();
+    other = await startEmbedder();
     browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
     page = await context.newPage();
@@ -110,9 +111,15 @@ describe('portal in a real browser', () => {
     // The token has left the frame's address (kept in its sessionStorage only); the branding is the account's.
     const frame = page.frames().find((f) => f.url().startsWith(`${platform.apiUrl}/portal/`))!;
     expect(frame.url()).toBe(`${platform.apiUrl}/portal/${accountId}`);
+    expect(await frame.evaluate('location.href')).toBe(`${platform.apiUrl}/portal/${accountId}`);
     expect(await frame.evaluate('Object.values(sessionStorage)')).toEqual([made.body.token]);
     expect(await portal.locator('#brand-name').innerText()).toBe('Acme Billing');
     expect(await frame.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--accent').trim()")).toBe('#0a7f5c');
+    // A reload keeps the session: the address has no token any more, the tab's sessionStorage has.
+    await Promise.all([page.waitForEvent('framenavigated', (f) => f === frame), frame.evaluate('setTimeout(() => location.reload(), 0)')]);
+    await frame.waitForLoadState();
+    await portal.getByRole('heading', { name: 'Endpoints' }).waitFor();
+    expect(await portal.locator('#brand-name').innerText()).toBe('Acme Billing');
 
     // The catalog, with descriptions and examples.
     await portal.getByRole('button', { name: 'Event types' }).click();
@@ -194,7 +201,7 @@ describe('portal in a real browser', () => {
     const fresh = await (await browser.newContext()).newPage();
     await fresh.goto(made.body.url);
     await fresh.getByRole('heading', { name: 'This link has expired' }).waitFor();
-    expect(new URL(fresh.url()).hash).toBe('');
+    expect(await fresh.evaluate('location.href')).toBe(made.body.url.split('#')[0]);
     await shot(fresh, 'portal-05-expired');
     const refused = await apiClient(platform, made.body.token).get('/api/v1/webhooks/endpoints');
     expect([refused.status, refused.body.code]).toEqual([401, 'invalid_portal_token']);
@@ -217,7 +224,9 @@ describe('portal in a real browser', () => {
     await tab.goto(other.page(made.body.url));
     await tab.getByRole('heading', { name: "The sender's app" }).waitFor();
     await expectEventually(() => refusals.length > 0);
-    expect(refusals[0]).toContain(`Refused to frame '${platform.apiUrl}/'`);
+    // Chromium names the framed origin and the directive it broke ("Framing '<origin>/' violates ... "frame-ancestors <allowed>". The request has been blocked.").
+    expect(refusals[0]).toContain(`'${platform.apiUrl}/'`);
+    expect(refusals[0]).toContain(`"frame-ancestors ${allowed.origin}"`);
     // Nothing of the portal ran in the frame: no frame is at its address, and no brand was drawn.
     expect(tab.frames().some((f) => f.url().startsWith(`${platform.apiUrl}/portal/`))).toBe(false);
     expect(await tab.frameLocator('#portal').locator('#brand-name').count()).toBe(0);
@@ -258,6 +267,50 @@ describe('portal in a real browser', () => {
     await shot(tab, 'portal-07-dashboard-settings');
     await tab.close();
   });
+
+  it("leaves its token in no log line and no span of the process serving it (npm start's entry, logging at trace, tracing every call)", async () => {
+    const sink = await startOtlpSink();
+    const role = spawnRole('start', { ...roleEnv(platform), LOG_LEVEL: 'trace', OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+    const tabContext = await browser.newContext();
+    try {
+      const apiUrl = (await role.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/))[1] as string;
+      await role.waitFor(/Platform ready/);
+      const sender = apiClient({ apiUrl } as Platform, (await createAccountWithKey(platform)).key);
+      expect((await sender.post('/api/v1/webhooks/event-types', { name: 'invoice.paid', description: 'Paid.', example: { n: 1 } })).status).toBe(201);
+      const made = await sender.post('/api/v1/webhooks/portal-sessions', { tenant_id: TENANT });
+      const token: string = made.body.token;
+
+      // The page's calls: load, settings, lists, an endpoint added, its secret, a test event; then a refusal (401) once the sessions are revoked.
+      const tab = await tabContext.newPage();
+      await tab.goto(made.body.url);
+      await tab.getByRole('heading', { name: 'Endpoints' }).waitFor();
+      await tab.getByRole('button', { name: 'Add endpoint' }).click();
+      await tab.getByLabel('Endpoint URL').fill(`${receiver.url}/secrecy`);
+      await tab.getByRole('checkbox', { name: /^invoice\.paid/ }).check();
+      await tab.getByRole('button', { name: 'Add endpoint' }).click();
+      await tab.getByRole('button', { name: 'Reveal secret' }).click();
+      await tab.getByText(/^whsec_/).waitFor();
+      await tab.getByRole('button', { name: 'Send test event' }).click();
+      await tab.getByRole('heading', { name: /^Event #\d+$/ }).waitFor();
+      expect((await sender.delete('/api/v1/webhooks/portal-sessions')).status).toBe(200);
+      await tab.getByRole('button', { name: 'Events' }).click();
+      await tab.getByRole('heading', { name: 'This link has expired' }).waitFor();
+
+      // The spans of the page's calls, the refused one last, have been exported (in batches, every 5 s).
+      const served = (s: ExportedSpan) => s.kind === 2 && JSON.stringify(s.attributes).includes('/api/v1/webhooks/');
+      await eventually(async () => sink.spans.some((s) => served(s) && Object.values(s.attributes).includes(401)) || undefined, 60_000);
+      expect(sink.spans.filter(served).length).toBeGreaterThanOrEqual(8);
+      expect(role.output()).toContain('"msg":"cost catalog synced"'); // the process's log is what is searched below
+      expect(role.output()).not.toContain(token);
+      expect(sink.raw.join('\n')).not.toContain(token);
+      expect(role.output()).not.toContain(token.slice('whpt_'.length));
+      expect(sink.raw.join('\n')).not.toContain(token.slice('whpt_'.length));
+    } finally {
+      await tabContext.close();
+      await role.stop();
+      await sink.close();
+    }
+  }, 240_000);
 });
 
 async function expectEventually(check: () => boolean, timeoutMs = 10_000): Promise<void> {
