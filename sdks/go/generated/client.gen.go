@@ -628,7 +628,7 @@ type Error struct {
 	// | `invalid_credentials` | 401 | Dashboard sign-in: unknown email or wrong password. |
 	// | `wrong_product` | 403 | The API key belongs to another product; `error` names the product it is not authorized for. |
 	// | `portal_read_only` | 403 | The portal session is read-only: it may not change anything. |
-	// | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's records. |
+	// | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's records, and read the event types and the portal settings. |
 	// | `csrf_failed` | 403 | A dashboard form did not come from this site, or has expired. Nothing was changed. |
 	// | `not_found` | 404 | Unknown path, or a resource that does not exist or belongs to another account. |
 	// | `method_not_allowed` | 405 | The path exists but not with this method; the `Allow` header lists the methods it has. |
@@ -716,7 +716,7 @@ type Error struct {
 // | `invalid_credentials` | 401 | Dashboard sign-in: unknown email or wrong password. |
 // | `wrong_product` | 403 | The API key belongs to another product; `error` names the product it is not authorized for. |
 // | `portal_read_only` | 403 | The portal session is read-only: it may not change anything. |
-// | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's records. |
+// | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's records, and read the event types and the portal settings. |
 // | `csrf_failed` | 403 | A dashboard form did not come from this site, or has expired. Nothing was changed. |
 // | `not_found` | 404 | Unknown path, or a resource that does not exist or belongs to another account. |
 // | `method_not_allowed` | 405 | The path exists but not with this method; the `Allow` header lists the methods it has. |

@@ -3492,6 +3492,262 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/portal-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenants' portal page settings: the origins that may frame it, and its branding
+         * @description Also readable with a portal session's token (the page shows its branding from it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings. */
+                200: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PortalSettings"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key belongs to another product. */
+                403: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Burst limit or monthly quota exceeded; see Retry-After. */
+                429: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error; safe to retry with backoff. */
+                500: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the tenants' portal page settings
+         * @description The fields given are set, the others kept. `allowed_origins` is the page's CSP `frame-ancestors` from the next page load on: only those origins may show it in an iframe (docs/tenants-and-portal.md, "Embedding").
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdatePortalSettingsRequest"];
+                };
+            };
+            responses: {
+                /** @description The settings. */
+                200: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PortalSettings"];
+                    };
+                };
+                /** @description Invalid body or parameters (`details` says where), or a JSON body nesting objects/arrays more than 64 levels deep (`json_too_deep`). */
+                400: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key belongs to another product. */
+                403: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A JSON body labelled with a `Content-Type` other than `application/json`, or sent with a `Content-Encoding` (`unsupported_media_type`): send JSON, uncompressed, with `Content-Type: application/json`. */
+                415: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Burst limit or monthly quota exceeded; see Retry-After. */
+                429: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error; safe to retry with backoff. */
+                500: {
+                    headers: {
+                        /** @description Per-minute burst limit of the tier. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Calls left in the current 60-second window (this call included): the limit minus this call's position in the window. Exact with one API process; with several, each hands out calls of blocks it claimed, so the figure can differ from the true count by the calls other processes hold unused. Admission itself is always exact. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix seconds when the window ends. */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Calls counted in the billing period (this call included): this call's position in the period, with the same precision as X-RateLimit-Remaining. Anonymous estimator calls have no usage records: for them, the calls of the current window. */
+                        "X-Quota-Used"?: number;
+                        /** @description Calls allowed in the period, or `unlimited`. */
+                        "X-Quota-Limit"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now": {
         parameters: {
             query?: never;
@@ -5008,7 +5264,7 @@ export interface components {
          *     | `invalid_credentials` | 401 | Dashboard sign-in: unknown email or wrong password. |
          *     | `wrong_product` | 403 | The API key belongs to another product; `error` names the product it is not authorized for. |
          *     | `portal_read_only` | 403 | The portal session is read-only: it may not change anything. |
-         *     | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's records. |
+         *     | `portal_not_allowed` | 403 | A portal session may call only the endpoint and event paths, for its own tenant's records, and read the event types and the portal settings. |
          *     | `csrf_failed` | 403 | A dashboard form did not come from this site, or has expired. Nothing was changed. |
          *     | `not_found` | 404 | Unknown path, or a resource that does not exist or belongs to another account. |
          *     | `method_not_allowed` | 405 | The path exists but not with this method; the `Allow` header lists the methods it has. |
@@ -5388,7 +5644,7 @@ export interface components {
             created_at: string;
         };
         PortalSession: {
-            /** @description The tenant's portal page, the token in its fragment (never sent to a server). */
+            /** @description The tenant's portal page, `<origin>/portal/<account id>#token=<token>`: the token in its fragment (never sent to a server). */
             url: string;
             /** @description `whpt_` + 43 base64url characters: `Authorization: Bearer <token>` on the endpoint and event paths, for this tenant only. Shown only here. */
             token: string;
@@ -5413,6 +5669,27 @@ export interface components {
         PortalSessionsRevoked: {
             /** @description Sessions ended by this call. */
             revoked: number;
+        };
+        PortalSettings: {
+            allowed_origins: string[];
+            name: string | null;
+            logo_url: string | null;
+            accent_color: string | null;
+        };
+        UpdatePortalSettingsRequest: {
+            /**
+             * @description The origins whose pages may show the portal in an iframe (CSP `frame-ancestors`), at most 10, each an origin, `https://host[:port]` (`http://` only for localhost, 127.0.0.1 and [::1]), with no path, query, fragment, credentials or wildcard. Stored as browsers send them (`https://App.Example.com:443/` is `https://app.example.com`), repeats once. Every other origin is refused; `[]` (the default): no page may frame it. Replaces the list.
+             * @example [
+             *       "https://app.example.com"
+             *     ]
+             */
+            allowed_origins?: string[];
+            /** @description Shown as the portal's title (null: "Webhooks"). */
+            name?: string | null;
+            /** @description An https image shown beside the name; the page's CSP allows images from its origin only. */
+            logo_url?: string | null;
+            /** @description Buttons and links (null: the default blue). */
+            accent_color?: string | null;
         };
         RetryNowResult: {
             /** @description Deliveries whose next attempt is now being made. */

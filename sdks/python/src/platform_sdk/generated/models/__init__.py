@@ -50,6 +50,7 @@ from .kafka_destination_type import KafkaDestinationType
 from .kafka_sasl_mechanism import KafkaSaslMechanism
 from .portal_session import PortalSession
 from .portal_sessions_revoked import PortalSessionsRevoked
+from .portal_settings import PortalSettings
 from .post_api_cost_estimator_body import PostApiCostEstimatorBody
 from .price_unit import PriceUnit
 from .provider import Provider
@@ -76,6 +77,7 @@ from .update_endpoint_request import UpdateEndpointRequest
 from .update_event_type_request import UpdateEventTypeRequest
 from .update_event_type_request_example_type_0 import UpdateEventTypeRequestExampleType0
 from .update_event_type_request_schema_type_0 import UpdateEventTypeRequestSchemaType0
+from .update_portal_settings_request import UpdatePortalSettingsRequest
 
 __all__ = (
     "Attempt",
@@ -128,6 +130,7 @@ __all__ = (
     "KafkaSaslMechanism",
     "PortalSession",
     "PortalSessionsRevoked",
+    "PortalSettings",
     "PostApiCostEstimatorBody",
     "PriceUnit",
     "Provider",
@@ -154,4 +157,5 @@ __all__ = (
     "UpdateEventTypeRequest",
     "UpdateEventTypeRequestExampleType0",
     "UpdateEventTypeRequestSchemaType0",
+    "UpdatePortalSettingsRequest",
 )

@@ -22,7 +22,8 @@ T = TypeVar("T", bound="PortalSession")
 class PortalSession:
     """ 
         Attributes:
-            url (str): The tenant's portal page, the token in its fragment (never sent to a server).
+            url (str): The tenant's portal page, `<origin>/portal/<account id>#token=<token>`: the token in its fragment
+                (never sent to a server).
             token (str): `whpt_` + 43 base64url characters: `Authorization: Bearer <token>` on the endpoint and event paths,
                 for this tenant only. Shown only here.
             expires_at (str): ISO 8601 UTC.
