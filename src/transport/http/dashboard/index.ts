@@ -13,6 +13,7 @@ import { endpointRoutes } from './routes/endpoints';
 import { eventRoutes } from './routes/events';
 import { keyRoutes } from './routes/keys';
 import { overviewRoutes } from './routes/overview';
+import { tenantRoutes } from './routes/tenants';
 import { securityHeaders } from './security-headers';
 import { loadSession, signedInRoutes } from './session';
 
@@ -28,6 +29,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   overviewRoutes(pages, deps);
   keyRoutes(pages, deps);
   endpointRoutes(pages, deps);
+  tenantRoutes(pages, deps);
   eventRoutes(pages, deps);
   costEstimatorRoutes(pages, deps);
 

@@ -3,12 +3,13 @@ import { assetUrl } from '../assets';
 import { CSRF_FIELD } from '../csrf';
 import { html, SafeHtml } from '../html';
 
-export type NavItem = 'overview' | 'keys' | 'endpoints' | 'events' | 'cost-estimator';
+export type NavItem = 'overview' | 'keys' | 'endpoints' | 'tenants' | 'events' | 'cost-estimator';
 
 const NAV: { id: NavItem; href: string; label: string }[] = [
   { id: 'overview', href: '/dashboard', label: 'Overview' },
   { id: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { id: 'endpoints', href: '/dashboard/endpoints', label: 'Webhook endpoints' },
+  { id: 'tenants', href: '/dashboard/tenants', label: 'Tenants' },
   { id: 'events', href: '/dashboard/events', label: 'Events' },
   { id: 'cost-estimator', href: '/dashboard/cost-estimator', label: 'Cost estimator' },
 ];
