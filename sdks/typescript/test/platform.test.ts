@@ -192,7 +192,7 @@ describe('tenants and portal sessions', () => {
     assert.deepEqual([counts.get(tenantA), counts.get(tenantB)], [2, 1]);
     const endpointsOfA: string[] = [];
     for await (const endpoint of client.endpoints.list({ tenant_id: tenantA })) endpointsOfA.push(endpoint.id);
-    assert.deepEqual(endpointsOfA, [a2.id, a1.id]);
+    assert.deepEqual(endpointsOfA.sort(), [a1.id, a2.id].sort());
     await client.tenants.delete(tenantA);
     await client.tenants.delete(tenantB);
   });
@@ -222,7 +222,7 @@ describe('tenants and portal sessions', () => {
     assert.equal(made.tenant_id, tenantA);
     const seen: string[] = [];
     for await (const endpoint of portal.endpoints.list()) seen.push(endpoint.id);
-    assert.deepEqual(seen, [made.id, endpointA.id]);
+    assert.deepEqual(seen.sort(), [made.id, endpointA.id].sort());
     await assert.rejects(portal.endpoints.get(endpointB.id), (err: PlatformError) => err instanceof PlatformError && err.status === 404 && err.code === 'not_found');
     await client.tenants.delete(tenantA);
     await client.tenants.delete(tenantB);
