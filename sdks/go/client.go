@@ -1,5 +1,5 @@
 // Package platform is the senders' SDK of the webhook platform: send events (idempotently, with the spec's
-// 429/503 retries), manage endpoints and the event-type catalog, read deliveries. It is a thin layer over the client that oapi-codegen
+// 429/503 retries), manage endpoints, tenants, portal sessions and the event-type catalog, read deliveries. It is a thin layer over the client that oapi-codegen
 // generates from the platform's OpenAPI document (package generated).
 package platform
 
@@ -29,6 +29,10 @@ type (
 	EventTypePage       = generated.EventTypePage
 	NewEventType        = generated.CreateEventTypeRequest
 	UpdateEventType     = generated.UpdateEventTypeRequest
+	Tenant              = generated.Tenant
+	TenantPage          = generated.TenantPage
+	PortalSession       = generated.PortalSession
+	NewPortalSession    = generated.CreatePortalSessionRequest
 	// A broker endpoint's destination as read back (type, config, the credential fields set), and as sent.
 	Destination         = generated.Destination
 	DestinationRequest  = generated.DestinationRequest
@@ -50,16 +54,19 @@ type (
 	}
 )
 
-// Client calls the platform's API with an API key. Every call takes a context: cancelling it ends the call
+// Client calls the platform's API with an API key or a portal session's token. Every call takes a context: cancelling it ends the call
 // and any wait between its retries.
 type Client struct {
-	Events     *Events
-	Endpoints  *Endpoints
-	Deliveries *Deliveries
-	EventTypes *EventTypes
+	Events         *Events
+	Endpoints      *Endpoints
+	Deliveries     *Deliveries
+	EventTypes     *EventTypes
+	Tenants        *Tenants
+	PortalSessions *PortalSessions
 }
 
-// NewClient is a client of the platform at baseURL (e.g. "https://api.example.com") with a `weh` API key.
+// NewClient is a client of the platform at baseURL (e.g. "https://api.example.com") with a `weh` API key, or with a
+// portal session's `whpt_` token (PortalSessions.Create), which sees and changes only its tenant's records.
 func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	s := defaults()
 	for _, opt := range opts {
@@ -82,7 +89,10 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{Events: &Events{api}, Endpoints: &Endpoints{api}, Deliveries: &Deliveries{api}, EventTypes: &EventTypes{api}}, nil
+	return &Client{
+		Events: &Events{api}, Endpoints: &Endpoints{api}, Deliveries: &Deliveries{api}, EventTypes: &EventTypes{api},
+		Tenants: &Tenants{api}, PortalSessions: &PortalSessions{api},
+	}, nil
 }
 
 // result is the answer's value for a success, an *ApiError otherwise.

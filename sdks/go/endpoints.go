@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"bytes"
 	"context"
 	"iter"
 	"time"
@@ -13,22 +14,33 @@ type Endpoints struct {
 	api *generated.ClientWithResponses
 }
 
+// EndpointOption configures one Create or CreateForDestination.
+type EndpointOption func(*generated.CreateEndpointRequest)
+
+// WithEndpointTenant makes the endpoint one tenant's: it receives only the events sent for that tenant (WithTenant).
+func WithEndpointTenant(tenantID string) EndpointOption {
+	return func(r *generated.CreateEndpointRequest) { r.TenantId = &tenantID }
+}
+
 // Create registers an endpoint for url (events: the event types it receives; nil for all). The answer carries its signing secret.
-func (e *Endpoints) Create(ctx context.Context, url string, events []string) (*EndpointWithSecret, error) {
-	return e.create(ctx, generated.CreateEndpointRequest{Url: &url}, events)
+func (e *Endpoints) Create(ctx context.Context, url string, events []string, opts ...EndpointOption) (*EndpointWithSecret, error) {
+	return e.create(ctx, generated.CreateEndpointRequest{Url: &url}, events, opts)
 }
 
 // CreateForDestination registers an endpoint that publishes each delivery to a broker instead of POSTing it
 // (docs/destinations.md): build destination with its FromRabbitMqDestination, FromKafkaDestination or
 // FromSqsDestination. Its credentials are write-only: the endpoint read back names the ones set
 // (Destination.CredentialsSet), never their values.
-func (e *Endpoints) CreateForDestination(ctx context.Context, destination DestinationRequest, events []string) (*EndpointWithSecret, error) {
-	return e.create(ctx, generated.CreateEndpointRequest{Destination: &destination}, events)
+func (e *Endpoints) CreateForDestination(ctx context.Context, destination DestinationRequest, events []string, opts ...EndpointOption) (*EndpointWithSecret, error) {
+	return e.create(ctx, generated.CreateEndpointRequest{Destination: &destination}, events, opts)
 }
 
-func (e *Endpoints) create(ctx context.Context, body generated.CreateEndpointRequest, events []string) (*EndpointWithSecret, error) {
+func (e *Endpoints) create(ctx context.Context, body generated.CreateEndpointRequest, events []string, opts []EndpointOption) (*EndpointWithSecret, error) {
 	if events != nil {
 		body.Events = &events
+	}
+	for _, opt := range opts {
+		opt(&body)
 	}
 	resp, err := e.api.PostApiV1WebhooksEndpointsWithResponse(ctx, body)
 	if err != nil {
@@ -45,9 +57,20 @@ func (e *Endpoints) Get(ctx context.Context, id string) (*Endpoint, error) {
 	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
 }
 
-// Update changes the fields of change that are set.
+// Update changes the fields of change that are set; a TenantId moves the endpoint to that tenant (its waiting
+// deliveries end cancelled).
 func (e *Endpoints) Update(ctx context.Context, id string, change UpdateEndpoint) (*Endpoint, error) {
 	resp, err := e.api.PatchApiV1WebhooksEndpointsIdWithResponse(ctx, id, change)
+	if err != nil {
+		return nil, err
+	}
+	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
+}
+
+// MoveToAccount makes a tenant's endpoint one of the account's own (tenant_id null, which Update cannot send);
+// its waiting deliveries end cancelled.
+func (e *Endpoints) MoveToAccount(ctx context.Context, id string) (*Endpoint, error) {
+	resp, err := e.api.PatchApiV1WebhooksEndpointsIdWithBodyWithResponse(ctx, id, "application/json", bytes.NewReader([]byte(`{"tenant_id":null}`)))
 	if err != nil {
 		return nil, err
 	}
@@ -129,12 +152,24 @@ func (e *Endpoints) RetryNow(ctx context.Context, id string, cursor string) (*Re
 	return result(nil, resp.HTTPResponse, resp.Body, resp.JSON200)
 }
 
+// EndpointFilter narrows a listing of endpoints.
+type EndpointFilter func(*generated.GetApiV1WebhooksEndpointsParams)
+
+// OfTenant lists only the endpoints of one tenant.
+func OfTenant(tenantID string) EndpointFilter {
+	return func(p *generated.GetApiV1WebhooksEndpointsParams) { p.TenantId = &tenantID }
+}
+
 // Page reads one page of endpoints from cursor ("" for the first); pageSize 0 means PageSize.
-func (e *Endpoints) Page(ctx context.Context, cursor string, pageSize int) (*EndpointPage, error) {
+func (e *Endpoints) Page(ctx context.Context, cursor string, pageSize int, filters ...EndpointFilter) (*EndpointPage, error) {
 	if pageSize == 0 {
 		pageSize = PageSize
 	}
-	resp, err := e.api.GetApiV1WebhooksEndpointsWithResponse(ctx, &generated.GetApiV1WebhooksEndpointsParams{Limit: &pageSize, Cursor: nonZero(cursor)})
+	params := &generated.GetApiV1WebhooksEndpointsParams{Limit: &pageSize, Cursor: nonZero(cursor)}
+	for _, filter := range filters {
+		filter(params)
+	}
+	resp, err := e.api.GetApiV1WebhooksEndpointsWithResponse(ctx, params)
 	if err != nil {
 		return nil, err
 	}
@@ -142,9 +177,9 @@ func (e *Endpoints) Page(ctx context.Context, cursor string, pageSize int) (*End
 }
 
 // List yields every endpoint, page after page; it stops at the first error, which it yields.
-func (e *Endpoints) List(ctx context.Context, pageSize int) iter.Seq2[Endpoint, error] {
+func (e *Endpoints) List(ctx context.Context, pageSize int, filters ...EndpointFilter) iter.Seq2[Endpoint, error] {
 	return pages(func(cursor string) ([]Endpoint, *string, error) {
-		page, err := e.Page(ctx, cursor, pageSize)
+		page, err := e.Page(ctx, cursor, pageSize, filters...)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -26,6 +26,12 @@ func WithIdempotencyKey(key string) SendOption {
 	return func(r *generated.SendEventRequest) { r.IdempotencyKey = &key }
 }
 
+// WithTenant sends the event for one tenant: it reaches only that tenant's endpoints. Without it, an event
+// reaches only the account's endpoints that have no tenant.
+func WithTenant(tenantID string) SendOption {
+	return func(r *generated.SendEventRequest) { r.TenantId = &tenantID }
+}
+
 // Send ingests an event. Without WithIdempotencyKey a random key (a UUID) is made, and every retry of this call
 // sends the same one: a send repeated after a time-out returns the original event, never a second one.
 func (e *Events) Send(ctx context.Context, eventType string, data map[string]any, opts ...SendOption) (*SentEvent, error) {
@@ -63,12 +69,13 @@ func (e *Events) Get(ctx context.Context, eventID int) (*EventWithDeliveries, er
 type ListEvents struct {
 	Type     string
 	Status   string // "delivered", "failed" or "pending"
+	TenantID string // only the events sent for this tenant
 	PageSize int
 }
 
 // Page reads one page of events (newest first) from cursor ("" for the first); its NextCursor continues.
 func (e *Events) Page(ctx context.Context, cursor string, filter ListEvents) (*EventPage, error) {
-	params := &generated.GetApiV1WebhooksEventsParams{Limit: nonZero(filter.PageSize), Cursor: nonZero(cursor), Type: nonZero(filter.Type)}
+	params := &generated.GetApiV1WebhooksEventsParams{Limit: nonZero(filter.PageSize), Cursor: nonZero(cursor), Type: nonZero(filter.Type), TenantId: nonZero(filter.TenantID)}
 	if params.Limit == nil {
 		params.Limit = ptr(PageSize)
 	}

@@ -11,7 +11,7 @@ import { runShell, ShellProcess, spawnShell } from '../support/shell-process';
  * embedded platform, SSRF rules on): an account and a key, `cli listen`, an event with curl, a
  * signed delivery printed "verified", Ctrl-C removing the endpoint; then an app answering 500
  * behind `cli listen --forward-to`, its status reaching the platform, and the retry that succeeds
- * once the app is fixed, made at once by retry now; a cancel of the delivered event refused.
+ * once the app is fixed, made at once by retry now; a cancel of the delivered event refused; a tenant's portal session.
  */
 
 /** The tour's commands as the README shows them (shell blocks, comments dropped, `\` lines joined). */
@@ -26,6 +26,7 @@ const TOUR = [
   "npm run --silent cli -- listen --account acct_... --events 'order.*' --forward-to http://localhost:4000/webhooks",
   'curl -s -X POST http://127.0.0.1:3000/api/v1/webhooks/events/2/deliveries/ep_.../retry-now -H "Authorization: Bearer $KEY"',
   'curl -s -X POST http://127.0.0.1:3000/api/v1/webhooks/events/2/deliveries/ep_.../cancel -H "Authorization: Bearer $KEY"',
+  `curl -s http://127.0.0.1:3000/api/v1/webhooks/portal-sessions -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"tenant_id":"cus_42"}'`,
 ];
 
 async function readmeTourCommands(): Promise<string[]> {
@@ -78,7 +79,7 @@ describe('the README tour', () => {
         .replace(/ &$/, '');
     const run = (command: string) => JSON.parse(runShell(asHere(command), env));
     const endpoints = async () => (await (await fetch(`${apiUrl}/api/v1/webhooks/endpoints`, { headers: { Authorization: `Bearer ${env.KEY}` } })).json() as { data: unknown[] }).data;
-    const [accountCreate, keyCreate, exportKey, listen, sendEvent, getEvent, failingApp, listenForwarding, retryNow, cancel] = TOUR;
+    const [accountCreate, keyCreate, exportKey, listen, sendEvent, getEvent, failingApp, listenForwarding, retryNow, cancel, portalSession] = TOUR;
 
     const platform = spawnRole('start', env as Record<string, string>);
     const running: ShellProcess[] = [];
@@ -147,6 +148,16 @@ describe('the README tour', () => {
       expect(await forwarding.interrupt('SIGINT')).toBe(0);
       expect(forwarding.output()).toMatch(/Stopped\. Endpoint ep_\S+ removed\./);
       expect(await endpoints()).toEqual([]);
+
+      // 6. A tenant's portal: a session whose url is the portal page with the token in its fragment, and whose token
+      // works as Bearer on the tenant's records (none yet).
+      const session = run(portalSession);
+      expect(session.token).toMatch(/^whpt_/);
+      expect(session.url.startsWith(`${apiUrl}/portal`)).toBe(true);
+      expect(session.url.endsWith(`#token=${session.token}`)).toBe(true);
+      const portal = await fetch(`${apiUrl}/api/v1/webhooks/endpoints`, { headers: { Authorization: `Bearer ${session.token}` } });
+      expect(portal.status).toBe(200);
+      expect(((await portal.json()) as { data: unknown[] }).data).toEqual([]);
     } finally {
       for (const shell of running) await shell.kill();
       await platform.stop();

@@ -1,7 +1,9 @@
 import type { Platform } from '../../src/main/platform';
 import { html } from '../../src/transport/http/dashboard/html';
-import { csrfTokenIn, DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
-import { apiClient, startTestPlatform } from '../support/platform';
+import type { Tier } from '../../src/domain/limits/tiers';
+import { csrfTokenIn } from '../support/dashboard-client';
+import { signedUpWithKey } from '../support/dashboard-user';
+import { startTestPlatform } from '../support/platform';
 
 /**
  * An endpoint's ordering and limits set from the dashboard: the API's PATCH by another door, so the same schema refuses
@@ -9,25 +11,17 @@ import { apiClient, startTestPlatform } from '../support/platform';
  */
 describe("dashboard: an endpoint's delivery settings", () => {
   let platform: Platform;
-  let base: string;
 
   beforeAll(async () => {
     platform = await startTestPlatform({ roles: { api: true, worker: false }, env: { TRUST_PROXY: 'true' } });
-    base = platform.apiUrl!;
   });
   afterAll(async () => {
     await platform?.stop();
   });
 
-  /** A signed-up user (enterprise unless told, so the many calls here stay within the burst limit) with an endpoint, and an API key to read it. */
-  async function userWithEndpoint(tier = 'enterprise') {
-    const client = DashboardClient.fromNewIp(base);
-    const email = newEmail();
-    expect((await client.signUp(email, GOOD_PASSWORD)).status).toBe(303);
-    const account = (await platform.repositories.accounts.findByEmail(email))!;
-    await platform.services.accounts.setTier(account._id, tier);
-    const { key } = await platform.services.accounts.createKey(account._id, 'weh', 'reads the endpoint');
-    const api = apiClient(platform, key);
+  /** A signed-up user with an endpoint, and an API key to read it. */
+  async function userWithEndpoint(tier?: Tier) {
+    const { client, api, accountId } = await signedUpWithKey(platform, tier);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook' })).body;
     const page = `/dashboard/endpoints/${endpoint.id}`;
     const settings = (fields: Record<string, string>, headers?: Record<string, string>) =>
@@ -36,7 +30,7 @@ describe("dashboard: an endpoint's delivery settings", () => {
       const { ordering, rate_limit_per_s, max_in_flight } = (await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body;
       return { ordering, rate_limit_per_s, max_in_flight };
     };
-    return { client, api, accountId: account._id, endpoint, page, settings, current };
+    return { client, api, accountId, endpoint, page, settings, current };
   }
 
   it('sets ordering and both limits, shows them on the page, and clears a limit left empty', async () => {

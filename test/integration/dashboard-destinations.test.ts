@@ -1,6 +1,7 @@
 import type { Platform } from '../../src/main/platform';
-import { csrfTokenIn, DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
-import { apiClient, startTestPlatform } from '../support/platform';
+import { csrfTokenIn } from '../support/dashboard-client';
+import { signedUpWithKey } from '../support/dashboard-user';
+import { startTestPlatform } from '../support/platform';
 
 /**
  * The endpoint form as the API's `destination` for each broker type: Kafka's brokers one per line, its TLS checkbox and
@@ -10,24 +11,16 @@ import { apiClient, startTestPlatform } from '../support/platform';
  */
 describe('dashboard: broker destinations from the endpoint form', () => {
   let platform: Platform;
-  let base: string;
 
   beforeAll(async () => {
     platform = await startTestPlatform({ roles: { api: true, worker: false }, env: { TRUST_PROXY: 'true' } });
-    base = platform.apiUrl!;
   });
   afterAll(async () => {
     await platform?.stop();
   });
 
   async function signedUp() {
-    const client = DashboardClient.fromNewIp(base);
-    const email = newEmail();
-    expect((await client.signUp(email, GOOD_PASSWORD)).status).toBe(303);
-    const account = (await platform.repositories.accounts.findByEmail(email))!;
-    await platform.services.accounts.setTier(account._id, 'enterprise');
-    const { key } = await platform.services.accounts.createKey(account._id, 'weh', 'reads the endpoints');
-    const api = apiClient(platform, key);
+    const { client, api } = await signedUpWithKey(platform);
     const add = (fields: Record<string, string>) => client.submit('/dashboard/endpoints', '/dashboard/endpoints', fields);
     const endpoints = async () => (await api.get('/api/v1/webhooks/endpoints')).body.data;
     return { client, api, add, endpoints };

@@ -43,12 +43,19 @@ describe('Go SDK (sdks/go)', () => {
   describe('against a real platform', () => {
     const fixture = sdkSuitePlatform();
 
-    it('passes every scenario: endpoints, a RabbitMQ endpoint read back without its credentials, event types and a send refused by a schema, sends, a send retried after a time-out, paging, a delivery, rotation, a 429, end to end', async () => {
+    it('passes every scenario: endpoints, a RabbitMQ endpoint read back without its credentials, event types and a send refused by a schema, tenants and portal sessions, sends, a send retried after a time-out, paging, a delivery, rotation, a 429, end to end', async () => {
       const out = await goTest(path.join(GO_SDK_DIR, 'platformtest'), fixture.env);
       for (const scenario of [
         'TestRegisterAnEndpointThenReadUpdateListAndDeleteIt',
         'TestRegisterARabbitMqEndpointThenReadItBackWithoutItsCredentials',
         'TestRegisterAnEventTypeWithASchemaThenASendThatDoesNotMatchItIsRefused',
+        'TestAnEventSentForTenantAReachesAsEndpointOnlyNotTenantBs',
+        'TestTenantsAreListedWithTheirEndpointCountsAndATenantsEndpoints',
+        'TestDeletingATenantDeletesItsEndpointsAndAnotherTenantsStay',
+        'TestAnEndpointMovesToAnotherTenantThenBackToTheAccount',
+        'TestAPortalSessionsTokenAsTheClientsKeySeesAndChangesOnlyItsTenantsRecords',
+        'TestAReadOnlySessionsTokenReadsAndAChangeIsA403PortalReadOnly',
+        'TestRevokingEverySessionEndsATokenAtOnce',
         'TestSendEvents',
         'TestASendRetriedAfterATimeOutResultsInOneEvent',
         'TestPageThroughEvents',

@@ -47,12 +47,20 @@ describe('Python SDK (sdks/python)', () => {
   describe('against a real platform', () => {
     const fixture = sdkSuitePlatform();
 
-    it('passes every scenario: endpoints, a RabbitMQ endpoint read back without its credentials, event types and a send refused by a schema, sends, a send retried after a time-out, paging, a delivery, rotation, a 429, end to end', async () => {
+    it('passes every scenario: endpoints, a RabbitMQ endpoint read back without its credentials, event types and a send refused by a schema, tenants and portal sessions, sends, a send retried after a time-out, paging, a delivery, rotation, a 429, end to end', async () => {
       const out = await pytest(fixture.env, 'tests/test_platform.py');
       for (const scenario of [
         'test_register_an_endpoint_then_read_update_list_and_delete_it',
         'test_register_a_rabbitmq_endpoint_then_read_it_back_without_its_credentials',
         'test_register_an_event_type_with_a_schema_then_a_send_that_does_not_match_it_is_refused',
+        'test_an_event_sent_for_tenant_a_reaches_a_s_endpoint_only_not_tenant_b_s',
+        'test_tenants_are_listed_with_their_endpoint_counts_and_a_tenant_s_endpoints',
+        'test_deleting_a_tenant_deletes_its_endpoints_and_another_tenant_s_stay',
+        'test_an_endpoint_moves_to_another_tenant_then_back_to_the_account',
+        'test_a_portal_session_s_token_as_the_client_s_key_sees_and_changes_only_its_tenant_s_records',
+        'test_a_read_only_session_s_token_reads_and_a_change_raises_platform_error_403_portal_read_only',
+        'test_revoking_every_session_ends_a_token_at_once',
+        'test_the_async_client_lists_tenants_and_revokes_sessions',
         'test_send_events',
         'test_a_send_retried_after_a_time_out_results_in_one_event',
         'test_page_through_events',

@@ -439,6 +439,20 @@ type CreateEventTypeRequest struct {
 	Schema *map[string]interface{} `json:"schema,omitempty"`
 }
 
+// CreatePortalSessionRequest defines model for CreatePortalSessionRequest.
+type CreatePortalSessionRequest struct {
+	// ExpiresInSeconds How long the token works: 60 to 86400 seconds (24 h), default 3600 (1 h).
+	ExpiresInSeconds *int `json:"expires_in_seconds,omitempty"`
+
+	// ReadOnly A read-only token gets 403 `portal_read_only` on every call but GET.
+	ReadOnly *bool `json:"read_only,omitempty"`
+
+	// TenantId Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
+	//
+	// Example: cus_8f14e45f
+	TenantId TenantId `json:"tenant_id"`
+}
+
 // Delivery defines model for Delivery.
 type Delivery struct {
 	AttemptCount  int       `json:"attempt_count"`
@@ -873,6 +887,34 @@ type KafkaDestinationType string
 // KafkaSaslMechanism defines model for KafkaSaslMechanism.
 type KafkaSaslMechanism string
 
+// PortalSession defines model for PortalSession.
+type PortalSession struct {
+	// ExpiresAt ISO 8601 UTC.
+	ExpiresAt string `json:"expires_at"`
+	ReadOnly  bool   `json:"read_only"`
+	TenantId  string `json:"tenant_id"`
+
+	// Token `whpt_` + 43 base64url characters: `Authorization: Bearer <token>` on the endpoint and event paths, for this tenant only. Shown only here.
+	Token string `json:"token"`
+
+	// Url The tenant's portal page, `<origin>/portal/<account id>#token=<token>`: the token in its fragment (never sent to a server).
+	Url string `json:"url"`
+}
+
+// PortalSessionsRevoked defines model for PortalSessionsRevoked.
+type PortalSessionsRevoked struct {
+	// Revoked Sessions ended by this call.
+	Revoked int `json:"revoked"`
+}
+
+// PortalSettings defines model for PortalSettings.
+type PortalSettings struct {
+	AccentColor    *string  `json:"accent_color"`
+	AllowedOrigins []string `json:"allowed_origins"`
+	LogoUrl        *string  `json:"logo_url"`
+	Name           *string  `json:"name"`
+}
+
 // RabbitMqDestination Published persistent (delivery mode 2) with publisher confirms: delivered when the broker confirms it.
 type RabbitMqDestination struct {
 	Config struct {
@@ -1008,10 +1050,26 @@ type SqsDestination struct {
 // SqsDestinationType defines model for SqsDestination.Type.
 type SqsDestinationType string
 
+// Tenant A tenant exists while it has at least one endpoint.
+type Tenant struct {
+	// CreatedAt When its first endpoint (since it last had none) was created, ISO 8601 UTC.
+	CreatedAt string `json:"created_at"`
+
+	// EndpointCount Its endpoints, disabled ones included (what its cap counts).
+	EndpointCount int    `json:"endpoint_count"`
+	TenantId      string `json:"tenant_id"`
+}
+
 // TenantId Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).
 //
 // Example: cus_8f14e45f
 type TenantId = string
+
+// TenantPage defines model for TenantPage.
+type TenantPage struct {
+	Data       []Tenant `json:"data"`
+	NextCursor *string  `json:"next_cursor"`
+}
 
 // UpdateEndpointRequest defines model for UpdateEndpointRequest.
 type UpdateEndpointRequest struct {
@@ -1058,6 +1116,23 @@ type UpdateEventTypeRequest struct {
 	Schema *map[string]interface{} `json:"schema,omitempty"`
 }
 
+// UpdatePortalSettingsRequest defines model for UpdatePortalSettingsRequest.
+type UpdatePortalSettingsRequest struct {
+	// AccentColor Buttons and links (null: the default blue).
+	AccentColor *string `json:"accent_color,omitempty"`
+
+	// AllowedOrigins The origins whose pages may show the portal in an iframe (CSP `frame-ancestors`), at most 10, each an origin, `https://host[:port]` (`http://` only for localhost, 127.0.0.1 and [::1]), with no path, query, fragment, credentials or wildcard. Stored as browsers send them (`https://App.Example.com:443/` is `https://app.example.com`), repeats once. Every other origin is refused; `[]` (the default): no page may frame it. Replaces the list.
+	//
+	// Example: ["https://app.example.com"]
+	AllowedOrigins *[]string `json:"allowed_origins,omitempty"`
+
+	// LogoUrl An https image shown beside the name; the page's CSP allows images from its origin only.
+	LogoUrl *string `json:"logo_url,omitempty"`
+
+	// Name Shown as the portal's title (null: "Webhooks").
+	Name *string `json:"name,omitempty"`
+}
+
 // GetApiV1WebhooksEndpointsParams defines parameters for GetApiV1WebhooksEndpoints.
 type GetApiV1WebhooksEndpointsParams struct {
 	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
@@ -1082,6 +1157,12 @@ type GetApiV1WebhooksEventsParams struct {
 
 	// TenantId Only the events sent for this tenant.
 	TenantId *string `form:"tenant_id,omitempty" json:"tenant_id,omitempty"`
+}
+
+// GetApiV1WebhooksTenantsParams defines parameters for GetApiV1WebhooksTenants.
+type GetApiV1WebhooksTenantsParams struct {
+	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // DeliveryJSONBody defines parameters for Delivery.
@@ -1139,6 +1220,12 @@ type PatchApiV1WebhooksEventTypesNameJSONRequestBody = UpdateEventTypeRequest
 
 // PostApiV1WebhooksEventsJSONRequestBody defines body for PostApiV1WebhooksEvents for application/json ContentType.
 type PostApiV1WebhooksEventsJSONRequestBody = SendEventRequest
+
+// PostApiV1WebhooksPortalSessionsJSONRequestBody defines body for PostApiV1WebhooksPortalSessions for application/json ContentType.
+type PostApiV1WebhooksPortalSessionsJSONRequestBody = CreatePortalSessionRequest
+
+// PatchApiV1WebhooksPortalSettingsJSONRequestBody defines body for PatchApiV1WebhooksPortalSettings for application/json ContentType.
+type PatchApiV1WebhooksPortalSettingsJSONRequestBody = UpdatePortalSettingsRequest
 
 // DeliveryJSONRequestBody defines body for Delivery for application/json ContentType.
 type DeliveryJSONRequestBody DeliveryJSONBody
@@ -1710,6 +1797,70 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now (the `PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow` operationId).
 	PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow(ctx context.Context, eventId string, endpointId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteApiV1WebhooksPortalSessions Revoke every portal session of the account
+	//
+	// Every token handed out so far stops working at once (401 `invalid_portal_token`).
+	//
+	// Corresponds with DELETE /api/v1/webhooks/portal-sessions (the `DeleteApiV1WebhooksPortalSessions` operationId).
+	DeleteApiV1WebhooksPortalSessions(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1WebhooksPortalSessionsWithBody Make a short-lived token for one tenant's people (a portal session)
+	//
+	// The token works as `Authorization: Bearer <token>` on the endpoint and event paths of this API (endpoints, their secret, rotation, pause and resume, retry-now, recovery; events, their deliveries; ingest, as a test event) and sees and changes only the tenant's own records: any other record is a 404, naming another tenant a 403 `portal_not_allowed`, any other path a 403. A read-only token gets 403 `portal_read_only` on every change. An expired, revoked or forged token is a 401 `invalid_portal_token`. Its calls count against the account's limits, with the same headers. The token is stored only as its SHA-256 and is never an API key.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/webhooks/portal-sessions (the `PostApiV1WebhooksPortalSessions` operationId).
+	PostApiV1WebhooksPortalSessionsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1WebhooksPortalSessions Make a short-lived token for one tenant's people (a portal session)
+	//
+	// The token works as `Authorization: Bearer <token>` on the endpoint and event paths of this API (endpoints, their secret, rotation, pause and resume, retry-now, recovery; events, their deliveries; ingest, as a test event) and sees and changes only the tenant's own records: any other record is a 404, naming another tenant a 403 `portal_not_allowed`, any other path a 403. A read-only token gets 403 `portal_read_only` on every change. An expired, revoked or forged token is a 401 `invalid_portal_token`. Its calls count against the account's limits, with the same headers. The token is stored only as its SHA-256 and is never an API key.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/webhooks/portal-sessions (the `PostApiV1WebhooksPortalSessions` operationId).
+	PostApiV1WebhooksPortalSessions(ctx context.Context, body PostApiV1WebhooksPortalSessionsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiV1WebhooksPortalSettings The tenants' portal page settings: the origins that may frame it, and its branding
+	//
+	// Also readable with a portal session's token (the page shows its branding from it).
+	//
+	// Corresponds with GET /api/v1/webhooks/portal-settings (the `GetApiV1WebhooksPortalSettings` operationId).
+	GetApiV1WebhooksPortalSettings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchApiV1WebhooksPortalSettingsWithBody Change the tenants' portal page settings
+	//
+	// The fields given are set, the others kept. `allowed_origins` is the page's CSP `frame-ancestors` from the next page load on: only those origins may show it in an iframe (docs/tenants-and-portal.md, "Embedding").
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/v1/webhooks/portal-settings (the `PatchApiV1WebhooksPortalSettings` operationId).
+	PatchApiV1WebhooksPortalSettingsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchApiV1WebhooksPortalSettings Change the tenants' portal page settings
+	//
+	// The fields given are set, the others kept. `allowed_origins` is the page's CSP `frame-ancestors` from the next page load on: only those origins may show it in an iframe (docs/tenants-and-portal.md, "Embedding").
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/v1/webhooks/portal-settings (the `PatchApiV1WebhooksPortalSettings` operationId).
+	PatchApiV1WebhooksPortalSettings(ctx context.Context, body PatchApiV1WebhooksPortalSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiV1WebhooksTenants List the account's tenants with their endpoint counts (newest first)
+	//
+	// A tenant exists while it has at least one endpoint: it appears with its first endpoint (`tenant_id` on `POST /api/v1/webhooks/endpoints`) and goes with its last. An account has at most 1000 tenants, each at most 20 endpoints.
+	//
+	// Corresponds with GET /api/v1/webhooks/tenants (the `GetApiV1WebhooksTenants` operationId).
+	GetApiV1WebhooksTenants(ctx context.Context, params *GetApiV1WebhooksTenantsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteApiV1WebhooksTenantsTenantId Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
+	//
+	// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs may be left. A tenant with no endpoint → 404.
+	//
+	// Corresponds with DELETE /api/v1/webhooks/tenants/{tenant_id} (the `DeleteApiV1WebhooksTenantsTenantId` operationId).
+	DeleteApiV1WebhooksTenantsTenantId(ctx context.Context, tenantId TenantId, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetApiV1WebhooksEndpoints List endpoints (newest first, no secrets; filter by tenant)
@@ -2222,6 +2373,150 @@ func (c *Client) PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry(ctx con
 // Corresponds with POST /api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now (the `PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow` operationId).
 func (c *Client) PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow(ctx context.Context, eventId string, endpointId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowRequest(c.Server, eventId, endpointId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteApiV1WebhooksPortalSessions Revoke every portal session of the account
+//
+// Every token handed out so far stops working at once (401 `invalid_portal_token`).
+//
+// Corresponds with DELETE /api/v1/webhooks/portal-sessions (the `DeleteApiV1WebhooksPortalSessions` operationId).
+func (c *Client) DeleteApiV1WebhooksPortalSessions(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteApiV1WebhooksPortalSessionsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1WebhooksPortalSessionsWithBody Make a short-lived token for one tenant's people (a portal session)
+//
+// The token works as `Authorization: Bearer <token>` on the endpoint and event paths of this API (endpoints, their secret, rotation, pause and resume, retry-now, recovery; events, their deliveries; ingest, as a test event) and sees and changes only the tenant's own records: any other record is a 404, naming another tenant a 403 `portal_not_allowed`, any other path a 403. A read-only token gets 403 `portal_read_only` on every change. An expired, revoked or forged token is a 401 `invalid_portal_token`. Its calls count against the account's limits, with the same headers. The token is stored only as its SHA-256 and is never an API key.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/webhooks/portal-sessions (the `PostApiV1WebhooksPortalSessions` operationId).
+func (c *Client) PostApiV1WebhooksPortalSessionsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1WebhooksPortalSessionsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1WebhooksPortalSessions Make a short-lived token for one tenant's people (a portal session)
+//
+// The token works as `Authorization: Bearer <token>` on the endpoint and event paths of this API (endpoints, their secret, rotation, pause and resume, retry-now, recovery; events, their deliveries; ingest, as a test event) and sees and changes only the tenant's own records: any other record is a 404, naming another tenant a 403 `portal_not_allowed`, any other path a 403. A read-only token gets 403 `portal_read_only` on every change. An expired, revoked or forged token is a 401 `invalid_portal_token`. Its calls count against the account's limits, with the same headers. The token is stored only as its SHA-256 and is never an API key.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/webhooks/portal-sessions (the `PostApiV1WebhooksPortalSessions` operationId).
+func (c *Client) PostApiV1WebhooksPortalSessions(ctx context.Context, body PostApiV1WebhooksPortalSessionsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1WebhooksPortalSessionsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiV1WebhooksPortalSettings The tenants' portal page settings: the origins that may frame it, and its branding
+//
+// Also readable with a portal session's token (the page shows its branding from it).
+//
+// Corresponds with GET /api/v1/webhooks/portal-settings (the `GetApiV1WebhooksPortalSettings` operationId).
+func (c *Client) GetApiV1WebhooksPortalSettings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1WebhooksPortalSettingsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchApiV1WebhooksPortalSettingsWithBody Change the tenants' portal page settings
+//
+// The fields given are set, the others kept. `allowed_origins` is the page's CSP `frame-ancestors` from the next page load on: only those origins may show it in an iframe (docs/tenants-and-portal.md, "Embedding").
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/v1/webhooks/portal-settings (the `PatchApiV1WebhooksPortalSettings` operationId).
+func (c *Client) PatchApiV1WebhooksPortalSettingsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchApiV1WebhooksPortalSettingsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchApiV1WebhooksPortalSettings Change the tenants' portal page settings
+//
+// The fields given are set, the others kept. `allowed_origins` is the page's CSP `frame-ancestors` from the next page load on: only those origins may show it in an iframe (docs/tenants-and-portal.md, "Embedding").
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/v1/webhooks/portal-settings (the `PatchApiV1WebhooksPortalSettings` operationId).
+func (c *Client) PatchApiV1WebhooksPortalSettings(ctx context.Context, body PatchApiV1WebhooksPortalSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchApiV1WebhooksPortalSettingsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiV1WebhooksTenants List the account's tenants with their endpoint counts (newest first)
+//
+// A tenant exists while it has at least one endpoint: it appears with its first endpoint (`tenant_id` on `POST /api/v1/webhooks/endpoints`) and goes with its last. An account has at most 1000 tenants, each at most 20 endpoints.
+//
+// Corresponds with GET /api/v1/webhooks/tenants (the `GetApiV1WebhooksTenants` operationId).
+func (c *Client) GetApiV1WebhooksTenants(ctx context.Context, params *GetApiV1WebhooksTenantsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1WebhooksTenantsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteApiV1WebhooksTenantsTenantId Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
+//
+// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs may be left. A tenant with no endpoint → 404.
+//
+// Corresponds with DELETE /api/v1/webhooks/tenants/{tenant_id} (the `DeleteApiV1WebhooksTenantsTenantId` operationId).
+func (c *Client) DeleteApiV1WebhooksTenantsTenantId(ctx context.Context, tenantId TenantId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteApiV1WebhooksTenantsTenantIdRequest(c.Server, tenantId)
 	if err != nil {
 		return nil, err
 	}
@@ -3228,6 +3523,240 @@ func NewPostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowRequest(server
 	return req, nil
 }
 
+// NewDeleteApiV1WebhooksPortalSessionsRequest constructs an http.Request for the DeleteApiV1WebhooksPortalSessions method
+func NewDeleteApiV1WebhooksPortalSessionsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/portal-sessions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostApiV1WebhooksPortalSessionsRequest calls the generic PostApiV1WebhooksPortalSessions builder with application/json body
+func NewPostApiV1WebhooksPortalSessionsRequest(server string, body PostApiV1WebhooksPortalSessionsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiV1WebhooksPortalSessionsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPostApiV1WebhooksPortalSessionsRequestWithBody constructs an http.Request for the PostApiV1WebhooksPortalSessions method, with any body, and a specified content type
+func NewPostApiV1WebhooksPortalSessionsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/portal-sessions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetApiV1WebhooksPortalSettingsRequest constructs an http.Request for the GetApiV1WebhooksPortalSettings method
+func NewGetApiV1WebhooksPortalSettingsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/portal-settings")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPatchApiV1WebhooksPortalSettingsRequest calls the generic PatchApiV1WebhooksPortalSettings builder with application/json body
+func NewPatchApiV1WebhooksPortalSettingsRequest(server string, body PatchApiV1WebhooksPortalSettingsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPatchApiV1WebhooksPortalSettingsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPatchApiV1WebhooksPortalSettingsRequestWithBody constructs an http.Request for the PatchApiV1WebhooksPortalSettings method, with any body, and a specified content type
+func NewPatchApiV1WebhooksPortalSettingsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/portal-settings")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetApiV1WebhooksTenantsRequest constructs an http.Request for the GetApiV1WebhooksTenants method
+func NewGetApiV1WebhooksTenantsRequest(server string, params *GetApiV1WebhooksTenantsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/tenants")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteApiV1WebhooksTenantsTenantIdRequest constructs an http.Request for the DeleteApiV1WebhooksTenantsTenantId method
+func NewDeleteApiV1WebhooksTenantsTenantIdRequest(server string, tenantId TenantId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tenant_id", tenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/tenants/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -3519,6 +4048,78 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now (the `PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow` operationId).
 	PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowWithResponse(ctx context.Context, eventId string, endpointId string, reqEditors ...RequestEditorFn) (*PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse, error)
+
+	// DeleteApiV1WebhooksPortalSessionsWithResponse Revoke every portal session of the account
+	//
+	// Every token handed out so far stops working at once (401 `invalid_portal_token`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/webhooks/portal-sessions (the `DeleteApiV1WebhooksPortalSessions` operationId).
+	DeleteApiV1WebhooksPortalSessionsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*DeleteApiV1WebhooksPortalSessionsResponse, error)
+
+	// PostApiV1WebhooksPortalSessionsWithBodyWithResponse Make a short-lived token for one tenant's people (a portal session)
+	//
+	// The token works as `Authorization: Bearer <token>` on the endpoint and event paths of this API (endpoints, their secret, rotation, pause and resume, retry-now, recovery; events, their deliveries; ingest, as a test event) and sees and changes only the tenant's own records: any other record is a 404, naming another tenant a 403 `portal_not_allowed`, any other path a 403. A read-only token gets 403 `portal_read_only` on every change. An expired, revoked or forged token is a 401 `invalid_portal_token`. Its calls count against the account's limits, with the same headers. The token is stored only as its SHA-256 and is never an API key.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/webhooks/portal-sessions (the `PostApiV1WebhooksPortalSessions` operationId).
+	PostApiV1WebhooksPortalSessionsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1WebhooksPortalSessionsResponse, error)
+
+	// PostApiV1WebhooksPortalSessionsWithResponse Make a short-lived token for one tenant's people (a portal session)
+	//
+	// The token works as `Authorization: Bearer <token>` on the endpoint and event paths of this API (endpoints, their secret, rotation, pause and resume, retry-now, recovery; events, their deliveries; ingest, as a test event) and sees and changes only the tenant's own records: any other record is a 404, naming another tenant a 403 `portal_not_allowed`, any other path a 403. A read-only token gets 403 `portal_read_only` on every change. An expired, revoked or forged token is a 401 `invalid_portal_token`. Its calls count against the account's limits, with the same headers. The token is stored only as its SHA-256 and is never an API key.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/webhooks/portal-sessions (the `PostApiV1WebhooksPortalSessions` operationId).
+	PostApiV1WebhooksPortalSessionsWithResponse(ctx context.Context, body PostApiV1WebhooksPortalSessionsJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1WebhooksPortalSessionsResponse, error)
+
+	// GetApiV1WebhooksPortalSettingsWithResponse The tenants' portal page settings: the origins that may frame it, and its branding
+	//
+	// Also readable with a portal session's token (the page shows its branding from it).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/webhooks/portal-settings (the `GetApiV1WebhooksPortalSettings` operationId).
+	GetApiV1WebhooksPortalSettingsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiV1WebhooksPortalSettingsResponse, error)
+
+	// PatchApiV1WebhooksPortalSettingsWithBodyWithResponse Change the tenants' portal page settings
+	//
+	// The fields given are set, the others kept. `allowed_origins` is the page's CSP `frame-ancestors` from the next page load on: only those origins may show it in an iframe (docs/tenants-and-portal.md, "Embedding").
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/webhooks/portal-settings (the `PatchApiV1WebhooksPortalSettings` operationId).
+	PatchApiV1WebhooksPortalSettingsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchApiV1WebhooksPortalSettingsResponse, error)
+
+	// PatchApiV1WebhooksPortalSettingsWithResponse Change the tenants' portal page settings
+	//
+	// The fields given are set, the others kept. `allowed_origins` is the page's CSP `frame-ancestors` from the next page load on: only those origins may show it in an iframe (docs/tenants-and-portal.md, "Embedding").
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/webhooks/portal-settings (the `PatchApiV1WebhooksPortalSettings` operationId).
+	PatchApiV1WebhooksPortalSettingsWithResponse(ctx context.Context, body PatchApiV1WebhooksPortalSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchApiV1WebhooksPortalSettingsResponse, error)
+
+	// GetApiV1WebhooksTenantsWithResponse List the account's tenants with their endpoint counts (newest first)
+	//
+	// A tenant exists while it has at least one endpoint: it appears with its first endpoint (`tenant_id` on `POST /api/v1/webhooks/endpoints`) and goes with its last. An account has at most 1000 tenants, each at most 20 endpoints.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/webhooks/tenants (the `GetApiV1WebhooksTenants` operationId).
+	GetApiV1WebhooksTenantsWithResponse(ctx context.Context, params *GetApiV1WebhooksTenantsParams, reqEditors ...RequestEditorFn) (*GetApiV1WebhooksTenantsResponse, error)
+
+	// DeleteApiV1WebhooksTenantsTenantIdWithResponse Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
+	//
+	// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs may be left. A tenant with no endpoint → 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/webhooks/tenants/{tenant_id} (the `DeleteApiV1WebhooksTenantsTenantId` operationId).
+	DeleteApiV1WebhooksTenantsTenantIdWithResponse(ctx context.Context, tenantId TenantId, reqEditors ...RequestEditorFn) (*DeleteApiV1WebhooksTenantsTenantIdResponse, error)
 }
 
 // GetApiV1WebhooksEndpointsResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1WebhooksEndpoints
@@ -7163,6 +7764,803 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) Cont
 	return ""
 }
 
+// DeleteApiV1WebhooksPortalSessionsResponse200Headers the declared response headers of an HTTP 200 response for DeleteApiV1WebhooksPortalSessions
+type DeleteApiV1WebhooksPortalSessionsResponse200Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksPortalSessionsResponse403Headers the declared response headers of an HTTP 403 response for DeleteApiV1WebhooksPortalSessions
+type DeleteApiV1WebhooksPortalSessionsResponse403Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksPortalSessionsResponse429Headers the declared response headers of an HTTP 429 response for DeleteApiV1WebhooksPortalSessions
+type DeleteApiV1WebhooksPortalSessionsResponse429Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksPortalSessionsResponse500Headers the declared response headers of an HTTP 500 response for DeleteApiV1WebhooksPortalSessions
+type DeleteApiV1WebhooksPortalSessionsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+type DeleteApiV1WebhooksPortalSessionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PortalSessionsRevoked
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DeleteApiV1WebhooksPortalSessionsResponse200Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteApiV1WebhooksPortalSessionsResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteApiV1WebhooksPortalSessionsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteApiV1WebhooksPortalSessionsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON200() *PortalSessionsRevoked {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteApiV1WebhooksPortalSessionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteApiV1WebhooksPortalSessionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteApiV1WebhooksPortalSessionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteApiV1WebhooksPortalSessionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1WebhooksPortalSessionsResponse201Headers the declared response headers of an HTTP 201 response for PostApiV1WebhooksPortalSessions
+type PostApiV1WebhooksPortalSessionsResponse201Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksPortalSessionsResponse400Headers the declared response headers of an HTTP 400 response for PostApiV1WebhooksPortalSessions
+type PostApiV1WebhooksPortalSessionsResponse400Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksPortalSessionsResponse403Headers the declared response headers of an HTTP 403 response for PostApiV1WebhooksPortalSessions
+type PostApiV1WebhooksPortalSessionsResponse403Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksPortalSessionsResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksPortalSessions
+type PostApiV1WebhooksPortalSessionsResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksPortalSessionsResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksPortalSessions
+type PostApiV1WebhooksPortalSessionsResponse429Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksPortalSessionsResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksPortalSessions
+type PostApiV1WebhooksPortalSessionsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+type PostApiV1WebhooksPortalSessionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *PortalSession
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *PostApiV1WebhooksPortalSessionsResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PostApiV1WebhooksPortalSessionsResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PostApiV1WebhooksPortalSessionsResponse403Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PostApiV1WebhooksPortalSessionsResponse415Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1WebhooksPortalSessionsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PostApiV1WebhooksPortalSessionsResponse500Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON201() *PortalSession {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1WebhooksPortalSessionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1WebhooksPortalSessionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1WebhooksPortalSessionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1WebhooksPortalSessionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetApiV1WebhooksPortalSettingsResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1WebhooksPortalSettings
+type GetApiV1WebhooksPortalSettingsResponse200Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksPortalSettingsResponse403Headers the declared response headers of an HTTP 403 response for GetApiV1WebhooksPortalSettings
+type GetApiV1WebhooksPortalSettingsResponse403Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksPortalSettingsResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksPortalSettings
+type GetApiV1WebhooksPortalSettingsResponse429Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksPortalSettingsResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksPortalSettings
+type GetApiV1WebhooksPortalSettingsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+type GetApiV1WebhooksPortalSettingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PortalSettings
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1WebhooksPortalSettingsResponse200Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetApiV1WebhooksPortalSettingsResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1WebhooksPortalSettingsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetApiV1WebhooksPortalSettingsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1WebhooksPortalSettingsResponse) GetJSON200() *PortalSettings {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1WebhooksPortalSettingsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1WebhooksPortalSettingsResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1WebhooksPortalSettingsResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1WebhooksPortalSettingsResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1WebhooksPortalSettingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1WebhooksPortalSettingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1WebhooksPortalSettingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1WebhooksPortalSettingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PatchApiV1WebhooksPortalSettingsResponse200Headers the declared response headers of an HTTP 200 response for PatchApiV1WebhooksPortalSettings
+type PatchApiV1WebhooksPortalSettingsResponse200Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PatchApiV1WebhooksPortalSettingsResponse400Headers the declared response headers of an HTTP 400 response for PatchApiV1WebhooksPortalSettings
+type PatchApiV1WebhooksPortalSettingsResponse400Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PatchApiV1WebhooksPortalSettingsResponse403Headers the declared response headers of an HTTP 403 response for PatchApiV1WebhooksPortalSettings
+type PatchApiV1WebhooksPortalSettingsResponse403Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PatchApiV1WebhooksPortalSettingsResponse415Headers the declared response headers of an HTTP 415 response for PatchApiV1WebhooksPortalSettings
+type PatchApiV1WebhooksPortalSettingsResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PatchApiV1WebhooksPortalSettingsResponse429Headers the declared response headers of an HTTP 429 response for PatchApiV1WebhooksPortalSettings
+type PatchApiV1WebhooksPortalSettingsResponse429Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PatchApiV1WebhooksPortalSettingsResponse500Headers the declared response headers of an HTTP 500 response for PatchApiV1WebhooksPortalSettings
+type PatchApiV1WebhooksPortalSettingsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+type PatchApiV1WebhooksPortalSettingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PortalSettings
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PatchApiV1WebhooksPortalSettingsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PatchApiV1WebhooksPortalSettingsResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PatchApiV1WebhooksPortalSettingsResponse403Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PatchApiV1WebhooksPortalSettingsResponse415Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PatchApiV1WebhooksPortalSettingsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PatchApiV1WebhooksPortalSettingsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON200() *PortalSettings {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PatchApiV1WebhooksPortalSettingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PatchApiV1WebhooksPortalSettingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PatchApiV1WebhooksPortalSettingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PatchApiV1WebhooksPortalSettingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetApiV1WebhooksTenantsResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1WebhooksTenants
+type GetApiV1WebhooksTenantsResponse200Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksTenantsResponse400Headers the declared response headers of an HTTP 400 response for GetApiV1WebhooksTenants
+type GetApiV1WebhooksTenantsResponse400Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksTenantsResponse403Headers the declared response headers of an HTTP 403 response for GetApiV1WebhooksTenants
+type GetApiV1WebhooksTenantsResponse403Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksTenantsResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksTenants
+type GetApiV1WebhooksTenantsResponse429Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksTenantsResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksTenants
+type GetApiV1WebhooksTenantsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+type GetApiV1WebhooksTenantsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TenantPage
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1WebhooksTenantsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetApiV1WebhooksTenantsResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetApiV1WebhooksTenantsResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1WebhooksTenantsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetApiV1WebhooksTenantsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1WebhooksTenantsResponse) GetJSON200() *TenantPage {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetApiV1WebhooksTenantsResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1WebhooksTenantsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1WebhooksTenantsResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1WebhooksTenantsResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1WebhooksTenantsResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1WebhooksTenantsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1WebhooksTenantsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1WebhooksTenantsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1WebhooksTenantsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteApiV1WebhooksTenantsTenantIdResponse204Headers the declared response headers of an HTTP 204 response for DeleteApiV1WebhooksTenantsTenantId
+type DeleteApiV1WebhooksTenantsTenantIdResponse204Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksTenantsTenantIdResponse400Headers the declared response headers of an HTTP 400 response for DeleteApiV1WebhooksTenantsTenantId
+type DeleteApiV1WebhooksTenantsTenantIdResponse400Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksTenantsTenantIdResponse403Headers the declared response headers of an HTTP 403 response for DeleteApiV1WebhooksTenantsTenantId
+type DeleteApiV1WebhooksTenantsTenantIdResponse403Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksTenantsTenantIdResponse404Headers the declared response headers of an HTTP 404 response for DeleteApiV1WebhooksTenantsTenantId
+type DeleteApiV1WebhooksTenantsTenantIdResponse404Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksTenantsTenantIdResponse429Headers the declared response headers of an HTTP 429 response for DeleteApiV1WebhooksTenantsTenantId
+type DeleteApiV1WebhooksTenantsTenantIdResponse429Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksTenantsTenantIdResponse500Headers the declared response headers of an HTTP 500 response for DeleteApiV1WebhooksTenantsTenantId
+type DeleteApiV1WebhooksTenantsTenantIdResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+type DeleteApiV1WebhooksTenantsTenantIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteApiV1WebhooksTenantsTenantIdResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DeleteApiV1WebhooksTenantsTenantIdResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteApiV1WebhooksTenantsTenantIdResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteApiV1WebhooksTenantsTenantIdResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteApiV1WebhooksTenantsTenantIdResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteApiV1WebhooksTenantsTenantIdResponse500Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetApiV1WebhooksEndpointsWithResponse List endpoints (newest first, no secrets; filter by tenant)
 //
 // Returns a wrapper object for the known response body format(s).
@@ -7589,6 +8987,126 @@ func (c *ClientWithResponses) PostApiV1WebhooksEventsEventIdDeliveriesEndpointId
 		return nil, err
 	}
 	return ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp)
+}
+
+// DeleteApiV1WebhooksPortalSessionsWithResponse Revoke every portal session of the account
+//
+// Every token handed out so far stops working at once (401 `invalid_portal_token`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/webhooks/portal-sessions (the `DeleteApiV1WebhooksPortalSessions` operationId).
+func (c *ClientWithResponses) DeleteApiV1WebhooksPortalSessionsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*DeleteApiV1WebhooksPortalSessionsResponse, error) {
+	rsp, err := c.DeleteApiV1WebhooksPortalSessions(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteApiV1WebhooksPortalSessionsResponse(rsp)
+}
+
+// PostApiV1WebhooksPortalSessionsWithBodyWithResponse Make a short-lived token for one tenant's people (a portal session)
+//
+// The token works as `Authorization: Bearer <token>` on the endpoint and event paths of this API (endpoints, their secret, rotation, pause and resume, retry-now, recovery; events, their deliveries; ingest, as a test event) and sees and changes only the tenant's own records: any other record is a 404, naming another tenant a 403 `portal_not_allowed`, any other path a 403. A read-only token gets 403 `portal_read_only` on every change. An expired, revoked or forged token is a 401 `invalid_portal_token`. Its calls count against the account's limits, with the same headers. The token is stored only as its SHA-256 and is never an API key.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/webhooks/portal-sessions (the `PostApiV1WebhooksPortalSessions` operationId).
+func (c *ClientWithResponses) PostApiV1WebhooksPortalSessionsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1WebhooksPortalSessionsResponse, error) {
+	rsp, err := c.PostApiV1WebhooksPortalSessionsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1WebhooksPortalSessionsResponse(rsp)
+}
+
+// PostApiV1WebhooksPortalSessionsWithResponse Make a short-lived token for one tenant's people (a portal session)
+//
+// The token works as `Authorization: Bearer <token>` on the endpoint and event paths of this API (endpoints, their secret, rotation, pause and resume, retry-now, recovery; events, their deliveries; ingest, as a test event) and sees and changes only the tenant's own records: any other record is a 404, naming another tenant a 403 `portal_not_allowed`, any other path a 403. A read-only token gets 403 `portal_read_only` on every change. An expired, revoked or forged token is a 401 `invalid_portal_token`. Its calls count against the account's limits, with the same headers. The token is stored only as its SHA-256 and is never an API key.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/webhooks/portal-sessions (the `PostApiV1WebhooksPortalSessions` operationId).
+func (c *ClientWithResponses) PostApiV1WebhooksPortalSessionsWithResponse(ctx context.Context, body PostApiV1WebhooksPortalSessionsJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1WebhooksPortalSessionsResponse, error) {
+	rsp, err := c.PostApiV1WebhooksPortalSessions(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1WebhooksPortalSessionsResponse(rsp)
+}
+
+// GetApiV1WebhooksPortalSettingsWithResponse The tenants' portal page settings: the origins that may frame it, and its branding
+//
+// Also readable with a portal session's token (the page shows its branding from it).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/webhooks/portal-settings (the `GetApiV1WebhooksPortalSettings` operationId).
+func (c *ClientWithResponses) GetApiV1WebhooksPortalSettingsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiV1WebhooksPortalSettingsResponse, error) {
+	rsp, err := c.GetApiV1WebhooksPortalSettings(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1WebhooksPortalSettingsResponse(rsp)
+}
+
+// PatchApiV1WebhooksPortalSettingsWithBodyWithResponse Change the tenants' portal page settings
+//
+// The fields given are set, the others kept. `allowed_origins` is the page's CSP `frame-ancestors` from the next page load on: only those origins may show it in an iframe (docs/tenants-and-portal.md, "Embedding").
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/webhooks/portal-settings (the `PatchApiV1WebhooksPortalSettings` operationId).
+func (c *ClientWithResponses) PatchApiV1WebhooksPortalSettingsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchApiV1WebhooksPortalSettingsResponse, error) {
+	rsp, err := c.PatchApiV1WebhooksPortalSettingsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchApiV1WebhooksPortalSettingsResponse(rsp)
+}
+
+// PatchApiV1WebhooksPortalSettingsWithResponse Change the tenants' portal page settings
+//
+// The fields given are set, the others kept. `allowed_origins` is the page's CSP `frame-ancestors` from the next page load on: only those origins may show it in an iframe (docs/tenants-and-portal.md, "Embedding").
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/webhooks/portal-settings (the `PatchApiV1WebhooksPortalSettings` operationId).
+func (c *ClientWithResponses) PatchApiV1WebhooksPortalSettingsWithResponse(ctx context.Context, body PatchApiV1WebhooksPortalSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchApiV1WebhooksPortalSettingsResponse, error) {
+	rsp, err := c.PatchApiV1WebhooksPortalSettings(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchApiV1WebhooksPortalSettingsResponse(rsp)
+}
+
+// GetApiV1WebhooksTenantsWithResponse List the account's tenants with their endpoint counts (newest first)
+//
+// A tenant exists while it has at least one endpoint: it appears with its first endpoint (`tenant_id` on `POST /api/v1/webhooks/endpoints`) and goes with its last. An account has at most 1000 tenants, each at most 20 endpoints.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/webhooks/tenants (the `GetApiV1WebhooksTenants` operationId).
+func (c *ClientWithResponses) GetApiV1WebhooksTenantsWithResponse(ctx context.Context, params *GetApiV1WebhooksTenantsParams, reqEditors ...RequestEditorFn) (*GetApiV1WebhooksTenantsResponse, error) {
+	rsp, err := c.GetApiV1WebhooksTenants(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1WebhooksTenantsResponse(rsp)
+}
+
+// DeleteApiV1WebhooksTenantsTenantIdWithResponse Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
+//
+// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs may be left. A tenant with no endpoint → 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/webhooks/tenants/{tenant_id} (the `DeleteApiV1WebhooksTenantsTenantId` operationId).
+func (c *ClientWithResponses) DeleteApiV1WebhooksTenantsTenantIdWithResponse(ctx context.Context, tenantId TenantId, reqEditors ...RequestEditorFn) (*DeleteApiV1WebhooksTenantsTenantIdResponse, error) {
+	rsp, err := c.DeleteApiV1WebhooksTenantsTenantId(ctx, tenantId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteApiV1WebhooksTenantsTenantIdResponse(rsp)
 }
 
 // ParseGetApiV1WebhooksEndpointsResponse parses an HTTP response from a GetApiV1WebhooksEndpointsWithResponse call
@@ -15065,6 +16583,1571 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteApiV1WebhooksPortalSessionsResponse parses an HTTP response from a DeleteApiV1WebhooksPortalSessionsWithResponse call
+func ParseDeleteApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*DeleteApiV1WebhooksPortalSessionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteApiV1WebhooksPortalSessionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PortalSessionsRevoked
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DeleteApiV1WebhooksPortalSessionsResponse200Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteApiV1WebhooksPortalSessionsResponse403Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteApiV1WebhooksPortalSessionsResponse429Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteApiV1WebhooksPortalSessionsResponse500Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1WebhooksPortalSessionsResponse parses an HTTP response from a PostApiV1WebhooksPortalSessionsWithResponse call
+func ParsePostApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*PostApiV1WebhooksPortalSessionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1WebhooksPortalSessionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest PortalSession
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers PostApiV1WebhooksPortalSessionsResponse201Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers PostApiV1WebhooksPortalSessionsResponse400Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers PostApiV1WebhooksPortalSessionsResponse403Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 415:
+		var headers PostApiV1WebhooksPortalSessionsResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1WebhooksPortalSessionsResponse429Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PostApiV1WebhooksPortalSessionsResponse500Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiV1WebhooksPortalSettingsResponse parses an HTTP response from a GetApiV1WebhooksPortalSettingsWithResponse call
+func ParseGetApiV1WebhooksPortalSettingsResponse(rsp *http.Response) (*GetApiV1WebhooksPortalSettingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1WebhooksPortalSettingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PortalSettings
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1WebhooksPortalSettingsResponse200Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetApiV1WebhooksPortalSettingsResponse403Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1WebhooksPortalSettingsResponse429Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetApiV1WebhooksPortalSettingsResponse500Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePatchApiV1WebhooksPortalSettingsResponse parses an HTTP response from a PatchApiV1WebhooksPortalSettingsWithResponse call
+func ParsePatchApiV1WebhooksPortalSettingsResponse(rsp *http.Response) (*PatchApiV1WebhooksPortalSettingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PatchApiV1WebhooksPortalSettingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PortalSettings
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PatchApiV1WebhooksPortalSettingsResponse200Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PatchApiV1WebhooksPortalSettingsResponse400Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers PatchApiV1WebhooksPortalSettingsResponse403Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 415:
+		var headers PatchApiV1WebhooksPortalSettingsResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 429:
+		var headers PatchApiV1WebhooksPortalSettingsResponse429Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PatchApiV1WebhooksPortalSettingsResponse500Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiV1WebhooksTenantsResponse parses an HTTP response from a GetApiV1WebhooksTenantsWithResponse call
+func ParseGetApiV1WebhooksTenantsResponse(rsp *http.Response) (*GetApiV1WebhooksTenantsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1WebhooksTenantsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TenantPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1WebhooksTenantsResponse200Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetApiV1WebhooksTenantsResponse400Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetApiV1WebhooksTenantsResponse403Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1WebhooksTenantsResponse429Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetApiV1WebhooksTenantsResponse500Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteApiV1WebhooksTenantsTenantIdResponse parses an HTTP response from a DeleteApiV1WebhooksTenantsTenantIdWithResponse call
+func ParseDeleteApiV1WebhooksTenantsTenantIdResponse(rsp *http.Response) (*DeleteApiV1WebhooksTenantsTenantIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteApiV1WebhooksTenantsTenantIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteApiV1WebhooksTenantsTenantIdResponse204Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers DeleteApiV1WebhooksTenantsTenantIdResponse400Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteApiV1WebhooksTenantsTenantIdResponse403Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteApiV1WebhooksTenantsTenantIdResponse404Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteApiV1WebhooksTenantsTenantIdResponse429Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteApiV1WebhooksTenantsTenantIdResponse500Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

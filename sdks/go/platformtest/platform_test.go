@@ -227,6 +227,211 @@ func TestRegisterAnEventTypeWithASchemaThenASendThatDoesNotMatchItIsRefused(t *t
 	must[*platform.SentEvent](t)(c.Events.Send(ctx, name, map[string]any{"amount": -1}))
 }
 
+// quietEndpoint is an endpoint of tenant subscribed to a type no event here has: a tenant to count, list and scope, with no delivery made.
+func quietEndpoint(t *testing.T, c *platform.Client, tenant string) *platform.EndpointWithSecret {
+	t.Helper()
+	return must[*platform.EndpointWithSecret](t)(c.Endpoints.Create(context.Background(), "https://example.com/hooks/tenant", []string{unique("quiet")}, platform.WithEndpointTenant(tenant)))
+}
+
+func deleteTenants(t *testing.T, c *platform.Client, tenants ...string) {
+	t.Helper()
+	for _, tenant := range tenants {
+		if err := c.Tenants.Delete(context.Background(), tenant); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestAnEventSentForTenantAReachesAsEndpointOnlyNotTenantBs(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	r := startReceiver(t)
+	tenantA, tenantB, kind := unique("cus_a"), unique("cus_b"), unique("invoice.paid")
+	endpointA := must[*platform.EndpointWithSecret](t)(c.Endpoints.Create(ctx, r.URL, []string{kind}, platform.WithEndpointTenant(tenantA)))
+	endpointB := must[*platform.EndpointWithSecret](t)(c.Endpoints.Create(ctx, r.URL, []string{kind}, platform.WithEndpointTenant(tenantB)))
+	r.trust(endpointA.Secret)
+	r.trust(endpointB.Secret)
+	if endpointA.TenantId == nil || *endpointA.TenantId != tenantA || endpointB.TenantId == nil || *endpointB.TenantId != tenantB {
+		t.Fatalf("tenants %v %v", endpointA.TenantId, endpointB.TenantId)
+	}
+	sent := must[*platform.SentEvent](t)(c.Events.Send(ctx, kind, map[string]any{"invoice": "inv_a"}, platform.WithTenant(tenantA)))
+	if sent.TenantId == nil || *sent.TenantId != tenantA || sent.Destinations != 1 {
+		t.Fatalf("%+v", sent)
+	}
+	var read *platform.EventWithDeliveries
+	eventually(t, func() bool {
+		read = must[*platform.EventWithDeliveries](t)(c.Events.Get(ctx, sent.Id))
+		return len(read.Deliveries) > 0 && read.Deliveries[0].Status == generated.DeliveryStatusSucceeded
+	})
+	if len(read.Deliveries) != 1 || read.Deliveries[0].EndpointId != endpointA.Id {
+		t.Fatalf("deliveries %+v", read.Deliveries)
+	}
+	if verified, _ := r.results(); len(verified) != 1 || verified[0].ID != strconv.Itoa(sent.Id) {
+		t.Fatalf("verified %+v", verified)
+	}
+	listed := func(tenant string) []int {
+		var ids []int
+		for event, err := range c.Events.List(ctx, platform.ListEvents{Type: kind, TenantID: tenant}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, event.Id)
+		}
+		return ids
+	}
+	if a, b := listed(tenantA), listed(tenantB); !slices.Equal(a, []int{sent.Id}) || len(b) != 0 {
+		t.Fatalf("listed for A %v, for B %v", a, b)
+	}
+	deleteTenants(t, c, tenantA, tenantB)
+}
+
+func TestTenantsAreListedWithTheirEndpointCountsAndATenantsEndpoints(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	tenantA, tenantB := unique("cus_a"), unique("cus_b")
+	a1, a2 := quietEndpoint(t, c, tenantA), quietEndpoint(t, c, tenantA)
+	quietEndpoint(t, c, tenantB)
+	counts := map[string]int{}
+	for tenant, err := range c.Tenants.List(ctx, 1) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[tenant.TenantId] = tenant.EndpointCount
+	}
+	if counts[tenantA] != 2 || counts[tenantB] != 1 {
+		t.Fatalf("counts %v", counts)
+	}
+	var ofA []string
+	for endpoint, err := range c.Endpoints.List(ctx, 0, platform.OfTenant(tenantA)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ofA = append(ofA, endpoint.Id)
+	}
+	slices.Sort(ofA)
+	if want := []string{a1.Id, a2.Id}; !slices.Equal(ofA, slices.Sorted(slices.Values(want))) {
+		t.Fatalf("endpoints of A %v", ofA)
+	}
+	deleteTenants(t, c, tenantA, tenantB)
+}
+
+func TestDeletingATenantDeletesItsEndpointsAndAnotherTenantsStay(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	tenantA, tenantB := unique("cus_a"), unique("cus_b")
+	endpointA, endpointB := quietEndpoint(t, c, tenantA), quietEndpoint(t, c, tenantB)
+	deleteTenants(t, c, tenantA)
+	var apiErr *platform.ApiError
+	if _, err := c.Endpoints.Get(ctx, endpointA.Id); !errors.As(err, &apiErr) || apiErr.Status != 404 {
+		t.Fatalf("%v", err)
+	}
+	if got := must[*platform.Endpoint](t)(c.Endpoints.Get(ctx, endpointB.Id)); got.TenantId == nil || *got.TenantId != tenantB {
+		t.Fatalf("%v", got.TenantId)
+	}
+	var tenants []string
+	for tenant, err := range c.Tenants.List(ctx, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		tenants = append(tenants, tenant.TenantId)
+	}
+	if slices.Contains(tenants, tenantA) || !slices.Contains(tenants, tenantB) {
+		t.Fatalf("tenants %v", tenants)
+	}
+	if err := c.Tenants.Delete(ctx, tenantA); !errors.As(err, &apiErr) || apiErr.Status != 404 || apiErr.Code != generated.ErrorCodeNotFound {
+		t.Fatalf("%v", err)
+	}
+	deleteTenants(t, c, tenantB)
+}
+
+func TestAnEndpointMovesToAnotherTenantThenBackToTheAccount(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	tenantA, tenantB := unique("cus_a"), unique("cus_b")
+	endpoint := quietEndpoint(t, c, tenantA)
+	moved := must[*platform.Endpoint](t)(c.Endpoints.Update(ctx, endpoint.Id, platform.UpdateEndpoint{TenantId: &tenantB}))
+	if moved.TenantId == nil || *moved.TenantId != tenantB {
+		t.Fatalf("moved to %v", moved.TenantId)
+	}
+	if back := must[*platform.Endpoint](t)(c.Endpoints.MoveToAccount(ctx, endpoint.Id)); back.TenantId != nil {
+		t.Fatalf("still of %q", *back.TenantId)
+	}
+	if err := c.Endpoints.Delete(ctx, endpoint.Id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAPortalSessionsTokenAsTheClientsKeySeesAndChangesOnlyItsTenantsRecords(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	tenantA, tenantB := unique("cus_a"), unique("cus_b")
+	endpointA, endpointB := quietEndpoint(t, c, tenantA), quietEndpoint(t, c, tenantB)
+	session := must[*platform.PortalSession](t)(c.PortalSessions.Create(ctx, platform.NewPortalSession{TenantId: tenantA, ExpiresInSeconds: ptr(600)}))
+	if !strings.HasPrefix(session.Token, "whpt_") || session.TenantId != tenantA || session.ReadOnly {
+		t.Fatalf("%+v", session)
+	}
+	portal := must[*platform.Client](t)(platform.NewClient(env(t, "PLATFORM_URL"), session.Token))
+	made := must[*platform.EndpointWithSecret](t)(portal.Endpoints.Create(ctx, "https://example.com/hooks/portal", []string{unique("quiet")}))
+	if made.TenantId == nil || *made.TenantId != tenantA {
+		t.Fatalf("made for %v", made.TenantId)
+	}
+	var seen []string
+	for endpoint, err := range portal.Endpoints.List(ctx, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen = append(seen, endpoint.Id)
+	}
+	slices.Sort(seen)
+	if want := []string{made.Id, endpointA.Id}; !slices.Equal(seen, slices.Sorted(slices.Values(want))) {
+		t.Fatalf("seen %v", seen)
+	}
+	var apiErr *platform.ApiError
+	if _, err := portal.Endpoints.Get(ctx, endpointB.Id); !errors.As(err, &apiErr) || apiErr.Status != 404 || apiErr.Code != generated.ErrorCodeNotFound {
+		t.Fatalf("%v", err)
+	}
+	deleteTenants(t, c, tenantA, tenantB)
+}
+
+func TestAReadOnlySessionsTokenReadsAndAChangeIsA403PortalReadOnly(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	tenant := unique("cus_a")
+	endpoint := quietEndpoint(t, c, tenant)
+	session := must[*platform.PortalSession](t)(c.PortalSessions.Create(ctx, platform.NewPortalSession{TenantId: tenant, ReadOnly: ptr(true)}))
+	readOnly := must[*platform.Client](t)(platform.NewClient(env(t, "PLATFORM_URL"), session.Token))
+	must[*platform.Endpoint](t)(readOnly.Endpoints.Get(ctx, endpoint.Id))
+	changed := "changed"
+	var apiErr *platform.ApiError
+	if _, err := readOnly.Endpoints.Update(ctx, endpoint.Id, platform.UpdateEndpoint{Description: &changed}); !errors.As(err, &apiErr) || apiErr.Status != 403 || apiErr.Code != generated.ErrorCodePortalReadOnly {
+		t.Fatalf("%v", err)
+	}
+	if got := must[*platform.Endpoint](t)(c.Endpoints.Get(ctx, endpoint.Id)); got.Description != endpoint.Description {
+		t.Fatalf("description %q", got.Description)
+	}
+	deleteTenants(t, c, tenant)
+}
+
+func TestRevokingEverySessionEndsATokenAtOnce(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, "PLATFORM_API_KEY")
+	tenant := unique("cus_a")
+	endpoint := quietEndpoint(t, c, tenant)
+	session := must[*platform.PortalSession](t)(c.PortalSessions.Create(ctx, platform.NewPortalSession{TenantId: tenant}))
+	portal := must[*platform.Client](t)(platform.NewClient(env(t, "PLATFORM_URL"), session.Token))
+	must[*platform.Endpoint](t)(portal.Endpoints.Get(ctx, endpoint.Id))
+	if revoked := must[int](t)(c.PortalSessions.RevokeAll(ctx)); revoked < 1 {
+		t.Fatalf("revoked %d", revoked)
+	}
+	var apiErr *platform.ApiError
+	if _, err := portal.Endpoints.Get(ctx, endpoint.Id); !errors.As(err, &apiErr) || apiErr.Status != 401 || apiErr.Code != generated.ErrorCodeInvalidPortalToken {
+		t.Fatalf("%v", err)
+	}
+	deleteTenants(t, c, tenant)
+}
+
+func ptr[T any](v T) *T { return &v }
+
 func TestSendEvents(t *testing.T) {
 	ctx := context.Background()
 	c := newClient(t, "PLATFORM_API_KEY")

@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from platform_sdk import Client, DeliveryStatus, ErrorCode, PlatformError
+from platform_sdk import AsyncClient, Client, DeliveryStatus, ErrorCode, PlatformError
 
 pytestmark = pytest.mark.skipif("PLATFORM_URL" not in os.environ, reason="needs a platform: run test/integration/sdk-python.test.ts")
 
@@ -146,6 +146,126 @@ def test_register_an_event_type_with_a_schema_then_a_send_that_does_not_match_it
     with pytest.raises(PlatformError) as raised:
         client.event_types.get(name)
     assert (raised.value.status, raised.value.code) == (404, ErrorCode.NOT_FOUND)
+
+
+def quiet_endpoint(client, tenant_id):
+    """An endpoint of tenant_id subscribed to a type no event here has: a tenant to count, list and scope, with no delivery made."""
+    return client.endpoints.create("https://example.com/hooks/tenant", events=[unique("quiet")], tenant_id=tenant_id)
+
+
+def test_an_event_sent_for_tenant_a_reaches_a_s_endpoint_only_not_tenant_b_s(client, receiver):
+    tenant_a, tenant_b, kind = unique("cus_a"), unique("cus_b"), unique("invoice.paid")
+    endpoint_a = client.endpoints.create(receiver.url, events=[kind], tenant_id=tenant_a)
+    endpoint_b = client.endpoints.create(receiver.url, events=[kind], tenant_id=tenant_b)
+    receiver.secrets += [endpoint_a.secret, endpoint_b.secret]
+    assert (endpoint_a.tenant_id, endpoint_b.tenant_id) == (tenant_a, tenant_b)
+
+    sent = client.events.send(kind, {"invoice": "inv_a"}, tenant_id=tenant_a)
+    assert (sent.tenant_id, sent.destinations) == (tenant_a, 1)
+
+    def delivered():
+        deliveries = client.events.get(sent.id).deliveries
+        return deliveries if deliveries and all(d.status == "succeeded" for d in deliveries) else None
+
+    assert [d.endpoint_id for d in eventually(delivered)] == [endpoint_a.id]
+    assert [v.id for v in receiver.verified if v.id == str(sent.id)] == [str(sent.id)]
+    assert [e.id for e in client.events.list(type=kind, tenant_id=tenant_a)] == [sent.id]
+    assert [e.id for e in client.events.list(type=kind, tenant_id=tenant_b)] == []
+    client.tenants.delete(tenant_a)
+    client.tenants.delete(tenant_b)
+
+
+def test_tenants_are_listed_with_their_endpoint_counts_and_a_tenant_s_endpoints(client):
+    tenant_a, tenant_b = unique("cus_a"), unique("cus_b")
+    a1, a2 = quiet_endpoint(client, tenant_a), quiet_endpoint(client, tenant_a)
+    quiet_endpoint(client, tenant_b)
+    counts = {t.tenant_id: t.endpoint_count for t in client.tenants.list(page_size=1)}
+    assert (counts.get(tenant_a), counts.get(tenant_b)) == (2, 1)
+    assert sorted(e.id for e in client.endpoints.list(tenant_id=tenant_a)) == sorted([a1.id, a2.id])
+    client.tenants.delete(tenant_a)
+    client.tenants.delete(tenant_b)
+
+
+def test_deleting_a_tenant_deletes_its_endpoints_and_another_tenant_s_stay(client):
+    tenant_a, tenant_b = unique("cus_a"), unique("cus_b")
+    endpoint_a, endpoint_b = quiet_endpoint(client, tenant_a), quiet_endpoint(client, tenant_b)
+    client.tenants.delete(tenant_a)
+    with pytest.raises(PlatformError) as raised:
+        client.endpoints.get(endpoint_a.id)
+    assert raised.value.status == 404
+    assert client.endpoints.get(endpoint_b.id).tenant_id == tenant_b
+    tenants = [t.tenant_id for t in client.tenants.list()]
+    assert tenant_a not in tenants and tenant_b in tenants
+    with pytest.raises(PlatformError) as raised:
+        client.tenants.delete(tenant_a)
+    assert (raised.value.status, raised.value.code) == (404, ErrorCode.NOT_FOUND)
+    client.tenants.delete(tenant_b)
+
+
+def test_an_endpoint_moves_to_another_tenant_then_back_to_the_account(client):
+    tenant_a, tenant_b = unique("cus_a"), unique("cus_b")
+    endpoint = quiet_endpoint(client, tenant_a)
+    assert client.endpoints.update(endpoint.id, tenant_id=tenant_b).tenant_id == tenant_b
+    assert client.endpoints.update(endpoint.id, tenant_id=None).tenant_id is None
+    client.endpoints.delete(endpoint.id)
+
+
+def test_a_portal_session_s_token_as_the_client_s_key_sees_and_changes_only_its_tenant_s_records(client):
+    tenant_a, tenant_b = unique("cus_a"), unique("cus_b")
+    endpoint_a, endpoint_b = quiet_endpoint(client, tenant_a), quiet_endpoint(client, tenant_b)
+    session = client.portal_sessions.create(tenant_a, expires_in_seconds=600)
+    assert session.token.startswith("whpt_") and (session.tenant_id, session.read_only) == (tenant_a, False)
+    with Client(os.environ["PLATFORM_URL"], session.token) as portal:
+        made = portal.endpoints.create("https://example.com/hooks/portal", events=[unique("quiet")])
+        assert made.tenant_id == tenant_a
+        assert sorted(e.id for e in portal.endpoints.list()) == sorted([made.id, endpoint_a.id])
+        with pytest.raises(PlatformError) as raised:
+            portal.endpoints.get(endpoint_b.id)
+        assert (raised.value.status, raised.value.code) == (404, ErrorCode.NOT_FOUND)
+    client.tenants.delete(tenant_a)
+    client.tenants.delete(tenant_b)
+
+
+def test_a_read_only_session_s_token_reads_and_a_change_raises_platform_error_403_portal_read_only(client):
+    tenant = unique("cus_a")
+    endpoint = quiet_endpoint(client, tenant)
+    session = client.portal_sessions.create(tenant, read_only=True)
+    with Client(os.environ["PLATFORM_URL"], session.token) as read_only:
+        assert read_only.endpoints.get(endpoint.id).id == endpoint.id
+        with pytest.raises(PlatformError) as raised:
+            read_only.endpoints.update(endpoint.id, events=["changed"])
+        assert (raised.value.status, raised.value.code) == (403, ErrorCode.PORTAL_READ_ONLY)
+    assert client.endpoints.get(endpoint.id).events == endpoint.events
+    client.tenants.delete(tenant)
+
+
+def test_revoking_every_session_ends_a_token_at_once(client):
+    tenant = unique("cus_a")
+    endpoint = quiet_endpoint(client, tenant)
+    with Client(os.environ["PLATFORM_URL"], client.portal_sessions.create(tenant).token) as portal:
+        assert portal.endpoints.get(endpoint.id).id == endpoint.id
+        assert client.portal_sessions.revoke_all() >= 1
+        with pytest.raises(PlatformError) as raised:
+            portal.endpoints.get(endpoint.id)
+        assert (raised.value.status, raised.value.code) == (401, ErrorCode.INVALID_PORTAL_TOKEN)
+    client.tenants.delete(tenant)
+
+
+def test_the_async_client_lists_tenants_and_revokes_sessions(client):
+    import asyncio
+
+    tenant = unique("cus_a")
+    quiet_endpoint(client, tenant)
+    client.portal_sessions.create(tenant)
+
+    async def main():
+        async with AsyncClient(os.environ["PLATFORM_URL"], os.environ["PLATFORM_API_KEY"]) as account:
+            counts = {t.tenant_id: t.endpoint_count async for t in account.tenants.list(page_size=1)}
+            return counts.get(tenant), await account.portal_sessions.revoke_all()
+
+    count, revoked = asyncio.run(main())
+    assert count == 1 and revoked >= 1
+    client.tenants.delete(tenant)
 
 
 def test_send_events(client):

@@ -30,6 +30,12 @@ export type NewEventType = Schemas['CreateEventTypeRequest'];
 /** Absent fields stay; null removes the schema or the example. */
 export type EventTypeChange = Schemas['UpdateEventTypeRequest'];
 export type ListEventsQuery = Omit<NonNullable<paths['/api/v1/webhooks/events']['get']['parameters']['query']>, 'cursor'>;
+export type ListEndpointsQuery = Omit<NonNullable<paths['/api/v1/webhooks/endpoints']['get']['parameters']['query']>, 'cursor'>;
+/** One of the account's customers, named by the sender's own id for it; it exists while it has at least one endpoint. */
+export type Tenant = Schemas['Tenant'];
+/** A short-lived token for one tenant's people, and the portal page that uses it. */
+export type PortalSession = Schemas['PortalSession'];
+export type NewPortalSession = Schemas['CreatePortalSessionRequest'];
 
 export interface ClientOptions {
   /** Retries of a 429 or 503 answer (and of a send that got no answer) before the error is thrown. Default 5. */
@@ -67,12 +73,15 @@ export class PlatformClient {
   readonly endpoints: Endpoints;
   readonly deliveries: Deliveries;
   readonly eventTypes: EventTypes;
+  readonly tenants: Tenants;
+  readonly portalSessions: PortalSessions;
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
   private readonly maxRetryWaitMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
 
+  /** `apiKey`: the account's `weh` key, or a portal session's `whpt_` token (that tenant's records only; see `portalSessions.create`). */
   constructor(baseUrl: string, apiKey: string, options: ClientOptions = {}) {
     this.raw = createClient<paths>({ baseUrl: baseUrl.replace(/\/+$/, ''), headers: { Authorization: `Bearer ${apiKey}` }, fetch: options.fetch });
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -84,6 +93,8 @@ export class PlatformClient {
     this.endpoints = new Endpoints(this);
     this.deliveries = new Deliveries(this);
     this.eventTypes = new EventTypes(this);
+    this.tenants = new Tenants(this);
+    this.portalSessions = new PortalSessions(this);
   }
 
   /**
@@ -133,9 +144,10 @@ class Events {
   /**
    * Ingests an event. Without `idempotencyKey` a random one is made; every retry of this call sends
    * the same key, so an event whose answer was lost is stored once (the repeat answers 200 with it).
+   * With `tenantId` it reaches only that tenant's endpoints; without, only the account's endpoints that have no tenant.
    */
-  send(type: string, data: Record<string, unknown>, options: { idempotencyKey?: string } = {}): Promise<SentEvent> {
-    const body = { type, data, idempotency_key: options.idempotencyKey ?? randomUUID() };
+  send(type: string, data: Record<string, unknown>, options: { idempotencyKey?: string; tenantId?: string } = {}): Promise<SentEvent> {
+    const body = { type, data, idempotency_key: options.idempotencyKey ?? randomUUID(), ...(options.tenantId === undefined ? {} : { tenant_id: options.tenantId }) };
     return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/events', { body, signal }), true);
   }
 
@@ -177,8 +189,8 @@ class Endpoints {
     return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/endpoints', { body: endpoint, signal }), false);
   }
 
-  /** Every endpoint, newest first, across pages. */
-  list(query: { limit?: number } = {}): AsyncGenerator<Endpoint> {
+  /** Every endpoint (only `tenant_id`'s, when given), newest first, across pages. */
+  list(query: ListEndpointsQuery = {}): AsyncGenerator<Endpoint> {
     return pages((cursor) => this.client.request((signal) => this.client.raw.GET('/api/v1/webhooks/endpoints', { params: { query: { ...query, cursor } }, signal }), true));
   }
 
@@ -249,5 +261,38 @@ class EventTypes {
   /** Deletes the type: its events are accepted unchecked from then on. */
   async delete(name: string): Promise<void> {
     await this.client.request((signal) => this.client.raw.DELETE('/api/v1/webhooks/event-types/{name}', { params: { path: { name } }, signal }), false);
+  }
+}
+
+/** The account's tenants: each appears with its first endpoint (`tenant_id` on `endpoints.create`) and goes with its last. */
+class Tenants {
+  constructor(private readonly client: PlatformClient) {}
+
+  /** Every tenant, newest first, with its endpoint count, across pages. */
+  list(query: { limit?: number } = {}): AsyncGenerator<Tenant> {
+    return pages((cursor) => this.client.request((signal) => this.client.raw.GET('/api/v1/webhooks/tenants', { params: { query: { ...query, cursor } }, signal }), true));
+  }
+
+  /** Deletes every endpoint of the tenant (their waiting deliveries end cancelled); its events stay. A tenant with no endpoint throws 404. */
+  async delete(tenantId: string): Promise<void> {
+    await this.client.request((signal) => this.client.raw.DELETE('/api/v1/webhooks/tenants/{tenant_id}', { params: { path: { tenant_id: tenantId } }, signal }), false);
+  }
+}
+
+/** Portal sessions, made and revoked with the account's key (a session's own token gets 403 here). */
+class PortalSessions {
+  constructor(private readonly client: PlatformClient) {}
+
+  /**
+   * A token for one tenant (default 1 h, at most 24 h), shown only here: `new PlatformClient(baseUrl, session.token)` sees
+   * and changes only that tenant's endpoints and events; a read-only one throws 403 `portal_read_only` on every change.
+   */
+  create(session: NewPortalSession): Promise<PortalSession> {
+    return this.client.request((signal) => this.client.raw.POST('/api/v1/webhooks/portal-sessions', { body: session, signal }), false);
+  }
+
+  /** Ends every session of the account at once (401 `invalid_portal_token` from then on); answers how many. */
+  async revokeAll(): Promise<number> {
+    return (await this.client.request((signal) => this.client.raw.DELETE('/api/v1/webhooks/portal-sessions', { signal }), false)).revoked;
   }
 }

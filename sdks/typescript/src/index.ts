@@ -12,12 +12,16 @@ export type {
   EventType,
   EventTypeChange,
   EventWithDeliveries,
+  ListEndpointsQuery,
   ListEventsQuery,
   NewDestination,
   NewEndpoint,
   NewEventType,
+  NewPortalSession,
+  PortalSession,
   Recovery,
   SentEvent,
+  Tenant,
 } from './client.js';
 export { ERROR_CODES, PlatformError } from './errors.js';
 export type { ErrorBody, ErrorCode } from './errors.js';

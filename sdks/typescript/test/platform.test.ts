@@ -151,6 +151,104 @@ describe('event types', () => {
   });
 });
 
+describe('tenants and portal sessions', () => {
+  /** Endpoints subscribed to a type no event here has: a tenant to count, list and scope, with no delivery made. */
+  const quietEndpoint = (tenantId: string) => client.endpoints.create({ url: 'https://example.com/hooks/tenant', events: [unique('quiet')], tenant_id: tenantId });
+
+  it('an event sent for tenant A reaches A’s endpoint only, not tenant B’s', async () => {
+    let secrets: string[] = [];
+    const receiver = await startReceiver(() => secrets);
+    try {
+      const [tenantA, tenantB, type] = [unique('cus_a'), unique('cus_b'), unique('invoice.paid')];
+      const endpointA = await client.endpoints.create({ url: receiver.url, events: [type], tenant_id: tenantA });
+      const endpointB = await client.endpoints.create({ url: receiver.url, events: [type], tenant_id: tenantB });
+      secrets = [endpointA.secret, endpointB.secret];
+      assert.deepEqual([endpointA.tenant_id, endpointB.tenant_id], [tenantA, tenantB]);
+
+      const sent = await client.events.send(type, { invoice: 'inv_a' }, { tenantId: tenantA });
+      assert.deepEqual([sent.tenant_id, sent.destinations], [tenantA, 1]);
+      const event = await delivered(sent.id);
+      assert.deepEqual(event.deliveries.map((d) => d.endpoint_id), [endpointA.id]);
+      assert.deepEqual(receiver.received.filter((r) => r.id === String(sent.id)).map((r) => r.status), [200]);
+      const listed = async (tenantId: string) => {
+        const ids: number[] = [];
+        for await (const e of client.events.list({ type, tenant_id: tenantId })) ids.push(e.id);
+        return ids;
+      };
+      assert.deepEqual([await listed(tenantA), await listed(tenantB)], [[sent.id], []]);
+      await client.tenants.delete(tenantA);
+      await client.tenants.delete(tenantB);
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it('lists the account’s tenants with their endpoint counts, and a tenant’s endpoints', async () => {
+    const [tenantA, tenantB] = [unique('cus_a'), unique('cus_b')];
+    const [a1, a2] = [await quietEndpoint(tenantA), await quietEndpoint(tenantA)];
+    await quietEndpoint(tenantB);
+    const counts = new Map<string, number>();
+    for await (const tenant of client.tenants.list({ limit: 1 })) counts.set(tenant.tenant_id, tenant.endpoint_count);
+    assert.deepEqual([counts.get(tenantA), counts.get(tenantB)], [2, 1]);
+    const endpointsOfA: string[] = [];
+    for await (const endpoint of client.endpoints.list({ tenant_id: tenantA })) endpointsOfA.push(endpoint.id);
+    assert.deepEqual(endpointsOfA.sort(), [a1.id, a2.id].sort());
+    await client.tenants.delete(tenantA);
+    await client.tenants.delete(tenantB);
+  });
+
+  it('deletes a tenant: its endpoints go and it leaves the list; another tenant’s endpoint stays', async () => {
+    const [tenantA, tenantB] = [unique('cus_a'), unique('cus_b')];
+    const [endpointA, endpointB] = [await quietEndpoint(tenantA), await quietEndpoint(tenantB)];
+    await client.tenants.delete(tenantA);
+    await assert.rejects(client.endpoints.get(endpointA.id), (err: PlatformError) => err instanceof PlatformError && err.status === 404);
+    assert.equal((await client.endpoints.get(endpointB.id)).tenant_id, tenantB);
+    const tenants: string[] = [];
+    for await (const tenant of client.tenants.list()) tenants.push(tenant.tenant_id);
+    assert.ok(!tenants.includes(tenantA) && tenants.includes(tenantB), tenants.join());
+    await assert.rejects(client.tenants.delete(tenantA), (err: PlatformError) => err instanceof PlatformError && err.status === 404 && err.code === 'not_found');
+    await client.tenants.delete(tenantB);
+  });
+
+  it('a portal session’s token, as the client’s key, sees and changes only its tenant’s records', async () => {
+    const [tenantA, tenantB] = [unique('cus_a'), unique('cus_b')];
+    const [endpointA, endpointB] = [await quietEndpoint(tenantA), await quietEndpoint(tenantB)];
+    const session = await client.portalSessions.create({ tenant_id: tenantA, expires_in_seconds: 600 });
+    assert.match(session.token, /^whpt_/);
+    assert.deepEqual([session.tenant_id, session.read_only], [tenantA, false]);
+
+    const portal = new PlatformClient(PLATFORM_URL, session.token);
+    const made = await portal.endpoints.create({ url: 'https://example.com/hooks/portal', events: [unique('quiet')] });
+    assert.equal(made.tenant_id, tenantA);
+    const seen: string[] = [];
+    for await (const endpoint of portal.endpoints.list()) seen.push(endpoint.id);
+    assert.deepEqual(seen.sort(), [made.id, endpointA.id].sort());
+    await assert.rejects(portal.endpoints.get(endpointB.id), (err: PlatformError) => err instanceof PlatformError && err.status === 404 && err.code === 'not_found');
+    await client.tenants.delete(tenantA);
+    await client.tenants.delete(tenantB);
+  });
+
+  it('a read-only session’s token reads, and a change throws PlatformError 403 portal_read_only', async () => {
+    const tenant = unique('cus_a');
+    const endpoint = await quietEndpoint(tenant);
+    const readOnly = new PlatformClient(PLATFORM_URL, (await client.portalSessions.create({ tenant_id: tenant, read_only: true })).token);
+    assert.equal((await readOnly.endpoints.get(endpoint.id)).id, endpoint.id);
+    await assert.rejects(readOnly.endpoints.update(endpoint.id, { description: 'changed' }), (err: PlatformError) => err instanceof PlatformError && err.status === 403 && err.code === 'portal_read_only');
+    assert.equal((await client.endpoints.get(endpoint.id)).description, endpoint.description);
+    await client.tenants.delete(tenant);
+  });
+
+  it('revoking every session ends a token at once: it then throws 401 invalid_portal_token', async () => {
+    const tenant = unique('cus_a');
+    const endpoint = await quietEndpoint(tenant);
+    const portal = new PlatformClient(PLATFORM_URL, (await client.portalSessions.create({ tenant_id: tenant })).token);
+    assert.equal((await portal.endpoints.get(endpoint.id)).id, endpoint.id);
+    assert.ok((await client.portalSessions.revokeAll()) >= 1);
+    await assert.rejects(portal.endpoints.get(endpoint.id), (err: PlatformError) => err instanceof PlatformError && err.status === 401 && err.code === 'invalid_portal_token');
+    await client.tenants.delete(tenant);
+  });
+});
+
 describe('events', () => {
   it('sends events: a new one is accepted, a repeat of its key answers the same event', async () => {
     const type = unique('order.created');

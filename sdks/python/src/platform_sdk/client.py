@@ -1,4 +1,4 @@
-"""Client (sync) and AsyncClient: the platform's API with an API key, over the generated client."""
+"""Client (sync) and AsyncClient: the platform's API with an API key or a portal session's token, over the generated client."""
 import asyncio
 import math
 import random as random_module
@@ -8,7 +8,18 @@ from typing import Any, Awaitable, Callable, Dict, Optional
 import httpx
 
 from .generated import AuthenticatedClient
-from .resources import AsyncEndpoints, AsyncEvents, AsyncEventTypes, Deliveries, Endpoints, Events, EventTypes
+from .resources import (
+    AsyncEndpoints,
+    AsyncEvents,
+    AsyncEventTypes,
+    AsyncTenants,
+    Deliveries,
+    Endpoints,
+    Events,
+    EventTypes,
+    PortalSessions,
+    Tenants,
+)
 from .retry import MAX_RETRIES
 from .transport import AsyncCaller, SyncCaller
 
@@ -25,7 +36,8 @@ def _generated_client(base_url: str, api_key: str, timeout: float, httpx_args: O
 
 
 class Client:
-    """`Client("https://platform.example", "svc_live_...")`; `max_retries` bounds the retries of one call (the spec's 5),
+    """`Client("https://platform.example", "svc_live_weh_...")`, or with a portal session's `whpt_...` token (portal_sessions.create),
+    which sees and changes only its tenant's records; `max_retries` bounds the retries of one call (the spec's 5),
     `max_retry_wait` its seconds of waiting between tries in all (no bound unless set; five waits are 31 × Retry-After,
     15.5 minutes at a 503's longest, 31 at a 429's), `sleep` and `random` are the waits' clock and jitter
     (injected by tests), `httpx_args` go to httpx.Client (e.g. `{"verify": "ca.pem"}` or a `transport`)."""
@@ -39,6 +51,8 @@ class Client:
         self.endpoints = Endpoints(call)
         self.deliveries = Deliveries(call)
         self.event_types = EventTypes(call)
+        self.tenants = Tenants(call)
+        self.portal_sessions = PortalSessions(call)
 
     def close(self) -> None:
         self.generated.get_httpx_client().close()
@@ -51,7 +65,7 @@ class Client:
 
 
 class AsyncClient:
-    """The same as Client with `await` (and `async for` over events.list() and endpoints.list())."""
+    """The same as Client with `await` (and `async for` over the list() methods)."""
 
     def __init__(self, base_url: str, api_key: str, *, timeout: float = DEFAULT_TIMEOUT_SECONDS, max_retries: int = MAX_RETRIES,
                  max_retry_wait: float = math.inf, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, random: Callable[[], float] = random_module.random,
@@ -62,6 +76,8 @@ class AsyncClient:
         self.endpoints = AsyncEndpoints(call)
         self.deliveries = Deliveries(call)
         self.event_types = AsyncEventTypes(call)
+        self.tenants = AsyncTenants(call)
+        self.portal_sessions = PortalSessions(call)
 
     async def aclose(self) -> None:
         await self.generated.get_async_httpx_client().aclose()

@@ -1,4 +1,4 @@
-"""Events, endpoints, deliveries and event types: each method is one generated operation called through the retry policy.
+"""Events, endpoints, deliveries, event types, tenants and portal sessions: each method is one generated operation called through the retry policy.
 The same classes serve Client and AsyncClient (a method returns the caller's result: a value, or an awaitable);
 only the paging iterators differ (a generator, an async generator)."""
 import datetime
@@ -33,9 +33,16 @@ from .generated.api.webhook_event_types import (
     patch_api_v1_webhooks_event_types_name as update_event_type,
     post_api_v1_webhooks_event_types as create_event_type,
 )
+from .generated.api.webhook_tenants import (
+    delete_api_v1_webhooks_portal_sessions as revoke_portal_sessions,
+    delete_api_v1_webhooks_tenants_tenant_id as delete_tenant,
+    get_api_v1_webhooks_tenants as list_tenants,
+    post_api_v1_webhooks_portal_sessions as create_portal_session,
+)
 from .generated.models import (
     CreateEndpointRequest,
     CreateEventTypeRequest,
+    CreatePortalSessionRequest,
     EventData,
     EventStatus,
     RecoverRequest,
@@ -48,6 +55,8 @@ from .generated.models import (
 from .generated.types import UNSET
 
 PAGE_SIZE = 100
+# An argument not given, where None means null (remove, or move to the account).
+_KEEP: Any = object()
 
 
 def _unset_if_none(value: Any) -> Any:
@@ -58,13 +67,15 @@ class Events:
     def __init__(self, call: Any):
         self._call = call
 
-    def send(self, type: str, data: Dict[str, Any], idempotency_key: Optional[str] = None) -> Any:
+    def send(self, type: str, data: Dict[str, Any], idempotency_key: Optional[str] = None, tenant_id: Optional[str] = None) -> Any:
         """Ingests an event. Without an idempotency key one is made (a UUID), and every retry of this call
-        sends the same one: a send repeated after a time-out returns the original event, never a second one."""
+        sends the same one: a send repeated after a time-out returns the original event, never a second one.
+        With a tenant_id it reaches only that tenant's endpoints; without, only the account's endpoints that have none."""
         body = SendEventRequest(
             type_=type,
             data=EventData.from_dict(data),
             idempotency_key=idempotency_key or str(uuid.uuid4()),
+            tenant_id=_unset_if_none(tenant_id),
         )
         return self._call(send_event, body=body, safe_to_repeat=True)
 
@@ -72,24 +83,27 @@ class Events:
         """The event with its deliveries (one per matching endpoint) and their attempts."""
         return self._call(get_event, str(event_id), safe_to_repeat=True)
 
-    def page(self, cursor: Optional[str] = None, limit: int = PAGE_SIZE, type: Optional[str] = None, status: Optional[str] = None) -> Any:
+    def page(self, cursor: Optional[str] = None, limit: int = PAGE_SIZE, type: Optional[str] = None, status: Optional[str] = None,
+             tenant_id: Optional[str] = None) -> Any:
         return self._call(
             list_events,
             limit=limit,
             cursor=_unset_if_none(cursor),
             type_=_unset_if_none(type),
             status=UNSET if status is None else EventStatus(status),
+            tenant_id=_unset_if_none(tenant_id),
             safe_to_repeat=True,
         )
 
-    def list(self, type: Optional[str] = None, status: Optional[str] = None, page_size: int = PAGE_SIZE) -> Iterator[Any]:
-        """Every event (newest first), page after page."""
-        return _every_item(lambda cursor: self.page(cursor, page_size, type, status))
+    def list(self, type: Optional[str] = None, status: Optional[str] = None, page_size: int = PAGE_SIZE, tenant_id: Optional[str] = None) -> Iterator[Any]:
+        """Every event (newest first; only those sent for tenant_id, when given), page after page."""
+        return _every_item(lambda cursor: self.page(cursor, page_size, type, status, tenant_id))
 
 
 class AsyncEvents(Events):
-    def list(self, type: Optional[str] = None, status: Optional[str] = None, page_size: int = PAGE_SIZE) -> AsyncIterator[Any]:  # type: ignore[override]
-        return _every_item_async(lambda cursor: self.page(cursor, page_size, type, status))
+    def list(self, type: Optional[str] = None, status: Optional[str] = None, page_size: int = PAGE_SIZE,  # type: ignore[override]
+             tenant_id: Optional[str] = None) -> AsyncIterator[Any]:
+        return _every_item_async(lambda cursor: self.page(cursor, page_size, type, status, tenant_id))
 
 
 class Deliveries:
@@ -114,22 +128,29 @@ class Endpoints:
     def __init__(self, call: Any):
         self._call = call
 
-    def create(self, url: Optional[str] = None, events: Optional[List[str]] = None, destination: Optional[Dict[str, Any]] = None) -> Any:
+    def create(self, url: Optional[str] = None, events: Optional[List[str]] = None, destination: Optional[Dict[str, Any]] = None,
+               tenant_id: Optional[str] = None) -> Any:
         """A new endpoint, for an HTTPS url or a broker destination (one of them; docs/destinations.md), e.g.
         {"type": "rabbitmq", "config": {"uri": ..., "exchange": ...}, "credentials": {"username": ..., "password": ...}}.
-        The answer carries its signing secret; credentials are write-only (`destination.credentials_set` names them)."""
-        fields = {"url": url, "events": events, "destination": destination}
+        The answer carries its signing secret; credentials are write-only (`destination.credentials_set` names them).
+        With a tenant_id it is that tenant's, and receives only the events sent for it."""
+        fields = {"url": url, "events": events, "destination": destination, "tenant_id": tenant_id}
         return self._call(create_endpoint, body=CreateEndpointRequest.from_dict({k: v for k, v in fields.items() if v is not None}))
 
     def get(self, endpoint_id: str) -> Any:
         return self._call(get_endpoint, endpoint_id, safe_to_repeat=True)
 
     def update(
-        self, endpoint_id: str, url: Optional[str] = None, events: Optional[List[str]] = None, disabled: Optional[bool] = None, destination: Optional[Dict[str, Any]] = None
+        self, endpoint_id: str, url: Optional[str] = None, events: Optional[List[str]] = None, disabled: Optional[bool] = None, destination: Optional[Dict[str, Any]] = None,
+        tenant_id: Any = _KEEP,
     ) -> Any:
-        """Changes the fields given. A destination of the endpoint's type sent without credentials keeps the stored ones."""
+        """Changes the fields given. A destination of the endpoint's type sent without credentials keeps the stored ones.
+        tenant_id moves the endpoint to that tenant (None: to the account's own); its waiting deliveries end cancelled."""
         fields = {"url": url, "events": events, "disabled": disabled, "destination": destination}
-        body = UpdateEndpointRequest.from_dict({k: v for k, v in fields.items() if v is not None})
+        changes = {k: v for k, v in fields.items() if v is not None}
+        if tenant_id is not _KEEP:
+            changes["tenant_id"] = tenant_id
+        body = UpdateEndpointRequest.from_dict(changes)
         return self._call(update_endpoint, endpoint_id, body=body)
 
     def delete(self, endpoint_id: str) -> Any:
@@ -157,20 +178,17 @@ class Endpoints:
         """Wakes the endpoint's waiting deliveries (one batch; the answer's next_cursor continues)."""
         return self._call(retry_endpoint_now, endpoint_id, body=RetryNowRequest(cursor=_unset_if_none(cursor)))
 
-    def page(self, cursor: Optional[str] = None, limit: int = PAGE_SIZE) -> Any:
-        return self._call(list_endpoints, limit=limit, cursor=_unset_if_none(cursor), safe_to_repeat=True)
+    def page(self, cursor: Optional[str] = None, limit: int = PAGE_SIZE, tenant_id: Optional[str] = None) -> Any:
+        return self._call(list_endpoints, limit=limit, cursor=_unset_if_none(cursor), tenant_id=_unset_if_none(tenant_id), safe_to_repeat=True)
 
-    def list(self, page_size: int = PAGE_SIZE) -> Iterator[Any]:
-        """Every endpoint, page after page."""
-        return _every_item(lambda cursor: self.page(cursor, page_size))
+    def list(self, page_size: int = PAGE_SIZE, tenant_id: Optional[str] = None) -> Iterator[Any]:
+        """Every endpoint (only tenant_id's, when given), page after page."""
+        return _every_item(lambda cursor: self.page(cursor, page_size, tenant_id))
 
 
 class AsyncEndpoints(Endpoints):
-    def list(self, page_size: int = PAGE_SIZE) -> AsyncIterator[Any]:  # type: ignore[override]
-        return _every_item_async(lambda cursor: self.page(cursor, page_size))
-
-
-_KEEP: Any = object()
+    def list(self, page_size: int = PAGE_SIZE, tenant_id: Optional[str] = None) -> AsyncIterator[Any]:  # type: ignore[override]
+        return _every_item_async(lambda cursor: self.page(cursor, page_size, tenant_id))
 
 
 class EventTypes:
@@ -211,6 +229,46 @@ class EventTypes:
 class AsyncEventTypes(EventTypes):
     def list(self, page_size: int = PAGE_SIZE) -> AsyncIterator[Any]:  # type: ignore[override]
         return _every_item_async(lambda cursor: self.page(cursor, page_size))
+
+
+class Tenants:
+    """The account's tenants: each appears with its first endpoint (endpoints.create(tenant_id=...)) and goes with its last."""
+
+    def __init__(self, call: Any):
+        self._call = call
+
+    def page(self, cursor: Optional[str] = None, limit: int = PAGE_SIZE) -> Any:
+        return self._call(list_tenants, limit=limit, cursor=_unset_if_none(cursor), safe_to_repeat=True)
+
+    def list(self, page_size: int = PAGE_SIZE) -> Iterator[Any]:
+        """Every tenant (newest first, with its endpoint_count), page after page."""
+        return _every_item(lambda cursor: self.page(cursor, page_size))
+
+    def delete(self, tenant_id: str) -> Any:
+        """Deletes every endpoint of the tenant (their waiting deliveries end cancelled); its events stay. No endpoint: 404."""
+        return self._call(delete_tenant, tenant_id)
+
+
+class AsyncTenants(Tenants):
+    def list(self, page_size: int = PAGE_SIZE) -> AsyncIterator[Any]:  # type: ignore[override]
+        return _every_item_async(lambda cursor: self.page(cursor, page_size))
+
+
+class PortalSessions:
+    """Portal sessions, made and revoked with the account's key (a session's own token gets 403 here)."""
+
+    def __init__(self, call: Any):
+        self._call = call
+
+    def create(self, tenant_id: str, expires_in_seconds: Optional[int] = None, read_only: Optional[bool] = None) -> Any:
+        """A token for one tenant (default 1 h, at most 24 h), shown only here, and its portal url: Client(base_url, session.token)
+        sees and changes only that tenant's endpoints and events; a read-only one raises PlatformError 403 portal_read_only on a change."""
+        body = CreatePortalSessionRequest(tenant_id=tenant_id, expires_in_seconds=_unset_if_none(expires_in_seconds), read_only=_unset_if_none(read_only))
+        return self._call(create_portal_session, body=body)
+
+    def revoke_all(self) -> int:
+        """Ends every session of the account at once (401 invalid_portal_token from then on); returns how many."""
+        return _then(self._call(revoke_portal_sessions), lambda answer: answer.revoked)
 
 
 def _every_item(page: Callable[[Optional[str]], Any]) -> Iterator[Any]:

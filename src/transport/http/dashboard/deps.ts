@@ -8,7 +8,7 @@ import type { KeyAuthenticator } from '../../../services/key-authenticator';
 import type { ApiRouteDeps } from '../api-routes';
 
 /** What the dashboard uses: the same services as the API, called server-side for the signed-in account. */
-export interface DashboardDeps extends Pick<ApiRouteDeps, 'endpoints' | 'events' | 'catalog' | 'portalSettings'> {
+export interface DashboardDeps extends Pick<ApiRouteDeps, 'endpoints' | 'events' | 'catalog' | 'tenants' | 'portalSessions' | 'portalSettings'> {
   auth: DashboardAuthService;
   invites: DashboardInviteService;
   accounts: AccountService;

@@ -14,6 +14,7 @@ import { eventRoutes } from './routes/events';
 import { keyRoutes } from './routes/keys';
 import { overviewRoutes } from './routes/overview';
 import { portalSettingsRoutes } from './routes/portal-settings';
+import { tenantRoutes } from './routes/tenants';
 import { securityHeaders } from './security-headers';
 import { loadSession, signedInRoutes } from './session';
 
@@ -29,6 +30,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   overviewRoutes(pages, deps);
   keyRoutes(pages, deps);
   endpointRoutes(pages, deps);
+  tenantRoutes(pages, deps);
   eventRoutes(pages, deps);
   portalSettingsRoutes(pages, deps);
   costEstimatorRoutes(pages, deps);

@@ -3,9 +3,9 @@ export const PORTAL_PATH = '/portal';
 
 const PAGE_PATH = /^\/portal\/(acct_[0-9A-Za-z]{24})$/;
 
-/** The page's address for a session's link; the token goes in its fragment, which no browser sends to a server. */
-export function portalPageUrl(origin: string, accountId: string): string {
-  return `${origin}${PORTAL_PATH}/${accountId}`;
+/** The account's page (a session's link puts the token in its fragment, which no browser sends to a server). */
+export function portalPagePath(accountId: string): string {
+  return `${PORTAL_PATH}/${accountId}`;
 }
 
 /** The account a portal page path names, or undefined for any other path. */

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { DomainError, ValidationError } from '../../../../domain/errors';
+import { isTenantId, TENANT_ID_RULE } from '../../../../domain/webhooks/tenant';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { EndpointPatchBody, MAX_DESCRIPTION_LENGTH, RotateSecretBody } from '../../routes/webhooks/schemas';
 import { parseInput } from '../../route';
@@ -77,16 +78,21 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   /** The list and the endpoint's pages; after a refused form, with that error's status and headers. */
   const listPage = async (ctx: Context, session: ActiveSession, extra: Pick<EndpointsView, 'form' | 'error' | 'details'>, err?: DomainError) => {
     const cursor = queryField(ctx, 'cursor') || undefined;
-    const page = await deps.endpoints.list(session.account._id, PAGE_SIZE, cursor);
+    const tenantFilter = queryField(ctx, 'tenant_id').trim() || undefined;
+    // A malformed filter is reported on the page (not as an error page), with no results, as on the events page.
+    const filterError = tenantFilter !== undefined && !isTenantId(tenantFilter) ? `The tenant filter ${TENANT_ID_RULE}.` : undefined;
+    const page = filterError ? { data: [], next_cursor: null } : await deps.endpoints.list(session.account._id, PAGE_SIZE, cursor, tenantFilter);
     sendErrorPage(
       ctx,
-      err,
+      err ?? (filterError ? new DomainError('invalid_request', filterError) : undefined),
       endpointsPage(session, {
         endpoints: page.data,
         nextCursor: page.next_cursor,
         isFirstPage: !cursor,
         notice: queryNotice(ctx),
+        tenantFilter,
         ...extra,
+        error: extra.error ?? filterError,
       }),
     );
   };

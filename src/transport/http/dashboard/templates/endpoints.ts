@@ -10,6 +10,8 @@ import { MAX_DESCRIPTION_LENGTH } from '../../routes/webhooks/schemas';
 import { destinationLabel, type Destination } from '../../../../domain/webhooks/destination';
 import { brokerInputsOf, DEFAULT_BROKER_INPUTS, DESTINATION_TYPE_LABELS } from '../destination-form';
 import { destinationFields, type DestinationFieldsForm, destinationSummary, type StoredCredentials } from './destination-fields';
+import { MAX_TENANT_ID_LENGTH } from '../../../../domain/webhooks/tenant';
+import { tenantEndpointsPath } from './tenants';
 import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 
 const GRACE_CHOICES: [number, string][] = [
@@ -77,6 +79,19 @@ function endpointFields(prefix: string, form: EndpointForm, stored?: StoredCrede
 export interface EndpointsView extends Feedback, ListPage {
   endpoints: EndpointView[];
   form?: EndpointForm;
+  /** The tenant the list is filtered to, as typed. */
+  tenantFilter?: string;
+}
+
+/** The endpoint's tenant, linked to the list of that tenant's endpoints; none: the account's own. */
+const tenantOf = (e: EndpointView) => (e.tenant_id ? html`<a href="${tenantEndpointsPath(e.tenant_id)}"><code>${e.tenant_id}</code></a>` : NONE);
+
+function endpointsListUrl(tenantFilter: string | undefined, cursor?: string): string {
+  const params = new URLSearchParams();
+  if (tenantFilter) params.set('tenant_id', tenantFilter);
+  if (cursor) params.set('cursor', cursor);
+  const query = params.toString();
+  return `/dashboard/endpoints${query ? `?${query}` : ''}`;
 }
 
 export function endpointsPage(session: ActiveSession, view: EndpointsView): SafeHtml {
@@ -95,18 +110,26 @@ ${formCard({
 })}
 ${listSection({
   heading: 'Your endpoints',
-  columns: ['Destination', 'Event types', 'Description', 'Status', 'Last 24 h', 'Created'],
+  above: html`<form method="get" action="/dashboard/endpoints" class="inline-fields card" role="search" aria-label="Filter endpoints">
+    <div class="field">
+      <label for="filter-tenant">Tenant</label>
+      <input id="filter-tenant" name="tenant_id" type="text" maxlength="${MAX_TENANT_ID_LENGTH}" value="${view.tenantFilter ?? ''}">
+    </div>
+    <div class="actions"><button type="submit" class="secondary">Filter</button>${view.tenantFilter && html` <a href="/dashboard/endpoints">Clear</a>`}</div>
+  </form>`,
+  columns: ['Destination', 'Event types', 'Description', 'Tenant', 'Status', 'Last 24 h', 'Created'],
   items: view.endpoints,
   row: (e) => html`<tr>
       <td><a href="/dashboard/endpoints/${e.id}"><code>${truncate(addressOf(e), 80)}</code></a> <span class="badge off" data-testid="endpoint-type">${DESTINATION_TYPE_LABELS[e.destination?.type ?? 'https']}</span></td>
       <td>${patternList(e)}</td>
       <td>${truncate(e.description, 80)}</td>
+      <td data-testid="endpoint-tenant">${tenantOf(e)}</td>
       <td>${endpointStatus(e)}</td>
       <td>${integer(e.health.succeeded_24h)} succeeded, ${integer(e.health.failed_24h)} failed</td>
       <td>${time(e.created_at)}</td>
     </tr>`,
-  empty: view.isFirstPage ? 'No endpoints yet.' : 'No more endpoints.',
-  below: pagination('Endpoint pages', 'endpoints', (cursor) => `/dashboard/endpoints${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, view),
+  empty: view.tenantFilter ? 'No endpoints of this tenant.' : view.isFirstPage ? 'No endpoints yet.' : 'No more endpoints.',
+  below: pagination('Endpoint pages', 'endpoints', (cursor) => endpointsListUrl(view.tenantFilter, cursor), view),
 })}`,
   );
 }
@@ -182,6 +205,7 @@ ${
     ${destinationSummary(e, addressOf(e))}
     <dt>Event types</dt><dd>${patternList(e)}</dd>
     <dt>Description</dt><dd>${e.description || NONE}</dd>
+    <dt>Tenant</dt><dd data-testid="endpoint-tenant">${tenantOf(e)}</dd>
     <dt>Status</dt><dd data-testid="endpoint-status">${endpointStatus(e)}</dd>
     <dt>Ordering</dt><dd data-testid="endpoint-ordering">${orderingText(e)}</dd>
     <dt>Limits</dt><dd data-testid="endpoint-limits">${limitsText(e)}</dd>

@@ -3,14 +3,15 @@ import { assetUrl } from '../assets';
 import { CSRF_FIELD } from '../csrf';
 import { html, SafeHtml } from '../html';
 
-export type NavItem = 'overview' | 'keys' | 'endpoints' | 'events' | 'portal' | 'cost-estimator';
+export type NavItem = 'overview' | 'keys' | 'endpoints' | 'tenants' | 'portal' | 'events' | 'cost-estimator';
 
 const NAV: { id: NavItem; href: string; label: string }[] = [
   { id: 'overview', href: '/dashboard', label: 'Overview' },
   { id: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { id: 'endpoints', href: '/dashboard/endpoints', label: 'Webhook endpoints' },
-  { id: 'events', href: '/dashboard/events', label: 'Events' },
+  { id: 'tenants', href: '/dashboard/tenants', label: 'Tenants' },
   { id: 'portal', href: '/dashboard/portal', label: 'Tenant portal' },
+  { id: 'events', href: '/dashboard/events', label: 'Events' },
   { id: 'cost-estimator', href: '/dashboard/cost-estimator', label: 'Cost estimator' },
 ];
 

@@ -13,6 +13,7 @@ export const NOTICES = {
   'endpoint-paused': 'Deliveries paused: new events are still accepted, and each delivery that comes due waits until you resume.',
   'endpoint-resumed': 'Deliveries resumed: every delivery that waited makes its attempt now.',
   'endpoint-deleted': 'Endpoint deleted. Its pending retries were cancelled.',
+  'tenant-deleted': 'Tenant deleted: its endpoints are gone and their pending retries were cancelled.',
   'secret-rotated': 'Signing secret rotated. Every later attempt is signed with the new secret; the old one keeps signing webhook-signature until its grace period ends.',
   'event-sent': 'Test event sent. Deliveries appear below as they happen; refresh to update.',
   'retry-started': 'Retry started: a new round begins at attempt 1.',

@@ -2,7 +2,7 @@ import type { PortalSessionService } from '../../../../services/portal-session-s
 import { accountOf } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute } from '../../route';
-import { portalPageUrl } from '../../portal/paths';
+import { portalPageUrl } from '../../portal-page-url';
 import { PortalSession, PortalSessionBody, PortalSessionsRevoked } from './tenant-schemas';
 
 const BASE = '/api/v1/webhooks/portal-sessions';
@@ -27,8 +27,7 @@ export function portalSessionRoutes(service: PortalSessionService, publicOrigin:
       responses: keyScopedResponses({ 201: json('The session, with its token (shown only here).', PortalSession) }, 400),
       handler: async (ctx, { body }) => {
         ctx.status = 201;
-        // Built explicitly: in Koa 3, ctx.origin is the Origin request header itself.
-        ctx.body = await service.create(accountOf(ctx), body, portalPageUrl(publicOrigin ?? `${ctx.protocol}://${ctx.host}`, accountOf(ctx)));
+        ctx.body = await service.create(accountOf(ctx), body, portalPageUrl(ctx, publicOrigin, accountOf(ctx)));
       },
     }),
     defineRoute({
