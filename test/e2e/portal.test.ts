@@ -221,15 +221,16 @@ describe('portal in a real browser', () => {
     tab.on('console', (msg) => {
       if (msg.text().includes('frame-ancestors')) refusals.push(msg.text());
     });
+    // goto waits for the page's load event, which waits for its frame's: the frame has been answered by then.
     await tab.goto(other.page(made.body.url));
     await tab.getByRole('heading', { name: "The sender's app" }).waitFor();
+    // Nothing of the portal is in the frame: no frame is at its address, and not even the page's static shell is there.
+    expect(tab.frames().map((f) => f.url())).not.toContainEqual(expect.stringContaining(`${platform.apiUrl}/portal/`));
+    expect(await tab.frameLocator('#portal').locator('#brand-name').count()).toBe(0);
+    // And Chromium says why, naming the framed origin and the directive ("Framing '<origin>/' violates ... "frame-ancestors <allowed>". The request has been blocked.").
     await expectEventually(() => refusals.length > 0);
-    // Chromium names the framed origin and the directive it broke ("Framing '<origin>/' violates ... "frame-ancestors <allowed>". The request has been blocked.").
     expect(refusals[0]).toContain(`'${platform.apiUrl}/'`);
     expect(refusals[0]).toContain(`"frame-ancestors ${allowed.origin}"`);
-    // Nothing of the portal ran in the frame: no frame is at its address, and no brand was drawn.
-    expect(tab.frames().some((f) => f.url().startsWith(`${platform.apiUrl}/portal/`))).toBe(false);
-    expect(await tab.frameLocator('#portal').locator('#brand-name').count()).toBe(0);
     await shot(tab, 'portal-06-refused-origin');
     await tab.close();
 
