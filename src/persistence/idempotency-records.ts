@@ -2,7 +2,7 @@ import type { KeyIssuer } from '../domain/webhooks/idempotency-key';
 import type { ExpiringDoc } from './expiring-collection';
 import { StoreCollection } from './store-collection';
 import { isDuplicateKeyError } from './mongo';
-import type { ExpirySweepers } from './store-primitives';
+import type { ExpirySweepers } from './expiry-sweepers';
 
 export interface IdempotencyRecordDoc extends ExpiringDoc {
   /** recordId: one record per issuer and key; a later use of an expired key replaces it. */

@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import { MongoServerError } from 'mongodb';
-import { ExpirySweepers } from '../../../src/persistence/store-primitives';
+import { ExpirySweepers } from '../../../src/persistence/expiry-sweepers';
 
 /** A collection of a store without TTL indexes (FerretDB answers 238), counting its purges. */
 function storeWithoutTtl() {
