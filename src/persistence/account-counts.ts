@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { isDuplicateKeyError } from './mongo';
+import { unlessIdTaken } from './mongo';
 
 /** What an account holds under a cap: its endpoints, its live API keys, its catalog's event types, its tenants (tenants.ts). */
 const COUNTED_KINDS = ['endpoints', 'live_keys', 'event_types', 'tenants'] as const;
@@ -19,13 +19,8 @@ export function accountCountsOf(db: Db) {
   async function take(accountId: string, kind: CountedKind, max: number): Promise<boolean> {
     if (max <= 0) return false;
     const others = Object.fromEntries(COUNTED_KINDS.filter((k) => k !== kind).map((k) => [k, 0]));
-    try {
-      await counts.updateOne({ _id: accountId, [kind]: { $not: { $gte: max } } }, { $inc: { [kind]: 1 }, $setOnInsert: others }, { upsert: true });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    const taken = await unlessIdTaken(() => counts.updateOne({ _id: accountId, [kind]: { $not: { $gte: max } } }, { $inc: { [kind]: 1 }, $setOnInsert: others }, { upsert: true }));
+    return taken !== null;
   }
 
   async function giveBack(accountId: string, kind: CountedKind): Promise<void> {

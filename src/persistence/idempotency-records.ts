@@ -1,7 +1,7 @@
 import type { KeyIssuer } from '../domain/webhooks/idempotency-key';
 import type { ExpiringDoc } from './expiring-collection';
 import { StoreCollection } from './store-collection';
-import { isDuplicateKeyError } from './mongo';
+import { unlessIdTaken } from './mongo';
 import type { ExpirySweepers } from './expiry-sweepers';
 
 export interface IdempotencyRecordDoc extends ExpiringDoc {
@@ -38,13 +38,9 @@ export class IdempotencyRecords extends StoreCollection<IdempotencyRecordDoc>('i
   /** Makes `record` the key's record unless a valid one exists; returns the key's record either way. */
   async claim(record: NewIdempotencyRecord, now: () => Date): Promise<IdempotencyRecordDoc> {
     const _id = recordId(record.issuer, record.account_id, record.key);
-    try {
-      // Matches only an expired record; else the upsert's insert meets the valid one's `_id`.
-      const written = await this.col.findOneAndUpdate({ _id, expires_at: { $lte: now() } }, { $set: record }, { upsert: true, returnDocument: 'after' });
-      if (written) return written;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    // Matches only an expired record; else the upsert's insert meets the valid one's `_id`.
+    const written = await unlessIdTaken(() => this.col.findOneAndUpdate({ _id, expires_at: { $lte: now() } }, { $set: record }, { upsert: true, returnDocument: 'after' }));
+    if (written) return written;
     const current = await this.col.findOne({ _id });
     if (!current) throw new Error(`idempotency record ${_id} expired and went while claimed; try again`);
     return current;

@@ -28,17 +28,24 @@ export function isDuplicateKeyError(err: unknown): boolean {
 }
 
 /**
+ * Runs `write`, an insert or an upsert whose filter holds a condition besides the `_id`: its answer, or null when its insert
+ * met a document with that `_id` (one that fails the condition, or a concurrent upsert's).
+ */
+export async function unlessIdTaken<T>(write: () => Promise<T>): Promise<T | null> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return null;
+    throw err;
+  }
+}
+
+/**
  * Where uniqueness is the point (an idempotency key, a delivery round, an invite redemption): of concurrent inserts of one
  * `_id` exactly one succeeds, and the others learn it was there first. True when this insert wrote `doc`.
  */
 export async function claimOnce<T extends Document>(collection: Collection<T>, doc: OptionalUnlessRequiredId<T>): Promise<boolean> {
-  try {
-    await collection.insertOne(doc);
-    return true;
-  } catch (err) {
-    if (isDuplicateKeyError(err)) return false;
-    throw err;
-  }
+  return (await unlessIdTaken(() => collection.insertOne(doc))) !== null;
 }
 
 export async function pingMongo(db: Db): Promise<void> {
