@@ -1,8 +1,6 @@
 import type { KeyIssuer } from '../domain/webhooks/idempotency-key';
-import type { ExpiringDoc } from './expiring-collection';
-import { StoreCollection } from './store-collection';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
 import { unlessIdTaken } from './mongo';
-import type { ExpirySweepers } from './expiry-sweepers';
 
 export interface IdempotencyRecordDoc extends ExpiringDoc {
   /** recordId: one record per issuer and key; a later use of an expired key replaces it. */
@@ -23,14 +21,9 @@ const recordId = (issuer: KeyIssuer, accountId: string, key: string) => (issuer 
 
 /**
  * (account, key) → the event it created, valid 24 h (checked on read). One upsert decides between concurrent first uses
- * and successors of an expired record. Where TTL is refused, no purge timer (it would delete by `_id` a successor's
- * record): they go with their event.
+ * and successors of an expired record; a purge deletes only what is still expired, so a successor's record stays.
  */
-export class IdempotencyRecords extends StoreCollection<IdempotencyRecordDoc>('idempotency_records') {
-  override async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await expiry.ensureExpiry(this.col, { ttlOnly: true });
-  }
-
+export class IdempotencyRecords extends ExpiringCollection<IdempotencyRecordDoc>('idempotency_records') {
   find(accountId: string, key: string, issuer: KeyIssuer = 'account'): Promise<IdempotencyRecordDoc | null> {
     return this.col.findOne({ _id: recordId(issuer, accountId, key) });
   }

@@ -48,12 +48,4 @@ describe('expiry sweepers', () => {
     expect(b.purges).toHaveLength(2);
     second.stop();
   });
-
-  it('keeps expired documents, with no timer, where the caller asks for a TTL index only', async () => {
-    const sweepers = new ExpirySweepers();
-    const { collection, purges } = storeWithoutTtl();
-    expect(await sweepers.ensureExpiry(collection, { ttlOnly: true })).toBe('kept');
-    jest.advanceTimersByTime(2 * 60_000);
-    expect(purges).toHaveLength(0);
-  });
 });
