@@ -21,7 +21,7 @@ export async function connectMongo(uri: string, dbName: string): Promise<{ clien
   return { client, db: client.db(dbName) };
 }
 
-export const DUPLICATE_KEY = 11000;
+const DUPLICATE_KEY = 11000;
 
 export function isDuplicateKeyError(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
