@@ -15,12 +15,17 @@ type AccountCountDoc = { _id: string } & Partial<Record<CountedKind, number>>;
  */
 export function accountCountsOf(db: Db) {
   const counts = db.collection<AccountCountDoc>('account_counts');
-  /** Takes one place of `kind` if the account holds fewer than `max` (an absent counter holds none): at the cap, the upsert's insert meets the `_id`. */
+  /**
+   * Takes one place of `kind` if the account holds fewer than `max` (an absent counter holds none): at the cap, the upsert's
+   * insert meets the `_id`. So does it on MongoDB when a concurrent first take inserted the document: the update alone decides.
+   */
   async function take(accountId: string, kind: CountedKind, max: number): Promise<boolean> {
     if (max <= 0) return false;
     const others = Object.fromEntries(COUNTED_KINDS.filter((k) => k !== kind).map((k) => [k, 0]));
-    const taken = await unlessIdTaken(() => counts.updateOne({ _id: accountId, [kind]: { $not: { $gte: max } } }, { $inc: { [kind]: 1 }, $setOnInsert: others }, { upsert: true }));
-    return taken !== null;
+    const filter = { _id: accountId, [kind]: { $not: { $gte: max } } };
+    const update = { $inc: { [kind]: 1 }, $setOnInsert: others };
+    const taken = (await unlessIdTaken(() => counts.updateOne(filter, update, { upsert: true }))) ?? (await counts.updateOne(filter, update));
+    return taken.matchedCount + taken.upsertedCount === 1;
   }
 
   async function giveBack(accountId: string, kind: CountedKind): Promise<void> {

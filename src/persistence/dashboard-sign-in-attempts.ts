@@ -15,14 +15,13 @@ export class DashboardSignInAttempts extends ExpiringCollection<AttemptsDoc>('da
   async count(scope: string, now: Date, windowMs: number, limit: number): Promise<{ windowEnd: Date } | { liftsAt: Date }> {
     // A window that has ended (its document not purged yet) goes first: this attempt may open the next.
     await this.col.deleteOne({ _id: scope, expires_at: { $lte: now } });
-    // Null: the scope's window is at the limit (the upsert's insert met its `_id`).
-    const doc = await unlessIdTaken(() =>
-      this.col.findOneAndUpdate(
-        { _id: scope, n: { $lt: limit } },
-        { $inc: { n: 1 }, $setOnInsert: { expires_at: new Date(now.getTime() + windowMs) } },
-        { upsert: true, returnDocument: 'after' },
-      ),
-    );
+    const filter = { _id: scope, n: { $lt: limit } };
+    const update = { $inc: { n: 1 }, $setOnInsert: { expires_at: new Date(now.getTime() + windowMs) } };
+    // The upsert's insert meets the `_id` when the window is at the limit, or on MongoDB when a concurrent first attempt
+    // inserted it: then the update alone decides.
+    const doc =
+      (await unlessIdTaken(() => this.col.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' }))) ??
+      (await this.col.findOneAndUpdate(filter, update, { returnDocument: 'after' }));
     if (doc) return { windowEnd: doc.expires_at };
     return { liftsAt: (await this.col.findOne({ _id: scope }))?.expires_at ?? now };
   }
