@@ -24,7 +24,7 @@ import { IdempotencyRecords } from '../persistence/idempotency-records';
 import { LimitUsage } from '../persistence/limit-usage';
 import { LimitWindows } from '../persistence/limit-windows';
 import { OperationalNoticeClaims } from '../persistence/operational-notice-claims';
-import type { ExpirySweepers } from '../persistence/store-primitives';
+import type { ExpirySweepers } from '../persistence/expiry-sweepers';
 import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { AccountService } from '../services/account-service';
 import { CrashRecovery } from '../services/crash-recovery';
