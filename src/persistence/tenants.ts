@@ -1,5 +1,5 @@
 import type { Filter } from 'mongodb';
-import type { TenantCaps } from '../domain/webhooks/tenant';
+import { ownerOf, type RecordOwner, type TenantCaps } from '../domain/webhooks/tenant';
 import { randomUUID } from 'node:crypto';
 import { accountTenantPlacesOf } from './account-tenant-places';
 import { isDuplicateKeyError } from './mongo';
@@ -24,6 +24,12 @@ export type TenantPlaceRefusal = 'tenant_full' | 'tenants_full';
 
 /** One string per (account, tenant), for `_id`s and single-field indexes: neither id can hold a `/`. */
 export const tenantKey = (accountId: string, tenantId: string): string => `${accountId}/${tenantId}`;
+
+/** The filter of an endpoint's or event's owner: its account, and for a tenant's caller its tenant (`tenant_id` on both). */
+export function ownedBy(owner: RecordOwner): { account_id: string; tenant_id?: string } {
+  const { accountId, tenantId } = ownerOf(owner);
+  return { account_id: accountId, ...(tenantId !== undefined && { tenant_id: tenantId }) };
+}
 
 /**
  * `tenants`: a document per tenant of an account while it has endpoints, its endpoint count a counter taken with a
