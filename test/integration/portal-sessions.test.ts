@@ -172,6 +172,25 @@ describe('portal sessions', () => {
     expect((await api.get(`/api/v1/webhooks/endpoints/${b.id}`)).body).toMatchObject({ description: '', paused: false });
   });
 
+  it('a call reads its session only (its account is cached), and a revocation still applies to the next call', async () => {
+    const { key } = await createAccountWithKey(platform);
+    const api = apiClient(platform, key);
+    const portal = (await session(api, { tenant_id: 'cus_A' })).api;
+    const sessionReads = jest.spyOn(platform.repositories.portalSessions, 'findValid');
+    const accountReads = jest.spyOn(platform.repositories.accounts, 'findById');
+    try {
+      for (let i = 0; i < 5; i++) expect((await portal.get('/api/v1/webhooks/endpoints')).status).toBe(200);
+      expect(sessionReads).toHaveBeenCalledTimes(5);
+      // Not one read of the account per call (the cache's lifetimes: test/unit/webhooks/account-cache.test.ts).
+      expect(accountReads.mock.calls.length).toBeLessThan(5);
+      expect((await api.delete('/api/v1/webhooks/portal-sessions')).status).toBe(200);
+      expect((await portal.get('/api/v1/webhooks/endpoints')).body.code).toBe('invalid_portal_token');
+    } finally {
+      sessionReads.mockRestore();
+      accountReads.mockRestore();
+    }
+  });
+
   it('read-only: reads work, every change is 403 portal_read_only and changes nothing', async () => {
     const { key, accountId } = await createAccountWithKey(platform);
     const api = apiClient(platform, key);
