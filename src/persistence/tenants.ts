@@ -63,7 +63,8 @@ export class Tenants extends StoreCollection<TenantDoc>('tenants', [{ account_id
         if (full) return 'tenant_full';
       }
     }
-    if (doc.placed) return null;
+    // Only a document made unplaced waits for the account's place (a document without the field is taken as placed).
+    if (doc.placed !== false) return null;
     if (!(await this.places.hold(accountId, tenantId, doc.place, caps.tenantsPerAccount))) {
       await this.giveBack(accountId, tenantId);
       return 'tenants_full';
@@ -78,7 +79,7 @@ export class Tenants extends StoreCollection<TenantDoc>('tenants', [{ account_id
     await this.col.updateOne({ _id }, { $inc: { endpoints: -1 } });
     // The whole document: the embedded store has no projection on findAndModify.
     const gone = await this.col.findOneAndDelete({ _id, endpoints: { $lte: 0 } });
-    if (gone) await this.places.giveBack(accountId, tenantId, gone.place);
+    if (gone?.place) await this.places.giveBack(accountId, tenantId, gone.place);
   }
 
   find(accountId: string, tenantId: string): Promise<TenantDoc | null> {
