@@ -1,6 +1,6 @@
 import type { Filter } from 'mongodb';
 import { ownerOf, type RecordOwner, type TenantCaps } from '../domain/webhooks/tenant';
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { accountTenantPlacesOf } from './account-tenant-places';
 import { isDuplicateKeyError } from './mongo';
 import { StoreCollection } from './store-collection';
@@ -52,7 +52,7 @@ export class Tenants extends StoreCollection<TenantDoc>('tenants', [{ account_id
       try {
         doc = await this.col.findOneAndUpdate(
           { _id, endpoints: { $lt: caps.endpointsPerTenant } },
-          { $inc: { endpoints: 1 }, $setOnInsert: { account_id: accountId, tenant_id: tenantId, place: randomUUID(), placed: false, created_at: now } },
+          { $inc: { endpoints: 1 }, $setOnInsert: { account_id: accountId, tenant_id: tenantId, place: randomBytes(12).toString('base64url'), placed: false, created_at: now } },
           { upsert: true, returnDocument: 'after' },
         );
         if (doc) break;
