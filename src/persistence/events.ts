@@ -127,6 +127,13 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ account
     return doc && fromStored(doc);
   }
 
+  /** Which of `ids` (a page of an endpoint's deliveries' events) are the owner's: one `{_id: {$in}}` query with its filter. */
+  async ownedAmong(owner: RecordOwner, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const docs = await this.col.find({ _id: { $in: ids }, ...ownedBy(owner) }, { projection: { _id: 1 } }).toArray();
+    return new Set(docs.map((d) => d._id));
+  }
+
   /** Whether this very event is stored, after its insert got no answer (EventInsertUnanswered). */
   async holds(event: Pick<EventDoc, '_id' | 'body'>): Promise<boolean> {
     const doc = await this.col.findOne({ _id: event._id }, { projection: { body: 1 } });

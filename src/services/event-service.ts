@@ -4,7 +4,7 @@ import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isFinishedDeliveryStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
-import { deliveryId } from '../domain/webhooks/delivery-id';
+import { deliveryId, eventIdOfDelivery } from '../domain/webhooks/delivery-id';
 import type { HealthSummary } from '../domain/webhooks/endpoint-health';
 import { parseEventId } from '../domain/webhooks/event-id';
 import { keyIssuerOf } from '../domain/webhooks/idempotency-key';
@@ -28,7 +28,7 @@ import { decodeCursor, encodeCursor } from './pagination';
 import type { FifoTurns } from './fifo-turns';
 import { orderingOf } from '../domain/webhooks/fifo-order';
 import { annotateIngest, ATTR, currentTraceparent } from '../infra/tracing/spans';
-import { sameTenant, type RecordOwner } from '../domain/webhooks/tenant';
+import { ownerOf, sameTenant, type RecordOwner } from '../domain/webhooks/tenant';
 
 /** CONTRACT §4: serialized `data` over 256 KiB is refused with 413. */
 export const MAX_EVENT_DATA_BYTES = 256 * 1024;
@@ -296,13 +296,15 @@ export class EventService {
     const after = cursor !== undefined ? decodeCursor(cursor, RetryNowCursor, 'cursor').after : undefined;
     await requireEndpoint(this.deps.endpoints, owner, endpointId);
     const ids = await this.deps.deliveries.waitingForEndpoint(endpointId, after, MAX_RETRY_NOW_PER_CALL);
+    const owned = await this.ownersOnly(owner, ids, (id) => eventIdOfDelivery(id) ?? 0);
     let woken = 0;
-    for (let i = 0; i < ids.length; i += RETRY_NOW_AT_ONCE) {
-      const answers = await Promise.all(ids.slice(i, i + RETRY_NOW_AT_ONCE).map((id) => this.deps.scheduler.retryNow(id)));
+    for (let i = 0; i < owned.length; i += RETRY_NOW_AT_ONCE) {
+      const answers = await Promise.all(owned.slice(i, i + RETRY_NOW_AT_ONCE).map((id) => this.deps.scheduler.retryNow(id)));
       woken += answers.filter((a) => a !== null).length;
     }
+    // The cursor goes on from the page read, so that a page of other tenants' deliveries does not end the walk.
     const last = ids[ids.length - 1];
-    return { woken, not_waiting: ids.length - woken, next_cursor: ids.length === MAX_RETRY_NOW_PER_CALL && last !== undefined ? encodeCursor({ after: last }) : null };
+    return { woken, not_waiting: owned.length - woken, next_cursor: ids.length === MAX_RETRY_NOW_PER_CALL && last !== undefined ? encodeCursor({ after: last }) : null };
   }
 
   /** Bulk recovery: the endpoint's failed or cancelled deliveries first attempted since `since` get a new round, as `retry` gives. */
@@ -315,8 +317,18 @@ export class EventService {
     const accountId = endpoint.account_id;
     const running = await this.deps.recoveries.running(endpointId);
     if (running) return running;
-    const eventIds = await this.deps.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES);
+    const eventIds = await this.ownersOnly(owner, await this.deps.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES), (id) => id);
     return this.deps.recoveries.startOrJoin({ accountId, endpointId, since: since.toISOString(), eventIds }, now);
+  }
+
+  /**
+   * An endpoint's deliveries as a set, for a tenant's caller: those of its tenant's events only (a delivery has no tenant of
+   * its own; its event's is put in the filter of one read). A key's call keeps them all, with no read.
+   */
+  private async ownersOnly<T>(owner: RecordOwner, deliveries: T[], eventIdOf: (delivery: T) => number): Promise<T[]> {
+    if (ownerOf(owner).tenantId === undefined || deliveries.length === 0) return deliveries;
+    const owned = await this.deps.events.ownedAmong(owner, deliveries.map(eventIdOf));
+    return deliveries.filter((delivery) => owned.has(eventIdOf(delivery)));
   }
 }
 

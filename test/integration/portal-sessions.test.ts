@@ -170,6 +170,11 @@ describe('portal sessions', () => {
       await expect(attempt()).rejects.toMatchObject({ code: 'not_found' });
     }
     expect((await api.get(`/api/v1/webhooks/endpoints/${b.id}`)).body).toMatchObject({ description: '', paused: false });
+    // An endpoint's deliveries as a set are held to the tenant through their events, read with the same filter.
+    const eA = await created(api, '/api/v1/webhooks/events', { type: 'a.b', data: {}, tenant_id: 'cus_A' });
+    const eOwn = await created(api, '/api/v1/webhooks/events', { type: 'a.b', data: {} });
+    expect(await platform.repositories.events.ownedAmong(asA, [eA.id, eB.id, eOwn.id])).toEqual(new Set([eA.id]));
+    expect(await platform.repositories.events.ownedAmong(accountId, [eA.id, eB.id, eOwn.id])).toEqual(new Set([eA.id, eB.id, eOwn.id]));
   });
 
   it('a call reads its session only (its account is cached), and a revocation still applies to the next call', async () => {
