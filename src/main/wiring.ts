@@ -51,6 +51,7 @@ import { RecoveryScheduler } from '../temporal/recovery-scheduler';
 import { ResumeScheduler } from '../temporal/resume-scheduler';
 import { FifoQueues } from '../persistence/fifo-queues';
 import { FifoTurns } from '../services/fifo-turns';
+import { AccountCache } from '../services/account-cache';
 
 /** The collections both roles use, with their indexes (and purge timers, owned by `expiry`). */
 export async function openRepositories(db: Db, expiry: ExpirySweepers) {
@@ -102,7 +103,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
 }) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
-  const caches = () => [authenticator, endpointsCache, eventTypeSchemas];
+  const caches = () => [authenticator, endpointsCache, eventTypeSchemas, portalAccounts];
   const applyToCaches = (invalidation: Invalidation) => caches().forEach((cache) => cache.apply(invalidation));
   repositories.cacheInvalidations.onAppend(applyToCaches);
   const now = () => clock().getTime();
@@ -118,6 +119,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: lifetimeOf(invalidations), now });
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: lifetimeOf(invalidations), now });
   const eventTypeSchemas = new EventTypeSchemas({ eventTypes: repositories.eventTypes, lifetime: lifetimeOf(invalidations), now });
+  const portalAccounts = new AccountCache({ accounts: repositories.accounts, lifetime: lifetimeOf(invalidations), now });
   const fifo = new FifoTurns({
     ...repositories,
     queues: repositories.fifoQueues,
@@ -175,8 +177,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpointsCache,
     /** The account's tenants: listed, and deleted endpoint by endpoint through `endpoints`. */
     tenants: new TenantService({ tenants: repositories.tenants, endpoints: repositories.endpoints, endpointService: endpoints }),
-    /** Tokens for one tenant's people, read on every call they make. */
-    portalSessions: new PortalSessionService({ sessions: repositories.portalSessions, accounts: repositories.accounts, clock }),
+    /** Tokens for one tenant's people: the session read on every call they make, its account cached as a key's is. */
+    portalSessions: new PortalSessionService({ sessions: repositories.portalSessions, accounts: portalAccounts, clock }),
     /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
     events: new EventService({ ...repositories, endpointsCache, eventTypeSchemas, outbox, lease, scheduler, recoveries: new RecoveryScheduler(temporal, config.temporal.taskQueue), fifo, noticeRules, clock }),
     /** The account's event-type catalog; ingest checks data against it through `eventTypeSchemas`. */

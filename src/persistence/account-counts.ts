@@ -1,8 +1,8 @@
 import type { Db } from 'mongodb';
 import { unlessIdTaken } from './mongo';
 
-/** What an account holds under a cap: its endpoints, its live API keys, its catalog's event types, its tenants (tenants.ts). */
-const COUNTED_KINDS = ['endpoints', 'live_keys', 'event_types', 'tenants'] as const;
+/** What an account holds under a cap: its endpoints, its live API keys, its catalog's event types (its tenants: account-tenant-places.ts). */
+const COUNTED_KINDS = ['endpoints', 'live_keys', 'event_types'] as const;
 type CountedKind = (typeof COUNTED_KINDS)[number];
 
 /** The account's id, and a counter per kind (a kind added later is absent from older documents: none held). */
