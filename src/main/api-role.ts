@@ -11,7 +11,7 @@ import { DashboardInvites } from '../persistence/dashboard-invites';
 import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import { pingMongo } from '../persistence/mongo';
-import type { ExpirySweepers } from '../persistence/store-primitives';
+import type { ExpirySweepers } from '../persistence/expiry-sweepers';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { pingTemporal } from '../temporal/client';

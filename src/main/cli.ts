@@ -13,7 +13,7 @@ import { connectMongo } from '../persistence/mongo';
 import { AccountService, AccountView } from '../services/account-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { httpStatusOf } from '../transport/http/error-status';
-import { ExpirySweepers } from '../persistence/store-primitives';
+import { ExpirySweepers } from '../persistence/expiry-sweepers';
 
 const USAGE =
   'usage: cli account create --email E [--tier T] | account set-tier --account ID --tier T | ' +

@@ -9,7 +9,7 @@ import { createLogger, Logger } from '../infra/logger';
 import { provision } from '../infra/provision';
 import { loadOrCreateSecretsKey } from '../infra/secrets-key';
 import { connectMongo } from '../persistence/mongo';
-import { ExpirySweepers } from '../persistence/store-primitives';
+import { ExpirySweepers } from '../persistence/expiry-sweepers';
 import { connectTemporal } from '../temporal/client';
 import { ensureRuntime } from '../temporal/worker';
 import { startMetricsServer } from '../transport/http/metrics-server';

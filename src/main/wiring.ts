@@ -24,7 +24,7 @@ import { IdempotencyRecords } from '../persistence/idempotency-records';
 import { LimitUsage } from '../persistence/limit-usage';
 import { LimitWindows } from '../persistence/limit-windows';
 import { OperationalNoticeClaims } from '../persistence/operational-notice-claims';
-import type { ExpirySweepers } from '../persistence/store-primitives';
+import type { ExpirySweepers } from '../persistence/expiry-sweepers';
 import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { AccountService } from '../services/account-service';
 import { CrashRecovery } from '../services/crash-recovery';
@@ -52,6 +52,7 @@ import { RecoveryScheduler } from '../temporal/recovery-scheduler';
 import { ResumeScheduler } from '../temporal/resume-scheduler';
 import { FifoQueues } from '../persistence/fifo-queues';
 import { FifoTurns } from '../services/fifo-turns';
+import { AccountCache } from '../services/account-cache';
 
 /** The collections both roles use, with their indexes (and purge timers, owned by `expiry`). */
 export async function openRepositories(db: Db, expiry: ExpirySweepers) {
@@ -103,7 +104,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
 }) {
   const scheduler = new DeliveryScheduler(temporal, config.temporal.taskQueue, { eager: eagerWorkflowStart, seal: acceptanceSeal });
   // One log brings every change to this process's caches: its own as logged, others' through the follower.
-  const caches = () => [authenticator, endpointsCache, eventTypeSchemas];
+  const caches = () => [authenticator, endpointsCache, eventTypeSchemas, portalAccounts];
   const applyToCaches = (invalidation: Invalidation) => caches().forEach((cache) => cache.apply(invalidation));
   repositories.cacheInvalidations.onAppend(applyToCaches);
   const now = () => clock().getTime();
@@ -119,6 +120,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: lifetimeOf(invalidations), now });
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: lifetimeOf(invalidations), now });
   const eventTypeSchemas = new EventTypeSchemas({ eventTypes: repositories.eventTypes, lifetime: lifetimeOf(invalidations), now });
+  const portalAccounts = new AccountCache({ accounts: repositories.accounts, lifetime: lifetimeOf(invalidations), now });
   const fifo = new FifoTurns({
     ...repositories,
     queues: repositories.fifoQueues,
@@ -176,9 +178,9 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpointsCache,
     /** The account's tenants: listed, and deleted endpoint by endpoint through `endpoints`. */
     tenants: new TenantService({ tenants: repositories.tenants, endpoints: repositories.endpoints, endpointService: endpoints }),
-    /** Tokens for one tenant's people, read on every call they make. */
-    portalSessions: new PortalSessionService({ sessions: repositories.portalSessions, accounts: repositories.accounts, clock }),
-    /** Who may frame the tenants' portal page, and its branding (on the account). */
+    /** Tokens for one tenant's people: the session read on every call they make, its account cached as a key's is. */
+    portalSessions: new PortalSessionService({ sessions: repositories.portalSessions, accounts: portalAccounts, clock }),
+    /** Who may frame the tenants' portal page, and its branding (on the account, read fresh: the page's headers come from it). */
     portalSettings: new PortalSettingsService({ accounts: repositories.accounts }),
     /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
     events: new EventService({ ...repositories, endpointsCache, eventTypeSchemas, outbox, lease, scheduler, recoveries: new RecoveryScheduler(temporal, config.temporal.taskQueue), fifo, noticeRules, clock }),

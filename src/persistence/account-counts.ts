@@ -1,8 +1,8 @@
 import type { Db } from 'mongodb';
-import { isDuplicateKeyError } from './mongo';
+import { unlessIdTaken } from './mongo';
 
-/** What an account holds under a cap: its endpoints, its live API keys, its catalog's event types, its tenants (tenants.ts). */
-const COUNTED_KINDS = ['endpoints', 'live_keys', 'event_types', 'tenants'] as const;
+/** What an account holds under a cap: its endpoints, its live API keys, its catalog's event types (its tenants: account-tenant-places.ts). */
+const COUNTED_KINDS = ['endpoints', 'live_keys', 'event_types'] as const;
 type CountedKind = (typeof COUNTED_KINDS)[number];
 
 /** The account's id, and a counter per kind (a kind added later is absent from older documents: none held). */
@@ -15,17 +15,17 @@ type AccountCountDoc = { _id: string } & Partial<Record<CountedKind, number>>;
  */
 export function accountCountsOf(db: Db) {
   const counts = db.collection<AccountCountDoc>('account_counts');
-  /** Takes one place of `kind` if the account holds fewer than `max` (an absent counter holds none): at the cap, the upsert's insert meets the `_id`. */
+  /**
+   * Takes one place of `kind` if the account holds fewer than `max` (an absent counter holds none): at the cap, the upsert's
+   * insert meets the `_id`. So does it on MongoDB when a concurrent first take inserted the document: the update alone decides.
+   */
   async function take(accountId: string, kind: CountedKind, max: number): Promise<boolean> {
     if (max <= 0) return false;
     const others = Object.fromEntries(COUNTED_KINDS.filter((k) => k !== kind).map((k) => [k, 0]));
-    try {
-      await counts.updateOne({ _id: accountId, [kind]: { $not: { $gte: max } } }, { $inc: { [kind]: 1 }, $setOnInsert: others }, { upsert: true });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    const filter = { _id: accountId, [kind]: { $not: { $gte: max } } };
+    const update = { $inc: { [kind]: 1 }, $setOnInsert: others };
+    const taken = (await unlessIdTaken(() => counts.updateOne(filter, update, { upsert: true }))) ?? (await counts.updateOne(filter, update));
+    return taken.matchedCount + taken.upsertedCount === 1;
   }
 
   async function giveBack(accountId: string, kind: CountedKind): Promise<void> {

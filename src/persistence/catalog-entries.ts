@@ -1,6 +1,5 @@
-import { AnyBulkWriteOperation, MongoBulkWriteError } from 'mongodb';
+import type { AnyBulkWriteOperation } from 'mongodb';
 import { Catalog, type CatalogEntry, type Provider } from '../domain/cost-estimator';
-import { DUPLICATE_KEY, isDuplicateKeyError } from './mongo';
 import { StoreCollection } from './store-collection';
 
 export interface CatalogEntryDoc extends CatalogEntry {
@@ -50,17 +49,8 @@ export class CatalogEntries extends StoreCollection<CatalogEntryDoc>('catalog_en
       .filter((doc) => !sameDoc(existing.get(doc._id), doc))
       .map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } }));
     // In batches: FerretDB 1.24 never answers an update command of 100 or more statements that modify existing
-    // documents. Of two processes upserting one new _id, the loser's batch is retried.
-    for (let i = 0; i < writes.length; i += WRITE_BATCH) {
-      const batch = writes.slice(i, i + WRITE_BATCH);
-      try {
-        await this.col.bulkWrite(batch, { ordered: false });
-      } catch (err) {
-        const raced = err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === DUPLICATE_KEY);
-        if (!raced && !isDuplicateKeyError(err)) throw err;
-        await this.col.bulkWrite(batch, { ordered: false });
-      }
-    }
+    // documents. Of two processes upserting one new _id, one inserts and the other replaces (on both stores).
+    for (let i = 0; i < writes.length; i += WRITE_BATCH) await this.col.bulkWrite(writes.slice(i, i + WRITE_BATCH), { ordered: false });
 
     const keep = new Set(desired.map((d) => d._id));
     const stale = [...existing.keys()].filter((id) => !keep.has(id));

@@ -1,5 +1,5 @@
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
-import { claimOnce } from './store-primitives';
+import { claimOnce } from './mongo';
 
 /** `dashboard_invites`: one-time password links, `_id` the SHA-256 of the link's token (the raw token is only in the link). */
 export interface DashboardInviteDoc extends ExpiringDoc {

@@ -1,5 +1,5 @@
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
-import { isDuplicateKeyError } from './mongo';
+import { unlessIdTaken } from './mongo';
 
 /**
  * `_id`: what is throttled (`email-ip:<ip>:<email>`, `ip:<ip>`, `signup-ip:<ip>`); `n`: the attempts
@@ -15,17 +15,14 @@ export class DashboardSignInAttempts extends ExpiringCollection<AttemptsDoc>('da
   async count(scope: string, now: Date, windowMs: number, limit: number): Promise<{ windowEnd: Date } | { liftsAt: Date }> {
     // A window that has ended (its document not purged yet) goes first: this attempt may open the next.
     await this.col.deleteOne({ _id: scope, expires_at: { $lte: now } });
-    try {
-      const doc = await this.col.findOneAndUpdate(
-        { _id: scope, n: { $lt: limit } },
-        { $inc: { n: 1 }, $setOnInsert: { expires_at: new Date(now.getTime() + windowMs) } },
-        { upsert: true, returnDocument: 'after' },
-      );
-      return { windowEnd: doc!.expires_at };
-    } catch (err) {
-      // The scope's window is at the limit: the upsert's insert met its `_id`.
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    const filter = { _id: scope, n: { $lt: limit } };
+    const update = { $inc: { n: 1 }, $setOnInsert: { expires_at: new Date(now.getTime() + windowMs) } };
+    // The upsert's insert meets the `_id` when the window is at the limit, or on MongoDB when a concurrent first attempt
+    // inserted it: then the update alone decides.
+    const doc =
+      (await unlessIdTaken(() => this.col.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' }))) ??
+      (await this.col.findOneAndUpdate(filter, update, { returnDocument: 'after' }));
+    if (doc) return { windowEnd: doc.expires_at };
     return { liftsAt: (await this.col.findOne({ _id: scope }))?.expires_at ?? now };
   }
 

@@ -2,7 +2,7 @@ import { deliveryId } from '../domain/webhooks/delivery-id';
 import { MAX_DELIVERY_ROUNDS, RETRYABLE_DELIVERY_STATUSES, type DeliveryStatus } from '../domain/webhooks/delivery-status';
 import { readBack } from './read-back';
 import { StoreCollection } from './store-collection';
-import { claimOnce } from './store-primitives';
+import { claimOnce } from './mongo';
 
 /** One POST made for a delivery. */
 export interface DeliveryAttempt {

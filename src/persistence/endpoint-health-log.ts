@@ -1,6 +1,6 @@
 import type { UpdateFilter } from 'mongodb';
 import { EMPTY_HEALTH, HEALTH_WINDOW_HOURS, hourStartOf, type HealthFact, type HealthSummary } from '../domain/webhooks/endpoint-health';
-import { isDuplicateKeyError } from './mongo';
+import { unlessIdTaken } from './mongo';
 import { StoreCollection } from './store-collection';
 
 /** Facts remembered by key at least this long (and at most twice as long), so that a fact recorded twice (an activity run again) counts once. */
@@ -57,14 +57,11 @@ export class EndpointHealthLog extends StoreCollection<HealthDoc>('endpoint_heal
   async record(endpointId: string, fact: HealthFact): Promise<HealthSummary> {
     const filter = { _id: endpointId, recent_keys: { $ne: fact.key } };
     const update = updateOf(fact);
-    let doc: HealthDoc | null;
-    try {
-      doc = await this.col.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' });
-    } catch (err) {
-      // The upsert's insert was refused: the document holds the key already, or (MongoDB) another writer's upsert created it first.
-      if (!isDuplicateKeyError(err)) throw err;
-      doc = (await this.col.findOneAndUpdate(filter, update, { returnDocument: 'after' })) ?? (await this.col.findOne({ _id: endpointId }));
-    }
+    // Null: the upsert's insert was refused, as the document holds the key already, or (MongoDB) another writer's upsert created it first.
+    const doc =
+      (await unlessIdTaken(() => this.col.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' }))) ??
+      (await this.col.findOneAndUpdate(filter, update, { returnDocument: 'after' })) ??
+      (await this.col.findOne({ _id: endpointId }));
     await this.tidy(doc);
     return summaryOf(doc);
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { unlessIdTaken } from './mongo';
 import { StoreCollection } from './store-collection';
 
 interface InFlightDoc {
@@ -16,12 +17,11 @@ export class EndpointInFlightLeases extends StoreCollection<InFlightDoc>('endpoi
   async acquire(endpointId: string, cap: number, now: Date, expiresAt: Date): Promise<string | null> {
     const lease = `${expiresAt.getTime()}:${randomUUID()}`;
     if (await this.push(endpointId, cap, lease)) return lease;
-    // Refused: the endpoint's first lease (no document yet), places held by killed workers' leases, or full when it was sent.
-    const doc = await this.col.findOne({ _id: endpointId });
-    const lapsed = (doc?.leases ?? []).filter((l) => expiryOf(l) <= now.getTime());
-    if (!doc) await this.col.updateOne({ _id: endpointId }, { $setOnInsert: { leases: [] } }, { upsert: true }); // (the embedded store leaves out the empty array)
-    else if (lapsed.length > 0) await this.col.updateOne({ _id: endpointId }, { $pullAll: { leases: lapsed } });
-    else if ((doc.leases ?? []).length >= cap) return null;
+    // Refused: places held by killed workers' leases, or full when it was sent.
+    const leases = (await this.col.findOne({ _id: endpointId }))?.leases ?? [];
+    const lapsed = leases.filter((l) => expiryOf(l) <= now.getTime());
+    if (lapsed.length > 0) await this.col.updateOne({ _id: endpointId }, { $pullAll: { leases: lapsed } });
+    else if (leases.length >= cap) return null;
     return (await this.push(endpointId, cap, lease)) ? lease : null;
   }
 
@@ -29,9 +29,9 @@ export class EndpointInFlightLeases extends StoreCollection<InFlightDoc>('endpoi
     await this.col.updateOne({ _id: endpointId }, { $pull: { leases: lease } });
   }
 
-  /** Pushes `lease` unless the endpoint's document holds `cap` leases already (its element `cap - 1` exists). */
+  /** Pushes `lease` unless the endpoint's document holds `cap` leases already (its element `cap - 1` exists): then the upsert's insert meets its `_id`. */
   private async push(endpointId: string, cap: number, lease: string): Promise<boolean> {
-    const result = await this.col.updateOne({ _id: endpointId, [`leases.${cap - 1}`]: { $exists: false } }, { $push: { leases: lease } });
-    return result.modifiedCount === 1;
+    const pushed = await unlessIdTaken(() => this.col.updateOne({ _id: endpointId, [`leases.${cap - 1}`]: { $exists: false } }, { $push: { leases: lease } }, { upsert: true }));
+    return pushed !== null;
   }
 }

@@ -3,11 +3,11 @@ import type { Destination } from '../domain/webhooks/destination';
 import type { DisabledReason } from '../domain/webhooks/endpoint-health';
 import type { EndpointOrdering } from '../domain/webhooks/fifo-order';
 import type { RetiredSecret } from '../domain/webhooks/secret-rotation';
-import { DEFAULT_TENANT_CAPS, type TenantCaps } from '../domain/webhooks/tenant';
+import { DEFAULT_TENANT_CAPS, type RecordOwner, type TenantCaps } from '../domain/webhooks/tenant';
 import { accountCountsOf } from './account-counts';
 import { cacheInvalidationsOf } from './cache-invalidations';
 import { StoreCollection } from './store-collection';
-import { Tenants, type TenantPlaceRefusal } from './tenants';
+import { ownedBy, Tenants, type TenantPlaceRefusal } from './tenants';
 
 export interface EndpointDoc {
   _id: string;
@@ -95,8 +95,9 @@ export class Endpoints extends StoreCollection<EndpointDoc>(
     return moved;
   }
 
-  find(accountId: string, id: string): Promise<EndpointDoc | null> {
-    return this.col.findOne({ _id: id, account_id: accountId });
+  /** The owner's endpoint (a tenant's caller: of that tenant only), else null. */
+  find(owner: RecordOwner, id: string): Promise<EndpointDoc | null> {
+    return this.col.findOne({ _id: id, ...ownedBy(owner) });
   }
 
   /** Newest first; the cursor is the last item's (created_at, _id). With `tenantId`, that tenant's only (an index search). */
@@ -118,9 +119,9 @@ export class Endpoints extends StoreCollection<EndpointDoc>(
   }
 
   /**
-   * Sets `changes` on `current` (the document the caller just read, and checked the owner of) if it still holds `asRead`:
-   * the document after, or null (deleted, or another change landed first). Any change drops the cached lists except one
-   * that touches only CACHE_NEUTRAL_FIELDS (a new field invalidates).
+   * Sets `changes` on `current` (the document the caller just read, and checked the owner of) if it still holds `asRead`
+   * (for a tenant's caller, its tenant: ownedBy): the document after, or null (deleted, or another change landed first). Any
+   * change drops the cached lists except one that touches only CACHE_NEUTRAL_FIELDS (a new field invalidates).
    */
   async update(current: EndpointDoc, changes: EndpointChanges, at: Date, asRead: Filter<EndpointDoc> = {}): Promise<EndpointDoc | null> {
     const result = await this.col.updateOne({ ...asRead, _id: current._id }, { $set: { ...changes, updated_at: at } });
@@ -131,10 +132,12 @@ export class Endpoints extends StoreCollection<EndpointDoc>(
     return { ...current, ...changes, updated_at: at };
   }
 
-  async delete(accountId: string, id: string): Promise<boolean> {
+  /** The owner's endpoint (a tenant's caller: of that tenant only, as it is when deleted); false if there is none. */
+  async delete(owner: RecordOwner, id: string): Promise<boolean> {
     // The whole document: the embedded store has no projection on findAndModify; its tenant's place is given back.
-    const deleted = await this.col.findOneAndDelete({ _id: id, account_id: accountId });
+    const deleted = await this.col.findOneAndDelete({ _id: id, ...ownedBy(owner) });
     if (!deleted) return false;
+    const accountId = deleted.account_id;
     await this.counts.giveBack(accountId, 'endpoints');
     if (deleted.tenant_id) await this.tenants.giveBack(accountId, deleted.tenant_id);
     await this.invalidations.append({ kind: 'endpoints_changed', account_id: accountId });

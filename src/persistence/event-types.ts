@@ -1,7 +1,7 @@
 import type { Filter, UpdateFilter } from 'mongodb';
 import { accountCountsOf } from './account-counts';
 import { cacheInvalidationsOf } from './cache-invalidations';
-import { isDuplicateKeyError } from './mongo';
+import { unlessIdTaken } from './mongo';
 import { readBack } from './read-back';
 import { StoreCollection } from './store-collection';
 
@@ -48,12 +48,9 @@ export class EventTypes extends StoreCollection<StoredEventTypeDoc>('event_types
 
   /** 'limit': the account holds `max` types; 'exists': the name is taken (its place given back). */
   async insertIfRoom(doc: EventTypeDoc, max: number): Promise<'inserted' | 'limit' | 'exists'> {
-    try {
-      if (!(await this.counts.insertIfRoom(doc.account_id, 'event_types', max, () => this.col.insertOne(toStored(doc))))) return 'limit';
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return 'exists';
-      throw err;
-    }
+    const inserted = await unlessIdTaken(() => this.counts.insertIfRoom(doc.account_id, 'event_types', max, () => this.col.insertOne(toStored(doc))));
+    if (inserted === null) return 'exists';
+    if (!inserted) return 'limit';
     await this.invalidations.append({ kind: 'event_types_changed', account_id: doc.account_id });
     return 'inserted';
   }

@@ -1,10 +1,11 @@
 import { isEventId } from '../domain/webhooks/event-id';
+import type { RecordOwner } from '../domain/webhooks/tenant';
 import { EventIds } from './event-ids';
 import { EventSequences } from './event-sequences';
 import type { EventsAwaitingHandOver } from './events-awaiting-hand-over';
 import { readBack } from './read-back';
 import { StoreCollection } from './store-collection';
-import { tenantKey } from './tenants';
+import { ownedBy, tenantKey } from './tenants';
 
 /** `data` is kept only inside `body`, the exact delivered JSON: FerretDB cannot store keys with `.`, `$` or NUL, or nested arrays. */
 interface StoredEventDoc extends Omit<EventDoc, 'data' | 'owner'> {
@@ -119,10 +120,18 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ account
     return taken.matchedCount === 1;
   }
 
-  /** A `{_id}` point read; the owner is checked here, so another account's event is simply not found. */
-  async find(accountId: string, id: number): Promise<EventDoc | null> {
-    const doc = await this.findUnscoped(id);
-    return doc && doc.account_id === accountId ? doc : null;
+  /** A `{_id}` point read with the owner in its filter (ownedBy), so another account's (or tenant's) event is simply not found. */
+  async find(owner: RecordOwner, id: number): Promise<EventDoc | null> {
+    if (!isEventId(id)) return null;
+    const doc = await this.col.findOne({ _id: id, ...ownedBy(owner) });
+    return doc && fromStored(doc);
+  }
+
+  /** Which of `ids` (a page of an endpoint's deliveries' events) are the owner's: one `{_id: {$in}}` query with its filter. */
+  async ownedAmong(owner: RecordOwner, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const docs = await this.col.find({ _id: { $in: ids }, ...ownedBy(owner) }, { projection: { _id: 1 } }).toArray();
+    return new Set(docs.map((d) => d._id));
   }
 
   /** Whether this very event is stored, after its insert got no answer (EventInsertUnanswered). */

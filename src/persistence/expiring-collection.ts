@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import { StoreCollection, type IndexOf } from './store-collection';
-import type { ExpirySweepers } from './store-primitives';
+import type { ExpirySweepers } from './expiry-sweepers';
 
 export interface ExpiringDoc {
   _id: string;

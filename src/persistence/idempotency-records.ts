@@ -1,8 +1,6 @@
 import type { KeyIssuer } from '../domain/webhooks/idempotency-key';
-import type { ExpiringDoc } from './expiring-collection';
-import { StoreCollection } from './store-collection';
-import { isDuplicateKeyError } from './mongo';
-import type { ExpirySweepers } from './store-primitives';
+import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
+import { unlessIdTaken } from './mongo';
 
 export interface IdempotencyRecordDoc extends ExpiringDoc {
   /** recordId: one record per issuer and key; a later use of an expired key replaces it. */
@@ -23,14 +21,9 @@ const recordId = (issuer: KeyIssuer, accountId: string, key: string) => (issuer 
 
 /**
  * (account, key) → the event it created, valid 24 h (checked on read). One upsert decides between concurrent first uses
- * and successors of an expired record. Where TTL is refused, no purge timer (it would delete by `_id` a successor's
- * record): they go with their event.
+ * and successors of an expired record; a purge deletes only what is still expired, so a successor's record stays.
  */
-export class IdempotencyRecords extends StoreCollection<IdempotencyRecordDoc>('idempotency_records') {
-  override async ensureIndexes(expiry: ExpirySweepers): Promise<void> {
-    await expiry.ensureExpiry(this.col, { ttlOnly: true });
-  }
-
+export class IdempotencyRecords extends ExpiringCollection<IdempotencyRecordDoc>('idempotency_records') {
   find(accountId: string, key: string, issuer: KeyIssuer = 'account'): Promise<IdempotencyRecordDoc | null> {
     return this.col.findOne({ _id: recordId(issuer, accountId, key) });
   }
@@ -38,13 +31,9 @@ export class IdempotencyRecords extends StoreCollection<IdempotencyRecordDoc>('i
   /** Makes `record` the key's record unless a valid one exists; returns the key's record either way. */
   async claim(record: NewIdempotencyRecord, now: () => Date): Promise<IdempotencyRecordDoc> {
     const _id = recordId(record.issuer, record.account_id, record.key);
-    try {
-      // Matches only an expired record; else the upsert's insert meets the valid one's `_id`.
-      const written = await this.col.findOneAndUpdate({ _id, expires_at: { $lte: now() } }, { $set: record }, { upsert: true, returnDocument: 'after' });
-      if (written) return written;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    // Matches only an expired record; else the upsert's insert meets the valid one's `_id`.
+    const written = await unlessIdTaken(() => this.col.findOneAndUpdate({ _id, expires_at: { $lte: now() } }, { $set: record }, { upsert: true, returnDocument: 'after' }));
+    if (written) return written;
     const current = await this.col.findOne({ _id });
     if (!current) throw new Error(`idempotency record ${_id} expired and went while claimed; try again`);
     return current;

@@ -1,6 +1,6 @@
 import type { BurstWindow } from '../domain/limits/burst-window';
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
-import { isDuplicateKeyError } from './mongo';
+import { unlessIdTaken } from './mongo';
 
 /** A bucket's current burst window and `n`, the calls taken of it. */
 interface WindowDoc extends BurstWindow, ExpiringDoc {
@@ -15,17 +15,15 @@ export class LimitWindows extends ExpiringCollection<WindowDoc>('limit_windows')
   /** The bucket's window that has not ended by `next.start`, or else `next`, opened with nothing taken. */
   async current(bucket: string, next: BurstWindow): Promise<BurstWindow> {
     const expiresAt = new Date(next.end.getTime() + RETENTION_MS);
-    try {
-      const opened = await this.col.findOneAndUpdate(
+    // Null: the bucket's window has not ended (the upsert's insert met its `_id`).
+    const opened = await unlessIdTaken(() =>
+      this.col.findOneAndUpdate(
         { _id: bucket, end: { $lte: next.start } },
         { $set: { start: next.start, end: next.end, n: 0, expires_at: expiresAt } },
         { upsert: true, returnDocument: 'after' },
-      );
-      if (opened) return { start: opened.start, end: opened.end };
-    } catch (err) {
-      // The bucket's window has not ended: the upsert's insert met its `_id`.
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+      ),
+    );
+    if (opened) return { start: opened.start, end: opened.end };
     const open = await this.col.findOne({ _id: bucket }, { projection: { start: 1, end: 1 } });
     return open ? { start: open.start, end: open.end } : this.current(bucket, next);
   }

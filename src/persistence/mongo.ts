@@ -4,7 +4,7 @@
  * of strings and numbers leading an index, and one string equality with a numeric range on the field it sorts by, with
  * a limit; other ranges and sorts scan. So hot paths use `{_id}` lookups and unique inserts only, and account listings lead with `account_id`.
  */
-import { Db, MongoClient, MongoServerError } from 'mongodb';
+import { Db, MongoClient, MongoServerError, type Collection, type Document, type OptionalUnlessRequiredId } from 'mongodb';
 
 /** One client per process; the driver pools connections. */
 export async function connectMongo(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
@@ -21,10 +21,31 @@ export async function connectMongo(uri: string, dbName: string): Promise<{ clien
   return { client, db: client.db(dbName) };
 }
 
-export const DUPLICATE_KEY = 11000;
+const DUPLICATE_KEY = 11000;
 
 export function isDuplicateKeyError(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
+}
+
+/**
+ * Runs `write`, an insert or an upsert whose filter holds a condition besides the `_id`: its answer, or null when its insert
+ * met a document with that `_id` (one that fails the condition, or a concurrent upsert's).
+ */
+export async function unlessIdTaken<T>(write: () => Promise<T>): Promise<T | null> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Where uniqueness is the point (an idempotency key, a delivery round, an invite redemption): of concurrent inserts of one
+ * `_id` exactly one succeeds, and the others learn it was there first. True when this insert wrote `doc`.
+ */
+export async function claimOnce<T extends Document>(collection: Collection<T>, doc: OptionalUnlessRequiredId<T>): Promise<boolean> {
+  return (await unlessIdTaken(() => collection.insertOne(doc))) !== null;
 }
 
 export async function pingMongo(db: Db): Promise<void> {

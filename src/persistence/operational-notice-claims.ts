@@ -1,5 +1,5 @@
 import { ExpiringCollection, type ExpiringDoc } from './expiring-collection';
-import { claimOnce } from './store-primitives';
+import { claimOnce } from './mongo';
 
 interface NoticeClaimDoc extends ExpiringDoc {
   /** What claimed it (a delivery round): the same claimer, retried, still holds it. */

@@ -12,7 +12,7 @@ export function ProcessDocs<T extends { _id: string }>(name: string) {
       return this.col.find(filter).toArray() as Promise<T[]>;
     }
 
-    /** Only while it matches `filter` (as read), so a renewed one stays; on FerretDB a racing renewal is lost until the next. false: none removed. */
+    /** Only while it matches `filter` (as read), so a renewal since stays (the delete is atomic). false: none removed. */
     async remove(id: string, filter: Filter<T> = {}): Promise<boolean> {
       return (await this.col.deleteOne({ _id: id, ...filter } as Filter<T>)).deletedCount === 1;
     }

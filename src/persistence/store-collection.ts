@@ -1,5 +1,5 @@
 import type { Collection, CreateIndexesOptions, Db, Document, IndexSpecification } from 'mongodb';
-import type { ExpirySweepers } from './store-primitives';
+import type { ExpirySweepers } from './expiry-sweepers';
 
 export type IndexOf = [IndexSpecification, CreateIndexesOptions?];
 

@@ -12,7 +12,8 @@ import { countLast24h, HealthSummary, shouldDisableForFailures } from '../domain
 import type { Deliveries } from '../persistence/deliveries';
 import type { EndpointHealthLog } from '../persistence/endpoint-health-log';
 import type { EndpointChanges, EndpointDoc, EndpointInsertRefusal, Endpoints, StoredDestination } from '../persistence/endpoints';
-import { DEFAULT_TENANT_CAPS, type TenantCaps } from '../domain/webhooks/tenant';
+import { DEFAULT_TENANT_CAPS, type RecordOwner, type TenantCaps } from '../domain/webhooks/tenant';
+import { ownedBy } from '../persistence/tenants';
 import type { DeliveryScheduler } from '../temporal/delivery-scheduler';
 import type { ResumeScheduler } from '../temporal/resume-scheduler';
 import { decodeCursor, encodeCursor } from './pagination';
@@ -121,19 +122,18 @@ export class EndpointService {
     };
   }
 
-  /** The tenant the account's endpoint belongs to (null: none); 404 if it has no such endpoint. */
-  async tenantOf(accountId: string, id: string): Promise<string | null> {
-    return (await requireEndpoint(this.deps.endpoints, accountId, id)).tenant_id ?? null;
-  }
-
-  async get(accountId: string, id: string): Promise<EndpointView> {
-    const doc = await requireEndpoint(this.deps.endpoints, accountId, id);
+  /**
+   * The operations on one endpoint take its owner (RecordOwner): for a portal session's call, its tenant, in the filter of
+   * every read and write, so that another tenant's endpoint is a 404 also when it moved there between a read and a write.
+   */
+  async get(owner: RecordOwner, id: string): Promise<EndpointView> {
+    const doc = await requireEndpoint(this.deps.endpoints, owner, id);
     const [view, fifo] = await Promise.all([this.view(doc), orderingOf(doc) === 'fifo' ? this.deps.fifoQueue?.view(doc._id) : undefined]);
     return fifo ? { ...view, fifo } : view;
   }
 
-  async update(accountId: string, id: string, patch: Partial<EndpointInput> & { disabled?: boolean }): Promise<EndpointView> {
-    let current = await requireEndpoint(this.deps.endpoints, accountId, id);
+  async update(owner: RecordOwner, id: string, patch: Partial<EndpointInput> & { disabled?: boolean }): Promise<EndpointView> {
+    let current = await requireEndpoint(this.deps.endpoints, owner, id);
     const changes: EndpointChanges = {};
     // Checked before the move, so that a refused change moves nothing.
     Object.assign(changes, await this.checkTarget(patch, current));
@@ -150,7 +150,7 @@ export class EndpointService {
     const now = this.deps.clock();
     // Enabling again clears the mark and starts the failing streak afresh (a whole new period before auto-disable).
     if (changes.disabled === false) await this.deps.health.record(id, { kind: 'enabled', key: `enabled#${now.toISOString()}`, at: now });
-    const updated = await this.deps.endpoints.update(current, changes, now);
+    const updated = await this.deps.endpoints.update(current, changes, now, ownedBy(owner));
     if (!updated) throw notFound(id);
     // Only when it changes: an endpoint disabled already has nothing to cancel (a delivery left over ends at its next attempt).
     // A move too: its waiting deliveries are of the tenant it left.
@@ -164,21 +164,21 @@ export class EndpointService {
    * While paused, due deliveries wait: an attempt marks itself, then reads the flag again; a resume clears the flag, then
    * wakes every marked one. Whichever reads second sees the other's write: none is left waiting. Idempotent.
    */
-  async pause(accountId: string, id: string): Promise<EndpointView> {
-    const current = await requireEndpoint(this.deps.endpoints, accountId, id);
-    if (!current.paused) await this.deps.endpoints.update(current, { paused: true }, this.deps.clock());
-    return this.get(accountId, id);
+  async pause(owner: RecordOwner, id: string): Promise<EndpointView> {
+    const current = await requireEndpoint(this.deps.endpoints, owner, id);
+    if (!current.paused && !(await this.deps.endpoints.update(current, { paused: true }, this.deps.clock(), ownedBy(owner)))) throw notFound(id);
+    return this.get(owner, id);
   }
 
   /**
    * Clears the flag, then tells the endpoint's resume workflow (one signal; started if none runs), also when not paused: a
    * resume whose start failed is repeated. A running one takes it in (workflows/resume.ts): calls do not multiply its work.
    */
-  async resume(accountId: string, id: string): Promise<EndpointView> {
-    const current = await requireEndpoint(this.deps.endpoints, accountId, id);
-    if (current.paused) await this.deps.endpoints.update(current, { paused: false }, this.deps.clock());
-    if (current.paused || (await this.deps.deliveries.pausedForEndpoint(id, undefined, 1)).length > 0) await this.deps.resumer.start({ accountId, endpointId: id });
-    return this.get(accountId, id);
+  async resume(owner: RecordOwner, id: string): Promise<EndpointView> {
+    const current = await requireEndpoint(this.deps.endpoints, owner, id);
+    if (current.paused && !(await this.deps.endpoints.update(current, { paused: false }, this.deps.clock(), ownedBy(owner)))) throw notFound(id);
+    if (current.paused || (await this.deps.deliveries.pausedForEndpoint(id, undefined, 1)).length > 0) await this.deps.resumer.start({ accountId: current.account_id, endpointId: id });
+    return this.get(owner, id);
   }
 
   /** Decided in activities/attempt-settle.ts; a re-enable since wins: it marks health before it enables, and health is read after. */
@@ -191,27 +191,27 @@ export class EndpointService {
   }
 
   /** Deleting stops every pending retry to the endpoint; those deliveries end `cancelled`. */
-  async delete(accountId: string, id: string): Promise<void> {
-    if (!(await this.deps.endpoints.delete(accountId, id))) throw notFound(id);
+  async delete(owner: RecordOwner, id: string): Promise<void> {
+    if (!(await this.deps.endpoints.delete(owner, id))) throw notFound(id);
     await this.cancelInFlight(id);
   }
 
-  async getSecret(accountId: string, id: string): Promise<string> {
-    return this.deps.secretBox.open((await requireEndpoint(this.deps.endpoints, accountId, id)).secret_sealed);
+  async getSecret(owner: RecordOwner, id: string): Promise<string> {
+    return this.deps.secretBox.open((await requireEndpoint(this.deps.endpoints, owner, id)).secret_sealed);
   }
 
   /**
    * Signs every attempt from now on; the old secret also signs `webhook-signature` for `graceSeconds`. Concurrent rotations
    * line up: one replaces the secrets it read, the other derives again from the winner's (a try fails only when another succeeded).
    */
-  async rotateSecret(accountId: string, id: string, graceSeconds = DEFAULT_GRACE_PERIOD_SECONDS): Promise<string> {
-    let current = await requireEndpoint(this.deps.endpoints, accountId, id);
+  async rotateSecret(owner: RecordOwner, id: string, graceSeconds = DEFAULT_GRACE_PERIOD_SECONDS): Promise<string> {
+    let current = await requireEndpoint(this.deps.endpoints, owner, id);
     const secret = generateSigningSecret();
     const sealed = this.deps.secretBox.seal(secret);
     const now = this.deps.clock();
     // Each rotation seals a new secret (with a fresh IV), so the sealed text read names the version replaced.
-    while (!(await this.deps.endpoints.update(current, rotateSecretSet(current, sealed, graceSeconds, now), now, { secret_sealed: current.secret_sealed }))) {
-      current = await requireEndpoint(this.deps.endpoints, accountId, id);
+    while (!(await this.deps.endpoints.update(current, rotateSecretSet(current, sealed, graceSeconds, now), now, { secret_sealed: current.secret_sealed, ...ownedBy(owner) }))) {
+      current = await requireEndpoint(this.deps.endpoints, owner, id);
     }
     return secret;
   }
@@ -301,9 +301,9 @@ function limitChanges({ rate_limit_per_s, max_in_flight }: Partial<EndpointInput
   return { ...(rate_limit_per_s !== undefined && { rate_limit_per_s }), ...(max_in_flight !== undefined && { max_in_flight }) };
 }
 
-/** The account's endpoint, or 404 `not_found` (another account's is not found either). */
-export async function requireEndpoint(endpoints: Pick<Endpoints, 'find'>, accountId: string, id: string): Promise<EndpointDoc> {
-  const doc = await endpoints.find(accountId, id);
+/** The owner's endpoint, or 404 `not_found` (another account's, or for a tenant's caller another tenant's, is not found either). */
+export async function requireEndpoint(endpoints: Pick<Endpoints, 'find'>, owner: RecordOwner, id: string): Promise<EndpointDoc> {
+  const doc = await endpoints.find(owner, id);
   if (!doc) throw notFound(id);
   return doc;
 }

@@ -4,7 +4,7 @@ import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
 import { deriveEventStatus, EventStatus, isFinishedDeliveryStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
-import { deliveryId } from '../domain/webhooks/delivery-id';
+import { deliveryId, eventIdOfDelivery } from '../domain/webhooks/delivery-id';
 import type { HealthSummary } from '../domain/webhooks/endpoint-health';
 import { parseEventId } from '../domain/webhooks/event-id';
 import { keyIssuerOf } from '../domain/webhooks/idempotency-key';
@@ -28,7 +28,7 @@ import { decodeCursor, encodeCursor } from './pagination';
 import type { FifoTurns } from './fifo-turns';
 import { orderingOf } from '../domain/webhooks/fifo-order';
 import { annotateIngest, ATTR, currentTraceparent } from '../infra/tracing/spans';
-import { sameTenant } from '../domain/webhooks/tenant';
+import { ownerOf, sameTenant, type RecordOwner } from '../domain/webhooks/tenant';
 
 /** CONTRACT §4: serialized `data` over 256 KiB is refused with 413. */
 export const MAX_EVENT_DATA_BYTES = 256 * 1024;
@@ -181,15 +181,13 @@ export class EventService {
     return { created: true, body: ingestResponse(event), started };
   }
 
-  /** The tenant the account's event was sent for (null: none); 404 if it has no such event. */
-  async tenantOf(accountId: string, id: number): Promise<string | null> {
-    const event = await this.deps.events.find(accountId, id);
-    if (!event) throw new DomainError('not_found', `Event ${id} not found.`);
-    return event.tenant_id ?? null;
-  }
-
-  async get(accountId: string, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {
-    const event = await this.deps.events.find(accountId, id);
+  /**
+   * The operations on one event, its deliveries or an endpoint's take the owner (RecordOwner): for a portal session's call,
+   * its tenant is in the filter of the event's and the endpoint's reads (an event's tenant never changes, so its deliveries
+   * are its tenant's), and another tenant's is a 404.
+   */
+  async get(owner: RecordOwner, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {
+    const event = await this.deps.events.find(owner, id);
     if (!event) throw new DomainError('not_found', `Event ${id} not found.`);
     const docs = await this.deps.deliveries.forEvent(event._id, event.endpoint_ids);
     const deliveries = event.endpoint_ids.map((endpointId, i) => deliveryView(docs[i] ?? undefined, endpointId, event.endpoint_urls[i] ?? '', event.created_at));
@@ -234,14 +232,16 @@ export class EventService {
   }
 
   /** CONTRACT §4: a failed or cancelled delivery gets a new round from attempt 1 (409 while one is in flight); only its claimer starts it. */
-  async retry(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
+  async retry(owner: RecordOwner, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { deliveries, scheduler } = this.deps;
-    const { event, id } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
+    const { event, id } = await deliveryOf(this.deps.events, owner, eventId, endpointId);
+    const accountId = event.account_id;
     const delivery = await deliveries.find(id);
     if (!delivery || (await scheduler.isRunning(id))) throw roundInFlight();
     if (delivery.status === 'succeeded') {
       throw new DomainError('delivery_not_retryable', 'The delivery succeeded; only failed or cancelled deliveries can be retried.');
     }
+    // The account's: an endpoint moved to another tenant is told apart from a deleted one (the event is the caller's).
     const endpoint = await this.deps.endpoints.find(accountId, endpointId);
     if (!endpoint) throw new DomainError('endpoint_deleted', `Endpoint ${endpointId} was deleted; its deliveries cannot be retried.`);
     if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before retrying.`);
@@ -272,8 +272,8 @@ export class EventService {
   }
 
   /** The next attempt, at once, with the next attempt number, if the run awaits a retry; 409 `delivery_not_waiting` if not. */
-  async retryNow(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
-    const { id, urlAtIngest } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
+  async retryNow(owner: RecordOwner, eventId: number, endpointId: string): Promise<DeliveryView> {
+    const { id, urlAtIngest } = await deliveryOf(this.deps.events, owner, eventId, endpointId);
     const woken = await this.deps.scheduler.retryNow(id);
     if (!woken) throw new DomainError('delivery_not_waiting', `Delivery of event ${eventId} to endpoint ${endpointId} is not waiting for its next attempt.`);
     const view = deliveryView((await this.deps.deliveries.find(id)) ?? undefined, endpointId, urlAtIngest);
@@ -282,8 +282,8 @@ export class EventService {
   }
 
   /** Answers the delivery as recorded when asked; the run records an attempt in flight first. 409 `delivery_ended`: ended, or no round runs. */
-  async cancel(accountId: string, eventId: number, endpointId: string): Promise<DeliveryView> {
-    const { id, urlAtIngest } = await deliveryOf(this.deps.events, accountId, eventId, endpointId);
+  async cancel(owner: RecordOwner, eventId: number, endpointId: string): Promise<DeliveryView> {
+    const { id, urlAtIngest } = await deliveryOf(this.deps.events, owner, eventId, endpointId);
     const delivery = (await this.deps.deliveries.find(id)) ?? undefined;
     if ((delivery && isFinishedDeliveryStatus(delivery.status)) || !(await this.deps.scheduler.cancel(id))) {
       throw new DomainError('delivery_ended', `Delivery of event ${eventId} to endpoint ${endpointId} has ended; there is nothing to cancel.`);
@@ -292,30 +292,43 @@ export class EventService {
   }
 
   /** Wakes the endpoint's waiting deliveries in id order; `not_waiting`: listed but no longer waiting (in flight, or ended). */
-  async retryNowForEndpoint(accountId: string, endpointId: string, cursor?: string) {
+  async retryNowForEndpoint(owner: RecordOwner, endpointId: string, cursor?: string) {
     const after = cursor !== undefined ? decodeCursor(cursor, RetryNowCursor, 'cursor').after : undefined;
-    await requireEndpoint(this.deps.endpoints, accountId, endpointId);
+    await requireEndpoint(this.deps.endpoints, owner, endpointId);
     const ids = await this.deps.deliveries.waitingForEndpoint(endpointId, after, MAX_RETRY_NOW_PER_CALL);
+    const owned = await this.ownersOnly(owner, ids, (id) => eventIdOfDelivery(id) ?? 0);
     let woken = 0;
-    for (let i = 0; i < ids.length; i += RETRY_NOW_AT_ONCE) {
-      const answers = await Promise.all(ids.slice(i, i + RETRY_NOW_AT_ONCE).map((id) => this.deps.scheduler.retryNow(id)));
+    for (let i = 0; i < owned.length; i += RETRY_NOW_AT_ONCE) {
+      const answers = await Promise.all(owned.slice(i, i + RETRY_NOW_AT_ONCE).map((id) => this.deps.scheduler.retryNow(id)));
       woken += answers.filter((a) => a !== null).length;
     }
+    // The cursor goes on from the page read, so that a page of other tenants' deliveries does not end the walk.
     const last = ids[ids.length - 1];
-    return { woken, not_waiting: ids.length - woken, next_cursor: ids.length === MAX_RETRY_NOW_PER_CALL && last !== undefined ? encodeCursor({ after: last }) : null };
+    return { woken, not_waiting: owned.length - woken, next_cursor: ids.length === MAX_RETRY_NOW_PER_CALL && last !== undefined ? encodeCursor({ after: last }) : null };
   }
 
   /** Bulk recovery: the endpoint's failed or cancelled deliveries first attempted since `since` get a new round, as `retry` gives. */
-  async recover(accountId: string, endpointId: string, since: Date): Promise<RecoveryRun> {
+  async recover(owner: RecordOwner, endpointId: string, since: Date): Promise<RecoveryRun> {
     const now = this.deps.clock();
     const problem = recoverySinceProblem(since, now);
     if (problem) throw new ValidationError(problem, [{ path: 'since', message: problem.replace(/^since /, '') }], 'invalid_since');
-    const endpoint = await requireEndpoint(this.deps.endpoints, accountId, endpointId);
+    const endpoint = await requireEndpoint(this.deps.endpoints, owner, endpointId);
     if (endpoint.disabled) throw new DomainError('endpoint_disabled', `Endpoint ${endpointId} is disabled; enable it before recovering its deliveries.`);
+    const accountId = endpoint.account_id;
     const running = await this.deps.recoveries.running(endpointId);
     if (running) return running;
-    const eventIds = await this.deps.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES);
+    const eventIds = await this.ownersOnly(owner, await this.deps.deliveries.retryableForEndpointSince(endpointId, since, MAX_RECOVERY_DELIVERIES), (id) => id);
     return this.deps.recoveries.startOrJoin({ accountId, endpointId, since: since.toISOString(), eventIds }, now);
+  }
+
+  /**
+   * An endpoint's deliveries as a set, for a tenant's caller: those of its tenant's events only (a delivery has no tenant of
+   * its own; its event's is put in the filter of one read). A key's call keeps them all, with no read.
+   */
+  private async ownersOnly<T>(owner: RecordOwner, deliveries: T[], eventIdOf: (delivery: T) => number): Promise<T[]> {
+    if (ownerOf(owner).tenantId === undefined || deliveries.length === 0) return deliveries;
+    const owned = await this.deps.events.ownedAmong(owner, deliveries.map(eventIdOf));
+    return deliveries.filter((delivery) => owned.has(eventIdOf(delivery)));
   }
 }
 
@@ -331,9 +344,9 @@ function eventView(event: EventDoc, status: EventStatus) {
   return { ...ingestResponse(event), data: event.data, status, created_at: event.created_at.toISOString() };
 }
 
-/** The account's event and its delivery to the endpoint, or 404 (unknown event, another account's, or not delivered to that endpoint). */
-async function deliveryOf(events: Pick<Events, 'find'>, accountId: string, eventId: number, endpointId: string): Promise<{ event: EventDoc; id: string; urlAtIngest: string }> {
-  const event = await events.find(accountId, eventId);
+/** The owner's event and its delivery to the endpoint, or 404 (unknown event, another account's or tenant's, or not delivered to that endpoint). */
+async function deliveryOf(events: Pick<Events, 'find'>, owner: RecordOwner, eventId: number, endpointId: string): Promise<{ event: EventDoc; id: string; urlAtIngest: string }> {
+  const event = await events.find(owner, eventId);
   if (!event) throw new DomainError('not_found', `Event ${eventId} not found.`);
   const index = event.endpoint_ids.indexOf(endpointId);
   if (index < 0) throw new DomainError('not_found', `Event ${eventId} has no delivery to endpoint ${endpointId}.`);

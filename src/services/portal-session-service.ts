@@ -1,7 +1,8 @@
 import { DomainError } from '../domain/errors';
 import type { Clock } from '../domain/clock';
 import { generatePortalToken, portalTokenHash, type PortalScope } from '../domain/webhooks/portal-session';
-import type { AccountDoc, Accounts } from '../persistence/accounts';
+import type { AccountDoc } from '../persistence/accounts';
+import type { AccountCache } from './account-cache';
 import type { ApiKeyDoc } from '../persistence/api-keys';
 import type { PortalSessions } from '../persistence/portal-sessions';
 
@@ -14,11 +15,15 @@ export interface PortalPrincipal {
 
 interface PortalSessionServiceDeps {
   sessions: PortalSessions;
-  accounts: Pick<Accounts, 'findById'>;
+  /** Cached (account-cache.ts): a call reads only its session. */
+  accounts: Pick<AccountCache, 'findById'>;
   clock: Clock;
 }
 
-/** Portal sessions: made with the account's key, stored only as a hash, read on every call (so a revocation applies at once). */
+/**
+ * Portal sessions: made with the account's key, stored only as a hash. A call costs one store read, its session by `_id`
+ * (so a revocation applies at once, in every process); its account comes from the account cache, as a key's does.
+ */
 export class PortalSessionService {
   constructor(private readonly deps: PortalSessionServiceDeps) {}
 

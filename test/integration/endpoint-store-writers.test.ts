@@ -6,13 +6,13 @@ import { EndpointRateTokens } from '../../src/persistence/endpoint-rate-tokens';
 import { Endpoints } from '../../src/persistence/endpoints';
 import { endpointDoc } from '../support/endpoint-doc';
 import { ENDPOINT_WRITERS, ROTATED_ENDPOINTS, secretBoxFor } from '../support/endpoint-store-ops';
-import type { WriterJob } from '../support/store-primitive-ops';
+import type { WriterJob } from '../support/store-writer-ops';
 import { runWritersTogether } from '../support/store-writers';
 import { openTestDb } from '../support/test-db';
 
 /**
  * What endpoints keep exact across processes, on the embedded store: writers in two processes
- * (test/support/store-primitive-writer.ts) send their operations at once against the same documents.
+ * (test/support/store-writer.ts) send their operations at once against the same documents.
  */
 describe('endpoint records under writers in two processes', () => {
   let store: Awaited<ReturnType<typeof openTestDb>>;

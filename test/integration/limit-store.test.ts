@@ -6,7 +6,7 @@ import { BlockLimiter } from '../../src/persistence/block-limiter';
 import { DashboardSignInAttempts } from '../../src/persistence/dashboard-sign-in-attempts';
 import { LimitUsage } from '../../src/persistence/limit-usage';
 import { LimitWindows } from '../../src/persistence/limit-windows';
-import { ExpirySweepers } from '../../src/persistence/store-primitives';
+import { ExpirySweepers } from '../../src/persistence/expiry-sweepers';
 import type { AdmitTally, LimitWriterJob } from '../support/limit-writer';
 import { runWritersTogether } from '../support/store-writers';
 import { openTestDb } from '../support/test-db';

@@ -13,7 +13,7 @@ import { createDnsLookup, DEFAULT_DNS_MAX_CONCURRENT, DEFAULT_DNS_TIMEOUT_MS } f
 import { createLogger } from '../../src/infra/logger';
 import { buildServices, openRepositories, type Repositories, type Services } from '../../src/main/wiring';
 import { OperationalNoticeClaims } from '../../src/persistence/operational-notice-claims';
-import { ExpirySweepers } from '../../src/persistence/store-primitives';
+import { ExpirySweepers } from '../../src/persistence/expiry-sweepers';
 import { workflowBundle } from '../../src/temporal/worker';
 import type { Platform } from '../../src/main/platform';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';

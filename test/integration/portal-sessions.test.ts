@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Platform } from '../../src/main/platform';
+import type { EndpointChanges } from '../../src/persistence/endpoints';
+import { holdMethod, type Gate } from '../support/gate';
 import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
 
 /**
@@ -116,6 +118,82 @@ describe('portal sessions', () => {
     // Its own endpoint it may change.
     expect((await portal.patch(`/api/v1/webhooks/endpoints/${a1.id}`, { description: 'by the tenant' })).body.description).toBe('by the tenant');
     expect((await portal.post(`/api/v1/webhooks/endpoints/${a1.id}/pause`)).body.paused).toBe(true);
+  });
+
+  // Each change held after its read of the endpoint (a delete: before its one write), while the key moves the endpoint to
+  // another tenant: the write carries the session's tenant in its filter, so it finds nothing (404) and the other tenant's
+  // endpoint is untouched.
+  const held = (id: string, isIt: (changes: EndpointChanges) => boolean) => () =>
+    holdMethod(platform.repositories.endpoints, 'update', { when: (current, changes) => current._id === id && isIt(changes) });
+  const heldChanges: Array<[string, (api: Api, id: string) => Promise<{ status: number }>, (id: string) => () => Gate & { restore(): void }]> = [
+    ['PATCH', (api, id) => api.patch(`/api/v1/webhooks/endpoints/${id}`, { description: 'by A' }), (id) => held(id, (changes) => changes.description === 'by A')],
+    ['pause', (api, id) => api.post(`/api/v1/webhooks/endpoints/${id}/pause`, {}), (id) => held(id, (changes) => changes.paused === true)],
+    ['secret rotation', (api, id) => api.post(`/api/v1/webhooks/endpoints/${id}/secret/rotate`, {}), (id) => held(id, (changes) => changes.secret_sealed !== undefined)],
+    ['delete', (api, id) => api.delete(`/api/v1/webhooks/endpoints/${id}`), (id) => () => holdMethod(platform.repositories.endpoints, 'delete', { when: (_owner, endpointId) => endpointId === id })],
+  ];
+  for (const [change, call, holdFor] of heldChanges) {
+    it(`a ${change} of its endpoint moved to another tenant before the write is a 404 and changes nothing`, async () => {
+      const { key } = await createAccountWithKey(platform);
+      const api = apiClient(platform, key);
+      const endpoint = await created(api, '/api/v1/webhooks/endpoints', { url: url(`moved-${change.replace(/\W/g, '-')}`), tenant_id: 'cus_A' });
+      const portal = (await session(api, { tenant_id: 'cus_A' })).api;
+      const gate = holdFor(endpoint.id)();
+      try {
+        const changing = call(portal, endpoint.id);
+        await gate.reached;
+        expect((await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { tenant_id: 'cus_B' })).status).toBe(200);
+        gate.open();
+        expect((await changing).status).toBe(404);
+      } finally {
+        gate.restore();
+      }
+      expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body).toMatchObject({ tenant_id: 'cus_B', description: '', paused: false });
+      expect((await api.get(`/api/v1/webhooks/endpoints/${endpoint.id}/secret`)).body.secret).toBe(endpoint.secret);
+    });
+  }
+
+  it("the services, called directly for a tenant, find no other tenant's endpoint or event", async () => {
+    const { key, accountId } = await createAccountWithKey(platform);
+    const api = apiClient(platform, key);
+    const b = await created(api, '/api/v1/webhooks/endpoints', { url: url('direct-b'), tenant_id: 'cus_B' });
+    const eB = await created(api, '/api/v1/webhooks/events', { type: 'a.b', data: {}, tenant_id: 'cus_B' });
+    const asA = { accountId, tenantId: 'cus_A' };
+    const { endpoints, events } = platform.services;
+    for (const attempt of [
+      () => endpoints.update(asA, b.id, { description: 'by A' }),
+      () => endpoints.pause(asA, b.id),
+      () => endpoints.rotateSecret(asA, b.id),
+      () => endpoints.delete(asA, b.id),
+      () => events.get(asA, eB.id),
+      () => events.retry(asA, eB.id, b.id),
+    ]) {
+      await expect(attempt()).rejects.toMatchObject({ code: 'not_found' });
+    }
+    expect((await api.get(`/api/v1/webhooks/endpoints/${b.id}`)).body).toMatchObject({ description: '', paused: false });
+    // An endpoint's deliveries as a set are held to the tenant through their events, read with the same filter.
+    const eA = await created(api, '/api/v1/webhooks/events', { type: 'a.b', data: {}, tenant_id: 'cus_A' });
+    const eOwn = await created(api, '/api/v1/webhooks/events', { type: 'a.b', data: {} });
+    expect(await platform.repositories.events.ownedAmong(asA, [eA.id, eB.id, eOwn.id])).toEqual(new Set([eA.id]));
+    expect(await platform.repositories.events.ownedAmong(accountId, [eA.id, eB.id, eOwn.id])).toEqual(new Set([eA.id, eB.id, eOwn.id]));
+  });
+
+  it('a call reads its session only (its account is cached), and a revocation still applies to the next call', async () => {
+    const { key } = await createAccountWithKey(platform);
+    const api = apiClient(platform, key);
+    const portal = (await session(api, { tenant_id: 'cus_A' })).api;
+    const sessionReads = jest.spyOn(platform.repositories.portalSessions, 'findValid');
+    const accountReads = jest.spyOn(platform.repositories.accounts, 'findById');
+    try {
+      for (let i = 0; i < 5; i++) expect((await portal.get('/api/v1/webhooks/endpoints')).status).toBe(200);
+      expect(sessionReads).toHaveBeenCalledTimes(5);
+      // Not one read of the account per call (the cache's lifetimes: test/unit/webhooks/account-cache.test.ts).
+      expect(accountReads.mock.calls.length).toBeLessThan(5);
+      expect((await api.delete('/api/v1/webhooks/portal-sessions')).status).toBe(200);
+      expect((await portal.get('/api/v1/webhooks/endpoints')).body.code).toBe('invalid_portal_token');
+    } finally {
+      sessionReads.mockRestore();
+      accountReads.mockRestore();
+    }
   });
 
   it('read-only: reads work, every change is 403 portal_read_only and changes nothing', async () => {

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { BOUND_FOR_WRITERS, type CounterDoc, type OwnedDoc, type UpsertTally, type WriterJob } from '../support/store-primitive-ops';
+import { BOUND_FOR_WRITERS, type CounterDoc, type OwnedDoc, type UpsertTally, type WriterJob } from '../support/store-writer-ops';
 import { runWritersTogether } from '../support/store-writers';
 import { openTestDb } from '../support/test-db';
 

@@ -8,7 +8,7 @@ import { EndpointRateTokens } from '../../src/persistence/endpoint-rate-tokens';
 import { Endpoints } from '../../src/persistence/endpoints';
 import { EndpointService } from '../../src/services/endpoint-service';
 import { endpointDoc } from './endpoint-doc';
-import type { WriterJob } from './store-primitive-ops';
+import type { WriterJob } from './store-writer-ops';
 
 /** The numbers the endpoint writers share (their suite: test/integration/endpoint-store-writers.test.ts). */
 export const ENDPOINT_WRITERS = { cap: 7, ratePerSecond: 5, window: 100, inFlight: 3 } as const;
@@ -38,7 +38,7 @@ function rotationService(db: Db, scope: string): EndpointService {
   });
 }
 
-/** Each runs `count` operations of its kind at once in a writer process (store-primitive-writer.ts) and returns what it was told. */
+/** Each runs `count` operations of its kind at once in a writer process (store-writer.ts) and returns what it was told. */
 export const endpointWriterOperations = {
   /** `count` failed deliveries to endpoint `<scope>`, each recorded twice at once (an activity run again); returns how many it recorded. */
   async recordHealth(db: Db, job: WriterJob): Promise<number> {

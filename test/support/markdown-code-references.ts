@@ -27,7 +27,7 @@ const FILE_EXTENSION = /\.(ts|js|go|py|json|ya?ml|md|toml|mod|sql|sh|html)$/;
 
 /**
  * Words that look like a repository path: a name with a source or config file's extension, a
- * folder (`store-primitives/`), or a path under one of `topLevel` (`receivers/go`). Media types
+ * folder (`persistence/`), or a path under one of `topLevel` (`receivers/go`). Media types
  * (`application/json`), package names (`@temporalio/workflow`), URL paths (`/openapi.json`), URLs,
  * globs and placeholders are not.
  */

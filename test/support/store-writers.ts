@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/infra/tools';
-import type { WriterJob } from './store-primitive-ops';
+import type { WriterJob } from './store-writer-ops';
 
 /**
- * Runs one job in each of several writer processes (`script` in this folder, store-primitive-writer.ts unless named) against
+ * Runs one job in each of several writer processes (`script` in this folder, store-writer.ts unless named) against
  * the same database: all connect first, then all are told "go" together. Resolves to each one's result.
  * Throws unless every writer ran in a process of its own (not this one, not another writer's).
  */
-export async function runWritersTogether<R, J extends { name: string } = WriterJob>(jobs: J[], script = 'store-primitive-writer.ts'): Promise<R[]> {
+export async function runWritersTogether<R, J extends { name: string } = WriterJob>(jobs: J[], script = 'store-writer.ts'): Promise<R[]> {
   const writers = jobs.map((job) => {
     const child = spawn(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), [path.join(__dirname, script), JSON.stringify(job)], {
       cwd: PROJECT_ROOT,

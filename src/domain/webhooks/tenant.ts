@@ -28,3 +28,14 @@ export const DEFAULT_TENANT_CAPS: TenantCaps = { endpointsPerTenant: 20, tenants
 export function sameTenant(endpointTenant: string | null | undefined, eventTenant: string | null | undefined): boolean {
   return (endpointTenant ?? null) === (eventTenant ?? null);
 }
+
+/**
+ * Whose records a call may see and change: an account id (all of the account's, as its key sees them), or one tenant of an
+ * account (that tenant's only, as a portal session sees them). Persistence puts it in the filter of every read and write.
+ */
+export type RecordOwner = string | { accountId: string; tenantId?: string };
+
+/** The account and, for a tenant's caller, the tenant a RecordOwner names (undefined: every record of the account). */
+export function ownerOf(owner: RecordOwner): { accountId: string; tenantId?: string } {
+  return typeof owner === 'string' ? { accountId: owner } : owner;
+}

@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import { MongoServerError } from 'mongodb';
-import { ExpirySweepers } from '../../../src/persistence/store-primitives';
+import { ExpirySweepers } from '../../../src/persistence/expiry-sweepers';
 
 /** A collection of a store without TTL indexes (FerretDB answers 238), counting its purges. */
 function storeWithoutTtl() {
@@ -47,13 +47,5 @@ describe('expiry sweepers', () => {
     expect(a.purges).toHaveLength(0);
     expect(b.purges).toHaveLength(2);
     second.stop();
-  });
-
-  it('keeps expired documents, with no timer, where the caller asks for a TTL index only', async () => {
-    const sweepers = new ExpirySweepers();
-    const { collection, purges } = storeWithoutTtl();
-    expect(await sweepers.ensureExpiry(collection, { ttlOnly: true })).toBe('kept');
-    jest.advanceTimersByTime(2 * 60_000);
-    expect(purges).toHaveLength(0);
   });
 });

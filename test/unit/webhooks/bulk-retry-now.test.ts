@@ -7,7 +7,8 @@ describe('bulk retry now of an endpoint', () => {
   /** Every tenth delivery is no longer waiting when woken. */
   const isWaiting = (id: string) => !id.endsWith('0-ep_1');
 
-  function control() {
+  /** `stores`: the event and endpoint stores, when a test needs others. */
+  function control(stores: { events?: object; endpoints?: object } = {}) {
     const woken: string[] = [];
     let inFlight = 0;
     let mostInFlight = 0;
@@ -29,6 +30,7 @@ describe('bulk retry now of an endpoint', () => {
         cancel: async () => true,
       },
       clock: systemClock,
+      ...stores,
     } as never);
     return { service, woken, mostInFlight: () => mostInFlight };
   }
@@ -58,5 +60,37 @@ describe('bulk retry now of an endpoint', () => {
     const { service } = control();
     await expect(service.retryNowForEndpoint('acct_2', 'ep_1')).rejects.toMatchObject({ code: 'not_found' });
     await expect(service.retryNowForEndpoint('acct_1', 'ep_1', 'not-a-cursor')).rejects.toMatchObject({ code: 'invalid_cursor' });
+  });
+
+  it("for a tenant's caller wakes only the deliveries of its tenant's events, asking the store with the tenant, and walks every page", async () => {
+    const asked: unknown[] = [];
+    const { service, woken } = control({
+      // The deliveries' events: even ones are tenant A's.
+      events: {
+        ownedAmong: async (owner: unknown, ids: number[]) => {
+          asked.push(owner);
+          return new Set(ids.filter((id) => id % 2 === 0));
+        },
+      },
+      endpoints: { find: async () => ({ _id: 'ep_1' }) },
+    });
+    const asA = { accountId: 'acct_1', tenantId: 'cus_A' };
+    let total = 0;
+    let cursor: string | undefined;
+    do {
+      const answer = await service.retryNowForEndpoint(asA, 'ep_1', cursor);
+      total += answer.woken + answer.not_waiting;
+      cursor = answer.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+    const ofA = waiting.filter((id) => Number(id.split('-')[1]) % 2 === 0);
+    expect([...woken].sort()).toEqual(ofA);
+    expect(total).toBe(ofA.length);
+    expect(asked).toEqual([asA, asA, asA]);
+  });
+
+  it("for a key's call reads no event: every waiting delivery is the account's", async () => {
+    const { service, woken } = control({ events: { ownedAmong: () => Promise.reject(new Error('not to be asked')) } });
+    await service.retryNowForEndpoint('acct_1', 'ep_1');
+    expect(woken).toHaveLength(MAX_RETRY_NOW_PER_CALL);
   });
 });

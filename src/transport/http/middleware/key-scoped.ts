@@ -96,6 +96,12 @@ export function portalTenantOf(ctx: Context): string | undefined {
   return (ctx.state.principal as Partial<PortalPrincipal>).portal?.tenantId;
 }
 
+/** Whose records the call may see and change: the key's account, or a portal session's tenant of it (RecordOwner). */
+export function ownerOfCall(ctx: Context): { accountId: string; tenantId?: string } {
+  const tenantId = portalTenantOf(ctx);
+  return { accountId: accountOf(ctx), ...(tenantId !== undefined && { tenantId }) };
+}
+
 /**
  * The tenant a call names (`requested`), held to the portal session's: a session's call names its own tenant or none
  * (then its own); another is a 403. A key's call keeps what it names.

@@ -16,8 +16,8 @@ export function deliveryControlRoutes(control: EventService, pause: EndpointServ
         '`next_attempt_at` now, once the delivery\'s workflow has taken the request; the attempt\'s outcome shows in `GET /api/v1/webhooks/events/{id}`. ' +
         'Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint\'s resume) → 409 `delivery_not_waiting`.',
       accepted: 'The next attempt is being made.',
-      answer: (accountId, eventId, endpointId) => control.retryNow(accountId, eventId, endpointId),
-    }, control),
+      answer: (owner, eventId, endpointId) => control.retryNow(owner, eventId, endpointId),
+    }),
     oneDelivery({
       action: 'cancel',
       summary: 'Cancel a pending or retrying delivery: no further attempt is made',
@@ -26,8 +26,8 @@ export function deliveryControlRoutes(control: EventService, pause: EndpointServ
         '(if it succeeds, the delivery ends `succeeded`; if it was the last, `failed`). Answers 202 with the delivery as recorded when asked; ' +
         'it shows `cancelled` once its workflow has stopped. Already ended → 409 `delivery_ended`; a cancelled delivery can be started again with `.../retry`.',
       accepted: 'The cancellation is under way.',
-      answer: (accountId, eventId, endpointId) => control.cancel(accountId, eventId, endpointId),
-    }, control),
+      answer: (owner, eventId, endpointId) => control.cancel(owner, eventId, endpointId),
+    }),
     oneEndpoint({
       method: 'post',
       path: '/retry-now',
@@ -37,8 +37,8 @@ export function deliveryControlRoutes(control: EventService, pause: EndpointServ
         'Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.',
       body: RetryNowBody,
       success: [200, json('How many deliveries were woken.', BulkRetryNow)],
-      answer: (accountId, endpointId, body) => control.retryNowForEndpoint(accountId, endpointId, body?.cursor),
-    }, pause),
+      answer: (owner, endpointId, body) => control.retryNowForEndpoint(owner, endpointId, body?.cursor),
+    }),
     oneEndpoint({
       method: 'post',
       path: '/pause',
@@ -50,8 +50,8 @@ export function deliveryControlRoutes(control: EventService, pause: EndpointServ
         'Retry now of a waiting delivery answers 409 `delivery_not_waiting` (it waits for the resume, not a retry); disabling or deleting ' +
         'the endpoint, or cancelling a delivery, still ends it `cancelled`. Pausing a paused endpoint changes nothing.',
       success: [200, json('The endpoint, `paused: true`.', Endpoint)],
-      answer: (accountId, endpointId) => pause.pause(accountId, endpointId),
-    }, pause),
+      answer: (owner, endpointId) => pause.pause(owner, endpointId),
+    }),
     oneEndpoint({
       method: 'post',
       path: '/resume',
@@ -61,7 +61,7 @@ export function deliveryControlRoutes(control: EventService, pause: EndpointServ
         '`endpoint-resume-<endpoint id>`: each makes the attempt that came due during the pause, with its own attempt number, and the ' +
         'schedule goes on from it. Answers once the flag is cleared and the waking has started. Resuming an endpoint that is not paused changes nothing.',
       success: [200, json('The endpoint, `paused: false`.', Endpoint)],
-      answer: (accountId, endpointId) => pause.resume(accountId, endpointId),
-    }, pause),
+      answer: (owner, endpointId) => pause.resume(owner, endpointId),
+    }),
   ];
 }

@@ -2,8 +2,8 @@ import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import type { EndpointService } from '../../../../services/endpoint-service';
 import type { EventService } from '../../../../services/event-service';
-import { DomainError } from '../../../../domain/errors';
-import { accountOf, portalTenantOf, tenantForCall } from '../../middleware/key-scoped';
+import type { RecordOwner } from '../../../../domain/webhooks/tenant';
+import { accountOf, ownerOfCall, tenantForCall } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute, RouteDefinition } from '../../route';
 import {
@@ -30,17 +30,15 @@ interface OneEndpointOperation<B extends z.ZodType> extends Pick<RouteDefinition
   success: [status: number, response: ResponseConfig];
   /** Beyond 400 (a malformed id) and 404 (no such endpoint in the key's account). */
   moreErrors?: number[];
-  answer: (accountId: string, endpointId: string, body: z.infer<B>) => Promise<unknown>;
+  /** `owner`: the call's (ownerOfCall), which the service puts in the filter of every read and write of the endpoint. */
+  answer: (owner: RecordOwner, endpointId: string, body: z.infer<B>) => Promise<unknown>;
 }
 
 /**
  * An operation on one endpoint of the key's account, so another account's endpoint is a 404; with a portal session, another
  * tenant's (or the account's own) is a 404 too, and a body naming another tenant a 403.
  */
-export function oneEndpoint<B extends z.ZodType = z.ZodType>(
-  { path = '', success: [status, response], moreErrors = [], answer, ...op }: OneEndpointOperation<B>,
-  endpoints: Pick<EndpointService, 'tenantOf'>,
-) {
+export function oneEndpoint<B extends z.ZodType = z.ZodType>({ path = '', success: [status, response], moreErrors = [], answer, ...op }: OneEndpointOperation<B>) {
   return defineRoute({
     ...op,
     path: `${BASE}/:id${path}`,
@@ -49,12 +47,8 @@ export function oneEndpoint<B extends z.ZodType = z.ZodType>(
     params: EndpointIdParams,
     responses: keyScopedResponses({ [status]: response }, 400, 404, ...moreErrors),
     handler: async (ctx, { params, body }) => {
-      const own = portalTenantOf(ctx);
-      if (own !== undefined) {
-        if ((await endpoints.tenantOf(accountOf(ctx), params.id)) !== own) throw new DomainError('not_found', `Endpoint ${params.id} not found.`);
-        tenantForCall(ctx, (body as { tenant_id?: string | null } | undefined)?.tenant_id);
-      }
-      const answered = await answer(accountOf(ctx), params.id, body);
+      tenantForCall(ctx, (body as { tenant_id?: string | null } | undefined)?.tenant_id);
+      const answered = await answer(ownerOfCall(ctx), params.id, body);
       ctx.status = status;
       if (status !== 204) ctx.body = answered;
     },
@@ -63,7 +57,6 @@ export function oneEndpoint<B extends z.ZodType = z.ZodType>(
 
 /** CONTRACT §3: the endpoint operations, each scoped to the key's account. */
 export function endpointRoutes(service: EndpointService, recovery: EventService) {
-  const one = <B extends z.ZodType = z.ZodType>(op: OneEndpointOperation<B>) => oneEndpoint(op, service);
   return [
     defineRoute({
       method: 'post',
@@ -95,13 +88,13 @@ export function endpointRoutes(service: EndpointService, recovery: EventService)
         ctx.body = await service.list(accountOf(ctx), query.limit, query.cursor, tenantForCall(ctx, query.tenant_id));
       },
     }),
-    one({
+    oneEndpoint({
       method: 'get',
       summary: 'Get an endpoint (no secret)',
       success: [200, json('The endpoint.', Endpoint)],
       answer: (accountId, id) => service.get(accountId, id),
     }),
-    one({
+    oneEndpoint({
       method: 'patch',
       summary: 'Change an endpoint (url, events, description, limits, disabled)',
       body: EndpointPatchBody,
@@ -109,20 +102,20 @@ export function endpointRoutes(service: EndpointService, recovery: EventService)
       moreErrors: [422],
       answer: (accountId, id, body) => service.update(accountId, id, body),
     }),
-    one({
+    oneEndpoint({
       method: 'delete',
       summary: 'Delete an endpoint; its pending retries end cancelled',
       success: [204, { description: 'Deleted.' }],
       answer: (accountId, id) => service.delete(accountId, id),
     }),
-    one({
+    oneEndpoint({
       method: 'get',
       path: '/secret',
       summary: "Get the endpoint's signing secret",
       success: [200, json('The secret.', SecretBody)],
       answer: async (accountId, id) => ({ secret: await service.getSecret(accountId, id) }),
     }),
-    one({
+    oneEndpoint({
       method: 'post',
       path: '/secret/rotate',
       summary: 'Rotate the signing secret; the new one signs every later attempt, the old one keeps signing webhook-signature during a grace period',
@@ -133,7 +126,7 @@ export function endpointRoutes(service: EndpointService, recovery: EventService)
       success: [200, json('The new secret.', SecretBody)],
       answer: async (accountId, id, body) => ({ secret: await service.rotateSecret(accountId, id, body?.grace_period_seconds) }),
     }),
-    one({
+    oneEndpoint({
       method: 'post',
       path: '/recover',
       summary: 'Start again every failed or cancelled delivery to the endpoint since a time',

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import { DomainError, ValidationError } from '../../../../domain/errors';
+import { ValidationError } from '../../../../domain/errors';
 import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
 import { recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService } from '../../../../services/event-service';
-import { accountOf, portalTenantOf, tenantForCall } from '../../middleware/key-scoped';
+import { accountOf, ownerOfCall, tenantForCall } from '../../middleware/key-scoped';
+import type { RecordOwner } from '../../../../domain/webhooks/tenant';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute, RouteDefinition } from '../../route';
 import { Delivery, EventDetail, EventIdParams, EventIngestBody, EventList, EventListQuery, IngestResponse, RetryParams } from './schemas';
@@ -77,18 +78,15 @@ export function eventRoutes(service: EventService) {
       params: EventIdParams,
       responses: keyScopedResponses({ 200: json('The event with every delivery and attempt.', EventDetail) }, 400, 404),
       handler: async (ctx, { params }) => {
-        const event = await service.get(accountOf(ctx), assertPositiveEventId(params.event_id));
-        const own = portalTenantOf(ctx);
-        if (own !== undefined && event.tenant_id !== own) throw new DomainError('not_found', `Event ${event.id} not found.`);
-        ctx.body = event;
+        ctx.body = await service.get(ownerOfCall(ctx), assertPositiveEventId(params.event_id));
       },
     }),
     oneDelivery({
       action: 'retry',
       summary: 'Retry a failed or cancelled delivery (a new round from attempt 1)',
       accepted: 'The new round has started.',
-      answer: (accountId, eventId, endpointId) => service.retry(accountId, eventId, endpointId),
-    }, service),
+      answer: (owner, eventId, endpointId) => service.retry(owner, eventId, endpointId),
+    }),
   ];
 }
 
@@ -97,14 +95,15 @@ interface OneDeliveryOperation extends Pick<RouteDefinition<z.ZodType, z.ZodType
   action: string;
   /** What the 202 with the delivery means. */
   accepted: string;
-  answer: (accountId: string, eventId: number, endpointId: string) => Promise<unknown>;
+  /** `owner`: the call's (ownerOfCall), which the service puts in the filter of the event's read. */
+  answer: (owner: RecordOwner, eventId: number, endpointId: string) => Promise<unknown>;
 }
 
 /**
  * A POST on one delivery of an event of the key's account: 400 for an event id not a positive integer, 409 for its state;
  * with a portal session, an event of another tenant (or of none) is a 404.
  */
-export function oneDelivery({ action, accepted, answer, ...op }: OneDeliveryOperation, events: Pick<EventService, 'tenantOf'>) {
+export function oneDelivery({ action, accepted, answer, ...op }: OneDeliveryOperation) {
   return defineRoute({
     ...op,
     method: 'post',
@@ -115,10 +114,8 @@ export function oneDelivery({ action, accepted, answer, ...op }: OneDeliveryOper
     responses: keyScopedResponses({ 202: json(accepted, Delivery) }, 400, 404, 409),
     handler: async (ctx, { params }) => {
       const eventId = assertPositiveEventId(params.event_id);
-      const own = portalTenantOf(ctx);
-      if (own !== undefined && (await events.tenantOf(accountOf(ctx), eventId)) !== own) throw new DomainError('not_found', `Event ${eventId} not found.`);
       ctx.status = 202;
-      ctx.body = await answer(accountOf(ctx), eventId, params.endpoint_id);
+      ctx.body = await answer(ownerOfCall(ctx), eventId, params.endpoint_id);
     },
   });
 }

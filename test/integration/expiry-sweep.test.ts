@@ -1,11 +1,11 @@
 import type { CommandStartedEvent, Db } from 'mongodb';
-import { ExpirySweepers, sweepExpired } from '../../../src/persistence/store-primitives';
-import { SWEEP_NOW, type ExpiringDoc } from '../../support/store-primitive-ops';
-import { runWritersTogether } from '../../support/store-writers';
-import { openTestDb } from '../../support/test-db';
+import { ExpirySweepers, sweepExpired } from '../../src/persistence/expiry-sweepers';
+import { SWEEP_NOW, type ExpiringDoc } from '../support/store-writer-ops';
+import { runWritersTogether } from '../support/store-writers';
+import { openTestDb } from '../support/test-db';
 
 /** Expire at a time, on the real embedded store (which has no TTL index: the purge path runs). */
-describe('store primitive: expire at a time', () => {
+describe('expire at a time', () => {
   let store: Awaited<ReturnType<typeof openTestDb>>;
   let db: Db;
   /** Each `delete` command sent: how many documents each of its statements may remove (0: any number). */

@@ -1,10 +1,10 @@
 import type { Db } from 'mongodb';
-import { claimOnce } from '../../../src/persistence/store-primitives';
-import { runWritersTogether } from '../../support/store-writers';
-import { openTestDb } from '../../support/test-db';
+import { claimOnce } from '../../src/persistence/mongo';
+import { runWritersTogether } from '../support/store-writers';
+import { openTestDb } from '../support/test-db';
 
 /** Claim an id once, on the real embedded store. */
-describe('store primitive: claim an id once', () => {
+describe('claim an id once', () => {
   let store: Awaited<ReturnType<typeof openTestDb>>;
   let db: Db;
   beforeAll(async () => {

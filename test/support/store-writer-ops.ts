@@ -1,8 +1,9 @@
 import type { Db, UpdateResult } from 'mongodb';
 import { endpointWriterOperations } from './endpoint-store-ops';
-import { claimOnce, sweepExpired } from '../../src/persistence/store-primitives';
+import { sweepExpired } from '../../src/persistence/expiry-sweepers';
+import { claimOnce } from '../../src/persistence/mongo';
 
-/** What a writer process (store-primitive-writer.ts) is asked to do. */
+/** What a writer process (store-writer.ts) is asked to do. */
 export interface WriterJob {
   uri: string;
   db: string;

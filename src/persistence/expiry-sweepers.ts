@@ -28,18 +28,13 @@ export async function sweepExpired(collection: Collection<any>, now: Date = new 
 export class ExpirySweepers {
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  async ensureExpiry<T extends Document>(
-    collection: Collection<T>,
-    /** ttlOnly: where there is no TTL index, keep expired documents rather than purge them by a timer (see the caller for why). */
-    options: { ttlOnly?: boolean } = {},
-  ): Promise<'ttl-index' | 'purge-timer' | 'kept'> {
+  async ensureExpiry<T extends Document>(collection: Collection<T>): Promise<'ttl-index' | 'purge-timer'> {
     try {
       await collection.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_at_ttl' });
       return 'ttl-index';
     } catch (err) {
       if (!(err instanceof MongoServerError) || !NOT_IMPLEMENTED.has(Number(err.code))) throw err;
     }
-    if (options.ttlOnly) return 'kept';
     const purge = () => void sweepExpired(collection).catch(() => undefined /* retried next tick */);
     const timer = setInterval(purge, 60_000);
     timer.unref();
