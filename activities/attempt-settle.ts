@@ -9,6 +9,7 @@ import type { EndpointDoc } from '../src/persistence/endpoints';
 import { recordAttempt, recordDeliveryFinished, recordFirstAttemptLatency } from '../src/infra/metrics';
 import { ATTR, inSpan } from '../src/infra/tracing/spans';
 import { attemptAttributes } from './attempt-attributes';
+import { settleStep, type SettleStep } from './attempt-steps';
 import type { AttemptInput, AttemptOutcome, DeliveryActivityDeps, DeliveryTarget } from './delivery-activities';
 import { retriedWrite } from './retried-write';
 import type { SendResult } from './transport';
@@ -25,6 +26,18 @@ export interface Sent {
   result: SendResult;
 }
 
+/** What settling an attempt made: the outcome its workflow follows, and the step as the Web UI shows it (attempt-steps.ts). */
+export interface Settled {
+  outcome: AttemptOutcome;
+  step: SettleStep;
+}
+
+/** What a delivery's end set off. */
+interface Ended {
+  endpointDisabled: boolean;
+  leftFifoQueue: boolean;
+}
+
 export type SettleDeps = Pick<DeliveryActivityDeps, 'deliveries' | 'endpointHealth' | 'operational' | 'autoDisable' | 'fifo'> & {
   clock: Clock;
   /** The endpoint as the gate reads it (cached while enabled): whether a delivery of unknown queue was FIFO. */
@@ -34,33 +47,36 @@ export type SettleDeps = Pick<DeliveryActivityDeps, 'deliveries' | 'endpointHeal
 /** Settle: what an attempt leaves once its end is known (its record; when the delivery ends, health, auto-disable, operational events, its FIFO place). */
 export function createAttemptSettle(deps: SettleDeps) {
   /** A delivery ended: a health fact and, on failure, maybe auto-disable and operational events; each kept once if repeated. */
-  async function deliveryEnded(input: AttemptInput, last: Pick<DeliveryAttempt, 'succeeded' | 'status_code' | 'error'>, at: Date, queue?: QueueRef): Promise<void> {
+  async function deliveryEnded(input: AttemptInput, last: Pick<DeliveryAttempt, 'succeeded' | 'status_code' | 'error'>, at: Date, queue?: QueueRef): Promise<Ended> {
     // First: the next delivery of a FIFO endpoint waits for nothing else.
-    await leaveQueue(input, queue);
+    const leftFifoQueue = await leaveQueue(input, queue);
     const key = `${deliveryId(input.eventId, input.endpointId)}#r${input.round}`;
     const { succeeded } = last;
     const health = await retriedWrite(() => deps.endpointHealth.record(input.endpointId, { kind: 'delivery', key, succeeded, at }));
-    if (succeeded) return;
-    if (shouldDisableForFailures(health, at, deps.autoDisable.afterMs)) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
+    if (succeeded) return { endpointDisabled: false, leftFifoQueue };
+    const endpointDisabled = shouldDisableForFailures(health, at, deps.autoDisable.afterMs);
+    if (endpointDisabled) await deps.autoDisable.disable(input.accountId, input.endpointId, at);
     const lastAttempt = { attempt: input.attempt, at, statusCode: last.status_code, error: last.error };
     const end: DeliveryEnd = { accountId: input.accountId, eventId: input.eventId, eventType: input.type, endpointId: input.endpointId, round: input.round, lastAttempt };
     await deps.operational.deliveryFailed(end, health);
+    return { endpointDisabled, leftFifoQueue };
   }
 
-  /** A first round that ended leaves its FIFO place and wakes the next; `queue` unknown: read (a deleted or disabled one may have been FIFO). */
-  async function leaveQueue(input: DeliveryTarget, queue?: QueueRef): Promise<void> {
+  /** A first round that ended leaves its FIFO place and wakes the next; `queue` unknown: read (a deleted or disabled one may have been FIFO). Whether it left one. */
+  async function leaveQueue(input: DeliveryTarget, queue?: QueueRef): Promise<boolean> {
     const fifo = deps.fifo;
-    if (!fifo || input.round !== 1 || queue?.fifo === false) return;
+    if (!fifo || input.round !== 1 || queue?.fifo === false) return false;
     if (queue === undefined) {
       const endpoint = await deps.currentEndpoint(input);
-      if (endpoint && !endpoint.disabled && orderingOf(endpoint) !== 'fifo') return;
+      if (endpoint && !endpoint.disabled && orderingOf(endpoint) !== 'fifo') return false;
     }
     await retriedWrite(() => fifo.leave(input.eventId, input.endpointId, queue?.place));
+    return true;
   }
 
   return {
     /** An attempt made (or unsendable): recorded with the decision on it, and settled if the delivery ended. */
-    async attempt(input: AttemptInput, ref: DeliveryRef, sent: Sent, url: string, queue: QueueRef): Promise<AttemptOutcome> {
+    async attempt(input: AttemptInput, ref: DeliveryRef, sent: Sent, url: string, queue: QueueRef): Promise<Settled> {
       const { startedAt, result } = sent;
       const finishedAt = new Date(startedAt.getTime() + result.durationMs);
       const succeeded = isDelivered(result.outcome);
@@ -82,25 +98,26 @@ export function createAttemptSettle(deps: SettleDeps) {
       await inSpan('webhook.attempt.outcome', outcome, () => retriedWrite(() => deps.deliveries.recordAttempt(ref, attempt, state, finishedAt)));
       recordAttempt(result.durationMs, statusCode, result.outcome.kind);
       if (input.round === 1 && input.attempt === 1 && input.acceptedAt !== undefined) recordFirstAttemptLatency(startedAt.getTime() - input.acceptedAt);
+      let ended: Ended | undefined;
       if (decision.status !== 'retrying') {
         recordDeliveryFinished(decision.status);
-        await deliveryEnded(input, attempt, finishedAt, queue);
+        ended = await deliveryEnded(input, attempt, finishedAt, queue);
       }
-      return { ...decision, statusCode };
+      return { outcome: { ...decision, statusCode }, step: settleStep(decision.status, decision.nextDelayMs, ended) };
     },
 
     /** An attempt found recorded: its decision again, and the delivery's end settled again (the run that recorded it may have stopped before). */
-    async recorded(input: AttemptInput, recorded: DeliveryAttempt): Promise<AttemptOutcome> {
+    async recorded(input: AttemptInput, recorded: DeliveryAttempt): Promise<Settled> {
       const decision = decideAfterAttempt(recorded.attempt, recordedResult(recorded));
-      if (decision.status !== 'retrying') await deliveryEnded(input, recorded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
-      return { ...decision, statusCode: recorded.status_code };
+      const ended = decision.status === 'retrying' ? undefined : await deliveryEnded(input, recorded, new Date(recorded.started_at.getTime() + recorded.duration_ms));
+      return { outcome: { ...decision, statusCode: recorded.status_code }, step: settleStep(decision.status, decision.nextDelayMs, ended) };
     },
 
     /** The round ends cancelled after `attemptCount` attempts, and leaves its FIFO place. */
-    async cancelled(input: DeliveryTarget, ref: DeliveryRef, attemptCount: number): Promise<void> {
+    async cancelled(input: DeliveryTarget, ref: DeliveryRef, attemptCount: number): Promise<SettleStep> {
       await retriedWrite(() => deps.deliveries.setState(ref, { round: input.round, status: 'cancelled', attempt_count: attemptCount, next_attempt_at: null }, deps.clock()));
       recordDeliveryFinished('cancelled');
-      await leaveQueue(input);
+      return settleStep('cancelled', null, { endpointDisabled: false, leftFifoQueue: await leaveQueue(input) });
     },
   };
 }

@@ -23,6 +23,7 @@ import type { AttemptHolds } from './attempt-holds';
 import type { Throttle } from './attempt-places';
 import { createAttemptRequests } from './attempt-request';
 import { createAttemptSettle, type Sent } from './attempt-settle';
+import { gateStep, sendStep, type AttemptSteps, type GateStep, type HandedOffSteps } from './attempt-steps';
 import type { EndpointLimiter } from './endpoint-limiter';
 import { failed, type Transport } from './transport';
 
@@ -64,7 +65,15 @@ export type AttemptOutcome = (
   | { status: 'queued'; nextDelayMs: null }
 ) & {
   statusCode: number | null;
+  /** For people reading the run's history (attempt-steps.ts); absent from runs of older code. Workflow code never reads it. */
+  steps?: AttemptSteps;
 };
+
+/** A local first attempt whose send goes on in this process (attempt-hand-off.ts). */
+export type HandedOff = { status: 'handed-off'; steps?: HandedOffSteps };
+
+/** What an attempt is doing now (what a hand-off is counted under), and the gate's answer once it has one. */
+type Progress = { now: HandOffStage; gate?: GateStep };
 
 /** The failure type of an attempt that found its account's or endpoint's places taken (retried by Temporal, not counted: attempt-places.ts). */
 export const THROTTLED = 'AttemptThrottled';
@@ -124,39 +133,48 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     }
   }
 
-  /** The whole attempt: gate, send, settle; the gate's answers that are not a send told to the workflow, or to Temporal. */
-  async function attemptOnce(input: AttemptInput, stage: { now: HandOffStage }): Promise<AttemptOutcome> {
+  /** The whole attempt: gate, send, settle, each step told in its outcome; the gate's answers that are not a send told to the workflow, or to Temporal (its failure's details). */
+  async function attemptOnce(input: AttemptInput, progress: Progress): Promise<AttemptOutcome & { steps: AttemptSteps }> {
     const ref = refOf(input);
-    const gated = await gate(input, ref, stage);
+    const gated = await gate(input, ref, progress);
+    const steps: AttemptSteps = { gate: (progress.gate = gateStep(gated)) };
     switch (gated.kind) {
-      case 'recorded':
-        return settle.recorded(input, gated.attempt);
+      case 'recorded': {
+        const settled = await settle.recorded(input, gated.attempt);
+        return { ...settled.outcome, steps: { ...steps, settle: settled.step } };
+      }
       case 'not-accepted':
         throw ApplicationFailure.nonRetryable(
           `Event ${input.eventId} was not accepted by the platform for account ${input.accountId} and endpoint ${input.endpointId} with this body: nothing was sent.`,
           'DeliveryNotAccepted',
+          steps,
         );
       case 'wait':
-        return { status: gated.status, nextDelayMs: null, statusCode: null };
+        return { status: gated.status, nextDelayMs: null, statusCode: null, steps };
       case 'cancelled':
-        await settle.cancelled(input, ref, input.attempt - 1);
-        return { status: 'cancelled', nextDelayMs: null, statusCode: null };
+        steps.settle = await settle.cancelled(input, ref, input.attempt - 1);
+        return { status: 'cancelled', nextDelayMs: null, statusCode: null, steps };
       case 'throttled':
-        throw throttled(gated.throttle);
-      case 'unsendable':
-        return settle.attempt(input, ref, { startedAt: clock(), result: failed('network', gated.error, 0) }, gated.url, gated.queue);
-      case 'send':
-        return settle.attempt(input, ref, await send(gated, stage), gated.message.url, gated.queue);
+        throw throttled(gated.throttle, steps);
+      case 'unsendable': {
+        const settled = await settle.attempt(input, ref, { startedAt: clock(), result: failed('network', gated.error, 0) }, gated.url, gated.queue);
+        return { ...settled.outcome, steps: { ...steps, settle: settled.step } };
+      }
+      case 'send': {
+        const sent = await send(gated, progress);
+        const settled = await settle.attempt(input, ref, sent, gated.message.url, gated.queue);
+        return { ...settled.outcome, steps: { ...steps, send: sendStep(gated.message, sent.result), settle: settled.step } };
+      }
     }
   }
 
   return {
     /** One attempt, keyed by round and attempt (a repeat is answered from the record); `handed-off`: its POST goes on here, which reports it. */
-    async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome | { status: 'handed-off' }> {
+    async attemptDelivery(input: AttemptInput): Promise<AttemptOutcome | HandedOff> {
       // The budget covers store reads too: a slow store must not hold the task any more than a slow receiver.
-      const stage: { now: HandOffStage } = { now: 'store' };
+      const progress: Progress = { now: 'store' };
       annotateActive(() => attemptAttributes(input));
-      const finishing = attemptOnce(input, stage);
+      const finishing = attemptOnce(input, progress);
       if (input.handOffAfterMs === undefined) return finishing;
       let outcome = await within(finishing, input.handOffAfterMs);
       // A slow receiver keeps the task while this process has room: it then costs what a fast one does.
@@ -164,10 +182,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const hold = outcome === BUDGET_SPENT && holdMore > 0 ? deps.holds.hold() : null;
       if (hold) outcome = await within(finishing, holdMore, hold.ended).finally(hold.release);
       if (outcome !== BUDGET_SPENT) return outcome;
-      recordHandOff(stage.now);
+      recordHandOff(progress.now);
       const runId = activityContext()?.info.workflowExecution?.runId;
       deps.handOffs.report({ workflowId: deliveryId(input.eventId, input.endpointId), runId }, input, finishing);
-      return { status: 'handed-off' };
+      return { status: 'handed-off', steps: { ...(progress.gate && { gate: progress.gate }), handedOffDuring: progress.now } };
     },
 
     async cancelDelivery(input: DeliveryTarget): Promise<void> {
@@ -199,11 +217,12 @@ function refOf(input: DeliveryTarget): DeliveryRef {
 }
 
 /** Retried by Temporal on a timer (same attempt number), holding no task or slot meanwhile. */
-function throttled(throttle: Throttle): ApplicationFailure {
+function throttled(throttle: Throttle, steps: AttemptSteps): ApplicationFailure {
   recordAttemptThrottled(throttle.limit);
   return ApplicationFailure.create({
     message: throttle.message,
     type: THROTTLED,
+    details: [steps],
     nextRetryDelay: throttle.delayMs,
     // Flow control, not a fault: the SDK logs it at debug, not a warning per throttled attempt.
     category: ApplicationFailureCategory.BENIGN,

@@ -8,6 +8,7 @@ import { metricsRegistry } from '../../../src/infra/metrics';
 import type { Deliveries, DeliveryDoc } from '../../../src/persistence/deliveries';
 import type { Endpoints } from '../../../src/persistence/endpoints';
 import type { Events } from '../../../src/persistence/events';
+import { deliveryDoc } from '../../support/delivery-doc';
 import { endpointDoc } from '../../support/endpoint-doc';
 import { fakeDeliveryActivities } from '../../support/fake-delivery-activities';
 import { idleDeliveryDeps } from '../../support/delivery-deps';
@@ -21,20 +22,7 @@ describe('delivery attempt: made at most once per record', () => {
   const secretBox = createSecretBox(randomBytes(32));
   const endpoint = endpointDoc(secretBox.seal('whsec_test'));
   const input: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{}' };
-  const recorded: DeliveryDoc = {
-    _id: 'delivery-7-ep_1',
-    account_id: 'acct_1',
-    event_id: 7,
-    endpoint_id: 'ep_1',
-    url: endpoint.url,
-    round: 1,
-    status: 'succeeded',
-    attempt_count: 1,
-    next_attempt_at: null,
-    attempts: [{ round: 1, attempt: 1, started_at: new Date(1000), duration_ms: 5, status_code: 200, error: null, response_body: 'ok', succeeded: true }],
-    created_at: new Date(0),
-    updated_at: new Date(0),
-  };
+  const recorded = deliveryDoc([{ round: 1, attempt: 1, started_at: new Date(1000), duration_ms: 5, status_code: 200, error: null, response_body: 'ok', succeeded: true }]);
 
   const accepted = { _id: 7, account_id: 'acct_1', endpoint_ids: ['ep_1'], type: 'a.b', timestamp: 1, body: '{}' };
 
@@ -55,14 +43,14 @@ describe('delivery attempt: made at most once per record', () => {
 
   it("posts a run's first attempt without reading its record", async () => {
     const { a, sent, reads } = activities(null);
-    await expect(a.attemptDelivery({ ...input, mayRepeat: false })).resolves.toEqual({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
+    await expect(a.attemptDelivery({ ...input, mayRepeat: false })).resolves.toMatchObject({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
     expect(sent).toEqual([endpoint.url]);
     expect(reads).toEqual([]);
   });
 
   it('answers an attempt that may repeat, and is recorded, from its record without posting again', async () => {
     const { a, sent, reads } = activities(recorded);
-    await expect(a.attemptDelivery({ ...input, mayRepeat: true })).resolves.toEqual({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
+    await expect(a.attemptDelivery({ ...input, mayRepeat: true })).resolves.toMatchObject({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
     expect(reads).toEqual([recorded._id]);
     expect(sent).toEqual([]);
   });
@@ -114,7 +102,7 @@ describe('delivery attempt: only what the platform accepted is signed', () => {
 
   it('posts the event it accepted', async () => {
     const { attempt, sent } = attemptWith(event);
-    await expect(attempt(input)).resolves.toEqual({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
+    await expect(attempt(input)).resolves.toMatchObject({ status: 'succeeded', nextDelayMs: null, statusCode: 200 });
     expect(sent).toEqual([endpoint.url]);
   });
 });
@@ -223,7 +211,7 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
     const before = await handOffs(stage);
     const { activities, release } = attemptWaitingOn(stage);
     try {
-      await expect(activities.attemptDelivery(input)).resolves.toEqual({ status: 'handed-off' });
+      await expect(activities.attemptDelivery(input)).resolves.toMatchObject({ status: 'handed-off' });
       expect(await handOffs(stage)).toBe(before + 1);
     } finally {
       release();
@@ -234,7 +222,7 @@ describe('delivery attempt: a hand-off is counted by what the attempt was waitin
     const told: unknown[] = [];
     const handOffs = new AttemptHandOffs(async (run, reported) => void told.push({ run, reported }));
     const { activities, release } = attemptWaitingOn('post', handOffs);
-    await expect(activities.attemptDelivery(input)).resolves.toEqual({ status: 'handed-off' });
+    await expect(activities.attemptDelivery(input)).resolves.toMatchObject({ status: 'handed-off' });
     release();
     await handOffs.settled();
     expect(told).toEqual([{ run: { workflowId: 'delivery-7-ep_1', runId: undefined }, reported: { round: 1, attempt: 1, outcome: expect.objectContaining({ status: 'succeeded', statusCode: 200 }) } }]);
@@ -297,7 +285,7 @@ describe('delivery attempt: a slow first attempt keeps its task while there is r
     const taken = holds.hold();
     const { activities, answer } = slowReceiverAttempt(holds);
     try {
-      await expect(activities.attemptDelivery({ ...input, seal: 'sealed' })).resolves.toEqual({ status: 'handed-off' });
+      await expect(activities.attemptDelivery({ ...input, seal: 'sealed' })).resolves.toMatchObject({ status: 'handed-off' });
     } finally {
       answer();
       taken?.release();
@@ -311,7 +299,7 @@ describe('delivery attempt: a slow first attempt keeps its task while there is r
       const attempt = activities.attemptDelivery({ ...input, seal: 'sealed' });
       await held();
       holds.stop();
-      await expect(attempt).resolves.toEqual({ status: 'handed-off' });
+      await expect(attempt).resolves.toMatchObject({ status: 'handed-off' });
       expect(await heldCount()).toBe(0);
     } finally {
       answer();
@@ -325,7 +313,7 @@ describe('delivery attempt: a slow first attempt keeps its task while there is r
     const holds = new AttemptHolds(1);
     const { activities, answer } = slowReceiverAttempt(holds);
     try {
-      await expect(activities.attemptDelivery({ ...input, seal: 'sealed', holdUpToMs })).resolves.toEqual({ status: 'handed-off' });
+      await expect(activities.attemptDelivery({ ...input, seal: 'sealed', holdUpToMs })).resolves.toMatchObject({ status: 'handed-off' });
       expect(await heldCount()).toBe(0);
     } finally {
       answer();
