@@ -245,6 +245,7 @@ describe('portal: broker destinations in a real browser', () => {
     expect(await page.getByTestId('endpoint-credentials').innerText()).toBe('access_key_id, secret_access_key set (values are never shown)');
 
     await page.getByRole('button', { name: 'Endpoints' }).click();
+    await page.getByRole('heading', { name: 'Endpoints' }).waitFor();
     expect(await page.getByRole('button', { name: 'Kafka 127.0.0.1:9093, 127.0.0.1:9094' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'SQS http://127.0.0.1:9324/000000000000/<i>orders.fifo' }).count()).toBe(1);
     expect(await page.locator('main i').count()).toBe(0);
@@ -253,6 +254,13 @@ describe('portal: broker destinations in a real browser', () => {
       ['sqs', ['access_key_id', 'secret_access_key']],
       ['kafka', ['password', 'username']],
     ]);
+
+    // At phone width, with a broker type's fields showing, nothing overflows the page sideways.
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByLabel('Destination type').selectOption('kafka');
+    await page.setViewportSize({ width: 375, height: 812 });
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await shot(page, 'portal-destination-05-kafka-form-375px');
 
     await expectNowhere([kafkaPassword, kafkaUser, sqsSecret, 'AKIAPORTALTEST']);
     expect(problems).toEqual([]);
