@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
 import { verifySync } from '../../receivers/typescript/src/node';
 import { brokerForTests } from '../support/brokers';
+import { drainQueue } from '../support/rabbitmq-queue';
 import { brokerAccount, deliveredAfterDowntime, deliveryOf, everyRecord, registerDestination, sendEvent, settled } from '../support/broker-endpoints';
 import { receivingPlatform } from '../support/receiving-platform';
 
@@ -37,18 +38,7 @@ describe('RabbitMQ destinations', () => {
     return { exchange, queue };
   }
 
-  /** Every message in `queue` now, in queue order, taken off it. */
-  async function drain(queue: string): Promise<amqp.GetMessage[]> {
-    const connection = await amqp.connect(broker().address);
-    try {
-      const channel = await connection.createChannel();
-      const messages: amqp.GetMessage[] = [];
-      for (let m = await channel.get(queue, { noAck: true }); m; m = await channel.get(queue, { noAck: true })) messages.push(m);
-      return messages;
-    } finally {
-      await connection.close();
-    }
-  }
+  const drain = (queue: string) => drainQueue(broker().address, queue);
 
   it('publishes each delivery once, persistent and confirmed, with the body and signed headers a receiver verifies', async () => {
     const { exchange, queue } = await boundQueue();

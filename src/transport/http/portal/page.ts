@@ -1,5 +1,7 @@
 import type { Context } from 'koa';
+import { DESTINATION_TYPES, KAFKA_SASL_MECHANISMS } from '../../../domain/webhooks/destination';
 import { frameAncestors, imageSources, type PortalSettings } from '../../../domain/webhooks/portal-settings';
+import { BROKER_FORMS, DESTINATION_TYPE_LABELS } from '../dashboard/destination-form';
 import { html, type SafeHtml } from '../dashboard/html';
 import { portalAssetUrl } from './assets';
 
@@ -35,6 +37,16 @@ function send(ctx: Context, status: number, body: SafeHtml): void {
   ctx.body = `<!doctype html>\n${body.toString()}`;
 }
 
+/**
+ * The endpoint form's destination types and their fields, as the dashboard's form has them: the script builds its form
+ * from this (read from the body's attribute, as data: the CSP allows no inline script), so each field is described once.
+ */
+const DESTINATION_FORMS = JSON.stringify({
+  labels: DESTINATION_TYPE_LABELS,
+  types: DESTINATION_TYPES.map((type) => ({ type, ...BROKER_FORMS[type] })),
+  sasl_mechanisms: KAFKA_SASL_MECHANISMS,
+});
+
 /** The portal page: a shell that the script fills from the public API (assets/portal.js). */
 export function sendPortalPage(ctx: Context, accountId: string, settings: PortalSettings): void {
   setHeaders(ctx, settings);
@@ -49,7 +61,7 @@ export function sendPortalPage(ctx: Context, accountId: string, settings: Portal
 <link rel="stylesheet" href="${portalAssetUrl('portal.css')}">
 <script src="${portalAssetUrl('portal.js')}" defer></script>
 </head>
-<body data-account="${accountId}">
+<body data-account="${accountId}" data-destination-forms="${DESTINATION_FORMS}">
 <header class="brand">
 <img id="brand-logo" alt="" hidden>
 <span id="brand-name">Webhooks</span>

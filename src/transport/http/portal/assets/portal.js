@@ -180,8 +180,17 @@
 
   // ---- Endpoints ---------------------------------------------------------------------------------------------
 
+  // The destination types and their fields, as the dashboard's endpoint form has them (page.ts puts them in the page).
+  var DESTINATIONS = JSON.parse(document.body.getAttribute('data-destination-forms'));
+  function formOf(type) { return DESTINATIONS.types.filter(function (t) { return t.type === type; })[0]; }
+  function typeOf(endpoint) { return endpoint.destination ? endpoint.destination.type : 'https'; }
+  /** A config value as read: a list joined, the empty string as "", no value as none. */
+  function shown(value) { return Array.isArray(value) ? value.join(', ') : value === null || value === undefined ? 'none' : value === '' ? '""' : String(value); }
+
+  /** The URL, or the broker type and its address (the type's first config field: URI, bootstrap servers, queue URL). */
   function target(endpoint) {
-    return endpoint.url || (endpoint.destination ? endpoint.destination.type + ' destination' : endpoint.id);
+    var d = endpoint.destination;
+    return d ? DESTINATIONS.labels[d.type] + ' ' + shown(d.config[formOf(d.type).config[0].name]) : endpoint.url;
   }
   function statusOf(endpoint) {
     return (endpoint.disabled ? 'disabled' : 'enabled') + (endpoint.paused ? ' paused' : '');
@@ -198,7 +207,7 @@
           : h(
               'table',
               null,
-              h('thead', null, h('tr', null, h('th', null, 'URL'), h('th', null, 'Event types'), h('th', null, 'Status'))),
+              h('thead', null, h('tr', null, h('th', null, 'Destination'), h('th', null, 'Event types'), h('th', null, 'Status'))),
               h('tbody', null, page.data.map(function (ep) {
                 return h(
                   'tr',
@@ -213,7 +222,95 @@
     }).catch(failed);
   }
 
-  /** Add (endpoint null) or edit: the URL, the event types chosen from the catalog (patterns it already has stay offered), a description. */
+  /**
+   * The endpoint form's destination: the type, then that type's fields only (the others hidden and disabled, so neither
+   * checked nor read). Credentials are password inputs that are never filled in: the API never answers them. `read()`
+   * answers the body's `url` or `destination`; credential inputs left empty are not sent, so an edit of the same type
+   * keeps the stored ones (the API's PATCH rule).
+   */
+  function destinationFields(endpoint) {
+    var stored = endpoint ? endpoint.destination : null;
+    var choices = ['https'].concat(DESTINATIONS.types.map(function (t) { return t.type; }));
+    var chosen = endpoint ? typeOf(endpoint) : 'https';
+    var select = h('select', { id: 'destination-type' }, choices.map(function (type) { return h('option', { value: type, selected: type === chosen }, DESTINATIONS.labels[type]); }));
+    var url = h('input', { type: 'url', id: 'endpoint-url', required: true, value: endpoint ? endpoint.url || '' : '', placeholder: 'https://example.com/webhooks' });
+    var sections = { https: h('fieldset', null, h('legend', null, 'HTTPS'), h('label', { htmlFor: 'endpoint-url' }, 'Endpoint URL'), url, h('p', { className: 'hint' }, 'Every delivery is a signed POST to this address.')) };
+    var readers = {};
+
+    DESTINATIONS.types.forEach(function (form) {
+      var own = stored && stored.type === form.type ? stored : null;
+      var config = form.config.map(function (field) { return configField(form.type, field, own ? own.config[field.name] : undefined); });
+      var credentials = form.credentials.map(function (field) {
+        var input = h('input', { type: 'password', id: 'dest-' + form.type + '-' + field.name, autocomplete: 'new-password' });
+        return { name: field.name, input: input, elements: [h('label', { htmlFor: input.id }, field.label, field.optional ? h('span', { className: 'hint' }, ' (optional)') : null), input] };
+      });
+      var hint = own
+        ? (own.credentials_set.length ? 'Set: ' + own.credentials_set.join(', ') + '.' : 'None set.') + ' Leave every credential empty to keep the stored ones; fill them in to replace them all. ' + form.credentialsHint
+        : form.credentialsHint + ' Never shown again once saved.';
+      sections[form.type] = h(
+        'fieldset',
+        null,
+        h('legend', null, DESTINATIONS.labels[form.type]),
+        config.map(function (c) { return c.elements; }),
+        h('fieldset', null, h('legend', null, 'Credentials'), h('p', { className: 'hint', testid: 'credentials-hint' }, hint), credentials.map(function (c) { return c.elements; })),
+      );
+      readers[form.type] = function () {
+        var destination = { type: form.type, config: {} };
+        config.forEach(function (c) { destination.config[c.name] = c.read(); });
+        var typed = credentials.filter(function (c) { return c.input.value !== ''; });
+        if (typed.length) {
+          destination.credentials = {};
+          typed.forEach(function (c) { destination.credentials[c.name] = c.input.value; });
+        }
+        return { destination: destination };
+      };
+    });
+    readers.https = function () { return { url: url.value.trim() }; };
+
+    function showChosen() {
+      Object.keys(sections).forEach(function (type) {
+        sections[type].hidden = type !== select.value;
+        sections[type].disabled = type !== select.value;
+      });
+    }
+    select.addEventListener('change', showChosen);
+    showChosen();
+    return {
+      elements: [
+        h('label', { htmlFor: 'destination-type' }, 'Destination type'),
+        select,
+        h('p', { className: 'hint' }, 'HTTPS: every delivery is a signed POST to your URL. RabbitMQ, Kafka, SQS: every delivery is published to your broker, signed the same way in its headers.'),
+        choices.map(function (type) { return sections[type]; }),
+      ],
+      read: function () { return readers[select.value](); },
+    };
+  }
+
+  /** One config field of a broker type, filled with the stored value (a new form: empty, a checkbox on as the API's default is). */
+  function configField(type, field, value) {
+    var id = 'dest-' + type + '-' + field.name;
+    var label = h('label', { htmlFor: id }, field.label, field.optional ? h('span', { className: 'hint' }, ' (optional)') : null);
+    var hint = field.hint ? h('p', { className: 'hint' }, field.hint) : null;
+    var input;
+    var read;
+    if (field.kind === 'checkbox') {
+      input = h('input', { type: 'checkbox', id: id, checked: value === undefined ? true : value === true });
+      return { name: field.name, elements: h('label', { className: 'choice' }, input, h('span', null, field.label)), read: function () { return input.checked; } };
+    }
+    if (field.kind === 'sasl') {
+      input = h('select', { id: id }, [h('option', { value: '' }, 'None')].concat(DESTINATIONS.sasl_mechanisms.map(function (m) { return h('option', { value: m, selected: m === value }, m); })));
+      read = function () { return input.value === '' ? null : input.value; };
+    } else if (field.kind === 'lines') {
+      input = h('textarea', { id: id, rows: 2, placeholder: field.placeholder, value: Array.isArray(value) ? value.join('\n') : '' });
+      read = function () { return input.value.split(/[\n\r,]+/).map(function (entry) { return entry.trim(); }).filter(function (entry) { return entry !== ''; }); };
+    } else {
+      input = h('input', { type: 'text', id: id, placeholder: field.placeholder, value: value === undefined || value === null ? '' : String(value) });
+      read = function () { return input.value.trim(); };
+    }
+    return { name: field.name, elements: [label, input, hint], read: read };
+  }
+
+  /** Add (endpoint null) or edit: the destination, the event types chosen from the catalog (patterns it already has stay offered), a description. */
   function showEndpointForm(endpoint) {
     mark('endpoints');
     return loadCatalog().then(function (types) {
@@ -223,7 +320,7 @@
       function choice(value, text, hint) {
         return h('label', { className: 'choice' }, h('input', { type: 'checkbox', name: 'events', value: value, checked: chosen.indexOf(value) >= 0 }), h('span', null, text, hint ? h('span', { className: 'hint' }, ' — ' + hint) : null));
       }
-      var url = h('input', { type: 'url', id: 'endpoint-url', required: true, value: endpoint ? endpoint.url || '' : '', placeholder: 'https://example.com/webhooks' });
+      var destination = destinationFields(endpoint);
       var description = h('input', { type: 'text', id: 'endpoint-description', value: endpoint ? endpoint.description : '' });
       var submit = h('button', { type: 'submit' }, endpoint ? 'Save endpoint' : 'Add endpoint');
       var form = h(
@@ -232,7 +329,7 @@
           onsubmit: function (e) {
             e.preventDefault();
             var events = Array.prototype.map.call(form.querySelectorAll('input[name="events"]:checked'), function (i) { return i.value; });
-            var body = { url: url.value.trim(), events: events.length ? events : ['*'], description: description.value };
+            var body = Object.assign({ events: events.length ? events : ['*'], description: description.value }, destination.read());
             act(submit, form, function () {
               return (endpoint ? api('PATCH', '/endpoints/' + endpoint.id, body) : api('POST', '/endpoints', body)).then(function (saved) {
                 return showEndpoint(saved.id).then(function () { say(endpoint ? 'Endpoint saved.' : 'Endpoint added.'); });
@@ -240,8 +337,7 @@
             });
           },
         },
-        h('label', { htmlFor: 'endpoint-url' }, 'Endpoint URL'),
-        url,
+        destination.elements,
         h('fieldset', null, h('legend', null, 'Event types'), h('p', { className: 'hint' }, 'None chosen: every event type.'), choice('*', 'Every event type (*)'), types.map(function (t) { return choice(t.name, t.name, t.description); }), extra.map(function (p) { return choice(p, p); })),
         h('label', { htmlFor: 'endpoint-description' }, 'Description'),
         description,
@@ -249,6 +345,17 @@
       );
       show(h('h1', null, endpoint ? 'Edit endpoint' : 'Add an endpoint'), form);
     }).catch(failed);
+  }
+
+  /** The endpoint's destination as rows: its type, then its URL, or a broker's config and which credentials are set (never their values). */
+  function destinationRows(ep) {
+    var d = ep.destination;
+    var rows = [h('dt', null, 'Destination'), h('dd', { testid: 'endpoint-type' }, DESTINATIONS.labels[typeOf(ep)])];
+    if (!d) return rows.concat([h('dt', null, 'URL'), h('dd', { testid: 'endpoint-url' }, ep.url)]);
+    return rows.concat(
+      formOf(d.type).config.map(function (field) { return [h('dt', null, field.label), h('dd', { testid: 'endpoint-config-' + field.name }, h('code', null, shown(d.config[field.name])))]; }),
+      [h('dt', null, 'Credentials'), h('dd', { testid: 'endpoint-credentials' }, d.credentials_set.length ? d.credentials_set.join(', ') + ' set (values are never shown)' : 'none')],
+    );
   }
 
   function showEndpoint(id) {
@@ -286,7 +393,7 @@
         h(
           'dl',
           null,
-          h('dt', null, 'URL'), h('dd', { testid: 'endpoint-url' }, target(ep)),
+          destinationRows(ep),
           h('dt', null, 'Event types'), h('dd', { testid: 'endpoint-events' }, ep.events.join(', ')),
           h('dt', null, 'Status'), h('dd', { testid: 'endpoint-status' }, statusOf(ep)),
           h('dt', null, 'Description'), h('dd', null, ep.description || '—'),
