@@ -40,10 +40,21 @@ async function main(): Promise<number> {
   const jest = spawnSync(bin('jest'), ['--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)], {
     stdio: 'inherit',
     cwd: PROJECT_ROOT,
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: cert.certFile },
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: cert.certFile, NODE_OPTIONS: withHeapOf(JEST_HEAP_MB, process.env.NODE_OPTIONS) },
   });
   printSummary(resultsFile, Date.now() - started);
   return jest.status ?? 1;
+}
+
+/**
+ * On two cores jest runs every file in its own process (one worker or less: in band), whose heap grows with the files run:
+ * the whole suite passed V8's default ceiling (about 4 GB here) and died out of memory near its end. A larger ceiling, not a
+ * smaller suite; a NODE_OPTIONS that sets one already wins.
+ */
+const JEST_HEAP_MB = 8192;
+
+function withHeapOf(mb: number, nodeOptions = ''): string {
+  return nodeOptions.includes('--max-old-space-size') ? nodeOptions : `${nodeOptions} --max-old-space-size=${mb}`.trim();
 }
 
 /** One plain closing line, `N passed, N failed, N skipped`, whatever reads the log. */
