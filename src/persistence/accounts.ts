@@ -38,11 +38,11 @@ export class Accounts extends StoreCollection<AccountDoc>('accounts', [{ email: 
   }
 
   /** Sets the given portal settings, each field on its own (concurrent changes of different fields both stay); false when the account does not exist. */
-  async setPortalSettings(id: string, changes: Partial<PortalSettings>): Promise<boolean> {
+  /** The account as changed (null: no such account). */
+  async setPortalSettings(id: string, changes: Partial<PortalSettings>): Promise<AccountDoc | null> {
     const set = Object.fromEntries(Object.entries(changes).map(([field, value]) => [`portal_settings.${field}`, value]));
-    if (Object.keys(set).length === 0) return (await this.findById(id)) !== null;
-    const result = await this.col.updateOne({ _id: id }, { $set: set });
-    return result.matchedCount > 0;
+    if (Object.keys(set).length === 0) return this.findById(id);
+    return this.col.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
   }
 
   async setTier(id: string, tier: Tier): Promise<AccountDoc | null> {

@@ -1,6 +1,6 @@
 import { DomainError } from '../domain/errors';
 import { DEFAULT_PORTAL_SETTINGS, normalizedOrigins, type PortalSettings } from '../domain/webhooks/portal-settings';
-import type { Accounts } from '../persistence/accounts';
+import type { AccountDoc, Accounts } from '../persistence/accounts';
 
 /** The account's portal settings (portal-settings.ts), read fresh on every call: the portal page's headers come from them. */
 export class PortalSettingsService {
@@ -8,8 +8,7 @@ export class PortalSettingsService {
 
   /** The account's settings, the defaults filling what was never set; null for an unknown account. */
   async find(accountId: string): Promise<PortalSettings | null> {
-    const account = await this.deps.accounts.findById(accountId);
-    return account ? { ...DEFAULT_PORTAL_SETTINGS, ...account.portal_settings } : null;
+    return settingsOf(await this.deps.accounts.findById(accountId));
   }
 
   async get(accountId: string): Promise<PortalSettings> {
@@ -25,7 +24,13 @@ export class PortalSettingsService {
       if (!origins) throw new DomainError('invalid_request', 'allowed_origins: every entry must be an origin.');
       changes = { ...changes, allowed_origins: origins };
     }
-    if (!(await this.deps.accounts.setPortalSettings(accountId, changes))) throw new DomainError('not_found', 'Account not found.');
-    return this.get(accountId);
+    const settings = settingsOf(await this.deps.accounts.setPortalSettings(accountId, changes));
+    if (!settings) throw new DomainError('not_found', 'Account not found.');
+    return settings;
   }
+}
+
+/** The defaults filling what was never set. */
+function settingsOf(account: Pick<AccountDoc, 'portal_settings'> | null): PortalSettings | null {
+  return account ? { ...DEFAULT_PORTAL_SETTINGS, ...account.portal_settings } : null;
 }
