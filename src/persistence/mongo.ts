@@ -12,8 +12,8 @@ export async function connectMongo(uri: string, dbName: string): Promise<{ clien
     // The embedded store serializes writes (SQLite); more connections only lengthen the lock queue.
     maxPoolSize: 20,
     serverSelectionTimeoutMS: 10_000,
-    // FerretDB (the embedded store) does not implement retryable writes' transaction numbers on all commands.
-    retryWrites: false,
+    // Retryable writes stay on (MongoDB's default): a replica set's failover retries a write once, exactly. The driver
+    // sends them only to a replica set or sharded cluster, so the embedded store (standalone) never sees one.
     // Command events let tests and benchmarks count store round trips (docs/delivery.md "Store budget").
     monitorCommands: true,
   });

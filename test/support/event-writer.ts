@@ -23,7 +23,7 @@ export interface EventWriterResult {
 
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]) as EventWriterJob;
-  const client = new MongoClient(job.uri, { retryWrites: false });
+  const client = new MongoClient(job.uri);
   await client.connect();
   const events = new Events(client.db(job.db));
   process.stdout.write('ready\n');

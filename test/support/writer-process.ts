@@ -8,7 +8,7 @@ import { Db, MongoClient } from 'mongodb';
 export function serveWriterJob<J extends { uri: string; db: string }>(run: (db: Db, job: J) => Promise<unknown>): void {
   (async () => {
     const job = JSON.parse(process.argv[2]) as J;
-    const client = new MongoClient(job.uri, { retryWrites: false });
+    const client = new MongoClient(job.uri);
     await client.connect();
     process.stdout.write('ready\n');
     await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
