@@ -102,6 +102,12 @@ describe('embedded store: $push modifiers and $pull conditions', () => {
     expect(await docs.findOne({ _id: 'refused' })).toEqual({ _id: 'refused', xs: [1] });
   });
 
+  it('refuses a $sort by a field holding an array (the one $push the store does not order as MongoDB would), changing nothing', async () => {
+    await docs.insertOne({ _id: 'sort-by-array', xs: [{ t: 2 }] });
+    await expect(docs.updateOne({ _id: 'sort-by-array' }, { $push: { xs: { $each: [{ t: [1, 3] }], $sort: { t: 1 } } } })).rejects.toThrow(/holds an array/);
+    expect(await docs.findOne({ _id: 'sort-by-array' })).toEqual({ _id: 'sort-by-array', xs: [{ t: 2 }] });
+  });
+
   it('$pull with an operator expression removes each element that satisfies it', async () => {
     expect(await after([1, 6, 3, 9, 5], { $pull: { xs: { $lte: 5 } } })).toEqual([6, 9]);
     expect(await after(['a', 'b', 'c'], { $pull: { xs: { $in: ['a', 'c'] } } })).toEqual(['b']);
