@@ -212,6 +212,13 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
     ['\t\t\t_, bField, err := bIter.Next()\n', '\t\t\tbKey, bField, err := bIter.Next()\n'],
     ['\t\t\tif !Identical(aField, bField) {\n', '\t\t\tif aKey != bKey || !Identical(aField, bField) {\n'],
   ]);
+  // `$push` applies `$slice`, `$position` and `$sort` (FerretDB ignored them) and `$pull` takes a condition (push_pull_modifiers.go says how).
+  const updates = path.join(handler, 'common');
+  await cp(path.join(__dirname, 'ferretdb-patches', 'push_pull_modifiers.go'), path.join(updates, 'push_pull_modifiers.go'));
+  await editSource(path.join(updates, 'update.go'), [
+    ['processPushArrayUpdateExpression(command, doc, key, value)', 'processPushWithModifiers(command, doc, key, value)'],
+    ['processPullArrayUpdateExpression(command, doc, key, value)', 'processPullWithCondition(command, doc, key, value)'],
+  ]);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
   // Only the SQLite backend is started (embedded-servers.ts), so PostgreSQL's is left out; no symbol tables either

@@ -3,8 +3,11 @@ import { EMPTY_HEALTH, HEALTH_WINDOW_HOURS, hourStartOf, type HealthFact, type H
 import { unlessIdTaken } from './mongo';
 import { StoreCollection } from './store-collection';
 
-/** Facts remembered by key at least this long (and at most twice as long), so that a fact recorded twice (an activity run again) counts once. */
-export const RECENT_FACT_KEYS = 32;
+/**
+ * Facts remembered by key: the latest this many, so that a fact recorded twice (an activity run again) counts once
+ * while fewer other facts of its endpoint came between.
+ */
+export const RECENT_FACT_KEYS = 64;
 
 const HOUR_MS = 3_600_000;
 
@@ -18,7 +21,7 @@ interface HealthDoc {
   failing_since?: Date;
   /** Deliveries ended per UTC hour, keyed `h<hour start, ms since the epoch>`; hours past the window are removed after a write. */
   hours?: Record<string, { succeeded?: number; failed?: number }>;
-  /** The keys of the latest facts, oldest first. */
+  /** The keys of the latest RECENT_FACT_KEYS facts, oldest first. */
   recent_keys?: string[];
 }
 
@@ -26,7 +29,7 @@ const hourKey = (hour: number) => `h${hour}`;
 
 /** The health rule: a success ends a failing streak, enabling the endpoint again starts it afresh; as operators, so concurrent writers each apply theirs. */
 function updateOf(fact: HealthFact): UpdateFilter<HealthDoc> {
-  const remember = { $push: { recent_keys: fact.key } };
+  const remember = { $push: { recent_keys: { $each: [fact.key], $slice: -RECENT_FACT_KEYS } } };
   if (fact.kind === 'enabled') return { ...remember, $set: { consecutive_failures: 0 }, $unset: { failing_since: '' } };
   const counted = `hours.${hourKey(hourStartOf(fact.at))}.${fact.succeeded ? 'succeeded' : 'failed'}`;
   if (fact.succeeded) return { ...remember, $inc: { [counted]: 1 }, $max: { last_success_at: fact.at }, $set: { consecutive_failures: 0 }, $unset: { failing_since: '' } };
@@ -66,18 +69,13 @@ export class EndpointHealthLog extends StoreCollection<HealthDoc>('endpoint_heal
     return summaryOf(doc);
   }
 
-  /** Drops hours before the window of the newest one and keys beyond the recent ones: an extra write once per RECENT_FACT_KEYS facts or hour. */
+  /** Drops hours before the window of the newest one: an extra write once per hour. */
   private async tidy(doc: HealthDoc | null): Promise<void> {
     if (!doc) return;
     const hours = Object.keys(doc.hours ?? {}).map((key) => Number(key.slice(1)));
     const oldest = Math.max(...hours) - (HEALTH_WINDOW_HOURS - 1) * HOUR_MS;
     const stale = hours.filter((hour) => hour < oldest);
-    const keys = doc.recent_keys ?? [];
-    const forgotten = keys.length >= 2 * RECENT_FACT_KEYS ? keys.slice(0, keys.length - RECENT_FACT_KEYS) : [];
-    if (stale.length === 0 && forgotten.length === 0) return;
-    const update: UpdateFilter<HealthDoc> = {};
-    if (stale.length > 0) update.$unset = Object.fromEntries(stale.map((hour) => [`hours.${hourKey(hour)}`, '']));
-    if (forgotten.length > 0) update.$pullAll = { recent_keys: forgotten };
-    await this.col.updateOne({ _id: doc._id }, update);
+    if (stale.length === 0) return;
+    await this.col.updateOne({ _id: doc._id }, { $unset: Object.fromEntries(stale.map((hour) => [`hours.${hourKey(hour)}`, ''])) });
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { CommandStartedEvent, Db } from 'mongodb';
 import { secretsInGrace } from '../../src/domain/webhooks/secret-rotation';
 import { EndpointHealthLog } from '../../src/persistence/endpoint-health-log';
 import { EndpointInFlightLeases } from '../../src/persistence/endpoint-in-flight-leases';
@@ -91,14 +91,49 @@ describe('endpoint limits in the store, one process', () => {
     expect(await tokens.take('ep_other', 1, 200, later)).toBe(true);
   });
 
-  it("does not count a lease past its expiry (a killed worker's), and removes it", async () => {
+  const storedLeases = async (endpointId: string) =>
+    ((await db.collection('endpoint_in_flight_leases').findOne({ _id: endpointId } as never))?.leases as Array<{ id: string }>).map((lease) => lease.id);
+
+  it("does not count a lease past its expiry (a killed worker's), and drops it when its place is taken", async () => {
     const leases = new EndpointInFlightLeases(db);
     const now = new Date();
     const lapsed = await leases.acquire('ep_lapsed', 1, new Date(now.getTime() - 120_000), new Date(now.getTime() - 60_000));
     expect(lapsed).not.toBeNull();
     const live = await leases.acquire('ep_lapsed', 1, now, later);
     expect(live).not.toBeNull();
-    expect((await db.collection('endpoint_in_flight_leases').findOne({ _id: 'ep_lapsed' } as never))?.leases).toEqual([live]);
+    expect(await storedLeases('ep_lapsed')).toEqual([live]);
+    expect(await leases.acquire('ep_lapsed', 1, now, later)).toBeNull();
+  });
+
+  it('counts only the alive leases among lapsed ones of any age, whatever order they were taken in', async () => {
+    const leases = new EndpointInFlightLeases(db);
+    const now = new Date();
+    const at = (s: number) => new Date(now.getTime() + s * 1000);
+    // Taken at -100 s (lapsed at -40 s), at -30 s (lapses at +30 s), at -90 s (lapsed at -30 s), each while there was room.
+    const first = await leases.acquire('ep_mixed', 3, at(-100), at(-40));
+    const alive = await leases.acquire('ep_mixed', 3, at(-30), at(30));
+    const third = await leases.acquire('ep_mixed', 3, at(-90), at(-30));
+    expect([first, alive, third].every((lease) => lease !== null)).toBe(true);
+    expect(await storedLeases('ep_mixed')).toEqual([alive, third, first]);
+    const taken = [await leases.acquire('ep_mixed', 3, now, at(60)), await leases.acquire('ep_mixed', 3, now, at(50))];
+    expect(taken.every((lease) => lease !== null)).toBe(true);
+    expect(await leases.acquire('ep_mixed', 3, now, at(60))).toBeNull();
+    expect(await storedLeases('ep_mixed')).toEqual([taken[0], taken[1], alive]);
+  });
+
+  it('an acquire is one command, given a place or refused', async () => {
+    const monitored = await openTestDb('endpoint_leases_commands', { monitorCommands: true });
+    try {
+      const commands: string[] = [];
+      monitored.client.on('commandStarted', (e: CommandStartedEvent) => commands.push(e.commandName));
+      const leases = new EndpointInFlightLeases(monitored.db);
+      const now = new Date();
+      expect(await leases.acquire('ep_one', 1, now, later)).not.toBeNull();
+      expect(await leases.acquire('ep_one', 1, now, later)).toBeNull();
+      expect(commands).toEqual(['update', 'update']);
+    } finally {
+      await monitored.close();
+    }
   });
 
   it('a lowered cap refuses until enough leases are released', async () => {
