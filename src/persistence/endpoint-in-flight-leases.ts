@@ -26,7 +26,8 @@ export class EndpointInFlightLeases extends StoreCollection<InFlightDoc>('endpoi
     const lease = { id: randomUUID(), expires_at: expiresAt };
     const last = `leases.${cap - 1}`;
     const room = { _id: endpointId, $or: [{ [last]: { $exists: false } }, { [`${last}.expires_at`]: { $lte: now } }] };
-    // No room: the upsert's insert meets the `_id`.
+    // No room: the upsert's insert meets the `_id`. On MongoDB so may the endpoint's first lease when another first one inserted
+    // the document a moment before: refused, it waits as at a full endpoint, and a refusal stays one command.
     const pushed = await unlessIdTaken(() => this.col.updateOne(room, { $push: { leases: { $each: [lease], $sort: { expires_at: -1 }, $slice: cap } } }, { upsert: true }));
     return pushed === null ? null : lease.id;
   }
