@@ -45,6 +45,16 @@ export const writerOperations = {
     return deleted;
   },
 
+  /** `count` times: writes a document that expires in an hour and one that has expired (while the store's TTL monitor deletes). */
+  async insertExpiring(db: Db, job: WriterJob): Promise<number> {
+    const col = db.collection<ExpiringDoc>('expiring_shared');
+    for (let i = 0; i < job.count; i++) {
+      await col.insertOne({ _id: `${job.name}-live-${i}`, expires_at: new Date(Date.now() + 3_600_000) });
+      await col.insertOne({ _id: `${job.name}-dead-${i}`, expires_at: new Date(Date.now() - 1000) });
+    }
+    return job.count;
+  },
+
   // The store's own single-document atomicity (store-atomicity.test.ts): `count` operations at once, no retries.
 
   /** `count` concurrent claims of any unowned document of `<scope>`; returns the ids this writer was handed. */
