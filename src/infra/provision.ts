@@ -212,9 +212,11 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
     ['\t\t\t_, bField, err := bIter.Next()\n', '\t\t\tbKey, bField, err := bIter.Next()\n'],
     ['\t\t\tif !Identical(aField, bField) {\n', '\t\t\tif aKey != bKey || !Identical(aField, bField) {\n'],
   ]);
-  // TTL indexes as MongoDB's: expireAfterSeconds is taken, stored with the index, listed, and a monitor deletes what expired (ttl_monitor.go says how).
+  // TTL indexes as MongoDB's: expireAfterSeconds is taken, stored and listed; a monitor deletes what expired, reading by the TTL index (ttl_monitor.go says how).
   await cp(path.join(__dirname, 'ferretdb-patches', 'ttl_index_option.go'), path.join(handler, 'ttl_index_option.go'));
   await cp(path.join(__dirname, 'ferretdb-patches', 'ttl_monitor.go'), path.join(handler, 'ttl_monitor.go'));
+  await cp(path.join(__dirname, 'ferretdb-patches', 'ttl_pushdown.go'), path.join(sqlite, 'ttl_pushdown.go'));
+  const dateRange = '\tif whereClause == "" {\n\t\twhereClause, args = dateRangePushdown(params.Filter)\n\t}\n';
   const ttlField = (prefix: string) => `${prefix}\tExpireAfterSeconds: index.ExpireAfterSeconds,\n`;
   await editSource(path.join(src, 'internal', 'backends', 'collection.go'), [['\tUnique bool\n}\n', '\tUnique bool\n\tExpireAfterSeconds *int64\n}\n']]);
   await editSource(path.join(sqlite, 'metadata', 'settings.go'), [
@@ -222,6 +224,8 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
     ['\t\t\tUnique: index.Unique,\n', ttlField('\t\t\tUnique: index.Unique,\n\t\t')],
   ]);
   await editSource(path.join(sqlite, 'collection.go'), [
+    [`\twhereClause, args = equalityPushdown(params.Filter)\n\n${sortedQuery}`, `\twhereClause, args = equalityPushdown(params.Filter)\n${dateRange}\n${sortedQuery}`],
+    ['\twhereClause, args = equalityPushdown(params.Filter)\n\tfilterPushdown', `\twhereClause, args = equalityPushdown(params.Filter)\n${dateRange}\tfilterPushdown`],
     ['\t\t\tName:   index.Name,\n\t\t\tUnique: index.Unique,\n', ttlField('\t\t\tName:   index.Name,\n\t\t\tUnique: index.Unique,\n\t\t')],
     ['\t\t\tKey:    make([]metadata.IndexKeyPair, len(index.Key)),\n\t\t\tUnique: index.Unique,\n', ttlField('\t\t\tKey:    make([]metadata.IndexKeyPair, len(index.Key)),\n\t\t\tUnique: index.Unique,\n\t\t')],
   ]);

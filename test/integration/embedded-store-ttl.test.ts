@@ -1,4 +1,4 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import type { ExpiringDoc } from '../support/store-writer-ops';
 import { runWritersTogether } from '../support/store-writers';
 import { openTestDb } from '../support/test-db';
@@ -21,7 +21,7 @@ describe('embedded store: TTL indexes', () => {
   afterAll(() => store.close());
 
   const collection = (name: string) => db.collection<{ _id: string; [field: string]: unknown }>(name);
-  const ids = async <T extends { _id: string }>(col: Collection<T>) => (await col.find({}, { projection: { _id: 1 } }).toArray()).map((d) => String(d._id)).sort();
+  const ids = async <T extends { _id: string }>(col: Collection<T>, filter: Filter<T> = {}) => (await col.find(filter, { projection: { _id: 1 } }).toArray()).map((d) => String(d._id)).sort();
 
   it('takes expireAfterSeconds on a single-field index, and listIndexes reports it', async () => {
     const col = collection('listed');
@@ -75,6 +75,27 @@ describe('embedded store: TTL indexes', () => {
     ]);
     await ttlMonitorPass(db);
     expect(await ids(col)).toEqual(['newer']);
+  });
+
+  it("reads {field: {$lte: date}} (the monitor's scan) from the TTL index, answering as MongoDB: dates at or before it and arrays holding one", async () => {
+    const col = collection('ranged');
+    await col.createIndex({ expires_at: 1 }, { expireAfterSeconds: 3600 * 24 * 365 });
+    const cutoff = new Date('2030-01-01T00:00:00Z');
+    await col.insertMany([
+      { _id: 'before', expires_at: new Date(cutoff.getTime() - 1) },
+      { _id: 'at', expires_at: cutoff },
+      { _id: 'after', expires_at: new Date(cutoff.getTime() + 1) },
+      { _id: 'array', expires_at: [new Date(cutoff.getTime() + 1), cutoff] },
+      { _id: 'number', expires_at: 0 },
+      { _id: 'string', expires_at: '[2029' },
+      { _id: 'missing' },
+    ]);
+    const filter = { expires_at: { $lte: cutoff } };
+    expect(await ids(col, filter)).toEqual(['array', 'at', 'before']);
+    const explained = await db.command({ explain: { find: 'ranged', filter }, verbosity: 'queryPlanner' });
+    const plan = JSON.stringify(explained.queryPlanner);
+    expect(plan).toMatch(/USING INDEX|IXSCAN/);
+    expect(plan).not.toMatch(/detail=SCAN|COLLSCAN/);
   });
 
   it('a backlog larger than one scan (2,100 expired) is gone after one pass', async () => {

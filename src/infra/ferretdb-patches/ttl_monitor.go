@@ -3,6 +3,9 @@
 // index field is a date, or an array holding a date, at or before now minus the index's expireAfterSeconds; a
 // missing field or any other value stays. serverStatus reports metrics.ttl.passes and deletedDocuments, as MongoDB's.
 //
+// Its scan of a top-level field asks for {<field>: {$lte: <cutoff>}}, which SQLite answers from the TTL index
+// (ttl_pushdown.go); a dotted path reads the whole collection.
+//
 // The store takes one SQLite writer at a time and a write blocks every other, so the monitor deletes in commands of
 // ttlDeleteBatch documents, each under the write locks of collection_locks.go, after reading each document again:
 // one rewritten since the scan (an idempotency key's successor record, a session extended) stays.
@@ -220,7 +223,16 @@ func (h *Handler) ttlExpire(ctx context.Context, ns string, coll backends.Collec
 
 // ttlScan reads the collection (no lock: reads run beside the writers) for the ids of expired documents.
 func ttlScan(ctx context.Context, coll backends.Collection, expiry ttlExpiry) ([]any, error) {
-	q, err := coll.Query(ctx, new(backends.QueryParams))
+	now := time.Now()
+
+	params := new(backends.QueryParams)
+	if expiry.path.Len() == 1 {
+		params.Filter = must.NotFail(types.NewDocument(
+			expiry.path.String(), must.NotFail(types.NewDocument("$lte", now.Add(-expiry.after))),
+		))
+	}
+
+	q, err := coll.Query(ctx, params)
 	if err != nil {
 		if backends.ErrorCodeIs(err, backends.ErrorCodeCollectionDoesNotExist) {
 			return nil, nil
@@ -231,8 +243,6 @@ func ttlScan(ctx context.Context, coll backends.Collection, expiry ttlExpiry) ([
 
 	// closes the read transaction before the deletes write
 	defer q.Iter.Close()
-
-	now := time.Now()
 
 	var ids []any
 
