@@ -219,6 +219,39 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
     ['processPushArrayUpdateExpression(command, doc, key, value)', 'processPushWithModifiers(command, doc, key, value)'],
     ['processPullArrayUpdateExpression(command, doc, key, value)', 'processPullWithCondition(command, doc, key, value)'],
   ]);
+  // TTL indexes as MongoDB's: expireAfterSeconds is taken, stored and listed; a monitor deletes what expired, reading by the TTL index (ttl_monitor.go says how).
+  await cp(path.join(__dirname, 'ferretdb-patches', 'ttl_index_option.go'), path.join(handler, 'ttl_index_option.go'));
+  await cp(path.join(__dirname, 'ferretdb-patches', 'ttl_monitor.go'), path.join(handler, 'ttl_monitor.go'));
+  await cp(path.join(__dirname, 'ferretdb-patches', 'ttl_pushdown.go'), path.join(sqlite, 'ttl_pushdown.go'));
+  const dateRange = '\tif whereClause == "" {\n\t\twhereClause, args = dateRangePushdown(params.Filter)\n\t}\n';
+  const ttlField = (prefix: string) => `${prefix}\tExpireAfterSeconds: index.ExpireAfterSeconds,\n`;
+  await editSource(path.join(src, 'internal', 'backends', 'collection.go'), [['\tUnique bool\n}\n', '\tUnique bool\n\tExpireAfterSeconds *int64\n}\n']]);
+  await editSource(path.join(sqlite, 'metadata', 'settings.go'), [
+    ['\tUnique bool           `json:"unique"`\n', '\tUnique bool           `json:"unique"`\n\tExpireAfterSeconds *int64 `json:"expireAfterSeconds,omitempty"`\n'],
+    ['\t\t\tUnique: index.Unique,\n', ttlField('\t\t\tUnique: index.Unique,\n\t\t')],
+  ]);
+  await editSource(path.join(sqlite, 'collection.go'), [
+    [`\twhereClause, args = equalityPushdown(params.Filter)\n\n${sortedQuery}`, `\twhereClause, args = equalityPushdown(params.Filter)\n${dateRange}\n${sortedQuery}`],
+    ['\twhereClause, args = equalityPushdown(params.Filter)\n\tfilterPushdown', `\twhereClause, args = equalityPushdown(params.Filter)\n${dateRange}\tfilterPushdown`],
+    ['\t\t\tName:   index.Name,\n\t\t\tUnique: index.Unique,\n', ttlField('\t\t\tName:   index.Name,\n\t\t\tUnique: index.Unique,\n\t\t')],
+    ['\t\t\tKey:    make([]metadata.IndexKeyPair, len(index.Key)),\n\t\t\tUnique: index.Unique,\n', ttlField('\t\t\tKey:    make([]metadata.IndexKeyPair, len(index.Key)),\n\t\t\tUnique: index.Unique,\n\t\t')],
+  ]);
+  await editSource(path.join(handler, 'msg_createindexes.go'), [
+    [
+      '\t\tcase "partialFilterExpression", "expireAfterSeconds", "hidden", "storageEngine",\n',
+      '\t\tcase "expireAfterSeconds":\n\t\t\tif index.ExpireAfterSeconds, err = ttlIndexOption(command, indexDoc, index.Key); err != nil {\n\t\t\t\treturn nil, err\n\t\t\t}\n\n' +
+        '\t\tcase "partialFilterExpression", "hidden", "storageEngine",\n',
+    ],
+    [
+      '\tif toCreate, err = validateIndexesForCreation(',
+      '\tif err = checkTTLConflicts(command, beforeCreate.Indexes, toCreate); err != nil {\n\t\treturn nil, err\n\t}\n\n\tif toCreate, err = validateIndexesForCreation(',
+    ],
+  ]);
+  await editSource(path.join(handler, 'msg_listindexes.go'), [
+    ['\t\tfirstBatch.Append(indexDoc)\n', '\t\tif index.ExpireAfterSeconds != nil {\n\t\t\tindexDoc.Set("expireAfterSeconds", int32(*index.ExpireAfterSeconds))\n\t\t}\n\n\t\tfirstBatch.Append(indexDoc)\n'],
+  ]);
+  await editSource(path.join(handler, 'msg_serverstatus.go'), [['\t\t\t"commands", metricsDoc,\n', '\t\t\t"commands", metricsDoc,\n\t\t\t"ttl", ttlMetricsDocument(),\n']]);
+  await editSource(path.join(handler, 'handler.go'), [['\th.initCommands()\n', '\th.initCommands()\n\th.initTTL()\n']]);
   const tmp = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
   // Only the SQLite backend is started (embedded-servers.ts), so PostgreSQL's is left out; no symbol tables either

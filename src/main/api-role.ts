@@ -11,7 +11,6 @@ import { DashboardInvites } from '../persistence/dashboard-invites';
 import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
 import { pingMongo } from '../persistence/mongo';
-import type { ExpirySweepers } from '../persistence/expiry-sweepers';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { pingTemporal } from '../temporal/client';
@@ -28,14 +27,13 @@ import { settlesBy } from './stop-budget';
 import type { Repositories, Services } from './wiring';
 
 /** The API role: the HTTP server (API, docs, dashboard), the instance lease, the crash-recovery sweep and event retention. */
-export async function startApiRole({ config, logger, db, temporal, repositories, services, expiry }: {
+export async function startApiRole({ config, logger, db, temporal, repositories, services }: {
   config: Config;
   logger: Logger;
   db: Db;
   temporal: Client;
   repositories: Repositories;
   services: Services;
-  expiry: ExpirySweepers;
 }) {
   const { authenticator, invalidations, limiter, lease, outbox, recovery, retention } = services;
   // Synced into the database and read back, so what the API serves is exactly what the database holds.
@@ -56,7 +54,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   const sessions = new DashboardSessions(db);
   const attempts = new DashboardSignInAttempts(db);
   const invites = new DashboardInvites(db);
-  for (const repo of [sessions, attempts, invites]) await repo.ensureIndexes(expiry);
+  for (const repo of [sessions, attempts, invites]) await repo.ensureIndexes();
   const dashboard = dashboardMiddleware({
     ...services,
     auth: new DashboardAuthService({ accounts: repositories.accounts, accountService: services.accounts, sessions, attempts }),

@@ -13,7 +13,6 @@ import { connectMongo } from '../persistence/mongo';
 import { AccountService, AccountView } from '../services/account-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { httpStatusOf } from '../transport/http/error-status';
-import { ExpirySweepers } from '../persistence/expiry-sweepers';
 
 const USAGE =
   'usage: cli account create --email E [--tier T] | account set-tier --account ID --tier T | ' +
@@ -68,15 +67,13 @@ async function withAccountService<T>(fn: (service: AccountService, invites: Dash
     embedded = await startFerretDb({ dataDir: config.dataDir, port: config.mongo.embeddedPort });
   }
   const { client, db } = await connectMongo(mongoUriOf(config), config.mongo.dbName);
-  const expiry = new ExpirySweepers();
   try {
     const accounts = new Accounts(db);
     const keys = new ApiKeys(db);
     const invites = new DashboardInvites(db);
-    for (const repo of [accounts, keys, invites]) await repo.ensureIndexes(expiry);
+    for (const repo of [accounts, keys, invites]) await repo.ensureIndexes();
     return await fn(new AccountService({ accounts, keys, clock: systemClock }), new DashboardInviteService({ accounts, invites, sessions: new DashboardSessions(db), clock: systemClock }), config);
   } finally {
-    expiry.stop();
     await client.close();
     await embedded?.stop();
   }

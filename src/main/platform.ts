@@ -9,7 +9,6 @@ import { createLogger, Logger } from '../infra/logger';
 import { provision } from '../infra/provision';
 import { loadOrCreateSecretsKey } from '../infra/secrets-key';
 import { connectMongo } from '../persistence/mongo';
-import { ExpirySweepers } from '../persistence/expiry-sweepers';
 import { connectTemporal } from '../temporal/client';
 import { ensureRuntime } from '../temporal/worker';
 import { startMetricsServer } from '../transport/http/metrics-server';
@@ -74,9 +73,7 @@ export async function startPlatform(config: Config, options: {
 
     const { client: mongo, db } = await connectMongo(mongoUri, config.mongo.dbName);
     cleanups.push(() => mongo.close());
-    const expiry = new ExpirySweepers();
-    cleanups.push(async () => expiry.stop());
-    const repositories = await openRepositories(db, expiry);
+    const repositories = await openRepositories(db);
 
     ensureRuntime(config.temporal.sdkLogLevel);
     const tracing = options.tracing;
@@ -130,7 +127,7 @@ export async function startPlatform(config: Config, options: {
         },
       });
     }
-    if (options.roles.api) api = await startApiRole({ config, logger, db, temporal, repositories, services, expiry });
+    if (options.roles.api) api = await startApiRole({ config, logger, db, temporal, repositories, services });
     loopDelay.start();
     return {
       config, db, mongo, temporal, temporalAddress, mongoUri, embedded, repositories, services,

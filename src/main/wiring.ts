@@ -24,7 +24,6 @@ import { IdempotencyRecords } from '../persistence/idempotency-records';
 import { LimitUsage } from '../persistence/limit-usage';
 import { LimitWindows } from '../persistence/limit-windows';
 import { OperationalNoticeClaims } from '../persistence/operational-notice-claims';
-import type { ExpirySweepers } from '../persistence/expiry-sweepers';
 import { AccountEndpointsCache } from '../services/account-endpoints-cache';
 import { AccountService } from '../services/account-service';
 import { CrashRecovery } from '../services/crash-recovery';
@@ -54,8 +53,8 @@ import { FifoQueues } from '../persistence/fifo-queues';
 import { FifoTurns } from '../services/fifo-turns';
 import { AccountCache } from '../services/account-cache';
 
-/** The collections both roles use, with their indexes (and purge timers, owned by `expiry`). */
-export async function openRepositories(db: Db, expiry: ExpirySweepers) {
+/** The collections both roles use, with their indexes. */
+export async function openRepositories(db: Db) {
   const repositories = {
     accounts: new Accounts(db),
     apiKeys: new ApiKeys(db),
@@ -79,7 +78,7 @@ export async function openRepositories(db: Db, expiry: ExpirySweepers) {
     tenants: new Tenants(db),
     portalSessions: new PortalSessions(db),
   };
-  for (const repo of Object.values(repositories)) if ('ensureIndexes' in repo) await repo.ensureIndexes(expiry);
+  for (const repo of Object.values(repositories)) if ('ensureIndexes' in repo) await repo.ensureIndexes();
   return repositories;
 }
 

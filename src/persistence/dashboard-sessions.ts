@@ -8,7 +8,7 @@ export interface DashboardSessionDoc extends ExpiringDoc {
   created_at: Date;
 }
 
-/** `dashboard_sessions`: one per signed-in browser; expiry is checked on every read (a purge may lag: expire-at.ts). */
+/** `dashboard_sessions`: one per signed-in browser; expiry is checked on every read (the TTL index's deletion may lag). */
 export class DashboardSessions extends ExpiringCollection<DashboardSessionDoc>('dashboard_sessions', [{ account_id: 1 }]) {
   async insert(doc: DashboardSessionDoc): Promise<void> {
     await this.col.insertOne(doc);

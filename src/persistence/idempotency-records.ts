@@ -21,7 +21,7 @@ const recordId = (issuer: KeyIssuer, accountId: string, key: string) => (issuer 
 
 /**
  * (account, key) → the event it created, valid 24 h (checked on read). One upsert decides between concurrent first uses
- * and successors of an expired record; a purge deletes only what is still expired, so a successor's record stays.
+ * and successors of an expired record; the TTL index deletes only what is still expired when it deletes, so a successor's record stays.
  */
 export class IdempotencyRecords extends ExpiringCollection<IdempotencyRecordDoc>('idempotency_records') {
   find(accountId: string, key: string, issuer: KeyIssuer = 'account'): Promise<IdempotencyRecordDoc | null> {

@@ -7,7 +7,7 @@ interface WindowDoc extends BurstWindow, ExpiringDoc {
   n: number;
 }
 
-/** How long a window's document outlives the window (then the TTL index or the sweeper purges it). */
+/** How long a window's document outlives the window (then the TTL index deletes it). */
 const RETENTION_MS = 60_000;
 
 /** One document per bucket, `_id` the bucket: its burst window as a counter; the next window replaces it. */

@@ -8,7 +8,7 @@ export interface PortalSessionDoc extends ExpiringDoc {
   created_at: Date;
 }
 
-/** `portal_sessions`: one per token handed out; expiry is checked on every read (a purge may lag: expire-at.ts). */
+/** `portal_sessions`: one per token handed out; expiry is checked on every read (the TTL index's deletion may lag). */
 export class PortalSessions extends ExpiringCollection<PortalSessionDoc>('portal_sessions', [{ account_id: 1 }]) {
   async insert(doc: PortalSessionDoc): Promise<void> {
     await this.col.insertOne(doc);

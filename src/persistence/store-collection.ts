@@ -1,9 +1,8 @@
 import type { Collection, CreateIndexesOptions, Db, Document, IndexSpecification } from 'mongodb';
-import type { ExpirySweepers } from './expiry-sweepers';
 
 export type IndexOf = [IndexSpecification, CreateIndexesOptions?];
 
-/** The base of a class over collection `name`, which creates `indexes` in order (ensureIndexes takes `expiry` for an override's sake). */
+/** The base of a class over collection `name`, which creates `indexes` in order. */
 export function StoreCollection<T extends Document>(name: string, ...indexes: IndexOf[]) {
   return class {
     protected readonly col: Collection<T>;
@@ -13,7 +12,7 @@ export function StoreCollection<T extends Document>(name: string, ...indexes: In
       this.col = db.collection<T>(name);
     }
 
-    async ensureIndexes(_expiry?: ExpirySweepers): Promise<void> {
+    async ensureIndexes(): Promise<void> {
       for (const [spec, options] of indexes) await this.col.createIndex(spec, options);
     }
   };

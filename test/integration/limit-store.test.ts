@@ -6,10 +6,10 @@ import { BlockLimiter } from '../../src/persistence/block-limiter';
 import { DashboardSignInAttempts } from '../../src/persistence/dashboard-sign-in-attempts';
 import { LimitUsage } from '../../src/persistence/limit-usage';
 import { LimitWindows } from '../../src/persistence/limit-windows';
-import { ExpirySweepers } from '../../src/persistence/expiry-sweepers';
 import type { AdmitTally, LimitWriterJob } from '../support/limit-writer';
 import { runWritersTogether } from '../support/store-writers';
 import { openTestDb } from '../support/test-db';
+import { holdTtlMonitor, ttlMonitorPass } from '../support/ttl-monitor';
 
 const at = (iso: string) => new Date(iso);
 const FIFTEEN_MINUTES = 15 * 60_000;
@@ -18,14 +18,12 @@ const FIFTEEN_MINUTES = 15 * 60_000;
 describe('limit counters on the real store', () => {
   let close: () => Promise<void>;
   let db: Db;
-  const expiry = new ExpirySweepers();
 
   beforeAll(async () => {
     ({ db, close } = await openTestDb('limit_store'));
-    for (const repo of [new LimitWindows(db), new LimitUsage(db), new DashboardSignInAttempts(db)]) await repo.ensureIndexes(expiry);
+    for (const repo of [new LimitWindows(db), new LimitUsage(db), new DashboardSignInAttempts(db)]) await repo.ensureIndexes();
   });
   afterAll(async () => {
-    expiry.stop();
     await close?.();
   });
 
@@ -102,10 +100,19 @@ describe('limit counters on the real store', () => {
       const throttle = { scope: 'email-ip:two', limit: 5, windowMs: FIFTEEN_MINUTES };
       const [a, b] = await writers<number>({ op: 'attempt', count: 20, throttle });
       expect(a + b).toBe(5);
-      // The window has ended and is not purged yet: the attempts race to open the next one.
-      await db.collection('dashboard_sign_in_attempts').updateOne({ _id: throttle.scope as never }, { $set: { expires_at: new Date(Date.now() - 1000) } });
-      const [c, d] = await writers<number>({ op: 'attempt', count: 20, throttle });
+      // The window has ended and the store's TTL monitor, which has found it, waits: the attempts race to open the next one.
+      const monitor = await holdTtlMonitor(db, 'dashboard_sign_in_attempts');
+      let c: number, d: number;
+      try {
+        await db.collection('dashboard_sign_in_attempts').updateOne({ _id: throttle.scope as never }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+        await monitor.reached;
+        [c, d] = await writers<number>({ op: 'attempt', count: 20, throttle });
+      } finally {
+        await monitor.open();
+      }
       expect(c + d).toBe(5);
+      // The monitor, let go, reads the document again: the new window has not ended, and stays.
+      await ttlMonitorPass(db);
       expect(await db.collection('dashboard_sign_in_attempts').findOne({ _id: throttle.scope as never })).toMatchObject({ n: 5 });
     });
   });

@@ -13,7 +13,6 @@ import { createDnsLookup, DEFAULT_DNS_MAX_CONCURRENT, DEFAULT_DNS_TIMEOUT_MS } f
 import { createLogger } from '../../src/infra/logger';
 import { buildServices, openRepositories, type Repositories, type Services } from '../../src/main/wiring';
 import { OperationalNoticeClaims } from '../../src/persistence/operational-notice-claims';
-import { ExpirySweepers } from '../../src/persistence/expiry-sweepers';
 import { workflowBundle } from '../../src/temporal/worker';
 import type { Platform } from '../../src/main/platform';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
@@ -42,7 +41,6 @@ describe('operational webhooks (time-skipping)', () => {
   let worker: Worker;
   let running: Promise<void>;
   let temporalNow = Date.now();
-  const expiry = new ExpirySweepers();
   const accountId = 'acct_ops';
   const failing = startReceiver(() => ({ status: 500 }));
   const operations = startReceiver(() => ({ status: 200 }));
@@ -61,7 +59,7 @@ describe('operational webhooks (time-skipping)', () => {
       LOG_LEVEL: 'silent',
     });
     const secretsKey = randomBytes(32);
-    repositories = await openRepositories(db.db, expiry);
+    repositories = await openRepositories(db.db);
     services = buildServices({
       config,
       logger: createLogger('silent'),
@@ -108,7 +106,6 @@ describe('operational webhooks (time-skipping)', () => {
     worker?.shutdown();
     await running;
     await services?.limiter.close();
-    expiry.stop();
     for (const receiver of [failing, operations, failingOperations]) await (await receiver).close();
     await db?.close();
     await env?.teardown();

@@ -29,7 +29,8 @@ export default async function globalSetup(): Promise<void> {
   const servers: EmbeddedServer[] = [];
   globalThis.__EMBEDDED_SERVERS__ = servers;
   if (!process.env.MONGODB_URI) {
-    const ferret = await startFerretDb({ dataDir, port: await freePort() });
+    // The TTL monitor every second (MongoDB's and `npm start`'s: 60 s), so tests see expiry without waiting a minute.
+    const ferret = await startFerretDb({ dataDir, port: await freePort(), ttlMonitorSleepSecs: 1, testCommands: true });
     servers.push(ferret);
     process.env.MONGODB_URI = ferret.address;
   }

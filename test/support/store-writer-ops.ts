@@ -1,6 +1,5 @@
 import type { Db, UpdateResult } from 'mongodb';
 import { endpointWriterOperations } from './endpoint-store-ops';
-import { sweepExpired } from '../../src/persistence/expiry-sweepers';
 import { claimOnce } from '../../src/persistence/mongo';
 
 /** What a writer process (store-writer.ts) is asked to do. */
@@ -13,8 +12,6 @@ export interface WriterJob {
   name: string;
 }
 
-/** The instant the sweeping writers purge at: what expires at or before it is gone after a sweep. */
-export const SWEEP_NOW = new Date('2030-06-01T00:00:00Z');
 export type ExpiringDoc = { _id: string; expires_at: Date };
 
 /** Each operation returns what this writer was told (won ids, numbers appended, sets that succeeded). */
@@ -30,19 +27,14 @@ export const writerOperations = {
     return won;
   },
 
-  /**
-   * `count` times: writes a document that has not expired and one that has, then sweeps at
-   * SWEEP_NOW (while the other writer inserts and sweeps). Returns how many documents its sweeps deleted.
-   */
-  async insertAndSweep(db: Db, job: WriterJob): Promise<number> {
+  /** `count` times: writes a document that expires in an hour and one that has expired (while the store's TTL monitor deletes). */
+  async insertExpiring(db: Db, job: WriterJob): Promise<number> {
     const col = db.collection<ExpiringDoc>('expiring_shared');
-    let deleted = 0;
     for (let i = 0; i < job.count; i++) {
-      await col.insertOne({ _id: `${job.name}-live-${i}`, expires_at: new Date(SWEEP_NOW.getTime() + 1) });
-      await col.insertOne({ _id: `${job.name}-dead-${i}`, expires_at: SWEEP_NOW });
-      deleted += await sweepExpired(col, SWEEP_NOW);
+      await col.insertOne({ _id: `${job.name}-live-${i}`, expires_at: new Date(Date.now() + 3_600_000) });
+      await col.insertOne({ _id: `${job.name}-dead-${i}`, expires_at: new Date(Date.now() - 1000) });
     }
-    return deleted;
+    return job.count;
   },
 
   // The store's own single-document atomicity (store-atomicity.test.ts): `count` operations at once, no retries.

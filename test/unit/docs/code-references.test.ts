@@ -72,6 +72,8 @@ function knownEnvName(): (name: string) => boolean {
     ...configNames(),
     // Where the provisioned tools live: read by src/infra/tools.ts, before any configuration.
     ...namesIn(['src/infra/tools.ts'], /\benv\.([A-Z][A-Z0-9_]*)/g),
+    // What the project sets for the embedded servers it starts (the FerretDB patches read them).
+    ...namesIn(['src/infra/embedded-servers.ts'], /\benv\.([A-Z][A-Z0-9_]*) =/g),
     // The benchmarks' knobs (BENCHMARKS.md).
     ...namesIn(sourceFiles('bench'), /process\.env\.([A-Z][A-Z0-9_]*)/g),
     // What docker-compose.yml asks of the shell that runs it.
