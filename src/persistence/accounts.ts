@@ -37,8 +37,7 @@ export class Accounts extends StoreCollection<AccountDoc>('accounts', [{ email: 
     return result.matchedCount > 0;
   }
 
-  /** Sets the given portal settings, each field on its own (concurrent changes of different fields both stay); false when the account does not exist. */
-  /** The account as changed (null: no such account). */
+  /** Sets the given portal settings, each field on its own (concurrent changes of different fields both stay): the account as changed, null when it does not exist. */
   async setPortalSettings(id: string, changes: Partial<PortalSettings>): Promise<AccountDoc | null> {
     const set = Object.fromEntries(Object.entries(changes).map(([field, value]) => [`portal_settings.${field}`, value]));
     if (Object.keys(set).length === 0) return this.findById(id);
