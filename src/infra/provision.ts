@@ -197,11 +197,23 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   const handler = path.join(src, 'internal', 'handler');
   await cp(path.join(__dirname, 'ferretdb-patches', 'collection_locks.go'), path.join(handler, 'collection_locks.go'));
   const lockHere = (what: string) => `\tdefer ${what}()\n\n`;
+  // update and findAndModify end their SQLite read before they write, so the write-ahead log restarts (read_before_write.go says why).
+  await cp(path.join(__dirname, 'ferretdb-patches', 'read_before_write.go'), path.join(handler, 'read_before_write.go'));
   await editSource(path.join(handler, 'msg_update.go'), [
     ['\tvar upserted types.Array\n\n', `\tvar upserted types.Array\n\n${lockHere('lockForWrite(params.DB, params.Collection, updateFilters(params.Updates)...)')}`],
+    [
+      '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
+      '\t\tif iter, err = readBeforeWrite(iter, res.Iter, closer); err != nil {\n\t\t\treturn 0, 0, nil, lazyerrors.Error(err)\n\t\t}\n\n\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
+    ],
   ]);
+  // findAndModify answers through its `fields` projection, validated before it writes (find_and_modify_fields.go).
+  await cp(path.join(__dirname, 'ferretdb-patches', 'find_and_modify_fields.go'), path.join(handler, 'find_and_modify_fields.go'));
+  await editSource(path.join(handler, 'common', 'findandmodify.go'), [['`ferretdb:"fields,unimplemented"`', '`ferretdb:"fields,opt"`']]);
   await editSource(path.join(handler, 'msg_findandmodify.go'), [
     ['params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n', `params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n${lockHere('lockForWrite(params.DB, params.Collection, params.Query)')}`],
+    ['\titer = common.LimitIterator(iter, closer, 1)\n', '\titer = common.LimitIterator(iter, closer, 1)\n\n\tif iter, err = readBeforeWrite(iter, queryRes.Iter, closer); err != nil {\n\t\treturn nil, lazyerrors.Error(err)\n\t}\n'],
+    ['\tif params.Update != nil {\n', '\tfields, err := newFindAndModifyFields(params.Fields)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\n\tif params.Update != nil {\n'],
+    ['\tresDoc = must.NotFail(types.NewDocument(\n', '\tif res.value, err = fields.apply(res.value, params.Query); err != nil {\n\t\treturn nil, err\n\t}\n\n\tresDoc = must.NotFail(types.NewDocument(\n'],
   ]);
   await editSource(path.join(handler, 'msg_delete.go'), [['\tvar deleted int32\n', `${lockHere('lockForWrite(params.DB, params.Collection, deleteFilters(params.Deletes)...)')}\tvar deleted int32\n`]]);
   await editSource(path.join(handler, 'msg_insert.go'), [['\tdocsIter := params.Docs.Iterator()\n', `${lockHere('lockForInsert(params.DB, params.Collection, params.Docs)')}\tdocsIter := params.Docs.Iterator()\n`]]);
@@ -215,9 +227,20 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   // `$push` applies `$slice`, `$position` and `$sort` (FerretDB ignored them) and `$pull` takes a condition (push_pull_modifiers.go says how).
   const updates = path.join(handler, 'common');
   await cp(path.join(__dirname, 'ferretdb-patches', 'push_pull_modifiers.go'), path.join(updates, 'push_pull_modifiers.go'));
+  // `$setOnInsert` sets null and `[]` too (FerretDB dropped them); `$addToSet`'s `$each` takes no other clause (FerretDB ignored one).
   await editSource(path.join(updates, 'update.go'), [
     ['processPushArrayUpdateExpression(command, doc, key, value)', 'processPushWithModifiers(command, doc, key, value)'],
     ['processPullArrayUpdateExpression(command, doc, key, value)', 'processPullWithCondition(command, doc, key, value)'],
+    [
+      '\tif setOnInsert {\n\t\t// $setOnInsert do not set null and empty array value.\n\t\tif _, ok := setValue.(types.NullType); ok {\n\t\t\treturn false, nil\n\t\t}\n\n\t\tif arr, ok := setValue.(*types.Array); ok && arr.Len() == 0 {\n\t\t\treturn false, nil\n\t\t}\n\t}\n\n',
+      '',
+    ],
+  ]);
+  await editSource(path.join(updates, 'update_array_operators.go'), [
+    [
+      '\t\tif addToSetDoc.Has("$each") {\n',
+      '\t\tif addToSetDoc.Has("$each") {\n\t\t\tif addToSetDoc.Len() > 1 {\n\t\t\t\treturn false, NewUpdateError(handlererrors.ErrBadValue, "Found unexpected fields after $each in $addToSet: "+types.FormatAnyValue(addToSetDoc), command)\n\t\t\t}\n\n',
+    ],
   ]);
   // TTL indexes as MongoDB's: expireAfterSeconds is taken, stored and listed; a monitor deletes what expired, reading by the TTL index (ttl_monitor.go says how).
   await cp(path.join(__dirname, 'ferretdb-patches', 'ttl_index_option.go'), path.join(handler, 'ttl_index_option.go'));

@@ -10,7 +10,7 @@ export const TOOL_VERSIONS = {
   temporalCli: '1.5.1',
   ferretDb: '1.24.2',
   /** Our build-time fix of FerretDB (see provision.ts, buildFerretDb); part of the binary's name so an older build is replaced. */
-  ferretDbPatch: 'pushdown4-fairwrites-doclocks-keyedsets-pushmods-ttl',
+  ferretDbPatch: 'pushdown4-fairwrites-doclocks-keyedsets-pushmods-ttl-fields-readfirst',
   temporalTestServer: '1.31.0',
   /** Debian 12's packages, exact: apt verifies them against the archive's signed index, so the version pins the bytes. */
   rabbitMq: '3.10.8-1.1+deb12u1',

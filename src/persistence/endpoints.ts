@@ -134,8 +134,8 @@ export class Endpoints extends StoreCollection<EndpointDoc>(
 
   /** The owner's endpoint (a tenant's caller: of that tenant only, as it is when deleted); false if there is none. */
   async delete(owner: RecordOwner, id: string): Promise<boolean> {
-    // The whole document: the embedded store has no projection on findAndModify; its tenant's place is given back.
-    const deleted = await this.col.findOneAndDelete({ _id: id, ...ownedBy(owner) });
+    // Only what the give-backs need: not the sealed credentials.
+    const deleted = await this.col.findOneAndDelete({ _id: id, ...ownedBy(owner) }, { projection: { account_id: 1, tenant_id: 1 } });
     if (!deleted) return false;
     const accountId = deleted.account_id;
     await this.counts.giveBack(accountId, 'endpoints');

@@ -77,8 +77,7 @@ export class Tenants extends StoreCollection<TenantDoc>('tenants', [{ account_id
   async giveBack(accountId: string, tenantId: string): Promise<void> {
     const _id = tenantKey(accountId, tenantId);
     await this.col.updateOne({ _id }, { $inc: { endpoints: -1 } });
-    // The whole document: the embedded store has no projection on findAndModify.
-    const gone = await this.col.findOneAndDelete({ _id, endpoints: { $lte: 0 } });
+    const gone = await this.col.findOneAndDelete({ _id, endpoints: { $lte: 0 } }, { projection: { place: 1 } });
     if (gone?.place) await this.places.giveBack(accountId, tenantId, gone.place);
   }
 

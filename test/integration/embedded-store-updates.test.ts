@@ -131,3 +131,96 @@ describe('embedded store: $push modifiers and $pull conditions', () => {
     expect([result.matchedCount, result.modifiedCount]).toEqual([1, 0]);
   });
 });
+
+/**
+ * `$addToSet` takes `$each` alone, as MongoDB does: a clause beside it is refused, never ignored.
+ */
+describe('embedded store: $addToSet clauses', () => {
+  let store: Awaited<ReturnType<typeof openTestDb>>;
+  let docs: Collection<{ _id: string; xs?: unknown[] }>;
+  beforeAll(async () => {
+    store = await openTestDb('store_add_to_set');
+    docs = store.db.collection('docs');
+  });
+  afterAll(() => store.close());
+
+  it('adds each value not yet in the array', async () => {
+    await docs.insertOne({ _id: 'each', xs: [1, 2] });
+    await docs.updateOne({ _id: 'each' }, { $addToSet: { xs: { $each: [2, 3, 3] } } });
+    expect((await docs.findOne({ _id: 'each' }))?.xs).toEqual([1, 2, 3]);
+  });
+
+  it('refuses a clause beside $each (MongoDB has none for $addToSet), changing nothing', async () => {
+    await docs.insertOne({ _id: 'clause', xs: [1, 2, 3] });
+    await expect(docs.updateOne({ _id: 'clause' }, { $addToSet: { xs: { $each: [4], $slice: -2 } } } as Document)).rejects.toThrow(/unexpected fields after \$each in \$addToSet/);
+    expect(await docs.findOne({ _id: 'clause' })).toEqual({ _id: 'clause', xs: [1, 2, 3] });
+  });
+});
+
+/**
+ * An upsert's insert takes every `$setOnInsert` value, null and `[]` included, as MongoDB's does.
+ */
+/** Any fields: the probes below write what MongoDB accepts, which the driver's typed filters cannot all express. */
+type FreeDoc = { _id: string; [field: string]: any };
+
+describe('embedded store: $setOnInsert', () => {
+  let store: Awaited<ReturnType<typeof openTestDb>>;
+  let docs: Collection<FreeDoc>;
+  beforeAll(async () => {
+    store = await openTestDb('store_set_on_insert');
+    docs = store.db.collection('docs');
+  });
+  afterAll(() => store.close());
+
+  it('sets null, an empty array and other values on insert', async () => {
+    await docs.updateOne({ _id: 'new' }, { $inc: { n: 1 }, $setOnInsert: { gone: null, none: [], some: [1], at: 'x' } }, { upsert: true });
+    expect(await docs.findOne({ _id: 'new' })).toEqual({ _id: 'new', n: 1, gone: null, none: [], some: [1], at: 'x' });
+  });
+
+  it('leaves an existing document as it is', async () => {
+    await docs.insertOne({ _id: 'old', n: 1 });
+    await docs.updateOne({ _id: 'old' }, { $inc: { n: 1 }, $setOnInsert: { none: [] } }, { upsert: true });
+    expect(await docs.findOne({ _id: 'old' })).toEqual({ _id: 'old', n: 2 });
+  });
+});
+
+/**
+ * findAndModify answers through its projection (the driver's `projection` of findOneAndUpdate and findOneAndDelete),
+ * as MongoDB's does; a projection it cannot take is refused before anything is written.
+ */
+describe('embedded store: findAndModify projection', () => {
+  let store: Awaited<ReturnType<typeof openTestDb>>;
+  let docs: Collection<FreeDoc>;
+  beforeAll(async () => {
+    store = await openTestDb('store_fam_projection');
+    docs = store.db.collection('docs');
+  });
+  afterAll(() => store.close());
+
+  it('findOneAndUpdate answers the fields included, _id unless excluded', async () => {
+    await docs.insertOne({ _id: 'inc', a: 1, b: { c: 2, d: 3 }, big: 'x'.repeat(100) });
+    expect(await docs.findOneAndUpdate({ _id: 'inc' }, { $inc: { a: 1 } }, { returnDocument: 'after', projection: { a: 1, 'b.c': 1 } })).toEqual({ _id: 'inc', a: 2, b: { c: 2 } });
+    expect(await docs.findOneAndUpdate({ _id: 'inc' }, { $inc: { a: 1 } }, { projection: { a: 1, _id: 0 } })).toEqual({ a: 2 });
+    expect(await docs.findOne({ _id: 'inc' })).toMatchObject({ a: 3, big: 'x'.repeat(100) });
+  });
+
+  it('findOneAndDelete answers the document without the fields excluded, and deletes it whole', async () => {
+    await docs.insertOne({ _id: 'exc', a: 1, big: 'x'.repeat(100) });
+    expect(await docs.findOneAndDelete({ _id: 'exc' }, { projection: { big: 0 } })).toEqual({ _id: 'exc', a: 1 });
+    expect(await docs.findOne({ _id: 'exc' })).toBeNull();
+  });
+
+  it('answers null when nothing matched, whatever the projection', async () => {
+    expect(await docs.findOneAndDelete({ _id: 'none' }, { projection: { a: 1 } })).toBeNull();
+  });
+
+  it('an upsert answers the inserted document through the projection', async () => {
+    expect(await docs.findOneAndUpdate({ _id: 'ups' }, { $set: { a: 1, b: 2 } }, { upsert: true, returnDocument: 'after', projection: { b: 1 } })).toEqual({ _id: 'ups', b: 2 });
+  });
+
+  it('refuses a projection mixing inclusion and exclusion before writing', async () => {
+    await docs.insertOne({ _id: 'mixed', a: 1, b: 1 });
+    await expect(docs.findOneAndUpdate({ _id: 'mixed' }, { $inc: { a: 1 } }, { projection: { a: 1, b: 0 } })).rejects.toThrow(/exclusion|inclusion/i);
+    expect(await docs.findOne({ _id: 'mixed' })).toEqual({ _id: 'mixed', a: 1, b: 1 });
+  });
+});
