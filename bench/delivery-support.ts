@@ -15,7 +15,7 @@ import path from 'node:path';
 import { Agent, request } from 'undici';
 import { systemClock } from '../src/domain/clock';
 import type { Tier } from '../src/domain/limits/tiers';
-import { EmbeddedServer, freePort, startFerretDb, startTemporalDevServer } from '../src/infra/embedded-servers';
+import { EmbeddedServer, ferretDbDir, freePort, startFerretDb, startTemporalDevServer } from '../src/infra/embedded-servers';
 import { provision } from '../src/infra/provision';
 import { PROJECT_ROOT } from '../src/infra/tools';
 import { Accounts } from '../src/persistence/accounts';
@@ -512,7 +512,7 @@ export function readPid(file: string): number {
 
 /** Total size of FerretDB's SQLite write-ahead logs under DATA_DIR. */
 export function walBytes(dataDir: string): number {
-  const dir = path.join(dataDir, 'ferretdb');
+  const dir = ferretDbDir(dataDir);
   let total = 0;
   try {
     for (const f of readdirSync(dir)) if (f.endsWith('-wal')) total += statSync(path.join(dir, f)).size;

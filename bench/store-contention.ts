@@ -3,25 +3,47 @@
  * as the API processes and the worker write to it under load.
  *
  * STORE_CLIENTS (3) clients, one per process of the separate topology, each with STORE_CONCURRENCY
- * (32) loops that insert a document and upsert another (STORE_WORKLOAD=update: that `$inc` one of 100 documents
- * and read one), for STORE_SECONDS (15 s). SQLite takes one
+ * (32) loops that insert a document and upsert another (STORE_WORKLOAD=update: that read one of 100 documents
+ * and `$inc` it), for STORE_SECONDS (15 s). SQLite takes one
  * writer at a time, so the throughput is that of one writer whatever the concurrency; what differs
  * is who waits: with writers queued in turn, every write waits about as long as the others.
  * Prints ops/s, the latency of one insert + upsert (p50, p90, p99, max) and the SQLite write-ahead log's size at
  * the end (a log SQLite cannot restart grows by every write while the load lasts), for the provisioned
  * binary and, when STORE_BASELINE_BINARY names another FerretDB build, for that one in the same run.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { MongoClient } from 'mongodb';
+import { type Collection, MongoClient } from 'mongodb';
 import { freePort, startFerretDb } from '../src/infra/embedded-servers';
+import { walBytes } from './delivery-support';
 import { toolPaths } from '../src/infra/tools';
 
 const CLIENTS = Number(process.env.STORE_CLIENTS ?? 3);
 const CONCURRENCY = Number(process.env.STORE_CONCURRENCY ?? 32);
 const SECONDS = Number(process.env.STORE_SECONDS ?? 15);
-const UPDATES = process.env.STORE_WORKLOAD === 'update';
+
+type Events = Collection<{ _id: string; account: string; body: string }>;
+type Records = Collection<{ _id: string; s: number }>;
+
+/** What one step of a loop does, named as the output prints it. */
+const WORKLOADS = {
+  insert: {
+    name: 'insert+upsert',
+    step: async (events: Events, records: Records, n: number, loopIndex: number) => {
+      await events.insertOne({ _id: `e${n}`, account: `a${loopIndex % 12}`, body: 'x'.repeat(300) });
+      await records.updateOne({ _id: `e${n}` }, { $set: { s: 1 } }, { upsert: true });
+    },
+  },
+  update: {
+    name: 'read+update',
+    step: async (_events: Events, records: Records, n: number) => {
+      await records.findOne({ _id: `r${n % 100}` });
+      await records.updateOne({ _id: `r${n % 100}` }, { $inc: { s: 1 } }, { upsert: true });
+    },
+  },
+};
+const WORKLOAD = process.env.STORE_WORKLOAD === 'update' ? WORKLOADS.update : WORKLOADS.insert;
 
 async function measure(binary: string): Promise<string> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-store-'));
@@ -34,22 +56,19 @@ async function measure(binary: string): Promise<string> {
     const end = Date.now() + SECONDS * 1000;
     let next = 0;
     const loop = async (client: MongoClient, loopIndex: number) => {
-      const events = client.db('bench').collection<{ _id: string; account: string; body: string }>('events');
-      const records = client.db('bench').collection<{ _id: string; s: number }>('records');
+      const events: Events = client.db('bench').collection('events');
+      const records: Records = client.db('bench').collection('records');
       while (Date.now() < end) {
         const started = performance.now();
-        const id = UPDATES ? `r${next++ % 100}` : `e${next++}`;
-        if (UPDATES) await records.findOne({ _id: id });
-        else await events.insertOne({ _id: id, account: `a${loopIndex % 12}`, body: 'x'.repeat(300) });
-        await records.updateOne({ _id: id }, UPDATES ? { $inc: { s: 1 } } : { $set: { s: 1 } }, { upsert: true });
+        await WORKLOAD.step(events, records, next++, loopIndex);
         latencies.push(performance.now() - started);
       }
     };
     await Promise.all(clients.flatMap((client) => Array.from({ length: CONCURRENCY }, (_, i) => loop(client, i))));
     latencies.sort((a, b) => a - b);
     const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(0);
-    const log = (await stat(path.join(dataDir, 'ferretdb', 'bench.sqlite-wal'))).size / 1024 / 1024;
-    return `${(latencies.length / SECONDS).toFixed(0)} ${UPDATES ? 'read+update' : 'insert+upsert'}/s; p50 ${q(0.5)} ms, p90 ${q(0.9)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms; write-ahead log ${log.toFixed(1)} MiB`;
+    const log = walBytes(dataDir) / 2 ** 20;
+    return `${(latencies.length / SECONDS).toFixed(0)} ${WORKLOAD.name}/s; p50 ${q(0.5)} ms, p90 ${q(0.9)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms; write-ahead log ${log.toFixed(1)} MiB`;
   } finally {
     await Promise.all(clients.map((c) => c.close()));
     await ferret.stop();

@@ -43,9 +43,12 @@ export async function startTemporalDevServer(options: ServerOptions & { uiPort: 
   return startChild('temporal', options, { label: 'Temporal dev server', command: toolPaths().temporalCli, args, address: `${HOST}:${options.port}`, readyTimeoutMs: 120_000 });
 }
 
+/** Where FerretDB keeps its SQLite files (`<database>.sqlite` and its write-ahead log `<database>.sqlite-wal`). */
+export const ferretDbDir = (dataDir: string) => path.join(dataDir, 'ferretdb');
+
 /** Tests set `ttlMonitorSleepSecs` (MongoDB's ttlMonitorSleepSecs, 60 by default) and `testCommands` (its enableTestCommands: the TTL monitor's fail point). */
 export async function startFerretDb(options: ServerOptions & { ttlMonitorSleepSecs?: number; testCommands?: boolean }): Promise<EmbeddedServer> {
-  const dir = path.join(options.dataDir, 'ferretdb');
+  const dir = ferretDbDir(options.dataDir);
   const env: NodeJS.ProcessEnv = {};
   if (options.ttlMonitorSleepSecs !== undefined) env.FERRETDB_TTL_MONITOR_SLEEP_SECS = String(options.ttlMonitorSleepSecs);
   if (options.testCommands) env.FERRETDB_ENABLE_TEST_COMMANDS = '1';

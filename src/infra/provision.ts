@@ -203,7 +203,7 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
     ['\tvar upserted types.Array\n\n', `\tvar upserted types.Array\n\n${lockHere('lockForWrite(params.DB, params.Collection, updateFilters(params.Updates)...)')}`],
     [
       '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
-      '\t\tif iter, err = readBeforeWrite(iter, res.Iter, closer); err != nil {\n\t\t\treturn 0, 0, nil, lazyerrors.Error(err)\n\t\t}\n\n\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
+      '\t\tif iter, err = readBeforeWrite(iter, closer); err != nil {\n\t\t\treturn 0, 0, nil, lazyerrors.Error(err)\n\t\t}\n\n\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
     ],
   ]);
   // findAndModify answers through its `fields` projection, validated before it writes (find_and_modify_fields.go).
@@ -211,7 +211,7 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
   await editSource(path.join(handler, 'common', 'findandmodify.go'), [['`ferretdb:"fields,unimplemented"`', '`ferretdb:"fields,opt"`']]);
   await editSource(path.join(handler, 'msg_findandmodify.go'), [
     ['params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n', `params *common.FindAndModifyParams) (*findAndModifyResult, error) {\n${lockHere('lockForWrite(params.DB, params.Collection, params.Query)')}`],
-    ['\titer = common.LimitIterator(iter, closer, 1)\n', '\titer = common.LimitIterator(iter, closer, 1)\n\n\tif iter, err = readBeforeWrite(iter, queryRes.Iter, closer); err != nil {\n\t\treturn nil, lazyerrors.Error(err)\n\t}\n'],
+    ['\titer = common.LimitIterator(iter, closer, 1)\n', '\titer = common.LimitIterator(iter, closer, 1)\n\n\tif iter, err = readBeforeWrite(iter, closer); err != nil {\n\t\treturn nil, lazyerrors.Error(err)\n\t}\n'],
     ['\tif params.Update != nil {\n', '\tfields, err := newFindAndModifyFields(params.Fields)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\n\tif params.Update != nil {\n'],
     ['\tresDoc = must.NotFail(types.NewDocument(\n', '\tif res.value, err = fields.apply(res.value, params.Query); err != nil {\n\t\treturn nil, err\n\t}\n\n\tresDoc = must.NotFail(types.NewDocument(\n'],
   ]);

@@ -43,10 +43,10 @@ describe('embedded store: $set of embedded documents', () => {
 });
 
 /**
- * `$push` with `$each` and its modifiers, and `$pull` with a condition, answer as MongoDB documents them
- * (docs/embedded-store.md): a modifier the store does not apply is refused with an error, never ignored.
+ * `$push` with `$each` and its modifiers, `$addToSet` with `$each`, and `$pull` with a condition, answer as MongoDB
+ * documents them (docs/embedded-store.md): a modifier the store does not apply is refused with an error, never ignored.
  */
-describe('embedded store: $push modifiers and $pull conditions', () => {
+describe('embedded store: $push and $addToSet modifiers, $pull conditions', () => {
   let store: Awaited<ReturnType<typeof openTestDb>>;
   let docs: Collection<{ _id: string; xs?: unknown[] }>;
   let seq = 0;
@@ -108,6 +108,16 @@ describe('embedded store: $push modifiers and $pull conditions', () => {
     expect(await docs.findOne({ _id: 'sort-by-array' })).toEqual({ _id: 'sort-by-array', xs: [{ t: 2 }] });
   });
 
+  it('$addToSet with $each adds each value not yet in the array', async () => {
+    expect(await after([1, 2], { $addToSet: { xs: { $each: [2, 3, 3] } } })).toEqual([1, 2, 3]);
+  });
+
+  it('refuses a clause beside $addToSet\'s $each (MongoDB has none), changing nothing', async () => {
+    await docs.insertOne({ _id: 'add-to-set-clause', xs: [1, 2, 3] });
+    await expect(docs.updateOne({ _id: 'add-to-set-clause' }, { $addToSet: { xs: { $each: [4], $slice: -2 } } } as Document)).rejects.toThrow(/unexpected fields after \$each in \$addToSet/);
+    expect(await docs.findOne({ _id: 'add-to-set-clause' })).toEqual({ _id: 'add-to-set-clause', xs: [1, 2, 3] });
+  });
+
   it('$pull with an operator expression removes each element that satisfies it', async () => {
     expect(await after([1, 6, 3, 9, 5], { $pull: { xs: { $lte: 5 } } })).toEqual([6, 9]);
     expect(await after(['a', 'b', 'c'], { $pull: { xs: { $in: ['a', 'c'] } } })).toEqual(['b']);
@@ -129,31 +139,6 @@ describe('embedded store: $push modifiers and $pull conditions', () => {
     await docs.insertOne({ _id: 'nothing-pulled', xs: [1, 2] });
     const result = await docs.updateOne({ _id: 'nothing-pulled' }, { $pull: { xs: { $gt: 5 } } });
     expect([result.matchedCount, result.modifiedCount]).toEqual([1, 0]);
-  });
-});
-
-/**
- * `$addToSet` takes `$each` alone, as MongoDB does: a clause beside it is refused, never ignored.
- */
-describe('embedded store: $addToSet clauses', () => {
-  let store: Awaited<ReturnType<typeof openTestDb>>;
-  let docs: Collection<{ _id: string; xs?: unknown[] }>;
-  beforeAll(async () => {
-    store = await openTestDb('store_add_to_set');
-    docs = store.db.collection('docs');
-  });
-  afterAll(() => store.close());
-
-  it('adds each value not yet in the array', async () => {
-    await docs.insertOne({ _id: 'each', xs: [1, 2] });
-    await docs.updateOne({ _id: 'each' }, { $addToSet: { xs: { $each: [2, 3, 3] } } });
-    expect((await docs.findOne({ _id: 'each' }))?.xs).toEqual([1, 2, 3]);
-  });
-
-  it('refuses a clause beside $each (MongoDB has none for $addToSet), changing nothing', async () => {
-    await docs.insertOne({ _id: 'clause', xs: [1, 2, 3] });
-    await expect(docs.updateOne({ _id: 'clause' }, { $addToSet: { xs: { $each: [4], $slice: -2 } } } as Document)).rejects.toThrow(/unexpected fields after \$each in \$addToSet/);
-    expect(await docs.findOne({ _id: 'clause' })).toEqual({ _id: 'clause', xs: [1, 2, 3] });
   });
 });
 

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Collection } from 'mongodb';
+import { ferretDbDir } from '../../src/infra/embedded-servers';
 import { openTestDb } from '../support/test-db';
 
 const MIB = 1024 * 1024;
@@ -25,7 +26,7 @@ describe('embedded store: write-ahead log under back-to-back writes', () => {
   const logSize = async () => {
     const dataDir = process.env.TEST_DATA_DIR;
     if (!dataDir) throw new Error('TEST_DATA_DIR is not set: this probe reads the embedded store the global setup started');
-    return (await stat(path.join(dataDir, 'ferretdb', `${store.db.databaseName}.sqlite-wal`))).size;
+    return (await stat(path.join(ferretDbDir(dataDir), `${store.db.databaseName}.sqlite-wal`))).size;
   };
 
   it('4,000 updates and findAndModifys from 4 writers, beside readers, leave the log within its limit', async () => {

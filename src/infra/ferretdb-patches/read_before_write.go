@@ -10,12 +10,10 @@ import (
 	"github.com/FerretDB/FerretDB/internal/util/iterator"
 )
 
-// readBeforeWrite reads what iter yields and closes the query under it, ending SQLite's read transaction: the
-// documents, as an iterator the closer closes.
-func readBeforeWrite(iter, query types.DocumentsIterator, closer *iterator.MultiCloser) (types.DocumentsIterator, error) {
+// readBeforeWrite reads what iter yields and closes it, which closes the query under it and ends SQLite's read
+// transaction: the documents, as an iterator the closer closes.
+func readBeforeWrite(iter types.DocumentsIterator, closer *iterator.MultiCloser) (types.DocumentsIterator, error) {
 	docs, err := iterator.ConsumeValues(iter)
-	query.Close()
-
 	if err != nil {
 		return nil, err
 	}
