@@ -9,7 +9,13 @@ import { run } from './run-tool';
  * a name of this process's own and renamed into place: `home` appears whole or not at all, and two
  * processes provisioning at once both succeed.
  */
-export async function installMavenJars(home: string, dependencies: string[], files: Record<string, { text: string; executable?: boolean }> = {}): Promise<void> {
+export async function installMavenJars(
+  home: string,
+  dependencies: string[],
+  files: Record<string, { text: string; executable?: boolean }> = {},
+  /** Runs in the folder being built, after the jars are in `jars/` (e.g. to compile a patch beside them). */
+  prepare?: (work: string) => Promise<void>,
+): Promise<void> {
   const work = `${home}.partial-${process.pid}`;
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
@@ -31,6 +37,7 @@ ${dependencyXml.join('\n')}
   try {
     await oneMavenAtATime(() => run('mvn', ['-q', '-B', 'dependency:copy-dependencies', '-DoutputDirectory=jars', '-DincludeScope=runtime'], { cwd: work }));
     for (const [name, file] of Object.entries(files)) await writeFile(path.join(work, name), file.text, { mode: file.executable ? 0o755 : 0o644 });
+    await prepare?.(work);
     await rename(work, home);
   } catch (err) {
     await rm(work, { recursive: true, force: true });
@@ -38,6 +45,12 @@ ${dependencyXml.join('\n')}
     if (existsSync(home)) return;
     throw err;
   }
+}
+
+/** One artifact (`group:artifact:version:type:classifier`, e.g. a sources jar) into `dir`. */
+export async function copyMavenArtifact(coordinates: string, dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await oneMavenAtATime(() => run('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${coordinates}`, `-DoutputDirectory=${dir}`], { cwd: dir }));
 }
 
 let mavenTurn: Promise<unknown> = Promise.resolve();

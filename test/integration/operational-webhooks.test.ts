@@ -76,10 +76,7 @@ describe('operational webhooks (time-skipping)', () => {
       ...idleDeliveryDeps(),
       ...repositories,
       handOffs: new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported)),
-      // First attempts are held as the worker role holds them (up to holdUpToMs), not handed off after HAND_OFF_AFTER_MS,
-      // which a loaded machine passes: a hand-off's run waits for its report on a timer, a skip fires that timer as the
-      // report lands, and the time-skipping server strands a run whose task cancels a timer that fired while the task was
-      // with the worker (it refuses the completion, "invalid history builder state for action", and never resends it).
+      // First attempts are held (up to holdUpToMs) as the worker role holds them.
       holds: new AttemptHolds(config.delivery.firstAttemptsHeldMax),
       secretBox: createSecretBox(secretsKey),
       sender: createHttpSender({ allowPrivateNetworks: true, lookup: createDnsLookup({ timeoutMs: DEFAULT_DNS_TIMEOUT_MS, maxConcurrent: DEFAULT_DNS_MAX_CONCURRENT }) }),
