@@ -303,8 +303,9 @@ async function fetchTestServer(launcher: string): Promise<void> {
 }
 
 /**
- * A workflow task that cancels a timer which fired while the task was with the worker is taken, as the real server takes it
- * (test-server-patches/CancelFiredTimer.java says why): the one class edited from the server's source jar, compiled to `patched/`.
+ * A workflow task that cancels a timer which fired while the task was with the worker is taken, as the real server takes it, with
+ * or without a command that completes the workflow (test-server-patches/CancelFiredTimer.java says why): the one class edited
+ * from the server's source jar, compiled to `patched/`.
  */
 async function patchTestServer(home: string, server: string): Promise<void> {
   const sources = path.join(home, 'sources');
@@ -318,6 +319,7 @@ async function patchTestServer(home: string, server: string): Promise<void> {
         '    if (timer == null && CancelFiredTimer.cancelHeldFire(workflowTaskStateMachine.getData().bufferedEvents, ctx, d, workflowTaskCompletedId)) {\n      return;\n    }\n' +
         '    if (timer == null) {\n      throw Status.INVALID_ARGUMENT',
     ],
+    ['      if (!ctx2.getEvents().isEmpty()) {\n', '      if (CancelFiredTimer.heldNews(ctx2, request.getCommandsList())) {\n'],
   ]);
   const fix = path.join(__dirname, 'test-server-patches', 'CancelFiredTimer.java');
   await run('javac', ['-nowarn', '-cp', path.join(home, 'jars', '*'), '-d', path.join(home, 'patched'), path.join(sources, source), fix]);

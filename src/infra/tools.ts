@@ -13,7 +13,7 @@ export const TOOL_VERSIONS = {
   ferretDbPatch: 'pushdown4-fairwrites-doclocks-keyedsets-pushmods-ttl-fields-readfirst',
   temporalTestServer: '1.31.0',
   /** Our fix of the test server (provision.ts, patchTestServer); part of its folder's name so an unpatched copy is replaced. */
-  temporalTestServerPatch: 'cancelfired',
+  temporalTestServerPatch: 'cancelfired2',
   /** Debian 12's packages, exact: apt verifies them against the archive's signed index, so the version pins the bytes. */
   rabbitMq: '3.10.8-1.1+deb12u1',
   erlang: '1:25.2.3+dfsg-1+deb12u4',

@@ -1,18 +1,22 @@
 package io.temporal.internal.testservice;
 
 import io.temporal.api.command.v1.CancelTimerCommandAttributes;
+import io.temporal.api.command.v1.Command;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.TimerCanceledEventAttributes;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A timer that fires while a workflow task is with the worker has its TimerFired held back until the
  * task completes. When that task's own commands cancel the timer, the real server drops the held
  * TimerFired and records TimerCanceled (its AddTimerCanceledEvent). The test server 1.31 refused the
  * completion instead ("invalid history builder state for action") and never scheduled the task again,
- * so the workflow was stuck (temporalio/sdk-java#2606). This does what the real server does.
+ * so the workflow was stuck (temporalio/sdk-java#2606). This does what the real server does; and, as
+ * there, such a TimerFired is no new event that would refuse a command completing the workflow.
  */
 final class CancelFiredTimer {
   private CancelFiredTimer() {}
@@ -47,5 +51,19 @@ final class CancelFiredTimer {
       }
     }
     return false;
+  }
+
+  /** Whether `held` has an event besides the TimerFired of timers that `commands` cancel (those are replaced, not news). */
+  static boolean heldNews(RequestContext held, List<Command> commands) {
+    Set<String> cancelled =
+        commands.stream()
+            .filter(Command::hasCancelTimerCommandAttributes)
+            .map(command -> command.getCancelTimerCommandAttributes().getTimerId())
+            .collect(Collectors.toSet());
+    return held.getEvents().stream()
+        .anyMatch(
+            event ->
+                event.getEventType() != EventType.EVENT_TYPE_TIMER_FIRED
+                    || !cancelled.contains(event.getTimerFiredEventAttributes().getTimerId()));
   }
 }
