@@ -47,10 +47,10 @@ ${dependencyXml.join('\n')}
   }
 }
 
-/** One artifact (`group:artifact:version:type:classifier`, e.g. a sources jar) into `dir`. */
-export async function copyMavenArtifact(coordinates: string, dir: string): Promise<void> {
+/** The files matching `includes` of one artifact (`group:artifact:version:type:classifier`, e.g. a sources jar), unpacked into `dir`. */
+export async function unpackMavenArtifact(coordinates: string, includes: string, dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await oneMavenAtATime(() => run('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${coordinates}`, `-DoutputDirectory=${dir}`], { cwd: dir }));
+  await oneMavenAtATime(() => run('mvn', ['-q', '-B', 'dependency:unpack', `-Dartifact=${coordinates}`, `-Dmdep.unpack.includes=${includes}`, `-DoutputDirectory=${dir}`], { cwd: dir }));
 }
 
 let mavenTurn: Promise<unknown> = Promise.resolve();

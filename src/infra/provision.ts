@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { copyMavenArtifact, installMavenJars } from './maven-jars';
+import { installMavenJars, unpackMavenArtifact } from './maven-jars';
 import { provideElasticMq, provideKafka, provideRabbitMq } from './provision-brokers';
 import { run } from './run-tool';
 import { PinnedWheel, TEMPORAL_WHEEL_MEMBER, TEMPORAL_WHEELS, TOOL_VERSIONS, toolPaths } from './tools';
@@ -309,9 +309,8 @@ async function fetchTestServer(launcher: string): Promise<void> {
  */
 async function patchTestServer(home: string, server: string): Promise<void> {
   const sources = path.join(home, 'sources');
-  await copyMavenArtifact(`${server}:jar:sources`, sources);
   const source = 'io/temporal/internal/testservice/TestWorkflowMutableStateImpl.java';
-  await run('jar', ['xf', path.join(sources, `temporal-test-server-${TOOL_VERSIONS.temporalTestServer}-sources.jar`), source], { cwd: sources });
+  await unpackMavenArtifact(`${server}:jar:sources`, source, sources);
   await editSource(path.join(sources, source), [
     [
       '    StateMachine<TimerData> timer = timers.get(timerId);\n    if (timer == null) {\n      throw Status.INVALID_ARGUMENT',

@@ -7,8 +7,6 @@ import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.TimerCanceledEventAttributes;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * A timer that fires while a workflow task is with the worker has its TimerFired held back until the
@@ -55,15 +53,11 @@ final class CancelFiredTimer {
 
   /** Whether `held` has an event besides the TimerFired of timers that `commands` cancel (those are replaced, not news). */
   static boolean heldNews(RequestContext held, List<Command> commands) {
-    Set<String> cancelled =
-        commands.stream()
-            .filter(Command::hasCancelTimerCommandAttributes)
-            .map(command -> command.getCancelTimerCommandAttributes().getTimerId())
-            .collect(Collectors.toSet());
     return held.getEvents().stream()
-        .anyMatch(
-            event ->
-                event.getEventType() != EventType.EVENT_TYPE_TIMER_FIRED
-                    || !cancelled.contains(event.getTimerFiredEventAttributes().getTimerId()));
+        .anyMatch(event -> event.getEventType() != EventType.EVENT_TYPE_TIMER_FIRED || !cancels(commands, event.getTimerFiredEventAttributes().getTimerId()));
+  }
+
+  private static boolean cancels(List<Command> commands, String timerId) {
+    return commands.stream().anyMatch(command -> command.hasCancelTimerCommandAttributes() && command.getCancelTimerCommandAttributes().getTimerId().equals(timerId));
   }
 }
