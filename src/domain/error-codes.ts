@@ -39,6 +39,8 @@ export const ERROR_CATALOGUE = {
   event_type_changed: 'PATCH of an event type: the schema or example it was checked against was changed by another call meanwhile. Nothing was changed; read the type and repeat the PATCH.',
   // Well-formed, but cannot be processed.
   payload_too_large: 'The body is over 1 MiB, or the event data over 256 KiB when serialized.',
+  headers_too_large: 'The request line and headers together are over 16 KiB (a path or query string too long, or too many cookies).',
+  request_timeout: 'The request\'s headers did not arrive within 60 s, or the whole request within 300 s.',
   unsupported_media_type: 'The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed).',
   reserved_event_type: 'Ingest: the event type starts with `platform.`, which only the platform emits (operational events).',
   unsupported_url_scheme: 'The endpoint url does not use the https scheme.',

@@ -1,6 +1,8 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { Platform } from '../../src/main/platform';
-import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 
 /** CONTRACT §2 "Error body" and its error rules, against the real API. */
 describe('errors', () => {
@@ -218,6 +220,44 @@ describe('errors', () => {
     });
     const res = await send(LIST, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
     await expectJsonError(res, 413, 'payload_too_large');
+  });
+
+  /** Writes each request on one new connection once the answer to the one before has come; everything the server sent, once it closes. */
+  async function rawExchange(...requests: string[]): Promise<string> {
+    const socket = connect(Number(new URL(platform.apiUrl!).port), '127.0.0.1');
+    socket.setEncoding('utf8');
+    let raw = '';
+    socket.on('data', (chunk: string) => (raw += chunk));
+    const closed = once(socket, 'close');
+    for (const [i, request] of requests.entries()) {
+      if (i > 0) await eventually(async () => raw.split('HTTP/1.1 ').length > i && raw.endsWith('}'));
+      socket.write(request);
+    }
+    socket.end();
+    await closed;
+    return raw;
+  }
+  /** The last answer of a raw exchange, as its status line, headers and parsed body. */
+  function lastAnswer(raw: string) {
+    const head = raw.slice(raw.lastIndexOf('HTTP/1.1 '), raw.lastIndexOf('\r\n\r\n'));
+    return { head, body: JSON.parse(raw.slice(raw.lastIndexOf('\r\n\r\n') + 4)) };
+  }
+
+  it('a request line and headers over 16 KiB: 431 headers_too_large JSON, on a connection that already served a request too', async () => {
+    const raw = await rawExchange('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', `GET ${LIST}?cursor=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    const { head, body } = lastAnswer(raw);
+    expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(head).toContain('\r\nContent-Type: application/json; charset=utf-8\r\n');
+    expect(body).toEqual({ error: 'The request line and headers together are over 16 KiB.', code: 'headers_too_large' });
+  });
+
+  it('a request that is not HTTP/1.1: 400 invalid_request JSON, and the connection closed', async () => {
+    const { head, body } = lastAnswer(await rawExchange('NOT HTTP AT ALL\r\n\r\n'));
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head).toContain('\r\nContent-Type: application/json; charset=utf-8\r\n');
+    expect(head).toMatch(/\r\nConnection: close(\r\n|$)/);
+    expect(body).toEqual({ error: 'The request is not valid HTTP/1.1.', code: 'invalid_request' });
   });
 
   it('exactly 1 MiB is accepted as a body (the limit is "over 1 MiB")', async () => {

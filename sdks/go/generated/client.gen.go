@@ -121,6 +121,7 @@ const (
 	ErrorCodeEventTypeChanged           ErrorCode = "event_type_changed"
 	ErrorCodeEventTypeExists            ErrorCode = "event_type_exists"
 	ErrorCodeEventTypeLimitReached      ErrorCode = "event_type_limit_reached"
+	ErrorCodeHeadersTooLarge            ErrorCode = "headers_too_large"
 	ErrorCodeInstanceRequired           ErrorCode = "instance_required"
 	ErrorCodeInternalError              ErrorCode = "internal_error"
 	ErrorCodeInvalidApiKey              ErrorCode = "invalid_api_key"
@@ -149,6 +150,7 @@ const (
 	ErrorCodePortalReadOnly             ErrorCode = "portal_read_only"
 	ErrorCodeQuotaExceeded              ErrorCode = "quota_exceeded"
 	ErrorCodeRateLimitExceeded          ErrorCode = "rate_limit_exceeded"
+	ErrorCodeRequestTimeout             ErrorCode = "request_timeout"
 	ErrorCodeReservedEventType          ErrorCode = "reserved_event_type"
 	ErrorCodeRevokedApiKey              ErrorCode = "revoked_api_key"
 	ErrorCodeSchemaMismatch             ErrorCode = "schema_mismatch"
@@ -201,6 +203,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeEventTypeExists:
 		return true
 	case ErrorCodeEventTypeLimitReached:
+		return true
+	case ErrorCodeHeadersTooLarge:
 		return true
 	case ErrorCodeInstanceRequired:
 		return true
@@ -257,6 +261,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeQuotaExceeded:
 		return true
 	case ErrorCodeRateLimitExceeded:
+		return true
+	case ErrorCodeRequestTimeout:
 		return true
 	case ErrorCodeReservedEventType:
 		return true
@@ -661,6 +667,8 @@ type Error struct {
 	// | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with PATCH. |
 	// | `event_type_changed` | 409 | PATCH of an event type: the schema or example it was checked against was changed by another call meanwhile. Nothing was changed; read the type and repeat the PATCH. |
 	// | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+	// | `headers_too_large` | 431 | The request line and headers together are over 16 KiB (a path or query string too long, or too many cookies). |
+	// | `request_timeout` | 408 | The request's headers did not arrive within 60 s, or the whole request within 300 s. |
 	// | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
 	// | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
 	// | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |
@@ -749,6 +757,8 @@ type Error struct {
 // | `event_type_exists` | 409 | The account's event-type catalog already has a type of this name; change it with PATCH. |
 // | `event_type_changed` | 409 | PATCH of an event type: the schema or example it was checked against was changed by another call meanwhile. Nothing was changed; read the type and repeat the PATCH. |
 // | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+// | `headers_too_large` | 431 | The request line and headers together are over 16 KiB (a path or query string too long, or too many cookies). |
+// | `request_timeout` | 408 | The request's headers did not arrive within 60 s, or the whole request within 300 s. |
 // | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type: application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
 // | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits (operational events). |
 // | `unsupported_url_scheme` | 422 | The endpoint url does not use the https scheme. |

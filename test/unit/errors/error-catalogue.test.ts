@@ -19,8 +19,10 @@ const EXPECTED_STATUS: Record<number, ErrorCode[]> = {
   405: ['method_not_allowed'],
   409: ['delivery_in_flight', 'delivery_not_retryable', 'delivery_round_limit', 'delivery_not_waiting', 'delivery_ended', 'endpoint_deleted', 'endpoint_disabled', 'endpoint_tenant_changed', 'email_taken', 'event_type_exists', 'event_type_changed'],
   410: ['invite_used', 'invite_expired'],
+  408: ['request_timeout'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
+  431: ['headers_too_large'],
   422: [
     'reserved_event_type',
     'unsupported_url_scheme',

@@ -80,6 +80,10 @@ class Error:
                 | `event_type_changed` | 409 | PATCH of an event type: the schema or example it was checked against was changed
                 by another call meanwhile. Nothing was changed; read the type and repeat the PATCH. |
                 | `payload_too_large` | 413 | The body is over 1 MiB, or the event data over 256 KiB when serialized. |
+                | `headers_too_large` | 431 | The request line and headers together are over 16 KiB (a path or query string too
+                long, or too many cookies). |
+                | `request_timeout` | 408 | The request's headers did not arrive within 60 s, or the whole request within 300 s.
+                |
                 | `unsupported_media_type` | 415 | The JSON body was labelled with another `Content-Type` (send `Content-Type:
                 application/json`), or sent with a `Content-Encoding` (send it uncompressed). |
                 | `reserved_event_type` | 422 | Ingest: the event type starts with `platform.`, which only the platform emits
