@@ -76,6 +76,8 @@ function knownEnvName(): (name: string) => boolean {
     ...namesIn(['src/infra/embedded-servers.ts'], /\benv\.([A-Z][A-Z0-9_]*) =/g),
     // The benchmarks' knobs (BENCHMARKS.md).
     ...namesIn(sourceFiles('bench'), /process\.env\.([A-Z][A-Z0-9_]*)/g),
+    // The tests' knobs (docs/testing.md).
+    ...namesIn(sourceFiles('test'), /process\.env\.([A-Z][A-Z0-9_]*)/g),
     // What docker-compose.yml asks of the shell that runs it.
     ...namesIn(['docker-compose.yml'], /\$\{([A-Z][A-Z0-9_]*)/g),
     // Constants of the code the docs quote (`MAX_JSON_DEPTH`, `DELIVERY_TASK_TIMEOUT_MS`).
@@ -90,7 +92,7 @@ describe('code the documentation names', () => {
     expect(docs().flatMap((doc) => missingPaths(doc, read(doc), repo))).toEqual([]);
   });
 
-  it('every environment variable the docs cite is read by the configuration, the tools, a benchmark or compose, or is a known external one', () => {
+  it('every environment variable the docs cite is read by the configuration, the tools, a benchmark, a test or compose, or is a known external one', () => {
     const known = knownEnvName();
     expect(docs().flatMap((doc) => unknownEnvNames(doc, read(doc), known))).toEqual([]);
   });
