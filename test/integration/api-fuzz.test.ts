@@ -69,7 +69,8 @@ describe('every operation against generated requests', () => {
       name: ['order.created', 'order.refunded'],
     };
     plausible = {
-      url: [receiver.url, 'https://example.com/hook', 'https://10.0.0.1/', 'https://169.254.169.254/latest', 'https://[::ffff:127.0.0.1]/', 'http://example.com/', 'https://u:p@example.com/'],
+      // Nothing outside this machine: names under .invalid never resolve, and 127.0.0.1:1 refuses at once.
+      url: [receiver.url, 'https://hook.invalid/', 'https://127.0.0.1:1/', 'https://[::ffff:127.0.0.1]:1/', 'http://hook.invalid/', 'https://u:p@hook.invalid/'],
       type: ['order.created', 'order.refunded', 'platform.x'],
       events: [['*'], ['order.*'], ['platform.*'], ['order.created', 'order.*']],
       tenant_id: ['tenant-1', 'tenant-2', 'tenant-3'],
@@ -78,9 +79,9 @@ describe('every operation against generated requests', () => {
       schema: [{ type: 'object' }, { type: 'string', pattern: '^(a+)+$' }, { $ref: '#/$defs/x', $defs: { x: {} } }, { type: 'array', uniqueItems: true }, { nope: 1 }],
       example: [{ n: 1 }, 'aaaa', {}],
       since: [new Date(Date.now() - 3_600_000).toISOString(), '2020-01-01T00:00:00Z'],
-      uri: ['amqps://mq.example.com/prod', 'amqp://127.0.0.1:1/', 'amqps://u:p@mq.example.com/'],
-      brokers: [['kafka.example.com:9093'], ['127.0.0.1:1'], ['[::1]:1', 'x']],
-      queue_url: ['https://sqs.eu-west-1.amazonaws.com/123456789012/orders', 'https://127.0.0.1:1/000000000000/q.fifo'],
+      uri: ['amqps://mq.invalid/prod', 'amqp://127.0.0.1:1/', 'amqps://u:p@mq.invalid/'],
+      brokers: [['kafka.invalid:9093'], ['127.0.0.1:1'], ['[::1]:1', 'x']],
+      queue_url: ['https://127.0.0.1:1/000000000000/orders', 'https://127.0.0.1:1/000000000000/q.fifo', 'https://sqs.invalid/123456789012/orders'],
       allowed_origins: [['https://app.example.com'], ['http://localhost:3000'], ['https://*.example.com']],
       logo_url: ['https://example.com/logo.png', 'javascript:alert(1)'],
       cursor: ['abc', 'eyJ4IjoxfQ', ''],
