@@ -27,8 +27,11 @@ export function answerUnparsedRequest(err: Error & { code?: string }, socket: Du
   const { code, message } = PARSER_ERRORS[err.code ?? ''] ?? MALFORMED;
   const answer = errorAnswer(new DomainError(code, message));
   const body = JSON.stringify(answer.body);
+  // Closed once the answer is out, as Node closes it: the server keeps connections half-open, so a client that never
+  // closes its side would otherwise hold the socket.
   socket.end(
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }
