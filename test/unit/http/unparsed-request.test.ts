@@ -7,7 +7,8 @@ import { answerUnparsedRequest } from '../../../src/transport/http/unparsed-requ
 describe('a request Node cannot parse', () => {
   let server: http.Server;
   beforeEach(async () => {
-    server = http.createServer((_req, res) => res.end('{}'));
+    // Node's header deadline shortened from its 60 s so that a slow request meets it within the test.
+    server = http.createServer({ headersTimeout: 500, requestTimeout: 1_000, connectionsCheckingInterval: 50 }, (_req, res) => res.end('{}'));
     server.on('clientError', answerUnparsedRequest);
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -30,5 +31,16 @@ describe('a request Node cannot parse', () => {
     for (let i = 0; i < 50 && (await openConnections()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await openConnections()).toBe(0);
     client.destroy();
+  });
+
+  it('whose headers do not arrive in time is answered 408 request_timeout in the JSON error body', async () => {
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    client.setEncoding('utf8');
+    client.write('GET / HTTP/1.1\r\nHost: x\r\n');
+    let raw = '';
+    client.on('data', (chunk: string) => (raw += chunk));
+    await once(client, 'close');
+    expect(raw).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'The request was not received in time.', code: 'request_timeout' });
   });
 });
