@@ -44,6 +44,8 @@ const BODY_READS_AT_ONCE = 4;
 export const MAX_RETRY_NOW_PER_CALL = 100;
 /** Deliveries woken at once by a bulk retry-now, so one call does not flood Temporal. */
 const RETRY_NOW_AT_ONCE = 10;
+/** How long a retry-now call (one delivery or a bulk one) waits for the deliveries' workers to take it: past it, 503. */
+export const RETRY_NOW_ANSWER_MS = 10_000;
 
 const RetryNowCursor = z.object({ after: z.string() });
 const EventListCursor = z.object({ s: z.number().int().nonnegative() });
@@ -274,7 +276,8 @@ export class EventService {
   /** The next attempt, at once, with the next attempt number, if the run awaits a retry; 409 `delivery_not_waiting` if not. */
   async retryNow(owner: RecordOwner, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { id, urlAtIngest } = await deliveryOf(this.deps.events, owner, eventId, endpointId);
-    const woken = await this.deps.scheduler.retryNow(id);
+    const woken = await this.deps.scheduler.retryNow(id, retryNowDeadline());
+    if (woken === 'unanswered') throw retryNowUnanswered();
     if (!woken) throw new DomainError('delivery_not_waiting', `Delivery of event ${eventId} to endpoint ${endpointId} is not waiting for its next attempt.`);
     const view = deliveryView((await this.deps.deliveries.find(id)) ?? undefined, endpointId, urlAtIngest);
     // Until the woken attempt is recorded, the record still names the cancelled timer's time.
@@ -298,8 +301,11 @@ export class EventService {
     const ids = await this.deps.deliveries.waitingForEndpoint(endpointId, after, MAX_RETRY_NOW_PER_CALL);
     const owned = await this.ownersOnly(owner, ids, (id) => eventIdOfDelivery(id) ?? 0);
     let woken = 0;
+    const deadline = retryNowDeadline();
     for (let i = 0; i < owned.length; i += RETRY_NOW_AT_ONCE) {
-      const answers = await Promise.all(owned.slice(i, i + RETRY_NOW_AT_ONCE).map((id) => this.deps.scheduler.retryNow(id)));
+      const answers = await Promise.all(owned.slice(i, i + RETRY_NOW_AT_ONCE).map((id) => this.deps.scheduler.retryNow(id, deadline)));
+      // Those woken stay woken: the repeat finds them no longer waiting, and wakes the rest.
+      if (answers.includes('unanswered')) throw retryNowUnanswered();
       woken += answers.filter((a) => a !== null).length;
     }
     // The cursor goes on from the page read, so that a page of other tenants' deliveries does not end the walk.
@@ -333,6 +339,19 @@ export class EventService {
 }
 
 const roundInFlight = () => new DomainError('delivery_in_flight', 'A delivery round is already in flight.');
+
+/** Real time, whatever clock the service keeps: it bounds a call to Temporal. */
+const retryNowDeadline = () => Date.now() + RETRY_NOW_ANSWER_MS;
+
+/** 503: no worker took the retry-now in time (all down, or all busy); it may still be run once one does. */
+function retryNowUnanswered(): DomainError {
+  return new DomainError(
+    'service_unavailable',
+    `The delivery's workers did not take the retry now within ${RETRY_NOW_ANSWER_MS / 1000} s (they may be down or busy); it may still be made once they do. Repeat the call: a delivery already woken answers 409 delivery_not_waiting.`,
+    { retry_after: 1 },
+    { retryAfterSeconds: 1 },
+  );
+}
 
 /** 503: a write of the ingest got no answer, so its event may be stored (it is then delivered, and answers the repeat of its key). */
 function storeDidNotAnswer(): DomainError {

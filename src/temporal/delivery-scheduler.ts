@@ -1,4 +1,4 @@
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { RunEnded, type ReportedOutcome, type WorkflowRun } from '../../activities/attempt-hand-off';
 import { attemptOutcome } from '../../workflows/attempt-outcome';
@@ -70,9 +70,14 @@ export class DeliveryScheduler {
     return unlessFailedWith(this.client.workflow.getHandle(workflowId).cancel().then(() => true), false, WorkflowNotFoundError);
   }
 
-  /** Wakes a delivery waiting to retry (workflows/retry-now.ts): the attempt it makes, or null if none waits. */
-  async retryNow(workflowId: string): Promise<{ attempt: number } | null> {
-    return unlessFailedWith(this.client.workflow.getHandle(workflowId).executeUpdate(retryNow), null, WorkflowNotFoundError, WorkflowUpdateFailedError);
+  /**
+   * Wakes a delivery waiting to retry (workflows/retry-now.ts): the attempt it makes, or null if none waits. An update
+   * waits for a worker to run it, without end if none does: 'unanswered' when none has by `deadline` (epoch ms); it may
+   * still be run when one does.
+   */
+  async retryNow(workflowId: string, deadline: number): Promise<{ attempt: number } | null | 'unanswered'> {
+    const update = this.client.withDeadline(deadline, () => this.client.workflow.getHandle(workflowId).executeUpdate(retryNow));
+    return unlessFailedWith(unlessFailedWith(update, null, WorkflowNotFoundError, WorkflowUpdateFailedError), 'unanswered' as const, WorkflowUpdateRPCTimeoutOrCancelledError);
   }
 
   /** Tells a delivery waiting on a FIFO endpoint that its turn has come; one that has ended is left as it is. */

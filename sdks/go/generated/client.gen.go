@@ -1669,7 +1669,7 @@ type ClientInterface interface {
 
 	// PostApiV1WebhooksEndpointsIdRetryNowWithBody Make the next attempt now of every delivery to the endpoint waiting for a retry
 	//
-	// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.
+	// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat counts them in `not_waiting`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1678,7 +1678,7 @@ type ClientInterface interface {
 
 	// PostApiV1WebhooksEndpointsIdRetryNow Make the next attempt now of every delivery to the endpoint waiting for a retry
 	//
-	// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.
+	// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat counts them in `not_waiting`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1803,7 +1803,7 @@ type ClientInterface interface {
 
 	// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow Make the next attempt of a delivery waiting for a retry now
 	//
-	// A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now, once the delivery's workflow has taken the request; the attempt's outcome shows in `GET /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+	// A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now, once the delivery's workflow has taken the request; the attempt's outcome shows in `GET /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`. No worker took the request within 10 s (every worker down or busy) → 503 `service_unavailable`: the attempt may still be made once one does; repeat the call to learn.
 	//
 	// Corresponds with POST /api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now (the `PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow` operationId).
 	PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow(ctx context.Context, eventId string, endpointId string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2064,7 +2064,7 @@ func (c *Client) PostApiV1WebhooksEndpointsIdResume(ctx context.Context, id stri
 
 // PostApiV1WebhooksEndpointsIdRetryNowWithBody Make the next attempt now of every delivery to the endpoint waiting for a retry
 //
-// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.
+// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat counts them in `not_waiting`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2083,7 +2083,7 @@ func (c *Client) PostApiV1WebhooksEndpointsIdRetryNowWithBody(ctx context.Contex
 
 // PostApiV1WebhooksEndpointsIdRetryNow Make the next attempt now of every delivery to the endpoint waiting for a retry
 //
-// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.
+// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat counts them in `not_waiting`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2378,7 +2378,7 @@ func (c *Client) PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry(ctx con
 
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow Make the next attempt of a delivery waiting for a retry now
 //
-// A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now, once the delivery's workflow has taken the request; the attempt's outcome shows in `GET /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+// A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now, once the delivery's workflow has taken the request; the attempt's outcome shows in `GET /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`. No worker took the request within 10 s (every worker down or busy) → 503 `service_unavailable`: the attempt may still be made once one does; repeat the call to learn.
 //
 // Corresponds with POST /api/v1/webhooks/events/{event_id}/deliveries/{endpoint_id}/retry-now (the `PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow` operationId).
 func (c *Client) PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow(ctx context.Context, eventId string, endpointId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3902,7 +3902,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1WebhooksEndpointsIdRetryNowWithBodyWithResponse Make the next attempt now of every delivery to the endpoint waiting for a retry
 	//
-	// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.
+	// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat counts them in `not_waiting`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3911,7 +3911,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1WebhooksEndpointsIdRetryNowWithResponse Make the next attempt now of every delivery to the endpoint waiting for a retry
 	//
-	// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.
+	// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat counts them in `not_waiting`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4052,7 +4052,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowWithResponse Make the next attempt of a delivery waiting for a retry now
 	//
-	// A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now, once the delivery's workflow has taken the request; the attempt's outcome shows in `GET /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+	// A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now, once the delivery's workflow has taken the request; the attempt's outcome shows in `GET /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`. No worker took the request within 10 s (every worker down or busy) → 503 `service_unavailable`: the attempt may still be made once one does; repeat the call to learn.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8728,7 +8728,7 @@ func (c *ClientWithResponses) PostApiV1WebhooksEndpointsIdResumeWithResponse(ctx
 
 // PostApiV1WebhooksEndpointsIdRetryNowWithBodyWithResponse Make the next attempt now of every delivery to the endpoint waiting for a retry
 //
-// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.
+// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat counts them in `not_waiting`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8743,7 +8743,7 @@ func (c *ClientWithResponses) PostApiV1WebhooksEndpointsIdRetryNowWithBodyWithRe
 
 // PostApiV1WebhooksEndpointsIdRetryNowWithResponse Make the next attempt now of every delivery to the endpoint waiting for a retry
 //
-// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.
+// Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat counts them in `not_waiting`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8986,7 +8986,7 @@ func (c *ClientWithResponses) PostApiV1WebhooksEventsEventIdDeliveriesEndpointId
 
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowWithResponse Make the next attempt of a delivery waiting for a retry now
 //
-// A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now, once the delivery's workflow has taken the request; the attempt's outcome shows in `GET /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+// A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now, once the delivery's workflow has taken the request; the attempt's outcome shows in `GET /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`. No worker took the request within 10 s (every worker down or busy) → 503 `service_unavailable`: the attempt may still be made once one does; repeat the call to learn.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -3759,7 +3759,7 @@ export interface paths {
         put?: never;
         /**
          * Make the next attempt of a delivery waiting for a retry now
-         * @description A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now, once the delivery's workflow has taken the request; the attempt's outcome shows in `GET /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+         * @description A `retrying` delivery waits on a timer for its next attempt; this ends the wait, and the next attempt (the next attempt number) is made at once. If it fails, the schedule goes on from there: the next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now, once the delivery's workflow has taken the request; the attempt's outcome shows in `GET /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight, or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`. No worker took the request within 10 s (every worker down or busy) → 503 `service_unavailable`: the attempt may still be made once one does; repeat the call to learn.
          */
         post: {
             parameters: {
@@ -4149,7 +4149,7 @@ export interface paths {
         put?: never;
         /**
          * Make the next attempt now of every delivery to the endpoint waiting for a retry
-         * @description Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on.
+         * @description Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat counts them in `not_waiting`.
          */
         post: {
             parameters: {

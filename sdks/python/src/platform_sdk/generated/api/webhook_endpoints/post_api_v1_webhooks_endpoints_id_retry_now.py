@@ -128,7 +128,9 @@ def sync_detailed(
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
     most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and
-    `next_cursor` while more may follow: send it back as `cursor` to go on.
+    `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's
+    requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat
+    counts them in `not_waiting`.
 
     Args:
         id (str):
@@ -167,7 +169,9 @@ def sync(
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
     most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and
-    `next_cursor` while more may follow: send it back as `cursor` to go on.
+    `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's
+    requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat
+    counts them in `not_waiting`.
 
     Args:
         id (str):
@@ -201,7 +205,9 @@ async def asyncio_detailed(
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
     most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and
-    `next_cursor` while more may follow: send it back as `cursor` to go on.
+    `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's
+    requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat
+    counts them in `not_waiting`.
 
     Args:
         id (str):
@@ -240,7 +246,9 @@ async def asyncio(
 
      Wakes, as `.../deliveries/{endpoint_id}/retry-now` does, the endpoint's `retrying` deliveries: at
     most 100 per call, 10 at a time, in delivery id order. Answers how many were woken, and
-    `next_cursor` while more may follow: send it back as `cursor` to go on.
+    `next_cursor` while more may follow: send it back as `cursor` to go on. No worker took the call's
+    requests within 10 s in all → 503 `service_unavailable`; those woken stay woken, and the repeat
+    counts them in `not_waiting`.
 
     Args:
         id (str):

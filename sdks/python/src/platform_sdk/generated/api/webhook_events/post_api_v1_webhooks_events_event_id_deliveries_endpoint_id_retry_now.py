@@ -128,7 +128,9 @@ def sync_detailed(
     next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now,
     once the delivery's workflow has taken the request; the attempt's outcome shows in `GET
     /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight,
-    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`. No worker took the
+    request within 10 s (every worker down or busy) → 503 `service_unavailable`: the attempt may still
+    be made once one does; repeat the call to learn.
 
     Args:
         event_id (str): The positive integer event id. Example: 1.
@@ -169,7 +171,9 @@ def sync(
     next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now,
     once the delivery's workflow has taken the request; the attempt's outcome shows in `GET
     /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight,
-    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`. No worker took the
+    request within 10 s (every worker down or busy) → 503 `service_unavailable`: the attempt may still
+    be made once one does; repeat the call to learn.
 
     Args:
         event_id (str): The positive integer event id. Example: 1.
@@ -205,7 +209,9 @@ async def asyncio_detailed(
     next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now,
     once the delivery's workflow has taken the request; the attempt's outcome shows in `GET
     /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight,
-    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`. No worker took the
+    request within 10 s (every worker down or busy) → 503 `service_unavailable`: the attempt may still
+    be made once one does; repeat the call to learn.
 
     Args:
         event_id (str): The positive integer event id. Example: 1.
@@ -246,7 +252,9 @@ async def asyncio(
     next wait is the one after attempt n+1. Answers 202 with the delivery, its `next_attempt_at` now,
     once the delivery's workflow has taken the request; the attempt's outcome shows in `GET
     /api/v1/webhooks/events/{id}`. Nothing waiting (succeeded, failed, cancelled, an attempt in flight,
-    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`.
+    or `paused`: it waits for its endpoint's resume) → 409 `delivery_not_waiting`. No worker took the
+    request within 10 s (every worker down or busy) → 503 `service_unavailable`: the attempt may still
+    be made once one does; repeat the call to learn.
 
     Args:
         event_id (str): The positive integer event id. Example: 1.

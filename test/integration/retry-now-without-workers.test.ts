@@ -1,0 +1,51 @@
+import { deliveryId } from '../../src/domain/webhooks/delivery-id';
+import type { Platform } from '../../src/main/platform';
+import { RETRY_NOW_ANSWER_MS } from '../../src/services/event-service';
+import { waitsBefore } from '../support/delivery-workflows';
+import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+import { startReceiver } from '../support/receiver';
+
+/**
+ * Retry now is the one call whose answer comes from the delivery's workflow, so from a worker. With every worker stopped
+ * (killed, or all busy), the API answers 503 once RETRY_NOW_ANSWER_MS has passed instead of holding the call for as long
+ * as no worker comes.
+ */
+describe('retry now while no worker runs', () => {
+  let api: Platform;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let client: ReturnType<typeof apiClient>;
+  let endpointId: string;
+  let eventId: number;
+
+  beforeAll(async () => {
+    api = await startTestPlatform({ roles: { api: true, worker: false } });
+    receiver = await startReceiver(() => ({ status: 500 }));
+    client = apiClient(api, (await createAccountWithKey(api)).key);
+    endpointId = (await client.post('/api/v1/webhooks/endpoints', { url: receiver.url })).body.id;
+    // A worker makes the first three attempts (0, 1 s, 5 s), then stops while the delivery waits 30 s for the fourth.
+    const worker = await startTestPlatform({ sameAs: api, roles: { api: false, worker: true } });
+    try {
+      eventId = (await client.post('/api/v1/webhooks/events', { type: 'order.created', data: {} })).body.id;
+      await eventually(() => waitsBefore(api.temporal, deliveryId(eventId, endpointId), 4), 60_000);
+    } finally {
+      await worker.stop();
+    }
+  }, 90_000);
+  afterAll(async () => {
+    await receiver?.close();
+    await api?.stop();
+  });
+
+  it(`answers 503 service_unavailable with Retry-After after ${RETRY_NOW_ANSWER_MS / 1000} s, for one delivery`, async () => {
+    const res = await client.post(`/api/v1/webhooks/events/${eventId}/deliveries/${endpointId}/retry-now`);
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe('service_unavailable');
+    expect(res.headers.get('retry-after')).toBe('1');
+  }, 60_000);
+
+  it("answers 503 service_unavailable for an endpoint's waiting deliveries too", async () => {
+    const res = await client.post(`/api/v1/webhooks/endpoints/${endpointId}/retry-now`);
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe('service_unavailable');
+  }, 60_000);
+});
