@@ -34,7 +34,7 @@ export class DashboardInviteService {
     const token = newSecretToken();
     const now = this.deps.clock();
     const expiresAt = new Date(now.getTime() + INVITE_LIFETIME_MS);
-    await this.deps.invites.insert({ _id: hashSecretToken(token), account_id: accountId, created_at: now, expires_at: expiresAt });
+    await this.deps.invites.insert({ _id: hashSecretToken(token), account_id: accountId, created_at: now, usable_until: expiresAt });
     return { account_id: accountId, email: account.email, link: `${baseUrl.replace(/\/+$/, '')}${INVITE_PATH}/${token}`, expires_at: expiresAt.toISOString() };
   }
 
