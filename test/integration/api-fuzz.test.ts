@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { CommandStartedEvent, CommandSucceededEvent, Document } from 'mongodb';
 import type { Platform } from '../../src/main/platform';
 import { arbitraryFor, type OpenApiDocument } from '../support/openapi-arbitraries';
 import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
@@ -9,6 +10,17 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 1_500);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130);
 /** What only records outside the portal's tenant carry: no answer to its token may contain it. */
 const OTHERS = 'not-for-tenant-1';
+
+const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify']);
+/** What every call writes, refused or not: its account's burst window and monthly count, and this process's heartbeat. */
+const METERING = new Set(['limit_windows', 'limit_usage', 'api_instances']);
+
+/** Whether a write command's reply says it inserted, changed, upserted or deleted a document. */
+function changedSomething(command: string, reply: Document): boolean {
+  if (command === 'update') return reply.nModified > 0 || (reply.upserted?.length ?? 0) > 0;
+  if (command === 'findAndModify') return (reply.lastErrorObject?.n ?? 0) > 0;
+  return reply.n > 0;
+}
 
 const BAD_IDS = ['', ' ', '%', '%00', '..', 'ep_000000000000000000000000', 'a'.repeat(3_000), 'a'.repeat(17_000), '\ud800', '0', '-1', '1.5', '99999999999999999999', '$where'];
 
@@ -26,10 +38,16 @@ interface FuzzRequest {
 /**
  * Every operation of the OpenAPI document, called with requests drawn from its own schemas (mostly of their shape, often
  * wrong in one place, sometimes nonsense), by a key of the account and by its tenant's portal tokens. The spec: no input
- * gets a 5xx, and every error is the JSON error body.
+ * gets a 5xx, every error is the JSON error body, and a refused request changes nothing.
+ *
+ * No worker runs, so the API's are the only writes to the store: a refused request's are its own. Retry now, the one
+ * call a worker answers, is left out (without a worker it waits its 10 s: retry-now-without-workers.test.ts).
  */
 describe('every operation against generated requests', () => {
   let platform: Platform;
+  /** The store writes in flight, and those that changed a document since the last request was sent. */
+  const writing = new Map<number, string>();
+  const writes: string[] = [];
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let doc: OpenApiDocument;
   let callers: Record<FuzzRequest['caller'], string>;
@@ -37,7 +55,15 @@ describe('every operation against generated requests', () => {
   let plausible: Record<string, unknown[]>;
 
   beforeAll(async () => {
-    platform = await startTestPlatform();
+    platform = await startTestPlatform({ roles: { api: true, worker: false } });
+    platform.mongo.on('commandStarted', (e: CommandStartedEvent) => {
+      if (WRITES.has(e.commandName)) writing.set(e.requestId, `${e.commandName} ${String(e.command[e.commandName])}`);
+    });
+    platform.mongo.on('commandSucceeded', (e: CommandSucceededEvent) => {
+      const write = writing.get(e.requestId);
+      writing.delete(e.requestId);
+      if (write !== undefined && changedSomething(write.split(' ')[0]!, e.reply as Document)) writes.push(write);
+    });
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -93,7 +119,7 @@ describe('every operation against generated requests', () => {
   /** Requests to the operations `included` keeps (all by default), each made by one of `caller`. */
   function requests(caller: fc.Arbitrary<FuzzRequest['caller']>, included = (_method: string, _path: string) => true): fc.Arbitrary<FuzzRequest> {
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).filter(([method]) => included(method, path)).map(([method, op]) => {
+      Object.entries(methods).filter(([method]) => included(method, path) && !path.endsWith('/retry-now')).map(([method, op]) => {
         const pathNames = [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!);
         const queryParams = (op.parameters ?? []).filter((p) => p.in === 'query');
         const bodySchema = op.requestBody?.content['application/json']?.schema;
@@ -126,6 +152,7 @@ describe('every operation against generated requests', () => {
     const headers: Record<string, string> = r.path.startsWith('/api/cost-estimator') ? { 'X-Api-Key': callers.key } : { Authorization: `Bearer ${callers[r.caller]}` };
     if (r.body !== undefined) headers['Content-Type'] = r.contentType;
     if (r.idempotencyKey !== undefined) headers['Idempotency-Key'] = r.idempotencyKey;
+    writes.length = 0;
     const res = await fetch(`${platform.apiUrl}${path}${query ? `?${query}` : ''}`, { method: r.method, headers, body: r.body });
     return { status: res.status, text: await res.text(), contentType: res.headers.get('content-type') ?? '' };
   }
@@ -142,6 +169,17 @@ describe('every operation against generated requests', () => {
         }
       }),
       { numRuns: RUNS, seed: SEED },
+    );
+  });
+
+  it('changes nothing in the store for a refused request but its metering', async () => {
+    await freshAccount();
+    await fc.assert(
+      fc.asyncProperty(requests(fc.constantFrom('key', 'key', 'portal', 'read-only portal')), async (r) => {
+        const { status } = await send(r);
+        if (status >= 400) expect(writes.filter((w) => !METERING.has(w.split(' ')[1]!))).toEqual([]);
+      }),
+      { numRuns: RUNS, seed: SEED + 2 },
     );
   });
 
