@@ -1,8 +1,7 @@
-import { once } from 'node:events';
-import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { Platform } from '../../src/main/platform';
-import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
+import { lastAnswer, rawExchange } from '../support/raw-http';
 
 /** CONTRACT §2 "Error body" and its error rules, against the real API. */
 describe('errors', () => {
@@ -222,29 +221,10 @@ describe('errors', () => {
     await expectJsonError(res, 413, 'payload_too_large');
   });
 
-  /** Writes each request on one new connection once the answer to the one before has come; everything the server sent, once it closes. */
-  async function rawExchange(...requests: string[]): Promise<string> {
-    const socket = connect(Number(new URL(platform.apiUrl!).port), '127.0.0.1');
-    socket.setEncoding('utf8');
-    let raw = '';
-    socket.on('data', (chunk: string) => (raw += chunk));
-    const closed = once(socket, 'close');
-    for (const [i, request] of requests.entries()) {
-      if (i > 0) await eventually(async () => raw.split('HTTP/1.1 ').length > i && raw.endsWith('}'));
-      socket.write(request);
-    }
-    socket.end();
-    await closed;
-    return raw;
-  }
-  /** The last answer of a raw exchange, as its status line, headers and parsed body. */
-  function lastAnswer(raw: string) {
-    const head = raw.slice(raw.lastIndexOf('HTTP/1.1 '), raw.lastIndexOf('\r\n\r\n'));
-    return { head, body: JSON.parse(raw.slice(raw.lastIndexOf('\r\n\r\n') + 4)) };
-  }
+  const port = () => Number(new URL(platform.apiUrl!).port);
 
   it('a request line and headers over 16 KiB: 431 headers_too_large JSON, on a connection that already served a request too', async () => {
-    const raw = await rawExchange('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', `GET ${LIST}?cursor=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const { raw } = await rawExchange(port(), ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', `GET ${LIST}?cursor=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`]);
     expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     const { head, body } = lastAnswer(raw);
     expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
@@ -253,7 +233,7 @@ describe('errors', () => {
   });
 
   it('a request that is not HTTP/1.1: 400 invalid_request JSON, and the connection closed', async () => {
-    const { head, body } = lastAnswer(await rawExchange('NOT HTTP AT ALL\r\n\r\n'));
+    const { head, body } = lastAnswer((await rawExchange(port(), ['NOT HTTP AT ALL\r\n\r\n'])).raw);
     expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(head).toContain('\r\nContent-Type: application/json; charset=utf-8\r\n');
     expect(head).toMatch(/\r\nConnection: close(\r\n|$)/);
