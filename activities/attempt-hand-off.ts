@@ -26,7 +26,8 @@ export class AttemptHandOffs {
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly tell: (run: WorkflowRun, reported: ReportedOutcome) => Promise<void>,
+    /** Tells `run`; a tell not answered by `deadline` (epoch ms) fails. */
+    private readonly tell: (run: WorkflowRun, reported: ReportedOutcome, deadline: number) => Promise<void>,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     private readonly now: () => number = Date.now,
   ) {}
@@ -49,7 +50,8 @@ export class AttemptHandOffs {
   private async reportUntilTaken(run: WorkflowRun, reported: ReportedOutcome): Promise<void> {
     const until = this.now() + REPORT_FOR_MS;
     await retryWithBackoff(
-      () => this.tell(run, reported),
+      // Past `until` the run has stopped waiting: a report still unanswered then is of no use.
+      () => this.tell(run, reported, until),
       { firstMs: 250, maxMs: 5_000, sleep: this.sleep },
       (err, wait) => !(err instanceof RunEnded) && this.now() + wait <= until,
     );

@@ -37,7 +37,7 @@ export async function startWorkerRole({ config, logger, connection, repositories
   const https = config.delivery.localListener ? withLocalListener(direct, { readCaCert: () => readLocalListenerCaCert(config.dataDir) }) : direct;
   const destinationCheck = { allowPrivateNetworks: config.delivery.allowPrivateNetworks, lookup: services.dnsLookup };
   const sender = createDestinationTransports(https, brokerPublishers(destinationCheck), destinationCheck);
-  const handOffs = new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported));
+  const handOffs = new AttemptHandOffs((run, reported, deadline) => services.scheduler.reportOutcome(run, reported, deadline));
   const holds = new AttemptHolds(config.delivery.firstAttemptsHeldMax);
   // How late each account's first attempts are here, published for every API process's admission.
   const lags = new AccountLags(LAG_WINDOW_MS);

@@ -85,9 +85,13 @@ export class DeliveryScheduler {
     await unlessFailedWith(this.client.workflow.getHandle(workflowId).signal(fifoTurn), undefined, WorkflowNotFoundError);
   }
 
-  /** Tells a run its handed-off first attempt's outcome; RunEnded if the run ended or no longer waits for it. */
-  async reportOutcome(run: WorkflowRun, reported: ReportedOutcome): Promise<void> {
-    const update = this.client.workflow.getHandle(run.workflowId, run.runId).executeUpdate(attemptOutcome, { args: [reported] });
+  /**
+   * Tells a run its handed-off first attempt's outcome; RunEnded if the run ended or no longer waits for it. Like retry
+   * now, the update waits for a worker: WorkflowUpdateRPCTimeoutOrCancelledError when none has run it by `deadline`.
+   */
+  async reportOutcome(run: WorkflowRun, reported: ReportedOutcome, deadline: number): Promise<void> {
+    const handle = this.client.workflow.getHandle(run.workflowId, run.runId);
+    const update = this.client.withDeadline(deadline, () => handle.executeUpdate(attemptOutcome, { args: [reported] }));
     const taken = await unlessFailedWith(update.then(() => true), false, WorkflowNotFoundError, WorkflowUpdateFailedError);
     if (!taken) throw new RunEnded(`${run.workflowId} has ended or does not wait for this outcome`);
   }

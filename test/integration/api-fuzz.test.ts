@@ -41,7 +41,7 @@ interface FuzzRequest {
  * gets a 5xx, every error is the JSON error body, and a refused request changes nothing.
  *
  * No worker runs, so the API's are the only writes to the store: a refused request's are its own. Retry now, the one
- * call a worker answers, is left out (without a worker it waits its 10 s: retry-now-without-workers.test.ts).
+ * call a worker answers, is left out (without a worker it waits its 10 s: updates-without-workers.test.ts).
  */
 describe('every operation against generated requests', () => {
   let platform: Platform;

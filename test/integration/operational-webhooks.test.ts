@@ -75,7 +75,7 @@ describe('operational webhooks (time-skipping)', () => {
     const deps = {
       ...idleDeliveryDeps(),
       ...repositories,
-      handOffs: new AttemptHandOffs((run, reported) => services.scheduler.reportOutcome(run, reported)),
+      handOffs: new AttemptHandOffs((run, reported, deadline) => services.scheduler.reportOutcome(run, reported, deadline)),
       // First attempts are held (up to holdUpToMs) as the worker role holds them.
       holds: new AttemptHolds(config.delivery.firstAttemptsHeldMax),
       secretBox: createSecretBox(secretsKey),

@@ -72,7 +72,7 @@ describe('endpoint health and auto-disable (time-skipping)', () => {
     });
     const deps = {
       ...idleDeliveryDeps(),
-      handOffs: new AttemptHandOffs((run, reported) => scheduler.reportOutcome(run, reported)),
+      handOffs: new AttemptHandOffs((run, reported, deadline) => scheduler.reportOutcome(run, reported, deadline)),
       endpoints,
       events,
       deliveries,

@@ -10,13 +10,15 @@ describe('attempts handed off by their local budget', () => {
   /** A reporter that records what it was asked, failing the first `failures` calls with `error`. */
   function reporter(failures = 0, error: () => Error = () => new Error('unavailable')) {
     const sent: unknown[] = [];
+    const deadlines: number[] = [];
     let calls = 0;
-    const report = async (to: unknown, reported: unknown) => {
+    const report = async (to: unknown, reported: unknown, deadline: number) => {
       calls++;
+      deadlines.push(deadline);
       if (calls <= failures) throw error();
       sent.push({ to, reported });
     };
-    return { report, sent, calls: () => calls };
+    return { report, sent, deadlines, calls: () => calls };
   }
   const noWait = async () => undefined;
 
@@ -65,6 +67,15 @@ describe('attempts handed off by their local budget', () => {
     await handOffs.settled();
     expect(now).toBeLessThanOrEqual(45_000);
     expect(calls()).toBeGreaterThan(1);
+  });
+
+  it('bound every report by that time, so that one the server never answers does not hold a graceful stop', async () => {
+    let now = 1_000;
+    const { report, deadlines } = reporter(2);
+    const handOffs = new AttemptHandOffs(report, async (ms) => void (now += ms), () => now);
+    handOffs.report(run, ids, Promise.resolve(succeeded));
+    await handOffs.settled();
+    expect(deadlines).toEqual([46_000, 46_000, 46_000]);
   });
 
   it('a graceful stop waits for every POST still in flight, failed ones included', async () => {

@@ -50,20 +50,26 @@ describe('retry now, told to a delivery workflow', () => {
 
 describe('a handed-off attempt outcome, reported to its run', () => {
   it('resolves once the run takes it', async () => {
-    await expect(schedulerWhoseUpdates(() => Promise.resolve()).reportOutcome(run, reported)).resolves.toBeUndefined();
+    await expect(schedulerWhoseUpdates(() => Promise.resolve()).reportOutcome(run, reported, DEADLINE)).resolves.toBeUndefined();
   });
 
   it('fails with RunEnded when the run does not exist', async () => {
-    await expect(schedulerWhoseUpdates(notFound).reportOutcome(run, reported)).rejects.toBeInstanceOf(RunEnded);
+    await expect(schedulerWhoseUpdates(notFound).reportOutcome(run, reported, DEADLINE)).rejects.toBeInstanceOf(RunEnded);
   });
 
   it('fails with RunEnded when the run rejects it (it no longer waits for it)', async () => {
-    await expect(schedulerWhoseUpdates(rejected).reportOutcome(run, reported)).rejects.toBeInstanceOf(RunEnded);
+    await expect(schedulerWhoseUpdates(rejected).reportOutcome(run, reported, DEADLINE)).rejects.toBeInstanceOf(RunEnded);
   });
 
   it('fails with any other error as it is, to be sent again', async () => {
-    const failing = schedulerWhoseUpdates(unavailable).reportOutcome(run, reported);
+    const failing = schedulerWhoseUpdates(unavailable).reportOutcome(run, reported, DEADLINE);
     await expect(failing).rejects.not.toBeInstanceOf(RunEnded);
     await expect(failing).rejects.toThrow('server unavailable');
+  });
+
+  it("waits for the run's worker only until the deadline it is given", async () => {
+    deadlines.length = 0;
+    await schedulerWhoseUpdates(() => Promise.resolve()).reportOutcome(run, reported, DEADLINE);
+    expect(deadlines).toEqual([DEADLINE]);
   });
 });

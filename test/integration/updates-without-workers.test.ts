@@ -1,3 +1,4 @@
+import { WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import type { Platform } from '../../src/main/platform';
 import { RETRY_NOW_ANSWER_MS } from '../../src/services/event-service';
@@ -6,11 +7,11 @@ import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '
 import { startReceiver } from '../support/receiver';
 
 /**
- * Retry now is the one call whose answer comes from the delivery's workflow, so from a worker. With every worker stopped
- * (killed, or all busy), the API answers 503 once RETRY_NOW_ANSWER_MS has passed instead of holding the call for as long
- * as no worker comes.
+ * An update to a delivery's workflow is answered by a worker. With every worker stopped (killed, or all busy), retry now
+ * answers 503 once RETRY_NOW_ANSWER_MS has passed, and a handed-off attempt's report gives up at its deadline, instead of
+ * waiting for as long as no worker comes.
  */
-describe('retry now while no worker runs', () => {
+describe('updates to a delivery while no worker runs', () => {
   let api: Platform;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let client: ReturnType<typeof apiClient>;
@@ -47,5 +48,11 @@ describe('retry now while no worker runs', () => {
     const res = await client.post(`/api/v1/webhooks/endpoints/${endpointId}/retry-now`);
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('service_unavailable');
+  }, 60_000);
+
+  it("a handed-off attempt's report fails once its deadline has passed", async () => {
+    const run = { workflowId: deliveryId(eventId, endpointId) };
+    const report = api.services.scheduler.reportOutcome(run, { round: 1, attempt: 4 }, Date.now() + 2_000);
+    await expect(report).rejects.toBeInstanceOf(WorkflowUpdateRPCTimeoutOrCancelledError);
   }, 60_000);
 });
