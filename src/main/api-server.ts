@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorCode } from '../domain/error-codes';
-import { answerUnparsedRequest } from '../transport/http/unparsed-request';
+import { answerUnparsedRequests } from '../transport/http/unparsed-request';
 import { settlesBy } from './stop-budget';
 
 export type ApiServer = Awaited<ReturnType<typeof listenApi>>;
@@ -23,7 +23,7 @@ export async function listenApi(handle: (req: IncomingMessage, res: ServerRespon
     res.once('close', () => inFlight.delete(res));
     handle(req, res);
   });
-  server.on('clientError', answerUnparsedRequest);
+  answerUnparsedRequests(server);
   server.listen(port, host);
   await once(server, 'listening');
   return {

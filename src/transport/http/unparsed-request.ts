@@ -1,30 +1,48 @@
-import { STATUS_CODES } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '../../domain/error-codes';
 import { DomainError } from '../../domain/errors';
 import { errorAnswer } from './middleware/error-handler';
 
+type ParserError = { code: ErrorCode; message: string };
+
 /** Node's parser errors, answered as Node answers them by default (431, 413, 408, else 400), in the API's error format. */
-const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
-  HPE_HEADER_OVERFLOW: { code: 'headers_too_large', message: 'The request line and headers together are over 16 KiB.' },
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: { code: 'payload_too_large', message: 'The chunk extensions of the body are over 16 KiB.' },
-  ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', message: 'The request was not received in time.' },
-};
-const MALFORMED = { code: 'invalid_request', message: 'The request is not valid HTTP/1.1.' } as const;
+function parserError(code: string | undefined, headerLimit: number): ParserError {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { code: 'headers_too_large', message: `The request line and headers together are over ${inBytes(headerLimit)}.` };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': // a fixed limit of Node's parser
+      return { code: 'payload_too_large', message: 'The chunk extensions of the body are over 16 KiB.' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { code: 'request_timeout', message: 'The request was not received in time.' };
+    default:
+      return { code: 'invalid_request', message: 'The request is not valid HTTP/1.1.' };
+  }
+}
+
+function inBytes(bytes: number): string {
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
 
 /**
  * Node answers a request it cannot parse (headers over its limit, a malformed request line) before any middleware sees
- * it, with an empty body: `server.on('clientError', answerUnparsedRequest)` gives it the same JSON error body as every
- * other answer. Nothing was read, so nothing was done.
+ * it, with an empty body: this gives it the same JSON error body as every other answer. Nothing was read, so nothing
+ * was done.
  */
-export function answerUnparsedRequest(err: Error & { code?: string }, socket: Duplex & { _httpMessage?: { headersSent: boolean } | null }): void {
+export function answerUnparsedRequests(server: Server): void {
+  // The server's own limit, else the process's (node --max-http-header-size): the one the parser applied.
+  const headerLimit = (server as { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize;
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => answerOn(socket, err, headerLimit));
+}
+
+function answerOn(socket: Duplex & { _httpMessage?: { headersSent: boolean } | null }, err: Error & { code?: string }, headerLimit: number): void {
   // The client has gone, or the answer to an earlier request on this connection is half out (Node's own handler reads
   // that from the same field): an answer now would corrupt the stream.
   if (!socket.writable || socket._httpMessage?.headersSent || err.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  const { code, message } = PARSER_ERRORS[err.code ?? ''] ?? MALFORMED;
+  const { code, message } = parserError(err.code, headerLimit);
   const answer = errorAnswer(new DomainError(code, message));
   const body = JSON.stringify(answer.body);
   // Closed once the answer is out, as Node closes it: the server keeps connections half-open, so a client that never

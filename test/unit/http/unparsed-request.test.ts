@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerUnparsedRequest } from '../../../src/transport/http/unparsed-request';
+import { answerUnparsedRequests } from '../../../src/transport/http/unparsed-request';
 import { lastAnswer, rawExchange } from '../../support/raw-http';
 
 /** A request Node's parser refuses, on a server that answers it as the API does. */
@@ -9,7 +9,7 @@ describe('a request Node cannot parse', () => {
   let server: http.Server;
   async function listen(options: http.ServerOptions = {}): Promise<number> {
     server = http.createServer(options, (_req, res) => res.end('{}'));
-    server.on('clientError', answerUnparsedRequest);
+    answerUnparsedRequests(server);
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     return (server.address() as AddressInfo).port;
@@ -36,5 +36,12 @@ describe('a request Node cannot parse', () => {
     socket.destroy();
     expect(raw).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(lastAnswer(raw).body).toEqual({ error: 'The request was not received in time.', code: 'request_timeout' });
+  });
+
+  it("whose headers are over the server's limit names that limit", async () => {
+    const port = await listen({ maxHeaderSize: 8 * 1024 });
+    const { raw } = await rawExchange(port, [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(9 * 1024)}\r\n\r\n`]);
+    expect(raw).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(lastAnswer(raw).body).toEqual({ error: 'The request line and headers together are over 8 KiB.', code: 'headers_too_large' });
   });
 });
