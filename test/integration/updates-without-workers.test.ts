@@ -3,25 +3,28 @@ import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import type { Platform } from '../../src/main/platform';
 import { RETRY_NOW_ANSWER_MS } from '../../src/services/event-service';
 import { waitsBefore } from '../support/delivery-workflows';
-import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+import type { DashboardClient } from '../support/dashboard-client';
+import { signedUpWithKey } from '../support/dashboard-user';
+import { apiClient, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 
 /**
  * An update to a delivery's workflow is answered by a worker. With every worker stopped (killed, or all busy), retry now
- * answers 503 once RETRY_NOW_ANSWER_MS has passed, and a handed-off attempt's report gives up at its deadline, instead of
- * waiting for as long as no worker comes.
+ * answers 503 once RETRY_NOW_ANSWER_MS has passed (on the dashboard's pages too), and a handed-off attempt's report
+ * gives up at its deadline, instead of waiting for as long as no worker comes.
  */
 describe('updates to a delivery while no worker runs', () => {
   let api: Platform;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let client: ReturnType<typeof apiClient>;
+  let dashboard: DashboardClient;
   let endpointId: string;
   let eventId: number;
 
   beforeAll(async () => {
     api = await startTestPlatform({ roles: { api: true, worker: false } });
     receiver = await startReceiver(() => ({ status: 500 }));
-    client = apiClient(api, (await createAccountWithKey(api)).key);
+    ({ api: client, client: dashboard } = await signedUpWithKey(api));
     endpointId = (await client.post('/api/v1/webhooks/endpoints', { url: receiver.url })).body.id;
     // A worker makes the first three attempts (0, 1 s, 5 s), then stops while the delivery waits 30 s for the fourth.
     const worker = await startTestPlatform({ sameAs: api, roles: { api: false, worker: true } });
@@ -54,5 +57,21 @@ describe('updates to a delivery while no worker runs', () => {
     const run = { workflowId: deliveryId(eventId, endpointId) };
     const report = api.services.scheduler.reportOutcome(run, { round: 1, attempt: 4 }, Date.now() + 2_000);
     await expect(report).rejects.toBeInstanceOf(WorkflowUpdateRPCTimeoutOrCancelledError);
+  }, 60_000);
+
+  it('is shown on the event page when pressed in the dashboard, with its status', async () => {
+    const page = `/dashboard/events/${eventId}`;
+    const res = await dashboard.submit(page, `${page}/deliveries/${endpointId}/retry-now`, {});
+    expect(res.status).toBe(503);
+    expect(res.text).toContain(`<h1>Event #${eventId}</h1>`);
+    expect(res.text).toContain('did not take the retry now within 10 s');
+  }, 60_000);
+
+  it('is shown on the endpoint page when "retry all waiting now" is pressed, with its status', async () => {
+    const page = `/dashboard/endpoints/${endpointId}`;
+    const res = await dashboard.submit(page, `${page}/retry-now`, {});
+    expect(res.status).toBe(503);
+    expect(res.text).toContain(`Endpoint <code>${endpointId}</code>`);
+    expect(res.text).toContain('did not take the retry now within 10 s');
   }, 60_000);
 });

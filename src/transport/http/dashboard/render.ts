@@ -44,6 +44,14 @@ export function isFormError(err: unknown): err is DomainError {
   return err instanceof DomainError && httpStatusOf(err) < 500;
 }
 
+/**
+ * A button's action refused for now, nothing it asked for done yet: a conflict (nothing waits any more), the account's
+ * limits, or workers that did not take it in time. Shown on the page the button is on, with the error's status.
+ */
+export function isActionRefusal(err: unknown): err is DomainError {
+  return err instanceof DomainError && [409, 429, 503].includes(httpStatusOf(err));
+}
+
 /** The error box's text: the error's sentence, and a ValidationError's details as `path: message`. */
 export function describeError(err: DomainError): { error: string; details: string[] } {
   const details = (err.data.details ?? []) as ErrorDetail[];

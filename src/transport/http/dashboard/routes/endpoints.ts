@@ -7,7 +7,7 @@ import { parseInput } from '../../route';
 import type { DashboardDeps } from '../deps';
 import { destinationFromForm, isDestinationChoice, readBrokerInputs } from '../destination-form';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
+import { describeError, formField, isActionRefusal, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { deleteEndpointPage, DeliverySettingsForm, EndpointDetailView, EndpointForm, endpointDetailPage, EndpointsView, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
 
@@ -161,9 +161,14 @@ export function endpointRoutes(pages: SignedInRouter, deps: DashboardDeps): void
   /** The API's bulk retry now, one call (at most MAX_RETRY_NOW_PER_CALL deliveries) a press; the next press goes on from its cursor. */
   pages.post('/endpoints/:id/retry-now', async (ctx, session) => {
     const cursor = formField(ctx, 'cursor') || undefined;
-    const { woken, next_cursor } = await meteredAction(ctx, session, deps, () => deps.events.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
-    if (next_cursor) seeOther(ctx, `${base(ctx.params.id)}?notice=retry-now-more&retry_cursor=${encodeURIComponent(next_cursor)}`);
-    else seeOther(ctx, `${base(ctx.params.id)}?notice=${woken > 0 ? 'retry-now-woken' : 'retry-now-none'}`);
+    try {
+      const { woken, next_cursor } = await meteredAction(ctx, session, deps, () => deps.events.retryNowForEndpoint(session.account._id, ctx.params.id, cursor));
+      if (next_cursor) seeOther(ctx, `${base(ctx.params.id)}?notice=retry-now-more&retry_cursor=${encodeURIComponent(next_cursor)}`);
+      else seeOther(ctx, `${base(ctx.params.id)}?notice=${woken > 0 ? 'retry-now-woken' : 'retry-now-none'}`);
+    } catch (err) {
+      if (!isActionRefusal(err)) throw err;
+      await detailPage(ctx, session, { retryNow: describeError(err), retryNowCursor: cursor }, err);
+    }
   });
 
   /** A `datetime-local` value carries no zone: the form says UTC. */

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { DomainError, isDomainError, ValidationError } from '../../../../domain/errors';
+import { DomainError, ValidationError } from '../../../../domain/errors';
 import { isEventStatus, type EventStatus } from '../../../../domain/webhooks/delivery-status';
 import { EVENT_TYPE_REGEX } from '../../../../domain/webhooks/event-pattern';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
@@ -7,11 +7,10 @@ import { assertPositiveEventId } from '../../../../services/event-service';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-nesting';
 import type { DashboardDeps } from '../deps';
 import { meteredAction } from '../metered-action';
-import { describeError, formField, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
+import { describeError, formField, isActionRefusal, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { EventFilter, eventDetailPage, eventsPage, EventsView, SendEventForm } from '../templates/events';
 import type { NoticeKey } from '../templates/notices';
-import { httpStatusOf } from '../../error-status';
 
 const PAGE_SIZE = 25;
 
@@ -107,8 +106,7 @@ export function eventRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
         await meteredAction(ctx, session, deps, () => run(session.account._id, id, ctx.params.endpointId));
         seeOther(ctx, `/dashboard/events/${id}?notice=${notice}`);
       } catch (err) {
-        // A conflict (e.g. nothing waiting any more), or the account's limits (meteredAction): shown on the page, nothing changed.
-        if (!(isDomainError(err) && [409, 429].includes(httpStatusOf(err)))) throw err;
+        if (!isActionRefusal(err)) throw err;
         const event = await deps.events.get(session.account._id, id);
         sendErrorPage(ctx, err, eventDetailPage(session, event, { error: err.message }));
       }

@@ -142,6 +142,8 @@ export interface EndpointDetailView extends Feedback {
   recover?: Pick<Feedback, 'error' | 'details'> & { since: string };
   /** Where "retry all waiting now" goes on from, after a press that did not reach the last waiting delivery. */
   retryNowCursor?: string;
+  /** Why the last press of "retry all waiting now" was refused. */
+  retryNow?: Pick<Feedback, 'error' | 'details'>;
   form?: EndpointForm;
   /** The delivery settings as typed, and why they were refused. */
   settings?: Pick<Feedback, 'error' | 'details'> & { form: DeliverySettingsForm };
@@ -235,6 +237,7 @@ ${
 ${formCard({
   id: 'retry-now-heading',
   heading: 'Deliveries waiting for a retry',
+  feedback: view.retryNow,
   hint: html`<p class="hint">Every delivery to this endpoint that waits on its retry schedule makes its next attempt now (up to ${MAX_RETRY_NOW_PER_CALL} at a press); if it fails, its schedule goes on from there.
   Deliveries that wait for a paused endpoint are woken by resuming it.</p>`,
   action: `${base}/retry-now`,
