@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import type { CommandStartedEvent, CommandSucceededEvent, Document } from 'mongodb';
 import type { Platform } from '../../src/main/platform';
 import { arbitraryFor, type OpenApiDocument } from '../support/openapi-arbitraries';
 import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
+import { changedSomething, described, recordStoreWrites, type StoreWrite } from '../support/store-writes';
 
 /** Runs per property; a seed makes a run repeatable (FUZZ_SEED; a failure prints the seed and path to replay it). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1_500);
@@ -11,16 +11,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261130);
 /** What only records outside the portal's tenant carry: no answer to its token may contain it. */
 const OTHERS = 'not-for-tenant-1';
 
-const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify']);
 /** What every call writes, refused or not: its account's burst window and monthly count, and this process's heartbeat. */
 const METERING = new Set(['limit_windows', 'limit_usage', 'api_instances']);
-
-/** Whether a write command's reply says it inserted, changed, upserted or deleted a document. */
-function changedSomething(command: string, reply: Document): boolean {
-  if (command === 'update') return reply.nModified > 0 || (reply.upserted?.length ?? 0) > 0;
-  if (command === 'findAndModify') return (reply.lastErrorObject?.n ?? 0) > 0;
-  return reply.n > 0;
-}
 
 const BAD_IDS = ['', ' ', '%', '%00', '..', 'ep_000000000000000000000000', 'a'.repeat(3_000), 'a'.repeat(17_000), '\ud800', '0', '-1', '1.5', '99999999999999999999', '$where'];
 
@@ -45,9 +37,8 @@ interface FuzzRequest {
  */
 describe('every operation against generated requests', () => {
   let platform: Platform;
-  /** The store writes in flight, and those that changed a document since the last request was sent. */
-  const writing = new Map<number, string>();
-  const writes: string[] = [];
+  /** The store writes sent since the last request was. */
+  let writes: StoreWrite[] = [];
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let doc: OpenApiDocument;
   let callers: Record<FuzzRequest['caller'], string>;
@@ -56,14 +47,7 @@ describe('every operation against generated requests', () => {
 
   beforeAll(async () => {
     platform = await startTestPlatform({ roles: { api: true, worker: false } });
-    platform.mongo.on('commandStarted', (e: CommandStartedEvent) => {
-      if (WRITES.has(e.commandName)) writing.set(e.requestId, `${e.commandName} ${String(e.command[e.commandName])}`);
-    });
-    platform.mongo.on('commandSucceeded', (e: CommandSucceededEvent) => {
-      const write = writing.get(e.requestId);
-      writing.delete(e.requestId);
-      if (write !== undefined && changedSomething(write.split(' ')[0]!, e.reply as Document)) writes.push(write);
-    });
+    writes = recordStoreWrites(platform.mongo);
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -177,7 +161,7 @@ describe('every operation against generated requests', () => {
     await fc.assert(
       fc.asyncProperty(requests(fc.constantFrom('key', 'key', 'portal', 'read-only portal')), async (r) => {
         const { status } = await send(r);
-        if (status >= 400) expect(writes.filter((w) => !METERING.has(w.split(' ')[1]!))).toEqual([]);
+        if (status >= 400) expect(writes.filter((w) => changedSomething(w) && !METERING.has(w.collection)).map(described)).toEqual([]);
       }),
       { numRuns: RUNS, seed: SEED + 2 },
     );

@@ -1,4 +1,4 @@
-import type { CommandStartedEvent, CommandSucceededEvent, MongoClient } from 'mongodb';
+import type { CommandStartedEvent } from 'mongodb';
 import type { Platform } from '../../src/main/platform';
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { buildDeliveryBody } from '../../src/domain/webhooks/delivery-request';
@@ -9,6 +9,7 @@ import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 import { rowsHandedToFerretDb } from '../support/store-rows';
+import { described, recordStoreWrites, type StoreWrite, wasRefused } from '../support/store-writes';
 
 /**
  * docs/delivery.md "Store budget": the store round trips of the delivery path, counted with MongoDB
@@ -219,29 +220,14 @@ describe('store budget of the delivery path', () => {
     let second: Platform;
     /** The collections an ingest writes (metering has its own tests). */
     const INGEST_COLLECTIONS = new Set(['events', 'event_ids', 'event_sequences', 'idempotency_records']);
-    const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify']);
-    const writes: string[] = [];
-    /** Writes the store refused in part or whole: a lost claim (a duplicate key) or any other. */
-    const refused: unknown[] = [];
-
-    function monitor(client: MongoClient): void {
-      const ingestWrites = new Map<number, string>();
-      client.on('commandStarted', (e: CommandStartedEvent) => {
-        const collection = String((e.command as Record<string, unknown>)[e.commandName]);
-        if (!WRITES.has(e.commandName) || !INGEST_COLLECTIONS.has(collection)) return;
-        writes.push(`${e.commandName} ${collection}`);
-        ingestWrites.set(e.requestId, collection);
-      });
-      client.on('commandSucceeded', (e: CommandSucceededEvent) => {
-        if (ingestWrites.delete(e.requestId) && (e.reply as { writeErrors?: unknown[] }).writeErrors?.length) refused.push(e.reply);
-      });
-      client.on('commandFailed', (e) => ingestWrites.delete(e.requestId) && refused.push(e.failure));
-    }
+    /** Both processes' store writes. */
+    const writes: StoreWrite[] = [];
+    const ingestWrites = () => writes.filter((w) => INGEST_COLLECTIONS.has(w.collection));
 
     beforeAll(async () => {
       second = await startTestPlatform({ sameAs: platform, roles: { api: true, worker: false } });
-      monitor(platform.mongo);
-      monitor(second.mongo);
+      recordStoreWrites(platform.mongo, writes);
+      recordStoreWrites(second.mongo, writes);
     });
     afterAll(async () => {
       await second?.stop();
@@ -253,14 +239,14 @@ describe('store budget of the delivery path', () => {
       // A warm-up through each process (its block of ids, the accounts' counters), then 20 ingests each, all at once.
       for (const [here, there] of clients) for (const api of [here, there]) expect((await api.post('/api/v1/webhooks/events', { type: 'budget.warm', data: {} })).status).toBe(202);
       writes.length = 0;
-      refused.length = 0;
       const calls = Array.from({ length: 40 }, (_, i) => clients[i % 4][i % 2].post('/api/v1/webhooks/events', { type: 'budget.two', data: { i }, idempotency_key: `two-${i}` }));
       const answers = await Promise.all(calls);
       expect(answers.map((r) => r.status)).toEqual(answers.map(() => 202));
       expect(new Set(answers.map((r) => r.body.id)).size).toBe(40);
-      expect(refused).toEqual([]);
-      expect(writes.length / 40).toBeLessThanOrEqual(3);
-      expect(writes.sort()).toEqual([
+      // A refused write is a lost claim (a duplicate key) or any other error.
+      expect(ingestWrites().filter(wasRefused)).toEqual([]);
+      expect(ingestWrites().length / 40).toBeLessThanOrEqual(3);
+      expect(ingestWrites().map(described).sort()).toEqual([
         ...Array.from({ length: 40 }, () => 'findAndModify event_sequences'),
         ...Array.from({ length: 40 }, () => 'findAndModify idempotency_records'),
         ...Array.from({ length: 40 }, () => 'insert events'),
