@@ -1,4 +1,5 @@
 import { isEventId } from '../domain/webhooks/event-id';
+import { parseExact } from '../domain/webhooks/exact-json';
 import type { RecordOwner } from '../domain/webhooks/tenant';
 import { EventIds } from './event-ids';
 import { EventSequences } from './event-sequences';
@@ -194,7 +195,7 @@ function toStored(doc: EventDoc, seq: number): StoredEventDoc {
 }
 
 function fromStored(doc: StoredEventDoc): EventDoc {
-  const { data } = JSON.parse(doc.body) as { data: Record<string, unknown> };
+  const { data } = parseExact(doc.body) as { data: Record<string, unknown> };
   return { ...readBack<StoredAsIs>(doc, STORED_AS_IS), _id: doc._id, data, owner: doc.owner ?? null };
 }
 

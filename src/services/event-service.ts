@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { buildDeliveryBody } from '../domain/webhooks/delivery-request';
+import { stringifyExact } from '../domain/webhooks/exact-json';
 import { deriveEventStatus, EventStatus, isFinishedDeliveryStatus, isManuallyRetryable, MAX_DELIVERY_ROUNDS } from '../domain/webhooks/delivery-status';
 import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domain/webhooks/event-pattern';
 import { deliveryId, eventIdOfDelivery } from '../domain/webhooks/delivery-id';
@@ -95,7 +96,7 @@ export class EventService {
     if (isPlatformEventType(input.type)) {
       throw new DomainError('reserved_event_type', `Event types starting "${PLATFORM_EVENT_PREFIX}" are emitted by the platform only.`);
     }
-    if (Buffer.byteLength(JSON.stringify(input.data), 'utf8') > MAX_EVENT_DATA_BYTES) {
+    if (Buffer.byteLength(stringifyExact(input.data), 'utf8') > MAX_EVENT_DATA_BYTES) {
       throw new DomainError('payload_too_large', 'Event data exceeds 256 KiB when serialized.');
     }
     // Before the idempotency lookup, as the other body checks: a refused body stores nothing and claims no key.

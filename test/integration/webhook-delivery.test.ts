@@ -7,6 +7,7 @@ import {
   WEBHOOK_EVENT_TYPE,
 } from '../../src/temporal/search-attributes';
 import type { Platform } from '../../src/main/platform';
+import { DashboardClient, GOOD_PASSWORD, newEmail } from '../support/dashboard-client';
 import { deliveryClosed, retryWaits } from '../support/delivery-workflows';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { Reply, startReceiver } from '../support/receiver';
@@ -58,6 +59,32 @@ describe('webhook delivery', () => {
     expect(request.headers['x-webhook-timestamp']).toBe(String(res.body.timestamp));
     expect(request.headers['x-webhook-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(request.rawBody).toBe(JSON.stringify({ id: res.body.id, type: 'invoice.paid', data: { amount: 12.5, lines: [1, 2] }, timestamp: res.body.timestamp }));
+  });
+
+  it("delivers and shows the event's numbers as they were sent, those a double cannot hold too", async () => {
+    const { receiver, api, key, endpoint } = await setUp(() => ({ status: 204 }));
+    // An int64 id beyond 2^53, 30 digits, an exponent beyond a double's range, many decimals: JSON.parse would change each.
+    const data = '{"order_id":9007199254740993,"big":123456789012345678901234567890,"huge":1e400,"lines":[{"price":0.1000000000000000055511151231257827}],"small":12.5}';
+    const res = await api.post('/api/v1/webhooks/events', `{"type":"order.created","data":${data}}`);
+    expect(res.status).toBe(202);
+    await waitForDelivery(api, res.body.id, (d) => d.status === 'succeeded');
+    const [request] = receiver.received;
+    expect(request.rawBody).toBe(`{"id":${res.body.id},"type":"order.created","data":${data},"timestamp":${res.body.timestamp}}`);
+    expect(verifySignature(endpoint.secret, request.rawBody, request.headers['x-webhook-signature'])).toBe(true);
+    const shown = await fetch(`${fixture.platform.apiUrl}/api/v1/webhooks/events/${res.body.id}`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(await shown.text()).toContain(`"data":${data},`);
+  });
+
+  it("delivers and shows a dashboard test event's numbers as they were typed", async () => {
+    const receiver = await fixture.receiver(() => ({ status: 204 }));
+    const client = DashboardClient.fromNewIp(fixture.platform.apiUrl!);
+    await client.signUp(newEmail(), GOOD_PASSWORD);
+    await client.submit('/dashboard/endpoints', '/dashboard/endpoints', { url: `${receiver.url}/hook`, events: '*', description: '' });
+    const sent = await client.submit('/dashboard/events', '/dashboard/events', { type: 'order.created', data: '{"order_id": 9007199254740993}' });
+    expect(sent.status).toBe(303);
+    await eventually(async () => receiver.received.length > 0);
+    expect(receiver.received[0].rawBody).toContain('"data":{"order_id":9007199254740993}');
+    expect((await client.get(sent.location!.split('?')[0])).text).toContain('&quot;order_id&quot;: 9007199254740993');
   });
 
   it('shows a retrying delivery with its next attempt time while it waits', async () => {

@@ -1,5 +1,6 @@
 /** The request delivered for an event (CONTRACT §4); its body is stored at ingest, so every attempt signs the same bytes. */
 import { isEventId } from './event-id';
+import { stringifyExact } from './exact-json';
 import { isValidEventType } from './event-pattern';
 
 export const WEBHOOK_USER_AGENT = 'devops-platform-webhooks/1.0';
@@ -49,7 +50,7 @@ export function buildDeliveryBody(event: DeliveryBodyInput): string {
     throw new TypeError('event data must be a JSON object');
   }
   // A fresh literal fixes the key order and drops any extra fields of the input.
-  return JSON.stringify({ id: event.id, type: event.type, data: event.data, timestamp: event.timestamp });
+  return stringifyExact({ id: event.id, type: event.type, data: event.data, timestamp: event.timestamp });
 }
 
 export function buildDeliveryHeaders(input: DeliveryHeadersInput) {

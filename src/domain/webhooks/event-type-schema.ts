@@ -2,6 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import { RE2 } from 're2-wasm';
 import type { ErrorDetail } from '../errors';
+import { withNearestDoubles } from './exact-json';
 
 /** At most this many failing paths are reported: enough to fix the data, and the error body stays small. */
 export const MAX_SCHEMA_ERROR_DETAILS = 20;
@@ -55,7 +56,8 @@ export function compileDataSchema(schema: unknown): SchemaCompilation {
   }
   return {
     ok: true,
-    validate: (data) => {
+    validate: (sent) => {
+      const data = withNearestDoubles(sent);
       if (firstFailure(data)) return null;
       if (everyFailure && !everyFailure(data)) return detailsOf(everyFailure.errors, 'data');
       return detailsOf(firstFailure.errors, 'data');

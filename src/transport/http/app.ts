@@ -4,11 +4,12 @@ import type { z } from 'zod';
 import type { Logger } from '../../infra/logger';
 import { isDashboardPath } from './dashboard';
 import { errorHandler } from './middleware/error-handler';
-import { unmatchedRoute } from './unmatched-route';
+import { exactJsonResponses } from './middleware/exact-json-responses';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { mountRoute, RouteDefinition } from './route';
 import { serveDocsAssets } from './routes/docs';
+import { unmatchedRoute } from './unmatched-route';
 
 export type AnyRoute = RouteDefinition<z.ZodType, z.ZodType, z.ZodType>;
 
@@ -33,6 +34,7 @@ export function createApp(options: AppOptions): Koa {
 
   app.use(requestId());
   app.use(errorHandler(options.logger));
+  app.use(exactJsonResponses());
   for (const mw of options.guards ?? []) app.use(mw);
   app.use(jsonBody(isDashboardPath));
   app.use(serveDocsAssets());

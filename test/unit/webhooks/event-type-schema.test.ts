@@ -1,5 +1,6 @@
 import { compileDataSchema, MAX_SCHEMA_ERROR_DETAILS, MAX_UNIQUE_ITEMS } from '../../../src/domain/webhooks/event-type-schema';
 import { checkEventTypeName } from '../../../src/domain/webhooks/event-type';
+import { ExactNumber } from '../../../src/domain/webhooks/exact-json';
 
 describe('event-type names', () => {
   it('takes an exact type as ingest does, and refuses patterns, bad characters and the platform prefix', () => {
@@ -22,6 +23,13 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
     if (!compiled.ok) throw new Error('should compile');
     expect(compiled.validate({ amount: 1, items: [{ sku: 'x' }] })).toBeNull();
     expect(compiled.validate({ items: [{ sku: 'x' }, {}], 'a/b': 1 })?.map((d) => d.path).sort()).toEqual(['data.a/b', 'data.amount', 'data.items.1.sku']);
+  });
+
+  it('checks a number kept as sent (one a double cannot hold) as the number it is', () => {
+    const compiled = compileDataSchema({ type: 'object', properties: { id: { type: 'integer', minimum: 0 } } });
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({ id: new ExactNumber('9007199254740993') })).toBeNull();
+    expect(compiled.validate({ id: new ExactNumber('-9007199254740993') })).toEqual([{ path: 'data.id', message: 'must be >= 0' }]);
   });
 
   it('takes a schema naming the draft 2020-12 meta-schema', () => {

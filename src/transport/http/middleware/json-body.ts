@@ -1,9 +1,16 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { DomainError, ValidationError } from '../../../domain/errors';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-nesting';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Each JSON body's text, for a route that reads part of it again (an event's data, exact-json.ts). */
+const rawBodies = new WeakMap<object, string>();
+
+export function rawJsonBody(ctx: Context): string | undefined {
+  return rawBodies.get(ctx.request);
+}
 
 const JSON_TYPE = /^application\/(.+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
@@ -58,6 +65,7 @@ export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
         throw new DomainError('unsupported_media_type', `Request body was sent as ${mediaType(type)}, which this API does not read; ${SEND_JSON}.`);
       }
       ctx.request.body = body;
+      rawBodies.set(ctx.request, raw);
     }
     await next();
   };

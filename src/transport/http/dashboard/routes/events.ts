@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { DomainError, ValidationError } from '../../../../domain/errors';
 import { isEventStatus, type EventStatus } from '../../../../domain/webhooks/delivery-status';
+import { parseExact } from '../../../../domain/webhooks/exact-json';
 import { EVENT_TYPE_REGEX } from '../../../../domain/webhooks/event-pattern';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import { assertPositiveEventId } from '../../../../services/event-service';
@@ -21,7 +22,7 @@ export function parseEventData(text: string): Record<string, unknown> {
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseExact(text);
   } catch {
     throw new ValidationError('Data is not valid JSON.', [{ path: 'data', message: 'Invalid JSON' }]);
   }

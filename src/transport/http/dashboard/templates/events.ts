@@ -1,5 +1,6 @@
 import { EVENT_STATUSES, isFinishedDeliveryStatus, isManuallyRetryable } from '../../../../domain/webhooks/delivery-status';
 import { EVENT_TYPE_MAX_LENGTH } from '../../../../domain/webhooks/event-pattern';
+import { stringifyExact } from '../../../../domain/webhooks/exact-json';
 import type { ActiveSession } from '../../../../services/dashboard-auth-service';
 import type { DeliveryView, EventView } from '../../../../services/event-service';
 import { html, SafeHtml } from '../html';
@@ -155,7 +156,7 @@ ${errorBox(options.error)}
     <dt>Idempotency key</dt><dd>${event.idempotency_key ? html`<code>${event.idempotency_key}</code>` : html`<span class="muted">none</span>`}</dd>
   </dl>
   <h3>Data</h3>
-  <pre>${JSON.stringify(event.data, null, 2)}</pre>
+  <pre>${stringifyExact(event.data, 2)}</pre>
   <p class="actions spaced"><a class="button secondary" href="/dashboard/events/${event.id}">Refresh</a></p>
 </section>
 <h2>Deliveries</h2>
