@@ -3,7 +3,7 @@ export const ERROR_CATALOGUE = {
   // The request is not of the documented shape.
   invalid_request: 'The body, query or path parameters are not of the documented shape; `details` says where.',
   invalid_body: 'The request body could not be read.',
-  invalid_json: 'The request body is not JSON (Content-Type: application/json), or not valid JSON.',
+  invalid_json: 'The request body is not JSON (Content-Type: application/json), or not valid JSON, or not UTF-8.',
   json_too_deep: 'The JSON body nests objects and arrays deeper than the documented limit.',
   invalid_url: 'The endpoint url is not a string, not an absolute URL, or longer than 2,048 characters.',
   invalid_cursor: 'The `cursor` query parameter is not one this API handed out.',

@@ -72,6 +72,22 @@ describe('errors', () => {
     expect(await endpointCount()).toBe(before);
   });
 
+  it('a body that is not UTF-8 (JSON is): 400 invalid_json, nothing created, where a lenient decoder would store U+FFFD', async () => {
+    const before = await endpointCount();
+    const body = Buffer.concat([Buffer.from('{"url": "https://example.com/hook", "description": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const res = await send(LIST, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' }, body });
+    const answer = await expectJsonError(res, 400, 'invalid_json');
+    expect(answer.error).toBe('Request body is not valid UTF-8.');
+    expect(await endpointCount()).toBe(before);
+  });
+
+  it('a UTF-8 body that starts with a byte order mark is read as the JSON after it', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"url": "https://example.com/hook", "description": "café"}')]);
+    const res = await send(LIST, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' }, body });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as any).description).toBe('café');
+  });
+
   it('a JSON body is read when labelled application/json (any charset, or a +json type) or not labelled at all', async () => {
     const body = JSON.stringify({ url: 'https://example.com/hook' });
     // A byte body: fetch adds no Content-Type of its own (a string would be labelled text/plain).

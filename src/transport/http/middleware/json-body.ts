@@ -16,6 +16,18 @@ const JSON_TYPE = /^application\/(.+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 const SEND_JSON = 'send JSON with the header Content-Type: application/json';
 
+/** Fails on bytes that are not UTF-8, where a lenient decoder would put U+FFFD in their place; drops a byte order mark. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** JSON is UTF-8 (RFC 8259 §8.1): a body that is not is refused, not stored with some of its characters replaced. */
+function utf8(bytes: Buffer, code: 'invalid_body' | 'invalid_json'): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ValidationError('Request body is not valid UTF-8.', [], code);
+  }
+}
+
 /** The media type of a header value, without parameters, cut short for quoting in an error. */
 const mediaType = (header: string) => header.split(';')[0].trim().slice(0, 100);
 
@@ -38,12 +50,13 @@ export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
         `Content-Encoding ${encoding.slice(0, 100)} is not supported: send the request body uncompressed, without a Content-Encoding header.`,
       );
     }
-    const raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length, encoding: 'utf8' }).catch((err: { type?: string }) => {
+    const bytes = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length }).catch((err: { type?: string }) => {
       if (err.type === 'entity.too.large') throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
       throw new ValidationError('Request body could not be read.', [], 'invalid_body');
     });
     const type = ctx.get('Content-Type');
     const labelledOther = type !== '' && !JSON_TYPE.test(type);
+    const raw = utf8(bytes, forms && FORM_TYPE.test(type) ? 'invalid_body' : 'invalid_json');
     if (raw.length === 0) {
       ctx.request.body = undefined;
     } else if (forms && FORM_TYPE.test(type)) {

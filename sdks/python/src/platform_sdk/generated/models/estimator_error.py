@@ -35,7 +35,8 @@ class EstimatorError:
                 | `invalid_request` | 400 | The body, query or path parameters are not of the documented shape; `details` says
                 where. |
                 | `invalid_body` | 400 | The request body could not be read. |
-                | `invalid_json` | 400 | The request body is not JSON (Content-Type: application/json), or not valid JSON. |
+                | `invalid_json` | 400 | The request body is not JSON (Content-Type: application/json), or not valid JSON, or
+                not UTF-8. |
                 | `json_too_deep` | 400 | The JSON body nests objects and arrays deeper than the documented limit. |
                 | `invalid_url` | 400 | The endpoint url is not a string, not an absolute URL, or longer than 2,048 characters.
                 |
