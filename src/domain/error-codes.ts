@@ -5,7 +5,7 @@ export const ERROR_CATALOGUE = {
   invalid_body: 'The request body could not be read.',
   invalid_json: 'The request body is not JSON (Content-Type: application/json), or not valid JSON, or not UTF-8.',
   json_too_deep: 'The JSON body nests objects and arrays deeper than the documented limit.',
-  invalid_url: 'The endpoint url is not a string, not an absolute URL, or longer than 2,048 characters.',
+  invalid_url: 'The endpoint url is not a string, not an absolute URL, longer than 2,048 characters, or with port 0.',
   invalid_cursor: 'The `cursor` query parameter is not one this API handed out.',
   invalid_event_id: 'The event id in the path is not a positive integer.',
   invalid_since: 'Bulk recovery: `since` is in the future or more than 7 days ago (or, in the dashboard\'s form, not a date and time; the API answers a body that is not one with `invalid_request`).',

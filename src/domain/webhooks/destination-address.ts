@@ -150,6 +150,8 @@ export function validateDestinationUrl(raw: unknown, options: { allowPrivate?: b
     return refused('url_credentials_not_allowed', 'url must not contain a user name or password.');
   }
   if (url.hostname === '') return invalid('url must have a host.');
+  // The parser takes port 0, which no request can reach: every attempt would fail.
+  if (url.port === '0') return invalid('url port must be 1 to 65535.');
   if (!options.allowPrivate && parseIpLiteral(url.hostname)) {
     const verdict = classifyAddress(url.hostname);
     if (!verdict.allowed) {

@@ -262,6 +262,11 @@ describe('validateDestinationUrl: 400 for malformed input', () => {
     expect(validateDestinationUrl('https://[::1/')).toMatchObject({ ok: false, code: 'invalid_url' });
   });
 
+  it('refuses port 0, which no request can reach, with 400', () => {
+    expect(validateDestinationUrl('https://example.com:0/hook')).toMatchObject({ ok: false, code: 'invalid_url', message: 'url port must be 1 to 65535.' });
+    expect(validateDestinationUrl('https://example.com:65535/hook').ok).toBe(true);
+  });
+
   it('accepts a URL of exactly 2,048 characters', () => {
     const base = 'https://example.com/';
     const raw = base + 'a'.repeat(MAX_DESTINATION_URL_LENGTH - base.length);

@@ -38,8 +38,8 @@ class Error:
                 | `invalid_json` | 400 | The request body is not JSON (Content-Type: application/json), or not valid JSON, or
                 not UTF-8. |
                 | `json_too_deep` | 400 | The JSON body nests objects and arrays deeper than the documented limit. |
-                | `invalid_url` | 400 | The endpoint url is not a string, not an absolute URL, or longer than 2,048 characters.
-                |
+                | `invalid_url` | 400 | The endpoint url is not a string, not an absolute URL, longer than 2,048 characters, or
+                with port 0. |
                 | `invalid_cursor` | 400 | The `cursor` query parameter is not one this API handed out. |
                 | `invalid_event_id` | 400 | The event id in the path is not a positive integer. |
                 | `invalid_since` | 400 | Bulk recovery: `since` is in the future or more than 7 days ago (or, in the
