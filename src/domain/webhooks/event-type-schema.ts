@@ -51,8 +51,10 @@ export function compileDataSchema(schema: unknown): SchemaCompilation {
     // Collecting every failure checks `uniqueItems` even on an array already over its `maxItems`, in quadratic time: such a schema reports its first.
     everyFailure = uniqueItems.length === 0 ? compile(true) : null;
   } catch (err) {
-    // An unknown keyword, a `$ref` that resolves nowhere, a `$schema` of another draft.
-    return { ok: false, details: [{ path: 'schema', message: err instanceof Error ? err.message : String(err) }] };
+    // An unknown keyword, a `$ref` that resolves nowhere, a `$schema` of another draft; compiling a `$ref` that only
+    // leads back to itself recurses until the stack runs out.
+    const message = err instanceof RangeError ? 'has a $ref that leads only back to itself' : err instanceof Error ? err.message : String(err);
+    return { ok: false, details: [{ path: 'schema', message }] };
   }
   return {
     ok: true,

@@ -32,6 +32,18 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
     expect(compiled.validate({ id: new ExactNumber('-9007199254740993') })).toEqual([{ path: 'data.id', message: 'must be >= 0' }]);
   });
 
+  it('refuses a $ref that leads only back to itself, saying so', () => {
+    const compiled = compileDataSchema({ $defs: { a: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' });
+    expect(compiled).toEqual({ ok: false, details: [{ path: 'schema', message: 'has a $ref that leads only back to itself' }] });
+  });
+
+  it('compiles a recursive schema whose $ref is under a keyword', () => {
+    const compiled = compileDataSchema({ $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } }, $ref: '#/$defs/node' });
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({ next: { next: {} } })).toBeNull();
+    expect(compiled.validate({ next: { next: 1 } })).toEqual([{ path: 'data.next.next', message: 'must be object' }]);
+  });
+
   it('takes a schema naming the draft 2020-12 meta-schema', () => {
     const compiled = compileDataSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['a'] });
     if (!compiled.ok) throw new Error('should compile');
