@@ -796,7 +796,7 @@ type ErrorDetail struct {
 type Event struct {
 	CreatedAt string `json:"created_at"`
 
-	// Data Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a JavaScript client reading them with JSON.parse still rounds them).
+	// Data Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a client that reads every number as a double, as JSON.parse and Go's encoding/json into an interface{} do, still rounds them).
 	Data           EventData   `json:"data"`
 	Destinations   int         `json:"destinations"`
 	Id             int         `json:"id"`
@@ -809,7 +809,7 @@ type Event struct {
 	Type      string  `json:"type"`
 }
 
-// EventData Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a JavaScript client reading them with JSON.parse still rounds them).
+// EventData Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a client that reads every number as a double, as JSON.parse and Go's encoding/json into an interface{} do, still rounds them).
 type EventData map[string]interface{}
 
 // EventPage defines model for EventPage.
@@ -842,7 +842,7 @@ type EventTypePage struct {
 type EventWithDeliveries struct {
 	CreatedAt string `json:"created_at"`
 
-	// Data Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a JavaScript client reading them with JSON.parse still rounds them).
+	// Data Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a client that reads every number as a double, as JSON.parse and Go's encoding/json into an interface{} do, still rounds them).
 	Data           EventData   `json:"data"`
 	Deliveries     []Delivery  `json:"deliveries"`
 	Destinations   int         `json:"destinations"`
@@ -1008,7 +1008,7 @@ type SecretInGrace struct {
 
 // SendEventRequest defines model for SendEventRequest.
 type SendEventRequest struct {
-	// Data Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a JavaScript client reading them with JSON.parse still rounds them).
+	// Data Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a client that reads every number as a double, as JSON.parse and Go's encoding/json into an interface{} do, still rounds them).
 	Data EventData `json:"data"`
 
 	// IdempotencyKey Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.

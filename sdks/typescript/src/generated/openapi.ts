@@ -5527,7 +5527,7 @@ export interface components {
             idempotency_key?: string;
             tenant_id?: components["schemas"]["TenantId"];
         };
-        /** @description Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a JavaScript client reading them with JSON.parse still rounds them). */
+        /** @description Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a client that reads every number as a double, as JSON.parse and Go's encoding/json into an interface{} do, still rounds them). */
         EventData: {
             [key: string]: unknown;
         };

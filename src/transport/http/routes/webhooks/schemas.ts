@@ -24,7 +24,7 @@ export const JsonObject = z
     error: (issue) => (Array.isArray(issue.input) ? 'must be a JSON object, not an array' : issue.input === null ? 'must be a JSON object, not null' : 'must be a JSON object'),
   })
   .describe(
-    'Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API\'s answers (a JavaScript client reading them with JSON.parse still rounds them).',
+    'Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API\'s answers (a client that reads every number as a double, as JSON.parse and Go\'s encoding/json into an interface{} do, still rounds them).',
   )
   .meta({ id: 'EventData', type: 'object', additionalProperties: {} } as never);
 

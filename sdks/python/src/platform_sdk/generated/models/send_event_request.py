@@ -31,7 +31,8 @@ class SendEventRequest:
             data (EventData): Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered
                 as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond
                 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's
-                answers (a JavaScript client reading them with JSON.parse still rounds them).
+                answers (a client that reads every number as a double, as JSON.parse and Go's encoding/json into an interface{}
+                do, still rounds them).
             idempotency_key (str | Unset): Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1
                 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any
                 other key, in the body or the header, is a 400 `invalid_request`.
