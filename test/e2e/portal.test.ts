@@ -145,8 +145,11 @@ describe('portal in a real browser', () => {
     expect(listed.body.data.map((e: { url: string; events: string[] }) => [e.url, e.events])).toEqual([[`${receiver.url}/hook`, ['invoice.paid']]]);
     const endpointId: string = listed.body.data[0].id;
 
-    // A test event of the type, its data the example: delivered to the receiver, the attempt and its response shown.
+    // A test event of the type, its data the example with a ledger id beyond 2^53 added: delivered to the receiver with
+    // that id's digits, the attempt and its response shown.
     expect(await portal.getByLabel('Event type', { exact: true }).inputValue()).toBe('invoice.paid');
+    const example = JSON.parse(await portal.getByLabel('Data (a JSON object)').inputValue());
+    await portal.getByLabel('Data (a JSON object)').fill(`${JSON.stringify(example).slice(0, -1)},"ledger_id":9007199254740993}`);
     await portal.getByRole('button', { name: 'Send test event' }).click();
     await portal.getByRole('heading', { name: /^Event #\d+$/ }).waitFor();
     const deadline = Date.now() + 30_000;
@@ -164,6 +167,8 @@ describe('portal in a real browser', () => {
     expect(receiver.received).toHaveLength(1);
     const delivered = receiver.received[0];
     expect(JSON.parse(delivered.rawBody)).toMatchObject({ type: 'invoice.paid', data: { invoice_id: 'in_42', amount: 4200, currency: 'eur' } });
+    expect(delivered.rawBody).toContain('"ledger_id":9007199254740993}');
+    expect(await portal.getByTestId('event-data').innerText()).toContain('"ledger_id": 9007199254740993');
 
     // Back to the endpoint: reveal the secret (it signed the delivery), rotate it.
     await portal.getByRole('button', { name: 'Endpoints' }).click();

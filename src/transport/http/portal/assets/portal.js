@@ -59,6 +59,18 @@
   function say(text) { notice.textContent = text || ''; }
   function brandName() { return document.getElementById('brand-name').textContent; }
   function json(value) { return JSON.stringify(value, null, 2); }
+
+  /**
+   * JSON.parse, keeping each number as written where JSON.parse rounds it (an id beyond 2^53 in an event's data): the
+   * API keeps such numbers as sent, and so do this page's views and test events, where the browser gives the source
+   * text (JSON.rawJSON; elsewhere they are rounded, as before).
+   */
+  var keepDigits = typeof JSON.rawJSON === 'function'
+    ? function (key, value, context) {
+      return typeof value === 'number' && context && typeof context.source === 'string' && context.source !== String(value) ? JSON.rawJSON(context.source) : value;
+    }
+    : undefined;
+  function parseJson(text) { return JSON.parse(text, keepDigits); }
   function when(iso) { return iso ? new Date(iso).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—'; }
 
   function ApiError(status, body) {
@@ -80,7 +92,7 @@
     }).then(function (res) {
       return res.text().then(function (text) {
         var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        try { data = text ? parseJson(text) : null; } catch (e) { data = null; }
         if (res.status === 401) {
           forgetToken();
           showExpired();
@@ -452,7 +464,7 @@
           e.preventDefault();
           act(send, form, function () {
             var parsed;
-            try { parsed = JSON.parse(data.value); } catch (err) { return Promise.reject(new ApiError(0, { error: 'The data is not JSON: ' + err.message })); }
+            try { parsed = parseJson(data.value); } catch (err) { return Promise.reject(new ApiError(0, { error: 'The data is not JSON: ' + err.message })); }
             return api('POST', '/events', { type: type.value, data: parsed }).then(function (sent) {
               return showEvent(sent.id).then(function () { say('Test event sent: refresh to follow its delivery.'); });
             });
@@ -530,7 +542,7 @@
         h('div', { className: 'actions' }, h('button', { type: 'button', className: 'secondary', onclick: function () { showEvent(ev.id); } }, 'Refresh')),
         h('dl', null, h('dt', null, 'Type'), h('dd', null, ev.type), h('dt', null, 'Status'), h('dd', { testid: 'event-status', className: 'status-' + ev.status }, ev.status), h('dt', null, 'Created'), h('dd', null, when(ev.created_at))),
         h('h2', null, 'Data'),
-        h('pre', null, json(ev.data)),
+        h('pre', { testid: 'event-data' }, json(ev.data)),
         h('h2', null, 'Deliveries'),
         ev.deliveries.length === 0 ? h('p', null, 'No endpoint of yours was subscribed to this event type.') : ev.deliveries.map(function (d) { return deliverySection(ev, d); }),
       );
