@@ -1,4 +1,5 @@
 import type { Filter, UpdateFilter } from 'mongodb';
+import { parseExact, stringifyExact } from '../domain/webhooks/exact-json';
 import { accountCountsOf } from './account-counts';
 import { cacheInvalidationsOf } from './cache-invalidations';
 import { unlessIdTaken } from './mongo';
@@ -85,12 +86,12 @@ export class EventTypes extends StoreCollection<StoredEventTypeDoc>('event_types
     for (const field of ['schema', 'example'] as const) {
       const value = changes[field];
       if (value === null) unset[JSON_FIELD[field]] = '';
-      else if (value !== undefined) set[JSON_FIELD[field]] = JSON.stringify(value);
+      else if (value !== undefined) set[JSON_FIELD[field]] = stringifyExact(value);
     }
     const filter: Filter<StoredEventTypeDoc> = { _id: read._id, account_id: read.account_id };
     if (guard) {
       const held = read[guard];
-      filter[JSON_FIELD[guard]] = held === null ? { $exists: false } : JSON.stringify(held);
+      filter[JSON_FIELD[guard]] = held === null ? { $exists: false } : stringifyExact(held);
     }
     const update: UpdateFilter<StoredEventTypeDoc> = { $set: set, $inc: { version: 1 }, ...(Object.keys(unset).length > 0 && { $unset: unset }) };
     const after = await this.col.findOneAndUpdate(filter, update, { returnDocument: 'after' });
@@ -110,11 +111,11 @@ export class EventTypes extends StoreCollection<StoredEventTypeDoc>('event_types
 
 function toStored(doc: EventTypeDoc): StoredEventTypeDoc {
   const { schema, example, ...rest } = doc;
-  return { ...rest, ...(schema !== null && { schema_json: JSON.stringify(schema) }), ...(example !== null && { example_json: JSON.stringify(example) }) };
+  return { ...rest, ...(schema !== null && { schema_json: stringifyExact(schema) }), ...(example !== null && { example_json: stringifyExact(example) }) };
 }
 
 function fromStored(doc: StoredEventTypeDoc): EventTypeDoc {
-  const parsed = (text: string | undefined) => (text === undefined ? null : (JSON.parse(text) as Record<string, unknown>));
+  const parsed = (text: string | undefined) => (text === undefined ? null : (parseExact(text) as Record<string, unknown>));
   return { ...readBack<StoredAsIs>(doc, STORED_AS_IS), schema: parsed(doc.schema_json), example: parsed(doc.example_json) };
 }
 

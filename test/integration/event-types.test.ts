@@ -220,6 +220,19 @@ describe('event-type catalog', () => {
     expect((await api.post(EVENTS, { type: 'order.placed', data: { 'line.items': ['abc'] } })).status).toBe(202);
   });
 
+  it("keeps an example's numbers as sent, those a double cannot hold too, through a create and a PATCH of its schema", async () => {
+    const { key } = await createAccountWithKey(here);
+    const api = apiClient(here, key);
+    const example = '{"invoice_id":"in_1","amount":9007199254740993}';
+    expect((await api.post(TYPES, `{"name":"invoice.big","schema":${JSON.stringify(INVOICE_SCHEMA)},"example":${example}}`)).status).toBe(201);
+    const shown = async () => (await fetch(`${here.apiUrl}${TYPES}/invoice.big`, { headers: { Authorization: `Bearer ${key}` } })).text();
+    expect(await shown()).toContain(`"example":${example}`);
+    // A new schema is written only against the example it was checked against, compared as stored.
+    const patched = await api.patch(`${TYPES}/invoice.big`, { schema: { ...INVOICE_SCHEMA, description: 'invoices' } });
+    expect(patched.status).toBe(200);
+    expect(await shown()).toContain(`"example":${example}`);
+  });
+
   it('refuses data that does not match its type\'s schema with 422 schema_mismatch and the failing paths, storing no event and no idempotency record', async () => {
     const api = apiClient(here, (await createAccountWithKey(here)).key);
     expect((await api.post(TYPES, { name: 'invoice.paid', schema: INVOICE_SCHEMA })).status).toBe(201);

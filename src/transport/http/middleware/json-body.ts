@@ -1,15 +1,24 @@
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { DomainError, ValidationError } from '../../../domain/errors';
+import { mayHoldInexactNumbers, parseExact } from '../../../domain/webhooks/exact-json';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-nesting';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Each JSON body's text, for a route that reads part of it again (an event's data, exact-json.ts). */
+/** Each JSON body's text, for a route that reads a member of it again (exactBodyMember). */
 const rawBodies = new WeakMap<object, string>();
 
-export function rawJsonBody(ctx: Context): string | undefined {
-  return rawBodies.get(ctx.request);
+/**
+ * A member of the JSON body (`parsed`, as JSON.parse read it) with its numbers as sent (exact-json.ts): read again from
+ * the body's text only when JSON.parse may have changed a number of it, and only when `parsed` is within `maxBytes`
+ * serialized (reading the digits costs many times what JSON.parse does; a member over its limit is refused as it is).
+ */
+export function exactBodyMember<T>(ctx: Context, member: string, parsed: T, maxBytes: number): T {
+  const raw = rawBodies.get(ctx.request);
+  if (parsed === undefined || parsed === null || raw === undefined || !mayHoldInexactNumbers(raw)) return parsed;
+  if (Buffer.byteLength(JSON.stringify(parsed), 'utf8') > maxBytes) return parsed;
+  return (parseExact(raw) as Record<string, T>)[member];
 }
 
 const JSON_TYPE = /^application\/(.+\+)?json\b/i;

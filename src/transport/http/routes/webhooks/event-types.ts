@@ -1,4 +1,7 @@
+import type { Context } from 'koa';
+import { MAX_EVENT_TYPE_EXAMPLE_BYTES } from '../../../../domain/webhooks/event-type';
 import type { EventTypeService } from '../../../../services/event-type-service';
+import { exactBodyMember } from '../../middleware/json-body';
 import { accountOf } from '../../middleware/key-scoped';
 import { BEARER, json, keyScopedResponses } from '../../responses';
 import { defineRoute } from '../../route';
@@ -8,6 +11,9 @@ import { ListQuery } from './schemas';
 const BASE = '/api/v1/webhooks/event-types';
 const ONE = `${BASE}/:name`;
 const tags = ['Webhook event types'];
+
+/** The example is event data: its numbers are kept as sent, as an event's are (exact-json.ts). */
+const exampleAsSent = <T>(ctx: Context, example: T): T => exactBodyMember(ctx, 'example', example, MAX_EVENT_TYPE_EXAMPLE_BYTES);
 
 /** The account's event-type catalog (docs/event-types.md), scoped to the key's account: another account's type is a 404. */
 export function eventTypeRoutes(service: EventTypeService) {
@@ -26,7 +32,7 @@ export function eventTypeRoutes(service: EventTypeService) {
       responses: keyScopedResponses({ 201: json('The registered event type.', EventType) }, 400, 409, 422),
       handler: async (ctx, { body }) => {
         ctx.status = 201;
-        ctx.body = await service.create(accountOf(ctx), body);
+        ctx.body = await service.create(accountOf(ctx), { ...body, example: exampleAsSent(ctx, body.example) });
       },
     }),
     defineRoute({
@@ -64,7 +70,7 @@ export function eventTypeRoutes(service: EventTypeService) {
       body: EventTypePatchBody,
       responses: keyScopedResponses({ 200: json('The updated event type.', EventType) }, 400, 404, 409, 422),
       handler: async (ctx, { params, body }) => {
-        ctx.body = await service.update(accountOf(ctx), params.name, body);
+        ctx.body = await service.update(accountOf(ctx), params.name, { ...body, example: exampleAsSent(ctx, body.example) });
       },
     }),
     defineRoute({

@@ -1,11 +1,9 @@
-import type { Context } from 'koa';
 import type { z } from 'zod';
 import { ValidationError } from '../../../../domain/errors';
-import { mayHoldInexactNumbers, parseExact } from '../../../../domain/webhooks/exact-json';
 import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
 import { recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService, MAX_EVENT_DATA_BYTES } from '../../../../services/event-service';
-import { rawJsonBody } from '../../middleware/json-body';
+import { exactBodyMember } from '../../middleware/json-body';
 import { accountOf, ownerOfCall, tenantForCall } from '../../middleware/key-scoped';
 import type { RecordOwner } from '../../../../domain/webhooks/tenant';
 import { BEARER, json, keyScopedResponses } from '../../responses';
@@ -15,15 +13,6 @@ import { EVENTS_PATH, recordIngestFailure, ticketOf } from './ingest-gate';
 
 const tags = ['Webhook events'];
 
-/**
- * The body's `data` with its numbers as sent (exact-json.ts): read again only when JSON.parse may have changed one, and
- * only when it is within its limit (reading the digits costs many times what JSON.parse does; data over it is refused as it is).
- */
-function exactData(ctx: Context, parsed: Record<string, unknown>): Record<string, unknown> {
-  const raw = rawJsonBody(ctx);
-  if (raw === undefined || !mayHoldInexactNumbers(raw) || Buffer.byteLength(JSON.stringify(parsed), 'utf8') > MAX_EVENT_DATA_BYTES) return parsed;
-  return (parseExact(raw) as { data: Record<string, unknown> }).data;
-}
 
 /** CONTRACT §4: ingest, status and history, listing, manual retry. */
 export function eventRoutes(service: EventService) {
@@ -63,7 +52,7 @@ export function eventRoutes(service: EventService) {
           );
         }
         const tenantId = tenantForCall(ctx, body.tenant_id);
-        const input = { ...body, data: exactData(ctx, body.data), idempotency_key: body.idempotency_key ?? header };
+        const input = { ...body, data: exactBodyMember(ctx, 'data', body.data, MAX_EVENT_DATA_BYTES), idempotency_key: body.idempotency_key ?? header };
         const result = await service.ingest(ticketOf(ctx), { ...input, ...(tenantId !== undefined && { tenant_id: tenantId }) });
         ctx.status = result.created ? 202 : 200;
         ctx.body = result.body;
