@@ -65,10 +65,11 @@ export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
     });
     const type = ctx.get('Content-Type');
     const labelledOther = type !== '' && !JSON_TYPE.test(type);
-    const raw = utf8(bytes, forms && FORM_TYPE.test(type) ? 'invalid_body' : 'invalid_json');
+    const form = forms && FORM_TYPE.test(type);
+    const raw = utf8(bytes, form ? 'invalid_body' : 'invalid_json');
     if (raw.length === 0) {
       ctx.request.body = undefined;
-    } else if (forms && FORM_TYPE.test(type)) {
+    } else if (form) {
       ctx.request.body = Object.fromEntries(new URLSearchParams(raw));
     } else if (forms && labelledOther) {
       throw new ValidationError('Request body must be JSON (Content-Type: application/json).', [], 'invalid_json');
