@@ -14,11 +14,19 @@ import { AccountService, AccountView } from '../services/account-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
 import { httpStatusOf } from '../transport/http/error-status';
 
-const USAGE =
-  'usage: cli account create --email E [--tier T] | account set-tier --account ID --tier T | ' +
-  'account invite --account ID [--base-url URL] | ' +
-  'key create --account ID --product P --label L | key list --account ID | key revoke --key ID | ' +
-  'listen --account ID [--events P,...] [--forward-to URL]';
+const COMMANDS = [
+  'account create --email E [--tier T]',
+  'account set-tier --account ID --tier T',
+  'account invite --account ID [--base-url URL]',
+  'key create --account ID --product P --label L',
+  'key list --account ID',
+  'key revoke --key ID',
+  'listen --account ID [--events P,...] [--forward-to URL]',
+];
+const USAGE = `usage: cli ${COMMANDS.join(' | ')}`;
+
+/** What `cli help` prints: still one JSON object on stdout, as every other command. */
+const help = () => ({ usage: 'npm run --silent cli -- <command>', commands: COMMANDS, docs: 'docs/operating.md#ops-cli' });
 
 async function main(argv: string[]): Promise<unknown> {
   const [noun, verb, ...rest] = argv;
@@ -53,6 +61,7 @@ async function main(argv: string[]): Promise<unknown> {
   };
 
   const command = `${noun ?? ''} ${verb ?? ''}`;
+  if (noun === undefined) throw new ValidationError(`No command given. ${USAGE}`);
   if (!Object.hasOwn(commands, command)) throw new ValidationError(`Unknown command "${command.trim()}". ${USAGE}`);
   return withAccountService(commands[command]);
 }
@@ -89,7 +98,10 @@ function fail(err: unknown): never {
 }
 
 const argv = process.argv.slice(2);
-if (argv[0] === 'listen') {
+if (argv[0] === 'help' || argv.some((arg) => arg === '--help' || arg === '-h')) {
+  process.stdout.write(`${JSON.stringify(help())}\n`);
+  process.exit(0);
+} else if (argv[0] === 'listen') {
   // Loaded only here: the listener brings certificate generation along.
   import('./cli-listen').then(({ listen }) => listen(argv.slice(1))).then(() => process.exit(0), fail);
 } else {

@@ -161,6 +161,17 @@ describe('ops CLI', () => {
     });
   });
 
+  it('help, --help and -h print the commands as one JSON object and exit 0', async () => {
+    for (const args of [['help'], ['--help'], ['key', 'create', '-h'], ['listen', '--help']]) {
+      const r = await run(TSX, ['src/main/cli.ts', ...args], db);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+      const help = JSON.parse(r.stdout);
+      expect(help.commands).toContain('key create --account ID --product P --label L');
+      expect(help.commands).toContain('listen --account ID [--events P,...] [--forward-to URL]');
+      expect(help.docs).toBe('docs/operating.md#ops-cli');
+    }
+  });
+
   describe('bad input: non-zero exit, JSON error on stderr, nothing on stdout', () => {
     it('a missing required option', async () => {
       expect((await fails('account', 'create')).error).toMatch(/--email/);
@@ -179,7 +190,10 @@ describe('ops CLI', () => {
     it('an unknown command', async () => {
       expect((await fails('account', 'delete', '--account', 'x')).error).toMatch(/Unknown command/);
       expect((await fails('frobnicate')).error).toMatch(/Unknown command/);
-      await fails();
+    });
+
+    it('no command: the usage', async () => {
+      expect((await fails()).error).toMatch(/^No command given\. usage: cli account create/);
     });
 
     it('an unknown option', async () => {
