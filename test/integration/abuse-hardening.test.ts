@@ -142,7 +142,7 @@ describe('abuse and fault hardening', () => {
   describe('dashboard key management', () => {
     const countKeys = (accountId: string) => platform.db.collection('api_keys').countDocuments({ account_id: accountId });
 
-    it('creating and revoking keys is metered: the 11th key form a minute (free tier) is 429 and changes nothing', async () => {
+    it('creating keys is metered: the 11th key form a minute (free tier) is 429 and changes nothing', async () => {
       const { client, accountId } = await dashboardUser();
       for (let i = 0; i < 10; i++) expect((await client.submit('/dashboard/keys', '/dashboard/keys', { product: 'weh', label: `k${i}` })).status).toBe(303);
       expect(await countKeys(accountId)).toBe(11);
@@ -150,9 +150,16 @@ describe('abuse and fault hardening', () => {
       expect(refused.status).toBe(429);
       expect(refused.text).toContain('Nothing was changed');
       expect(await countKeys(accountId)).toBe(11);
-      const [key] = await platform.services.accounts.listKeys(accountId);
-      expect((await client.submit('/dashboard/keys', `/dashboard/keys/${key!.id}/revoke`, {})).status).toBe(429);
-      expect((await platform.services.accounts.listKeys(accountId)).find((k) => k.id === key!.id)!.revoked_at).toBeNull();
+    });
+
+    it('revoking a key is not metered: a leaked key that used up the minute\'s calls is still revoked', async () => {
+      const { client, accountId, api } = await dashboardUser();
+      for (let i = 0; i < 10; i++) expect((await api.get('/api/v1/webhooks/endpoints')).status).toBe(200);
+      expect((await api.get('/api/v1/webhooks/endpoints')).status).toBe(429);
+      const [leaked] = await platform.services.accounts.listKeys(accountId);
+      expect((await client.submit('/dashboard/keys', `/dashboard/keys/${leaked!.id}/revoke`, {})).status).toBe(303);
+      expect((await platform.services.accounts.listKeys(accountId)).find((k) => k.id === leaked!.id)!.revoked_at).not.toBeNull();
+      expect((await api.get('/api/v1/webhooks/endpoints')).status).toBe(401);
     });
 
     it(`allows ${MAX_LIVE_KEYS_PER_ACCOUNT} live keys, then answers 422 key_limit_reached and stores nothing; a revoked key frees its place`, async () => {

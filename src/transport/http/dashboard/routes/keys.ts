@@ -52,9 +52,11 @@ export function keyRoutes(pages: SignedInRouter, deps: DashboardDeps): void {
   });
 
   pages.post('/keys/:id/revoke', async (ctx, session) => {
-    // Scoped to the account: another account's key id is a 404, and nothing changes.
+    // Not metered: whoever holds a leaked key could otherwise use up the account's calls and so keep its owner from
+    // revoking it. What it costs is bounded by the keys made, which are metered. Scoped to the account: another
+    // account's key id is a 404, and nothing changes.
     try {
-      await meteredAction(ctx, session, deps, () => deps.accounts.revokeKey(ctx.params.id, session.account._id));
+      await deps.accounts.revokeKey(ctx.params.id, session.account._id);
     } catch (err) {
       if (isDomainError(err, 'not_found')) throw new DomainError('not_found', 'No such key in this account.');
       throw err;
