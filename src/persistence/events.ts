@@ -68,8 +68,8 @@ export class EventInsertUnanswered extends Error {
 }
 
 /** What retention needs of an event to remove it and what hangs off it: no body. */
-export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'type' | 'idempotency_key' | 'endpoint_ids' | 'created_at' | 'fifo_places'> & { seq: number };
-const RETENTION_VIEW = { account_id: 1, type: 1, idempotency_key: 1, endpoint_ids: 1, created_at: 1, fifo_places: 1, seq: 1 } as const;
+export type EventRetentionView = Pick<EventDoc, '_id' | 'account_id' | 'tenant_id' | 'type' | 'idempotency_key' | 'endpoint_ids' | 'created_at' | 'fifo_places'> & { seq: number };
+const RETENTION_VIEW = { account_id: 1, tenant_id: 1, type: 1, idempotency_key: 1, endpoint_ids: 1, created_at: 1, fifo_places: 1, seq: 1 } as const;
 
 /** The `owner` of the events an API process accepts while its lease's hand-over batch is `batch`. */
 export const ownerTag = (instanceId: string, batch: number): string => `${instanceId}#${batch}`;

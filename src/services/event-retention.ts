@@ -1,5 +1,5 @@
 import type { Clock } from '../domain/clock';
-import { keyIssuerOf } from '../domain/webhooks/idempotency-key';
+import { keyScopeOf } from '../domain/webhooks/idempotency-key';
 import { periodic, type Periodic } from '../infra/periodic';
 import type { Logger } from '../infra/logger';
 import type { Deliveries } from '../persistence/deliveries';
@@ -62,7 +62,7 @@ export class EventRetention {
     // Before the deliveries go: the queues' heads pass over the places by their records.
     await this.deps.fifo.forget(gone);
     await this.deps.deliveries.deleteForEvents(gone);
-    await Promise.all(gone.map((e) => e.idempotency_key !== null && this.deps.idempotency.purge(keyIssuerOf(e.type), e.account_id, e.idempotency_key, e._id)));
+    await Promise.all(gone.map((e) => e.idempotency_key !== null && this.deps.idempotency.purge(keyScopeOf(e.account_id, e), e.idempotency_key, e._id)));
     await this.deps.events.deleteAll(gone);
   }
 }

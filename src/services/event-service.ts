@@ -8,7 +8,7 @@ import { isPlatformEventType, matchesAny, PLATFORM_EVENT_PREFIX } from '../domai
 import { deliveryId, eventIdOfDelivery } from '../domain/webhooks/delivery-id';
 import type { HealthSummary } from '../domain/webhooks/endpoint-health';
 import { parseEventId } from '../domain/webhooks/event-id';
-import { keyIssuerOf } from '../domain/webhooks/idempotency-key';
+import { keyScopeOf } from '../domain/webhooks/idempotency-key';
 import { type DeliveryEnd, noticesForFailedDelivery, type NoticeRules } from '../domain/webhooks/operational-events';
 import { MAX_RECOVERY_DELIVERIES, recoverySinceProblem } from '../domain/webhooks/recovery';
 import type { Deliveries, DeliveryDoc } from '../persistence/deliveries';
@@ -132,7 +132,7 @@ export class EventService {
     try {
       const key = input.idempotency_key ?? null;
       // Concurrent repeats each store an event; the key's unique record picks one, and the others delete theirs (settleKey).
-      const existing = key === null ? null : await this.deps.idempotency.find(accountId, key, keyIssuerOf(input.type));
+      const existing = key === null ? null : await this.deps.idempotency.find(keyScopeOf(accountId, input), key);
       if (existing && existing.expires_at > this.deps.clock()) return { created: false, body: existing.response };
       return await this.accept(accountId, input, key);
     } finally {

@@ -26,6 +26,7 @@ export function ingestResponse(event: EventDoc) {
 export function idempotencyRecordFor(event: EventDoc): NewIdempotencyRecord {
   return {
     account_id: event.account_id,
+    ...(event.tenant_id !== undefined && { tenant_id: event.tenant_id }),
     issuer: keyIssuerOf(event.type),
     key: event.idempotency_key as string,
     event_id: event._id,

@@ -59,7 +59,7 @@ describe('races on the ingest and delivery path', () => {
       await eventually(async () => (Date.now() > ranOutAt && (await lease())!.expires_at.getTime() > ranOutAt + 1) || undefined, 60_000, 50);
       // Another API process sweeping just after that lease ran out finds nothing to take over.
       expect(await sweepOfAnotherProcessAt(ranOutAt + 1)).toBe(0);
-      expect(await platform.repositories.idempotency.find(accountId, 'held-live')).toBeNull();
+      expect(await platform.repositories.idempotency.find({ issuer: 'account', accountId }, 'held-live')).toBeNull();
       gate.open();
       const res = await ingest;
       expect(res.status).toBe(202);
@@ -88,7 +88,7 @@ describe('races on the ingest and delivery path', () => {
       // The stalled process's lease runs out (renewals are held too); another API process recovers its event.
       await eventually(async () => {
         await platform.services.recovery.sweep();
-        return (await platform.repositories.idempotency.find(accountId, 'held-stalled')) ?? undefined;
+        return (await platform.repositories.idempotency.find({ issuer: 'account', accountId }, 'held-stalled')) ?? undefined;
       }, 15_000, 250);
       gate.open();
       renewals.open();

@@ -68,7 +68,7 @@ describe('event retention', () => {
       event: (await events.findUnscoped(e.id)) !== null,
       delivery: (await deliveries.find(e.delivery)) !== null,
       round: (await db.collection('delivery_rounds').countDocuments({ _id: roundClaimId(e.delivery, 2) as never })) === 1,
-      idempotency: (await idempotency.find('acct_retention', e.key)) !== null,
+      idempotency: (await idempotency.find({ issuer: 'account', accountId: 'acct_retention' }, e.key)) !== null,
     };
   }
 
@@ -143,7 +143,7 @@ describe('event retention', () => {
     const old = await ingest(40, 'reused');
     await retention.purge();
     const again = await ingest(0, 'reused');
-    const record = await idempotency.find('acct_retention', 'reused');
+    const record = await idempotency.find({ issuer: 'account', accountId: 'acct_retention' }, 'reused');
     expect(record?.event_id).toBe(again.id);
     expect(again.id).toBeGreaterThan(old.id);
   });
@@ -151,10 +151,10 @@ describe('event retention', () => {
   it("a purge leaves a key's record that a later event took over after it expired", async () => {
     const old = await ingest(40, 'taken-over');
     const again = await ingest(0, 'taken-over');
-    expect((await idempotency.find('acct_retention', 'taken-over'))?.event_id).toBe(again.id);
+    expect((await idempotency.find({ issuer: 'account', accountId: 'acct_retention' }, 'taken-over'))?.event_id).toBe(again.id);
     expect(await retention.purge()).toBe(1);
     expect((await kept(old)).event).toBe(false);
-    expect((await idempotency.find('acct_retention', 'taken-over'))?.event_id).toBe(again.id);
+    expect((await idempotency.find({ issuer: 'account', accountId: 'acct_retention' }, 'taken-over'))?.event_id).toBe(again.id);
   });
 });
 

@@ -46,13 +46,13 @@ describe('idempotency records expiring', () => {
       await gate.open();
     }
     await ttlMonitorPass(db);
-    expect((await records.find('acct_expiry', 'k1'))?.event_id).toBe(2);
+    expect((await records.find({ issuer: 'account', accountId: 'acct_expiry' }, 'k1'))?.event_id).toBe(2);
   });
 
   it('the monitor removes a record once it has expired', async () => {
     const now = new Date();
     await records.claim(recordOf('k2', 3, new Date(now.getTime() - HOUR)), () => now);
     await ttlMonitorPass(db);
-    expect(await records.find('acct_expiry', 'k2')).toBeNull();
+    expect(await records.find({ issuer: 'account', accountId: 'acct_expiry' }, 'k2')).toBeNull();
   });
 });

@@ -152,6 +152,28 @@ describe('portal sessions', () => {
     });
   }
 
+  it("has its tenant's own idempotency keys: another tenant's or the account's key neither answers with their event nor is taken from them", async () => {
+    const { key } = await createAccountWithKey(platform);
+    const api = apiClient(platform, key);
+    await created(api, '/api/v1/webhooks/endpoints', { url: url('y'), tenant_id: 'cus_Y' });
+    const portalX = (await session(api, { tenant_id: 'cus_X' })).api;
+
+    const forY = await api.post('/api/v1/webhooks/events', { type: 'invoice.paid', data: {}, tenant_id: 'cus_Y', idempotency_key: 'inv_1' });
+    const own = await api.post('/api/v1/webhooks/events', { type: 'invoice.paid', data: {}, idempotency_key: 'inv_2' });
+    for (const taken of ['inv_1', 'inv_2']) {
+      const res = await portalX.post('/api/v1/webhooks/events', { type: 'test.sent', data: {}, idempotency_key: taken });
+      expect([res.status, res.body.type, res.body.tenant_id]).toEqual([202, 'test.sent', 'cus_X']);
+    }
+    expect([forY.status, own.status]).toEqual([202, 202]);
+
+    // A key the tenant's session took first is still the sender's to use for another tenant: stored and delivered.
+    expect((await portalX.post('/api/v1/webhooks/events', { type: 'order.paid', data: { evil: 1 }, idempotency_key: 'ord_1' })).status).toBe(202);
+    const sender = await api.post('/api/v1/webhooks/events', { type: 'order.paid', data: { amount: 100 }, tenant_id: 'cus_Y', idempotency_key: 'ord_1' });
+    expect([sender.status, sender.body.tenant_id, sender.body.destinations]).toEqual([202, 'cus_Y', 1]);
+    const repeat = await api.post('/api/v1/webhooks/events', { type: 'order.paid', data: { amount: 100 }, tenant_id: 'cus_Y', idempotency_key: 'ord_1' });
+    expect([repeat.status, repeat.body.id]).toEqual([200, sender.body.id]);
+  });
+
   it("the services, called directly for a tenant, find no other tenant's endpoint or event", async () => {
     const { key, accountId } = await createAccountWithKey(platform);
     const api = apiClient(platform, key);

@@ -1011,7 +1011,7 @@ type SendEventRequest struct {
 	// Data Any JSON object (not an array, not null); at most 256 KiB serialized. Every key is delivered as sent, and every number with the value it was sent with: one a 64-bit double cannot hold (an integer beyond 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's answers (a client that reads every number as a double, as JSON.parse and Go's encoding/json into an interface{} do, still rounds them).
 	Data EventData `json:"data"`
 
-	// IdempotencyKey Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.
+	// IdempotencyKey Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`. Each tenant has its own keys, apart from the account's: the same key for another tenant is another event.
 	IdempotencyKey *string `json:"idempotency_key,omitempty"`
 
 	// TenantId Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).

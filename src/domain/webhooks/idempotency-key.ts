@@ -20,3 +20,21 @@ export function isIdempotencyKey(key: string): boolean {
 export type KeyIssuer = 'account' | 'platform';
 
 export const keyIssuerOf = (eventType: string): KeyIssuer => (isPlatformEventType(eventType) ? 'platform' : 'account');
+
+/**
+ * Whose keys an event's key is one of: the platform's for the account, the account's own, or one tenant's. Each tenant has
+ * its own, as Stripe keeps one set per connected account: a tenant's portal session, which sends test events with keys of
+ * its choosing, can neither read another tenant's (or the account's) events through a key nor take a key first so that
+ * the sender's event for another tenant is answered as a repeat and never stored.
+ */
+export interface KeyScope {
+  issuer: KeyIssuer;
+  accountId: string;
+  tenantId?: string;
+}
+
+export const keyScopeOf = (accountId: string, event: { type: string; tenant_id?: string }): KeyScope => ({
+  issuer: keyIssuerOf(event.type),
+  accountId,
+  ...(event.tenant_id !== undefined && { tenantId: event.tenant_id }),
+});

@@ -201,7 +201,8 @@ export const EventIngestBody = z.strictObject({
     .optional()
     .describe(
       'Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces ' +
-        '(0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`.',
+        '(0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`. ' +
+        "Each tenant has its own keys, apart from the account's: the same key for another tenant is another event.",
     ),
   tenant_id: TenantId.optional(),
 }).meta({ id: 'SendEventRequest' });

@@ -35,7 +35,8 @@ class SendEventRequest:
                 do, still rounds them).
             idempotency_key (str | Unset): Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1
                 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any
-                other key, in the body or the header, is a 400 `invalid_request`.
+                other key, in the body or the header, is a 400 `invalid_request`. Each tenant has its own keys, apart from the
+                account's: the same key for another tenant is another event.
             tenant_id (str | Unset): Your customer this belongs to, named by your own id for it: must be 1 to 128 characters
                 of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant;
                 an event without one only to the account's endpoints that have none. One tenant's events never reach another
