@@ -39,10 +39,13 @@ export function mayHoldInexactNumbers(text: string): boolean {
 export function parseExact(text: string): unknown {
   if (!mayHoldInexactNumbers(text)) return JSON.parse(text);
   try {
-    return parse(text, null, (number) => (isHeldExactly(number) ? Number(number) : new ExactNumber(number)));
+    return parse(text, null, {
+      parseNumber: (number) => (isHeldExactly(number) ? Number(number) : new ExactNumber(number)),
+      // An object that gives a key twice keeps the last value, as JSON.parse does (lossless-json would refuse it).
+      onDuplicateKey: ({ newValue }) => newValue,
+    });
   } catch {
-    // Not JSON (JSON.parse throws), or an object that gives a key twice, which lossless-json refuses: read as JSON.parse
-    // reads it (the last value), so that the answer does not depend on the digits.
+    // Not JSON: JSON.parse throws its own SyntaxError.
     return JSON.parse(text);
   }
 }

@@ -22,6 +22,12 @@ describe("an event's data, read and written with its numbers as sent", () => {
     expect(parseExact('{"a":9007199254740993,"a":2}')).toEqual({ a: 2 });
   });
 
+  it('keeps every number as sent in a body that gives a key twice, the last value in the first place, as JSON.parse', () => {
+    const text = '{"type":"x","a":1,"n":9007199254740993,"tags":{"t":1,"t":2},"a":9007199254740995,"type":"y"}';
+    expect(stringifyExact(parseExact(text))).toBe('{"type":"y","a":9007199254740995,"n":9007199254740993,"tags":{"t":2}}');
+    expect(Object.keys(parseExact(text) as object)).toEqual(Object.keys(JSON.parse(text)));
+  });
+
   it('keeps a "__proto__" key a key', () => {
     const value = parseExact('{"__proto__":{"n":9007199254740993}}') as Record<string, unknown>;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
