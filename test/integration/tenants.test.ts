@@ -219,6 +219,18 @@ describe('tenants', () => {
     expect((await api.delete(`/api/v1/webhooks/endpoints/${moving.endpoint.id}`)).status).toBe(204);
   });
 
+  it('pages through tenants and event types of the longest ids and names with the cursors it hands out', async () => {
+    const { api } = await newAccount();
+    for (const tenant of ['a', 'b']) await endpointTo(api, tenant.repeat(128));
+    for (const name of ['a', 'b']) expect((await api.post('/api/v1/webhooks/event-types', { name: name.repeat(256) })).status).toBe(201);
+    for (const path of ['/api/v1/webhooks/tenants', '/api/v1/webhooks/event-types']) {
+      const first = await api.get(`${path}?limit=1`);
+      expect(first.body.next_cursor).toEqual(expect.any(String));
+      const second = await api.get(`${path}?limit=1&cursor=${first.body.next_cursor}`);
+      expect([second.status, second.body.data.length]).toEqual([200, 1]);
+    }
+  });
+
   it("answers a tenant's lists from indexes, not by reading the collection", async () => {
     const { api, accountId } = await newAccount();
     await endpointTo(api, 'cus_idx');

@@ -7,6 +7,7 @@ import { ENDPOINT_ORDERINGS } from '../../../../domain/webhooks/fifo-order';
 import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
 import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE } from '../../../../domain/webhooks/idempotency-key';
+import { MAX_CURSOR_LENGTH } from '../../../../services/pagination';
 import { DestinationInput, DestinationView } from './destination-schemas';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALIVE } from '../../../../domain/webhooks/secret-rotation';
 import { TenantId } from './tenant-schemas';
@@ -179,7 +180,7 @@ export const RotateSecretBody = z
   .meta({ id: 'RotateSecretRequest' })
   .optional();
 
-const Cursor = z.string().min(1).max(200);
+const Cursor = z.string().min(1).max(MAX_CURSOR_LENGTH);
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: Cursor.optional(),
