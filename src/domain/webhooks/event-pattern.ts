@@ -88,8 +88,8 @@ export function matchesEventType(pattern: string, type: string): boolean {
     case 'exact':
       return parsed.type === type;
     case 'prefix':
-      // The dot and one more character: `user.*` matches neither `user`, `user.` nor `username.created`.
-      return type.length > parsed.prefix.length + 1 && type.startsWith(`${parsed.prefix}.`);
+      // CONTRACT §3: every type that starts with `<prefix>.` (`user.` too), so neither `user` nor `username.created`.
+      return type.startsWith(`${parsed.prefix}.`);
   }
 }
 

@@ -177,8 +177,8 @@ describe('matchesEventType', () => {
     expect(matchesEventType('user.*', 'username.created')).toBe(false);
   });
 
-  it('user.* does not match user. (nothing after the dot)', () => {
-    expect(matchesEventType('user.*', 'user.')).toBe(false);
+  it('user.* matches user. (it starts with "user.", as CONTRACT §3 says)', () => {
+    expect(matchesEventType('user.*', 'user.')).toBe(true);
   });
 
   it('user.* does not match a type that only contains user. later', () => {
