@@ -106,6 +106,7 @@ describe('webhook event ingest', () => {
   });
 
   it.each([
+    ['nothing (sent empty)', ''],
     ['a space', 'order 1 paid'],
     ['a character outside ASCII', 'commande-pay\u00e9e'],
   ])('answers 400 for an Idempotency-Key header holding %s and stores nothing', async (_name, key) => {
