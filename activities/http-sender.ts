@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { Agent, buildConnector, request } from 'undici';
 import { createGuardedLookup, LookupAllFunction, resolveAndCheck } from '../src/domain/webhooks/destination-resolver';
 import { ATTR, inSpan, spanAroundCallback, unpropagated } from '../src/infra/tracing/spans';
@@ -64,7 +65,12 @@ async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<str
     size += chunk.length;
     if (size >= max) break;
   }
-  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
+  return utf8Prefix(Buffer.concat(chunks), max);
+}
+
+/** The text of the first `max` bytes, without the part of a character a cut there may leave (it would read as U+FFFD). */
+export function utf8Prefix(bytes: Buffer, max: number): string {
+  return new StringDecoder('utf8').write(bytes.subarray(0, max));
 }
 
 function failureOf(err: unknown, durationMs: number): SendResult {
