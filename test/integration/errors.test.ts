@@ -179,6 +179,24 @@ describe('errors', () => {
       expect((await api.post(`${LIST}/${endpoint.id}/pause`, {})).status).toBe(200);
       expect((await api.post(`${LIST}/${endpoint.id}/resume`)).status).toBe(200);
     });
+
+    it('a DELETE with a body that is not JSON, or that has a field, is refused and deletes nothing', async () => {
+      const { key: own } = await createAccountWithKey(platform);
+      const headers = { Authorization: `Bearer ${own}`, 'Content-Type': 'application/json' };
+      const endpoint = (await apiClient(platform, own).post(LIST, { url: 'https://example.com/hook' })).body;
+      await expectJsonError(await send(`${LIST}/${endpoint.id}`, { method: 'DELETE', headers, body: '{bad' }), 400, 'invalid_json');
+      const withField = await expectJsonError(await send(`${LIST}/${endpoint.id}`, { method: 'DELETE', headers, body: '{"evnets":1}' }), 400, 'invalid_request');
+      expect(withField.error).toBe('The request body has an unknown field "evnets".');
+      expect((await send(`${LIST}/${endpoint.id}`, { headers })).status).toBe(200);
+      expect((await send(`${LIST}/${endpoint.id}`, { method: 'DELETE', headers, body: '{}' })).status).toBe(204);
+    });
+  });
+
+  it('a path no route answers is a 404, and a method it does not take a 405, whatever the body (it is not read)', async () => {
+    const json = { ...auth(), 'Content-Type': 'application/json' };
+    await expectJsonError(await send('/nope', { method: 'POST', headers: json, body: '{bad' }), 404, 'not_found');
+    await expectJsonError(await send('/api/v1/webhooks/nope', { method: 'POST', headers: json, body: '{bad' }), 404, 'not_found');
+    await expectJsonError(await send(LIST, { method: 'PUT', headers: { ...auth(), 'Content-Type': 'text/plain' }, body: '{}' }), 405, 'method_not_allowed');
   });
 
   it('validation errors are written for people, and keep details[].path', async () => {

@@ -36,7 +36,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(errorHandler(options.logger));
   app.use(exactJsonResponses());
   for (const mw of options.guards ?? []) app.use(mw);
-  app.use(jsonBody(isDashboardPath));
+  app.use(jsonBody({ acceptsForms: isDashboardPath, answers: (ctx) => isDashboardPath(ctx.path) || router.match(ctx.path, ctx.method).route }));
   app.use(serveDocsAssets());
   for (const mw of options.before ?? []) app.use(mw);
   app.use(router.routes());

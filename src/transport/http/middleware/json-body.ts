@@ -40,17 +40,21 @@ function utf8(bytes: Buffer, code: 'invalid_body' | 'invalid_json'): string {
 /** The media type of a header value, without parameters, cut short for quoting in an error. */
 const mediaType = (header: string) => header.split(';')[0].trim().slice(0, 100);
 
+/** Methods whose body is read: a DELETE's too, so that one with a body that is not JSON, or with fields, is refused as any. */
+const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /**
  * Reads bodies itself so the errors are ours. The API takes JSON only: a body labelled with another type is
  * refused (400 when it is not JSON either, as the contract says of a body that is not JSON; 415 when it is JSON
  * under the wrong label) rather than read as something it did not say it was. An unlabelled body is read as JSON.
  * No content coding is decoded: one announced is a 415, not bytes misread. Only `acceptsForms` paths (the
- * dashboard's own HTML forms) parse forms.
+ * dashboard's own HTML forms) parse forms. The body of a request nothing `answers` is not read: its 404 or 405 comes
+ * first, not an error about a body no route would have read.
  */
-export function jsonBody(acceptsForms: (path: string) => boolean): Middleware {
+export function jsonBody(options: { acceptsForms: (path: string) => boolean; answers: (ctx: Context) => boolean }): Middleware {
   return async (ctx, next) => {
-    if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next();
-    const forms = acceptsForms(ctx.path);
+    if (!WITH_BODY.has(ctx.method) || !options.answers(ctx)) return next();
+    const forms = options.acceptsForms(ctx.path);
     const encoding = ctx.get('Content-Encoding').trim();
     if (!forms && encoding !== '' && encoding.toLowerCase() !== 'identity') {
       ctx.set('Accept-Encoding', 'identity');
