@@ -40,6 +40,31 @@ describe('GET /openapi.json', () => {
     expect(missing).toEqual([]);
   });
 
+  const operations = () =>
+    Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, method, responses: op.responses })),
+    );
+
+  it('documents 400, 413 and 415 on every operation whose body is read (any but a GET)', () => {
+    const missing = operations()
+      .filter((op) => op.method !== 'get' && op.method !== 'head')
+      .flatMap((op) => ['400', '413', '415'].filter((status) => !op.responses[status]).map((status) => `${op.name} ${status}`));
+    expect(missing).toEqual([]);
+  });
+
+  it("declares Retry-After on every 429 and 503 (but readiness's, a probe's answer)", () => {
+    const missing = operations()
+      .filter((op) => op.name !== 'GET /readyz')
+      .flatMap((op) => ['429', '503'].filter((status) => op.responses[status] && !op.responses[status].headers?.['Retry-After']).map((status) => `${op.name} ${status}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('documents the 503 of both retry-now operations', () => {
+    const retryNow = operations().filter((op) => op.name.endsWith('/retry-now'));
+    expect(retryNow).toHaveLength(2);
+    for (const op of retryNow) expect(op.responses['503']).toBeDefined();
+  });
+
   it('uses no Koa-style :param path', () => {
     expect(Object.keys(document.paths).filter((p) => p.includes(':'))).toEqual([]);
   });

@@ -4161,6 +4161,7 @@ type GetApiV1WebhooksEndpointsResponse403Headers struct {
 
 // GetApiV1WebhooksEndpointsResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksEndpoints
 type GetApiV1WebhooksEndpointsResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4170,6 +4171,16 @@ type GetApiV1WebhooksEndpointsResponse429Headers struct {
 
 // GetApiV1WebhooksEndpointsResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksEndpoints
 type GetApiV1WebhooksEndpointsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksEndpointsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1WebhooksEndpoints
+type GetApiV1WebhooksEndpointsResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4192,6 +4203,8 @@ type GetApiV1WebhooksEndpointsResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1WebhooksEndpointsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -4202,6 +4215,8 @@ type GetApiV1WebhooksEndpointsResponse struct {
 	Headers429 *GetApiV1WebhooksEndpointsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetApiV1WebhooksEndpointsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1WebhooksEndpointsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4232,6 +4247,11 @@ func (r GetApiV1WebhooksEndpointsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1WebhooksEndpointsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1WebhooksEndpointsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4290,6 +4310,15 @@ type PostApiV1WebhooksEndpointsResponse403Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksEndpoints
+type PostApiV1WebhooksEndpointsResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpoints
 type PostApiV1WebhooksEndpointsResponse415Headers struct {
 	XQuotaLimit         *string
@@ -4310,6 +4339,7 @@ type PostApiV1WebhooksEndpointsResponse422Headers struct {
 
 // PostApiV1WebhooksEndpointsResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpoints
 type PostApiV1WebhooksEndpointsResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4319,6 +4349,16 @@ type PostApiV1WebhooksEndpointsResponse429Headers struct {
 
 // PostApiV1WebhooksEndpointsResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksEndpoints
 type PostApiV1WebhooksEndpointsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksEndpointsResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEndpoints
+type PostApiV1WebhooksEndpointsResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4337,6 +4377,8 @@ type PostApiV1WebhooksEndpointsResponse struct {
 	JSON401 *Error
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -4345,12 +4387,16 @@ type PostApiV1WebhooksEndpointsResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiV1WebhooksEndpointsResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
 	Headers400 *PostApiV1WebhooksEndpointsResponse400Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *PostApiV1WebhooksEndpointsResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksEndpointsResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksEndpointsResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -4359,6 +4405,8 @@ type PostApiV1WebhooksEndpointsResponse struct {
 	Headers429 *PostApiV1WebhooksEndpointsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksEndpointsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksEndpointsResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -4381,6 +4429,11 @@ func (r PostApiV1WebhooksEndpointsResponse) GetJSON403() *Error {
 	return r.JSON403
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksEndpointsResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksEndpointsResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -4399,6 +4452,11 @@ func (r PostApiV1WebhooksEndpointsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksEndpointsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksEndpointsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4466,8 +4524,27 @@ type DeleteApiV1WebhooksEndpointsIdResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// DeleteApiV1WebhooksEndpointsIdResponse413Headers the declared response headers of an HTTP 413 response for DeleteApiV1WebhooksEndpointsId
+type DeleteApiV1WebhooksEndpointsIdResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksEndpointsIdResponse415Headers the declared response headers of an HTTP 415 response for DeleteApiV1WebhooksEndpointsId
+type DeleteApiV1WebhooksEndpointsIdResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // DeleteApiV1WebhooksEndpointsIdResponse429Headers the declared response headers of an HTTP 429 response for DeleteApiV1WebhooksEndpointsId
 type DeleteApiV1WebhooksEndpointsIdResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4477,6 +4554,16 @@ type DeleteApiV1WebhooksEndpointsIdResponse429Headers struct {
 
 // DeleteApiV1WebhooksEndpointsIdResponse500Headers the declared response headers of an HTTP 500 response for DeleteApiV1WebhooksEndpointsId
 type DeleteApiV1WebhooksEndpointsIdResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksEndpointsIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1WebhooksEndpointsId
+type DeleteApiV1WebhooksEndpointsIdResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4495,10 +4582,16 @@ type DeleteApiV1WebhooksEndpointsIdResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers204 the parsed response headers for an HTTP 204 response
 	Headers204 *DeleteApiV1WebhooksEndpointsIdResponse204Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -4507,10 +4600,16 @@ type DeleteApiV1WebhooksEndpointsIdResponse struct {
 	Headers403 *DeleteApiV1WebhooksEndpointsIdResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *DeleteApiV1WebhooksEndpointsIdResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DeleteApiV1WebhooksEndpointsIdResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *DeleteApiV1WebhooksEndpointsIdResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1WebhooksEndpointsIdResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *DeleteApiV1WebhooksEndpointsIdResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1WebhooksEndpointsIdResponse503Headers
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -4533,6 +4632,16 @@ func (r DeleteApiV1WebhooksEndpointsIdResponse) GetJSON404() *Error {
 	return r.JSON404
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteApiV1WebhooksEndpointsIdResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r DeleteApiV1WebhooksEndpointsIdResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r DeleteApiV1WebhooksEndpointsIdResponse) GetJSON429() *Error {
 	return r.JSON429
@@ -4541,6 +4650,11 @@ func (r DeleteApiV1WebhooksEndpointsIdResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1WebhooksEndpointsIdResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1WebhooksEndpointsIdResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4610,6 +4724,7 @@ type GetApiV1WebhooksEndpointsIdResponse404Headers struct {
 
 // GetApiV1WebhooksEndpointsIdResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksEndpointsId
 type GetApiV1WebhooksEndpointsIdResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4619,6 +4734,16 @@ type GetApiV1WebhooksEndpointsIdResponse429Headers struct {
 
 // GetApiV1WebhooksEndpointsIdResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksEndpointsId
 type GetApiV1WebhooksEndpointsIdResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksEndpointsIdResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1WebhooksEndpointsId
+type GetApiV1WebhooksEndpointsIdResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4643,6 +4768,8 @@ type GetApiV1WebhooksEndpointsIdResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1WebhooksEndpointsIdResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -4655,6 +4782,8 @@ type GetApiV1WebhooksEndpointsIdResponse struct {
 	Headers429 *GetApiV1WebhooksEndpointsIdResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetApiV1WebhooksEndpointsIdResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1WebhooksEndpointsIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4690,6 +4819,11 @@ func (r GetApiV1WebhooksEndpointsIdResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1WebhooksEndpointsIdResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1WebhooksEndpointsIdResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4757,6 +4891,15 @@ type PatchApiV1WebhooksEndpointsIdResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PatchApiV1WebhooksEndpointsIdResponse413Headers the declared response headers of an HTTP 413 response for PatchApiV1WebhooksEndpointsId
+type PatchApiV1WebhooksEndpointsIdResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PatchApiV1WebhooksEndpointsIdResponse415Headers the declared response headers of an HTTP 415 response for PatchApiV1WebhooksEndpointsId
 type PatchApiV1WebhooksEndpointsIdResponse415Headers struct {
 	XQuotaLimit         *string
@@ -4777,6 +4920,7 @@ type PatchApiV1WebhooksEndpointsIdResponse422Headers struct {
 
 // PatchApiV1WebhooksEndpointsIdResponse429Headers the declared response headers of an HTTP 429 response for PatchApiV1WebhooksEndpointsId
 type PatchApiV1WebhooksEndpointsIdResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4786,6 +4930,16 @@ type PatchApiV1WebhooksEndpointsIdResponse429Headers struct {
 
 // PatchApiV1WebhooksEndpointsIdResponse500Headers the declared response headers of an HTTP 500 response for PatchApiV1WebhooksEndpointsId
 type PatchApiV1WebhooksEndpointsIdResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PatchApiV1WebhooksEndpointsIdResponse503Headers the declared response headers of an HTTP 503 response for PatchApiV1WebhooksEndpointsId
+type PatchApiV1WebhooksEndpointsIdResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4806,6 +4960,8 @@ type PatchApiV1WebhooksEndpointsIdResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -4814,6 +4970,8 @@ type PatchApiV1WebhooksEndpointsIdResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PatchApiV1WebhooksEndpointsIdResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -4822,6 +4980,8 @@ type PatchApiV1WebhooksEndpointsIdResponse struct {
 	Headers403 *PatchApiV1WebhooksEndpointsIdResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PatchApiV1WebhooksEndpointsIdResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PatchApiV1WebhooksEndpointsIdResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PatchApiV1WebhooksEndpointsIdResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -4830,6 +4990,8 @@ type PatchApiV1WebhooksEndpointsIdResponse struct {
 	Headers429 *PatchApiV1WebhooksEndpointsIdResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PatchApiV1WebhooksEndpointsIdResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PatchApiV1WebhooksEndpointsIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4857,6 +5019,11 @@ func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON404() *Error {
 	return r.JSON404
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -4875,6 +5042,11 @@ func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PatchApiV1WebhooksEndpointsIdResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4942,6 +5114,15 @@ type PostApiV1WebhooksEndpointsIdPauseResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdPauseResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksEndpointsIdPause
+type PostApiV1WebhooksEndpointsIdPauseResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdPauseResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdPause
 type PostApiV1WebhooksEndpointsIdPauseResponse415Headers struct {
 	XQuotaLimit         *string
@@ -4953,6 +5134,7 @@ type PostApiV1WebhooksEndpointsIdPauseResponse415Headers struct {
 
 // PostApiV1WebhooksEndpointsIdPauseResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdPause
 type PostApiV1WebhooksEndpointsIdPauseResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4962,6 +5144,16 @@ type PostApiV1WebhooksEndpointsIdPauseResponse429Headers struct {
 
 // PostApiV1WebhooksEndpointsIdPauseResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksEndpointsIdPause
 type PostApiV1WebhooksEndpointsIdPauseResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksEndpointsIdPauseResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEndpointsIdPause
+type PostApiV1WebhooksEndpointsIdPauseResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -4982,12 +5174,16 @@ type PostApiV1WebhooksEndpointsIdPauseResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiV1WebhooksEndpointsIdPauseResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -4996,12 +5192,16 @@ type PostApiV1WebhooksEndpointsIdPauseResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdPauseResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdPauseResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksEndpointsIdPauseResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksEndpointsIdPauseResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdPauseResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksEndpointsIdPauseResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksEndpointsIdPauseResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5029,6 +5229,11 @@ func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON404() *Error {
 	return r.JSON404
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -5042,6 +5247,11 @@ func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdPauseResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5118,6 +5328,15 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse409Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdRecoverResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksEndpointsIdRecover
+type PostApiV1WebhooksEndpointsIdRecoverResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdRecoverResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdRecover
 type PostApiV1WebhooksEndpointsIdRecoverResponse415Headers struct {
 	XQuotaLimit         *string
@@ -5129,6 +5348,7 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse415Headers struct {
 
 // PostApiV1WebhooksEndpointsIdRecoverResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdRecover
 type PostApiV1WebhooksEndpointsIdRecoverResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5138,6 +5358,16 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse429Headers struct {
 
 // PostApiV1WebhooksEndpointsIdRecoverResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksEndpointsIdRecover
 type PostApiV1WebhooksEndpointsIdRecoverResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksEndpointsIdRecoverResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEndpointsIdRecover
+type PostApiV1WebhooksEndpointsIdRecoverResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5160,12 +5390,16 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *PostApiV1WebhooksEndpointsIdRecoverResponse202Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -5176,12 +5410,16 @@ type PostApiV1WebhooksEndpointsIdRecoverResponse struct {
 	Headers404 *PostApiV1WebhooksEndpointsIdRecoverResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEndpointsIdRecoverResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksEndpointsIdRecoverResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksEndpointsIdRecoverResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdRecoverResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksEndpointsIdRecoverResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksEndpointsIdRecoverResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -5214,6 +5452,11 @@ func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON409() *Error {
 	return r.JSON409
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -5227,6 +5470,11 @@ func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdRecoverResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5294,6 +5542,15 @@ type PostApiV1WebhooksEndpointsIdResumeResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdResumeResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksEndpointsIdResume
+type PostApiV1WebhooksEndpointsIdResumeResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdResumeResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdResume
 type PostApiV1WebhooksEndpointsIdResumeResponse415Headers struct {
 	XQuotaLimit         *string
@@ -5305,6 +5562,7 @@ type PostApiV1WebhooksEndpointsIdResumeResponse415Headers struct {
 
 // PostApiV1WebhooksEndpointsIdResumeResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdResume
 type PostApiV1WebhooksEndpointsIdResumeResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5314,6 +5572,16 @@ type PostApiV1WebhooksEndpointsIdResumeResponse429Headers struct {
 
 // PostApiV1WebhooksEndpointsIdResumeResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksEndpointsIdResume
 type PostApiV1WebhooksEndpointsIdResumeResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksEndpointsIdResumeResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEndpointsIdResume
+type PostApiV1WebhooksEndpointsIdResumeResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5334,12 +5602,16 @@ type PostApiV1WebhooksEndpointsIdResumeResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiV1WebhooksEndpointsIdResumeResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -5348,12 +5620,16 @@ type PostApiV1WebhooksEndpointsIdResumeResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdResumeResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdResumeResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksEndpointsIdResumeResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksEndpointsIdResumeResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdResumeResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksEndpointsIdResumeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksEndpointsIdResumeResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5381,6 +5657,11 @@ func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON404() *Error {
 	return r.JSON404
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -5394,6 +5675,11 @@ func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdResumeResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5461,6 +5747,15 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdRetryNowResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksEndpointsIdRetryNow
+type PostApiV1WebhooksEndpointsIdRetryNowResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdRetryNow
 type PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers struct {
 	XQuotaLimit         *string
@@ -5472,6 +5767,7 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers struct {
 
 // PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdRetryNow
 type PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5481,6 +5777,16 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers struct {
 
 // PostApiV1WebhooksEndpointsIdRetryNowResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksEndpointsIdRetryNow
 type PostApiV1WebhooksEndpointsIdRetryNowResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksEndpointsIdRetryNowResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEndpointsIdRetryNow
+type PostApiV1WebhooksEndpointsIdRetryNowResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5501,12 +5807,16 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiV1WebhooksEndpointsIdRetryNowResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -5515,12 +5825,16 @@ type PostApiV1WebhooksEndpointsIdRetryNowResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdRetryNowResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdRetryNowResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksEndpointsIdRetryNowResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksEndpointsIdRetryNowResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksEndpointsIdRetryNowResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5548,6 +5862,11 @@ func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON404() *Error {
 	return r.JSON404
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -5561,6 +5880,11 @@ func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdRetryNowResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5630,6 +5954,7 @@ type GetApiV1WebhooksEndpointsIdSecretResponse404Headers struct {
 
 // GetApiV1WebhooksEndpointsIdSecretResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksEndpointsIdSecret
 type GetApiV1WebhooksEndpointsIdSecretResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5639,6 +5964,16 @@ type GetApiV1WebhooksEndpointsIdSecretResponse429Headers struct {
 
 // GetApiV1WebhooksEndpointsIdSecretResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksEndpointsIdSecret
 type GetApiV1WebhooksEndpointsIdSecretResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksEndpointsIdSecretResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1WebhooksEndpointsIdSecret
+type GetApiV1WebhooksEndpointsIdSecretResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5663,6 +5998,8 @@ type GetApiV1WebhooksEndpointsIdSecretResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1WebhooksEndpointsIdSecretResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -5675,6 +6012,8 @@ type GetApiV1WebhooksEndpointsIdSecretResponse struct {
 	Headers429 *GetApiV1WebhooksEndpointsIdSecretResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetApiV1WebhooksEndpointsIdSecretResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1WebhooksEndpointsIdSecretResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5710,6 +6049,11 @@ func (r GetApiV1WebhooksEndpointsIdSecretResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1WebhooksEndpointsIdSecretResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1WebhooksEndpointsIdSecretResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5777,6 +6121,15 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEndpointsIdSecretRotateResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksEndpointsIdSecretRotate
+type PostApiV1WebhooksEndpointsIdSecretRotateResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEndpointsIdSecretRotate
 type PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers struct {
 	XQuotaLimit         *string
@@ -5788,6 +6141,7 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers struct {
 
 // PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEndpointsIdSecretRotate
 type PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5797,6 +6151,16 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers struct {
 
 // PostApiV1WebhooksEndpointsIdSecretRotateResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksEndpointsIdSecretRotate
 type PostApiV1WebhooksEndpointsIdSecretRotateResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksEndpointsIdSecretRotateResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEndpointsIdSecretRotate
+type PostApiV1WebhooksEndpointsIdSecretRotateResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5817,12 +6181,16 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiV1WebhooksEndpointsIdSecretRotateResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -5831,12 +6199,16 @@ type PostApiV1WebhooksEndpointsIdSecretRotateResponse struct {
 	Headers403 *PostApiV1WebhooksEndpointsIdSecretRotateResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PostApiV1WebhooksEndpointsIdSecretRotateResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksEndpointsIdSecretRotateResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksEndpointsIdSecretRotateResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksEndpointsIdSecretRotateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5864,6 +6236,11 @@ func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON404() *Error {
 	return r.JSON404
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -5877,6 +6254,11 @@ func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksEndpointsIdSecretRotateResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5937,6 +6319,7 @@ type GetApiV1WebhooksEventTypesResponse403Headers struct {
 
 // GetApiV1WebhooksEventTypesResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksEventTypes
 type GetApiV1WebhooksEventTypesResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5946,6 +6329,16 @@ type GetApiV1WebhooksEventTypesResponse429Headers struct {
 
 // GetApiV1WebhooksEventTypesResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksEventTypes
 type GetApiV1WebhooksEventTypesResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksEventTypesResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1WebhooksEventTypes
+type GetApiV1WebhooksEventTypesResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -5968,6 +6361,8 @@ type GetApiV1WebhooksEventTypesResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1WebhooksEventTypesResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -5978,6 +6373,8 @@ type GetApiV1WebhooksEventTypesResponse struct {
 	Headers429 *GetApiV1WebhooksEventTypesResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetApiV1WebhooksEventTypesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1WebhooksEventTypesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6008,6 +6405,11 @@ func (r GetApiV1WebhooksEventTypesResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1WebhooksEventTypesResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1WebhooksEventTypesResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6075,6 +6477,15 @@ type PostApiV1WebhooksEventTypesResponse409Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventTypesResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksEventTypes
+type PostApiV1WebhooksEventTypesResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventTypesResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEventTypes
 type PostApiV1WebhooksEventTypesResponse415Headers struct {
 	XQuotaLimit         *string
@@ -6095,6 +6506,7 @@ type PostApiV1WebhooksEventTypesResponse422Headers struct {
 
 // PostApiV1WebhooksEventTypesResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEventTypes
 type PostApiV1WebhooksEventTypesResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6104,6 +6516,16 @@ type PostApiV1WebhooksEventTypesResponse429Headers struct {
 
 // PostApiV1WebhooksEventTypesResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksEventTypes
 type PostApiV1WebhooksEventTypesResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksEventTypesResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEventTypes
+type PostApiV1WebhooksEventTypesResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6124,6 +6546,8 @@ type PostApiV1WebhooksEventTypesResponse struct {
 	JSON403 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -6132,6 +6556,8 @@ type PostApiV1WebhooksEventTypesResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiV1WebhooksEventTypesResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -6140,6 +6566,8 @@ type PostApiV1WebhooksEventTypesResponse struct {
 	Headers403 *PostApiV1WebhooksEventTypesResponse403Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEventTypesResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksEventTypesResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksEventTypesResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -6148,6 +6576,8 @@ type PostApiV1WebhooksEventTypesResponse struct {
 	Headers429 *PostApiV1WebhooksEventTypesResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksEventTypesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksEventTypesResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -6175,6 +6605,11 @@ func (r PostApiV1WebhooksEventTypesResponse) GetJSON409() *Error {
 	return r.JSON409
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksEventTypesResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksEventTypesResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -6193,6 +6628,11 @@ func (r PostApiV1WebhooksEventTypesResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksEventTypesResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksEventTypesResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6260,8 +6700,27 @@ type DeleteApiV1WebhooksEventTypesNameResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// DeleteApiV1WebhooksEventTypesNameResponse413Headers the declared response headers of an HTTP 413 response for DeleteApiV1WebhooksEventTypesName
+type DeleteApiV1WebhooksEventTypesNameResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksEventTypesNameResponse415Headers the declared response headers of an HTTP 415 response for DeleteApiV1WebhooksEventTypesName
+type DeleteApiV1WebhooksEventTypesNameResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // DeleteApiV1WebhooksEventTypesNameResponse429Headers the declared response headers of an HTTP 429 response for DeleteApiV1WebhooksEventTypesName
 type DeleteApiV1WebhooksEventTypesNameResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6271,6 +6730,16 @@ type DeleteApiV1WebhooksEventTypesNameResponse429Headers struct {
 
 // DeleteApiV1WebhooksEventTypesNameResponse500Headers the declared response headers of an HTTP 500 response for DeleteApiV1WebhooksEventTypesName
 type DeleteApiV1WebhooksEventTypesNameResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksEventTypesNameResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1WebhooksEventTypesName
+type DeleteApiV1WebhooksEventTypesNameResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6289,10 +6758,16 @@ type DeleteApiV1WebhooksEventTypesNameResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers204 the parsed response headers for an HTTP 204 response
 	Headers204 *DeleteApiV1WebhooksEventTypesNameResponse204Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -6301,10 +6776,16 @@ type DeleteApiV1WebhooksEventTypesNameResponse struct {
 	Headers403 *DeleteApiV1WebhooksEventTypesNameResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *DeleteApiV1WebhooksEventTypesNameResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DeleteApiV1WebhooksEventTypesNameResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *DeleteApiV1WebhooksEventTypesNameResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1WebhooksEventTypesNameResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *DeleteApiV1WebhooksEventTypesNameResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1WebhooksEventTypesNameResponse503Headers
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -6327,6 +6808,16 @@ func (r DeleteApiV1WebhooksEventTypesNameResponse) GetJSON404() *Error {
 	return r.JSON404
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteApiV1WebhooksEventTypesNameResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r DeleteApiV1WebhooksEventTypesNameResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r DeleteApiV1WebhooksEventTypesNameResponse) GetJSON429() *Error {
 	return r.JSON429
@@ -6335,6 +6826,11 @@ func (r DeleteApiV1WebhooksEventTypesNameResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1WebhooksEventTypesNameResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1WebhooksEventTypesNameResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6404,6 +6900,7 @@ type GetApiV1WebhooksEventTypesNameResponse404Headers struct {
 
 // GetApiV1WebhooksEventTypesNameResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksEventTypesName
 type GetApiV1WebhooksEventTypesNameResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6413,6 +6910,16 @@ type GetApiV1WebhooksEventTypesNameResponse429Headers struct {
 
 // GetApiV1WebhooksEventTypesNameResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksEventTypesName
 type GetApiV1WebhooksEventTypesNameResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksEventTypesNameResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1WebhooksEventTypesName
+type GetApiV1WebhooksEventTypesNameResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6437,6 +6944,8 @@ type GetApiV1WebhooksEventTypesNameResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1WebhooksEventTypesNameResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -6449,6 +6958,8 @@ type GetApiV1WebhooksEventTypesNameResponse struct {
 	Headers429 *GetApiV1WebhooksEventTypesNameResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetApiV1WebhooksEventTypesNameResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1WebhooksEventTypesNameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6484,6 +6995,11 @@ func (r GetApiV1WebhooksEventTypesNameResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1WebhooksEventTypesNameResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1WebhooksEventTypesNameResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6560,6 +7076,15 @@ type PatchApiV1WebhooksEventTypesNameResponse409Headers struct {
 	XRateLimitReset     *int
 }
 
+// PatchApiV1WebhooksEventTypesNameResponse413Headers the declared response headers of an HTTP 413 response for PatchApiV1WebhooksEventTypesName
+type PatchApiV1WebhooksEventTypesNameResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PatchApiV1WebhooksEventTypesNameResponse415Headers the declared response headers of an HTTP 415 response for PatchApiV1WebhooksEventTypesName
 type PatchApiV1WebhooksEventTypesNameResponse415Headers struct {
 	XQuotaLimit         *string
@@ -6580,6 +7105,7 @@ type PatchApiV1WebhooksEventTypesNameResponse422Headers struct {
 
 // PatchApiV1WebhooksEventTypesNameResponse429Headers the declared response headers of an HTTP 429 response for PatchApiV1WebhooksEventTypesName
 type PatchApiV1WebhooksEventTypesNameResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6589,6 +7115,16 @@ type PatchApiV1WebhooksEventTypesNameResponse429Headers struct {
 
 // PatchApiV1WebhooksEventTypesNameResponse500Headers the declared response headers of an HTTP 500 response for PatchApiV1WebhooksEventTypesName
 type PatchApiV1WebhooksEventTypesNameResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PatchApiV1WebhooksEventTypesNameResponse503Headers the declared response headers of an HTTP 503 response for PatchApiV1WebhooksEventTypesName
+type PatchApiV1WebhooksEventTypesNameResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6611,6 +7147,8 @@ type PatchApiV1WebhooksEventTypesNameResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -6619,6 +7157,8 @@ type PatchApiV1WebhooksEventTypesNameResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PatchApiV1WebhooksEventTypesNameResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -6629,6 +7169,8 @@ type PatchApiV1WebhooksEventTypesNameResponse struct {
 	Headers404 *PatchApiV1WebhooksEventTypesNameResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PatchApiV1WebhooksEventTypesNameResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PatchApiV1WebhooksEventTypesNameResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PatchApiV1WebhooksEventTypesNameResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -6637,6 +7179,8 @@ type PatchApiV1WebhooksEventTypesNameResponse struct {
 	Headers429 *PatchApiV1WebhooksEventTypesNameResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PatchApiV1WebhooksEventTypesNameResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PatchApiV1WebhooksEventTypesNameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6669,6 +7213,11 @@ func (r PatchApiV1WebhooksEventTypesNameResponse) GetJSON409() *Error {
 	return r.JSON409
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PatchApiV1WebhooksEventTypesNameResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PatchApiV1WebhooksEventTypesNameResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -6687,6 +7236,11 @@ func (r PatchApiV1WebhooksEventTypesNameResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PatchApiV1WebhooksEventTypesNameResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PatchApiV1WebhooksEventTypesNameResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6747,6 +7301,7 @@ type GetApiV1WebhooksEventsResponse403Headers struct {
 
 // GetApiV1WebhooksEventsResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksEvents
 type GetApiV1WebhooksEventsResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6756,6 +7311,16 @@ type GetApiV1WebhooksEventsResponse429Headers struct {
 
 // GetApiV1WebhooksEventsResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksEvents
 type GetApiV1WebhooksEventsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksEventsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1WebhooksEvents
+type GetApiV1WebhooksEventsResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6778,6 +7343,8 @@ type GetApiV1WebhooksEventsResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1WebhooksEventsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -6788,6 +7355,8 @@ type GetApiV1WebhooksEventsResponse struct {
 	Headers429 *GetApiV1WebhooksEventsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetApiV1WebhooksEventsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1WebhooksEventsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6818,6 +7387,11 @@ func (r GetApiV1WebhooksEventsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1WebhooksEventsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1WebhooksEventsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6914,6 +7488,7 @@ type PostApiV1WebhooksEventsResponse422Headers struct {
 
 // PostApiV1WebhooksEventsResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEvents
 type PostApiV1WebhooksEventsResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -6932,6 +7507,7 @@ type PostApiV1WebhooksEventsResponse500Headers struct {
 
 // PostApiV1WebhooksEventsResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEvents
 type PostApiV1WebhooksEventsResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7108,6 +7684,7 @@ type GetApiV1WebhooksEventsEventIdResponse404Headers struct {
 
 // GetApiV1WebhooksEventsEventIdResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksEventsEventId
 type GetApiV1WebhooksEventsEventIdResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7117,6 +7694,16 @@ type GetApiV1WebhooksEventsEventIdResponse429Headers struct {
 
 // GetApiV1WebhooksEventsEventIdResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksEventsEventId
 type GetApiV1WebhooksEventsEventIdResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksEventsEventIdResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1WebhooksEventsEventId
+type GetApiV1WebhooksEventsEventIdResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7141,6 +7728,8 @@ type GetApiV1WebhooksEventsEventIdResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1WebhooksEventsEventIdResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7153,6 +7742,8 @@ type GetApiV1WebhooksEventsEventIdResponse struct {
 	Headers429 *GetApiV1WebhooksEventsEventIdResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetApiV1WebhooksEventsEventIdResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1WebhooksEventsEventIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7188,6 +7779,11 @@ func (r GetApiV1WebhooksEventsEventIdResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1WebhooksEventsEventIdResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1WebhooksEventsEventIdResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7264,6 +7860,15 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409Headers 
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancel
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancel
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers struct {
 	XQuotaLimit         *string
@@ -7275,6 +7880,7 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers 
 
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancel
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7284,6 +7890,16 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers 
 
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancel
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancel
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7306,12 +7922,16 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse202Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7322,12 +7942,16 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse struct {
 	Headers404 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -7360,6 +7984,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSO
 	return r.JSON409
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -7373,6 +8002,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSO
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7449,6 +8083,15 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409Headers s
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers struct {
 	XQuotaLimit         *string
@@ -7460,6 +8103,7 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers s
 
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7469,6 +8113,16 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers s
 
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetry
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7491,12 +8145,16 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse202Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7507,12 +8165,16 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse struct {
 	Headers404 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -7545,6 +8207,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON
 	return r.JSON409
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -7558,6 +8225,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7634,6 +8306,15 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409Header
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers struct {
 	XQuotaLimit         *string
@@ -7645,6 +8326,7 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Header
 
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7654,6 +8336,16 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Header
 
 // PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow
 type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNow
+type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7676,12 +8368,16 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse struct {
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse202Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7692,12 +8388,16 @@ type PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse struct {
 	Headers404 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -7730,6 +8430,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJ
 	return r.JSON409
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -7743,6 +8448,11 @@ func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJ
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7783,6 +8493,15 @@ type DeleteApiV1WebhooksPortalSessionsResponse200Headers struct {
 	XRateLimitReset     *int
 }
 
+// DeleteApiV1WebhooksPortalSessionsResponse400Headers the declared response headers of an HTTP 400 response for DeleteApiV1WebhooksPortalSessions
+type DeleteApiV1WebhooksPortalSessionsResponse400Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // DeleteApiV1WebhooksPortalSessionsResponse403Headers the declared response headers of an HTTP 403 response for DeleteApiV1WebhooksPortalSessions
 type DeleteApiV1WebhooksPortalSessionsResponse403Headers struct {
 	XQuotaLimit         *string
@@ -7792,8 +8511,27 @@ type DeleteApiV1WebhooksPortalSessionsResponse403Headers struct {
 	XRateLimitReset     *int
 }
 
+// DeleteApiV1WebhooksPortalSessionsResponse413Headers the declared response headers of an HTTP 413 response for DeleteApiV1WebhooksPortalSessions
+type DeleteApiV1WebhooksPortalSessionsResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksPortalSessionsResponse415Headers the declared response headers of an HTTP 415 response for DeleteApiV1WebhooksPortalSessions
+type DeleteApiV1WebhooksPortalSessionsResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // DeleteApiV1WebhooksPortalSessionsResponse429Headers the declared response headers of an HTTP 429 response for DeleteApiV1WebhooksPortalSessions
 type DeleteApiV1WebhooksPortalSessionsResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7810,32 +8548,63 @@ type DeleteApiV1WebhooksPortalSessionsResponse500Headers struct {
 	XRateLimitReset     *int
 }
 
+// DeleteApiV1WebhooksPortalSessionsResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1WebhooksPortalSessions
+type DeleteApiV1WebhooksPortalSessionsResponse503Headers struct {
+	RetryAfter          *int
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 type DeleteApiV1WebhooksPortalSessionsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *PortalSessionsRevoked
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiV1WebhooksPortalSessionsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DeleteApiV1WebhooksPortalSessionsResponse400Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *DeleteApiV1WebhooksPortalSessionsResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DeleteApiV1WebhooksPortalSessionsResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *DeleteApiV1WebhooksPortalSessionsResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1WebhooksPortalSessionsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *DeleteApiV1WebhooksPortalSessionsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1WebhooksPortalSessionsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON200() *PortalSessionsRevoked {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON400() *Error {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -7848,6 +8617,16 @@ func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON403() *Error {
 	return r.JSON403
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON429() *Error {
 	return r.JSON429
@@ -7856,6 +8635,11 @@ func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1WebhooksPortalSessionsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7914,6 +8698,15 @@ type PostApiV1WebhooksPortalSessionsResponse403Headers struct {
 	XRateLimitReset     *int
 }
 
+// PostApiV1WebhooksPortalSessionsResponse413Headers the declared response headers of an HTTP 413 response for PostApiV1WebhooksPortalSessions
+type PostApiV1WebhooksPortalSessionsResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PostApiV1WebhooksPortalSessionsResponse415Headers the declared response headers of an HTTP 415 response for PostApiV1WebhooksPortalSessions
 type PostApiV1WebhooksPortalSessionsResponse415Headers struct {
 	XQuotaLimit         *string
@@ -7925,6 +8718,7 @@ type PostApiV1WebhooksPortalSessionsResponse415Headers struct {
 
 // PostApiV1WebhooksPortalSessionsResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1WebhooksPortalSessions
 type PostApiV1WebhooksPortalSessionsResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7934,6 +8728,16 @@ type PostApiV1WebhooksPortalSessionsResponse429Headers struct {
 
 // PostApiV1WebhooksPortalSessionsResponse500Headers the declared response headers of an HTTP 500 response for PostApiV1WebhooksPortalSessions
 type PostApiV1WebhooksPortalSessionsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PostApiV1WebhooksPortalSessionsResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1WebhooksPortalSessions
+type PostApiV1WebhooksPortalSessionsResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -7952,24 +8756,32 @@ type PostApiV1WebhooksPortalSessionsResponse struct {
 	JSON401 *Error
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiV1WebhooksPortalSessionsResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
 	Headers400 *PostApiV1WebhooksPortalSessionsResponse400Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *PostApiV1WebhooksPortalSessionsResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PostApiV1WebhooksPortalSessionsResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PostApiV1WebhooksPortalSessionsResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1WebhooksPortalSessionsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PostApiV1WebhooksPortalSessionsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1WebhooksPortalSessionsResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -7992,6 +8804,11 @@ func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON403() *Error {
 	return r.JSON403
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -8005,6 +8822,11 @@ func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1WebhooksPortalSessionsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8056,6 +8878,7 @@ type GetApiV1WebhooksPortalSettingsResponse403Headers struct {
 
 // GetApiV1WebhooksPortalSettingsResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksPortalSettings
 type GetApiV1WebhooksPortalSettingsResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -8065,6 +8888,16 @@ type GetApiV1WebhooksPortalSettingsResponse429Headers struct {
 
 // GetApiV1WebhooksPortalSettingsResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksPortalSettings
 type GetApiV1WebhooksPortalSettingsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksPortalSettingsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1WebhooksPortalSettings
+type GetApiV1WebhooksPortalSettingsResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -8085,6 +8918,8 @@ type GetApiV1WebhooksPortalSettingsResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1WebhooksPortalSettingsResponse200Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
@@ -8093,6 +8928,8 @@ type GetApiV1WebhooksPortalSettingsResponse struct {
 	Headers429 *GetApiV1WebhooksPortalSettingsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetApiV1WebhooksPortalSettingsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1WebhooksPortalSettingsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8118,6 +8955,11 @@ func (r GetApiV1WebhooksPortalSettingsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1WebhooksPortalSettingsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1WebhooksPortalSettingsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8176,6 +9018,15 @@ type PatchApiV1WebhooksPortalSettingsResponse403Headers struct {
 	XRateLimitReset     *int
 }
 
+// PatchApiV1WebhooksPortalSettingsResponse413Headers the declared response headers of an HTTP 413 response for PatchApiV1WebhooksPortalSettings
+type PatchApiV1WebhooksPortalSettingsResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // PatchApiV1WebhooksPortalSettingsResponse415Headers the declared response headers of an HTTP 415 response for PatchApiV1WebhooksPortalSettings
 type PatchApiV1WebhooksPortalSettingsResponse415Headers struct {
 	XQuotaLimit         *string
@@ -8187,6 +9038,7 @@ type PatchApiV1WebhooksPortalSettingsResponse415Headers struct {
 
 // PatchApiV1WebhooksPortalSettingsResponse429Headers the declared response headers of an HTTP 429 response for PatchApiV1WebhooksPortalSettings
 type PatchApiV1WebhooksPortalSettingsResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -8196,6 +9048,16 @@ type PatchApiV1WebhooksPortalSettingsResponse429Headers struct {
 
 // PatchApiV1WebhooksPortalSettingsResponse500Headers the declared response headers of an HTTP 500 response for PatchApiV1WebhooksPortalSettings
 type PatchApiV1WebhooksPortalSettingsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// PatchApiV1WebhooksPortalSettingsResponse503Headers the declared response headers of an HTTP 503 response for PatchApiV1WebhooksPortalSettings
+type PatchApiV1WebhooksPortalSettingsResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -8214,24 +9076,32 @@ type PatchApiV1WebhooksPortalSettingsResponse struct {
 	JSON401 *Error
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PatchApiV1WebhooksPortalSettingsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
 	Headers400 *PatchApiV1WebhooksPortalSettingsResponse400Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *PatchApiV1WebhooksPortalSettingsResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PatchApiV1WebhooksPortalSettingsResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PatchApiV1WebhooksPortalSettingsResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PatchApiV1WebhooksPortalSettingsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PatchApiV1WebhooksPortalSettingsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PatchApiV1WebhooksPortalSettingsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8254,6 +9124,11 @@ func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON403() *Error {
 	return r.JSON403
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON415() *Error {
 	return r.JSON415
@@ -8267,6 +9142,11 @@ func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PatchApiV1WebhooksPortalSettingsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8327,6 +9207,7 @@ type GetApiV1WebhooksTenantsResponse403Headers struct {
 
 // GetApiV1WebhooksTenantsResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1WebhooksTenants
 type GetApiV1WebhooksTenantsResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -8336,6 +9217,16 @@ type GetApiV1WebhooksTenantsResponse429Headers struct {
 
 // GetApiV1WebhooksTenantsResponse500Headers the declared response headers of an HTTP 500 response for GetApiV1WebhooksTenants
 type GetApiV1WebhooksTenantsResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// GetApiV1WebhooksTenantsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1WebhooksTenants
+type GetApiV1WebhooksTenantsResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -8358,6 +9249,8 @@ type GetApiV1WebhooksTenantsResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1WebhooksTenantsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -8368,6 +9261,8 @@ type GetApiV1WebhooksTenantsResponse struct {
 	Headers429 *GetApiV1WebhooksTenantsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetApiV1WebhooksTenantsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1WebhooksTenantsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8398,6 +9293,11 @@ func (r GetApiV1WebhooksTenantsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1WebhooksTenantsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1WebhooksTenantsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8465,8 +9365,27 @@ type DeleteApiV1WebhooksTenantsTenantIdResponse404Headers struct {
 	XRateLimitReset     *int
 }
 
+// DeleteApiV1WebhooksTenantsTenantIdResponse413Headers the declared response headers of an HTTP 413 response for DeleteApiV1WebhooksTenantsTenantId
+type DeleteApiV1WebhooksTenantsTenantIdResponse413Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksTenantsTenantIdResponse415Headers the declared response headers of an HTTP 415 response for DeleteApiV1WebhooksTenantsTenantId
+type DeleteApiV1WebhooksTenantsTenantIdResponse415Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // DeleteApiV1WebhooksTenantsTenantIdResponse429Headers the declared response headers of an HTTP 429 response for DeleteApiV1WebhooksTenantsTenantId
 type DeleteApiV1WebhooksTenantsTenantIdResponse429Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -8476,6 +9395,16 @@ type DeleteApiV1WebhooksTenantsTenantIdResponse429Headers struct {
 
 // DeleteApiV1WebhooksTenantsTenantIdResponse500Headers the declared response headers of an HTTP 500 response for DeleteApiV1WebhooksTenantsTenantId
 type DeleteApiV1WebhooksTenantsTenantIdResponse500Headers struct {
+	XQuotaLimit         *string
+	XQuotaUsed          *int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// DeleteApiV1WebhooksTenantsTenantIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1WebhooksTenantsTenantId
+type DeleteApiV1WebhooksTenantsTenantIdResponse503Headers struct {
+	RetryAfter          *int
 	XQuotaLimit         *string
 	XQuotaUsed          *int
 	XRateLimitLimit     *int
@@ -8494,10 +9423,16 @@ type DeleteApiV1WebhooksTenantsTenantIdResponse struct {
 	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers204 the parsed response headers for an HTTP 204 response
 	Headers204 *DeleteApiV1WebhooksTenantsTenantIdResponse204Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -8506,10 +9441,16 @@ type DeleteApiV1WebhooksTenantsTenantIdResponse struct {
 	Headers403 *DeleteApiV1WebhooksTenantsTenantIdResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *DeleteApiV1WebhooksTenantsTenantIdResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DeleteApiV1WebhooksTenantsTenantIdResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *DeleteApiV1WebhooksTenantsTenantIdResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1WebhooksTenantsTenantIdResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *DeleteApiV1WebhooksTenantsTenantIdResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1WebhooksTenantsTenantIdResponse503Headers
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -8532,6 +9473,16 @@ func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON404() *Error {
 	return r.JSON404
 }
 
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON429() *Error {
 	return r.JSON429
@@ -8540,6 +9491,11 @@ func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1WebhooksTenantsTenantIdResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9175,6 +10131,13 @@ func ParseGetApiV1WebhooksEndpointsResponse(rsp *http.Response) (*GetApiV1Webhoo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -9294,6 +10257,13 @@ func ParseGetApiV1WebhooksEndpointsResponse(rsp *http.Response) (*GetApiV1Webhoo
 		response.Headers403 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetApiV1WebhooksEndpointsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -9368,6 +10338,51 @@ func ParseGetApiV1WebhooksEndpointsResponse(rsp *http.Response) (*GetApiV1Webhoo
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1WebhooksEndpointsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9415,6 +10430,13 @@ func ParsePostApiV1WebhooksEndpointsResponse(rsp *http.Response) (*PostApiV1Webh
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9442,6 +10464,13 @@ func ParsePostApiV1WebhooksEndpointsResponse(rsp *http.Response) (*PostApiV1Webh
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -9560,6 +10589,44 @@ func ParsePostApiV1WebhooksEndpointsResponse(rsp *http.Response) (*PostApiV1Webh
 			headers.XRateLimitReset = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksEndpointsResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksEndpointsResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -9638,6 +10705,13 @@ func ParsePostApiV1WebhooksEndpointsResponse(rsp *http.Response) (*PostApiV1Webh
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -9712,6 +10786,51 @@ func ParsePostApiV1WebhooksEndpointsResponse(rsp *http.Response) (*PostApiV1Webh
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksEndpointsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9762,6 +10881,20 @@ func ParseDeleteApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*DeleteApi
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9775,6 +10908,13 @@ func ParseDeleteApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*DeleteApi
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -9931,8 +11071,91 @@ func ParseDeleteApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*DeleteApi
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers DeleteApiV1WebhooksEndpointsIdResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers DeleteApiV1WebhooksEndpointsIdResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers DeleteApiV1WebhooksEndpointsIdResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -10007,6 +11230,51 @@ func ParseDeleteApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*DeleteApi
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1WebhooksEndpointsIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10074,6 +11342,13 @@ func ParseGetApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*GetApiV1Webh
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -10232,6 +11507,13 @@ func ParseGetApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*GetApiV1Webh
 		response.Headers404 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetApiV1WebhooksEndpointsIdResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -10306,6 +11588,51 @@ func ParseGetApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*GetApiV1Webh
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1WebhooksEndpointsIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10360,6 +11687,13 @@ func ParsePatchApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*PatchApiV1
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10387,6 +11721,13 @@ func ParsePatchApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*PatchApiV1
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -10543,6 +11884,44 @@ func ParsePatchApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*PatchApiV1
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers PatchApiV1WebhooksEndpointsIdResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PatchApiV1WebhooksEndpointsIdResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -10621,6 +12000,13 @@ func ParsePatchApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*PatchApiV1
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers PatchApiV1WebhooksEndpointsIdResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -10695,6 +12081,51 @@ func ParsePatchApiV1WebhooksEndpointsIdResponse(rsp *http.Response) (*PatchApiV1
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PatchApiV1WebhooksEndpointsIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10749,6 +12180,13 @@ func ParsePostApiV1WebhooksEndpointsIdPauseResponse(rsp *http.Response) (*PostAp
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10769,6 +12207,13 @@ func ParsePostApiV1WebhooksEndpointsIdPauseResponse(rsp *http.Response) (*PostAp
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -10925,6 +12370,44 @@ func ParsePostApiV1WebhooksEndpointsIdPauseResponse(rsp *http.Response) (*PostAp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksEndpointsIdPauseResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksEndpointsIdPauseResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -10965,6 +12448,13 @@ func ParsePostApiV1WebhooksEndpointsIdPauseResponse(rsp *http.Response) (*PostAp
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdPauseResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -11039,6 +12529,51 @@ func ParsePostApiV1WebhooksEndpointsIdPauseResponse(rsp *http.Response) (*PostAp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksEndpointsIdPauseResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11100,6 +12635,13 @@ func ParsePostApiV1WebhooksEndpointsIdRecoverResponse(rsp *http.Response) (*Post
 		}
 		response.JSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11120,6 +12662,13 @@ func ParsePostApiV1WebhooksEndpointsIdRecoverResponse(rsp *http.Response) (*Post
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -11314,6 +12863,44 @@ func ParsePostApiV1WebhooksEndpointsIdRecoverResponse(rsp *http.Response) (*Post
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksEndpointsIdRecoverResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksEndpointsIdRecoverResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -11354,6 +12941,13 @@ func ParsePostApiV1WebhooksEndpointsIdRecoverResponse(rsp *http.Response) (*Post
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdRecoverResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -11428,6 +13022,51 @@ func ParsePostApiV1WebhooksEndpointsIdRecoverResponse(rsp *http.Response) (*Post
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksEndpointsIdRecoverResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11482,6 +13121,13 @@ func ParsePostApiV1WebhooksEndpointsIdResumeResponse(rsp *http.Response) (*PostA
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11502,6 +13148,13 @@ func ParsePostApiV1WebhooksEndpointsIdResumeResponse(rsp *http.Response) (*PostA
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -11658,6 +13311,44 @@ func ParsePostApiV1WebhooksEndpointsIdResumeResponse(rsp *http.Response) (*PostA
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksEndpointsIdResumeResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksEndpointsIdResumeResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -11698,6 +13389,13 @@ func ParsePostApiV1WebhooksEndpointsIdResumeResponse(rsp *http.Response) (*PostA
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdResumeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -11772,6 +13470,51 @@ func ParsePostApiV1WebhooksEndpointsIdResumeResponse(rsp *http.Response) (*PostA
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksEndpointsIdResumeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11826,6 +13569,13 @@ func ParsePostApiV1WebhooksEndpointsIdRetryNowResponse(rsp *http.Response) (*Pos
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11846,6 +13596,13 @@ func ParsePostApiV1WebhooksEndpointsIdRetryNowResponse(rsp *http.Response) (*Pos
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12002,6 +13759,44 @@ func ParsePostApiV1WebhooksEndpointsIdRetryNowResponse(rsp *http.Response) (*Pos
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksEndpointsIdRetryNowResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksEndpointsIdRetryNowResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -12042,6 +13837,13 @@ func ParsePostApiV1WebhooksEndpointsIdRetryNowResponse(rsp *http.Response) (*Pos
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdRetryNowResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -12116,6 +13918,51 @@ func ParsePostApiV1WebhooksEndpointsIdRetryNowResponse(rsp *http.Response) (*Pos
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksEndpointsIdRetryNowResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12183,6 +14030,13 @@ func ParseGetApiV1WebhooksEndpointsIdSecretResponse(rsp *http.Response) (*GetApi
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12341,6 +14195,13 @@ func ParseGetApiV1WebhooksEndpointsIdSecretResponse(rsp *http.Response) (*GetApi
 		response.Headers404 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetApiV1WebhooksEndpointsIdSecretResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -12415,6 +14276,51 @@ func ParseGetApiV1WebhooksEndpointsIdSecretResponse(rsp *http.Response) (*GetApi
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1WebhooksEndpointsIdSecretResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12469,6 +14375,13 @@ func ParsePostApiV1WebhooksEndpointsIdSecretRotateResponse(rsp *http.Response) (
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12489,6 +14402,13 @@ func ParsePostApiV1WebhooksEndpointsIdSecretRotateResponse(rsp *http.Response) (
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12645,6 +14565,44 @@ func ParsePostApiV1WebhooksEndpointsIdSecretRotateResponse(rsp *http.Response) (
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksEndpointsIdSecretRotateResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksEndpointsIdSecretRotateResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -12685,6 +14643,13 @@ func ParsePostApiV1WebhooksEndpointsIdSecretRotateResponse(rsp *http.Response) (
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEndpointsIdSecretRotateResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -12759,6 +14724,51 @@ func ParsePostApiV1WebhooksEndpointsIdSecretRotateResponse(rsp *http.Response) (
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksEndpointsIdSecretRotateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12819,6 +14829,13 @@ func ParseGetApiV1WebhooksEventTypesResponse(rsp *http.Response) (*GetApiV1Webho
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -12939,6 +14956,13 @@ func ParseGetApiV1WebhooksEventTypesResponse(rsp *http.Response) (*GetApiV1Webho
 		response.Headers403 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetApiV1WebhooksEventTypesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -13013,6 +15037,51 @@ func ParseGetApiV1WebhooksEventTypesResponse(rsp *http.Response) (*GetApiV1Webho
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1WebhooksEventTypesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -13067,6 +15136,13 @@ func ParsePostApiV1WebhooksEventTypesResponse(rsp *http.Response) (*PostApiV1Web
 		}
 		response.JSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13094,6 +15170,13 @@ func ParsePostApiV1WebhooksEventTypesResponse(rsp *http.Response) (*PostApiV1Web
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -13250,6 +15333,44 @@ func ParsePostApiV1WebhooksEventTypesResponse(rsp *http.Response) (*PostApiV1Web
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksEventTypesResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksEventTypesResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -13328,6 +15449,13 @@ func ParsePostApiV1WebhooksEventTypesResponse(rsp *http.Response) (*PostApiV1Web
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventTypesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -13402,6 +15530,51 @@ func ParsePostApiV1WebhooksEventTypesResponse(rsp *http.Response) (*PostApiV1Web
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksEventTypesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -13452,6 +15625,20 @@ func ParseDeleteApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*Delete
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13465,6 +15652,13 @@ func ParseDeleteApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*Delete
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -13621,8 +15815,91 @@ func ParseDeleteApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*Delete
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers DeleteApiV1WebhooksEventTypesNameResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers DeleteApiV1WebhooksEventTypesNameResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers DeleteApiV1WebhooksEventTypesNameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -13697,6 +15974,51 @@ func ParseDeleteApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*Delete
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1WebhooksEventTypesNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -13764,6 +16086,13 @@ func ParseGetApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*GetApiV1W
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -13922,6 +16251,13 @@ func ParseGetApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*GetApiV1W
 		response.Headers404 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetApiV1WebhooksEventTypesNameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -13996,6 +16332,51 @@ func ParseGetApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*GetApiV1W
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1WebhooksEventTypesNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14057,6 +16438,13 @@ func ParsePatchApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*PatchAp
 		}
 		response.JSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14084,6 +16472,13 @@ func ParsePatchApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*PatchAp
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -14278,6 +16673,44 @@ func ParsePatchApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*PatchAp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers PatchApiV1WebhooksEventTypesNameResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PatchApiV1WebhooksEventTypesNameResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -14356,6 +16789,13 @@ func ParsePatchApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*PatchAp
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers PatchApiV1WebhooksEventTypesNameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -14430,6 +16870,51 @@ func ParsePatchApiV1WebhooksEventTypesNameResponse(rsp *http.Response) (*PatchAp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PatchApiV1WebhooksEventTypesNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14490,6 +16975,13 @@ func ParseGetApiV1WebhooksEventsResponse(rsp *http.Response) (*GetApiV1WebhooksE
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -14610,6 +17102,13 @@ func ParseGetApiV1WebhooksEventsResponse(rsp *http.Response) (*GetApiV1WebhooksE
 		response.Headers403 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetApiV1WebhooksEventsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -14684,6 +17183,51 @@ func ParseGetApiV1WebhooksEventsResponse(rsp *http.Response) (*GetApiV1WebhooksE
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1WebhooksEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15051,6 +17595,13 @@ func ParsePostApiV1WebhooksEventsResponse(rsp *http.Response) (*PostApiV1Webhook
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15127,6 +17678,13 @@ func ParsePostApiV1WebhooksEventsResponse(rsp *http.Response) (*PostApiV1Webhook
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers PostApiV1WebhooksEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15230,6 +17788,13 @@ func ParseGetApiV1WebhooksEventsEventIdResponse(rsp *http.Response) (*GetApiV1We
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -15388,6 +17953,13 @@ func ParseGetApiV1WebhooksEventsEventIdResponse(rsp *http.Response) (*GetApiV1We
 		response.Headers404 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetApiV1WebhooksEventsEventIdResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15462,6 +18034,51 @@ func ParseGetApiV1WebhooksEventsEventIdResponse(rsp *http.Response) (*GetApiV1We
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1WebhooksEventsEventIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15523,6 +18140,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse(rsp *
 		}
 		response.JSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -15543,6 +18167,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse(rsp *
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -15737,6 +18368,44 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse(rsp *
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -15777,6 +18446,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse(rsp *
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15851,6 +18527,51 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse(rsp *
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdCancelResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15912,6 +18633,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse(rsp *h
 		}
 		response.JSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -15932,6 +18660,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse(rsp *h
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -16126,6 +18861,44 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse(rsp *h
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -16166,6 +18939,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse(rsp *h
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16240,6 +19020,51 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse(rsp *h
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16301,6 +19126,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp
 		}
 		response.JSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16321,6 +19153,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -16515,6 +19354,44 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -16555,6 +19432,13 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16629,6 +19513,51 @@ func ParsePostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse(rsp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksEventsEventIdDeliveriesEndpointIdRetryNowResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16655,6 +19584,13 @@ func ParseDeleteApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*Delete
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16669,6 +19605,20 @@ func ParseDeleteApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*Delete
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16682,6 +19632,13 @@ func ParseDeleteApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*Delete
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -16724,6 +19681,44 @@ func ParseDeleteApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*Delete
 			headers.XRateLimitReset = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DeleteApiV1WebhooksPortalSessionsResponse400Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 403:
 		var headers DeleteApiV1WebhooksPortalSessionsResponse403Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -16762,8 +19757,91 @@ func ParseDeleteApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*Delete
 			headers.XRateLimitReset = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers DeleteApiV1WebhooksPortalSessionsResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers DeleteApiV1WebhooksPortalSessionsResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers DeleteApiV1WebhooksPortalSessionsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16838,6 +19916,51 @@ func ParseDeleteApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*Delete
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1WebhooksPortalSessionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16885,6 +20008,13 @@ func ParsePostApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*PostApiV
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16905,6 +20035,13 @@ func ParsePostApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*PostApiV
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -17023,6 +20160,44 @@ func ParsePostApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*PostApiV
 			headers.XRateLimitReset = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers PostApiV1WebhooksPortalSessionsResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PostApiV1WebhooksPortalSessionsResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -17063,6 +20238,13 @@ func ParsePostApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*PostApiV
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiV1WebhooksPortalSessionsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17137,6 +20319,51 @@ func ParsePostApiV1WebhooksPortalSessionsResponse(rsp *http.Response) (*PostApiV
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1WebhooksPortalSessionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17190,6 +20417,13 @@ func ParseGetApiV1WebhooksPortalSettingsResponse(rsp *http.Response) (*GetApiV1W
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -17272,6 +20506,13 @@ func ParseGetApiV1WebhooksPortalSettingsResponse(rsp *http.Response) (*GetApiV1W
 		response.Headers403 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetApiV1WebhooksPortalSettingsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17346,6 +20587,51 @@ func ParseGetApiV1WebhooksPortalSettingsResponse(rsp *http.Response) (*GetApiV1W
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1WebhooksPortalSettingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17393,6 +20679,13 @@ func ParsePatchApiV1WebhooksPortalSettingsResponse(rsp *http.Response) (*PatchAp
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17413,6 +20706,13 @@ func ParsePatchApiV1WebhooksPortalSettingsResponse(rsp *http.Response) (*PatchAp
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -17531,6 +20831,44 @@ func ParsePatchApiV1WebhooksPortalSettingsResponse(rsp *http.Response) (*PatchAp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers PatchApiV1WebhooksPortalSettingsResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PatchApiV1WebhooksPortalSettingsResponse415Headers
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
@@ -17571,6 +20909,13 @@ func ParsePatchApiV1WebhooksPortalSettingsResponse(rsp *http.Response) (*PatchAp
 		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PatchApiV1WebhooksPortalSettingsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17645,6 +20990,51 @@ func ParsePatchApiV1WebhooksPortalSettingsResponse(rsp *http.Response) (*PatchAp
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PatchApiV1WebhooksPortalSettingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17705,6 +21095,13 @@ func ParseGetApiV1WebhooksTenantsResponse(rsp *http.Response) (*GetApiV1Webhooks
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -17825,6 +21222,13 @@ func ParseGetApiV1WebhooksTenantsResponse(rsp *http.Response) (*GetApiV1Webhooks
 		response.Headers403 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetApiV1WebhooksTenantsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17899,6 +21303,51 @@ func ParseGetApiV1WebhooksTenantsResponse(rsp *http.Response) (*GetApiV1Webhooks
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1WebhooksTenantsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17949,6 +21398,20 @@ func ParseDeleteApiV1WebhooksTenantsTenantIdResponse(rsp *http.Response) (*Delet
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17962,6 +21425,13 @@ func ParseDeleteApiV1WebhooksTenantsTenantIdResponse(rsp *http.Response) (*Delet
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -18118,8 +21588,91 @@ func ParseDeleteApiV1WebhooksTenantsTenantIdResponse(rsp *http.Response) (*Delet
 			headers.XRateLimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers DeleteApiV1WebhooksTenantsTenantIdResponse413Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers DeleteApiV1WebhooksTenantsTenantIdResponse415Headers
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers DeleteApiV1WebhooksTenantsTenantIdResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18194,6 +21747,51 @@ func ParseDeleteApiV1WebhooksTenantsTenantIdResponse(rsp *http.Response) (*Delet
 			headers.XRateLimitReset = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1WebhooksTenantsTenantIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Limit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaLimit = &value
+		}
+		if values := rsp.Header.Values("X-Quota-Used"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Quota-Used", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XQuotaUsed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

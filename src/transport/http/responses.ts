@@ -39,7 +39,7 @@ const DESCRIPTIONS: Record<number, string> = {
   422: 'Valid JSON that cannot be processed.',
   429: 'Burst limit or monthly quota exceeded; see Retry-After.',
   500: 'Internal error; safe to retry with backoff.',
-  503: 'At capacity, and this account over its share of it (`overloaded`: its own accepted events would wait past MAX_BACKLOG_S for their turn to be handed to delivery, or the API process is out of CPU, at its adaptive limit of ingests in flight, or holds INGEST_BACKLOG_LIMIT events while this account takes at least an equal share of what it accepts): nothing was stored. Or a dependency is unreachable (`service_unavailable`): an ingest\'s event may have been stored, and is then delivered and answers the repeat. Either way, retry after Retry-After (1 s for a dependency; 1–30 s for `overloaded`, the longer the more calls are refused; doubled per try) with the same idempotency key.',
+  503: 'This API process is stopping (`service_unavailable`, nothing was done), or at capacity, and this account over its share of it (`overloaded`: its own accepted events would wait past MAX_BACKLOG_S for their turn to be handed to delivery, or the API process is out of CPU, at its adaptive limit of ingests in flight, or holds INGEST_BACKLOG_LIMIT events while this account takes at least an equal share of what it accepts): nothing was stored. Or a dependency is unreachable (`service_unavailable`): an ingest\'s event may have been stored, and is then delivered and answers the repeat. Either way, retry after Retry-After (1 s for a dependency; 1–30 s for `overloaded`, the longer the more calls are refused; doubled per try) with the same idempotency key.',
 };
 
 const LIMIT_HEADERS = {
@@ -54,24 +54,30 @@ export function json(description: string, schema: z.ZodType, example?: unknown):
   return { description, content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } } };
 }
 
-/** Every response but 401 carries the limit headers: the call was metered (anonymously or for the key's account). */
+const RETRY_AFTER = { 'Retry-After': { description: 'Whole seconds to wait before retrying (at least 1).', schema: { type: 'integer' as const } } };
+
+/** Every response but 401 carries the limit headers: the call was metered (anonymously or for the key's account); a 429 or 503 says when to retry. */
 export function withLimitHeaders(responses: RouteConfig['responses']): RouteConfig['responses'] {
   for (const [status, response] of Object.entries(responses)) {
-    if (status !== '401') (response as { headers?: unknown }).headers = LIMIT_HEADERS;
+    if (status !== '401') (response as { headers?: unknown }).headers = status === '429' || status === '503' ? { ...LIMIT_HEADERS, ...RETRY_AFTER } : LIMIT_HEADERS;
   }
   return responses;
 }
 
-/** Responses of a metered key-scoped operation: success plus the shared error cases. */
+/** Responses of a metered key-scoped operation: success plus the shared error cases (any call may meet a stopping process or an unreachable store: 503). */
 export function keyScopedResponses(success: RouteConfig['responses'], ...extraErrors: number[]): RouteConfig['responses'] {
-  const errors = [401, 403, 429, 500, ...extraErrors].map((s) => [s, json(DESCRIPTIONS[s] ?? 'Error', ErrorBody)]);
+  const errors = [401, 403, 429, 500, 503, ...extraErrors].map((s) => [s, json(DESCRIPTIONS[s] ?? 'Error', ErrorBody)]);
   return withLimitHeaders({ ...success, ...Object.fromEntries(errors) });
 }
 
-/** An operation that reads a body also answers 415 (middleware/json-body.ts), with the headers its 400 has (both are metered alike). */
-export function withUnsupportedMediaType(responses: RouteConfig['responses']): RouteConfig['responses'] {
-  const headers = (responses[400] as ResponseConfig | undefined)?.headers;
-  return { ...responses, 415: { ...json(DESCRIPTIONS[415], ErrorBody), ...(headers ? { headers } : {}) } };
+/**
+ * An operation whose body is read (middleware/json-body.ts: any but a GET) also answers 400 for a body that is not JSON,
+ * 413 for one over 1 MiB and 415 for one labelled otherwise, with the headers of its other errors (all metered alike).
+ */
+export function withBodyErrors(responses: RouteConfig['responses']): RouteConfig['responses'] {
+  const metered = Object.entries(responses).find(([status]) => status !== '401' && Number(status) >= 400)?.[1] as ResponseConfig | undefined;
+  const error = (status: number) => responses[status] ?? { ...json(DESCRIPTIONS[status], ErrorBody), ...(metered?.headers ? { headers: metered.headers } : {}) };
+  return { ...responses, 400: error(400), 413: error(413), 415: error(415) };
 }
 
 export const BEARER = [{ bearerKey: [] }];

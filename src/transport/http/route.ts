@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { ValidationError } from '../../domain/errors';
-import { withUnsupportedMediaType } from './responses';
+import { withBodyErrors } from './responses';
 import { humanIssueMessage, InputPart, issueDetails, validationSummary } from './validation-messages';
 
 /** One route = one definition: its zod schemas validate the request, type the handler, and document the operation. */
@@ -55,7 +55,7 @@ export function registerRoute(registry: OpenAPIRegistry, def: RouteDefinition<z.
     tags: def.tags,
     security: def.security,
     request,
-    responses: def.method === 'get' || def.method === 'delete' ? def.responses : withUnsupportedMediaType(def.responses),
+    responses: def.method === 'get' ? def.responses : withBodyErrors(def.responses),
   });
 }
 
