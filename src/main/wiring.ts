@@ -176,7 +176,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     endpoints,
     endpointsCache,
     /** The account's tenants: listed, and deleted endpoint by endpoint through `endpoints`. */
-    tenants: new TenantService({ tenants: repositories.tenants, endpoints: repositories.endpoints, endpointService: endpoints }),
+    tenants: new TenantService({ tenants: repositories.tenants, endpoints: repositories.endpoints, endpointService: endpoints, portalSessions: repositories.portalSessions }),
     /** Tokens for one tenant's people: the session read on every call they make, its account cached as a key's is. */
     portalSessions: new PortalSessionService({ sessions: repositories.portalSessions, accounts: portalAccounts, clock }),
     /** Who may frame the tenants' portal page, and its branding (on the account, read fresh: the page's headers come from it). */

@@ -18,6 +18,11 @@ export class PortalSessions extends ExpiringCollection<PortalSessionDoc>('portal
     return this.col.findOne({ _id: tokenHash, expires_at: { $gt: now } });
   }
 
+  /** Every session of one tenant (through the `{account_id}` index): how many were revoked. */
+  async deleteForTenant(accountId: string, tenantId: string): Promise<number> {
+    return (await this.col.deleteMany({ account_id: accountId, tenant_id: tenantId })).deletedCount;
+  }
+
   /** Every session of the account (the `{account_id}` index on both stores): how many were revoked. */
   async deleteForAccount(accountId: string): Promise<number> {
     return (await this.col.deleteMany({ account_id: accountId })).deletedCount;

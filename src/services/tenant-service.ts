@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../domain/errors';
 import type { Endpoints } from '../persistence/endpoints';
+import type { PortalSessions } from '../persistence/portal-sessions';
 import type { TenantDoc, Tenants } from '../persistence/tenants';
 import { CANCEL_PAGE_SIZE, type EndpointService } from './endpoint-service';
 import { decodeCursor, encodeCursor } from './pagination';
@@ -14,6 +15,7 @@ interface TenantServiceDeps {
   endpoints: Pick<Endpoints, 'list'>;
   /** Each endpoint goes the way one DELETE of it goes: its waiting deliveries cancelled a page at a time. */
   endpointService: Pick<EndpointService, 'delete'>;
+  portalSessions: Pick<PortalSessions, 'deleteForTenant'>;
 }
 
 /** The account's tenants: listed with their endpoint counts, and deleted with their endpoints. */
@@ -30,11 +32,13 @@ export class TenantService {
 
   /**
    * Deletes the endpoints the tenant has when called, one after another, each as its own DELETE would (so the work is that
-   * of at most MAX_ENDPOINTS_PER_TENANT deletes, each bounded); the tenant goes with its last. 404 if it has none.
+   * of at most MAX_ENDPOINTS_PER_TENANT deletes, each bounded); the tenant goes with its last. Its portal sessions end
+   * first, so that none makes an endpoint for it meanwhile, nor after. 404 if it has neither endpoint nor session.
    */
   async delete(accountId: string, tenantId: string): Promise<void> {
     let after: { createdAt: Date; id: string } | undefined;
-    let found = (await this.deps.tenants.find(accountId, tenantId)) !== null;
+    const sessionsEnded = await this.deps.portalSessions.deleteForTenant(accountId, tenantId);
+    let found = sessionsEnded > 0 || (await this.deps.tenants.find(accountId, tenantId)) !== null;
     for (;;) {
       const page = await this.deps.endpoints.list(accountId, CANCEL_PAGE_SIZE, after, tenantId);
       for (const endpoint of page) {
@@ -48,7 +52,7 @@ export class TenantService {
       if (page.length < CANCEL_PAGE_SIZE || !last) break;
       after = { createdAt: last.created_at, id: last._id };
     }
-    if (!found) throw new DomainError('not_found', `Tenant ${tenantId} not found (it has no endpoints).`);
+    if (!found) throw new DomainError('not_found', `Tenant ${tenantId} not found (it has no endpoints and no portal sessions).`);
   }
 }
 

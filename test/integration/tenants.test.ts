@@ -163,6 +163,24 @@ describe('tenants', () => {
     for (const endpoint of [own.endpoint, kept.endpoint]) expect((await api.delete(`/api/v1/webhooks/endpoints/${endpoint.id}`)).status).toBe(204);
   });
 
+  it("deleting a tenant ends its portal sessions, and only its: the token can no longer make the tenant again", async () => {
+    const { api } = await newAccount();
+    await endpointTo(api, 'cus_leaving');
+    const session = async (tenant: string) => apiClient(fixture.platform, (await api.post('/api/v1/webhooks/portal-sessions', { tenant_id: tenant })).body.token);
+    const leaving = await session('cus_leaving');
+    const staying = await session('cus_staying');
+    const onlySessions = await session('cus_no_endpoints');
+
+    expect((await api.delete('/api/v1/webhooks/tenants/cus_leaving')).status).toBe(204);
+    const recreate = await leaving.post('/api/v1/webhooks/endpoints', { url: 'https://example.com/back' });
+    expect([recreate.status, recreate.body.code]).toEqual([401, 'invalid_portal_token']);
+    expect((await api.get('/api/v1/webhooks/tenants')).body.data).toEqual([]);
+    expect((await staying.get('/api/v1/webhooks/endpoints')).status).toBe(200);
+    // A tenant with sessions but no endpoint yet is found too, and its sessions end.
+    expect((await api.delete('/api/v1/webhooks/tenants/cus_no_endpoints')).status).toBe(204);
+    expect((await onlySessions.get('/api/v1/webhooks/endpoints')).status).toBe(401);
+  });
+
   it('caps endpoints per tenant and tenants per account, also under concurrent creates; a deleted last endpoint frees its tenant', async () => {
     const { api, accountId } = await newAccount();
     const url = (i: number | string) => `https://127.0.0.1:9/${i}`;

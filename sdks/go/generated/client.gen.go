@@ -1867,7 +1867,7 @@ type ClientInterface interface {
 
 	// DeleteApiV1WebhooksTenantsTenantId Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
 	//
-	// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs may be left. A tenant with no endpoint → 404.
+	// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its portal sessions end first (their tokens are 401 from then on). Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant with the key while this runs may be left. A tenant with neither endpoint nor portal session → 404.
 	//
 	// Corresponds with DELETE /api/v1/webhooks/tenants/{tenant_id} (the `DeleteApiV1WebhooksTenantsTenantId` operationId).
 	DeleteApiV1WebhooksTenantsTenantId(ctx context.Context, tenantId TenantId, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2522,7 +2522,7 @@ func (c *Client) GetApiV1WebhooksTenants(ctx context.Context, params *GetApiV1We
 
 // DeleteApiV1WebhooksTenantsTenantId Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
 //
-// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs may be left. A tenant with no endpoint → 404.
+// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its portal sessions end first (their tokens are 401 from then on). Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant with the key while this runs may be left. A tenant with neither endpoint nor portal session → 404.
 //
 // Corresponds with DELETE /api/v1/webhooks/tenants/{tenant_id} (the `DeleteApiV1WebhooksTenantsTenantId` operationId).
 func (c *Client) DeleteApiV1WebhooksTenantsTenantId(ctx context.Context, tenantId TenantId, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4124,7 +4124,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1WebhooksTenantsTenantIdWithResponse Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
 	//
-	// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs may be left. A tenant with no endpoint → 404.
+	// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its portal sessions end first (their tokens are 401 from then on). Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant with the key while this runs may be left. A tenant with neither endpoint nor portal session → 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -10062,7 +10062,7 @@ func (c *ClientWithResponses) GetApiV1WebhooksTenantsWithResponse(ctx context.Co
 
 // DeleteApiV1WebhooksTenantsTenantIdWithResponse Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
 //
-// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs may be left. A tenant with no endpoint → 404.
+// Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its portal sessions end first (their tokens are 401 from then on). Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant with the key while this runs may be left. A tenant with neither endpoint nor portal session → 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -33,8 +33,8 @@ export function tenantRoutes(service: TenantService, endpoints: Pick<EndpointSer
       summary: "Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled",
       description:
         'Each of the tenant\'s endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it (its pending retries end `cancelled`, a page at a time), ' +
-        'one endpoint after another. Its events stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs may be left. ' +
-        'A tenant with no endpoint → 404.',
+        'one endpoint after another. Its portal sessions end first (their tokens are 401 from then on). Its events stay, and can still be listed with `?tenant_id=`. ' +
+        'An endpoint created for the tenant with the key while this runs may be left. A tenant with neither endpoint nor portal session → 404.',
       tags,
       security: BEARER,
       params: TenantIdParams,

@@ -125,9 +125,10 @@ def sync_detailed(
     """ Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
 
      Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it
-    (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events
-    stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs
-    may be left. A tenant with no endpoint → 404.
+    (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its portal
+    sessions end first (their tokens are 401 from then on). Its events stay, and can still be listed
+    with `?tenant_id=`. An endpoint created for the tenant with the key while this runs may be left. A
+    tenant with neither endpoint nor portal session → 404.
 
     Args:
         tenant_id (str): Your customer this belongs to, named by your own id for it: must be 1 to
@@ -165,9 +166,10 @@ def sync(
     """ Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
 
      Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it
-    (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events
-    stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs
-    may be left. A tenant with no endpoint → 404.
+    (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its portal
+    sessions end first (their tokens are 401 from then on). Its events stay, and can still be listed
+    with `?tenant_id=`. An endpoint created for the tenant with the key while this runs may be left. A
+    tenant with neither endpoint nor portal session → 404.
 
     Args:
         tenant_id (str): Your customer this belongs to, named by your own id for it: must be 1 to
@@ -200,9 +202,10 @@ async def asyncio_detailed(
     """ Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
 
      Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it
-    (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events
-    stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs
-    may be left. A tenant with no endpoint → 404.
+    (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its portal
+    sessions end first (their tokens are 401 from then on). Its events stay, and can still be listed
+    with `?tenant_id=`. An endpoint created for the tenant with the key while this runs may be left. A
+    tenant with neither endpoint nor portal session → 404.
 
     Args:
         tenant_id (str): Your customer this belongs to, named by your own id for it: must be 1 to
@@ -240,9 +243,10 @@ async def asyncio(
     """ Delete a tenant: its endpoints are deleted, and their waiting deliveries end cancelled
 
      Each of the tenant's endpoints is deleted as `DELETE /api/v1/webhooks/endpoints/{id}` deletes it
-    (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its events
-    stay, and can still be listed with `?tenant_id=`. An endpoint created for the tenant while this runs
-    may be left. A tenant with no endpoint → 404.
+    (its pending retries end `cancelled`, a page at a time), one endpoint after another. Its portal
+    sessions end first (their tokens are 401 from then on). Its events stay, and can still be listed
+    with `?tenant_id=`. An endpoint created for the tenant with the key while this runs may be left. A
+    tenant with neither endpoint nor portal session → 404.
 
     Args:
         tenant_id (str): Your customer this belongs to, named by your own id for it: must be 1 to
