@@ -6,6 +6,7 @@ import type { DashboardDeps } from '../deps';
 import { queryField, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { costEstimatorPage, EstimatorRow, type EstimatorView } from '../templates/cost-estimator';
+import { formNumber } from '../form-number';
 
 const DEFAULT_ROWS = 3;
 const MAX_ROWS = 20;
@@ -29,7 +30,6 @@ function readRows(ctx: Context): EstimatorRow[] {
 function itemsFromRows(rows: EstimatorRow[], catalog: Catalog): { items: ItemFromRow[]; problems: string[] } {
   const items: ItemFromRow[] = [];
   const problems: string[] = [];
-  const number = (text: string) => (text.trim() === '' ? undefined : Number(text));
   rows.forEach((row, i) => {
     if (!row.entry) return;
     // unescape does not throw on a malformed part: what it gives back names no catalog entry either.
@@ -38,8 +38,8 @@ function itemsFromRows(rows: EstimatorRow[], catalog: Catalog): { items: ItemFro
       problems.push(`Item ${i + 1}: choose a service from the list.`);
       return;
     }
-    const quantity = number(row.quantity) ?? NaN;
-    items.push({ row: i, item: { provider: provider as Provider, service, instance, quantity, hoursPerMonth: number(row.hours), gbPerMonth: number(row.gb) } });
+    const quantity = formNumber(row.quantity) ?? NaN;
+    items.push({ row: i, item: { provider: provider as Provider, service, instance, quantity, hoursPerMonth: formNumber(row.hours), gbPerMonth: formNumber(row.gb) } });
   });
   return { items, problems };
 }
