@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { ValidationError } from '../domain/errors';
 import { compileDataSchema, type DataValidator } from '../domain/webhooks/event-type-schema';
@@ -21,11 +22,14 @@ interface Catalog {
 
 /**
  * The ingest side of the catalog: the account's schemas read once (one query per uncached account, none per ingest
- * while cached) and each compiled once per version, keyed by account, name and version.
+ * while cached) and each compiled once, keyed by account, name, version and a hash of the schema: a type deleted and
+ * created again starts again at version 1, so the version alone would find the old schema's validator.
  */
 export class EventTypeSchemas {
   private readonly catalogs = new LRUCache<string, Catalog>({ maxSize: MAX_CACHED_SCHEMA_BYTES, sizeCalculation: () => ENTRY_OVERHEAD_BYTES });
   private readonly validators = new LRUCache<string, DataValidator>({ maxSize: MAX_CACHED_SCHEMA_BYTES, sizeCalculation: () => ENTRY_OVERHEAD_BYTES });
+  /** Each entry of a cached catalog hashed once, not at every ingest. */
+  private readonly keys = new WeakMap<EventTypeSchemaDoc, string>();
 
   constructor(private readonly deps: { eventTypes: Pick<EventTypes, 'withSchemas'>; now: () => number; lifetime: CacheLifetime }) {}
 
@@ -67,7 +71,11 @@ export class EventTypeSchemas {
   }
 
   private validatorOf(accountId: string, entry: EventTypeSchemaDoc): DataValidator {
-    const key = `${accountId}/${entry.name}#${entry.version}`;
+    let key = this.keys.get(entry);
+    if (key === undefined) {
+      key = `${accountId}/${entry.name}#${entry.version}/${createHash('sha256').update(JSON.stringify(entry.schema)).digest('base64url')}`;
+      this.keys.set(entry, key);
+    }
     let validate = this.validators.get(key);
     if (!validate) {
       const compiled = compileDataSchema(entry.schema);

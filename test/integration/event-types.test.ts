@@ -269,6 +269,17 @@ describe('event-type catalog', () => {
     expect((await api.get(`${TYPES}/order.paid`)).body.example).toEqual({ b: 1 });
   });
 
+  it('checks a type deleted and created again against its new schema, though its version starts again at 1', async () => {
+    const api = apiClient(here, (await createAccountWithKey(here)).key);
+    expect((await api.post(TYPES, { name: 'order.paid', schema: { type: 'object', required: ['a'] } })).status).toBe(201);
+    expect((await api.post(EVENTS, { type: 'order.paid', data: { a: 1 } })).status).toBe(202);
+    expect((await api.delete(`${TYPES}/order.paid`)).status).toBe(204);
+    const schema = { type: 'object', properties: { b: {} }, required: ['b'], additionalProperties: false };
+    expect((await api.post(TYPES, { name: 'order.paid', schema })).status).toBe(201);
+    expect((await api.post(EVENTS, { type: 'order.paid', data: { b: 1 } })).status).toBe(202);
+    expect((await api.post(EVENTS, { type: 'order.paid', data: { a: 1 } })).body).toMatchObject({ code: 'schema_mismatch' });
+  });
+
   it("applies a schema set in another process to this one's next ingest once this one has read the log, never by a catalog read per ingest", async () => {
     const { key, accountId } = await createAccountWithKey(here);
     const api = apiClient(here, key);

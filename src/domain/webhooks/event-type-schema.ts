@@ -20,10 +20,15 @@ const OPTIONS = {
   strictTypes: false,
   strictTuples: false,
   validateFormats: true,
-  // A schema's `pattern`s run on every ingest of its type: RE2 runs in time linear in the string, where a backtracking
-  // pattern such as `^(a+)+$` could hold the API process for minutes on one event. Patterns RE2 lacks (backreferences,
-  // lookarounds) are refused at registration.
-  code: { regExp: Object.assign((pattern: string, flags: string) => new RE2(pattern, flags), { code: 'new (require("re2-wasm").RE2)' }) },
+  // Ajv inlines a ref-free subschema at every `$ref` to it: a schema referring to one large definition many times took
+  // seconds to compile, the event loop blocked. Each referenced schema is compiled once and called instead.
+  inlineRefs: false,
+  code: {
+    // A schema's `pattern`s run on every ingest of its type: RE2 runs in time linear in the string, where a backtracking
+    // pattern such as `^(a+)+$` could hold the API process for minutes on one event. Patterns RE2 lacks (backreferences,
+    // lookarounds) are refused at registration.
+    regExp: Object.assign((pattern: string, flags: string) => new RE2(pattern, flags), { code: 'new (require("re2-wasm").RE2)' }),
+  },
 } as const;
 
 /** Checks schemas against the draft 2020-12 meta-schema, compiled once: checking adds nothing to it, so it can be shared. */
@@ -38,63 +43,127 @@ export function compileDataSchema(schema: unknown): SchemaCompilation {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return { ok: false, details: [{ path: 'schema', message: 'must be a JSON Schema object' }] };
   }
+  const s = schema as Record<string, unknown>;
+  if ('$schema' in s && !DRAFT_2020_12.includes(s.$schema as string)) {
+    return { ok: false, details: [{ path: 'schema.$schema', message: `must be draft 2020-12 (${DRAFT_2020_12[0]}) or omitted` }] };
+  }
   let firstFailure: ValidateFunction;
   let everyFailure: ValidateFunction | null;
   try {
     metaSchemaChecker ??= addFormats(new Ajv2020(OPTIONS));
     if (!metaSchemaChecker.validateSchema(schema)) return { ok: false, details: detailsOf(metaSchemaChecker.errors, 'schema') };
+    const proto = protoNamedIn(schema, ['schema']);
+    if (proto) return { ok: false, details: [{ path: proto, message: PROTO_MESSAGE }] };
     const uniqueItems = uniqueItemsIn(schema, ['schema']);
     const unbounded = uniqueItems.filter((u) => !u.bounded).map((u) => u.detail);
     if (unbounded.length > 0) return { ok: false, details: unbounded.slice(0, MAX_SCHEMA_ERROR_DETAILS) };
-    const compile = (allErrors: boolean) => addFormats(new Ajv2020({ ...OPTIONS, allErrors, validateSchema: false })).compile(schema);
+    const compile = (allErrors: boolean) => {
+      const ajv = addFormats(new Ajv2020({ ...OPTIONS, allErrors, validateSchema: false }));
+      // Ajv's own `nullable` (OpenAPI's, not JSON Schema's) would pass for a known keyword: refused as any unknown one.
+      ajv.removeKeyword('nullable');
+      return ajv.compile(schema);
+    };
     firstFailure = compile(false);
     // Collecting every failure checks `uniqueItems` even on an array already over its `maxItems`, in quadratic time: such a schema reports its first.
     everyFailure = uniqueItems.length === 0 ? compile(true) : null;
+    if ([firstFailure, everyFailure].some((validator) => validator && LOOP_PROBES.some((probe) => overflows(validator, probe)))) {
+      return { ok: false, details: [{ path: 'schema', message: LOOP_MESSAGE }] };
+    }
   } catch (err) {
-    // An unknown keyword, a `$ref` that resolves nowhere, a `$schema` of another draft; compiling a `$ref` that only
-    // leads back to itself recurses until the stack runs out.
-    const message = err instanceof RangeError ? 'has a $ref that leads only back to itself' : err instanceof Error ? err.message : String(err);
+    // An unknown keyword, a `$ref` that resolves nowhere; compiling a `$ref` that only leads back to itself recurses until the stack runs out.
+    const message = err instanceof RangeError ? LOOP_MESSAGE : err instanceof Error ? err.message : String(err);
     return { ok: false, details: [{ path: 'schema', message }] };
   }
+  const check = (data: unknown): ErrorDetail[] | null => {
+    if (firstFailure(data)) return null;
+    if (everyFailure && !everyFailure(data)) return detailsOf(everyFailure.errors, 'data');
+    return detailsOf(firstFailure.errors, 'data');
+  };
   return {
     ok: true,
     validate: (sent) => {
-      const data = withNearestDoubles(sent);
-      if (firstFailure(data)) return null;
-      if (everyFailure && !everyFailure(data)) return detailsOf(everyFailure.errors, 'data');
-      return detailsOf(firstFailure.errors, 'data');
+      try {
+        return check(withNearestDoubles(sent));
+      } catch (err) {
+        // A loop the check at registration did not see (or a schema stored before it), or data nested deeper than any
+        // request can send, runs out of stack: refused, never a 5xx.
+        if (err instanceof RangeError) return [{ path: 'data', message: 'could not be checked: the schema recursed too deeply on this data' }];
+        throw err;
+      }
     },
   };
 }
 
+/**
+ * A schema whose references lead back to it without going into the data (`{"$ref": "#"}`, or through `anyOf` and the
+ * like) never ends a check: Ajv's validator runs out of stack. One that does so for a value of some JSON type is refused
+ * here; one that does so only for some data (a property it names) is answered 422 at that ingest (`validate` below).
+ */
+const LOOP_PROBES: unknown[] = [{}, [], '', 0, true, null];
+const LOOP_MESSAGE = 'has a $ref that can lead back to the same schema without going into the data (an endless loop)';
+
+function overflows(validator: ValidateFunction, data: unknown): boolean {
+  try {
+    validator(data);
+    return false;
+  } catch (err) {
+    if (err instanceof RangeError) return true;
+    throw err;
+  }
+}
+
+/** The `$schema` of draft 2020-12, as its meta-schema names itself and with the empty fragment. */
+const DRAFT_2020_12 = ['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema#'];
+
 /** `uniqueItems` compares every pair of items that are not all strings, numbers or booleans: bounded by a `maxItems` beside it. */
 export const MAX_UNIQUE_ITEMS = 1_000;
 
-/** Draft 2020-12 keywords whose value is a schema, a list of schemas, or a map of names to schemas (strict mode refuses any other). */
-const SCHEMA_KEYWORDS = ['items', 'contains', 'additionalProperties', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
-const SCHEMA_LIST_KEYWORDS = ['prefixItems', 'allOf', 'anyOf', 'oneOf'];
-const SCHEMA_MAP_KEYWORDS = ['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas'];
-
-/** Every subschema with `uniqueItems: true`, and whether a `maxItems` of at most MAX_UNIQUE_ITEMS beside it bounds its check. */
+/**
+ * Every object with `uniqueItems: true` anywhere in the schema, and whether a `maxItems` of at most MAX_UNIQUE_ITEMS
+ * beside it bounds its check. Any object, not only those under schema keywords: a `$ref` may point anywhere (into a
+ * `const`, say), and Ajv compiles what it finds there as a schema.
+ */
 function uniqueItemsIn(schema: unknown, path: string[]): Array<{ bounded: boolean; detail: ErrorDetail }> {
   if (typeof schema !== 'object' || schema === null) return [];
-  const s = schema as Record<string, unknown>;
   const found: Array<{ bounded: boolean; detail: ErrorDetail }> = [];
-  if (s.uniqueItems === true) {
-    const bounded = typeof s.maxItems === 'number' && s.maxItems <= MAX_UNIQUE_ITEMS;
-    found.push({ bounded, detail: { path: [...path, 'uniqueItems'].join('.'), message: `needs "maxItems" of at most ${MAX_UNIQUE_ITEMS} beside it` } });
+  if (!Array.isArray(schema)) {
+    const s = schema as Record<string, unknown>;
+    if (s.uniqueItems === true) {
+      const bounded = typeof s.maxItems === 'number' && s.maxItems <= MAX_UNIQUE_ITEMS;
+      found.push({ bounded, detail: { path: [...path, 'uniqueItems'].join('.'), message: `needs "maxItems" of at most ${MAX_UNIQUE_ITEMS} beside it` } });
+    }
   }
-  for (const keyword of SCHEMA_KEYWORDS) found.push(...uniqueItemsIn(s[keyword], [...path, keyword]));
-  for (const keyword of SCHEMA_LIST_KEYWORDS) {
-    const list = s[keyword];
-    if (Array.isArray(list)) list.forEach((sub, i) => found.push(...uniqueItemsIn(sub, [...path, keyword, String(i)])));
-  }
-  for (const keyword of SCHEMA_MAP_KEYWORDS) {
-    const map = s[keyword];
-    if (typeof map === 'object' && map !== null) for (const [name, sub] of Object.entries(map)) found.push(...uniqueItemsIn(sub, [...path, keyword, name]));
-  }
+  for (const [key, sub] of Object.entries(schema)) found.push(...uniqueItemsIn(sub, [...path, key]));
   return found;
 }
+
+const PROTO_MESSAGE = 'names the property "__proto__", which the validator cannot check (it reads it as the object\'s prototype)';
+
+/** Keywords whose values name properties of the data (`required`'s items, `dependentRequired`'s and `dependencies`' lists). */
+const NAME_LIST_KEYWORDS = ['required', 'dependentRequired', 'dependencies'];
+
+/**
+ * Where the schema names a property `__proto__` (as a key anywhere, or in a list of required names), or null. Ajv's code
+ * reads properties as `data.name`, and `data.__proto__` is the prototype for data without that key: `required` passes
+ * and `properties` was left out, so refusing is the only way to keep such a schema from silently accepting everything.
+ */
+function protoNamedIn(schema: unknown, path: string[]): string | null {
+  if (typeof schema !== 'object' || schema === null) return null;
+  for (const [key, sub] of Object.entries(schema)) {
+    if (key === '__proto__') return [...path, key].join('.');
+    if (!Array.isArray(schema) && NAME_LIST_KEYWORDS.includes(key) && namesProto(key, sub)) return [...path, key].join('.');
+    const found = protoNamedIn(sub, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
+
+const namesProto = (keyword: string, value: unknown): boolean =>
+  keyword === 'required'
+    ? Array.isArray(value) && value.includes('__proto__')
+    : isSchemaObject(value) && Object.values(value).some((names) => Array.isArray(names) && names.includes('__proto__'));
+
+const isSchemaObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Ajv's errors as `details`: the JSON Pointer turned into the dotted path the API's other errors use, a missing property named in it. */
 function detailsOf(errors: ErrorObject[] | null | undefined, root: string): ErrorDetail[] {

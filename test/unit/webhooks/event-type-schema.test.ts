@@ -34,7 +34,54 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
 
   it('refuses a $ref that leads only back to itself, saying so', () => {
     const compiled = compileDataSchema({ $defs: { a: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' });
-    expect(compiled).toEqual({ ok: false, details: [{ path: 'schema', message: 'has a $ref that leads only back to itself' }] });
+    expect(compiled).toEqual({ ok: false, details: [{ path: 'schema', message: expect.stringContaining('an endless loop') }] });
+  });
+
+  it('refuses a schema whose references lead back to it without going into the data, for a value of any type (checking it would never end)', () => {
+    const loops: unknown[] = [
+      { $ref: '#' },
+      { anyOf: [{ type: 'string' }, { $ref: '#' }] },
+      { $dynamicAnchor: 'm', $dynamicRef: '#m' },
+      { $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { not: { $ref: '#/$defs/a' } } }, $ref: '#/$defs/a' },
+      { if: { type: 'integer' }, then: { $ref: '#' } },
+      { anyOf: [{ type: 'string' }, { $recursiveRef: '#' }] },
+      // Ajv's dynamic reference without a matching anchor calls the schema it is compiled in.
+      { $defs: { t: { anyOf: [{ type: 'string' }, { $dynamicRef: '#nowhere' }] } }, $ref: '#/$defs/t' },
+    ];
+    for (const schema of loops) {
+      expect([schema, compileDataSchema(schema)]).toEqual([schema, { ok: false, details: [{ path: 'schema', message: 'has a $ref that can lead back to the same schema without going into the data (an endless loop)' }] }]);
+    }
+  });
+
+  it('answers data on which a schema loops only there (a property it names) with a refusal, never a throw', () => {
+    const compiled = compileDataSchema({ dependentSchemas: { a: { $ref: '#' } } });
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({ b: 1 })).toBeNull();
+    expect(compiled.validate({ a: 1 })).toEqual([{ path: 'data', message: 'could not be checked: the schema recursed too deeply on this data' }]);
+  });
+
+  it('keeps a recursive schema that goes into the data at each turn', () => {
+    const trees = [
+      { type: 'object', properties: { children: { type: 'array', items: { $ref: '#' } } } },
+      { $dynamicAnchor: 'node', type: 'object', properties: { children: { type: 'array', items: { $dynamicRef: '#node' } } } },
+      { $defs: { n: { anyOf: [{ type: 'integer' }, { type: 'array', items: { $ref: '#/$defs/n' } }] } }, $ref: '#/$defs/n' },
+    ];
+    for (const tree of trees) {
+      const compiled = compileDataSchema(tree);
+      if (!compiled.ok) throw new Error(`should compile: ${JSON.stringify(compiled.details)}`);
+    }
+    const compiled = compileDataSchema(trees[0]);
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({ children: [{ children: [] }, { children: [{}] }] })).toBeNull();
+    expect(compiled.validate({ children: [{ children: [1] }] })).toEqual([{ path: 'data.children.0.children.0', message: 'must be object' }]);
+  });
+
+  it('refuses data it cannot check for the stack running out, never throwing', () => {
+    const compiled = compileDataSchema({ type: 'object', properties: { next: { $ref: '#' } } });
+    if (!compiled.ok) throw new Error('should compile');
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i++) deep = { next: deep };
+    expect(compiled.validate(deep)).toEqual([{ path: 'data', message: expect.stringContaining('recursed too deeply') }]);
   });
 
   it('compiles a recursive schema whose $ref is under a keyword', () => {
@@ -64,7 +111,12 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
     // Strict mode: an unknown keyword (a typo that would accept everything) is refused.
     expect(compileDataSchema({ type: 'object', requird: ['a'] })).toMatchObject({ ok: false });
     // Another draft's meta-schema.
-    expect(compileDataSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' })).toMatchObject({ ok: false, details: [{ path: 'schema' }] });
+    expect(compileDataSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' })).toEqual({
+      ok: false,
+      details: [{ path: 'schema.$schema', message: 'must be draft 2020-12 (https://json-schema.org/draft/2020-12/schema) or omitted' }],
+    });
+    // Ajv's `nullable` (OpenAPI's) is not JSON Schema's: an unknown keyword.
+    expect(compileDataSchema({ type: 'string', nullable: true })).toMatchObject({ ok: false, details: [{ path: 'schema', message: expect.stringContaining('nullable') }] });
     // A reference that resolves nowhere.
     expect(compileDataSchema({ $ref: 'https://example.com/elsewhere.json' })).toMatchObject({ ok: false });
   });
@@ -88,7 +140,39 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
       ok: false,
       details: [{ path: 'schema.prefixItems.0.items.uniqueItems' }],
     });
-    expect(compileDataSchema({ $defs: { a: { uniqueItems: true } }, properties: { uniqueItems: true } })).toMatchObject({ ok: false, details: [{ path: 'schema.$defs.a.uniqueItems' }] });
+    // Anywhere: a `$ref` may make any object of the document a schema, a map of properties too.
+    expect(compileDataSchema({ $defs: { a: { uniqueItems: true } }, properties: { uniqueItems: true } })).toMatchObject({
+      ok: false,
+      details: [{ path: 'schema.$defs.a.uniqueItems' }, { path: 'schema.properties.uniqueItems' }],
+    });
+    expect(compileDataSchema({ dependencies: { a: { properties: { b: { uniqueItems: true } } } } })).toMatchObject({
+      ok: false,
+      details: [{ path: 'schema.dependencies.a.properties.b.uniqueItems' }],
+    });
+    expect(compileDataSchema({ $defs: { a: { const: { properties: { b: { uniqueItems: true } } } } }, $ref: '#/$defs/a/const' })).toMatchObject({
+      ok: false,
+      details: [{ path: 'schema.$defs.a.const.properties.b.uniqueItems' }],
+    });
+  });
+
+  it('refuses a schema naming the property __proto__, which the validator would read as the prototype and not check', () => {
+    const schemas = [
+      '{"type":"object","properties":{"__proto__":{"type":"object"}},"required":["__proto__"]}',
+      '{"required":["__proto__"]}',
+      '{"dependentRequired":{"a":["__proto__"]}}',
+      '{"dependentSchemas":{"__proto__":{"required":["a"]}}}',
+    ];
+    for (const text of schemas) {
+      expect([text, compileDataSchema(JSON.parse(text))]).toEqual([text, { ok: false, details: [{ path: expect.stringMatching(/^schema\./), message: expect.stringContaining('"__proto__"') }] }]);
+    }
+  });
+
+  it('compiles and checks a schema referring many times to one large definition (compiled once, not inlined at each $ref)', () => {
+    const definition = { type: 'object', properties: Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    const schema = { type: 'object', $defs: { a: definition }, properties: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`r${i}`, { $ref: '#/$defs/a' }])) };
+    const compiled = compileDataSchema(schema);
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({ r0: { p0: 'x' }, r59: { p149: 1 } })).toEqual([{ path: 'data.r59.p149', message: 'must be string' }]);
   });
 
   it('reports only the first failure of a schema with uniqueItems: collecting every failure would check uniqueItems past maxItems, in quadratic time', () => {

@@ -80,4 +80,16 @@ describe('EventTypeSchemas', () => {
     expect(compile).toHaveBeenCalledTimes(2);
     expect(reads).toEqual(['acct_1', 'acct_1']);
   });
+
+  it('checks a type deleted and created again against its new schema, though its version starts again at 1', async () => {
+    const { cache, catalogs, poll } = setup({ followed: true });
+    poll();
+    catalogs.set('acct_1', [requires('a', 1)]);
+    await expect(cache.check('acct_1', 'order.paid', { a: 1 })).resolves.toBeUndefined();
+    catalogs.set('acct_1', [{ name: 'order.paid', version: 1, schema: { type: 'object', required: ['b'], additionalProperties: false, properties: { b: {} } } }]);
+    cache.apply({ kind: 'event_types_changed', account_id: 'acct_1' });
+    await expect(cache.check('acct_1', 'order.paid', { b: 1 })).resolves.toBeUndefined();
+    await expect(cache.check('acct_1', 'order.paid', { a: 1 })).rejects.toMatchObject({ code: 'schema_mismatch' });
+    expect(compile).toHaveBeenCalledTimes(2);
+  });
 });
