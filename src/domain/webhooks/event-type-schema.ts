@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { RE2 } from 're2-wasm';
+import { RE2JS } from 're2js';
 import type { ErrorDetail } from '../errors';
 import { withNearestDoubles } from './exact-json';
 
@@ -26,8 +26,10 @@ const OPTIONS = {
   code: {
     // A schema's `pattern`s run on every ingest of its type: RE2 runs in time linear in the string, where a backtracking
     // pattern such as `^(a+)+$` could hold the API process for minutes on one event. Patterns RE2 lacks (backreferences,
-    // lookarounds) are refused at registration.
-    regExp: Object.assign((pattern: string, flags: string) => new RE2(pattern, flags), { code: 'new (require("re2-wasm").RE2)' }),
+    // lookarounds) are refused at registration. RE2JS, RE2 in JavaScript, lives on the garbage-collected heap: a WASM build
+    // of RE2 keeps every compiled pattern in a fixed heap until freed by hand, and once it is full no pattern compiles.
+    // Ajv's `u` flag: RE2JS always reads patterns and strings as Unicode.
+    regExp: Object.assign((pattern: string) => RE2JS.compile(pattern), { code: 'require("re2js").RE2JS.compile' }),
   },
 } as const;
 

@@ -130,6 +130,15 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
     expect(compileDataSchema({ type: 'object', patternProperties: { '^(?=x)': {} } })).toMatchObject({ ok: false, details: [{ path: 'schema' }] });
   });
 
+  it('compiles patterns as often as schemas come: compiled patterns are not kept in a heap that fills up for the whole process', () => {
+    // 100 large patterns a schema: a WASM build of RE2 with its fixed 16 MiB heap refused every pattern after the third such schema.
+    const schema = { type: 'object', properties: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, { type: 'string', pattern: `^[a-z]{1000}${i}$` }])) };
+    for (let i = 0; i < 10; i++) expect(compileDataSchema(schema)).toMatchObject({ ok: true });
+    const compiled = compileDataSchema({ properties: { s: { pattern: '^a+$' } } });
+    if (!compiled.ok) throw new Error('should compile');
+    expect(compiled.validate({ s: 'ab' })).toEqual([{ path: 'data.s', message: expect.stringContaining('must match pattern') }]);
+  });
+
   it(`takes uniqueItems only with a maxItems of at most ${MAX_UNIQUE_ITEMS} beside it, wherever it is`, () => {
     expect(compileDataSchema({ type: 'object', properties: { tags: { type: 'array', uniqueItems: true, maxItems: MAX_UNIQUE_ITEMS } } })).toMatchObject({ ok: true });
     expect(compileDataSchema({ type: 'object', properties: { tags: { type: 'array', uniqueItems: true } } })).toMatchObject({
