@@ -120,7 +120,7 @@ describe('EventService.emitPlatformEvent', () => {
         find: async (_accountId: string, id: number) => stored.find((e) => e._id === id) ?? null,
       },
       idempotency: {
-        find: async (accountId: string, key: string) => {
+        find: async ({ accountId }: { accountId: string }, key: string) => {
           const response = records.get(`${accountId}:${key}`);
           return response ? { response, expires_at: new Date(Date.now() + HOUR) } : null;
         },
