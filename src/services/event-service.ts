@@ -277,9 +277,13 @@ export class EventService {
   /** The next attempt, at once, with the next attempt number, if the run awaits a retry; 409 `delivery_not_waiting` if not. */
   async retryNow(owner: RecordOwner, eventId: number, endpointId: string): Promise<DeliveryView> {
     const { id, urlAtIngest } = await deliveryOf(this.deps.events, owner, eventId, endpointId);
+    const notWaiting = () => new DomainError('delivery_not_waiting', `Delivery of event ${eventId} to endpoint ${endpointId} is not waiting for its next attempt.`);
+    // Only a delivery recorded `retrying` can wait on a timer. Another's run is not asked: a first attempt in flight holds
+    // its run's task (a local activity), so the question would wait for the POST to end, and time out as if workers were down.
+    if ((await this.deps.deliveries.find(id))?.status !== 'retrying') throw notWaiting();
     const woken = await this.deps.scheduler.retryNow(id, retryNowDeadline());
     if (woken === 'unanswered') throw retryNowUnanswered();
-    if (!woken) throw new DomainError('delivery_not_waiting', `Delivery of event ${eventId} to endpoint ${endpointId} is not waiting for its next attempt.`);
+    if (!woken) throw notWaiting();
     const view = deliveryView((await this.deps.deliveries.find(id)) ?? undefined, endpointId, urlAtIngest);
     // Until the woken attempt is recorded, the record still names the cancelled timer's time.
     return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: this.deps.clock().toISOString() } : view;

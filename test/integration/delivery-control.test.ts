@@ -95,6 +95,19 @@ describe('delivery control: retry now and cancel', () => {
     expect(again.body.code).toBe('delivery_ended');
   }, 60_000);
 
+  it('retry now while the first attempt is in flight answers 409 delivery_not_waiting at once, not a 503 when its run does not answer', async () => {
+    const first = heldReply();
+    const { receiver, api, endpoint } = await setUp((i) => (i === 0 ? first.reply : { status: 200 }));
+    const id = await ingest(api);
+    await eventually(async () => receiver.received.length === 1, 30_000);
+
+    const res = await api.post(controlPath(id, endpoint.id, 'retry-now'));
+    expect([res.status, res.body.code]).toEqual([409, 'delivery_not_waiting']);
+    first.release();
+    await waitingBefore(id, endpoint.id, 2);
+    await api.post(controlPath(id, endpoint.id, 'cancel'));
+  }, 60_000);
+
   it('cancel while an attempt is in flight lets it finish and be recorded, then ends the delivery cancelled', async () => {
     const second = heldReply();
     const { receiver, api, endpoint } = await setUp((i) => (i === 1 ? second.reply : { status: 500 }));
