@@ -90,6 +90,8 @@ function hostsOf(destination: Destination, allowPrivate: boolean): { ok: true; h
         if (!url || url.port === '' || url.host !== broker.toLowerCase() || url.pathname !== '' || url.username !== '') {
           return invalid(path, `destination.config.brokers must be host:port entries; "${broker.slice(0, 64)}" is not.`);
         }
+        const problem = hostAndPortProblem(url, path, 'brokers');
+        if (problem) return problem;
         hosts.push(url.hostname);
       }
       return { ok: true, hosts: [...new Set(hosts)], path };
@@ -111,6 +113,19 @@ function checkUrlParts(url: URL, path: string, field: string): Extract<Destinati
   if (url.username !== '' || url.password !== '') return invalid(path, `destination.config.${field} must not carry a user name or password: send them in destination.credentials, which are never shown again.`);
   if (url.hostname === '') return invalid(path, `destination.config.${field} must have a host.`);
   if (url.search !== '' || url.hash !== '') return invalid(path, `destination.config.${field} takes no query or fragment.`);
+  return hostAndPortProblem(url, path, field);
+}
+
+/**
+ * Port 0, which no connection reaches; and a host an https URL would read as another (the number 2130706433 or 0x7f000001 as
+ * an IPv4 address): an amqps:// or kafka:// URL keeps it as written, and a client would look it up as a name, never found.
+ */
+function hostAndPortProblem(url: URL, path: string, field: string): Extract<DestinationVerdict, { ok: false }> | null {
+  if (url.port === '0') return invalid(path, `destination.config.${field} must not use port 0, which no connection can reach.`);
+  const asHttps = URL.canParse(`https://${url.hostname}/`) ? new URL(`https://${url.hostname}/`).hostname : null;
+  if (asHttps !== url.hostname.toLowerCase()) {
+    return invalid(path, `destination.config.${field} host ${url.hostname.slice(0, 64)} must be a host name or an IP address as usually written${asHttps ? ` (${asHttps})` : ''}.`);
+  }
   return null;
 }
 
