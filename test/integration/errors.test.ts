@@ -303,6 +303,11 @@ describe('errors', () => {
     expect(body.details).toEqual([{ path: 'query.limit', message: expect.any(String) }]);
   });
 
+  it('a query parameter given twice: 400 saying so, not that it is no number', async () => {
+    const body = await expectJsonError(await send(`${LIST}?limit=1&limit=2`, { headers: auth() }), 400, 'invalid_request');
+    expect(body).toMatchObject({ error: 'Query parameter limit must be given once.', details: [{ path: 'query.limit', message: 'must be given once' }] });
+  });
+
   it('an unexpected exception: 500 with the request id and no stack trace in the body', async () => {
     const { key: own, accountId } = await createAccountWithKey(platform);
     const endpoints = platform.db.collection('endpoints');

@@ -59,12 +59,22 @@ export function registerRoute(registry: OpenAPIRegistry, def: RouteDefinition<z.
   });
 }
 
+/** A parameter given twice arrives as a list, which a schema of one value refuses as "must be a number": said as what it is. */
+function refuseRepeated(schema: z.ZodType | undefined, query: Record<string, unknown>): void {
+  if (!(schema instanceof z.ZodObject)) return;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const repeated = Object.keys(query).filter((name) => Array.isArray(query[name]) && Object.hasOwn(shape, name) && !shape[name].safeParse(query[name]).success);
+  if (repeated.length === 0) return;
+  throw new ValidationError(`Query parameter ${repeated[0]} must be given once.`, repeated.map((name) => ({ path: `query.${name}`, message: 'must be given once' })));
+}
+
 /** What a route that takes no body accepts: none, or `{}`; any field in it is unknown (400 naming it), as on every body. */
 const NO_BODY = z.strictObject({}).optional();
 
 export function mountRoute(router: Router, def: RouteDefinition<z.ZodType, z.ZodType, z.ZodType>): void {
   const handler: Middleware = async (ctx) => {
     const params = parseInput(def.params, ctx.params, 'path');
+    refuseRepeated(def.query, ctx.query);
     const query = parseInput(def.query, ctx.query, 'query');
     const body = parseInput(def.body ?? NO_BODY, ctx.request.body, 'body');
     await def.handler(ctx, { params, query, body });
