@@ -88,6 +88,7 @@ describe('event-type catalog', () => {
 
     expect((await api.post(TYPES, { name: 'platform.endpoint.disabled' })).body.code).toBe('reserved_event_type');
     expect((await api.post(TYPES, { name: 'order.*' })).status).toBe(400);
+    for (const name of ['.', '..']) expect((await api.post(TYPES, { name })).body).toMatchObject({ code: 'invalid_request', details: [{ path: 'name' }] });
     const big = { type: 'object', description: 'x'.repeat(MAX_EVENT_TYPE_SCHEMA_BYTES) };
     const oversized = await api.post(TYPES, { name: 'x.y', schema: big });
     expect(oversized.status).toBe(400);

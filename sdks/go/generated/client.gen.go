@@ -436,7 +436,7 @@ type CreateEventTypeRequest struct {
 	// Example An example `data`, at most 16 KiB serialized; it must match `schema` (else 422 `invalid_example`); null or absent: none.
 	Example *map[string]interface{} `json:"example,omitempty"`
 
-	// Name An exact event type, as ingest takes it (1 to 256 characters of A-Z a-z 0-9 _ . : -; no pattern). Types starting `platform.` are the platform's own: 422 `reserved_event_type`.
+	// Name An exact event type, as ingest takes it (1 to 256 characters of A-Z a-z 0-9 _ . : -; no pattern; not `.` or `..`). Types starting `platform.` are the platform's own: 422 `reserved_event_type`.
 	//
 	// Example: invoice.paid
 	Name string `json:"name"`

@@ -6687,7 +6687,7 @@ export interface components {
         };
         CreateEventTypeRequest: {
             /**
-             * @description An exact event type, as ingest takes it (1 to 256 characters of A-Z a-z 0-9 _ . : -; no pattern). Types starting `platform.` are the platform's own: 422 `reserved_event_type`.
+             * @description An exact event type, as ingest takes it (1 to 256 characters of A-Z a-z 0-9 _ . : -; no pattern; not `.` or `..`). Types starting `platform.` are the platform's own: 422 `reserved_event_type`.
              * @example invoice.paid
              */
             name: string;

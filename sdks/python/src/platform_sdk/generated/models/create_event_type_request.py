@@ -27,8 +27,9 @@ T = TypeVar("T", bound="CreateEventTypeRequest")
 class CreateEventTypeRequest:
     """ 
         Attributes:
-            name (str): An exact event type, as ingest takes it (1 to 256 characters of A-Z a-z 0-9 _ . : -; no pattern).
-                Types starting `platform.` are the platform's own: 422 `reserved_event_type`. Example: invoice.paid.
+            name (str): An exact event type, as ingest takes it (1 to 256 characters of A-Z a-z 0-9 _ . : -; no pattern; not
+                `.` or `..`). Types starting `platform.` are the platform's own: 422 `reserved_event_type`. Example:
+                invoice.paid.
             description (str | Unset): Free text, default "".
             schema (CreateEventTypeRequestSchemaType0 | None | Unset): A JSON Schema (draft 2020-12) that the events' `data`
                 must match, at most 16 KiB serialized; null or absent: any data. Checked at registration (not a valid schema, or
