@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { verifySync, WebhookVerificationError } from '../../receivers/typescript/src/node';
 import { Config, loadConfig, mongoUriOf, temporalAddressOf } from '../config/config';
 import { systemClock } from '../domain/clock';
-import { DomainError, ValidationError } from '../domain/errors';
+import { DomainError, isDomainError, ValidationError } from '../domain/errors';
 import { LOCAL_LISTENER_ADDRESS, LOCAL_LISTENER_HOST, lookupLocalListener } from '../domain/webhooks/local-listener';
 import { createSecretBox } from '../domain/webhooks/secret-box';
 import { isPortOpen } from '../infra/embedded-servers';
@@ -88,10 +88,16 @@ export async function listen(args: string[], out: (line: string) => void = (line
 
     const signal = await stopped;
     out(`${signal}: removing endpoint ${endpoint.id}...`);
-    // Deleted first, so that no new attempt is made to a closed port.
-    await endpoints.delete(accountId, endpoint.id);
+    // Deleted first, so that no new attempt is made to a closed port. Deleted already (by hand, or by its tenant's delete): stopped all the same.
+    const removed = await endpoints.delete(accountId, endpoint.id).then(
+      () => true,
+      (err: unknown) => {
+        if (isDomainError(err, 'not_found')) return false;
+        throw err;
+      },
+    );
     await receiver.close();
-    out(`Stopped. Endpoint ${endpoint.id} removed.`);
+    out(removed ? `Stopped. Endpoint ${endpoint.id} removed.` : `Stopped. Endpoint ${endpoint.id} had been deleted already.`);
   } finally {
     await temporal.close();
     await store.client.close();

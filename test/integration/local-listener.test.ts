@@ -140,6 +140,17 @@ describe('cli listen with DELIVERY_LOCAL_LISTENER on', () => {
     expect((await apiClient(platform, key).get('/api/v1/webhooks/endpoints')).body.data).toEqual([]);
   });
 
+  it('stops and exits 0 when its endpoint was deleted meanwhile, saying so (no error)', async () => {
+    const { accountId, key } = await createAccountWithKey(platform);
+    const listener = spawnShell(`${LISTEN} --account ${accountId}`, listenerEnv(platform));
+    const endpointId = (await listener.waitFor(/Endpoint\s+(ep_\S+)/))[1];
+    await listener.waitFor(READY);
+    expect((await apiClient(platform, key).delete(`/api/v1/webhooks/endpoints/${endpointId}`)).status).toBe(204);
+    expect(await listener.interrupt('SIGINT')).toBe(0);
+    expect(listener.output()).toContain(`Stopped. Endpoint ${endpointId} had been deleted already.`);
+    expect(listener.output()).not.toContain('"error"');
+  });
+
   it('removes its endpoint and exits 0 on SIGINT even when busy as the signal comes (held stopped meanwhile)', async () => {
     const { accountId, key } = await createAccountWithKey(platform);
     const listener = spawnShell(`${LISTEN} --account ${accountId}`, listenerEnv(platform));
