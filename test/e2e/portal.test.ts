@@ -274,6 +274,27 @@ describe('portal in a real browser', () => {
     await tab.close();
   });
 
+  it('pages through the tenant\'s events, 50 at a time, older and back to the newest', async () => {
+    const sender = apiClient(platform, (await createAccountWithKey(platform)).key);
+    const ids: number[] = [];
+    for (let i = 0; i < 55; i++) ids.push((await sender.post('/api/v1/webhooks/events', { type: 'order.paged', data: { i }, tenant_id: TENANT })).body.id);
+    const made = await sender.post('/api/v1/webhooks/portal-sessions', { tenant_id: TENANT });
+    const tab = await (await browser.newContext()).newPage();
+    await tab.goto(made.body.url);
+    await tab.getByRole('button', { name: 'Events' }).click();
+    const shownIds = async () => (await tab.locator('tbody tr td:first-child').allInnerTexts()).map((text) => Number(text.replace('#', '')));
+    await tab.getByRole('button', { name: `#${ids[54]}`, exact: true }).waitFor();
+    expect(await shownIds()).toEqual(ids.slice(5).reverse());
+    await tab.getByRole('button', { name: 'Older events' }).click();
+    await tab.getByRole('button', { name: `#${ids[0]}`, exact: true }).waitFor();
+    expect(await shownIds()).toEqual(ids.slice(0, 5).reverse());
+    expect(await tab.getByRole('button', { name: 'Older events' }).count()).toBe(0);
+    await tab.getByRole('button', { name: 'Newest events' }).click();
+    await tab.getByRole('button', { name: `#${ids[54]}`, exact: true }).waitFor();
+    expect(await shownIds()).toHaveLength(50);
+    await tab.context().close();
+  });
+
   it("leaves its token in no log line and no span of the process serving it (npm start's entry, logging at trace, tracing every call)", async () => {
     const sink = await startOtlpSink();
     const role = spawnRole('start', { ...roleEnv(platform), LOG_LEVEL: 'trace', OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });

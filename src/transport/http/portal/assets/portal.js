@@ -505,11 +505,19 @@
 
   // ---- Events and their deliveries ---------------------------------------------------------------------------
 
-  function showEvents(status) {
+  /** A page of 50, newest first; `cursor`: the next_cursor of the page before (older events). */
+  function showEvents(status, cursor) {
     mark('events');
-    return api('GET', '/events?limit=50' + (status ? '&status=' + encodeURIComponent(status) : '')).then(function (page) {
+    var query = '/events?limit=50' + (status ? '&status=' + encodeURIComponent(status) : '') + (cursor ? '&cursor=' + encodeURIComponent(cursor) : '');
+    return api('GET', query).then(function (page) {
       var filter = h('select', { id: 'event-status' }, ['', 'pending', 'delivered', 'failed'].map(function (s) { return h('option', { value: s, selected: s === (status || '') }, s || 'any'); }));
       filter.addEventListener('change', function () { showEvents(filter.value); });
+      var paging = h(
+        'div',
+        { className: 'actions' },
+        cursor ? h('button', { type: 'button', className: 'secondary', onclick: function () { showEvents(status); } }, 'Newest events') : null,
+        page.next_cursor ? h('button', { type: 'button', className: 'secondary', onclick: function () { showEvents(status, page.next_cursor); } }, 'Older events') : null,
+      );
       show(
         h('h1', null, 'Events'),
         h('label', { htmlFor: 'event-status' }, 'Status'), filter,
@@ -530,6 +538,7 @@
                 );
               })),
             ),
+        paging,
       );
     }).catch(failed);
   }
