@@ -213,6 +213,29 @@ describe('cost estimator over HTTP', () => {
       expect(res.body.totalMonthlyUsd).toBe(71.42); // 0.096 × 744 = 71.424
     });
 
+    it('prices a quantity by the digits sent, not by its nearest double, and answers it as sent', async () => {
+      const kms = '{"provider":"aws","service":"AWS KMS","instance":"Customer managed key"';
+      const res = await fetch(`${platform.apiUrl}${PATH}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() },
+        body: `{"items":[${kms},"quantity":1000000000.00499999999}]}`,
+      });
+      const text = await res.text();
+      expect(res.status).toBe(200);
+      expect(text).toContain('"quantity":1000000000.00499999999');
+      expect(JSON.parse(text).totalMonthlyUsd).toBe(1000000000); // $1 a key: 1000000000.00499999999 rounds to .00, its double (…0.005) to .01
+    });
+
+    it.each([
+      ['hoursPerMonth just over 744', '"quantity":1,"hoursPerMonth":744.0000000000000001', 'hoursPerMonth'],
+      ['gbPerMonth just under 0', '"quantity":1,"gbPerMonth":-1e-400', 'gbPerMonth'],
+    ])('answers %s (its double within bounds) with 400 naming the field', async (_name, fields, field) => {
+      const item = field === 'gbPerMonth' ? '{"provider":"aws","service":"Amazon S3","instance":"Standard"' : '{"provider":"aws","service":"Amazon EC2","instance":"c5.xlarge"';
+      const res = await anonymous().post(`{"items":[${item},${fields}}]}`);
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([{ path: `items.0.${field}`, message: expect.any(String) }]);
+    });
+
     it('answers a negative gbPerMonth with 400', async () => {
       const res = await anonymous().post({ items: [{ provider: 'aws', service: 'Amazon S3', instance: 'Standard', quantity: 1, gbPerMonth: -1 }] });
       expect(res.status).toBe(400);

@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { type Clock, systemClock } from '../clock';
 import { DomainError, ValidationError } from '../errors';
+import { ExactNumber } from '../webhooks/exact-json';
 import type { Catalog, CatalogEntry } from './catalog';
 import { DEFAULT_HOURS_PER_MONTH, formulaKindOf, MAX_ANNUAL_ESTIMATE_USD, MAX_HOURS_PER_MONTH, MAX_ITEMS, MIN_ITEMS, PROVIDERS, type Provider } from './constants';
 
@@ -29,13 +30,18 @@ export const estimateRequestSchema = z.strictObject({
 });
 
 export type EstimateItem = z.infer<typeof estimateItemSchema>;
+
+/** A number of an item as sent: an ExactNumber where a double could not hold it (exact-json.ts), which the schema checked as its nearest double. */
+type Amount = number | ExactNumber;
+/** An item whose numbers are as sent (the API reads them so: money is computed from the digits, never from a double). */
+export type ExactEstimateItem = Omit<EstimateItem, 'quantity' | 'hoursPerMonth' | 'gbPerMonth'> & { quantity: Amount; hoursPerMonth?: Amount; gbPerMonth?: Amount };
 export type EstimateRequest = z.infer<typeof estimateRequestSchema>;
 
 export interface Estimate {
   totalMonthlyUsd: number;
   totalAnnualUsd: number;
   /** One line per item, in request order; `instance` is the matched one (the service's only one when the item named none). */
-  breakdown: Array<{ provider: Provider; service: string; instance: string; quantity: number; unitPrice: number; priceUnit: string; monthlyUsd: number }>;
+  breakdown: Array<{ provider: Provider; service: string; instance: string; quantity: Amount; unitPrice: number; priceUnit: string; monthlyUsd: number }>;
   /** ISO 8601 UTC with milliseconds. */
   generatedAt: string;
 }
@@ -45,6 +51,26 @@ export interface Estimate {
  * A number enters by its shortest round-trip string: 0.1 is exactly 0.1 (as written in JSON), not 0.1000…0555.
  */
 const Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
+
+/** An amount as Money: a double by its shortest round-trip string, an ExactNumber by its digits. */
+const moneyOf = (amount: Amount) => new Money(amount instanceof ExactNumber ? amount.text : amount);
+
+/**
+ * The schema's bounds, checked on the digits of a number the schema saw only as its nearest double (744.0000000000000001
+ * is 744 as a double; -1e-400 is -0, which passes "at least 0").
+ */
+function assertExactBounds(item: ExactEstimateItem, index: number): void {
+  const fields: Array<[keyof ExactEstimateItem, Amount | undefined, (d: Decimal) => boolean, string]> = [
+    ['quantity', item.quantity, (d) => d.gt(0), 'must be greater than 0'],
+    ['hoursPerMonth', item.hoursPerMonth, (d) => d.gte(0) && d.lte(MAX_HOURS_PER_MONTH), hoursRange],
+    ['gbPerMonth', item.gbPerMonth, (d) => d.gte(0), 'must be 0 or more'],
+  ];
+  for (const [field, amount, holds, message] of fields) {
+    if (amount instanceof ExactNumber && !holds(moneyOf(amount))) {
+      throw new ValidationError(`items[${index}].${field} ${message}.`, [{ path: `items.${index}.${field}`, message }]);
+    }
+  }
+}
 
 /** Half-up to whole cents: 0.125 → 0.13, 0.124999 → 0.12. */
 function roundToCents(amount: Decimal): Decimal {
@@ -57,7 +83,8 @@ function centsToNumber(cents: Decimal): number {
 }
 
 /** Each line rounded half-up to cents; the total is the UNROUNDED sum rounded once (no drift); annual is 12 × that monthly. */
-export function estimateCost(catalog: Catalog, items: readonly EstimateItem[], clock: Clock = systemClock): Estimate {
+export function estimateCost(catalog: Catalog, items: readonly ExactEstimateItem[], clock: Clock = systemClock): Estimate {
+  items.forEach(assertExactBounds);
   let total = new Money(0);
   const breakdown = items.map((item, index): Estimate['breakdown'][number] => {
     const entry = matchCatalogEntry(catalog, item, index);
@@ -95,7 +122,7 @@ function assertInRange(monthly: Decimal, subject: string, index?: number): void 
 }
 
 /** Exact (provider, service, instance), or with no instance the service's only one; else a 422 with index. */
-function matchCatalogEntry(catalog: Catalog, item: EstimateItem, index: number): CatalogEntry {
+function matchCatalogEntry(catalog: Catalog, item: ExactEstimateItem, index: number): CatalogEntry {
   const candidates = catalog.instancesOf(item.provider, item.service);
   if (candidates.length === 0) {
     throw new DomainError(
@@ -127,12 +154,12 @@ function matchCatalogEntry(catalog: Catalog, item: EstimateItem, index: number):
 }
 
 /** Unrounded monthly cost of one item (CONTRACT §5); usage fields the entry's unit does not use are ignored. */
-function lineMonthlyCost(entry: CatalogEntry, item: EstimateItem, index: number): Decimal {
-  const priced = new Money(item.quantity).times(new Money(entry.priceUsd));
+function lineMonthlyCost(entry: CatalogEntry, item: ExactEstimateItem, index: number): Decimal {
+  const priced = moneyOf(item.quantity).times(new Money(entry.priceUsd));
   const kind = formulaKindOf(entry.priceUnit);
   switch (kind) {
     case 'hourly':
-      return priced.times(new Money(item.hoursPerMonth ?? DEFAULT_HOURS_PER_MONTH));
+      return priced.times(moneyOf(item.hoursPerMonth ?? DEFAULT_HOURS_PER_MONTH));
     case 'per_gb':
       if (item.gbPerMonth === undefined) {
         throw new ValidationError(
@@ -140,7 +167,7 @@ function lineMonthlyCost(entry: CatalogEntry, item: EstimateItem, index: number)
           [{ path: `items.${index}.gbPerMonth`, message: `required for items priced ${entry.priceUnit}` }],
         );
       }
-      return priced.times(new Money(item.gbPerMonth));
+      return priced.times(moneyOf(item.gbPerMonth));
     case 'flat_monthly':
     case 'per_unit_block':
       return priced;

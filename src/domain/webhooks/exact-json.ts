@@ -14,6 +14,11 @@ export class ExactNumber {
     return Number(this.text);
   }
 
+  /** The digits as sent, wherever the number is shown as text. */
+  toString(): string {
+    return this.text;
+  }
+
   /** A stand-in that stringifyExact replaces by the text (JSON.stringify cannot write a number of its own). */
   toJSON(): string {
     return `${STAND_IN}${this.text}`;

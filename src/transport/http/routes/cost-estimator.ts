@@ -1,6 +1,7 @@
 import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { type Catalog, type CatalogFilter, CATEGORIES, estimateCost, parseCatalogQuery, PROVIDERS } from '../../../domain/cost-estimator';
+import { type Catalog, type CatalogFilter, CATEGORIES, estimateCost, type ExactEstimateItem, parseCatalogQuery, PROVIDERS } from '../../../domain/cost-estimator';
 import { COST_ESTIMATOR_PATH } from '../middleware/estimator-access';
+import { exactBodyMember, MAX_BODY_BYTES } from '../middleware/json-body';
 import { json, withLimitHeaders } from '../responses';
 import { defineRoute } from '../route';
 import { CatalogBody, CatalogQuery, EstimateBody, EstimateRequestBody, EstimatorErrorBody, EXAMPLE_ESTIMATE_REQUEST } from './cost-estimator-schemas';
@@ -95,7 +96,8 @@ export function costEstimatorRoutes(catalog: Catalog) {
         },
       ),
       handler: (ctx, { body }) => {
-        ctx.body = estimateCost(catalog, body.items);
+        // Money from the digits sent: a quantity of 21 significant digits would otherwise be priced as its nearest double.
+        ctx.body = estimateCost(catalog, exactBodyMember(ctx, 'items', body.items as ExactEstimateItem[], MAX_BODY_BYTES));
       },
     }),
   ];

@@ -82,7 +82,7 @@ function results(estimate: Estimate): SafeHtml {
           <td data-label="Provider">${PROVIDER_NAMES[line.provider]}</td>
           <td data-label="Service">${line.service}</td>
           <td data-label="Configuration">${line.instance}</td>
-          <td data-label="Quantity" class="num">${line.quantity}</td>
+          <td data-label="Quantity" class="num">${String(line.quantity)}</td>
           <td data-label="Unit price" class="num"><span>${unitPrice(line.unitPrice)} <span class="muted">${line.priceUnit}</span></span></td>
           <td data-label="Monthly" class="num">${usd(line.monthlyUsd)}</td>
         </tr>`,
