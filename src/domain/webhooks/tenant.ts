@@ -6,10 +6,13 @@
 /** Ids as Svix's application uids and Stripe's ids are made: ASCII letters, digits and `. _ : -`, so they fit a URL path unescaped. */
 export const MAX_TENANT_ID_LENGTH = 128;
 export const TENANT_ID_REGEX = /^[A-Za-z0-9._:-]{1,128}$/;
-export const TENANT_ID_RULE = `must be 1 to ${MAX_TENANT_ID_LENGTH} characters of A-Z a-z 0-9 . _ : -`;
+export const TENANT_ID_RULE = `must be 1 to ${MAX_TENANT_ID_LENGTH} characters of A-Z a-z 0-9 . _ : -, and not . or ..`;
+
+/** `.` and `..` are path segments a URL client resolves away: such a tenant could never be named in a path. */
+export const isDotSegment = (id: string) => id === '.' || id === '..';
 
 export function isTenantId(value: unknown): value is string {
-  return typeof value === 'string' && TENANT_ID_REGEX.test(value);
+  return typeof value === 'string' && TENANT_ID_REGEX.test(value) && !isDotSegment(value);
 }
 
 /** What one tenant and one account may hold (MAX_ENDPOINTS_PER_TENANT, MAX_TENANTS_PER_ACCOUNT). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TENANT_ID_REGEX, TENANT_ID_RULE } from '../../../../domain/webhooks/tenant';
+import { isDotSegment, TENANT_ID_REGEX, TENANT_ID_RULE } from '../../../../domain/webhooks/tenant';
 import {
   ACCENT_COLOR_REGEX,
   isLogoUrl,
@@ -16,7 +16,7 @@ const TENANT_RULE =
   'An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an event without one only to the account\'s endpoints that have none. ' +
   'One tenant\'s events never reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md).';
 
-export const TenantId = z.string().regex(TENANT_ID_REGEX, TENANT_ID_RULE).describe(TENANT_RULE).meta({ id: 'TenantId', example: 'cus_8f14e45f' });
+export const TenantId = z.string().regex(TENANT_ID_REGEX, TENANT_ID_RULE).refine((id) => !isDotSegment(id), TENANT_ID_RULE).describe(TENANT_RULE).meta({ id: 'TenantId', example: 'cus_8f14e45f' });
 
 export const TenantIdParams = z.object({ tenant_id: TenantId });
 

@@ -39,9 +39,10 @@ class CreateEndpointRequest:
                 those only through a pattern naming them, e.g. `platform.*`.
             description (str | Unset): Free text, default "".
             tenant_id (str | Unset): Your customer this belongs to, named by your own id for it: must be 1 to 128 characters
-                of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant;
-                an event without one only to the account's endpoints that have none. One tenant's events never reach another
-                tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
+                of A-Z a-z 0-9 . _ : -, and not . or ... An event with a `tenant_id` is delivered only to the matching endpoints
+                of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never
+                reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md). Example:
+                cus_8f14e45f.
             rate_limit_per_s (int | None | Unset): Deliveries started to this endpoint per second, across all workers: an
                 integer 1 to 1000; null: unlimited. Over it, a delivery waits its turn (retried after a short wait that grows
                 while it keeps waiting); waiting is not an attempt and never fails a delivery.

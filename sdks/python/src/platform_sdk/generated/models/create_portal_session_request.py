@@ -24,9 +24,10 @@ class CreatePortalSessionRequest:
     """ 
         Attributes:
             tenant_id (str): Your customer this belongs to, named by your own id for it: must be 1 to 128 characters of A-Z
-                a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant; an
-                event without one only to the account's endpoints that have none. One tenant's events never reach another
-                tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
+                a-z 0-9 . _ : -, and not . or ... An event with a `tenant_id` is delivered only to the matching endpoints of
+                that tenant; an event without one only to the account's endpoints that have none. One tenant's events never
+                reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md). Example:
+                cus_8f14e45f.
             expires_in_seconds (int | Unset): How long the token works: 60 to 86400 seconds (24 h), default 3600 (1 h).
                 Default: 3600.
             read_only (bool | Unset): A read-only token gets 403 `portal_read_only` on every call but GET. Default: False.

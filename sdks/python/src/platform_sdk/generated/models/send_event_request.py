@@ -38,9 +38,10 @@ class SendEventRequest:
                 other key, in the body or the header, is a 400 `invalid_request`. Each tenant has its own keys, apart from the
                 account's: the same key for another tenant is another event.
             tenant_id (str | Unset): Your customer this belongs to, named by your own id for it: must be 1 to 128 characters
-                of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to the matching endpoints of that tenant;
-                an event without one only to the account's endpoints that have none. One tenant's events never reach another
-                tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
+                of A-Z a-z 0-9 . _ : -, and not . or ... An event with a `tenant_id` is delivered only to the matching endpoints
+                of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never
+                reach another tenant, and there is no broadcast to every tenant (docs/tenants-and-portal.md). Example:
+                cus_8f14e45f.
      """
 
     type_: str

@@ -132,10 +132,10 @@ def sync_detailed(
 
     Args:
         tenant_id (str): Your customer this belongs to, named by your own id for it: must be 1 to
-            128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to
-            the matching endpoints of that tenant; an event without one only to the account's
-            endpoints that have none. One tenant's events never reach another tenant, and there is no
-            broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
+            128 characters of A-Z a-z 0-9 . _ : -, and not . or ... An event with a `tenant_id` is
+            delivered only to the matching endpoints of that tenant; an event without one only to the
+            account's endpoints that have none. One tenant's events never reach another tenant, and
+            there is no broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -173,10 +173,10 @@ def sync(
 
     Args:
         tenant_id (str): Your customer this belongs to, named by your own id for it: must be 1 to
-            128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to
-            the matching endpoints of that tenant; an event without one only to the account's
-            endpoints that have none. One tenant's events never reach another tenant, and there is no
-            broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
+            128 characters of A-Z a-z 0-9 . _ : -, and not . or ... An event with a `tenant_id` is
+            delivered only to the matching endpoints of that tenant; an event without one only to the
+            account's endpoints that have none. One tenant's events never reach another tenant, and
+            there is no broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -209,10 +209,10 @@ async def asyncio_detailed(
 
     Args:
         tenant_id (str): Your customer this belongs to, named by your own id for it: must be 1 to
-            128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to
-            the matching endpoints of that tenant; an event without one only to the account's
-            endpoints that have none. One tenant's events never reach another tenant, and there is no
-            broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
+            128 characters of A-Z a-z 0-9 . _ : -, and not . or ... An event with a `tenant_id` is
+            delivered only to the matching endpoints of that tenant; an event without one only to the
+            account's endpoints that have none. One tenant's events never reach another tenant, and
+            there is no broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -250,10 +250,10 @@ async def asyncio(
 
     Args:
         tenant_id (str): Your customer this belongs to, named by your own id for it: must be 1 to
-            128 characters of A-Z a-z 0-9 . _ : -. An event with a `tenant_id` is delivered only to
-            the matching endpoints of that tenant; an event without one only to the account's
-            endpoints that have none. One tenant's events never reach another tenant, and there is no
-            broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
+            128 characters of A-Z a-z 0-9 . _ : -, and not . or ... An event with a `tenant_id` is
+            delivered only to the matching endpoints of that tenant; an event without one only to the
+            account's endpoints that have none. One tenant's events never reach another tenant, and
+            there is no broadcast to every tenant (docs/tenants-and-portal.md). Example: cus_8f14e45f.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
