@@ -278,6 +278,9 @@ export class EndpointService {
       const message = 'An endpoint has url (HTTPS) or destination (a broker), not both.';
       throw new ValidationError(message, [{ path: 'destination', message }]);
     }
+    // The url it already has (an edit form sends it back): checked at registration and at every attempt, not again, so
+    // that an edit of its patterns or description is not refused because its host now resolves elsewhere (`cli listen`'s).
+    if (input.url !== undefined && current && !current.destination && input.url === current.url) return null;
     if (input.url !== undefined) return { url: await this.checkUrl(input.url), ...(current?.destination && { destination: null }) };
     if (input.destination === undefined) return null;
     const { destination, label } = await storedDestination(input.destination, current?.destination ?? undefined, this.deps);

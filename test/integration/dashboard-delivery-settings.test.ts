@@ -56,6 +56,7 @@ describe("dashboard: an endpoint's delivery settings", () => {
     ['a rate limit that is not whole', { rate_limit_per_s: '2.5' }, { rate_limit_per_s: 2.5 }],
     ['a negative in-flight limit', { max_in_flight: '-1' }, { max_in_flight: -1 }],
     ['an in-flight limit over the most', { max_in_flight: '101' }, { max_in_flight: 101 }],
+    ['a rate limit of many digits', { rate_limit_per_s: '99999999999999' }, { rate_limit_per_s: 99999999999999 }],
     ['an ordering the API does not know', { ordering: 'lifo' }, { ordering: 'lifo' }],
   ])('refuses %s as the PATCH does, in its words and status, on the form as typed, changing nothing', async (_name, typed, patch) => {
     const { api, endpoint, settings, current } = await userWithEndpoint();
@@ -73,12 +74,18 @@ describe("dashboard: an endpoint's delivery settings", () => {
     expect(await current()).toEqual(before);
   });
 
+  it('reads a limit typed with an exponent as the number it is, as a number input sends it', async () => {
+    const { settings, current } = await userWithEndpoint();
+    expect((await settings({ ordering: 'unordered', rate_limit_per_s: '1e2', max_in_flight: '2E1' })).status).toBe(303);
+    expect(await current()).toEqual({ ordering: 'unordered', rate_limit_per_s: 100, max_in_flight: 20 });
+  });
+
   it('refuses text where a number belongs, and changes nothing', async () => {
     const { settings, current } = await userWithEndpoint();
     const before = await current();
     const refused = await settings({ ordering: 'fifo', rate_limit_per_s: 'ten', max_in_flight: '' });
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain('rate_limit_per_s');
+    expect(refused.text).toContain('rate_limit_per_s must be a number.');
     expect(await current()).toEqual(before);
   });
 

@@ -132,6 +132,15 @@ describe('broker destinations on the endpoints API', () => {
     expect((await create({ destination: rabbit({ uri: 'amqp://127.0.0.1:5672/' }) })).status).toBe(201);
   });
 
+  it('PATCH with the url an endpoint already has checks it no more (an edit form sends it back); another private url is refused', async () => {
+    const { id } = (await create({ url: 'https://127.0.0.1:9/kept' })).body;
+    const edited = await strictApi.patch(`/api/v1/webhooks/endpoints/${id}`, { url: 'https://127.0.0.1:9/kept', description: 'edited' });
+    expect([edited.status, edited.body.description]).toEqual([200, 'edited']);
+    const moved = await strictApi.patch(`/api/v1/webhooks/endpoints/${id}`, { url: 'https://127.0.0.1:9/other' });
+    expect([moved.status, moved.body.code]).toEqual([422, 'destination_not_allowed']);
+    expect((await api.get(`/api/v1/webhooks/endpoints/${id}`)).body.url).toBe('https://127.0.0.1:9/kept');
+  });
+
   it('checks broker hosts again at every attempt: a private host accepted at registration is refused by a worker that refuses them', async () => {
     const endpoint = (await create({ destination: rabbit({ uri: 'amqp://127.0.0.1:1/' }), events: ['attempt.private'] })).body;
     const eventId = (await api.post('/api/v1/webhooks/events', { type: 'attempt.private', data: {} })).body.id;

@@ -10,6 +10,7 @@ import { meteredAction } from '../metered-action';
 import { describeError, formField, isActionRefusal, isFormError, queryField, queryNotice, seeOther, sendErrorPage, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
 import { deleteEndpointPage, DeliverySettingsForm, EndpointDetailView, EndpointForm, endpointDetailPage, EndpointsView, endpointSecretPage, endpointsPage, rotateSecretPage } from '../templates/endpoints';
+import { formNumber } from '../form-number';
 
 const PAGE_SIZE = 20;
 
@@ -61,11 +62,11 @@ function readDeliverySettings(ctx: Context): DeliverySettingsForm {
 }
 
 /**
- * The form as the PATCH body it stands for: an empty limit is null (no limit), a decimal number that number, anything
- * else stays text; the schema refuses what it refuses on the API, in the same words.
+ * The form as the PATCH body it stands for: an empty limit is null (no limit), a decimal number (`1e2` too, as a
+ * number input sends it) that number, anything else NaN; the schema refuses what it refuses on the API, in the same words.
  */
 function deliverySettingsPatch(form: DeliverySettingsForm) {
-  const limit = (raw: string) => (raw === '' ? null : /^-?\d{1,12}(\.\d{1,12})?$/.test(raw) ? Number(raw) : raw);
+  const limit = (raw: string) => formNumber(raw) ?? null;
   const body = { ordering: form.ordering, rate_limit_per_s: limit(form.rate_limit_per_s), max_in_flight: limit(form.max_in_flight) };
   return parseInput(DeliverySettings, body, 'body');
 }
