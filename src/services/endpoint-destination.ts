@@ -1,5 +1,5 @@
 import { DomainError, ValidationError } from '../domain/errors';
-import { checkDestination, destinationLabel, type Credentials, type Destination } from '../domain/webhooks/destination';
+import { checkDestination, destinationLabel, usesCredentials, type Credentials, type Destination } from '../domain/webhooks/destination';
 import { type LookupAllFunction, resolveAndCheck } from '../domain/webhooks/destination-resolver';
 import type { SecretBox } from '../domain/webhooks/secret-box';
 import type { EndpointDoc, StoredDestination } from '../persistence/endpoints';
@@ -16,11 +16,12 @@ export interface DestinationDeps {
 /**
  * The destination to store: its rules checked (422), every host's addresses checked as a url's are (a name that does not
  * resolve yet is accepted, every attempt checks again), credentials sealed. `kept`: the endpoint's current one, whose
- * credentials a PATCH of the same type without `credentials` keeps.
+ * credentials a PATCH of the same type without `credentials` keeps while the destination uses credentials.
  */
 export async function storedDestination(input: DestinationInput, kept: StoredDestination | undefined, deps: DestinationDeps): Promise<{ destination: StoredDestination; label: string }> {
   const { credentials: given, ...destination } = input;
-  const keep = given === undefined && kept?.type === input.type;
+  // Kept for a destination that still authenticates; Kafka switched to no SASL drops them (there is nothing to send them with).
+  const keep = given === undefined && kept?.type === input.type && usesCredentials(destination as Destination);
   const credentials = Object.fromEntries(Object.entries(given ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   const fields = keep ? kept.credential_fields : Object.keys(credentials).sort();
   const verdict = checkDestination(destination as Destination, fields, { allowPrivate: deps.allowPrivateNetworks });

@@ -78,6 +78,18 @@ describe('broker destinations on the endpoints API', () => {
     expect((await api.get(`/api/v1/webhooks/endpoints/${id}`)).body.url).toBe('https://receiver.example.com/hooks');
   });
 
+  it('PATCH of Kafka to no SASL, without credentials, drops the stored ones (nothing would send them)', async () => {
+    const kafka = (sasl: string | null, credentials?: Record<string, string>) => ({
+      destination: { type: 'kafka', config: { brokers: ['k.example.com:9093'], topic: 't', sasl_mechanism: sasl }, ...(credentials && { credentials }) },
+    });
+    const { id } = (await create(kafka('scram-sha-512', { username: 'u', password: 'p' }))).body;
+    const plain = await api.patch(`/api/v1/webhooks/endpoints/${id}`, kafka(null));
+    expect([plain.status, plain.body.destination?.credentials_set]).toEqual([200, []]);
+    // SASL again needs credentials sent again: the old ones are gone.
+    const again = await api.patch(`/api/v1/webhooks/endpoints/${id}`, kafka('plain'));
+    expect([again.status, again.body.details?.[0]?.path]).toEqual([422, 'destination.credentials.username']);
+  });
+
   it.each([
     ['RabbitMQ without credentials', { destination: rabbit({}, null) }, 'destination.credentials.username'],
     ['a user name and password in the AMQP URI', { destination: rabbit({ uri: 'amqps://svc:secret@mq.example.com/' }) }, 'destination.config.uri'],

@@ -53,9 +53,12 @@ export type DestinationVerdict =
  * The rules a destination meets beyond its shape. Plaintext (amqp://, Kafka without TLS, http:// queue URLs) and private
  * addresses are for private networks only, so both follow DELIVERY_ALLOW_PRIVATE_NETWORKS (`allowPrivate`).
  */
+/** Whether a send authenticates with credentials: every type does but Kafka without SASL. */
+export const usesCredentials = (destination: Destination): boolean => destination.type !== 'kafka' || destination.config.sasl_mechanism !== null;
+
 export function checkDestination(destination: Destination, credentialFields: readonly string[], options: { allowPrivate: boolean }): DestinationVerdict {
   const set = new Set(credentialFields);
-  const needsCredentials = destination.type !== 'kafka' || destination.config.sasl_mechanism !== null;
+  const needsCredentials = usesCredentials(destination);
   for (const field of CREDENTIAL_FIELDS[destination.type].required) {
     if (needsCredentials && !set.has(field)) return invalid(`credentials.${field}`, `destination.credentials.${field} is required for a ${destination.type} destination${destination.type === 'kafka' ? ' with SASL' : ''}.`);
   }
