@@ -357,6 +357,16 @@ describe('dashboard security', () => {
       }
     });
 
+    it('answers a body it cannot read (over 1 MiB, or JSON) with a page, not the API\'s JSON', async () => {
+      const { client } = await signedUp();
+      const page = await client.get('/dashboard/events');
+      const big = await client.post('/dashboard/events', { _csrf: csrfTokenIn(page.text), type: 'order.big', data: `{"s":"${'x'.repeat(2 * 1024 * 1024)}"}` });
+      expect([big.status, big.headers.get('content-type')]).toEqual([413, expect.stringMatching(/^text\/html/)]);
+      expect(big.text).toContain('Request body exceeds 1 MiB.');
+      const json = await fetch(`${base}/dashboard/events`, { method: 'POST', headers: { Cookie: client.cookieHeader(), 'Content-Type': 'application/json' }, body: '{bad' });
+      expect([json.status, json.headers.get('content-type')]).toEqual([400, expect.stringMatching(/^text\/html/)]);
+    });
+
     it('pages through events and filters them by type and status', async () => {
       const { client, accountId } = await signedUp();
       for (let i = 0; i < 30; i++) {

@@ -17,12 +17,20 @@ import { portalSettingsRoutes } from './routes/portal-settings';
 import { tenantRoutes } from './routes/tenants';
 import { securityHeaders } from './security-headers';
 import { loadSession, signedInRoutes } from './session';
+import { bodyRefusalOf } from '../middleware/json-body';
 
 export function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
 }
 
 /** The server-rendered dashboard: identity comes only from the session cookie, never from API keys. */
+/** A body the parser could not read (over 1 MiB, not a form nor JSON) is refused here, so that the refusal is a page. */
+const refusedBody: Middleware = async (ctx, next) => {
+  const refusal = bodyRefusalOf(ctx);
+  if (refusal !== undefined) throw refusal;
+  await next();
+};
+
 export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   const router = new Router({ prefix: DASHBOARD_PATH });
   authRoutes(router, deps);
@@ -45,6 +53,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Middleware {
     securityHeaders(),
     cookieScheme(deps.publicOrigin),
     htmlErrors(deps.logger),
+    refusedBody,
     serveAssets(),
     loadSession(deps.auth),
     csrfProtection(deps.publicOrigin),

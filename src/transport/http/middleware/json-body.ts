@@ -55,45 +55,60 @@ export function jsonBody(options: { acceptsForms: (path: string) => boolean; ans
   return async (ctx, next) => {
     if (!WITH_BODY.has(ctx.method) || !options.answers(ctx)) return next();
     const forms = options.acceptsForms(ctx.path);
-    const encoding = ctx.get('Content-Encoding').trim();
-    if (!forms && encoding !== '' && encoding.toLowerCase() !== 'identity') {
-      ctx.set('Accept-Encoding', 'identity');
-      throw new DomainError(
-        'unsupported_media_type',
-        `Content-Encoding ${encoding.slice(0, 100)} is not supported: send the request body uncompressed, without a Content-Encoding header.`,
-      );
-    }
-    const bytes = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length }).catch((err: { type?: string }) => {
-      if (err.type === 'entity.too.large') throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
-      throw new ValidationError('Request body could not be read.', [], 'invalid_body');
-    });
-    const type = ctx.get('Content-Type');
-    const labelledOther = type !== '' && !JSON_TYPE.test(type);
-    const form = forms && FORM_TYPE.test(type);
-    const raw = utf8(bytes, form ? 'invalid_body' : 'invalid_json');
-    if (raw.length === 0) {
-      ctx.request.body = undefined;
-    } else if (form) {
-      ctx.request.body = Object.fromEntries(new URLSearchParams(raw));
-    } else if (forms && labelledOther) {
-      throw new ValidationError('Request body must be JSON (Content-Type: application/json).', [], 'invalid_json');
-    } else {
-      if (exceedsJsonDepth(raw)) {
-        throw new ValidationError(`Request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, [], 'json_too_deep');
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        const hint = labelledOther ? ` It was sent as ${mediaType(type)}; ${SEND_JSON}.` : '';
-        throw new ValidationError(`Request body is not valid JSON.${hint}`, [], 'invalid_json');
-      }
-      if (labelledOther) {
-        throw new DomainError('unsupported_media_type', `Request body was sent as ${mediaType(type)}, which this API does not read; ${SEND_JSON}.`);
-      }
-      ctx.request.body = body;
-      rawBodies.set(ctx.request, raw);
+    try {
+      await readBody(ctx, forms);
+    } catch (err) {
+      // The dashboard answers with pages: its own error handler meets the refusal (bodyRefusalOf), not the API's.
+      if (!forms) throw err;
+      bodyRefusals.set(ctx.request, err);
     }
     await next();
   };
+}
+
+/** Why the body of a form path could not be read, for that path's own error handling to throw; undefined when it was read. */
+export const bodyRefusalOf = (ctx: Context): unknown => bodyRefusals.get(ctx.request);
+const bodyRefusals = new WeakMap<object, unknown>();
+
+/** Reads the body into `ctx.request.body` (forms too, on `forms` paths), or throws why it cannot. */
+async function readBody(ctx: Context, forms: boolean): Promise<void> {
+  const encoding = ctx.get('Content-Encoding').trim();
+  if (!forms && encoding !== '' && encoding.toLowerCase() !== 'identity') {
+    ctx.set('Accept-Encoding', 'identity');
+    throw new DomainError(
+      'unsupported_media_type',
+      `Content-Encoding ${encoding.slice(0, 100)} is not supported: send the request body uncompressed, without a Content-Encoding header.`,
+    );
+  }
+  const bytes = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length }).catch((err: { type?: string }) => {
+    if (err.type === 'entity.too.large') throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
+    throw new ValidationError('Request body could not be read.', [], 'invalid_body');
+  });
+  const type = ctx.get('Content-Type');
+  const labelledOther = type !== '' && !JSON_TYPE.test(type);
+  const form = forms && FORM_TYPE.test(type);
+  const raw = utf8(bytes, form ? 'invalid_body' : 'invalid_json');
+  if (raw.length === 0) {
+    ctx.request.body = undefined;
+  } else if (form) {
+    ctx.request.body = Object.fromEntries(new URLSearchParams(raw));
+  } else if (forms && labelledOther) {
+    throw new ValidationError('Request body must be JSON (Content-Type: application/json).', [], 'invalid_json');
+  } else {
+    if (exceedsJsonDepth(raw)) {
+      throw new ValidationError(`Request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, [], 'json_too_deep');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      const hint = labelledOther ? ` It was sent as ${mediaType(type)}; ${SEND_JSON}.` : '';
+      throw new ValidationError(`Request body is not valid JSON.${hint}`, [], 'invalid_json');
+    }
+    if (labelledOther) {
+      throw new DomainError('unsupported_media_type', `Request body was sent as ${mediaType(type)}, which this API does not read; ${SEND_JSON}.`);
+    }
+    ctx.request.body = body;
+    rawBodies.set(ctx.request, raw);
+  }
 }
