@@ -228,10 +228,10 @@ describe('dashboard in a real browser', () => {
     await page.setViewportSize(DESKTOP);
 
     // The overview counts the one accepted API call made with the key, and the dashboard writes that
-    // are metered like API operations (the key created and revoked, the endpoint registered, paused and
-    // resumed, the test event sent); not the 401 after revocation.
+    // are metered like API operations (the key created, the endpoint registered, paused and resumed, the
+    // test event sent); not the key's revocation (never metered), nor the 401 after it.
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
-    expect(await page.getByTestId('usage').innerText()).toBe('7 of 500');
+    expect(await page.getByTestId('usage').innerText()).toBe('6 of 500');
 
     // Sign out.
     await page.getByRole('button', { name: 'Sign out' }).click();
