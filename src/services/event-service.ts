@@ -280,13 +280,13 @@ export class EventService {
     const notWaiting = () => new DomainError('delivery_not_waiting', `Delivery of event ${eventId} to endpoint ${endpointId} is not waiting for its next attempt.`);
     // Only a delivery recorded `retrying` can wait on a timer. Another's run is not asked: a first attempt in flight holds
     // its run's task (a local activity), so the question would wait for the POST to end, and time out as if workers were down.
-    if ((await this.deps.deliveries.find(id))?.status !== 'retrying') throw notWaiting();
+    const recorded = await this.deps.deliveries.find(id);
+    if (recorded?.status !== 'retrying') throw notWaiting();
     const woken = await this.deps.scheduler.retryNow(id, retryNowDeadline());
     if (woken === 'unanswered') throw retryNowUnanswered();
     if (!woken) throw notWaiting();
-    const view = deliveryView((await this.deps.deliveries.find(id)) ?? undefined, endpointId, urlAtIngest);
-    // Until the woken attempt is recorded, the record still names the cancelled timer's time.
-    return view.attempt_count < woken.attempt ? { ...view, next_attempt_at: this.deps.clock().toISOString() } : view;
+    // The record as read before the wake names the cancelled timer's time: the woken attempt is due now.
+    return { ...deliveryView(recorded, endpointId, urlAtIngest), next_attempt_at: this.deps.clock().toISOString() };
   }
 
   /** Answers the delivery as recorded when asked; the run records an attempt in flight first. 409 `delivery_ended`: ended, or no round runs. */
