@@ -1,3 +1,5 @@
+import { isDotSegment } from './path-segment';
+
 /**
  * Tenants: the sender's own customers, named by an id the sender chooses (its customer id). An endpoint and an event each
  * belong to one tenant or to none (the account itself).
@@ -7,9 +9,6 @@
 export const MAX_TENANT_ID_LENGTH = 128;
 export const TENANT_ID_REGEX = /^[A-Za-z0-9._:-]{1,128}$/;
 export const TENANT_ID_RULE = `must be 1 to ${MAX_TENANT_ID_LENGTH} characters of A-Z a-z 0-9 . _ : -, and not . or ..`;
-
-/** `.` and `..` are path segments a URL client resolves away: such a tenant could never be named in a path. */
-export const isDotSegment = (id: string) => id === '.' || id === '..';
 
 export function isTenantId(value: unknown): value is string {
   return typeof value === 'string' && TENANT_ID_REGEX.test(value) && !isDotSegment(value);

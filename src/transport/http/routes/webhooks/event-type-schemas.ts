@@ -8,14 +8,14 @@ import {
   serializedBytes,
 } from '../../../../domain/webhooks/event-type';
 import { JsonObject, pageOf } from './schemas';
+import { isDotSegment } from '../../../../domain/webhooks/path-segment';
 
 const kib = (bytes: number) => `${bytes / 1024} KiB`;
 
 const EventTypeName = z
   .string()
   .regex(EVENT_TYPE_REGEX, 'must be 1 to 256 characters of A-Z a-z 0-9 _ . : -')
-  // `/event-types/.` and `/event-types/..` are not paths any URL client sends: such a type could never be read or changed.
-  .refine((name) => name !== '.' && name !== '..', 'must not be "." or "..", which no URL can name')
+  .refine((name) => !isDotSegment(name), 'must not be "." or "..", which no URL can name')
   .describe(
     'An exact event type, as ingest takes it (1 to 256 characters of A-Z a-z 0-9 _ . : -; no pattern; not `.` or `..`). Types starting `platform.` are the platform\'s own: 422 `reserved_event_type`.',
   )

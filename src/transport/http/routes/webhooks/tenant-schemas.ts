@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isDotSegment, TENANT_ID_REGEX, TENANT_ID_RULE } from '../../../../domain/webhooks/tenant';
+import { isDotSegment } from '../../../../domain/webhooks/path-segment';
+import { TENANT_ID_REGEX, TENANT_ID_RULE } from '../../../../domain/webhooks/tenant';
 import {
   ACCENT_COLOR_REGEX,
   isLogoUrl,
