@@ -2,10 +2,8 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { z } from 'zod';
 import type { Logger } from '../../infra/logger';
-import { isDashboardPath } from './dashboard';
 import { errorHandler } from './middleware/error-handler';
 import { exactJsonResponses } from './middleware/exact-json-responses';
-import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { mountRoute, RouteDefinition } from './route';
 import { serveDocsAssets } from './routes/docs';
@@ -20,7 +18,7 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** With trustProxy: proxies of ours in front; the client is the X-Forwarded-For entry this many from the right (left of it is the client's own). Default 1. */
   trustProxyHops?: number;
-  /** Run before the body is read (authentication, metering): a call with an unreadable body is still a 401 or metered (CONTRACT §2). */
+  /** Run before routing, so before any body is read (authentication, metering): a call with an unreadable body is still a 401 or metered (CONTRACT §2). */
   guards?: Koa.Middleware[];
   /** Extra middleware before routing (e.g. static dashboard assets). */
   before?: Koa.Middleware[];
@@ -36,7 +34,6 @@ export function createApp(options: AppOptions): Koa {
   app.use(errorHandler(options.logger));
   app.use(exactJsonResponses());
   for (const mw of options.guards ?? []) app.use(mw);
-  app.use(jsonBody({ acceptsForms: isDashboardPath, answers: (ctx) => isDashboardPath(ctx.path) || router.match(ctx.path, ctx.method).route }));
   app.use(serveDocsAssets());
   for (const mw of options.before ?? []) app.use(mw);
   app.use(router.routes());

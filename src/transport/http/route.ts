@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { ValidationError } from '../../domain/errors';
+import { ExactMember, readJsonBody, withExactMember } from './middleware/json-body';
 import { withBodyErrors } from './responses';
 import { humanIssueMessage, InputPart, issueDetails, validationSummary } from './validation-messages';
 
@@ -18,6 +19,8 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   params?: P;
   query?: Q;
   body?: B;
+  /** A body member whose numbers reach the handler as sent (LosslessNumber where a double would change them), not as JSON.parse read them. */
+  exactNumbersIn?: ExactMember;
   responses: RouteConfig['responses'];
   middleware?: Middleware[];
   handler: (ctx: Context, input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<void> | void;
@@ -77,7 +80,9 @@ export function mountRoute(router: Router, def: RouteDefinition<z.ZodType, z.Zod
     refuseRepeated(def.query, ctx.query);
     const query = parseInput(def.query, ctx.query, 'query');
     const body = parseInput(def.body ?? NO_BODY, ctx.request.body, 'body');
-    await def.handler(ctx, { params, query, body });
+    await def.handler(ctx, { params, query, body: def.exactNumbersIn ? withExactMember(ctx, body, def.exactNumbersIn) : body });
   };
-  router[def.method](def.path, ...(def.middleware ?? []), handler);
+  // The body is read here, once the route is known: a request no route answers gets its 404 or 405, not an error about its body.
+  const reader = def.method === 'get' ? [] : [readJsonBody];
+  router[def.method](def.path, ...reader, ...(def.middleware ?? []), handler);
 }

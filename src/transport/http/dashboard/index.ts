@@ -17,20 +17,13 @@ import { portalSettingsRoutes } from './routes/portal-settings';
 import { tenantRoutes } from './routes/tenants';
 import { securityHeaders } from './security-headers';
 import { loadSession, signedInRoutes } from './session';
-import { bodyRefusalOf } from '../middleware/json-body';
+import { readFormOrJsonBody } from '../middleware/json-body';
 
 export function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
 }
 
 /** The server-rendered dashboard: identity comes only from the session cookie, never from API keys. */
-/** A body the parser could not read (over 1 MiB, not a form nor JSON) is refused here, so that the refusal is a page. */
-const refusedBody: Middleware = async (ctx, next) => {
-  const refusal = bodyRefusalOf(ctx);
-  if (refusal !== undefined) throw refusal;
-  await next();
-};
-
 export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   const router = new Router({ prefix: DASHBOARD_PATH });
   authRoutes(router, deps);
@@ -53,7 +46,8 @@ export function dashboardMiddleware(deps: DashboardDeps): Middleware {
     securityHeaders(),
     cookieScheme(deps.publicOrigin),
     htmlErrors(deps.logger),
-    refusedBody,
+    // After htmlErrors: a body that cannot be read (over 1 MiB, not a form nor JSON) is refused with a page.
+    readFormOrJsonBody,
     serveAssets(),
     loadSession(deps.auth),
     csrfProtection(deps.publicOrigin),

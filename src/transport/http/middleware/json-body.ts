@@ -4,21 +4,29 @@ import { DomainError, ValidationError } from '../../../domain/errors';
 import { mayHoldInexactNumbers, parseExact } from '../../../domain/webhooks/exact-json';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-nesting';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Each JSON body's text, for a route that reads a member of it again (exactBodyMember). */
+/** Each JSON body's text, for a route that keeps a member's numbers as sent (withExactMember). */
 const rawBodies = new WeakMap<object, string>();
 
+/** A body member whose numbers are kept as sent; a value over `maxBytes` serialized is left as parsed (its route refuses it). */
+export interface ExactMember {
+  member: string;
+  maxBytes?: number;
+}
+
 /**
- * A member of the JSON body (`parsed`, as JSON.parse read it) with its numbers as sent (exact-json.ts): read again from
- * the body's text only when JSON.parse may have changed a number of it, and only when `parsed` is within `maxBytes`
- * serialized (reading the digits costs many times what JSON.parse does; a member over its limit is refused as it is).
+ * The body with `exact.member` read again from the body's text with its numbers as sent (exact-json.ts), only when
+ * JSON.parse may have changed a number of it, and only within `maxBytes` (reading the digits costs many times what
+ * JSON.parse does, so a member over its limit, refused anyway, is not read twice).
  */
-export function exactBodyMember<T>(ctx: Context, member: string, parsed: T, maxBytes: number): T {
+export function withExactMember<T>(ctx: Context, body: T, exact: ExactMember): T {
   const raw = rawBodies.get(ctx.request);
-  if (parsed === undefined || parsed === null || raw === undefined || !mayHoldInexactNumbers(raw)) return parsed;
-  if (Buffer.byteLength(JSON.stringify(parsed), 'utf8') > maxBytes) return parsed;
-  return (parseExact(raw) as Record<string, T>)[member];
+  if (raw === undefined || body === null || typeof body !== 'object' || !mayHoldInexactNumbers(raw)) return body;
+  const parsed = (body as Record<string, unknown>)[exact.member];
+  if (parsed === undefined || parsed === null) return body;
+  if (exact.maxBytes !== undefined && Buffer.byteLength(JSON.stringify(parsed), 'utf8') > exact.maxBytes) return body;
+  return { ...body, [exact.member]: (parseExact(raw) as Record<string, unknown>)[exact.member] };
 }
 
 const JSON_TYPE = /^application\/(.+\+)?json\b/i;
@@ -40,35 +48,25 @@ function utf8(bytes: Buffer, code: 'invalid_body' | 'invalid_json'): string {
 /** The media type of a header value, without parameters, cut short for quoting in an error. */
 const mediaType = (header: string) => header.split(';')[0].trim().slice(0, 100);
 
-/** Methods whose body is read: a DELETE's too, so that one with a body that is not JSON, or with fields, is refused as any. */
-const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 /**
  * Reads bodies itself so the errors are ours. The API takes JSON only: a body labelled with another type is
  * refused (400 when it is not JSON either, as the contract says of a body that is not JSON; 415 when it is JSON
  * under the wrong label) rather than read as something it did not say it was. An unlabelled body is read as JSON.
- * No content coding is decoded: one announced is a 415, not bytes misread. Only `acceptsForms` paths (the
- * dashboard's own HTML forms) parse forms. The body of a request nothing `answers` is not read: its 404 or 405 comes
- * first, not an error about a body no route would have read.
+ * No content coding is decoded: one announced is a 415, not bytes misread. Each API route that takes a body (a
+ * DELETE's too) runs this itself (route.ts), so a request no route answers is not read: its 404 or 405 comes first.
  */
-export function jsonBody(options: { acceptsForms: (path: string) => boolean; answers: (ctx: Context) => boolean }): Middleware {
-  return async (ctx, next) => {
-    if (!WITH_BODY.has(ctx.method) || !options.answers(ctx)) return next();
-    const forms = options.acceptsForms(ctx.path);
-    try {
-      await readBody(ctx, forms);
-    } catch (err) {
-      // The dashboard answers with pages: its own error handler meets the refusal (bodyRefusalOf), not the API's.
-      if (!forms) throw err;
-      bodyRefusals.set(ctx.request, err);
-    }
-    await next();
-  };
-}
+export const readJsonBody: Middleware = async (ctx, next) => {
+  await readBody(ctx, false);
+  await next();
+};
 
-/** Why the body of a form path could not be read, for that path's own error handling to throw; undefined when it was read. */
-export const bodyRefusalOf = (ctx: Context): unknown => bodyRefusals.get(ctx.request);
-const bodyRefusals = new WeakMap<object, unknown>();
+const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The dashboard's: its own HTML forms as well as JSON; a refusal is thrown into the dashboard's stack, which answers with a page. */
+export const readFormOrJsonBody: Middleware = async (ctx, next) => {
+  if (WITH_BODY.has(ctx.method)) await readBody(ctx, true);
+  await next();
+};
 
 /** Reads the body into `ctx.request.body` (forms too, on `forms` paths), or throws why it cannot. */
 async function readBody(ctx: Context, forms: boolean): Promise<void> {

@@ -1,7 +1,6 @@
 import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { type Catalog, type CatalogFilter, CATEGORIES, estimateCost, type ExactEstimateItem, parseCatalogQuery, PROVIDERS } from '../../../domain/cost-estimator';
 import { COST_ESTIMATOR_PATH } from '../middleware/estimator-access';
-import { exactBodyMember, MAX_BODY_BYTES } from '../middleware/json-body';
 import { json, withLimitHeaders } from '../responses';
 import { defineRoute } from '../route';
 import { CatalogBody, CatalogQuery, EstimateBody, EstimateRequestBody, EstimatorErrorBody, EXAMPLE_ESTIMATE_REQUEST } from './cost-estimator-schemas';
@@ -75,6 +74,8 @@ export function costEstimatorRoutes(catalog: Catalog) {
       tags,
       security: OPTIONAL_KEY,
       body: EstimateRequestBody,
+      // Money from the digits sent: a quantity of 21 significant digits would otherwise be priced as its nearest double.
+      exactNumbersIn: { member: 'items' },
       responses: estimatorResponses(
         json(
           'The estimate with one breakdown line per item, in request order.',
@@ -96,8 +97,7 @@ export function costEstimatorRoutes(catalog: Catalog) {
         },
       ),
       handler: (ctx, { body }) => {
-        // Money from the digits sent: a quantity of 21 significant digits would otherwise be priced as its nearest double.
-        ctx.body = estimateCost(catalog, exactBodyMember(ctx, 'items', body.items as ExactEstimateItem[], MAX_BODY_BYTES));
+        ctx.body = estimateCost(catalog, body.items as ExactEstimateItem[]);
       },
     }),
   ];

@@ -46,10 +46,10 @@ function endpointInput(ctx: Context, form: Required<EndpointForm>) {
   return { ...target, events: parsePatterns(form.events), description: form.description };
 }
 
-/** The rotate form's grace period, checked by the API's own schema; absent → the default. */
+/** The rotate form's grace period, read as every number field of the dashboard and checked by the API's own schema; empty → the default. */
 function readGracePeriod(ctx: Context): number | undefined {
-  const raw = formField(ctx, 'grace_period_seconds');
-  const parsed = RotateSecretBody.safeParse(raw === '' ? undefined : { grace_period_seconds: /^\d{1,7}$/.test(raw) ? Number(raw) : raw });
+  const seconds = formNumber(formField(ctx, 'grace_period_seconds'));
+  const parsed = RotateSecretBody.safeParse(seconds === undefined ? undefined : { grace_period_seconds: seconds });
   if (!parsed.success) throw new ValidationError('Grace period must be a whole number of seconds from 0 to 7 days.', [{ path: 'grace_period_seconds', message: 'Invalid' }]);
   return parsed.data?.grace_period_seconds;
 }

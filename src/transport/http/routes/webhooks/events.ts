@@ -3,7 +3,6 @@ import { ValidationError } from '../../../../domain/errors';
 import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
 import { recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService, MAX_EVENT_DATA_BYTES } from '../../../../services/event-service';
-import { exactBodyMember } from '../../middleware/json-body';
 import { accountOf, ownerOfCall, tenantForCall } from '../../middleware/key-scoped';
 import type { RecordOwner } from '../../../../domain/webhooks/tenant';
 import { BEARER, json, keyScopedResponses } from '../../responses';
@@ -26,6 +25,7 @@ export function eventRoutes(service: EventService) {
       tags,
       security: BEARER,
       body: EventIngestBody,
+      exactNumbersIn: { member: 'data', maxBytes: MAX_EVENT_DATA_BYTES },
       responses: keyScopedResponses(
         { 202: json('A new event, accepted for delivery.', IngestResponse), 200: json('A repeat: the original event.', IngestResponse) },
         400,
@@ -53,7 +53,7 @@ export function eventRoutes(service: EventService) {
           );
         }
         const tenantId = tenantForCall(ctx, body.tenant_id);
-        const input = { ...body, data: exactBodyMember(ctx, 'data', body.data, MAX_EVENT_DATA_BYTES), idempotency_key: body.idempotency_key ?? header };
+        const input = { ...body, idempotency_key: body.idempotency_key ?? header };
         const result = await service.ingest(ticketOf(ctx), { ...input, ...(tenantId !== undefined && { tenant_id: tenantId }) });
         ctx.status = result.created ? 202 : 200;
         ctx.body = result.body;
