@@ -1,4 +1,4 @@
-import { compileDataSchema, MAX_SCHEMA_ERROR_DETAILS, MAX_UNIQUE_ITEMS } from '../../../src/domain/webhooks/event-type-schema';
+import { compileDataSchema, MAX_SCHEMA_ERROR_DETAILS, MAX_SCHEMA_PATTERNS, MAX_UNIQUE_ITEMS } from '../../../src/domain/webhooks/event-type-schema';
 import { checkEventTypeName } from '../../../src/domain/webhooks/event-type';
 import { ExactNumber } from '../../../src/domain/webhooks/exact-json';
 
@@ -137,6 +137,18 @@ describe('compileDataSchema (JSON Schema draft 2020-12)', () => {
     const compiled = compileDataSchema({ properties: { s: { pattern: '^a+$' } } });
     if (!compiled.ok) throw new Error('should compile');
     expect(compiled.validate({ s: 'ab' })).toEqual([{ path: 'data.s', message: expect.stringContaining('must match pattern') }]);
+  });
+
+  it(`takes at most ${MAX_SCHEMA_PATTERNS} patterns a schema, patternProperties keys counted, wherever they are`, () => {
+    const patternProperties = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`^k${i}$`, { type: 'integer' }]));
+    expect(compileDataSchema({ type: 'object', patternProperties: patternProperties(MAX_SCHEMA_PATTERNS) })).toMatchObject({ ok: true });
+    // Nearly 2,000 of them fit in 16 KiB: checking data then overflowed the stack, refused as a loop there was not.
+    expect(compileDataSchema({ type: 'object', patternProperties: patternProperties(1_965) })).toEqual({
+      ok: false,
+      details: [{ path: 'schema', message: `has 1965 patterns ("pattern" and "patternProperties" keys); at most ${MAX_SCHEMA_PATTERNS}` }],
+    });
+    const oneMore = { $defs: { a: { const: { pattern: 'x' } } }, patternProperties: patternProperties(MAX_SCHEMA_PATTERNS) };
+    expect(compileDataSchema(oneMore)).toMatchObject({ ok: false, details: [{ path: 'schema', message: expect.stringContaining('has 101 patterns') }] });
   });
 
   it(`takes uniqueItems only with a maxItems of at most ${MAX_UNIQUE_ITEMS} beside it, wherever it is`, () => {
