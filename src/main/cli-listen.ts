@@ -12,7 +12,7 @@ import { verifySync, WebhookVerificationError } from '../../receivers/typescript
 import { Config, loadConfig, mongoUriOf, temporalAddressOf } from '../config/config';
 import { systemClock } from '../domain/clock';
 import { DomainError, isDomainError, ValidationError } from '../domain/errors';
-import { LOCAL_LISTENER_ADDRESS, LOCAL_LISTENER_HOST, lookupLocalListener } from '../domain/webhooks/local-listener';
+import { isLocalListenerUrl, LOCAL_LISTENER_ADDRESS, LOCAL_LISTENER_HOST, lookupLocalListener } from '../domain/webhooks/local-listener';
 import { createSecretBox } from '../domain/webhooks/secret-box';
 import { isPortOpen } from '../infra/embedded-servers';
 import { ensureLocalListenerCa, issueListenerCertificate, type Pem } from '../infra/local-listener-ca';
@@ -127,8 +127,10 @@ async function removeAbandoned(endpoints: EndpointService, accountId: string, ou
   do {
     const page = await endpoints.list(accountId, 100, cursor);
     for (const endpoint of page.data) {
+      // A description is free text anyone (a tenant's portal too) may write: only a listener's own address marks its endpoint.
       const owner = OWNER.exec(endpoint.description);
-      if (!owner || owner[1] !== os.hostname() || isProcessRunning(Number(owner[2]))) continue;
+      const listenerMade = endpoint.url !== null && isLocalListenerUrl(new URL(endpoint.url)) && endpoint.tenant_id === null;
+      if (!owner || !listenerMade || owner[1] !== os.hostname() || isProcessRunning(Number(owner[2]))) continue;
       await endpoints.delete(accountId, endpoint.id).catch(() => undefined);
       out(`Removed endpoint ${endpoint.id} (${endpoint.url}), left by a listener that is no longer running (pid ${owner[2]}).`);
     }

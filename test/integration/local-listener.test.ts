@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -184,6 +185,23 @@ describe('cli listen with DELIVERY_LOCAL_LISTENER on', () => {
       expect((await apiClient(platform, key).get(`/api/v1/webhooks/endpoints/${abandoned}`)).status).toBe(404);
     } finally {
       await next.kill();
+    }
+  });
+
+  it('removes only listeners\' endpoints: an HTTPS endpoint whose description reads as a gone listener\'s is kept', async () => {
+    const { accountId, key } = await createAccountWithKey(platform);
+    // A pid above Linux's highest (2^22) is never running.
+    const description = `cli listen on ${os.hostname()} (pid 4194305) is how we tested it; production receiver`;
+    const kept = await apiClient(platform, key).post('/api/v1/webhooks/endpoints', { url: 'https://example.com/hooks', events: ['nothing.sent'], description });
+    expect(kept.status).toBe(201);
+
+    const listener = spawnShell(`${LISTEN} --account ${accountId} --events 'order.*'`, listenerEnv(platform));
+    try {
+      await listener.waitFor(READY);
+      expect(listener.output()).not.toContain('Removed endpoint');
+      expect((await apiClient(platform, key).get(`/api/v1/webhooks/endpoints/${kept.body.id}`)).status).toBe(200);
+    } finally {
+      await listener.kill();
     }
   });
 
