@@ -141,17 +141,20 @@ export function validateDestinationUrl(raw: unknown, options: { allowPrivate?: b
   if (raw.length > MAX_DESTINATION_URL_LENGTH) return invalid(`url must be at most ${MAX_DESTINATION_URL_LENGTH} characters.`);
   // The URL parser strips outer whitespace and inner tabs/newlines: refused, so the stored URL is as sent.
   if (/[\u0000-\u0020\u007f]/.test(raw)) return invalid('url must not contain whitespace or control characters.');
-  if (!URL.canParse(raw)) return invalid('url must be an absolute URL.');
+  if (!URL.canParse(raw)) return invalid(portOutOfRange(raw) ? PORT_RULE : 'url must be an absolute URL.');
   const url = new URL(raw);
   if (url.protocol !== 'https:') {
     return refused('unsupported_url_scheme', `url must use the https scheme, not "${url.protocol.slice(0, -1).slice(0, 32)}".`);
   }
+  // The parser finds a host in `https:example.com` and `https:///example.com` too: the URL stored would not show where deliveries go.
+  if (!/^https:\/\/[^/\\?#]/i.test(raw)) return invalid('url must be an absolute URL: https:// and then the host.');
+  const badHost = hostNameFault(url.hostname);
+  if (badHost) return invalid(`url host ${url.hostname.slice(0, 100)} is not a valid host name: ${badHost}.`);
   if (url.username !== '' || url.password !== '') {
     return refused('url_credentials_not_allowed', 'url must not contain a user name or password.');
   }
-  if (url.hostname === '') return invalid('url must have a host.');
   // The parser takes port 0, which no request can reach: every attempt would fail.
-  if (url.port === '0') return invalid('url port must be 1 to 65535.');
+  if (url.port === '0') return invalid(PORT_RULE);
   if (!options.allowPrivate && parseIpLiteral(url.hostname)) {
     const verdict = classifyAddress(url.hostname);
     if (!verdict.allowed) {
@@ -159,6 +162,28 @@ export function validateDestinationUrl(raw: unknown, options: { allowPrivate?: b
     }
   }
   return { ok: true, url };
+}
+
+const PORT_RULE = 'url port must be 1 to 65535.';
+
+/** Whether an unparsable URL names a port past 65535 (said as that, not as "not a URL"). */
+const portOutOfRange = (raw: string): boolean => Number(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(raw)?.[1] ?? 0) > 65535;
+
+/**
+ * What makes a host name one DNS cannot look up (RFC 1123 §2.1: labels of 1 to 63 letters, digits and hyphens, not
+ * starting or ending with a hyphen; 253 characters), or null. Underscores are let through, as resolvers take them;
+ * IP literals are the address rules' to judge. The parser has already lower-cased the name and turned Unicode into `xn--`.
+ */
+function hostNameFault(hostname: string): string | null {
+  if (hostname.startsWith('[') || parseIpLiteral(hostname)) return null;
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  if (name.length === 0 || name.length > 253) return 'it must have 1 to 253 characters';
+  for (const label of name.split('.')) {
+    if (label.length === 0) return 'it has an empty label (two dots in a row)';
+    if (label.length > 63) return 'a label is longer than 63 characters';
+    if (!/^[a-z\d_]([a-z\d_-]*[a-z\d_])?$/.test(label)) return 'a label may hold only letters, digits, hyphens and underscores, and may not start or end with a hyphen';
+  }
+  return null;
 }
 
 function refused(code: 'invalid_url' | UrlRefusal, message: string): DestinationUrlValidation {

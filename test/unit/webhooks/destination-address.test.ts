@@ -267,6 +267,32 @@ describe('validateDestinationUrl: 400 for malformed input', () => {
     expect(validateDestinationUrl('https://example.com:65535/hook').ok).toBe(true);
   });
 
+  it('refuses a port past 65535 saying so, not as a URL that cannot be parsed', () => {
+    expect(validateDestinationUrl('https://example.com:65536/hook')).toEqual({ ok: false, code: 'invalid_url', message: 'url port must be 1 to 65535.' });
+    expect(validateDestinationUrl('https://example.com:99999')).toEqual({ ok: false, code: 'invalid_url', message: 'url port must be 1 to 65535.' });
+  });
+
+  it.each(['https:example.com/hook', 'https:///example.com/hook', 'https:\\\\example.com/hook', 'HTTPS:/example.com/'])(
+    'refuses %j, where the parser would find a host the URL does not show, with 400',
+    (raw) => {
+      expect(validateDestinationUrl(raw)).toEqual({ ok: false, code: 'invalid_url', message: 'url must be an absolute URL: https:// and then the host.' });
+    },
+  );
+
+  it.each(['https://example..com/', 'https://.example.com/', 'https://-bad-.com/', 'https://bad-.example.com/', `https://${'a'.repeat(64)}.com/`, 'https://ex*ample.com/'])(
+    'refuses the host name of %s, which DNS cannot look up, with 400',
+    (raw) => {
+      expect(validateDestinationUrl(raw)).toMatchObject({ ok: false, code: 'invalid_url', message: expect.stringContaining('is not a valid host name') });
+    },
+  );
+
+  it.each(['https://example.com./hook', 'https://my_service.example.com/', 'https://xn--bcher-kva.example/', 'https://bücher.example/', `https://${'a'.repeat(63)}.com/`, 'HTTPS://Example.COM/'])(
+    'accepts the host name of %s',
+    (raw) => {
+      expect(validateDestinationUrl(raw).ok).toBe(true);
+    },
+  );
+
   it('accepts a URL of exactly 2,048 characters', () => {
     const base = 'https://example.com/';
     const raw = base + 'a'.repeat(MAX_DESTINATION_URL_LENGTH - base.length);
