@@ -1,7 +1,8 @@
 import { unescape } from 'node:querystring';
 import type { Context } from 'koa';
-import { Catalog, estimateCost, EstimateItem, estimateRequestSchema, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
+import { Catalog, estimateCost, EstimateItem, estimateRequestSchema, type ExactEstimateItem, PROVIDERS, Provider } from '../../../../domain/cost-estimator';
 import { DomainError } from '../../../../domain/errors';
+import { ExactNumber, mayHoldInexactNumbers } from '../../../../domain/webhooks/exact-json';
 import type { DashboardDeps } from '../deps';
 import { queryField, sendHtml } from '../render';
 import type { SignedInRouter } from '../session';
@@ -44,6 +45,15 @@ function itemsFromRows(rows: EstimatorRow[], catalog: Catalog): { items: ItemFro
   return { items, problems };
 }
 
+/**
+ * The item with its amounts as typed where a double may not hold them, as the API reads its body: the schema checked
+ * their nearest doubles; money, and the bounds of the digits (744.0000000000000001 hours), come from the digits.
+ */
+function asTyped(item: EstimateItem, row: EstimatorRow): ExactEstimateItem {
+  const typed = <T>(text: string, parsed: T) => (mayHoldInexactNumbers(text) ? new ExactNumber(text.trim()) : parsed);
+  return { ...item, quantity: typed(row.quantity, item.quantity), hoursPerMonth: typed(row.hours, item.hoursPerMonth), gbPerMonth: typed(row.gb, item.gbPerMonth) };
+}
+
 /** "items[1]" / "items.1.quantity" in a domain message become "Item <row>" of the form. */
 function rowMessage(text: string, items: ItemFromRow[]): string {
   const item = (_: string, k: string) => `Item ${(items[Number(k)]?.row ?? Number(k)) + 1}: `;
@@ -64,7 +74,7 @@ function priceRows(catalog: Catalog, rows: EstimatorRow[], asked: boolean): Pick
     return { error: 'Some items could not be priced.', details };
   }
   try {
-    return { estimate: estimateCost(catalog, parsed.data.items) };
+    return { estimate: estimateCost(catalog, parsed.data.items.map((item, k) => asTyped(item, rows[items[k].row]))) };
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     return { error: rowMessage(err.message, items) };
