@@ -106,6 +106,7 @@ export async function startPlatform(config: Config, options: {
       clock: options.clock,
     });
     cleanups.push(() => services.limiter.close());
+    cleanups.push(() => services.schemaChecks.close());
     // Workflow starts of acknowledged events are no longer paced by the worker, which is stopping too.
     atStop.push(() => services.startWindow.close());
 

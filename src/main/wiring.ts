@@ -52,6 +52,7 @@ import { ResumeScheduler } from '../temporal/resume-scheduler';
 import { FifoQueues } from '../persistence/fifo-queues';
 import { FifoTurns } from '../services/fifo-turns';
 import { AccountCache } from '../services/account-cache';
+import { SchemaCheckPool } from '../infra/schema-check-pool';
 
 /** The collections both roles use, with their indexes. */
 export async function openRepositories(db: Db) {
@@ -118,7 +119,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
   );
   const authenticator = new KeyAuthenticator({ keys: repositories.apiKeys, accounts: repositories.accounts, lifetime: lifetimeOf(invalidations), now });
   const endpointsCache = new AccountEndpointsCache({ endpoints: repositories.endpoints, lifetime: lifetimeOf(invalidations), now });
-  const eventTypeSchemas = new EventTypeSchemas({ eventTypes: repositories.eventTypes, lifetime: lifetimeOf(invalidations), now });
+  const schemaChecks = new SchemaCheckPool();
+  const eventTypeSchemas = new EventTypeSchemas({ eventTypes: repositories.eventTypes, schemaChecks, lifetime: lifetimeOf(invalidations), now });
   const portalAccounts = new AccountCache({ accounts: repositories.accounts, lifetime: lifetimeOf(invalidations), now });
   const fifo = new FifoTurns({
     ...repositories,
@@ -184,7 +186,9 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     /** Events and their deliveries, bulk recovery included (not crash recovery: that is `recovery`). */
     events: new EventService({ ...repositories, endpointsCache, eventTypeSchemas, outbox, lease, scheduler, recoveries: new RecoveryScheduler(temporal, config.temporal.taskQueue), fifo, noticeRules, clock }),
     /** The account's event-type catalog; ingest checks data against it through `eventTypeSchemas`. */
-    eventTypes: new EventTypeService({ eventTypes: repositories.eventTypes, clock: systemClock }),
+    eventTypes: new EventTypeService({ eventTypes: repositories.eventTypes, schemaChecks, clock: systemClock }),
+    /** The threads that compile and run event-type schemas, each task within a deadline. */
+    schemaChecks,
     outbox,
     /** Whether a new event is taken now (the ingest route also asks it before the call is metered). */
     admission: new IngestAdmission(

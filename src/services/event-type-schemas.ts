@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { ValidationError } from '../domain/errors';
-import { compileDataSchema, type DataValidator } from '../domain/webhooks/event-type-schema';
 import { serializedBytes } from '../domain/webhooks/event-type';
+import type { SchemaCheckPool } from '../infra/schema-check-pool';
 import type { CacheLifetime } from '../persistence/cache-invalidation-follower';
 import type { Invalidation } from '../persistence/cache-invalidations';
 import type { EventTypes, EventTypeSchemaDoc } from '../persistence/event-types';
@@ -10,7 +10,7 @@ import type { EventTypes, EventTypeSchemaDoc } from '../persistence/event-types'
 /** A cached catalog's life, unless `lifetime` trusts it longer; changes made here or logged by others drop it (cache-invalidations). */
 export const EVENT_TYPES_CACHE_TTL_MS = 1_000;
 const OWN_LIFETIME = { ttlMs: EVENT_TYPES_CACHE_TTL_MS, maxStaleMs: EVENT_TYPES_CACHE_TTL_MS };
-/** Bytes of schemas (serialized) a process keeps, catalogs and compiled validators each; past it the least recently used go. */
+/** Bytes of schemas (serialized) a process keeps in its catalogs; past it the least recently used go. */
 const MAX_CACHED_SCHEMA_BYTES = 32 * 1024 * 1024;
 /** Counted for an account without schemas, so that their number is bounded too. */
 const ENTRY_OVERHEAD_BYTES = 256;
@@ -22,22 +22,24 @@ interface Catalog {
 
 /**
  * The ingest side of the catalog: the account's schemas read once (one query per uncached account, none per ingest
- * while cached) and each compiled once, keyed by account, name, version and a hash of the schema: a type deleted and
- * created again starts again at version 1, so the version alone would find the old schema's validator.
+ * while cached), and data checked on a schema thread (SchemaCheckPool), which compiles each schema once by a key of
+ * account, name, version and a hash of the schema: a type deleted and created again starts again at version 1, so the
+ * version alone would find the old schema's validator.
  */
 export class EventTypeSchemas {
   private readonly catalogs = new LRUCache<string, Catalog>({ maxSize: MAX_CACHED_SCHEMA_BYTES, sizeCalculation: () => ENTRY_OVERHEAD_BYTES });
-  private readonly validators = new LRUCache<string, DataValidator>({ maxSize: MAX_CACHED_SCHEMA_BYTES, sizeCalculation: () => ENTRY_OVERHEAD_BYTES });
   /** Each entry of a cached catalog hashed once, not at every ingest. */
   private readonly keys = new WeakMap<EventTypeSchemaDoc, string>();
 
-  constructor(private readonly deps: { eventTypes: Pick<EventTypes, 'withSchemas'>; now: () => number; lifetime: CacheLifetime }) {}
+  constructor(
+    private readonly deps: { eventTypes: Pick<EventTypes, 'withSchemas'>; schemaChecks: Pick<SchemaCheckPool, 'check'>; now: () => number; lifetime: CacheLifetime },
+  ) {}
 
   /** Throws 422 `schema_mismatch` with the failing paths when `type` has a schema that `data` does not match. */
   async check(accountId: string, type: string, data: unknown): Promise<void> {
     const entry = (await this.catalogOf(accountId)).get(type);
     if (!entry) return;
-    const details = this.validatorOf(accountId, entry)(data);
+    const details = await this.deps.schemaChecks.check(this.keyOf(accountId, entry), entry.schema, data);
     if (details) {
       throw new ValidationError(`The event's data does not match the schema of "${type}" in the account's event-type catalog. Nothing was stored.`, details, 'schema_mismatch');
     }
@@ -70,19 +72,12 @@ export class EventTypeSchemas {
     return schemas;
   }
 
-  private validatorOf(accountId: string, entry: EventTypeSchemaDoc): DataValidator {
+  private keyOf(accountId: string, entry: EventTypeSchemaDoc): string {
     let key = this.keys.get(entry);
     if (key === undefined) {
       key = `${accountId}/${entry.name}#${entry.version}/${createHash('sha256').update(JSON.stringify(entry.schema)).digest('base64url')}`;
       this.keys.set(entry, key);
     }
-    let validate = this.validators.get(key);
-    if (!validate) {
-      const compiled = compileDataSchema(entry.schema);
-      // Every stored schema compiled when it was registered; one that no longer does (a validator upgrade) must not refuse every event of its type.
-      validate = compiled.ok ? compiled.validate : () => null;
-      this.validators.set(key, validate, { size: serializedBytes(entry.schema) + ENTRY_OVERHEAD_BYTES });
-    }
-    return validate;
+    return key;
   }
 }

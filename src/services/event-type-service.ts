@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Clock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
-import { compileDataSchema } from '../domain/webhooks/event-type-schema';
 import { checkEventTypeName, MAX_EVENT_TYPES_PER_ACCOUNT } from '../domain/webhooks/event-type';
+import type { SchemaCheckPool } from '../infra/schema-check-pool';
 import type { EventTypeChanges, EventTypeDoc, EventTypeGuard, EventTypes } from '../persistence/event-types';
 import { decodeCursor, encodeCursor } from './pagination';
 
@@ -32,7 +32,7 @@ function eventTypeView(doc: EventTypeDoc) {
 export class EventTypeService {
   readonly maxPerAccount: number;
 
-  constructor(private readonly deps: { eventTypes: EventTypes; clock: Clock; maxPerAccount?: number }) {
+  constructor(private readonly deps: { eventTypes: EventTypes; schemaChecks: Pick<SchemaCheckPool, 'compile'>; clock: Clock; maxPerAccount?: number }) {
     this.maxPerAccount = deps.maxPerAccount ?? MAX_EVENT_TYPES_PER_ACCOUNT;
   }
 
@@ -44,7 +44,7 @@ export class EventTypeService {
       if (check.reserved) throw new DomainError('reserved_event_type', `Event type "${name}": ${check.message}; they cannot be registered.`);
       throw new ValidationError(`Event type name ${check.message}.`, [{ path: 'name', message: check.message }]);
     }
-    checkSchemaAndExample(input.schema ?? null, input.example ?? null);
+    await this.checkSchemaAndExample(input.schema ?? null, input.example ?? null);
     const now = this.deps.clock();
     const doc: EventTypeDoc = {
       _id: `${accountId}/${name}`,
@@ -89,7 +89,10 @@ export class EventTypeService {
     if (patch.description !== undefined) changes.description = patch.description;
     if (patch.schema !== undefined) changes.schema = patch.schema;
     if (patch.example !== undefined) changes.example = patch.example;
-    checkSchemaAndExample(changes.schema === undefined ? current.schema : changes.schema, changes.example === undefined ? current.example : changes.example);
+    // The record as stored holds together: only a change of the schema or the example is checked.
+    if (changes.schema !== undefined || changes.example !== undefined) {
+      await this.checkSchemaAndExample(changes.schema === undefined ? current.schema : changes.schema, changes.example === undefined ? current.example : changes.example);
+    }
     const updated = await this.deps.eventTypes.update(current, changes, this.deps.clock(), checkedAgainst(changes));
     if (updated) return eventTypeView(updated);
     await this.require(accountId, name);
@@ -101,6 +104,17 @@ export class EventTypeService {
 
   async delete(accountId: string, name: string): Promise<void> {
     if (!(await this.deps.eventTypes.delete(accountId, name))) throw notFound(name);
+  }
+
+  /** A schema must compile (on a schema thread, within its deadline), and an example must match the schema beside it. */
+  private async checkSchemaAndExample(schema: Record<string, unknown> | null, example: Record<string, unknown> | null): Promise<void> {
+    if (schema === null) return;
+    const compiled = await this.deps.schemaChecks.compile(schema, example);
+    if (!compiled.ok) throw new ValidationError('The schema is not a valid JSON Schema (draft 2020-12).', compiled.details, 'invalid_schema');
+    if (compiled.exampleFailures) {
+      const details = compiled.exampleFailures.map((d) => ({ ...d, path: d.path.replace(/^data/, 'example') }));
+      throw new ValidationError('The example does not match the schema.', details, 'invalid_example');
+    }
   }
 
   private async require(accountId: string, name: string): Promise<EventTypeDoc> {
@@ -117,18 +131,6 @@ function checkedAgainst(changes: EventTypeChanges): EventTypeGuard | undefined {
   if (schemaSet && changes.example === undefined) return 'example';
   if (exampleSet && changes.schema === undefined) return 'schema';
   return undefined;
-}
-
-/** A schema must compile, and an example must match the schema beside it. */
-function checkSchemaAndExample(schema: Record<string, unknown> | null, example: Record<string, unknown> | null): void {
-  if (schema === null) return;
-  const compiled = compileDataSchema(schema);
-  if (!compiled.ok) throw new ValidationError('The schema is not a valid JSON Schema (draft 2020-12).', compiled.details, 'invalid_schema');
-  const failures = example === null ? null : compiled.validate(example);
-  if (failures) {
-    const details = failures.map((d) => ({ ...d, path: d.path.replace(/^data/, 'example') }));
-    throw new ValidationError('The example does not match the schema.', details, 'invalid_example');
-  }
 }
 
 const notFound = (name: string) => new DomainError('not_found', `Event type "${name}" not found.`);

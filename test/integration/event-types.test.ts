@@ -17,6 +17,13 @@ const INVOICE_SCHEMA = {
   required: ['invoice_id', 'amount'],
 };
 
+/** `{"$ref":"#/$defs/d0"}` where each d<i> is allOf two $refs to d<i+1>: 2^levels checks of the last one per value. */
+function fanOut(levels: number, last: Record<string, unknown> = { type: 'object' }): Record<string, unknown> {
+  const defs: Record<string, unknown> = { [`d${levels}`]: last };
+  for (let i = 0; i < levels; i++) defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+  return { $defs: defs, $ref: '#/$defs/d0' };
+}
+
 /**
  * The event-type catalog (docs/event-types.md) on the real stack: CRUD scoped to the key's account, its caps, and ingest
  * checking `data` against a type's schema, in this process at once and in another API process once it has read the
@@ -249,6 +256,28 @@ describe('event-type catalog', () => {
     expect((await api.get(EVENTS)).body.data.map((e: { id: number }) => e.id)).toEqual([fixed.body.id]);
     // A type without an entry is accepted as before.
     expect((await api.post(EVENTS, { type: 'invoice.voided', data: { anything: true } })).status).toBe(202);
+  });
+
+  it('refuses a schema whose compile and loop probes outlast their deadline with 422 invalid_schema, storing nothing', async () => {
+    const api = apiClient(here, (await createAccountWithKey(here)).key);
+    // 1.2 KB: 2^30 checks of the last definition for each probe value, hours on the API's event loop if run there.
+    const refused = await api.post(TYPES, { name: 'order.fanned', schema: fanOut(30) });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'invalid_schema', details: [{ path: 'schema', message: expect.stringContaining('too costly to check events against') }] });
+    expect((await api.get(`${TYPES}/order.fanned`)).status).toBe(404);
+  });
+
+  it('refuses an event whose check against its schema outlasts the deadline with 422 schema_mismatch, storing nothing', async () => {
+    const api = apiClient(here, (await createAccountWithKey(here)).key);
+    // Cheap to register (no probe value has keys); 2^14 × 100 pattern tests for each key of the event's data.
+    const patterns = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`^k${i}(a|b)*c$`, {}]));
+    expect((await api.post(TYPES, { name: 'order.costly', schema: fanOut(14, { type: 'object', patternProperties: patterns }) })).status).toBe(201);
+    const data = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}ababab`, 0]));
+    const refused = await api.post(EVENTS, { type: 'order.costly', data });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'schema_mismatch', details: [{ path: 'data', message: expect.stringContaining('could not be checked against the schema within 1 s') }] });
+    expect((await api.get(EVENTS)).body.data).toEqual([]);
+    expect((await api.post(EVENTS, { type: 'order.costly', data: {} })).status).toBe(202);
   });
 
   it('applies a schema change to the next ingest in the same process, and a PATCH replaces a schema or an example whole', async () => {

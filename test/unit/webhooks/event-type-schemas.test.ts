@@ -2,8 +2,11 @@ import { lifetimeOf } from '../../../src/persistence/cache-invalidation-follower
 import type { EventTypes, EventTypeSchemaDoc } from '../../../src/persistence/event-types';
 import { EVENT_TYPES_CACHE_TTL_MS, EventTypeSchemas } from '../../../src/services/event-type-schemas';
 import { compileDataSchema } from '../../../src/domain/webhooks/event-type-schema';
+import type { ErrorDetail } from '../../../src/domain/errors';
+import runSchemaTask from '../../../src/infra/schema-check-thread';
+import { MessageChannel } from 'node:worker_threads';
 
-// Counted, not replaced: the real compiler runs.
+// Counted, not replaced: the real compiler runs, on this thread (the pool's threads run the same task function).
 jest.mock('../../../src/domain/webhooks/event-type-schema', () => {
   const actual = jest.requireActual('../../../src/domain/webhooks/event-type-schema');
   return { ...actual, compileDataSchema: jest.fn(actual.compileDataSchema) };
@@ -21,7 +24,17 @@ function setup(options: { followed: boolean }) {
       return catalogs.get(accountId) ?? [];
     },
   };
-  const cache = new EventTypeSchemas({ eventTypes, now: () => now, lifetime: lifetimeOf({ coveredSince: () => (options.followed ? covered : null) }) });
+  const schemaChecks = {
+    check: async (key: string, schema: Record<string, unknown>, data: unknown) => {
+      const { port1, port2 } = new MessageChannel();
+      try {
+        return runSchemaTask({ op: 'check', key, schema, data, phases: port2 }) as ErrorDetail[] | null;
+      } finally {
+        port1.close();
+      }
+    },
+  };
+  const cache = new EventTypeSchemas({ eventTypes, schemaChecks, now: () => now, lifetime: lifetimeOf({ coveredSince: () => (options.followed ? covered : null) }) });
   return {
     cache,
     reads,
@@ -65,7 +78,7 @@ describe('EventTypeSchemas', () => {
     expect(followed.reads).toEqual(['acct_1']);
   });
 
-  it('drops an account’s catalog when the log names it, and compiles each schema once per version', async () => {
+  it('drops an account’s catalog when the log names it, and has each schema compiled once per version', async () => {
     const { cache, catalogs, reads, poll } = setup({ followed: true });
     poll();
     catalogs.set('acct_1', [requires('a', 1)]);
@@ -84,12 +97,12 @@ describe('EventTypeSchemas', () => {
   it('checks a type deleted and created again against its new schema, though its version starts again at 1', async () => {
     const { cache, catalogs, poll } = setup({ followed: true });
     poll();
-    catalogs.set('acct_1', [requires('a', 1)]);
-    await expect(cache.check('acct_1', 'order.paid', { a: 1 })).resolves.toBeUndefined();
-    catalogs.set('acct_1', [{ name: 'order.paid', version: 1, schema: { type: 'object', required: ['b'], additionalProperties: false, properties: { b: {} } } }]);
-    cache.apply({ kind: 'event_types_changed', account_id: 'acct_1' });
-    await expect(cache.check('acct_1', 'order.paid', { b: 1 })).resolves.toBeUndefined();
-    await expect(cache.check('acct_1', 'order.paid', { a: 1 })).rejects.toMatchObject({ code: 'schema_mismatch' });
+    catalogs.set('acct_4', [requires('a', 1)]);
+    await expect(cache.check('acct_4', 'order.paid', { a: 1 })).resolves.toBeUndefined();
+    catalogs.set('acct_4', [{ name: 'order.paid', version: 1, schema: { type: 'object', required: ['b'], additionalProperties: false, properties: { b: {} } } }]);
+    cache.apply({ kind: 'event_types_changed', account_id: 'acct_4' });
+    await expect(cache.check('acct_4', 'order.paid', { b: 1 })).resolves.toBeUndefined();
+    await expect(cache.check('acct_4', 'order.paid', { a: 1 })).rejects.toMatchObject({ code: 'schema_mismatch' });
     expect(compile).toHaveBeenCalledTimes(2);
   });
 });
