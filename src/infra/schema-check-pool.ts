@@ -1,9 +1,8 @@
-import { MessageChannel } from 'node:worker_threads';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import type { ErrorDetail } from '../domain/errors';
 import { withNearestDoubles } from '../domain/webhooks/exact-json';
-import type { CompileOutcome, SchemaJob, SchemaPhase } from './schema-check-thread';
+import { type CompileOutcome, readPhaseWord, type SchemaJob, type SchemaPhase } from './schema-check-thread';
 
 /** How long one event's data may take to check against its type's (compiled) schema. */
 export const CHECK_DEADLINE_MS = 1_000;
@@ -52,25 +51,35 @@ export class SchemaCheckPool {
     this.pool = undefined;
   }
 
-  /** The job's outcome, or the phase past its deadline: each phase the thread begins sets the deadline anew, so a wait in the queue counts for nothing. */
+  /**
+   * The job's outcome, or the phase past its deadline. The thread marks each phase it begins in a shared word, and the
+   * deadline is counted from that mark, so a wait in the queue counts for nothing: the timer looks at the word and waits
+   * again while the task has not begun or its phase has time left.
+   */
   private async run(job: SchemaJob): Promise<unknown> {
-    const { port1, port2 } = new MessageChannel();
+    const phase = new BigInt64Array(new SharedArrayBuffer(8));
     const abort = new AbortController();
+    const deadlineOf = (p: SchemaPhase) => (p === 'compile' ? this.deadlines.compileMs : this.deadlines.checkMs);
+    let late: SchemaPhase | undefined;
     let timer: NodeJS.Timeout | undefined;
-    let current: SchemaPhase = 'compile';
-    port1.on('message', (phase: SchemaPhase) => {
-      current = phase;
-      clearTimeout(timer);
-      timer = setTimeout(() => abort.abort(), phase === 'compile' ? this.deadlines.compileMs : this.deadlines.checkMs);
-    });
+    const watch = () => {
+      const begun = readPhaseWord(Atomics.load(phase, 0));
+      const left = begun ? begun.startedAt + deadlineOf(begun.phase) - Date.now() : Math.min(this.deadlines.checkMs, this.deadlines.compileMs);
+      if (begun && left <= 0) {
+        late = begun.phase;
+        abort.abort();
+      } else {
+        timer = setTimeout(watch, left);
+      }
+    };
+    watch();
     try {
-      return await this.threads().run({ ...job, phases: port2 }, { signal: abort.signal, transferList: [port2] });
+      return await this.threads().run({ ...job, phase }, { signal: abort.signal });
     } catch (err) {
-      if (abort.signal.aborted) return new PastDeadline(current);
+      if (late) return new PastDeadline(late);
       throw err;
     } finally {
       clearTimeout(timer);
-      port1.close();
     }
   }
 

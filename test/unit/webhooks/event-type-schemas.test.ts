@@ -4,7 +4,6 @@ import { EVENT_TYPES_CACHE_TTL_MS, EventTypeSchemas } from '../../../src/service
 import { compileDataSchema } from '../../../src/domain/webhooks/event-type-schema';
 import type { ErrorDetail } from '../../../src/domain/errors';
 import runSchemaTask from '../../../src/infra/schema-check-thread';
-import { MessageChannel } from 'node:worker_threads';
 
 // Counted, not replaced: the real compiler runs, on this thread (the pool's threads run the same task function).
 jest.mock('../../../src/domain/webhooks/event-type-schema', () => {
@@ -26,12 +25,7 @@ function setup(options: { followed: boolean }) {
   };
   const schemaChecks = {
     check: async (key: string, schema: Record<string, unknown>, data: unknown) => {
-      const { port1, port2 } = new MessageChannel();
-      try {
-        return runSchemaTask({ op: 'check', key, schema, data, phases: port2 }) as ErrorDetail[] | null;
-      } finally {
-        port1.close();
-      }
+      return runSchemaTask({ op: 'check', key, schema, data, phase: new BigInt64Array(1) }) as ErrorDetail[] | null;
     },
   };
   const cache = new EventTypeSchemas({ eventTypes, schemaChecks, now: () => now, lifetime: lifetimeOf({ coveredSince: () => (options.followed ? covered : null) }) });
