@@ -29,7 +29,7 @@ export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
   }
 }
 
-/** The request is not of the documented shape; `details` says what is wrong where. */
+/** The request is not of the documented shape; `details` says what is wrong where (an API 400 has at least one, CONTRACT §2). */
 export class ValidationError extends DomainError {
   constructor(message: string, details: ErrorDetail[] = [], code: ErrorCode = 'invalid_request', data: Record<string, unknown> = {}) {
     super(code, message, details.length > 0 ? { details, ...data } : data);

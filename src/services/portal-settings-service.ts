@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/errors';
+import { DomainError, ValidationError } from '../domain/errors';
 import { DEFAULT_PORTAL_SETTINGS, normalizedOrigins, type PortalSettings } from '../domain/webhooks/portal-settings';
 import type { AccountDoc, Accounts } from '../persistence/accounts';
 
@@ -21,7 +21,7 @@ export class PortalSettingsService {
   async update(accountId: string, changes: Partial<PortalSettings>): Promise<PortalSettings> {
     if (changes.allowed_origins) {
       const origins = normalizedOrigins(changes.allowed_origins);
-      if (!origins) throw new DomainError('invalid_request', 'allowed_origins: every entry must be an origin.');
+      if (!origins) throw new ValidationError('allowed_origins: every entry must be an origin.', [{ path: 'allowed_origins', message: 'every entry must be an origin' }]);
       changes = { ...changes, allowed_origins: origins };
     }
     const settings = settingsOf(await this.deps.accounts.setPortalSettings(accountId, changes));

@@ -240,7 +240,11 @@ describe('abuse and fault hardening', () => {
       const deep = `{"type":"deep.event","data":${nested(5_000)}}`;
       const res = await api.post('/api/v1/webhooks/events', deep);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: `Request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, code: 'json_too_deep' });
+      expect(res.body).toEqual({
+        error: `Request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`,
+        code: 'json_too_deep',
+        details: [{ path: '', message: `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep` }],
+      });
       // A 4xx is counted (unlike a 5xx, which gave its slot back and could be repeated without limit).
       expect(res.headers.get('x-quota-used')).toBe('1');
       const estimator = await fetch(`${base}/api/cost-estimator`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: `{"items":[${'['.repeat(10_000)}${']'.repeat(10_000)}]}` });

@@ -81,6 +81,24 @@ describe('errors', () => {
     expect(await endpointCount()).toBe(before);
   });
 
+  it('a body refused as a whole (not JSON, not UTF-8, nested too deep) is a 400 whose details name the body root, as for an array body', async () => {
+    const notUtf8 = Buffer.concat([Buffer.from('{"type": "caf'), Buffer.from([0xe9]), Buffer.from('", "data": {}}')]);
+    const tooDeep = `{"type": "deep", "data": ${'['.repeat(70)}${']'.repeat(70)}}`;
+    const cases: Array<[string | Buffer, string, string]> = [
+      ['{bad', 'invalid_json', 'is not valid JSON'],
+      [notUtf8, 'invalid_json', 'is not valid UTF-8'],
+      [tooDeep, 'json_too_deep', 'nests objects and arrays more than 64 levels deep'],
+      ['[]', 'invalid_request', 'must be a JSON object, not an array'],
+    ];
+    for (const path of ['/api/v1/webhooks/events', '/api/cost-estimator']) {
+      for (const [body, code, message] of cases) {
+        const headers = { ...(path === '/api/cost-estimator' ? {} : auth()), 'Content-Type': 'application/json' };
+        const answer = await expectJsonError(await send(path, { method: 'POST', headers, body }), 400, code);
+        expect(answer.details).toEqual([{ path: '', message }]);
+      }
+    }
+  });
+
   it('a UTF-8 body that starts with a byte order mark is read as the JSON after it', async () => {
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"url": "https://example.com/hook", "description": "café"}')]);
     const res = await send(LIST, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' }, body });
@@ -271,7 +289,7 @@ describe('errors', () => {
     expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(head).toContain('\r\nContent-Type: application/json; charset=utf-8\r\n');
     expect(head).toMatch(/\r\nConnection: close(\r\n|$)/);
-    expect(body).toEqual({ error: 'The request is not valid HTTP/1.1.', code: 'invalid_request' });
+    expect(body).toEqual({ error: 'The request is not valid HTTP/1.1.', code: 'invalid_request', details: [{ path: '', message: 'is not valid HTTP/1.1' }] });
   });
 
   it('exactly 1 MiB is accepted as a body (the limit is "over 1 MiB")', async () => {

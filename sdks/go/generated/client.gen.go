@@ -696,7 +696,7 @@ type Error struct {
 	// | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the same idempotency key. |
 	Code ErrorCode `json:"code"`
 
-	// Details 400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where.
+	// Details Every 400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where (`path` `""`: the body as a whole, e.g. not valid JSON).
 	Details *[]ErrorDetail `json:"details,omitempty"`
 	Error   string         `json:"error"`
 

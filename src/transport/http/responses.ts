@@ -19,7 +19,7 @@ const ErrorCodeSchema = z
 export const ErrorBody = z.object({
   error: z.string(),
   code: ErrorCodeSchema,
-  details: z.array(z.object({ path: z.string(), message: z.string() }).meta({ id: 'ErrorDetail' })).optional().describe('400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where.'),
+  details: z.array(z.object({ path: z.string(), message: z.string() }).meta({ id: 'ErrorDetail' })).optional().describe('Every 400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where (`path` `""`: the body as a whole, e.g. not valid JSON).'),
   retry_after: z.number().int().optional().describe('429 burst and 503 overloaded: seconds to wait before retrying.'),
   remaining: z.number().int().optional().describe('429 burst only (0).'),
   quota_limit: z.number().int().optional().describe('429 quota only.'),

@@ -1,22 +1,20 @@
 import { maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ErrorCode } from '../../domain/error-codes';
-import { DomainError } from '../../domain/errors';
+import { DomainError, ValidationError } from '../../domain/errors';
 import { errorAnswer } from './middleware/error-handler';
 
-type ParserError = { code: ErrorCode; message: string };
-
 /** Node's parser errors, answered as Node answers them by default (431, 413, 408, else 400), in the API's error format. */
-function parserError(code: string | undefined, headerLimit: number): ParserError {
+function parserError(code: string | undefined, headerLimit: number): DomainError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { code: 'headers_too_large', message: `The request line and headers together are over ${inBytes(headerLimit)}.` };
+      return new DomainError('headers_too_large', `The request line and headers together are over ${inBytes(headerLimit)}.`);
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': // a fixed limit of Node's parser
-      return { code: 'payload_too_large', message: 'The chunk extensions of the body are over 16 KiB.' };
+      return new DomainError('payload_too_large', 'The chunk extensions of the body are over 16 KiB.');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { code: 'request_timeout', message: 'The request was not received in time.' };
+      return new DomainError('request_timeout', 'The request was not received in time.');
     default:
-      return { code: 'invalid_request', message: 'The request is not valid HTTP/1.1.' };
+      // Every 400 says where (CONTRACT §2): nothing of it could be read, so the request as a whole, the root path.
+      return new ValidationError('The request is not valid HTTP/1.1.', [{ path: '', message: 'is not valid HTTP/1.1' }]);
   }
 }
 
@@ -42,8 +40,7 @@ function answerOn(socket: Duplex & { _httpMessage?: { headersSent: boolean } | n
     socket.destroy();
     return;
   }
-  const { code, message } = parserError(err.code, headerLimit);
-  const answer = errorAnswer(new DomainError(code, message));
+  const answer = errorAnswer(parserError(err.code, headerLimit));
   const body = JSON.stringify(answer.body);
   // Closed once the answer is out, as Node closes it: the server keeps connections half-open, so a client that never
   // closes its side would otherwise hold the socket.

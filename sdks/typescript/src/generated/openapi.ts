@@ -6314,7 +6314,7 @@ export interface components {
         Error: {
             error: string;
             code: components["schemas"]["ErrorCode"];
-            /** @description 400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where. */
+            /** @description Every 400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where (`path` `""`: the body as a whole, e.g. not valid JSON). */
             details?: components["schemas"]["ErrorDetail"][];
             /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
             retry_after?: number;
@@ -6818,7 +6818,7 @@ export interface components {
         EstimatorError: {
             error: string;
             code: components["schemas"]["ErrorCode"];
-            /** @description 400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where. */
+            /** @description Every 400, and the 422s `invalid_schema`, `invalid_example` and `schema_mismatch`: what is wrong where (`path` `""`: the body as a whole, e.g. not valid JSON). */
             details?: components["schemas"]["ErrorDetail"][];
             /** @description 429 burst and 503 overloaded: seconds to wait before retrying. */
             retry_after?: number;

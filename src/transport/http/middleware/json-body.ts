@@ -36,12 +36,17 @@ const SEND_JSON = 'send JSON with the header Content-Type: application/json';
 /** Fails on bytes that are not UTF-8, where a lenient decoder would put U+FFFD in their place; drops a byte order mark. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** A refusal of the body as a whole: its detail's path is the body's root, `""`, as a schema's refusal of a body that is no object. */
+function bodyRefused(problem: string, code: 'invalid_body' | 'invalid_json' | 'json_too_deep', hint = ''): ValidationError {
+  return new ValidationError(`Request body ${problem}.${hint}`, [{ path: '', message: problem }], code);
+}
+
 /** JSON is UTF-8 (RFC 8259 §8.1): a body that is not is refused, not stored with some of its characters replaced. */
 function utf8(bytes: Buffer, code: 'invalid_body' | 'invalid_json'): string {
   try {
     return UTF8.decode(bytes);
   } catch {
-    throw new ValidationError('Request body is not valid UTF-8.', [], code);
+    throw bodyRefused('is not valid UTF-8', code);
   }
 }
 
@@ -80,7 +85,7 @@ async function readBody(ctx: Context, forms: boolean): Promise<void> {
   }
   const bytes = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length }).catch((err: { type?: string }) => {
     if (err.type === 'entity.too.large') throw new DomainError('payload_too_large', 'Request body exceeds 1 MiB.');
-    throw new ValidationError('Request body could not be read.', [], 'invalid_body');
+    throw bodyRefused('could not be read', 'invalid_body');
   });
   const type = ctx.get('Content-Type');
   const labelledOther = type !== '' && !JSON_TYPE.test(type);
@@ -91,17 +96,15 @@ async function readBody(ctx: Context, forms: boolean): Promise<void> {
   } else if (form) {
     ctx.request.body = Object.fromEntries(new URLSearchParams(raw));
   } else if (forms && labelledOther) {
-    throw new ValidationError('Request body must be JSON (Content-Type: application/json).', [], 'invalid_json');
+    throw bodyRefused('must be JSON (Content-Type: application/json)', 'invalid_json');
   } else {
-    if (exceedsJsonDepth(raw)) {
-      throw new ValidationError(`Request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, [], 'json_too_deep');
-    }
+    if (exceedsJsonDepth(raw)) throw bodyRefused(`nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`, 'json_too_deep');
     let body: unknown;
     try {
       body = JSON.parse(raw);
     } catch {
       const hint = labelledOther ? ` It was sent as ${mediaType(type)}; ${SEND_JSON}.` : '';
-      throw new ValidationError(`Request body is not valid JSON.${hint}`, [], 'invalid_json');
+      throw bodyRefused('is not valid JSON', 'invalid_json', hint);
     }
     if (labelledOther) {
       throw new DomainError('unsupported_media_type', `Request body was sent as ${mediaType(type)}, which this API does not read; ${SEND_JSON}.`);

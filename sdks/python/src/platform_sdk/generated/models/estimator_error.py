@@ -129,8 +129,8 @@ class EstimatorError:
                 | `overloaded` | 503 | The platform is at capacity and this account takes more than its share of it (accounts
                 that ask for less than an equal share are not refused); nothing was stored. Retry after `Retry-After` with the
                 same idempotency key. |
-            details (list[ErrorDetail] | Unset): 400, and the 422s `invalid_schema`, `invalid_example` and
-                `schema_mismatch`: what is wrong where.
+            details (list[ErrorDetail] | Unset): Every 400, and the 422s `invalid_schema`, `invalid_example` and
+                `schema_mismatch`: what is wrong where (`path` `""`: the body as a whole, e.g. not valid JSON).
             retry_after (int | Unset): 429 burst and 503 overloaded: seconds to wait before retrying.
             remaining (int | Unset): 429 burst only (0).
             quota_limit (int | Unset): 429 quota only.
