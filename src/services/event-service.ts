@@ -191,7 +191,7 @@ export class EventService {
    */
   async get(owner: RecordOwner, id: number): Promise<EventView & { deliveries: DeliveryView[] }> {
     const event = await this.deps.events.find(owner, id);
-    if (!event) throw new DomainError('not_found', `Event ${id} not found.`);
+    if (!event) throw eventNotFound(id);
     const docs = await this.deps.deliveries.forEvent(event._id, event.endpoint_ids);
     const deliveries = event.endpoint_ids.map((endpointId, i) => deliveryView(docs[i] ?? undefined, endpointId, event.endpoint_urls[i] ?? '', event.created_at));
     return { ...eventView(event, deriveEventStatus(deliveries.map((d) => d.status))), deliveries };
@@ -371,7 +371,7 @@ function eventView(event: EventDoc, status: EventStatus) {
 /** The owner's event and its delivery to the endpoint, or 404 (unknown event, another account's or tenant's, or not delivered to that endpoint). */
 async function deliveryOf(events: Pick<Events, 'find'>, owner: RecordOwner, eventId: number, endpointId: string): Promise<{ event: EventDoc; id: string; urlAtIngest: string }> {
   const event = await events.find(owner, eventId);
-  if (!event) throw new DomainError('not_found', `Event ${eventId} not found.`);
+  if (!event) throw eventNotFound(eventId);
   const index = event.endpoint_ids.indexOf(endpointId);
   if (index < 0) throw new DomainError('not_found', `Event ${eventId} has no delivery to endpoint ${endpointId}.`);
   return { event, id: deliveryId(eventId, endpointId), urlAtIngest: event.endpoint_urls[index] ?? '' };
@@ -400,11 +400,14 @@ function deliveryView(d: DeliveryDoc | undefined, endpointId: string, urlAtInges
   };
 }
 
-/** The event id a path names (domain/webhooks/event-id.ts), or 400 `invalid_event_id`. */
+/** The event id a path names (domain/webhooks/event-id.ts): 400 `invalid_event_id` for no positive integer, 404 for one no event can have. */
 export function assertPositiveEventId(raw: string): number {
   const id = parseEventId(raw);
   if (id === null) {
     throw new ValidationError('event_id must be a positive integer.', [{ path: 'path.event_id', message: 'Expected a positive integer' }], 'invalid_event_id');
   }
+  if (id === 'beyond_ids') throw eventNotFound(raw);
   return id;
 }
+
+const eventNotFound = (id: number | string) => new DomainError('not_found', `Event ${id} not found.`);

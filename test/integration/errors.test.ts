@@ -239,6 +239,27 @@ describe('errors', () => {
     for (const res of [event, missing, query, estimate]) expect(JSON.stringify(res.body)).not.toMatch(/Invalid input|expected \w+, received/);
   });
 
+  it('an event id in a path: a positive integer past 2^53 - 1 is a 404 as any unknown id, on every route taking one; no positive integer is a 400', async () => {
+    const api = apiClient(platform, key);
+    const endpoint = (await api.post(LIST, { url: 'https://example.com/hook' })).body;
+    const routes = (id: string) => [
+      ['GET', `/api/v1/webhooks/events/${id}`],
+      ...['retry', 'retry-now', 'cancel'].map((action) => ['POST', `/api/v1/webhooks/events/${id}/deliveries/${endpoint.id}/${action}`]),
+    ] as const;
+    for (const id of ['9007199254740992', '9999999999999999', '1'.repeat(40)]) {
+      for (const [method, path] of routes(id)) {
+        const res = await api.call(method, path);
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: { error: `Event ${id} not found.`, code: 'not_found' } });
+      }
+    }
+    for (const id of ['0', '01', '-1', '1e3']) {
+      for (const [method, path] of routes(id)) {
+        const res = await api.call(method, path);
+        expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 400, code: 'invalid_event_id' });
+      }
+    }
+  });
+
   it('a 401 says how to send the key (Authorization: Bearer; x-api-key on the estimator)', async () => {
     const none = await expectJsonError(await send(LIST), 401, 'invalid_api_key');
     expect(none.error).toContain('Authorization: Bearer svc_live_');

@@ -2136,7 +2136,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description The positive integer event id. */
+                    /** @description The event id: a positive integer in decimal without leading zeros (else 400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. */
                     event_id: string;
                 };
                 cookie?: never;
@@ -2314,7 +2314,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description The positive integer event id. */
+                    /** @description The event id: a positive integer in decimal without leading zeros (else 400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. */
                     event_id: string;
                     endpoint_id: string;
                 };
@@ -4618,7 +4618,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description The positive integer event id. */
+                    /** @description The event id: a positive integer in decimal without leading zeros (else 400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. */
                     event_id: string;
                     endpoint_id: string;
                 };
@@ -4855,7 +4855,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description The positive integer event id. */
+                    /** @description The event id: a positive integer in decimal without leading zeros (else 400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. */
                     event_id: string;
                     endpoint_id: string;
                 };

@@ -229,8 +229,14 @@ export const IngestResponse = z
   .extend({ destinations: EventFields.destinations.describe('Number of matching, enabled endpoints.') })
   .meta({ id: 'SentEvent' });
 
-/** Checked by assertPositiveEventId (400 `invalid_event_id`); the pattern documents that rule (domain/webhooks/event-id.ts). */
-export const EventIdParams = z.object({ event_id: z.string().meta({ pattern: EVENT_ID_PATTERN, description: 'The positive integer event id.', example: '1' }) });
+/** Checked by assertPositiveEventId (400 `invalid_event_id`, or 404); the pattern documents that rule (domain/webhooks/event-id.ts). */
+export const EventIdParams = z.object({
+  event_id: z.string().meta({
+    pattern: EVENT_ID_PATTERN,
+    description: 'The event id: a positive integer in decimal without leading zeros (else 400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id.',
+    example: '1',
+  }),
+});
 export const RetryParams = EventIdParams.extend({ endpoint_id: EndpointId });
 
 export const EventListQuery = ListQuery.extend({

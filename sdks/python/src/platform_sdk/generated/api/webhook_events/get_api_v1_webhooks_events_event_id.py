@@ -115,7 +115,9 @@ def sync_detailed(
     """ Delivery status and history of an event
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,7 +148,9 @@ def sync(
     """ Delivery status and history of an event
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,7 +176,9 @@ async def asyncio_detailed(
     """ Delivery status and history of an event
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -203,7 +209,9 @@ async def asyncio(
     """ Delivery status and history of an event
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -144,7 +144,9 @@ def sync_detailed(
     again with `.../retry`.
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:
@@ -184,7 +186,9 @@ def sync(
     again with `.../retry`.
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:
@@ -219,7 +223,9 @@ async def asyncio_detailed(
     again with `.../retry`.
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:
@@ -259,7 +265,9 @@ async def asyncio(
     again with `.../retry`.
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:

@@ -138,7 +138,9 @@ def sync_detailed(
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:
@@ -172,7 +174,9 @@ def sync(
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:
@@ -201,7 +205,9 @@ async def asyncio_detailed(
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:
@@ -235,7 +241,9 @@ async def asyncio(
     """ Retry a failed or cancelled delivery (a new round from attempt 1)
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:

@@ -147,7 +147,9 @@ def sync_detailed(
     be made once one does; repeat the call to learn.
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:
@@ -190,7 +192,9 @@ def sync(
     be made once one does; repeat the call to learn.
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:
@@ -228,7 +232,9 @@ async def asyncio_detailed(
     be made once one does; repeat the call to learn.
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:
@@ -271,7 +277,9 @@ async def asyncio(
     be made once one does; repeat the call to learn.
 
     Args:
-        event_id (str): The positive integer event id. Example: 1.
+        event_id (str): The event id: a positive integer in decimal without leading zeros (else
+            400). Events have ids up to 2^53 − 1; a larger one is a 404, as any unknown id. Example:
+            1.
         endpoint_id (str):
 
     Raises:
