@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<unknown> {
   const commands: Record<string, Parameters<typeof withAccountService>[0]> = {
     'account create': async (service) => accountFields(await service.createAccount(need('email'), values.tier ?? 'free')),
     'account set-tier': async (service) => accountFields(await service.setTier(need('account'), need('tier'))),
-    'account invite': (_service, invites, config) => invites.create(need('account'), values['base-url'] ?? config.publicUrl),
+    'account invite': (_service, invites, config) => invites.create(need('account'), webBaseUrl(values['base-url']) ?? config.publicUrl),
     'key create': async (service) => {
       const k = await service.createKey(need('account'), need('product'), need('label'));
       return { id: k.id, key: k.key, product: k.product, label: k.label, created_at: k.created_at };
@@ -67,6 +67,13 @@ async function main(argv: string[]): Promise<unknown> {
 }
 
 const accountFields = ({ id, email, tier }: AccountView) => ({ id, email, tier });
+
+/** Checked before the invite is made: a link on another scheme, or no absolute URL, is unusable and the invite would be live. */
+function webBaseUrl(value: string | undefined): string | undefined {
+  const protocol = value !== undefined && URL.canParse(value) ? new URL(value).protocol : undefined;
+  if (value !== undefined && protocol !== 'http:' && protocol !== 'https:') throw new ValidationError(`--base-url must be an absolute http:// or https:// URL. ${USAGE}`);
+  return value;
+}
 
 async function withAccountService<T>(fn: (service: AccountService, invites: DashboardInviteService, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();

@@ -159,6 +159,15 @@ describe('ops CLI', () => {
     it('account invite for an unknown account fails', async () => {
       expect(await fails('account', 'invite', '--account', 'acct_nope')).toMatchObject({ code: 'not_found' });
     });
+
+    it('account invite with a --base-url that is not an absolute http:// or https:// URL fails and makes no invite', async () => {
+      const account = await ok('account', 'create', '--email', email());
+      for (const baseUrl of ['javascript:alert(1)', 'notaurl', '/dashboard', 'ftp://example.com']) {
+        const error = await fails('account', 'invite', '--account', account.id, '--base-url', baseUrl);
+        expect(error).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/^--base-url must be an absolute http:\/\/ or https:\/\/ URL\. usage: /) });
+      }
+      expect(await platform.db.collection('dashboard_invites').countDocuments({ account_id: account.id })).toBe(0);
+    });
   });
 
   it('help, --help and -h print the commands as one JSON object and exit 0', async () => {
