@@ -103,6 +103,19 @@ describe('bulk recovery of an endpoint', () => {
     expect(res.body).toMatchObject({ error: expect.any(String), code, details: [expect.objectContaining({ path: 'since' })] });
   });
 
+  it('refuses a `since` without Z or an offset (a naive datetime) saying what is missing', async () => {
+    const api = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
+    const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook' })).body;
+    const naive = new Date(Date.now() - 3_600_000).toISOString().replace(/Z$/, '');
+    const res = await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/recover`, { since: naive });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'since must be an ISO 8601 date-time with Z or an offset such as +02:00.',
+      code: 'invalid_request',
+      details: [{ path: 'since', message: 'must be an ISO 8601 date-time with Z or an offset such as +02:00' }],
+    });
+  });
+
   it("answers 404 for another account's endpoint", async () => {
     const owner = apiClient(fixture.platform, (await createAccountWithKey(fixture.platform)).key);
     const endpoint = (await owner.post('/api/v1/webhooks/endpoints', { url: 'https://127.0.0.1:9/hook' })).body;

@@ -51,6 +51,7 @@ describe('Python SDK (sdks/python)', () => {
       const out = await pytest(fixture.env, 'tests/test_platform.py');
       for (const scenario of [
         'test_register_an_endpoint_then_read_update_list_and_delete_it',
+        'test_recover_takes_an_aware_datetime_and_refuses_a_naive_one_before_sending',
         'test_register_a_rabbitmq_endpoint_then_read_it_back_without_its_credentials',
         'test_register_an_event_type_with_a_schema_then_a_send_that_does_not_match_it_is_refused',
         'test_an_event_sent_for_tenant_a_reaches_a_s_endpoint_only_not_tenant_b_s',

@@ -953,7 +953,7 @@ type RabbitMqDestinationType string
 
 // RecoverRequest defines model for RecoverRequest.
 type RecoverRequest struct {
-	// Since ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.
+	// Since An ISO 8601 date-time with Z or an offset such as +02:00, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.
 	//
 	// Example: 2026-11-20T00:00:00Z
 	Since time.Time `json:"since"`

@@ -7,6 +7,7 @@ import ssl
 import threading
 import time
 import uuid
+from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
@@ -97,6 +98,15 @@ def test_register_an_endpoint_then_read_update_list_and_delete_it(client):
     with pytest.raises(PlatformError) as raised:
         client.endpoints.get(created.id)
     assert (raised.value.status, raised.value.code) == (404, ErrorCode.NOT_FOUND)
+
+
+def test_recover_takes_an_aware_datetime_and_refuses_a_naive_one_before_sending(client):
+    endpoint = client.endpoints.create(PLACEHOLDER_URL, events=["order.created"])
+    recovery = client.endpoints.recover(endpoint.id, since=datetime.now(timezone.utc) - timedelta(hours=1))
+    assert (recovery.endpoint_id, recovery.count) == (endpoint.id, 0)
+    with pytest.raises(ValueError, match="since needs a time zone"):
+        client.endpoints.recover(endpoint.id, since=datetime.now() - timedelta(hours=1))
+    client.endpoints.delete(endpoint.id)
 
 
 def test_register_a_rabbitmq_endpoint_then_read_it_back_without_its_credentials(client):

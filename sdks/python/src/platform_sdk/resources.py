@@ -165,7 +165,11 @@ class Endpoints:
         return _then(self._call(rotate_secret, endpoint_id, body=body), lambda answer: answer.secret)
 
     def recover(self, endpoint_id: str, since: datetime.datetime) -> Any:
-        """Delivers again every event since `since` whose delivery to this endpoint failed."""
+        """Delivers again every event since `since` (an aware datetime, e.g. with tzinfo=timezone.utc) whose delivery
+        to this endpoint failed."""
+        if since.utcoffset() is None:
+            # A naive datetime is sent without an offset, which names no one time: the API would refuse it.
+            raise ValueError("since needs a time zone: a naive datetime names no one time; pass e.g. datetime(..., tzinfo=timezone.utc)")
         return self._call(recover_endpoint, endpoint_id, body=RecoverRequest(since=since))
 
     def pause(self, endpoint_id: str) -> Any:

@@ -6589,7 +6589,7 @@ export interface components {
         RecoverRequest: {
             /**
              * Format: date-time
-             * @description ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.
+             * @description An ISO 8601 date-time with Z or an offset such as +02:00, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.
              * @example 2026-11-20T00:00:00Z
              */
             since: string;

@@ -273,11 +273,13 @@ export const Delivery = z.object({
 export const EventDetail = z.object({ ...EventFields, deliveries: z.array(Delivery) }).meta({ id: 'EventWithDeliveries' });
 export const EventList = pageOf(z.object(EventFields).meta({ id: 'Event' }), 'EventPage');
 
+/** An instant: a date-time without Z or an offset (as a client's naive datetime is sent) names no one time; the refusal says what is missing. */
+const Instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with Z or an offset such as +02:00' });
+
 export const RecoverBody = z.strictObject({
-  since: z.iso
-    .datetime({ offset: true })
-    .describe('ISO 8601 time, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.')
-    .meta({ example: '2026-11-20T00:00:00Z' }),
+  since: Instant.describe(
+    'An ISO 8601 date-time with Z or an offset such as +02:00, within the last 7 days: deliveries that ended failed or cancelled and were first attempted since then start again.',
+  ).meta({ example: '2026-11-20T00:00:00Z' }),
 }).meta({ id: 'RecoverRequest' });
 
 export const Recovery = z.object({
