@@ -82,12 +82,15 @@ describe('cost estimator over HTTP', () => {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'invalid_request', allowed: ['aws', 'gcp', 'azure'] });
       expect(res.body.error).toContain('oracle');
+      // Outside the body, as every route's query errors: query.<name>.
+      expect(res.body.details).toEqual([{ path: 'query.provider', message: 'must be one of: aws, gcp, azure' }]);
     });
 
     it('answers an unknown category with 400 listing the allowed categories', async () => {
       const res = await anonymous().get(`${PATH}?provider=aws&category=quantum`);
       expect(res.status).toBe(400);
       expect(res.body.allowed).toEqual([...CATEGORIES]);
+      expect(res.body.details).toEqual([{ path: 'query.category', message: expect.any(String) }]);
     });
 
     it('answers a repeated filter with 400 listing the allowed values', async () => {

@@ -149,13 +149,13 @@ export type CatalogFilter = z.infer<typeof catalogQuerySchema>;
 
 const ALLOWED = { provider: PROVIDERS, category: CATEGORIES } as const;
 
-/** Koa's ctx.query; an unknown or repeated value is a 400 with the first bad parameter's `allowed` values. */
+/** Koa's ctx.query; an unknown or repeated value is a 400 with the first bad parameter's `allowed` values, its details' paths `query.<name>` as every route's. */
 export function parseCatalogQuery(query: Readonly<Record<string, unknown>>): CatalogFilter {
   const parsed = catalogQuerySchema.safeParse(query);
   if (parsed.success) return parsed.data;
   const bad = parsed.error.issues.map((issue) => issue.path[0] as keyof typeof ALLOWED);
   const details: ErrorDetail[] = bad.map((name) => ({
-    path: name,
+    path: `query.${name}`,
     message: Array.isArray(query[name])
       ? `must be given once, as one of: ${ALLOWED[name].join(', ')}`
       : `must be one of: ${ALLOWED[name].join(', ')}`,

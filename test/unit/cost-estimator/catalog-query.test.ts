@@ -23,7 +23,7 @@ describe('GET /api/cost-estimator query', () => {
     expect(err).toMatchObject({
       code: 'invalid_request',
       message: 'Unknown provider "oracle". Allowed values: aws, gcp, azure.',
-      data: { allowed: [...PROVIDERS], details: [{ path: 'provider', message: expect.any(String) }] },
+      data: { allowed: [...PROVIDERS], details: [{ path: 'query.provider', message: expect.any(String) }] },
     });
   });
 
@@ -49,7 +49,7 @@ describe('GET /api/cost-estimator query', () => {
   it('lists every bad parameter in details, and the allowed values of the first', async () => {
     const err = await thrownBy(() => parseCatalogQuery({ provider: 'x', category: 'y' }));
     expect(err).toMatchObject({
-      data: { allowed: [...PROVIDERS], details: [{ path: 'provider' }, { path: 'category' }] },
+      data: { allowed: [...PROVIDERS], details: [{ path: 'query.provider' }, { path: 'query.category' }] },
     });
   });
 });

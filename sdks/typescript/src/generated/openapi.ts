@@ -5859,7 +5859,7 @@ export interface paths {
                          *       "code": "invalid_request",
                          *       "details": [
                          *         {
-                         *           "path": "provider",
+                         *           "path": "query.provider",
                          *           "message": "must be one of: aws, gcp, azure"
                          *         }
                          *       ],

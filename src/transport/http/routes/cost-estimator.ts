@@ -49,7 +49,7 @@ export function costEstimatorRoutes(catalog: Catalog) {
           400: {
             error: 'Unknown provider "oracle". Allowed values: aws, gcp, azure.',
             code: 'invalid_request',
-            details: [{ path: 'provider', message: 'must be one of: aws, gcp, azure' }],
+            details: [{ path: 'query.provider', message: 'must be one of: aws, gcp, azure' }],
             allowed: [...PROVIDERS],
           },
         },
