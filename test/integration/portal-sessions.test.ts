@@ -112,6 +112,12 @@ describe('portal sessions', () => {
       await portal.delete('/api/v1/webhooks/portal-sessions'),
     ];
     for (const res of refused) expect([res.status, res.body.code]).toEqual([403, 'portal_not_allowed']);
+    // null is no tenant id where a create takes one: the body's 400, as with a key (docs/tenants-and-portal.md).
+    const nulls = [
+      await portal.post('/api/v1/webhooks/endpoints', { url: url('a3'), tenant_id: null }),
+      await portal.post('/api/v1/webhooks/events', { type: 'a.b', data: {}, tenant_id: null }),
+    ];
+    for (const res of nulls) expect([res.status, res.body.code, res.body.details?.[0]?.path]).toEqual([400, 'invalid_request', 'tenant_id']);
     expect((await api.get('/api/v1/webhooks/endpoints?tenant_id=cus_B')).body.data.map((e: { id: string }) => e.id)).toEqual([b1.id]);
     expect((await api.get(`/api/v1/webhooks/endpoints/${a1.id}`)).body.tenant_id).toBe('cus_A');
     expect((await api.get('/api/v1/webhooks/events?tenant_id=cus_B')).body.data).toHaveLength(1);
