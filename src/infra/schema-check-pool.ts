@@ -46,6 +46,11 @@ export class SchemaCheckPool {
     return outcome as ErrorDetail[] | null;
   }
 
+  /** Starts a thread now (the API role, at its start), so its start-up is not paid by the first events of a type with a schema; a second starts when checks queue. */
+  warm(): void {
+    this.threads();
+  }
+
   async close(): Promise<void> {
     await this.pool?.destroy();
     this.pool = undefined;
@@ -83,7 +88,7 @@ export class SchemaCheckPool {
     }
   }
 
-  /** Started at the first schema: a process that never meets one (the worker role, the cli) starts no thread. */
+  /** Started by warm() or at the first schema: a process that never meets one (the worker role, the cli) starts no thread. */
   private threads(): Piscina {
     this.pool ??= new Piscina({
       filename: THREAD_FILE,

@@ -37,6 +37,9 @@ export type CompileOutcome = { ok: true; exampleFailures: ErrorDetail[] | null }
 /** Bytes of schemas (serialized) whose validators a thread keeps; past it the least recently used go. */
 const MAX_CACHED_SCHEMA_BYTES = 32 * 1024 * 1024;
 
+// As the thread starts: the draft 2020-12 meta-schema is compiled at the first schema, which the first event of a type would pay for.
+compileDataSchema({});
+
 /** Validators by the caller's key (account, type, version, schema hash): each compiled once per thread. */
 const validators = new LRUCache<string, DataValidator>({ maxSize: MAX_CACHED_SCHEMA_BYTES });
 

@@ -36,6 +36,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   services: Services;
 }) {
   const { authenticator, invalidations, limiter, lease, outbox, recovery, retention } = services;
+  services.schemaChecks.warm();
   // Synced into the database and read back, so what the API serves is exactly what the database holds.
   const catalogEntries = new CatalogEntries(db);
   const fromFile = await loadCatalogFile();
