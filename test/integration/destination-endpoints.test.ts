@@ -100,6 +100,8 @@ describe('broker destinations on the endpoints API', () => {
     ['a Kafka broker host written as a number', { destination: { type: 'kafka', config: { brokers: ['0x7f000001:9093'], topic: 't' } } }, 'destination.config.brokers'],
     ['a RabbitMQ host written as a number', { destination: rabbit({ uri: 'amqps://2130706433:5671/' }) }, 'destination.config.uri'],
     ['a RabbitMQ URI on port 0', { destination: rabbit({ uri: 'amqps://mq.example.com:0/' }) }, 'destination.config.uri'],
+    ['a RabbitMQ host with an empty label', { destination: rabbit({ uri: 'amqps://mq..example.com/' }) }, 'destination.config.uri'],
+    ['a Kafka broker host starting with a hyphen', { destination: { type: 'kafka', config: { brokers: ['-k.example.com:9093'], topic: 't' } } }, 'destination.config.brokers'],
     ['an SQS URL that names no queue', { destination: { type: 'sqs', config: { queue_url: 'https://sqs.eu-west-1.amazonaws.com/', region: 'eu-west-1' }, credentials: { access_key_id: 'a', secret_access_key: 'b' } } }, 'destination.config.queue_url'],
   ])('answers 422 invalid_destination for %s, naming the field, and stores nothing', async (_name, body, path) => {
     const before = (await api.get('/api/v1/webhooks/endpoints?limit=100')).body.data.length;

@@ -174,7 +174,7 @@ const portOutOfRange = (raw: string): boolean => Number(/^[a-z][a-z\d+.-]*:\/\/[
  * starting or ending with a hyphen; 253 characters), or null. Underscores are let through, as resolvers take them;
  * IP literals are the address rules' to judge. The parser has already lower-cased the name and turned Unicode into `xn--`.
  */
-function hostNameFault(hostname: string): string | null {
+export function hostNameFault(hostname: string): string | null {
   if (hostname.startsWith('[') || parseIpLiteral(hostname)) return null;
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   if (name.length === 0 || name.length > 253) return 'it must have 1 to 253 characters';

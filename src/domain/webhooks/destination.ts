@@ -2,7 +2,7 @@
  * Endpoints that publish to a broker rather than receive an HTTPS POST: the types, their config, the credentials
  * each takes, the rules a destination meets, and the address people see (no credential in it). DNS: destination-resolver.ts.
  */
-import { classifyAddress, parseIpLiteral } from './destination-address';
+import { classifyAddress, hostNameFault, parseIpLiteral } from './destination-address';
 import type { SecretBox } from './secret-box';
 
 export const DESTINATION_TYPES = ['rabbitmq', 'kafka', 'sqs'] as const;
@@ -120,8 +120,9 @@ function checkUrlParts(url: URL, path: string, field: string): Extract<Destinati
 }
 
 /**
- * Port 0, which no connection reaches; and a host an https URL would read as another (the number 2130706433 or 0x7f000001 as
- * an IPv4 address): an amqps:// or kafka:// URL keeps it as written, and a client would look it up as a name, never found.
+ * Port 0, which no connection reaches; a host an https URL would read as another (the number 2130706433 or 0x7f000001 as
+ * an IPv4 address): an amqps:// or kafka:// URL keeps it as written, and a client would look it up as a name, never found;
+ * and a name DNS cannot look up, by the rule an endpoint's url keeps (hostNameFault).
  */
 function hostAndPortProblem(url: URL, path: string, field: string): Extract<DestinationVerdict, { ok: false }> | null {
   if (url.port === '0') return invalid(path, `destination.config.${field} must not use port 0, which no connection can reach.`);
@@ -129,6 +130,8 @@ function hostAndPortProblem(url: URL, path: string, field: string): Extract<Dest
   if (asHttps !== url.hostname.toLowerCase()) {
     return invalid(path, `destination.config.${field} host ${url.hostname.slice(0, 64)} must be a host name or an IP address as usually written${asHttps ? ` (${asHttps})` : ''}.`);
   }
+  const badHost = hostNameFault(asHttps);
+  if (badHost) return invalid(path, `destination.config.${field} host ${asHttps.slice(0, 64)} is not a valid host name: ${badHost}.`);
   return null;
 }
 
