@@ -133,17 +133,20 @@ export const MAX_UNIQUE_ITEMS = 1_000;
  * `const`, say), and Ajv compiles what it finds there as a schema.
  */
 function uniqueItemsIn(schema: unknown, path: string[]): Array<{ bounded: boolean; detail: ErrorDetail }> {
-  if (typeof schema !== 'object' || schema === null) return [];
   const found: Array<{ bounded: boolean; detail: ErrorDetail }> = [];
-  if (!Array.isArray(schema)) {
-    const s = schema as Record<string, unknown>;
-    if (s.uniqueItems === true) {
-      const bounded = typeof s.maxItems === 'number' && s.maxItems <= MAX_UNIQUE_ITEMS;
-      found.push({ bounded, detail: { path: [...path, 'uniqueItems'].join('.'), message: `needs "maxItems" of at most ${MAX_UNIQUE_ITEMS} beside it` } });
-    }
+  for (const { node: s, path: at } of objectsIn(schema, path)) {
+    if (s.uniqueItems !== true) continue;
+    const bounded = typeof s.maxItems === 'number' && s.maxItems <= MAX_UNIQUE_ITEMS;
+    found.push({ bounded, detail: { path: [...at, 'uniqueItems'].join('.'), message: `needs "maxItems" of at most ${MAX_UNIQUE_ITEMS} beside it` } });
   }
-  for (const [key, sub] of Object.entries(schema)) found.push(...uniqueItemsIn(sub, [...path, key]));
   return found;
+}
+
+/** Every object (not array) in a schema document with its path, depth first: any of them may be compiled as a schema. */
+function* objectsIn(value: unknown, path: string[]): Generator<{ node: Record<string, unknown>; path: string[] }> {
+  if (typeof value !== 'object' || value === null) return;
+  if (!Array.isArray(value)) yield { node: value as Record<string, unknown>, path };
+  for (const [key, sub] of Object.entries(value)) yield* objectsIn(sub, [...path, key]);
 }
 
 /**
@@ -154,14 +157,11 @@ export const MAX_SCHEMA_PATTERNS = 100;
 
 /** How many patterns the schema holds: `pattern` strings and `patternProperties` keys in any object, as `$ref` may point anywhere. */
 function patternsIn(schema: unknown): number {
-  if (typeof schema !== 'object' || schema === null) return 0;
   let count = 0;
-  if (!Array.isArray(schema)) {
-    const s = schema as Record<string, unknown>;
+  for (const { node: s } of objectsIn(schema, [])) {
     if (typeof s.pattern === 'string') count += 1;
     if (isSchemaObject(s.patternProperties)) count += Object.keys(s.patternProperties).length;
   }
-  for (const sub of Object.values(schema)) count += patternsIn(sub);
   return count;
 }
 
@@ -176,12 +176,10 @@ const NAME_LIST_KEYWORDS = ['required', 'dependentRequired', 'dependencies'];
  * and `properties` was left out, so refusing is the only way to keep such a schema from silently accepting everything.
  */
 function protoNamedIn(schema: unknown, path: string[]): string | null {
-  if (typeof schema !== 'object' || schema === null) return null;
-  for (const [key, sub] of Object.entries(schema)) {
-    if (key === '__proto__') return [...path, key].join('.');
-    if (!Array.isArray(schema) && NAME_LIST_KEYWORDS.includes(key) && namesProto(key, sub)) return [...path, key].join('.');
-    const found = protoNamedIn(sub, [...path, key]);
-    if (found) return found;
+  for (const { node, path: at } of objectsIn(schema, path)) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '__proto__' || (NAME_LIST_KEYWORDS.includes(key) && namesProto(key, value))) return [...at, key].join('.');
+    }
   }
   return null;
 }
