@@ -93,13 +93,13 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
 }
 
 /** CPU seconds used so far by this process (the API) and each embedded server. */
-function cpuSeconds(embedded: Array<{ name: string; process: { pid?: number } }>): Record<string, number> {
+function cpuSeconds(embedded: Array<{ name: string; pid: () => number | undefined }>): Record<string, number> {
   const usage = process.cpuUsage();
   const result: Record<string, number> = { 'API (node)': (usage.user + usage.system) / 1e6 };
   const ticks = 100; // USER_HZ
   for (const server of embedded) {
     try {
-      const stat = readFileSync(`/proc/${server.process.pid}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${server.pid()}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       result[server.name] = (Number(fields[11]) + Number(fields[12])) / ticks;
     } catch {

@@ -348,8 +348,8 @@ export async function startBenchPlatform(dataDirPrefix: string, extraEnv: NodeJS
     cpu: () => ({
       seconds: {
         ...Object.fromEntries(processes.map((p) => [p.name, cpuSeconds(p.child.pid!)])),
-        ferretdb: cpuSeconds(ferret.process.pid!),
-        temporal: cpuSeconds(temporal.process.pid!),
+        ferretdb: cpuSeconds(ferret.pid()!),
+        temporal: cpuSeconds(temporal.pid()!),
         bench: benchCpuSeconds(),
       },
       at: performance.now(),

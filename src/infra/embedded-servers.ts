@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, readFileSync, WriteStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -15,6 +15,8 @@ export type EmbeddedServer = Awaited<ReturnType<typeof startChild>>;
 export interface ServerOptions {
   dataDir: string;
   port: number;
+  /** When set, a child that exits on its own is started again (startChild). */
+  watch?: ChildWatch;
 }
 
 export async function startTemporalDevServer(options: ServerOptions & { uiPort: number; metricsPort?: number; headless?: boolean }): Promise<EmbeddedServer> {
@@ -89,55 +91,83 @@ export interface ChildSpec {
   readyTimeoutMs: number;
 }
 
-/** Started in `<dataDir>/<name>` (its log and pid file there), ready when it listens on `options.port`. */
+/** Told about a child that exits while nobody asked it to stop. */
+export interface ChildWatch {
+  /** It was started again in its place, on the same port and state; `exit` says how it had ended. */
+  restarted(label: string, exit: string): void;
+  /** It stays down: it exited more than RESTARTS_PER_WINDOW times within RESTART_WINDOW_MS, or did not start again. */
+  lost(reason: string): void;
+}
+
+/** A child that keeps dying (a full disk, a corrupt file) is given up on rather than restarted in a loop. */
+const RESTARTS_PER_WINDOW = 3;
+const RESTART_WINDOW_MS = 60_000;
+
+/**
+ * Started in `<dataDir>/<name>` (its log and pid file there), ready when it listens on `options.port`. With `options.watch`,
+ * a child that exits on its own is started again at once: its clients (the MongoDB driver, Temporal's connections)
+ * reconnect, and nothing acknowledged is lost, as both keep their state in SQLite.
+ */
 export async function startChild(name: string, options: ServerOptions, spec: ChildSpec) {
-  const binary = spec.command;
-  const { port } = options;
   const stateDir = path.join(options.dataDir, name);
-  if (path.isAbsolute(binary) && !existsSync(binary)) throw new Error(`${name}: binary not found at ${binary} (run npm run provision)`);
+  if (path.isAbsolute(spec.command) && !existsSync(spec.command)) throw new Error(`${name}: binary not found at ${spec.command} (run npm run provision)`);
   await mkdir(stateDir, { recursive: true });
   const pidFile = path.join(stateDir, 'server.pid');
-  await stopStale(pidFile);
-  if (await isPortOpen(port)) {
-    throw new Error(`${name}: port ${port} on ${HOST} is already in use; set another port or point the platform at that server`);
-  }
   const logStream = createWriteStream(path.join(stateDir, 'server.log'), { flags: 'a' });
-  const child = spawn(binary, spec.args, {
-    cwd: stateDir,
-    env: withoutOtelVariables({ ...process.env, ...spec.env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
+  let stopping = false;
+  const launchOne = () => launch(name, options.port, spec, { stateDir, pidFile, logStream }, () => stopping);
+  let current = await launchOne().catch((err: unknown) => {
+    logStream.end();
+    throw err;
   });
-  child.stdout?.pipe(logStream);
-  child.stderr?.pipe(logStream);
-  await writeFile(pidFile, String(child.pid));
+  let restarting: Promise<void> | undefined;
+  const unaskedExits: number[] = [];
 
-  const running = () => child.exitCode === null && child.signalCode === null;
-  const exitPromise = new Promise((resolve) => child.once('exit', resolve));
-  const deadline = Date.now() + spec.readyTimeoutMs;
-  while (!(await isPortOpen(port))) {
-    if (!running()) throw new Error(`${name} exited during start-up; see ${path.join(stateDir, 'server.log')}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${name} did not listen on ${HOST}:${port} within ${spec.readyTimeoutMs} ms`);
-    }
-    await sleep(100);
-  }
+  const watchExit = ({ child, exited }: Launched) => {
+    void exited.then(() => {
+      const { watch } = options;
+      if (stopping || !watch) return;
+      const exit = child.signalCode ? `killed by ${child.signalCode}` : `exited with code ${child.exitCode}`;
+      const now = Date.now();
+      unaskedExits.push(now);
+      while (unaskedExits[0] < now - RESTART_WINDOW_MS) unaskedExits.shift();
+      if (unaskedExits.length > RESTARTS_PER_WINDOW) {
+        watch.lost(`${spec.label} ${exit}, ${unaskedExits.length} times within ${RESTART_WINDOW_MS / 1000} s`);
+        return;
+      }
+      restarting = launchOne().then(
+        (next) => {
+          current = next;
+          watchExit(next);
+          watch.restarted(spec.label, exit);
+        },
+        (err: unknown) => {
+          if (!stopping) watch.lost(`${spec.label} ${exit} and did not start again: ${err instanceof Error ? err.message : String(err)}`);
+        },
+      );
+    });
+  };
+  watchExit(current);
 
   return {
     name,
     label: spec.label,
     address: spec.address,
-    process: child,
+    /** The running child's (for CPU counts; it changes when the child is started again). */
+    pid: () => current.child.pid,
     /** SIGTERM, then SIGKILL if still running after `killAfterMs` (its SQLite write-ahead log survives a kill). */
     async stop(killAfterMs = 10_000) {
+      stopping = true;
+      await restarting; // a start under way gives up within 100 ms of `stopping`
       let how: 'stopped' | 'killed' = 'stopped';
-      if (running()) {
+      const { child, exited } = current;
+      if (isRunning(child)) {
         child.kill('SIGTERM');
         const timer = setTimeout(() => {
           how = 'killed';
           child.kill('SIGKILL');
         }, killAfterMs);
-        await exitPromise;
+        await exited;
         clearTimeout(timer);
       }
       await rm(pidFile, { force: true });
@@ -146,9 +176,49 @@ export async function startChild(name: string, options: ServerOptions, spec: Chi
     },
     /** SIGKILL now, if still running (a stop that has run out of time). */
     kill() {
-      if (running()) child.kill('SIGKILL');
+      stopping = true;
+      if (isRunning(current.child)) current.child.kill('SIGKILL');
     },
   };
+}
+
+type Launched = Awaited<ReturnType<typeof launch>>;
+
+const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/** One run of the child, its output appended to the log; resolves once it listens on `port`. */
+async function launch(
+  name: string,
+  port: number,
+  spec: ChildSpec,
+  files: { stateDir: string; pidFile: string; logStream: WriteStream },
+  cancelled: () => boolean,
+) {
+  await stopStale(files.pidFile);
+  if (await isPortOpen(port)) {
+    throw new Error(`${name}: port ${port} on ${HOST} is already in use; set another port or point the platform at that server`);
+  }
+  const child = spawn(spec.command, spec.args, {
+    cwd: files.stateDir,
+    env: withoutOtelVariables({ ...process.env, ...spec.env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(files.logStream, { end: false });
+  child.stderr?.pipe(files.logStream, { end: false });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await writeFile(files.pidFile, String(child.pid));
+
+  const deadline = Date.now() + spec.readyTimeoutMs;
+  while (!(await isPortOpen(port))) {
+    if (!isRunning(child)) throw new Error(`${name} exited during start-up; see ${path.join(files.stateDir, 'server.log')}`);
+    if (cancelled() || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(cancelled() ? `${name}: stopped during start-up` : `${name} did not listen on ${HOST}:${port} within ${spec.readyTimeoutMs} ms`);
+    }
+    await sleep(100);
+  }
+  return { child, exited };
 }
 
 /** A previous run killed with SIGKILL leaves its children running on our state; stop them. */

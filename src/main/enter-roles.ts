@@ -17,10 +17,10 @@ async function runRoles(roles: Roles): Promise<void> {
   // The platform loads only after tracing has started: the Koa, HTTP and MongoDB instrumentations patch those modules as they load.
   const tracing = config.tracing ? (await import('../infra/tracing/start-tracing')).startTracing(config.tracing, loggedPath) : undefined;
   const { startPlatform } = await import('./platform');
-  // A process whose worker ended takes events it would never deliver: it stops, to be restarted.
-  let onWorkerLost!: () => void;
-  const workerLost = new Promise<void>((resolve) => (onWorkerLost = resolve));
-  const platform = await startPlatform(config, { roles, tracing, onWorkerLost });
+  // A process whose worker ended, or whose embedded server stays down, takes events it would never deliver: it stops, to be restarted.
+  let onLost!: (why: string) => void;
+  const lost = new Promise<string>((resolve) => (onLost = resolve));
+  const platform = await startPlatform(config, { roles, tracing, onLost });
   const lines = [
     platform.apiUrl && `API            ${platform.apiUrl}   (docs: ${platform.apiUrl}/docs, dashboard: ${platform.apiUrl}/dashboard)`,
     `Temporal gRPC  ${platform.temporalAddress}`,
@@ -61,7 +61,7 @@ async function runRoles(roles: Roles): Promise<void> {
       });
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
-  void workerLost.then(() => stop('The delivery worker stopped', 1));
+  void lost.then((why) => stop(why, 1));
 }
 
 /** A second signal this long after the first is a person's second Ctrl-C, not the same one forwarded by npm. */

@@ -2,7 +2,7 @@ import { Config, mongoUriOf, temporalAddressOf } from '../config/config';
 import { createDnsLookup } from '../infra/dns-lookup';
 import { createAcceptanceSeal } from '../domain/webhooks/acceptance-seal';
 import { createSecretBox } from '../domain/webhooks/secret-box';
-import { EmbeddedServer, startFerretDb, startTemporalDevServer } from '../infra/embedded-servers';
+import { ChildWatch, EmbeddedServer, startFerretDb, startTemporalDevServer } from '../infra/embedded-servers';
 import type { Tracing } from '../infra/tracing/start-tracing';
 import { EventLoopDelay } from '../infra/event-loop-delay';
 import { createLogger, Logger } from '../infra/logger';
@@ -32,8 +32,8 @@ export async function startPlatform(config: Config, options: {
   clock?: () => Date;
   /** Started by the entry when config.tracing is set (enter-roles.ts); flushed as the platform stops. */
   tracing?: Tracing;
-  /** Told when the worker role ends without the platform's stop (enter-roles.ts then stops the process). */
-  onWorkerLost?: () => void;
+  /** Told when the worker role ends, or an embedded server stays down, without the platform's stop (enter-roles.ts then stops the process). */
+  onLost?: (why: string) => void;
 }) {
   const logger = options.logger ?? createLogger(config.logLevel);
   const embedded: EmbeddedServer[] = [];
@@ -63,10 +63,17 @@ export async function startPlatform(config: Config, options: {
   try {
     await provision({ need: { temporalCli: !config.temporal.address, ferretDb: !config.mongo.uri, temporalTestServer: false } });
     // Each embedded server joins `embedded` once it runs, so that a later failure stops it.
-    if (!config.mongo.uri) embedded.push(await startFerretDb({ dataDir: config.dataDir, port: config.mongo.embeddedPort }));
+    const watch: ChildWatch = {
+      restarted: (server, exit) => logger.warn({ server, exit }, 'an embedded server ended on its own and was started again'),
+      lost: (why) => {
+        logger.error({ why }, 'an embedded server stays down');
+        options.onLost?.(why);
+      },
+    };
+    if (!config.mongo.uri) embedded.push(await startFerretDb({ dataDir: config.dataDir, port: config.mongo.embeddedPort, watch }));
     if (!config.temporal.address) {
       const { embeddedPort: port, embeddedUiPort: uiPort, embeddedMetricsPort: metricsPort } = config.temporal;
-      embedded.push(await startTemporalDevServer({ dataDir: config.dataDir, port, uiPort, metricsPort }));
+      embedded.push(await startTemporalDevServer({ dataDir: config.dataDir, port, uiPort, metricsPort, watch }));
     }
     const mongoUri = mongoUriOf(config);
     const temporalAddress = temporalAddressOf(config);
@@ -124,7 +131,7 @@ export async function startPlatform(config: Config, options: {
         tracing,
         onLost: () => {
           logger.error('the delivery worker stopped without the platform stopping');
-          options.onWorkerLost?.();
+          options.onLost?.('The delivery worker stopped');
         },
       });
     }

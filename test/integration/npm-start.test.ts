@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isPortOpen } from '../../src/infra/embedded-servers';
 import { spawnRole } from '../support/child-role';
@@ -50,6 +50,36 @@ describe('npm start', () => {
       expect(platform.process.exitCode).toBe(0);
       expect(await isPortOpen(Number(env.EMBEDDED_MONGO_PORT))).toBe(false);
       expect(await isPortOpen(Number(env.EMBEDDED_TEMPORAL_PORT))).toBe(false);
+    } finally {
+      await platform.crash();
+      await receiver.close();
+    }
+  }, 300_000);
+
+  it.each([
+    ['FerretDB', 'ferretdb'],
+    ['Temporal', 'temporal'],
+  ])('starts a killed embedded %s again and goes on delivering', async (label, name) => {
+    const dataDir = await mkdtemp(path.join(process.env.TEST_DATA_DIR as string, `npm-start-${name}-`));
+    const env = await ownPlatformEnv(dataDir);
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    const platform = spawnRole('start', env);
+    try {
+      const apiUrl = (await platform.waitFor(/API\s+(http:\/\/\S+)/))[1];
+      const { call } = signUp(env, apiUrl, `${name}@example.test`, name);
+      await call('POST', '/api/v1/webhooks/endpoints', { url: `${receiver.url}/${name}` });
+
+      process.kill(Number(await readFile(path.join(dataDir, name, 'server.pid'), 'utf8')), 'SIGKILL');
+      await platform.waitFor(new RegExp(`"server":"${label}[^"]*","exit":"killed by SIGKILL".*started again`), 60_000);
+      // An ingest refused while the server was down (503) is repeated, as a client does, with its key.
+      const ingest = await eventually(async () => {
+        const answer = await call('POST', '/api/v1/webhooks/events', { type: 'after.restart', data: { name }, idempotency_key: `after-${name}` });
+        return answer.status === 202 ? answer : undefined;
+      }, 60_000);
+      await eventually(async () => receiver.received.length === 1 || undefined, 60_000);
+      expect(JSON.parse(receiver.received[0].rawBody).data).toEqual({ name });
+      expect((await call('GET', `/api/v1/webhooks/events/${ingest.body.id}`)).body.status).toBe('delivered');
+      expect(platform.process.exitCode).toBeNull();
     } finally {
       await platform.crash();
       await receiver.close();

@@ -76,8 +76,7 @@ describe('deliveries survive process crashes', () => {
       const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
       await eventually(async () => (await attemptsOf(api, id)).attempt_count === 2 || undefined, 60_000);
 
-      temporal.process.kill('SIGKILL');
-      await new Promise((r) => temporal.process.once('exit', r));
+      temporal.kill();
       await temporal.stop();
       await new Promise((r) => setTimeout(r, 1000));
       temporal = await start();

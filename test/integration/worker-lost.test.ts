@@ -19,7 +19,7 @@ describe('the delivery worker', () => {
 
   it('is reported lost when it ends without the platform stopping', async () => {
     let lost = 0;
-    const platform = await startTestPlatform({ onWorkerLost: () => lost++ });
+    const platform = await startTestPlatform({ onLost: () => lost++ });
     try {
       platform.worker!.shutdown();
       await eventually(async () => lost === 1 || undefined, 30_000);
@@ -31,7 +31,7 @@ describe('the delivery worker', () => {
 
   it('is not reported lost when the platform stops', async () => {
     let lost = 0;
-    const platform = await startTestPlatform({ onWorkerLost: () => lost++ });
+    const platform = await startTestPlatform({ onLost: () => lost++ });
     await platform.stop();
     expect(platform.worker!.getState()).toBe('STOPPED');
     expect(lost).toBe(0);

@@ -78,7 +78,7 @@ export async function startBroker(kind: BrokerKind, options: BrokerOptions = {})
       await down();
       await rm(dataDir, { recursive: true, force: true });
     },
-    pid: () => server?.process.pid,
+    pid: () => server?.pid(),
   };
 }
 

@@ -14,7 +14,7 @@ export interface TestPlatformOptions {
   env?: Record<string, string>;
   /** Share another platform's database and task queue (e.g. a second API process, a new worker). */
   sameAs?: Platform;
-  onWorkerLost?: () => void;
+  onLost?: (why: string) => void;
 }
 
 /**
@@ -41,7 +41,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     roles: options.roles ?? { api: true, worker: true },
     clock: options.clock,
     logger: createLogger(config.logLevel),
-    onWorkerLost: options.onWorkerLost,
+    onLost: options.onLost,
   });
 }
 
