@@ -10,10 +10,10 @@ import { CatalogEntries } from '../persistence/catalog-entries';
 import { DashboardInvites } from '../persistence/dashboard-invites';
 import { DashboardSessions } from '../persistence/dashboard-sessions';
 import { DashboardSignInAttempts } from '../persistence/dashboard-sign-in-attempts';
-import { pingMongo } from '../persistence/mongo';
+import { isStoreUnreachable, pingMongo } from '../persistence/mongo';
 import { DashboardAuthService } from '../services/dashboard-auth-service';
 import { DashboardInviteService } from '../services/dashboard-invite-service';
-import { pingTemporal } from '../temporal/client';
+import { isTemporalUnreachable, pingTemporal } from '../temporal/client';
 import { createApp } from '../transport/http/app';
 import { apiRoutes } from '../transport/http/api-routes';
 import { dashboardMiddleware } from '../transport/http/dashboard';
@@ -56,6 +56,8 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
   const attempts = new DashboardSignInAttempts(db);
   const invites = new DashboardInvites(db);
   for (const repo of [sessions, attempts, invites]) await repo.ensureIndexes();
+  // A call that finds the store or Temporal down answers 503 (dependency-down.ts).
+  const unreachable = (err: unknown) => isStoreUnreachable(err) || isTemporalUnreachable(err);
   const dashboard = dashboardMiddleware({
     ...services,
     auth: new DashboardAuthService({ accounts: repositories.accounts, accountService: services.accounts, sessions, attempts }),
@@ -63,6 +65,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
     catalog,
     logger,
     publicOrigin: config.publicOrigin,
+    unreachable,
   });
 
   // The lease must exist before the first ingest; from here on, a failed start stops what it started.
@@ -77,6 +80,7 @@ export async function startApiRole({ config, logger, db, temporal, repositories,
       trustProxyHops: config.trustProxyHops,
       guards: [keyScoped(authenticator, limiter, ingestAdmission(services.admission), services.portalSessions), estimatorAccess(authenticator, limiter)],
       before: [dashboard, portalMiddleware(services)],
+      unreachable,
     });
     const shed = ingestShed({ authenticator, limiter, admission: services.admission });
     const koa = app.callback();

@@ -4,7 +4,7 @@
  * of strings and numbers leading an index, and one string equality with a numeric range on the field it sorts by, with
  * a limit; other ranges and sorts scan. So hot paths use `{_id}` lookups and unique inserts only, and account listings lead with `account_id`.
  */
-import { Db, MongoClient, MongoServerError, type Collection, type Document, type OptionalUnlessRequiredId } from 'mongodb';
+import { Db, MongoClient, MongoNetworkError, MongoServerError, MongoServerSelectionError, type Collection, type Document, type OptionalUnlessRequiredId } from 'mongodb';
 
 /** One client per process; the driver pools connections. */
 export async function connectMongo(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
@@ -46,6 +46,14 @@ export async function unlessIdTaken<T>(write: () => Promise<T>): Promise<T | nul
  */
 export async function claimOnce<T extends Document>(collection: Collection<T>, doc: OptionalUnlessRequiredId<T>): Promise<boolean> {
   return (await unlessIdTaken(() => collection.insertOne(doc))) !== null;
+}
+
+/** The store did not answer (down, restarting, unreachable): a write sent may or may not have been applied. */
+export function isStoreUnreachable(err: unknown): boolean {
+  if (err instanceof MongoNetworkError || err instanceof MongoServerSelectionError) return true;
+  // A command written to a connection the store has just closed fails with the socket's own error, unwrapped by the driver.
+  const code = (err as NodeJS.ErrnoException | null | undefined)?.code;
+  return code === 'EPIPE' || code === 'ECONNRESET';
 }
 
 export async function pingMongo(db: Db): Promise<void> {

@@ -26,3 +26,16 @@ export async function connectTemporal(
 export async function pingTemporal(client: Client): Promise<void> {
   await client.connection.workflowService.getSystemInfo({});
 }
+
+/** gRPC's status code UNAVAILABLE (the server is down or unreachable). */
+const GRPC_UNAVAILABLE = 14;
+
+/** Temporal did not answer (down, restarting, unreachable), on the error or one it wraps. */
+export function isTemporalUnreachable(err: unknown): boolean {
+  for (let cause = err, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    // By shape, not isGrpcServiceError: its `instanceof Error` misses errors made in another realm (the native bridge's, Jest's).
+    const { code, details } = cause as { code?: unknown; details?: unknown };
+    if (code === GRPC_UNAVAILABLE && typeof details === 'string') return true;
+  }
+  return false;
+}

@@ -2,7 +2,7 @@ import { holdMethod } from '../support/gate';
 import { deliveryClosed } from '../support/delivery-workflows';
 import { apiClient, eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
-import { isInsertInto, startStoreProxy } from '../support/store-proxy';
+import { isInsertInto, storeBehindProxy } from '../support/store-proxy';
 
 /**
  * An ingest whose event insert lands in the store but whose answer is lost (the connection
@@ -12,21 +12,12 @@ import { isInsertInto, startStoreProxy } from '../support/store-proxy';
  * event took the key first.
  */
 describe('an ingest whose event insert lands but whose answer is lost', () => {
-  let proxy: Awaited<ReturnType<typeof startStoreProxy>>;
-  // The platform reaches its store through the proxy: set here before the fixture starts it.
-  const env: Record<string, string> = {};
-  beforeAll(async () => {
-    const store = new URL(process.env.MONGODB_URI as string);
-    proxy = await startStoreProxy({ host: store.hostname, port: Number(store.port) });
-    env.MONGODB_URI = proxy.uri();
-  });
-  const fixture = receivingPlatform(env);
-  afterAll(async () => {
-    await proxy?.close();
-  });
+  const store = storeBehindProxy();
+  const fixture = receivingPlatform(store.env);
 
   /** The ingest's event insert is carried out and its answer lost; the call answers 503. */
   async function ingestLosingTheInsertAnswer(api: ReturnType<typeof apiClient>, event: object) {
+    const proxy = store.proxy();
     const lostBefore = proxy.answersLost;
     proxy.loseAnswerTo(isInsertInto('events'));
     const ingest = await api.post('/api/v1/webhooks/events', event);

@@ -13,8 +13,13 @@ export async function startStoreProxy(target: { host: string; port: number }) {
   let loseAnswerTo: ((message: Buffer) => boolean) | null = null;
   let answersLost = 0;
   const sockets = new Set<net.Socket>();
+  let refusing = false;
 
   const server = net.createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
     const upstream = net.connect(target.port, target.host);
     sockets.add(client).add(upstream);
     let pending = Buffer.alloc(0);
@@ -65,6 +70,11 @@ export async function startStoreProxy(target: { host: string; port: number }) {
     loseAnswerTo(matches: (message: Buffer) => boolean): void {
       loseAnswerTo = matches;
     },
+    /** While on, the store is unreachable: every connection is cut, and new ones are closed as they open. */
+    refuse(on: boolean): void {
+      refusing = on;
+      if (on) for (const s of sockets) s.destroy();
+    },
     /** How many answers were lost so far. */
     get answersLost(): number {
       return answersLost;
@@ -90,4 +100,24 @@ export function isInsertInto(collection: string): (message: Buffer) => boolean {
   length.writeInt32LE(name.length);
   const element = Buffer.concat([Buffer.from('\x02insert\x00', 'latin1'), length, name]);
   return (message) => message.includes(element);
+}
+
+export type StoreProxy = Awaited<ReturnType<typeof startStoreProxy>>;
+
+/**
+ * For a describe block whose platform reaches the test store through a proxy: `env` gets its MONGODB_URI in a beforeAll
+ * registered here, so call this before the fixture that starts the platform with `env`.
+ */
+export function storeBehindProxy(): { env: Record<string, string>; proxy: () => StoreProxy } {
+  const env: Record<string, string> = {};
+  let proxy: StoreProxy | undefined;
+  beforeAll(async () => {
+    const store = new URL(process.env.MONGODB_URI as string);
+    proxy = await startStoreProxy({ host: store.hostname, port: Number(store.port) });
+    env.MONGODB_URI = proxy.uri();
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+  return { env, proxy: () => proxy as StoreProxy };
 }

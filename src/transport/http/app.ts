@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { z } from 'zod';
 import type { Logger } from '../../infra/logger';
+import type { Unreachable } from './dependency-down';
 import { errorHandler } from './middleware/error-handler';
 import { exactJsonResponses } from './middleware/exact-json-responses';
 import { requestId } from './middleware/request-id';
@@ -22,6 +23,8 @@ export interface AppOptions {
   guards?: Koa.Middleware[];
   /** Extra middleware before routing (e.g. static dashboard assets). */
   before?: Koa.Middleware[];
+  /** A dependency's error that makes a call a 503 (dependency-down.ts). */
+  unreachable?: Unreachable;
 }
 
 export function createApp(options: AppOptions): Koa {
@@ -31,7 +34,7 @@ export function createApp(options: AppOptions): Koa {
   for (const route of options.routes) mountRoute(router, route);
 
   app.use(requestId());
-  app.use(errorHandler(options.logger));
+  app.use(errorHandler(options.logger, options.unreachable));
   app.use(exactJsonResponses());
   for (const mw of options.guards ?? []) app.use(mw);
   app.use(serveDocsAssets());

@@ -101,4 +101,39 @@ describe('error handler', () => {
       await s.close();
     }
   });
+  it.each([
+    ['the API error handler', errorHandler, 'application/json'],
+    ['the dashboard error pages', htmlErrors, 'text/html'],
+  ])('%s answers a dependency that did not answer with 503 service_unavailable and Retry-After 1', async (_name, handler, type) => {
+    const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:27017'), { unreachable: true });
+    const s = await serve(
+      () => {
+        throw down;
+      },
+      (logger) => handler(logger, (err) => err === down),
+    );
+    try {
+      const res = await fetch(`${s.url}/api/v1/webhooks/endpoints`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(res.headers.get('content-type')).toContain(type);
+      if (type === 'application/json') expect(await res.json()).toMatchObject({ code: 'service_unavailable', retry_after: 1 });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('another error that is not a dependency down stays a 500', async () => {
+    const s = await serve(
+      () => {
+        throw new Error('boom');
+      },
+      (logger) => errorHandler(logger, () => false),
+    );
+    try {
+      expect((await fetch(`${s.url}/x`)).status).toBe(500);
+    } finally {
+      await s.close();
+    }
+  });
 });

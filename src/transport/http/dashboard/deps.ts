@@ -6,6 +6,7 @@ import type { DashboardInviteService } from '../../../services/dashboard-invite-
 import type { IngestAdmission } from '../../../services/ingest-admission';
 import type { KeyAuthenticator } from '../../../services/key-authenticator';
 import type { ApiRouteDeps } from '../api-routes';
+import type { Unreachable } from '../dependency-down';
 
 /** What the dashboard uses: the same services as the API, called server-side for the signed-in account. */
 export interface DashboardDeps extends Pick<ApiRouteDeps, 'endpoints' | 'events' | 'catalog' | 'tenants' | 'portalSessions' | 'portalSettings'> {
@@ -20,4 +21,6 @@ export interface DashboardDeps extends Pick<ApiRouteDeps, 'endpoints' | 'events'
   logger: Logger;
   /** PUBLIC_URL's origin when set (config.publicOrigin): the Origin forms must come from, and whether cookies are Secure. */
   publicOrigin: string | undefined;
+  /** A dependency's error that makes a page a 503 (dependency-down.ts). */
+  unreachable?: Unreachable;
 }

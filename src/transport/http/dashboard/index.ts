@@ -45,7 +45,7 @@ export function dashboardMiddleware(deps: DashboardDeps): Middleware {
   const handle = compose([
     securityHeaders(),
     cookieScheme(deps.publicOrigin),
-    htmlErrors(deps.logger),
+    htmlErrors(deps.logger, deps.unreachable),
     // After htmlErrors: a body that cannot be read (over 1 MiB, not a form nor JSON) is refused with a page.
     readFormOrJsonBody,
     serveAssets(),

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../../domain/error-codes';
 import { DomainError } from '../../../domain/errors';
 import { httpHeadersOf, httpStatusOf } from '../error-status';
 import type { Logger } from '../../../infra/logger';
+import { asDependencyDown, type Unreachable } from '../dependency-down';
 import { loggedPath } from '../logged-path';
 import { API_KEY_HEADER, isEstimatorPath } from './estimator-access';
 
@@ -13,12 +14,17 @@ export function errorAnswer(err: DomainError, hint = ''): { status: number; head
   return { status: httpStatusOf(err), headers: httpHeadersOf(err), body: { error: err.message + hint, code: err.code, ...err.data } };
 }
 
-/** The one place errors become HTTP; anything but a domain error is a 500 with no internals. */
-export function errorHandler(logger: Logger): Middleware {
+/**
+ * The one place errors become HTTP: a domain error as its code says, a dependency that did not answer a 503
+ * (dependency-down.ts), anything else a 500 with no internals.
+ */
+export function errorHandler(logger: Logger, unreachable: Unreachable = () => false): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-    } catch (err) {
+    } catch (thrown) {
+      const err = asDependencyDown(thrown, unreachable);
+      if (err !== thrown) logger.warn({ err: thrown, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'a dependency did not answer');
       if (err instanceof DomainError) {
         // A missing, malformed or unknown key may have been sent the wrong way (a revoked one was not).
         const answer = errorAnswer(err, err.code === 'invalid_api_key' ? ` ${isEstimatorPath(ctx.path) ? ESTIMATOR_HINT : BEARER_HINT}` : '');
