@@ -34,6 +34,8 @@ const RETRY: Backoff = { firstMs: 100, maxMs: 5_000 };
 /** The start rate is measured over these seconds, once the queue has been busy for a second of them. */
 const STARTED_WINDOW_S = 5;
 const STARTED_MIN_BUSY_MS = 1_000;
+/** The start rate is the process's, all accounts together. */
+const ALL_STARTS = 'all';
 const SHARES_WINDOW_S = 10;
 
 /**
@@ -98,7 +100,7 @@ export class DeliveryOutbox {
    * before the promise is broken. 0 until that rate is known (a burst's first second goes by accountWaitMs).
    */
   accountExpectedWaitMs(accountId: string): number {
-    const perSecond = this.started.perBusySecond();
+    const perSecond = this.started.perBusySecond(ALL_STARTS);
     if (perSecond === undefined) return 0;
     const turns = Math.max(1, this.queue.tenants + (this.queue.sizeOf(accountId) === 0 ? 1 : 0));
     return ((this.queue.sizeOf(accountId) * turns) / perSecond) * 1000;
@@ -145,7 +147,7 @@ export class DeliveryOutbox {
     this.shares.add(event.account_id, event.endpoint_ids.length);
     this.countPending(event.account_id, event.endpoint_ids.length);
     const starts = event.endpoint_ids.map((_, index) => new Promise<void>((done) => this.queue.push(event.account_id, { event, index, done })));
-    this.started.setBusy(this.queue.ready(this.passOver) > 0);
+    this.started.setBusy(ALL_STARTS, this.queue.ready(this.passOver) > 0);
     // After this turn: the ingest's answer is written first, not after the start's request is built.
     setImmediate(() => this.pump());
     return Promise.all(starts).then(() => this.awaiting.leave(event._id));
@@ -182,7 +184,7 @@ export class DeliveryOutbox {
 
   private pump(): void {
     const ready = this.queue.ready(this.passOver);
-    this.started.setBusy(ready > 0);
+    this.started.setBusy(ALL_STARTS, ready > 0);
     while (this.active < this.options.startConcurrency && this.picking < ready) {
       this.active++;
       this.picking++;
@@ -246,7 +248,7 @@ export class DeliveryOutbox {
       window.release(workflowId);
       this.logger.warn({ err, eventId: event._id, endpointId }, 'starting a delivery workflow failed; retrying');
     });
-    this.started.done();
+    this.started.done(ALL_STARTS);
     this.countPending(event.account_id, -1);
     done();
   }

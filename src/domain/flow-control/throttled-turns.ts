@@ -40,6 +40,12 @@ export class ThrottledTurns {
     return delay;
   }
 
+  /** How many deliveries of `key` wait (those long past due dropped first). */
+  waiting(key: string): number {
+    this.prune(this.now());
+    return this.queues.get(key)?.size ?? 0;
+  }
+
   /** A waiting delivery that got its place no longer waits. */
   served(key: string, delivery: string): void {
     const queue = this.queues.get(key);

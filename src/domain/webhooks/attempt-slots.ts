@@ -1,4 +1,5 @@
-import { addCount, SlidingCount } from '../flow-control/sliding-count';
+import { BusyRate } from '../flow-control/busy-rate';
+import { addCount } from '../flow-control/sliding-count';
 import { throttledRetryDelayMs, ThrottledTurns } from '../flow-control/throttled-turns';
 
 /**
@@ -24,22 +25,27 @@ interface Waiter {
   admit: (leave: LeaveSlot) => void;
 }
 
-/** Places freed per account over this window: the pace at which a throttled attempt's turn comes. */
+/**
+ * Places freed per second while the account asked for more than it had (all taken, or attempts throttled), over this
+ * window: the pace at which a throttled attempt's turn comes. Counted over that time only, so that a fresh process or an
+ * account idle until its burst is not taken as slow; none before it has asked for more this long.
+ */
 const FREED_WINDOW_S = 60;
+const FREED_MIN_BUSY_MS = 1_000;
 
 export class AttemptSlots {
   private readonly byAccount = new Map<string, number>();
   private readonly byEndpoint = new Map<string, number>();
   private readonly waiting: Waiter[] = [];
   private readonly freed: Array<(accountId: string) => void> = [];
-  private readonly freedCount: SlidingCount<string>;
+  private readonly freedWhileBusy: BusyRate;
   private readonly turns: ThrottledTurns;
 
   constructor(
     private readonly limits: AttemptSlotLimits = DEFAULT_ATTEMPT_SLOT_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
-    this.freedCount = new SlidingCount(FREED_WINDOW_S, now);
+    this.freedWhileBusy = new BusyRate(FREED_WINDOW_S, FREED_MIN_BUSY_MS, now);
     this.turns = new ThrottledTurns(now);
   }
 
@@ -85,7 +91,10 @@ export class AttemptSlots {
    * its doubling back-off, or, once the account's places are seen freeing, its turn behind the account's throttled ones.
    */
   throttle(accountId: string, delivery: string, tries: number, random: number): number {
-    return this.turns.wait(accountId, delivery, this.freedCount.total(accountId) / FREED_WINDOW_S, throttledRetryDelayMs(tries, random), random);
+    const perSecond = this.freedWhileBusy.perBusySecond(accountId) ?? 0;
+    const delay = this.turns.wait(accountId, delivery, perSecond, throttledRetryDelayMs(tries, random), random);
+    this.updateBusy(accountId);
+    return delay;
   }
 
   private fits(accountId: string, endpointId: string): boolean {
@@ -97,16 +106,27 @@ export class AttemptSlots {
     if (delivery !== undefined) this.turns.served(accountId, delivery);
     addCount(this.byAccount, accountId, 1);
     addCount(this.byEndpoint, endpointId, 1);
+    this.updateBusy(accountId);
     let left = false;
     return () => {
       if (left) return;
       left = true;
+      if (this.busy(accountId)) this.freedWhileBusy.done(accountId);
       addCount(this.byAccount, accountId, -1);
       addCount(this.byEndpoint, endpointId, -1);
-      this.freedCount.add(accountId);
       this.admitWaiting(accountId);
+      this.updateBusy(accountId);
       if (!this.full(accountId)) for (const listener of this.freed) listener(accountId);
     };
+  }
+
+  /** Asking for more places than it has: all taken, or attempts throttled. */
+  private busy(accountId: string): boolean {
+    return this.full(accountId) || this.turns.waiting(accountId) > 0;
+  }
+
+  private updateBusy(accountId: string): void {
+    this.freedWhileBusy.setBusy(accountId, this.busy(accountId));
   }
 
   /** The first waiters of this account that fit now, in the order they came. */

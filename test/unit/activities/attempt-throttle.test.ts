@@ -22,7 +22,7 @@ describe('delivery attempt: what one account holds at once', () => {
   // A retry (attempt 2) whose seal is taken as valid: the acceptance check is not what this is about.
   const input = (accountId: string, endpointId: string): AttemptInput => ({ eventId: 7, endpointId, accountId, round: 1, attempt: 2, type: 'a.b', timestamp: 1, body: '{}', seal: 'sealed' });
 
-  function activities() {
+  function activities(now: () => number = Date.now) {
     const sent: string[] = [];
     const recorded: string[] = [];
     const hanging: Array<() => void> = [];
@@ -43,7 +43,7 @@ describe('delivery attempt: what one account holds at once', () => {
       },
       endpointHealth: { record: async () => ({ consecutive_failures: 0 }) as never },
       autoDisable: { afterMs: 1, disable: async () => undefined },
-      slots: new AttemptSlots({ perAccount: 2, perEndpoint: 2 }),
+      slots: new AttemptSlots({ perAccount: 2, perEndpoint: 2 }, now),
     });
     return { attempt: (i: AttemptInput) => a.attemptDelivery(i), sent, recorded, hanging };
   }
@@ -85,15 +85,18 @@ describe('delivery attempt: what one account holds at once', () => {
   });
 
   it("tells a throttled attempt to come back once the account's attempts throttled before it can have been served", async () => {
-    const { attempt, sent, hanging } = activities();
-    // Two places freed in the last minute: one turn every 30 s.
+    const clock = { now: 0 };
+    const { attempt, sent, hanging } = activities(() => clock.now);
+    // Both places taken for a minute, and two freed in it (each taken again at once): one turn every 30 s.
     const done = [attempt(input('acct_a', 'ep_1')), attempt(input('acct_a', 'ep_2'))];
     await until(() => sent.length === 2);
-    hanging.splice(0).forEach((release) => release());
-    await Promise.all(done);
-    void attempt(input('acct_a', 'ep_1'));
-    void attempt(input('acct_a', 'ep_2'));
-    await until(() => sent.length === 4);
+    for (const [at, endpoint] of [[30_000, 'ep_1'], [60_000, 'ep_2']] as const) {
+      clock.now = at;
+      hanging.shift()!();
+      await done.shift();
+      done.push(attempt(input('acct_a', endpoint)));
+      await until(() => sent.length === (at === 30_000 ? 3 : 4));
+    }
     const delays: number[] = [];
     for (const endpoint of ['ep_3', 'ep_4', 'ep_5', 'ep_6']) {
       const throttled = await attempt(input('acct_a', endpoint)).catch((err: unknown) => err);

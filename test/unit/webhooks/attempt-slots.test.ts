@@ -51,22 +51,30 @@ describe('AttemptSlots: what one account and one endpoint hold at once', () => {
 });
 
 describe('AttemptSlots.throttle: a throttled attempt asks again when its turn may have come', () => {
-  /** An account of one place that has freed it `times` times within the last minute. */
-  async function freedTimes(slots: AttemptSlots, times: number): Promise<void> {
-    for (let i = 0; i < times; i++) (await slots.enter('acct_a', 'ep_1', 0))!();
+  /** Time for the slots, moved by the test. */
+  const clock = { now: 0 };
+  beforeEach(() => (clock.now = 0));
+  const oneSlotAccount = () => new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => clock.now);
+
+  /** The account's one place, taken for `ms` and freed `times` over it (taken again at once but the last time): `times` freed while full. */
+  async function fullFor(slots: AttemptSlots, ms: number, times: number): Promise<void> {
+    let leave = (await slots.enter('acct_a', 'ep_1', 0))!;
+    for (let i = 1; i <= times; i++) {
+      clock.now += ms / times;
+      leave();
+      if (i < times) leave = (await slots.enter('acct_a', 'ep_1', 0))!;
+    }
   }
 
   it('waits its doubling back-off while no place of its account has freed', () => {
-    const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => 0);
+    const slots = oneSlotAccount();
     slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
     expect(slots.throttle('acct_a', 'delivery-2-ep', 3, 1)).toBe(throttledRetryDelayMs(3, 1));
   });
 
-  it("waits for the attempts throttled before it to be served, at the pace the account's places free", async () => {
-    let now = 0;
-    const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => now);
-    await freedTimes(slots, 6); // 6 a minute: one every 10 s
-    now = 1_000;
+  it("waits for the attempts throttled before it to be served, at the pace the account's places freed while all were taken", async () => {
+    const slots = oneSlotAccount();
+    await fullFor(slots, 20_000, 2); // one every 10 s
     slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
     slots.throttle('acct_a', 'delivery-2-ep', 1, 1);
     expect(slots.throttle('acct_a', 'delivery-3-ep', 1, 1)).toBe(20_000);
@@ -74,20 +82,49 @@ describe('AttemptSlots.throttle: a throttled attempt asks again when its turn ma
     expect(slots.throttle('acct_a', 'delivery-3-ep', 1, 0)).toBe(10_000);
   });
 
+  it("takes the pace from the time the account was full, not the whole minute: a fresh process's first burst", async () => {
+    const slots = oneSlotAccount();
+    await fullFor(slots, 2_000, 20); // 10 a second, in the process's first 2 s
+    for (let i = 0; i < 100; i++) slots.throttle('acct_a', `delivery-${i}-ep`, 1, 1);
+    expect(slots.throttle('acct_a', 'delivery-last-ep', 1, 1)).toBe(10_000);
+  });
+
+  it('does not count the time between bursts, when the account had places free', async () => {
+    const slots = oneSlotAccount();
+    await fullFor(slots, 1_000, 10);
+    clock.now += 50_000;
+    await fullFor(slots, 1_000, 10);
+    for (let i = 0; i < 100; i++) slots.throttle('acct_a', `delivery-${i}-ep`, 1, 1);
+    expect(slots.throttle('acct_a', 'delivery-last-ep', 1, 1)).toBe(10_000);
+  });
+
+  it('counts a place freed while attempts of the account are throttled, though its others are free', async () => {
+    const slots = new AttemptSlots({ perAccount: 2, perEndpoint: 2 }, () => clock.now);
+    const leaves = [(await slots.enter('acct_a', 'ep_1', 0))!, (await slots.enter('acct_a', 'ep_1', 0))!];
+    slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
+    clock.now = 1_000;
+    for (const leave of leaves) leave(); // two freed in the second it asked for more: 2 a second
+    slots.throttle('acct_a', 'delivery-2-ep', 1, 1);
+    expect(slots.throttle('acct_a', 'delivery-3-ep', 1, 1)).toBe(1_000);
+  });
+
+  it('waits its back-off until the account has asked for more than it has for a second', async () => {
+    const slots = oneSlotAccount();
+    await fullFor(slots, 500, 50);
+    slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
+    expect(slots.throttle('acct_a', 'delivery-2-ep', 2, 1)).toBe(throttledRetryDelayMs(2, 1));
+  });
+
   it('asks again within five minutes however long the queue', async () => {
-    let now = 0;
-    const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => now);
-    await freedTimes(slots, 1);
-    now = 1_000;
+    const slots = oneSlotAccount();
+    await fullFor(slots, 10_000, 1);
     for (let i = 0; i < 100; i++) slots.throttle('acct_a', `delivery-${i}-ep`, 1, 1);
     expect(slots.throttle('acct_a', 'delivery-last-ep', 1, 1)).toBe(300_000);
   });
 
   it('no longer counts a throttled delivery that got its place', async () => {
-    let now = 0;
-    const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => now);
-    await freedTimes(slots, 6);
-    now = 1_000;
+    const slots = oneSlotAccount();
+    await fullFor(slots, 20_000, 2);
     slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
     slots.throttle('acct_a', 'delivery-2-ep', 1, 1);
     expect(await slots.enter('acct_a', 'ep_1', 0, 'delivery-1-ep')).toEqual(expect.any(Function));
@@ -95,20 +132,17 @@ describe('AttemptSlots.throttle: a throttled attempt asks again when its turn ma
   });
 
   it('forgets a throttled delivery that is not back 30 s after its wait', async () => {
-    let now = 0;
-    const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => now);
-    await freedTimes(slots, 6);
-    now = 1_000;
-    slots.throttle('acct_a', 'delivery-1-ep', 1, 1); // due back at 2 s: its back-off, nobody ahead of it
-    now = 32_001;
+    const slots = oneSlotAccount();
+    await fullFor(slots, 20_000, 2);
+    clock.now += 1_000;
+    slots.throttle('acct_a', 'delivery-1-ep', 1, 1); // due back 1 s on: its back-off, nobody ahead of it
+    clock.now += 31_001;
     expect(slots.throttle('acct_a', 'delivery-2-ep', 1, 1)).toBe(throttledRetryDelayMs(1, 1));
   });
 
   it("counts only the account's own throttled attempts and freed places", async () => {
-    let now = 0;
-    const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 }, () => now);
-    await freedTimes(slots, 6);
-    now = 1_000;
+    const slots = oneSlotAccount();
+    await fullFor(slots, 20_000, 2);
     for (let i = 0; i < 5; i++) slots.throttle('acct_a', `delivery-${i}-ep`, 1, 1);
     expect(slots.throttle('acct_b', 'delivery-9-ep', 1, 1)).toBe(throttledRetryDelayMs(1, 1));
   });
