@@ -1,16 +1,32 @@
 import { isPlatformEventType } from './event-pattern';
 
 /**
- * 1 to 255 printable ASCII characters without space (CONTRACT §4): NUL or lone surrogates are not stored faithfully everywhere,
- * and a header loses end spaces and has no encoding, so a wider key could match in the body field and not the header.
+ * 1 to 255 characters (CONTRACT §4; UTF-16 units, as a JSON string's length), spaces and any script included, as Stripe's
+ * keys: only control characters (a NUL, a line break) and unpaired surrogates are refused, which are not stored or shown
+ * faithfully everywhere (a log line, a header, the dashboard).
  */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-export const IDEMPOTENCY_KEY_REGEX = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_REGEX = /^[^\x00-\x1f\x7f-\x9f]{1,255}$/;
 /** How a refused key is worded, for the body field and the header alike. */
-export const IDEMPOTENCY_KEY_RULE = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces (0x21 to 0x7E)`;
+export const IDEMPOTENCY_KEY_RULE = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, none a control character (U+0000 to U+001F, U+007F to U+009F) or an unpaired surrogate`;
+
+/** A high surrogate not followed by a low one, or a low one not after a high one. */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function isIdempotencyKey(key: string): boolean {
-  return IDEMPOTENCY_KEY_REGEX.test(key);
+  return IDEMPOTENCY_KEY_REGEX.test(key) && !UNPAIRED_SURROGATE.test(key);
+}
+
+/**
+ * The key an `Idempotency-Key` header carries: its bytes read as UTF-8 (Node hands a header over as Latin-1), so that a key
+ * outside ASCII is the same in the header as in the body field; undefined when they are not UTF-8.
+ */
+export function headerIdempotencyKey(latin1: string): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(latin1, 'latin1'));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -6608,7 +6608,7 @@ export interface components {
             /** @description 1 to 256 characters of A-Z a-z 0-9 _ . : -. Types starting `platform.` are reserved for the operational events the platform emits: 422 `reserved_event_type`. */
             type: string;
             data: components["schemas"]["EventData"];
-            /** @description Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`. Each tenant has its own keys, apart from the account's: the same key for another tenant is another event. */
+            /** @description Same as the `Idempotency-Key` header (its bytes read as UTF-8); repeats within 24 h return the original. 1 to 255 characters, spaces and any script included, e.g. a UUID or `<entity_id>_<action>`; a control character (U+0000 to U+001F, U+007F to U+009F) or an unpaired surrogate, in the body or the header, is a 400 `invalid_request`. Each tenant has its own keys, apart from the account's: the same key for another tenant is another event. */
             idempotency_key?: string;
             tenant_id?: components["schemas"]["TenantId"];
         };

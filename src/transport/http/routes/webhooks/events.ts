@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ValidationError } from '../../../../domain/errors';
-import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
+import { headerIdempotencyKey, IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
 import { recordIngest } from '../../../../infra/metrics';
 import { assertPositiveEventId, EventService, MAX_EVENT_DATA_BYTES } from '../../../../services/event-service';
 import { accountOf, ownerOfCall, tenantForCall } from '../../middleware/key-scoped';
@@ -45,8 +45,9 @@ export function eventRoutes(service: EventService) {
       ],
       handler: async (ctx, { body }) => {
         // A header sent empty (an unset shell variable) is a key that breaks the rule, not no key: de-duplication off unseen.
-        const header = ctx.headers['idempotency-key'] === undefined ? undefined : ctx.get('Idempotency-Key');
-        if (header !== undefined && (!isIdempotencyKey(header) || (body.idempotency_key !== undefined && body.idempotency_key !== header))) {
+        const header = ctx.headers['idempotency-key'] === undefined ? undefined : headerIdempotencyKey(ctx.get('Idempotency-Key'));
+        const headerSent = ctx.headers['idempotency-key'] !== undefined;
+        if (headerSent && (header === undefined || !isIdempotencyKey(header) || (body.idempotency_key !== undefined && body.idempotency_key !== header))) {
           throw new ValidationError(
             `Idempotency-Key header ${IDEMPOTENCY_KEY_RULE}, and match idempotency_key when both are given.`,
             [{ path: 'headers.Idempotency-Key', message: 'Invalid idempotency key' }],

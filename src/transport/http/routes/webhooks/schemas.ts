@@ -6,7 +6,7 @@ import { EVENT_ID_PATTERN } from '../../../../domain/webhooks/event-id';
 import { ENDPOINT_ORDERINGS } from '../../../../domain/webhooks/fifo-order';
 import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
-import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE } from '../../../../domain/webhooks/idempotency-key';
+import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
 import { MAX_CURSOR_LENGTH } from '../../../../services/pagination';
 import { DestinationInput, DestinationView } from './destination-schemas';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALIVE } from '../../../../domain/webhooks/secret-rotation';
@@ -199,10 +199,11 @@ export const EventIngestBody = z.strictObject({
   idempotency_key: z
     .string()
     .regex(IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE)
+    .refine(isIdempotencyKey, IDEMPOTENCY_KEY_RULE)
     .optional()
     .describe(
-      'Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1 to 255 printable ASCII characters without spaces ' +
-        '(0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any other key, in the body or the header, is a 400 `invalid_request`. ' +
+      'Same as the `Idempotency-Key` header (its bytes read as UTF-8); repeats within 24 h return the original. 1 to 255 characters, spaces and any script ' +
+        'included, e.g. a UUID or `<entity_id>_<action>`; a control character (U+0000 to U+001F, U+007F to U+009F) or an unpaired surrogate, in the body or the header, is a 400 `invalid_request`. ' +
         "Each tenant has its own keys, apart from the account's: the same key for another tenant is another event.",
     ),
   tenant_id: TenantId.optional(),

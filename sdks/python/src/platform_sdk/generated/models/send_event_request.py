@@ -33,10 +33,11 @@ class SendEventRequest:
                 2^53, more than 15 significant digits, 1e400) keeps its digits as sent, in the delivery and in this API's
                 answers (a client that reads every number as a double, as JSON.parse and Go's encoding/json into an interface{}
                 do, still rounds them).
-            idempotency_key (str | Unset): Same as the `Idempotency-Key` header; repeats within 24 h return the original. 1
-                to 255 printable ASCII characters without spaces (0x21 to 0x7E), e.g. a UUID or `<entity_id>_<action>`; any
-                other key, in the body or the header, is a 400 `invalid_request`. Each tenant has its own keys, apart from the
-                account's: the same key for another tenant is another event.
+            idempotency_key (str | Unset): Same as the `Idempotency-Key` header (its bytes read as UTF-8); repeats within 24
+                h return the original. 1 to 255 characters, spaces and any script included, e.g. a UUID or
+                `<entity_id>_<action>`; a control character (U+0000 to U+001F, U+007F to U+009F) or an unpaired surrogate, in
+                the body or the header, is a 400 `invalid_request`. Each tenant has its own keys, apart from the account's: the
+                same key for another tenant is another event.
             tenant_id (str | Unset): Your customer this belongs to, named by your own id for it: must be 1 to 128 characters
                 of A-Z a-z 0-9 . _ : -, and not . or ... An event with a `tenant_id` is delivered only to the matching endpoints
                 of that tenant; an event without one only to the account's endpoints that have none. One tenant's events never
