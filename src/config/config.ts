@@ -9,6 +9,7 @@ import { MAX_RECOVERY_WINDOW_MS } from '../domain/webhooks/recovery';
 import { DEFAULT_TENANT_CAPS } from '../domain/webhooks/tenant';
 import { DEFAULT_DNS_MAX_CONCURRENT, DEFAULT_DNS_TIMEOUT_MS } from '../infra/dns-lookup';
 import { PROJECT_ROOT } from '../infra/tools';
+import { linkBaseFault } from './link-base';
 import { blankIsUnset, httpUrl, tracingConfigFrom, TracingEnvSchema } from './tracing-config';
 
 /** The configuration, validated once at start-up (a bad value stops it, naming the variable); see docs/operating.md. */
@@ -93,7 +94,10 @@ const EnvSchema = z.object({
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
   METRICS_TOKEN: optionalWhere((v) => v.length >= 16, 'must be at least 16 characters'),
-  PUBLIC_URL: blankIsUnset(httpUrl.refine((v) => URL.canParse(v), 'must be a valid URL')),
+  PUBLIC_URL: blankIsUnset(httpUrl.superRefine((v, ctx) => {
+    const fault = linkBaseFault(v);
+    if (fault) ctx.addIssue({ code: 'custom', message: fault });
+  })),
   ...TracingEnvSchema.shape,
 });
 

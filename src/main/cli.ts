@@ -1,6 +1,7 @@
 /** Ops CLI (CONTRACT §1): one JSON object on stdout and exit 0, or `{"error": ...}` on stderr and a non-zero exit; MONGODB_URI, else DATA_DIR's store. */
 import { parseArgs } from 'node:util';
 import { Config, loadConfig, mongoUriOf } from '../config/config';
+import { linkBaseFault } from '../config/link-base';
 import { systemClock } from '../domain/clock';
 import { DomainError, ValidationError } from '../domain/errors';
 import { EmbeddedServer, isPortOpen, startFerretDb } from '../infra/embedded-servers';
@@ -68,10 +69,10 @@ async function main(argv: string[]): Promise<unknown> {
 
 const accountFields = ({ id, email, tier }: AccountView) => ({ id, email, tier });
 
-/** Checked before the invite is made: a link on another scheme, or no absolute URL, is unusable and the invite would be live. */
+/** Checked before the invite is made: a link that cannot be followed is useless, and the invite would be live. */
 function webBaseUrl(value: string | undefined): string | undefined {
-  const protocol = value !== undefined && URL.canParse(value) ? new URL(value).protocol : undefined;
-  if (value !== undefined && protocol !== 'http:' && protocol !== 'https:') throw new ValidationError(`--base-url must be an absolute http:// or https:// URL. ${USAGE}`);
+  const fault = value === undefined ? undefined : linkBaseFault(value);
+  if (fault) throw new ValidationError(`--base-url ${fault}. ${USAGE}`);
   return value;
 }
 

@@ -166,6 +166,11 @@ describe('ops CLI', () => {
         const error = await fails('account', 'invite', '--account', account.id, '--base-url', baseUrl);
         expect(error).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/^--base-url must be an absolute http:\/\/ or https:\/\/ URL\. usage: /) });
       }
+      // The link is the base with a path appended: a query, a fragment or credentials would end up inside it.
+      for (const [baseUrl, fault] of [['https://dash.example.com/?ref=1', 'query'], ['https://dash.example.com/#top', 'query'], ['https://u:p@dash.example.com', 'user name']]) {
+        const error = await fails('account', 'invite', '--account', account.id, '--base-url', baseUrl);
+        expect(error).toMatchObject({ code: 'invalid_request', error: expect.stringContaining(fault) });
+      }
       expect(await platform.db.collection('dashboard_invites').countDocuments({ account_id: account.id })).toBe(0);
     });
   });

@@ -97,4 +97,12 @@ describe('loadConfig: PUBLIC_URL', () => {
   it('refuses a PUBLIC_URL that is not a URL', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'https://[::1/' })).toThrow('Invalid configuration: PUBLIC_URL');
   });
+
+  it.each([
+    ['a query', 'https://dash.example.com/?ref=1', 'no query'],
+    ['a fragment', 'https://dash.example.com/#top', 'no query'],
+    ['credentials', 'https://u:p@dash.example.com/', 'user name'],
+  ])('refuses a PUBLIC_URL with %s, which would end up inside every link', (_name, url, fault) => {
+    expect(() => loadConfig({ PUBLIC_URL: url })).toThrow(fault);
+  });
 });
