@@ -14,8 +14,7 @@ export function htmlErrors(logger: Logger, unreachable: Unreachable = () => fals
     try {
       await next();
     } catch (thrown) {
-      const err = asDependencyDown(thrown, unreachable);
-      if (err !== thrown) logger.warn({ err: thrown, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'a dependency did not answer');
+      const err = asDependencyDown(thrown, unreachable, logger, ctx);
       const session = sessionOf(ctx);
       if (err instanceof DomainError) return sendErrorPage(ctx, err, errorPage(httpStatusOf(err), err.message, session));
       logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'dashboard error');

@@ -23,8 +23,7 @@ export function errorHandler(logger: Logger, unreachable: Unreachable = () => fa
     try {
       await next();
     } catch (thrown) {
-      const err = asDependencyDown(thrown, unreachable);
-      if (err !== thrown) logger.warn({ err: thrown, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'a dependency did not answer');
+      const err = asDependencyDown(thrown, unreachable, logger, ctx);
       if (err instanceof DomainError) {
         // A missing, malformed or unknown key may have been sent the wrong way (a revoked one was not).
         const answer = errorAnswer(err, err.code === 'invalid_api_key' ? ` ${isEstimatorPath(ctx.path) ? ESTIMATOR_HINT : BEARER_HINT}` : '');
