@@ -13,8 +13,11 @@ export const IDEMPOTENCY_KEY_RULE = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} 
 /** A high surrogate not followed by a low one, or a low one not after a high one. */
 const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** What IDEMPOTENCY_KEY_REGEX cannot say (and a JSON Schema pattern neither): no unpaired surrogate. */
+export const isWellFormedKey = (key: string): boolean => !UNPAIRED_SURROGATE.test(key);
+
 export function isIdempotencyKey(key: string): boolean {
-  return IDEMPOTENCY_KEY_REGEX.test(key) && !UNPAIRED_SURROGATE.test(key);
+  return IDEMPOTENCY_KEY_REGEX.test(key) && isWellFormedKey(key);
 }
 
 /**

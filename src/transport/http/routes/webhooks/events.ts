@@ -45,8 +45,8 @@ export function eventRoutes(service: EventService) {
       ],
       handler: async (ctx, { body }) => {
         // A header sent empty (an unset shell variable) is a key that breaks the rule, not no key: de-duplication off unseen.
-        const header = ctx.headers['idempotency-key'] === undefined ? undefined : headerIdempotencyKey(ctx.get('Idempotency-Key'));
         const headerSent = ctx.headers['idempotency-key'] !== undefined;
+        const header = headerSent ? headerIdempotencyKey(ctx.get('Idempotency-Key')) : undefined;
         if (headerSent && (header === undefined || !isIdempotencyKey(header) || (body.idempotency_key !== undefined && body.idempotency_key !== header))) {
           throw new ValidationError(
             `Idempotency-Key header ${IDEMPOTENCY_KEY_RULE}, and match idempotency_key when both are given.`,

@@ -6,7 +6,7 @@ import { EVENT_ID_PATTERN } from '../../../../domain/webhooks/event-id';
 import { ENDPOINT_ORDERINGS } from '../../../../domain/webhooks/fifo-order';
 import { MAX_MAX_IN_FLIGHT, MAX_RATE_LIMIT_PER_S, MIN_MAX_IN_FLIGHT, MIN_RATE_LIMIT_PER_S } from '../../../../domain/webhooks/endpoint-limits';
 import { EVENT_TYPE_REGEX, MAX_EVENT_PATTERNS } from '../../../../domain/webhooks/event-pattern';
-import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../../../domain/webhooks/idempotency-key';
+import { IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE, isWellFormedKey } from '../../../../domain/webhooks/idempotency-key';
 import { MAX_CURSOR_LENGTH } from '../../../../services/pagination';
 import { DestinationInput, DestinationView } from './destination-schemas';
 import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, MAX_SECRETS_ALIVE } from '../../../../domain/webhooks/secret-rotation';
@@ -199,7 +199,7 @@ export const EventIngestBody = z.strictObject({
   idempotency_key: z
     .string()
     .regex(IDEMPOTENCY_KEY_REGEX, IDEMPOTENCY_KEY_RULE)
-    .refine(isIdempotencyKey, IDEMPOTENCY_KEY_RULE)
+    .refine(isWellFormedKey, IDEMPOTENCY_KEY_RULE)
     .optional()
     .describe(
       'Same as the `Idempotency-Key` header (its bytes read as UTF-8); repeats within 24 h return the original. 1 to 255 characters, spaces and any script ' +
