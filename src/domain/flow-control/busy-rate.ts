@@ -21,11 +21,14 @@ export class BusyRate<K extends string = string> {
     this.busyMs = new SlidingCount(windowS, now);
   }
 
-  /** Tell whether work of `key` is waiting now (call on every change; repeating a state is harmless). */
-  setBusy(key: K, busy: boolean): void {
+  /**
+   * Tell whether work of `key` is waiting now (call on every change; repeating a state is harmless). An end found late
+   * gives `endedAt`, when it was: the time since is not counted busy (what was counted already stays).
+   */
+  setBusy(key: K, busy: boolean, endedAt?: number): void {
     if (busy && !this.busyCountedTo.has(key)) this.busyCountedTo.set(key, this.now());
     else if (!busy && this.busyCountedTo.has(key)) {
-      this.countBusyTime(key);
+      this.countBusyTime(key, endedAt);
       this.busyCountedTo.delete(key);
     }
   }
@@ -45,11 +48,12 @@ export class BusyRate<K extends string = string> {
   }
 
   /** Busy time is counted into the second it is observed in, so the window drops it as it ages. */
-  private countBusyTime(key: K): void {
+  private countBusyTime(key: K, to = this.now()): void {
     const from = this.busyCountedTo.get(key);
     if (from === undefined) return;
-    const t = this.now();
-    if (t > from) this.busyMs.add(key, t - from);
+    const t = Math.min(to, this.now());
+    if (t <= from) return;
+    this.busyMs.add(key, t - from);
     this.busyCountedTo.set(key, t);
   }
 }

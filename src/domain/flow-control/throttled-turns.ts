@@ -20,7 +20,11 @@ export class ThrottledTurns {
   private readonly queues = new Map<string, Map<string, number>>();
   private prunedAt = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** Told when the last of a key's deliveries was dropped as gone: nothing of it has waited since `at`, the latest due of them. */
+    private readonly onGone: (key: string, at: number) => void = () => undefined,
+  ) {}
 
   /** Keys with deliveries waiting. */
   get keys(): number {
@@ -58,8 +62,15 @@ export class ThrottledTurns {
     if (now - this.prunedAt < 1_000) return;
     this.prunedAt = now;
     for (const [key, queue] of this.queues) {
-      for (const [delivery, due] of queue) if (due + RETURN_GRACE_MS < now) queue.delete(delivery);
-      if (queue.size === 0) this.queues.delete(key);
+      let lastDue = Number.NEGATIVE_INFINITY;
+      for (const [delivery, due] of queue) {
+        if (due + RETURN_GRACE_MS >= now) continue;
+        queue.delete(delivery);
+        lastDue = Math.max(lastDue, due);
+      }
+      if (queue.size > 0) continue;
+      this.queues.delete(key);
+      this.onGone(key, lastDue);
     }
   }
 }

@@ -46,7 +46,11 @@ export class AttemptSlots {
     private readonly now: () => number = Date.now,
   ) {
     this.freedWhileBusy = new BusyRate(FREED_WINDOW_S, FREED_MIN_BUSY_MS, now);
-    this.turns = new ThrottledTurns(now);
+    // Throttled attempts that never came back (cancelled) leave the account busy only until they were due. Their drop is
+    // seen before any place is taken or freed (busy() asks the turns first), so whether it is full has not changed since.
+    this.turns = new ThrottledTurns(now, (accountId, at) => {
+      if (!this.full(accountId)) this.freedWhileBusy.setBusy(accountId, false, at);
+    });
   }
 
   inFlight(accountId: string): number {
@@ -91,6 +95,7 @@ export class AttemptSlots {
    * its doubling back-off, or, once the account's places are seen freeing, its turn behind the account's throttled ones.
    */
   throttle(accountId: string, delivery: string, tries: number, random: number): number {
+    this.updateBusy(accountId); // first drops its throttled attempts gone, so that the pace does not count their time
     const perSecond = this.freedWhileBusy.perBusySecond(accountId) ?? 0;
     const delay = this.turns.wait(accountId, delivery, perSecond, throttledRetryDelayMs(tries, random), random);
     this.updateBusy(accountId);
@@ -104,6 +109,7 @@ export class AttemptSlots {
   /** A place for the delivery, which no longer waits if it was throttled. */
   private take(accountId: string, endpointId: string, delivery: string | undefined): LeaveSlot {
     if (delivery !== undefined) this.turns.served(accountId, delivery);
+    this.updateBusy(accountId); // as it was until now, its throttled attempts gone dropped
     addCount(this.byAccount, accountId, 1);
     addCount(this.byEndpoint, endpointId, 1);
     this.updateBusy(accountId);
@@ -120,9 +126,9 @@ export class AttemptSlots {
     };
   }
 
-  /** Asking for more places than it has: all taken, or attempts throttled. */
+  /** Asking for more places than it has: attempts throttled (asked first: it drops those gone), or all taken. */
   private busy(accountId: string): boolean {
-    return this.full(accountId) || this.turns.waiting(accountId) > 0;
+    return this.turns.waiting(accountId) > 0 || this.full(accountId);
   }
 
   private updateBusy(accountId: string): void {

@@ -33,4 +33,15 @@ describe('ThrottledTurns', () => {
     turns.served('acct_a', 'delivery-1-ep');
     expect(turns.keys).toBe(0);
   });
+
+  it("tells when the last of a key's deliveries that never came back was due, as it forgets the key", () => {
+    let now = 0;
+    const gone: Array<[string, number]> = [];
+    const turns = new ThrottledTurns(() => now, (key, at) => gone.push([key, at]));
+    turns.wait('acct_a', 'delivery-1-ep', 1, 1_000, 1);
+    turns.wait('acct_a', 'delivery-2-ep', 1, 2_000, 1);
+    now = 120_000;
+    expect(turns.waiting('acct_a')).toBe(0);
+    expect(gone).toEqual([['acct_a', 2_000]]);
+  });
 });

@@ -140,6 +140,17 @@ describe('AttemptSlots.throttle: a throttled attempt asks again when its turn ma
     expect(slots.throttle('acct_a', 'delivery-2-ep', 1, 1)).toBe(throttledRetryDelayMs(1, 1));
   });
 
+  it('does not count the time after a throttled attempt that never came back was due (cancelled)', async () => {
+    const slots = oneSlotAccount();
+    await fullFor(slots, 1_000, 10);
+    slots.throttle('acct_a', 'delivery-gone-ep', 1, 0); // due back in 500 ms, its back-off; never back
+    clock.now += 50_000;
+    await fullFor(slots, 1_000, 10);
+    for (let i = 0; i < 100; i++) slots.throttle('acct_a', `delivery-${i}-ep`, 1, 1);
+    // 20 freed over 2.5 s asking for more (the two bursts, and the gone attempt's 500 ms): 8 a second.
+    expect(slots.throttle('acct_a', 'delivery-last-ep', 1, 1)).toBe(12_500);
+  });
+
   it("counts only the account's own throttled attempts and freed places", async () => {
     const slots = oneSlotAccount();
     await fullFor(slots, 20_000, 2);
