@@ -70,7 +70,8 @@ export class CrashRecovery {
     // A process that renewed since the list was read is alive and keeps its lease (and what it owes).
     const settled = now.getTime() > lease.expires_at.getTime() + LATE_WRITE_MS;
     if (settled && (await this.deps.instances.remove(lease._id, { expires_at: lease.expires_at }))) this.handedOver.delete(lease._id);
-    if (recovered > 0) this.deps.logger.warn({ instance: lease._id, recovered }, 'recovered events an API process left undispatched when it died');
+    // Not all were left unstarted: those above its watermark may have been, and their starts are refused as duplicates.
+    if (recovered > 0) this.deps.logger.warn({ instance: lease._id, handed_over: recovered }, "handed a dead API process's events past its hand-over mark to the outbox");
     return recovered;
   }
 }
