@@ -1,11 +1,15 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ChildWatch, freePort, isPortOpen, startChild } from '../../src/infra/embedded-servers';
+import { isProcessRunning } from '../../src/infra/process-liveness';
 import { eventually } from '../support/platform';
 
-/** A server as small as can be: it listens on PORT until killed. */
-const LISTENER = "require('net').createServer((s) => s.end()).listen(Number(process.env.PORT), '127.0.0.1')";
+/** A server as small as can be: it listens on PORT until killed, once no file `hold` is in its directory. */
+const LISTENER = `
+  const listen = () => require('net').createServer((s) => s.end()).listen(Number(process.env.PORT), '127.0.0.1');
+  const start = () => (require('fs').existsSync('hold') ? setTimeout(start, 50) : listen());
+  start();`;
 
 async function startListener(watch?: ChildWatch) {
   const dataDir = await mkdtemp(path.join(process.env.TEST_DATA_DIR ?? os.tmpdir(), 'child-'));
@@ -18,8 +22,15 @@ async function startListener(watch?: ChildWatch) {
     address: `127.0.0.1:${port}`,
     readyTimeoutMs: 10_000,
   });
-  const pidFile = path.join(dataDir, 'listener', 'server.pid');
-  return { server, port, pidInFile: async () => Number(await readFile(pidFile, 'utf8')) };
+  const stateDir = path.join(dataDir, 'listener');
+  const pidFile = path.join(stateDir, 'server.pid');
+  return {
+    server,
+    port,
+    pidInFile: async () => Number(await readFile(pidFile, 'utf8').catch(() => '0')),
+    /** The next start waits before it listens, until released. */
+    holdNextStart: () => writeFile(path.join(stateDir, 'hold'), ''),
+  };
 }
 
 function recordingWatch() {
@@ -69,6 +80,24 @@ describe('an embedded server that ends on its own', () => {
     const { server, port } = await startListener(watch);
     expect(await server.stop()).toBe('stopped');
     await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(told).toEqual({ restarted: [], lost: [] });
+    expect(await isPortOpen(port)).toBe(false);
+  });
+
+  it('is not started once its stop begins while it is starting again, and its new run is ended', async () => {
+    const { watch, told } = recordingWatch();
+    const { server, port, pidInFile, holdNextStart } = await startListener(watch);
+    const first = server.pid() as number;
+    await holdNextStart();
+    process.kill(first, 'SIGKILL');
+    const second = await eventually(async () => {
+      const pid = await pidInFile();
+      return pid !== first && pid > 0 ? pid : undefined;
+    }, 10_000);
+    expect(isProcessRunning(second)).toBe(true);
+    expect(await isPortOpen(port)).toBe(false);
+    expect(await server.stop()).toBe('stopped');
+    expect(isProcessRunning(second)).toBe(false);
     expect(told).toEqual({ restarted: [], lost: [] });
     expect(await isPortOpen(port)).toBe(false);
   });
