@@ -28,7 +28,7 @@ async function startListener(watch?: ChildWatch) {
     server,
     port,
     pidInFile: async () => Number(await readFile(pidFile, 'utf8').catch(() => '0')),
-    /** The next start waits before it listens, until released. */
+    /** Every later start waits, not listening, while this file is in its directory (held at that point for the test). */
     holdNextStart: () => writeFile(path.join(stateDir, 'hold'), ''),
   };
 }
@@ -89,17 +89,21 @@ describe('an embedded server that ends on its own', () => {
     const { server, port, pidInFile, holdNextStart } = await startListener(watch);
     const first = server.pid() as number;
     await holdNextStart();
-    process.kill(first, 'SIGKILL');
-    const second = await eventually(async () => {
-      const pid = await pidInFile();
-      return pid !== first && pid > 0 ? pid : undefined;
-    }, 10_000);
-    expect(isProcessRunning(second)).toBe(true);
-    expect(await isPortOpen(port)).toBe(false);
-    expect(await server.stop()).toBe('stopped');
-    expect(isProcessRunning(second)).toBe(false);
-    expect(told).toEqual({ restarted: [], lost: [] });
-    expect(await isPortOpen(port)).toBe(false);
+    try {
+      process.kill(first, 'SIGKILL');
+      const second = await eventually(async () => {
+        const pid = await pidInFile();
+        return pid !== first && pid > 0 ? pid : undefined;
+      }, 10_000);
+      expect(isProcessRunning(second)).toBe(true);
+      expect(await isPortOpen(port)).toBe(false);
+      expect(await server.stop()).toBe('stopped');
+      expect(isProcessRunning(second)).toBe(false);
+      expect(told).toEqual({ restarted: [], lost: [] });
+      expect(await isPortOpen(port)).toBe(false);
+    } finally {
+      server.kill(); // a held run left by a failed assertion (nothing once stopped)
+    }
   });
 
   it('is left down without a watch (a CLI command or a test broker)', async () => {
