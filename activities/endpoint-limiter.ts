@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { type Clock, systemClock } from '../src/domain/clock';
-import { throttledRetryDelayMs, ThrottledTurns } from '../src/domain/flow-control/throttled-turns';
+import { throttleFloorMs, ThrottledTurns } from '../src/domain/flow-control/throttled-turns';
 import { IN_FLIGHT_LEASE_MS, RATE_WINDOW_RETENTION_MS, rateWindowOf, type EndpointLimits, type LimitRefusal } from '../src/domain/webhooks/endpoint-limits';
 import type { EndpointInFlightLeases } from '../src/persistence/endpoint-in-flight-leases';
 import type { EndpointRateTokens } from '../src/persistence/endpoint-rate-tokens';
@@ -35,7 +35,7 @@ export function createEndpointLimiter(deps: {
     // Over max_in_flight, places free at max_in_flight per mean POST duration; none measured yet, the doubling back-off.
     const mean = meanDurationMs.get(endpointId);
     const perSecond = mean === undefined ? 0 : ((limits.maxInFlight as number) * 1000) / Math.max(1, mean);
-    return turns.wait(endpointId, delivery, perSecond, perSecond > 0 ? Math.min(1000, 1000 / perSecond) : throttledRetryDelayMs(tries, random), random);
+    return turns.wait(endpointId, delivery, perSecond, throttleFloorMs(perSecond, tries, random), random);
   }
   /** A token of the POST's second, before its late part; one whose second ended or went late meanwhile is left unused. */
   async function takeToken(endpointId: string, perSecond: number): Promise<boolean> {

@@ -10,6 +10,11 @@ export function throttledRetryDelayMs(tries: number, random: number): number {
   return Math.round(base / 2 + (random * base) / 2);
 }
 
+/** The least wait before asking again: one place's time once places are seen freeing at `perSecond`, else the doubling back-off. */
+export function throttleFloorMs(perSecond: number, tries: number, random: number): number {
+  return perSecond > 0 ? Math.min(1000, 1000 / perSecond) : throttledRetryDelayMs(tries, random);
+}
+
 /**
  * Per key (an account's places, an endpoint's limits), the deliveries told to wait, each for its turn at the pace places free:
  * asking sooner is refused again, and every ask is a round trip through Temporal (the throttled attempts of an account whose

@@ -1,6 +1,6 @@
 import { BusyRate } from '../flow-control/busy-rate';
 import { addCount } from '../flow-control/sliding-count';
-import { throttledRetryDelayMs, ThrottledTurns } from '../flow-control/throttled-turns';
+import { throttleFloorMs, ThrottledTurns } from '../flow-control/throttled-turns';
 
 /**
  * Attempts in flight per account and per endpoint in this process (DNS lookup to POST end): a tenant whose receivers hang
@@ -92,12 +92,13 @@ export class AttemptSlots {
 
   /**
    * Counts a delivery that found no place as waiting, and answers how long it waits before asking again (throttled-turns.ts):
-   * its doubling back-off, or, once the account's places are seen freeing, its turn behind the account's throttled ones.
+   * its doubling back-off, or, once the account's places are seen freeing, its turn behind the account's throttled ones
+   * (no doubling then: fresh attempts take places freed while it waits, and a doubled wait put it seconds behind them).
    */
   throttle(accountId: string, delivery: string, tries: number, random: number): number {
     this.updateBusy(accountId); // first drops its throttled attempts gone, so that the pace does not count their time
     const perSecond = this.freedWhileBusy.perBusySecond(accountId) ?? 0;
-    const delay = this.turns.wait(accountId, delivery, perSecond, throttledRetryDelayMs(tries, random), random);
+    const delay = this.turns.wait(accountId, delivery, perSecond, throttleFloorMs(perSecond, tries, random), random);
     this.updateBusy(accountId);
     return delay;
   }

@@ -108,6 +108,12 @@ describe('AttemptSlots.throttle: a throttled attempt asks again when its turn ma
     expect(slots.throttle('acct_a', 'delivery-3-ep', 1, 1)).toBe(1_000);
   });
 
+  it("waits only its turn, one place's time at least, not its doubling back-off, once the account's places are seen freeing", async () => {
+    const slots = oneSlotAccount();
+    await fullFor(slots, 2_000, 20); // 10 a second
+    expect(slots.throttle('acct_a', 'delivery-1-ep', 5, 1)).toBe(100);
+  });
+
   it('waits its back-off until the account has asked for more than it has for a second', async () => {
     const slots = oneSlotAccount();
     await fullFor(slots, 500, 50);
@@ -143,12 +149,12 @@ describe('AttemptSlots.throttle: a throttled attempt asks again when its turn ma
   it('does not count the time after a throttled attempt that never came back was due (cancelled)', async () => {
     const slots = oneSlotAccount();
     await fullFor(slots, 1_000, 10);
-    slots.throttle('acct_a', 'delivery-gone-ep', 1, 0); // due back in 500 ms, its back-off; never back
+    slots.throttle('acct_a', 'delivery-gone-ep', 1, 0); // due back in 100 ms, one place's time at the pace seen; never back
     clock.now += 50_000;
     await fullFor(slots, 1_000, 10);
     for (let i = 0; i < 100; i++) slots.throttle('acct_a', `delivery-${i}-ep`, 1, 1);
-    // 20 freed over 2.5 s asking for more (the two bursts, and the gone attempt's 500 ms): 8 a second.
-    expect(slots.throttle('acct_a', 'delivery-last-ep', 1, 1)).toBe(12_500);
+    // 20 freed over 2.1 s asking for more (the two bursts, and the gone attempt's 100 ms): 100 ahead at 20 / 2.1 s.
+    expect(slots.throttle('acct_a', 'delivery-last-ep', 1, 1)).toBe(10_500);
   });
 
   it("counts only the account's own throttled attempts and freed places", async () => {
