@@ -198,6 +198,8 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
         backlogLimit: config.ingestBacklogLimit,
         maxBacklogMs: outboxWaitBoundMs(config.maxBacklogMs, eagerWorkflowStart),
         maxLoopDelayMs: config.ingestMaxLoopDelayMs,
+        // A worker here starts an account's deliveries while one of its endpoints has no place: they wait throttled, in Temporal.
+        placesWaitMs: eagerWorkflowStart ? (accountId) => attemptSlots.expectedWaitMs(accountId) : undefined,
         lagging: laggingAccounts && ((accountId) => laggingAccounts.refuses(accountId)),
       },
       ingestConcurrencyTuning(eagerWorkflowStart),

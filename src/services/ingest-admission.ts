@@ -14,6 +14,8 @@ export interface IngestAdmissionOptions {
   maxBacklogMs: number;
   /** Event-loop delay (p99, sustained for two seconds) past which new events are refused: the process is out of CPU. */
   maxLoopDelayMs: number;
+  /** With a worker here: how long a new attempt of the account would wait for a place (attempt-slots.ts); absent: 0. */
+  placesWaitMs?: (accountId: string) => number;
   /** Whether the workers see this account's deliveries falling behind (lagging-accounts.ts); absent: not asked. */
   lagging?: (accountId: string) => boolean;
 }
@@ -75,9 +77,10 @@ export class IngestAdmission {
 
   /** Why a new event of the account would be refused now for what the platform can deliver, or null (the places in flight aside). */
   refusal(accountId: string): ShedReason | null {
-    // How late the account's own starts are, and how late a new one would be at the rate its turns come.
+    // How late the account's own starts are, and how late a new one would be at the rate its turns come, then its places free.
     const max = this.options.maxBacklogMs;
-    if (this.outbox.accountWaitMs(accountId) > max || this.outbox.accountExpectedWaitMs(accountId) > max * PREDICTED_WAIT_SHARE) return 'backlog_age';
+    const expectedMs = this.outbox.accountExpectedWaitMs(accountId) + (this.options.placesWaitMs?.(accountId) ?? 0);
+    if (this.outbox.accountWaitMs(accountId) > max || expectedMs > max * PREDICTED_WAIT_SHARE) return 'backlog_age';
     // Late in Temporal's queue or waiting for its places, wherever the worker runs (without one, all an API process sees of delivery).
     if (this.options.lagging?.(accountId)) return 'delivery_lag';
     // The memory bound is shared by what waits; CPU by what was taken in over the last seconds.

@@ -61,6 +61,17 @@ export class AttemptSlots {
     return this.inFlight(accountId) >= this.limits.perAccount;
   }
 
+  /**
+   * How long a new attempt of the account would wait for a place here: its throttled attempts ahead of it, at the pace its
+   * places free (0 while none is throttled, or until that pace is known). Throttled for an endpoint's places too, which
+   * `full` does not show.
+   */
+  expectedWaitMs(accountId: string): number {
+    const waiting = this.turns.waiting(accountId);
+    const perSecond = waiting > 0 ? this.freedWhileBusy.perBusySecond(accountId) : undefined;
+    return perSecond === undefined ? 0 : (waiting / perSecond) * 1000;
+  }
+
   /** Told the account whenever one of its places frees (and no waiter of its took it). */
   onFree(listener: (accountId: string) => void): void {
     this.freed.push(listener);

@@ -66,6 +66,34 @@ describe('AttemptSlots.throttle: a throttled attempt asks again when its turn ma
     }
   }
 
+  it('expects no wait for a place while none of the account is throttled, or until the pace its places free is known', async () => {
+    const slots = oneSlotAccount();
+    expect(slots.expectedWaitMs('acct_a')).toBe(0);
+    slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
+    expect(slots.expectedWaitMs('acct_a')).toBe(0);
+  });
+
+  it("expects a new attempt to wait for the account's throttled attempts, at the pace its places free", async () => {
+    const slots = oneSlotAccount();
+    await fullFor(slots, 2_000, 20); // 10 a second
+    for (let i = 0; i < 30; i++) slots.throttle('acct_a', `delivery-${i}-ep`, 1, 1);
+    expect([slots.expectedWaitMs('acct_a'), slots.expectedWaitMs('acct_b')]).toEqual([3_000, 0]);
+  });
+
+  it("expects a wait for attempts throttled at a full endpoint while the account has places free", async () => {
+    const slots = new AttemptSlots({ perAccount: 4, perEndpoint: 1 }, () => clock.now);
+    let leave = (await slots.enter('acct_a', 'ep_1', 0))!;
+    slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
+    for (let i = 0; i < 10; i++) {
+      clock.now += 100;
+      leave();
+      leave = (await slots.enter('acct_a', 'ep_1', 0))!;
+    }
+    slots.throttle('acct_a', 'delivery-2-ep', 1, 1);
+    expect(slots.full('acct_a')).toBe(false);
+    expect(slots.expectedWaitMs('acct_a')).toBe(200); // 2 waiting, 10 freed a second
+  });
+
   it('waits its doubling back-off while no place of its account has freed', () => {
     const slots = oneSlotAccount();
     slots.throttle('acct_a', 'delivery-1-ep', 1, 1);

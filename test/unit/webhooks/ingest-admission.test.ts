@@ -58,6 +58,12 @@ describe('IngestAdmission', () => {
     expect(admission({ waitMs: { a: 500 }, expectedWaitMs: { a: 1_000 } }).refusal('a')).toBeNull();
   });
 
+  it("refuses an account whose new event would wait to start and then for a place here longer than half of MAX_BACKLOG_S, and not another account", () => {
+    const placesWaitMs = (a: string) => (a === 'flood' ? 600 : 0);
+    const gate = new IngestAdmission(outbox({ expectedWaitMs: { flood: 500, quiet: 500 } }), { sustainedP99Ms: () => 0 }, { ...OPTIONS, placesWaitMs });
+    expect([gate.refusal('flood'), gate.refusal('quiet')]).toEqual(['backlog_age', null]);
+  });
+
   it('refuses an account whose deliveries the workers see falling behind, and not another account', () => {
     const gate = new IngestAdmission(outbox({}), { sustainedP99Ms: () => 0 }, { ...OPTIONS, lagging: (a) => a === 'late' });
     expect([gate.refusal('late'), gate.refusal('prompt')]).toEqual(['delivery_lag', null]);
