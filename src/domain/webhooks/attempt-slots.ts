@@ -104,7 +104,7 @@ export class AttemptSlots {
   /**
    * Counts a delivery that found no place as waiting, and answers how long it waits before asking again (throttled-turns.ts):
    * its doubling back-off, or, once the account's places are seen freeing, its turn behind the account's throttled ones
-   * (no doubling then: fresh attempts take places freed while it waits, and a doubled wait put it seconds behind them).
+   * (no doubling then: fresh attempts take the places freed while it waits, and a doubled wait leaves it seconds behind them).
    */
   throttle(accountId: string, delivery: string, tries: number, random: number): number {
     this.updateBusy(accountId); // first drops its throttled attempts gone, so that the pace does not count their time
