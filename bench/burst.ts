@@ -20,12 +20,13 @@ import { ownPlatformEnv } from '../test/support/own-platform';
 import { ensureTestCertificate } from '../test/support/test-ca';
 import {
   countsBy,
-  createAccounts,
+  createAccountsWith,
   describeMachine,
   firstArrival,
   ingestClient,
   log,
   pct,
+  PROMISED_FIRST_POST_P99_MS,
   runBench,
   sleep,
   spawnPlatform,
@@ -40,7 +41,6 @@ const EVENTS = Number(process.env.BURST_EVENTS ?? 600);
 const RECEIVERS = (process.env.BURST_RECEIVERS ?? 'direct,listen').split(',') as Array<'direct' | 'listen'>;
 const RUNS = Number(process.env.BURST_RUNS ?? 2);
 const RESTART = process.env.BURST_RESTART !== '0';
-const PROMISED_FIRST_POST_P99_MS = 5_000;
 
 /** `cli listen` for the account, forwarding to `forwardTo`; resolves once it prints that it is ready. */
 async function cliListen(env: NodeJS.ProcessEnv, accountId: string, forwardTo: string): Promise<ChildProcess> {
@@ -66,13 +66,12 @@ async function run(receiverKind: 'direct' | 'listen'): Promise<void> {
   const receiver = await startReceiver();
   let platform = await spawnPlatform(env);
   const mongoUri = `mongodb://127.0.0.1:${env.EMBEDDED_MONGO_PORT}/`;
-  const [key] = await createAccounts(mongoUri, platform.apiUrl, 1, receiver.url);
+  // Through `cli listen`, the account's own endpoint takes no event type of the burst: the listener's endpoint gets them all.
+  const [key] = await createAccountsWith(mongoUri, platform.apiUrl, 1, { url: receiver.url, ...(receiverKind === 'listen' ? { events: ['none.*'] } : {}) });
   let listener: ChildProcess | undefined;
   if (receiverKind === 'listen') {
-    // The account's own endpoint takes no event type of the burst: the listener's endpoint gets them all.
     const { client, db } = await connectMongo(mongoUri, 'platform');
     const account = await db.collection('accounts').findOne({});
-    await db.collection('endpoints').updateMany({}, { $set: { events: ['none.*'] } });
     await client.close();
     listener = await cliListen(env, String(account!._id), receiver.url);
   }

@@ -605,6 +605,9 @@ const RETRYABLE = new Set([0, 429, 503]);
  */
 export const ADVICE = { callTimeoutMs: 10_000, maxRetries: 5, jitterMs: 500 };
 
+/** What the platform promises an accepted event (docs/delivery.md#overload): its first POST reaches the receiver within this long at p99. */
+export const PROMISED_FIRST_POST_P99_MS = 5_000;
+
 export interface Try {
   sent: number;
   latencyMs: number;

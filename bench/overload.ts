@@ -26,7 +26,7 @@
  * `overload goodput G (capacity C/s, worst rate X)`, G the lowest goodput / C over the offers, C the
  * mean of the two measured around that offer.
  */
-import { ADVICE, arrivalCount, benchTopology, CpuReading, countsBy, countsLine, cpuShares, gaugesLine, createAccounts, describeMachine, firstArrival, ingestClient, log, measureCapacity, ms, offer as offerFrom, pct, runBench, Sent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, workflowTaskCounts } from './delivery-support';
+import { ADVICE, arrivalCount, benchTopology, CpuReading, countsBy, countsLine, cpuShares, gaugesLine, createAccounts, describeMachine, firstArrival, ingestClient, log, measureCapacity, ms, offer as offerFrom, pct, PROMISED_FIRST_POST_P99_MS, runBench, Sent, sleep, startBenchPlatform, startReceiver, stopPlatform, verdict, waitFor, warmUp, workflowTaskCounts } from './delivery-support';
 
 const ACCOUNTS = Number(process.env.OVERLOAD_ACCOUNTS ?? 12);
 const CAPACITY_EVENTS = Number(process.env.OVERLOAD_CAPACITY_EVENTS ?? 2000);
@@ -41,11 +41,6 @@ const SLOW_DELAY_MS = Number(process.env.OVERLOAD_SLOW_DELAY_MS ?? 25_000);
  * events made a p99, and the ratio swung from 0.9× to 2.7× between runs (BENCHMARKS.md).
  */
 const SLOW_SECONDS = Number(process.env.OVERLOAD_SLOW_SECONDS ?? 300);
-/**
- * What the platform promises an accepted event under overload (docs/delivery.md#overload): its first
- * POST reaches the receiver within this long at p99, at any offered rate.
- */
-const PROMISED_FIRST_POST_P99_MS = 5_000;
 /** The issue's targets for every offer at or above capacity. */
 const TARGETS = { goodput: 0.8, firstTryP99Ms: 1_000, drain: 0.8, probeMs: 2_000 };
 /** The drain rate is judged only on a backlog worth at least this many seconds of capacity. */
