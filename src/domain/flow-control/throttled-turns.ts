@@ -15,14 +15,22 @@ export function throttleFloorMs(perSecond: number, tries: number, random: number
   return perSecond > 0 ? Math.min(1000, 1000 / perSecond) : throttledRetryDelayMs(tries, random);
 }
 
+/** A waiting delivery: when it is due back, and its place in its key's queue (the order it was first throttled in). */
+interface Turn {
+  due: number;
+  place: number;
+}
+
 /**
  * Per key (an account's places, an endpoint's limits), the deliveries told to wait, each for its turn at the pace places free:
  * asking sooner is refused again, and every ask is a round trip through Temporal (the throttled attempts of an account whose
- * receivers hang asked about 9 times a second, and a neighbour's flood lost 13 % of its deliveries).
+ * receivers hang asked about 9 times a second, and a neighbour's flood lost 13 % of its deliveries). A delivery refused
+ * again keeps its place, so the first throttled are served first (AttemptSlots lets them in before fresh attempts).
  */
 export class ThrottledTurns {
-  /** Per key, the waiting deliveries and when each is due back. */
-  private readonly queues = new Map<string, Map<string, number>>();
+  /** Per key, the waiting deliveries in the order they were first throttled. */
+  private readonly queues = new Map<string, Map<string, Turn>>();
+  private places = 0;
   private prunedAt = 0;
 
   constructor(
@@ -36,17 +44,28 @@ export class ThrottledTurns {
     return this.queues.size;
   }
 
-  /** Counts `delivery` as waiting under `key`; its wait: its turn at `perSecond` places freed (0: unknown), at least `floorMs`. */
+  /**
+   * Counts `delivery` as waiting under `key`; its wait: its turn at `perSecond` places freed (0: unknown), at least `floorMs`.
+   * Its turn comes after the deliveries throttled before it: all of the key's for a new one, those ahead of it for one back.
+   */
   wait(key: string, delivery: string, perSecond: number, floorMs: number, random: number): number {
     const now = this.now();
     this.prune(now);
-    const queue = this.queues.get(key) ?? new Map<string, number>();
+    const queue = this.queues.get(key) ?? new Map<string, Turn>();
     this.queues.set(key, queue);
-    queue.delete(delivery);
-    const turnMs = perSecond > 0 ? Math.min(MAX_QUEUED_WAIT_MS, (queue.size / perSecond) * 1000) : 0;
+    const turn = queue.get(delivery) ?? { due: now, place: this.places++ };
+    let ahead = 0;
+    for (const other of queue.values()) if (other.place < turn.place) ahead++;
+    const turnMs = perSecond > 0 ? Math.min(MAX_QUEUED_WAIT_MS, (ahead / perSecond) * 1000) : 0;
     const delay = Math.max(floorMs, Math.round(turnMs / 2 + (random * turnMs) / 2));
-    queue.set(delivery, now + delay);
+    turn.due = now + delay;
+    queue.set(delivery, turn);
     return delay;
+  }
+
+  /** The delivery's place among the key's waiting ones (lower: throttled first), or undefined if it is not waiting. */
+  placeOf(key: string, delivery: string): number | undefined {
+    return this.queues.get(key)?.get(delivery)?.place;
   }
 
   /** How many deliveries of `key` wait (those long past due dropped first). */
@@ -68,7 +87,7 @@ export class ThrottledTurns {
     this.prunedAt = now;
     for (const [key, queue] of this.queues) {
       let lastDue = Number.NEGATIVE_INFINITY;
-      for (const [delivery, due] of queue) {
+      for (const [delivery, { due }] of queue) {
         if (due + RETURN_GRACE_MS >= now) continue;
         queue.delete(delivery);
         lastDue = Math.max(lastDue, due);

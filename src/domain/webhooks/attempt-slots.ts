@@ -97,14 +97,14 @@ export class AttemptSlots {
         resolve(null);
       }, waitMs);
       timer.unref(); // a wait keeps nothing alive on its own
-      this.waiting.push(waiter);
+      this.queueWaiter(waiter);
     });
   }
 
   /**
    * Counts a delivery that found no place as waiting, and answers how long it waits before asking again (throttled-turns.ts):
-   * its doubling back-off, or, once the account's places are seen freeing, its turn behind the account's throttled ones
-   * (no doubling then: fresh attempts take the places freed while it waits, and a doubled wait leaves it seconds behind them).
+   * its doubling back-off, or, once the account's places are seen freeing, its turn behind the account's attempts throttled
+   * before it (no doubling then: a doubled wait would leave it seconds after its turn).
    */
   throttle(accountId: string, delivery: string, tries: number, random: number): number {
     this.updateBusy(accountId); // first drops its throttled attempts gone, so that the pace does not count their time
@@ -147,7 +147,23 @@ export class AttemptSlots {
     this.freedWhileBusy.setBusy(accountId, this.busy(accountId));
   }
 
-  /** The first waiters of this account that fit now, in the order they came. */
+  /**
+   * A throttled attempt back for its turn waits before the account's fresh attempts and those throttled after it: else
+   * the places freed while it was away go to newer attempts, and it is throttled again, to wait as long once more.
+   */
+  private queueWaiter(waiter: Waiter): void {
+    const place = this.placeOf(waiter);
+    const before = place === Infinity ? -1 : this.waiting.findIndex((w) => w.accountId === waiter.accountId && this.placeOf(w) > place);
+    if (before === -1) this.waiting.push(waiter);
+    else this.waiting.splice(before, 0, waiter);
+  }
+
+  /** A waiter's place among its account's throttled attempts; Infinity for a fresh attempt. */
+  private placeOf(waiter: Waiter): number {
+    return (waiter.delivery === undefined ? undefined : this.turns.placeOf(waiter.accountId, waiter.delivery)) ?? Infinity;
+  }
+
+  /** The first waiters of this account that fit now, in their order (throttled attempts back for their turn first). */
   private admitWaiting(accountId: string): void {
     for (const waiter of this.waiting.filter((w) => w.accountId === accountId)) {
       if (this.full(accountId)) return;

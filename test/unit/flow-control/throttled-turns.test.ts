@@ -27,6 +27,12 @@ describe('ThrottledTurns', () => {
     expect(keysAfterSecondWait(2_000)).toBe(2);
   });
 
+  it('keeps the place of a delivery refused again: only those throttled before it are ahead of it', () => {
+    const turns = new ThrottledTurns(() => 0);
+    for (const delivery of ['delivery-1-ep', 'delivery-2-ep', 'delivery-3-ep']) turns.wait('acct_a', delivery, 1, 0, 1);
+    expect([turns.wait('acct_a', 'delivery-1-ep', 1, 0, 1), turns.wait('acct_a', 'delivery-3-ep', 1, 0, 1)]).toEqual([0, 2_000]);
+  });
+
   it('drops a key once its last waiting delivery is served', () => {
     const turns = new ThrottledTurns(() => 0);
     turns.wait('acct_a', 'delivery-1-ep', 1, 1_000, 1);

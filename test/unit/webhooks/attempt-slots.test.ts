@@ -33,6 +33,19 @@ describe('AttemptSlots: what one account and one endpoint hold at once', () => {
     expect(slots.inFlight('acct_a')).toBe(0);
   });
 
+  it('gives a freed place to a throttled attempt back for its turn before fresh attempts that came first', async () => {
+    const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 });
+    const leave = (await slots.enter('acct_a', 'ep_1', LONG))!;
+    slots.throttle('acct_a', 'delivery-1-ep', 1, 1);
+    slots.throttle('acct_a', 'delivery-2-ep', 1, 1);
+    const order: string[] = [];
+    const enter = (delivery: string) => slots.enter('acct_a', 'ep_1', LONG, delivery).then((l) => (order.push(delivery), l!()));
+    const waits = [enter('delivery-fresh-ep'), enter('delivery-2-ep'), enter('delivery-1-ep')];
+    leave();
+    await Promise.all(waits);
+    expect(order).toEqual(['delivery-1-ep', 'delivery-2-ep', 'delivery-fresh-ep']);
+  });
+
   it('answers null to a waiter whose wait ends before a place frees', async () => {
     const slots = new AttemptSlots({ perAccount: 1, perEndpoint: 1 });
     await slots.enter('acct_a', 'ep_1', LONG);
