@@ -140,6 +140,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     window: startWindow,
     windowFreedBy: eagerWorkflowStart ? 'first-attempt' : 'start-call',
     cannotMove: eagerWorkflowStart ? (accountId) => attemptSlots.full(accountId) : undefined,
+    starting: eagerWorkflowStart ? (accountId, workflowId) => attemptSlots.starting(accountId, workflowId) : undefined,
   });
   attemptSlots.onFree(() => outbox.poke());
   setOutboxOldestWaitSource(() => outbox.oldestWaitMs());

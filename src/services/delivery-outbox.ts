@@ -20,6 +20,8 @@ export interface DeliveryOutboxOptions {
   windowFreedBy?: 'first-attempt' | 'start-call';
   /** Accounts with every attempt place taken (attempt-slots.ts) wait here, not in Temporal as throttled attempts; `poke` on change. */
   cannotMove?: (accountId: string) => boolean;
+  /** Told each delivery as its workflow is started (a worker here counts it on its way to a place: AttemptSlots.starting). */
+  starting?: (accountId: string, workflowId: string) => void;
 }
 
 /** One workflow start: the event's endpoint at `index`; `done` once Temporal has it. */
@@ -241,6 +243,7 @@ export class DeliveryOutbox {
     };
     const started = async (failures: number) => {
       if (failures > 0) await window.take(workflowId);
+      this.options.starting?.(event.account_id, workflowId);
       const answer = await underTraceparent(event.traceparent, () => this.scheduler.start(delivery, { manualRetry: false }));
       if (answer === 'already-exists' || this.options.windowFreedBy === 'start-call') window.release(workflowId);
     };

@@ -63,6 +63,15 @@ describe('DeliveryOutbox', () => {
     expect(outbox.awaiting.handedOverThrough()).toBe(2);
   });
 
+  it('tells the worker here of each delivery before its start call, as on its way to a place', async () => {
+    const s = heldScheduler();
+    const told: string[] = [];
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10, window: noWindow(), starting: (account, id) => told.push(`${account} ${id}`) });
+    void outbox.enqueue(event(8, ['a', 'b']));
+    await tick();
+    expect([told, s.started.length]).toEqual([['acct delivery-8-a', 'acct delivery-8-b'], 0]);
+  });
+
   it("sends no start in the ingest's own turn: its answer is written first", async () => {
     const s = heldScheduler();
     const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10, window: noWindow() });
