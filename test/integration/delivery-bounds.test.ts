@@ -2,6 +2,7 @@ import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { MAX_DELIVERY_ROUNDS } from '../../src/domain/webhooks/delivery-status';
 import { eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
+import { sendEventAccepted } from '../support/send-event';
 
 /** Bounds on what one delivery, one event list page and one broken configuration can cost. */
 describe('delivery bounds', () => {
@@ -45,7 +46,7 @@ describe('delivery bounds', () => {
     const { api } = await setUp();
     const big = 'x'.repeat(250 * 1024);
     const ids: number[] = [];
-    for (let i = 0; i < 6; i++) ids.push((await api.post('/api/v1/webhooks/events', { type: 'big.event', data: { big, i } })).body.id);
+    for (let i = 0; i < 6; i++) ids.push((await sendEventAccepted(api, { type: 'big.event', data: { big, i } })).body.id);
     const first = await api.get('/api/v1/webhooks/events?limit=10');
     expect(first.status).toBe(200);
     expect(first.body.data.map((e: { id: number }) => e.id)).toEqual(ids.slice(1).reverse());

@@ -3,6 +3,7 @@ import type { Platform } from '../../src/main/platform';
 import type { TestBroker } from './brokers';
 import { deliveryClosed, retryWaits } from './delivery-workflows';
 import { apiClient, createAccountWithKey, eventually } from './platform';
+import { sendEventAccepted } from './send-event';
 
 export type Api = ReturnType<typeof apiClient>;
 
@@ -19,11 +20,9 @@ export async function registerDestination(api: Api, destination: unknown, extra:
   return res.body;
 }
 
-/** Sends an event, answering its id. */
+/** Sends an event (repeating a 503 as callers do), answering its id. */
 export async function sendEvent(api: Api, type = 'order.created', data: Record<string, unknown> = { order_id: 42 }): Promise<number> {
-  const res = await api.post('/api/v1/webhooks/events', { type, data });
-  if (res.status !== 202) throw new Error(`ingest answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body.id;
+  return (await sendEventAccepted(api, { type, data })).body.id;
 }
 
 /** The event's delivery once it matches `done`. */
