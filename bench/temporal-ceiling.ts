@@ -82,7 +82,7 @@ async function main(): Promise<void> {
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < COUNT) {
             const id = next++;
-            await window.take(`ceiling-${id}`);
+            await window.take({ workflowId: `ceiling-${id}`, accountId: 'acct_ceiling000000000000' });
             if (DELIVERY_SHAPE) {
               await scheduler.start(
                 { workflowId: `ceiling-${id}`, eventId: id, endpointId: 'ep_ceiling0000000000000000', accountId: 'acct_ceiling000000000000', round: 1, type: 'bench.burst', timestamp: Math.floor(Date.now() / 1000), body: JSON.stringify({ id, type: 'bench.burst', timestamp: 0, data: { n: id } }), acceptedAt: Date.now(), url: 'https://127.0.0.1:4443/hook' },

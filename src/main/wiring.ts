@@ -140,7 +140,6 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
     window: startWindow,
     windowFreedBy: eagerWorkflowStart ? 'first-attempt' : 'start-call',
     cannotMove: eagerWorkflowStart ? (accountId) => attemptSlots.full(accountId) : undefined,
-    starting: eagerWorkflowStart ? (accountId, workflowId) => attemptSlots.starting(accountId, workflowId) : undefined,
   });
   attemptSlots.onFree(() => outbox.poke());
   setOutboxOldestWaitSource(() => outbox.oldestWaitMs());
@@ -200,7 +199,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
         maxBacklogMs: outboxWaitBoundMs(config.maxBacklogMs, eagerWorkflowStart),
         maxLoopDelayMs: config.ingestMaxLoopDelayMs,
         // A worker here starts an account's deliveries while one of its endpoints has no place: they wait throttled, in Temporal.
-        placesWaitMs: eagerWorkflowStart ? (accountId) => attemptSlots.expectedWaitMs(accountId) : undefined,
+        placesWaitMs: eagerWorkflowStart ? (accountId) => attemptSlots.expectedWaitMs(accountId, startWindow.waitingOf(accountId)) : undefined,
         lagging: laggingAccounts && ((accountId) => laggingAccounts.refuses(accountId)),
       },
       ingestConcurrencyTuning(eagerWorkflowStart),

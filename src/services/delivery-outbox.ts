@@ -20,8 +20,6 @@ export interface DeliveryOutboxOptions {
   windowFreedBy?: 'first-attempt' | 'start-call';
   /** Accounts with every attempt place taken (attempt-slots.ts) wait here, not in Temporal as throttled attempts; `poke` on change. */
   cannotMove?: (accountId: string) => boolean;
-  /** Told each delivery as its workflow is started (a worker here counts it on its way to a place: AttemptSlots.starting). */
-  starting?: (accountId: string, workflowId: string) => void;
 }
 
 /** One workflow start: the event's endpoint at `index`; `done` once Temporal has it. */
@@ -207,7 +205,8 @@ export class DeliveryOutbox {
       if (!next) return null;
       taken = { start: next.item, since: next.since };
       this.underWay.add(taken);
-      return deliveryId(next.item.event._id, next.item.event.endpoint_ids[next.item.index]);
+      const { event, index } = next.item;
+      return { workflowId: deliveryId(event._id, event.endpoint_ids[index]), accountId: event.account_id };
     };
     await this.options.window.take(pick);
     if (!taken) return;
@@ -242,8 +241,7 @@ export class DeliveryOutbox {
       url: event.endpoint_urls[index] ?? '',
     };
     const started = async (failures: number) => {
-      if (failures > 0) await window.take(workflowId);
-      this.options.starting?.(event.account_id, workflowId);
+      if (failures > 0) await window.take({ workflowId, accountId: event.account_id });
       const answer = await underTraceparent(event.traceparent, () => this.scheduler.start(delivery, { manualRetry: false }));
       if (answer === 'already-exists' || this.options.windowFreedBy === 'start-call') window.release(workflowId);
     };

@@ -1,4 +1,5 @@
 import { AdaptiveLimit, AdaptiveLimitTuning } from '../domain/flow-control/adaptive-limit';
+import { addCount } from '../domain/flow-control/sliding-count';
 import { recordStartWait, setStartWindowSize } from '../infra/metrics';
 
 /**
@@ -10,14 +11,22 @@ export const START_WINDOW_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 8, t
 /** Without a worker, slots free on the start call's answer: the backlog waits in the outbox, where accounts take turns. */
 export const START_CALL_TUNING: Omit<AdaptiveLimitTuning, 'max'> = { min: 2, targetMs: 250, increase: 2, decrease: 0.75, intervalMs: 1_000 };
 
+/** A delivery whose workflow is started: its first attempt will ask for one of its account's places. */
+export interface StartSlot {
+  workflowId: string;
+  accountId: string;
+}
+
 /**
  * At most `limit` started workflows (adaptive with `tuning`, up to `size`; 0: no window) wait for their first attempt. A
  * task past DELIVERY_TASK_TIMEOUT_MS is handed out again (its attempt made twice) and a deep backlog overflows the workflow
  * cache (measured: 52 workflows/s with 100–400 waiting, 36/s all at once): events wait in the durable outbox instead.
  */
 export class DeliveryStartWindow {
-  /** Workflow id → when its slot frees itself. Map order is start order, so the oldest is first. */
-  private readonly waiting = new Map<string, number>();
+  /** Workflow id → when its slot frees itself, and its account. Map order is start order, so the oldest is first. */
+  private readonly waiting = new Map<string, { until: number; accountId: string }>();
+  /** Per account, its workflows in `waiting`. */
+  private readonly waitingPerAccount = new Map<string, number>();
   private readonly queue: Array<() => void> = [];
   /** Slots handed to waiters that have not resumed yet. */
   private reserved = 0;
@@ -50,13 +59,23 @@ export class DeliveryStartWindow {
   }
 
   /**
+   * The account's started workflows whose first attempt has not begun (on their way to its places), for at most the
+   * expiry: a start whose attempt runs on another worker is released by none here. Counted without a window too.
+   */
+  waitingOf(accountId: string): number {
+    this.expire();
+    return this.waitingPerAccount.get(accountId) ?? 0;
+  }
+
+  /**
    * Taken before the start is sent (the first activity may begin before the call returns). `pick` runs only
    * then, so the accounts' turn is decided at the last moment; a null pick gives the slot back.
    */
-  async take(pick: string | (() => string | null)): Promise<string | null> {
-    const picked = typeof pick === 'string' ? () => pick : pick;
-    if (this.size <= 0 || this.closed) return picked();
+  async take(pick: StartSlot | (() => StartSlot | null)): Promise<string | null> {
+    const picked = typeof pick === 'function' ? pick : () => pick;
+    if (this.closed) return picked()?.workflowId ?? null;
     this.expire();
+    if (this.size <= 0) return this.hold(picked());
     // A freed slot is reserved for the longest waiter, not whoever asks next: no accepted event is overtaken again and again.
     if (this.queue.length > 0 || this.taken >= this.limit) {
       this.adaptive?.markFull();
@@ -64,27 +83,37 @@ export class DeliveryStartWindow {
         this.queue.push(resolve);
         this.armExpiry();
       });
-      if (this.closed) return picked();
+      if (this.closed) return picked()?.workflowId ?? null;
       this.reserved--;
     }
-    const workflowId = picked();
-    if (workflowId === null) {
-      this.wake();
-      return null;
-    }
-    // Re-inserted at the end: the map's order is expiry order, which expire() relies on.
-    this.waiting.delete(workflowId);
-    this.waiting.set(workflowId, this.now() + this.expiryMs);
-    return workflowId;
+    const slot = picked();
+    if (slot === null) this.wake();
+    return this.hold(slot);
   }
 
   /** The workflow's first activity has started (or its start was not needed): the slot is free. */
   release(workflowId: string): void {
-    const until = this.waiting.get(workflowId);
-    if (until === undefined) return;
-    this.waiting.delete(workflowId);
-    this.measured(this.now() - (until - this.expiryMs));
+    const held = this.unhold(workflowId);
+    if (held === undefined) return;
+    this.measured(this.now() - (held.until - this.expiryMs));
     this.wake();
+  }
+
+  private hold(slot: StartSlot | null): string | null {
+    if (slot === null) return null;
+    // Re-inserted at the end: the map's order is expiry order, which expire() relies on.
+    this.unhold(slot.workflowId);
+    this.waiting.set(slot.workflowId, { until: this.now() + this.expiryMs, accountId: slot.accountId });
+    addCount(this.waitingPerAccount, slot.accountId, 1);
+    return slot.workflowId;
+  }
+
+  private unhold(workflowId: string): { until: number; accountId: string } | undefined {
+    const held = this.waiting.get(workflowId);
+    if (held === undefined) return undefined;
+    this.waiting.delete(workflowId);
+    addCount(this.waitingPerAccount, held.accountId, -1);
+    return held;
   }
 
   /** Shutdown: whoever waits goes on, and the window admits everyone from now on. */
@@ -92,14 +121,15 @@ export class DeliveryStartWindow {
     this.closed = true;
     clearTimeout(this.expiryTimer);
     this.waiting.clear();
+    this.waitingPerAccount.clear();
     for (const wake of this.queue.splice(0)) wake();
   }
 
   private expire(): void {
     const now = this.now();
-    for (const [id, until] of this.waiting) {
+    for (const [id, { until }] of this.waiting) {
       if (until > now) break;
-      this.waiting.delete(id);
+      this.unhold(id);
       // Ran elsewhere, or waited here the whole expiry: either way as long a wait as can be seen.
       this.measured(this.expiryMs);
     }
@@ -133,7 +163,7 @@ export class DeliveryStartWindow {
         this.wake();
         if (this.queue.length > 0) this.armExpiry();
       },
-      Math.max(1, oldest.value - this.now()),
+      Math.max(1, oldest.value.until - this.now()),
     );
     this.expiryTimer.unref?.();
   }

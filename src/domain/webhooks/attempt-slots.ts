@@ -39,17 +39,12 @@ const FREED_MIN_BUSY_MS = 1_000;
  */
 const UNKNOWN_PACE_PER_PLACE = 1;
 
-/** A delivery on its way (its workflow started here, its first attempt not yet asking) counts this long at most: it may run elsewhere. */
-const ON_THE_WAY_MS = 10_000;
-
 export class AttemptSlots {
   private readonly byAccount = new Map<string, number>();
   private readonly byEndpoint = new Map<string, number>();
   private readonly waiting: Waiter[] = [];
   /** Per account, its attempts in `waiting`. */
   private readonly waitingOf = new Map<string, number>();
-  /** Per account, its deliveries on their way, and until when each counts. */
-  private readonly onTheWay = new Map<string, Map<string, number>>();
   private readonly freed: Array<(accountId: string) => void> = [];
   private readonly freedWhileBusy: BusyRate;
   private readonly turns: ThrottledTurns;
@@ -76,23 +71,15 @@ export class AttemptSlots {
 
   /**
    * How long a new attempt of the account would wait for a place here, while the account asks for more places than it has
-   * (else 0): its attempts throttled, waiting here or on their way, all ahead of it, at the pace its places free (until
-   * known, UNKNOWN_PACE_PER_PLACE). Waiting for an endpoint's places too, which `full` does not show.
+   * (else 0): its attempts throttled, waiting here or `onTheWay` (started, not yet asking: DeliveryStartWindow.waitingOf),
+   * all ahead of it, at the pace its places free (until known, UNKNOWN_PACE_PER_PLACE). Waiting for an endpoint's places
+   * too, which `full` does not show.
    */
-  expectedWaitMs(accountId: string): number {
+  expectedWaitMs(accountId: string, onTheWay = 0): number {
     if (!this.busy(accountId)) return 0;
-    const ahead = this.turns.waiting(accountId) + (this.waitingOf.get(accountId) ?? 0) + this.onTheWayOf(accountId);
+    const ahead = this.turns.waiting(accountId) + (this.waitingOf.get(accountId) ?? 0) + onTheWay;
     const perSecond = this.freedWhileBusy.perBusySecond(accountId) ?? this.limits.perAccount * UNKNOWN_PACE_PER_PLACE;
     return (ahead / perSecond) * 1000;
-  }
-
-  /** The delivery's workflow is being started here: its first attempt will ask for a place (and is no longer on its way then). */
-  starting(accountId: string, delivery: string): void {
-    this.onTheWayOf(accountId); // drops those past their time, so the map holds no more than the account's recent starts
-    const deliveries = this.onTheWay.get(accountId) ?? new Map<string, number>();
-    this.onTheWay.set(accountId, deliveries);
-    deliveries.delete(delivery); // a start retried goes to the end: the map stays in the order its entries expire
-    deliveries.set(delivery, this.now() + ON_THE_WAY_MS);
   }
 
   /** Told the account whenever one of its places frees (and no waiter of its took it). */
@@ -102,7 +89,6 @@ export class AttemptSlots {
 
   /** A place within `waitMs` (in order per account), or null if the account or endpoint had none free. */
   async enter(accountId: string, endpointId: string, waitMs: number, delivery?: string): Promise<LeaveSlot | null> {
-    if (delivery !== undefined) this.arrived(accountId, delivery);
     // A release admits every waiter that fits, so one that fits now passes nobody who could go.
     if (this.fits(accountId, endpointId)) return this.take(accountId, endpointId, delivery);
     if (waitMs <= 0) return null;
@@ -167,26 +153,6 @@ export class AttemptSlots {
   /** Asking for more places than it has: attempts throttled (asked first: it drops those gone) or waiting here, or all taken. */
   private busy(accountId: string): boolean {
     return this.turns.waiting(accountId) > 0 || (this.waitingOf.get(accountId) ?? 0) > 0 || this.full(accountId);
-  }
-
-  private arrived(accountId: string, delivery: string): void {
-    const deliveries = this.onTheWay.get(accountId);
-    if (!deliveries?.delete(delivery) || deliveries.size > 0) return;
-    this.onTheWay.delete(accountId);
-  }
-
-  /** The account's deliveries on their way (those past ON_THE_WAY_MS dropped). */
-  private onTheWayOf(accountId: string): number {
-    const deliveries = this.onTheWay.get(accountId);
-    if (!deliveries) return 0;
-    const now = this.now();
-    // In start order, so the first not past is the oldest still counted.
-    for (const [delivery, until] of deliveries) {
-      if (until > now) break;
-      deliveries.delete(delivery);
-    }
-    if (deliveries.size === 0) this.onTheWay.delete(accountId);
-    return deliveries.size;
   }
 
   private updateBusy(accountId: string): void {

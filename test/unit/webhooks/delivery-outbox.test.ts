@@ -63,13 +63,13 @@ describe('DeliveryOutbox', () => {
     expect(outbox.awaiting.handedOverThrough()).toBe(2);
   });
 
-  it('tells the worker here of each delivery before its start call, as on its way to a place', async () => {
+  it("counts each delivery on its way to its account's places from before its start call", async () => {
     const s = heldScheduler();
-    const told: string[] = [];
-    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10, window: noWindow(), starting: (account, id) => told.push(`${account} ${id}`) });
+    const window = noWindow();
+    const outbox = new DeliveryOutbox(s.scheduler, logger, { startConcurrency: 10, window });
     void outbox.enqueue(event(8, ['a', 'b']));
     await tick();
-    expect([told, s.started.length]).toEqual([['acct delivery-8-a', 'acct delivery-8-b'], 0]);
+    expect([window.waitingOf('acct'), s.started.length]).toEqual([2, 0]);
   });
 
   it("sends no start in the ingest's own turn: its answer is written first", async () => {
@@ -307,7 +307,7 @@ describe('DeliveryOutbox with a start window', () => {
     const outbox = new DeliveryOutbox(scheduler, logger, { startConcurrency: 10, window });
     outbox.awaiting.enter(1);
     await outbox.enqueue(event(1, ['a']));
-    expect(window.occupied).toBe(0);
+    expect([window.occupied, window.waitingOf('acct')]).toEqual([0, 0]);
     window.close();
   });
 

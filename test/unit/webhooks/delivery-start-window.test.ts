@@ -1,5 +1,8 @@
 import { DeliveryStartWindow } from '../../../src/services/delivery-start-window';
 
+/** A start of `workflowId`, for the account `acct` unless told. */
+const slot = (workflowId: string, accountId = 'acct') => ({ workflowId, accountId });
+
 const tick = () => new Promise((r) => setImmediate(r));
 
 /** Resolves to true once `promise` settles, false if it is still pending after a few ticks. */
@@ -13,16 +16,16 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 describe('DeliveryStartWindow', () => {
   it('admits starts up to its size, then holds the next one', async () => {
     const window = new DeliveryStartWindow(2, 60_000);
-    expect(await settled(window.take('w1'))).toBe(true);
-    expect(await settled(window.take('w2'))).toBe(true);
-    expect(await settled(window.take('w3'))).toBe(false);
+    expect(await settled(window.take(slot('w1')))).toBe(true);
+    expect(await settled(window.take(slot('w2')))).toBe(true);
+    expect(await settled(window.take(slot('w3')))).toBe(false);
     window.close();
   });
 
   it('a held start goes on once an earlier workflow begins its first attempt', async () => {
     const window = new DeliveryStartWindow(1, 60_000);
-    await window.take('w1');
-    const second = window.take('w2');
+    await window.take(slot('w1'));
+    const second = window.take(slot('w2'));
     expect(await settled(second)).toBe(false);
     window.release('w1');
     expect(await settled(second)).toBe(true);
@@ -32,11 +35,11 @@ describe('DeliveryStartWindow', () => {
 
   it('a freed slot goes to the start that waited longest, not to one that asks right after', async () => {
     const window = new DeliveryStartWindow(1, 60_000);
-    await window.take('w1');
-    const waited = window.take('w2');
+    await window.take(slot('w1'));
+    const waited = window.take(slot('w2'));
     window.release('w1');
     // Asks in the same turn as the release, before the waiter has resumed.
-    const barging = window.take('w3');
+    const barging = window.take(slot('w3'));
     expect(await settled(waited)).toBe(true);
     expect(await settled(barging)).toBe(false);
     window.release('w2');
@@ -46,9 +49,9 @@ describe('DeliveryStartWindow', () => {
 
   it('starts that wait are served in the order they came', async () => {
     const window = new DeliveryStartWindow(1, 60_000);
-    await window.take('w0');
+    await window.take(slot('w0'));
     const order: string[] = [];
-    const waits = ['a', 'b', 'c'].map((id) => window.take(id).then(() => order.push(id)));
+    const waits = ['a', 'b', 'c'].map((id) => window.take(slot(id)).then(() => order.push(id)));
     for (const id of ['w0', 'a', 'b']) {
       window.release(id);
       await tick();
@@ -60,8 +63,8 @@ describe('DeliveryStartWindow', () => {
 
   it('an attempt of a workflow it never started frees nothing', async () => {
     const window = new DeliveryStartWindow(1, 60_000);
-    await window.take('w1');
-    const second = window.take('w2');
+    await window.take(slot('w1'));
+    const second = window.take(slot('w2'));
     window.release('manual-retry-elsewhere');
     expect(await settled(second)).toBe(false);
     window.close();
@@ -70,14 +73,14 @@ describe('DeliveryStartWindow', () => {
   it('a workflow id taken again expires after the others taken before it (map order stays expiry order)', async () => {
     let now = 0;
     const window = new DeliveryStartWindow(3, 10_000, () => now);
-    await window.take('a');
+    await window.take(slot('a'));
     now = 5_000;
-    await window.take('b');
+    await window.take(slot('b'));
     now = 6_000;
-    await window.take('a'); // taken again: now expires at 16 s, after b's 15 s
-    await window.take('c'); // the window is full
+    await window.take(slot('a')); // taken again: now expires at 16 s, after b's 15 s
+    await window.take(slot('c')); // the window is full
     now = 15_500;
-    expect(await settled(window.take('d'))).toBe(true); // b has expired, though a (taken first) has not
+    expect(await settled(window.take(slot('d')))).toBe(true); // b has expired, though a (taken first) has not
     window.close();
   });
 
@@ -86,8 +89,8 @@ describe('DeliveryStartWindow', () => {
     try {
       let now = 0;
       const window = new DeliveryStartWindow(1, 10_000, () => now);
-      await window.take('w1');
-      const second = window.take('w2');
+      await window.take(slot('w1'));
+      const second = window.take(slot('w2'));
       expect(await settled(second)).toBe(false);
       now = 9_999;
       jest.advanceTimersByTime(9_999);
@@ -101,16 +104,43 @@ describe('DeliveryStartWindow', () => {
     }
   });
 
-  it('size 0 never holds a start', async () => {
+  it('size 0 never holds a start, and counts them on their way all the same', async () => {
     const window = new DeliveryStartWindow(0);
-    for (let i = 0; i < 1_000; i++) expect(await settled(window.take(`w${i}`))).toBe(true);
-    expect(window.occupied).toBe(0);
+    for (let i = 0; i < 1_000; i++) expect(await settled(window.take(slot(`w${i}`)))).toBe(true);
+    expect(window.waitingOf('acct')).toBe(1_000);
+  });
+
+  it("counts per account its started workflows whose first attempt has not begun", async () => {
+    const window = new DeliveryStartWindow(8, 60_000);
+    for (const [id, account] of [['a1', 'acct_a'], ['a2', 'acct_a'], ['b1', 'acct_b']]) await window.take(slot(id, account));
+    window.release('a1');
+    expect([window.waitingOf('acct_a'), window.waitingOf('acct_b'), window.waitingOf('acct_c')]).toEqual([1, 1, 0]);
+    window.close();
+  });
+
+  it('counts a start taken again once', async () => {
+    const window = new DeliveryStartWindow(8, 60_000);
+    await window.take(slot('a1'));
+    await window.take(slot('a1')); // its start retried
+    expect(window.waitingOf('acct')).toBe(1);
+    window.close();
+  });
+
+  it('stops counting a start after its expiry: its first attempt may run on another worker', async () => {
+    let now = 0;
+    const window = new DeliveryStartWindow(8, 10_000, () => now);
+    await window.take(slot('a1'));
+    now = 5_000;
+    await window.take(slot('a2'));
+    now = 10_000;
+    expect(window.waitingOf('acct')).toBe(1);
+    window.close();
   });
 
   it('closing lets every held start go on', async () => {
     const window = new DeliveryStartWindow(1, 60_000);
-    await window.take('w1');
-    const held = [window.take('w2'), window.take('w3')];
+    await window.take(slot('w1'));
+    const held = [window.take(slot('w2')), window.take(slot('w3'))];
     window.close();
     expect(await settled(Promise.all(held))).toBe(true);
   });
@@ -121,25 +151,25 @@ describe('DeliveryStartWindow', () => {
     it('shrinks once started workflows wait longer than the target for their first attempt', async () => {
       let now = 0;
       const window = new DeliveryStartWindow(8, 60_000, () => now, tuning);
-      for (let i = 0; i < 8; i++) await window.take(`w${i}`);
+      for (let i = 0; i < 8; i++) await window.take(slot(`w${i}`));
       now = 1_500; // every first attempt began 1.5 s after its start
       for (let i = 0; i < 8; i++) window.release(`w${i}`);
       expect(window.limit).toBe(4);
-      for (let i = 0; i < 4; i++) await window.take(`x${i}`);
-      expect(await settled(window.take('x4'))).toBe(false);
+      for (let i = 0; i < 4; i++) await window.take(slot(`x${i}`));
+      expect(await settled(window.take(slot('x4')))).toBe(false);
       window.close();
     });
 
     it('grows back while the wait is short and starts are held by the window', async () => {
       let now = 0;
       const window = new DeliveryStartWindow(8, 60_000, () => now, tuning);
-      await window.take('a');
+      await window.take(slot('a'));
       now = 1_500;
       window.release('a'); // a 1.5 s wait: 8 → 4
       expect(window.limit).toBe(4);
       now = 1_600;
-      for (const id of ['p', 'q', 'r', 's']) await window.take(id);
-      const held = window.take('t'); // the window, not demand, holds this start
+      for (const id of ['p', 'q', 'r', 's']) await window.take(slot(id));
+      const held = window.take(slot('t')); // the window, not demand, holds this start
       expect(await settled(held)).toBe(false);
       now = 2_600;
       window.release('p'); // a 1 s wait, on target: 4 → 6
@@ -151,9 +181,9 @@ describe('DeliveryStartWindow', () => {
     it('never grows past the configured size', async () => {
       let now = 0;
       const window = new DeliveryStartWindow(2, 60_000, () => now, tuning);
-      await window.take('a');
-      await window.take('b');
-      const held = window.take('c');
+      await window.take(slot('a'));
+      await window.take(slot('b'));
+      const held = window.take(slot('c'));
       now = 1_000;
       window.release('a');
       window.release('b');
