@@ -53,9 +53,9 @@ export class ThrottledTurns {
     this.prune(now);
     const queue = this.queues.get(key) ?? new Map<string, Turn>();
     this.queues.set(key, queue);
-    const turn = queue.get(delivery) ?? { due: now, place: this.places++ };
-    let ahead = 0;
-    for (const other of queue.values()) if (other.place < turn.place) ahead++;
+    const known = queue.get(delivery);
+    const turn = known ?? { due: now, place: this.places++ };
+    const ahead = known ? this.ahead(queue, delivery) : queue.size;
     const turnMs = perSecond > 0 ? Math.min(MAX_QUEUED_WAIT_MS, (ahead / perSecond) * 1000) : 0;
     const delay = Math.max(floorMs, Math.round(turnMs / 2 + (random * turnMs) / 2));
     turn.due = now + delay;
@@ -79,6 +79,16 @@ export class ThrottledTurns {
     const queue = this.queues.get(key);
     queue?.delete(delivery);
     if (queue?.size === 0) this.queues.delete(key);
+  }
+
+  /** Those before the delivery in its queue: a queue's entries are only ever added at the end, so its order is place order. */
+  private ahead(queue: Map<string, Turn>, delivery: string): number {
+    let ahead = 0;
+    for (const other of queue.keys()) {
+      if (other === delivery) return ahead;
+      ahead++;
+    }
+    return ahead;
   }
 
   /** At most once a second, every key's deliveries long past due are dropped, and keys left empty with them. */
