@@ -11,6 +11,7 @@ import { ExportedSpan, startOtlpSink } from '../support/otlp-sink';
 import { roleEnv, spawnRole } from '../support/child-role';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
+import { sendEventAccepted } from '../support/send-event';
 import { verifySignature } from '../support/spec-signature';
 
 const SCREENSHOTS = path.join(PROJECT_ROOT, 'test-artifacts', 'screenshots');
@@ -277,7 +278,7 @@ describe('portal in a real browser', () => {
   it('pages through the tenant\'s events, 50 at a time, older and back to the newest', async () => {
     const sender = apiClient(platform, (await createAccountWithKey(platform)).key);
     const ids: number[] = [];
-    for (let i = 0; i < 55; i++) ids.push((await sender.post('/api/v1/webhooks/events', { type: 'order.paged', data: { i }, tenant_id: TENANT })).body.id);
+    for (let i = 0; i < 55; i++) ids.push((await sendEventAccepted(sender, { type: 'order.paged', data: { i }, tenant_id: TENANT })).body.id);
     const made = await sender.post('/api/v1/webhooks/portal-sessions', { tenant_id: TENANT });
     const tab = await (await browser.newContext()).newPage();
     await tab.goto(made.body.url);

@@ -7,6 +7,7 @@ import { libraryTests } from '../support/library-tests';
 import { apiClient, createAccountWithKey, eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
 import { ReceiverProcess, sendRaw, startReceiverProcess, startTypeScriptReceiver } from '../support/receiver-processes';
+import { sendEventAccepted } from '../support/send-event';
 import { ensureReceiverToolchains, NPM_ORACLE_MODULE, RECEIVERS_DIR, VENV_PYTHON } from '../support/receiver-toolchains';
 import { verifySignature } from '../support/spec-signature';
 
@@ -81,7 +82,7 @@ describe('real deliveries verified by each library and by the official Standard 
       { type: 'report.ready', data: { rows: Array.from({ length: 2000 }, (_, i) => ({ i, label: `row ${i}` })) } },
     ];
     const ids: number[] = [];
-    for (const event of events) ids.push((await api.post('/api/v1/webhooks/events', event)).body.id);
+    for (const event of events) ids.push((await sendEventAccepted(api, event)).body.id);
     for (const id of ids) {
       await eventually(async () => {
         const event = (await api.get(`/api/v1/webhooks/events/${id}`)).body;

@@ -6,6 +6,7 @@ import { deliveryClosed } from '../support/delivery-workflows';
 import { holdMethod } from '../support/gate';
 import { eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
+import { sendEventAccepted } from '../support/send-event';
 
 /**
  * docs/delivery.md "Pause and resume": one resume per endpoint, which a later resume does not
@@ -29,7 +30,7 @@ describe('resume: bounded work per call', () => {
     const { receiver, api, endpoint } = await fixture.subscribe(() => ({ status: 200 }), { path: '/hook' });
     expect((await api.post(endpointPath(endpoint.id, 'pause'))).status).toBe(200);
     const ids: number[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await api.post('/api/v1/webhooks/events', { type: 'order.created', data: {} })).body.id);
+    for (let i = 0; i < 3; i++) ids.push((await sendEventAccepted(api, { type: 'order.created', data: {} })).body.id);
     for (const id of ids) {
       await eventually(async () => (await temporal().workflow.getHandle(deliveryId(id, endpoint.id)).describe()).typedSearchAttributes.get(WEBHOOK_DELIVERY_STATUS) === 'paused', 30_000);
     }

@@ -8,7 +8,7 @@ type Api = ReturnType<typeof apiClient>;
  * machine) is repeated after its Retry-After with the same Idempotency-Key, for up to `timeoutMs`. Throws unless it ends
  * in 202; answers that response. For tests about something else than admission (those check the 503 themselves).
  */
-export async function sendEventAccepted(api: Api, event: { type: string; data: unknown }, timeoutMs = 60_000): Promise<ApiResponse> {
+export async function sendEventAccepted(api: Api, event: { type: string; data: unknown; [field: string]: unknown }, timeoutMs = 60_000): Promise<ApiResponse> {
   const headers = { 'Idempotency-Key': randomUUID() };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
