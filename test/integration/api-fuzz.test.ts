@@ -4,6 +4,7 @@ import { arbitraryFor, type OpenApiDocument } from '../support/openapi-arbitrari
 import { apiClient, createAccountWithKey, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 import { changedSomething, described, recordStoreWrites, type StoreWrite } from '../support/store-writes';
+import { sendEventAccepted } from '../support/send-event';
 
 /** Runs per property; a seed makes a run repeatable (FUZZ_SEED; a failure prints the seed and path to replay it). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1_500);
@@ -66,7 +67,7 @@ describe('every operation against generated requests', () => {
     const own = (await api.post('/api/v1/webhooks/endpoints', { url: receiver.url, description: OTHERS })).body;
     const events = await Promise.all(
       [{ tenant_id: 'tenant-1' }, { tenant_id: 'tenant-2', data: { n: 1, m: OTHERS } }, { data: { n: 2, m: OTHERS } }].map(
-        async (e) => (await api.post('/api/v1/webhooks/events', { type: 'order.created', data: { n: 0 }, ...e })).body.id as number,
+        async (e) => (await sendEventAccepted(api, { type: 'order.created', data: { n: 0 }, ...e })).body.id as number,
       ),
     );
     const portal = async (readOnly: boolean) => (await api.post('/api/v1/webhooks/portal-sessions', { tenant_id: 'tenant-1', read_only: readOnly })).body.token as string;

@@ -4,6 +4,7 @@ import type { Platform } from '../../src/main/platform';
 import { deliveryClosed } from '../support/delivery-workflows';
 import { eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
+import { sendEventAccepted } from '../support/send-event';
 
 type HistoryEvent = NonNullable<Awaited<ReturnType<ReturnType<Platform['temporal']['workflow']['getHandle']>['fetchHistory']>>['events']>[number];
 type Payload = Parameters<typeof defaultPayloadConverter.fromPayload>[0];
@@ -32,7 +33,7 @@ describe('the steps of each attempt in the delivery run', () => {
 
   async function deliveredHistory(fixture: ReturnType<typeof receivingPlatform>, respond: (i: number) => { status: number; body?: string; delayMs?: number }) {
     const { receiver, api, endpoint } = await fixture.subscribe(respond, { path: '/steps/secret-path' });
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'order.paid', data: { card: '4242' } })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'order.paid', data: { card: '4242' } })).body.id;
     expect(await deliveryClosed(fixture.platform.temporal, id, endpoint.id)).toBe('COMPLETED');
     const delivery = await eventually(async () => {
       const d = (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];

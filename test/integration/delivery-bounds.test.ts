@@ -14,7 +14,7 @@ describe('delivery bounds', () => {
     const stored = await fixture.platform.repositories.endpoints.find(accountId, endpoint.id);
     // As if the API had sealed it with another SECRETS_ENCRYPTION_KEY than this worker's.
     await fixture.platform.repositories.endpoints.update(stored!, { secret_sealed: 'v1.c2VhbGVkLWVsc2V3aGVyZQ.c2VhbGVkLWVsc2V3aGVyZQ.c2VhbGVkLWVsc2V3aGVyZQ' }, new Date());
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'secret.broken', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'secret.broken', data: {} })).body.id;
     const delivery = await eventually(async () => {
       const d = (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
       return d.attempt_count >= 2 ? d : undefined;
@@ -27,7 +27,7 @@ describe('delivery bounds', () => {
 
   it(`a delivery has at most ${MAX_DELIVERY_ROUNDS} rounds: a retry past that is refused with 409 and changes nothing`, async () => {
     const { api, endpoint, accountId } = await setUp(() => ({ status: 500 }));
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'rounds.capped', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'rounds.capped', data: {} })).body.id;
     await eventually(async () => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0].status === 'retrying' || undefined);
     await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: true });
     await eventually(async () => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0].status === 'cancelled' || undefined);

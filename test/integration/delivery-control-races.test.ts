@@ -7,6 +7,7 @@ import { holdMethod } from '../support/gate';
 import { apiClient, eventually } from '../support/platform';
 import type { Reply } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
+import { sendEventAccepted } from '../support/send-event';
 
 type Api = ReturnType<typeof apiClient>;
 type Attempt = { attempt: number; status_code: number | null };
@@ -17,7 +18,7 @@ function raceSteps(fixture: ReturnType<typeof receivingPlatform>) {
   const temporal = () => fixture.platform.temporal;
   const eventOf = async (api: Api, eventId: number) => (await api.get(`/api/v1/webhooks/events/${eventId}`)).body;
   const deliveryOf = async (api: Api, eventId: number) => (await eventOf(api, eventId)).deliveries[0];
-  const ingest = async (api: Api) => (await api.post('/api/v1/webhooks/events', { type: 'order.created', data: {} })).body.id as number;
+  const ingest = async (api: Api) => (await sendEventAccepted(api, { type: 'order.created', data: {} })).body.id as number;
   const endpointPath = (endpointId: string, action: 'pause' | 'resume') => `/api/v1/webhooks/endpoints/${endpointId}/${action}`;
   const controlPath = (eventId: number, endpointId: string) => `/api/v1/webhooks/events/${eventId}/deliveries/${endpointId}/cancel`;
   const attemptsOf = (delivery: { attempts: Attempt[] }) => delivery.attempts.map((a) => [a.attempt, a.status_code]);

@@ -5,6 +5,7 @@ import { holdMethod } from '../support/gate';
 import { type ApiResponse, apiClient, createAccountWithKey, eventually } from '../support/platform';
 import type { Reply } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
+import { sendEventAccepted } from '../support/send-event';
 
 /**
  * Control over deliveries in flight, through real Temporal workflows to real HTTPS receivers:
@@ -18,7 +19,7 @@ describe('delivery control: retry now and cancel', () => {
 
   type Api = ReturnType<typeof apiClient>;
   const deliveryOf = async (api: Api, eventId: number) => (await api.get(`/api/v1/webhooks/events/${eventId}`)).body.deliveries[0];
-  const ingest = async (api: Api) => (await api.post('/api/v1/webhooks/events', { type: 'order.created', data: {} })).body.id as number;
+  const ingest = async (api: Api) => (await sendEventAccepted(api, { type: 'order.created', data: {} })).body.id as number;
   const controlPath = (eventId: number, endpointId: string, action: 'retry-now' | 'cancel') => `/api/v1/webhooks/events/${eventId}/deliveries/${endpointId}/${action}`;
 
   /** Waits until the delivery's run waits on its timer before attempt `attempt` (the real schedule: 30 s before attempt 4). */

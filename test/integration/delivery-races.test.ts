@@ -6,6 +6,7 @@ import { deliveryClosed } from '../support/delivery-workflows';
 import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
+import { sendEventAccepted } from '../support/send-event';
 
 /**
  * Races on the ingest and delivery path, each reproduced by holding one side at the racy
@@ -117,7 +118,7 @@ describe('races on the ingest and delivery path', () => {
     let failing = true;
     const { receiver, api, endpoints } = await setUp(platform, 1, () => (failing ? { status: 500 } : { status: 200 }));
     const [endpoint] = endpoints;
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'retry.race', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'retry.race', data: {} })).body.id;
     await eventually(async () => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0].status === 'retrying' || undefined);
     await api.patch(`/api/v1/webhooks/endpoints/${endpoint.id}`, { disabled: true });
     await eventually(async () => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0].status === 'cancelled' || undefined);
@@ -154,7 +155,7 @@ describe('races on the ingest and delivery path', () => {
       listedPending: (await api.get('/api/v1/webhooks/events?status=pending')).body.data.some((e: any) => e.id === id),
     });
     try {
-      const id = (await api.post('/api/v1/webhooks/events', { type: 'fan.out', data: {} })).body.id;
+      const id = (await sendEventAccepted(api, { type: 'fan.out', data: {} })).body.id;
       await firstRecord.reached;
       expect(await deliveryClosed(platform.temporal, id, second.id)).toBe('COMPLETED');
       // Read while the first record is in flight: still pending, everywhere.

@@ -1,5 +1,6 @@
 import type { Platform } from '../../src/main/platform';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
+import { sendEventAccepted } from '../support/send-event';
 
 /** Broker endpoints through the API: the `destination` shape, its rules, and credentials that are written and never read back. */
 describe('broker destinations on the endpoints API', () => {
@@ -157,7 +158,7 @@ describe('broker destinations on the endpoints API', () => {
 
   it('checks broker hosts again at every attempt: a private host accepted at registration is refused by a worker that refuses them', async () => {
     const endpoint = (await create({ destination: rabbit({ uri: 'amqp://127.0.0.1:1/' }), events: ['attempt.private'] })).body;
-    const eventId = (await api.post('/api/v1/webhooks/events', { type: 'attempt.private', data: {} })).body.id;
+    const eventId = (await sendEventAccepted(api, { type: 'attempt.private', data: {} })).body.id;
     const delivery = await eventually(async () => {
       const d = (await api.get(`/api/v1/webhooks/events/${eventId}`)).body.deliveries.find((x: { endpoint_id: string }) => x.endpoint_id === endpoint.id);
       return d?.attempt_count >= 1 ? d : undefined;

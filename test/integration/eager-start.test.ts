@@ -1,6 +1,7 @@
 import { deliveryId } from '../../src/domain/webhooks/delivery-id';
 import { apiClient, eventually } from '../support/platform';
 import { receivingPlatform } from '../support/receiving-platform';
+import { sendEventAccepted } from '../support/send-event';
 
 /**
  * docs/delivery.md "Answer fast, deliver durably": a process that runs API and worker starts its delivery
@@ -12,7 +13,7 @@ describe('eager workflow start', () => {
 
   it('starts the delivery workflow of an event accepted by an API + worker process on that worker, eagerly', async () => {
     const { api, endpoint, receiver } = await fixture.subscribe(() => ({ status: 200 }), { path: '/eager' });
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'eager.start', data: {} })).body.id as number;
+    const id = (await sendEventAccepted(api, { type: 'eager.start', data: {} })).body.id as number;
     await eventually(async () => receiver.received.length === 1 || undefined);
     const history = await fixture.platform.temporal.workflow.getHandle(deliveryId(id, endpoint.id)).fetchHistory();
     expect(history.events?.[0].workflowExecutionStartedEventAttributes?.eagerExecutionAccepted).toBe(true);

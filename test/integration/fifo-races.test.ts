@@ -5,6 +5,7 @@ import { holdMethod } from '../support/gate';
 import { apiClient, createAccountWithKey, eventually } from '../support/platform';
 import { startReceiver, type ReceivedRequest, type Reply } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
+import { sendEventAccepted } from '../support/send-event';
 
 /**
  * The turns of a FIFO endpoint racing what ends a turn, through real Temporal workflows to a real
@@ -22,7 +23,7 @@ describe('FIFO endpoint races', () => {
   type Api = ReturnType<typeof apiClient>;
   const eventIdOf = (r: ReceivedRequest) => Number(r.headers['webhook-id']);
   const temporal = () => fixture.platform.temporal;
-  const ingest = async (api: Api) => (await api.post('/api/v1/webhooks/events', { type: 'order.created', data: {} })).body.id as number;
+  const ingest = async (api: Api) => (await sendEventAccepted(api, { type: 'order.created', data: {} })).body.id as number;
   const statusOf = async (eventId: number, endpointId: string) =>
     (await temporal().workflow.getHandle(deliveryId(eventId, endpointId)).describe()).typedSearchAttributes.get(WEBHOOK_DELIVERY_STATUS);
 

@@ -3,6 +3,7 @@ import type { Platform } from '../../src/main/platform';
 import { holdMethod } from '../support/gate';
 import { ApiResponse, apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
+import { sendEventAccepted } from '../support/send-event';
 
 /**
  * Two manual retries of the same delivery at once. The second arrives
@@ -32,7 +33,7 @@ describe('concurrent manual retries of one delivery', () => {
   it('run the new round once: the second caller, arriving between the first one writing the round and starting it, gets 409', async () => {
     const api = apiClient(platform, (await createAccountWithKey(platform)).key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/retry-race` })).body;
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'retry.race', data: {} })).body.id as number;
+    const id = (await sendEventAccepted(api, { type: 'retry.race', data: {} })).body.id as number;
     const workflowId = deliveryId(id, endpoint.id);
     // Round 1 fails once, then is cancelled by disabling the endpoint: a retryable delivery.
     await eventually(async () => (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0].status === 'retrying' || undefined);

@@ -8,6 +8,7 @@ import { roleEnv, spawnRole } from '../support/child-role';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 import { isUpdateOf, startStoreProxy } from '../support/store-proxy';
+import { sendEventAccepted } from '../support/send-event';
 
 /**
  * Nothing accepted is lost and no attempt is skipped or doubled when a process dies:
@@ -37,7 +38,7 @@ describe('deliveries survive process crashes', () => {
       await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/w` });
       const first = spawnRole('worker', roleEnv(platform));
       await first.waitFor(/Platform ready/);
-      const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+      const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
       await eventually(async () => (await attemptsOf(api, id)).attempt_count === 2 || undefined, 60_000);
       await first.crash();
 
@@ -73,7 +74,7 @@ describe('deliveries survive process crashes', () => {
       const receiver = await failingTwice();
       const api = apiClient(platform, (await createAccountWithKey(platform)).key);
       await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/t` });
-      const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+      const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
       await eventually(async () => (await attemptsOf(api, id)).attempt_count === 2 || undefined, 60_000);
 
       temporal.kill();
@@ -106,7 +107,7 @@ describe('deliveries survive process crashes', () => {
       const second = spawnRole('worker', roleEnv(platform));
       try {
         await second.waitFor(/Platform ready/);
-        const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+        const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
         await eventually(async () => receiver.received.length === 1 || undefined, 20_000, 20);
         await first.crash();
         const killedAt = Date.now();
@@ -147,7 +148,7 @@ describe('deliveries survive process crashes', () => {
       const endpointId = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/recorded` })).body.id;
       const first = spawnRole('worker', { ...roleEnv(platform), MONGODB_URI: proxy.uri() });
       await first.waitFor(/Platform ready/);
-      const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+      const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
       await eventually(async () => proxy.holding || undefined, 20_000, 20);
       expect((await attemptsOf(api, id)).attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
       await first.crash();

@@ -4,6 +4,7 @@ import { roleEnv, spawnRole } from '../support/child-role';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
+import { sendEventAccepted } from '../support/send-event';
 
 type HistoryEvent = NonNullable<Awaited<ReturnType<ReturnType<Platform['temporal']['workflow']['getHandle']>['fetchHistory']>>['events']>[number];
 
@@ -17,7 +18,7 @@ const TAKES_9_S = () => ({ status: 200, delayMs: 9_000 });
 
 /** The delivery of a new event to `endpoint` once it succeeded, and its workflow history. */
 async function deliveredWithHistory(platform: Platform, api: ReturnType<typeof apiClient>, endpointId: string, type: string) {
-  const id = (await api.post('/api/v1/webhooks/events', { type, data: {} })).body.id;
+  const id = (await sendEventAccepted(api, { type, data: {} })).body.id;
   const delivery = await eventually(async () => {
     const d = (await api.get(`/api/v1/webhooks/events/${id}`)).body.deliveries[0];
     return d?.status === 'succeeded' ? d : undefined;
@@ -104,7 +105,7 @@ describe('a handed-off first attempt whose process dies', () => {
       const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/dies` })).body;
       const first = spawnRole('worker', env);
       await first.waitFor(/Platform ready/);
-      const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+      const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
       const handle = platform.temporal.workflow.getHandle(deliveryId(id, endpoint.id));
       await eventually(async () => ((await handle.fetchHistory()).events ?? []).some(isWaitStarted) || undefined, 30_000, 100);
       await first.crash();

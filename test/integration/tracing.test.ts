@@ -7,6 +7,7 @@ import { csrfTokenIn, DashboardClient, GOOD_PASSWORD } from '../support/dashboar
 import { type ExportedSpan, startOtlpSink } from '../support/otlp-sink';
 import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
+import { sendEventAccepted } from '../support/send-event';
 
 /**
  * Tracing on the real stack: `npm start`'s entry in its own process (so the Koa, HTTP and MongoDB
@@ -46,7 +47,7 @@ describe('tracing of one event', () => {
     const api = apiClient({ apiUrl } as Platform, key);
     const endpoint = (await api.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/traced` })).body;
     const marker = `body-marker-${Date.now()}`;
-    eventId = (await api.post('/api/v1/webhooks/events', { type: 'order.traced', data: { note: marker } })).body.id;
+    eventId = (await sendEventAccepted(api, { type: 'order.traced', data: { note: marker } })).body.id;
     await eventually(async () => (await api.get(`/api/v1/webhooks/events/${eventId}`)).body.deliveries[0]?.status === 'succeeded', 60_000);
     secrets = {
       key,

@@ -7,6 +7,7 @@ import type { DashboardClient } from '../support/dashboard-client';
 import { signedUpWithKey } from '../support/dashboard-user';
 import { apiClient, eventually, startTestPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
+import { sendEventAccepted } from '../support/send-event';
 
 /**
  * An update to a delivery's workflow is answered by a worker. With every worker stopped (killed, or all busy), retry now
@@ -29,7 +30,7 @@ describe('updates to a delivery while no worker runs', () => {
     // A worker makes the first three attempts (0, 1 s, 5 s), then stops while the delivery waits 30 s for the fourth.
     const worker = await startTestPlatform({ sameAs: api, roles: { api: false, worker: true } });
     try {
-      eventId = (await client.post('/api/v1/webhooks/events', { type: 'order.created', data: {} })).body.id;
+      eventId = (await sendEventAccepted(client, { type: 'order.created', data: {} })).body.id;
       await eventually(() => waitsBefore(api.temporal, deliveryId(eventId, endpointId), 4), 60_000);
     } finally {
       await worker.stop();

@@ -13,6 +13,7 @@ import { apiClient, createAccountWithKey, eventually, startTestPlatform } from '
 import { Reply, startReceiver } from '../support/receiver';
 import { receivingPlatform } from '../support/receiving-platform';
 import { verifySignature } from '../support/spec-signature';
+import { sendEventAccepted } from '../support/send-event';
 
 /** Delivery through real Temporal workflows to real HTTPS receivers on 127.0.0.1. */
 describe('webhook delivery', () => {
@@ -28,7 +29,7 @@ describe('webhook delivery', () => {
 
   it('retries a failing receiver after 1 s then 5 s and stops at the first 2xx', async () => {
     const { receiver, api, endpoint } = await setUp((i) => (i < 2 ? { status: 503, body: 'busy' } : { status: 200 }));
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'job.done', data: { job: 7 } })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'job.done', data: { job: 7 } })).body.id;
     const event = await waitForDelivery(api, id, (d) => d.status === 'succeeded', 40_000);
     const delivery = event.deliveries[0];
     expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 3, next_attempt_at: null });
@@ -89,7 +90,7 @@ describe('webhook delivery', () => {
 
   it('shows a retrying delivery with its next attempt time while it waits', async () => {
     const { api } = await setUp(() => ({ status: 500 }));
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
     const event = await waitForDelivery(api, id, (d) => d.status === 'retrying' && d.attempt_count === 2);
     const d = event.deliveries[0];
     expect(event.status).toBe('pending');
@@ -102,7 +103,7 @@ describe('webhook delivery', () => {
 
   it('treats a 3xx as a failure and does not follow the redirect', async () => {
     const { receiver, api } = await setUp((i) => (i === 0 ? { status: 302, headers: { Location: 'https://127.0.0.1:1/elsewhere' } } : { status: 200 }));
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
     const event = await waitForDelivery(api, id, (d) => d.status === 'succeeded');
     expect(event.deliveries[0].attempts.map((a: any) => a.status_code)).toEqual([302, 200]);
     expect(receiver.received.map((r) => r.path)).toEqual(['/hook', '/hook']);
@@ -110,14 +111,14 @@ describe('webhook delivery', () => {
 
   it('keeps only the first 4 KiB of a response body', async () => {
     const { api } = await setUp(() => ({ status: 200, body: 'y'.repeat(10_000) }));
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
     const event = await waitForDelivery(api, id, (d) => d.status === 'succeeded');
     expect(event.deliveries[0].attempts[0].response_body).toBe('y'.repeat(4096));
   });
 
   it('fails an attempt that gets no answer within 30 s and retries it', async () => {
     const { api } = await setUp((i) => (i === 0 ? 'hang' : { status: 200 }));
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'slow.receiver', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'slow.receiver', data: {} })).body.id;
     const event = await waitForDelivery(api, id, (d) => d.status === 'succeeded', 60_000);
     const [first, second] = event.deliveries[0].attempts;
     expect(first.status_code).toBeNull();
@@ -129,7 +130,7 @@ describe('webhook delivery', () => {
   it('signs every attempt after a secret rotation with the new secret', async () => {
     let rotated: string | undefined;
     const { receiver, api, endpoint } = await setUp((i) => (i === 0 ? { status: 500 } : { status: 200 }));
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
     await eventually(async () => receiver.received.length >= 1 || undefined);
     rotated = (await api.post(`/api/v1/webhooks/endpoints/${endpoint.id}/secret/rotate`)).body.secret as string;
     await waitForDelivery(api, id, (d) => d.status === 'succeeded');
@@ -141,7 +142,7 @@ describe('webhook delivery', () => {
 
   it('stops pending retries when the endpoint is deleted and records the delivery cancelled', async () => {
     const { receiver, api, endpoint } = await setUp(() => ({ status: 500 }));
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
     await waitForDelivery(api, id, (d) => d.status === 'retrying' && d.attempt_count >= 2);
     expect((await api.delete(`/api/v1/webhooks/endpoints/${endpoint.id}`)).status).toBe(204);
     const event = await waitForDelivery(api, id, (d) => d.status === 'cancelled');
@@ -154,7 +155,7 @@ describe('webhook delivery', () => {
   it('retries a cancelled delivery as a new round from attempt 1, and refuses a retry while one is in flight', async () => {
     let failing = true;
     const { receiver, api, endpoint } = await setUp(() => (failing ? { status: 500 } : { status: 200 }));
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
     const retryPath = `/api/v1/webhooks/events/${id}/deliveries/${endpoint.id}/retry`;
     await waitForDelivery(api, id, (d) => d.status === 'retrying');
     expect((await api.post(retryPath)).status).toBe(409);
@@ -203,7 +204,7 @@ describe('webhook delivery', () => {
 
   it('answers 404 for a retry of an unknown delivery', async () => {
     const { api } = await setUp(() => ({ status: 200 }));
-    const id = (await api.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const id = (await sendEventAccepted(api, { type: 'a.b', data: {} })).body.id;
     expect((await api.post(`/api/v1/webhooks/events/${id}/deliveries/ep_unknown/retry`)).status).toBe(404);
   });
 });
@@ -228,7 +229,7 @@ describe('destination check at attempt time', () => {
   it('refuses to POST to a private address at attempt time and records why', async () => {
     const client = apiClient(api, (await createAccountWithKey(api)).key);
     await client.post('/api/v1/webhooks/endpoints', { url: `${receiver.url}/private` });
-    const id = (await client.post('/api/v1/webhooks/events', { type: 'a.b', data: {} })).body.id;
+    const id = (await sendEventAccepted(client, { type: 'a.b', data: {} })).body.id;
     const event = await eventually(async () => {
       const e = (await client.get(`/api/v1/webhooks/events/${id}`)).body;
       return e.deliveries[0].attempt_count >= 1 ? e : undefined;
