@@ -81,7 +81,13 @@ describe('AttemptSlots.throttle: a throttled attempt asks again when its turn ma
 
   it('expects no wait for a place while the account asks for no more places than it has, its deliveries on their way aside', async () => {
     const slots = oneSlotAccount();
-    expect(slots.expectedWaitMs('acct_a', 1)).toBe(0);
+    expect(slots.expectedWaitMs('acct_a', () => 1)).toBe(0);
+  });
+
+  it('does not count the deliveries on their way while the account asks for no more places than it has', () => {
+    const onTheWay = jest.fn(() => 1);
+    oneSlotAccount().expectedWaitMs('acct_a', onTheWay);
+    expect(onTheWay).not.toHaveBeenCalled();
   });
 
   it('until the pace its places free is known, expects each place to free once a second', () => {
@@ -96,7 +102,7 @@ describe('AttemptSlots.throttle: a throttled attempt asks again when its turn ma
     const leave = (await slots.enter('acct_a', 'ep_1', 0))!;
     const waiter = slots.enter('acct_a', 'ep_1', LONG, 'delivery-3-ep');
     slots.throttle('acct_a', 'delivery-4-ep', 1, 1);
-    expect(slots.expectedWaitMs('acct_a', 2)).toBe(400); // 2 on their way, delivery-3 waiting here, -4 throttled
+    expect(slots.expectedWaitMs('acct_a', () => 2)).toBe(400); // 2 on their way, delivery-3 waiting here, -4 throttled
     leave();
     (await waiter)!();
   });
