@@ -199,7 +199,7 @@ export function buildServices({ config, logger, temporal, repositories, secretBo
         maxBacklogMs: outboxWaitBoundMs(config.maxBacklogMs, eagerWorkflowStart),
         maxLoopDelayMs: config.ingestMaxLoopDelayMs,
         // A worker here starts an account's deliveries while one of its endpoints has no place: they wait throttled, in Temporal.
-        placesWaitMs: eagerWorkflowStart ? (accountId) => attemptSlots.expectedWaitMs(accountId, (a) => startWindow.waitingOf(a)) : undefined,
+        placesWaitMs: eagerWorkflowStart ? (accountId) => attemptSlots.expectedWaitMs(accountId, () => startWindow.waitingOf(accountId)) : undefined,
         lagging: laggingAccounts && ((accountId) => laggingAccounts.refuses(accountId)),
       },
       ingestConcurrencyTuning(eagerWorkflowStart),

@@ -71,13 +71,13 @@ export class AttemptSlots {
 
   /**
    * How long a new attempt of the account would wait for a place here, while the account asks for more places than it has
-   * (else 0): its attempts throttled, waiting here or `onTheWay` (started, not yet asking: DeliveryStartWindow.waitingOf;
-   * counted only while busy), all ahead of it, at the pace its places free (until known, UNKNOWN_PACE_PER_PLACE). Waiting for an endpoint's places
-   * too, which `full` does not show.
+   * (else 0): its attempts throttled, waiting here or `onTheWay` (started, not yet asking: DeliveryStartWindow.waitingOf,
+   * asked only while busy), all ahead of it, at the pace its places free (until known, UNKNOWN_PACE_PER_PLACE). Waiting for
+   * an endpoint's places too, which `full` does not show.
    */
-  expectedWaitMs(accountId: string, onTheWay: (accountId: string) => number = () => 0): number {
+  expectedWaitMs(accountId: string, onTheWay: () => number = () => 0): number {
     if (!this.busy(accountId)) return 0;
-    const ahead = this.turns.waiting(accountId) + (this.waitingOf.get(accountId) ?? 0) + onTheWay(accountId);
+    const ahead = this.turns.waiting(accountId) + (this.waitingOf.get(accountId) ?? 0) + onTheWay();
     const perSecond = this.freedWhileBusy.perBusySecond(accountId) ?? this.limits.perAccount * UNKNOWN_PACE_PER_PLACE;
     return (ahead / perSecond) * 1000;
   }
