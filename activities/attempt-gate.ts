@@ -1,5 +1,6 @@
 import type { Clock } from '../src/domain/clock';
 import { deliveryId } from '../src/domain/webhooks/delivery-id';
+import type { TakenPlace } from '../src/domain/webhooks/fifo-order';
 import type { HandOffStage } from '../src/infra/metrics';
 import type { DeliveryAttempt, DeliveryRef } from '../src/persistence/deliveries';
 import { activityAttempt, activityContext } from './activity-context';
@@ -37,25 +38,28 @@ const toFifo = (prepared: Prepared) => 'fifo' in prepared && prepared.fifo;
 export function createAttemptGate(deps: GateDeps) {
   const places = createAttemptPlaces(deps);
 
-  /** Whether the platform accepted this event for this account, endpoint and body: a forged input from anyone reaching Temporal must not be signed. */
-  async function wasAccepted(input: AttemptInput): Promise<boolean> {
-    const { seal, body, type, timestamp } = input;
+  /**
+   * Whether the platform accepted this event for this account, endpoint and body (a forged input from anyone reaching
+   * Temporal must not be signed), and whether by its seal: only a sealed input's FIFO place is taken as given.
+   */
+  async function wasAccepted(input: AttemptInput): Promise<false | { sealed: boolean }> {
+    const { seal, body, type, timestamp, fifoPlace } = input;
     const workflowId = deliveryId(input.eventId, input.endpointId);
     // Only its own workflow: under another id a copy of its input would run beside it, answered from the real run's record.
     const context = activityContext();
     if (context && context.info.workflowExecution?.workflowId !== workflowId) return false;
     // A valid seal says it without a read. Any other (none, or under a secrets key since replaced) is checked against the store.
     if (seal !== undefined) {
-      const sealed = { accountId: input.accountId, endpointId: input.endpointId, eventId: input.eventId, round: input.round, workflowId, type, timestamp, body };
-      if (deps.acceptanceSeal.verify(sealed, seal)) return true;
+      const sealed = { accountId: input.accountId, endpointId: input.endpointId, eventId: input.eventId, round: input.round, workflowId, type, timestamp, body, fifoPlace };
+      if (deps.acceptanceSeal.verify(sealed, seal)) return { sealed: true };
     }
     const event = await deps.events.findUnscoped(input.eventId);
     if (!event || event.account_id !== input.accountId || !event.endpoint_ids.includes(input.endpointId)) return false;
-    return event.body === body && event.type === type && event.timestamp === timestamp;
+    return event.body === body && event.type === type && event.timestamp === timestamp && { sealed: false };
   }
 
   /** A pause waited out, then a FIFO first attempt's turn: the request and its place, or the wait (pause first: a resumed endpoint still queues). */
-  async function pauseThenTurn(input: AttemptInput, ref: DeliveryRef, prepared: Prepared): Promise<{ wait: 'paused' | 'queued' } | { prepared: Exclude<Prepared, { kind: 'paused' }>; place: number | null }> {
+  async function pauseThenTurn(input: AttemptInput, ref: DeliveryRef, prepared: Prepared, taken: TakenPlace | undefined): Promise<{ wait: 'paused' | 'queued' } | { prepared: Exclude<Prepared, { kind: 'paused' }>; place: number | null }> {
     for (;;) {
       if (prepared.kind === 'paused') {
         // Marked before the store is read again: a resume clears the flag before it lists the marked, so one of them sees this.
@@ -64,7 +68,7 @@ export function createAttemptGate(deps: GateDeps) {
         if (prepared.kind === 'paused') return { wait: 'paused' };
       }
       if (!(toFifo(prepared) && input.queued && input.round === 1 && input.attempt === 1 && deps.fifo)) return { prepared, place: null };
-      const turn = await deps.fifo.turnOf(input.eventId, input.endpointId);
+      const turn = await deps.fifo.turnOf(input.eventId, input.endpointId, taken);
       // Its turn at the run's first look (`acceptedAt`: it has not waited) goes on the endpoint as read, as any first attempt.
       if (turn.now && input.acceptedAt !== undefined) return { prepared, place: turn.place };
       // Else read from the store, not a cache that may lag: a turn comes when the one before ends or on a switch to unordered.
@@ -86,7 +90,7 @@ export function createAttemptGate(deps: GateDeps) {
     if (accepting.status === 'rejected') throw accepting.reason;
     if (!accepting.value) return { kind: 'not-accepted' };
     if (preparing.status === 'rejected') throw preparing.reason;
-    const ready = await pauseThenTurn(input, ref, preparing.value);
+    const ready = await pauseThenTurn(input, ref, preparing.value, accepting.value.sealed ? input.fifoPlace : undefined);
     if ('wait' in ready) return { kind: 'wait', status: ready.wait };
     const { prepared, place } = ready;
     if (prepared.kind === 'cancelled') return { kind: 'cancelled' };

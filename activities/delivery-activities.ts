@@ -7,6 +7,7 @@ import type { AttemptSlots } from '../src/domain/webhooks/attempt-slots';
 import { deliveryId } from '../src/domain/webhooks/delivery-id';
 import type { DeliveryStatus } from '../src/domain/webhooks/delivery-status';
 import type { HealthSummary } from '../src/domain/webhooks/endpoint-health';
+import type { TakenPlace } from '../src/domain/webhooks/fifo-order';
 import type { DeliveryEnd } from '../src/domain/webhooks/operational-events';
 import type { SecretBox } from '../src/domain/webhooks/secret-box';
 import { recordAttemptThrottled, recordHandOff, type HandOffStage } from '../src/infra/metrics';
@@ -39,6 +40,8 @@ export interface DeliveryTarget {
   body: string;
   /** When the event was accepted (ms since the epoch), for the ingest-to-first-attempt metric. */
   acceptedAt?: number;
+  /** Its place in a FIFO endpoint's queue as taken at ingest, with the head then: sealed, it spares its turn's reads. */
+  fifoPlace?: TakenPlace;
   /** The platform's seal over the fields above (acceptance-seal.ts); absent without the secrets key. */
   seal?: string;
 }
@@ -104,7 +107,7 @@ export interface DeliveryActivityDeps {
   /** The turns of FIFO endpoints' deliveries (src/services/fifo-turns.ts); without it, every endpoint is unordered (unit tests: a fake would add store reads). */
   fifo?: {
     /** Whether the delivery's first attempt may be made now, and its place (null: none). */
-    turnOf(eventId: number, endpointId: string): Promise<{ place: number | null; now: boolean }>;
+    turnOf(eventId: number, endpointId: string, taken?: TakenPlace): Promise<{ place: number | null; now: boolean }>;
     /** The delivery ended: it leaves its place (`known`, else read) and wakes the next. */
     leave(eventId: number, endpointId: string, known?: number | null): Promise<void>;
   };

@@ -1,5 +1,6 @@
 import { isEventId } from '../domain/webhooks/event-id';
 import { parseExact } from '../domain/webhooks/exact-json';
+import type { TakenPlace } from '../domain/webhooks/fifo-order';
 import type { RecordOwner } from '../domain/webhooks/tenant';
 import { EventIds } from './event-ids';
 import { EventSequences } from './event-sequences';
@@ -40,6 +41,8 @@ export interface EventDoc {
   created_at: Date;
   /** Its place in the queue of each FIFO endpoint it goes to (fifo-queues.ts), taken before it was stored; absent: none. */
   fifo_places?: Record<string, number>;
+  /** The head of each of those queues as its place was taken (its deliveries' inputs carry it: see `turnOf`). */
+  fifo_heads?: Record<string, number>;
   /** The W3C traceparent of the ingest that accepted it, when tracing was on: its deliveries join that trace. */
   traceparent?: string;
 }
@@ -85,15 +88,21 @@ export class Events extends StoreCollection<StoredEventDoc>('events', [{ account
     bodyFor: (id: number) => string,
     acceptance?: { instanceId: string; awaiting: EventsAwaitingHandOver },
     /** Takes the event's places in FIFO queues once it has its id, before it is stored (fifo-turns.ts). */
-    placesFor?: (id: number) => Promise<Record<string, number>>,
+    placesFor?: (id: number) => Promise<Record<string, TakenPlace>>,
   ): Promise<EventDoc> {
     const id = await this.ids.take();
     const batch = acceptance?.awaiting.enter(id);
     try {
       const seq = await this.sequences.next(doc.account_id);
-      const places = placesFor ? await placesFor(id) : undefined;
+      const places = placesFor ? Object.entries(await placesFor(id)) : undefined;
       const owner = acceptance ? ownerTag(acceptance.instanceId, batch as number) : (doc.owner ?? null);
-      const full: EventDoc = { ...doc, owner, _id: id, body: bodyFor(id), ...(places ? { fifo_places: places } : {}) };
+      const full: EventDoc = {
+        ...doc,
+        owner,
+        _id: id,
+        body: bodyFor(id),
+        ...(places && { fifo_places: Object.fromEntries(places.map(([e, p]) => [e, p.n])), fifo_heads: Object.fromEntries(places.map(([e, p]) => [e, p.head])) }),
+      };
       // Any failure may have lost only the answer, the event stored.
       await this.col.insertOne(toStored(full, seq)).catch((err: unknown) => {
         throw new EventInsertUnanswered(full, err);
@@ -216,5 +225,6 @@ const STORED_AS_IS: Record<keyof StoredAsIs, true> = {
   endpoint_urls: true,
   created_at: true,
   fifo_places: true,
+  fifo_heads: true,
   traceparent: true,
 };

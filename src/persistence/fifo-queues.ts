@@ -1,5 +1,5 @@
 import { Collection, Db } from 'mongodb';
-import type { QueuePlace } from '../domain/webhooks/fifo-order';
+import type { QueuePlace, TakenPlace } from '../domain/webhooks/fifo-order';
 
 /**
  * `tail`: the last place taken; `head`: the place whose turn it is (every place below it has ended or was passed over);
@@ -31,11 +31,14 @@ export class FifoQueues {
     this.places = db.collection<PlaceDoc>('fifo_places');
   }
 
-  /** The endpoint's next place (1, 2, ...), then its record (`at` read after): one `$inc`, so concurrent takes in any processes get distinct, gap-free places. */
-  async take(endpointId: string, eventId: number, at: () => Date): Promise<number> {
-    const { tail } = (await this.queues.findOneAndUpdate({ _id: endpointId }, { $inc: { tail: 1 }, $setOnInsert: { head: 1 } }, { upsert: true, returnDocument: 'after' })) as QueueDoc;
+  /**
+   * The endpoint's next place (1, 2, ...) and the head as it was taken, then its record (`at` read after): one `$inc`, so
+   * concurrent takes in any processes get distinct, gap-free places.
+   */
+  async take(endpointId: string, eventId: number, at: () => Date): Promise<TakenPlace> {
+    const { tail, head } = (await this.queues.findOneAndUpdate({ _id: endpointId }, { $inc: { tail: 1 }, $setOnInsert: { head: 1 } }, { upsert: true, returnDocument: 'after' })) as QueueDoc;
     await this.hold(endpointId, tail, eventId, at());
-    return tail;
+    return { n: tail, head };
   }
 
   /** Records which event holds place n. */

@@ -228,6 +228,8 @@ export class DeliveryOutbox {
       [ATTR.endpointId]: endpointId,
       [ATTR.accountId]: event.account_id,
     }));
+    const place = event.fifo_places?.[endpointId];
+    const head = event.fifo_heads?.[endpointId];
     const delivery: ScheduledDelivery = {
       workflowId,
       eventId: event._id,
@@ -239,6 +241,7 @@ export class DeliveryOutbox {
       body: event.body,
       acceptedAt: event.created_at.getTime(),
       url: event.endpoint_urls[index] ?? '',
+      ...(place !== undefined && head !== undefined && { fifoPlace: { n: place, head } }),
     };
     const started = async (failures: number) => {
       if (failures > 0) await window.take({ workflowId, accountId: event.account_id });

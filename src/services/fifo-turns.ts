@@ -1,7 +1,7 @@
 import type { Clock } from '../domain/clock';
 import { deliveryId } from '../domain/webhooks/delivery-id';
 import { isFinishedDeliveryStatus } from '../domain/webhooks/delivery-status';
-import { FIFO_VOID_AFTER_MS, isPassedOver, isTurnOf, queueLength, type QueuePlace } from '../domain/webhooks/fifo-order';
+import { FIFO_VOID_AFTER_MS, isPassedOver, isTurnOf, queueLength, type QueuePlace, type TakenPlace } from '../domain/webhooks/fifo-order';
 import type { Deliveries } from '../persistence/deliveries';
 import type { EventRetentionView, Events } from '../persistence/events';
 import type { FifoQueues, QueueDoc } from '../persistence/fifo-queues';
@@ -30,9 +30,9 @@ const RELEASE_CONCURRENCY = 16;
 export class FifoTurns {
   constructor(private readonly deps: FifoTurnsDeps) {}
 
-  async placesFor(endpointIds: string[], eventId: number): Promise<Record<string, number>> {
+  async placesFor(endpointIds: string[], eventId: number): Promise<Record<string, TakenPlace>> {
     const taken = await Promise.all(endpointIds.map((endpointId) => this.deps.queues.take(endpointId, eventId, this.deps.clock)));
-    return Object.fromEntries(endpointIds.map((endpointId, i) => [endpointId, taken[i] as number]));
+    return Object.fromEntries(endpointIds.map((endpointId, i) => [endpointId, taken[i] as TakenPlace]));
   }
 
   /** The delivery's place, or null when it has none (its event was ingested while the endpoint was unordered). */
@@ -40,10 +40,13 @@ export class FifoTurns {
     return (await this.deps.events.findUnscoped(eventId))?.fifo_places?.[endpointId] ?? null;
   }
 
-  /** Whether the delivery's first attempt may be made now: its place (null: none), and the answer. */
-  async turnOf(eventId: number, endpointId: string): Promise<{ place: number | null; now: boolean }> {
-    const place = await this.placeOf(eventId, endpointId);
-    if (place === null) return { place, now: true };
+  /**
+   * Whether the delivery's first attempt may be made now: its place (null: none), and the answer. `taken`: its place as
+   * taken at ingest (vouched for by the platform); one taken at the head is its turn until it leaves, known with no read.
+   */
+  async turnOf(eventId: number, endpointId: string, taken?: TakenPlace): Promise<{ place: number | null; now: boolean }> {
+    const place = taken ? taken.n : await this.placeOf(eventId, endpointId);
+    if (place === null || (taken && isTurnOf(taken.n, taken.head))) return { place, now: true };
     const queue = await this.deps.queues.queue(endpointId);
     return { place, now: !queue || isTurnOf(place, (await this.headOf(endpointId, queue, place)).n) };
   }

@@ -53,4 +53,19 @@ describe('store budget of a FIFO queue', () => {
     const end = await counting(store.commands, () => turns.leave(first._id, ENDPOINT, 2));
     expect(summary(end.sent)).toEqual(['findAndModify fifo_queues']);
   });
+
+  it('a turn given its place as taken (sealed in its input): none when taken at the head, else the queue only', async () => {
+    const queue = 'ep_fifo_budget_taken';
+    const atHead = (await turns.placesFor([queue], 2_000_001))[queue];
+    const behind = (await turns.placesFor([queue], 2_000_002))[queue];
+    expect([atHead, behind]).toEqual([{ n: 1, head: 1 }, { n: 2, head: 1 }]);
+
+    const first = await counting(store.commands, () => turns.turnOf(2_000_001, queue, atHead));
+    expect(first.result).toEqual({ place: 1, now: true });
+    expect(summary(first.sent)).toEqual([]);
+
+    const second = await counting(store.commands, () => turns.turnOf(2_000_002, queue, behind));
+    expect(second.result).toEqual({ place: 2, now: false });
+    expect(summary(second.sent)).toEqual(['find fifo_queues', 'find fifo_places', 'find deliveries']);
+  });
 });

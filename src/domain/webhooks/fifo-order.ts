@@ -25,6 +25,12 @@ export interface QueuePlace {
   takenAt: Date;
 }
 
+/** A place as taken at ingest: its number and the queue's head then (a place taken at the head is its holder's turn until it leaves). */
+export interface TakenPlace {
+  n: number;
+  head: number;
+}
+
 /** What is known of the delivery holding a place when someone else's turn depends on it. */
 export interface PlaceHolder {
   /** Its record: the round it is in and whether that round has ended (null: nothing recorded yet). */

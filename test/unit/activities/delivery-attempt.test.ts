@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AttemptHandOffs } from '../../../activities/attempt-hand-off';
 import { AttemptHolds } from '../../../activities/attempt-holds';
-import { createDeliveryActivities, type AttemptInput } from '../../../activities/delivery-activities';
+import { createDeliveryActivities, type AttemptInput, type DeliveryActivityDeps } from '../../../activities/delivery-activities';
 import { createAcceptanceSeal } from '../../../src/domain/webhooks/acceptance-seal';
 import { createSecretBox } from '../../../src/domain/webhooks/secret-box';
 import { metricsRegistry } from '../../../src/infra/metrics';
@@ -115,11 +115,12 @@ describe('delivery attempt: a sealed input and a cached endpoint need no read', 
   const unsealed: AttemptInput = { eventId: 7, endpointId: 'ep_1', accountId: 'acct_1', round: 1, attempt: 1, type: 'a.b', timestamp: 1, body: '{"id":7}' };
   const sealed: AttemptInput = { ...unsealed, seal: acceptanceSeal.seal({ ...unsealed, workflowId: 'delivery-7-ep_1', type: 'a.b', timestamp: 1, body: '{"id":7}' }) };
 
-  function attemptWith(options: { stored?: object | null; cached?: Array<typeof endpoint> } = {}) {
+  function attemptWith(options: { stored?: object | null; cached?: Array<typeof endpoint>; fifo?: DeliveryActivityDeps['fifo'] } = {}) {
     const sent: string[] = [];
     const reads: string[] = [];
     const a = createDeliveryActivities({
       ...idleDeliveryDeps(),
+      ...(options.fifo && { fifo: options.fifo }),
       endpoints: { find: async () => (reads.push('endpoint'), endpoint) } as unknown as Endpoints,
       events: { findUnscoped: async () => (reads.push('event'), options.stored === undefined ? event : options.stored) } as unknown as Events,
       deliveries: { find: async () => null, recordAttempt: async () => undefined, setState: async () => undefined } as unknown as Deliveries,
@@ -165,6 +166,33 @@ describe('delivery attempt: a sealed input and a cached endpoint need no read', 
     const { attempt, reads } = attemptWith({ cached: [endpoint] });
     await expect(attempt({ ...sealed, round: 2 })).resolves.toMatchObject({ status: 'succeeded' });
     expect(reads).toEqual(['event']);
+  });
+
+  describe('a FIFO first attempt', () => {
+    const fifoEndpoint = { ...endpoint, ordering: 'fifo' as const };
+    const place = { n: 4, head: 4 };
+    const queued: AttemptInput = { ...unsealed, queued: true, acceptedAt: 1, fifoPlace: place };
+    const sealedQueued: AttemptInput = { ...queued, seal: acceptanceSeal.seal({ ...queued, workflowId: 'delivery-7-ep_1' }) };
+    const turns = () => {
+      const asked: unknown[] = [];
+      return { asked, fifo: { turnOf: async (_e: number, _ep: string, taken?: unknown) => (asked.push(taken), { place: 4, now: true }), leave: async () => undefined } };
+    };
+
+    it('gives its turn the place sealed with its input', async () => {
+      const { asked, fifo } = turns();
+      const { attempt, reads } = attemptWith({ cached: [fifoEndpoint], fifo });
+      await expect(attempt(sealedQueued)).resolves.toMatchObject({ status: 'succeeded' });
+      expect(asked).toEqual([place]);
+      expect(reads).toEqual([]);
+    });
+
+    it('does not take a place the seal does not cover: its turn reads it', async () => {
+      const { asked, fifo } = turns();
+      const { attempt, reads } = attemptWith({ cached: [fifoEndpoint], fifo });
+      await expect(attempt({ ...sealedQueued, fifoPlace: { n: 4, head: 9 } })).resolves.toMatchObject({ status: 'succeeded' });
+      expect(asked).toEqual([undefined]);
+      expect(reads).toEqual(['event']);
+    });
   });
 
   it('reads an endpoint the cache does not list (disabled, deleted or too new)', async () => {

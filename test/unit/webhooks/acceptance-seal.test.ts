@@ -27,6 +27,19 @@ describe('acceptance seal: the platform vouches for a delivery input', () => {
     expect(seal.verify({ ...delivery, ...change }, seal.seal(delivery))).toBe(false);
   });
 
+  it.each([
+    ['added', undefined, { n: 3, head: 3 }],
+    ['removed', { n: 3, head: 1 }, undefined],
+    ['moved to the head', { n: 3, head: 1 }, { n: 3, head: 3 }],
+  ])('refuses it when its FIFO place is %s', (_change, sealedWith, given) => {
+    expect(seal.verify({ ...delivery, fifoPlace: given }, seal.seal({ ...delivery, fifoPlace: sealedWith }))).toBe(false);
+  });
+
+  it('verifies a FIFO place sealed with the rest', () => {
+    const placed = { ...delivery, fifoPlace: { n: 3, head: 1 } };
+    expect(seal.verify(placed, seal.seal(placed))).toBe(true);
+  });
+
   it('refuses a seal made under another secrets key', () => {
     expect(seal.verify(delivery, createAcceptanceSeal(randomBytes(32)).seal(delivery))).toBe(false);
   });
